@@ -1,0 +1,78 @@
+package emuproject
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/emu-hpc/emu"
+
+// allowed lists, for each package of ours, the packages of ours it may import
+// (shared/DESIGN.md, "Packages and who may import whom"). A package missing from
+// this table may import anything of ours but cmd/; subpackages inherit their parent's row.
+var allowed = map[string][]string{
+	"fluid":       {},
+	"models":      {},
+	"emu":         {"fluid"},
+	"kernels":     {"models"},
+	"ranks":       {"emu", "fluid"},
+	"sensitivity": {"sensitivity"},
+	"calibration": {"kernels", "models"},
+	"apps":        {"apps", "ranks", "kernels", "models", "emu", "fluid"},
+}
+
+func TestImportRules(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if err != nil {
+			return nil // no Go files here
+		}
+		rel := filepath.ToSlash(path)
+		top := strings.Split(rel, "/")[0]
+		rule, ok := allowed[top]
+		for _, imp := range pkg.Imports {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			target := strings.TrimPrefix(imp, module+"/")
+			ttop := strings.Split(target, "/")[0]
+			if ttop == "cmd" {
+				t.Errorf("%s imports %s: nothing may import the CLI", rel, target)
+			}
+			if !ok || ttop == top && top != "sensitivity" && top != "apps" {
+				continue
+			}
+			if !contains(rule, ttop) && !contains(rule, target) {
+				sort.Strings(rule)
+				t.Errorf("%s imports %s; %s may import only %v", rel, target, top, rule)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
