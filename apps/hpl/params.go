@@ -1,0 +1,289 @@
+package hpl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PMap is how world ranks are laid onto the P×Q grid (HPL.dat line 9, hpl.md §2.1).
+type PMap uint8
+
+const (
+	RowMajor    PMap = iota // myrow = r div Q, mycol = r mod Q (HPL.dat 0)
+	ColumnMajor             // myrow = r mod P, mycol = r div P (HPL.dat 1)
+)
+
+// Fact is a panel factorization kind, used both for PFACT (the base routine) and
+// RFACT (the recursive routine), hpl.md §5.
+type Fact uint8
+
+const (
+	Left  Fact = iota // left-looking (HPL.dat 0)
+	Crout             // Crout (HPL.dat 1)
+	Right             // right-looking (HPL.dat 2)
+)
+
+// BCast is the panel broadcast topology along process rows (hpl.md §6).
+type BCast uint8
+
+const (
+	OneRing  BCast = iota // 1ring (HPL.dat 0)
+	OneRingM              // 1ringM, modified increasing ring (HPL.dat 1)
+	TwoRing               // 2ring (HPL.dat 2)
+	TwoRingM              // 2ringM (HPL.dat 3)
+	Long                  // long, binomial spread + roll (HPL.dat 4)
+	LongM                 // longM (HPL.dat 5)
+)
+
+// Swap is the row-swapping algorithm (hpl.md §7).
+type Swap uint8
+
+const (
+	BinaryExchange Swap = iota // HPL.dat 0
+	SpreadRoll                 // "long", HPL.dat 1
+	Mix                        // binary exchange up to the threshold, spread-roll above (HPL.dat 2)
+)
+
+var (
+	pmapNames  = []string{"row", "column"}
+	factNames  = []string{"left", "crout", "right"}
+	bcastNames = []string{"1ring", "1ringM", "2ring", "2ringM", "long", "longM"}
+	swapNames  = []string{"binary-exchange", "spread-roll", "mix"}
+)
+
+func name(names []string, i uint8, kind string) string {
+	if int(i) < len(names) {
+		return names[i]
+	}
+	return fmt.Sprintf("%s(%d)", kind, i)
+}
+
+// parseName looks s up in names; the comparison is exact first, then case-insensitive
+// when that is unambiguous ("1RINGM" is ambiguous between 1ring and 1ringM only in case,
+// so exact spelling wins).
+func parseName(names []string, s, kind string) (uint8, error) {
+	for i, n := range names {
+		if n == s {
+			return uint8(i), nil
+		}
+	}
+	found := -1
+	for i, n := range names {
+		if strings.EqualFold(n, s) {
+			if found >= 0 {
+				return 0, fmt.Errorf("hpl: ambiguous %s %q (one of %s)", kind, s, strings.Join(names, ", "))
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return 0, fmt.Errorf("hpl: unknown %s %q (one of %s)", kind, s, strings.Join(names, ", "))
+	}
+	return uint8(found), nil
+}
+
+func (m PMap) String() string  { return name(pmapNames, uint8(m), "pmap") }
+func (f Fact) String() string  { return name(factNames, uint8(f), "fact") }
+func (b BCast) String() string { return name(bcastNames, uint8(b), "bcast") }
+func (s Swap) String() string  { return name(swapNames, uint8(s), "swap") }
+
+// ParsePMap accepts "row" or "column".
+func ParsePMap(s string) (PMap, error) {
+	v, err := parseName(pmapNames, s, "pmap")
+	return PMap(v), err
+}
+
+// ParseFact accepts "left", "crout" or "right".
+func ParseFact(s string) (Fact, error) {
+	v, err := parseName(factNames, s, "fact")
+	return Fact(v), err
+}
+
+// ParseBCast accepts "1ring", "1ringM", "2ring", "2ringM", "long" or "longM".
+func ParseBCast(s string) (BCast, error) {
+	v, err := parseName(bcastNames, s, "bcast")
+	return BCast(v), err
+}
+
+// ParseSwap accepts "binary-exchange", "spread-roll" or "mix".
+func ParseSwap(s string) (Swap, error) {
+	v, err := parseName(swapNames, s, "swap")
+	return Swap(v), err
+}
+
+// HPL.dat numeric codes, with HPL's own fallbacks for values out of range (hpl.md §1).
+
+// PMapFromCode: 1 is column-major, anything else row-major.
+func PMapFromCode(c int) PMap {
+	if c == 1 {
+		return ColumnMajor
+	}
+	return RowMajor
+}
+
+// FactFromCode: 0 left, 1 Crout, anything else right.
+func FactFromCode(c int) Fact {
+	switch c {
+	case 0:
+		return Left
+	case 1:
+		return Crout
+	}
+	return Right
+}
+
+// BCastFromCode: 0..5 as listed, anything else 1ringM.
+func BCastFromCode(c int) BCast {
+	if c >= 0 && c <= 5 {
+		return BCast(c)
+	}
+	return OneRingM
+}
+
+// SwapFromCode: 0 binary exchange, 2 mix, anything else spread-roll.
+func SwapFromCode(c int) Swap {
+	switch c {
+	case 0:
+		return BinaryExchange
+	case 2:
+		return Mix
+	}
+	return SpreadRoll
+}
+
+// Params is one HPL test: the parameters of one line of HPL's T/V table.
+type Params struct {
+	N, NB         int     // order of the system, block size (NB ≥ 1)
+	P, Q          int     // process grid (P·Q ranks)
+	PMap          PMap    // rank → grid mapping
+	PFact, RFact  Fact    // base and recursive panel factorization
+	NBMin, NDiv   int     // recursion stops at ≤ NBMin columns (≥ 1); NDiv parts per level (≥ 2)
+	BCast         BCast   // panel broadcast
+	Depth         int     // look-ahead depth (≥ 0)
+	Swap          Swap    // row-swapping algorithm
+	SwapThreshold int     // mix: binary exchange when the local columns ≤ this (≥ 0)
+	L1Transposed  bool    // L1 kept transposed (HPL.dat line 28 = 0)
+	UTransposed   bool    // U kept transposed (HPL.dat line 29 = 0)
+	Equilibration bool    // spread-roll equilibration (HPL.dat line 30)
+	Alignment     int     // buffer alignment in doubles (> 0; HPL uses 4 for ≤ 0)
+	Threshold     float64 // residual threshold; ≤ 0 turns the check off
+}
+
+// DefaultParams is a small valid test (the values of HPL's shipped HPL.dat where one
+// value is asked for).
+func DefaultParams() Params {
+	return Params{N: 1000, NB: 64, P: 1, Q: 1, PMap: RowMajor, PFact: Right, RFact: Crout,
+		NBMin: 4, NDiv: 2, BCast: OneRingM, Depth: 1, Swap: Mix, SwapThreshold: 64,
+		L1Transposed: true, UTransposed: false, Equilibration: true, Alignment: 8, Threshold: 16}
+}
+
+// Validate reports the first parameter HPL would reject (hpl.md §1).
+func (p Params) Validate() error {
+	switch {
+	case p.N < 0:
+		return fmt.Errorf("hpl: N = %d: must be ≥ 0", p.N)
+	case p.NB < 1:
+		return fmt.Errorf("hpl: NB = %d: must be ≥ 1", p.NB)
+	case p.P < 1 || p.Q < 1:
+		return fmt.Errorf("hpl: grid %d×%d: P and Q must be ≥ 1", p.P, p.Q)
+	case p.NBMin < 1:
+		return fmt.Errorf("hpl: NBMIN = %d: must be ≥ 1", p.NBMin)
+	case p.NDiv < 2:
+		return fmt.Errorf("hpl: NDIV = %d: must be ≥ 2", p.NDiv)
+	case p.Depth < 0:
+		return fmt.Errorf("hpl: DEPTH = %d: must be ≥ 0", p.Depth)
+	case p.PMap > ColumnMajor:
+		return fmt.Errorf("hpl: unknown PMAP %d", p.PMap)
+	case p.PFact > Right || p.RFact > Right:
+		return fmt.Errorf("hpl: unknown PFACT/RFACT %d/%d", p.PFact, p.RFact)
+	case p.BCast > LongM:
+		return fmt.Errorf("hpl: unknown BCAST %d", p.BCast)
+	case p.Swap > Mix:
+		return fmt.Errorf("hpl: unknown SWAP %d", p.Swap)
+	case p.SwapThreshold < 0:
+		return fmt.Errorf("hpl: swapping threshold = %d: must be ≥ 0", p.SwapThreshold)
+	case p.Alignment < 1:
+		return fmt.Errorf("hpl: alignment = %d: must be ≥ 1", p.Alignment)
+	}
+	return nil
+}
+
+// Variant is HPL's T/V code, e.g. "WR11C2R4": W, R|C for PMAP, the depth, the BCAST
+// code, RFACT letter, NDIV, PFACT letter, NBMIN (hpl.md §11).
+func (p Params) Variant() string {
+	pm := "R"
+	if p.PMap == ColumnMajor {
+		pm = "C"
+	}
+	letter := func(f Fact) string { return [...]string{"L", "C", "R"}[f%3] }
+	return fmt.Sprintf("W%s%d%d%s%d%s%d", pm, p.Depth, p.BCast, letter(p.RFact), p.NDiv, letter(p.PFact), p.NBMin)
+}
+
+// Grid is one P×Q process grid of HPL.dat.
+type Grid struct{ P, Q int }
+
+// Dat is HPL.dat's whole content, as HPL reads it (hpl.md §1). Lists keep the file's order.
+type Dat struct {
+	OutFile       string // line 3: output file name
+	Device        int    // line 4: 6 = stdout, 7 = stderr, other = OutFile
+	Ns            []int  // line 6
+	NBs           []int  // line 8
+	PMap          PMap   // line 9
+	Grids         []Grid // lines 11 and 12
+	Threshold     float64
+	PFacts        []Fact // line 15
+	NBMins        []int  // line 17
+	NDivs         []int  // line 19
+	RFacts        []Fact // line 21
+	BCasts        []BCast
+	Depths        []int
+	Swap          Swap // line 26
+	SwapThreshold int  // line 27
+	L1Transposed  bool // line 28 (0 = transposed)
+	UTransposed   bool // line 29 (0 = transposed)
+	Equilibration bool // line 30
+	Alignment     int  // line 31
+}
+
+// Tests expands the lists in HPL's loop order, outermost first: grid → N → NB → DEPTH →
+// BCAST → RFACT → PFACT → NBMIN → NDIV (hpl.md §1).
+func (d Dat) Tests() []Params {
+	var out []Params
+	for _, g := range d.Grids {
+		for _, n := range d.Ns {
+			for _, nb := range d.NBs {
+				for _, depth := range d.Depths {
+					for _, bc := range d.BCasts {
+						for _, rf := range d.RFacts {
+							for _, pf := range d.PFacts {
+								for _, nbmin := range d.NBMins {
+									for _, ndiv := range d.NDivs {
+										out = append(out, Params{
+											N: n, NB: nb, P: g.P, Q: g.Q, PMap: d.PMap,
+											PFact: pf, RFact: rf, NBMin: nbmin, NDiv: ndiv,
+											BCast: bc, Depth: depth, Swap: d.Swap,
+											SwapThreshold: d.SwapThreshold,
+											L1Transposed:  d.L1Transposed, UTransposed: d.UTransposed,
+											Equilibration: d.Equilibration, Alignment: d.Alignment,
+											Threshold: d.Threshold,
+										})
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// MaxRanks is the largest P·Q over the grids: the number of ranks the run needs.
+func (d Dat) MaxRanks() int {
+	m := 0
+	for _, g := range d.Grids {
+		m = max(m, g.P*g.Q)
+	}
+	return m
+}
