@@ -1,0 +1,154 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of emu. Bad input (a file, a flag, a key) is 2, as in DESIGN.md;
+// a failure that is not the input's fault (a disk full, an internal bug) is 1.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitInput   = 2
+)
+
+// commands holds the constructors of emu's subcommands. Each file of this package that
+// adds a subcommand calls register from its init function:
+//
+//	func init() { register(newAnalyzeCmd) }
+//
+// A constructor must build a fresh *cobra.Command on every call (the tests build many
+// roots in one process) and must write only to cmd.OutOrStdout() / cmd.ErrOrStderr(),
+// never to os.Stdout, so the in-process tests see its output. Its RunE returns an error
+// instead of printing it; run prints that error as one line and maps it to an exit
+// status (see exitCode).
+var commands []func() *cobra.Command
+
+// register adds a subcommand constructor to the registry. Call it from init only.
+func register(newCmd func() *cobra.Command) {
+	commands = append(commands, newCmd)
+}
+
+// failure marks an error that is not the user's input's fault, so run exits with 1
+// instead of 2. Anything returned unwrapped by a RunE counts as bad input.
+type failure struct{ err error }
+
+func (f failure) Error() string { return f.err.Error() }
+func (f failure) Unwrap() error { return f.err }
+
+// asFailure wraps err (nil stays nil) so that run exits 1 for it.
+func asFailure(err error) error {
+	if err == nil {
+		return nil
+	}
+	return failure{err}
+}
+
+// exitCode maps an error returned by a command to emu's exit status.
+func exitCode(err error) int {
+	var f failure
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &f):
+		return exitFailure
+	default:
+		return exitInput
+	}
+}
+
+// newRoot builds the command tree: the root command plus every registered subcommand.
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "emu",
+		Short: "Predict MPI application (HPL) performance by emulating it on one machine",
+		Long: `emu runs an MPI application — first of all HPL — on this machine, one goroutine
+per rank, over a simulated network whose links are shared max-min fairly, with compute
+kernels replaced by fitted time models (SimGrid/SMPI style). Every run can record its
+execution graph, which answers LLAMP-style latency-sensitivity questions offline.
+
+Inputs are a scenario file (TOML), or HPL's own HPL.dat plus a SimGrid platform XML.
+Bad input exits with status 2 and one line naming the file, line or key.`,
+		SilenceUsage:  true, // an error is one line, never a usage dump
+		SilenceErrors: true, // run prints the error itself, once
+		// Without subcommand or arguments, show the help instead of doing nothing.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().BoolP("quiet", "q", false, "no progress output on stderr")
+	// Flag errors (unknown flag, bad value) are bad input like any other.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	for _, newCmd := range commands {
+		sub := newCmd()
+		sub.SilenceUsage, sub.SilenceErrors = true, true
+		root.AddCommand(sub)
+	}
+	return root
+}
+
+// run executes emu with the given arguments and returns the exit status. It never
+// panics: a panic inside a command is reported as one line, exit status 1.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "emu: internal error: %v\n", p)
+			code = exitFailure
+		}
+	}()
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		fmt.Fprintln(stderr, "emu: "+oneLine(err.Error()))
+	}
+	return exitCode(err)
+}
+
+// oneLine keeps an error message to one line: joined errors (errors.Join) and
+// multi-line messages show their first line and how many more there were.
+func oneLine(msg string) string {
+	msg = strings.TrimSpace(msg)
+	first, rest, found := strings.Cut(msg, "\n")
+	if !found {
+		return msg
+	}
+	more := strings.Count(rest, "\n") + 1
+	return fmt.Sprintf("%s (and %d more)", strings.TrimSpace(first), more)
+}
+
+// isQuiet reports whether --quiet was given (progress output must stay off).
+func isQuiet(cmd *cobra.Command) bool {
+	q, err := cmd.Flags().GetBool("quiet")
+	return err == nil && q
+}
+
+// writeFileAtomic writes a result file through a temporary file in the same folder
+// and a rename, so that an error (or a crash) never leaves a half-written file at
+// path. write's error, or an I/O error, is returned and path is left untouched.
+func writeFileAtomic(path string, write func(w io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return asFailure(err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return asFailure(err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return asFailure(err)
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// runCLI runs emu in-process and returns its exit status, stdout and stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// withCommand registers a throw-away subcommand for the duration of one test.
+func withCommand(t *testing.T, newCmd func() *cobra.Command) {
+	t.Helper()
+	saved := commands
+	t.Cleanup(func() { commands = saved })
+	register(newCmd)
+}
+
+func TestErrorsAreOneLineWithExitStatus(t *testing.T) {
+	withCommand(t, func() *cobra.Command {
+		return &cobra.Command{
+			Use: "probe-errors MODE",
+			RunE: func(cmd *cobra.Command, args []string) error {
+				switch args[0] {
+				case "input":
+					return errors.New("a.toml:3: hpl.nb: must be positive")
+				case "joined":
+					return errors.Join(errors.New("a.toml:3: first"), errors.New("a.toml:4: second"))
+				case "failure":
+					return asFailure(errors.New("disk full"))
+				case "panic":
+					panic("boom")
+				}
+				cmd.Println("fine")
+				return nil
+			},
+		}
+	})
+	tests := []struct {
+		arg      string
+		wantCode int
+		wantErr  string
+	}{
+		{"ok", exitOK, ""},
+		{"input", exitInput, "emu: a.toml:3: hpl.nb: must be positive\n"},
+		{"joined", exitInput, "emu: a.toml:3: first (and 1 more)\n"},
+		{"failure", exitFailure, "emu: disk full\n"},
+		{"panic", exitFailure, "emu: internal error: boom\n"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runCLI(t, "probe-errors", tt.arg)
+		if code != tt.wantCode || stderr != tt.wantErr {
+			t.Errorf("probe-errors %s: exit %d, stderr %q; want %d, %q", tt.arg, code, stderr, tt.wantCode, tt.wantErr)
+		}
+	}
+}
+
+func TestBadFlagsAndCommandsExit2WithoutUsage(t *testing.T) {
+	for _, args := range [][]string{{"--no-such-flag"}, {"no-such-command"}} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != exitInput {
+			t.Errorf("%v: exit %d, want %d", args, code, exitInput)
+		}
+		if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "emu: ") || strings.Contains(stdout+stderr, "Usage:") {
+			t.Errorf("%v: want one error line and no usage; stdout %q stderr %q", args, stdout, stderr)
+		}
+	}
+}
+
+func TestHelpListsRegisteredCommands(t *testing.T) {
+	withCommand(t, func() *cobra.Command {
+		return &cobra.Command{Use: "probe-help", Short: "a probe", Run: func(*cobra.Command, []string) {}}
+	})
+	code, stdout, _ := runCLI(t, "help")
+	if code != exitOK || !strings.Contains(stdout, "probe-help") || !strings.Contains(stdout, "completion") {
+		t.Errorf("emu help: exit %d, output lacks the registered command or completion:\n%s", code, stdout)
+	}
+}
+
+func TestWriteFileAtomicLeavesNothingOnError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := writeFileAtomic(path, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return errors.New("stopped half way")
+	})
+	if err == nil {
+		t.Fatal("want the writer's error")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Errorf("after a failed write the file holds %q, want the old content", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "new" {
+		t.Errorf("after a good write the file holds %q, want %q", got, "new")
+	}
+}
