@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"ranks":       {"emu", "fluid"},
 	"sensitivity": {"sensitivity"},
 	"calibration": {"kernels", "models"},
+	"tune":        {},
 	"apps":        {"apps", "ranks", "kernels", "models", "emu", "fluid"},
 }
 

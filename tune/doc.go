@@ -1,0 +1,14 @@
+// Package tune runs what-if sweeps: the cross product (or a seeded random subset) of
+// scenario overrides, evaluated in parallel on local cores or as a Slurm job array, with
+// results appended to a journal so that an interrupted sweep resumes without redoing a
+// finished point, and ranked best first.
+//
+// A point is a list of `key=value` overrides in the scenario's dotted-key syntax (the same
+// strings `--set` takes). tune knows nothing of scenarios: a Runner, supplied by the
+// caller (cmd/emu wires scenario in), checks and evaluates a point. That keeps tune free of
+// imports of ours, and testable with a toy runner.
+//
+// Error policy: malformed sweep specifications and journals return errors naming the
+// offending spec, file and line; a point whose evaluation fails is recorded with its
+// error and ranked last, so one bad corner of a sweep does not sink the others.
+package tune

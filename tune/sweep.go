@@ -1,0 +1,219 @@
+package tune
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Axis is one swept scenario key and the values it takes, in the order given.
+type Axis struct {
+	Key    string   // dotted scenario key, e.g. "hpl.nb"
+	Values []string // TOML literals, e.g. "128", "\"2ring\"", "[[8, 8]]"
+}
+
+// Point is one combination of axis values, as `--set` overrides in axis order.
+type Point struct {
+	Index     int        // position in the full cross product
+	Overrides []Override // one per axis
+}
+
+// Override is one `key=value` assignment; Value is a TOML literal.
+type Override struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// ID names a point by its overrides alone, so results survive a reordering of axes or
+// a change of budget between runs.
+func (p Point) ID() string {
+	parts := make([]string, len(p.Overrides))
+	for i, o := range p.Overrides {
+		parts[i] = o.Key + "=" + o.Value
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+// Label is the short human form used in tables: the swept values in axis order.
+func (p Point) Label() string {
+	parts := make([]string, len(p.Overrides))
+	for i, o := range p.Overrides {
+		parts[i] = shortKey(o.Key) + "=" + strings.Trim(o.Value, `"`)
+	}
+	return strings.Join(parts, " ")
+}
+
+func shortKey(k string) string {
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		return k[i+1:]
+	}
+	return k
+}
+
+// aliases map the short names users type to scenario keys, with the value sets that
+// "all" expands to. Keys not listed here are taken as dotted scenario keys.
+var aliases = map[string]struct {
+	key string
+	all []string
+}{
+	"n":         {key: "hpl.n"},
+	"nb":        {key: "hpl.nb"},
+	"grid":      {key: "hpl.grids"},
+	"grids":     {key: "hpl.grids"},
+	"depth":     {key: "hpl.depth", all: []string{"0", "1"}},
+	"bcast":     {key: "hpl.bcast", all: []string{"1ring", "1ringM", "2ring", "2ringM", "long", "longM"}},
+	"pfact":     {key: "hpl.pfact", all: []string{"left", "crout", "right"}},
+	"rfact":     {key: "hpl.rfact", all: []string{"left", "crout", "right"}},
+	"swap":      {key: "hpl.swap", all: []string{"binary-exchange", "spread-roll", "mix"}},
+	"pmap":      {key: "hpl.pmap", all: []string{"row", "column"}},
+	"nbmin":     {key: "hpl.nbmin"},
+	"ndiv":      {key: "hpl.ndiv"},
+	"l1":        {key: "hpl.l1", all: []string{"transposed", "no-transposed"}},
+	"u":         {key: "hpl.u", all: []string{"transposed", "no-transposed"}},
+	"topology":  {key: "platform.topology"},
+	"latency":   {key: "network.link_latency"},
+	"bandwidth": {key: "platform.link_bandwidth"},
+}
+
+// ParseSweep reads one `--sweep key=v1,v2,...` specification. Values that are not
+// numbers, booleans or already-quoted strings become TOML strings, so "nb=64,128" and
+// "bcast=1ring,long" both do what a user means; "grid=8x8,4x16" becomes [[8, 8]] and
+// [[4, 16]]; "all" expands where the key has a known finite set of values.
+func ParseSweep(spec string) (Axis, error) {
+	key, list, ok := strings.Cut(spec, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" || strings.TrimSpace(list) == "" {
+		return Axis{}, fmt.Errorf("sweep %q: want key=value[,value...]", spec)
+	}
+	var all []string
+	if a, found := aliases[strings.ToLower(key)]; found {
+		key, all = a.key, a.all
+	}
+	if strings.ContainsAny(key, " \t=") {
+		return Axis{}, fmt.Errorf("sweep %q: malformed key %q", spec, key)
+	}
+	raw := splitValues(list)
+	if len(raw) == 1 && raw[0] == "all" {
+		if all == nil {
+			return Axis{}, fmt.Errorf("sweep %q: key %s has no known set of values for \"all\"", spec, key)
+		}
+		raw = all
+	}
+	ax := Axis{Key: key}
+	seen := map[string]bool{}
+	for _, v := range raw {
+		if v == "" {
+			return Axis{}, fmt.Errorf("sweep %q: empty value", spec)
+		}
+		lit, err := literal(key, v)
+		if err != nil {
+			return Axis{}, fmt.Errorf("sweep %q: %v", spec, err)
+		}
+		if seen[lit] {
+			continue
+		}
+		seen[lit] = true
+		ax.Values = append(ax.Values, lit)
+	}
+	return ax, nil
+}
+
+// splitValues splits on commas outside brackets and quotes, so list literals such as
+// [[2,2],[4,1]] stay whole.
+func splitValues(s string) []string {
+	var out []string
+	depth, start, quoted := 0, 0, false
+	for i, c := range s {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+func literal(key, v string) (string, error) {
+	if key == "hpl.grids" {
+		if strings.HasPrefix(v, "[") {
+			return v, nil
+		}
+		ps, qs, ok := strings.Cut(strings.ToLower(v), "x")
+		p, err1 := strconv.Atoi(ps)
+		q, err2 := strconv.Atoi(qs)
+		if !ok || err1 != nil || err2 != nil || p <= 0 || q <= 0 {
+			return "", fmt.Errorf("grid %q: want PxQ with positive integers, e.g. 8x8", v)
+		}
+		return fmt.Sprintf("[[%d, %d]]", p, q), nil
+	}
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return v, nil
+	}
+	if v == "true" || v == "false" || strings.HasPrefix(v, "[") || strings.HasPrefix(v, `"`) {
+		return v, nil
+	}
+	return strconv.Quote(v), nil
+}
+
+// Size is the number of points in the full cross product.
+func Size(axes []Axis) int {
+	n := 1
+	for _, a := range axes {
+		n *= len(a.Values)
+	}
+	return n
+}
+
+// PointAt decodes index i of the cross product in mixed radix, last axis fastest.
+func PointAt(axes []Axis, i int) Point {
+	p := Point{Index: i, Overrides: make([]Override, len(axes))}
+	for j := len(axes) - 1; j >= 0; j-- {
+		n := len(axes[j].Values)
+		p.Overrides[j] = Override{Key: axes[j].Key, Value: axes[j].Values[i%n]}
+		i /= n
+	}
+	return p
+}
+
+// Points lists the sweep: every point of the cross product when budget ≤ 0 or covers
+// it, otherwise budget points drawn without replacement with the given seed (Floyd's
+// algorithm, so a huge product is never materialised), in cross-product order.
+func Points(axes []Axis, budget int, seed uint64) []Point {
+	total := Size(axes)
+	var idx []int
+	if budget <= 0 || budget >= total {
+		idx = make([]int, total)
+		for i := range idx {
+			idx[i] = i
+		}
+	} else {
+		rng := rand.New(rand.NewPCG(seed, 0x7475_6e65)) // "tune"
+		chosen := make(map[int]bool, budget)
+		for j := total - budget; j < total; j++ {
+			t := rng.IntN(j + 1)
+			if chosen[t] {
+				t = j
+			}
+			chosen[t] = true
+		}
+		for i := range chosen {
+			idx = append(idx, i)
+		}
+		sort.Ints(idx)
+	}
+	pts := make([]Point, len(idx))
+	for k, i := range idx {
+		pts[k] = PointAt(axes, i)
+	}
+	return pts
+}

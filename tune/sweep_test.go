@@ -1,0 +1,96 @@
+package tune
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseSweep(t *testing.T) {
+	tests := []struct {
+		spec string
+		want Axis
+	}{
+		{"nb=64,128,256", Axis{"hpl.nb", []string{"64", "128", "256"}}},
+		{"grid=8x8,4x16", Axis{"hpl.grids", []string{"[[8, 8]]", "[[4, 16]]"}}},
+		{"bcast=all", Axis{"hpl.bcast", []string{`"1ring"`, `"1ringM"`, `"2ring"`, `"2ringM"`, `"long"`, `"longM"`}}},
+		{"network.link_latency=1us,5us", Axis{"network.link_latency", []string{`"1us"`, `"5us"`}}},
+		{"hpl.grids=[[2,2],[4,1]],[[1,4]]", Axis{"hpl.grids", []string{"[[2,2],[4,1]]", "[[1,4]]"}}},
+		{"depth=0,1,1", Axis{"hpl.depth", []string{"0", "1"}}}, // duplicates dropped
+		{`kernels.mode="model"`, Axis{"kernels.mode", []string{`"model"`}}},
+	}
+	for _, tt := range tests {
+		got, err := ParseSweep(tt.spec)
+		if err != nil {
+			t.Errorf("ParseSweep(%q): %v", tt.spec, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseSweep(%q) = %v, want %v", tt.spec, got, tt.want)
+		}
+	}
+}
+
+func TestParseSweepErrors(t *testing.T) {
+	tests := []struct{ spec, want string }{
+		{"nb", "want key=value"},
+		{"=1,2", "want key=value"},
+		{"nb=", "want key=value"},
+		{"nb=all", `no known set of values for "all"`},
+		{"grid=8y8", "want PxQ"},
+		{"grid=0x8", "want PxQ"},
+		{"nb=64,,128", "empty value"},
+	}
+	for _, tt := range tests {
+		_, err := ParseSweep(tt.spec)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseSweep(%q) error = %v, want it to mention %q", tt.spec, err, tt.want)
+		}
+	}
+}
+
+func TestPointsCrossProduct(t *testing.T) {
+	axes := []Axis{{"a", []string{"1", "2"}}, {"b", []string{"x", "y", "z"}}}
+	pts := Points(axes, 0, 1)
+	if len(pts) != 6 {
+		t.Fatalf("got %d points, want 2·3 = 6", len(pts))
+	}
+	// Last axis fastest: index 4 = (1, 1) → a=2, b=y.
+	if got := pts[4].Label(); got != "a=2 b=y" {
+		t.Errorf("point 4 = %q, want a=2 b=y", got)
+	}
+	ids := map[string]bool{}
+	for _, p := range pts {
+		ids[p.ID()] = true
+	}
+	if len(ids) != 6 {
+		t.Errorf("IDs not unique: %v", ids)
+	}
+}
+
+func TestPointsBudget(t *testing.T) {
+	axes := []Axis{{"a", make([]string, 100)}, {"b", make([]string, 100)}}
+	for i := range axes[0].Values {
+		axes[0].Values[i] = string(rune('A'+i%26)) + strings.Repeat("x", i/26)
+		axes[1].Values[i] = axes[0].Values[i]
+	}
+	p1 := Points(axes, 37, 7)
+	p2 := Points(axes, 37, 7)
+	if !reflect.DeepEqual(p1, p2) {
+		t.Fatal("same seed gave different subsets")
+	}
+	if len(p1) != 37 {
+		t.Fatalf("got %d points, want the budget 37", len(p1))
+	}
+	for i := 1; i < len(p1); i++ {
+		if p1[i].Index <= p1[i-1].Index {
+			t.Fatalf("indices not strictly increasing (duplicate or unsorted): %d then %d", p1[i-1].Index, p1[i].Index)
+		}
+	}
+	if reflect.DeepEqual(p1, Points(axes, 37, 8)) {
+		t.Error("different seeds gave the same subset")
+	}
+	if got := len(Points(axes, 1e6, 7)); got != 10000 {
+		t.Errorf("budget above the product size gave %d points, want all 10000", got)
+	}
+}
