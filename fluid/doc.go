@@ -1,0 +1,49 @@
+// Package fluid is emu's network model: links, routes, topologies and the
+// max-min fair sharing of link bandwidth between concurrent flows, in the
+// mould of SimGrid's LMM solver (shared/reference/smpi-model.md §1, §4).
+//
+// # What it owns
+//
+//   - System: weighted max-min fair rates of flows over Shared links, with
+//     FatPipe links, per-flow bounds (TCP window), weights (SimGrid's
+//     penalties: shares ∝ 1/Weight) and reverse cross-traffic; flows progress
+//     lazily and the next completion comes from a heap. A start or an end
+//     re-solves only the connected component of links and flows it touches.
+//   - Topologies (Flat, FatTree, Torus, Dragonfly) that build hosts, links
+//     and routes on demand, without N² tables.
+//
+// The subpackage fluidtest holds a naive reference solver and the
+// invariants any max-min solver must meet.
+//
+// # Units
+//
+// Time in seconds, sizes in bytes, bandwidth in bytes per second, all
+// float64. Unit conversion from user input happens in package scenario.
+//
+// # Determinism
+//
+// A System is a synchronous state machine: the caller passes the current
+// time in; it never reads a clock, starts no goroutine and does no I/O.
+// Flow ids increase and are never reused; ties between completion times are
+// broken by the lower id. Maps are never ranged over.
+//
+// # Error policy
+//
+// Bad configuration (a topology's Config) is reported by Validate and the
+// New* constructors as an error naming the field. Misuse of a System or a
+// Topology by a program — an unknown flow or link id, a host out of range,
+// time going backwards, a negative or NaN size — is a programmer error and
+// panics with a message saying what was wrong.
+//
+// # Imports
+//
+// fluid imports nothing of emu's (ARCHITECTURE.md); emu and ranks import it.
+//
+// # Deviation from SimGrid
+//
+// A FatPipe link caps each flow at capacity/coefficient independently of
+// the others ("max of a·x ≤ C"). SimGrid's solver, when a fat-pipe
+// constraint is the bottleneck, fixes all its flows at the same level, which
+// gives flows of unequal weights less than the cap; with equal weights (the
+// usual case: loopbacks, zero-latency routes) both agree.
+package fluid

@@ -1,0 +1,162 @@
+package fluid
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// solver holds the scratch buffers of one re-solve, reused across calls so
+// that a flow start or end allocates nothing in the steady state.
+type solver struct {
+	stamp   uint64   // marks the links and flows of the current component
+	links   []LinkID // component links, in discovery order
+	flows   []*flow  // component flows, in discovery order
+	bounded []*flow  // component flows with a finite bound, by bound level
+	heap    []LinkID // links with unfixed flows, by (remaining/usage, id)
+}
+
+// resolve recomputes the rates of every flow connected to the seed links
+// (SimGrid's selective update, §1.5 of the reference): max-min rates only
+// depend on the flows of one connected component of the link–flow graph,
+// so the others keep their rates and completion times. With FullResolve
+// every loaded link is a seed.
+func (s *System) resolve(now float64, seeds []elem) {
+	sv := &s.solver
+	sv.stamp++
+	sv.links, sv.flows = sv.links[:0], sv.flows[:0]
+	if s.opts.FullResolve {
+		for l := range s.links {
+			if len(s.links[l].members) > 0 {
+				s.visitLink(LinkID(l))
+			}
+		}
+	} else {
+		for _, e := range seeds {
+			s.visitLink(e.link)
+		}
+	}
+	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
+	for i := 0; i < len(sv.links); i++ {
+		for _, m := range s.links[sv.links[i]].members {
+			if m.f.stamp == sv.stamp {
+				continue
+			}
+			m.f.stamp = sv.stamp
+			sv.flows = append(sv.flows, m.f)
+			for _, e := range m.f.elems {
+				s.visitLink(e.link)
+			}
+		}
+	}
+	s.maxMin()
+	for _, f := range sv.flows {
+		s.setRate(now, f, f.x)
+	}
+}
+
+func (s *System) visitLink(l LinkID) {
+	if s.links[l].stamp != s.solver.stamp {
+		s.links[l].stamp = s.solver.stamp
+		s.solver.links = append(s.solver.links, l)
+	}
+}
+
+// maxMin computes weighted max-min rates (into flow.x) for the component in
+// s.solver by progressive filling: all unfixed flows rise together, flow f
+// at rate level/weight_f; the rising stops for the flows of the first link
+// to saturate (level = remaining/usage) or for a flow reaching its bound
+// (level = bound·weight), whichever comes first; repeat on what is left.
+// Links are kept in a heap by saturation level and bounded flows are sorted
+// by bound level, so a solve costs O((elements + links) · log links).
+func (s *System) maxMin() {
+	sv := &s.solver
+	sv.heap = sv.heap[:0]
+	sv.bounded = sv.bounded[:0]
+	for _, f := range sv.flows {
+		f.fixed, f.x = false, 0
+		if !math.IsInf(f.bound, 1) {
+			sv.bounded = append(sv.bounded, f)
+		}
+	}
+	slices.SortFunc(sv.bounded, func(a, b *flow) int {
+		if c := cmp.Compare(a.bound*a.weight, b.bound*b.weight); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	for _, l := range sv.links {
+		ls := &s.links[l]
+		ls.remaining = ls.capacity
+		ls.unfixed = int32(len(ls.members))
+		ls.usage = s.usage(ls)
+		ls.heapIdx = -1
+		if ls.unfixed > 0 {
+			s.heapPush(l)
+		}
+	}
+	next := 0 // first bounded flow not yet looked at
+	for {
+		for next < len(sv.bounded) && sv.bounded[next].fixed {
+			next++
+		}
+		boundLevel, linkLevel := math.Inf(1), math.Inf(1)
+		if next < len(sv.bounded) {
+			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
+		}
+		if len(sv.heap) > 0 {
+			linkLevel = s.level(sv.heap[0])
+		}
+		switch {
+		case math.IsInf(boundLevel, 1) && math.IsInf(linkLevel, 1):
+			return
+		case boundLevel <= linkLevel:
+			f := sv.bounded[next]
+			s.fix(f, f.bound)
+		default:
+			ls := &s.links[sv.heap[0]]
+			for _, m := range ls.members {
+				if !m.f.fixed {
+					s.fix(m.f, linkLevel/m.f.weight)
+				}
+			}
+		}
+	}
+}
+
+// usage sums coefficient/weight over the link's unfixed flows.
+func (s *System) usage(ls *linkState) float64 {
+	u := 0.0
+	for _, m := range ls.members {
+		if !m.f.fixed {
+			u += m.f.elems[m.elem].coef / m.f.weight
+		}
+	}
+	return u
+}
+
+// level is the filling level at which link l saturates.
+func (s *System) level(l LinkID) float64 {
+	ls := &s.links[l]
+	return ls.remaining / ls.usage
+}
+
+// fix gives f rate x and withdraws it from the links it loads.
+func (s *System) fix(f *flow, x float64) {
+	f.fixed, f.x = true, x
+	for _, e := range f.elems {
+		ls := &s.links[e.link]
+		ls.remaining = math.Max(0, ls.remaining-e.coef*x)
+		ls.unfixed--
+		if ls.unfixed == 0 {
+			s.heapRemove(e.link)
+			continue
+		}
+		ls.usage -= e.coef / f.weight
+		if ls.usage <= 0 {
+			// Cancellation after subtracting a much larger term: recount.
+			ls.usage = s.usage(ls)
+		}
+		s.heapFix(e.link)
+	}
+}

@@ -1,0 +1,271 @@
+package fluid
+
+import (
+	"fmt"
+	"math"
+)
+
+// Tolerances, named with their units (STYLE habit 8).
+const (
+	// remainingEpsilon is the amount of data below which a flow counts as
+	// done, in bytes. It absorbs the rounding of rate × elapsed-time
+	// products; SimGrid clamps at 1e-14 units of work for the same reason.
+	remainingEpsilon = 1e-9 // bytes
+)
+
+// FlowID names a flow of a System. IDs are handed out in increasing order
+// and never reused, so they also serve as the deterministic tie-breaker.
+type FlowID int32
+
+// FlowSpec describes a flow to start.
+type FlowSpec struct {
+	Links []LinkID // forward route; each link is loaded at 1 × the flow's rate
+	Bytes float64  // bytes left to move (≥ 0)
+	Bound float64  // max rate, bytes/s; 0 = unbounded (e.g. TCP window γ/(2·RTT))
+	// Weight is SimGrid's sharing penalty: on a common bottleneck, flows get
+	// rates proportional to 1/Weight (a flow of weight 2 gets half the rate
+	// of a flow of weight 1). SMPI sets it to the route's latency plus
+	// Σ S/bandwidth (weight-S). 0 means 1.
+	Weight float64
+	// Reverse lists the links of the reverse route; each is loaded at
+	// ReverseShare × the flow's rate (SMPI's cross-traffic, 0.05). A link
+	// in both Links and Reverse gets the sum (Shared) or the max (FatPipe)
+	// of its coefficients, as SimGrid merges them.
+	Reverse      []LinkID
+	ReverseShare float64
+}
+
+// Options tunes a System.
+type Options struct {
+	// FullResolve re-solves every flow on each change instead of only the
+	// connected component touched. Same rates, more work: it exists as a
+	// baseline for tests and benchmarks.
+	FullResolve bool
+}
+
+// System is a max-min fair sharing of links between flows. It is a
+// synchronous state machine: the caller passes the current time in, the
+// System never reads a clock, and ties are broken by FlowID.
+type System struct {
+	opts   Options
+	links  []linkState
+	flows  map[FlowID]*flow
+	nextID FlowID
+	now    float64 // time of the last call, s
+	done   flowHeap
+	solver solver
+}
+
+// linkState is one link's constraint and the flows loading it.
+type linkState struct {
+	capacity float64 // bytes/s
+	sharing  Sharing
+	members  []member // flows with a positive coefficient on a Shared link
+
+	// Scratch of the solver, valid while stamp == solver.stamp.
+	stamp     uint64
+	remaining float64 // capacity not yet given to fixed flows, bytes/s
+	usage     float64 // Σ coefficient/weight over the flows not yet fixed
+	unfixed   int32   // number of flows not yet fixed
+	heapIdx   int32   // position in the solver's bottleneck heap, -1 if absent
+}
+
+// member is a flow's entry in a link's member list.
+type member struct {
+	f    *flow
+	elem int32 // index into f.elems
+}
+
+// elem is one (link, coefficient) of a flow on a Shared link.
+type elem struct {
+	link LinkID
+	coef float64 // link load per unit of the flow's rate
+	pos  int32   // index of this flow in links[link].members
+}
+
+type flow struct {
+	id        FlowID
+	elems     []elem
+	weight    float64 // penalty (> 0)
+	bound     float64 // effective bound incl. fat-pipe caps, bytes/s; +Inf if none
+	rate      float64 // bytes/s, current solution
+	remaining float64 // bytes left at time last
+	last      float64 // time remaining was last brought up to date, s
+	finish    float64 // projected completion time, s; +Inf while stalled
+	heapIdx   int32   // position in System.done
+
+	// Scratch of the solver.
+	stamp uint64
+	x     float64 // newly computed rate
+	fixed bool
+}
+
+// NewSystem returns an empty System over links, re-solving incrementally.
+func NewSystem(links []Link) *System { return NewSystemOptions(links, Options{}) }
+
+// NewSystemOptions is NewSystem with options. A negative or NaN bandwidth is
+// a programmer error (topologies validate their configs) and panics.
+func NewSystemOptions(links []Link, opts Options) *System {
+	s := &System{opts: opts, links: make([]linkState, len(links)), flows: make(map[FlowID]*flow)}
+	for i, l := range links {
+		if !(l.Bandwidth >= 0) {
+			panic(fmt.Sprintf("fluid: link %d (%q) has bandwidth %v", i, l.Name, l.Bandwidth))
+		}
+		s.links[i] = linkState{capacity: l.Bandwidth, sharing: l.Sharing, heapIdx: -1}
+	}
+	return s
+}
+
+// Start adds a flow at time now, re-solves the part of the system it
+// touches and returns the flow's id. A bad spec (unknown link, negative or
+// NaN bytes, bound, weight or share) or a time earlier than the last call
+// is a programmer error and panics.
+func (s *System) Start(now float64, spec FlowSpec) FlowID {
+	s.advance(now)
+	f := &flow{id: s.nextID, remaining: spec.Bytes, last: now, weight: spec.Weight, bound: math.Inf(1), heapIdx: -1}
+	s.nextID++
+	if !(spec.Bytes >= 0) || !(spec.Bound >= 0) || !(spec.Weight >= 0) || !(spec.ReverseShare >= 0) ||
+		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
+		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
+	}
+	if f.weight == 0 {
+		f.weight = 1
+	}
+	if spec.Bound > 0 {
+		f.bound = spec.Bound
+	}
+	for _, l := range spec.Links {
+		s.addElem(f, l, 1)
+	}
+	if spec.ReverseShare > 0 {
+		for _, l := range spec.Reverse {
+			s.addElem(f, l, spec.ReverseShare)
+		}
+	}
+	for i := range f.elems {
+		e := &f.elems[i]
+		e.pos = int32(len(s.links[e.link].members))
+		s.links[e.link].members = append(s.links[e.link].members, member{f: f, elem: int32(i)})
+	}
+	s.flows[f.id] = f
+	f.finish = math.Inf(1)
+	f.rate = -1 // no rate yet: forces setRate to project the completion
+	s.done.push(f)
+	if len(f.elems) == 0 {
+		// Nothing to share: the flow runs at its bound, or at once.
+		s.setRate(now, f, f.bound)
+		return f.id
+	}
+	s.resolve(now, f.elems)
+	return f.id
+}
+
+// addElem records that f loads link l at coef × its rate, merging repeated
+// links as SimGrid does (sum on Shared links, max on FatPipe ones). A
+// FatPipe link only caps the flow: coef·x ≤ capacity.
+func (s *System) addElem(f *flow, l LinkID, coef float64) {
+	if l < 0 || int(l) >= len(s.links) {
+		panic(fmt.Sprintf("fluid: flow uses link %d, system has %d links", l, len(s.links)))
+	}
+	if s.links[l].sharing == FatPipe {
+		f.bound = math.Min(f.bound, s.links[l].capacity/coef)
+		return
+	}
+	for i := range f.elems {
+		if f.elems[i].link == l {
+			f.elems[i].coef += coef
+			return
+		}
+	}
+	f.elems = append(f.elems, elem{link: l, coef: coef})
+}
+
+// NextCompletion returns the earliest projected completion among the
+// running flows, ties broken by the lower id; ok is false when no flow will
+// ever complete (none running, or all stalled at rate 0).
+func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
+	if len(s.done) == 0 || math.IsInf(s.done[0].finish, 1) {
+		return 0, 0, false
+	}
+	return s.done[0].finish, s.done[0].id, true
+}
+
+// Finish removes a completed flow at time now and re-solves the part of the
+// system it shared links with.
+func (s *System) Finish(now float64, id FlowID) { s.remove(now, id) }
+
+// Cancel removes a flow whether or not it has completed.
+func (s *System) Cancel(now float64, id FlowID) { s.remove(now, id) }
+
+func (s *System) remove(now float64, id FlowID) {
+	s.advance(now)
+	f := s.mustFlow(id)
+	delete(s.flows, id)
+	s.done.remove(f)
+	for _, e := range f.elems {
+		ls := &s.links[e.link]
+		last := len(ls.members) - 1
+		moved := ls.members[last]
+		ls.members[e.pos] = moved
+		moved.f.elems[moved.elem].pos = e.pos
+		ls.members = ls.members[:last]
+	}
+	s.resolve(now, f.elems)
+}
+
+// Rate returns the flow's current rate in bytes/s (+Inf for a flow that
+// crosses no Shared link and has no bound).
+func (s *System) Rate(id FlowID) float64 { return s.mustFlow(id).rate }
+
+// Remaining returns the bytes the flow still has to move at time now
+// (≥ the time of the last call).
+func (s *System) Remaining(now float64, id FlowID) float64 {
+	f := s.mustFlow(id)
+	if f.rate <= 0 || math.IsInf(f.rate, 1) {
+		return f.remaining
+	}
+	return math.Max(0, f.remaining-f.rate*(now-f.last))
+}
+
+// Active returns the number of flows in the system.
+func (s *System) Active() int { return len(s.flows) }
+
+func (s *System) mustFlow(id FlowID) *flow {
+	f, ok := s.flows[id]
+	if !ok {
+		panic(fmt.Sprintf("fluid: unknown flow %d", id))
+	}
+	return f
+}
+
+func (s *System) advance(now float64) {
+	if now < s.now || math.IsNaN(now) {
+		panic(fmt.Sprintf("fluid: time goes back from %v to %v", s.now, now))
+	}
+	s.now = now
+}
+
+// setRate brings f's remaining bytes up to now at its old rate, then
+// switches it to rate x and re-projects its completion. An unchanged rate
+// leaves the flow alone: its projection still holds, and skipping it keeps
+// rounding from accumulating on flows a re-solve did not really affect.
+func (s *System) setRate(now float64, f *flow, x float64) {
+	if f.rate == x {
+		return
+	}
+	if f.rate > 0 && !math.IsInf(f.rate, 1) {
+		f.remaining -= f.rate * (now - f.last)
+	}
+	f.last = now
+	f.rate = x
+	switch {
+	case f.remaining < remainingEpsilon || math.IsInf(x, 1):
+		f.remaining = 0
+		f.finish = now
+	case x > 0:
+		f.finish = now + f.remaining/x
+	default:
+		f.finish = math.Inf(1)
+	}
+	s.done.fix(f)
+}
