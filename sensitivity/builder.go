@@ -1,0 +1,360 @@
+package sensitivity
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Builder collects vertices and edges and turns them into an immutable Graph.
+// Its methods do not return errors, to keep recorders simple: the first
+// problem (bad rank, unknown vertex, non-finite cost, ...) is remembered and
+// returned by Build. A Builder is single-use: Build hands its memory over to
+// the Graph and leaves the Builder empty.
+type Builder struct {
+	ranks int
+	err   error
+
+	vRank []int32
+	vKind []Kind
+	vCost []float64
+
+	eFrom, eTo []int32
+	eRest      []float64
+	eBytes     []float64
+	eLat       []uint32
+	multiStart []int32
+	multi      []LatTerm
+	classes    int
+}
+
+// NewBuilder starts a graph of the given number of ranks.
+func NewBuilder(ranks int) *Builder {
+	b := &Builder{ranks: ranks, classes: 1, multiStart: []int32{0}}
+	if ranks <= 0 || ranks > math.MaxInt32 {
+		b.err = fmt.Errorf("sensitivity: NewBuilder: %d ranks, want 1..%d", ranks, math.MaxInt32)
+	}
+	return b
+}
+
+// Grow reserves room for about v more vertices and e more edges.
+func (b *Builder) Grow(v, e int) {
+	b.vRank = grow(b.vRank, v)
+	b.vKind = grow(b.vKind, v)
+	b.vCost = grow(b.vCost, v)
+	b.eFrom = grow(b.eFrom, e)
+	b.eTo = grow(b.eTo, e)
+	b.eRest = grow(b.eRest, e)
+	b.eBytes = grow(b.eBytes, e)
+	b.eLat = grow(b.eLat, e)
+}
+
+func grow[T any](s []T, n int) []T {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	t := make([]T, len(s), len(s)+n)
+	copy(t, s)
+	return t
+}
+
+// Err is the first error met so far, or nil.
+func (b *Builder) Err() error { return b.err }
+
+// NumVertices is the number of vertices added so far.
+func (b *Builder) NumVertices() int { return len(b.vCost) }
+
+func (b *Builder) fail(format string, args ...any) {
+	if b.err == nil {
+		b.err = fmt.Errorf("sensitivity: "+format, args...)
+	}
+}
+
+// Vertex adds a vertex of a rank with a constant cost (s, finite, ≥ 0).
+func (b *Builder) Vertex(rank int, kind Kind, cost float64) VertexID {
+	id := VertexID(len(b.vCost))
+	if rank < 0 || rank >= b.ranks {
+		b.fail("vertex %d: rank %d outside 0..%d", id, rank, b.ranks-1)
+		rank = 0
+	}
+	if kind >= numKinds {
+		b.fail("vertex %d: unknown kind %d", id, kind)
+	}
+	if !(cost >= 0) || math.IsInf(cost, 1) {
+		b.fail("vertex %d: cost %v s, want finite and ≥ 0", id, cost)
+	}
+	if len(b.vCost) == math.MaxInt32 {
+		b.fail("more than %d vertices", math.MaxInt32)
+		return id - 1
+	}
+	b.vRank = append(b.vRank, int32(rank))
+	b.vKind = append(b.vKind, kind)
+	b.vCost = append(b.vCost, cost)
+	return id
+}
+
+// Edge adds an edge whose cost is Σ count·ℓ_class + rest (s): "to" cannot
+// start before "from" has finished plus that cost.
+func (b *Builder) Edge(from, to VertexID, rest float64, lat ...LatTerm) {
+	b.EdgeBytes(from, to, rest, 0, lat...)
+}
+
+// EdgeBytes is Edge for a message edge carrying bytes: rest includes the
+// bandwidth time bytes·G, and bytes is kept so that λ_G = ∂T/∂G can be
+// reported (the bytes on the critical path).
+func (b *Builder) EdgeBytes(from, to VertexID, rest, bytes float64, lat ...LatTerm) {
+	n := VertexID(len(b.vCost))
+	switch {
+	case from < 0 || from >= n || to < 0 || to >= n:
+		b.fail("edge %d→%d: unknown vertex (have %d)", from, to, n)
+		return
+	case math.IsNaN(rest) || math.IsInf(rest, 0):
+		b.fail("edge %d→%d: rest %v s is not finite", from, to, rest)
+		return
+	case !(bytes >= 0) || math.IsInf(bytes, 1):
+		b.fail("edge %d→%d: bytes %v, want finite and ≥ 0", from, to, bytes)
+		return
+	}
+	word, ok := b.packTerms(from, to, lat)
+	if !ok {
+		return
+	}
+	b.eFrom = append(b.eFrom, int32(from))
+	b.eTo = append(b.eTo, int32(to))
+	b.eRest = append(b.eRest, rest)
+	b.eBytes = append(b.eBytes, bytes)
+	b.eLat = append(b.eLat, word)
+}
+
+// packTerms validates lat, merges repeated classes and packs them.
+func (b *Builder) packTerms(from, to VertexID, lat []LatTerm) (uint32, bool) {
+	var terms [4]LatTerm
+	merged := terms[:0]
+	for _, t := range lat {
+		if t.Class > MaxClass || t.Count < 0 || t.Count > maxTermCount {
+			b.fail("edge %d→%d: latency term %+v, want class ≤ %d and 0 ≤ count ≤ %d", from, to, t, MaxClass, maxTermCount)
+			return 0, false
+		}
+		if t.Count == 0 {
+			continue
+		}
+		found := false
+		for i := range merged {
+			if merged[i].Class == t.Class {
+				merged[i].Count += t.Count
+				found = merged[i].Count <= maxTermCount
+				if !found {
+					b.fail("edge %d→%d: more than %d class-%d terms", from, to, maxTermCount, t.Class)
+					return 0, false
+				}
+			}
+		}
+		if !found {
+			merged = append(merged, t)
+		}
+		if int(t.Class) >= b.classes {
+			b.classes = int(t.Class) + 1
+		}
+	}
+	switch len(merged) {
+	case 0:
+		return 0, true
+	case 1:
+		return packTerm(merged[0]), true
+	}
+	k := len(b.multiStart) - 1
+	if k > maxTermCount {
+		b.fail("more than %d multi-class edges", maxTermCount)
+		return 0, false
+	}
+	b.multi = append(b.multi, merged...)
+	b.multiStart = append(b.multiStart, int32(len(b.multi)))
+	return multiClass<<24 | uint32(k), true
+}
+
+// CycleError reports that the edges do not form a DAG.
+type CycleError struct {
+	Cycle []VertexID // builder IDs along one cycle, in edge order (at most 16 shown)
+	Ranks []int      // rank of each vertex in Cycle
+	Kinds []Kind
+	Stuck int // vertices that could not be ordered
+}
+
+func (e *CycleError) Error() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "sensitivity: the graph has a cycle (%d vertices cannot be ordered): ", e.Stuck)
+	for i, v := range e.Cycle {
+		if i > 0 {
+			s.WriteString(" → ")
+		}
+		fmt.Fprintf(&s, "%d (rank %d %s)", v, e.Ranks[i], e.Kinds[i])
+	}
+	return s.String()
+}
+
+// Graph is Build for recorders whose graphs are acyclic by construction
+// (edges go forward in simulated time): it panics on an error, which then
+// is a bug of the recorder. Parsers of outside data must call Build.
+func (b *Builder) Graph() *Graph {
+	g, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// Build orders the vertices topologically and packs the edges by
+// destination. It returns the first recorded error or a *CycleError.
+func (b *Builder) Build() (*Graph, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	order, err := b.topoOrder()
+	if err != nil {
+		return nil, err
+	}
+	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi}
+	nv := len(b.vCost)
+	if order == nil {
+		g.vRank, g.vKind, g.vCost = b.vRank, b.vKind, b.vCost
+	} else {
+		g.newID = make([]int32, nv)
+		for newV, old := range order {
+			g.newID[old] = int32(newV)
+		}
+		g.vRank = permute(b.vRank, order)
+		g.vKind = permute(b.vKind, order)
+		g.vCost = permute(b.vCost, order)
+		for i := range b.eFrom {
+			b.eFrom[i] = g.newID[b.eFrom[i]]
+			b.eTo[i] = g.newID[b.eTo[i]]
+		}
+	}
+	// Counting sort of the edges by destination, stable in insertion order.
+	g.inStart = make([]int32, nv+1)
+	for _, t := range b.eTo {
+		g.inStart[t+1]++
+	}
+	for v := 0; v < nv; v++ {
+		g.inStart[v+1] += g.inStart[v]
+	}
+	ne := len(b.eFrom)
+	pos := make([]int32, ne)
+	next := append([]int32(nil), g.inStart[:nv]...)
+	for i, t := range b.eTo {
+		pos[i] = next[t]
+		next[t]++
+	}
+	next, b.eTo = nil, nil
+	g.eFrom = scatter(b.eFrom, pos)
+	b.eFrom = nil
+	g.eRest = scatter(b.eRest, pos)
+	b.eRest = nil
+	g.eBytes = scatter(b.eBytes, pos)
+	b.eBytes = nil
+	g.eLat = scatter(b.eLat, pos)
+	*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
+	return g, nil
+}
+
+func permute[T any](s []T, order []int32) []T {
+	t := make([]T, len(s))
+	for i, old := range order {
+		t[i] = s[old]
+	}
+	return t
+}
+
+func scatter[T any](s []T, pos []int32) []T {
+	t := make([]T, len(s))
+	for i, p := range pos {
+		t[p] = s[i]
+	}
+	return t
+}
+
+// topoOrder returns nil if the creation order is already topological, else
+// a topological order (Kahn's algorithm, FIFO, so ties keep creation order).
+func (b *Builder) topoOrder() ([]int32, error) {
+	sorted := true
+	for i, f := range b.eFrom {
+		if f >= b.eTo[i] {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return nil, nil
+	}
+	nv := len(b.vCost)
+	outStart := make([]int32, nv+1)
+	indeg := make([]int32, nv)
+	for i, f := range b.eFrom {
+		outStart[f+1]++
+		indeg[b.eTo[i]]++
+	}
+	for v := 0; v < nv; v++ {
+		outStart[v+1] += outStart[v]
+	}
+	outTo := make([]int32, len(b.eFrom))
+	fill := append([]int32(nil), outStart[:nv]...)
+	for i, f := range b.eFrom {
+		outTo[fill[f]] = b.eTo[i]
+		fill[f]++
+	}
+	fill = nil
+	order := make([]int32, 0, nv)
+	for v := 0; v < nv; v++ {
+		if indeg[v] == 0 {
+			order = append(order, int32(v))
+		}
+	}
+	for head := 0; head < len(order); head++ {
+		u := order[head]
+		for _, w := range outTo[outStart[u]:outStart[u+1]] {
+			indeg[w]--
+			if indeg[w] == 0 {
+				order = append(order, w)
+			}
+		}
+	}
+	if len(order) < nv {
+		return nil, b.cycleError(indeg, nv-len(order))
+	}
+	return order, nil
+}
+
+// cycleError finds one cycle among the vertices Kahn's algorithm left with
+// a positive in-degree: each has a predecessor that is also stuck.
+func (b *Builder) cycleError(indeg []int32, stuck int) error {
+	pred := make([]int32, len(indeg))
+	for i := range pred {
+		pred[i] = -1
+	}
+	start := int32(-1)
+	for i, f := range b.eFrom {
+		if t := b.eTo[i]; indeg[t] > 0 && indeg[f] > 0 {
+			pred[t] = f
+			start = t
+		}
+	}
+	seen := map[int32]int{}
+	var walk []int32
+	for v := start; v >= 0; v = pred[v] {
+		if at, ok := seen[v]; ok {
+			walk = walk[at:]
+			break
+		}
+		seen[v] = len(walk)
+		walk = append(walk, v)
+	}
+	e := &CycleError{Stuck: stuck}
+	// walk follows predecessors; report it in edge order.
+	for i := len(walk) - 1; i >= 0 && len(e.Cycle) < 16; i-- {
+		v := walk[i]
+		e.Cycle = append(e.Cycle, VertexID(v))
+		e.Ranks = append(e.Ranks, int(b.vRank[v]))
+		e.Kinds = append(e.Kinds, b.vKind[v])
+	}
+	return e
+}

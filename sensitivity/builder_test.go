@@ -1,0 +1,141 @@
+package sensitivity
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// pingPong builds the LogGP ping-pong of one message each way between two
+// ranks: calc(c) then send on rank 0, recv then send on rank 1, recv on rank 0.
+// With o the send/recv cost and a message edge cost L+r, by hand:
+// T = c + o (send) + L + r + o (recv) + o (send back) + L + r + o (recv).
+func pingPong(c, o, r float64) *Builder {
+	b := NewBuilder(2)
+	c0 := b.Vertex(0, Calc, c)
+	s0 := b.Vertex(0, Send, o)
+	r1 := b.Vertex(1, Recv, o)
+	s1 := b.Vertex(1, Send, o)
+	r0 := b.Vertex(0, Recv, o)
+	b.Edge(c0, s0, 0)
+	b.Edge(s0, r0, 0)
+	b.Edge(r1, s1, 0)
+	b.EdgeBytes(s0, r1, r, 100, LatTerm{Class: 0, Count: 1})
+	b.EdgeBytes(s1, r0, r, 100, LatTerm{Class: 0, Count: 1})
+	return b
+}
+
+func TestPingPongByHand(t *testing.T) {
+	const c, o, r, L = 2e-6, 1e-6, 0.5e-6, 3e-6
+	g, err := pingPong(c, o, r).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := c + 4*o + 2*(L+r)
+	tt, left, right, bytes := g.Slopes([]float64{L}, 0)
+	if !near(tt, want) || left != 2 || right != 2 || bytes != 200 {
+		t.Errorf("T, left, right, bytes = %v %d %d %v, want %v 2 2 200", tt, left, right, bytes, want)
+	}
+	if got := g.Runtime([]float64{L}); !near(got, want) {
+		t.Errorf("Runtime = %v, want %v", got, want)
+	}
+}
+
+// timeEps is the absolute tolerance of hand-computed times, s.
+const timeEps = 1e-15
+
+func near(a, b float64) bool { return a-b <= timeEps && b-a <= timeEps }
+
+func TestBuildReordersTopologically(t *testing.T) {
+	b := NewBuilder(1)
+	x := b.Vertex(0, Calc, 1)
+	y := b.Vertex(0, Calc, 2)
+	z := b.Vertex(0, Calc, 4)
+	b.Edge(z, x, 0.5) // z → x → y: T = 4 + 0.5 + 1 + 2
+	b.Edge(x, y, 0)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ID(z) != 0 || g.ID(x) != 1 || g.ID(y) != 2 {
+		t.Errorf("order %d %d %d, want z, x, y first", g.ID(x), g.ID(y), g.ID(z))
+	}
+	if got := g.Runtime(nil); got != 7.5 {
+		t.Errorf("T = %v, want 7.5", got)
+	}
+	ft := g.FinishTimes(nil)
+	if ft[g.ID(x)] != 5.5 {
+		t.Errorf("finish(x) = %v, want 5.5", ft[g.ID(x)])
+	}
+}
+
+func TestBuildCycle(t *testing.T) {
+	b := NewBuilder(2)
+	a := b.Vertex(0, Calc, 1)
+	s := b.Vertex(0, Send, 1)
+	r := b.Vertex(1, Recv, 1)
+	b.Edge(a, s, 0)
+	b.Edge(s, r, 0)
+	b.Edge(r, s, 0)
+	_, err := b.Build()
+	var ce *CycleError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want a CycleError", err)
+	}
+	if ce.Stuck != 2 || len(ce.Cycle) != 2 || !strings.Contains(err.Error(), "rank 1 recv") {
+		t.Errorf("error %q (stuck %d, cycle %v)", err, ce.Stuck, ce.Cycle)
+	}
+}
+
+func TestBuilderErrors(t *testing.T) {
+	cases := []struct {
+		name, want string
+		do         func(b *Builder)
+	}{
+		{"bad rank", "rank 5", func(b *Builder) { b.Vertex(5, Calc, 0) }},
+		{"negative cost", "cost -1", func(b *Builder) { b.Vertex(0, Calc, -1) }},
+		{"unknown vertex", "unknown vertex", func(b *Builder) { b.Edge(0, 9, 0) }},
+		{"bad class", "latency term", func(b *Builder) {
+			v := b.Vertex(0, Calc, 0)
+			w := b.Vertex(1, Calc, 0)
+			b.Edge(v, w, 0, LatTerm{Class: 255, Count: 1})
+		}},
+		{"negative count", "latency term", func(b *Builder) {
+			v := b.Vertex(0, Calc, 0)
+			w := b.Vertex(1, Calc, 0)
+			b.Edge(v, w, 0, LatTerm{Count: -1})
+		}},
+	}
+	for _, c := range cases {
+		b := NewBuilder(2)
+		c.do(b)
+		if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestMultiClassEdge(t *testing.T) {
+	b := NewBuilder(2)
+	s := b.Vertex(0, Send, 0)
+	r := b.Vertex(1, Recv, 0)
+	// Two wires and one switch class, repeated class 1 merged: 3·ℓ1 + 2·ℓ2 + 1.
+	b.Edge(s, r, 1, LatTerm{1, 2}, LatTerm{2, 2}, LatTerm{1, 1})
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Classes() != 3 {
+		t.Errorf("classes %d, want 3", g.Classes())
+	}
+	if got := g.EdgeLat(0, nil); len(got) != 2 || got[0] != (LatTerm{1, 3}) || got[1] != (LatTerm{2, 2}) {
+		t.Errorf("terms %v", got)
+	}
+	if got := g.Runtime([]float64{100, 10, 1000}); got != 1+30+2000 {
+		t.Errorf("T = %v, want 2031", got)
+	}
+	_, l, r2, _ := g.Slopes([]float64{100, 10, 1000}, 2)
+	if l != 2 || r2 != 2 {
+		t.Errorf("class-2 slopes %d %d, want 2 2", l, r2)
+	}
+}

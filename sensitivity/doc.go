@@ -1,0 +1,43 @@
+// Package sensitivity owns the execution graph of an MPI run, the linear
+// program LLAMP builds on it (Shen et al., "LLAMP", Algorithm 1 with the
+// rendezvous edges of its Appendix B), and the latency and bandwidth
+// sensitivity metrics read from that program: T(ℓ), λ_L (left and right),
+// the critical latencies of a range, x% latency tolerance, ρ_L, λ_G, per
+// latency class and per rank pair, and the per-rank MPI-time split.
+//
+// The graph. Vertices are Calc, Send or Recv operations of one rank with a
+// constant cost; an edge u→v says v starts no earlier than u's finish plus
+// the edge's cost Σ count·ℓ_class + rest. Class 0 is the end-to-end latency
+// L; other classes are what a recorder chooses (per-wire latency, dragonfly
+// terminal/intra/inter links, fat-tree levels). rest is everything else the
+// run gave the edge (bandwidth time under contention, overheads, gaps); a
+// message edge also carries its bytes so that λ_G can be reported.
+//
+// How a recorder expresses LLAMP's constructs:
+//   - program order: an edge between consecutive operations of a rank, rest 0;
+//   - eager message: Send→Recv edge with one class-0 term (or hops+1 wire
+//     terms and hops switch delays in rest, LLAMP Appendix H), rest o+s·G;
+//   - rendezvous (Appendix B): the send cannot complete before the receiver
+//     has posted. Add a virtual edge from the vertex preceding the recv on
+//     the receiver's rank (the posting point) to the send's completion vertex
+//     with one latency term (the RTS/CTS handshake; two terms if the RTS
+//     is not already counted), and the data edge Send→Recv as for eager.
+//
+// The LP and its solution. Algorithm 1 minimises the end time subject to one
+// constraint per edge; for fixed ℓ its optimum is the longest path, so it is
+// solved exactly in O(V+E) (evaluator). T(ℓ) is the maximum of linear
+// functions of ℓ, hence convex piecewise linear; λ_L is the number of
+// latency terms on the critical path and the breakpoints are found exactly by
+// intersecting supporting lines (Eisner–Severance), one evaluation each.
+// WriteLP exports the same program in CPLEX LP format; tests check it with
+// glpk's glpsol.
+//
+// Units: seconds for times and latencies, bytes for sizes, s/byte for G.
+//
+// Errors: bad data (bad graph files, bad builder input, cycles, bad
+// parameters) gives an error prefixed "sensitivity:"; Builder.Graph panics
+// only for recorders that build cyclic graphs (a programming error).
+//
+// Imports: nothing of ours (ARCHITECTURE.md); sensitivity/goal imports this
+// package.
+package sensitivity

@@ -1,0 +1,162 @@
+package sensitivity
+
+import "fmt"
+
+// Kind says what a vertex stands for in a rank's program.
+type Kind uint8
+
+const (
+	Calc Kind = iota // computation (or any local, non-MPI time)
+	Send             // the CPU part of sending a message (LogGP o)
+	Recv             // the CPU part of receiving a message (LogGP o)
+	numKinds
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Calc:
+		return "calc"
+	case Send:
+		return "send"
+	case Recv:
+		return "recv"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// VertexID names a vertex. The Builder hands them out in creation order; a
+// Graph numbers its vertices in topological order (see Graph.ID).
+type VertexID int32
+
+// LatTerm is Count latency terms of one class on an edge: the edge's cost
+// grows by Count·ℓ_Class. Class 0 is the end-to-end latency L.
+type LatTerm struct {
+	Class uint8
+	Count int32
+}
+
+// MaxClass is the largest usable latency class; 255 marks multi-term edges
+// inside the compact encoding.
+const MaxClass = 254
+
+// maxTermCount bounds one term's count so that it packs into 24 bits.
+const maxTermCount = 1<<24 - 1
+
+// Packed latency word of an edge: 0 = no latency term; class<<24|count = one
+// term; multiClass<<24|k = the terms multi[multiStart[k]:multiStart[k+1]].
+const multiClass = 0xFF
+
+func packTerm(t LatTerm) uint32 { return uint32(t.Class)<<24 | uint32(t.Count) }
+
+// Graph is an immutable execution graph: vertices in topological order, each
+// with its in-edges stored contiguously (CSR by destination). The finish time
+// of vertex v is cost(v) + max over in-edges e=(u,v) of finish(u) + cost(e),
+// or cost(v) if v has no in-edge; cost(e) = Σ count·ℓ_class + rest.
+type Graph struct {
+	ranks int
+
+	vRank []int32   // rank of each vertex
+	vKind []Kind    // kind of each vertex
+	vCost []float64 // constant cost of each vertex, s
+
+	inStart []int32   // in-edges of v are inStart[v]..inStart[v+1]-1
+	eFrom   []int32   // source vertex of each edge (always < destination)
+	eRest   []float64 // non-latency cost of each edge, s
+	eBytes  []float64 // bytes carried (for λ_G); 0 for program-order edges
+	eLat    []uint32  // packed latency terms, see packTerm
+
+	multiStart []int32 // offsets into multi for multi-term edges
+	multi      []LatTerm
+
+	classes int     // 1 + the largest class used (at least 1)
+	newID   []int32 // builder ID → graph ID; nil when the identity
+}
+
+// Ranks is the number of ranks the graph was built for.
+func (g *Graph) Ranks() int { return g.ranks }
+
+// NumVertices is the number of vertices.
+func (g *Graph) NumVertices() int { return len(g.vCost) }
+
+// NumEdges is the number of edges.
+func (g *Graph) NumEdges() int { return len(g.eFrom) }
+
+// Classes is one more than the largest latency class used by any edge (at least 1).
+func (g *Graph) Classes() int { return g.classes }
+
+// ID maps a VertexID returned by the Builder to the vertex's index in the Graph.
+func (g *Graph) ID(v VertexID) VertexID {
+	if g.newID == nil {
+		return v
+	}
+	return VertexID(g.newID[v])
+}
+
+// Rank, Kind and Cost describe vertex v (a Graph index).
+func (g *Graph) Rank(v VertexID) int     { return int(g.vRank[v]) }
+func (g *Graph) Kind(v VertexID) Kind    { return g.vKind[v] }
+func (g *Graph) Cost(v VertexID) float64 { return g.vCost[v] }
+func (g *Graph) InEdges(v VertexID) (first, end int) {
+	return int(g.inStart[v]), int(g.inStart[v+1])
+}
+
+// EdgeFrom, EdgeRest and EdgeBytes describe edge e (an index in [0, NumEdges)).
+func (g *Graph) EdgeFrom(e int) VertexID { return VertexID(g.eFrom[e]) }
+func (g *Graph) EdgeRest(e int) float64  { return g.eRest[e] }
+func (g *Graph) EdgeBytes(e int) float64 { return g.eBytes[e] }
+
+// EdgeLat appends edge e's latency terms to buf and returns it.
+func (g *Graph) EdgeLat(e int, buf []LatTerm) []LatTerm {
+	w := g.eLat[e]
+	switch {
+	case w == 0:
+		return buf
+	case w>>24 == multiClass:
+		k := w & maxTermCount
+		return append(buf, g.multi[g.multiStart[k]:g.multiStart[k+1]]...)
+	default:
+		return append(buf, LatTerm{Class: uint8(w >> 24), Count: int32(w & maxTermCount)})
+	}
+}
+
+// latCount is the number of class-c terms on edge e.
+func (g *Graph) latCount(e int, c uint8) int32 {
+	w := g.eLat[e]
+	switch {
+	case w == 0:
+		return 0
+	case w>>24 == multiClass:
+		k := w & maxTermCount
+		var n int32
+		for _, t := range g.multi[g.multiStart[k]:g.multiStart[k+1]] {
+			if t.Class == c {
+				n += t.Count
+			}
+		}
+		return n
+	case uint8(w>>24) == c:
+		return int32(w & maxTermCount)
+	}
+	return 0
+}
+
+// edgeCost is the cost of edge e for latencies lat (indexed by class; missing classes are 0).
+func (g *Graph) edgeCost(e int, lat []float64) float64 {
+	c := g.eRest[e]
+	w := g.eLat[e]
+	switch {
+	case w == 0:
+	case w>>24 == multiClass:
+		k := w & maxTermCount
+		for _, t := range g.multi[g.multiStart[k]:g.multiStart[k+1]] {
+			if int(t.Class) < len(lat) {
+				c += float64(t.Count) * lat[t.Class]
+			}
+		}
+	default:
+		if cl := int(w >> 24); cl < len(lat) {
+			c += float64(w&maxTermCount) * lat[cl]
+		}
+	}
+	return c
+}
