@@ -1,0 +1,210 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+)
+
+// maxHPLList is HPL's compile-time limit on the number of values of a list line
+// (HPL_MAX_PARAM, shared/reference/hpl.md §1).
+const maxHPLList = 20
+
+// hplDatLines is the number of significant lines of HPL.dat.
+const hplDatLines = 31
+
+// Line numbers of HPL.dat that later checks refer to (hpl.md §1).
+const (
+	hplDatLinePs = 11
+	hplDatLineQs = 12
+)
+
+// ParseHPLDat reads HPL.dat (shared/reference/hpl.md §1) into an hpl.Dat. ranks is the
+// number of ranks the platform offers; when it is positive, a grid with P·Q > ranks is
+// an error, as in HPL. Errors name the file and the line, e.g. "HPL.dat:8: NB = 0: must
+// be ≥ 1".
+//
+// Where HPL is lenient we are strict, on purpose: a value that is not a number is an
+// error (HPL's atoi reads it as 0), and a variant code outside its legal range (PFACT 3,
+// BCAST 9, ...) is an error instead of HPL's silent fallback, because a typo there
+// silently changes the algorithm being measured. Values are split on white space, so
+// HPL's cursor quirk with runs of blanks (hpl.md §1) is not reproduced: "  8 16" reads
+// as 8 and 16. Text after the needed tokens is a comment, as in HPL.
+func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
+	text := strings.TrimSuffix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	p := datParser{file: file, lines: strings.Split(text, "\n")}
+	var d hpl.Dat
+	p.line(1) // free text
+	p.line(2)
+	if f := p.fields(3); len(f) > 0 {
+		d.OutFile = f[0]
+	}
+	d.Device = p.int(4, "device out")
+	d.Ns = p.intList(5, "N", 0)
+	d.NBs = p.intList(7, "NB", 1)
+	d.PMap = hpl.PMap(p.code(9, "PMAP", 1))
+	np := p.count(10, "process grids")
+	ps := p.values(hplDatLinePs, "P", np, 1)
+	qs := p.values(hplDatLineQs, "Q", np, 1)
+	for i := range min(len(ps), len(qs)) {
+		d.Grids = append(d.Grids, hpl.Grid{P: ps[i], Q: qs[i]})
+	}
+	d.Threshold = p.float(13, "threshold")
+	for _, c := range p.codeList(14, "PFACT", 2) {
+		d.PFacts = append(d.PFacts, hpl.Fact(c))
+	}
+	d.NBMins = p.intList(16, "NBMIN", 1)
+	d.NDivs = p.intList(18, "NDIV", 2)
+	for _, c := range p.codeList(20, "RFACT", 2) {
+		d.RFacts = append(d.RFacts, hpl.Fact(c))
+	}
+	for _, c := range p.codeList(22, "BCAST", 5) {
+		d.BCasts = append(d.BCasts, hpl.BCast(c))
+	}
+	d.Depths = p.intList(24, "DEPTH", 0)
+	d.Swap = hpl.Swap(p.code(26, "SWAP", 2))
+	// HPL's own fallbacks for the single values (hpl.md §1, lines 27–31).
+	d.SwapThreshold = max(p.int(27, "swapping threshold"), 0)
+	d.L1Transposed = p.code(28, "L1 form", 1) == 0
+	d.UTransposed = p.code(29, "U form", 1) == 0
+	d.Equilibration = p.code(30, "equilibration", 1) == 1
+	if d.Alignment = p.int(31, "alignment"); d.Alignment <= 0 {
+		d.Alignment = 4
+	}
+	if p.err != nil {
+		return hpl.Dat{}, p.err
+	}
+	if ranks > 0 {
+		if need := d.MaxRanks(); need > ranks {
+			return hpl.Dat{}, fmt.Errorf("%s:%d: a %d-process grid needs more ranks than the %d the platform offers", file, hplDatLineQs, need, ranks)
+		}
+	}
+	return d, nil
+}
+
+// datParser reads HPL.dat line by line; the first error sticks and later reads are
+// no-ops, so ParseHPLDat reads straight through and reports the first problem.
+type datParser struct {
+	file  string
+	lines []string
+	err   error
+}
+
+func (p *datParser) fail(n int, format string, args ...any) {
+	if p.err == nil {
+		p.err = fmt.Errorf("%s:%d: %s", p.file, n, fmt.Sprintf(format, args...))
+	}
+}
+
+// line returns line n (1-based) or fails when the file is shorter.
+func (p *datParser) line(n int) (string, bool) {
+	if p.err != nil {
+		return "", false
+	}
+	if n > len(p.lines) {
+		p.fail(n, "missing line %d of %d (HPL.dat has %d significant lines)", n, hplDatLines, hplDatLines)
+		return "", false
+	}
+	return p.lines[n-1], true
+}
+
+func (p *datParser) fields(n int) []string {
+	l, ok := p.line(n)
+	if !ok {
+		return nil
+	}
+	return strings.Fields(l)
+}
+
+// int reads the first token of line n as an integer.
+func (p *datParser) int(n int, what string) int {
+	f := p.fields(n)
+	if p.err != nil {
+		return 0
+	}
+	if len(f) == 0 {
+		p.fail(n, "%s: empty line, want an integer", what)
+		return 0
+	}
+	v, err := strconv.Atoi(f[0])
+	if err != nil {
+		p.fail(n, "%s: %q is not an integer", what, f[0])
+	}
+	return v
+}
+
+func (p *datParser) float(n int, what string) float64 {
+	f := p.fields(n)
+	if p.err != nil {
+		return 0
+	}
+	if len(f) == 0 {
+		p.fail(n, "%s: empty line, want a number", what)
+		return 0
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		p.fail(n, "%s: %q is not a number", what, f[0])
+	}
+	return v
+}
+
+// count reads a list length on line n, which HPL limits to 1…20.
+func (p *datParser) count(n int, what string) int {
+	c := p.int(n, "number of "+what)
+	if p.err == nil && (c < 1 || c > maxHPLList) {
+		p.fail(n, "number of %s = %d: must be in 1…%d", what, c, maxHPLList)
+	}
+	return c
+}
+
+// values reads the first c integers of line n, each at least least.
+func (p *datParser) values(n int, what string, c, least int) []int {
+	f := p.fields(n)
+	if p.err != nil {
+		return nil
+	}
+	if len(f) < c {
+		p.fail(n, "%s: want %d values (line %d says so), found %d", what, c, n-1, len(f))
+		return nil
+	}
+	out := make([]int, c)
+	for i := range c {
+		v, err := strconv.Atoi(f[i])
+		switch {
+		case err != nil:
+			p.fail(n, "%s: %q is not an integer", what, f[i])
+		case v < least:
+			p.fail(n, "%s = %d: must be ≥ %d", what, v, least)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// intList reads a count on line n and that many values on line n+1.
+func (p *datParser) intList(n int, what string, least int) []int {
+	return p.values(n+1, what, p.count(n, what+" values"), least)
+}
+
+// code reads a single variant code on line n, legal in 0…top.
+func (p *datParser) code(n int, what string, top int) int {
+	c := p.int(n, what)
+	if p.err == nil && (c < 0 || c > top) {
+		p.fail(n, "%s = %d: unknown variant, must be in 0…%d", what, c, top)
+	}
+	return c
+}
+
+// codeList reads a count on line n and that many variant codes, each in 0…top.
+func (p *datParser) codeList(n int, what string, top int) []int {
+	cs := p.intList(n, what, 0)
+	for _, c := range cs {
+		if c > top {
+			p.fail(n+1, "%s = %d: unknown variant, must be in 0…%d", what, c, top)
+		}
+	}
+	return cs
+}
