@@ -1,0 +1,70 @@
+package fluid_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/fluid/fluidtest"
+)
+
+// diffTol is the relative difference (dimensionless) allowed between the
+// System's rates or completion times and the reference's: both do a few
+// float64 operations per value, in different orders.
+const diffTol = 1e-9
+
+func close(a, b float64) bool {
+	if a == b {
+		return true
+	}
+	return math.Abs(a-b) <= diffTol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+func solveWithSystem(p fluidtest.Problem, full bool) []float64 {
+	s := fluid.NewSystemOptions(p.Links, fluid.Options{FullResolve: full})
+	ids := make([]fluid.FlowID, len(p.Flows))
+	for i, f := range p.Flows {
+		ids[i] = s.Start(0, f)
+	}
+	rates := make([]float64, len(ids))
+	for i, id := range ids {
+		rates[i] = s.Rate(id)
+	}
+	return rates
+}
+
+func TestSystemSolvesCases(t *testing.T) {
+	for _, c := range fluidtest.Cases {
+		for _, full := range []bool{false, true} {
+			got := solveWithSystem(c.Problem, full)
+			for i := range got {
+				if !close(got[i], c.Want[i]) {
+					t.Errorf("%s (full=%v): flow %d rate %v, want %v", c.Name, full, i, got[i], c.Want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestSystemMatchesReference: on random static problems the incremental
+// System, the full-resolve System and the naive reference agree, and the
+// System's rates pass the max-min invariants.
+func TestSystemMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 600 {
+		p := fluidtest.Random(rng, fluidtest.RandomConfig{MaxLinks: 8, MaxFlows: 12, MaxRoute: 4})
+		want := fluidtest.Reference(p)
+		for _, full := range []bool{false, true} {
+			got := solveWithSystem(p, full)
+			if err := fluidtest.Check(p, got, diffTol); err != nil {
+				t.Fatalf("problem %d (full=%v): %v\n%+v", i, full, err, p)
+			}
+			for f := range got {
+				if !close(got[f], want[f]) {
+					t.Fatalf("problem %d (full=%v): flow %d rate %v, reference %v\n%+v", i, full, f, got[f], want[f], p)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,10 @@
+// Package fluidtest is a test kit for max-min solvers: a naive
+// progressive-filling reference solver, the invariants any weighted
+// max-min allocation must meet (feasibility and the bottleneck
+// certificate), and a generator of random problems. fluid's own tests use
+// it against fluid.System; any other solver can be checked the same way.
+//
+// Units are fluid's: bytes/s for rates and capacities. The kit does no I/O;
+// randomness comes from the *rand.Rand passed in. Failures are returned as
+// errors describing the violated invariant; nothing panics on bad rates.
+package fluidtest
