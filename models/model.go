@@ -1,0 +1,117 @@
+package models
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Model gives the duration of one kernel call.
+type Model interface {
+	// Mean is the expected duration in seconds (never negative).
+	Mean(v Vars) float64
+	// Sample draws one duration in seconds from rng; never negative, and
+	// equal to Mean when the model has no noise (N0). It does not allocate.
+	Sample(v Vars, rng *rand.Rand) float64
+}
+
+// poly is intercept + Σ coef·term.
+type poly struct {
+	terms     []term
+	coef      []float64
+	intercept float64
+}
+
+func (p *poly) eval(v *Vars) float64 {
+	x := p.intercept
+	for i := range p.terms {
+		x += p.coef[i] * p.terms[i].eval(v)
+	}
+	return x
+}
+
+// piece is a poly that applies where the breaks_on variable is in [from, to).
+type piece struct {
+	from, to float64
+	poly
+}
+
+type noiseKind uint8
+
+const (
+	noiseNone noiseKind = iota
+	noiseGaussian
+	noiseHetero
+	noiseMixture
+)
+
+// component is one mode of a mixture: mean·scale + offset with Gaussian
+// spread sigma + sigmaScale·mean (seconds).
+type component struct {
+	cumWeight  float64 // cumulative weight, the last one is 1
+	weight     float64
+	scale      float64
+	offset     float64
+	sigma      float64
+	sigmaScale float64
+}
+
+// model is the compiled form of a Spec; it is immutable and safe to share.
+type model struct {
+	base     poly
+	breaksOn int // variable index of the pieces, -1 without pieces
+	pieces   []piece
+
+	noise      noiseKind
+	sigma      float64 // N1, s
+	sigmaPoly  poly    // N2: σ(v), s, clamped at 0
+	components []component
+
+	// For a mixture the expected duration is base·meanScale + meanOffset.
+	meanScale, meanOffset float64
+}
+
+// center is the mean part before noise: the base polynomial or the piece the
+// breaks_on variable falls in (the first piece below its range, the last
+// above).
+func (m *model) center(v *Vars) float64 {
+	if m.pieces == nil {
+		return m.base.eval(v)
+	}
+	x := v.get(m.breaksOn)
+	i := 0
+	for i < len(m.pieces)-1 && x >= m.pieces[i].to {
+		i++
+	}
+	return m.pieces[i].eval(v)
+}
+
+func (m *model) Mean(v Vars) float64 {
+	c := m.center(&v)
+	if m.noise == noiseMixture {
+		c = c*m.meanScale + m.meanOffset
+	}
+	return math.Max(c, 0)
+}
+
+func (m *model) Sample(v Vars, rng *rand.Rand) float64 {
+	c := m.center(&v)
+	var x float64
+	switch m.noise {
+	case noiseNone:
+		x = c
+	case noiseGaussian:
+		x = c + m.sigma*rng.NormFloat64()
+	case noiseHetero:
+		x = c + math.Max(m.sigmaPoly.eval(&v), 0)*rng.NormFloat64()
+	case noiseMixture:
+		u := rng.Float64()
+		j := 0
+		for j < len(m.components)-1 && u >= m.components[j].cumWeight {
+			j++
+		}
+		q := &m.components[j]
+		x = c*q.scale + q.offset + (q.sigma+q.sigmaScale*math.Abs(c))*rng.NormFloat64()
+	}
+	// A Gaussian tail can cross zero for tiny calls; a duration cannot.
+	return math.Max(x, 0)
+}

@@ -1,0 +1,166 @@
+package models
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Set maps kernel names to their platform-wide model and per-host overrides.
+// It is immutable once built and safe to share between ranks and runs.
+type Set struct {
+	specs  map[string]Spec
+	models map[string]*model
+	hosts  map[string]map[string]*model // kernel → host → override
+}
+
+// NewSet validates and compiles specs, keyed by kernel name.
+func NewSet(specs map[string]Spec) (*Set, error) {
+	s := &Set{specs: map[string]Spec{}, models: map[string]*model{}, hosts: map[string]map[string]*model{}}
+	for _, name := range sortedKeys(specs) {
+		if err := s.add(name, specs[name]); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Set) add(name string, sp Spec) error {
+	if name == "" || strings.ContainsAny(name, ". \t\"") {
+		return &specError{key: "kernels." + name, msg: "kernel names are non-empty and have no dots, spaces or quotes"}
+	}
+	m, err := sp.build()
+	if err == nil {
+		err = sp.validateHosts()
+	}
+	if err != nil {
+		var se *specError
+		if errors.As(err, &se) {
+			return &specError{key: "kernels." + name + "." + se.key, msg: se.msg}
+		}
+		return fmt.Errorf("kernels.%s: %w", name, err)
+	}
+	s.specs[name] = sp
+	s.models[name] = m
+	for _, h := range sortedKeys(sp.Host) {
+		hm, _ := sp.Host[h].build() // validated by validateHosts
+		if s.hosts[name] == nil {
+			s.hosts[name] = map[string]*model{}
+		}
+		s.hosts[name][h] = hm
+	}
+	return nil
+}
+
+// For returns the model of kernel on host: the host's override if there is
+// one, else the platform-wide model, else nil (the kernel costs nothing).
+// A nil *Set has no models.
+func (s *Set) For(kernel, host string) Model {
+	if s == nil {
+		return nil
+	}
+	if hm, ok := s.hosts[kernel][host]; ok {
+		return hm
+	}
+	if m, ok := s.models[kernel]; ok {
+		return m
+	}
+	return nil
+}
+
+// Kernels lists the kernels that have a model, sorted.
+func (s *Set) Kernels() []string {
+	if s == nil {
+		return nil
+	}
+	return sortedKeys(s.specs)
+}
+
+// Spec returns the table a kernel's model was built from.
+func (s *Set) Spec(kernel string) (Spec, bool) {
+	if s == nil {
+		return Spec{}, false
+	}
+	sp, ok := s.specs[kernel]
+	return sp, ok
+}
+
+// setFile is the layout of models.toml: one [kernels.NAME] table per kernel.
+type setFile struct {
+	Kernels map[string]Spec `toml:"kernels"`
+}
+
+// ParseSet reads a models.toml document. file names the document in errors,
+// which give the line where it can be found and the key at fault; unknown
+// keys and unknown terms are errors.
+func ParseSet(data []byte, file string) (*Set, error) {
+	var doc setFile
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&doc)
+	if err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return nil, fmt.Errorf("%s:%d: %s", file, perr.Position.Line, perr.Message)
+		}
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
+		return nil, fmt.Errorf("%s: unknown key %s", locate(data, file, []string(k)), k)
+	}
+	s, err := NewSet(doc.Kernels)
+	if err != nil {
+		var se *specError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("%s: %s: %s", locate(data, file, splitKey(se.key)), se.key, se.msg)
+		}
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return s, nil
+}
+
+// MarshalTOML writes the set as models.toml: kernels, hosts and keys in
+// sorted order, floats in their shortest exact form, so the same set always
+// gives the same bytes and parsing them back gives the same set.
+func (s *Set) MarshalTOML() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := toml.NewEncoder(&buf)
+	enc.Indent = ""
+	specs := map[string]Spec{}
+	if s != nil {
+		specs = s.specs
+	}
+	if err := enc.Encode(setFile{Kernels: specs}); err != nil {
+		return nil, fmt.Errorf("models: encoding TOML: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// UnmarshalTOML decodes a mixture mode by hand so that an absent mean_scale
+// means 1 and unknown keys are still rejected.
+func (c *Component) UnmarshalTOML(v any) error {
+	tbl, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("mixture mode must be a table like {weight = 0.9, sigma_scale = 0.01}, not %T", v)
+	}
+	*c = Component{MeanScale: 1}
+	fields := map[string]*float64{"weight": &c.Weight, "mean_scale": &c.MeanScale, "offset": &c.Offset,
+		"sigma": &c.Sigma, "sigma_scale": &c.SigmaScale}
+	for _, k := range sortedKeys(tbl) {
+		dst, ok := fields[k]
+		if !ok {
+			return fmt.Errorf("mixture: unknown key %q (want weight, mean_scale, offset, sigma, sigma_scale)", k)
+		}
+		switch x := tbl[k].(type) {
+		case float64:
+			*dst = x
+		case int64:
+			*dst = float64(x)
+		default:
+			return fmt.Errorf("mixture: %s is %T, want a number", k, x)
+		}
+	}
+	return nil
+}

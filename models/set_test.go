@@ -1,0 +1,202 @@
+package models
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+const exampleSet = `# models.toml for a two-host platform
+[kernels.dgemm]
+terms = ["m*n*k", "m*n"]
+coef = [1e-11, 2e-10]
+intercept = 1e-6
+noise = "hetero"
+sigma_terms = ["m*n*k"]
+sigma_coef = [1e-13]
+sigma_intercept = 1e-7
+
+[kernels.dgemm.host.slow1]
+terms = ["m*n*k"]
+coef = [2e-11]
+intercept = 0.0
+
+[kernels.daxpy]
+breaks_on = "n"
+noise = "gaussian"
+sigma = 1e-8
+
+[[kernels.daxpy.piece]]
+from = 0
+to = 1000
+terms = ["n"]
+coef = [1e-9]
+intercept = 1e-7
+
+[[kernels.daxpy.piece]]
+from = 1000
+terms = ["n"]
+coef = [2e-9]
+intercept = 0.0
+
+[kernels.idamax]
+noise = "mixture"
+terms = ["n"]
+coef = [1e-9]
+mixture = [{weight = 0.9, sigma_scale = 0.01}, {weight = 0.1, mean_scale = 10, sigma = 1e-7}]
+`
+
+func TestParseSetFor(t *testing.T) {
+	s, err := ParseSet([]byte(exampleSet), "models.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Vars{M: 100, N: 200, K: 50, W: 100 * 200 * 50}
+	// Hand-computed means (seconds):
+	//   dgemm platform: 1e-11·1e6 + 2e-10·2e4 + 1e-6 = 1e-5 + 4e-6 + 1e-6 = 1.5e-5
+	//   dgemm on slow1: 2e-11·1e6 = 2e-5
+	//   daxpy n=200 (first piece): 1e-9·200 + 1e-7 = 3e-7; n=2000: 2e-9·2000 = 4e-6
+	//   idamax n=200: center 2e-7, mean = 2e-7·(0.9·1 + 0.1·10) = 3.8e-7
+	cases := []struct {
+		kernel, host string
+		v            Vars
+		want         float64
+	}{
+		{"dgemm", "node0", v, 1.5e-5},
+		{"dgemm", "slow1", v, 2e-5},
+		{"daxpy", "slow1", Vars{N: 200}, 3e-7},
+		{"daxpy", "", Vars{N: 2000}, 4e-6},
+		{"daxpy", "", Vars{N: 1000}, 2e-6},
+		{"idamax", "", Vars{N: 200}, 3.8e-7},
+	}
+	for _, c := range cases {
+		m := s.For(c.kernel, c.host)
+		if m == nil {
+			t.Fatalf("For(%q, %q) = nil", c.kernel, c.host)
+		}
+		if got := m.Mean(c.v); math.Abs(got-c.want) > relTol*c.want {
+			t.Errorf("%s on %q: Mean = %g, want %g", c.kernel, c.host, got, c.want)
+		}
+	}
+	if m := s.For("dtrsm", "node0"); m != nil {
+		t.Errorf("For(dtrsm) = %v, want nil for a kernel without a model", m)
+	}
+	var none *Set
+	if none.For("dgemm", "x") != nil {
+		t.Error("nil Set gave a model")
+	}
+	if got := s.Kernels(); strings.Join(got, ",") != "daxpy,dgemm,idamax" {
+		t.Errorf("Kernels() = %v", got)
+	}
+}
+
+// relTol is the relative tolerance for values computed in floating point from
+// hand-derived closed forms.
+const relTol = 1e-12
+
+func TestMarshalRoundTrip(t *testing.T) {
+	s, err := ParseSet([]byte(exampleSet), "models.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out1, err := s.MarshalTOML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := ParseSet(out1, "out1.toml")
+	if err != nil {
+		t.Fatalf("re-parse: %v\n%s", err, out1)
+	}
+	out2, err := s2.MarshalTOML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out1, out2) {
+		t.Errorf("marshal is not stable:\n%s\n---\n%s", out1, out2)
+	}
+	v := Vars{M: 300, N: 70, K: 20, W: 300 * 70 * 20}
+	for _, k := range s.Kernels() {
+		for _, h := range []string{"", "slow1"} {
+			if a, b := s.For(k, h).Mean(v), s2.For(k, h).Mean(v); a != b {
+				t.Errorf("%s/%s: mean %g after round trip, was %g", k, h, b, a)
+			}
+		}
+	}
+}
+
+func TestParseSetErrors(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		want      []string // substrings of the error
+	}{
+		{"syntax", "[kernels.dgemm]\nterms = [\"m\"\n", []string{"m.toml:"}},
+		{"unknown term", "[kernels.dgemm]\nterms = [\"m*q\"]\ncoef = [1.0]\n",
+			[]string{"m.toml:2:", "kernels.dgemm.terms", `unknown term "m*q"`}},
+		{"unknown key", "[kernels.dgemm]\nterms = [\"m\"]\ncoef = [1.0]\nsigmaa = 3.0\n",
+			[]string{"m.toml:4:", "unknown key kernels.dgemm.sigmaa"}},
+		{"unknown top key", "mode = \"model\"\n", []string{"m.toml:1:", "unknown key mode"}},
+		{"coef count", "[kernels.dgemm]\nterms = [\"m\", \"n\"]\ncoef = [1.0]\n",
+			[]string{"m.toml:3:", "kernels.dgemm.coef", "1 coefficients for 2 terms"}},
+		{"bad noise", "[kernels.dgemm]\nnoise = \"pink\"\n", []string{"m.toml:2:", "kernels.dgemm.noise", "pink"}},
+		{"negative sigma", "[kernels.dgemm]\nnoise = \"gaussian\"\nsigma = -1.0\n", []string{"m.toml:3:", "sigma"}},
+		{"sigma without gaussian", "[kernels.dgemm]\nsigma = 1.0\n", []string{"kernels.dgemm.sigma", "only applies"}},
+		{"weights", "[kernels.dgemm]\nnoise = \"mixture\"\nmixture = [{weight = 0.5}, {weight = 0.2}]\n",
+			[]string{"m.toml:3:", "weights sum to 0.7"}},
+		{"mixture key", "[kernels.dgemm]\nnoise = \"mixture\"\nmixture = [{weight = 1.0, mean = 2.0}]\n",
+			[]string{"m.toml", "unknown key \"mean\""}},
+		{"duplicate term", "[kernels.dgemm]\nterms = [\"m*n\", \"n*m\"]\ncoef = [1.0, 2.0]\n", []string{"repeats"}},
+		{"gap between pieces", "[kernels.daxpy]\nbreaks_on = \"n\"\n[[kernels.daxpy.piece]]\nfrom = 0\nto = 10\n[[kernels.daxpy.piece]]\nfrom = 20\n",
+			[]string{"m.toml:7:", "kernels.daxpy.piece[1].from", "contiguous"}},
+		{"bad breaks_on", "[kernels.daxpy]\nbreaks_on = \"q\"\n[[kernels.daxpy.piece]]\nfrom = 0\n", []string{"m.toml:2:", "breaks_on"}},
+		{"host term", "[kernels.dgemm]\n[kernels.dgemm.host.a]\nterms = [\"z\"]\ncoef = [1.0]\n",
+			[]string{"m.toml:3:", "kernels.dgemm.host.a.terms"}},
+		{"nested host", "[kernels.dgemm.host.a.host.b]\n", []string{"cannot nest"}},
+		{"wrong type", "[kernels.dgemm]\ncoef = \"fast\"\n", []string{"m.toml"}},
+	}
+	for _, c := range cases {
+		_, err := ParseSet([]byte(c.doc), "m.toml")
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not contain %q", c.name, err, w)
+			}
+		}
+	}
+}
+
+func FuzzParseSet(f *testing.F) {
+	f.Add([]byte(exampleSet))
+	f.Add([]byte("[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n"))
+	f.Add([]byte("[kernels.x]\nnoise = \"mixture\"\nmixture = [{weight = 1}]\n"))
+	f.Add([]byte("[kernels.d]\nbreaks_on = \"m\"\n[[kernels.d.piece]]\nfrom = 0\nto = 1e400\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseSet(data, "fuzz.toml")
+		if err != nil {
+			return
+		}
+		// Whatever parses must marshal, re-parse to the same bytes, and give
+		// finite non-negative means and draws.
+		out, err := s.MarshalTOML()
+		if err != nil {
+			t.Fatalf("marshal: %v", err)
+		}
+		s2, err := ParseSet(out, "out.toml")
+		if err != nil {
+			t.Fatalf("re-parse of marshalled set: %v\n%s", err, out)
+		}
+		out2, _ := s2.MarshalTOML()
+		if !bytes.Equal(out, out2) {
+			t.Fatalf("unstable marshal:\n%s\n---\n%s", out, out2)
+		}
+		v := Vars{M: 64, N: 64, K: 64, W: 64 * 64 * 64}
+		for _, k := range s.Kernels() {
+			if m := s.For(k, ""); m.Mean(v) < 0 {
+				t.Fatalf("%s: negative mean", k)
+			}
+		}
+	})
+}
