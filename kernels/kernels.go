@@ -1,0 +1,214 @@
+package kernels
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/emu-hpc/emu/models"
+)
+
+// Mode says whether kernels execute and where their charged time comes from.
+type Mode uint8
+
+const (
+	Real  Mode = iota // execute on real data, charge the model's duration
+	Timed             // execute, charge measured wall time × SpeedRatio
+	Model             // execute nothing, charge the model's duration
+)
+
+var modeNames = [...]string{Real: "real", Timed: "timed", Model: "model"}
+
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", m)
+}
+
+// ParseMode reads the scenario spelling of a mode: "real", "timed" or "model".
+func ParseMode(s string) (Mode, error) {
+	for m, name := range modeNames {
+		if s == name {
+			return Mode(m), nil
+		}
+	}
+	return 0, fmt.Errorf("kernels: unknown mode %q (want real, timed or model)", s)
+}
+
+// Config is one rank's kernel configuration.
+type Config struct {
+	Mode Mode
+	// SpeedRatio scales measured wall time in Timed mode (charged = wall ×
+	// SpeedRatio, as SMPI's speed ratio); 0 means 1.
+	SpeedRatio float64
+	// Models gives each kernel's time model; nil (or a kernel without a model)
+	// charges zero.
+	Models *models.Set
+	// Host selects per-host model overrides.
+	Host string
+	// Noise draws durations with Model.Sample and the rank's rng; otherwise
+	// Model.Mean is charged (deterministic).
+	Noise bool
+	// Backend names the BLAS used in Real and Timed modes; "" is gonum.
+	Backend string
+	// Seed seeds Idamax's pseudo-random answers in Model mode.
+	Seed uint64
+}
+
+// Validate reports a configuration New cannot use.
+func (c Config) Validate() error {
+	if c.Mode > Model {
+		return fmt.Errorf("kernels: unknown mode %d", c.Mode)
+	}
+	if c.SpeedRatio < 0 || c.SpeedRatio != c.SpeedRatio {
+		return fmt.Errorf("kernels: speed_ratio %g must be positive", c.SpeedRatio)
+	}
+	_, err := LookupBackend(c.Backend)
+	return err
+}
+
+// Charger receives the compute time of each kernel call; *ranks.Rank
+// satisfies it.
+type Charger interface {
+	Compute(seconds float64, kernel string)
+}
+
+// Set is one rank's kernel set. It is not safe for concurrent use: each rank
+// owns its own.
+type Set struct {
+	mode    Mode
+	ratio   float64
+	noise   bool
+	charger Charger
+	rng     *rand.Rand
+	be      Backend
+	set     *models.Set
+	host    string
+	byID    [numKernels]models.Model // resolved once: the hot path does no map lookup
+	byName  map[string]models.Model  // Charge's kernels, resolved on first use
+	pivot   uint64                   // Idamax state in Model mode
+}
+
+// New returns the kernel set of one rank. rng is the rank's stream (used for
+// noise only). It panics if cfg does not Validate: configurations are checked
+// where they are read.
+func New(cfg Config, c Charger, rng *rand.Rand) *Set {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	be, _ := LookupBackend(cfg.Backend)
+	k := &Set{
+		mode:    cfg.Mode,
+		ratio:   cfg.SpeedRatio,
+		noise:   cfg.Noise,
+		charger: c,
+		rng:     rng,
+		be:      be,
+		set:     cfg.Models,
+		host:    cfg.Host,
+		byName:  map[string]models.Model{},
+		pivot:   cfg.Seed,
+	}
+	if k.ratio == 0 {
+		k.ratio = 1
+	}
+	if cfg.Models != nil {
+		for id := range k.byID {
+			k.byID[id] = cfg.Models.For(kernelNames[id], cfg.Host)
+		}
+	}
+	return k
+}
+
+// Mode returns the set's mode.
+func (k *Set) Mode() Mode { return k.mode }
+
+// Backend returns the name of the BLAS backend in use.
+func (k *Set) Backend() string { return k.be.Name() }
+
+// modelTime is the duration a model gives for one call; zero without a model.
+func (k *Set) modelTime(m models.Model, v models.Vars) float64 {
+	if m == nil {
+		return 0
+	}
+	if k.noise && k.rng != nil {
+		return m.Sample(v, k.rng)
+	}
+	return m.Mean(v)
+}
+
+// start opens a measured interval; it reads the clock only in Timed mode.
+func (k *Set) start() time.Time {
+	if k.mode == Timed {
+		return time.Now()
+	}
+	return time.Time{}
+}
+
+// finish charges one executed call: measured time in Timed mode, the model
+// otherwise.
+func (k *Set) finish(id kernelID, v models.Vars, t0 time.Time) {
+	if k.mode == Timed {
+		k.charger.Compute(time.Since(t0).Seconds()*k.ratio, kernelNames[id])
+		return
+	}
+	k.chargeModel(id, v)
+}
+
+func (k *Set) chargeModel(id kernelID, v models.Vars) {
+	if d := k.modelTime(k.byID[id], v); d > 0 {
+		k.charger.Compute(d, kernelNames[id])
+	}
+}
+
+// modelFor resolves a Charge kernel's model once and caches it (nil too).
+func (k *Set) modelFor(kernel string) models.Model {
+	m, ok := k.byName[kernel]
+	if !ok {
+		if k.set != nil {
+			m = k.set.For(kernel, k.host)
+		}
+		k.byName[kernel] = m
+	}
+	return m
+}
+
+// Charge charges the model time of a kernel whose code lives elsewhere (HPL's
+// laswp, lacpy, latcpy family) in every mode. v.M is the number of rows, v.N
+// of columns; W defaults to M·N (doubles moved). An empty call costs nothing.
+func (k *Set) Charge(kernel string, v models.Vars) {
+	if v.M <= 0 || v.N <= 0 {
+		return
+	}
+	if v.W == 0 {
+		v.W = v.M * v.N
+	}
+	if d := k.modelTime(k.modelFor(kernel), v); d > 0 {
+		k.charger.Compute(d, kernel)
+	}
+}
+
+// Run executes work (in Real and Timed modes) and charges it as kernel with
+// dimensions v: measured in Timed mode, modelled otherwise. In Model mode work
+// is not called. It lets code outside this package (HPL's own copy routines)
+// be timed like a BLAS call. v follows Charge's conventions.
+func (k *Set) Run(kernel string, v models.Vars, work func()) {
+	if v.M <= 0 || v.N <= 0 {
+		if k.mode != Model {
+			work()
+		}
+		return
+	}
+	switch k.mode {
+	case Model, Real:
+		if k.mode == Real {
+			work()
+		}
+		k.Charge(kernel, v)
+	case Timed:
+		t0 := time.Now()
+		work()
+		k.charger.Compute(time.Since(t0).Seconds()*k.ratio, kernel)
+	}
+}
