@@ -1,0 +1,110 @@
+package sensitivity
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestGraphFileRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i, nv := range []int{0, 1, 2, 10, 300, 5000} {
+		g := mustBuild(t, randomDAG(rng, 1+rng.IntN(8), nv, 3, 3, i%2 == 0))
+		var buf bytes.Buffer
+		n, err := g.WriteTo(&buf)
+		if err != nil || n != int64(buf.Len()) {
+			t.Fatalf("WriteTo: %d, %v (buffer %d)", n, err, buf.Len())
+		}
+		h, err := ReadGraph(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("nv=%d: %v", nv, err)
+		}
+		sameGraph(t, g, h)
+	}
+}
+
+func TestGraphFileBytesPerEdge(t *testing.T) {
+	// LogGP-like graph: ns-round costs should take a few bytes, not 8 each.
+	rng := rand.New(rand.NewPCG(3, 4))
+	g := mustBuild(t, randomDAG(rng, 16, 20000, 2, 1, false))
+	var buf bytes.Buffer
+	if _, err := g.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	perItem := float64(buf.Len()) / float64(g.NumVertices()+g.NumEdges())
+	// Fixed-width arrays would take 4+1+8 bytes per vertex and 4+8+8+4 per
+	// edge (about 20 per item here); rest is a random float (9–10 bytes),
+	// everything else shrinks.
+	const maxBytesPerItem = 16
+	if perItem > maxBytesPerItem {
+		t.Errorf("%.1f bytes per vertex+edge, want ≤ %d", perItem, maxBytesPerItem)
+	}
+}
+
+func TestReadGraphErrors(t *testing.T) {
+	g := mustBuild(t, pingPong(1e-6, 2e-6, 3e-7))
+	var buf bytes.Buffer
+	if _, err := g.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.Bytes()
+	// Every truncation is an error, never a panic.
+	for n := 0; n < len(good); n++ {
+		_, err := ReadGraph(bytes.NewReader(good[:n]))
+		var fe *FormatError
+		if !errors.As(err, &fe) {
+			t.Fatalf("prefix %d: err = %v, want a FormatError", n, err)
+		}
+	}
+	// Every single-byte change is detected (by a field check or the checksum).
+	for i := range good {
+		bad := append([]byte(nil), good...)
+		bad[i] ^= 0x5a
+		if _, err := ReadGraph(bytes.NewReader(bad)); err == nil {
+			t.Errorf("flipping byte %d went unnoticed", i)
+		}
+	}
+	cases := []struct{ data, want string }{
+		{"EMUGRAPX", "not an emu graph file"},
+		{"EMUGRAPH\x02", "version 2"},
+		{"EMUGRAPH\x01\x00\x01", "0 ranks but 1 vertices"},
+		{"EMUGRAPH\x01\x01\x01\x00\x00\x05", "rank 5 outside"},
+		{"EMUGRAPH\x01\x01\x01\x00\x00\x00\x07", "unknown kind 7"},
+		{"EMUGRAPH\x01\x01\x02\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00", "does not precede"},
+	}
+	for _, c := range cases {
+		_, err := ReadGraph(strings.NewReader(c.data))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want %q", c.data, err, c.want)
+		}
+	}
+}
+
+func FuzzReadGraph(f *testing.F) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, nv := range []int{0, 3, 20} {
+		var buf bytes.Buffer
+		mustBuild(f, randomDAG(rng, 3, nv, 3, 3, true)).WriteTo(&buf)
+		f.Add(buf.Bytes())
+	}
+	f.Add([]byte("EMUGRAPH\x01\xff\xff\xff\xff\x07\xff\xff\xff\xff\x07"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := ReadGraph(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		// Whatever reads must evaluate and round-trip.
+		g.Runtime([]float64{1e-6})
+		var buf bytes.Buffer
+		if _, err := g.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		h, err := ReadGraph(&buf)
+		if err != nil {
+			t.Fatalf("re-read: %v", err)
+		}
+		sameGraph(t, g, h)
+	})
+}

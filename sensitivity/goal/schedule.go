@@ -1,0 +1,128 @@
+package goal
+
+import "math"
+
+// OpKind is the type of a GOAL operation. The numbering is LogGOPSim's
+// (send 1, recv 2, calc 3): its sort of ready ops orders by this number.
+type OpKind uint8
+
+const (
+	OpSend OpKind = 1
+	OpRecv OpKind = 2
+	OpCalc OpKind = 3
+)
+
+func (k OpKind) String() string {
+	switch k {
+	case OpSend:
+		return "send"
+	case OpRecv:
+		return "recv"
+	case OpCalc:
+		return "calc"
+	}
+	return "op?"
+}
+
+// AnySource and AnyTag are GOAL's "-1" wildcards (stored as 2³²−1 by
+// txt2bin). A −1 tag matches any tag on either side, send or recv.
+const (
+	AnySource = -1
+	AnyTag    = -1
+)
+
+// Schedule is a parsed GOAL file in struct-of-arrays form. Ops are numbered
+// globally, rank by rank, in file order; the ops of rank r are
+// RankOps(r). An op's offset inside its rank (LogGOPSim's "offset") is its
+// index minus the rank's first index.
+type Schedule struct {
+	Name string
+
+	rankStart []int32 // ops of rank r: rankStart[r] .. rankStart[r+1]-1
+
+	kind []OpKind
+	peer []int32 // send: destination; recv: source or AnySource; calc: 0
+	tag  []int32 // tag or AnyTag (tags are stored as int32 bit patterns of txt2bin's uint32)
+	size []int64 // bytes (send, recv) or ns (calc)
+	cpu  []uint8
+	nic  []uint8
+	line []int32 // source line of each op, for messages
+
+	// Successors: "A requires B" makes A a successor of B in succ;
+	// "A irequires B" in isucc. Both keep the order of the dependency lines
+	// (LogGOPSim releases ready ops in that order).
+	succStart, succ   []int32
+	isuccStart, isucc []int32
+	npred             []int32 // number of dependencies of each op (both kinds)
+
+	maxCPU, maxNIC uint8
+}
+
+// NumRanks is the num_ranks of the file.
+func (s *Schedule) NumRanks() int { return len(s.rankStart) - 1 }
+
+// NumOps is the number of send, recv and calc statements.
+func (s *Schedule) NumOps() int { return len(s.kind) }
+
+// RankOps returns the global indices [first, end) of rank r's ops.
+func (s *Schedule) RankOps(r int) (first, end int) {
+	return int(s.rankStart[r]), int(s.rankStart[r+1])
+}
+
+// Op describes one operation.
+type Op struct {
+	Kind OpKind
+	Rank int
+	Peer int   // destination (send), source or AnySource (recv), 0 (calc)
+	Tag  int   // tag or AnyTag; 0 for calc
+	Size int64 // bytes, or ns for calc
+	CPU  int
+	NIC  int
+	Line int // line of the statement in the file
+}
+
+// Op returns op i (a global index).
+func (s *Schedule) Op(i int) Op {
+	return Op{
+		Kind: s.kind[i], Rank: s.rankOf(int32(i)), Peer: int(s.peer[i]), Tag: int(s.tag[i]),
+		Size: s.size[i], CPU: int(s.cpu[i]), NIC: int(s.nic[i]), Line: int(s.line[i]),
+	}
+}
+
+// Requires returns the ops that wait for op i to complete, and IRequires
+// those that wait for it to start, in file order.
+func (s *Schedule) Requires(i int) []int32  { return s.succ[s.succStart[i]:s.succStart[i+1]] }
+func (s *Schedule) IRequires(i int) []int32 { return s.isucc[s.isuccStart[i]:s.isuccStart[i+1]] }
+
+// NumMessages is the number of send ops.
+func (s *Schedule) NumMessages() int {
+	n := 0
+	for _, k := range s.kind {
+		if k == OpSend {
+			n++
+		}
+	}
+	return n
+}
+
+// CPUs and NICs are the number of CPUs and NICs per host: one more than the
+// largest index used anywhere in the file, as txt2bin computes them.
+func (s *Schedule) CPUs() int { return int(s.maxCPU) + 1 }
+func (s *Schedule) NICs() int { return int(s.maxNIC) + 1 }
+
+// rankOf finds the rank of a global op index by binary search.
+func (s *Schedule) rankOf(op int32) int {
+	lo, hi := 0, len(s.rankStart)-1 // invariant: rankStart[lo] <= op < rankStart[hi]
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if s.rankStart[mid] <= op {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// maxOps bounds the number of ops so that global indices fit in int32.
+const maxOps = math.MaxInt32 - 1
