@@ -15,6 +15,20 @@ import (
 // they must all load.
 const peersDir = "../../shared/peers/smpi"
 
+// peerFile reads a file of the peers folder, skipping the test when the folder is not
+// beside the checkout (it is in the project's work area, not in the repository).
+func peerFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(peersDir, name))
+	if os.IsNotExist(err) {
+		t.Skipf("%s not found beside the checkout", name)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func readFile(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)

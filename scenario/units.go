@@ -12,8 +12,11 @@ import (
 // and as scenario files write them. Every parser returns the core's unit: bytes,
 // seconds, bytes per second.
 
-// unitTable maps a unit suffix to its multiplier into the core's unit.
-type unitTable map[string]float64
+// unitTable maps a unit suffix to its factor into the core's unit. A factor is kept
+// as mul/div so that "50us" is 50/1e6, the float nearest 5e-5, and not 50·1e-6.
+type unitTable map[string]factor
+
+type factor struct{ mul, div float64 }
 
 // decimal and binary prefixes; SimGrid writes kilo as "k", we also take "K".
 var (
@@ -27,14 +30,14 @@ var (
 	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40}, {"Pi", 1 << 50}, {"Ei", 1 << 60}}
 )
 
-// prefixed builds the table of every prefix in front of base, times scale.
+// prefixed builds the table of every prefix in front of base, divided by scale.
 func prefixed(base string, scale float64) unitTable {
 	t := unitTable{}
 	for _, d := range decimalPrefixes {
-		t[d.p+base] = d.m * scale
+		t[d.p+base] = factor{d.m, scale}
 	}
 	for _, b := range binaryPrefixes {
-		t[b.p+base] = b.m * scale
+		t[b.p+base] = factor{b.m, scale}
 	}
 	return t
 }
@@ -53,10 +56,10 @@ var (
 	// sizeUnits: B with decimal (KB = 1000 B) or binary (KiB = 1024 B) prefixes.
 	sizeUnits = prefixed("B", 1)
 	// timeUnits: SimGrid's list, plus "µs" and "sec".
-	timeUnits = unitTable{"s": 1, "sec": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12,
-		"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-	// bandwidthUnits: bytes per second ("Bps", "B/s") or bits per second ("bps", "b/s").
-	bandwidthUnits = merge(prefixed("Bps", 1), prefixed("B/s", 1), prefixed("bps", 0.125), prefixed("b/s", 0.125))
+	timeUnits = unitTable{"s": {1, 1}, "sec": {1, 1}, "ms": {1, 1e3}, "us": {1, 1e6}, "µs": {1, 1e6},
+		"ns": {1, 1e9}, "ps": {1, 1e12}, "m": {60, 1}, "min": {60, 1}, "h": {3600, 1}, "d": {86400, 1}, "w": {7 * 86400, 1}}
+	// bandwidthUnits: bytes per second ("Bps", "B/s") or bits per second ("bps", "b/s", 8 bits a byte).
+	bandwidthUnits = merge(prefixed("Bps", 1), prefixed("B/s", 1), prefixed("bps", 8), prefixed("b/s", 8))
 	// speedUnits: flop/s, SimGrid's "f" or "flops".
 	speedUnits = merge(prefixed("f", 1), prefixed("flops", 1))
 )
@@ -100,7 +103,7 @@ func parseQuantity(s string, t unitTable, suffixes []string, what string, bareOK
 		if err != nil {
 			continue // the suffix is the tail of another word, as "s" in "1xs"
 		}
-		if v = v * t[suf]; math.IsInf(v, 0) {
+		if v = v * t[suf].mul / t[suf].div; math.IsInf(v, 0) {
 			return 0, fmt.Errorf("%s %q is out of range", what, s)
 		}
 		return v, nil

@@ -1,0 +1,204 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Platform is a validated machine description in the core's units, whether it came
+// from a scenario's [platform] table or from a SimGrid <cluster>. Build turns it into a
+// fluid topology.
+type Platform struct {
+	Topology     string // TopoFlat, TopoFatTree, TopoTorus or TopoDragonfly
+	Hosts        int    // number of hosts (for fat-tree, torus and dragonfly: the topology's node count)
+	CoresPerHost int    // ranks placed per host (≥ 1)
+	Speed        float64
+
+	LinkBandwidth float64 // B/s, each host's private link (flat) or every topology link
+	LinkLatency   float64 // s
+	Sharing       string  // SharingSplitDuplex, SharingShared or SharingFatPipe
+
+	BackboneBandwidth float64 // B/s; 0 = no backbone (flat only)
+	BackboneLatency   float64 // s
+	BackboneSharing   string
+
+	LoopbackBandwidth float64 // B/s; 0 = the topology's default loopback
+	LoopbackLatency   float64 // s
+	LimiterBandwidth  float64 // B/s; 0 = no per-host limiter link
+
+	FatTree   string // SimGrid "levels;down;up;links", e.g. "2;4,4;1,2;1,2"
+	Torus     []int  // dimensions, e.g. [4,4,4]
+	Dragonfly string // SimGrid "groups,links;chassis,links;routers,links;nodes"
+
+	// Host names are Prefix + number + Suffix, numbers taken in order from Radical
+	// (SimGrid's radical list); an empty Radical numbers hosts 0..Hosts-1.
+	Prefix, Suffix string
+	Radical        []int
+	Name           string // the cluster id, used as a prefix of link names
+}
+
+// Topology names as scenario files write them.
+const (
+	TopoFlat      = "flat"
+	TopoFatTree   = "fat-tree"
+	TopoTorus     = "torus"
+	TopoDragonfly = "dragonfly"
+)
+
+// Sharing policies, SimGrid's names in lower case.
+const (
+	SharingSplitDuplex = "splitduplex"
+	SharingShared      = "shared"
+	SharingFatPipe     = "fatpipe"
+)
+
+// parseTopology accepts our names and SimGrid's (FLAT, FAT_TREE, TORUS, DRAGONFLY).
+func parseTopology(s string) (string, error) {
+	switch strings.ToLower(strings.ReplaceAll(s, "_", "-")) {
+	case "flat", "":
+		return TopoFlat, nil
+	case "fat-tree", "fattree":
+		return TopoFatTree, nil
+	case "torus":
+		return TopoTorus, nil
+	case "dragonfly":
+		return TopoDragonfly, nil
+	}
+	return "", fmt.Errorf("unknown topology %q (flat, fat-tree, torus or dragonfly)", s)
+}
+
+// parseSharing accepts SimGrid's policy names in any case; FULLDUPLEX is SimGrid's
+// deprecated name of SPLITDUPLEX.
+func parseSharing(s string) (string, error) {
+	switch strings.ToLower(s) {
+	case "splitduplex", "fullduplex", "split-duplex":
+		return SharingSplitDuplex, nil
+	case "shared":
+		return SharingShared, nil
+	case "fatpipe", "fat-pipe":
+		return SharingFatPipe, nil
+	}
+	return "", fmt.Errorf("unknown sharing policy %q (SPLITDUPLEX, SHARED or FATPIPE)", s)
+}
+
+// parseRadical reads SimGrid's radical list: comma-separated items, each N or A-B
+// (inclusive), e.g. "0-15,32-47".
+func parseRadical(s string) ([]int, error) {
+	const maxHosts = 1 << 24 // no platform of ours is larger; guards against "0-9999999999"
+	var out []int
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		lo, hi, isRange := strings.Cut(item, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("radical %q: %q is not a host number or range", s, item)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
+				return nil, fmt.Errorf("radical %q: %q is not a range A-B with A ≤ B", s, item)
+			}
+		}
+		if len(out)+(b-a+1) > maxHosts {
+			return nil, fmt.Errorf("radical %q: more than %d hosts", s, maxHosts)
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// parseIntList reads "4,4,4" (SimGrid's torus parameters).
+func parseIntList(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("%q: %q is not a positive integer", s, f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// topologyNodes is the number of hosts a fat-tree, torus or dragonfly description
+// has, checking its syntax (smpi-model.md §4.5–4.7).
+func topologyNodes(p *Platform) (int, error) {
+	const maxNodes = 1 << 24
+	product := func(vs []int) (int, error) {
+		n := 1
+		for _, v := range vs {
+			if n *= v; n > maxNodes {
+				return 0, fmt.Errorf("more than %d nodes", maxNodes)
+			}
+		}
+		return n, nil
+	}
+	switch p.Topology {
+	case TopoTorus:
+		if len(p.Torus) == 0 {
+			return 0, fmt.Errorf("torus: no dimensions given (e.g. [4,4,4])")
+		}
+		for _, d := range p.Torus {
+			if d < 1 {
+				return 0, fmt.Errorf("torus: dimension %d must be ≥ 1", d)
+			}
+		}
+		return product(p.Torus)
+	case TopoFatTree:
+		parts := strings.Split(p.FatTree, ";")
+		if len(parts) != 4 {
+			return 0, fmt.Errorf("fat_tree %q: want \"levels;down;up;links\", e.g. \"2;4,4;1,2;1,2\"", p.FatTree)
+		}
+		levels, err := strconv.Atoi(strings.TrimSpace(parts[0]))
+		if err != nil || levels < 1 {
+			return 0, fmt.Errorf("fat_tree %q: levels %q must be a positive integer", p.FatTree, parts[0])
+		}
+		var lists [3][]int
+		for i := range lists {
+			if lists[i], err = parseIntList(parts[i+1]); err != nil {
+				return 0, fmt.Errorf("fat_tree %s", err)
+			}
+			if len(lists[i]) != levels {
+				return 0, fmt.Errorf("fat_tree %q: %d levels but %d values in %q", p.FatTree, levels, len(lists[i]), parts[i+1])
+			}
+		}
+		return product(lists[0])
+	case TopoDragonfly:
+		parts := strings.Split(p.Dragonfly, ";")
+		if len(parts) != 4 {
+			return 0, fmt.Errorf("dragonfly %q: want \"groups,links;chassis,links;routers,links;nodes\", e.g. \"2,2;2,1;1,2;2\"", p.Dragonfly)
+		}
+		var dims []int
+		for i, part := range parts {
+			vs, err := parseIntList(part)
+			if err != nil {
+				return 0, fmt.Errorf("dragonfly %s", err)
+			}
+			want := 2
+			if i == 3 {
+				want = 1
+			}
+			if len(vs) != want {
+				return 0, fmt.Errorf("dragonfly %q: part %q must have %d values", p.Dragonfly, part, want)
+			}
+			dims = append(dims, vs[0])
+		}
+		return product(dims)
+	}
+	return p.Hosts, nil
+}
+
+// HostName is the SimGrid name of host h: prefix + radical + suffix.
+func (p *Platform) HostName(h int) string {
+	n := h
+	if h < len(p.Radical) {
+		n = p.Radical[h]
+	}
+	return p.Prefix + strconv.Itoa(n) + p.Suffix
+}
+
+// Ranks is the number of ranks the platform can hold (one per core).
+func (p *Platform) Ranks() int { return p.Hosts * p.CoresPerHost }

@@ -1,0 +1,125 @@
+package scenario
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParsePlatformXMLPeers(t *testing.T) {
+	// shared/peers/smpi/README.md §3: both files declare 256 single-core hosts at
+	// 1 Gflop/s named node-0..node-255, links of 10 GB/s and 1 us, SPLITDUPLEX.
+	for _, tt := range []struct {
+		file, topo, fatTree string
+	}{
+		{"cluster_flat_256.xml", TopoFlat, ""},
+		{"cluster_fattree_256.xml", TopoFatTree, "2;8,32;1,4;1,1"},
+	} {
+		p, err := ParsePlatformXML(peerFile(t, tt.file), tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Topology != tt.topo || p.FatTree != tt.fatTree || p.Hosts != 256 || p.CoresPerHost != 1 ||
+			p.LinkBandwidth != 1e10 || p.LinkLatency != 1e-6 || p.Sharing != SharingSplitDuplex ||
+			p.Speed != 1e9 || p.HostName(255) != "node-255" || p.BackboneBandwidth != 0 {
+			t.Errorf("%s: %+v", tt.file, p)
+		}
+	}
+}
+
+func TestParsePlatformXMLTopologies(t *testing.T) {
+	wrap := func(cluster string) []byte {
+		return []byte(`<?xml version='1.0'?>
+<platform version="4.1">
+<zone id="AS0" routing="Full">
+  <prop id="smpi/os" value="0"/>
+  ` + cluster + `
+</zone>
+</platform>`)
+	}
+	tests := []struct {
+		cluster string
+		want    Platform
+	}{
+		{`<cluster id="c" prefix="n" suffix=".x" radical="0-3,8" speed="1Gf" core="4" bw="125MBps" lat="50us"
+		  bb_bw="2.25GBps" bb_lat="500us" bb_sharing_policy="FATPIPE" loopback_bw="5GBps" loopback_lat="100ns" limiter_link="1GBps"/>`,
+			Platform{Name: "c", Prefix: "n", Suffix: ".x", Radical: []int{0, 1, 2, 3, 8}, Hosts: 5, CoresPerHost: 4,
+				Speed: 1e9, LinkBandwidth: 125e6, LinkLatency: 50e-6, Sharing: SharingSplitDuplex, Topology: TopoFlat,
+				BackboneBandwidth: 2.25e9, BackboneLatency: 500e-6, BackboneSharing: SharingFatPipe,
+				LoopbackBandwidth: 5e9, LoopbackLatency: 1e-7, LimiterBandwidth: 1e9}},
+		// torus 2×2×2 = 8 nodes; the radical offers 10 numbers, 8 are used.
+		{`<cluster id="t" prefix="t-" suffix="" radical="0-9" speed="1Gf" bw="10Gbps" lat="1us" sharing_policy="SHARED" topology="TORUS" topo_parameters="2,2,2"/>`,
+			Platform{Name: "t", Prefix: "t-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Hosts: 8, CoresPerHost: 1,
+				Speed: 1e9, LinkBandwidth: 1.25e9, LinkLatency: 1e-6, Sharing: SharingShared, BackboneSharing: SharingShared,
+				Topology: TopoTorus, Torus: []int{2, 2, 2}}},
+		// dragonfly 2 groups × 2 chassis × 1 router × 2 nodes = 8 nodes.
+		{`<cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/>`,
+			Platform{Name: "d", Prefix: "d-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7}, Hosts: 8, CoresPerHost: 1,
+				Speed: 1e9, LinkBandwidth: 1e10, LinkLatency: 1e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
+				Topology: TopoDragonfly, Dragonfly: "2,2;2,1;1,2;2"}},
+	}
+	for _, tt := range tests {
+		p, err := ParsePlatformXML(wrap(tt.cluster), "p.xml")
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if !reflect.DeepEqual(*p, tt.want) {
+			t.Errorf("got  %+v\nwant %+v", *p, tt.want)
+		}
+	}
+}
+
+func TestParsePlatformXMLErrors(t *testing.T) {
+	const ok = `speed="1Gf" bw="1GBps" lat="1us"`
+	tests := []struct{ xml, want string }{
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="10" lat="1us"/></platform>`,
+			`p.xml:1: cluster attribute bw: bandwidth "10" has no unit`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="-1GBps" lat="1us"/></platform>`,
+			`p.xml:1: cluster attribute bw: bandwidth "-1GBps" must be positive`},
+		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" " + ok + " topology=\"HYPERCUBE\"/></platform>",
+			`p.xml:2: cluster attribute topology: unknown topology "HYPERCUBE"`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` topology="FAT_TREE" topo_parameters="2;4,4;1,2;1,2"/></platform>`,
+			"p.xml:1: cluster attribute radical: 4 host numbers for a fat-tree of 16 nodes"},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` topology="FAT_TREE" topo_parameters="2;4;1,2;1,2"/></platform>`,
+			`p.xml:1: cluster attribute topo_parameters: fat_tree "2;4;1,2;1,2": 2 levels but 1 values`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="3-1" ` + ok + `/></platform>`, "p.xml:1: cluster attribute radical"},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` colour="red"/></platform>`, `p.xml:1: cluster: unknown attribute "colour"`},
+		{`<platform><cluster id="c" prefix="n" suffix="" ` + ok + `/></platform>`, `p.xml:1: cluster: attribute "radical" is required`},
+		{"<platform>\n\n<host id=\"h\" speed=\"1Gf\"/></platform>", "p.xml:3: <host> is not supported"},
+		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/>\n<cluster id=\"d\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/></platform>",
+			"p.xml:3: a second <cluster>"},
+		{"<platform>\n<cluster id=\"c\"", "p.xml:2: malformed XML"},
+		{"<platform></platform>", "p.xml:1: no <cluster> element"},
+		{"<zone/>", "p.xml:1: root element is <zone>"},
+		{"", "p.xml:1: no <platform> element"},
+	}
+	for _, tt := range tests {
+		_, err := ParsePlatformXML([]byte(tt.xml), "p.xml")
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s\n got %v\nwant %q...", tt.xml, err, tt.want)
+		}
+	}
+}
+
+func FuzzParsePlatformXML(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(peersDir, "*.xml"))
+	for _, file := range files {
+		f.Add(readFile(f, file))
+	}
+	f.Add([]byte(`<platform><cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/></platform>`))
+	f.Add([]byte(`<platform><zone><cluster id="t" prefix="t" suffix="" radical="0-7" speed="1f" bw="1Bps" lat="0" topology="TORUS" topo_parameters="2,4"/></zone></platform>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePlatformXML(data, "f.xml")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.xml:") {
+				t.Errorf("error without file and line: %v", err)
+			}
+			return
+		}
+		if p.Hosts < 1 || p.CoresPerHost < 1 || p.LinkBandwidth <= 0 || p.Hosts > len(p.Radical) {
+			t.Errorf("accepted an unusable platform %+v", p)
+		}
+	})
+}
