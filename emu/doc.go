@@ -1,0 +1,24 @@
+// Package emu is the simulation kernel: a virtual clock, an ordered event
+// queue and the activities that make time pass (timers and network flows).
+//
+// An Engine is a synchronous state machine in the mould of etcd/raft's
+// RawNode: it starts no goroutine, reads no wall clock and does no I/O.
+// The driver (package ranks, one goroutine per MPI rank with exactly one
+// running at a time) calls After and StartFlow to schedule work and Step to
+// fire the next event. Because nothing else touches it, the Engine holds no
+// lock; it is not safe for concurrent use.
+//
+// Units: time in seconds (float64), sizes in bytes, rates in bytes/s.
+//
+// Ordering: timers are kept in a left-leaning red-black tree
+// (github.com/petar/GoLLRB) keyed by (time, insertion sequence), so timers
+// due at the same instant fire in the order they were scheduled. The next
+// event is the earlier of the next timer and the fluid.System's next flow
+// completion; at an exact tie the timer fires first. The same calls in the
+// same order therefore give the same event sequence, bit for bit.
+//
+// Error policy: the Engine has no bad data to report. Scheduling in the past
+// (a negative or NaN delay) is programmer misuse and panics.
+//
+// Imports: only fluid among emu's packages (ARCHITECTURE.md).
+package emu

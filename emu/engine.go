@@ -1,0 +1,194 @@
+package emu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/emu-hpc/emu/fluid"
+	"github.com/petar/GoLLRB/llrb"
+)
+
+// TimerID names a scheduled timer so that it can be cancelled.
+type TimerID uint64
+
+// timer is one entry of the event queue. It is its own llrb.Item, ordered by
+// (at, seq): seq is unique, so no two timers ever compare equal.
+type timer struct {
+	at  float64 // s
+	seq uint64
+	fn  func()
+	h   Handler
+}
+
+// A Handler is an event target that needs no closure: drivers that schedule
+// millions of events implement it on a struct they already have, which
+// saves an allocation per event compared with After's func().
+type Handler interface{ Handle() }
+
+// Less orders timers by due time, then by insertion order.
+func (t *timer) Less(than llrb.Item) bool {
+	o := than.(*timer)
+	if t.at != o.at {
+		return t.at < o.at
+	}
+	return t.seq < o.seq
+}
+
+// Engine is the simulation kernel: a clock, a queue of timers and a
+// fluid.System whose flows complete in virtual time.
+type Engine struct {
+	now    float64 // s
+	seq    uint64  // insertion counter, the tie-breaker of equal times
+	timers *llrb.LLRB
+	sys    *fluid.System
+	flows  map[fluid.FlowID]flowDone
+	fired  uint64 // events fired so far (timers and flow completions)
+	spare  *timer // one recycled queue entry: the common case is fire-one, schedule-one
+}
+
+// NewEngine returns an engine at time 0 over the given fluid system. sys may
+// be nil for an engine that only runs timers; StartFlow then panics.
+func NewEngine(sys *fluid.System) *Engine {
+	return &Engine{
+		timers: llrb.New(),
+		sys:    sys,
+		flows:  make(map[fluid.FlowID]flowDone),
+	}
+}
+
+// Now returns the current virtual time in seconds.
+func (e *Engine) Now() float64 { return e.now }
+
+// System returns the fluid system the engine drives (nil if none).
+func (e *Engine) System() *fluid.System { return e.sys }
+
+// Fired returns the number of events (timers and flow completions) fired so
+// far; benchmarks report it as events.
+func (e *Engine) Fired() uint64 { return e.fired }
+
+// After schedules fn to run at Now()+d. d must be ≥ 0 (a zero delay runs fn
+// at the current time, after the events already due then).
+func (e *Engine) After(d float64, fn func()) TimerID { return e.schedule(d, fn, nil) }
+
+// AfterHandler schedules h.Handle to run at Now()+d, like After.
+func (e *Engine) AfterHandler(d float64, h Handler) TimerID { return e.schedule(d, nil, h) }
+
+func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
+	if !(d >= 0) || math.IsInf(d, 1) {
+		panic(fmt.Sprintf("emu: After(%v): delay must be finite and ≥ 0", d))
+	}
+	t := e.spare
+	if t != nil {
+		e.spare = nil
+	} else {
+		t = new(timer)
+	}
+	e.seq++
+	*t = timer{at: e.now + d, seq: e.seq, fn: fn, h: h}
+	e.timers.InsertNoReplace(t)
+	return TimerID(t.seq)
+}
+
+// flowDone is what to call when a flow completes: a func or a Handler.
+type flowDone struct {
+	fn func()
+	h  Handler
+}
+
+// StartFlow starts a flow in the fluid system at the current time; done runs
+// when its last byte has arrived.
+func (e *Engine) StartFlow(f fluid.FlowSpec, done func()) fluid.FlowID {
+	if e.sys == nil {
+		panic("emu: StartFlow on an engine without a fluid.System")
+	}
+	id := e.sys.Start(e.now, f)
+	e.flows[id] = flowDone{fn: done}
+	return id
+}
+
+// StartFlowHandler is StartFlow with a Handler instead of a func.
+func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) fluid.FlowID {
+	if e.sys == nil {
+		panic("emu: StartFlow on an engine without a fluid.System")
+	}
+	id := e.sys.Start(e.now, f)
+	e.flows[id] = flowDone{h: h}
+	return id
+}
+
+// CancelFlow removes a running flow without calling its done function.
+func (e *Engine) CancelFlow(id fluid.FlowID) {
+	if _, ok := e.flows[id]; !ok {
+		return
+	}
+	delete(e.flows, id)
+	e.sys.Cancel(e.now, id)
+}
+
+// Next returns the time of the next event without firing it; ok is false
+// when nothing is pending.
+func (e *Engine) Next() (t float64, ok bool) {
+	t = math.Inf(1)
+	if m := e.timers.Min(); m != nil {
+		t, ok = m.(*timer).at, true
+	}
+	if e.sys != nil {
+		if ft, _, fok := e.sys.NextCompletion(); fok && ft < t {
+			t, ok = ft, true
+		}
+	}
+	return t, ok
+}
+
+// Pending returns the number of scheduled timers plus running flows.
+func (e *Engine) Pending() int { return e.timers.Len() + len(e.flows) }
+
+// Step advances the clock to the next event and fires it: a timer's function
+// or a completed flow's done function. It returns false, without changing
+// anything, when no event is pending (no timer and no flow that will ever
+// complete).
+func (e *Engine) Step() bool {
+	var next *timer
+	if m := e.timers.Min(); m != nil {
+		next = m.(*timer)
+	}
+	if e.sys != nil {
+		if ft, id, ok := e.sys.NextCompletion(); ok && (next == nil || ft < next.at) {
+			e.advance(ft)
+			e.sys.Finish(e.now, id)
+			done := e.flows[id]
+			delete(e.flows, id)
+			e.fired++
+			switch {
+			case done.h != nil:
+				done.h.Handle()
+			case done.fn != nil:
+				done.fn()
+			}
+			return true
+		}
+	}
+	if next == nil {
+		return false
+	}
+	e.timers.DeleteMin()
+	e.advance(next.at)
+	fn, h := next.fn, next.h
+	*next = timer{}
+	e.spare = next
+	e.fired++
+	if h != nil {
+		h.Handle()
+	} else {
+		fn()
+	}
+	return true
+}
+
+// advance moves the clock forward to t; the clock never goes back (a flow
+// projected to finish a rounding error in the past finishes now).
+func (e *Engine) advance(t float64) {
+	if t > e.now {
+		e.now = t
+	}
+}

@@ -1,0 +1,254 @@
+package ranks
+
+// allreduceRDB is MPICH's recursive doubling: the first 2·rem ranks (rem =
+// p − largest power of two ≤ p) fold pairwise into pof2 participants, which
+// exchange and combine with partners at distance 1, 2, 4, ...; the folded
+// ranks get the result back at the end.
+func (c *Comm) allreduceRDB(m Msg, op Op) Msg {
+	p, me := c.Size(), c.rank
+	pof2 := 1
+	for pof2*2 <= p {
+		pof2 *= 2
+	}
+	rem := p - pof2
+	acc := m
+	newRank := me - rem
+	if me < 2*rem {
+		if me%2 == 0 {
+			c.send(me+1, tagAllreduce, acc)
+			newRank = -1
+		} else {
+			acc = combine(op, c.recv(me-1, tagAllreduce), acc)
+			newRank = me / 2
+		}
+	}
+	if newRank >= 0 {
+		for mask := 1; mask < pof2; mask <<= 1 {
+			nd := newRank ^ mask
+			dst := nd + rem
+			if nd < rem {
+				dst = 2*nd + 1
+			}
+			x, _ := c.sendrecv(dst, tagAllreduce, acc, dst, tagAllreduce)
+			if dst < me {
+				acc = combine(op, x, acc) // keep a fixed operand order on both sides
+			} else {
+				acc = combine(op, acc, x)
+			}
+		}
+	}
+	if me < 2*rem {
+		if me%2 == 0 {
+			acc = c.recv(me+1, tagAllreduce)
+		} else {
+			c.send(me-1, tagAllreduce, acc)
+		}
+	}
+	return acc
+}
+
+// segments cuts m into p pieces of near-equal element (or byte) counts.
+func segments(m Msg, p int) []Msg {
+	out := make([]Msg, p)
+	n := m.Bytes
+	if m.Data != nil {
+		n = len(m.Data)
+	}
+	for i := range out {
+		lo, hi := n*i/p, n*(i+1)/p
+		if m.Data != nil {
+			out[i] = Msg{Bytes: 8 * (hi - lo), Data: append([]float64(nil), m.Data[lo:hi]...)}
+		} else {
+			out[i] = Msg{Bytes: hi - lo}
+		}
+	}
+	return out
+}
+
+// allreduceRing is the bandwidth-optimal ring: p−1 reduce-scatter steps
+// then p−1 allgather steps, each moving one p-th of the data to the right.
+func (c *Comm) allreduceRing(m Msg, op Op) Msg {
+	p, me := c.Size(), c.rank
+	if p == 1 {
+		return m
+	}
+	seg := segments(m, p)
+	right, left := (me+1)%p, (me-1+p)%p
+	for step := 0; step < p-1; step++ {
+		si, ri := (me-step+p)%p, (me-step-1+p)%p
+		x, _ := c.sendrecv(right, tagAllreduce, seg[si], left, tagAllreduce)
+		seg[ri] = combine(op, x, seg[ri])
+	}
+	for step := 0; step < p-1; step++ {
+		si, ri := (me-step+1+p)%p, (me-step+p)%p
+		seg[ri], _ = c.sendrecv(right, tagAllreduce, seg[si], left, tagAllreduce)
+	}
+	out := Msg{Bytes: m.Bytes}
+	if m.Data != nil {
+		out.Data = make([]float64, 0, len(m.Data))
+		for _, s := range seg {
+			out.Data = append(out.Data, s.Data...)
+		}
+	}
+	return out
+}
+
+// Gather collects every member's m at root, indexed by rank there (nil
+// elsewhere). Config.GatherAlgo: binomial or linear.
+func (c *Comm) Gather(root int, m Msg) []Msg {
+	c.checkRank("Gather", root)
+	p, me := c.Size(), c.rank
+	m.Bytes = m.size()
+	if c.r.w.cfg.GatherAlgo == AlgoLinear {
+		if me != root {
+			c.send(root, tagGather, m)
+			return nil
+		}
+		out := make([]Msg, p)
+		reqs := make([]*Request, p)
+		for i := range reqs {
+			if i != root {
+				reqs[i] = c.irecv(i, tagGather)
+			}
+		}
+		for i, q := range reqs {
+			if q != nil {
+				out[i], _ = q.wait("Gather")
+			}
+		}
+		out[root] = m
+		return out
+	}
+	// Binomial: a subtree's blocks, in relative-rank order, travel together
+	// to the subtree's parent.
+	rel := (me - root + p) % p
+	blocks := []Msg{m}
+	for mask := 1; mask < p; mask <<= 1 {
+		if rel&mask != 0 {
+			c.send((rel&^mask+root)%p, tagGather, packed(blocks))
+			return nil
+		}
+		if src := rel | mask; src < p {
+			blocks = append(blocks, c.recv((src+root)%p, tagGather).parts...)
+		}
+	}
+	out := make([]Msg, p)
+	for i, b := range blocks {
+		out[(i+root)%p] = b
+	}
+	return out
+}
+
+// Scatter sends parts[i] from root to rank i and returns this rank's part
+// (parts is read on root only). Config.ScatterAlgo: binomial or linear.
+func (c *Comm) Scatter(root int, parts []Msg) Msg {
+	c.checkRank("Scatter", root)
+	p, me := c.Size(), c.rank
+	if me == root && len(parts) != p {
+		panic("ranks: Scatter needs one part per rank")
+	}
+	if c.r.w.cfg.ScatterAlgo == AlgoLinear {
+		if me != root {
+			return c.recv(root, tagScatter)
+		}
+		reqs := make([]*Request, 0, p-1)
+		for i := 0; i < p; i++ {
+			if i != root {
+				reqs = append(reqs, c.isend(i, tagScatter, parts[i], false))
+			}
+		}
+		Waitall(reqs...)
+		return parts[root]
+	}
+	// Binomial: a rank receives its subtree's blocks (relative order) from
+	// its parent, then hands each child the upper part of what it holds.
+	rel := (me - root + p) % p
+	var blocks []Msg
+	low := 1 // lowest set bit of rel; for the root, a power of two ≥ p
+	if rel == 0 {
+		for low < p {
+			low <<= 1
+		}
+		blocks = make([]Msg, p)
+		for i := range blocks {
+			blocks[i] = parts[(i+root)%p]
+			blocks[i].Bytes = blocks[i].size()
+		}
+	} else {
+		low = rel & -rel
+		blocks = c.recv((rel-low+root)%p, tagScatter).parts
+	}
+	for mask := low >> 1; mask > 0; mask >>= 1 {
+		if mask < len(blocks) {
+			c.send((rel+mask+root)%p, tagScatter, packed(blocks[mask:]))
+			blocks = blocks[:mask]
+		}
+	}
+	return blocks[0]
+}
+
+// Allgather collects every member's m on all of them, indexed by rank
+// (Config.AllgatherAlgo: recursive doubling when the size is a power of
+// two, otherwise — or with "ring" — the ring).
+func (c *Comm) Allgather(m Msg) []Msg {
+	p, me := c.Size(), c.rank
+	m.Bytes = m.size()
+	out := make([]Msg, p)
+	out[me] = m
+	if c.r.w.cfg.AllgatherAlgo != AlgoRing && p&(p-1) == 0 {
+		// Recursive doubling: after the exchange at distance mask, each rank
+		// holds the aligned group of 2·mask blocks containing it.
+		for mask := 1; mask < p; mask <<= 1 {
+			base := me &^ (mask - 1)
+			peer := me ^ mask
+			x, _ := c.sendrecv(peer, tagAllgather, packed(out[base:base+mask]), peer, tagAllgather)
+			copy(out[peer&^(mask-1):], x.parts)
+		}
+		return out
+	}
+	right, left := (me+1)%p, (me-1+p)%p
+	for step := 0; step < p-1; step++ {
+		si, ri := (me-step+p)%p, (me-step-1+p)%p
+		out[ri], _ = c.sendrecv(right, tagAllgather, out[si], left, tagAllgather)
+	}
+	return out
+}
+
+// Alltoall sends parts[i] to rank i and returns what each rank sent here,
+// indexed by source (Config.AlltoallAlgo: pairwise or linear).
+func (c *Comm) Alltoall(parts []Msg) []Msg {
+	p, me := c.Size(), c.rank
+	if len(parts) != p {
+		panic("ranks: Alltoall needs one part per rank")
+	}
+	out := make([]Msg, p)
+	out[me] = parts[me]
+	out[me].Bytes = out[me].size()
+	if c.r.w.cfg.AlltoallAlgo == AlgoLinear {
+		recvs := make([]*Request, p)
+		sends := make([]*Request, 0, p-1)
+		for i := 0; i < p; i++ {
+			if i != me {
+				recvs[i] = c.irecv(i, tagAlltoall)
+			}
+		}
+		for i := 0; i < p; i++ {
+			if i != me {
+				sends = append(sends, c.isend(i, tagAlltoall, parts[i], false))
+			}
+		}
+		for i, q := range recvs {
+			if q != nil {
+				out[i], _ = q.wait("Alltoall")
+			}
+		}
+		Waitall(sends...)
+		return out
+	}
+	// Pairwise: at step k send to rank+k and receive from rank−k.
+	for step := 1; step < p; step++ {
+		dst, src := (me+step)%p, (me-step+p)%p
+		out[src], _ = c.sendrecv(dst, tagAlltoall, parts[dst], src, tagAlltoall)
+	}
+	return out
+}

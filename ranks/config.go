@@ -1,0 +1,175 @@
+package ranks
+
+import (
+	"fmt"
+	"math"
+)
+
+// Collective algorithm names accepted by the Config's *Algo fields. An empty
+// field selects the first (default) algorithm listed for that collective.
+const (
+	AlgoBinomial      = "binomial"      // Bcast, Reduce, Gather, Scatter (default)
+	AlgoLinear        = "linear"        // Bcast, Reduce, Gather, Scatter, Barrier, Alltoall
+	AlgoRecDoubling   = "rdb"           // Allreduce, Allgather (default)
+	AlgoRing          = "ring"          // Allreduce, Allgather
+	AlgoReduceBcast   = "reduce_bcast"  // Allreduce: Reduce to 0 then Bcast (SMPI's "default")
+	AlgoPairwise      = "pairwise"      // Alltoall (default)
+	AlgoDissemination = "dissemination" // Barrier (default)
+)
+
+// Config is the MPI layer's model: protocol thresholds, software overheads,
+// network factors and the simulated cost of polling calls. The zero Config
+// is a valid, idealised model (every send rendezvous, no overhead, factors 1,
+// free polling); Preset gives SimGrid's presets. Validate checks it.
+type Config struct {
+	// Model names the preset the config came from ("cm02", "smpi"); it is
+	// informational only, every field below is taken as written.
+	Model string
+
+	// EagerThreshold is SMPI's smpi/send-is-detached-thresh, bytes: a send of
+	// fewer payload bytes is detached (the sender returns after its
+	// overhead; the data moves once the receive is posted). Larger sends
+	// are rendezvous: a blocking Send returns when the transfer completes.
+	EagerThreshold int
+	// AsyncThreshold is SMPI's smpi/async-small-thresh, bytes (default 0):
+	// a send of fewer bytes starts moving at once, before any receive is
+	// posted (true eager). Must not exceed EagerThreshold.
+	AsyncThreshold int
+	// Envelope is added to the payload on the wire, bytes (SMPI: 16). The
+	// factor tables are looked up on payload + Envelope.
+	Envelope int
+
+	// Software overheads (SMPI's smpi/os, smpi/ois, smpi/or), seconds as a
+	// function of the payload size. SendOverhead is charged by a detached
+	// Send before posting; IsendOverhead by every Isend; RecvOverhead by the
+	// receiver when it completes a receive of a detached message.
+	SendOverhead, IsendOverhead, RecvOverhead Table
+
+	// LatFactor and BwFactor scale the route latency and the throughput as
+	// functions of the wire size (zero Table = 1).
+	LatFactor, BwFactor Table
+	// WeightS is SimGrid's network/weight-S, bytes: a flow's sharing penalty
+	// is its route latency + Σ WeightS/bandwidth over its links.
+	WeightS float64
+	// TCPGamma is network/TCP-gamma, bytes: the TCP window bound
+	// rate ≤ γ/(2·route latency). 0 disables it.
+	TCPGamma float64
+	// CrossTraffic is the share of a flow's rate loaded on the links of its
+	// reverse route (SMPI: 0.05, the ACK stream). 0 disables it.
+	CrossTraffic float64
+
+	// IprobeCost and TestCost are the simulated seconds charged before each
+	// Iprobe and Test (SMPI's smpi/iprobe, smpi/test; default 1e-4), times a
+	// counter that grows by one on each failed call and resets to 1 on a
+	// successful one. As in SimGrid 3.32 the counters are global to the
+	// simulation (one for Iprobe, one for Test, one for Testany), unless
+	// PerRankCounters is set.
+	IprobeCost, TestCost float64
+	// NoGrowth turns off the counters' growth (smpi/grow-injected-times=no):
+	// every call then costs exactly IprobeCost / TestCost.
+	NoGrowth bool
+	// PerRankCounters gives each rank its own Iprobe/Test counters instead
+	// of SimGrid's simulation-wide ones.
+	PerRankCounters bool
+
+	// Collective algorithms (see the Algo* constants).
+	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string
+	AllreduceAlgo, AllgatherAlgo, AlltoallAlgo, BarrierAlgo string
+}
+
+// SMPI's defaults (SimGrid 3.32), reference/smpi-model.md §2.2 and §3.
+const (
+	DefaultEagerThreshold = 65536   // bytes, smpi/send-is-detached-thresh
+	DefaultEnvelope       = 16      // bytes added by SMPI to every message
+	DefaultTCPGamma       = 4194304 // bytes, network/TCP-gamma
+	DefaultPollCost       = 1e-4    // s, smpi/iprobe and smpi/test
+	SMPIWeightS           = 8775    // bytes, network/weight-S of the SMPI model
+	SMPICrossTraffic      = 0.05    // reverse-route share with network/crosstraffic on
+)
+
+// Preset returns the configuration of a SimGrid network model as smpirun
+// uses it:
+//
+//   - "smpi": SimGrid 3.32 smpirun's defaults — SMPI factor tables,
+//     weight-S 8775, 5% reverse cross-traffic, TCP gamma 4 MiB.
+//   - "cm02": plain max-min (factors 1, no weight-S) without cross-traffic,
+//     TCP gamma 4 MiB; the peers' reference configuration.
+//
+// Both use the detached threshold 65536, the 16-byte envelope, no
+// overheads, and 1e-4 s Iprobe/Test costs with growth.
+func Preset(model string) (Config, error) {
+	c := Config{
+		Model:          model,
+		EagerThreshold: DefaultEagerThreshold,
+		Envelope:       DefaultEnvelope,
+		TCPGamma:       DefaultTCPGamma,
+		IprobeCost:     DefaultPollCost,
+		TestCost:       DefaultPollCost,
+	}
+	switch model {
+	case "smpi":
+		c.LatFactor = MustParseTable(SMPILatFactor)
+		c.BwFactor = MustParseTable(SMPIBwFactor)
+		c.WeightS = SMPIWeightS
+		c.CrossTraffic = SMPICrossTraffic
+	case "cm02":
+	default:
+		return Config{}, fmt.Errorf("model %q: want \"cm02\" or \"smpi\"", model)
+	}
+	return c, nil
+}
+
+// DefaultConfig is Preset("smpi"): what smpirun does without options.
+func DefaultConfig() Config {
+	c, _ := Preset("smpi")
+	return c
+}
+
+var algos = []struct {
+	field  string
+	get    func(*Config) string
+	values []string
+}{
+	{"BcastAlgo", func(c *Config) string { return c.BcastAlgo }, []string{AlgoBinomial, AlgoLinear}},
+	{"ReduceAlgo", func(c *Config) string { return c.ReduceAlgo }, []string{AlgoBinomial, AlgoLinear}},
+	{"GatherAlgo", func(c *Config) string { return c.GatherAlgo }, []string{AlgoBinomial, AlgoLinear}},
+	{"ScatterAlgo", func(c *Config) string { return c.ScatterAlgo }, []string{AlgoBinomial, AlgoLinear}},
+	{"AllreduceAlgo", func(c *Config) string { return c.AllreduceAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoReduceBcast}},
+	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing}},
+	{"AlltoallAlgo", func(c *Config) string { return c.AlltoallAlgo }, []string{AlgoPairwise, AlgoLinear}},
+	{"BarrierAlgo", func(c *Config) string { return c.BarrierAlgo }, []string{AlgoDissemination, AlgoLinear}},
+}
+
+// Validate reports the first field that is out of range, by name.
+func (c *Config) Validate() error {
+	nonneg := []struct {
+		name string
+		v    float64
+	}{
+		{"EagerThreshold", float64(c.EagerThreshold)}, {"AsyncThreshold", float64(c.AsyncThreshold)},
+		{"Envelope", float64(c.Envelope)}, {"WeightS", c.WeightS}, {"TCPGamma", c.TCPGamma},
+		{"CrossTraffic", c.CrossTraffic}, {"IprobeCost", c.IprobeCost}, {"TestCost", c.TestCost},
+	}
+	for _, f := range nonneg {
+		if !(f.v >= 0) || math.IsInf(f.v, 1) {
+			return fmt.Errorf("ranks config: %s = %v, want a finite value ≥ 0", f.name, f.v)
+		}
+	}
+	if c.AsyncThreshold > c.EagerThreshold {
+		return fmt.Errorf("ranks config: AsyncThreshold %d exceeds EagerThreshold %d", c.AsyncThreshold, c.EagerThreshold)
+	}
+	for _, a := range algos {
+		v := a.get(c)
+		if v == "" {
+			continue
+		}
+		ok := false
+		for _, w := range a.values {
+			ok = ok || v == w
+		}
+		if !ok {
+			return fmt.Errorf("ranks config: %s = %q, want one of %v", a.field, v, a.values)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,52 @@
+// Package ranks gives MPI semantics to goroutines running in the virtual time
+// of an emu.Engine: the world communicator and Split, blocking and
+// non-blocking point-to-point calls with MPI's matching rules, SMPI's
+// detached/rendezvous protocols, overheads and network factors, the
+// simulated cost of polling (Iprobe, Test), collectives built on
+// point-to-point with selectable algorithms, and event hooks for tracers and
+// the execution-graph recorder.
+//
+// # Scheduling
+//
+// World.Run starts one goroutine per rank, but exactly one runs at a time:
+// the baton passes explicitly through a channel per rank, never by the Go
+// scheduler's choice. A rank runs until it must wait (a blocking receive, a
+// rendezvous send, a sleep such as Compute or a polling cost); the rank that
+// blocks then runs the scheduler itself: it hands the baton to the
+// lowest-numbered ready rank, or, when none is ready, fires every engine
+// event due at the next instant (which wakes some ranks). Virtual time thus
+// advances only when every rank is blocked, and ranks woken at the same
+// instant run in rank order. Calls that need not wait (a detached Isend, an
+// Irecv, a free Iprobe or Test that finds nothing) touch the engine directly
+// and cost no context switch; a blocked rank that is itself the next to run
+// continues without one either.
+//
+// When no rank can run and nothing is pending, Run returns a *DeadlockError
+// listing each blocked rank with its call, peer and tag. A panic in a rank
+// becomes a *PanicError naming it. In every case all rank goroutines have
+// exited when Run returns.
+//
+// # Model
+//
+// The network model follows SimGrid/SMPI 3.32 (shared/reference/
+// smpi-model.md): a message of s payload bytes travels as s+Envelope bytes;
+// its transfer has a latency phase of LatFactor(s')·L (L the route latency)
+// during which it loads nothing, then a max-min flow whose throughput is
+// BwFactor(s') times its rate, bounded by the TCP window γ/(2L), with sharing
+// penalty L + Σ WeightS/bandwidth and CrossTraffic on the reverse route.
+// Sends below EagerThreshold are detached: the sender returns after its
+// overhead and the bytes move once the receive is posted. Larger sends are
+// rendezvous. Iprobe and Test charge IprobeCost / TestCost times SimGrid's
+// growing counter. Reductions and Split cost no simulated time.
+//
+// Units: seconds, bytes, bytes per second.
+//
+// Error policy: NewWorld validates the Config and the placement and returns
+// errors naming the field. Misuse inside a rank (a destination out of range,
+// a negative user tag) panics in that rank and comes back from Run as a
+// *PanicError.
+//
+// Imports: emu and fluid only (ARCHITECTURE.md). The package starts the
+// rank goroutines — it is the driver of the synchronous engine — and reads
+// no wall clock.
+package ranks

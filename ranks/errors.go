@@ -1,0 +1,69 @@
+package ranks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// BlockedRank describes what a rank was waiting for when the simulation
+// deadlocked.
+type BlockedRank struct {
+	Rank int    // world rank
+	Call string // the MPI call it is blocked in ("Recv", "Wait", "Barrier", ...)
+	Peer int    // world rank it waits on, AnySource for a wildcard, -2 for none
+	Tag  int    // tag it waits on (AnyTag for a wildcard)
+}
+
+// noPeer marks a blocked call that waits on no particular peer.
+const noPeer = -2
+
+// DeadlockError reports that no rank could run and no event was pending,
+// listing every blocked rank in rank order — emu's version of SimGrid's
+// deadlock report.
+type DeadlockError struct {
+	Time    float64 // s, when it was detected
+	Blocked []BlockedRank
+}
+
+func (e *DeadlockError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "deadlock at t=%gs: %d rank(s) blocked", e.Time, len(e.Blocked))
+	for i, r := range e.Blocked {
+		if i == 8 {
+			fmt.Fprintf(&b, "; ... %d more", len(e.Blocked)-i)
+			break
+		}
+		fmt.Fprintf(&b, "; rank %d in %s", r.Rank, r.Call)
+		switch {
+		case r.Peer == AnySource:
+			b.WriteString(" from any source")
+		case r.Peer >= 0:
+			fmt.Fprintf(&b, " peer %d", r.Peer)
+		}
+		if r.Peer != noPeer {
+			if r.Tag == AnyTag {
+				b.WriteString(" any tag")
+			} else {
+				fmt.Fprintf(&b, " tag %d", r.Tag)
+			}
+		}
+	}
+	return b.String()
+}
+
+// PanicError is an application panic, caught in the rank that raised it.
+type PanicError struct {
+	Rank  int
+	Value any
+	Stack string // the panicking goroutine's stack
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("rank %d panicked: %v", e.Rank, e.Value) }
+
+// Unwrap exposes a panic value that is an error.
+func (e *PanicError) Unwrap() error {
+	if err, ok := e.Value.(error); ok {
+		return err
+	}
+	return nil
+}

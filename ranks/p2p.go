@@ -1,0 +1,204 @@
+package ranks
+
+import "fmt"
+
+// Send posts a message to rank dst of the communicator and returns when
+// the sender may reuse its buffer: a detached send (fewer than
+// EagerThreshold bytes) after its overhead, a rendezvous send when the
+// transfer has completed. Data is copied at the call.
+func (c *Comm) Send(dst, tag int, m Msg) {
+	checkUserTag("Send", tag)
+	q := c.isend(dst, tag, m, true)
+	q.wait("Send")
+}
+
+// Isend posts a message and returns at once (after the Isend overhead).
+func (c *Comm) Isend(dst, tag int, m Msg) *Request {
+	checkUserTag("Isend", tag)
+	return c.isend(dst, tag, m, false)
+}
+
+// Recv receives a message from rank src (or AnySource) with tag (or AnyTag).
+func (c *Comm) Recv(src, tag int) (Msg, Status) {
+	q := c.irecv(src, tag)
+	return q.wait("Recv")
+}
+
+// Irecv posts a receive and returns at once; it costs no simulated time.
+func (c *Comm) Irecv(src, tag int) *Request { return c.irecv(src, tag) }
+
+// Sendrecv sends to dst and receives from src concurrently (MPI_Sendrecv).
+func (c *Comm) Sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {
+	checkUserTag("Sendrecv", sendTag)
+	return c.sendrecv(dst, sendTag, m, src, recvTag)
+}
+
+func (c *Comm) sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {
+	rq := c.irecv(src, recvTag)
+	sq := c.isend(dst, sendTag, m, false)
+	sq.wait("Sendrecv")
+	return rq.wait("Sendrecv")
+}
+
+func checkUserTag(call string, tag int) {
+	if tag < 0 {
+		panic(fmt.Sprintf("ranks: %s with tag %d: tags must be ≥ 0 (negative ones are the collectives')", call, tag))
+	}
+}
+
+// isend posts a send. blocking selects MPI_Send's overhead (smpi/os, charged
+// only when detached) over MPI_Isend's (smpi/ois, always charged).
+func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
+	c.checkRank("send", dst)
+	r := c.r
+	w := r.w
+	cfg := &w.cfg
+	size := m.size()
+	m.Bytes = size
+	if m.Data != nil {
+		m.Data = append([]float64(nil), m.Data...) // the sender may reuse its buffer
+	}
+	detached := size < cfg.EagerThreshold
+	switch {
+	case !blocking:
+		r.sleep(cfg.IsendOverhead.Value(size, 0), "Isend")
+	case detached:
+		r.sleep(cfg.SendOverhead.Value(size, 0), "Send")
+	}
+	to := w.ranks[c.WorldRank(dst)]
+	w.msgSeq++
+	s := &Request{owner: r, ctx: c.ctx, send: true, peer: to.id, tag: tag, msg: m,
+		detached: detached, srcRank: c.rank, msgID: w.msgSeq}
+	s.x.s = s
+	if len(w.hooks) > 0 {
+		w.emit(Event{Kind: SendPost, Time: w.eng.Now(), Rank: r.id, Peer: to.id, Tag: tag, Bytes: size, MsgID: s.msgID, Rendezvous: !detached})
+	}
+	if detached {
+		w.completeSend(s)
+	}
+	if q := to.mbox.takeRecv(s); q != nil {
+		w.matched(s, q)
+		return s
+	}
+	to.mbox.sends.push(s)
+	if size < cfg.AsyncThreshold {
+		w.startTransfer(s) // true eager: the bytes move before the receive is posted
+	}
+	if p := to.probe; p != nil && matches(s, p.ctx, p.src, p.tag) {
+		w.wakeUp(to)
+	}
+	return s
+}
+
+// irecv posts a receive on the calling rank's mailbox.
+func (c *Comm) irecv(src, tag int) *Request {
+	r := c.r
+	w := r.w
+	from := AnySource
+	if src != AnySource {
+		c.checkRank("receive", src)
+		from = c.WorldRank(src)
+	}
+	q := &Request{owner: r, ctx: c.ctx, peer: from, tag: tag}
+	if len(w.hooks) > 0 {
+		w.emit(Event{Kind: RecvPost, Time: w.eng.Now(), Rank: r.id, Peer: from, Tag: tag})
+	}
+	if s := r.mbox.takeSend(c.ctx, from, tag); s != nil {
+		w.matched(s, q)
+		return q
+	}
+	r.mbox.recvs.push(q)
+	return q
+}
+
+// takeSend removes the oldest unmatched send that a receive (ctx, src, tag)
+// accepts.
+func (m *mailbox) takeSend(ctx *commCtx, src, tag int) *Request {
+	var prev *Request
+	for s := m.sends.head; s != nil; prev, s = s, s.next {
+		if matches(s, ctx, src, tag) {
+			m.sends.unlink(prev, s)
+			return s
+		}
+	}
+	return nil
+}
+
+// takeRecv removes the oldest posted receive that accepts send s.
+func (m *mailbox) takeRecv(s *Request) *Request {
+	var prev *Request
+	for q := m.recvs.head; q != nil; prev, q = q, q.next {
+		if matches(s, q.ctx, q.peer, q.tag) {
+			m.recvs.unlink(prev, q)
+			return q
+		}
+	}
+	return nil
+}
+
+func (q *queue) unlink(prev, r *Request) {
+	if prev == nil {
+		q.head = r.next
+	} else {
+		prev.next = r.next
+	}
+	if q.tail == r {
+		q.tail = prev
+	}
+	r.next = nil
+}
+
+// matched pairs send s with receive q and starts the transfer (or, for an
+// async send whose bytes are already in, completes the receive now).
+func (w *World) matched(s, q *Request) {
+	s.match, q.match = q, s
+	q.peer, q.tag = s.owner.id, s.tag
+	q.status = Status{Source: s.srcRank, Tag: s.tag, Bytes: s.msg.Bytes}
+	if len(w.hooks) > 0 {
+		p := w.path(s.owner.host, q.owner.host)
+		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
+			MsgID: s.msgID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p)})
+	}
+	switch {
+	case s.arrived:
+		w.delivered(s)
+	case !s.x.started:
+		w.startTransfer(s)
+	}
+}
+
+// delivered completes both sides of a matched message whose last byte is in.
+func (w *World) delivered(s *Request) {
+	q := s.match
+	q.msg = s.msg
+	q.done = true
+	if len(w.hooks) > 0 {
+		p := w.path(s.owner.host, q.owner.host)
+		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
+			MsgID: s.msgID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.x.end - s.start})
+	}
+	if q.waiter != nil {
+		w.wakeUp(q.waiter)
+	}
+	if !s.detached {
+		w.completeSend(s)
+	}
+}
+
+// completeSend marks the send side done (at post for a detached send, at
+// arrival for a rendezvous one).
+func (w *World) completeSend(s *Request) {
+	s.done = true
+	if len(w.hooks) > 0 {
+		ev := Event{Kind: SendDone, Time: w.eng.Now(), Rank: s.owner.id, Peer: s.peer, Tag: s.tag, Bytes: s.msg.Bytes,
+			MsgID: s.msgID, Rendezvous: !s.detached}
+		if !s.detached {
+			p := w.path(s.owner.host, w.ranks[s.peer].host)
+			ev.Hops, ev.Latency, ev.Transfer = p.hops, w.latencyOf(s, p), s.x.end-s.start
+		}
+		w.emit(ev)
+	}
+	if s.waiter != nil {
+		w.wakeUp(s.waiter)
+	}
+}

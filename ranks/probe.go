@@ -1,0 +1,69 @@
+package ranks
+
+// probeWait is what a rank blocked in a zero-cost Probe waits for.
+type probeWait struct {
+	ctx      *commCtx
+	src, tag int // world rank or AnySource; tag or AnyTag
+}
+
+// Iprobe charges the simulated cost of MPI_Iprobe — IprobeCost times the
+// probe counter, as SimGrid 3.32 injects it before probing — then reports
+// whether a matching message has been posted (not yet received), with its
+// status. SimGrid's counter grows by one after each probe that finds
+// nothing and goes back to 1 after one that finds a message; it is shared
+// by all ranks unless Config.PerRankCounters. With a zero IprobeCost a
+// probe that finds nothing returns without any context switch.
+func (c *Comm) Iprobe(src, tag int) (bool, Status) {
+	r := c.r
+	w := r.w
+	n := w.counter(r, ctrIprobe)
+	r.sleep(w.cfg.IprobeCost*float64(*n), "Iprobe")
+	st, ok := c.peek(src, tag)
+	if !ok {
+		w.failedPoll(n)
+		return false, Status{}
+	}
+	*n = 1
+	return true, st
+}
+
+// peek looks for a posted send matching (src, tag) on c without taking it.
+func (c *Comm) peek(src, tag int) (Status, bool) {
+	from := AnySource
+	if src != AnySource {
+		c.checkRank("probe", src)
+		from = c.WorldRank(src)
+	}
+	for s := c.r.mbox.sends.head; s != nil; s = s.next {
+		if matches(s, c.ctx, from, tag) {
+			return Status{Source: s.srcRank, Tag: s.tag, Bytes: s.msg.Bytes}, true
+		}
+	}
+	return Status{}, false
+}
+
+// Probe blocks until a matching message is posted and returns its status.
+// With a positive IprobeCost it is a loop of Iprobe, as in SMPI, and pays
+// the growing probe costs; with a zero cost it simply waits for the send.
+func (c *Comm) Probe(src, tag int) Status {
+	if c.r.w.cfg.IprobeCost > 0 {
+		for {
+			if ok, st := c.Iprobe(src, tag); ok {
+				return st
+			}
+		}
+	}
+	from := AnySource
+	if src != AnySource {
+		c.checkRank("probe", src)
+		from = c.WorldRank(src)
+	}
+	for {
+		if st, ok := c.peek(src, tag); ok {
+			c.r.probe = nil
+			return st
+		}
+		c.r.probe = &probeWait{ctx: c.ctx, src: from, tag: tag}
+		c.r.block("Probe", from, tag)
+	}
+}

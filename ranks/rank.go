@@ -1,0 +1,112 @@
+package ranks
+
+import "math/rand/v2"
+
+// Rank states. Exactly one rank is stateRunning at a time.
+const (
+	stateReady uint8 = iota
+	stateRunning
+	stateBlocked
+	stateFinished
+)
+
+// blockInfo says what a blocked rank waits for (the deadlock report).
+type blockInfo struct {
+	call      string
+	peer, tag int
+}
+
+// Rank is one MPI process: what an application's main receives. Its methods
+// may be called only from that rank's own goroutine.
+type Rank struct {
+	w     *World
+	id    int
+	host  int
+	state uint8
+	wake  chan struct{} // the baton arrives here
+	blk   blockInfo
+	world Comm
+	rng   *rand.Rand // created on first use: most ranks of a big run never draw
+	timer rankTimer  // wakes the rank at the end of a sleep, without allocating
+
+	mbox  mailbox    // messages and receives addressed to this rank
+	probe *probeWait // set while blocked in a zero-cost Probe
+
+	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
+}
+
+// rankTimer is the emu.Handler that ends a rank's sleep.
+type rankTimer struct{ r *Rank }
+
+func (t rankTimer) Handle() { t.r.w.wakeUp(t.r) }
+
+// ID returns the rank's number in the world communicator.
+func (r *Rank) ID() int { return r.id }
+
+// Size returns the number of ranks in the world.
+func (r *Rank) Size() int { return len(r.w.ranks) }
+
+// Host returns the index of the host the rank runs on.
+func (r *Rank) Host() int { return r.host }
+
+// HostName returns the name of the rank's host in the topology.
+func (r *Rank) HostName() string { return r.w.topo.HostName(r.host) }
+
+// Now returns the current simulated time, s.
+func (r *Rank) Now() float64 { return r.w.eng.Now() }
+
+// World returns the rank's view of the world communicator.
+func (r *Rank) World() *Comm { return &r.world }
+
+// Rand returns the rank's random stream: a PCG generator seeded with the
+// World's seed and the rank number, so runs with the same seed draw the
+// same numbers whatever the scheduling.
+func (r *Rank) Rand() *rand.Rand {
+	if r.rng == nil {
+		r.rng = rand.New(rand.NewPCG(r.w.seed, uint64(r.id)^0x9e3779b97f4a7c15))
+	}
+	return r.rng
+}
+
+// Compute charges seconds of computation to the rank: it sleeps in virtual
+// time and emits ComputeStart and ComputeEnd. kernel names the work for
+// tracers. A non-positive or NaN duration charges nothing (the events are
+// still emitted, with Seconds 0).
+func (r *Rank) Compute(seconds float64, kernel string) {
+	w := r.w
+	if !(seconds > 0) {
+		seconds = 0
+	}
+	if len(w.hooks) > 0 {
+		w.emit(Event{Kind: ComputeStart, Time: w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: kernel, Seconds: seconds})
+	}
+	r.sleep(seconds, "Compute")
+	if len(w.hooks) > 0 {
+		w.emit(Event{Kind: ComputeEnd, Time: w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: kernel, Seconds: seconds})
+	}
+}
+
+// Sleep lets seconds of simulated time pass for the rank.
+func (r *Rank) Sleep(seconds float64) { r.sleep(seconds, "Sleep") }
+
+// sleep blocks the rank for d simulated seconds (nothing if d ≤ 0).
+func (r *Rank) sleep(d float64, call string) {
+	if !(d > 0) {
+		return
+	}
+	// The timer fires at exactly this sum (the engine computes it the same
+	// way); looping makes the sleep immune to a stray wake-up.
+	end := r.w.eng.Now() + d
+	r.w.eng.AfterHandler(d, r.timer)
+	for r.w.eng.Now() < end {
+		r.block(call, noPeer, 0)
+	}
+}
+
+// block parks the rank until something calls wakeUp on it. The caller
+// re-checks its condition afterwards.
+func (r *Rank) block(call string, peer, tag int) {
+	r.blk = blockInfo{call: call, peer: peer, tag: tag}
+	r.state = stateBlocked
+	r.w.schedule(r)
+}

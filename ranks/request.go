@@ -1,0 +1,78 @@
+package ranks
+
+// Msg is a message: a size on the wire and, in real-data runs, a payload.
+type Msg struct {
+	Bytes int       // payload size on the wire; if 0 and Data != nil, 8·len(Data)
+	Data  []float64 // optional real payload; nil in model mode
+	parts []Msg     // collectives' per-rank pieces, carried by reference (not on the wire)
+}
+
+// size returns the payload size in bytes.
+func (m Msg) size() int {
+	if m.Bytes == 0 && m.Data != nil {
+		return 8 * len(m.Data)
+	}
+	return m.Bytes
+}
+
+// Status describes a received (or probed) message.
+type Status struct {
+	Source int // rank of the sender in the communicator
+	Tag    int
+	Bytes  int // payload bytes
+}
+
+// Request is a pending send or receive (MPI_Request).
+type Request struct {
+	owner *Rank
+	ctx   *commCtx
+	send  bool
+	peer  int // world rank of the other side; AnySource for a wildcard receive until matched
+	tag   int // AnyTag for a wildcard receive until matched
+
+	msg    Msg
+	status Status
+	done   bool
+	waiter *Rank    // the owner, while it is blocked on this request
+	match  *Request // the other side, once matched
+	next   *Request // link in a mailbox queue
+
+	// Send side only.
+	detached bool    // the sender did not wait for the transfer (size < EagerThreshold)
+	srcRank  int     // sender's rank in the communicator
+	msgID    uint64  // hook identity of the message
+	x        xfer    // the network transfer's state machine
+	orPaid   bool    // receive side: the receive overhead was charged
+	start    float64 // time the transfer started, s
+	arrived  bool    // the last byte is in (before a match for async sends)
+}
+
+// mailbox holds a rank's unmatched incoming sends and posted receives, each
+// a FIFO: scanning from the front gives MPI's non-overtaking order.
+type mailbox struct {
+	sends, recvs queue
+}
+
+type queue struct{ head, tail *Request }
+
+func (q *queue) push(r *Request) {
+	r.next = nil
+	if q.tail == nil {
+		q.head = r
+	} else {
+		q.tail.next = r
+	}
+	q.tail = r
+}
+
+// matches reports whether send s satisfies a receive on ctx from world rank
+// src (AnySource) with tag (AnyTag matches only tags ≥ 0).
+func matches(s *Request, ctx *commCtx, src, tag int) bool {
+	if s.ctx != ctx || (src != AnySource && s.owner.id != src) {
+		return false
+	}
+	if tag == AnyTag {
+		return s.tag >= 0
+	}
+	return s.tag == tag
+}

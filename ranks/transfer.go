@@ -1,0 +1,111 @@
+package ranks
+
+import (
+	"math"
+
+	"github.com/emu-hpc/emu/fluid"
+)
+
+// path caches what the network model needs about a route between two hosts.
+type path struct {
+	links, reverse []fluid.LinkID
+	latency        float64 // raw route latency (sum of link latencies), s
+	hops           int
+	bound          float64 // TCP window bound γ/(2·latency), bytes/s; 0 = none
+	penalty        float64 // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
+}
+
+// path returns the cached route facts from host a to host b.
+func (w *World) path(a, b int) *path {
+	key := uint64(a)<<32 | uint64(uint32(b))
+	if p := w.routes[key]; p != nil {
+		return p
+	}
+	rt := w.topo.Route(a, b)
+	p := &path{links: rt.Links, latency: rt.Latency, hops: rt.Hops}
+	if w.cfg.CrossTraffic > 0 {
+		p.reverse = w.topo.Route(b, a).Links
+	}
+	if w.cfg.TCPGamma > 0 && rt.Latency > 0 {
+		p.bound = w.cfg.TCPGamma / (2 * rt.Latency)
+	}
+	p.penalty = rt.Latency
+	if w.cfg.WeightS > 0 {
+		for _, l := range rt.Links {
+			if bw := w.links[l].Bandwidth; bw > 0 {
+				p.penalty += w.cfg.WeightS / bw
+			}
+		}
+	}
+	w.routes[key] = p
+	return p
+}
+
+// wire returns a message's size on the wire: payload + envelope.
+func (w *World) wire(s *Request) int { return s.msg.Bytes + w.cfg.Envelope }
+
+// latencyOf returns the latency phase of message s on route p: the raw
+// route latency times the latency factor of the wire size.
+func (w *World) latencyOf(s *Request, p *path) float64 {
+	return w.cfg.LatFactor.Value(w.wire(s), 1) * p.latency
+}
+
+// xfer is the state machine of one message's network transfer, as SimGrid
+// models it (reference/smpi-model.md §2.1): a latency phase of
+// f_lat(size)·L during which the flow loads nothing, then a max-min flow of
+// size/f_bw(size) "link bytes" — so that its throughput is f_bw times its
+// max-min rate while it occupies the links at the full rate.
+type xfer struct {
+	s       *Request
+	started bool
+	inFlow  bool
+	end     float64 // time the last byte arrived, s
+}
+
+// startTransfer starts message s's network transfer at the current time.
+func (w *World) startTransfer(s *Request) {
+	s.x.started = true
+	s.start = w.eng.Now()
+	p := w.path(s.owner.host, w.ranks[s.peer].host)
+	if lat := w.latencyOf(s, p); lat > 0 {
+		w.eng.AfterHandler(lat, &s.x)
+		return
+	}
+	w.startFlow(s, p, false)
+}
+
+// Handle advances the transfer: the end of the latency phase starts the
+// flow; the end of the flow delivers the message.
+func (x *xfer) Handle() {
+	s := x.s
+	w := s.owner.w
+	if !x.inFlow {
+		w.startFlow(s, w.path(s.owner.host, w.ranks[s.peer].host), true)
+		return
+	}
+	x.end = w.eng.Now()
+	s.arrived = true
+	if s.match != nil {
+		w.delivered(s)
+	}
+}
+
+// startFlow enters s into the max-min system. afterLatency says whether the
+// flow had a latency phase: SimGrid gives such flows their penalty, and
+// flows without one penalty 1.
+func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
+	s.x.inFlow = true
+	size := w.wire(s)
+	fb := w.cfg.BwFactor.Value(size, 1)
+	spec := fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1}
+	if afterLatency && p.penalty > 0 {
+		spec.Weight = p.penalty
+	}
+	if w.cfg.CrossTraffic > 0 {
+		spec.Reverse, spec.ReverseShare = p.reverse, w.cfg.CrossTraffic
+	}
+	if math.IsInf(spec.Bytes, 1) {
+		spec.Bytes = math.MaxFloat64
+	}
+	w.eng.StartFlowHandler(spec, &s.x)
+}

@@ -1,0 +1,159 @@
+package ranks
+
+// Wait blocks until the request completes and returns the received message
+// and its status (zero values for a send).
+func (q *Request) Wait() (Msg, Status) { return q.wait("Wait") }
+
+func (q *Request) wait(call string) (Msg, Status) {
+	for !q.done {
+		q.waiter = q.owner
+		q.owner.block(call, q.peer, q.tag)
+	}
+	q.waiter = nil
+	return q.finish()
+}
+
+// finish returns a completed request's result. A receive of a detached
+// message charges the receive overhead (smpi/or) once, when its completion
+// is first observed.
+func (q *Request) finish() (Msg, Status) {
+	if q.send {
+		return Msg{}, Status{}
+	}
+	if !q.orPaid {
+		q.orPaid = true
+		if s := q.match; s != nil && s.detached {
+			q.owner.sleep(q.owner.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv")
+		}
+	}
+	return q.msg, q.status
+}
+
+// Test charges the simulated cost of MPI_Test (TestCost times the test
+// counter, §3.4 of the SMPI reference), then reports whether the request is
+// complete, with its result if so. A zero TestCost makes Test free: it then
+// returns without any context switch.
+func (q *Request) Test() (bool, Msg, Status) {
+	r := q.owner
+	n := r.w.counter(r, ctrTest)
+	r.sleep(r.w.cfg.TestCost*float64(*n), "Test")
+	if !q.done {
+		r.w.failedPoll(n)
+		return false, Msg{}, Status{}
+	}
+	*n = 1
+	m, st := q.finish()
+	return true, m, st
+}
+
+// Waitall waits for every request (nil entries are skipped).
+func Waitall(reqs ...*Request) {
+	for _, q := range reqs {
+		if q != nil {
+			q.wait("Waitall")
+		}
+	}
+}
+
+// Waitany blocks until one of the requests completes and returns its index
+// and result; the completed entry is set to nil, as MPI sets it to
+// MPI_REQUEST_NULL. If every entry is nil it returns -1 at once. Among
+// requests already complete, the lowest index wins.
+func Waitany(reqs []*Request) (int, Msg, Status) {
+	for {
+		var owner *Rank
+		for i, q := range reqs {
+			if q == nil {
+				continue
+			}
+			if q.done {
+				clearWaiters(reqs)
+				reqs[i] = nil
+				m, st := q.finish()
+				return i, m, st
+			}
+			owner = q.owner
+		}
+		if owner == nil {
+			return -1, Msg{}, Status{}
+		}
+		for _, q := range reqs {
+			if q != nil {
+				q.waiter = owner
+			}
+		}
+		owner.block("Waitany", noPeer, 0)
+	}
+}
+
+func clearWaiters(reqs []*Request) {
+	for _, q := range reqs {
+		if q != nil {
+			q.waiter = nil
+		}
+	}
+}
+
+// Testany charges one MPI_Testany cost (its own counter), then returns the
+// index and result of the lowest-index complete request (setting that entry
+// to nil), or ok false if none is complete. With every entry nil it
+// returns (-1, true).
+func Testany(reqs []*Request) (int, bool, Msg, Status) {
+	var r *Rank
+	for _, q := range reqs {
+		if q != nil {
+			r = q.owner
+			break
+		}
+	}
+	if r == nil {
+		return -1, true, Msg{}, Status{}
+	}
+	n := r.w.counter(r, ctrTestany)
+	r.sleep(r.w.cfg.TestCost*float64(*n), "Testany")
+	for i, q := range reqs {
+		if q != nil && q.done {
+			*n = 1
+			reqs[i] = nil
+			m, st := q.finish()
+			return i, true, m, st
+		}
+	}
+	r.w.failedPoll(n)
+	return -1, false, Msg{}, Status{}
+}
+
+// Poll counters (SimGrid's nsleeps statics).
+const (
+	ctrIprobe = iota
+	ctrTest
+	ctrTestany
+)
+
+// counter returns the poll counter to use: the simulation-wide one, as in
+// SimGrid 3.32, or the rank's own with Config.PerRankCounters.
+func (w *World) counter(r *Rank, which int) *int {
+	if w.cfg.PerRankCounters {
+		switch which {
+		case ctrIprobe:
+			return &r.iprobeN
+		case ctrTest:
+			return &r.testN
+		}
+		return &r.testanyN
+	}
+	switch which {
+	case ctrIprobe:
+		return &w.iprobeN
+	case ctrTest:
+		return &w.testN
+	}
+	return &w.testanyN
+}
+
+// failedPoll grows a poll counter after a call that found nothing.
+func (w *World) failedPoll(n *int) {
+	if !w.cfg.NoGrowth {
+		*n++
+	}
+}
