@@ -1,0 +1,154 @@
+package calibration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/emu-hpc/emu/kernels"
+)
+
+// Campaign measures a Plan on this node into a sample file.
+type Campaign struct {
+	Plan Plan
+	Out  string // sample file; an existing one is resumed
+	// Host is recorded in every row; "" means os.Hostname().
+	Host string
+	// Parallel is the number of workers measuring at once, one per core as
+	// HPL loads a node; 0 means 1.
+	Parallel int
+	Backend  string // kernels backend; "" is gonum
+	// Progress, if set, is called after each row with the rows done so far
+	// (including those found on resume) and the total.
+	Progress func(done, total int)
+	// now is the clock of the timestamps (tests may pin it).
+	now func() time.Time
+	// midRow is handed to the Writer (tests only).
+	midRow func()
+}
+
+// Result tells what a Run did.
+type Result struct {
+	Resumed     int  // rows already in the file
+	Measured    int  // rows added by this run
+	Total       int  // rows the plan has
+	Interrupted bool // the context was cancelled before the plan was done
+}
+
+// Run measures every planned call the sample file does not hold yet. When
+// ctx is cancelled it stops handing out calls, writes the ones in flight and
+// returns with Interrupted set; rerunning continues from there.
+func (c *Campaign) Run(ctx context.Context) (Result, error) {
+	res := Result{Total: c.Plan.Total()}
+	if err := c.Plan.Validate(); err != nil {
+		return res, err
+	}
+	be, err := kernels.LookupBackend(c.Backend)
+	if err != nil {
+		return res, err
+	}
+	host := c.Host
+	if host == "" {
+		if host, err = os.Hostname(); err != nil {
+			return res, err
+		}
+	}
+	if err := checkName("host", host); err != nil {
+		return res, err
+	}
+	parallel := max(1, c.Parallel)
+	now := c.now
+	if now == nil {
+		now = time.Now
+	}
+	w, done, err := OpenSampleFile(c.Out)
+	if err != nil {
+		return res, err
+	}
+	w.midRow = c.midRow
+	have, err := c.checkResumed(done)
+	if err != nil {
+		w.Close()
+		return res, err
+	}
+	res.Resumed = len(done)
+	if c.Progress != nil {
+		c.Progress(res.Resumed, res.Total)
+	}
+
+	todo := make(chan int)
+	go func() { // hand out the missing indices in order until done or cancelled
+		defer close(todo)
+		for i := 0; i < res.Total; i++ {
+			if have[i] {
+				continue
+			}
+			select {
+			case todo <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	results := make(chan Sample)
+	var wg sync.WaitGroup
+	fp := c.Plan.Fingerprint()
+	for core := range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread() // one OS thread per worker, as one rank per core
+			defer runtime.UnlockOSThread()
+			m := newMeasurer(be, c.Plan.Seed^uint64(core+1))
+			for i := range todo {
+				call := c.Plan.Call(i)
+				sec := m.measure(call)
+				results <- Sample{Index: i, Plan: fp, Host: host, Core: core, Kernel: call.Kernel,
+					M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name()}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	var werr error
+	for s := range results {
+		if werr != nil {
+			continue // drain the workers; the first error is reported
+		}
+		if werr = w.Write(s); werr == nil {
+			res.Measured++
+			if c.Progress != nil {
+				c.Progress(res.Resumed+res.Measured, res.Total)
+			}
+		}
+	}
+	if err := errors.Join(werr, w.Close()); err != nil {
+		return res, fmt.Errorf("writing %s: %w", c.Out, err)
+	}
+	res.Interrupted = res.Resumed+res.Measured < res.Total
+	return res, nil
+}
+
+// checkResumed verifies that rows found in the file belong to this plan and
+// returns the set of indices they cover.
+func (c *Campaign) checkResumed(done []Sample) ([]bool, error) {
+	fp := c.Plan.Fingerprint()
+	have := make([]bool, c.Plan.Total())
+	for row, s := range done {
+		line := row + 2 // header is line 1
+		switch {
+		case s.Plan != fp:
+			return nil, fmt.Errorf("%s:%d: row of plan %q, this campaign's plan is %q (other --seed, --samples, --max-dim or --kernels); choose another --out", c.Out, line, s.Plan, fp)
+		case s.Index < 0 || s.Index >= len(have):
+			return nil, fmt.Errorf("%s:%d: index %d outside the plan's 0..%d", c.Out, line, s.Index, len(have)-1)
+		case have[s.Index]:
+			return nil, fmt.Errorf("%s:%d: index %d appears twice", c.Out, line, s.Index)
+		}
+		have[s.Index] = true
+	}
+	return have, nil
+}

@@ -1,0 +1,40 @@
+// Package calibration measures emu's compute kernels on the node it runs on
+// and turns measurements into inputs for the models package.
+//
+// It owns:
+//
+//   - campaigns (Campaign): a seeded plan of kernel calls with randomized
+//     dimensions covering how HPL calls them (tall and skinny updates with
+//     K = NB, NB-wide chunks, small K from the recursive panel, triangles of
+//     order ≤ NB, level-1/2 calls of panel length), executed on real data
+//     through a kernels.Backend, optionally one worker per core at once;
+//   - the sample file: CSV with a header, one row per measured call, appended
+//     and written with one write per row (fsync'd periodically), so that a
+//     campaign stopped by SIGINT or kill -9 is resumed by rerunning it: the
+//     plan is a pure function of (seed, index), rows carry their index and a
+//     plan fingerprint, a torn last line is cut off, and only missing indices
+//     are measured — nothing lost, nothing duplicated;
+//   - reading sample files from any tool (ReadSamples: any column order, at
+//     least kernel,host,m,n,k,seconds) and merging several nodes' files;
+//   - network calibration input: ping-pong CSV (bytes,seconds) and the text
+//     output of osu_latency / osu_bw, as points for models.FitFactors;
+//   - the fitting driver (FitSamples): per kernel (and per host) fits through
+//     models.Fit, giving a models.Set and a quality table.
+//
+// # Units
+//
+// Durations are seconds, dimensions element counts with the kernels
+// package's conventions (kernels.VarsFor; dtrsm's k is the triangle order),
+// message sizes bytes, bandwidths bytes per second.
+//
+// # Errors
+//
+// Bad input (a malformed or inconsistent file) gives an error naming the file
+// and line and what is wrong, never a panic. I/O failures are wrapped with
+// %w. Measurement reads the wall clock and does I/O by design: this package
+// is an edge of emu, not part of its deterministic core.
+//
+// # Imports
+//
+// calibration imports kernels and models only among emu's packages.
+package calibration

@@ -1,0 +1,128 @@
+package calibration
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/emu-hpc/emu/kernels"
+)
+
+// DefaultKernels are the kernels a campaign measures unless told otherwise:
+// those that dominate HPL's time, then the panel's level-1/2 kernels and
+// HPL's own copies.
+var DefaultKernels = []string{"dgemm", "dtrsm", "dgemv", "dger", "dtrsv", "dscal", "daxpy", "dcopy", "idamax", kernels.Laswp, kernels.Lacpy, kernels.Latcpy}
+
+// Plan says what a campaign measures. Call(i) is a pure function of the
+// plan and i, so a resumed campaign measures exactly the calls it missed.
+type Plan struct {
+	Kernels []string // measured round-robin: index i measures Kernels[i % len]
+	Samples int      // samples per kernel
+	MaxDim  int      // largest m, n (elements); NB values are capped by it
+	Seed    uint64
+}
+
+// Validate reports a plan that cannot run.
+func (p Plan) Validate() error {
+	var errs []error
+	if len(p.Kernels) == 0 {
+		errs = append(errs, errors.New("no kernels to measure"))
+	}
+	for _, k := range p.Kernels {
+		if !kernels.Known(k) || kernels.Family(k) != k {
+			errs = append(errs, fmt.Errorf("unknown kernel %q (known: %s)", k, strings.Join(kernels.Names(), ", ")))
+		}
+	}
+	if p.Samples <= 0 {
+		errs = append(errs, fmt.Errorf("samples %d: want at least 1 per kernel", p.Samples))
+	}
+	if p.MaxDim < 2 {
+		errs = append(errs, fmt.Errorf("max dimension %d: want at least 2", p.MaxDim))
+	}
+	return errors.Join(errs...)
+}
+
+// Total is the number of calls the plan measures.
+func (p Plan) Total() int { return p.Samples * len(p.Kernels) }
+
+// Fingerprint identifies the plan in every row, so a rerun with another
+// seed, size or kernel list is refused instead of mixing two plans' indices.
+func (p Plan) Fingerprint() string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "v1|%s|%d|%d|%d", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed)
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// Call is one planned kernel call. For dtrsm, Side tells which side the
+// triangle is on and K is its order (kernels.VarsFor).
+type Call struct {
+	Index   int
+	Kernel  string
+	M, N, K int
+	Side    blas.Side
+}
+
+// nbChoices are the panel widths HPL is commonly run with.
+var nbChoices = []int{32, 64, 96, 128, 192, 256}
+
+// Call returns the i-th call of the plan, drawn from a stream seeded by
+// (Seed, i) only.
+func (p Plan) Call(i int) Call {
+	rng := rand.New(rand.NewPCG(p.Seed, uint64(i)))
+	c := Call{Index: i, Kernel: p.Kernels[i%len(p.Kernels)], Side: blas.Left}
+	nb := nbChoices[rng.IntN(len(nbChoices))]
+	nb = min(nb, p.MaxDim)
+	long := func() int { return dim(rng, p.MaxDim) } // up to N/P or N/Q
+	short := func() int { return dim(rng, nb) }      // up to NB
+	switch c.Kernel {
+	case "dgemm":
+		switch rng.IntN(4) {
+		case 0: // trailing update over the whole width: (mp, n, jb)
+			c.M, c.N, c.K = long(), long(), nb
+		case 1: // NB-wide chunks while a panel is in flight
+			c.M, c.N, c.K = long(), short(), nb
+		case 2: // recursive panel: small K, narrow N
+			c.M, c.N, c.K = long(), short(), dim(rng, max(1, nb/2))
+		default: // anything else within range, square-ish included
+			c.M, c.N, c.K = long(), long(), short()
+		}
+	case "dtrsm":
+		// A jb×jb triangle against up to N/Q columns, or a small one inside
+		// the panel; both sides as the L1/U storage forms call them.
+		order, other := short(), long()
+		if rng.IntN(4) == 0 {
+			other = short()
+		}
+		if rng.IntN(2) == 0 {
+			c.M, c.N, c.K = order, other, order
+		} else {
+			c.M, c.N, c.K, c.Side = other, order, order, blas.Right
+		}
+	case "dgemv", "dger": // panel columns: long × narrow
+		c.M, c.N = long(), short()
+	case "dtrsv":
+		c.N = short()
+	case kernels.Laswp, kernels.Lacpy, kernels.Latcpy, kernels.Locswp:
+		c.M, c.N = dim(rng, min(2*nb, p.MaxDim)), long() // ≤ 2·jb rows × up to N/Q columns
+	default: // level 1: a column of the panel
+		c.N = long()
+	}
+	return c
+}
+
+// dim draws a dimension in [1, hi]: half the draws log-uniform (small calls
+// matter for intercepts), half uniform (large ones for slopes).
+func dim(rng *rand.Rand, hi int) int {
+	if hi <= 1 {
+		return 1
+	}
+	if rng.IntN(2) == 0 {
+		return 1 + rng.IntN(hi)
+	}
+	return min(hi, int(math.Exp(rng.Float64()*math.Log(float64(hi)+1))))
+}

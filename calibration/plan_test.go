@@ -1,0 +1,113 @@
+package calibration
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+)
+
+func TestPlanIsPureAndInRange(t *testing.T) {
+	p := Plan{Kernels: DefaultKernels, Samples: 300, MaxDim: 500, Seed: 11}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var chunks, fullWidth, smallK, rightTrsm, tallSkinny int
+	for i := 0; i < p.Total(); i++ {
+		c := p.Call(i)
+		if again := p.Call(i); again != c {
+			t.Fatalf("Call(%d) = %+v then %+v", i, c, again)
+		}
+		if c.M < 0 || c.N < 1 || c.K < 0 || c.M > p.MaxDim || c.N > p.MaxDim || c.K > p.MaxDim {
+			t.Fatalf("call %+v out of range", c)
+		}
+		if _, empty, err := varsOf(Sample{Kernel: c.Kernel, M: c.M, N: c.N, K: c.K}); err != nil || empty {
+			t.Fatalf("call %+v: empty %v, %v", c, empty, err)
+		}
+		switch c.Kernel {
+		case "dgemm":
+			isNB := false
+			for _, nb := range nbChoices {
+				isNB = isNB || c.K == nb
+			}
+			if isNB && c.N <= c.K {
+				chunks++
+			}
+			if isNB && c.N > c.K {
+				fullWidth++
+			}
+			if c.K < 64 {
+				smallK++
+			}
+			if c.M >= 8*c.N {
+				tallSkinny++
+			}
+		case "dtrsm":
+			if order := map[blas.Side]int{blas.Left: c.M, blas.Right: c.N}[c.Side]; order != c.K {
+				t.Fatalf("dtrsm %+v: k is not the triangle order", c)
+			}
+			if c.Side == blas.Right {
+				rightTrsm++
+			}
+		}
+	}
+	// 300 dgemm calls, four shape families drawn uniformly: each ≳ 40.
+	for name, n := range map[string]int{"NB chunks": chunks, "full width K=NB": fullWidth, "small K": smallK, "tall-skinny": tallSkinny, "right dtrsm": rightTrsm} {
+		if n < 30 {
+			t.Errorf("%s: only %d calls of 300", name, n)
+		}
+	}
+	q := p
+	q.Seed++
+	if q.Fingerprint() == p.Fingerprint() || q.Call(5) == p.Call(5) {
+		t.Error("another seed gives the same plan")
+	}
+}
+
+func TestPlanValidate(t *testing.T) {
+	bad := Plan{Kernels: []string{"dgemm", "zgemm"}, Samples: 0, MaxDim: 1}
+	err := bad.Validate()
+	for _, want := range []string{`unknown kernel "zgemm"`, "samples 0", "max dimension 1"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate: %v, want it to mention %q", err, want)
+		}
+	}
+}
+
+func TestMergeDropsDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	a := []Sample{
+		{Index: 0, Plan: "p", Host: "n1", Core: 0, Kernel: "dgemm", M: 1, N: 2, K: 3, Seconds: 1e-6},
+		{Index: 1, Plan: "p", Host: "n1", Core: 1, Kernel: "dscal", N: 9, Seconds: 2e-7},
+	}
+	b := []Sample{
+		{Index: 0, Plan: "p", Host: "n2", Core: 0, Kernel: "dgemm", M: 1, N: 2, K: 3, Seconds: 1.1e-6},
+		{Index: -1, Core: -1, Host: "n3", Kernel: "daxpy", N: 4, Seconds: 3e-7},
+	}
+	write := func(name string, s []Sample) string {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := WriteSamples(f, s); err != nil {
+			t.Fatal(err)
+		}
+		return f.Name()
+	}
+	pa, pb := write("a.csv", a), write("b.csv", b)
+	got, dups, err := Merge([]string{pa, pb, pa})
+	if err != nil || dups != 2 || len(got) != 4 {
+		t.Fatalf("merge: %d rows, %d duplicates, %v; want 4 and 2", len(got), dups, err)
+	}
+	for i, want := range append(a, b...) {
+		if got[i] != want {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want)
+		}
+	}
+	if _, _, err := Merge([]string{filepath.Join(dir, "missing.csv")}); err == nil {
+		t.Error("merge of a missing file succeeded")
+	}
+}

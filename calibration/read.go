@@ -1,0 +1,178 @@
+package calibration
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emu-hpc/emu/kernels"
+)
+
+// ReadSampleFile reads a sample file from disk (see ReadSamples).
+func ReadSampleFile(path string) ([]Sample, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ReadSamples(data, path)
+}
+
+// ReadSamples parses a sample file. Columns may come in any order; kernel,
+// host, m, n, k and seconds are required, index, plan, core, timestamp and
+// backend are optional; other columns are ignored. Dimension cells a kernel
+// does not use may be empty. Lines starting with # are comments. file names
+// the input in errors, which carry the line number.
+//
+// A last line without its newline in a file written by a campaign (one with
+// an index column) is a row torn by an interrupted write and is dropped.
+func ReadSamples(data []byte, file string) ([]Sample, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM from spreadsheets
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comment = '#'
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	header, err := r.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file, want a header with %s", file, strings.Join(requiredColumns, ","))
+	}
+	if err != nil {
+		return nil, csvError(file, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		name := strings.ToLower(strings.TrimSpace(h))
+		if _, dup := col[name]; dup && name != "" {
+			return nil, fmt.Errorf("%s:1: column %q appears twice", file, name)
+		}
+		col[name] = i
+	}
+	for _, need := range requiredColumns {
+		if _, ok := col[need]; !ok {
+			return nil, fmt.Errorf("%s:1: missing column %q (need %s in any order)", file, need, strings.Join(requiredColumns, ","))
+		}
+	}
+	_, ours := col["index"]
+	torn := ours && len(data) > 0 && data[len(data)-1] != '\n'
+	var out []Sample
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			if torn && lastLine(data, line) {
+				break
+			}
+			return nil, csvError(file, err)
+		}
+		s, err := parseRow(rec, col)
+		if torn && lastLine(data, line) {
+			break // a torn row may parse (a number cut short): drop it all the same
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// lastLine reports whether 1-based line is the file's last line.
+func lastLine(data []byte, line int) bool {
+	return bytes.Count(data, []byte("\n")) == line-1
+}
+
+func csvError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: %v", file, pe.Line, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", file, err)
+}
+
+func cell(rec []string, col map[string]int, name string) (string, bool) {
+	i, ok := col[name]
+	if !ok || i >= len(rec) {
+		return "", false
+	}
+	return strings.TrimSpace(rec[i]), true
+}
+
+func parseRow(rec []string, col map[string]int) (Sample, error) {
+	s := Sample{Index: -1, Core: -1}
+	for _, need := range requiredColumns {
+		if _, ok := cell(rec, col, need); !ok {
+			return s, fmt.Errorf("row has %d fields, column %q missing", len(rec), need)
+		}
+	}
+	s.Kernel, _ = cell(rec, col, "kernel")
+	if !kernels.Known(s.Kernel) {
+		return s, fmt.Errorf("unknown kernel %q (known: %s)", s.Kernel, strings.Join(kernels.Names(), ", "))
+	}
+	s.Host, _ = cell(rec, col, "host")
+	var err error
+	for _, d := range []struct {
+		name string
+		dst  *int
+	}{{"m", &s.M}, {"n", &s.N}, {"k", &s.K}} {
+		v, _ := cell(rec, col, d.name)
+		if *d.dst, err = parseDim(v); err != nil {
+			return s, fmt.Errorf("column %s: %w", d.name, err)
+		}
+	}
+	v, _ := cell(rec, col, "seconds")
+	s.Seconds, err = strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil:
+		return s, fmt.Errorf("column seconds: %q is not a number", v)
+	case math.IsNaN(s.Seconds) || math.IsInf(s.Seconds, 0):
+		return s, fmt.Errorf("column seconds: %q is not a finite duration", v)
+	case s.Seconds < 0:
+		return s, fmt.Errorf("column seconds: negative duration %g", s.Seconds)
+	}
+	if v, ok := cell(rec, col, "index"); ok && v != "" {
+		if s.Index, err = strconv.Atoi(v); err != nil || s.Index < 0 {
+			return s, fmt.Errorf("column index: %q is not a non-negative integer", v)
+		}
+	}
+	if v, ok := cell(rec, col, "core"); ok && v != "" {
+		if s.Core, err = strconv.Atoi(v); err != nil || s.Core < 0 {
+			return s, fmt.Errorf("column core: %q is not a non-negative integer", v)
+		}
+	}
+	if v, ok := cell(rec, col, "timestamp"); ok && v != "" {
+		if s.Time, err = time.Parse(time.RFC3339Nano, v); err != nil {
+			return s, fmt.Errorf("column timestamp: %q is not an RFC 3339 time", v)
+		}
+	}
+	s.Plan, _ = cell(rec, col, "plan")
+	s.Backend, _ = cell(rec, col, "backend")
+	return s, nil
+}
+
+// parseDim reads a dimension: empty means 0 (unused); an integral float
+// ("64.0", as some tools print) is accepted.
+func parseDim(v string) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		if n < 0 {
+			return 0, fmt.Errorf("negative dimension %d", n)
+		}
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f != math.Trunc(f) || f < 0 || f > math.MaxInt32 {
+		return 0, fmt.Errorf("%q is not a non-negative integer", v)
+	}
+	return int(f), nil
+}

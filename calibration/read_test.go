@@ -1,0 +1,106 @@
+package calibration
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestReadSamplesAnyColumnOrder(t *testing.T) {
+	// A file from another tool: columns shuffled, extra column, dimension
+	// cells a kernel does not use left empty, a comment, no trailing newline.
+	const file = "# measured with my own harness\n" +
+		"seconds,n,extra,kernel,k,host,m\n" +
+		"1.5e-3,64,x,dgemm,128,node1,1000\n" +
+		"2e-7,100,y,daxpy,,node2,\n" +
+		"4e-6,32,z,dtrsm,32,node1,32"
+	got, err := ReadSamples([]byte(file), "other.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Sample{
+		{Index: -1, Core: -1, Host: "node1", Kernel: "dgemm", M: 1000, N: 64, K: 128, Seconds: 1.5e-3},
+		{Index: -1, Core: -1, Host: "node2", Kernel: "daxpy", N: 100, Seconds: 2e-7},
+		{Index: -1, Core: -1, Host: "node1", Kernel: "dtrsm", M: 32, N: 32, K: 32, Seconds: 4e-6},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d samples, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestReadSamplesErrors(t *testing.T) {
+	cases := []struct {
+		name, file, want string
+	}{
+		{"empty", "", "s.csv: empty file"},
+		{"missing column", "kernel,host,m,n,seconds\ndgemm,h,1,2,3\n", `s.csv:1: missing column "k"`},
+		{"duplicate column", "kernel,host,m,n,k,seconds,m\n", `s.csv:1: column "m" appears twice`},
+		{"non-numeric seconds", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,4e-6\ndgemm,h,1,2,3,fast\n", `s.csv:3: column seconds: "fast" is not a number`},
+		{"negative duration", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,-1e-6\n", "s.csv:2: column seconds: negative duration"},
+		{"infinite duration", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,Inf\n", "s.csv:2: column seconds: \"Inf\" is not a finite duration"},
+		{"unknown kernel", "kernel,host,m,n,k,seconds\nzgemm,h,1,2,3,1\n", `s.csv:2: unknown kernel "zgemm"`},
+		{"negative dimension", "kernel,host,m,n,k,seconds\ndgemm,h,-1,2,3,1\n", "s.csv:2: column m: negative dimension -1"},
+		{"fractional dimension", "kernel,host,m,n,k,seconds\ndgemm,h,1.5,2,3,1\n", `s.csv:2: column m: "1.5" is not a non-negative integer`},
+		{"short row", "kernel,host,m,n,k,seconds\ndgemm,h,1\n", `s.csv:2: row has 3 fields, column "n" missing`},
+		{"bad quote", "kernel,host,m,n,k,seconds\ndgemm,\"h,1,2,3,1\n", "s.csv:2:"},
+		{"bad timestamp", "kernel,host,m,n,k,seconds,timestamp\ndgemm,h,1,2,3,1,yesterday\n", `s.csv:2: column timestamp`},
+	}
+	for _, c := range cases {
+		_, err := ReadSamples([]byte(c.file), "s.csv")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestReadDropsTornRow: in a campaign file (index column) a last line
+// without its newline was cut by an interrupted write and is ignored even if
+// it parses ("0.00" may be the start of "0.0012").
+func TestReadDropsTornRow(t *testing.T) {
+	rows := []Sample{
+		{Index: 0, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 5, Seconds: 1e-7},
+		{Index: 1, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 6, Seconds: 0.0012},
+	}
+	var b strings.Builder
+	if err := WriteSamples(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	whole := b.String()
+	torn := whole[:strings.LastIndex(whole, "0.0012")+4]
+	got, err := ReadSamples([]byte(torn), "c.csv")
+	if err != nil || len(got) != 1 || got[0].Index != 0 {
+		t.Fatalf("torn file: %+v, %v; want only row 0", got, err)
+	}
+	got, err = ReadSamples([]byte(whole), "c.csv")
+	if err != nil || len(got) != 2 || got[1].Seconds != 0.0012 {
+		t.Fatalf("whole file: %+v, %v", got, err)
+	}
+}
+
+func FuzzReadSamples(f *testing.F) {
+	f.Add([]byte("kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,4e-6\n"))
+	f.Add([]byte("seconds,n,kernel,k,host,m\n1.5e-3,64,dgemm,128,node1,1000\n2e-7,100,daxpy,,node2,\n"))
+	f.Add([]byte(string(headerLine()) + "0,p,h,0,dscal,0,5,0,1e-07,2026-01-02T03:04:05Z,gonum\n1,p,h,0,dsc"))
+	f.Add([]byte("kernel,host,m,n,k,seconds\ndgemm,\"h\"\"x\",1,2,3,-0\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := ReadSamples(data, "fuzz.csv")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.csv") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		for _, s := range got {
+			if s.Seconds < 0 || s.M < 0 || s.N < 0 || s.K < 0 {
+				t.Fatalf("accepted a negative value: %+v", s)
+			}
+			if _, _, err := varsOf(s); err != nil {
+				t.Fatalf("accepted a sample it cannot model: %+v: %v", s, err)
+			}
+		}
+	})
+}
