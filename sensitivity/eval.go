@@ -8,22 +8,18 @@ import "math"
 // decided by rounding and the left/right derivatives would come out wrong.
 const tieRel = 1e-12
 
-// direction selects which critical path wins a tie: the one with the most
-// latency terms (right derivative of T) or the fewest (left derivative).
-type direction int8
-
-const (
-	rightSlope direction = +1
-	leftSlope  direction = -1
-)
-
-// point is the outcome of one longest-path evaluation.
+// point is the outcome of one longest-path evaluation at latency L of the
+// swept class: T and its one-sided derivatives. Among all critical paths
+// (those within tieRel of the longest), Left is the fewest latency terms of
+// the class (the left derivative of the convex T) and Right the most (the
+// right derivative).
 type point struct {
-	L     float64 // value of the swept class's latency, s
+	L     float64 // latency of the swept class, s
 	T     float64 // runtime, s
-	Slope int64   // latency terms of the swept class on the chosen critical path
-	Bytes float64 // bytes on that path (λ_G)
-	Sink  int32   // vertex where the critical path ends
+	Left  int64   // ∂T/∂ℓ from the left
+	Right int64   // ∂T/∂ℓ from the right
+	Bytes float64 // bytes on the critical path with Right terms (λ_G)
+	Sink  int32   // vertex where that path ends, -1 for an empty graph
 }
 
 // evaluator holds the per-vertex arrays of longest-path evaluations so that
@@ -33,93 +29,92 @@ type evaluator struct {
 	lat    []float64 // ℓ per class, s; lat[class] is overwritten by each run
 	class  uint8     // the swept class
 	finish []float64 // finish time of each vertex, s
-	count  []int64   // class terms on the chosen path into each vertex
-	bytes  []float64 // bytes on that path
-	pred   []int32   // edge index chosen into each vertex, -1 if none (nil unless wanted)
+	cmin   []int64   // fewest class terms over critical paths into each vertex
+	cmax   []int64   // most class terms
+	bytes  []float64 // bytes on the cmax path
+	pred   []int32   // edge chosen into each vertex on the cmax path, -1 if none (nil unless wanted)
 }
 
 func newEvaluator(g *Graph, lat []float64, class uint8) *evaluator {
 	l := make([]float64, max(g.classes, int(class)+1, len(lat)))
 	copy(l, lat)
 	n := g.NumVertices()
-	return &evaluator{g: g, lat: l, class: class,
-		finish: make([]float64, n), count: make([]int64, n), bytes: make([]float64, n)}
+	return &evaluator{g: g, lat: l, class: class, finish: make([]float64, n),
+		cmin: make([]int64, n), cmax: make([]int64, n), bytes: make([]float64, n)}
 }
 
-// better reports whether candidate (t, c, by) beats the incumbent (bt, bc, bby)
-// under dir, treating times within tieRel as equal.
-func better(t float64, c int64, by float64, bt float64, bc int64, bby float64, dir direction) bool {
-	d := t - bt
-	tol := tieRel * math.Max(math.Abs(t), math.Abs(bt))
-	if d > tol {
-		return true
+// withPath makes the next runs record the critical path.
+func (ev *evaluator) withPath() *evaluator {
+	ev.pred = make([]int32, len(ev.finish))
+	return ev
+}
+
+// acc accumulates the best of several candidate paths into one vertex.
+type acc struct {
+	t          float64
+	cmin, cmax int64
+	bytes      float64
+	pred       int32
+}
+
+// add merges a candidate path, treating times within tieRel as equal.
+func (a *acc) add(t float64, cmin, cmax int64, bytes float64, pred int32) {
+	if math.IsInf(a.t, -1) {
+		*a = acc{t, cmin, cmax, bytes, pred}
+		return
 	}
-	if d < -tol {
-		return false
+	d := t - a.t
+	tol := tieRel * math.Max(math.Abs(t), math.Abs(a.t))
+	switch {
+	case d > tol:
+		*a = acc{t, cmin, cmax, bytes, pred}
+	case d >= -tol:
+		a.t = math.Max(a.t, t)
+		a.cmin = min(a.cmin, cmin)
+		if cmax > a.cmax || cmax == a.cmax && bytes > a.bytes {
+			a.cmax, a.bytes, a.pred = cmax, bytes, pred
+		}
 	}
-	if c != bc {
-		return (c > bc) == (dir == rightSlope)
-	}
-	return by > bby
 }
 
 // run evaluates the longest path with the swept class at latency x.
 // Every vertex starts no earlier than 0 (the LP's bound y_v ≥ cost_v).
-func (ev *evaluator) run(x float64, dir direction) point {
+func (ev *evaluator) run(x float64) point {
 	g := ev.g
 	ev.lat[ev.class] = x
 	cl := ev.class
-	finish, count, bytes := ev.finish, ev.count, ev.bytes
-	best := point{L: x, T: math.Inf(-1), Sink: -1}
+	finish, cmin, cmax, bytes := ev.finish, ev.cmin, ev.cmax, ev.bytes
+	best := acc{t: math.Inf(-1), pred: -1}
 	for v := range g.vCost {
-		bt, bc, bb, bp := 0.0, int64(0), 0.0, int32(-1)
+		a := acc{pred: -1}
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
 			u := g.eFrom[e]
-			t := finish[u] + g.edgeCost(int(e), ev.lat)
-			c := count[u] + int64(g.latCount(int(e), cl))
-			by := bytes[u] + g.eBytes[e]
-			if better(t, c, by, bt, bc, bb, dir) {
-				bt, bc, bb, bp = math.Max(t, bt), c, by, e
-			} else {
-				bt = math.Max(t, bt)
-			}
+			c := int64(g.latCount(int(e), cl))
+			a.add(finish[u]+g.edgeCost(int(e), ev.lat), cmin[u]+c, cmax[u]+c, bytes[u]+g.eBytes[e], e)
 		}
-		f := bt + g.vCost[v]
-		finish[v], count[v], bytes[v] = f, bc, bb
+		finish[v], cmin[v], cmax[v], bytes[v] = a.t+g.vCost[v], a.cmin, a.cmax, a.bytes
 		if ev.pred != nil {
-			ev.pred[v] = bp
+			ev.pred[v] = a.pred
 		}
-		if better(f, bc, bb, best.T, best.Slope, best.Bytes, dir) {
-			best.T, best.Slope, best.Bytes, best.Sink = math.Max(f, best.T), bc, bb, int32(v)
-		} else {
-			best.T = math.Max(f, best.T)
-		}
+		best.add(finish[v], a.cmin, a.cmax, a.bytes, int32(v))
 	}
-	if best.Sink < 0 {
-		best.T = 0
+	if best.pred < 0 {
+		return point{L: x, Sink: -1}
 	}
-	return best
+	return point{L: x, T: best.t, Left: best.cmin, Right: best.cmax, Bytes: best.bytes, Sink: best.pred}
 }
 
 // Runtime is T for the latencies lat (s, indexed by class; missing classes
 // are 0): the length of the longest path, which is the optimum of LLAMP's LP.
 func (g *Graph) Runtime(lat []float64) float64 {
 	ev := newEvaluator(g, lat, 0)
-	var x float64
-	if len(lat) > 0 {
-		x = lat[0]
-	}
-	return ev.run(x, rightSlope).T
+	return ev.run(ev.lat[0]).T
 }
 
 // FinishTimes returns each vertex's finish time (s, Graph order) for lat.
 func (g *Graph) FinishTimes(lat []float64) []float64 {
 	ev := newEvaluator(g, lat, 0)
-	var x float64
-	if len(lat) > 0 {
-		x = lat[0]
-	}
-	ev.run(x, rightSlope)
+	ev.run(ev.lat[0])
 	return ev.finish
 }
 
@@ -131,8 +126,23 @@ func (g *Graph) Slopes(lat []float64, class int) (t float64, left, right int64, 
 		return math.NaN(), 0, 0, math.NaN()
 	}
 	ev := newEvaluator(g, lat, uint8(class))
-	x := ev.lat[class]
-	r := ev.run(x, rightSlope)
-	l := ev.run(x, leftSlope)
-	return r.T, l.Slope, r.Slope, r.Bytes
+	p := ev.run(ev.lat[class])
+	return p.T, p.Left, p.Right, p.Bytes
+}
+
+// maxTerms is the most class terms on any path, whatever its length: the
+// slope of T as ℓ → ∞.
+func (ev *evaluator) maxTerms() int64 {
+	g := ev.g
+	cnt := ev.cmax // reused; the next run overwrites it
+	var best int64
+	for v := range g.vCost {
+		var m int64
+		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
+			m = max(m, cnt[g.eFrom[e]]+int64(g.latCount(int(e), ev.class)))
+		}
+		cnt[v] = m
+		best = max(best, m)
+	}
+	return best
 }

@@ -1,0 +1,209 @@
+package sensitivity
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Params says what Analyze computes. Latencies are in seconds.
+type Params struct {
+	// Latencies is ℓ per class at the baseline; classes beyond its length
+	// are 0. The swept class's entry is replaced by L0.
+	Latencies []float64
+	Class     int     // the latency class swept (0 = end-to-end L)
+	L0        float64 // baseline latency of the swept class, s
+	// Lmin..Lmax is the range searched for critical latencies and sampled
+	// for the curve (defaults: L0..L0).
+	Lmin, Lmax float64
+	Points     int       // curve points, evenly spaced over [Lmin, Lmax] (default 11)
+	Tolerances []float64 // x in percent: largest L with T(L) ≤ (1+x/100)·T(L0)
+	G          float64   // s/byte the graph's rest terms were built with; only for ρ_G
+	Pairwise   bool      // compute the λ_L(i,j) matrix of critical messages by rank pair
+	MPITime    bool      // compute the per-rank split of MPI time
+}
+
+// Breakpoint is a critical latency: T changes slope there.
+type Breakpoint struct {
+	L           float64 `json:"L_s"`
+	T           float64 `json:"runtime_s"`
+	LambdaLeft  int64   `json:"lambda_L_left"`
+	LambdaRight int64   `json:"lambda_L"`
+}
+
+// CurvePoint is one sample of T(L).
+type CurvePoint struct {
+	L       float64 `json:"L_s"`
+	T       float64 `json:"runtime_s"`
+	LambdaL int64   `json:"lambda_L"`
+	RhoL    float64 `json:"rho_L"`
+}
+
+// ClassSensitivity is the sensitivity to one latency class, the others held.
+type ClassSensitivity struct {
+	Class       int     `json:"class"`
+	L           float64 `json:"L_s"`
+	LambdaLeft  int64   `json:"lambda_left"`
+	LambdaRight int64   `json:"lambda"`
+	Rho         float64 `json:"rho"`
+}
+
+// PairSensitivity is λ_L(i,j): latency terms of messages from rank Src to
+// rank Dst on the critical path (LLAMP Appendix I); they sum to λ_L.
+type PairSensitivity struct {
+	Src    int   `json:"src"`
+	Dst    int   `json:"dst"`
+	Lambda int64 `json:"lambda_L"`
+}
+
+// Report is the result of Analyze. Times in s; tolerance values nil when T
+// never degrades by that much (no latency term on any path).
+type Report struct {
+	Vertices          int                 `json:"vertices"`
+	Edges             int                 `json:"edges"`
+	Ranks             int                 `json:"ranks"`
+	Class             int                 `json:"class"`
+	L                 float64             `json:"L_s"`
+	Runtime           float64             `json:"runtime_s"`
+	LambdaL           int64               `json:"lambda_L"`
+	LambdaLLeft       int64               `json:"lambda_L_left"`
+	LambdaG           float64             `json:"lambda_G"`
+	RhoL              float64             `json:"rho_L"`
+	RhoG              float64             `json:"rho_G"`
+	Lmin              float64             `json:"Lmin_s"`
+	Lmax              float64             `json:"Lmax_s"`
+	CriticalLatencies []float64           `json:"critical_latencies_s"`
+	Breakpoints       []Breakpoint        `json:"breakpoints"`
+	Tolerance         map[string]*float64 `json:"tolerance_s"`
+	Curve             []CurvePoint        `json:"curve"`
+	Classes           []ClassSensitivity  `json:"classes"`
+	Pairs             []PairSensitivity   `json:"pairwise,omitempty"`
+	MPITime           []RankTime          `json:"mpi_time,omitempty"`
+	Evaluations       int                 `json:"evaluations"` // longest-path passes used
+}
+
+// maxEvaluations bounds the passes of one analysis; the exact search needs
+// about two per breakpoint, so this is only a guard against rounding loops.
+const maxEvaluations = 100000
+
+func (p *Params) check() error {
+	bad := func(name string, x float64) error {
+		return fmt.Errorf("sensitivity: %s = %v s, want finite and ≥ 0", name, x)
+	}
+	for i, l := range p.Latencies {
+		if !(l >= 0) || math.IsInf(l, 1) {
+			return bad(fmt.Sprintf("Latencies[%d]", i), l)
+		}
+	}
+	for name, x := range map[string]float64{"L0": p.L0, "Lmin": p.Lmin, "Lmax": p.Lmax} {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return bad(name, x)
+		}
+	}
+	switch {
+	case p.Class < 0 || p.Class > MaxClass:
+		return fmt.Errorf("sensitivity: class %d outside 0..%d", p.Class, MaxClass)
+	case p.Lmin > p.Lmax:
+		return fmt.Errorf("sensitivity: range %v..%v s is empty", p.Lmin, p.Lmax)
+	case p.Points < 0 || p.Points == 1 && p.Lmin != p.Lmax:
+		return fmt.Errorf("sensitivity: %d curve points, want 0 (default 11) or ≥ 2", p.Points)
+	}
+	for _, x := range p.Tolerances {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return fmt.Errorf("sensitivity: tolerance %v%%, want finite and ≥ 0", x)
+		}
+	}
+	return nil
+}
+
+// Analyze computes T, λ_L, λ_G and ρ at L0, the exact critical latencies in
+// [Lmin, Lmax], the curve, the tolerances and the per-class sensitivities.
+func Analyze(g *Graph, p Params) (*Report, error) {
+	if p.Lmin == 0 && p.Lmax == 0 {
+		p.Lmin, p.Lmax = p.L0, p.L0
+	}
+	if p.Points == 0 {
+		p.Points = 11
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	ev := newEvaluator(g, p.Latencies, uint8(p.Class))
+	if p.Pairwise {
+		ev.withPath()
+	}
+	s := &search{ev: ev}
+	base := s.eval(p.L0)
+	r := &Report{Vertices: g.NumVertices(), Edges: g.NumEdges(), Ranks: g.Ranks(), Class: p.Class,
+		L: p.L0, Runtime: base.T, LambdaL: base.Right, LambdaLLeft: base.Left, LambdaG: base.Bytes,
+		Lmin: p.Lmin, Lmax: p.Lmax, Tolerance: map[string]*float64{}}
+	if base.T > 0 {
+		r.RhoL = float64(base.Right) * p.L0 / base.T
+		r.RhoG = base.Bytes * p.G / base.T
+	}
+	if p.Pairwise {
+		r.Pairs = criticalPairs(ev, base)
+	}
+	if p.MPITime {
+		r.MPITime = mpiTime(g, ev.finish, ev.lat)
+	}
+	pieces, err := s.hull(p.Lmin, p.Lmax)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range pieces[1:] {
+		r.CriticalLatencies = append(r.CriticalLatencies, b.L)
+		r.Breakpoints = append(r.Breakpoints, b)
+	}
+	r.Curve = curve(pieces, p.Lmin, p.Lmax, p.Points)
+	for _, x := range p.Tolerances {
+		lt, err := s.tolerance(base, x)
+		if err != nil {
+			return nil, err
+		}
+		r.Tolerance[strconv.FormatFloat(x, 'g', -1, 64)] = lt
+	}
+	for c := 0; c < max(g.Classes(), p.Class+1); c++ {
+		cev := newEvaluator(g, ev.lat, uint8(c))
+		cev.lat[p.Class] = p.L0
+		pt := cev.run(cev.lat[c])
+		s.evals++
+		cs := ClassSensitivity{Class: c, L: cev.lat[c], LambdaLeft: pt.Left, LambdaRight: pt.Right}
+		if pt.T > 0 {
+			cs.Rho = float64(pt.Right) * cev.lat[c] / pt.T
+		}
+		r.Classes = append(r.Classes, cs)
+	}
+	r.Evaluations = s.evals
+	return r, nil
+}
+
+// curve samples T on n evenly spaced latencies from the pieces of the hull:
+// between breakpoints T is linear, so this is exact without new passes.
+func curve(pieces []Breakpoint, lo, hi float64, n int) []CurvePoint {
+	if lo == hi {
+		n = 1
+	}
+	out := make([]CurvePoint, 0, n)
+	k := 0
+	for i := 0; i < n; i++ {
+		x := lo
+		if n > 1 {
+			x = lo + (hi-lo)*float64(i)/float64(n-1)
+		}
+		if i == n-1 {
+			x = hi
+		}
+		for k+1 < len(pieces) && pieces[k+1].L <= x {
+			k++
+		}
+		b := pieces[k]
+		t := b.T + float64(b.LambdaRight)*(x-b.L)
+		cp := CurvePoint{L: x, T: t, LambdaL: b.LambdaRight}
+		if t > 0 {
+			cp.RhoL = float64(b.LambdaRight) * x / t
+		}
+		out = append(out, cp)
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+package sensitivity
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// threePaths has three independent chains on three ranks, so that
+// T(L) = max(12, 10 + L, 2 + 3L) (units arbitrary, say µs):
+// flat 12 until 12 = 10 + L at L = 2 (slope 0 → 1), then 10 + L until
+// 10 + L = 2 + 3L at L = 4 (slope 1 → 3).
+func threePaths() *Graph {
+	b := NewBuilder(3)
+	c := b.Vertex(0, Calc, 12)
+	s1 := b.Vertex(1, Send, 4)
+	r1 := b.Vertex(2, Recv, 4)
+	b.Edge(s1, r1, 2, LatTerm{0, 1})
+	s2 := b.Vertex(1, Send, 0)
+	r2 := b.Vertex(2, Recv, 1)
+	b.EdgeBytes(s2, r2, 1, 64, LatTerm{0, 3})
+	_ = c
+	return b.Graph()
+}
+
+func TestAnalyzeByHand(t *testing.T) {
+	g := threePaths()
+	r, err := Analyze(g, Params{L0: 1, Lmin: 0, Lmax: 10, Points: 11, Tolerances: []float64{1, 50, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Runtime != 12 || r.LambdaL != 0 || r.LambdaLLeft != 0 || r.RhoL != 0 {
+		t.Errorf("at L0: %+v", r)
+	}
+	want := []Breakpoint{{L: 2, T: 12, LambdaLeft: 0, LambdaRight: 1}, {L: 4, T: 14, LambdaLeft: 1, LambdaRight: 3}}
+	if len(r.Breakpoints) != len(want) || len(r.CriticalLatencies) != len(want) {
+		t.Fatalf("breakpoints %+v, want %+v", r.Breakpoints, want)
+	}
+	for i, b := range r.Breakpoints {
+		w := want[i]
+		if !close(b.L, w.L) || !close(b.T, w.T) || b.LambdaLeft != w.LambdaLeft || b.LambdaRight != w.LambdaRight || r.CriticalLatencies[i] != b.L {
+			t.Errorf("breakpoint %+v, want %+v", b, w)
+		}
+	}
+	// 1%: 10 + L = 12.12 → L = 2.12; 50%: 2 + 3L = 18 → L = 16/3; 0%: end of the flat part, 2.
+	for k, w := range map[string]float64{"1": 2.12, "50": 16.0 / 3, "0": 2} {
+		if got := r.Tolerance[k]; got == nil || !close(*got, w) {
+			t.Errorf("tolerance %s%% = %v, want %v", k, got, w)
+		}
+	}
+	for _, c := range r.Curve {
+		wantT := math.Max(12, math.Max(10+c.L, 2+3*c.L))
+		if !close(c.T, wantT) {
+			t.Errorf("curve T(%v) = %v, want %v", c.L, c.T, wantT)
+		}
+	}
+	// At L = 4 exactly the slopes differ: left 1, right 3; λ_G follows the right path.
+	r, _ = Analyze(g, Params{L0: 4})
+	if r.LambdaLLeft != 1 || r.LambdaL != 3 || r.LambdaG != 64 || r.RhoL != 3*4/14.0 {
+		t.Errorf("at L = 4: left %d right %d λ_G %v ρ %v", r.LambdaLLeft, r.LambdaL, r.LambdaG, r.RhoL)
+	}
+}
+
+func TestToleranceUnbounded(t *testing.T) {
+	b := NewBuilder(1)
+	b.Vertex(0, Calc, 5)
+	r, err := Analyze(b.Graph(), Params{L0: 1e-6, Tolerances: []float64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Tolerance["1"] != nil {
+		t.Errorf("tolerance = %v, want nil (no latency anywhere)", *r.Tolerance["1"])
+	}
+	if _, err := json.Marshal(r); err != nil {
+		t.Error(err)
+	}
+}
+
+// relEps is the relative rounding allowed between computed and hand-derived
+// values: intersections are computed from rounded sums.
+const relEps = 1e-13
+
+func close(a, b float64) bool { return math.Abs(a-b) <= relEps*math.Max(math.Abs(a), math.Abs(b)) }
+
+// line is one path's runtime a·L + b.
+type line struct{ a, b float64 }
+
+// allPaths enumerates every path of a small graph as a line (independent of
+// the evaluator: plain recursion over out-edges).
+func allPaths(g *Graph, class int, lat []float64) []line {
+	n := g.NumVertices()
+	out := make([][]int, n)
+	for e := range g.NumEdges() {
+		u := int(g.eFrom[e])
+		out[u] = append(out[u], e)
+	}
+	to := make([]int, g.NumEdges())
+	for v := range n {
+		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
+			to[e] = v
+		}
+	}
+	var lines []line
+	var walk func(v int, a, b float64)
+	walk = func(v int, a, b float64) {
+		b += g.vCost[v]
+		lines = append(lines, line{a, b})
+		for _, e := range out[v] {
+			l := slices.Clone(lat)
+			l[class] = 0
+			walk(to[e], a+float64(g.latCount(e, uint8(class))), b+g.edgeCost(e, l))
+		}
+	}
+	for v := range n {
+		walk(v, 0, 0)
+	}
+	return lines
+}
+
+// envelope evaluates max over lines at x, with the fewest and most slopes
+// among the maximal lines.
+func envelope(lines []line, x float64) (t float64, left, right float64) {
+	t = math.Inf(-1)
+	for _, l := range lines {
+		t = math.Max(t, l.a*x+l.b)
+	}
+	left, right = math.Inf(1), math.Inf(-1)
+	for _, l := range lines {
+		if v := l.a*x + l.b; t-v <= 1e-9*math.Abs(t) {
+			left, right = math.Min(left, l.a), math.Max(right, l.a)
+		}
+	}
+	return
+}
+
+// TestHullAgainstPathEnumeration checks critical latencies, slopes and
+// tolerances on random small DAGs against the upper envelope of all paths.
+func TestHullAgainstPathEnumeration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const lo, hi = 0.0, 20e-6
+	const tolT = 1e-9 // relative, on T
+	for trial := 0; trial < 200; trial++ {
+		g := mustBuild(t, randomDAG(rng, 3, 4+rng.IntN(9), 2, 2, true))
+		class := rng.IntN(2)
+		lat := []float64{3e-6, 1e-6}
+		lines := allPaths(g, class, lat)
+		r, err := Analyze(g, Params{Latencies: lat, Class: class, L0: 3e-6, Lmin: lo, Lmax: hi, Tolerances: []float64{1, 5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The true breakpoints are where the envelope's slope changes:
+		// intersections of pairs of lines where left ≠ right.
+		var want []float64
+		for i := range lines {
+			for j := range lines {
+				if lines[i].a >= lines[j].a {
+					continue
+				}
+				x := (lines[i].b - lines[j].b) / (lines[j].a - lines[i].a)
+				if x <= lo || x >= hi {
+					continue
+				}
+				if _, l, r := envelope(lines, x); l != r && !slices.ContainsFunc(want, func(y float64) bool { return math.Abs(y-x) < 1e-15 }) {
+					want = append(want, x)
+				}
+			}
+		}
+		slices.Sort(want)
+		if len(want) != len(r.Breakpoints) {
+			t.Fatalf("trial %d: breakpoints %v, want %v", trial, r.CriticalLatencies, want)
+		}
+		for i, b := range r.Breakpoints {
+			et, el, er := envelope(lines, want[i])
+			if math.Abs(b.L-want[i]) > 1e-15 || math.Abs(b.T-et) > tolT*et || float64(b.LambdaLeft) != el || float64(b.LambdaRight) != er {
+				t.Errorf("trial %d: breakpoint %+v, want L %v T %v slopes %v %v", trial, b, want[i], et, el, er)
+			}
+		}
+		for _, c := range r.Curve {
+			if et, _, _ := envelope(lines, c.L); math.Abs(c.T-et) > tolT*et {
+				t.Errorf("trial %d: T(%v) = %v, want %v", trial, c.L, c.T, et)
+			}
+		}
+		t0, _, _ := envelope(lines, 3e-6)
+		for k, pct := range map[string]float64{"1": 1, "5": 5} {
+			got := r.Tolerance[k]
+			if got == nil {
+				if slices.ContainsFunc(lines, func(l line) bool { return l.a > 0 }) {
+					t.Errorf("trial %d: tolerance %s%% unbounded", trial, k)
+				}
+				continue
+			}
+			c := (1 + pct/100) * t0
+			// T(x) ≤ c at the answer and T exceeds c just beyond it.
+			if et, _, _ := envelope(lines, *got); et > c*(1+tolT) {
+				t.Errorf("trial %d: T(tolerance %s%% = %v) = %v > %v", trial, k, *got, et, c)
+			}
+			if et, _, _ := envelope(lines, *got*(1+1e-6)+1e-15); et <= c {
+				t.Errorf("trial %d: tolerance %s%% = %v is not the largest", trial, k, *got)
+			}
+		}
+	}
+}

@@ -1,0 +1,326 @@
+package goal
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Parse reads a GOAL schedule as LogGOPSim's txt2bin accepts it
+// (shared/reference/goal-and-llamp.md §1): a num_ranks header, then rank
+// blocks 0..N−1 in order, each holding labelled or unlabelled
+// send/recv/calc statements (with optional tag, cpu and nic clauses in that
+// order) and requires/irequires dependencies on labels defined earlier in
+// the block; // and /* */ comments where a statement could start.
+//
+// Parse is stricter than txt2bin where txt2bin misbehaves silently or
+// crashes, and says so with the file name and line: a statement indented
+// from column 0, a duplicate label, a missing, repeated or out-of-order rank
+// block, a peer outside 0..N−1, numbers that do not fit (txt2bin truncates
+// them), and a dependency cycle (which LogGOPSim skips without a word).
+func Parse(r io.Reader, name string) (*Schedule, error) {
+	p := &parser{name: name, s: &Schedule{Name: name}, curRank: -1}
+	p.br = bufio.NewReaderSize(r, 1<<20)
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	if err := p.finish(); err != nil {
+		return nil, err
+	}
+	return p.s, nil
+}
+
+// parser holds the state of one Parse call. Lines are handled one at a
+// time; the only state carried across lines is the open block, an open
+// /* comment and the block's label table.
+type parser struct {
+	name string
+	br   *bufio.Reader
+	s    *Schedule
+	line int32 // current line, 1-based
+	long []byte
+
+	numRanks    int // -1 until the header is read
+	haveHeader  bool
+	curRank     int  // rank of the open block, -1 outside blocks
+	nextRank    int  // the rank the next block must have
+	inComment   bool // inside /* ... */
+	commentLine int32
+
+	labels labelTable
+
+	// dependencies in file order: succOf[k] must wait for predOf[k]
+	depPred, depSucc   []int32
+	idepPred, idepSucc []int32
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", p.name, p.line, fmt.Sprintf(format, args...))
+}
+
+// run reads the input line by line.
+func (p *parser) run() error {
+	for {
+		line, err := p.readLine()
+		if len(line) > 0 || err == nil {
+			p.line++
+			if perr := p.parseLine(line); perr != nil {
+				return perr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", p.name, p.line, err)
+		}
+	}
+}
+
+// readLine returns the next line without its "\n" or "\r\n".
+func (p *parser) readLine() ([]byte, error) {
+	b, err := p.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		p.long = append(p.long[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			b, err = p.br.ReadSlice('\n')
+			p.long = append(p.long, b...)
+		}
+		b = p.long
+	}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+		if n := len(b); n > 0 && b[n-1] == '\r' {
+			b = b[:n-1]
+		}
+	}
+	return b, err
+}
+
+func isBlank(c byte) bool  { return c == ' ' || c == '\t' }
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isIdent(c byte) bool  { return isLetter(c) || isDigit(c) || c == '_' }
+
+func skipBlanks(b []byte) []byte {
+	for len(b) > 0 && isBlank(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+// parseLine handles one line; a line may hold comments and at most one
+// statement.
+func (p *parser) parseLine(b []byte) error {
+	for {
+		if p.inComment {
+			i := indexOf(b, "*/")
+			if i < 0 {
+				return nil
+			}
+			p.inComment = false
+			b = b[i+2:]
+			if len(skipBlanks(b)) == 0 {
+				return nil
+			}
+		}
+		rest := skipBlanks(b)
+		switch {
+		case len(rest) == 0:
+			return nil // blank line
+		case len(rest) != len(b):
+			return p.errorf("statement does not start in column 0 (txt2bin drops the first character after leading blanks)")
+		case hasPrefix(b, "//"):
+			return nil
+		case hasPrefix(b, "/*"):
+			p.inComment, p.commentLine = true, p.line
+			b = b[2:]
+			continue
+		}
+		return p.statement(b)
+	}
+}
+
+// statement parses a non-comment statement starting in column 0.
+func (p *parser) statement(b []byte) error {
+	if b[0] == '}' {
+		if p.curRank < 0 {
+			return p.errorf("'}' outside a rank block")
+		}
+		if err := p.endOfLine(b[1:], "'}'"); err != nil {
+			return err
+		}
+		return p.closeBlock()
+	}
+	if !isLetter(b[0]) {
+		return p.errorf("unexpected %q at the start of a statement", b[0])
+	}
+	word, rest := ident(b)
+	switch string(word) {
+	case "num_ranks":
+		return p.header(rest)
+	case "rank":
+		return p.openBlock(rest)
+	case "send", "recv", "calc":
+		return p.op(nil, string(word), rest)
+	}
+	// A label: "LABEL: op" or "LABEL requires|irequires LABEL".
+	rest = skipBlanks(rest)
+	if len(rest) > 0 && rest[0] == ':' {
+		rest = skipBlanks(rest[1:])
+		kw, after := ident(rest)
+		switch string(kw) {
+		case "send", "recv", "calc":
+			return p.op(word, string(kw), after)
+		}
+		if len(kw) == 0 {
+			return p.errorf("label %q: want send, recv or calc after ':'", word)
+		}
+		return p.errorf("unknown operation %q (want send, recv or calc)", kw)
+	}
+	switch {
+	case hasPrefix(rest, "requires"):
+		return p.dependency(word, rest[len("requires"):], false)
+	case hasPrefix(rest, "irequires"):
+		return p.dependency(word, rest[len("irequires"):], true)
+	}
+	return p.errorf("unknown operation %q (want send, recv, calc, LABEL: op or LABEL requires LABEL)", word)
+}
+
+// ident splits a leading identifier [a-zA-Z][a-zA-Z0-9_]* off b.
+func ident(b []byte) (word, rest []byte) {
+	if len(b) == 0 || !isLetter(b[0]) {
+		return nil, b
+	}
+	i := 1
+	for i < len(b) && isIdent(b[i]) {
+		i++
+	}
+	return b[:i], b[i:]
+}
+
+// endOfLine checks that only blanks follow what.
+func (p *parser) endOfLine(b []byte, what string) error {
+	if b = skipBlanks(b); len(b) > 0 {
+		return p.errorf("unexpected %q after %s (one statement per line, no trailing comments)", clip(b), what)
+	}
+	return nil
+}
+
+func (p *parser) header(b []byte) error {
+	if p.haveHeader {
+		return p.errorf("second num_ranks")
+	}
+	n, rest, err := p.number(b, "the number of ranks")
+	if err != nil {
+		return err
+	}
+	if n < 1 || n > math.MaxInt32-1 {
+		return p.errorf("num_ranks %d, want 1..%d", n, math.MaxInt32-1)
+	}
+	if err := p.endOfLine(rest, "num_ranks"); err != nil {
+		return err
+	}
+	p.haveHeader, p.numRanks = true, int(n)
+	p.s.rankStart = make([]int32, 1, n+1)
+	return nil
+}
+
+func (p *parser) openBlock(b []byte) error {
+	if !p.haveHeader {
+		return p.errorf("rank block before num_ranks")
+	}
+	if p.curRank >= 0 {
+		return p.errorf("rank block inside rank %d's block (missing '}')", p.curRank)
+	}
+	r, rest, err := p.number(b, "a rank number")
+	if err != nil {
+		return err
+	}
+	rest = skipBlanks(rest)
+	if len(rest) == 0 || rest[0] != '{' {
+		return p.errorf("want '{' after rank %d", r)
+	}
+	if err := p.endOfLine(rest[1:], "'{'"); err != nil {
+		return err
+	}
+	switch {
+	case r >= int64(p.numRanks):
+		return p.errorf("rank %d outside 0..%d (num_ranks %d)", r, p.numRanks-1, p.numRanks)
+	case r != int64(p.nextRank):
+		return p.errorf("rank %d's block where rank %d's is due (blocks must come in order 0..%d)", r, p.nextRank, p.numRanks-1)
+	}
+	p.curRank = int(r)
+	p.labels.reset()
+	return nil
+}
+
+func (p *parser) closeBlock() error {
+	p.s.rankStart = append(p.s.rankStart, int32(len(p.s.kind)))
+	p.curRank = -1
+	p.nextRank++
+	return nil
+}
+
+// finish checks the end of the file and builds the successor lists.
+func (p *parser) finish() error {
+	switch {
+	case p.inComment:
+		return fmt.Errorf("%s:%d: /* comment never closed", p.name, p.commentLine)
+	case !p.haveHeader:
+		return fmt.Errorf("%s:%d: no num_ranks header", p.name, p.line)
+	case p.curRank >= 0:
+		return fmt.Errorf("%s:%d: rank %d's block is not closed with '}'", p.name, p.line, p.curRank)
+	case p.nextRank < p.numRanks:
+		return fmt.Errorf("%s:%d: %d rank blocks, num_ranks says %d", p.name, p.line, p.nextRank, p.numRanks)
+	}
+	s := p.s
+	n := len(s.kind)
+	s.npred = make([]int32, n)
+	s.succStart, s.succ = csr(n, p.depPred, p.depSucc, s.npred)
+	s.isuccStart, s.isucc = csr(n, p.idepPred, p.idepSucc, s.npred)
+	p.depPred, p.depSucc, p.idepPred, p.idepSucc = nil, nil, nil, nil
+	return p.checkAcyclic()
+}
+
+// csr groups succ by pred, keeping file order within a group (a stable
+// counting sort), and counts each successor's dependencies into npred.
+func csr(n int, pred, succ []int32, npred []int32) (start, out []int32) {
+	start = make([]int32, n+1)
+	for _, q := range pred {
+		start[q+1]++
+	}
+	for i := 0; i < n; i++ {
+		start[i+1] += start[i]
+	}
+	out = make([]int32, len(succ))
+	next := make([]int32, n)
+	copy(next, start[:n])
+	for k, q := range pred {
+		out[next[q]] = succ[k]
+		next[q]++
+		npred[succ[k]]++
+	}
+	return start, out
+}
+
+func hasPrefix(b []byte, s string) bool { return len(b) >= len(s) && string(b[:len(s)]) == s }
+
+func indexOf(b []byte, s string) int {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if string(b[i:i+len(s)]) == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// clip shortens a piece of input for an error message.
+func clip(b []byte) string {
+	if len(b) > 24 {
+		return string(b[:24]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,168 @@
+package goal
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestParseBad parses every file of testdata/bad and compares the error
+// with NAME.err (regenerate with -update and review the diff).
+func TestParseBad(t *testing.T) {
+	files, err := filepath.Glob("testdata/bad/*.goal")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bad GOAL files: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".goal")
+		t.Run(name, func(t *testing.T) {
+			r, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			_, perr := Parse(r, filepath.Base(f))
+			if perr == nil {
+				t.Fatalf("Parse accepted %s", f)
+			}
+			got := perr.Error() + "\n"
+			if strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, filepath.Base(f)+":") {
+				t.Errorf("error is not one line naming the file and line: %q", got)
+			}
+			golden := strings.TrimSuffix(f, ".goal") + ".err"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("error\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// TestParseFields checks every field txt2bin stores on a hand-written file
+// that uses the less common syntax: comments between and inside blocks,
+// unlabelled ops, "8 b" with a blank, -1 wildcards, cpu/nic clauses,
+// labels that are not l<k>, CRLF line ends and no final newline.
+func TestParseFields(t *testing.T) {
+	const src = "// header comment\r\nnum_ranks 3\n\n/* a comment\nover lines */\nrank 0 {\n" +
+		"start: calc 100 cpu 1\n" +
+		"send 8 b to 2 tag 7 cpu 0 nic 1\n" +
+		"l2 : send 16b to 1\n" +
+		"l2 requires start\n" +
+		"}\n" +
+		"rank 1 {\n" +
+		"l1: recv 16b from -1 tag -1\n" +
+		"l9: calc 0\n" +
+		"l9 irequires l1\n" +
+		"}\nrank 2 {\nx_1: recv 8b from 0 tag 7 nic 1\n}"
+	s, err := Parse(strings.NewReader(src), "fields.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Op{
+		{Kind: OpCalc, Rank: 0, Size: 100, CPU: 1, Line: 7},
+		{Kind: OpSend, Rank: 0, Peer: 2, Tag: 7, Size: 8, NIC: 1, Line: 8},
+		{Kind: OpSend, Rank: 0, Peer: 1, Size: 16, Line: 9},
+		{Kind: OpRecv, Rank: 1, Peer: AnySource, Tag: AnyTag, Size: 16, Line: 13},
+		{Kind: OpCalc, Rank: 1, Line: 14},
+		{Kind: OpRecv, Rank: 2, Peer: 0, Tag: 7, Size: 8, NIC: 1, Line: 18},
+	}
+	if s.NumOps() != len(want) || s.NumRanks() != 3 || s.CPUs() != 2 || s.NICs() != 2 {
+		t.Fatalf("ops %d ranks %d cpus %d nics %d", s.NumOps(), s.NumRanks(), s.CPUs(), s.NICs())
+	}
+	for i, w := range want {
+		if got := s.Op(i); got != w {
+			t.Errorf("op %d = %+v, want %+v", i, got, w)
+		}
+	}
+	if r := s.Requires(0); len(r) != 1 || r[0] != 2 {
+		t.Errorf("successors of op 0 = %v, want [2]", r)
+	}
+	if r := s.IRequires(3); len(r) != 1 || r[0] != 4 {
+		t.Errorf("start-successors of op 3 = %v, want [4]", r)
+	}
+	if s.npred[2] != 1 || s.npred[4] != 1 || s.npred[0] != 0 {
+		t.Errorf("npred = %v", s.npred)
+	}
+	if first, end := s.RankOps(1); first != 3 || end != 5 {
+		t.Errorf("RankOps(1) = %d, %d", first, end)
+	}
+}
+
+// TestParsePeers parses the peer schedules and checks the op and message
+// counts that LogGOPSim's txt2bin reported for them (results.csv columns
+// goal_ops and messages).
+func TestParsePeers(t *testing.T) {
+	rows := loadPeerResults(t)
+	for _, name := range peerSchedules(t) {
+		t.Run(name, func(t *testing.T) {
+			s := parsePeer(t, name)
+			row, ok := rows[name]
+			if !ok {
+				t.Skipf("%s has no row in results.csv", name)
+			}
+			if s.NumOps() != row[0].goalOps || s.NumMessages() != row[0].messages || s.NumRanks() != row[0].ranks {
+				t.Errorf("ops %d msgs %d ranks %d; LogGOPSim: %d, %d, %d",
+					s.NumOps(), s.NumMessages(), s.NumRanks(), row[0].goalOps, row[0].messages, row[0].ranks)
+			}
+		})
+	}
+}
+
+// FuzzParse checks that Parse never panics and that what it accepts is
+// consistent: every dependency points inside its rank and forward counts
+// add up.
+func FuzzParse(f *testing.F) {
+	f.Add("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 3\nl2: calc 10\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 3\n}\n")
+	f.Add("num_ranks 1\nrank 0 {\na: calc 1 cpu 2\nb: calc 2\nb irequires a\n}\n")
+	f.Add("num_ranks 1\n/* x */\nrank 0 {\n// c\n}\n")
+	if files, _ := filepath.Glob("testdata/bad/*.goal"); len(files) > 0 {
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(string(b))
+			}
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(peerDir, "goal", "sample_llamp_non_blocking.goal")); err == nil {
+		f.Add(string(b))
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := Parse(strings.NewReader(src), "fuzz.goal")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.goal:") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		deps := 0
+		for v := 0; v < s.NumOps(); v++ {
+			r := s.rankOf(int32(v))
+			for _, list := range [2][]int32{s.Requires(v), s.IRequires(v)} {
+				for _, w := range list {
+					deps++
+					if s.rankOf(w) != r {
+						t.Fatalf("dependency %d→%d crosses ranks", v, w)
+					}
+				}
+			}
+		}
+		total := 0
+		for _, n := range s.npred {
+			total += int(n)
+		}
+		if total != deps {
+			t.Fatalf("npred sums to %d, %d dependencies", total, deps)
+		}
+	})
+}

@@ -1,0 +1,258 @@
+package goal
+
+import (
+	"fmt"
+	"math"
+)
+
+// Limits on numbers. txt2bin truncates silently; we refuse instead.
+const (
+	maxSize  = 1 << 42 // bytes of one message, or ns of one calc (73 min)
+	maxIndex = 255     // cpu and nic indices are 8-bit in LogGOPSim
+)
+
+// number reads blanks then an unsigned decimal integer.
+func (p *parser) number(b []byte, what string) (int64, []byte, error) {
+	b = skipBlanks(b)
+	if len(b) == 0 || !isDigit(b[0]) {
+		if len(b) == 0 {
+			return 0, b, p.errorf("want %s, found the end of the line", what)
+		}
+		return 0, b, p.errorf("want %s, found %q", what, clip(b))
+	}
+	var v int64
+	i := 0
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		if v > (math.MaxInt64-9)/10 {
+			return 0, b, p.errorf("%s %s… is too large", what, clip(b[:i]))
+		}
+		v = v*10 + int64(b[i]-'0')
+	}
+	return v, b[i:], nil
+}
+
+// numberOrAny reads an unsigned integer or the wildcard -1 (returned as -1).
+func (p *parser) numberOrAny(b []byte, what string) (int64, []byte, error) {
+	b = skipBlanks(b)
+	if hasPrefix(b, "-1") && (len(b) == 2 || !isDigit(b[2])) {
+		return -1, b[2:], nil
+	}
+	return p.number(b, what)
+}
+
+// keyword consumes blanks then kw, reporting whether it was there.
+func keyword(b []byte, kw string) ([]byte, bool) {
+	t := skipBlanks(b)
+	if hasPrefix(t, kw) {
+		return t[len(kw):], true
+	}
+	return b, false
+}
+
+// op parses the rest of a send, recv or calc statement and appends the op.
+func (p *parser) op(label []byte, kind string, b []byte) error {
+	if p.curRank < 0 {
+		return p.errorf("%s outside a rank block", kind)
+	}
+	if len(p.s.kind) >= maxOps {
+		return p.errorf("more than %d ops", maxOps)
+	}
+	size, b, err := p.number(b, kind+"'s size")
+	if err != nil {
+		return err
+	}
+	if size > maxSize {
+		return p.errorf("%s size %d is larger than %d", kind, size, int64(maxSize))
+	}
+	if kind == "calc" {
+		return p.clauses(label, OpCalc, 0, 0, size, b)
+	}
+	k, peerWord, what := OpSend, "to", "destination rank"
+	if kind == "recv" {
+		k, peerWord, what = OpRecv, "from", "source rank"
+	}
+	var ok bool
+	if b, ok = keyword(b, "b"); !ok {
+		return p.errorf("want 'b' after %s's size %d", kind, size)
+	}
+	if b, ok = keyword(b, peerWord); !ok {
+		return p.errorf("want %q after %s's size", peerWord, kind)
+	}
+	var peer, tag int64
+	if k == OpRecv {
+		peer, b, err = p.numberOrAny(b, what)
+	} else {
+		peer, b, err = p.number(b, what)
+	}
+	if err != nil {
+		return err
+	}
+	if peer >= int64(p.numRanks) {
+		return p.errorf("%s %s %d outside 0..%d", kind, what, peer, p.numRanks-1)
+	}
+	if b, ok = keyword(b, "tag"); ok {
+		if tag, b, err = p.numberOrAny(b, "a tag"); err != nil {
+			return err
+		}
+		if tag > math.MaxUint32 {
+			return p.errorf("tag %d does not fit 32 bits", tag)
+		}
+	}
+	return p.clauses(label, k, peer, tag, size, b)
+}
+
+// clauses parses the optional "cpu C" and (not for calc) "nic N" clauses,
+// checks the end of the line and appends the op.
+func (p *parser) clauses(label []byte, k OpKind, peer, tag, size int64, b []byte) error {
+	var cpu, nic int64
+	var ok bool
+	var err error
+	if b, ok = keyword(b, "cpu"); ok {
+		if cpu, b, err = p.number(b, "a cpu index"); err != nil {
+			return err
+		}
+	}
+	if b, ok = keyword(b, "nic"); ok {
+		if k == OpCalc {
+			return p.errorf("calc takes no nic clause")
+		}
+		if nic, b, err = p.number(b, "a nic index"); err != nil {
+			return err
+		}
+	}
+	if cpu > maxIndex || nic > maxIndex {
+		return p.errorf("cpu %d / nic %d: indices must be 0..%d", cpu, nic, maxIndex)
+	}
+	if err := p.endOfLine(b, k.String()); err != nil {
+		return err
+	}
+	op := int32(len(p.s.kind))
+	if label != nil {
+		if prev, dup := p.labels.define(label, op); dup {
+			return p.errorf("duplicate label %q (first defined on line %d)", label, p.s.line[prev])
+		}
+	}
+	s := p.s
+	s.kind = append(s.kind, k)
+	s.peer = append(s.peer, int32(peer))
+	s.tag = append(s.tag, int32(uint32(tag)))
+	s.size = append(s.size, size)
+	s.cpu = append(s.cpu, uint8(cpu))
+	s.nic = append(s.nic, uint8(nic))
+	s.line = append(s.line, p.line)
+	s.maxCPU = max(s.maxCPU, uint8(cpu))
+	s.maxNIC = max(s.maxNIC, uint8(nic))
+	return nil
+}
+
+// dependency parses "A requires B" or "A irequires B" after the keyword.
+func (p *parser) dependency(a, b []byte, start bool) error {
+	if p.curRank < 0 {
+		return p.errorf("dependency outside a rank block")
+	}
+	kw := "requires"
+	if start {
+		kw = "irequires"
+	}
+	t := skipBlanks(b)
+	if len(t) == len(b) {
+		return p.errorf("want a blank after %q", kw)
+	}
+	bl, rest := ident(t)
+	if bl == nil {
+		return p.errorf("want a label after %q, found %q", kw, clip(t))
+	}
+	if err := p.endOfLine(rest, "the dependency"); err != nil {
+		return err
+	}
+	succ, ok := p.labels.lookup(a)
+	if !ok {
+		return p.errorf("dependency on undefined label %q (labels must be defined earlier in the same rank block)", a)
+	}
+	pred, ok := p.labels.lookup(bl)
+	if !ok {
+		return p.errorf("dependency on undefined label %q (labels must be defined earlier in the same rank block)", bl)
+	}
+	if succ == pred {
+		return p.errorf("dependency cycle: %q %s itself", a, kw)
+	}
+	if start {
+		p.idepPred, p.idepSucc = append(p.idepPred, pred), append(p.idepSucc, succ)
+	} else {
+		p.depPred, p.depSucc = append(p.depPred, pred), append(p.depSucc, succ)
+	}
+	return nil
+}
+
+// checkAcyclic runs Kahn's algorithm over the dependencies (they never
+// cross ranks) and reports an op left on a cycle.
+func (p *parser) checkAcyclic() error {
+	s := p.s
+	n := len(s.kind)
+	indeg := make([]int32, n)
+	copy(indeg, s.npred)
+	stack := make([]int32, 0, 1024)
+	for i := range indeg {
+		if indeg[i] == 0 {
+			stack = append(stack, int32(i))
+		}
+	}
+	done := 0
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		done++
+		for _, list := range [2][]int32{s.Requires(int(v)), s.IRequires(int(v))} {
+			for _, w := range list {
+				if indeg[w]--; indeg[w] == 0 {
+					stack = append(stack, w)
+				}
+			}
+		}
+	}
+	if done == n {
+		return nil
+	}
+	return p.cycleError(indeg)
+}
+
+// cycleError finds ops on one cycle: every op left with indeg > 0 has a
+// predecessor also left, so walking predecessors from any of them must
+// come back to an op already seen.
+func (p *parser) cycleError(indeg []int32) error {
+	s := p.s
+	stuckPred := make(map[int32]int32)
+	for v := range s.kind {
+		for _, list := range [2][]int32{s.Requires(v), s.IRequires(v)} {
+			for _, w := range list {
+				if indeg[v] > 0 && indeg[w] > 0 {
+					stuckPred[w] = int32(v)
+				}
+			}
+		}
+	}
+	v := int32(-1)
+	for i := range indeg {
+		if indeg[i] > 0 {
+			v = int32(i)
+			break
+		}
+	}
+	seen := make(map[int32]int)
+	var path []int32
+	for {
+		if at, ok := seen[v]; ok {
+			path = path[at:]
+			break
+		}
+		seen[v] = len(path)
+		path = append(path, v)
+		v = stuckPred[v]
+	}
+	lines := ""
+	for i := len(path) - 1; i >= 0 && len(path)-i <= 8; i-- {
+		lines += fmt.Sprintf(" %d", s.line[path[i]])
+	}
+	return fmt.Errorf("%s:%d: dependency cycle in rank %d through the ops on lines%s",
+		p.name, s.line[path[len(path)-1]], s.rankOf(path[0]), lines)
+}

@@ -1,0 +1,90 @@
+package goal
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// peerDir holds LogGOPSim's results on the sample schedules
+// (shared/reference/goal-and-llamp.md §8, §9), beside the checkout.
+const peerDir = "../../../shared/peers/loggopsim"
+
+// peerRow is one LogGOPSim run of results.csv.
+type peerRow struct {
+	ranks, goalOps, messages int
+	L, o, g, G               float64 // ns, ns, ns, ns/byte
+	S                        int64
+	runtime                  float64 // predicted_runtime, ns
+}
+
+// loadPeerResults reads results.csv into schedule → rows sorted by L.
+func loadPeerResults(t testing.TB) map[string][]peerRow {
+	f, err := os.Open(filepath.Join(peerDir, "results.csv"))
+	if err != nil {
+		t.Skipf("peer results not available: %v", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, h := range []string{"schedule", "ranks", "L_ns", "o_ns", "G", "predicted_runtime", "goal_ops", "messages", "g_ns", "S_bytes"} {
+		if _, ok := col[h]; !ok {
+			t.Fatalf("results.csv has no column %q", h)
+		}
+	}
+	num := func(rec []string, h string) float64 {
+		v, err := strconv.ParseFloat(rec[col[h]], 64)
+		if err != nil {
+			t.Fatalf("results.csv %s %s: %v", rec[0], h, err)
+		}
+		return v
+	}
+	out := map[string][]peerRow{}
+	for _, rec := range recs[1:] {
+		out[rec[0]] = append(out[rec[0]], peerRow{
+			ranks: int(num(rec, "ranks")), goalOps: int(num(rec, "goal_ops")), messages: int(num(rec, "messages")),
+			L: num(rec, "L_ns"), o: num(rec, "o_ns"), g: num(rec, "g_ns"), G: num(rec, "G"),
+			S: int64(num(rec, "S_bytes")), runtime: num(rec, "predicted_runtime"),
+		})
+	}
+	for _, rows := range out {
+		sort.Slice(rows, func(i, j int) bool { return rows[i].L < rows[j].L })
+	}
+	return out
+}
+
+// peerSchedules lists the GOAL files kept beside results.csv, by name.
+func peerSchedules(t testing.TB) []string {
+	files, err := filepath.Glob(filepath.Join(peerDir, "goal", "*.goal"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("peer GOAL files not available: %v", err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".goal"))
+	}
+	return names
+}
+
+func parsePeer(t testing.TB, name string) *Schedule {
+	f, err := os.Open(filepath.Join(peerDir, "goal", name+".goal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := Parse(f, name+".goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -1,0 +1,94 @@
+package sensitivity
+
+import "sort"
+
+// RankTime splits one rank's time at the baseline latency after the
+// decomposition of Wilke et al. (seed 002): MPI time is MPI-stack time (the
+// CPU cost of send and recv operations), synchronisation (waiting because
+// the other side was not ready yet) and network (waiting for the message
+// once the other side was ready). Times in s.
+type RankTime struct {
+	Rank    int     `json:"rank"`
+	End     float64 `json:"end_s"`     // finish of the rank's last operation
+	Compute float64 `json:"compute_s"` // Calc vertex costs
+	Stack   float64 `json:"stack_s"`   // Send and Recv vertex costs
+	Network float64 `json:"network_s"`
+	Sync    float64 `json:"sync_s"`
+}
+
+// isLocal reports whether edge e is program order on one rank: same rank,
+// no latency terms, no bytes. Other edges are messages (or rendezvous
+// handshakes) whose waiting time the split attributes.
+func (g *Graph) isLocal(e int, v int) bool {
+	return g.vRank[g.eFrom[e]] == g.vRank[v] && g.eLat[e] == 0 && g.eBytes[e] == 0
+}
+
+// mpiTime attributes, for every vertex, the time between its local ready
+// point (the latest program-order predecessor plus edge) and its start:
+// if a message edge determines the start, the part before the other side's
+// operation finished is synchronisation (max(0, T_other − T_ready), eq. (1)
+// and (2) of seed 002 with the send/recv finish as T_Send/T_PostRecv), the
+// rest is network time.
+func mpiTime(g *Graph, finish []float64, lat []float64) []RankTime {
+	out := make([]RankTime, g.ranks)
+	for r := range out {
+		out[r].Rank = r
+	}
+	for v := range g.vCost {
+		rt := &out[g.vRank[v]]
+		start := finish[v] - g.vCost[v]
+		rt.End = max(rt.End, finish[v])
+		if g.vKind[v] == Calc {
+			rt.Compute += g.vCost[v]
+		} else {
+			rt.Stack += g.vCost[v]
+		}
+		ready, other, arrival := 0.0, 0.0, -1.0
+		for e := int(g.inStart[v]); e < int(g.inStart[v+1]); e++ {
+			u := g.eFrom[e]
+			t := finish[u] + g.edgeCost(e, lat)
+			if g.isLocal(e, v) {
+				ready = max(ready, t)
+			} else if t > arrival {
+				arrival, other = t, finish[u]
+			}
+		}
+		wait := start - ready
+		if arrival < 0 || wait <= 0 {
+			continue
+		}
+		sync := min(wait, max(0, other-ready))
+		rt.Sync += sync
+		rt.Network += wait - sync
+	}
+	return out
+}
+
+// criticalPairs walks the critical path recorded by the last run and counts
+// the swept class's latency terms by (source rank, destination rank).
+func criticalPairs(ev *evaluator, p point) []PairSensitivity {
+	g := ev.g
+	counts := map[[2]int]int64{}
+	for v := p.Sink; v >= 0; {
+		e := ev.pred[v]
+		if e < 0 {
+			break
+		}
+		u := g.eFrom[e]
+		if c := g.latCount(int(e), ev.class); c > 0 {
+			counts[[2]int{int(g.vRank[u]), int(g.vRank[v])}] += int64(c)
+		}
+		v = u
+	}
+	out := make([]PairSensitivity, 0, len(counts))
+	for k, c := range counts {
+		out = append(out, PairSensitivity{Src: k[0], Dst: k[1], Lambda: c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Src != out[j].Src {
+			return out[i].Src < out[j].Src
+		}
+		return out[i].Dst < out[j].Dst
+	})
+	return out
+}
