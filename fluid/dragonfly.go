@@ -1,0 +1,180 @@
+package fluid
+
+import "strconv"
+
+// DragonflyConfig describes a SimGrid DRAGONFLY <cluster>, topo_parameters
+// "g,nb;c,nk;r,ng;n": Groups groups of Chassis chassis of Routers routers
+// of Nodes hosts. GroupLinks, ChassisLinks and RouterLinks count parallel
+// cables of the blue (between groups), black (between chassis) and green
+// (within a chassis) levels; each level's logical link has that many times
+// the cable bandwidth.
+type DragonflyConfig struct {
+	Groups, GroupLinks    int
+	Chassis, ChassisLinks int
+	Routers, RouterLinks  int
+	Nodes                 int
+	Link                  LinkSpec
+	Loopback              Loopback
+	Naming                Naming
+}
+
+// Validate reports the first bad field.
+func (c DragonflyConfig) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"Groups", c.Groups}, {"GroupLinks", c.GroupLinks}, {"Chassis", c.Chassis},
+		{"ChassisLinks", c.ChassisLinks}, {"Routers", c.Routers}, {"RouterLinks", c.RouterLinks}, {"Nodes", c.Nodes}} {
+		if f.v < 1 {
+			return errorf("DragonflyConfig.%s: must be ≥ 1, got %d", f.name, f.v)
+		}
+		if f.v > maxNodes {
+			return errorf("DragonflyConfig.%s: %d is more than %d", f.name, f.v, maxNodes)
+		}
+	}
+	if c.Groups > c.Chassis*c.Routers {
+		// The blue link of group i towards group j sits on router j of group
+		// i (counting blades fastest), so every group needs Groups routers.
+		return errorf("DragonflyConfig.Groups: %d groups need as many routers per group, got Chassis×Routers = %d", c.Groups, c.Chassis*c.Routers)
+	}
+	if c.hosts() > maxNodes || c.Groups*c.Chassis*c.Routers*c.Routers > maxNodes {
+		return errorf("DragonflyConfig: %d×%d×%d×%d is too large", c.Groups, c.Chassis, c.Routers, c.Nodes)
+	}
+	if err := c.Link.validate("DragonflyConfig.Link"); err != nil {
+		return wrap(err)
+	}
+	if err := c.Loopback.validate("DragonflyConfig.Loopback"); err != nil {
+		return wrap(err)
+	}
+	return wrap(c.Naming.validate("DragonflyConfig.Naming", c.hosts()))
+}
+
+func (c DragonflyConfig) hosts() int {
+	n := 1
+	for _, x := range []int{c.Groups, c.Chassis, c.Routers, c.Nodes} {
+		if n *= x; n > maxNodes {
+			return maxNodes + 1
+		}
+	}
+	return n
+}
+
+// Dragonfly uses SimGrid's minimal routing: host → its router; towards
+// another group, a green hop to the blade wired to that group, a black hop
+// to its chassis and the blue hop; then a green hop to the destination's
+// blade and a black hop to its chassis; router → host. Link classes:
+// "terminal" (host↔router), "intra" (green and black), "inter" (blue),
+// "loopback".
+//
+// The blue link of group i towards group j sits on router number j of
+// group i, counting blades fastest (SimGrid's placement). SimGrid's routing
+// assumes j < Routers (chassis 0); emu also accepts Routers ≤ j <
+// Chassis·Routers and reaches that router by its real chassis.
+//
+// Deviation: after the green hop within the destination group, SimGrid's
+// DragonflyZone continues from chassis 0's router whatever the current
+// chassis, which drops or misplaces the black hop when the source's
+// chassis is not 0. emu continues from the router the green hop reached.
+type Dragonfly struct {
+	base
+	cfg      DragonflyConfig
+	nodeUp   []LinkID // per host
+	nodeDown []LinkID
+	green    []LinkID // router ρ towards blade k of its chassis: green[ρ·Routers+k]
+	black    []LinkID // router ρ towards chassis k of its group: black[ρ·Chassis+k]
+	blue     []LinkID // router ρ's link to another group, -1 if none
+}
+
+// NewDragonfly builds the dragonfly.
+func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Dragonfly{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback}, cfg: c}
+	G, C, R := c.Groups, c.Chassis, c.Routers
+	routers := G * C * R
+	t.nodeUp, t.nodeDown = make([]LinkID, t.hosts), make([]LinkID, t.hosts)
+	t.green = make([]LinkID, routers*R)
+	t.black = make([]LinkID, routers*C)
+	t.blue = make([]LinkID, routers)
+	for i := range t.blue {
+		t.blue[i] = -1
+	}
+	for h := range t.hosts {
+		name := "local_link_from_router_" + strconv.Itoa(h/c.Nodes) + "_to_node_" + strconv.Itoa(h%c.Nodes)
+		t.nodeUp[h], t.nodeDown[h] = t.cable(name, "terminal", c.Link, 1)
+	}
+	for gc := 0; gc < G*C; gc++ { // green: all pairs of blades of a chassis
+		for j := 0; j < R; j++ {
+			for k := j + 1; k < R; k++ {
+				name := "green_link_in_chassis_" + strconv.Itoa(gc) + "_between_routers_" + strconv.Itoa(j) + "_and_" + strconv.Itoa(k)
+				up, down := t.cable(name, "intra", c.Link, float64(c.RouterLinks))
+				t.green[(gc*R+j)*R+k], t.green[(gc*R+k)*R+j] = up, down
+			}
+		}
+	}
+	for g := range G { // black: same blade of every pair of chassis of a group
+		for j := 0; j < C; j++ {
+			for k := j + 1; k < C; k++ {
+				for b := range R {
+					name := "black_link_in_group_" + strconv.Itoa(g) + "_between_chassis_" + strconv.Itoa(j) + "_and_" + strconv.Itoa(k) + "_blade_" + strconv.Itoa(b)
+					up, down := t.cable(name, "intra", c.Link, float64(c.ChassisLinks))
+					t.black[((g*C+j)*R+b)*C+k], t.black[((g*C+k)*R+b)*C+j] = up, down
+				}
+			}
+		}
+	}
+	for i := range G { // blue: group i's router j ↔ group j's router i
+		for j := i + 1; j < G; j++ {
+			name := "blue_link_between_group_" + strconv.Itoa(i) + "_and_" + strconv.Itoa(j)
+			up, down := t.cable(name, "inter", c.Link, float64(c.GroupLinks))
+			t.blue[i*C*R+j], t.blue[j*C*R+i] = up, down
+		}
+	}
+	t.addLoopbacks()
+	return t, nil
+}
+
+// Route returns the minimal route from src to dst.
+func (t *Dragonfly) Route(src, dst int) Route {
+	t.check(src)
+	t.check(dst)
+	if src == dst {
+		if r, ok := t.loopRoute(src); ok {
+			return r
+		}
+	}
+	C, R, N := t.cfg.Chassis, t.cfg.Routers, t.cfg.Nodes
+	path := make([]LinkID, 0, 7)
+	path = append(path, t.nodeUp[src])
+	sr, dr := src/N, dst/N // global router indices
+	if sr != dr {
+		g, ch, b := sr/(C*R), (sr/R)%C, sr%R
+		dg, dch, db := dr/(C*R), (dr/R)%C, dr%R
+		router := func() int { return (g*C+ch)*R + b }
+		if g != dg {
+			// Go to the router wired to group dg: router number dg of
+			// this group (blade dg mod R of chassis dg div R).
+			if b != dg%R {
+				path = append(path, t.green[router()*R+dg%R])
+				b = dg % R
+			}
+			if ch != dg/R {
+				path = append(path, t.black[router()*C+dg/R])
+				ch = dg / R
+			}
+			path = append(path, t.blue[router()])
+			sg := sr / (C * R) // arrive at router number sg of group dg
+			g, ch, b = dg, sg/R, sg%R
+		}
+		if b != db {
+			path = append(path, t.green[router()*R+db])
+			b = db
+		}
+		if ch != dch {
+			path = append(path, t.black[router()*C+dch])
+		}
+	}
+	path = append(path, t.nodeDown[dst])
+	return t.switched(path)
+}

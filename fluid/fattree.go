@@ -1,0 +1,242 @@
+package fluid
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// FatTreeConfig describes a SimGrid FAT_TREE <cluster>,
+// topo_parameters "L;d1,...,dL;u1,...,uL;c1,...,cL" (reference §4.6).
+type FatTreeConfig struct {
+	Levels   int   // L, switch levels, ≥ 1
+	Down     []int // d_i: children per level-i switch, L entries ≥ 1
+	Up       []int // u_i: parents per level-(i−1) node, L entries ≥ 1
+	Parallel []int // c_i: parallel cables between a level-(i−1) node and each parent, L entries ≥ 1
+	Link     LinkSpec
+	Loopback Loopback
+	Naming   Naming
+}
+
+// Validate reports the first bad field.
+func (c FatTreeConfig) Validate() error {
+	if c.Levels < 1 {
+		return errorf("FatTreeConfig.Levels: must be ≥ 1, got %d", c.Levels)
+	}
+	for _, v := range []struct {
+		name string
+		xs   []int
+	}{{"Down", c.Down}, {"Up", c.Up}, {"Parallel", c.Parallel}} {
+		if len(v.xs) != c.Levels {
+			return errorf("FatTreeConfig.%s: %d entries for %d levels", v.name, len(v.xs), c.Levels)
+		}
+		for i, x := range v.xs {
+			if x < 1 {
+				return errorf("FatTreeConfig.%s[%d]: must be ≥ 1, got %d", v.name, i, x)
+			}
+		}
+	}
+	if n := c.hosts(); n > maxNodes {
+		return errorf("FatTreeConfig.Down: %v gives more than %d hosts", c.Down, maxNodes)
+	}
+	if err := c.Link.validate("FatTreeConfig.Link"); err != nil {
+		return wrap(err)
+	}
+	if err := c.Loopback.validate("FatTreeConfig.Loopback"); err != nil {
+		return wrap(err)
+	}
+	return wrap(c.Naming.validate("FatTreeConfig.Naming", c.hosts()))
+}
+
+// maxNodes bounds the nodes of a generated topology, so that a typo in a
+// parameter string yields an error rather than an out-of-memory crash.
+const maxNodes = 1 << 22
+
+// hosts is Π d_i, saturated at maxNodes+1.
+func (c FatTreeConfig) hosts() int {
+	n := 1
+	for _, d := range c.Down {
+		n *= d
+		if n > maxNodes {
+			return maxNodes + 1
+		}
+	}
+	return n
+}
+
+// FatTree is a k-ary fat-tree with SimGrid's labels and d-mod-k routing.
+// Level 0 holds the hosts, level L the top switches. Link classes: "host"
+// for host↔level-1 cables, "levelN" for cables between level N and N+1
+// switches, "loopback".
+type FatTree struct {
+	base
+	spec          LinkSpec
+	levels        int
+	down, up, par []int
+	count         []int       // nodes per level 0..L
+	offset        []int       // global index of the first node of each level
+	labels        []int32     // node g's label is labels[g*L : g*L+L]
+	parents       [][]ftCable // per node below the top: u·c cables, by port
+	children      [][]ftCable // per switch: d·c cables, by port (nil for hosts)
+}
+
+// ftCable is one parallel cable between a node and one of its parents.
+type ftCable struct {
+	upLink, downLink LinkID
+	parent, child    int32 // global node indices
+}
+
+// NewFatTree builds the fat-tree. Building is linear in the number of
+// cables; routes are computed on demand.
+func NewFatTree(c FatTreeConfig) (*FatTree, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	L := c.Levels
+	t := &FatTree{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback},
+		spec: c.Link, levels: L, down: c.Down, up: c.Up, par: c.Parallel}
+	t.count = make([]int, L+1)
+	t.offset = make([]int, L+2)
+	for l := 0; l <= L; l++ {
+		n := 1
+		for j := 0; j < L; j++ {
+			if j < l {
+				n *= c.Up[j]
+			} else {
+				n *= c.Down[j]
+			}
+		}
+		if n > maxNodes {
+			return nil, errorf("FatTreeConfig.Up: %v gives more than %d level-%d switches", c.Up, maxNodes, l)
+		}
+		t.count[l] = n
+		t.offset[l+1] = t.offset[l] + n
+	}
+	total := t.offset[L+1]
+	t.labels = make([]int32, total*L)
+	t.parents = make([][]ftCable, total)
+	t.children = make([][]ftCable, total)
+	for l := 0; l <= L; l++ {
+		for p := 0; p < t.count[l]; p++ {
+			g := t.offset[l] + p
+			rest := p
+			for j := 0; j < L; j++ { // mixed radix, digit 0 fastest
+				r := t.radix(l, j)
+				t.labels[g*L+j] = int32(rest % r)
+				rest /= r
+			}
+			if l < L {
+				t.parents[g] = make([]ftCable, c.Up[l]*c.Parallel[l])
+			}
+			if l > 0 {
+				t.children[g] = make([]ftCable, c.Down[l-1]*c.Parallel[l-1])
+			}
+		}
+	}
+	for l := 0; l < L; l++ {
+		class := "host"
+		if l > 0 {
+			class = "level" + strconv.Itoa(l)
+		}
+		for p := 0; p < t.count[l]; p++ {
+			t.connectParents(t.offset[l]+p, l, class)
+		}
+	}
+	t.addLoopbacks()
+	return t, nil
+}
+
+// radix is the range of label digit j at level l: u_j below l, d_j above.
+func (t *FatTree) radix(l, j int) int {
+	if j < l {
+		return t.up[j]
+	}
+	return t.down[j]
+}
+
+func (t *FatTree) label(g, j int) int { return int(t.labels[g*t.levels+j]) }
+
+// connectParents cables node g of level l to its parents: the level-(l+1)
+// switches whose labels equal g's except for digit l, in position order,
+// each with c_{l+1} parallel cables. Port numbers follow SimGrid: the
+// parent sees the child at g.label[l] + j·d, the child sees the parent at
+// parent.label[l] + j·u.
+func (t *FatTree) connectParents(g, l int, class string) {
+	L := t.levels
+	// Position of the parent with digit l = 0; digit l has weight Π_{i<l} u_i.
+	pos0, weight, w := 0, 0, 1
+	for j := 0; j < L; j++ {
+		if j == l {
+			weight = w
+		} else {
+			pos0 += t.label(g, j) * w
+		}
+		w *= t.radix(l+1, j)
+	}
+	for p := 0; p < t.up[l]; p++ {
+		parent := t.offset[l+1] + pos0 + p*weight
+		for j := 0; j < t.par[l]; j++ {
+			name := fmt.Sprintf("link_from_%d_%d_%d", g, parent, len(t.links))
+			up, down := t.cable(name, class, t.spec, 1)
+			cable := ftCable{upLink: up, downLink: down, parent: int32(parent), child: int32(g)}
+			t.children[parent][t.label(g, l)+j*t.down[l]] = cable
+			t.parents[g][t.label(parent, l)+j*t.up[l]] = cable
+		}
+	}
+}
+
+// Route returns SimGrid's d-mod-k route from src to dst: up until the
+// current switch's subtree holds dst, taking at level l the parent port
+// (dst / Π_{i<l} u_i) mod (u_{l+1}·c_{l+1}); then down towards dst's label.
+func (t *FatTree) Route(src, dst int) Route {
+	t.check(src)
+	t.check(dst)
+	if src == dst {
+		if r, ok := t.loopRoute(src); ok {
+			return r
+		}
+	}
+	path := make([]LinkID, 0, 2*t.levels)
+	cur, level := src, 0 // hosts are nodes 0..hosts-1 of level 0
+	for !t.covers(cur, level, dst) {
+		port := dst
+		for i := 0; i < level; i++ {
+			port /= t.up[i]
+		}
+		port %= t.up[level] * t.par[level]
+		cable := t.parents[cur][port]
+		path = append(path, cable.upLink)
+		cur, level = int(cable.parent), level+1
+	}
+	for cur != dst {
+		// Among parallel cables, start at the one picked by the source's
+		// position. Like SimGrid, the scan index carries over to the next
+		// level after a descent instead of restarting; that only changes
+		// which parallel cable is taken lower down.
+		start := (src % t.par[level-1]) * t.down[level-1]
+		for i := start; i < len(t.children[cur]); i++ {
+			if i%t.down[level-1] == t.label(dst, level-1) {
+				cable := t.children[cur][i]
+				path = append(path, cable.downLink)
+				cur, level = int(cable.child), level-1
+			}
+		}
+	}
+	return t.switched(path)
+}
+
+// covers reports whether the subtree of switch g at level holds host h:
+// their labels agree on every digit from level up.
+func (t *FatTree) covers(g, level, h int) bool {
+	if level == 0 {
+		return false
+	}
+	for j := level; j < t.levels; j++ {
+		if t.label(g, j) != t.label(h, j) {
+			return false
+		}
+	}
+	return true
+}
+
+// Switches returns the number of switches at each level 1..L.
+func (t *FatTree) Switches() []int { return append([]int(nil), t.count[1:]...) }

@@ -1,0 +1,91 @@
+package fluid
+
+import "strconv"
+
+// FlatConfig describes a SimGrid FLAT <cluster>: each host has a private
+// cable to a crossbar, optionally through a backbone every inter-host
+// message crosses.
+type FlatConfig struct {
+	Hosts    int      // ≥ 1
+	Link     LinkSpec // each host's private cable (SplitDuplex: one link per direction)
+	Backbone *Backbone
+	Loopback Loopback
+	Naming   Naming
+}
+
+// Backbone is the optional link between the hosts' private links.
+type Backbone struct {
+	Bandwidth float64 // bytes/s, > 0
+	Latency   float64 // s, ≥ 0
+	FatPipe   bool    // caps each flow instead of being shared (SimGrid's bb_sharing_policy FATPIPE)
+}
+
+// Validate reports the first bad field.
+func (c FlatConfig) Validate() error {
+	if c.Hosts < 1 {
+		return errorf("FlatConfig.Hosts: must be ≥ 1, got %d", c.Hosts)
+	}
+	if err := c.Link.validate("FlatConfig.Link"); err != nil {
+		return wrap(err)
+	}
+	if c.Backbone != nil {
+		spec := LinkSpec{Bandwidth: c.Backbone.Bandwidth, Latency: c.Backbone.Latency, Policy: SharedDuplex}
+		if err := spec.validate("FlatConfig.Backbone"); err != nil {
+			return wrap(err)
+		}
+	}
+	if err := c.Loopback.validate("FlatConfig.Loopback"); err != nil {
+		return wrap(err)
+	}
+	return wrap(c.Naming.validate("FlatConfig.Naming", c.Hosts))
+}
+
+// Flat is a flat cluster. Routes: up-link of the source, [backbone],
+// down-link of the destination; link classes "host", "backbone",
+// "loopback".
+type Flat struct {
+	base
+	up, down []LinkID
+	backbone LinkID // -1 if none
+}
+
+// NewFlat builds a flat cluster.
+func NewFlat(c FlatConfig) (*Flat, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Flat{base: base{hosts: c.Hosts, naming: c.Naming, loopback: c.Loopback}, backbone: -1}
+	t.up, t.down = make([]LinkID, c.Hosts), make([]LinkID, c.Hosts)
+	for h := range c.Hosts {
+		t.up[h], t.down[h] = t.cable("link_"+strconv.Itoa(h), "host", c.Link, 1)
+	}
+	if bb := c.Backbone; bb != nil {
+		sh := Shared
+		if bb.FatPipe {
+			sh = FatPipe
+		}
+		t.backbone = t.add("backbone", "backbone", bb.Bandwidth, bb.Latency, sh)
+	}
+	t.addLoopbacks()
+	return t, nil
+}
+
+// Route returns the path from src to dst.
+func (t *Flat) Route(src, dst int) Route {
+	t.check(src)
+	t.check(dst)
+	if src == dst {
+		if r, ok := t.loopRoute(src); ok {
+			return r
+		}
+	}
+	path := make([]LinkID, 0, 3)
+	path = append(path, t.up[src])
+	if t.backbone >= 0 {
+		path = append(path, t.backbone)
+	}
+	if t.down[dst] != t.up[src] { // a SHARED private link used both ways appears once
+		path = append(path, t.down[dst])
+	}
+	return t.switched(path)
+}

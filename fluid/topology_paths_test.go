@@ -1,0 +1,320 @@
+package fluid
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// ends maps a split-duplex link to the two network nodes it connects, in
+// its direction of travel; tests build it from a topology's internals and
+// walk routes over it.
+type ends map[LinkID][2]string
+
+func host(h int) string { return fmt.Sprintf("h%d", h) }
+
+// walk checks that r is a connected path from host src to host dst.
+func (e ends) walk(r Route, src, dst int) error {
+	at := host(src)
+	for _, l := range r.Links {
+		end, ok := e[l]
+		if !ok {
+			return fmt.Errorf("link %d has no known ends", l)
+		}
+		if end[0] != at {
+			return fmt.Errorf("link %d leaves %s, but the route is at %s", l, end[0], at)
+		}
+		at = end[1]
+	}
+	if at != host(dst) {
+		return fmt.Errorf("route ends at %s, want %s", at, host(dst))
+	}
+	return nil
+}
+
+func fatTreeEnds(t *FatTree) ends {
+	e := ends{}
+	name := func(g int) string {
+		if g < t.hosts {
+			return host(g)
+		}
+		return fmt.Sprintf("s%d", g)
+	}
+	for g := range t.parents {
+		for _, c := range t.parents[g] {
+			e[c.upLink] = [2]string{name(int(c.child)), name(int(c.parent))}
+			e[c.downLink] = [2]string{name(int(c.parent)), name(int(c.child))}
+		}
+	}
+	return e
+}
+
+// TestFatTreeShape checks SimGrid's example "2;4,4;1,2;1,2" (reference
+// §4.6): 16 hosts under 4 level-1 switches, each with 2 parents reached
+// through 2 parallel cables; 2 level-2 switches.
+func TestFatTreeShape(t *testing.T) {
+	c, err := ParseFatTreeParams("2;4,4;1,2;1,2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Link = spec
+	ft, err := NewFatTree(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cables: 16 host↔level-1 + 4 switches × 2 parents × 2 parallel = 32,
+	// two links each (split duplex), plus 16 loopbacks.
+	if ft.Hosts() != 16 || fmt.Sprint(ft.Switches()) != "[4 2]" || len(ft.Links()) != 80 {
+		t.Fatalf("hosts %d switches %v links %d, want 16 [4 2] 80", ft.Hosts(), ft.Switches(), len(ft.Links()))
+	}
+	classes := map[string]int{}
+	for _, l := range ft.Links() {
+		classes[l.Class]++
+	}
+	if classes["host"] != 32 || classes["level1"] != 32 || classes["loopback"] != 16 {
+		t.Errorf("link classes %v", classes)
+	}
+}
+
+// TestFatTreeRoutes: on several shapes, every route is a connected path
+// that climbs exactly to the lowest level whose subtree holds both hosts:
+// level k = 1 + the highest digit where the hosts' positions differ in
+// radix d (2k links).
+func TestFatTreeRoutes(t *testing.T) {
+	for _, p := range []string{"1;4;1;1", "2;4,4;1,2;1,2", "2;2,3;2,2;1,2", "3;2,2,3;1,2,2;1,2,1", "3;4,4,4;1,4,4;1,1,1"} {
+		c, err := ParseFatTreeParams(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Link = spec
+		c.Loopback.Disabled = true
+		ft, err := NewFatTree(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRouteBasics(t, ft)
+		e := fatTreeEnds(ft)
+		for s := range ft.Hosts() {
+			for d := range ft.Hosts() {
+				r := ft.Route(s, d)
+				if err := e.walk(r, s, d); err != nil {
+					t.Fatalf("%s: route %d→%d: %v", p, s, d, err)
+				}
+				k, a, b := 1, s/c.Down[0], d/c.Down[0]
+				for i := 1; a != b; i++ {
+					k, a, b = k+1, a/c.Down[i], b/c.Down[i]
+				}
+				if len(r.Links) != 2*k {
+					t.Fatalf("%s: route %d→%d has %d links, want 2×%d", p, s, d, len(r.Links), k)
+				}
+			}
+		}
+	}
+}
+
+// TestFatTreeShiftIsContentionFree: d-mod-k routing on a full-bisection
+// fat-tree sends every shift permutation (host i → i+s) over disjoint
+// links, the property that makes it the standard static routing.
+func TestFatTreeShiftIsContentionFree(t *testing.T) {
+	for _, p := range []string{"2;4,4;1,4;1,1", "3;4,4,4;1,4,4;1,1,1"} {
+		c, _ := ParseFatTreeParams(p)
+		c.Link = spec
+		ft, err := NewFatTree(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := ft.Hosts()
+		for shift := 1; shift < n; shift++ {
+			used := map[LinkID]int{}
+			for s := range n {
+				for _, l := range ft.Route(s, (s+shift)%n).Links {
+					if used[l]++; used[l] > 1 {
+						t.Fatalf("%s shift %d: link %s used twice", p, shift, ft.Links()[l].Name)
+					}
+				}
+			}
+		}
+	}
+}
+
+func torusEnds(t *Torus) ends {
+	e := ends{}
+	D := len(t.dims)
+	for n := range t.hosts {
+		for i, d := range t.dims {
+			next := n + t.stride[i]
+			if (n/t.stride[i])%d == d-1 {
+				next = n - (d-1)*t.stride[i]
+			}
+			e[t.up[n*D+i]] = [2]string{host(n), host(next)}
+			e[t.down[n*D+i]] = [2]string{host(next), host(n)}
+		}
+	}
+	return e
+}
+
+// TestTorusRing checks the direction rule on a ring of 5 (d/2 = 2): 0→2
+// goes + over 0's and 1's links; 0→3 goes − (3 is not within +2), through
+// 4, over the DOWN sides of 4's and 3's links.
+func TestTorusRing(t *testing.T) {
+	dims, err := ParseTorusParams("5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, err := NewTorus(TorusConfig{Dims: dims, Link: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src, dst int
+		want     []string
+	}{
+		{0, 2, []string{"link_from_0_to_1_UP", "link_from_1_to_2_UP"}},
+		{0, 3, []string{"link_from_4_to_0_DOWN", "link_from_3_to_4_DOWN"}},
+		{4, 1, []string{"link_from_4_to_0_UP", "link_from_0_to_1_UP"}},
+		{3, 4, []string{"link_from_3_to_4_UP"}},
+	} {
+		if got := names(to, to.Route(c.src, c.dst)); !sameStrings(got, c.want) {
+			t.Errorf("route %d→%d = %v, want %v", c.src, c.dst, got, c.want)
+		}
+	}
+}
+
+// TestTorusRoutes: on 1-, 2- and 3-D tori every route is connected and as
+// long as the sum over dimensions of the ring distances min(|s−t|, d−|s−t|).
+func TestTorusRoutes(t *testing.T) {
+	for _, dims := range [][]int{{6}, {4, 3}, {4, 3, 2}, {1, 5, 2}} {
+		to, err := NewTorus(TorusConfig{Dims: dims, Link: spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRouteBasics(t, to)
+		e := torusEnds(to)
+		for s := range to.Hosts() {
+			for d := range to.Hosts() {
+				if s == d {
+					continue
+				}
+				r := to.Route(s, d)
+				if err := e.walk(r, s, d); err != nil {
+					t.Fatalf("%v: route %d→%d: %v", dims, s, d, err)
+				}
+				want, a, b := 0, s, d
+				for _, n := range dims {
+					diff := a%n - b%n
+					diff = max(diff, -diff)
+					want += min(diff, n-diff)
+					a, b = a/n, b/n
+				}
+				if len(r.Links) != want {
+					t.Fatalf("%v: route %d→%d has %d links, want %d", dims, s, d, len(r.Links), want)
+				}
+			}
+		}
+	}
+}
+
+func dragonflyEnds(t *Dragonfly) ends {
+	e := ends{}
+	C, R, N := t.cfg.Chassis, t.cfg.Routers, t.cfg.Nodes
+	router := func(r int) string { return fmt.Sprintf("r%d", r) }
+	for h := range t.hosts {
+		e[t.nodeUp[h]] = [2]string{host(h), router(h / N)}
+		e[t.nodeDown[h]] = [2]string{router(h / N), host(h)}
+	}
+	for r := range len(t.blue) {
+		g, ch, b := r/(C*R), (r/R)%C, r%R
+		for k := range R {
+			if k != b {
+				e[t.green[r*R+k]] = [2]string{router(r), router((g*C+ch)*R + k)}
+			}
+		}
+		for k := range C {
+			if k != ch {
+				e[t.black[r*C+k]] = [2]string{router(r), router((g*C+k)*R + b)}
+			}
+		}
+		if t.blue[r] >= 0 {
+			j := r % (C * R) // router number j of group g leads to group j, router number g
+			e[t.blue[r]] = [2]string{router(r), router(j*C*R + g)}
+		}
+	}
+	return e
+}
+
+// TestDragonflyRoutes: on SimGrid's example "3,4;4,3;5,1;2" and on shapes
+// with several chassis, every route is connected, crosses at most one blue
+// link and at most 7 links; aggregated levels carry count × bandwidth.
+func TestDragonflyRoutes(t *testing.T) {
+	for _, p := range []string{"3,4;4,3;5,1;2", "2,2;2,1;1,2;2", "4,1;3,2;2,1;1", "1,1;3,1;3,1;2"} {
+		c, err := ParseDragonflyParams(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Link = spec
+		df, err := NewDragonfly(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRouteBasics(t, df)
+		e := dragonflyEnds(df)
+		for s := range df.Hosts() {
+			for d := range df.Hosts() {
+				if s == d {
+					continue
+				}
+				r := df.Route(s, d)
+				if err := e.walk(r, s, d); err != nil {
+					t.Fatalf("%s: route %d→%d: %v %v", p, s, d, err, names(df, r))
+				}
+				inter := 0
+				for _, l := range r.Links {
+					if df.Links()[l].Class == "inter" {
+						inter++
+					}
+				}
+				sameGroup := s/(c.Chassis*c.Routers*c.Nodes) == d/(c.Chassis*c.Routers*c.Nodes)
+				if len(r.Links) > 7 || (sameGroup && inter != 0) || (!sameGroup && inter != 1) {
+					t.Fatalf("%s: route %d→%d = %v", p, s, d, names(df, r))
+				}
+			}
+		}
+		want := map[string]float64{"terminal": spec.Bandwidth, "inter": spec.Bandwidth * float64(c.GroupLinks)}
+		for _, l := range df.Links() {
+			if w, ok := want[l.Class]; ok && l.Bandwidth != w {
+				t.Errorf("%s: %s has %v B/s, want %v", p, l.Name, l.Bandwidth, w)
+			}
+		}
+	}
+}
+
+// TestDragonflyNamedRoute follows SimGrid's algorithm by hand on its
+// example "3,4;4,3;5,1;2" (5 blades, 4 chassis, 2 nodes per blade): host 0
+// is (group 0, chassis 0, blade 0, node 0); host 97 = ((2·4+1)·5+3)·2+1 is
+// (group 2, chassis 1, blade 3, node 1), on router 48. Path: node link up;
+// green to blade 2 (the router wired to group 2); blue to group 2, arriving
+// at its router number 0 (chassis 0, blade 0); green to blade 3; black to
+// chassis 1; node link down.
+func TestDragonflyNamedRoute(t *testing.T) {
+	c, _ := ParseDragonflyParams("3,4;4,3;5,1;2")
+	c.Link = spec
+	df, err := NewDragonfly(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"local_link_from_router_0_to_node_0_UP",
+		"green_link_in_chassis_0_between_routers_0_and_2_UP",
+		"blue_link_between_group_0_and_2_UP",
+		"green_link_in_chassis_8_between_routers_0_and_3_UP",
+		"black_link_in_group_2_between_chassis_0_and_1_blade_3_UP",
+		"local_link_from_router_48_to_node_1_DOWN",
+	}
+	r := df.Route(0, 97)
+	if got := names(df, r); !sameStrings(got, want) {
+		t.Errorf("route 0→97 =\n%v\nwant\n%v", got, want)
+	}
+	if r.Hops != 5 || math.Abs(r.Latency-6*spec.Latency) > latTol {
+		t.Errorf("hops %d latency %v", r.Hops, r.Latency)
+	}
+}

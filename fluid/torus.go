@@ -1,0 +1,117 @@
+package fluid
+
+import "strconv"
+
+// TorusConfig describes a SimGrid TORUS <cluster>, topo_parameters
+// "d0,d1,...": a torus with Dims[i] nodes along dimension i, every node a
+// host with one cable per dimension to its + neighbour (wrapping).
+type TorusConfig struct {
+	Dims     []int // ≥ 1 dimension, each ≥ 1
+	Link     LinkSpec
+	Loopback Loopback // must not be Disabled: a torus has no route to self
+	Naming   Naming
+}
+
+// Validate reports the first bad field.
+func (c TorusConfig) Validate() error {
+	if len(c.Dims) == 0 {
+		return errorf("TorusConfig.Dims: need at least one dimension")
+	}
+	n := 1
+	for i, d := range c.Dims {
+		if d < 1 {
+			return errorf("TorusConfig.Dims[%d]: must be ≥ 1, got %d", i, d)
+		}
+		if n *= d; n > maxNodes {
+			return errorf("TorusConfig.Dims: %v gives more than %d hosts", c.Dims, maxNodes)
+		}
+	}
+	if err := c.Link.validate("TorusConfig.Link"); err != nil {
+		return wrap(err)
+	}
+	if c.Loopback.Disabled {
+		return errorf("TorusConfig.Loopback.Disabled: a torus needs loopbacks (its route from a host to itself would be empty)")
+	}
+	if err := c.Loopback.validate("TorusConfig.Loopback"); err != nil {
+		return wrap(err)
+	}
+	return wrap(c.Naming.validate("TorusConfig.Naming", n))
+}
+
+// Torus routes in dimension order, as SimGrid's TorusZone: dimension 0
+// first, each dimension in the shorter direction (ties go +). A + hop from
+// node u uses u's cable (up side); a − hop from u to v uses v's cable (down
+// side). Link classes: "torus", "loopback".
+type Torus struct {
+	base
+	dims   []int
+	stride []int    // Π_{j<i} dims[j]
+	up     []LinkID // cable of node n in dimension i: index n·len(dims)+i
+	down   []LinkID
+}
+
+// NewTorus builds the torus.
+func NewTorus(c TorusConfig) (*Torus, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	t := &Torus{dims: append([]int(nil), c.Dims...), stride: make([]int, len(c.Dims))}
+	n := 1
+	for i, d := range c.Dims {
+		t.stride[i] = n
+		n *= d
+	}
+	t.base = base{hosts: n, naming: c.Naming, loopback: c.Loopback}
+	D := len(c.Dims)
+	t.up, t.down = make([]LinkID, n*D), make([]LinkID, n*D)
+	for node := range n {
+		for i, d := range c.Dims {
+			next := node + t.stride[i]
+			if (node/t.stride[i])%d == d-1 {
+				next = node - (d-1)*t.stride[i]
+			}
+			name := "link_from_" + strconv.Itoa(node) + "_to_" + strconv.Itoa(next)
+			t.up[node*D+i], t.down[node*D+i] = t.cable(name, "torus", c.Link, 1)
+		}
+	}
+	t.addLoopbacks()
+	return t, nil
+}
+
+// Route returns the dimension-order route from src to dst.
+func (t *Torus) Route(src, dst int) Route {
+	t.check(src)
+	t.check(dst)
+	if src == dst {
+		r, _ := t.loopRoute(src) // Validate forbids disabling loopbacks
+		return r
+	}
+	D := len(t.dims)
+	var path []LinkID
+	cur := src
+	for i, d := range t.dims {
+		s, g := (src/t.stride[i])%d, (dst/t.stride[i])%d
+		plus := (g > s && g <= s+d/2) || (s > d/2 && (s+d/2)%d >= g)
+		for c := s; c != g; {
+			if plus {
+				path = append(path, t.up[cur*D+i])
+				if c == d-1 {
+					cur, c = cur-(d-1)*t.stride[i], 0
+				} else {
+					cur, c = cur+t.stride[i], c+1
+				}
+			} else {
+				if c == 0 {
+					cur, c = cur+(d-1)*t.stride[i], d-1
+				} else {
+					cur, c = cur-t.stride[i], c-1
+				}
+				path = append(path, t.down[cur*D+i])
+			}
+		}
+	}
+	return t.switched(path)
+}
+
+// Dims returns the torus's dimensions.
+func (t *Torus) Dims() []int { return append([]int(nil), t.dims...) }
