@@ -66,13 +66,14 @@ func ReadSamples(data []byte, file string) ([]Sample, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
-			if torn && lastLine(data, line) {
+			var pe *csv.ParseError
+			if torn && errors.As(err, &pe) && lastLine(data, pe.StartLine) {
 				break
 			}
 			return nil, csvError(file, err)
 		}
+		line, _ := r.FieldPos(0)
 		s, err := parseRow(rec, col)
 		if torn && lastLine(data, line) {
 			break // a torn row may parse (a number cut short): drop it all the same

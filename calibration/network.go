@@ -1,0 +1,187 @@
+package calibration
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// PingPong is one network measurement: the one-way time of a message of
+// Bytes bytes (half a ping-pong round trip), in seconds.
+type PingPong struct {
+	Bytes   float64
+	Seconds float64
+}
+
+// ParseNetwork reads network measurements in either accepted form, chosen by
+// content: the text output of osu_latency or osu_bw (a "# Size …" header),
+// or a CSV with bytes and seconds columns (see ParsePingPongCSV).
+func ParseNetwork(data []byte, file string) ([]PingPong, error) {
+	if isOSU(data) {
+		return ParseOSU(data, file)
+	}
+	return ParsePingPongCSV(data, file)
+}
+
+func isOSU(data []byte) bool {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		t := strings.TrimSpace(string(line))
+		if strings.HasPrefix(t, "#") && strings.Contains(strings.ToLower(t), "size") {
+			return true
+		}
+	}
+	return false
+}
+
+// ParsePingPongCSV reads a CSV with a header holding at least the columns
+// bytes and seconds (any order; other columns ignored). seconds is the
+// one-way time of one message.
+func ParsePingPongCSV(data []byte, file string) ([]PingPong, error) {
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	r.Comment = '#'
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	header, err := r.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file, want a header with bytes,seconds", file)
+	}
+	if err != nil {
+		return nil, csvError(file, err)
+	}
+	ib, is := -1, -1
+	for i, h := range header {
+		switch strings.ToLower(strings.TrimSpace(h)) {
+		case "bytes":
+			ib = i
+		case "seconds":
+			is = i
+		}
+	}
+	if ib < 0 || is < 0 {
+		return nil, fmt.Errorf("%s:1: want columns bytes and seconds, header is %q", file, strings.Join(header, ","))
+	}
+	var out []PingPong
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(file, err)
+		}
+		line, _ := r.FieldPos(0)
+		if max(ib, is) >= len(rec) {
+			return nil, fmt.Errorf("%s:%d: row has %d fields, want bytes and seconds", file, line, len(rec))
+		}
+		p, err := pingPoint(rec[ib], rec[is], 1)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no measurements", file)
+	}
+	return out, nil
+}
+
+// pingPoint reads a (bytes, time) pair; time is multiplied by unit to get
+// seconds.
+func pingPoint(bs, ts string, unit float64) (PingPong, error) {
+	b, err := strconv.ParseFloat(strings.TrimSpace(bs), 64)
+	if err != nil || b < 0 || math.IsInf(b, 0) || b != math.Trunc(b) {
+		return PingPong{}, fmt.Errorf("bytes %q is not a non-negative integer", bs)
+	}
+	t, err := strconv.ParseFloat(strings.TrimSpace(ts), 64)
+	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
+		return PingPong{}, fmt.Errorf("time %q is not a number", ts)
+	}
+	if t < 0 {
+		return PingPong{}, fmt.Errorf("negative time %s", ts)
+	}
+	return PingPong{Bytes: b, Seconds: t * unit}, nil
+}
+
+// ParseOSU reads the output of osu_latency (one-way latency in µs per size)
+// or osu_bw (bandwidth in MB/s per size, turned into the time of one message:
+// size / bandwidth). The kind and unit come from the "# Size …" header.
+func ParseOSU(data []byte, file string) ([]PingPong, error) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	const (
+		unknown = iota
+		latency
+		bandwidth
+	)
+	kind := unknown
+	var out []PingPong
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		if strings.HasPrefix(text, "#") {
+			low := strings.ToLower(text)
+			if !strings.Contains(low, "size") {
+				continue // title line
+			}
+			switch {
+			case strings.Contains(low, "latency") && strings.Contains(low, "(us)"):
+				kind = latency
+			case strings.Contains(low, "bandwidth") && strings.Contains(low, "(mb/s)"):
+				kind = bandwidth
+			default:
+				return nil, fmt.Errorf("%s:%d: header %q: want Latency (us) or Bandwidth (MB/s)", file, line, text)
+			}
+			continue
+		}
+		if kind == unknown {
+			return nil, fmt.Errorf("%s:%d: data before the \"# Size\" header", file, line)
+		}
+		f := strings.Fields(text)
+		if len(f) < 2 {
+			return nil, fmt.Errorf("%s:%d: want size and value, got %q", file, line, text)
+		}
+		var p PingPong
+		var err error
+		if kind == latency {
+			p, err = pingPoint(f[0], f[1], 1e-6) // µs
+		} else {
+			p, err = bwPoint(f[0], f[1])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(out) == 0 {
+		return nil, errors.New(file + ": no measurements")
+	}
+	return out, nil
+}
+
+// bwPoint turns an osu_bw line into the time of one message: size bytes at
+// bw MB/s (10⁶ bytes per second, as OSU prints).
+func bwPoint(size, bw string) (PingPong, error) {
+	p, err := pingPoint(size, bw, 1)
+	if err != nil {
+		return p, err
+	}
+	if p.Seconds == 0 {
+		return p, fmt.Errorf("bandwidth %s is zero", bw)
+	}
+	p.Seconds = p.Bytes / (p.Seconds * 1e6)
+	if math.IsInf(p.Seconds, 0) {
+		return p, fmt.Errorf("bandwidth %s is too small for %s bytes", bw, size)
+	}
+	return p, nil
+}

@@ -1,0 +1,90 @@
+package calibration
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// netTol is the relative error allowed on a parsed time (s/s): unit
+// conversion only.
+const netTol = 1e-12
+
+const osuLatency = `# OSU MPI Latency Test v5.8
+# Size          Latency (us)
+0                       0.20
+8                       0.25
+1024                    0.90
+`
+
+const osuBW = `# OSU MPI Bandwidth Test v5.8
+# Size      Bandwidth (MB/s)
+1                       2.00
+1048576             10000.00
+`
+
+func TestParseNetwork(t *testing.T) {
+	cases := []struct {
+		name, data string
+		want       []PingPong
+	}{
+		{"osu_latency", osuLatency, []PingPong{{0, 0.2e-6}, {8, 0.25e-6}, {1024, 0.9e-6}}},
+		// 1 byte at 2 MB/s = 0.5 µs; 1 MiB at 10 GB/s = 104.8576 µs.
+		{"osu_bw", osuBW, []PingPong{{1, 0.5e-6}, {1048576, 1048576 / 1e10}}},
+		{"csv", "host,seconds,bytes\na,1e-6,8\nb,2.5e-3,1000000\n", []PingPong{{8, 1e-6}, {1e6, 2.5e-3}}},
+	}
+	for _, c := range cases {
+		got, err := ParseNetwork([]byte(c.data), c.name)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(got) != len(c.want) {
+			t.Fatalf("%s: %v, want %v", c.name, got, c.want)
+		}
+		for i := range got {
+			if got[i].Bytes != c.want[i].Bytes || math.Abs(got[i].Seconds-c.want[i].Seconds) > netTol*c.want[i].Seconds {
+				t.Errorf("%s: point %d = %+v, want %+v", c.name, i, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+func TestParseNetworkErrors(t *testing.T) {
+	cases := []struct{ name, data, want string }{
+		{"no columns", "size,time\n1,2\n", "net:1: want columns bytes and seconds"},
+		{"negative", "bytes,seconds\n8,-1\n", "net:2: negative time"},
+		{"text time", "bytes,seconds\n8,1e-6\n16,slow\n", `net:3: time "slow" is not a number`},
+		{"fraction bytes", "bytes,seconds\n8.5,1\n", `net:2: bytes "8.5"`},
+		{"empty csv", "bytes,seconds\n", "net: no measurements"},
+		{"osu unit", "# Size   Latency (ms)\n1 2\n", "net:1: header"},
+		{"osu short", "# Size   Latency (us)\n1\n", "net:2: want size and value"},
+		{"osu zero bw", "# Size   Bandwidth (MB/s)\n1 0\n", "net:2: bandwidth 0 is zero"},
+	}
+	for _, c := range cases {
+		_, err := ParseNetwork([]byte(c.data), "net")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+func FuzzParseNetwork(f *testing.F) {
+	f.Add([]byte(osuLatency))
+	f.Add([]byte(osuBW))
+	f.Add([]byte("bytes,seconds\n8,1e-6\n"))
+	f.Add([]byte("# Size Latency (us)\n-1 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := ParseNetwork(data, "fuzz")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		for _, p := range got {
+			if !(p.Bytes >= 0) || !(p.Seconds >= 0) || math.IsInf(p.Seconds, 0) {
+				t.Fatalf("accepted %+v", p)
+			}
+		}
+	})
+}
