@@ -1,0 +1,309 @@
+package goal
+
+// event is an entry of the global event queue: an op ready to run (op ≥ 0)
+// or a message's first byte arriving at its destination (op = -1-sendOp).
+// Events are ordered by time, then by ts, the insertion number LogGOPSim
+// gives each new entry (a retried entry keeps its ts).
+type event struct {
+	t  int64 // ps
+	ts int64
+	op int32
+}
+
+// engine is the replay state: LogGOPSim's per-host "next free" times and
+// queues, over integer picoseconds.
+type engine struct {
+	s   *Schedule
+	rec *recorder // nil unless a graph is recorded
+
+	L, o, g, G, O int64 // ps, ps/byte for G and O
+	S             int64
+
+	ncpu, nnic   int
+	opRank       []int32
+	nexto        []int64 // per (rank, cpu): CPU free from
+	nextgs       []int64 // per (rank, nic): NIC free to send from
+	nextgr       []int64 // per (rank, nic): NIC free to receive from
+	pending      []int32 // unmet dependencies of each op
+	heap         []event
+	ts           int64 // next insertion number
+	msgs         int64
+	rq, uq       matchQueues
+	ready        []int32 // ops released during the current event, in release order
+	readyScratch []int32
+}
+
+func newEngine(s *Schedule, p Params) *engine {
+	n := s.NumRanks()
+	e := &engine{
+		s: s, L: ps(p.L), o: ps(p.O), g: ps(p.Gap), G: ps(p.G), O: ps(p.OPerByte), S: p.S,
+		ncpu: s.CPUs(), nnic: s.NICs(),
+	}
+	e.nexto = make([]int64, n*e.ncpu)
+	e.nextgs = make([]int64, n*e.nnic)
+	e.nextgr = make([]int64, n*e.nnic)
+	e.pending = make([]int32, len(s.npred))
+	copy(e.pending, s.npred)
+	e.opRank = make([]int32, s.NumOps())
+	for r := 0; r < n; r++ {
+		first, end := s.RankOps(r)
+		for i := first; i < end; i++ {
+			e.opRank[i] = int32(r)
+		}
+	}
+	e.rq.init(n)
+	e.uq.init(n)
+	e.heap = make([]event, 0, 1024)
+	return e
+}
+
+// times of a message of size bytes, following LogGOPSim's unsigned
+// arithmetic: (size−1) wraps for size 0, which LogGOPSim turns into −1·G.
+func (e *engine) sendCPU(size int64) int64 { return e.o + (size-1)*e.O }
+func (e *engine) sendNIC(size int64) int64 { return e.g + (size-1)*e.G }
+func (e *engine) recvNIC(size int64) int64 { return e.g + (size-1)*e.G }
+
+// recvCPUExtra is max((s−1)·O, (s−1)·G) compared as unsigned 64-bit
+// numbers, as LogGOPSim does: for s = 0 a non-zero term wraps to a huge
+// value and wins, which subtracts G (or O) from the time.
+func (e *engine) recvCPUExtra(size int64) (extra int64, isG bool) {
+	a, b := (size-1)*e.O, (size-1)*e.G
+	if uint64(b) >= uint64(a) {
+		return b, true
+	}
+	return a, false
+}
+
+// run is LogGOPSim's main loop.
+func (e *engine) run() {
+	s := e.s
+	// All root ops of every host at time 0, host by host, each host's roots
+	// (in offset order) sorted by type.
+	for r := 0; r < s.NumRanks(); r++ {
+		first, end := s.RankOps(r)
+		e.ready = e.ready[:0]
+		for i := first; i < end; i++ {
+			if e.pending[i] == 0 {
+				e.ready = append(e.ready, int32(i))
+			}
+		}
+		stdSortByKind(e.ready, s.kind)
+		for _, op := range e.ready {
+			if e.rec != nil {
+				e.rec.ready(op)
+			}
+			e.push(event{t: 0, ts: e.ts, op: op})
+			e.ts++
+		}
+	}
+	e.ready = e.ready[:0]
+	for len(e.heap) > 0 {
+		ev := e.pop()
+		if ev.op < 0 {
+			e.message(ev)
+		} else {
+			switch s.kind[ev.op] {
+			case OpCalc:
+				e.calc(ev)
+			case OpSend:
+				e.send(ev)
+			case OpRecv:
+				e.recv(ev)
+			}
+		}
+		if len(e.ready) > 0 {
+			e.release()
+		}
+	}
+}
+
+func (e *engine) calc(ev event) {
+	op := ev.op
+	h := int(e.opRank[op])
+	c := h*e.ncpu + int(e.s.cpu[op])
+	if e.nexto[c] > ev.t {
+		ev.t = e.nexto[c]
+		e.push(ev)
+		return
+	}
+	e.nexto[c] = ev.t + e.s.size[op]*1000 // calc durations are ns
+	if e.rec != nil {
+		e.rec.calc(op)
+	}
+	e.started(op)
+	e.done(op)
+}
+
+func (e *engine) send(ev event) {
+	op := ev.op
+	s := e.s
+	h := int(e.opRank[op])
+	c := h*e.ncpu + int(s.cpu[op])
+	n := h*e.nnic + int(s.nic[op])
+	if t := max(e.nexto[c], e.nextgs[n]); t > ev.t {
+		ev.t = t
+		e.push(ev)
+		return
+	}
+	size := s.size[op]
+	e.started(op)
+	e.nexto[c] = ev.t + e.sendCPU(size)
+	e.nextgs[n] = ev.t + e.sendNIC(size)
+	if e.rec != nil {
+		e.rec.send(op)
+	}
+	e.push(event{t: ev.t + e.o + e.L, ts: e.ts, op: -1 - op})
+	e.ts++
+	e.msgs++
+	if size <= e.S {
+		e.done(op)
+	}
+}
+
+// recv posts a receive: it takes no CPU time, searches the unexpected
+// queue, and completes at once on a hit.
+func (e *engine) recv(ev event) {
+	op := ev.op
+	s := e.s
+	h := int(e.opRank[op])
+	e.started(op)
+	sendOp, ok := e.uq.take(h, s.peer[op], s.tag[op])
+	if !ok {
+		e.rq.add(h, s.peer[op], s.tag[op], op)
+		return
+	}
+	if e.rec != nil {
+		e.rec.matchPosted(op, sendOp)
+	}
+	if s.size[op] > e.S { // LogGOPSim decides by the recv's own size here
+		src := int(e.opRank[sendOp])
+		e.rendezvousDone(sendOp, src, int(s.cpu[op]), int(s.nic[op]), ev.t)
+	}
+	e.done(op)
+}
+
+// message processes the arrival of a message's first byte at its
+// destination: once the CPU and NIC indices of the *send* are free there,
+// the receive overhead and the payload time are charged, whether or not a
+// receive is posted.
+func (e *engine) message(ev event) {
+	sendOp := -1 - ev.op
+	s := e.s
+	h := int(s.peer[sendOp])
+	ci, ni := int(s.cpu[sendOp]), int(s.nic[sendOp])
+	c, n := h*e.ncpu+ci, h*e.nnic+ni
+	if t := max(e.nexto[c], e.nextgr[n]); t > ev.t {
+		ev.t = t
+		e.push(ev)
+		return
+	}
+	size := s.size[sendOp]
+	extra, _ := e.recvCPUExtra(size)
+	e.nexto[c] = ev.t + e.o + extra
+	e.nextgr[n] = ev.t + e.recvNIC(size)
+	src := e.opRank[sendOp]
+	if e.rec != nil {
+		e.rec.message(sendOp)
+	}
+	recvOp, ok := e.rq.take(h, src, s.tag[sendOp])
+	if !ok {
+		e.uq.add(h, src, s.tag[sendOp], sendOp)
+		return
+	}
+	if e.rec != nil {
+		e.rec.matchArrived(recvOp, sendOp)
+	}
+	if size > e.S {
+		e.rendezvousDone(sendOp, int(src), ci, ni, ev.t)
+	}
+	e.done(recvOp)
+}
+
+// rendezvousDone completes a rendezvous send when its message is matched
+// at time t: the sender's CPU cpu and NIC nic may not be used before t
+// (LogGOPSim charges no latency for the handshake; see §5.5).
+func (e *engine) rendezvousDone(sendOp int32, src, cpu, nic int, t int64) {
+	c, n := src*e.ncpu+cpu, src*e.nnic+nic
+	if e.rec != nil {
+		e.rec.rendezvous(sendOp, c, n)
+	}
+	e.nexto[c] = max(e.nexto[c], t)
+	e.nextgs[n] = max(e.nextgs[n], t)
+	e.done(sendOp)
+}
+
+// started and done release the successors of op whose last dependency
+// this was, in the order of the dependency lines.
+func (e *engine) started(op int32) {
+	for _, w := range e.s.IRequires(int(op)) {
+		if e.pending[w]--; e.pending[w] == 0 {
+			e.ready = append(e.ready, w)
+		}
+	}
+}
+
+func (e *engine) done(op int32) {
+	for _, w := range e.s.Requires(int(op)) {
+		if e.pending[w]--; e.pending[w] == 0 {
+			e.ready = append(e.ready, w)
+		}
+	}
+}
+
+// release queues the ops released by one event: host by host in
+// increasing order, each host's ops in release order sorted by type with
+// std::sort, each at its CPU's (and for a send its NIC's) next free time.
+func (e *engine) release() {
+	ready := e.ready
+	h0 := e.opRank[ready[0]]
+	mixed := false
+	for _, op := range ready[1:] {
+		if e.opRank[op] != h0 {
+			mixed = true
+			break
+		}
+	}
+	if !mixed {
+		e.queueHost(ready)
+	} else {
+		// At most the event's own host and one remote host (a rendezvous).
+		hosts := make([]int32, 0, 2)
+		for _, op := range ready {
+			h := e.opRank[op]
+			if len(hosts) == 0 || (hosts[0] != h && (len(hosts) == 1 || hosts[1] != h)) {
+				hosts = append(hosts, h)
+			}
+		}
+		if len(hosts) == 2 && hosts[1] < hosts[0] {
+			hosts[0], hosts[1] = hosts[1], hosts[0]
+		}
+		for _, h := range hosts {
+			sub := e.readyScratch[:0]
+			for _, op := range ready {
+				if e.opRank[op] == h {
+					sub = append(sub, op)
+				}
+			}
+			e.readyScratch = sub
+			e.queueHost(sub)
+		}
+	}
+	e.ready = e.ready[:0]
+}
+
+func (e *engine) queueHost(ops []int32) {
+	s := e.s
+	stdSortByKind(ops, s.kind)
+	for _, op := range ops {
+		h := int(e.opRank[op])
+		t := e.nexto[h*e.ncpu+int(s.cpu[op])]
+		if s.kind[op] == OpSend {
+			t = max(t, e.nextgs[h*e.nnic+int(s.nic[op])])
+		}
+		if e.rec != nil {
+			e.rec.ready(op)
+		}
+		e.push(event{t: t, ts: e.ts, op: op})
+		e.ts++
+	}
+}
