@@ -1,0 +1,265 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// keyError is an error tied to a dotted scenario key; Scenario.locate turns it into
+// "FILE:LINE: key: msg" (or "--set key=value: msg" for an overridden key).
+type keyError struct{ key, msg string }
+
+func (e *keyError) Error() string { return e.key + ": " + e.msg }
+
+func asParseError(err error, pe *toml.ParseError) bool { return errors.As(err, pe) }
+
+// Load reads a scenario file. Relative paths inside it (platform.file,
+// kernels.models) are read from the file's folder.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	s, err := Parse(data, path)
+	if err != nil {
+		return nil, err
+	}
+	s.dir = filepath.Dir(path)
+	return s, nil
+}
+
+// Parse reads a scenario document; file names it in errors. Unknown keys are errors.
+// The result still needs Validate (which Resolve calls) before it is run.
+func Parse(data []byte, file string) (*Scenario, error) {
+	s := &Scenario{file: file, dir: ".", data: data, setKeys: map[string]string{}}
+	// A first pass finds syntax errors alone, so that they are not reported against
+	// the last key read (which BurntSushi/toml does for value errors).
+	if _, err := toml.Decode(string(data), new(map[string]any)); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			line := pe.Position.Line
+			if strings.Contains(pe.Message, `got '\n'`) && line > 1 {
+				line-- // the lexer stands on the next line when it meets the line's end
+			}
+			return nil, fmt.Errorf("%s:%d: malformed TOML: %s", file, line, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: malformed TOML: %v", file, err)
+	}
+	md, err := toml.Decode(string(data), s)
+	if err != nil {
+		return nil, s.decodeError(err, "")
+	}
+	if k := unknownKey(md); k != "" {
+		return nil, s.errorAt(k, "unknown key")
+	}
+	return s, nil
+}
+
+// lineOfError matches BurntSushi's type errors: toml: line 5 (last key "a.b"): msg.
+var lineOfError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+
+// decodeError turns an error of toml.Decode into one that names the file (or the
+// --set argument), the line and the key.
+func (s *Scenario) decodeError(err error, setArg string) error {
+	var ke *keyError
+	if errors.As(err, &ke) {
+		if setArg != "" {
+			return fmt.Errorf("--set %s: %s", setArg, ke.msg)
+		}
+		return s.errorAt(ke.key, ke.msg)
+	}
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg, key := strings.TrimPrefix(pe.Message, "toml: "), pe.LastKey
+		// Our unmarshalers name a deeper key themselves: "kernels.dgemm.coefs: unknown key".
+		if k, rest := splitKeyMessage(msg); key != "" && strings.HasPrefix(k, key) && !strings.Contains(k, " ") {
+			key, msg = k, rest
+		}
+		switch {
+		case setArg != "":
+			return fmt.Errorf("--set %s: %s", setArg, msg)
+		case key == pe.LastKey && pe.Position.Line > 0:
+			return fmt.Errorf("%s:%d: %s: %s", s.file, pe.Position.Line, key, msg)
+		}
+		return s.errorAt(key, msg)
+	}
+	msg := err.Error()
+	if m := lineOfError.FindStringSubmatch(msg); m != nil {
+		key, what := strings.Trim(m[2], "[]"), m[3]
+		key = strings.ReplaceAll(key, " ", ".")
+		if setArg != "" {
+			return fmt.Errorf("--set %s: %s", setArg, what)
+		}
+		if m[1] != "" {
+			return fmt.Errorf("%s:%s: %s: %s", s.file, m[1], key, what)
+		}
+		return s.errorAt(key, what)
+	}
+	if setArg != "" {
+		return fmt.Errorf("--set %s: %s", setArg, strings.TrimPrefix(msg, "toml: "))
+	}
+	return fmt.Errorf("%s: %s", s.file, strings.TrimPrefix(msg, "toml: "))
+}
+
+// errorAt reports msg about a dotted key: from the --set that gave it, or from the
+// file at the key's line.
+func (s *Scenario) errorAt(key, msg string) error {
+	for k := key; k != ""; k = parentKey(k) {
+		if arg, ok := s.setKeys[k]; ok {
+			return fmt.Errorf("--set %s: %s: %s", arg, key, msg)
+		}
+	}
+	name := s.file
+	if name == "" {
+		name = "default scenario"
+	}
+	if line := keyLine(s.data, key); line > 0 {
+		return fmt.Errorf("%s:%d: %s: %s", name, line, key, msg)
+	}
+	return fmt.Errorf("%s: %s: %s", name, key, msg)
+}
+
+func parentKey(k string) string {
+	i := strings.LastIndexByte(k, '.')
+	if i < 0 {
+		return ""
+	}
+	return k[:i]
+}
+
+// Set applies one --set override, "dotted.key=value". The value is read as a TOML
+// value (number, boolean, string in quotes, [list]) and, when that fails, as a bare
+// string, so `--set network.eager_threshold=1GiB` and `--set hpl.nb=[64,128]` both
+// work. Unknown keys and values of the wrong type are errors naming the argument.
+func (s *Scenario) Set(arg string) error {
+	key, value, ok := strings.Cut(arg, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" {
+		return fmt.Errorf("--set %s: want key=value, e.g. network.link_latency=5us", arg)
+	}
+	parts := strings.Split(key, ".")
+	for _, p := range parts {
+		if p == "" || strings.ContainsAny(p, " \t\"'[]=#") {
+			return fmt.Errorf("--set %s: %q is not a dotted key", arg, key)
+		}
+	}
+	value = strings.TrimSpace(value)
+	doc := func(v string) string {
+		if len(parts) == 1 {
+			return parts[0] + " = " + v + "\n"
+		}
+		return "[" + strings.Join(parts[:len(parts)-1], ".") + "]\n" + parts[len(parts)-1] + " = " + v + "\n"
+	}
+	text := doc(value)
+	if _, err := toml.Decode(text, new(map[string]any)); err != nil || value == "" {
+		text = doc(strconv.Quote(value)) // a bare word: take it as a string
+	}
+	md, err := toml.Decode(text, s)
+	if err != nil {
+		return s.decodeError(err, arg)
+	}
+	if k := unknownKey(md); k != "" {
+		return fmt.Errorf("--set %s: unknown key %s", arg, k)
+	}
+	s.setKeys[key] = arg
+	return nil
+}
+
+// UseHPLDat makes an HPL.dat replace the [hpl] table (--hpl-dat). It is parsed by
+// Validate, once the number of ranks the platform offers is known.
+func (s *Scenario) UseHPLDat(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	s.hplDat = &datSource{file: path, data: data}
+	max := s.HPL.MaxIterations
+	s.HPL = HPLTable{MaxIterations: max} // call before Set: --set hpl.* then applies over HPL.dat
+	return nil
+}
+
+// UsePlatformXML makes a SimGrid platform file replace the [platform] table
+// (--platform). Keys set with --set platform.* still apply over it.
+func (s *Scenario) UsePlatformXML(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	s.xml = &xmlSource{file: path, data: data}
+	s.Platform = PlatformTable{} // call before Set: --set platform.* then applies over the XML
+	return nil
+}
+
+// keyLine finds the line of a dotted key in a TOML document: a table header
+// ([a.b] or [[a.b]]) or a "key = value" line under the header of its table. It is
+// best effort (inline tables and dotted keys inside a table are matched loosely);
+// 0 means not found, and the key is named in the message anyway.
+func keyLine(data []byte, key string) int {
+	if i := strings.IndexByte(key, '['); i >= 0 { // "a.b[0].c": look for a.b
+		key = key[:i]
+	}
+	table := ""
+	best, bestLen := 0, -1
+	for i, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		var full string
+		if strings.HasPrefix(line, "[") {
+			h := strings.Trim(strings.TrimSpace(strings.SplitN(line, "#", 2)[0]), "[] ")
+			table = unquoteKey(h)
+			full = table
+		} else if k, _, ok := strings.Cut(line, "="); ok {
+			full = joinKey(table, unquoteKey(strings.TrimSpace(k)))
+		} else {
+			continue
+		}
+		switch {
+		case full == key:
+			return i + 1
+		case strings.HasPrefix(key, full+".") && len(full) > bestLen:
+			best, bestLen = i+1, len(full)
+		}
+	}
+	return best
+}
+
+func unquoteKey(k string) string {
+	parts := strings.Split(k, ".")
+	for i, p := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+	}
+	return strings.Join(parts, ".")
+}
+
+// readInput reads a file named by the scenario, with an error that names it.
+func readInput(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, errors.Unwrap(err))
+	}
+	return data, nil
+}
+
+// unknownKey returns the first key the document gave that the schema does not
+// have, preferring a leaf ("hpll.nb") over its table ("hpll"); "" if none.
+func unknownKey(md toml.MetaData) string {
+	und := md.Undecoded()
+	if len(und) == 0 {
+		return ""
+	}
+	for _, k := range und {
+		if md.Type(k...) != "Hash" {
+			return k.String()
+		}
+	}
+	return und[0].String()
+}

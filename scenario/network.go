@@ -1,0 +1,141 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/emu-hpc/emu/ranks"
+)
+
+// network resolves [network] into the MPI layer's configuration: the preset named
+// by model ("smpi" by default, as smpirun; "cm02" is plain max-min), then every key
+// the scenario gives over it.
+func (s *Scenario) network() (ranks.Config, error) {
+	n := s.Network
+	model := n.Model
+	if model == "" {
+		model = "smpi"
+	}
+	c, err := ranks.Preset(model)
+	if err != nil {
+		return c, s.errorAt("network.model", fmt.Sprintf("unknown model %q (cm02 or smpi)", n.Model))
+	}
+	bytesOf := func(key string, v Size, dst *int) error {
+		if !v.Set {
+			return nil
+		}
+		if v.Bytes != math.Trunc(v.Bytes) || v.Bytes > math.MaxInt32 {
+			return s.errorAt(key, fmt.Sprintf("%g bytes is not a whole number of bytes below 2GiB", v.Bytes))
+		}
+		*dst = int(v.Bytes)
+		return nil
+	}
+	for _, b := range []struct {
+		key string
+		v   Size
+		dst *int
+	}{
+		{"network.eager_threshold", n.EagerThreshold, &c.EagerThreshold},
+		{"network.async_threshold", n.AsyncThreshold, &c.AsyncThreshold},
+		{"network.envelope", n.Envelope, &c.Envelope},
+	} {
+		if err := bytesOf(b.key, b.v, b.dst); err != nil {
+			return c, err
+		}
+	}
+	if n.SendOverhead.Set {
+		c.SendOverhead = ranks.ConstTable(n.SendOverhead.Seconds)
+	}
+	if n.IsendOverhead.Set {
+		c.IsendOverhead = ranks.ConstTable(n.IsendOverhead.Seconds)
+	}
+	if n.RecvOverhead.Set {
+		c.RecvOverhead = ranks.ConstTable(n.RecvOverhead.Seconds)
+	}
+	for _, f := range []struct {
+		key, value, smpi string
+		dst              *ranks.Table
+	}{
+		{"network.lat_factor", n.LatFactor, ranks.SMPILatFactor, &c.LatFactor},
+		{"network.bw_factor", n.BwFactor, ranks.SMPIBwFactor, &c.BwFactor},
+	} {
+		switch f.value {
+		case "":
+		case "none":
+			*f.dst = ranks.Table{}
+		case "default":
+			*f.dst = ranks.MustParseTable(f.smpi)
+		default:
+			t, err := ranks.ParseTable(f.value)
+			if err != nil {
+				return c, s.errorAt(f.key, fmt.Sprintf("%v (want \"default\", \"none\" or \"size:factor;...\")", err))
+			}
+			*f.dst = t
+		}
+	}
+	if n.WeightS.Set {
+		c.WeightS = n.WeightS.Bytes
+	}
+	if n.TCPGamma.Set {
+		c.TCPGamma = n.TCPGamma.Bytes
+	}
+	if n.CrossTraffic != nil {
+		if x := *n.CrossTraffic; !(x >= 0 && x <= 1) {
+			return c, s.errorAt("network.cross_traffic", fmt.Sprintf("%g must be in [0, 1]", x))
+		}
+		c.CrossTraffic = *n.CrossTraffic
+	}
+	if n.IprobeCost.Set {
+		c.IprobeCost = n.IprobeCost.Seconds
+	}
+	if n.TestCost.Set {
+		c.TestCost = n.TestCost.Seconds
+	}
+	if n.IprobeGrowth != nil {
+		c.NoGrowth = !*n.IprobeGrowth
+	}
+	c.PerRankCounters = n.PerRankCounters
+	algos := []struct {
+		key, value string
+		dst        *string
+	}{
+		{"network.bcast", n.Bcast, &c.BcastAlgo}, {"network.reduce", n.Reduce, &c.ReduceAlgo},
+		{"network.gather", n.Gather, &c.GatherAlgo}, {"network.scatter", n.Scatter, &c.ScatterAlgo},
+		{"network.allreduce", n.Allreduce, &c.AllreduceAlgo}, {"network.allgather", n.Allgather, &c.AllgatherAlgo},
+		{"network.alltoall", n.Alltoall, &c.AlltoallAlgo}, {"network.barrier", n.Barrier, &c.BarrierAlgo},
+	}
+	for _, a := range algos {
+		*a.dst = a.value
+	}
+	if err := c.Validate(); err != nil {
+		// Find which key: check the algorithms one by one, then report generally.
+		for _, a := range algos {
+			probe := ranks.Config{}
+			setAlgo(&probe, a.dst, &c, a.value)
+			if a.value != "" && probe.Validate() != nil {
+				return c, s.errorAt(a.key, fmt.Sprintf("unknown algorithm %q", a.value))
+			}
+		}
+		if c.AsyncThreshold > c.EagerThreshold {
+			return c, s.errorAt("network.async_threshold", "exceeds network.eager_threshold")
+		}
+		return c, s.errorAt("network", err.Error())
+	}
+	return c, nil
+}
+
+// setAlgo copies one algorithm field of from into the same field of to (dst points
+// into from), so that one algorithm can be validated on its own.
+func setAlgo(to *ranks.Config, dst *string, from *ranks.Config, v string) {
+	fields := []struct{ f, t *string }{
+		{&from.BcastAlgo, &to.BcastAlgo}, {&from.ReduceAlgo, &to.ReduceAlgo},
+		{&from.GatherAlgo, &to.GatherAlgo}, {&from.ScatterAlgo, &to.ScatterAlgo},
+		{&from.AllreduceAlgo, &to.AllreduceAlgo}, {&from.AllgatherAlgo, &to.AllgatherAlgo},
+		{&from.AlltoallAlgo, &to.AlltoallAlgo}, {&from.BarrierAlgo, &to.BarrierAlgo},
+	}
+	for _, f := range fields {
+		if f.f == dst {
+			*f.t = v
+		}
+	}
+}

@@ -1,0 +1,271 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+)
+
+// platform resolves the machine: a SimGrid XML (--platform or platform.file) with the
+// table's keys over it, or the [platform] table alone.
+func (s *Scenario) platform() (Platform, error) {
+	t := s.Platform
+	var p Platform
+	fromXML := false
+	switch {
+	case s.xml != nil:
+		xp, err := ParsePlatformXML(s.xml.data, s.xml.file)
+		if err != nil {
+			return p, err
+		}
+		p, fromXML = *xp, true
+	case t.File != "":
+		path := s.path(t.File)
+		data, err := readInput(path)
+		if err != nil {
+			return p, s.errorAt("platform.file", err.Error())
+		}
+		xp, err := ParsePlatformXML(data, path)
+		if err != nil {
+			return p, err
+		}
+		p, fromXML = *xp, true
+	default:
+		p = Platform{Topology: TopoFlat, CoresPerHost: 1, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, Prefix: "host-", Speed: 1e9}
+	}
+	var err error
+	if t.Topology != "" {
+		if p.Topology, err = parseTopology(t.Topology); err != nil {
+			return p, s.errorAt("platform.topology", err.Error())
+		}
+	}
+	if t.Hosts != 0 {
+		p.Hosts = t.Hosts
+	}
+	if t.CoresPerHost != 0 {
+		p.CoresPerHost = t.CoresPerHost
+	}
+	if t.Speed != "" {
+		if p.Speed, err = ParseSpeed(t.Speed); err != nil {
+			return p, s.errorAt("platform.speed", err.Error())
+		}
+	}
+	bws := []struct {
+		key string
+		v   Bandwidth
+		dst *float64
+	}{
+		{"platform.link_bandwidth", t.LinkBandwidth, &p.LinkBandwidth},
+		{"platform.backbone_bandwidth", t.BackboneBandwidth, &p.BackboneBandwidth},
+		{"platform.loopback_bandwidth", t.LoopbackBandwidth, &p.LoopbackBandwidth},
+		{"platform.limiter_bandwidth", t.LimiterBandwidth, &p.LimiterBandwidth},
+	}
+	for _, b := range bws {
+		if b.v.Set {
+			*b.dst = b.v.BytesPerSecond
+		}
+	}
+	for _, l := range []struct {
+		v   Time
+		dst *float64
+	}{{t.LinkLatency, &p.LinkLatency}, {t.BackboneLatency, &p.BackboneLatency}, {t.LoopbackLatency, &p.LoopbackLatency}} {
+		if l.v.Set {
+			*l.dst = l.v.Seconds
+		}
+	}
+	for _, sh := range []struct {
+		key, v string
+		dst    *string
+	}{{"platform.sharing_policy", t.SharingPolicy, &p.Sharing}, {"platform.backbone_sharing_policy", t.BackboneSharing, &p.BackboneSharing}} {
+		if sh.v != "" {
+			if *sh.dst, err = parseSharing(sh.v); err != nil {
+				return p, s.errorAt(sh.key, err.Error())
+			}
+		}
+	}
+	if t.FatTree != "" {
+		p.FatTree = t.FatTree
+	}
+	if len(t.Torus) > 0 {
+		p.Torus = append([]int(nil), t.Torus...)
+	}
+	if t.Dragonfly != "" {
+		p.Dragonfly = t.Dragonfly
+	}
+	if t.HostPrefix != "" {
+		p.Prefix = t.HostPrefix
+	}
+	if !fromXML {
+		if !t.LinkBandwidth.Set {
+			return p, s.errorAt("platform.link_bandwidth", "required (e.g. \"10Gbps\")")
+		}
+		if !t.LinkLatency.Set {
+			return p, s.errorAt("platform.link_latency", "required (e.g. \"1us\")")
+		}
+	}
+	if p.CoresPerHost < 1 {
+		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d must be ≥ 1", p.CoresPerHost))
+	}
+	if p.Topology == TopoFlat {
+		if p.Hosts < 1 {
+			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d: want at least 1 host", p.Hosts))
+		}
+		return p, nil
+	}
+	key := map[string]string{TopoFatTree: "platform.fat_tree", TopoTorus: "platform.torus", TopoDragonfly: "platform.dragonfly"}[p.Topology]
+	nodes, err := topologyNodes(&p)
+	if err != nil {
+		return p, s.errorAt(key, err.Error())
+	}
+	if t.Hosts != 0 && t.Hosts != nodes {
+		return p, s.errorAt("platform.hosts", fmt.Sprintf("%d, but the %s %s has %d hosts", t.Hosts, p.Topology, key, nodes))
+	}
+	if fromXML && nodes > len(p.Radical) {
+		return p, s.errorAt(key, fmt.Sprintf("%d hosts, more than the %d the platform file names", nodes, len(p.Radical)))
+	}
+	p.Hosts = nodes
+	return p, nil
+}
+
+// hpl resolves the HPL tests: from HPL.dat (--hpl-dat) with --set hpl.* over it, or
+// from [hpl] over HPL's defaults.
+func (s *Scenario) hpl(p *Plan) error {
+	t := s.HPL
+	var d hpl.Dat
+	if s.hplDat != nil {
+		var err error
+		if d, err = ParseHPLDat(s.hplDat.data, s.hplDat.file, p.Platform.Ranks()); err != nil {
+			return err
+		}
+	} else {
+		def := hpl.DefaultParams()
+		d = hpl.Dat{OutFile: "HPL.out", Device: 6, Ns: []int{def.N}, NBs: []int{def.NB}, PMap: def.PMap,
+			Grids: []hpl.Grid{{P: def.P, Q: def.Q}}, Threshold: def.Threshold, PFacts: []hpl.Fact{def.PFact},
+			NBMins: []int{def.NBMin}, NDivs: []int{def.NDiv}, RFacts: []hpl.Fact{def.RFact},
+			BCasts: []hpl.BCast{def.BCast}, Depths: []int{def.Depth}, Swap: def.Swap, SwapThreshold: def.SwapThreshold,
+			L1Transposed: def.L1Transposed, UTransposed: def.UTransposed, Equilibration: def.Equilibration,
+			Alignment: def.Alignment}
+	}
+	ints := []struct {
+		key   string
+		v     IntList
+		least int
+		dst   *[]int
+	}{
+		{"hpl.n", t.N, 0, &d.Ns}, {"hpl.nb", t.NB, 1, &d.NBs}, {"hpl.nbmin", t.NBMin, 1, &d.NBMins},
+		{"hpl.ndiv", t.NDiv, 2, &d.NDivs}, {"hpl.depth", t.Depth, 0, &d.Depths},
+	}
+	for _, l := range ints {
+		if len(l.v) == 0 {
+			continue
+		}
+		for _, x := range l.v {
+			if x < l.least {
+				return s.errorAt(l.key, fmt.Sprintf("%d must be ≥ %d", x, l.least))
+			}
+		}
+		*l.dst = append([]int(nil), l.v...)
+	}
+	if len(t.Grids) > 0 {
+		d.Grids = nil
+		for _, g := range t.Grids {
+			if g[0] < 1 || g[1] < 1 {
+				return s.errorAt("hpl.grids", fmt.Sprintf("%dx%d: P and Q must be ≥ 1", g[0], g[1]))
+			}
+			d.Grids = append(d.Grids, hpl.Grid{P: g[0], Q: g[1]})
+		}
+	}
+	var err error
+	if t.PMap != "" {
+		if d.PMap, err = hpl.ParsePMap(t.PMap); err != nil {
+			return s.errorAt("hpl.pmap", err.Error())
+		}
+	}
+	facts := []struct {
+		key string
+		v   NameList
+		dst *[]hpl.Fact
+	}{{"hpl.pfact", t.PFact, &d.PFacts}, {"hpl.rfact", t.RFact, &d.RFacts}}
+	for _, f := range facts {
+		if len(f.v) == 0 {
+			continue
+		}
+		*f.dst = nil
+		for _, name := range f.v {
+			v, err := hpl.ParseFact(name)
+			if err != nil {
+				return s.errorAt(f.key, err.Error())
+			}
+			*f.dst = append(*f.dst, v)
+		}
+	}
+	if len(t.BCast) > 0 {
+		d.BCasts = nil
+		for _, name := range t.BCast {
+			v, err := hpl.ParseBCast(name)
+			if err != nil {
+				return s.errorAt("hpl.bcast", err.Error())
+			}
+			d.BCasts = append(d.BCasts, v)
+		}
+	}
+	if t.Swap != "" {
+		if d.Swap, err = hpl.ParseSwap(t.Swap); err != nil {
+			return s.errorAt("hpl.swap", err.Error())
+		}
+	}
+	if t.SwapThreshold != nil {
+		if *t.SwapThreshold < 0 {
+			return s.errorAt("hpl.swap_threshold", fmt.Sprintf("%d must be ≥ 0", *t.SwapThreshold))
+		}
+		d.SwapThreshold = *t.SwapThreshold
+	}
+	forms := []struct {
+		key, v string
+		dst    *bool
+	}{{"hpl.l1", t.L1, &d.L1Transposed}, {"hpl.u", t.U, &d.UTransposed}}
+	for _, f := range forms {
+		switch f.v {
+		case "":
+		case "transposed":
+			*f.dst = true
+		case "no-transposed":
+			*f.dst = false
+		default:
+			return s.errorAt(f.key, fmt.Sprintf("%q: want \"transposed\" or \"no-transposed\"", f.v))
+		}
+	}
+	if t.Equilibration != nil {
+		d.Equilibration = *t.Equilibration
+	}
+	if t.Alignment != nil {
+		if *t.Alignment < 1 {
+			return s.errorAt("hpl.alignment", fmt.Sprintf("%d must be ≥ 1", *t.Alignment))
+		}
+		d.Alignment = *t.Alignment
+	}
+	if t.Threshold != nil {
+		d.Threshold = *t.Threshold
+	}
+	if t.MaxIterations < 0 {
+		return s.errorAt("hpl.max_iterations", fmt.Sprintf("%d must be ≥ 0", t.MaxIterations))
+	}
+	p.MaxIterations = t.MaxIterations
+	p.HPLDat = &d
+	p.HPL = d.Tests()
+	for _, test := range p.HPL {
+		if err := test.Validate(); err != nil {
+			return s.errorAt("hpl", err.Error())
+		}
+	}
+	p.Ranks = d.MaxRanks()
+	if avail := p.Platform.Ranks(); p.Ranks > avail {
+		key := "hpl.grids"
+		if len(t.Grids) == 0 && s.hplDat == nil {
+			key = "platform.hosts"
+		}
+		return s.errorAt(key, fmt.Sprintf("a %d-process grid needs more ranks than the %d the platform offers (%d hosts × %d cores)",
+			p.Ranks, avail, p.Platform.Hosts, p.Platform.CoresPerHost))
+	}
+	return nil
+}

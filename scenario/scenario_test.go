@@ -1,0 +1,184 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/models"
+)
+
+func mustPlan(t *testing.T, s *Scenario, err error) *Plan {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestIssue2Scenario(t *testing.T) {
+	s, err := Load("testdata/pingpong.toml")
+	p := mustPlan(t, s, err)
+	if p.App != AppPingpong || p.Seed != 1 || p.Ranks != 2 || p.Platform.Hosts != 2 ||
+		p.Platform.LinkBandwidth != 1e10 || p.Platform.LinkLatency != 1e-6 ||
+		p.Network.EagerThreshold != 65536 || p.Network.LatFactor.IsZero() || p.Iterations != 10 ||
+		len(p.Sizes) != 4 || p.Sizes[3] != 1<<20 {
+		t.Errorf("plan %+v", p)
+	}
+}
+
+func TestHPLScenario(t *testing.T) {
+	s, err := Load("testdata/hpl.toml")
+	p := mustPlan(t, s, err)
+	// 2 grids × 2 Ns × 1 NB × 2 depths × 2 bcasts × 2 rfacts = 32 tests; the largest
+	// grid 4×8 = 32 ranks fits the fat tree's 16 hosts × 2 cores.
+	if len(p.HPL) != 32 || p.Ranks != 32 || p.Platform.Hosts != 16 || p.Platform.Topology != TopoFatTree {
+		t.Fatalf("%d tests on %d ranks, platform %+v", len(p.HPL), p.Ranks, p.Platform)
+	}
+	first := p.HPL[0]
+	want := hpl.Params{N: 2000, NB: 128, P: 4, Q: 8, PMap: hpl.ColumnMajor, PFact: hpl.Right, RFact: hpl.Left,
+		NBMin: 4, NDiv: 2, BCast: hpl.OneRingM, Depth: 0, Swap: hpl.Mix, SwapThreshold: 64,
+		L1Transposed: false, UTransposed: true, Equilibration: false, Alignment: 8, Threshold: 16}
+	if first != want {
+		t.Errorf("first test\n got %+v\nwant %+v", first, want)
+	}
+	if p.Network.Model != "cm02" || p.Network.IprobeCost != 1e-6 || !p.Network.LatFactor.IsZero() {
+		t.Errorf("network %+v", p.Network)
+	}
+	if p.Kernels.Mode != kernels.Model || p.Pivot != "splitmix" {
+		t.Errorf("kernels %+v pivot %s", p.Kernels, p.Pivot)
+	}
+	// dgemm(100, 100, 100) = 1.029e-11 · 1e6 + 1.981e-12 s.
+	if got := p.Kernels.Models.For("dgemm", "").Mean(models.Vars{M: 100, N: 100, K: 100, W: 1e6}); !close(got, 1.029e-5+1.981e-12) {
+		t.Errorf("dgemm model gives %g", got)
+	}
+}
+
+func TestSetOverrides(t *testing.T) {
+	s, err := Load("testdata/hpl.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{
+		"network.eager_threshold=1GiB", "hpl.nb=[64,256]", "hpl.n=1000", "kernels.mode=real",
+		"network.link_latency_typo_is_not_here=1", // replaced below: see the error test
+	}[:4] {
+		if err := s.Set(arg); err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+	}
+	if err := s.Set("kernels.dgemm.intercept=0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("platform.link_latency=5us"); err != nil {
+		t.Fatal(err)
+	}
+	p := mustPlan(t, s, nil)
+	if p.Network.EagerThreshold != 1<<30 || len(p.HPL) != 32 || p.HPL[0].NB != 64 || p.HPL[0].N != 1000 ||
+		p.Kernels.Mode != kernels.Real || p.Platform.LinkLatency != 5e-6 {
+		t.Errorf("overrides not applied: eager %d, %d tests, first %+v, mode %v, lat %g",
+			p.Network.EagerThreshold, len(p.HPL), p.HPL[0], p.Kernels.Mode, p.Platform.LinkLatency)
+	}
+	// The override kept the rest of the dgemm model.
+	if got := p.Kernels.Models.For("dgemm", "").Mean(models.Vars{M: 100, N: 100, K: 100, W: 1e6}); !close(got, 1.029e-5) {
+		t.Errorf("dgemm model after --set gives %g", got)
+	}
+}
+
+func TestBadScenarios(t *testing.T) {
+	const base = `[platform]
+hosts = 4
+link_bandwidth = "10Gbps"
+link_latency = "1us"
+`
+	tests := []struct {
+		name, doc string
+		sets      []string
+		want      string
+	}{
+		{"unknown topology", "[platform]\ntopology = \"hypercube\"\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", nil,
+			`s.toml:2: platform.topology: unknown topology "hypercube"`},
+		{"unit-less bandwidth", "[platform]\nhosts = 4\nlink_bandwidth = 10\n", nil, `s.toml:3: platform.link_bandwidth: bandwidth 10 has no unit`},
+		{"unit-less bandwidth string", "[platform]\nhosts = 4\nlink_bandwidth = \"10\"\n", nil, `s.toml:3: platform.link_bandwidth: bandwidth "10" has no unit`},
+		{"negative bandwidth", "[platform]\nhosts = 4\nlink_bandwidth = \"-10Gbps\"\n", nil, `s.toml:3: platform.link_bandwidth: bandwidth "-10Gbps" must be positive`},
+		{"missing bandwidth", "[platform]\nhosts = 4\nlink_latency = \"1us\"\n", nil, `s.toml:1: platform.link_bandwidth: required`},
+		{"too few hosts", base + "[hpl]\ngrids = [[2, 4]]\n", nil, "s.toml:6: hpl.grids: a 8-process grid needs more ranks than the 4"},
+		{"malformed TOML", base + "[hpl\nn = 3\n", nil, "s.toml:5: malformed TOML: "},
+		{"unknown key", base + "[hpl]\nnbb = 3\n", nil, "s.toml:6: hpl.nbb: unknown key"},
+		{"unknown table", base + "[hpll]\nnb = 3\n", nil, "s.toml:6: hpll.nb: unknown key"},
+		{"wrong type", base + "[hpl]\nnb = \"big\"\n", nil, "s.toml:6: hpl.nb: want an integer"},
+		{"NB zero", base + "[hpl]\nnb = [64, 0]\n", nil, "s.toml:6: hpl.nb: 0 must be ≥ 1"},
+		{"unknown bcast", base + "[hpl]\nbcast = \"3ring\"\n", nil, `s.toml:6: hpl.bcast: hpl: unknown bcast "3ring"`},
+		{"unknown app", "app = \"nbody\"\n" + base, nil, `s.toml:1: app: unknown application "nbody"`},
+		{"unknown mode", base + "[kernels]\nmode = \"fast\"\n", nil, `s.toml:6: kernels.mode: unknown mode "fast"`},
+		{"bad model", base + "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1.0, 2.0]\n", nil, "s.toml:7: kernels.dgemm.coef: "},
+		{"unknown model key", base + "[kernels.dgemm]\ncoefs = [1.0]\n", nil, "s.toml:6: kernels.dgemm.coefs: unknown key"},
+		{"bad lat factor", base + "[network]\nlat_factor = \"x:y\"\n", nil, "s.toml:6: network.lat_factor: "},
+		{"unknown algorithm", base + "[network]\nbcast = \"pipelined\"\n", nil, `s.toml:6: network.bcast: unknown algorithm "pipelined"`},
+		{"torus hosts mismatch", "[platform]\ntopology = \"torus\"\ntorus = [2, 2]\nhosts = 5\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", nil,
+			"s.toml:4: platform.hosts: 5, but the torus platform.torus has 4 hosts"},
+		{"bad fat tree", "[platform]\ntopology = \"fat-tree\"\nfat_tree = \"2;4;1;1\"\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", nil,
+			`s.toml:3: platform.fat_tree: fat_tree "2;4;1;1": 2 levels but 1 values`},
+		{"set unknown key", base, []string{"network.eager=1KiB"}, "--set network.eager=1KiB: unknown key network.eager"},
+		{"set unknown table", base, []string{"netwrk.eager_threshold=1KiB"}, "--set netwrk.eager_threshold=1KiB: unknown key netwrk.eager_threshold"},
+		{"set bad value", base, []string{"platform.link_bandwidth=10"}, "--set platform.link_bandwidth=10: bandwidth 10 has no unit"},
+		{"set wrong type", base, []string{"hpl.nb=big"}, "--set hpl.nb=big: want an integer"},
+		{"set no value", base, []string{"hpl.nb"}, "--set hpl.nb: want key=value"},
+		{"set then invalid", base, []string{"hpl.grids=[[4,4]]"}, "--set hpl.grids=[[4,4]]: hpl.grids: a 16-process grid needs more ranks"},
+	}
+	for _, tt := range tests {
+		s, err := Parse([]byte(tt.doc), "s.toml")
+		for _, a := range tt.sets {
+			if err == nil {
+				err = s.Set(a)
+			}
+		}
+		if err == nil {
+			_, err = s.Validate()
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s:\n got %v\nwant %q...", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestKeyLine(t *testing.T) {
+	doc := "app = \"hpl\"\n[platform]\n# comment\nhosts = 4\n[kernels.dgemm]\ncoef = [1]\n[[x.y]]\n\"q\" = 1\n"
+	for key, want := range map[string]int{"app": 1, "platform": 2, "platform.hosts": 4, "kernels.dgemm": 5,
+		"kernels.dgemm.coef": 6, "kernels.dgemm.coef[0]": 6, "kernels.dtrsm": 0, "x.y.q": 8} {
+		if got := keyLine([]byte(doc), key); got != want {
+			t.Errorf("%s: line %d, want %d", key, got, want)
+		}
+	}
+}
+
+func FuzzParseScenario(f *testing.F) {
+	for _, file := range []string{"testdata/pingpong.toml", "testdata/hpl.toml"} {
+		f.Add(readFile(f, file), "hpl.nb=64")
+	}
+	f.Add([]byte("[platform]\nhosts=1\n"), "platform.torus=[2,2]")
+	f.Fuzz(func(t *testing.T, data []byte, set string) {
+		s, err := Parse(data, "f.toml")
+		if err != nil {
+			return
+		}
+		if err := s.Set(set); err != nil {
+			return
+		}
+		p, err := s.Validate()
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("multi-line error %q", err)
+			}
+			return
+		}
+		if p.Ranks > p.Platform.Ranks() || p.Platform.Hosts < 1 || p.Platform.LinkBandwidth <= 0 {
+			t.Errorf("accepted an unusable plan %+v", p)
+		}
+	})
+}

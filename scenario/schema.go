@@ -1,0 +1,245 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/emu-hpc/emu/models"
+)
+
+// Scenario is a scenario file as written, after --set overrides: the typed form of
+// the TOML document. Validate checks it and resolves it into a Run's inputs; the
+// README's "Scenario file reference" documents every key.
+type Scenario struct {
+	App      string        `toml:"app"`  // "hpl" (default), "pingpong" or "ring"
+	Seed     uint64        `toml:"seed"` // seeds every random stream of the run
+	Platform PlatformTable `toml:"platform"`
+	Network  NetworkTable  `toml:"network"`
+	Kernels  KernelsTable  `toml:"kernels"`
+	HPL      HPLTable      `toml:"hpl"`
+	Pingpong PingpongTable `toml:"pingpong"`
+	Ring     PingpongTable `toml:"ring"`
+
+	// Where the scenario came from, for error messages and relative paths.
+	file    string            // file name as given ("" for the embedded default)
+	dir     string            // folder relative paths in the file are read from
+	data    []byte            // the document's text, to find keys' lines
+	setKeys map[string]string // key → the --set argument that last changed it
+	hplDat  *datSource        // an HPL.dat replacing [hpl] (--hpl-dat)
+	xml     *xmlSource        // a platform XML replacing [platform] (--platform)
+}
+
+type datSource struct {
+	file string
+	data []byte
+}
+
+type xmlSource struct {
+	file string
+	data []byte
+}
+
+// PlatformTable is [platform]. With file, the SimGrid XML gives the platform and the
+// other keys given beside it override its values.
+type PlatformTable struct {
+	File              string    `toml:"file"`
+	Topology          string    `toml:"topology"` // flat | fat-tree | torus | dragonfly
+	Hosts             int       `toml:"hosts"`
+	CoresPerHost      int       `toml:"cores_per_host"`
+	Speed             string    `toml:"speed"` // e.g. "1Gf"; informational, kernels inject time
+	LinkBandwidth     Bandwidth `toml:"link_bandwidth"`
+	LinkLatency       Time      `toml:"link_latency"`
+	SharingPolicy     string    `toml:"sharing_policy"` // splitduplex | shared | fatpipe
+	BackboneBandwidth Bandwidth `toml:"backbone_bandwidth"`
+	BackboneLatency   Time      `toml:"backbone_latency"`
+	BackboneSharing   string    `toml:"backbone_sharing_policy"`
+	LoopbackBandwidth Bandwidth `toml:"loopback_bandwidth"`
+	LoopbackLatency   Time      `toml:"loopback_latency"`
+	LimiterBandwidth  Bandwidth `toml:"limiter_bandwidth"`
+	FatTree           string    `toml:"fat_tree"`  // "levels;down;up;links"
+	Torus             IntList   `toml:"torus"`     // dimensions
+	Dragonfly         string    `toml:"dragonfly"` // "groups,links;chassis,links;routers,links;nodes"
+	HostPrefix        string    `toml:"host_prefix"`
+}
+
+// NetworkTable is [network]: the MPI layer's model (ranks.Config). Unset keys take
+// the preset's value (model = "smpi", SimGrid 3.32 smpirun's defaults, or "cm02").
+type NetworkTable struct {
+	Model           string `toml:"model"`
+	EagerThreshold  Size   `toml:"eager_threshold"`
+	AsyncThreshold  Size   `toml:"async_threshold"`
+	Envelope        Size   `toml:"envelope"`
+	SendOverhead    Time   `toml:"send_overhead"`
+	IsendOverhead   Time   `toml:"isend_overhead"`
+	RecvOverhead    Time   `toml:"recv_overhead"`
+	LatFactor       string `toml:"lat_factor"` // "default" | "none" | "size:factor;..."
+	BwFactor        string `toml:"bw_factor"`
+	WeightS         Size   `toml:"weight_s"`
+	TCPGamma        Size   `toml:"tcp_gamma"`
+	CrossTraffic    *float64 `toml:"cross_traffic"` // share of the rate loaded on the reverse route
+	IprobeCost      Time     `toml:"iprobe_cost"`
+	IprobeGrowth    *bool    `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
+	TestCost        Time     `toml:"test_cost"`
+	PerRankCounters bool     `toml:"per_rank_counters"`
+	Bcast           string   `toml:"bcast"`
+	Reduce          string   `toml:"reduce"`
+	Gather          string   `toml:"gather"`
+	Scatter         string   `toml:"scatter"`
+	Allreduce       string   `toml:"allreduce"`
+	Allgather       string   `toml:"allgather"`
+	Alltoall        string   `toml:"alltoall"`
+	Barrier         string   `toml:"barrier"`
+}
+
+// HPLTable is [hpl]; every key that HPL.dat can list takes a value or a list.
+type HPLTable struct {
+	N             IntList  `toml:"n"`
+	NB            IntList  `toml:"nb"`
+	Grids         GridList `toml:"grids"`
+	PMap          string   `toml:"pmap"`  // row | column
+	PFact         NameList `toml:"pfact"` // left | crout | right
+	RFact         NameList `toml:"rfact"`
+	NBMin         IntList  `toml:"nbmin"`
+	NDiv          IntList  `toml:"ndiv"`
+	BCast         NameList `toml:"bcast"` // 1ring | 1ringM | 2ring | 2ringM | long | longM
+	Depth         IntList  `toml:"depth"`
+	Swap          string   `toml:"swap"` // binary-exchange | spread-roll | mix
+	SwapThreshold *int     `toml:"swap_threshold"`
+	L1            string   `toml:"l1"` // transposed | no-transposed
+	U             string   `toml:"u"`
+	Equilibration *bool    `toml:"equilibration"`
+	Alignment     *int     `toml:"alignment"`
+	Threshold     *float64 `toml:"threshold"`
+	MaxIterations int      `toml:"max_iterations"` // emulate only the first K panels, 0 = all
+}
+
+// PingpongTable is [pingpong] and [ring]: message sizes and repetitions.
+type PingpongTable struct {
+	Sizes      []Size `toml:"sizes"`
+	Iterations int    `toml:"iterations"`
+}
+
+// KernelsTable is [kernels]: the kernel mode and the time models, given inline as
+// [kernels.NAME] tables (models.Spec) or in a models file.
+type KernelsTable struct {
+	Mode       string // real | timed | model
+	Pivot      string // splitmix | diagonal | random (model mode)
+	SpeedRatio float64
+	Noise      bool
+	Models     string                 // models.toml, relative to the scenario
+	Specs      map[string]models.Spec // [kernels.NAME]
+	keys       []string               // the keys this table was given, sorted, for validation
+}
+
+// kernelScalars are the non-model keys of [kernels].
+var kernelScalars = map[string]bool{"mode": true, "pivot": true, "speed_ratio": true, "noise": true, "models": true}
+
+// UnmarshalTOML implements toml.Unmarshaler: scalars are the table's settings, tables
+// are kernel models, merged into any model already present (so a --set changes one
+// coefficient and keeps the rest).
+func (k *KernelsTable) UnmarshalTOML(v any) error {
+	table, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("kernels must be a table")
+	}
+	names := make([]string, 0, len(table))
+	for name := range table {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		val := table[name]
+		if sub, isTable := val.(map[string]any); isTable {
+			if kernelScalars[name] {
+				return &keyError{key: "kernels." + name, msg: "is a setting, not a kernel model table"}
+			}
+			if err := k.mergeSpec(name, sub); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := k.setScalar(name, val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (k *KernelsTable) setScalar(name string, val any) error {
+	key := "kernels." + name
+	wantString := func() (string, error) {
+		s, ok := val.(string)
+		if !ok {
+			return "", &keyError{key: key, msg: fmt.Sprintf("want a string, got %v", val)}
+		}
+		return s, nil
+	}
+	var err error
+	switch name {
+	case "mode":
+		k.Mode, err = wantString()
+	case "pivot":
+		k.Pivot, err = wantString()
+	case "models":
+		k.Models, err = wantString()
+	case "noise":
+		b, ok := val.(bool)
+		if !ok {
+			return &keyError{key: key, msg: fmt.Sprintf("want true or false, got %v", val)}
+		}
+		k.Noise = b
+	case "speed_ratio":
+		switch x := val.(type) {
+		case float64:
+			k.SpeedRatio = x
+		case int64:
+			k.SpeedRatio = float64(x)
+		default:
+			return &keyError{key: key, msg: fmt.Sprintf("want a number, got %v", val)}
+		}
+	default:
+		return &keyError{key: key, msg: "unknown key (a kernel model is a table: [kernels." + name + "])"}
+	}
+	return err
+}
+
+// mergeSpec decodes a [kernels.NAME] table into the kernel's Spec, over what the
+// Spec already holds. Unknown keys of the model table are errors.
+func (k *KernelsTable) mergeSpec(name string, sub map[string]any) error {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(sub); err != nil {
+		return &keyError{key: "kernels." + name, msg: err.Error()}
+	}
+	if k.Specs == nil {
+		k.Specs = map[string]models.Spec{}
+	}
+	spec := k.Specs[name]
+	md, err := toml.Decode(buf.String(), &spec)
+	if err != nil {
+		msg := err.Error()
+		var pe toml.ParseError
+		if asParseError(err, &pe) {
+			return &keyError{key: joinKey("kernels."+name, pe.LastKey), msg: pe.Message}
+		}
+		return &keyError{key: "kernels." + name, msg: strings.TrimPrefix(msg, "toml: ")}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return &keyError{key: "kernels." + name + "." + und[0].String(), msg: "unknown key"}
+	}
+	k.Specs[name] = spec
+	return nil
+}
+
+func joinKey(a, b string) string {
+	if b == "" {
+		return a
+	}
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}

@@ -1,0 +1,182 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/ranks"
+)
+
+// Plan is a validated scenario in the core's units: everything a run needs.
+type Plan struct {
+	App      string // AppHPL, AppPingpong or AppRing
+	Seed     uint64
+	Ranks    int // ranks of the run (the largest HPL grid, 2 for pingpong, ...)
+	Platform Platform
+	Network  ranks.Config
+	Kernels  kernels.Config // Mode, SpeedRatio, Models, Noise; Host and Seed are set per rank
+	Pivot    string         // HPL's pivot rule in model mode: splitmix | diagonal | random
+
+	HPL           []hpl.Params // the tests, in HPL's order
+	HPLDat        *hpl.Dat     // the parameters as HPL echoes them (from HPL.dat or [hpl])
+	MaxIterations int          // emulate only the first K panels (0 = all)
+
+	Sizes      []int // pingpong / ring message sizes, bytes
+	Iterations int   // pingpong / ring repetitions per size
+}
+
+// Applications emu runs.
+const (
+	AppHPL      = "hpl"
+	AppPingpong = "pingpong"
+	AppRing     = "ring"
+)
+
+// Validate checks the whole scenario in one place and resolves it into a Plan.
+// Errors name the file and line (or the --set argument) and the key.
+func (s *Scenario) Validate() (*Plan, error) {
+	p := &Plan{App: s.App, Seed: s.Seed}
+	switch p.App {
+	case "":
+		p.App = AppHPL
+	case AppHPL, AppPingpong, AppRing:
+	default:
+		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong or ring)", s.App))
+	}
+	var err error
+	if p.Platform, err = s.platform(); err != nil {
+		return nil, err
+	}
+	if p.Network, err = s.network(); err != nil {
+		return nil, err
+	}
+	if err = s.kernels(p); err != nil {
+		return nil, err
+	}
+	switch p.App {
+	case AppHPL:
+		err = s.hpl(p)
+	default:
+		err = s.messages(p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if avail := p.Platform.Ranks(); p.Ranks > avail {
+		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%d hosts × %d cores hold %d ranks, the run needs %d",
+			p.Platform.Hosts, p.Platform.CoresPerHost, avail, p.Ranks))
+	}
+	return p, nil
+}
+
+// path resolves a path written in the scenario against the scenario's folder.
+func (s *Scenario) path(p string) string {
+	if filepath.IsAbs(p) || s.dir == "" {
+		return p
+	}
+	return filepath.Join(s.dir, p)
+}
+
+// kernels resolves [kernels]: mode, pivot rule, speed ratio and the models (the
+// models file first, inline [kernels.NAME] tables over it).
+func (s *Scenario) kernels(p *Plan) error {
+	k := s.Kernels
+	mode := k.Mode
+	if mode == "" {
+		mode = "model"
+	}
+	m, err := kernels.ParseMode(mode)
+	if err != nil {
+		return s.errorAt("kernels.mode", fmt.Sprintf("unknown mode %q (real, timed or model)", mode))
+	}
+	p.Pivot = k.Pivot
+	switch p.Pivot {
+	case "":
+		p.Pivot = "splitmix"
+	case "splitmix", "diagonal", "random":
+	default:
+		return s.errorAt("kernels.pivot", fmt.Sprintf("unknown pivot rule %q (splitmix, diagonal or random)", k.Pivot))
+	}
+	if k.SpeedRatio < 0 {
+		return s.errorAt("kernels.speed_ratio", fmt.Sprintf("%g must be positive", k.SpeedRatio))
+	}
+	specs := map[string]models.Spec{}
+	if k.Models != "" {
+		path := s.path(k.Models)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return s.errorAt("kernels.models", fmt.Sprintf("cannot read %s", path))
+		}
+		set, err := models.ParseSet(data, path)
+		if err != nil {
+			return err // names the models file and its line
+		}
+		for _, name := range set.Kernels() {
+			specs[name], _ = set.Spec(name)
+		}
+	}
+	names := make([]string, 0, len(k.Specs))
+	for name := range k.Specs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		specs[name] = k.Specs[name]
+	}
+	set, err := models.NewSet(specs)
+	if err != nil {
+		// models' errors start with the key ("kernels.dgemm.coef: ..."): find its line.
+		key, msg := splitKeyMessage(err.Error())
+		return s.errorAt(key, msg)
+	}
+	p.Kernels = kernels.Config{Mode: m, SpeedRatio: k.SpeedRatio, Models: set, Noise: k.Noise}
+	return nil
+}
+
+// splitKeyMessage splits "kernels.dgemm.coef: 3 coefficients for 1 term" at the
+// first ": ".
+func splitKeyMessage(s string) (string, string) {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == ':' && s[i+1] == ' ' {
+			return s[:i], s[i+2:]
+		}
+	}
+	return "kernels", s
+}
+
+// messages resolves [pingpong] or [ring].
+func (s *Scenario) messages(p *Plan) error {
+	t, table := s.Pingpong, "pingpong"
+	if p.App == AppRing {
+		t, table = s.Ring, "ring"
+	}
+	p.Ranks = 2
+	if p.App == AppRing {
+		p.Ranks = p.Platform.Ranks()
+		if p.Ranks < 2 {
+			return s.errorAt("platform.hosts", "a ring needs at least 2 ranks")
+		}
+	}
+	p.Iterations = t.Iterations
+	if p.Iterations == 0 {
+		p.Iterations = 10
+	}
+	if p.Iterations < 1 {
+		return s.errorAt(table+".iterations", fmt.Sprintf("%d must be ≥ 1", t.Iterations))
+	}
+	if len(t.Sizes) == 0 {
+		p.Sizes = []int{8, 1024, 65536, 1 << 20}
+	}
+	for _, sz := range t.Sizes {
+		if sz.Bytes != float64(int(sz.Bytes)) || sz.Bytes > 1<<40 {
+			return s.errorAt(table+".sizes", fmt.Sprintf("%g bytes is not a whole number of bytes up to 1TiB", sz.Bytes))
+		}
+		p.Sizes = append(p.Sizes, int(sz.Bytes))
+	}
+	return nil
+}

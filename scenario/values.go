@@ -1,0 +1,166 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Typed TOML values. Each remembers whether the file (or a --set) gave it, so that
+// defaults can come from elsewhere (a network preset, HPL.dat, an XML platform), and
+// each parses its units while the file is decoded, so a bad value is reported with
+// the line BurntSushi/toml knows for it.
+
+// Size is a byte count: "64KiB", "1MB" or an integer number of bytes.
+type Size struct {
+	Bytes float64
+	Set   bool
+}
+
+// Time is a duration: "1us", "0.5ms" or a number of seconds.
+type Time struct {
+	Seconds float64
+	Set     bool
+}
+
+// Bandwidth is a rate: "10Gbps", "1.25GBps"; a bare number is refused.
+type Bandwidth struct {
+	BytesPerSecond float64
+	Set            bool
+}
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (s *Size) UnmarshalTOML(v any) error {
+	b, err := quantity(v, ParseSize)
+	*s = Size{b, err == nil}
+	return err
+}
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (t *Time) UnmarshalTOML(v any) error {
+	s, err := quantity(v, ParseTime)
+	*t = Time{s, err == nil}
+	return err
+}
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (b *Bandwidth) UnmarshalTOML(v any) error {
+	if _, isString := v.(string); !isString {
+		return fmt.Errorf("bandwidth %v has no unit (write e.g. \"10Gbps\" or \"1.25GBps\")", v)
+	}
+	r, err := quantity(v, ParseBandwidth)
+	*b = Bandwidth{r, err == nil}
+	return err
+}
+
+// quantity reads a TOML string through parse, or takes a TOML number as it is
+// (validated by parse, so negative numbers are refused the same way).
+func quantity(v any, parse func(string) (float64, error)) (float64, error) {
+	switch x := v.(type) {
+	case string:
+		return parse(x)
+	case int64:
+		return parse(strconv.FormatInt(x, 10))
+	case float64:
+		return parse(strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return 0, fmt.Errorf("want a number or a string with a unit, got %T", v)
+}
+
+// IntList is one integer or a list of them (HPL's lists: n = 1000 or n = [1000, 2000]).
+type IntList []int
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (l *IntList) UnmarshalTOML(v any) error {
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	if len(items) == 0 {
+		return fmt.Errorf("empty list")
+	}
+	out := make(IntList, len(items))
+	for i, it := range items {
+		n, ok := it.(int64)
+		if !ok {
+			return fmt.Errorf("want an integer or a list of integers, got %v", it)
+		}
+		out[i] = int(n)
+	}
+	*l = out
+	return nil
+}
+
+// NameList is one name or a list of names (bcast = "1ringM" or ["1ring", "long"]).
+type NameList []string
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (l *NameList) UnmarshalTOML(v any) error {
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	if len(items) == 0 {
+		return fmt.Errorf("empty list")
+	}
+	out := make(NameList, len(items))
+	for i, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			return fmt.Errorf("want a name or a list of names, got %v", it)
+		}
+		out[i] = s
+	}
+	*l = out
+	return nil
+}
+
+// GridList is a list of P×Q process grids: [[2, 2], [1, 4]], or "2x2", or ["2x2", "1x4"].
+type GridList [][2]int
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (g *GridList) UnmarshalTOML(v any) error {
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	// [p, q] alone is one grid.
+	if len(items) == 2 {
+		if p, ok := items[0].(int64); ok {
+			if q, ok := items[1].(int64); ok {
+				*g = GridList{{int(p), int(q)}}
+				return nil
+			}
+		}
+	}
+	if len(items) == 0 {
+		return fmt.Errorf("empty list of grids")
+	}
+	out := make(GridList, len(items))
+	for i, it := range items {
+		switch x := it.(type) {
+		case string:
+			ps, qs, ok := strings.Cut(strings.ToLower(x), "x")
+			p, err1 := strconv.Atoi(strings.TrimSpace(ps))
+			q, err2 := strconv.Atoi(strings.TrimSpace(qs))
+			if !ok || err1 != nil || err2 != nil {
+				return fmt.Errorf("grid %q: want \"PxQ\", e.g. \"2x4\"", x)
+			}
+			out[i] = [2]int{p, q}
+		case []any:
+			if len(x) != 2 {
+				return fmt.Errorf("grid %v: want [P, Q]", x)
+			}
+			p, ok1 := x[0].(int64)
+			q, ok2 := x[1].(int64)
+			if !ok1 || !ok2 {
+				return fmt.Errorf("grid %v: want two integers [P, Q]", x)
+			}
+			out[i] = [2]int{int(p), int(q)}
+		default:
+			return fmt.Errorf("grid %v: want [P, Q] or \"PxQ\"", it)
+		}
+	}
+	*g = out
+	return nil
+}
