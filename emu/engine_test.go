@@ -1,0 +1,172 @@
+package emu
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/emu-hpc/emu/fluid"
+)
+
+// timeTol is the tolerance on computed event times, seconds: completion
+// times come out of rate × remaining-bytes divisions.
+const timeTol = 1e-15 // s
+
+func TestTimersFireInTimeThenInsertionOrder(t *testing.T) {
+	e := NewEngine(nil)
+	var got []string
+	at := func(d float64, name string) { e.After(d, func() { got = append(got, fmt.Sprintf("%s@%g", name, e.Now())) }) }
+	at(2, "a")
+	at(1, "b")
+	at(2, "c") // same time as a, scheduled later: fires after a
+	at(0, "d")
+	e.After(1, func() { at(0, "e") }) // zero delay at t=1: after everything already due at 1
+	for e.Step() {
+	}
+	want := []string{"d@0", "b@1", "e@1", "a@2", "c@2"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	if e.Step() {
+		t.Fatal("Step on an empty engine returned true")
+	}
+	if e.Fired() != 6 {
+		t.Fatalf("Fired = %d, want 6", e.Fired())
+	}
+}
+
+func TestHandlerTimers(t *testing.T) {
+	e := NewEngine(nil)
+	h := &countHandler{}
+	e.AfterHandler(0.5, h)
+	e.AfterHandler(0.25, h)
+	for e.Step() {
+	}
+	if h.n != 2 || e.Now() != 0.5 {
+		t.Fatalf("handler ran %d times, clock %g; want 2 and 0.5", h.n, e.Now())
+	}
+}
+
+type countHandler struct{ n int }
+
+func (c *countHandler) Handle() { c.n++ }
+
+func TestAfterRejectsBadDelays(t *testing.T) {
+	for _, d := range []float64{-1, math.NaN(), math.Inf(1)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("After(%v) did not panic", d)
+				}
+			}()
+			NewEngine(nil).After(d, func() {})
+		}()
+	}
+}
+
+// oneLink is a System over a single shared link of capacity 100 B/s.
+func oneLink() *fluid.System {
+	return fluid.NewSystem([]fluid.Link{{Name: "l", Bandwidth: 100}})
+}
+
+func TestFlowsShareALink(t *testing.T) {
+	// Two flows of 100 B and 300 B start at 0 on a 100 B/s link: each gets
+	// 50 B/s, so the first ends at 100/50 = 2 s; the second has 200 B left
+	// and then runs alone at 100 B/s: 2 + 200/100 = 4 s.
+	e := NewEngine(oneLink())
+	ends := map[string]float64{}
+	e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() { ends["small"] = e.Now() })
+	e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 300}, func() { ends["big"] = e.Now() })
+	if e.Pending() != 2 {
+		t.Fatalf("Pending = %d, want 2", e.Pending())
+	}
+	for e.Step() {
+	}
+	for name, want := range map[string]float64{"small": 2, "big": 4} {
+		if math.Abs(ends[name]-want) > timeTol {
+			t.Errorf("%s flow ended at %g, want %g", name, ends[name], want)
+		}
+	}
+}
+
+func TestTimerAndFlowInterleave(t *testing.T) {
+	// A 100 B flow alone would end at 1 s; a timer at 0.5 s starts a second
+	// 100 B flow. From 0.5 s both run at 50 B/s: the first has 50 B left and
+	// ends at 0.5 + 50/50 = 1.5 s; the second then has 50 B left and runs
+	// alone: 1.5 + 50/100 = 2 s.
+	e := NewEngine(oneLink())
+	var first, second float64
+	e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() { first = e.Now() })
+	e.After(0.5, func() {
+		e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() { second = e.Now() })
+	})
+	for e.Step() {
+	}
+	if math.Abs(first-1.5) > timeTol || math.Abs(second-2) > timeTol {
+		t.Fatalf("flows ended at %g and %g, want 1.5 and 2", first, second)
+	}
+}
+
+func TestNextAndCancelFlow(t *testing.T) {
+	e := NewEngine(oneLink())
+	if _, ok := e.Next(); ok {
+		t.Fatal("Next on an empty engine reported an event")
+	}
+	called := false
+	id := e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() { called = true })
+	if at, ok := e.Next(); !ok || math.Abs(at-1) > timeTol {
+		t.Fatalf("Next = %g, %v; want 1, true", at, ok)
+	}
+	e.CancelFlow(id)
+	if e.Step() || called {
+		t.Fatal("a cancelled flow still completed")
+	}
+}
+
+func TestDeterministicEventSequence(t *testing.T) {
+	run := func() string {
+		e := NewEngine(oneLink())
+		var log []string
+		for i := 0; i < 20; i++ {
+			i := i
+			e.After(float64(i%4)*0.25, func() {
+				e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: float64(10 + i)}, func() {
+					log = append(log, fmt.Sprintf("%d@%.17g", i, e.Now()))
+				})
+			})
+		}
+		for e.Step() {
+		}
+		return fmt.Sprint(log)
+	}
+	if a, b := run(), run(); a != b {
+		t.Fatalf("two runs differ:\n%s\n%s", a, b)
+	}
+}
+
+func ExampleEngine() {
+	// One 1000-byte flow on a 1000 B/s link, and a timer half-way.
+	e := NewEngine(fluid.NewSystem([]fluid.Link{{Name: "wire", Bandwidth: 1000}}))
+	e.After(0.5, func() { fmt.Printf("timer at %gs\n", e.Now()) })
+	e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 1000}, func() { fmt.Printf("flow done at %gs\n", e.Now()) })
+	for e.Step() {
+	}
+	// Output:
+	// timer at 0.5s
+	// flow done at 1s
+}
+
+func BenchmarkTimers(b *testing.B) {
+	// Steady state of a queue holding 1024 timers: fire one, schedule one.
+	e := NewEngine(nil)
+	h := &countHandler{}
+	for i := 0; i < 1024; i++ {
+		e.AfterHandler(float64(i)*1e-6, h)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Step()
+		e.AfterHandler(1024e-6, h)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

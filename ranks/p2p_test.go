@@ -1,0 +1,236 @@
+package ranks
+
+import (
+	"math"
+	"testing"
+)
+
+// relTol is the relative tolerance on simulated times: they are sums and
+// quotients of a few floats, so only rounding separates them from the
+// closed forms.
+const relTol = 1e-12
+
+func near(a, b float64) bool { return math.Abs(a-b) <= relTol*math.Max(math.Abs(a), math.Abs(b)) }
+
+// run runs main on a world over a crossbar and fails the test on error.
+func run(t testing.TB, cfg Config, topo *crossbar, n int, main func(r *Rank)) *World {
+	t.Helper()
+	w, err := NewWorld(cfg, topo, identity(n), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Run(main); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func preset(t testing.TB, model string) Config {
+	t.Helper()
+	c, err := Preset(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestOneWayTime checks the closed form of an isolated message on an idle
+// path (reference/smpi-model.md §2.1, §2.6, §3.5):
+//
+//	T = o_s(s) + f_L(s')·L + s'/(f_B(s')·min(B, γ/(2L))) + o_r(s),   s' = s + 16
+//
+// where L is the route latency (2·lat on the crossbar: up + down link), B the
+// link bandwidth, o_s/o_r the send/receive overheads (charged only for
+// detached sends, s < 65536) and the receiver posts first.
+func TestOneWayTime(t *testing.T) {
+	smpiLat, smpiBw := MustParseTable(SMPILatFactor), MustParseTable(SMPIBwFactor)
+	cases := []struct {
+		name      string
+		model     string
+		size      int
+		bw, lat   float64 // per link: B/s, s
+		os, or    string  // overhead tables
+		wantExtra func(s int) (fl, fb float64)
+	}{
+		{name: "cm02 8B", model: "cm02", size: 8, bw: 1e10, lat: 1e-6},
+		{name: "cm02 1MiB rendezvous", model: "cm02", size: 1 << 20, bw: 1e10, lat: 1e-6},
+		{name: "cm02 overheads", model: "cm02", size: 1000, bw: 1e9, lat: 5e-6, os: "0:2e-6:1e-9", or: "0:3e-6"},
+		// L = 2 ms: γ/(2L) = 4194304/0.004 = 1.048576e9 B/s < 1e10: the window binds.
+		{name: "cm02 gamma bound", model: "cm02", size: 1 << 20, bw: 1e10, lat: 1e-3},
+		{name: "smpi 241B (wire 257, first row)", model: "smpi", size: 241, bw: 1.25e8, lat: 5e-5},
+		{name: "smpi 242B (wire 258, second row)", model: "smpi", size: 242, bw: 1.25e8, lat: 5e-5},
+		{name: "smpi 1000B", model: "smpi", size: 1000, bw: 1.25e8, lat: 5e-5},
+		{name: "smpi 65457B (wire 65473, last row)", model: "smpi", size: 65457, bw: 1.25e8, lat: 5e-5},
+		{name: "smpi 1MiB", model: "smpi", size: 1 << 20, bw: 1.25e8, lat: 5e-5},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := preset(t, tc.model)
+			cfg.SendOverhead, cfg.RecvOverhead = MustParseTable(tc.os), MustParseTable(tc.or)
+			var arrived float64
+			run(t, cfg, newCrossbar(2, tc.bw, tc.lat), 2, func(r *Rank) {
+				if r.ID() == 0 {
+					r.World().Send(1, 7, Msg{Bytes: tc.size})
+					return
+				}
+				_, st := r.World().Recv(0, 7)
+				if st.Bytes != tc.size || st.Source != 0 || st.Tag != 7 {
+					t.Errorf("status %+v", st)
+				}
+				arrived = r.Now()
+			})
+			wire := tc.size + 16
+			fl, fb := 1.0, 1.0
+			if tc.model == "smpi" {
+				fl, fb = smpiLat.Value(wire, 1), smpiBw.Value(wire, 1)
+			}
+			L := 2 * tc.lat
+			rate := math.Min(tc.bw, DefaultTCPGamma/(2*L))
+			os, or := 0.0, 0.0
+			if tc.size < DefaultEagerThreshold {
+				os, or = cfg.SendOverhead.Value(tc.size, 0), cfg.RecvOverhead.Value(tc.size, 0)
+			}
+			want := os + fl*L + float64(wire)/(fb*rate) + or
+			if !near(arrived, want) {
+				t.Fatalf("one-way time %.12g s, want %.12g s", arrived, want)
+			}
+		})
+	}
+}
+
+// TestSMPIWorkedExample reproduces the worked example of the reference
+// (§2.6): SMPI model, 125 MB/s 50 µs links, 1 MiB → 0.01008196 s and
+// 1000 B → 0.00021880 s (both rounded to 8 decimals there).
+func TestSMPIWorkedExample(t *testing.T) {
+	const printed = 5e-9 // s: the reference prints 8 decimals
+	for _, tc := range []struct {
+		size int
+		want float64
+	}{{1 << 20, 0.01008196}, {1000, 0.00021880}} {
+		var got float64
+		run(t, preset(t, "smpi"), newCrossbar(2, 1.25e8, 5e-5), 2, func(r *Rank) {
+			if r.ID() == 0 {
+				r.World().Send(1, 0, Msg{Bytes: tc.size})
+			} else {
+				r.World().Recv(0, 0)
+				got = r.Now()
+			}
+		})
+		if math.Abs(got-tc.want) > printed {
+			t.Errorf("%d B: %.8f s, want %.8f s", tc.size, got, tc.want)
+		}
+	}
+}
+
+// TestRendezvousWaitsForReceiver: a 1 MiB Send (≥ EagerThreshold) to a
+// receiver that posts at t = 1 s moves its bytes only then, so both sides
+// return at 1 + L + s'/B; a detached 1 KiB send returns at once, yet its
+// bytes also wait for the receive.
+func TestRendezvousWaitsForReceiver(t *testing.T) {
+	const late = 1.0 // s
+	for _, size := range []int{1 << 20, 1024} {
+		var sendRet, recvRet float64
+		run(t, preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+			if r.ID() == 0 {
+				r.World().Send(1, 0, Msg{Bytes: size})
+				sendRet = r.Now()
+				return
+			}
+			r.Compute(late, "sleep")
+			r.World().Recv(0, 0)
+			recvRet = r.Now()
+		})
+		arrival := late + 2e-6 + float64(size+16)/1e9
+		if !near(recvRet, arrival) {
+			t.Errorf("%d B: receive returned at %.12g, want %.12g", size, recvRet, arrival)
+		}
+		wantSend := arrival
+		if size < DefaultEagerThreshold {
+			wantSend = 0
+		}
+		if !near(sendRet, wantSend) && !(wantSend == 0 && sendRet == 0) {
+			t.Errorf("%d B: send returned at %.12g, want %.12g", size, sendRet, wantSend)
+		}
+	}
+}
+
+// TestAsyncSmallMovesAtOnce: below AsyncThreshold the bytes leave at the
+// post, so a receiver posting late finds the message already in.
+func TestAsyncSmallMovesAtOnce(t *testing.T) {
+	cfg := preset(t, "cm02")
+	cfg.AsyncThreshold = 1024
+	var recvRet float64
+	run(t, cfg, newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+		if r.ID() == 0 {
+			r.World().Send(1, 0, Msg{Bytes: 100})
+			return
+		}
+		r.Compute(1, "sleep")
+		r.World().Recv(0, 0)
+		recvRet = r.Now()
+	})
+	if recvRet != 1 {
+		t.Fatalf("receive returned at %g, want 1 (message already arrived)", recvRet)
+	}
+}
+
+// TestMatchingOrder checks MPI's non-overtaking rule and wildcards: messages
+// from one sender with one tag arrive in posting order; AnyTag takes the
+// oldest message of any non-negative tag; AnySource takes, among posted
+// messages, the one posted first.
+func TestMatchingOrder(t *testing.T) {
+	var got []int
+	run(t, preset(t, "cm02"), newCrossbar(3, 1e9, 1e-6), 3, func(r *Rank) {
+		c := r.World()
+		switch r.ID() {
+		case 0:
+			for i := 0; i < 3; i++ {
+				c.Send(2, 5, Msg{Data: []float64{float64(i)}})
+			}
+			c.Send(2, 9, Msg{Data: []float64{3}})
+		case 1:
+			r.Compute(1e-3, "wait") // posts after rank 0's messages
+			c.Send(2, 5, Msg{Data: []float64{10}})
+		case 2:
+			r.Compute(1e-2, "wait") // everything is posted by now
+			m, _ := c.Recv(0, 5)
+			got = append(got, int(m.Data[0]))
+			m, _ = c.Recv(AnySource, 9)
+			got = append(got, int(m.Data[0]))
+			m, st := c.Recv(AnySource, AnyTag)
+			got = append(got, int(m.Data[0]), st.Source, st.Tag)
+			m, st = c.Recv(1, AnyTag)
+			got = append(got, int(m.Data[0]), st.Source)
+			m, _ = c.Recv(AnySource, 5)
+			got = append(got, int(m.Data[0]))
+		}
+	})
+	want := []int{0, 3, 1, 0, 5, 10, 1, 2}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+// TestPayloadCopiedAtSend: the sender may overwrite its buffer right after
+// Isend; the receiver sees the values at the time of the call.
+func TestPayloadCopiedAtSend(t *testing.T) {
+	run(t, preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+		c := r.World()
+		if r.ID() == 0 {
+			buf := []float64{1, 2, 3}
+			q := c.Isend(1, 0, Msg{Data: buf})
+			buf[0] = 99
+			q.Wait()
+			return
+		}
+		m, st := c.Recv(0, 0)
+		if m.Data[0] != 1 || st.Bytes != 24 || m.Bytes != 24 {
+			t.Errorf("received %v (%d B), want [1 2 3] (24 B)", m.Data, st.Bytes)
+		}
+	})
+}

@@ -1,0 +1,288 @@
+package ranks
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDeadlockReport: two ranks both receive first; nothing is pending, so
+// Run returns a *DeadlockError naming both with their call, peer and tag.
+func TestDeadlockReport(t *testing.T) {
+	w, err := NewWorld(preset(t, "cm02"), newCrossbar(3, 1e9, 1e-6), identity(3), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Run(func(r *Rank) {
+		c := r.World()
+		switch r.ID() {
+		case 0:
+			c.Recv(1, 4)
+		case 1:
+			c.Recv(AnySource, AnyTag)
+		case 2:
+			r.Compute(2, "work") // finishes: not listed
+		}
+	})
+	var d *DeadlockError
+	if !errors.As(err, &d) {
+		t.Fatalf("Run returned %v, want a *DeadlockError", err)
+	}
+	want := []BlockedRank{{Rank: 0, Call: "Recv", Peer: 1, Tag: 4}, {Rank: 1, Call: "Recv", Peer: AnySource, Tag: AnyTag}}
+	if fmt.Sprint(d.Blocked) != fmt.Sprint(want) || d.Time != 2 {
+		t.Fatalf("report %+v at t=%g, want %+v at t=2", d.Blocked, d.Time, want)
+	}
+	for _, s := range []string{"rank 0 in Recv peer 1 tag 4", "rank 1 in Recv from any source any tag"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("message %q lacks %q", err, s)
+		}
+	}
+}
+
+// TestPanicBecomesError: a panic in rank 2 comes back as a *PanicError naming
+// it while the other ranks are blocked or ready.
+func TestPanicBecomesError(t *testing.T) {
+	w, _ := NewWorld(preset(t, "cm02"), newCrossbar(4, 1e9, 1e-6), identity(4), 1)
+	err := w.Run(func(r *Rank) {
+		if r.ID() == 2 {
+			r.Compute(1, "x")
+			panic("boom")
+		}
+		r.World().Recv(AnySource, 0)
+	})
+	var p *PanicError
+	if !errors.As(err, &p) || p.Rank != 2 || !strings.Contains(err.Error(), "rank 2 panicked: boom") {
+		t.Fatalf("Run returned %v, want rank 2's panic", err)
+	}
+}
+
+// TestMisuseBecomesError: sending to a rank out of range is reported as the
+// rank's panic, not a crash.
+func TestMisuseBecomesError(t *testing.T) {
+	w, _ := NewWorld(preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+	err := w.Run(func(r *Rank) {
+		if r.ID() == 1 {
+			r.World().Send(5, 0, Msg{})
+		}
+	})
+	if err == nil || !strings.Contains(err.Error(), "rank 1") || !strings.Contains(err.Error(), "rank 5") {
+		t.Fatalf("Run returned %v", err)
+	}
+}
+
+// TestNoGoroutineLeak: after normal ends, deadlocks and panics, every rank
+// goroutine has exited.
+func TestNoGoroutineLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	mains := map[string]func(r *Rank){
+		"ok":       func(r *Rank) { r.World().Barrier() },
+		"deadlock": func(r *Rank) { r.World().Recv(AnySource, 0) },
+		"panic": func(r *Rank) {
+			if r.ID() == 7 {
+				panic("x")
+			}
+			r.World().Barrier()
+		},
+		"deferred-mpi": func(r *Rank) {
+			defer func() { recover() }()
+			r.World().Recv(AnySource, 0)
+		},
+	}
+	for name, main := range mains {
+		w, _ := NewWorld(preset(t, "cm02"), newCrossbar(16, 1e9, 1e-6), identity(16), 1)
+		err := w.Run(main)
+		if (err == nil) != (name == "ok") {
+			t.Errorf("%s: Run returned %v", name, err)
+		}
+	}
+	// Exited goroutines are reaped asynchronously: allow the runtime a moment.
+	for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines before, %d after", before, n)
+	}
+}
+
+// TestSimultaneousWakeUpsInRankOrder: four ranks sleep until the same
+// instant; they run in rank order whatever order they went to sleep in.
+func TestSimultaneousWakeUpsInRankOrder(t *testing.T) {
+	var order []int
+	run(t, preset(t, "cm02"), newCrossbar(4, 1e9, 1e-6), 4, func(r *Rank) {
+		r.Compute(float64(4-r.ID()), "a") // wake at 4, 3, 2, 1
+		r.Compute(float64(r.ID()+1), "b") // ... all next wake at 5
+		order = append(order, r.ID())
+	})
+	if fmt.Sprint(order) != "[0 1 2 3]" {
+		t.Fatalf("order %v, want [0 1 2 3]", order)
+	}
+}
+
+// TestWaitanyTestany: rank 0 posts receives from ranks 1..3, which send at
+// t = 3, 1, 2 ms; Waitany returns them in arrival order, Testany finds
+// nothing before the first arrival and charges its cost.
+func TestWaitanyTestany(t *testing.T) {
+	cfg := preset(t, "cm02")
+	cfg.TestCost = 1e-4
+	var got []int
+	var ok0 bool
+	var tAfterTest float64
+	run(t, cfg, newCrossbar(4, 1e9, 1e-6), 4, func(r *Rank) {
+		c := r.World()
+		if r.ID() > 0 {
+			r.Compute([]float64{0, 3e-3, 1e-3, 2e-3}[r.ID()], "w")
+			c.Send(0, 0, Msg{Data: []float64{float64(r.ID())}})
+			return
+		}
+		reqs := []*Request{c.Irecv(1, 0), c.Irecv(2, 0), c.Irecv(3, 0)}
+		_, ok0, _, _ = Testany(reqs)
+		tAfterTest = r.Now()
+		for k := 0; k < 3; k++ {
+			i, m, st := Waitany(reqs)
+			if reqs[i] != nil || st.Source != i+1 || int(m.Data[0]) != i+1 {
+				t.Errorf("Waitany gave index %d, status %+v", i, st)
+			}
+			got = append(got, i)
+		}
+		if i, _, _ := Waitany(reqs); i != -1 {
+			t.Errorf("Waitany on all-nil requests gave %d, want -1", i)
+		}
+		if i, ok, _, _ := Testany(reqs); i != -1 || !ok {
+			t.Errorf("Testany on all-nil requests gave %d, %v", i, ok)
+		}
+	})
+	if ok0 || tAfterTest != 1e-4 {
+		t.Errorf("first Testany: ok=%v at t=%g, want false at 1e-4", ok0, tAfterTest)
+	}
+	if fmt.Sprint(got) != "[1 2 0]" {
+		t.Fatalf("Waitany order %v, want [1 2 0]", got)
+	}
+}
+
+// TestIprobeCostGrowth: SimGrid charges IprobeCost·n before each probe, n a
+// simulation-wide counter that grows on failure and resets on success. A
+// rank polling for a message sent at t = 1 ms with cost 1e-4 s probes at
+// (cumulative) 1e-4·(1+2+...+k): 1e-4, 3e-4, 6e-4, 1e-3 (found? the send is
+// posted at exactly 1e-3, the probe at 1e-3 runs after the sender, being a
+// higher rank woken at the same instant → found at the 4th probe).
+func TestIprobeCostGrowth(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		noGrowth bool
+		cost     float64
+		want     []float64 // times at which the probes return
+	}{
+		{"growing", false, 1e-4, []float64{1e-4, 3e-4, 6e-4, 1e-3}},
+		{"flat", true, 1e-4, []float64{1e-4, 2e-4, 3e-4, 4e-4, 5e-4, 6e-4, 7e-4, 8e-4, 9e-4, 1e-3}},
+		{"free", false, 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := preset(t, "cm02")
+			cfg.IprobeCost, cfg.NoGrowth = tc.cost, tc.noGrowth
+			var times []float64
+			var polls int
+			w := run(t, cfg, newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+				c := r.World()
+				if r.ID() == 0 {
+					r.Compute(1e-3, "w")
+					c.Send(1, 3, Msg{Bytes: 8})
+					return
+				}
+				for {
+					polls++
+					ok, st := c.Iprobe(0, AnyTag)
+					if tc.cost > 0 {
+						times = append(times, r.Now())
+					}
+					if ok {
+						if st.Tag != 3 || st.Bytes != 8 {
+							t.Errorf("status %+v", st)
+						}
+						break
+					}
+					if tc.cost == 0 {
+						r.Compute(1e-4, "poll")
+					}
+				}
+				c.Recv(0, 3)
+			})
+			if tc.cost == 0 {
+				if polls != 11 {
+					t.Errorf("free probes: %d polls, want 11", polls)
+				}
+				return
+			}
+			if len(times) != len(tc.want) {
+				t.Fatalf("probes at %v, want %v", times, tc.want)
+			}
+			for i := range times {
+				if !near(times[i], tc.want[i]) {
+					t.Fatalf("probes at %v, want %v", times, tc.want)
+				}
+			}
+			if w.iprobeN != 1 {
+				t.Errorf("counter %d after a success, want 1", w.iprobeN)
+			}
+		})
+	}
+}
+
+// TestProbeBlocks: with a zero Iprobe cost, Probe waits for the send without
+// spinning and reports its status; Recv then takes the message.
+func TestProbeBlocks(t *testing.T) {
+	cfg := preset(t, "cm02")
+	cfg.IprobeCost = 0
+	run(t, cfg, newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+		c := r.World()
+		if r.ID() == 0 {
+			r.Compute(5e-3, "w")
+			c.Send(1, 2, Msg{Bytes: 80})
+			return
+		}
+		st := c.Probe(AnySource, AnyTag)
+		if st.Source != 0 || st.Tag != 2 || st.Bytes != 80 || r.Now() != 5e-3 {
+			t.Errorf("Probe: %+v at %g", st, r.Now())
+		}
+		c.Recv(st.Source, st.Tag)
+	})
+}
+
+// TestDeterministicEvents: the same program twice gives the same hook
+// event sequence, bit for bit.
+func TestDeterministicEvents(t *testing.T) {
+	trace := func() string {
+		var b strings.Builder
+		w, _ := NewWorld(preset(t, "smpi"), newCrossbar(8, 1e9, 1e-6), identity(8), 42)
+		w.AddHook(func(e *Event) {
+			fmt.Fprintf(&b, "%v %d %d %d %d %.17g %.17g\n", e.Kind, e.Rank, e.Peer, e.MsgID, e.Bytes, e.Time, e.Transfer)
+		})
+		err := w.Run(func(r *Rank) {
+			c := r.World()
+			rng := r.Rand()
+			for i := 0; i < 20; i++ {
+				dst := rng.IntN(8)
+				c.Isend(dst, 1, Msg{Bytes: rng.IntN(200000)})
+			}
+			c.Barrier()
+			for {
+				ok, st := c.Iprobe(AnySource, 1)
+				if !ok {
+					break
+				}
+				c.Recv(st.Source, st.Tag)
+			}
+			c.Allreduce(Msg{Data: []float64{float64(r.ID())}}, Sum)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	a, b := trace(), trace()
+	if a != b || len(a) == 0 {
+		t.Fatalf("traces differ or are empty (%d and %d bytes)", len(a), len(b))
+	}
+}
