@@ -25,6 +25,7 @@ type Platform struct {
 
 	LoopbackBandwidth float64 // B/s; 0 = the topology's default loopback
 	LoopbackLatency   float64 // s
+	NoLoopback        bool    // route a host's messages to itself through the network (SimGrid XML default)
 	LimiterBandwidth  float64 // B/s; 0 = no per-host limiter link
 
 	FatTree   string // SimGrid "levels;down;up;links", e.g. "2;4,4;1,2;1,2"

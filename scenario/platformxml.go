@@ -159,6 +159,9 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 			}
 		}
 	}
+	_, hasBW := a["loopback_bw"]
+	_, hasLat := a["loopback_lat"]
+	p.NoLoopback = !hasBW && !hasLat
 	if p.Topology, err = parseTopology(a["topology"]); err != nil {
 		return nil, wrap("topology", err)
 	}

@@ -25,6 +25,27 @@ func TestParsePlatformXMLPeers(t *testing.T) {
 			p.Speed != 1e9 || p.HostName(255) != "node-255" || p.BackboneBandwidth != 0 {
 			t.Errorf("%s: %+v", tt.file, p)
 		}
+		// README §3: a flat route is 2 links, 2 us; on the fat tree, a route inside a
+		// leaf (8 hosts) is 2 links, across leaves 4 links and 4 us.
+		topo, err := p.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []struct {
+			src, dst, links int
+			lat             float64
+		}{{0, 1, 2, 2e-6}, {0, 7, 2, 2e-6}, {0, 8, 2, 2e-6}, {0, 255, 2, 2e-6}} {
+			if tt.topo == TopoFatTree && r.dst >= 8 {
+				r.links, r.lat = 4, 4e-6
+			}
+			route := topo.Route(r.src, r.dst)
+			if len(route.Links) != r.links || !close(route.Latency, r.lat) {
+				t.Errorf("%s: route %d→%d has %d links, %g s; want %d, %g", tt.file, r.src, r.dst, len(route.Links), route.Latency, r.links, r.lat)
+			}
+		}
+		if topo.HostName(17) != "node-17" {
+			t.Errorf("%s: host 17 is %q", tt.file, topo.HostName(17))
+		}
 	}
 }
 
@@ -51,12 +72,12 @@ func TestParsePlatformXMLTopologies(t *testing.T) {
 		// torus 2×2×2 = 8 nodes; the radical offers 10 numbers, 8 are used.
 		{`<cluster id="t" prefix="t-" suffix="" radical="0-9" speed="1Gf" bw="10Gbps" lat="1us" sharing_policy="SHARED" topology="TORUS" topo_parameters="2,2,2"/>`,
 			Platform{Name: "t", Prefix: "t-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Hosts: 8, CoresPerHost: 1,
-				Speed: 1e9, LinkBandwidth: 1.25e9, LinkLatency: 1e-6, Sharing: SharingShared, BackboneSharing: SharingShared,
+				Speed: 1e9, LinkBandwidth: 1.25e9, LinkLatency: 1e-6, Sharing: SharingShared, BackboneSharing: SharingShared, NoLoopback: true,
 				Topology: TopoTorus, Torus: []int{2, 2, 2}}},
 		// dragonfly 2 groups × 2 chassis × 1 router × 2 nodes = 8 nodes.
 		{`<cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/>`,
 			Platform{Name: "d", Prefix: "d-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7}, Hosts: 8, CoresPerHost: 1,
-				Speed: 1e9, LinkBandwidth: 1e10, LinkLatency: 1e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
+				Speed: 1e9, LinkBandwidth: 1e10, LinkLatency: 1e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true,
 				Topology: TopoDragonfly, Dragonfly: "2,2;2,1;1,2;2"}},
 	}
 	for _, tt := range tests {

@@ -106,11 +106,17 @@ func (s *Scenario) platform() (Platform, error) {
 	if p.CoresPerHost < 1 {
 		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d must be ≥ 1", p.CoresPerHost))
 	}
+	if t.LoopbackBandwidth.Set || t.LoopbackLatency.Set {
+		p.NoLoopback = false
+	}
 	if p.Topology == TopoFlat {
 		if p.Hosts < 1 {
 			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d: want at least 1 host", p.Hosts))
 		}
-		return p, nil
+		if fromXML && p.Hosts > len(p.Radical) {
+			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d hosts, more than the %d the platform file names", p.Hosts, len(p.Radical)))
+		}
+		return p, s.checkBuild(&p, "platform")
 	}
 	key := map[string]string{TopoFatTree: "platform.fat_tree", TopoTorus: "platform.torus", TopoDragonfly: "platform.dragonfly"}[p.Topology]
 	nodes, err := topologyNodes(&p)
@@ -124,7 +130,16 @@ func (s *Scenario) platform() (Platform, error) {
 		return p, s.errorAt(key, fmt.Sprintf("%d hosts, more than the %d the platform file names", nodes, len(p.Radical)))
 	}
 	p.Hosts = nodes
-	return p, nil
+	return p, s.checkBuild(&p, key)
+}
+
+// checkBuild builds the topology once, so that whatever fluid refuses is reported
+// here with the key, not later.
+func (s *Scenario) checkBuild(p *Platform, key string) error {
+	if _, err := p.Build(); err != nil {
+		return s.errorAt(key, err.Error())
+	}
+	return nil
 }
 
 // hpl resolves the HPL tests: from HPL.dat (--hpl-dat) with --set hpl.* over it, or

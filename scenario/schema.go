@@ -69,17 +69,17 @@ type PlatformTable struct {
 // NetworkTable is [network]: the MPI layer's model (ranks.Config). Unset keys take
 // the preset's value (model = "smpi", SimGrid 3.32 smpirun's defaults, or "cm02").
 type NetworkTable struct {
-	Model           string `toml:"model"`
-	EagerThreshold  Size   `toml:"eager_threshold"`
-	AsyncThreshold  Size   `toml:"async_threshold"`
-	Envelope        Size   `toml:"envelope"`
-	SendOverhead    Time   `toml:"send_overhead"`
-	IsendOverhead   Time   `toml:"isend_overhead"`
-	RecvOverhead    Time   `toml:"recv_overhead"`
-	LatFactor       string `toml:"lat_factor"` // "default" | "none" | "size:factor;..."
-	BwFactor        string `toml:"bw_factor"`
-	WeightS         Size   `toml:"weight_s"`
-	TCPGamma        Size   `toml:"tcp_gamma"`
+	Model           string   `toml:"model"`
+	EagerThreshold  Size     `toml:"eager_threshold"`
+	AsyncThreshold  Size     `toml:"async_threshold"`
+	Envelope        Size     `toml:"envelope"`
+	SendOverhead    Time     `toml:"send_overhead"`
+	IsendOverhead   Time     `toml:"isend_overhead"`
+	RecvOverhead    Time     `toml:"recv_overhead"`
+	LatFactor       string   `toml:"lat_factor"` // "default" | "none" | "size:factor;..."
+	BwFactor        string   `toml:"bw_factor"`
+	WeightS         Size     `toml:"weight_s"`
+	TCPGamma        Size     `toml:"tcp_gamma"`
 	CrossTraffic    *float64 `toml:"cross_traffic"` // share of the rate loaded on the reverse route
 	IprobeCost      Time     `toml:"iprobe_cost"`
 	IprobeGrowth    *bool    `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times

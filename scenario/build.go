@@ -1,0 +1,64 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/emu-hpc/emu/fluid"
+)
+
+// Build makes the platform's fluid topology. SimGrid's rules for loopbacks apply:
+// a platform from XML without loopback_bw/loopback_lat routes a host's messages to
+// itself through its private link (except on a torus, which always has loopbacks);
+// a TOML platform has loopbacks (10 GB/s, 0 s unless given).
+func (p *Platform) Build() (fluid.Topology, error) {
+	if p.LimiterBandwidth > 0 {
+		return nil, fmt.Errorf("limiter links are not modelled by emu's topologies")
+	}
+	policy := map[string]fluid.LinkPolicy{SharingSplitDuplex: fluid.SplitDuplex, SharingShared: fluid.SharedDuplex, SharingFatPipe: fluid.FatPipeDuplex}[p.Sharing]
+	link := fluid.LinkSpec{Bandwidth: p.LinkBandwidth, Latency: p.LinkLatency, Policy: policy}
+	loop := fluid.Loopback{Bandwidth: p.LoopbackBandwidth, Latency: p.LoopbackLatency, Disabled: p.NoLoopback && p.Topology != TopoTorus}
+	naming := fluid.Naming{Prefix: p.Prefix, Suffix: p.Suffix, Radical: p.Radical}
+	var (
+		topo fluid.Topology
+		err  error
+	)
+	switch p.Topology {
+	case TopoFlat:
+		c := fluid.FlatConfig{Hosts: p.Hosts, Link: link, Loopback: loop, Naming: naming}
+		if p.BackboneBandwidth > 0 {
+			c.Backbone = &fluid.Backbone{Bandwidth: p.BackboneBandwidth, Latency: p.BackboneLatency, FatPipe: p.BackboneSharing == SharingFatPipe}
+		}
+		topo, err = fluid.NewFlat(c)
+	case TopoFatTree:
+		var c fluid.FatTreeConfig
+		if c, err = fluid.ParseFatTreeParams(p.FatTree); err == nil {
+			c.Link, c.Loopback, c.Naming = link, loop, naming
+			topo, err = fluid.NewFatTree(c)
+		}
+	case TopoTorus:
+		topo, err = fluid.NewTorus(fluid.TorusConfig{Dims: p.Torus, Link: link, Loopback: loop, Naming: naming})
+	case TopoDragonfly:
+		var c fluid.DragonflyConfig
+		if c, err = fluid.ParseDragonflyParams(p.Dragonfly); err == nil {
+			c.Link, c.Loopback, c.Naming = link, loop, naming
+			topo, err = fluid.NewDragonfly(c)
+		}
+	default:
+		err = fmt.Errorf("unknown topology %q", p.Topology)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "fluid: "))
+	}
+	return topo, nil
+}
+
+// Placement puts ranks on hosts in order, CoresPerHost ranks per host: rank r runs
+// on host r / CoresPerHost (SMPI's hostfile with "name:cores" lines).
+func (p *Platform) Placement(ranks int) []int {
+	out := make([]int, ranks)
+	for r := range out {
+		out[r] = r / p.CoresPerHost
+	}
+	return out
+}
