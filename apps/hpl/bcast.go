@@ -1,0 +1,332 @@
+package hpl
+
+// Panel broadcast along process rows (hpl.md §6): HPL_binit / HPL_bcast /
+// HPL_bwait. Each process row broadcasts its own payload, len(r) doubles:
+// [L2 (ml2×jb) | L1 (jb²) | DPIV (jb) | DINFO (1)], from root pcol.
+
+// payload is one rank's copy of the broadcast buffer. In real mode it is the whole
+// buffer; in model mode only its tail [DPIV | DINFO] exists, the part that steers
+// control flow, and pieces carry just their overlap with it.
+type payload struct {
+	n    int       // length in doubles
+	full []float64 // real mode
+	tail []float64 // model mode: the last jb+1 doubles
+}
+
+func (b *payload) tailStart() int { return b.n - len(b.tail) }
+
+// slice returns the data travelling with doubles [s, e).
+func (b *payload) slice(s, e int) []float64 {
+	if b.full != nil {
+		return b.full[s:e]
+	}
+	ts := b.tailStart()
+	lo, hi := max(s, ts), e
+	if hi <= lo {
+		return nil
+	}
+	return b.tail[lo-ts : hi-ts]
+}
+
+// store writes received data for doubles [s, …).
+func (b *payload) store(s int, data []float64) {
+	if b.full != nil {
+		copy(b.full[s:], data)
+		return
+	}
+	if len(data) == 0 {
+		return
+	}
+	ts := b.tailStart()
+	copy(b.tail[max(s, ts)-ts:], data)
+}
+
+// bcastState is the progress of one panel's broadcast on one rank.
+type bcastState struct {
+	done   bool
+	probed bool // a probe already saw the message: receive without probing
+	buf    *payload
+}
+
+// binit prepares the broadcast (no message): the root packs its payload, others
+// allocate a receive buffer.
+func (pn *panel) binit() {
+	s := pn.s
+	if s.g.q <= 1 {
+		return
+	}
+	n := pn.payloadLen()
+	b := &payload{n: n}
+	if s.real {
+		b.full = make([]float64, n)
+	} else {
+		b.tail = make([]float64, pn.jb+1)
+	}
+	if s.g.mycol == pn.pcol {
+		pn.pack(b)
+	}
+	pn.bcst = bcastState{buf: b}
+}
+
+// pack copies this rank's L2, L1, DPIV and DINFO into b.
+func (pn *panel) pack(b *payload) {
+	if b.full == nil {
+		copy(b.tail, pn.dpiv)
+		b.tail[pn.jb] = pn.dinfo[0]
+		return
+	}
+	o := 0
+	for j := range pn.jb {
+		copy(b.full[o:o+pn.ml2], pn.l2[pn.l2o+j*pn.ldl2:])
+		o += pn.ml2
+	}
+	o += copy(b.full[o:], pn.l1)
+	o += copy(b.full[o:], pn.dpiv)
+	b.full[o] = pn.dinfo[0]
+}
+
+// unpack points L2, L1, DPIV and DINFO of a non-root rank into the received buffer.
+func (pn *panel) unpack(b *payload) {
+	if b.full == nil {
+		copy(pn.dpiv, b.tail[:pn.jb])
+		pn.dinfo[0] = b.tail[pn.jb]
+		return
+	}
+	o := pn.ml2 * pn.jb
+	pn.l2, pn.l2o, pn.ldl2 = b.full[:o], 0, max(1, pn.ml2)
+	pn.l1 = b.full[o : o+pn.jb*pn.jb]
+	o += pn.jb * pn.jb
+	copy(pn.dpiv, b.full[o:o+pn.jb])
+	pn.dinfo[0] = b.full[o+pn.jb]
+}
+
+// bcastStep is HPL_bcast: one progress attempt; true when this rank is done.
+// A nil panel or a single process column is done at once.
+func bcastStep(pn *panel) bool {
+	if pn == nil || pn.s.g.q <= 1 || pn.bcst.done {
+		return true
+	}
+	var done bool
+	switch pn.s.p.BCast {
+	case Long:
+		pn.bcastLong(false)
+		done = true
+	case LongM:
+		pn.bcastLong(true)
+		done = true
+	default:
+		done = pn.bcastRing()
+	}
+	if done {
+		pn.bcst.done = true
+		if pn.s.g.mycol != pn.pcol {
+			pn.unpack(pn.bcst.buf)
+		}
+	}
+	return done
+}
+
+// bcastSpin repeats bcastStep until done (HPL's busy loop). After a failed
+// probe the rank blocks in probe (a loop of Iprobes when they cost time, a wait
+// when they are free), then receives without probing again, so the number of
+// Iprobes is HPL's.
+func bcastSpin(pn *panel) {
+	if bcastStep(pn) {
+		return
+	}
+	pn.s.g.row.probe(pn.bcastSource(), pn.msgid)
+	pn.bcst.probed = true
+	if !bcastStep(pn) {
+		panic("hpl: broadcast not progressing after a successful probe")
+	}
+}
+
+// bcastSource is the row rank a ring receiver receives the panel from.
+func (pn *panel) bcastSource() int {
+	Q := pn.s.g.q
+	i := modSub(pn.s.g.mycol, pn.pcol, Q)
+	from := i - 1
+	h := (Q + 1) / 2
+	switch pn.s.p.BCast {
+	case OneRingM:
+		if i == 1 || i == 2 {
+			from = 0
+		}
+	case TwoRing:
+		if i == h {
+			from = 0
+		}
+	case TwoRingM:
+		if i == 1 || i == 2 || i == h {
+			from = 0
+		}
+	}
+	return modAdd(from, pn.pcol, Q)
+}
+
+// bcastRing is one step of the four ring topologies (hpl.md §6.3).
+func (pn *panel) bcastRing() bool {
+	s := pn.s
+	c := s.g.row
+	Q := s.g.q
+	root := pn.pcol
+	b := pn.bcst.buf
+	bytes := b.n * bytesPerDouble
+	i := modSub(s.g.mycol, root, Q)
+	h := (Q + 1) / 2
+	rel := func(x int) int { return modAdd(x, root, Q) }
+	all := b.slice(0, b.n)
+	if i == 0 {
+		targets := []int{1}
+		switch s.p.BCast {
+		case OneRingM:
+			if Q > 2 {
+				targets = append(targets, 2)
+			}
+		case TwoRing:
+			if Q > 2 {
+				targets = append(targets, h)
+			}
+		case TwoRingM:
+			if Q > 2 {
+				if h != 2 {
+					targets = append(targets, 2)
+				}
+				targets = append(targets, h)
+			}
+		}
+		for _, t := range targets {
+			c.send(rel(t), pn.msgid, bytes, all)
+		}
+		return true
+	}
+	from := i - 1
+	fwd := i+1 < Q
+	switch s.p.BCast {
+	case OneRingM:
+		if i == 1 || i == 2 {
+			from = 0
+		}
+		fwd = fwd && i >= 2
+	case TwoRing:
+		if i == h {
+			from = 0
+		}
+		fwd = fwd && i+1 != h
+	case TwoRingM:
+		if i == 1 || i == 2 || i == h {
+			from = 0
+		}
+		fwd = fwd && i != 1 && i+1 != h
+	}
+	if !pn.bcst.probed && !c.iprobe(rel(from), pn.msgid) {
+		return false
+	}
+	b.store(0, c.recv(rel(from), pn.msgid))
+	if fwd {
+		c.send(rel(i+1), pn.msgid, bytes, b.slice(0, b.n))
+	}
+	return true
+}
+
+// bcastLong performs the whole long (spread + roll) broadcast, blocking; with m
+// set, the longM variant (hpl.md §6.5).
+func (pn *panel) bcastLong(modified bool) {
+	s := pn.s
+	c := s.g.row
+	Q := s.g.q
+	root := pn.pcol
+	b := pn.bcst.buf
+	L := b.n
+	i := modSub(s.g.mycol, root, Q)
+	G := Q
+	v := i
+	// toRank maps a virtual id of the spread/roll group to a row-communicator rank.
+	toRank := func(x int) int { return modAdd(x, root, Q) }
+	if modified {
+		if i == 0 {
+			c.ssend(toRank(1), pn.msgid, L*bytesPerDouble, b.slice(0, L))
+		} else if i == 1 {
+			b.store(0, c.recv(root, pn.msgid))
+			return
+		}
+		if Q == 2 {
+			return
+		}
+		G = Q - 1
+		if i > 0 {
+			v = i - 1
+		}
+		toRank = func(x int) int {
+			if x == 0 {
+				return root
+			}
+			return modAdd(x+1, root, Q)
+		}
+	}
+	cnt := max(L/G, 1)
+	piece := func(x int) (int, int) { // [start, end) of piece x, clamped
+		st := x * cnt
+		e := st + cnt
+		if x == G-1 {
+			e = L
+		}
+		st, e = min(st, L), min(e, L)
+		return st, max(e, st)
+	}
+	// spread: binomial scatter of contiguous pieces, synchronous sends
+	ip2 := pow2floor(max(G-1, 1))
+	mask := 2*ip2 - 1
+	idx := ip2
+	v2 := v
+	for ip2 > 0 {
+		mask ^= ip2
+		if v&mask == 0 {
+			st := idx * cnt
+			n := L - st
+			if idx+ip2 < G {
+				n = min(n, ip2*cnt)
+			}
+			partner := v ^ ip2
+			if v&ip2 != 0 {
+				data := c.recv(toRank(partner), pn.msgid)
+				if n > 0 {
+					b.store(st, data)
+				}
+			} else if partner < G {
+				if n > 0 {
+					c.ssend(toRank(partner), pn.msgid, n*bytesPerDouble, b.slice(st, st+n))
+				} else {
+					c.ssend(toRank(partner), pn.msgid, 0, nil)
+				}
+			}
+		}
+		if v2 < ip2 {
+			ip2 >>= 1
+			idx -= ip2
+		} else {
+			v2 -= ip2
+			ip2 >>= 1
+			idx += ip2
+		}
+	}
+	// roll: G−1 neighbour exchanges
+	prev, next := toRank(modSub(v, 1, G)), toRank(modAdd(v, 1, G))
+	for k := 0; k < G-1; k++ {
+		l := k >> 1
+		var sp, rp, partner int
+		if (v+k)&1 != 0 {
+			sp, rp, partner = modAdd(v, l, G), modSub(v, l+1, G), prev
+		} else {
+			sp, rp, partner = modSub(v, l, G), modAdd(v, l+1, G), next
+		}
+		ss, se := piece(sp)
+		rs, re := piece(rp)
+		w := c.issend(partner, pn.msgid, (se-ss)*bytesPerDouble, b.slice(ss, se))
+		data := c.recv(partner, pn.msgid)
+		if re > rs {
+			b.store(rs, data)
+		}
+		w.wait()
+	}
+}

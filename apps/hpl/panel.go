@@ -1,0 +1,99 @@
+package hpl
+
+// panel is HPL_T_panel: one panel's descriptor on one rank (hpl.md §4.1). Offsets
+// are into the rank's local matrix s.a (column-major, leading dimension s.lda).
+type panel struct {
+	s *solver
+
+	n      int // global columns left to this panel (PANEL->n; factor subtracts jb)
+	ia, ja int // global row / column of the panel's first entry (ja advances in factor)
+	jb     int // panel width
+	prow   int
+	pcol   int
+	msgid  int // broadcast tag
+	mp     int // local trailing rows
+	nq     int // local trailing columns not yet updated by this panel (b included)
+	ii, jj int // local row offset; local column of the first column not yet updated
+
+	ml2  int // rows of L2 held by this rank
+	ldl2 int
+	l2   []float64 // L2: s.a on pcol (from l2off), a receive buffer elsewhere
+	l2o  int
+
+	// L1 (jb×jb, nil in model mode), DPIV (jb), DINFO: contiguous so they travel as
+	// the tail of the broadcast.
+	l1    []float64
+	dpiv  []float64
+	dinfo []float64
+
+	u    []float64 // replicated row panel, P > 1; nil in model mode
+	bcst bcastState
+	swp  swapIndex
+}
+
+// curr reports whether this rank holds the panel's diagonal block rows.
+func (pn *panel) curr() bool { return pn.s.g.myrow == pn.prow }
+
+// aoff is the offset in s.a of trailing entry (i, j) relative to the panel's
+// current column pointer.
+func (pn *panel) aoff(i, j int) int { return pn.ii + i + (pn.jj+j)*pn.s.lda }
+
+// payloadLen is the broadcast length in doubles (hpl.md §6.1).
+func (pn *panel) payloadLen() int { return pn.ml2*pn.jb + pn.jb*pn.jb + pn.jb + 1 }
+
+// newPanel is HPL_pdpanel_init for the trailing matrix starting at global (j, j)
+// with m = N−j rows, N−j+1 columns and width jb.
+func (s *solver) newPanel(j, jb, tag int) *panel {
+	g := s.g
+	nb := s.nb
+	m := s.n - j
+	pn := &panel{s: s, n: m + 1, ia: j, ja: j, jb: jb, msgid: tag}
+	pn.prow, pn.pcol = g2p(j, nb, g.p), g2p(j, nb, g.q)
+	pn.mp = numrocI(m, j, nb, g.myrow, g.p)
+	pn.nq = numrocI(m+1, j, nb, g.mycol, g.q)
+	pn.ii = numroc(j, nb, g.myrow, g.p)
+	pn.jj = numroc(j, nb, g.mycol, g.q)
+	pn.ml2 = pn.mp
+	if pn.curr() {
+		pn.ml2 = max(0, pn.mp-jb)
+	}
+	pn.swp.iflag = -1
+	tail := make([]float64, jb+1)
+	pn.dpiv, pn.dinfo = tail[:jb], tail[jb:]
+	if s.real {
+		pn.l1 = make([]float64, jb*jb)
+	}
+	if g.mycol == pn.pcol {
+		pn.l2, pn.l2o, pn.ldl2 = s.a, pn.aoff(0, 0), s.lda
+		if pn.curr() {
+			pn.l2o += jb
+		}
+	} else {
+		pn.ldl2 = max(1, pn.ml2)
+		if s.real {
+			pn.l2 = make([]float64, pn.ldl2*jb)
+		}
+	}
+	return pn
+}
+
+// release copies DINFO into the solver's info flag (HPL_pdpanel_disp/free).
+func (pn *panel) release() {
+	if pn.s.info == 0 && pn.dinfo[0] != 0 {
+		pn.s.info = int(pn.dinfo[0])
+	}
+}
+
+// factor is HPL_pdfact (hpl.md §4.5).
+func (pn *panel) factor() {
+	jb := pn.jb
+	pn.n -= jb
+	pn.ja += jb
+	if pn.s.g.mycol != pn.pcol || jb <= 0 {
+		return
+	}
+	work := make([]float64, 4+2*jb)
+	pn.rfact(pn.mp, jb, 0, work)
+	pn.jj += jb
+	pn.nq -= jb
+}

@@ -1,0 +1,251 @@
+package hpl
+
+import "math"
+
+// The pivot search of one panel column: HPL_dlocmax, HPL_pdmxswp and
+// HPL_dlocswpN/T (hpl.md §5.3, §5.4). WORK is [header(4) | pivot row(n0) |
+// current row(n0)] with n0 = jb; the header is [value, local offset, global row,
+// owner row].
+
+// locmax fills work[0:4] with the local candidate among the n active rows starting
+// at trailing row ii of panel column jj.
+func (pn *panel) locmax(n, ii, jj int, work []float64) {
+	s := pn.s
+	if n <= 0 {
+		work[0], work[1], work[2], work[3] = 0, 0, 0, float64(s.g.p)
+		return
+	}
+	off := pn.aoff(ii, jj)
+	il := s.k.Idamax(n, at(s.a, off), 1)
+	if !s.real {
+		il = pn.modelPivot(n, ii, jj, work)
+		if il < 0 {
+			return
+		}
+	}
+	kk := pn.ii + ii + il
+	work[1] = float64(il)
+	work[2] = float64(l2g(kk, s.nb, s.g.myrow, s.g.p))
+	work[3] = float64(s.g.myrow)
+	if s.real {
+		work[0] = s.a[off+il]
+	}
+}
+
+// modelPivot offers this rank's candidate under the pivot rule: the rank holding
+// the rule's row offers it with value 1 (so it always wins), the others offer their
+// first active row with value 0. It returns the local offset, or −1 when it has
+// filled work itself.
+func (pn *panel) modelPivot(n, ii, jj int, work []float64) int {
+	s := pn.s
+	c := pn.ia + jj
+	g := s.pivots.row(c, s.n)
+	if g2p(g, s.nb, s.g.p) == s.g.myrow {
+		if il := g2l(g, s.nb, s.g.p) - pn.ii - ii; il >= 0 && il < n {
+			work[0] = 1
+			return il
+		}
+	}
+	work[0] = 0
+	return 0
+}
+
+// wins reports whether candidate header b beats a: larger |value|, or equal with
+// a smaller owner row.
+func wins(b, a []float64) bool {
+	tb, ta := math.Abs(b[0]), math.Abs(a[0])
+	return tb > ta || (tb == ta && b[3] < a[3])
+}
+
+// mxswp is HPL_pdmxswp: the pivot exchange among the P ranks of the panel's
+// column, M active rows on this rank starting at trailing row ii, panel column jj.
+func (pn *panel) mxswp(m, ii, jj int, work []float64) {
+	s := pn.s
+	g := s.g
+	c := g.col
+	n0 := pn.jb
+	cntA := n0 + 4   // header + pivot row
+	cntB := 2*n0 + 4 // everything
+	P := g.p
+	ip2 := pow2floor(P)
+	hdim := log2(ip2)
+	icur := pn.prow
+	size := P - ip2
+	dist := modSub(g.myrow, icur, P)
+	wmx := work[4 : 4+n0]
+	a0 := work[4+n0 : 4+2*n0]
+	if s.real {
+		if m > 0 {
+			src := pn.aoff(ii+int(work[1]), 0)
+			for i := range n0 {
+				wmx[i] = s.a[src+i*s.lda]
+			}
+			if g.myrow == icur {
+				cur := pn.aoff(ii, 0)
+				for i := range n0 {
+					a0[i] = s.a[cur+i*s.lda]
+				}
+			}
+		} else {
+			clear(wmx)
+		}
+	}
+	// payload returns what travels: everything in real mode, the header in model mode.
+	payload := func(cnt int) []float64 {
+		if s.real {
+			return work[:cnt]
+		}
+		return work[:4]
+	}
+	rowOnly := func() []float64 {
+		if s.real {
+			return a0
+		}
+		return nil
+	}
+	take := func(in []float64, cnt int) { // copy cnt received values into work
+		copy(work[:cnt], in)
+	}
+	peer := func(d int) int { return modAdd(d, icur, P) }
+	if size != 0 {
+		if partner := dist ^ ip2; partner < P {
+			if dist&ip2 != 0 {
+				if dist == ip2 {
+					in := sdrv(c, peer(partner), cntA, payload(cntA), n0, tagPfact)
+					if s.real {
+						copy(a0, in)
+					}
+				} else {
+					c.send(peer(partner), tagPfact, cntA*bytesPerDouble, payload(cntA))
+				}
+			} else {
+				var in []float64
+				if dist == 0 {
+					in = sdrv(c, peer(partner), n0, rowOnly(), cntA, tagPfact)
+				} else {
+					in = c.recv(peer(partner), tagPfact)
+				}
+				if wins(in, work) {
+					take(in, min(cntA, len(in)))
+				}
+			}
+		}
+	}
+	if dist < ip2 {
+		for k, ipow := 0, 1; k < hdim; k, ipow = k+1, ipow<<1 {
+			scnt, rcnt := cntA, cntA
+			if dist>>(k+1) == 0 {
+				if dist>>k == 0 {
+					scnt, rcnt = cntB, cntA
+				} else {
+					scnt, rcnt = cntA, cntB
+				}
+			}
+			partner := dist ^ ipow
+			in := sdrv(c, peer(partner), scnt, payload(scnt), rcnt, tagPfact)
+			if wins(in, work) {
+				take(in, min(rcnt, len(in)))
+			} else if rcnt == cntB && s.real {
+				copy(a0, in[cntA:cntB])
+			}
+		}
+	} else if size > 1 {
+		// binomial broadcast of the current row among the ranks ≥ ip2
+		root := modAdd(icur, ip2, P)
+		mydis := modSub(g.myrow, root, P)
+		ip2u, mask := 1, 1
+		for k := size - 1; k > 1; k >>= 1 {
+			ip2u <<= 1
+			mask = mask<<1 + 1
+		}
+		for ; ip2u > 0; ip2u >>= 1 {
+			mask ^= ip2u
+			if mydis&mask != 0 {
+				continue
+			}
+			partner := mydis ^ ip2u
+			if mydis&ip2u != 0 {
+				in := c.recv(modAdd(root, partner, P), tagPfact)
+				if s.real {
+					copy(a0, in)
+				}
+			} else if partner < size {
+				c.send(modAdd(root, partner, P), tagPfact, n0*bytesPerDouble, rowOnly())
+			}
+		}
+	}
+	if size != 0 {
+		if partner := dist ^ ip2; partner < P {
+			if dist&ip2 != 0 {
+				take(c.recv(peer(partner), tagPfact), cntA)
+			} else {
+				c.send(peer(partner), tagPfact, cntA*bytesPerDouble, payload(cntA))
+			}
+		}
+	}
+	pn.dpiv[jj] = work[2]
+	if s.rec != nil && g.myrow == icur {
+		s.rec.set(pn.ia+jj, int(work[2]))
+	}
+}
+
+// locswp is HPL_dlocswpN/T: write the pivot row into L1 (row jj in N form, column
+// jj in T form) and swap it with the current row in A (hpl.md §5.4).
+func (pn *panel) locswp(ii, jj int, work []float64) {
+	s := pn.s
+	n0 := pn.jb
+	gmax := work[0]
+	if !s.real {
+		if gmax == 0 && pn.dinfo[0] == 0 {
+			pn.dinfo[0] = float64(pn.ia + jj + 1)
+		}
+		return
+	}
+	wmx := work[4 : 4+n0]
+	wr0 := work[4+n0 : 4+2*n0]
+	wmx[jj] = gmax
+	lda := s.lda
+	lset := func(src []float64) {
+		for i := range n0 {
+			pn.l1[pn.l1off(jj, i)] = src[i]
+		}
+	}
+	rowPut := func(row int, src []float64) {
+		o := pn.aoff(row, 0)
+		for i := range n0 {
+			s.a[o+i*lda] = src[i]
+		}
+	}
+	if gmax == 0 {
+		lset(wr0)
+		if pn.dinfo[0] == 0 {
+			pn.dinfo[0] = float64(pn.ia + jj + 1)
+		}
+		return
+	}
+	lset(wmx)
+	mine := s.g.myrow == int(work[3])
+	if s.g.myrow == pn.prow {
+		if mine {
+			if il := int(work[1]); il != 0 {
+				rowPut(ii, wmx)
+				rowPut(ii+il, wr0)
+			} else {
+				s.a[pn.aoff(ii, jj)] = gmax
+			}
+		} else {
+			rowPut(ii, wmx)
+		}
+	} else if mine {
+		rowPut(ii+int(work[1]), wr0)
+	}
+}
+
+// l1off is the offset in L1 of U-row r, column i of the panel: row r of L1 in N
+// form, column r in T form.
+func (pn *panel) l1off(r, i int) int {
+	if pn.s.p.L1Transposed {
+		return i + r*pn.jb
+	}
+	return r + i*pn.jb
+}

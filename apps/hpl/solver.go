@@ -1,0 +1,167 @@
+package hpl
+
+import "fmt"
+
+// solver is one rank's state for one test.
+type solver struct {
+	p      Params
+	g      *grid
+	k      kern
+	real   bool
+	n, nb  int
+	a      []float64 // local [A | b]: mp × (nq+1), column-major; nil in model mode
+	lda    int
+	mp, nq int
+	x      []float64 // local part of the solution (nq); nil in model mode
+	info   int
+
+	pivots    pivotSource
+	rec       *Pivots
+	maxPanels int
+}
+
+// Options are the emulation choices that are not HPL parameters.
+type Options struct {
+	// Pivot is the model-mode pivot rule (default splitmix, the SMPI peer's MR).
+	Pivot PivotRule
+	// Seed seeds the "random" pivot rule.
+	Seed uint64
+	// Replay holds the pivots the "replay" rule reads.
+	Replay *Pivots
+	// Record, if set, receives the pivot row of every column (real mode).
+	Record *Pivots
+	// MaxIterations > 0 emulates only the first K panels and extrapolates the
+	// total time (see Result.Extrapolated).
+	MaxIterations int
+}
+
+// Result is one test's outcome, identical on every rank of the grid.
+type Result struct {
+	Params       Params  `json:"-"`
+	Variant      string  `json:"variant"`
+	N            int     `json:"n"`
+	NB           int     `json:"nb"`
+	P            int     `json:"p"`
+	Q            int     `json:"q"`
+	Start        float64 `json:"-"`        // simulated time the solve started, s
+	Time         float64 `json:"time_s"`   // HPL's Time: max over ranks of the solve, s
+	Gflops       float64 `json:"gflops"`   // HPL's rate
+	Residual     float64 `json:"residual"` // scaled residual (0 when not checked)
+	Passed       bool    `json:"passed"`   // residual < threshold
+	Checked      bool    `json:"checked"`  // a residual was computed (real mode, threshold > 0, info 0)
+	Info         int     `json:"info"`     // 1 + first column with an exact zero pivot, or 0
+	Panels       int     `json:"panels"`   // panels emulated
+	Extrapolated bool    `json:"extrapolated"`
+	EmulatedTime float64 `json:"emulated_time_s,omitempty"` // time of the emulated panels when extrapolated
+
+	norms checkResult
+}
+
+// gflops is HPL's rate formula, in its grouping (hpl.md §10.3).
+func gflops(n int, t float64) float64 {
+	if t <= 0 {
+		return 0
+	}
+	N := float64(n)
+	return (N / 1e9) * (N / t) * ((2.0/3.0)*N + 3.0/2.0)
+}
+
+// panelWork is the extrapolation weight of the panel at column j of width jb:
+// Σ (N − c)² over its columns, proportional to its trailing update's flops.
+func panelWork(n, j, jb int) float64 {
+	w := 0.0
+	for c := j; c < j+jb; c++ {
+		r := float64(n - c)
+		w += r * r
+	}
+	return w
+}
+
+// extrapolate scales the time of the first k panels to the whole factorization.
+func extrapolate(n, nb, k int, t float64) float64 {
+	done, total := 0.0, 0.0
+	for i, j := 0, 0; j < n; i, j = i+1, j+nb {
+		w := panelWork(n, j, min(nb, n-j))
+		total += w
+		if i < k {
+			done += w
+		}
+	}
+	if done <= 0 {
+		return t
+	}
+	return t * total / done
+}
+
+// localLDA is HPL's leading dimension: the smallest multiple of align ≥ max(1, mp)
+// that is not a power of two (hpl.md §2.3).
+func localLDA(mp, align int) int {
+	lda := (max(1, mp) + align - 1) / align * align
+	for lda&(lda-1) == 0 {
+		lda += align
+	}
+	return lda
+}
+
+// clock is what the run needs from the rank besides messages.
+type clock interface{ now() float64 }
+
+// runTest is HPL_pdtest on one rank (hpl.md §3). It returns nil on ranks outside
+// the grid.
+func runTest(world commPort, clk clock, p Params, k kern, real bool, opt Options) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.P*p.Q > world.size() {
+		return nil, fmt.Errorf("hpl: grid %d×%d needs %d ranks, have %d", p.P, p.Q, p.P*p.Q, world.size())
+	}
+	g := newGrid(world, p.P, p.Q, p.PMap)
+	if g == nil {
+		return nil, nil
+	}
+	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
+		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
+		rec:    opt.Record, maxPanels: opt.MaxIterations}
+	if real {
+		s.rec = opt.Record
+	} else {
+		s.rec = nil
+	}
+	s.mp = numroc(p.N, p.NB, g.myrow, g.p)
+	s.nq = numroc(p.N, p.NB, g.mycol, g.q)
+	s.lda = localLDA(s.mp, p.Alignment)
+	var flags []float64
+	if real {
+		s.a = make([]float64, s.lda*(s.nq+1))
+		s.x = make([]float64, s.nq)
+		flags = []float64{0, float64(g.myrow), float64(g.mycol)}
+	}
+	treeAllreduce(g.all, flags, 3, bytesPerInt, opMax)
+	if real {
+		matgen(s.a, s.lda, p.N, p.NB, g, s.mp, s.nq)
+	}
+	treeBarrier(g.all)
+	t0 := clk.now()
+	panels := s.pdgesv()
+	wall := clk.now() - t0
+	tm := treeAllreduce(g.all, []float64{wall}, 1, bytesPerDouble, opMax)
+	// the time is a control value: it travels even in model mode
+	res := &Result{Params: p, Variant: p.Variant(), N: p.N, NB: p.NB, P: p.P, Q: p.Q,
+		Start: t0, Time: tm[0], Info: s.info, Panels: panels}
+	if s.truncated(panels) {
+		res.Extrapolated = true
+		res.EmulatedTime = res.Time
+		res.Time = extrapolate(p.N, p.NB, panels, res.Time)
+	}
+	res.Gflops = gflops(p.N, res.Time)
+	if p.Threshold > 0 && s.info == 0 && !res.Extrapolated {
+		r := s.check()
+		if real {
+			res.Checked = true
+			res.Residual = r.resid
+			res.Passed = r.resid < p.Threshold
+			res.norms = r
+		}
+	}
+	return res, nil
+}

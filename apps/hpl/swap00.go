@@ -1,0 +1,180 @@
+package hpl
+
+// prober drives the pending broadcast from inside a swap or update (hpl.md §7.4):
+// at each probe point, one bcastStep while the broadcast is not done.
+type prober struct {
+	pb   *panel
+	done bool
+}
+
+func (p *prober) poll() {
+	if !p.done {
+		p.done = bcastStep(p.pb)
+	}
+}
+
+// spin polls until the broadcast is done.
+func (p *prober) spin() {
+	if !p.done {
+		bcastSpin(p.pb)
+		p.done = true
+	}
+}
+
+// swapBinary is HPL_pdlaswp00N/T, the binary-exchange row swap over n columns
+// (hpl.md §7.2).
+func (pn *panel) swapBinary(pr *prober, n int) {
+	s := pn.s
+	jb := pn.jb
+	n = min(n, pn.n)
+	if n <= 0 || jb <= 0 {
+		return
+	}
+	g := s.g
+	c := g.col
+	P := g.p
+	myrow, icur := g.myrow, pn.prow
+	ip2 := pow2floor(P)
+	hdim := log2(ip2)
+	usize := jb * n
+	ldW := n + 1
+	x := &pn.swp
+	switch x.iflag {
+	case -1:
+		x.ipid = pn.pipid()
+		pn.plindx0()
+	case 1:
+		pn.plindx0()
+	}
+	x.iflag = 0
+	w := swapCtx{pn: pn, n: n, u: pn.u}
+	var wb []float64
+	if s.real {
+		wb = make([]float64, (2*jb)*ldW)
+	}
+	ipA := x.llen[myrow]
+	llen := append([]int(nil), x.llen...)
+	if myrow == icur {
+		w.laswp01(ipA, x.lindxA, x.lindxAU)
+	} else {
+		w.laswp02(ipA, wb, x.lindxA, x.lindxAU)
+	}
+	pr.poll()
+	if myrow == icur {
+		llen[myrow] = 0
+		ipA = 0
+	}
+	ipW := ipA
+	size := P - ip2
+	dist := modSub(myrow, icur, P)
+	uData := func() []float64 { return at(pn.u, 0) }
+	wData := func(rows int) []float64 {
+		if wb == nil {
+			return nil
+		}
+		return wb[:rows*ldW]
+	}
+	putW := func(at int, in []float64) { // append received W rows at row `at`
+		if wb != nil {
+			copy(wb[at*ldW:], in)
+		}
+	}
+	putU := func(in []float64) {
+		if pn.u != nil {
+			copy(pn.u[:usize], in)
+		}
+	}
+	if size != 0 {
+		if partner := dist ^ ip2; partner < P {
+			partner = modAdd(icur, partner, P)
+			switch {
+			case dist == 0:
+				in := sdrv(c, partner, usize, uData(), llen[partner]*ldW, tagPfact)
+				putW(0, in)
+				if llen[partner] > 0 {
+					w.laswp03(llen[partner], wb)
+				}
+			case dist == ip2:
+				putU(sdrv(c, partner, llen[myrow]*ldW, wData(llen[myrow]), usize, tagPfact))
+			case dist&ip2 != 0:
+				sendD(c, partner, llen[myrow]*ldW, wData(llen[myrow]), tagPfact)
+			default:
+				putW(ipW, recvD(c, partner, llen[partner]*ldW, tagPfact))
+				if llen[partner] > 0 {
+					ipW += llen[partner]
+				}
+			}
+		}
+	}
+	for i := 1; i < size; i++ {
+		iprow := modAdd(icur, i, P)
+		llen[iprow] += llen[modAdd(iprow, ip2, P)]
+	}
+	pr.poll()
+	if dist < ip2 {
+		for k, ipow := 0, 1; k < hdim; k, ipow = k+1, ipow<<1 {
+			partner := modAdd(icur, dist^ipow, P)
+			if dist>>(k+1) == 0 {
+				if dist>>k == 0 {
+					in := sdrv(c, partner, usize, uData(), llen[partner]*ldW, tagPfact)
+					putW(ipW, in)
+					if wb != nil {
+						w.laswp03(llen[partner], wb[ipW*ldW:])
+					} else {
+						w.laswp03(llen[partner], nil)
+					}
+					ipW += llen[partner]
+				} else {
+					putU(sdrv(c, partner, llen[myrow]*ldW, wData(llen[myrow]), usize, tagPfact))
+					w.laswp04(ipA, llen[myrow], wb, x.lindxA, x.lindxAU)
+				}
+			} else {
+				in := sdrv(c, partner, llen[myrow]*ldW, wData(llen[myrow]), llen[partner]*ldW, tagPfact)
+				putW(ipW, in)
+				ipW += llen[partner]
+			}
+			for ipdist, iprow := 0, icur; ipdist < ip2; ipdist, iprow = ipdist+1, modAdd(iprow, 1, P) {
+				if p2 := ipdist ^ ipow; p2 > ipdist {
+					p2 = modAdd(icur, p2, P)
+					llen[iprow] += llen[p2]
+					llen[p2] = llen[iprow]
+				}
+			}
+			pr.poll()
+		}
+	} else {
+		if size > 1 {
+			ip2u, mask := 1, 1
+			for k := size - 1; k > 1; k >>= 1 {
+				ip2u <<= 1
+				mask = mask<<1 + 1
+			}
+			root := modAdd(icur, ip2, P)
+			mydis := modSub(myrow, root, P)
+			for ; ip2u > 0; ip2u >>= 1 {
+				mask ^= ip2u
+				if mydis&mask == 0 {
+					partner := mydis ^ ip2u
+					if mydis&ip2u != 0 {
+						putU(recvD(c, modAdd(root, partner, P), usize, tagPfact))
+					} else if partner < size {
+						sendD(c, modAdd(root, partner, P), usize, uData(), tagPfact)
+					}
+				}
+				pr.poll()
+			}
+		}
+		w.laswp05(ipA, x.lindxA, x.lindxAU)
+	}
+	if size != 0 {
+		if partner := dist ^ ip2; partner < P {
+			partner = modAdd(icur, partner, P)
+			if dist&ip2 != 0 {
+				putU(recvD(c, partner, usize, tagPfact))
+			} else {
+				sendD(c, partner, usize, uData(), tagPfact)
+			}
+		}
+	}
+	pr.poll()
+}

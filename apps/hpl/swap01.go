@@ -1,0 +1,261 @@
+package hpl
+
+// swapSpreadRoll is HPL_pdlaswp01N/T, the spread-roll row swap over n columns
+// (hpl.md §7.3).
+func (pn *panel) swapSpreadRoll(pr *prober, n int) {
+	s := pn.s
+	jb := pn.jb
+	n = min(n, pn.n)
+	if n <= 0 || jb <= 0 {
+		return
+	}
+	equil := s.p.Equilibration
+	x := &pn.swp
+	switch {
+	case x.iflag == -1:
+		x.ipid = pn.pipid()
+		pn.plindx1()
+	case x.iflag == 0:
+		pn.plindx1()
+	case equil:
+		pn.plindx10()
+	}
+	x.iflag = 1
+	w := swapCtx{pn: pn, n: n, u: pn.u}
+	myrow := s.g.myrow
+	if myrow == pn.prow {
+		w.laswp01(x.ipA, x.lindxA1, x.lindxU1)
+	}
+	w.spread(pr, true, 0, x.iplen, x.ipmap, x.ipmapm1)
+	if myrow != pn.prow {
+		k := x.ipmapm1[myrow]
+		w.laswp06(x.iplen[k+1]-x.iplen[k], x.iplen[k], x.lindxA1)
+	}
+	if equil {
+		w.equil(pr, x.iplen, x.ipmap, x.ipmapm1)
+	}
+	w.roll(pr, x.iplen, x.ipmap, x.ipmapm1)
+	w.laswpU(x.permU)
+}
+
+// piece sends or receives U rows [from, from+rows) of this call.
+func (w swapCtx) sendRows(dst, from, rows int) {
+	c := w.pn.s.g.col
+	var data []float64
+	if w.u != nil {
+		data = w.packRows(from, rows)
+	}
+	c.send(dst, tagPfact, rows*w.n*bytesPerDouble, data)
+}
+
+func (w swapCtx) packRows(from, rows int) []float64 {
+	out := make([]float64, 0, rows*w.n)
+	for c := range w.n {
+		for r := from; r < from+rows; r++ {
+			out = append(out, w.uRow(r).get(c))
+		}
+	}
+	return out
+}
+
+func (w swapCtx) unpackRows(from, rows int, data []float64) {
+	if w.u == nil || data == nil {
+		return
+	}
+	i := 0
+	for c := range w.n {
+		for r := from; r < from+rows; r++ {
+			w.uRow(r).set(c, data[i])
+			i++
+		}
+	}
+}
+
+// spread is HPL_spreadN/T: a binomial spread of U pieces over positions, to the
+// right (positions src … P−1) or to the left (0 … src), offsets off[0..P].
+func (w swapCtx) spread(pr *prober, right bool, src int, off, ipmap, ipmapm1 []int) {
+	g := w.pn.s.g
+	c := g.col
+	P := g.p
+	my := ipmapm1[g.myrow]
+	var npm1, nprow, mydist int
+	if right {
+		nprow = P - src
+		npm1 = nprow - 1
+		if my < src || npm1 == 0 {
+			return
+		}
+		mydist = my - src
+	} else {
+		npm1 = src
+		nprow = src + 1
+		if my > src || npm1 == 0 {
+			return
+		}
+		mydist = npm1 - my
+	}
+	ip2, mask := 1, 1
+	for k := npm1; k > 1; k >>= 1 {
+		ip2 <<= 1
+		mask = mask<<1 + 1
+	}
+	mydist2 := mydist
+	il := ip2
+	if !right {
+		il = npm1 - ip2
+	}
+	lgth := off[P]
+	for ip2 > 0 {
+		mask ^= ip2
+		if mydist&mask == 0 {
+			var ibuf, lbuf int
+			if right {
+				k := il
+				ibuf = lgth
+				if k < nprow {
+					ibuf = off[src+k]
+				}
+				k = il + ip2
+				end := lgth
+				if k < nprow {
+					end = off[src+k]
+				}
+				lbuf = end - ibuf
+			} else {
+				ibuf = off[il-min(il, ip2)]
+				lbuf = off[il+1] - ibuf
+			}
+			if lbuf > 0 {
+				partner := mydist ^ ip2
+				peer := func() int {
+					if right {
+						return ipmap[src+partner]
+					}
+					return ipmap[npm1-partner]
+				}
+				if mydist&ip2 != 0 {
+					w.unpackRows(ibuf, lbuf, c.recv(peer(), tagPfact))
+				} else if partner < nprow {
+					w.sendRows(peer(), ibuf, lbuf)
+				}
+			}
+		}
+		if right {
+			if mydist2 < ip2 {
+				ip2 >>= 1
+				il -= ip2
+			} else {
+				mydist2 -= ip2
+				ip2 >>= 1
+				il += ip2
+			}
+		} else {
+			if mydist2 < ip2 {
+				ip2 >>= 1
+				il += ip2
+			} else {
+				mydist2 -= ip2
+				ip2 >>= 1
+				il -= ip2
+			}
+		}
+		pr.poll()
+	}
+}
+
+// roll is HPL_rollN/T: P−1 neighbour exchanges of U pieces.
+func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
+	if w.n <= 0 {
+		return
+	}
+	g := w.pn.s.g
+	c := g.col
+	P := g.p
+	my := ipmapm1[g.myrow]
+	prev, next := ipmap[modSub(my, 1, P)], ipmap[modAdd(my, 1, P)]
+	for k := 0; k < P-1; k++ {
+		l := k >> 1
+		var si, ri, partner int
+		if (my+k)&1 != 0 {
+			si, ri, partner = modAdd(my, l, P), modSub(my, l+1, P), prev
+		} else {
+			si, ri, partner = modSub(my, l, P), modAdd(my, l+1, P), next
+		}
+		sb, sl := off[si], off[si+1]-off[si]
+		rb, rl := off[ri], off[ri+1]-off[ri]
+		var req waiter
+		if rl > 0 {
+			req = c.irecv(partner, tagPfact)
+		}
+		if sl > 0 {
+			w.sendRows(partner, sb, sl)
+		}
+		if req != nil {
+			w.unpackRows(rb, rl, req.wait())
+		}
+		pr.poll()
+	}
+}
+
+// equil is HPL_equil: rebalance the pieces to ⌊jb/P⌋ or ⌈jb/P⌉ rows before the
+// roll (skipped for P ≤ 2 or when already balanced); off becomes the targets.
+func (w swapCtx) equil(pr *prober, off, ipmap, ipmapm1 []int) {
+	P := w.pn.s.g.p
+	npm1 := P - 1
+	if npm1 <= 1 {
+		return
+	}
+	slen := off[P]
+	smax := (slen + npm1) / P
+	smin := slen / P
+	ip := slen - P*smin
+	balanced := true
+	for i := range P {
+		if ll := off[i+1] - off[i]; ll != smin && ll != smax {
+			balanced = false
+			break
+		}
+	}
+	if balanced {
+		return
+	}
+	target := func(i int) (beg, cnt int) {
+		if i < ip {
+			return i * smax, smax
+		}
+		return i*smin + ip, smin
+	}
+	iw := make([]int, P+1)
+	for iprow := range P {
+		ipU := off[iprow]
+		llU := off[iprow+1] - ipU
+		tb, tc := target(iprow)
+		left := ipU < tb
+		right := tb+tc < ipU+llU
+		if llU <= 0 || (!left && !right) {
+			continue
+		}
+		ipcur, llcur := ipU, llU
+		for i := range P {
+			b, cnt := target(i)
+			last := b + cnt - 1
+			ll := 0
+			if last >= ipcur && llcur > 0 {
+				ll = min(last-ipcur+1, llcur)
+				llcur -= ll
+			}
+			iw[i] = ipcur
+			ipcur += ll
+			iw[i+1] = ipcur // iw[P] ends as ipU+llU, as in HPL
+		}
+		if left {
+			w.spread(pr, false, iprow, iw, ipmap, ipmapm1)
+		}
+		if right {
+			w.spread(pr, true, iprow, iw, ipmap, ipmapm1)
+		}
+	}
+	for i := range P {
+		off[i], _ = target(i)
+	}
+}

@@ -1,0 +1,290 @@
+package hpl
+
+// Row-swap bookkeeping (hpl.md §7.1): local integer work, identical on every rank
+// of a process column, computed once per panel and cached.
+
+// swapIndex caches a panel's swap index arrays. iflag is −1 before any, 0 after
+// the binary-exchange arrays, 1 after the spread-roll ones (HPL's IWORK[0]).
+type swapIndex struct {
+	iflag int
+	ipid  []int // moves as (src, dst) pairs, 2k entries
+
+	// binary exchange (HPL_plindx0)
+	lindxA, lindxAU []int
+	llen            []int // rows per process row
+
+	// spread-roll (HPL_plindx1 / HPL_plindx10)
+	ipA     int
+	lindxA1 []int
+	lindxU1 []int
+	iplen   []int // P+1 offsets of the positions' pieces of U
+	ipmap   []int // position → process row
+	ipmapm1 []int // process row → position
+	permU   []int // final row interchanges of U
+}
+
+// pipid is HPL_pipid: the list of moves src → dst implied by DPIV (hpl.md §7.1).
+func (pn *panel) pipid() []int {
+	jb, ia := pn.jb, pn.ia
+	ipid := make([]int, 0, 4*jb)
+	src, dst := ia, int(pn.dpiv[0])
+	ipid = append(ipid, dst, src)
+	if src != dst {
+		ipid = append(ipid, src, dst)
+	}
+	for i := 1; i < jb; i++ {
+		src, dst = ia+i, int(pn.dpiv[i])
+		K := len(ipid)
+		var lst int
+		j := 1
+		if src == dst {
+			fnds := 0
+			for {
+				if src == ipid[j] {
+					fnds = j
+				} else {
+					j += 2
+				}
+				if fnds != 0 || j >= K {
+					break
+				}
+			}
+			if fnds == 0 {
+				lst = K
+				ipid = append(ipid, src, 0)
+			} else {
+				lst = fnds - 1
+			}
+			ipid[lst+1] = dst
+		} else {
+			fnds, fndd := 0, 0
+			for {
+				if src == ipid[j] {
+					fnds = j
+				} else if dst == ipid[j] {
+					fndd = j
+				}
+				j += 2
+				if (fnds != 0 && fndd != 0) || j >= K {
+					break
+				}
+			}
+			off := 0
+			if fnds == 0 {
+				ipid = append(ipid, src, dst)
+				off = 2
+			} else {
+				ipid[fnds] = dst
+			}
+			if fndd == 0 {
+				lst = K + off
+				ipid = append(ipid, dst, 0)
+			} else {
+				lst = fndd - 1
+			}
+			ipid[lst+1] = src
+		}
+		if j2 := i << 1; lst != j2 {
+			ipid[j2], ipid[lst] = ipid[lst], ipid[j2]
+			ipid[j2+1], ipid[lst+1] = ipid[lst+1], ipid[j2+1]
+		}
+	}
+	return ipid
+}
+
+// movedFrom returns the dst of the move whose src is x (the U slot the row now at
+// x will finally occupy, as an absolute row).
+func movedFrom(ipid []int, x int) int {
+	j := 0
+	for {
+		fnd := ipid[j] == x
+		j += 2
+		if fnd || j >= len(ipid) {
+			break
+		}
+	}
+	return ipid[j-1]
+}
+
+// plindx0 is HPL_plindx0: the binary-exchange arrays.
+func (pn *panel) plindx0() {
+	s := pn.s
+	nb, P := s.nb, s.g.p
+	myrow, icur, jb, ia, iroff := s.g.myrow, pn.prow, pn.jb, pn.ia, pn.ii
+	x := &pn.swp
+	x.llen = make([]int, P)
+	x.lindxA, x.lindxAU = x.lindxA[:0], x.lindxAU[:0]
+	for i := 0; i < len(x.ipid); i += 2 {
+		src := x.ipid[i]
+		srow := g2p(src, nb, P)
+		x.llen[srow]++
+		if myrow != srow {
+			continue
+		}
+		x.lindxA = append(x.lindxA, g2l(src, nb, P)-iroff)
+		dst := x.ipid[i+1]
+		var au int
+		if myrow == icur {
+			if g2p(dst, nb, P) == icur {
+				if dst-ia < jb {
+					au = dst - ia
+				} else {
+					au = iroff - g2l(dst, nb, P)
+				}
+			} else {
+				au = movedFrom(x.ipid, dst) - ia
+			}
+		} else {
+			au = dst - ia
+		}
+		x.lindxAU = append(x.lindxAU, au)
+	}
+}
+
+// plindx10 is HPL_plindx10: piece counts per process row, logarithmically sorted
+// positions and their offsets.
+func (pn *panel) plindx10() {
+	s := pn.s
+	nb, P := s.nb, s.g.p
+	icur, jb, ia := pn.prow, pn.jb, pn.ia
+	x := &pn.swp
+	x.iplen = make([]int, P+1)
+	for i := 0; i < len(x.ipid); i += 2 {
+		src := x.ipid[i]
+		if g2p(src, nb, P) != icur {
+			continue
+		}
+		dst := x.ipid[i+1]
+		drow := g2p(dst, nb, P)
+		if drow != icur || dst-ia < jb {
+			x.iplen[drow+1]++
+		}
+	}
+	x.ipmap, x.ipmapm1 = logsort(P, icur, x.iplen)
+}
+
+// logsort is HPL_logsort: position j starts with process (j + icur) mod P; the
+// counts are sorted so that positions of smaller binary weight (nearer the root
+// of the spread tree) hold larger pieces; iplen becomes the offsets.
+func logsort(P, icur int, iplen []int) (ipmap, ipmapm1 []int) {
+	ipmap = make([]int, P)
+	ipmapm1 = make([]int, P) // weights first, then the inverse map
+	dist := 0
+	for j := range P {
+		ipmap[j] = modAdd(j, icur, P)
+		w := 0
+		for ip := j; ip != 0; ip >>= 1 {
+			w += ip & 1
+		}
+		ipmapm1[j] = w
+		dist = max(dist, w)
+	}
+	for range icur {
+		t := iplen[1]
+		for i := 2; i <= P; i++ {
+			iplen[i-1] = iplen[i]
+		}
+		iplen[P] = t
+	}
+	for k := 1; k <= dist; k++ {
+		for j := 1; j < P; j++ {
+			if ipmapm1[j] != k {
+				continue
+			}
+			for i := 2; i < P; i++ {
+				if k < ipmapm1[i] && iplen[j+1] < iplen[i+1] {
+					iplen[j+1], iplen[i+1] = iplen[i+1], iplen[j+1]
+					ipmap[j], ipmap[i] = ipmap[i], ipmap[j]
+				}
+			}
+		}
+	}
+	iplen[0] = 0
+	for i := range P {
+		ipmapm1[ipmap[i]] = i
+		iplen[i+1] += iplen[i]
+	}
+	return ipmap, ipmapm1
+}
+
+// plindx1 is HPL_plindx1: the spread-roll arrays.
+func (pn *panel) plindx1() {
+	pn.plindx10()
+	s := pn.s
+	nb, P := s.nb, s.g.p
+	myrow, icur, jb, ia, iroff := s.g.myrow, pn.prow, pn.jb, pn.ia, pn.ii
+	x := &pn.swp
+	x.lindxA1, x.lindxU1 = x.lindxA1[:0], x.lindxU1[:0]
+	permU := make([]int, 0, jb)
+	slot := make([]int, 0, jb)   // iwork: U slot (position-ordered) of each permU entry
+	take := func(drow int) int { // next free slot of process row drow's piece
+		il := x.ipmapm1[drow]
+		j := x.iplen[il]
+		x.iplen[il]++
+		return j
+	}
+	for i := 0; i < len(x.ipid); i += 2 {
+		src, dst := x.ipid[i], x.ipid[i+1]
+		srow, drow := g2p(src, nb, P), g2p(dst, nb, P)
+		if myrow != icur && myrow == drow {
+			x.lindxA1 = append(x.lindxA1, g2l(dst, nb, P)-iroff)
+		}
+		if srow != icur {
+			continue
+		}
+		var au int
+		switch {
+		case drow == icur && dst-ia < jb:
+			permU = append(permU, dst-ia)
+			au = take(drow)
+			slot = append(slot, au)
+		case drow != icur:
+			permU = append(permU, movedFrom(x.ipid, dst)-ia)
+			au = take(drow)
+			slot = append(slot, au)
+		default:
+			au = iroff - g2l(dst, nb, P)
+		}
+		if myrow == icur {
+			x.lindxA1 = append(x.lindxA1, g2l(src, nb, P)-iroff)
+			x.lindxU1 = append(x.lindxU1, au)
+		}
+	}
+	x.ipA = 0
+	if myrow == icur {
+		x.ipA = len(x.lindxA1)
+	}
+	x.permU = perm(jb, slot, permU)
+	for i := P; i > 0; i-- {
+		x.iplen[i] = x.iplen[i-1]
+	}
+	x.iplen[0] = 0
+}
+
+// perm is HPL_perm: turn "slot[i] holds final row permU[i]" into a sequence of
+// n row interchanges (row i with row out[i]) that puts every row in place.
+func perm(n int, slot, permU []int) []int {
+	iwork := make([]int, n)
+	lindxA := make([]int, n)
+	for i := range n {
+		iwork[slot[i]] = i
+	}
+	for i := range n {
+		lindxA[i] = permU[iwork[i]]
+		iwork[i] = i
+	}
+	out := make([]int, n)
+	for i := range n {
+		j := 0
+		for lindxA[j] != i {
+			j++
+		}
+		k := 0
+		for iwork[k] != j {
+			k++
+		}
+		iwork[i], iwork[k] = iwork[k], iwork[i]
+		out[i] = k
+	}
+	return out
+}
