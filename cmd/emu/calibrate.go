@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/kernels"
+)
+
+func init() { register(newCalibrateCmd) }
+
+func newCalibrateCmd() *cobra.Command {
+	var (
+		plan     calibration.Plan
+		out      string
+		host     string
+		backend  string
+		parallel int
+	)
+	cmd := &cobra.Command{
+		Use:   "calibrate --out samples.csv",
+		Short: "Measure this node's compute kernels into a sample file (resumable)",
+		Long: `calibrate measures emu's kernels (dgemm, dtrsm, ... and HPL's copies) on real data
+with randomized dimensions covering how HPL calls them, and appends one CSV row per
+call (host, core, kernel, m, n, k, seconds, timestamp) to --out. Interrupt it at any
+time (Ctrl-C, or even kill -9): rerunning the same command continues where it
+stopped, losing and duplicating nothing. --parallel runs one worker per core at once,
+as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibrate merge.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return fmt.Errorf("calibrate: --out is required")
+			}
+			if parallel < 1 {
+				return fmt.Errorf("calibrate: --parallel %d: want at least 1", parallel)
+			}
+			if err := plan.Validate(); err != nil {
+				return fmt.Errorf("calibrate: %w", err)
+			}
+			quiet, _ := cmd.Flags().GetBool("quiet")
+			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Backend: backend}
+			if bar := newBar(cmd.ErrOrStderr(), plan.Total(), quiet); bar != nil {
+				c.Progress = func(done, _ int) { bar.Set(done) }
+				defer bar.Finish()
+			}
+			ctx, stop := calibration.SignalContext()
+			defer stop()
+			start := time.Now()
+			res, err := c.Run(ctx)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if res.Interrupted {
+				return asFailure(fmt.Errorf("calibrate: interrupted with %d of %d samples in %s; rerun the same command to continue",
+					res.Resumed+res.Measured, res.Total, out))
+			}
+			fmt.Fprintf(w, "%s: %d samples (%d measured now, %d resumed) in %s\n",
+				out, res.Total, res.Measured, res.Resumed, time.Since(start).Round(time.Millisecond))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&plan.Kernels, "kernels", calibration.DefaultKernels, "kernels to measure (comma-separated)")
+	f.IntVar(&plan.Samples, "samples", 200, "samples per kernel")
+	f.IntVar(&plan.MaxDim, "max-dim", 2048, "largest m or n measured (elements; take the local N/P of the runs to predict)")
+	f.Uint64Var(&plan.Seed, "seed", 1, "seed of the sample plan (a rerun must use the same)")
+	f.IntVar(&parallel, "parallel", 1, "workers measuring at once (one per core, as HPL loads a node)")
+	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV)")
+	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's)")
+	f.StringVar(&backend, "backend", "", "BLAS backend: "+strings.Join(kernels.Backends(), ", ")+" (openblas needs a -tags cblas build)")
+	cmd.AddCommand(newCalibrateMergeCmd())
+	return cmd
+}
+
+// newBar returns a progress bar with ETA when w is a terminal, else nil: a
+// bar in a log file or a pipe is noise.
+func newBar(w io.Writer, total int, quiet bool) *progressbar.ProgressBar {
+	f, ok := w.(*os.File)
+	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription("calibrating"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(f) }),
+	)
+}
+
+func newCalibrateMergeCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge node1.csv node2.csv ... [-o all.csv]",
+		Short: "Combine several nodes' sample files into one",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			merged, dups, err := calibration.Merge(args)
+			if err != nil {
+				return err
+			}
+			var buf bytes.Buffer
+			if err := calibration.WriteSamples(&buf, merged); err != nil {
+				return err
+			}
+			if out == "" || out == "-" {
+				_, err = cmd.OutOrStdout().Write(buf.Bytes())
+				return asFailure(err)
+			}
+			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+				return asFailure(err)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d samples from %d files (%d duplicates dropped)\n", out, len(merged), len(args), dups)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "merged file (default: standard output)")
+	return cmd
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/calibration"
+)
+
+func TestCalibrateRunsResumesAndMerges(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	args := []string{"calibrate", "--kernels", "dgemm,dscal", "--samples", "3", "--max-dim", "8", "--seed", "5"}
+	code, out, errOut := runCLI(t, append(args, "--host", "n1", "--parallel", "2", "-o", a)...)
+	if code != exitOK || !strings.Contains(out, a+": 6 samples (6 measured now, 0 resumed)") {
+		t.Fatalf("calibrate: exit %d, out %q, err %q", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, append(args, "--host", "n1", "-o", a)...)
+	if code != exitOK || !strings.Contains(out, "(0 measured now, 6 resumed)") {
+		t.Fatalf("rerun: exit %d, out %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, append(args, "--host", "n2", "-o", b)...); code != exitOK {
+		t.Fatalf("second node: exit %d: %s", code, errOut)
+	}
+	all := filepath.Join(dir, "all.csv")
+	code, _, errOut = runCLI(t, "calibrate", "merge", a, b, a, "-o", all)
+	if code != exitOK || !strings.Contains(errOut, "12 samples from 3 files (6 duplicates dropped)") {
+		t.Fatalf("merge: exit %d, %q", code, errOut)
+	}
+	got, err := calibration.ReadSampleFile(all)
+	if err != nil || len(got) != 12 || got[0].Host != "n1" || got[11].Host != "n2" {
+		t.Fatalf("merged file: %d rows, %v", len(got), err)
+	}
+}
+
+func TestCalibrateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,-4\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"calibrate", "--kernels", "zgemm", "-o", filepath.Join(dir, "x.csv")}, `emu: calibrate: unknown kernel "zgemm"`},
+		{[]string{"calibrate", "--samples", "3"}, "emu: calibrate: --out is required"},
+		{[]string{"calibrate", "--backend", "mkl", "-o", filepath.Join(dir, "y.csv")}, `unknown BLAS backend "mkl"`},
+		{[]string{"calibrate", "merge", bad}, bad + ":2: column seconds: negative duration"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != exitInput || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
