@@ -15,7 +15,9 @@ const timeTol = 1e-15 // s
 func TestTimersFireInTimeThenInsertionOrder(t *testing.T) {
 	e := NewEngine(nil)
 	var got []string
-	at := func(d float64, name string) { e.After(d, func() { got = append(got, fmt.Sprintf("%s@%g", name, e.Now())) }) }
+	at := func(d float64, name string) {
+		e.After(d, func() { got = append(got, fmt.Sprintf("%s@%g", name, e.Now())) })
+	}
 	at(2, "a")
 	at(1, "b")
 	at(2, "c") // same time as a, scheduled later: fires after a
