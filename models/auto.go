@@ -1,0 +1,106 @@
+package models
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// autoCVSlack: family "auto" first drops every candidate whose
+// cross-validated RMSE is more than this fraction above the best one's (a
+// mean structure that predicts unseen calls clearly worse), then takes the
+// lowest BIC among the rest (BIC is consistent: with enough samples it picks
+// the generating family, and it pays for every extra term, piece and mode).
+const autoCVSlack = 0.10
+
+// auto fits every family that makes sense for the data and picks one.
+func (fc *fitContext) auto(data []Sample) (fitResult, error) {
+	means := []MeanKind{M0, M1, M2, Mp}
+	// Exact data (no noise up to rounding): the simplest exact mean, N0.
+	yRMS := rms(durations(data))
+	for _, mk := range means {
+		_, m, err := fc.fitMean(mk, data, nil)
+		if err != nil {
+			continue
+		}
+		if rms(residuals(data, m)) <= exactRel*yRMS {
+			res, err := fc.fit(data, mk, N0)
+			if err != nil {
+				return res, err
+			}
+			res.q.CVRMSE, err = fc.crossValidate(data, mk)
+			return res, err
+		}
+	}
+	var cands []fitResult
+	for _, mk := range means {
+		if mk == M2 && slices.Equal(fc.poly, []term{fc.product}) {
+			continue // M2 is M1 for this kernel
+		}
+		cv, err := fc.crossValidate(data, mk)
+		if err != nil {
+			continue // e.g. too few samples for pieces
+		}
+		for _, nk := range []NoiseKind{N1, N2, Nmix} {
+			if nk == N2 && fc.product.degree() == 0 {
+				continue
+			}
+			res, err := fc.fit(data, mk, nk)
+			if err != nil {
+				continue
+			}
+			if mk == Mp && res.pieces < 2 || nk == Nmix && !res.sepd {
+				continue // one piece is M1; one mode, or overlapping ones, is not multi-modal
+			}
+			res.q.CVRMSE = cv
+			cands = append(cands, res)
+		}
+	}
+	if len(cands) == 0 {
+		return fitResult{}, errors.New("no family could be fitted")
+	}
+	bestCV := math.Inf(1)
+	for _, c := range cands {
+		bestCV = math.Min(bestCV, c.q.CVRMSE)
+	}
+	best := -1
+	for i, c := range cands {
+		if c.q.CVRMSE > (1+autoCVSlack)*bestCV {
+			continue
+		}
+		if best < 0 || c.q.BIC < cands[best].q.BIC {
+			best = i
+		}
+	}
+	return cands[best], nil
+}
+
+// crossValidate is the k-fold cross-validated RMSE of the mean part of kind
+// (seconds); folds are a permutation seeded by FitOptions.Seed.
+func (fc *fitContext) crossValidate(data []Sample, kind MeanKind) (float64, error) {
+	n := len(data)
+	folds := min(fc.opts.Folds, n)
+	perm := rand.New(rand.NewPCG(fc.opts.Seed, 0x6376)).Perm(n) // "cv"
+	var sse float64
+	train := make([]Sample, 0, n)
+	for f := range folds {
+		train = train[:0]
+		for i, j := range perm {
+			if i%folds != f {
+				train = append(train, data[j])
+			}
+		}
+		_, m, err := fc.fitMean(kind, train, nil)
+		if err != nil {
+			return 0, err
+		}
+		for i, j := range perm {
+			if i%folds == f {
+				r := data[j].Seconds - m.Mean(data[j].Vars)
+				sse += r * r
+			}
+		}
+	}
+	return math.Sqrt(sse / float64(n)), nil
+}

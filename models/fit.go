@@ -1,0 +1,235 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Sample is one measured kernel call.
+type Sample struct {
+	Host    string
+	Vars    Vars
+	Seconds float64 // measured duration
+}
+
+// MeanKind is the mean part of a family.
+type MeanKind uint8
+
+const (
+	M0 MeanKind = iota // constant
+	M1                 // one product term + intercept
+	M2                 // the kernel's full polynomial
+	Mp                 // piecewise M1 over ranges of one variable (the study's M′)
+)
+
+// NoiseKind is the noise part of a family.
+type NoiseKind uint8
+
+const (
+	N0   NoiseKind = iota // none
+	N1                    // Gaussian, constant σ
+	N2                    // Gaussian, σ a polynomial of the dimensions
+	Nmix                  // Gaussian mixture (the study's N′)
+)
+
+var meanNames = [...]string{"M0", "M1", "M2", "Mp"}
+var noiseNames = [...]string{"N0", "N1", "N2", "Nmix"}
+
+// Family is a model family such as M2-N2. Auto asks Fit to choose; PerHost
+// (the study's Mh, written "Mh2-N2") fits every host with enough samples on
+// its own, with the platform-wide fit as fallback.
+type Family struct {
+	Mean    MeanKind
+	Noise   NoiseKind
+	Auto    bool
+	PerHost bool
+}
+
+// String is the family's name as ParseFamily reads it.
+func (f Family) String() string {
+	if f.Auto {
+		if f.PerHost {
+			return "auto-per-host"
+		}
+		return "auto"
+	}
+	m := meanNames[f.Mean]
+	if f.PerHost {
+		m = "Mh" + m[1:]
+	}
+	return m + "-" + noiseNames[f.Noise]
+}
+
+// ParseFamily reads "auto", "M1-N0", "M2-N2", "Mp-N1", "M2-Nmix", "Mh2-N2"
+// (per host), ... (case-insensitive; "N'" is accepted for Nmix, "M'" for Mp).
+func ParseFamily(s string) (Family, error) {
+	in := strings.ToLower(strings.TrimSpace(s))
+	if in == "auto" {
+		return Family{Auto: true}, nil
+	}
+	mean, noise, ok := strings.Cut(in, "-")
+	if !ok {
+		return Family{}, fmt.Errorf("family %q: want auto or MEAN-NOISE such as M2-N2 (M0 M1 M2 Mp, Mh1 Mh2 per host; N0 N1 N2 Nmix)", s)
+	}
+	var f Family
+	if strings.HasPrefix(mean, "mh") {
+		f.PerHost = true
+		mean = "m" + mean[2:]
+	}
+	switch mean {
+	case "m0":
+		f.Mean = M0
+	case "m1":
+		f.Mean = M1
+	case "m2":
+		f.Mean = M2
+	case "mp", "m'", "mp1":
+		f.Mean = Mp
+	default:
+		return Family{}, fmt.Errorf("family %q: unknown mean part %q (want M0, M1, M2 or Mp)", s, mean)
+	}
+	switch noise {
+	case "n0":
+		f.Noise = N0
+	case "n1":
+		f.Noise = N1
+	case "n2":
+		f.Noise = N2
+	case "nmix", "n'":
+		f.Noise = Nmix
+	default:
+		return Family{}, fmt.Errorf("family %q: unknown noise part %q (want N0, N1, N2 or Nmix)", s, noise)
+	}
+	return f, nil
+}
+
+// FitOptions tune Fit; the zero value gives the defaults noted.
+type FitOptions struct {
+	Seed      uint64   // seeds CV folds and EM restarts; same seed, same fit
+	Folds     int      // cross-validation folds (default 5)
+	PerHost   bool     // also fit each host (as Family.PerHost)
+	MinHost   int      // samples a host needs for its own model (default 30)
+	MaxPieces int      // most pieces for Mp (default 4)
+	BreaksOn  string   // Mp's variable: "m", "n", "k" or "w"; "" tries each one the data varies in
+	MaxModes  int      // most mixture modes for Nmix (default 4)
+	Terms     []string // M2 terms instead of the kernel's natural ones
+	Product   string   // M1 term (and N2's σ term) instead of the kernel's natural one
+}
+
+func (o FitOptions) withDefaults() FitOptions {
+	if o.Folds <= 1 {
+		o.Folds = 5
+	}
+	if o.MinHost <= 0 {
+		o.MinHost = 30
+	}
+	if o.MaxPieces <= 0 {
+		o.MaxPieces = 4
+	}
+	if o.MaxModes <= 0 {
+		o.MaxModes = 4
+	}
+	return o
+}
+
+// Quality describes how well a fitted model explains its samples.
+type Quality struct {
+	Family string  // the family fitted (the one chosen, for auto)
+	N      int     // samples
+	Params int     // estimated parameters, mean and noise
+	R2     float64 // coefficient of determination of the mean
+	RMSE   float64 // root mean square residual of the mean, s
+	CVRMSE float64 // k-fold cross-validated RMSE of the mean, s
+	LogLik float64 // log-likelihood under the noise model (densities in 1/s)
+	AIC    float64
+	BIC    float64
+	Hosts  map[string]Quality // per-host fits, when asked for
+}
+
+// minSamples is the fewest samples Fit accepts for one model.
+const minSamples = 3
+
+// Fit estimates kernel's model of the given family from samples.
+func Fit(kernel string, samples []Sample, family Family, opts FitOptions) (Spec, Quality, error) {
+	opts = opts.withDefaults()
+	if err := checkSamples(samples); err != nil {
+		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s: %w", kernel, err)
+	}
+	fc, err := newFitContext(kernel, samples, opts)
+	if err != nil {
+		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s: %w", kernel, err)
+	}
+	var res fitResult
+	if family.Auto {
+		res, err = fc.auto(samples)
+	} else {
+		res, err = fc.fit(samples, family.Mean, family.Noise)
+		if err == nil {
+			res.q.CVRMSE, err = fc.crossValidate(samples, family.Mean)
+		}
+	}
+	if err != nil {
+		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s as %s: %w", kernel, family, err)
+	}
+	if family.PerHost || opts.PerHost {
+		if err := fc.perHost(samples, &res); err != nil {
+			return Spec{}, Quality{}, fmt.Errorf("models: fitting %s per host: %w", kernel, err)
+		}
+	}
+	return res.spec, res.q, nil
+}
+
+func checkSamples(samples []Sample) error {
+	if len(samples) < minSamples {
+		return fmt.Errorf("%d samples, need at least %d", len(samples), minSamples)
+	}
+	for i, s := range samples {
+		v := s.Vars
+		for _, x := range []float64{v.M, v.N, v.K, v.W, s.Seconds} {
+			if !finite(x) {
+				return fmt.Errorf("sample %d (host %q) has a non-finite value", i, s.Host)
+			}
+		}
+		if s.Seconds < 0 || v.M < 0 || v.N < 0 || v.K < 0 || v.W < 0 {
+			return fmt.Errorf("sample %d (host %q) has a negative duration or dimension", i, s.Host)
+		}
+	}
+	return nil
+}
+
+// perHost refits every host with enough samples in the family res chose and
+// records it as an override.
+func (fc *fitContext) perHost(samples []Sample, res *fitResult) error {
+	byHost := map[string][]Sample{}
+	for _, s := range samples {
+		byHost[s.Host] = append(byHost[s.Host], s)
+	}
+	for _, h := range sortedKeys(byHost) {
+		hs := byHost[h]
+		if h == "" || len(hs) < fc.opts.MinHost || len(byHost) == 1 {
+			continue
+		}
+		hr, err := fc.fit(hs, res.mean, res.noise)
+		if err != nil {
+			return fmt.Errorf("host %q: %w", h, err)
+		}
+		if hr.q.CVRMSE, err = fc.crossValidate(hs, res.mean); err != nil {
+			return fmt.Errorf("host %q: %w", h, err)
+		}
+		if res.spec.Host == nil {
+			res.spec.Host = map[string]Spec{}
+			res.q.Hosts = map[string]Quality{}
+		}
+		res.spec.Host[h] = hr.spec
+		res.q.Hosts[h] = hr.q
+	}
+	return nil
+}
+
+// informationCriteria fills AIC and BIC from LogLik, Params and N.
+func (q *Quality) informationCriteria() {
+	k, n := float64(q.Params), float64(q.N)
+	q.AIC = 2*k - 2*q.LogLik
+	q.BIC = k*math.Log(n) - 2*q.LogLik
+}

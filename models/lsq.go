@@ -1,0 +1,139 @@
+package models
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// rankTol is the relative size below which a diagonal element of R (of the
+// column-normalised design) marks a column as a linear combination of the
+// others. Such columns (m*k and m*m*n when every dtrsm sample has k = m, a
+// dimension that never varies) get coefficient 0 instead of making the fit
+// singular.
+const rankTol = 1e-9
+
+var errNoData = errors.New("no samples")
+
+// lsq solves min Σ w_i (y_i − Σ_j x_ij β_j)² by QR of the weighted,
+// column-normalised design. x is row-major n×p; w nil means unit weights.
+// Collinear columns are dropped (β_j = 0) one at a time, worst first.
+func lsq(x []float64, n, p int, y, w []float64) ([]float64, error) {
+	if n == 0 {
+		return nil, errNoData
+	}
+	active := make([]int, p)
+	for j := range active {
+		active[j] = j
+	}
+	beta := make([]float64, p)
+	for len(active) > 0 {
+		q := len(active)
+		if n < q {
+			// Fewer samples than unknowns: drop the last (lowest-degree) terms.
+			active = active[:n]
+			continue
+		}
+		a := mat.NewDense(n, q, nil)
+		b := mat.NewVecDense(n, nil)
+		scale := make([]float64, q)
+		for i := range n {
+			sw := 1.0
+			if w != nil {
+				sw = math.Sqrt(w[i])
+			}
+			for c, j := range active {
+				v := sw * x[i*p+j]
+				a.Set(i, c, v)
+				scale[c] = math.Max(scale[c], math.Abs(v))
+			}
+			b.SetVec(i, sw*y[i])
+		}
+		// Normalise columns so the rank test compares like with like (m*n*k
+		// is 1e9 times larger than k).
+		dead := -1
+		for c := range q {
+			if scale[c] == 0 {
+				dead = c
+				break
+			}
+			for i := range n {
+				a.Set(i, c, a.At(i, c)/scale[c])
+			}
+		}
+		if dead < 0 {
+			var qr mat.QR
+			qr.Factorize(a)
+			var r mat.Dense
+			qr.RTo(&r)
+			maxDiag := 0.0
+			for c := range q {
+				maxDiag = math.Max(maxDiag, math.Abs(r.At(c, c)))
+			}
+			worst := math.Inf(1)
+			for c := range q {
+				if d := math.Abs(r.At(c, c)); d < rankTol*maxDiag && d < worst {
+					dead, worst = c, d
+				}
+			}
+			if dead < 0 {
+				var sol mat.VecDense
+				if err := qr.SolveVecTo(&sol, false, b); err != nil {
+					return nil, err
+				}
+				for c, j := range active {
+					beta[j] = sol.AtVec(c) / scale[c]
+				}
+				return beta, nil
+			}
+		}
+		active = append(active[:dead], active[dead+1:]...)
+	}
+	return beta, nil // every column was zero: the best fit is 0
+}
+
+// design evaluates terms at every sample, plus a trailing column of ones when
+// intercept is set; row-major.
+func design(data []Sample, terms []term, intercept bool) ([]float64, int) {
+	p := len(terms)
+	if intercept {
+		p++
+	}
+	x := make([]float64, len(data)*p)
+	for i := range data {
+		v := data[i].Vars
+		row := x[i*p : (i+1)*p]
+		for j := range terms {
+			row[j] = terms[j].eval(&v)
+		}
+		if intercept {
+			row[p-1] = 1
+		}
+	}
+	return x, p
+}
+
+// fitPoly fits intercept + Σ coef·terms to the samples' durations by
+// (weighted) least squares.
+func fitPoly(data []Sample, terms []term, w []float64) (poly, error) {
+	return fitPolyTo(data, terms, durations(data), w)
+}
+
+// fitPolyTo fits intercept + Σ coef·terms evaluated at the samples to y.
+func fitPolyTo(data []Sample, terms []term, y, w []float64) (poly, error) {
+	x, p := design(data, terms, true)
+	beta, err := lsq(x, len(data), p, y, w)
+	if err != nil {
+		return poly{}, err
+	}
+	return poly{terms: terms, coef: beta[:len(terms)], intercept: beta[len(terms)]}, nil
+}
+
+func durations(data []Sample) []float64 {
+	y := make([]float64, len(data))
+	for i := range data {
+		y[i] = data[i].Seconds
+	}
+	return y
+}
