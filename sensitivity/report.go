@@ -1,0 +1,102 @@
+package sensitivity
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"text/tabwriter"
+)
+
+// FormatSeconds prints a time with a unit that keeps 4–7 significant digits
+// readable: ns, µs, ms or s.
+func FormatSeconds(s float64) string {
+	a := math.Abs(s)
+	switch {
+	case a == 0:
+		return "0 s"
+	case a < 1e-6:
+		return strconv.FormatFloat(s*1e9, 'f', 3, 64) + " ns"
+	case a < 1e-3:
+		return strconv.FormatFloat(s*1e6, 'f', 4, 64) + " µs"
+	case a < 1:
+		return strconv.FormatFloat(s*1e3, 'f', 4, 64) + " ms"
+	}
+	return strconv.FormatFloat(s, 'f', 6, 64) + " s"
+}
+
+// toleranceKeys returns the tolerance percentages in numeric order.
+func (r *Report) toleranceKeys() []string {
+	keys := make([]string, 0, len(r.Tolerance))
+	for k := range r.Tolerance {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, _ := strconv.ParseFloat(keys[i], 64)
+		b, _ := strconv.ParseFloat(keys[j], 64)
+		return a < b
+	})
+	return keys
+}
+
+// WriteTable writes the report as readable text: the metrics at L0, the
+// critical latencies, the tolerances, the classes, the curve, and the
+// pairwise and MPI-time tables when present.
+func (r *Report) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	p := func(format string, args ...any) { fmt.Fprintf(tw, format, args...) }
+	p("graph: %d ranks, %d vertices, %d edges; swept latency class %d\n", r.Ranks, r.Vertices, r.Edges, r.Class)
+	p("at L = %s: T = %s, λ_L = %d", FormatSeconds(r.L), FormatSeconds(r.Runtime), r.LambdaL)
+	if r.LambdaLLeft != r.LambdaL {
+		p(" (left %d)", r.LambdaLLeft)
+	}
+	p(", ρ_L = %.4g, λ_G = %.6g bytes", r.RhoL, r.LambdaG)
+	if r.RhoG != 0 {
+		p(", ρ_G = %.4g", r.RhoG)
+	}
+	p("\n")
+	p("critical latencies in [%s, %s]:", FormatSeconds(r.Lmin), FormatSeconds(r.Lmax))
+	if len(r.Breakpoints) == 0 {
+		p(" none")
+	}
+	for _, b := range r.Breakpoints {
+		p(" %s (λ_L %d→%d)", FormatSeconds(b.L), b.LambdaLeft, b.LambdaRight)
+	}
+	p("\n")
+	if keys := r.toleranceKeys(); len(keys) > 0 {
+		p("latency tolerance:")
+		for _, k := range keys {
+			if v := r.Tolerance[k]; v != nil {
+				p(" %s%%: %s", k, FormatSeconds(*v))
+			} else {
+				p(" %s%%: unbounded", k)
+			}
+		}
+		p("\n")
+	}
+	if len(r.Classes) > 1 {
+		p("\nclass\tℓ\tλ\tλ left\tρ\n")
+		for _, c := range r.Classes {
+			p("%d\t%s\t%d\t%d\t%.4g\n", c.Class, FormatSeconds(c.L), c.LambdaRight, c.LambdaLeft, c.Rho)
+		}
+	}
+	p("\nL\tΔL\tT\tλ_L\tρ_L\n")
+	for _, c := range r.Curve {
+		p("%s\t%s\t%s\t%d\t%.4g\n", FormatSeconds(c.L), FormatSeconds(c.L-r.L), FormatSeconds(c.T), c.LambdaL, c.RhoL)
+	}
+	if len(r.Pairs) > 0 {
+		p("\ncritical messages by rank pair (λ_L(i,j)):\nsrc\tdst\tλ_L\n")
+		for _, q := range r.Pairs {
+			p("%d\t%d\t%d\n", q.Src, q.Dst, q.Lambda)
+		}
+	}
+	if len(r.MPITime) > 0 {
+		p("\nrank\tend\tcompute\tMPI stack\tnetwork\tsync\n")
+		for _, q := range r.MPITime {
+			p("%d\t%s\t%s\t%s\t%s\t%s\n", q.Rank, FormatSeconds(q.End), FormatSeconds(q.Compute),
+				FormatSeconds(q.Stack), FormatSeconds(q.Network), FormatSeconds(q.Sync))
+		}
+	}
+	return tw.Flush()
+}
