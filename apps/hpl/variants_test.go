@@ -1,0 +1,60 @@
+package hpl
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/emu-hpc/emu/kernels"
+)
+
+// residualGrids are the grids of the real-mode table, with both mappings.
+var residualGrids = []Grid{{1, 1}, {1, 3}, {2, 2}, {3, 2}, {2, 4}}
+
+// variantTable is the full product PFACT × RFACT × BCAST × SWAP × DEPTH{0,1} ×
+// L1 × U; every entry also gets a grid, mapping, N (97…300), NB (1…16),
+// NBMIN, NDIV and equilibration chosen by cycling, so that over the table every
+// grid and mapping meets every variant family.
+func variantTable() []Params {
+	var out []Params
+	i := 0
+	for _, pf := range []Fact{Left, Crout, Right} {
+		for _, rf := range []Fact{Left, Crout, Right} {
+			for bc := OneRing; bc <= LongM; bc++ {
+				for sw := BinaryExchange; sw <= Mix; sw++ {
+					for depth := 0; depth <= 1; depth++ {
+						for _, l1 := range []bool{false, true} {
+							for _, u := range []bool{false, true} {
+								g := residualGrids[i%len(residualGrids)]
+								p := Params{
+									N: 97 + (i*53)%64, NB: 1 + (i*7)%16, P: g.P, Q: g.Q,
+									PMap: PMap((i / len(residualGrids)) % 2), PFact: pf, RFact: rf,
+									NBMin: 1 + i%4, NDiv: 2 + i%3, BCast: bc, Depth: depth,
+									Swap: sw, SwapThreshold: (i * 5) % 24, L1Transposed: l1, UTransposed: u,
+									Equilibration: i%3 != 0, Alignment: 8, Threshold: 16,
+								}
+								out = append(out, p)
+								i++
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestResidualEveryVariant(t *testing.T) {
+	for i, p := range variantTable() {
+		if testing.Short() && i%7 != 0 {
+			continue
+		}
+		name := fmt.Sprintf("%s_%dx%d_%s_N%d_NB%d_%s_L%v_U%v", p.Variant(), p.P, p.Q, p.PMap, p.N, p.NB, p.Swap, p.L1Transposed, p.UTransposed)
+		t.Run(name, func(t *testing.T) {
+			res := runHPL(t, p, kernels.Real, Options{}, 0)
+			if !res.Passed || !res.Checked {
+				t.Fatalf("residual %g (info %d)", res.Residual, res.Info)
+			}
+		})
+	}
+}
