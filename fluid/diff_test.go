@@ -21,11 +21,17 @@ func close(a, b float64) bool {
 	return math.Abs(a-b) <= diffTol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
 }
 
-func solveWithSystem(p fluidtest.Problem, full bool) []float64 {
+// solveWithSystem starts p's flows at time 0, one by one (or all in one
+// StartAll when batch is set), and returns their rates.
+func solveWithSystem(p fluidtest.Problem, full, batch bool) []float64 {
 	s := fluid.NewSystemOptions(p.Links, fluid.Options{FullResolve: full})
 	ids := make([]fluid.FlowID, len(p.Flows))
-	for i, f := range p.Flows {
-		ids[i] = s.Start(0, f)
+	if batch {
+		ids = s.StartAll(0, p.Flows, ids[:0])
+	} else {
+		for i, f := range p.Flows {
+			ids[i] = s.Start(0, f)
+		}
 	}
 	rates := make([]float64, len(ids))
 	for i, id := range ids {
@@ -37,7 +43,7 @@ func solveWithSystem(p fluidtest.Problem, full bool) []float64 {
 func TestSystemSolvesCases(t *testing.T) {
 	for _, c := range fluidtest.Cases {
 		for _, full := range []bool{false, true} {
-			got := solveWithSystem(c.Problem, full)
+			got := solveWithSystem(c.Problem, full, false)
 			for i := range got {
 				if !close(got[i], c.Want[i]) {
 					t.Errorf("%s (full=%v): flow %d rate %v, want %v", c.Name, full, i, got[i], c.Want[i])
@@ -49,20 +55,21 @@ func TestSystemSolvesCases(t *testing.T) {
 
 // TestSystemMatchesReference: on random static problems the incremental
 // System, the full-resolve System and the naive reference agree, and the
-// System's rates pass the max-min invariants.
+// System's rates pass the max-min invariants; StartAll gives the same rates.
 func TestSystemMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 600 {
 		p := fluidtest.Random(rng, fluidtest.RandomConfig{MaxLinks: 8, MaxFlows: 12, MaxRoute: 4})
 		want := fluidtest.Reference(p)
-		for _, full := range []bool{false, true} {
-			got := solveWithSystem(p, full)
+		for mode := range 3 {
+			full, batch := mode == 1, mode == 2
+			got := solveWithSystem(p, full, batch)
 			if err := fluidtest.Check(p, got, diffTol); err != nil {
-				t.Fatalf("problem %d (full=%v): %v\n%+v", i, full, err, p)
+				t.Fatalf("problem %d (full=%v batch=%v): %v\n%+v", i, full, batch, err, p)
 			}
 			for f := range got {
 				if !close(got[f], want[f]) {
-					t.Fatalf("problem %d (full=%v): flow %d rate %v, reference %v\n%+v", i, full, f, got[f], want[f], p)
+					t.Fatalf("problem %d (full=%v batch=%v): flow %d rate %v, reference %v\n%+v", i, full, batch, f, got[f], want[f], p)
 				}
 			}
 		}

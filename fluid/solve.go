@@ -9,11 +9,11 @@ import (
 // solver holds the scratch buffers of one re-solve, reused across calls so
 // that a flow start or end allocates nothing in the steady state.
 type solver struct {
-	stamp   uint64   // marks the links and flows of the current component
-	links   []LinkID // component links, in discovery order
-	flows   []*flow  // component flows, in discovery order
-	bounded []*flow  // component flows with a finite bound, by bound level
-	heap    []LinkID // links with unfixed flows, by (remaining/usage, id)
+	stamp   uint64    // marks the links and flows of the current component
+	links   []LinkID  // component links, in discovery order
+	flows   []*flow   // component flows, in discovery order
+	bounded []*flow   // component flows with a finite bound, by bound level
+	heap    levelHeap // links with unfixed flows, by saturation level
 }
 
 // resolve recomputes the rates of every flow connected to the seed links
@@ -67,8 +67,9 @@ func (s *System) visitLink(l LinkID) {
 // at rate level/weight_f; the rising stops for the flows of the first link
 // to saturate (level = remaining/usage) or for a flow reaching its bound
 // (level = bound·weight), whichever comes first; repeat on what is left.
-// Links are kept in a heap by saturation level and bounded flows are sorted
-// by bound level, so a solve costs O((elements + links) · log links).
+// Links wait in a lazy heap by saturation level (see levelHeap) and bounded
+// flows are sorted by bound level: fixing a flow costs O(1) per link it
+// crosses, and a solve O(elements + links·log links) in all.
 func (s *System) maxMin() {
 	sv := &s.solver
 	sv.heap = sv.heap[:0]
@@ -89,10 +90,12 @@ func (s *System) maxMin() {
 		ls := &s.links[l]
 		ls.remaining = ls.capacity
 		ls.unfixed = int32(len(ls.members))
-		ls.usage = s.usage(ls)
-		ls.heapIdx = -1
+		ls.usage = 0
+		for _, m := range ls.members { // every flow is unfixed yet
+			ls.usage += m.share
+		}
 		if ls.unfixed > 0 {
-			s.heapPush(l)
+			sv.heap.push(levelEntry{level: ls.remaining / ls.usage, link: l})
 		}
 	}
 	next := 0 // first bounded flow not yet looked at
@@ -104,8 +107,22 @@ func (s *System) maxMin() {
 		if next < len(sv.bounded) {
 			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
 		}
-		if len(sv.heap) > 0 {
-			linkLevel = s.level(sv.heap[0])
+		top := LinkID(-1)
+		for len(sv.heap) > 0 {
+			e := sv.heap[0]
+			ls := &s.links[e.link]
+			if ls.unfixed == 0 { // all its flows were fixed elsewhere
+				sv.heap.pop()
+				continue
+			}
+			if level := ls.remaining / ls.usage; level > e.level { // stale key
+				sv.heap.pop()
+				sv.heap.push(levelEntry{level: level, link: e.link})
+				continue
+			} else {
+				linkLevel, top = level, e.link
+			}
+			break
 		}
 		switch {
 		case math.IsInf(boundLevel, 1) && math.IsInf(linkLevel, 1):
@@ -114,8 +131,8 @@ func (s *System) maxMin() {
 			f := sv.bounded[next]
 			s.fix(f, f.bound)
 		default:
-			ls := &s.links[sv.heap[0]]
-			for _, m := range ls.members {
+			sv.heap.pop()
+			for _, m := range s.links[top].members {
 				if !m.f.fixed {
 					s.fix(m.f, linkLevel/m.f.weight)
 				}
@@ -129,16 +146,10 @@ func (s *System) usage(ls *linkState) float64 {
 	u := 0.0
 	for _, m := range ls.members {
 		if !m.f.fixed {
-			u += m.f.elems[m.elem].coef / m.f.weight
+			u += m.share
 		}
 	}
 	return u
-}
-
-// level is the filling level at which link l saturates.
-func (s *System) level(l LinkID) float64 {
-	ls := &s.links[l]
-	return ls.remaining / ls.usage
 }
 
 // fix gives f rate x and withdraws it from the links it loads.
@@ -146,17 +157,17 @@ func (s *System) fix(f *flow, x float64) {
 	f.fixed, f.x = true, x
 	for _, e := range f.elems {
 		ls := &s.links[e.link]
-		ls.remaining = math.Max(0, ls.remaining-e.coef*x)
+		if ls.remaining -= e.coef * x; ls.remaining < 0 {
+			ls.remaining = 0
+		}
 		ls.unfixed--
 		if ls.unfixed == 0 {
-			s.heapRemove(e.link)
-			continue
+			continue // its heap entry is dropped when it surfaces
 		}
 		ls.usage -= e.coef / f.weight
 		if ls.usage <= 0 {
 			// Cancellation after subtracting a much larger term: recount.
 			ls.usage = s.usage(ls)
 		}
-		s.heapFix(e.link)
 	}
 }

@@ -1,77 +1,58 @@
 package fluid
 
-// The solver's bottleneck heap: links ordered by (saturation level, id),
-// each link knowing its index so a level change re-positions it.
+// levelHeap is the solver's queue of links by (saturation level, id). It
+// is lazy: fixing a flow never re-positions the links it crosses, because
+// in progressive filling a link's level only grows — fixing flow f at
+// level m ≤ L (the link's level) turns L = R/U into (R − m·c)/(U − c)
+// with c = coefficient/weight, which is ≥ L exactly when L ≥ m. So every
+// key in the heap is a lower bound of its link's level, and the top entry
+// is the true minimum as soon as its key is up to date; the solver
+// refreshes stale tops when it meets them. One entry per link.
+type levelHeap []levelEntry
 
-func (s *System) heapLess(i, j int) bool {
-	h := s.solver.heap
-	a, b := s.level(h[i]), s.level(h[j])
-	if a != b {
-		return a < b
+type levelEntry struct {
+	level float64 // lower bound of the link's level when pushed
+	link  LinkID
+}
+
+func (h levelHeap) less(i, j int) bool {
+	if h[i].level != h[j].level {
+		return h[i].level < h[j].level
 	}
-	return h[i] < h[j]
+	return h[i].link < h[j].link
 }
 
-func (s *System) heapSwap(i, j int) {
-	h := s.solver.heap
-	h[i], h[j] = h[j], h[i]
-	s.links[h[i]].heapIdx = int32(i)
-	s.links[h[j]].heapIdx = int32(j)
-}
-
-func (s *System) heapPush(l LinkID) {
-	s.links[l].heapIdx = int32(len(s.solver.heap))
-	s.solver.heap = append(s.solver.heap, l)
-	s.heapUp(len(s.solver.heap) - 1)
-}
-
-func (s *System) heapRemove(l LinkID) {
-	i := int(s.links[l].heapIdx)
-	last := len(s.solver.heap) - 1
-	if i != last {
-		s.heapSwap(i, last)
-	}
-	s.solver.heap = s.solver.heap[:last]
-	s.links[l].heapIdx = -1
-	if i != last {
-		s.heapFix1(i)
-	}
-}
-
-func (s *System) heapFix(l LinkID) { s.heapFix1(int(s.links[l].heapIdx)) }
-
-func (s *System) heapFix1(i int) {
-	if !s.heapDown(i) {
-		s.heapUp(i)
-	}
-}
-
-func (s *System) heapUp(i int) {
-	for i > 0 {
+func (h *levelHeap) push(e levelEntry) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !s.heapLess(i, p) {
-			return
+		if !q.less(i, p) {
+			break
 		}
-		s.heapSwap(i, p)
+		q[i], q[p] = q[p], q[i]
 		i = p
 	}
 }
 
-func (s *System) heapDown(i int) bool {
-	start, n := i, len(s.solver.heap)
-	for {
+func (h *levelHeap) pop() {
+	q := *h
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
 		c := 2*i + 1
-		if c >= n {
+		if c >= len(q) {
 			break
 		}
-		if r := c + 1; r < n && s.heapLess(r, c) {
+		if r := c + 1; r < len(q) && q.less(r, c) {
 			c = r
 		}
-		if !s.heapLess(c, i) {
+		if !q.less(c, i) {
 			break
 		}
-		s.heapSwap(i, c)
+		q[i], q[c] = q[c], q[i]
 		i = c
 	}
-	return i > start
+	*h = q
 }

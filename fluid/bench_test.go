@@ -1,0 +1,108 @@
+package fluid_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/emu-hpc/emu/fluid"
+)
+
+// benchFlows is the number of concurrent flows the benchmarks keep running.
+const benchFlows = 10000
+
+// benchTree is a 6,144-host three-level fat-tree with full bisection:
+// 16 hosts per leaf switch, 384 leaf, 384 middle and 256 top switches.
+func benchTree(b *testing.B) *fluid.FatTree {
+	c, err := fluid.ParseFatTreeParams("3;16,16,24;1,16,16;1,1,1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Link = fluid.LinkSpec{Bandwidth: 12.5e9, Latency: 1e-6}
+	ft, err := fluid.NewFatTree(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ft
+}
+
+// traffic draws flows: "random" pairs anywhere (one giant connected
+// component), or "local" pairs under the same leaf switch (components of at
+// most one leaf), the two ends of what incremental re-solving can save.
+func traffic(topo fluid.Topology, rng *rand.Rand, pattern string) fluid.FlowSpec {
+	n := topo.Hosts()
+	src := rng.IntN(n)
+	dst := rng.IntN(n)
+	if pattern == "local" {
+		dst = src/16*16 + rng.IntN(16)
+	}
+	r := topo.Route(src, dst)
+	back := topo.Route(dst, src)
+	return fluid.FlowSpec{Links: r.Links, Bytes: 1e6 + 1e8*rng.Float64(), Reverse: back.Links, ReverseShare: 0.05}
+}
+
+// loaded returns a System over topo already running benchFlows flows.
+func loaded(b *testing.B, topo fluid.Topology, rng *rand.Rand, pattern string, full bool) *fluid.System {
+	s := fluid.NewSystemOptions(topo.Links(), fluid.Options{FullResolve: full})
+	specs := make([]fluid.FlowSpec, benchFlows)
+	for i := range specs {
+		specs[i] = traffic(topo, rng, pattern)
+	}
+	s.StartAll(0, specs, nil)
+	return s
+}
+
+var benchCases = []struct {
+	name    string
+	pattern string
+	full    bool
+}{
+	{"random/incremental", "random", false},
+	{"random/full", "random", true},
+	{"local/incremental", "local", false},
+	{"local/full", "local", true},
+}
+
+// BenchmarkFlowStart measures one flow start (and the re-solve it causes)
+// among 10,000 running flows; the flow is cancelled untimed afterwards.
+func BenchmarkFlowStart(b *testing.B) {
+	topo := benchTree(b)
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			s := loaded(b, topo, rng, c.pattern, c.full)
+			b.ResetTimer()
+			for range b.N {
+				spec := traffic(topo, rng, c.pattern)
+				id := s.Start(0, spec)
+				b.StopTimer()
+				s.Cancel(0, id)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "starts/s")
+		})
+	}
+}
+
+// BenchmarkFlowEnd measures finishing the earliest flow (time advances to
+// it) among 10,000 running flows; a new flow replaces it untimed.
+func BenchmarkFlowEnd(b *testing.B) {
+	topo := benchTree(b)
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(2, 2))
+			s := loaded(b, topo, rng, c.pattern, c.full)
+			b.ResetTimer()
+			for range b.N {
+				t, id, ok := s.NextCompletion()
+				if !ok {
+					b.Fatal("no completion")
+				}
+				s.Finish(t, id)
+				b.StopTimer()
+				s.Start(t, traffic(topo, rng, c.pattern))
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ends/s")
+		})
+	}
+}
