@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"math"
+
+	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// GraphRecorder listens to a World's events and builds the run's execution graph for
+// the sensitivity analysis (sensitivity package doc, LLAMP Algorithm 1 and Appendix B):
+//
+//   - each rank starts with a zero-cost Calc vertex, then one vertex per operation in
+//     program order: a Calc vertex per compute burst (cost = its seconds), a Send
+//     vertex per posted send, joined by program-order edges of rest 0;
+//   - a message becomes a Recv vertex on the receiver with a data edge from the Send
+//     vertex (one class-0 latency term, rest = transfer time − latency) and one from
+//     the receive's posting point (the receiver's vertex before the receive was
+//     posted), because SMPI moves a message's data only once both sides have posted;
+//   - a rendezvous send gets a completion vertex on the sender with the same two
+//     edges (LLAMP's rendezvous edge: the send cannot complete before the receive is
+//     posted plus a latency).
+//
+// Completions (Recv vertices, rendezvous send completions) join their rank's program
+// order at the rank's next operation, since the events say when a message arrived,
+// not when the rank waited for it. Every edge goes from a vertex created earlier to
+// one created later, so the graph is acyclic by construction.
+//
+// Not in the graph: time a rank spends in MPI calls other than messages (Iprobe/Test
+// costs and overheads charged by the MPI layer without a compute event), so the
+// graph's T at the run's latency can fall below the simulated time by that much.
+type GraphRecorder struct {
+	b       *sensitivity.Builder
+	last    []sensitivity.VertexID   // the rank's latest operation
+	pending [][]sensitivity.VertexID // completions to join the rank's next operation
+	posts   [][]posted               // receives posted and not matched yet, in posting order
+	sendOf  map[uint64]sensitivity.VertexID
+	postOf  map[uint64]sensitivity.VertexID
+	halfway map[uint64]bool // rendezvous messages with one of their two completions seen
+}
+
+type posted struct {
+	peer, tag int
+	at        sensitivity.VertexID
+}
+
+// NewGraphRecorder records a run of n ranks.
+func NewGraphRecorder(n int) *GraphRecorder {
+	g := &GraphRecorder{
+		b: sensitivity.NewBuilder(n), last: make([]sensitivity.VertexID, n),
+		pending: make([][]sensitivity.VertexID, n), posts: make([][]posted, n),
+		sendOf: map[uint64]sensitivity.VertexID{}, postOf: map[uint64]sensitivity.VertexID{},
+		halfway: map[uint64]bool{},
+	}
+	for r := range n {
+		g.last[r] = g.b.Vertex(r, sensitivity.Calc, 0)
+	}
+	return g
+}
+
+// Hook is the ranks.Hook to add to the World.
+func (g *GraphRecorder) Hook(ev *ranks.Event) {
+	r := ev.Rank
+	switch ev.Kind {
+	case ranks.ComputeStart:
+		g.op(r, sensitivity.Calc, ev.Seconds)
+	case ranks.SendPost:
+		g.sendOf[ev.MsgID] = g.op(r, sensitivity.Send, 0)
+	case ranks.RecvPost:
+		g.posts[r] = append(g.posts[r], posted{peer: ev.Peer, tag: ev.Tag, at: g.last[r]})
+	case ranks.Match:
+		g.postOf[ev.MsgID] = g.takePost(r, ev.Peer, ev.Tag)
+	case ranks.RecvDone:
+		v := g.b.Vertex(r, sensitivity.Recv, 0)
+		g.dataEdges(ev, v)
+		g.pending[r] = append(g.pending[r], v)
+		g.forget(ev)
+	case ranks.SendDone:
+		if ev.Rendezvous {
+			v := g.b.Vertex(r, sensitivity.Send, 0)
+			g.dataEdges(ev, v)
+			g.pending[r] = append(g.pending[r], v)
+			g.forget(ev)
+		}
+	}
+}
+
+// forget drops a message's bookkeeping once its last completion is recorded: the
+// receive for a detached message, the second of receive and send for a rendezvous.
+func (g *GraphRecorder) forget(ev *ranks.Event) {
+	if ev.Rendezvous && !g.halfway[ev.MsgID] {
+		g.halfway[ev.MsgID] = true
+		return
+	}
+	delete(g.halfway, ev.MsgID)
+	delete(g.sendOf, ev.MsgID)
+	delete(g.postOf, ev.MsgID)
+}
+
+// op appends an operation to rank r's program order.
+func (g *GraphRecorder) op(r int, kind sensitivity.Kind, cost float64) sensitivity.VertexID {
+	v := g.b.Vertex(r, kind, cost)
+	g.b.Edge(g.last[r], v, 0)
+	for _, p := range g.pending[r] {
+		g.b.Edge(p, v, 0)
+	}
+	g.pending[r] = g.pending[r][:0]
+	g.last[r] = v
+	return v
+}
+
+// takePost finds the receive a message matched: the first posted receive of rank r
+// that accepts (peer, tag), as MPI matches. Without one (cannot happen for a
+// receive, which posts first) the rank's current vertex stands in.
+func (g *GraphRecorder) takePost(r, peer, tag int) sensitivity.VertexID {
+	for i, p := range g.posts[r] {
+		if (p.peer == ranks.AnySource || p.peer == peer) && (p.tag == ranks.AnyTag || p.tag == tag) {
+			g.posts[r] = append(g.posts[r][:i], g.posts[r][i+1:]...)
+			return p.at
+		}
+	}
+	return g.last[r]
+}
+
+// dataEdges links a message's completion vertex v to its send and to the receive's
+// posting point: one latency term, rest = network time − latency.
+func (g *GraphRecorder) dataEdges(ev *ranks.Event, v sensitivity.VertexID) {
+	rest := math.Max(0, ev.Transfer-ev.Latency)
+	lat := sensitivity.LatTerm{Class: 0, Count: 1}
+	if s, ok := g.sendOf[ev.MsgID]; ok {
+		g.b.EdgeBytes(s, v, rest, float64(ev.Bytes), lat)
+	}
+	if p, ok := g.postOf[ev.MsgID]; ok {
+		g.b.EdgeBytes(p, v, rest, float64(ev.Bytes), lat)
+	}
+}
+
+// Graph finishes the recording: every pending completion is joined to a final
+// zero-cost vertex of its rank, and the graph is built.
+func (g *GraphRecorder) Graph() (*sensitivity.Graph, error) {
+	for r := range g.last {
+		if len(g.pending[r]) > 0 {
+			g.op(r, sensitivity.Calc, 0)
+		}
+	}
+	if err := g.b.Err(); err != nil {
+		return nil, err
+	}
+	return g.b.Build()
+}
