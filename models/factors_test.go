@@ -1,0 +1,87 @@
+package models_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/models/modelstest"
+)
+
+// TestFitFactorsRecovers draws one-way times from a known three-range factor
+// table (shaped like SMPI's Stampede defaults: latency factor 2 → 3.5 → 11.6,
+// bandwidth factor 0.3 → 0.7 → 0.94) with 0.5% relative noise and fits it back.
+func TestFitFactorsRecovers(t *testing.T) {
+	opts := models.FactorOptions{Latency: 1e-6, Bandwidth: 1.25e10, Envelope: 16}
+	truth := models.Factors{
+		Bounds:    []int{0, 1024, 65536},
+		Latency:   []float64{2.0, 3.5, 11.6},
+		Bandwidth: []float64{0.3, 0.7, 0.94},
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var pts []models.PingPong
+	for range 1500 {
+		b := int(modelstest.LogUniformInt(rng, 1, 4<<20))
+		sec := truth.Time(b, opts) * (1 + 0.005*rng.NormFloat64())
+		pts = append(pts, models.PingPong{Bytes: b, Seconds: sec})
+	}
+	got, err := models.FitFactors(pts, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("lat %s\nbw  %s\n%+v", got.LatencyTable(), got.BandwidthTable(), got.Quality)
+	if len(got.Bounds) != len(truth.Bounds) {
+		t.Fatalf("%d ranges %v, want %d", len(got.Bounds), got.Bounds, len(truth.Bounds))
+	}
+	for i := range truth.Bounds {
+		if i > 0 && modelstest.RelErr(float64(got.Bounds[i]), float64(truth.Bounds[i])) > breakTol {
+			t.Errorf("bound %d = %d, want %d", i, got.Bounds[i], truth.Bounds[i])
+		}
+		if e := modelstest.RelErr(got.Latency[i], truth.Latency[i]); e > coefTol {
+			t.Errorf("latency factor %d = %g, want %g", i, got.Latency[i], truth.Latency[i])
+		}
+		if e := modelstest.RelErr(got.Bandwidth[i], truth.Bandwidth[i]); e > coefTol {
+			t.Errorf("bandwidth factor %d = %g, want %g", i, got.Bandwidth[i], truth.Bandwidth[i])
+		}
+	}
+	if !strings.HasPrefix(got.LatencyTable(), "0:") || strings.Count(got.LatencyTable(), ";") != 2 {
+		t.Errorf("latency table %q is not a three-chunk SMPI table", got.LatencyTable())
+	}
+}
+
+func TestFactorsTime(t *testing.T) {
+	// SMPI's worked example (reference/smpi-model.md §2.6): 1 MiB payload,
+	// L = 100 µs, B = 125 MB/s, factors 11.6436 / 0.940694 above 65472 bytes:
+	// T = 11.6436·1e-4 + 1048592/(0.940694·1.25e8) = 0.01008196 s.
+	f := models.Factors{Bounds: []int{0, 65472}, Latency: []float64{2.01467, 11.6436}, Bandwidth: []float64{0.812084, 0.940694}}
+	opts := models.FactorOptions{Latency: 1e-4, Bandwidth: 1.25e8, Envelope: 16}
+	if got, want := f.Time(1<<20, opts), 0.01008196; math.Abs(got-want) > 1e-8 {
+		t.Errorf("Time(1 MiB) = %.8f, want %.8f", got, want)
+	}
+	// 65456 + 16 = 65472 is not above the bound: the first chunk applies.
+	if got, want := f.Time(65456, opts), 2.01467e-4+65472/(0.812084*1.25e8); math.Abs(got-want) > 1e-12 {
+		t.Errorf("Time(65456) = %g, want %g", got, want)
+	}
+}
+
+func TestFitFactorsErrors(t *testing.T) {
+	ok := []models.PingPong{{1, 1e-6}, {2, 1e-6}, {3, 1e-6}}
+	cases := []struct {
+		name string
+		pts  []models.PingPong
+		opts models.FactorOptions
+	}{
+		{"no latency", ok, models.FactorOptions{Bandwidth: 1e9}},
+		{"no bandwidth", ok, models.FactorOptions{Latency: 1e-6}},
+		{"negative bytes", []models.PingPong{{-1, 1e-6}, {2, 1e-6}, {3, 1e-6}}, models.FactorOptions{Latency: 1e-6, Bandwidth: 1e9}},
+		{"zero time", []models.PingPong{{1, 0}, {2, 1e-6}, {3, 1e-6}}, models.FactorOptions{Latency: 1e-6, Bandwidth: 1e9}},
+		{"too few", ok[:2], models.FactorOptions{Latency: 1e-6, Bandwidth: 1e9}},
+	}
+	for _, c := range cases {
+		if _, err := models.FitFactors(c.pts, c.opts); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
