@@ -166,6 +166,16 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 			s.addElem(f, l, spec.ReverseShare)
 		}
 	}
+	// A bound no lower than every Shared link's C/coef can never bind
+	// (feasibility already caps the rate there): drop it, so the solver
+	// does not sort flows whose TCP window is far above any link's speed.
+	linkCap := math.Inf(1)
+	for _, e := range f.elems {
+		linkCap = math.Min(linkCap, s.links[e.link].capacity/e.coef)
+	}
+	if f.bound >= linkCap {
+		f.bound = math.Inf(1)
+	}
 	for i := range f.elems {
 		e := &f.elems[i]
 		e.pos = int32(len(s.links[e.link].members))
