@@ -88,3 +88,33 @@ func parsePeer(t testing.TB, name string) *Schedule {
 	}
 	return s
 }
+
+// loadWideCurves reads tl_wide.csv: LogGOPSim's T(L) for L = 3..103 µs in
+// 1 µs steps, schedule → (L ns, T ns) sorted by L.
+func loadWideCurves(t testing.TB) map[string][][2]float64 {
+	f, err := os.Open(filepath.Join(peerDir, "tl_wide.csv"))
+	if err != nil {
+		t.Skipf("tl_wide.csv not available: %v", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) == 0 || len(recs[0]) != 3 || recs[0][1] != "L_ns" || recs[0][2] != "predicted_runtime_ns" {
+		t.Fatalf("tl_wide.csv: unexpected header %v", recs[0])
+	}
+	out := map[string][][2]float64{}
+	for _, rec := range recs[1:] {
+		L, err1 := strconv.ParseFloat(rec[1], 64)
+		T, err2 := strconv.ParseFloat(rec[2], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("tl_wide.csv: bad row %v", rec)
+		}
+		out[rec[0]] = append(out[rec[0]], [2]float64{L, T})
+	}
+	for _, c := range out {
+		sort.Slice(c, func(i, j int) bool { return c[i][0] < c[j][0] })
+	}
+	return out
+}

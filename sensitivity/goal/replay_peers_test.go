@@ -43,3 +43,29 @@ func TestReplayMatchesLogGOPSim(t *testing.T) {
 func peerParams(row peerRow) Params {
 	return Params{L: row.L * 1e-9, O: row.o * 1e-9, Gap: row.g * 1e-9, G: row.G * 1e-9, S: row.S}
 }
+
+// TestReplayMatchesWideCurves replays the tl_wide.csv schedules at every
+// tenth L of 3..103 µs, beyond the range of results.csv.
+func TestReplayMatchesWideCurves(t *testing.T) {
+	rows := loadPeerResults(t)
+	for name, curve := range loadWideCurves(t) {
+		runs, ok := rows[name]
+		if !ok {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			s := parsePeer(t, name)
+			for i := 0; i < len(curve); i += 10 {
+				p := peerParams(runs[0])
+				p.L = curve[i][0] * 1e-9
+				res, err := Replay(s, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := res.Runtime*1e9, curve[i][1]; math.Abs(got-want) > peerTolerance*want {
+					t.Errorf("L = %g ns: replay %.3f ns, LogGOPSim %.3f ns", curve[i][0], got, want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,155 @@
+package goal
+
+import "github.com/emu-hpc/emu/sensitivity"
+
+var latOne = sensitivity.LatTerm{Class: 0, Count: 1}
+
+// ready is called when op is queued. A recv is posted at its CPU's free
+// time at this moment, so its posting time is fixed here.
+func (r *recorder) ready(op int32) {
+	s := r.e.s
+	if s.kind[op] != OpRecv {
+		return
+	}
+	h := int(r.e.opRank[op])
+	c := h*r.e.ncpu + int(s.cpu[op])
+	external := len(r.cpuBumps[c]) > 0
+	for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
+		start := q < 0
+		if start {
+			q = -1 - q
+		}
+		if !r.implied(q, start, s.cpu[op]) {
+			external = true
+			break
+		}
+	}
+	if !external {
+		r.opAux[op] = r.cpuLast[c]
+		return
+	}
+	v := int32(r.b.Vertex(h, sensitivity.Recv, 0))
+	r.cpuIn(v, c, 0, 0)
+	r.depsIn(v, op, s.cpu[op])
+	r.opAux[op] = v
+	r.opFlg[op] |= flagPostVertex
+}
+
+func (r *recorder) calc(op int32) {
+	s := r.e.s
+	h := int(r.e.opRank[op])
+	c := h*r.e.ncpu + int(s.cpu[op])
+	v := int32(r.b.Vertex(h, sensitivity.Calc, sec(s.size[op]*1000)))
+	r.cpuIn(v, c, 0, 0)
+	r.depsIn(v, op, s.cpu[op])
+	r.occupy(c, v)
+	r.opV[op] = v
+}
+
+func (r *recorder) send(op int32) {
+	e, s := r.e, r.e.s
+	h := int(e.opRank[op])
+	c := h*e.ncpu + int(s.cpu[op])
+	n := h*e.nnic + int(s.nic[op])
+	size := s.size[op]
+	cost := e.sendCPU(size)
+	v := int32(r.b.Vertex(h, sensitivity.Send, sec(cost)))
+	r.cpuIn(v, c, 0, 0)
+	// NIC order: this start ≥ previous send's start + g + (s−1)G, implied
+	// by CPU order when that is no later than the previous send's finish.
+	if last := r.nicS[n]; last.v >= 0 && !(r.nicSCPU[n] == s.cpu[op] && last.rest <= 0) {
+		r.edge(last, v, 0, 0)
+	}
+	for _, b := range r.nicSBumps[n] {
+		r.edge(b, v, 0, 0)
+	}
+	r.nicSBumps[n] = r.nicSBumps[n][:0]
+	r.depsIn(v, op, s.cpu[op])
+	r.occupy(c, v)
+	r.nicS[n] = ref{v: v, rest: e.sendNIC(size) - cost, bytes: max(size-1, 0)}
+	r.nicSCPU[n] = s.cpu[op]
+	r.opV[op] = v
+}
+
+// message records the processing of sendOp's message at its destination.
+func (r *recorder) message(sendOp int32) {
+	e, s := r.e, r.e.s
+	h := int(s.peer[sendOp])
+	ci := s.cpu[sendOp]
+	c := h*e.ncpu + int(ci)
+	n := h*e.nnic + int(s.nic[sendOp])
+	size := s.size[sendOp]
+	extra, isG := e.recvCPUExtra(size)
+	bx := int64(0)
+	if isG {
+		bx = max(size-1, 0)
+	}
+	// start ≥ send start + o + ℓ, where send start = its vertex − its cost.
+	sendRef := ref{v: r.opV[sendOp], rest: e.o - e.sendCPU(size)}
+	var m int32
+	var start ref
+	r.curMs = -1
+	if size > e.S {
+		ms := int32(r.b.Vertex(h, sensitivity.Recv, 0))
+		r.edge(sendRef, ms, 0, 0, latOne)
+		r.cpuIn(ms, c, 0, 0)
+		r.nicRIn(ms, n, ci, 0, 0)
+		m = int32(r.b.Vertex(h, sensitivity.Recv, sec(e.o)))
+		r.edge(ref{v: ms}, m, extra, bx)
+		start, r.curMs = ref{v: ms}, ms
+	} else {
+		m = int32(r.b.Vertex(h, sensitivity.Recv, sec(e.o)))
+		r.edge(sendRef, m, extra, bx, latOne)
+		r.cpuIn(m, c, extra, bx)
+		r.nicRIn(m, n, ci, extra, bx)
+		start = ref{v: m, rest: -(e.o + extra), bytes: -bx}
+	}
+	r.occupy(c, m)
+	r.nicR[n] = ref{v: start.v, rest: start.rest + e.recvNIC(size), bytes: start.bytes + max(size-1, 0)}
+	r.nicRCPU[n] = ci
+	r.opAux[sendOp] = m
+}
+
+// nicRIn adds the receive-gap edge into a message's processing.
+func (r *recorder) nicRIn(v int32, n int, cpu uint8, add, addBytes int64) {
+	if last := r.nicR[n]; last.v >= 0 && !(r.nicRCPU[n] == cpu && last.rest <= 0) {
+		r.edge(last, v, add, addBytes)
+	}
+}
+
+// matchPosted: recvOp found sendOp's message in the unexpected queue when
+// it was posted; a rendezvous completes at the posting time.
+func (r *recorder) matchPosted(recvOp, sendOp int32) {
+	r.matched(recvOp, sendOp)
+	r.match = ref{v: r.opAux[recvOp]}
+}
+
+// matchArrived: sendOp's message found recvOp posted; a rendezvous
+// completes at the processing start.
+func (r *recorder) matchArrived(recvOp, sendOp int32) {
+	r.matched(recvOp, sendOp)
+	r.match = ref{v: r.curMs}
+}
+
+func (r *recorder) matched(recvOp, sendOp int32) {
+	s := r.e.s
+	r.opV[recvOp] = r.opAux[sendOp]
+	if s.cpu[sendOp] == s.cpu[recvOp] {
+		r.opFlg[recvOp] |= flagMsgOwnCPU
+	}
+}
+
+// rendezvous completes sendOp at the match time r.match, which also bounds
+// the next use of the sender's CPU c and NIC n.
+func (r *recorder) rendezvous(sendOp int32, c, n int) {
+	src := int(r.e.opRank[sendOp])
+	v := int32(r.b.Vertex(src, sensitivity.Send, 0))
+	r.edge(ref{v: r.opV[sendOp]}, v, 0, 0)
+	r.edge(r.match, v, 0, 0)
+	r.sd[sendOp] = v
+	r.opFlg[sendOp] |= flagRendezvous
+	if r.match.v >= 0 {
+		r.cpuBumps[c] = append(r.cpuBumps[c], r.match)
+		r.nicSBumps[n] = append(r.nicSBumps[n], r.match)
+	}
+}
