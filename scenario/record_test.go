@@ -14,7 +14,7 @@ const timeTol = 1e-12
 
 // recordRun runs main on a 2-host flat cluster (10 GB/s, 1 us links: 2 us routes),
 // cm02 without polling costs, and returns the simulated time and the graph.
-func recordRun(t *testing.T, n int, main func(r *ranks.Rank)) (float64, *GraphRecorder) {
+func recordRun(t *testing.T, n int, main func(r *ranks.Rank), hooks ...ranks.Hook) (float64, *GraphRecorder) {
 	t.Helper()
 	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: n, Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}})
 	if err != nil {
@@ -32,6 +32,9 @@ func recordRun(t *testing.T, n int, main func(r *ranks.Rank)) (float64, *GraphRe
 	}
 	rec := NewGraphRecorder(n)
 	w.AddHook(rec.Hook)
+	for _, h := range hooks {
+		w.AddHook(h)
+	}
 	if err := w.Run(main); err != nil {
 		t.Fatal(err)
 	}
