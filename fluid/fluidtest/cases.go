@@ -120,4 +120,58 @@ var Cases = []Case{{
 		Flows: []fluid.FlowSpec{{Links: []fluid.LinkID{0, 1}, Bytes: 1}, {Links: []fluid.LinkID{1}, Bytes: 1}},
 	},
 	Want: []float64{0, 4},
+}, {
+	// A bound exactly at the fair share ties with the link: 8 B/s, two
+	// flows, one bounded at 4 = 8/2. Both get 4 whichever binds first.
+	Name: "bound ties link",
+	Problem: Problem{Links: shared(8),
+		Flows: []fluid.FlowSpec{{Links: []fluid.LinkID{0}, Bytes: 1, Bound: 4}, {Links: []fluid.LinkID{0}, Bytes: 1}},
+	},
+	Want: []float64{4, 4},
+}, {
+	// Weights and a bound together on 12 B/s: f0 weight 1 bounded at 3,
+	// f1 weight 1, f2 weight 2. Filling level t gives rates t, t, t/2;
+	// f0 stops at its bound when t = 3 (load 3+3+1.5 = 7.5 < 12); then
+	// f1 and f2 share 12−3 = 9 as t + t/2 = 9 → t = 6: f1 = 6, f2 = 3.
+	Name: "weights with bound",
+	Problem: Problem{Links: shared(12),
+		Flows: []fluid.FlowSpec{
+			{Links: []fluid.LinkID{0}, Bytes: 1, Bound: 3},
+			{Links: []fluid.LinkID{0}, Bytes: 1},
+			{Links: []fluid.LinkID{0}, Bytes: 1, Weight: 2},
+		},
+	},
+	Want: []float64{3, 6, 3},
+}, {
+	// A route that names a Shared link twice loads it twice: alone on
+	// 10 B/s the flow gets 10/2 = 5.
+	Name: "repeated link",
+	Problem: Problem{Links: shared(10),
+		Flows: []fluid.FlowSpec{{Links: []fluid.LinkID{0, 0}, Bytes: 1}},
+	},
+	Want: []float64{5},
+}, {
+	// A FatPipe caps each flow alone, whatever the weights: 10 and 10.
+	// (SimGrid's solver would give the weight-2 flow 5: it fixes every
+	// flow of a saturated fat pipe at the same level. See package doc.)
+	Name: "fat pipe with weights",
+	Problem: Problem{Links: []fluid.Link{{Bandwidth: 10, Sharing: fluid.FatPipe}},
+		Flows: []fluid.FlowSpec{{Links: []fluid.LinkID{0}, Bytes: 1}, {Links: []fluid.LinkID{0}, Bytes: 1, Weight: 2}},
+	},
+	Want: []float64{10, 10},
+}, {
+	// Chain of bottlenecks: L0 = 3 B/s holds f0 and f1 (1.5 each); L1 =
+	// 4 B/s holds f1 and f2: f2 gets 4 − 1.5 = 2.5; L2 = 10 B/s holds f2
+	// and f3: f3 gets 10 − 2.5 = 7.5. Each flow's bottleneck depends on
+	// the previous one, the case a per-link greedy solver gets wrong.
+	Name: "bottleneck chain",
+	Problem: Problem{Links: shared(3, 4, 10),
+		Flows: []fluid.FlowSpec{
+			{Links: []fluid.LinkID{0}, Bytes: 1},
+			{Links: []fluid.LinkID{0, 1}, Bytes: 1},
+			{Links: []fluid.LinkID{1, 2}, Bytes: 1},
+			{Links: []fluid.LinkID{2}, Bytes: 1},
+		},
+	},
+	Want: []float64{1.5, 1.5, 2.5, 7.5},
 }}
