@@ -28,6 +28,6 @@ func ExampleAnalyze() {
 	fmt.Println("T =", sensitivity.FormatSeconds(rep.Runtime), "λ_L =", rep.LambdaL, "λ_G =", rep.LambdaG)
 	fmt.Println("1% tolerance:", sensitivity.FormatSeconds(*rep.Tolerance["1"]))
 	// Output:
-	// T = 15.0000 µs λ_L = 1 λ_G = 8
-	// 1% tolerance: 3.1500 µs
+	// T = 15.000000 µs λ_L = 1 λ_G = 8
+	// 1% tolerance: 3.150000 µs
 }

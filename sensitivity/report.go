@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 )
 
-// FormatSeconds prints a time with a unit that keeps 4–7 significant digits
-// readable: ns, µs, ms or s.
+// FormatSeconds prints a time in ns, µs, ms or s, to the picosecond below
+// 1 ms (LogGOPSim's resolution) and to the µs above.
 func FormatSeconds(s float64) string {
 	a := math.Abs(s)
 	switch {
@@ -19,9 +19,9 @@ func FormatSeconds(s float64) string {
 	case a < 1e-6:
 		return strconv.FormatFloat(s*1e9, 'f', 3, 64) + " ns"
 	case a < 1e-3:
-		return strconv.FormatFloat(s*1e6, 'f', 4, 64) + " µs"
+		return strconv.FormatFloat(s*1e6, 'f', 6, 64) + " µs"
 	case a < 1:
-		return strconv.FormatFloat(s*1e3, 'f', 4, 64) + " ms"
+		return strconv.FormatFloat(s*1e3, 'f', 6, 64) + " ms"
 	}
 	return strconv.FormatFloat(s, 'f', 6, 64) + " s"
 }
@@ -66,11 +66,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 	p("\n")
 	if keys := r.toleranceKeys(); len(keys) > 0 {
 		p("latency tolerance:")
-		for _, k := range keys {
+		for i, k := range keys {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
 			if v := r.Tolerance[k]; v != nil {
-				p(" %s%%: %s", k, FormatSeconds(*v))
+				p("%s %s%%: %s", sep, k, FormatSeconds(*v))
 			} else {
-				p(" %s%%: unbounded", k)
+				p("%s %s%%: unbounded", sep, k)
 			}
 		}
 		p("\n")

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/sensitivity/goal"
+)
+
+func init() { register(newAnalyzeCmd) }
+
+// analyzeFlags are the options of `emu analyze`, as typed on the command line.
+type analyzeFlags struct {
+	L, o, gap, G   string
+	S              int64
+	rangeL         string
+	points         int
+	tolerance      string
+	class          int
+	json, plot, lp string
+	pairwise, mpi  bool
+}
+
+func newAnalyzeCmd() *cobra.Command {
+	f := &analyzeFlags{}
+	cmd := &cobra.Command{
+		Use:   "analyze GRAPH|SCHEDULE.goal",
+		Short: "LLAMP latency/bandwidth sensitivity of a recorded execution graph or a GOAL schedule",
+		Long: `analyze reads an execution graph written by 'emu run --graph' or a GOAL schedule
+(LogGOPSim/Schedgen text; replayed once under LogGOPSim's rules with --L/--o/--g/--G/--S),
+and reports, exactly and without re-simulating: the runtime T at latency L, λ_L = ∂T/∂L
+(left and right where they differ), λ_G, ρ_L = λ_L·L/T, every critical latency in --range,
+the x% latency tolerances, T(L) sampled on --points, per latency class, and optionally
+λ_L(i,j) by rank pair and each rank's MPI-time split. Durations take a unit: 3us, 0.018ns.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runAnalyze(cmd, args[0], f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.L, "L", "3us", "latency L of the swept class at the baseline")
+	fl.StringVar(&f.o, "o", "5us", "GOAL: CPU overhead per message o")
+	fl.StringVar(&f.gap, "g", "0", "GOAL: NIC gap between messages g")
+	fl.StringVar(&f.G, "G", "0.018ns", "per-byte time G (GOAL replay; for a graph: the G its rest terms hold, for ρ_G and --lp)")
+	fl.Int64Var(&f.S, "S", 65535, "GOAL: eager limit in bytes (larger messages use rendezvous)")
+	fl.StringVar(&f.rangeL, "range", "", "latency range LO:HI for critical latencies and the curve (default L:L+10us)")
+	fl.IntVar(&f.points, "points", 11, "curve points over the range")
+	fl.StringVar(&f.tolerance, "tolerance", "1,2,5", "latency tolerances to report, in percent")
+	fl.IntVar(&f.class, "class", 0, "latency class to sweep (0: end-to-end L)")
+	fl.StringVar(&f.json, "json", "", "write the report as JSON to this file")
+	fl.StringVar(&f.plot, "plot", "", "write runtime.svg, lambda_L.svg and rho_L.svg into this folder")
+	fl.StringVar(&f.lp, "lp", "", "write the LP (CPLEX LP format, ns) to this file")
+	fl.BoolVar(&f.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
+	fl.BoolVar(&f.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
+	return cmd
+}
+
+func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
+	p, gp, err := f.params()
+	if err != nil {
+		return err
+	}
+	g, err := loadGraph(path, gp)
+	if err != nil {
+		return err
+	}
+	rep, err := sensitivity.Analyze(g, p)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := rep.WriteTable(cmd.OutOrStdout()); err != nil {
+		return asFailure(err)
+	}
+	if f.json != "" {
+		err := writeFileAtomic(f.json, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		})
+		if err != nil {
+			return asFailure(fmt.Errorf("writing %s: %w", f.json, err))
+		}
+	}
+	if f.plot != "" {
+		if err := sensitivity.WritePlots(f.plot, rep); err != nil {
+			return asFailure(fmt.Errorf("writing plots into %s: %w", f.plot, err))
+		}
+	}
+	if f.lp != "" {
+		lat := make([]float64, max(g.Classes(), f.class+1))
+		lat[f.class] = p.L0
+		err := writeFileAtomic(f.lp, func(w io.Writer) error {
+			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat, G: p.G})
+		})
+		if err != nil {
+			return asFailure(fmt.Errorf("writing %s: %w", f.lp, err))
+		}
+	}
+	return nil
+}
+
+// params checks the flags and turns them into analysis and replay parameters.
+func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
+	var p sensitivity.Params
+	var gp goal.Params
+	var err error
+	durations := []struct {
+		flag, text string
+		dst        *float64
+	}{{"--L", f.L, &p.L0}, {"--o", f.o, &gp.O}, {"--g", f.gap, &gp.Gap}, {"--G", f.G, &p.G}}
+	for _, d := range durations {
+		if *d.dst, err = parseSeconds(d.text); err != nil {
+			return p, gp, fmt.Errorf("%s %q: %w", d.flag, d.text, err)
+		}
+	}
+	gp.L, gp.G, gp.S = p.L0, p.G, f.S
+	if f.S < 0 {
+		return p, gp, fmt.Errorf("--S %d: want a size in bytes ≥ 0", f.S)
+	}
+	p.Lmin, p.Lmax = p.L0, p.L0+10e-6
+	if f.rangeL != "" {
+		lo, hi, ok := strings.Cut(f.rangeL, ":")
+		if !ok {
+			return p, gp, fmt.Errorf("--range %q: want LO:HI, e.g. 0us:100us", f.rangeL)
+		}
+		if p.Lmin, err = parseSeconds(lo); err == nil {
+			p.Lmax, err = parseSeconds(hi)
+		}
+		if err != nil || p.Lmin > p.Lmax {
+			return p, gp, fmt.Errorf("--range %q: want LO:HI with LO ≤ HI (%v)", f.rangeL, err)
+		}
+	}
+	if f.points < 2 {
+		return p, gp, fmt.Errorf("--points %d: want at least 2", f.points)
+	}
+	p.Points, p.Class, p.Pairwise, p.MPITime = f.points, f.class, f.pairwise, f.mpi
+	if f.class < 0 || f.class > sensitivity.MaxClass {
+		return p, gp, fmt.Errorf("--class %d: want 0..%d", f.class, sensitivity.MaxClass)
+	}
+	if strings.TrimSpace(f.tolerance) != "" {
+		for _, s := range strings.Split(f.tolerance, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
+			if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+				return p, gp, fmt.Errorf("--tolerance %q: %q is not a percentage ≥ 0", f.tolerance, s)
+			}
+			p.Tolerances = append(p.Tolerances, x)
+		}
+	}
+	return p, gp, nil
+}
+
+// loadGraph reads a graph file, or parses and replays a .goal schedule.
+func loadGraph(path string, gp goal.Params) (*sensitivity.Graph, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err // a missing input is the user's to fix: exit 2
+	}
+	defer file.Close()
+	r := bufio.NewReaderSize(file, 1<<20)
+	if !strings.EqualFold(filepath.Ext(path), ".goal") {
+		g, err := sensitivity.ReadGraph(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return g, nil
+	}
+	s, err := goal.Parse(r, path)
+	if err != nil {
+		return nil, err
+	}
+	b := sensitivity.NewBuilder(s.NumRanks())
+	if _, err := goal.ReplayGraph(s, gp, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil
+}
+
+// secondsPerUnit are the duration suffixes analyze accepts.
+var secondsPerUnit = []struct {
+	suffix string
+	s      float64
+}{{"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}}
+
+// parseSeconds reads a duration such as "3us", "0.018ns" or "0" into
+// seconds. Only 0 may go without a unit: GOAL's ns and emu's s are too
+// easy to confuse.
+func parseSeconds(text string) (float64, error) {
+	t := strings.TrimSpace(text)
+	for _, u := range secondsPerUnit {
+		if num, ok := strings.CutSuffix(t, u.suffix); ok {
+			x, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+				return 0, fmt.Errorf("want a non-negative number before %q", u.suffix)
+			}
+			return x * u.s, nil
+		}
+	}
+	if x, err := strconv.ParseFloat(t, 64); err == nil && x == 0 {
+		return 0, nil
+	}
+	return 0, fmt.Errorf("want a duration with a unit (ps, ns, us, ms, s), e.g. 3us")
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// llampBlocking is LLAMP's own test schedule (shared/peers/loggopsim/goal/
+// sample_llamp_blocking.goal). LogGOPSim predicts 16000.054 ns at L = 3 µs,
+// o = 5 µs, G = 0.018 ns/B (results.csv): rank 1 computes 3 µs, then its
+// receive waits for rank 0's send (1 µs calc + o) to arrive after L + 3·G and
+// pays o, then computes 2 µs: 1 + 5 + 3 + 0.054e-3 + 5 + 2 = 16.000054 µs.
+const llampBlocking = `num_ranks 2
+
+rank 0 {
+l1: send 4b to 1 tag 1
+l2: calc 1000
+l1 requires l2
+l3: calc 2000
+l3 requires l1
+}
+
+rank 1 {
+l1: recv 4b from 0 tag 1
+l2: calc 3000
+l1 requires l2
+l3: calc 2000
+l3 requires l1
+}
+`
+
+// runtimeRel is the agreement required with LogGOPSim's printed runtime.
+const runtimeRel = 1e-9
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readReport(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestAnalyzeGOAL(t *testing.T) {
+	goalPath := writeFile(t, "blocking.goal", llampBlocking)
+	dir := t.TempDir()
+	js, lp, plots := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.lp"), filepath.Join(dir, "plots")
+	code, out, errOut := runCLI(t, "analyze", goalPath, "--L", "3us", "--o", "5us", "--g", "0", "--G", "0.018ns",
+		"--S", "65535", "--range", "3us:13us", "--tolerance", "1,2,5", "--json", js, "--lp", lp, "--plot", plots)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "T = 16.000054 µs, λ_L = 1") {
+		t.Errorf("table:\n%s", out)
+	}
+	m := readReport(t, js)
+	if rt := m["runtime_s"].(float64); math.Abs(rt-16000.054e-9) > runtimeRel*rt {
+		t.Errorf("runtime %v s, LogGOPSim 16000.054 ns", rt)
+	}
+	// One message on the critical path: T = 13.000054 µs + L, so 1% is
+	// L = 3 µs + 0.16000054 µs.
+	tol := m["tolerance_s"].(map[string]any)
+	if x := tol["1"].(float64); math.Abs(x-3.16000054e-6) > runtimeRel*x {
+		t.Errorf("1%% tolerance %v s, want 3.16000054 µs", x)
+	}
+	if curve := m["curve"].([]any); len(curve) != 11 {
+		t.Errorf("%d curve points, want 11", len(curve))
+	}
+	for _, f := range []string{lp, filepath.Join(plots, "runtime.svg")} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestAnalyzeGraphFile(t *testing.T) {
+	// A late sender: rank 1 computes 10 µs, sends (o = 1 µs) to rank 0,
+	// whose receive costs 1 µs: T = 12 µs + L = 15 µs at L = 3 µs.
+	b := sensitivity.NewBuilder(2)
+	c := b.Vertex(1, sensitivity.Calc, 10e-6)
+	s := b.Vertex(1, sensitivity.Send, 1e-6)
+	r := b.Vertex(0, sensitivity.Recv, 1e-6)
+	b.Edge(c, s, 0)
+	b.Edge(s, r, 0, sensitivity.LatTerm{Class: 0, Count: 1})
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "g.graph")
+	f, _ := os.Create(path)
+	if _, err := g.WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	js := filepath.Join(t.TempDir(), "r.json")
+	code, out, errOut := runCLI(t, "analyze", path, "--L", "3us", "--json", js, "--mpi-time", "--pairwise")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	m := readReport(t, js)
+	if rt := m["runtime_s"].(float64); math.Abs(rt-15e-6) > runtimeRel*rt || m["lambda_L"].(float64) != 1 {
+		t.Errorf("runtime %v, λ_L %v; want 15 µs, 1\n%s", rt, m["lambda_L"], out)
+	}
+	if !strings.Contains(out, "sync") || !strings.Contains(out, "λ_L(i,j)") {
+		t.Errorf("table lacks the MPI-time or pairwise part:\n%s", out)
+	}
+}
+
+func TestAnalyzeBadInput(t *testing.T) {
+	good := writeFile(t, "ok.goal", llampBlocking)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unitless latency", []string{good, "--L", "3"}, "--L \"3\": want a duration with a unit"},
+		{"bad range", []string{good, "--range", "5us"}, "want LO:HI"},
+		{"reversed range", []string{good, "--range", "5us:1us"}, "LO ≤ HI"},
+		{"bad tolerance", []string{good, "--tolerance", "1,x"}, "not a percentage"},
+		{"missing file", []string{filepath.Join(t.TempDir(), "none.goal")}, "no such file"},
+		{"unknown op", []string{writeFile(t, "bad.goal", "num_ranks 1\nrank 0 {\nl1: jump 5\n}\n")}, "bad.goal:3"},
+		{"not a graph", []string{writeFile(t, "x.graph", "hello")}, "x.graph: sensitivity: graph file"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(t, append([]string{"analyze"}, c.args...)...)
+		if code != exitInput || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.name, code, errOut, c.want)
+		}
+	}
+}
+
+func TestParseSeconds(t *testing.T) {
+	cases := []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"3us", 3e-6, true}, {"3µs", 3e-6, true}, {"0.018ns", 0.018e-9, true}, {"5 ms", 5e-3, true},
+		{"2s", 2, true}, {"7ps", 7e-12, true}, {"0", 0, true},
+		{"3", 0, false}, {"-1us", 0, false}, {"us", 0, false}, {"1e400s", 0, false}, {"NaNs", 0, false},
+	}
+	for _, c := range cases {
+		got, err := parseSeconds(c.in)
+		if (err == nil) != c.ok || c.ok && math.Abs(got-c.want) > 1e-15*c.want {
+			t.Errorf("parseSeconds(%q) = %v, %v; want %v ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
