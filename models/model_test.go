@@ -1,0 +1,180 @@
+package models
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// statZ is how many standard errors a sample statistic may stray from its
+// closed form before a test fails (a 1-in-10⁶ event for a correct sampler).
+const statZ = 5
+
+func mustBuild(t testing.TB, s Spec) Model {
+	t.Helper()
+	m, err := s.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestSampleEqualsMeanWithoutNoise(t *testing.T) {
+	m := mustBuild(t, Spec{Terms: []string{"m*n*k", "m"}, Coef: []float64{1e-11, 1e-9}, Intercept: 1e-6})
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 100 {
+		v := Vars{M: float64(i), N: 7, K: 3}
+		// Mean = 1e-11·21i + 1e-9·i + 1e-6, by hand.
+		want := 1e-11*21*float64(i) + 1e-9*float64(i) + 1e-6
+		if got := m.Sample(v, rng); got != m.Mean(v) || math.Abs(got-want) > relTol*want {
+			t.Fatalf("v=%v: Sample %g, Mean %g, want %g", v, got, m.Mean(v), want)
+		}
+	}
+}
+
+func TestSampleNeverNegative(t *testing.T) {
+	specs := []Spec{
+		{Intercept: 1e-9, Noise: NoiseGaussian, Sigma: 1e-6},
+		{Intercept: -1e-6}, // a fitted intercept can be negative
+		{Terms: []string{"n"}, Coef: []float64{1e-9}, Noise: NoiseHetero, SigmaIntercept: 1e-6},
+		{Intercept: 1e-9, Noise: NoiseMixture, Mixture: []Component{{Weight: 1, MeanScale: 1, Offset: -1e-6, Sigma: 1e-6}}},
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i, s := range specs {
+		m := mustBuild(t, s)
+		for range 10000 {
+			if x := m.Sample(Vars{N: 3}, rng); x < 0 || math.IsNaN(x) {
+				t.Fatalf("spec %d drew %g", i, x)
+			}
+		}
+		if m.Mean(Vars{N: 3}) < 0 {
+			t.Errorf("spec %d: negative mean", i)
+		}
+	}
+}
+
+// moments draws n samples at v and returns their mean and standard deviation.
+func moments(m Model, v Vars, n int, rng *rand.Rand) (mean, sd float64) {
+	var s, ss float64
+	for range n {
+		x := m.Sample(v, rng)
+		s += x
+		ss += x * x
+	}
+	mean = s / float64(n)
+	return mean, math.Sqrt(ss/float64(n) - mean*mean)
+}
+
+func TestNoiseMoments(t *testing.T) {
+	const n = 40000
+	rng := rand.New(rand.NewPCG(9, 9))
+	cases := []struct {
+		name     string
+		spec     Spec
+		v        Vars
+		mean, sd float64 // closed forms
+	}{
+		// N1: center 1e-3 (intercept), σ 1e-5 constant.
+		{"gaussian", Spec{Intercept: 1e-3, Noise: NoiseGaussian, Sigma: 1e-5}, Vars{}, 1e-3, 1e-5},
+		// N2: center 1e-9·1e6 = 1e-3, σ = 1e-6 + 2e-11·1e6 = 2.1e-5.
+		{"hetero", Spec{Terms: []string{"n"}, Coef: []float64{1e-9}, Noise: NoiseHetero,
+			SigmaTerms: []string{"n"}, SigmaCoef: []float64{2e-11}, SigmaIntercept: 1e-6}, Vars{N: 1e6}, 1e-3, 2.1e-5},
+		// Mixture, center c = 1e-3: modes 0.7·N(c, (0.01c)²) and 0.3·N(2c, (0.02c)²).
+		// Mean = c(0.7 + 0.6) = 1.3e-3. Variance = Σw(σ²+μ²) − mean²
+		//   = 0.7(1e-10 + 1e-6) + 0.3(1.6e-9 + 4e-6) − 1.69e-6 = 2.1055e-7 → sd 4.5886e-4.
+		{"mixture", Spec{Intercept: 1e-3, Noise: NoiseMixture, Mixture: []Component{
+			{Weight: 0.7, MeanScale: 1, SigmaScale: 0.01}, {Weight: 0.3, MeanScale: 2, SigmaScale: 0.02}}},
+			Vars{}, 1.3e-3, math.Sqrt(2.1055e-7)},
+	}
+	for _, c := range cases {
+		m := mustBuild(t, c.spec)
+		if got := m.Mean(c.v); math.Abs(got-c.mean) > relTol*c.mean {
+			t.Errorf("%s: Mean = %g, want %g", c.name, got, c.mean)
+		}
+		mean, sd := moments(m, c.v, n, rng)
+		if se := c.sd / math.Sqrt(n); math.Abs(mean-c.mean) > statZ*se {
+			t.Errorf("%s: sample mean %g, want %g ± %g", c.name, mean, c.mean, statZ*se)
+		}
+		// The standard error of a sample σ is about σ/√(2n) for a Gaussian;
+		// the mixture's is larger, so allow twice that.
+		if se := 2 * c.sd / math.Sqrt(2*n); math.Abs(sd-c.sd) > statZ*se {
+			t.Errorf("%s: sample sd %g, want %g ± %g", c.name, sd, c.sd, statZ*se)
+		}
+	}
+}
+
+func TestPieceBoundaries(t *testing.T) {
+	m := mustBuild(t, Spec{BreaksOn: "m", Pieces: []Piece{
+		{From: 10, To: 100, Intercept: 1},
+		{From: 100, To: 200, Intercept: 2},
+		{From: 200, Intercept: 3},
+	}})
+	// [from, to): 100 belongs to the second piece; below the first piece's
+	// range the first applies, above the last the last.
+	for _, c := range []struct{ m, want float64 }{{0, 1}, {10, 1}, {99.9, 1}, {100, 2}, {199, 2}, {200, 3}, {1e9, 3}} {
+		if got := m.Mean(Vars{M: c.m}); got != c.want {
+			t.Errorf("m=%g: %g, want %g", c.m, got, c.want)
+		}
+	}
+}
+
+func TestSampleDeterministicAndAllocFree(t *testing.T) {
+	s, err := ParseSet([]byte(exampleSet), "models.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Vars{M: 100, N: 1500, K: 64, W: 100 * 1500 * 64}
+	for _, k := range s.Kernels() {
+		m := s.For(k, "")
+		a, b := rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(1, 1))
+		for range 100 {
+			if x, y := m.Sample(v, a), m.Sample(v, b); x != y {
+				t.Fatalf("%s: same seed gave %g and %g", k, x, y)
+			}
+		}
+		if allocs := testing.AllocsPerRun(100, func() { m.Sample(v, a) }); allocs != 0 {
+			t.Errorf("%s: Sample allocates %v times per call", k, allocs)
+		}
+	}
+}
+
+// TestSampleGolden pins seeded draws of every model of the example set
+// (go test -run Golden -update rewrites testdata/draws.golden).
+func TestSampleGolden(t *testing.T) {
+	s, err := ParseSet([]byte(exampleSet), "models.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rng := rand.New(rand.NewPCG(2026, 4))
+	for _, k := range s.Kernels() {
+		for _, host := range []string{"node0", "slow1"} {
+			m := s.For(k, host)
+			for _, d := range []float64{1, 50, 999, 1000, 4096} {
+				v := Vars{M: d, N: d, K: 32, W: d * d * 32}
+				fmt.Fprintf(&b, "%s %s %g mean=%.17g draws=%.17g %.17g %.17g\n", k, host, d,
+					m.Mean(v), m.Sample(v, rng), m.Sample(v, rng), m.Sample(v, rng))
+			}
+		}
+	}
+	path := filepath.Join("testdata", "draws.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got := b.String(); got != string(want) {
+		t.Errorf("draws differ from %s (rerun with -update only if the change is intended):\n%s", path, got)
+	}
+}
