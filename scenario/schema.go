@@ -121,6 +121,7 @@ type HPLTable struct {
 type PingpongTable struct {
 	Sizes      []Size `toml:"sizes"`
 	Iterations int    `toml:"iterations"`
+	Window     int    `toml:"window"` // pingpong: messages in flight in the bandwidth test (osu_bw's window)
 }
 
 // KernelsTable is [kernels]: the kernel mode and the time models, given inline as

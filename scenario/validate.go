@@ -28,6 +28,7 @@ type Plan struct {
 
 	Sizes      []int // pingpong / ring message sizes, bytes
 	Iterations int   // pingpong / ring repetitions per size
+	Window     int   // pingpong bandwidth window (0 = osu_bw's 64)
 }
 
 // Applications emu runs.
@@ -162,7 +163,10 @@ func (s *Scenario) messages(p *Plan) error {
 			return s.errorAt("platform.hosts", "a ring needs at least 2 ranks")
 		}
 	}
-	p.Iterations = t.Iterations
+	p.Iterations, p.Window = t.Iterations, t.Window
+	if p.Window < 0 {
+		return s.errorAt(table+".window", fmt.Sprintf("%d must be ≥ 0", t.Window))
+	}
 	if p.Iterations == 0 {
 		p.Iterations = 10
 	}

@@ -1,0 +1,19 @@
+package scenario
+
+import _ "embed"
+
+//go:embed default.toml
+var defaultScenario []byte
+
+// DefaultTOML is the text of the embedded default scenario.
+func DefaultTOML() []byte { return append([]byte(nil), defaultScenario...) }
+
+// Default returns the embedded default scenario (a small HPL, see default.toml),
+// named "default.toml" in errors.
+func Default() *Scenario {
+	s, err := Parse(defaultScenario, "default.toml")
+	if err != nil {
+		panic("scenario: the embedded default scenario does not parse: " + err.Error()) // a build defect
+	}
+	return s
+}

@@ -1,0 +1,132 @@
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/apps/pingpong"
+	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// RunOptions says what a run records besides its results.
+type RunOptions struct {
+	Graph bool      // record the execution graph (Result.Graph)
+	Trace io.Writer // write a Chrome trace-event JSON here, if not nil
+	// TraceFrom and TraceTo bound the trace, s (TraceTo 0 = no bound).
+	TraceFrom, TraceTo float64
+	// Hooks are extra listeners (progress reporters, tests).
+	Hooks []ranks.Hook
+}
+
+// Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
+type Result struct {
+	App           string  `json:"app"`
+	Ranks         int     `json:"ranks"`
+	SimulatedTime float64 `json:"simulated_time_s"`
+	WallTime      float64 `json:"wall_time_s"`
+	Seed          uint64  `json:"seed"`
+	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result or []pingpong.RingResult
+
+	HPL      []*hpl.Result         `json:"-"`
+	Pingpong []pingpong.Result     `json:"-"`
+	Ring     []pingpong.RingResult `json:"-"`
+	Graph    *sensitivity.Graph    `json:"-"`
+	Plan     *Plan                 `json:"-"`
+}
+
+// Run executes the plan: builds the topology, places CoresPerHost ranks per host in
+// order, creates the World with the plan's MPI model, gives every rank its kernel
+// set, and runs the application. Errors of the run itself (a deadlock, an
+// application error) are returned as they are.
+func (p *Plan) Run(opt RunOptions) (*Result, error) {
+	topo, err := p.Platform.Build()
+	if err != nil {
+		return nil, err
+	}
+	w, err := ranks.NewWorld(p.Network, topo, p.Platform.Placement(p.Ranks), p.Seed)
+	if err != nil {
+		return nil, err
+	}
+	var rec *GraphRecorder
+	if opt.Graph {
+		rec = NewGraphRecorder(p.Ranks)
+		w.AddHook(rec.Hook)
+	}
+	var tw *TraceWriter
+	if opt.Trace != nil {
+		to := opt.TraceTo
+		if to == 0 {
+			to = math.Inf(1)
+		}
+		tw = NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
+		w.AddHook(tw.Hook)
+	}
+	for _, h := range opt.Hooks {
+		w.AddHook(h)
+	}
+	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p}
+	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
+	switch p.App {
+	case AppHPL:
+		err = p.runHPL(w, res)
+	case AppPingpong:
+		res.Pingpong, err = pingpong.Pingpong(w, pingpong.Config{Sizes: p.Sizes, Iterations: p.Iterations, Window: p.Window})
+		res.Results = res.Pingpong
+	case AppRing:
+		res.Ring, err = pingpong.Ring(w, pingpong.RingConfig{Sizes: p.Sizes, Iterations: p.Iterations})
+		res.Results = res.Ring
+	default:
+		err = fmt.Errorf("unknown application %q", p.App)
+	}
+	res.WallTime = time.Since(start).Seconds()
+	res.SimulatedTime = w.Now()
+	if tw != nil {
+		if cerr := tw.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("writing the trace: %w", cerr)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rec != nil {
+		if res.Graph, err = rec.Graph(); err != nil {
+			return nil, fmt.Errorf("recording the execution graph: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// runHPL runs every test of the plan in one World, in HPL's order, as one mpirun
+// of xhpl does. World rank 0 is grid rank (0, 0) of every test; its results are
+// the run's.
+func (p *Plan) runHPL(w *ranks.World, res *Result) error {
+	rule, err := hpl.ParsePivotRule(p.Pivot)
+	if err != nil {
+		return err
+	}
+	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations}
+	results := make([][]*hpl.Result, p.Ranks)
+	errs := make([]error, p.Ranks)
+	err = w.Run(func(r *ranks.Rank) {
+		cfg := p.Kernels
+		cfg.Host, cfg.Seed = r.HostName(), p.Seed
+		k := kernels.New(cfg, r, r.Rand())
+		results[r.ID()], errs[r.ID()] = hpl.RunTests(r, p.HPL, k, opt)
+	})
+	if err != nil {
+		return err
+	}
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	res.HPL = results[0]
+	res.Results = res.HPL
+	return nil
+}
