@@ -58,12 +58,12 @@ func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error)
 		fit.X.Label.Text = "w = " + models.ProductTerm(kernel)
 		fit.Y.Label.Text = "duration (s)"
 		fit.X.Scale, fit.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		fit.X.Tick.Marker, fit.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+		fit.X.Tick.Marker, fit.Y.Tick.Marker = plot.LogTicks{Prec: 1}, plot.LogTicks{Prec: 1}
 		res := plot.New()
 		res.Title.Text = kernel + ": relative residuals"
 		res.X.Label.Text = fit.X.Label.Text
 		res.Y.Label.Text = "(measured − model) / model"
-		res.X.Scale, res.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		res.X.Scale, res.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
 		for i, h := range sortedKeys(hosts) {
 			pts := hosts[h]
 			sort.Slice(pts, func(a, b int) bool { return pts[a].w < pts[b].w })
@@ -98,7 +98,7 @@ func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error)
 		for _, fig := range []struct {
 			p    *plot.Plot
 			name string
-		}{{fit, kernel + ".svg"}, {res, kernel + "-residuals.svg"}} {
+		}{{fit, kernel + plotExt}, {res, kernel + "-residuals" + plotExt}} {
 			path := filepath.Join(dir, fig.name)
 			if err := fig.p.Save(plotWidth, plotHeight, path); err != nil {
 				return nil, fmt.Errorf("plotting %s: %w", path, err)
@@ -138,3 +138,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// plotExt selects the figure format by extension (gonum/plot supports .svg,
+// .png, .pdf, .eps); SVG is what emu fit --plot promises.
+var plotExt = ".svg"

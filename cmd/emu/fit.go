@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+func init() { register(newFitCmd) }
+
+type fitFlags struct {
+	family    string
+	perHost   bool
+	out       string
+	plotDir   string
+	seed      uint64
+	network   string
+	latency   string
+	bandwidth string
+	envelope  int
+}
+
+func newFitCmd() *cobra.Command {
+	var fl fitFlags
+	cmd := &cobra.Command{
+		Use:   "fit samples.csv... [-o models.toml] | fit --network pingpong.csv --latency 1us --bandwidth 10GBps",
+		Short: "Fit kernel time models to samples, or network factors to ping-pong measurements",
+		Long: `fit estimates one time model per kernel from sample files (emu calibrate's, or any CSV
+with kernel,host,m,n,k,seconds columns), prints a table of fit quality per kernel (and
+host, with --per-host), and writes the models as TOML for a scenario's
+[kernels] models = "models.toml". --family auto compares the families by cross-validated
+error and BIC; M1-N0, M2-N2, Mp-N1, M2-Nmix, Mh2-N2 (per host), ... force one.
+--plot DIR writes, per kernel, duration against its product term with the model and the
+residuals (SVG).
+
+With --network, fit instead SMPI-style piecewise latency and bandwidth factors from
+ping-pong measurements (CSV bytes,seconds, or osu_latency / osu_bw output) against the
+nominal --latency and --bandwidth of the measured route, and print them as the
+scenario's [network] lat_factor and bw_factor.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if fl.network != "" {
+				if len(args) > 0 {
+					return fmt.Errorf("fit: give either sample files or --network, not both")
+				}
+				return fitNetwork(cmd, fl)
+			}
+			if len(args) == 0 {
+				return fmt.Errorf("fit: no sample file given (emu fit samples.csv, or --network FILE)")
+			}
+			return fitKernels(cmd, args, fl)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.family, "family", "auto", "model family: auto, M0-N0, M1-N0, M2-N2, Mp-N1, M2-Nmix, Mh2-N2 (per host), ...")
+	f.BoolVar(&fl.perHost, "per-host", false, "also fit each host with enough samples (the study's Mh)")
+	f.StringVarP(&fl.out, "out", "o", "", "write the models (or network factors) here as TOML (default: standard output, table on standard error)")
+	f.StringVar(&fl.plotDir, "plot", "", "write SVG figures per kernel into this directory")
+	f.Uint64Var(&fl.seed, "seed", 1, "seed of cross-validation folds and EM restarts")
+	f.StringVar(&fl.network, "network", "", "fit network factors from this ping-pong CSV or OSU output")
+	f.StringVar(&fl.latency, "latency", "", "nominal latency of the measured route (e.g. 1us), with --network")
+	f.StringVar(&fl.bandwidth, "bandwidth", "", "nominal bandwidth of the measured route (e.g. 10GBps), with --network")
+	f.IntVar(&fl.envelope, "envelope", 0, "bytes added to each payload before the factor lookup (SMPI adds 16), with --network")
+	return cmd
+}
+
+// outputs returns where the table and the TOML go: with -o the table is on
+// stdout and the TOML in the file; without, the TOML is on stdout and the
+// table on stderr, so `emu fit s.csv > models.toml` works.
+func outputs(cmd *cobra.Command, out string) (table io.Writer, toml func([]byte) error) {
+	if out == "" || out == "-" {
+		return cmd.ErrOrStderr(), func(b []byte) error {
+			_, err := cmd.OutOrStdout().Write(b)
+			return asFailure(err)
+		}
+	}
+	return cmd.OutOrStdout(), func(b []byte) error { return asFailure(os.WriteFile(out, b, 0o644)) }
+}
+
+func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
+	family, err := models.ParseFamily(fl.family)
+	if err != nil {
+		return fmt.Errorf("fit: --family: %w", err)
+	}
+	var samples []calibration.Sample
+	for _, f := range files {
+		s, err := calibration.ReadSampleFile(f)
+		if err != nil {
+			return err
+		}
+		samples = append(samples, s...)
+	}
+	set, fits, err := calibration.FitSamples(samples, family, models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost})
+	if err != nil {
+		return fmt.Errorf("fit %s: %w", strings.Join(files, ", "), err)
+	}
+	data, err := set.MarshalTOML()
+	if err != nil {
+		return asFailure(err)
+	}
+	table, writeTOML := outputs(cmd, fl.out)
+	if err := calibration.WriteFitTable(table, fits); err != nil {
+		return asFailure(err)
+	}
+	header := fmt.Sprintf("# emu fit --family %s of %s: %d samples\n", family, strings.Join(files, " "), len(samples))
+	if err := writeTOML(append([]byte(header), data...)); err != nil {
+		return err
+	}
+	if fl.plotDir != "" {
+		written, err := calibration.WritePlots(fl.plotDir, samples, set)
+		if err != nil {
+			return asFailure(err)
+		}
+		fmt.Fprintf(table, "wrote %d figures in %s\n", len(written), fl.plotDir)
+	}
+	return nil
+}
+
+func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
+	if fl.latency == "" || fl.bandwidth == "" {
+		return errors.New("fit --network: --latency and --bandwidth of the measured route are required")
+	}
+	lat, err := scenario.ParseTime(fl.latency)
+	if err != nil {
+		return fmt.Errorf("fit: --latency: %w", err)
+	}
+	bw, err := scenario.ParseBandwidth(fl.bandwidth)
+	if err != nil {
+		return fmt.Errorf("fit: --bandwidth: %w", err)
+	}
+	data, err := os.ReadFile(fl.network)
+	if err != nil {
+		return err
+	}
+	points, err := calibration.ParseNetwork(data, fl.network)
+	if err != nil {
+		return err
+	}
+	pp := make([]models.PingPong, len(points))
+	for i, p := range points {
+		if p.Bytes > math.MaxInt32 {
+			return fmt.Errorf("%s: message of %g bytes is too large", fl.network, p.Bytes)
+		}
+		pp[i] = models.PingPong{Bytes: int(p.Bytes), Seconds: p.Seconds}
+	}
+	fac, err := models.FitFactors(pp, models.FactorOptions{Latency: lat, Bandwidth: bw, Envelope: fl.envelope})
+	if err != nil {
+		return fmt.Errorf("fit %s: %w", fl.network, err)
+	}
+	table, writeTOML := outputs(cmd, fl.out)
+	q := fac.Quality
+	fmt.Fprintf(table, "%s: %d measurements, %d size ranges, R² %.4f, RMSE %.3g µs, CV-RMSE %.3g µs\n",
+		fl.network, len(pp), len(fac.Bounds), q.R2, q.RMSE*1e6, q.CVRMSE*1e6)
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# emu fit --network %s --latency %s --bandwidth %s\n", fl.network, fl.latency, fl.bandwidth)
+	fmt.Fprintf(&buf, "[network]\nlat_factor = %q\nbw_factor = %q\n", fac.LatencyTable(), fac.BandwidthTable())
+	return writeTOML(buf.Bytes())
+}

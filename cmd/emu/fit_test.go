@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/models"
+)
+
+// fitCoefTol is the relative error allowed on a recovered model mean (the
+// issue's 5%).
+const fitCoefTol = 0.05
+
+// writeSynthetic writes a sample file drawn without noise from
+// dgemm T = 1e-11·m·n·k + 3e-6 s on host h1 and twice as slow on h2.
+func writeSynthetic(t *testing.T, path string) {
+	t.Helper()
+	p := calibration.Plan{Kernels: []string{"dgemm"}, Samples: 60, MaxDim: 300, Seed: 9}
+	var rows []calibration.Sample
+	for h, a := range map[string]float64{"h1": 1e-11, "h2": 2e-11} {
+		for i := 0; i < p.Total(); i++ {
+			c := p.Call(i)
+			rows = append(rows, calibration.Sample{Index: i, Host: h, Core: 0, Kernel: c.Kernel, M: c.M, N: c.N, K: c.K,
+				Seconds: a*float64(c.M*c.N*c.K) + 3e-6})
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := calibration.WriteSamples(f, rows); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFitWritesModelsTablesAndPlots(t *testing.T) {
+	dir := t.TempDir()
+	samples, out, plots := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml"), filepath.Join(dir, "fig")
+	writeSynthetic(t, samples)
+	code, stdout, stderr := runCLI(t, "fit", samples, "--family", "Mh1-N0", "-o", out, "--plot", plots)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"kernel", "dgemm", "h1", "h2", "wrote 2 figures"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := models.ParseSet(data, out)
+	if err != nil {
+		t.Fatalf("written models do not parse: %v\n%s", err, data)
+	}
+	v := models.Vars{M: 300, N: 300, K: 100, W: 300 * 300 * 100}
+	for h, a := range map[string]float64{"h1": 1e-11, "h2": 2e-11} {
+		want := a*v.W + 3e-6
+		if got := set.For("dgemm", h).Mean(v); math.Abs(got-want) > fitCoefTol*want {
+			t.Errorf("%s: mean %g, want %g", h, got, want)
+		}
+	}
+	// Without -o the TOML goes to stdout and the table to stderr.
+	code, stdout, stderr = runCLI(t, "fit", samples, "--family", "M1-N0")
+	if code != exitOK || !strings.Contains(stdout, "[kernels.dgemm]") || !strings.Contains(stderr, "dgemm") {
+		t.Fatalf("fit to stdout: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
+
+// TestCalibrateThenFit is the evening workflow on this machine, tiny.
+func TestCalibrateThenFit(t *testing.T) {
+	dir := t.TempDir()
+	samples := filepath.Join(dir, "s.csv")
+	if code, _, stderr := runCLI(t, "calibrate", "--kernels", "dgemm,daxpy", "--samples", "40", "--max-dim", "64", "-o", samples); code != exitOK {
+		t.Fatalf("calibrate: %s", stderr)
+	}
+	code, stdout, stderr := runCLI(t, "fit", samples, "--family", "auto")
+	if code != exitOK || !strings.Contains(stdout, "[kernels.daxpy]") || !strings.Contains(stdout, "[kernels.dgemm]") {
+		t.Fatalf("fit: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+func TestFitNetworkFactors(t *testing.T) {
+	// osu_latency of a route with L = 1 µs, B = 10 GB/s nominal: up to 1 KiB
+	// the time is 2 µs + s/5 GB/s (factors 2 and 0.5), beyond it
+	// 4 µs + s/8 GB/s (factors 4 and 0.8).
+	var b strings.Builder
+	b.WriteString("# OSU MPI Latency Test\n# Size          Latency (us)\n")
+	for s := 1; s <= 1<<20; s *= 2 {
+		us := 2 + float64(s)/5e9*1e6
+		if s > 1024 {
+			us = 4 + float64(s)/8e9*1e6
+		}
+		fmt.Fprintf(&b, "%d %.6f\n", s, us)
+	}
+	path := filepath.Join(t.TempDir(), "osu.txt")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	code, stdout, stderr := runCLI(t, "fit", "--network", path, "--latency", "1us", "--bandwidth", "10GBps")
+	if code != exitOK || !strings.Contains(stdout, "[network]\nlat_factor = \"0:") || !strings.Contains(stdout, "bw_factor = ") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
+
+func TestFitBadInput(t *testing.T) {
+	dir := t.TempDir()
+	samples := filepath.Join(dir, "s.csv")
+	writeSynthetic(t, samples)
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1e-6\ndgemm,h,1,2,x,1e-6\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", samples, "--family", "M9-N0"}, "emu: fit: --family: family \"M9-N0\""},
+		{[]string{"fit", bad}, bad + `:3: column k: "x" is not a non-negative integer`},
+		{[]string{"fit", filepath.Join(dir, "missing.csv")}, "missing.csv"},
+		{[]string{"fit"}, "no sample file given"},
+		{[]string{"fit", "--network", samples}, "--latency and --bandwidth"},
+		{[]string{"fit", "--network", samples, "--latency", "1parsec", "--bandwidth", "1GBps"}, "--latency"},
+		{[]string{"fit", "--network", bad, "--latency", "1us", "--bandwidth", "1GBps"}, bad + ":1: want columns bytes and seconds"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != exitInput || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
