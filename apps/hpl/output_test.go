@@ -1,0 +1,112 @@
+package hpl
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/ranks"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// tinyDat is a cut of HPL's shipped HPL.dat: 2 sizes, 2 block sizes, grids 2×2
+// and 1×4, the three PFACTs and RFACTs.
+func tinyDat() Dat {
+	return Dat{OutFile: "HPL.out", Device: 6, Ns: []int{29, 30}, NBs: []int{1, 3},
+		PMap: RowMajor, Grids: []Grid{{2, 2}, {1, 4}}, Threshold: 16,
+		PFacts: []Fact{Left, Crout, Right}, NBMins: []int{2}, NDivs: []int{2},
+		RFacts: []Fact{Crout}, BCasts: []BCast{OneRingM}, Depths: []int{1},
+		Swap: Mix, SwapThreshold: 64, L1Transposed: true, UTransposed: true,
+		Equilibration: true, Alignment: 8}
+}
+
+// runDat runs every test of d on one world and writes rank 0's report.
+func runDat(t *testing.T, d Dat, mode kernels.Mode) string {
+	t.Helper()
+	w := world(t, d.MaxRanks(), 1e-6)
+	ms := peerModels(t)
+	var buf bytes.Buffer
+	err := w.Run(func(r *ranks.Rank) {
+		k := kernels.New(kernels.Config{Mode: mode, Models: ms}, r, r.Rand())
+		var out *Output
+		if r.ID() == 0 {
+			out = NewOutput(&buf, d)
+			out.Banner(d)
+		}
+		for _, p := range d.Tests() {
+			res, err := Run(r, p, k, Options{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if out != nil {
+				out.Test(res)
+			}
+		}
+		if out != nil {
+			out.End()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n%s", path, got)
+	}
+}
+
+func TestOutputGoldenReal(t *testing.T) {
+	out := runDat(t, tinyDat(), kernels.Real)
+	if strings.Count(out, "PASSED") != 24 {
+		t.Errorf("want 24 PASSED lines:\n%s", out)
+	}
+	golden(t, "tiny_real.golden", out)
+}
+
+func TestOutputGoldenModel(t *testing.T) {
+	d := tinyDat()
+	d.Ns = []int{2000}
+	d.NBs = []int{64}
+	d.PFacts = []Fact{Right}
+	golden(t, "tiny_model.golden", runDat(t, d, kernels.Model))
+}
+
+// The first banner lines and a result line follow HPL's format strings
+// (hpl.md §11): a WR line is the variant, N in 12 columns, NB, P, Q in 5, Time
+// as %18.2f and Gflops as %19.4e after four blanks.
+func TestResultLineFormat(t *testing.T) {
+	var b bytes.Buffer
+	o := NewOutput(&b, Dat{Threshold: 16})
+	p := Params{N: 29, NB: 1, P: 2, Q: 2, PFact: Left, RFact: Left, NBMin: 2, NDiv: 2, BCast: OneRing}
+	o.Test(&Result{Variant: p.Variant(), N: 29, NB: 1, P: 2, Q: 2, Time: 0.0123, Gflops: 2.1234e-3, Checked: true, Passed: true, Residual: 1.23456789e-2})
+	want := "WR00L2L2          29     1     2     2               0.01             2.1234e-03\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("got\n%s\nwant line\n%s", b.String(), want)
+	}
+	if !strings.Contains(b.String(), "||Ax-b||_oo/(eps*(||A||_oo*||x||_oo+||b||_oo)*N)=   1.23456789e-02 ...... PASSED\n") {
+		t.Errorf("residual line:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "HPL_pdgesv() start time Thu Jan  1 00:00:00 1970\n\n") {
+		t.Errorf("time line:\n%s", b.String())
+	}
+}
