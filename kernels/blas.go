@@ -17,8 +17,8 @@ func (k *Set) Dgemm(tA, tB blas.Transpose, m, n, kk int, alpha float64, a []floa
 		return
 	}
 	if kk <= 0 { // C = β·C still happens, but is not a modelled multiply
-		if k.mode != Model {
-			k.be.Dgemm(tA, tB, m, n, 0, alpha, a, lda, b, ldb, beta, c, ldc)
+		if k.mode != Model && beta != 1 {
+			scaleMatrix(m, n, beta, c, ldc)
 		}
 		return
 	}
@@ -31,6 +31,23 @@ func (k *Set) Dgemm(tA, tB blas.Transpose, m, n, kk int, alpha float64, a []floa
 	t0 := k.start()
 	k.be.Dgemm(tA, tB, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)
 	k.finish(idDgemm, v, t0)
+}
+
+// scaleMatrix sets the m×n matrix C to β·C (β = 0 clears it, as BLAS
+// does, even where C holds NaN). It is done here rather than by the backend,
+// whose argument checks would reject the A and B operands HPL passes with an
+// empty inner dimension (zero-length slices, nominal leading dimensions).
+func scaleMatrix(m, n int, beta float64, c []float64, ldc int) {
+	for j := 0; j < n; j++ {
+		col := c[j*ldc : j*ldc+m]
+		for i := range col {
+			if beta == 0 {
+				col[i] = 0
+			} else {
+				col[i] *= beta
+			}
+		}
+	}
 }
 
 // Dtrsm solves op(A)·X = α·B (side Left) or X·op(A) = α·B (side Right) for

@@ -248,3 +248,20 @@ func TestUnknownBackend(t *testing.T) {
 		t.Fatal("Validate accepted a negative speed ratio")
 	}
 }
+
+// TestEmptyInnerDimension: with k = 0 dgemm only scales C (HPL passes
+// empty A and B then), and charges nothing.
+func TestEmptyInnerDimension(t *testing.T) {
+	rec := &recorder{}
+	k := New(Config{Mode: Real}, rec, nil)
+	c := []float64{1, 2, 99, 3, 4, 99} // 2×2 with ldc 3
+	k.Dgemm(blas.NoTrans, blas.NoTrans, 2, 2, 0, 1, nil, 1, nil, 1, 1, c, 3)
+	assertClose(t, "beta=1", c, []float64{1, 2, 99, 3, 4, 99})
+	k.Dgemm(blas.NoTrans, blas.NoTrans, 2, 2, 0, 1, nil, 1, nil, 1, 0.5, c, 3)
+	assertClose(t, "beta=0.5", c, []float64{0.5, 1, 99, 1.5, 2, 99})
+	k.Dgemm(blas.NoTrans, blas.NoTrans, 2, 2, 0, 1, nil, 1, nil, 1, 0, c, 3)
+	assertClose(t, "beta=0", c, []float64{0, 0, 99, 0, 0, 99})
+	if len(rec.seconds) != 0 {
+		t.Errorf("charged %v for empty multiplies", rec.seconds)
+	}
+}

@@ -50,8 +50,9 @@
 //	go build -tags cblas ./cmd/emu
 //	go test -tags cblas ./kernels/...
 //
-// and is selected with Config.Backend = "openblas" (scenario key
-// kernels.backend, emu calibrate --backend openblas).
+// and is selected with Config.Backend = "openblas" (emu calibrate --backend
+// openblas). OpenBLAS is limited to one thread per process unless
+// OPENBLAS_NUM_THREADS says otherwise: emu runs one rank per core.
 //
 // # Imports
 //
