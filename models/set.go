@@ -135,7 +135,25 @@ func (s *Set) MarshalTOML() ([]byte, error) {
 	if err := enc.Encode(setFile{Kernels: specs}); err != nil {
 		return nil, fmt.Errorf("models: encoding TOML: %w", err)
 	}
-	return buf.Bytes(), nil
+	return tidyTOML(buf.Bytes()), nil
+}
+
+// tidyTOML drops the encoder's bare [kernels] header and puts exactly one
+// blank line before every table, so a models.toml reads as one block per
+// kernel.
+func tidyTOML(b []byte) []byte {
+	var out bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		switch {
+		case line == "[kernels]" || line == "":
+			continue
+		case strings.HasPrefix(line, "[") && out.Len() > 0:
+			out.WriteString("\n")
+		}
+		out.WriteString(line)
+		out.WriteString("\n")
+	}
+	return out.Bytes()
 }
 
 // UnmarshalTOML decodes a mixture mode by hand so that an absent mean_scale

@@ -37,10 +37,10 @@ type Spec struct {
 	Intercept float64   `toml:"intercept"`
 
 	Noise          string      `toml:"noise,omitempty"`
-	Sigma          float64     `toml:"sigma,omitempty"`
+	Sigma          float64     `toml:"sigma,omitzero"`
 	SigmaTerms     []string    `toml:"sigma_terms,omitempty"`
 	SigmaCoef      []float64   `toml:"sigma_coef,omitempty"`
-	SigmaIntercept float64     `toml:"sigma_intercept,omitempty"`
+	SigmaIntercept float64     `toml:"sigma_intercept,omitzero"`
 	Mixture        []Component `toml:"mixture,omitempty"`
 
 	BreaksOn string  `toml:"breaks_on,omitempty"`
@@ -52,17 +52,17 @@ type Spec struct {
 // Component is one mode of a Gaussian mixture. In TOML an absent mean_scale
 // means 1 (the mode sits on the model's center); in Go, set it explicitly.
 type Component struct {
-	Weight     float64 `toml:"weight"`                // probability, the weights sum to 1
-	MeanScale  float64 `toml:"mean_scale"`            // multiplies the center
-	Offset     float64 `toml:"offset,omitempty"`      // s, added to the center
-	Sigma      float64 `toml:"sigma,omitempty"`       // s, constant spread
-	SigmaScale float64 `toml:"sigma_scale,omitempty"` // spread as a fraction of the center
+	Weight     float64 `toml:"weight"`               // probability, the weights sum to 1
+	MeanScale  float64 `toml:"mean_scale"`           // multiplies the center
+	Offset     float64 `toml:"offset,omitzero"`      // s, added to the center
+	Sigma      float64 `toml:"sigma,omitzero"`       // s, constant spread
+	SigmaScale float64 `toml:"sigma_scale,omitzero"` // spread as a fraction of the center
 }
 
 // Piece is the model within [From, To) of the breaks_on variable.
 type Piece struct {
 	From      float64   `toml:"from"`
-	To        float64   `toml:"to,omitempty"` // 0 on the last piece: no upper bound
+	To        float64   `toml:"to,omitzero"` // 0 on the last piece: no upper bound
 	Terms     []string  `toml:"terms,omitempty"`
 	Coef      []float64 `toml:"coef,omitempty"`
 	Intercept float64   `toml:"intercept"`
