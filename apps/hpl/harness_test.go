@@ -25,10 +25,19 @@ func peerModels(t testing.TB) *models.Set {
 // 1 µs per link) with SMPI's cm02 MPI model and the given probe cost.
 func world(t testing.TB, n int, iprobe float64, hooks ...ranks.Hook) *ranks.World {
 	t.Helper()
-	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: n, Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}})
+	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: n, Link: peerLink})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return worldOn(t, topo, n, iprobe, hooks...)
+}
+
+// peerLink is the peer platforms' cable: 10 GB/s, 1 µs, split duplex.
+var peerLink = fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}
+
+// worldOn builds a world of n ranks on the first n hosts of topo.
+func worldOn(t testing.TB, topo fluid.Topology, n int, iprobe float64, hooks ...ranks.Hook) *ranks.World {
+	t.Helper()
 	cfg, err := ranks.Preset("cm02")
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +60,12 @@ func world(t testing.TB, n int, iprobe float64, hooks ...ranks.Hook) *ranks.Worl
 // runHPL runs one test on P·Q ranks and returns rank 0's result.
 func runHPL(t testing.TB, p Params, mode kernels.Mode, opt Options, iprobe float64, hooks ...ranks.Hook) *Result {
 	t.Helper()
-	w := world(t, p.P*p.Q, iprobe, hooks...)
+	return runHPLOn(t, world(t, p.P*p.Q, iprobe, hooks...), p, mode, opt)
+}
+
+// runHPLOn runs one test on world w.
+func runHPLOn(t testing.TB, w *ranks.World, p Params, mode kernels.Mode, opt Options) *Result {
+	t.Helper()
 	ms := peerModels(t)
 	results := make([]*Result, p.P*p.Q)
 	errs := make([]error, p.P*p.Q)
