@@ -6,14 +6,24 @@ import (
 	"slices"
 )
 
-// solver holds the scratch buffers of one re-solve, reused across calls so
+// solver holds the scratch state of one re-solve, reused across calls so
 // that a flow start or end allocates nothing in the steady state.
 type solver struct {
-	stamp   uint64    // marks the links and flows of the current component
-	links   []LinkID  // component links, in discovery order
-	flows   []*flow   // component flows, in discovery order
-	bounded []*flow   // component flows with a finite bound, by bound level
-	heap    levelHeap // links with unfixed flows, by saturation level
+	stamp   uint64     // marks the links and flows of the current component
+	work    []linkWork // per link, indexed by LinkID
+	links   []LinkID   // component links, in discovery order
+	flows   []*flow    // component flows, in discovery order
+	bounded []*flow    // component flows with a finite bound, by bound level
+	heap    levelHeap  // links with unfixed flows, by saturation level
+}
+
+// linkWork is a link's solver scratch, kept apart from linkState so that
+// the solver's random accesses touch 32 bytes per link.
+type linkWork struct {
+	remaining float64 // capacity not yet given to fixed flows, bytes/s
+	usage     float64 // Σ coefficient/weight over the flows not yet fixed
+	stamp     uint64  // == solver.stamp when the link is in the component
+	unfixed   int32   // number of flows not yet fixed
 }
 
 // resolve recomputes the rates of every flow connected to the seed links
@@ -23,6 +33,9 @@ type solver struct {
 // every loaded link is a seed.
 func (s *System) resolve(now float64, seeds []elem) {
 	sv := &s.solver
+	if len(sv.work) != len(s.links) {
+		sv.work = make([]linkWork, len(s.links))
+	}
 	sv.stamp++
 	sv.links, sv.flows = sv.links[:0], sv.flows[:0]
 	if s.opts.FullResolve {
@@ -56,8 +69,8 @@ func (s *System) resolve(now float64, seeds []elem) {
 }
 
 func (s *System) visitLink(l LinkID) {
-	if s.links[l].stamp != s.solver.stamp {
-		s.links[l].stamp = s.solver.stamp
+	if w := &s.solver.work[l]; w.stamp != s.solver.stamp {
+		w.stamp = s.solver.stamp
 		s.solver.links = append(s.solver.links, l)
 	}
 }
@@ -72,7 +85,6 @@ func (s *System) visitLink(l LinkID) {
 // crosses, and a solve O(elements + links·log links) in all.
 func (s *System) maxMin() {
 	sv := &s.solver
-	sv.heap = sv.heap[:0]
 	sv.bounded = sv.bounded[:0]
 	for _, f := range sv.flows {
 		f.fixed, f.x = false, 0
@@ -86,46 +98,32 @@ func (s *System) maxMin() {
 		}
 		return cmp.Compare(a.id, b.id)
 	})
+	sv.heap = sv.heap[:0]
 	for _, l := range sv.links {
-		ls := &s.links[l]
-		ls.remaining = ls.capacity
-		ls.unfixed = int32(len(ls.members))
-		ls.usage = 0
+		ls, w := &s.links[l], &sv.work[l]
+		w.remaining = ls.capacity
+		w.unfixed = int32(len(ls.members))
+		w.usage = 0
 		for _, m := range ls.members { // every flow is unfixed yet
-			ls.usage += m.share
+			w.usage += m.share
 		}
-		if ls.unfixed > 0 {
-			sv.heap.push(levelEntry{level: ls.remaining / ls.usage, link: l})
+		if w.unfixed > 0 {
+			sv.heap = append(sv.heap, levelEntry{level: w.remaining / w.usage, link: l})
 		}
 	}
+	sv.heap.init()
 	next := 0 // first bounded flow not yet looked at
 	for {
 		for next < len(sv.bounded) && sv.bounded[next].fixed {
 			next++
 		}
-		boundLevel, linkLevel := math.Inf(1), math.Inf(1)
+		boundLevel := math.Inf(1)
 		if next < len(sv.bounded) {
 			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
 		}
-		top := LinkID(-1)
-		for len(sv.heap) > 0 {
-			e := sv.heap[0]
-			ls := &s.links[e.link]
-			if ls.unfixed == 0 { // all its flows were fixed elsewhere
-				sv.heap.pop()
-				continue
-			}
-			if level := ls.remaining / ls.usage; level > e.level { // stale key
-				sv.heap.pop()
-				sv.heap.push(levelEntry{level: level, link: e.link})
-				continue
-			} else {
-				linkLevel, top = level, e.link
-			}
-			break
-		}
+		linkLevel, top := s.lowestLink()
 		switch {
-		case math.IsInf(boundLevel, 1) && math.IsInf(linkLevel, 1):
+		case top < 0 && math.IsInf(boundLevel, 1):
 			return
 		case boundLevel <= linkLevel:
 			f := sv.bounded[next]
@@ -141,10 +139,32 @@ func (s *System) maxMin() {
 	}
 }
 
-// usage sums coefficient/weight over the link's unfixed flows.
-func (s *System) usage(ls *linkState) float64 {
+// lowestLink returns the link that saturates first and its level, after
+// dropping links whose flows are all fixed and refreshing stale keys; top
+// is -1 (level +Inf) when no link has unfixed flows.
+func (s *System) lowestLink() (level float64, top LinkID) {
+	sv := &s.solver
+	for len(sv.heap) > 0 {
+		e := sv.heap[0]
+		w := &sv.work[e.link]
+		if w.unfixed == 0 {
+			sv.heap.pop()
+			continue
+		}
+		level := w.remaining / w.usage
+		if level > e.level {
+			sv.heap.replaceTop(levelEntry{level: level, link: e.link})
+			continue
+		}
+		return level, e.link
+	}
+	return math.Inf(1), -1
+}
+
+// recount sums coefficient/weight over the link's unfixed flows.
+func (s *System) recount(l LinkID) float64 {
 	u := 0.0
-	for _, m := range ls.members {
+	for _, m := range s.links[l].members {
 		if !m.f.fixed {
 			u += m.share
 		}
@@ -156,18 +176,16 @@ func (s *System) usage(ls *linkState) float64 {
 func (s *System) fix(f *flow, x float64) {
 	f.fixed, f.x = true, x
 	for _, e := range f.elems {
-		ls := &s.links[e.link]
-		if ls.remaining -= e.coef * x; ls.remaining < 0 {
-			ls.remaining = 0
+		w := &s.solver.work[e.link]
+		if w.remaining -= e.coef * x; w.remaining < 0 {
+			w.remaining = 0
 		}
-		ls.unfixed--
-		if ls.unfixed == 0 {
+		if w.unfixed--; w.unfixed == 0 {
 			continue // its heap entry is dropped when it surfaces
 		}
-		ls.usage -= e.coef / f.weight
-		if ls.usage <= 0 {
+		if w.usage -= e.coef / f.weight; w.usage <= 0 {
 			// Cancellation after subtracting a much larger term: recount.
-			ls.usage = s.usage(ls)
+			w.usage = s.recount(e.link)
 		}
 	}
 }

@@ -35,24 +35,41 @@ func (h *levelHeap) push(e levelEntry) {
 	}
 }
 
+// init orders an unordered slice into a heap in O(n).
+func (h levelHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// pop removes the top entry.
 func (h *levelHeap) pop() {
 	q := *h
 	last := len(q) - 1
 	q[0] = q[last]
-	q = q[:last]
-	for i := 0; ; {
+	*h = q[:last]
+	h.down(0)
+}
+
+// replaceTop puts e in place of the top entry (a key that grew).
+func (h levelHeap) replaceTop(e levelEntry) {
+	h[0] = e
+	h.down(0)
+}
+
+func (h levelHeap) down(i int) {
+	for {
 		c := 2*i + 1
-		if c >= len(q) {
-			break
+		if c >= len(h) {
+			return
 		}
-		if r := c + 1; r < len(q) && q.less(r, c) {
+		if r := c + 1; r < len(h) && h.less(r, c) {
 			c = r
 		}
-		if !q.less(c, i) {
-			break
+		if !h.less(c, i) {
+			return
 		}
-		q[i], q[c] = q[c], q[i]
+		h[i], h[c] = h[c], h[i]
 		i = c
 	}
-	*h = q
 }

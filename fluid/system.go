@@ -62,12 +62,6 @@ type linkState struct {
 	capacity float64 // bytes/s
 	sharing  Sharing
 	members  []member // flows with a positive coefficient on a Shared link
-
-	// Scratch of the solver, valid while stamp == solver.stamp.
-	stamp     uint64
-	remaining float64 // capacity not yet given to fixed flows, bytes/s
-	usage     float64 // Σ coefficient/weight over the flows not yet fixed
-	unfixed   int32   // number of flows not yet fixed
 }
 
 // member is a flow's entry in a link's member list.
