@@ -43,7 +43,7 @@ type Engine struct {
 	sys    *fluid.System
 	flows  map[fluid.FlowID]flowDone
 	fired  uint64 // events fired so far (timers and flow completions)
-	spare  *timer // one recycled queue entry: the common case is fire-one, schedule-one
+	free   []*timer // fired queue entries, reused to spare the allocator
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
@@ -77,9 +77,9 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 	if !(d >= 0) || math.IsInf(d, 1) {
 		panic(fmt.Sprintf("emu: After(%v): delay must be finite and ≥ 0", d))
 	}
-	t := e.spare
-	if t != nil {
-		e.spare = nil
+	var t *timer
+	if n := len(e.free); n > 0 {
+		t, e.free = e.free[n-1], e.free[:n-1]
 	} else {
 		t = new(timer)
 	}
@@ -175,7 +175,7 @@ func (e *Engine) Step() bool {
 	e.advance(next.at)
 	fn, h := next.fn, next.h
 	*next = timer{}
-	e.spare = next
+	e.free = append(e.free, next)
 	e.fired++
 	if h != nil {
 		h.Handle()

@@ -155,6 +155,9 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("ranks config: %s = %v, want a finite value ≥ 0", f.name, f.v)
 		}
 	}
+	if c.BwFactor.hasZero() {
+		return fmt.Errorf("ranks config: BwFactor %q has a zero factor (a message would never finish)", c.BwFactor.String())
+	}
 	if c.AsyncThreshold > c.EagerThreshold {
 		return fmt.Errorf("ranks config: AsyncThreshold %d exceeds EagerThreshold %d", c.AsyncThreshold, c.EagerThreshold)
 	}

@@ -69,7 +69,6 @@ func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 	w.msgSeq++
 	s := &Request{owner: r, ctx: c.ctx, send: true, peer: to.id, tag: tag, msg: m,
 		detached: detached, srcRank: c.rank, msgID: w.msgSeq}
-	s.x.s = s
 	if len(w.hooks) > 0 {
 		w.emit(Event{Kind: SendPost, Time: w.eng.Now(), Rank: r.id, Peer: to.id, Tag: tag, Bytes: size, MsgID: s.msgID, Rendezvous: !detached})
 	}
@@ -153,7 +152,6 @@ func (q *queue) unlink(prev, r *Request) {
 func (w *World) matched(s, q *Request) {
 	s.match, q.match = q, s
 	q.peer, q.tag = s.owner.id, s.tag
-	q.status = Status{Source: s.srcRank, Tag: s.tag, Bytes: s.msg.Bytes}
 	if len(w.hooks) > 0 {
 		p := w.path(s.owner.host, q.owner.host)
 		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
@@ -162,7 +160,7 @@ func (w *World) matched(s, q *Request) {
 	switch {
 	case s.arrived:
 		w.delivered(s)
-	case !s.x.started:
+	case !s.started:
 		w.startTransfer(s)
 	}
 }
@@ -175,7 +173,7 @@ func (w *World) delivered(s *Request) {
 	if len(w.hooks) > 0 {
 		p := w.path(s.owner.host, q.owner.host)
 		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.x.end - s.start})
+			MsgID: s.msgID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.end - s.start})
 	}
 	if q.waiter != nil {
 		w.wakeUp(q.waiter)
@@ -194,7 +192,7 @@ func (w *World) completeSend(s *Request) {
 			MsgID: s.msgID, Rendezvous: !s.detached}
 		if !s.detached {
 			p := w.path(s.owner.host, w.ranks[s.peer].host)
-			ev.Hops, ev.Latency, ev.Transfer = p.hops, w.latencyOf(s, p), s.x.end-s.start
+			ev.Hops, ev.Latency, ev.Transfer = p.hops, w.latencyOf(s, p), s.end-s.start
 		}
 		w.emit(ev)
 	}

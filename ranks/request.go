@@ -24,27 +24,34 @@ type Status struct {
 
 // Request is a pending send or receive (MPI_Request).
 type Request struct {
-	owner *Rank
-	ctx   *commCtx
-	send  bool
-	peer  int // world rank of the other side; AnySource for a wildcard receive until matched
-	tag   int // AnyTag for a wildcard receive until matched
-
-	msg    Msg
-	status Status
-	done   bool
+	owner  *Rank
+	ctx    *commCtx
 	waiter *Rank    // the owner, while it is blocked on this request
 	match  *Request // the other side, once matched
 	next   *Request // link in a mailbox queue
+	peer   int      // world rank of the other side; AnySource for a wildcard receive until matched
+	tag    int      // AnyTag for a wildcard receive until matched
+	msg    Msg
 
 	// Send side only.
-	detached bool    // the sender did not wait for the transfer (size < EagerThreshold)
-	srcRank  int     // sender's rank in the communicator
-	msgID    uint64  // hook identity of the message
-	x        xfer    // the network transfer's state machine
-	orPaid   bool    // receive side: the receive overhead was charged
-	start    float64 // time the transfer started, s
-	arrived  bool    // the last byte is in (before a match for async sends)
+	srcRank    int     // sender's rank in the communicator
+	msgID      uint64  // hook identity of the message
+	start, end float64 // the transfer's first and last instants, s
+
+	// Flags, packed together.
+	send     bool
+	done     bool
+	detached bool // the sender did not wait for the transfer (size < EagerThreshold)
+	orPaid   bool // receive side: the receive overhead was charged
+	arrived  bool // the last byte is in (before a match for async sends)
+	started  bool // the transfer has started
+	inFlow   bool // the transfer is past its latency phase
+}
+
+// status describes the message a completed receive got.
+func (q *Request) status() Status {
+	s := q.match
+	return Status{Source: s.srcRank, Tag: s.tag, Bytes: s.msg.Bytes}
 }
 
 // mailbox holds a rank's unmatched incoming sends and posted receives, each

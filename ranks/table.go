@@ -65,6 +65,19 @@ func (t Table) Value(size int, def float64) float64 {
 	return c.offset + c.perByte*float64(size)
 }
 
+// hasZero reports whether some size gets a zero value.
+func (t Table) hasZero() bool {
+	if t.hasConstant {
+		return t.constant == 0
+	}
+	for _, c := range t.chunks {
+		if c.offset == 0 && c.perByte == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // String writes the table back in SimGrid's syntax (ascending bounds).
 func (t Table) String() string {
 	if t.hasConstant {

@@ -26,7 +26,7 @@ func (q *Request) finish() (Msg, Status) {
 			q.owner.sleep(q.owner.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv")
 		}
 	}
-	return q.msg, q.status
+	return q.msg, q.status()
 }
 
 // Test charges the simulated cost of MPI_Test (TestCost times the test

@@ -1,0 +1,140 @@
+package ranks
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/emu-hpc/emu/fluid"
+)
+
+// benchRing: every rank of a 1,024-rank crossbar sends 8 bytes to its right
+// neighbour and receives from its left one, rounds times. The messages are
+// uncontended (each uses its own up and down link).
+func benchRing(b *testing.B, ranks, rounds int) {
+	cfg, _ := Preset("cm02")
+	cfg.IprobeCost, cfg.TestCost = 0, 0
+	topo := newCrossbar(ranks, 1e10, 1e-6)
+	b.ReportAllocs()
+	msgs, events := 0, uint64(0)
+	for i := 0; i < b.N; i++ {
+		w, err := NewWorld(cfg, topo, identity(ranks), 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = w.Run(func(r *Rank) {
+			c := r.World()
+			right, left := (r.ID()+1)%ranks, (r.ID()-1+ranks)%ranks
+			for k := 0; k < rounds; k++ {
+				c.Isend(right, 0, Msg{Bytes: 8})
+				c.Recv(left, 0)
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		msgs += ranks * rounds
+		events += w.Engine().Fired()
+	}
+	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+func BenchmarkRing1024(b *testing.B) { benchRing(b, 1024, 100) }
+
+// BenchmarkRandomFatTree4096: 4,096 ranks on SimGrid's 3-level fat tree
+// "3;16,16,16;1,4,4;1,1,1"; in round k rank r sends 1 KiB to
+// (a·r + k·b) mod 4096 (a odd: a permutation) and receives from the rank
+// that maps onto it, so routes cross all levels and share links.
+func BenchmarkRandomFatTree4096(b *testing.B) {
+	const n, rounds, a, step = 4096, 2, 2053, 977
+	topo, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 3, Down: []int{16, 16, 16}, Up: []int{1, 4, 4}, Parallel: []int{1, 1, 1},
+		Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, _ := Preset("cm02")
+	// inverse of a modulo n, to find whom to receive from.
+	inv := 1
+	for (a*inv)%n != 1 {
+		inv += 2
+	}
+	b.ReportAllocs()
+	msgs, events := 0, uint64(0)
+	for i := 0; i < b.N; i++ {
+		w, err := NewWorld(cfg, topo, identity(n), 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = w.Run(func(r *Rank) {
+			c := r.World()
+			for k := 0; k < rounds; k++ {
+				dst := (a*r.ID() + k*step) % n
+				src := (((r.ID()-k*step)%n + n) % n * inv) % n
+				q := c.Isend(dst, 0, Msg{Bytes: 1024})
+				c.Recv(src, 0)
+				q.Wait()
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		msgs += n * rounds
+		events += w.Engine().Fired()
+	}
+	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkIdleRankMemory measures the memory held per rank blocked in a
+// receive: Go heap plus goroutine stacks, read when the last rank blocks.
+func BenchmarkIdleRankMemory(b *testing.B) {
+	const n = 10000
+	cfg, _ := Preset("cm02")
+	topo := newCrossbar(1, 1e10, 1e-6)
+	place := make([]int, n)
+	var perRank float64
+	for i := 0; i < b.N; i++ {
+		var before, during runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		w, err := NewWorld(cfg, topo, place, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = w.Run(func(r *Rank) {
+			if r.ID() == n-1 {
+				runtime.GC()
+				runtime.ReadMemStats(&during)
+			}
+			r.World().Recv(AnySource, 0)
+		})
+		if err == nil {
+			b.Fatal("expected the idle ranks to deadlock")
+		}
+		used := float64(during.HeapInuse+during.StackInuse) - float64(before.HeapInuse+before.StackInuse)
+		perRank = used / n
+	}
+	b.ReportMetric(perRank, "bytes/rank")
+}
+
+// BenchmarkBaselineHandoff is the floor under every blocking call: one
+// baton pass between two goroutines through per-goroutine channels, as the
+// World does. Compare msgs/s above with handoffs/s here, in the same run.
+func BenchmarkBaselineHandoff(b *testing.B) {
+	a, c := make(chan struct{}, 1), make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		for i := 0; i < b.N; i++ {
+			<-c
+			a <- struct{}{}
+		}
+		close(done)
+	}()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c <- struct{}{}
+		<-a
+	}
+	<-done
+	b.ReportMetric(2*float64(b.N)/b.Elapsed().Seconds(), "handoffs/s")
+}

@@ -1,0 +1,93 @@
+package ranks
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestHookEvents: one detached and one rendezvous message plus a compute
+// burst; the hook sees every event in simulation order, with matching
+// MsgIDs on both sides and RecvDone's Latency and Transfer equal to the
+// closed forms fl·L and fl·L + s'/(fb·B) of an idle path (SMPI model).
+func TestHookEvents(t *testing.T) {
+	const bw, lat = 1e9, 1e-6
+	cfg := preset(t, "smpi")
+	w, err := NewWorld(cfg, newCrossbar(2, bw, lat), identity(2), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	w.AddHook(func(e *Event) { evs = append(evs, *e) })
+	err = w.Run(func(r *Rank) {
+		c := r.World()
+		if r.ID() == 0 {
+			r.Compute(1e-3, "dgemm")
+			c.Send(1, 1, Msg{Bytes: 100})
+			c.Send(1, 2, Msg{Bytes: 100000})
+			return
+		}
+		c.Recv(0, 1)
+		c.Recv(0, 2)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range evs {
+		kinds = append(kinds, fmt.Sprintf("%v/%d", e.Kind, e.Rank))
+	}
+	want := "[ComputeStart/0 RecvPost/1 ComputeEnd/0 SendPost/0 SendDone/0 Match/1 SendPost/0 RecvDone/1 RecvPost/1 Match/1 RecvDone/1 SendDone/0]"
+	if fmt.Sprint(kinds) != want {
+		t.Fatalf("events %v\nwant   %v", kinds, want)
+	}
+	if evs[0].Kernel != "dgemm" || evs[2].Seconds != 1e-3 || evs[2].Time != 1e-3 {
+		t.Errorf("compute events %+v %+v", evs[0], evs[2])
+	}
+	for _, e := range evs {
+		if e.Kind == RecvDone {
+			wire := e.Bytes + 16
+			fl, fb := cfg.LatFactor.Value(wire, 1), cfg.BwFactor.Value(wire, 1)
+			if e.Hops != 1 || !near(e.Latency, fl*2*lat) || !near(e.Transfer, fl*2*lat+float64(wire)/(fb*bw)) {
+				t.Errorf("RecvDone %+v: want hops 1, latency %g, transfer %g", e, fl*2*lat, fl*2*lat+float64(wire)/(fb*bw))
+			}
+		}
+	}
+	// Rank 0 runs first (rank order at t=0), so its compute starts before
+	// rank 1 posts; the large send is posted before its receive and matched
+	// once rank 1 has the small message.
+	// Each message's MsgID appears on SendPost, Match, RecvDone and SendDone.
+	ids := map[uint64]int{}
+	for _, e := range evs {
+		if e.MsgID != 0 {
+			ids[e.MsgID]++
+		}
+	}
+	if len(ids) != 2 || ids[1] != 4 || ids[2] != 4 {
+		t.Errorf("MsgID counts %v, want two messages with 4 events each", ids)
+	}
+	if !evs[9].Rendezvous || evs[5].Rendezvous {
+		t.Errorf("rendezvous flags: detached %v, large %v", evs[5].Rendezvous, evs[9].Rendezvous)
+	}
+}
+
+// TestNoHookNoAllocation: with no hook, emitting costs nothing — a
+// detached Isend to a posted receive allocates only its two requests.
+func TestNoHookNoAllocation(t *testing.T) {
+	cfg := preset(t, "cm02")
+	cfg.IprobeCost = 0
+	w, _ := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+	var allocs float64
+	err := w.Run(func(r *Rank) {
+		if r.ID() != 0 {
+			return
+		}
+		c := r.World()
+		allocs = testing.AllocsPerRun(100, func() { c.Iprobe(1, 0) })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocs != 0 {
+		t.Errorf("a free Iprobe allocates %v times", allocs)
+	}
+}
