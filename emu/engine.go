@@ -42,7 +42,7 @@ type Engine struct {
 	timers *llrb.LLRB
 	sys    *fluid.System
 	flows  map[fluid.FlowID]flowDone
-	fired  uint64 // events fired so far (timers and flow completions)
+	fired  uint64   // events fired so far (timers and flow completions)
 	free   []*timer // fired queue entries, reused to spare the allocator
 }
 
