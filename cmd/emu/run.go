@@ -1,0 +1,205 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+func init() { register(newRunCmd) }
+
+// scenarioFlags are the inputs every command that runs a scenario takes (run, and
+// any other command that wants them: tune, sensitivity).
+type scenarioFlags struct {
+	sets     []string
+	hplDat   string
+	platform string
+}
+
+// add declares the flags on cmd.
+func (f *scenarioFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.sets, "set", nil, "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set network.link_latency=5us")
+	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
+	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` <cluster> (replaces [platform])")
+}
+
+// plan loads the scenario (the embedded default when file is ""), applies
+// --platform and --hpl-dat, then every --set in order, and validates it.
+func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
+	var (
+		s   *scenario.Scenario
+		err error
+	)
+	if file == "" {
+		s = scenario.Default()
+	} else if s, err = scenario.Load(file); err != nil {
+		return nil, err
+	}
+	if f.platform != "" {
+		if err := s.UsePlatformXML(f.platform); err != nil {
+			return nil, err
+		}
+	}
+	if f.hplDat != "" {
+		if err := s.UseHPLDat(f.hplDat); err != nil {
+			return nil, err
+		}
+	}
+	for _, kv := range f.sets {
+		if err := s.Set(kv); err != nil {
+			return nil, err
+		}
+	}
+	return s.Validate()
+}
+
+func newRunCmd() *cobra.Command {
+	var (
+		sf                          scenarioFlags
+		jsonOut, graphOut, traceOut string
+		traceWindow                 string
+	)
+	cmd := &cobra.Command{
+		Use:   "run [FILE.toml]",
+		Short: "Emulate a scenario (HPL, pingpong, ring) and print its results",
+		Long: `Run emulates the scenario of FILE.toml — or, without a file, the embedded default:
+a small HPL (2×2 grid, N=2000, NB=64) in model mode on a flat 10 Gb/s cluster.
+
+HPL prints HPL 2.3's own output (the T/V table with its WR/WC codes); pingpong
+and ring print a table. --hpl-dat and --platform replace the scenario's [hpl]
+and [platform] tables with HPL's HPL.dat and a SimGrid platform file; --set
+changes any one key after that (a what-if in one flag).
+
+Outputs: --json writes {"app", "ranks", "simulated_time_s", "wall_time_s",
+"seed", "results": [...]} (written whole or not at all); --graph writes the
+execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
+(one process per rank), bounded by --trace-window.`,
+		Example: `  emu run
+  emu run examples/dahu.toml --json out.json
+  emu run --hpl-dat HPL.dat --platform cluster.xml
+  emu run hpl.toml --set network.link_latency=5us --set hpl.nb=[128,256]
+  emu run hpl.toml --trace trace.json --trace-window 0:50ms`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			plan, err := sf.plan(file)
+			if err != nil {
+				return err
+			}
+			opt := scenario.RunOptions{Graph: graphOut != ""}
+			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
+				return err
+			}
+			return runPlan(cmd, plan, opt, jsonOut, graphOut, traceOut)
+		},
+	}
+	sf.add(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&jsonOut, "json", "", "write the results as JSON to `FILE`")
+	fl.StringVar(&graphOut, "graph", "", "write the execution graph to `FILE` (for emu analyze)")
+	fl.StringVar(&traceOut, "trace", "", "write a Chrome trace-event JSON to `FILE`")
+	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
+	return cmd
+}
+
+// runPlan runs a validated plan and writes every output asked for. Output files
+// are written through a temporary file and a rename, so an error leaves none.
+func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, jsonOut, graphOut, traceOut string) error {
+	var trace *os.File
+	if traceOut != "" {
+		f, err := os.CreateTemp(dirOf(traceOut), ".trace.tmp*")
+		if err != nil {
+			return asFailure(err)
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		trace, opt.Trace = f, f
+	}
+	res, err := plan.Run(opt)
+	if err != nil {
+		return err
+	}
+	if err := printResults(cmd.OutOrStdout(), plan, res); err != nil {
+		return asFailure(err)
+	}
+	if trace != nil {
+		if err := trace.Close(); err != nil {
+			return asFailure(err)
+		}
+		if err := os.Rename(trace.Name(), traceOut); err != nil {
+			return asFailure(err)
+		}
+	}
+	if graphOut != "" {
+		if err := writeFileAtomic(graphOut, func(w io.Writer) error {
+			_, err := res.Graph.WriteTo(w)
+			return err
+		}); err != nil {
+			return asFailure(err)
+		}
+	}
+	if jsonOut != "" {
+		if err := writeFileAtomic(jsonOut, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(res)
+		}); err != nil {
+			return asFailure(err)
+		}
+	}
+	return nil
+}
+
+// printResults prints HPL's own report, or the pingpong / ring table.
+func printResults(w io.Writer, plan *scenario.Plan, res *scenario.Result) error {
+	switch plan.App {
+	case scenario.AppHPL:
+		out := hpl.NewOutput(w, *plan.HPLDat)
+		if err := out.Banner(*plan.HPLDat); err != nil {
+			return err
+		}
+		for _, r := range res.HPL {
+			if r != nil {
+				if err := out.Test(r); err != nil {
+					return err
+				}
+			}
+		}
+		return out.End()
+	case scenario.AppPingpong:
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "# bytes\tone-way latency (us)\tbandwidth (MB/s)\t\n")
+		for _, r := range res.Pingpong {
+			fmt.Fprintf(tw, "%d\t%.3f\t%.2f\t\n", r.Bytes, r.OneWay*1e6, r.Bandwidth/1e6)
+		}
+		return tw.Flush()
+	case scenario.AppRing:
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "# bytes\tranks\tlap (us)\thop (us)\t\n")
+		for _, r := range res.Ring {
+			fmt.Fprintf(tw, "%d\t%d\t%.3f\t%.3f\t\n", r.Bytes, r.Ranks, r.Lap*1e6, r.Hop*1e6)
+		}
+		return tw.Flush()
+	}
+	return nil
+}
+
+func dirOf(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if os.IsPathSeparator(path[i]) {
+			return path[:i+1]
+		}
+	}
+	return "."
+}

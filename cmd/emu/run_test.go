@@ -1,0 +1,175 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// peers is the folder of the peer tools' inputs, beside the checkout.
+const peers = "../../../shared/peers/smpi"
+
+func TestRunDefaultGolden(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "run")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden(t, "run_default.txt", stdout)
+}
+
+func TestRunPingpongGolden(t *testing.T) {
+	// shared/DESIGN.md: pingpong results print as a table. On this 2-host cm02 cluster
+	// (10 GB/s, 2 us routes) an 8-byte message takes 2 us + (8+16 B envelope)/1e10 s
+	// one way: the first row must read 2.002 us.
+	code, stdout, stderr := runCLI(t, "run", "testdata/pingpong.toml")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden(t, "run_pingpong.txt", stdout)
+}
+
+// wallTime matches the one field of the JSON result that is not deterministic.
+var wallTime = regexp.MustCompile(`"wall_time_s": [0-9.e+-]+`)
+
+func TestRunJSONIsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var outs []string
+	for i := range 2 {
+		out := filepath.Join(dir, "r"+string(rune('0'+i))+".json")
+		if code, _, stderr := runCLI(t, "run", "--quiet", "--json", out, "--set", "hpl.n=[600,700]", "--set", "hpl.bcast=[\"2ringM\",\"long\"]"); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, wallTime.ReplaceAllString(string(b), `"wall_time_s": 0`))
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("two runs of the same scenario differ:\n%s\n%s", outs[0], outs[1])
+	}
+	var res struct {
+		App     string  `json:"app"`
+		Ranks   int     `json:"ranks"`
+		Sim     float64 `json:"simulated_time_s"`
+		Seed    uint64  `json:"seed"`
+		Results []struct {
+			Variant     string `json:"variant"`
+			N, NB, P, Q int
+			Time        float64 `json:"time_s"`
+			Gflops      float64 `json:"gflops"`
+			Residual    float64 `json:"residual"`
+			Passed      bool    `json:"passed"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(outs[0]), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.App != "hpl" || res.Ranks != 4 || res.Seed != 1 || len(res.Results) != 4 || res.Results[0].N != 600 ||
+		res.Results[1].Variant != "WR14C2R4" || res.Results[0].Time <= 0 || res.Sim < res.Results[0].Time {
+		t.Errorf("JSON result %+v", res)
+	}
+}
+
+func TestRunWritesGraphAndTrace(t *testing.T) {
+	dir := t.TempDir()
+	graph, trace := filepath.Join(dir, "g.bin"), filepath.Join(dir, "t.json")
+	code, _, stderr := runCLI(t, "run", "--quiet", "--graph", graph, "--trace", trace, "--trace-window", "0:2ms", "--set", "hpl.n=400")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := sensitivity.ReadGraph(f)
+	if err != nil || g.Ranks() != 4 || g.NumEdges() == 0 {
+		t.Fatalf("graph: %v", err)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil || !json.Valid(b) || !strings.Contains(string(b), `"name":"dgemm"`) {
+		t.Fatalf("trace: %v, %d bytes", err, len(b))
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const plat = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
+	datLines := strings.Split(strings.TrimSpace(string(mustRead(t, "../../scenario/testdata/hpldat/shipped.dat"))), "\n")
+	badDat := strings.Join(append(append([]string{}, datLines[:7]...), append([]string{"0 2 3 4"}, datLines[8:]...)...), "\n")
+	tests := []struct {
+		name string
+		args []string
+		want string // the one line on stderr must start with this
+	}{
+		{"unknown topology", []string{"run", write("a.toml", "[platform]\ntopology = \"ring\"\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n")},
+			"emu: " + dir + "/a.toml:2: platform.topology: unknown topology \"ring\""},
+		{"negative bandwidth", []string{"run", write("b.toml", "[platform]\nhosts = 4\nlink_bandwidth = \"-1Gbps\"\n")},
+			"emu: " + dir + "/b.toml:3: platform.link_bandwidth: bandwidth \"-1Gbps\" must be positive"},
+		{"unit-less bandwidth", []string{"run", write("c.toml", "[platform]\nhosts = 4\nlink_bandwidth = 100\n")},
+			"emu: " + dir + "/c.toml:3: platform.link_bandwidth: bandwidth 100 has no unit"},
+		{"too few hosts", []string{"run", write("d.toml", plat+"[hpl]\ngrids = [[4, 4]]\n")},
+			"emu: " + dir + "/d.toml:6: hpl.grids: a 16-process grid needs more ranks than the 4"},
+		{"malformed TOML", []string{"run", write("e.toml", plat+"[hpl\n")}, "emu: " + dir + "/e.toml:5: malformed TOML"},
+		{"malformed XML", []string{"run", "--platform", write("f.xml", "<platform>\n<cluster id=\"x\"\n")}, "emu: " + dir + "/f.xml:3: malformed XML"},
+		{"bad HPL.dat", []string{"run", "--hpl-dat", write("HPL.dat", badDat)}, "emu: " + dir + "/HPL.dat:8: NB = 0: must be ≥ 1"},
+		{"HPL.dat grid too large", []string{"run", "--hpl-dat", peers + "/hpl_dat/HPL_4x4_N20000_bcast0_depth0.dat"},
+			"emu: " + peers + "/hpl_dat/HPL_4x4_N20000_bcast0_depth0.dat:12: a 16-process grid needs more ranks than the 4"},
+		{"unknown --set key", []string{"run", "--set", "network.latency=1us"}, "emu: --set network.latency=1us: unknown key network.latency"},
+		{"bad --set value", []string{"run", "--set", "hpl.nb=-1"}, "emu: --set hpl.nb=-1: hpl.nb: -1 must be ≥ 1"},
+		{"missing file", []string{"run", filepath.Join(dir, "nope.toml")}, "emu: " + dir + "/nope.toml: no such file"},
+		{"bad window", []string{"run", "--trace-window", "5ms"}, "emu: --trace-window \"5ms\": want t0:t1"},
+		{"two files", []string{"run", "a.toml", "b.toml"}, "emu: accepts at most 1 arg(s)"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCLI(t, tt.args...)
+		if code != exitInput || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q\nstderr %q\nwant   %q...", tt.name, code, stdout, stderr, tt.want)
+		}
+	}
+}
+
+func TestRunPeersInputs(t *testing.T) {
+	dats, _ := filepath.Glob(peers + "/hpl_dat/*.dat")
+	xmls, _ := filepath.Glob(peers + "/*.xml")
+	if len(dats) == 0 || len(xmls) == 0 {
+		t.Skip("shared/peers not beside the checkout")
+	}
+	// Every peer platform and HPL.dat loads; N is cut to 512 so that each runs fast.
+	for _, x := range xmls {
+		for _, d := range dats {
+			var sf scenarioFlags
+			sf.platform, sf.hplDat = x, d
+			sf.sets = []string{"hpl.n=512"}
+			if _, err := sf.plan(""); err != nil {
+				t.Errorf("%s + %s: %v", filepath.Base(x), filepath.Base(d), err)
+			}
+		}
+	}
+	code, stdout, stderr := runCLI(t, "run", "--quiet", "--platform", xmls[0], "--hpl-dat", dats[0], "--set", "hpl.n=512")
+	if code != exitOK || !strings.Contains(stdout, "End of Tests.") {
+		t.Errorf("exit %d, %s", code, stderr)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
