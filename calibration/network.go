@@ -10,19 +10,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/emu-hpc/emu/models"
 )
 
-// PingPong is one network measurement: the one-way time of a message of
-// Bytes bytes (half a ping-pong round trip), in seconds.
-type PingPong struct {
-	Bytes   float64
-	Seconds float64
-}
-
-// ParseNetwork reads network measurements in either accepted form, chosen by
+// ParseNetwork reads network measurements — each the one-way time of a
+// message (half a ping-pong round trip) — in either accepted form, chosen by
 // content: the text output of osu_latency or osu_bw (a "# Size …" header),
 // or a CSV with bytes and seconds columns (see ParsePingPongCSV).
-func ParseNetwork(data []byte, file string) ([]PingPong, error) {
+func ParseNetwork(data []byte, file string) ([]models.PingPong, error) {
 	if isOSU(data) {
 		return ParseOSU(data, file)
 	}
@@ -42,7 +38,7 @@ func isOSU(data []byte) bool {
 // ParsePingPongCSV reads a CSV with a header holding at least the columns
 // bytes and seconds (any order; other columns ignored). seconds is the
 // one-way time of one message.
-func ParsePingPongCSV(data []byte, file string) ([]PingPong, error) {
+func ParsePingPongCSV(data []byte, file string) ([]models.PingPong, error) {
 	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
 	r.Comment = '#'
 	r.FieldsPerRecord = -1
@@ -66,7 +62,7 @@ func ParsePingPongCSV(data []byte, file string) ([]PingPong, error) {
 	if ib < 0 || is < 0 {
 		return nil, fmt.Errorf("%s:1: want columns bytes and seconds, header is %q", file, strings.Join(header, ","))
 	}
-	var out []PingPong
+	var out []models.PingPong
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -93,25 +89,25 @@ func ParsePingPongCSV(data []byte, file string) ([]PingPong, error) {
 
 // pingPoint reads a (bytes, time) pair; time is multiplied by unit to get
 // seconds.
-func pingPoint(bs, ts string, unit float64) (PingPong, error) {
+func pingPoint(bs, ts string, unit float64) (models.PingPong, error) {
 	b, err := strconv.ParseFloat(strings.TrimSpace(bs), 64)
-	if err != nil || b < 0 || math.IsInf(b, 0) || b != math.Trunc(b) {
-		return PingPong{}, fmt.Errorf("bytes %q is not a non-negative integer", bs)
+	if err != nil || b < 0 || b > math.MaxInt32 || b != math.Trunc(b) {
+		return models.PingPong{}, fmt.Errorf("bytes %q is not an integer in 0..2³¹−1", bs)
 	}
 	t, err := strconv.ParseFloat(strings.TrimSpace(ts), 64)
 	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-		return PingPong{}, fmt.Errorf("time %q is not a number", ts)
+		return models.PingPong{}, fmt.Errorf("time %q is not a number", ts)
 	}
 	if t < 0 {
-		return PingPong{}, fmt.Errorf("negative time %s", ts)
+		return models.PingPong{}, fmt.Errorf("negative time %s", ts)
 	}
-	return PingPong{Bytes: b, Seconds: t * unit}, nil
+	return models.PingPong{Bytes: int(b), Seconds: t * unit}, nil
 }
 
 // ParseOSU reads the output of osu_latency (one-way latency in µs per size)
 // or osu_bw (bandwidth in MB/s per size, turned into the time of one message:
 // size / bandwidth). The kind and unit come from the "# Size …" header.
-func ParseOSU(data []byte, file string) ([]PingPong, error) {
+func ParseOSU(data []byte, file string) ([]models.PingPong, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	const (
@@ -120,7 +116,7 @@ func ParseOSU(data []byte, file string) ([]PingPong, error) {
 		bandwidth
 	)
 	kind := unknown
-	var out []PingPong
+	var out []models.PingPong
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" {
@@ -148,7 +144,7 @@ func ParseOSU(data []byte, file string) ([]PingPong, error) {
 		if len(f) < 2 {
 			return nil, fmt.Errorf("%s:%d: want size and value, got %q", file, line, text)
 		}
-		var p PingPong
+		var p models.PingPong
 		var err error
 		if kind == latency {
 			p, err = pingPoint(f[0], f[1], 1e-6) // µs
@@ -171,7 +167,7 @@ func ParseOSU(data []byte, file string) ([]PingPong, error) {
 
 // bwPoint turns an osu_bw line into the time of one message: size bytes at
 // bw MB/s (10⁶ bytes per second, as OSU prints).
-func bwPoint(size, bw string) (PingPong, error) {
+func bwPoint(size, bw string) (models.PingPong, error) {
 	p, err := pingPoint(size, bw, 1)
 	if err != nil {
 		return p, err
@@ -179,7 +175,7 @@ func bwPoint(size, bw string) (PingPong, error) {
 	if p.Seconds == 0 {
 		return p, fmt.Errorf("bandwidth %s is zero", bw)
 	}
-	p.Seconds = p.Bytes / (p.Seconds * 1e6)
+	p.Seconds = float64(p.Bytes) / (p.Seconds * 1e6)
 	if math.IsInf(p.Seconds, 0) {
 		return p, fmt.Errorf("bandwidth %s is too small for %s bytes", bw, size)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
@@ -141,16 +140,9 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if err != nil {
 		return err
 	}
-	points, err := calibration.ParseNetwork(data, fl.network)
+	pp, err := calibration.ParseNetwork(data, fl.network)
 	if err != nil {
 		return err
-	}
-	pp := make([]models.PingPong, len(points))
-	for i, p := range points {
-		if p.Bytes > math.MaxInt32 {
-			return fmt.Errorf("%s: message of %g bytes is too large", fl.network, p.Bytes)
-		}
-		pp[i] = models.PingPong{Bytes: int(p.Bytes), Seconds: p.Seconds}
 	}
 	fac, err := models.FitFactors(pp, models.FactorOptions{Latency: lat, Bandwidth: bw, Envelope: fl.envelope})
 	if err != nil {
