@@ -22,9 +22,10 @@ type poly struct {
 }
 
 func (p *poly) eval(v *Vars) float64 {
+	vals := [numVars]float64{v.M, v.N, v.K, v.W}
 	x := p.intercept
 	for i := range p.terms {
-		x += p.coef[i] * p.terms[i].eval(v)
+		x += p.coef[i] * p.terms[i].evalAt(&vals)
 	}
 	return x
 }

@@ -87,14 +87,17 @@ func (t term) String() string {
 
 // eval is the term's value at v. It does not allocate.
 func (t *term) eval(v *Vars) float64 {
+	vals := [numVars]float64{v.M, v.N, v.K, v.W}
+	return t.evalAt(&vals)
+}
+
+// evalAt is eval on the variables as an array (m, n, k, w), the hot path of
+// Sample: no branch per variable name.
+func (t *term) evalAt(vals *[numVars]float64) float64 {
 	x := 1.0
 	for i, p := range t {
-		if p == 0 {
-			continue
-		}
-		f := v.get(i)
 		for range p {
-			x *= f
+			x *= vals[i]
 		}
 	}
 	return x
