@@ -41,9 +41,15 @@ type Engine struct {
 	seq    uint64  // insertion counter, the tie-breaker of equal times
 	timers *llrb.LLRB
 	sys    *fluid.System
-	flows  map[fluid.FlowID]flowDone
-	fired  uint64   // events fired so far (timers and flow completions)
-	free   []*timer // fired queue entries, reused to spare the allocator
+	// flows holds the done target of flow id at index id−flowBase. fluid
+	// hands out increasing ids, so a slice trimmed from the front when its
+	// oldest flows are gone replaces a map (no hashing per message).
+	flows    []flowDone
+	flowBase fluid.FlowID
+	flowHead int      // flows[:flowHead] are all finished
+	running  int      // flows started and not yet completed or cancelled
+	fired    uint64   // events fired so far (timers and flow completions)
+	free     []*timer // fired queue entries, reused to spare the allocator
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
@@ -52,7 +58,6 @@ func NewEngine(sys *fluid.System) *Engine {
 	return &Engine{
 		timers: llrb.New(),
 		sys:    sys,
-		flows:  make(map[fluid.FlowID]flowDone),
 	}
 }
 
@@ -91,8 +96,9 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 
 // flowDone is what to call when a flow completes: a func or a Handler.
 type flowDone struct {
-	fn func()
-	h  Handler
+	fn   func()
+	h    Handler
+	live bool
 }
 
 // StartFlow starts a flow in the fluid system at the current time; done runs
@@ -102,8 +108,46 @@ func (e *Engine) StartFlow(f fluid.FlowSpec, done func()) fluid.FlowID {
 		panic("emu: StartFlow on an engine without a fluid.System")
 	}
 	id := e.sys.Start(e.now, f)
-	e.flows[id] = flowDone{fn: done}
+	e.track(id, flowDone{fn: done, live: true})
 	return id
+}
+
+// track records what to call when flow id completes.
+func (e *Engine) track(id fluid.FlowID, d flowDone) {
+	if e.running == 0 {
+		e.flowBase, e.flowHead = id, 0
+		e.flows = e.flows[:0]
+	}
+	for fluid.FlowID(len(e.flows)) < id-e.flowBase {
+		e.flows = append(e.flows, flowDone{}) // ids taken by flows started elsewhere on sys
+	}
+	e.flows = append(e.flows, d)
+	e.running++
+}
+
+// untrack forgets flow id and returns its done target (ok false if the
+// engine did not start it or it is gone).
+func (e *Engine) untrack(id fluid.FlowID) (flowDone, bool) {
+	i := int(id - e.flowBase)
+	if i < 0 || i >= len(e.flows) || !e.flows[i].live {
+		return flowDone{}, false
+	}
+	d := e.flows[i]
+	e.flows[i] = flowDone{}
+	e.running--
+	// Advance past finished flows at the front (amortised O(1): each entry
+	// is passed once), and slide the live tail down once the dead prefix is
+	// half the slice, so steady traffic reuses one array.
+	for e.flowHead < len(e.flows) && !e.flows[e.flowHead].live {
+		e.flowHead++
+	}
+	if k := e.flowHead; k > 0 && k >= len(e.flows)/2 {
+		n := copy(e.flows, e.flows[k:])
+		e.flows = e.flows[:n]
+		e.flowBase += fluid.FlowID(k)
+		e.flowHead = 0
+	}
+	return d, true
 }
 
 // StartFlowHandler is StartFlow with a Handler instead of a func.
@@ -112,17 +156,15 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) fluid.FlowID {
 		panic("emu: StartFlow on an engine without a fluid.System")
 	}
 	id := e.sys.Start(e.now, f)
-	e.flows[id] = flowDone{h: h}
+	e.track(id, flowDone{h: h, live: true})
 	return id
 }
 
 // CancelFlow removes a running flow without calling its done function.
 func (e *Engine) CancelFlow(id fluid.FlowID) {
-	if _, ok := e.flows[id]; !ok {
-		return
+	if _, ok := e.untrack(id); ok {
+		e.sys.Cancel(e.now, id)
 	}
-	delete(e.flows, id)
-	e.sys.Cancel(e.now, id)
 }
 
 // Next returns the time of the next event without firing it; ok is false
@@ -141,7 +183,7 @@ func (e *Engine) Next() (t float64, ok bool) {
 }
 
 // Pending returns the number of scheduled timers plus running flows.
-func (e *Engine) Pending() int { return e.timers.Len() + len(e.flows) }
+func (e *Engine) Pending() int { return e.timers.Len() + e.running }
 
 // Step advances the clock to the next event and fires it: a timer's function
 // or a completed flow's done function. It returns false, without changing
@@ -156,8 +198,7 @@ func (e *Engine) Step() bool {
 		if ft, id, ok := e.sys.NextCompletion(); ok && (next == nil || ft < next.at) {
 			e.advance(ft)
 			e.sys.Finish(e.now, id)
-			done := e.flows[id]
-			delete(e.flows, id)
+			done, _ := e.untrack(id)
 			e.fired++
 			switch {
 			case done.h != nil:

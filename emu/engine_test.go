@@ -172,3 +172,39 @@ func BenchmarkTimers(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// TestManyFlowsBookkeeping: one long flow stays while 1,000 short ones come
+// and go on their own links (some cancelled); every done function runs
+// exactly once, cancelled ones never, and Pending drops to zero.
+func TestManyFlowsBookkeeping(t *testing.T) {
+	links := make([]fluid.Link, 1001)
+	for i := range links {
+		links[i] = fluid.Link{Name: "l", Bandwidth: 100}
+	}
+	e := NewEngine(fluid.NewSystem(links))
+	calls := make([]int, 1001)
+	e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{1000}, Bytes: 1e6}, func() { calls[1000]++ })
+	for i := 0; i < 1000; i++ {
+		i := i
+		e.After(float64(i)*0.01, func() {
+			id := e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{fluid.LinkID(i)}, Bytes: float64(1 + i%7)}, func() { calls[i]++ })
+			if i%10 == 3 {
+				e.CancelFlow(id)
+			}
+		})
+	}
+	for e.Step() {
+	}
+	for i, n := range calls {
+		want := 1
+		if i < 1000 && i%10 == 3 {
+			want = 0
+		}
+		if n != want {
+			t.Fatalf("flow %d completed %d times, want %d", i, n, want)
+		}
+	}
+	if e.Pending() != 0 {
+		t.Fatalf("Pending = %d after the run", e.Pending())
+	}
+}

@@ -77,7 +77,9 @@ func (c *Comm) send(dst, tag int, m Msg) {
 }
 
 func (c *Comm) recv(src, tag int) Msg {
-	m, _ := c.irecv(src, tag).wait("Recv")
+	q := c.irecv(src, tag)
+	m, _ := q.wait("Recv")
+	c.r.w.recycle(q)
 	return m
 }
 

@@ -34,6 +34,7 @@ type Event struct {
 	Tag        int
 	Bytes      int     // payload bytes
 	MsgID      uint64  // same on the send and the receive side of one message; 0 for compute
+	RecvID     uint64  // on RecvPost, Match and RecvDone: the receive's identity, so a listener need not redo MPI matching
 	Kernel     string  // compute events
 	Seconds    float64 // compute duration, s
 	Rendezvous bool

@@ -65,6 +65,13 @@ func TestHookEvents(t *testing.T) {
 	if len(ids) != 2 || ids[1] != 4 || ids[2] != 4 {
 		t.Errorf("MsgID counts %v, want two messages with 4 events each", ids)
 	}
+	// RecvID ties each receive's post to its match and completion.
+	if r := evs[1].RecvID; r == 0 || evs[5].RecvID != r || evs[7].RecvID != r {
+		t.Errorf("RecvIDs of the first receive: post %d, match %d, done %d", r, evs[5].RecvID, evs[7].RecvID)
+	}
+	if r := evs[8].RecvID; r == evs[1].RecvID || evs[9].RecvID != r || evs[10].RecvID != r {
+		t.Errorf("RecvIDs of the second receive: post %d, match %d, done %d", r, evs[9].RecvID, evs[10].RecvID)
+	}
 	if !evs[9].Rendezvous || evs[5].Rendezvous {
 		t.Errorf("rendezvous flags: detached %v, large %v", evs[5].Rendezvous, evs[9].Rendezvous)
 	}

@@ -21,7 +21,31 @@ func (c *Comm) Isend(dst, tag int, m Msg) *Request {
 // Recv receives a message from rank src (or AnySource) with tag (or AnyTag).
 func (c *Comm) Recv(src, tag int) (Msg, Status) {
 	q := c.irecv(src, tag)
-	return q.wait("Recv")
+	m, st := q.wait("Recv")
+	c.r.w.recycle(q)
+	return m, st
+}
+
+// recycle returns a completed receive request that never left the ranks
+// package (a blocking Recv's) to the World's free list: a blocking receive
+// then allocates nothing. Nothing else points at it once its send forgets
+// it.
+func (w *World) recycle(q *Request) {
+	if s := q.match; s != nil {
+		s.match = nil
+	}
+	*q = Request{}
+	w.freeReqs = append(w.freeReqs, q)
+}
+
+// newRequest takes a request from the free list or allocates one.
+func (w *World) newRequest() *Request {
+	if n := len(w.freeReqs); n > 0 {
+		q := w.freeReqs[n-1]
+		w.freeReqs = w.freeReqs[:n-1]
+		return q
+	}
+	return new(Request)
 }
 
 // Irecv posts a receive and returns at once; it costs no simulated time.
@@ -37,7 +61,9 @@ func (c *Comm) sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status)
 	rq := c.irecv(src, recvTag)
 	sq := c.isend(dst, sendTag, m, false)
 	sq.wait("Sendrecv")
-	return rq.wait("Sendrecv")
+	rm, st := rq.wait("Sendrecv")
+	c.r.w.recycle(rq)
+	return rm, st
 }
 
 func checkUserTag(call string, tag int) {
@@ -98,9 +124,12 @@ func (c *Comm) irecv(src, tag int) *Request {
 		c.checkRank("receive", src)
 		from = c.WorldRank(src)
 	}
-	q := &Request{owner: r, ctx: c.ctx, peer: from, tag: tag}
+	q := w.newRequest()
+	q.owner, q.ctx, q.peer, q.tag = r, c.ctx, from, tag
 	if len(w.hooks) > 0 {
-		w.emit(Event{Kind: RecvPost, Time: w.eng.Now(), Rank: r.id, Peer: from, Tag: tag})
+		w.recvSeq++
+		q.recvID = w.recvSeq
+		w.emit(Event{Kind: RecvPost, Time: w.eng.Now(), Rank: r.id, Peer: from, Tag: tag, RecvID: q.recvID})
 	}
 	if s := r.mbox.takeSend(c.ctx, from, tag); s != nil {
 		w.matched(s, q)
@@ -155,7 +184,7 @@ func (w *World) matched(s, q *Request) {
 	if len(w.hooks) > 0 {
 		p := w.path(s.owner.host, q.owner.host)
 		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p)})
+			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p)})
 	}
 	switch {
 	case s.arrived:
@@ -173,7 +202,7 @@ func (w *World) delivered(s *Request) {
 	if len(w.hooks) > 0 {
 		p := w.path(s.owner.host, q.owner.host)
 		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.end - s.start})
+			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.end - s.start})
 	}
 	if q.waiter != nil {
 		w.wakeUp(q.waiter)

@@ -36,7 +36,9 @@ type Request struct {
 	// Send side only.
 	srcRank    int     // sender's rank in the communicator
 	msgID      uint64  // hook identity of the message
+	recvID     uint64  // receive side: hook identity of the receive (0 without hooks)
 	start, end float64 // the transfer's first and last instants, s
+	path       *path   // the route, once the transfer has started
 
 	// Flags, packed together.
 	send     bool

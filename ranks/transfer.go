@@ -63,6 +63,7 @@ func (w *World) startTransfer(s *Request) {
 	s.started = true
 	s.start = w.eng.Now()
 	p := w.path(s.owner.host, w.ranks[s.peer].host)
+	s.path = p
 	if lat := w.latencyOf(s, p); lat > 0 {
 		w.eng.AfterHandler(lat, (*xfer)(s))
 		return
@@ -76,7 +77,7 @@ func (x *xfer) Handle() {
 	s := (*Request)(x)
 	w := s.owner.w
 	if !s.inFlow {
-		w.startFlow(s, w.path(s.owner.host, w.ranks[s.peer].host), true)
+		w.startFlow(s, s.path, true)
 		return
 	}
 	s.end = w.eng.Now()

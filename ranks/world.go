@@ -29,7 +29,9 @@ type World struct {
 	ran     bool
 
 	msgSeq                   uint64 // last MsgID handed out
-	commSeq                  int32  // last communicator id handed out
+	recvSeq                  uint64 // last RecvID handed out
+	freeReqs                 []*Request
+	commSeq                  int32 // last communicator id handed out
 	splits                   map[splitKey]*splitRound
 	iprobeN, testN, testanyN int // SimGrid's simulation-wide poll counters
 
