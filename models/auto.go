@@ -43,7 +43,7 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 			continue // e.g. too few samples for pieces
 		}
 		for _, nk := range []NoiseKind{N1, N2, Nmix} {
-			if nk == N2 && fc.product.degree() == 0 {
+			if nk == N2 && len(fc.sigma) == 0 {
 				continue
 			}
 			res, err := fc.fit(data, mk, nk)

@@ -114,7 +114,10 @@ type FitOptions struct {
 	BreaksOn  string   // Mp's variable: "m", "n", "k" or "w"; "" tries each one the data varies in
 	MaxModes  int      // most mixture modes for Nmix (default 4)
 	Terms     []string // M2 terms instead of the kernel's natural ones
-	Product   string   // M1 term (and N2's σ term) instead of the kernel's natural one
+	Product   string   // M1 term (and N2's default σ term) instead of the kernel's natural one
+	// SigmaTerms are N2's σ(v) terms besides its constant (default: the
+	// product term, so σ grows with the work as in the study's Figure 8).
+	SigmaTerms []string
 }
 
 func (o FitOptions) withDefaults() FitOptions {
@@ -176,6 +179,7 @@ func Fit(kernel string, samples []Sample, family Family, opts FitOptions) (Spec,
 		if err := fc.perHost(samples, &res); err != nil {
 			return Spec{}, Quality{}, fmt.Errorf("models: fitting %s per host: %w", kernel, err)
 		}
+		res.q.Family = Family{Mean: res.mean, Noise: res.noise, PerHost: true}.String()
 	}
 	return res.spec, res.q, nil
 }

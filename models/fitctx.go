@@ -11,8 +11,9 @@ import (
 type fitContext struct {
 	kernel    string
 	opts      FitOptions
-	product   term   // M1's term, and N2's σ term
+	product   term   // M1's term
 	poly      []term // M2's terms, without the constant
+	sigma     []term // N2's σ terms, without the constant
 	breakVars []int  // Mp's candidate variables
 }
 
@@ -83,6 +84,19 @@ func newFitContext(kernel string, samples []Sample, opts FitOptions) (*fitContex
 				fc.poly = append(fc.poly, t)
 			}
 		}
+	}
+	if opts.SigmaTerms != nil {
+		ts, err := parseTerms(opts.SigmaTerms)
+		if err != nil {
+			return nil, fmt.Errorf("sigma terms%w", err)
+		}
+		for _, t := range ts {
+			if t.degree() > 0 {
+				fc.sigma = append(fc.sigma, t)
+			}
+		}
+	} else if fc.product.degree() > 0 {
+		fc.sigma = []term{fc.product}
 	}
 	if opts.BreaksOn != "" {
 		j := varIndex(opts.BreaksOn)

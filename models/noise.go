@@ -89,14 +89,11 @@ func fitGaussian(data []Sample, m *model, noisy bool) noiseFit {
 	return nz
 }
 
-// fitHetero fits N2: σ(v) = a + b·S(v) on the absolute residuals (S the
-// product term), alternating with a mean refit weighted by 1/σ(v)², which
+// fitHetero fits N2: σ(v) = a + Σ b·S(v) on the absolute residuals (S the
+// σ terms, by default the product term), alternating with a mean refit weighted by 1/σ(v)², which
 // is what makes the large, noisy calls stop dominating the small ones.
 func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model) (Spec, *model, noiseFit, error) {
-	sigmaTerms := []term{fc.product}
-	if fc.product.degree() == 0 {
-		sigmaTerms = nil
-	}
+	sigmaTerms := fc.sigma
 	var sp2 poly
 	sig := make([]float64, len(data))
 	abs := make([]float64, len(data))
