@@ -1,0 +1,78 @@
+package ranks
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestGoldenTrace pins the full event sequence of a small mixed program
+// under the SMPI model (factor tables, weight-S, cross-traffic, growing
+// Iprobe costs, detached and rendezvous messages, collectives on a split
+// communicator): any change in semantics or timing shows up as a diff of
+// testdata/trace.golden. Regenerate with `go test -run Golden -update` and
+// review the diff.
+func TestGoldenTrace(t *testing.T) {
+	var b strings.Builder
+	w, err := NewWorld(preset(t, "smpi"), newCrossbar(3, 1.25e9, 1e-6), []int{0, 1, 2, 0}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.AddHook(func(e *Event) {
+		fmt.Fprintf(&b, "%.9e %-12v rank=%d peer=%d tag=%d bytes=%d msg=%d recv=%d rdv=%v hops=%d lat=%.6e xfer=%.6e %s\n",
+			e.Time, e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Rendezvous, e.Hops, e.Latency, e.Transfer, e.Kernel)
+	})
+	err = w.Run(func(r *Rank) {
+		c := r.World()
+		me := r.ID()
+		r.Compute(float64(me)*1e-5, "warmup")
+		// Everyone sends a detached and a rendezvous message to its right
+		// neighbour (rank 3 shares host 0 with rank 0: loopback).
+		right, left := (me+1)%4, (me+3)%4
+		a := c.Isend(right, 1, Msg{Bytes: 1000})
+		bq := c.Isend(right, 2, Msg{Bytes: 200000})
+		// Poll for the small one with SMPI's growing Iprobe cost.
+		for {
+			if ok, _ := c.Iprobe(left, 1); ok {
+				break
+			}
+		}
+		c.Recv(left, 1)
+		c.Recv(left, 2)
+		Waitall(a, bq)
+		half := c.Split(me/2, me)
+		sum := half.Allreduce(Msg{Data: []float64{float64(me), 1}}, Sum)
+		c.Bcast(0, Msg{Bytes: int(sum.Data[0]) * 40000})
+		c.Barrier()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "trace.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got := b.String(); got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			if gl[i] != wl[i] {
+				t.Fatalf("trace differs from %s at line %d:\n got  %s\n want %s", golden, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("trace has %d lines, %s has %d", len(gl), golden, len(wl))
+	}
+}
