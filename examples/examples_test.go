@@ -1,0 +1,88 @@
+// Package examples holds runnable scenario files; this test keeps them loadable and
+// runnable as the code under them changes.
+package examples
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/emu-hpc/emu/scenario"
+)
+
+func TestExamplesLoad(t *testing.T) {
+	files, err := filepath.Glob("*.toml")
+	if err != nil || len(files) < 4 {
+		t.Fatalf("examples: %v %v", files, err)
+	}
+	// What each example promises in its comments.
+	want := map[string]struct {
+		app         string
+		ranks       int
+		hosts       int
+		topology    string
+		bandwidth   float64 // B/s
+		n, nb, p, q int
+	}{
+		"dahu.toml":      {"hpl", 1024, 32, scenario.TopoFlat, 12.5e9, 50000, 128, 32, 32},
+		"stampede.toml":  {"hpl", 6006, 6006, scenario.TopoFatTree, 7e9, 3875000, 1024, 77, 78},
+		"dragonfly.toml": {"hpl", 256, 256, scenario.TopoDragonfly, 3.125e9, 10000, 128, 16, 16},
+		"pingpong.toml":  {"pingpong", 2, 2, scenario.TopoFlat, 1e10, 0, 0, 0, 0},
+	}
+	for _, f := range files {
+		s, err := scenario.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, ok := want[f]
+		if !ok {
+			t.Errorf("%s: an example without a check in this test", f)
+			continue
+		}
+		if p.App != w.app || p.Ranks != w.ranks || p.Platform.Hosts != w.hosts || p.Platform.Topology != w.topology || p.Platform.LinkBandwidth != w.bandwidth {
+			t.Errorf("%s: app %s, %d ranks on %d %s hosts at %g B/s", f, p.App, p.Ranks, p.Platform.Hosts, p.Platform.Topology, p.Platform.LinkBandwidth)
+		}
+		if w.app == "hpl" {
+			h := p.HPL[0]
+			if len(p.HPL) != 1 || h.N != w.n || h.NB != w.nb || h.P != w.p || h.Q != w.q {
+				t.Errorf("%s: HPL %+v", f, h)
+			}
+		}
+	}
+}
+
+// TestExamplesRun runs each example on a smaller problem (the machine unchanged) so
+// the files stay runnable; the full sizes are run by hand (see each file).
+func TestExamplesRun(t *testing.T) {
+	shrink := map[string][]string{
+		"dahu.toml":      {"hpl.n=2048", "hpl.max_iterations=2"},
+		"stampede.toml":  {"hpl.n=16384", "hpl.nb=64", "hpl.grids=[[4,4]]"},
+		"dragonfly.toml": {"hpl.n=2048"},
+		"pingpong.toml":  {"pingpong.iterations=2"},
+	}
+	for f, sets := range shrink {
+		s, err := scenario.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kv := range sets {
+			if err := s.Set(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(scenario.RunOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if res.SimulatedTime <= 0 {
+			t.Errorf("%s: simulated time %g", f, res.SimulatedTime)
+		}
+	}
+}
