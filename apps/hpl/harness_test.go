@@ -1,6 +1,7 @@
 package hpl
 
 import (
+	"runtime/debug"
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
@@ -71,6 +72,12 @@ func runHPLOn(t testing.TB, w *ranks.World, p Params, mode kernels.Mode, opt Opt
 	errs := make([]error, p.P*p.Q)
 	err := w.Run(func(r *ranks.Rank) {
 		k := kernels.New(kernels.Config{Mode: mode, Models: ms}, r, r.Rand())
+		defer func() {
+			if e := recover(); e != nil {
+				t.Logf("rank %d: %v\n%s", r.ID(), e, debug.Stack())
+				panic(e)
+			}
+		}()
 		results[r.ID()], errs[r.ID()] = Run(r, p, k, opt)
 	})
 	if err != nil {

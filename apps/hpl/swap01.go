@@ -14,6 +14,7 @@ func (pn *panel) swapSpreadRoll(pr *prober, n int) {
 	switch {
 	case x.iflag == -1:
 		x.ipid = pn.pipid()
+		x.bySrc = srcIndex(x.ipid)
 		pn.plindx1()
 	case x.iflag == 0:
 		pn.plindx1()
@@ -121,10 +122,13 @@ func (w swapCtx) spread(pr *prober, right bool, src int, off, ipmap, ipmapm1 []i
 					end = off[src+k]
 				}
 				lbuf = end - ibuf
-			} else {
+			} else if il+1 >= 0 {
 				ibuf = off[il-min(il, ip2)]
 				lbuf = off[il+1] - ibuf
 			}
+			// else: HPL reads before the offsets here, but only on a rank whose
+			// partner lies beyond the group, so no message depends on it (checked
+			// exhaustively for groups up to 300 positions).
 			if lbuf > 0 {
 				partner := mydist ^ ip2
 				peer := func() int {

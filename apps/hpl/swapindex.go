@@ -7,7 +7,8 @@ package hpl
 // the binary-exchange arrays, 1 after the spread-roll ones (HPL's IWORK[0]).
 type swapIndex struct {
 	iflag int
-	ipid  []int // moves as (src, dst) pairs, 2k entries
+	ipid  []int       // moves as (src, dst) pairs, 2k entries
+	bySrc map[int]int // src row → dst row
 
 	// binary exchange (HPL_plindx0)
 	lindxA, lindxAU []int
@@ -24,86 +25,87 @@ type swapIndex struct {
 }
 
 // pipid is HPL_pipid: the list of moves src → dst implied by DPIV (hpl.md §7.1).
+// HPL searches the list linearly; sources and destinations are each distinct
+// (the moves are a permutation), so an index from row to position finds the same
+// entries in O(1) and the list comes out identical.
 func (pn *panel) pipid() []int {
 	jb, ia := pn.jb, pn.ia
 	ipid := make([]int, 0, 4*jb)
+	at := make(map[int]int, 2*jb) // dst row → its index (odd) in ipid
+	put := func(j, v int) {       // write a dst entry, keeping the index
+		if old := ipid[j]; at[old] == j {
+			delete(at, old)
+		}
+		ipid[j] = v
+		at[v] = j
+	}
 	src, dst := ia, int(pn.dpiv[0])
-	ipid = append(ipid, dst, src)
+	ipid = append(ipid, dst, 0)
+	put(1, src)
 	if src != dst {
-		ipid = append(ipid, src, dst)
+		ipid = append(ipid, src, 0)
+		put(3, dst)
 	}
 	for i := 1; i < jb; i++ {
 		src, dst = ia+i, int(pn.dpiv[i])
 		K := len(ipid)
 		var lst int
-		j := 1
 		if src == dst {
-			fnds := 0
-			for {
-				if src == ipid[j] {
-					fnds = j
-				} else {
-					j += 2
-				}
-				if fnds != 0 || j >= K {
-					break
-				}
-			}
-			if fnds == 0 {
-				lst = K
-				ipid = append(ipid, src, 0)
-			} else {
+			if fnds, ok := at[src]; ok {
 				lst = fnds - 1
+			} else {
+				lst = K
+				ipid = append(ipid, src, -1)
 			}
-			ipid[lst+1] = dst
+			put(lst+1, dst)
 		} else {
-			fnds, fndd := 0, 0
-			for {
-				if src == ipid[j] {
-					fnds = j
-				} else if dst == ipid[j] {
-					fndd = j
-				}
-				j += 2
-				if (fnds != 0 && fndd != 0) || j >= K {
-					break
-				}
-			}
+			fnds, okS := at[src]
+			fndd, okD := at[dst]
 			off := 0
-			if fnds == 0 {
-				ipid = append(ipid, src, dst)
+			if !okS {
+				ipid = append(ipid, src, -1)
+				put(K+1, dst)
 				off = 2
 			} else {
-				ipid[fnds] = dst
+				put(fnds, dst)
 			}
-			if fndd == 0 {
+			if !okD {
 				lst = K + off
-				ipid = append(ipid, dst, 0)
+				ipid = append(ipid, dst, -1)
 			} else {
 				lst = fndd - 1
 			}
-			ipid[lst+1] = src
+			put(lst+1, src)
 		}
-		if j2 := i << 1; lst != j2 {
-			ipid[j2], ipid[lst] = ipid[lst], ipid[j2]
-			ipid[j2+1], ipid[lst+1] = ipid[lst+1], ipid[j2+1]
+		if j := i << 1; lst != j {
+			ipid[j], ipid[lst] = ipid[lst], ipid[j]
+			a, b := ipid[j+1], ipid[lst+1]
+			ipid[j+1], ipid[lst+1] = b, a
+			at[b], at[a] = j+1, lst+1
 		}
 	}
 	return ipid
 }
 
-// movedFrom returns the dst of the move whose src is x (the U slot the row now at
-// x will finally occupy, as an absolute row).
-func movedFrom(ipid []int, x int) int {
-	j := 0
-	for {
-		fnd := ipid[j] == x
-		j += 2
-		if fnd || j >= len(ipid) {
-			break
+// srcIndex maps each move's source row to its dst, for movedFrom.
+func srcIndex(ipid []int) map[int]int {
+	m := make(map[int]int, len(ipid)/2)
+	for i := 0; i < len(ipid); i += 2 {
+		if _, dup := m[ipid[i]]; !dup {
+			m[ipid[i]] = ipid[i+1]
 		}
 	}
-	return ipid[j-1]
+	return m
+}
+
+// movedFrom returns the dst of the move whose src is x (the U slot the row now at
+// x will finally occupy, as an absolute row); HPL falls back to the last move's
+// dst when no source matches.
+func (x *swapIndex) movedFrom(row int) int {
+	if d, ok := x.bySrc[row]; ok {
+		return d
+	}
+	return x.ipid[len(x.ipid)-1]
 }
 
 // plindx0 is HPL_plindx0: the binary-exchange arrays.
@@ -132,7 +134,7 @@ func (pn *panel) plindx0() {
 					au = iroff - g2l(dst, nb, P)
 				}
 			} else {
-				au = movedFrom(x.ipid, dst) - ia
+				au = x.movedFrom(dst) - ia
 			}
 		} else {
 			au = dst - ia
@@ -239,7 +241,7 @@ func (pn *panel) plindx1() {
 			au = take(drow)
 			slot = append(slot, au)
 		case drow != icur:
-			permU = append(permU, movedFrom(x.ipid, dst)-ia)
+			permU = append(permU, x.movedFrom(dst)-ia)
 			au = take(drow)
 			slot = append(slot, au)
 		default:
@@ -262,28 +264,31 @@ func (pn *panel) plindx1() {
 }
 
 // perm is HPL_perm: turn "slot[i] holds final row permU[i]" into a sequence of
-// n row interchanges (row i with row out[i]) that puts every row in place.
+// n row interchanges (row i with row out[i]) that puts every row in place. HPL
+// finds positions by linear search; both arrays are permutations, so inverse
+// arrays give the same answers in O(n).
 func perm(n int, slot, permU []int) []int {
 	iwork := make([]int, n)
 	lindxA := make([]int, n)
 	for i := range n {
 		iwork[slot[i]] = i
 	}
+	where := make([]int, n) // where[v]: index j with lindxA[j] == v
 	for i := range n {
 		lindxA[i] = permU[iwork[i]]
-		iwork[i] = i
+		where[lindxA[i]] = i
+	}
+	inv := make([]int, n) // inv[v]: index k with iwork[k] == v
+	for i := range n {
+		iwork[i], inv[i] = i, i
 	}
 	out := make([]int, n)
 	for i := range n {
-		j := 0
-		for lindxA[j] != i {
-			j++
-		}
-		k := 0
-		for iwork[k] != j {
-			k++
-		}
-		iwork[i], iwork[k] = iwork[k], iwork[i]
+		j := where[i]
+		k := inv[j]
+		a, b := iwork[i], iwork[k]
+		iwork[i], iwork[k] = b, a
+		inv[b], inv[a] = i, k
 		out[i] = k
 	}
 	return out

@@ -58,3 +58,28 @@ func TestResidualEveryVariant(t *testing.T) {
 		})
 	}
 }
+
+// Taller process columns reach the branches of the swaps that P ≤ 4 never
+// takes (equilibration's left spreads, the binary exchange's upper tree): every
+// swap algorithm, with and without equilibration, over P = 5…8.
+func TestResidualTallGrids(t *testing.T) {
+	grids := []Grid{{5, 1}, {6, 1}, {7, 2}, {8, 1}, {8, 2}}
+	i := 0
+	for _, g := range grids {
+		for _, sw := range []Swap{BinaryExchange, SpreadRoll, Mix} {
+			for _, eq := range []bool{false, true} {
+				p := Params{N: 150 + 17*i%60, NB: 2 + i%9, P: g.P, Q: g.Q, PMap: PMap(i % 2),
+					PFact: Fact(i % 3), RFact: Fact((i / 3) % 3), NBMin: 2, NDiv: 2, BCast: BCast(i % 6),
+					Depth: i % 2, Swap: sw, SwapThreshold: 20, L1Transposed: i%4 < 2, UTransposed: i%2 == 0,
+					Equilibration: eq, Alignment: 8, Threshold: 16}
+				i++
+				t.Run(fmt.Sprintf("%dx%d_%s_eq%v_%s", g.P, g.Q, sw, eq, p.Variant()), func(t *testing.T) {
+					res := runHPL(t, p, kernels.Real, Options{}, 0)
+					if !res.Passed {
+						t.Fatalf("residual %g", res.Residual)
+					}
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package hpl
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/kernels"
+)
+
+// TestScaleFromEnv runs one peer-sized model-mode configuration when
+// EMU_HPL_SCALE="P Q N [K]" is set (for README measurements); skipped otherwise.
+func TestScaleFromEnv(t *testing.T) {
+	spec := os.Getenv("EMU_HPL_SCALE")
+	if spec == "" {
+		t.Skip("set EMU_HPL_SCALE=\"P Q N [K]\"")
+	}
+	var v []int
+	for _, f := range splitFields(spec) {
+		x, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v = append(v, x)
+	}
+	nb := 128
+	if len(v) > 4 {
+		nb = v[4]
+	}
+	p := peerParams(v[0], v[1], v[2], OneRingM, 1)
+	p.NB = nb
+	opt := Options{}
+	if len(v) > 3 {
+		opt.MaxIterations = v[3]
+	}
+	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: p.P * p.Q, Link: peerLink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	res := runHPLOn(t, worldOn(t, topo, p.P*p.Q, 1e-6), p, kernels.Model, opt)
+	t.Logf("%dx%d N=%d NB=%d K=%d: HPL time %.6f s (extrapolated %v, emulated %.6f s over %d panels), %.1f Gflops, wall %v",
+		p.P, p.Q, p.N, p.NB, opt.MaxIterations, res.Time, res.Extrapolated, res.EmulatedTime, res.Panels, res.Gflops, time.Since(t0))
+}
+
+func splitFields(s string) []string {
+	var out []string
+	cur := ""
+	for _, r := range s + " " {
+		if r == ' ' || r == ',' {
+			if cur != "" {
+				out = append(out, cur)
+			}
+			cur = ""
+			continue
+		}
+		cur += string(r)
+	}
+	return out
+}
