@@ -22,6 +22,9 @@ type Campaign struct {
 	// HPL loads a node; 0 means 1.
 	Parallel int
 	Backend  string // kernels backend; "" is gonum
+	// Clock times each call; use the clock the predicted runs will use
+	// (kernels.Config.Clock). A resumed file must have been made with it.
+	Clock kernels.Clock
 	// Progress, if set, is called after each row with the rows done so far
 	// (including those found on resume) and the total.
 	Progress func(done, total int)
@@ -103,12 +106,12 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 			defer wg.Done()
 			runtime.LockOSThread() // one OS thread per worker, as one rank per core
 			defer runtime.UnlockOSThread()
-			m := newMeasurer(be, c.Plan.Seed^uint64(core+1))
+			m := newMeasurer(be, c.Clock, c.Plan.Seed^uint64(core+1))
 			for i := range todo {
 				call := c.Plan.Call(i)
 				sec := m.measure(call)
 				results <- Sample{Index: i, Plan: fp, Host: host, Core: core, Kernel: call.Kernel,
-					M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name()}
+					M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name(), Clock: c.Clock.String()}
 			}
 		}()
 	}
@@ -145,6 +148,8 @@ func (c *Campaign) checkResumed(done []Sample) ([]bool, error) {
 			return nil, fmt.Errorf("%s:%d: row of plan %q, this campaign's plan is %q (other --seed, --samples, --max-dim or --kernels); choose another --out", c.Out, line, s.Plan, fp)
 		case s.Index < 0 || s.Index >= len(have):
 			return nil, fmt.Errorf("%s:%d: index %d outside the plan's 0..%d", c.Out, line, s.Index, len(have)-1)
+		case s.Clock != c.Clock.String():
+			return nil, fmt.Errorf("%s:%d: row timed with the %s clock, this campaign uses %s; choose another --out or --clock", c.Out, line, s.Clock, c.Clock)
 		case have[s.Index]:
 			return nil, fmt.Errorf("%s:%d: index %d appears twice", c.Out, line, s.Index)
 		}

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emu-hpc/emu/kernels"
 )
 
 // smallPlan is quick to measure: tiny dimensions, every kernel family.
@@ -111,8 +113,12 @@ func TestCampaignRefusesOtherPlan(t *testing.T) {
 	if _, err := (&Campaign{Plan: p, Out: path, Host: "h"}).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	_, err := (&Campaign{Plan: p, Out: path, Host: "h", Clock: kernels.ThreadClock}).Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), path+":2: row timed with the wall clock") {
+		t.Fatalf("resuming with another clock: %v, want a clock mismatch at line 2", err)
+	}
 	p.Seed++
-	_, err := (&Campaign{Plan: p, Out: path, Host: "h"}).Run(context.Background())
+	_, err = (&Campaign{Plan: p, Out: path, Host: "h"}).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), path+":2: row of plan") {
 		t.Fatalf("resuming with another seed: %v, want a plan mismatch at line 2", err)
 	}

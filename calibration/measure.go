@@ -2,7 +2,6 @@ package calibration
 
 import (
 	"math/rand/v2"
-	"time"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -13,14 +12,15 @@ import (
 // buffers between calls; each worker has its own.
 type measurer struct {
 	be       kernels.Backend
+	clock    kernels.Clock
 	rng      *rand.Rand
 	pristine []float64 // random values in [-1, 1) that outputs are reset from
 	a, b, c  []float64
 	piv      []int
 }
 
-func newMeasurer(be kernels.Backend, seed uint64) *measurer {
-	return &measurer{be: be, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+func newMeasurer(be kernels.Backend, clock kernels.Clock, seed uint64) *measurer {
+	return &measurer{be: be, clock: clock, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
 }
 
 // fill returns buf resized to n elements holding pristine values.
@@ -51,14 +51,12 @@ func (w *measurer) triangle(order int) {
 
 // measure runs c twice — once to warm caches and pages, once timed — with
 // its output operand reset to the same values before each run, and returns
-// the timed run's wall-clock seconds.
+// the timed run's seconds on the measurer's clock.
 func (w *measurer) measure(c Call) float64 {
 	run := w.prepare(c)
 	run()
 	run = w.prepare(c)
-	t0 := time.Now()
-	run()
-	return time.Since(t0).Seconds()
+	return kernels.Measure(w.clock, run)
 }
 
 // prepare sets up the operands of c and returns the call itself.

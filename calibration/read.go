@@ -25,8 +25,8 @@ func ReadSampleFile(path string) ([]Sample, error) {
 }
 
 // ReadSamples parses a sample file. Columns may come in any order; kernel,
-// host, m, n, k and seconds are required, index, plan, core, timestamp and
-// backend are optional; other columns are ignored. Dimension cells a kernel
+// host, m, n, k and seconds are required, index, plan, core, timestamp,
+// backend and clock are optional; other columns are ignored. Dimension cells a kernel
 // does not use may be empty. Lines starting with # are comments. file names
 // the input in errors, which carry the line number.
 //
@@ -156,6 +156,7 @@ func parseRow(rec []string, col map[string]int) (Sample, error) {
 	}
 	s.Plan, _ = cell(rec, col, "plan")
 	s.Backend, _ = cell(rec, col, "backend")
+	s.Clock, _ = cell(rec, col, "clock")
 	return s, nil
 }
 

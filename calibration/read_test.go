@@ -84,7 +84,7 @@ func TestReadDropsTornRow(t *testing.T) {
 func FuzzReadSamples(f *testing.F) {
 	f.Add([]byte("kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,4e-6\n"))
 	f.Add([]byte("seconds,n,kernel,k,host,m\n1.5e-3,64,dgemm,128,node1,1000\n2e-7,100,daxpy,,node2,\n"))
-	f.Add([]byte(string(headerLine()) + "0,p,h,0,dscal,0,5,0,1e-07,2026-01-02T03:04:05Z,gonum\n1,p,h,0,dsc"))
+	f.Add([]byte(string(headerLine()) + "0,p,h,0,dscal,0,5,0,1e-07,2026-01-02T03:04:05Z,gonum,wall\n1,p,h,0,dsc"))
 	f.Add([]byte("kernel,host,m,n,k,seconds\ndgemm,\"h\"\"x\",1,2,3,-0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := ReadSamples(data, "fuzz.csv")

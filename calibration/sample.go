@@ -19,11 +19,12 @@ type Sample struct {
 	Seconds float64 // measured duration of one call
 	Time    time.Time
 	Backend string // BLAS backend that ran it ("" if unknown)
+	Clock   string // clock that timed it: "wall" or "thread" ("" if unknown)
 }
 
 // Columns of the sample files this package writes, in order. Readers need
 // only kernel,host,m,n,k,seconds (in any order).
-var Columns = []string{"index", "plan", "host", "core", "kernel", "m", "n", "k", "seconds", "timestamp", "backend"}
+var Columns = []string{"index", "plan", "host", "core", "kernel", "m", "n", "k", "seconds", "timestamp", "backend", "clock"}
 
 // requiredColumns must be present in any sample file.
 var requiredColumns = []string{"kernel", "host", "m", "n", "k", "seconds"}
@@ -57,6 +58,8 @@ func appendRow(b []byte, s Sample) []byte {
 	}
 	b = append(b, ',')
 	b = append(b, s.Backend...)
+	b = append(b, ',')
+	b = append(b, s.Clock...)
 	return append(b, '\n')
 }
 

@@ -84,7 +84,7 @@ func checkName(what, s string) error {
 
 // Write appends one row with a single write and syncs periodically.
 func (w *Writer) Write(s Sample) error {
-	for _, n := range [][2]string{{"host", s.Host}, {"kernel", s.Kernel}, {"backend", s.Backend}, {"plan", s.Plan}} {
+	for _, n := range [][2]string{{"host", s.Host}, {"kernel", s.Kernel}, {"backend", s.Backend}, {"plan", s.Plan}, {"clock", s.Clock}} {
 		if err := checkName(n[0], n[1]); err != nil {
 			return err
 		}
@@ -125,7 +125,7 @@ func (w *Writer) Close() error {
 func WriteSamples(out io.Writer, samples []Sample) error {
 	buf := headerLine()
 	for _, s := range samples {
-		for _, n := range [][2]string{{"host", s.Host}, {"kernel", s.Kernel}, {"backend", s.Backend}, {"plan", s.Plan}} {
+		for _, n := range [][2]string{{"host", s.Host}, {"kernel", s.Kernel}, {"backend", s.Backend}, {"plan", s.Plan}, {"clock", s.Clock}} {
 			if err := checkName(n[0], n[1]); err != nil {
 				return err
 			}

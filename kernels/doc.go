@@ -7,9 +7,10 @@
 //     OpenBLAS when built with it) and the time charged is the kernel model's
 //     duration, so a real run and a model run of the same program give the same
 //     simulated time.
-//   - Timed: the kernel is executed and its wall-clock duration, multiplied by
-//     Config.SpeedRatio, is charged. This is the only place of emu that reads the
-//     wall clock.
+//   - Timed: the kernel is executed and its measured duration, multiplied by
+//     Config.SpeedRatio, is charged. Config.Clock chooses wall time (as SMPI,
+//     the default) or the thread's CPU time (robust on a loaded machine). This
+//     and calibration are the only places of emu that read a clock.
 //   - Model: nothing is executed and no matrix exists (slices are nil); the
 //     model's duration is charged. Idamax returns a deterministic pseudo-random
 //     index so control flow stays realistic.

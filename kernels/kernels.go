@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/emu-hpc/emu/models"
@@ -54,12 +55,17 @@ type Config struct {
 	Backend string
 	// Seed seeds Idamax's pseudo-random answers in Model mode.
 	Seed uint64
+	// Clock times calls in Timed mode (default WallClock).
+	Clock Clock
 }
 
 // Validate reports a configuration New cannot use.
 func (c Config) Validate() error {
 	if c.Mode > Model {
 		return fmt.Errorf("kernels: unknown mode %d", c.Mode)
+	}
+	if c.Clock > ThreadClock {
+		return fmt.Errorf("kernels: unknown clock %d", c.Clock)
 	}
 	if c.SpeedRatio < 0 || c.SpeedRatio != c.SpeedRatio {
 		return fmt.Errorf("kernels: speed_ratio %g must be positive", c.SpeedRatio)
@@ -88,6 +94,7 @@ type Set struct {
 	byID    [numKernels]models.Model // resolved once: the hot path does no map lookup
 	byName  map[string]models.Model  // Charge's kernels, resolved on first use
 	pivot   uint64                   // Idamax state in Model mode
+	thread  bool                     // Timed mode reads the thread CPU clock
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for
@@ -109,6 +116,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 		host:    cfg.Host,
 		byName:  map[string]models.Model{},
 		pivot:   cfg.Seed,
+		thread:  cfg.Clock == ThreadClock && threadClockWorks,
 	}
 	if k.ratio == 0 {
 		k.ratio = 1
@@ -138,19 +146,37 @@ func (k *Set) modelTime(m models.Model, v models.Vars) float64 {
 	return m.Mean(v)
 }
 
-// start opens a measured interval; it reads the clock only in Timed mode.
-func (k *Set) start() time.Time {
-	if k.mode == Timed {
-		return time.Now()
+// epoch anchors wall-clock readings so they fit an int64 of nanoseconds.
+var epoch = time.Now()
+
+// start opens a measured interval; it reads a clock only in Timed mode. With
+// the thread clock the goroutine stays on its OS thread until finish.
+func (k *Set) start() int64 {
+	switch {
+	case k.mode != Timed:
+		return 0
+	case k.thread:
+		runtime.LockOSThread()
+		return threadNanos()
 	}
-	return time.Time{}
+	return int64(time.Since(epoch))
+}
+
+// elapsed closes the interval opened by start, in seconds.
+func (k *Set) elapsed(t0 int64) float64 {
+	if k.thread {
+		d := threadNanos() - t0
+		runtime.UnlockOSThread()
+		return float64(d) * 1e-9
+	}
+	return float64(int64(time.Since(epoch))-t0) * 1e-9
 }
 
 // finish charges one executed call: measured time in Timed mode, the model
 // otherwise.
-func (k *Set) finish(id kernelID, v models.Vars, t0 time.Time) {
+func (k *Set) finish(id kernelID, v models.Vars, t0 int64) {
 	if k.mode == Timed {
-		k.charger.Compute(time.Since(t0).Seconds()*k.ratio, kernelNames[id])
+		k.charger.Compute(k.elapsed(t0)*k.ratio, kernelNames[id])
 		return
 	}
 	k.chargeModel(id, v)
@@ -207,8 +233,8 @@ func (k *Set) Run(kernel string, v models.Vars, work func()) {
 		}
 		k.Charge(kernel, v)
 	case Timed:
-		t0 := time.Now()
+		t0 := k.start()
 		work()
-		k.charger.Compute(time.Since(t0).Seconds()*k.ratio, kernel)
+		k.charger.Compute(k.elapsed(t0)*k.ratio, kernel)
 	}
 }

@@ -253,3 +253,5 @@ func TestVarsFor(t *testing.T) {
 		t.Error("VarsFor accepted zgemm")
 	}
 }
+
+func modelsVars(m, n float64) models.Vars { return models.Vars{M: m, N: n} }

@@ -25,6 +25,7 @@ func newCalibrateCmd() *cobra.Command {
 		host     string
 		backend  string
 		parallel int
+		clock    string
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate --out samples.csv",
@@ -46,8 +47,12 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 			if err := plan.Validate(); err != nil {
 				return fmt.Errorf("calibrate: %w", err)
 			}
+			clk, err := kernels.ParseClock(clock)
+			if err != nil {
+				return fmt.Errorf("calibrate: --clock: %w", err)
+			}
 			quiet, _ := cmd.Flags().GetBool("quiet")
-			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Backend: backend}
+			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Backend: backend, Clock: clk}
 			if bar := newBar(cmd.ErrOrStderr(), plan.Total(), quiet); bar != nil {
 				c.Progress = func(done, _ int) { bar.Set(done) }
 				defer bar.Finish()
@@ -78,6 +83,7 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV)")
 	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's)")
 	f.StringVar(&backend, "backend", "", "BLAS backend: "+strings.Join(kernels.Backends(), ", ")+" (openblas needs a -tags cblas build)")
+	f.StringVar(&clock, "clock", "wall", "how calls are timed: wall (as SMPI) or thread (CPU time of the thread: robust on a shared machine)")
 	cmd.AddCommand(newCalibrateMergeCmd())
 	return cmd
 }
