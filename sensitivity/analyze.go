@@ -147,9 +147,14 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 	if p.MPITime {
 		r.MPITime = mpiTime(g, ev.finish, ev.lat)
 	}
-	pieces, err := s.hull(p.Lmin, p.Lmax)
-	if err != nil {
-		return nil, err
+	var err error
+	pieces, ok := ev.parametric(p.Lmin, p.Lmax)
+	if !ok {
+		if pieces, err = s.hull(p.Lmin, p.Lmax); err != nil {
+			return nil, err
+		}
+	} else {
+		s.evals++
 	}
 	for _, b := range pieces[1:] {
 		r.CriticalLatencies = append(r.CriticalLatencies, b.L)

@@ -202,3 +202,34 @@ func TestHullAgainstPathEnumeration(t *testing.T) {
 		}
 	}
 }
+
+// TestParametricAgreesWithSearch: the one-pass parametric envelope and the
+// line-intersection search are two exact methods; they must find the same
+// pieces on graphs too big to enumerate paths.
+func TestParametricAgreesWithSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 60; trial++ {
+		g := mustBuild(t, randomDAG(rng, 1+rng.IntN(8), 50+rng.IntN(2000), 3, 2, trial%2 == 0))
+		class := rng.IntN(2)
+		ev := newEvaluator(g, []float64{3e-6, 1e-6}, uint8(class))
+		lo, hi := rng.Float64()*5e-6, 5e-6+rng.Float64()*50e-6
+		par, ok := ev.parametric(lo, hi)
+		if !ok {
+			t.Fatal("parametric pass gave up")
+		}
+		s := &search{ev: ev}
+		ser, err := s.hull(lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(par) != len(ser) {
+			t.Fatalf("trial %d: parametric %d pieces, search %d\n%+v\n%+v", trial, len(par), len(ser), par, ser)
+		}
+		for i := range par {
+			a, b := par[i], ser[i]
+			if !relNear(a.L, b.L, 1e-9) || !relNear(a.T, b.T, 1e-9) || a.LambdaRight != b.LambdaRight || i > 0 && a.LambdaLeft != b.LambdaLeft {
+				t.Errorf("trial %d piece %d: parametric %+v, search %+v", trial, i, a, b)
+			}
+		}
+	}
+}

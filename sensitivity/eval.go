@@ -64,12 +64,14 @@ func (a *acc) add(t float64, cmin, cmax int64, bytes float64, pred int32) {
 		return
 	}
 	d := t - a.t
-	tol := tieRel * math.Max(math.Abs(t), math.Abs(a.t))
+	tol := tieRel * absMax(t, a.t)
 	switch {
 	case d > tol:
 		*a = acc{t, cmin, cmax, bytes, pred}
 	case d >= -tol:
-		a.t = math.Max(a.t, t)
+		if t > a.t {
+			a.t = t
+		}
 		a.cmin = min(a.cmin, cmin)
 		if cmax > a.cmax || cmax == a.cmax && bytes > a.bytes {
 			a.cmax, a.bytes, a.pred = cmax, bytes, pred
