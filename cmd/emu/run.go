@@ -66,6 +66,7 @@ func newRunCmd() *cobra.Command {
 		sf                          scenarioFlags
 		jsonOut, graphOut, traceOut string
 		traceWindow                 string
+		maxIterations               int
 	)
 	cmd := &cobra.Command{
 		Use:   "run [FILE.toml]",
@@ -93,6 +94,9 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 			if len(args) == 1 {
 				file = args[0]
 			}
+			if maxIterations != 0 {
+				sf.sets = append(sf.sets, fmt.Sprintf("hpl.max_iterations=%d", maxIterations))
+			}
 			plan, err := sf.plan(file)
 			if err != nil {
 				return err
@@ -110,6 +114,7 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 	fl.StringVar(&graphOut, "graph", "", "write the execution graph to `FILE` (for emu analyze)")
 	fl.StringVar(&traceOut, "trace", "", "write a Chrome trace-event JSON to `FILE`")
 	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
+	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only the first `K` panels and extrapolate Time (same as --set hpl.max_iterations=K)")
 	return cmd
 }
 
@@ -125,6 +130,11 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, j
 		defer os.Remove(f.Name())
 		defer f.Close()
 		trace, opt.Trace = f, f
+	}
+	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
+		opt.Hooks = append(opt.Hooks, pr.hook)
+		go pr.run()
+		defer pr.stop()
 	}
 	res, err := plan.Run(opt)
 	if err != nil {
