@@ -8,7 +8,9 @@
 //     FatPipe links, per-flow bounds (TCP window), weights (SimGrid's
 //     penalties: shares ∝ 1/Weight) and reverse cross-traffic; flows progress
 //     lazily and the next completion comes from a heap. A start or an end
-//     re-solves only the connected component of links and flows it touches.
+//     re-solves only the flows it can affect: those of the connected
+//     component it touches whose level (rate × weight) is not below the
+//     level where the change enters the sweep (threshold.go).
 //   - Topologies (Flat, FatTree, Torus, Dragonfly) that build hosts, links
 //     and routes on demand, without N² tables.
 //

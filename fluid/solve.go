@@ -9,12 +9,14 @@ import (
 // solver holds the scratch state of one re-solve, reused across calls so
 // that a flow start or end allocates nothing in the steady state.
 type solver struct {
-	stamp   uint64     // marks the links and flows of the current component
-	work    []linkWork // per link, indexed by LinkID
-	links   []LinkID   // component links, in discovery order
-	flows   []*flow    // component flows, in discovery order
-	bounded []*flow    // component flows with a finite bound, by bound level
-	heap    levelHeap  // links with unfixed flows, by saturation level
+	stamp   uint64      // marks the links and flows being re-solved
+	floor   float64     // flows below this level are frozen at their rates
+	work    []linkWork  // per link, indexed by LinkID
+	links   []LinkID    // component links, in discovery order
+	flows   []*flow     // component flows, in discovery order
+	bounded []*flow     // component flows with a finite bound, by bound level
+	heap    levelHeap   // links with unfixed flows, by saturation level
+	levels  []flowLevel // scratch of saturationLevel
 }
 
 // linkWork is a link's solver scratch, kept apart from linkState so that
@@ -26,19 +28,23 @@ type linkWork struct {
 	unfixed   int32   // number of flows not yet fixed
 }
 
-// resolve recomputes the rates of every flow connected to the seed links
-// (SimGrid's selective update, §1.5 of the reference): max-min rates only
-// depend on the flows of one connected component of the link–flow graph,
-// so the others keep their rates and completion times. With FullResolve
-// every loaded link is a seed.
-func (s *System) resolve(now float64, seeds []elem) {
+// resolveAbove recomputes the rates of the flows that a change can affect
+// (SimGrid's selective update, §1.5 of the reference, refined by level):
+// the flows connected to the seed links through flows whose level
+// (rate × weight) is at least level·(1 − levelSlack), and the flows just
+// started (rate still −1). Lower-level flows keep their rates and only lower the
+// capacity left to the others; flows of other components keep everything.
+// With FullResolve, or level 0, it re-solves whole components.
+func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 	sv := &s.solver
 	if len(sv.work) != len(s.links) {
 		sv.work = make([]linkWork, len(s.links))
 	}
 	sv.stamp++
 	sv.links, sv.flows = sv.links[:0], sv.flows[:0]
+	sv.floor = level * (1 - levelSlack)
 	if s.opts.FullResolve {
+		sv.floor = 0
 		for l := range s.links {
 			if len(s.links[l].members) > 0 {
 				s.visitLink(LinkID(l))
@@ -52,7 +58,7 @@ func (s *System) resolve(now float64, seeds []elem) {
 	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
 	for i := 0; i < len(sv.links); i++ {
 		for _, m := range s.links[sv.links[i]].members {
-			if m.f.stamp == sv.stamp {
+			if m.f.stamp == sv.stamp || (m.f.rate >= 0 && m.f.rate*m.f.weight < sv.floor) {
 				continue
 			}
 			m.f.stamp = sv.stamp
@@ -101,12 +107,16 @@ func (s *System) maxMin() {
 	sv.heap = sv.heap[:0]
 	for _, l := range sv.links {
 		ls, w := &s.links[l], &sv.work[l]
-		w.remaining = ls.capacity
-		w.unfixed = int32(len(ls.members))
-		w.usage = 0
-		for _, m := range ls.members { // every flow is unfixed yet
-			w.usage += m.share
+		w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
+		for _, m := range ls.members {
+			if m.f.stamp == sv.stamp { // re-solved: unfixed yet
+				w.usage += m.share
+				w.unfixed++
+			} else { // frozen below the floor: keeps its rate
+				w.remaining -= m.f.elems[m.elem].coef * m.f.rate
+			}
 		}
+		w.remaining = max(w.remaining, 0)
 		if w.unfixed > 0 {
 			sv.heap = append(sv.heap, levelEntry{level: w.remaining / w.usage, link: l})
 		}
@@ -131,7 +141,7 @@ func (s *System) maxMin() {
 		default:
 			sv.heap.pop()
 			for _, m := range s.links[top].members {
-				if !m.f.fixed {
+				if m.f.stamp == sv.stamp && !m.f.fixed {
 					s.fix(m.f, linkLevel/m.f.weight)
 				}
 			}
@@ -165,7 +175,7 @@ func (s *System) lowestLink() (level float64, top LinkID) {
 func (s *System) recount(l LinkID) float64 {
 	u := 0.0
 	for _, m := range s.links[l].members {
-		if !m.f.fixed {
+		if m.f.stamp == s.solver.stamp && !m.f.fixed {
 			u += m.share
 		}
 	}

@@ -38,7 +38,7 @@ type FlowSpec struct {
 // Options tunes a System.
 type Options struct {
 	// FullResolve re-solves every flow on each change instead of only the
-	// connected component touched. Same rates, more work: it exists as a
+	// flows the change can affect (its component, above its level). Same rates, more work: it exists as a
 	// baseline for tests and benchmarks.
 	FullResolve bool
 }
@@ -133,7 +133,7 @@ func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 		ids = append(ids, f.id)
 		s.batch = append(s.batch, f.elems...)
 	}
-	s.resolve(now, s.batch)
+	s.resolveAbove(now, s.batch, 0)
 	return ids
 }
 
@@ -185,9 +185,11 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	return f
 }
 
+// resolveFrom re-solves after flow f started: only flows at or above the
+// level where f's first link saturates can change (see threshold.go).
 func (s *System) resolveFrom(now float64, f *flow) {
 	if len(f.elems) > 0 {
-		s.resolve(now, f.elems)
+		s.resolveAbove(now, f.elems, s.startLevel(f))
 	}
 }
 
@@ -231,6 +233,11 @@ func (s *System) Cancel(now float64, id FlowID) { s.remove(now, id) }
 func (s *System) remove(now float64, id FlowID) {
 	s.advance(now)
 	f := s.mustFlow(id)
+	// Only flows at or above f's level can change (see threshold.go).
+	level := 0.0
+	if f.rate > 0 && !math.IsInf(f.rate, 1) {
+		level = f.rate * f.weight
+	}
 	delete(s.flows, id)
 	s.done.remove(f)
 	for _, e := range f.elems {
@@ -241,7 +248,7 @@ func (s *System) remove(now float64, id FlowID) {
 		moved.f.elems[moved.elem].pos = e.pos
 		ls.members = ls.members[:last]
 	}
-	s.resolve(now, f.elems)
+	s.resolveAbove(now, f.elems, level)
 }
 
 // Rate returns the flow's current rate in bytes/s (+Inf for a flow that

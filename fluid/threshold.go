@@ -1,0 +1,79 @@
+package fluid
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Why a change only disturbs the flows above a level.
+//
+// Call a flow's level its rate × weight: the filling level at which
+// progressive filling fixed it. Progressive filling is a sweep over levels,
+// and what happens below a level t depends only on the links that saturate
+// below t. Hence:
+//
+//   - Removing flow g (level λ_g): none of g's links saturated below λ_g
+//     (g would have stopped there), and without g they carry less, so
+//     below λ_g the sweep is unchanged: every flow whose level is below
+//     λ_g keeps its rate.
+//   - Adding flow g: below the level t0 at which the first of g's links
+//     saturates in the new sweep, g's links stay unsaturated and every
+//     other link sees the same history, so flows below t0 keep their rates.
+//
+// Any lower threshold is also safe: re-solving every flow at or above a
+// threshold τ, against capacities reduced by the frozen flows below τ,
+// reproduces the full solution, because in that sub-problem no link can
+// saturate below τ (at level t ≤ τ it carries no more than the full sweep
+// did at τ). levelSlack lowers the threshold a hair so that flows tied with
+// it are re-solved whatever the rounding of their stored levels.
+const levelSlack = 1e-9 // relative, dimensionless
+
+// startLevel returns t0 for a flow f just added to its links: the smallest,
+// over f's links, level at which the link saturates when its other flows
+// follow their current levels and f rises with them. It ignores f's own
+// bound, which can only delay saturation: a lower t0 is still safe.
+func (s *System) startLevel(f *flow) float64 {
+	t0 := math.Inf(1)
+	for _, e := range f.elems {
+		t0 = math.Min(t0, s.saturationLevel(e.link, f, e.coef/f.weight))
+	}
+	return t0
+}
+
+// saturationLevel sweeps link l's flows by level: below level t the link
+// carries Σ_{λ<t} coef·rate (fixed flows) + t·(Σ_{λ≥t} share + fresh)
+// (rising flows), and saturates where that reaches its capacity.
+func (s *System) saturationLevel(l LinkID, fresh *flow, freshShare float64) float64 {
+	ls := &s.links[l]
+	others := s.solver.levels[:0]
+	for _, m := range ls.members {
+		if m.f != fresh {
+			others = append(others, flowLevel{level: m.f.rate * m.f.weight, share: m.share, load: m.f.elems[m.elem].coef * m.f.rate})
+		}
+	}
+	slices.SortFunc(others, func(a, b flowLevel) int { return cmp.Compare(a.level, b.level) })
+	s.solver.levels = others
+	fixed, slope := 0.0, freshShare
+	for _, o := range others {
+		slope += o.share
+	}
+	for _, o := range others {
+		if fixed+slope*o.level >= ls.capacity {
+			break // saturates before this flow stops rising
+		}
+		fixed += o.load
+		slope -= o.share
+	}
+	if slope <= 0 {
+		return math.Inf(1)
+	}
+	return math.Max(0, (ls.capacity-fixed)/slope)
+}
+
+// flowLevel is one flow of a link as saturationLevel sees it.
+type flowLevel struct {
+	level float64 // rate × weight
+	share float64 // coefficient / weight
+	load  float64 // coefficient × rate, bytes/s
+}
