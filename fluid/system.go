@@ -38,8 +38,8 @@ type FlowSpec struct {
 // Options tunes a System.
 type Options struct {
 	// FullResolve re-solves every flow on each change instead of only the
-	// flows the change can affect (its component, above its level). Same rates, more work: it exists as a
-	// baseline for tests and benchmarks.
+	// flows the change can affect (its component, above its level). Same
+	// rates, more work: it exists as a baseline for tests and benchmarks.
 	FullResolve bool
 }
 
@@ -143,6 +143,9 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	if !(spec.Bytes >= 0) || !(spec.Bound >= 0) || !(spec.Weight >= 0) || !(spec.ReverseShare >= 0) ||
 		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
 		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
+	}
+	if s.nextID < 0 {
+		panic("fluid: more than 2^31 flows started in one System")
 	}
 	f := &flow{id: s.nextID, remaining: spec.Bytes, last: now, weight: spec.Weight, bound: math.Inf(1), heapIdx: -1}
 	s.nextID++
