@@ -5,58 +5,33 @@ import (
 	"math"
 
 	"github.com/emu-hpc/emu/fluid"
-	"github.com/petar/GoLLRB/llrb"
 )
 
-// TimerID names a scheduled timer so that it can be cancelled.
+// TimerID names a scheduled timer: its insertion number, unique per Engine.
 type TimerID uint64
-
-// timer is one entry of the event queue. It is its own llrb.Item, ordered by
-// (at, seq): seq is unique, so no two timers ever compare equal.
-type timer struct {
-	at  float64 // s
-	seq uint64
-	fn  func()
-	h   Handler
-}
-
-// A Handler is an event target that needs no closure: drivers that schedule
-// millions of events implement it on a struct they already have, which
-// saves an allocation per event compared with After's func().
-type Handler interface{ Handle() }
-
-// Less orders timers by due time, then by insertion order.
-func (t *timer) Less(than llrb.Item) bool {
-	o := than.(*timer)
-	if t.at != o.at {
-		return t.at < o.at
-	}
-	return t.seq < o.seq
-}
 
 // Engine is the simulation kernel: a clock, a queue of timers and a
 // fluid.System whose flows complete in virtual time.
 type Engine struct {
 	now    float64 // s
 	seq    uint64  // insertion counter, the tie-breaker of equal times
-	timers *llrb.LLRB
+	timers timerQueue
 	sys    *fluid.System
 	// flows holds the done target of flow id at index id−flowBase. fluid
 	// hands out increasing ids, so a slice trimmed from the front when its
 	// oldest flows are gone replaces a map (no hashing per message).
 	flows    []flowDone
 	flowBase fluid.FlowID
-	flowHead int      // flows[:flowHead] are all finished
-	running  int      // flows started and not yet completed or cancelled
-	fired    uint64   // events fired so far (timers and flow completions)
-	free     []*timer // fired queue entries, reused to spare the allocator
+	flowHead int    // flows[:flowHead] are all finished
+	running  int    // flows started and not yet completed or cancelled
+	fired    uint64 // events fired so far (timers and flow completions)
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
 // be nil for an engine that only runs timers; StartFlow then panics.
 func NewEngine(sys *fluid.System) *Engine {
 	return &Engine{
-		timers: llrb.New(),
+		timers: newTimerQueue(),
 		sys:    sys,
 	}
 }
@@ -82,16 +57,9 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 	if !(d >= 0) || math.IsInf(d, 1) {
 		panic(fmt.Sprintf("emu: After(%v): delay must be finite and ≥ 0", d))
 	}
-	var t *timer
-	if n := len(e.free); n > 0 {
-		t, e.free = e.free[n-1], e.free[:n-1]
-	} else {
-		t = new(timer)
-	}
 	e.seq++
-	*t = timer{at: e.now + d, seq: e.seq, fn: fn, h: h}
-	e.timers.InsertNoReplace(t)
-	return TimerID(t.seq)
+	e.timers.push(e.now+d, e.seq, action{fn: fn, h: h})
+	return TimerID(e.seq)
 }
 
 // flowDone is what to call when a flow completes: a func or a Handler.
@@ -171,8 +139,8 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 // when nothing is pending.
 func (e *Engine) Next() (t float64, ok bool) {
 	t = math.Inf(1)
-	if m := e.timers.Min(); m != nil {
-		t, ok = m.(*timer).at, true
+	if at, tok := e.timers.peek(); tok {
+		t, ok = at, true
 	}
 	if e.sys != nil {
 		if ft, _, fok := e.sys.NextCompletion(); fok && ft < t {
@@ -183,19 +151,16 @@ func (e *Engine) Next() (t float64, ok bool) {
 }
 
 // Pending returns the number of scheduled timers plus running flows.
-func (e *Engine) Pending() int { return e.timers.Len() + e.running }
+func (e *Engine) Pending() int { return e.timers.n + e.running }
 
 // Step advances the clock to the next event and fires it: a timer's function
 // or a completed flow's done function. It returns false, without changing
 // anything, when no event is pending (no timer and no flow that will ever
 // complete).
 func (e *Engine) Step() bool {
-	var next *timer
-	if m := e.timers.Min(); m != nil {
-		next = m.(*timer)
-	}
+	tt, tok := e.timers.peek()
 	if e.sys != nil {
-		if ft, id, ok := e.sys.NextCompletion(); ok && (next == nil || ft < next.at) {
+		if ft, id, ok := e.sys.NextCompletion(); ok && (!tok || ft < tt) {
 			e.advance(ft)
 			e.sys.Finish(e.now, id)
 			done, _ := e.untrack(id)
@@ -209,19 +174,16 @@ func (e *Engine) Step() bool {
 			return true
 		}
 	}
-	if next == nil {
+	if !tok {
 		return false
 	}
-	e.timers.DeleteMin()
-	e.advance(next.at)
-	fn, h := next.fn, next.h
-	*next = timer{}
-	e.free = append(e.free, next)
+	at, a := e.timers.pop()
+	e.advance(at)
 	e.fired++
-	if h != nil {
-		h.Handle()
+	if a.h != nil {
+		a.h.Handle()
 	} else {
-		fn()
+		a.fn()
 	}
 	return true
 }

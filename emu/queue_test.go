@@ -1,0 +1,72 @@
+package emu
+
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
+
+// TestQueueMatchesReference: random pushes (few distinct times, so buckets
+// are shared and re-created) interleaved with pops come out exactly in
+// (time, seq) order, as a plain sort of the same timers says.
+func TestQueueMatchesReference(t *testing.T) {
+	type ref struct {
+		at  float64
+		seq uint64
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		q := newTimerQueue()
+		var pending []ref
+		var seq uint64
+		now := 0.0
+		for step := 0; step < 300; step++ {
+			if rng.IntN(3) > 0 || len(pending) == 0 {
+				seq++
+				at := now + float64(rng.IntN(4)) // times repeat often
+				q.push(at, seq, action{fn: func() {}})
+				pending = append(pending, ref{at, seq})
+				continue
+			}
+			sort.Slice(pending, func(i, j int) bool {
+				if pending[i].at != pending[j].at {
+					return pending[i].at < pending[j].at
+				}
+				return pending[i].seq < pending[j].seq
+			})
+			want := pending[0]
+			pending = pending[1:]
+			if at, ok := q.peek(); !ok || at != want.at {
+				t.Fatalf("trial %d: peek %v, want %v", trial, at, want.at)
+			}
+			at, a := q.pop()
+			if at != want.at || a.fn == nil {
+				t.Fatalf("trial %d: popped %v, want %v", trial, at, want.at)
+			}
+			now = at
+			if q.n != len(pending) {
+				t.Fatalf("trial %d: %d queued, want %d", trial, q.n, len(pending))
+			}
+		}
+	}
+}
+
+// TestSameInstantKeepsInsertionOrder names each timer by its seq: those at
+// one instant fire in insertion order even when another instant's bucket
+// was created between them.
+func TestSameInstantKeepsInsertionOrder(t *testing.T) {
+	e := NewEngine(nil)
+	var got []int
+	for i, d := range []float64{1, 2, 1, 1, 2, 0, 1} {
+		i := i
+		e.After(d, func() { got = append(got, i) })
+	}
+	for e.Step() {
+	}
+	want := []int{5, 0, 2, 3, 6, 1, 4}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("fired %v, want %v", got, want)
+		}
+	}
+}
