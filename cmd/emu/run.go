@@ -140,7 +140,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, j
 	if err != nil {
 		return err
 	}
-	if err := printResults(cmd.OutOrStdout(), plan, res); err != nil {
+	if err := printTo(cmd, plan, res); err != nil {
 		return asFailure(err)
 	}
 	if trace != nil {
@@ -169,6 +169,19 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, j
 		}
 	}
 	return nil
+}
+
+// printTo prints the results where they belong: HPL's report as HPL.dat's lines
+// 3–4 say (6 stdout, 7 stderr, any other value the named file, written whole), the
+// other applications' tables on stdout.
+func printTo(cmd *cobra.Command, plan *scenario.Plan, res *scenario.Result) error {
+	if plan.App != scenario.AppHPL || plan.HPLDat.Device == 6 {
+		return printResults(cmd.OutOrStdout(), plan, res)
+	}
+	if plan.HPLDat.Device == 7 {
+		return printResults(cmd.ErrOrStderr(), plan, res)
+	}
+	return writeFileAtomic(plan.HPLDat.OutFile, func(w io.Writer) error { return printResults(w, plan, res) })
 }
 
 // printResults prints HPL's own report, or the pingpong / ring table.

@@ -173,3 +173,25 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+func TestRunHPLDatDevice(t *testing.T) {
+	// HPL.dat line 4: any device but 6 and 7 sends the report to the file of line 3.
+	dir := t.TempDir()
+	lines := strings.Split(string(mustRead(t, "../../scenario/testdata/hpldat/shipped.dat")), "\n")
+	out := filepath.Join(dir, "HPL.out")
+	lines[2], lines[3] = out+" output file name", "8 device out"
+	lines[5], lines[7], lines[9], lines[10], lines[11] = "600", "64", "1", "2", "2" // one small 2x2 test
+	lines[4], lines[6], lines[13], lines[15], lines[19] = "1", "1", "1", "1", "1"
+	lines[14], lines[16], lines[20] = "2", "4", "1"
+	dat := filepath.Join(dir, "HPL.dat")
+	if err := os.WriteFile(dat, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "run", "--hpl-dat", dat)
+	if code != exitOK || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if b := mustRead(t, out); !strings.Contains(string(b), "WR00C2R4         600    64     2     2") {
+		t.Errorf("HPL.out:\n%s", b)
+	}
+}
