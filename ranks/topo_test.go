@@ -12,6 +12,13 @@ type crossbar struct {
 	links   []fluid.Link
 }
 
+// withUpLatency gives host h's up link latency lat (route latencies then
+// differ by sender, for weight tests).
+func (x *crossbar) withUpLatency(h int, lat float64) *crossbar {
+	x.links[2*h].Latency = lat
+	return x
+}
+
 func newCrossbar(hosts int, bw, lat float64) *crossbar {
 	x := &crossbar{hosts: hosts, bw: bw, lat: lat}
 	for h := 0; h < hosts; h++ {
@@ -32,7 +39,8 @@ func (x *crossbar) Route(a, b int) fluid.Route {
 	if a == b {
 		return fluid.Route{Links: []fluid.LinkID{fluid.LinkID(2*x.hosts + a)}}
 	}
-	return fluid.Route{Links: []fluid.LinkID{fluid.LinkID(2 * a), fluid.LinkID(2*b + 1)}, Latency: 2 * x.lat, Hops: 1}
+	up, down := fluid.LinkID(2*a), fluid.LinkID(2*b+1)
+	return fluid.Route{Links: []fluid.LinkID{up, down}, Latency: x.links[up].Latency + x.links[down].Latency, Hops: 1}
 }
 
 func itoa(i int) string {
