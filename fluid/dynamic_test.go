@@ -205,3 +205,37 @@ func TestDynamicMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestDynamicOnTopologies replays SMPI-like traffic (weights = route
+// latency, 5% cross-traffic, a TCP-window bound on some flows) arriving
+// over time on the reference topologies, where components are large and
+// levels many, and compares the System with the step-by-step reference.
+func TestDynamicOnTopologies(t *testing.T) {
+	topos := goldenTopologies(t)
+	for _, name := range []string{"dragonfly", "fattree", "flat", "torus"} {
+		topo := topos[name]
+		rng := rand.New(rand.NewPCG(11, 12))
+		for range 8 {
+			sc := scenario{links: topo.Links()}
+			for range 60 {
+				src, dst := rng.IntN(topo.Hosts()), rng.IntN(topo.Hosts())
+				r := topo.Route(src, dst)
+				f := fluid.FlowSpec{Links: r.Links, Reverse: topo.Route(dst, src).Links, ReverseShare: 0.05,
+					Weight: r.Latency, Bytes: 1e3 + 1e6*rng.Float64()}
+				if rng.IntN(4) == 0 {
+					f.Bound = 2e8 + 1e9*rng.Float64()
+				}
+				sc.flows = append(sc.flows, f)
+				sc.start = append(sc.start, 1e-3*rng.Float64())
+				sc.cancel = append(sc.cancel, math.Inf(1))
+			}
+			want := runReference(sc)
+			got := runSystem(t, sc, false)
+			for f := range got {
+				if got[f] != want[f] && math.Abs(got[f]-want[f]) > timeTol*math.Max(1e-3, want[f]) {
+					t.Fatalf("%s: flow %d done at %v, reference %v", name, f, got[f], want[f])
+				}
+			}
+		}
+	}
+}
