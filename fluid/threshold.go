@@ -20,6 +20,8 @@ import (
 //   - Adding flow g: below the level t0 at which the first of g's links
 //     saturates in the new sweep, g's links stay unsaturated and every
 //     other link sees the same history, so flows below t0 keep their rates.
+//     (If g reaches its bound first, it stops rising there and t0 is
+//     where its links saturate with g held at its bound.)
 //
 // Any lower threshold is also safe: re-solving every flow at or above a
 // threshold τ, against capacities reduced by the frozen flows below τ,
@@ -31,49 +33,53 @@ const levelSlack = 1e-9 // relative, dimensionless
 
 // startLevel returns t0 for a flow f just added to its links: the smallest,
 // over f's links, level at which the link saturates when its other flows
-// follow their current levels and f rises with them. It ignores f's own
-// bound, which can only delay saturation: a lower t0 is still safe.
+// follow their current levels and f rises with them up to its bound level
+// (bound × weight; +Inf if unbounded).
 func (s *System) startLevel(f *flow) float64 {
 	t0 := math.Inf(1)
 	for _, e := range f.elems {
-		t0 = math.Min(t0, s.saturationLevel(e.link, f, e.coef/f.weight))
+		t0 = math.Min(t0, s.saturationLevel(e.link, f))
 	}
 	return t0
 }
 
 // saturationLevel sweeps link l's flows by level: below level t the link
-// carries Σ_{λ<t} coef·rate (fixed flows) + t·(Σ_{λ≥t} share + fresh)
-// (rising flows), and saturates where that reaches its capacity.
-func (s *System) saturationLevel(l LinkID, fresh *flow, freshShare float64) float64 {
+// carries Σ_{λ<t} coef·rate (flows already stopped) + t·Σ_{λ≥t} share
+// (flows still rising), and saturates where that reaches its capacity.
+// The fresh flow stops at its bound level, carrying coef·bound from there.
+func (s *System) saturationLevel(l LinkID, fresh *flow) float64 {
 	ls := &s.links[l]
-	others := s.solver.levels[:0]
+	levels := s.solver.levels[:0]
 	for _, m := range ls.members {
-		if m.f != fresh {
-			others = append(others, flowLevel{level: m.f.rate * m.f.weight, share: m.share, load: m.f.elems[m.elem].coef * m.f.rate})
+		coef := m.f.elems[m.elem].coef
+		if m.f == fresh {
+			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: m.share, load: coef * fresh.bound})
+		} else {
+			levels = append(levels, flowLevel{level: m.f.rate * m.f.weight, share: m.share, load: coef * m.f.rate})
 		}
 	}
-	slices.SortFunc(others, func(a, b flowLevel) int { return cmp.Compare(a.level, b.level) })
-	s.solver.levels = others
-	fixed, slope := 0.0, freshShare
-	for _, o := range others {
+	slices.SortFunc(levels, func(a, b flowLevel) int { return cmp.Compare(a.level, b.level) })
+	s.solver.levels = levels
+	stopped, slope := 0.0, 0.0
+	for _, o := range levels {
 		slope += o.share
 	}
-	for _, o := range others {
-		if fixed+slope*o.level >= ls.capacity {
+	for _, o := range levels {
+		if stopped+slope*o.level >= ls.capacity {
 			break // saturates before this flow stops rising
 		}
-		fixed += o.load
+		stopped += o.load
 		slope -= o.share
 	}
-	if slope <= 0 {
+	if slope <= 0 { // every flow stops below saturation
 		return math.Inf(1)
 	}
-	return math.Max(0, (ls.capacity-fixed)/slope)
+	return math.Max(0, (ls.capacity-stopped)/slope)
 }
 
 // flowLevel is one flow of a link as saturationLevel sees it.
 type flowLevel struct {
-	level float64 // rate × weight
+	level float64 // rate × weight (bound × weight for the fresh flow)
 	share float64 // coefficient / weight
 	load  float64 // coefficient × rate, bytes/s
 }
