@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -181,4 +183,35 @@ func FuzzParseScenario(f *testing.F) {
 			t.Errorf("accepted an unusable plan %+v", p)
 		}
 	})
+}
+
+func TestModelsFileAndInlineTables(t *testing.T) {
+	// kernels.models names a models.toml beside the scenario; inline tables win over it.
+	dir := t.TempDir()
+	modelsDoc := "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [2e-11]\n\n[kernels.dtrsm]\nterms = [\"w\"]\ncoef = [3e-11]\n"
+	if err := os.WriteFile(filepath.Join(dir, "models.toml"), []byte(modelsDoc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := "[platform]\nhosts = 1\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n[kernels]\nmodels = \"models.toml\"\n[kernels.dtrsm]\nterms = [\"w\"]\ncoef = [5e-11]\n"
+	path := filepath.Join(dir, "s.toml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	p := mustPlan(t, s, err)
+	v := models.Vars{M: 10, N: 10, K: 10, W: 1000}
+	if got := p.Kernels.Models.For("dgemm", "").Mean(v); !close(got, 2e-8) {
+		t.Errorf("dgemm from the models file: %g s, want 2e-8", got)
+	}
+	if got := p.Kernels.Models.For("dtrsm", "").Mean(v); !close(got, 5e-8) {
+		t.Errorf("dtrsm inline: %g s, want 5e-8", got)
+	}
+	// A broken models file is reported with its own name and line.
+	if err := os.WriteFile(filepath.Join(dir, "models.toml"), []byte("[kernels.dgemm]\nterms = [\"q\"]\ncoef = [1]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _ = Load(path)
+	if _, err := s.Validate(); err == nil || !strings.Contains(err.Error(), "models.toml:") {
+		t.Errorf("broken models file: %v", err)
+	}
 }

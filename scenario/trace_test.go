@@ -135,3 +135,72 @@ func TestParseTraceWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceShowsTheBroadcast runs HPL on a 1×4 grid (N = 512, NB = 32: 16 panels)
+// with 1ring and with 2ring and reads the broadcast pattern off the trace's arrows
+// (hpl.md §6). 1ring sends each panel root→r+1→r+2→r+3: three hops to the next
+// rank. 2ring splits the other three ranks in halves {r+1} and {r+2, r+3}: the root
+// sends to r+1 and to r+2, which passes to r+3 — one hop to the next rank fewer and
+// one hop two ranks ahead more, per panel. Everything else (set-up collectives, back
+// substitution) is the same in both runs, so the differences are exactly ±16.
+func TestTraceShowsTheBroadcast(t *testing.T) {
+	arrows := func(bcast string) map[[2]int]int {
+		s, err := Parse([]byte(`
+[platform]
+hosts = 4
+link_bandwidth = "10GBps"
+link_latency = "1us"
+[network]
+model = "cm02"
+[kernels.dgemm]
+terms = ["m*n*k"]
+coef = [1e-11]
+[hpl]
+n = 512
+nb = 32
+grids = [[1, 4]]
+depth = 0
+bcast = "`+bcast+`"
+`), "bcast.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := p.Run(RunOptions{Trace: &buf}); err != nil {
+			t.Fatal(err)
+		}
+		events := checkTrace(t, buf.Bytes())
+		from := map[uint64]int{}
+		pairs := map[[2]int]int{}
+		for _, e := range events {
+			switch e.Ph {
+			case "s":
+				from[*e.ID] = *e.Pid
+			case "f":
+				pairs[[2]int{from[*e.ID], *e.Pid}]++
+			}
+		}
+		return pairs
+	}
+	count := func(pairs map[[2]int]int, ahead int) int {
+		n := 0
+		for pair, c := range pairs {
+			if pair[1] == (pair[0]+ahead)%4 {
+				n += c
+			}
+		}
+		return n
+	}
+	const panels = 512 / 32
+	one, two := arrows("1ring"), arrows("2ring")
+	if d := count(one, 1) - count(two, 1); d != panels {
+		t.Errorf("messages to the next rank: 1ring %d, 2ring %d; want %d fewer with 2ring", count(one, 1), count(two, 1), panels)
+	}
+	if d := count(two, 2) - count(one, 2); d != panels {
+		t.Errorf("messages two ranks ahead: 1ring %d, 2ring %d; want %d more with 2ring", count(one, 2), count(two, 2), panels)
+	}
+}
