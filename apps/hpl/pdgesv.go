@@ -2,6 +2,10 @@ package hpl
 
 // The factorization drivers (hpl.md §4): HPL_pdgesv0 (no look-ahead) and
 // HPL_pdgesvK2 (look-ahead of any depth ≥ 1), then back substitution.
+//
+// Both can start at panel column j0 and stop after a number of panels: the
+// sampling behind Options.MaxIterations (see extrapolate.go). A full run is
+// j0 = 0 with no limit, HPL's own loop.
 
 // pdgesv factors [A | b] and solves; it returns the number of panels emulated.
 func (s *solver) pdgesv() int {
@@ -9,31 +13,38 @@ func (s *solver) pdgesv() int {
 		return 0
 	}
 	s.info = 0
-	var panels int
-	if s.p.Depth == 0 || s.g.q == 1 {
-		panels = s.gesv0()
-	} else {
-		panels = s.gesvK2(s.p.Depth)
+	if s.truncated() {
+		return s.sample()
 	}
-	if s.info == 0 && !s.truncated(panels) {
+	panels := s.factorize(0, 0)
+	if s.info == 0 {
 		s.trsv()
 	}
 	return panels
 }
 
-// truncated reports whether MaxIterations cut the factorization short.
-func (s *solver) truncated(panels int) bool {
-	return s.maxPanels > 0 && panels < (s.n+s.nb-1)/s.nb
+// totalPanels is ⌈N/NB⌉.
+func (s *solver) totalPanels() int { return (s.n + s.nb - 1) / s.nb }
+
+// truncated reports whether MaxIterations cuts the factorization short.
+func (s *solver) truncated() bool {
+	return s.maxPanels > 0 && s.maxPanels < s.totalPanels()
 }
 
-// stop reports whether the panel count limit is reached.
-func (s *solver) stop(panels int) bool { return s.maxPanels > 0 && panels >= s.maxPanels }
+// factorize runs the driver from global column j0 for at most limit panels (0:
+// to the end) and returns the number of panels factored.
+func (s *solver) factorize(j0, limit int) int {
+	if s.p.Depth == 0 || s.g.q == 1 {
+		return s.gesv0(j0, limit)
+	}
+	return s.gesvK2(s.p.Depth, j0, limit)
+}
 
-func (s *solver) gesv0() int {
+func (s *solver) gesv0(j0, limit int) int {
 	tag := tagFactBegin
 	panels := 0
-	for j := 0; j < s.n; j += s.nb {
-		if s.stop(panels) {
+	for j := j0; j < s.n; j += s.nb {
+		if limit > 0 && panels >= limit {
 			break
 		}
 		jb := min(s.n-j, s.nb)
@@ -45,20 +56,21 @@ func (s *solver) gesv0() int {
 		pn.release()
 		tag = nextTag(tag)
 		panels++
+		s.mark(j, jb)
 	}
 	return panels
 }
 
-func (s *solver) gesvK2(depth int) int {
+func (s *solver) gesvK2(depth, j0, limit int) int {
 	g := s.g
 	N, nb, Q := s.n, s.nb, g.q
 	mycol := g.mycol
 	panel := make([]*panel, depth+1)
-	icur := 0
+	icur := g2p(j0, nb, Q)
 	tag := tagFactBegin
-	nq := numroc(N+1, nb, mycol, Q)
-	nn := N
-	jstart := 0
+	nq := numrocI(N+1-j0, j0, nb, mycol, Q)
+	nn := N - j0
+	jstart := j0
 	for k := range depth {
 		jb := min(nn, nb)
 		panel[k] = s.newPanel(jstart, jb, tag)
@@ -73,7 +85,7 @@ func (s *solver) gesvK2(depth int) int {
 	panel[depth] = s.newPanel(jstart, min(nn, nb), tag) // placeholder: its tag is never used
 	tag = nextTag(tag)
 	panels := 0
-	j := 0
+	j := j0
 	for k := range depth {
 		jb := min(jstart-j, nb)
 		j += jb
@@ -85,10 +97,13 @@ func (s *solver) gesvK2(depth int) int {
 		}
 		if panel[k].jb > 0 {
 			panels++
+			s.mark(j-jb, jb)
 		}
 	}
+	stopped := false
 	for j := jstart; j < N; j += nb {
-		if s.stop(panels) {
+		if limit > 0 && panels >= limit {
+			stopped = true
 			break
 		}
 		n := N - j
@@ -114,8 +129,9 @@ func (s *solver) gesvK2(depth int) int {
 		icur = modAdd(icur, 1, Q)
 		tag = nextTag(tag)
 		panels++
+		s.mark(j, jb)
 	}
-	if !s.truncated(panels) {
+	if !stopped {
 		nn := numrocI(1, N, nb, mycol, Q)
 		for k := range depth {
 			s.update(nil, panel[k], nn)

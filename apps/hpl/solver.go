@@ -18,6 +18,22 @@ type solver struct {
 	pivots    pivotSource
 	rec       *Pivots
 	maxPanels int
+	clk       clock
+	marks     []panelMark // end of each emulated panel (MaxIterations only)
+	estimate  float64     // extrapolated factorization time, s (MaxIterations only)
+}
+
+// panelMark is the simulated time at which this rank finished a panel's iteration.
+type panelMark struct {
+	j, jb int
+	t     float64
+}
+
+// mark records the end of a panel's iteration when extrapolating.
+func (s *solver) mark(j, jb int) {
+	if s.maxPanels > 0 {
+		s.marks = append(s.marks, panelMark{j, jb, s.clk.now()})
+	}
 }
 
 // Options are the emulation choices that are not HPL parameters.
@@ -66,33 +82,6 @@ func gflops(n int, t float64) float64 {
 	return (N / 1e9) * (N / t) * ((2.0/3.0)*N + 3.0/2.0)
 }
 
-// panelWork is the extrapolation weight of the panel at column j of width jb:
-// Σ (N − c)² over its columns, proportional to its trailing update's flops.
-func panelWork(n, j, jb int) float64 {
-	w := 0.0
-	for c := j; c < j+jb; c++ {
-		r := float64(n - c)
-		w += r * r
-	}
-	return w
-}
-
-// extrapolate scales the time of the first k panels to the whole factorization.
-func extrapolate(n, nb, k int, t float64) float64 {
-	done, total := 0.0, 0.0
-	for i, j := 0, 0; j < n; i, j = i+1, j+nb {
-		w := panelWork(n, j, min(nb, n-j))
-		total += w
-		if i < k {
-			done += w
-		}
-	}
-	if done <= 0 {
-		return t
-	}
-	return t * total / done
-}
-
 // localLDA is HPL's leading dimension: the smallest multiple of align ≥ max(1, mp)
 // that is not a power of two (hpl.md §2.3).
 func localLDA(mp, align int) int {
@@ -121,7 +110,7 @@ func runTest(world commPort, clk clock, p Params, k kern, real bool, opt Options
 	}
 	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
 		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
-		rec:    opt.Record, maxPanels: opt.MaxIterations}
+		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk}
 	if real {
 		s.rec = opt.Record
 	} else {
@@ -144,14 +133,19 @@ func runTest(world commPort, clk clock, p Params, k kern, real bool, opt Options
 	t0 := clk.now()
 	panels := s.pdgesv()
 	wall := clk.now() - t0
-	tm := treeAllreduce(g.all, []float64{wall}, 1, bytesPerDouble, opMax)
-	// the time is a control value: it travels even in model mode
+	// the time is a control value: it travels even in model mode; a truncated
+	// run sends its extrapolation along (2 doubles instead of HPL's 1)
+	times := []float64{wall}
+	if s.truncated() {
+		times = append(times, s.estimate)
+	}
+	tm := treeAllreduce(g.all, times, len(times), bytesPerDouble, opMax)
 	res := &Result{Params: p, Variant: p.Variant(), N: p.N, NB: p.NB, P: p.P, Q: p.Q,
 		Start: t0, Time: tm[0], Info: s.info, Panels: panels}
-	if s.truncated(panels) {
+	if len(tm) > 1 {
 		res.Extrapolated = true
-		res.EmulatedTime = res.Time
-		res.Time = extrapolate(p.N, p.NB, panels, res.Time)
+		res.EmulatedTime = tm[0]
+		res.Time = tm[1]
 	}
 	res.Gflops = gflops(p.N, res.Time)
 	if p.Threshold > 0 && s.info == 0 && !res.Extrapolated {
