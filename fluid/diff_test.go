@@ -75,3 +75,12 @@ func TestSystemMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentialKit runs the fluidtest kit's own differential driver on
+// the System, with larger problems than TestSystemMatchesReference.
+func TestDifferentialKit(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		solve := func(p fluidtest.Problem) []float64 { return solveWithSystem(p, full, false) }
+		fluidtest.Differential(t, solve, 42, 200, fluidtest.RandomConfig{MaxLinks: 20, MaxFlows: 40, MaxRoute: 6}, diffTol)
+	}
+}

@@ -56,3 +56,25 @@ func TestReferenceMeetsInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentialCatchesWrongSolver: the kit must reject a solver that is
+// wrong, here one that ignores bounds.
+func TestDifferentialCatchesWrongSolver(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	caught := false
+	for range 200 {
+		p := Random(rng, RandomConfig{MaxLinks: 5, MaxFlows: 8, MaxRoute: 3})
+		unbounded := p
+		unbounded.Flows = append(unbounded.Flows[:0:0], p.Flows...)
+		for i := range unbounded.Flows {
+			unbounded.Flows[i].Bound = 0
+		}
+		if Compare(p, Reference(unbounded), checkTol) != nil {
+			caught = true
+			break
+		}
+	}
+	if !caught {
+		t.Error("200 problems did not expose a solver ignoring bounds")
+	}
+}
