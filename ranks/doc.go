@@ -21,6 +21,12 @@
 // and cost no context switch; a blocked rank that is itself the next to run
 // continues without one either.
 //
+// Free polls (Iprobe, Test, Testany with a zero cost) cannot advance time:
+// a rank that fails 64 of them at one instant is parked until every other
+// rank is blocked, released once at that instant, then only after the next
+// instant's events — so a busy-wait loop lets time pass as a real one does
+// instead of spinning forever.
+//
 // When no rank can run and nothing is pending, Run returns a *DeadlockError
 // listing each blocked rank with its call, peer and tag. A panic in a rank
 // becomes a *PanicError naming it. In every case all rank goroutines have

@@ -21,10 +21,21 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	st, ok := c.peek(src, tag)
 	if !ok {
 		w.failedPoll(n)
+		if w.cfg.IprobeCost == 0 {
+			r.spin("Iprobe", c.peerOf(src), tag)
+		}
 		return false, Status{}
 	}
 	*n = 1
 	return true, st
+}
+
+// peerOf translates a communicator rank (or AnySource) to a world rank.
+func (c *Comm) peerOf(src int) int {
+	if src == AnySource {
+		return AnySource
+	}
+	return c.WorldRank(src)
 }
 
 // peek looks for a posted send matching (src, tag) on c without taking it.

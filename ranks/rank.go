@@ -33,6 +33,38 @@ type Rank struct {
 	probe *probeWait // set while blocked in a zero-cost Probe
 
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
+
+	spins  int     // consecutive failed free polls at time spinAt
+	spinAt float64 // s
+	parked bool    // in World.pollers
+}
+
+// spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero
+// cost) a rank may make at one instant before it is parked. A real
+// busy-wait lets time pass; a free poll does not, so without parking a
+// spin loop would run forever at a fixed time.
+const spinLimit = 64
+
+// spin records a failed free poll. Past spinLimit at one instant the rank
+// is parked until every other rank is blocked: it is then released once at
+// the same instant (to see what the others did), and after that only when
+// the engine has fired the next instant's events. A poller with nothing
+// left to happen is reported in the DeadlockError under its call.
+func (r *Rank) spin(call string, peer, tag int) {
+	now := r.w.eng.Now()
+	if now != r.spinAt {
+		r.spinAt, r.spins = now, 0
+	}
+	r.spins++
+	if r.spins < spinLimit {
+		return
+	}
+	r.spins = 0
+	r.parked = true
+	r.w.pollers = append(r.w.pollers, r)
+	for r.parked {
+		r.block(call, peer, tag)
+	}
 }
 
 // rankTimer is the emu.Handler that ends a rank's sleep.

@@ -286,3 +286,56 @@ func TestDeterministicEvents(t *testing.T) {
 		t.Fatalf("traces differ or are empty (%d and %d bytes)", len(a), len(b))
 	}
 }
+
+// TestFreePollingLetsTimePass: with zero Iprobe and Test costs a spin loop
+// cannot advance time by itself; the rank is parked after spinLimit failed
+// polls and released when the others are blocked and the next instant's
+// events have fired, so the message sent at t = 1 ms is found at 1 ms.
+// A spin with nothing left to happen is a deadlock naming the call.
+func TestFreePollingLetsTimePass(t *testing.T) {
+	cfg := preset(t, "cm02")
+	cfg.IprobeCost, cfg.TestCost = 0, 0
+	var foundAt, testAt float64
+	run(t, cfg, newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+		c := r.World()
+		if r.ID() == 0 {
+			r.Compute(1e-3, "w")
+			c.Send(1, 0, Msg{Bytes: 8})
+			c.Send(1, 1, Msg{Bytes: 8})
+			return
+		}
+		for {
+			if ok, _ := c.Iprobe(0, 0); ok {
+				break
+			}
+		}
+		foundAt = r.Now()
+		c.Recv(0, 0)
+		q := c.Irecv(0, 1)
+		for {
+			if ok, _, _ := q.Test(); ok {
+				break
+			}
+		}
+		testAt = r.Now()
+	})
+	if foundAt != 1e-3 {
+		t.Errorf("Iprobe spin found the message at %g, want 1e-3", foundAt)
+	}
+	if want := 1e-3 + 2e-6 + 24/1e9 + 2e-6 + 24/1e9; !(testAt >= 1e-3 && testAt <= want) {
+		t.Errorf("Test spin completed at %g", testAt)
+	}
+
+	w, _ := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+	err := w.Run(func(r *Rank) {
+		for {
+			if ok, _ := r.World().Iprobe(AnySource, 5); ok {
+				return
+			}
+		}
+	})
+	var d *DeadlockError
+	if !errors.As(err, &d) || len(d.Blocked) != 2 || d.Blocked[0].Call != "Iprobe" || d.Blocked[1].Tag != 5 {
+		t.Fatalf("spinning on nothing: %v", err)
+	}
+}

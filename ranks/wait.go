@@ -39,6 +39,9 @@ func (q *Request) Test() (bool, Msg, Status) {
 	r.sleep(r.w.cfg.TestCost*float64(*n), "Test")
 	if !q.done {
 		r.w.failedPoll(n)
+		if r.w.cfg.TestCost == 0 {
+			r.spin("Test", q.peer, q.tag)
+		}
 		return false, Msg{}, Status{}
 	}
 	*n = 1
@@ -120,6 +123,9 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 		}
 	}
 	r.w.failedPoll(n)
+	if r.w.cfg.TestCost == 0 {
+		r.spin("Testany", noPeer, 0)
+	}
 	return -1, false, Msg{}, Status{}
 }
 

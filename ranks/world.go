@@ -35,6 +35,12 @@ type World struct {
 	splits                   map[splitKey]*splitRound
 	iprobeN, testN, testanyN int // SimGrid's simulation-wide poll counters
 
+	// Ranks spinning on free polls (see Rank.spin), parked until every
+	// other rank is blocked; releasedAt is when they were last let go.
+	pollers    []*Rank
+	releasedAt float64
+	released   bool
+
 	scratch Event
 
 	// End of the run: set by the goroutine holding the baton, read by Run
@@ -196,6 +202,10 @@ func (w *World) schedule(r *Rank) bool {
 			w.over = true
 			return false // r has finished: body reports the end
 		}
+		if len(w.pollers) > 0 && !w.pollersSawNow() {
+			w.releasePollers() // first let them see what the others did at this instant
+			continue
+		}
 		t, ok := w.eng.Next()
 		if !ok {
 			w.err = w.deadlock()
@@ -212,7 +222,28 @@ func (w *World) schedule(r *Rank) bool {
 				break
 			}
 		}
+		w.releasePollers()
 	}
+}
+
+// pollersSawNow reports whether the parked pollers were already released
+// at the current instant.
+func (w *World) pollersSawNow() bool { return w.released && w.releasedAt == w.eng.Now() }
+
+// releasePollers makes the parked pollers ready again.
+func (w *World) releasePollers() {
+	if len(w.pollers) == 0 {
+		return
+	}
+	w.released, w.releasedAt = true, w.eng.Now()
+	for _, p := range w.pollers {
+		if p.parked {
+			p.parked = false
+			w.wakeUp(p)
+		}
+	}
+	clear(w.pollers)
+	w.pollers = w.pollers[:0]
 }
 
 // wakeUp makes a blocked rank ready (idempotent).
