@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"sync"
 	"time"
 
@@ -64,6 +63,9 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		return res, err
 	}
 	parallel := max(1, c.Parallel)
+	if parallel > 1 && c.Clock == kernels.CPUClock {
+		return res, fmt.Errorf("the cpu clock counts every worker's time: measure with 1 worker, or with the wall clock")
+	}
 	now := c.now
 	if now == nil {
 		now = time.Now
@@ -104,8 +106,6 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runtime.LockOSThread() // one OS thread per worker, as one rank per core
-			defer runtime.UnlockOSThread()
 			m := newMeasurer(be, c.Clock, c.Plan.Seed^uint64(core+1))
 			for i := range todo {
 				call := c.Plan.Call(i)

@@ -113,7 +113,7 @@ func TestCampaignRefusesOtherPlan(t *testing.T) {
 	if _, err := (&Campaign{Plan: p, Out: path, Host: "h"}).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	_, err := (&Campaign{Plan: p, Out: path, Host: "h", Clock: kernels.ThreadClock}).Run(context.Background())
+	_, err := (&Campaign{Plan: p, Out: path, Host: "h", Clock: kernels.CPUClock}).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), path+":2: row timed with the wall clock") {
 		t.Fatalf("resuming with another clock: %v, want a clock mismatch at line 2", err)
 	}

@@ -19,7 +19,7 @@ type Sample struct {
 	Seconds float64 // measured duration of one call
 	Time    time.Time
 	Backend string // BLAS backend that ran it ("" if unknown)
-	Clock   string // clock that timed it: "wall" or "thread" ("" if unknown)
+	Clock   string // clock that timed it: "wall" or "cpu" ("" if unknown)
 }
 
 // Columns of the sample files this package writes, in order. Readers need

@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 )
 
@@ -15,15 +14,18 @@ const (
 	// it is what the application would see; on a shared machine it includes
 	// the time other processes held the core.
 	WallClock Clock = iota
-	// ThreadClock measures the CPU time of the calling OS thread (Linux
-	// CLOCK_THREAD_CPUTIME_ID; elsewhere it falls back to WallClock). It
-	// ignores preemption by other processes, so measurements stay usable on
-	// a loaded machine; it does not see helper threads (keep OpenBLAS at one
-	// thread) or time spent waiting for memory pages to arrive from disk.
-	ThreadClock
+	// CPUClock measures the CPU time of the whole process (Linux
+	// CLOCK_PROCESS_CPUTIME_ID; elsewhere it falls back to WallClock). It
+	// ignores the time other processes hold the cores, so measurements stay
+	// usable on a loaded machine. It counts every thread of emu — which is
+	// what a call costs when the BLAS runs its own helper threads (gonum's
+	// dgemm does), i.e. the time one core would need — so it is only
+	// meaningful while one kernel runs at a time: emu's ranks do, a
+	// calibration campaign with several workers does not.
+	CPUClock
 )
 
-var clockNames = [...]string{WallClock: "wall", ThreadClock: "thread"}
+var clockNames = [...]string{WallClock: "wall", CPUClock: "cpu"}
 
 func (c Clock) String() string {
 	if int(c) < len(clockNames) {
@@ -32,27 +34,22 @@ func (c Clock) String() string {
 	return fmt.Sprintf("Clock(%d)", c)
 }
 
-// ParseClock reads "wall" or "thread".
+// ParseClock reads "wall" or "cpu".
 func ParseClock(s string) (Clock, error) {
 	for c, name := range clockNames {
 		if s == name {
 			return Clock(c), nil
 		}
 	}
-	return 0, fmt.Errorf("kernels: unknown clock %q (want wall or thread)", s)
+	return 0, fmt.Errorf("kernels: unknown clock %q (want wall or cpu)", s)
 }
 
-// Measure runs f once and returns its duration in seconds on clock c. The
-// goroutine stays on one OS thread meanwhile, so a thread clock reads the
-// thread that did the work.
+// Measure runs f once and returns its duration in seconds on clock c.
 func Measure(c Clock, f func()) float64 {
-	if c == ThreadClock && threadClockWorks {
-		runtime.LockOSThread()
-		t0 := threadNanos()
+	if c == CPUClock && cpuClockWorks {
+		t0 := cpuNanos()
 		f()
-		d := threadNanos() - t0
-		runtime.UnlockOSThread()
-		return float64(d) * 1e-9
+		return float64(cpuNanos()-t0) * 1e-9
 	}
 	t0 := time.Now()
 	f()

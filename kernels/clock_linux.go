@@ -2,18 +2,18 @@ package kernels
 
 import "golang.org/x/sys/unix"
 
-// threadClockWorks is decided once: a kernel without the thread CPU clock
+// cpuClockWorks is decided once: a system without the process CPU clock
 // falls back to the wall clock.
-var threadClockWorks = func() bool {
+var cpuClockWorks = func() bool {
 	var ts unix.Timespec
-	return unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) == nil
+	return unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) == nil
 }()
 
-// threadNanos is the CPU time consumed by the calling thread, ns.
-func threadNanos() int64 {
+// cpuNanos is the CPU time consumed by all threads of the process, ns.
+func cpuNanos() int64 {
 	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		panic("kernels: thread CPU clock failed after working: " + err.Error())
+	if err := unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts); err != nil {
+		panic("kernels: process CPU clock failed after working: " + err.Error())
 	}
 	return ts.Nano()
 }

@@ -2,7 +2,7 @@
 
 package kernels
 
-// Without a per-thread CPU clock, ThreadClock measures wall time.
-const threadClockWorks = false
+// Without a process CPU clock, CPUClock measures wall time.
+const cpuClockWorks = false
 
-func threadNanos() int64 { return 0 }
+func cpuNanos() int64 { return 0 }

@@ -9,35 +9,35 @@ import (
 // sleepFor is long against the clocks' resolution and short for a test.
 const (
 	sleepFor   = 20 * time.Millisecond
-	sleepSlack = 5 * time.Millisecond // CPU time a sleeping thread may still be charged
+	sleepSlack = 5 * time.Millisecond // CPU time a sleeping process may still be charged (GC, timers)
 )
 
-// TestThreadClockIgnoresWaiting: a sleeping thread uses no CPU, so the thread
+// TestCPUClockIgnoresWaiting: a sleeping process uses no CPU, so the CPU
 // clock sees (almost) nothing while the wall clock sees the whole sleep.
-func TestThreadClockIgnoresWaiting(t *testing.T) {
-	if !threadClockWorks {
-		t.Skip("no thread CPU clock on " + runtime.GOOS)
+func TestCPUClockIgnoresWaiting(t *testing.T) {
+	if !cpuClockWorks {
+		t.Skip("no process CPU clock on " + runtime.GOOS)
 	}
 	sleep := func() { time.Sleep(sleepFor) }
 	if wall := Measure(WallClock, sleep); wall < sleepFor.Seconds() {
 		t.Errorf("wall clock measured %g s for a %v sleep", wall, sleepFor)
 	}
-	if cpu := Measure(ThreadClock, sleep); cpu > sleepSlack.Seconds() {
-		t.Errorf("thread clock measured %g s for a sleep, want < %v", cpu, sleepSlack)
+	if cpu := Measure(CPUClock, sleep); cpu > sleepSlack.Seconds() {
+		t.Errorf("CPU clock measured %g s for a sleep, want < %v", cpu, sleepSlack)
 	}
 	spin := func() {
 		for t0 := time.Now(); time.Since(t0) < sleepFor; {
 		}
 	}
-	if cpu := Measure(ThreadClock, spin); cpu < sleepFor.Seconds()/4 {
+	if cpu := Measure(CPUClock, spin); cpu < sleepFor.Seconds()/4 {
 		// A busy loop burns CPU; a loaded machine may steal some of it.
-		t.Errorf("thread clock measured %g s for a %v busy loop", cpu, sleepFor)
+		t.Errorf("CPU clock measured %g s for a %v busy loop", cpu, sleepFor)
 	}
 }
 
-func TestTimedModeThreadClock(t *testing.T) {
+func TestTimedModeCPUClock(t *testing.T) {
 	rec := &recorder{}
-	k := New(Config{Mode: Timed, Clock: ThreadClock}, rec, nil)
+	k := New(Config{Mode: Timed, Clock: CPUClock}, rec, nil)
 	program(k, true)
 	if len(rec.seconds) != 4 {
 		t.Fatalf("charges %v", rec.kernels)
@@ -48,13 +48,13 @@ func TestTimedModeThreadClock(t *testing.T) {
 		}
 	}
 	k.Run(Lacpy, modelsVars(3, 4), func() { time.Sleep(sleepFor) })
-	if last := rec.seconds[len(rec.seconds)-1]; threadClockWorks && last > sleepSlack.Seconds() {
-		t.Errorf("Run charged %g s of thread time for a sleep", last)
+	if last := rec.seconds[len(rec.seconds)-1]; cpuClockWorks && last > sleepSlack.Seconds() {
+		t.Errorf("Run charged %g s of CPU time for a sleep", last)
 	}
 }
 
 func TestParseClock(t *testing.T) {
-	for _, c := range []Clock{WallClock, ThreadClock} {
+	for _, c := range []Clock{WallClock, CPUClock} {
 		if got, err := ParseClock(c.String()); err != nil || got != c {
 			t.Errorf("ParseClock(%q) = %v, %v", c, got, err)
 		}

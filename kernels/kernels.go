@@ -3,7 +3,6 @@ package kernels
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
 	"github.com/emu-hpc/emu/models"
@@ -64,7 +63,7 @@ func (c Config) Validate() error {
 	if c.Mode > Model {
 		return fmt.Errorf("kernels: unknown mode %d", c.Mode)
 	}
-	if c.Clock > ThreadClock {
+	if c.Clock > CPUClock {
 		return fmt.Errorf("kernels: unknown clock %d", c.Clock)
 	}
 	if c.SpeedRatio < 0 || c.SpeedRatio != c.SpeedRatio {
@@ -94,7 +93,7 @@ type Set struct {
 	byID    [numKernels]models.Model // resolved once: the hot path does no map lookup
 	byName  map[string]models.Model  // Charge's kernels, resolved on first use
 	pivot   uint64                   // Idamax state in Model mode
-	thread  bool                     // Timed mode reads the thread CPU clock
+	cpu     bool                     // Timed mode reads the process CPU clock
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for
@@ -116,7 +115,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 		host:    cfg.Host,
 		byName:  map[string]models.Model{},
 		pivot:   cfg.Seed,
-		thread:  cfg.Clock == ThreadClock && threadClockWorks,
+		cpu:     cfg.Clock == CPUClock && cpuClockWorks,
 	}
 	if k.ratio == 0 {
 		k.ratio = 1
@@ -149,25 +148,21 @@ func (k *Set) modelTime(m models.Model, v models.Vars) float64 {
 // epoch anchors wall-clock readings so they fit an int64 of nanoseconds.
 var epoch = time.Now()
 
-// start opens a measured interval; it reads a clock only in Timed mode. With
-// the thread clock the goroutine stays on its OS thread until finish.
+// start opens a measured interval; it reads a clock only in Timed mode.
 func (k *Set) start() int64 {
 	switch {
 	case k.mode != Timed:
 		return 0
-	case k.thread:
-		runtime.LockOSThread()
-		return threadNanos()
+	case k.cpu:
+		return cpuNanos()
 	}
 	return int64(time.Since(epoch))
 }
 
 // elapsed closes the interval opened by start, in seconds.
 func (k *Set) elapsed(t0 int64) float64 {
-	if k.thread {
-		d := threadNanos() - t0
-		runtime.UnlockOSThread()
-		return float64(d) * 1e-9
+	if k.cpu {
+		return float64(cpuNanos()-t0) * 1e-9
 	}
 	return float64(int64(time.Since(epoch))-t0) * 1e-9
 }

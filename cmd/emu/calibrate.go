@@ -83,7 +83,7 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV)")
 	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's)")
 	f.StringVar(&backend, "backend", "", "BLAS backend: "+strings.Join(kernels.Backends(), ", ")+" (openblas needs a -tags cblas build)")
-	f.StringVar(&clock, "clock", "wall", "how calls are timed: wall (as SMPI) or thread (CPU time of the thread: robust on a shared machine)")
+	f.StringVar(&clock, "clock", "wall", "how calls are timed: wall (as SMPI) or cpu (CPU time of the process: robust on a shared machine; needs --parallel 1)")
 	cmd.AddCommand(newCalibrateMergeCmd())
 	return cmd
 }

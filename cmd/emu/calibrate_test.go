@@ -12,8 +12,8 @@ import (
 func TestCalibrateRunsResumesAndMerges(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
-	args := []string{"calibrate", "--kernels", "dgemm,dscal", "--samples", "3", "--max-dim", "8", "--seed", "5", "--clock", "thread"}
-	code, out, errOut := runCLI(t, append(args, "--host", "n1", "--parallel", "2", "-o", a)...)
+	args := []string{"calibrate", "--kernels", "dgemm,dscal", "--samples", "3", "--max-dim", "8", "--seed", "5", "--clock", "cpu"}
+	code, out, errOut := runCLI(t, append(args, "--host", "n1", "-o", a)...)
 	if code != exitOK || !strings.Contains(out, a+": 6 samples (6 measured now, 0 resumed)") {
 		t.Fatalf("calibrate: exit %d, out %q, err %q", code, out, errOut)
 	}
@@ -47,6 +47,7 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"calibrate", "--samples", "3"}, "emu: calibrate: --out is required"},
 		{[]string{"calibrate", "--backend", "mkl", "-o", filepath.Join(dir, "y.csv")}, `unknown BLAS backend "mkl"`},
 		{[]string{"calibrate", "--clock", "sundial", "-o", filepath.Join(dir, "z.csv")}, `emu: calibrate: --clock: kernels: unknown clock "sundial"`},
+		{[]string{"calibrate", "--clock", "cpu", "--parallel", "2", "-o", filepath.Join(dir, "p.csv")}, "emu: the cpu clock counts every worker's time"},
 		{[]string{"calibrate", "merge", bad}, bad + ":2: column seconds: negative duration"},
 	}
 	for _, c := range cases {
