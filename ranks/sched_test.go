@@ -339,3 +339,19 @@ func TestFreePollingLetsTimePass(t *testing.T) {
 		t.Fatalf("spinning on nothing: %v", err)
 	}
 }
+
+// TestGoexitInRankIsAnError: a rank leaving through runtime.Goexit (what
+// t.FailNow does) ends the run with an error naming it, not a silent nil.
+func TestGoexitInRankIsAnError(t *testing.T) {
+	w, _ := NewWorld(preset(t, "cm02"), newCrossbar(3, 1e9, 1e-6), identity(3), 1)
+	err := w.Run(func(r *Rank) {
+		if r.ID() == 1 {
+			runtime.Goexit()
+		}
+		r.World().Barrier()
+	})
+	var p *PanicError
+	if !errors.As(err, &p) || p.Rank != 1 {
+		t.Fatalf("Run returned %v, want rank 1's exit", err)
+	}
+}

@@ -156,8 +156,13 @@ func (w *World) body(r *Rank, main func(r *Rank)) {
 		default:
 			// This goroutine holds the baton and the run is over: a panic,
 			// a deadlock it detected, or the last rank returning.
-			if v != nil && !w.over {
+			switch {
+			case w.over:
+			case v != nil:
 				w.err = &PanicError{Rank: r.id, Value: v, Stack: string(debug.Stack())}
+			case r.state != stateFinished:
+				// main called runtime.Goexit (t.FailNow does) while running.
+				w.err = &PanicError{Rank: r.id, Value: "runtime.Goexit called by the application"}
 			}
 			w.over = true
 			w.done <- struct{}{}
