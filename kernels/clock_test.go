@@ -25,14 +25,21 @@ func TestCPUClockIgnoresWaiting(t *testing.T) {
 	if cpu := Measure(CPUClock, sleep); cpu > sleepSlack.Seconds() {
 		t.Errorf("CPU clock measured %g s for a sleep, want < %v", cpu, sleepSlack)
 	}
+	// A fixed amount of single-threaded work: its CPU time is positive and
+	// cannot exceed the wall time it took (other processes may stretch the
+	// wall time, never the CPU time).
+	sink := 0.0
 	spin := func() {
-		for t0 := time.Now(); time.Since(t0) < sleepFor; {
+		for i := range 20_000_000 {
+			sink += float64(i & 7)
 		}
 	}
-	if cpu := Measure(CPUClock, spin); cpu < sleepFor.Seconds()/4 {
-		// A busy loop burns CPU; a loaded machine may steal some of it.
-		t.Errorf("CPU clock measured %g s for a %v busy loop", cpu, sleepFor)
+	var cpu, wall float64
+	wall = Measure(WallClock, func() { cpu = Measure(CPUClock, spin) })
+	if !(cpu > 0) || cpu > wall+sleepSlack.Seconds() {
+		t.Errorf("busy loop: CPU clock %g s, wall clock %g s", cpu, wall)
 	}
+	_ = sink
 }
 
 func TestTimedModeCPUClock(t *testing.T) {
