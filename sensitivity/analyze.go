@@ -162,25 +162,60 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 	}
 	r.Curve = curve(pieces, p.Lmin, p.Lmax, p.Points)
 	for _, x := range p.Tolerances {
-		lt, err := s.tolerance(base, x)
-		if err != nil {
-			return nil, err
+		lt, ok := tolFromPieces(pieces, base, x, p.Lmax)
+		if !ok {
+			if lt, err = s.tolerance(base, x); err != nil {
+				return nil, err
+			}
 		}
 		r.Tolerance[strconv.FormatFloat(x, 'g', -1, 64)] = lt
 	}
+	// Each class's slopes, the others held; the swept class is base. The
+	// evaluator is reused so that no second set of per-vertex arrays exists.
+	ev.lat[p.Class] = p.L0
 	for c := 0; c < max(g.Classes(), p.Class+1); c++ {
-		cev := newEvaluator(g, ev.lat, uint8(c))
-		cev.lat[p.Class] = p.L0
-		pt := cev.run(cev.lat[c])
-		s.evals++
-		cs := ClassSensitivity{Class: c, L: cev.lat[c], LambdaLeft: pt.Left, LambdaRight: pt.Right}
+		pt := base
+		if c != p.Class {
+			ev.class = uint8(c)
+			pt = s.eval(ev.lat[c])
+		}
+		cs := ClassSensitivity{Class: c, L: ev.lat[c], LambdaLeft: pt.Left, LambdaRight: pt.Right}
 		if pt.T > 0 {
-			cs.Rho = float64(pt.Right) * cev.lat[c] / pt.T
+			cs.Rho = float64(pt.Right) * ev.lat[c] / pt.T
 		}
 		r.Classes = append(r.Classes, cs)
 	}
 	r.Evaluations = s.evals
 	return r, nil
+}
+
+// tolFromPieces reads the x% tolerance off the pieces of T when the answer
+// lies inside them: the largest L ≥ base.L with T(L) ≤ (1+pct/100)·T(base.L).
+// ok is false when base.L is outside the pieces or T stays below the
+// threshold up to hi (then the answer lies beyond and needs passes).
+func tolFromPieces(pieces []Breakpoint, base point, pct, hi float64) (*float64, bool) {
+	if len(pieces) == 0 || base.L < pieces[0].L || base.L > hi {
+		return nil, false
+	}
+	c := (1 + pct/100) * base.T
+	for k, b := range pieces {
+		end := hi
+		if k+1 < len(pieces) {
+			end = pieces[k+1].L
+		}
+		if end < base.L {
+			continue
+		}
+		tEnd := b.T + float64(b.LambdaRight)*(end-b.L)
+		if onLine(tEnd, c) {
+			continue // still within the tolerance at the piece's end
+		}
+		// T crosses c inside this piece (T(base.L) ≤ c and slopes ≥ 0).
+		x := b.L + (c-b.T)/float64(b.LambdaRight)
+		x = math.Max(x, base.L)
+		return &x, true
+	}
+	return nil, false
 }
 
 // curve samples T on n evenly spaced latencies from the pieces of the hull:

@@ -50,6 +50,16 @@ func TestAnalyzeByHand(t *testing.T) {
 			t.Errorf("tolerance %s%% = %v, want %v", k, got, w)
 		}
 	}
+	// The same tolerances from Newton passes, when the range ends early.
+	r2, err := Analyze(g, Params{L0: 1, Lmin: 0, Lmax: 1.5, Tolerances: []float64{1, 50, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, w := range map[string]float64{"1": 2.12, "50": 16.0 / 3, "0": 2} {
+		if got := r2.Tolerance[k]; got == nil || !close(*got, w) {
+			t.Errorf("tolerance by passes %s%% = %v, want %v", k, got, w)
+		}
+	}
 	for _, c := range r.Curve {
 		wantT := math.Max(12, math.Max(10+c.L, 2+3*c.L))
 		if !close(c.T, wantT) {

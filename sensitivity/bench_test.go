@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,6 +45,16 @@ func layeredGraph(rng *rand.Rand, ranks, nv int) *Builder {
 	return b
 }
 
+// cpuSeconds is the process's user+system CPU time so far: on a shared
+// machine it measures the work better than the wall clock.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
 // peakRSS is the process's peak resident set (VmHWM), bytes, or 0 if unknown.
 func peakRSS() float64 {
 	data, err := os.ReadFile("/proc/self/status")
@@ -72,6 +83,7 @@ func BenchmarkBuildAnalyze(b *testing.B) {
 		b.Run(size.name, func(b *testing.B) {
 			var build, analyze time.Duration
 			var rep *Report
+			cpu0 := cpuSeconds()
 			for i := 0; i < b.N; i++ {
 				rng := rand.New(rand.NewPCG(1, uint64(i)))
 				t0 := time.Now()
@@ -89,12 +101,37 @@ func BenchmarkBuildAnalyze(b *testing.B) {
 				runtime.KeepAlive(g)
 			}
 			n := float64(b.N)
+			b.ReportMetric((cpuSeconds()-cpu0)/n, "cpu-s")
 			b.ReportMetric(build.Seconds()/n, "build-s")
 			b.ReportMetric(analyze.Seconds()/n, "analyze-s")
 			b.ReportMetric(float64(rep.Evaluations), "passes")
 			b.ReportMetric(float64(len(rep.CriticalLatencies)), "critical-latencies")
 			b.ReportMetric(float64(rep.Vertices+rep.Edges)*float64(rep.Evaluations)/(analyze.Seconds()/n), "vertices+edges/s")
 			b.ReportMetric(peakRSS(), "peak-RSS-bytes")
+		})
+	}
+}
+
+// BenchmarkCriticalLatencies compares the one-pass parametric envelope with
+// the line-intersection search (two passes per breakpoint) on one graph.
+func BenchmarkCriticalLatencies(b *testing.B) {
+	g := mustBuild(b, layeredGraph(rand.New(rand.NewPCG(1, 0)), 256, 1_000_000))
+	for _, method := range []string{"parametric", "search"} {
+		b.Run(method, func(b *testing.B) {
+			var n int
+			cpu0 := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				ev := newEvaluator(g, []float64{3e-6}, 0)
+				var pieces []Breakpoint
+				if method == "parametric" {
+					pieces, _ = ev.parametric(3e-6, 13e-6)
+				} else {
+					pieces, _ = (&search{ev: ev}).hull(3e-6, 13e-6)
+				}
+				n = len(pieces) - 1
+			}
+			b.ReportMetric(float64(n), "critical-latencies")
+			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s")
 		})
 	}
 }

@@ -253,35 +253,93 @@ func (f *plf) minValue(lo, hi float64) float64 {
 	return math.Min(m, v+float64(s)*(hi-x))
 }
 
+// plfStore keeps the functions of the vertices whose out-edges are not all
+// consumed yet. The scalar parts live in the evaluator's per-vertex arrays
+// (free during a parametric pass); the pieces in slots, reused through a
+// free list, so memory grows with the live frontier, not with V.
+type plfStore struct {
+	ev    *evaluator
+	slot  []int32   // per vertex: index into slots, 0 for none
+	slots [][]piece // slots[0] unused
+	free  []int32
+}
+
+func (st *plfStore) load(v int32) plf {
+	ev := st.ev
+	f := plf{v0: ev.finish[v], vHi: ev.bytes[v], s0: ev.cmin[v], sLast: ev.cmax[v]}
+	if k := st.slot[v]; k != 0 {
+		f.p = st.slots[k]
+	}
+	return f
+}
+
+func (st *plfStore) save(v int32, f plf) {
+	ev := st.ev
+	ev.finish[v], ev.bytes[v], ev.cmin[v], ev.cmax[v] = f.v0, f.vHi, f.s0, f.sLast
+	if len(f.p) == 0 {
+		return
+	}
+	var k int32
+	if n := len(st.free); n > 0 {
+		k = st.free[n-1]
+		st.free = st.free[:n-1]
+	} else {
+		k = int32(len(st.slots))
+		st.slots = append(st.slots, nil)
+	}
+	st.slots[k] = f.p
+	st.slot[v] = k
+}
+
+// release returns v's pieces to the pool.
+func (st *plfStore) release(v int32, pool *piecePool) int {
+	k := st.slot[v]
+	if k == 0 {
+		return 0
+	}
+	n := len(st.slots[k])
+	pool.put(st.slots[k])
+	st.slots[k] = nil
+	st.slot[v] = 0
+	st.free = append(st.free, k)
+	return n
+}
+
 // parametric computes the pieces of T on [lo, hi] (as hull does), or ok =
-// false if the live functions outgrow maxLivePieces.
+// false if the live functions outgrow maxLivePieces. It overwrites the
+// evaluator's per-vertex arrays.
 func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 	g := ev.g
 	nv := g.NumVertices()
 	uses := make([]int32, nv) // out-edges not yet consumed
-	negOut := make([]bool, nv)
+	var negOut []bool         // vertices with an out-edge of negative rest
 	for e, u := range g.eFrom {
 		uses[u]++
 		if g.eRest[e] < 0 {
+			if negOut == nil {
+				negOut = make([]bool, nv)
+			}
 			negOut[u] = true
 		}
 	}
+	keep := func(v int32) bool { return negOut != nil && negOut[v] }
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0 // the swept class enters through the slopes
-	fs := make([]plf, nv)
+	st := &plfStore{ev: ev, slot: make([]int32, nv), slots: [][]piece{nil}}
 	pool := &piecePool{}
 	m := &merger{lo: lo, hi: hi, xEps: tieRel * math.Max(math.Abs(lo), math.Abs(hi))}
 	var acc, total plf
 	haveTotal := false
 	live := 0
-	for v := 0; v < nv; v++ {
+	for v := int32(0); v < int32(nv); v++ {
 		first, end := g.inStart[v], g.inStart[v+1]
 		acc = plf{}
 		negIn := false
 		for e := first; e < end; e++ {
 			u := g.eFrom[e]
+			fu := st.load(u)
 			c := int64(g.latCount(int(e), ev.class))
-			vw := view{f: &fs[u], add: g.edgeCost(int(e), lat) + float64(c)*lo, c: c}
+			vw := view{f: &fu, add: g.edgeCost(int(e), lat) + float64(c)*lo, c: c}
 			negIn = negIn || g.eRest[e] < 0
 			switch {
 			case e == first:
@@ -294,10 +352,8 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 				m.merge(view{f: &acc}, vw)
 				m.result(&acc, pool)
 			}
-			if uses[u]--; uses[u] == 0 && !negOut[u] {
-				live -= len(fs[u].p)
-				pool.put(fs[u].p)
-				fs[u].p = nil
+			if uses[u]--; uses[u] == 0 && !keep(u) {
+				live -= st.release(u, pool)
 			}
 		}
 		if negIn && acc.minValue(lo, hi) < 0 { // start times are ≥ 0
@@ -311,34 +367,32 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 			pool.put(acc.p)
 			acc.p = nil
 		}
-		fs[v] = acc
+		st.save(v, acc)
 		live += len(acc.p)
 		if live > maxLivePieces {
 			return nil, false
 		}
-		if uses[v] == 0 || negOut[v] {
+		if uses[v] == 0 || keep(v) {
 			switch {
 			case !haveTotal:
-				copyShifted(&total, view{f: &fs[v]}, lo, hi, pool)
+				copyShifted(&total, view{f: &acc}, lo, hi, pool)
 				haveTotal = true
-			case dominates(view{f: &total}, view{f: &fs[v]}, lo, hi):
+			case dominates(view{f: &total}, view{f: &acc}, lo, hi):
 			default:
-				m.merge(view{f: &total}, view{f: &fs[v]})
+				m.merge(view{f: &total}, view{f: &acc})
 				m.result(&total, pool)
 			}
 			if uses[v] == 0 {
-				live -= len(fs[v].p)
-				pool.put(fs[v].p)
-				fs[v].p = nil
+				live -= st.release(v, pool)
 			}
 		}
 	}
 	pieces = []Breakpoint{{L: lo, T: total.v0, LambdaLeft: total.s0, LambdaRight: total.s0}}
-	x, t, s := lo, total.v0, total.s0
+	x, t, sl := lo, total.v0, total.s0
 	for _, p := range total.p {
-		t += float64(s) * (p.x - x)
-		pieces = append(pieces, Breakpoint{L: p.x, T: t, LambdaLeft: s, LambdaRight: p.s})
-		x, s = p.x, p.s
+		t += float64(sl) * (p.x - x)
+		pieces = append(pieces, Breakpoint{L: p.x, T: t, LambdaLeft: sl, LambdaRight: p.s})
+		x, sl = p.x, p.s
 	}
 	return pieces, true
 }
