@@ -182,7 +182,7 @@ func (w *World) matched(s, q *Request) {
 	s.match, q.match = q, s
 	q.peer, q.tag = s.owner.id, s.tag
 	if len(w.hooks) > 0 {
-		p := w.path(s.owner.host, q.owner.host)
+		p := s.owner.pathTo(q.owner.host)
 		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
 			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p)})
 	}
@@ -200,7 +200,7 @@ func (w *World) delivered(s *Request) {
 	q.msg = s.msg
 	q.done = true
 	if len(w.hooks) > 0 {
-		p := w.path(s.owner.host, q.owner.host)
+		p := s.owner.pathTo(q.owner.host)
 		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
 			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.end - s.start})
 	}
@@ -220,7 +220,7 @@ func (w *World) completeSend(s *Request) {
 		ev := Event{Kind: SendDone, Time: w.eng.Now(), Rank: s.owner.id, Peer: s.peer, Tag: s.tag, Bytes: s.msg.Bytes,
 			MsgID: s.msgID, Rendezvous: !s.detached}
 		if !s.detached {
-			p := w.path(s.owner.host, w.ranks[s.peer].host)
+			p := s.owner.pathTo(w.ranks[s.peer].host)
 			ev.Hops, ev.Latency, ev.Transfer = p.hops, w.latencyOf(s, p), s.end-s.start
 		}
 		w.emit(ev)

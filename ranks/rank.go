@@ -34,6 +34,9 @@ type Rank struct {
 
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
 
+	lastDst  int   // host of the last route used
+	lastPath *path // its route, nil before the first message
+
 	spins  int     // consecutive failed free polls at time spinAt
 	spinAt float64 // s
 	parked bool    // in World.pollers

@@ -41,6 +41,17 @@ func (w *World) path(a, b int) *path {
 	return p
 }
 
+// pathTo returns the route from the rank's host to host dst, remembering
+// the last one: SPMD ranks mostly talk to the same neighbours, and a hit
+// spares the World's map lookup (a tenth of a small message's cost).
+func (r *Rank) pathTo(dst int) *path {
+	if r.lastPath != nil && r.lastDst == dst {
+		return r.lastPath
+	}
+	r.lastDst, r.lastPath = dst, r.w.path(r.host, dst)
+	return r.lastPath
+}
+
 // wire returns a message's size on the wire: payload + envelope.
 func (w *World) wire(s *Request) int { return s.msg.Bytes + w.cfg.Envelope }
 
@@ -62,7 +73,7 @@ type xfer Request
 func (w *World) startTransfer(s *Request) {
 	s.started = true
 	s.start = w.eng.Now()
-	p := w.path(s.owner.host, w.ranks[s.peer].host)
+	p := s.owner.pathTo(w.ranks[s.peer].host)
 	s.path = p
 	if lat := w.latencyOf(s, p); lat > 0 {
 		w.eng.AfterHandler(lat, (*xfer)(s))
