@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // fitCoefTol is the relative error allowed on a recovered model mean (the
@@ -131,5 +133,65 @@ func TestFitBadInput(t *testing.T) {
 		if code != exitInput || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// predictTol bounds the relative gap between a model-mode prediction from
+// this machine's calibration and the timed-mode run of the same HPL. The
+// issue's target is 5% (measured here: M1-N0 within 6% at N=2000 on a
+// loaded 2-core VM, see the kernels report); the bound is loose because CI
+// machines are shared, and still catches a wrong work term, dimension
+// convention or unit anywhere between calibrate, fit and kernels.
+const predictTol = 0.25
+
+// TestCalibrationPredictsTimedHPL is the issue's workflow: calibrate this
+// machine, fit, and check that a model-mode HPL predicts the timed-mode run.
+// Both measure process CPU time so that other processes do not count.
+func TestCalibrationPredictsTimedHPL(t *testing.T) {
+	dir := t.TempDir()
+	samples, fitted := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml")
+	if code, _, stderr := runCLI(t, "calibrate", "--samples", "100", "--max-dim", "520", "--clock", "cpu", "--seed", "2", "-o", samples); code != exitOK {
+		t.Fatalf("calibrate: %s", stderr)
+	}
+	if code, _, stderr := runCLI(t, "fit", samples, "--family", "M1-N0", "-o", fitted); code != exitOK {
+		t.Fatalf("fit: %s", stderr)
+	}
+	hplTime := func(mode string) float64 {
+		path := filepath.Join(dir, mode+".toml")
+		os.WriteFile(path, []byte(`app = "hpl"
+seed = 1
+[platform]
+topology = "flat"
+hosts = 4
+cores_per_host = 1
+link_bandwidth = "10Gbps"
+link_latency = "1us"
+[kernels]
+mode = "`+mode+`"
+models = "m.toml"
+[hpl]
+n = 1000
+nb = 64
+grids = [[2, 2]]
+`), 0o644)
+		s, err := scenario.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Kernels.Clock = kernels.CPUClock
+		res, err := p.Run(scenario.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.HPL[0].Time
+	}
+	timed, model := hplTime("timed"), hplTime("model")
+	t.Logf("HPL N=1000 2×2: timed %.4f s, model %.4f s (%+.1f%%)", timed, model, 100*(model/timed-1))
+	if math.Abs(model/timed-1) > predictTol {
+		t.Errorf("model-mode HPL %.4f s vs timed %.4f s: off by more than %g", model, timed, predictTol)
 	}
 }
