@@ -127,13 +127,13 @@ func TestFitErrors(t *testing.T) {
 // TestFitDeterministic: same samples and seed, same spec and quality.
 func TestFitDeterministic(t *testing.T) {
 	c := recoveryCases[3] // the mixture: EM restarts and CV folds are seeded
-	data := c.draw(t, 5)[:1500]
-	auto, _ := models.ParseFamily("auto")
-	a, qa, err := models.Fit(c.kernel, data, auto, models.FitOptions{Seed: 9})
+	data := c.draw(t, 5)
+	fam, _ := models.ParseFamily(c.family)
+	a, qa, err := models.Fit(c.kernel, data, fam, models.FitOptions{Seed: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, qb, _ := models.Fit(c.kernel, data, auto, models.FitOptions{Seed: 9})
+	b, qb, _ := models.Fit(c.kernel, data, fam, models.FitOptions{Seed: 9})
 	sa, _ := models.NewSet(map[string]models.Spec{"k": a})
 	sb, _ := models.NewSet(map[string]models.Spec{"k": b})
 	ta, _ := sa.MarshalTOML()

@@ -71,6 +71,29 @@ var recoveryCases = []recoveryCase{
 		},
 		dims: modelstest.MatrixDims(16, 4096),
 	},
+	// Neighbours of the families above, so that auto is seen to tell them apart.
+	{
+		name: "M0-N1 daxpy", kernel: "daxpy", family: "M0-N1", samples: 1000,
+		spec: models.Spec{Intercept: 2e-6, Noise: models.NoiseGaussian, Sigma: 1e-7},
+		dims: modelstest.VectorDims(1, 4096),
+	},
+	{
+		name: "M1-N1 dgemm", kernel: "dgemm", family: "M1-N1", samples: 2000,
+		spec: models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 5e-6, Noise: models.NoiseGaussian, Sigma: 5e-7},
+		dims: modelstest.GemmDims(1, 512),
+	},
+	{
+		name: "M1-N2 dgemv", kernel: "dgemv", family: "M1-N2", samples: 2000,
+		spec: models.Spec{Terms: []string{"m*n"}, Coef: []float64{1e-10}, Intercept: 2e-6,
+			Noise: models.NoiseHetero, SigmaTerms: []string{"m*n"}, SigmaCoef: []float64{3e-12}, SigmaIntercept: 1e-8},
+		dims: modelstest.MatrixDims(1, 4096),
+	},
+	{
+		name: "M2-N1 dgemv", kernel: "dgemv", family: "M2-N1", samples: 2000,
+		spec: models.Spec{Terms: []string{"m*n", "m", "n"}, Coef: []float64{1e-10, 1e-8, 3e-8}, Intercept: 2e-6,
+			Noise: models.NoiseGaussian, Sigma: 1e-7},
+		dims: modelstest.MatrixDims(1, 4096),
+	},
 }
 
 func (c recoveryCase) draw(t *testing.T, seed uint64) []models.Sample {
