@@ -138,7 +138,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, j
 	}
 	res, err := plan.Run(opt)
 	if err != nil {
-		return err
+		// The input was validated: a run that fails (a deadlock, an application
+		// error) is emu's fault, not the user's, so it exits 1.
+		return asFailure(err)
 	}
 	if err := printTo(cmd, plan, res); err != nil {
 		return asFailure(err)
