@@ -2,6 +2,9 @@ package tune
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -21,5 +24,28 @@ func TestWriteCSVColumnsPerSweptKey(t *testing.T) {
 		"3,256,0,0,0,0,boom\n"
 	if b.String() != want {
 		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestEnvelopeTakesBestPerValueInNumericOrder(t *testing.T) {
+	rs := []Result{
+		{Overrides: []Override{{"hpl.nb", "256"}, {"hpl.depth", "0"}}, Gflops: 5},
+		{Overrides: []Override{{"hpl.nb", "64"}, {"hpl.depth", "0"}}, Gflops: 3},
+		{Overrides: []Override{{"hpl.nb", "64"}, {"hpl.depth", "1"}}, Gflops: 4},
+		{Overrides: []Override{{"hpl.nb", "128"}, {"hpl.depth", "1"}}, Error: "x", Gflops: 99},
+	}
+	vals, best := envelope(rs, "hpl.nb")
+	if strings.Join(vals, ",") != "64,256" || best[0] != 4 || best[1] != 5 {
+		t.Errorf("envelope = %v %v, want [64 256] [4 5] (failed point left out)", vals, best)
+	}
+	dir := t.TempDir()
+	if err := WritePlots(dir, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"gflops_vs_hpl_nb.svg", "gflops_vs_hpl_depth.svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !bytes.Contains(b, []byte("<svg")) {
+			t.Errorf("%s: not an SVG (%v)", name, err)
+		}
 	}
 }

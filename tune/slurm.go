@@ -16,8 +16,10 @@ import (
 // the submitting shell: the scenario, the fixed overrides and the points. It is written
 // as DIR/plan.json at submission.
 type Plan struct {
-	Scenario string     `json:"scenario"`       // absolute path of the scenario file, "" for the embedded default
-	Sets     []Override `json:"sets,omitempty"` // overrides applied to every point (--set)
+	Scenario string     `json:"scenario"`           // absolute path of the scenario file, "" for the embedded default
+	Platform string     `json:"platform,omitempty"` // --platform XML, absolute path
+	HPLDat   string     `json:"hpl_dat,omitempty"`  // --hpl-dat file, absolute path
+	Sets     []Override `json:"sets,omitempty"`     // overrides applied to every point (--set)
 	Points   []Point    `json:"points"`
 	Tasks    int        `json:"tasks"` // array size; task t evaluates points t, t+Tasks, ...
 }

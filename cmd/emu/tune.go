@@ -1,0 +1,402 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/tune"
+)
+
+func init() { register(newTuneCmd) }
+
+// tuneFlags are the outputs every tune subcommand can write.
+type tuneOutputs struct {
+	csv, json, plot string
+}
+
+func (o *tuneOutputs) add(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.csv, "csv", "", "write the ranked results as CSV to `FILE`")
+	f.StringVar(&o.json, "json", "", "write the ranked results as JSON to `FILE`")
+	f.StringVar(&o.plot, "plot", "", "write SVG plots of Gflops against each swept key into `DIR`")
+}
+
+func newTuneCmd() *cobra.Command {
+	var (
+		sf        scenarioFlags
+		outs      tuneOutputs
+		sweeps    []string
+		budget    int
+		seed      uint64
+		jobs      int
+		dir       string
+		slurm     bool
+		partition string
+		tasks     int
+		timeLimit string
+	)
+	cmd := &cobra.Command{
+		Use:   "tune [FILE.toml] --sweep key=v1,v2 [--sweep ...]",
+		Short: "Sweep scenario parameters in parallel (or on Slurm) and rank the results",
+		Long: `Tune evaluates the cross product of the --sweep axes (or a seeded random subset of
+--budget points) on the scenario of FILE.toml (the embedded default without a
+file), on all local cores, and prints the points ranked best first (highest HPL
+Gflops; for other apps, shortest simulated time).
+
+A sweep axis is key=value,value,... with a dotted scenario key (any key --set
+takes) or a short name: n, nb, grid (PxQ, e.g. 8x8), depth, bcast, pfact, rfact,
+swap, pmap, nbmin, ndiv, l1, u, latency (network.link_latency), bandwidth
+(platform.link_bandwidth), topology. "all" expands bcast, pfact, rfact, swap,
+depth, pmap, l1 and u to every variant.
+
+Results are appended to DIR/results.jsonl as they finish; rerunning the same
+sweep with the same --out skips the finished points, so an interrupted sweep
+resumes where it stopped.
+
+With --slurm the points are submitted as a Slurm job array instead (one task per
+chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
+'emu tune collect DIR'.`,
+		Example: `  emu tune examples/dahu.toml --sweep nb=128,256 --sweep bcast=all --sweep depth=0,1
+  emu tune --sweep grid=2x2,1x4,4x1 --sweep network.link_latency=1us,10us --budget 4 --csv ranked.csv
+  emu tune hpl.toml --sweep nb=64,128,256 --slurm --partition debug --tasks 8 --out sweep1
+  emu tune collect sweep1`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			if len(sweeps) == 0 {
+				return errors.New("tune: give at least one --sweep key=value,value")
+			}
+			var axes []tune.Axis
+			for _, s := range sweeps {
+				ax, err := tune.ParseSweep(s)
+				if err != nil {
+					return err
+				}
+				axes = append(axes, ax)
+			}
+			points := tune.Points(axes, budget, seed)
+			runner := &scenarioRunner{file: file, flags: sf}
+			if file != "" {
+				abs, err := filepath.Abs(file)
+				if err != nil {
+					return err
+				}
+				runner.file = abs
+			}
+			// Slurm tasks may start elsewhere: keep every input path absolute.
+			for _, path := range []*string{&runner.flags.platform, &runner.flags.hplDat} {
+				if *path != "" {
+					abs, err := filepath.Abs(*path)
+					if err != nil {
+						return err
+					}
+					*path = abs
+				}
+			}
+			// Fail on a bad key or value before any work is spent.
+			for _, p := range points {
+				if err := runner.Check(p); err != nil {
+					return fmt.Errorf("sweep point %s: %w", p.Label(), err)
+				}
+			}
+			if err := checkSweepDir(dir, runner); err != nil {
+				return err
+			}
+			if slurm {
+				return submitSlurm(cmd, dir, runner, points, tasks, tune.SlurmOptions{Partition: partition, TimeLimit: timeLimit, CPUs: 1})
+			}
+			return localSweep(cmd, dir, runner, points, jobs, &outs)
+		},
+	}
+	sf.add(cmd)
+	outs.add(cmd)
+	f := cmd.Flags()
+	f.StringArrayVar(&sweeps, "sweep", nil, "sweep `key=v1,v2,...` (repeatable; the cross product is taken)")
+	f.IntVar(&budget, "budget", 0, "evaluate only `K` points drawn at random (seeded) from the cross product")
+	f.Uint64Var(&seed, "seed", 1, "seed of the --budget draw")
+	f.IntVar(&jobs, "jobs", runtime.NumCPU(), "points evaluated at once (local cores)")
+	f.StringVar(&dir, "out", "emu-tune", "`DIR` holding the results journal (rerun with the same DIR to resume)")
+	f.BoolVar(&slurm, "slurm", false, "submit the sweep as a Slurm job array (sbatch) instead of running it here")
+	f.StringVar(&partition, "partition", "", "Slurm partition (with --slurm)")
+	f.IntVar(&tasks, "tasks", 0, "Slurm array tasks (with --slurm; default: one per 4 points, at most 1000)")
+	f.StringVar(&timeLimit, "time", "", "Slurm time limit per task, e.g. 1:00:00 (with --slurm)")
+	cmd.AddCommand(newTuneCollectCmd(), newTuneTaskCmd())
+	return cmd
+}
+
+// scenarioRunner evaluates sweep points by loading the scenario afresh for each point
+// and applying the base flags, then the point's overrides, as --set would.
+type scenarioRunner struct {
+	file  string // absolute path, or "" for the embedded default
+	flags scenarioFlags
+}
+
+func (r *scenarioRunner) plan(p tune.Point) (*scenario.Plan, error) {
+	f := r.flags
+	f.sets = append([]string(nil), r.flags.sets...)
+	for _, o := range p.Overrides {
+		f.sets = append(f.sets, o.Key+"="+o.Value)
+	}
+	return f.plan(r.file)
+}
+
+func (r *scenarioRunner) Check(p tune.Point) error {
+	_, err := r.plan(p)
+	return err
+}
+
+func (r *scenarioRunner) Run(_ context.Context, p tune.Point) (tune.Result, error) {
+	plan, err := r.plan(p)
+	if err != nil {
+		return tune.Result{}, err
+	}
+	res, err := plan.Run(scenario.RunOptions{})
+	if err != nil {
+		return tune.Result{}, err
+	}
+	out := tune.Result{SimulatedS: res.SimulatedTime}
+	for _, h := range res.HPL {
+		if h.Gflops > out.Gflops {
+			out.Gflops, out.TimeS = h.Gflops, h.Time
+		}
+	}
+	if len(res.HPL) == 0 {
+		out.TimeS = res.SimulatedTime
+	}
+	return out, nil
+}
+
+// fingerprint identifies the sweep's fixed inputs, so results from another scenario are
+// never mixed into a resumed sweep.
+func (r *scenarioRunner) fingerprint() (string, error) {
+	h := sha256.New()
+	for _, path := range []string{r.file, r.flags.platform, r.flags.hplDat} {
+		if path == "" {
+			fmt.Fprintf(h, "-\n")
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", err
+		}
+		h.Write(data)
+	}
+	fmt.Fprintf(h, "%q", r.flags.sets)
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// checkSweepDir creates dir and refuses to reuse it for a sweep of other fixed inputs.
+func checkSweepDir(dir string, r *scenarioRunner) error {
+	fp, err := r.fingerprint()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return asFailure(err)
+	}
+	path := filepath.Join(dir, "inputs")
+	old, err := os.ReadFile(path)
+	if err == nil && strings.TrimSpace(string(old)) != fp {
+		return fmt.Errorf("%s holds results of a sweep over other inputs (scenario, --set, --platform or --hpl-dat changed); use another --out", dir)
+	}
+	return os.WriteFile(path, []byte(fp+"\n"), 0o644)
+}
+
+func localSweep(cmd *cobra.Command, dir string, r tune.Runner, points []tune.Point, jobs int, outs *tuneOutputs) error {
+	j, err := tune.OpenJournal(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	todo := 0
+	for _, p := range points {
+		if !j.Done(p.ID()) {
+			todo++
+		}
+	}
+	if skipped := len(points) - todo; skipped > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "tune: %d of %d points already done in %s, skipping them\n", skipped, len(points), dir)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	bar := newBar(cmd.ErrOrStderr(), todo, isQuiet(cmd))
+	opt := tune.Options{
+		Jobs:   jobs,
+		Record: j.Append,
+		Skip:   func(p tune.Point) bool { return j.Done(p.ID()) },
+	}
+	if bar != nil {
+		opt.Progress = func(done, total int) { bar.Set(done) }
+	}
+	_, err = tune.Sweep(ctx, r, points, opt)
+	if bar != nil {
+		bar.Finish()
+	}
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)
+	}
+	if err != nil {
+		return asFailure(err)
+	}
+	// Rank what this sweep asked for, including points finished by earlier runs.
+	want := map[string]bool{}
+	for _, p := range points {
+		want[p.ID()] = true
+	}
+	var mine []tune.Result
+	for _, res := range j.Results() {
+		if want[res.ID] {
+			mine = append(mine, res)
+		}
+	}
+	return report(cmd, tune.Rank(mine), outs)
+}
+
+func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
+	if err := tune.WriteTable(cmd.OutOrStdout(), ranked); err != nil {
+		return asFailure(err)
+	}
+	if outs.csv != "" {
+		if err := writeFileAtomic(outs.csv, func(w io.Writer) error { return tune.WriteCSV(w, ranked) }); err != nil {
+			return err
+		}
+	}
+	if outs.json != "" {
+		if err := writeFileAtomic(outs.json, func(w io.Writer) error { return tune.WriteJSON(w, ranked) }); err != nil {
+			return err
+		}
+	}
+	if outs.plot != "" {
+		if err := tune.WritePlots(outs.plot, ranked); err != nil {
+			return asFailure(err)
+		}
+	}
+	return nil
+}
+
+func submitSlurm(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.Point, tasks int, o tune.SlurmOptions) error {
+	if tasks <= 0 {
+		tasks = (len(points) + 3) / 4
+		if tasks > 1000 {
+			tasks = 1000
+		}
+	}
+	if tasks > len(points) {
+		tasks = len(points)
+	}
+	plan := tune.Plan{Scenario: r.file, Points: points, Tasks: tasks,
+		Platform: r.flags.platform, HPLDat: r.flags.hplDat}
+	for _, s := range r.flags.sets {
+		k, v, _ := strings.Cut(s, "=")
+		plan.Sets = append(plan.Sets, tune.Override{Key: k, Value: v})
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return asFailure(err)
+	}
+	if err := tune.WritePlan(absDir, plan); err != nil {
+		return asFailure(err)
+	}
+	if o.Exe, err = tune.CopyExecutable(absDir); err != nil {
+		return asFailure(err)
+	}
+	id, err := tune.Submit(cmd.Context(), absDir, plan, o)
+	if err != nil {
+		return asFailure(err)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "submitted Slurm job array %s: %d points in %d tasks; when it is done: emu tune collect %s\n",
+		id, len(points), tasks, dir)
+	return nil
+}
+
+func newTuneTaskCmd() *cobra.Command {
+	var task, jobs int
+	cmd := &cobra.Command{
+		Use:    "task DIR --task I",
+		Short:  "Evaluate one Slurm array task's share of a submitted sweep (run by the job script)",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			plan, err := tune.ReadPlan(dir)
+			if err != nil {
+				return err
+			}
+			if task < 0 || task >= plan.Tasks {
+				return fmt.Errorf("--task %d: the plan has tasks 0..%d", task, plan.Tasks-1)
+			}
+			r := &scenarioRunner{file: plan.Scenario, flags: scenarioFlags{platform: plan.Platform, hplDat: plan.HPLDat}}
+			for _, s := range plan.Sets {
+				r.flags.sets = append(r.flags.sets, s.Key+"="+s.Value)
+			}
+			j, err := tune.OpenJournal(tune.TaskJournal(dir, task))
+			if err != nil {
+				return asFailure(err)
+			}
+			defer j.Close()
+			_, err = tune.Sweep(cmd.Context(), r, plan.TaskPoints(task), tune.Options{
+				Jobs: jobs, Record: j.Append, Skip: func(p tune.Point) bool { return j.Done(p.ID()) },
+			})
+			return asFailure(err)
+		},
+	}
+	cmd.Flags().IntVar(&task, "task", -1, "array task index (SLURM_ARRAY_TASK_ID)")
+	cmd.Flags().IntVar(&jobs, "jobs", 1, "points evaluated at once")
+	return cmd
+}
+
+func newTuneCollectCmd() *cobra.Command {
+	var outs tuneOutputs
+	cmd := &cobra.Command{
+		Use:   "collect DIR",
+		Short: "Gather the results of a sweep submitted with --slurm and rank them",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			plan, err := tune.ReadPlan(dir)
+			if err != nil {
+				return err
+			}
+			files, err := tune.TaskJournals(dir)
+			if err != nil {
+				return asFailure(err)
+			}
+			results, err := tune.ReadResults(files...)
+			if err != nil {
+				return err
+			}
+			done := map[string]bool{}
+			for _, r := range results {
+				done[r.ID] = true
+			}
+			missing := 0
+			for _, p := range plan.Points {
+				if !done[p.ID()] {
+					missing++
+				}
+			}
+			if missing > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "tune collect: %d of %d points have no result yet (tasks still running or failed; see %s/slurm-*.out)\n",
+					missing, len(plan.Points), dir)
+			}
+			return report(cmd, tune.Rank(results), &outs)
+		},
+	}
+	outs.add(cmd)
+	return cmd
+}

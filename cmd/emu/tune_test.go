@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for emu: the Slurm test copies this binary into
+// the sweep folder, and its array tasks run it with EMU_TEST_MAIN=1 as `emu tune task`.
+func TestMain(m *testing.M) {
+	if os.Getenv("EMU_TEST_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func TestTuneRanksAndResumes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweep")
+	args := []string{"tune", "--quiet", "--out", dir, "--sweep", "nb=32,64", "--sweep", "bcast=1ring,longM", "--jobs", "2",
+		"--csv", filepath.Join(dir, "..", "ranked.csv")}
+	code, out, errOut := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "rank") {
+		t.Fatalf("want a header and 4 ranked points, got:\n%s", out)
+	}
+	var prev float64 = 1e300
+	for _, l := range lines[1:] {
+		var rank int
+		var gf float64
+		if _, err := fmt.Sscan(l, &rank, &gf); err != nil {
+			t.Fatalf("row %q: %v", l, err)
+		}
+		if gf > prev {
+			t.Errorf("not ranked best first:\n%s", out)
+		}
+		prev = gf
+	}
+	// The rerun finds every point in the journal and evaluates none.
+	code, out2, errOut := runCLI(t, args...)
+	if code != exitOK || !strings.Contains(errOut, "4 of 4 points already done") || out2 != out {
+		t.Fatalf("rerun: exit %d, stderr %q; same table: %v", code, errOut, out2 == out)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "..", "ranked.csv")); err != nil || !strings.HasPrefix(string(b), "rank,hpl.nb,hpl.bcast,gflops") {
+		t.Errorf("ranked.csv: %v %q", err, b)
+	}
+	// The same folder with other fixed inputs is refused rather than mixed.
+	code, _, errOut = runCLI(t, append(args, "--set", "hpl.depth=0")...)
+	if code != exitInput || !strings.Contains(errOut, "other inputs") {
+		t.Errorf("changed inputs: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestTuneBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tune"}, "at least one --sweep"},
+		{[]string{"tune", "--sweep", "grid=3y3"}, `grid "3y3": want PxQ`},
+		{[]string{"tune", "--sweep", "nosuch=1,2"}, "unknown key nosuch"},
+		{[]string{"tune", "--sweep", "hpl.nb=0"}, "hpl.nb"},
+		{[]string{"tune", "--sweep", "nb=all"}, `no known set of values for "all"`},
+		{[]string{"tune", "collect", "/nonexistent-dir"}, "plan.json"},
+	}
+	for _, tt := range tests {
+		args := tt.args
+		if len(args) < 2 || args[1] != "collect" {
+			args = append(args, "--out", t.TempDir())
+		}
+		code, _, errOut := runCLI(t, args...)
+		if code != exitInput || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line mentioning %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestTuneSlurm submits a sweep to a real one-node Slurm cluster started here (slurmctld,
+// slurmd, munged from Debian's slurm-wlm and munge, which .ci/run installs), waits for
+// the array to finish and collects it. Off CI it is skipped when Slurm is not installed.
+func TestTuneSlurm(t *testing.T) {
+	for _, bin := range []string{"slurmctld", "slurmd", "sbatch", "squeue", "munged", "munge"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s not installed: .ci/run must install slurm-wlm and munge", bin)
+			}
+			t.Skipf("%s not installed (apt-get install slurm-wlm munge)", bin)
+		}
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the one-node Slurm cluster runs slurmd as root")
+	}
+	conf := startSlurm(t)
+	t.Setenv("SLURM_CONF", conf)
+	t.Setenv("EMU_TEST_MAIN", "1") // the array tasks run this test binary as emu
+
+	dir := filepath.Join(t.TempDir(), "sweep")
+	code, out, errOut := runCLI(t, "tune", "--quiet", "--out", dir, "--slurm", "--tasks", "2",
+		"--sweep", "nb=32,64,128", "--sweep", "depth=0,1")
+	if code != exitOK || !strings.Contains(out, "submitted Slurm job array") {
+		t.Fatalf("submit: exit %d, %s %s", code, out, errOut)
+	}
+	id := strings.TrimSpace(readFile(t, filepath.Join(dir, "job_id")))
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		q, _ := exec.Command("squeue", "-h", "-j", id).CombinedOutput()
+		if strings.TrimSpace(string(q)) == "" || strings.Contains(string(q), "Invalid job id") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s still queued after 3 minutes: %s", id, q)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	code, out, errOut = runCLI(t, "tune", "collect", dir)
+	if code != exitOK || errOut != "" {
+		logs, _ := filepath.Glob(filepath.Join(dir, "slurm-*.out"))
+		for _, l := range logs {
+			t.Logf("%s:\n%s", l, readFile(t, l))
+		}
+		t.Fatalf("collect: exit %d, stderr %q", code, errOut)
+	}
+	if n := strings.Count(out, "\n"); n != 7 {
+		t.Errorf("want a header and 6 ranked points, got:\n%s", out)
+	}
+	if strings.Contains(out, "error") {
+		t.Errorf("a point failed:\n%s", out)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// startSlurm starts munged (unless one answers), slurmctld and slurmd in the foreground
+// on free ports with state under a temporary folder, waits until the node is idle, and
+// stops them when the test ends. It returns the path of slurm.conf.
+func startSlurm(t *testing.T) string {
+	t.Helper()
+	if exec.Command("sh", "-c", "munge -n | unmunge").Run() != nil {
+		os.MkdirAll("/run/munge", 0o755)
+		if out, err := exec.Command("munged", "--force").CombinedOutput(); err != nil {
+			t.Fatalf("munged: %v: %s", err, out)
+		}
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _, _ = strings.Cut(host, ".")
+	dir := t.TempDir()
+	for _, d := range []string{"state", "spool"} {
+		os.MkdirAll(filepath.Join(dir, d), 0o755)
+	}
+	conf := filepath.Join(dir, "slurm.conf")
+	text := fmt.Sprintf(`ClusterName=emutest
+SlurmctldHost=%[1]s
+SlurmctldPort=%[2]d
+SlurmdPort=%[3]d
+AuthType=auth/munge
+SlurmUser=root
+StateSaveLocation=%[4]s/state
+SlurmdSpoolDir=%[4]s/spool
+SlurmctldPidFile=%[4]s/slurmctld.pid
+SlurmdPidFile=%[4]s/slurmd.pid
+SlurmctldLogFile=%[4]s/slurmctld.log
+SlurmdLogFile=%[4]s/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+NodeName=%[1]s CPUs=%[5]d RealMemory=1000 State=UNKNOWN
+PartitionName=debug Nodes=%[1]s Default=YES MaxTime=INFINITE State=UP
+`, host, freePort(t), freePort(t), dir, 2)
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, daemon := range []string{"slurmctld", "slurmd"} {
+		cmd := exec.Command(daemon, "-D", "-f", conf)
+		cmd.Env = append(os.Environ(), "SLURM_CONF="+conf)
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("%s: %v", daemon, err)
+		}
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		cmd := exec.Command("sinfo", "-h", "-o", "%t")
+		cmd.Env = append(os.Environ(), "SLURM_CONF="+conf)
+		out, _ := cmd.CombinedOutput()
+		if strings.TrimSpace(string(out)) == "idle" {
+			return conf
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "slurmd.log"))
+			t.Fatalf("Slurm node not idle after 60 s (sinfo: %q); slurmd.log:\n%s", out, log)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
