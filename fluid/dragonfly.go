@@ -16,6 +16,10 @@ type DragonflyConfig struct {
 	Link                  LinkSpec
 	Loopback              Loopback
 	Naming                Naming
+	// Limiter is the bandwidth (bytes/s) of a Shared link given to every
+	// host and router and crossed by all its traffic (SimGrid's
+	// limiter_link); 0 = none.
+	Limiter float64
 }
 
 // Validate reports the first bad field.
@@ -46,6 +50,9 @@ func (c DragonflyConfig) Validate() error {
 	if err := c.Loopback.validate("DragonflyConfig.Loopback"); err != nil {
 		return wrap(err)
 	}
+	if err := validateLimiter("DragonflyConfig.Limiter", c.Limiter); err != nil {
+		return wrap(err)
+	}
 	return wrap(c.Naming.validate("DragonflyConfig.Naming", c.hosts()))
 }
 
@@ -64,7 +71,10 @@ func (c DragonflyConfig) hosts() int {
 // to its chassis and the blue hop; then a green hop to the destination's
 // blade and a black hop to its chassis; router → host. Link classes:
 // "terminal" (host↔router), "intra" (green and black), "inter" (blue),
-// "loopback".
+// "limiter", "loopback". With limiters, as in SimGrid, the source host's
+// comes first, a router's precedes each green or black hop leaving it and
+// follows the blue hop leaving it, and the destination router's and host's
+// surround the last link.
 //
 // The blue link of group i towards group j sits on router number j of
 // group i, counting blades fastest (SimGrid's placement). SimGrid's routing
@@ -77,12 +87,14 @@ func (c DragonflyConfig) hosts() int {
 // chassis is not 0. emu continues from the router the green hop reached.
 type Dragonfly struct {
 	base
-	cfg      DragonflyConfig
-	nodeUp   []LinkID // per host
-	nodeDown []LinkID
-	green    []LinkID // router ρ towards blade k of its chassis: green[ρ·Routers+k]
-	black    []LinkID // router ρ towards chassis k of its group: black[ρ·Chassis+k]
-	blue     []LinkID // router ρ's link to another group, -1 if none
+	cfg        DragonflyConfig
+	nodeUp     []LinkID // per host
+	nodeDown   []LinkID
+	green      []LinkID // router ρ towards blade k of its chassis: green[ρ·Routers+k]
+	black      []LinkID // router ρ towards chassis k of its group: black[ρ·Chassis+k]
+	blue       []LinkID // router ρ's link to another group, -1 if none
+	hostLims   []LinkID // per host, -1 if none
+	routerLims []LinkID // per router, -1 if none
 }
 
 // NewDragonfly builds the dragonfly.
@@ -90,7 +102,7 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Dragonfly{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback}, cfg: c}
+	t := &Dragonfly{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter}, cfg: c}
 	G, C, R := c.Groups, c.Chassis, c.Routers
 	routers := G * C * R
 	t.nodeUp, t.nodeDown = make([]LinkID, t.hosts), make([]LinkID, t.hosts)
@@ -131,6 +143,13 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 			t.blue[i*C*R+j], t.blue[j*C*R+i] = up, down
 		}
 	}
+	t.hostLims, t.routerLims = make([]LinkID, t.hosts), make([]LinkID, routers)
+	for h := range t.hosts {
+		t.hostLims[h] = t.addLimiter("link_" + strconv.Itoa(h))
+	}
+	for r := range routers {
+		t.routerLims[r] = t.addLimiter("router_" + strconv.Itoa(r))
+	}
 	t.addLoopbacks()
 	return t, nil
 }
@@ -145,7 +164,8 @@ func (t *Dragonfly) Route(src, dst int) Route {
 		}
 	}
 	C, R, N := t.cfg.Chassis, t.cfg.Routers, t.cfg.Nodes
-	path := make([]LinkID, 0, 7)
+	path := make([]LinkID, 0, 16)
+	path = appendLimiter(path, t.hostLims[src])
 	path = append(path, t.nodeUp[src])
 	sr, dr := src/N, dst/N // global router indices
 	if sr != dr {
@@ -156,25 +176,32 @@ func (t *Dragonfly) Route(src, dst int) Route {
 			// Go to the router wired to group dg: router number dg of
 			// this group (blade dg mod R of chassis dg div R).
 			if b != dg%R {
+				path = appendLimiter(path, t.routerLims[router()])
 				path = append(path, t.green[router()*R+dg%R])
 				b = dg % R
 			}
 			if ch != dg/R {
+				path = appendLimiter(path, t.routerLims[router()])
 				path = append(path, t.black[router()*C+dg/R])
 				ch = dg / R
 			}
 			path = append(path, t.blue[router()])
+			path = appendLimiter(path, t.routerLims[router()])
 			sg := sr / (C * R) // arrive at router number sg of group dg
 			g, ch, b = dg, sg/R, sg%R
 		}
 		if b != db {
+			path = appendLimiter(path, t.routerLims[router()])
 			path = append(path, t.green[router()*R+db])
 			b = db
 		}
 		if ch != dch {
+			path = appendLimiter(path, t.routerLims[router()])
 			path = append(path, t.black[router()*C+dch])
 		}
 	}
+	path = appendLimiter(path, t.routerLims[dr])
 	path = append(path, t.nodeDown[dst])
+	path = appendLimiter(path, t.hostLims[dst])
 	return t.switched(path)
 }

@@ -15,6 +15,10 @@ type FatTreeConfig struct {
 	Link     LinkSpec
 	Loopback Loopback
 	Naming   Naming
+	// Limiter is the bandwidth (bytes/s) of a Shared link given to every
+	// host and switch and crossed by all its traffic (SimGrid's
+	// limiter_link); 0 = none.
+	Limiter float64
 }
 
 // Validate reports the first bad field.
@@ -44,6 +48,9 @@ func (c FatTreeConfig) Validate() error {
 	if err := c.Loopback.validate("FatTreeConfig.Loopback"); err != nil {
 		return wrap(err)
 	}
+	if err := validateLimiter("FatTreeConfig.Limiter", c.Limiter); err != nil {
+		return wrap(err)
+	}
 	return wrap(c.Naming.validate("FatTreeConfig.Naming", c.hosts()))
 }
 
@@ -66,7 +73,7 @@ func (c FatTreeConfig) hosts() int {
 // FatTree is a k-ary fat-tree with SimGrid's labels and d-mod-k routing.
 // Level 0 holds the hosts, level L the top switches. Link classes: "host"
 // for host↔level-1 cables, "levelN" for cables between level N and N+1
-// switches, "loopback".
+// switches, "limiter", "loopback".
 type FatTree struct {
 	base
 	spec          LinkSpec
@@ -75,6 +82,7 @@ type FatTree struct {
 	count         []int       // nodes per level 0..L
 	offset        []int       // global index of the first node of each level
 	labels        []int32     // node g's label is labels[g*L : g*L+L]
+	limiters      []LinkID    // per node, -1 if none
 	parents       [][]ftCable // per node below the top: u·c cables, by port
 	children      [][]ftCable // per switch: d·c cables, by port (nil for hosts)
 }
@@ -92,7 +100,7 @@ func NewFatTree(c FatTreeConfig) (*FatTree, error) {
 		return nil, err
 	}
 	L := c.Levels
-	t := &FatTree{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback},
+	t := &FatTree{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter},
 		spec: c.Link, levels: L, down: c.Down, up: c.Up, par: c.Parallel}
 	t.count = make([]int, L+1)
 	t.offset = make([]int, L+2)
@@ -115,6 +123,10 @@ func NewFatTree(c FatTreeConfig) (*FatTree, error) {
 	t.labels = make([]int32, total*L)
 	t.parents = make([][]ftCable, total)
 	t.children = make([][]ftCable, total)
+	t.limiters = make([]LinkID, total)
+	for g := range total {
+		t.limiters[g] = t.addLimiter("node_" + strconv.Itoa(g))
+	}
 	for l := 0; l <= L; l++ {
 		for p := 0; p < t.count[l]; p++ {
 			g := t.offset[l] + p
@@ -187,6 +199,8 @@ func (t *FatTree) connectParents(g, l int, class string) {
 // Route returns SimGrid's d-mod-k route from src to dst: up until the
 // current switch's subtree holds dst, taking at level l the parent port
 // (dst / Π_{i<l} u_i) mod (u_{l+1}·c_{l+1}); then down towards dst's label.
+// With limiters, a node's limiter precedes each up-link leaving it and
+// follows each down-link leaving it; the destination's closes the route.
 func (t *FatTree) Route(src, dst int) Route {
 	t.check(src)
 	t.check(dst)
@@ -204,6 +218,7 @@ func (t *FatTree) Route(src, dst int) Route {
 		}
 		port %= t.up[level] * t.par[level]
 		cable := t.parents[cur][port]
+		path = appendLimiter(path, t.limiters[cur])
 		path = append(path, cable.upLink)
 		cur, level = int(cable.parent), level+1
 	}
@@ -217,10 +232,12 @@ func (t *FatTree) Route(src, dst int) Route {
 			if i%t.down[level-1] == t.label(dst, level-1) {
 				cable := t.children[cur][i]
 				path = append(path, cable.downLink)
+				path = appendLimiter(path, t.limiters[cur])
 				cur, level = int(cable.child), level-1
 			}
 		}
 	}
+	path = appendLimiter(path, t.limiters[dst])
 	return t.switched(path)
 }
 

@@ -11,6 +11,10 @@ type FlatConfig struct {
 	Backbone *Backbone
 	Loopback Loopback
 	Naming   Naming
+	// Limiter is the bandwidth (bytes/s) of a per-host Shared link used in
+	// both directions, capping the host's total throughput (SimGrid's
+	// limiter_link); 0 = none.
+	Limiter float64
 }
 
 // Backbone is the optional link between the hosts' private links.
@@ -37,16 +41,21 @@ func (c FlatConfig) Validate() error {
 	if err := c.Loopback.validate("FlatConfig.Loopback"); err != nil {
 		return wrap(err)
 	}
+	if err := validateLimiter("FlatConfig.Limiter", c.Limiter); err != nil {
+		return wrap(err)
+	}
 	return wrap(c.Naming.validate("FlatConfig.Naming", c.Hosts))
 }
 
-// Flat is a flat cluster. Routes: up-link of the source, [backbone],
-// down-link of the destination; link classes "host", "backbone",
-// "loopback".
+// Flat is a flat cluster. Routes: [limiter of the source], up-link of the
+// source, [backbone], down-link of the destination, [limiter of the
+// destination], a link appearing twice kept once (SimGrid's star zone);
+// link classes "host", "backbone", "limiter", "loopback".
 type Flat struct {
 	base
 	up, down []LinkID
-	backbone LinkID // -1 if none
+	limiters []LinkID // per host, -1 if none
+	backbone LinkID   // -1 if none
 }
 
 // NewFlat builds a flat cluster.
@@ -54,10 +63,12 @@ func NewFlat(c FlatConfig) (*Flat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Flat{base: base{hosts: c.Hosts, naming: c.Naming, loopback: c.Loopback}, backbone: -1}
+	t := &Flat{base: base{hosts: c.Hosts, naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter}, backbone: -1}
 	t.up, t.down = make([]LinkID, c.Hosts), make([]LinkID, c.Hosts)
+	t.limiters = make([]LinkID, c.Hosts)
 	for h := range c.Hosts {
 		t.up[h], t.down[h] = t.cable("link_"+strconv.Itoa(h), "host", c.Link, 1)
+		t.limiters[h] = t.addLimiter("link_" + strconv.Itoa(h))
 	}
 	if bb := c.Backbone; bb != nil {
 		sh := Shared
@@ -79,13 +90,17 @@ func (t *Flat) Route(src, dst int) Route {
 			return r
 		}
 	}
-	path := make([]LinkID, 0, 3)
+	path := make([]LinkID, 0, 5)
+	path = appendLimiter(path, t.limiters[src])
 	path = append(path, t.up[src])
 	if t.backbone >= 0 {
 		path = append(path, t.backbone)
 	}
 	if t.down[dst] != t.up[src] { // a SHARED private link used both ways appears once
 		path = append(path, t.down[dst])
+	}
+	if dst != src {
+		path = appendLimiter(path, t.limiters[dst])
 	}
 	return t.switched(path)
 }

@@ -37,7 +37,8 @@ type Link struct {
 	Sharing   Sharing
 	// Class groups links whose latency the sensitivity analysis varies
 	// together: "loopback", "host" (node↔switch), "levelN" (fat-tree switch
-	// level N), "torus", "terminal", "intra", "inter" (dragonfly), "backbone".
+	// level N), "torus", "terminal", "intra", "inter" (dragonfly),
+	// "backbone", "limiter" (per-node throughput caps, latency 0).
 	Class string
 }
 
@@ -45,7 +46,7 @@ type Link struct {
 type Route struct {
 	Links   []LinkID // in order from source to destination
 	Latency float64  // sum of the links' latencies, s
-	Hops    int      // switches crossed: len(Links)-1 on a switched path, 0 for loopback
+	Hops    int      // switches crossed: cables − 1 on a switched path (limiter links are not cables), 0 for loopback
 }
 
 // A Topology is immutable once built; several engines may share one, also

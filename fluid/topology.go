@@ -87,7 +87,38 @@ type base struct {
 	links    []Link
 	naming   Naming
 	loopback Loopback
-	loop0    LinkID // loopback of host h is loop0+h, unless disabled
+	loop0    LinkID  // loopback of host h is loop0+h, unless disabled
+	limiter  float64 // bandwidth of limiter links, bytes/s; 0 = none
+}
+
+// limiterClass is the Class of limiter links. They are not cables between
+// switches, so routes do not count them as hops.
+const limiterClass = "limiter"
+
+// validateLimiter checks a config's Limiter field.
+func validateLimiter(field string, bw float64) error {
+	if !(bw >= 0) || math.IsInf(bw, 1) {
+		return fmt.Errorf("%s: must be ≥ 0 bytes/s (0 = no limiter links), got %v", field, bw)
+	}
+	return nil
+}
+
+// addLimiter adds one limiter link (SimGrid's limiter_link: a Shared link
+// of the node used in both directions, capping its total throughput) and
+// returns it, or -1 when the topology has none.
+func (b *base) addLimiter(name string) LinkID {
+	if b.limiter == 0 {
+		return -1
+	}
+	return b.add(name+"_limiter", limiterClass, b.limiter, 0, Shared)
+}
+
+// appendLimiter appends limiter l to path unless there is none (-1).
+func appendLimiter(path []LinkID, l LinkID) []LinkID {
+	if l < 0 {
+		return path
+	}
+	return append(path, l)
 }
 
 // Hosts returns the number of hosts.
@@ -162,8 +193,14 @@ func (b *base) loopRoute(h int) (Route, bool) {
 	return routeOf(b.links, []LinkID{b.loop0 + LinkID(h)}, 0), true
 }
 
-// switched wraps a path through the network as a Route crossing
-// len(path)-1 switches.
+// switched wraps a path through the network as a Route crossing one switch
+// between consecutive cables (limiter links are not cables).
 func (b *base) switched(path []LinkID) Route {
-	return routeOf(b.links, path, max(0, len(path)-1))
+	cables := 0
+	for _, l := range path {
+		if b.links[l].Class != limiterClass {
+			cables++
+		}
+	}
+	return routeOf(b.links, path, max(0, cables-1))
 }

@@ -3,33 +3,66 @@ package fluid
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
 // ends maps a split-duplex link to the two network nodes it connects, in
-// its direction of travel; tests build it from a topology's internals and
-// walk routes over it.
+// its direction of travel, and a limiter link to {its node, ""}; tests
+// build it from a topology's internals and walk routes over it.
 type ends map[LinkID][2]string
 
 func host(h int) string { return fmt.Sprintf("h%d", h) }
 
-// walk checks that r is a connected path from host src to host dst.
+// walk checks that r is a connected path from host src to host dst and,
+// if it holds limiter links, that it holds exactly one per node visited.
 func (e ends) walk(r Route, src, dst int) error {
 	at := host(src)
+	visited, limited := []string{at}, []string(nil)
 	for _, l := range r.Links {
 		end, ok := e[l]
 		if !ok {
 			return fmt.Errorf("link %d has no known ends", l)
 		}
+		if end[1] == "" {
+			limited = append(limited, end[0])
+			continue
+		}
 		if end[0] != at {
 			return fmt.Errorf("link %d leaves %s, but the route is at %s", l, end[0], at)
 		}
 		at = end[1]
+		visited = append(visited, at)
 	}
 	if at != host(dst) {
 		return fmt.Errorf("route ends at %s, want %s", at, host(dst))
 	}
+	slices.Sort(visited)
+	slices.Sort(limited)
+	if e.hasLimiters() && !slices.Equal(visited, limited) {
+		return fmt.Errorf("limiters of %v on a route through %v", limited, visited)
+	}
 	return nil
+}
+
+func (e ends) hasLimiters() bool {
+	for _, end := range e {
+		if end[1] == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// cables counts the links of r that are not limiters.
+func cables(topo Topology, r Route) int {
+	n := 0
+	for _, l := range r.Links {
+		if topo.Links()[l].Class != limiterClass {
+			n++
+		}
+	}
+	return n
 }
 
 func fatTreeEnds(t *FatTree) ends {
@@ -39,6 +72,11 @@ func fatTreeEnds(t *FatTree) ends {
 			return host(g)
 		}
 		return fmt.Sprintf("s%d", g)
+	}
+	for g, l := range t.limiters {
+		if l >= 0 {
+			e[l] = [2]string{name(g), ""}
+		}
 	}
 	for g := range t.parents {
 		for _, c := range t.parents[g] {
@@ -81,13 +119,16 @@ func TestFatTreeShape(t *testing.T) {
 // level k = 1 + the highest digit where the hosts' positions differ in
 // radix d (2k links).
 func TestFatTreeRoutes(t *testing.T) {
-	for _, p := range []string{"1;4;1;1", "2;4,4;1,2;1,2", "2;2,3;2,2;1,2", "3;2,2,3;1,2,2;1,2,1", "3;4,4,4;1,4,4;1,1,1"} {
+	for i, p := range []string{"1;4;1;1", "2;4,4;1,2;1,2", "2;2,3;2,2;1,2", "3;2,2,3;1,2,2;1,2,1", "3;4,4,4;1,4,4;1,1,1"} {
 		c, err := ParseFatTreeParams(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.Link = spec
 		c.Loopback.Disabled = true
+		if i%2 == 1 {
+			c.Limiter = 2e9
+		}
 		ft, err := NewFatTree(c)
 		if err != nil {
 			t.Fatal(err)
@@ -104,8 +145,8 @@ func TestFatTreeRoutes(t *testing.T) {
 				for i := 1; a != b; i++ {
 					k, a, b = k+1, a/c.Down[i], b/c.Down[i]
 				}
-				if len(r.Links) != 2*k {
-					t.Fatalf("%s: route %d→%d has %d links, want 2×%d", p, s, d, len(r.Links), k)
+				if cables(ft, r) != 2*k {
+					t.Fatalf("%s: route %d→%d has %d cables, want 2×%d", p, s, d, cables(ft, r), k)
 				}
 			}
 		}
@@ -146,6 +187,9 @@ func torusEnds(t *Torus) ends {
 			if (n/t.stride[i])%d == d-1 {
 				next = n - (d-1)*t.stride[i]
 			}
+			if t.lims[n] >= 0 {
+				e[t.lims[n]] = [2]string{host(n), ""}
+			}
 			e[t.up[n*D+i]] = [2]string{host(n), host(next)}
 			e[t.down[n*D+i]] = [2]string{host(next), host(n)}
 		}
@@ -183,8 +227,8 @@ func TestTorusRing(t *testing.T) {
 // TestTorusRoutes: on 1-, 2- and 3-D tori every route is connected and as
 // long as the sum over dimensions of the ring distances min(|s−t|, d−|s−t|).
 func TestTorusRoutes(t *testing.T) {
-	for _, dims := range [][]int{{6}, {4, 3}, {4, 3, 2}, {1, 5, 2}} {
-		to, err := NewTorus(TorusConfig{Dims: dims, Link: spec})
+	for i, dims := range [][]int{{6}, {4, 3}, {4, 3, 2}, {1, 5, 2}} {
+		to, err := NewTorus(TorusConfig{Dims: dims, Link: spec, Limiter: float64(i%2) * 2e9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,8 +250,8 @@ func TestTorusRoutes(t *testing.T) {
 					want += min(diff, n-diff)
 					a, b = a/n, b/n
 				}
-				if len(r.Links) != want {
-					t.Fatalf("%v: route %d→%d has %d links, want %d", dims, s, d, len(r.Links), want)
+				if cables(to, r) != want {
+					t.Fatalf("%v: route %d→%d has %d cables, want %d", dims, s, d, cables(to, r), want)
 				}
 			}
 		}
@@ -219,10 +263,16 @@ func dragonflyEnds(t *Dragonfly) ends {
 	C, R, N := t.cfg.Chassis, t.cfg.Routers, t.cfg.Nodes
 	router := func(r int) string { return fmt.Sprintf("r%d", r) }
 	for h := range t.hosts {
+		if t.hostLims[h] >= 0 {
+			e[t.hostLims[h]] = [2]string{host(h), ""}
+		}
 		e[t.nodeUp[h]] = [2]string{host(h), router(h / N)}
 		e[t.nodeDown[h]] = [2]string{router(h / N), host(h)}
 	}
 	for r := range len(t.blue) {
+		if t.routerLims[r] >= 0 {
+			e[t.routerLims[r]] = [2]string{router(r), ""}
+		}
 		g, ch, b := r/(C*R), (r/R)%C, r%R
 		for k := range R {
 			if k != b {
@@ -246,12 +296,13 @@ func dragonflyEnds(t *Dragonfly) ends {
 // with several chassis, every route is connected, crosses at most one blue
 // link and at most 7 links; aggregated levels carry count × bandwidth.
 func TestDragonflyRoutes(t *testing.T) {
-	for _, p := range []string{"3,4;4,3;5,1;2", "2,2;2,1;1,2;2", "4,1;3,2;2,1;1", "1,1;3,1;3,1;2"} {
+	for i, p := range []string{"3,4;4,3;5,1;2", "2,2;2,1;1,2;2", "4,1;3,2;2,1;1", "1,1;3,1;3,1;2"} {
 		c, err := ParseDragonflyParams(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.Link = spec
+		c.Limiter = float64(i%2) * 2e9
 		df, err := NewDragonfly(c)
 		if err != nil {
 			t.Fatal(err)
@@ -274,7 +325,7 @@ func TestDragonflyRoutes(t *testing.T) {
 					}
 				}
 				sameGroup := s/(c.Chassis*c.Routers*c.Nodes) == d/(c.Chassis*c.Routers*c.Nodes)
-				if len(r.Links) > 7 || (sameGroup && inter != 0) || (!sameGroup && inter != 1) {
+				if cables(df, r) > 7 || (sameGroup && inter != 0) || (!sameGroup && inter != 1) {
 					t.Fatalf("%s: route %d→%d = %v", p, s, d, names(df, r))
 				}
 			}
@@ -316,5 +367,54 @@ func TestDragonflyNamedRoute(t *testing.T) {
 	}
 	if r.Hops != 5 || math.Abs(r.Latency-6*spec.Latency) > latTol {
 		t.Errorf("hops %d latency %v", r.Hops, r.Latency)
+	}
+}
+
+// TestLimiters follows SimGrid's limiter placement by hand. Flat cluster:
+// source limiter, up, backbone, down, destination limiter. Fat-tree
+// "2;4,4;1,2;1,2", host 0 → host 5: hosts are nodes 0–15, level-1
+// switches 16–19, top switches 20–21. Host 5 sits under switch 17; from
+// switch 16 the up port is (5 / u1) mod (u2·c2) = 5 mod 4 = 1, the cable to
+// the top switch of label digit 1 = 1, node 21. Limiters: host 0 before
+// its up-link, switch 16 before its up-link, switch 21 after its down-link,
+// switch 17 after its down-link, host 5 at the end.
+func TestLimiters(t *testing.T) {
+	f, err := NewFlat(FlatConfig{Hosts: 3, Link: spec, Backbone: &Backbone{Bandwidth: 1e10}, Limiter: 1e9,
+		Loopback: Loopback{Disabled: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(f, f.Route(0, 2)), []string{"link_0_limiter", "link_0_UP", "backbone", "link_2_DOWN", "link_2_limiter"}; !sameStrings(got, want) {
+		t.Errorf("flat 0→2 = %v, want %v", got, want)
+	}
+	if r := f.Route(0, 2); r.Hops != 2 {
+		t.Errorf("flat 0→2: %d hops, want 2 (limiters are not cables)", r.Hops)
+	}
+	if got, want := names(f, f.Route(1, 1)), []string{"link_1_limiter", "link_1_UP", "backbone", "link_1_DOWN"}; !sameStrings(got, want) {
+		t.Errorf("flat 1→1 = %v, want %v (limiter once, as SimGrid's star zone dedupes)", got, want)
+	}
+
+	c, _ := ParseFatTreeParams("2;4,4;1,2;1,2")
+	c.Link, c.Limiter = spec, 1e9
+	ft, err := NewFatTree(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ft.Route(0, 5)
+	var classes, lims []string
+	for _, l := range r.Links {
+		link := ft.Links()[l]
+		classes = append(classes, link.Class)
+		if link.Class == limiterClass {
+			lims = append(lims, link.Name)
+			if link.Bandwidth != 1e9 || link.Latency != 0 || link.Sharing != Shared {
+				t.Errorf("limiter %+v", link)
+			}
+		}
+	}
+	wantClasses := []string{"limiter", "host", "limiter", "level1", "level1", "limiter", "host", "limiter", "limiter"}
+	wantLims := []string{"node_0_limiter", "node_16_limiter", "node_21_limiter", "node_17_limiter", "node_5_limiter"}
+	if !sameStrings(classes, wantClasses) || !sameStrings(lims, wantLims) || r.Hops != 3 {
+		t.Errorf("fat-tree 0→5: classes %v limiters %v hops %d\nwant %v %v 3", classes, lims, r.Hops, wantClasses, wantLims)
 	}
 }

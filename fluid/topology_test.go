@@ -41,7 +41,7 @@ func checkRouteBasics(t *testing.T, topo Topology) {
 			if len(r.Links) == 0 {
 				t.Fatalf("route %d→%d is empty", s, d)
 			}
-			if want := max(0, len(r.Links)-1); r.Hops != want {
+			if want := max(0, cables(topo, r)-1); r.Hops != want {
 				t.Fatalf("route %d→%d: %d hops over %d links", s, d, r.Hops, len(r.Links))
 			}
 		}
@@ -106,6 +106,8 @@ func TestValidateNamesField(t *testing.T) {
 		{TorusConfig{Dims: []int{2}, Link: spec, Loopback: Loopback{Disabled: true}}.Validate(), "TorusConfig.Loopback.Disabled"},
 		{DragonflyConfig{Groups: 1, GroupLinks: 1, Chassis: 1, ChassisLinks: 0, Routers: 1, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.ChassisLinks"},
 		{DragonflyConfig{Groups: 3, GroupLinks: 1, Chassis: 1, ChassisLinks: 1, Routers: 2, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.Groups"},
+		{DragonflyConfig{Groups: 1, GroupLinks: 1, Chassis: 1, ChassisLinks: 1, Routers: 1, RouterLinks: 1, Nodes: 1, Link: spec, Limiter: -1}.Validate(), "DragonflyConfig.Limiter"},
+		{FlatConfig{Hosts: 1, Link: spec, Limiter: math.Inf(1)}.Validate(), "FlatConfig.Limiter"},
 	}
 	for i, c := range cases {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.field) {

@@ -10,6 +10,9 @@ type TorusConfig struct {
 	Link     LinkSpec
 	Loopback Loopback // must not be Disabled: a torus has no route to self
 	Naming   Naming
+	// Limiter is the bandwidth (bytes/s) of a Shared link given to every
+	// node and crossed by all its traffic (SimGrid's limiter_link); 0 = none.
+	Limiter float64
 }
 
 // Validate reports the first bad field.
@@ -29,6 +32,9 @@ func (c TorusConfig) Validate() error {
 	if err := c.Link.validate("TorusConfig.Link"); err != nil {
 		return wrap(err)
 	}
+	if err := validateLimiter("TorusConfig.Limiter", c.Limiter); err != nil {
+		return wrap(err)
+	}
 	if c.Loopback.Disabled {
 		return errorf("TorusConfig.Loopback.Disabled: a torus needs loopbacks (its route from a host to itself would be empty)")
 	}
@@ -41,13 +47,16 @@ func (c TorusConfig) Validate() error {
 // Torus routes in dimension order, as SimGrid's TorusZone: dimension 0
 // first, each dimension in the shorter direction (ties go +). A + hop from
 // node u uses u's cable (up side); a − hop from u to v uses v's cable (down
-// side). Link classes: "torus", "loopback".
+// side). With limiters, each hop is preceded by the limiter of the node it
+// leaves and the destination's closes the route. Link classes: "torus",
+// "limiter", "loopback".
 type Torus struct {
 	base
 	dims   []int
 	stride []int    // Π_{j<i} dims[j]
 	up     []LinkID // cable of node n in dimension i: index n·len(dims)+i
 	down   []LinkID
+	lims   []LinkID // per node, -1 if none
 }
 
 // NewTorus builds the torus.
@@ -61,7 +70,7 @@ func NewTorus(c TorusConfig) (*Torus, error) {
 		t.stride[i] = n
 		n *= d
 	}
-	t.base = base{hosts: n, naming: c.Naming, loopback: c.Loopback}
+	t.base = base{hosts: n, naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter}
 	D := len(c.Dims)
 	t.up, t.down = make([]LinkID, n*D), make([]LinkID, n*D)
 	for node := range n {
@@ -73,6 +82,10 @@ func NewTorus(c TorusConfig) (*Torus, error) {
 			name := "link_from_" + strconv.Itoa(node) + "_to_" + strconv.Itoa(next)
 			t.up[node*D+i], t.down[node*D+i] = t.cable(name, "torus", c.Link, 1)
 		}
+	}
+	t.lims = make([]LinkID, n)
+	for node := range n {
+		t.lims[node] = t.addLimiter("link_" + strconv.Itoa(node))
 	}
 	t.addLoopbacks()
 	return t, nil
@@ -93,6 +106,7 @@ func (t *Torus) Route(src, dst int) Route {
 		s, g := (src/t.stride[i])%d, (dst/t.stride[i])%d
 		plus := (g > s && g <= s+d/2) || (s > d/2 && (s+d/2)%d >= g)
 		for c := s; c != g; {
+			path = appendLimiter(path, t.lims[cur])
 			if plus {
 				path = append(path, t.up[cur*D+i])
 				if c == d-1 {
@@ -110,6 +124,7 @@ func (t *Torus) Route(src, dst int) Route {
 			}
 		}
 	}
+	path = appendLimiter(path, t.lims[dst])
 	return t.switched(path)
 }
 
