@@ -12,7 +12,10 @@
 //     component it touches whose level (rate × weight) is not below the
 //     level where the change enters the sweep (threshold.go).
 //   - Topologies (Flat, FatTree, Torus, Dragonfly) that build hosts, links
-//     and routes on demand, without N² tables.
+//     (with SimGrid's split-duplex, shared or fat-pipe cables, loopbacks and
+//     limiters) and compute routes on demand, without N² tables, following
+//     SimGrid's cluster zones (reference §4; deviations are documented on
+//     each type).
 //
 // The subpackage fluidtest holds a naive reference solver and the
 // invariants any max-min solver must meet.
