@@ -208,7 +208,7 @@ func (fc *fitContext) fit(data []Sample, mean MeanKind, noise NoiseKind) (fitRes
 	}
 	res.spec = sp
 	res.pieces, res.modes, res.sepd = len(sp.Pieces), nz.modes, nz.separated
-	res.q = quality(data, m, res.model)
+	res.q = quality(data, res.model)
 	res.q.Family = Family{Mean: mean, Noise: noise}.String()
 	res.q.Params = meanParams(m) + nz.params
 	res.q.LogLik = nz.logLik
@@ -216,8 +216,8 @@ func (fc *fitContext) fit(data []Sample, mean MeanKind, noise NoiseKind) (fitRes
 	return res, nil
 }
 
-// quality computes R² and RMSE of the mean part (center) against the data.
-func quality(data []Sample, center, full *model) Quality {
+// quality computes R² and RMSE of the model's mean against the data.
+func quality(data []Sample, full *model) Quality {
 	y := make([]float64, len(data))
 	var sse float64
 	for i := range data {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -88,6 +89,8 @@ func (s *Set) Spec(kernel string) (Spec, bool) {
 	return sp, ok
 }
 
+var tomlTypeError = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
 // setFile is the layout of models.toml: one [kernels.NAME] table per kernel.
 type setFile struct {
 	Kernels map[string]Spec `toml:"kernels"`
@@ -104,7 +107,18 @@ func ParseSet(data []byte, file string) (*Set, error) {
 		if errors.As(err, &perr) {
 			return nil, fmt.Errorf("%s:%d: %s", file, perr.Position.Line, perr.Message)
 		}
+		// Type mismatches come as "toml: line N (last key "K"): msg".
+		if m := tomlTypeError.FindStringSubmatch(err.Error()); m != nil {
+			return nil, fmt.Errorf("%s:%s: %s: %s", file, m[1], m[2], m[3])
+		}
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	for _, k := range md.Keys() {
+		// The decoder drops a non-table where a table is expected
+		// (kernels = 3) without a word; catch it here.
+		if typ := md.Type(k...); len(k) <= 2 && k[0] == "kernels" && typ != "Hash" && typ != "" {
+			return nil, fmt.Errorf("%s: %s: must be a table ([%s]), not a value of type %s", locate(data, file, []string(k)), k, k, strings.ToLower(typ))
+		}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0]
