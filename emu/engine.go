@@ -22,9 +22,15 @@ type Engine struct {
 	// oldest flows are gone replaces a map (no hashing per message).
 	flows    []flowDone
 	flowBase fluid.FlowID
-	flowHead int    // flows[:flowHead] are all finished
-	running  int    // flows started and not yet completed or cancelled
-	fired    uint64 // events fired so far (timers and flow completions)
+	flowHead int // flows[:flowHead] are all finished
+	running  int // flows started and not yet completed or cancelled
+
+	// Flows started by StartFlowHandler at the current instant, not yet in
+	// the System (see flush), and scratch for their ids.
+	batch     []fluid.FlowSpec
+	batchDone []flowDone
+	ids       []fluid.FlowID
+	fired     uint64 // events fired so far (timers and flow completions)
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
@@ -75,6 +81,7 @@ func (e *Engine) StartFlow(f fluid.FlowSpec, done func()) fluid.FlowID {
 	if e.sys == nil {
 		panic("emu: StartFlow on an engine without a fluid.System")
 	}
+	e.flush()
 	id := e.sys.Start(e.now, f)
 	e.track(id, flowDone{fn: done, live: true})
 	return id
@@ -118,18 +125,36 @@ func (e *Engine) untrack(id fluid.FlowID) (flowDone, bool) {
 	return d, true
 }
 
-// StartFlowHandler is StartFlow with a Handler instead of a func.
-func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) fluid.FlowID {
+// StartFlowHandler starts a flow at the current time like StartFlow, with a
+// Handler instead of a func, but lazily: flows started at one instant enter
+// the fluid.System together (System.StartAll, one re-solve) before the
+// engine next looks at or fires an event. SimGrid batches the same way (it
+// solves once per instant); the rates are those of starting them one by one.
+func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 	if e.sys == nil {
 		panic("emu: StartFlow on an engine without a fluid.System")
 	}
-	id := e.sys.Start(e.now, f)
-	e.track(id, flowDone{h: h, live: true})
-	return id
+	e.batch = append(e.batch, f)
+	e.batchDone = append(e.batchDone, flowDone{h: h, live: true})
+}
+
+// flush starts the flows batched by StartFlowHandler.
+func (e *Engine) flush() {
+	if len(e.batch) == 0 {
+		return
+	}
+	e.ids = e.sys.StartAll(e.now, e.batch, e.ids[:0])
+	for i, id := range e.ids {
+		e.track(id, e.batchDone[i])
+	}
+	clear(e.batch)
+	clear(e.batchDone)
+	e.batch, e.batchDone = e.batch[:0], e.batchDone[:0]
 }
 
 // CancelFlow removes a running flow without calling its done function.
 func (e *Engine) CancelFlow(id fluid.FlowID) {
+	e.flush()
 	if _, ok := e.untrack(id); ok {
 		e.sys.Cancel(e.now, id)
 	}
@@ -138,6 +163,10 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 // Next returns the time of the next event without firing it; ok is false
 // when nothing is pending.
 func (e *Engine) Next() (t float64, ok bool) {
+	if at, due := e.timers.peek(); due && at <= e.now {
+		return at, true // more of this instant: keep batching flow starts
+	}
+	e.flush()
 	t = math.Inf(1)
 	if at, tok := e.timers.peek(); tok {
 		t, ok = at, true
@@ -151,7 +180,7 @@ func (e *Engine) Next() (t float64, ok bool) {
 }
 
 // Pending returns the number of scheduled timers plus running flows.
-func (e *Engine) Pending() int { return e.timers.n + e.running }
+func (e *Engine) Pending() int { return e.timers.n + e.running + len(e.batch) }
 
 // Step advances the clock to the next event and fires it: a timer's function
 // or a completed flow's done function. It returns false, without changing
@@ -159,6 +188,12 @@ func (e *Engine) Pending() int { return e.timers.n + e.running }
 // complete).
 func (e *Engine) Step() bool {
 	tt, tok := e.timers.peek()
+	if !tok || tt > e.now {
+		// The instant is over: batched flows enter the System before any
+		// flow completion is looked at. (Timers still due now fire first,
+		// so that the flows they start join the same batch.)
+		e.flush()
+	}
 	if e.sys != nil {
 		if ft, id, ok := e.sys.NextCompletion(); ok && (!tok || ft < tt) {
 			e.advance(ft)

@@ -61,7 +61,7 @@ func BenchmarkRing1024(b *testing.B) { benchRing(b, 1024, 100) }
 // (a·r + k·b) mod 4096 (a odd: a permutation) and receives from the rank
 // that maps onto it, so routes cross all levels and share links.
 func BenchmarkRandomFatTree4096(b *testing.B) {
-	const n, rounds, a, step = 4096, 2, 2053, 977
+	const n, rounds, a, step = 4096, 4, 2053, 977
 	topo, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 3, Down: []int{16, 16, 16}, Up: []int{1, 4, 4}, Parallel: []int{1, 1, 1},
 		Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}})
 	if err != nil {
