@@ -1,14 +1,47 @@
-// Package hpl is a Go port of HPL 2.3 (High-Performance Linpack) running on emu's
-// emulated MPI (package ranks) with its compute kernels behind package kernels.
+// Package hpl is a Go port of HPL 2.3 (High-Performance Linpack) that runs on
+// emu's emulated MPI (package ranks) with its compute kernels behind package
+// kernels, message for message as shared/reference/hpl.md describes HPL:
 //
-// It owns HPL's algorithm and communication, message for message, as described in
-// shared/reference/hpl.md: the 2-D block-cyclic distribution, the panel factorizations
-// (left, Crout, right; recursive with NBMIN/NDIV), the pivot search exchange, the six
-// panel broadcasts, the three row-swap algorithms, look-ahead, back substitution, the
-// residual check and HPL's printed output.
+//   - 2-D block-cyclic distribution over P×Q, row- or column-major mapping
+//     (grid.go); HPL's own binomial collectives on tag 9001 (tree.go);
+//   - panel factorization: left, Crout and right base routines and their
+//     recursive NBMIN/NDIV drivers, in the L1 "N" and "T" storage forms
+//     (pfact.go, rfact.go), each column's pivot search with HPL's
+//     fold-in / hypercube / fold-out exchange (pivot.go);
+//   - the six panel broadcasts, the four rings progressing by Iprobe at HPL's
+//     probe points inside the swaps and the trailing update, the two long
+//     variants blocking as in 2.3 (bcast.go);
+//   - row swapping: binary exchange, spread-roll with or without
+//     equilibration, and mix with its threshold, in both U forms (swapindex.go,
+//     swap00.go, swap01.go, laswp.go); the trailing update (update.go);
+//   - the no-look-ahead and look-ahead (any depth) drivers (pdgesv.go), back
+//     substitution (trsv.go), the matrix generator bit for bit (matgen.go), the
+//     residual check (check.go) and HPL's printed output (output.go).
 //
-// Units: sizes in doubles inside the algorithm, bytes on the wire (8 per double), time in
-// seconds of simulated time. Error policy: bad parameters give errors naming the
-// parameter; panics only for programmer misuse. It imports ranks and kernels (and
-// models for kernel dimensions), never scenario or cmd.
+// Entry points: Run (one test, called by every rank of a ranks.World),
+// RunTests (HPL.dat's loop), Output (the report, written by rank 0's caller).
+// Params / Dat carry HPL.dat's content; Tests expands it in HPL's loop order.
+//
+// Modes follow the kernel set: Real and Timed run on real data and check the
+// residual; Model allocates no matrix, messages carry only their sizes plus
+// the values that steer control flow (pivot headers, DPIV/DINFO, the time),
+// and pivots come from a rule (Options.Pivot: the SMPI peer's splitmix "MR"
+// rule, diagonal, random, or replay of a real run recorded with
+// Options.Record). A replayed model run reproduces the real run's simulated
+// time and events exactly. Options.MaxIterations samples K panels and
+// extrapolates (extrapolate.go).
+//
+// Deviations from HPL, all documented where they live: Ssend/Issend are sent
+// as standard-mode Send/Isend (ranks has no synchronous mode; they differ only
+// below the eager threshold); a busy wait on a ring broadcast blocks in
+// Probe after its first failed Iprobe (same Iprobe count and cost when probes
+// cost time, no livelock when they are free); HPL.dat's cursor quirk is the
+// reader's (package scenario) business; the calendar times printed are an
+// epoch plus simulated seconds.
+//
+// Units: sizes in doubles inside the algorithm, bytes on the wire (8 per double,
+// 4 per int), time in simulated seconds. Error policy: invalid Params give an
+// error naming the parameter; panics only for programmer misuse (a broken
+// invariant of the algorithm). State is per rank: nothing is package-global.
+// It imports ranks, kernels and models, never scenario or cmd.
 package hpl

@@ -11,7 +11,8 @@ import (
 )
 
 // TestScaleFromEnv runs one peer-sized model-mode configuration when
-// EMU_HPL_SCALE="P Q N [K]" is set (for README measurements); skipped otherwise.
+// EMU_HPL_SCALE="P Q N [K [NB]]" is set (for README measurements), with
+// EMU_HPL_PIVOT (rule) and EMU_HPL_IPROBE (s, default 1e-6); skipped otherwise.
 func TestScaleFromEnv(t *testing.T) {
 	spec := os.Getenv("EMU_HPL_SCALE")
 	if spec == "" {
@@ -32,6 +33,21 @@ func TestScaleFromEnv(t *testing.T) {
 	p := peerParams(v[0], v[1], v[2], OneRingM, 1)
 	p.NB = nb
 	opt := Options{}
+	if r := os.Getenv("EMU_HPL_PIVOT"); r != "" {
+		rule, err := ParsePivotRule(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Pivot = rule
+	}
+	iprobe := 1e-6
+	if s := os.Getenv("EMU_HPL_IPROBE"); s != "" {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		iprobe = x
+	}
 	if len(v) > 3 {
 		opt.MaxIterations = v[3]
 	}
@@ -40,7 +56,7 @@ func TestScaleFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	res := runHPLOn(t, worldOn(t, topo, p.P*p.Q, 1e-6), p, kernels.Model, opt)
+	res := runHPLOn(t, worldOn(t, topo, p.P*p.Q, iprobe), p, kernels.Model, opt)
 	t.Logf("%dx%d N=%d NB=%d K=%d: HPL time %.6f s (extrapolated %v, emulated %.6f s over %d panels), %.1f Gflops, wall %v",
 		p.P, p.Q, p.N, p.NB, opt.MaxIterations, res.Time, res.Extrapolated, res.EmulatedTime, res.Panels, res.Gflops, time.Since(t0))
 }
