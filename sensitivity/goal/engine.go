@@ -1,9 +1,11 @@
 package goal
 
-// event is an entry of the global event queue: an op ready to run (op ≥ 0)
-// or a message's first byte arriving at its destination (op = -1-sendOp).
-// Events are ordered by time, then by ts, the insertion number LogGOPSim
-// gives each new entry (a retried entry keeps its ts).
+// event is an entry of the global event queue: an op ready to run
+// (0 ≤ op < NumOps), a message's first byte arriving at its destination
+// (op = -1-sendOp), or a token standing for the ops and messages parked on
+// a busy resource (op = NumOps + resource; see park.go). Events are
+// ordered by time, then by ts, the insertion number LogGOPSim gives each
+// new entry (a retried entry keeps its ts).
 type event struct {
 	t  int64 // ps
 	ts int64
@@ -31,6 +33,11 @@ type engine struct {
 	rq, uq       matchQueues
 	ready        []int32 // ops released during the current event, in release order
 	readyScratch []int32
+
+	nops   int32    // ops in the schedule: token events are numbered from here
+	wait   [][]parked // per resource: a min-heap by ts of what waits for it
+	tokT   []int64 // per resource: time of its live token
+	tokTS  []int64 // per resource: ts of its live token, -1 if none
 }
 
 func newEngine(s *Schedule, p Params) *engine {
@@ -51,6 +58,11 @@ func newEngine(s *Schedule, p Params) *engine {
 			e.opRank[i] = int32(r)
 		}
 	}
+	e.nops = int32(s.NumOps())
+	nres := n * (e.ncpu + 2*e.nnic)
+	e.wait = make([][]parked, nres)
+	e.tokT = make([]int64, nres)
+	e.tokTS = fill(make([]int64, nres), -1)
 	e.rq.init(n)
 	e.uq.init(n)
 	e.heap = make([]event, 0, 1024)
@@ -99,21 +111,29 @@ func (e *engine) run() {
 	e.ready = e.ready[:0]
 	for len(e.heap) > 0 {
 		ev := e.pop()
-		if ev.op < 0 {
-			e.message(ev)
+		if ev.op >= e.nops {
+			e.token(ev)
 		} else {
-			switch s.kind[ev.op] {
-			case OpCalc:
-				e.calc(ev)
-			case OpSend:
-				e.send(ev)
-			case OpRecv:
-				e.recv(ev)
-			}
+			e.dispatch(ev)
 		}
 		if len(e.ready) > 0 {
 			e.release()
 		}
+	}
+}
+
+func (e *engine) dispatch(ev event) {
+	if ev.op < 0 {
+		e.message(ev)
+		return
+	}
+	switch e.s.kind[ev.op] {
+	case OpCalc:
+		e.calc(ev)
+	case OpSend:
+		e.send(ev)
+	case OpRecv:
+		e.recv(ev)
 	}
 }
 
@@ -122,8 +142,7 @@ func (e *engine) calc(ev event) {
 	h := int(e.opRank[op])
 	c := h*e.ncpu + int(e.s.cpu[op])
 	if e.nexto[c] > ev.t {
-		ev.t = e.nexto[c]
-		e.push(ev)
+		e.park(ev, e.cpuRes(c))
 		return
 	}
 	e.nexto[c] = ev.t + e.s.size[op]*1000 // calc durations are ns
@@ -141,8 +160,11 @@ func (e *engine) send(ev event) {
 	c := h*e.ncpu + int(s.cpu[op])
 	n := h*e.nnic + int(s.nic[op])
 	if t := max(e.nexto[c], e.nextgs[n]); t > ev.t {
-		ev.t = t
-		e.push(ev)
+		if e.nexto[c] == t {
+			e.park(ev, e.cpuRes(c))
+		} else {
+			e.park(ev, e.nicSRes(n))
+		}
 		return
 	}
 	size := s.size[op]
@@ -193,8 +215,11 @@ func (e *engine) message(ev event) {
 	ci, ni := int(s.cpu[sendOp]), int(s.nic[sendOp])
 	c, n := h*e.ncpu+ci, h*e.nnic+ni
 	if t := max(e.nexto[c], e.nextgr[n]); t > ev.t {
-		ev.t = t
-		e.push(ev)
+		if e.nexto[c] == t {
+			e.park(ev, e.cpuRes(c))
+		} else {
+			e.park(ev, e.nicRRes(n))
+		}
 		return
 	}
 	size := s.size[sendOp]

@@ -6,56 +6,95 @@ import (
 )
 
 // matchQueues is one matching queue per rank (the posted receives RQ, or
-// the unexpected messages UQ), split by (source, tag) into FIFO lists held
-// in a hash table. LogGOPSim keeps one list per rank and takes the first
-// entry, in insertion order, whose source and tag match (−1 matching
-// anything on either side). Hashing gives the same answer: within one
-// (source, tag) list the head is the oldest, so the first match is the
-// oldest head among the lists whose key matches. Without wildcards that
-// is one list; wildcards cost a look at up to four lists, or a scan of the
+// the unexpected messages UQ), split by (source, tag) into FIFO lists
+// found through a hash table. LogGOPSim keeps one list per rank and takes
+// the first entry, in insertion order, whose source and tag match (−1
+// matching anything on either side). Hashing gives the same answer: within
+// one (source, tag) list the head is the oldest, so the first match is the
+// oldest head among the lists whose key matches. Without wildcards that is
+// one list; wildcards cost a look at up to four lists, or a walk over the
 // rank's lists when the query itself is a wildcard.
+//
+// Lists are dropped from the table when they empty, so the table holds
+// only live keys (Schedgen's tags often number iterations, and a table of
+// every key ever used would fall out of cache).
 type matchQueues struct {
-	ids   map[mqKey]int32
-	qKey  []mqKey
-	qHead []int32 // entry at the head of each list, -1 if empty
-	qTail []int32
-
-	eOp   []int32 // the op of each entry: recv (RQ) or send (UQ)
-	eSeq  []int64 // insertion number
-	eNext []int32 // next entry of the same list, or of the free list
-	free  int32
-	seq   int64
-
-	rankQ [][]int32 // the lists of each rank, for wildcard queries
-	wild  []int32   // entries queued under a wildcard key, per rank
-	size  []int32   // entries queued, per rank
+	tab  keyTable
+	qKey []mqKey
+	// per list: head and tail entry (-1 if none), and the rank's list of
+	// live lists (prev, next), for wildcard queries
+	qHead, qTail []int32
+	qPrev, qNext []int32
+	freeQ        int32
+	rankHead     []int32 // first live list of each rank, -1 if none
+	eOp          []int32 // the op of each entry: recv (RQ) or send (UQ)
+	eSeq         []int64 // insertion number
+	eNext        []int32 // next entry of the same list, or of the free list
+	freeE        int32
+	seq          int64
+	wild, size   []int32 // per rank: entries under a wildcard key, all entries
 }
 
 type mqKey struct{ rank, src, tag int32 }
 
 func (m *matchQueues) init(ranks int) {
-	m.ids = make(map[mqKey]int32)
-	m.free = -1
-	m.rankQ = make([][]int32, ranks)
+	m.tab.init()
+	m.freeQ, m.freeE = -1, -1
+	m.rankHead = fill(make([]int32, ranks), -1)
 	m.wild = make([]int32, ranks)
 	m.size = make([]int32, ranks)
+}
+
+// newList makes an empty list for k and links it into its rank's lists.
+func (m *matchQueues) newList(k mqKey) int32 {
+	q := m.freeQ
+	if q >= 0 {
+		m.freeQ = m.qNext[q]
+		m.qKey[q] = k
+	} else {
+		q = int32(len(m.qKey))
+		m.qKey = append(m.qKey, k)
+		m.qHead = append(m.qHead, -1)
+		m.qTail = append(m.qTail, -1)
+		m.qPrev = append(m.qPrev, -1)
+		m.qNext = append(m.qNext, -1)
+	}
+	m.qHead[q], m.qTail[q], m.qPrev[q] = -1, -1, -1
+	m.qNext[q] = m.rankHead[k.rank]
+	if m.qNext[q] >= 0 {
+		m.qPrev[m.qNext[q]] = q
+	}
+	m.rankHead[k.rank] = q
+	m.tab.put(k, q)
+	return q
+}
+
+// dropList unlinks an emptied list and frees it.
+func (m *matchQueues) dropList(q int32) {
+	k := m.qKey[q]
+	m.tab.del(k)
+	if p := m.qPrev[q]; p >= 0 {
+		m.qNext[p] = m.qNext[q]
+	} else {
+		m.rankHead[k.rank] = m.qNext[q]
+	}
+	if n := m.qNext[q]; n >= 0 {
+		m.qPrev[n] = m.qPrev[q]
+	}
+	m.qNext[q] = m.freeQ
+	m.freeQ = q
 }
 
 // add appends op at the tail of rank h's (src, tag) list.
 func (m *matchQueues) add(h int, src, tag int32, op int32) {
 	k := mqKey{int32(h), src, tag}
-	q, ok := m.ids[k]
-	if !ok {
-		q = int32(len(m.qKey))
-		m.ids[k] = q
-		m.qKey = append(m.qKey, k)
-		m.qHead = append(m.qHead, -1)
-		m.qTail = append(m.qTail, -1)
-		m.rankQ[h] = append(m.rankQ[h], q)
+	q := m.tab.get(k)
+	if q < 0 {
+		q = m.newList(k)
 	}
-	e := m.free
+	e := m.freeE
 	if e >= 0 {
-		m.free = m.eNext[e]
+		m.freeE = m.eNext[e]
 		m.eOp[e], m.eSeq[e], m.eNext[e] = op, m.seq, -1
 	} else {
 		e = int32(len(m.eOp))
@@ -76,32 +115,31 @@ func (m *matchQueues) add(h int, src, tag int32, op int32) {
 	}
 }
 
+// older reports whether list q's head is older than list best's (best may be -1).
+func (m *matchQueues) older(q, best int32) bool {
+	return best < 0 || m.eSeq[m.qHead[q]] < m.eSeq[m.qHead[best]]
+}
+
 // take removes and returns the oldest entry of rank h matching (src, tag).
 func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 	if m.size[h] == 0 {
 		return 0, false
 	}
 	best := int32(-1)
-	consider := func(q int32) {
-		if e := m.qHead[q]; e >= 0 && (best < 0 || m.eSeq[e] < m.eSeq[m.qHead[best]]) {
-			best = q
-		}
-	}
 	if src == AnySource || tag == AnyTag {
-		for _, q := range m.rankQ[h] {
+		for q := m.rankHead[h]; q >= 0; q = m.qNext[q] {
 			k := m.qKey[q]
-			if (src == AnySource || k.src == AnySource || k.src == src) && (tag == AnyTag || k.tag == AnyTag || k.tag == tag) {
-				consider(q)
+			if (src == AnySource || k.src == AnySource || k.src == src) &&
+				(tag == AnyTag || k.tag == AnyTag || k.tag == tag) && m.older(q, best) {
+				best = q
 			}
 		}
 	} else {
-		if q, ok := m.ids[mqKey{int32(h), src, tag}]; ok {
-			consider(q)
-		}
+		best = m.tab.get(mqKey{int32(h), src, tag})
 		if m.wild[h] > 0 {
 			for _, k := range [3]mqKey{{int32(h), AnySource, tag}, {int32(h), src, AnyTag}, {int32(h), AnySource, AnyTag}} {
-				if q, ok := m.ids[k]; ok {
-					consider(q)
+				if q := m.tab.get(k); q >= 0 && m.older(q, best) {
+					best = q
 				}
 			}
 		}
@@ -110,25 +148,26 @@ func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 		return 0, false
 	}
 	e := m.qHead[best]
+	op := m.eOp[e]
 	m.qHead[best] = m.eNext[e]
-	if m.qHead[best] < 0 {
-		m.qTail[best] = -1
-	}
-	m.eNext[e] = m.free
-	m.free = e
+	m.eNext[e] = m.freeE
+	m.freeE = e
 	m.size[h]--
 	if k := m.qKey[best]; k.src == AnySource || k.tag == AnyTag {
 		m.wild[h]--
 	}
-	return m.eOp[e], true
+	if m.qHead[best] < 0 {
+		m.dropList(best)
+	}
+	return op, true
 }
 
-// describe lists up to max (source, tag) pairs left in rank h's queue.
+// describe lists up to limit (source, tag) pairs left in rank h's queue.
 func (m *matchQueues) describe(h int, limit int) string {
 	var parts []string
-	for _, q := range m.rankQ[h] {
+	for q := m.rankHead[h]; q >= 0 && len(parts) < limit; q = m.qNext[q] {
+		k := m.qKey[q]
 		for e := m.qHead[q]; e >= 0 && len(parts) < limit; e = m.eNext[e] {
-			k := m.qKey[q]
 			parts = append(parts, fmt.Sprintf("(src %d, tag %d)", k.src, k.tag))
 		}
 	}

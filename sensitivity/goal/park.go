@@ -1,0 +1,114 @@
+package goal
+
+// Parking: LogGOPSim puts an op (or message) whose CPU or NIC is busy back
+// into the event queue at the resource's free time, keeping its ts. When
+// many ops wait for one CPU (a linear all-to-all queues 2(n−1) ops per rank
+// at time 0) each of them is popped and put back once per op that runs
+// before it: O(n²) per rank. A failed pop changes nothing, so we may skip
+// it if we never run anything out of LogGOPSim's order.
+//
+// The order is: always run the entry with the least (time, ts), where an
+// entry's time is the latest of its own time and its resources' free
+// times, which only grow. So we park a waiting entry on the resource that
+// holds it up, in a per-resource heap ordered by ts, and put one token
+// into the event queue for the resource, at (free time, least parked ts):
+// a lower bound of every parked entry's (time, ts). When the token comes
+// up, its least entry is taken out and handled as if LogGOPSim had just
+// popped it at the token's time: it runs, or parks again on whatever still
+// holds it up; then the resource gets a new token if entries remain. A
+// token made obsolete by a newer one (a lower ts parked on a resource at
+// the same free time) is dropped when it comes up.
+
+// parked is an entry waiting for a resource.
+type parked struct {
+	ts int64
+	op int32 // as in event
+}
+
+// Resources are numbered CPUs first, then send sides, then receive sides of NICs.
+func (e *engine) cpuRes(c int) int  { return c }
+func (e *engine) nicSRes(n int) int { return len(e.nexto) + n }
+func (e *engine) nicRRes(n int) int { return len(e.nexto) + len(e.nextgs) + n }
+
+// free is resource r's next free time.
+func (e *engine) free(r int) int64 {
+	switch {
+	case r < len(e.nexto):
+		return e.nexto[r]
+	case r < len(e.nexto)+len(e.nextgs):
+		return e.nextgs[r-len(e.nexto)]
+	}
+	return e.nextgr[r-len(e.nexto)-len(e.nextgs)]
+}
+
+// park makes ev wait for resource r.
+func (e *engine) park(ev event, r int) {
+	e.wait[r] = pushParked(e.wait[r], parked{ts: ev.ts, op: ev.op})
+	e.cover(r, ev.ts)
+}
+
+// cover makes sure resource r has a live token no later than (free, ts).
+func (e *engine) cover(r int, ts int64) {
+	f := e.free(r)
+	if e.tokTS[r] >= 0 && (e.tokT[r] < f || (e.tokT[r] == f && e.tokTS[r] <= ts)) {
+		return
+	}
+	e.tokT[r], e.tokTS[r] = f, ts
+	e.push(event{t: f, ts: ts, op: e.nops + int32(r)})
+}
+
+// token handles a resource's token coming up.
+func (e *engine) token(ev event) {
+	r := int(ev.op - e.nops)
+	if e.tokTS[r] != ev.ts || e.tokT[r] != ev.t {
+		return // superseded by a later token
+	}
+	e.tokTS[r] = -1
+	var p parked
+	p, e.wait[r] = popParked(e.wait[r])
+	e.dispatch(event{t: ev.t, ts: p.ts, op: p.op})
+	if w := e.wait[r]; len(w) > 0 {
+		e.cover(r, w[0].ts)
+	}
+}
+
+func pushParked(h []parked, p parked) []parked {
+	h = append(h, p)
+	i := len(h) - 1
+	for i > 0 {
+		q := (i - 1) / 2
+		if h[q].ts <= p.ts {
+			break
+		}
+		h[i] = h[q]
+		i = q
+	}
+	h[i] = p
+	return h
+}
+
+func popParked(h []parked) (parked, []parked) {
+	top := h[0]
+	n := len(h) - 1
+	last := h[n]
+	h = h[:n]
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].ts < h[c].ts {
+			c++
+		}
+		if h[c].ts >= last.ts {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	if n > 0 {
+		h[i] = last
+	}
+	return top, h
+}
