@@ -34,10 +34,10 @@ type engine struct {
 	ready        []int32 // ops released during the current event, in release order
 	readyScratch []int32
 
-	nops   int32    // ops in the schedule: token events are numbered from here
-	wait   [][]parked // per resource: a min-heap by ts of what waits for it
-	tokT   []int64 // per resource: time of its live token
-	tokTS  []int64 // per resource: ts of its live token, -1 if none
+	nops  int32      // ops in the schedule: token events are numbered from here
+	wait  [][]parked // per resource: a min-heap by ts of what waits for it
+	tokT  []int64    // per resource: time of its live token
+	tokTS []int64    // per resource: ts of its live token, -1 if none
 }
 
 func newEngine(s *Schedule, p Params) *engine {
