@@ -14,7 +14,8 @@ import (
 //     program order: a Calc vertex per compute burst (cost = its seconds), a Send
 //     vertex per posted send, joined by program-order edges of rest 0;
 //   - a message becomes a Recv vertex on the receiver with a data edge from the Send
-//     vertex (one class-0 latency term, rest = transfer time − latency) and one from
+//     vertex (one class-0 latency term, rest = transfer time − latency; a message
+//     within one host has no latency term and rest = its transfer time) and one from
 //     the receive's posting point (the receiver's vertex before the receive was
 //     posted), because SMPI moves a message's data only once both sides have posted;
 //   - a rendezvous send gets a completion vertex on the sender with the same two
@@ -25,6 +26,10 @@ import (
 // order at the rank's next operation, since the events say when a message arrived,
 // not when the rank waited for it. Every edge goes from a vertex created earlier to
 // one created later, so the graph is acyclic by construction.
+//
+// Evaluated at ℓ₀ = the run's message latency (route latency × SMPI's latency
+// factor), the graph gives the simulated time; with one latency for every network
+// message (cm02, one route length) that is the platform's end-to-end L.
 //
 // Not in the graph: time a rank spends in MPI calls other than messages (Iprobe/Test
 // costs and overheads charged by the MPI layer without a compute event), so the
@@ -37,6 +42,7 @@ type GraphRecorder struct {
 	sendOf  map[uint64]sensitivity.VertexID
 	postOf  map[uint64]sensitivity.VertexID
 	halfway map[uint64]bool // rendezvous messages with one of their two completions seen
+	hostOf  []int           // rank → host, to tell loopback messages; nil = all remote
 }
 
 type posted struct {
@@ -44,13 +50,14 @@ type posted struct {
 	at        sensitivity.VertexID
 }
 
-// NewGraphRecorder records a run of n ranks.
-func NewGraphRecorder(n int) *GraphRecorder {
+// NewGraphRecorder records a run of n ranks; placement (rank → host, may be nil)
+// tells messages within a host, which get no network latency term.
+func NewGraphRecorder(n int, placement []int) *GraphRecorder {
 	g := &GraphRecorder{
 		b: sensitivity.NewBuilder(n), last: make([]sensitivity.VertexID, n),
 		pending: make([][]sensitivity.VertexID, n), posts: make([][]posted, n),
 		sendOf: map[uint64]sensitivity.VertexID{}, postOf: map[uint64]sensitivity.VertexID{},
-		halfway: map[uint64]bool{},
+		halfway: map[uint64]bool{}, hostOf: placement,
 	}
 	for r := range n {
 		g.last[r] = g.b.Vertex(r, sensitivity.Calc, 0)
@@ -67,6 +74,11 @@ func (g *GraphRecorder) Hook(ev *ranks.Event) {
 	case ranks.SendPost:
 		g.sendOf[ev.MsgID] = g.op(r, sensitivity.Send, 0)
 	case ranks.RecvPost:
+		if len(g.pending[r]) > 0 {
+			// Completions the rank waited for come before this post in program order
+			// (Wait(A) then Irecv(B)): join them so the posting point depends on them.
+			g.op(r, sensitivity.Calc, 0)
+		}
 		g.posts[r] = append(g.posts[r], posted{peer: ev.Peer, tag: ev.Tag, at: g.last[r]})
 	case ranks.Match:
 		g.postOf[ev.MsgID] = g.takePost(r, ev.Peer, ev.Tag)
@@ -123,16 +135,26 @@ func (g *GraphRecorder) takePost(r, peer, tag int) sensitivity.VertexID {
 }
 
 // dataEdges links a message's completion vertex v to its send and to the receive's
-// posting point: one latency term, rest = network time − latency.
+// posting point: one latency term, rest = network time − latency. A message between
+// two ranks of one host (its route crosses no switch: the loopback) does not cross
+// the network, so it carries no latency term and its whole time is rest.
 func (g *GraphRecorder) dataEdges(ev *ranks.Event, v sensitivity.VertexID) {
 	rest := math.Max(0, ev.Transfer-ev.Latency)
-	lat := sensitivity.LatTerm{Class: 0, Count: 1}
+	lat := []sensitivity.LatTerm{{Class: 0, Count: 1}}
+	if g.loopback(ev) {
+		rest, lat = ev.Transfer, nil
+	}
 	if s, ok := g.sendOf[ev.MsgID]; ok {
-		g.b.EdgeBytes(s, v, rest, float64(ev.Bytes), lat)
+		g.b.EdgeBytes(s, v, rest, float64(ev.Bytes), lat...)
 	}
 	if p, ok := g.postOf[ev.MsgID]; ok {
-		g.b.EdgeBytes(p, v, rest, float64(ev.Bytes), lat)
+		g.b.EdgeBytes(p, v, rest, float64(ev.Bytes), lat...)
 	}
+}
+
+// loopback reports whether a message stayed on its host.
+func (g *GraphRecorder) loopback(ev *ranks.Event) bool {
+	return g.hostOf != nil && g.hostOf[ev.Rank] == g.hostOf[ev.Peer]
 }
 
 // Graph finishes the recording: every pending completion is joined to a final

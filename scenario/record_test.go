@@ -30,7 +30,7 @@ func recordRun(t *testing.T, n int, main func(r *ranks.Rank), hooks ...ranks.Hoo
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := NewGraphRecorder(n)
+	rec := NewGraphRecorder(n, place)
 	w.AddHook(rec.Hook)
 	for _, h := range hooks {
 		w.AddHook(h)

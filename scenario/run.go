@@ -54,7 +54,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	var rec *GraphRecorder
 	if opt.Graph {
-		rec = NewGraphRecorder(p.Ranks)
+		rec = NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks))
 		w.AddHook(rec.Hook)
 	}
 	var tw *TraceWriter

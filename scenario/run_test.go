@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"math"
 	"testing"
 )
 
@@ -18,4 +19,50 @@ func TestDefaultScenarioRuns(t *testing.T) {
 	}
 	t.Logf("HPL %s: %.6f s, %.4g Gflops, simulated %.6f s, wall %.3f s, graph %d vertices",
 		res.HPL[0].Variant, res.HPL[0].Time, res.HPL[0].Gflops, res.SimulatedTime, res.WallTime, res.Graph.NumVertices())
+}
+
+func TestGraphOfHPLReproducesItsTime(t *testing.T) {
+	// Under cm02 with free polling every network message of the default 2×2 HPL has
+	// the same latency, the flat route's 2 × 1 us, and the graph evaluated there must
+	// give the simulated time; one latency more per message can only add time.
+	s := Default()
+	for _, kv := range []string{"network.model=cm02", "network.iprobe_cost=0", "network.test_cost=0", "hpl.n=1000"} {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(RunOptions{Graph: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const route = 2e-6 // s
+	if got := res.Graph.Runtime([]float64{route}); math.Abs(got-res.SimulatedTime) > 1e-9*res.SimulatedTime {
+		t.Errorf("graph T(2us) = %.9f s, simulated %.9f s", got, res.SimulatedTime)
+	}
+	if more := res.Graph.Runtime([]float64{2 * route}); !(more > res.SimulatedTime) {
+		t.Errorf("T(4us) = %.9f s is not above T(2us)", more)
+	}
+}
+
+func TestGraphLoopbackHasNoLatency(t *testing.T) {
+	// Two ranks on one host: their messages use the loopback, so T(ℓ) ignores ℓ.
+	s, err := Parse([]byte("app = \"pingpong\"\n[platform]\nhosts = 1\ncores_per_host = 2\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n[pingpong]\nsizes = [8, 100000]\niterations = 2\n"), "lo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(RunOptions{Graph: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := res.Graph.Runtime([]float64{0}), res.Graph.Runtime([]float64{1}); a != b {
+		t.Errorf("T(0) = %g, T(1 s) = %g: a loopback message carries a latency term", a, b)
+	}
 }
