@@ -176,10 +176,12 @@ func Fit(kernel string, samples []Sample, family Family, opts FitOptions) (Spec,
 		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s as %s: %w", kernel, family, err)
 	}
 	if family.PerHost || opts.PerHost {
-		if err := fc.perHost(samples, &res); err != nil {
+		if err := fc.perHost(samples, &res, family.Auto); err != nil {
 			return Spec{}, Quality{}, fmt.Errorf("models: fitting %s per host: %w", kernel, err)
 		}
-		res.q.Family = Family{Mean: res.mean, Noise: res.noise, PerHost: true}.String()
+		if !family.Auto {
+			res.q.Family = Family{Mean: res.mean, Noise: res.noise, PerHost: true}.String()
+		}
 	}
 	return res.spec, res.q, nil
 }
@@ -202,9 +204,11 @@ func checkSamples(samples []Sample) error {
 	return nil
 }
 
-// perHost refits every host with enough samples in the family res chose and
-// records it as an override.
-func (fc *fitContext) perHost(samples []Sample, res *fitResult) error {
+// perHost refits every host with enough samples and records it as an
+// override: in the family res has, or, for auto, in the family that host's
+// own samples choose — pooled samples of unequal hosts look multi-modal,
+// which is the per-host model's to explain, not the noise's.
+func (fc *fitContext) perHost(samples []Sample, res *fitResult, auto bool) error {
 	byHost := map[string][]Sample{}
 	for _, s := range samples {
 		byHost[s.Host] = append(byHost[s.Host], s)
@@ -214,11 +218,14 @@ func (fc *fitContext) perHost(samples []Sample, res *fitResult) error {
 		if h == "" || len(hs) < fc.opts.MinHost || len(byHost) == 1 {
 			continue
 		}
-		hr, err := fc.fit(hs, res.mean, res.noise)
-		if err != nil {
-			return fmt.Errorf("host %q: %w", h, err)
+		var hr fitResult
+		var err error
+		if auto {
+			hr, err = fc.auto(hs)
+		} else if hr, err = fc.fit(hs, res.mean, res.noise); err == nil {
+			hr.q.CVRMSE, err = fc.crossValidate(hs, res.mean)
 		}
-		if hr.q.CVRMSE, err = fc.crossValidate(hs, res.mean); err != nil {
+		if err != nil {
 			return fmt.Errorf("host %q: %w", h, err)
 		}
 		if res.spec.Host == nil {

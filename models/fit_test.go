@@ -1,6 +1,7 @@
 package models_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -155,5 +156,32 @@ func TestFitUnknownKernel(t *testing.T) {
 	}
 	if len(got.Terms) != 1 || got.Terms[0] != "m*n" || modelstest.RelErr(got.Coef[0], 3e-10) > coefTol {
 		t.Errorf("got %v %v", got.Terms, got.Coef)
+	}
+}
+
+// TestAutoPerHost: two hosts, one 30% slower, each M1-N1. Pooled, their
+// samples look like two modes; per host, auto must find M1-N1 on each.
+func TestAutoPerHost(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	var data []models.Sample
+	for i, coef := range []float64{1e-11, 1.3e-11} {
+		m := modelstest.MustBuild(t, models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{coef}, Intercept: 5e-6,
+			Noise: models.NoiseGaussian, Sigma: 5e-7})
+		data = append(data, modelstest.Draw(m, fmt.Sprintf("node%d", i), 800, modelstest.GemmDims(1, 512), rng)...)
+	}
+	auto, _ := models.ParseFamily("auto")
+	spec, q, err := models.Fit("dgemm", data, auto, models.FitOptions{Seed: 4, PerHost: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("pooled: %s", q.Family)
+	for i, coef := range []float64{1e-11, 1.3e-11} {
+		h := fmt.Sprintf("node%d", i)
+		if hq := q.Hosts[h]; hq.Family != "M1-N1" {
+			t.Errorf("%s: auto chose %s, want M1-N1", h, hq.Family)
+		}
+		if hs := spec.Host[h]; len(hs.Coef) != 1 || modelstest.RelErr(hs.Coef[0], coef) > coefTol {
+			t.Errorf("%s: %v %v, want m*n*k coefficient %g", h, hs.Terms, hs.Coef, coef)
+		}
 	}
 }
