@@ -39,7 +39,13 @@ var peerLink = fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}
 // worldOn builds a world of n ranks on the first n hosts of topo.
 func worldOn(t testing.TB, topo fluid.Topology, n int, iprobe float64, hooks ...ranks.Hook) *ranks.World {
 	t.Helper()
-	cfg, err := ranks.Preset("cm02")
+	return worldNet(t, "cm02", topo, n, iprobe, hooks...)
+}
+
+// worldNet is worldOn with a ranks preset ("cm02" or "smpi").
+func worldNet(t testing.TB, net string, topo fluid.Topology, n int, iprobe float64, hooks ...ranks.Hook) *ranks.World {
+	t.Helper()
+	cfg, err := ranks.Preset(net)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,8 @@ import (
 
 // TestScaleFromEnv runs one peer-sized model-mode configuration when
 // EMU_HPL_SCALE="P Q N [K [NB]]" is set (for README measurements), with
-// EMU_HPL_PIVOT (rule) and EMU_HPL_IPROBE (s, default 1e-6); skipped otherwise.
+// EMU_HPL_PIVOT (rule), EMU_HPL_IPROBE (s, default 1e-6), EMU_HPL_BCAST and
+// EMU_HPL_DEPTH (HPL.dat codes), EMU_HPL_NET (cm02 | smpi); skipped otherwise.
 func TestScaleFromEnv(t *testing.T) {
 	spec := os.Getenv("EMU_HPL_SCALE")
 	if spec == "" {
@@ -30,7 +31,15 @@ func TestScaleFromEnv(t *testing.T) {
 	if len(v) > 4 {
 		nb = v[4]
 	}
-	p := peerParams(v[0], v[1], v[2], OneRingM, 1)
+	bc, depth := OneRingM, 1
+	if s := os.Getenv("EMU_HPL_BCAST"); s != "" {
+		x, _ := strconv.Atoi(s)
+		bc = BCastFromCode(x)
+	}
+	if s := os.Getenv("EMU_HPL_DEPTH"); s != "" {
+		depth, _ = strconv.Atoi(s)
+	}
+	p := peerParams(v[0], v[1], v[2], bc, depth)
 	p.NB = nb
 	opt := Options{}
 	if r := os.Getenv("EMU_HPL_PIVOT"); r != "" {
@@ -56,7 +65,11 @@ func TestScaleFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	res := runHPLOn(t, worldOn(t, topo, p.P*p.Q, iprobe), p, kernels.Model, opt)
+	net := "cm02"
+	if s := os.Getenv("EMU_HPL_NET"); s != "" {
+		net = s
+	}
+	res := runHPLOn(t, worldNet(t, net, topo, p.P*p.Q, iprobe), p, kernels.Model, opt)
 	t.Logf("%dx%d N=%d NB=%d K=%d: HPL time %.6f s (extrapolated %v, emulated %.6f s over %d panels), %.1f Gflops, wall %v",
 		p.P, p.Q, p.N, p.NB, opt.MaxIterations, res.Time, res.Extrapolated, res.EmulatedTime, res.Panels, res.Gflops, time.Since(t0))
 }
