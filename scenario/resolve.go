@@ -267,6 +267,14 @@ func (s *Scenario) hpl(p *Plan) error {
 	}
 	p.MaxIterations = t.MaxIterations
 	p.HPLDat = &d
+	if n := testCount(d); n > maxHPLTests {
+		return s.errorAt("hpl", fmt.Sprintf("the lists make %.0f tests, more than %d", n, maxHPLTests))
+	}
+	for _, g := range d.Grids {
+		if g.P > maxRanks/g.Q {
+			return s.errorAt("hpl.grids", fmt.Sprintf("%dx%d: more than %d ranks", g.P, g.Q, maxRanks))
+		}
+	}
 	p.HPL = d.Tests()
 	for _, test := range p.HPL {
 		if err := test.Validate(); err != nil {
@@ -283,4 +291,20 @@ func (s *Scenario) hpl(p *Plan) error {
 			p.Ranks, avail, p.Platform.Hosts, p.Platform.CoresPerHost))
 	}
 	return nil
+}
+
+// Limits that keep a typo from exhausting memory: HPL's tests are the product of its
+// lists, and every rank is a goroutine.
+const (
+	maxHPLTests = 100000
+	maxRanks    = 1 << 22
+)
+
+// testCount is the number of tests HPL.dat's lists make (as a float: no overflow).
+func testCount(d hpl.Dat) float64 {
+	n := 1.0
+	for _, l := range []int{len(d.Grids), len(d.Ns), len(d.NBs), len(d.Depths), len(d.BCasts), len(d.RFacts), len(d.PFacts), len(d.NBMins), len(d.NDivs)} {
+		n *= float64(l)
+	}
+	return n
 }
