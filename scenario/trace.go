@@ -30,6 +30,7 @@ type TraceWriter struct {
 	posts [][]tracePost
 	recvd map[uint64]float64 // receive post times of matched messages
 	arrow map[uint64]bool    // messages whose arrow start was written
+	buf   []byte             // scratch for one event
 }
 
 type tracePost struct {
@@ -94,24 +95,60 @@ func (t *TraceWriter) takePost(r, peer, tag int, now float64) float64 {
 
 func (t *TraceWriter) visible(start, end float64) bool { return end >= t.From && start <= t.To }
 
-// us converts simulated seconds to the trace's microseconds.
-func us(s float64) string { return strconv.FormatFloat(s*1e6, 'f', -1, 64) }
+// appendUs appends simulated seconds as the trace's microseconds.
+func appendUs(b []byte, s float64) []byte { return strconv.AppendFloat(b, s*1e6, 'f', -1, 64) }
 
 // slice writes a complete ("X") event on thread tid of rank r's process if it
-// overlaps the window, and reports whether it did.
+// overlaps the window, and reports whether it did. It formats by hand: a trace can
+// hold millions of events, and fmt would double the run's cost.
 func (t *TraceWriter) slice(r, tid int, name, cat string, start, end float64) bool {
 	if !t.visible(start, end) {
 		return false
 	}
 	t.process(r)
-	t.event(`{"ph":"X","pid":%d,"tid":%d,"name":%s,"cat":%q,"ts":%s,"dur":%s}`,
-		r, tid, strconv.Quote(name), cat, us(start), us(math.Max(0, end-start)))
+	b := append(t.buf[:0], `{"ph":"X","pid":`...)
+	b = strconv.AppendInt(b, int64(r), 10)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, int64(tid), 10)
+	b = append(b, `,"name":`...)
+	b = strconv.AppendQuote(b, name)
+	b = append(b, `,"cat":`...)
+	b = strconv.AppendQuote(b, cat)
+	b = append(b, `,"ts":`...)
+	b = appendUs(b, start)
+	b = append(b, `,"dur":`...)
+	b = appendUs(b, math.Max(0, end-start))
+	t.buf = append(b, '}')
+	t.raw(t.buf)
 	return true
 }
 
 // flow writes one end of a message arrow, bound to the enclosing mpi slice.
 func (t *TraceWriter) flow(ph string, r int, id uint64, at float64) {
-	t.event(`{"ph":%q,"pid":%d,"tid":1,"name":"message","cat":"message","id":%d,"ts":%s,"bp":"e"}`, ph, r, id, us(at))
+	b := append(t.buf[:0], `{"ph":"`...)
+	b = append(b, ph...)
+	b = append(b, `","pid":`...)
+	b = strconv.AppendInt(b, int64(r), 10)
+	b = append(b, `,"tid":1,"name":"message","cat":"message","id":`...)
+	b = strconv.AppendUint(b, id, 10)
+	b = append(b, `,"ts":`...)
+	b = appendUs(b, at)
+	t.buf = append(b, `,"bp":"e"}`...)
+	t.raw(t.buf)
+}
+
+// raw writes one formatted event.
+func (t *TraceWriter) raw(ev []byte) {
+	if t.err != nil {
+		return
+	}
+	if t.first {
+		t.w.WriteByte('\n')
+	} else {
+		t.w.WriteString(",\n")
+	}
+	t.first = false
+	_, t.err = t.w.Write(ev)
 }
 
 // process names rank r's process and threads once.

@@ -159,6 +159,9 @@ func (s *Scenario) messages(p *Plan) error {
 	p.Ranks = 2
 	if p.App == AppRing {
 		p.Ranks = p.Platform.Ranks()
+		if p.Ranks > maxRanks {
+			return s.errorAt("platform.cores_per_host", fmt.Sprintf("a ring over %d ranks: more than %d", p.Ranks, maxRanks))
+		}
 		if p.Ranks < 2 {
 			return s.errorAt("platform.hosts", "a ring needs at least 2 ranks")
 		}
