@@ -98,9 +98,9 @@ func TestBroadcastMessages(t *testing.T) {
 // 3 messages of 2jb+4 and 5 of jb+4; P=3 is {jb, jb+4}, {2jb+4, jb+4}, {jb+4}.
 func TestPivotAndSwapMessages(t *testing.T) {
 	for _, P := range []int{3, 4} {
-		for _, sw := range []Swap{BinaryExchange, SpreadRoll} {
+		for _, sw := range []Swap{BinaryExchange, SpreadRoll, Mix} {
 			p := Params{N: 50, NB: 7, P: P, Q: 1, PFact: Crout, RFact: Left, NBMin: 3, NDiv: 2, BCast: OneRing,
-				Depth: 0, Swap: sw, Alignment: 8, Threshold: 16}
+				Depth: 0, Swap: sw, SwapThreshold: 20, Alignment: 8, Threshold: 16}
 			t.Run(fmt.Sprintf("P%d_%s", P, sw), func(t *testing.T) {
 				rec := newSends(p)
 				runHPL(t, p, kernels.Model, Options{Pivot: PivotDiagonal}, 0, rec.hook)
@@ -114,7 +114,8 @@ func TestPivotAndSwapMessages(t *testing.T) {
 						want += jb * (6*jb + 16) * 8
 					}
 					copies := P - 1
-					if sw == BinaryExchange {
+					// mix: binary exchange when the call's columns are ≤ the threshold
+					if sw == BinaryExchange || (sw == Mix && n <= p.SwapThreshold) {
 						copies = P + (P - pow2floor(P)) - 1
 					}
 					if n > 0 {

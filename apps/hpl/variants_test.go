@@ -83,3 +83,23 @@ func TestResidualTallGrids(t *testing.T) {
 		}
 	}
 }
+
+// HPL's look-ahead driver takes any depth; depths beyond 1 (and beyond the
+// number of panels, where empty panels are broadcast) must still solve.
+func TestResidualDeepLookahead(t *testing.T) {
+	for _, depth := range []int{2, 3, 7} {
+		for _, g := range []Grid{{2, 3}, {1, 4}, {3, 2}} {
+			p := Params{N: 60 + 13*depth, NB: 8, P: g.P, Q: g.Q, PFact: Right, RFact: Crout, NBMin: 2, NDiv: 2,
+				BCast: BCast(depth % 6), Depth: depth, Swap: Mix, SwapThreshold: 10, L1Transposed: depth%2 == 0,
+				Equilibration: true, Alignment: 8, Threshold: 16}
+			if depth == 7 {
+				p.N = 40 // 5 panels: the prologue describes empty ones
+			}
+			t.Run(fmt.Sprintf("depth%d_%dx%d", depth, g.P, g.Q), func(t *testing.T) {
+				if res := runHPL(t, p, kernels.Real, Options{}, 0); !res.Passed {
+					t.Fatalf("residual %g", res.Residual)
+				}
+			})
+		}
+	}
+}
