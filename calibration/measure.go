@@ -63,9 +63,13 @@ func (w *measurer) measure(c Call) float64 {
 func (w *measurer) prepare(c Call) func() {
 	be, m, n, k := w.be, c.M, c.N, c.K
 	switch c.Kernel {
-	case "dgemm": // the trailing update: C = C − A·B, A m×k, B k×n
+	case "dgemm": // the trailing update: C = C − A·op(B), A m×k, op(B) k×n
 		w.a, w.b, w.c = w.fill(w.a, m*k), w.fill(w.b, k*n), w.fill(w.c, m*n)
-		return func() { be.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, -1, w.a, m, w.b, k, 1, w.c, m) }
+		ldb := k
+		if c.TransB == blas.Trans {
+			ldb = n // B is stored n×k
+		}
+		return func() { be.Dgemm(blas.NoTrans, c.TransB, m, n, k, -1, w.a, m, w.b, ldb, 1, w.c, m) }
 	case "dtrsm": // unit triangle: L-Lo-N on the left, R-Up-N on the right, as HPL
 		w.triangle(k)
 		w.b = w.fill(w.b, m*n)

@@ -54,17 +54,21 @@ func (p Plan) Total() int { return p.Samples * len(p.Kernels) }
 // seed, size or kernel list is refused instead of mixing two plans' indices.
 func (p Plan) Fingerprint() string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "v1|%s|%d|%d|%d", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed)
+	fmt.Fprintf(h, "v2|%s|%d|%d|%d", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed)
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
 // Call is one planned kernel call. For dtrsm, Side tells which side the
-// triangle is on and K is its order (kernels.VarsFor).
+// triangle is on and K is its order (kernels.VarsFor). For dgemm, TransB is
+// the form of B: NoTrans as HPL's U form N calls it, Trans for U form T
+// (HPL.dat's usual "0 = transposed"); models do not tell them apart, so the
+// plan draws both.
 type Call struct {
 	Index   int
 	Kernel  string
 	M, N, K int
 	Side    blas.Side
+	TransB  blas.Transpose
 }
 
 // nbChoices are the panel widths HPL is commonly run with.
@@ -74,13 +78,16 @@ var nbChoices = []int{32, 64, 96, 128, 192, 256}
 // (Seed, i) only.
 func (p Plan) Call(i int) Call {
 	rng := rand.New(rand.NewPCG(p.Seed, uint64(i)))
-	c := Call{Index: i, Kernel: p.Kernels[i%len(p.Kernels)], Side: blas.Left}
+	c := Call{Index: i, Kernel: p.Kernels[i%len(p.Kernels)], Side: blas.Left, TransB: blas.NoTrans}
 	nb := nbChoices[rng.IntN(len(nbChoices))]
 	nb = min(nb, p.MaxDim)
 	long := func() int { return dim(rng, p.MaxDim) } // up to N/P or N/Q
 	short := func() int { return dim(rng, nb) }      // up to NB
 	switch c.Kernel {
 	case "dgemm":
+		if rng.IntN(2) == 0 {
+			c.TransB = blas.Trans
+		}
 		switch rng.IntN(4) {
 		case 0: // trailing update over the whole width: (mp, n, jb)
 			c.M, c.N, c.K = long(), long(), nb

@@ -14,7 +14,7 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	var chunks, fullWidth, smallK, rightTrsm, tallSkinny int
+	var chunks, fullWidth, smallK, rightTrsm, tallSkinny, transB int
 	for i := 0; i < p.Total(); i++ {
 		c := p.Call(i)
 		if again := p.Call(i); again != c {
@@ -44,6 +44,9 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 			if c.M >= 8*c.N {
 				tallSkinny++
 			}
+			if c.TransB == blas.Trans {
+				transB++
+			}
 		case "dtrsm":
 			if order := map[blas.Side]int{blas.Left: c.M, blas.Right: c.N}[c.Side]; order != c.K {
 				t.Fatalf("dtrsm %+v: k is not the triangle order", c)
@@ -54,7 +57,7 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 		}
 	}
 	// 300 dgemm calls, four shape families drawn uniformly: each ≳ 40.
-	for name, n := range map[string]int{"NB chunks": chunks, "full width K=NB": fullWidth, "small K": smallK, "tall-skinny": tallSkinny, "right dtrsm": rightTrsm} {
+	for name, n := range map[string]int{"NB chunks": chunks, "full width K=NB": fullWidth, "small K": smallK, "tall-skinny": tallSkinny, "right dtrsm": rightTrsm, "dgemm B transposed": transB} {
 		if n < 30 {
 			t.Errorf("%s: only %d calls of 300", name, n)
 		}
