@@ -72,15 +72,19 @@ func BenchmarkFlowStart(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			s := loaded(b, topo, rng, c.pattern, c.full)
 			runtime.GC() // do not charge the set-up's garbage to the first iterations
+			var cpu int64
 			b.ResetTimer()
 			for range b.N {
 				spec := traffic(topo, rng, c.pattern)
+				before := processCPU()
 				id := s.Start(0, spec)
+				cpu += processCPU() - before
 				b.StopTimer()
 				s.Cancel(0, id)
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "starts/s")
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -94,18 +98,22 @@ func BenchmarkFlowEnd(b *testing.B) {
 			rng := rand.New(rand.NewPCG(2, 2))
 			s := loaded(b, topo, rng, c.pattern, c.full)
 			runtime.GC() // do not charge the set-up's garbage to the first iterations
+			var cpu int64
 			b.ResetTimer()
 			for range b.N {
+				before := processCPU()
 				t, id, ok := s.NextCompletion()
 				if !ok {
 					b.Fatal("no completion")
 				}
 				s.Finish(t, id)
+				cpu += processCPU() - before
 				b.StopTimer()
 				s.Start(t, traffic(topo, rng, c.pattern))
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ends/s")
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
