@@ -24,7 +24,7 @@ const (
 	// emMaxPoints bounds the ratios the number of modes is chosen on; the
 	// chosen mixture is then refined by EM on all of them. Choosing among
 	// 1..4 modes with restarts on 100,000 points would dominate a fit.
-	emMaxPoints = 5000
+	emMaxPoints = 2000
 )
 
 // gmm is a one-dimensional Gaussian mixture.
