@@ -1,6 +1,10 @@
 package hpl
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/emu-hpc/emu/kernels"
+)
 
 // kern is the kernel set the port calls, in HPL's column-major argument order.
 // *kernels.Set satisfies it through kernelsAdapter; tests may plug a plain BLAS.
@@ -20,11 +24,12 @@ type kern interface {
 	charge(kernel string, m, n int)
 }
 
-// Names of HPL's own kernels as charged (same spelling as package kernels).
+// Names of HPL's own kernels as charged: package kernels' names, so their
+// models come from the same models.toml entries calibration writes.
 const (
-	kLaswp  = "dlaswp"
-	kLacpy  = "dlacpy"
-	kLatcpy = "dlatcpy"
+	kLaswp  = kernels.Laswp
+	kLacpy  = kernels.Lacpy
+	kLatcpy = kernels.Latcpy
 )
 
 // at returns the slice of x from offset off, or nil when x is nil (model mode):
