@@ -161,8 +161,15 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 		r.Breakpoints = append(r.Breakpoints, b)
 	}
 	r.Curve = curve(pieces, p.Lmin, p.Lmax, p.Points)
+	beyond, beyondHi, err := s.piecesBeyond(p, base, pieces)
+	if err != nil {
+		return nil, err
+	}
 	for _, x := range p.Tolerances {
-		lt, ok := tolFromPieces(pieces, base, x, p.Lmax)
+		lt, ok := tolFromPieces(pieces, base, x, p.Lmax, false)
+		if !ok && beyond != nil {
+			lt, ok = tolFromPieces(beyond, base, x, beyondHi, true)
+		}
 		if !ok {
 			if lt, err = s.tolerance(base, x); err != nil {
 				return nil, err
@@ -193,11 +200,15 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 // lies inside them: the largest L ≥ base.L with T(L) ≤ (1+pct/100)·T(base.L).
 // ok is false when base.L is outside the pieces or T stays below the
 // threshold up to hi (then the answer lies beyond and needs passes).
-func tolFromPieces(pieces []Breakpoint, base point, pct, hi float64) (*float64, bool) {
-	if len(pieces) == 0 || base.L < pieces[0].L || base.L > hi {
+//
+// The pieces may also start after base.L if T(pieces[0].L) ≤ the threshold.
+// bounded says that T exceeds the threshold right after hi, so that hi is
+// the answer if T reaches the threshold only there.
+func tolFromPieces(pieces []Breakpoint, base point, pct, hi float64, bounded bool) (*float64, bool) {
+	c := (1 + pct/100) * base.T
+	if len(pieces) == 0 || base.L > hi || base.L < pieces[0].L && !onLine(pieces[0].T, c) {
 		return nil, false
 	}
-	c := (1 + pct/100) * base.T
 	for k, b := range pieces {
 		end := hi
 		if k+1 < len(pieces) {
@@ -215,7 +226,43 @@ func tolFromPieces(pieces []Breakpoint, base point, pct, hi float64) (*float64, 
 		x = math.Max(x, base.L)
 		return &x, true
 	}
+	if bounded {
+		return &hi, true
+	}
 	return nil, false
+}
+
+// piecesBeyond runs a second parametric pass past Lmax when some tolerance
+// lies beyond it: up to where the asymptote line alone exceeds the largest
+// threshold, so that every tolerance can be read off exact pieces. It
+// returns nil when not needed or not possible (then Newton passes remain),
+// else the pieces on [Lmax, hi] and hi.
+func (s *search) piecesBeyond(p Params, base point, pieces []Breakpoint) ([]Breakpoint, float64, error) {
+	last := pieces[len(pieces)-1]
+	tHi := last.T + float64(last.LambdaRight)*(p.Lmax-last.L)
+	worst := 0.0
+	for _, x := range p.Tolerances {
+		worst = math.Max(worst, x)
+	}
+	c := (1 + worst/100) * base.T
+	if len(p.Tolerances) == 0 || base.L < p.Lmin || base.L > p.Lmax || tHi > c {
+		return nil, 0, nil
+	}
+	a, b := s.ev.asymptote()
+	s.evals++
+	if a == 0 {
+		return nil, 0, nil // T never grows: every tolerance is unbounded
+	}
+	hi := (c - b) / float64(a) // T(hi) ≥ a·hi + b = c
+	if !(hi > p.Lmax) || math.IsInf(hi, 0) {
+		return nil, 0, nil
+	}
+	beyond, ok := s.ev.parametric(p.Lmax, hi)
+	s.evals++
+	if !ok {
+		return nil, 0, nil
+	}
+	return beyond, hi, nil
 }
 
 // curve samples T on n evenly spaced latencies from the pieces of the hull:

@@ -132,19 +132,31 @@ func (g *Graph) Slopes(lat []float64, class int) (t float64, left, right int64, 
 	return p.T, p.Left, p.Right, p.Bytes
 }
 
-// maxTerms is the most class terms on any path, whatever its length: the
-// slope of T as ℓ → ∞.
-func (ev *evaluator) maxTerms() int64 {
+// asymptote is the line T approaches as the swept latency grows: the most
+// class terms on any path (its slope) and, among the paths with that many,
+// the largest constant part. T(ℓ) ≥ slope·ℓ + intercept for every ℓ ≥ 0,
+// which bounds how far a tolerance search has to look.
+func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 	g := ev.g
-	cnt := ev.cmax // reused; the next run overwrites it
-	var best int64
+	cnt, b := ev.cmax, ev.finish // reused; the next run overwrites them
+	lat := append([]float64(nil), ev.lat...)
+	lat[ev.class] = 0
+	best, bestB := int64(-1), 0.0
 	for v := range g.vCost {
 		var m int64
+		var mb float64
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			m = max(m, cnt[g.eFrom[e]]+int64(g.latCount(int(e), ev.class)))
+			u := g.eFrom[e]
+			c := cnt[u] + int64(g.latCount(int(e), ev.class))
+			cb := b[u] + g.edgeCost(int(e), lat)
+			if c > m || c == m && cb > mb {
+				m, mb = c, cb
+			}
 		}
-		cnt[v] = m
-		best = max(best, m)
+		cnt[v], b[v] = m, mb+g.vCost[v]
+		if m > best || m == best && b[v] > bestB {
+			best, bestB = m, b[v]
+		}
 	}
-	return best
+	return max(best, 0), bestB
 }

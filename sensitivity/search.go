@@ -85,20 +85,15 @@ func (s *search) tolerance(base point, pct float64) (*float64, error) {
 	if base.Right > 0 {
 		x = base.L + (c-base.T)/float64(base.Right) // T lies above its tangent: an upper bound
 	} else {
-		// Flat at base.L: if no path carries a latency term T never
-		// grows; otherwise double the step until T exceeds c.
-		if s.ev.maxTerms() == 0 {
+		// Flat at base.L: T lies above its asymptote a·ℓ + b, so where that
+		// line reaches c is an upper bound to start from; a = 0 means no
+		// path carries latency and T never degrades.
+		a, b := s.ev.asymptote()
+		s.evals++
+		if a == 0 {
 			return nil, nil
 		}
-		for step := math.Max(base.L, 1e-9); ; step *= 2 {
-			if math.IsInf(step, 0) {
-				return nil, fmt.Errorf("sensitivity: tolerance search for %v%% found no L where T exceeds %v s", pct, c)
-			}
-			if p := s.eval(base.L + step); p.T > c && !onLine(p.T, c) {
-				x = p.L
-				break
-			}
-		}
+		x = math.Max(base.L, (c-b)/float64(a))
 	}
 	for {
 		p := s.eval(x)
