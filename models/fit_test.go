@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -182,6 +183,34 @@ func TestAutoPerHost(t *testing.T) {
 		}
 		if hs := spec.Host[h]; len(hs.Coef) != 1 || modelstest.RelErr(hs.Coef[0], coef) > coefTol {
 			t.Errorf("%s: %v %v, want m*n*k coefficient %g", h, hs.Terms, hs.Coef, coef)
+		}
+	}
+}
+
+// TestFitEveryFamily fits each family on each generating model's samples:
+// whatever the mismatch, the result must build and its quality be finite.
+func TestFitEveryFamily(t *testing.T) {
+	for _, c := range recoveryCases[:4] {
+		data := c.draw(t, 1)
+		data = data[:min(len(data), 400)]
+		for _, m := range []string{"M0", "M1", "M2", "Mp", "Mh1"} {
+			for _, n := range []string{"N0", "N1", "N2", "Nmix"} {
+				fam, _ := models.ParseFamily(m + "-" + n)
+				sp, q, err := models.Fit(c.kernel, data, fam, models.FitOptions{Seed: 1})
+				if err != nil {
+					t.Errorf("%s, %s: %v", c.name, fam, err)
+					continue
+				}
+				if _, err := models.NewSet(map[string]models.Spec{"k": sp}); err != nil {
+					t.Errorf("%s, %s: fitted spec does not build: %v", c.name, fam, err)
+				}
+				for _, x := range []float64{q.R2, q.RMSE, q.CVRMSE, q.AIC, q.BIC} {
+					if math.IsNaN(x) || math.IsInf(x, 0) {
+						t.Errorf("%s, %s: quality %+v", c.name, fam, q)
+						break
+					}
+				}
+			}
 		}
 	}
 }
