@@ -12,9 +12,9 @@ type solver struct {
 	stamp   uint64      // marks the links and flows being re-solved
 	floor   float64     // flows below this level are frozen at their rates
 	work    []linkWork  // per link, indexed by LinkID
-	links   []LinkID    // component links, in discovery order
-	flows   []*flow     // component flows, in discovery order
-	bounded []*flow     // component flows with a finite bound, by bound level
+	links   []LinkID    // links being re-solved, in discovery order
+	flows   []*flow     // flows being re-solved, in discovery order
+	bounded []*flow     // those of them with a finite bound, by bound level
 	heap    levelHeap   // links with unfixed flows, by saturation level
 	levels  []flowLevel // scratch of saturationLevel
 }
@@ -24,7 +24,7 @@ type solver struct {
 type linkWork struct {
 	remaining float64 // capacity not yet given to fixed flows, bytes/s
 	usage     float64 // Σ coefficient/weight over the flows not yet fixed
-	stamp     uint64  // == solver.stamp when the link is in the component
+	stamp     uint64  // == solver.stamp when the link is being re-solved
 	unfixed   int32   // number of flows not yet fixed
 }
 
@@ -32,9 +32,10 @@ type linkWork struct {
 // (SimGrid's selective update, §1.5 of the reference, refined by level):
 // the flows connected to the seed links through flows whose level
 // (rate × weight) is at least level·(1 − levelSlack), and the flows just
-// started (rate still −1). Lower-level flows keep their rates and only lower the
-// capacity left to the others; flows of other components keep everything.
-// With FullResolve, or level 0, it re-solves whole components.
+// started (rate still −1). Lower-level flows keep their rates and only
+// lower the capacity left to the others (threshold.go); flows of other
+// components keep everything. With FullResolve, or level 0, it re-solves
+// whole components.
 func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 	sv := &s.solver
 	if len(sv.work) != len(s.links) {
@@ -81,7 +82,7 @@ func (s *System) visitLink(l LinkID) {
 	}
 }
 
-// maxMin computes weighted max-min rates (into flow.x) for the component in
+// maxMin computes weighted max-min rates (into flow.x) for the flows in
 // s.solver by progressive filling: all unfixed flows rise together, flow f
 // at rate level/weight_f; the rising stops for the flows of the first link
 // to saturate (level = remaining/usage) or for a flow reaching its bound
