@@ -81,7 +81,7 @@ func newGrid(world commPort, p, q int, m PMap) *grid {
 	in := r < p*q
 	color := 0
 	if !in {
-		color = 1 // HPL uses MPI_UNDEFINED; these ranks never use the result
+		color = -1 // MPI_UNDEFINED: no communicator
 	}
 	all := world.split(color, r)
 	if !in {

@@ -38,12 +38,12 @@ func runDat(t *testing.T, d Dat, mode kernels.Mode) string {
 			out = NewOutput(&buf, d)
 			out.Banner(d)
 		}
-		for _, p := range d.Tests() {
-			res, err := Run(r, p, k, Options{})
-			if err != nil {
-				t.Error(err)
-				return
-			}
+		results, err := RunDat(r, d, k, Options{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for _, res := range results {
 			if out != nil {
 				out.Test(res)
 			}

@@ -17,17 +17,46 @@ func Run(r *ranks.Rank, p Params, k *kernels.Set, opt Options) (*Result, error) 
 
 // RunTests runs several tests in order (HPL's loop over HPL.dat's lists) and
 // returns the results of the tests this rank took part in (nil entries for the
-// others).
+// others). As HPL, consecutive tests on the same grid share its communicators.
 func RunTests(r *ranks.Rank, tests []Params, k *kernels.Set, opt Options) ([]*Result, error) {
-	out := make([]*Result, len(tests))
-	for i, p := range tests {
-		res, err := Run(r, p, k, opt)
-		if err != nil {
-			return out, err
+	world := rankComm{r.World()}
+	for _, p := range tests {
+		if err := checkTest(world, p); err != nil {
+			return nil, err
 		}
-		out[i] = res
+	}
+	real := k.Mode() != kernels.Model
+	out := make([]*Result, len(tests))
+	var g *grid
+	for i, p := range tests {
+		if i == 0 || p.P != tests[i-1].P || p.Q != tests[i-1].Q || p.PMap != tests[i-1].PMap {
+			g = newGrid(world, p.P, p.Q, p.PMap)
+		}
+		out[i] = runOnGrid(g, rankClock{r}, p, kernelsAdapter{k}, real, opt)
 	}
 	return out, nil
+}
+
+// RunDat is HPL's whole driver for one HPL.dat: the start-up exchange of the
+// parameters (HPL's tree collectives on the world, hpl.md §1), then every test
+// of d.Tests() as RunTests.
+func RunDat(r *ranks.Rank, d Dat, k *kernels.Set, opt Options) ([]*Result, error) {
+	world := rankComm{r.World()}
+	lists := len(d.Ns) + len(d.NBs) + 2*len(d.Grids) + len(d.PFacts) + len(d.NBMins) +
+		len(d.NDivs) + len(d.RFacts) + len(d.BCasts) + len(d.Depths) + 1
+	real := k.Mode() != kernels.Model
+	ctl := func(v ...float64) []float64 { // values travel in real mode only
+		if real {
+			return v
+		}
+		return nil
+	}
+	treeAllreduce(world, ctl(0), 1, bytesPerInt, opMax)      // error flag
+	treeAllreduce(world, ctl(eps), 1, bytesPerDouble, opMax) // machine epsilon
+	treeBcast(world, 0, ctl(d.Threshold), 1, bytesPerDouble)
+	treeBcast(world, 0, ctl(make([]float64, 15)...), 15, bytesPerInt)
+	treeBcast(world, 0, ctl(make([]float64, lists)...), lists, bytesPerInt)
+	return RunTests(r, d.Tests(), k, opt)
 }
 
 // rankClock reads simulated time.

@@ -98,15 +98,27 @@ type clock interface{ now() float64 }
 // runTest is HPL_pdtest on one rank (hpl.md §3). It returns nil on ranks outside
 // the grid.
 func runTest(world commPort, clk clock, p Params, k kern, real bool, opt Options) (*Result, error) {
-	if err := p.Validate(); err != nil {
+	if err := checkTest(world, p); err != nil {
 		return nil, err
 	}
-	if p.P*p.Q > world.size() {
-		return nil, fmt.Errorf("hpl: grid %d×%d needs %d ranks, have %d", p.P, p.Q, p.P*p.Q, world.size())
+	return runOnGrid(newGrid(world, p.P, p.Q, p.PMap), clk, p, k, real, opt), nil
+}
+
+// checkTest reports parameters HPL would reject for this world.
+func checkTest(world commPort, p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
 	}
-	g := newGrid(world, p.P, p.Q, p.PMap)
+	if p.P*p.Q > world.size() {
+		return fmt.Errorf("hpl: grid %d×%d needs %d ranks, have %d", p.P, p.Q, p.P*p.Q, world.size())
+	}
+	return nil
+}
+
+// runOnGrid runs one test on an existing grid (nil: this rank is outside it).
+func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Result {
 	if g == nil {
-		return nil, nil
+		return nil
 	}
 	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
 		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
@@ -157,5 +169,5 @@ func runTest(world commPort, clk clock, p Params, k kern, real bool, opt Options
 			res.norms = r
 		}
 	}
-	return res, nil
+	return res
 }
