@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sajari/regression"
 )
 
 // fitTol is the tolerance on least-squares results that are exact in real
@@ -108,6 +110,43 @@ func TestSegmentationMatchesBruteForce(t *testing.T) {
 		got := sums.sse(0, sg.cuts[0]) + sums.sse(sg.cuts[0], sg.cuts[1]) + sums.sse(sg.cuts[1], n)
 		if got > best*(1+fitTol) {
 			t.Errorf("trial %d: cuts %v give error %g; brute force %d,%d gives %g", trial, sg.cuts, got, bi, bj, best)
+		}
+	}
+}
+
+// TestLSQMatchesSajari compares our QR least squares with an independent
+// implementation, github.com/sajari/regression (normal equations), on a
+// well-conditioned M2 problem in dgemv's terms.
+func TestLSQMatchesSajari(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	terms := []term{{1, 1, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}} // m*n, m, n
+	var data []Sample
+	ref := new(regression.Regression)
+	ref.SetObserved("seconds")
+	for i, name := range []string{"m*n", "m", "n"} {
+		ref.SetVar(i, name)
+	}
+	for range 300 {
+		m, n := 1+rng.Float64()*9, 1+rng.Float64()*9
+		y := 3 + 0.5*m*n + 2*m - n + 0.1*rng.NormFloat64()
+		data = append(data, Sample{Vars: Vars{M: m, N: n}, Seconds: y})
+		ref.Train(regression.DataPoint(y, []float64{m * n, m, n}))
+	}
+	if err := ref.Run(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := fitPoly(data, terms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sajari's Coeff(0) is the intercept, Coeff(i+1) the i-th variable's.
+	const agreeTol = 1e-8 // relative; both solve the same normal equations
+	if e := math.Abs(p.intercept-ref.Coeff(0)) / math.Abs(ref.Coeff(0)); e > agreeTol {
+		t.Errorf("intercept %g, sajari %g", p.intercept, ref.Coeff(0))
+	}
+	for i := range terms {
+		if e := math.Abs(p.coef[i]-ref.Coeff(i+1)) / math.Abs(ref.Coeff(i+1)); e > agreeTol {
+			t.Errorf("%s: %g, sajari %g", terms[i], p.coef[i], ref.Coeff(i+1))
 		}
 	}
 }
