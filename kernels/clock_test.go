@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -71,5 +72,28 @@ func TestParseClock(t *testing.T) {
 	}
 	if err := (Config{Clock: 7}).Validate(); err == nil {
 		t.Error("Validate accepted clock 7")
+	}
+}
+
+// TestMeasureRemovesClockCost: timing an empty function gives, in the
+// median, less than one clock reading — the reading's cost is subtracted
+// (without it the median would be at least that cost).
+func TestMeasureRemovesClockCost(t *testing.T) {
+	for _, c := range []Clock{WallClock, CPUClock} {
+		zero := zeroNanos(c)
+		if zero == 0 {
+			continue // a clock too coarse to see itself: nothing to remove
+		}
+		var d []float64
+		for range 101 {
+			d = append(d, Measure(c, func() {}))
+		}
+		slices.Sort(d)
+		if med := d[len(d)/2]; med >= float64(zero)*1e-9 {
+			t.Errorf("%s clock: median empty measurement %g s, clock cost %d ns not removed", c, med, zero)
+		}
+		if d[0] < 0 {
+			t.Errorf("%s clock: negative measurement %g s", c, d[0])
+		}
 	}
 }

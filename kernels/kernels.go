@@ -94,6 +94,7 @@ type Set struct {
 	byName  map[string]models.Model  // Charge's kernels, resolved on first use
 	pivot   uint64                   // Idamax state in Model mode
 	cpu     bool                     // Timed mode reads the process CPU clock
+	zero    int64                    // the clock's own cost, ns, subtracted from measurements
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for
@@ -119,6 +120,9 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 	}
 	if k.ratio == 0 {
 		k.ratio = 1
+	}
+	if k.mode == Timed {
+		k.zero = zeroNanos(cfg.Clock)
 	}
 	if cfg.Models != nil {
 		for id := range k.byID {
@@ -159,12 +163,13 @@ func (k *Set) start() int64 {
 	return int64(time.Since(epoch))
 }
 
-// elapsed closes the interval opened by start, in seconds.
+// elapsed closes the interval opened by start, in seconds, less the
+// clock's own cost.
 func (k *Set) elapsed(t0 int64) float64 {
 	if k.cpu {
-		return float64(cpuNanos()-t0) * 1e-9
+		return net(cpuNanos()-t0, k.zero)
 	}
-	return float64(int64(time.Since(epoch))-t0) * 1e-9
+	return net(int64(time.Since(epoch))-t0, k.zero)
 }
 
 // finish charges one executed call: measured time in Timed mode, the model
