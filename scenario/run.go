@@ -21,6 +21,9 @@ type RunOptions struct {
 	TraceFrom, TraceTo float64
 	// Hooks are extra listeners (progress reporters, tests).
 	Hooks []ranks.Hook
+	// RecordPivots keeps the pivot rows of an HPL run (real mode, one test) in
+	// Result.Pivots, for a later replay.
+	RecordPivots bool
 }
 
 // Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
@@ -36,6 +39,7 @@ type Result struct {
 	Pingpong []pingpong.Result     `json:"-"`
 	Ring     []pingpong.RingResult `json:"-"`
 	Graph    *sensitivity.Graph    `json:"-"`
+	Pivots   *hpl.Pivots           `json:"-"`
 	Plan     *Plan                 `json:"-"`
 }
 
@@ -73,7 +77,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
 	switch p.App {
 	case AppHPL:
-		err = p.runHPL(w, res)
+		err = p.runHPL(w, res, opt.RecordPivots)
 	case AppPingpong:
 		res.Pingpong, err = pingpong.Pingpong(w, pingpong.Config{Sizes: p.Sizes, Iterations: p.Iterations, Window: p.Window})
 		res.Results = res.Pingpong
@@ -104,12 +108,19 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 // runHPL runs every test of the plan in one World, in HPL's order, as one mpirun
 // of xhpl does. World rank 0 is grid rank (0, 0) of every test; its results are
 // the run's.
-func (p *Plan) runHPL(w *ranks.World, res *Result) error {
+func (p *Plan) runHPL(w *ranks.World, res *Result, record bool) error {
 	rule, err := hpl.ParsePivotRule(p.Pivot)
 	if err != nil {
 		return err
 	}
-	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations}
+	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay}
+	if record {
+		if err := p.CanRecordPivots(); err != nil {
+			return err
+		}
+		opt.Record = hpl.NewPivots(p.HPL[0].N)
+		res.Pivots = opt.Record
+	}
 	results := make([][]*hpl.Result, p.Ranks)
 	errs := make([]error, p.Ranks)
 	err = w.Run(func(r *ranks.Rank) {
@@ -128,5 +139,14 @@ func (p *Plan) runHPL(w *ranks.World, res *Result) error {
 	}
 	res.HPL = results[0]
 	res.Results = res.HPL
+	return nil
+}
+
+// CanRecordPivots says whether the plan can record pivot rows: one HPL test, on real
+// data (real or timed mode).
+func (p *Plan) CanRecordPivots() error {
+	if p.App != AppHPL || len(p.HPL) != 1 || p.Kernels.Mode == kernels.Model {
+		return fmt.Errorf("recording pivots needs one HPL test in real or timed mode (have app %s, %d tests, mode %v)", p.App, len(p.HPL), p.Kernels.Mode)
+	}
 	return nil
 }

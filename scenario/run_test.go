@@ -2,6 +2,9 @@ package scenario
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +67,57 @@ func TestGraphLoopbackHasNoLatency(t *testing.T) {
 	}
 	if a, b := res.Graph.Runtime([]float64{0}), res.Graph.Runtime([]float64{1}); a != b {
 		t.Errorf("T(0) = %g, T(1 s) = %g: a loopback message carries a latency term", a, b)
+	}
+}
+
+func TestRecordAndReplayPivots(t *testing.T) {
+	// A real-mode run records its pivot rows; a model-mode run replaying them from the
+	// file moves the same rows, so it sends the same messages and takes the same
+	// simulated time (DESIGN.md: skipping the work may not change the timing).
+	dir := t.TempDir()
+	run := func(sets ...string) *Result {
+		s := Default()
+		for _, kv := range append([]string{"hpl.n=240", "hpl.nb=16"}, sets...) {
+			if err := s.Set(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.dir = dir
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(RunOptions{RecordPivots: p.Kernels.Mode.String() == "real"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	real := run("kernels.mode=real")
+	if !real.HPL[0].Passed {
+		t.Fatalf("real run failed its residual check: %+v", real.HPL[0])
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pivots.txt"), FormatPivots(real.Pivots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay := run("kernels.pivot=replay", "kernels.pivots=pivots.txt")
+	if replay.SimulatedTime != real.SimulatedTime || replay.HPL[0].Time != real.HPL[0].Time {
+		t.Errorf("replay: %.9f s (HPL %.9f); real: %.9f s (HPL %.9f)", replay.SimulatedTime, replay.HPL[0].Time, real.SimulatedTime, real.HPL[0].Time)
+	}
+	diag := run("kernels.pivot=diagonal")
+	if diag.SimulatedTime == real.SimulatedTime {
+		t.Errorf("the diagonal rule gives the real run's time too: the test cannot tell pivots apart")
+	}
+}
+
+func TestParsePivotsErrors(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"0\n1\nx\n", "p.txt:3: \"x\" is not a row number"},
+		{"# nothing\n", "p.txt: no pivot rows"},
+		{"2\n0\n2\n", "p.txt: pivot of column 1 is row 0"},
+	} {
+		if _, err := ParsePivots([]byte(tt.in), "p.txt"); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want %q", tt.in, err, tt.want)
+		}
 	}
 }

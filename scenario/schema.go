@@ -128,7 +128,8 @@ type PingpongTable struct {
 // [kernels.NAME] tables (models.Spec) or in a models file.
 type KernelsTable struct {
 	Mode       string // real | timed | model
-	Pivot      string // splitmix | diagonal | random (model mode)
+	Pivot      string // splitmix | diagonal | random | replay (model mode)
+	Pivots     string // replay: a file of pivot rows, one per column (from emu run --record-pivots)
 	SpeedRatio float64
 	Noise      bool
 	Models     string                 // models.toml, relative to the scenario
@@ -137,7 +138,7 @@ type KernelsTable struct {
 }
 
 // kernelScalars are the non-model keys of [kernels].
-var kernelScalars = map[string]bool{"mode": true, "pivot": true, "speed_ratio": true, "noise": true, "models": true}
+var kernelScalars = map[string]bool{"mode": true, "pivot": true, "pivots": true, "speed_ratio": true, "noise": true, "models": true}
 
 // UnmarshalTOML implements toml.Unmarshaler: scalars are the table's settings, tables
 // are kernel models, merged into any model already present (so a --set changes one
@@ -187,6 +188,8 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 		k.Pivot, err = wantString()
 	case "models":
 		k.Models, err = wantString()
+	case "pivots":
+		k.Pivots, err = wantString()
 	case "noise":
 		b, ok := val.(bool)
 		if !ok {

@@ -20,7 +20,8 @@ type Plan struct {
 	Platform Platform
 	Network  ranks.Config
 	Kernels  kernels.Config // Mode, SpeedRatio, Models, Noise; Host and Seed are set per rank
-	Pivot    string         // HPL's pivot rule in model mode: splitmix | diagonal | random
+	Pivot    string         // HPL's pivot rule in model mode: splitmix | diagonal | random | replay
+	Replay   *hpl.Pivots    // the rows the replay rule reads
 
 	HPL           []hpl.Params // the tests, in HPL's order
 	HPLDat        *hpl.Dat     // the parameters as HPL echoes them (from HPL.dat or [hpl])
@@ -100,8 +101,20 @@ func (s *Scenario) kernels(p *Plan) error {
 	case "":
 		p.Pivot = "splitmix"
 	case "splitmix", "diagonal", "random":
+	case "replay":
+		if k.Pivots == "" {
+			return s.errorAt("kernels.pivot", "replay needs kernels.pivots, a file of pivot rows (emu run --record-pivots)")
+		}
+		path := s.path(k.Pivots)
+		data, err := readInput(path)
+		if err != nil {
+			return s.errorAt("kernels.pivots", err.Error())
+		}
+		if p.Replay, err = ParsePivots(data, path); err != nil {
+			return err
+		}
 	default:
-		return s.errorAt("kernels.pivot", fmt.Sprintf("unknown pivot rule %q (splitmix, diagonal or random)", k.Pivot))
+		return s.errorAt("kernels.pivot", fmt.Sprintf("unknown pivot rule %q (splitmix, diagonal, random or replay)", k.Pivot))
 	}
 	if k.SpeedRatio < 0 {
 		return s.errorAt("kernels.speed_ratio", fmt.Sprintf("%g must be positive", k.SpeedRatio))

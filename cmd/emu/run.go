@@ -65,7 +65,7 @@ func newRunCmd() *cobra.Command {
 	var (
 		sf                          scenarioFlags
 		jsonOut, graphOut, traceOut string
-		traceWindow                 string
+		traceWindow, pivotsOut      string
 		maxIterations               int
 	)
 	cmd := &cobra.Command{
@@ -101,11 +101,16 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 			if err != nil {
 				return err
 			}
-			opt := scenario.RunOptions{Graph: graphOut != ""}
+			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != ""}
+			if opt.RecordPivots {
+				if err := plan.CanRecordPivots(); err != nil {
+					return fmt.Errorf("--record-pivots: %v", err)
+				}
+			}
 			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
-			return runPlan(cmd, plan, opt, jsonOut, graphOut, traceOut)
+			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut})
 		},
 	}
 	sf.add(cmd)
@@ -114,13 +119,18 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 	fl.StringVar(&graphOut, "graph", "", "write the execution graph to `FILE` (for emu analyze)")
 	fl.StringVar(&traceOut, "trace", "", "write a Chrome trace-event JSON to `FILE`")
 	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
+	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only the first `K` panels and extrapolate Time (same as --set hpl.max_iterations=K)")
 	return cmd
 }
 
+// runOutputs are the files a run writes ("" = not asked for).
+type runOutputs struct{ json, graph, trace, pivots string }
+
 // runPlan runs a validated plan and writes every output asked for. Output files
 // are written through a temporary file and a rename, so an error leaves none.
-func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, jsonOut, graphOut, traceOut string) error {
+func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, out runOutputs) error {
+	jsonOut, graphOut, traceOut := out.json, out.graph, out.trace
 	var trace *os.File
 	if traceOut != "" {
 		f, err := os.CreateTemp(dirOf(traceOut), ".trace.tmp*")
@@ -156,6 +166,14 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, j
 	if graphOut != "" {
 		if err := writeFileAtomic(graphOut, func(w io.Writer) error {
 			_, err := res.Graph.WriteTo(w)
+			return err
+		}); err != nil {
+			return asFailure(err)
+		}
+	}
+	if out.pivots != "" {
+		if err := writeFileAtomic(out.pivots, func(w io.Writer) error {
+			_, err := w.Write(scenario.FormatPivots(res.Pivots))
 			return err
 		}); err != nil {
 			return asFailure(err)
