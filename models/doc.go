@@ -20,11 +20,31 @@
 //
 // A Spec is the TOML table form of one model ([kernels.NAME] in models.toml or
 // in a scenario); Spec.Build compiles it into a Model; a Set maps kernel and
-// host names to models. Fit estimates a Spec from samples (least squares with
-// gonum/mat QR, segmented regression, EM) and reports its Quality; family
-// "auto" chooses among the families by cross-validated error and BIC.
+// host names to models (Set.For: the host's override, else the platform-wide
+// model, else nil). ParseSet and Set.MarshalTOML read and write models.toml.
+// ProductTerm and PolyTerms give each kernel's natural M1 and M2 terms.
+//
+// # Fitting
+//
+// Fit estimates a Spec from samples and reports its Quality (R², RMSE,
+// k-fold CV RMSE, log-likelihood, AIC, BIC):
+//
+//   - M0, M1, M2: least squares by QR (gonum/mat) on column-normalised
+//     terms; terms that are linear combinations of others get coefficient 0.
+//   - Mp: segmented regression on relative errors (dynamic programme over a
+//     grid of cuts, then exact refinement), pieces chosen by BIC.
+//   - N1: σ from the residuals. N2: σ(v) fitted on |residuals|·√(π/2),
+//     alternating with a 1/σ(v)²-weighted refit of the mean. Nmix: the mean
+//     fitted on relative errors, then EM on duration/center ratios, modes
+//     chosen by BIC; the heaviest mode is put on the center.
+//   - auto: candidates whose CV RMSE is within 10% of the best, then the
+//     lowest BIC; exact data (no residual) gets the simplest exact mean and N0;
+//     Mp needs two pieces and Nmix two well-separated modes to compete.
+//   - per host (Mh): each host with enough samples is refitted (for auto,
+//     choosing its own family) and stored as Spec.Host overrides.
+//
 // FitFactors fits SMPI-style piecewise latency/bandwidth factor tables from
-// ping-pong measurements.
+// ping-pong measurements with the same segmented regression.
 //
 // # Units
 //
