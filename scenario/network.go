@@ -97,45 +97,34 @@ func (s *Scenario) network() (ranks.Config, error) {
 	c.PerRankCounters = n.PerRankCounters
 	algos := []struct {
 		key, value string
-		dst        *string
+		set        func(*ranks.Config, string)
 	}{
-		{"network.bcast", n.Bcast, &c.BcastAlgo}, {"network.reduce", n.Reduce, &c.ReduceAlgo},
-		{"network.gather", n.Gather, &c.GatherAlgo}, {"network.scatter", n.Scatter, &c.ScatterAlgo},
-		{"network.allreduce", n.Allreduce, &c.AllreduceAlgo}, {"network.allgather", n.Allgather, &c.AllgatherAlgo},
-		{"network.alltoall", n.Alltoall, &c.AlltoallAlgo}, {"network.barrier", n.Barrier, &c.BarrierAlgo},
+		{"network.bcast", n.Bcast, func(c *ranks.Config, v string) { c.BcastAlgo = v }},
+		{"network.reduce", n.Reduce, func(c *ranks.Config, v string) { c.ReduceAlgo = v }},
+		{"network.gather", n.Gather, func(c *ranks.Config, v string) { c.GatherAlgo = v }},
+		{"network.scatter", n.Scatter, func(c *ranks.Config, v string) { c.ScatterAlgo = v }},
+		{"network.allreduce", n.Allreduce, func(c *ranks.Config, v string) { c.AllreduceAlgo = v }},
+		{"network.allgather", n.Allgather, func(c *ranks.Config, v string) { c.AllgatherAlgo = v }},
+		{"network.alltoall", n.Alltoall, func(c *ranks.Config, v string) { c.AlltoallAlgo = v }},
+		{"network.barrier", n.Barrier, func(c *ranks.Config, v string) { c.BarrierAlgo = v }},
 	}
 	for _, a := range algos {
-		*a.dst = a.value
+		if a.value == "" {
+			continue
+		}
+		// Validate each algorithm alone, so the error names its key.
+		var probe ranks.Config
+		a.set(&probe, a.value)
+		if probe.Validate() != nil {
+			return c, s.errorAt(a.key, fmt.Sprintf("unknown algorithm %q", a.value))
+		}
+		a.set(&c, a.value)
+	}
+	if c.AsyncThreshold > c.EagerThreshold {
+		return c, s.errorAt("network.async_threshold", "exceeds network.eager_threshold")
 	}
 	if err := c.Validate(); err != nil {
-		// Find which key: check the algorithms one by one, then report generally.
-		for _, a := range algos {
-			probe := ranks.Config{}
-			setAlgo(&probe, a.dst, &c, a.value)
-			if a.value != "" && probe.Validate() != nil {
-				return c, s.errorAt(a.key, fmt.Sprintf("unknown algorithm %q", a.value))
-			}
-		}
-		if c.AsyncThreshold > c.EagerThreshold {
-			return c, s.errorAt("network.async_threshold", "exceeds network.eager_threshold")
-		}
 		return c, s.errorAt("network", err.Error())
 	}
 	return c, nil
-}
-
-// setAlgo copies one algorithm field of from into the same field of to (dst points
-// into from), so that one algorithm can be validated on its own.
-func setAlgo(to *ranks.Config, dst *string, from *ranks.Config, v string) {
-	fields := []struct{ f, t *string }{
-		{&from.BcastAlgo, &to.BcastAlgo}, {&from.ReduceAlgo, &to.ReduceAlgo},
-		{&from.GatherAlgo, &to.GatherAlgo}, {&from.ScatterAlgo, &to.ScatterAlgo},
-		{&from.AllreduceAlgo, &to.AllreduceAlgo}, {&from.AllgatherAlgo, &to.AllgatherAlgo},
-		{&from.AlltoallAlgo, &to.AlltoallAlgo}, {&from.BarrierAlgo, &to.BarrierAlgo},
-	}
-	for _, f := range fields {
-		if f.f == dst {
-			*f.t = v
-		}
-	}
 }
