@@ -102,7 +102,7 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Dragonfly{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter}, cfg: c}
+	t := &Dragonfly{base: base{hosts: c.hosts(), naming: c.Naming.clone(), loopback: c.Loopback, limiter: c.Limiter}, cfg: c}
 	G, C, R := c.Groups, c.Chassis, c.Routers
 	routers := G * C * R
 	t.nodeUp, t.nodeDown = make([]LinkID, t.hosts), make([]LinkID, t.hosts)

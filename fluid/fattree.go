@@ -2,6 +2,7 @@ package fluid
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -100,8 +101,8 @@ func NewFatTree(c FatTreeConfig) (*FatTree, error) {
 		return nil, err
 	}
 	L := c.Levels
-	t := &FatTree{base: base{hosts: c.hosts(), naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter},
-		spec: c.Link, levels: L, down: c.Down, up: c.Up, par: c.Parallel}
+	t := &FatTree{base: base{hosts: c.hosts(), naming: c.Naming.clone(), loopback: c.Loopback, limiter: c.Limiter},
+		spec: c.Link, levels: L, down: slices.Clone(c.Down), up: slices.Clone(c.Up), par: slices.Clone(c.Parallel)}
 	t.count = make([]int, L+1)
 	t.offset = make([]int, L+2)
 	for l := 0; l <= L; l++ {

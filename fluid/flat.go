@@ -63,7 +63,7 @@ func NewFlat(c FlatConfig) (*Flat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Flat{base: base{hosts: c.Hosts, naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter}, backbone: -1}
+	t := &Flat{base: base{hosts: c.Hosts, naming: c.Naming.clone(), loopback: c.Loopback, limiter: c.Limiter}, backbone: -1}
 	t.up, t.down = make([]LinkID, c.Hosts), make([]LinkID, c.Hosts)
 	t.limiters = make([]LinkID, c.Hosts)
 	for h := range c.Hosts {

@@ -3,6 +3,7 @@ package fluid
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -71,6 +72,13 @@ func (l Loopback) validate(field string) error {
 		return fmt.Errorf("%s.Latency: must be ≥ 0 s, got %v", field, l.Latency)
 	}
 	return nil
+}
+
+// clone copies the radical list so that a built topology stays immutable
+// whatever the caller later does with its config.
+func (n Naming) clone() Naming {
+	n.Radical = slices.Clone(n.Radical)
+	return n
 }
 
 func (n Naming) validate(field string, hosts int) error {

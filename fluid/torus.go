@@ -70,7 +70,7 @@ func NewTorus(c TorusConfig) (*Torus, error) {
 		t.stride[i] = n
 		n *= d
 	}
-	t.base = base{hosts: n, naming: c.Naming, loopback: c.Loopback, limiter: c.Limiter}
+	t.base = base{hosts: n, naming: c.Naming.clone(), loopback: c.Loopback, limiter: c.Limiter}
 	D := len(c.Dims)
 	t.up, t.down = make([]LinkID, n*D), make([]LinkID, n*D)
 	for node := range n {
