@@ -96,8 +96,15 @@ func (t *term) eval(v *Vars) float64 {
 func (t *term) evalAt(vals *[numVars]float64) float64 {
 	x := 1.0
 	for i, p := range t {
-		for range p {
+		// Powers 0 and 1 are by far the most common; keep them branch-cheap.
+		switch p {
+		case 0:
+		case 1:
 			x *= vals[i]
+		default:
+			for range p {
+				x *= vals[i]
+			}
 		}
 	}
 	return x
