@@ -22,7 +22,6 @@ type engine struct {
 	S             int64
 
 	ncpu, nnic   int
-	opRank       []int32
 	nexto        []int64 // per (rank, cpu): CPU free from
 	nextgs       []int64 // per (rank, nic): NIC free to send from
 	nextgr       []int64 // per (rank, nic): NIC free to receive from
@@ -51,13 +50,6 @@ func newEngine(s *Schedule, p Params) *engine {
 	e.nextgr = make([]int64, n*e.nnic)
 	e.pending = make([]int32, len(s.npred))
 	copy(e.pending, s.npred)
-	e.opRank = make([]int32, s.NumOps())
-	for r := 0; r < n; r++ {
-		first, end := s.RankOps(r)
-		for i := first; i < end; i++ {
-			e.opRank[i] = int32(r)
-		}
-	}
 	e.nops = int32(s.NumOps())
 	nres := n * (e.ncpu + 2*e.nnic)
 	e.wait = make([][]parked, nres)
@@ -99,7 +91,7 @@ func (e *engine) run() {
 				e.ready = append(e.ready, int32(i))
 			}
 		}
-		stdSortByKind(e.ready, s.kind)
+		stdSortByKind(e.ready, s.ops)
 		for _, op := range e.ready {
 			if e.rec != nil {
 				e.rec.ready(op)
@@ -127,7 +119,7 @@ func (e *engine) dispatch(ev event) {
 		e.message(ev)
 		return
 	}
-	switch e.s.kind[ev.op] {
+	switch e.s.ops[ev.op].kind {
 	case OpCalc:
 		e.calc(ev)
 	case OpSend:
@@ -139,13 +131,13 @@ func (e *engine) dispatch(ev event) {
 
 func (e *engine) calc(ev event) {
 	op := ev.op
-	h := int(e.opRank[op])
-	c := h*e.ncpu + int(e.s.cpu[op])
+	h := int(e.s.ops[op].rank)
+	c := h*e.ncpu + int(e.s.ops[op].cpu)
 	if e.nexto[c] > ev.t {
 		e.park(ev, e.cpuRes(c))
 		return
 	}
-	e.nexto[c] = ev.t + e.s.size[op]*1000 // calc durations are ns
+	e.nexto[c] = ev.t + e.s.ops[op].size*1000 // calc durations are ns
 	if e.rec != nil {
 		e.rec.calc(op)
 	}
@@ -156,9 +148,9 @@ func (e *engine) calc(ev event) {
 func (e *engine) send(ev event) {
 	op := ev.op
 	s := e.s
-	h := int(e.opRank[op])
-	c := h*e.ncpu + int(s.cpu[op])
-	n := h*e.nnic + int(s.nic[op])
+	h := int(e.s.ops[op].rank)
+	c := h*e.ncpu + int(s.ops[op].cpu)
+	n := h*e.nnic + int(s.ops[op].nic)
 	if t := max(e.nexto[c], e.nextgs[n]); t > ev.t {
 		if e.nexto[c] == t {
 			e.park(ev, e.cpuRes(c))
@@ -167,7 +159,7 @@ func (e *engine) send(ev event) {
 		}
 		return
 	}
-	size := s.size[op]
+	size := s.ops[op].size
 	e.started(op)
 	e.nexto[c] = ev.t + e.sendCPU(size)
 	e.nextgs[n] = ev.t + e.sendNIC(size)
@@ -187,19 +179,19 @@ func (e *engine) send(ev event) {
 func (e *engine) recv(ev event) {
 	op := ev.op
 	s := e.s
-	h := int(e.opRank[op])
+	h := int(e.s.ops[op].rank)
 	e.started(op)
-	sendOp, ok := e.uq.take(h, s.peer[op], s.tag[op])
+	sendOp, ok := e.uq.take(h, s.ops[op].peer, s.ops[op].tag)
 	if !ok {
-		e.rq.add(h, s.peer[op], s.tag[op], op)
+		e.rq.add(h, s.ops[op].peer, s.ops[op].tag, op)
 		return
 	}
 	if e.rec != nil {
 		e.rec.matchPosted(op, sendOp)
 	}
-	if s.size[op] > e.S { // LogGOPSim decides by the recv's own size here
-		src := int(e.opRank[sendOp])
-		e.rendezvousDone(sendOp, src, int(s.cpu[op]), int(s.nic[op]), ev.t)
+	if s.ops[op].size > e.S { // LogGOPSim decides by the recv's own size here
+		src := int(e.s.ops[sendOp].rank)
+		e.rendezvousDone(sendOp, src, int(s.ops[op].cpu), int(s.ops[op].nic), ev.t)
 	}
 	e.done(op)
 }
@@ -211,8 +203,8 @@ func (e *engine) recv(ev event) {
 func (e *engine) message(ev event) {
 	sendOp := -1 - ev.op
 	s := e.s
-	h := int(s.peer[sendOp])
-	ci, ni := int(s.cpu[sendOp]), int(s.nic[sendOp])
+	h := int(s.ops[sendOp].peer)
+	ci, ni := int(s.ops[sendOp].cpu), int(s.ops[sendOp].nic)
 	c, n := h*e.ncpu+ci, h*e.nnic+ni
 	if t := max(e.nexto[c], e.nextgr[n]); t > ev.t {
 		if e.nexto[c] == t {
@@ -222,17 +214,17 @@ func (e *engine) message(ev event) {
 		}
 		return
 	}
-	size := s.size[sendOp]
+	size := s.ops[sendOp].size
 	extra, _ := e.recvCPUExtra(size)
 	e.nexto[c] = ev.t + e.o + extra
 	e.nextgr[n] = ev.t + e.recvNIC(size)
-	src := e.opRank[sendOp]
+	src := e.s.ops[sendOp].rank
 	if e.rec != nil {
 		e.rec.message(sendOp)
 	}
-	recvOp, ok := e.rq.take(h, src, s.tag[sendOp])
+	recvOp, ok := e.rq.take(h, src, s.ops[sendOp].tag)
 	if !ok {
-		e.uq.add(h, src, s.tag[sendOp], sendOp)
+		e.uq.add(h, src, s.ops[sendOp].tag, sendOp)
 		return
 	}
 	if e.rec != nil {
@@ -280,10 +272,10 @@ func (e *engine) done(op int32) {
 // std::sort, each at its CPU's (and for a send its NIC's) next free time.
 func (e *engine) release() {
 	ready := e.ready
-	h0 := e.opRank[ready[0]]
+	h0 := e.s.ops[ready[0]].rank
 	mixed := false
 	for _, op := range ready[1:] {
-		if e.opRank[op] != h0 {
+		if e.s.ops[op].rank != h0 {
 			mixed = true
 			break
 		}
@@ -294,7 +286,7 @@ func (e *engine) release() {
 		// At most the event's own host and one remote host (a rendezvous).
 		hosts := make([]int32, 0, 2)
 		for _, op := range ready {
-			h := e.opRank[op]
+			h := e.s.ops[op].rank
 			if len(hosts) == 0 || (hosts[0] != h && (len(hosts) == 1 || hosts[1] != h)) {
 				hosts = append(hosts, h)
 			}
@@ -305,7 +297,7 @@ func (e *engine) release() {
 		for _, h := range hosts {
 			sub := e.readyScratch[:0]
 			for _, op := range ready {
-				if e.opRank[op] == h {
+				if e.s.ops[op].rank == h {
 					sub = append(sub, op)
 				}
 			}
@@ -318,12 +310,12 @@ func (e *engine) release() {
 
 func (e *engine) queueHost(ops []int32) {
 	s := e.s
-	stdSortByKind(ops, s.kind)
+	stdSortByKind(ops, s.ops)
 	for _, op := range ops {
-		h := int(e.opRank[op])
-		t := e.nexto[h*e.ncpu+int(s.cpu[op])]
-		if s.kind[op] == OpSend {
-			t = max(t, e.nextgs[h*e.nnic+int(s.nic[op])])
+		h := int(e.s.ops[op].rank)
+		t := e.nexto[h*e.ncpu+int(s.ops[op].cpu)]
+		if s.ops[op].kind == OpSend {
+			t = max(t, e.nextgs[h*e.nnic+int(s.ops[op].nic)])
 		}
 		if e.rec != nil {
 			e.rec.ready(op)

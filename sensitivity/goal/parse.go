@@ -258,7 +258,7 @@ func (p *parser) openBlock(b []byte) error {
 }
 
 func (p *parser) closeBlock() error {
-	p.s.rankStart = append(p.s.rankStart, int32(len(p.s.kind)))
+	p.s.rankStart = append(p.s.rankStart, int32(len(p.s.ops)))
 	p.curRank = -1
 	p.nextRank++
 	return nil
@@ -277,10 +277,17 @@ func (p *parser) finish() error {
 		return fmt.Errorf("%s:%d: %d rank blocks, num_ranks says %d", p.name, p.line, p.nextRank, p.numRanks)
 	}
 	s := p.s
-	n := len(s.kind)
+	n := len(s.ops)
 	s.npred = make([]int32, n)
-	s.succStart, s.succ = csr(n, p.depPred, p.depSucc, s.npred)
-	s.isuccStart, s.isucc = csr(n, p.idepPred, p.idepSucc, s.npred)
+	var start []int32
+	start, s.succ = csr(n, p.depPred, p.depSucc, s.npred)
+	for i := range s.ops {
+		s.ops[i].succ = start[i]
+	}
+	start, s.isucc = csr(n, p.idepPred, p.idepSucc, s.npred)
+	for i := range s.ops {
+		s.ops[i].isucc = start[i]
+	}
 	p.depPred, p.depSucc, p.idepPred, p.idepSucc = nil, nil, nil, nil
 	return p.checkAcyclic()
 }

@@ -54,7 +54,7 @@ func (p *parser) op(label []byte, kind string, b []byte) error {
 	if p.curRank < 0 {
 		return p.errorf("%s outside a rank block", kind)
 	}
-	if len(p.s.kind) >= maxOps {
+	if len(p.s.ops) >= maxOps {
 		return p.errorf("more than %d ops", maxOps)
 	}
 	size, b, err := p.number(b, kind+"'s size")
@@ -126,19 +126,15 @@ func (p *parser) clauses(label []byte, k OpKind, peer, tag, size int64, b []byte
 	if err := p.endOfLine(b, k.String()); err != nil {
 		return err
 	}
-	op := int32(len(p.s.kind))
+	op := int32(len(p.s.ops))
 	if label != nil {
 		if prev, dup := p.labels.define(label, op); dup {
 			return p.errorf("duplicate label %q (first defined on line %d)", label, p.s.line[prev])
 		}
 	}
 	s := p.s
-	s.kind = append(s.kind, k)
-	s.peer = append(s.peer, int32(peer))
-	s.tag = append(s.tag, int32(uint32(tag)))
-	s.size = append(s.size, size)
-	s.cpu = append(s.cpu, uint8(cpu))
-	s.nic = append(s.nic, uint8(nic))
+	s.ops = append(s.ops, opRec{kind: k, cpu: uint8(cpu), nic: uint8(nic), rank: int32(p.curRank),
+		peer: int32(peer), tag: int32(uint32(tag)), size: size})
 	s.line = append(s.line, p.line)
 	s.maxCPU = max(s.maxCPU, uint8(cpu))
 	s.maxNIC = max(s.maxNIC, uint8(nic))
@@ -188,7 +184,7 @@ func (p *parser) dependency(a, b []byte, start bool) error {
 // cross ranks) and reports an op left on a cycle.
 func (p *parser) checkAcyclic() error {
 	s := p.s
-	n := len(s.kind)
+	n := len(s.ops)
 	indeg := make([]int32, n)
 	copy(indeg, s.npred)
 	stack := make([]int32, 0, 1024)
@@ -222,7 +218,7 @@ func (p *parser) checkAcyclic() error {
 func (p *parser) cycleError(indeg []int32) error {
 	s := p.s
 	stuckPred := make(map[int32]int32)
-	for v := range s.kind {
+	for v := range s.ops {
 		for _, list := range [2][]int32{s.Requires(v), s.IRequires(v)} {
 			for _, w := range list {
 				if indeg[v] > 0 && indeg[w] > 0 {
@@ -254,5 +250,5 @@ func (p *parser) cycleError(indeg []int32) error {
 		lines += fmt.Sprintf(" %d", s.line[path[i]])
 	}
 	return fmt.Errorf("%s:%d: dependency cycle in rank %d through the ops on lines%s",
-		p.name, s.line[path[len(path)-1]], s.rankOf(path[0]), lines)
+		p.name, s.line[path[len(path)-1]], s.ops[path[0]].rank, lines)
 }

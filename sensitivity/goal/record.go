@@ -151,10 +151,10 @@ func (r *recorder) occupy(c int, v int32) {
 // index cpu starts after predecessor q started (start) or completed.
 func (r *recorder) implied(q int32, start bool, cpu uint8) bool {
 	s := r.e.s
-	if s.cpu[q] != cpu {
+	if s.ops[q].cpu != cpu {
 		return false
 	}
-	switch s.kind[q] {
+	switch s.ops[q].kind {
 	case OpSend:
 		return start || r.opFlg[q]&flagRendezvous == 0
 	case OpRecv:
@@ -175,7 +175,7 @@ func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
 		if r.implied(q, start, cpu) {
 			continue
 		}
-		switch s.kind[q] {
+		switch s.ops[q].kind {
 		case OpCalc:
 			r.edge(ref{v: r.opV[q]}, v, 0, 0)
 		case OpSend:

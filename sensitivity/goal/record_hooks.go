@@ -8,18 +8,18 @@ var latOne = sensitivity.LatTerm{Class: 0, Count: 1}
 // time at this moment, so its posting time is fixed here.
 func (r *recorder) ready(op int32) {
 	s := r.e.s
-	if s.kind[op] != OpRecv {
+	if s.ops[op].kind != OpRecv {
 		return
 	}
-	h := int(r.e.opRank[op])
-	c := h*r.e.ncpu + int(s.cpu[op])
+	h := int(r.e.s.ops[op].rank)
+	c := h*r.e.ncpu + int(s.ops[op].cpu)
 	external := len(r.cpuBumps[c]) > 0
 	for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
 		start := q < 0
 		if start {
 			q = -1 - q
 		}
-		if !r.implied(q, start, s.cpu[op]) {
+		if !r.implied(q, start, s.ops[op].cpu) {
 			external = true
 			break
 		}
@@ -30,55 +30,55 @@ func (r *recorder) ready(op int32) {
 	}
 	v := int32(r.b.Vertex(h, sensitivity.Recv, 0))
 	r.cpuIn(v, c, 0, 0)
-	r.depsIn(v, op, s.cpu[op])
+	r.depsIn(v, op, s.ops[op].cpu)
 	r.opAux[op] = v
 	r.opFlg[op] |= flagPostVertex
 }
 
 func (r *recorder) calc(op int32) {
 	s := r.e.s
-	h := int(r.e.opRank[op])
-	c := h*r.e.ncpu + int(s.cpu[op])
-	v := int32(r.b.Vertex(h, sensitivity.Calc, sec(s.size[op]*1000)))
+	h := int(r.e.s.ops[op].rank)
+	c := h*r.e.ncpu + int(s.ops[op].cpu)
+	v := int32(r.b.Vertex(h, sensitivity.Calc, sec(s.ops[op].size*1000)))
 	r.cpuIn(v, c, 0, 0)
-	r.depsIn(v, op, s.cpu[op])
+	r.depsIn(v, op, s.ops[op].cpu)
 	r.occupy(c, v)
 	r.opV[op] = v
 }
 
 func (r *recorder) send(op int32) {
 	e, s := r.e, r.e.s
-	h := int(e.opRank[op])
-	c := h*e.ncpu + int(s.cpu[op])
-	n := h*e.nnic + int(s.nic[op])
-	size := s.size[op]
+	h := int(e.s.ops[op].rank)
+	c := h*e.ncpu + int(s.ops[op].cpu)
+	n := h*e.nnic + int(s.ops[op].nic)
+	size := s.ops[op].size
 	cost := e.sendCPU(size)
 	v := int32(r.b.Vertex(h, sensitivity.Send, sec(cost)))
 	r.cpuIn(v, c, 0, 0)
 	// NIC order: this start ≥ previous send's start + g + (s−1)G, implied
 	// by CPU order when that is no later than the previous send's finish.
-	if last := r.nicS[n]; last.v >= 0 && !(r.nicSCPU[n] == s.cpu[op] && last.rest <= 0) {
+	if last := r.nicS[n]; last.v >= 0 && !(r.nicSCPU[n] == s.ops[op].cpu && last.rest <= 0) {
 		r.edge(last, v, 0, 0)
 	}
 	for _, b := range r.nicSBumps[n] {
 		r.edge(b, v, 0, 0)
 	}
 	r.nicSBumps[n] = r.nicSBumps[n][:0]
-	r.depsIn(v, op, s.cpu[op])
+	r.depsIn(v, op, s.ops[op].cpu)
 	r.occupy(c, v)
 	r.nicS[n] = ref{v: v, rest: e.sendNIC(size) - cost, bytes: max(size-1, 0)}
-	r.nicSCPU[n] = s.cpu[op]
+	r.nicSCPU[n] = s.ops[op].cpu
 	r.opV[op] = v
 }
 
 // message records the processing of sendOp's message at its destination.
 func (r *recorder) message(sendOp int32) {
 	e, s := r.e, r.e.s
-	h := int(s.peer[sendOp])
-	ci := s.cpu[sendOp]
+	h := int(s.ops[sendOp].peer)
+	ci := s.ops[sendOp].cpu
 	c := h*e.ncpu + int(ci)
-	n := h*e.nnic + int(s.nic[sendOp])
-	size := s.size[sendOp]
+	n := h*e.nnic + int(s.ops[sendOp].nic)
+	size := s.ops[sendOp].size
 	extra, isG := e.recvCPUExtra(size)
 	bx := int64(0)
 	if isG {
@@ -134,7 +134,7 @@ func (r *recorder) matchArrived(recvOp, sendOp int32) {
 func (r *recorder) matched(recvOp, sendOp int32) {
 	s := r.e.s
 	r.opV[recvOp] = r.opAux[sendOp]
-	if s.cpu[sendOp] == s.cpu[recvOp] {
+	if s.ops[sendOp].cpu == s.ops[recvOp].cpu {
 		r.opFlg[recvOp] |= flagMsgOwnCPU
 	}
 }
@@ -142,7 +142,7 @@ func (r *recorder) matched(recvOp, sendOp int32) {
 // rendezvous completes sendOp at the match time r.match, which also bounds
 // the next use of the sender's CPU c and NIC n.
 func (r *recorder) rendezvous(sendOp int32, c, n int) {
-	src := int(r.e.opRank[sendOp])
+	src := int(r.e.s.ops[sendOp].rank)
 	v := int32(r.b.Vertex(src, sensitivity.Send, 0))
 	r.edge(ref{v: r.opV[sendOp]}, v, 0, 0)
 	r.edge(r.match, v, 0, 0)

@@ -14,11 +14,11 @@ const stdSortThreshold = 16
 
 // stdSortByKind sorts ops by kind the way libstdc++'s std::sort does with
 // the comparator kind(x) < kind(y).
-func stdSortByKind(ops []int32, kind []OpKind) {
+func stdSortByKind(ops []int32, recs []opRec) {
 	if len(ops) < 2 {
 		return
 	}
-	less := func(a, b int32) bool { return kind[a] < kind[b] }
+	less := func(a, b int32) bool { return recs[a].kind < recs[b].kind }
 	introsortLoop(ops, 0, len(ops), 2*floorLog2(len(ops)), less)
 	finalInsertionSort(ops, 0, len(ops), less)
 }

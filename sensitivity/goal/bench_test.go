@@ -1,0 +1,162 @@
+package goal
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// LogGOPSim's wall times on the benchmark schedules, per L value
+// (shared/reference/goal-and-llamp.md §8.2), s.
+const (
+	loggopsimStencil64PerL = 6.14
+	loggopsimAlltoall512   = 77.34
+	curvePoints            = 11
+)
+
+// cpuTime is the CPU time this process has used. The machine that runs
+// the benchmarks is shared, so wall time per op overstates the cost; the
+// benchmarks report both.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports CPU seconds per op since start.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// peerParams3us are the parameters of the peer runs at L = 3 µs.
+var peerParams3us = Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
+
+// analyzeCurve builds the 11-point T(L) over 3..13 µs with all critical
+// latencies and the 1/2/5 % tolerances, from one graph.
+func analyzeCurve(b *testing.B, s *Schedule) *sensitivity.Report {
+	bld := sensitivity.NewBuilder(s.NumRanks())
+	if _, err := ReplayGraph(s, peerParams3us, bld); err != nil {
+		b.Fatal(err)
+	}
+	g, err := bld.Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	rep, err := sensitivity.Analyze(g, sensitivity.Params{L0: 3e-6, Lmin: 3e-6, Lmax: 13e-6,
+		Points: curvePoints, Tolerances: []float64{1, 2, 5}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rep
+}
+
+// BenchmarkStencil64 is the 64×64-rank, 200-iteration stencil (11.5 M
+// events, 523 MB of GOAL) of the issue. LogGOPSim needs 6.1 s per L.
+func BenchmarkStencil64(b *testing.B) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		b.Skip("python3 not found: cannot generate the stencil")
+	}
+	path := filepath.Join(b.TempDir(), "stencil2d_64x64_it200.goal")
+	gen := exec.Command(py, filepath.Join(peerDir, "..", "..", "tools", "gen_stencil.py"), "64", "64", "200", "10000", "8192", path)
+	if out, err := gen.CombinedOutput(); err != nil {
+		b.Skipf("gen_stencil.py: %v %s", err, out)
+	}
+	parse := func(b *testing.B) *Schedule {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		s, err := Parse(f, "stencil2d_64x64_it200.goal")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}
+	b.Run("parse", func(b *testing.B) {
+		st, _ := os.Stat(path)
+		b.SetBytes(st.Size())
+		c0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			parse(b)
+		}
+		reportCPU(b, c0)
+	})
+	s := parse(b)
+	events := float64(s.NumOps() + s.NumMessages())
+	b.Run("replay", func(b *testing.B) {
+		c0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			if _, err := Replay(s, peerParams3us); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sec := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(events/sec, "events/s")
+		b.ReportMetric(loggopsimStencil64PerL/sec, "x_LogGOPSim")
+		reportCPU(b, c0)
+	})
+	s = nil
+	b.Run("parse+curve11", func(b *testing.B) {
+		c0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			rep := analyzeCurve(b, parse(b))
+			if len(rep.Curve) != curvePoints {
+				b.Fatalf("%d curve points", len(rep.Curve))
+			}
+		}
+		sec := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(sec, "s/op")
+		b.ReportMetric(events/sec, "events/s")
+		b.ReportMetric(curvePoints*loggopsimStencil64PerL/sec, "x_LogGOPSim")
+		reportCPU(b, c0)
+	})
+}
+
+// BenchmarkLinearAlltoall512 replays Schedgen's 512-rank linear all-to-all
+// (0.78 M events; LogGOPSim: 77 s per L, its linear queues growing to 511
+// entries per rank) and checks the runtime LogGOPSim gave.
+func BenchmarkLinearAlltoall512(b *testing.B) {
+	s, err := Parse(bytes.NewReader(linearAlltoall(512, 1024)), "linear_alltoall_512.goal")
+	if err != nil {
+		b.Fatal(err)
+	}
+	events := float64(s.NumOps() + s.NumMessages())
+	b.Run("replay", func(b *testing.B) {
+		c0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			res, err := Replay(s, peerParams3us)
+			if err != nil {
+				b.Fatal(err)
+			}
+			const want = 5119409.554 // ns, §8.2
+			if got := res.Runtime * 1e9; math.Abs(got-want) > peerTolerance*want {
+				b.Fatalf("replay %.3f ns, LogGOPSim %.3f ns", got, want)
+			}
+		}
+		sec := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(events/sec, "events/s")
+		b.ReportMetric(loggopsimAlltoall512/sec, "x_LogGOPSim")
+		reportCPU(b, c0)
+	})
+	b.Run("curve11", func(b *testing.B) {
+		c0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			analyzeCurve(b, s)
+		}
+		sec := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(events/sec, "events/s")
+		b.ReportMetric(curvePoints*loggopsimAlltoall512/sec, "x_LogGOPSim")
+		reportCPU(b, c0)
+	})
+}
