@@ -65,6 +65,10 @@ func Parse(data []byte, file string) (*Scenario, error) {
 // lineOfError matches BurntSushi's type errors: toml: line 5 (last key "a.b"): msg.
 var lineOfError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
 
+// typeMismatch matches BurntSushi's message for a value where a table belongs,
+// which names our Go types.
+var typeMismatch = regexp.MustCompile(`type mismatch for [\w.]+: expected table but found (\w+)`)
+
 // decodeError turns an error of toml.Decode into one that names the file (or the
 // --set argument), the line and the key.
 func (s *Scenario) decodeError(err error, setArg string) error {
@@ -90,7 +94,7 @@ func (s *Scenario) decodeError(err error, setArg string) error {
 		}
 		return s.errorAt(key, msg)
 	}
-	msg := err.Error()
+	msg := typeMismatch.ReplaceAllString(err.Error(), "want a table, not a $1")
 	if m := lineOfError.FindStringSubmatch(msg); m != nil {
 		key, what := strings.Trim(m[2], "[]"), m[3]
 		key = strings.ReplaceAll(key, " ", ".")

@@ -106,6 +106,19 @@ func (s *Scenario) platform() (Platform, error) {
 	if p.CoresPerHost < 1 {
 		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d must be ≥ 1", p.CoresPerHost))
 	}
+	// Keys of another topology are a mistake, not something to ignore.
+	for _, k := range []struct {
+		key, topo string
+		given     bool
+	}{
+		{"platform.fat_tree", TopoFatTree, t.FatTree != ""}, {"platform.torus", TopoTorus, len(t.Torus) > 0},
+		{"platform.dragonfly", TopoDragonfly, t.Dragonfly != ""}, {"platform.backbone_bandwidth", TopoFlat, t.BackboneBandwidth.Set},
+		{"platform.backbone_latency", TopoFlat, t.BackboneLatency.Set},
+	} {
+		if k.given && p.Topology != k.topo {
+			return p, s.errorAt(k.key, fmt.Sprintf("given for a %s platform (it belongs to topology = %q)", p.Topology, k.topo))
+		}
+	}
 	if t.LoopbackBandwidth.Set || t.LoopbackLatency.Set {
 		p.NoLoopback = false
 	}

@@ -16,7 +16,7 @@ import (
 // README's "Scenario file reference" documents every key.
 type Scenario struct {
 	App      string        `toml:"app"`  // "hpl" (default), "pingpong" or "ring"
-	Seed     uint64        `toml:"seed"` // seeds every random stream of the run
+	Seed     Seed          `toml:"seed"` // seeds every random stream of the run
 	Platform PlatformTable `toml:"platform"`
 	Network  NetworkTable  `toml:"network"`
 	Kernels  KernelsTable  `toml:"kernels"`
@@ -228,6 +228,9 @@ func (k *KernelsTable) mergeSpec(name string, sub map[string]any) error {
 		var pe toml.ParseError
 		if asParseError(err, &pe) {
 			return &keyError{key: joinKey("kernels."+name, pe.LastKey), msg: pe.Message}
+		}
+		if m := lineOfError.FindStringSubmatch(msg); m != nil { // toml: line 1 (last key "coef"): ...
+			return &keyError{key: joinKey("kernels."+name, m[2]), msg: m[3]}
 		}
 		return &keyError{key: "kernels." + name, msg: strings.TrimPrefix(msg, "toml: ")}
 	}

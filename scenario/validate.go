@@ -42,7 +42,7 @@ const (
 // Validate checks the whole scenario in one place and resolves it into a Plan.
 // Errors name the file and line (or the --set argument) and the key.
 func (s *Scenario) Validate() (*Plan, error) {
-	p := &Plan{App: s.App, Seed: s.Seed}
+	p := &Plan{App: s.App, Seed: uint64(s.Seed)}
 	switch p.App {
 	case "":
 		p.App = AppHPL

@@ -164,3 +164,17 @@ func (g *GridList) UnmarshalTOML(v any) error {
 	*g = out
 	return nil
 }
+
+// Seed is the run's seed: a non-negative integer (TOML integers are signed, and a
+// negative seed silently wrapping to a huge one would hide a typo).
+type Seed uint64
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (s *Seed) UnmarshalTOML(v any) error {
+	n, ok := v.(int64)
+	if !ok || n < 0 {
+		return fmt.Errorf("seed %v: want an integer ≥ 0", v)
+	}
+	*s = Seed(n)
+	return nil
+}
