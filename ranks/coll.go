@@ -70,12 +70,9 @@ const (
 	tagAlltoall
 )
 
-// send and recv are the collectives' blocking point-to-point calls; they pay
-// the same overheads, protocols and network costs as the user's.
-func (c *Comm) send(dst, tag int, m Msg) {
-	c.isend(dst, tag, m, true).wait("Send")
-}
-
+// send (p2p.go) and recv are the collectives' blocking point-to-point
+// calls; they pay the same overheads, protocols and network costs as the
+// user's.
 func (c *Comm) recv(src, tag int) Msg {
 	q := c.irecv(src, tag)
 	m, _ := q.wait("Recv")

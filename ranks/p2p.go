@@ -8,8 +8,7 @@ import "fmt"
 // transfer has completed. Data is copied at the call.
 func (c *Comm) Send(dst, tag int, m Msg) {
 	checkUserTag("Send", tag)
-	q := c.isend(dst, tag, m, true)
-	q.wait("Send")
+	c.send(dst, tag, m)
 }
 
 // Isend posts a message and returns at once (after the Isend overhead).
@@ -26,14 +25,30 @@ func (c *Comm) Recv(src, tag int) (Msg, Status) {
 	return m, st
 }
 
-// recycle returns a completed receive request that never left the ranks
-// package (a blocking Recv's) to the World's free list: a blocking receive
-// then allocates nothing. Nothing else points at it once its send forgets
-// it.
-func (w *World) recycle(q *Request) {
-	if s := q.match; s != nil {
-		s.match = nil
+// send is a blocking send whose request never leaves the package, so it is
+// recycled once both the sender is done with it and the message has been
+// delivered (a detached send returns before that: delivered recycles it).
+func (c *Comm) send(dst, tag int, m Msg) {
+	s := c.isend(dst, tag, m, true)
+	s.wait("Send")
+	c.r.w.release(s)
+}
+
+// release gives up the sender's hold on an internal send request: it is
+// recycled now if delivered, else by delivered.
+func (w *World) release(s *Request) {
+	if s.delivered {
+		w.recycle(s)
+	} else {
+		s.released = true
 	}
+}
+
+// recycle returns a finished request that never left the ranks package (a
+// blocking Recv's or Send's) to the World's free list, so that blocking
+// calls allocate nothing. Nothing points at it any more: delivery unlinks
+// the two sides of a message.
+func (w *World) recycle(q *Request) {
 	*q = Request{}
 	w.freeReqs = append(w.freeReqs, q)
 }
@@ -62,6 +77,7 @@ func (c *Comm) sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status)
 	sq := c.isend(dst, sendTag, m, false)
 	sq.wait("Sendrecv")
 	rm, st := rq.wait("Sendrecv")
+	c.r.w.release(sq)
 	c.r.w.recycle(rq)
 	return rm, st
 }
@@ -93,8 +109,9 @@ func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 	}
 	to := w.ranks[c.WorldRank(dst)]
 	w.msgSeq++
-	s := &Request{owner: r, ctx: c.ctx, send: true, peer: to.id, tag: tag, msg: m,
-		detached: detached, srcRank: c.rank, msgID: w.msgSeq}
+	s := w.newRequest()
+	s.owner, s.ctx, s.send, s.peer, s.tag, s.msg = r, c.ctx, true, to.id, tag, m
+	s.detached, s.srcRank, s.msgID = detached, c.rank, w.msgSeq
 	if len(w.hooks) > 0 {
 		w.emit(Event{Kind: SendPost, Time: w.eng.Now(), Rank: r.id, Peer: to.id, Tag: tag, Bytes: size, MsgID: s.msgID, Rendezvous: !detached})
 	}
@@ -198,6 +215,7 @@ func (w *World) matched(s, q *Request) {
 func (w *World) delivered(s *Request) {
 	q := s.match
 	q.msg = s.msg
+	q.srcRank, q.detached = s.srcRank, s.detached // what the receive still needs from the send
 	q.done = true
 	if len(w.hooks) > 0 {
 		p := s.owner.pathTo(q.owner.host)
@@ -209,6 +227,11 @@ func (w *World) delivered(s *Request) {
 	}
 	if !s.detached {
 		w.completeSend(s)
+	}
+	s.match, q.match = nil, nil
+	s.delivered = true
+	if s.released {
+		w.recycle(s)
 	}
 }
 

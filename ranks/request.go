@@ -27,13 +27,13 @@ type Request struct {
 	owner  *Rank
 	ctx    *commCtx
 	waiter *Rank    // the owner, while it is blocked on this request
-	match  *Request // the other side, once matched
+	match  *Request // the other side, from matching to delivery
 	next   *Request // link in a mailbox queue
 	peer   int      // world rank of the other side; AnySource for a wildcard receive until matched
 	tag    int      // AnyTag for a wildcard receive until matched
 	msg    Msg
 
-	// Send side only.
+	// Send side (srcRank and detached are copied to the receive at delivery).
 	srcRank    int     // sender's rank in the communicator
 	msgID      uint64  // hook identity of the message
 	recvID     uint64  // receive side: hook identity of the receive (0 without hooks)
@@ -48,12 +48,14 @@ type Request struct {
 	arrived  bool // the last byte is in (before a match for async sends)
 	started  bool // the transfer has started
 	inFlow   bool // the transfer is past its latency phase
+	// Recycling of the requests of blocking calls (see Comm.send).
+	delivered bool // the message is in and both sides are unlinked
+	released  bool // the blocking sender no longer needs it
 }
 
 // status describes the message a completed receive got.
 func (q *Request) status() Status {
-	s := q.match
-	return Status{Source: s.srcRank, Tag: s.tag, Bytes: s.msg.Bytes}
+	return Status{Source: q.srcRank, Tag: q.tag, Bytes: q.msg.Bytes}
 }
 
 // mailbox holds a rank's unmatched incoming sends and posted receives, each

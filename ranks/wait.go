@@ -22,7 +22,7 @@ func (q *Request) finish() (Msg, Status) {
 	}
 	if !q.orPaid {
 		q.orPaid = true
-		if s := q.match; s != nil && s.detached {
+		if q.detached {
 			q.owner.sleep(q.owner.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv")
 		}
 	}
