@@ -97,3 +97,29 @@ func ExampleFit() {
 	// Output:
 	// M1-N1: 1e-11·m*n*k + 2e-06 s, σ 1e-07 s, R² 1.0000
 }
+
+func ExampleFitFactors() {
+	// One-way times of a link with nominal L = 1 µs and B = 10 GB/s whose
+	// MPI switches protocol above 8 KiB on the wire: latency factor 2 → 5,
+	// bandwidth factor 0.5 → 0.9 (wire size = payload + 16 bytes). The points
+	// have wire sizes 6160 and 8208 on either side of the switch, and SMPI's
+	// chunk "b:v" applies above b, so the fitted bound is 6160.
+	opts := models.FactorOptions{Latency: 1e-6, Bandwidth: 1e10, Envelope: 16}
+	truth := models.Factors{Bounds: []int{0, 8192}, Latency: []float64{2, 5}, Bandwidth: []float64{0.5, 0.9}}
+	var pts []models.PingPong
+	for b := 1; b <= 1<<22; b *= 2 {
+		for _, s := range []int{b - b/4, b, b + b/3} {
+			pts = append(pts, models.PingPong{Bytes: s, Seconds: truth.Time(s, opts)})
+		}
+	}
+	f, err := models.FitFactors(pts, opts)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("lat_factor =", f.LatencyTable())
+	fmt.Println("bw_factor  =", f.BandwidthTable())
+	// Output:
+	// lat_factor = 0:2;6160:5
+	// bw_factor  = 0:0.5;6160:0.9
+}

@@ -19,6 +19,11 @@ const (
 	segRefineIters = 3   // rounds of refining each cut with the others fixed
 	segMinFraction = 100 // a piece holds at least n/segMinFraction samples ...
 	segMinSamples  = 8   // ... and at least this many
+	// segExactRel is the relative RMS error below which segments count as
+	// exact: the prefix-sum errors lose digits to cancellation, so a tighter
+	// floor would let BIC chase rounding noise with extra pieces. No timer
+	// measures a duration to a part in a million.
+	segExactRel = 1e-6
 )
 
 // segSums are weighted prefix sums over the sorted samples, so the
@@ -111,7 +116,7 @@ func (fc *fitContext) segment(data []Sample, variable int) (segmentation, error)
 			grid[c] = valid[c*len(valid)/segCandidates]
 		}
 	}
-	sseFloor := float64(n) * exactRel * exactRel
+	sseFloor := float64(n) * segExactRel * segExactRel
 	bestBIC := math.Inf(1)
 	for k := 1; k <= fc.opts.MaxPieces; k++ {
 		cuts, ok := bestCuts(sums, grid, n, k, minSeg)
