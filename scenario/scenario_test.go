@@ -221,3 +221,29 @@ func TestModelsFileAndInlineTables(t *testing.T) {
 		t.Errorf("broken models file: %v", err)
 	}
 }
+
+func TestPlatformFileWithOverrides(t *testing.T) {
+	// platform.file is read relative to the scenario; keys beside it override the XML.
+	dir := t.TempDir()
+	xml := `<platform version="4.1"><cluster id="c" prefix="n" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us"/></platform>`
+	if err := os.WriteFile(filepath.Join(dir, "c.xml"), []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := "app = \"ring\"\n[platform]\nfile = \"c.xml\"\ncores_per_host = 2\nlink_latency = \"5us\"\n"
+	path := filepath.Join(dir, "s.toml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	p := mustPlan(t, s, err)
+	if p.Platform.Hosts != 8 || p.Platform.CoresPerHost != 2 || p.Ranks != 16 || p.Platform.LinkLatency != 5e-6 ||
+		p.Platform.LinkBandwidth != 1e10 || !p.Platform.NoLoopback || p.Platform.HostName(3) != "n3" {
+		t.Errorf("platform %+v, %d ranks", p.Platform, p.Ranks)
+	}
+	if err := s.Set("platform.file=missing.xml"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "--set platform.file=missing.xml: platform.file: cannot read") {
+		t.Errorf("missing platform file: %v", err)
+	}
+}
