@@ -61,12 +61,15 @@ func (f Family) String() string {
 	return m + "-" + noiseNames[f.Noise]
 }
 
-// ParseFamily reads "auto", "M1-N0", "M2-N2", "Mp-N1", "M2-Nmix", "Mh2-N2"
-// (per host), ... (case-insensitive; "N'" is accepted for Nmix, "M'" for Mp).
+// ParseFamily reads "auto", "auto-per-host", "M1-N0", "M2-N2", "Mp-N1",
+// "M2-Nmix", "Mh2-N2" (per host), ... (case-insensitive; "N'" is accepted for Nmix, "M'" for Mp).
 func ParseFamily(s string) (Family, error) {
 	in := strings.ToLower(strings.TrimSpace(s))
-	if in == "auto" {
+	switch in {
+	case "auto":
 		return Family{Auto: true}, nil
+	case "auto-per-host", "mh-auto":
+		return Family{Auto: true, PerHost: true}, nil
 	}
 	mean, noise, ok := strings.Cut(in, "-")
 	if !ok {

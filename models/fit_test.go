@@ -15,7 +15,7 @@ func TestParseFamily(t *testing.T) {
 	cases := []struct {
 		in, want string // want "" means an error
 	}{
-		{"auto", "auto"}, {"AUTO", "auto"}, {"M1-N0", "M1-N0"}, {"m2-n2", "M2-N2"},
+		{"auto", "auto"}, {"AUTO", "auto"}, {"auto-per-host", "auto-per-host"}, {"M1-N0", "M1-N0"}, {"m2-n2", "M2-N2"},
 		{"Mp-N1", "Mp-N1"}, {"M'-N'", "Mp-Nmix"}, {"M2-Nmix", "M2-Nmix"}, {"Mh2-N2", "Mh2-N2"},
 		{"M0-N1", "M0-N1"}, {"M3-N0", ""}, {"M1", ""}, {"M1-N3", ""}, {"", ""}, {"M1-N0-x", ""},
 	}
