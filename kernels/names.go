@@ -69,10 +69,13 @@ func Family(name string) string {
 	return name
 }
 
+// known is Names, built once for Known (which readers call per row).
+var known = Names()
+
 // Known reports whether name is one of Names or a variant of HPL's copy
 // family (see Family).
 func Known(name string) bool {
-	return slices.Contains(Names(), Family(name))
+	return slices.Contains(known, Family(name))
 }
 
 // dims says which of (m, n, k) a kernel uses, for VarsFor.
