@@ -42,7 +42,7 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	switch x.iflag {
 	case -1:
 		x.ipid = pn.pipid()
-		x.bySrc = srcIndex(x.ipid)
+		x.next = pn.nextOf(x.ipid)
 		pn.plindx0()
 	case 1:
 		pn.plindx0()

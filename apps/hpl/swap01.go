@@ -14,7 +14,7 @@ func (pn *panel) swapSpreadRoll(pr *prober, n int) {
 	switch {
 	case x.iflag == -1:
 		x.ipid = pn.pipid()
-		x.bySrc = srcIndex(x.ipid)
+		x.next = pn.nextOf(x.ipid)
 		pn.plindx1()
 	case x.iflag == 0:
 		pn.plindx1()

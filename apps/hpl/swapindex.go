@@ -7,8 +7,8 @@ package hpl
 // the binary-exchange arrays, 1 after the spread-roll ones (HPL's IWORK[0]).
 type swapIndex struct {
 	iflag int
-	ipid  []int       // moves as (src, dst) pairs, 2k entries
-	bySrc map[int]int // src row → dst row
+	ipid  []int // moves as (src, dst) pairs, 2k entries
+	next  []int // per move: see nextOf
 
 	// binary exchange (HPL_plindx0)
 	lindxA, lindxAU []int
@@ -31,8 +31,8 @@ type swapIndex struct {
 func (pn *panel) pipid() []int {
 	jb, ia := pn.jb, pn.ia
 	ipid := make([]int, 0, 4*jb)
-	at := make(map[int]int, 2*jb) // dst row → its index (odd) in ipid
-	put := func(j, v int) {       // write a dst entry, keeping the index
+	at := pn.s.scratchMap() // dst row → its index (odd) in ipid
+	put := func(j, v int) { // write a dst entry, keeping the index
 		if old := ipid[j]; at[old] == j {
 			delete(at, old)
 		}
@@ -87,25 +87,24 @@ func (pn *panel) pipid() []int {
 	return ipid
 }
 
-// srcIndex maps each move's source row to its dst, for movedFrom.
-func srcIndex(ipid []int) map[int]int {
-	m := make(map[int]int, len(ipid)/2)
-	for i := 0; i < len(ipid); i += 2 {
-		if _, dup := m[ipid[i]]; !dup {
-			m[ipid[i]] = ipid[i+1]
+// nextOf returns, for each move src → dst, the dst of the move whose src is
+// that dst: the U slot the row now sitting at dst will finally occupy (as an
+// absolute row). HPL searches the list for it; when no source matches it ends
+// on the last move's dst.
+func (pn *panel) nextOf(ipid []int) []int {
+	bySrc := pn.s.scratchMap()
+	for i := len(ipid) - 2; i >= 0; i -= 2 { // backwards: the first match wins
+		bySrc[ipid[i]] = ipid[i+1]
+	}
+	next := make([]int, len(ipid)/2)
+	for i := range next {
+		d, ok := bySrc[ipid[2*i+1]]
+		if !ok {
+			d = ipid[len(ipid)-1]
 		}
+		next[i] = d
 	}
-	return m
-}
-
-// movedFrom returns the dst of the move whose src is x (the U slot the row now at
-// x will finally occupy, as an absolute row); HPL falls back to the last move's
-// dst when no source matches.
-func (x *swapIndex) movedFrom(row int) int {
-	if d, ok := x.bySrc[row]; ok {
-		return d
-	}
-	return x.ipid[len(x.ipid)-1]
+	return next
 }
 
 // plindx0 is HPL_plindx0: the binary-exchange arrays.
@@ -134,7 +133,7 @@ func (pn *panel) plindx0() {
 					au = iroff - g2l(dst, nb, P)
 				}
 			} else {
-				au = x.movedFrom(dst) - ia
+				au = x.next[i/2] - ia
 			}
 		} else {
 			au = dst - ia
@@ -241,7 +240,7 @@ func (pn *panel) plindx1() {
 			au = take(drow)
 			slot = append(slot, au)
 		case drow != icur:
-			permU = append(permU, x.movedFrom(dst)-ia)
+			permU = append(permU, x.next[i/2]-ia)
 			au = take(drow)
 			slot = append(slot, au)
 		default:

@@ -118,10 +118,16 @@ func TestPipidAndPermMatchHPLSearches(t *testing.T) {
 		ia := rng.IntN(100)
 		n := ia + jb + rng.IntN(200)
 		dpiv := randomPivots(rng, ia, jb, n)
-		pn := &panel{jb: jb, ia: ia, dpiv: dpiv}
+		pn := &panel{s: &solver{}, jb: jb, ia: ia, dpiv: dpiv}
 		got, want := pn.pipid(), refPipid(dpiv, ia, jb)
 		if !slices.Equal(got, want) {
 			t.Fatalf("pipid(%v): got %v want %v", dpiv, got, want)
+		}
+		next := pn.nextOf(got)
+		for i := range next {
+			if w := refMovedFrom(got, got[2*i+1]); next[i] != w {
+				t.Fatalf("nextOf(%v)[%d] = %d, want %d", got, i, next[i], w)
+			}
 		}
 		// perm on a random slot assignment of a random permutation
 		slot := rng.Perm(jb)
@@ -130,4 +136,18 @@ func TestPipidAndPermMatchHPLSearches(t *testing.T) {
 			t.Fatalf("perm: got %v want %v", g, w)
 		}
 	}
+}
+
+// refMovedFrom is HPL's search: the dst of the first move whose src is x, or
+// the last move's dst when none is.
+func refMovedFrom(ipid []int, x int) int {
+	j := 0
+	for {
+		fnd := ipid[j] == x
+		j += 2
+		if fnd || j >= len(ipid) {
+			break
+		}
+	}
+	return ipid[j-1]
 }
