@@ -251,3 +251,18 @@ func TestBatchedFlowsMatchOneByOne(t *testing.T) {
 		}
 	}
 }
+
+// TestSkip: the clock jumps only when nothing is due at or before the end.
+func TestSkip(t *testing.T) {
+	e := NewEngine(nil)
+	e.After(2, func() {})
+	if !e.Skip(1.5) || e.Now() != 1.5 {
+		t.Fatalf("Skip(1.5) refused or clock %g", e.Now())
+	}
+	if e.Skip(0.5) || e.Now() != 1.5 {
+		t.Fatalf("Skip onto a due timer jumped to %g", e.Now())
+	}
+	if !e.Step() || e.Now() != 2 {
+		t.Fatalf("timer did not fire at 2 (clock %g)", e.Now())
+	}
+}

@@ -76,3 +76,49 @@ func TestGoldenTrace(t *testing.T) {
 		t.Fatalf("trace has %d lines, %s has %d", len(gl), golden, len(wl))
 	}
 }
+
+// TestSleepFastPathIsInvisible: the clock jump of Rank.sleep (no timer when
+// the sleeper would be next anyway) gives the same event trace, bit for
+// bit, as always scheduling a timer, on a program full of sleeps, polls
+// and messages.
+func TestSleepFastPathIsInvisible(t *testing.T) {
+	trace := func(noSkip bool) (string, uint64) {
+		var b strings.Builder
+		w, _ := NewWorld(preset(t, "smpi"), newCrossbar(6, 1e9, 1e-6), identity(6), 3)
+		w.noSkip = noSkip
+		w.AddHook(func(e *Event) { fmt.Fprintf(&b, "%v %d %d %d %.17g\n", e.Kind, e.Rank, e.Peer, e.MsgID, e.Time) })
+		err := w.Run(func(r *Rank) {
+			c := r.World()
+			rng := r.Rand()
+			for i := 0; i < 30; i++ {
+				r.Compute(rng.Float64()*1e-5, "k")
+				c.Isend(rng.IntN(6), 0, Msg{Bytes: rng.IntN(100000)})
+				for k := 0; k < 3; k++ {
+					if ok, st := c.Iprobe(AnySource, 0); ok {
+						c.Recv(st.Source, 0)
+					}
+				}
+			}
+			c.Barrier()
+			for {
+				ok, st := c.Iprobe(AnySource, 0)
+				if !ok {
+					break
+				}
+				c.Recv(st.Source, 0)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.String(), w.Engine().Fired()
+	}
+	fast, fastEvents := trace(false)
+	slow, slowEvents := trace(true)
+	if fast != slow {
+		t.Fatal("the sleep fast path changed the trace")
+	}
+	if fastEvents >= slowEvents {
+		t.Fatalf("the fast path was never taken (%d events, %d without it)", fastEvents, slowEvents)
+	}
+}

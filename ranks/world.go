@@ -42,6 +42,7 @@ type World struct {
 	released   bool
 
 	scratch Event
+	noSkip  bool // tests: always take the timer path in Rank.sleep
 
 	// End of the run: set by the goroutine holding the baton, read by Run
 	// after it receives on done (the channel orders the accesses).
