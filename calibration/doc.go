@@ -5,9 +5,13 @@
 //
 //   - campaigns (Campaign): a seeded plan of kernel calls with randomized
 //     dimensions covering how HPL calls them (tall and skinny updates with
-//     K = NB, NB-wide chunks, small K from the recursive panel, triangles of
-//     order ≤ NB, level-1/2 calls of panel length), executed on real data
-//     through a kernels.Backend, optionally one worker per core at once;
+//     K = NB, NB-wide chunks, small K from the recursive panel, both forms of
+//     U, triangles of order ≤ NB on either side, level-1/2 calls of panel
+//     length, HPL's copies on ≤ 2·NB rows), executed on real data through a
+//     kernels.Backend, optionally one worker per core at once, each call run
+//     once to warm caches and once timed with kernels.Measure on the clock
+//     the runs will use (wall, or process CPU time on a shared machine; the
+//     clock's own cost is subtracted, so a tiny call may measure 0);
 //   - the sample file: CSV with a header, one row per measured call, appended
 //     and written with one write per row (fsync'd periodically), so that a
 //     campaign stopped by SIGINT or kill -9 is resumed by rerunning it: the
