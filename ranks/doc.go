@@ -19,7 +19,9 @@
 // instant run in rank order. Calls that need not wait (a detached Isend, an
 // Irecv, a free Iprobe or Test that finds nothing) touch the engine directly
 // and cost no context switch; a blocked rank that is itself the next to run
-// continues without one either.
+// continues without one either, and a rank that sleeps (Compute, a polling
+// cost) while no other rank is ready and nothing is due before it wakes
+// just moves the clock (emu.Engine.Skip) — same trace, no queue traffic.
 //
 // Free polls (Iprobe, Test, Testany with a zero cost) cannot advance time:
 // a rank that fails 64 of them at one instant is parked until every other
@@ -43,7 +45,9 @@
 // Sends below EagerThreshold are detached: the sender returns after its
 // overhead and the bytes move once the receive is posted. Larger sends are
 // rendezvous. Iprobe and Test charge IprobeCost / TestCost times SimGrid's
-// growing counter. Reductions and Split cost no simulated time.
+// growing counter. Reductions and Split cost no simulated time, and Compute
+// is a pure delay: ranks sharing a host do not compete for its cores (SMPI
+// would share them) — place one rank per core.
 //
 // Units: seconds, bytes, bytes per second.
 //
