@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"sort"
 
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -43,6 +44,7 @@ type GraphRecorder struct {
 	postOf  map[uint64]sensitivity.VertexID
 	halfway map[uint64]bool // rendezvous messages with one of their two completions seen
 	hostOf  []int           // rank → host, to tell loopback messages; nil = all remote
+	lats    map[float64]int // network message latencies seen, for BaselineLatency
 }
 
 type posted struct {
@@ -57,7 +59,7 @@ func NewGraphRecorder(n int, placement []int) *GraphRecorder {
 		b: sensitivity.NewBuilder(n), last: make([]sensitivity.VertexID, n),
 		pending: make([][]sensitivity.VertexID, n), posts: make([][]posted, n),
 		sendOf: map[uint64]sensitivity.VertexID{}, postOf: map[uint64]sensitivity.VertexID{},
-		halfway: map[uint64]bool{}, hostOf: placement,
+		halfway: map[uint64]bool{}, hostOf: placement, lats: map[float64]int{},
 	}
 	for r := range n {
 		g.last[r] = g.b.Vertex(r, sensitivity.Calc, 0)
@@ -143,6 +145,8 @@ func (g *GraphRecorder) dataEdges(ev *ranks.Event, v sensitivity.VertexID) {
 	lat := []sensitivity.LatTerm{{Class: 0, Count: 1}}
 	if g.loopback(ev) {
 		rest, lat = ev.Transfer, nil
+	} else if ev.Kind == ranks.RecvDone {
+		g.lats[ev.Latency]++
 	}
 	if s, ok := g.sendOf[ev.MsgID]; ok {
 		g.b.EdgeBytes(s, v, rest, float64(ev.Bytes), lat...)
@@ -155,6 +159,25 @@ func (g *GraphRecorder) dataEdges(ev *ranks.Event, v sensitivity.VertexID) {
 // loopback reports whether a message stayed on its host.
 func (g *GraphRecorder) loopback(ev *ranks.Event) bool {
 	return g.hostOf != nil && g.hostOf[ev.Rank] == g.hostOf[ev.Peer]
+}
+
+// BaselineLatency is the latency the graph should be analysed at (emu analyze --L):
+// the most common latency of the run's network messages, s (the smallest of equally
+// common ones; 0 without network messages). With one route length and no latency
+// factor, every message has it and the graph evaluated there gives the run's time.
+func (g *GraphRecorder) BaselineLatency() float64 {
+	keys := make([]float64, 0, len(g.lats))
+	for l := range g.lats {
+		keys = append(keys, l)
+	}
+	sort.Float64s(keys)
+	best, n := 0.0, 0
+	for _, l := range keys {
+		if g.lats[l] > n {
+			best, n = l, g.lats[l]
+		}
+	}
+	return best
 }
 
 // Graph finishes the recording: every pending completion is joined to a final

@@ -39,6 +39,7 @@ type Result struct {
 	Pingpong []pingpong.Result     `json:"-"`
 	Ring     []pingpong.RingResult `json:"-"`
 	Graph    *sensitivity.Graph    `json:"-"`
+	GraphL   float64               `json:"-"` // the latency to analyse the graph at (GraphRecorder.BaselineLatency), s
 	Pivots   *hpl.Pivots           `json:"-"`
 	Plan     *Plan                 `json:"-"`
 }
@@ -98,6 +99,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		return nil, err
 	}
 	if rec != nil {
+		res.GraphL = rec.BaselineLatency()
 		if res.Graph, err = rec.Graph(); err != nil {
 			return nil, fmt.Errorf("recording the execution graph: %w", err)
 		}

@@ -43,6 +43,9 @@ func TestGraphOfHPLReproducesItsTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	const route = 2e-6 // s
+	if res.GraphL != route {
+		t.Errorf("baseline latency %g s, want the route's %g s", res.GraphL, route)
+	}
 	if got := res.Graph.Runtime([]float64{route}); math.Abs(got-res.SimulatedTime) > 1e-9*res.SimulatedTime {
 		t.Errorf("graph T(2us) = %.9f s, simulated %.9f s", got, res.SimulatedTime)
 	}

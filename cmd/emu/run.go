@@ -170,6 +170,11 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		}); err != nil {
 			return asFailure(err)
 		}
+		if !isQuiet(cmd) {
+			// The graph's latency terms are absolute: analyse it at the run's own L.
+			fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s; analyse it at the run's message latency: emu analyze %s --L %gus\n",
+				graphOut, graphOut, res.GraphL*1e6)
+		}
 	}
 	if out.pivots != "" {
 		if err := writeFileAtomic(out.pivots, func(w io.Writer) error {
