@@ -160,3 +160,36 @@ func BenchmarkLinearAlltoall512(b *testing.B) {
 		reportCPU(b, c0)
 	})
 }
+
+// BenchmarkReference compares, in one run, the replay with LogGOPSim's own
+// data structures (linear matching lists, retries through the event queue)
+// and the fast one, on a linear all-to-all (long queues, many ops waiting
+// for one CPU) and on the 8×8 stencil (short queues).
+func BenchmarkReference(b *testing.B) {
+	a2a, err := Parse(bytes.NewReader(linearAlltoall(256, 1024)), "linear_alltoall_256.goal")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		s    *Schedule
+	}{{"alltoall256", a2a}, {"stencil8x8", parsePeer(b, "stencil2d_8x8_it50")}}
+	for _, c := range cases {
+		events := float64(c.s.NumOps() + c.s.NumMessages())
+		for _, mode := range []struct {
+			name      string
+			reference bool
+		}{{"reference", true}, {"fast", false}} {
+			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
+				c0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					if _, err := replay(c.s, peerParams3us, nil, mode.reference); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(events/(b.Elapsed().Seconds()/float64(b.N)), "events/s")
+				reportCPU(b, c0)
+			})
+		}
+	}
+}

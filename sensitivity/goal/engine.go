@@ -37,6 +37,8 @@ type engine struct {
 	wait  [][]parked // per resource: a min-heap by ts of what waits for it
 	tokT  []int64    // per resource: time of its live token
 	tokTS []int64    // per resource: ts of its live token, -1 if none
+
+	reference bool // retry through the event queue instead of parking
 }
 
 func newEngine(s *Schedule, p Params) *engine {

@@ -33,11 +33,19 @@ type matchQueues struct {
 	freeE        int32
 	seq          int64
 	wild, size   []int32 // per rank: entries under a wildcard key, all entries
+
+	// linear selects LogGOPSim's own structure, one list per rank searched
+	// from the head, as a plain reference.
+	linear bool
+	lists  [][]listEntry
 }
+
+type listEntry struct{ src, tag, op int32 }
 
 type mqKey struct{ rank, src, tag int32 }
 
 func (m *matchQueues) init(ranks int) {
+	m.lists = make([][]listEntry, ranks)
 	m.tab.init()
 	m.freeQ, m.freeE = -1, -1
 	m.rankHead = fill(make([]int32, ranks), -1)
@@ -87,6 +95,11 @@ func (m *matchQueues) dropList(q int32) {
 
 // add appends op at the tail of rank h's (src, tag) list.
 func (m *matchQueues) add(h int, src, tag int32, op int32) {
+	if m.linear {
+		m.lists[h] = append(m.lists[h], listEntry{src, tag, op})
+		m.size[h]++
+		return
+	}
 	k := mqKey{int32(h), src, tag}
 	q := m.tab.get(k)
 	if q < 0 {
@@ -123,6 +136,16 @@ func (m *matchQueues) older(q, best int32) bool {
 // take removes and returns the oldest entry of rank h matching (src, tag).
 func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 	if m.size[h] == 0 {
+		return 0, false
+	}
+	if m.linear {
+		for i, le := range m.lists[h] {
+			if (src == AnySource || le.src == AnySource || le.src == src) && (tag == AnyTag || le.tag == AnyTag || le.tag == tag) {
+				m.lists[h] = append(m.lists[h][:i], m.lists[h][i+1:]...)
+				m.size[h]--
+				return le.op, true
+			}
+		}
 		return 0, false
 	}
 	best := int32(-1)
@@ -165,6 +188,11 @@ func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 // describe lists up to limit (source, tag) pairs left in rank h's queue.
 func (m *matchQueues) describe(h int, limit int) string {
 	var parts []string
+	for _, le := range m.lists[h] {
+		if len(parts) < limit {
+			parts = append(parts, fmt.Sprintf("(src %d, tag %d)", le.src, le.tag))
+		}
+	}
 	for q := m.rankHead[h]; q >= 0 && len(parts) < limit; q = m.qNext[q] {
 		k := m.qKey[q]
 		for e := m.qHead[q]; e >= 0 && len(parts) < limit; e = m.eNext[e] {

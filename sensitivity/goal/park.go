@@ -43,6 +43,11 @@ func (e *engine) free(r int) int64 {
 
 // park makes ev wait for resource r.
 func (e *engine) park(ev event, r int) {
+	if e.reference { // LogGOPSim: back into the queue at the free time
+		ev.t = e.free(r)
+		e.push(ev)
+		return
+	}
 	e.wait[r] = pushParked(e.wait[r], parked{ts: ev.ts, op: ev.op})
 	e.cover(r, ev.ts)
 }

@@ -58,7 +58,7 @@ type Result struct {
 // Replay runs the schedule under LogGOPSim's semantics and returns the
 // runtime. It fails if messages or receives are left unmatched.
 func Replay(s *Schedule, p Params) (*Result, error) {
-	return replay(s, p, nil)
+	return replay(s, p, nil, false)
 }
 
 // ReplayGraph is Replay that also records, into b, a graph whose longest
@@ -71,14 +71,19 @@ func ReplayGraph(s *Schedule, p Params, b *sensitivity.Builder) (*Result, error)
 	if b == nil {
 		return nil, fmt.Errorf("goal: ReplayGraph of %s: nil Builder", s.Name)
 	}
-	return replay(s, p, b)
+	return replay(s, p, b, false)
 }
 
-func replay(s *Schedule, p Params, b *sensitivity.Builder) (*Result, error) {
+// replay runs the engine; reference selects LogGOPSim's own data
+// structures (linear matching lists, retries through the event queue) as
+// a plain reference for tests and benchmarks.
+func replay(s *Schedule, p Params, b *sensitivity.Builder, reference bool) (*Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
 	e := newEngine(s, p)
+	e.reference = reference
+	e.rq.linear, e.uq.linear = reference, reference
 	if b != nil {
 		e.rec = newRecorder(e, b)
 	}
