@@ -51,6 +51,7 @@ func TestResidualEveryVariant(t *testing.T) {
 		}
 		name := fmt.Sprintf("%s_%dx%d_%s_N%d_NB%d_%s_L%v_U%v", p.Variant(), p.P, p.Q, p.PMap, p.N, p.NB, p.Swap, p.L1Transposed, p.UTransposed)
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // independent worlds: use both cores
 			res := runHPL(t, p, kernels.Real, Options{}, 0)
 			if !res.Passed || !res.Checked {
 				t.Fatalf("residual %g (info %d)", res.Residual, res.Info)
