@@ -72,6 +72,15 @@ type Config struct {
 	// of SimGrid's simulation-wide ones.
 	PerRankCounters bool
 
+	// WakeOrderFIFO runs the ranks that become ready at one instant in the
+	// order they became ready — SimGrid's order (actors resume in the order
+	// their finished activities are processed) — instead of rank order.
+	// Both are deterministic; they differ only in which rank goes first at
+	// exact ties, which moves SimGrid's shared Iprobe counter and hence
+	// HPL's polling delays (measured: within 0.4% of SMPI's HPL Time on the
+	// peers' 4×4 ring rows with FIFO, up to 1.4% with rank order).
+	WakeOrderFIFO bool
+
 	// Collective algorithms (see the Algo* constants).
 	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string
 	AllreduceAlgo, AllgatherAlgo, AlltoallAlgo, BarrierAlgo string

@@ -133,7 +133,7 @@ func (r *Rank) sleep(d float64, call string) {
 	// due before the sleep ends — the rank would be the next to run anyway,
 	// so the clock just jumps (no timer, no scheduling).
 	w := r.w
-	if len(w.ready) == 0 && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
+	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
 		return
 	}
 	// The timer fires at exactly this sum (the engine computes it the same

@@ -355,3 +355,30 @@ func TestGoexitInRankIsAnError(t *testing.T) {
 		t.Fatalf("Run returned %v, want rank 1's exit", err)
 	}
 }
+
+// TestWakeOrderFIFO: rank 0 goes to sleep for t = 1 after ranks 1..3 did
+// (it first sleeps until 0.5). All wake at t = 1: in rank order by
+// default, in the order they were queued (1, 2, 3, 0) with WakeOrderFIFO.
+func TestWakeOrderFIFO(t *testing.T) {
+	for _, tc := range []struct {
+		fifo bool
+		want string
+	}{{false, "[0 1 2 3]"}, {true, "[1 2 3 0]"}} {
+		cfg := preset(t, "cm02")
+		cfg.WakeOrderFIFO = tc.fifo
+		var order []int
+		w, _ := NewWorld(cfg, newCrossbar(4, 1e9, 1e-6), identity(4), 1)
+		err := w.Run(func(r *Rank) {
+			if r.ID() == 0 {
+				r.Compute(0.5, "a")
+				r.Compute(0.5, "b")
+			} else {
+				r.Compute(1, "a")
+			}
+			order = append(order, r.ID())
+		})
+		if err != nil || fmt.Sprint(order) != tc.want {
+			t.Errorf("fifo=%v: order %v (%v), want %s", tc.fifo, order, err, tc.want)
+		}
+	}
+}

@@ -23,9 +23,9 @@ type World struct {
 	hooks  []Hook
 	routes map[uint64]*path // (src host, dst host) → cached route facts
 
-	ready   rankHeap // ranks ready to run, lowest rank first
-	live    int      // ranks whose main has not returned
-	running *Rank    // the rank holding the baton
+	ready   readyQueue // ranks ready to run: lowest rank first, or FIFO (Config.WakeOrderFIFO)
+	live    int        // ranks whose main has not returned
+	running *Rank      // the rank holding the baton
 	ran     bool
 
 	msgSeq                   uint64 // last MsgID handed out
@@ -81,6 +81,7 @@ func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*W
 		seed:    seed,
 		eng:     emu.NewEngine(fluid.NewSystem(links)),
 		routes:  make(map[uint64]*path),
+		ready:   readyQueue{fifo: cfg.WakeOrderFIFO},
 		splits:  make(map[splitKey]*splitRound),
 		iprobeN: 1, testN: 1, testanyN: 1,
 		done:   make(chan struct{}),
@@ -269,50 +270,4 @@ func (w *World) deadlock() *DeadlockError {
 		}
 	}
 	return e
-}
-
-// rankHeap is a binary min-heap of ranks by id.
-type rankHeap []*Rank
-
-func (h *rankHeap) push(r *Rank) {
-	*h = append(*h, r)
-	s := *h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if s[p].id <= s[i].id {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
-	}
-}
-
-func (h *rankHeap) pop() *Rank {
-	s := *h
-	if len(s) == 0 {
-		return nil
-	}
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s[last] = nil
-	s = s[:last]
-	i := 0
-	for {
-		l, m := 2*i+1, i
-		if l < len(s) && s[l].id < s[m].id {
-			m = l
-		}
-		if l+1 < len(s) && s[l+1].id < s[m].id {
-			m = l + 1
-		}
-		if m == i {
-			break
-		}
-		s[m], s[i] = s[i], s[m]
-		i = m
-	}
-	*h = s
-	return top
 }
