@@ -127,7 +127,7 @@ func fitPolyTo(data []Sample, terms []term, y, w []float64) (poly, error) {
 	if err != nil {
 		return poly{}, err
 	}
-	return poly{terms: terms, coef: beta[:len(terms)], intercept: beta[len(terms)]}, nil
+	return newPoly(terms, beta[:len(terms)], beta[len(terms)]), nil
 }
 
 func durations(data []Sample) []float64 {

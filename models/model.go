@@ -19,13 +19,38 @@ type poly struct {
 	terms     []term
 	coef      []float64
 	intercept float64
+	// factors lists, term after term, the variable index of every factor
+	// (m*n*k → 0 1 2), and nfactors each term's count: the hot path then
+	// does one load and one multiply per factor. Set by newPoly.
+	factors  []uint8
+	nfactors []uint8
+}
+
+// newPoly builds a poly with its factor lists.
+func newPoly(terms []term, coef []float64, intercept float64) poly {
+	p := poly{terms: terms, coef: coef, intercept: intercept, nfactors: make([]uint8, len(terms))}
+	for i, t := range terms {
+		for j, pow := range t {
+			for range pow {
+				p.factors = append(p.factors, uint8(j))
+			}
+		}
+		p.nfactors[i] = uint8(t.degree())
+	}
+	return p
 }
 
 func (p *poly) eval(v *Vars) float64 {
 	vals := [numVars]float64{v.M, v.N, v.K, v.W}
 	x := p.intercept
-	for i := range p.terms {
-		x += p.coef[i] * p.terms[i].evalAt(&vals)
+	k := 0
+	for i, c := range p.coef {
+		y := 1.0 // the term's value first, then ·coef: same rounding as term.eval
+		for range p.nfactors[i] {
+			y *= vals[p.factors[k]&(numVars-1)]
+			k++
+		}
+		x += c * y
 	}
 	return x
 }

@@ -135,7 +135,7 @@ func buildPoly(prefix string, terms []string, coef []float64, intercept float64)
 	if !finite(intercept) {
 		return p, bad(prefix+"intercept", "is %v", intercept)
 	}
-	return poly{terms: ts, coef: append([]float64(nil), coef...), intercept: intercept}, nil
+	return newPoly(ts, append([]float64(nil), coef...), intercept), nil
 }
 
 func (s Spec) buildPieces(m *model) error {
