@@ -23,6 +23,11 @@ func (g *Graph) isLocal(e int, v int) bool {
 	return g.vRank[g.eFrom[e]] == g.vRank[v] && g.eLat[e] == 0 && g.eBytes[e] == 0
 }
 
+// The split is exact where receives sit in their rank's program order (GOAL
+// replays); in emulator recordings a completion vertex runs beside program
+// order (scenario/record.go), so its waiting may overlap the rank's
+// computation and the sums are an upper bound there.
+//
 // mpiTime attributes, for every vertex, the time between its local ready
 // point (the latest program-order predecessor plus edge) and its start:
 // if a message edge determines the start, the part before the other side's
@@ -47,9 +52,17 @@ func mpiTime(g *Graph, finish []float64, lat []float64) []RankTime {
 		for e := int(g.inStart[v]); e < int(g.inStart[v+1]); e++ {
 			u := g.eFrom[e]
 			t := finish[u] + g.edgeCost(e, lat)
-			if g.isLocal(e, v) {
+			switch {
+			case g.isLocal(e, v):
 				ready = max(ready, t)
-			} else if t > arrival {
+			case g.vRank[u] == g.vRank[v]:
+				// A message edge from the rank's own posting point (an
+				// emulator recording): the post is when the rank was ready.
+				ready = max(ready, finish[u])
+				if t > arrival {
+					arrival, other = t, finish[u]
+				}
+			case t > arrival:
 				arrival, other = t, finish[u]
 			}
 		}

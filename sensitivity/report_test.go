@@ -108,3 +108,28 @@ func TestWritePlots(t *testing.T) {
 		}
 	}
 }
+
+// TestMPITimePostingEdge: an emulator-style receive completion with edges
+// from the send (rank 0) and from its own rank's posting point, both with
+// one latency term (scenario/record.go). Rank 1 posts at 1 µs, rank 0 sends
+// at 4 µs (calc 3 + o 1), L = 2 µs, rest 0.5 µs: the message arrives at
+// 6.5 µs; 3 µs of the 5.5 µs wait are sync (the sender's lateness), 2.5 µs
+// network.
+func TestMPITimePostingEdge(t *testing.T) {
+	b := NewBuilder(2)
+	c0 := b.Vertex(0, Calc, 3e-6)
+	s0 := b.Vertex(0, Send, 1e-6)
+	p1 := b.Vertex(1, Calc, 1e-6)
+	r1 := b.Vertex(1, Recv, 0)
+	b.Edge(c0, s0, 0)
+	b.EdgeBytes(s0, r1, 0.5e-6, 8, LatTerm{0, 1})
+	b.EdgeBytes(p1, r1, 0.5e-6, 8, LatTerm{0, 1})
+	r, err := Analyze(b.Graph(), Params{L0: 2e-6, MPITime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.MPITime[1]
+	if !close(got.Sync, 3e-6) || !close(got.Network, 2.5e-6) || !close(got.End, 6.5e-6) {
+		t.Errorf("rank 1: %+v, want sync 3 µs, network 2.5 µs, end 6.5 µs", got)
+	}
+}
