@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 )
 
@@ -23,6 +24,7 @@ import (
 func Parse(r io.Reader, name string) (*Schedule, error) {
 	p := &parser{name: name, s: &Schedule{Name: name}, curRank: -1}
 	p.br = bufio.NewReaderSize(r, 1<<20)
+	p.reserve(r)
 	if err := p.run(); err != nil {
 		return nil, err
 	}
@@ -30,6 +32,30 @@ func Parse(r io.Reader, name string) (*Schedule, error) {
 		return nil, err
 	}
 	return p.s, nil
+}
+
+// bytesPerOp is the typical GOAL text per op (Schedgen's output: an op
+// line and 1.5 dependency lines), used to size the arrays up front when
+// the reader can tell its length.
+const bytesPerOp = 64
+
+// reserve sizes the op and dependency arrays from the input's length, if
+// r is a file or an in-memory reader, to save the copies of growing them.
+func (p *parser) reserve(r io.Reader) {
+	var n int64
+	switch v := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			n = st.Size()
+		}
+	case interface{ Len() int }:
+		n = int64(v.Len())
+	}
+	ops := int(min(n/bytesPerOp, maxOps))
+	p.s.ops = make([]opRec, 0, ops)
+	p.s.line = make([]int32, 0, ops)
+	p.depPred = make([]int32, 0, ops+ops/2)
+	p.depSucc = make([]int32, 0, ops+ops/2)
 }
 
 // parser holds the state of one Parse call. Lines are handled one at a
@@ -163,8 +189,12 @@ func (p *parser) statement(b []byte) error {
 		return p.header(rest)
 	case "rank":
 		return p.openBlock(rest)
-	case "send", "recv", "calc":
-		return p.op(nil, string(word), rest)
+	case "send":
+		return p.op(nil, OpSend, rest)
+	case "recv":
+		return p.op(nil, OpRecv, rest)
+	case "calc":
+		return p.op(nil, OpCalc, rest)
 	}
 	// A label: "LABEL: op" or "LABEL requires|irequires LABEL".
 	rest = skipBlanks(rest)
@@ -172,8 +202,12 @@ func (p *parser) statement(b []byte) error {
 		rest = skipBlanks(rest[1:])
 		kw, after := ident(rest)
 		switch string(kw) {
-		case "send", "recv", "calc":
-			return p.op(word, string(kw), after)
+		case "send":
+			return p.op(word, OpSend, after)
+		case "recv":
+			return p.op(word, OpRecv, after)
+		case "calc":
+			return p.op(word, OpCalc, after)
 		}
 		if len(kw) == 0 {
 			return p.errorf("label %q: want send, recv or calc after ':'", word)

@@ -11,6 +11,9 @@ const (
 	maxIndex = 255     // cpu and nic indices are 8-bit in LogGOPSim
 )
 
+// sizeWhat names an op's size in messages, without building the string per op.
+var sizeWhat = [...]string{OpSend: "send's size", OpRecv: "recv's size", OpCalc: "calc's duration"}
+
 // number reads blanks then an unsigned decimal integer.
 func (p *parser) number(b []byte, what string) (int64, []byte, error) {
 	b = skipBlanks(b)
@@ -50,26 +53,27 @@ func keyword(b []byte, kw string) ([]byte, bool) {
 }
 
 // op parses the rest of a send, recv or calc statement and appends the op.
-func (p *parser) op(label []byte, kind string, b []byte) error {
+func (p *parser) op(label []byte, k OpKind, b []byte) error {
+	kind := k.String()
 	if p.curRank < 0 {
 		return p.errorf("%s outside a rank block", kind)
 	}
 	if len(p.s.ops) >= maxOps {
 		return p.errorf("more than %d ops", maxOps)
 	}
-	size, b, err := p.number(b, kind+"'s size")
+	size, b, err := p.number(b, sizeWhat[k])
 	if err != nil {
 		return err
 	}
 	if size > maxSize {
 		return p.errorf("%s size %d is larger than %d", kind, size, int64(maxSize))
 	}
-	if kind == "calc" {
+	if k == OpCalc {
 		return p.clauses(label, OpCalc, 0, 0, size, b)
 	}
-	k, peerWord, what := OpSend, "to", "destination rank"
-	if kind == "recv" {
-		k, peerWord, what = OpRecv, "from", "source rank"
+	peerWord, what := "to", "destination rank"
+	if k == OpRecv {
+		peerWord, what = "from", "source rank"
 	}
 	var ok bool
 	if b, ok = keyword(b, "b"); !ok {
