@@ -20,6 +20,11 @@
 // completion; at an exact tie the timer fires first. The same calls in the
 // same order therefore give the same event sequence, bit for bit.
 //
+// Batching: flows started with StartFlowHandler during one instant enter
+// the fluid.System together (one re-solve, as SimGrid solves once per
+// instant) before any flow completion is looked at; Skip lets a driver whose
+// only runnable actor sleeps move the clock without a timer.
+//
 // Error policy: the Engine has no bad data to report. Scheduling in the past
 // (a negative or NaN delay) is programmer misuse and panics.
 //
