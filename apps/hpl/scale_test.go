@@ -13,7 +13,8 @@ import (
 // TestScaleFromEnv runs one peer-sized model-mode configuration when
 // EMU_HPL_SCALE="P Q N [K [NB]]" is set (for README measurements), with
 // EMU_HPL_PIVOT (rule), EMU_HPL_IPROBE (s, default 1e-6), EMU_HPL_BCAST and
-// EMU_HPL_DEPTH (HPL.dat codes), EMU_HPL_NET (cm02 | smpi); skipped otherwise.
+// EMU_HPL_DEPTH (HPL.dat codes), EMU_HPL_NET (cm02 | smpi), EMU_HPL_TOPO (flat | fattree);
+// skipped otherwise.
 func TestScaleFromEnv(t *testing.T) {
 	spec := os.Getenv("EMU_HPL_SCALE")
 	if spec == "" {
@@ -60,7 +61,13 @@ func TestScaleFromEnv(t *testing.T) {
 	if len(v) > 3 {
 		opt.MaxIterations = v[3]
 	}
-	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: p.P * p.Q, Link: peerLink})
+	var topo fluid.Topology
+	var err error
+	if os.Getenv("EMU_HPL_TOPO") == "fattree" { // the peer's "2;8,32;1,4;1,1"
+		topo, err = fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{8, 32}, Up: []int{1, 4}, Parallel: []int{1, 1}, Link: peerLink})
+	} else {
+		topo, err = fluid.NewFlat(fluid.FlatConfig{Hosts: p.P * p.Q, Link: peerLink})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
