@@ -258,7 +258,9 @@ func (p *parser) header(b []byte) error {
 		return err
 	}
 	p.haveHeader, p.numRanks = true, int(n)
-	p.s.rankStart = make([]int32, 1, n+1)
+	// Capacity grows with the blocks actually read: a huge num_ranks alone
+	// must not allocate (found by FuzzParse).
+	p.s.rankStart = make([]int32, 1, min(n, 1<<16)+1)
 	return nil
 }
 
