@@ -20,6 +20,11 @@ type LPOptions struct {
 	// Unit is the LP's time unit in seconds (default 1e-9: nanoseconds, as
 	// LLAMP writes them; it also keeps glpk's absolute tolerances harmless).
 	Unit float64
+	// Pairwise writes LLAMP Appendix I's form instead: one latency variable
+	// l<c>_<i>_<j> per class and rank pair (bounded below by the class's
+	// latency), whose reduced costs form the λ_L(i,j) matrix. Every vertex
+	// then gets its own start variable.
+	Pairwise bool
 }
 
 // WriteLP writes LLAMP's Algorithm 1 for the graph in CPLEX LP format:
@@ -41,6 +46,9 @@ func (g *Graph) WriteLP(w io.Writer, o LPOptions) error {
 	}
 	if !(unit > 0) || math.IsInf(unit, 0) {
 		return fmt.Errorf("sensitivity: LP time unit %v s, want > 0", unit)
+	}
+	if o.Pairwise {
+		return g.writePairwiseLP(w, o, unit)
 	}
 	k := g.classes
 	lw := &lpWriter{w: bufio.NewWriterSize(w, 1<<16)}

@@ -160,3 +160,54 @@ func TestLPAgainstGlpsolRandom(t *testing.T) {
 		t.Errorf("only %d of %d random graphs have λ_L > 0", sensitive, trials)
 	}
 }
+
+// TestPairwiseLPAgainstGlpsol: the reduced costs of the per-pair latency
+// variables are the λ_L(i,j) that Analyze reads off the critical path.
+func TestPairwiseLPAgainstGlpsol(t *testing.T) {
+	needGlpsol(t)
+	rng := rand.New(rand.NewPCG(13, 14))
+	trials := 60
+	if testing.Short() {
+		trials = 10
+	}
+	nonEmpty := 0
+	for i := range trials {
+		g := mustBuild(t, randomDAG(rng, 2+rng.IntN(4), 2+rng.IntN(60), 3, 1, i%2 == 0))
+		lat := []float64{rng.Float64() * 10e-6}
+		sol := solveLP(t, g, LPOptions{Latencies: lat, G: 0.018e-9, Pairwise: true})
+		tt := g.Runtime(lat)
+		if !relNear(sol.obj*1e-9, tt, glpsolRel) && !(tt == 0 && sol.obj == 0) {
+			t.Errorf("trial %d: pairwise LP objective %v ns, longest path %v s", i, sol.obj, tt)
+		}
+		r, err := Analyze(g, Params{L0: lat[0], Pairwise: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.LambdaL != r.LambdaLLeft {
+			continue // a tie: the simplex may pick either path
+		}
+		want := map[string]float64{}
+		for _, p := range r.Pairs {
+			want[fmt.Sprintf("l0_%d_%d", p.Src, p.Dst)] = float64(p.Lambda)
+		}
+		for name, rc := range sol.dual {
+			if !strings.HasPrefix(name, "l0_") {
+				continue
+			}
+			if math.Abs(rc-want[name]) > glpsolRel*math.Max(1, math.Abs(rc)) {
+				t.Errorf("trial %d: reduced cost of %s = %v, critical path has %v", i, name, rc, want[name])
+			}
+		}
+		for name := range want {
+			if _, ok := sol.dual[name]; !ok {
+				t.Errorf("trial %d: critical pair %s has no LP variable", i, name)
+			}
+		}
+		if len(r.Pairs) > 0 {
+			nonEmpty++
+		}
+	}
+	if nonEmpty < trials/3 {
+		t.Errorf("only %d of %d graphs had critical messages", nonEmpty, trials)
+	}
+}

@@ -58,7 +58,7 @@ the x% latency tolerances, T(L) sampled on --points, per latency class, and opti
 	fl.StringVar(&f.json, "json", "", "write the report as JSON to this file")
 	fl.StringVar(&f.plot, "plot", "", "write runtime.svg, lambda_L.svg and rho_L.svg into this folder")
 	fl.StringVar(&f.lp, "lp", "", "write the LP (CPLEX LP format, ns) to this file")
-	fl.BoolVar(&f.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
+	fl.BoolVar(&f.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair (and write --lp with one latency variable per pair)")
 	fl.BoolVar(&f.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
 	return cmd
 }
@@ -98,7 +98,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		lat := make([]float64, max(g.Classes(), f.class+1))
 		lat[f.class] = p.L0
 		err := writeFileAtomic(f.lp, func(w io.Writer) error {
-			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat, G: p.G})
+			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat, G: p.G, Pairwise: f.pairwise})
 		})
 		if err != nil {
 			return asFailure(fmt.Errorf("writing %s: %w", f.lp, err))
