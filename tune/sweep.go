@@ -74,7 +74,7 @@ var aliases = map[string]struct {
 	"l1":        {key: "hpl.l1", all: []string{"transposed", "no-transposed"}},
 	"u":         {key: "hpl.u", all: []string{"transposed", "no-transposed"}},
 	"topology":  {key: "platform.topology"},
-	"latency":   {key: "network.link_latency"},
+	"latency":   {key: "platform.link_latency"},
 	"bandwidth": {key: "platform.link_bandwidth"},
 }
 
