@@ -50,6 +50,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	default:
 		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong or ring)", s.App))
 	}
+	if s.hplDat != nil && p.App != AppHPL {
+		return nil, fmt.Errorf("%s: HPL.dat given, but the scenario's app is %s", s.hplDat.file, p.App)
+	}
 	var err error
 	if p.Platform, err = s.platform(); err != nil {
 		return nil, err

@@ -133,6 +133,8 @@ func TestRunBadInput(t *testing.T) {
 		{"missing file", []string{"run", filepath.Join(dir, "nope.toml")}, "emu: " + dir + "/nope.toml: no such file"},
 		{"bad window", []string{"run", "--trace-window", "5ms"}, "emu: --trace-window \"5ms\": want t0:t1"},
 		{"two files", []string{"run", "a.toml", "b.toml"}, "emu: accepts at most 1 arg(s)"},
+		{"HPL.dat for pingpong", []string{"run", "testdata/pingpong.toml", "--hpl-dat", "../../scenario/testdata/hpldat/shipped.dat"},
+			"emu: ../../scenario/testdata/hpldat/shipped.dat: HPL.dat given, but the scenario's app is pingpong"},
 		{"pivots in model mode", []string{"run", "--record-pivots", filepath.Join(dir, "p.txt")}, "emu: --record-pivots: recording pivots needs one HPL test in real or timed mode"},
 		{"replay without file", []string{"run", "--set", "kernels.pivot=replay"}, "emu: --set kernels.pivot=replay: kernels.pivot: replay needs kernels.pivots"},
 	}
