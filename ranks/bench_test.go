@@ -9,6 +9,19 @@ import (
 	"github.com/emu-hpc/emu/fluid"
 )
 
+// Figures (2026-11-22, 2 shared cores at load 15, GOMAXPROCS=1,
+// `go test -c && nice ./ranks.test -test.bench . -test.cpu 1`), with the
+// first ranks commit (2bfddb5) built against the same fluid as baseline in
+// the same run:
+//
+//	Ring1024            1.85–2.1 µs CPU/msg (baseline 3.0–3.6), 207 B and
+//	                    3.1 allocs/msg (740 B, 7.1); ≈14 bare channel
+//	                    handoffs (BaselineHandoff: 126–137 ns CPU each).
+//	                    About 40% of it is fluid's StartAll/Finish.
+//	RandomFatTree4096   29,700 msgs/s wall (baseline 6,100): flows of one
+//	                    instant enter the max-min system in one batch.
+//	IdleRankMemory      5.1 KiB/rank (target < 16 KiB).
+//
 // cpuTime returns the CPU time (user + system) the process has used. The
 // machine these benchmarks run on is shared, so wall-clock rates swing with
 // the load; CPU time per message is the steadier figure to compare.
@@ -75,6 +88,7 @@ func BenchmarkRandomFatTree4096(b *testing.B) {
 	}
 	b.ReportAllocs()
 	msgs, events := 0, uint64(0)
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		w, err := NewWorld(cfg, topo, identity(n), 1)
 		if err != nil {
@@ -96,6 +110,7 @@ func BenchmarkRandomFatTree4096(b *testing.B) {
 		msgs += n * rounds
 		events += w.Engine().Fired()
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(msgs), "cpu-ns/msg")
 	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
