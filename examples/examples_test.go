@@ -86,3 +86,22 @@ func TestExamplesRun(t *testing.T) {
 		}
 	}
 }
+
+// TestHPLDatAndCluster checks the pair the README's tour runs with
+// emu run --hpl-dat examples/HPL.dat --platform examples/cluster.xml.
+func TestHPLDatAndCluster(t *testing.T) {
+	s := scenario.Default()
+	if err := s.UsePlatformXML("cluster.xml"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseHPLDat("HPL.dat"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.HPL) == 0 || p.Ranks > p.Platform.Ranks() {
+		t.Errorf("%d tests on %d ranks of %d", len(p.HPL), p.Ranks, p.Platform.Ranks())
+	}
+}
