@@ -155,5 +155,5 @@ func ExampleGraph_WriteTo() {
 	g, err := ReadGraph(&buf)
 	fmt.Println(n, "bytes;", g.NumVertices(), "vertex, T =", g.Runtime(nil), err)
 	// Output:
-	// 30 bytes; 1 vertex, T = 1e-06 <nil>
+	// 31 bytes; 1 vertex, T = 1e-06 <nil>
 }

@@ -26,6 +26,7 @@ type Builder struct {
 	multiStart []int32
 	multi      []LatTerm
 	classes    int
+	baseline   []float64
 }
 
 // NewBuilder starts a graph of the given number of ranks.
@@ -56,6 +57,22 @@ func grow[T any](s []T, n int) []T {
 	t := make([]T, len(s), len(s)+n)
 	copy(t, s)
 	return t
+}
+
+// SetBaseline records the latency per class (s) the graph's run had, so that
+// an analysis of the saved graph can start from it (emu analyze without --L).
+func (b *Builder) SetBaseline(lat []float64) {
+	if len(lat) > MaxClass+1 {
+		b.fail("baseline of %d classes, at most %d", len(lat), MaxClass+1)
+		return
+	}
+	for c, l := range lat {
+		if !(l >= 0) || math.IsInf(l, 1) {
+			b.fail("baseline latency of class %d: %v s, want finite and ≥ 0", c, l)
+			return
+		}
+	}
+	b.baseline = append([]float64(nil), lat...)
 }
 
 // Err is the first error met so far, or nil.
@@ -213,7 +230,7 @@ func (b *Builder) Build() (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi}
+	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi, baseline: b.baseline}
 	nv := len(b.vCost)
 	if order == nil {
 		g.vRank, g.vKind, g.vCost = b.vRank, b.vKind, b.vCost

@@ -12,8 +12,9 @@ import (
 
 // The graph file format (all integers unsigned LEB128 varints unless said):
 //
-//	magic "EMUGRAPH" (8 bytes), version (= 1)
+//	magic "EMUGRAPH" (8 bytes), version (2; 1 is read too)
 //	ranks, vertices, edges, multi-term edges
+//	version ≥ 2: number of baseline latencies, then each (float)
 //	per vertex, in topological order: rank, kind (1 byte), cost (float)
 //	per vertex: in-degree, then per in-edge: v−from−1, rest (float),
 //	    bytes (float), latency word (the packed form of graph.go)
@@ -24,7 +25,7 @@ import (
 // 0 takes one byte and round numbers (5000 ns, 1e-6 s) a few; it is exact.
 const (
 	graphMagic   = "EMUGRAPH"
-	graphVersion = 1
+	graphVersion = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -74,6 +75,10 @@ func (g *Graph) WriteTo(w io.Writer) (int64, error) {
 	}
 	for _, x := range []uint64{graphVersion, uint64(g.ranks), uint64(len(g.vCost)), uint64(len(g.eFrom)), uint64(nmulti)} {
 		fw.uvarint(x)
+	}
+	fw.uvarint(uint64(len(g.baseline)))
+	for _, l := range g.baseline {
+		fw.uvarint(floatWord(l))
 	}
 	for v := range g.vCost {
 		fw.uvarint(uint64(g.vRank[v]))
@@ -236,8 +241,9 @@ func ReadGraph(r io.Reader) (*Graph, error) {
 	}
 	fr.sum()
 	fr.crc = 0 // the checksum starts after the magic
-	if v := d.uvarint("version"); d.err == nil && v != graphVersion {
-		d.failf("version %d, this reader knows %d", v, graphVersion)
+	version := d.uvarint("version")
+	if d.err == nil && (version < 1 || version > graphVersion) {
+		d.failf("version %d, this reader knows 1..%d", version, graphVersion)
 	}
 	g := &Graph{classes: 1}
 	g.ranks = d.bounded("ranks", math.MaxInt32)
@@ -247,6 +253,16 @@ func ReadGraph(r io.Reader) (*Graph, error) {
 	}
 	ne := d.bounded("edge count", math.MaxInt32)
 	nmulti := d.bounded("multi-term edge count", maxTermCount+1)
+	if version >= 2 {
+		nb := d.bounded("baseline latency count", MaxClass+1)
+		for c := 0; c < nb && d.err == nil; c++ {
+			l := wordFloat(d.uvarint("baseline latency"))
+			if d.err == nil && (!(l >= 0) || math.IsInf(l, 1)) {
+				d.failf("baseline latency of class %d: %v s, want finite and ≥ 0", c, l)
+			}
+			g.baseline = append(g.baseline, l)
+		}
+	}
 	if d.err != nil {
 		return nil, d.err
 	}

@@ -2,7 +2,9 @@ package sensitivity
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,7 +13,11 @@ import (
 func TestGraphFileRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i, nv := range []int{0, 1, 2, 10, 300, 5000} {
-		g := mustBuild(t, randomDAG(rng, 1+rng.IntN(8), nv, 3, 3, i%2 == 0))
+		b := randomDAG(rng, 1+rng.IntN(8), nv, 3, 3, i%2 == 0)
+		if i%3 == 1 {
+			b.SetBaseline([]float64{3e-6, 0.1e-6})
+		}
+		g := mustBuild(t, b)
 		var buf bytes.Buffer
 		n, err := g.WriteTo(&buf)
 		if err != nil || n != int64(buf.Len()) {
@@ -68,7 +74,8 @@ func TestReadGraphErrors(t *testing.T) {
 	}
 	cases := []struct{ data, want string }{
 		{"EMUGRAPX", "not an emu graph file"},
-		{"EMUGRAPH\x02", "version 2"},
+		{"EMUGRAPH\x03", "version 3"},
+		{"EMUGRAPH\x02\x01\x00\x00\x00\x01\xf0\xff\x01", "baseline latency of class 0"},
 		{"EMUGRAPH\x01\x00\x01", "0 ranks but 1 vertices"},
 		{"EMUGRAPH\x01\x01\x01\x00\x00\x05", "rank 5 outside"},
 		{"EMUGRAPH\x01\x01\x01\x00\x00\x00\x07", "unknown kind 7"},
@@ -80,6 +87,26 @@ func TestReadGraphErrors(t *testing.T) {
 			t.Errorf("%q: err = %v, want %q", c.data, err, c.want)
 		}
 	}
+}
+
+// TestReadGraphVersion1 reads a file of the first version (no baseline).
+func TestReadGraphVersion1(t *testing.T) {
+	g := mustBuild(t, pingPong(1e-6, 2e-6, 3e-7))
+	var buf bytes.Buffer
+	g.WriteTo(&buf)
+	v2 := buf.Bytes()
+	// Version 2 with an empty baseline is version 1 plus one 0 byte after the
+	// counts (magic 8, version, ranks, 5 vertices, 5 edges, 0 multi = 5 bytes).
+	v1 := append(append([]byte{}, v2[:8]...), 1)
+	v1 = append(v1, v2[9:13]...)
+	v1 = append(v1, v2[14:len(v2)-4]...)
+	crc := crc32.Checksum(v1[8:], castagnoli)
+	v1 = binary.LittleEndian.AppendUint32(v1, crc)
+	h, err := ReadGraph(bytes.NewReader(v1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameGraph(t, g, h)
 }
 
 func FuzzReadGraph(f *testing.F) {

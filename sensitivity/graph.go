@@ -70,6 +70,8 @@ type Graph struct {
 
 	classes int     // 1 + the largest class used (at least 1)
 	newID   []int32 // builder ID → graph ID; nil when the identity
+
+	baseline []float64 // ℓ per class of the recorded run, s (nil if unknown)
 }
 
 // Ranks is the number of ranks the graph was built for.
@@ -83,6 +85,11 @@ func (g *Graph) NumEdges() int { return len(g.eFrom) }
 
 // Classes is one more than the largest latency class used by any edge (at least 1).
 func (g *Graph) Classes() int { return g.classes }
+
+// Baseline is the latency per class the graph was recorded at (s), as set
+// by Builder.SetBaseline and kept in graph files; nil if unknown. Its
+// longest path at these latencies is the recorded run's time.
+func (g *Graph) Baseline() []float64 { return append([]float64(nil), g.baseline...) }
 
 // ID maps a VertexID returned by the Builder to the vertex's index in the Graph.
 func (g *Graph) ID(v VertexID) VertexID {

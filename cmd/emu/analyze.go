@@ -46,7 +46,7 @@ the x% latency tolerances, T(L) sampled on --points, per latency class, and opti
 		RunE: func(cmd *cobra.Command, args []string) error { return runAnalyze(cmd, args[0], f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.L, "L", "3us", "latency L of the swept class at the baseline")
+	fl.StringVar(&f.L, "L", "3us", "latency L of the swept class at the baseline (default for a recorded graph: its run's)")
 	fl.StringVar(&f.o, "o", "5us", "GOAL: CPU overhead per message o")
 	fl.StringVar(&f.gap, "g", "0", "GOAL: NIC gap between messages g")
 	fl.StringVar(&f.G, "G", "0.018ns", "per-byte time G (GOAL replay; for a graph: the G its rest terms hold, for ρ_G and --lp)")
@@ -71,6 +71,15 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	g, err := loadGraph(path, gp)
 	if err != nil {
 		return err
+	}
+	// A recorded graph knows the latencies of its run: without --L, start
+	// there (its latency terms are absolute, so another L0 would analyse
+	// a different network).
+	if base := g.Baseline(); len(base) > f.class && !cmd.Flags().Changed("L") {
+		p.Latencies, p.L0 = base, base[f.class]
+		if f.rangeL == "" {
+			p.Lmin, p.Lmax = p.L0, p.L0+defaultSpan
+		}
 	}
 	rep, err := sensitivity.Analyze(g, p)
 	if err != nil {
@@ -107,6 +116,10 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	return nil
 }
 
+// defaultSpan is the latency range analysed above L0 without --range, s:
+// LLAMP's 3–13 µs.
+const defaultSpan = 10e-6
+
 // params checks the flags and turns them into analysis and replay parameters.
 func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
 	var p sensitivity.Params
@@ -125,7 +138,7 @@ func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
 	if f.S < 0 {
 		return p, gp, fmt.Errorf("--S %d: want a size in bytes ≥ 0", f.S)
 	}
-	p.Lmin, p.Lmax = p.L0, p.L0+10e-6
+	p.Lmin, p.Lmax = p.L0, p.L0+defaultSpan
 	if f.rangeL != "" {
 		lo, hi, ok := strings.Cut(f.rangeL, ":")
 		if !ok {

@@ -101,6 +101,7 @@ func TestAnalyzeGraphFile(t *testing.T) {
 	r := b.Vertex(0, sensitivity.Recv, 1e-6)
 	b.Edge(c, s, 0)
 	b.Edge(s, r, 0, sensitivity.LatTerm{Class: 0, Count: 1})
+	b.SetBaseline([]float64{3e-6}) // the run's latency: analyze's default L
 	g, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func TestAnalyzeGraphFile(t *testing.T) {
 	}
 	f.Close()
 	js := filepath.Join(t.TempDir(), "r.json")
-	code, out, errOut := runCLI(t, "analyze", path, "--L", "3us", "--json", js, "--mpi-time", "--pairwise")
+	code, out, errOut := runCLI(t, "analyze", path, "--json", js, "--mpi-time", "--pairwise")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -122,6 +123,11 @@ func TestAnalyzeGraphFile(t *testing.T) {
 	}
 	if !strings.Contains(out, "sync") || !strings.Contains(out, "λ_L(i,j)") {
 		t.Errorf("table lacks the MPI-time or pairwise part:\n%s", out)
+	}
+	// --L overrides the recorded baseline: T = 12 µs + 5 µs.
+	code, out, errOut = runCLI(t, "analyze", path, "--L", "5us")
+	if code != 0 || !strings.Contains(out, "T = 17.000000 µs") {
+		t.Errorf("exit %d %s\n%s", code, errOut, out)
 	}
 }
 
