@@ -1,0 +1,215 @@
+package validation
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// injectionRRMSE is the agreement LLAMP's validation asks of the graph's T(L0+ΔL)
+// against re-emulating at that latency (issue 5): relative root mean square error
+// sqrt(mean(((predicted − emulated)/emulated)²)), as a fraction.
+const injectionRRMSE = 0.01
+
+// injectionAdaptiveRRMSE bounds the departure measured where HPL's Iprobe polling
+// adapts to the latency (see TestLLAMPInjection), fraction.
+const injectionAdaptiveRRMSE = 0.15
+
+// injectionExactL0 is how closely the graph must give the run's own simulated time
+// at L0 when probes cost nothing, relative (floating-point sums only).
+const injectionExactL0 = 1e-9
+
+// injectionSteps and injectionMaxDelta are LLAMP's sweep: ΔL from 0 to 50 µs in 10
+// steps (11 points), ΔL being the end-to-end message latency added.
+const (
+	injectionSteps    = 10
+	injectionMaxDelta = 50e-6 // s
+)
+
+// injectionScenario is HPL in model mode on the peer's flat cluster (one switch,
+// 10 GB/s, 1 µs per link, SPLITDUPLEX, so every route is 2 links and ℓ = 2 µs end
+// to end), net=cm02 (latency factor 1, so a message's latency term is exactly its
+// route latency) and the SMPI/HPL study's dgemm/dtrsm models.
+const injectionScenario = `app = "hpl"
+seed = 1
+
+[platform]
+topology = "flat"
+hosts = %d
+cores_per_host = 1
+link_bandwidth = "10GBps"
+link_latency = "1us"
+sharing_policy = "splitduplex"
+
+[network]
+model = "cm02"
+iprobe_cost = "%s"
+
+[kernels]
+mode = "model"
+pivot = "splitmix"
+
+[kernels.dgemm]
+terms = ["m*n*k"]
+coef = [1.029e-11]
+intercept = 1.981e-12
+
+[kernels.dtrsm]
+terms = ["w"]
+coef = [1.029e-11]
+intercept = 1.981e-12
+
+[hpl]
+n = %d
+nb = 128
+grids = [[%d, %d]]
+pmap = "row"
+pfact = "right"
+rfact = "right"
+nbmin = 4
+ndiv = 2
+bcast = "%s"
+depth = %d
+swap = "mix"
+swap_threshold = 64
+`
+
+// linksPerRoute is the number of wire latencies in one message's route on the flat
+// cluster: the source's UP link and the destination's DOWN link. The graph's ℓ is
+// the end-to-end latency (one class-0 term per message, scenario/record.go), so a
+// change ΔL of ℓ is a change ΔL/2 of platform.link_latency.
+const linksPerRoute = 2
+
+// TestLLAMPInjection is LLAMP's latency-injection validation (its §V, Figure 9) on
+// emu itself: record HPL's execution graph once at the platform's latency L0,
+// predict T(L0+ΔL) from the graph for ΔL = 0, 5, ..., 50 µs, re-emulate at each of
+// those latencies, and require an RRMSE below 1%.
+//
+// Where prediction and re-emulation can part (and why the test pins Iprobe):
+//   - HPL adapts to timing: its ring broadcasts poll with MPI_Iprobe between update
+//     chunks, so a later message is noticed at another poll and the ranks' interleaving
+//     of broadcast and update changes with L; the graph recorded at L0 keeps L0's
+//     interleaving. With SimGrid's default 1e-4 s probe cost growing with every failed
+//     probe, each poll's cost itself depends on L and is not in the graph at all
+//     (record.go: probe time is charged without a compute event), so the default
+//     probe cost is checked separately with a looser bound.
+//   - Eager and rendezvous: a message at or above 64 KiB completes only once matched;
+//     the recorder's rendezvous edges carry one latency term, as the fluid network
+//     charges it.
+//   - Contention: rest terms hold the bandwidth time the run gave each message at L0;
+//     at another latency flows overlap differently. On the non-blocking flat switch
+//     only the endpoints' links are shared.
+//   - The long/longM broadcasts never probe, so their graph is exact up to contention.
+func TestLLAMPInjection(t *testing.T) {
+	cases := []struct {
+		p, q, n int
+		bcast   string
+		depth   int
+		iprobe  string
+		bound   float64 // RRMSE bound, fraction
+	}{
+		// No probing: the graph is the run's, at every latency.
+		{4, 4, 4000, "longM", 1, "1us", injectionRRMSE},
+		{8, 8, 3000, "longM", 1, "1us", injectionRRMSE},
+		// Probing at no cost: exact at L0; on 8×8 the polling order happens not to
+		// move with L.
+		{8, 8, 3000, "1ringM", 1, "0us", injectionRRMSE},
+		// Probing at no cost, 4×4: exact at L0, then the ranks notice broadcasts at
+		// other polls as L grows and hide part of the added latency behind update
+		// chunks the recorded order does not let them use. The graph overestimates
+		// by up to ~15% (RRMSE 5% at N=4000, 11% at N=6000): HPL's adaptation, not a
+		// recording error.
+		// The bound only guards against regressions.
+		{4, 4, 4000, "1ringM", 1, "0us", injectionAdaptiveRRMSE},
+	}
+	for _, c := range cases {
+		name := fmt.Sprintf("%dx%d_N%d_%s_d%d_iprobe%s", c.p, c.q, c.n, c.bcast, c.depth, c.iprobe)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			text := fmt.Sprintf(injectionScenario, c.p*c.q, c.iprobe, c.n, c.p, c.q, c.bcast, c.depth)
+			pred, emul, l0 := injectionSweep(t, text)
+			rr := rrmse(pred, emul)
+			if c.iprobe == "0us" && math.Abs(pred[0]-emul[0]) > injectionExactL0*emul[0] {
+				t.Errorf("graph at L0 %.9f s, run %.9f s: the recording misses time", pred[0], emul[0])
+			}
+			for i := range pred {
+				t.Logf("ΔL %5.1f µs: graph %.6f s, re-emulated %.6f s (%+.3f%%)", float64(i)*injectionMaxDelta/injectionSteps*1e6,
+					pred[i], emul[i], 100*(pred[i]-emul[i])/emul[i])
+			}
+			t.Logf("L0 = %g µs, RRMSE %.3f%%", l0*1e6, 100*rr)
+			if !(rr < c.bound) {
+				t.Errorf("RRMSE %.3f%%, want < %.1f%%", 100*rr, 100*c.bound)
+			}
+		})
+	}
+}
+
+// injectionSweep records the graph at the scenario's latency and returns the
+// graph's predicted and the re-emulated simulated times at ΔL = 0..50 µs, and L0.
+func injectionSweep(t *testing.T, text string) (pred, emul []float64, l0 float64) {
+	t.Helper()
+	base := emulate(t, text, scenario.RunOptions{Graph: true})
+	l0 = routeLatency(t, base.Plan)
+	rep, err := sensitivity.Analyze(base.Graph, sensitivity.Params{
+		L0: l0, Lmin: l0, Lmax: l0 + injectionMaxDelta, Points: injectionSteps + 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pt := range rep.Curve {
+		pred = append(pred, pt.T)
+		link := (l0 + float64(i)*injectionMaxDelta/injectionSteps) / linksPerRoute
+		res := emulate(t, text, scenario.RunOptions{}, fmt.Sprintf("platform.link_latency=%.9gus", link*1e6))
+		emul = append(emul, res.SimulatedTime)
+	}
+	return pred, emul, l0
+}
+
+// emulate runs a scenario text with overrides.
+func emulate(t *testing.T, text string, opt scenario.RunOptions, sets ...string) *scenario.Result {
+	t.Helper()
+	s, err := scenario.Parse([]byte(text), "injection.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range sets {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := plan.Run(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// routeLatency is the end-to-end latency of a message between world ranks 0 and 1,
+// the quantity the graph's class-0 terms count (every route of the flat cluster
+// has the same two links).
+func routeLatency(t *testing.T, p *scenario.Plan) float64 {
+	t.Helper()
+	topo, err := p.Platform.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	place := p.Platform.Placement(p.Ranks)
+	return topo.Route(place[0], place[1]).Latency
+}
+
+// rrmse is sqrt(mean(((p − m)/m)²)).
+func rrmse(pred, meas []float64) float64 {
+	var s float64
+	for i := range pred {
+		d := (pred[i] - meas[i]) / meas[i]
+		s += d * d
+	}
+	return math.Sqrt(s / float64(len(pred)))
+}
