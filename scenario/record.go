@@ -28,13 +28,13 @@ import (
 // not when the rank waited for it. Every edge goes from a vertex created earlier to
 // one created later, so the graph is acyclic by construction.
 //
-// Evaluated at ℓ₀ = the run's message latency (route latency × SMPI's latency
-// factor), the graph gives the simulated time; with one latency for every network
-// message (cm02, one route length) that is the platform's end-to-end L.
-//
-// Not in the graph: time a rank spends in MPI calls other than messages (Iprobe/Test
-// costs and overheads charged by the MPI layer without a compute event), so the
-// graph's T at the run's latency can fall below the simulated time by that much.
+// Local time the MPI layer charges without a compute event (Iprobe/Test costs,
+// overheads, the delay before a polling rank notices a message) becomes a Calc
+// vertex before the rank's next operation: the time since the last thing that
+// explains the rank's timeline (its previous operation's end, a completion, or the
+// envelope that ended a probe, which gets an edge to that vertex). Under cm02 the
+// graph of an HPL run evaluated at the route latency gives its simulated time to
+// the last bit (tests). With SMPI's size-dependent latency factors no single ℓ does.
 type GraphRecorder struct {
 	b       *sensitivity.Builder
 	last    []sensitivity.VertexID   // the rank's latest operation
@@ -45,7 +45,18 @@ type GraphRecorder struct {
 	halfway map[uint64]bool // rendezvous messages with one of their two completions seen
 	hostOf  []int           // rank → host, to tell loopback messages; nil = all remote
 	lats    map[float64]int // network message latencies seen, for BaselineLatency
+
+	// Local time the events do not show as compute (Iprobe/Test costs, overheads,
+	// the polling delay of a probe loop): busy is the simulated time up to which a
+	// rank's timeline is explained (its last operation's end, or the latest event
+	// that could wake it); wokeBy the send whose envelope was that event, if any.
+	busy   []float64
+	wokeBy []sensitivity.VertexID
 }
+
+// gapTol is the smallest unexplained local time recorded as a Calc vertex, s: below
+// it a gap is rounding in the event times.
+const gapTol = 1e-12
 
 type posted struct {
 	peer, tag int
@@ -60,9 +71,11 @@ func NewGraphRecorder(n int, placement []int) *GraphRecorder {
 		pending: make([][]sensitivity.VertexID, n), posts: make([][]posted, n),
 		sendOf: map[uint64]sensitivity.VertexID{}, postOf: map[uint64]sensitivity.VertexID{},
 		halfway: map[uint64]bool{}, hostOf: placement, lats: map[float64]int{},
+		busy: make([]float64, n), wokeBy: make([]sensitivity.VertexID, n),
 	}
 	for r := range n {
 		g.last[r] = g.b.Vertex(r, sensitivity.Calc, 0)
+		g.wokeBy[r] = -1
 	}
 	return g
 }
@@ -72,10 +85,20 @@ func (g *GraphRecorder) Hook(ev *ranks.Event) {
 	r := ev.Rank
 	switch ev.Kind {
 	case ranks.ComputeStart:
+		g.catchUp(r, ev.Time)
 		g.op(r, sensitivity.Calc, ev.Seconds)
+	case ranks.ComputeEnd:
+		g.busy[r] = math.Max(g.busy[r], ev.Time)
 	case ranks.SendPost:
-		g.sendOf[ev.MsgID] = g.op(r, sensitivity.Send, 0)
+		g.catchUp(r, ev.Time)
+		v := g.op(r, sensitivity.Send, 0)
+		g.sendOf[ev.MsgID] = v
+		if p := ev.Peer; p >= 0 && p < len(g.busy) && ev.Time > g.busy[p] {
+			// The envelope can end the receiver's wait in a Probe or an Iprobe loop.
+			g.busy[p], g.wokeBy[p] = ev.Time, v
+		}
 	case ranks.RecvPost:
+		g.catchUp(r, ev.Time)
 		if len(g.pending[r]) > 0 {
 			// Completions the rank waited for come before this post in program order
 			// (Wait(A) then Irecv(B)): join them so the posting point depends on them.
@@ -88,15 +111,41 @@ func (g *GraphRecorder) Hook(ev *ranks.Event) {
 		v := g.b.Vertex(r, sensitivity.Recv, 0)
 		g.dataEdges(ev, v)
 		g.pending[r] = append(g.pending[r], v)
+		g.woken(r, ev.Time)
 		g.forget(ev)
 	case ranks.SendDone:
 		if ev.Rendezvous {
 			v := g.b.Vertex(r, sensitivity.Send, 0)
 			g.dataEdges(ev, v)
 			g.pending[r] = append(g.pending[r], v)
+			g.woken(r, ev.Time)
 			g.forget(ev)
 		}
 	}
+}
+
+// woken notes a completion of rank r at time t: waiting up to t is explained by the
+// completion's vertex (pending, joined at the rank's next operation).
+func (g *GraphRecorder) woken(r int, t float64) {
+	if t >= g.busy[r] {
+		g.busy[r], g.wokeBy[r] = t, -1
+	}
+}
+
+// catchUp records the local time rank r spent between what explains its timeline
+// and its next operation at time t as a Calc vertex (after the envelope that woke
+// it, if one did), so that the graph keeps the run's polling and overhead costs.
+// A rank that was waiting is explained by the event that woke it, so only the time
+// after that counts: when it is not known what a rank waited for, the gap is under-
+// rather than over-counted.
+func (g *GraphRecorder) catchUp(r int, t float64) {
+	if gap := t - g.busy[r]; gap > gapTol {
+		v := g.op(r, sensitivity.Calc, gap)
+		if w := g.wokeBy[r]; w >= 0 {
+			g.b.Edge(w, v, 0)
+		}
+	}
+	g.busy[r], g.wokeBy[r] = math.Max(g.busy[r], t), -1
 }
 
 // forget drops a message's bookkeeping once its last completion is recorded: the

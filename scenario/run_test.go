@@ -25,32 +25,43 @@ func TestDefaultScenarioRuns(t *testing.T) {
 }
 
 func TestGraphOfHPLReproducesItsTime(t *testing.T) {
-	// Under cm02 with free polling every network message of the default 2×2 HPL has
-	// the same latency, the flat route's 2 × 1 us, and the graph evaluated there must
-	// give the simulated time; one latency more per message can only add time.
-	s := Default()
-	for _, kv := range []string{"network.model=cm02", "network.iprobe_cost=0", "network.test_cost=0", "hpl.n=1000"} {
-		if err := s.Set(kv); err != nil {
+	// Under cm02 every network message of the default 2×2 HPL has the same latency,
+	// the flat route's 2 × 1 us, and the graph evaluated there must give the
+	// simulated time — also with SimGrid's growing Iprobe cost, which the recorder
+	// keeps as local time, and for every broadcast family and depth. One latency
+	// more per message can only add time.
+	for _, sets := range [][]string{
+		{"network.iprobe_cost=0", "network.test_cost=0"},
+		{},                           // Iprobe 1e-4 s with SimGrid's growing counter
+		{"network.iprobe_cost=1e-6"}, // the peers' reference setting
+		{"hpl.bcast=long", "hpl.depth=0"},
+		{"hpl.bcast=2ringM", "hpl.depth=0", "hpl.swap=binary-exchange"},
+		{"hpl.bcast=1ring", "network.eager_threshold=1MiB"},
+	} {
+		s := Default()
+		for _, kv := range append([]string{"network.model=cm02", "hpl.n=1000"}, sets...) {
+			if err := s.Set(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := s.Validate()
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Run(RunOptions{Graph: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	const route = 2e-6 // s
-	if res.GraphL != route {
-		t.Errorf("baseline latency %g s, want the route's %g s", res.GraphL, route)
-	}
-	if got := res.Graph.Runtime([]float64{route}); math.Abs(got-res.SimulatedTime) > 1e-9*res.SimulatedTime {
-		t.Errorf("graph T(2us) = %.9f s, simulated %.9f s", got, res.SimulatedTime)
-	}
-	if more := res.Graph.Runtime([]float64{2 * route}); !(more > res.SimulatedTime) {
-		t.Errorf("T(4us) = %.9f s is not above T(2us)", more)
+		res, err := p.Run(RunOptions{Graph: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const route = 2e-6 // s
+		if res.GraphL != route {
+			t.Errorf("%v: baseline latency %g s, want the route's %g s", sets, res.GraphL, route)
+		}
+		if got := res.Graph.Runtime([]float64{route}); math.Abs(got-res.SimulatedTime) > 1e-9*res.SimulatedTime {
+			t.Errorf("%v: graph T(2us) = %.9f s, simulated %.9f s", sets, got, res.SimulatedTime)
+		}
+		if more := res.Graph.Runtime([]float64{2 * route}); !(more > res.SimulatedTime) {
+			t.Errorf("%v: T(4us) = %.9f s is not above T(2us)", sets, more)
+		}
 	}
 }
 
