@@ -302,3 +302,38 @@ func FuzzParametric(f *testing.F) {
 		}
 	})
 }
+
+// TestAnalyzeFallsBackToSearch: with no room for the parametric pass's
+// pieces, Analyze must give the same report through the line search.
+func TestAnalyzeFallsBackToSearch(t *testing.T) {
+	g := mustBuild(t, randomDAG(rand.New(rand.NewPCG(15, 16)), 4, 400, 3, 1, true))
+	p := Params{L0: 3e-6, Lmin: 0, Lmax: 40e-6, Tolerances: []float64{1, 5, 50}}
+	want, err := Analyze(g, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := maxLivePieces
+	maxLivePieces = 0
+	defer func() { maxLivePieces = saved }()
+	got, err := Analyze(g, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Breakpoints) == 0 || len(got.Breakpoints) != len(want.Breakpoints) {
+		t.Fatalf("breakpoints: search %d, parametric %d", len(got.Breakpoints), len(want.Breakpoints))
+	}
+	for i, b := range got.Breakpoints {
+		w := want.Breakpoints[i]
+		if !relNear(b.L, w.L, 1e-9) || !relNear(b.T, w.T, 1e-9) || b.LambdaLeft != w.LambdaLeft || b.LambdaRight != w.LambdaRight {
+			t.Errorf("breakpoint %d: search %+v, parametric %+v", i, b, w)
+		}
+	}
+	for k, w := range want.Tolerance {
+		if g := got.Tolerance[k]; (g == nil) != (w == nil) || g != nil && !relNear(*g, *w, 1e-9) {
+			t.Errorf("tolerance %s%%: search %v, parametric %v", k, g, w)
+		}
+	}
+	if got.Evaluations <= want.Evaluations {
+		t.Errorf("search used %d passes, parametric %d: the fallback did not run", got.Evaluations, want.Evaluations)
+	}
+}

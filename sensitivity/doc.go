@@ -27,10 +27,18 @@
 // constraint per edge; for fixed ℓ its optimum is the longest path, so it is
 // solved exactly in O(V+E) (evaluator). T(ℓ) is the maximum of linear
 // functions of ℓ, hence convex piecewise linear; λ_L is the number of
-// latency terms on the critical path and the breakpoints are found exactly by
-// intersecting supporting lines (Eisner–Severance), one evaluation each.
-// WriteLP exports the same program in CPLEX LP format; tests check it with
+// latency terms on the critical path (fewest and most over tied critical
+// paths: the left and right derivatives). All breakpoints of T in a range
+// come from one parametric pass that carries every vertex's finish time as a
+// convex piecewise-linear function of ℓ (envelope.go); the Eisner–Severance
+// line-intersection search (search.go, two passes per breakpoint) is its
+// fallback when the live functions outgrow a memory budget, and its check.
+// WriteLP exports the same program in CPLEX LP format (also with one
+// latency variable per rank pair, LLAMP Appendix I); tests check both with
 // glpk's glpsol.
+//
+// The graph file (format.go) is a checksummed varint stream; it also keeps
+// the latencies the graph was recorded at (Builder.SetBaseline).
 //
 // Units: seconds for times and latencies, bytes for sizes, s/byte for G.
 //

@@ -38,8 +38,9 @@ type view struct {
 }
 
 // maxLivePieces bounds the pieces the parametric pass may hold at once
-// (16 bytes each): beyond it, Analyze falls back to the line search.
-const maxLivePieces = 64 << 20
+// (16 bytes each, so 1 GiB): beyond it, Analyze falls back to the line
+// search. A variable only so that a test can force the fallback.
+var maxLivePieces = 64 << 20
 
 // piecePool recycles piece slices by power-of-two capacity.
 type piecePool struct{ free [40][][]piece }
