@@ -50,15 +50,20 @@ type recorder struct {
 	nicR      []ref // per (rank, nic): constraint on the next message's processing start
 	nicRCPU   []uint8
 
-	opV   []int32 // calc, send: its occupation; recv: the processing of its message
-	opAux []int32 // recv: its posting vertex (or the vertex it equals), -1 for 0; send: its message's processing
-	opFlg []uint8
-	sd    map[int32]int32 // rendezvous send → its completion vertex
+	op []recOp         // per op, in one record for one cache miss per op
+	sd map[int32]int32 // rendezvous send → its completion vertex
 
 	predStart, pred []int32 // dependencies of each op: p for requires, -1-p for irequires
 
 	curMs int32 // processing-start vertex of the rendezvous message being processed
 	match ref   // when the current event completes a rendezvous: the match time
+}
+
+// recOp is what the recorder keeps per op.
+type recOp struct {
+	v   int32 // calc, send: its occupation; recv: the processing of its message
+	aux int32 // recv: its posting vertex (or the vertex it equals), -1 for 0; send: its message's processing
+	flg uint8
 }
 
 // ref is a time: the finish of vertex v plus rest ps (carrying bytes·G).
@@ -69,7 +74,7 @@ type ref struct {
 }
 
 const (
-	flagPostVertex = 1 << iota // opAux of a recv is its own posting vertex
+	flagPostVertex = 1 << iota // op[recv].aux is its own posting vertex
 	flagMsgOwnCPU              // the recv's message was processed on the recv's CPU index
 	flagRendezvous             // the send completed by a match (sd holds the vertex)
 )
@@ -86,9 +91,7 @@ func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
 	r.nicSBumps = make([][]ref, nn)
 	r.nicR = fill(make([]ref, nn), ref{v: -1})
 	r.nicRCPU = make([]uint8, nn)
-	r.opV = fill(make([]int32, n), -1)
-	r.opAux = fill(make([]int32, n), -1)
-	r.opFlg = make([]uint8, n)
+	r.op = fill(make([]recOp, n), recOp{v: -1, aux: -1})
 	r.sd = make(map[int32]int32)
 	// Predecessor lists, from the successor lists.
 	r.predStart = make([]int32, n+1)
@@ -157,9 +160,9 @@ func (r *recorder) implied(q int32, start bool, cpu uint8) bool {
 	}
 	switch s.ops[q].kind {
 	case OpSend:
-		return start || r.opFlg[q]&flagRendezvous == 0
+		return start || r.op[q].flg&flagRendezvous == 0
 	case OpRecv:
-		return r.opFlg[q]&flagPostVertex == 0 && (start || r.opFlg[q]&flagMsgOwnCPU != 0)
+		return r.op[q].flg&flagPostVertex == 0 && (start || r.op[q].flg&flagMsgOwnCPU != 0)
 	}
 	return true
 }
@@ -178,17 +181,17 @@ func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
 		}
 		switch s.ops[q].kind {
 		case OpCalc:
-			r.edge(ref{v: r.opV[q]}, v, 0, 0)
+			r.edge(ref{v: r.op[q].v}, v, 0, 0)
 		case OpSend:
-			if !start && r.opFlg[q]&flagRendezvous != 0 {
+			if !start && r.op[q].flg&flagRendezvous != 0 {
 				r.edge(ref{v: r.sd[q]}, v, 0, 0)
 			} else {
-				r.edge(ref{v: r.opV[q]}, v, 0, 0)
+				r.edge(ref{v: r.op[q].v}, v, 0, 0)
 			}
 		case OpRecv:
-			r.edge(ref{v: r.opAux[q]}, v, 0, 0)
+			r.edge(ref{v: r.op[q].aux}, v, 0, 0)
 			if !start {
-				r.edge(ref{v: r.opV[q]}, v, 0, 0)
+				r.edge(ref{v: r.op[q].v}, v, 0, 0)
 			}
 		}
 	}

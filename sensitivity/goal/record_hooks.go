@@ -25,14 +25,14 @@ func (r *recorder) ready(op int32) {
 		}
 	}
 	if !external {
-		r.opAux[op] = r.cpuLast[c]
+		r.op[op].aux = r.cpuLast[c]
 		return
 	}
 	v := int32(r.b.Vertex(h, sensitivity.Recv, 0))
 	r.cpuIn(v, c, 0, 0)
 	r.depsIn(v, op, s.ops[op].cpu)
-	r.opAux[op] = v
-	r.opFlg[op] |= flagPostVertex
+	r.op[op].aux = v
+	r.op[op].flg |= flagPostVertex
 }
 
 func (r *recorder) calc(op int32) {
@@ -43,7 +43,7 @@ func (r *recorder) calc(op int32) {
 	r.cpuIn(v, c, 0, 0)
 	r.depsIn(v, op, s.ops[op].cpu)
 	r.occupy(c, v)
-	r.opV[op] = v
+	r.op[op].v = v
 }
 
 func (r *recorder) send(op int32) {
@@ -68,7 +68,7 @@ func (r *recorder) send(op int32) {
 	r.occupy(c, v)
 	r.nicS[n] = ref{v: v, rest: e.sendNIC(size) - cost, bytes: max(size-1, 0)}
 	r.nicSCPU[n] = s.ops[op].cpu
-	r.opV[op] = v
+	r.op[op].v = v
 }
 
 // message records the processing of sendOp's message at its destination.
@@ -85,7 +85,7 @@ func (r *recorder) message(sendOp int32) {
 		bx = max(size-1, 0)
 	}
 	// start ≥ send start + o + ℓ, where send start = its vertex − its cost.
-	sendRef := ref{v: r.opV[sendOp], rest: e.o - e.sendCPU(size)}
+	sendRef := ref{v: r.op[sendOp].v, rest: e.o - e.sendCPU(size)}
 	var m int32
 	var start ref
 	r.curMs = -1
@@ -107,7 +107,7 @@ func (r *recorder) message(sendOp int32) {
 	r.occupy(c, m)
 	r.nicR[n] = ref{v: start.v, rest: start.rest + e.recvNIC(size), bytes: start.bytes + max(size-1, 0)}
 	r.nicRCPU[n] = ci
-	r.opAux[sendOp] = m
+	r.op[sendOp].aux = m
 }
 
 // nicRIn adds the receive-gap edge into a message's processing.
@@ -121,7 +121,7 @@ func (r *recorder) nicRIn(v int32, n int, cpu uint8, add, addBytes int64) {
 // it was posted; a rendezvous completes at the posting time.
 func (r *recorder) matchPosted(recvOp, sendOp int32) {
 	r.matched(recvOp, sendOp)
-	r.match = ref{v: r.opAux[recvOp]}
+	r.match = ref{v: r.op[recvOp].aux}
 }
 
 // matchArrived: sendOp's message found recvOp posted; a rendezvous
@@ -133,9 +133,9 @@ func (r *recorder) matchArrived(recvOp, sendOp int32) {
 
 func (r *recorder) matched(recvOp, sendOp int32) {
 	s := r.e.s
-	r.opV[recvOp] = r.opAux[sendOp]
+	r.op[recvOp].v = r.op[sendOp].aux
 	if s.ops[sendOp].cpu == s.ops[recvOp].cpu {
-		r.opFlg[recvOp] |= flagMsgOwnCPU
+		r.op[recvOp].flg |= flagMsgOwnCPU
 	}
 }
 
@@ -144,10 +144,10 @@ func (r *recorder) matched(recvOp, sendOp int32) {
 func (r *recorder) rendezvous(sendOp int32, c, n int) {
 	src := int(r.e.s.ops[sendOp].rank)
 	v := int32(r.b.Vertex(src, sensitivity.Send, 0))
-	r.edge(ref{v: r.opV[sendOp]}, v, 0, 0)
+	r.edge(ref{v: r.op[sendOp].v}, v, 0, 0)
 	r.edge(r.match, v, 0, 0)
 	r.sd[sendOp] = v
-	r.opFlg[sendOp] |= flagRendezvous
+	r.op[sendOp].flg |= flagRendezvous
 	if r.match.v >= 0 {
 		r.cpuBumps[c] = append(r.cpuBumps[c], r.match)
 		r.nicSBumps[n] = append(r.nicSBumps[n], r.match)
