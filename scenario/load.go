@@ -12,7 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// keyError is an error tied to a dotted scenario key; Scenario.locate turns it into
+// keyError is an error tied to a dotted scenario key; Scenario.errorAt turns it into
 // "FILE:LINE: key: msg" (or "--set key=value: msg" for an overridden key).
 type keyError struct{ key, msg string }
 
@@ -36,7 +36,7 @@ func Load(path string) (*Scenario, error) {
 }
 
 // Parse reads a scenario document; file names it in errors. Unknown keys are errors.
-// The result still needs Validate (which Resolve calls) before it is run.
+// The result still needs Validate before it is run.
 func Parse(data []byte, file string) (*Scenario, error) {
 	s := &Scenario{file: file, dir: ".", data: data, setKeys: map[string]string{}}
 	// A first pass finds syntax errors alone, so that they are not reported against
