@@ -12,9 +12,10 @@ import (
 
 // TraceWriter is a ranks hook that streams the run as Chrome trace-event JSON (the
 // format Perfetto and chrome://tracing load): one process per rank ("rank N") with a
-// "compute" thread (one slice per kernel call) and an "mpi" thread (one slice per
-// send, from its post to its completion, and per receive, from its post to the
-// arrival of the data), and a flow arrow from each send to its receive. Times are in
+// "compute" thread (one slice per kernel call, and the CPU time MPI charges: Iprobe
+// costs, overheads) and an "mpi" thread (one slice per send, from its post to its
+// completion, and per receive, from its post to the arrival of the data), and a flow
+// arrow from each send to its receive. Times are in
 // microseconds of simulated time. Only what overlaps [From, To] is written.
 //
 // Events are written as they happen, so the trace costs no memory beyond the
@@ -31,6 +32,7 @@ type TraceWriter struct {
 	recvd map[uint64]float64 // receive post times of matched messages
 	arrow map[uint64]bool    // messages whose arrow start was written
 	buf   []byte             // scratch for one event
+	busy  []float64          // as GraphRecorder.busy: where each rank's timeline is explained
 }
 
 type tracePost struct {
@@ -42,7 +44,7 @@ type tracePost struct {
 func NewTraceWriter(w io.Writer, n int, from, to float64) *TraceWriter {
 	t := &TraceWriter{From: from, To: to, w: bufio.NewWriterSize(w, 1<<16), first: true,
 		named: make([]bool, n), sent: map[uint64]float64{}, posts: make([][]tracePost, n), recvd: map[uint64]float64{},
-		arrow: map[uint64]bool{}}
+		arrow: map[uint64]bool{}, busy: make([]float64, n)}
 	t.printf(`{"displayTimeUnit":"ns","traceEvents":[`)
 	return t
 }
@@ -50,15 +52,23 @@ func NewTraceWriter(w io.Writer, n int, from, to float64) *TraceWriter {
 // Hook is the ranks.Hook to add to the World.
 func (t *TraceWriter) Hook(ev *ranks.Event) {
 	switch ev.Kind {
+	case ranks.ComputeStart:
+		t.local(ev.Rank, ev.Time)
 	case ranks.ComputeEnd:
 		t.slice(ev.Rank, 0, ev.Kernel, "compute", ev.Time-ev.Seconds, ev.Time)
+		t.busy[ev.Rank] = math.Max(t.busy[ev.Rank], ev.Time)
 	case ranks.SendPost:
+		t.local(ev.Rank, ev.Time)
+		if p := ev.Peer; p >= 0 && p < len(t.busy) {
+			t.busy[p] = math.Max(t.busy[p], ev.Time) // the envelope can end a probe
+		}
 		t.sent[ev.MsgID] = ev.Time
 		if t.visible(ev.Time, ev.Time) {
 			t.flow("s", ev.Rank, ev.MsgID, ev.Time) // binds to the send slice written at completion
 			t.arrow[ev.MsgID] = true
 		}
 	case ranks.RecvPost:
+		t.local(ev.Rank, ev.Time)
 		t.posts[ev.Rank] = append(t.posts[ev.Rank], tracePost{peer: ev.Peer, tag: ev.Tag, at: ev.Time})
 	case ranks.Match:
 		t.recvd[ev.MsgID] = t.takePost(ev.Rank, ev.Peer, ev.Tag, ev.Time)
@@ -67,9 +77,13 @@ func (t *TraceWriter) Hook(ev *ranks.Event) {
 		if !ok {
 			return
 		}
+		if ev.Rendezvous {
+			t.busy[ev.Rank] = math.Max(t.busy[ev.Rank], ev.Time)
+		}
 		delete(t.sent, ev.MsgID)
 		t.slice(ev.Rank, 1, "send to "+strconv.Itoa(ev.Peer), "mpi", start, ev.Time)
 	case ranks.RecvDone:
+		t.busy[ev.Rank] = math.Max(t.busy[ev.Rank], ev.Time)
 		start, ok := t.recvd[ev.MsgID]
 		if !ok {
 			start = ev.Time
@@ -81,6 +95,16 @@ func (t *TraceWriter) Hook(ev *ranks.Event) {
 		delete(t.recvd, ev.MsgID)
 		delete(t.arrow, ev.MsgID)
 	}
+}
+
+// local draws the time a rank spent in MPI without waiting for anything the events
+// show (Iprobe/Test costs, overheads, a probe loop's notice delay; see
+// GraphRecorder) as an "mpi local" slice on its compute thread, the CPU it used.
+func (t *TraceWriter) local(r int, now float64) {
+	if now-t.busy[r] > gapTol {
+		t.slice(r, 0, "MPI (polling, overheads)", "mpi", t.busy[r], now)
+	}
+	t.busy[r] = math.Max(t.busy[r], now)
 }
 
 func (t *TraceWriter) takePost(r, peer, tag int, now float64) float64 {
