@@ -157,3 +157,22 @@ func ExampleGraph_WriteTo() {
 	// Output:
 	// 31 bytes; 1 vertex, T = 1e-06 <nil>
 }
+
+// BenchmarkGraphFile writes and reads back a 1M-vertex layered graph.
+func BenchmarkGraphFile(b *testing.B) {
+	g := mustBuild(b, layeredGraph(rand.New(rand.NewPCG(4, 5)), 256, 1_000_000))
+	var buf bytes.Buffer
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		if _, err := g.WriteTo(&buf); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ReadGraph(bytes.NewReader(buf.Bytes())); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/float64(g.NumVertices()), "bytes/vertex")
+	b.ReportMetric(float64(buf.Len())/float64(g.NumVertices()+g.NumEdges()), "bytes/(vertex+edge)")
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/round-trip")
+}
