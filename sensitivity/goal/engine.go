@@ -26,7 +26,7 @@ type engine struct {
 	nextgs       []int64 // per (rank, nic): NIC free to send from
 	nextgr       []int64 // per (rank, nic): NIC free to receive from
 	pending      []int32 // unmet dependencies of each op
-	heap         []event
+	q            eventQueue
 	ts           int64 // next insertion number
 	msgs         int64
 	rq, uq       matchQueues
@@ -59,7 +59,7 @@ func newEngine(s *Schedule, p Params) *engine {
 	e.tokTS = fill(make([]int64, nres), -1)
 	e.rq.init(n)
 	e.uq.init(n)
-	e.heap = make([]event, 0, 1024)
+	e.q.init()
 	return e
 }
 
@@ -103,7 +103,7 @@ func (e *engine) run() {
 		}
 	}
 	e.ready = e.ready[:0]
-	for len(e.heap) > 0 {
+	for e.q.n > 0 {
 		ev := e.pop()
 		if ev.op >= e.nops {
 			e.token(ev)

@@ -1,57 +1,155 @@
 package goal
 
-// The event queue is a 4-ary min-heap on (t, ts), written out rather than
-// through container/heap: the replay pops about twice per event (an op or
-// message whose CPU or NIC is busy goes back in at the free time), and a
-// 4-ary heap halves the depth of those pops at the same comparisons per
-// level in one cache line.
+// The event queue orders events by (t, ts). Schedules of symmetric ranks
+// put many events at the same time (the 32×32 stencil: 2.2 M entries over
+// 1301 distinct times), so the queue is two-level: a small heap of the
+// distinct pending times, and per time a bucket, itself a heap by ts. Most
+// pushes into a bucket come with increasing ts and cost O(1); a pop works
+// on one compact bucket instead of a heap of every pending event.
+type eventQueue struct {
+	n       int             // events queued
+	times   []int32         // heap of bucket numbers by their time
+	buckets []bucket        // bucket pool
+	free    []int32         // unused bucket numbers
+	byTime  map[int64]int32 // time → bucket number, for pending times
+	lastT   int64           // the last pushed time and its bucket, a cache for byTime
+	lastB   int32
+}
 
-func (a event) before(b event) bool { return a.t < b.t || (a.t == b.t && a.ts < b.ts) }
+// bucket holds the events of one time, as a heap by ts.
+type bucket struct {
+	t int64
+	h []tsOp
+}
 
-const heapArity = 4
+type tsOp struct {
+	ts int64
+	op int32
+}
 
-func (e *engine) push(ev event) {
-	h := append(e.heap, ev)
+func (q *eventQueue) init() {
+	q.byTime = make(map[int64]int32)
+	q.lastB = -1
+}
+
+func (e *engine) push(ev event) { e.q.push(ev) }
+func (e *engine) pop() event    { return e.q.pop() }
+
+func (q *eventQueue) push(ev event) {
+	var b int32
+	if q.lastB >= 0 && q.lastT == ev.t {
+		b = q.lastB
+	} else if v, ok := q.byTime[ev.t]; ok {
+		b = v
+	} else {
+		b = q.newBucket(ev.t)
+	}
+	q.lastT, q.lastB = ev.t, b
+	h := append(q.buckets[b].h, tsOp{ev.ts, ev.op})
 	i := len(h) - 1
+	x := h[i]
 	for i > 0 {
-		p := (i - 1) / heapArity
-		if !ev.before(h[p]) {
+		p := (i - 1) / 2
+		if h[p].ts <= x.ts {
 			break
 		}
 		h[i] = h[p]
 		i = p
 	}
-	h[i] = ev
-	e.heap = h
+	h[i] = x
+	q.buckets[b].h = h
+	q.n++
 }
 
-func (e *engine) pop() event {
-	h := e.heap
+func (q *eventQueue) newBucket(t int64) int32 {
+	var b int32
+	if k := len(q.free); k > 0 {
+		b = q.free[k-1]
+		q.free = q.free[:k-1]
+	} else {
+		b = int32(len(q.buckets))
+		q.buckets = append(q.buckets, bucket{})
+	}
+	q.buckets[b].t = t
+	q.byTime[t] = b
+	// sift up in the heap of times
+	q.times = append(q.times, b)
+	i := len(q.times) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if q.buckets[q.times[p]].t <= t {
+			break
+		}
+		q.times[i] = q.times[p]
+		i = p
+	}
+	q.times[i] = b
+	return b
+}
+
+func (q *eventQueue) pop() event {
+	b := q.times[0]
+	bk := &q.buckets[b]
+	h := bk.h
 	top := h[0]
 	n := len(h) - 1
 	last := h[n]
 	h = h[:n]
 	i := 0
 	for {
-		c := heapArity*i + 1
+		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		best := c
-		for k := c + 1; k < c+heapArity && k < n; k++ {
-			if h[k].before(h[best]) {
-				best = k
-			}
+		if c+1 < n && h[c+1].ts < h[c].ts {
+			c++
 		}
-		if !h[best].before(last) {
+		if h[c].ts >= last.ts {
 			break
 		}
-		h[i] = h[best]
-		i = best
+		h[i] = h[c]
+		i = c
 	}
 	if n > 0 {
 		h[i] = last
 	}
-	e.heap = h
-	return top
+	bk.h = h
+	q.n--
+	ev := event{t: bk.t, ts: top.ts, op: top.op}
+	if n == 0 {
+		q.dropTop(b)
+	}
+	return ev
+}
+
+// dropTop removes the emptied bucket b at the top of the heap of times.
+func (q *eventQueue) dropTop(b int32) {
+	delete(q.byTime, q.buckets[b].t)
+	if q.lastB == b {
+		q.lastB = -1
+	}
+	q.free = append(q.free, b)
+	n := len(q.times) - 1
+	last := q.times[n]
+	q.times = q.times[:n]
+	if n == 0 {
+		return
+	}
+	t := q.buckets[last].t
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && q.buckets[q.times[c+1]].t < q.buckets[q.times[c]].t {
+			c++
+		}
+		if q.buckets[q.times[c]].t >= t {
+			break
+		}
+		q.times[i] = q.times[c]
+		i = c
+	}
+	q.times[i] = last
 }
