@@ -91,8 +91,8 @@ func (ev *evaluator) run(x float64) point {
 		a := acc{pred: -1}
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
 			u := g.eFrom[e]
-			c := int64(g.latCount(int(e), cl))
-			a.add(finish[u]+g.edgeCost(int(e), ev.lat), cmin[u]+c, cmax[u]+c, bytes[u]+g.eBytes[e], e)
+			cost, c := g.edgeCostCount(int(e), ev.lat, cl)
+			a.add(finish[u]+cost, cmin[u]+c, cmax[u]+c, bytes[u]+g.eBytes[e], e)
 		}
 		finish[v], cmin[v], cmax[v], bytes[v] = a.t+g.vCost[v], a.cmin, a.cmax, a.bytes
 		if ev.pred != nil {

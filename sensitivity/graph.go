@@ -167,3 +167,25 @@ func (g *Graph) edgeCost(e int, lat []float64) float64 {
 	}
 	return c
 }
+
+// edgeCostCount is edgeCost and latCount of class cl in one decoding of the
+// packed word, for the evaluator's inner loop.
+func (g *Graph) edgeCostCount(e int, lat []float64, cl uint8) (float64, int64) {
+	w := g.eLat[e]
+	if w == 0 {
+		return g.eRest[e], 0
+	}
+	if w>>24 == multiClass {
+		return g.edgeCost(e, lat), int64(g.latCount(e, cl))
+	}
+	n := w & maxTermCount
+	c := uint8(w >> 24)
+	cost := g.eRest[e]
+	if int(c) < len(lat) {
+		cost += float64(n) * lat[c]
+	}
+	if c == cl {
+		return cost, int64(n)
+	}
+	return cost, 0
+}
