@@ -1,0 +1,74 @@
+package scenario_test
+
+import (
+	"fmt"
+
+	"github.com/emu-hpc/emu/scenario"
+)
+
+func ExampleParseBandwidth() {
+	for _, s := range []string{"10Gbps", "1.25GBps", "1GiBps", "10"} {
+		bw, err := scenario.ParseBandwidth(s)
+		fmt.Println(s, bw, err)
+	}
+	// Output:
+	// 10Gbps 1.25e+09 <nil>
+	// 1.25GBps 1.25e+09 <nil>
+	// 1GiBps 1.073741824e+09 <nil>
+	// 10 0 bandwidth "10" has no unit (e.g. "10Gbps" or "1.25GBps")
+}
+
+func ExampleScenario_Set() {
+	s, err := scenario.Parse([]byte(`
+app = "pingpong"
+[platform]
+hosts = 2
+link_bandwidth = "10Gbps"
+link_latency = "1us"
+`), "pp.toml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// What-ifs in one flag each; a typo is an error naming the argument.
+	fmt.Println(s.Set("platform.link_latency=5us"))
+	fmt.Println(s.Set("pingpong.sizes=[8, \"64KiB\"]"))
+	fmt.Println(s.Set("platform.link_latncy=5us"))
+	p, err := s.Validate()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.App, p.Ranks, p.Platform.LinkLatency, p.Sizes)
+	// Output:
+	// <nil>
+	// <nil>
+	// --set platform.link_latncy=5us: unknown key platform.link_latncy
+	// pingpong 2 5e-06 [8 65536]
+}
+
+func ExampleScenario_Validate() {
+	// Errors name the file, the line and the key.
+	s, _ := scenario.Parse([]byte("[platform]\nhosts = 2\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[hpl]\ngrids = [[2, 2]]\n"), "hpl.toml")
+	_, err := s.Validate()
+	fmt.Println(err)
+	// Output:
+	// hpl.toml:6: hpl.grids: a 4-process grid needs more ranks than the 2 the platform offers (2 hosts × 1 cores)
+}
+
+func ExamplePlan_Run() {
+	// The embedded default: a 2×2 HPL, N = 2000, in model mode.
+	p, err := scenario.Default().Validate()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := p.Run(scenario.RunOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.App, res.Ranks, res.HPL[0].Variant, res.HPL[0].N, res.HPL[0].NB)
+	// Output:
+	// hpl 4 WR11C2R4 2000 64
+}

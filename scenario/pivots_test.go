@@ -1,0 +1,51 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+)
+
+func TestPivotsRoundTrip(t *testing.T) {
+	in, err := hpl.PivotsFromRows([]int{3, 1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ParsePivots(FormatPivots(in), "p.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.Rows(), in.Rows(); len(got) != len(want) || got[0] != 3 || got[3] != 3 {
+		t.Errorf("round trip gives %v, want %v", got, want)
+	}
+}
+
+func FuzzParsePivots(f *testing.F) {
+	f.Add([]byte("# rows\n3\n1\n2\n3\n"))
+	f.Add([]byte("0\n-1\n"))
+	f.Add([]byte("1 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePivots(data, "f.txt")
+		if err != nil {
+			return
+		}
+		rows := p.Rows()
+		for c, r := range rows {
+			if r < c || r >= len(rows) {
+				t.Fatalf("accepted pivot %d for column %d of %d", r, c, len(rows))
+			}
+		}
+	})
+}
+
+func FuzzParseTraceWindow(f *testing.F) {
+	for _, s := range []string{"0:5ms", "1s:", ":100us", "", "2s:1s", "::"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		from, to, err := ParseTraceWindow(s)
+		if err == nil && (from < 0 || to < from) {
+			t.Errorf("%q gives the window [%g, %g]", s, from, to)
+		}
+	})
+}
