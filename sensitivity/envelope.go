@@ -339,8 +339,8 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 		for e := first; e < end; e++ {
 			u := g.eFrom[e]
 			fu := st.load(u)
-			c := int64(g.latCount(int(e), ev.class))
-			vw := view{f: &fu, add: g.edgeCost(int(e), lat) + float64(c)*lo, c: c}
+			cost, c := g.edgeCostCount(int(e), lat, ev.class) // lat[class] = 0
+			vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
 			negIn = negIn || g.eRest[e] < 0
 			switch {
 			case e == first:
