@@ -142,3 +142,12 @@ func TestWriteFileAtomicLeavesNothingOnError(t *testing.T) {
 		t.Errorf("after a good write the file holds %q, want %q", got, "new")
 	}
 }
+
+func TestShellCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		code, stdout, stderr := runCLI(t, "completion", shell)
+		if code != exitOK || !strings.Contains(stdout, "emu") || stderr != "" {
+			t.Errorf("completion %s: exit %d, %d bytes, stderr %q", shell, code, len(stdout), stderr)
+		}
+	}
+}
