@@ -146,7 +146,7 @@ func (s *Scenario) Set(arg string) error {
 	key, value, ok := strings.Cut(arg, "=")
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
-		return fmt.Errorf("--set %s: want key=value, e.g. network.link_latency=5us", arg)
+		return fmt.Errorf("--set %s: want key=value, e.g. platform.link_latency=5us", arg)
 	}
 	parts := strings.Split(key, ".")
 	for _, p := range parts {

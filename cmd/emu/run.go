@@ -26,7 +26,7 @@ type scenarioFlags struct {
 // add declares the flags on cmd.
 func (f *scenarioFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.sets, "set", nil, "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set network.link_latency=5us")
+	fl.StringArrayVar(&f.sets, "set", nil, "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set platform.link_latency=5us")
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
 	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` <cluster> (replaces [platform])")
 }
@@ -86,7 +86,7 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 		Example: `  emu run
   emu run examples/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
-  emu run hpl.toml --set network.link_latency=5us --set hpl.nb=[128,256]
+  emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
   emu run hpl.toml --trace trace.json --trace-window 0:50ms`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
