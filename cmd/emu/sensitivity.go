@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+func init() { register(newSensitivityCmd) }
+
+// sensitivityRange is the default sweep above the run's latency: LLAMP's
+// latency-injection validation adds 0 to 50 µs.
+const sensitivityRange = 50e-6 // s
+
+func newSensitivityCmd() *cobra.Command {
+	var (
+		sf       scenarioFlags
+		af       analyzeFlags
+		graphOut string
+	)
+	cmd := &cobra.Command{
+		Use:   "sensitivity [FILE.toml]",
+		Short: "Emulate a scenario, record its execution graph and report its LLAMP latency sensitivity",
+		Long: `sensitivity emulates the scenario of FILE.toml (or the embedded default; --hpl-dat,
+--platform and --set as for 'emu run'), records its execution graph, and analyses the
+graph as 'emu analyze' does, without re-simulating: the runtime T at the run's own
+latency L0, λ_L = ∂T/∂ℓ (left and right where they differ), ρ_L = λ_L·ℓ/T, λ_G,
+every critical latency in --range, the x% latency tolerances (the largest ℓ with
+T(ℓ) ≤ (1+x/100)·T(L0)) and T(ℓ) sampled on --points. Same table, same --json.
+
+What ℓ is for an emulated run: the end-to-end network latency of one message, as
+the run charged it — the sum of the link latencies of its route (a flat cluster's
+route is the source's and the destination's link: 2 × platform.link_latency) times
+the latency factor of network.model = "smpi" (1 under "cm02"). The graph holds one ℓ
+term per message between two hosts (none within a host), plus the time the network
+actually gave the message beyond its latency (bandwidth under contention) as a
+constant. L0 is the most common ℓ among the run's messages; on a fat tree, or with
+SMPI's size-dependent latency factors, messages had different latencies and the
+graph moves them all by the same ΔL. Raising platform.link_latency by d raises a
+flat cluster's ℓ by 2d.
+
+The graph keeps the run's order of events: where the application adapts to timing
+(HPL's ring broadcasts poll with MPI_Iprobe), predictions far from L0 overestimate
+what re-emulating at that latency gives.`,
+		Example: `  emu sensitivity
+  emu sensitivity hpl.toml --range 2us:52us --tolerance 1,2,5 --json s.json --plot plots
+  emu sensitivity --hpl-dat HPL.dat --platform cluster.xml --set network.model=cm02 --graph hpl.graph`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			return runSensitivity(cmd, file, &sf, &af, graphOut)
+		},
+	}
+	sf.add(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&af.rangeL, "range", "", "latency range `LO:HI` of ℓ for critical latencies and the curve, e.g. 0us:100us (default L0:L0+50us)")
+	fl.IntVar(&af.points, "points", 11, "curve points over the range")
+	fl.StringVar(&af.tolerance, "tolerance", "1,2,5", "latency tolerances to report, in percent")
+	fl.StringVar(&af.json, "json", "", "write the report as JSON to this `FILE`")
+	fl.StringVar(&af.plot, "plot", "", "write runtime.svg, lambda_L.svg and rho_L.svg into this `DIR`")
+	fl.StringVar(&af.lp, "lp", "", "write the LP (CPLEX LP format, ns) to this `FILE`")
+	fl.StringVar(&graphOut, "graph", "", "also write the execution graph to `FILE` (for emu analyze)")
+	fl.BoolVar(&af.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
+	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
+	return cmd
+}
+
+// runSensitivity checks the flags, emulates with the graph recorder, and
+// analyses the graph at the run's own latency.
+func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string) error {
+	// Check the analysis flags before a possibly long emulation; L is the run's,
+	// known only afterwards, and the G-based figures (ρ_G) need a symbolic G the
+	// emulated graph does not have.
+	af.L, af.o, af.gap, af.G = "0", "0", "0", "0"
+	if _, _, err := af.params(); err != nil {
+		return err
+	}
+	plan, err := sf.plan(file)
+	if err != nil {
+		return err
+	}
+	opt := scenario.RunOptions{Graph: true}
+	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
+		opt.Hooks = append(opt.Hooks, pr.hook)
+		go pr.run()
+		defer pr.stop()
+	}
+	res, err := plan.Run(opt)
+	if err != nil {
+		return asFailure(err) // the input was validated: a failing run is emu's fault
+	}
+	af.L = strconv.FormatFloat(res.GraphL*1e6, 'g', -1, 64) + "us"
+	p, _, err := af.params()
+	if err != nil {
+		return err
+	}
+	if af.rangeL == "" {
+		p.Lmin, p.Lmax = p.L0, p.L0+sensitivityRange
+	}
+	rep, err := sensitivity.Analyze(res.Graph, p)
+	if err != nil {
+		return asFailure(err)
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "emulated %s on %d ranks: simulated time %s", plan.App, res.Ranks, sensitivity.FormatSeconds(res.SimulatedTime))
+	if len(res.HPL) > 0 && res.HPL[0] != nil {
+		fmt.Fprintf(out, ", HPL Time %s", sensitivity.FormatSeconds(res.HPL[0].Time))
+	}
+	fmt.Fprintf(out, "\nℓ = end-to-end latency of one network message; the run's L0 = %s\n", sensitivity.FormatSeconds(res.GraphL))
+	if err := rep.WriteTable(out); err != nil {
+		return asFailure(err)
+	}
+	return writeSensitivityOutputs(res.Graph, rep, p, af, graphOut)
+}
+
+// writeSensitivityOutputs writes the files asked for, each whole or not at all.
+func writeSensitivityOutputs(g *sensitivity.Graph, rep *sensitivity.Report, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
+	if af.json != "" {
+		err := writeFileAtomic(af.json, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		})
+		if err != nil {
+			return asFailure(fmt.Errorf("writing %s: %w", af.json, err))
+		}
+	}
+	if af.plot != "" {
+		if err := sensitivity.WritePlots(af.plot, rep); err != nil {
+			return asFailure(fmt.Errorf("writing plots into %s: %w", af.plot, err))
+		}
+	}
+	if af.lp != "" {
+		lat := make([]float64, max(g.Classes(), 1))
+		lat[0] = p.L0
+		err := writeFileAtomic(af.lp, func(w io.Writer) error {
+			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat})
+		})
+		if err != nil {
+			return asFailure(fmt.Errorf("writing %s: %w", af.lp, err))
+		}
+	}
+	if graphOut != "" {
+		err := writeFileAtomic(graphOut, func(w io.Writer) error {
+			_, err := g.WriteTo(w)
+			return err
+		})
+		if err != nil {
+			return asFailure(fmt.Errorf("writing %s: %w", graphOut, err))
+		}
+	}
+	return nil
+}

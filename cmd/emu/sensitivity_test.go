@@ -1,0 +1,120 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// graphAtL0 is how closely the graph evaluated at the run's own latency must give
+// the run's simulated time under cm02 (one latency for every message), relative:
+// the recorder's edges only re-add the run's own durations.
+const graphAtL0 = 1e-9
+
+// printedResolution is the rounding of a time the table prints in ms with 6
+// decimals, s.
+const printedResolution = 0.5e-9
+
+func TestSensitivityDefaultGolden(t *testing.T) {
+	code, out, errOut := runCLI(t, "sensitivity", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "sensitivity_default.txt", out)
+}
+
+// TestSensitivityCM02 checks the command against the emulation itself: under
+// cm02 every message between hosts has the flat cluster's route latency, 2 × 1 µs,
+// so L0 is 2 µs and the graph at L0 reproduces the run's simulated time; the
+// written graph analysed by `emu analyze --L 2us` gives the same table, and every
+// output file is written.
+func TestSensitivityCM02(t *testing.T) {
+	dir := t.TempDir()
+	js, lp, plots, graph := filepath.Join(dir, "s.json"), filepath.Join(dir, "s.lp"), filepath.Join(dir, "plots"), filepath.Join(dir, "g.bin")
+	code, out, errOut := runCLI(t, "sensitivity", "-q", "--set", "network.model=cm02", "--range", "2us:12us",
+		"--points", "3", "--tolerance", "1,5", "--json", js, "--lp", lp, "--plot", plots, "--graph", graph)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "the run's L0 = 2.000000 µs") {
+		t.Errorf("L0 is not the flat route's 2 µs:\n%s", out)
+	}
+	m := readReport(t, js)
+	sim := simulatedTime(t, out)
+	if rt := m["runtime_s"].(float64); math.Abs(rt-sim) > graphAtL0*sim+printedResolution {
+		t.Errorf("graph at L0: %v s, emulated %v s", rt, sim)
+	}
+	if n := len(m["curve"].([]any)); n != 3 {
+		t.Errorf("%d curve points, want 3", n)
+	}
+	for _, k := range []string{"1", "5"} {
+		if _, ok := m["tolerance_s"].(map[string]any)[k]; !ok {
+			t.Errorf("no %s%% tolerance in %v", k, m["tolerance_s"])
+		}
+	}
+	for _, f := range []string{lp, graph, filepath.Join(plots, "runtime.svg")} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	code, again, errOut := runCLI(t, "analyze", graph, "--L", "2us", "--G", "0", "--range", "2us:12us", "--points", "3", "--tolerance", "1,5")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	if _, table, _ := strings.Cut(out, "graph:"); "graph:"+table != again {
+		t.Errorf("emu analyze of the written graph differs:\n%s\nsensitivity:\n%s", again, out)
+	}
+}
+
+var simulatedRE = regexp.MustCompile(`simulated time ([0-9.]+) ms`)
+
+func simulatedTime(t *testing.T, out string) float64 {
+	t.Helper()
+	m := simulatedRE.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no simulated time in:\n%s", out)
+	}
+	ms, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms * 1e-3
+}
+
+func TestSensitivityBadInput(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.toml")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--range", "5us:1us"}, "--range"},
+		{[]string{"--range", "5us"}, "--range"},
+		{[]string{"--range", "1:2"}, "--range"},
+		{[]string{"--points", "1"}, "--points 1"},
+		{[]string{"--tolerance", "x"}, "--tolerance"},
+		{[]string{"--tolerance", "-1"}, "--tolerance"},
+		{[]string{"--bogus"}, "unknown flag"},
+		{[]string{"--set", "hpl.nb=0"}, "hpl.nb"},
+		{[]string{"--set", "nosuch.key=1"}, "nosuch"},
+		{[]string{missing}, "none.toml"},
+		{[]string{"a.toml", "b.toml"}, "accepts at most 1 arg"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"sensitivity", "-q"}, c.args...)...)
+			if code != exitInput {
+				t.Errorf("exit %d, want %d", code, exitInput)
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+				t.Errorf("stderr %q, want one line naming %q", errOut, c.want)
+			}
+		})
+	}
+}
