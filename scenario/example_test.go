@@ -43,7 +43,7 @@ link_latency = "1us"
 	// Output:
 	// <nil>
 	// <nil>
-	// --set platform.link_latncy=5us: unknown key platform.link_latncy
+	// --set platform.link_latncy=5us: unknown key platform.link_latncy (did you mean platform.link_latency?)
 	// pingpong 2 5e-06 [8 65536]
 }
 

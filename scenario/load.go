@@ -57,7 +57,7 @@ func Parse(data []byte, file string) (*Scenario, error) {
 		return nil, s.decodeError(err, "")
 	}
 	if k := unknownKey(md); k != "" {
-		return nil, s.errorAt(k, "unknown key")
+		return nil, s.errorAt(k, "unknown key"+suggest(k))
 	}
 	return s, nil
 }
@@ -170,7 +170,7 @@ func (s *Scenario) Set(arg string) error {
 		return s.decodeError(err, arg)
 	}
 	if k := unknownKey(md); k != "" {
-		return fmt.Errorf("--set %s: unknown key %s", arg, k)
+		return fmt.Errorf("--set %s: unknown key %s%s", arg, k, suggest(k))
 	}
 	s.setKeys[key] = arg
 	return nil

@@ -3,6 +3,7 @@ package scenario
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -130,6 +131,8 @@ link_latency = "1us"
 		{"negative seed", "seed = -1\n" + base, nil, "s.toml:1: seed: seed -1: want an integer ≥ 0"},
 		{"scalar for a table", "platform = 3\n", nil, "s.toml:1: platform: want a table, not a int64"},
 		{"set unknown key", base, []string{"network.eager=1KiB"}, "--set network.eager=1KiB: unknown key network.eager"},
+		{"typo", base, []string{"platform.link_latncy=5us"}, "--set platform.link_latncy=5us: unknown key platform.link_latncy (did you mean platform.link_latency?)"},
+		{"typo in file", base + "[network]\neager_treshold = \"1KiB\"\n", nil, "s.toml:6: network.eager_treshold: unknown key (did you mean network.eager_threshold?)"},
 		{"set unknown table", base, []string{"netwrk.eager_threshold=1KiB"}, "--set netwrk.eager_threshold=1KiB: unknown key netwrk.eager_threshold"},
 		{"set bad value", base, []string{"platform.link_bandwidth=10"}, "--set platform.link_bandwidth=10: bandwidth 10 has no unit"},
 		{"set wrong type", base, []string{"hpl.nb=big"}, "--set hpl.nb=big: want an integer"},
@@ -242,5 +245,19 @@ func TestPlatformFileWithOverrides(t *testing.T) {
 	}
 	if _, err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "--set platform.file=missing.xml: platform.file: cannot read") {
 		t.Errorf("missing platform file: %v", err)
+	}
+}
+
+func TestKnownKeys(t *testing.T) {
+	// Every key the README's reference and the examples use is known, and only those.
+	for _, k := range []string{"app", "seed", "platform.link_bandwidth", "platform.fat_tree", "network.iprobe_cost",
+		"network.allreduce", "kernels.mode", "kernels.pivots", "hpl.swap_threshold", "hpl.max_iterations", "pingpong.window", "ring.sizes"} {
+		i := sort.SearchStrings(knownKeys, k)
+		if i == len(knownKeys) || knownKeys[i] != k {
+			t.Errorf("%s is not a known key", k)
+		}
+	}
+	if d := editDistance("kitten", "sitting"); d != 3 {
+		t.Errorf("editDistance(kitten, sitting) = %d, want 3", d)
 	}
 }
