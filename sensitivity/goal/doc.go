@@ -2,19 +2,25 @@
 // and of Schedgen) and replays them under LogGOPSim's LogGOPS semantics,
 // recording each rank's actual CPU and NIC order as edges of a sensitivity
 // graph, so that the latency LP of package sensitivity reproduces
-// LogGOPSim's runtime (shared/reference/goal-and-llamp.md §1, §5, §8).
+// LogGOPSim's runtime (shared/reference/goal-and-llamp.md §1, §5, §8;
+// README.md beside this file has the validation).
 //
 // # What it owns
 //
-//   - Parse: GOAL text → Schedule, a compact struct-of-arrays form (int32
-//     indices, one entry per op, successor lists in CSR form).
+//   - Parse: GOAL text → Schedule, one 32-byte record per op and successor
+//     lists in CSR form (int32 indices).
 //   - Replay / ReplayGraph: a discrete-event replay that follows
 //     LogGOPSim's event loop exactly (o on the CPU, g and (s−1)·G on the
 //     NIC, eager up to S and rendezvous above, overhead charged at message
 //     arrival, its type sort of newly ready ops with libstdc++'s unstable
 //     std::sort, its (time, insertion) event order and its first-match
-//     rule), but with matching queues hashed by (rank, source, tag) instead
-//     of LogGOPSim's linear lists.
+//     rule), with faster structures that give the same results: matching
+//     queues hashed by (rank, source, tag), ops waiting for a busy CPU or
+//     NIC parked behind one token per resource (park.go), and a two-level
+//     event queue (heap.go). A reference mode with LogGOPSim's own
+//     structures backs the tests and benchmarks.
+//   - The recorder (record.go): the graph whose longest path at ℓ = L is
+//     the replay's runtime.
 //
 // # Units
 //

@@ -159,3 +159,25 @@ func TestReplayParams(t *testing.T) {
 		}
 	}
 }
+
+// TestRendezvousSizeMismatch reproduces LogGOPSim's quirk of deciding
+// rendezvous by the recv's own size on an unexpected-queue hit (§1.4):
+// a 100001-byte message (rendezvous) taken by a recv that says 8 bytes
+// (eager) never completes its send, so the send's successor never runs;
+// LogGOPSim still reports times. The message reaches rank 1 at 4000 but
+// waits for its calc until 50000, then costs o + 100000·G = 601500.
+func TestRendezvousSizeMismatch(t *testing.T) {
+	const src = "num_ranks 2\nrank 0 {\nl1: send 100001b to 1\nl2: calc 10\nl2 requires l1\n}\n" +
+		"rank 1 {\nl1: calc 50000\nl2: recv 8b from 0\nl2 requires l1\n}\n"
+	s, err := Parse(strings.NewReader(src), "mismatch.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Replay(s, loggopsimDefaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unstarted != 1 || math.Abs(res.RankTimes[0]*1e9-1500) > exampleTolerance || math.Abs(res.RankTimes[1]*1e9-651500) > exampleTolerance {
+		t.Errorf("unstarted %d, rank times %v s; want 1, [1500 651500] ns", res.Unstarted, res.RankTimes)
+	}
+}
