@@ -206,6 +206,9 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 			return &keyError{key: key, msg: fmt.Sprintf("want a number, got %v", val)}
 		}
 	default:
+		if hint := suggest(key); hint != "" {
+			return &keyError{key: key, msg: "unknown key" + hint}
+		}
 		return &keyError{key: key, msg: "unknown key (a kernel model is a table: [kernels." + name + "])"}
 	}
 	return err
