@@ -110,6 +110,9 @@ func TestRunBadInput(t *testing.T) {
 	const plat = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
 	datLines := strings.Split(strings.TrimSpace(string(mustRead(t, "../../scenario/testdata/hpldat/shipped.dat"))), "\n")
 	badDat := strings.Join(append(append([]string{}, datLines[:7]...), append([]string{"0 2 3 4"}, datLines[8:]...)...), "\n")
+	big := append([]string{}, datLines...)
+	big[9], big[10], big[11] = "1", "4", "4" // one 4×4 grid on the default's 4 ranks
+	bigGrid := strings.Join(big, "\n")
 	tests := []struct {
 		name string
 		args []string
@@ -126,8 +129,8 @@ func TestRunBadInput(t *testing.T) {
 		{"malformed TOML", []string{"run", write("e.toml", plat+"[hpl\n")}, "emu: " + dir + "/e.toml:5: malformed TOML"},
 		{"malformed XML", []string{"run", "--platform", write("f.xml", "<platform>\n<cluster id=\"x\"\n")}, "emu: " + dir + "/f.xml:3: malformed XML"},
 		{"bad HPL.dat", []string{"run", "--hpl-dat", write("HPL.dat", badDat)}, "emu: " + dir + "/HPL.dat:8: NB = 0: must be ≥ 1"},
-		{"HPL.dat grid too large", []string{"run", "--hpl-dat", peers + "/hpl_dat/HPL_4x4_N20000_bcast0_depth0.dat"},
-			"emu: " + peers + "/hpl_dat/HPL_4x4_N20000_bcast0_depth0.dat:12: a 16-process grid needs more ranks than the 4"},
+		{"HPL.dat grid too large", []string{"run", "--hpl-dat", write("big.dat", bigGrid)},
+			"emu: " + dir + "/big.dat:12: a 16-process grid needs more ranks than the 4"},
 		{"unknown --set key", []string{"run", "--set", "network.latency=1us"}, "emu: --set network.latency=1us: unknown key network.latency"},
 		{"bad --set value", []string{"run", "--set", "hpl.nb=-1"}, "emu: --set hpl.nb=-1: hpl.nb: -1 must be ≥ 1"},
 		{"missing file", []string{"run", filepath.Join(dir, "nope.toml")}, "emu: " + dir + "/nope.toml: no such file"},
