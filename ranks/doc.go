@@ -9,12 +9,14 @@
 // # Scheduling
 //
 // World.Run starts one goroutine per rank, but exactly one runs at a time:
-// the baton passes explicitly through a channel per rank, never by the Go
-// scheduler's choice. A rank runs until it must wait (a blocking receive, a
-// rendezvous send, a sleep such as Compute or a polling cost); the rank that
-// blocks then runs the scheduler itself: it hands the baton to the
-// lowest-numbered ready rank, or, when none is ready, fires every engine
-// event due at the next instant (which wakes some ranks). Virtual time thus
+// each rank is a coroutine (iter.Pull) that one driver goroutine resumes, so
+// the baton passes by a direct coroutine switch, never by the Go
+// scheduler's choice (no run queue, no other processor woken). A rank runs
+// until it must wait (a blocking receive, a rendezvous send, a sleep such as
+// Compute or a polling cost); the rank that blocks then runs the scheduler
+// itself: it picks the lowest-numbered ready rank, which the driver resumes,
+// or, when none is ready, fires every engine event due at the next instant
+// (which wakes some ranks). Virtual time thus
 // advances only when every rank is blocked, and ranks woken at the same
 // instant run in rank order. Calls that need not wait (a detached Isend, an
 // Irecv, a free Iprobe or Test that finds nothing) touch the engine directly

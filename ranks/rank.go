@@ -23,11 +23,15 @@ type Rank struct {
 	id    int
 	host  int
 	state uint8
-	wake  chan struct{} // the baton arrives here
-	blk   blockInfo
-	world Comm
-	rng   *rand.Rand // created on first use: most ranks of a big run never draw
-	timer rankTimer  // wakes the rank at the end of a sleep, without allocating
+	// The rank's coroutine (iter.Pull): the driver resumes it, it yields
+	// back when another rank is to run.
+	resume func() (struct{}, bool)
+	stop   func()
+	yield  func(struct{}) bool
+	blk    blockInfo
+	world  Comm
+	rng    *rand.Rand // created on first use: most ranks of a big run never draw
+	timer  rankTimer  // wakes the rank at the end of a sleep, without allocating
 
 	mbox  mailbox    // messages and receives addressed to this rank
 	probe *probeWait // set while blocked in a zero-cost Probe
