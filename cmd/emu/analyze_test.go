@@ -72,6 +72,7 @@ func TestAnalyzeGOAL(t *testing.T) {
 	if !strings.Contains(out, "T = 16.000054 µs, λ_L = 1") {
 		t.Errorf("table:\n%s", out)
 	}
+	golden(t, "analyze_blocking.txt", out)
 	m := readReport(t, js)
 	if rt := m["runtime_s"].(float64); math.Abs(rt-16000.054e-9) > runtimeRel*rt {
 		t.Errorf("runtime %v s, LogGOPSim 16000.054 ns", rt)
