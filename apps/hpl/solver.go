@@ -56,8 +56,11 @@ type Options struct {
 	Replay *Pivots
 	// Record, if set, receives the pivot row of every column (real mode).
 	Record *Pivots
-	// MaxIterations > 0 emulates only the first K panels and extrapolates the
-	// total time (see Result.Extrapolated).
+	// MaxIterations = K > 0 (fewer than ⌈N/NB⌉) emulates K panels, sampled in
+	// segments across the factorization, and extrapolates the total time
+	// (extrapolate.go; Result.Extrapolated). Meant for model mode: with real
+	// data the sampled panels start on unfactored columns and no residual is
+	// checked.
 	MaxIterations int
 }
 
