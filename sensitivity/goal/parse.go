@@ -1,8 +1,7 @@
 package goal
 
 import (
-	"bufio"
-	"errors"
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -23,7 +22,7 @@ import (
 // them), and a dependency cycle (which LogGOPSim skips without a word).
 func Parse(r io.Reader, name string) (*Schedule, error) {
 	p := &parser{name: name, s: &Schedule{Name: name}, curRank: -1}
-	p.br = bufio.NewReaderSize(r, 1<<20)
+	p.lr = lineReader{r: r, buf: make([]byte, 1<<20)}
 	p.reserve(r)
 	if err := p.run(); err != nil {
 		return nil, err
@@ -63,10 +62,9 @@ func (p *parser) reserve(r io.Reader) {
 // /* comment and the block's label table.
 type parser struct {
 	name string
-	br   *bufio.Reader
+	lr   lineReader
 	s    *Schedule
 	line int32 // current line, 1-based
-	long []byte
 
 	numRanks    int // -1 until the header is read
 	haveHeader  bool
@@ -105,24 +103,48 @@ func (p *parser) run() error {
 	}
 }
 
-// readLine returns the next line without its "\n" or "\r\n".
-func (p *parser) readLine() ([]byte, error) {
-	b, err := p.br.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		p.long = append(p.long[:0], b...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			b, err = p.br.ReadSlice('\n')
-			p.long = append(p.long, b...)
+func (p *parser) readLine() ([]byte, error) { return p.lr.next() }
+
+// lineReader splits its input into lines over one buffer that grows to the
+// longest line: cheaper per line than bufio.Reader.ReadSlice, which
+// matters at 20 M lines.
+type lineReader struct {
+	r          io.Reader
+	buf        []byte
+	start, end int   // unread bytes are buf[start:end]
+	err        error // the error that ended the input, once seen
+}
+
+// next returns the next line without its "\n" or "\r\n", valid until the
+// next call; the last line comes with the input's final error (io.EOF).
+func (l *lineReader) next() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(l.buf[l.start:l.end], '\n'); i >= 0 {
+			b := l.buf[l.start : l.start+i]
+			l.start += i + 1
+			if n := len(b); n > 0 && b[n-1] == '\r' {
+				b = b[:n-1]
+			}
+			return b, nil
 		}
-		b = p.long
-	}
-	if n := len(b); n > 0 && b[n-1] == '\n' {
-		b = b[:n-1]
-		if n := len(b); n > 0 && b[n-1] == '\r' {
-			b = b[:n-1]
+		if l.err != nil {
+			b := l.buf[l.start:l.end]
+			l.start = l.end
+			return b, l.err
+		}
+		if l.start > 0 {
+			l.end = copy(l.buf, l.buf[l.start:l.end])
+			l.start = 0
+		}
+		if l.end == len(l.buf) {
+			l.buf = append(l.buf, make([]byte, len(l.buf))...)
+		}
+		n, err := l.r.Read(l.buf[l.end:])
+		l.end += n
+		if err != nil {
+			l.err = err
 		}
 	}
-	return b, err
 }
 
 func isBlank(c byte) bool  { return c == ' ' || c == '\t' }

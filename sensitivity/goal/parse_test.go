@@ -166,3 +166,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseLongLine reads a line longer than the reader's 1 MiB buffer.
+func TestParseLongLine(t *testing.T) {
+	src := "// " + strings.Repeat("x", 3<<20) + "\r\nnum_ranks 1\nrank 0 {\nl1: calc 5\n}"
+	s, err := Parse(strings.NewReader(src), "long.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.NumOps() != 1 || s.Op(0).Line != 4 {
+		t.Fatalf("ops %d, line %d", s.NumOps(), s.Op(0).Line)
+	}
+}
