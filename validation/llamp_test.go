@@ -14,13 +14,13 @@ import (
 // sqrt(mean(((predicted − emulated)/emulated)²)), as a fraction.
 const injectionRRMSE = 0.01
 
-// injectionAdaptiveRRMSE bounds the departure measured where HPL's Iprobe polling
-// adapts to the latency (see TestLLAMPInjection), fraction.
-const injectionAdaptiveRRMSE = 0.15
-
 // injectionExactL0 is how closely the graph must give the run's own simulated time
 // at L0 when probes cost nothing, relative (floating-point sums only).
 const injectionExactL0 = 1e-9
+
+// injectionL0 is the same with probes that cost time, relative (measured: 0.094% on
+// 4×4 1ringM with SimGrid's default 1e-4 s, 0 elsewhere).
+const injectionL0 = 2e-3
 
 // injectionSteps and injectionMaxDelta are LLAMP's sweep: ΔL from 0 to 50 µs in 10
 // steps (11 points), ΔL being the end-to-end message latency added.
@@ -86,23 +86,30 @@ const linksPerRoute = 2
 // TestLLAMPInjection is LLAMP's latency-injection validation (its §V, Figure 9) on
 // emu itself: record HPL's execution graph once at the platform's latency L0,
 // predict T(L0+ΔL) from the graph for ΔL = 0, 5, ..., 50 µs, re-emulate at each of
-// those latencies, and require an RRMSE below 1%.
+// those latencies, and compare by RRMSE.
 //
-// Where prediction and re-emulation can part (and why the test pins Iprobe):
-//   - HPL adapts to timing: its ring broadcasts poll with MPI_Iprobe between update
-//     chunks, so a later message is noticed at another poll and the ranks' interleaving
-//     of broadcast and update changes with L; the graph recorded at L0 keeps L0's
-//     interleaving. With SimGrid's default 1e-4 s probe cost growing with every failed
-//     probe, each poll's cost itself depends on L and is not in the graph at all
-//     (record.go: probe time is charged without a compute event), so the default
-//     probe cost is checked separately with a looser bound.
-//   - Eager and rendezvous: a message at or above 64 KiB completes only once matched;
-//     the recorder's rendezvous edges carry one latency term, as the fluid network
-//     charges it.
-//   - Contention: rest terms hold the bandwidth time the run gave each message at L0;
-//     at another latency flows overlap differently. On the non-blocking flat switch
-//     only the endpoints' links are shared.
-//   - The long/longM broadcasts never probe, so their graph is exact up to contention.
+// Where HPL does not adapt to timing the graph is the run at every latency, and the
+// RRMSE must be below 1%: the long/longM broadcasts never probe, and on 8×8 with free
+// probes the polling order happens not to move with L. Where it adapts, the graph
+// (one run's order of events) departs, as measured below; those bounds only guard
+// against regressions:
+//   - Polling: the ring broadcasts poll with MPI_Iprobe between update chunks, so
+//     when L grows a rank notices a broadcast at another poll and forwards it after
+//     a different number of chunks. The recorded order cannot hide added latency
+//     behind update chunks the way the re-emulated run does, so the graph
+//     overestimates (4×4 1ringM, free or 1 µs probes: RRMSE ≈ 5%, +10% at ΔL = 5 µs).
+//   - SimGrid's growing probe cost (1e-4 s × a counter shared by all ranks that
+//     grows on every failed probe): waiting longer means more failed probes, each
+//     dearer, so polling time grows faster than linearly with L, while the graph
+//     holds the probe time of L0 as constants. The graph underestimates: RRMSE 13%
+//     on 4×4 and 28% on 8×8.
+//   - Eager and rendezvous, contention: messages of 64 KiB and more complete only
+//     once matched (the recorder's rendezvous edges carry that), and rest terms hold
+//     the bandwidth time of L0's overlap; on the non-blocking flat switch this moves
+//     the prediction by under 0.01% in the non-adaptive cases.
+//
+// At ΔL = 0 the graph must give the run's own time (scenario/record.go keeps probe
+// costs as Calc vertices): exactly with free probes, within injectionL0 otherwise.
 func TestLLAMPInjection(t *testing.T) {
 	cases := []struct {
 		p, q, n int
@@ -111,19 +118,15 @@ func TestLLAMPInjection(t *testing.T) {
 		iprobe  string
 		bound   float64 // RRMSE bound, fraction
 	}{
-		// No probing: the graph is the run's, at every latency.
 		{4, 4, 4000, "longM", 1, "1us", injectionRRMSE},
 		{8, 8, 3000, "longM", 1, "1us", injectionRRMSE},
-		// Probing at no cost: exact at L0; on 8×8 the polling order happens not to
-		// move with L.
 		{8, 8, 3000, "1ringM", 1, "0us", injectionRRMSE},
-		// Probing at no cost, 4×4: exact at L0, then the ranks notice broadcasts at
-		// other polls as L grows and hide part of the added latency behind update
-		// chunks the recorded order does not let them use. The graph overestimates
-		// by up to ~15% (RRMSE 5% at N=4000, 11% at N=6000): HPL's adaptation, not a
-		// recording error.
-		// The bound only guards against regressions.
-		{4, 4, 4000, "1ringM", 1, "0us", injectionAdaptiveRRMSE},
+		// Departures, measured RRMSE in the comment.
+		{4, 4, 4000, "1ringM", 1, "0us", 0.10},   // polling, 5.1%
+		{4, 4, 4000, "1ringM", 1, "1us", 0.10},   // polling, 5.1%
+		{4, 4, 4000, "2ringM", 0, "1us", 0.05},   // polling in depth 0's spin loop, 2.4%
+		{4, 4, 4000, "1ringM", 1, "100us", 0.20}, // growing probe cost, 12.9%
+		{8, 8, 3000, "1ringM", 1, "100us", 0.35}, // growing probe cost, 28.1%
 	}
 	for _, c := range cases {
 		name := fmt.Sprintf("%dx%d_N%d_%s_d%d_iprobe%s", c.p, c.q, c.n, c.bcast, c.depth, c.iprobe)
@@ -132,7 +135,11 @@ func TestLLAMPInjection(t *testing.T) {
 			text := fmt.Sprintf(injectionScenario, c.p*c.q, c.iprobe, c.n, c.p, c.q, c.bcast, c.depth)
 			pred, emul, l0 := injectionSweep(t, text)
 			rr := rrmse(pred, emul)
-			if c.iprobe == "0us" && math.Abs(pred[0]-emul[0]) > injectionExactL0*emul[0] {
+			atL0 := injectionL0
+			if c.iprobe == "0us" {
+				atL0 = injectionExactL0
+			}
+			if math.Abs(pred[0]-emul[0]) > atL0*emul[0] {
 				t.Errorf("graph at L0 %.9f s, run %.9f s: the recording misses time", pred[0], emul[0])
 			}
 			for i := range pred {
