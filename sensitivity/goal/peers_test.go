@@ -17,6 +17,7 @@ const peerDir = "../../../shared/peers/loggopsim"
 // peerRow is one LogGOPSim run of results.csv.
 type peerRow struct {
 	ranks, goalOps, messages int
+	events                   int64   // LogGOPSim's event count: ops + messages
 	L, o, g, G               float64 // ns, ns, ns, ns/byte
 	S                        int64
 	runtime                  float64 // predicted_runtime, ns
@@ -37,7 +38,7 @@ func loadPeerResults(t testing.TB) map[string][]peerRow {
 	for i, h := range recs[0] {
 		col[h] = i
 	}
-	for _, h := range []string{"schedule", "ranks", "L_ns", "o_ns", "G", "predicted_runtime", "goal_ops", "messages", "g_ns", "S_bytes"} {
+	for _, h := range []string{"schedule", "ranks", "events", "L_ns", "o_ns", "G", "predicted_runtime", "goal_ops", "messages", "g_ns", "S_bytes"} {
 		if _, ok := col[h]; !ok {
 			t.Fatalf("results.csv has no column %q", h)
 		}
@@ -52,7 +53,8 @@ func loadPeerResults(t testing.TB) map[string][]peerRow {
 	out := map[string][]peerRow{}
 	for _, rec := range recs[1:] {
 		out[rec[0]] = append(out[rec[0]], peerRow{
-			ranks: int(num(rec, "ranks")), goalOps: int(num(rec, "goal_ops")), messages: int(num(rec, "messages")),
+			events: int64(num(rec, "events")),
+			ranks:  int(num(rec, "ranks")), goalOps: int(num(rec, "goal_ops")), messages: int(num(rec, "messages")),
 			L: num(rec, "L_ns"), o: num(rec, "o_ns"), g: num(rec, "g_ns"), G: num(rec, "G"),
 			S: int64(num(rec, "S_bytes")), runtime: num(rec, "predicted_runtime"),
 		})

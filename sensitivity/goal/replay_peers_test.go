@@ -27,6 +27,9 @@ func TestReplayMatchesLogGOPSim(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if res.Events != row.events {
+					t.Errorf("L = %g ns: %d events, LogGOPSim %d", row.L, res.Events, row.events)
+				}
 				got := res.Runtime * 1e9
 				rel := math.Abs(got-row.runtime) / row.runtime
 				worst = max(worst, rel)
