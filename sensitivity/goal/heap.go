@@ -3,9 +3,10 @@ package goal
 // The event queue orders events by (t, ts). Schedules of symmetric ranks
 // put many events at the same time (the 32×32 stencil: 2.2 M entries over
 // 1301 distinct times), so the queue is two-level: a small heap of the
-// distinct pending times, and per time a bucket, itself a heap by ts. Most
-// pushes into a bucket come with increasing ts and cost O(1); a pop works
-// on one compact bucket instead of a heap of every pending event.
+// distinct pending times, and per time a bucket. Most pushes into a bucket
+// come with increasing ts (new entries get the next number); those go to a
+// FIFO, the others (entries that keep an old ts) to a small heap by ts,
+// and a pop takes the smaller head of the two.
 type eventQueue struct {
 	n       int             // events queued
 	times   []int32         // heap of bucket numbers by their time
@@ -16,10 +17,13 @@ type eventQueue struct {
 	lastB   int32
 }
 
-// bucket holds the events of one time, as a heap by ts.
+// bucket holds the events of one time: fifo[head:] in increasing ts, and
+// h, a heap by ts of those pushed out of order.
 type bucket struct {
-	t int64
-	h []tsOp
+	t    int64
+	fifo []tsOp
+	head int
+	h    []tsOp
 }
 
 type tsOp struct {
@@ -45,7 +49,13 @@ func (q *eventQueue) push(ev event) {
 		b = q.newBucket(ev.t)
 	}
 	q.lastT, q.lastB = ev.t, b
-	h := append(q.buckets[b].h, tsOp{ev.ts, ev.op})
+	q.n++
+	bk := &q.buckets[b]
+	if n := len(bk.fifo); n == bk.head || bk.fifo[n-1].ts < ev.ts {
+		bk.fifo = append(bk.fifo, tsOp{ev.ts, ev.op})
+		return
+	}
+	h := append(bk.h, tsOp{ev.ts, ev.op})
 	i := len(h) - 1
 	x := h[i]
 	for i > 0 {
@@ -57,8 +67,7 @@ func (q *eventQueue) push(ev event) {
 		i = p
 	}
 	h[i] = x
-	q.buckets[b].h = h
-	q.n++
+	bk.h = h
 }
 
 func (q *eventQueue) newBucket(t int64) int32 {
@@ -90,6 +99,24 @@ func (q *eventQueue) newBucket(t int64) int32 {
 func (q *eventQueue) pop() event {
 	b := q.times[0]
 	bk := &q.buckets[b]
+	q.n--
+	var top tsOp
+	if bk.head < len(bk.fifo) && (len(bk.h) == 0 || bk.fifo[bk.head].ts < bk.h[0].ts) {
+		top = bk.fifo[bk.head]
+		bk.head++
+	} else {
+		top = bk.popHeap()
+	}
+	ev := event{t: bk.t, ts: top.ts, op: top.op}
+	if bk.head == len(bk.fifo) && len(bk.h) == 0 {
+		bk.fifo, bk.head = bk.fifo[:0], 0
+		q.dropTop(b)
+	}
+	return ev
+}
+
+// popHeap removes the least ts of the bucket's heap.
+func (bk *bucket) popHeap() tsOp {
 	h := bk.h
 	top := h[0]
 	n := len(h) - 1
@@ -114,12 +141,7 @@ func (q *eventQueue) pop() event {
 		h[i] = last
 	}
 	bk.h = h
-	q.n--
-	ev := event{t: bk.t, ts: top.ts, op: top.op}
-	if n == 0 {
-		q.dropTop(b)
-	}
-	return ev
+	return top
 }
 
 // dropTop removes the emptied bucket b at the top of the heap of times.
