@@ -5,42 +5,106 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
 
+	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // progressEvery is how often the progress line is redrawn, in wall time.
 const progressEvery = 500 * time.Millisecond
 
 // progress draws one status line on stderr while a run goes, only on a terminal:
-// simulated time, events (MPI and compute) and events per second of wall time. Its
-// hook runs inside the simulation; the drawing goroutine reads atomics only.
+// simulated time, events per second of wall time and, for HPL, the panel reached
+// and an ETA. The simulation does not say which panel HPL is on, so the panel is
+// estimated from the dgemm time charged so far against the dgemm time the whole run
+// will charge under the kernel model (the trailing updates hold nearly all of
+// HPL's flops: Σ over panels of (N−j)²·NB multiply-adds); the ETA assumes the
+// remaining panels go at the pace of those done. The hook runs inside the simulation; the
+// drawing goroutine reads atomics only.
 type progress struct {
 	w       io.Writer
 	start   time.Time
 	events  atomic.Int64
 	simTime atomic.Uint64 // float64 bits, s
+	dgemm   atomic.Uint64 // float64 bits: dgemm seconds charged so far, all ranks
+	total   float64       // dgemm seconds the run will charge (0: unknown, no ETA)
+	panels  int           // panels of the run's tests (as emulated)
 	done    chan struct{}
 	stopped chan struct{}
 }
 
 // newProgress returns nil (no progress) unless w is a terminal and quiet is off.
-func newProgress(w io.Writer, quiet bool) *progress {
+// Given the plan of an HPL run, the line also shows the panel reached and an ETA.
+func newProgress(w io.Writer, quiet bool, plan ...*scenario.Plan) *progress {
 	f, ok := w.(*os.File)
 	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
-	return &progress{w: w, start: time.Now(), done: make(chan struct{}), stopped: make(chan struct{})}
+	p := &progress{w: w, start: time.Now(), done: make(chan struct{}), stopped: make(chan struct{})}
+	if len(plan) > 0 && plan[0] != nil {
+		p.total, p.panels = hplWork(plan[0])
+	}
+	return p
 }
 
-// hook counts events and follows simulated time.
+// hplWork is the dgemm time the plan's HPL tests will charge under the dgemm model
+// (every rank together), and their number of panels; zeros when not known.
+func hplWork(plan *scenario.Plan) (seconds float64, panels int) {
+	if plan.App != scenario.AppHPL || plan.Kernels.Models == nil {
+		return 0, 0
+	}
+	m := plan.Kernels.Models.For("dgemm", "")
+	if m == nil {
+		return 0, 0
+	}
+	// Seconds per multiply-add, from a large call where the intercept is negligible.
+	const dim = 1000
+	perMAC := m.Mean(models.Vars{M: dim, N: dim, K: dim, W: dim * dim * dim}) / (dim * dim * dim)
+	for _, t := range plan.HPL {
+		n, nb := float64(t.N), t.NB
+		count := (t.N + nb - 1) / nb
+		if plan.MaxIterations > 0 {
+			count = min(count, plan.MaxIterations)
+		}
+		panels += count
+		for k := range count {
+			rest := math.Max(0, n-float64((k+1)*nb)) // trailing columns after panel k
+			seconds += perMAC * rest * rest * float64(nb)
+		}
+	}
+	return seconds, panels
+}
+
+// hook counts events, follows simulated time and adds up dgemm time.
 func (p *progress) hook(ev *ranks.Event) {
 	p.events.Add(1)
-	p.simTime.Store(floatBits(ev.Time))
+	p.simTime.Store(math.Float64bits(ev.Time))
+	if ev.Kind == ranks.ComputeEnd && ev.Kernel == "dgemm" {
+		p.dgemm.Store(math.Float64bits(math.Float64frombits(p.dgemm.Load()) + ev.Seconds))
+	}
+}
+
+// line is the status text at wall time wall (s).
+func (p *progress) line(wall float64) string {
+	ev := p.events.Load()
+	var b strings.Builder
+	fmt.Fprintf(&b, "emu: simulated %.6f s, %d events, %.0f events/s", math.Float64frombits(p.simTime.Load()), ev, float64(ev)/wall)
+	if done := math.Float64frombits(p.dgemm.Load()); p.total > 0 && done > 0 {
+		f := math.Min(1, done/p.total)
+		// Remaining work after panel k ∝ (N − k·NB)³: invert for k.
+		panel := max(1, int(math.Ceil(float64(p.panels)*(1-math.Cbrt(1-f)))))
+		// Late panels hold little work but as many messages: pace the ETA by panels.
+		eta := wall * float64(p.panels-panel) / float64(panel)
+		fmt.Fprintf(&b, ", HPL panel ≈ %d of %d, ETA %.0f s", panel, p.panels, eta)
+	}
+	fmt.Fprintf(&b, ", wall %.1f s", wall)
+	return b.String()
 }
 
 func (p *progress) run() {
@@ -53,16 +117,10 @@ func (p *progress) run() {
 			fmt.Fprint(p.w, "\r\033[K")
 			return
 		case <-tick.C:
-			wall := time.Since(p.start).Seconds()
-			ev := p.events.Load()
-			fmt.Fprintf(p.w, "\r\033[Kemu: simulated %.6f s, %d events, %.0f events/s, wall %.1f s",
-				floatFrom(p.simTime.Load()), ev, float64(ev)/wall, wall)
+			fmt.Fprint(p.w, "\r\033[K"+p.line(time.Since(p.start).Seconds()))
 		}
 	}
 }
-
-func floatBits(f float64) uint64 { return math.Float64bits(f) }
-func floatFrom(b uint64) float64 { return math.Float64frombits(b) }
 
 func (p *progress) stop() {
 	close(p.done)

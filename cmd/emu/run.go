@@ -141,7 +141,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		defer f.Close()
 		trace, opt.Trace = f, f
 	}
-	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
+	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil {
 		opt.Hooks = append(opt.Hooks, pr.hook)
 		go pr.run()
 		defer pr.stop()
