@@ -96,6 +96,14 @@ func TestRunWritesGraphAndTrace(t *testing.T) {
 	if err != nil || !json.Valid(b) || !strings.Contains(string(b), `"name":"dgemm"`) {
 		t.Fatalf("trace: %v, %d bytes", err, len(b))
 	}
+	// Same scenario, same bytes: the graph and the trace hold no wall-clock data.
+	graph2, trace2 := filepath.Join(dir, "g2.bin"), filepath.Join(dir, "t2.json")
+	if code, _, stderr := runCLI(t, "run", "--quiet", "--graph", graph2, "--trace", trace2, "--trace-window", "0:2ms", "--set", "hpl.n=400"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if string(mustRead(t, graph)) != string(mustRead(t, graph2)) || string(b) != string(mustRead(t, trace2)) {
+		t.Errorf("two runs of one scenario wrote different graphs or traces")
+	}
 }
 
 func TestRunBadInput(t *testing.T) {
