@@ -68,3 +68,32 @@ func TestGraphCurveMatchesLogGOPSim(t *testing.T) {
 		})
 	}
 }
+
+// TestStencilCriticalLatency analyses the 8×8 stencil's graph, recorded
+// once at 3 µs, over 3–103 µs: LogGOPSim's wide sweep (tl_wide.csv) is flat
+// at 2 529 487.6 ns up to 15 µs and then grows by 50 ns per ns (one
+// message per iteration), so the only critical latency is 15 µs, where
+// 1 779 487.6 + 50·L meets the flat part.
+func TestStencilCriticalLatency(t *testing.T) {
+	rows := loadPeerResults(t)
+	runs, ok := rows["stencil2d_8x8_it50"]
+	if !ok {
+		t.Skip("no LogGOPSim run")
+	}
+	_, g, _ := peerGraph(t, "stencil2d_8x8_it50", runs[0])
+	rep, err := sensitivity.Analyze(g, sensitivity.Params{L0: 3e-6, Lmin: 3e-6, Lmax: 103e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const critTolerance = 1e-12 // s
+	if len(rep.CriticalLatencies) != 1 || math.Abs(rep.CriticalLatencies[0]-15e-6) > critTolerance {
+		t.Fatalf("critical latencies %v s, want [15 µs]", rep.CriticalLatencies)
+	}
+	if rep.LambdaL != 0 {
+		t.Errorf("λ_L at 3 µs = %d, want 0", rep.LambdaL)
+	}
+	last := rep.Breakpoints[len(rep.Breakpoints)-1]
+	if last.LambdaRight != 50 {
+		t.Errorf("slope after 15 µs = %d, want 50", last.LambdaRight)
+	}
+}
