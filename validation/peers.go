@@ -57,10 +57,10 @@ func ReadPeerRows(r io.Reader, file string) ([]PeerRow, error) {
 		if errors.Is(err, io.EOF) {
 			return rows, nil
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+			return nil, fmt.Errorf("%s: %w", file, err) // csv's errors carry the line
 		}
+		line, _ := cr.FieldPos(0)
 		row, err := parseRow(rec)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %s: %w", file, line, rec[0], err)
