@@ -49,7 +49,8 @@ type Options struct {
 type System struct {
 	opts   Options
 	links  []linkState
-	flows  map[FlowID]*flow
+	flows  flowTable
+	free   []*flow // finished flows, reused with their elems arrays
 	nextID FlowID
 	now    float64 // time of the last call, s
 	done   flowHeap
@@ -101,7 +102,7 @@ func NewSystem(links []Link) *System { return NewSystemOptions(links, Options{})
 // NewSystemOptions is NewSystem with options. A negative or NaN bandwidth is
 // a programmer error (topologies validate their configs) and panics.
 func NewSystemOptions(links []Link, opts Options) *System {
-	s := &System{opts: opts, links: make([]linkState, len(links)), flows: make(map[FlowID]*flow)}
+	s := &System{opts: opts, links: make([]linkState, len(links))}
 	for i, l := range links {
 		if !(l.Bandwidth >= 0) {
 			panic(fmt.Sprintf("fluid: link %d (%q) has bandwidth %v", i, l.Name, l.Bandwidth))
@@ -147,7 +148,8 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	if s.nextID < 0 {
 		panic("fluid: more than 2^31 flows started in one System")
 	}
-	f := &flow{id: s.nextID, remaining: spec.Bytes, last: now, weight: spec.Weight, bound: math.Inf(1), heapIdx: -1}
+	f := s.newFlow()
+	f.id, f.remaining, f.last, f.weight, f.bound, f.heapIdx = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1), -1
 	s.nextID++
 	if f.weight == 0 {
 		f.weight = 1
@@ -178,7 +180,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 		e.pos = int32(len(s.links[e.link].members))
 		s.links[e.link].members = append(s.links[e.link].members, member{f: f, share: e.coef / f.weight, elem: int32(i)})
 	}
-	s.flows[f.id] = f
+	s.flows.put(f)
 	f.finish = math.Inf(1)
 	f.rate = -1 // no rate yet: forces setRate to project the completion
 	s.done.push(f)
@@ -241,7 +243,7 @@ func (s *System) remove(now float64, id FlowID) {
 	if f.rate > 0 && !math.IsInf(f.rate, 1) {
 		level = f.rate * f.weight
 	}
-	delete(s.flows, id)
+	s.flows.del(id)
 	s.done.remove(f)
 	for _, e := range f.elems {
 		ls := &s.links[e.link]
@@ -252,6 +254,27 @@ func (s *System) remove(now float64, id FlowID) {
 		ls.members = ls.members[:last]
 	}
 	s.resolveAbove(now, f.elems, level)
+	s.recycle(f)
+}
+
+// newFlow returns a zeroed flow, reusing a finished one (and its elems
+// array) when there is one: a flow start then allocates nothing.
+func (s *System) newFlow() *flow {
+	if n := len(s.free); n > 0 {
+		f := s.free[n-1]
+		s.free[n-1] = nil
+		s.free = s.free[:n-1]
+		return f
+	}
+	return new(flow)
+}
+
+// recycle keeps a removed flow for newFlow. Nothing refers to it any more:
+// remove took it out of the links, the heap and the table, and the
+// solver's lists are rebuilt before each use.
+func (s *System) recycle(f *flow) {
+	*f = flow{elems: f.elems[:0]}
+	s.free = append(s.free, f)
 }
 
 // Rate returns the flow's current rate in bytes/s (+Inf for a flow that
@@ -269,11 +292,11 @@ func (s *System) Remaining(now float64, id FlowID) float64 {
 }
 
 // Active returns the number of flows in the system.
-func (s *System) Active() int { return len(s.flows) }
+func (s *System) Active() int { return s.flows.n }
 
 func (s *System) mustFlow(id FlowID) *flow {
-	f, ok := s.flows[id]
-	if !ok {
+	f := s.flows.get(id)
+	if f == nil {
 		panic(fmt.Sprintf("fluid: unknown flow %d", id))
 	}
 	return f

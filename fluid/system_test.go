@@ -73,9 +73,9 @@ func TestTiesByID(t *testing.T) {
 func TestComponentsUntouched(t *testing.T) {
 	s := NewSystem(shared(10, 10))
 	a := s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 7})
-	before := s.flows[a].finish
+	before := s.flows.get(a).finish
 	s.Start(0.5, FlowSpec{Links: []LinkID{1}, Bytes: 7})
-	if s.flows[a].finish != before || s.flows[a].last != 0 {
+	if s.flows.get(a).finish != before || s.flows.get(a).last != 0 {
 		t.Errorf("unrelated flow was re-projected")
 	}
 }
