@@ -75,6 +75,10 @@ type parser struct {
 
 	labels labelTable
 
+	// backward is set once a dependency waits for a later op of its block
+	// ("l1 requires l4"); only then can there be a cycle to look for.
+	backward bool
+
 	// dependencies in file order: succOf[k] must wait for predOf[k]
 	depPred, depSucc   []int32
 	idepPred, idepSucc []int32

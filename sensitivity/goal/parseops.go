@@ -176,6 +176,9 @@ func (p *parser) dependency(a, b []byte, start bool) error {
 	if succ == pred {
 		return p.errorf("dependency cycle: %q %s itself", a, kw)
 	}
+	if pred > succ {
+		p.backward = true
+	}
 	if start {
 		p.idepPred, p.idepSucc = append(p.idepPred, pred), append(p.idepSucc, succ)
 	} else {
@@ -187,6 +190,9 @@ func (p *parser) dependency(a, b []byte, start bool) error {
 // checkAcyclic runs Kahn's algorithm over the dependencies (they never
 // cross ranks) and reports an op left on a cycle.
 func (p *parser) checkAcyclic() error {
+	if !p.backward {
+		return nil // every dependency waits for an earlier op: no cycle possible
+	}
 	s := p.s
 	n := len(s.ops)
 	indeg := make([]int32, n)
