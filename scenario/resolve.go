@@ -10,6 +10,12 @@ import (
 // table's keys over it, or the [platform] table alone.
 func (s *Scenario) platform() (Platform, error) {
 	t := s.Platform
+	if n := s.Network; n.LinkBandwidth.Set {
+		t.LinkBandwidth = n.LinkBandwidth
+	}
+	if n := s.Network; n.LinkLatency.Set {
+		t.LinkLatency = n.LinkLatency
+	}
 	var p Platform
 	fromXML := false
 	switch {

@@ -261,3 +261,59 @@ func TestKnownKeys(t *testing.T) {
 		t.Errorf("editDistance(kitten, sitting) = %d, want 3", d)
 	}
 }
+
+func TestNetworkLinkKeysOverridePlatform(t *testing.T) {
+	// Issue 6 sweeps network.link_latency: it must move the platform's links, and win
+	// over platform.link_latency and over a platform XML.
+	for _, tc := range []struct {
+		name string
+		xml  bool
+	}{{"toml", false}, {"xml", true}} {
+		s, err := Load("testdata/hpl.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.xml {
+			if err := s.UsePlatformXML(peersDir + "/cluster_flat_256.xml"); err != nil {
+				t.Skipf("peer platform not beside the checkout: %v", err)
+			}
+		}
+		for _, arg := range []string{"platform.link_latency=3us", "network.link_latency=20us", "network.link_bandwidth=1GBps"} {
+			if err := s.Set(arg); err != nil {
+				t.Fatalf("%s: %s: %v", tc.name, arg, err)
+			}
+		}
+		p := mustPlan(t, s, nil)
+		if p.Platform.LinkLatency != 20e-6 || p.Platform.LinkBandwidth != 1e9 {
+			t.Errorf("%s: link latency %g s, bandwidth %g B/s; want 2e-05 and 1e+09", tc.name, p.Platform.LinkLatency, p.Platform.LinkBandwidth)
+		}
+	}
+}
+
+func TestKernelBackendAndClock(t *testing.T) {
+	s, err := Load("testdata/hpl.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{"kernels.mode=timed", "kernels.clock=cpu", "kernels.backend=gonum"} {
+		if err := s.Set(arg); err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+	}
+	p := mustPlan(t, s, nil)
+	if p.Kernels.Clock != kernels.CPUClock || p.Kernels.Backend != "gonum" {
+		t.Errorf("clock %v backend %q; want cpu and gonum", p.Kernels.Clock, p.Kernels.Backend)
+	}
+	for arg, want := range map[string]string{
+		"kernels.clock=sundial": `kernels.clock: unknown clock "sundial"`,
+		"kernels.backend=mkl":   `kernels.backend: unknown BLAS backend "mkl"`,
+	} {
+		s, _ := Load("testdata/hpl.toml")
+		if err := s.Set(arg); err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+		if _, err := s.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want it to contain %q", arg, err, want)
+		}
+	}
+}

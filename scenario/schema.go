@@ -69,30 +69,35 @@ type PlatformTable struct {
 // NetworkTable is [network]: the MPI layer's model (ranks.Config). Unset keys take
 // the preset's value (model = "smpi", SimGrid 3.32 smpirun's defaults, or "cm02").
 type NetworkTable struct {
-	Model           string   `toml:"model"`
-	EagerThreshold  Size     `toml:"eager_threshold"`
-	AsyncThreshold  Size     `toml:"async_threshold"`
-	Envelope        Size     `toml:"envelope"`
-	SendOverhead    Time     `toml:"send_overhead"`
-	IsendOverhead   Time     `toml:"isend_overhead"`
-	RecvOverhead    Time     `toml:"recv_overhead"`
-	LatFactor       string   `toml:"lat_factor"` // "default" | "none" | "size:factor;..."
-	BwFactor        string   `toml:"bw_factor"`
-	WeightS         Size     `toml:"weight_s"`
-	TCPGamma        Size     `toml:"tcp_gamma"`
-	CrossTraffic    *float64 `toml:"cross_traffic"` // share of the rate loaded on the reverse route
-	IprobeCost      Time     `toml:"iprobe_cost"`
-	IprobeGrowth    *bool    `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
-	TestCost        Time     `toml:"test_cost"`
-	PerRankCounters bool     `toml:"per_rank_counters"`
-	Bcast           string   `toml:"bcast"`
-	Reduce          string   `toml:"reduce"`
-	Gather          string   `toml:"gather"`
-	Scatter         string   `toml:"scatter"`
-	Allreduce       string   `toml:"allreduce"`
-	Allgather       string   `toml:"allgather"`
-	Alltoall        string   `toml:"alltoall"`
-	Barrier         string   `toml:"barrier"`
+	Model string `toml:"model"`
+	// LinkLatency and LinkBandwidth, when given, replace platform.link_latency and
+	// platform.link_bandwidth: the network what-if users reach for first
+	// (`--sweep network.link_latency=1us,5us,20us`) reads as a network key.
+	LinkLatency     Time      `toml:"link_latency"`
+	LinkBandwidth   Bandwidth `toml:"link_bandwidth"`
+	EagerThreshold  Size      `toml:"eager_threshold"`
+	AsyncThreshold  Size      `toml:"async_threshold"`
+	Envelope        Size      `toml:"envelope"`
+	SendOverhead    Time      `toml:"send_overhead"`
+	IsendOverhead   Time      `toml:"isend_overhead"`
+	RecvOverhead    Time      `toml:"recv_overhead"`
+	LatFactor       string    `toml:"lat_factor"` // "default" | "none" | "size:factor;..."
+	BwFactor        string    `toml:"bw_factor"`
+	WeightS         Size      `toml:"weight_s"`
+	TCPGamma        Size      `toml:"tcp_gamma"`
+	CrossTraffic    *float64  `toml:"cross_traffic"` // share of the rate loaded on the reverse route
+	IprobeCost      Time      `toml:"iprobe_cost"`
+	IprobeGrowth    *bool     `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
+	TestCost        Time      `toml:"test_cost"`
+	PerRankCounters bool      `toml:"per_rank_counters"`
+	Bcast           string    `toml:"bcast"`
+	Reduce          string    `toml:"reduce"`
+	Gather          string    `toml:"gather"`
+	Scatter         string    `toml:"scatter"`
+	Allreduce       string    `toml:"allreduce"`
+	Allgather       string    `toml:"allgather"`
+	Alltoall        string    `toml:"alltoall"`
+	Barrier         string    `toml:"barrier"`
 }
 
 // HPLTable is [hpl]; every key that HPL.dat can list takes a value or a list.
@@ -132,13 +137,15 @@ type KernelsTable struct {
 	Pivots     string // replay: a file of pivot rows, one per column (from emu run --record-pivots)
 	SpeedRatio float64
 	Noise      bool
+	Backend    string                 // BLAS of real and timed modes: gonum | openblas (a -tags cblas build)
+	Clock      string                 // how timed mode measures a call: wall (SMPI's) | cpu
 	Models     string                 // models.toml, relative to the scenario
 	Specs      map[string]models.Spec // [kernels.NAME]
 	keys       []string               // the keys this table was given, sorted, for validation
 }
 
 // kernelScalars are the non-model keys of [kernels].
-var kernelScalars = map[string]bool{"mode": true, "pivot": true, "pivots": true, "speed_ratio": true, "noise": true, "models": true}
+var kernelScalars = map[string]bool{"mode": true, "pivot": true, "pivots": true, "speed_ratio": true, "noise": true, "models": true, "backend": true, "clock": true}
 
 // UnmarshalTOML implements toml.Unmarshaler: scalars are the table's settings, tables
 // are kernel models, merged into any model already present (so a --set changes one
@@ -190,6 +197,10 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 		k.Models, err = wantString()
 	case "pivots":
 		k.Pivots, err = wantString()
+	case "backend":
+		k.Backend, err = wantString()
+	case "clock":
+		k.Clock, err = wantString()
 	case "noise":
 		b, ok := val.(bool)
 		if !ok {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/kernels"
@@ -151,7 +152,16 @@ func (s *Scenario) kernels(p *Plan) error {
 		key, msg := splitKeyMessage(err.Error())
 		return s.errorAt(key, msg)
 	}
-	p.Kernels = kernels.Config{Mode: m, SpeedRatio: k.SpeedRatio, Models: set, Noise: k.Noise}
+	if _, err := kernels.LookupBackend(k.Backend); err != nil {
+		return s.errorAt("kernels.backend", fmt.Sprintf("unknown BLAS backend %q (this build has: %s)", k.Backend, strings.Join(kernels.Backends(), ", ")))
+	}
+	clock := kernels.WallClock
+	if k.Clock != "" {
+		if clock, err = kernels.ParseClock(k.Clock); err != nil {
+			return s.errorAt("kernels.clock", fmt.Sprintf("unknown clock %q (wall or cpu)", k.Clock))
+		}
+	}
+	p.Kernels = kernels.Config{Mode: m, SpeedRatio: k.SpeedRatio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
 	return nil
 }
 

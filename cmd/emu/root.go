@@ -147,6 +147,10 @@ func writeFileAtomic(path string, write func(w io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return asFailure(err)
 	}
+	// CreateTemp makes the file private (0600); a result file is an ordinary file.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return asFailure(err)
+	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return asFailure(err)
 	}
