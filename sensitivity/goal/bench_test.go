@@ -97,8 +97,13 @@ func BenchmarkStencil64(b *testing.B) {
 	b.Run("replay", func(b *testing.B) {
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			if _, err := Replay(s, peerParams3us); err != nil {
+			res, err := Replay(s, peerParams3us)
+			if err != nil {
 				b.Fatal(err)
+			}
+			const want = 10117950.400 // ns, LogGOPSim (§8.2)
+			if got := res.Runtime * 1e9; math.Abs(got-want) > peerTolerance*want {
+				b.Fatalf("replay %.3f ns, LogGOPSim %.3f ns", got, want)
 			}
 		}
 		sec := b.Elapsed().Seconds() / float64(b.N)
