@@ -105,6 +105,11 @@ func TestWorkedExamples(t *testing.T) {
 		// and 1500 (1b: g = 1000 < o), so rank 1 processes at 4000 and 5500.
 		{"wildcards", "num_ranks 2\nrank 0 {\nl1: send 1b to 1 tag 9\nl2: send 1b to 1 tag -1\nl2 requires l1\n}\nrank 1 {\nl1: recv 1b from -1 tag -1\nl2: recv 1b from 0 tag 5\nl2 requires l1\n}\n",
 			loggopsimDefaults, []float64{3000, 7000}, 0},
+		// A message to itself: the send takes the CPU 0..1500, the recv is
+		// posted at 0, the message arrives at o+L = 4000 and is processed
+		// until 5500.
+		{"message to self", "num_ranks 1\nrank 0 {\nsend 1b to 0\nrecv 1b from 0\n}\n",
+			loggopsimDefaults, []float64{5500}, 0},
 		// Cross-CPU dependency (§5.8): calc 200 on cpu 1 waits for calc 100
 		// on cpu 0, but is queued at cpu 1's free time, 0: host time 200.
 		// The graph keeps the dependency (100+200 = 300): this LogGOPSim
