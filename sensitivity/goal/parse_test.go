@@ -148,6 +148,9 @@ func FuzzParse(f *testing.F) {
 		deps := 0
 		for v := 0; v < s.NumOps(); v++ {
 			r := s.rankOf(int32(v))
+			if r != int(s.ops[v].rank) {
+				t.Fatalf("op %d: rank %d in its record, %d by its block", v, s.ops[v].rank, r)
+			}
 			for _, list := range [2][]int32{s.Requires(v), s.IRequires(v)} {
 				for _, w := range list {
 					deps++
@@ -177,4 +180,19 @@ func TestParseLongLine(t *testing.T) {
 	if s.NumOps() != 1 || s.Op(0).Line != 4 {
 		t.Fatalf("ops %d, line %d", s.NumOps(), s.Op(0).Line)
 	}
+}
+
+// rankOf finds the rank of a global op index by binary search over the
+// rank boundaries: an independent check of the records' rank field.
+func (s *Schedule) rankOf(op int32) int {
+	lo, hi := 0, len(s.rankStart)-1 // invariant: rankStart[lo] <= op < rankStart[hi]
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if s.rankStart[mid] <= op {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }

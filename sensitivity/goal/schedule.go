@@ -134,19 +134,5 @@ func (s *Schedule) NumMessages() int {
 func (s *Schedule) CPUs() int { return int(s.maxCPU) + 1 }
 func (s *Schedule) NICs() int { return int(s.maxNIC) + 1 }
 
-// rankOf finds the rank of a global op index by binary search.
-func (s *Schedule) rankOf(op int32) int {
-	lo, hi := 0, len(s.rankStart)-1 // invariant: rankStart[lo] <= op < rankStart[hi]
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if s.rankStart[mid] <= op {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
-}
-
 // maxOps bounds the number of ops so that global indices fit in int32.
 const maxOps = math.MaxInt32 - 1
