@@ -63,3 +63,13 @@ func TestRunRejectsBadParams(t *testing.T) {
 		}
 	}
 }
+
+// Timed mode runs on real data too: the residual is checked.
+func TestTimedModePasses(t *testing.T) {
+	p := DefaultParams()
+	p.N, p.NB, p.P, p.Q = 64, 8, 2, 2
+	res := runHPL(t, p, kernels.Timed, Options{}, 0)
+	if !res.Checked || !res.Passed || res.Time <= 0 {
+		t.Fatalf("%+v", res)
+	}
+}
