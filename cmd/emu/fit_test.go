@@ -148,9 +148,29 @@ const predictTol = 0.25
 // machine, fit, and check that a model-mode HPL predicts the timed-mode run.
 // Both measure process CPU time so that other processes do not count.
 func TestCalibrationPredictsTimedHPL(t *testing.T) {
+	// Measurements on a shared machine are noisy (another process's burst can
+	// inflate a whole calibration), so the workflow is tried up to three times
+	// with fresh samples; a systematic error (a wrong unit, work term or
+	// dimension convention) is off by far more than predictTol every time.
+	var gaps []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		timed, model := calibrateAndPredict(t, uint64(attempt+1))
+		t.Logf("attempt %d, HPL N=1000 2×2: timed %.4f s, model %.4f s (%+.1f%%)", attempt, timed, model, 100*(model/timed-1))
+		if math.Abs(model/timed-1) <= predictTol {
+			return
+		}
+		gaps = append(gaps, fmt.Sprintf("%+.1f%%", 100*(model/timed-1)))
+	}
+	t.Errorf("model-mode HPL vs timed HPL off by more than %g in every attempt: %v", predictTol, gaps)
+}
+
+// calibrateAndPredict calibrates this machine with the given plan seed, fits M1-N0 and
+// returns the timed-mode and the model-mode HPL Time of the same small problem.
+func calibrateAndPredict(t *testing.T, seed uint64) (timed, model float64) {
+	t.Helper()
 	dir := t.TempDir()
 	samples, fitted := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml")
-	if code, _, stderr := runCLI(t, "calibrate", "--samples", "100", "--max-dim", "520", "--clock", "cpu", "--seed", "2", "-o", samples); code != exitOK {
+	if code, _, stderr := runCLI(t, "calibrate", "--samples", "100", "--max-dim", "520", "--clock", "cpu", "--seed", fmt.Sprint(seed), "-o", samples); code != exitOK {
 		t.Fatalf("calibrate: %s", stderr)
 	}
 	if code, _, stderr := runCLI(t, "fit", samples, "--family", "M1-N0", "-o", fitted); code != exitOK {
@@ -189,9 +209,5 @@ grids = [[2, 2]]
 		}
 		return res.HPL[0].Time
 	}
-	timed, model := hplTime("timed"), hplTime("model")
-	t.Logf("HPL N=1000 2×2: timed %.4f s, model %.4f s (%+.1f%%)", timed, model, 100*(model/timed-1))
-	if math.Abs(model/timed-1) > predictTol {
-		t.Errorf("model-mode HPL %.4f s vs timed %.4f s: off by more than %g", model, timed, predictTol)
-	}
+	return hplTime("timed"), hplTime("model")
 }
