@@ -160,6 +160,9 @@ func injectionSweep(t *testing.T, text string) (pred, emul []float64, l0 float64
 	t.Helper()
 	base := emulate(t, text, scenario.RunOptions{Graph: true})
 	l0 = routeLatency(t, base.Plan)
+	if base.GraphL != l0 {
+		t.Errorf("the recorder's baseline latency %g s, the route's %g s", base.GraphL, l0)
+	}
 	rep, err := sensitivity.Analyze(base.Graph, sensitivity.Params{
 		L0: l0, Lmin: l0, Lmax: l0 + injectionMaxDelta, Points: injectionSteps + 1,
 	})
