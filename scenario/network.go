@@ -95,6 +95,13 @@ func (s *Scenario) network() (ranks.Config, error) {
 		c.NoGrowth = !*n.IprobeGrowth
 	}
 	c.PerRankCounters = n.PerRankCounters
+	switch n.WakeOrder {
+	case "", "rank":
+	case "fifo":
+		c.WakeOrderFIFO = true
+	default:
+		return c, s.errorAt("network.wake_order", fmt.Sprintf("unknown order %q (rank or fifo)", n.WakeOrder))
+	}
 	algos := []struct {
 		key, value string
 		set        func(*ranks.Config, string)

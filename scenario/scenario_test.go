@@ -317,3 +317,20 @@ func TestKernelBackendAndClock(t *testing.T) {
 		}
 	}
 }
+
+func TestWakeOrder(t *testing.T) {
+	for v, want := range map[string]bool{"rank": false, "fifo": true} {
+		s, _ := Load("testdata/hpl.toml")
+		if err := s.Set("network.wake_order=" + v); err != nil {
+			t.Fatal(err)
+		}
+		if p := mustPlan(t, s, nil); p.Network.WakeOrderFIFO != want {
+			t.Errorf("wake_order=%s: WakeOrderFIFO %v, want %v", v, p.Network.WakeOrderFIFO, want)
+		}
+	}
+	s, _ := Load("testdata/hpl.toml")
+	s.Set("network.wake_order=random")
+	if _, err := s.Validate(); err == nil || !strings.Contains(err.Error(), `network.wake_order: unknown order "random"`) {
+		t.Errorf("bad order: %v", err)
+	}
+}

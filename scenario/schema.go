@@ -90,14 +90,17 @@ type NetworkTable struct {
 	IprobeGrowth    *bool     `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
 	TestCost        Time      `toml:"test_cost"`
 	PerRankCounters bool      `toml:"per_rank_counters"`
-	Bcast           string    `toml:"bcast"`
-	Reduce          string    `toml:"reduce"`
-	Gather          string    `toml:"gather"`
-	Scatter         string    `toml:"scatter"`
-	Allreduce       string    `toml:"allreduce"`
-	Allgather       string    `toml:"allgather"`
-	Alltoall        string    `toml:"alltoall"`
-	Barrier         string    `toml:"barrier"`
+	// WakeOrder breaks exact ties between ranks that become ready at one instant:
+	// "rank" (lowest rank first, the default) or "fifo" (SimGrid's order).
+	WakeOrder string `toml:"wake_order"`
+	Bcast     string `toml:"bcast"`
+	Reduce    string `toml:"reduce"`
+	Gather    string `toml:"gather"`
+	Scatter   string `toml:"scatter"`
+	Allreduce string `toml:"allreduce"`
+	Allgather string `toml:"allgather"`
+	Alltoall  string `toml:"alltoall"`
+	Barrier   string `toml:"barrier"`
 }
 
 // HPLTable is [hpl]; every key that HPL.dat can list takes a value or a list.
