@@ -85,6 +85,7 @@ func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*W
 	}
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))
+	w.ready.ranks = w.ranks
 	for i := range w.ranks {
 		r := &Rank{w: w, id: i, host: placement[i], iprobeN: 1, testN: 1, testanyN: 1}
 		r.world = Comm{r: r, ctx: world, rank: i}

@@ -1,0 +1,49 @@
+package ranks
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestReadyQueueOrder checks both orders against a reference list under
+// random interleavings of pushes and pops: the heap must always give the
+// lowest ready rank, the FIFO the oldest.
+func TestReadyQueueOrder(t *testing.T) {
+	const n = 300
+	ranks := make([]*Rank, n)
+	for i := range ranks {
+		ranks[i] = &Rank{id: i}
+	}
+	for _, fifo := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		q := readyQueue{fifo: fifo, ranks: ranks}
+		var ref []int
+		in := make([]bool, n)
+		for step := 0; step < 20000; step++ {
+			if id := rng.IntN(n); rng.IntN(3) > 0 && !in[id] {
+				in[id] = true
+				q.push(ranks[id])
+				ref = append(ref, id)
+				continue
+			}
+			got := q.pop()
+			if len(ref) == 0 {
+				if got != nil {
+					t.Fatalf("fifo=%v: pop of an empty queue gave rank %d", fifo, got.id)
+				}
+				continue
+			}
+			k := 0
+			if !fifo {
+				k = slices.Index(ref, slices.Min(ref))
+			}
+			want := ref[k]
+			ref = slices.Delete(ref, k, k+1)
+			if got == nil || got.id != want {
+				t.Fatalf("fifo=%v step %d: pop gave %v, want rank %d", fifo, step, got, want)
+			}
+			in[want] = false
+		}
+	}
+}
