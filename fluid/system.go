@@ -119,7 +119,11 @@ func NewSystemOptions(links []Link, opts Options) *System {
 func (s *System) Start(now float64, spec FlowSpec) FlowID {
 	s.advance(now)
 	f := s.add(now, spec)
-	s.resolveFrom(now, f)
+	if x, ok := s.alone(f); ok {
+		s.setRate(now, f, x)
+	} else {
+		s.resolveFrom(now, f)
+	}
 	return f.id
 }
 
@@ -129,13 +133,48 @@ func (s *System) Start(now float64, spec FlowSpec) FlowID {
 func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
 	s.advance(now)
 	s.batch = s.batch[:0]
+	first := len(ids)
 	for _, spec := range specs {
 		f := s.add(now, spec)
 		ids = append(ids, f.id)
-		s.batch = append(s.batch, f.elems...)
 	}
-	s.resolveAbove(now, s.batch, 0)
+	// Only once all are in can a flow be known to be alone on its links.
+	for _, id := range ids[first:] {
+		f := s.flows.get(id)
+		if x, ok := s.alone(f); ok {
+			s.setRate(now, f, x)
+		} else {
+			s.batch = append(s.batch, f.elems...)
+		}
+	}
+	if len(s.batch) > 0 {
+		s.resolveAbove(now, s.batch, 0)
+	}
 	return ids
+}
+
+// alone returns the rate of a flow that is the only one on each of its
+// Shared links, and whether it is. Such a flow is a component of its own:
+// progressive filling would fix it at the level of its lowest link,
+// capacity/share, or at its bound if that comes first — computed here with
+// the solver's very operations, so the rate is the same float, without
+// building a heap. (SPMD traffic on private links is mostly such flows.)
+func (s *System) alone(f *flow) (float64, bool) {
+	if s.opts.FullResolve || len(f.elems) == 0 {
+		return 0, false
+	}
+	level := math.Inf(1)
+	for _, e := range f.elems {
+		ls := &s.links[e.link]
+		if len(ls.members) != 1 {
+			return 0, false
+		}
+		level = math.Min(level, max(ls.capacity, 0)/ls.members[0].share)
+	}
+	if f.bound*f.weight <= level {
+		return f.bound, true
+	}
+	return level / f.weight, true
 }
 
 // add registers a flow without solving. A flow that crosses no Shared
@@ -222,7 +261,7 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 // running flows, ties broken by the lower id; ok is false when no flow will
 // ever complete (none running, or all stalled at rate 0).
 func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
-	if len(s.done) == 0 || math.IsInf(s.done[0].finish, 1) {
+	if len(s.done) == 0 || math.IsInf(s.done[0].finish, 1) { // entries carry their flow's finish and id
 		return 0, 0, false
 	}
 	return s.done[0].finish, s.done[0].id, true
@@ -253,8 +292,21 @@ func (s *System) remove(now float64, id FlowID) {
 		moved.f.elems[moved.elem].pos = e.pos
 		ls.members = ls.members[:last]
 	}
-	s.resolveAbove(now, f.elems, level)
+	if s.opts.FullResolve || !s.emptied(f) {
+		s.resolveAbove(now, f.elems, level)
+	}
 	s.recycle(f)
+}
+
+// emptied reports whether every link of a removed flow f is now idle: the
+// re-solve would then find no flow to update.
+func (s *System) emptied(f *flow) bool {
+	for _, e := range f.elems {
+		if len(s.links[e.link].members) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // newFlow returns a zeroed flow, reusing a finished one (and its elems
