@@ -110,16 +110,6 @@ func benchScenario(b *testing.B, s *scenario.Scenario, smpiWall, smpiBytes float
 	}
 }
 
-// cpuSeconds is the process's user+system CPU time, s.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)*1e-6 }
-	return tv(ru.Utime) + tv(ru.Stime)
-}
-
 // resetPeakRSS resets the kernel's high-water mark of this process's resident
 // set (Linux ≥ 4.0: writing 5 to /proc/self/clear_refs), so that peakRSS
 // measures one benchmark rather than the whole process. Best effort.
