@@ -40,6 +40,28 @@ func (p Params) check() error {
 	return nil
 }
 
+// maxMessagePs bounds the time of one message, (s−1)·max(G, O) + o + g,
+// so that the replay's int64 picoseconds (106 days) cannot overflow on any
+// schedule of fewer than 10⁶ messages in sequence.
+const maxMessagePs = 1e13 // 10 s
+
+// checkScale refuses parameters that would make one message of the
+// schedule take longer than maxMessagePs.
+func checkScale(s *Schedule, p Params) error {
+	var largest int64
+	for i := range s.ops {
+		if s.ops[i].kind != OpCalc {
+			largest = max(largest, s.ops[i].size)
+		}
+	}
+	perByte := max(float64(ps(p.G)), float64(ps(p.OPerByte)))
+	if t := float64(largest)*perByte + float64(ps(p.O)+ps(p.Gap)); t > maxMessagePs {
+		return fmt.Errorf("goal: replay of %s: a %d-byte message would take %.3g s with G = %g s/B, O = %g s/B; the limit is %g s",
+			s.Name, largest, t/psPerSecond, p.G, p.OPerByte, maxMessagePs/psPerSecond)
+	}
+	return nil
+}
+
 // ps rounds seconds to whole picoseconds.
 func ps(sec float64) int64 { return int64(math.Round(sec * psPerSecond)) }
 
@@ -79,6 +101,9 @@ func ReplayGraph(s *Schedule, p Params, b *sensitivity.Builder) (*Result, error)
 // a plain reference for tests and benchmarks.
 func replay(s *Schedule, p Params, b *sensitivity.Builder, reference bool) (*Result, error) {
 	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if err := checkScale(s, p); err != nil {
 		return nil, err
 	}
 	e := newEngine(s, p)

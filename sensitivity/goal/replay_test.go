@@ -2,6 +2,7 @@ package goal
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -185,4 +186,47 @@ func TestRendezvousSizeMismatch(t *testing.T) {
 	if res.Unstarted != 1 || math.Abs(res.RankTimes[0]*1e9-1500) > exampleTolerance || math.Abs(res.RankTimes[1]*1e9-651500) > exampleTolerance {
 		t.Errorf("unstarted %d, rank times %v s; want 1, [1500 651500] ns", res.Unstarted, res.RankTimes)
 	}
+}
+
+// TestReplayScale refuses a per-byte cost that would make the schedule's
+// largest message overflow the replay's integer time.
+func TestReplayScale(t *testing.T) {
+	s, _ := Parse(strings.NewReader("num_ranks 2\nrank 0 {\nsend 4000000000b to 1\n}\nrank 1 {\nrecv 4000000000b from 0\n}\n"), "big.goal")
+	if _, err := Replay(s, Params{G: 1e-6}); err == nil || !strings.Contains(err.Error(), "4000000000-byte message") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Replay(s, Params{G: 1e-9}); err != nil { // 4 s: fine
+		t.Fatal(err)
+	}
+}
+
+// FuzzReplay replays whatever Parse accepts: no panic, and when the
+// replay completes on one CPU per rank, the graph's longest path is the
+// replay's runtime.
+func FuzzReplay(f *testing.F) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 8; i++ {
+		f.Add(randomSchedule(rng), uint16(3000), uint16(1500))
+	}
+	f.Add(threeSends, uint16(2500), uint16(1500))
+	f.Add(latePosting, uint16(0), uint16(0))
+	f.Fuzz(func(t *testing.T, src string, L, o uint16) {
+		s, err := Parse(strings.NewReader(src), "fuzz.goal")
+		if err != nil || s.NumOps() > 5000 {
+			return
+		}
+		p := Params{L: float64(L) * 1e-9, O: float64(o) * 1e-9, Gap: 1e-6, G: 6e-9, S: 65535}
+		b := sensitivity.NewBuilder(s.NumRanks())
+		res, err := ReplayGraph(s, p, b)
+		if err != nil || res.Unstarted > 0 || s.CPUs() > 1 {
+			return
+		}
+		g, err := b.Build()
+		if err != nil {
+			t.Fatalf("Build: %v", err)
+		}
+		if T := g.Runtime([]float64{p.L}); math.Abs(T-res.Runtime) > graphTolerance*max(res.Runtime, 1e-9) {
+			t.Fatalf("graph %.6f ns, replay %.6f ns", T*1e9, res.Runtime*1e9)
+		}
+	})
 }
