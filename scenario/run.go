@@ -19,6 +19,9 @@ type RunOptions struct {
 	Trace io.Writer // write a Chrome trace-event JSON here, if not nil
 	// TraceFrom and TraceTo bound the trace, s (TraceTo 0 = no bound).
 	TraceFrom, TraceTo float64
+	// Breakdown splits each rank's time into compute, communication and waiting
+	// (Result.Breakdown).
+	Breakdown bool
 	// Hooks are extra listeners (progress reporters, tests).
 	Hooks []ranks.Hook
 	// RecordPivots keeps the pivot rows of an HPL run (real mode, one test) in
@@ -35,13 +38,14 @@ type Result struct {
 	Seed          uint64  `json:"seed"`
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result or []pingpong.RingResult
 
-	HPL      []*hpl.Result         `json:"-"`
-	Pingpong []pingpong.Result     `json:"-"`
-	Ring     []pingpong.RingResult `json:"-"`
-	Graph    *sensitivity.Graph    `json:"-"`
-	GraphL   float64               `json:"-"` // the latency to analyse the graph at (GraphRecorder.BaselineLatency), s
-	Pivots   *hpl.Pivots           `json:"-"`
-	Plan     *Plan                 `json:"-"`
+	HPL       []*hpl.Result         `json:"-"`
+	Pingpong  []pingpong.Result     `json:"-"`
+	Ring      []pingpong.RingResult `json:"-"`
+	Graph     *sensitivity.Graph    `json:"-"`
+	Breakdown *Breakdown            `json:"-"`
+	GraphL    float64               `json:"-"` // the latency to analyse the graph at (GraphRecorder.BaselineLatency), s
+	Pivots    *hpl.Pivots           `json:"-"`
+	Plan      *Plan                 `json:"-"`
 }
 
 // Run executes the plan: builds the topology, places CoresPerHost ranks per host in
@@ -71,6 +75,11 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		tw = NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
 		w.AddHook(tw.Hook)
 	}
+	var split *Breakdown
+	if opt.Breakdown {
+		split = NewBreakdown(p.Ranks)
+		w.AddHook(split.Hook)
+	}
 	for _, h := range opt.Hooks {
 		w.AddHook(h)
 	}
@@ -90,6 +99,10 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	res.WallTime = time.Since(start).Seconds()
 	res.SimulatedTime = w.Now()
+	if split != nil {
+		split.Finish(res.SimulatedTime)
+		res.Breakdown = split
+	}
 	if tw != nil {
 		if cerr := tw.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("writing the trace: %w", cerr)

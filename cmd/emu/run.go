@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -66,6 +67,7 @@ func newRunCmd() *cobra.Command {
 		sf                          scenarioFlags
 		jsonOut, graphOut, traceOut string
 		traceWindow, pivotsOut      string
+		plotDir                     string
 		maxIterations               int
 	)
 	cmd := &cobra.Command{
@@ -81,7 +83,8 @@ changes any one key after that (a what-if in one flag).
 
 Outputs: --json writes {"app", "ranks", "simulated_time_s", "wall_time_s",
 "seed", "results": [...]} (written whole or not at all); --graph writes the
-execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
+execution graph for "emu analyze"; --plot draws each rank's time split into
+compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 (one process per rank), bounded by --trace-window.`,
 		Example: `  emu run
   emu run examples/dahu.toml --json out.json
@@ -101,7 +104,7 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 			if err != nil {
 				return err
 			}
-			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != ""}
+			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != ""}
 			if opt.RecordPivots {
 				if err := plan.CanRecordPivots(); err != nil {
 					return fmt.Errorf("--record-pivots: %v", err)
@@ -110,7 +113,7 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
-			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut})
+			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir})
 		},
 	}
 	sf.add(cmd)
@@ -120,12 +123,13 @@ execution graph for "emu analyze"; --trace writes a Chrome/Perfetto trace
 	fl.StringVar(&traceOut, "trace", "", "write a Chrome trace-event JSON to `FILE`")
 	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
+	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only the first `K` panels and extrapolate Time (same as --set hpl.max_iterations=K)")
 	return cmd
 }
 
 // runOutputs are the files a run writes ("" = not asked for).
-type runOutputs struct{ json, graph, trace, pivots string }
+type runOutputs struct{ json, graph, trace, pivots, plot string }
 
 // runPlan runs a validated plan and writes every output asked for. Output files
 // are written through a temporary file and a rename, so an error leaves none.
@@ -174,6 +178,11 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 			// The graph's latency terms are absolute: analyse it at the run's own L.
 			fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s; analyse it at the run's message latency: emu analyze %s --L %gus\n",
 				graphOut, graphOut, res.GraphL*1e6)
+		}
+	}
+	if out.plot != "" {
+		if err := writeBreakdown(out.plot, plan, res); err != nil {
+			return err
 		}
 	}
 	if out.pivots != "" {
@@ -250,4 +259,18 @@ func dirOf(path string) string {
 		}
 	}
 	return "."
+}
+
+// writeBreakdown writes the per-rank time split of a run into dir.
+func writeBreakdown(dir string, plan *scenario.Plan, res *scenario.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return asFailure(err)
+	}
+	title := fmt.Sprintf("%s, %d ranks: time per rank (simulated %.6g s)", plan.App, res.Ranks, res.SimulatedTime)
+	if err := writeFileAtomic(filepath.Join(dir, "rank_time.svg"), func(w io.Writer) error {
+		return res.Breakdown.WriteSVG(w, title)
+	}); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "rank_time.csv"), res.Breakdown.WriteCSV)
 }
