@@ -1,5 +1,3 @@
-// Package examples holds runnable scenario files; this test keeps them loadable and
-// runnable as the code under them changes.
 package examples
 
 import (

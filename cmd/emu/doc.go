@@ -1,0 +1,15 @@
+// Command emu predicts the performance of MPI applications, first of all HPL, by
+// emulating them on one machine over a simulated network (see the README and
+// shared/DESIGN.md).
+//
+// Subcommands: run, calibrate (and calibrate merge), fit, analyze, sensitivity, tune
+// (and tune collect). Each lives in its own file and registers itself from init
+// (root.go's register); main is thin on purpose: everything happens in run, which the
+// tests call in-process with golden outputs.
+//
+// Error policy: a command's RunE returns errors instead of printing them; run prints
+// one line "emu: ..." and exits 2 for bad input (a file, line or key named in the
+// message) or 1 for a failure that is not the input's fault (asFailure). Output files
+// are written through a temporary file and a rename, so a failed command leaves none.
+// The CLI may import every package of the module; nothing imports it.
+package main
