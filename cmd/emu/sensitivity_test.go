@@ -118,3 +118,65 @@ func TestSensitivityBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSensitivityHPLDatAndPlatform: --hpl-dat and --platform replace the scenario's
+// tables as in emu run; on a SimGrid cluster of 1 µs links ℓ is 2 µs, and with
+// free probes under cm02 the graph is the run.
+func TestSensitivityHPLDatAndPlatform(t *testing.T) {
+	dir := t.TempDir()
+	xml := writeFile(t, "cluster.xml", `<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="node-" radical="0-3" suffix="" speed="1Gf" core="1"
+           bw="10GBps" lat="1us" sharing_policy="SPLITDUPLEX"/>
+</platform>
+`)
+	dat := writeFile(t, "HPL.dat", `HPLinpack benchmark input file
+Innovative Computing Laboratory, University of Tennessee
+HPL.out      output file name (if any)
+6            device out (6=stdout,7=stderr,file)
+1            # of problems sizes (N)
+1000         Ns
+1            # of NBs
+64           NBs
+0            PMAP process mapping (0=Row-,1=Column-major)
+1            # of process grids (P x Q)
+2            Ps
+2            Qs
+16.0         threshold
+1            # of panel fact
+2            PFACTs (0=left, 1=Crout, 2=Right)
+1            # of recursive stopping criterium
+4            NBMINs (>= 1)
+1            # of panels in recursion
+2            NDIVs
+1            # of recursive panel fact.
+2            RFACTs (0=left, 1=Crout, 2=Right)
+1            # of broadcast
+1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
+1            # of lookahead depth
+1            DEPTHs (>=0)
+2            SWAP (0=bin-exch,1=long,2=mix)
+64           swapping threshold
+0            L1 in (0=transposed,1=no-transposed) form
+0            U  in (0=transposed,1=no-transposed) form
+1            Equilibration (0=no,1=yes)
+8            memory alignment in double (> 0)
+`)
+	js := filepath.Join(dir, "s.json")
+	code, out, errOut := runCLI(t, "sensitivity", "-q", "--hpl-dat", dat, "--platform", xml,
+		"--set", "network.model=cm02", "--set", "network.iprobe_cost=0us", "--json", js)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "emulated hpl on 4 ranks") || !strings.Contains(out, "L0 = 2.000000 µs") || strings.Contains(out, "note:") {
+		t.Errorf("output:\n%s", out)
+	}
+	m := readReport(t, js)
+	if sim := simulatedTime(t, out); math.Abs(m["runtime_s"].(float64)-sim) > graphAtL0*sim+printedResolution {
+		t.Errorf("graph at L0 %v s, run %v s", m["runtime_s"], sim)
+	}
+	if lo, hi := m["Lmin_s"].(float64), m["Lmax_s"].(float64); lo != 2e-6 || math.Abs(hi-52e-6) > 1e-15 {
+		t.Errorf("default range %v..%v s, want L0..L0+50 µs", lo, hi)
+	}
+}
