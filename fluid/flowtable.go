@@ -3,7 +3,7 @@ package fluid
 // flowTable maps the FlowIDs of running flows to their state without
 // hashing: ids are handed out in increasing order, so id>>flowPageBits
 // names a page of 1,024 consecutive ids and the low bits a slot in it. A
-// page is given back (kept as the spare) once every flow on it has gone,
+// page is given back (kept as a spare) once every flow on it has gone,
 // so memory follows the running flows, plus 8 bytes of directory per 1,024
 // ids ever started (2^31 ids: 16 MiB at most).
 //
@@ -11,14 +11,18 @@ package fluid
 // about 40% of what fluid adds to a small message before this table.
 type flowTable struct {
 	pages []*flowPage
-	spare *flowPage // an emptied page, reused by the next page needed
-	n     int       // flows in the table
+	spare []*flowPage // emptied pages, reused by the next pages needed
+	n     int         // flows in the table
 }
 
 const (
 	flowPageBits = 10
 	flowPageSize = 1 << flowPageBits
 )
+
+// maxSparePages bounds the emptied pages kept for reuse (8 KiB each): a
+// few suffice when flows of neighbouring pages end out of order.
+const maxSparePages = 8
 
 type flowPage struct {
 	slot [flowPageSize]*flow
@@ -42,8 +46,9 @@ func (t *flowTable) put(f *flow) {
 	}
 	pg := t.pages[p]
 	if pg == nil {
-		if pg = t.spare; pg != nil {
-			t.spare = nil
+		if k := len(t.spare); k > 0 {
+			pg = t.spare[k-1]
+			t.spare = t.spare[:k-1]
 		} else {
 			pg = new(flowPage)
 		}
@@ -63,6 +68,8 @@ func (t *flowTable) del(id FlowID) {
 	t.n--
 	if pg.live == 0 {
 		t.pages[p] = nil // every slot is nil again: reusable as is
-		t.spare = pg
+		if len(t.spare) < maxSparePages {
+			t.spare = append(t.spare, pg)
+		}
 	}
 }
