@@ -38,8 +38,7 @@ type Rank struct {
 
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
 
-	lastDst  int   // host of the last route used
-	lastPath *path // its route, nil before the first message
+	paths *[pathCacheSize]cachedPath // routes from this host by destination (see pathTo)
 
 	spins  int     // consecutive failed free polls at time spinAt
 	spinAt float64 // s
