@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -179,4 +180,61 @@ HPL.out      output file name (if any)
 	if lo, hi := m["Lmin_s"].(float64), m["Lmax_s"].(float64); lo != 2e-6 || math.Abs(hi-52e-6) > 1e-15 {
 		t.Errorf("default range %v..%v s, want L0..L0+50 µs", lo, hi)
 	}
+}
+
+// TestSensitivityLPAgainstGlpsol solves the exported LP with glpk's glpsol, an
+// independent solver: its optimum is the report's T(L0) and the reduced cost of
+// the latency variable l0 is λ_L (the LP is in ns).
+func TestSensitivityLPAgainstGlpsol(t *testing.T) {
+	if _, err := exec.LookPath("glpsol"); err != nil {
+		t.Skip("glpsol not installed (Debian: glpk-utils)")
+	}
+	dir := t.TempDir()
+	js, lp := filepath.Join(dir, "s.json"), filepath.Join(dir, "s.lp")
+	code, _, errOut := runCLI(t, "sensitivity", "-q", "--set", "network.model=cm02", "--json", js, "--lp", lp)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	sol, glp := filepath.Join(dir, "sol.txt"), filepath.Join(dir, "p.glp")
+	if out, err := exec.Command("glpsol", "--lp", lp, "-w", sol, "--wglp", glp).CombinedOutput(); err != nil {
+		t.Fatalf("glpsol: %v\n%s", err, out)
+	}
+	l0 := ""
+	for _, f := range fieldsOf(t, glp) {
+		if len(f) == 4 && f[0] == "n" && f[1] == "j" && f[3] == "l0" {
+			l0 = f[2]
+		}
+	}
+	var obj, dual float64
+	for _, f := range fieldsOf(t, sol) {
+		switch {
+		case len(f) == 7 && f[0] == "s":
+			obj, _ = strconv.ParseFloat(f[6], 64)
+		case len(f) == 5 && f[0] == "j" && f[1] == l0:
+			dual, _ = strconv.ParseFloat(f[4], 64)
+		}
+	}
+	m := readReport(t, js)
+	if rt := m["runtime_s"].(float64); math.Abs(obj*1e-9-rt) > glpsolRel*rt {
+		t.Errorf("glpsol optimum %v ns, report %v s", obj, rt)
+	}
+	if lam := m["lambda_L"].(float64); l0 == "" || dual != lam {
+		t.Errorf("glpsol reduced cost of l0 (column %q) %v, λ_L %v", l0, dual, lam)
+	}
+}
+
+// glpsolRel is the agreement required with glpsol's simplex, relative.
+const glpsolRel = 1e-9
+
+func fieldsOf(t *testing.T, path string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, line := range strings.Split(string(data), "\n") {
+		out = append(out, strings.Fields(line))
+	}
+	return out
 }
