@@ -93,30 +93,30 @@ func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
 	r.nicRCPU = make([]uint8, nn)
 	r.op = fill(make([]recOp, n), recOp{v: -1, aux: -1})
 	r.sd = make(map[int32]int32)
-	// Predecessor lists, from the successor lists.
-	r.predStart = make([]int32, n+1)
-	for p := 0; p < n; p++ {
-		for _, list := range [2][]int32{s.Requires(p), s.IRequires(p)} {
-			for _, w := range list {
-				r.predStart[w+1]++
-			}
-		}
+	// Predecessor lists, from the successor lists, with predStart[w+1] as
+	// w's write cursor (csr in parse.go explains the shift).
+	ps := make([]int32, n+2)
+	for _, w := range s.succ {
+		ps[w+2]++
 	}
-	for i := 0; i < n; i++ {
-		r.predStart[i+1] += r.predStart[i]
+	for _, w := range s.isucc {
+		ps[w+2]++
 	}
-	r.pred = make([]int32, r.predStart[n])
-	next := append([]int32(nil), r.predStart[:n]...)
+	for i := 2; i < n+2; i++ {
+		ps[i] += ps[i-1]
+	}
+	r.pred = make([]int32, ps[n+1])
 	for p := 0; p < n; p++ {
 		for _, w := range s.Requires(p) {
-			r.pred[next[w]] = int32(p)
-			next[w]++
+			r.pred[ps[w+1]] = int32(p)
+			ps[w+1]++
 		}
 		for _, w := range s.IRequires(p) {
-			r.pred[next[w]] = -1 - int32(p)
-			next[w]++
+			r.pred[ps[w+1]] = -1 - int32(p)
+			ps[w+1]++
 		}
 	}
+	r.predStart = ps[:n+1]
 	// Typical shapes: one vertex per op, 1.4 edges per op (stencil, all-to-all).
 	b.Grow(n+n/8, n+n/2)
 	return r
