@@ -3,6 +3,7 @@ package validation
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/scenario"
@@ -83,6 +84,9 @@ swap_threshold = 64
 // change ΔL of ℓ is a change ΔL/2 of platform.link_latency.
 const linksPerRoute = 2
 
+// injectionLink is the link latency of the injection scenarios, s.
+const injectionLink = 1e-6
+
 // TestLLAMPInjection is LLAMP's latency-injection validation (its §V, Figure 9) on
 // emu itself: record HPL's execution graph once at the platform's latency L0,
 // predict T(L0+ΔL) from the graph for ΔL = 0, 5, ..., 50 µs, re-emulate at each of
@@ -133,7 +137,7 @@ func TestLLAMPInjection(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			text := fmt.Sprintf(injectionScenario, c.p*c.q, c.iprobe, c.n, c.p, c.q, c.bcast, c.depth)
-			pred, emul, l0 := injectionSweep(t, text)
+			pred, emul, l0 := injectionSweep(t, text, linksPerRoute)
 			rr := rrmse(pred, emul)
 			atL0 := injectionL0
 			if c.iprobe == "0us" {
@@ -156,12 +160,14 @@ func TestLLAMPInjection(t *testing.T) {
 
 // injectionSweep records the graph at the scenario's latency and returns the
 // graph's predicted and the re-emulated simulated times at ΔL = 0..50 µs, and L0.
-func injectionSweep(t *testing.T, text string) (pred, emul []float64, l0 float64) {
+// links is the number of links of the routes the recorder's baseline ℓ stands for:
+// ℓ = links × platform.link_latency, so ΔL is a change of ΔL/links per link.
+func injectionSweep(t *testing.T, text string, links int) (pred, emul []float64, l0 float64) {
 	t.Helper()
 	base := emulate(t, text, scenario.RunOptions{Graph: true})
-	l0 = routeLatency(t, base.Plan)
-	if base.GraphL != l0 {
-		t.Errorf("the recorder's baseline latency %g s, the route's %g s", base.GraphL, l0)
+	l0 = base.GraphL
+	if want := float64(links) * injectionLink; math.Abs(l0-want) > 1e-6*want {
+		t.Errorf("the recorder's baseline latency %g s, want %d links × %g s", l0, links, injectionLink)
 	}
 	rep, err := sensitivity.Analyze(base.Graph, sensitivity.Params{
 		L0: l0, Lmin: l0, Lmax: l0 + injectionMaxDelta, Points: injectionSteps + 1,
@@ -171,7 +177,7 @@ func injectionSweep(t *testing.T, text string) (pred, emul []float64, l0 float64
 	}
 	for i, pt := range rep.Curve {
 		pred = append(pred, pt.T)
-		link := (l0 + float64(i)*injectionMaxDelta/injectionSteps) / linksPerRoute
+		link := (l0 + float64(i)*injectionMaxDelta/injectionSteps) / float64(links)
 		res := emulate(t, text, scenario.RunOptions{}, fmt.Sprintf("platform.link_latency=%.9gus", link*1e6))
 		emul = append(emul, res.SimulatedTime)
 	}
@@ -201,19 +207,6 @@ func emulate(t *testing.T, text string, opt scenario.RunOptions, sets ...string)
 	return res
 }
 
-// routeLatency is the end-to-end latency of a message between world ranks 0 and 1,
-// the quantity the graph's class-0 terms count (every route of the flat cluster
-// has the same two links).
-func routeLatency(t *testing.T, p *scenario.Plan) float64 {
-	t.Helper()
-	topo, err := p.Platform.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	place := p.Platform.Placement(p.Ranks)
-	return topo.Route(place[0], place[1]).Latency
-}
-
 // rrmse is sqrt(mean(((p − m)/m)²)).
 func rrmse(pred, meas []float64) float64 {
 	var s float64
@@ -222,4 +215,33 @@ func rrmse(pred, meas []float64) float64 {
 		s += d * d
 	}
 	return math.Sqrt(s / float64(len(pred)))
+}
+
+// TestLLAMPInjectionFatTree runs the sweep on the peer's 2:1 fat tree, where a
+// route inside a leaf has 2 links (2 µs) and one across leaves 4 (4 µs). The
+// recorder gives every message one end-to-end term at the most common latency,
+// here 4 µs, so the graph charges intra-leaf messages 4 µs at L0 and moves them by
+// ΔL where re-emulation (link latency + ΔL/4) moves them by ΔL/2. With the long
+// broadcast (no polling) that is the whole departure: on 4×4 a process row (the
+// broadcast's ring) sits in one leaf, so the critical path is mostly 2-link
+// messages charged as 4-link ones: +7.8% at L0, RRMSE 13.3%.
+// Per-wire terms (LLAMP Appendix H: one term per link, ℓ = link latency) would make
+// the graph exact here; scenario/record.go is not this package's.
+func TestLLAMPInjectionFatTree(t *testing.T) {
+	const crossLeafLinks = 4
+	const measuredRRMSE = 0.1331 // graph above re-emulation: +7.8% at L0, +14.8% at +50 µs
+	const bound = 0.16
+	text := strings.Replace(fmt.Sprintf(injectionScenario, 256, "1us", 4000, 4, 4, "longM", 1),
+		`topology = "flat"`, `topology = "fat-tree"`+"\nfat_tree = \"2;8,32;1,4;1,1\"", 1)
+	text = strings.Replace(text, "hosts = 256\n", "", 1)
+	pred, emul, l0 := injectionSweep(t, text, crossLeafLinks)
+	rr := rrmse(pred, emul)
+	for i := range pred {
+		t.Logf("ΔL %5.1f µs: graph %.6f s, re-emulated %.6f s (%+.3f%%)", float64(i)*injectionMaxDelta/injectionSteps*1e6,
+			pred[i], emul[i], 100*(pred[i]-emul[i])/emul[i])
+	}
+	t.Logf("L0 = %g µs, RRMSE %.3f%% (measured when written %.2f%%)", l0*1e6, 100*rr, 100*measuredRRMSE)
+	if !(rr < bound) {
+		t.Errorf("RRMSE %.3f%%, want < %.0f%%", 100*rr, 100*bound)
+	}
 }
