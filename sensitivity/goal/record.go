@@ -50,20 +50,13 @@ type recorder struct {
 	nicR      []ref // per (rank, nic): constraint on the next message's processing start
 	nicRCPU   []uint8
 
-	op []recOp         // per op, in one record for one cache miss per op
+	op []opState       // the engine's per-op state, whose v, aux and flg are the recorder's
 	sd map[int32]int32 // rendezvous send → its completion vertex
 
 	predStart, pred []int32 // dependencies of each op: p for requires, -1-p for irequires
 
 	curMs int32 // processing-start vertex of the rendezvous message being processed
 	match ref   // when the current event completes a rendezvous: the match time
-}
-
-// recOp is what the recorder keeps per op.
-type recOp struct {
-	v   int32 // calc, send: its occupation; recv: the processing of its message
-	aux int32 // recv: its posting vertex (or the vertex it equals), -1 for 0; send: its message's processing
-	flg uint8
 }
 
 // ref is a time: the finish of vertex v plus rest ps (carrying bytes·G).
@@ -91,7 +84,7 @@ func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
 	r.nicSBumps = make([][]ref, nn)
 	r.nicR = fill(make([]ref, nn), ref{v: -1})
 	r.nicRCPU = make([]uint8, nn)
-	r.op = fill(make([]recOp, n), recOp{v: -1, aux: -1})
+	r.op = e.st
 	r.sd = make(map[int32]int32)
 	// Predecessor lists, from the successor lists, with predStart[w+1] as
 	// w's write cursor (csr in parse.go explains the shift).

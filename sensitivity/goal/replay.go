@@ -126,8 +126,8 @@ func replay(s *Schedule, p Params, b *sensitivity.Builder, reference bool) (*Res
 		res.RankTimes[h] = float64(t) / psPerSecond
 		res.Runtime = max(res.Runtime, res.RankTimes[h])
 	}
-	for _, n := range e.pending {
-		if n > 0 {
+	for i := range e.st {
+		if e.st[i].pending > 0 {
 			res.Unstarted++
 		}
 	}
