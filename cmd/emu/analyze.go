@@ -147,8 +147,11 @@ func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
 		if p.Lmin, err = parseSeconds(lo); err == nil {
 			p.Lmax, err = parseSeconds(hi)
 		}
-		if err != nil || p.Lmin > p.Lmax {
-			return p, gp, fmt.Errorf("--range %q: want LO:HI with LO ≤ HI (%v)", f.rangeL, err)
+		if err != nil {
+			return p, gp, fmt.Errorf("--range %q: %v", f.rangeL, err)
+		}
+		if p.Lmin > p.Lmax {
+			return p, gp, fmt.Errorf("--range %q: want LO:HI with LO ≤ HI", f.rangeL)
 		}
 	}
 	if f.points < 2 {
