@@ -11,6 +11,10 @@
 //     re-solves only the flows it can affect: those of the connected
 //     component it touches whose level (rate × weight) is not below the
 //     level where the change enters the sweep (threshold.go).
+//     A flow alone on all its links is rated without building the solver's
+//     heap, and finished flows (with their element arrays) are reused from
+//     a free list, found by id in a paged table (flowtable.go): starting
+//     and ending a flow allocates nothing in the steady state.
 //   - Topologies (Flat, FatTree, Torus, Dragonfly) that build hosts, links
 //     (with SimGrid's split-duplex, shared or fat-pipe cables, loopbacks and
 //     limiters) and compute routes on demand, without N² tables, following

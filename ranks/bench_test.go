@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"iter"
 	"runtime"
 	"syscall"
 	"testing"
@@ -9,19 +10,25 @@ import (
 	"github.com/emu-hpc/emu/fluid"
 )
 
-// Figures (2026-11-22, 2 shared cores at load 15, GOMAXPROCS=1,
-// `go test -c && nice ./ranks.test -test.bench . -test.cpu 1`), with the
-// first ranks commit (2bfddb5) built against the same fluid as baseline in
-// the same run:
+// Figures (2026-11-22, 2 shared cores at load 6-13, `go test -c &&
+// ./ranks.test -test.bench . -test.cpu 1 -test.benchtime 2x`, three runs
+// alternating with a build of commit 99eba48 — the ranks/fluid/emu before
+// the coroutine scheduler — as baseline in the same session):
 //
-//	Ring1024            1.85–2.1 µs CPU/msg (baseline 3.0–3.6), 207 B and
-//	                    3.1 allocs/msg (740 B, 7.1); ≈14 bare channel
-//	                    handoffs (BaselineHandoff: 126–137 ns CPU each).
-//	                    About 40% of it is fluid's StartAll/Finish.
-//	RandomFatTree4096   29,700 msgs/s wall (baseline 6,100): flows of one
-//	                    instant enter the max-min system in one batch.
-//	IdleRankMemory      5.1 KiB/rank (target < 16 KiB).
-//
+//	Ring1024            506–585 ns CPU/msg, i.e. 1.7–2.0 M msgs per
+//	                    CPU-second (baseline 1,198–1,260 ns: 2.2× less),
+//	                    0.18 allocs/msg (baseline 3.1). Ranks are
+//	                    coroutines (one ~30 ns switch each way instead of a
+//	                    130+ ns channel hand-off), fluid reuses its flows
+//	                    and rates a flow alone on its links directly.
+//	RandomFatTree4096   25–28 µs CPU/msg, unchanged (baseline 26–29): the
+//	                    max-min re-solve of the contended fat tree
+//	                    (fluid's levelHeap) is 80% of it.
+//	IdleRankMemory      2.8 KiB/rank (baseline 5.1; target < 16 KiB).
+//	BaselineHandoff     130–330 ns CPU per channel hand-off, what the first
+//	                    scheduler paid per switch; BaselineCoroSwitch
+//	                    31 ns per coroutine switch, what World pays now.
+
 // cpuTime returns the CPU time (user + system) the process has used. The
 // machine these benchmarks run on is shared, so wall-clock rates swing with
 // the load; CPU time per message is the steadier figure to compare.
@@ -147,9 +154,8 @@ func BenchmarkIdleRankMemory(b *testing.B) {
 	b.ReportMetric(perRank, "bytes/rank")
 }
 
-// BenchmarkBaselineHandoff is the floor under every blocking call: one
-// baton pass between two goroutines through per-goroutine channels, as the
-// World does. Compare msgs/s above with handoffs/s here, in the same run.
+// BenchmarkBaselineHandoff: one baton pass between two goroutines through
+// per-goroutine channels, as the first World did (kept for comparison).
 func BenchmarkBaselineHandoff(b *testing.B) {
 	a, c := make(chan struct{}, 1), make(chan struct{}, 1)
 	done := make(chan struct{})
@@ -169,4 +175,20 @@ func BenchmarkBaselineHandoff(b *testing.B) {
 	<-done
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(2*b.N), "cpu-ns/handoff")
 	b.ReportMetric(2*float64(b.N)/b.Elapsed().Seconds(), "handoffs/s")
+}
+
+// BenchmarkBaselineCoroSwitch is the floor under every blocking call now:
+// World resumes rank coroutines (iter.Pull); one resume-and-yield is two
+// switches.
+func BenchmarkBaselineCoroSwitch(b *testing.B) {
+	next, stop := iter.Pull(func(yield func(struct{}) bool) {
+		for yield(struct{}{}) {
+		}
+	})
+	defer stop()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		next()
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(2*b.N), "cpu-ns/switch")
 }
