@@ -1,17 +1,15 @@
 package models
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+	"github.com/emu-hpc/emu/internal/golden"
+)
 
 // statZ is how many standard errors a sample statistic may stray from its
 // closed form before a test fails (a 1-in-10⁶ event for a correct sampler).
@@ -164,17 +162,5 @@ func TestSampleGolden(t *testing.T) {
 			}
 		}
 	}
-	path := filepath.Join("testdata", "draws.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("draws differ from %s (rerun with -update only if the change is intended):\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "draws.golden"), []byte(b.String()))
 }

@@ -3,32 +3,13 @@ package sensitivity
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (rerun with -update after checking):\n%s", name, got)
-	}
-}
 
 // pingPongReport analyses the hand-solved ping-pong (builder_test.go) in µs
 // magnitudes: T = c + 4o + 2(L + r) = 2 + 4 + 2(3 + 0.5) = 13 µs at L = 3 µs,
@@ -52,12 +33,12 @@ func TestReportGolden(t *testing.T) {
 	if err := r.WriteTable(&txt); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "pingpong.txt", txt.Bytes())
+	golden.Check(t, filepath.Join("testdata", "pingpong.txt"), txt.Bytes())
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "pingpong.json", append(js, '\n'))
+	golden.Check(t, filepath.Join("testdata", "pingpong.json"), append(js, '\n'))
 	// The keys the issue asks for.
 	var m map[string]any
 	json.Unmarshal(js, &m)

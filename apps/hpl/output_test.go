@@ -2,17 +2,14 @@ package hpl
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/golden"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/ranks"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // tinyDat is a cut of HPL's shipped HPL.dat: 2 sizes, 2 block sizes, grids 2×2
 // and 1×4, the three PFACTs and RFACTs.
@@ -58,29 +55,12 @@ func runDat(t *testing.T, d Dat, mode kernels.Mode) string {
 	return buf.String()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n%s", path, got)
-	}
-}
-
 func TestOutputGoldenReal(t *testing.T) {
 	out := runDat(t, tinyDat(), kernels.Real)
 	if strings.Count(out, "PASSED") != 24 {
 		t.Errorf("want 24 PASSED lines:\n%s", out)
 	}
-	golden(t, "tiny_real.golden", out)
+	golden.Check(t, filepath.Join("testdata", "tiny_real.golden"), []byte(out))
 }
 
 func TestOutputGoldenModel(t *testing.T) {
@@ -88,7 +68,7 @@ func TestOutputGoldenModel(t *testing.T) {
 	d.Ns = []int{2000}
 	d.NBs = []int{64}
 	d.PFacts = []Fact{Right}
-	golden(t, "tiny_model.golden", runDat(t, d, kernels.Model))
+	golden.Check(t, filepath.Join("testdata", "tiny_model.golden"), []byte(runDat(t, d, kernels.Model)))
 }
 
 // The first banner lines and a result line follow HPL's format strings

@@ -3,40 +3,21 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	goldenfile "github.com/emu-hpc/emu/internal/golden"
 	"github.com/spf13/cobra"
 )
 
-// update rewrites the golden files of this package's tests (go test -update); any
-// command's test may use it.
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
-
-// golden compares got with testdata/golden/name, or rewrites it with -update.
+// golden compares got with testdata/golden/name, or rewrites it with -update
+// (internal/golden); any command's test may use it.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it after review):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name), []byte(got))
 }
 
 // runCLI runs emu in-process and returns its exit status, stdout and stderr.

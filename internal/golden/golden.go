@@ -1,0 +1,45 @@
+// Package golden pins test output that matters to files under a package's
+// testdata/ folder, and rewrites them when the tests run with -update, so a
+// change of output is reviewed as a diff of those files (STYLE.md habit 13).
+//
+// It is for tests only: importing it registers the -update flag, so a test
+// package that imports it must not define a flag of that name itself. It does
+// no I/O beyond the golden file named, and reports through testing.TB: a
+// missing or different file is a test error, never a panic.
+package golden
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// Check compares got with the file at path (relative to the test's package
+// folder, normally under testdata/). With -update it first writes got there,
+// creating the folder, so the comparison then passes and git shows the
+// change. It reports a missing or different file with t.Errorf or t.Fatalf
+// and returns whether got matched, so a caller can add what a change means.
+func Check(t testing.TB, path string, got []byte) bool {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (go test -update rewrites it after review):\n got:\n%s\nwant:\n%s", path, got, want)
+		return false
+	}
+	return true
+}
