@@ -144,7 +144,6 @@ type KernelsTable struct {
 	Clock      string                 // how timed mode measures a call: wall (SMPI's) | cpu
 	Models     string                 // models.toml, relative to the scenario
 	Specs      map[string]models.Spec // [kernels.NAME]
-	keys       []string               // the keys this table was given, sorted, for validation
 }
 
 // kernelScalars are the non-model keys of [kernels].
