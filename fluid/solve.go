@@ -16,6 +16,7 @@ type solver struct {
 	flows   []*flow     // flows being re-solved, in discovery order
 	bounded []*flow     // those of them with a finite bound, by bound level
 	heap    levelHeap   // links with unfixed flows, by saturation level
+	left    int         // flows of the solve not yet fixed
 	levels  []flowLevel // scratch of saturationLevel
 }
 
@@ -123,8 +124,12 @@ func (s *System) maxMin() {
 		}
 	}
 	sv.heap.init()
+	sv.left = len(sv.flows)
 	next := 0 // first bounded flow not yet looked at
-	for {
+	// Stop once every flow is fixed: the links still queued then carry only
+	// fixed flows, and popping them one by one (O(log n) each) was most of
+	// a contended solve's time.
+	for sv.left > 0 {
 		for next < len(sv.bounded) && sv.bounded[next].fixed {
 			next++
 		}
@@ -186,6 +191,7 @@ func (s *System) recount(l LinkID) float64 {
 // fix gives f rate x and withdraws it from the links it loads.
 func (s *System) fix(f *flow, x float64) {
 	f.fixed, f.x = true, x
+	s.solver.left--
 	for _, e := range f.elems {
 		w := &s.solver.work[e.link]
 		if w.remaining -= e.coef * x; w.remaining < 0 {
