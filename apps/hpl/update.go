@@ -56,20 +56,7 @@ func (s *solver) updateOneRow(pr *prober, pn *panel, n, nb int) {
 		k.Dtrsm(blas.Left, uplo, tr, blas.Unit, jb, nn, 1, pn.l1, jb, pn.aat(0, col), lda)
 		k.Dgemm(blas.NoTrans, blas.NoTrans, mp, nn, jb, -1, at(pn.l2, pn.l2o), pn.ldl2, pn.aat(0, col), lda, 1, pn.aat(jb, col), lda)
 	}
-	done := 0
-	for !pr.done {
-		c := min(nb, n-done)
-		if c == 0 { // columns exhausted: HPL keeps polling between empty calls
-			pr.spin()
-			break
-		}
-		apply(done, c)
-		done += c
-		pr.poll()
-	}
-	if n-done > 0 {
-		apply(done, n-done)
-	}
+	pr.inChunks(n, nb, apply)
 }
 
 // updateRows is the P > 1 branch: row swap (which builds U), then trsm on U, gemm
@@ -128,6 +115,13 @@ func (s *solver) updateRows(pr *prober, pn *panel, n, nb int) {
 			}
 		}
 	}
+	pr.inChunks(n, nb, apply)
+}
+
+// inChunks applies the update to n columns as HPL's update routines do: nb
+// columns at a time with a probe of the broadcast after each chunk while it is
+// pending, then the rest in one call once it is done.
+func (pr *prober) inChunks(n, nb int, apply func(col, nn int)) {
 	done := 0
 	for !pr.done {
 		c := min(nb, n-done)
