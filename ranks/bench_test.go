@@ -21,9 +21,10 @@ import (
 //	                    coroutines (one ~30 ns switch each way instead of a
 //	                    130+ ns channel hand-off), fluid reuses its flows
 //	                    and rates a flow alone on its links directly.
-//	RandomFatTree4096   25–28 µs CPU/msg, unchanged (baseline 26–29): the
-//	                    max-min re-solve of the contended fat tree
-//	                    (fluid's levelHeap) is 80% of it.
+//	RandomFatTree4096   17.6–25 µs CPU/msg (baseline 32–38 in a later
+//	                    trio of runs: 1.5–2×): max-min re-solves of the
+//	                    contended fat tree are two thirds of it; they now
+//	                    stop once every flow is fixed.
 //	IdleRankMemory      2.8 KiB/rank (baseline 5.1; target < 16 KiB).
 //	BaselineHandoff     130–330 ns CPU per channel hand-off, what the first
 //	                    scheduler paid per switch; BaselineCoroSwitch
