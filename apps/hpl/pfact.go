@@ -38,6 +38,20 @@ func (pn *panel) advance(c *cursor) {
 	}
 }
 
+// swapPivot agrees on column jj's pivot across the process column (which row,
+// and its values into work) and moves that row into place.
+func (pn *panel) swapPivot(c cursor, jj int, work []float64) {
+	pn.mxswp(c.m, c.ii, jj, work)
+	pn.locswp(c.ii, jj, work)
+}
+
+// lastColumn ends each base factorization: the last column has nothing to its
+// right to update, so it only pivots and scales.
+func (pn *panel) lastColumn(c cursor, jj int, work []float64) {
+	pn.swapPivot(c, jj, work)
+	pn.scalPivot(c, jj, work)
+}
+
 // scalPivot divides column jj below the pivot by the pivot (skipped when it is 0).
 func (pn *panel) scalPivot(c cursor, jj int, work []float64) {
 	if work[0] != 0 {
@@ -58,8 +72,7 @@ func (pn *panel) panRight(m, n, icoff int, work []float64) {
 	jj := icoff
 	pn.locmax(c.m, c.ii, jj, work)
 	for nm1 := n - 1; nm1 >= 1; nm1-- {
-		pn.mxswp(c.m, c.ii, jj, work)
-		pn.locswp(c.ii, jj, work)
+		pn.swapPivot(c, jj, work)
 		pn.scalPivot(c, jj, work)
 		u := work[4+jj+1] // U entry (jj, jj+1): from the pivot row (N) or L1 (T)
 		if t && pn.l1 != nil {
@@ -80,9 +93,7 @@ func (pn *panel) panRight(m, n, icoff int, work []float64) {
 		pn.advance(&c)
 		jj++
 	}
-	pn.mxswp(c.m, c.ii, jj, work)
-	pn.locswp(c.ii, jj, work)
-	pn.scalPivot(c, jj, work)
+	pn.lastColumn(c, jj, work)
 }
 
 func (pn *panel) panLeft(m, n, icoff int, work []float64) {
@@ -92,8 +103,7 @@ func (pn *panel) panLeft(m, n, icoff int, work []float64) {
 	jj := icoff
 	pn.locmax(c.m, c.ii, jj, work)
 	for nm1 := n - 1; nm1 > 0; nm1-- {
-		pn.mxswp(c.m, c.ii, jj, work)
-		pn.locswp(c.ii, jj, work)
+		pn.swapPivot(c, jj, work)
 		kk := jj + 1 - icoff
 		var l1p []float64
 		inc := 1
@@ -113,9 +123,7 @@ func (pn *panel) panLeft(m, n, icoff int, work []float64) {
 		pn.advance(&c)
 		jj++
 	}
-	pn.mxswp(c.m, c.ii, jj, work)
-	pn.locswp(c.ii, jj, work)
-	pn.scalPivot(c, jj, work)
+	pn.lastColumn(c, jj, work)
 }
 
 func (pn *panel) panCrout(m, n, icoff int, work []float64) {
@@ -126,8 +134,7 @@ func (pn *panel) panCrout(m, n, icoff int, work []float64) {
 	kk := 0
 	pn.locmax(c.m, c.ii, jj, work)
 	for nm1 := n - 1; nm1 > 0; nm1-- {
-		pn.mxswp(c.m, c.ii, jj, work)
-		pn.locswp(c.ii, jj, work)
+		pn.swapPivot(c, jj, work)
 		if kk > 0 {
 			if t {
 				l1p := pn.l1at(jj+1, jj)
@@ -154,7 +161,5 @@ func (pn *panel) panCrout(m, n, icoff int, work []float64) {
 		jj++
 		kk++
 	}
-	pn.mxswp(c.m, c.ii, jj, work)
-	pn.locswp(c.ii, jj, work)
-	pn.scalPivot(c, jj, work)
+	pn.lastColumn(c, jj, work)
 }
