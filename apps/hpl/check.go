@@ -33,45 +33,37 @@ func (s *solver) pdlange(kind normKind, m, n int, a []float64, off, ld int) floa
 	if !s.real {
 		v0 = nil
 	}
-	switch kind {
-	case norm1:
-		if nq > 0 {
-			var work []float64
-			if s.real {
-				work = make([]float64, nq)
-				for j := range nq {
-					for i := range mp {
-						work[j] += math.Abs(a[off+i+j*ld])
+	// The two norms are one computation with the grid's roles swapped: the
+	// one norm sums |a| down each local column, adds those sums over the
+	// process column and takes their max on process row 0 across the process
+	// row; the infinity norm sums along local rows, adds over the process row
+	// and takes the max on process column 0 across the process column.
+	sums, sumOver, maxOver, first := nq, g.col, g.row, g.myrow == 0
+	if kind == normI {
+		sums, sumOver, maxOver, first = mp, g.row, g.col, g.mycol == 0
+	}
+	if sums > 0 {
+		var work []float64
+		if s.real {
+			work = make([]float64, sums)
+			for j := range nq {
+				for i := range mp {
+					v := math.Abs(a[off+i+j*ld])
+					if kind == norm1 {
+						work[j] += v
+					} else {
+						work[i] += v
 					}
 				}
 			}
-			work = treeReduce(g.col, 0, work, nq, bytesPerDouble, opSum)
-			if g.myrow == 0 && s.real {
-				v0[0] = maxAbs(work)
-			}
 		}
-		if g.myrow == 0 {
-			v0 = treeReduce(g.row, 0, v0, 1, bytesPerDouble, opMax)
+		work = treeReduce(sumOver, 0, work, sums, bytesPerDouble, opSum)
+		if first && s.real {
+			v0[0] = maxAbs(work)
 		}
-	case normI:
-		if mp > 0 {
-			var work []float64
-			if s.real {
-				work = make([]float64, mp)
-				for j := range nq {
-					for i := range mp {
-						work[i] += math.Abs(a[off+i+j*ld])
-					}
-				}
-			}
-			work = treeReduce(g.row, 0, work, mp, bytesPerDouble, opSum)
-			if g.mycol == 0 && s.real {
-				v0[0] = maxAbs(work)
-			}
-		}
-		if g.mycol == 0 {
-			v0 = treeReduce(g.col, 0, v0, 1, bytesPerDouble, opMax)
-		}
+	}
+	if first {
+		v0 = treeReduce(maxOver, 0, v0, 1, bytesPerDouble, opMax)
 	}
 	v0 = treeBcast(g.all, 0, v0, 1, bytesPerDouble)
 	if v0 == nil {
