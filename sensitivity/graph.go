@@ -103,6 +103,10 @@ func (g *Graph) ID(v VertexID) VertexID {
 func (g *Graph) Rank(v VertexID) int     { return int(g.vRank[v]) }
 func (g *Graph) Kind(v VertexID) Kind    { return g.vKind[v] }
 func (g *Graph) Cost(v VertexID) float64 { return g.vCost[v] }
+
+// InEdges returns the edges into vertex v as the index range [first, end):
+// edges are stored grouped by their head, so a vertex's predecessors are
+// EdgeFrom(first) … EdgeFrom(end-1).
 func (g *Graph) InEdges(v VertexID) (first, end int) {
 	return int(g.inStart[v]), int(g.inStart[v+1])
 }
