@@ -25,6 +25,12 @@ const (
 	// chosen mixture is then refined by EM on all of them. Choosing among
 	// 1..4 modes with restarts on 100,000 points would dominate a fit.
 	emMaxPoints = 2000
+	// emDeadMode is the total responsibility (observations) below which a
+	// mode has lost all its points: its mean and σ are left as they were
+	// rather than divided by almost nothing, and its weight (a share of
+	// the data) is pinned at emDeadWeight, not 0, so log w stays finite.
+	emDeadMode   = 1e-12
+	emDeadWeight = 1e-12
 )
 
 // gmm is a one-dimensional Gaussian mixture.
@@ -200,8 +206,8 @@ func em(x []float64, g *gmm, floor float64) {
 				nj += r
 				s += r * xi
 			}
-			if nj < 1e-12 {
-				g.w[j] = 1e-12
+			if nj < emDeadMode {
+				g.w[j] = emDeadWeight
 				continue
 			}
 			mu := s / nj

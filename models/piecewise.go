@@ -48,6 +48,12 @@ func newSegSums(t, y, w []float64) *segSums {
 	return s
 }
 
+// constantTTol is the share of s0·stt (dimensionless) below which the
+// determinant s0·stt − st² of a segment's normal equations counts as zero:
+// by Cauchy–Schwarz it is 0 exactly when t is constant on the segment, and
+// rounding leaves a few ulps of s0·stt there instead.
+const constantTTol = 1e-12
+
 // sse is the weighted residual sum of squares of the best a·t + b on [i, j).
 func (s *segSums) sse(i, j int) float64 {
 	s0, st, stt := s.s0[j]-s.s0[i], s.st[j]-s.st[i], s.stt[j]-s.stt[i]
@@ -57,7 +63,7 @@ func (s *segSums) sse(i, j int) float64 {
 	}
 	det := s0*stt - st*st
 	var e float64
-	if det <= 1e-12*s0*stt { // t constant on the range: intercept only
+	if det <= constantTTol*s0*stt { // t constant on the range: intercept only
 		e = syy - sy*sy/s0
 	} else {
 		a := (s0*sty - st*sy) / det
