@@ -129,6 +129,17 @@ func allPaths(g *Graph, class int, lat []float64) []line {
 	return lines
 }
 
+// envelopeTieRel is how close to the maximum (relative) a line must come to
+// count among the maximal ones in the reference envelope; looser than the
+// analysis's own tieRel, as x is itself a rounded intersection.
+const envelopeTieRel = 1e-9
+
+// sameBreakpoint is the distance (s) below which two computed intersections
+// are one breakpoint: randomDAG's costs are whole nanoseconds and slopes are
+// small integers, so distinct breakpoints lie a fraction of a ns apart or
+// more, while rounding moves one by far less than this.
+const sameBreakpoint = 1e-15
+
 // envelope evaluates max over lines at x, with the fewest and most slopes
 // among the maximal lines.
 func envelope(lines []line, x float64) (t float64, left, right float64) {
@@ -138,7 +149,7 @@ func envelope(lines []line, x float64) (t float64, left, right float64) {
 	}
 	left, right = math.Inf(1), math.Inf(-1)
 	for _, l := range lines {
-		if v := l.a*x + l.b; t-v <= 1e-9*math.Abs(t) {
+		if v := l.a*x + l.b; t-v <= envelopeTieRel*math.Abs(t) {
 			left, right = math.Min(left, l.a), math.Max(right, l.a)
 		}
 	}
@@ -172,7 +183,7 @@ func TestHullAgainstPathEnumeration(t *testing.T) {
 				if x <= lo || x >= hi {
 					continue
 				}
-				if _, l, r := envelope(lines, x); l != r && !slices.ContainsFunc(want, func(y float64) bool { return math.Abs(y-x) < 1e-15 }) {
+				if _, l, r := envelope(lines, x); l != r && !slices.ContainsFunc(want, func(y float64) bool { return math.Abs(y-x) < sameBreakpoint }) {
 					want = append(want, x)
 				}
 			}
@@ -183,7 +194,7 @@ func TestHullAgainstPathEnumeration(t *testing.T) {
 		}
 		for i, b := range r.Breakpoints {
 			et, el, er := envelope(lines, want[i])
-			if math.Abs(b.L-want[i]) > 1e-15 || math.Abs(b.T-et) > tolT*et || float64(b.LambdaLeft) != el || float64(b.LambdaRight) != er {
+			if math.Abs(b.L-want[i]) > sameBreakpoint || math.Abs(b.T-et) > tolT*et || float64(b.LambdaLeft) != el || float64(b.LambdaRight) != er {
 				t.Errorf("trial %d: breakpoint %+v, want L %v T %v slopes %v %v", trial, b, want[i], et, el, er)
 			}
 		}

@@ -30,10 +30,12 @@ func TestMaxIterationsExtrapolates(t *testing.T) {
 }
 
 func TestInterpolateIsLinearInSquaredOrder(t *testing.T) {
-	// d = 2·m² + 1 is reproduced exactly, between the points and beyond them.
+	// d = 2·m² + 1 is reproduced exactly, between the points and beyond them,
+	// up to rounding: interpTol is absolute, in d's units, on values ≤ 3·10⁴.
+	const interpTol = 1e-9
 	pts := []segmentPoint{{m: 100, d: 2*100*100 + 1}, {m: 50, d: 2*50*50 + 1}, {m: 10, d: 2*10*10 + 1}}
 	for _, c := range []struct{ m, want float64 }{{100, 20001}, {70, 2*70*70 + 1}, {30, 2*30*30 + 1}, {120, 2*120*120 + 1}, {5, 51}} {
-		if got := interpolate(pts, c.m); math.Abs(got-c.want) > 1e-9 {
+		if got := interpolate(pts, c.m); math.Abs(got-c.want) > interpTol {
 			t.Errorf("m=%g: %g want %g", c.m, got, c.want)
 		}
 	}

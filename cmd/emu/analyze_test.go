@@ -157,6 +157,8 @@ func TestAnalyzeBadInput(t *testing.T) {
 }
 
 func TestParseSeconds(t *testing.T) {
+	// parseRelTol is relative: scaling by a unit may round the last bits.
+	const parseRelTol = 1e-15
 	cases := []struct {
 		in   string
 		want float64
@@ -168,7 +170,7 @@ func TestParseSeconds(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := parseSeconds(c.in)
-		if (err == nil) != c.ok || c.ok && math.Abs(got-c.want) > 1e-15*c.want {
+		if (err == nil) != c.ok || c.ok && math.Abs(got-c.want) > parseRelTol*c.want {
 			t.Errorf("parseSeconds(%q) = %v, %v; want %v ok=%v", c.in, got, err, c.want, c.ok)
 		}
 	}
