@@ -3,8 +3,10 @@ package calibration
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -51,7 +53,7 @@ func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error)
 		byKernel[s.Kernel][s.Host] = append(byKernel[s.Kernel][s.Host], point{v.W, s.Seconds, m.Mean(v)})
 	}
 	var files []string
-	for _, kernel := range sortedKeys(byKernel) {
+	for _, kernel := range slices.Sorted(maps.Keys(byKernel)) {
 		hosts := byKernel[kernel]
 		fit := plot.New()
 		fit.Title.Text = kernel + ": measured duration and model"
@@ -64,7 +66,7 @@ func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error)
 		res.X.Label.Text = fit.X.Label.Text
 		res.Y.Label.Text = "(measured − model) / model"
 		res.X.Scale, res.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: 1}
-		for i, h := range sortedKeys(hosts) {
+		for i, h := range slices.Sorted(maps.Keys(hosts)) {
 			pts := hosts[h]
 			sort.Slice(pts, func(a, b int) bool { return pts[a].w < pts[b].w })
 			meas, pred, rel := make(plotter.XYs, len(pts)), make(plotter.XYs, 0, len(pts)), make(plotter.XYs, 0, len(pts))
@@ -128,15 +130,6 @@ func addScatter(p *plot.Plot, xys plotter.XYs, c color.Color, g draw.GlyphDrawer
 func darker(c color.Color) color.Color {
 	r, g, b, _ := c.RGBA()
 	return color.RGBA{uint8(r >> 9), uint8(g >> 9), uint8(b >> 9), 255}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // plotExt selects the figure format by extension (gonum/plot supports .svg,
