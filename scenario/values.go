@@ -72,20 +72,12 @@ type IntList []int
 
 // UnmarshalTOML implements toml.Unmarshaler.
 func (l *IntList) UnmarshalTOML(v any) error {
-	items, isList := v.([]any)
-	if !isList {
-		items = []any{v}
-	}
-	if len(items) == 0 {
-		return fmt.Errorf("empty list")
-	}
-	out := make(IntList, len(items))
-	for i, it := range items {
-		n, ok := it.(int64)
-		if !ok {
-			return fmt.Errorf("want an integer or a list of integers, got %v", it)
-		}
-		out[i] = int(n)
+	out, err := listOf(v, "an integer or a list of integers", func(x any) (int, bool) {
+		n, ok := x.(int64)
+		return int(n), ok
+	})
+	if err != nil {
+		return err
 	}
 	*l = out
 	return nil
@@ -96,23 +88,37 @@ type NameList []string
 
 // UnmarshalTOML implements toml.Unmarshaler.
 func (l *NameList) UnmarshalTOML(v any) error {
+	out, err := listOf(v, "a name or a list of names", func(x any) (string, bool) {
+		s, ok := x.(string)
+		return s, ok
+	})
+	if err != nil {
+		return err
+	}
+	*l = out
+	return nil
+}
+
+// listOf reads TOML's one value or list of values (n = 1000 or n = [1000,
+// 2000]) as a non-empty list, converting each element with one; want says
+// what the key accepts, for the error on an element one refuses.
+func listOf[T any](v any, want string, one func(any) (T, bool)) ([]T, error) {
 	items, isList := v.([]any)
 	if !isList {
 		items = []any{v}
 	}
 	if len(items) == 0 {
-		return fmt.Errorf("empty list")
+		return nil, fmt.Errorf("empty list")
 	}
-	out := make(NameList, len(items))
+	out := make([]T, len(items))
 	for i, it := range items {
-		s, ok := it.(string)
+		x, ok := one(it)
 		if !ok {
-			return fmt.Errorf("want a name or a list of names, got %v", it)
+			return nil, fmt.Errorf("want %s, got %v", want, it)
 		}
-		out[i] = s
+		out[i] = x
 	}
-	*l = out
-	return nil
+	return out, nil
 }
 
 // GridList is a list of P×Q process grids: [[2, 2], [1, 4]], or "2x2", or ["2x2", "1x4"].
