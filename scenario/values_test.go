@@ -1,0 +1,55 @@
+package scenario
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestListsTakeOneValueOrAList checks IntList and NameList on the values the
+// TOML decoder hands them (int64, string, []any): one value or a list is
+// kept in order, an empty list or a wrong element is an error naming what
+// the key wants, and on error the list keeps what it held.
+func TestListsTakeOneValueOrAList(t *testing.T) {
+	ints := []struct {
+		in      any
+		want    []int
+		errPart string
+	}{
+		{int64(1000), []int{1000}, ""},
+		{[]any{int64(1000), int64(2000)}, []int{1000, 2000}, ""},
+		{[]any{}, nil, "empty list"},
+		{[]any{int64(1), "2"}, nil, "want an integer or a list of integers, got 2"},
+		{"1000", nil, "want an integer"},
+	}
+	for _, c := range ints {
+		l := IntList{7}
+		err := l.UnmarshalTOML(c.in)
+		switch {
+		case c.errPart == "" && (err != nil || !slices.Equal(l, c.want)):
+			t.Errorf("IntList(%v) = %v, %v; want %v", c.in, l, err, c.want)
+		case c.errPart != "" && (err == nil || !strings.Contains(err.Error(), c.errPart) || !slices.Equal(l, IntList{7})):
+			t.Errorf("IntList(%v) = %v, %v; want error %q and the list unchanged", c.in, l, err, c.errPart)
+		}
+	}
+	names := []struct {
+		in      any
+		want    []string
+		errPart string
+	}{
+		{"1ringM", []string{"1ringM"}, ""},
+		{[]any{"1ring", "long"}, []string{"1ring", "long"}, ""},
+		{[]any{}, nil, "empty list"},
+		{[]any{"1ring", int64(2)}, nil, "want a name or a list of names, got 2"},
+	}
+	for _, c := range names {
+		l := NameList{"x"}
+		err := l.UnmarshalTOML(c.in)
+		switch {
+		case c.errPart == "" && (err != nil || !slices.Equal(l, c.want)):
+			t.Errorf("NameList(%v) = %v, %v; want %v", c.in, l, err, c.want)
+		case c.errPart != "" && (err == nil || !strings.Contains(err.Error(), c.errPart) || !slices.Equal(l, NameList{"x"})):
+			t.Errorf("NameList(%v) = %v, %v; want error %q and the list unchanged", c.in, l, err, c.errPart)
+		}
+	}
+}
