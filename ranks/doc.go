@@ -34,7 +34,8 @@
 // When no rank can run and nothing is pending, Run returns a *DeadlockError
 // listing each blocked rank with its call, peer and tag. A panic in a rank
 // becomes a *PanicError naming it. In every case all rank goroutines have
-// exited when Run returns.
+// exited when Run returns. A rank must not call runtime.LockOSThread: the
+// Go runtime cannot switch a coroutine that is locked to its thread.
 //
 // # Model
 //
