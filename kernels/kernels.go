@@ -227,10 +227,10 @@ func (k *Set) Run(kernel string, v models.Vars, work func()) {
 		return
 	}
 	switch k.mode {
-	case Model, Real:
-		if k.mode == Real {
-			work()
-		}
+	case Real:
+		work()
+		k.Charge(kernel, v)
+	case Model:
 		k.Charge(kernel, v)
 	case Timed:
 		t0 := k.start()
