@@ -8,6 +8,10 @@
 // caller (cmd/emu wires scenario in), checks and evaluates a point. That keeps tune free of
 // imports of ours, and testable with a toy runner.
 //
+// Units: a Result's times are seconds, simulated (TimeS, SimulatedS) or of the host's
+// wall clock (WallS, the one clock tune reads, through Options.Clock); Gflops is the
+// application's simulated Gflop/s.
+//
 // Error policy: malformed sweep specifications and journals return errors naming the
 // offending spec, file and line; a point whose evaluation fails is recorded with its
 // error and ranked last, so one bad corner of a sweep does not sink the others.
