@@ -10,15 +10,14 @@
 //
 // Units: time in seconds (float64), sizes in bytes, rates in bytes/s.
 //
-// Ordering: timers are kept in a binary min-heap of same-instant buckets
-// keyed by (time, sequence of the bucket's first timer); within a bucket
-// timers keep their insertion order. Timers therefore fire in (time,
-// insertion sequence) order, and the many timers an SPMD program schedules
-// for one instant cost an append each instead of a heap insertion. (The
-// first kernel used github.com/petar/GoLLRB's tree for the same order; the
-// heap gives the identical sequence without a node allocation per bucket.)
-// The next event is the earlier of the next timer and the fluid.System's
-// next flow completion; at an exact tie the timer fires first. The same calls in the
+// Ordering: timers are kept in a left-leaning red-black tree
+// (github.com/petar/GoLLRB) of same-instant buckets keyed by (time, sequence
+// of the bucket's first timer); within a bucket timers keep their insertion
+// order. Timers therefore fire in (time, insertion sequence) order, and the
+// many timers an SPMD program schedules for one instant cost an append each
+// instead of a tree insertion. The next
+// event is the earlier of the next timer and the fluid.System's next flow
+// completion; at an exact tie the timer fires first. The same calls in the
 // same order therefore give the same event sequence, bit for bit.
 //
 // Batching: flows started with StartFlowHandler during one instant enter

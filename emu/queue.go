@@ -1,5 +1,7 @@
 package emu
 
+import "github.com/petar/GoLLRB/llrb"
+
 // A Handler is an event target that needs no closure: drivers that schedule
 // millions of events implement it on a struct they already have, which
 // saves an allocation per event compared with After's func().
@@ -12,14 +14,14 @@ type action struct {
 }
 
 // bucket holds timers due at the same instant, in insertion order. The
-// queue orders buckets by (at, seq of their first timer).
+// tree orders buckets by (at, seq of their first timer).
 //
 // Why buckets: SPMD programs schedule many timers for the same instant (all
 // ranks' messages of one round have the same latency). Appending to the
-// bucket last used costs O(1) instead of an O(log n) insertion. A bucket
-// accepts appends only while it is the last one used, so a later bucket
-// for the same instant holds only later timers, and ordering buckets by
-// (at, first seq) still fires timers in (at, seq) order.
+// bucket last used costs O(1) instead of an O(log n) tree insertion. A
+// bucket accepts appends only while it is the last one used, so a later
+// bucket for the same instant holds only later timers, and ordering
+// buckets by (at, first seq) still fires timers in (at, seq) order.
 type bucket struct {
 	at    float64 // s
 	seq   uint64  // seq of the first timer
@@ -27,37 +29,25 @@ type bucket struct {
 	head  int // items[:head] have fired
 }
 
-// bucketRef is a heap entry: a bucket with its key copied beside it, so
-// that comparisons read the heap's own array.
-type bucketRef struct {
-	at  float64
-	seq uint64
-	b   *bucket
-}
-
-func (x *bucketRef) before(y *bucketRef) bool {
-	if x.at != y.at {
-		return x.at < y.at
+// Less orders buckets by due time, then by their first timer's seq.
+func (b *bucket) Less(than llrb.Item) bool {
+	o := than.(*bucket)
+	if b.at != o.at {
+		return b.at < o.at
 	}
-	return x.seq < y.seq
+	return b.seq < o.seq
 }
 
-// timerQueue is the engine's (time, seq)-ordered queue of timers: a binary
-// min-heap of buckets.
-//
-// Why not the left-leaning red-black tree (GoLLRB) the kernel started with:
-// the queue only ever needs its minimum, and the tree allocated a node per
-// bucket and chased pointers on every insertion — 10–12% of an HPL run's
-// CPU. The heap reuses one array and its buckets, and pops in the same
-// (time, seq) order, so every event fires exactly as before.
+// timerQueue is the engine's (time, seq)-ordered queue of timers.
 type timerQueue struct {
-	heap  []bucketRef
+	tree  *llrb.LLRB
+	min   *bucket   // the tree's minimum, cached (nil when empty)
 	last  *bucket   // the bucket of the latest insertion, if still queued
 	n     int       // timers queued
 	spare []*bucket // emptied buckets, reused
 }
 
-func newTimerQueue() timerQueue { return timerQueue{} }
+func newTimerQueue() timerQueue { return timerQueue{tree: llrb.New()} }
 
 // push queues a for time at; seq is its unique, increasing insertion number.
 func (q *timerQueue) push(at float64, seq uint64, a action) {
@@ -74,74 +64,39 @@ func (q *timerQueue) push(at float64, seq uint64, a action) {
 	}
 	b.at, b.seq, b.head = at, seq, 0
 	b.items = append(b.items[:0], a)
+	q.tree.InsertNoReplace(b)
 	q.last = b
-	// Sift a hole up from the end.
-	e := bucketRef{at: at, seq: seq, b: b}
-	q.heap = append(q.heap, e)
-	h := q.heap
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !e.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
+	if q.min == nil || b.Less(q.min) {
+		q.min = b
 	}
-	h[i] = e
 }
 
 // peek returns the due time of the earliest timer.
 func (q *timerQueue) peek() (float64, bool) {
-	if len(q.heap) == 0 {
+	if q.min == nil {
 		return 0, false
 	}
-	return q.heap[0].at, true
+	return q.min.at, true
 }
 
 // pop removes and returns the earliest timer.
 func (q *timerQueue) pop() (float64, action) {
-	b := q.heap[0].b
+	b := q.min
 	a := b.items[b.head]
 	b.items[b.head] = action{}
 	b.head++
 	q.n--
 	if b.head == len(b.items) {
-		q.popBucket()
+		q.tree.DeleteMin()
 		if q.last == b {
 			q.last = nil
+		}
+		q.min = nil
+		if m := q.tree.Min(); m != nil {
+			q.min = m.(*bucket)
 		}
 		b.items = b.items[:0]
 		q.spare = append(q.spare, b)
 	}
 	return b.at, a
-}
-
-// popBucket removes the heap's top, sifting the last entry down a hole.
-func (q *timerQueue) popBucket() {
-	h := q.heap
-	last := len(h) - 1
-	e := h[last]
-	h[last] = bucketRef{}
-	h = h[:last]
-	q.heap = h
-	if last == 0 {
-		return
-	}
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= last {
-			break
-		}
-		if r := c + 1; r < last && h[r].before(&h[c]) {
-			c = r
-		}
-		if !h[c].before(&e) {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	h[i] = e
 }
