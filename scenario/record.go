@@ -15,10 +15,11 @@ import (
 //     program order: a Calc vertex per compute burst (cost = its seconds), a Send
 //     vertex per posted send, joined by program-order edges of rest 0;
 //   - a message becomes a Recv vertex on the receiver with a data edge from the Send
-//     vertex (one class-0 latency term, rest = transfer time − latency; a message
-//     within one host has no latency term and rest = its transfer time) and one from
-//     the receive's posting point (the receiver's vertex before the receive was
-//     posted), because SMPI moves a message's data only once both sides have posted;
+//     vertex and one from the receive's posting point (the receiver's vertex before
+//     the receive was posted), because SMPI moves a message's data only once both
+//     sides have posted. The edges carry the message's latency as ℓ terms (see
+//     LatencyMode) and the rest of its network time as a constant; a message within
+//     one host has no latency term and rest = its transfer time;
 //   - a rendezvous send gets a completion vertex on the sender with the same two
 //     edges (LLAMP's rendezvous edge: the send cannot complete before the receive is
 //     posted plus a latency).
@@ -32,9 +33,10 @@ import (
 // overheads, the delay before a polling rank notices a message) becomes a Calc
 // vertex before the rank's next operation: the time since the last thing that
 // explains the rank's timeline (its previous operation's end, a completion, or the
-// envelope that ended a probe, which gets an edge to that vertex). Under cm02 the
-// graph of an HPL run evaluated at the route latency gives its simulated time to
-// the last bit (tests). With SMPI's size-dependent latency factors no single ℓ does.
+// envelope that ended a probe, which gets an edge to that vertex). The graph
+// evaluated at its baseline latencies (Graph.Baseline) gives the run's simulated
+// time to the last bit whenever all links have one latency (tests); latency.go
+// says what moving ℓ away from the baseline means in each LatencyMode.
 type GraphRecorder struct {
 	b       *sensitivity.Builder
 	last    []sensitivity.VertexID   // the rank's latest operation
@@ -42,9 +44,14 @@ type GraphRecorder struct {
 	posts   [][]posted               // receives posted and not matched yet, in posting order
 	sendOf  map[uint64]sensitivity.VertexID
 	postOf  map[uint64]sensitivity.VertexID
-	halfway map[uint64]bool // rendezvous messages with one of their two completions seen
-	hostOf  []int           // rank → host, to tell loopback messages; nil = all remote
-	lats    map[float64]int // network message latencies seen, for BaselineLatency
+	halfway map[uint64]bool     // rendezvous messages with one of their two completions seen
+	hostOf  []int               // rank → host, to tell loopback messages; nil = all remote
+	lats    map[float64]int     // class-0 latencies of the network messages seen (quantized), for BaselineLatency
+	latRep  map[float64]float64 // quantized class-0 latency → the first exact value seen
+	mode    LatencyMode
+	factor  func(bytes int) float64 // latency factor of a payload size (wire mode); nil = 1
+	excess  map[float64]uint8       // wire mode: latency factor > 1 → its class
+	factors []float64               // wire mode: factor of class c+1
 
 	// Local time the events do not show as compute (Iprobe/Test costs, overheads,
 	// the polling delay of a probe loop): busy is the simulated time up to which a
@@ -64,14 +71,19 @@ type posted struct {
 }
 
 // NewGraphRecorder records a run of n ranks; placement (rank → host, may be nil)
-// tells messages within a host, which get no network latency term.
-func NewGraphRecorder(n int, placement []int) *GraphRecorder {
+// tells messages within a host, which get no network latency term. Without
+// options it records in WireLatency mode with latency factor 1 (cm02).
+func NewGraphRecorder(n int, placement []int, opts ...RecordOptions) *GraphRecorder {
 	g := &GraphRecorder{
 		b: sensitivity.NewBuilder(n), last: make([]sensitivity.VertexID, n),
 		pending: make([][]sensitivity.VertexID, n), posts: make([][]posted, n),
 		sendOf: map[uint64]sensitivity.VertexID{}, postOf: map[uint64]sensitivity.VertexID{},
 		halfway: map[uint64]bool{}, hostOf: placement, lats: map[float64]int{},
 		busy: make([]float64, n), wokeBy: make([]sensitivity.VertexID, n),
+		excess: map[float64]uint8{}, latRep: map[float64]float64{},
+	}
+	for _, o := range opts {
+		g.mode, g.factor = o.Latency, o.LatFactor
 	}
 	for r := range n {
 		g.last[r] = g.b.Vertex(r, sensitivity.Calc, 0)
@@ -186,16 +198,22 @@ func (g *GraphRecorder) takePost(r, peer, tag int) sensitivity.VertexID {
 }
 
 // dataEdges links a message's completion vertex v to its send and to the receive's
-// posting point: one latency term, rest = network time − latency. A message between
-// two ranks of one host (its route crosses no switch: the loopback) does not cross
-// the network, so it carries no latency term and its whole time is rest.
+// posting point, with the message's latency terms (latencyTerms) and the rest of
+// its network time. A message between two ranks of one host (its route crosses no
+// switch: the loopback) does not cross the network, so it carries no latency term
+// and its whole time is rest.
 func (g *GraphRecorder) dataEdges(ev *ranks.Event, v sensitivity.VertexID) {
-	rest := math.Max(0, ev.Transfer-ev.Latency)
-	lat := []sensitivity.LatTerm{{Class: 0, Count: 1}}
-	if g.loopback(ev) {
-		rest, lat = ev.Transfer, nil
-	} else if ev.Kind == ranks.RecvDone {
-		g.lats[ev.Latency]++
+	var terms [2]sensitivity.LatTerm
+	lat, rest := terms[:0], ev.Transfer
+	if !g.loopback(ev) {
+		var l0 float64
+		lat, rest, l0 = g.latencyTerms(ev, terms[:0])
+		if ev.Kind == ranks.RecvDone {
+			q := quantize(l0)
+			if g.lats[q]++; g.lats[q] == 1 {
+				g.latRep[q] = l0
+			}
+		}
 	}
 	if s, ok := g.sendOf[ev.MsgID]; ok {
 		g.b.EdgeBytes(s, v, rest, float64(ev.Bytes), lat...)
@@ -210,10 +228,12 @@ func (g *GraphRecorder) loopback(ev *ranks.Event) bool {
 	return g.hostOf != nil && g.hostOf[ev.Rank] == g.hostOf[ev.Peer]
 }
 
-// BaselineLatency is the latency the graph should be analysed at (emu analyze --L):
-// the most common latency of the run's network messages, s (the smallest of equally
-// common ones; 0 without network messages). With one route length and no latency
-// factor, every message has it and the graph evaluated there gives the run's time.
+// BaselineLatency is the class-0 latency the graph should be analysed at: the most
+// common class-0 latency of the run's network messages, s (the smallest of equally
+// common ones; 0 without network messages) — one link's latency in WireLatency
+// mode, one message's end-to-end latency in EndToEndLatency mode. With one link
+// latency (and, end to end, one route length and no latency factor) every message
+// has it and the graph evaluated there gives the run's time.
 func (g *GraphRecorder) BaselineLatency() float64 {
 	keys := make([]float64, 0, len(g.lats))
 	for l := range g.lats {
@@ -223,10 +243,23 @@ func (g *GraphRecorder) BaselineLatency() float64 {
 	best, n := 0.0, 0
 	for _, l := range keys {
 		if g.lats[l] > n {
-			best, n = l, g.lats[l]
+			best, n = g.latRep[l], g.lats[l]
 		}
 	}
 	return best
+}
+
+// Baseline is the latency per class the graph should be analysed at, s: class 0
+// at BaselineLatency, and in wire mode class c ≥ 1 at (f_c − 1) × that, f_c being
+// the latency factor whose excess class c carries. Graph stores it in the graph
+// (sensitivity.Builder.SetBaseline), so emu analyze starts there.
+func (g *GraphRecorder) Baseline() []float64 {
+	l0 := g.BaselineLatency()
+	lat := []float64{l0}
+	for _, f := range g.factors {
+		lat = append(lat, (f-1)*l0)
+	}
+	return lat
 }
 
 // Graph finishes the recording: every pending completion is joined to a final
@@ -237,6 +270,7 @@ func (g *GraphRecorder) Graph() (*sensitivity.Graph, error) {
 			g.op(r, sensitivity.Calc, 0)
 		}
 	}
+	g.b.SetBaseline(g.Baseline())
 	if err := g.b.Err(); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/sensitivity"
 )
 
 // timeTol is the tolerance on simulated times compared across the engine and the
@@ -15,6 +16,12 @@ const timeTol = 1e-12
 // recordRun runs main on a 2-host flat cluster (10 GB/s, 1 us links: 2 us routes),
 // cm02 without polling costs, and returns the simulated time and the graph.
 func recordRun(t *testing.T, n int, main func(r *ranks.Rank), hooks ...ranks.Hook) (float64, *GraphRecorder) {
+	t.Helper()
+	return recordRunMode(t, n, EndToEndLatency, main, hooks...)
+}
+
+// recordRunMode is recordRun in the given latency mode.
+func recordRunMode(t *testing.T, n int, mode LatencyMode, main func(r *ranks.Rank), hooks ...ranks.Hook) (float64, *GraphRecorder) {
 	t.Helper()
 	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: n, Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}})
 	if err != nil {
@@ -30,7 +37,7 @@ func recordRun(t *testing.T, n int, main func(r *ranks.Rank), hooks ...ranks.Hoo
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := NewGraphRecorder(n, place)
+	rec := NewGraphRecorder(n, place, RecordOptions{Latency: mode})
 	w.AddHook(rec.Hook)
 	for _, h := range hooks {
 		w.AddHook(h)
@@ -101,5 +108,135 @@ func TestGraphRecorderReproducesTheRun(t *testing.T) {
 				t.Errorf("%s: T(%g) = %.9g s, want %.9g (%d latency terms)", tt.name, more, got, want, tt.terms)
 			}
 		}
+	}
+}
+
+// fatTreeRun runs main on 4 ranks of a two-level fat tree (2 hosts per leaf, one
+// spine: ranks 0,1 on one leaf, 2,3 on the other, so 0→1 crosses 2 links and 0→2
+// crosses 4), links of 10 GB/s and the given latency, cm02 without polling costs
+// and with the given latency-factor table ("" = none).
+func fatTreeRun(t *testing.T, link float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *sensitivity.Graph) {
+	t.Helper()
+	topo, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 1}, Parallel: []int{1, 1},
+		Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: link}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := ranks.Preset("cm02")
+	cfg.IprobeCost, cfg.TestCost, cfg.TCPGamma = 0, 0, 0
+	if latFactor != "" {
+		cfg.LatFactor = ranks.MustParseTable(latFactor)
+	}
+	place := []int{0, 1, 2, 3}
+	w, err := ranks.NewWorld(cfg, topo, place, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewGraphRecorder(4, place, RecordOptions{Latency: mode,
+		LatFactor: func(b int) float64 { return cfg.LatFactor.Value(b+cfg.Envelope, 1) }})
+	w.AddHook(rec.Hook)
+	if err := w.Run(main); err != nil {
+		t.Fatal(err)
+	}
+	g, err := rec.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w.Now(), g
+}
+
+// relayAcrossLeaves: rank 0 computes 1 ms and sends 8 bytes to rank 1 (same leaf,
+// 2 links), which forwards 8 bytes to rank 2 (other leaf, 4 links); rank 2 then
+// computes 1 ms. The critical path holds both messages: 2 + 4 = 6 link latencies.
+func relayAcrossLeaves(r *ranks.Rank) {
+	c := r.World()
+	switch r.ID() {
+	case 0:
+		r.Compute(1e-3, "dgemm")
+		c.Send(1, 0, ranks.Msg{Bytes: 8})
+	case 1:
+		c.Recv(0, 0)
+		c.Send(2, 0, ranks.Msg{Bytes: 8})
+	case 2:
+		c.Recv(1, 0)
+		r.Compute(1e-3, "dgemm")
+	}
+}
+
+func TestWireLatencyOnAFatTree(t *testing.T) {
+	const (
+		link     = 1e-6 // s
+		moreLink = 3e-6 // s, the re-emulated link latency
+		terms    = 6    // 2-link + 4-link message on the critical path
+	)
+	end, g := fatTreeRun(t, link, "", WireLatency, relayAcrossLeaves)
+	if base := g.Baseline(); len(base) != 1 || base[0] != link {
+		t.Fatalf("wire baseline %v, want [%g] (one link, no factor class)", base, link)
+	}
+	if got := g.Runtime([]float64{link}); math.Abs(got-end) > timeTol {
+		t.Errorf("graph at the link latency %.12f s, run %.12f s", got, end)
+	}
+	// Re-emulating with 3 µs links moves the run by 6 × 2 µs; so must the graph.
+	endMore, _ := fatTreeRun(t, moreLink, "", WireLatency, relayAcrossLeaves)
+	if got := g.Runtime([]float64{moreLink}); math.Abs(got-endMore) > timeTol {
+		t.Errorf("graph at %g s: %.12f s, re-emulated %.12f s", moreLink, got, endMore)
+	}
+	if d := endMore - end; math.Abs(d-terms*(moreLink-link)) > timeTol {
+		t.Errorf("re-emulation moved by %g s, want %d link latencies × %g s", d, terms, moreLink-link)
+	}
+
+	// End to end, the two messages (2 µs and 4 µs) tie; the baseline is the smaller,
+	// 2 µs, and the 4-link message is charged 2 µs too: the graph misses 2 µs.
+	end2, g2 := fatTreeRun(t, link, "", EndToEndLatency, relayAcrossLeaves)
+	if base := g2.Baseline(); len(base) != 1 || base[0] != 2*link {
+		t.Fatalf("end-to-end baseline %v, want [%g]", base, 2*link)
+	}
+	if got, want := g2.Runtime([]float64{2 * link}), end2-2*link; math.Abs(got-want) > timeTol {
+		t.Errorf("end-to-end graph at 2 µs: %.12f s, want the run %.12f s less 2 µs", got, end2)
+	}
+}
+
+func TestWireLatencyWithLatencyFactors(t *testing.T) {
+	// Factor 3 for every message (payload + envelope > 0 bytes): a 2-link message
+	// costs 3 × 2 links. The graph carries 2 terms of class 0 and 2 of class 1
+	// (baseline (3−1)·ℓ0); at its baseline it is the run, and moving both classes
+	// as re-emulation moves them (ℓ0 → 3 µs, class 1 → 2 × 3 µs) gives the
+	// re-emulated run: 6 links × 3 × 2 µs later.
+	const (
+		link, moreLink = 1e-6, 3e-6 // s
+		factor         = 3.0
+		terms          = 6
+	)
+	end, g := fatTreeRun(t, link, "0:3", WireLatency, relayAcrossLeaves)
+	base := g.Baseline()
+	if len(base) != 2 || base[0] != link || math.Abs(base[1]-(factor-1)*link) > timeTol {
+		t.Fatalf("baseline %v, want [%g %g]", base, link, (factor-1)*link)
+	}
+	if got := g.Runtime(base); math.Abs(got-end) > timeTol {
+		t.Errorf("graph at its baseline %.12f s, run %.12f s", got, end)
+	}
+	endMore, _ := fatTreeRun(t, moreLink, "0:3", WireLatency, relayAcrossLeaves)
+	if got := g.Runtime([]float64{moreLink, (factor - 1) * moreLink}); math.Abs(got-endMore) > timeTol {
+		t.Errorf("graph with both classes moved: %.12f s, re-emulated %.12f s", got, endMore)
+	}
+	if d := endMore - end; math.Abs(d-terms*factor*(moreLink-link)) > timeTol {
+		t.Errorf("re-emulation moved by %g s, want %d × %g × %g s", d, terms, factor, moreLink-link)
+	}
+	// Sweeping class 0 alone (emu sensitivity's ℓ) holds the factor's excess: the
+	// slope is 6 links, not 6 × 3.
+	if got, want := g.Runtime([]float64{moreLink, (factor - 1) * link}), end+terms*(moreLink-link); math.Abs(got-want) > timeTol {
+		t.Errorf("class-0 sweep: %.12f s, want %.12f s", got, want)
+	}
+}
+
+func TestParseLatencyMode(t *testing.T) {
+	for _, m := range []LatencyMode{WireLatency, EndToEndLatency} {
+		got, err := ParseLatencyMode(m.String())
+		if err != nil || got != m {
+			t.Errorf("ParseLatencyMode(%q) = %v, %v", m.String(), got, err)
+		}
+	}
+	if _, err := ParseLatencyMode("hops"); err == nil {
+		t.Error("ParseLatencyMode(\"hops\"): no error")
 	}
 }

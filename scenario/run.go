@@ -15,8 +15,12 @@ import (
 
 // RunOptions says what a run records besides its results.
 type RunOptions struct {
-	Graph bool      // record the execution graph (Result.Graph)
-	Trace io.Writer // write a Chrome trace-event JSON here, if not nil
+	Graph bool // record the execution graph (Result.Graph)
+	// GraphLatency says what the graph's latency ℓ is: one link's latency
+	// (WireLatency, the default: hops+1 terms per message) or one message's
+	// end-to-end latency (EndToEndLatency: one term).
+	GraphLatency LatencyMode
+	Trace        io.Writer // write a Chrome trace-event JSON here, if not nil
 	// TraceFrom and TraceTo bound the trace, s (TraceTo 0 = no bound).
 	TraceFrom, TraceTo float64
 	// Breakdown splits each rank's time into compute, communication and waiting
@@ -43,7 +47,7 @@ type Result struct {
 	Ring      []pingpong.RingResult `json:"-"`
 	Graph     *sensitivity.Graph    `json:"-"`
 	Breakdown *Breakdown            `json:"-"`
-	GraphL    float64               `json:"-"` // the latency to analyse the graph at (GraphRecorder.BaselineLatency), s
+	GraphL    float64               `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
 	Pivots    *hpl.Pivots           `json:"-"`
 	Plan      *Plan                 `json:"-"`
 }
@@ -63,7 +67,11 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	var rec *GraphRecorder
 	if opt.Graph {
-		rec = NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks))
+		net := p.Network
+		rec = NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks), RecordOptions{
+			Latency:   opt.GraphLatency,
+			LatFactor: func(bytes int) float64 { return net.LatFactor.Value(bytes+net.Envelope, 1) },
+		})
 		w.AddHook(rec.Hook)
 	}
 	var tw *TraceWriter

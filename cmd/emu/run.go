@@ -67,7 +67,7 @@ func newRunCmd() *cobra.Command {
 		sf                          scenarioFlags
 		jsonOut, graphOut, traceOut string
 		traceWindow, pivotsOut      string
-		plotDir                     string
+		plotDir, latencyMode        string
 		maxIterations               int
 	)
 	cmd := &cobra.Command{
@@ -83,7 +83,9 @@ changes any one key after that (a what-if in one flag).
 
 Outputs: --json writes {"app", "ranks", "simulated_time_s", "wall_time_s",
 "seed", "results": [...]} (written whole or not at all); --graph writes the
-execution graph for "emu analyze"; --plot draws each rank's time split into
+execution graph for "emu analyze", with its latency ℓ per --latency (wire: one
+link's latency, each message carrying one term per link of its route;
+end-to-end: one message's latency) and the run's L0 kept in the file; --plot draws each rank's time split into
 compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 (one process per rank), bounded by --trace-window.`,
 		Example: `  emu run
@@ -105,6 +107,9 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 				return err
 			}
 			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != ""}
+			if opt.GraphLatency, err = scenario.ParseLatencyMode(latencyMode); err != nil {
+				return fmt.Errorf("--latency: %v", err)
+			}
 			if opt.RecordPivots {
 				if err := plan.CanRecordPivots(); err != nil {
 					return fmt.Errorf("--record-pivots: %v", err)
@@ -120,6 +125,7 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 	fl := cmd.Flags()
 	fl.StringVar(&jsonOut, "json", "", "write the results as JSON to `FILE`")
 	fl.StringVar(&graphOut, "graph", "", "write the execution graph to `FILE` (for emu analyze)")
+	fl.StringVar(&latencyMode, "latency", "wire", latencyFlagHelp)
 	fl.StringVar(&traceOut, "trace", "", "write a Chrome trace-event JSON to `FILE`")
 	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
@@ -175,9 +181,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 			return asFailure(err)
 		}
 		if !isQuiet(cmd) {
-			// The graph's latency terms are absolute: analyse it at the run's own L.
-			fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s; analyse it at the run's message latency: emu analyze %s --L %gus\n",
-				graphOut, graphOut, res.GraphL*1e6)
+			// The graph keeps its baseline latencies: emu analyze starts there.
+			fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s (ℓ = %s, L0 = %gus); analyse it with: emu analyze %s\n",
+				graphOut, latencyMeaning(opt.GraphLatency), res.GraphL*1e6, graphOut)
 		}
 	}
 	if out.plot != "" {

@@ -28,6 +28,7 @@ func newSensitivityCmd() *cobra.Command {
 		sf       scenarioFlags
 		af       analyzeFlags
 		graphOut string
+		latency  string
 	)
 	cmd := &cobra.Command{
 		Use:   "sensitivity [FILE.toml]",
@@ -39,16 +40,20 @@ latency L0, λ_L = ∂T/∂ℓ (left and right where they differ), ρ_L = λ_L·
 every critical latency in --range, the x% latency tolerances (the largest ℓ with
 T(ℓ) ≤ (1+x/100)·T(L0)) and T(ℓ) sampled on --points. Same table, same --json.
 
-What ℓ is for an emulated run: the end-to-end network latency of one message, as
-the run charged it — the sum of the link latencies of its route (a flat cluster's
-route is the source's and the destination's link: 2 × platform.link_latency) times
-the latency factor of network.model = "smpi" (1 under "cm02"). The graph holds one ℓ
-term per message between two hosts (none within a host), plus the time the network
-actually gave the message beyond its latency (bandwidth under contention) as a
-constant. L0 is the most common ℓ among the run's messages; on a fat tree, or with
-SMPI's size-dependent latency factors, messages had different latencies and the
-graph moves them all by the same ΔL. Raising platform.link_latency by d raises a
-flat cluster's ℓ by 2d.
+What ℓ is for an emulated run (--latency): with "wire" (the default, LLAMP's
+Appendix H) ℓ is one link's latency and each message between two hosts carries
+one ℓ term per link of its route (hops + 1: 2 on a flat cluster, 2 or 4 on a
+two-level fat tree), so raising ℓ by d is raising platform.link_latency by d, and
+L0 is the platform's link latency. SMPI's latency factors (network.model = "smpi")
+scale a message's latency by f(size): its factor-1 part is ℓ; the excess (f−1) of
+each factor value is a latency class of its own held at its baseline (f−1)·L0 and
+reported per class, so T(L0) is the run but the slope misses the factor: re-
+emulation's is λ_L + Σ (f_c−1)·λ_c while the critical path holds. With
+"end-to-end" ℓ is one message's whole latency (route × factor), one term per
+message; L0 is the most common one and messages of other latencies (other route
+lengths, other factors) are charged L0 and moved by the same ΔL. Both modes add
+the time the network actually gave a message beyond its latency (bandwidth under
+contention) as a constant; none within a host.
 
 The graph keeps the run's order of events: where the application adapts to timing
 (HPL's ring broadcasts poll with MPI_Iprobe), predictions far from L0 overestimate
@@ -62,7 +67,11 @@ what re-emulating at that latency gives.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
-			return runSensitivity(cmd, file, &sf, &af, graphOut)
+			mode, err := scenario.ParseLatencyMode(latency)
+			if err != nil {
+				return fmt.Errorf("--latency: %v", err)
+			}
+			return runSensitivity(cmd, file, &sf, &af, graphOut, mode)
 		},
 	}
 	sf.add(cmd)
@@ -74,6 +83,7 @@ what re-emulating at that latency gives.`,
 	fl.StringVar(&af.plot, "plot", "", "write runtime.svg, lambda_L.svg and rho_L.svg into this `DIR`")
 	fl.StringVar(&af.lp, "lp", "", "write the LP (CPLEX LP format, ns) to this `FILE`")
 	fl.StringVar(&graphOut, "graph", "", "also write the execution graph to `FILE` (for emu analyze)")
+	fl.StringVar(&latency, "latency", "wire", latencyFlagHelp)
 	fl.BoolVar(&af.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
 	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
 	return cmd
@@ -81,7 +91,7 @@ what re-emulating at that latency gives.`,
 
 // runSensitivity checks the flags, emulates with the graph recorder, and
 // analyses the graph at the run's own latency.
-func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string) error {
+func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string, mode scenario.LatencyMode) error {
 	// Check the analysis flags before a possibly long emulation; L is the run's,
 	// known only afterwards, and the G-based figures (ρ_G) need a symbolic G the
 	// emulated graph does not have.
@@ -93,7 +103,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if err != nil {
 		return err
 	}
-	opt := scenario.RunOptions{Graph: true}
+	opt := scenario.RunOptions{Graph: true, GraphLatency: mode}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
 		opt.Hooks = append(opt.Hooks, pr.hook)
 		go pr.run()
@@ -111,6 +121,8 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if af.rangeL == "" {
 		p.Lmin, p.Lmax = p.L0, p.L0+sensitivityRange
 	}
+	// The other classes (latency factors' excess, wire mode) stay at the run's.
+	p.Latencies = res.Graph.Baseline()
 	rep, err := sensitivity.Analyze(res.Graph, p)
 	if err != nil {
 		return asFailure(err)
@@ -120,10 +132,13 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if len(res.HPL) > 0 && res.HPL[0] != nil {
 		fmt.Fprintf(out, ", HPL Time %s", sensitivity.FormatSeconds(res.HPL[0].Time))
 	}
-	fmt.Fprintf(out, "\nℓ = end-to-end latency of one network message; the run's L0 = %s\n", sensitivity.FormatSeconds(res.GraphL))
+	fmt.Fprintf(out, "\nℓ = %s; the run's L0 = %s\n", latencyMeaning(mode), sensitivity.FormatSeconds(res.GraphL))
 	if d := (rep.Runtime - res.SimulatedTime) / res.SimulatedTime; math.Abs(d) > graphAgreement {
-		fmt.Fprintf(out, "note: the graph at L0 gives %s, %+.2f%% off the run: its messages had different latencies (routes of different lengths, SMPI's size-dependent latency factors) and the graph puts them all at L0\n",
-			sensitivity.FormatSeconds(rep.Runtime), 100*d)
+		fmt.Fprintf(out, "note: the graph at L0 gives %s, %+.2f%% off the run: %s\n",
+			sensitivity.FormatSeconds(rep.Runtime), 100*d, disagreementCause(mode))
+	}
+	if n := res.Graph.Classes(); mode == scenario.WireLatency && n > 1 {
+		fmt.Fprintf(out, "note: %d latency factor(s) above 1 are classes 1..%d, held at (f−1)·L0 while ℓ moves; re-emulating with other links moves them too\n", n-1, n-1)
 	}
 	if err := rep.WriteTable(out); err != nil {
 		return asFailure(err)
@@ -150,6 +165,7 @@ func writeSensitivityOutputs(g *sensitivity.Graph, rep *sensitivity.Report, p se
 	}
 	if af.lp != "" {
 		lat := make([]float64, max(g.Classes(), 1))
+		copy(lat, p.Latencies)
 		lat[0] = p.L0
 		err := writeFileAtomic(af.lp, func(w io.Writer) error {
 			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat})
@@ -168,4 +184,23 @@ func writeSensitivityOutputs(g *sensitivity.Graph, rep *sensitivity.Report, p se
 		}
 	}
 	return nil
+}
+
+// latencyFlagHelp is the --latency help of emu run and emu sensitivity.
+const latencyFlagHelp = "what the graph's ℓ is: `wire` (one link's latency, one term per link of a message's route) or end-to-end (one message's latency)"
+
+// latencyMeaning says in words what ℓ is in a latency mode.
+func latencyMeaning(m scenario.LatencyMode) string {
+	if m == scenario.EndToEndLatency {
+		return "end-to-end latency of one network message"
+	}
+	return "latency of one link (a message carries one term per link of its route)"
+}
+
+// disagreementCause says why a graph's T(L0) can differ from its run.
+func disagreementCause(m scenario.LatencyMode) string {
+	if m == scenario.EndToEndLatency {
+		return "its messages had different latencies (routes of different lengths, SMPI's size-dependent latency factors) and the graph puts them all at L0 (--latency wire counts links)"
+	}
+	return "its links had different latencies and the graph puts them all at L0"
 }

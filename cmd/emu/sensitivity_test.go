@@ -29,20 +29,22 @@ func TestSensitivityDefaultGolden(t *testing.T) {
 }
 
 // TestSensitivityCM02 checks the command against the emulation itself: under
-// cm02 every message between hosts has the flat cluster's route latency, 2 × 1 µs,
-// so L0 is 2 µs and the graph at L0 reproduces the run's simulated time; the
-// written graph analysed by `emu analyze --L 2us` gives the same table, and every
-// output file is written.
+// cm02 every message between hosts crosses the flat cluster's 2 links of 1 µs, so
+// in wire mode L0 is the link's 1 µs, the graph at L0 reproduces the run's
+// simulated time, and the written graph analysed by `emu analyze` without --L
+// (from the baseline the graph keeps) gives the same table; every output file is
+// written. End to end, ℓ is the route's 2 µs and each message one term: the same
+// graph with half the counts, so the same T(L0) and half the λ_L.
 func TestSensitivityCM02(t *testing.T) {
 	dir := t.TempDir()
 	js, lp, plots, graph := filepath.Join(dir, "s.json"), filepath.Join(dir, "s.lp"), filepath.Join(dir, "plots"), filepath.Join(dir, "g.bin")
-	code, out, errOut := runCLI(t, "sensitivity", "-q", "--set", "network.model=cm02", "--range", "2us:12us",
+	code, out, errOut := runCLI(t, "sensitivity", "-q", "--set", "network.model=cm02", "--range", "1us:6us",
 		"--points", "3", "--tolerance", "1,5", "--json", js, "--lp", lp, "--plot", plots, "--graph", graph)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "the run's L0 = 2.000000 µs") {
-		t.Errorf("L0 is not the flat route's 2 µs:\n%s", out)
+	if !strings.Contains(out, "ℓ = latency of one link") || !strings.Contains(out, "the run's L0 = 1.000000 µs") || strings.Contains(out, "note:") {
+		t.Errorf("L0 is not the flat cluster's 1 µs link:\n%s", out)
 	}
 	m := readReport(t, js)
 	sim := simulatedTime(t, out)
@@ -62,12 +64,29 @@ func TestSensitivityCM02(t *testing.T) {
 			t.Errorf("%s not written: %v", f, err)
 		}
 	}
-	code, again, errOut := runCLI(t, "analyze", graph, "--L", "2us", "--G", "0", "--range", "2us:12us", "--points", "3", "--tolerance", "1,5")
+	code, again, errOut := runCLI(t, "analyze", graph, "--G", "0", "--range", "1us:6us", "--points", "3", "--tolerance", "1,5")
 	if code != 0 {
 		t.Fatalf("analyze: exit %d: %s", code, errOut)
 	}
 	if _, table, _ := strings.Cut(out, "graph:"); "graph:"+table != again {
 		t.Errorf("emu analyze of the written graph differs:\n%s\nsensitivity:\n%s", again, out)
+	}
+
+	e2e := filepath.Join(dir, "e2e.json")
+	code, out2, errOut := runCLI(t, "sensitivity", "-q", "--set", "network.model=cm02", "--latency", "end-to-end",
+		"--range", "2us:12us", "--points", "3", "--json", e2e)
+	if code != 0 {
+		t.Fatalf("end-to-end: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out2, "ℓ = end-to-end latency") || !strings.Contains(out2, "the run's L0 = 2.000000 µs") {
+		t.Errorf("end to end, L0 is not the flat route's 2 µs:\n%s", out2)
+	}
+	m2 := readReport(t, e2e)
+	if a, b := m["runtime_s"].(float64), m2["runtime_s"].(float64); math.Abs(a-b) > graphAtL0*a {
+		t.Errorf("T(L0) wire %v s, end to end %v s", a, b)
+	}
+	if a, b := m["lambda_L"].(float64), m2["lambda_L"].(float64); a != 2*b {
+		t.Errorf("λ_L wire %v, want 2 links × end-to-end %v", a, b)
 	}
 }
 
@@ -121,8 +140,8 @@ func TestSensitivityBadInput(t *testing.T) {
 }
 
 // TestSensitivityHPLDatAndPlatform: --hpl-dat and --platform replace the scenario's
-// tables as in emu run; on a SimGrid cluster of 1 µs links ℓ is 2 µs, and with
-// free probes under cm02 the graph is the run.
+// tables as in emu run; on a SimGrid cluster of 1 µs links ℓ is that 1 µs (wire
+// mode), and with free probes under cm02 the graph is the run.
 func TestSensitivityHPLDatAndPlatform(t *testing.T) {
 	dir := t.TempDir()
 	xml := writeFile(t, "cluster.xml", `<?xml version='1.0'?>
@@ -170,14 +189,14 @@ HPL.out      output file name (if any)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "emulated hpl on 4 ranks") || !strings.Contains(out, "L0 = 2.000000 µs") || strings.Contains(out, "note:") {
+	if !strings.Contains(out, "emulated hpl on 4 ranks") || !strings.Contains(out, "L0 = 1.000000 µs") || strings.Contains(out, "note:") {
 		t.Errorf("output:\n%s", out)
 	}
 	m := readReport(t, js)
 	if sim := simulatedTime(t, out); math.Abs(m["runtime_s"].(float64)-sim) > graphAtL0*sim+printedResolution {
 		t.Errorf("graph at L0 %v s, run %v s", m["runtime_s"], sim)
 	}
-	if lo, hi := m["Lmin_s"].(float64), m["Lmax_s"].(float64); lo != 2e-6 || math.Abs(hi-52e-6) > 1e-15 {
+	if lo, hi := m["Lmin_s"].(float64), m["Lmax_s"].(float64); lo != 1e-6 || math.Abs(hi-51e-6) > 1e-15 {
 		t.Errorf("default range %v..%v s, want L0..L0+50 µs", lo, hi)
 	}
 }
