@@ -94,8 +94,12 @@ func (a rankComm) probe(src, tag int) { a.c.Probe(src, tag) }
 
 type rankReq struct{ q *ranks.Request }
 
+// wait waits for the request and gives it back to the World (MPI_Request_free):
+// the port waits on each request exactly once, and HPL posts millions of them,
+// which would otherwise each be left to the garbage collector.
 func (w rankReq) wait() []float64 {
 	m, _ := w.q.Wait()
+	w.q.Free()
 	return m.Data
 }
 
