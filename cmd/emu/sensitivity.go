@@ -46,9 +46,11 @@ one ℓ term per link of its route (hops + 1: 2 on a flat cluster, 2 or 4 on a
 two-level fat tree), so raising ℓ by d is raising platform.link_latency by d, and
 L0 is the platform's link latency. SMPI's latency factors (network.model = "smpi")
 scale a message's latency by f(size): its factor-1 part is ℓ; the excess (f−1) of
-each factor value is a latency class of its own held at its baseline (f−1)·L0 and
-reported per class, so T(L0) is the run but the slope misses the factor: re-
-emulation's is λ_L + Σ (f_c−1)·λ_c while the critical path holds. With
+each factor value is a latency class of its own at (f−1)·L0, reported per class,
+so T(L0) is the run. The LP sweep (λ_L, critical latencies, tolerances, curve)
+holds those classes; a last table moves them with ℓ, at (f−1)·ℓ, as re-emulating
+at link latency ℓ does: its slope λ_L + Σ (f_c−1)·λ_c, tolerances and curve (JSON
+"factor_scaled") are the ones to compare with re-emulation. With
 "end-to-end" ℓ is one message's whole latency (route × factor), one term per
 message; L0 is the most common one and messages of other latencies (other route
 lengths, other factors) are charged L0 and moved by the same ΔL. Both modes add
@@ -138,21 +140,30 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 			sensitivity.FormatSeconds(rep.Runtime), 100*d, disagreementCause(mode))
 	}
 	if n := res.Graph.Classes(); mode == scenario.WireLatency && n > 1 {
-		fmt.Fprintf(out, "note: %d latency factor(s) above 1 are classes 1..%d, held at (f−1)·L0 while ℓ moves; re-emulating with other links moves them too\n", n-1, n-1)
+		fmt.Fprintf(out, "note: %d latency factor(s) above 1 are classes 1..%d, held at (f−1)·L0 while ℓ moves; re-emulating with other links moves them too (last table)\n", n-1, n-1)
 	}
 	if err := rep.WriteTable(out); err != nil {
 		return asFailure(err)
 	}
-	return writeSensitivityOutputs(res.Graph, rep, p, af, graphOut)
+	var scaled *scaledReport
+	if mode == scenario.WireLatency {
+		if scaled = scaledAnalysis(res.Graph, rep, p.Tolerances); scaled != nil {
+			if err := writeScaled(out, scaled, p.Tolerances, p.L0); err != nil {
+				return asFailure(err)
+			}
+		}
+	}
+	return writeSensitivityOutputs(res.Graph, sensitivityJSON{rep, scaled}, p, af, graphOut)
 }
 
 // writeSensitivityOutputs writes the files asked for, each whole or not at all.
-func writeSensitivityOutputs(g *sensitivity.Graph, rep *sensitivity.Report, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
+func writeSensitivityOutputs(g *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
+	rep := doc.Report
 	if af.json != "" {
 		err := writeFileAtomic(af.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
+			return enc.Encode(doc)
 		})
 		if err != nil {
 			return asFailure(fmt.Errorf("writing %s: %w", af.json, err))
