@@ -97,6 +97,9 @@ func Pingpong(w *ranks.World, cfg Config) ([]Result, error) {
 					}
 				}
 				ranks.Waitall(reqs...)
+				for _, q := range reqs { // each is waited once: back to the World for reuse
+					q.Free()
+				}
 				if r.ID() == 0 {
 					c.Recv(peer, 3)
 				} else {
