@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -239,4 +240,14 @@ func TestParseLatencyMode(t *testing.T) {
 	if _, err := ParseLatencyMode("hops"); err == nil {
 		t.Error("ParseLatencyMode(\"hops\"): no error")
 	}
+}
+
+func ExampleParseLatencyMode() {
+	m, err := ParseLatencyMode("wire")
+	fmt.Println(m, err)
+	_, err = ParseLatencyMode("links")
+	fmt.Println(err)
+	// Output:
+	// wire <nil>
+	// latency mode "links": want "wire" or "end-to-end"
 }

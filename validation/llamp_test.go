@@ -269,3 +269,45 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 		})
 	}
 }
+
+// TestLLAMPInjectionLatencyFactors runs the sweep on the default scenario (2×2 HPL
+// under network.model = "smpi": SMPI's size-dependent latency factors, 1.13 to
+// 11.6) with the long broadcast, which does not poll. In wire mode a message of
+// factor f carries links terms of ℓ and links terms of f's own class at baseline
+// (f−1)·L0 (scenario/record_latency.go); re-emulating at link latency ℓ moves
+// that class to (f−1)·ℓ, so the prediction scales the whole baseline by ℓ/L0 (as
+// `emu sensitivity`'s factor-scaled table does). That agrees with re-emulation
+// (measured RRMSE 0.014%); sweeping ℓ alone, the LP's λ_L, misses the factors'
+// share (RRMSE 40%), and so does end to end (41%, −4.0% at L0).
+func TestLLAMPInjectionLatencyFactors(t *testing.T) {
+	text := string(scenario.DefaultTOML())
+	base := emulate(t, text, scenario.RunOptions{Graph: true}, "hpl.bcast=longM")
+	lat0 := base.Graph.Baseline()
+	if len(lat0) < 2 || lat0[0] != injectionLink {
+		t.Fatalf("baseline %v: want the 1 µs link and factor classes", lat0)
+	}
+	var scaled, alone, emul []float64
+	for i := 0; i <= injectionSteps; i++ {
+		link := injectionLink + float64(i)*injectionLinkDelta/injectionSteps
+		lat := make([]float64, len(lat0))
+		for c, l := range lat0 {
+			lat[c] = l * link / lat0[0]
+		}
+		scaled = append(scaled, base.Graph.Runtime(lat))
+		lat = append([]float64(nil), lat0...)
+		lat[0] = link
+		alone = append(alone, base.Graph.Runtime(lat))
+		res := emulate(t, text, scenario.RunOptions{}, "hpl.bcast=longM", fmt.Sprintf("platform.link_latency=%.9gus", link*1e6))
+		emul = append(emul, res.SimulatedTime)
+		t.Logf("link %5.2f µs: factor-scaled %.6f s, ℓ alone %.6f s, re-emulated %.6f s (%+.3f%%, %+.3f%%)", link*1e6,
+			scaled[i], alone[i], emul[i], 100*(scaled[i]/emul[i]-1), 100*(alone[i]/emul[i]-1))
+	}
+	if math.Abs(scaled[0]-emul[0]) > injectionExactL0*emul[0] {
+		t.Errorf("graph at its baseline %.9f s, run %.9f s", scaled[0], emul[0])
+	}
+	rr := rrmse(scaled, emul)
+	t.Logf("RRMSE factor-scaled %.3f%%, ℓ alone %.3f%%", 100*rr, 100*rrmse(alone, emul))
+	if !(rr < injectionRRMSE) {
+		t.Errorf("factor-scaled RRMSE %.3f%%, want < %.0f%%", 100*rr, 100*injectionRRMSE)
+	}
+}

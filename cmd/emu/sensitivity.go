@@ -136,7 +136,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	fmt.Fprintf(out, "\nℓ = %s; the run's L0 = %s\n", latencyMeaning(mode), sensitivity.FormatSeconds(res.GraphL))
 	if d := (rep.Runtime - res.SimulatedTime) / res.SimulatedTime; math.Abs(d) > graphAgreement {
-		fmt.Fprintf(out, "note: the graph at L0 gives %s, %+.2f%% off the run: %s\n",
+		fmt.Fprintf(out, "note: the graph at L0 gives %s, %+.3g%% off the run: %s\n",
 			sensitivity.FormatSeconds(rep.Runtime), 100*d, disagreementCause(mode))
 	}
 	if n := res.Graph.Classes(); mode == scenario.WireLatency && n > 1 {
@@ -211,7 +211,7 @@ func latencyMeaning(m scenario.LatencyMode) string {
 // disagreementCause says why a graph's T(L0) can differ from its run.
 func disagreementCause(m scenario.LatencyMode) string {
 	if m == scenario.EndToEndLatency {
-		return "its messages had different latencies (routes of different lengths, SMPI's size-dependent latency factors) and the graph puts them all at L0 (--latency wire counts links)"
+		return "its messages had different latencies (routes of different lengths, SMPI's size-dependent latency factors) and the graph puts them all at L0 (--latency wire counts links); also MPI-layer time the events do not show (probe costs of a rank that was waiting)"
 	}
-	return "its links had different latencies and the graph puts them all at L0"
+	return "links of different latencies all put at L0, or MPI-layer time the events do not show (probe costs of a rank that was waiting)"
 }
