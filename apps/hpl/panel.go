@@ -1,5 +1,7 @@
 package hpl
 
+import "slices"
+
 // panel is HPL_T_panel: one panel's descriptor on one rank (hpl.md §4.1). Offsets
 // are into the rank's local matrix s.a (column-major, leading dimension s.lda).
 type panel struct {
@@ -47,7 +49,8 @@ func (s *solver) newPanel(j, jb, tag int) *panel {
 	g := s.g
 	nb := s.nb
 	m := s.n - j
-	pn := &panel{s: s, n: m + 1, ia: j, ja: j, jb: jb, msgid: tag}
+	pn := s.reusePanel()
+	*pn = panel{s: s, n: m + 1, ia: j, ja: j, jb: jb, msgid: tag, swp: pn.swp, dpiv: pn.dpiv}
 	pn.prow, pn.pcol = g2p(j, nb, g.p), g2p(j, nb, g.q)
 	pn.mp = numrocI(m, j, nb, g.myrow, g.p)
 	pn.nq = numrocI(m+1, j, nb, g.mycol, g.q)
@@ -58,7 +61,12 @@ func (s *solver) newPanel(j, jb, tag int) *panel {
 		pn.ml2 = max(0, pn.mp-jb)
 	}
 	pn.swp.iflag = -1
-	tail := make([]float64, jb+1)
+	tail := pn.dpiv[:cap(pn.dpiv)]
+	if len(tail) < jb+1 {
+		tail = make([]float64, jb+1)
+	}
+	tail = tail[:jb+1]
+	clear(tail)
 	pn.dpiv, pn.dinfo = tail[:jb], tail[jb:]
 	if s.real {
 		pn.l1 = make([]float64, jb*jb)
@@ -77,10 +85,28 @@ func (s *solver) newPanel(j, jb, tag int) *panel {
 	return pn
 }
 
-// release copies DINFO into the solver's info flag (HPL_pdpanel_disp/free).
+// reusePanel returns a released panel, or a new one. Only its swap index
+// arrays and its DPIV/DINFO array are kept: none of them travels in a message
+// (the broadcast packs a copy), so no other rank can still be reading them.
+func (s *solver) reusePanel() *panel {
+	if k := len(s.spare); k > 0 {
+		pn := s.spare[k-1]
+		s.spare[k-1] = nil
+		s.spare = s.spare[:k-1]
+		return pn
+	}
+	return new(panel)
+}
+
+// release copies DINFO into the solver's info flag (HPL_pdpanel_disp/free) and
+// gives the panel to newPanel for reuse; the caller must not use it again.
 func (pn *panel) release() {
-	if pn.s.info == 0 && pn.dinfo[0] != 0 {
-		pn.s.info = int(pn.dinfo[0])
+	s := pn.s
+	if s.info == 0 && pn.dinfo[0] != 0 {
+		s.info = int(pn.dinfo[0])
+	}
+	if !slices.Contains(s.spare, pn) { // a panel released twice is kept once
+		s.spare = append(s.spare, pn)
 	}
 }
 

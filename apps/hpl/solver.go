@@ -21,16 +21,8 @@ type solver struct {
 	clk       clock
 	marks     []panelMark // end of each emulated panel (MaxIterations only)
 	estimate  float64     // extrapolated factorization time, s (MaxIterations only)
-	scratch   map[int]int // reused by the swap index computations
-}
-
-// scratchMap returns the solver's scratch map, emptied.
-func (s *solver) scratchMap() map[int]int {
-	if s.scratch == nil {
-		s.scratch = make(map[int]int)
-	}
-	clear(s.scratch)
-	return s.scratch
+	swap      swapScratch // reused by the swap index computations
+	spare     []*panel    // released panels, whose arrays newPanel reuses
 }
 
 // panelMark is the simulated time at which this rank finished a panel's iteration.

@@ -54,7 +54,8 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 		wb = make([]float64, (2*jb)*ldW)
 	}
 	ipA := x.llen[myrow]
-	llen := append([]int(nil), x.llen...)
+	x.llenW = append(x.llenW[:0], x.llen...)
+	llen := x.llenW
 	if myrow == icur {
 		w.laswp01(ipA, x.lindxA, x.lindxAU)
 	} else {

@@ -13,6 +13,7 @@ type swapIndex struct {
 	// binary exchange (HPL_plindx0)
 	lindxA, lindxAU []int
 	llen            []int // rows per process row
+	llenW           []int // pdlaswp00's working copy of llen
 
 	// spread-roll (HPL_plindx1 / HPL_plindx10)
 	ipA     int
@@ -27,17 +28,34 @@ type swapIndex struct {
 // pipid is HPL_pipid: the list of moves src → dst implied by DPIV (hpl.md §7.1).
 // HPL searches the list linearly; sources and destinations are each distinct
 // (the moves are a permutation), so an index from row to position finds the same
-// entries in O(1) and the list comes out identical.
+// entries in O(1) and the list comes out identical. The index is a dense array
+// over the rows the moves can name (swapScratch.number), reused across panels.
+// The list reuses pn.swp.ipid's array.
 func (pn *panel) pipid() []int {
 	jb, ia := pn.jb, pn.ia
-	ipid := make([]int, 0, 4*jb)
-	at := pn.s.scratchMap() // dst row → its index (odd) in ipid
+	sc := &pn.s.swap
+	sc.far = sc.far[:0]
+	for _, d := range pn.dpiv[:jb] {
+		if r := int(d); r-ia >= jb {
+			sc.far = append(sc.far, r)
+		}
+	}
+	at := filled(sc.at, sc.number(ia, jb), -1) // dst row's id → its index (odd) in ipid
+	sc.at = at
+	ipid := pn.swp.ipid[:0]
+	find := func(row int) (int, bool) {
+		j := at[sc.id(row)]
+		return j, j >= 0
+	}
 	put := func(j, v int) { // write a dst entry, keeping the index
-		if old := ipid[j]; at[old] == j {
-			delete(at, old)
+		// Placeholders (0, −1) below ia were never indexed.
+		if old := ipid[j]; old >= ia {
+			if k := sc.id(old); at[k] == j {
+				at[k] = -1
+			}
 		}
 		ipid[j] = v
-		at[v] = j
+		at[sc.id(v)] = j
 	}
 	src, dst := ia, int(pn.dpiv[0])
 	ipid = append(ipid, dst, 0)
@@ -51,7 +69,7 @@ func (pn *panel) pipid() []int {
 		K := len(ipid)
 		var lst int
 		if src == dst {
-			if fnds, ok := at[src]; ok {
+			if fnds, ok := find(src); ok {
 				lst = fnds - 1
 			} else {
 				lst = K
@@ -59,8 +77,8 @@ func (pn *panel) pipid() []int {
 			}
 			put(lst+1, dst)
 		} else {
-			fnds, okS := at[src]
-			fndd, okD := at[dst]
+			fnds, okS := find(src)
+			fndd, okD := find(dst)
 			off := 0
 			if !okS {
 				ipid = append(ipid, src, -1)
@@ -81,7 +99,7 @@ func (pn *panel) pipid() []int {
 			ipid[j], ipid[lst] = ipid[lst], ipid[j]
 			a, b := ipid[j+1], ipid[lst+1]
 			ipid[j+1], ipid[lst+1] = b, a
-			at[b], at[a] = j+1, lst+1
+			at[sc.id(b)], at[sc.id(a)] = j+1, lst+1
 		}
 	}
 	return ipid
@@ -90,19 +108,28 @@ func (pn *panel) pipid() []int {
 // nextOf returns, for each move src → dst, the dst of the move whose src is
 // that dst: the U slot the row now sitting at dst will finally occupy (as an
 // absolute row). HPL searches the list for it; when no source matches it ends
-// on the last move's dst.
+// on the last move's dst. The result reuses pn.swp.next's array.
 func (pn *panel) nextOf(ipid []int) []int {
-	bySrc := pn.s.scratchMap()
-	for i := len(ipid) - 2; i >= 0; i -= 2 { // backwards: the first match wins
-		bySrc[ipid[i]] = ipid[i+1]
+	jb, ia := pn.jb, pn.ia
+	sc := &pn.s.swap
+	sc.far = sc.far[:0]
+	for _, r := range ipid {
+		if r-ia >= jb {
+			sc.far = append(sc.far, r)
+		}
 	}
-	next := make([]int, len(ipid)/2)
-	for i := range next {
-		d, ok := bySrc[ipid[2*i+1]]
-		if !ok {
+	bySrc := filled(sc.bySrc, sc.number(ia, jb), -1)
+	sc.bySrc = bySrc
+	for i := len(ipid) - 2; i >= 0; i -= 2 { // backwards: the first match wins
+		bySrc[sc.id(ipid[i])] = ipid[i+1]
+	}
+	next := pn.swp.next[:0]
+	for i := 1; i < len(ipid); i += 2 {
+		d := bySrc[sc.id(ipid[i])]
+		if d < 0 { // rows are ≥ 0: no move starts at this dst
 			d = ipid[len(ipid)-1]
 		}
-		next[i] = d
+		next = append(next, d)
 	}
 	return next
 }
@@ -113,7 +140,7 @@ func (pn *panel) plindx0() {
 	nb, P := s.nb, s.g.p
 	myrow, icur, jb, ia, iroff := s.g.myrow, pn.prow, pn.jb, pn.ia, pn.ii
 	x := &pn.swp
-	x.llen = make([]int, P)
+	x.llen = zeroed(x.llen, P)
 	x.lindxA, x.lindxAU = x.lindxA[:0], x.lindxAU[:0]
 	for i := 0; i < len(x.ipid); i += 2 {
 		src := x.ipid[i]
@@ -149,7 +176,7 @@ func (pn *panel) plindx10() {
 	nb, P := s.nb, s.g.p
 	icur, jb, ia := pn.prow, pn.jb, pn.ia
 	x := &pn.swp
-	x.iplen = make([]int, P+1)
+	x.iplen = zeroed(x.iplen, P+1)
 	for i := 0; i < len(x.ipid); i += 2 {
 		src := x.ipid[i]
 		if g2p(src, nb, P) != icur {
@@ -161,15 +188,16 @@ func (pn *panel) plindx10() {
 			x.iplen[drow+1]++
 		}
 	}
-	x.ipmap, x.ipmapm1 = logsort(P, icur, x.iplen)
+	x.ipmap, x.ipmapm1 = logsort(P, icur, x.iplen, x.ipmap, x.ipmapm1)
 }
 
 // logsort is HPL_logsort: position j starts with process (j + icur) mod P; the
 // counts are sorted so that positions of smaller binary weight (nearer the root
-// of the spread tree) hold larger pieces; iplen becomes the offsets.
-func logsort(P, icur int, iplen []int) (ipmap, ipmapm1 []int) {
-	ipmap = make([]int, P)
-	ipmapm1 = make([]int, P) // weights first, then the inverse map
+// of the spread tree) hold larger pieces; iplen becomes the offsets. The maps
+// reuse the arrays of the ipmap and ipmapm1 passed in.
+func logsort(P, icur int, iplen, ipmap, ipmapm1 []int) ([]int, []int) {
+	ipmap = zeroed(ipmap, P)
+	ipmapm1 = zeroed(ipmapm1, P) // weights first, then the inverse map
 	dist := 0
 	for j := range P {
 		ipmap[j] = modAdd(j, icur, P)
@@ -216,8 +244,9 @@ func (pn *panel) plindx1() {
 	myrow, icur, jb, ia, iroff := s.g.myrow, pn.prow, pn.jb, pn.ia, pn.ii
 	x := &pn.swp
 	x.lindxA1, x.lindxU1 = x.lindxA1[:0], x.lindxU1[:0]
-	permU := make([]int, 0, jb)
-	slot := make([]int, 0, jb)   // iwork: U slot (position-ordered) of each permU entry
+	sc := &s.swap
+	permU := sc.permU[:0]
+	slot := sc.slot[:0]          // iwork: U slot (position-ordered) of each permU entry
 	take := func(drow int) int { // next free slot of process row drow's piece
 		il := x.ipmapm1[drow]
 		j := x.iplen[il]
@@ -255,7 +284,8 @@ func (pn *panel) plindx1() {
 	if myrow == icur {
 		x.ipA = len(x.lindxA1)
 	}
-	x.permU = perm(jb, slot, permU)
+	sc.permU, sc.slot = permU, slot
+	x.permU = sc.perm(x.permU, jb, slot, permU)
 	for i := P; i > 0; i-- {
 		x.iplen[i] = x.iplen[i-1]
 	}
@@ -265,23 +295,25 @@ func (pn *panel) plindx1() {
 // perm is HPL_perm: turn "slot[i] holds final row permU[i]" into a sequence of
 // n row interchanges (row i with row out[i]) that puts every row in place. HPL
 // finds positions by linear search; both arrays are permutations, so inverse
-// arrays give the same answers in O(n).
-func perm(n int, slot, permU []int) []int {
-	iwork := make([]int, n)
-	lindxA := make([]int, n)
+// arrays give the same answers in O(n). The result reuses out's array; the
+// work arrays are the scratch's.
+func (sc *swapScratch) perm(out []int, n int, slot, permU []int) []int {
+	iwork := zeroed(sc.iwork, n)
+	lindxA := zeroed(sc.lindxA, n)
 	for i := range n {
 		iwork[slot[i]] = i
 	}
-	where := make([]int, n) // where[v]: index j with lindxA[j] == v
+	where := zeroed(sc.where, n) // where[v]: index j with lindxA[j] == v
 	for i := range n {
 		lindxA[i] = permU[iwork[i]]
 		where[lindxA[i]] = i
 	}
-	inv := make([]int, n) // inv[v]: index k with iwork[k] == v
+	inv := zeroed(sc.inv, n) // inv[v]: index k with iwork[k] == v
+	sc.iwork, sc.lindxA, sc.where, sc.inv = iwork, lindxA, where, inv
 	for i := range n {
 		iwork[i], inv[i] = i, i
 	}
-	out := make([]int, n)
+	out = zeroed(out, n)
 	for i := range n {
 		j := where[i]
 		k := inv[j]
