@@ -251,3 +251,19 @@ func ExampleParseLatencyMode() {
 	// wire <nil>
 	// latency mode "links": want "wire" or "end-to-end"
 }
+
+// FuzzParseLatencyMode: a mode parses only from its own name, and back.
+func FuzzParseLatencyMode(f *testing.F) {
+	for _, s := range []string{"wire", "end-to-end", "", "Wire", "end_to_end", "wire "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseLatencyMode(s)
+		if err != nil {
+			return
+		}
+		if m.String() != s {
+			t.Errorf("ParseLatencyMode(%q) = %v", s, m)
+		}
+	})
+}

@@ -118,6 +118,7 @@ func TestSensitivityBadInput(t *testing.T) {
 		{[]string{"--tolerance", "x"}, "--tolerance"},
 		{[]string{"--tolerance", "-1"}, "--tolerance"},
 		{[]string{"--bogus"}, "unknown flag"},
+		{[]string{"--latency", "hops"}, "--latency"},
 		{[]string{"--set", "hpl.nb=0"}, "hpl.nb"},
 		{[]string{"--set", "nosuch.key=1"}, "nosuch"},
 		{[]string{missing}, "none.toml"},
@@ -312,3 +313,39 @@ func TestSensitivityFactorScaledAgainstReEmulation(t *testing.T) {
 // cluster the order of events does not move with the link latency and the graph
 // is the re-emulated run up to floating-point sums (measured: equal to 1e-12).
 const factorScaledAgreement = 1e-9
+
+// TestRunGraphLatencyFlag: `emu run --graph` records in the --latency mode asked,
+// and the graph file keeps its baseline (ℓ and, under smpi, the factor classes),
+// so `emu analyze FILE` without --L gives the run's simulated time in wire mode
+// (the default scenario runs under smpi's latency factors). End to end it starts
+// at the most common message latency, 2 × 1 µs × 1.95341 (SMPI's factor for
+// 258–732 bytes with the envelope), and the graph departs from the run (−2.84%).
+func TestRunGraphLatencyFlag(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		mode, L0 string
+		exact    bool
+	}{{"wire", "1.000000 µs", true}, {"end-to-end", "3.906820 µs", false}} {
+		graph, rj, aj := filepath.Join(dir, c.mode+".graph"), filepath.Join(dir, c.mode+".json"), filepath.Join(dir, c.mode+"-a.json")
+		code, _, errOut := runCLI(t, "run", "-q", "--graph", graph, "--latency", c.mode, "--json", rj)
+		if code != 0 {
+			t.Fatalf("%s: run: exit %d: %s", c.mode, code, errOut)
+		}
+		code, out, errOut := runCLI(t, "analyze", graph, "--json", aj, "--points", "2")
+		if code != 0 {
+			t.Fatalf("%s: analyze: exit %d: %s", c.mode, code, errOut)
+		}
+		if !strings.Contains(out, "at L = "+c.L0) {
+			t.Errorf("%s: analyze does not start at L0 = %s:\n%s", c.mode, c.L0, out)
+		}
+		sim := readReport(t, rj)["simulated_time_s"].(float64)
+		rt := readReport(t, aj)["runtime_s"].(float64)
+		if exact := math.Abs(rt-sim) <= graphAtL0*sim; exact != c.exact {
+			t.Errorf("%s: graph at L0 %.9f s, run %.9f s (want equal: %v)", c.mode, rt, sim, c.exact)
+		}
+	}
+	code, _, errOut := runCLI(t, "run", "-q", "--latency", "hops")
+	if code != exitInput || !strings.Contains(errOut, "--latency") {
+		t.Errorf("--latency hops: exit %d, stderr %q", code, errOut)
+	}
+}
