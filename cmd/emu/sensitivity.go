@@ -44,7 +44,8 @@ What ℓ is for an emulated run (--latency): with "wire" (the default, LLAMP's
 Appendix H) ℓ is one link's latency and each message between two hosts carries
 one ℓ term per link of its route (hops + 1: 2 on a flat cluster, 2 or 4 on a
 two-level fat tree), so raising ℓ by d is raising platform.link_latency by d, and
-L0 is the platform's link latency. SMPI's latency factors (network.model = "smpi")
+L0 is the platform's link latency (the most common mean link latency of a route:
+with a backbone of another latency, ℓ also moves the backbone). SMPI's latency factors (network.model = "smpi")
 scale a message's latency by f(size): its factor-1 part is ℓ; the excess (f−1) of
 each factor value is a latency class of its own at (f−1)·L0, reported per class,
 so T(L0) is the run. The LP sweep (λ_L, critical latencies, tolerances, curve)
@@ -61,7 +62,8 @@ The graph keeps the run's order of events: where the application adapts to timin
 (HPL's ring broadcasts poll with MPI_Iprobe), predictions far from L0 overestimate
 what re-emulating at that latency gives.`,
 		Example: `  emu sensitivity
-  emu sensitivity hpl.toml --range 2us:52us --tolerance 1,2,5 --json s.json --plot plots
+  emu sensitivity hpl.toml --range 1us:26us --tolerance 1,2,5 --json s.json --plot plots
+  emu sensitivity hpl.toml --latency end-to-end --range 2us:52us
   emu sensitivity --hpl-dat HPL.dat --platform cluster.xml --set network.model=cm02 --graph hpl.graph`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
