@@ -15,7 +15,9 @@ type swapScratch struct {
 	ia, jb int
 	far    []int // sorted distinct rows ≥ ia+jb that the moves name
 
+	dstID []int // pipid: row id of each DPIV entry
 	at    []int // pipid: row id → index (odd) of the row in ipid, −1 when absent
+	ids   []int // pipid: row id of each ipid entry (−1 for a placeholder), for nextOf
 	bySrc []int // nextOf: row id → dst of the first move from that row, −1 when none
 
 	slot, permU []int // plindx1's position-ordered slots and final rows of U

@@ -29,8 +29,9 @@ type swapIndex struct {
 // HPL searches the list linearly; sources and destinations are each distinct
 // (the moves are a permutation), so an index from row to position finds the same
 // entries in O(1) and the list comes out identical. The index is a dense array
-// over the rows the moves can name (swapScratch.number), reused across panels.
-// The list reuses pn.swp.ipid's array.
+// over the rows the moves can name (swapScratch.number); beside the list, the
+// scratch keeps each entry's row id, so no row is looked up twice. The list
+// reuses pn.swp.ipid's array.
 func (pn *panel) pipid() []int {
 	jb, ia := pn.jb, pn.ia
 	sc := &pn.s.swap
@@ -41,91 +42,90 @@ func (pn *panel) pipid() []int {
 		}
 	}
 	at := filled(sc.at, sc.number(ia, jb), -1) // dst row's id → its index (odd) in ipid
-	sc.at = at
-	ipid := pn.swp.ipid[:0]
-	find := func(row int) (int, bool) {
-		j := at[sc.id(row)]
-		return j, j >= 0
+	dstID := zeroed(sc.dstID, jb)
+	for i, d := range pn.dpiv[:jb] {
+		dstID[i] = sc.id(int(d))
 	}
-	put := func(j, v int) { // write a dst entry, keeping the index
-		// Placeholders (0, −1) below ia were never indexed.
-		if old := ipid[j]; old >= ia {
-			if k := sc.id(old); at[k] == j {
-				at[k] = -1
-			}
+	sc.at, sc.dstID = at, dstID
+	ipid, ids := pn.swp.ipid[:0], sc.ids[:0]
+	add := func(row, id, placeholder int) { // a new move from row, its dst to come
+		ipid = append(ipid, row, placeholder)
+		ids = append(ids, id, -1)
+	}
+	put := func(j, v, id int) { // write a dst entry, keeping the index
+		if k := ids[j]; k >= 0 && at[k] == j {
+			at[k] = -1
 		}
-		ipid[j] = v
-		at[sc.id(v)] = j
+		ipid[j], ids[j] = v, id
+		at[id] = j
 	}
 	src, dst := ia, int(pn.dpiv[0])
-	ipid = append(ipid, dst, 0)
-	put(1, src)
+	add(dst, dstID[0], 0)
+	put(1, src, 0)
 	if src != dst {
-		ipid = append(ipid, src, 0)
-		put(3, dst)
+		add(src, 0, 0)
+		put(3, dst, dstID[0])
 	}
 	for i := 1; i < jb; i++ {
 		src, dst = ia+i, int(pn.dpiv[i])
+		sid, did := i, dstID[i]
 		K := len(ipid)
 		var lst int
 		if src == dst {
-			if fnds, ok := find(src); ok {
+			if fnds := at[sid]; fnds >= 0 {
 				lst = fnds - 1
 			} else {
 				lst = K
-				ipid = append(ipid, src, -1)
+				add(src, sid, -1)
 			}
-			put(lst+1, dst)
+			put(lst+1, dst, did)
 		} else {
-			fnds, okS := find(src)
-			fndd, okD := find(dst)
+			fnds, fndd := at[sid], at[did]
 			off := 0
-			if !okS {
-				ipid = append(ipid, src, -1)
-				put(K+1, dst)
+			if fnds < 0 {
+				add(src, sid, -1)
+				put(K+1, dst, did)
 				off = 2
 			} else {
-				put(fnds, dst)
+				put(fnds, dst, did)
 			}
-			if !okD {
+			if fndd < 0 {
 				lst = K + off
-				ipid = append(ipid, dst, -1)
+				add(dst, did, -1)
 			} else {
 				lst = fndd - 1
 			}
-			put(lst+1, src)
+			put(lst+1, src, sid)
 		}
 		if j := i << 1; lst != j {
 			ipid[j], ipid[lst] = ipid[lst], ipid[j]
-			a, b := ipid[j+1], ipid[lst+1]
-			ipid[j+1], ipid[lst+1] = b, a
-			at[sc.id(b)], at[sc.id(a)] = j+1, lst+1
+			ids[j], ids[lst] = ids[lst], ids[j]
+			ipid[j+1], ipid[lst+1] = ipid[lst+1], ipid[j+1]
+			ids[j+1], ids[lst+1] = ids[lst+1], ids[j+1]
+			at[ids[j+1]], at[ids[lst+1]] = j+1, lst+1
 		}
 	}
+	sc.ids = ids
 	return ipid
 }
 
 // nextOf returns, for each move src → dst, the dst of the move whose src is
 // that dst: the U slot the row now sitting at dst will finally occupy (as an
 // absolute row). HPL searches the list for it; when no source matches it ends
-// on the last move's dst. The result reuses pn.swp.next's array.
+// on the last move's dst. ipid must be the list pipid just returned for this
+// panel: the row ids it left in the scratch index the search. The result
+// reuses pn.swp.next's array.
 func (pn *panel) nextOf(ipid []int) []int {
-	jb, ia := pn.jb, pn.ia
 	sc := &pn.s.swap
-	sc.far = sc.far[:0]
-	for _, r := range ipid {
-		if r-ia >= jb {
-			sc.far = append(sc.far, r)
-		}
-	}
-	bySrc := filled(sc.bySrc, sc.number(ia, jb), -1)
+	ids := sc.ids[:len(ipid)]
+	bySrc := filled(sc.bySrc, len(sc.at), -1)
 	sc.bySrc = bySrc
 	for i := len(ipid) - 2; i >= 0; i -= 2 { // backwards: the first match wins
-		bySrc[sc.id(ipid[i])] = ipid[i+1]
+		bySrc[ids[i]] = ipid[i+1]
 	}
 	next := pn.swp.next[:0]
 	for i := 1; i < len(ipid); i += 2 {
-		d := bySrc[sc.id(ipid[i])]
+		d := bySrc[ids[i]]
 		if d < 0 { // rows are ≥ 0: no move starts at this dst
 			d = ipid[len(ipid)-1]
 		}
