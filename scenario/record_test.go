@@ -267,3 +267,25 @@ func FuzzParseLatencyMode(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRecordLatencyModes: the default scenario recorded in each latency mode;
+// wire mode looks up each message's latency factor and keeps factor classes.
+func BenchmarkRecordLatencyModes(b *testing.B) {
+	p, err := Default().Validate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []LatencyMode{EndToEndLatency, WireLatency} {
+		b.Run(m.String(), func(b *testing.B) {
+			edges := 0
+			for b.Loop() {
+				res, err := p.Run(RunOptions{Graph: true, GraphLatency: m})
+				if err != nil {
+					b.Fatal(err)
+				}
+				edges = res.Graph.NumEdges()
+			}
+			b.ReportMetric(float64(edges)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+		})
+	}
+}
