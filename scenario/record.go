@@ -33,10 +33,12 @@ import (
 // overheads, the delay before a polling rank notices a message) becomes a Calc
 // vertex before the rank's next operation: the time since the last thing that
 // explains the rank's timeline (its previous operation's end, a completion, or the
-// envelope that ended a probe, which gets an edge to that vertex). The graph
-// evaluated at its baseline latencies (Graph.Baseline) gives the run's simulated
-// time to the last bit whenever all links have one latency (tests); latency.go
-// says what moving ℓ away from the baseline means in each LatencyMode.
+// envelope that ended a probe, which gets an edge to that vertex). In wire mode the
+// graph evaluated at its baseline latencies (Graph.Baseline) gives the run's
+// simulated time to the last bit whenever all links have one latency and probes
+// are free (tests; with probe costs the waiting ranks' polling is under-counted,
+// measured ≤ 0.1%); record_latency.go says what moving ℓ away from the baseline
+// means in each LatencyMode.
 type GraphRecorder struct {
 	b       *sensitivity.Builder
 	last    []sensitivity.VertexID   // the rank's latest operation
