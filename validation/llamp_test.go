@@ -91,7 +91,8 @@ const injectionLink = 1e-6
 
 // TestLLAMPInjection is LLAMP's latency-injection validation (its §V, Figure 9) on
 // emu itself: record HPL's execution graph once at the platform's latency L0,
-// predict T(L0+ΔL) from the graph for ΔL = 0, 5, ..., 50 µs, re-emulate at each of
+// predict T(L0+ΔL) from the graph for ΔL = 0, 5, ..., 50 µs end to end (the wire
+// graph's ℓ, the link latency, + 0, 2.5, ..., 25 µs), re-emulate at each of
 // those latencies, and compare by RRMSE.
 //
 // Where HPL does not adapt to timing the graph is the run at every latency, and the
