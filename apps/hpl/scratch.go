@@ -1,6 +1,6 @@
 package hpl
 
-import "slices"
+import "math/bits"
 
 // Per-rank scratch for the swap index computations (swapindex.go). HPL
 // allocates nothing per panel beyond its workspace; the port computed these
@@ -11,9 +11,11 @@ import "slices"
 
 // swapScratch holds the reusable arrays; each method documents which it uses.
 type swapScratch struct {
-	// rowIDs: the rows a panel's moves name, numbered densely.
-	ia, jb int
-	far    []int // sorted distinct rows ≥ ia+jb that the moves name
+	// number: an open-addressing table from row to id, valid where gen
+	// holds the current generation, so starting afresh costs nothing.
+	key, val []int
+	gen      []uint32
+	cur      uint32
 
 	dstID []int // pipid: row id of each DPIV entry
 	at    []int // pipid: row id → index (odd) of the row in ipid, −1 when absent
@@ -48,22 +50,45 @@ func filled(buf []int, n, v int) []int {
 	return buf
 }
 
-// number starts a dense numbering of the rows a panel at ia of width jb can
-// name: its own rows ia … ia+jb−1 become 0 … jb−1 and the rows ≥ ia+jb that
-// the caller put in far (repeats allowed: far is sorted and deduplicated in
-// place) follow in increasing order. It returns how many ids there are.
-func (sc *swapScratch) number(ia, jb int) int {
-	sc.ia, sc.jb = ia, jb
-	slices.Sort(sc.far)
-	sc.far = slices.Compact(sc.far)
-	return jb + len(sc.far)
-}
-
-// id is the number of row, which must be one of the rows given to number.
-func (sc *swapScratch) id(row int) int {
-	if d := row - sc.ia; d < sc.jb {
-		return d
+// number gives dense ids to the rows a panel at ia of width jb can name (its
+// moves are between its own rows and the pivot rows dpiv names, all ≥ ia): row
+// ia+i is i, and each row ≥ ia+jb gets the next id the first time dpiv names
+// it. The ids only index arrays, so their order does not matter. It returns the
+// id of each dpiv entry, in sc.dstID, and how many ids there are.
+func (sc *swapScratch) number(ia, jb int, dpiv []float64) ([]int, int) {
+	if size := len(sc.key); size < 2*jb { // at most half full: short probe runs
+		size = max(size, 8)
+		for size < 2*jb {
+			size <<= 1
+		}
+		sc.key, sc.val, sc.gen = make([]int, size), make([]int, size), make([]uint32, size)
+		sc.cur = 0
 	}
-	k, _ := slices.BinarySearch(sc.far, row)
-	return sc.jb + k
+	mask := len(sc.key) - 1
+	shift := 65 - bits.Len(uint(len(sc.key))) // the hash's top log2(size) bits
+	sc.cur++
+	if sc.cur == 0 { // the generation wrapped: stale entries could look current
+		clear(sc.gen)
+		sc.cur = 1
+	}
+	dstID := zeroed(sc.dstID, jb)
+	n := jb
+	for i, d := range dpiv[:jb] {
+		r := int(d)
+		if r-ia < jb {
+			dstID[i] = r - ia
+			continue
+		}
+		h := int(uint64(r)*0x9E3779B97F4A7C15>>shift) & mask // Fibonacci hashing
+		for sc.gen[h] == sc.cur && sc.key[h] != r {
+			h = (h + 1) & mask
+		}
+		if sc.gen[h] != sc.cur {
+			sc.gen[h], sc.key[h], sc.val[h] = sc.cur, r, n
+			n++
+		}
+		dstID[i] = sc.val[h]
+	}
+	sc.dstID = dstID
+	return dstID, n
 }

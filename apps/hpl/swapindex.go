@@ -35,18 +35,9 @@ type swapIndex struct {
 func (pn *panel) pipid() []int {
 	jb, ia := pn.jb, pn.ia
 	sc := &pn.s.swap
-	sc.far = sc.far[:0]
-	for _, d := range pn.dpiv[:jb] {
-		if r := int(d); r-ia >= jb {
-			sc.far = append(sc.far, r)
-		}
-	}
-	at := filled(sc.at, sc.number(ia, jb), -1) // dst row's id → its index (odd) in ipid
-	dstID := zeroed(sc.dstID, jb)
-	for i, d := range pn.dpiv[:jb] {
-		dstID[i] = sc.id(int(d))
-	}
-	sc.at, sc.dstID = at, dstID
+	dstID, nid := sc.number(ia, jb, pn.dpiv)
+	at := filled(sc.at, nid, -1) // dst row's id → its index (odd) in ipid
+	sc.at = at
 	ipid, ids := pn.swp.ipid[:0], sc.ids[:0]
 	add := func(row, id, placeholder int) { // a new move from row, its dst to come
 		ipid = append(ipid, row, placeholder)
