@@ -41,8 +41,7 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	x := &pn.swp
 	switch x.iflag {
 	case -1:
-		x.ipid = pn.pipid()
-		x.next = pn.nextOf(x.ipid)
+		pn.moves()
 		pn.plindx0()
 	case 1:
 		pn.plindx0()

@@ -13,8 +13,7 @@ func (pn *panel) swapSpreadRoll(pr *prober, n int) {
 	x := &pn.swp
 	switch {
 	case x.iflag == -1:
-		x.ipid = pn.pipid()
-		x.next = pn.nextOf(x.ipid)
+		pn.moves()
 		pn.plindx1()
 	case x.iflag == 0:
 		pn.plindx1()

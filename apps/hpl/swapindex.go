@@ -9,6 +9,7 @@ type swapIndex struct {
 	iflag int
 	ipid  []int // moves as (src, dst) pairs, 2k entries
 	next  []int // per move: see nextOf
+	owner []int // process row of each ipid entry
 
 	// binary exchange (HPL_plindx0)
 	lindxA, lindxAU []int
@@ -23,6 +24,26 @@ type swapIndex struct {
 	ipmap   []int // position → process row
 	ipmapm1 []int // process row → position
 	permU   []int // final row interchanges of U
+}
+
+// moves computes the panel's list of moves and what is derived from it alone,
+// for either swap algorithm.
+func (pn *panel) moves() {
+	s := pn.s
+	x := &pn.swp
+	x.ipid = pn.pipid()
+	x.next = pn.nextOf(x.ipid)
+	// The panel's own rows normally lie in one block, owned by its process
+	// row: then only the pivot rows below need a division.
+	oneBlock := pn.ia%s.nb+pn.jb <= s.nb
+	x.owner = x.owner[:0]
+	for _, r := range x.ipid {
+		p := pn.prow
+		if !oneBlock || r-pn.ia >= pn.jb {
+			p = g2p(r, s.nb, s.g.p)
+		}
+		x.owner = append(x.owner, p)
+	}
 }
 
 // pipid is HPL_pipid: the list of moves src → dst implied by DPIV (hpl.md §7.1).
@@ -135,7 +156,7 @@ func (pn *panel) plindx0() {
 	x.lindxA, x.lindxAU = x.lindxA[:0], x.lindxAU[:0]
 	for i := 0; i < len(x.ipid); i += 2 {
 		src := x.ipid[i]
-		srow := g2p(src, nb, P)
+		srow := x.owner[i]
 		x.llen[srow]++
 		if myrow != srow {
 			continue
@@ -144,7 +165,7 @@ func (pn *panel) plindx0() {
 		dst := x.ipid[i+1]
 		var au int
 		if myrow == icur {
-			if g2p(dst, nb, P) == icur {
+			if x.owner[i+1] == icur {
 				if dst-ia < jb {
 					au = dst - ia
 				} else {
@@ -164,17 +185,16 @@ func (pn *panel) plindx0() {
 // positions and their offsets.
 func (pn *panel) plindx10() {
 	s := pn.s
-	nb, P := s.nb, s.g.p
+	P := s.g.p
 	icur, jb, ia := pn.prow, pn.jb, pn.ia
 	x := &pn.swp
 	x.iplen = zeroed(x.iplen, P+1)
 	for i := 0; i < len(x.ipid); i += 2 {
-		src := x.ipid[i]
-		if g2p(src, nb, P) != icur {
+		if x.owner[i] != icur {
 			continue
 		}
 		dst := x.ipid[i+1]
-		drow := g2p(dst, nb, P)
+		drow := x.owner[i+1]
 		if drow != icur || dst-ia < jb {
 			x.iplen[drow+1]++
 		}
@@ -246,7 +266,7 @@ func (pn *panel) plindx1() {
 	}
 	for i := 0; i < len(x.ipid); i += 2 {
 		src, dst := x.ipid[i], x.ipid[i+1]
-		srow, drow := g2p(src, nb, P), g2p(dst, nb, P)
+		srow, drow := x.owner[i], x.owner[i+1]
 		if myrow != icur && myrow == drow {
 			x.lindxA1 = append(x.lindxA1, g2l(dst, nb, P)-iroff)
 		}

@@ -113,22 +113,31 @@ func randomPivots(rng *rand.Rand, ia, jb, n int) []float64 {
 
 func TestPipidAndPermMatchHPLSearches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	s := &solver{} // one solver for all trials: its scratch arrays are reused
+	// One solver for all trials, so its scratch arrays are reused; 3 process
+	// rows of 40-row blocks, and panels that start anywhere in a block, so
+	// that some span two.
+	s := &solver{nb: 40, g: &grid{p: 3}}
 	var permOut []int
 	for trial := 0; trial < 3000; trial++ {
 		jb := 1 + rng.IntN(40)
 		ia := rng.IntN(100)
 		n := ia + jb + rng.IntN(200)
 		dpiv := randomPivots(rng, ia, jb, n)
-		pn := &panel{s: s, jb: jb, ia: ia, dpiv: dpiv}
-		got, want := pn.pipid(), refPipid(dpiv, ia, jb)
+		pn := &panel{s: s, jb: jb, ia: ia, dpiv: dpiv, prow: g2p(ia, s.nb, s.g.p)}
+		pn.moves()
+		got, want := pn.swp.ipid, refPipid(dpiv, ia, jb)
 		if !slices.Equal(got, want) {
 			t.Fatalf("pipid(%v): got %v want %v", dpiv, got, want)
 		}
-		next := pn.nextOf(got)
+		next := pn.swp.next
 		for i := range next {
 			if w := refMovedFrom(got, got[2*i+1]); next[i] != w {
 				t.Fatalf("nextOf(%v)[%d] = %d, want %d", got, i, next[i], w)
+			}
+		}
+		for i, r := range got {
+			if w := g2p(r, s.nb, s.g.p); pn.swp.owner[i] != w {
+				t.Fatalf("owner of row %d (ia %d jb %d) = %d, want %d", r, ia, jb, pn.swp.owner[i], w)
 			}
 		}
 		// perm on a random slot assignment of a random permutation
