@@ -56,11 +56,16 @@ func (pn *panel) binit() {
 		return
 	}
 	n := pn.payloadLen()
-	b := &payload{n: n}
+	b := pn.spare // a released panel's: its arrays are reused when large enough
+	pn.spare = nil
+	if b == nil {
+		b = new(payload)
+	}
+	*b = payload{n: n, full: b.full, tail: b.tail}
 	if s.real {
-		b.full = make([]float64, n)
+		b.full, b.tail = zeroed(b.full, n), nil
 	} else {
-		b.tail = make([]float64, pn.jb+1)
+		b.full, b.tail = nil, zeroed(b.tail, pn.jb+1)
 	}
 	if s.g.mycol == pn.pcol {
 		pn.pack(b)

@@ -28,9 +28,10 @@ type panel struct {
 	dpiv  []float64
 	dinfo []float64
 
-	u    []float64 // replicated row panel, P > 1; nil in model mode
-	bcst bcastState
-	swp  swapIndex
+	u     []float64 // replicated row panel, P > 1; nil in model mode
+	bcst  bcastState
+	spare *payload // a released panel's broadcast buffer, for binit to reuse
+	swp   swapIndex
 }
 
 // curr reports whether this rank holds the panel's diagonal block rows.
@@ -50,7 +51,8 @@ func (s *solver) newPanel(j, jb, tag int) *panel {
 	nb := s.nb
 	m := s.n - j
 	pn := s.reusePanel()
-	*pn = panel{s: s, n: m + 1, ia: j, ja: j, jb: jb, msgid: tag, swp: pn.swp, dpiv: pn.dpiv}
+	*pn = panel{s: s, n: m + 1, ia: j, ja: j, jb: jb, msgid: tag,
+		swp: pn.swp, dpiv: pn.dpiv, spare: pn.bcst.buf}
 	pn.prow, pn.pcol = g2p(j, nb, g.p), g2p(j, nb, g.q)
 	pn.mp = numrocI(m, j, nb, g.myrow, g.p)
 	pn.nq = numrocI(m+1, j, nb, g.mycol, g.q)
@@ -86,8 +88,9 @@ func (s *solver) newPanel(j, jb, tag int) *panel {
 }
 
 // reusePanel returns a released panel, or a new one. Only its swap index
-// arrays and its DPIV/DINFO array are kept: none of them travels in a message
-// (the broadcast packs a copy), so no other rank can still be reading them.
+// arrays, its DPIV/DINFO array and its broadcast buffer are kept: ranks copies
+// the data of every message it is given at the call, so no other rank can
+// still be reading them.
 func (s *solver) reusePanel() *panel {
 	if k := len(s.spare); k > 0 {
 		pn := s.spare[k-1]
@@ -118,8 +121,9 @@ func (pn *panel) factor() {
 	if pn.s.g.mycol != pn.pcol || jb <= 0 {
 		return
 	}
-	work := make([]float64, 4+2*jb)
-	pn.rfact(pn.mp, jb, 0, work)
+	s := pn.s
+	s.factWork = zeroed(s.factWork, 4+2*jb) // one panel is factored at a time
+	pn.rfact(pn.mp, jb, 0, s.factWork)
 	pn.jj += jb
 	pn.nq -= jb
 }

@@ -29,9 +29,9 @@ type swapScratch struct {
 
 // zeroed returns buf resized to n with every element zero, reusing its array
 // when it is large enough.
-func zeroed(buf []int, n int) []int {
+func zeroed[T int | float64](buf []T, n int) []T {
 	if cap(buf) < n {
-		return make([]int, n)
+		return make([]T, n)
 	}
 	buf = buf[:n]
 	clear(buf)

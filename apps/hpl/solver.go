@@ -22,6 +22,7 @@ type solver struct {
 	marks     []panelMark // end of each emulated panel (MaxIterations only)
 	estimate  float64     // extrapolated factorization time, s (MaxIterations only)
 	swap      swapScratch // reused by the swap index computations
+	factWork  []float64   // panel factorization workspace (panel.factor)
 	spare     []*panel    // released panels, whose arrays newPanel reuses
 }
 

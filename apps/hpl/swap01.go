@@ -228,7 +228,9 @@ func (w swapCtx) equil(pr *prober, off, ipmap, ipmapm1 []int) {
 		}
 		return i*smin + ip, smin
 	}
-	iw := make([]int, P+1)
+	x := &w.pn.swp
+	x.iw = zeroed(x.iw, P+1)
+	iw := x.iw
 	for iprow := range P {
 		ipU := off[iprow]
 		llU := off[iprow+1] - ipU

@@ -15,6 +15,7 @@ type swapIndex struct {
 	lindxA, lindxAU []int
 	llen            []int // rows per process row
 	llenW           []int // pdlaswp00's working copy of llen
+	iw              []int // equil's offsets
 
 	// spread-roll (HPL_plindx1 / HPL_plindx10)
 	ipA     int
