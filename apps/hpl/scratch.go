@@ -11,11 +11,10 @@ import "math/bits"
 
 // swapScratch holds the reusable arrays; each method documents which it uses.
 type swapScratch struct {
-	// number: an open-addressing table from row to id, valid where gen
-	// holds the current generation, so starting afresh costs nothing.
-	key, val []int
-	gen      []uint32
-	cur      uint32
+	// number: an open-addressing table from row to id; a slot is in use when
+	// it holds the current generation, so starting afresh costs nothing.
+	rows []rowSlot
+	cur  uint32
 
 	dstID []int // pipid: row id of each DPIV entry
 	at    []int // pipid: row id → index (odd) of the row in ipid, −1 when absent
@@ -25,6 +24,14 @@ type swapScratch struct {
 	slot, permU []int // plindx1's position-ordered slots and final rows of U
 
 	iwork, lindxA, where, inv []int // perm
+}
+
+// rowSlot is one slot of number's table, in one piece so a probe touches one
+// cache line.
+type rowSlot struct {
+	row int
+	id  int32
+	gen uint32
 }
 
 // zeroed returns buf resized to n with every element zero, reusing its array
@@ -56,19 +63,20 @@ func filled(buf []int, n, v int) []int {
 // it. The ids only index arrays, so their order does not matter. It returns the
 // id of each dpiv entry, in sc.dstID, and how many ids there are.
 func (sc *swapScratch) number(ia, jb int, dpiv []float64) ([]int, int) {
-	if size := len(sc.key); size < 2*jb { // at most half full: short probe runs
+	if size := len(sc.rows); size < 2*jb { // at most half full: short probe runs
 		size = max(size, 8)
 		for size < 2*jb {
 			size <<= 1
 		}
-		sc.key, sc.val, sc.gen = make([]int, size), make([]int, size), make([]uint32, size)
+		sc.rows = make([]rowSlot, size)
 		sc.cur = 0
 	}
-	mask := len(sc.key) - 1
-	shift := 65 - bits.Len(uint(len(sc.key))) // the hash's top log2(size) bits
+	rows := sc.rows
+	mask := len(rows) - 1
+	shift := 65 - bits.Len(uint(len(rows))) // the hash's top log2(size) bits
 	sc.cur++
-	if sc.cur == 0 { // the generation wrapped: stale entries could look current
-		clear(sc.gen)
+	if sc.cur == 0 { // the generation wrapped: stale slots could look in use
+		clear(rows)
 		sc.cur = 1
 	}
 	dstID := zeroed(sc.dstID, jb)
@@ -80,14 +88,14 @@ func (sc *swapScratch) number(ia, jb int, dpiv []float64) ([]int, int) {
 			continue
 		}
 		h := int(uint64(r)*0x9E3779B97F4A7C15>>shift) & mask // Fibonacci hashing
-		for sc.gen[h] == sc.cur && sc.key[h] != r {
+		for rows[h].gen == sc.cur && rows[h].row != r {
 			h = (h + 1) & mask
 		}
-		if sc.gen[h] != sc.cur {
-			sc.gen[h], sc.key[h], sc.val[h] = sc.cur, r, n
+		if rows[h].gen != sc.cur {
+			rows[h] = rowSlot{row: r, id: int32(n), gen: sc.cur}
 			n++
 		}
-		dstID[i] = sc.val[h]
+		dstID[i] = int(rows[h].id)
 	}
 	sc.dstID = dstID
 	return dstID, n
