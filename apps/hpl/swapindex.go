@@ -58,6 +58,9 @@ func (pn *panel) pipid() []int {
 	jb, ia := pn.jb, pn.ia
 	sc := &pn.s.swap
 	dstID, nid := sc.number(ia, jb, pn.dpiv)
+	if cap(sc.at) < 2*jb { // room for the most ids a panel can have
+		sc.at = make([]int, 0, 2*jb)
+	}
 	at := filled(sc.at, nid, -1) // dst row's id → its index (odd) in ipid
 	sc.at = at
 	ipid, ids := pn.swp.ipid[:0], sc.ids[:0]
