@@ -33,7 +33,10 @@ func (pn *panel) moves() {
 	s := pn.s
 	x := &pn.swp
 	x.ipid = pn.pipid()
-	x.next = pn.nextOf(x.ipid)
+	x.next = x.next[:0]
+	if s.real { // where each row finally goes matters only to data, absent in model mode
+		x.next = pn.nextOf(x.ipid)
+	}
 	// The panel's own rows normally lie in one block, owned by its process
 	// row: then only the pivot rows below need a division.
 	oneBlock := pn.ia%s.nb+pn.jb <= s.nb
@@ -175,7 +178,7 @@ func (pn *panel) plindx0() {
 				} else {
 					au = iroff - g2l(dst, nb, P)
 				}
-			} else {
+			} else if s.real { // the slot only steers data
 				au = x.next[i/2] - ia
 			}
 		} else {
@@ -284,7 +287,11 @@ func (pn *panel) plindx1() {
 			au = take(drow)
 			slot = append(slot, au)
 		case drow != icur:
-			permU = append(permU, x.next[i/2]-ia)
+			final := 0 // the U row only steers data: none in model mode
+			if s.real {
+				final = x.next[i/2] - ia
+			}
+			permU = append(permU, final)
 			au = take(drow)
 			slot = append(slot, au)
 		default:
@@ -300,7 +307,11 @@ func (pn *panel) plindx1() {
 		x.ipA = len(x.lindxA1)
 	}
 	sc.permU, sc.slot = permU, slot
-	x.permU = sc.perm(x.permU, jb, slot, permU)
+	if s.real {
+		x.permU = sc.perm(x.permU, jb, slot, permU)
+	} else { // laswpU moves no data in model mode, only charges its jb rows
+		x.permU = zeroed(x.permU, jb)
+	}
 	for i := P; i > 0; i-- {
 		x.iplen[i] = x.iplen[i-1]
 	}

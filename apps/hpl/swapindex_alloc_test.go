@@ -7,9 +7,10 @@ import (
 )
 
 // indexPanel builds a panel of width nb at global row ia of an order-n system
-// on a P-row grid, as seen by process row myrow, with legal random pivots.
-func indexPanel(rng *rand.Rand, myrow, P, nb, ia, n int) *panel {
-	s := &solver{n: n, nb: nb, g: &grid{p: P, q: 1, myrow: myrow}}
+// on a P-row grid, as seen by process row myrow, with legal random pivots; real
+// selects real mode, where the indices that steer data are computed too.
+func indexPanel(rng *rand.Rand, real bool, myrow, P, nb, ia, n int) *panel {
+	s := &solver{n: n, nb: nb, real: real, g: &grid{p: P, q: 1, myrow: myrow}}
 	pn := &panel{s: s, ia: ia, jb: nb, prow: g2p(ia, nb, P), ii: numroc(ia, nb, myrow, P)}
 	pn.dpiv = randomPivots(rng, ia, nb, n)
 	return pn
@@ -31,27 +32,30 @@ func indexAll(pn *panel) {
 func TestSwapIndexAllocatesNothingOnceWarm(t *testing.T) {
 	const P, nb, n = 4, 64, 4096
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, myrow := range []int{2, 3} { // the panel's process row (2) and another
-		t.Run(fmt.Sprintf("myrow%d", myrow), func(t *testing.T) {
-			pn := indexPanel(rng, myrow, P, nb, 2*nb, n)
-			other := randomPivots(rng, pn.ia, nb, n)
-			allocs := testing.AllocsPerRun(50, func() {
-				pn.dpiv, other = other, pn.dpiv // new pivots each time
-				indexAll(pn)
+	for _, real := range []bool{false, true} {
+		for _, myrow := range []int{2, 3} { // the panel's process row (2) and another
+			t.Run(fmt.Sprintf("real=%v/myrow%d", real, myrow), func(t *testing.T) {
+				pn := indexPanel(rng, real, myrow, P, nb, 2*nb, n)
+				other := randomPivots(rng, pn.ia, nb, n)
+				allocs := testing.AllocsPerRun(50, func() {
+					pn.dpiv, other = other, pn.dpiv // new pivots each time
+					indexAll(pn)
+				})
+				if allocs != 0 {
+					t.Fatalf("%v allocations per panel, want 0", allocs)
+				}
 			})
-			if allocs != 0 {
-				t.Fatalf("%v allocations per panel, want 0", allocs)
-			}
-		})
+		}
 	}
 }
 
-// BenchmarkSwapIndex measures one rank's swap index work per panel (NB = 128,
-// P = 16, pivots spread over a 80,000-row matrix as in model mode).
+// BenchmarkSwapIndex measures one rank's model-mode swap index work per panel
+// (NB = 128, P = 16, pivots spread over a 80,000-row matrix as the model rule
+// spreads them).
 func BenchmarkSwapIndex(b *testing.B) {
 	const P, nb, n = 16, 128, 80000
 	rng := rand.New(rand.NewPCG(5, 6))
-	pn := indexPanel(rng, 1, P, nb, 16*nb, n)
+	pn := indexPanel(rng, false, 1, P, nb, 16*nb, n)
 	pn.dpiv = make([]float64, nb)
 	for i := range pn.dpiv { // model pivots: anywhere below
 		pn.dpiv[i] = float64(pn.ia + i + rng.IntN(n-pn.ia-i))
