@@ -31,6 +31,12 @@
 // time and events exactly. Options.MaxIterations samples K panels and
 // extrapolates (extrapolate.go).
 //
+// Model mode is meant to run far faster than the machine it emulates, so the
+// per-panel bookkeeping every rank repeats allocates nothing once warm: the
+// swap index arrays live in per-rank scratch (scratch.go) and released panels
+// are reused with their arrays (panel.go), and model mode skips the indices
+// that only steer data.
+//
 // Deviations from HPL, all documented where they live: Ssend/Issend are sent
 // as standard-mode Send/Isend (ranks has no synchronous mode; they differ only
 // below the eager threshold); a busy wait on a ring broadcast blocks in
