@@ -148,8 +148,12 @@ func TestTimedModeMeasures(t *testing.T) {
 	if len(rec.seconds) != 4 {
 		t.Fatalf("timed charges %v (%v), want 4", rec.seconds, rec.kernels)
 	}
+	// A 40-element daxpy can finish within the clock's own cost, which
+	// Measure subtracts, so level-1/2 calls may legitimately charge 0; the
+	// level-3 calls (thousands of flops) cannot.
 	for i, s := range rec.seconds {
-		if !(s > 0) || s > ratio*10 {
+		level3 := rec.kernels[i] == "dgemm" || rec.kernels[i] == "dtrsm"
+		if s < 0 || s > ratio*10 || (level3 && !(s > 0)) {
 			t.Errorf("charge %d (%s) = %g s: not a plausible measured time × %g", i, rec.kernels[i], s, ratio)
 		}
 	}
