@@ -22,13 +22,22 @@ func TestCPUClockIgnoresWaiting(t *testing.T) {
 	if !cpuClockWorks {
 		t.Skip("no process CPU clock on " + runtime.GOOS)
 	}
+	// The process CPU clock counts every thread, so a helper thread still
+	// spinning from an earlier test (OpenBLAS's do, after a call) adds to
+	// whatever is measured. Noise only ever adds: keep the best of a few
+	// tries.
+	const tries = 5
 	sleep := func() { time.Sleep(sleepFor) }
-	runtime.GC() // no background marking left over from earlier tests
 	if wall := Measure(WallClock, sleep); wall < sleepFor.Seconds() {
 		t.Errorf("wall clock measured %g s for a %v sleep", wall, sleepFor)
 	}
-	if cpu := Measure(CPUClock, sleep); cpu > sleepSlack.Seconds() {
-		t.Errorf("CPU clock measured %g s for a sleep, want < %v", cpu, sleepSlack)
+	bestSleep := 1e9
+	for range tries {
+		runtime.GC() // no background marking left over from earlier work
+		bestSleep = min(bestSleep, Measure(CPUClock, sleep))
+	}
+	if bestSleep > sleepSlack.Seconds() {
+		t.Errorf("CPU clock measured at best %g s for a sleep, want < %v", bestSleep, sleepSlack)
 	}
 	// A fixed amount of single-threaded work: its CPU time is positive and
 	// cannot exceed the wall time it took (other processes may stretch the
@@ -39,10 +48,19 @@ func TestCPUClockIgnoresWaiting(t *testing.T) {
 			sink += float64(i & 7)
 		}
 	}
-	var cpu, wall float64
-	wall = Measure(WallClock, func() { cpu = Measure(CPUClock, spin) })
-	if !(cpu > 0) || cpu > wall+sleepSlack.Seconds() {
-		t.Errorf("busy loop: CPU clock %g s, wall clock %g s", cpu, wall)
+	bestExcess, cpuSeen, wallSeen := 1e9, 0.0, 0.0
+	for range tries {
+		var cpu, wall float64
+		wall = Measure(WallClock, func() { cpu = Measure(CPUClock, spin) })
+		if !(cpu > 0) {
+			t.Fatalf("busy loop: CPU clock %g s", cpu)
+		}
+		if cpu-wall < bestExcess {
+			bestExcess, cpuSeen, wallSeen = cpu-wall, cpu, wall
+		}
+	}
+	if bestExcess > sleepSlack.Seconds() {
+		t.Errorf("busy loop: CPU clock %g s, wall clock %g s", cpuSeen, wallSeen)
 	}
 	_ = sink
 }
