@@ -72,13 +72,18 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err != nil {
 		return err
 	}
-	// A recorded graph knows the latencies of its run: without --L, start
-	// there (its latency terms are absolute, so another L0 would analyse
-	// a different network).
-	if base := g.Baseline(); len(base) > f.class && !cmd.Flags().Changed("L") {
-		p.Latencies, p.L0 = base, base[f.class]
-		if f.rangeL == "" {
-			p.Lmin, p.Lmax = p.L0, p.L0+defaultSpan
+	// A recorded graph knows the latencies of its run. Every class but the
+	// swept one stays there (a factor class held at (f−1)·L0, a switch
+	// class at its delay), whether or not --L moves the swept one; without
+	// --L the swept class starts there too (its latency terms are absolute,
+	// so another L0 would analyse a different network).
+	if base := g.Baseline(); len(base) > f.class {
+		p.Latencies = base
+		if !cmd.Flags().Changed("L") {
+			p.L0 = base[f.class]
+			if f.rangeL == "" {
+				p.Lmin, p.Lmax = p.L0, p.L0+defaultSpan
+			}
 		}
 	}
 	rep, err := sensitivity.Analyze(g, p)
@@ -105,6 +110,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	}
 	if f.lp != "" {
 		lat := make([]float64, max(g.Classes(), f.class+1))
+		copy(lat, p.Latencies)
 		lat[f.class] = p.L0
 		err := writeFileAtomic(f.lp, func(w io.Writer) error {
 			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat, G: p.G, Pairwise: f.pairwise})

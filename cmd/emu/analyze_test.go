@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,6 +131,65 @@ func TestAnalyzeGraphFile(t *testing.T) {
 	code, out, errOut = runCLI(t, "analyze", path, "--L", "5us")
 	if code != 0 || !strings.Contains(out, "T = 17.000000 µs") {
 		t.Errorf("exit %d %s\n%s", code, errOut, out)
+	}
+}
+
+// TestAnalyzeKeepsOtherClasses: a graph recorded with two latency classes
+// (the link latency ℓ, class 0, and a factor class 1 held at 2 µs) is swept
+// in ℓ alone; --L moves ℓ and leaves class 1 at its recorded value, also in
+// the exported LP.
+func TestAnalyzeKeepsOtherClasses(t *testing.T) {
+	// Rank 1 computes 10 µs and sends to rank 0 over a path with one ℓ term
+	// and one class-1 term: T = 10 µs + ℓ + 2 µs.
+	b := sensitivity.NewBuilder(2)
+	c := b.Vertex(1, sensitivity.Calc, 10e-6)
+	s := b.Vertex(1, sensitivity.Send, 0)
+	r := b.Vertex(0, sensitivity.Recv, 0)
+	b.Edge(c, s, 0)
+	b.Edge(s, r, 0, sensitivity.LatTerm{Class: 0, Count: 1}, sensitivity.LatTerm{Class: 1, Count: 1})
+	b.SetBaseline([]float64{3e-6, 2e-6})
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "g.graph")
+	f, _ := os.Create(path)
+	if _, err := g.WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, c := range []struct {
+		args   []string
+		want   string
+		bounds [2]float64 // the LP's lower bounds of l0 and l1, ns
+	}{
+		{nil, "T = 15.000000 µs", [2]float64{3000, 2000}},                                    // the run: 10 + 3 + 2
+		{[]string{"--L", "5us"}, "T = 17.000000 µs", [2]float64{5000, 2000}},                 // ℓ moved, class 1 kept
+		{[]string{"--L", "0us"}, "T = 12.000000 µs", [2]float64{0, 2000}},                    // ℓ gone, class 1 kept
+		{[]string{"--class", "1", "--L", "4us"}, "T = 17.000000 µs", [2]float64{3000, 4000}}, // class 1 moved, ℓ kept
+	} {
+		lp := filepath.Join(t.TempDir(), "g.lp")
+		code, out, errOut := runCLI(t, append([]string{"analyze", path, "--lp", lp}, c.args...)...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("analyze %v: exit %d %s\n%s\nwant %s", c.args, code, errOut, out, c.want)
+			continue
+		}
+		text, err := os.ReadFile(lp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for class, want := range c.bounds {
+			var got float64
+			prefix := fmt.Sprintf(" l%d >= ", class)
+			for _, line := range strings.Split(string(text), "\n") {
+				if v, ok := strings.CutPrefix(line, prefix); ok {
+					got, _ = strconv.ParseFloat(v, 64)
+				}
+			}
+			if math.Abs(got-want) > 1e-9*want {
+				t.Errorf("analyze %v: LP bound of l%d = %g ns, want %g", c.args, class, got, want)
+			}
+		}
 	}
 }
 
