@@ -7,9 +7,14 @@
 //
 // The graph. Vertices are Calc, Send or Recv operations of one rank with a
 // constant cost; an edge u→v says v starts no earlier than u's finish plus
-// the edge's cost Σ count·ℓ_class + rest. Class 0 is the end-to-end latency
-// L; other classes are what a recorder chooses (per-wire latency, dragonfly
-// terminal/intra/inter links, fat-tree levels). rest is everything else the
+// the edge's cost Σ count·ℓ_class + rest. Class 0 is the latency that is
+// swept by default: the latency of one link when a recorder counts a
+// message's hops+1 wire terms (emu's default, LLAMP Appendix H), or the
+// end-to-end L when it counts one term per message (GOAL schedules, emu's
+// end-to-end mode). Other classes are what a recorder chooses (SMPI's latency
+// factors held at (f−1)·L0, dragonfly terminal/intra/inter links, fat-tree
+// levels); the graph keeps each class's recorded latency (Baseline), and an
+// analysis that sweeps one class holds the others there. rest is everything else the
 // run gave the edge (bandwidth time under contention, overheads, gaps); a
 // message edge also carries its bytes so that λ_G can be reported.
 //
