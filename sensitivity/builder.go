@@ -255,6 +255,15 @@ func (b *Builder) Build() (*Graph, error) {
 	for v := 0; v < nv; v++ {
 		g.inStart[v+1] += g.inStart[v]
 	}
+	if order == nil && nondecreasing(b.eTo) {
+		// Recorders that add each vertex's in-edges right after the vertex
+		// (goal's) hand over edges already grouped by destination: the
+		// arrays become the graph's as they are, saving a copy of every
+		// edge array (on the 64×64 stencil 0.3 GB of fresh memory).
+		g.eFrom, g.eRest, g.eBytes, g.eLat = b.eFrom, b.eRest, b.eBytes, b.eLat
+		*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
+		return g, nil
+	}
 	ne := len(b.eFrom)
 	pos := make([]int32, ne)
 	next := append([]int32(nil), g.inStart[:nv]...)
@@ -272,6 +281,16 @@ func (b *Builder) Build() (*Graph, error) {
 	g.eLat = scatter(b.eLat, pos)
 	*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
 	return g, nil
+}
+
+// nondecreasing reports whether s is sorted in increasing order.
+func nondecreasing(s []int32) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] < s[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 func permute[T any](s []T, order []int32) []T {

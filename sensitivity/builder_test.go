@@ -2,6 +2,7 @@ package sensitivity
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,5 +138,69 @@ func TestMultiClassEdge(t *testing.T) {
 	_, l, r2, _ := g.Slopes([]float64{100, 10, 1000}, 2)
 	if l != 2 || r2 != 2 {
 		t.Errorf("class-2 slopes %d %d, want 2 2", l, r2)
+	}
+}
+
+// TestBuildGroupedEdges checks that a builder whose edges arrive grouped by
+// destination (handed over as they are) gives the same graph as the
+// counting sort does when the same edges arrive in another order that
+// keeps each destination's own order.
+func TestBuildGroupedEdges(t *testing.T) {
+	type edge struct {
+		from, to    VertexID
+		rest, bytes float64
+		lat         []LatTerm
+	}
+	const nv = 50
+	var edges []edge // grouped by destination, in increasing order
+	for v := VertexID(1); v < nv; v++ {
+		for k := 0; k < int(v)%4; k++ {
+			u := (v*7 + VertexID(k)*13) % v
+			edges = append(edges, edge{u, v, float64(k) * 1e-7, float64(v), []LatTerm{{Class: uint8(k % 2), Count: int32(k)}, {Class: 1, Count: 1}}})
+		}
+	}
+	build := func(order []edge) *Graph {
+		b := NewBuilder(3)
+		for v := 0; v < nv; v++ {
+			b.Vertex(v%3, Kind(v%3), float64(v)*1e-6)
+		}
+		for _, e := range order {
+			b.EdgeBytes(e.from, e.to, e.rest, e.bytes, e.lat...)
+		}
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	// Destinations from the last to the first, each one's edges in order.
+	var regrouped []edge
+	for end := len(edges); end > 0; {
+		start := end
+		for start > 0 && edges[start-1].to == edges[end-1].to {
+			start--
+		}
+		regrouped = append(regrouped, edges[start:end]...)
+		end = start
+	}
+	a, b := build(edges), build(regrouped)
+	if a.NumEdges() != len(edges) || b.NumEdges() != len(edges) {
+		t.Fatalf("%d and %d edges, want %d", a.NumEdges(), b.NumEdges(), len(edges))
+	}
+	for v := VertexID(0); v < nv; v++ {
+		af, ae := a.InEdges(v)
+		bf, be := b.InEdges(v)
+		if af != bf || ae != be {
+			t.Fatalf("vertex %d: in-edges [%d,%d) and [%d,%d)", v, af, ae, bf, be)
+		}
+		for e := af; e < ae; e++ {
+			la, lb := a.EdgeLat(e, nil), b.EdgeLat(e, nil)
+			if a.EdgeFrom(e) != b.EdgeFrom(e) || a.EdgeRest(e) != b.EdgeRest(e) || a.EdgeBytes(e) != b.EdgeBytes(e) || !slices.Equal(la, lb) {
+				t.Errorf("edge %d: %d %v %v %v and %d %v %v %v", e, a.EdgeFrom(e), a.EdgeRest(e), a.EdgeBytes(e), la, b.EdgeFrom(e), b.EdgeRest(e), b.EdgeBytes(e), lb)
+			}
+		}
+	}
+	if ta, tb := a.Runtime([]float64{1e-6, 2e-6}), b.Runtime([]float64{1e-6, 2e-6}); ta != tb {
+		t.Errorf("T = %v and %v", ta, tb)
 	}
 }
