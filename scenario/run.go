@@ -137,6 +137,9 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool) error {
 		return err
 	}
 	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay}
+	if p.Kernels.Mode != kernels.Model {
+		opt.MemoryLimit = realMemory()
+	}
 	if record {
 		if err := p.CanRecordPivots(); err != nil {
 			return err

@@ -147,6 +147,13 @@ func ctime(t time.Time) string { return t.Format("Mon Jan _2 15:04:05 2006") + "
 func (o *Output) Test(r *Result) error {
 	var b strings.Builder
 	o.tests++
+	if r.Skipped { // HPL_pdtest returns before its T/V line
+		b.WriteString("HPL ERROR from process # 0, on line 173 of function HPL_pdtest:\n")
+		fmt.Fprintf(&b, ">>> [%d,%d] Memory allocation failed for A, x and b. Skip. <<<\n\n", r.skipRow, r.skipCol)
+		o.skipped++
+		_, err := io.WriteString(o.W, b.String())
+		return err
+	}
 	if o.first {
 		b.WriteString(ruleEq + "\n")
 		b.WriteString("T/V                N    NB     P     Q               Time                 Gflops\n")

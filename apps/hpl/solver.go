@@ -55,6 +55,11 @@ type Options struct {
 	// data the sampled panels start on unfactored columns and no residual is
 	// checked.
 	MaxIterations int
+	// MemoryLimit, if positive, is the most bytes the matrices of one real-mode
+	// test may take, all ranks together (they share this process): a test that
+	// needs more is skipped as HPL skips one whose malloc fails (Result.Skipped),
+	// where allocating would abort the whole process. Model mode allocates none.
+	MemoryLimit int64
 }
 
 // Result is one test's outcome, identical on every rank of the grid.
@@ -75,8 +80,10 @@ type Result struct {
 	Panels       int     `json:"panels"`   // panels emulated
 	Extrapolated bool    `json:"extrapolated"`
 	EmulatedTime float64 `json:"emulated_time_s,omitempty"` // time of the emulated panels when extrapolated
+	Skipped      bool    `json:"skipped,omitempty"`         // not run: its matrices exceed Options.MemoryLimit
 
-	norms checkResult
+	norms            checkResult
+	skipRow, skipCol int // the largest grid coordinates, which HPL's skip warning prints
 }
 
 // gflops is HPL's rate formula, in its grouping (hpl.md §10.3).
@@ -86,6 +93,22 @@ func gflops(n int, t float64) float64 {
 	}
 	N := float64(n)
 	return (N / 1e9) * (N / t) * ((2.0/3.0)*N + 3.0/2.0)
+}
+
+// matrixBytes is what the real-mode matrices of test p take on all its ranks
+// together: each rank's [A | b] (lda·(nq+1)) and x (nq), 8 bytes a double. A
+// float64, so that no N overflows it.
+func matrixBytes(p Params) float64 {
+	var rows, cols, xs float64 // Σ lda over process rows, Σ (nq+1) and Σ nq over columns
+	for r := range p.P {
+		rows += float64(localLDA(numroc(p.N, p.NB, r, p.P), p.Alignment))
+	}
+	for c := range p.Q {
+		nq := float64(numroc(p.N, p.NB, c, p.Q))
+		cols += nq + 1
+		xs += nq
+	}
+	return 8 * (rows*cols + float64(p.P)*xs)
 }
 
 // localLDA is HPL's leading dimension: the smallest multiple of align ≥ max(1, mp)
@@ -137,13 +160,26 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 	s.mp = numroc(p.N, p.NB, g.myrow, g.p)
 	s.nq = numroc(p.N, p.NB, g.mycol, g.q)
 	s.lda = localLDA(s.mp, p.Alignment)
+	// HPL_pdtest's allocation check: every rank reports failure and its
+	// coordinates, and all skip the test if any failed. Here all ranks decide
+	// alike, from the grid's total.
+	skip := real && opt.MemoryLimit > 0 && matrixBytes(p) > float64(opt.MemoryLimit)
 	var flags []float64
 	if real {
-		s.a = make([]float64, s.lda*(s.nq+1))
-		s.x = make([]float64, s.nq)
+		if !skip {
+			s.a = make([]float64, s.lda*(s.nq+1))
+			s.x = make([]float64, s.nq)
+		}
 		flags = []float64{0, float64(g.myrow), float64(g.mycol)}
+		if skip {
+			flags[0] = 1
+		}
 	}
-	treeAllreduce(g.all, flags, 3, bytesPerInt, opMax)
+	flags = treeAllreduce(g.all, flags, 3, bytesPerInt, opMax)
+	if skip {
+		return &Result{Params: p, Variant: p.Variant(), N: p.N, NB: p.NB, P: p.P, Q: p.Q, Skipped: true,
+			skipRow: int(flags[1]), skipCol: int(flags[2])}
+	}
 	if real {
 		matgen(s.a, s.lda, p.N, p.NB, g, s.mp, s.nq)
 	}
