@@ -145,7 +145,7 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 		r.Pairs = criticalPairs(ev, base)
 	}
 	if p.MPITime {
-		r.MPITime = mpiTime(g, ev.finish, ev.lat)
+		r.MPITime = mpiTime(g, ev.finishTimes(), ev.lat)
 	}
 	var err error
 	pieces, ok := ev.parametric(p.Lmin, p.Lmax)

@@ -255,28 +255,30 @@ func (f *plf) minValue(lo, hi float64) float64 {
 }
 
 // plfStore keeps the functions of the vertices whose out-edges are not all
-// consumed yet. The scalar parts live in the evaluator's per-vertex arrays
-// (free during a parametric pass); the pieces in slots, reused through a
+// consumed yet. The scalar parts live in the evaluator's per-vertex records
+// (free during a parametric pass): v0 in finish, vHi in bytes, s0 in cmin
+// and in cmax the index of the pieces in slots (0 for none; sLast is the
+// last piece's slope, or s0). The pieces live in slots, reused through a
 // free list, so memory grows with the live frontier, not with V.
 type plfStore struct {
-	ev    *evaluator
-	slot  []int32   // per vertex: index into slots, 0 for none
+	st    []vstate
 	slots [][]piece // slots[0] unused
 	free  []int32
 }
 
 func (st *plfStore) load(v int32) plf {
-	ev := st.ev
-	f := plf{v0: ev.finish[v], vHi: ev.bytes[v], s0: ev.cmin[v], sLast: ev.cmax[v]}
-	if k := st.slot[v]; k != 0 {
+	r := &st.st[v]
+	f := plf{v0: r.finish, vHi: r.bytes, s0: r.cmin, sLast: r.cmin}
+	if k := r.cmax; k != 0 {
 		f.p = st.slots[k]
+		f.sLast = f.p[len(f.p)-1].s
 	}
 	return f
 }
 
 func (st *plfStore) save(v int32, f plf) {
-	ev := st.ev
-	ev.finish[v], ev.bytes[v], ev.cmin[v], ev.cmax[v] = f.v0, f.vHi, f.s0, f.sLast
+	r := &st.st[v]
+	*r = vstate{finish: f.v0, bytes: f.vHi, cmin: f.s0}
 	if len(f.p) == 0 {
 		return
 	}
@@ -289,20 +291,20 @@ func (st *plfStore) save(v int32, f plf) {
 		st.slots = append(st.slots, nil)
 	}
 	st.slots[k] = f.p
-	st.slot[v] = k
+	r.cmax = int64(k)
 }
 
 // release returns v's pieces to the pool.
 func (st *plfStore) release(v int32, pool *piecePool) int {
-	k := st.slot[v]
+	k := st.st[v].cmax
 	if k == 0 {
 		return 0
 	}
 	n := len(st.slots[k])
 	pool.put(st.slots[k])
 	st.slots[k] = nil
-	st.slot[v] = 0
-	st.free = append(st.free, k)
+	st.st[v].cmax = 0
+	st.free = append(st.free, int32(k))
 	return n
 }
 
@@ -326,7 +328,7 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 	keep := func(v int32) bool { return negOut != nil && negOut[v] }
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0 // the swept class enters through the slopes
-	st := &plfStore{ev: ev, slot: make([]int32, nv), slots: [][]piece{nil}}
+	st := &plfStore{st: ev.st, slots: [][]piece{nil}}
 	pool := &piecePool{}
 	m := &merger{lo: lo, hi: hi, xEps: tieRel * math.Max(math.Abs(lo), math.Abs(hi))}
 	var acc, total plf

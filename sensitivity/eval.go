@@ -22,30 +22,46 @@ type point struct {
 	Sink  int32   // vertex where that path ends, -1 for an empty graph
 }
 
-// evaluator holds the per-vertex arrays of longest-path evaluations so that
+// evaluator holds the per-vertex state of longest-path evaluations so that
 // repeated evaluations of a big graph do not allocate.
 type evaluator struct {
-	g      *Graph
-	lat    []float64 // ℓ per class, s; lat[class] is overwritten by each run
-	class  uint8     // the swept class
-	finish []float64 // finish time of each vertex, s
-	cmin   []int64   // fewest class terms over critical paths into each vertex
-	cmax   []int64   // most class terms
-	bytes  []float64 // bytes on the cmax path
-	pred   []int32   // edge chosen into each vertex on the cmax path, -1 if none (nil unless wanted)
+	g     *Graph
+	lat   []float64 // ℓ per class, s; lat[class] is overwritten by each run
+	class uint8     // the swept class
+	st    []vstate  // per vertex
+	pred  []int32   // edge chosen into each vertex on the cmax path, -1 if none (nil unless wanted)
+}
+
+// vstate is what an evaluation keeps of one vertex, in one 32-byte record:
+// an edge reads all of its source's fields, and the sources of a real
+// graph's edges lie far apart (on the 64×64 stencil, one cache miss per
+// edge instead of four). The parametric pass keeps its functions' scalar
+// parts here too (plfStore).
+type vstate struct {
+	finish float64 // finish time, s
+	bytes  float64 // bytes on the cmax path
+	cmin   int64   // fewest class terms over critical paths into the vertex
+	cmax   int64   // most class terms
 }
 
 func newEvaluator(g *Graph, lat []float64, class uint8) *evaluator {
 	l := make([]float64, max(g.classes, int(class)+1, len(lat)))
 	copy(l, lat)
-	n := g.NumVertices()
-	return &evaluator{g: g, lat: l, class: class, finish: make([]float64, n),
-		cmin: make([]int64, n), cmax: make([]int64, n), bytes: make([]float64, n)}
+	return &evaluator{g: g, lat: l, class: class, st: make([]vstate, g.NumVertices())}
+}
+
+// finishTimes copies out each vertex's finish time of the last run.
+func (ev *evaluator) finishTimes() []float64 {
+	f := make([]float64, len(ev.st))
+	for v := range ev.st {
+		f[v] = ev.st[v].finish
+	}
+	return f
 }
 
 // withPath makes the next runs record the critical path.
 func (ev *evaluator) withPath() *evaluator {
-	ev.pred = make([]int32, len(ev.finish))
+	ev.pred = make([]int32, len(ev.st))
 	return ev
 }
 
@@ -85,20 +101,20 @@ func (ev *evaluator) run(x float64) point {
 	g := ev.g
 	ev.lat[ev.class] = x
 	cl := ev.class
-	finish, cmin, cmax, bytes := ev.finish, ev.cmin, ev.cmax, ev.bytes
+	st := ev.st
 	best := acc{t: math.Inf(-1), pred: -1}
 	for v := range g.vCost {
 		a := acc{pred: -1}
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			u := g.eFrom[e]
+			u := &st[g.eFrom[e]]
 			cost, c := g.edgeCostCount(int(e), ev.lat, cl)
-			a.add(finish[u]+cost, cmin[u]+c, cmax[u]+c, bytes[u]+g.eBytes[e], e)
+			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.eBytes[e], e)
 		}
-		finish[v], cmin[v], cmax[v], bytes[v] = a.t+g.vCost[v], a.cmin, a.cmax, a.bytes
+		st[v] = vstate{finish: a.t + g.vCost[v], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
 		if ev.pred != nil {
 			ev.pred[v] = a.pred
 		}
-		best.add(finish[v], a.cmin, a.cmax, a.bytes, int32(v))
+		best.add(st[v].finish, a.cmin, a.cmax, a.bytes, int32(v))
 	}
 	if best.pred < 0 {
 		return point{L: x, Sink: -1}
@@ -117,7 +133,7 @@ func (g *Graph) Runtime(lat []float64) float64 {
 func (g *Graph) FinishTimes(lat []float64) []float64 {
 	ev := newEvaluator(g, lat, 0)
 	ev.run(ev.lat[0])
-	return ev.finish
+	return ev.finishTimes()
 }
 
 // Slopes returns T at lat and its left and right derivatives with respect to
@@ -138,7 +154,7 @@ func (g *Graph) Slopes(lat []float64, class int) (t float64, left, right int64, 
 // which bounds how far a tolerance search has to look.
 func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 	g := ev.g
-	cnt, b := ev.cmax, ev.finish // reused; the next run overwrites them
+	st := ev.st // reused: cmax counts, finish the constant part; the next run overwrites them
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0
 	best, bestB := int64(-1), 0.0
@@ -146,16 +162,16 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 		var m int64
 		var mb float64
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			u := g.eFrom[e]
-			c := cnt[u] + int64(g.latCount(int(e), ev.class))
-			cb := b[u] + g.edgeCost(int(e), lat)
+			u := &st[g.eFrom[e]]
+			c := u.cmax + int64(g.latCount(int(e), ev.class))
+			cb := u.finish + g.edgeCost(int(e), lat)
 			if c > m || c == m && cb > mb {
 				m, mb = c, cb
 			}
 		}
-		cnt[v], b[v] = m, mb+g.vCost[v]
-		if m > best || m == best && b[v] > bestB {
-			best, bestB = m, b[v]
+		st[v].cmax, st[v].finish = m, mb+g.vCost[v]
+		if m > best || m == best && st[v].finish > bestB {
+			best, bestB = m, st[v].finish
 		}
 	}
 	return max(best, 0), bestB
