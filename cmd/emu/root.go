@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -135,24 +133,10 @@ func isQuiet(cmd *cobra.Command) bool {
 // and a rename, so that an error (or a crash) never leaves a half-written file at
 // path. write's error, or an I/O error, is returned and path is left untouched.
 func writeFileAtomic(path string, write func(w io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return asFailure(err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
+	var s staging
+	defer s.discard()
+	if err := s.write(path, write); err != nil {
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return asFailure(err)
-	}
-	// CreateTemp makes the file private (0600); a result file is an ordinary file.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return asFailure(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return asFailure(err)
-	}
-	return nil
+	return s.commit()
 }

@@ -137,17 +137,26 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 // runOutputs are the files a run writes ("" = not asked for).
 type runOutputs struct{ json, graph, trace, pivots, plot string }
 
-// runPlan runs a validated plan and writes every output asked for. Output files
-// are written through a temporary file and a rename, so an error leaves none.
+// runPlan runs a validated plan and writes every output asked for. Outputs are
+// checked before the run and staged in temporary files renamed at the end, so an
+// error leaves none of them.
 func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, out runOutputs) error {
-	jsonOut, graphOut, traceOut := out.json, out.graph, out.trace
+	outs := []outputPath{{"--json", out.json, false}, {"--graph", out.graph, false}, {"--trace", out.trace, false},
+		{"--record-pivots", out.pivots, false}, {"--plot", out.plot, true}}
+	if plan.App == scenario.AppHPL && plan.HPLDat.Device != 6 && plan.HPLDat.Device != 7 {
+		outs = append(outs, outputPath{"HPL.dat's output file", plan.HPLDat.OutFile, false})
+	}
+	if err := checkOutputs(outs...); err != nil {
+		return err
+	}
+	var st staging
+	defer st.discard()
 	var trace *os.File
-	if traceOut != "" {
-		f, err := os.CreateTemp(dirOf(traceOut), ".trace.tmp*")
+	if out.trace != "" {
+		f, err := st.create(out.trace)
 		if err != nil {
-			return asFailure(err)
+			return err
 		}
-		defer os.Remove(f.Name())
 		defer f.Close()
 		trace, opt.Trace = f, f
 	}
@@ -162,45 +171,37 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		// error) is emu's fault, not the user's, so it exits 1.
 		return asFailure(err)
 	}
-	if err := printTo(cmd, plan, res); err != nil {
+	if err := printTo(cmd, &st, plan, res); err != nil {
 		return asFailure(err)
 	}
 	if trace != nil {
 		if err := trace.Close(); err != nil {
 			return asFailure(err)
 		}
-		if err := os.Rename(trace.Name(), traceOut); err != nil {
-			return asFailure(err)
-		}
 	}
-	if graphOut != "" {
-		if err := writeFileAtomic(graphOut, func(w io.Writer) error {
+	if out.graph != "" {
+		if err := st.write(out.graph, func(w io.Writer) error {
 			_, err := res.Graph.WriteTo(w)
 			return err
 		}); err != nil {
 			return asFailure(err)
 		}
-		if !isQuiet(cmd) {
-			// The graph keeps its baseline latencies: emu analyze starts there.
-			fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s (ℓ = %s, L0 = %gus); analyse it with: emu analyze %s\n",
-				graphOut, latencyMeaning(opt.GraphLatency), res.GraphL*1e6, graphOut)
-		}
 	}
 	if out.plot != "" {
-		if err := writeBreakdown(out.plot, plan, res); err != nil {
+		if err := writeBreakdown(&st, out.plot, plan, res); err != nil {
 			return err
 		}
 	}
 	if out.pivots != "" {
-		if err := writeFileAtomic(out.pivots, func(w io.Writer) error {
+		if err := st.write(out.pivots, func(w io.Writer) error {
 			_, err := w.Write(scenario.FormatPivots(res.Pivots))
 			return err
 		}); err != nil {
 			return asFailure(err)
 		}
 	}
-	if jsonOut != "" {
-		if err := writeFileAtomic(jsonOut, func(w io.Writer) error {
+	if out.json != "" {
+		if err := st.write(out.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(res)
@@ -208,20 +209,28 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 			return asFailure(err)
 		}
 	}
+	if err := st.commit(); err != nil {
+		return err
+	}
+	if out.graph != "" && !isQuiet(cmd) {
+		// The graph keeps its baseline latencies: emu analyze starts there.
+		fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s (ℓ = %s, L0 = %gus); analyse it with: emu analyze %s\n",
+			out.graph, latencyMeaning(opt.GraphLatency), res.GraphL*1e6, out.graph)
+	}
 	return nil
 }
 
 // printTo prints the results where they belong: HPL's report as HPL.dat's lines
 // 3–4 say (6 stdout, 7 stderr, any other value the named file, written whole), the
 // other applications' tables on stdout.
-func printTo(cmd *cobra.Command, plan *scenario.Plan, res *scenario.Result) error {
+func printTo(cmd *cobra.Command, st *staging, plan *scenario.Plan, res *scenario.Result) error {
 	if plan.App != scenario.AppHPL || plan.HPLDat.Device == 6 {
 		return printResults(cmd.OutOrStdout(), plan, res)
 	}
 	if plan.HPLDat.Device == 7 {
 		return printResults(cmd.ErrOrStderr(), plan, res)
 	}
-	return writeFileAtomic(plan.HPLDat.OutFile, func(w io.Writer) error { return printResults(w, plan, res) })
+	return st.write(plan.HPLDat.OutFile, func(w io.Writer) error { return printResults(w, plan, res) })
 }
 
 // printResults prints HPL's own report, or the pingpong / ring table.
@@ -258,25 +267,16 @@ func printResults(w io.Writer, plan *scenario.Plan, res *scenario.Result) error 
 	return nil
 }
 
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			return path[:i+1]
-		}
-	}
-	return "."
-}
-
 // writeBreakdown writes the per-rank time split of a run into dir.
-func writeBreakdown(dir string, plan *scenario.Plan, res *scenario.Result) error {
+func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *scenario.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return asFailure(err)
 	}
 	title := fmt.Sprintf("%s, %d ranks: time per rank (simulated %.6g s)", plan.App, res.Ranks, res.SimulatedTime)
-	if err := writeFileAtomic(filepath.Join(dir, "rank_time.svg"), func(w io.Writer) error {
+	if err := st.write(filepath.Join(dir, "rank_time.svg"), func(w io.Writer) error {
 		return res.Breakdown.WriteSVG(w, title)
 	}); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, "rank_time.csv"), res.Breakdown.WriteCSV)
+	return st.write(filepath.Join(dir, "rank_time.csv"), res.Breakdown.WriteCSV)
 }

@@ -103,6 +103,10 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if _, _, err := af.params(); err != nil {
 		return err
 	}
+	if err := checkOutputs(outputPath{"--json", af.json, false}, outputPath{"--lp", af.lp, false},
+		outputPath{"--graph", graphOut, false}, outputPath{"--plot", af.plot, true}); err != nil {
+		return err
+	}
 	plan, err := sf.plan(file)
 	if err != nil {
 		return err

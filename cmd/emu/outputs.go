@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// outputPath is one output a command was asked to write: the flag that named it,
+// the path, and whether it is a folder (--plot) or a file.
+type outputPath struct {
+	flag, path string
+	folder     bool
+}
+
+// checkOutputs refuses, before any work is done, outputs that cannot all be
+// written: a file that names a folder, a folder that names a file, a file in a
+// folder that does not exist, two outputs naming one path. These are input errors
+// (exit 2); found after a long run they would cost the run and leave the outputs
+// written before the failing one behind.
+func checkOutputs(outs ...outputPath) error {
+	seen := map[string]string{} // absolute path → the flag that named it
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		abs, err := filepath.Abs(o.path)
+		if err != nil {
+			return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
+		}
+		if first, ok := seen[abs]; ok {
+			return fmt.Errorf("%s %s: also named by %s", o.flag, o.path, first)
+		}
+		seen[abs] = o.flag
+		info, err := os.Stat(o.path)
+		switch {
+		case err == nil && o.folder && !info.IsDir():
+			return fmt.Errorf("%s %s: is a file, want a folder", o.flag, o.path)
+		case err == nil && !o.folder && info.IsDir():
+			return fmt.Errorf("%s %s: is a folder, want a file name", o.flag, o.path)
+		case err == nil || o.folder: // a folder is created with its parents
+		default:
+			dir := filepath.Dir(o.path)
+			if d, err := os.Stat(dir); err != nil || !d.IsDir() {
+				return fmt.Errorf("%s %s: folder %s does not exist", o.flag, o.path, dir)
+			}
+		}
+	}
+	return nil
+}
+
+// staging writes a command's output files to temporary files beside their targets
+// and renames them all once every one is written, so that an error part-way
+// leaves none of them behind (nor a half-written one).
+type staging struct{ tmp, dst []string }
+
+// create opens a temporary file for path; the caller writes and closes it.
+func (s *staging) create(path string) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, asFailure(err)
+	}
+	s.tmp, s.dst = append(s.tmp, f.Name()), append(s.dst, path)
+	return f, nil
+}
+
+// write stages path's content. write's own error is returned as it is.
+func (s *staging) write(path string, write func(w io.Writer) error) error {
+	f, err := s.create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return asFailure(f.Close())
+}
+
+// commit renames every staged file to its target; CreateTemp made them private
+// (0600), a result file is an ordinary file (0644).
+func (s *staging) commit() error {
+	for i, tmp := range s.tmp {
+		if err := os.Chmod(tmp, 0o644); err != nil {
+			return asFailure(err)
+		}
+		if err := os.Rename(tmp, s.dst[i]); err != nil {
+			return asFailure(err)
+		}
+	}
+	s.tmp, s.dst = nil, nil
+	return nil
+}
+
+// discard removes what is still staged (nothing after commit).
+func (s *staging) discard() {
+	for _, tmp := range s.tmp {
+		os.Remove(tmp)
+	}
+	s.tmp, s.dst = nil, nil
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Output flags that cannot all be written are input errors found before the run
+// (exit 2, one line naming the flag), and no output of the run is left behind.
+func TestRunRefusesUnwritableOutputsBeforeRunning(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	js, gr := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.graph")
+	missing := filepath.Join(dir, "no", "such", "dir")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"json is a folder", []string{"--json", dir, "--graph", gr}, "emu: --json " + dir + ": is a folder"},
+		{"graph in a missing folder", []string{"--json", js, "--graph", filepath.Join(missing, "g")},
+			"emu: --graph " + filepath.Join(missing, "g") + ": folder " + missing + " does not exist"},
+		{"trace in a missing folder", []string{"--json", js, "--trace", filepath.Join(missing, "t.json")},
+			"emu: --trace " + filepath.Join(missing, "t.json") + ": folder " + missing + " does not exist"},
+		{"same file twice", []string{"--json", js, "--trace", js}, "emu: --trace " + js + ": also named by --json"},
+		{"same file, other spelling", []string{"--json", js, "--graph", filepath.Join(dir, ".", "r.json")},
+			"emu: --graph " + filepath.Join(dir, ".", "r.json") + ": also named by --json"},
+		{"plot is a file", []string{"--json", js, "--plot", file}, "emu: --plot " + file + ": is a file, want a folder"},
+		{"pivots in a folder", []string{"--set", "kernels.mode=real", "--set", "hpl.n=50", "--json", js, "--record-pivots", dir},
+			"emu: --record-pivots " + dir + ": is a folder"},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"run", "-q", "--set", "hpl.n=100"}, c.args...)...)
+		if code != exitInput || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q\nstderr %q\nwant   %q...", c.name, code, stdout, stderr, c.want)
+		}
+		for _, p := range []string{js, gr} {
+			if _, err := os.Stat(p); err == nil {
+				t.Errorf("%s: %s was written", c.name, p)
+				os.Remove(p)
+			}
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// emu sensitivity checks its outputs before emulating too.
+func TestSensitivityRefusesUnwritableOutputs(t *testing.T) {
+	dir := t.TempDir()
+	lp := filepath.Join(dir, "s.lp")
+	code, stdout, stderr := runCLI(t, "sensitivity", "-q", "--set", "hpl.n=100", "--lp", lp, "--json", dir)
+	want := "emu: --json " + dir + ": is a folder"
+	if code != exitInput || !strings.HasPrefix(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q\nstderr %q\nwant   %q...", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(lp); err == nil {
+		t.Errorf("%s was written", lp)
+	}
+}
