@@ -72,12 +72,19 @@ var typeMismatch = regexp.MustCompile(`type mismatch for [\w.]+: expected table 
 // decodeError turns an error of toml.Decode into one that names the file (or the
 // --set argument), the line and the key.
 func (s *Scenario) decodeError(err error, setArg string) error {
+	setKey, _, _ := strings.Cut(setArg, "=")
+	atSet := func(key, msg string) error {
+		if key == "" {
+			key = strings.TrimSpace(setKey)
+		}
+		return fmt.Errorf("--set %s: %s: %s", setArg, key, plainTypes(msg))
+	}
 	var ke *keyError
 	if errors.As(err, &ke) {
 		if setArg != "" {
-			return fmt.Errorf("--set %s: %s", setArg, ke.msg)
+			return atSet(ke.key, ke.msg)
 		}
-		return s.errorAt(ke.key, ke.msg)
+		return s.errorAt(ke.key, plainTypes(ke.msg))
 	}
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
@@ -88,28 +95,54 @@ func (s *Scenario) decodeError(err error, setArg string) error {
 		}
 		switch {
 		case setArg != "":
-			return fmt.Errorf("--set %s: %s", setArg, msg)
+			return atSet(key, msg)
 		case key == pe.LastKey && pe.Position.Line > 0:
-			return fmt.Errorf("%s:%d: %s: %s", s.file, pe.Position.Line, key, msg)
+			return fmt.Errorf("%s:%d: %s: %s", s.file, pe.Position.Line, key, plainTypes(msg))
 		}
-		return s.errorAt(key, msg)
+		return s.errorAt(key, plainTypes(msg))
 	}
 	msg := typeMismatch.ReplaceAllString(err.Error(), "want a table, not a $1")
 	if m := lineOfError.FindStringSubmatch(msg); m != nil {
 		key, what := strings.Trim(m[2], "[]"), m[3]
 		key = strings.ReplaceAll(key, " ", ".")
 		if setArg != "" {
-			return fmt.Errorf("--set %s: %s", setArg, what)
+			return atSet(key, what)
 		}
 		if m[1] != "" {
-			return fmt.Errorf("%s:%s: %s: %s", s.file, m[1], key, what)
+			return fmt.Errorf("%s:%s: %s: %s", s.file, m[1], key, plainTypes(what))
 		}
-		return s.errorAt(key, what)
+		return s.errorAt(key, plainTypes(what))
 	}
 	if setArg != "" {
-		return fmt.Errorf("--set %s: %s", setArg, strings.TrimPrefix(msg, "toml: "))
+		return atSet("", strings.TrimPrefix(msg, "toml: "))
 	}
-	return fmt.Errorf("%s: %s", s.file, strings.TrimPrefix(msg, "toml: "))
+	return fmt.Errorf("%s: %s", s.file, plainTypes(strings.TrimPrefix(msg, "toml: ")))
+}
+
+// incompatible matches BurntSushi's message for a value of the wrong type, which
+// names Go's types.
+var incompatible = regexp.MustCompile(`incompatible types: TOML value has type (.+); destination has type (\S+)`)
+
+// plainTypes says type errors in the scenario's words: "want a string, got an
+// integer" instead of "TOML value has type int64; destination has type string".
+func plainTypes(msg string) string {
+	words := map[string]string{"int64": "an integer", "integer": "an integer", "float64": "a number", "float": "a number",
+		"string": "a string", "bool": "a boolean", "boolean": "true or false", "slice": "a list", "array": "a list",
+		"[]interface {}": "a list", "map[string]interface {}": "a table", "struct": "a table", "map": "a table"}
+	word := func(t string) string {
+		if w, ok := words[t]; ok {
+			return w
+		}
+		return t
+	}
+	msg = incompatible.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := incompatible.FindStringSubmatch(m)
+		return "want " + word(sub[2]) + ", got " + word(sub[1])
+	})
+	for _, t := range []string{"int64", "float64", "bool", "string"} { // "want a table, not a int64"
+		msg = strings.ReplaceAll(msg, "want a table, not a "+t, "want a table, not "+word(t))
+	}
+	return msg
 }
 
 // errorAt reports msg about a dotted key: from the --set that gave it, or from the
