@@ -61,9 +61,9 @@ func newEngine(s *Schedule, p Params) *engine {
 	e.nexto = make([]int64, n*e.ncpu)
 	e.nextgs = make([]int64, n*e.nnic)
 	e.nextgr = make([]int64, n*e.nnic)
-	e.st = make([]opState, len(s.npred))
-	for i, n := range s.npred {
-		e.st[i] = opState{pending: n, v: -1, aux: -1}
+	e.st = make([]opState, s.NumOps())
+	for i := range e.st {
+		e.st[i] = opState{pending: s.numPred(i), v: -1, aux: -1}
 	}
 	e.nops = int32(s.NumOps())
 	nres := n * (e.ncpu + 2*e.nnic)

@@ -58,11 +58,12 @@ func (p *parser) reserve(r io.Reader) {
 		n = int64(v.Len())
 	}
 	ops := int(min(n/bytesPerOpReserve, maxOps))
-	deps := int(min(n/bytesPerDepReserve, maxOps))
+	deps := int(min(n/bytesPerDepReserve, maxDeps))
 	p.s.ops = make([]opRec, 0, ops)
 	p.s.line = make([]int32, 0, ops)
-	p.depPred = make([]int32, 0, deps)
-	p.depSucc = make([]int32, 0, deps)
+	p.s.predStart = make([]int32, 0, ops+1)
+	p.s.succ = make([]int32, 0, deps)
+	p.s.pred = make([]int32, 0, deps)
 }
 
 // parser holds the state of one Parse call. Lines are handled one at a
@@ -87,9 +88,12 @@ type parser struct {
 	// ("l1 requires l4"); only then can there be a cycle to look for.
 	backward bool
 
-	// dependencies in file order: succOf[k] must wait for predOf[k]
-	depPred, depSucc   []int32
-	idepPred, idepSucc []int32
+	// The open block's dependencies in file order (requires and
+	// irequires), grouped into the Schedule's lists when it closes
+	// (block.go); blockFirst is its first op.
+	blockFirst  int32
+	deps, ideps []dep
+	count       []int32 // scratch of the grouping
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -324,10 +328,12 @@ func (p *parser) openBlock(b []byte) error {
 	}
 	p.curRank = int(r)
 	p.labels.reset()
+	p.blockFirst = int32(len(p.s.ops))
 	return nil
 }
 
 func (p *parser) closeBlock() error {
+	p.groupBlock()
 	p.s.rankStart = append(p.s.rankStart, int32(len(p.s.ops)))
 	p.curRank = -1
 	p.nextRank++
@@ -346,51 +352,8 @@ func (p *parser) finish() error {
 	case p.nextRank < p.numRanks:
 		return fmt.Errorf("%s:%d: %d rank blocks, num_ranks says %d", p.name, p.line, p.nextRank, p.numRanks)
 	}
-	s := p.s
-	n := len(s.ops)
-	s.npred = make([]int32, n)
-	var start []int32
-	if start, s.succ = csr(n, p.depPred, p.depSucc, s.npred); start != nil {
-		for i := range s.ops {
-			s.ops[i].succ = start[i]
-		}
-	}
-	if start, s.isucc = csr(n, p.idepPred, p.idepSucc, s.npred); start != nil {
-		for i := range s.ops {
-			s.ops[i].isucc = start[i]
-		}
-	}
-	p.depPred, p.depSucc, p.idepPred, p.idepSucc = nil, nil, nil, nil
+	p.s.predStart = append(p.s.predStart, int32(len(p.s.pred)))
 	return p.checkAcyclic()
-}
-
-// csr groups succ by pred, keeping file order within a group (a stable
-// counting sort), and counts each successor's dependencies into npred.
-// start[q] is the first of pred q's entries in out; with no entries at
-// all, start is nil (every op's list starts at 0).
-func csr(n int, pred, succ []int32, npred []int32) (start, out []int32) {
-	out = make([]int32, len(succ))
-	if len(pred) == 0 {
-		return nil, out
-	}
-	// Counts go to start[q+2] so that, after the prefix sums, start[q+1]
-	// is q's first slot and can serve as its write cursor: once q's entries
-	// are placed it has advanced to q+1's first slot, which leaves
-	// start[0..n] the offsets, without a separate cursor array.
-	start = make([]int32, n+2)
-	for _, q := range pred {
-		start[q+2]++
-	}
-	for i := 2; i < n+2; i++ {
-		start[i] += start[i-1]
-	}
-	for k, q := range pred {
-		w := succ[k]
-		out[start[q+1]] = w
-		start[q+1]++
-		npred[w]++
-	}
-	return start[:n+1], out
 }
 
 func hasPrefix(b []byte, s string) bool { return len(b) >= len(s) && string(b[:len(s)]) == s }

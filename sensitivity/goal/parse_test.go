@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,8 +93,14 @@ func TestParseFields(t *testing.T) {
 	if r := s.IRequires(3); len(r) != 1 || r[0] != 4 {
 		t.Errorf("start-successors of op 3 = %v, want [4]", r)
 	}
-	if s.npred[2] != 1 || s.npred[4] != 1 || s.npred[0] != 0 {
-		t.Errorf("npred = %v", s.npred)
+	if s.numPred(2) != 1 || s.numPred(4) != 1 || s.numPred(0) != 0 {
+		t.Errorf("dependencies of ops 0, 2, 4 = %d, %d, %d, want 0, 1, 1", s.numPred(0), s.numPred(2), s.numPred(4))
+	}
+	if p := s.preds(2); len(p) != 1 || p[0] != 0 {
+		t.Errorf("predecessors of op 2 = %v, want [0]", p)
+	}
+	if p := s.preds(4); len(p) != 1 || p[0] != -1-3 {
+		t.Errorf("predecessors of op 4 = %v, want [-4] (irequires op 3)", p)
 	}
 	if first, end := s.RankOps(1); first != 3 || end != 5 {
 		t.Errorf("RankOps(1) = %d, %d", first, end)
@@ -160,12 +167,26 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
+		// The predecessor lists are the successor lists turned around,
+		// each in increasing order, requires before irequires.
+		want := make([][]int32, s.NumOps())
+		for v := 0; v < s.NumOps(); v++ {
+			for _, w := range s.Requires(v) {
+				want[w] = append(want[w], int32(v))
+			}
+			for _, w := range s.IRequires(v) {
+				want[w] = append(want[w], -1-int32(v))
+			}
+		}
 		total := 0
-		for _, n := range s.npred {
-			total += int(n)
+		for v := range want {
+			total += int(s.numPred(v))
+			if !slices.Equal(s.preds(v), want[v]) {
+				t.Fatalf("predecessors of op %d = %v, want %v", v, s.preds(v), want[v])
+			}
 		}
 		if total != deps {
-			t.Fatalf("npred sums to %d, %d dependencies", total, deps)
+			t.Fatalf("dependency counts sum to %d, %d dependencies", total, deps)
 		}
 	})
 }

@@ -179,10 +179,13 @@ func (p *parser) dependency(a, b []byte, start bool) error {
 	if pred > succ {
 		p.backward = true
 	}
+	if len(p.s.succ)+len(p.s.isucc)+len(p.deps)+len(p.ideps) >= maxDeps {
+		return p.errorf("more than %d dependencies", maxDeps)
+	}
 	if start {
-		p.idepPred, p.idepSucc = append(p.idepPred, pred), append(p.idepSucc, succ)
+		p.ideps = append(p.ideps, dep{pred, succ})
 	} else {
-		p.depPred, p.depSucc = append(p.depPred, pred), append(p.depSucc, succ)
+		p.deps = append(p.deps, dep{pred, succ})
 	}
 	return nil
 }
@@ -196,7 +199,9 @@ func (p *parser) checkAcyclic() error {
 	s := p.s
 	n := len(s.ops)
 	indeg := make([]int32, n)
-	copy(indeg, s.npred)
+	for i := range indeg {
+		indeg[i] = s.numPred(i)
+	}
 	stack := make([]int32, 0, 1024)
 	for i := range indeg {
 		if indeg[i] == 0 {

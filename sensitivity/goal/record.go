@@ -53,7 +53,7 @@ type recorder struct {
 	op []opState       // the engine's per-op state, whose v, aux and flg are the recorder's
 	sd map[int32]int32 // rendezvous send → its completion vertex
 
-	predStart, pred []int32 // dependencies of each op: p for requires, -1-p for irequires
+	predStart, pred []int32 // dependencies of each op: p for requires, -1-p for irequires (the Schedule's)
 
 	curMs int32 // processing-start vertex of the rendezvous message being processed
 	match ref   // when the current event completes a rendezvous: the match time
@@ -86,30 +86,7 @@ func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
 	r.nicRCPU = make([]uint8, nn)
 	r.op = e.st
 	r.sd = make(map[int32]int32)
-	// Predecessor lists, from the successor lists, with predStart[w+1] as
-	// w's write cursor (csr in parse.go explains the shift).
-	ps := make([]int32, n+2)
-	for _, w := range s.succ {
-		ps[w+2]++
-	}
-	for _, w := range s.isucc {
-		ps[w+2]++
-	}
-	for i := 2; i < n+2; i++ {
-		ps[i] += ps[i-1]
-	}
-	r.pred = make([]int32, ps[n+1])
-	for p := 0; p < n; p++ {
-		for _, w := range s.Requires(p) {
-			r.pred[ps[w+1]] = int32(p)
-			ps[w+1]++
-		}
-		for _, w := range s.IRequires(p) {
-			r.pred[ps[w+1]] = -1 - int32(p)
-			ps[w+1]++
-		}
-	}
-	r.predStart = ps[:n+1]
+	r.pred, r.predStart = s.pred, s.predStart
 	// Typical shapes: one vertex per op, 1.4 edges per op (stencil, all-to-all).
 	b.Grow(n+n/8, n+n/2)
 	return r

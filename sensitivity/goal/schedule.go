@@ -51,7 +51,12 @@ type Schedule struct {
 	// (LogGOPSim releases ready ops in that order). Op i's lists start at
 	// ops[i].succ and ops[i].isucc and end where op i+1's start.
 	succ, isucc []int32
-	npred       []int32 // number of dependencies of each op (both kinds)
+
+	// Predecessors, for the recorder and the pending counts: op i's are
+	// pred[predStart[i]:predStart[i+1]], p for "i requires p" and −1−p for
+	// "i irequires p", in increasing p, requires before irequires.
+	predStart []int32
+	pred      []int32
 
 	maxCPU, maxNIC uint8
 }
@@ -118,6 +123,12 @@ func (s *Schedule) IRequires(i int) []int32 {
 	return s.isucc[s.ops[i].isucc:end]
 }
 
+// preds returns op i's predecessors (see Schedule.pred).
+func (s *Schedule) preds(i int) []int32 { return s.pred[s.predStart[i]:s.predStart[i+1]] }
+
+// numPred is op i's number of dependencies, of both kinds.
+func (s *Schedule) numPred(i int) int32 { return s.predStart[i+1] - s.predStart[i] }
+
 // NumMessages is the number of send ops.
 func (s *Schedule) NumMessages() int {
 	n := 0
@@ -134,5 +145,9 @@ func (s *Schedule) NumMessages() int {
 func (s *Schedule) CPUs() int { return int(s.maxCPU) + 1 }
 func (s *Schedule) NICs() int { return int(s.maxNIC) + 1 }
 
-// maxOps bounds the number of ops so that global indices fit in int32.
-const maxOps = math.MaxInt32 - 1
+// maxOps bounds the number of ops so that global indices fit in int32,
+// and maxDeps the dependencies so that list offsets do.
+const (
+	maxOps  = math.MaxInt32 - 1
+	maxDeps = math.MaxInt32 - 1
+)
