@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
 )
@@ -211,7 +212,7 @@ func (s *Scenario) hpl(p *Plan) error {
 	}
 	var err error
 	if t.PMap != "" {
-		if d.PMap, err = hpl.ParsePMap(t.PMap); err != nil {
+		if d.PMap, err = hpl.ParsePMap(string(t.PMap)); err != nil {
 			return s.errorAt("hpl.pmap", err.Error())
 		}
 	}
@@ -244,7 +245,7 @@ func (s *Scenario) hpl(p *Plan) error {
 		}
 	}
 	if t.Swap != "" {
-		if d.Swap, err = hpl.ParseSwap(t.Swap); err != nil {
+		if d.Swap, err = hpl.ParseSwap(string(t.Swap)); err != nil {
 			return s.errorAt("hpl.swap", err.Error())
 		}
 	}
@@ -255,22 +256,23 @@ func (s *Scenario) hpl(p *Plan) error {
 		d.SwapThreshold = *t.SwapThreshold
 	}
 	forms := []struct {
-		key, v string
-		dst    *bool
+		key string
+		v   Word
+		dst *bool
 	}{{"hpl.l1", t.L1, &d.L1Transposed}, {"hpl.u", t.U, &d.UTransposed}}
 	for _, f := range forms {
-		switch f.v {
+		switch strings.ToLower(string(f.v)) {
 		case "":
-		case "transposed":
+		case "transposed", "0": // HPL.dat lines 28–29: 0 = transposed
 			*f.dst = true
-		case "no-transposed":
+		case "no-transposed", "1":
 			*f.dst = false
 		default:
-			return s.errorAt(f.key, fmt.Sprintf("%q: want \"transposed\" or \"no-transposed\"", f.v))
+			return s.errorAt(f.key, fmt.Sprintf("%s: want \"transposed\" (0) or \"no-transposed\" (1)", f.v))
 		}
 	}
-	if t.Equilibration != nil {
-		d.Equilibration = *t.Equilibration
+	if t.Equilibration.Set {
+		d.Equilibration = t.Equilibration.On
 	}
 	if t.Alignment != nil {
 		if *t.Alignment < 1 {

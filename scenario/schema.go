@@ -108,18 +108,18 @@ type HPLTable struct {
 	N             IntList  `toml:"n"`
 	NB            IntList  `toml:"nb"`
 	Grids         GridList `toml:"grids"`
-	PMap          string   `toml:"pmap"`  // row | column
+	PMap          Word     `toml:"pmap"`  // row | column (or HPL.dat's 0 | 1)
 	PFact         NameList `toml:"pfact"` // left | crout | right
 	RFact         NameList `toml:"rfact"`
 	NBMin         IntList  `toml:"nbmin"`
 	NDiv          IntList  `toml:"ndiv"`
 	BCast         NameList `toml:"bcast"` // 1ring | 1ringM | 2ring | 2ringM | long | longM
 	Depth         IntList  `toml:"depth"`
-	Swap          string   `toml:"swap"` // binary-exchange | spread-roll | mix
+	Swap          Word     `toml:"swap"` // binary-exchange | spread-roll | mix (or 0 | 1 | 2)
 	SwapThreshold *int     `toml:"swap_threshold"`
-	L1            string   `toml:"l1"` // transposed | no-transposed
-	U             string   `toml:"u"`
-	Equilibration *bool    `toml:"equilibration"`
+	L1            Word     `toml:"l1"` // transposed | no-transposed (or HPL.dat's 0 | 1)
+	U             Word     `toml:"u"`
+	Equilibration Toggle   `toml:"equilibration"`
 	Alignment     *int     `toml:"alignment"`
 	Threshold     *float64 `toml:"threshold"`
 	MaxIterations int      `toml:"max_iterations"` // emulate only the first K panels, 0 = all

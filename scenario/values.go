@@ -83,20 +83,60 @@ func (l *IntList) UnmarshalTOML(v any) error {
 	return nil
 }
 
-// NameList is one name or a list of names (bcast = "1ringM" or ["1ring", "long"]).
+// NameList is one name or a list of names (bcast = "1ringM" or ["1ring", "long"]);
+// an integer is taken as HPL.dat's code for the name (bcast = [1, 4]).
 type NameList []string
 
 // UnmarshalTOML implements toml.Unmarshaler.
 func (l *NameList) UnmarshalTOML(v any) error {
-	out, err := listOf(v, "a name or a list of names", func(x any) (string, bool) {
-		s, ok := x.(string)
-		return s, ok
-	})
+	out, err := listOf(v, "a name or a list of names", wordOf)
 	if err != nil {
 		return err
 	}
 	*l = out
 	return nil
+}
+
+// Word is one name, or an integer taken as HPL.dat's code for it (swap = 1).
+type Word string
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (w *Word) UnmarshalTOML(v any) error {
+	s, ok := wordOf(v)
+	if !ok {
+		return fmt.Errorf("want a name, got %v", v)
+	}
+	*w = Word(s)
+	return nil
+}
+
+// wordOf reads a string, or an integer as its decimal text.
+func wordOf(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	}
+	return "", false
+}
+
+// Toggle is true or false, or HPL.dat's 1 or 0 (equilibration = 1).
+type Toggle struct{ On, Set bool }
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (t *Toggle) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case bool:
+		*t = Toggle{On: x, Set: true}
+		return nil
+	case int64:
+		if x == 0 || x == 1 {
+			*t = Toggle{On: x == 1, Set: true}
+			return nil
+		}
+	}
+	return fmt.Errorf("want true or false (or 1, 0), got %v", v)
 }
 
 // listOf reads TOML's one value or list of values (n = 1000 or n = [1000,

@@ -40,7 +40,8 @@ func TestListsTakeOneValueOrAList(t *testing.T) {
 		{"1ringM", []string{"1ringM"}, ""},
 		{[]any{"1ring", "long"}, []string{"1ring", "long"}, ""},
 		{[]any{}, nil, "empty list"},
-		{[]any{"1ring", int64(2)}, nil, "want a name or a list of names, got 2"},
+		{[]any{"1ring", int64(2)}, []string{"1ring", "2"}, ""}, // HPL.dat's code, read by hpl.ParseBCast
+		{[]any{"1ring", 2.5}, nil, "want a name or a list of names, got 2.5"},
 	}
 	for _, c := range names {
 		l := NameList{"x"}

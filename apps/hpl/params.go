@@ -2,6 +2,7 @@ package hpl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -58,10 +59,13 @@ func name(names []string, i uint8, kind string) string {
 	return fmt.Sprintf("%s(%d)", kind, i)
 }
 
-// parseName looks s up in names; the comparison is exact first, then case-insensitive
-// when that is unambiguous ("1RINGM" is ambiguous between 1ring and 1ringM only in case,
-// so exact spelling wins).
-func parseName(names []string, s, kind string) (uint8, error) {
+// parseName looks s up in names, then in aliases (the spellings HPL prints and
+// HPL.dat's comments use), then, for HPL.dat's parameters (aliases not nil), as
+// HPL.dat's numeric code (the index in names; out of range is an error, not HPL's
+// silent fallback). Names compare exactly first,
+// then case-insensitively when that is unambiguous ("1RINGM" is ambiguous between
+// 1ring and 1ringM only in case, so exact spelling wins).
+func parseName(names []string, aliases map[string]int, s, kind string) (uint8, error) {
 	for i, n := range names {
 		if n == s {
 			return uint8(i), nil
@@ -76,38 +80,58 @@ func parseName(names []string, s, kind string) (uint8, error) {
 			found = i
 		}
 	}
-	if found < 0 {
-		return 0, fmt.Errorf("hpl: unknown %s %q (one of %s)", kind, s, strings.Join(names, ", "))
+	if found >= 0 {
+		return uint8(found), nil
 	}
-	return uint8(found), nil
+	if i, ok := aliases[strings.ToLower(s)]; ok {
+		return uint8(i), nil
+	}
+	if c, err := strconv.Atoi(s); err == nil && aliases != nil { // HPL.dat has a code for it
+		if c < 0 || c >= len(names) {
+			return 0, fmt.Errorf("hpl: %s code %d: want 0…%d (%s)", kind, c, len(names)-1, strings.Join(names, ", "))
+		}
+		return uint8(c), nil
+	}
+	return 0, fmt.Errorf("hpl: unknown %s %q (one of %s)", kind, s, strings.Join(names, ", "))
 }
+
+// Other spellings, in lower case (they match in any case): HPL's banner words and
+// HPL.dat's comment abbreviations.
+var (
+	pmapAliases  = map[string]int{"row-major": 0, "column-major": 1, "col": 1}
+	factAliases  = map[string]int{}
+	bcastAliases = map[string]int{"1rg": 0, "1rm": 1, "2rg": 2, "2rm": 3, "lng": 4, "lnm": 5, "blong": 4, "blongm": 5}
+	swapAliases  = map[string]int{"bin-exch": 0, "binary exchange": 0, "long": 1, "spread roll": 1, "spread-roll (long)": 1}
+)
 
 func (m PMap) String() string  { return name(pmapNames, uint8(m), "pmap") }
 func (f Fact) String() string  { return name(factNames, uint8(f), "fact") }
 func (b BCast) String() string { return name(bcastNames, uint8(b), "bcast") }
 func (s Swap) String() string  { return name(swapNames, uint8(s), "swap") }
 
-// ParsePMap accepts "row" or "column".
+// ParsePMap accepts "row" or "column" (also HPL's "Row-major", "Column-major", and HPL.dat's 0, 1).
 func ParsePMap(s string) (PMap, error) {
-	v, err := parseName(pmapNames, s, "pmap")
+	v, err := parseName(pmapNames, pmapAliases, s, "pmap")
 	return PMap(v), err
 }
 
-// ParseFact accepts "left", "crout" or "right".
+// ParseFact accepts "left", "crout" or "right" (any case; also HPL.dat's 0, 1, 2).
 func ParseFact(s string) (Fact, error) {
-	v, err := parseName(factNames, s, "fact")
+	v, err := parseName(factNames, factAliases, s, "fact")
 	return Fact(v), err
 }
 
-// ParseBCast accepts "1ring", "1ringM", "2ring", "2ringM", "long" or "longM".
+// ParseBCast accepts "1ring", "1ringM", "2ring", "2ringM", "long" or "longM" (also
+// HPL's "Blong", "BlongM", HPL.dat's "1rg" … "LnM" and codes 0…5).
 func ParseBCast(s string) (BCast, error) {
-	v, err := parseName(bcastNames, s, "bcast")
+	v, err := parseName(bcastNames, bcastAliases, s, "bcast")
 	return BCast(v), err
 }
 
-// ParseSwap accepts "binary-exchange", "spread-roll" or "mix".
+// ParseSwap accepts "binary-exchange", "spread-roll" or "mix" (also HPL.dat's
+// "bin-exch", "long" and codes 0, 1, 2).
 func ParseSwap(s string) (Swap, error) {
-	v, err := parseName(swapNames, s, "swap")
+	v, err := parseName(swapNames, swapAliases, s, "swap")
 	return Swap(v), err
 }
 

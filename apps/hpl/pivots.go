@@ -25,7 +25,7 @@ func (r PivotRule) String() string { return name(pivotNames, uint8(r), "pivot") 
 
 // ParsePivotRule accepts "splitmix", "diagonal", "random" or "replay".
 func ParsePivotRule(s string) (PivotRule, error) {
-	v, err := parseName(pivotNames, s, "pivot rule")
+	v, err := parseName(pivotNames, nil, s, "pivot rule")
 	return PivotRule(v), err
 }
 
