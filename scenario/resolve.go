@@ -113,7 +113,9 @@ func (s *Scenario) platform() (Platform, error) {
 	if p.CoresPerHost < 1 {
 		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d must be ≥ 1", p.CoresPerHost))
 	}
-	// Keys of another topology are a mistake, not something to ignore.
+	// Keys of another topology are a mistake, not something to ignore — unless the
+	// table names its topology: then they describe the same machine in the other
+	// topologies, for a --set or a tune sweep of platform.topology.
 	for _, k := range []struct {
 		key, topo string
 		given     bool
@@ -122,7 +124,7 @@ func (s *Scenario) platform() (Platform, error) {
 		{"platform.dragonfly", TopoDragonfly, t.Dragonfly != ""}, {"platform.backbone_bandwidth", TopoFlat, t.BackboneBandwidth.Set},
 		{"platform.backbone_latency", TopoFlat, t.BackboneLatency.Set},
 	} {
-		if k.given && p.Topology != k.topo {
+		if k.given && p.Topology != k.topo && t.Topology == "" {
 			return p, s.errorAt(k.key, fmt.Sprintf("given for a %s platform (it belongs to topology = %q)", p.Topology, k.topo))
 		}
 	}
