@@ -53,12 +53,17 @@ func (p *Platform) Build() (fluid.Topology, error) {
 	return topo, nil
 }
 
-// Placement puts ranks on hosts in order, CoresPerHost ranks per host: rank r runs
-// on host r / CoresPerHost (SMPI's hostfile with "name:cores" lines).
+// Placement puts ranks on hosts: rank r on the host of hostfile line r mod lines
+// (smpirun's rule), or without a hostfile in order, CoresPerHost ranks per host:
+// rank r on host r / CoresPerHost (a hostfile of "name:cores" lines).
 func (p *Platform) Placement(ranks int) []int {
 	out := make([]int, ranks)
 	for r := range out {
-		out[r] = r / p.CoresPerHost
+		if n := len(p.Hostfile); n > 0 {
+			out[r] = p.Hostfile[r%n]
+		} else {
+			out[r] = r / p.CoresPerHost
+		}
 	}
 	return out
 }

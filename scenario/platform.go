@@ -37,6 +37,10 @@ type Platform struct {
 	Prefix, Suffix string
 	Radical        []int
 	Name           string // the cluster id, used as a prefix of link names
+
+	// Hostfile is the host of each line of an smpirun hostfile (platform.hostfile,
+	// "name:N" lines expanded); nil places ranks in host order, CoresPerHost a host.
+	Hostfile []int
 }
 
 // Topology names as scenario files write them.
@@ -201,5 +205,19 @@ func (p *Platform) HostName(h int) string {
 	return p.Prefix + strconv.Itoa(n) + p.Suffix
 }
 
-// Ranks is the number of ranks the platform can hold (one per core).
-func (p *Platform) Ranks() int { return p.Hosts * p.CoresPerHost }
+// capacity says in words what Ranks counts.
+func (p *Platform) capacity() string {
+	if n := len(p.Hostfile); n > 0 {
+		return fmt.Sprintf("%d hostfile lines", n)
+	}
+	return fmt.Sprintf("%d hosts × %d cores", p.Hosts, p.CoresPerHost)
+}
+
+// Ranks is the number of ranks the platform can hold: one per core, or one per
+// hostfile line (smpirun's default -np).
+func (p *Platform) Ranks() int {
+	if len(p.Hostfile) > 0 {
+		return len(p.Hostfile)
+	}
+	return p.Hosts * p.CoresPerHost
+}

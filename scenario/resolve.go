@@ -310,8 +310,8 @@ func (s *Scenario) hpl(p *Plan) error {
 		if len(t.Grids) == 0 && s.hplDat == nil {
 			key = "platform.hosts"
 		}
-		return s.errorAt(key, fmt.Sprintf("a %d-process grid needs more ranks than the %d the platform offers (%d hosts × %d cores)",
-			p.Ranks, avail, p.Platform.Hosts, p.Platform.CoresPerHost))
+		return s.errorAt(key, fmt.Sprintf("a %d-process grid needs more ranks than the %d the platform offers (%s)",
+			p.Ranks, avail, p.Platform.capacity()))
 	}
 	return nil
 }

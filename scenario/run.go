@@ -52,9 +52,9 @@ type Result struct {
 	Plan      *Plan                 `json:"-"`
 }
 
-// Run executes the plan: builds the topology, places CoresPerHost ranks per host in
-// order, creates the World with the plan's MPI model, gives every rank its kernel
-// set, and runs the application. Errors of the run itself (a deadlock, an
+// Run executes the plan: builds the topology, places the ranks
+// (Platform.Placement), creates the World with the plan's MPI model, gives every
+// rank its kernel set, and runs the application. Errors of the run itself (a deadlock, an
 // application error) are returned as they are.
 func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	topo, err := p.Platform.Build()

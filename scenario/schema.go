@@ -64,6 +64,7 @@ type PlatformTable struct {
 	Torus             IntList   `toml:"torus"`     // dimensions
 	Dragonfly         string    `toml:"dragonfly"` // "groups,links;chassis,links;routers,links;nodes"
 	HostPrefix        string    `toml:"host_prefix"`
+	Hostfile          string    `toml:"hostfile"` // smpirun's hostfile: which host each rank runs on
 }
 
 // NetworkTable is [network]: the MPI layer's model (ranks.Config). Unset keys take

@@ -58,6 +58,16 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if p.Platform, err = s.platform(); err != nil {
 		return nil, err
 	}
+	if f := s.Platform.Hostfile; f != "" {
+		path := s.path(f)
+		data, err := readInput(path)
+		if err != nil {
+			return nil, s.errorAt("platform.hostfile", err.Error())
+		}
+		if p.Platform.Hostfile, err = ParseHostfile(data, path, &p.Platform); err != nil {
+			return nil, err
+		}
+	}
 	if p.Network, err = s.network(); err != nil {
 		return nil, err
 	}
@@ -74,8 +84,8 @@ func (s *Scenario) Validate() (*Plan, error) {
 		return nil, err
 	}
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
-		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%d hosts × %d cores hold %d ranks, the run needs %d",
-			p.Platform.Hosts, p.Platform.CoresPerHost, avail, p.Ranks))
+		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%s hold %d ranks, the run needs %d",
+			p.Platform.capacity(), avail, p.Ranks))
 	}
 	return p, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -30,6 +31,22 @@ func (f *scenarioFlags) add(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.sets, "set", nil, "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set platform.link_latency=5us")
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
 	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` <cluster> (replaces [platform])")
+	fl.Var(hostfileFlag{&f.sets}, "hostfile", "place the ranks as smpirun -hostfile does: rank i on the host of line i mod lines (\"name:N\" counts N lines; same as --set platform.hostfile=`FILE`)")
+}
+
+// hostfileFlag is --hostfile: a --set of platform.hostfile with the path made
+// absolute, so that it is read from where the user is, not from the scenario's folder.
+type hostfileFlag struct{ sets *[]string }
+
+func (h hostfileFlag) String() string { return "" }
+func (h hostfileFlag) Type() string   { return "FILE" }
+func (h hostfileFlag) Set(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	*h.sets = append(*h.sets, "platform.hostfile="+strconv.Quote(abs))
+	return nil
 }
 
 // plan loads the scenario (the embedded default when file is ""), applies

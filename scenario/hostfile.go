@@ -1,0 +1,47 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ParseHostfile reads an smpirun hostfile (shared/reference/smpi-model.md §4.8)
+// against platform p: one host name a line, blank lines ignored, "name:N" standing
+// for N lines of name. It returns the host index of each line; rank i runs on line
+// i mod lines (Platform.Placement). Errors name the file and the line.
+func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
+	index := make(map[string]int, p.Hosts)
+	for h := range p.Hosts {
+		index[p.HostName(h)] = h
+	}
+	var out []int
+	for i, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" {
+			continue
+		}
+		name, count := line, 1
+		if n, c, ok := strings.Cut(line, ":"); ok {
+			v, err := strconv.Atoi(strings.TrimSpace(c))
+			if err != nil || v < 1 {
+				return nil, fmt.Errorf("%s:%d: %q: want name or name:N with N ≥ 1", file, i+1, line)
+			}
+			name, count = strings.TrimSpace(n), v
+		}
+		h, ok := index[name]
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: host %q is not in the platform (%s … %s)", file, i+1, name, p.HostName(0), p.HostName(p.Hosts-1))
+		}
+		if len(out)+count > maxRanks {
+			return nil, fmt.Errorf("%s:%d: more than %d lines", file, i+1, maxRanks)
+		}
+		for range count {
+			out = append(out, h)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no host names", file)
+	}
+	return out, nil
+}
