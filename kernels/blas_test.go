@@ -91,6 +91,42 @@ func TestDgemmMatchesReference(t *testing.T) {
 	}
 }
 
+// TestOneCoreDgemmMatchesReference checks the tiled dgemm OneCore runs:
+// shapes of four or more 64×64 tiles of C (those gonum would parallelise),
+// ragged edges, an inner dimension over several tiles, and β ≠ 1 applied once.
+func TestOneCoreDgemmMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, name := range testBackends(t) {
+		be, err := LookupBackend(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one := OneCore(be)
+		for _, s := range []struct{ m, n, k, pad int }{{128, 128, 64, 0}, {200, 70, 150, 3}, {65, 300, 1, 1}, {64, 256, 129, 0}} {
+			for _, tA := range transposes {
+				for _, tB := range transposes {
+					what := fmt.Sprintf("%s/%dx%dx%d/%c%c", name, s.m, s.n, s.k, tA, tB)
+					ar, ac := s.m, s.k
+					if tA != blas.NoTrans {
+						ar, ac = s.k, s.m
+					}
+					br, bc := s.k, s.n
+					if tB != blas.NoTrans {
+						br, bc = s.n, s.k
+					}
+					lda, ldb, ldc := ar+s.pad, br+s.pad, s.m+s.pad
+					a, b := randSlice(rng, lda*ac), randSlice(rng, ldb*bc)
+					c := randSlice(rng, ldc*s.n)
+					want := append([]float64(nil), c...)
+					refDgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, want, ldc)
+					one.Dgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, c, ldc)
+					assertClose(t, what, c, want)
+				}
+			}
+		}
+	}
+}
+
 // triangular returns a well-conditioned order×order column-major matrix
 // with leading dimension lda: both triangles random (the solver must ignore
 // the other one), diagonal dominant.

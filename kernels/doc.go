@@ -9,8 +9,10 @@
 //     simulated time.
 //   - Timed: the kernel is executed and its measured duration, multiplied by
 //     Config.SpeedRatio, is charged. Config.Clock chooses wall time (as SMPI,
-//     the default) or the process's CPU time (robust on a loaded machine). This
-//     and calibration are the only places of emu that read a clock.
+//     the default) or the process's CPU time (robust on a loaded machine). The
+//     call runs on the calling goroutine only (OneCore), as on the one core a
+//     rank has. This and calibration are the only places of emu that read a
+//     clock.
 //   - Model: nothing is executed and no matrix exists (slices are nil); the
 //     model's duration is charged. Idamax returns a deterministic pseudo-random
 //     index so control flow stays realistic.

@@ -18,7 +18,35 @@ import (
 //
 // The transpose of a lower triangle is an upper one, hence the uplo flips;
 // op(A)ᵀ keeps the trans flag because the row-major view already is Aᵀ.
-type gonumBackend struct{ impl gonum.Implementation }
+//
+// gonum's dgemm splits a product of four or more 64×64 blocks of C among
+// goroutines. A measured call must not (see OneCore): oneCore runs the same
+// blocks one after the other on the calling goroutine.
+type gonumBackend struct {
+	impl    gonum.Implementation
+	oneCore bool
+}
+
+// gonumBlock is the tile side of gonum's parallel dgemm, and gonumParBlocks
+// the number of C tiles from which it goes parallel (gonum's blockSize and
+// minParBlock).
+const gonumBlock, gonumParBlocks = 64, 4
+
+// OneCore returns be made to run every call on the calling goroutine, as one
+// core of a node running one rank per core does — what a measured call must
+// be (Timed mode, calibration): a BLAS that spreads a call over helper
+// threads makes it look faster in wall time than one core is, and the
+// process CPU clock accounts the helpers' time only at their next scheduler
+// tick (milliseconds later), so that call and the next are mis-measured.
+// OpenBLAS is already limited to one thread; gonum's dgemm is tiled here
+// into the blocks its parallel version would hand to goroutines.
+func OneCore(be Backend) Backend {
+	if g, ok := be.(gonumBackend); ok {
+		g.oneCore = true
+		return g
+	}
+	return be
+}
 
 func (gonumBackend) Name() string { return DefaultBackend }
 
@@ -44,8 +72,39 @@ func flipSide(s blas.Side) blas.Side {
 }
 
 func (g gonumBackend) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	g.impl.Dgemm(tB, tA, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc)
+	if !g.oneCore || ceilDiv(m, gonumBlock)*ceilDiv(n, gonumBlock) < gonumParBlocks || k == 0 {
+		g.impl.Dgemm(tB, tA, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc)
+		return
+	}
+	// Column-major tiles: C(i:i+mi, j:j+nj) += α·op(A)(i:i+mi, l:l+kl)·op(B)(l:l+kl, j:j+nj),
+	// β applied with the first slice of the inner dimension.
+	aAt := func(i, l int) []float64 { // op(A)(i, l)
+		if tA == blas.NoTrans {
+			return a[i+l*lda:]
+		}
+		return a[l+i*lda:]
+	}
+	bAt := func(l, j int) []float64 { // op(B)(l, j)
+		if tB == blas.NoTrans {
+			return b[l+j*ldb:]
+		}
+		return b[j+l*ldb:]
+	}
+	for j := 0; j < n; j += gonumBlock {
+		nj := min(gonumBlock, n-j)
+		for i := 0; i < m; i += gonumBlock {
+			mi := min(gonumBlock, m-i)
+			bt := beta
+			for l := 0; l < k; l += gonumBlock {
+				kl := min(gonumBlock, k-l)
+				g.impl.Dgemm(tB, tA, nj, mi, kl, alpha, bAt(l, j), ldb, aAt(i, l), lda, bt, c[i+j*ldc:], ldc)
+				bt = 1
+			}
+		}
+	}
 }
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 func (g gonumBackend) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
 	g.impl.Dtrsm(flipSide(s), flipUplo(ul), tA, d, n, m, alpha, a, lda, b, ldb)

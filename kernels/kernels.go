@@ -122,6 +122,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 		k.ratio = 1
 	}
 	if k.mode == Timed {
+		k.be = OneCore(be) // a rank's call measures one core
 		k.zero = zeroNanos(cfg.Clock)
 	}
 	if cfg.Models != nil {
