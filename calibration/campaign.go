@@ -21,6 +21,9 @@ type Campaign struct {
 	// HPL loads a node; 0 means 1.
 	Parallel int
 	Backend  string // kernels backend; "" is gonum
+	// Repeats is how many times each call is timed after its warm-up run;
+	// the sample is their mean. 0 means 1.
+	Repeats int
 	// Clock times each call; use the clock the predicted runs will use
 	// (kernels.Config.Clock). A resumed file must have been made with it.
 	Clock kernels.Clock
@@ -85,11 +88,62 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		c.Progress(res.Resumed, res.Total)
 	}
 
+	fp := c.Plan.Fingerprint()
+	measure := func(m *measurer, core, i int) Sample {
+		call := c.Plan.Call(i)
+		sec := m.measure(call)
+		return Sample{Index: i, Plan: fp, Host: host, Core: core, Kernel: call.Kernel,
+			M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name(), Clock: c.Clock.String()}
+	}
+	write := func(s Sample) error {
+		if err := w.Write(s); err != nil {
+			return err
+		}
+		res.Measured++
+		if c.Progress != nil {
+			c.Progress(res.Resumed+res.Measured, res.Total)
+		}
+		return nil
+	}
+	if parallel == 1 {
+		err = c.runAlone(ctx, have, newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^1), measure, write)
+	} else {
+		err = c.runWorkers(ctx, have, parallel, be, measure, write)
+	}
+	if err := errors.Join(err, w.Close()); err != nil {
+		return res, fmt.Errorf("writing %s: %w", c.Out, err)
+	}
+	res.Interrupted = res.Resumed+res.Measured < res.Total
+	return res, nil
+}
+
+// runAlone measures the missing calls one after the other in the calling
+// goroutine, writing each row before the next call starts: while a call is
+// timed nothing else of emu runs (no row being formatted or written, no
+// goroutine handing out work), which the process CPU clock would count.
+func (c *Campaign) runAlone(ctx context.Context, have []bool, m *measurer, measure func(*measurer, int, int) Sample, write func(Sample) error) error {
+	for i, done := range have {
+		if done {
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err := write(measure(m, 0, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runWorkers measures the missing calls with one worker per core at once,
+// rows written as they come.
+func (c *Campaign) runWorkers(ctx context.Context, have []bool, parallel int, be kernels.Backend, measure func(*measurer, int, int) Sample, write func(Sample) error) error {
 	todo := make(chan int)
 	go func() { // hand out the missing indices in order until done or cancelled
 		defer close(todo)
-		for i := 0; i < res.Total; i++ {
-			if have[i] {
+		for i, done := range have {
+			if done {
 				continue
 			}
 			select {
@@ -101,17 +155,13 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 	}()
 	results := make(chan Sample)
 	var wg sync.WaitGroup
-	fp := c.Plan.Fingerprint()
 	for core := range parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m := newMeasurer(be, c.Clock, c.Plan.Seed^uint64(core+1))
+			m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^uint64(core+1))
 			for i := range todo {
-				call := c.Plan.Call(i)
-				sec := m.measure(call)
-				results <- Sample{Index: i, Plan: fp, Host: host, Core: core, Kernel: call.Kernel,
-					M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name(), Clock: c.Clock.String()}
+				results <- measure(m, core, i)
 			}
 		}()
 	}
@@ -119,21 +169,11 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 
 	var werr error
 	for s := range results {
-		if werr != nil {
-			continue // drain the workers; the first error is reported
-		}
-		if werr = w.Write(s); werr == nil {
-			res.Measured++
-			if c.Progress != nil {
-				c.Progress(res.Resumed+res.Measured, res.Total)
-			}
+		if werr == nil { // after an error, drain the workers; the first is reported
+			werr = write(s)
 		}
 	}
-	if err := errors.Join(werr, w.Close()); err != nil {
-		return res, fmt.Errorf("writing %s: %w", c.Out, err)
-	}
-	res.Interrupted = res.Resumed+res.Measured < res.Total
-	return res, nil
+	return werr
 }
 
 // checkResumed verifies that rows found in the file belong to this plan and

@@ -53,43 +53,51 @@ func checkComplete(t *testing.T, path string, p Plan) {
 	}
 }
 
+// workerSetups are the two ways a campaign measures: one worker in the
+// calling goroutine (here timing each call three times), or workers at once.
+var workerSetups = []struct{ parallel, repeats int }{{1, 3}, {2, 0}}
+
 func TestCampaignCompletesAndResumesNothing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.csv")
-	p := smallPlan(4)
-	c := &Campaign{Plan: p, Out: path, Host: "testhost", Parallel: 2}
-	res, err := c.Run(context.Background())
-	if err != nil || res.Measured != p.Total() || res.Interrupted {
-		t.Fatalf("first run: %+v, %v", res, err)
+	for _, ws := range workerSetups {
+		path := filepath.Join(t.TempDir(), "s.csv")
+		p := smallPlan(4)
+		c := &Campaign{Plan: p, Out: path, Host: "testhost", Parallel: ws.parallel, Repeats: ws.repeats}
+		res, err := c.Run(context.Background())
+		if err != nil || res.Measured != p.Total() || res.Interrupted {
+			t.Fatalf("%+v: first run: %+v, %v", ws, res, err)
+		}
+		checkComplete(t, path, p)
+		res, err = c.Run(context.Background())
+		if err != nil || res.Measured != 0 || res.Resumed != p.Total() {
+			t.Fatalf("%+v: second run: %+v, %v; want nothing measured", ws, res, err)
+		}
+		checkComplete(t, path, p)
 	}
-	checkComplete(t, path, p)
-	res, err = c.Run(context.Background())
-	if err != nil || res.Measured != 0 || res.Resumed != p.Total() {
-		t.Fatalf("second run: %+v, %v; want nothing measured", res, err)
-	}
-	checkComplete(t, path, p)
 }
 
 // TestCampaignCancelAndResume stops a campaign through its context (what
 // SIGINT does in emu calibrate) and reruns it.
 func TestCampaignCancelAndResume(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.csv")
-	p := smallPlan(5)
-	ctx, cancel := context.WithCancel(context.Background())
-	c := &Campaign{Plan: p, Out: path, Host: "h", Parallel: 2, Progress: func(done, _ int) {
-		if done == 17 {
-			cancel()
+	for _, ws := range workerSetups {
+		path := filepath.Join(t.TempDir(), "s.csv")
+		p := smallPlan(5)
+		ctx, cancel := context.WithCancel(context.Background())
+		c := &Campaign{Plan: p, Out: path, Host: "h", Parallel: ws.parallel, Repeats: ws.repeats, Progress: func(done, _ int) {
+			if done == 17 {
+				cancel()
+			}
+		}}
+		res, err := c.Run(ctx)
+		if err != nil || !res.Interrupted || res.Measured < 17 || res.Measured >= p.Total() {
+			t.Fatalf("%+v: interrupted run: %+v, %v", ws, res, err)
 		}
-	}}
-	res, err := c.Run(ctx)
-	if err != nil || !res.Interrupted || res.Measured < 17 || res.Measured >= p.Total() {
-		t.Fatalf("interrupted run: %+v, %v", res, err)
+		c.Progress = nil
+		res2, err := c.Run(context.Background())
+		if err != nil || res2.Resumed != res.Measured || res2.Resumed+res2.Measured != p.Total() {
+			t.Fatalf("%+v: resumed run: %+v, %v (first %+v)", ws, res2, err, res)
+		}
+		checkComplete(t, path, p)
 	}
-	c.Progress = nil
-	res2, err := c.Run(context.Background())
-	if err != nil || res2.Resumed != res.Measured || res2.Resumed+res2.Measured != p.Total() {
-		t.Fatalf("resumed run: %+v, %v (first %+v)", res2, err, res)
-	}
-	checkComplete(t, path, p)
 }
 
 func TestCampaignCutsTornLine(t *testing.T) {

@@ -8,10 +8,14 @@
 //     K = NB, NB-wide chunks, small K from the recursive panel, both forms of
 //     U, triangles of order ≤ NB on either side, level-1/2 calls of panel
 //     length, HPL's copies on ≤ 2·NB rows), executed on real data through a
-//     kernels.Backend, optionally one worker per core at once, each call run
-//     once to warm caches and once timed with kernels.Measure on the clock
-//     the runs will use (wall, or process CPU time on a shared machine; the
-//     clock's own cost is subtracted, so a tiny call may measure 0);
+//     kernels.Backend on one core (kernels.OneCore, as Timed mode runs
+//     calls), optionally one worker per core at once, each call run once to
+//     warm caches and then timed Repeats times (the sample is the mean) with
+//     kernels.Measure on the clock the runs will use (wall, or process CPU
+//     time on a shared machine; the clock's own cost is subtracted, so a tiny
+//     call may measure 0). A single worker measures in the calling goroutine
+//     and writes each row before the next call, so nothing else of emu runs
+//     while a call is timed;
 //   - the sample file: CSV with a header, one row per measured call, appended
 //     and written with one write per row (fsync'd periodically), so that a
 //     campaign stopped by SIGINT or kill -9 is resumed by rerunning it: the

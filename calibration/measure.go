@@ -17,10 +17,13 @@ type measurer struct {
 	pristine []float64 // random values in [-1, 1) that outputs are reset from
 	a, b, c  []float64
 	piv      []int
+	repeats  int // timed runs per call, averaged
 }
 
-func newMeasurer(be kernels.Backend, clock kernels.Clock, seed uint64) *measurer {
-	return &measurer{be: be, clock: clock, rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+// newMeasurer returns a measurer timing each call repeats times (at least
+// once) on one core of be (kernels.OneCore, as Timed mode runs calls).
+func newMeasurer(be kernels.Backend, clock kernels.Clock, repeats int, seed uint64) *measurer {
+	return &measurer{be: kernels.OneCore(be), clock: clock, repeats: max(1, repeats), rng: rand.New(rand.NewPCG(seed, 0x5eed))}
 }
 
 // fill returns buf resized to n elements holding pristine values.
@@ -49,14 +52,18 @@ func (w *measurer) triangle(order int) {
 	}
 }
 
-// measure runs c twice — once to warm caches and pages, once timed — with
+// measure runs c once to warm caches and pages, then repeats times timed,
 // its output operand reset to the same values before each run, and returns
-// the timed run's seconds on the measurer's clock.
+// the mean of the timed runs' seconds on the measurer's clock. The mean, not
+// the median: Timed mode charges every call as it comes, bursts of a loaded
+// machine included, and a model is to predict the sum of those charges.
 func (w *measurer) measure(c Call) float64 {
-	run := w.prepare(c)
-	run()
-	run = w.prepare(c)
-	return kernels.Measure(w.clock, run)
+	w.prepare(c)()
+	sum := 0.0
+	for range w.repeats {
+		sum += kernels.Measure(w.clock, w.prepare(c))
+	}
+	return sum / float64(w.repeats)
 }
 
 // prepare sets up the operands of c and returns the call itself.

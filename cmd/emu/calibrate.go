@@ -25,13 +25,15 @@ func newCalibrateCmd() *cobra.Command {
 		host     string
 		backend  string
 		parallel int
+		repeats  int
 		clock    string
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate --out samples.csv",
 		Short: "Measure this node's compute kernels into a sample file (resumable)",
 		Long: `calibrate measures emu's kernels (dgemm, dtrsm, ... and HPL's copies) on real data
-with randomized dimensions covering how HPL calls them, and appends one CSV row per
+with randomized dimensions covering how HPL calls them, each on one core, warmed up
+once and timed --repeats times (the row holds the mean), and appends one CSV row per
 call (host, core, kernel, m, n, k, seconds, timestamp) to --out. Interrupt it at any
 time (Ctrl-C, or even kill -9): rerunning the same command continues where it
 stopped, losing and duplicating nothing. --parallel runs one worker per core at once,
@@ -44,6 +46,9 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 			if parallel < 1 {
 				return fmt.Errorf("calibrate: --parallel %d: want at least 1", parallel)
 			}
+			if repeats < 1 {
+				return fmt.Errorf("calibrate: --repeats %d: want at least 1", repeats)
+			}
 			if err := plan.Validate(); err != nil {
 				return fmt.Errorf("calibrate: %w", err)
 			}
@@ -52,7 +57,7 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 				return fmt.Errorf("calibrate: --clock: %w", err)
 			}
 			quiet, _ := cmd.Flags().GetBool("quiet")
-			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Backend: backend, Clock: clk}
+			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Repeats: repeats, Backend: backend, Clock: clk}
 			if bar := newBar(cmd.ErrOrStderr(), plan.Total(), quiet); bar != nil {
 				c.Progress = func(done, _ int) { bar.Set(done) }
 				defer bar.Finish()
@@ -79,6 +84,7 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 	f.IntVar(&plan.Samples, "samples", 200, "samples per kernel")
 	f.IntVar(&plan.MaxDim, "max-dim", 2048, "largest m or n measured (elements; take the local N/P of the runs to predict)")
 	f.Uint64Var(&plan.Seed, "seed", 1, "seed of the sample plan (a rerun must use the same)")
+	f.IntVar(&repeats, "repeats", 3, "timed runs per call after its warm-up run; the sample is their mean")
 	f.IntVar(&parallel, "parallel", 1, "workers measuring at once (one per core, as HPL loads a node)")
 	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV)")
 	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's)")
