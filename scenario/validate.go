@@ -146,6 +146,9 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 		for _, name := range set.Kernels() {
 			specs[name], _ = set.Spec(name)
+			if err := checkModelNames(name, specs[name], &p.Platform); err != nil {
+				return fmt.Errorf("%s: %v", path, err)
+			}
 		}
 	}
 	names := make([]string, 0, len(k.Specs))
@@ -155,6 +158,10 @@ func (s *Scenario) kernels(p *Plan) error {
 	sort.Strings(names)
 	for _, name := range names {
 		specs[name] = k.Specs[name]
+		if err := checkModelNames(name, specs[name], &p.Platform); err != nil {
+			key, msg := splitKeyMessage(err.Error())
+			return s.errorAt(key, msg)
+		}
 	}
 	set, err := models.NewSet(specs)
 	if err != nil {
@@ -173,6 +180,48 @@ func (s *Scenario) kernels(p *Plan) error {
 	}
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: k.SpeedRatio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
 	return nil
+}
+
+// checkModelNames refuses a model that nothing would use: one for a kernel emu
+// does not call (a typo leaves the real kernel without a model, so free), or a
+// per-host model for a host the platform does not have. The error starts with the
+// key ("kernels.NAME: ...").
+func checkModelNames(name string, spec models.Spec, pl *Platform) error {
+	if !kernels.Known(name) {
+		hint := ""
+		best, bestD := "", 3
+		for _, k := range kernels.Names() {
+			if d := editDistance(name, k); d < bestD {
+				best, bestD = k, d
+			}
+		}
+		if best != "" {
+			hint = " (did you mean " + best + "?)"
+		}
+		return fmt.Errorf("kernels.%s: no kernel of that name%s; emu's kernels: %s", name, hint, strings.Join(kernels.Names(), ", "))
+	}
+	if len(spec.Host) == 0 {
+		return nil
+	}
+	hosts := make(map[string]bool, pl.Hosts)
+	for h := range pl.Hosts {
+		hosts[pl.HostName(h)] = true
+	}
+	for _, host := range sortedHosts(spec.Host) {
+		if !hosts[host] {
+			return fmt.Errorf("kernels.%s.host.%s: the platform has no host of that name (%s … %s)", name, host, pl.HostName(0), pl.HostName(pl.Hosts-1))
+		}
+	}
+	return nil
+}
+
+func sortedHosts(m map[string]models.Spec) []string {
+	out := make([]string, 0, len(m))
+	for h := range m {
+		out = append(out, h)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // splitKeyMessage splits "kernels.dgemm.coef: 3 coefficients for 1 term" at the

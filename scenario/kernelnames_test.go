@@ -1,0 +1,50 @@
+package scenario
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A model for a kernel emu does not call, or for a host the platform does not
+// have, would be silently unused (a typo'd [kernels.dgemmm] leaves dgemm free):
+// both are errors naming the key.
+func TestKernelModelNamesMustExist(t *testing.T) {
+	const base = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
+	for _, c := range []struct{ name, doc, want string }{
+		{"typo", base + "[kernels.dgemmm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n",
+			"s.toml:5: kernels.dgemmm: no kernel of that name (did you mean dgemm?); emu's kernels: dgemm, dtrsm, dgemv, dger, dtrsv, dscal, daxpy, dcopy, dswap, idamax, dlaswp, dlacpy, dlatcpy, dlocswp"},
+		{"unknown host", base + "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n[kernels.dgemm.host.host-9]\nintercept = 1e-6\n",
+			"s.toml:8: kernels.dgemm.host.host-9: the platform has no host of that name (host-0 … host-3)"},
+	} {
+		s, err := Parse([]byte(c.doc), "s.toml")
+		if err == nil {
+			_, err = s.Validate()
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
+		}
+	}
+	// HPL's own routines' variants belong to their family; a host that exists is fine
+	ok := base + "[kernels.HPL_dlaswp01T]\nintercept = 1e-7\n[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n[kernels.dgemm.host.host-2]\nintercept = 1e-6\n"
+	s, err := Parse([]byte(ok), "s.toml")
+	if err == nil {
+		_, err = s.Validate()
+	}
+	if err != nil {
+		t.Errorf("known names: %v", err)
+	}
+	// a models file is checked too, naming the file
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.toml")
+	if err := os.WriteFile(m, []byte("[kernels.dgem]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Parse([]byte(base+"[kernels]\nmodels = \""+m+"\"\n"), "s.toml")
+	if err == nil {
+		_, err = s.Validate()
+	}
+	if want := m + ": kernels.dgem: no kernel of that name (did you mean dgemm?)"; err == nil || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+		t.Errorf("models file: got %v, want %s...", err, want)
+	}
+}
