@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -59,7 +60,7 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 	if file == "" {
 		s = scenario.Default()
 	} else if s, err = scenario.Load(file); err != nil {
-		return nil, err
+		return nil, withFlagHint(err, file)
 	}
 	if f.platform != "" {
 		if err := s.UsePlatformXML(f.platform); err != nil {
@@ -77,6 +78,23 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 		}
 	}
 	return s.Validate()
+}
+
+// withFlagHint adds to a scenario's load error which flag takes the file when
+// it is an HPL.dat or a SimGrid platform, not a scenario.
+func withFlagHint(err error, file string) error {
+	data, rerr := os.ReadFile(file)
+	if rerr != nil {
+		return err
+	}
+	head := strings.TrimSpace(string(data[:min(len(data), 512)]))
+	switch {
+	case strings.HasPrefix(head, "<"):
+		return fmt.Errorf("%w (a SimGrid platform goes with --platform FILE)", err)
+	case strings.HasPrefix(head, "HPLinpack") || strings.EqualFold(filepath.Ext(file), ".dat"):
+		return fmt.Errorf("%w (an HPL.dat goes with --hpl-dat FILE)", err)
+	}
+	return err
 }
 
 func newRunCmd() *cobra.Command {
