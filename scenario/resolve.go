@@ -49,8 +49,8 @@ func (s *Scenario) platform() (Platform, error) {
 	if t.Hosts != 0 {
 		p.Hosts = t.Hosts
 	}
-	if t.CoresPerHost != 0 {
-		p.CoresPerHost = t.CoresPerHost
+	if t.CoresPerHost != nil {
+		p.CoresPerHost = *t.CoresPerHost
 	}
 	if t.Speed != "" {
 		if p.Speed, err = ParseSpeed(t.Speed); err != nil {
