@@ -76,7 +76,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	}
 	switch p.App {
 	case AppHPL:
-		err = s.hpl(p)
+		if err = s.hpl(p); err == nil {
+			err = s.checkReplay(p)
+		}
 	default:
 		err = s.messages(p)
 	}
@@ -88,6 +90,27 @@ func (s *Scenario) Validate() (*Plan, error) {
 			p.Platform.capacity(), avail, p.Ranks))
 	}
 	return p, nil
+}
+
+// checkReplay refuses a pivot file recorded for another order than a test's N:
+// replaying it would fall back to the diagonal where its rows do not fit and
+// time other messages than the recorded run's.
+func (s *Scenario) checkReplay(p *Plan) error {
+	if p.Pivot != "replay" || p.Replay == nil {
+		return nil
+	}
+	n := len(p.Replay.Rows())
+	for _, test := range p.HPL {
+		if test.N == n {
+			continue
+		}
+		msg := fmt.Sprintf("%s holds the pivots of an order-%d system, the test has N = %d", s.path(s.Kernels.Pivots), n, test.N)
+		if _, set := s.setKeys["hpl.n"]; s.hplDat != nil && !set {
+			return fmt.Errorf("%s:6: N: %s", s.hplDat.file, msg)
+		}
+		return s.errorAt("hpl.n", msg)
+	}
+	return nil
 }
 
 // path resolves a path written in the scenario against the scenario's folder.
