@@ -35,9 +35,10 @@ func lNumber(label []byte) int {
 	return k
 }
 
-// define binds label to op; if it is already bound it returns the first op.
-func (t *labelTable) define(label []byte, op int32) (int32, bool) {
-	if k := lNumber(label); k >= 0 {
+// define binds label, whose lNumber is k, to op; if it is already bound it
+// returns the first op.
+func (t *labelTable) define(label []byte, k int, op int32) (int32, bool) {
+	if k >= 0 {
 		if k >= len(t.num) {
 			t.num = append(t.num, make([]int32, k+1-len(t.num)+len(t.num)/2)...)
 		}
@@ -60,11 +61,37 @@ func (t *labelTable) define(label []byte, op int32) (int32, bool) {
 
 func (t *labelTable) lookup(label []byte) (int32, bool) {
 	if k := lNumber(label); k >= 0 {
-		if k < len(t.num) && t.num[k] != 0 {
-			return t.num[k] - 1, true
-		}
-		return 0, false
+		return t.lookupNum(k)
 	}
 	op, ok := t.other[string(label)]
 	return op, ok
+}
+
+// lookupNum looks up the label "l<k>" (k as lNumber returns it).
+func (t *labelTable) lookupNum(k int) (int32, bool) {
+	if k < len(t.num) && t.num[k] != 0 {
+		return t.num[k] - 1, true
+	}
+	return 0, false
+}
+
+// lDigits reads a label "l<k>" off the start of b as lNumber accepts it
+// and returns k and the rest of b; k is -1 (and rest b) if b does not
+// start with such a label followed by a character that cannot continue
+// an identifier.
+func lDigits(b []byte) (int, []byte) {
+	if len(b) < 2 || b[0] != 'l' || b[1] < '1' || b[1] > '9' {
+		return -1, b
+	}
+	k, i := 0, 1
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		if i > 8 {
+			return -1, b // more digits than lNumber takes
+		}
+		k = k*10 + int(b[i]-'0')
+	}
+	if k >= 1<<24 || i < len(b) && isIdent(b[i]) {
+		return -1, b
+	}
+	return k, b[i:]
 }

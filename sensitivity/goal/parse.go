@@ -221,6 +221,9 @@ func (p *parser) statement(b []byte) error {
 	if !isLetter(b[0]) {
 		return p.errorf("unexpected %q at the start of a statement", b[0])
 	}
+	if done, err := p.numberedLabel(b); done {
+		return err
+	}
 	word, rest := ident(b)
 	switch string(word) {
 	case "num_ranks":
@@ -228,11 +231,11 @@ func (p *parser) statement(b []byte) error {
 	case "rank":
 		return p.openBlock(rest)
 	case "send":
-		return p.op(nil, OpSend, rest)
+		return p.op(nil, -1, OpSend, rest)
 	case "recv":
-		return p.op(nil, OpRecv, rest)
+		return p.op(nil, -1, OpRecv, rest)
 	case "calc":
-		return p.op(nil, OpCalc, rest)
+		return p.op(nil, -1, OpCalc, rest)
 	}
 	// A label: "LABEL: op" or "LABEL requires|irequires LABEL".
 	rest = skipBlanks(rest)
@@ -241,11 +244,11 @@ func (p *parser) statement(b []byte) error {
 		kw, after := ident(rest)
 		switch string(kw) {
 		case "send":
-			return p.op(word, OpSend, after)
+			return p.op(word, -1, OpSend, after)
 		case "recv":
-			return p.op(word, OpRecv, after)
+			return p.op(word, -1, OpRecv, after)
 		case "calc":
-			return p.op(word, OpCalc, after)
+			return p.op(word, -1, OpCalc, after)
 		}
 		if len(kw) == 0 {
 			return p.errorf("label %q: want send, recv or calc after ':'", word)

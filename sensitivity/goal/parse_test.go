@@ -1,9 +1,11 @@
 package goal
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -216,4 +218,34 @@ func (s *Schedule) rankOf(op int32) int {
 		}
 	}
 	return lo
+}
+
+// TestParseNumberedLabels parses each peer schedule as it is (Schedgen's
+// labels l1, l2, …, which take the fast path for "l<k>: op" and
+// "l<k> requires l<m>") and with every label renamed so that only the
+// general path can read it: the schedules must be the same.
+func TestParseNumberedLabels(t *testing.T) {
+	label := regexp.MustCompile(`\bl([0-9]+)\b`)
+	for _, name := range peerSchedules(t) {
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(peerDir, "goal", name+".goal"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := Parse(bytes.NewReader(src), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow, err := Parse(bytes.NewReader(label.ReplaceAll(src, []byte("lab_$1"))), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(fast.ops, slow.ops) || !slices.Equal(fast.line, slow.line) ||
+				!slices.Equal(fast.succ, slow.succ) || !slices.Equal(fast.isucc, slow.isucc) ||
+				!slices.Equal(fast.predStart, slow.predStart) || !slices.Equal(fast.pred, slow.pred) ||
+				!slices.Equal(fast.rankStart, slow.rankStart) {
+				t.Errorf("the schedule differs when its labels are renamed")
+			}
+		})
+	}
 }

@@ -53,7 +53,8 @@ func keyword(b []byte, kw string) ([]byte, bool) {
 }
 
 // op parses the rest of a send, recv or calc statement and appends the op.
-func (p *parser) op(label []byte, k OpKind, b []byte) error {
+// num is the label's number if it is "l<num>" and known, else -1.
+func (p *parser) op(label []byte, num int, k OpKind, b []byte) error {
 	kind := k.String()
 	if p.curRank < 0 {
 		return p.errorf("%s outside a rank block", kind)
@@ -69,7 +70,7 @@ func (p *parser) op(label []byte, k OpKind, b []byte) error {
 		return p.errorf("%s size %d is larger than %d", kind, size, int64(maxSize))
 	}
 	if k == OpCalc {
-		return p.clauses(label, OpCalc, 0, 0, size, b)
+		return p.clauses(label, num, OpCalc, 0, 0, size, b)
 	}
 	peerWord, what := "to", "destination rank"
 	if k == OpRecv {
@@ -102,12 +103,12 @@ func (p *parser) op(label []byte, k OpKind, b []byte) error {
 			return p.errorf("tag %d does not fit 32 bits", tag)
 		}
 	}
-	return p.clauses(label, k, peer, tag, size, b)
+	return p.clauses(label, num, k, peer, tag, size, b)
 }
 
 // clauses parses the optional "cpu C" and (not for calc) "nic N" clauses,
 // checks the end of the line and appends the op.
-func (p *parser) clauses(label []byte, k OpKind, peer, tag, size int64, b []byte) error {
+func (p *parser) clauses(label []byte, num int, k OpKind, peer, tag, size int64, b []byte) error {
 	var cpu, nic int64
 	var ok bool
 	var err error
@@ -132,7 +133,10 @@ func (p *parser) clauses(label []byte, k OpKind, peer, tag, size int64, b []byte
 	}
 	op := int32(len(p.s.ops))
 	if label != nil {
-		if prev, dup := p.labels.define(label, op); dup {
+		if num < 0 {
+			num = lNumber(label)
+		}
+		if prev, dup := p.labels.define(label, num, op); dup {
 			return p.errorf("duplicate label %q (first defined on line %d)", label, p.s.line[prev])
 		}
 	}
@@ -176,6 +180,12 @@ func (p *parser) dependency(a, b []byte, start bool) error {
 	if succ == pred {
 		return p.errorf("dependency cycle: %q %s itself", a, kw)
 	}
+	return p.addDep(pred, succ, start)
+}
+
+// addDep records that op succ waits for op pred, two distinct ops of the
+// open block, to complete (or to start).
+func (p *parser) addDep(pred, succ int32, start bool) error {
 	if pred > succ {
 		p.backward = true
 	}
@@ -266,4 +276,48 @@ func (p *parser) cycleError(indeg []int32) error {
 	}
 	return fmt.Errorf("%s:%d: dependency cycle in rank %d through the ops on lines%s",
 		p.name, s.line[path[len(path)-1]], s.ops[path[0]].rank, lines)
+}
+
+// numberedLabel parses the two statements Schedgen writes on nearly every
+// line, "l<k>: op ..." and "l<k> requires l<m>", reading the label numbers
+// as it scans them (the general path scans each label twice). It returns
+// false, having changed nothing, for any other shape or any error, which
+// the general path then parses and reports.
+func (p *parser) numberedLabel(b []byte) (bool, error) {
+	k, rest := lDigits(b)
+	if k < 0 || len(rest) == 0 {
+		return false, nil
+	}
+	switch rest[0] {
+	case ':':
+		kw, after := ident(skipBlanks(rest[1:]))
+		var kind OpKind
+		switch string(kw) {
+		case "send":
+			kind = OpSend
+		case "recv":
+			kind = OpRecv
+		case "calc":
+			kind = OpCalc
+		default:
+			return false, nil
+		}
+		return true, p.op(b[:len(b)-len(rest)], k, kind, after)
+	case ' ':
+		const req = " requires "
+		if !hasPrefix(rest, req) || p.curRank < 0 {
+			return false, nil
+		}
+		m, tail := lDigits(rest[len(req):])
+		if m < 0 || len(tail) > 0 {
+			return false, nil
+		}
+		succ, ok := p.labels.lookupNum(k)
+		pred, okPred := p.labels.lookupNum(m)
+		if !ok || !okPred || succ == pred {
+			return false, nil
+		}
+		return true, p.addDep(pred, succ, false)
+	}
+	return false, nil
 }
