@@ -42,6 +42,9 @@ func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
 		d.OutFile = f[0]
 	}
 	d.Device = p.int(4, "device out")
+	if p.err == nil && d.Device != 6 && d.Device != 7 && d.OutFile == "" {
+		p.fail(3, "output file name: empty, but line 4's device %d sends the report to it", d.Device)
+	}
 	d.Ns = p.intList(5, "N", 0)
 	d.NBs = p.intList(7, "NB", 1)
 	d.PMap = hpl.PMap(p.code(9, "PMAP", 1))
