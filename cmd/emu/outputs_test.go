@@ -63,3 +63,17 @@ func TestSensitivityRefusesUnwritableOutputs(t *testing.T) {
 		t.Errorf("%s was written", lp)
 	}
 }
+
+// emu tune checks --csv, --json, --plot and --out before sweeping.
+func TestTuneRefusesUnwritableOutputs(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "sweep")
+	code, stdout, stderr := runCLI(t, "tune", "-q", "--sweep", "nb=32,64", "--set", "hpl.n=100", "--out", out, "--csv", dir)
+	want := "emu: --csv " + dir + ": is a folder"
+	if code != exitInput || !strings.HasPrefix(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q\nstderr %q\nwant   %q...", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the sweep ran into %s", out)
+	}
+}

@@ -26,6 +26,11 @@ type tuneOutputs struct {
 	csv, json, plot string
 }
 
+// check refuses outputs that could not be written, before the sweep runs.
+func (o *tuneOutputs) check(extra ...outputPath) error {
+	return checkOutputs(append([]outputPath{{"--csv", o.csv, false}, {"--json", o.json, false}, {"--plot", o.plot, true}}, extra...)...)
+}
+
 func (o *tuneOutputs) add(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.csv, "csv", "", "write the ranked results as CSV to `FILE`")
@@ -113,6 +118,9 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				if err := runner.Check(p); err != nil {
 					return fmt.Errorf("sweep point %s: %w", p.Label(), err)
 				}
+			}
+			if err := outs.check(outputPath{"--out", dir, true}); err != nil {
+				return err
 			}
 			if err := checkSweepDir(dir, runner); err != nil {
 				return err
@@ -393,6 +401,9 @@ func newTuneCollectCmd() *cobra.Command {
 			if missing > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "tune collect: %d of %d points have no result yet (tasks still running or failed; see %s/slurm-*.out)\n",
 					missing, len(plan.Points), dir)
+			}
+			if err := outs.check(); err != nil {
+				return err
 			}
 			return report(cmd, tune.Rank(results), &outs)
 		},
