@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -98,9 +99,13 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 		samples = append(samples, s...)
 	}
-	set, fits, err := calibration.FitSamples(samples, family, models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost})
+	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost}
+	set, fits, err := calibration.FitSamples(samples, family, opts)
 	if err != nil {
-		return fmt.Errorf("fit %s: %w", strings.Join(files, ", "), err)
+		// Kernels fit independently: fit those that can be, say which cannot.
+		if set, fits = fitEachKernel(cmd.ErrOrStderr(), samples, family, opts); set == nil {
+			return fmt.Errorf("fit %s: %w", strings.Join(files, ", "), err)
+		}
 	}
 	data, err := set.MarshalTOML()
 	if err != nil {
@@ -122,6 +127,41 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		fmt.Fprintf(table, "wrote %d figures in %s\n", len(written), fl.plotDir)
 	}
 	return nil
+}
+
+// fitEachKernel fits every kernel of samples on its own, skipping with a warning
+// those that cannot be fitted (too few samples, ...). Each kernel's fit is the one
+// calibration.FitSamples gives (kernels are fitted independently). It returns nil
+// when no kernel could be fitted.
+func fitEachKernel(warn io.Writer, samples []calibration.Sample, family models.Family, opts models.FitOptions) (*models.Set, []calibration.KernelFit) {
+	byKernel := map[string][]calibration.Sample{}
+	for _, s := range samples {
+		byKernel[s.Kernel] = append(byKernel[s.Kernel], s)
+	}
+	names := make([]string, 0, len(byKernel))
+	for k := range byKernel {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	specs := map[string]models.Spec{}
+	var fits []calibration.KernelFit
+	for _, k := range names {
+		set, f, err := calibration.FitSamples(byKernel[k], family, opts)
+		if err != nil {
+			fmt.Fprintf(warn, "emu: fit: kernel %s skipped: %v\n", k, err)
+			continue
+		}
+		specs[k], _ = set.Spec(k)
+		fits = append(fits, f...)
+	}
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	set, err := models.NewSet(specs)
+	if err != nil {
+		return nil, nil
+	}
+	return set, fits
 }
 
 func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
