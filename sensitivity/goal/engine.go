@@ -267,16 +267,23 @@ func (e *engine) rendezvousDone(sendOp int32, src, cpu, nic int, t int64) {
 // started and done release the successors of op whose last dependency
 // this was, in the order of the dependency lines.
 func (e *engine) started(op int32) {
-	for _, w := range e.s.IRequires(int(op)) {
-		if e.st[w].pending--; e.st[w].pending == 0 {
-			e.ready = append(e.ready, w)
-		}
-	}
+	e.meet(op, e.s.IRequires(int(op)), true)
 }
 
 func (e *engine) done(op int32) {
-	for _, w := range e.s.Requires(int(op)) {
-		if e.st[w].pending--; e.st[w].pending == 0 {
+	e.meet(op, e.s.Requires(int(op)), false)
+}
+
+// meet counts off op's start (or completion) from the dependencies of its
+// successors ws. The recorder notes there, while each successor's state
+// is at hand, whether CPU order implies the dependency.
+func (e *engine) meet(op int32, ws []int32, start bool) {
+	for _, w := range ws {
+		st := &e.st[w]
+		if e.rec != nil {
+			e.rec.meet(op, w, start, st)
+		}
+		if st.pending--; st.pending == 0 {
 			e.ready = append(e.ready, w)
 		}
 	}

@@ -70,6 +70,7 @@ const (
 	flagPostVertex = 1 << iota // op[recv].aux is its own posting vertex
 	flagMsgOwnCPU              // the recv's message was processed on the recv's CPU index
 	flagRendezvous             // the send completed by a match (sd holds the vertex)
+	flagOwnDeps                // a dependency of the op is not implied by CPU order (see meet)
 )
 
 func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
@@ -137,9 +138,24 @@ func (r *recorder) implied(q int32, start bool, cpu uint8) bool {
 	return true
 }
 
+// meet is called as op q starts (start) or completes, with w one of the
+// ops that wait for that and w's state: it marks w if CPU order does not
+// imply the dependency, so that depsIn and ready need to read w's
+// predecessor list (a cache miss per op) only for the ops marked. What
+// implied reads of q is settled by then: q's posting vertex when it was
+// queued, its match and rendezvous before it completes.
+func (r *recorder) meet(q, w int32, start bool, st *opState) {
+	if !r.implied(q, start, r.e.s.ops[w].cpu) {
+		st.flg |= flagOwnDeps
+	}
+}
+
 // depsIn adds the dependency edges of op into v, which runs on CPU index
 // cpu, leaving out those that CPU order implies.
 func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
+	if r.op[op].flg&flagOwnDeps == 0 {
+		return // CPU order implies all of them
+	}
 	s := r.e.s
 	for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
 		start := q < 0

@@ -13,17 +13,10 @@ func (r *recorder) ready(op int32) {
 	}
 	h := int(r.e.s.ops[op].rank)
 	c := h*r.e.ncpu + int(s.ops[op].cpu)
-	external := len(r.cpuBumps[c]) > 0
-	for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
-		start := q < 0
-		if start {
-			q = -1 - q
-		}
-		if !r.implied(q, start, s.ops[op].cpu) {
-			external = true
-			break
-		}
-	}
+	// The posting needs its own vertex if its time is not the finish of the
+	// CPU's last occupation: a rendezvous raised the CPU's free time since,
+	// or a dependency is not implied by CPU order (meet).
+	external := len(r.cpuBumps[c]) > 0 || r.op[op].flg&flagOwnDeps != 0
 	if !external {
 		r.op[op].aux = r.cpuLast[c]
 		return
