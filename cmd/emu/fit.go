@@ -48,6 +48,13 @@ ping-pong measurements (CSV bytes,seconds, or osu_latency / osu_bw output) again
 nominal --latency and --bandwidth of the measured route, and print them as the
 scenario's [network] lat_factor and bw_factor.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			out := fl.out
+			if out == "-" {
+				out = ""
+			}
+			if err := checkOutputs(outputPath{"-o", out, false}, outputPath{"--plot", fl.plotDir, true}); err != nil {
+				return err
+			}
 			if fl.network != "" {
 				if len(args) > 0 {
 					return fmt.Errorf("fit: give either sample files or --network, not both")
@@ -83,7 +90,12 @@ func outputs(cmd *cobra.Command, out string) (table io.Writer, toml func([]byte)
 			return asFailure(err)
 		}
 	}
-	return cmd.OutOrStdout(), func(b []byte) error { return asFailure(os.WriteFile(out, b, 0o644)) }
+	return cmd.OutOrStdout(), func(b []byte) error {
+		return writeFileAtomic(out, func(w io.Writer) error {
+			_, err := w.Write(b)
+			return asFailure(err)
+		})
+	}
 }
 
 func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {

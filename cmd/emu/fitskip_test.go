@@ -40,3 +40,12 @@ func TestFitSkipsKernelsItCannotFit(t *testing.T) {
 		t.Errorf("only unfittable kernels: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// -o and --plot are checked before fitting; -o is written whole or not at all.
+func TestFitRefusesUnwritableOutputs(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, "fit", "../../calibration/testdata/does-not-matter.csv", "-o", dir)
+	if want := "emu: -o " + dir + ": is a folder"; code != exitInput || !strings.HasPrefix(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q...", code, stdout, stderr, want)
+	}
+}
