@@ -43,6 +43,9 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 			if out == "" {
 				return fmt.Errorf("calibrate: --out is required")
 			}
+			if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
+				return err
+			}
 			if parallel < 1 {
 				return fmt.Errorf("calibrate: --parallel %d: want at least 1", parallel)
 			}
@@ -119,6 +122,11 @@ func newCalibrateMergeCmd() *cobra.Command {
 		Short: "Combine several nodes' sample files into one",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if out != "-" {
+				if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
+					return err
+				}
+			}
 			merged, dups, err := calibration.Merge(args)
 			if err != nil {
 				return err

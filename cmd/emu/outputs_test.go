@@ -77,3 +77,14 @@ func TestTuneRefusesUnwritableOutputs(t *testing.T) {
 		t.Errorf("the sweep ran into %s", out)
 	}
 }
+
+// emu calibrate and calibrate merge name --out when it cannot be written.
+func TestCalibrateRefusesAFolderForOut(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"calibrate", "--kernels", "dgemm", "--samples", "2", "-o", dir}, {"calibrate", "merge", "x.csv", "-o", dir}} {
+		code, _, stderr := runCLI(t, args...)
+		if want := "emu: --out " + dir + ": is a folder"; code != exitInput || !strings.HasPrefix(stderr, want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q...", args, code, stderr, want)
+		}
+	}
+}
