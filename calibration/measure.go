@@ -77,13 +77,14 @@ func (w *measurer) prepare(c Call) func() {
 			ldb = n // B is stored n×k
 		}
 		return func() { be.Dgemm(blas.NoTrans, c.TransB, m, n, k, -1, w.a, m, w.b, ldb, 1, w.c, m) }
-	case "dtrsm": // unit triangle: L-Lo-N on the left, R-Up-N on the right, as HPL
+	case "dtrsm": // unit triangle in one of HPL's forms: L-Lo-N, L-Up-T, R-Up-N, R-Lo-T
 		w.triangle(k)
 		w.b = w.fill(w.b, m*n)
-		if c.Side == blas.Left {
-			return func() { be.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, m, n, 1, w.a, k, w.b, m) }
+		uplo := blas.Lower
+		if (c.Side == blas.Left) == (c.TransA == blas.Trans) {
+			uplo = blas.Upper
 		}
-		return func() { be.Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.Unit, m, n, 1, w.a, k, w.b, m) }
+		return func() { be.Dtrsm(c.Side, uplo, c.TransA, blas.Unit, m, n, 1, w.a, k, w.b, m) }
 	case "dgemv":
 		w.a, w.b, w.c = w.fill(w.a, m*n), w.fill(w.b, n), w.fill(w.c, m)
 		return func() { be.Dgemv(blas.NoTrans, m, n, -1, w.a, m, w.b, 1, 1, w.c, 1) }

@@ -54,20 +54,24 @@ func (p Plan) Total() int { return p.Samples * len(p.Kernels) }
 // seed, size or kernel list is refused instead of mixing two plans' indices.
 func (p Plan) Fingerprint() string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "v2|%s|%d|%d|%d", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed)
+	fmt.Fprintf(h, "v3|%s|%d|%d|%d", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed)
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
 // Call is one planned kernel call. For dtrsm, Side tells which side the
-// triangle is on and K is its order (kernels.VarsFor). For dgemm, TransB is
-// the form of B: NoTrans as HPL's U form N calls it, Trans for U form T
-// (HPL.dat's usual "0 = transposed"); models do not tell them apart, so the
-// plan draws both.
+// triangle is on, K is its order (kernels.VarsFor), and TransA says which of
+// HPL's two forms per side it is: NoTrans for lower-left and upper-right (L1
+// and U not transposed; the recursive panel), Trans for upper-left and
+// lower-right (L1 or U transposed; HPL's default L1 form). For dgemm, TransB
+// is the form of B: NoTrans as HPL's U form N calls it, Trans for U form T
+// (HPL.dat's usual "0 = transposed"). Models do not tell forms apart (gonum
+// solves them at speeds up to 2x apart), so the plan draws all of them.
 type Call struct {
 	Index   int
 	Kernel  string
 	M, N, K int
 	Side    blas.Side
+	TransA  blas.Transpose
 	TransB  blas.Transpose
 }
 
@@ -78,7 +82,7 @@ var nbChoices = []int{32, 64, 96, 128, 192, 256}
 // (Seed, i) only.
 func (p Plan) Call(i int) Call {
 	rng := rand.New(rand.NewPCG(p.Seed, uint64(i)))
-	c := Call{Index: i, Kernel: p.Kernels[i%len(p.Kernels)], Side: blas.Left, TransB: blas.NoTrans}
+	c := Call{Index: i, Kernel: p.Kernels[i%len(p.Kernels)], Side: blas.Left, TransA: blas.NoTrans, TransB: blas.NoTrans}
 	nb := nbChoices[rng.IntN(len(nbChoices))]
 	nb = min(nb, p.MaxDim)
 	long := func() int { return dim(rng, p.MaxDim) } // up to N/P or N/Q
@@ -99,11 +103,15 @@ func (p Plan) Call(i int) Call {
 			c.M, c.N, c.K = long(), long(), short()
 		}
 	case "dtrsm":
-		// A jb×jb triangle against up to N/Q columns, or a small one inside
-		// the panel; both sides as the L1/U storage forms call them.
-		order, other := short(), long()
+		// The update's jb×jb triangle against up to N/Q columns, or a smaller
+		// one inside the recursive panel; both sides and both forms of each,
+		// as the L1/U storage forms call them.
+		order, other := nb, long()
 		if rng.IntN(4) == 0 {
-			other = short()
+			order, other = short(), short()
+		}
+		if rng.IntN(2) == 0 {
+			c.TransA = blas.Trans
 		}
 		if rng.IntN(2) == 0 {
 			c.M, c.N, c.K = order, other, order

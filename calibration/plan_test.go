@@ -3,6 +3,7 @@ package calibration
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	var chunks, fullWidth, smallK, rightTrsm, tallSkinny, transB int
+	var chunks, fullWidth, smallK, rightTrsm, transTrsm, nbTrsm, tallSkinny, transB int
 	for i := 0; i < p.Total(); i++ {
 		c := p.Call(i)
 		if again := p.Call(i); again != c {
@@ -54,10 +55,16 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 			if c.Side == blas.Right {
 				rightTrsm++
 			}
+			if c.TransA == blas.Trans {
+				transTrsm++
+			}
+			if slices.Contains(nbChoices, c.K) {
+				nbTrsm++
+			}
 		}
 	}
-	// 300 dgemm calls, four shape families drawn uniformly: each ≳ 40.
-	for name, n := range map[string]int{"NB chunks": chunks, "full width K=NB": fullWidth, "small K": smallK, "tall-skinny": tallSkinny, "right dtrsm": rightTrsm, "dgemm B transposed": transB} {
+	// 300 dgemm and 300 dtrsm calls, each family drawn with probability ≥ 1/4: each ≳ 40.
+	for name, n := range map[string]int{"NB chunks": chunks, "full width K=NB": fullWidth, "small K": smallK, "tall-skinny": tallSkinny, "right dtrsm": rightTrsm, "transposed dtrsm": transTrsm, "dtrsm of order NB": nbTrsm, "dgemm B transposed": transB} {
 		if n < 30 {
 			t.Errorf("%s: only %d calls of 300", name, n)
 		}
