@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -153,6 +154,15 @@ func (s *Scenario) errorAt(key, msg string) error {
 			return fmt.Errorf("--set %s: %s: %s", arg, key, msg)
 		}
 	}
+	// A key the file does not have, below or beside a key a --set gave (a model
+	// table the --set made incomplete), is the --set's.
+	if !keyInDoc(s.data, key) {
+		for _, k := range sortedKeys(s.setKeys) {
+			if strings.HasPrefix(k, key+".") || (strings.Count(key, ".") >= 2 && parentKey(k) == parentKey(key)) {
+				return fmt.Errorf("--set %s: %s: %s", s.setKeys[k], key, msg)
+			}
+		}
+	}
 	name := s.file
 	if name == "" {
 		name = "default scenario"
@@ -234,16 +244,41 @@ func (s *Scenario) UsePlatformXML(path string) error {
 	return nil
 }
 
+// keyInDoc reports whether the document gives key itself (not only its table).
+func keyInDoc(data []byte, key string) bool {
+	exact, _ := keyLines(data, key)
+	return exact > 0
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // keyLine finds the line of a dotted key in a TOML document: a table header
 // ([a.b] or [[a.b]]) or a "key = value" line under the header of its table. It is
 // best effort (inline tables and dotted keys inside a table are matched loosely);
 // 0 means not found, and the key is named in the message anyway.
 func keyLine(data []byte, key string) int {
+	exact, best := keyLines(data, key)
+	if exact > 0 {
+		return exact
+	}
+	return best
+}
+
+// keyLines returns the line of key itself (0 if absent) and the line of its
+// closest enclosing table or key (0 if none).
+func keyLines(data []byte, key string) (exact, best int) {
 	if i := strings.IndexByte(key, '['); i >= 0 { // "a.b[0].c": look for a.b
 		key = key[:i]
 	}
 	table := ""
-	best, bestLen := 0, -1
+	bestLen := -1
 	for i, raw := range strings.Split(string(data), "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || line[0] == '#' {
@@ -261,12 +296,12 @@ func keyLine(data []byte, key string) int {
 		}
 		switch {
 		case full == key:
-			return i + 1
+			return i + 1, best
 		case strings.HasPrefix(key, full+".") && len(full) > bestLen:
 			best, bestLen = i+1, len(full)
 		}
 	}
-	return best
+	return 0, best
 }
 
 func unquoteKey(k string) string {
