@@ -50,7 +50,7 @@ type PlatformTable struct {
 	Topology          string    `toml:"topology"` // flat | fat-tree | torus | dragonfly
 	Hosts             int       `toml:"hosts"`
 	CoresPerHost      *int      `toml:"cores_per_host"` // nil: 1, or the XML's core
-	Speed             string    `toml:"speed"` // e.g. "1Gf"; informational, kernels inject time
+	Speed             string    `toml:"speed"`          // e.g. "1Gf"; informational, kernels inject time
 	LinkBandwidth     Bandwidth `toml:"link_bandwidth"`
 	LinkLatency       Time      `toml:"link_latency"`
 	SharingPolicy     string    `toml:"sharing_policy"` // splitduplex | shared | fatpipe
