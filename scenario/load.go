@@ -207,6 +207,9 @@ func (s *Scenario) Set(arg string) error {
 	text := doc(value)
 	if _, err := toml.Decode(text, new(map[string]any)); err != nil || value == "" {
 		text = doc(strconv.Quote(value)) // a bare word: take it as a string
+		if l, ok := bareList(value); ok {
+			text = doc(l) // [a, b]: a list of bare words
+		}
 	}
 	md, err := toml.Decode(text, s)
 	if err != nil {
@@ -217,6 +220,27 @@ func (s *Scenario) Set(arg string) error {
 	}
 	s.setKeys[key] = arg
 	return nil
+}
+
+// bareList reads "[a, b, 3]" whose items are TOML values or bare words as a TOML
+// list, quoting the bare words; ok is false for anything else (nested lists).
+func bareList(v string) (string, bool) {
+	inner, ok := strings.CutPrefix(v, "[")
+	if inner, ok = strings.CutSuffix(inner, "]"); !ok || strings.ContainsAny(inner, "[]") || strings.TrimSpace(inner) == "" {
+		return "", false
+	}
+	items := strings.Split(inner, ",")
+	for i, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return "", false
+		}
+		if _, err := toml.Decode("x = "+it, new(map[string]any)); err != nil {
+			it = strconv.Quote(it)
+		}
+		items[i] = it
+	}
+	return "[" + strings.Join(items, ", ") + "]", true
 }
 
 // UseHPLDat makes an HPL.dat replace the [hpl] table (--hpl-dat). It is parsed by
