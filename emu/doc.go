@@ -20,6 +20,10 @@
 // completion; at an exact tie the timer fires first. The same calls in the
 // same order therefore give the same event sequence, bit for bit.
 //
+// Precision: StepWithin fires an event due before a limit without moving
+// the clock, for drivers that, as SimGrid, treat events closer than a
+// precision as one instant.
+//
 // Batching: flows started with StartFlowHandler during one instant enter
 // the fluid.System together (one re-solve, as SimGrid solves once per
 // instant) before any flow completion is looked at; Skip lets a driver whose

@@ -31,6 +31,7 @@ type Engine struct {
 	batchDone []flowDone
 	ids       []fluid.FlowID
 	fired     uint64 // events fired so far (timers and flow completions)
+	hold      bool   // StepWithin is firing: the clock stays put
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
@@ -240,10 +241,25 @@ func (e *Engine) Step() bool {
 	return true
 }
 
+// StepWithin fires the next event if it is due before limit, without
+// moving the clock, and reports whether it fired one. A driver that treats
+// events closer than some precision as one instant (SimGrid finishes every
+// action due within precision/timing of the current date at that date) calls
+// Step for the first and StepWithin(Now()+precision) for the rest.
+func (e *Engine) StepWithin(limit float64) bool {
+	if t, ok := e.Next(); !ok || !(t < limit) {
+		return false
+	}
+	e.hold = true
+	e.Step()
+	e.hold = false
+	return true
+}
+
 // advance moves the clock forward to t; the clock never goes back (a flow
 // projected to finish a rounding error in the past finishes now).
 func (e *Engine) advance(t float64) {
-	if t > e.now {
+	if t > e.now && !e.hold {
 		e.now = t
 	}
 }

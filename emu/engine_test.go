@@ -266,3 +266,24 @@ func TestSkip(t *testing.T) {
 		t.Fatalf("timer did not fire at 2 (clock %g)", e.Now())
 	}
 }
+
+// TestStepWithin: an event due before the limit fires without moving the
+// clock; one at or past the limit does not fire.
+func TestStepWithin(t *testing.T) {
+	e := NewEngine(nil)
+	var got []float64
+	for _, d := range []float64{1, 1 + 5e-10, 1 + 1e-9, 2} {
+		e.After(d, func() { got = append(got, e.Now()) })
+	}
+	e.Step()
+	for e.StepWithin(1 + 1e-9) {
+	}
+	if fmt.Sprint(got) != "[1 1]" || e.Now() != 1 {
+		t.Fatalf("fired at %v, clock %v; want [1 1] and 1", got, e.Now())
+	}
+	for e.Step() {
+	}
+	if fmt.Sprint(got) != "[1 1 1.000000001 2]" {
+		t.Fatalf("fired at %v", got)
+	}
+}

@@ -81,6 +81,19 @@ type Config struct {
 	// peers' 4×4 ring rows with FIFO, up to 1.4% with rank order).
 	WakeOrderFIFO bool
 
+	// SimGridOrder runs each instant as SimGrid 3.32's maestro does, which
+	// decides what SimGrid's shared Iprobe counter reads (see doc.go,
+	// "SimGrid's order"): ranks run in FIFO order (it implies
+	// WakeOrderFIFO); events less than SimGridPrecision apart are one
+	// instant; ranks woken by a timer (Compute, a polling cost) run before
+	// ranks woken by a message; the two waiters of a rendezvous message wake
+	// in the order they started waiting; and a rank lets the others ready at
+	// the instant run wherever SMPI makes a simcall (after posting a send or
+	// a receive, before the answer of a probe or test, between the steps of
+	// starting an execution). Measured: the peers' 4×4 Iprobe-1e-4 ring rows
+	// give SMPI's HPL Time to the printed microsecond.
+	SimGridOrder bool
+
 	// Collective algorithms (see the Algo* constants).
 	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string
 	AllreduceAlgo, AllgatherAlgo, AlltoallAlgo, BarrierAlgo string
@@ -92,6 +105,7 @@ const (
 	DefaultEnvelope       = 16      // bytes added by SMPI to every message
 	DefaultTCPGamma       = 4194304 // bytes, network/TCP-gamma
 	DefaultPollCost       = 1e-4    // s, smpi/iprobe and smpi/test
+	SimGridPrecision      = 1e-9    // s, precision/timing as smpirun sets it (surf/precision)
 	SMPIWeightS           = 8775    // bytes, network/weight-S of the SMPI model
 	SMPICrossTraffic      = 0.05    // reverse-route share with network/crosstraffic on
 )

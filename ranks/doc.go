@@ -25,6 +25,26 @@
 // cost) while no other rank is ready and nothing is due before it wakes
 // just moves the clock (emu.Engine.Skip) — same trace, no queue traffic.
 //
+// # SimGrid's order
+//
+// Config.SimGridOrder makes an instant run as in SimGrid 3.32, where it
+// decides what the simulation-wide Iprobe counter reads. SimGrid's maestro
+// (EngineImpl::run) runs every ready actor up to its next simcall, then
+// answers those simcalls in the same order; an answered actor joins the end
+// of the list for the next sub-round. The counter is read in the actor's
+// own code before an Iprobe's first simcall and raised only after its
+// mailbox probe has been answered, one sub-round later. emu gives each rank
+// the same steps: a rank goes to the back of the FIFO ready queue at each
+// of SMPI's simcalls (after posting a send or a receive, after the probe or
+// test itself, at a wait on a request already complete other than a
+// detached send's, and at set_flops_amount, set_host and set_bound before
+// an execution starts). Ranks woken when time advances queue in the order
+// SimGrid hands them back: executions (Compute and the polling costs, the
+// CPU model) by date and then start order, before completed messages (the
+// network model), whose two waiters of a rendezvous wake in the order they
+// began waiting; and events less than SimGridPrecision (precision/timing,
+// 1e-9 s under smpirun) apart finish together at the first one's time.
+//
 // Free polls (Iprobe, Test, Testany with a zero cost) cannot advance time:
 // a rank that fails 64 of them at one instant is parked until every other
 // rank is blocked, released once at that instant, then only after the next

@@ -120,6 +120,7 @@ func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 	}
 	if q := to.mbox.takeRecv(s); q != nil {
 		w.matched(s, q)
+		r.simcall()
 		return s
 	}
 	to.mbox.sends.push(s)
@@ -129,6 +130,7 @@ func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 	if p := to.probe; p != nil && matches(s, p.ctx, p.src, p.tag) {
 		w.wakeUp(to)
 	}
+	r.simcall()
 	return s
 }
 
@@ -150,9 +152,11 @@ func (c *Comm) irecv(src, tag int) *Request {
 	}
 	if s := r.mbox.takeSend(c.ctx, from, tag); s != nil {
 		w.matched(s, q)
+		r.simcall()
 		return q
 	}
 	r.mbox.recvs.push(q)
+	r.simcall()
 	return q
 }
 
@@ -222,8 +226,11 @@ func (w *World) delivered(s *Request) {
 		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
 			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.end - s.start})
 	}
+	if w.simgrid && s.waiter != nil && q.waiter != nil && s.waitSeq < q.waitSeq {
+		w.wakeMsg(s.waiter) // SimGrid answers a comm's waiters in the order they waited
+	}
 	if q.waiter != nil {
-		w.wakeUp(q.waiter)
+		w.wakeMsg(q.waiter)
 	}
 	if !s.detached {
 		w.completeSend(s)
@@ -249,6 +256,6 @@ func (w *World) completeSend(s *Request) {
 		w.emit(ev)
 	}
 	if s.waiter != nil {
-		w.wakeUp(s.waiter)
+		w.wakeMsg(s.waiter)
 	}
 }

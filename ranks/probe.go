@@ -17,8 +17,13 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	r := c.r
 	w := r.w
 	n := w.counter(r, ctrIprobe)
-	r.sleep(w.cfg.IprobeCost*float64(*n), "Iprobe")
+	d := w.cfg.IprobeCost * float64(*n)
+	if d > 0 {
+		r.simcalls(3) // set_flops_amount, set_host, set_bound, then start
+	}
+	r.sleep(d, "Iprobe")
 	st, ok := c.peek(src, tag)
+	r.simcall() // the mailbox probe: the counter is updated once it is answered
 	if !ok {
 		w.failedPoll(n)
 		if w.cfg.IprobeCost == 0 {

@@ -33,6 +33,7 @@ func runRandomPlan(t *testing.T, seed uint64) string {
 	cfg.IprobeCost = []float64{0, 1e-6, 1e-4}[rng.IntN(3)]
 	cfg.AsyncThreshold = []int{0, 512}[rng.IntN(2)]
 	cfg.WakeOrderFIFO = rng.IntN(2) == 0
+	cfg.SimGridOrder = seed%3 == 0
 	plans := make([][]plannedMsg, n)
 	incoming := make([]int, n)
 	for src := range plans {

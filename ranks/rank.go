@@ -43,6 +43,7 @@ type Rank struct {
 	spins  int     // consecutive failed free polls at time spinAt
 	spinAt float64 // s
 	parked bool    // in World.pollers
+	rang   bool    // the sleep timer fired
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero
@@ -76,7 +77,10 @@ func (r *Rank) spin(call string, peer, tag int) {
 // rankTimer is the emu.Handler that ends a rank's sleep.
 type rankTimer struct{ r *Rank }
 
-func (t rankTimer) Handle() { t.r.w.wakeUp(t.r) }
+func (t rankTimer) Handle() {
+	t.r.rang = true
+	t.r.w.wakeUp(t.r)
+}
 
 // ID returns the rank's number in the world communicator.
 func (r *Rank) ID() int { return r.id }
@@ -118,6 +122,11 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 	if len(w.hooks) > 0 {
 		w.emit(Event{Kind: ComputeStart, Time: w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: kernel, Seconds: seconds})
 	}
+	if seconds > 0 {
+		// SMPI's execution: set_flops_amount and set_host are simcalls
+		// before start (whose order sets the CPU heap's tie order).
+		r.simcalls(2)
+	}
 	r.sleep(seconds, "Compute")
 	if len(w.hooks) > 0 {
 		w.emit(Event{Kind: ComputeEnd, Time: w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: kernel, Seconds: seconds})
@@ -139,11 +148,12 @@ func (r *Rank) sleep(d float64, call string) {
 	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
 		return
 	}
-	// The timer fires at exactly this sum (the engine computes it the same
-	// way); looping makes the sleep immune to a stray wake-up.
-	end := r.w.eng.Now() + d
+	// Looping makes the sleep immune to a stray wake-up. The timer's own
+	// flag, not the clock, says it is over: under SimGridOrder it may fire
+	// up to SimGridPrecision early.
+	r.rang = false
 	r.w.eng.AfterHandler(d, r.timer)
-	for r.w.eng.Now() < end {
+	for !r.rang {
 		r.block(call, noPeer, 0)
 	}
 }

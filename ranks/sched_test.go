@@ -382,3 +382,70 @@ func TestWakeOrderFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestSimGridOrderProbeCounter: rank 0 probes for a message that never comes
+// while rank 1 computes for as long as that first probe costs (1 s), then
+// probes too. In SMPI 3.32 both finish at t = 1; rank 1's execution started
+// one simcall earlier (an Iprobe's execution has set_bound before start), so
+// the CPU model hands it back first, and rank 1 reads the shared counter
+// (1) before rank 0's failed probe raises it (after its mailbox probe is
+// answered, one sub-round later): rank 1's probe ends at t = 2. Rank order
+// and plain FIFO both let rank 0 raise the counter first (t = 3).
+func TestSimGridOrderProbeCounter(t *testing.T) {
+	for _, tc := range []struct {
+		simgrid, fifo bool
+		want          float64
+	}{{false, false, 3}, {false, true, 3}, {true, false, 2}} {
+		cfg := preset(t, "cm02")
+		cfg.IprobeCost = 1
+		cfg.SimGridOrder, cfg.WakeOrderFIFO = tc.simgrid, tc.fifo
+		w, _ := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+		var end float64
+		err := w.Run(func(r *Rank) {
+			if r.ID() == 0 {
+				r.World().Iprobe(1, 5)
+				return
+			}
+			r.Compute(1, "k")
+			r.World().Iprobe(0, 5)
+			end = r.Now()
+		})
+		if err != nil || end != tc.want {
+			t.Errorf("simgrid=%v fifo=%v: rank 1's probe ends at %v (%v), want %v", tc.simgrid, tc.fifo, end, err, tc.want)
+		}
+	}
+}
+
+// TestSimGridOrderInstant: under SimGridOrder, events less than
+// SimGridPrecision apart are one instant at the first one's time, and a rank
+// woken by a timer runs before one woken by a message at that instant.
+// Rank 1 receives a message from rank 0 (sent at 0 over a 1 µs latency,
+// 8 bytes at 1e9 B/s with 16 bytes of envelope: it lands at 1.024e-6 s);
+// rank 2 computes until 0.4 ns later. Both wake at 1.024e-6 s: rank 2 first.
+func TestSimGridOrderInstant(t *testing.T) {
+	for _, tc := range []struct {
+		simgrid bool
+		want    string
+	}{{false, "[1@1.024e-06 2@1.0244e-06]"}, {true, "[2@1.024e-06 1@1.024e-06]"}} {
+		cfg := preset(t, "cm02")
+		cfg.SimGridOrder = tc.simgrid
+		w, _ := NewWorld(cfg, newCrossbar(3, 1e9, 0.5e-6), identity(3), 1)
+		var order []string
+		arrive := 1e-6 + 24/1e9
+		err := w.Run(func(r *Rank) {
+			switch r.ID() {
+			case 0:
+				r.World().Send(1, 0, Msg{Bytes: 8})
+				return
+			case 1:
+				r.World().Recv(0, 0)
+			case 2:
+				r.Compute(arrive+0.4e-9, "k")
+			}
+			order = append(order, fmt.Sprintf("%d@%.5g", r.ID(), r.Now()))
+		})
+		if err != nil || fmt.Sprint(order) != tc.want {
+			t.Errorf("simgrid=%v: %v (%v), want %s", tc.simgrid, order, err, tc.want)
+		}
+	}
+}

@@ -150,6 +150,8 @@ func setScriptKey(cfg *Config, kv string) error {
 		cfg.TestCost = num
 	case "fifo":
 		cfg.WakeOrderFIFO = num != 0
+	case "simgrid":
+		cfg.SimGridOrder = num != 0
 	case "os", "or", "ois":
 		tb, err := ParseTable(v)
 		if err != nil {

@@ -5,6 +5,15 @@ package ranks
 func (q *Request) Wait() (Msg, Status) { return q.wait("Wait") }
 
 func (q *Request) wait(call string) (Msg, Status) {
+	w := q.owner.w
+	switch {
+	case !w.simgrid:
+	case !q.done:
+		w.waitSeq++
+		q.waitSeq = w.waitSeq
+	case !(q.send && q.detached):
+		q.owner.simcall() // SMPI waits on everything but a detached send: answered at once
+	}
 	for !q.done {
 		q.waiter = q.owner
 		q.owner.block(call, q.peer, q.tag)
@@ -37,7 +46,9 @@ func (q *Request) Test() (bool, Msg, Status) {
 	r := q.owner
 	n := r.w.counter(r, ctrTest)
 	r.sleep(r.w.cfg.TestCost*float64(*n), "Test")
-	if !q.done {
+	done := q.done
+	r.simcall() // the test: the counter is updated once it is answered
+	if !done {
 		r.w.failedPoll(n)
 		if r.w.cfg.TestCost == 0 {
 			r.spin("Test", q.peer, q.tag)
@@ -114,13 +125,20 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 	}
 	n := r.w.counter(r, ctrTestany)
 	r.sleep(r.w.cfg.TestCost*float64(*n), "Testany")
+	found := -1
 	for i, q := range reqs {
 		if q != nil && q.done {
-			*n = 1
-			reqs[i] = nil
-			m, st := q.finish()
-			return i, true, m, st
+			found = i
+			break
 		}
+	}
+	r.simcall() // the test: the counter is updated once it is answered
+	if found >= 0 {
+		q := reqs[found]
+		*n = 1
+		reqs[found] = nil
+		m, st := q.finish()
+		return found, true, m, st
 	}
 	r.w.failedPoll(n)
 	if r.w.cfg.TestCost == 0 {

@@ -43,7 +43,15 @@ type World struct {
 	released   bool
 
 	scratch Event
-	noSkip  bool // tests: always take the timer path in Rank.sleep
+
+	// Config.SimGridOrder: firing is set while the engine fires an
+	// instant's events; ranks woken by a message wait in netWakes until the
+	// timers' ranks are queued. waitSeq numbers the blocking waits.
+	simgrid  bool
+	firing   bool
+	netWakes []*Rank
+	waitSeq  uint64
+	noSkip   bool // tests: always take the timer path in Rank.sleep
 
 	// End of the run: set by the coroutine holding the baton, read by Run
 	// after the driver closed its done channel (which orders the accesses).
@@ -79,7 +87,8 @@ func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*W
 		seed:    seed,
 		eng:     emu.NewEngine(fluid.NewSystem(links)),
 		routes:  make(map[uint64]*path),
-		ready:   readyQueue{fifo: cfg.WakeOrderFIFO},
+		ready:   readyQueue{fifo: cfg.WakeOrderFIFO || cfg.SimGridOrder},
+		simgrid: cfg.SimGridOrder,
 		splits:  make(map[splitKey]*splitRound),
 		iprobeN: 1, testN: 1, testanyN: 1,
 	}
@@ -249,12 +258,73 @@ func (w *World) schedule(r *Rank) {
 		}
 		// Fire every event due at t before letting any rank run, so that
 		// ranks woken at the same instant run in rank order.
+		if w.simgrid {
+			w.fireSimGrid()
+			w.releasePollers()
+			continue
+		}
 		for w.eng.Step() {
 			if t2, ok := w.eng.Next(); !ok || t2 > t {
 				break
 			}
 		}
 		w.releasePollers()
+	}
+}
+
+// fireSimGrid fires one instant as SimGrid's engine does (Config.SimGridOrder):
+// every event due less than SimGridPrecision after the first finishes at
+// the first one's time (Model::update_actions_state_lazy pops each action
+// within precision/timing of the new date), and the ranks woken by timers
+// — the CPU model's actions, handled first (EngineImpl::handle_ended_actions
+// walks the models in the order the platform created them: CPU, then
+// network) — queue before those woken by messages.
+func (w *World) fireSimGrid() {
+	w.firing = true
+	w.eng.Step()
+	limit := w.eng.Now() + SimGridPrecision
+	for w.eng.StepWithin(limit) {
+	}
+	w.firing = false
+	for i, r := range w.netWakes {
+		w.ready.push(r)
+		w.netWakes[i] = nil
+	}
+	w.netWakes = w.netWakes[:0]
+}
+
+// wakeMsg wakes a rank whose message completed. Under SimGridOrder, while
+// an instant's events fire, it queues after the ranks woken by timers.
+func (w *World) wakeMsg(r *Rank) {
+	if w.firing {
+		if r.state == stateBlocked {
+			r.state = stateReady
+			w.netWakes = append(w.netWakes, r)
+		}
+		return
+	}
+	w.wakeUp(r)
+}
+
+// simcall marks a point where SMPI makes a simcall that the maestro answers
+// at once: under SimGridOrder the rank goes to the back of the ready queue,
+// so that every rank ready at this instant runs its next step first (a
+// sub-round of EngineImpl::run). Without other ready ranks it costs
+// nothing.
+func (r *Rank) simcall() {
+	w := r.w
+	if !w.simgrid || w.ready.empty() {
+		return
+	}
+	r.state = stateReady
+	w.ready.push(r)
+	w.schedule(r)
+}
+
+// simcalls makes n simcalls (see simcall).
+func (r *Rank) simcalls(n int) {
+	for range n {
+		r.simcall()
 	}
 }
 

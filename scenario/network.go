@@ -99,8 +99,10 @@ func (s *Scenario) network() (ranks.Config, error) {
 	case "", "rank":
 	case "fifo":
 		c.WakeOrderFIFO = true
+	case "simgrid":
+		c.SimGridOrder = true
 	default:
-		return c, s.errorAt("network.wake_order", fmt.Sprintf("unknown order %q (rank or fifo)", n.WakeOrder))
+		return c, s.errorAt("network.wake_order", fmt.Sprintf("unknown order %q (rank, fifo or simgrid)", n.WakeOrder))
 	}
 	algos := []struct {
 		key, value string

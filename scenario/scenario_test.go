@@ -326,13 +326,13 @@ func TestKernelBackendAndClock(t *testing.T) {
 }
 
 func TestWakeOrder(t *testing.T) {
-	for v, want := range map[string]bool{"rank": false, "fifo": true} {
+	for v, want := range map[string][2]bool{"rank": {}, "fifo": {true, false}, "simgrid": {false, true}} {
 		s, _ := Load("testdata/hpl.toml")
 		if err := s.Set("network.wake_order=" + v); err != nil {
 			t.Fatal(err)
 		}
-		if p := mustPlan(t, s, nil); p.Network.WakeOrderFIFO != want {
-			t.Errorf("wake_order=%s: WakeOrderFIFO %v, want %v", v, p.Network.WakeOrderFIFO, want)
+		if p := mustPlan(t, s, nil); p.Network.WakeOrderFIFO != want[0] || p.Network.SimGridOrder != want[1] {
+			t.Errorf("wake_order=%s: WakeOrderFIFO %v SimGridOrder %v, want %v", v, p.Network.WakeOrderFIFO, p.Network.SimGridOrder, want)
 		}
 	}
 	s, _ := Load("testdata/hpl.toml")

@@ -91,8 +91,9 @@ type NetworkTable struct {
 	IprobeGrowth    *bool     `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
 	TestCost        Time      `toml:"test_cost"`
 	PerRankCounters bool      `toml:"per_rank_counters"`
-	// WakeOrder breaks exact ties between ranks that become ready at one instant:
-	// "rank" (lowest rank first, the default) or "fifo" (SimGrid's order).
+	// WakeOrder orders the ranks that become ready at one instant: "rank"
+	// (lowest rank first, the default), "fifo" (in the order they became
+	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.SimGridOrder).
 	WakeOrder string `toml:"wake_order"`
 	Bcast     string `toml:"bcast"`
 	Reduce    string `toml:"reduce"`
