@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -17,15 +18,18 @@ func (s *Scenario) platform() (Platform, error) {
 	if n := s.Network; n.LinkLatency.Set {
 		t.LinkLatency = n.LinkLatency
 	}
-	var p Platform
-	fromXML := false
+	var (
+		p       Platform
+		fromXML bool
+		xml     xmlSource // the platform file, for errors about its attributes
+	)
 	switch {
 	case s.xml != nil:
 		xp, err := ParsePlatformXML(s.xml.data, s.xml.file)
 		if err != nil {
 			return p, err
 		}
-		p, fromXML = *xp, true
+		p, fromXML, xml = *xp, true, *s.xml
 	case t.File != "":
 		path := s.path(t.File)
 		data, err := readInput(path)
@@ -36,7 +40,7 @@ func (s *Scenario) platform() (Platform, error) {
 		if err != nil {
 			return p, err
 		}
-		p, fromXML = *xp, true
+		p, fromXML, xml = *xp, true, xmlSource{file: path, data: data}
 	default:
 		p = Platform{Topology: TopoFlat, CoresPerHost: 1, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, Prefix: "host-", Speed: 1e9}
 	}
@@ -71,6 +75,14 @@ func (s *Scenario) platform() (Platform, error) {
 		if b.v.Set {
 			*b.dst = b.v.BytesPerSecond
 		}
+	}
+	if p.LimiterBandwidth > 0 { // SimGrid's limiter_link: a per-host link emu's topologies lack
+		const msg = "per-host limiter links are not modelled by emu's topologies"
+		if t.LimiterBandwidth.Set {
+			return p, s.errorAt("platform.limiter_bandwidth", msg)
+		}
+		line := 1 + bytes.Count(xml.data[:max(bytes.Index(xml.data, []byte("limiter_link")), 0)], []byte("\n"))
+		return p, fmt.Errorf("%s:%d: cluster attribute limiter_link: %s", xml.file, line, msg)
 	}
 	for _, l := range []struct {
 		v   Time
