@@ -150,7 +150,7 @@ func (s *Scenario) platform() (Platform, error) {
 		if fromXML && p.Hosts > len(p.Radical) {
 			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d hosts, more than the %d the platform file names", p.Hosts, len(p.Radical)))
 		}
-		return p, s.checkBuild(&p, "platform")
+		return p, s.checkBuild(&p, "platform", fromXML, xml)
 	}
 	key := map[string]string{TopoFatTree: "platform.fat_tree", TopoTorus: "platform.torus", TopoDragonfly: "platform.dragonfly"}[p.Topology]
 	nodes, err := topologyNodes(&p)
@@ -164,13 +164,19 @@ func (s *Scenario) platform() (Platform, error) {
 		return p, s.errorAt(key, fmt.Sprintf("%d hosts, more than the %d the platform file names", nodes, len(p.Radical)))
 	}
 	p.Hosts = nodes
-	return p, s.checkBuild(&p, key)
+	tableShape := t.FatTree != "" || len(t.Torus) > 0 || t.Dragonfly != "" || t.Topology != ""
+	return p, s.checkBuild(&p, key, fromXML && !tableShape, xml)
 }
 
 // checkBuild builds the topology once, so that whatever fluid refuses is reported
-// here with the key, not later.
-func (s *Scenario) checkBuild(p *Platform, key string) error {
+// here with the key — or, when the shape came from a platform file, with the
+// file's <cluster> line — not later.
+func (s *Scenario) checkBuild(p *Platform, key string, inXML bool, xml xmlSource) error {
 	if _, err := p.Build(); err != nil {
+		if inXML {
+			line := 1 + bytes.Count(xml.data[:max(bytes.Index(xml.data, []byte("<cluster")), 0)], []byte("\n"))
+			return fmt.Errorf("%s:%d: cluster: %v", xml.file, line, err)
+		}
 		return s.errorAt(key, err.Error())
 	}
 	return nil
