@@ -24,7 +24,22 @@ type Plan struct {
 	Kernels []string // measured round-robin: index i measures Kernels[i % len]
 	Samples int      // samples per kernel
 	MaxDim  int      // largest m, n (elements); NB values are capped by it
-	Seed    uint64
+	// NBs are the panel widths drawn (HPL's NB: the update's K, the
+	// triangles' order); nil means DefaultNBs. Give the NB of the runs to
+	// predict: kernels' speed per flop depends on it.
+	NBs  []int
+	Seed uint64
+}
+
+// DefaultNBs are the panel widths HPL is commonly run with.
+var DefaultNBs = []int{32, 64, 96, 128, 192, 256}
+
+// nbs returns the panel widths the plan draws.
+func (p Plan) nbs() []int {
+	if len(p.NBs) == 0 {
+		return DefaultNBs
+	}
+	return p.NBs
 }
 
 // Validate reports a plan that cannot run.
@@ -44,6 +59,11 @@ func (p Plan) Validate() error {
 	if p.MaxDim < 2 {
 		errs = append(errs, fmt.Errorf("max dimension %d: want at least 2", p.MaxDim))
 	}
+	for _, nb := range p.NBs {
+		if nb < 1 {
+			errs = append(errs, fmt.Errorf("panel width %d: want at least 1", nb))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -54,7 +74,7 @@ func (p Plan) Total() int { return p.Samples * len(p.Kernels) }
 // seed, size or kernel list is refused instead of mixing two plans' indices.
 func (p Plan) Fingerprint() string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "v3|%s|%d|%d|%d", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed)
+	fmt.Fprintf(h, "v3|%s|%d|%d|%d|%v", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed, p.nbs())
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
@@ -75,15 +95,13 @@ type Call struct {
 	TransB  blas.Transpose
 }
 
-// nbChoices are the panel widths HPL is commonly run with.
-var nbChoices = []int{32, 64, 96, 128, 192, 256}
-
 // Call returns the i-th call of the plan, drawn from a stream seeded by
 // (Seed, i) only.
 func (p Plan) Call(i int) Call {
 	rng := rand.New(rand.NewPCG(p.Seed, uint64(i)))
 	c := Call{Index: i, Kernel: p.Kernels[i%len(p.Kernels)], Side: blas.Left, TransA: blas.NoTrans, TransB: blas.NoTrans}
-	nb := nbChoices[rng.IntN(len(nbChoices))]
+	nbs := p.nbs()
+	nb := nbs[rng.IntN(len(nbs))]
 	nb = min(nb, p.MaxDim)
 	long := func() int { return dim(rng, p.MaxDim) } // up to N/P or N/Q
 	short := func() int { return dim(rng, nb) }      // up to NB

@@ -30,7 +30,7 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 		switch c.Kernel {
 		case "dgemm":
 			isNB := false
-			for _, nb := range nbChoices {
+			for _, nb := range DefaultNBs {
 				isNB = isNB || c.K == nb
 			}
 			if isNB && c.N <= c.K {
@@ -58,7 +58,7 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 			if c.TransA == blas.Trans {
 				transTrsm++
 			}
-			if slices.Contains(nbChoices, c.K) {
+			if slices.Contains(DefaultNBs, c.K) {
 				nbTrsm++
 			}
 		}
@@ -73,6 +73,37 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 	q.Seed++
 	if q.Fingerprint() == p.Fingerprint() || q.Call(5) == p.Call(5) {
 		t.Error("another seed gives the same plan")
+	}
+}
+
+// TestPlanNBs draws only the given panel width: every dgemm's K and every
+// dtrsm's order is at most NB, and the update-shaped calls have exactly NB.
+func TestPlanNBs(t *testing.T) {
+	p := Plan{Kernels: []string{"dgemm", "dtrsm"}, Samples: 200, MaxDim: 500, NBs: []int{64}, Seed: 3}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	atNB := 0
+	for i := 0; i < p.Total(); i++ {
+		c := p.Call(i)
+		if c.K > 64 {
+			t.Fatalf("call %+v: K above the only NB, 64", c)
+		}
+		if c.K == 64 {
+			atNB++
+		}
+	}
+	if atNB < p.Total()/2 {
+		t.Errorf("%d of %d calls at K = NB; want most (updates and their triangles)", atNB, p.Total())
+	}
+	q := p
+	q.NBs = nil
+	if q.Fingerprint() == p.Fingerprint() {
+		t.Error("the panel widths do not change the fingerprint")
+	}
+	q.NBs = []int{0}
+	if q.Validate() == nil {
+		t.Error("panel width 0 accepted")
 	}
 }
 

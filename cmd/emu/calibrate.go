@@ -86,6 +86,7 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 	f.StringSliceVar(&plan.Kernels, "kernels", calibration.DefaultKernels, "kernels to measure (comma-separated)")
 	f.IntVar(&plan.Samples, "samples", 200, "samples per kernel")
 	f.IntVar(&plan.MaxDim, "max-dim", 2048, "largest m or n measured (elements; take the local N/P of the runs to predict)")
+	f.IntSliceVar(&plan.NBs, "nb", calibration.DefaultNBs, "panel widths drawn (HPL's NB; take the NB of the runs to predict)")
 	f.Uint64Var(&plan.Seed, "seed", 1, "seed of the sample plan (a rerun must use the same)")
 	f.IntVar(&repeats, "repeats", 3, "timed runs per call after its warm-up run; the sample is their mean")
 	f.IntVar(&parallel, "parallel", 1, "workers measuring at once (one per core, as HPL loads a node)")
