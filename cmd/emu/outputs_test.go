@@ -88,3 +88,12 @@ func TestCalibrateRefusesAFolderForOut(t *testing.T) {
 		}
 	}
 }
+
+// Two --sweep axes of one key (a short name and its dotted key) are refused: the
+// later would override the earlier in every point, under a label naming both.
+func TestTuneRefusesAKeySweptTwice(t *testing.T) {
+	code, _, stderr := runCLI(t, "tune", "-q", "--sweep", "nb=32", "--sweep", "hpl.nb=64", "--out", filepath.Join(t.TempDir(), "s"))
+	if want := "emu: sweep \"hpl.nb=64\": hpl.nb is already swept by \"nb=32\"\n"; code != exitInput || stderr != want {
+		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}

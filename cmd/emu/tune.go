@@ -87,11 +87,16 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				return errors.New("tune: give at least one --sweep key=value,value")
 			}
 			var axes []tune.Axis
+			swept := map[string]string{} // key → the --sweep that gave it
 			for _, s := range sweeps {
 				ax, err := tune.ParseSweep(s)
 				if err != nil {
 					return err
 				}
+				if first, ok := swept[ax.Key]; ok { // the later axis would silently win
+					return fmt.Errorf("sweep %q: %s is already swept by %q", s, ax.Key, first)
+				}
+				swept[ax.Key] = s
 				axes = append(axes, ax)
 			}
 			points := tune.Points(axes, budget, seed)
