@@ -1,10 +1,12 @@
 package goal
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -112,4 +114,57 @@ func TestGraphEqualsReplayRandom(t *testing.T) {
 		t.Fatalf("only %d of 400 random schedules completed (%d deadlocked)", checked, deadlocked)
 	}
 	t.Logf("%d schedules checked, %d skipped (rendezvous deadlock)", checked, deadlocked)
+}
+
+// TestGraphReferenceRandom records random schedules, some with several
+// CPU indices per rank, with the fast replay and with the reference one
+// (LogGOPSim's structures, and every op's predecessor list read rather
+// than only those of ops meet marked): the graph files must be the same
+// bytes.
+func TestGraphReferenceRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 2026))
+	op := regexp.MustCompile(`(?m)^(l[0-9]+: (?:calc [0-9]+|(?:send|recv) .* tag [0-9]+))`)
+	compared := 0
+	for i := 0; i < 300; i++ {
+		src := randomSchedule(rng)
+		if i%2 == 1 { // one or two more CPU indices on about half the ops
+			src = op.ReplaceAllStringFunc(src, func(m string) string {
+				if rng.IntN(2) == 0 {
+					return m
+				}
+				return fmt.Sprintf("%s cpu %d", m, rng.IntN(3))
+			})
+		}
+		s, err := Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		p := Params{L: 3e-6, O: float64(rng.IntN(6000)) * 1e-9, Gap: 1e-6, G: 0.018e-9, S: []int64{0, 65535}[rng.IntN(2)]}
+		var files [2]bytes.Buffer
+		ok := true
+		for k, reference := range []bool{false, true} {
+			b := sensitivity.NewBuilder(s.NumRanks())
+			if _, err := replay(s, p, b, reference); err != nil {
+				ok = false
+				break
+			}
+			g, err := b.Build()
+			if err != nil {
+				t.Fatalf("case %d: %v", i, err)
+			}
+			if _, err := g.WriteTo(&files[k]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !ok {
+			continue // rendezvous deadlock
+		}
+		if !bytes.Equal(files[0].Bytes(), files[1].Bytes()) {
+			t.Fatalf("case %d: the fast and reference replays record different graphs\n%s", i, src)
+		}
+		compared++
+	}
+	if compared < 150 {
+		t.Fatalf("only %d of 300 random schedules completed", compared)
+	}
 }

@@ -57,6 +57,8 @@ type recorder struct {
 
 	curMs int32 // processing-start vertex of the rendezvous message being processed
 	match ref   // when the current event completes a rendezvous: the match time
+
+	walkAll bool // reference mode: read every op's predecessor list, as if meet had marked them all
 }
 
 // ref is a time: the finish of vertex v plus rest ps (carrying bytes·G).
@@ -145,7 +147,11 @@ func (r *recorder) implied(q int32, start bool, cpu uint8) bool {
 // implied reads of q is settled by then: q's posting vertex when it was
 // queued, its match and rendezvous before it completes.
 func (r *recorder) meet(q, w int32, start bool, st *opState) {
-	if !r.implied(q, start, r.e.s.ops[w].cpu) {
+	var cpu uint8 // with one CPU index in the schedule, w's record need not be read
+	if r.e.ncpu > 1 {
+		cpu = r.e.s.ops[w].cpu
+	}
+	if !r.implied(q, start, cpu) {
 		st.flg |= flagOwnDeps
 	}
 }
@@ -153,7 +159,7 @@ func (r *recorder) meet(q, w int32, start bool, st *opState) {
 // depsIn adds the dependency edges of op into v, which runs on CPU index
 // cpu, leaving out those that CPU order implies.
 func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
-	if r.op[op].flg&flagOwnDeps == 0 {
+	if r.op[op].flg&flagOwnDeps == 0 && !r.walkAll {
 		return // CPU order implies all of them
 	}
 	s := r.e.s

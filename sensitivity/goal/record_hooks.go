@@ -17,6 +17,13 @@ func (r *recorder) ready(op int32) {
 	// CPU's last occupation: a rendezvous raised the CPU's free time since,
 	// or a dependency is not implied by CPU order (meet).
 	external := len(r.cpuBumps[c]) > 0 || r.op[op].flg&flagOwnDeps != 0
+	if !external && r.walkAll {
+		for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
+			if !r.implied(max(q, -1-q), q < 0, s.ops[op].cpu) {
+				external = true
+			}
+		}
+	}
 	if !external {
 		r.op[op].aux = r.cpuLast[c]
 		return
@@ -127,7 +134,7 @@ func (r *recorder) matchArrived(recvOp, sendOp int32) {
 func (r *recorder) matched(recvOp, sendOp int32) {
 	s := r.e.s
 	r.op[recvOp].v = r.op[sendOp].aux
-	if s.ops[sendOp].cpu == s.ops[recvOp].cpu {
+	if r.e.ncpu == 1 || s.ops[sendOp].cpu == s.ops[recvOp].cpu {
 		r.op[recvOp].flg |= flagMsgOwnCPU
 	}
 }

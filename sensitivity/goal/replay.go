@@ -111,6 +111,7 @@ func replay(s *Schedule, p Params, b *sensitivity.Builder, reference bool) (*Res
 	e.rq.linear, e.uq.linear = reference, reference
 	if b != nil {
 		e.rec = newRecorder(e, b)
+		e.rec.walkAll = reference
 	}
 	e.run()
 	if err := e.leftovers(); err != nil {
