@@ -137,46 +137,66 @@ func TestFitBadInput(t *testing.T) {
 }
 
 // predictTol bounds the relative gap between a model-mode prediction from
-// this machine's calibration and the timed-mode run of the same HPL. The
-// issue's target is 5% (measured here: M1-N0 within 6% at N=2000 on a
-// loaded 2-core VM, see the kernels report); the bound is loose because CI
-// machines are shared, and still catches a wrong work term, dimension
-// convention or unit anywhere between calibrate, fit and kernels.
-const predictTol = 0.25
+// this machine's calibration and the timed-mode runs of the same HPL: the
+// issue's 5%.
+const predictTol = 0.05
+
+// predictAttempts is how often the workflow is tried on fresh samples before
+// the test fails: the machine's speed under other processes' load is the
+// noise (timed runs seconds apart differed by up to 25% on the loaded 2-core
+// VM), and a systematic error (a wrong unit, work term, dimension convention,
+// a calibration bias) is off every time.
+const predictAttempts = 4
 
 // TestCalibrationPredictsTimedHPL is the issue's workflow: calibrate this
-// machine, fit, and check that a model-mode HPL predicts the timed-mode run.
-// Both measure process CPU time so that other processes do not count.
+// machine, fit, and check that a model-mode HPL (N=1000, NB=64, 2×2) predicts
+// the timed-mode runs within predictTol. Both measure process CPU time, so
+// that time other processes hold the cores does not count.
+//
+// What the gap was made of, per kernel (sum of charged time, model/timed − 1,
+// on that VM, 2026-11-22): with 100 samples per kernel, M1-N0 and the timed
+// and calibrated kernels measured as they were, HPL +12..+83%, dgemm
+// +108..+119% (gonum split dgemm over goroutines whose CPU time the process
+// clock accounts late; the campaign's writer ran while calls were timed),
+// dtrsm +46%, daxpy +333%, dger +220%, dscal +125%. Now (kernels.OneCore,
+// the campaign alone in its goroutine, 3 timed repeats per sample, --nb 64,
+// all four dtrsm forms, Mp-N0) over six interleaved attempts: HPL −8..0%
+// (median −3%), dgemm −4..+4%, dtrsm −15..+9%; the panel's level-1/2 calls
+// stay under-predicted (idamax −11..−64%, dscal −40..−73%, dgemv and dtrsv
+// −70..−78%: in timed mode the host's other ranks run between a rank's panel
+// calls and evict its operands from L2; about −1% of HPL's time), and M1-N0
+// read dtrsm +68..+85% (its least-squares intercept, 20-45 µs, was charged to
+// ~1100 tiny panel solves per run) where Mp-N0, fitted on relative errors with
+// pieces, reads −6..+2%.
 func TestCalibrationPredictsTimedHPL(t *testing.T) {
-	// Measurements on a shared machine are noisy (another process's burst can
-	// inflate a whole calibration), so the workflow is tried up to three times
-	// with fresh samples; a systematic error (a wrong unit, work term or
-	// dimension convention) is off by far more than predictTol every time.
 	var gaps []string
-	for attempt := 1; attempt <= 3; attempt++ {
-		timed, model := calibrateAndPredict(t, uint64(attempt+1))
-		t.Logf("attempt %d, HPL N=1000 2×2: timed %.4f s, model %.4f s (%+.1f%%)", attempt, timed, model, 100*(model/timed-1))
-		if math.Abs(model/timed-1) <= predictTol {
+	for attempt := 1; attempt <= predictAttempts; attempt++ {
+		timed, model := calibrateAndPredict(t, uint64(10*attempt))
+		gap := model/timed - 1
+		t.Logf("attempt %d, HPL N=1000 2×2: timed %.4f s (mean), model %.4f s (%+.1f%%)", attempt, timed, model, 100*gap)
+		if math.Abs(gap) <= predictTol {
 			return
 		}
-		gaps = append(gaps, fmt.Sprintf("%+.1f%%", 100*(model/timed-1)))
+		gaps = append(gaps, fmt.Sprintf("%+.1f%%", 100*gap))
 	}
 	t.Errorf("model-mode HPL vs timed HPL off by more than %g in every attempt: %v", predictTol, gaps)
 }
 
-// calibrateAndPredict calibrates this machine with the given plan seed, fits M1-N0 and
-// returns the timed-mode and the model-mode HPL Time of the same small problem.
+// predictChunks is how many calibrations (of predictSamples per kernel each)
+// are interleaved with the timed runs.
+const predictChunks, predictSamples = 4, 100
+
+// calibrateAndPredict runs the timed-mode HPL and the calibration of the
+// BLAS kernels it times in turn — timed, calibrate, timed, ..., timed — so
+// that both see the machine under the same load, fits Mp-N0 to all the
+// samples and returns the timed runs' mean HPL Time and the model-mode one.
+// HPL's own copies and swaps are charged by their models in every mode: with
+// none they cost nothing in both.
 func calibrateAndPredict(t *testing.T, seed uint64) (timed, model float64) {
 	t.Helper()
 	dir := t.TempDir()
-	samples, fitted := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml")
-	if code, _, stderr := runCLI(t, "calibrate", "--samples", "100", "--max-dim", "520", "--clock", "cpu", "--seed", fmt.Sprint(seed), "-o", samples); code != exitOK {
-		t.Fatalf("calibrate: %s", stderr)
-	}
-	if code, _, stderr := runCLI(t, "fit", samples, "--family", "M1-N0", "-o", fitted); code != exitOK {
-		t.Fatalf("fit: %s", stderr)
-	}
-	hplTime := func(mode string) float64 {
+	fitted := filepath.Join(dir, "m.toml")
+	hplTime := func(mode, models string) float64 {
 		path := filepath.Join(dir, mode+".toml")
 		os.WriteFile(path, []byte(`app = "hpl"
 seed = 1
@@ -188,7 +208,7 @@ link_bandwidth = "10Gbps"
 link_latency = "1us"
 [kernels]
 mode = "`+mode+`"
-models = "m.toml"
+`+models+`
 [hpl]
 n = 1000
 nb = 64
@@ -209,5 +229,22 @@ grids = [[2, 2]]
 		}
 		return res.HPL[0].Time
 	}
-	return hplTime("timed"), hplTime("model")
+	fit := []string{"fit"}
+	for c := 0; ; c++ {
+		timed += hplTime("timed", "")
+		if c == predictChunks {
+			break
+		}
+		samples := filepath.Join(dir, fmt.Sprintf("s%d.csv", c))
+		if code, _, stderr := runCLI(t, "calibrate", "--kernels", "dgemm,dtrsm,dgemv,dger,dtrsv,dscal,daxpy,dcopy,idamax",
+			"--samples", fmt.Sprint(predictSamples), "--max-dim", "520", "--nb", "64", "--clock", "cpu",
+			"--seed", fmt.Sprint(seed+uint64(c)), "-o", samples); code != exitOK {
+			t.Fatalf("calibrate: %s", stderr)
+		}
+		fit = append(fit, samples)
+	}
+	if code, _, stderr := runCLI(t, append(fit, "--family", "Mp-N0", "-o", fitted)...); code != exitOK {
+		t.Fatalf("fit: %s", stderr)
+	}
+	return timed / (predictChunks + 1), hplTime("model", `models = "m.toml"`)
 }
