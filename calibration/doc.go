@@ -6,8 +6,10 @@
 //   - campaigns (Campaign): a seeded plan of kernel calls with randomized
 //     dimensions covering how HPL calls them (tall and skinny updates with
 //     K = NB, NB-wide chunks, small K from the recursive panel, both forms of
-//     U, triangles of order ≤ NB on either side, level-1/2 calls of panel
-//     length, HPL's copies on ≤ 2·NB rows), executed on real data through a
+//     U, triangles of order NB, or smaller inside the panel, on either side
+//     in each L1/U form, level-1/2 calls of panel length, HPL's copies on
+//     ≤ 2·NB rows; NB drawn from Plan.NBs, the runs' own NB at best),
+//     executed on real data through a
 //     kernels.Backend on one core (kernels.OneCore, as Timed mode runs
 //     calls), optionally one worker per core at once, each call run once to
 //     warm caches and then timed Repeats times (the sample is the mean) with
