@@ -10,11 +10,9 @@ import (
 // Build makes the platform's fluid topology. SimGrid's rules for loopbacks apply:
 // a platform from XML without loopback_bw/loopback_lat routes a host's messages to
 // itself through its private link (except on a torus, which always has loopbacks);
-// a TOML platform has loopbacks (10 GB/s, 0 s unless given).
+// a TOML platform has loopbacks (10 GB/s, 0 s unless given). A limiter bandwidth
+// gives every host (and dragonfly router, fat-tree switch) SimGrid's limiter link.
 func (p *Platform) Build() (fluid.Topology, error) {
-	if p.LimiterBandwidth > 0 {
-		return nil, fmt.Errorf("limiter links are not modelled by emu's topologies")
-	}
 	policy := map[string]fluid.LinkPolicy{SharingSplitDuplex: fluid.SplitDuplex, SharingShared: fluid.SharedDuplex, SharingFatPipe: fluid.FatPipeDuplex}[p.Sharing]
 	link := fluid.LinkSpec{Bandwidth: p.LinkBandwidth, Latency: p.LinkLatency, Policy: policy}
 	loop := fluid.Loopback{Bandwidth: p.LoopbackBandwidth, Latency: p.LoopbackLatency, Disabled: p.NoLoopback && p.Topology != TopoTorus}
@@ -25,7 +23,7 @@ func (p *Platform) Build() (fluid.Topology, error) {
 	)
 	switch p.Topology {
 	case TopoFlat:
-		c := fluid.FlatConfig{Hosts: p.Hosts, Link: link, Loopback: loop, Naming: naming}
+		c := fluid.FlatConfig{Hosts: p.Hosts, Link: link, Loopback: loop, Naming: naming, Limiter: p.LimiterBandwidth}
 		if p.BackboneBandwidth > 0 {
 			c.Backbone = &fluid.Backbone{Bandwidth: p.BackboneBandwidth, Latency: p.BackboneLatency, FatPipe: p.BackboneSharing == SharingFatPipe}
 		}
@@ -33,15 +31,15 @@ func (p *Platform) Build() (fluid.Topology, error) {
 	case TopoFatTree:
 		var c fluid.FatTreeConfig
 		if c, err = fluid.ParseFatTreeParams(p.FatTree); err == nil {
-			c.Link, c.Loopback, c.Naming = link, loop, naming
+			c.Link, c.Loopback, c.Naming, c.Limiter = link, loop, naming, p.LimiterBandwidth
 			topo, err = fluid.NewFatTree(c)
 		}
 	case TopoTorus:
-		topo, err = fluid.NewTorus(fluid.TorusConfig{Dims: p.Torus, Link: link, Loopback: loop, Naming: naming})
+		topo, err = fluid.NewTorus(fluid.TorusConfig{Dims: p.Torus, Link: link, Loopback: loop, Naming: naming, Limiter: p.LimiterBandwidth})
 	case TopoDragonfly:
 		var c fluid.DragonflyConfig
 		if c, err = fluid.ParseDragonflyParams(p.Dragonfly); err == nil {
-			c.Link, c.Loopback, c.Naming = link, loop, naming
+			c.Link, c.Loopback, c.Naming, c.Limiter = link, loop, naming, p.LimiterBandwidth
 			topo, err = fluid.NewDragonfly(c)
 		}
 	default:

@@ -76,14 +76,6 @@ func (s *Scenario) platform() (Platform, error) {
 			*b.dst = b.v.BytesPerSecond
 		}
 	}
-	if p.LimiterBandwidth > 0 { // SimGrid's limiter_link: a per-host link emu's topologies lack
-		const msg = "per-host limiter links are not modelled by emu's topologies"
-		if t.LimiterBandwidth.Set {
-			return p, s.errorAt("platform.limiter_bandwidth", msg)
-		}
-		line := 1 + bytes.Count(xml.data[:max(bytes.Index(xml.data, []byte("limiter_link")), 0)], []byte("\n"))
-		return p, fmt.Errorf("%s:%d: cluster attribute limiter_link: %s", xml.file, line, msg)
-	}
 	for _, l := range []struct {
 		v   Time
 		dst *float64
