@@ -259,10 +259,13 @@ func (f *plf) minValue(lo, hi float64) float64 {
 // (free during a parametric pass): v0 in finish, vHi in bytes, s0 in cmin
 // and in cmax the index of the pieces in slots (0 for none; sLast is the
 // last piece's slope, or s0). The pieces live in slots, reused through a
-// free list, so memory grows with the live frontier, not with V.
+// free list, so memory grows with the live frontier, not with V. Only a
+// function with pieces has memory to give back, so only its slot counts
+// the out-edges of its vertex not yet consumed (uses).
 type plfStore struct {
 	st    []vstate
 	slots [][]piece // slots[0] unused
+	uses  []int32   // per slot: out-edges of its vertex not yet consumed
 	free  []int32
 }
 
@@ -276,7 +279,8 @@ func (st *plfStore) load(v int32) plf {
 	return f
 }
 
-func (st *plfStore) save(v int32, f plf) {
+// save stores f as vertex v's function; v has uses out-edges.
+func (st *plfStore) save(v int32, f plf, uses int32) {
 	r := &st.st[v]
 	*r = vstate{finish: f.v0, bytes: f.vHi, cmin: f.s0}
 	if len(f.p) == 0 {
@@ -289,8 +293,9 @@ func (st *plfStore) save(v int32, f plf) {
 	} else {
 		k = int32(len(st.slots))
 		st.slots = append(st.slots, nil)
+		st.uses = append(st.uses, 0)
 	}
-	st.slots[k] = f.p
+	st.slots[k], st.uses[k] = f.p, uses
 	r.cmax = int64(k)
 }
 
@@ -314,21 +319,11 @@ func (st *plfStore) release(v int32, pool *piecePool) int {
 func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 	g := ev.g
 	nv := g.NumVertices()
-	uses := make([]int32, nv) // out-edges not yet consumed
-	var negOut []bool         // vertices with an out-edge of negative rest
-	for e, u := range g.eFrom {
-		uses[u]++
-		if g.eRest[e] < 0 {
-			if negOut == nil {
-				negOut = make([]bool, nv)
-			}
-			negOut[u] = true
-		}
-	}
+	outDeg, negOut := ev.outEdges()
 	keep := func(v int32) bool { return negOut != nil && negOut[v] }
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0 // the swept class enters through the slopes
-	st := &plfStore{st: ev.st, slots: [][]piece{nil}}
+	st := &plfStore{st: ev.st, slots: [][]piece{nil}, uses: []int32{0}}
 	pool := &piecePool{}
 	m := &merger{lo: lo, hi: hi, xEps: tieRel * math.Max(math.Abs(lo), math.Abs(hi))}
 	var acc, total plf
@@ -355,8 +350,10 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 				m.merge(view{f: &acc}, vw)
 				m.result(&acc, pool)
 			}
-			if uses[u]--; uses[u] == 0 && !keep(u) {
-				live -= st.release(u, pool)
+			if k := st.st[u].cmax; k != 0 { // u has pieces: count the out-edge off
+				if st.uses[k]--; st.uses[k] == 0 && !keep(u) {
+					live -= st.release(u, pool)
+				}
 			}
 		}
 		if negIn && acc.minValue(lo, hi) < 0 { // start times are ≥ 0
@@ -370,12 +367,12 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 			pool.put(acc.p)
 			acc.p = nil
 		}
-		st.save(v, acc)
+		st.save(v, acc, outDeg[v])
 		live += len(acc.p)
 		if live > maxLivePieces {
 			return nil, false
 		}
-		if uses[v] == 0 || keep(v) {
+		if outDeg[v] == 0 || keep(v) {
 			switch {
 			case !haveTotal:
 				copyShifted(&total, view{f: &acc}, lo, hi, pool)
@@ -385,7 +382,7 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 				m.merge(view{f: &total}, view{f: &acc})
 				m.result(&total, pool)
 			}
-			if uses[v] == 0 {
+			if outDeg[v] == 0 {
 				live -= st.release(v, pool)
 			}
 		}

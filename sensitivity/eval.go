@@ -30,6 +30,28 @@ type evaluator struct {
 	class uint8     // the swept class
 	st    []vstate  // per vertex
 	pred  []int32   // edge chosen into each vertex on the cmax path, -1 if none (nil unless wanted)
+
+	outDeg []int32 // per vertex: out-edges (nil until outEdges)
+	negOut []bool  // per vertex: has an out-edge of negative rest (nil if none)
+}
+
+// outEdges returns each vertex's number of out-edges and, if any edge has
+// a negative rest, which vertices have one; counted once per evaluator.
+func (ev *evaluator) outEdges() ([]int32, []bool) {
+	if ev.outDeg == nil {
+		g := ev.g
+		ev.outDeg = make([]int32, g.NumVertices())
+		for e, u := range g.eFrom {
+			ev.outDeg[u]++
+			if g.eRest[e] < 0 {
+				if ev.negOut == nil {
+					ev.negOut = make([]bool, g.NumVertices())
+				}
+				ev.negOut[u] = true
+			}
+		}
+	}
+	return ev.outDeg, ev.negOut
 }
 
 // vstate is what an evaluation keeps of one vertex, in one 32-byte record:
