@@ -160,14 +160,16 @@ const predictAttempts = 4
 // clock accounts late; the campaign's writer ran while calls were timed),
 // dtrsm +46%, daxpy +333%, dger +220%, dscal +125%. Now (kernels.OneCore,
 // the campaign alone in its goroutine, 3 timed repeats per sample, --nb 64,
-// all four dtrsm forms, Mp-N0) over six interleaved attempts: HPL −8..0%
-// (median −3%), dgemm −4..+4%, dtrsm −15..+9%; the panel's level-1/2 calls
+// all four dtrsm forms, Mp-N0, this function's interleaving): HPL −9.7..+4.4%
+// over 23 attempts (median −1.7%, 18 within 5%); per kernel over six of them
+// dgemm −4..+4%, dtrsm −15..+9%; the panel's level-1/2 calls
 // stay under-predicted (idamax −11..−64%, dscal −40..−73%, dgemv and dtrsv
 // −70..−78%: in timed mode the host's other ranks run between a rank's panel
 // calls and evict its operands from L2; about −1% of HPL's time), and M1-N0
 // read dtrsm +68..+85% (its least-squares intercept, 20-45 µs, was charged to
 // ~1100 tiny panel solves per run) where Mp-N0, fitted on relative errors with
-// pieces, reads −6..+2%.
+// pieces, reads −6..+2%; --family auto chose M2-N2 for dgemm and dtrsm and
+// read them −10% and −18% (HPL −12%).
 func TestCalibrationPredictsTimedHPL(t *testing.T) {
 	var gaps []string
 	for attempt := 1; attempt <= predictAttempts; attempt++ {
