@@ -7,8 +7,9 @@
 //
 // # What it owns
 //
-//   - Parse: GOAL text → Schedule, one 32-byte record per op and successor
-//     lists in CSR form (int32 indices).
+//   - Parse: GOAL text → Schedule, one 32-byte record per op, and
+//     successor and predecessor lists in CSR form (int32 indices), built
+//     block by block as each rank block closes (block.go).
 //   - Replay / ReplayGraph: a discrete-event replay that follows
 //     LogGOPSim's event loop exactly (o on the CPU, g and (s−1)·G on the
 //     NIC, eager up to S and rendezvous above, overhead charged at message
