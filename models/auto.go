@@ -29,7 +29,7 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 			if err != nil {
 				return res, err
 			}
-			res.q.CVRMSE, err = fc.crossValidate(data, mk)
+			res.q.CVRMSE, err = fc.crossValidate(data, mk, N0)
 			return res, err
 		}
 	}
@@ -37,10 +37,6 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 	for _, mk := range means {
 		if mk == M2 && slices.Equal(fc.poly, []term{fc.product}) {
 			continue // M2 is M1 for this kernel
-		}
-		cv, err := fc.crossValidate(data, mk)
-		if err != nil {
-			continue // e.g. too few samples for pieces
 		}
 		for _, nk := range []NoiseKind{N1, N2, Nmix} {
 			if nk == N2 && len(fc.sigma) == 0 {
@@ -53,7 +49,9 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 			if mk == Mp && res.pieces < 2 || nk == Nmix && !res.sepd {
 				continue // one piece is M1; one mode, or overlapping ones, is not multi-modal
 			}
-			res.q.CVRMSE = cv
+			if res.q.CVRMSE, err = fc.crossValidate(data, mk, nk); err != nil {
+				continue // e.g. too few samples for pieces
+			}
 			cands = append(cands, res)
 		}
 	}
@@ -76,9 +74,12 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 	return cands[best], nil
 }
 
-// crossValidate is the k-fold cross-validated RMSE of the mean part of kind
-// (seconds); folds are a permutation seeded by FitOptions.Seed.
-func (fc *fitContext) crossValidate(data []Sample, kind MeanKind) (float64, error) {
+// crossValidate is the k-fold cross-validated RMSE of the mean of family
+// (kind, noise), seconds: N2's mean is refitted with 1/σ² weights as fit
+// does, the others' is the least-squares one (Nmix's relative refit is left
+// out: it would rerun EM per fold). Folds are a permutation seeded by
+// FitOptions.Seed.
+func (fc *fitContext) crossValidate(data []Sample, kind MeanKind, noise NoiseKind) (float64, error) {
 	n := len(data)
 	folds := min(fc.opts.Folds, n)
 	perm := rand.New(rand.NewPCG(fc.opts.Seed, 0x6376)).Perm(n) // "cv"
@@ -91,9 +92,18 @@ func (fc *fitContext) crossValidate(data []Sample, kind MeanKind) (float64, erro
 				train = append(train, data[j])
 			}
 		}
-		_, m, err := fc.fitMean(kind, train, nil)
-		if err != nil {
-			return 0, err
+		var m *model
+		if noise == N2 {
+			res, err := fc.fit(train, kind, noise)
+			if err != nil {
+				return 0, err
+			}
+			m = res.model
+		} else {
+			var err error
+			if _, m, err = fc.fitMean(kind, train, nil); err != nil {
+				return 0, err
+			}
 		}
 		for i, j := range perm {
 			if i%folds == f {

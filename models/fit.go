@@ -172,7 +172,7 @@ func Fit(kernel string, samples []Sample, family Family, opts FitOptions) (Spec,
 	} else {
 		res, err = fc.fit(samples, family.Mean, family.Noise)
 		if err == nil {
-			res.q.CVRMSE, err = fc.crossValidate(samples, family.Mean)
+			res.q.CVRMSE, err = fc.crossValidate(samples, family.Mean, family.Noise)
 		}
 	}
 	if err != nil {
@@ -226,7 +226,7 @@ func (fc *fitContext) perHost(samples []Sample, res *fitResult, auto bool) error
 		if auto {
 			hr, err = fc.auto(hs)
 		} else if hr, err = fc.fit(hs, res.mean, res.noise); err == nil {
-			hr.q.CVRMSE, err = fc.crossValidate(hs, res.mean)
+			hr.q.CVRMSE, err = fc.crossValidate(hs, res.mean, res.noise)
 		}
 		if err != nil {
 			return fmt.Errorf("host %q: %w", h, err)

@@ -73,6 +73,9 @@ func (fc *fitContext) fitMixture(data []Sample, m *model, sp *Spec) (noiseFit, e
 		}
 		best, bestBIC = g, bic
 	}
+	if len(best.w) == 0 {
+		return noiseFit{}, fmt.Errorf("mixture: no mode has a finite likelihood")
+	}
 	if len(sub) < len(ratios) {
 		_, sdAll := stat.MeanStdDev(ratios, nil)
 		em(ratios, &best, math.Max(emSDFloor*sdAll, 1e-300))
