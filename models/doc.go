@@ -37,7 +37,8 @@
 //     alternating with a 1/σ(v)²-weighted refit of the mean. Nmix: the mean
 //     fitted on relative errors, then EM on duration/center ratios, modes
 //     chosen by BIC; the heaviest mode is put on the center.
-//   - auto: candidates whose CV RMSE is within 10% of the best, then the
+//   - auto: candidates whose CV RMSE (of the mean as the family fits it:
+//     N2's weighted refit included) is within 10% of the best, then the
 //     lowest BIC; exact data (no residual) gets the simplest exact mean and N0;
 //     Mp needs two pieces and Nmix two well-separated modes to compete.
 //   - per host (Mh): each host with enough samples is refitted (for auto,

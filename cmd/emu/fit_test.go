@@ -168,8 +168,9 @@ const predictAttempts = 4
 // calls and evict its operands from L2; about −1% of HPL's time), and M1-N0
 // read dtrsm +68..+85% (its least-squares intercept, 20-45 µs, was charged to
 // ~1100 tiny panel solves per run) where Mp-N0, fitted on relative errors with
-// pieces, reads −6..+2%; --family auto chose M2-N2 for dgemm and dtrsm and
-// read them −10% and −18% (HPL −12%).
+// pieces, reads −6..+2%. --family auto chose M2-N2 for dgemm and dtrsm and
+// read them −10% and −18% (all kernels −12%) until models cross-validated N2
+// means as fitted; it now picks Mp-N2 there (−2%, +7%; all −2.5%).
 func TestCalibrationPredictsTimedHPL(t *testing.T) {
 	var gaps []string
 	for attempt := 1; attempt <= predictAttempts; attempt++ {
