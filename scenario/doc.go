@@ -1,6 +1,7 @@
 // Package scenario turns what users write into a run of emu: scenario files (TOML),
-// HPL's own HPL.dat, SimGrid platform XML (the <cluster> subset), and `--set key=value`
-// overrides; it validates them in one place, builds the topology, the rank placement,
+// HPL's own HPL.dat, SimGrid platform XML (the <cluster> subset), smpirun hostfiles, and
+// `--set key=value` overrides; it validates them in one place, builds the topology, the
+// rank placement,
 // the MPI world, the kernel sets and the application, runs it, and records what the
 // CLI writes (JSON results, the execution graph for sensitivity, a Chrome trace).
 //

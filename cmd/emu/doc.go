@@ -9,7 +9,9 @@
 //
 // Error policy: a command's RunE returns errors instead of printing them; run prints
 // one line "emu: ..." and exits 2 for bad input (a file, line or key named in the
-// message) or 1 for a failure that is not the input's fault (asFailure). Output files
-// are written through a temporary file and a rename, so a failed command leaves none.
+// message) or 1 for a failure that is not the input's fault (asFailure). Output paths
+// are checked before any work (checkOutputs: a folder given for a file, a missing
+// folder, two flags naming one file are bad input), and output files are written
+// through temporary files renamed at the end, so a failed command leaves none.
 // The CLI may import every package of the module; nothing imports it.
 package main
