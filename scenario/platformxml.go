@@ -55,6 +55,11 @@ func ParsePlatformXML(data []byte, file string) (*Platform, error) {
 				if name != "platform" {
 					return nil, fmt.Errorf("%s:%d: root element is <%s>, want <platform>", file, line, name)
 				}
+				for _, a := range t.Attr {
+					if v, err := strconv.ParseFloat(a.Value, 64); a.Name.Local == "version" && err == nil && v < 4 {
+						return nil, fmt.Errorf("%s:%d: platform version %s: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml", file, line, a.Value)
+					}
+				}
 				sawRoot = true
 			case name == "zone" || name == "AS":
 				// a container; its routing does not matter for a single cluster

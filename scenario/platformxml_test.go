@@ -115,6 +115,8 @@ func TestParsePlatformXMLErrors(t *testing.T) {
 		{"<platform></platform>", "p.xml:1: no <cluster> element"},
 		{"<zone/>", "p.xml:1: root element is <zone>"},
 		{"", "p.xml:1: no <platform> element"},
+		{"<?xml version='1.0'?>\n<platform version=\"3\">\n<AS id=\"AS0\" routing=\"Full\">\n<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"0-9\" power=\"1000000000\" bw=\"125000000\" lat=\"5E-5\"/></AS></platform>",
+			`p.xml:2: platform version 3: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml`},
 	}
 	for _, tt := range tests {
 		_, err := ParsePlatformXML([]byte(tt.xml), "p.xml")
