@@ -144,6 +144,8 @@ link_latency = "1us"
 		{"set no value", base, []string{"hpl.nb"}, "--set hpl.nb: want key=value"},
 		{"set then invalid", base, []string{"hpl.grids=[[4,4]]"}, "--set hpl.grids=[[4,4]]: hpl.grids: a 16-process grid needs more ranks"},
 		{"zero cores", base, []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
+		{"zero speed ratio", base, []string{"kernels.speed_ratio=0"}, "--set kernels.speed_ratio=0: kernels.speed_ratio: 0 must be positive"},
+		{"zero iterations", "app = \"pingpong\"\n" + base + "[pingpong]\niterations = 0\n", nil, "s.toml:7: pingpong.iterations: 0 must be ≥ 1"},
 		{"zero cores in file", base + "cores_per_host = 0\n", nil, "s.toml:5: platform.cores_per_host: 0 must be ≥ 1"},
 	}
 	for _, tt := range tests {

@@ -130,17 +130,17 @@ type HPLTable struct {
 // PingpongTable is [pingpong] and [ring]: message sizes and repetitions.
 type PingpongTable struct {
 	Sizes      []Size `toml:"sizes"`
-	Iterations int    `toml:"iterations"`
-	Window     int    `toml:"window"` // pingpong: messages in flight in the bandwidth test (osu_bw's window)
+	Iterations *int   `toml:"iterations"` // nil: 10
+	Window     int    `toml:"window"`     // pingpong: messages in flight in the bandwidth test (osu_bw's window)
 }
 
 // KernelsTable is [kernels]: the kernel mode and the time models, given inline as
 // [kernels.NAME] tables (models.Spec) or in a models file.
 type KernelsTable struct {
-	Mode       string // real | timed | model
-	Pivot      string // splitmix | diagonal | random | replay (model mode)
-	Pivots     string // replay: a file of pivot rows, one per column (from emu run --record-pivots)
-	SpeedRatio float64
+	Mode       string   // real | timed | model
+	Pivot      string   // splitmix | diagonal | random | replay (model mode)
+	Pivots     string   // replay: a file of pivot rows, one per column (from emu run --record-pivots)
+	SpeedRatio *float64 // nil: 1
 	Noise      bool
 	Backend    string                 // BLAS of real and timed modes: gonum | openblas (a -tags cblas build)
 	Clock      string                 // how timed mode measures a call: wall (SMPI's) | cpu
@@ -214,9 +214,10 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 	case "speed_ratio":
 		switch x := val.(type) {
 		case float64:
-			k.SpeedRatio = x
+			k.SpeedRatio = &x
 		case int64:
-			k.SpeedRatio = float64(x)
+			r := float64(x)
+			k.SpeedRatio = &r
 		default:
 			return &keyError{key: key, msg: fmt.Sprintf("want a number, got %v", val)}
 		}

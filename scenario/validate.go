@@ -153,8 +153,11 @@ func (s *Scenario) kernels(p *Plan) error {
 	default:
 		return s.errorAt("kernels.pivot", fmt.Sprintf("unknown pivot rule %q (splitmix, diagonal, random or replay)", k.Pivot))
 	}
-	if k.SpeedRatio < 0 {
-		return s.errorAt("kernels.speed_ratio", fmt.Sprintf("%g must be positive", k.SpeedRatio))
+	ratio := 0.0 // kernels' default, 1
+	if k.SpeedRatio != nil {
+		if ratio = *k.SpeedRatio; !(ratio > 0) {
+			return s.errorAt("kernels.speed_ratio", fmt.Sprintf("%g must be positive", ratio))
+		}
 	}
 	specs := map[string]models.Spec{}
 	if k.Models != "" {
@@ -201,7 +204,7 @@ func (s *Scenario) kernels(p *Plan) error {
 			return s.errorAt("kernels.clock", fmt.Sprintf("unknown clock %q (wall or cpu)", k.Clock))
 		}
 	}
-	p.Kernels = kernels.Config{Mode: m, SpeedRatio: k.SpeedRatio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
+	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
 	return nil
 }
 
@@ -274,15 +277,15 @@ func (s *Scenario) messages(p *Plan) error {
 			return s.errorAt("platform.hosts", "a ring needs at least 2 ranks")
 		}
 	}
-	p.Iterations, p.Window = t.Iterations, t.Window
+	p.Iterations, p.Window = 10, t.Window
+	if t.Iterations != nil {
+		p.Iterations = *t.Iterations
+	}
 	if p.Window < 0 {
 		return s.errorAt(table+".window", fmt.Sprintf("%d must be ≥ 0", t.Window))
 	}
-	if p.Iterations == 0 {
-		p.Iterations = 10
-	}
 	if p.Iterations < 1 {
-		return s.errorAt(table+".iterations", fmt.Sprintf("%d must be ≥ 1", t.Iterations))
+		return s.errorAt(table+".iterations", fmt.Sprintf("%d must be ≥ 1", p.Iterations))
 	}
 	if len(t.Sizes) == 0 {
 		p.Sizes = []int{8, 1024, 65536, 1 << 20}
