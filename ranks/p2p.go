@@ -93,6 +93,7 @@ func checkUserTag(call string, tag int) {
 func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 	c.checkRank("send", dst)
 	r := c.r
+	r.payOwed()
 	w := r.w
 	cfg := &w.cfg
 	size := m.size()
@@ -137,6 +138,7 @@ func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 // irecv posts a receive on the calling rank's mailbox.
 func (c *Comm) irecv(src, tag int) *Request {
 	r := c.r
+	r.payOwed()
 	w := r.w
 	from := AnySource
 	if src != AnySource {

@@ -16,6 +16,7 @@ type probeWait struct {
 func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	r := c.r
 	w := r.w
+	r.payOwed()
 	n := w.counter(r, ctrIprobe)
 	d := w.cfg.IprobeCost * float64(*n)
 	if d > 0 {
@@ -24,6 +25,7 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	r.sleep(d, "Iprobe")
 	st, ok := c.peek(src, tag)
 	r.simcall() // the mailbox probe: the counter is updated once it is answered
+	r.payOwed()
 	if !ok {
 		w.failedPoll(n)
 		if w.cfg.IprobeCost == 0 {

@@ -44,6 +44,7 @@ type Rank struct {
 	spinAt float64 // s
 	parked bool    // in World.pollers
 	rang   bool    // the sleep timer fired
+	owed   int     // simcalls whose turn the rank has not yet given up (SimGridOrder)
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero
@@ -145,6 +146,7 @@ func (r *Rank) sleep(d float64, call string) {
 	// due before the sleep ends — the rank would be the next to run anyway,
 	// so the clock just jumps (no timer, no scheduling).
 	w := r.w
+	r.payOwed()
 	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
 		return
 	}
@@ -161,6 +163,7 @@ func (r *Rank) sleep(d float64, call string) {
 // block parks the rank until something calls wakeUp on it. The caller
 // re-checks its condition afterwards.
 func (r *Rank) block(call string, peer, tag int) {
+	r.owed = 0
 	r.blk = blockInfo{call: call, peer: peer, tag: tag}
 	r.state = stateBlocked
 	r.w.schedule(r)

@@ -44,10 +44,12 @@ func (q *Request) finish() (Msg, Status) {
 // returns without any context switch.
 func (q *Request) Test() (bool, Msg, Status) {
 	r := q.owner
+	r.payOwed()
 	n := r.w.counter(r, ctrTest)
 	r.sleep(r.w.cfg.TestCost*float64(*n), "Test")
 	done := q.done
 	r.simcall() // the test: the counter is updated once it is answered
+	r.payOwed()
 	if !done {
 		r.w.failedPoll(n)
 		if r.w.cfg.TestCost == 0 {
@@ -123,6 +125,7 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 	if r == nil {
 		return -1, true, Msg{}, Status{}
 	}
+	r.payOwed()
 	n := r.w.counter(r, ctrTestany)
 	r.sleep(r.w.cfg.TestCost*float64(*n), "Testany")
 	found := -1
@@ -133,6 +136,7 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 		}
 	}
 	r.simcall() // the test: the counter is updated once it is answered
+	r.payOwed()
 	if found >= 0 {
 		q := reqs[found]
 		*n = 1

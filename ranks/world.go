@@ -307,24 +307,40 @@ func (w *World) wakeMsg(r *Rank) {
 }
 
 // simcall marks a point where SMPI makes a simcall that the maestro answers
-// at once: under SimGridOrder the rank goes to the back of the ready queue,
-// so that every rank ready at this instant runs its next step first (a
-// sub-round of EngineImpl::run). Without other ready ranks it costs
-// nothing.
+// at once. Under SimGridOrder the rank then goes to the back of the ready
+// queue, so that every rank ready at this instant runs its next step first
+// (a sub-round of EngineImpl::run). The move is owed rather than made: only
+// the order of what ranks do to each other counts (post, probe, read or
+// raise a counter, start a timer), so the rank pays what it owes just before
+// its next such action (payOwed), and a rank that blocks first owes nothing
+// — its place in a queue it leaves does not matter. That spares a
+// context switch per blocking call.
 func (r *Rank) simcall() {
-	w := r.w
-	if !w.simgrid || w.ready.empty() {
-		return
+	if r.w.simgrid {
+		r.owed++
 	}
-	r.state = stateReady
-	w.ready.push(r)
-	w.schedule(r)
 }
 
 // simcalls makes n simcalls (see simcall).
 func (r *Rank) simcalls(n int) {
-	for range n {
-		r.simcall()
+	if r.w.simgrid {
+		r.owed += n
+	}
+}
+
+// payOwed lets the ranks ready at this instant take the steps the rank's
+// owed simcalls give them (see simcall). Without other ready ranks it costs
+// nothing.
+func (r *Rank) payOwed() {
+	w := r.w
+	for ; r.owed > 0; r.owed-- {
+		if w.ready.empty() {
+			r.owed = 0
+			return
+		}
+		r.state = stateReady
+		w.ready.push(r)
+		w.schedule(r)
 	}
 }
 
