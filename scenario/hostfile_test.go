@@ -86,3 +86,24 @@ func TestHostfilePlacesRanks(t *testing.T) {
 		t.Errorf("2-line hostfile, 2×2 grid: %v", err)
 	}
 }
+
+func FuzzParseHostfile(f *testing.F) {
+	f.Add([]byte("node-0\nnode-1:2\n\n node-3 \n"))
+	f.Add([]byte("node-9:0\n"))
+	f.Add([]byte(":\n"))
+	p := &Platform{Hosts: 4, Prefix: "node-", CoresPerHost: 1}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rows, err := ParseHostfile(data, "h.txt", p)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "h.txt") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error without the file, or on several lines: %q", err)
+			}
+			return
+		}
+		for _, h := range rows {
+			if h < 0 || h >= p.Hosts {
+				t.Fatalf("host %d outside the platform", h)
+			}
+		}
+	})
+}
