@@ -186,7 +186,7 @@ func (g *GridList) UnmarshalTOML(v any) error {
 	for i, it := range items {
 		switch x := it.(type) {
 		case string:
-			ps, qs, ok := strings.Cut(strings.ToLower(x), "x")
+			ps, qs, ok := strings.Cut(strings.ReplaceAll(strings.ToLower(x), "×", "x"), "x")
 			p, err1 := strconv.Atoi(strings.TrimSpace(ps))
 			q, err2 := strconv.Atoi(strings.TrimSpace(qs))
 			if !ok || err1 != nil || err2 != nil {

@@ -54,3 +54,20 @@ func TestListsTakeOneValueOrAList(t *testing.T) {
 		}
 	}
 }
+
+// Grids are written [P, Q] or "PxQ"; the README and HPL's docs write P×Q, so the
+// multiplication sign and capital X work too.
+func TestGridSpellings(t *testing.T) {
+	for in, want := range map[string][2]int{"2x4": {2, 4}, "2X4": {2, 4}, "2×4": {2, 4}, " 8 x 16 ": {8, 16}} {
+		var g GridList
+		if err := g.UnmarshalTOML(in); err != nil || len(g) != 1 || g[0] != want {
+			t.Errorf("%q: got %v, %v; want %v", in, g, err, want)
+		}
+	}
+	for _, in := range []string{"2x4x2", "2*4", "2 4", "x4"} {
+		var g GridList
+		if err := g.UnmarshalTOML(in); err == nil {
+			t.Errorf("%q: accepted as %v", in, g)
+		}
+	}
+}
