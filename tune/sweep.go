@@ -148,7 +148,7 @@ func literal(key, v string) (string, error) {
 		if strings.HasPrefix(v, "[") {
 			return v, nil
 		}
-		ps, qs, ok := strings.Cut(strings.ToLower(v), "x")
+		ps, qs, ok := strings.Cut(strings.ReplaceAll(strings.ToLower(v), "×", "x"), "x")
 		p, err1 := strconv.Atoi(ps)
 		q, err2 := strconv.Atoi(qs)
 		if !ok || err1 != nil || err2 != nil || p <= 0 || q <= 0 {

@@ -13,6 +13,7 @@ func TestParseSweep(t *testing.T) {
 	}{
 		{"nb=64,128,256", Axis{"hpl.nb", []string{"64", "128", "256"}}},
 		{"grid=8x8,4x16", Axis{"hpl.grids", []string{"[[8, 8]]", "[[4, 16]]"}}},
+		{"grid=2×4", Axis{"hpl.grids", []string{"[[2, 4]]"}}}, // the sign the docs write
 		{"bcast=all", Axis{"hpl.bcast", []string{`"1ring"`, `"1ringM"`, `"2ring"`, `"2ringM"`, `"long"`, `"longM"`}}},
 		{"network.link_latency=1us,5us", Axis{"network.link_latency", []string{`"1us"`, `"5us"`}}},
 		{"hpl.grids=[[2,2],[4,1]],[[1,4]]", Axis{"hpl.grids", []string{"[[2,2],[4,1]]", "[[1,4]]"}}},
