@@ -9,7 +9,7 @@ import (
 // solver holds the scratch state of one re-solve, reused across calls so
 // that a flow start or end allocates nothing in the steady state.
 type solver struct {
-	stamp   uint64      // marks the links and flows being re-solved
+	stamp   uint64      // marks the links and flows being re-solved (even; +1 marks fixed flows)
 	floor   float64     // flows below this level are frozen at their rates
 	work    []linkWork  // per link, indexed by LinkID
 	links   []LinkID    // links being re-solved, in discovery order
@@ -42,7 +42,7 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 	if len(sv.work) != len(s.links) {
 		sv.work = make([]linkWork, len(s.links))
 	}
-	sv.stamp++
+	sv.stamp += 2
 	sv.links, sv.flows = sv.links[:0], sv.flows[:0]
 	sv.floor = level * (1 - levelSlack)
 	if s.opts.FullResolve {
@@ -57,22 +57,52 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 			s.visitLink(e.link)
 		}
 	}
+	sv.heap, sv.bounded = sv.heap[:0], sv.bounded[:0]
 	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
 	for i := 0; i < len(sv.links); i++ {
-		for _, m := range s.links[sv.links[i]].members {
-			if m.f.stamp == sv.stamp || (m.f.rate >= 0 && m.f.rate*m.f.weight < sv.floor) {
-				continue
-			}
-			m.f.stamp = sv.stamp
-			sv.flows = append(sv.flows, m.f)
-			for _, e := range m.f.elems {
-				s.visitLink(e.link)
-			}
-		}
+		s.scanLink(sv.links[i])
 	}
 	s.maxMin()
 	for _, f := range sv.flows {
 		s.setRate(now, f, f.x)
+	}
+}
+
+// scanLink takes link l's members into the solve (those at or above the
+// floor, and fresh flows) and queues their links; in the same pass it sets
+// up the link's filling state: capacity left after its frozen members,
+// usage of its re-solved ones, and its entry in the level heap. A member's
+// side does not depend on when the BFS reaches it, so these sums run in
+// member order as a separate pass over the members would.
+func (s *System) scanLink(l LinkID) {
+	sv := &s.solver
+	ls, w := &s.links[l], &sv.work[l]
+	w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
+	for _, m := range ls.members {
+		h := &s.hot[m.slot]
+		if h.level < sv.floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
+			w.remaining -= m.coef * h.rate
+			continue
+		}
+		w.usage += m.share
+		w.unfixed++
+		if h.stamp == sv.stamp {
+			continue
+		}
+		h.stamp = sv.stamp
+		f := s.bySlot[m.slot]
+		f.x = 0
+		sv.flows = append(sv.flows, f)
+		if !math.IsInf(f.bound, 1) {
+			sv.bounded = append(sv.bounded, f)
+		}
+		for _, e := range f.elems {
+			s.visitLink(e.link)
+		}
+	}
+	w.remaining = max(w.remaining, 0)
+	if w.unfixed > 0 {
+		sv.heap = append(sv.heap, levelEntry{level: w.remaining / w.usage, link: l})
 	}
 }
 
@@ -93,36 +123,14 @@ func (s *System) visitLink(l LinkID) {
 // crosses, and a solve O(elements + links·log links) in all.
 func (s *System) maxMin() {
 	sv := &s.solver
-	sv.bounded = sv.bounded[:0]
-	for _, f := range sv.flows {
-		f.fixed, f.x = false, 0
-		if !math.IsInf(f.bound, 1) {
-			sv.bounded = append(sv.bounded, f)
-		}
-	}
+	// The heap and bounded lists come from scanLink in discovery order;
+	// both orders are total (ties broken by id), so that order is moot.
 	slices.SortFunc(sv.bounded, func(a, b *flow) int {
 		if c := cmp.Compare(a.bound*a.weight, b.bound*b.weight); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.id, b.id)
 	})
-	sv.heap = sv.heap[:0]
-	for _, l := range sv.links {
-		ls, w := &s.links[l], &sv.work[l]
-		w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
-		for _, m := range ls.members {
-			if m.f.stamp == sv.stamp { // re-solved: unfixed yet
-				w.usage += m.share
-				w.unfixed++
-			} else { // frozen below the floor: keeps its rate
-				w.remaining -= m.f.elems[m.elem].coef * m.f.rate
-			}
-		}
-		w.remaining = max(w.remaining, 0)
-		if w.unfixed > 0 {
-			sv.heap = append(sv.heap, levelEntry{level: w.remaining / w.usage, link: l})
-		}
-	}
 	sv.heap.init()
 	sv.left = len(sv.flows)
 	next := 0 // first bounded flow not yet looked at
@@ -130,7 +138,7 @@ func (s *System) maxMin() {
 	// fixed flows, and popping them one by one (O(log n) each) was most of
 	// a contended solve's time.
 	for sv.left > 0 {
-		for next < len(sv.bounded) && sv.bounded[next].fixed {
+		for next < len(sv.bounded) && s.hot[sv.bounded[next].slot].stamp != sv.stamp {
 			next++
 		}
 		boundLevel := math.Inf(1)
@@ -147,8 +155,9 @@ func (s *System) maxMin() {
 		default:
 			sv.heap.pop()
 			for _, m := range s.links[top].members {
-				if m.f.stamp == sv.stamp && !m.f.fixed {
-					s.fix(m.f, linkLevel/m.f.weight)
+				if s.hot[m.slot].stamp == sv.stamp { // re-solved, not fixed yet
+					f := s.bySlot[m.slot]
+					s.fix(f, linkLevel/f.weight)
 				}
 			}
 		}
@@ -181,7 +190,7 @@ func (s *System) lowestLink() (level float64, top LinkID) {
 func (s *System) recount(l LinkID) float64 {
 	u := 0.0
 	for _, m := range s.links[l].members {
-		if m.f.stamp == s.solver.stamp && !m.f.fixed {
+		if s.hot[m.slot].stamp == s.solver.stamp {
 			u += m.share
 		}
 	}
@@ -190,7 +199,7 @@ func (s *System) recount(l LinkID) float64 {
 
 // fix gives f rate x and withdraws it from the links it loads.
 func (s *System) fix(f *flow, x float64) {
-	f.fixed, f.x = true, x
+	s.hot[f.slot].stamp, f.x = s.solver.stamp+1, x
 	s.solver.left--
 	for _, e := range f.elems {
 		w := &s.solver.work[e.link]

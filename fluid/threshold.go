@@ -51,11 +51,10 @@ func (s *System) saturationLevel(l LinkID, fresh *flow) float64 {
 	ls := &s.links[l]
 	levels := s.solver.levels[:0]
 	for _, m := range ls.members {
-		coef := m.f.elems[m.elem].coef
-		if m.f == fresh {
-			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: m.share, load: coef * fresh.bound})
+		if f := s.bySlot[m.slot]; f == fresh {
+			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: m.share, load: m.coef * fresh.bound})
 		} else {
-			levels = append(levels, flowLevel{level: m.f.rate * m.f.weight, share: m.share, load: coef * m.f.rate})
+			levels = append(levels, flowLevel{level: f.rate * f.weight, share: m.share, load: m.coef * f.rate})
 		}
 	}
 	slices.SortFunc(levels, func(a, b flowLevel) int { return cmp.Compare(a.level, b.level) })
