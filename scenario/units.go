@@ -55,8 +55,9 @@ func merge(tables ...unitTable) unitTable {
 var (
 	// sizeUnits: B with decimal (KB = 1000 B) or binary (KiB = 1024 B) prefixes.
 	sizeUnits = prefixed("B", 1)
-	// timeUnits: SimGrid's list, plus "µs" and "sec".
-	timeUnits = unitTable{"s": {1, 1}, "sec": {1, 1}, "ms": {1, 1e3}, "us": {1, 1e6}, "µs": {1, 1e6},
+	// timeUnits: SimGrid's list, plus "µs" (micro sign, as emu prints it, or Greek mu)
+	// and "sec".
+	timeUnits = unitTable{"s": {1, 1}, "sec": {1, 1}, "ms": {1, 1e3}, "us": {1, 1e6}, "µs": {1, 1e6}, "\u03bcs": {1, 1e6},
 		"ns": {1, 1e9}, "ps": {1, 1e12}, "m": {60, 1}, "min": {60, 1}, "h": {3600, 1}, "d": {86400, 1}, "w": {7 * 86400, 1}}
 	// bandwidthUnits: bytes per second ("Bps", "B/s") or bits per second ("bps", "b/s", 8 bits a byte).
 	bandwidthUnits = merge(prefixed("Bps", 1), prefixed("B/s", 1), prefixed("bps", 8), prefixed("b/s", 8))

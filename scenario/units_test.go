@@ -30,6 +30,7 @@ func TestParseUnits(t *testing.T) {
 		// times: SimGrid's units (smpi-model.md §4.1).
 		{ParseTime, "1us", 1e-6},
 		{ParseTime, "1µs", 1e-6},
+		{ParseTime, "2\u03bcs", 2e-6}, // Greek mu, which keyboards type for the micro sign
 		{ParseTime, "0.5ms", 5e-4},
 		{ParseTime, "3ns", 3e-9},
 		{ParseTime, "7ps", 7e-12},
