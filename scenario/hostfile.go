@@ -16,7 +16,8 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 		index[p.HostName(h)] = h
 	}
 	var out []int
-	for i, raw := range strings.Split(string(data), "\n") {
+	text := strings.TrimPrefix(string(data), "\ufeff") // an editor's byte order mark
+	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" {
 			continue

@@ -19,6 +19,7 @@ func TestParseHostfile(t *testing.T) {
 	}{
 		{"in order", "node-0\nnode-1\nnode-2\nnode-3\n", []int{0, 1, 2, 3}, ""},
 		{"counts and blanks", "node-3:2\n\n  node-1  \r\nnode-0:1", []int{3, 3, 1, 0}, ""},
+		{"byte order mark", "\ufeffnode-2\nnode-1\n", []int{2, 1}, ""},
 		{"unknown host", "node-0\nnode-9\n", nil, "h.txt:2: host \"node-9\" is not in the platform (node-0 … node-3)"},
 		{"zero count", "node-0:0\n", nil, "h.txt:1: \"node-0:0\": want name or name:N with N ≥ 1"},
 		{"bad count", "node-0:x\n", nil, "h.txt:1: \"node-0:x\": want name or name:N with N ≥ 1"},
