@@ -17,7 +17,8 @@ import (
 // ParsePivots reads a pivot file; errors name the file and line.
 func ParsePivots(data []byte, file string) (*hpl.Pivots, error) {
 	var rows []int
-	for i, line := range strings.Split(string(data), "\n") {
+	text := strings.TrimPrefix(string(data), "\ufeff") // an editor's byte order mark
+	for i, line := range strings.Split(text, "\n") {
 		line, _, _ = strings.Cut(line, "#")
 		line = strings.TrimSpace(line)
 		if line == "" {

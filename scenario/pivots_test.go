@@ -49,3 +49,14 @@ func FuzzParseTraceWindow(f *testing.F) {
 		}
 	})
 }
+
+// An editor's byte order mark before the first row is not part of it.
+func TestParsePivotsByteOrderMark(t *testing.T) {
+	p, err := ParsePivots([]byte("\ufeff1\n1\n"), "p.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := p.Rows(); len(rows) != 2 || rows[0] != 1 || rows[1] != 1 {
+		t.Errorf("rows %v, want [1 1]", rows)
+	}
+}
