@@ -47,4 +47,16 @@ func TestKernelModelNamesMustExist(t *testing.T) {
 	if want := m + ": kernels.dgem: no kernel of that name (did you mean dgemm?)"; err == nil || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 		t.Errorf("models file: got %v, want %s...", err, want)
 	}
+	// but a models file's per-host models may cover more hosts than the platform
+	// (a whole machine calibrated, a part emulated)
+	if err := os.WriteFile(m, []byte("[kernels.dgemm]\nintercept = 1e-6\n[kernels.dgemm.host.host-3]\nintercept = 2e-6\n[kernels.dgemm.host.host-99]\nintercept = 3e-6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Parse([]byte(base+"[kernels]\nmodels = \""+m+"\"\n"), "s.toml")
+	if err == nil {
+		_, err = s.Validate()
+	}
+	if err != nil {
+		t.Errorf("models file with hosts beyond the platform: %v", err)
+	}
 }

@@ -172,7 +172,9 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 		for _, name := range set.Kernels() {
 			specs[name], _ = set.Spec(name)
-			if err := checkModelNames(name, specs[name], &p.Platform); err != nil {
+			// a models file may hold per-host models of a whole machine, of which
+			// the platform emulates a part: only its kernel names are checked
+			if err := checkModelNames(name, specs[name], nil); err != nil {
 				return fmt.Errorf("%s: %v", path, err)
 			}
 		}
@@ -209,9 +211,9 @@ func (s *Scenario) kernels(p *Plan) error {
 }
 
 // checkModelNames refuses a model that nothing would use: one for a kernel emu
-// does not call (a typo leaves the real kernel without a model, so free), or a
-// per-host model for a host the platform does not have. The error starts with the
-// key ("kernels.NAME: ...").
+// does not call (a typo leaves the real kernel without a model, so free), or, when
+// pl is not nil, a per-host model for a host the platform does not have. The error
+// starts with the key ("kernels.NAME: ...").
 func checkModelNames(name string, spec models.Spec, pl *Platform) error {
 	if !kernels.Known(name) {
 		hint := ""
@@ -226,7 +228,7 @@ func checkModelNames(name string, spec models.Spec, pl *Platform) error {
 		}
 		return fmt.Errorf("kernels.%s: no kernel of that name%s; emu's kernels: %s", name, hint, strings.Join(kernels.Names(), ", "))
 	}
-	if len(spec.Host) == 0 {
+	if len(spec.Host) == 0 || pl == nil {
 		return nil
 	}
 	hosts := make(map[string]bool, pl.Hosts)
