@@ -63,9 +63,12 @@ func analyzeCurve(b *testing.B, s *Schedule) *sensitivity.Report {
 
 // BenchmarkStencil64 is the 64×64-rank, 200-iteration stencil (11.5 M
 // events, 523 MB of GOAL) of the issue. LogGOPSim needs 6.1 s per L. On
-// the shared machine (README.md, Speed, four runs alternating with commit
-// f7399ab), parse+curve11 took 6.74 s of CPU on average against 8.35 s
-// (1.24×), 10.0× less than LogGOPSim's 11 runs; parse 1.47× faster.
+// the shared machine at load 1.8–4.7 (README.md, Speed: sixteen runs
+// alternating with commit 2325f94, 06:07–06:26 UTC), parse+curve11 took
+// 6.04 s of CPU on average (median 5.84, best 5.00) against 7.40 s (7.23,
+// 5.04): 1.22× less on average, 1.24× at the median, and 11.2× less than
+// LogGOPSim's 11 runs (11.6× at the median, 13.5× at the best; the old
+// code 9.1×). Parse 1.51 s against 1.65 s on average.
 func BenchmarkStencil64(b *testing.B) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
