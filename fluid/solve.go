@@ -15,8 +15,9 @@ type solver struct {
 	links   []LinkID    // links being re-solved, in discovery order
 	flows   []*flow     // flows being re-solved, in discovery order
 	bounded []*flow     // those of them with a finite bound, by bound level
-	heap    levelHeap   // links with unfixed flows, by saturation level
+	queue   levelQueue  // links with unfixed flows, by saturation level
 	left    int         // flows of the solve not yet fixed
+	dead    int         // heap entries whose links have no unfixed flow left
 	levels  []flowLevel // scratch of saturationLevel
 }
 
@@ -57,7 +58,7 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 			s.visitLink(e.link)
 		}
 	}
-	sv.heap, sv.bounded = sv.heap[:0], sv.bounded[:0]
+	sv.queue.heap, sv.queue.parked, sv.bounded = sv.queue.heap[:0], sv.queue.parked[:0], sv.bounded[:0]
 	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
 	for i := 0; i < len(sv.links); i++ {
 		s.scanLink(sv.links[i])
@@ -102,7 +103,7 @@ func (s *System) scanLink(l LinkID) {
 	}
 	w.remaining = max(w.remaining, 0)
 	if w.unfixed > 0 {
-		sv.heap = append(sv.heap, levelEntry{level: w.remaining / w.usage, link: l})
+		sv.queue.heap = append(sv.queue.heap, levelEntry{level: w.remaining / w.usage, link: l})
 	}
 }
 
@@ -131,8 +132,8 @@ func (s *System) maxMin() {
 		}
 		return cmp.Compare(a.id, b.id)
 	})
-	sv.heap.init()
-	sv.left = len(sv.flows)
+	sv.queue.order()
+	sv.left, sv.dead = len(sv.flows), 0
 	next := 0 // first bounded flow not yet looked at
 	// Stop once every flow is fixed: the links still queued then carry only
 	// fixed flows, and popping them one by one (O(log n) each) was most of
@@ -153,13 +154,14 @@ func (s *System) maxMin() {
 			f := sv.bounded[next]
 			s.fix(f, f.bound)
 		default:
-			sv.heap.pop()
+			sv.queue.heap.pop()
 			for _, m := range s.links[top].members {
 				if s.hot[m.slot].stamp == sv.stamp { // re-solved, not fixed yet
 					f := s.bySlot[m.slot]
 					s.fix(f, linkLevel/f.weight)
 				}
 			}
+			sv.dead-- // top itself, counted by fix though already popped
 		}
 	}
 }
@@ -169,21 +171,58 @@ func (s *System) maxMin() {
 // is -1 (level +Inf) when no link has unfixed flows.
 func (s *System) lowestLink() (level float64, top LinkID) {
 	sv := &s.solver
-	for len(sv.heap) > 0 {
-		e := sv.heap[0]
+	q := &sv.queue
+	if sv.dead > (len(q.heap)+len(q.parked))/2 {
+		s.dropDead()
+	}
+	for {
+		if len(q.heap) == 0 {
+			if len(q.parked) == 0 {
+				return math.Inf(1), -1
+			}
+			s.dropDead()
+			q.order()
+			continue
+		}
+		e := q.heap[0]
 		w := &sv.work[e.link]
 		if w.unfixed == 0 {
-			sv.heap.pop()
+			q.heap.pop()
+			sv.dead--
 			continue
 		}
 		level := w.remaining / w.usage
 		if level > e.level {
-			sv.heap.replaceTop(levelEntry{level: level, link: e.link})
+			q.raiseTop(levelEntry{level: level, link: e.link})
 			continue
 		}
 		return level, e.link
 	}
-	return math.Inf(1), -1
+}
+
+// dropDead removes the heap entries of links whose flows are all fixed
+// and re-heapifies in O(n): in a large component most links end that way
+// before their entry surfaces, and popping each from the top cost
+// O(log n). The live entries keep their keys, so the links still come out
+// in the same order.
+func (s *System) dropDead() {
+	sv := &s.solver
+	q := &sv.queue
+	q.heap = s.alive(q.heap)
+	q.heap.init()
+	q.parked = s.alive(q.parked)
+	sv.dead = 0
+}
+
+// alive keeps the entries of links that still have unfixed flows.
+func (s *System) alive(entries []levelEntry) []levelEntry {
+	live := entries[:0]
+	for _, e := range entries {
+		if s.solver.work[e.link].unfixed > 0 {
+			live = append(live, e)
+		}
+	}
+	return live
 }
 
 // recount sums coefficient/weight over the link's unfixed flows.
@@ -207,7 +246,8 @@ func (s *System) fix(f *flow, x float64) {
 			w.remaining = 0
 		}
 		if w.unfixed--; w.unfixed == 0 {
-			continue // its heap entry is dropped when it surfaces
+			s.solver.dead++ // its heap entry is dropped when it surfaces, or by dropDead
+			continue
 		}
 		if w.usage -= e.coef / f.weight; w.usage <= 0 {
 			// Cancellation after subtracting a much larger term: recount.
