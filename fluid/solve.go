@@ -9,7 +9,7 @@ import (
 // solver holds the scratch state of one re-solve, reused across calls so
 // that a flow start or end allocates nothing in the steady state.
 type solver struct {
-	stamp   uint64      // marks the links and flows being re-solved (even; +1 marks fixed flows)
+	stamp   uint32      // marks the links and flows being re-solved (even; +1 marks fixed flows)
 	floor   float64     // flows below this level are frozen at their rates
 	work    []linkWork  // per link, indexed by LinkID
 	links   []LinkID    // links being re-solved, in discovery order
@@ -22,11 +22,11 @@ type solver struct {
 }
 
 // linkWork is a link's solver scratch, kept apart from linkState so that
-// the solver's random accesses touch 32 bytes per link.
+// the solver's random accesses touch 24 bytes per link.
 type linkWork struct {
 	remaining float64 // capacity not yet given to fixed flows, bytes/s
 	usage     float64 // Σ coefficient/weight over the flows not yet fixed
-	stamp     uint64  // == solver.stamp when the link is being re-solved
+	stamp     uint32  // == solver.stamp when the link is being re-solved
 	unfixed   int32   // number of flows not yet fixed
 }
 
@@ -43,7 +43,9 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 	if len(sv.work) != len(s.links) {
 		sv.work = make([]linkWork, len(s.links))
 	}
-	sv.stamp += 2
+	if sv.stamp += 2; sv.stamp == 0 {
+		s.restamp()
+	}
 	sv.links, sv.flows = sv.links[:0], sv.flows[:0]
 	sv.floor = level * (1 - levelSlack)
 	if s.opts.FullResolve {
@@ -105,6 +107,19 @@ func (s *System) scanLink(l LinkID) {
 	if w.unfixed > 0 {
 		sv.queue.heap = append(sv.queue.heap, levelEntry{level: w.remaining / w.usage, link: l})
 	}
+}
+
+// restamp clears every stamp when the 32-bit solve counter wraps (once
+// every 2³¹ re-solves), so that no old stamp can match a new one.
+func (s *System) restamp() {
+	sv := &s.solver
+	for i := range sv.work {
+		sv.work[i].stamp = 0
+	}
+	for i := range s.hot {
+		s.hot[i].stamp = 0
+	}
+	sv.stamp = 2
 }
 
 func (s *System) visitLink(l LinkID) {

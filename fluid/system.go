@@ -84,16 +84,16 @@ type member struct {
 // flowHot is the part of a flow's state the solver reads while scanning
 // link member lists, kept in one dense array (System.hot).
 type flowHot struct {
-	stamp uint64  // solver.stamp: being re-solved, unfixed; solver.stamp+1: fixed
+	stamp uint32  // solver.stamp: being re-solved, unfixed; solver.stamp+1: fixed
 	rate  float64 // copy of flow.rate
 	level float64 // rate × weight; NaN while the flow has no rate yet (rate −1)
 }
 
 // elem is one (link, coefficient) of a flow on a Shared link.
 type elem struct {
-	link LinkID
 	coef float64 // link load per unit of the flow's rate
-	pos  int32   // index of this flow in links[link].members
+	link LinkID
+	pos  int32 // index of this flow in links[link].members
 }
 
 type flow struct {
