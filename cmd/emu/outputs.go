@@ -29,11 +29,14 @@ func checkOutputs(outs ...outputPath) error {
 		if err != nil {
 			return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 		}
+		info, err := os.Stat(o.path)
+		if err == nil && isStream(info) {
+			continue // /dev/null, a pipe: written in place, by as many flags as like
+		}
 		if first, ok := seen[abs]; ok {
 			return fmt.Errorf("%s %s: also named by %s", o.flag, o.path, first)
 		}
 		seen[abs] = o.flag
-		info, err := os.Stat(o.path)
 		switch {
 		case err == nil && o.folder && !info.IsDir():
 			return fmt.Errorf("%s %s: is a file, want a folder", o.flag, o.path)
@@ -50,13 +53,24 @@ func checkOutputs(outs ...outputPath) error {
 	return nil
 }
 
+// isStream reports whether an existing path is neither a regular file nor a
+// folder: a device such as /dev/null, a pipe, a socket.
+func isStream(info os.FileInfo) bool { return !info.Mode().IsRegular() && !info.IsDir() }
+
 // staging writes a command's output files to temporary files beside their targets
 // and renames them all once every one is written, so that an error part-way
-// leaves none of them behind (nor a half-written one).
+// leaves none of them behind (nor a half-written one). A target that is a device
+// or a pipe is written in place: a rename would replace it (as root, /dev/null
+// itself) by a regular file.
 type staging struct{ tmp, dst []string }
 
-// create opens a temporary file for path; the caller writes and closes it.
+// create opens a temporary file for path, or path itself when it is a device or
+// a pipe; the caller writes and closes it.
 func (s *staging) create(path string) (*os.File, error) {
+	if info, err := os.Stat(path); err == nil && isStream(info) {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		return f, asFailure(err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return nil, asFailure(err)
