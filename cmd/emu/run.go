@@ -247,12 +247,29 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	if err := st.commit(); err != nil {
 		return err
 	}
+	if !isQuiet(cmd) {
+		noteExtrapolated(cmd.ErrOrStderr(), res)
+	}
 	if out.graph != "" && !isQuiet(cmd) {
 		// The graph keeps its baseline latencies: emu analyze starts there.
 		fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s (ℓ = %s, L0 = %gus); analyse it with: emu analyze %s\n",
 			out.graph, latencyMeaning(opt.GraphLatency), res.GraphL*1e6, out.graph)
 	}
 	return nil
+}
+
+// noteExtrapolated says on stderr which HPL Times are extrapolations
+// (--max-iterations): HPL's report has no place for it, and a Time costed
+// from a few panels must not pass for an emulated one.
+func noteExtrapolated(w io.Writer, res *scenario.Result) {
+	for i, r := range res.HPL {
+		if r == nil || !r.Extrapolated {
+			continue
+		}
+		total := (r.N + r.NB - 1) / r.NB
+		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from the first %d of %d panels (%.6g s emulated)\n",
+			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime)
+	}
 }
 
 // printTo prints the results where they belong: HPL's report as HPL.dat's lines
