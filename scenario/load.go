@@ -348,7 +348,15 @@ func readInput(path string) ([]byte, error) {
 // unknownKey returns the first key the document gave that the schema does not
 // have, preferring a leaf ("hpll.nb") over its table ("hpll"); "" if none.
 func unknownKey(md toml.MetaData) string {
-	und := md.Undecoded()
+	var und []toml.Key
+	for _, k := range md.Undecoded() {
+		// [kernels] checks its own keys (KernelsTable.UnmarshalTOML); BurntSushi
+		// lists the keys of inline tables inside its arrays (piece = [{...}]) as
+		// undecoded even so.
+		if len(k) < 2 || k[0] != "kernels" {
+			und = append(und, k)
+		}
+	}
 	if len(und) == 0 {
 		return ""
 	}
