@@ -68,9 +68,18 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(outputPath{"--json", f.json, false}, outputPath{"--lp", f.lp, false},
+		outputPath{"--plot", f.plot, true}); err != nil {
+		return err
+	}
 	g, err := loadGraph(path, gp)
 	if err != nil {
 		return err
+	}
+	// A class no edge has would sweep nothing and silently hold every
+	// recorded class at 0.
+	if n := g.Classes(); f.class >= max(n, 1) {
+		return fmt.Errorf("--class %d: %s has latency classes 0..%d", f.class, path, max(n, 1)-1)
 	}
 	// A recorded graph knows the latencies of its run. Every class but the
 	// swept one stays there (a factor class held at (f−1)·L0, a switch
@@ -213,7 +222,7 @@ func loadGraph(path string, gp goal.Params) (*sensitivity.Graph, error) {
 var secondsPerUnit = []struct {
 	suffix string
 	s      float64
-}{{"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}}
+}{{"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"μs", 1e-6}, {"ms", 1e-3}, {"s", 1}}
 
 // parseSeconds reads a duration such as "3us", "0.018ns" or "0" into
 // seconds. Only 0 may go without a unit: GOAL's ns and emu's s are too

@@ -195,6 +195,7 @@ func TestAnalyzeKeepsOtherClasses(t *testing.T) {
 
 func TestAnalyzeBadInput(t *testing.T) {
 	good := writeFile(t, "ok.goal", llampBlocking)
+	dir := t.TempDir()
 	cases := []struct {
 		name string
 		args []string
@@ -208,12 +209,23 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.goal")}, "no such file"},
 		{"unknown op", []string{writeFile(t, "bad.goal", "num_ranks 1\nrank 0 {\nl1: jump 5\n}\n")}, "bad.goal:3"},
 		{"not a graph", []string{writeFile(t, "x.graph", "hello")}, "x.graph: sensitivity: graph file"},
+		{"class beyond the graph's", []string{good, "--class", "8"}, "--class 8: " + good + " has latency classes 0..0"},
+		{"one path for two outputs", []string{good, "--json", filepath.Join(dir, "x"), "--lp", filepath.Join(dir, "x")}, "--lp " + filepath.Join(dir, "x") + ": also named by --json"},
+		{"a folder for a file", []string{good, "--json", dir}, "is a folder, want a file name"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, append([]string{"analyze"}, c.args...)...)
 		if code != exitInput || !strings.Contains(errOut, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.name, code, errOut, c.want)
 		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("refused runs left %d files behind", len(entries))
+	}
+	// The Greek mu (U+03BC) reads as the micro sign (U+00B5) does.
+	code, out, errOut := runCLI(t, "analyze", good, "--L", "3μs", "--o", "5µs", "--G", "0.018ns")
+	if code != exitOK || !strings.Contains(out, "T = 16.000054 µs") {
+		t.Errorf("--L 3μs: exit %d %s\n%s", code, errOut, out)
 	}
 }
 
