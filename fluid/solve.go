@@ -13,7 +13,7 @@ type solver struct {
 	floor   float64     // flows below this level are frozen at their rates
 	work    []linkWork  // per link, indexed by LinkID
 	links   []LinkID    // links being re-solved, in discovery order
-	flows   []*flow     // flows being re-solved, in discovery order
+	flows   []int32     // slots of the flows being re-solved, in discovery order
 	bounded []*flow     // those of them with a finite bound, by bound level
 	queue   levelQueue  // links with unfixed flows, by saturation level
 	left    int         // flows of the solve not yet fixed
@@ -66,8 +66,12 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 		s.scanLink(sv.links[i])
 	}
 	s.maxMin()
-	for _, f := range sv.flows {
-		s.setRate(now, f, f.x)
+	for _, slot := range sv.flows {
+		// Most flows of a re-solve keep their rates: compare in the dense
+		// arrays, and touch only the flows that change.
+		if x := s.view[slot].x; s.hot[slot].rate != x {
+			s.setRate(now, s.bySlot[slot], x)
+		}
 	}
 }
 
@@ -93,13 +97,13 @@ func (s *System) scanLink(l LinkID) {
 			continue
 		}
 		h.stamp = sv.stamp
-		f := s.bySlot[m.slot]
-		f.x = 0
-		sv.flows = append(sv.flows, f)
-		if !math.IsInf(f.bound, 1) {
-			sv.bounded = append(sv.bounded, f)
+		v := &s.view[m.slot]
+		v.x = 0
+		sv.flows = append(sv.flows, m.slot)
+		if v.bounded {
+			sv.bounded = append(sv.bounded, s.bySlot[m.slot])
 		}
-		for _, e := range f.elems {
+		for _, e := range v.elems {
 			s.visitLink(e.link)
 		}
 	}
@@ -167,13 +171,12 @@ func (s *System) maxMin() {
 			return
 		case boundLevel <= linkLevel:
 			f := sv.bounded[next]
-			s.fix(f, f.bound)
+			s.fix(f.slot, f.bound)
 		default:
 			sv.queue.heap.pop()
 			for _, m := range s.links[top].members {
 				if s.hot[m.slot].stamp == sv.stamp { // re-solved, not fixed yet
-					f := s.bySlot[m.slot]
-					s.fix(f, linkLevel/f.weight)
+					s.fix(m.slot, linkLevel/s.view[m.slot].weight)
 				}
 			}
 			sv.dead-- // top itself, counted by fix though already popped
@@ -251,11 +254,14 @@ func (s *System) recount(l LinkID) float64 {
 	return u
 }
 
-// fix gives f rate x and withdraws it from the links it loads.
-func (s *System) fix(f *flow, x float64) {
-	s.hot[f.slot].stamp, f.x = s.solver.stamp+1, x
+// fix gives the flow in slot rate x and withdraws it from the links it
+// loads.
+func (s *System) fix(slot int32, x float64) {
+	s.hot[slot].stamp = s.solver.stamp + 1
+	v := &s.view[slot]
+	v.x = x
 	s.solver.left--
-	for _, e := range f.elems {
+	for _, e := range v.elems {
 		w := &s.solver.work[e.link]
 		if w.remaining -= e.coef * x; w.remaining < 0 {
 			w.remaining = 0
@@ -264,7 +270,7 @@ func (s *System) fix(f *flow, x float64) {
 			s.solver.dead++ // its heap entry is dropped when it surfaces, or by dropDead
 			continue
 		}
-		if w.usage -= e.coef / f.weight; w.usage <= 0 {
+		if w.usage -= e.coef / v.weight; w.usage <= 0 {
 			// Cancellation after subtracting a much larger term: recount.
 			w.usage = s.recount(e.link)
 		}

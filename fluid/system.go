@@ -58,6 +58,7 @@ type System struct {
 	// instead of a pointer chase into a flow struct each time.
 	bySlot []*flow
 	hot    []flowHot
+	view   []flowView
 	nextID FlowID
 	now    float64 // time of the last call, s
 	done   flowHeap
@@ -79,6 +80,16 @@ type member struct {
 	coef  float64 // copy of the flow's elem coefficient on this link
 	slot  int32   // the flow's slot: System.bySlot, System.hot
 	elem  int32   // index into the flow's elems
+}
+
+// flowView is what the solver reads of a flow it re-solves, in a dense
+// array (System.view) so that a re-solve need not touch the flow structs
+// of the flows whose rates it leaves unchanged.
+type flowView struct {
+	elems   []elem  // the flow's elems (same array as flow.elems, fixed once the flow is added)
+	weight  float64 // copy of flow.weight
+	x       float64 // newly computed rate
+	bounded bool    // flow.bound is finite
 }
 
 // flowHot is the part of a flow's state the solver reads while scanning
@@ -106,8 +117,7 @@ type flow struct {
 	last      float64 // time remaining was last brought up to date, s
 	finish    float64 // projected completion time, s; +Inf while stalled
 	heapIdx   int32   // position in System.done
-	slot      int32   // index in System.bySlot and System.hot, kept for life
-	x         float64 // solver scratch: newly computed rate
+	slot      int32   // index in System.bySlot, System.hot and System.view, kept for life
 }
 
 // NewSystem returns an empty System over links, re-solving incrementally.
@@ -237,6 +247,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	f.finish = math.Inf(1)
 	f.rate = -1 // no rate yet: forces setRate to project the completion
 	s.hot[f.slot] = flowHot{rate: -1, level: math.NaN()}
+	s.view[f.slot] = flowView{elems: f.elems, weight: f.weight, bounded: !math.IsInf(f.bound, 1)}
 	s.done.push(f)
 	if len(f.elems) == 0 {
 		s.setRate(now, f, f.bound)
@@ -336,6 +347,7 @@ func (s *System) newFlow() *flow {
 	f := &flow{slot: int32(len(s.bySlot))}
 	s.bySlot = append(s.bySlot, f)
 	s.hot = append(s.hot, flowHot{})
+	s.view = append(s.view, flowView{})
 	return f
 }
 
@@ -344,6 +356,7 @@ func (s *System) newFlow() *flow {
 // solver's lists are rebuilt before each use.
 func (s *System) recycle(f *flow) {
 	*f = flow{elems: f.elems[:0], slot: f.slot}
+	s.view[f.slot] = flowView{}
 	s.free = append(s.free, f)
 }
 
