@@ -103,8 +103,10 @@ func (s *System) scanLink(l LinkID) {
 		if v.bounded {
 			sv.bounded = append(sv.bounded, s.bySlot[m.slot])
 		}
-		for _, e := range v.elems {
-			s.visitLink(e.link)
+		if !s.opts.FullResolve { // there every loaded link is queued already
+			for _, e := range v.elems {
+				s.visitLink(e.link)
+			}
 		}
 	}
 	w.remaining = max(w.remaining, 0)
