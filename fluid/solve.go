@@ -9,16 +9,19 @@ import (
 // solver holds the scratch state of one re-solve, reused across calls so
 // that a flow start or end allocates nothing in the steady state.
 type solver struct {
-	stamp   uint32      // marks the links and flows being re-solved (even; +1 marks fixed flows)
-	floor   float64     // flows below this level are frozen at their rates
-	work    []linkWork  // per link, indexed by LinkID
-	links   []LinkID    // links being re-solved, in discovery order
-	flows   []int32     // slots of the flows being re-solved, in discovery order
-	bounded []*flow     // those of them with a finite bound, by bound level
-	queue   levelQueue  // links with unfixed flows, by saturation level
-	left    int         // flows of the solve not yet fixed
-	dead    int         // heap entries whose links have no unfixed flow left
-	levels  []flowLevel // scratch of saturationLevel
+	stamp uint32     // marks the links and flows being re-solved (even; +1 marks fixed flows)
+	floor float64    // flows below this level are frozen at their rates
+	work  []linkWork // per link, indexed by LinkID
+	// linkStamp[l] == stamp when link l is queued for the re-solve: apart
+	// from work, 4 bytes a link, for the BFS's many random probes.
+	linkStamp []uint32
+	links     []LinkID    // links being re-solved, in discovery order
+	flows     []int32     // slots of the flows being re-solved, in discovery order
+	bounded   []*flow     // those of them with a finite bound, by bound level
+	queue     levelQueue  // links with unfixed flows, by saturation level
+	left      int         // flows of the solve not yet fixed
+	dead      int         // heap entries whose links have no unfixed flow left
+	levels    []flowLevel // scratch of saturationLevel
 }
 
 // linkWork is a link's solver scratch, kept apart from linkState so that
@@ -26,7 +29,6 @@ type solver struct {
 type linkWork struct {
 	remaining float64 // capacity not yet given to fixed flows, bytes/s
 	usage     float64 // Σ coefficient/weight over the flows not yet fixed
-	stamp     uint32  // == solver.stamp when the link is being re-solved
 	unfixed   int32   // number of flows not yet fixed
 }
 
@@ -42,6 +44,7 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 	sv := &s.solver
 	if len(sv.work) != len(s.links) {
 		sv.work = make([]linkWork, len(s.links))
+		sv.linkStamp = make([]uint32, len(s.links))
 	}
 	if sv.stamp += 2; sv.stamp == 0 {
 		s.restamp()
@@ -120,7 +123,7 @@ func (s *System) scanLink(l LinkID) {
 func (s *System) restamp() {
 	sv := &s.solver
 	for i := range sv.work {
-		sv.work[i].stamp = 0
+		sv.linkStamp[i] = 0
 	}
 	for i := range s.hot {
 		s.hot[i].stamp = 0
@@ -129,8 +132,8 @@ func (s *System) restamp() {
 }
 
 func (s *System) visitLink(l LinkID) {
-	if w := &s.solver.work[l]; w.stamp != s.solver.stamp {
-		w.stamp = s.solver.stamp
+	if st := &s.solver.linkStamp[l]; *st != s.solver.stamp {
+		*st = s.solver.stamp
 		s.solver.links = append(s.solver.links, l)
 	}
 }
