@@ -29,6 +29,9 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 			if err != nil {
 				return res, err
 			}
+			if res.q.Params >= len(data) {
+				continue // exact only because it has a parameter per sample
+			}
 			res.q.CVRMSE, err = fc.crossValidate(data, mk, N0)
 			return res, err
 		}
@@ -48,6 +51,9 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 			}
 			if mk == Mp && res.pieces < 2 || nk == Nmix && !res.sepd {
 				continue // one piece is M1; one mode, or overlapping ones, is not multi-modal
+			}
+			if res.q.Params >= len(data) {
+				continue // as many parameters as samples: it interpolates, it tells nothing
 			}
 			if res.q.CVRMSE, err = fc.crossValidate(data, mk, nk); err != nil {
 				continue // e.g. too few samples for pieces

@@ -214,3 +214,22 @@ func TestFitEveryFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoFewSamples: with as few samples as an M2 dgemm model has
+// parameters, auto must not pick a family that merely interpolates them.
+func TestAutoFewSamples(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	m := modelstest.MustBuild(t, models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 5e-6,
+		Noise: models.NoiseGaussian, Sigma: 5e-7})
+	auto, _ := models.ParseFamily("auto")
+	for _, n := range []int{4, 6, 10} {
+		data := modelstest.Draw(m, "h", n, modelstest.GemmDims(1, 512), rng)
+		_, q, err := models.Fit("dgemm", data, auto, models.FitOptions{Seed: 1})
+		if err != nil {
+			t.Fatalf("%d samples: %v", n, err)
+		}
+		if q.Params >= n {
+			t.Errorf("%d samples: auto chose %s with %d parameters", n, q.Family, q.Params)
+		}
+	}
+}
