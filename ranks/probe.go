@@ -22,13 +22,14 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	if d > 0 {
 		r.simcalls(3) // set_flops_amount, set_host, set_bound, then start
 	}
+	free := r.costsNothing(d)
 	r.sleep(d, "Iprobe")
 	st, ok := c.peek(src, tag)
 	r.simcall() // the mailbox probe: the counter is updated once it is answered
 	r.payOwed()
 	if !ok {
 		w.failedPoll(n)
-		if w.cfg.IprobeCost == 0 {
+		if free {
 			r.spin("Iprobe", c.peerOf(src), tag)
 		}
 		return false, Status{}

@@ -46,13 +46,15 @@ func (q *Request) Test() (bool, Msg, Status) {
 	r := q.owner
 	r.payOwed()
 	n := r.w.counter(r, ctrTest)
-	r.sleep(r.w.cfg.TestCost*float64(*n), "Test")
+	d := r.w.cfg.TestCost * float64(*n)
+	free := r.costsNothing(d)
+	r.sleep(d, "Test")
 	done := q.done
 	r.simcall() // the test: the counter is updated once it is answered
 	r.payOwed()
 	if !done {
 		r.w.failedPoll(n)
-		if r.w.cfg.TestCost == 0 {
+		if free {
 			r.spin("Test", q.peer, q.tag)
 		}
 		return false, Msg{}, Status{}
@@ -127,7 +129,9 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 	}
 	r.payOwed()
 	n := r.w.counter(r, ctrTestany)
-	r.sleep(r.w.cfg.TestCost*float64(*n), "Testany")
+	d := r.w.cfg.TestCost * float64(*n)
+	free := r.costsNothing(d)
+	r.sleep(d, "Testany")
 	found := -1
 	for i, q := range reqs {
 		if q != nil && q.done {
@@ -145,7 +149,7 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 		return found, true, m, st
 	}
 	r.w.failedPoll(n)
-	if r.w.cfg.TestCost == 0 {
+	if free {
 		r.spin("Testany", noPeer, 0)
 	}
 	return -1, false, Msg{}, Status{}

@@ -160,8 +160,16 @@ func ParseTime(s string) (float64, error) {
 	if err == nil && v < 0 {
 		err = fmt.Errorf("time %q is negative", s)
 	}
+	if err == nil && v > maxTime {
+		err = fmt.Errorf("time %q is beyond %gs: the simulated clock would lose the microseconds MPI costs are made of", s, maxTime)
+	}
 	return v, err
 }
+
+// maxTime bounds every duration a scenario gives (31 years). The clock is a
+// float64: past about 1e10 s an Iprobe's microsecond no longer moves it, and a
+// polling rank would spin forever at one instant.
+const maxTime = 1e9
 
 // ParseBandwidth reads a bandwidth in bytes per second: "10GBps", "100Gbps",
 // "1.25GB/s", "1GiBps". A bandwidth must carry its unit (bytes or bits are too easily

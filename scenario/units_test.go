@@ -86,6 +86,8 @@ func TestParseUnitsRejects(t *testing.T) {
 		{ParseTime, "-1us"},
 		{ParseTime, "1 fortnight"},
 		{ParseTime, "1e999s"},
+		{ParseTime, "1e300s"}, // finite, but the clock could no longer count microseconds
+		{ParseTime, "2e9"},
 		{ParseSpeed, "0f"},
 		{ParseBandwidth, "1e308EBps"}, // overflows to +Inf
 	}
