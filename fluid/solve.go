@@ -72,7 +72,7 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 	for _, slot := range sv.flows {
 		// Most flows of a re-solve keep their rates: compare in the dense
 		// arrays, and touch only the flows that change.
-		if x := s.view[slot].x; s.hot[slot].rate != x {
+		if x := s.hot[slot].x; s.hot[slot].rate != x {
 			s.setRate(now, s.bySlot[slot], x)
 		}
 	}
@@ -100,7 +100,7 @@ func (s *System) scanLink(l LinkID) {
 			continue
 		}
 		h.stamp = sv.stamp
-		v := &s.view[m.slot]
+		v := h
 		v.x = 0
 		sv.flows = append(sv.flows, m.slot)
 		if v.bounded {
@@ -181,7 +181,7 @@ func (s *System) maxMin() {
 			sv.queue.heap.pop()
 			for _, m := range s.links[top].members {
 				if s.hot[m.slot].stamp == sv.stamp { // re-solved, not fixed yet
-					s.fix(m.slot, linkLevel/s.view[m.slot].weight)
+					s.fix(m.slot, linkLevel/s.hot[m.slot].weight)
 				}
 			}
 			sv.dead-- // top itself, counted by fix though already popped
@@ -263,7 +263,7 @@ func (s *System) recount(l LinkID) float64 {
 // loads.
 func (s *System) fix(slot int32, x float64) {
 	s.hot[slot].stamp = s.solver.stamp + 1
-	v := &s.view[slot]
+	v := &s.hot[slot]
 	v.x = x
 	s.solver.left--
 	for _, e := range v.elems {
