@@ -99,15 +99,13 @@ func (s *System) scanLink(l LinkID) {
 		if h.stamp == sv.stamp {
 			continue
 		}
-		h.stamp = sv.stamp
-		v := h
-		v.x = 0
+		h.stamp, h.x = sv.stamp, 0
 		sv.flows = append(sv.flows, m.slot)
-		if v.bounded {
+		if h.bounded {
 			sv.bounded = append(sv.bounded, s.bySlot[m.slot])
 		}
 		if !s.opts.FullResolve { // there every loaded link is queued already
-			for _, e := range v.elems {
+			for _, e := range h.elems {
 				s.visitLink(e.link)
 			}
 		}
@@ -262,11 +260,10 @@ func (s *System) recount(l LinkID) float64 {
 // fix gives the flow in slot rate x and withdraws it from the links it
 // loads.
 func (s *System) fix(slot int32, x float64) {
-	s.hot[slot].stamp = s.solver.stamp + 1
-	v := &s.hot[slot]
-	v.x = x
+	h := &s.hot[slot]
+	h.stamp, h.x = s.solver.stamp+1, x
 	s.solver.left--
-	for _, e := range v.elems {
+	for _, e := range h.elems {
 		w := &s.solver.work[e.link]
 		if w.remaining -= e.coef * x; w.remaining < 0 {
 			w.remaining = 0
@@ -275,7 +272,7 @@ func (s *System) fix(slot int32, x float64) {
 			s.solver.dead++ // its heap entry is dropped when it surfaces, or by dropDead
 			continue
 		}
-		if w.usage -= e.coef / v.weight; w.usage <= 0 {
+		if w.usage -= e.coef / h.weight; w.usage <= 0 {
 			// Cancellation after subtracting a much larger term: recount.
 			w.usage = s.recount(e.link)
 		}
