@@ -104,6 +104,10 @@ func (p *parser) errorf(format string, args ...any) error {
 func (p *parser) run() error {
 	for {
 		line, err := p.readLine()
+		if p.line == 0 {
+			// A UTF-8 byte order mark, which some editors save, is not text.
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if len(line) > 0 || err == nil {
 			p.line++
 			if perr := p.parseLine(line); perr != nil {
@@ -120,6 +124,8 @@ func (p *parser) run() error {
 }
 
 func (p *parser) readLine() ([]byte, error) { return p.lr.next() }
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // lineReader splits its input into lines over one buffer that grows to the
 // longest line: cheaper per line than bufio.Reader.ReadSlice, which

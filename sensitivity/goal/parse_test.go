@@ -205,6 +205,23 @@ func TestParseLongLine(t *testing.T) {
 	}
 }
 
+// TestParseByteOrderMark: a schedule an editor saved with a UTF-8 byte
+// order mark reads as without it, with the same line numbers; a mark
+// anywhere else is still an error.
+func TestParseByteOrderMark(t *testing.T) {
+	const body = "num_ranks 1\nrank 0 {\nl1: calc 5\n}\n"
+	s, err := Parse(strings.NewReader("\ufeff"+body), "bom.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.NumOps() != 1 || s.Op(0).Line != 3 {
+		t.Fatalf("ops %d, line %d", s.NumOps(), s.Op(0).Line)
+	}
+	if _, err := Parse(strings.NewReader("num_ranks 1\n\ufeffrank 0 {\nl1: calc 5\n}\n"), "mid.goal"); err == nil || !strings.Contains(err.Error(), "mid.goal:2") {
+		t.Errorf("a mark on line 2: %v, want an error at mid.goal:2", err)
+	}
+}
+
 // rankOf finds the rank of a global op index by binary search over the
 // rank boundaries: an independent check of the records' rank field.
 func (s *Schedule) rankOf(op int32) int {
