@@ -124,7 +124,7 @@ type HPLTable struct {
 	Equilibration Toggle   `toml:"equilibration"`
 	Alignment     *int     `toml:"alignment"`
 	Threshold     *float64 `toml:"threshold"`
-	MaxIterations int      `toml:"max_iterations"` // emulate only the first K panels, 0 = all
+	MaxIterations int      `toml:"max_iterations"` // emulate only K panels, sampled across the run, 0 = all
 }
 
 // PingpongTable is [pingpong] and [ring]: message sizes and repetitions.

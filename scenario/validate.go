@@ -26,7 +26,7 @@ type Plan struct {
 
 	HPL           []hpl.Params // the tests, in HPL's order
 	HPLDat        *hpl.Dat     // the parameters as HPL echoes them (from HPL.dat or [hpl])
-	MaxIterations int          // emulate only the first K panels (0 = all)
+	MaxIterations int          // emulate only K panels, sampled across the run (0 = all)
 
 	Sizes      []int // pingpong / ring message sizes, bytes
 	Iterations int   // pingpong / ring repetitions per size

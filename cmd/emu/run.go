@@ -165,7 +165,7 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
 	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
-	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only the first `K` panels and extrapolate Time (same as --set hpl.max_iterations=K)")
+	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
 	return cmd
 }
 
@@ -267,7 +267,7 @@ func noteExtrapolated(w io.Writer, res *scenario.Result) {
 			continue
 		}
 		total := (r.N + r.NB - 1) / r.NB
-		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from the first %d of %d panels (%.6g s emulated)\n",
+		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated)\n",
 			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime)
 	}
 }
