@@ -17,13 +17,9 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	r := c.r
 	w := r.w
 	r.payOwed()
-	n := w.counter(r, ctrIprobe)
-	d := w.cfg.IprobeCost * float64(*n)
-	if d > 0 {
-		r.simcalls(3) // set_flops_amount, set_host, set_bound, then start
-	}
-	free := r.costsNothing(d)
-	r.sleep(d, "Iprobe")
+	// SMPI's probe sleep is an exec: set_flops_amount, set_host and
+	// set_bound are simcalls before its start.
+	n, free := r.pollCost(ctrIprobe, w.cfg.IprobeCost, 3, "Iprobe")
 	st, ok := c.peek(src, tag)
 	r.simcall() // the mailbox probe: the counter is updated once it is answered
 	r.payOwed()

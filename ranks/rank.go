@@ -58,16 +58,6 @@ const spinLimit = 64
 // the same instant (to see what the others did), and after that only when
 // the engine has fired the next instant's events. A poller with nothing
 // left to happen is reported in the DeadlockError under its call.
-// costsNothing reports whether a poll cost of d seconds leaves the clock
-// where it is: d is 0, or so small against the simulated time that the
-// float64 clock cannot count it (a microsecond past about 1e10 s). Such a
-// poll is free and must be treated as one (spin), or a rank polling for a
-// message would loop forever at one instant.
-func (r *Rank) costsNothing(d float64) bool {
-	now := r.w.eng.Now()
-	return now+d == now
-}
-
 func (r *Rank) spin(call string, peer, tag int) {
 	now := r.w.eng.Now()
 	if now != r.spinAt {

@@ -45,10 +45,7 @@ func (q *Request) finish() (Msg, Status) {
 func (q *Request) Test() (bool, Msg, Status) {
 	r := q.owner
 	r.payOwed()
-	n := r.w.counter(r, ctrTest)
-	d := r.w.cfg.TestCost * float64(*n)
-	free := r.costsNothing(d)
-	r.sleep(d, "Test")
+	n, free := r.pollCost(ctrTest, r.w.cfg.TestCost, 0, "Test")
 	done := q.done
 	r.simcall() // the test: the counter is updated once it is answered
 	r.payOwed()
@@ -128,10 +125,7 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 		return -1, true, Msg{}, Status{}
 	}
 	r.payOwed()
-	n := r.w.counter(r, ctrTestany)
-	d := r.w.cfg.TestCost * float64(*n)
-	free := r.costsNothing(d)
-	r.sleep(d, "Testany")
+	n, free := r.pollCost(ctrTestany, r.w.cfg.TestCost, 0, "Testany")
 	found := -1
 	for i, q := range reqs {
 		if q != nil && q.done {
@@ -161,6 +155,25 @@ const (
 	ctrTest
 	ctrTestany
 )
+
+// pollCost charges a poll (Iprobe, Test, Testany) its injected cost: cost
+// times the poll counter, after the extra simcalls SMPI makes before it. It
+// returns the counter, to update once the poll's outcome is known, and
+// whether the poll was free: its cost was 0, or so small against the
+// simulated time that the float64 clock could not count it (a microsecond
+// past about 1e10 s). A failed free poll must spin, or a rank polling for a
+// message would loop forever at one instant.
+func (r *Rank) pollCost(which int, cost float64, simcalls int, call string) (n *int, free bool) {
+	n = r.w.counter(r, which)
+	d := cost * float64(*n)
+	if d > 0 {
+		r.simcalls(simcalls)
+	}
+	now := r.w.eng.Now()
+	free = now+d == now
+	r.sleep(d, call)
+	return n, free
+}
 
 // counter returns the poll counter to use: the simulation-wide one, as in
 // SimGrid 3.32, or the rank's own with Config.PerRankCounters.
