@@ -95,6 +95,25 @@ func TestAnalyzeGOAL(t *testing.T) {
 	}
 }
 
+// writeGraph builds b's graph and writes it to a graph file, returning its path.
+func writeGraph(t *testing.T, b *sensitivity.Builder) string {
+	t.Helper()
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "g.graph")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := g.WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestAnalyzeGraphFile(t *testing.T) {
 	// A late sender: rank 1 computes 10 µs, sends (o = 1 µs) to rank 0,
 	// whose receive costs 1 µs: T = 12 µs + L = 15 µs at L = 3 µs.
@@ -105,16 +124,7 @@ func TestAnalyzeGraphFile(t *testing.T) {
 	b.Edge(c, s, 0)
 	b.Edge(s, r, 0, sensitivity.LatTerm{Class: 0, Count: 1})
 	b.SetBaseline([]float64{3e-6}) // the run's latency: analyze's default L
-	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "g.graph")
-	f, _ := os.Create(path)
-	if _, err := g.WriteTo(f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := writeGraph(t, b)
 	js := filepath.Join(t.TempDir(), "r.json")
 	code, out, errOut := runCLI(t, "analyze", path, "--json", js, "--mpi-time", "--pairwise")
 	if code != 0 {
@@ -148,16 +158,7 @@ func TestAnalyzeKeepsOtherClasses(t *testing.T) {
 	b.Edge(c, s, 0)
 	b.Edge(s, r, 0, sensitivity.LatTerm{Class: 0, Count: 1}, sensitivity.LatTerm{Class: 1, Count: 1})
 	b.SetBaseline([]float64{3e-6, 2e-6})
-	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "g.graph")
-	f, _ := os.Create(path)
-	if _, err := g.WriteTo(f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := writeGraph(t, b)
 	for _, c := range []struct {
 		args   []string
 		want   string
