@@ -66,28 +66,7 @@ func TestDgemmMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, be := range testBackends(t) {
 		k := newReal(t, be)
-		for _, s := range shapes {
-			for _, tA := range transposes {
-				for _, tB := range transposes {
-					name := fmt.Sprintf("%s/%dx%dx%d/%c%c", be, s.m, s.n, s.k, tA, tB)
-					ar, ac := s.m, s.k
-					if tA != blas.NoTrans {
-						ar, ac = s.k, s.m
-					}
-					br, bc := s.k, s.n
-					if tB != blas.NoTrans {
-						br, bc = s.n, s.k
-					}
-					lda, ldb, ldc := ar+s.pad, br+s.pad, s.m+s.pad
-					a, b := randSlice(rng, lda*ac), randSlice(rng, ldb*bc)
-					c := randSlice(rng, ldc*s.n)
-					want := append([]float64(nil), c...)
-					refDgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, want, ldc)
-					k.Dgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, c, ldc)
-					assertClose(t, name, c, want)
-				}
-			}
-		}
+		dgemmMatchesReference(t, rng, be, shapes, k.Dgemm)
 	}
 }
 
@@ -101,27 +80,35 @@ func TestOneCoreDgemmMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		one := OneCore(be)
-		for _, s := range []struct{ m, n, k, pad int }{{128, 128, 64, 0}, {200, 70, 150, 3}, {65, 300, 1, 1}, {64, 256, 129, 0}} {
-			for _, tA := range transposes {
-				for _, tB := range transposes {
-					what := fmt.Sprintf("%s/%dx%dx%d/%c%c", name, s.m, s.n, s.k, tA, tB)
-					ar, ac := s.m, s.k
-					if tA != blas.NoTrans {
-						ar, ac = s.k, s.m
-					}
-					br, bc := s.k, s.n
-					if tB != blas.NoTrans {
-						br, bc = s.n, s.k
-					}
-					lda, ldb, ldc := ar+s.pad, br+s.pad, s.m+s.pad
-					a, b := randSlice(rng, lda*ac), randSlice(rng, ldb*bc)
-					c := randSlice(rng, ldc*s.n)
-					want := append([]float64(nil), c...)
-					refDgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, want, ldc)
-					one.Dgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, c, ldc)
-					assertClose(t, what, c, want)
+		tiled := []struct{ m, n, k, pad int }{{128, 128, 64, 0}, {200, 70, 150, 3}, {65, 300, 1, 1}, {64, 256, 129, 0}}
+		dgemmMatchesReference(t, rng, name, tiled, OneCore(be).Dgemm)
+	}
+}
+
+// dgemmMatchesReference runs dgemm on every shape and transpose pair with
+// padded leading dimensions and compares C with the reference dgemm's.
+func dgemmMatchesReference(t *testing.T, rng *rand.Rand, label string, shapes []struct{ m, n, k, pad int },
+	dgemm func(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)) {
+	t.Helper()
+	for _, s := range shapes {
+		for _, tA := range transposes {
+			for _, tB := range transposes {
+				name := fmt.Sprintf("%s/%dx%dx%d/%c%c", label, s.m, s.n, s.k, tA, tB)
+				ar, ac := s.m, s.k
+				if tA != blas.NoTrans {
+					ar, ac = s.k, s.m
 				}
+				br, bc := s.k, s.n
+				if tB != blas.NoTrans {
+					br, bc = s.n, s.k
+				}
+				lda, ldb, ldc := ar+s.pad, br+s.pad, s.m+s.pad
+				a, b := randSlice(rng, lda*ac), randSlice(rng, ldb*bc)
+				c := randSlice(rng, ldc*s.n)
+				want := append([]float64(nil), c...)
+				refDgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, want, ldc)
+				dgemm(tA, tB, s.m, s.n, s.k, 0.7, a, lda, b, ldb, -1.3, c, ldc)
+				assertClose(t, name, c, want)
 			}
 		}
 	}
