@@ -36,6 +36,23 @@
 // Flow ids increase and are never reused; ties between completion times are
 // broken by the lower id. Maps are never ranged over.
 //
+// # SimGrid's arithmetic (Options.SimGridHeap)
+//
+// With Options.SimGridHeap a System reproduces SimGrid 3.32's lazy network
+// model float for float (simgrid.go), so that an emulation driven by it
+// gives SMPI's figures to the printed microsecond even where a run is
+// chaotic: a flow's latency phase is part of it (StartLatent, Activate);
+// the rates are those of lmm::MaxMin's solve, with its order of
+// operations and its precision cut-offs (maxmin/precision 1e-5), over the
+// links marked modified since the last Settle, as SimGrid's selective
+// update marks them; at each Settle every flow on a modified link has its
+// remaining bytes and completion date re-projected and takes a new stamp
+// in SimGrid's order (modified links in marking order, each link's flows
+// most recently enabled first), and equal dates complete in stamp order,
+// as SimGrid's stable action heap pops them. A completed flow leaves its
+// links at the next Settle or flow start (SimGrid frees its variable when
+// the completion is posted).
+//
 // # Error policy
 //
 // Bad configuration (a topology's Config) is reported by Validate and the

@@ -10,6 +10,7 @@ type flowHeap []heapEntry
 
 type heapEntry struct {
 	finish float64 // the flow's projected finish time, s (copy of f.finish)
+	tie    uint64  // tie-breaker: the flow's id, or its SimGrid heap stamp
 	id     FlowID
 	f      *flow
 }
@@ -18,7 +19,7 @@ func (a *heapEntry) before(b *heapEntry) bool {
 	if a.finish != b.finish {
 		return a.finish < b.finish
 	}
-	return a.id < b.id
+	return a.tie < b.tie
 }
 
 // set puts e at index i and tells its flow.
@@ -28,7 +29,7 @@ func (h flowHeap) set(i int, e heapEntry) {
 }
 
 func (h *flowHeap) push(f *flow) {
-	*h = append(*h, heapEntry{finish: f.finish, id: f.id, f: f})
+	*h = append(*h, heapEntry{finish: f.finish, tie: f.tie, id: f.id, f: f})
 	h.up(len(*h)-1, (*h)[len(*h)-1])
 }
 
@@ -48,7 +49,7 @@ func (h *flowHeap) remove(f *flow) {
 // fix restores the heap after f's finish time changed.
 func (h flowHeap) fix(f *flow) {
 	i := int(f.heapIdx)
-	h.place(i, heapEntry{finish: f.finish, id: f.id, f: f})
+	h.place(i, heapEntry{finish: f.finish, tie: f.tie, id: f.id, f: f})
 }
 
 // place puts e, whose key may differ from what was at i, where it belongs

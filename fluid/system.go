@@ -41,6 +41,9 @@ type Options struct {
 	// flows the change can affect (its component, above its level). Same
 	// rates, more work: it exists as a baseline for tests and benchmarks.
 	FullResolve bool
+	// SimGridHeap breaks ties between flows finishing at the same date as
+	// SimGrid 3.32's lazy network model does (see simgrid.go).
+	SimGridHeap bool
 }
 
 // System is a max-min fair sharing of links between flows. It is a
@@ -62,6 +65,7 @@ type System struct {
 	done   flowHeap
 	solver solver
 	batch  []elem // seeds of StartAll, reused
+	sg     sgState
 }
 
 // linkState is one link's constraint and the flows loading it.
@@ -112,7 +116,17 @@ type flow struct {
 	last      float64 // time remaining was last brought up to date, s
 	finish    float64 // projected completion time, s; +Inf while stalled
 	heapIdx   int32   // position in System.done
-	slot      int32   // index in System.bySlot and System.hot, kept for life
+	tie       uint64  // heap tie-breaker: id, or the SimGrid heap stamp
+	// SimGrid heap semantics (Options.SimGridHeap)
+	latent     bool    // in its latency phase: not yet on its links
+	freed      bool    // finished, its var_free pending
+	enableSeq  uint64  // when it was enabled on its links (newest first)
+	visited    uint64  // update_modified_cnst_set_rec's marker
+	inMod      uint64  // in the modified action list of solve inMod
+	sgValue    float64 // SimGrid's variable value from the last sgSolve
+	inSat      bool    // in the saturated_variable_set
+	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
+	slot       int32   // index in System.bySlot and System.hot, kept for life
 }
 
 // NewSystem returns an empty System over links, re-solving incrementally.
@@ -198,7 +212,9 @@ func (s *System) alone(f *flow) (float64, bool) {
 
 // add registers a flow without solving. A flow that crosses no Shared
 // link shares nothing: it gets its bound (or +Inf) at once.
-func (s *System) add(now float64, spec FlowSpec) *flow {
+func (s *System) add(now float64, spec FlowSpec) *flow { return s.addFlow(now, spec, true) }
+
+func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 	if !(spec.Bytes >= 0) || !(spec.Bound >= 0) || !(spec.Weight >= 0) || !(spec.ReverseShare >= 0) ||
 		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
 		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
@@ -208,6 +224,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	}
 	f := s.newFlow()
 	f.id, f.remaining, f.last, f.weight, f.bound, f.heapIdx = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1), -1
+	f.tie = uint64(f.id)
 	s.nextID++
 	if f.weight == 0 {
 		f.weight = 1
@@ -233,10 +250,8 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	if f.bound >= linkCap {
 		f.bound = math.Inf(1)
 	}
-	for i := range f.elems {
-		e := &f.elems[i]
-		e.pos = int32(len(s.links[e.link].members))
-		s.links[e.link].members = append(s.links[e.link].members, member{share: e.coef / f.weight, coef: e.coef, slot: f.slot, elem: int32(i)})
+	if attach {
+		s.attach(f)
 	}
 	s.flows.put(f)
 	f.finish = math.Inf(1)
@@ -247,6 +262,15 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 		s.setRate(now, f, f.bound)
 	}
 	return f
+}
+
+// attach puts f on its links' member lists.
+func (s *System) attach(f *flow) {
+	for i := range f.elems {
+		e := &f.elems[i]
+		e.pos = int32(len(s.links[e.link].members))
+		s.links[e.link].members = append(s.links[e.link].members, member{share: e.coef / f.weight, coef: e.coef, slot: f.slot, elem: int32(i)})
+	}
 }
 
 // resolveFrom re-solves after flow f started: only flows at or above the
@@ -289,10 +313,22 @@ func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
 
 // Finish removes a completed flow at time now and re-solves the part of the
 // system it shared links with.
-func (s *System) Finish(now float64, id FlowID) { s.remove(now, id) }
+func (s *System) Finish(now float64, id FlowID) {
+	if s.opts.SimGridHeap {
+		s.finishSG(now, id)
+		return
+	}
+	s.remove(now, id)
+}
 
 // Cancel removes a flow whether or not it has completed.
-func (s *System) Cancel(now float64, id FlowID) { s.remove(now, id) }
+func (s *System) Cancel(now float64, id FlowID) {
+	if s.opts.SimGridHeap {
+		s.finishSG(now, id)
+		return
+	}
+	s.remove(now, id)
+}
 
 func (s *System) remove(now float64, id FlowID) {
 	s.advance(now)
@@ -410,4 +446,25 @@ func (s *System) setRate(now float64, f *flow, x float64) {
 		f.finish = math.Inf(1)
 	}
 	s.done.fix(f)
+}
+
+func (f *flow) activeOn(l LinkID) bool {
+	for i, e := range f.elems {
+		if e.link == l {
+			return i < 64 && f.activeMask&(1<<uint(i)) != 0
+		}
+	}
+	return false
+}
+
+func (f *flow) setActive(l LinkID, on bool) {
+	for i, e := range f.elems {
+		if e.link == l && i < 64 {
+			if on {
+				f.activeMask |= 1 << uint(i)
+			} else {
+				f.activeMask &^= 1 << uint(i)
+			}
+		}
+	}
 }

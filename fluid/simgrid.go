@@ -1,0 +1,406 @@
+package fluid
+
+import (
+	"math"
+	"slices"
+)
+
+// sgState mirrors what decides, in SimGrid 3.32's lazy network model,
+// which of several actions due at the same date completes first: the
+// action heap is a stable pairing heap, so ties go to the action whose
+// heap entry was inserted or updated first; entries are updated once per
+// solve, for every action of the "modified set", in the order that set is
+// built (lmm::System::solve walks the modified constraints in the order
+// they were marked and each one's enabled elements newest first).
+type sgState struct {
+	stamp     uint64   // heap insertions and updates so far
+	enables   uint64   // variables enabled so far
+	visited   uint64   // update_modified_cnst_set_rec's counter
+	solves    uint64   // solves so far (marks flows in the modified list)
+	linked    []bool   // per link: in the modified constraint list
+	modified  []LinkID // modified constraints, in marking order
+	frees     []*flow  // finished flows whose variable is freed at post time
+	activated []*flow  // flows enabled since the last solve
+	order     []*flow  // scratch: a link's enabled members, newest first
+	list      []*flow  // scratch: the modified action list
+
+	// SimGrid's max-min solve (sgSolve)
+	cn      []sgCnst  // per link
+	light   []sgLight // constraints still to saturate
+	sat     []int     // indices into light of the constraints saturating now
+	satVars []*flow   // saturated_variable_set
+}
+
+// sgCnst is a link's lmm::Constraint state. remaining and usage persist
+// between solves, as SimGrid's do: a solve updates them on every link of a
+// fixed flow, modified or not.
+type sgCnst struct {
+	remaining, usage float64
+	light            int32   // index in light, −1 if none
+	active           []*flow // active_element_set: oldest enabled first
+}
+
+type sgLight struct {
+	link LinkID
+	rou  float64 // remaining / usage
+}
+
+func (s *System) sgInit() {
+	if s.sg.linked == nil {
+		s.sg.linked = make([]bool, len(s.links))
+		s.sg.cn = make([]sgCnst, len(s.links))
+		for i := range s.sg.cn {
+			s.sg.cn[i].light = -1
+		}
+		s.sg.visited = 1
+	}
+}
+
+// StartLatent starts a flow in its latency phase: it loads no link until
+// latency has passed, when it is enabled (Activate) — SimGrid's
+// communicate(): a disabled variable, a heap entry of type latency at
+// latency + now, and every link of the route marked modified.
+func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID {
+	s.advance(now)
+	s.sgInit()
+	s.processFrees(now)
+	if !(latency > 0) {
+		// no latency phase: the variable is enabled at once (penalty 1)
+		f := s.addFlow(now, spec, true)
+		s.sg.enables++
+		f.enableSeq = s.sg.enables
+		for _, e := range f.elems {
+			s.markCnst(e.link)
+		}
+		s.sg.activated = append(s.sg.activated, f)
+		return f.id
+	}
+	f := s.addFlow(now, spec, false)
+	f.latent = true
+	f.finish = latency + now
+	s.sg.stamp++
+	f.tie = s.sg.stamp
+	s.done.fix(f)
+	for _, e := range f.elems {
+		s.markCnst(e.link)
+	}
+	return f.id
+}
+
+// Latent reports whether flow id is still in its latency phase.
+func (s *System) Latent(id FlowID) bool { return s.mustFlow(id).latent }
+
+// Activate ends flow id's latency phase at now: SimGrid's
+// update_variable_penalty enables the variable (its elements go to the
+// front of their links' lists) and marks its first link modified; the
+// rate comes at the next Settle.
+func (s *System) Activate(now float64, id FlowID) {
+	s.advance(now)
+	f := s.mustFlow(id)
+	f.latent = false
+	s.sg.enables++
+	f.enableSeq = s.sg.enables
+	s.attach(f)
+	f.last = now
+	f.finish = math.Inf(1)
+	s.done.fix(f)
+	if len(f.elems) > 0 {
+		s.markCnst(f.elems[0].link)
+	}
+	s.sg.activated = append(s.sg.activated, f)
+}
+
+// finishSG takes a completed flow out of the heap; its variable is freed
+// (links marked, members removed, rates re-solved) when the completions
+// of the instant are posted (processFrees).
+func (s *System) finishSG(now float64, id FlowID) {
+	s.advance(now)
+	f := s.mustFlow(id)
+	s.done.remove(f)
+	f.freed = true
+	s.sg.frees = append(s.sg.frees, f)
+}
+
+func (s *System) processFrees(now float64) {
+	for i, f := range s.sg.frees {
+		s.sg.frees[i] = nil
+		if len(f.elems) > 0 {
+			s.markCnst(f.elems[0].link)
+		}
+		s.flows.del(f.id)
+		s.detach(f)
+		for _, e := range f.elems {
+			s.sg.cn[e.link].active = removeFlow(s.sg.cn[e.link].active, f)
+		}
+		s.recycle(f)
+	}
+	s.sg.frees = s.sg.frees[:0]
+}
+
+func removeFlow(list []*flow, f *flow) []*flow {
+	for i, g := range list {
+		if g == f {
+			return append(list[:i], list[i+1:]...)
+		}
+	}
+	return list
+}
+
+// detach takes f off its links' member lists.
+func (s *System) detach(f *flow) {
+	for _, e := range f.elems {
+		ls := &s.links[e.link]
+		last := len(ls.members) - 1
+		moved := ls.members[last]
+		ls.members[e.pos] = moved
+		s.bySlot[moved.slot].elems[moved.elem].pos = e.pos
+		ls.members = ls.members[:last]
+	}
+}
+
+// enabledNewestFirst returns link l's enabled flows in SimGrid's
+// enabled_element_set order: the most recently enabled first.
+func (s *System) enabledNewestFirst(l LinkID, buf []*flow) []*flow {
+	buf = buf[:0]
+	for _, m := range s.links[l].members {
+		buf = append(buf, s.bySlot[m.slot])
+	}
+	slices.SortFunc(buf, func(a, b *flow) int {
+		switch {
+		case a.enableSeq > b.enableSeq:
+			return -1
+		case a.enableSeq < b.enableSeq:
+			return 1
+		}
+		return 0
+	})
+	return buf
+}
+
+// markCnst is lmm::System::update_modified_cnst_set.
+func (s *System) markCnst(l LinkID) {
+	if s.sg.linked[l] {
+		return
+	}
+	s.sg.linked[l] = true
+	s.sg.modified = append(s.sg.modified, l)
+	s.markRec(l)
+}
+
+// markRec is update_modified_cnst_set_rec: depth first through the
+// enabled flows of l to their other links.
+func (s *System) markRec(l LinkID) {
+	members := s.enabledNewestFirst(l, nil)
+	for _, v := range members {
+		for _, e2 := range v.elems {
+			if v.visited == s.sg.visited {
+				break
+			}
+			if e2.link != l && !s.sg.linked[e2.link] {
+				s.sg.linked[e2.link] = true
+				s.sg.modified = append(s.sg.modified, e2.link)
+				s.markRec(e2.link)
+			}
+		}
+		v.visited = s.sg.visited
+	}
+}
+
+// Settle is SimGrid's solve at the end of an instant: the variables freed
+// and enabled since the last one take effect, then every flow of the
+// modified set, in its order, has its remaining bytes brought up to now
+// and its completion date re-projected, and gets a new heap stamp.
+func (s *System) Settle(now float64) {
+	s.advance(now)
+	s.sgInit()
+	s.processFrees(now)
+	clear(s.sg.activated)
+	s.sg.activated = s.sg.activated[:0]
+	if len(s.sg.modified) == 0 {
+		return
+	}
+	s.sgSolve()
+	s.sg.solves++
+	list := s.sg.list[:0]
+	for _, l := range s.sg.modified {
+		s.sg.order = s.enabledNewestFirst(l, s.sg.order)
+		for _, f := range s.sg.order {
+			if f.inMod != s.sg.solves {
+				f.inMod = s.sg.solves
+				list = append(list, f)
+			}
+		}
+		s.sg.linked[l] = false
+	}
+	s.sg.modified = s.sg.modified[:0]
+	s.sg.visited++
+	for _, f := range list {
+		s.reproject(now, f)
+	}
+	clear(list)
+	s.sg.list = list[:0]
+}
+
+// reproject is NetworkCm02Action::update_remains_lazy followed by the heap
+// update of Model::next_occurring_event_lazy: the bytes moved since the
+// last update at the old rate, then the new rate's completion date.
+func (s *System) reproject(now float64, f *flow) {
+	if f.rate > 0 && !math.IsInf(f.rate, 1) && f.remaining > 0 {
+		f.remaining -= f.rate * (now - f.last)
+		if f.remaining < sgRemainsPrecision {
+			f.remaining = 0
+		}
+	}
+	f.last = now
+	f.rate = f.sgValue
+	h := &s.hot[f.slot]
+	h.rate, h.level = f.rate, f.rate*f.weight
+	switch {
+	case f.remaining <= 0 || math.IsInf(f.rate, 1):
+		f.finish = now
+	case f.rate > 0:
+		f.finish = now + f.remaining/f.rate
+	default:
+		f.finish = math.Inf(1)
+	}
+	s.sg.stamp++
+	f.tie = s.sg.stamp
+	s.done.fix(f)
+}
+
+// sgMaxminPrecision is SimGrid's maxmin/precision.
+const sgMaxminPrecision = 1e-5
+
+// sgSolve is lmm::MaxMin::maxmin_solve over the modified constraints, with
+// its float steps and precision cut-offs: the flows of the saturated
+// constraints (those with the least remaining/usage) are fixed at
+// min_usage/penalty, or at their bound when a bound binds first, in the
+// order of the saturated_variable_set; each fixed flow takes its share
+// from every link it crosses (double_update), and links left with no
+// capacity or usage (within precision) drop out.
+func (s *System) sgSolve() {
+	sg := &s.sg
+	light := sg.light[:0]
+	minUsage, minBound := -1.0, -1.0
+	sat := sg.sat[:0]
+	satUpdate := func(rou float64, idx int) {
+		if minUsage < 0 || minUsage > rou {
+			minUsage = rou
+			sat = append(sat[:0], idx)
+		} else if minUsage == rou {
+			sat = append(sat, idx)
+		}
+	}
+	satVarsUpdate := func() {
+		for _, idx := range sat {
+			for _, f := range sg.cn[light[idx].link].active {
+				if !f.inSat {
+					f.inSat = true
+					sg.satVars = append(sg.satVars, f)
+				}
+			}
+		}
+	}
+	for _, l := range sg.modified {
+		capacity := s.links[l].capacity
+		cn := &sg.cn[l]
+		cn.remaining = capacity
+		if !(cn.remaining > capacity*sgMaxminPrecision) {
+			continue
+		}
+		cn.usage = 0
+		sg.order = s.enabledNewestFirst(l, sg.order)
+		for _, f := range sg.order {
+			f.sgValue = 0
+			cn.usage += s.coefOn(f, l) / f.weight
+			if !f.activeOn(l) {
+				cn.active = append([]*flow{f}, cn.active...) // push_front
+				f.setActive(l, true)
+			}
+		}
+		if cn.usage > 0 {
+			cn.light = int32(len(light))
+			light = append(light, sgLight{link: l, rou: cn.remaining / cn.usage})
+			satUpdate(light[len(light)-1].rou, len(light)-1)
+		}
+	}
+	satVarsUpdate()
+	for {
+		for _, v := range sg.satVars {
+			if !math.IsInf(v.bound, 1) && v.bound*v.weight < minUsage {
+				if minBound < 0 {
+					minBound = v.bound * v.weight
+				} else {
+					minBound = math.Min(minBound, v.bound*v.weight)
+				}
+			}
+		}
+		for len(sg.satVars) > 0 {
+			v := sg.satVars[0]
+			if minBound < 0 {
+				v.sgValue = minUsage / v.weight
+			} else if math.Abs(minBound-v.bound*v.weight) < sgMaxminPrecision {
+				v.sgValue = v.bound
+			} else {
+				v.inSat = false
+				sg.satVars = sg.satVars[1:]
+				continue
+			}
+			for _, e := range v.elems {
+				cn := &sg.cn[e.link]
+				capacity := s.links[e.link].capacity
+				cn.remaining -= e.coef * v.sgValue
+				if cn.remaining < capacity*sgMaxminPrecision {
+					cn.remaining = 0
+				}
+				cn.usage -= e.coef / v.weight
+				if cn.usage < sgMaxminPrecision {
+					cn.usage = 0
+				}
+				if !(cn.usage > sgMaxminPrecision) || !(cn.remaining > capacity*sgMaxminPrecision) {
+					if i := cn.light; i >= 0 {
+						last := len(light) - 1
+						light[i] = light[last]
+						sg.cn[light[i].link].light = i
+						light = light[:last]
+						cn.light = -1
+					}
+				} else if cn.light >= 0 {
+					light[cn.light].rou = cn.remaining / cn.usage
+				}
+				if v.activeOn(e.link) {
+					cn.active = removeFlow(cn.active, v)
+					v.setActive(e.link, false)
+				}
+			}
+			v.inSat = false
+			sg.satVars = sg.satVars[1:]
+		}
+		minUsage, minBound = -1, -1
+		sat = sat[:0]
+		for pos := range light {
+			satUpdate(light[pos].rou, pos)
+		}
+		satVarsUpdate()
+		if len(light) == 0 {
+			break
+		}
+	}
+	sg.light, sg.sat = light, sat
+	clear(sg.satVars[:cap(sg.satVars)])
+	sg.satVars = sg.satVars[:0]
+}
+
+// coefOn returns f's coefficient on link l.
+func (s *System) coefOn(f *flow, l LinkID) float64 {
+	for _, e := range f.elems {
+		if e.link == l {
+			return e.coef
+		}
+	}
+	return 0
+}
+
+// sgRemainsPrecision is maxmin/precision × surf/precision (1e-5 × 1e-9),
+// below which SimGrid's double_update rounds remaining work to 0.
+const sgRemainsPrecision = 1e-14

@@ -1,0 +1,137 @@
+package fluid
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// sgRun drives a SimGridHeap System as the engine does: every event due
+// within precision of the next date is one instant (latency ends enable
+// their flows, completions are recorded in heap order), then the system
+// settles. It returns the completed flows in order, with their dates.
+func sgRun(s *System, precision float64) (order []FlowID, at []float64) {
+	s.Settle(0)
+	for {
+		t0, _, ok := s.NextCompletion()
+		if !ok {
+			return order, at
+		}
+		for {
+			t, id, ok := s.NextCompletion()
+			if !ok || !(t < t0+precision) {
+				break
+			}
+			if s.Latent(id) {
+				s.Activate(t0, id)
+				continue
+			}
+			s.Finish(t0, id)
+			order, at = append(order, id), append(at, t)
+		}
+		s.Settle(t0)
+	}
+}
+
+// TestSimGridTiesNewestEnabledFirst: rank 0 of a binomial broadcast sends
+// four equal eager messages, to ranks 8, 4, 2 and 1 in that order, at one
+// instant. SMPI 3.32 completes them at one date and wakes the receivers
+// 1, 2, 4, 8 (measured with Debian's SimGrid 3.32): SimGrid's lmm puts a
+// variable at the front of its links' element lists when its latency ends,
+// the solve re-stamps the actions of the modified links front to back, and
+// the stable action heap pops equal dates in stamp order.
+func TestSimGridTiesNewestEnabledFirst(t *testing.T) {
+	// link 0: the sender's up link; 1..4: the receivers' down links
+	s := NewSystemOptions(shared(1e10, 1e10, 1e10, 1e10, 1e10), Options{SimGridHeap: true})
+	var ids []FlowID
+	for _, down := range []LinkID{4, 3, 2, 1} { // to ranks 8, 4, 2, 1
+		ids = append(ids, s.StartLatent(0, FlowSpec{Links: []LinkID{0, down}, Bytes: 8, Weight: 2e-6}, 2e-6))
+	}
+	order, at := sgRun(s, 1e-9)
+	want := []FlowID{ids[3], ids[2], ids[1], ids[0]}
+	if !slices.Equal(order, want) {
+		t.Errorf("completion order %v, want %v (the last enabled first)", order, want)
+	}
+	for i := range at {
+		if at[i] != at[0] {
+			t.Errorf("flow %v ends at %v, flow %v at %v: one date expected", order[i], at[i], order[0], at[0])
+		}
+	}
+	// four flows share the up link: 2.5e9 B/s each, 8 bytes after 2 µs
+	if !near(at[0], 2e-6+8/2.5e9) {
+		t.Errorf("date %v, want %v", at[0], 2e-6+8/2.5e9)
+	}
+}
+
+// TestSimGridRestampOnTouch: X (link 0) and Y (link 1) are enabled at one
+// instant, X first, and end at one date, so X would complete first. A
+// message started on X's link while both run marks that link modified:
+// the next solve re-stamps X (though its rate does not change), and Y now
+// completes first. Powers of two keep every date exact.
+func TestSimGridRestampOnTouch(t *testing.T) {
+	const lat = 1.0 / 1024
+	for _, touch := range []bool{false, true} {
+		s := NewSystemOptions(shared(1024, 1024, 1024), Options{SimGridHeap: true})
+		x := s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 1024}, lat)
+		y := s.StartLatent(0, FlowSpec{Links: []LinkID{1}, Bytes: 1024}, lat)
+		s.Settle(0)
+		for range 2 { // both latency phases end at lat
+			at, id, _ := s.NextCompletion()
+			s.Activate(at, id)
+		}
+		s.Settle(lat)
+		if touch { // half-way: a message to link 2 over link 0, still in its latency phase at the end
+			s.StartLatent(0.5+lat, FlowSpec{Links: []LinkID{0, 2}, Bytes: 1}, 1)
+			s.Settle(0.5 + lat)
+		}
+		at, first, _ := s.NextCompletion()
+		if at != 1+lat {
+			t.Fatalf("touch %v: first completion at %v, want %v", touch, at, 1+lat)
+		}
+		want := map[bool]FlowID{false: x, true: y}[touch]
+		if first != want {
+			t.Errorf("touch %v: %v completes first, want %v", touch, first, want)
+		}
+	}
+}
+
+// TestSimGridSolveMatchesMaxMin: SimGrid's solve (with its precision
+// cut-offs) gives the rates of the exact max-min solver on random systems,
+// to far better than its 1e-5 precision.
+func TestSimGridSolveMatchesMaxMin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		nl := 2 + rng.IntN(8)
+		bw := make([]float64, nl)
+		for i := range bw {
+			bw[i] = 1e9 * (1 + 9*rng.Float64())
+		}
+		ref := NewSystem(shared(bw...))
+		sg := NewSystemOptions(shared(bw...), Options{SimGridHeap: true})
+		var specs []FlowSpec
+		for range 1 + rng.IntN(12) {
+			links := rng.Perm(nl)[:1+rng.IntN(min(nl, 4))]
+			spec := FlowSpec{Bytes: 1e6, Weight: 1 + rng.Float64()}
+			for _, l := range links {
+				spec.Links = append(spec.Links, LinkID(l))
+			}
+			if rng.IntN(4) == 0 {
+				spec.Bound = 1e8 * (1 + 20*rng.Float64())
+			}
+			specs = append(specs, spec)
+		}
+		refIDs := ref.StartAll(0, specs, nil)
+		var sgIDs []FlowID
+		for _, spec := range specs {
+			sgIDs = append(sgIDs, sg.StartLatent(0, spec, 0))
+		}
+		sg.Settle(0)
+		for i := range specs {
+			a, b := ref.Rate(refIDs[i]), sg.Rate(sgIDs[i])
+			if math.Abs(a-b) > 1e-9*a {
+				t.Fatalf("trial %d flow %d: SimGrid solve %v, max-min %v", trial, i, b, a)
+			}
+		}
+	}
+}
