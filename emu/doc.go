@@ -24,6 +24,12 @@
 // the clock, for drivers that, as SimGrid, treat events closer than a
 // precision as one instant.
 //
+// SimGrid (Options.SimGrid): the clock moves as SimGrid's does, now +=
+// date − now; a flow's latency phase belongs to the flow, so that it takes
+// its place among the network's events as in SimGrid's network model; and
+// the fluid.System settles (SimGrid's solve) once per instant, when the
+// driver asks for the next event.
+//
 // Batching: flows started with StartFlowHandler during one instant enter
 // the fluid.System together (one re-solve, as SimGrid solves once per
 // instant) before any flow completion is looked at; Skip lets a driver whose

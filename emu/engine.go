@@ -30,16 +30,40 @@ type Engine struct {
 	batch     []fluid.FlowSpec
 	batchDone []flowDone
 	ids       []fluid.FlowID
-	fired     uint64 // events fired so far (timers and flow completions)
-	hold      bool   // StepWithin is firing: the clock stays put
+	fired     uint64  // events fired so far (timers and flow completions)
+	hold      bool    // StepWithin is firing: the clock stays put
+	simgrid   bool    // Options.SimGrid
+	precision float64 // Options.Precision
+}
+
+// Options tunes an Engine.
+type Options struct {
+	// SimGrid advances the clock as SimGrid 3.32's engine does, so that
+	// the same inputs give the same floats: the clock moves to a date by
+	// adding (date − now) to now, a flow's latency phase is part of the
+	// flow (fluid.System.StartLatent, in the network model's own order
+	// among actions due at one date), and the fluid system settles once
+	// per instant, when Next is asked for the next event (fluid.System.Settle).
+	// sys must then have been built with fluid.Options.SimGridHeap.
+	SimGrid bool
+	// Precision is SimGrid's precision/timing under SimGrid: events less
+	// than Precision apart are one instant to the driver, so Skip refuses
+	// to jump to a time another event follows that closely (SimGrid would
+	// handle both at the earlier date).
+	Precision float64
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
 // be nil for an engine that only runs timers; StartFlow then panics.
-func NewEngine(sys *fluid.System) *Engine {
+func NewEngine(sys *fluid.System) *Engine { return NewEngineOptions(sys, Options{}) }
+
+// NewEngineOptions is NewEngine with options.
+func NewEngineOptions(sys *fluid.System, opts Options) *Engine {
 	return &Engine{
-		timers: newTimerQueue(),
-		sys:    sys,
+		timers:    newTimerQueue(),
+		sys:       sys,
+		simgrid:   opts.SimGrid,
+		precision: opts.Precision,
 	}
 }
 
@@ -135,9 +159,41 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 	if e.sys == nil {
 		panic("emu: StartFlow on an engine without a fluid.System")
 	}
+	if e.simgrid {
+		e.StartLatentFlowHandler(f, 0, h)
+		return
+	}
 	e.batch = append(e.batch, f)
 	e.batchDone = append(e.batchDone, flowDone{h: h, live: true})
 }
+
+// StartLatentFlowHandler starts a flow whose first latency seconds load no
+// link, as SimGrid's network model does (Options.SimGrid): the latency
+// phase and the transfer are one action, and h runs when the last byte has
+// arrived. Without Options.SimGrid it is a timer followed by
+// StartFlowHandler.
+func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Handler) {
+	if e.sys == nil {
+		panic("emu: StartFlow on an engine without a fluid.System")
+	}
+	if !e.simgrid {
+		e.AfterHandler(latency, &latentStart{e: e, f: f, h: h})
+		return
+	}
+	e.flush()
+	id := e.sys.StartLatent(e.now, f, latency)
+	e.track(id, flowDone{h: h, live: true})
+}
+
+// latentStart starts a flow at the end of its latency phase (without
+// Options.SimGrid).
+type latentStart struct {
+	e *Engine
+	f fluid.FlowSpec
+	h Handler
+}
+
+func (l *latentStart) Handle() { l.e.StartFlowHandler(l.f, l.h) }
 
 // flush starts the flows batched by StartFlowHandler.
 func (e *Engine) flush() {
@@ -162,10 +218,24 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 }
 
 // Next returns the time of the next event without firing it; ok is false
-// when nothing is pending.
+// when nothing is pending. Under Options.SimGrid, once the current instant
+// has nothing left to fire, the fluid system settles first (SimGrid solves
+// when it looks for its next date).
 func (e *Engine) Next() (t float64, ok bool) {
 	if at, due := e.timers.peek(); due && at <= e.now {
 		return at, true // more of this instant: keep batching flow starts
+	}
+	if e.simgrid && e.sys != nil {
+		e.sys.Settle(e.now)
+	}
+	return e.peek()
+}
+
+// peek is Next without the settle: StepWithin looks ahead within an
+// instant, where SimGrid does not solve.
+func (e *Engine) peek() (t float64, ok bool) {
+	if at, due := e.timers.peek(); due && at <= e.now {
+		return at, true
 	}
 	e.flush()
 	t = math.Inf(1)
@@ -190,10 +260,10 @@ func (e *Engine) Skip(d float64) bool {
 		panic(fmt.Sprintf("emu: Skip(%v): delay must be finite and ≥ 0", d))
 	}
 	end := e.now + d
-	if next, ok := e.Next(); ok && next <= end {
+	if next, ok := e.Next(); ok && (next <= end || e.simgrid && next < end+e.precision) {
 		return false
 	}
-	e.now = end
+	e.advance(end)
 	return true
 }
 
@@ -215,6 +285,11 @@ func (e *Engine) Step() bool {
 	if e.sys != nil {
 		if ft, id, ok := e.sys.NextCompletion(); ok && (!tok || ft < tt) {
 			e.advance(ft)
+			if e.simgrid && e.sys.Latent(id) {
+				e.sys.Activate(e.now, id) // the latency phase is over: nothing to call
+				e.fired++
+				return true
+			}
 			e.sys.Finish(e.now, id)
 			done, _ := e.untrack(id)
 			e.fired++
@@ -247,7 +322,7 @@ func (e *Engine) Step() bool {
 // action due within precision/timing of the current date at that date) calls
 // Step for the first and StepWithin(Now()+precision) for the rest.
 func (e *Engine) StepWithin(limit float64) bool {
-	if t, ok := e.Next(); !ok || !(t < limit) {
+	if t, ok := e.peek(); !ok || !(t < limit) {
 		return false
 	}
 	e.hold = true
@@ -257,9 +332,15 @@ func (e *Engine) StepWithin(limit float64) bool {
 }
 
 // advance moves the clock forward to t; the clock never goes back (a flow
-// projected to finish a rounding error in the past finishes now).
+// projected to finish a rounding error in the past finishes now). SimGrid
+// moves its clock by the delay to the next date, now + (t − now), which
+// can differ from t in the last bit; under Options.SimGrid so does this.
 func (e *Engine) advance(t float64) {
 	if t > e.now && !e.hold {
+		if e.simgrid {
+			e.now += t - e.now
+			return
+		}
 		e.now = t
 	}
 }

@@ -287,3 +287,45 @@ func TestStepWithin(t *testing.T) {
 		t.Fatalf("fired at %v", got)
 	}
 }
+
+// TestSimGridClock: SimGrid moves its clock by the delay to the next date,
+// now += date − now, which is not always the date itself when the delay
+// is large against now (b − a is rounded once b > 2a). Under Options.
+// SimGrid the engine's clock takes the same path, bit for bit.
+func TestSimGridClock(t *testing.T) {
+	a, b := 0.00016189957807444255, 1.5018256178447797 // float64: constants would be exact
+	if a+(b-a) == b {
+		t.Fatal("the example no longer rounds: pick another pair")
+	}
+	for _, simgrid := range []bool{false, true} {
+		e := NewEngineOptions(nil, Options{SimGrid: simgrid, Precision: 1e-9})
+		var at []float64
+		e.After(a, func() { at = append(at, e.Now()) })
+		e.After(b, func() { at = append(at, e.Now()) })
+		for e.Step() {
+		}
+		want := b
+		if simgrid {
+			want = a + (b - a)
+		}
+		if len(at) != 2 || at[0] != a || at[1] != want {
+			t.Errorf("SimGrid %v: clock read %v, want [%v %v]", simgrid, at, a, want)
+		}
+	}
+}
+
+// TestSimGridSkipKeepsInstants: under Options.SimGrid a sleep may not jump
+// the clock to a time that another event follows by less than Precision
+// (SimGrid would handle both at the earlier date); otherwise it may.
+func TestSimGridSkipKeepsInstants(t *testing.T) {
+	for _, tc := range []struct {
+		gap  float64 // how long after the sleep's end the timer is due
+		skip bool
+	}{{0.5e-9, false}, {2e-9, true}} {
+		e := NewEngineOptions(nil, Options{SimGrid: true, Precision: 1e-9})
+		e.After(1+tc.gap, func() {})
+		if got := e.Skip(1); got != tc.skip {
+			t.Errorf("timer %v after the end: Skip = %v, want %v", tc.gap, got, tc.skip)
+		}
+	}
+}
