@@ -68,6 +68,7 @@ const (
 	tagAllreduce
 	tagAllgather
 	tagAlltoall
+	tagSplit
 )
 
 // send (p2p.go) and recv are the collectives' blocking point-to-point

@@ -63,8 +63,8 @@ type splitRound struct {
 // Split partitions the communicator like MPI_Comm_split: ranks that give
 // the same color form a new communicator, ordered by key then by their rank
 // here; a negative color (Undefined) gives nil. Every member must call it.
-// It costs no simulated time (SMPI charges the exchange of the colors; emu
-// does not, a known small difference at start-up).
+// It costs no simulated time, except under Config.SimGridOrder, where it
+// exchanges SMPI's messages (splitSMPI).
 func (c *Comm) Split(color, key int) *Comm {
 	w := c.r.w
 	k := splitKey{c.ctx.id, c.splitSeq}
@@ -77,6 +77,9 @@ func (c *Comm) Split(color, key int) *Comm {
 	}
 	round.colors[c.rank], round.keys[c.rank] = color, key
 	round.arrived++
+	if w.simgrid {
+		return c.splitSMPI(k, round)
+	}
 	if round.arrived < int(c.ctx.size) {
 		for round.out == nil {
 			c.r.block("Split", noPeer, 0)
@@ -126,4 +129,75 @@ func (w *World) split(parent *Comm, round *splitRound) []*Comm {
 		start = end
 	}
 	return out
+}
+
+// Sizes of SMPI's split messages: a (color, key) pair of ints, and the
+// group handle (MPI_PTR) rank 0 sends back.
+const (
+	splitPairBytes  = 8
+	splitGroupBytes = 8
+	commIDBytes     = 4 // the new communicator's id, one int
+)
+
+// splitSMPI is MPI_Comm_split as SMPI 3.32 performs it (smpi_comm.cpp),
+// message for message, so that a run under SimGrid's order starts its
+// timed part at SMPI's very instants: rank 0 gathers every (color, key)
+// (a linear gather: one receive posted per rank, in rank order); then,
+// for each color in the order of its lowest member, it sends the group to
+// the other members, ordered by key, and waits for those sends before the
+// next color; a member takes its group from rank 0; and each new
+// communicator broadcasts its id from its rank 0 (the Comm constructor).
+// Ranks giving Undefined leave after the gather.
+func (c *Comm) splitSMPI(k splitKey, round *splitRound) *Comm {
+	w := c.r.w
+	p := int(c.ctx.size)
+	if c.rank != 0 {
+		Waitall(c.isend(0, tagSplit, Msg{Bytes: splitPairBytes}, false))
+		if round.colors[c.rank] < 0 {
+			return nil
+		}
+		c.recv(0, tagSplit)
+	} else {
+		reqs := make([]*Request, 0, p-1)
+		for src := 1; src < p; src++ {
+			reqs = append(reqs, c.irecv(src, tagSplit))
+		}
+		Waitall(reqs...)
+		delete(w.splits, k)
+		round.out = w.split(c, round)
+		done := make([]bool, p)
+		for i := 0; i < p; i++ {
+			if done[i] || round.colors[i] < 0 {
+				continue
+			}
+			group := round.out[i]
+			reqs = reqs[:0]
+			for _, wr := range group.ctx.members {
+				j := c.rankOfWorld(int(wr))
+				done[j] = true
+				if j != 0 {
+					reqs = append(reqs, c.isend(j, tagSplit, Msg{Bytes: splitGroupBytes}, false))
+				}
+			}
+			Waitall(reqs...)
+		}
+	}
+	out := round.out[c.rank]
+	if out != nil {
+		out.Bcast(0, Msg{Bytes: commIDBytes})
+	}
+	return out
+}
+
+// rankOfWorld returns the rank in c of world rank wr (which must be a member).
+func (c *Comm) rankOfWorld(wr int) int {
+	if c.ctx.members == nil {
+		return wr
+	}
+	for i, m := range c.ctx.members {
+		if int(m) == wr {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("ranks: world rank %d is not in the communicator", wr))
 }

@@ -90,9 +90,18 @@ type Config struct {
 	// in the order they started waiting; and a rank lets the others ready at
 	// the instant run wherever SMPI makes a simcall (after posting a send or
 	// a receive, before the answer of a probe or test, between the steps of
-	// starting an execution). Measured: the peers' 4×4 Iprobe-1e-4 ring rows
-	// give SMPI's HPL Time to the printed microsecond.
+	// starting an execution); with SimGrid's arithmetic besides (doc.go).
+	// Measured: 57 of the SMPI peer's 61 reproducible HPL rows, 16×16 ones
+	// included, to the printed microsecond; it costs about 1.7× the CPU of
+	// rank order.
 	SimGridOrder bool
+
+	// HostSpeed is the hosts' speed in flop/s. Under SimGridOrder a
+	// duration d of computation or of an injected polling cost becomes, as
+	// in SMPI, an execution of d·speed flops that ends after flops/speed
+	// seconds — the same d up to the last bit, which SimGrid's clock
+	// keeps. 0 leaves durations as they are.
+	HostSpeed float64
 
 	// Collective algorithms (see the Algo* constants).
 	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string

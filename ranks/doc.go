@@ -45,6 +45,17 @@
 // began waiting; and events less than SimGridPrecision (precision/timing,
 // 1e-9 s under smpirun) apart finish together at the first one's time.
 //
+// The floats are SimGrid's too, because at 256 ranks the counter makes a
+// run chaotic (a 1e-11 relative change of the Iprobe cost moves SMPI's HPL
+// Time by up to 9%): the network is a fluid.System with SimGrid's heap,
+// solve and re-projection (fluid.Options.SimGridHeap) driven by an engine
+// with SimGrid's clock (emu.Options.SimGrid); an injected duration d
+// becomes d·speed flops run at speed (Config.HostSpeed), as
+// smpi_execute_benched does; and Split exchanges the messages of SMPI's
+// MPI_Comm_split (a gather of colors and keys at rank 0, the groups sent
+// back color by color, each new communicator's id broadcast), so that a
+// program's timed part starts at SMPI's very instants.
+//
 // Free polls (Iprobe, Test, Testany with a zero cost) cannot advance time:
 // a rank that fails 64 of them at one instant is parked until every other
 // rank is blocked, released once at that instant, then only after the next

@@ -128,7 +128,7 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 		// before start (whose order sets the CPU heap's tie order).
 		r.simcalls(2)
 	}
-	r.sleep(seconds, "Compute")
+	r.sleep(r.w.execTime(seconds), "Compute")
 	if len(w.hooks) > 0 {
 		w.emit(Event{Kind: ComputeEnd, Time: w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: kernel, Seconds: seconds})
 	}
@@ -167,4 +167,14 @@ func (r *Rank) block(call string, peer, tag int) {
 	r.blk = blockInfo{call: call, peer: peer, tag: tag}
 	r.state = stateBlocked
 	r.w.schedule(r)
+}
+
+// execTime is how long SMPI's execution of d seconds of work lasts:
+// smpi_execute_benched(d) runs d·speed flops on a host of that speed
+// (Config.HostSpeed, under SimGridOrder), which take flops/speed seconds.
+func (w *World) execTime(d float64) float64 {
+	if !w.simgrid || !(w.cfg.HostSpeed > 0) {
+		return d
+	}
+	return d * w.cfg.HostSpeed / w.cfg.HostSpeed
 }

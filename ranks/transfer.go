@@ -92,6 +92,14 @@ func (w *World) startTransfer(s *Request) {
 	p := s.owner.pathTo(w.ranks[s.peer].host)
 	s.path = p
 	if lat := w.latencyOf(s, p); lat > 0 {
+		if w.simgrid {
+			// SimGrid's latency phase is part of the network action: its
+			// place among actions due at one date follows the network
+			// model's heap, not the timers'
+			s.inFlow = true
+			w.eng.StartLatentFlowHandler(w.flowSpec(s, p, true), lat, (*xfer)(s))
+			return
+		}
 		w.eng.AfterHandler(lat, (*xfer)(s))
 		return
 	}
@@ -119,6 +127,11 @@ func (x *xfer) Handle() {
 // flows without one penalty 1.
 func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
 	s.inFlow = true
+	w.eng.StartFlowHandler(w.flowSpec(s, p, afterLatency), (*xfer)(s))
+}
+
+// flowSpec is message s's flow on route p.
+func (w *World) flowSpec(s *Request, p *path, afterLatency bool) fluid.FlowSpec {
 	size := w.wire(s)
 	fb := w.cfg.BwFactor.Value(size, 1)
 	spec := fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1}
@@ -131,5 +144,5 @@ func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
 	if math.IsInf(spec.Bytes, 1) {
 		spec.Bytes = math.MaxFloat64
 	}
-	w.eng.StartFlowHandler(spec, (*xfer)(s))
+	return spec
 }

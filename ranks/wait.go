@@ -165,7 +165,8 @@ const (
 // message would loop forever at one instant.
 func (r *Rank) pollCost(which int, cost float64, simcalls int, call string) (n *int, free bool) {
 	n = r.w.counter(r, which)
-	d := cost * float64(*n)
+	// SMPI computes the flops as nsleeps·cost·speed and runs them at speed
+	d := r.w.execTime(float64(*n) * cost)
 	if d > 0 {
 		r.simcalls(simcalls)
 	}

@@ -80,12 +80,13 @@ func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*W
 	}
 	links := topo.Links()
 	w := &World{
-		cfg:     cfg,
-		topo:    topo,
-		links:   links,
-		place:   append([]int(nil), placement...),
-		seed:    seed,
-		eng:     emu.NewEngine(fluid.NewSystem(links)),
+		cfg:   cfg,
+		topo:  topo,
+		links: links,
+		place: append([]int(nil), placement...),
+		seed:  seed,
+		eng: emu.NewEngineOptions(fluid.NewSystemOptions(links, fluid.Options{SimGridHeap: cfg.SimGridOrder}),
+			emu.Options{SimGrid: cfg.SimGridOrder, Precision: SimGridPrecision}),
 		routes:  make(map[uint64]*path),
 		ready:   readyQueue{fifo: cfg.WakeOrderFIFO || cfg.SimGridOrder},
 		simgrid: cfg.SimGridOrder,
