@@ -25,7 +25,7 @@ func (b *Breakdown) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-func fmtSeconds(s float64) string { return strconv.FormatFloat(s, 'g', 9, 64) }
+func fmtSeconds(s float64) string { return strconv.FormatFloat(s, 'g', -1, 64) } // exact: the three parts must add up to the run
 
 // WriteSVG draws the breakdown as stacked bars, one per rank.
 func (b *Breakdown) WriteSVG(w io.Writer, title string) error {

@@ -153,7 +153,7 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool) error {
 		cfg := p.Kernels
 		cfg.Host, cfg.Seed = r.HostName(), p.Seed
 		k := kernels.New(cfg, r, r.Rand())
-		results[r.ID()], errs[r.ID()] = hpl.RunTests(r, p.HPL, k, opt)
+		results[r.ID()], errs[r.ID()] = hpl.RunDat(r, *p.HPLDat, k, opt)
 	})
 	if err != nil {
 		return err

@@ -71,6 +71,7 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if p.Network, err = s.network(); err != nil {
 		return nil, err
 	}
+	p.Network.HostSpeed = p.Platform.Speed // SMPI's flops round trip, under wake_order "simgrid"
 	if err = s.kernels(p); err != nil {
 		return nil, err
 	}
