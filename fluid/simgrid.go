@@ -2,7 +2,6 @@ package fluid
 
 import (
 	"math"
-	"slices"
 )
 
 // sgState mirrors what decides, in SimGrid 3.32's lazy network model,
@@ -163,17 +162,15 @@ func (s *System) detach(f *flow) {
 func (s *System) enabledNewestFirst(l LinkID, buf []*flow) []*flow {
 	buf = buf[:0]
 	for _, m := range s.links[l].members {
-		buf = append(buf, s.bySlot[m.slot])
-	}
-	slices.SortFunc(buf, func(a, b *flow) int {
-		switch {
-		case a.enableSeq > b.enableSeq:
-			return -1
-		case a.enableSeq < b.enableSeq:
-			return 1
+		f := s.bySlot[m.slot]
+		// insertion sort: a link carries few flows at once
+		i := len(buf)
+		buf = append(buf, f)
+		for ; i > 0 && buf[i-1].enableSeq < f.enableSeq; i-- {
+			buf[i] = buf[i-1]
 		}
-		return 0
-	})
+		buf[i] = f
+	}
 	return buf
 }
 
@@ -190,7 +187,8 @@ func (s *System) markCnst(l LinkID) {
 // markRec is update_modified_cnst_set_rec: depth first through the
 // enabled flows of l to their other links.
 func (s *System) markRec(l LinkID) {
-	members := s.enabledNewestFirst(l, nil)
+	var local [8]*flow
+	members := s.enabledNewestFirst(l, local[:0])
 	for _, v := range members {
 		for _, e2 := range v.elems {
 			if v.visited == s.sg.visited {
@@ -245,8 +243,9 @@ func (s *System) Settle(now float64) {
 // update of Model::next_occurring_event_lazy: the bytes moved since the
 // last update at the old rate, then the new rate's completion date.
 func (s *System) reproject(now float64, f *flow) {
-	if f.rate > 0 && !math.IsInf(f.rate, 1) && f.remaining > 0 {
-		f.remaining -= f.rate * (now - f.last)
+	// Action::get_rate is the variable's value times the rate factor
+	if last := f.rate * f.factor; f.rate > 0 && !math.IsInf(f.rate, 1) && f.remaining > 0 {
+		f.remaining -= last * (now - f.last)
 		if f.remaining < sgRemainsPrecision {
 			f.remaining = 0
 		}
@@ -255,11 +254,11 @@ func (s *System) reproject(now float64, f *flow) {
 	f.rate = f.sgValue
 	h := &s.hot[f.slot]
 	h.rate, h.level = f.rate, f.rate*f.weight
-	switch {
+	switch share := f.rate * f.factor; {
 	case f.remaining <= 0 || math.IsInf(f.rate, 1):
 		f.finish = now
-	case f.rate > 0:
-		f.finish = now + f.remaining/f.rate
+	case share > 0:
+		f.finish = now + f.remaining/share
 	default:
 		f.finish = math.Inf(1)
 	}
@@ -313,8 +312,10 @@ func (s *System) sgSolve() {
 		for _, f := range sg.order {
 			f.sgValue = 0
 			cn.usage += s.coefOn(f, l) / f.weight
-			if !f.activeOn(l) {
-				cn.active = append([]*flow{f}, cn.active...) // push_front
+			if !f.activeOn(l) { // push_front
+				cn.active = append(cn.active, nil)
+				copy(cn.active[1:], cn.active)
+				cn.active[0] = f
 				f.setActive(l, true)
 			}
 		}

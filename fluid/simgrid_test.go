@@ -135,3 +135,18 @@ func TestSimGridSolveMatchesMaxMin(t *testing.T) {
 		}
 	}
 }
+
+// TestSimGridRateFactor: SMPI's bandwidth factor is SimGrid's rate factor:
+// the flow occupies its link at its max-min rate and moves factor × that
+// many bytes per second. Two flows of factor 1/2 on a 1024 B/s link each get
+// 512 B/s of link and move 256 B/s: 256 bytes take 1 s.
+func TestSimGridRateFactor(t *testing.T) {
+	s := NewSystemOptions(shared(1024), Options{SimGridHeap: true})
+	for range 2 {
+		s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 256, RateFactor: 0.5}, 0)
+	}
+	_, at := sgRun(s, 1e-9)
+	if len(at) != 2 || at[0] != 1 || at[1] != 1 {
+		t.Errorf("completions at %v, want both at 1 s", at)
+	}
+}

@@ -33,6 +33,12 @@ type FlowSpec struct {
 	// of its coefficients, as SimGrid merges them.
 	Reverse      []LinkID
 	ReverseShare float64
+	// RateFactor, under Options.SimGridHeap, is SimGrid's rate factor (SMPI's
+	// bandwidth factor): the flow occupies its links at its max-min rate x
+	// and moves x·RateFactor bytes per second. 0 means 1. Without
+	// SimGridHeap the caller scales Bytes instead (the same times, other
+	// floats).
+	RateFactor float64
 }
 
 // Options tunes a System.
@@ -124,6 +130,7 @@ type flow struct {
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
 	sgValue    float64 // SimGrid's variable value from the last sgSolve
+	factor     float64 // FlowSpec.RateFactor (SimGridHeap), 1 if none
 	inSat      bool    // in the saturated_variable_set
 	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
 	slot       int32   // index in System.bySlot and System.hot, kept for life
@@ -225,6 +232,10 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 	f := s.newFlow()
 	f.id, f.remaining, f.last, f.weight, f.bound, f.heapIdx = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1), -1
 	f.tie = uint64(f.id)
+	f.factor = 1
+	if spec.RateFactor > 0 {
+		f.factor = spec.RateFactor
+	}
 	s.nextID++
 	if f.weight == 0 {
 		f.weight = 1

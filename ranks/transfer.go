@@ -135,6 +135,9 @@ func (w *World) flowSpec(s *Request, p *path, afterLatency bool) fluid.FlowSpec 
 	size := w.wire(s)
 	fb := w.cfg.BwFactor.Value(size, 1)
 	spec := fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1}
+	if w.simgrid { // SimGrid's own arithmetic: size bytes at f_bw × the max-min rate
+		spec.Bytes, spec.RateFactor = float64(size), fb
+	}
 	if afterLatency && p.penalty > 0 {
 		spec.Weight = p.penalty
 	}
