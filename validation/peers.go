@@ -199,8 +199,9 @@ intercept = 1.981e-12
 
 // Scenario builds the emu scenario that reproduces a row: the peer's own HPL.dat
 // and platform XML (read from dir, which holds hpl_dat/ and the two cluster files),
-// the pivot rule of its variant and its network and Iprobe settings. extra are
-// --set overrides applied last.
+// the pivot rule of its variant, its network and Iprobe settings, and SimGrid's
+// order within an instant (network.wake_order = "simgrid", which reproduces
+// SimGrid's arithmetic). extra are --set overrides applied last.
 func (row PeerRow) Scenario(dir string, extra ...string) (*scenario.Scenario, error) {
 	if why := row.Unreproducible(); why != "" {
 		return nil, fmt.Errorf("%s: not reproducible: %s", row.Name, why)
@@ -220,8 +221,9 @@ func (row PeerRow) Scenario(dir string, extra ...string) (*scenario.Scenario, er
 	model := map[string]string{"cm02": "cm02", "smpi-default": "smpi"}[row.Net]
 	sets := []string{
 		"kernels.pivot=" + pivot,
+		"network.wake_order=simgrid",
 		"network.model=" + model,
-		fmt.Sprintf("network.iprobe_cost=%gus", row.IprobeCost*1e6),
+		"network.iprobe_cost=" + strconv.FormatFloat(row.IprobeCost, 'g', -1, 64) + "s", // as SimGrid parses it: no unit scaling
 		fmt.Sprintf("network.iprobe_growth=%t", row.IprobeGrowth),
 	}
 	for _, kv := range append(sets, extra...) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -40,39 +41,36 @@ const goldenPath = "testdata/smpi_comparison.md"
 const departureDrift = 0.005
 
 // peerDepartures are the rows that miss peerTolerance, with the error measured and
-// why. All are 16×16 rows under SimGrid's default Iprobe cost (1e-4 s times a
-// counter shared by all 256 ranks, growing on every failed probe and reset on a
-// success): every 16×16 row with 1e-6 probes, and every 4×4 and 8×8 row with either
-// cost, is within 2%.
+// why. Rows run under SimGrid's order (network.wake_order = "simgrid",
+// ranks.Config.SimGridOrder), which reproduces SimGrid 3.32 float for float:
+// its action heaps' tie order, its max-min solve with its precision cut-offs,
+// its clock arithmetic, SMPI's MPI_Comm_split messages and the flops round trip
+// of injected times. That matters at 256 ranks, where SimGrid's shared Iprobe
+// counter makes the run chaotic: a 1e-11 relative change of the Iprobe cost
+// moves SMPI's own 16×16 MR time by −1.5…+8.9% (flat) and −0.02…+7.2% (fat
+// tree), measured with Debian's SimGrid 3.32 (testdata/smpi_chaos.csv), and emu
+// gives each of those perturbed figures to the microsecond too
+// (TestSMPIChaosReproduced).
 //
-// What decides them is chaos, not a missing mechanism. Under SimGrid's own order
-// of one instant (ranks.Config.SimGridOrder, network.wake_order = "simgrid": SMPI's
-// simcall sub-rounds, CPU before network completions, 1e-9 s instants) emu gives
-// SMPI's HPL Time to the printed microsecond on the 4×4 ring rows and within 0.76%
-// on every row up to 8×8 (TestSMPIPeerSimGridOrder). At 16×16 the outcome is
-// chaotic: moving the Iprobe cost by one part in 1e11 (100.00000000k µs, k = 1…5)
-// moves emu's MR flat row between −9.3% and +2.5% of SMPI under SimGrid's order
-// (−6.7%…−7.7% in rank order), and the held-back MR fat-tree row (README §6.2:
-// 6.5% below the flat one, ≈17.27 s) between +1.4% and +20.8% (+3.2%…+4.5% in
-// rank order); emu's unperturbed runs give flat +2.70% / fat tree +6.9% under
-// SimGrid's order and +8.07% / +0.06% in rank order. SimGrid's 16×16 figure is
-// one such draw: only bit-identical arithmetic (the kernels' formulas, the CPU
-// model's flops/speed round trip, the max-min solver) would reproduce it.
-//
-// The smpinet row has a second cause: SMPI's figure is 18% above its own cm02
-// run while emu's is 11% below its own. Part of it is the smpi network model at
-// 256 ranks: with 1e-6 probes emu's MR 16×16 smpi-default run gives 13.675 s, 9.4%
-// above its cm02 run (12.498 s, SMPI's held-back row 12.576 s), where the README
-// (§6.3) says SMPI's factors add 12% there (≈14.08 s): emu −3%, while the 4×4 and
-// 8×8 smpi-default rows agree within 0.3%. The rest is the probe counter reacting
-// to the slower messages.
+// The one row left: with SMPI's network model (factors, weight-S, 5% reverse
+// cross-traffic) at 256 ranks, where the 8×8 and 4×4 rows are exact.
 var peerDepartures = map[string]struct {
 	measured float64 // (emu − SMPI)/SMPI
 	why      string
 }{
-	"diag_ft_16x16_80000":         {+0.0347, "shared Iprobe counter at 256 ranks: chaotic"},
-	"mr_smpinet_flat_16x16_80000": {-0.1894, "shared Iprobe counter at 256 ranks under SMPI's network factors"},
-	"readme_mr_flat_16x16_80000":  {+0.0807, "shared Iprobe counter at 256 ranks: chaotic"},
+	"mr_smpinet_flat_16x16_80000": {-0.1455, "SMPI's network model at 256 ranks under the chaotic Iprobe counter"},
+}
+
+// peerExactMiss are the rows within peerTolerance that emu does not give to
+// SMPI's printed microsecond under SimGrid's order; every other reproducible
+// row must match to the microsecond.
+var peerExactMiss = map[string]bool{
+	"diag_flat_16x16_80000": true, "diag_ft_16x16_80000": true, "mr_ip6_ft_8x8_80000": true,
+	"mr_sweep_4x4_20000_b4_d0": true, "mr_sweep_4x4_20000_b5_d0": true, "mr_sweep_4x4_20000_b5_d1": true,
+	"mr_ip6_sweep_4x4_20000_b4_d0": true, "mr_ip6_sweep_4x4_20000_b5_d0": true, "mr_ip6_sweep_4x4_20000_b5_d1": true,
+	"mr_smpinet_flat_16x16_80000": true,
+	// the peer README quotes these to the millisecond only
+	"readme_mr_flat_16x16_80000": true, "readme_mr_ip6_flat_16x16_80000": true,
 }
 
 func loadPeerRows(t testing.TB) []PeerRow {
@@ -99,8 +97,10 @@ type emuOutcome struct {
 // TestSMPIPeer reproduces every row of the SMPI peer's results.csv that emu can
 // reproduce — pivot rules MR (splitmix) and MD (diagonal), net=cm02 and
 // smpi-default, Iprobe 1e-4 and 1e-6, flat and fat tree, the BCAST × DEPTH sweep —
-// from the row's own HPL.dat and platform XML, and requires HPL's Time within 2%.
-// Rows that emu cannot reproduce by definition are logged with the reason.
+// from the row's own HPL.dat and platform XML under SimGrid's order, and
+// requires HPL's Time to SMPI's printed microsecond (but for peerExactMiss), and
+// within 2% (but for peerDepartures). Rows that emu cannot reproduce by
+// definition are logged with the reason.
 func TestSMPIPeer(t *testing.T) {
 	rows := append(loadPeerRows(t), readmeRows()...)
 	golden := readGolden(t)
@@ -134,6 +134,9 @@ func TestSMPIPeer(t *testing.T) {
 				} else if math.Abs(rel) > peerTolerance {
 					t.Errorf("HPL Time %.6f s, SMPI %.6f s: %+.2f%% (tolerance ±%.0f%%)", got.time, row.HPLTime, 100*rel, 100*peerTolerance)
 				}
+				if !peerExactMiss[row.Name] && math.Abs(got.time-row.HPLTime) > 0.5e-6 {
+					t.Errorf("HPL Time %.7f s, SMPI prints %.6f s: not to the microsecond", got.time, row.HPLTime)
+				}
 				if g, ok := golden[row.Name]; ok && !*update && math.Abs(got.time-g.time) > goldenDrift*g.time {
 					t.Errorf("HPL Time %.6f s, %s has %.6f s: rerun with -update", got.time, goldenPath, g.time)
 				}
@@ -152,30 +155,17 @@ func TestSMPIPeer(t *testing.T) {
 	}
 }
 
-// simgridExact are the rows whose HPL Time emu gives to SMPI's printed
-// microsecond under SimGrid's order (ranks.Config.SimGridOrder): 4×4 ring
-// broadcasts with the default Iprobe cost, where rank order or plain FIFO
-// miss by up to 3%.
-var simgridExact = map[string]bool{
-	"diag_flat_4x4_20000": true, "diag_flat_4x4_20000_b1m": true, "mr_flat_4x4_20000": true,
-	"mr_sweep_4x4_20000_b0_d0": true, "mr_sweep_4x4_20000_b0_d1": true, "mr_sweep_4x4_20000_b1_d1": true,
-	"mr_sweep_4x4_20000_b2_d1": true, "mr_sweep_4x4_20000_b3_d1": true,
-	"test_mr_4x4_20000_b1": true, "test_mr_4x4_20000_b16": true,
-}
+// rankOrderTolerance is how close the rows up to 8×8 come in emu's default
+// order at ties (network.wake_order = "rank": lowest rank first, 1.7× less
+// CPU than SimGrid's order at 16×16); worst measured 1.41%.
+const rankOrderTolerance = 0.02
 
-// simgridTolerance is how close every reproducible row up to 8×8 with
-// SimGrid's default Iprobe cost comes under SimGrid's order (worst measured:
-// diag_flat_8x8_80000, −0.76%).
-const simgridTolerance = 0.01
-
-// TestSMPIPeerSimGridOrder runs the peer rows with SimGrid's default Iprobe
-// cost (1e-4 s, growing) up to 8×8 under network.wake_order = "simgrid" and
-// requires HPL's Time within simgridTolerance of SMPI's, and the
-// simgridExact rows to the printed microsecond. 16×16 rows are left out: at
-// 256 ranks the shared counter is chaotic (see peerDepartures).
-func TestSMPIPeerSimGridOrder(t *testing.T) {
+// TestSMPIPeerRankOrder runs the peer rows up to 8×8 in emu's default order
+// and requires HPL's Time within rankOrderTolerance of SMPI's: what `emu run`
+// gives without wake_order = "simgrid".
+func TestSMPIPeerRankOrder(t *testing.T) {
 	for _, row := range loadPeerRows(t) {
-		if row.Unreproducible() != "" || row.IprobeCost != smpiDefaultIprobe || !row.IprobeGrowth || row.P*row.Q > 64 {
+		if row.Unreproducible() != "" || row.P*row.Q > 64 {
 			continue
 		}
 		t.Run(row.Name, func(t *testing.T) {
@@ -183,13 +173,9 @@ func TestSMPIPeerSimGridOrder(t *testing.T) {
 				t.Skipf("%d×%d N=%d: run with -emu.slow", row.P, row.Q, row.N)
 			}
 			t.Parallel()
-			got := runPeerRow(t, row, "network.wake_order=simgrid")
-			rel := (got.time - row.HPLTime) / row.HPLTime
-			if math.Abs(rel) > simgridTolerance {
-				t.Errorf("HPL Time %.6f s, SMPI %.6f s: %+.2f%% (tolerance ±%.0f%%)", got.time, row.HPLTime, 100*rel, 100*simgridTolerance)
-			}
-			if simgridExact[row.Name] && math.Abs(got.time-row.HPLTime) > 1e-6 {
-				t.Errorf("HPL Time %.7f s, SMPI prints %.6f s", got.time, row.HPLTime)
+			got := runPeerRow(t, row, "network.wake_order=rank")
+			if rel := (got.time - row.HPLTime) / row.HPLTime; math.Abs(rel) > rankOrderTolerance {
+				t.Errorf("HPL Time %.6f s, SMPI %.6f s: %+.2f%% (tolerance ±%.0f%%)", got.time, row.HPLTime, 100*rel, 100*rankOrderTolerance)
 			}
 		})
 	}
@@ -218,13 +204,6 @@ func runPeerRow(t testing.TB, row PeerRow, extra ...string) emuOutcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Rows run with emu's default wake order at ties (lowest rank first), as
-	// `emu run` does. SimGrid's order (network.wake_order = "simgrid") is
-	// checked by TestSMPIPeerSimGridOrder: on the 1e-4 s rows up to 8×8 it is
-	// closer on 8 rows, exact on 10, further on 2 (diag_flat_8x8_80000 −0.47% →
-	// −0.76%, mr_ft_4x4_20000 −0.04% → −0.29%), worst 0.76% instead of 1.41%;
-	// the 1e-6 s rows move by up to 0.7 points, all within 1.3%; at 16×16 it is
-	// another draw of the same chaos (see peerDepartures).
 	res, err := plan.Run(runOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +221,9 @@ func comparisonTable(rows []PeerRow, out map[string]emuOutcome) string {
 	b.WriteString("Generated by `go test ./validation -run TestSMPIPeer -emu.slow -update -timeout 2h`. HPL Time\n")
 	b.WriteString("in s; error = (emu − SMPI)/SMPI. Costs in s, one row at a time, on a 2-core machine shared\n")
 	b.WriteString("with other jobs (uncontrolled load, 2–5 when last generated; SMPI's runs saw 2–3): wall time is inflated by\n")
-	b.WriteString("waiting for a core, CPU time (getrusage, user+system) is not. speed-up = SMPI wall / emu CPU.\n\n")
+	b.WriteString("waiting for a core, CPU time (getrusage, user+system) is not. speed-up = SMPI wall / emu CPU.\n")
+	b.WriteString("Every row runs under network.wake_order = \"simgrid\" (SimGrid's arithmetic, which the exact figures\n")
+	b.WriteString("need); the default rank order costs about 1.7× less CPU at 16×16 (README, Performance).\n\n")
 	b.WriteString("| row | variant | net | Iprobe | topology | P×Q | N | BCAST | DEPTH | SMPI Time | emu Time | error | emu wall | emu CPU | SMPI wall | speed-up |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var skipped []PeerRow
@@ -272,8 +253,9 @@ func comparisonTable(rows []PeerRow, out map[string]emuOutcome) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d×%d | %d | %d | %d | %.6f | %s | %s | %s | %s | %.2f | %s |\n",
 			r.Name, r.Variant, r.Net, iprobe, r.Topology, r.P, r.Q, r.N, r.BCast, r.Depth, r.HPLTime, emuT, rel, wall, cpu, r.WallSeconds, speed)
 	}
-	b.WriteString("\n‡ outside 2%: SimGrid's Iprobe counter, shared by all 256 ranks, at its default cost\n")
-	b.WriteString("(1e-4 s); see peerDepartures in smpi_test.go. Every row with 1e-6 probes is within 2%.\n")
+	b.WriteString("\n‡ outside 2%: SMPI's network model at 256 ranks under SimGrid's shared Iprobe counter at its\n")
+	b.WriteString("default cost (1e-4 s); see peerDepartures in smpi_test.go. Every other row is within 2%, and all but\n")
+	b.WriteString("those listed in peerExactMiss give SMPI's Time to the printed microsecond.\n")
 	b.WriteString("readme_* rows: SMPI runs kept back from results.csv whose HPL Time the peer's README quotes\n")
 	b.WriteString("(§6.1–6.2); SMPI wall is that of the same grid's rule-M run.\n")
 	b.WriteString("\nRows emu cannot reproduce by definition:\n\n")
@@ -332,3 +314,36 @@ func TestPeerRowsCoverTheirFiles(t *testing.T) {
 
 // runOptions are the options of every validation run: results only.
 func runOptions() scenario.RunOptions { return scenario.RunOptions{} }
+
+// TestSMPIChaosReproduced: SMPI's 16×16 HPL Time is chaotic under its shared
+// Iprobe counter — moving the Iprobe cost by a part in 1e11 moves it by up to
+// 9% (testdata/smpi_chaos.csv, measured with SimGrid 3.32) — and under
+// SimGrid's order emu follows it draw for draw, to the printed microsecond.
+func TestSMPIChaosReproduced(t *testing.T) {
+	if !*slow {
+		t.Skip("16×16 rows: run with -emu.slow")
+	}
+	data, err := os.ReadFile("testdata/smpi_chaos.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(line, ",")
+		if len(f) != 4 || strings.HasPrefix(line, "#") || f[0] == "scenario" {
+			continue
+		}
+		ip, err1 := strconv.ParseFloat(f[2], 64)
+		want, err2 := strconv.ParseFloat(f[3], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("smpi_chaos.csv: bad line %q", line)
+		}
+		row := PeerRow{Name: f[0], P: 16, Q: 16, N: 80000, NB: 128, BCast: 1, Depth: 1, Topology: f[1],
+			Variant: "MR", Net: "cm02", IprobeCost: ip, IprobeGrowth: true, HPLTime: want}
+		t.Run(row.Name, func(t *testing.T) {
+			t.Parallel()
+			if got := runPeerRow(t, row).time; math.Abs(got-want) > 0.5e-6 {
+				t.Errorf("Iprobe %v s: HPL Time %.7f s, SMPI %.6f s (%+.3f%%)", ip, got, want, 100*(got-want)/want)
+			}
+		})
+	}
+}
