@@ -88,9 +88,31 @@ func checkUserTag(call string, tag int) {
 	}
 }
 
+// Ssend is MPI_Ssend: a send in synchronous mode, which returns only once
+// the receiver has the message, however small it is (never detached).
+func (c *Comm) Ssend(dst, tag int, m Msg) {
+	checkUserTag("Ssend", tag)
+	s := c.post(dst, tag, m, true, true)
+	s.wait("Ssend")
+	c.r.w.release(s)
+}
+
+// Issend is MPI_Issend: Isend in synchronous mode (see Ssend); its request
+// completes when the message has arrived.
+func (c *Comm) Issend(dst, tag int, m Msg) *Request {
+	checkUserTag("Issend", tag)
+	return c.post(dst, tag, m, false, true)
+}
+
 // isend posts a send. blocking selects MPI_Send's overhead (smpi/os, charged
 // only when detached) over MPI_Isend's (smpi/ois, always charged).
 func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
+	return c.post(dst, tag, m, blocking, false)
+}
+
+// post posts a send: detached (complete at once for the sender) below the
+// eager threshold unless sync asks for MPI's synchronous mode.
+func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 	c.checkRank("send", dst)
 	r := c.r
 	r.payOwed()
@@ -101,7 +123,7 @@ func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 	if m.Data != nil {
 		m.Data = append([]float64(nil), m.Data...) // the sender may reuse its buffer
 	}
-	detached := size < cfg.EagerThreshold
+	detached := size < cfg.EagerThreshold && !sync
 	switch {
 	case !blocking:
 		r.sleep(cfg.IsendOverhead.Value(size, 0), "Isend")

@@ -154,6 +154,34 @@ func TestRendezvousWaitsForReceiver(t *testing.T) {
 	}
 }
 
+// TestSynchronousSendWaitsForArrival: MPI_Ssend and MPI_Issend are never
+// detached: below the eager threshold too, the sender is done only when the
+// receiver has the message (SMPI's MPI_REQ_SSEND; HPL's long broadcasts use
+// them, and the last panels' small messages of a long broadcast then do not
+// overlap).
+func TestSynchronousSendWaitsForArrival(t *testing.T) {
+	const late, size = 1.0, 1024
+	for _, mode := range []string{"Ssend", "Issend"} {
+		var sendRet float64
+		run(t, preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+			if r.ID() == 0 {
+				if mode == "Ssend" {
+					r.World().Ssend(1, 0, Msg{Bytes: size})
+				} else {
+					r.World().Issend(1, 0, Msg{Bytes: size}).Wait()
+				}
+				sendRet = r.Now()
+				return
+			}
+			r.Compute(late, "sleep")
+			r.World().Recv(0, 0)
+		})
+		if arrival := late + 2e-6 + float64(size+16)/1e9; !near(sendRet, arrival) {
+			t.Errorf("%s of %d B: returned at %.12g, want the arrival %.12g", mode, size, sendRet, arrival)
+		}
+	}
+}
+
 // TestAsyncSmallMovesAtOnce: below AsyncThreshold the bytes leave at the
 // post, so a receiver posting late finds the message already in.
 func TestAsyncSmallMovesAtOnce(t *testing.T) {

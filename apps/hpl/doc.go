@@ -37,9 +37,8 @@
 // are reused with their arrays (panel.go), and model mode skips the indices
 // that only steer data.
 //
-// Deviations from HPL, all documented where they live: Ssend/Issend are sent
-// as standard-mode Send/Isend (ranks has no synchronous mode; they differ only
-// below the eager threshold); a busy wait on a ring broadcast blocks in
+// Deviations from HPL, all documented where they live: a busy wait on a ring
+// broadcast blocks in
 // Probe after its first failed Iprobe (same Iprobe count and cost when probes
 // cost time, no livelock when they are free); HPL.dat's cursor quirk is the
 // reader's (package scenario) business; the calendar times printed are an

@@ -64,9 +64,7 @@ type rankClock struct{ r *ranks.Rank }
 
 func (c rankClock) now() float64 { return c.r.Now() }
 
-// rankComm adapts *ranks.Comm to commPort. ranks has no synchronous-mode send:
-// Ssend and Issend map to Send and Isend (they differ only below the eager
-// threshold, where a synchronous send would still wait for its receiver).
+// rankComm adapts *ranks.Comm to commPort.
 type rankComm struct{ c *ranks.Comm }
 
 func (a rankComm) rank() int { return a.c.Rank() }
@@ -77,14 +75,16 @@ func (a rankComm) split(color, key int) commPort {
 func (a rankComm) send(dst, tag, bytes int, data []float64) {
 	a.c.Send(dst, tag, ranks.Msg{Bytes: bytes, Data: data})
 }
-func (a rankComm) ssend(dst, tag, bytes int, data []float64) { a.send(dst, tag, bytes, data) }
+func (a rankComm) ssend(dst, tag, bytes int, data []float64) {
+	a.c.Ssend(dst, tag, ranks.Msg{Bytes: bytes, Data: data})
+}
 func (a rankComm) recv(src, tag int) []float64 {
 	m, _ := a.c.Recv(src, tag)
 	return m.Data
 }
 func (a rankComm) irecv(src, tag int) waiter { return rankReq{a.c.Irecv(src, tag)} }
 func (a rankComm) issend(dst, tag, bytes int, data []float64) waiter {
-	return rankReq{a.c.Isend(dst, tag, ranks.Msg{Bytes: bytes, Data: data})}
+	return rankReq{a.c.Issend(dst, tag, ranks.Msg{Bytes: bytes, Data: data})}
 }
 func (a rankComm) iprobe(src, tag int) bool {
 	ok, _ := a.c.Iprobe(src, tag)
