@@ -91,7 +91,7 @@ type Config struct {
 	// the instant run wherever SMPI makes a simcall (after posting a send or
 	// a receive, before the answer of a probe or test, between the steps of
 	// starting an execution); with SimGrid's arithmetic besides (doc.go).
-	// Measured: 57 of the SMPI peer's 61 reproducible HPL rows, 16×16 ones
+	// Measured: 53 of the 57 SMPI peer HPL rows emu can reproduce, 16×16 ones
 	// included, to the printed microsecond; it costs about 1.7× the CPU of
 	// rank order.
 	SimGridOrder bool

@@ -48,7 +48,7 @@ const departureDrift = 0.005
 // of injected times. That matters at 256 ranks, where SimGrid's shared Iprobe
 // counter makes the run chaotic: a 1e-11 relative change of the Iprobe cost
 // moves SMPI's own 16×16 MR time by −1.5…+8.9% (flat) and −0.02…+7.2% (fat
-// tree), measured with Debian's SimGrid 3.32 (testdata/smpi_chaos.csv), and emu
+// tree), measured with Debian's SimGrid 3.32 (testdata/smpi_reruns.csv), and emu
 // gives each of those perturbed figures to the microsecond too
 // (TestSMPIRerunsReproduced).
 //
