@@ -97,6 +97,20 @@ func (s *System) Activate(now float64, id FlowID) {
 	s.advance(now)
 	f := s.mustFlow(id)
 	f.latent = false
+	if len(f.elems) == 0 {
+		// no shared link to load: it runs at its bound (fat pipes, TCP
+		// window) from now on, or is done at once on an empty route
+		f.rate, f.sgValue, f.last = f.bound, f.bound, now
+		if share := f.bound * f.factor; math.IsInf(share, 1) {
+			f.remaining, f.finish = 0, now
+		} else {
+			f.finish = now + f.remaining/share
+		}
+		s.sg.stamp++
+		f.tie = s.sg.stamp
+		s.done.fix(f)
+		return
+	}
 	s.sg.enables++
 	f.enableSeq = s.sg.enables
 	s.attach(f)

@@ -150,3 +150,21 @@ func TestSimGridRateFactor(t *testing.T) {
 		t.Errorf("completions at %v, want both at 1 s", at)
 	}
 }
+
+// TestSimGridLatentWithoutLinks: a message whose route loads no shared link
+// — a loopback of fat pipes, or no link at all — runs at its bound once its
+// latency ends (the fat pipe's 1 GB/s: 1 ms for 1 MB), or is done then; it
+// must not wait for a rate forever.
+func TestSimGridLatentWithoutLinks(t *testing.T) {
+	for _, tc := range []struct {
+		links []LinkID
+		want  float64
+	}{{[]LinkID{0}, 1e-6 + 1e6/1e9}, {nil, 1e-6}} {
+		s := NewSystemOptions([]Link{{Bandwidth: 1e9, Sharing: FatPipe}}, Options{SimGridHeap: true})
+		id := s.StartLatent(0, FlowSpec{Links: tc.links, Bytes: 1e6}, 1e-6)
+		order, at := sgRun(s, 1e-9)
+		if len(order) != 1 || order[0] != id || at[0] != tc.want {
+			t.Errorf("links %v: completions %v at %v, want flow %v at %v", tc.links, order, at, id, tc.want)
+		}
+	}
+}
