@@ -28,6 +28,8 @@ type sgState struct {
 	light   []sgLight // constraints still to saturate
 	sat     []int     // indices into light of the constraints saturating now
 	satVars []*flow   // saturated_variable_set
+	// the solve's min_usage and min_bound (−1: none yet)
+	minUsage, minBound float64
 }
 
 // sgCnst is a link's lmm::Constraint state. remaining and usage persist
@@ -293,27 +295,8 @@ const sgMaxminPrecision = 1e-5
 // capacity or usage (within precision) drop out.
 func (s *System) sgSolve() {
 	sg := &s.sg
-	light := sg.light[:0]
-	minUsage, minBound := -1.0, -1.0
-	sat := sg.sat[:0]
-	satUpdate := func(rou float64, idx int) {
-		if minUsage < 0 || minUsage > rou {
-			minUsage = rou
-			sat = append(sat[:0], idx)
-		} else if minUsage == rou {
-			sat = append(sat, idx)
-		}
-	}
-	satVarsUpdate := func() {
-		for _, idx := range sat {
-			for _, f := range sg.cn[light[idx].link].active {
-				if !f.inSat {
-					f.inSat = true
-					sg.satVars = append(sg.satVars, f)
-				}
-			}
-		}
-	}
+	sg.light, sg.sat = sg.light[:0], sg.sat[:0]
+	sg.minUsage, sg.minBound = -1, -1
 	for _, l := range sg.modified {
 		capacity := s.links[l].capacity
 		cn := &sg.cn[l]
@@ -334,27 +317,27 @@ func (s *System) sgSolve() {
 			}
 		}
 		if cn.usage > 0 {
-			cn.light = int32(len(light))
-			light = append(light, sgLight{link: l, rou: cn.remaining / cn.usage})
-			satUpdate(light[len(light)-1].rou, len(light)-1)
+			cn.light = int32(len(sg.light))
+			sg.light = append(sg.light, sgLight{link: l, rou: cn.remaining / cn.usage})
+			sg.satUpdate(cn.remaining/cn.usage, len(sg.light)-1)
 		}
 	}
-	satVarsUpdate()
+	sg.satVarsUpdate()
 	for {
 		for _, v := range sg.satVars {
-			if !math.IsInf(v.bound, 1) && v.bound*v.weight < minUsage {
-				if minBound < 0 {
-					minBound = v.bound * v.weight
+			if !math.IsInf(v.bound, 1) && v.bound*v.weight < sg.minUsage {
+				if sg.minBound < 0 {
+					sg.minBound = v.bound * v.weight
 				} else {
-					minBound = math.Min(minBound, v.bound*v.weight)
+					sg.minBound = math.Min(sg.minBound, v.bound*v.weight)
 				}
 			}
 		}
 		for len(sg.satVars) > 0 {
 			v := sg.satVars[0]
-			if minBound < 0 {
-				v.sgValue = minUsage / v.weight
-			} else if math.Abs(minBound-v.bound*v.weight) < sgMaxminPrecision {
+			if sg.minBound < 0 {
+				v.sgValue = sg.minUsage / v.weight
+			} else if math.Abs(sg.minBound-v.bound*v.weight) < sgMaxminPrecision {
 				v.sgValue = v.bound
 			} else {
 				v.inSat = false
@@ -362,48 +345,79 @@ func (s *System) sgSolve() {
 				continue
 			}
 			for _, e := range v.elems {
-				cn := &sg.cn[e.link]
-				capacity := s.links[e.link].capacity
-				cn.remaining -= e.coef * v.sgValue
-				if cn.remaining < capacity*sgMaxminPrecision {
-					cn.remaining = 0
-				}
-				cn.usage -= e.coef / v.weight
-				if cn.usage < sgMaxminPrecision {
-					cn.usage = 0
-				}
-				if !(cn.usage > sgMaxminPrecision) || !(cn.remaining > capacity*sgMaxminPrecision) {
-					if i := cn.light; i >= 0 {
-						last := len(light) - 1
-						light[i] = light[last]
-						sg.cn[light[i].link].light = i
-						light = light[:last]
-						cn.light = -1
-					}
-				} else if cn.light >= 0 {
-					light[cn.light].rou = cn.remaining / cn.usage
-				}
-				if v.activeOn(e.link) {
-					cn.active = removeFlow(cn.active, v)
-					v.setActive(e.link, false)
-				}
+				s.sgTake(v, e)
 			}
 			v.inSat = false
 			sg.satVars = sg.satVars[1:]
 		}
-		minUsage, minBound = -1, -1
-		sat = sat[:0]
-		for pos := range light {
-			satUpdate(light[pos].rou, pos)
+		sg.minUsage, sg.minBound = -1, -1
+		sg.sat = sg.sat[:0]
+		for pos := range sg.light {
+			sg.satUpdate(sg.light[pos].rou, pos)
 		}
-		satVarsUpdate()
-		if len(light) == 0 {
+		sg.satVarsUpdate()
+		if len(sg.light) == 0 {
 			break
 		}
 	}
-	sg.light, sg.sat = light, sat
 	clear(sg.satVars[:cap(sg.satVars)])
 	sg.satVars = sg.satVars[:0]
+}
+
+// sgTake is the update of maxmin_solve for one link of a fixed flow v: the
+// link gives up v's share (double_update on remaining and usage) and leaves
+// the links still to saturate when nothing is left of either.
+func (s *System) sgTake(v *flow, e elem) {
+	sg := &s.sg
+	cn := &sg.cn[e.link]
+	capacity := s.links[e.link].capacity
+	cn.remaining -= e.coef * v.sgValue
+	if cn.remaining < capacity*sgMaxminPrecision {
+		cn.remaining = 0
+	}
+	cn.usage -= e.coef / v.weight
+	if cn.usage < sgMaxminPrecision {
+		cn.usage = 0
+	}
+	if !(cn.usage > sgMaxminPrecision) || !(cn.remaining > capacity*sgMaxminPrecision) {
+		if i := cn.light; i >= 0 {
+			last := len(sg.light) - 1
+			sg.light[i] = sg.light[last]
+			sg.cn[sg.light[i].link].light = i
+			sg.light = sg.light[:last]
+			cn.light = -1
+		}
+	} else if cn.light >= 0 {
+		sg.light[cn.light].rou = cn.remaining / cn.usage
+	}
+	if v.activeOn(e.link) {
+		cn.active = removeFlow(cn.active, v)
+		v.setActive(e.link, false)
+	}
+}
+
+// satUpdate is saturated_constraints_update: the constraints whose
+// remaining/usage is the least saturate next.
+func (sg *sgState) satUpdate(rou float64, idx int) {
+	if sg.minUsage < 0 || sg.minUsage > rou {
+		sg.minUsage = rou
+		sg.sat = append(sg.sat[:0], idx)
+	} else if sg.minUsage == rou {
+		sg.sat = append(sg.sat, idx)
+	}
+}
+
+// satVarsUpdate is saturated_variable_set_update: the active flows of the
+// saturating constraints, in their active_element_set order.
+func (sg *sgState) satVarsUpdate() {
+	for _, idx := range sg.sat {
+		for _, f := range sg.cn[sg.light[idx].link].active {
+			if !f.inSat {
+				f.inSat = true
+				sg.satVars = append(sg.satVars, f)
+			}
+		}
+	}
 }
 
 // coefOn returns f's coefficient on link l.
