@@ -161,18 +161,6 @@ func removeFlow(list []*flow, f *flow) []*flow {
 	return list
 }
 
-// detach takes f off its links' member lists.
-func (s *System) detach(f *flow) {
-	for _, e := range f.elems {
-		ls := &s.links[e.link]
-		last := len(ls.members) - 1
-		moved := ls.members[last]
-		ls.members[e.pos] = moved
-		s.bySlot[moved.slot].elems[moved.elem].pos = e.pos
-		ls.members = ls.members[:last]
-	}
-}
-
 // enabledNewestFirst returns link l's enabled flows in SimGrid's
 // enabled_element_set order: the most recently enabled first.
 func (s *System) enabledNewestFirst(l LinkID, buf []*flow) []*flow {

@@ -284,6 +284,18 @@ func (s *System) attach(f *flow) {
 	}
 }
 
+// detach takes f off its links' member lists.
+func (s *System) detach(f *flow) {
+	for _, e := range f.elems {
+		ls := &s.links[e.link]
+		last := len(ls.members) - 1
+		moved := ls.members[last]
+		ls.members[e.pos] = moved
+		s.bySlot[moved.slot].elems[moved.elem].pos = e.pos
+		ls.members = ls.members[:last]
+	}
+}
+
 // resolveFrom re-solves after flow f started: only flows at or above the
 // level where f's first link saturates can change (see threshold.go).
 func (s *System) resolveFrom(now float64, f *flow) {
@@ -351,14 +363,7 @@ func (s *System) remove(now float64, id FlowID) {
 	}
 	s.flows.del(id)
 	s.done.remove(f)
-	for _, e := range f.elems {
-		ls := &s.links[e.link]
-		last := len(ls.members) - 1
-		moved := ls.members[last]
-		ls.members[e.pos] = moved
-		s.bySlot[moved.slot].elems[moved.elem].pos = e.pos
-		ls.members = ls.members[:last]
-	}
+	s.detach(f)
 	if s.opts.FullResolve || !s.emptied(f) {
 		s.resolveAbove(now, f.elems, level)
 	}
