@@ -20,7 +20,6 @@ type sgState struct {
 	modified  []LinkID // modified constraints, in marking order
 	frees     []*flow  // finished flows whose variable is freed at post time
 	activated []*flow  // flows enabled since the last solve
-	order     []*flow  // scratch: a link's enabled members, newest first
 	list      []*flow  // scratch: the modified action list
 
 	// SimGrid's max-min solve (sgSolve)
@@ -39,6 +38,7 @@ type sgCnst struct {
 	remaining, usage float64
 	light            int32   // index in light, −1 if none
 	active           []*flow // active_element_set: oldest enabled first
+	enabled          []*flow // enabled_element_set, oldest first (SimGrid's list read backwards)
 }
 
 type sgLight struct {
@@ -70,6 +70,7 @@ func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID
 		f := s.addFlow(now, spec, true)
 		s.sg.enables++
 		f.enableSeq = s.sg.enables
+		s.enable(f)
 		for _, e := range f.elems {
 			s.markCnst(e.link)
 		}
@@ -116,6 +117,7 @@ func (s *System) Activate(now float64, id FlowID) {
 	s.sg.enables++
 	f.enableSeq = s.sg.enables
 	s.attach(f)
+	s.enable(f)
 	f.last = now
 	f.finish = math.Inf(1)
 	s.done.fix(f)
@@ -145,7 +147,9 @@ func (s *System) processFrees(now float64) {
 		s.flows.del(f.id)
 		s.detach(f)
 		for _, e := range f.elems {
-			s.sg.cn[e.link].active = removeFlow(s.sg.cn[e.link].active, f)
+			cn := &s.sg.cn[e.link]
+			cn.active = removeFlow(cn.active, f)
+			cn.enabled = removeFlow(cn.enabled, f)
 		}
 		s.recycle(f)
 	}
@@ -161,21 +165,12 @@ func removeFlow(list []*flow, f *flow) []*flow {
 	return list
 }
 
-// enabledNewestFirst returns link l's enabled flows in SimGrid's
-// enabled_element_set order: the most recently enabled first.
-func (s *System) enabledNewestFirst(l LinkID, buf []*flow) []*flow {
-	buf = buf[:0]
-	for _, m := range s.links[l].members {
-		f := s.bySlot[m.slot]
-		// insertion sort: a link carries few flows at once
-		i := len(buf)
-		buf = append(buf, f)
-		for ; i > 0 && buf[i-1].enableSeq < f.enableSeq; i-- {
-			buf[i] = buf[i-1]
-		}
-		buf[i] = f
+// enable puts f at the front of its links' enabled_element_set.
+func (s *System) enable(f *flow) {
+	for _, e := range f.elems {
+		cn := &s.sg.cn[e.link]
+		cn.enabled = append(cn.enabled, f)
 	}
-	return buf
 }
 
 // markCnst is lmm::System::update_modified_cnst_set.
@@ -191,9 +186,9 @@ func (s *System) markCnst(l LinkID) {
 // markRec is update_modified_cnst_set_rec: depth first through the
 // enabled flows of l to their other links.
 func (s *System) markRec(l LinkID) {
-	var local [8]*flow
-	members := s.enabledNewestFirst(l, local[:0])
-	for _, v := range members {
+	en := s.sg.cn[l].enabled // newest last; the walk below does not change it
+	for i := len(en) - 1; i >= 0; i-- {
+		v := en[i]
 		for _, e2 := range v.elems {
 			if v.visited == s.sg.visited {
 				break
@@ -225,8 +220,9 @@ func (s *System) Settle(now float64) {
 	s.sg.solves++
 	list := s.sg.list[:0]
 	for _, l := range s.sg.modified {
-		s.sg.order = s.enabledNewestFirst(l, s.sg.order)
-		for _, f := range s.sg.order {
+		en := s.sg.cn[l].enabled
+		for i := len(en) - 1; i >= 0; i-- {
+			f := en[i]
 			if f.inMod != s.sg.solves {
 				f.inMod = s.sg.solves
 				list = append(list, f)
@@ -293,8 +289,8 @@ func (s *System) sgSolve() {
 			continue
 		}
 		cn.usage = 0
-		sg.order = s.enabledNewestFirst(l, sg.order)
-		for _, f := range sg.order {
+		for i := len(cn.enabled) - 1; i >= 0; i-- {
+			f := cn.enabled[i]
 			f.sgValue = 0
 			cn.usage += s.coefOn(f, l) / f.weight
 			if !f.activeOn(l) { // push_front
