@@ -70,6 +70,21 @@ func BenchmarkScale(b *testing.B) {
 			benchScenario(b, s, cost.WallSeconds, cost.PeakPSSMB*(1<<20))
 		})
 	}
+	// The same 16×16 grid under SimGrid's order, which gives SMPI's figure to
+	// the microsecond: the MR row with SimGrid's default Iprobe cost (the
+	// peer README's 18.468 s), costed against SMPI's 113 s for it (§8).
+	b.Run("16x16_N80000_simgrid", func(b *testing.B) {
+		for _, r := range readmeRows() {
+			if r.Name == "readme_mr_flat_16x16_80000" {
+				s, err := r.Scenario("testdata")
+				if err != nil {
+					b.Fatal(err)
+				}
+				const smpiMRWall = 113 // s, the peer README §8
+				benchScenario(b, s, smpiMRWall, r.PeakPSSMB*(1<<20))
+			}
+		}
+	})
 	b.Run("stampede_77x78", func(b *testing.B) {
 		s, err := scenario.Load("../examples/stampede.toml")
 		if err != nil {
