@@ -12,15 +12,14 @@ import (
 // built (lmm::System::solve walks the modified constraints in the order
 // they were marked and each one's enabled elements newest first).
 type sgState struct {
-	stamp     uint64   // heap insertions and updates so far
-	enables   uint64   // variables enabled so far
-	visited   uint64   // update_modified_cnst_set_rec's counter
-	solves    uint64   // solves so far (marks flows in the modified list)
-	linked    []bool   // per link: in the modified constraint list
-	modified  []LinkID // modified constraints, in marking order
-	frees     []*flow  // finished flows whose variable is freed at post time
-	activated []*flow  // flows enabled since the last solve
-	list      []*flow  // scratch: the modified action list
+	stamp    uint64   // heap insertions and updates so far
+	enables  uint64   // variables enabled so far
+	visited  uint64   // update_modified_cnst_set_rec's counter
+	solves   uint64   // solves so far (marks flows in the modified list)
+	linked   []bool   // per link: in the modified constraint list
+	modified []LinkID // modified constraints, in marking order
+	frees    []*flow  // finished flows whose variable is freed at post time
+	list     []*flow  // scratch: the modified action list
 
 	// SimGrid's max-min solve (sgSolve)
 	cn      []sgCnst  // per link
@@ -74,7 +73,6 @@ func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID
 		for _, e := range f.elems {
 			s.markCnst(e.link)
 		}
-		s.sg.activated = append(s.sg.activated, f)
 		return f.id
 	}
 	f := s.addFlow(now, spec, false)
@@ -121,10 +119,7 @@ func (s *System) Activate(now float64, id FlowID) {
 	f.last = now
 	f.finish = math.Inf(1)
 	s.done.fix(f)
-	if len(f.elems) > 0 {
-		s.markCnst(f.elems[0].link)
-	}
-	s.sg.activated = append(s.sg.activated, f)
+	s.markCnst(f.elems[0].link)
 }
 
 // finishSG takes a completed flow out of the heap; its variable is freed
@@ -134,7 +129,6 @@ func (s *System) finishSG(now float64, id FlowID) {
 	s.advance(now)
 	f := s.mustFlow(id)
 	s.done.remove(f)
-	f.freed = true
 	s.sg.frees = append(s.sg.frees, f)
 }
 
@@ -193,10 +187,8 @@ func (s *System) markRec(l LinkID) {
 			if v.visited == s.sg.visited {
 				break
 			}
-			if e2.link != l && !s.sg.linked[e2.link] {
-				s.sg.linked[e2.link] = true
-				s.sg.modified = append(s.sg.modified, e2.link)
-				s.markRec(e2.link)
+			if e2.link != l {
+				s.markCnst(e2.link)
 			}
 		}
 		v.visited = s.sg.visited
@@ -204,15 +196,13 @@ func (s *System) markRec(l LinkID) {
 }
 
 // Settle is SimGrid's solve at the end of an instant: the variables freed
-// and enabled since the last one take effect, then every flow of the
+// since the last one leave their links, then every flow of the
 // modified set, in its order, has its remaining bytes brought up to now
 // and its completion date re-projected, and gets a new heap stamp.
 func (s *System) Settle(now float64) {
 	s.advance(now)
 	s.sgInit()
 	s.processFrees(now)
-	clear(s.sg.activated)
-	s.sg.activated = s.sg.activated[:0]
 	if len(s.sg.modified) == 0 {
 		return
 	}
@@ -252,8 +242,6 @@ func (s *System) reproject(now float64, f *flow) {
 	}
 	f.last = now
 	f.rate = f.sgValue
-	h := &s.hot[f.slot]
-	h.rate, h.level = f.rate, f.rate*f.weight
 	switch share := f.rate * f.factor; {
 	case f.remaining <= 0 || math.IsInf(f.rate, 1):
 		f.finish = now

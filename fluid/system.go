@@ -125,7 +125,6 @@ type flow struct {
 	tie       uint64  // heap tie-breaker: id, or the SimGrid heap stamp
 	// SimGrid heap semantics (Options.SimGridHeap)
 	latent     bool    // in its latency phase: not yet on its links
-	freed      bool    // finished, its var_free pending
 	enableSeq  uint64  // when it was enabled on its links (newest first)
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
@@ -155,8 +154,12 @@ func NewSystemOptions(links []Link, opts Options) *System {
 // Start adds a flow at time now, re-solves the part of the system it
 // touches and returns the flow's id. A bad spec (unknown link, negative or
 // NaN bytes, bound, weight or share) or a time earlier than the last call
-// is a programmer error and panics.
+// is a programmer error and panics. Under Options.SimGridHeap the flow gets
+// its rate at the next Settle, as a StartLatent without latency.
 func (s *System) Start(now float64, spec FlowSpec) FlowID {
+	if s.opts.SimGridHeap {
+		return s.StartLatent(now, spec, 0) // SimGrid's solve, at the next Settle
+	}
 	s.advance(now)
 	f := s.add(now, spec)
 	if x, ok := s.alone(f); ok {
@@ -171,6 +174,12 @@ func (s *System) Start(now float64, spec FlowSpec) FlowID {
 // their ids to ids and returns it. It gives the same rates as calling
 // Start for each spec in order, for the cost of one call.
 func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
+	if s.opts.SimGridHeap {
+		for _, spec := range specs {
+			ids = append(ids, s.StartLatent(now, spec, 0))
+		}
+		return ids
+	}
 	s.advance(now)
 	s.batch = s.batch[:0]
 	first := len(ids)
