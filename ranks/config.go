@@ -92,7 +92,7 @@ type Config struct {
 	// a receive, before the answer of a probe or test, between the steps of
 	// starting an execution); with SimGrid's arithmetic besides (doc.go).
 	// Measured: 53 of the 57 SMPI peer HPL rows emu can reproduce, 16×16 ones
-	// included, to the printed microsecond; it costs about 1.7× the CPU of
+	// included, to the printed microsecond; it costs 1.33–1.37× the CPU of
 	// rank order.
 	SimGridOrder bool
 

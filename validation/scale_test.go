@@ -28,7 +28,7 @@ import (
 // only the first max_iterations panels and extrapolates Time; the study's SMPI
 // needed 62 h and 19 GB for the whole run, which the ratios use.
 // defaultOrder costs a row as `emu run` runs it by default: rank order at
-// ties, 1.7× less CPU at 16×16 than SimGrid's order, which the accuracy
+// ties, 1.33–1.37× less CPU at 16×16 than SimGrid's order, which the accuracy
 // tests use.
 const defaultOrder = "network.wake_order=rank"
 

@@ -159,7 +159,7 @@ func TestSMPIPeer(t *testing.T) {
 }
 
 // rankOrderTolerance is how close the rows up to 8×8 come in emu's default
-// order at ties (network.wake_order = "rank": lowest rank first, 1.7× less
+// order at ties (network.wake_order = "rank": lowest rank first, 1.33–1.37× less
 // CPU than SimGrid's order at 16×16); worst measured 1.41%.
 const rankOrderTolerance = 0.02
 
@@ -226,7 +226,7 @@ func comparisonTable(rows []PeerRow, out map[string]emuOutcome) string {
 	b.WriteString("with other jobs (uncontrolled load, 2–5 when last generated; SMPI's runs saw 2–3): wall time is inflated by\n")
 	b.WriteString("waiting for a core, CPU time (getrusage, user+system) is not. speed-up = SMPI wall / emu CPU.\n")
 	b.WriteString("Every row runs under network.wake_order = \"simgrid\" (SimGrid's arithmetic, which the exact figures\n")
-	b.WriteString("need); the default rank order costs about 1.7× less CPU at 16×16 (README, Performance).\n\n")
+	b.WriteString("need); the default rank order costs 1.33–1.37× less CPU at 16×16 (README, Performance).\n\n")
 	b.WriteString("| row | variant | net | Iprobe | topology | P×Q | N | BCAST | DEPTH | SMPI Time | emu Time | error | emu wall | emu CPU | SMPI wall | speed-up |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var skipped []PeerRow
