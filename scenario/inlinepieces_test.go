@@ -18,14 +18,7 @@ func TestKernelPiecesInlineOrTables(t *testing.T) {
 	times := map[string]float64{}
 	for name, doc := range docs {
 		s, err := Parse([]byte(doc), name+".toml")
-		var p *Plan
-		if err == nil {
-			p, err = s.Validate()
-		}
-		var res *Result
-		if err == nil {
-			res, err = p.Run(RunOptions{})
-		}
+		res, err := validateRun(s, err)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

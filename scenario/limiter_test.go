@@ -48,14 +48,7 @@ func TestLimiterLinkCapsHostThroughput(t *testing.T) {
 				err = s.Set(kv)
 			}
 		}
-		var p *Plan
-		if err == nil {
-			p, err = s.Validate()
-		}
-		var res *Result
-		if err == nil {
-			res, err = p.Run(RunOptions{})
-		}
+		res, err := validateRun(s, err)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -82,4 +75,16 @@ func TestXMLShapeErrorNamesTheFile(t *testing.T) {
 	if want := xml + ":3: cluster: dragonfly parameters \"2,3;1,1;1,1;1\": "; err == nil || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 		t.Errorf("got %v\nwant %s...", err, want)
 	}
+}
+
+// validateRun validates and runs s, unless err (from building s) is set.
+func validateRun(s *Scenario, err error) (*Result, error) {
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.Validate()
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(RunOptions{})
 }
