@@ -68,7 +68,8 @@ func TestMemoryLimitSkips(t *testing.T) {
 	}
 }
 
-// runDatOpt is runDat with emulation options.
+// runDatOpt runs every test of d on one world with emulation options and
+// writes rank 0's report.
 func runDatOpt(t *testing.T, d Dat, mode kernels.Mode, opt Options) string {
 	t.Helper()
 	w := world(t, d.MaxRanks(), 1e-6)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/emu-hpc/emu/internal/golden"
 	"github.com/emu-hpc/emu/kernels"
-	"github.com/emu-hpc/emu/ranks"
 )
 
 // tinyDat is a cut of HPL's shipped HPL.dat: 2 sizes, 2 block sizes, grids 2×2
@@ -25,34 +24,7 @@ func tinyDat() Dat {
 // runDat runs every test of d on one world and writes rank 0's report.
 func runDat(t *testing.T, d Dat, mode kernels.Mode) string {
 	t.Helper()
-	w := world(t, d.MaxRanks(), 1e-6)
-	ms := peerModels(t)
-	var buf bytes.Buffer
-	err := w.Run(func(r *ranks.Rank) {
-		k := kernels.New(kernels.Config{Mode: mode, Models: ms}, r, r.Rand())
-		var out *Output
-		if r.ID() == 0 {
-			out = NewOutput(&buf, d)
-			out.Banner(d)
-		}
-		results, err := RunDat(r, d, k, Options{})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		for _, res := range results {
-			if out != nil {
-				out.Test(res)
-			}
-		}
-		if out != nil {
-			out.End()
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
+	return runDatOpt(t, d, mode, Options{})
 }
 
 func TestOutputGoldenReal(t *testing.T) {
