@@ -168,32 +168,17 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 }
 
 // StartLatentFlowHandler starts a flow whose first latency seconds load no
-// link, as SimGrid's network model does (Options.SimGrid): the latency
-// phase and the transfer are one action, and h runs when the last byte has
-// arrived. Without Options.SimGrid it is a timer followed by
-// StartFlowHandler.
+// link, as SimGrid's network model does: the latency phase and the transfer
+// are one action, and h runs when the last byte has arrived. It needs
+// Options.SimGrid; other engines time a latency phase with AfterHandler.
 func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Handler) {
-	if e.sys == nil {
-		panic("emu: StartFlow on an engine without a fluid.System")
-	}
-	if !e.simgrid {
-		e.AfterHandler(latency, &latentStart{e: e, f: f, h: h})
-		return
+	if e.sys == nil || !e.simgrid {
+		panic("emu: StartLatentFlowHandler needs an engine with Options.SimGrid and a fluid.System")
 	}
 	e.flush()
 	id := e.sys.StartLatent(e.now, f, latency)
 	e.track(id, flowDone{h: h, live: true})
 }
-
-// latentStart starts a flow at the end of its latency phase (without
-// Options.SimGrid).
-type latentStart struct {
-	e *Engine
-	f fluid.FlowSpec
-	h Handler
-}
-
-func (l *latentStart) Handle() { l.e.StartFlowHandler(l.f, l.h) }
 
 // flush starts the flows batched by StartFlowHandler.
 func (e *Engine) flush() {
