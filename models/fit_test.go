@@ -17,7 +17,7 @@ func TestParseFamily(t *testing.T) {
 	}{
 		{"auto", "auto"}, {"AUTO", "auto"}, {"auto-per-host", "auto-per-host"}, {"M1-N0", "M1-N0"}, {"m2-n2", "M2-N2"},
 		{"Mp-N1", "Mp-N1"}, {"M'-N'", "Mp-Nmix"}, {"M2-Nmix", "M2-Nmix"}, {"Mh2-N2", "Mh2-N2"},
-		{"M0-N1", "M0-N1"}, {"M3-N0", ""}, {"M1", ""}, {"M1-N3", ""}, {"", ""}, {"M1-N0-x", ""},
+		{"M0-N1", "M0-N1"}, {"rate", "Mr-N0"}, {"Mr-N2", "Mr-N2"}, {"M3-N0", ""}, {"M1", ""}, {"M1-N3", ""}, {"", ""}, {"M1-N0-x", ""},
 	}
 	for _, c := range cases {
 		f, err := models.ParseFamily(c.in)
@@ -29,6 +29,21 @@ func TestParseFamily(t *testing.T) {
 		}
 		if err != nil || f.String() != c.want {
 			t.Errorf("ParseFamily(%q) = %v, %v; want %s", c.in, f, err, c.want)
+		}
+	}
+}
+
+func TestParseLoss(t *testing.T) {
+	for in, want := range map[string]string{"robust": "robust", "": "robust", "LS": "squares", "squares": "squares", "l1": ""} {
+		l, err := models.ParseLoss(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("ParseLoss(%q) = %v, want an error", in, l)
+			}
+			continue
+		}
+		if err != nil || l.String() != want {
+			t.Errorf("ParseLoss(%q) = %v, %v; want %s", in, l, err, want)
 		}
 	}
 }

@@ -28,6 +28,7 @@ type noiseFit struct {
 	logLik    float64
 	modes     int
 	separated bool
+	outliers  []bool // Nmix: samples in modes too small to be modes
 }
 
 // apply writes the noise part into a spec.
@@ -90,9 +91,11 @@ func fitGaussian(data []Sample, m *model, noisy bool) noiseFit {
 }
 
 // fitHetero fits N2: σ(v) = a + Σ b·S(v) on the absolute residuals (S the
-// σ terms, by default the product term), alternating with a mean refit weighted by 1/σ(v)², which
-// is what makes the large, noisy calls stop dominating the small ones.
-func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model) (Spec, *model, noiseFit, error) {
+// σ terms, by default the product term), each round weighted by the last
+// round's 1/σ(v)². With refit it alternates with a mean refit weighted by
+// 1/σ(v)², which is what makes the large, noisy calls stop dominating the
+// small ones under least squares.
+func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model, refit bool) (Spec, *model, noiseFit, error) {
 	sigmaTerms := fc.sigma
 	var sp2 poly
 	sig := make([]float64, len(data))
@@ -115,8 +118,8 @@ func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model)
 			sig[i] = math.Max(sp2.eval(&data[i].Vars), floor)
 			w[i] = 1 / (sig[i] * sig[i])
 		}
-		if it == heteroIterations {
-			break
+		if it == heteroIterations || !refit {
+			continue
 		}
 		if sp, m, err = fc.fitMean(mean, data, w); err != nil {
 			return sp, m, noiseFit{}, err
