@@ -163,34 +163,55 @@ func TestAutoIgnoresOutliers(t *testing.T) {
 	}
 }
 
-// TestRobustHuberLocation is IRLS solved by hand. Five calls of the same
-// shape (M0: one constant a), 1.3, 1.35, 1.4, 1.5 and 5 ms. Fewer than
-// 60 samples make one scale block, whose spread is relative: s·a =
-// 1.4826·MAD = 1.4826 × 0.1 ms whatever a is (the MAD does not move when
-// the residuals shift). The 5 ms call is far off, but one outlier in five
-// is more than robustMaxOutliers (5%), so it is kept and Huber-weighted. If
-// only it is clipped (|y − a| > 1.345·σ = 0.19941 ms), the fixed point of
-// Σ ψ(y − a) = 0 is 1.3 + 1.35 + 1.4 + 1.5 − 4a + 0.19941 = 0, a =
-// 1.437353 ms, where indeed 1.3, ..., 1.5 lie within 0.19941 ms of a and 5
-// beyond. Least squares gives the mean, 2.11 ms.
+// TestRobustHuberLocation is IRLS solved by hand, on calls of one shape
+// (M0: one constant a). Fewer than 60 samples make one scale block, whose
+// spread is relative: s·a = 1.4826·MAD, which does not move when the
+// residuals shift, so u = (y − a)/(1.4826·MAD) and the fixed point is
+// Huber's location: Σ ψ(y − a) = 0 with ψ clipping at 1.345·1.4826·MAD.
+//
+// "clipped": 1.3, 1.35, 1.4, 1.5 and 5 ms, MAD 0.1 ms (clip 0.19941 ms).
+// 5 ms is 3.5× off, but one outlier in five is more than robustMaxOutliers
+// (5%), so it is kept and clipped: if only it is, 1.3 + 1.35 + 1.4 + 1.5 −
+// 4a + 0.19941 = 0, a = 1.437353 ms, and indeed 1.3 … 1.5 lie within
+// 0.19941 ms of a, 5 beyond. Least squares gives the mean, 2.11 ms.
+//
+// "rejected": seven each of 0.9, 1.0, 1.1 ms and one call of 300 ms (one
+// in 22, under 5%). About a = 1 the absolute deviations from the median
+// residual are seven 0, fourteen 0.1 and 299 ms: MAD 0.1 ms, so no inlier
+// is clipped, and the 300 ms call, 2,000 spreads and 300× off, is an
+// outlier with weight 0. The fixed point is the inliers' mean, 1 ms; least
+// squares gives (21 + 300)/22 = 14.59 ms.
 func TestRobustHuberLocation(t *testing.T) {
-	var data []models.Sample
-	for _, ms := range []float64{1.3, 1.35, 1.4, 1.5, 5} {
-		data = append(data, models.Sample{Vars: models.Vars{N: 100, W: 100}, Seconds: ms * 1e-3})
+	var rejected []float64
+	for range 7 {
+		rejected = append(rejected, 0.9, 1.0, 1.1)
+	}
+	rejected = append(rejected, 300)
+	const irlsTol = 1e-6 // relative; IRLS stops when predictions move less than 1e-7
+	cases := []struct {
+		name         string
+		ms           []float64
+		loss         models.Loss
+		want         float64 // ms
+		wantOutliers int
+	}{
+		{"clipped", []float64{1.3, 1.35, 1.4, 1.5, 5}, models.LossRobust, (1.3 + 1.35 + 1.4 + 1.5 + 1.345*1.4826*0.1) / 4, 0},
+		{"clipped, least squares", []float64{1.3, 1.35, 1.4, 1.5, 5}, models.LossSquares, (1.3 + 1.35 + 1.4 + 1.5 + 5) / 5, 0},
+		{"rejected", rejected, models.LossRobust, 1, 1},
+		{"rejected, least squares", rejected, models.LossSquares, (21.0 + 300) / 22, 0},
 	}
 	fam, _ := models.ParseFamily("M0-N0")
-	want := (1.3 + 1.35 + 1.4 + 1.5 + 1.345*1.4826*0.1) / 4 * 1e-3
-	const irlsTol = 1e-6 // relative; IRLS stops when predictions move less than 1e-7
-	for _, c := range []struct {
-		loss models.Loss
-		want float64
-	}{{models.LossRobust, want}, {models.LossSquares, (1.3 + 1.35 + 1.4 + 1.5 + 5) / 5 * 1e-3}} {
+	for _, c := range cases {
+		var data []models.Sample
+		for _, ms := range c.ms {
+			data = append(data, models.Sample{Vars: models.Vars{N: 100, W: 100}, Seconds: ms * 1e-3})
+		}
 		got, q, err := models.Fit("daxpy", data, fam, models.FitOptions{Loss: c.loss})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if modelstest.RelErr(got.Intercept, c.want) > irlsTol || q.Outliers != 0 {
-			t.Errorf("%v: a = %.7g s, %d outliers; want %.7g s, none", c.loss, got.Intercept, q.Outliers, c.want)
+		if modelstest.RelErr(got.Intercept, c.want*1e-3) > irlsTol || q.Outliers != c.wantOutliers {
+			t.Errorf("%s: a = %.7g s, %d outliers; want %.7g s, %d", c.name, got.Intercept, q.Outliers, c.want*1e-3, c.wantOutliers)
 		}
 	}
 }
