@@ -8,11 +8,15 @@ import (
 )
 
 // autoCVSlack: family "auto" keeps the candidates whose cross-validated
-// error (autoScore) is at most this fraction above the best one's, then
-// takes the lowest BIC among them (BIC is consistent: with enough samples it
-// picks the generating family, and it pays for every extra term, piece and
-// mode).
-const autoCVSlack = 0.10
+// error (autoScore) is at most this fraction above the best one's, or
+// autoCVSlackAbs (a fraction of a call's time: half a percent, below what
+// any timing resolves) above it, then takes the lowest BIC among them (BIC
+// is consistent: with enough samples it picks the generating family, and it
+// pays for every extra term, piece and mode).
+const (
+	autoCVSlack    = 0.10
+	autoCVSlackAbs = 0.005
+)
 
 // auto fits every family that makes sense for the data and picks one. No
 // family whose cross-validated error is worse than the rate's (Mr: seconds =
@@ -110,7 +114,7 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 	}
 	pick := -1
 	for i, c := range cands {
-		if score[i] > rate && c.mean != Mr || score[i] > (1+autoCVSlack)*best {
+		if score[i] > rate && c.mean != Mr || score[i] > math.Max((1+autoCVSlack)*best, best+autoCVSlackAbs) {
 			continue
 		}
 		if pick < 0 || c.q.BIC < cands[pick].q.BIC {
@@ -129,15 +133,16 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 // held-out calls' total, what a run's prediction sums.
 func autoScore(q Quality) float64 { return q.CVRel + q.CVTotal }
 
-// cvKey names a distinct mean fit: the noise matters only where least
-// squares refits N2's mean with 1/σ² weights.
+// cvKey names a distinct mean fit: the noise matters only where N2
+// refits the mean with 1/σ² weights (Mr's mean is the rate whatever its
+// noise).
 type cvKey struct {
 	mean MeanKind
-	n2ls bool
+	n2   bool
 }
 
 func (fc *fitContext) cvKeyOf(mean MeanKind, noise NoiseKind) cvKey {
-	return cvKey{mean, noise == N2 && fc.opts.Loss == LossSquares}
+	return cvKey{mean, noise == N2 && mean != Mr}
 }
 
 // fitCV fits one family and fills its cross-validated errors (over the
@@ -164,12 +169,12 @@ func (fc *fitContext) setCV(data []Sample, res *fitResult, pred []float64, skip 
 
 // cvPredict is k-fold cross-validation: each sample's mean as predicted by
 // the mean fitted without its fold. The mean is fitted as fit fits it:
-// least squares with N2's 1/σ²-weighted refit; Nmix's relative refit under
-// least squares is left out (it would rerun EM per fold); a robust mean is
-// refitted on each fold's samples in one solve with the weights of the
-// robust fit of all samples (which calls are outliers and how noisy each
-// is, not its coefficients), not by a dozen IRLS rounds per fold. Folds are
-// a permutation seeded by FitOptions.Seed.
+// under least squares with N2's 1/σ²-weighted refit, Nmix's relative refit
+// left out (it would rerun EM per fold); a robust mean is refitted on each
+// fold's samples in one solve with the last weights of the fit of all
+// samples, rw (which calls are outliers and how much each counts, not the
+// coefficients), not by a dozen IRLS rounds per fold. Folds are a
+// permutation seeded by FitOptions.Seed.
 func (fc *fitContext) cvPredict(data []Sample, kind MeanKind, noise NoiseKind, rw robustWeights) ([]float64, error) {
 	if fc.opts.Loss == LossRobust && kind != Mr && rw.w == nil {
 		var err error
@@ -199,7 +204,7 @@ func (fc *fitContext) cvPredict(data []Sample, kind MeanKind, noise NoiseKind, r
 			if _, m, err = fc.fitMeanSeg(kind, train, tw, tsegw); err != nil {
 				return nil, err
 			}
-		} else if fc.cvKeyOf(kind, noise).n2ls {
+		} else if fc.cvKeyOf(kind, noise).n2 {
 			res, err := fc.fit(train, kind, noise)
 			if err != nil {
 				return nil, err

@@ -33,7 +33,9 @@
 //   - Every mean (FitOptions.Loss, default LossRobust): iteratively
 //     reweighted least squares of the relative residual (y − ŷ)/ŷ with
 //     Huber's loss, each standardised by the spread of calls of similar
-//     duration (MADs in blocks, σ(ŷ) = a + b·ŷ through them); a call both
+//     duration (MADs in blocks, σ(ŷ) = a + b·ŷ through them), each call's
+//     squared relative error weighted by its duration (so the fit keeps the
+//     calls' total time and no intercept exceeds the small calls); a call both
 //     beyond 4.685 spreads and over 2× off its prediction is an outlier
 //     (weight 0, Quality.Outliers) unless over 5% of the calls would be
 //     (then it is structure). Intercepts are kept ≥ 0. LossSquares is

