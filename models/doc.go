@@ -31,30 +31,32 @@
 // Quality.Problems says in words what is wrong with a fit):
 //
 //   - Every mean (FitOptions.Loss, default LossRobust): iteratively
-//     reweighted least squares of the relative residual (y − ŷ)/ŷ with
-//     Huber's loss, each standardised by the spread of calls of similar
-//     duration (MADs in blocks, σ(ŷ) = a + b·ŷ through them), each call's
-//     squared relative error weighted by its duration (so the fit keeps the
-//     calls' total time and no intercept exceeds the small calls); a call both
-//     beyond 4.685 spreads and over 2× off its prediction is an outlier
-//     (weight 0, Quality.Outliers) unless over 5% of the calls would be
-//     (then it is structure). Intercepts are kept ≥ 0. LossSquares is
-//     plain least squares, as before issue 10.
+//     reweighted least squares of the relative residual (y − ŷ)/ŷ, each
+//     call's squared relative error weighted by its duration (weights 1/ŷ:
+//     the fit keeps the inliers' total time, and no intercept exceeds what
+//     the small calls show). A call both beyond 4.685 spreads of calls of
+//     similar duration (MADs in blocks, σ(ŷ) = a + b·ŷ through them) and
+//     over 2× off its prediction is an outlier (weight 0,
+//     Quality.Outliers), at most 5% of the calls, the farthest first;
+//     Huber's weights lead the first rounds. Intercepts are kept ≥ 0.
+//     LossSquares is plain least squares, as before issue 10.
 //   - M0, M1, M2: (weighted) least squares by QR (gonum/mat) on column-normalised
 //     terms; terms that are linear combinations of others get coefficient 0.
 //   - Mr, the rate: T = r·S, r the median of T/S; the baseline of auto.
 //   - Mp: segmented regression on relative errors (dynamic programme over a
 //     grid of cuts, then exact refinement), pieces chosen by BIC.
-//   - N1: σ from the residuals (of the inliers, as every noise part). N2: σ(v) fitted on |residuals|·√(π/2),
-//     alternating with a 1/σ(v)²-weighted refit of the mean. Nmix: the mean
-//     fitted on relative errors, then EM on duration/center ratios, modes
+//   - Noise parts are fitted on the inliers. N1: σ from the residuals.
+//     N2: σ(v) fitted on |residuals|·√(π/2), alternating with a
+//     1/σ(v)²-weighted refit of the mean. Nmix: the robust mean (under
+//     LossSquares refitted on relative errors), then EM on duration/center
+//     ratios, modes
 //     chosen by BIC; the heaviest mode is put on the center; a mode of under
 //     1% of the samples (or 10 samples) is outliers, not a mode.
 //   - auto: each family is scored by k-fold CV of its mean: median relative
 //     error of a held-out call plus relative error of the held-out total
 //     (outliers of the best mean by median left out); no family scoring
-//     worse than the rate Mr is chosen; among the rest those within 10% of
-//     the best, then the lowest BIC (outliers charged a uniform density, so
+//     worse than the rate Mr is chosen; among the rest those within 10% (or
+//     half a point) of the best, then the lowest BIC (outliers charged a uniform density, so
 //     no noise part wins on them); exact data (no residual) gets the
 //     simplest exact mean and N0; Mp needs two pieces and Nmix two
 //     well-separated modes to compete.
