@@ -82,14 +82,17 @@ func FitEachKernel(samples []Sample, family models.Family, opts models.FitOption
 // host): the family chosen, samples, samples rejected as outliers,
 // parameters, R², RMSE and cross-validated RMSE (µs), the cross-validated
 // median relative error of a call and of the total (%), AIC, BIC, and what
-// is wrong with the fit in words (models.Quality.Problems), "ok" if nothing.
+// is wrong with the fit in words (models.Quality.Problems): "POOR: ..." when
+// it is poor, "ok" or "ok: N outliers down-weighted" when not.
 func WriteFitTable(w io.Writer, fits []KernelFit) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "kernel\thost\tfamily\tsamples\toutliers\tparams\tR²\tRMSE µs\tCV-RMSE µs\tCV rel %\tCV total %\tAIC\tBIC\tfit")
 	row := func(kernel, host string, q models.Quality) {
 		verdict := "ok"
-		if p := q.Problems(); len(p) > 0 {
+		if p := q.Problems(); q.Poor() {
 			verdict = "POOR: " + strings.Join(p, "; ")
+		} else if len(p) > 0 {
+			verdict = "ok: " + strings.Join(p, "; ")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.4f\t%.3g\t%.3g\t%.3g\t%.3g\t%.4g\t%.4g\t%s\n",
 			kernel, host, q.Family, q.N, q.Outliers, q.Params, q.R2, q.RMSE*1e6, q.CVRMSE*1e6,
@@ -132,6 +135,7 @@ type FitReport struct {
 	AIC        float64  `json:"aic"`
 	BIC        float64  `json:"bic"`
 	Problems   []string `json:"problems"`
+	Poor       bool     `json:"poor"` // a problem besides outliers
 }
 
 // Reports turns fits into FitReport rows, kernel by kernel, the hosts of
@@ -145,7 +149,7 @@ func Reports(fits []KernelFit) []FitReport {
 		}
 		out = append(out, FitReport{Kernel: kernel, Host: host, Family: q.Family, Samples: q.N, Outliers: q.Outliers,
 			Params: q.Params, R2: q.R2, RMSE: q.RMSE, CVRMSE: q.CVRMSE, CVRel: q.CVRel, CVTotal: q.CVTotal,
-			Intercept: q.Intercept, SmallCalls: q.SmallCalls, AIC: finiteOr(q.AIC), BIC: finiteOr(q.BIC), Problems: p})
+			Intercept: q.Intercept, SmallCalls: q.SmallCalls, AIC: finiteOr(q.AIC), BIC: finiteOr(q.BIC), Problems: p, Poor: q.Poor()})
 	}
 	for _, f := range fits {
 		add(f.Kernel, "*", f.Quality)

@@ -38,7 +38,9 @@
 //     similar duration (MADs in blocks, σ(ŷ) = a + b·ŷ through them) and
 //     over 2× off its prediction is an outlier (weight 0,
 //     Quality.Outliers), at most 5% of the calls, the farthest first;
-//     Huber's weights lead the first rounds. Intercepts are kept ≥ 0.
+//     Huber's weights lead the first rounds. Intercepts are kept between 0
+//     and the median duration of the fit's (or piece's) smallest 5% of
+//     calls.
 //     LossSquares is plain least squares, as before issue 10.
 //   - M0, M1, M2: (weighted) least squares by QR (gonum/mat) on column-normalised
 //     terms; terms that are linear combinations of others get coefficient 0.

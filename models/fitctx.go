@@ -3,7 +3,6 @@ package models
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -294,27 +293,45 @@ func inliers(data []Sample, out []bool) []Sample {
 // whose durations an intercept is checked against.
 const smallCallShare = 20 // 1/20th, 5%
 
-// smallCalls returns the largest intercept the mean applies to the smallest
-// inlying calls and their median duration, s: an intercept above what those
-// calls measure is charged to every tiny call of a run.
+// smallCalls compares each intercept of the mean with the median duration
+// of the smallest inlying calls it applies to (the 1/smallCallShare of the
+// piece's inliers with the least product term), and returns the pair where
+// the intercept is largest against the calls, s: an intercept above what
+// those calls measure is charged to every tiny call of a run.
 func (fc *fitContext) smallCalls(data []Sample, m *model, out []bool) (intercept, median float64) {
-	var ys []float64
+	byPiece := map[int][]int{}
 	for _, i := range fc.sizeOrder(data) {
-		if out != nil && out[i] {
+		if out == nil || !out[i] {
+			p := m.pieceAt(&data[i].Vars)
+			byPiece[p] = append(byPiece[p], i)
+		}
+	}
+	worst := math.Inf(-1)
+	for p := range len(m.pieces) + 1 {
+		idx := byPiece[p]
+		if len(idx) == 0 {
 			continue
 		}
-		v := data[i].Vars
-		intercept = math.Max(intercept, m.interceptAt(&v))
-		ys = append(ys, data[i].Seconds)
-		if len(ys) >= max(1, len(data)/smallCallShare) {
-			break
+		idx = idx[:max(1, len(idx)/smallCallShare)]
+		ys := make([]float64, len(idx))
+		for j, i := range idx {
+			ys[j] = data[i].Seconds
+		}
+		b := m.interceptAt(&data[idx[0]].Vars)
+		med := medianOf(ys)
+		if r := b - (1+InterceptSlack)*med; r > worst {
+			worst, intercept, median = r, b, med
 		}
 	}
-	if len(ys) == 0 {
-		return 0, 0
+	return intercept, median
+}
+
+// medianOf is the median of x (sorted in place; 0 when empty).
+func medianOf(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
 	}
-	slices.Sort(ys)
-	return intercept, ys[len(ys)/2]
+	return median(x)
 }
 
 // quality computes R² and RMSE of the model's mean against the data,

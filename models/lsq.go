@@ -130,25 +130,71 @@ func fitPolyTo(data []Sample, terms []term, y, w []float64) (poly, error) {
 	return newPoly(terms, beta[:len(terms)], beta[len(terms)]), nil
 }
 
-// fitPolyNonneg is fitPoly with the intercept constrained to ≥ 0: a call
-// cannot cost less than nothing, and a negative intercept lets the product
-// term's coefficient absorb what the smallest calls pay. When the free
-// intercept comes out negative the constrained optimum has it at 0 (the
-// problem is convex in one bound), so the terms are refitted without it.
+// fitPolyNonneg is fitPoly with the intercept constrained to [0, what the
+// smallest calls measure] (smallCallsBound): a call cannot cost less than
+// nothing, and an intercept above the smallest calls' durations is charged
+// to every tiny call of a run (issue 10: 2.5 ms on dgemm calls of µs) —
+// a mean that cannot follow every size must not buy its fit of the large
+// calls with it. When the free intercept leaves the interval, the
+// constrained optimum has it on the bound it crossed (the problem is
+// convex), so the terms are refitted with the intercept fixed there.
 func fitPolyNonneg(data []Sample, terms []term, w []float64) (poly, error) {
 	p, err := fitPoly(data, terms, w)
-	if err != nil || p.intercept >= 0 || len(terms) == 0 {
-		if err == nil && p.intercept < 0 {
-			p.intercept = 0 // M0: the best constant ≥ 0
-		}
+	if err != nil {
 		return p, err
 	}
+	bound := 0.0
+	switch {
+	case p.intercept < 0:
+	case len(terms) > 0:
+		if bound = smallCallsBound(data, terms, w); p.intercept <= bound {
+			return p, nil
+		}
+	default:
+		return p, nil
+	}
+	if len(terms) == 0 {
+		p.intercept = 0 // M0: the best constant ≥ 0
+		return p, nil
+	}
 	x, q := design(data, terms, false)
-	beta, err := lsq(x, len(data), q, durations(data), w)
+	y := durations(data)
+	for i := range y {
+		y[i] -= bound
+	}
+	beta, err := lsq(x, len(data), q, y, w)
 	if err != nil {
 		return poly{}, err
 	}
-	return newPoly(terms, beta, 0), nil
+	return newPoly(terms, beta, bound), nil
+}
+
+// smallCallsBound is the median duration of the smallest calls (the
+// 1/smallCallShare of the weighted samples with the least Σ term values),
+// the most an intercept may be.
+func smallCallsBound(data []Sample, terms []term, w []float64) float64 {
+	size := make([]float64, 0, len(data))
+	idx := make([]int, 0, len(data))
+	for i := range data {
+		if w != nil && w[i] <= 0 {
+			continue
+		}
+		v := data[i].Vars
+		s := 0.0
+		for j := range terms {
+			s += terms[j].eval(&v)
+		}
+		size, idx = append(size, s), append(idx, i)
+	}
+	if len(idx) == 0 {
+		return math.Inf(1)
+	}
+	order := orderBy(size)
+	ys := make([]float64, 0, len(idx)/smallCallShare+1)
+	for _, o := range order[:max(1, len(idx)/smallCallShare)] {
+		ys = append(ys, data[idx[o]].Seconds)
+	}
+	return median(ys)
 }
 
 func durations(data []Sample) []float64 {

@@ -111,17 +111,25 @@ func (m *model) center(v *Vars) float64 {
 	return m.pieces[i].eval(v)
 }
 
+// pieceAt is the index of the piece that applies at v, 0 without pieces.
+func (m *model) pieceAt(v *Vars) int {
+	if m.pieces == nil {
+		return 0
+	}
+	x := v.get(m.breaksOn)
+	i := 0
+	for i < len(m.pieces)-1 && x >= m.pieces[i].to {
+		i++
+	}
+	return i
+}
+
 // interceptAt is the constant part of the mean that applies at v: the
 // intercept of the polynomial or piece, scaled as the mean is.
 func (m *model) interceptAt(v *Vars) float64 {
 	b := m.base.intercept
 	if m.pieces != nil {
-		x := v.get(m.breaksOn)
-		i := 0
-		for i < len(m.pieces)-1 && x >= m.pieces[i].to {
-			i++
-		}
-		b = m.pieces[i].intercept
+		b = m.pieces[m.pieceAt(v)].intercept
 	}
 	if m.noise == noiseMixture {
 		b = b*m.meanScale + m.meanOffset

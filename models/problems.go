@@ -17,7 +17,18 @@ const (
 // ("CV rel. error 23% > 10%", "3 outliers down-weighted", ...); nil for a
 // good fit. Per-host fits are not looked at.
 func (q Quality) Problems() []string {
-	var p []string
+	p, _ := q.problems()
+	return p
+}
+
+// Poor says whether the fit has a problem besides outliers it left out
+// (which it has dealt with, and which Problems reports too).
+func (q Quality) Poor() bool {
+	_, poor := q.problems()
+	return poor
+}
+
+func (q Quality) problems() (p []string, poor bool) {
 	if q.N < FewSamples {
 		p = append(p, fmt.Sprintf("fewer than %d samples", FewSamples))
 	}
@@ -30,6 +41,7 @@ func (q Quality) Problems() []string {
 	if q.R2 < PoorR2 {
 		p = append(p, fmt.Sprintf("R² %.2f < %g", q.R2, PoorR2))
 	}
+	poor = len(p) > 0
 	if q.Outliers == 1 {
 		p = append(p, "1 outlier down-weighted")
 	} else if q.Outliers > 1 {
@@ -37,6 +49,7 @@ func (q Quality) Problems() []string {
 	}
 	if q.Intercept > (1+InterceptSlack)*q.SmallCalls {
 		p = append(p, fmt.Sprintf("intercept %.3g s larger than the smallest calls (%.3g s)", q.Intercept, q.SmallCalls))
+		poor = true
 	}
-	return p
+	return p, poor
 }

@@ -16,7 +16,8 @@ const (
 	// least squares on the relative residual (y − ŷ)/ŷ, weighted by
 	// duration (see below): a call hundreds of times slower than its
 	// neighbours gets weight 0 and is counted as an outlier, the fit keeps
-	// the other calls' total time, and intercepts are kept ≥ 0.
+	// the other calls' total time, and intercepts are kept between 0 and
+	// what the smallest calls measure.
 	LossRobust Loss = iota
 	// LossSquares is plain least squares on absolute residuals (every
 	// sample counts, the largest calls most), as emu fitted before issue 10.

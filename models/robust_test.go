@@ -285,3 +285,36 @@ func TestRobustFitKeepsTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestRobustInterceptBound: dgemm calls whose cost grows as (m·n·k)^0.8
+// (efficiency rising with size) are no line; the line through them has a
+// positive intercept far above what the smallest calls take, which least
+// squares charges to every tiny call. The robust fit holds the intercept
+// at the median duration of the smallest 5% of the calls.
+func TestRobustInterceptBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	dims := modelstest.GemmDims(1, 1024)
+	var data []models.Sample
+	for range 1000 {
+		v := dims(rng)
+		data = append(data, models.Sample{Vars: v, Seconds: (1e-7 + 1e-9*math.Pow(v.W, 0.8)) * (1 + 0.01*rng.NormFloat64())})
+	}
+	fam, _ := models.ParseFamily("M1-N0")
+	sp, q, err := models.Fit("dgemm", data, fam, models.FitOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, lq, err := models.Fit("dgemm", data, fam, models.FitOptions{Seed: 1, Loss: models.LossSquares})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("intercept: robust %.3g s, least squares %.3g s; smallest calls %.3g s", sp.Intercept, ls.Intercept, q.SmallCalls)
+	// No line fits these calls (the table says so: CV error and R²), but
+	// the robust line does not charge its misfit to the tiny calls.
+	if sp.Intercept > q.SmallCalls || sp.Intercept < 0 {
+		t.Errorf("robust intercept %g s against smallest calls %g s (%v)", sp.Intercept, q.SmallCalls, q.Problems())
+	}
+	if ls.Intercept <= (1+models.InterceptSlack)*lq.SmallCalls || !lq.Poor() {
+		t.Errorf("least squares intercept %g s not above the smallest calls' %g s: the case tests nothing", ls.Intercept, lq.SmallCalls)
+	}
+}

@@ -11,10 +11,12 @@ import (
 	"github.com/emu-hpc/emu/calibration"
 )
 
-// writeFlagged writes a sample file with three kernels: dgemm from
+// writeFlagged writes a sample file with four kernels: dgemm from
 // T = 1e-11·m·n·k + 2 µs with 2% noise (a good fit), dtrsm the same with
-// three of its 300 calls timed 300× too slow (issue 10's outliers, flagged),
-// and daxpy with six calls only (too few to trust).
+// three of its 300 calls timed 300× too slow (issue 10's outliers, left
+// out and reported), dger whose times do not depend on the size (1 to
+// 10 µs at random: no model predicts them) and daxpy with six calls only
+// (too few to trust).
 func writeFlagged(t *testing.T, path string) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(10, 10))
@@ -31,6 +33,9 @@ func writeFlagged(t *testing.T, path string) {
 		}
 		rows = append(rows, calibration.Sample{Index: i, Host: "node0", Kernel: "dtrsm", M: m, N: n, K: m, Seconds: y})
 	}
+	for i := range 100 {
+		rows = append(rows, calibration.Sample{Index: i, Host: "node0", Kernel: "dger", M: dim(), N: dim(), Seconds: 1e-6 * (1 + 9*rng.Float64())})
+	}
 	for i := range 6 {
 		n := 1000 * (i + 1)
 		rows = append(rows, calibration.Sample{Index: i, Host: "node0", Kernel: "daxpy", N: n, Seconds: (1e-9*float64(n) + 1e-7) * (1 + 0.02*rng.NormFloat64())})
@@ -46,8 +51,8 @@ func writeFlagged(t *testing.T, path string) {
 }
 
 // TestFitTableFlagsPoorFits pins the fit table (golden) of a file with a
-// good kernel, one with outliers and one with too few samples, and checks
-// the JSON report says the same.
+// good kernel, one with outliers, one no model predicts and one with too
+// few samples, and checks the JSON report says the same.
 func TestFitTableFlagsPoorFits(t *testing.T) {
 	dir := t.TempDir()
 	samples, out, report := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml"), filepath.Join(dir, "fit.json")
@@ -61,14 +66,15 @@ func TestFitTableFlagsPoorFits(t *testing.T) {
 	if err := json.Unmarshal(mustRead(t, report), &rows); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"daxpy": "fewer than 10 samples", "dgemm": "", "dtrsm": "3 outliers down-weighted"}
+	want := map[string]string{"daxpy": "fewer than 10 samples", "dgemm": "", "dger": "CV rel. error", "dtrsm": "3 outliers down-weighted"}
+	poor := map[string]bool{"daxpy": true, "dger": true}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
 	}
 	for _, r := range rows {
 		got := strings.Join(r.Problems, "; ")
-		if w := want[r.Kernel]; w == "" && got != "" || !strings.Contains(got, w) {
-			t.Errorf("%s: problems %q, want %q", r.Kernel, got, w)
+		if w := want[r.Kernel]; w == "" && got != "" || !strings.Contains(got, w) || r.Poor != poor[r.Kernel] {
+			t.Errorf("%s: problems %q, poor %v; want %q, %v", r.Kernel, got, r.Poor, w, poor[r.Kernel])
 		}
 	}
 	if code, _, stderr := runCLI(t, "fit", samples, "--loss", "l1"); code != exitInput || !strings.Contains(stderr, "--loss: loss \"l1\"") {
