@@ -108,3 +108,28 @@ func TestWritePlots(t *testing.T) {
 		}
 	}
 }
+
+// TestFitEachKernelReportsFailures: a kernel that cannot be fitted is
+// returned as failed, naming it, and the others are fitted; with none
+// fitted the error says so and wraps the kernel's.
+func TestFitEachKernelReportsFailures(t *testing.T) {
+	family, _ := models.ParseFamily("M1-N0")
+	rows := []Sample{{Kernel: "daxpy", Host: "h", N: 10, Seconds: 1e-8}, {Kernel: "daxpy", Host: "h", N: 20, Seconds: 2e-8}}
+	for i := 1; i <= 5; i++ {
+		rows = append(rows, Sample{Kernel: "dgemm", Host: "h", M: 10 * i, N: 10, K: 10, Seconds: 1e-9 * float64(100*10*i)})
+	}
+	set, fits, failed, err := FitEachKernel(rows, family, models.FitOptions{})
+	if err != nil || len(fits) != 1 || fits[0].Kernel != "dgemm" || len(failed) != 1 || !strings.Contains(failed[0].Error(), "kernel daxpy: ") {
+		t.Fatalf("fits %+v, failed %v, err %v", fits, failed, err)
+	}
+	if set.For("dgemm", "h") == nil || set.For("daxpy", "h") != nil {
+		t.Errorf("set kernels %v, want dgemm only", set.Kernels())
+	}
+	if _, _, err := FitSamples(rows, family, models.FitOptions{}); err == nil || !strings.Contains(err.Error(), "kernel daxpy") {
+		t.Errorf("FitSamples: %v, want the daxpy error", err)
+	}
+	_, _, failed, err = FitEachKernel(rows[:2], family, models.FitOptions{})
+	if err == nil || !strings.Contains(err.Error(), "no kernel could be fitted: kernel daxpy: ") || len(failed) != 1 {
+		t.Errorf("only daxpy: %v, %v", failed, err)
+	}
+}

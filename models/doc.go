@@ -26,21 +26,40 @@
 //
 // # Fitting
 //
-// Fit estimates a Spec from samples and reports its Quality (R², RMSE,
-// k-fold CV RMSE, log-likelihood, AIC, BIC):
+// Fit estimates a Spec from samples and reports its Quality (outliers, R²,
+// RMSE, k-fold CV RMSE and relative errors, log-likelihood, AIC, BIC;
+// Quality.Problems says in words what is wrong with a fit):
 //
-//   - M0, M1, M2: least squares by QR (gonum/mat) on column-normalised
+//   - Every mean (FitOptions.Loss, default LossRobust): iteratively
+//     reweighted least squares of the relative residual (y − ŷ)/ŷ, each
+//     call's squared relative error weighted by its duration (weights 1/ŷ:
+//     the fit keeps the inliers' total time, and no intercept exceeds what
+//     the small calls show). A call both beyond 4.685 spreads of calls of
+//     similar duration (MADs in blocks, σ(ŷ) = a + b·ŷ through them) and
+//     over 2× off its prediction is an outlier (weight 0,
+//     Quality.Outliers), at most 5% of the calls, the farthest first;
+//     Huber's weights lead the first rounds. Intercepts are kept ≥ 0.
+//     LossSquares is plain least squares, as before issue 10.
+//   - M0, M1, M2: (weighted) least squares by QR (gonum/mat) on column-normalised
 //     terms; terms that are linear combinations of others get coefficient 0.
+//   - Mr, the rate: T = r·S, r the median of T/S; the baseline of auto.
 //   - Mp: segmented regression on relative errors (dynamic programme over a
 //     grid of cuts, then exact refinement), pieces chosen by BIC.
-//   - N1: σ from the residuals. N2: σ(v) fitted on |residuals|·√(π/2),
-//     alternating with a 1/σ(v)²-weighted refit of the mean. Nmix: the mean
-//     fitted on relative errors, then EM on duration/center ratios, modes
-//     chosen by BIC; the heaviest mode is put on the center.
-//   - auto: candidates whose CV RMSE (of the mean as the family fits it:
-//     N2's weighted refit included) is within 10% of the best, then the
-//     lowest BIC; exact data (no residual) gets the simplest exact mean and N0;
-//     Mp needs two pieces and Nmix two well-separated modes to compete.
+//   - Noise parts are fitted on the inliers. N1: σ from the residuals.
+//     N2: σ(v) fitted on |residuals|·√(π/2), alternating with a
+//     1/σ(v)²-weighted refit of the mean. Nmix: the robust mean (under
+//     LossSquares refitted on relative errors), then EM on duration/center
+//     ratios, modes
+//     chosen by BIC; the heaviest mode is put on the center; a mode of under
+//     1% of the samples (or 10 samples) is outliers, not a mode.
+//   - auto: each family is scored by k-fold CV of its mean: median relative
+//     error of a held-out call plus relative error of the held-out total
+//     (outliers of the best mean by median left out); no family scoring
+//     worse than the rate Mr is chosen; among the rest those within 10% (or
+//     half a point) of the best, then the lowest BIC (outliers charged a uniform density, so
+//     no noise part wins on them); exact data (no residual) gets the
+//     simplest exact mean and N0; Mp needs two pieces and Nmix two
+//     well-separated modes to compete.
 //   - per host (Mh): each host with enough samples is refitted (for auto,
 //     choosing its own family) and stored as Spec.Host overrides.
 //

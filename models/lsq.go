@@ -130,6 +130,27 @@ func fitPolyTo(data []Sample, terms []term, y, w []float64) (poly, error) {
 	return newPoly(terms, beta[:len(terms)], beta[len(terms)]), nil
 }
 
+// fitPolyNonneg is fitPoly with the intercept constrained to ≥ 0: a call
+// cannot cost less than nothing, and a negative intercept lets the product
+// term's coefficient absorb what the smallest calls pay. When the free
+// intercept comes out negative the constrained optimum has it at 0 (the
+// problem is convex in one bound), so the terms are refitted without it.
+func fitPolyNonneg(data []Sample, terms []term, w []float64) (poly, error) {
+	p, err := fitPoly(data, terms, w)
+	if err != nil || p.intercept >= 0 || len(terms) == 0 {
+		if err == nil && p.intercept < 0 {
+			p.intercept = 0 // M0: the best constant ≥ 0
+		}
+		return p, err
+	}
+	x, q := design(data, terms, false)
+	beta, err := lsq(x, len(data), q, durations(data), w)
+	if err != nil {
+		return poly{}, err
+	}
+	return newPoly(terms, beta, 0), nil
+}
+
 func durations(data []Sample) []float64 {
 	y := make([]float64, len(data))
 	for i := range data {

@@ -31,6 +31,13 @@ const (
 	// the data) is pinned at emDeadWeight, not 0, so log w stays finite.
 	emDeadMode   = 1e-12
 	emDeadWeight = 1e-12
+	// mixtureMinWeight is the smallest share of the samples a mode must
+	// hold: fewer are outliers (six calls in 2,400 timed 300× too slow), not
+	// a way the kernel behaves, and are left out of the noise part.
+	mixtureMinWeight = 0.01
+	// mixtureMinMembers is the fewest samples a mode must hold, whatever
+	// their share: one call in twelve is no mode either.
+	mixtureMinMembers = 10
 )
 
 // gmm is a one-dimensional Gaussian mixture.
@@ -45,10 +52,12 @@ type gmm struct {
 func (fc *fitContext) fitMixture(data []Sample, m *model, sp *Spec) (noiseFit, error) {
 	ratios := make([]float64, 0, len(data))
 	centers := make([]float64, 0, len(data))
+	idx := make([]int, 0, len(data)) // the sample of each ratio
 	for i := range data {
 		if c := m.Mean(data[i].Vars); c > 0 {
 			ratios = append(ratios, data[i].Seconds/c)
 			centers = append(centers, c)
+			idx = append(idx, i)
 		}
 	}
 	if len(ratios) < minSamples || len(ratios) < len(data)/2 {
@@ -76,9 +85,26 @@ func (fc *fitContext) fitMixture(data []Sample, m *model, sp *Spec) (noiseFit, e
 	if len(best.w) == 0 {
 		return noiseFit{}, fmt.Errorf("mixture: no mode has a finite likelihood")
 	}
+	_, sdAll := stat.MeanStdDev(ratios, nil)
+	floor := math.Max(emSDFloor*sdAll, 1e-300)
 	if len(sub) < len(ratios) {
-		_, sdAll := stat.MeanStdDev(ratios, nil)
-		em(ratios, &best, math.Max(emSDFloor*sdAll, 1e-300))
+		em(ratios, &best, floor)
+	}
+	var outliers []bool
+	if g, out, ok := dropSmallModes(ratios, best); ok {
+		// The members of modes too small to be modes are outliers: the
+		// kept modes are refitted without them.
+		outliers = make([]bool, len(data))
+		kr, kc := ratios[:0:0], centers[:0:0]
+		for j, o := range out {
+			if o {
+				outliers[idx[j]] = true
+			} else {
+				kr, kc = append(kr, ratios[j]), append(kc, centers[j])
+			}
+		}
+		em(kr, &g, floor)
+		best, ratios, centers = g, kr, kc
 	}
 	main := 0
 	for j := range best.w {
@@ -96,7 +122,7 @@ func (fc *fitContext) fitMixture(data []Sample, m *model, sp *Spec) (noiseFit, e
 		order[j] = j
 	}
 	sort.Slice(order, func(a, b int) bool { return best.mu[order[a]] < best.mu[order[b]] })
-	nz := noiseFit{kind: Nmix, params: 3*len(best.w) - 1, modes: len(best.w), separated: len(best.w) > 1}
+	nz := noiseFit{kind: Nmix, params: 3*len(best.w) - 1, modes: len(best.w), separated: len(best.w) > 1, outliers: outliers}
 	for i, j := range order {
 		nz.mixture = append(nz.mixture, Component{Weight: best.w[j], MeanScale: best.mu[j] / s, SigmaScale: best.sd[j] / s})
 		if i > 0 {
@@ -111,6 +137,44 @@ func (fc *fitContext) fitMixture(data []Sample, m *model, sp *Spec) (noiseFit, e
 		nz.logLik -= math.Log(c)
 	}
 	return nz, nil
+}
+
+// dropSmallModes removes the modes of g lighter than mixtureMinWeight (or
+// of fewer than mixtureMinMembers samples) and
+// flags the ratios whose most likely mode was one of them; ok is false when
+// no mode is removed (or every mode would be).
+func dropSmallModes(x []float64, g gmm) (kept gmm, out []bool, ok bool) {
+	minW := math.Max(mixtureMinWeight, mixtureMinMembers/float64(len(x)))
+	var keep []int
+	for j, w := range g.w {
+		if w >= minW {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == len(g.w) || len(keep) == 0 {
+		return g, nil, false
+	}
+	out = make([]bool, len(x))
+	for i, xi := range x {
+		bestJ, bestLP := 0, math.Inf(-1)
+		for j := range g.w {
+			d := (xi - g.mu[j]) / g.sd[j]
+			if lp := math.Log(g.w[j]) - math.Log(g.sd[j]) - 0.5*d*d; lp > bestLP {
+				bestJ, bestLP = j, lp
+			}
+		}
+		out[i] = g.w[bestJ] < minW
+	}
+	total := 0.0
+	for _, j := range keep {
+		total += g.w[j]
+	}
+	for _, j := range keep {
+		kept.w = append(kept.w, g.w[j]/total)
+		kept.mu = append(kept.mu, g.mu[j])
+		kept.sd = append(kept.sd, g.sd[j])
+	}
+	return kept, out, true
 }
 
 // scaleMean multiplies the mean part of sp by s.

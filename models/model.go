@@ -111,6 +111,24 @@ func (m *model) center(v *Vars) float64 {
 	return m.pieces[i].eval(v)
 }
 
+// interceptAt is the constant part of the mean that applies at v: the
+// intercept of the polynomial or piece, scaled as the mean is.
+func (m *model) interceptAt(v *Vars) float64 {
+	b := m.base.intercept
+	if m.pieces != nil {
+		x := v.get(m.breaksOn)
+		i := 0
+		for i < len(m.pieces)-1 && x >= m.pieces[i].to {
+			i++
+		}
+		b = m.pieces[i].intercept
+	}
+	if m.noise == noiseMixture {
+		b = b*m.meanScale + m.meanOffset
+	}
+	return b
+}
+
 func (m *model) Mean(v Vars) float64 {
 	c := m.center(&v)
 	if m.noise == noiseMixture {

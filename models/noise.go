@@ -28,6 +28,7 @@ type noiseFit struct {
 	logLik    float64
 	modes     int
 	separated bool
+	outliers  []bool // Nmix: samples in modes too small to be modes
 }
 
 // apply writes the noise part into a spec.
@@ -90,14 +91,15 @@ func fitGaussian(data []Sample, m *model, noisy bool) noiseFit {
 }
 
 // fitHetero fits N2: σ(v) = a + Σ b·S(v) on the absolute residuals (S the
-// σ terms, by default the product term), alternating with a mean refit weighted by 1/σ(v)², which
-// is what makes the large, noisy calls stop dominating the small ones.
-func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model) (Spec, *model, noiseFit, error) {
+// σ terms, by default the product term), alternating with a mean refit
+// weighted by 1/σ(v)², which is what makes the large, noisy calls stop
+// dominating the small ones; it returns those weights too.
+func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model) (Spec, *model, noiseFit, []float64, error) {
 	sigmaTerms := fc.sigma
 	var sp2 poly
 	sig := make([]float64, len(data))
 	abs := make([]float64, len(data))
-	var w []float64
+	var w, meanW []float64
 	for it := range heteroIterations + 1 {
 		r := residuals(data, m)
 		meanAbs := 0.0
@@ -107,7 +109,7 @@ func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model)
 		}
 		var err error
 		if sp2, err = fitPolyTo(data, sigmaTerms, abs, w); err != nil {
-			return sp, m, noiseFit{}, err
+			return sp, m, noiseFit{}, nil, err
 		}
 		floor := math.Max(1e-2*meanAbs, exactRel*rms(durations(data)))
 		w = make([]float64, len(data))
@@ -119,13 +121,14 @@ func (fc *fitContext) fitHetero(data []Sample, mean MeanKind, sp Spec, m *model)
 			break
 		}
 		if sp, m, err = fc.fitMean(mean, data, w); err != nil {
-			return sp, m, noiseFit{}, err
+			return sp, m, noiseFit{}, nil, err
 		}
+		meanW = w
 	}
 	nz := noiseFit{kind: N2, sigmaPoly: sp2, params: len(sp2.terms) + 1}
 	r := residuals(data, m)
 	for i, x := range r {
 		nz.logLik += gaussLogPDF(x, sig[i])
 	}
-	return sp, m, nz, nil
+	return sp, m, nz, meanW, nil
 }

@@ -85,6 +85,13 @@ type segmentation struct {
 var errTooFewForPieces = errors.New("too few samples for a piecewise model")
 
 func (fc *fitContext) segment(data []Sample, variable int) (segmentation, error) {
+	return fc.segmentWeighted(data, variable, nil)
+}
+
+// segmentWeighted finds the cuts on one variable; lsw are the samples'
+// least-squares weights (nil: 1/y², errors relative to the measured
+// durations), the robust fit's, in which an outlier weighs nothing.
+func (fc *fitContext) segmentWeighted(data []Sample, variable int, lsw []float64) (segmentation, error) {
 	n := len(data)
 	sg := segmentation{variable: variable, order: make([]int, n)}
 	for i := range sg.order {
@@ -105,6 +112,9 @@ func (fc *fitContext) segment(data []Sample, variable int) (segmentation, error)
 		t[p], y[p] = fc.product.eval(&v), data[i].Seconds
 		d := math.Max(y[p], eps)
 		w[p] = 1 / (d * d)
+		if lsw != nil {
+			w[p] = lsw[i]
+		}
 	}
 	sums := newSegSums(t, y, w)
 	minSeg := max(segMinSamples, n/segMinFraction)
@@ -224,16 +234,16 @@ func refineCuts(s *segSums, valid, cuts []int, n, minSeg int) []int {
 	return cuts
 }
 
-// fitPiecewise segments on the best candidate variable and fits each piece
-// (weighted by w when given).
-func (fc *fitContext) fitPiecewise(data []Sample, w []float64) (Spec, error) {
+// fitPiecewise segments on the best candidate variable (cutting on weights
+// segw, nil for 1/y²) and fits each piece (weighted by w when given).
+func (fc *fitContext) fitPiecewise(data []Sample, w, segw []float64) (Spec, error) {
 	if len(fc.breakVars) == 0 {
 		return Spec{}, errors.New("piecewise model: no variable varies in the data")
 	}
 	var best segmentation
 	best.bic = math.Inf(1)
 	for _, v := range fc.breakVars {
-		sg, err := fc.segment(data, v)
+		sg, err := fc.segmentWeighted(data, v, segw)
 		if err != nil {
 			return Spec{}, err
 		}
@@ -253,7 +263,7 @@ func (fc *fitContext) fitPiecewise(data []Sample, w []float64) (Spec, error) {
 				sw = append(sw, w[j])
 			}
 		}
-		p, err := fitPoly(seg, terms, sw)
+		p, err := fc.fitPolyMean(seg, terms, sw)
 		if err != nil {
 			return Spec{}, err
 		}

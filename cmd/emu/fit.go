@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -28,6 +27,8 @@ type fitFlags struct {
 	latency   string
 	bandwidth string
 	envelope  int
+	loss      string
+	report    string
 }
 
 func newFitCmd() *cobra.Command {
@@ -38,8 +39,13 @@ func newFitCmd() *cobra.Command {
 		Long: `fit estimates one time model per kernel from sample files (emu calibrate's, or any CSV
 with kernel,host,m,n,k,seconds columns), prints a table of fit quality per kernel (and
 host, with --per-host), and writes the models as TOML for a scenario's
-[kernels] models = "models.toml". --family auto compares the families by cross-validated
-error and BIC; M1-N0, M2-N2, Mp-N1, M2-Nmix, Mh2-N2 (per host), ... force one.
+[kernels] models = "models.toml". Means are fitted on relative errors with a robust loss
+(--loss robust): a call far slower than its neighbours is an outlier and does not count.
+--family auto compares the families by cross-validated relative error and BIC, and never
+picks one that predicts worse than the plain rate (Mr: seconds = rate × product term);
+M1-N0, M2-N2, Mp-N1, M2-Nmix, Mh2-N2 (per host), rate, ... force one. The table's last
+column says why a kernel's fit is poor (CV error > 10%, R² < 0.9, outliers, too few
+samples, an intercept above the smallest calls); --report FILE writes it as JSON.
 --plot DIR writes, per kernel, duration against its product term with the model and the
 residuals (SVG).
 
@@ -52,7 +58,7 @@ scenario's [network] lat_factor and bw_factor.`,
 			if out == "-" {
 				out = ""
 			}
-			if err := checkOutputs(outputPath{"-o", out, false}, outputPath{"--plot", fl.plotDir, true}); err != nil {
+			if err := checkOutputs(outputPath{"-o", out, false}, outputPath{"--plot", fl.plotDir, true}, outputPath{"--report", fl.report, false}); err != nil {
 				return err
 			}
 			if fl.network != "" {
@@ -76,6 +82,8 @@ scenario's [network] lat_factor and bw_factor.`,
 	f.StringVar(&fl.network, "network", "", "fit network factors from this ping-pong CSV or OSU output")
 	f.StringVar(&fl.latency, "latency", "", "nominal latency of the measured route (e.g. 1us), with --network")
 	f.StringVar(&fl.bandwidth, "bandwidth", "", "nominal bandwidth of the measured route (e.g. 10GBps), with --network")
+	f.StringVar(&fl.loss, "loss", "robust", "how means are fitted: robust (relative errors, outliers rejected) or squares (plain least squares)")
+	f.StringVar(&fl.report, "report", "", "also write the fit table as JSON here (one object per kernel and host)")
 	f.IntVar(&fl.envelope, "envelope", 0, "bytes added to each payload before the factor lookup (SMPI adds 16), with --network")
 	return cmd
 }
@@ -111,13 +119,18 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 		samples = append(samples, s...)
 	}
-	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost}
-	set, fits, err := calibration.FitSamples(samples, family, opts)
+	loss, err := models.ParseLoss(fl.loss)
 	if err != nil {
-		// Kernels fit independently: fit those that can be, say which cannot.
-		if set, fits = fitEachKernel(cmd.ErrOrStderr(), samples, family, opts); set == nil {
-			return fmt.Errorf("fit %s: %w", strings.Join(files, ", "), err)
-		}
+		return fmt.Errorf("fit: --loss: %w", err)
+	}
+	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss}
+	// Kernels fit independently: fit those that can be, say which cannot.
+	set, fits, failed, err := calibration.FitEachKernel(samples, family, opts)
+	if err != nil {
+		return fmt.Errorf("fit %s: %w", strings.Join(files, ", "), err)
+	}
+	for _, e := range failed {
+		fmt.Fprintf(cmd.ErrOrStderr(), "emu: fit: %v (skipped)\n", e)
 	}
 	data, err := set.MarshalTOML()
 	if err != nil {
@@ -126,6 +139,13 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	table, writeTOML := outputs(cmd, fl.out)
 	if err := calibration.WriteFitTable(table, fits); err != nil {
 		return asFailure(err)
+	}
+	if fl.report != "" {
+		if err := writeFileAtomic(fl.report, func(w io.Writer) error {
+			return asFailure(calibration.WriteFitJSON(w, fits))
+		}); err != nil {
+			return err
+		}
 	}
 	header := fmt.Sprintf("# emu fit --family %s of %s: %d samples\n", family, strings.Join(files, " "), len(samples))
 	if err := writeTOML(append([]byte(header), data...)); err != nil {
@@ -139,41 +159,6 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		fmt.Fprintf(table, "wrote %d figures in %s\n", len(written), fl.plotDir)
 	}
 	return nil
-}
-
-// fitEachKernel fits every kernel of samples on its own, skipping with a warning
-// those that cannot be fitted (too few samples, ...). Each kernel's fit is the one
-// calibration.FitSamples gives (kernels are fitted independently). It returns nil
-// when no kernel could be fitted.
-func fitEachKernel(warn io.Writer, samples []calibration.Sample, family models.Family, opts models.FitOptions) (*models.Set, []calibration.KernelFit) {
-	byKernel := map[string][]calibration.Sample{}
-	for _, s := range samples {
-		byKernel[s.Kernel] = append(byKernel[s.Kernel], s)
-	}
-	names := make([]string, 0, len(byKernel))
-	for k := range byKernel {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	specs := map[string]models.Spec{}
-	var fits []calibration.KernelFit
-	for _, k := range names {
-		set, f, err := calibration.FitSamples(byKernel[k], family, opts)
-		if err != nil {
-			fmt.Fprintf(warn, "emu: fit: kernel %s skipped: %v\n", k, err)
-			continue
-		}
-		specs[k], _ = set.Spec(k)
-		fits = append(fits, f...)
-	}
-	if len(specs) == 0 {
-		return nil, nil
-	}
-	set, err := models.NewSet(specs)
-	if err != nil {
-		return nil, nil
-	}
-	return set, fits
 }
 
 func fitNetwork(cmd *cobra.Command, fl fitFlags) error {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/calibration"
+)
+
+// writeFlagged writes a sample file with three kernels: dgemm from
+// T = 1e-11·m·n·k + 2 µs with 2% noise (a good fit), dtrsm the same with
+// three of its 300 calls timed 300× too slow (issue 10's outliers, flagged),
+// and daxpy with six calls only (too few to trust).
+func writeFlagged(t *testing.T, path string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(10, 10))
+	dim := func() int { return 8 + rng.IntN(500) }
+	var rows []calibration.Sample
+	for i := range 300 {
+		m, n, k := dim(), dim(), dim()
+		y := (1e-11*float64(m*n*k) + 2e-6) * (1 + 0.02*rng.NormFloat64())
+		rows = append(rows, calibration.Sample{Index: i, Host: "node0", Kernel: "dgemm", M: m, N: n, K: k, Seconds: y})
+		m, n = dim(), dim()
+		y = (1e-11*float64(m*m*n) + 2e-6) * (1 + 0.02*rng.NormFloat64())
+		if i%100 == 99 {
+			y *= 300
+		}
+		rows = append(rows, calibration.Sample{Index: i, Host: "node0", Kernel: "dtrsm", M: m, N: n, K: m, Seconds: y})
+	}
+	for i := range 6 {
+		n := 1000 * (i + 1)
+		rows = append(rows, calibration.Sample{Index: i, Host: "node0", Kernel: "daxpy", N: n, Seconds: (1e-9*float64(n) + 1e-7) * (1 + 0.02*rng.NormFloat64())})
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := calibration.WriteSamples(f, rows); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFitTableFlagsPoorFits pins the fit table (golden) of a file with a
+// good kernel, one with outliers and one with too few samples, and checks
+// the JSON report says the same.
+func TestFitTableFlagsPoorFits(t *testing.T) {
+	dir := t.TempDir()
+	samples, out, report := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml"), filepath.Join(dir, "fit.json")
+	writeFlagged(t, samples)
+	code, stdout, stderr := runCLI(t, "fit", samples, "--family", "M1-N1", "-o", out, "--report", report)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "fit_flagged.txt", stdout)
+	var rows []calibration.FitReport
+	if err := json.Unmarshal(mustRead(t, report), &rows); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"daxpy": "fewer than 10 samples", "dgemm": "", "dtrsm": "3 outliers down-weighted"}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
+	}
+	for _, r := range rows {
+		got := strings.Join(r.Problems, "; ")
+		if w := want[r.Kernel]; w == "" && got != "" || !strings.Contains(got, w) {
+			t.Errorf("%s: problems %q, want %q", r.Kernel, got, w)
+		}
+	}
+	if code, _, stderr := runCLI(t, "fit", samples, "--loss", "l1"); code != exitInput || !strings.Contains(stderr, "--loss: loss \"l1\"") {
+		t.Errorf("bad --loss: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,42 @@
+package models
+
+import "fmt"
+
+// Thresholds of Quality.Problems.
+const (
+	// PoorCVRel is the cross-validated error (median relative error of a
+	// held-out call, or of the held-out total) above which a fit is poor.
+	PoorCVRel = 0.10
+	// PoorR2 is the R² (of the inliers) below which a fit is poor.
+	PoorR2 = 0.9
+	// FewSamples is the fewest samples a fit is trusted on.
+	FewSamples = 10
+)
+
+// Problems says in words what is wrong with a fit, one phrase a problem
+// ("CV rel. error 23% > 10%", "3 outliers down-weighted", ...); nil for a
+// good fit. Per-host fits are not looked at.
+func (q Quality) Problems() []string {
+	var p []string
+	if q.N < FewSamples {
+		p = append(p, fmt.Sprintf("fewer than %d samples", FewSamples))
+	}
+	if q.CVRel > PoorCVRel {
+		p = append(p, fmt.Sprintf("CV rel. error %.0f%% > %.0f%%", 100*q.CVRel, 100*PoorCVRel))
+	}
+	if q.CVTotal > PoorCVRel {
+		p = append(p, fmt.Sprintf("CV total error %.0f%% > %.0f%%", 100*q.CVTotal, 100*PoorCVRel))
+	}
+	if q.R2 < PoorR2 {
+		p = append(p, fmt.Sprintf("R² %.2f < %g", q.R2, PoorR2))
+	}
+	if q.Outliers == 1 {
+		p = append(p, "1 outlier down-weighted")
+	} else if q.Outliers > 1 {
+		p = append(p, fmt.Sprintf("%d outliers down-weighted", q.Outliers))
+	}
+	if q.Intercept > (1+InterceptSlack)*q.SmallCalls {
+		p = append(p, fmt.Sprintf("intercept %.3g s larger than the smallest calls (%.3g s)", q.Intercept, q.SmallCalls))
+	}
+	return p
+}
