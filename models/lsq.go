@@ -130,25 +130,17 @@ func fitPolyTo(data []Sample, terms []term, y, w []float64) (poly, error) {
 	return newPoly(terms, beta[:len(terms)], beta[len(terms)]), nil
 }
 
-// fitPolyNonneg is fitPoly with the intercept constrained to ≥ 0: a call
-// cannot cost less than nothing, and a negative intercept lets the product
-// term's coefficient absorb what the smallest calls pay. When the free
-// intercept comes out negative the constrained optimum has it at 0 (the
-// problem is convex in one bound), so the terms are refitted without it.
+// fitPolyNonneg is fitPoly with every coefficient, the intercept included,
+// constrained to ≥ 0 (nnls): a call cannot cost less than nothing, and a
+// negative term or intercept lets the others absorb what the smallest or the
+// largest calls pay, with predictions below zero beyond the measured sizes.
 func fitPolyNonneg(data []Sample, terms []term, w []float64) (poly, error) {
-	p, err := fitPoly(data, terms, w)
-	if err != nil || p.intercept >= 0 || len(terms) == 0 {
-		if err == nil && p.intercept < 0 {
-			p.intercept = 0 // M0: the best constant ≥ 0
-		}
-		return p, err
-	}
-	x, q := design(data, terms, false)
-	beta, err := lsq(x, len(data), q, durations(data), w)
+	x, p := design(data, terms, true)
+	beta, err := nnls(x, len(data), p, durations(data), w)
 	if err != nil {
 		return poly{}, err
 	}
-	return newPoly(terms, beta, 0), nil
+	return newPoly(terms, beta[:len(terms)], beta[len(terms)]), nil
 }
 
 func durations(data []Sample) []float64 {
