@@ -42,8 +42,8 @@ func TestFromAppTakesEveryCallWhenFew(t *testing.T) {
 	if p.Total() != 3 {
 		t.Fatalf("plan of %d calls, want 3: %+v", p.Total(), p.Calls)
 	}
-	// Kernels interleaved, each kernel's calls by increasing work.
-	want := []Call{{Index: 0, Kernel: "dgemm", M: 50, N: 64, K: 64}, {Index: 1, Kernel: "idamax", N: 100}, {Index: 2, Kernel: "dgemm", M: 100, N: 64, K: 64, TransB: blas.Trans}}
+	// Kernel after kernel, each kernel's calls by increasing work.
+	want := []Call{{Index: 0, Kernel: "dgemm", M: 50, N: 64, K: 64}, {Index: 1, Kernel: "dgemm", M: 100, N: 64, K: 64, TransB: blas.Trans}, {Index: 2, Kernel: "idamax", N: 100}}
 	for i, w := range want {
 		if got := p.Call(i); got != w {
 			t.Errorf("call %d = %+v, want %+v", i, got, w)

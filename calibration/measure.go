@@ -15,7 +15,7 @@ type measurer struct {
 	be       kernels.Backend
 	clock    kernels.Clock
 	rng      *rand.Rand
-	pristine []float64 // random values in [-1, 1) that outputs are reset from
+	pristine []float64 // pristineLen random values in [-1, 1) that operands are tiled from
 	a, b, c  []float64
 	piv      []int
 	repeats  int // timed runs per call, averaged
@@ -40,7 +40,6 @@ func (w *measurer) reserve(p Plan, have []bool) {
 		a, b, c := operandSizes(p.Call(i))
 		na, nb, nc = max(na, a), max(nb, b), max(nc, c)
 	}
-	w.fill(nil, max(na, nb, nc)) // the pristine values, drawn once
 	w.a, w.b, w.c = w.fill(w.a, na), w.fill(w.b, nb), w.fill(w.c, nc)
 }
 
@@ -70,21 +69,28 @@ func operandSizes(c Call) (a, b, cc int) {
 
 // fill returns buf resized to n elements holding pristine values.
 func (w *measurer) fill(buf []float64, n int) []float64 {
-	if len(w.pristine) < n {
-		p := make([]float64, n)
-		copy(p, w.pristine)
-		for i := len(w.pristine); i < n; i++ {
-			p[i] = 2*w.rng.Float64() - 1
+	if w.pristine == nil {
+		w.pristine = make([]float64, pristineLen)
+		for i := range w.pristine {
+			w.pristine[i] = 2*w.rng.Float64() - 1
 		}
-		w.pristine = p
 	}
 	if cap(buf) < n {
 		buf = make([]float64, n)
 	}
 	buf = buf[:n]
-	copy(buf, w.pristine)
+	for i := 0; i < n; i += pristineLen {
+		copy(buf[i:], w.pristine)
+	}
 	return buf
 }
+
+// pristineLen is how many random values operands are tiled from: far more
+// than any cache holds, so the repetition cannot help a kernel, and a fixed
+// 8 MiB instead of a copy as large as the largest operand (gigabytes, each
+// page of which costs a fault of about 10 µs of system time on a virtual
+// machine).
+const pristineLen = 1 << 20
 
 // triangle makes an order×order well-conditioned triangular operand in w.a
 // (unit diagonal and small off-diagonal terms, so repeated solves neither

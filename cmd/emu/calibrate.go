@@ -111,7 +111,7 @@ with status "outlier" and left out of fits. The summary says how many.`,
 			}
 			ctx, stop := calibration.SignalContext()
 			defer stop()
-			start := time.Now()
+			start, cpu0 := time.Now(), processCPU()
 			res, err := c.Run(ctx)
 			if err != nil {
 				return err
@@ -125,6 +125,12 @@ with status "outlier" and left out of fits. The summary says how many.`,
 				out, res.Total, res.Measured, res.Resumed, time.Since(start).Round(time.Millisecond))
 			if res.Measured > 0 {
 				fmt.Fprintf(w, "; %d looked like outliers and were measured again, %d still off (status outlier, left out of fits)", res.Remeasured, res.Outliers)
+				if cpu := processCPU().sub(cpu0); cpu.user+cpu.system > 0 {
+					// System time is page faults and the kernel's memory management:
+					// a share above a few percent means the node is short of memory
+					// or the measurements are disturbed.
+					fmt.Fprintf(w, "; CPU %.1f s user, %.1f s system", cpu.user, cpu.system)
+				}
 			}
 			fmt.Fprintln(w)
 			return nil
