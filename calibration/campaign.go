@@ -1,10 +1,13 @@
 package calibration
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -42,6 +45,10 @@ type Result struct {
 	Measured    int  // rows added by this run
 	Total       int  // rows the plan has
 	Interrupted bool // the context was cancelled before the plan was done
+	// Remeasured counts the samples that looked like outliers (Suspects)
+	// and were measured again; Outliers those still off after that, kept in
+	// the file with status "outlier" and left out of fits.
+	Remeasured, Outliers int
 }
 
 // Run measures every planned call the sample file does not hold yet. When
@@ -91,9 +98,9 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 	fp := c.Plan.Fingerprint()
 	measure := func(m *measurer, core, i int) Sample {
 		call := c.Plan.Call(i)
-		sec := m.measure(call)
+		sec, runs := m.measure(call)
 		return Sample{Index: i, Plan: fp, Host: host, Core: core, Kernel: call.Kernel,
-			M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name(), Clock: c.Clock.String()}
+			M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name(), Clock: c.Clock.String(), Runs: runs}
 	}
 	write := func(s Sample) error {
 		if err := w.Write(s); err != nil {
@@ -106,7 +113,9 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		return nil
 	}
 	if parallel == 1 {
-		err = c.runAlone(ctx, have, newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^1), measure, write)
+		m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^1)
+		m.reserve(c.Plan, have)
+		err = c.runAlone(ctx, have, m, measure, write)
 	} else {
 		err = c.runWorkers(ctx, have, parallel, be, measure, write)
 	}
@@ -114,7 +123,120 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		return res, fmt.Errorf("writing %s: %w", c.Out, err)
 	}
 	res.Interrupted = res.Resumed+res.Measured < res.Total
+	if res.Interrupted || res.Measured == 0 {
+		return res, nil // screened once, when the campaign completes
+	}
+	if err := c.screen(ctx, &res, be); err != nil {
+		return res, fmt.Errorf("screening %s: %w", c.Out, err)
+	}
 	return res, nil
+}
+
+// screenPasses is how many times a suspect sample is measured again before
+// it is called an outlier.
+const screenPasses = 2
+
+// screen measures the suspect samples of the finished campaign again (with
+// as many workers as the campaign, so the node is loaded as it was) and
+// rewrites the file with their new times and status: "remeasured" when the
+// new time fits its neighbours, "outlier" when it still does not after
+// screenPasses tries. The file is replaced atomically (written beside it,
+// then renamed), so an interruption leaves the measured file as it was.
+func (c *Campaign) screen(ctx context.Context, res *Result, be kernels.Backend) error {
+	rows, err := ReadSampleFile(c.Out)
+	if err != nil {
+		return err
+	}
+	pos := map[int]int{} // plan index → row
+	for r, s := range rows {
+		pos[s.Index] = r
+	}
+	fp := c.Plan.Fingerprint()
+	parallel := max(1, c.Parallel)
+	for pass := 0; pass < screenPasses; pass++ {
+		suspects := Suspects(rows)
+		if pass > 0 { // only samples measured again may become outliers
+			suspects = slices.DeleteFunc(suspects, func(r int) bool { return rows[r].Status != StatusRemeasured })
+		}
+		if len(suspects) == 0 {
+			break
+		}
+		have := make([]bool, c.Plan.Total())
+		for i := range have {
+			have[i] = true
+		}
+		for _, r := range suspects {
+			have[rows[r].Index] = false
+		}
+		measure := func(m *measurer, core, i int) Sample {
+			sec, runs := m.measure(c.Plan.Call(i))
+			s := rows[pos[i]]
+			s.Seconds, s.Runs, s.Core, s.Time = sec, runs, core, time.Now()
+			return s
+		}
+		var fresh []Sample
+		collect := func(s Sample) error { fresh = append(fresh, s); return nil }
+		if parallel == 1 {
+			m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^0x5c4ee9+uint64(pass))
+			m.reserve(c.Plan, have)
+			err = c.runAlone(ctx, have, m, measure, collect)
+		} else {
+			err = c.runWorkers(ctx, have, parallel, be, measure, collect)
+		}
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil // interrupted: the file stays as measured
+		}
+		for _, s := range fresh {
+			if s.Plan == fp {
+				s.Status = StatusRemeasured
+				rows[pos[s.Index]] = s
+			}
+		}
+	}
+	for _, r := range Suspects(rows) {
+		if rows[r].Status == StatusRemeasured {
+			rows[r].Status = StatusOutlier
+		}
+	}
+	for _, s := range rows {
+		switch s.Status {
+		case StatusRemeasured:
+			res.Remeasured++
+		case StatusOutlier:
+			res.Remeasured++
+			res.Outliers++
+		}
+	}
+	return replaceSamples(c.Out, rows)
+}
+
+// replaceSamples rewrites a sample file with rows, atomically.
+func replaceSamples(path string, rows []Sample) error {
+	var buf bytes.Buffer
+	if err := WriteSamples(&buf, rows); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".screen-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(buf.Bytes())
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // runAlone measures the missing calls one after the other in the calling
@@ -160,6 +282,7 @@ func (c *Campaign) runWorkers(ctx context.Context, have []bool, parallel int, be
 		go func() {
 			defer wg.Done()
 			m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^uint64(core+1))
+			m.reserve(c.Plan, have)
 			for i := range todo {
 				results <- measure(m, core, i)
 			}

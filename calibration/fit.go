@@ -41,6 +41,9 @@ func FitEachKernel(samples []Sample, family models.Family, opts models.FitOption
 	byKernel := map[string][]models.Sample{}
 	skipped := map[string]int{}
 	for _, s := range samples {
+		if s.Status == StatusOutlier {
+			continue // still off when measured again (Campaign.screen)
+		}
 		v, empty, err := varsOf(s)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("sample of %s on %s: %w", s.Kernel, s.Host, err)

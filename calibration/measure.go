@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -14,7 +15,7 @@ type measurer struct {
 	be       kernels.Backend
 	clock    kernels.Clock
 	rng      *rand.Rand
-	pristine []float64 // random values in [-1, 1) that outputs are reset from
+	pristine []float64 // pristineLen random values in [-1, 1) that operands are tiled from
 	a, b, c  []float64
 	piv      []int
 	repeats  int // timed runs per call, averaged
@@ -26,18 +27,70 @@ func newMeasurer(be kernels.Backend, clock kernels.Clock, repeats int, seed uint
 	return &measurer{be: kernels.OneCore(be), clock: clock, repeats: max(1, repeats), rng: rand.New(rand.NewPCG(seed, 0x5eed))}
 }
 
+// reserve allocates, once, operand buffers as large as the largest call of
+// the plan still to measure (have[i] false) needs. Growing them call by call allocated a new buffer each time a
+// larger call came, and every allocation of gigabytes is hundreds of thousands
+// of page faults: issue 10's calibration spent 30 of its 35 s in the kernel.
+func (w *measurer) reserve(p Plan, have []bool) {
+	var na, nb, nc int
+	for i, done := range have {
+		if done {
+			continue
+		}
+		a, b, c := operandSizes(p.Call(i))
+		na, nb, nc = max(na, a), max(nb, b), max(nc, c)
+	}
+	w.a, w.b, w.c = w.fill(w.a, na), w.fill(w.b, nb), w.fill(w.c, nc)
+}
+
+// operandSizes gives the elements prepare puts in w.a, w.b and w.c for c.
+func operandSizes(c Call) (a, b, cc int) {
+	m, n, k := c.M, c.N, c.K
+	switch c.Kernel {
+	case "dgemm":
+		return m * k, k * n, m * n
+	case "dtrsm":
+		return k * k, m * n, 0
+	case "dgemv":
+		return m * n, n, m
+	case "dger":
+		return m * n, m, n
+	case "dtrsv":
+		return n * n, n, 0
+	case "dscal", "idamax":
+		return 0, n, 0
+	case "daxpy", "dcopy", "dswap":
+		return 0, n, n
+	case kernels.Lacpy, kernels.Latcpy:
+		return m * n, m * n, 0
+	}
+	return 2 * m * n, 0, 0 // dlaswp, dlocswp
+}
+
 // fill returns buf resized to n elements holding pristine values.
 func (w *measurer) fill(buf []float64, n int) []float64 {
-	for len(w.pristine) < n {
-		w.pristine = append(w.pristine, 2*w.rng.Float64()-1)
+	if w.pristine == nil {
+		w.pristine = make([]float64, pristineLen)
+		for i := range w.pristine {
+			w.pristine[i] = 2*w.rng.Float64() - 1
+		}
 	}
 	if cap(buf) < n {
 		buf = make([]float64, n)
 	}
 	buf = buf[:n]
-	copy(buf, w.pristine)
+	for i := 0; i < n; i += pristineLen {
+		copy(buf[i:], w.pristine)
+	}
 	return buf
 }
+
+// pristineLen is how many random values operands are tiled from: far more
+// than any cache holds, so the repetition cannot help a kernel, and a fixed
+// 8 MiB instead of a copy as large as the largest operand (gigabytes, each
+// page of which costs a fault of about 10 µs of system time on a virtual
+// machine).
+const pristineLen = 1 << 20
 
 // triangle makes an order×order well-conditioned triangular operand in w.a
 // (unit diagonal and small off-diagonal terms, so repeated solves neither
@@ -52,18 +105,58 @@ func (w *measurer) triangle(order int) {
 	}
 }
 
-// measure runs c once to warm caches and pages, then repeats times timed,
-// its output operand reset to the same values before each run, and returns
-// the mean of the timed runs' seconds on the measurer's clock. The mean, not
-// the median: Timed mode charges every call as it comes, bursts of a loaded
-// machine included, and a model is to predict the sum of those charges.
-func (w *measurer) measure(c Call) float64 {
-	w.prepare(c)()
-	sum := 0.0
-	for range w.repeats {
-		sum += kernels.Measure(w.clock, w.prepare(c))
+// longCall is the duration above which a call is timed fewer times: its
+// first run is already a timing (a long call streams its operands from
+// memory, as the application's does, so a warm-up changes nothing), and a
+// preemption of a few milliseconds is a small part of it.
+const longCall = 0.05 // seconds
+
+// measure times call c and returns the median of its timed runs and how
+// many there were. A short call runs once untimed first (pages touched,
+// caches and branch predictors as a running application has them) and is
+// then timed repeats times, its output operand reset before each run; the
+// median, not the mean, so one run hit by an interrupt or a neighbour's
+// burst does not move the sample (issue 10 saw a call timed at 300× its
+// neighbours). A long call (≥ longCall) counts its first run and is timed
+// until two runs agree within longSpread, at most repeats runs.
+func (w *measurer) measure(c Call) (float64, int) {
+	first := kernels.Measure(w.clock, w.prepare(c))
+	var times []float64
+	if first >= longCall {
+		times = append(times, first)
+		for len(times) < max(2, w.repeats) {
+			times = append(times, kernels.Measure(w.clock, w.prepare(c)))
+			if len(times) >= 2 && agree(times) {
+				break
+			}
+		}
+	} else {
+		for range w.repeats {
+			times = append(times, kernels.Measure(w.clock, w.prepare(c)))
+		}
 	}
-	return sum / float64(w.repeats)
+	return median(times), len(times)
+}
+
+// longSpread is how close two timings of a long call must be to stop.
+const longSpread = 0.05 // relative
+
+// agree reports whether the two smallest timings are within longSpread.
+func agree(times []float64) bool {
+	s := slices.Clone(times)
+	slices.Sort(s)
+	return s[1] <= (1+longSpread)*s[0]
+}
+
+// median of a non-empty slice (the mean of the middle two for an even count).
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // prepare sets up the operands of c and returns the call itself.

@@ -29,6 +29,10 @@ type Plan struct {
 	// predict: kernels' speed per flop depends on it.
 	NBs  []int
 	Seed uint64
+	// Calls, when not empty, is the plan itself: the calls an application
+	// made (FromApp), measured in this order; Kernels, Samples, MaxDim and
+	// NBs are then only what describes them.
+	Calls []Call
 }
 
 // DefaultNBs are the panel widths HPL is commonly run with.
@@ -44,6 +48,9 @@ func (p Plan) nbs() []int {
 
 // Validate reports a plan that cannot run.
 func (p Plan) Validate() error {
+	if len(p.Calls) > 0 {
+		return p.validateCalls()
+	}
 	var errs []error
 	if len(p.Kernels) == 0 {
 		errs = append(errs, errors.New("no kernels to measure"))
@@ -68,12 +75,24 @@ func (p Plan) Validate() error {
 }
 
 // Total is the number of calls the plan measures.
-func (p Plan) Total() int { return p.Samples * len(p.Kernels) }
+func (p Plan) Total() int {
+	if len(p.Calls) > 0 {
+		return len(p.Calls)
+	}
+	return p.Samples * len(p.Kernels)
+}
 
 // Fingerprint identifies the plan in every row, so a rerun with another
 // seed, size or kernel list is refused instead of mixing two plans' indices.
 func (p Plan) Fingerprint() string {
 	h := fnv.New64a()
+	if len(p.Calls) > 0 {
+		fmt.Fprintf(h, "app1")
+		for _, c := range p.Calls {
+			fmt.Fprintf(h, "|%s,%d,%d,%d,%d,%d,%d", c.Kernel, c.M, c.N, c.K, c.Side, c.TransA, c.TransB)
+		}
+		return fmt.Sprintf("%016x", h.Sum64())
+	}
 	fmt.Fprintf(h, "v3|%s|%d|%d|%d|%v", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed, p.nbs())
 	return fmt.Sprintf("%016x", h.Sum64())
 }
@@ -98,6 +117,11 @@ type Call struct {
 // Call returns the i-th call of the plan, drawn from a stream seeded by
 // (Seed, i) only.
 func (p Plan) Call(i int) Call {
+	if len(p.Calls) > 0 {
+		c := p.Calls[i]
+		c.Index = i
+		return c
+	}
 	rng := rand.New(rand.NewPCG(p.Seed, uint64(i)))
 	c := Call{Index: i, Kernel: p.Kernels[i%len(p.Kernels)], Side: blas.Left, TransA: blas.NoTrans, TransB: blas.NoTrans}
 	nbs := p.nbs()

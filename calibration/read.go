@@ -154,6 +154,19 @@ func parseRow(rec []string, col map[string]int) (Sample, error) {
 			return s, fmt.Errorf("column timestamp: %q is not an RFC 3339 time", v)
 		}
 	}
+	if v, ok := cell(rec, col, "runs"); ok && v != "" {
+		if s.Runs, err = strconv.Atoi(v); err != nil || s.Runs < 0 {
+			return s, fmt.Errorf("column runs: %q is not a non-negative integer", v)
+		}
+	}
+	if v, ok := cell(rec, col, "status"); ok {
+		switch v {
+		case "", StatusRemeasured, StatusOutlier:
+			s.Status = v
+		default:
+			return s, fmt.Errorf("column status: %q is not one of \"\", %s, %s", v, StatusRemeasured, StatusOutlier)
+		}
+	}
 	s.Plan, _ = cell(rec, col, "plan")
 	s.Backend, _ = cell(rec, col, "backend")
 	s.Clock, _ = cell(rec, col, "clock")

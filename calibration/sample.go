@@ -20,11 +20,22 @@ type Sample struct {
 	Time    time.Time
 	Backend string // BLAS backend that ran it ("" if unknown)
 	Clock   string // clock that timed it: "wall" or "cpu" ("" if unknown)
+	Runs    int    // timed runs behind Seconds (their median); 0 if unknown
+	// Status says what screening did (Screen): "" kept as measured,
+	// StatusRemeasured measured again after looking like an outlier,
+	// StatusOutlier an outlier even when measured again, left out of fits.
+	Status string
 }
+
+// Values of Sample.Status.
+const (
+	StatusRemeasured = "remeasured"
+	StatusOutlier    = "outlier"
+)
 
 // Columns of the sample files this package writes, in order. Readers need
 // only kernel,host,m,n,k,seconds (in any order).
-var Columns = []string{"index", "plan", "host", "core", "kernel", "m", "n", "k", "seconds", "timestamp", "backend", "clock"}
+var Columns = []string{"index", "plan", "host", "core", "kernel", "m", "n", "k", "seconds", "timestamp", "backend", "clock", "runs", "status"}
 
 // requiredColumns must be present in any sample file.
 var requiredColumns = []string{"kernel", "host", "m", "n", "k", "seconds"}
@@ -60,6 +71,12 @@ func appendRow(b []byte, s Sample) []byte {
 	b = append(b, s.Backend...)
 	b = append(b, ',')
 	b = append(b, s.Clock...)
+	b = append(b, ',')
+	if s.Runs > 0 {
+		b = strconv.AppendInt(b, int64(s.Runs), 10)
+	}
+	b = append(b, ',')
+	b = append(b, s.Status...)
 	return append(b, '\n')
 }
 

@@ -25,12 +25,12 @@ func (k *Set) Dgemm(tA, tB blas.Transpose, m, n, kk int, alpha float64, a []floa
 	fm, fn, fk := float64(m), float64(n), float64(kk)
 	v := models.Vars{M: fm, N: fn, K: fk, W: fm * fn * fk}
 	if k.mode == Model {
-		k.chargeModel(idDgemm, v)
+		k.chargeModel(idDgemm, v, GemmForm(tB))
 		return
 	}
 	t0 := k.start()
 	k.be.Dgemm(tA, tB, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)
-	k.finish(idDgemm, v, t0)
+	k.finish(idDgemm, v, GemmForm(tB), t0)
 }
 
 // scaleMatrix sets the m×n matrix C to β·C (β = 0 clears it, as BLAS
@@ -64,12 +64,12 @@ func (k *Set) Dtrsm(side blas.Side, uplo blas.Uplo, tA blas.Transpose, d blas.Di
 	fm, fn, fk := float64(m), float64(n), float64(order)
 	v := models.Vars{M: fm, N: fn, K: fk, W: fm * fn * fk}
 	if k.mode == Model {
-		k.chargeModel(idDtrsm, v)
+		k.chargeModel(idDtrsm, v, TrsmForm(side, uplo, tA))
 		return
 	}
 	t0 := k.start()
 	k.be.Dtrsm(side, uplo, tA, d, m, n, alpha, a, lda, b, ldb)
-	k.finish(idDtrsm, v, t0)
+	k.finish(idDtrsm, v, TrsmForm(side, uplo, tA), t0)
 }
 
 // Dgemv computes y = α·op(A)·x + β·y with A m×n.
@@ -80,12 +80,12 @@ func (k *Set) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda
 	fm, fn := float64(m), float64(n)
 	v := models.Vars{M: fm, N: fn, W: fm * fn}
 	if k.mode == Model {
-		k.chargeModel(idDgemv, v)
+		k.chargeModel(idDgemv, v, FormOf(tA))
 		return
 	}
 	t0 := k.start()
 	k.be.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
-	k.finish(idDgemv, v, t0)
+	k.finish(idDgemv, v, FormOf(tA), t0)
 }
 
 // Dger computes A += α·x·yᵀ with A m×n.
@@ -96,12 +96,12 @@ func (k *Set) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, 
 	fm, fn := float64(m), float64(n)
 	v := models.Vars{M: fm, N: fn, W: fm * fn}
 	if k.mode == Model {
-		k.chargeModel(idDger, v)
+		k.chargeModel(idDger, v, 0)
 		return
 	}
 	t0 := k.start()
 	k.be.Dger(m, n, alpha, x, incX, y, incY, a, lda)
-	k.finish(idDger, v, t0)
+	k.finish(idDger, v, 0, t0)
 }
 
 // Dtrsv solves op(A)·x = b in place for triangular A of order n.
@@ -112,12 +112,12 @@ func (k *Set) Dtrsv(uplo blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []f
 	fn := float64(n)
 	v := models.Vars{N: fn, W: fn * fn}
 	if k.mode == Model {
-		k.chargeModel(idDtrsv, v)
+		k.chargeModel(idDtrsv, v, TrsvForm(uplo, tA))
 		return
 	}
 	t0 := k.start()
 	k.be.Dtrsv(uplo, tA, d, n, a, lda, x, incX)
-	k.finish(idDtrsv, v, t0)
+	k.finish(idDtrsv, v, TrsvForm(uplo, tA), t0)
 }
 
 // level1 is the model description of a vector kernel of length n.
@@ -132,12 +132,12 @@ func (k *Set) Dscal(n int, alpha float64, x []float64, incX int) {
 		return
 	}
 	if k.mode == Model {
-		k.chargeModel(idDscal, level1(n))
+		k.chargeModel(idDscal, level1(n), 0)
 		return
 	}
 	t0 := k.start()
 	k.be.Dscal(n, alpha, x, incX)
-	k.finish(idDscal, level1(n), t0)
+	k.finish(idDscal, level1(n), 0, t0)
 }
 
 // Daxpy computes y += α·x over n elements.
@@ -146,12 +146,12 @@ func (k *Set) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, in
 		return
 	}
 	if k.mode == Model {
-		k.chargeModel(idDaxpy, level1(n))
+		k.chargeModel(idDaxpy, level1(n), 0)
 		return
 	}
 	t0 := k.start()
 	k.be.Daxpy(n, alpha, x, incX, y, incY)
-	k.finish(idDaxpy, level1(n), t0)
+	k.finish(idDaxpy, level1(n), 0, t0)
 }
 
 // Dcopy copies n elements of x into y.
@@ -160,12 +160,12 @@ func (k *Set) Dcopy(n int, x []float64, incX int, y []float64, incY int) {
 		return
 	}
 	if k.mode == Model {
-		k.chargeModel(idDcopy, level1(n))
+		k.chargeModel(idDcopy, level1(n), 0)
 		return
 	}
 	t0 := k.start()
 	k.be.Dcopy(n, x, incX, y, incY)
-	k.finish(idDcopy, level1(n), t0)
+	k.finish(idDcopy, level1(n), 0, t0)
 }
 
 // Dswap exchanges n elements of x and y.
@@ -174,12 +174,12 @@ func (k *Set) Dswap(n int, x []float64, incX int, y []float64, incY int) {
 		return
 	}
 	if k.mode == Model {
-		k.chargeModel(idDswap, level1(n))
+		k.chargeModel(idDswap, level1(n), 0)
 		return
 	}
 	t0 := k.start()
 	k.be.Dswap(n, x, incX, y, incY)
-	k.finish(idDswap, level1(n), t0)
+	k.finish(idDswap, level1(n), 0, t0)
 }
 
 // Idamax returns the 0-based index of the first element of largest absolute
@@ -193,13 +193,13 @@ func (k *Set) Idamax(n int, x []float64, incX int) int {
 	}
 	v := level1(n)
 	if k.mode == Model {
-		k.chargeModel(idIdamax, v)
+		k.chargeModel(idIdamax, v, 0)
 		k.pivot += splitmixGamma
 		return int(splitmix64(k.pivot) % uint64(n))
 	}
 	t0 := k.start()
 	i := k.be.Idamax(n, x, incX)
-	k.finish(idIdamax, v, t0)
+	k.finish(idIdamax, v, 0, t0)
 	return i
 }
 

@@ -56,6 +56,11 @@ type Config struct {
 	Seed uint64
 	// Clock times calls in Timed mode (default WallClock).
 	Clock Clock
+	// Observe, if set, sees every call with its dimensions and the seconds
+	// charged for it (per-kernel totals, recording an application's calls
+	// for calibration, explaining a prediction). It runs on the rank's
+	// goroutine and must not block.
+	Observe func(Observed)
 }
 
 // Validate reports a configuration New cannot use.
@@ -95,6 +100,9 @@ type Set struct {
 	pivot   uint64                   // Idamax state in Model mode
 	cpu     bool                     // Timed mode reads the process CPU clock
 	zero    int64                    // the clock's own cost, ns, subtracted from measurements
+	// observer is Config.Observe: nil on the hot path of large runs, so a
+	// call pays one nil check for it.
+	observer func(Observed)
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for
@@ -106,17 +114,18 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 	}
 	be, _ := LookupBackend(cfg.Backend)
 	k := &Set{
-		mode:    cfg.Mode,
-		ratio:   cfg.SpeedRatio,
-		noise:   cfg.Noise,
-		charger: c,
-		rng:     rng,
-		be:      be,
-		set:     cfg.Models,
-		host:    cfg.Host,
-		byName:  map[string]models.Model{},
-		pivot:   cfg.Seed,
-		cpu:     cfg.Clock == CPUClock && cpuClockWorks,
+		mode:     cfg.Mode,
+		ratio:    cfg.SpeedRatio,
+		noise:    cfg.Noise,
+		charger:  c,
+		rng:      rng,
+		be:       be,
+		set:      cfg.Models,
+		host:     cfg.Host,
+		byName:   map[string]models.Model{},
+		pivot:    cfg.Seed,
+		cpu:      cfg.Clock == CPUClock && cpuClockWorks,
+		observer: cfg.Observe,
 	}
 	if k.ratio == 0 {
 		k.ratio = 1
@@ -175,16 +184,20 @@ func (k *Set) elapsed(t0 int64) float64 {
 
 // finish charges one executed call: measured time in Timed mode, the model
 // otherwise.
-func (k *Set) finish(id kernelID, v models.Vars, t0 int64) {
+func (k *Set) finish(id kernelID, v models.Vars, f Form, t0 int64) {
 	if k.mode == Timed {
-		k.charger.Compute(k.elapsed(t0)*k.ratio, kernelNames[id])
+		d := k.elapsed(t0) * k.ratio
+		k.observe(kernelNames[id], v, f, d)
+		k.charger.Compute(d, kernelNames[id])
 		return
 	}
-	k.chargeModel(id, v)
+	k.chargeModel(id, v, f)
 }
 
-func (k *Set) chargeModel(id kernelID, v models.Vars) {
-	if d := k.modelTime(k.byID[id], v); d > 0 {
+func (k *Set) chargeModel(id kernelID, v models.Vars, f Form) {
+	d := k.modelTime(k.byID[id], v)
+	k.observe(kernelNames[id], v, f, d)
+	if d > 0 {
 		k.charger.Compute(d, kernelNames[id])
 	}
 }
@@ -211,7 +224,9 @@ func (k *Set) Charge(kernel string, v models.Vars) {
 	if v.W == 0 {
 		v.W = v.M * v.N
 	}
-	if d := k.modelTime(k.modelFor(kernel), v); d > 0 {
+	d := k.modelTime(k.modelFor(kernel), v)
+	k.observe(kernel, v, 0, d)
+	if d > 0 {
 		k.charger.Compute(d, kernel)
 	}
 }
@@ -234,8 +249,13 @@ func (k *Set) Run(kernel string, v models.Vars, work func()) {
 	case Model:
 		k.Charge(kernel, v)
 	case Timed:
+		if v.W == 0 {
+			v.W = v.M * v.N
+		}
 		t0 := k.start()
 		work()
-		k.charger.Compute(k.elapsed(t0)*k.ratio, kernel)
+		d := k.elapsed(t0) * k.ratio
+		k.observe(kernel, v, 0, d)
+		k.charger.Compute(d, kernel)
 	}
 }

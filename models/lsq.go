@@ -130,40 +130,37 @@ func fitPolyTo(data []Sample, terms []term, y, w []float64) (poly, error) {
 	return newPoly(terms, beta[:len(terms)], beta[len(terms)]), nil
 }
 
-// fitPolyNonneg is fitPoly with the intercept constrained to [0, what the
-// smallest calls measure] (smallCallsBound): a call cannot cost less than
-// nothing, and an intercept above the smallest calls' durations is charged
-// to every tiny call of a run (issue 10: 2.5 ms on dgemm calls of µs) —
-// a mean that cannot follow every size must not buy its fit of the large
-// calls with it. When the free intercept leaves the interval, the
-// constrained optimum has it on the bound it crossed (the problem is
-// convex), so the terms are refitted with the intercept fixed there.
+// fitPolyNonneg is fitPoly with every coefficient, the intercept included,
+// constrained to ≥ 0 (nnls): a call cannot cost less than nothing, and a
+// negative term or intercept lets the others absorb what the smallest or the
+// largest calls pay, with predictions below zero beyond the measured sizes.
+// The intercept is also held at most at what the smallest calls measure
+// (smallCallsBound): above it, it is charged to every tiny call of a run
+// (issue 10: 2.5 ms on dgemm calls of µs), and a mean that cannot follow
+// every size must not buy its fit of the large calls with it. When the
+// intercept crosses that bound the constrained optimum has it on the bound
+// (the problem is convex), so the terms are refitted, still ≥ 0, with the
+// intercept fixed there.
 func fitPolyNonneg(data []Sample, terms []term, w []float64) (poly, error) {
-	p, err := fitPoly(data, terms, w)
+	x, p := design(data, terms, true)
+	beta, err := nnls(x, len(data), p, durations(data), w)
 	if err != nil {
-		return p, err
+		return poly{}, err
 	}
-	bound := 0.0
-	switch {
-	case p.intercept < 0:
-	case len(terms) > 0:
-		if bound = smallCallsBound(data, terms, w); p.intercept <= bound {
-			return p, nil
-		}
-	default:
-		return p, nil
+	b := beta[len(terms)]
+	if len(terms) == 0 || b <= 0 {
+		return newPoly(terms, beta[:len(terms)], b), nil
 	}
-	if len(terms) == 0 {
-		p.intercept = 0 // M0: the best constant ≥ 0
-		return p, nil
+	bound := smallCallsBound(data, terms, w)
+	if b <= bound {
+		return newPoly(terms, beta[:len(terms)], b), nil
 	}
 	x, q := design(data, terms, false)
 	y := durations(data)
 	for i := range y {
 		y[i] -= bound
 	}
-	beta, err := lsq(x, len(data), q, y, w)
-	if err != nil {
+	if beta, err = nnls(x, len(data), q, y, w); err != nil {
 		return poly{}, err
 	}
 	return newPoly(terms, beta, bound), nil

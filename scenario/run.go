@@ -31,6 +31,8 @@ type RunOptions struct {
 	// RecordPivots keeps the pivot rows of an HPL run (real mode, one test) in
 	// Result.Pivots, for a later replay.
 	RecordPivots bool
+	// Kernels, if set, logs every kernel call (Result.Kernels has its totals).
+	Kernels *KernelLog
 }
 
 // Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
@@ -41,6 +43,8 @@ type Result struct {
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result or []pingpong.RingResult
+	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
+	Kernels []KernelTotal `json:"kernels,omitempty"`
 
 	HPL       []*hpl.Result         `json:"-"`
 	Pingpong  []pingpong.Result     `json:"-"`
@@ -95,7 +99,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
 	switch p.App {
 	case AppHPL:
-		err = p.runHPL(w, res, opt.RecordPivots)
+		err = p.runHPL(w, res, opt.RecordPivots, opt.Kernels)
 	case AppPingpong:
 		res.Pingpong, err = pingpong.Pingpong(w, pingpong.Config{Sizes: p.Sizes, Iterations: p.Iterations, Window: p.Window})
 		res.Results = res.Pingpong
@@ -106,6 +110,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		err = fmt.Errorf("unknown application %q", p.App)
 	}
 	res.WallTime = time.Since(start).Seconds()
+	if opt.Kernels != nil {
+		res.Kernels = opt.Kernels.Totals()
+	}
 	res.SimulatedTime = w.Now()
 	if split != nil {
 		split.Finish(res.SimulatedTime)
@@ -131,7 +138,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 // runHPL runs every test of the plan in one World, in HPL's order, as one mpirun
 // of xhpl does. World rank 0 is grid rank (0, 0) of every test; its results are
 // the run's.
-func (p *Plan) runHPL(w *ranks.World, res *Result, record bool) error {
+func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) error {
 	rule, err := hpl.ParsePivotRule(p.Pivot)
 	if err != nil {
 		return err
@@ -152,6 +159,9 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool) error {
 	err = w.Run(func(r *ranks.Rank) {
 		cfg := p.Kernels
 		cfg.Host, cfg.Seed = r.HostName(), p.Seed
+		if log != nil {
+			cfg.Observe = log.observer(r.ID())
+		}
 		k := kernels.New(cfg, r, r.Rand())
 		results[r.ID()], errs[r.ID()] = hpl.RunDat(r, *p.HPLDat, k, opt)
 	})

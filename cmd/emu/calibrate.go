@@ -18,6 +18,11 @@ import (
 
 func init() { register(newCalibrateCmd) }
 
+// appSamples is the default --samples of a calibration of an application's
+// calls: enough for the fits of every kernel, few enough that a 2-core node
+// running HPL with N up to 16,000 is calibrated in about a minute.
+const appSamples = 40
+
 func newCalibrateCmd() *cobra.Command {
 	var (
 		plan     calibration.Plan
@@ -27,9 +32,11 @@ func newCalibrateCmd() *cobra.Command {
 		parallel int
 		repeats  int
 		clock    string
+		sf       scenarioFlags
+		app      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "calibrate --out samples.csv",
+		Use:   "calibrate [FILE.toml] [--hpl-dat HPL.dat] --out samples.csv",
 		Short: "Measure this node's compute kernels into a sample file (resumable)",
 		Long: `calibrate measures emu's kernels (dgemm, dtrsm, ... and HPL's copies) on real data
 with randomized dimensions covering how HPL calls them, each on one core, warmed up
@@ -37,9 +44,22 @@ once and timed --repeats times (the row holds the mean), and appends one CSV row
 call (host, core, kernel, m, n, k, seconds, timestamp) to --out. Interrupt it at any
 time (Ctrl-C, or even kill -9): rerunning the same command continues where it
 stopped, losing and duplicating nothing. --parallel runs one worker per core at once,
-as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibrate merge.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibrate merge.
+
+With a scenario (FILE.toml, --hpl-dat, --platform, --set as emu run takes them)
+calibrate measures the calls of the run to predict, as it makes them: it first
+emulates that run to record the kernel calls of the ranks on one node (their
+dimensions, forms and counts), then measures --samples of them per kernel, half
+drawn by their share of the kernel's time and half by their count, with one
+worker per rank of that node (unless --parallel says otherwise).
+
+Each call is timed --repeats times after an untimed first run and the row holds
+the median; a long call (over 50 ms) counts its first run and stops when two runs
+agree within 5%. When the campaign completes, samples whose time per unit of
+work is far from their neighbours' are measured again; those still off are kept
+with status "outlier" and left out of fits. The summary says how many.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return fmt.Errorf("calibrate: --out is required")
 			}
@@ -51,6 +71,30 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 			}
 			if repeats < 1 {
 				return fmt.Errorf("calibrate: --repeats %d: want at least 1", repeats)
+			}
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			app = file != "" || sf.hplDat != "" || sf.platform != "" || len(sf.sets) > 0
+			if app {
+				calls, onNode, be, err := appCalls(&sf, file)
+				if err != nil {
+					return err
+				}
+				if !cmd.Flags().Changed("backend") {
+					backend = be // measure with the BLAS the run will use
+				}
+				samples := plan.Samples
+				if !cmd.Flags().Changed("samples") {
+					samples = appSamples
+				}
+				if plan, err = calibration.FromApp(calls, samples, plan.Seed); err != nil {
+					return fmt.Errorf("calibrate: %w", err)
+				}
+				if !cmd.Flags().Changed("parallel") {
+					parallel = onNode
+				}
 			}
 			if err := plan.Validate(); err != nil {
 				return fmt.Errorf("calibrate: %w", err)
@@ -67,7 +111,7 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 			}
 			ctx, stop := calibration.SignalContext()
 			defer stop()
-			start := time.Now()
+			start, cpu0 := time.Now(), processCPU()
 			res, err := c.Run(ctx)
 			if err != nil {
 				return err
@@ -77,23 +121,34 @@ as HPL loads a node. Fit the result with emu fit; combine nodes with emu calibra
 				return asFailure(fmt.Errorf("calibrate: interrupted with %d of %d samples in %s; rerun the same command to continue",
 					res.Resumed+res.Measured, res.Total, out))
 			}
-			fmt.Fprintf(w, "%s: %d samples (%d measured now, %d resumed) in %s\n",
+			fmt.Fprintf(w, "%s: %d samples (%d measured now, %d resumed) in %s",
 				out, res.Total, res.Measured, res.Resumed, time.Since(start).Round(time.Millisecond))
+			if res.Measured > 0 {
+				fmt.Fprintf(w, "; %d looked like outliers and were measured again, %d still off (status outlier, left out of fits)", res.Remeasured, res.Outliers)
+				if cpu := processCPU().sub(cpu0); cpu.user+cpu.system > 0 {
+					// System time is page faults and the kernel's memory management:
+					// a share above a few percent means the node is short of memory
+					// or the measurements are disturbed.
+					fmt.Fprintf(w, "; CPU %.1f s user, %.1f s system", cpu.user, cpu.system)
+				}
+			}
+			fmt.Fprintln(w)
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&plan.Kernels, "kernels", calibration.DefaultKernels, "kernels to measure (comma-separated)")
-	f.IntVar(&plan.Samples, "samples", 200, "samples per kernel")
+	f.IntVar(&plan.Samples, "samples", 200, "samples per kernel (with a scenario: at most, of the calls the run makes)")
 	f.IntVar(&plan.MaxDim, "max-dim", 2048, "largest m or n measured (elements; take the local N/P of the runs to predict)")
 	f.IntSliceVar(&plan.NBs, "nb", calibration.DefaultNBs, "panel widths drawn (HPL's NB; take the NB of the runs to predict)")
 	f.Uint64Var(&plan.Seed, "seed", 1, "seed of the sample plan (a rerun must use the same)")
-	f.IntVar(&repeats, "repeats", 3, "timed runs per call after its warm-up run; the sample is their mean")
+	f.IntVar(&repeats, "repeats", 5, "timed runs per call after its warm-up run; the sample is their median")
 	f.IntVar(&parallel, "parallel", 1, "workers measuring at once (one per core, as HPL loads a node)")
 	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV)")
 	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's)")
 	f.StringVar(&backend, "backend", "", "BLAS backend: "+strings.Join(kernels.Backends(), ", ")+" (openblas needs a -tags cblas build)")
 	f.StringVar(&clock, "clock", "wall", "how calls are timed: wall (as SMPI) or cpu (CPU time of the process: robust on a shared machine; needs --parallel 1)")
+	sf.add(cmd)
 	cmd.AddCommand(newCalibrateMergeCmd())
 	return cmd
 }

@@ -142,6 +142,9 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 				return err
 			}
 			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != ""}
+			if jsonOut != "" {
+				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
+			}
 			if opt.GraphLatency, err = scenario.ParseLatencyMode(latencyMode); err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// appCalls emulates the scenario to predict (model mode, its own or the
+// embedded default's kernel models standing in for this node's) and returns
+// the kernel calls the ranks of its first host make, and how many ranks share
+// that host, and the scenario's BLAS backend: the calls a calibration of that node should measure, and the
+// number of workers that load the node as the run will.
+func appCalls(sf *scenarioFlags, file string) ([]calibration.AppCall, int, string, error) {
+	plan, err := sf.plan(file)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	if plan.App != scenario.AppHPL {
+		return nil, 0, "", fmt.Errorf("calibrate: the scenario runs %s; recording an application's kernel calls needs HPL", plan.App)
+	}
+	plan.Kernels.Mode = kernels.Model // only the calls' shapes are wanted, not their work
+	if plan.Kernels.Models == nil || plan.Kernels.Models.For("dgemm", "") == nil {
+		// HPL's broadcasts poll while they update, so how the update is cut
+		// into calls depends on how long its calls take: without models
+		// of its own the run is emulated with the default's, a node of about
+		// 100 Gflop/s per core, rather than with free kernels.
+		def, err := scenario.Default().Validate()
+		if err != nil {
+			return nil, 0, "", err
+		}
+		plan.Kernels.Models = def.Kernels.Models
+	}
+	place := plan.Platform.Placement(plan.Ranks)
+	onNode := 0
+	for _, h := range place {
+		if h == place[0] {
+			onNode++
+		}
+	}
+	log := &scenario.KernelLog{Shapes: true, Ranks: func(r int) bool { return place[r] == place[0] }}
+	if _, err := plan.Run(scenario.RunOptions{Kernels: log}); err != nil {
+		return nil, 0, "", fmt.Errorf("calibrate: emulating the run to record its kernel calls: %w", err)
+	}
+	var calls []calibration.AppCall
+	for _, s := range log.Calls() {
+		calls = append(calls, calibration.AppCall{Count: s.Calls, Call: calibration.Call{
+			Kernel: s.Kernel, M: s.M, N: s.N, K: s.K,
+			Side: s.Form.Side(), TransA: s.Form.TransA(), TransB: s.Form.TransB(),
+		}})
+	}
+	return calls, min(onNode, runtime.NumCPU()), plan.Kernels.Backend, nil
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+func init() { register(newExplainCmd) }
+
+func newExplainCmd() *cobra.Command {
+	var (
+		sf      scenarioFlags
+		backend string
+		jsonOut string
+	)
+	cmd := &cobra.Command{
+		Use:   "explain [FILE.toml] [--hpl-dat HPL.dat]",
+		Short: "Run a case in model and in timed mode and compare them kernel by kernel",
+		Long: `explain runs the scenario twice — once with its kernel models (model mode) and once
+executing every kernel on this node and charging its measured time (timed mode) —
+and prints, per kernel, the calls and the seconds each run charged, summed over
+all ranks, and the model's error against the measurement; then each run's
+communication and waiting time (mean per rank) and the application's result.
+A kernel whose model is far off is the one to calibrate again or fit
+differently. Keep the case small: timed mode executes the whole run on this node,
+one rank at a time.`,
+		Example: `  emu explain node.toml --hpl-dat HPL.dat
+  emu explain --hpl-dat HPL.dat --set kernels.models=models.toml --backend openblas`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			if err := checkOutputs(outputPath{"--json", jsonOut, false}); err != nil {
+				return err
+			}
+			model, err := sf.plan(file)
+			if err != nil {
+				return err
+			}
+			timed, err := sf.plan(file)
+			if err != nil {
+				return err
+			}
+			model.Kernels.Mode = kernels.Model
+			timed.Kernels.Mode = kernels.Timed
+			if backend != "" {
+				timed.Kernels.Backend = backend
+			}
+			if err := timed.Kernels.Validate(); err != nil {
+				return fmt.Errorf("--backend: %v", err)
+			}
+			var ex explanation
+			for _, side := range []struct {
+				plan *scenario.Plan
+				into *explainRun
+			}{{model, &ex.Model}, {timed, &ex.Timed}} {
+				log := &scenario.KernelLog{}
+				res, err := side.plan.Run(scenario.RunOptions{Kernels: log, Breakdown: true})
+				if err != nil {
+					return asFailure(err)
+				}
+				*side.into = summarize(res)
+			}
+			ex.compare()
+			if err := ex.write(cmd.OutOrStdout()); err != nil {
+				return asFailure(err)
+			}
+			if jsonOut != "" {
+				var st staging
+				defer st.discard()
+				if err := st.write(jsonOut, func(w io.Writer) error {
+					enc := json.NewEncoder(w)
+					enc.SetIndent("", "  ")
+					return enc.Encode(ex)
+				}); err != nil {
+					return asFailure(err)
+				}
+				return st.commit()
+			}
+			return nil
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&backend, "backend", "", "BLAS backend of the timed run (default: the scenario's kernels.backend)")
+	cmd.Flags().StringVar(&jsonOut, "json", "", "write the comparison as JSON to `FILE`")
+	return cmd
+}
+
+// explainRun is one side of an explanation.
+type explainRun struct {
+	Kernels []scenario.KernelTotal `json:"kernels"`
+	Comm    float64                `json:"communication_s"` // mean per rank, s
+	Wait    float64                `json:"waiting_s"`       // mean per rank, s
+	Time    float64                `json:"time_s"`          // the application's time (HPL: its first test's Time), s
+}
+
+// kernelError is one kernel's row of the comparison.
+type kernelError struct {
+	Kernel   string  `json:"kernel"`
+	Calls    int     `json:"calls"`
+	ModelS   float64 `json:"model_s"`
+	TimedS   float64 `json:"timed_s"`
+	ErrorPct float64 `json:"error_pct"` // (model − timed) / timed × 100; NaN-free: 0 when both are 0
+	SharePct float64 `json:"share_pct"` // the kernel's part of the timed kernels' total
+}
+
+// explanation is what explain prints and writes.
+type explanation struct {
+	Model   explainRun    `json:"model"`
+	Timed   explainRun    `json:"timed"`
+	Rows    []kernelError `json:"per_kernel"`
+	TimeErr float64       `json:"time_error_pct"`
+}
+
+func summarize(res *scenario.Result) explainRun {
+	out := explainRun{Kernels: res.Kernels, Time: res.SimulatedTime}
+	if len(res.HPL) > 0 {
+		out.Time = res.HPL[0].Time
+	}
+	if b := res.Breakdown; b != nil && len(b.Comm) > 0 {
+		for r := range b.Comm {
+			out.Comm += b.Comm[r]
+			out.Wait += b.Wait[r]
+		}
+		out.Comm /= float64(len(b.Comm))
+		out.Wait /= float64(len(b.Wait))
+	}
+	return out
+}
+
+// compare fills the per-kernel rows, largest timed share first.
+func (ex *explanation) compare() {
+	rows := map[string]*kernelError{}
+	row := func(k string) *kernelError {
+		if rows[k] == nil {
+			rows[k] = &kernelError{Kernel: k}
+		}
+		return rows[k]
+	}
+	total := 0.0
+	for _, t := range ex.Model.Kernels {
+		r := row(t.Kernel)
+		r.ModelS, r.Calls = t.Seconds, t.Calls
+	}
+	for _, t := range ex.Timed.Kernels {
+		r := row(t.Kernel)
+		r.TimedS = t.Seconds
+		r.Calls = max(r.Calls, t.Calls)
+		total += t.Seconds
+	}
+	ex.Rows = ex.Rows[:0]
+	for _, r := range rows {
+		r.ErrorPct = pctError(r.ModelS, r.TimedS)
+		if total > 0 {
+			r.SharePct = 100 * r.TimedS / total
+		}
+		ex.Rows = append(ex.Rows, *r)
+	}
+	sort.Slice(ex.Rows, func(i, j int) bool {
+		if ex.Rows[i].TimedS != ex.Rows[j].TimedS {
+			return ex.Rows[i].TimedS > ex.Rows[j].TimedS
+		}
+		return ex.Rows[i].Kernel < ex.Rows[j].Kernel
+	})
+	ex.TimeErr = pctError(ex.Model.Time, ex.Timed.Time)
+}
+
+// pctError is (model − measured)/measured in percent; 0 when both are 0 and
+// ±Inf mapped to ±1e9 so JSON stays valid.
+func pctError(model, measured float64) float64 {
+	switch {
+	case measured == 0 && model == 0:
+		return 0
+	case measured == 0:
+		return 1e9
+	}
+	e := 100 * (model - measured) / measured
+	if math.IsInf(e, 0) || math.IsNaN(e) {
+		return 1e9
+	}
+	return e
+}
+
+func (ex *explanation) write(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kernel\tcalls\tmodel s\ttimed s\tmodel error\tshare of timed\t")
+	var sumM, sumT float64
+	for _, r := range ex.Rows {
+		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%+.1f%%\t%.1f%%\t\n", r.Kernel, r.Calls, r.ModelS, r.TimedS, r.ErrorPct, r.SharePct)
+		sumM += r.ModelS
+		sumT += r.TimedS
+	}
+	fmt.Fprintf(tw, "all kernels\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", sumM, sumT, pctError(sumM, sumT))
+	fmt.Fprintf(tw, "communication (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Comm, ex.Timed.Comm)
+	fmt.Fprintf(tw, "waiting (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Wait, ex.Timed.Wait)
+	fmt.Fprintf(tw, "application time\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", ex.Model.Time, ex.Timed.Time, ex.TimeErr)
+	return tw.Flush()
+}

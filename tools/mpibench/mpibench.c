@@ -1,0 +1,100 @@
+/*
+ * mpibench measures what emu's network model needs of a real MPI, with the
+ * MPI you run your application with: the one-way time of a ping-pong for
+ * message sizes from 1 byte to 16 MiB, as the CSV that `emu fit --network`
+ * reads (bytes,seconds), then, as comment lines, the cost of one MPI_Iprobe
+ * and of one MPI_Test that finds nothing (network.iprobe_cost, test_cost).
+ *
+ *   mpicc -O2 -o mpibench tools/mpibench/mpibench.c
+ *   mpirun -np 2 ./mpibench > pingpong.csv              # two ranks on one node
+ *   mpirun -np 2 --map-by node ./mpibench > inter.csv    # one rank on each of two nodes
+ *
+ * Each size is timed over enough round trips to last about 20 ms, five
+ * times; the row holds the median, halved (one way).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median5(double *t) {
+    qsort(t, 5, sizeof *t, cmp);
+    return t[2];
+}
+
+/* roundtrips times n ping-pongs of size bytes between ranks 0 and 1. */
+static double roundtrips(char *buf, int size, int n, int rank) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < n; i++) {
+        if (rank == 0) {
+            MPI_Send(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        }
+    }
+    return MPI_Wtime() - t0;
+}
+
+int main(int argc, char **argv) {
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2) {
+        if (rank == 0) fprintf(stderr, "mpibench: run it on 2 ranks (mpirun -np 2)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    const int maxBytes = 16 << 20;
+    char *buf = malloc(maxBytes);
+    memset(buf, 1, maxBytes);
+    /* Warm up: connections, pinned buffers, the shared-memory segments. */
+    roundtrips(buf, maxBytes, 4, rank);
+    roundtrips(buf, 1, 10000, rank);
+    if (rank == 0) printf("bytes,seconds\n");
+    for (int bytes = 1; bytes <= maxBytes; bytes *= 2) {
+        /* Calibrate the count on one trial so each timing lasts ~20 ms. */
+        int n = 1;
+        double t = roundtrips(buf, bytes, n, rank);
+        MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        n = t > 0 ? (int)(0.02 / t) : 1000;
+        if (n < 1) n = 1;
+        if (n > 100000) n = 100000;
+        double times[5];
+        for (int r = 0; r < 5; r++) times[r] = roundtrips(buf, bytes, n, rank) / n / 2;
+        if (rank == 0) printf("%d,%.9g\n", bytes, median5(times));
+    }
+    /* Polls that find nothing: what HPL's broadcasts pay while waiting. */
+    const int polls = 200000;
+    double probe[5], test[5];
+    for (int r = 0; r < 5; r++) {
+        int flag;
+        MPI_Request req;
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < polls; i++)
+            MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        probe[r] = (MPI_Wtime() - t0) / polls;
+        MPI_Irecv(buf, 1, MPI_BYTE, MPI_ANY_SOURCE, 98, MPI_COMM_WORLD, &req);
+        t0 = MPI_Wtime();
+        for (int i = 0; i < polls; i++) MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        test[r] = (MPI_Wtime() - t0) / polls;
+        MPI_Cancel(&req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    if (rank == 0) {
+        printf("# iprobe_cost %.4g s (network.iprobe_cost)\n", median5(probe));
+        printf("# test_cost %.4g s (network.test_cost)\n", median5(test));
+    }
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}
