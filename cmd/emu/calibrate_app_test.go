@@ -39,8 +39,12 @@ func TestCalibrateMeasuresTheRunsCalls(t *testing.T) {
 			t.Errorf("%s measured %d times, want 1..4 (kernels %v)", k, kernels[k], kernels)
 		}
 	}
-	if len(cores) != 2 {
-		t.Errorf("measured by workers %v, want 2 (the node's ranks)", cores)
+	// Two workers (the node's ranks) share the calls; on a loaded machine
+	// one may take them all, but no third one exists.
+	for c := range cores {
+		if c < 0 || c > 1 {
+			t.Errorf("measured by worker %d, want workers 0 and 1 (the node's two ranks)", c)
+		}
 	}
 	if !strings.Contains(stdout, "measured again") {
 		t.Errorf("summary does not say what screening did: %q", stdout)
