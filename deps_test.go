@@ -1,6 +1,8 @@
 package emuproject
 
 import (
+	"errors"
+	"fmt"
 	"go/build"
 	"os"
 	"path/filepath"
@@ -39,8 +41,12 @@ func TestImportRules(t *testing.T) {
 			return filepath.SkipDir
 		}
 		pkg, err := build.ImportDir(path, 0)
+		var noGo *build.NoGoError
+		if errors.As(err, &noGo) {
+			return nil // a folder of data or C sources, no package
+		}
 		if err != nil {
-			return nil // no Go files here
+			return fmt.Errorf("%s: %w", path, err)
 		}
 		rel := filepath.ToSlash(path)
 		top := strings.Split(rel, "/")[0]
