@@ -282,3 +282,32 @@ func TestSelfMessages(t *testing.T) {
 		t.Error("rendezvous send to self before the receive did not deadlock")
 	}
 }
+
+// TestSendrecvExchanges: two ranks that both Sendrecv a rendezvous-sized
+// message to each other complete (a blocking Send from both would wait for a
+// receive neither posts), each gets the other's data, and both return when
+// their incoming message has arrived: on an idle crossbar of two 1 µs links
+// per route and 1 GB/s, the two flows use opposite directions of split-duplex
+// links, so each takes 2 µs + (s+16)/1e9 s, as a lone message does.
+func TestSendrecvExchanges(t *testing.T) {
+	const size = 1 << 20 // above the eager threshold: rendezvous
+	var got [2][]float64
+	var ret [2]float64
+	run(t, preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+		me := r.ID()
+		m, st := r.World().Sendrecv(1-me, 7, Msg{Bytes: size, Data: []float64{float64(me)}}, 1-me, 7)
+		if st.Source != 1-me || st.Tag != 7 {
+			t.Errorf("rank %d: status %+v", me, st)
+		}
+		got[me], ret[me] = m.Data, r.Now()
+	})
+	want := 2e-6 + float64(size+16)/1e9
+	for me := range 2 {
+		if len(got[me]) != 1 || got[me][0] != float64(1-me) {
+			t.Errorf("rank %d received %v, want [%d]", me, got[me], 1-me)
+		}
+		if !near(ret[me], want) {
+			t.Errorf("rank %d returned at %.12g, want %.12g", me, ret[me], want)
+		}
+	}
+}

@@ -137,42 +137,12 @@ func ParseSwap(s string) (Swap, error) {
 
 // HPL.dat numeric codes, with HPL's own fallbacks for values out of range (hpl.md §1).
 
-// PMapFromCode: 1 is column-major, anything else row-major.
-func PMapFromCode(c int) PMap {
-	if c == 1 {
-		return ColumnMajor
-	}
-	return RowMajor
-}
-
-// FactFromCode: 0 left, 1 Crout, anything else right.
-func FactFromCode(c int) Fact {
-	switch c {
-	case 0:
-		return Left
-	case 1:
-		return Crout
-	}
-	return Right
-}
-
 // BCastFromCode: 0..5 as listed, anything else 1ringM.
 func BCastFromCode(c int) BCast {
 	if c >= 0 && c <= 5 {
 		return BCast(c)
 	}
 	return OneRingM
-}
-
-// SwapFromCode: 0 binary exchange, 2 mix, anything else spread-roll.
-func SwapFromCode(c int) Swap {
-	switch c {
-	case 0:
-		return BinaryExchange
-	case 2:
-		return Mix
-	}
-	return SpreadRoll
 }
 
 // Params is one HPL test: the parameters of one line of HPL's T/V table.
