@@ -118,9 +118,12 @@ func TestSegmentationMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestLSQMatchesSajari compares our QR least squares with an independent
-// implementation, github.com/sajari/regression (normal equations), on a
-// well-conditioned M2 problem in dgemv's terms.
+// TestLSQMatchesSajari compares our least squares with another library's,
+// github.com/sajari/regression, on a well-conditioned M2 problem in dgemv's
+// terms. It is a second implementation, not an independent method: sajari
+// solves with gonum's QR too, so it guards our design matrix, weights and
+// column handling, not the solver; TestNNLSMatchesEnumeration and the
+// hand-solved cases check the solutions themselves.
 func TestLSQMatchesSajari(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	terms := []term{{1, 1, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}} // m*n, m, n

@@ -91,9 +91,8 @@ type Config struct {
 	// the instant run wherever SMPI makes a simcall (after posting a send or
 	// a receive, before the answer of a probe or test, between the steps of
 	// starting an execution); with SimGrid's arithmetic besides (doc.go).
-	// Measured: 53 of the 57 SMPI peer HPL rows emu can reproduce, 16×16 ones
-	// included, to the printed microsecond; it costs 1.33–1.37× the CPU of
-	// rank order.
+	// How close this comes to SMPI is measured in the validation package
+	// (TestSMPIPeer), not stated here.
 	SimGridOrder bool
 
 	// HostSpeed is the hosts' speed in flop/s. Under SimGridOrder a

@@ -1,4 +1,5 @@
-// Package validation proves emu's numbers against independent references; it is
+// Package validation checks emu's numbers against references outside its own
+// code — SimGrid/SMPI, real HPL — and, where said, against emu itself; it is
 // tests, benchmarks and their data, plus the small reader of the peer's CSV:
 //
 //   - SimGrid/SMPI 3.32 emulating HPL (testdata/results.csv, copied from
@@ -18,9 +19,12 @@
 //     runs with the Iprobe cost moved by parts in 1e11, where SMPI's time swings by
 //     up to 9%, and the peer rows emu misses, re-run from the peer's README; emu
 //     must give each to the microsecond (TestSMPIRerunsReproduced, -emu.slow).
-//   - LLAMP's latency-injection validation (TestLLAMPInjection): the execution graph
-//     recorded once predicts T(L0+ΔL), re-emulation at that latency must agree to an
-//     RRMSE below 1%.
+//   - LLAMP's latency-injection validation (TestLLAMPInjection), a self-consistency
+//     check of emu against emu: the execution graph recorded once predicts
+//     T(L0+ΔL), and re-emulation at that latency must agree to an RRMSE below 1%.
+//   - Real HPL on this node (TestPredictsRealHPL, -tags cblas, Debian's hpcc and
+//     Open MPI): calibrate, fit and run predict each test of testdata/realhpl
+//     within 10% of the median of three real runs (run by hand: see README).
 //   - Scale benchmarks (go test -bench Scale -run XXX ./validation): wall time, CPU
 //     time and peak RSS of model-mode HPL against SMPI's figures.
 //
