@@ -2,18 +2,15 @@ package fluid_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/fluid/fluidtest"
+	"github.com/emu-hpc/emu/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // goldenTopologies are small instances of every topology, as a scenario
 // would build them (1.25 GB/s, 1 µs links).
@@ -65,18 +62,8 @@ func TestGoldenShares(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		file := filepath.Join("testdata", "shares_"+name+".golden")
-		if *update {
-			if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Errorf("%s: shares differ from %s:\n%s", name, file, out.String())
+		if !golden.Check(t, file, out.Bytes()) {
+			t.Errorf("%s: max-min shares changed", name)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/internal/golden"
 )
 
 // Scenario files (testdata/scenarios/*.txt) are readable System tests, in
@@ -41,7 +42,7 @@ func TestScenarios(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := sc.run()
-			if *update {
+			if golden.Updating() {
 				if err := os.WriteFile(file, []byte(input+"----\n"+got), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -1,15 +1,13 @@
 package ranks
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/emu-hpc/emu/internal/golden"
+)
 
 // TestGoldenTrace pins the full event sequence of a small mixed program
 // under the SMPI model (factor tables, weight-S, cross-traffic, growing
@@ -53,28 +51,7 @@ func TestGoldenTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "trace.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got := b.String(); got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if gl[i] != wl[i] {
-				t.Fatalf("trace differs from %s at line %d:\n got  %s\n want %s", golden, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("trace has %d lines, %s has %d", len(gl), golden, len(wl))
-	}
+	golden.Check(t, filepath.Join("testdata", "trace.golden"), []byte(b.String()))
 }
 
 // TestSleepFastPathIsInvisible: the clock jump of Rank.sleep (no timer when

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/golden"
 )
 
 // TestScripts runs the tiny scenario language of testdata/script/*.txt —
@@ -37,7 +39,7 @@ func TestScripts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
-			if *update {
+			if golden.Updating() {
 				if err := os.WriteFile(file, []byte(input+"\n----\n"+got), 0o644); err != nil {
 					t.Fatal(err)
 				}

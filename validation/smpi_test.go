@@ -12,13 +12,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/golden"
 	"github.com/emu-hpc/emu/scenario"
 )
 
-var (
-	update = flag.Bool("update", false, "rewrite testdata/smpi_comparison.md from this run")
-	slow   = flag.Bool("emu.slow", false, "also run the peer rows too slow for CI (8×8 N=80000 and 16×16 grids: minutes)")
-)
+var slow = flag.Bool("emu.slow", false, "also run the peer rows too slow for CI (8×8 N=80000 and 16×16 grids: minutes)")
+
+// update is internal/golden's -update flag: rewrite testdata/smpi_comparison.md
+// from this run.
+var update = golden.Updating
 
 // peerTolerance is the agreement issue 3 requires with SMPI's HPL Time, relative.
 const peerTolerance = 0.02
@@ -119,7 +121,7 @@ func TestSMPIPeer(t *testing.T) {
 				if row.Cells() > fastCells && !*slow {
 					t.Skipf("%d×%d N=%d: run with -emu.slow", row.P, row.Q, row.N)
 				}
-				if !*update {
+				if !update() {
 					t.Parallel() // -update runs rows one at a time, so that CPU time is theirs
 				}
 				cpu0 := cpuSeconds()
@@ -140,13 +142,13 @@ func TestSMPIPeer(t *testing.T) {
 				if !peerExactMiss[row.Name] && math.Abs(got.time-row.HPLTime) > 0.5e-6 {
 					t.Errorf("HPL Time %.7f s, SMPI prints %.6f s: not to the microsecond", got.time, row.HPLTime)
 				}
-				if g, ok := golden[row.Name]; ok && !*update && math.Abs(got.time-g.time) > goldenDrift*g.time {
+				if g, ok := golden[row.Name]; ok && !update() && math.Abs(got.time-g.time) > goldenDrift*g.time {
 					t.Errorf("HPL Time %.6f s, %s has %.6f s: rerun with -update", got.time, goldenPath, g.time)
 				}
 			})
 		}
 	})
-	if *update {
+	if update() {
 		for name, o := range golden {
 			if _, ok := outcomes[name]; !ok {
 				outcomes[name] = o // rows not run this time keep their last figures

@@ -35,3 +35,8 @@ func Check(t testing.TB, path string, got []byte) bool {
 	}
 	return true
 }
+
+// Updating reports whether the tests run with -update, for tests whose
+// expected output lives inside a file they also read input from (data-driven
+// scripts) and so cannot go through Check.
+func Updating() bool { return *update }

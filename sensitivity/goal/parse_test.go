@@ -2,16 +2,15 @@ package goal
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/emu-hpc/emu/internal/golden"
+)
 
 // TestParseBad parses every file of testdata/bad and compares the error
 // with NAME.err (regenerate with -update and review the diff).
@@ -36,19 +35,7 @@ func TestParseBad(t *testing.T) {
 			if strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, filepath.Base(f)+":") {
 				t.Errorf("error is not one line naming the file and line: %q", got)
 			}
-			golden := strings.TrimSuffix(f, ".goal") + ".err"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("error\n got %q\nwant %q", got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(f, ".goal")+".err", []byte(got))
 		})
 	}
 }
