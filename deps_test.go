@@ -23,8 +23,8 @@ var allowed = map[string][]string{
 	"kernels":     {"models"},
 	"ranks":       {"emu", "fluid"},
 	"sensitivity": {"sensitivity"},
-	"calibration": {"kernels", "models"},
-	"tune":        {},
+	"calibration": {"kernels", "models", "internal"},
+	"tune":        {"internal"},
 	"apps":        {"apps", "ranks", "kernels", "models", "emu", "fluid"},
 }
 

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/emu-hpc/emu/internal/atomicfile"
 	"github.com/emu-hpc/emu/kernels"
 )
 
@@ -219,24 +219,7 @@ func replaceSamples(path string, rows []Sample) error {
 	if err := WriteSamples(&buf, rows); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".screen-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 // runAlone measures the missing calls one after the other in the calling

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/emu-hpc/emu/internal/atomicfile"
 	"io"
 	"os"
 	"os/exec"
@@ -35,7 +36,7 @@ func WritePlan(dir string, p Plan) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, planFile), b, 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, planFile), b, 0o644)
 }
 
 // ReadPlan loads dir's plan.
@@ -109,7 +110,7 @@ func JobScript(dir string, p Plan, o SlurmOptions) string {
 // Submit writes dir/job.sh and submits it with sbatch, returning the job id.
 func Submit(ctx context.Context, dir string, p Plan, o SlurmOptions) (string, error) {
 	script := filepath.Join(dir, "job.sh")
-	if err := writeFileAtomic(script, []byte(JobScript(dir, p, o)), 0o755); err != nil {
+	if err := atomicfile.WriteFile(script, []byte(JobScript(dir, p, o)), 0o755); err != nil {
 		return "", err
 	}
 	var out, errb bytes.Buffer
@@ -125,7 +126,7 @@ func Submit(ctx context.Context, dir string, p Plan, o SlurmOptions) (string, er
 	if id == "" {
 		return "", fmt.Errorf("sbatch %s: no job id in its output", script)
 	}
-	return id, writeFileAtomic(filepath.Join(dir, "job_id"), []byte(id+"\n"), 0o644)
+	return id, atomicfile.WriteFile(filepath.Join(dir, "job_id"), []byte(id+"\n"), 0o644)
 }
 
 // CopyExecutable copies the running binary into dir/bin/emu so array tasks run the same
@@ -163,26 +164,4 @@ func CopyExecutable(dir string) (string, error) {
 
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// writeFileAtomic writes via a temporary file and rename, so readers never see half a file.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), perm); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
