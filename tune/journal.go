@@ -94,6 +94,10 @@ func readJournal(path string) (map[string]Result, int64, error) {
 // Done reports whether the point with this ID already has a result.
 func (j *Journal) Done(id string) bool { _, ok := j.done[id]; return ok }
 
+// Result returns the recorded result of the point with this ID, if any (a resumed
+// Search's SearchOptions.Known).
+func (j *Journal) Result(id string) (Result, bool) { r, ok := j.done[id]; return r, ok }
+
 // Append records one result durably.
 func (j *Journal) Append(r Result) error {
 	b, err := json.Marshal(r)
