@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 )
 
@@ -99,6 +100,7 @@ func Search(ctx context.Context, r Runner, points []Point, opt SearchOptions) (S
 	}
 	var out SearchResult
 	exact := map[string]Result{} // point ID → a result that covered the whole run
+	cost := map[string]float64{} // point ID → wall time of its last evaluation, s
 	live := points
 	fidelity := start
 	for len(live) > 0 {
@@ -107,7 +109,7 @@ func Search(ctx context.Context, r Runner, points []Point, opt SearchOptions) (S
 		if !whole {
 			value = strconv.Itoa(fidelity)
 		}
-		results, err := out.rung(ctx, r, live, value, exact, opt)
+		results, err := out.rung(ctx, r, live, value, exact, cost, opt)
 		ranked := Rank(results)
 		rung := Rung{Fidelity: value, Results: ranked}
 		if err != nil {
@@ -146,7 +148,10 @@ func Search(ctx context.Context, r Runner, points []Point, opt SearchOptions) (S
 
 // rung evaluates live at one fidelity value, reusing exact and known results, and
 // returns one result per point; each result's base is the point's own ID.
-func (out *SearchResult) rung(ctx context.Context, r Runner, live []Point, value string, exact map[string]Result, opt SearchOptions) ([]Result, error) {
+//
+// The evaluations are handed out longest first, by their previous rung's wall time
+// (cost), so that a long one does not start last and leave the other workers idle.
+func (out *SearchResult) rung(ctx context.Context, r Runner, live []Point, value string, exact map[string]Result, cost map[string]float64, opt SearchOptions) ([]Result, error) {
 	results := make([]Result, 0, len(live))
 	var todo []Point
 	base := map[string]string{} // evaluation ID → point ID
@@ -165,10 +170,15 @@ func (out *SearchResult) rung(ctx context.Context, r Runner, live []Point, value
 		}
 		todo = append(todo, q)
 	}
+	sort.SliceStable(todo, func(a, b int) bool {
+		return cost[base[todo[a].ID()]] > cost[base[todo[b].ID()]]
+	})
 	sopt := opt.Options
 	sopt.Skip = nil
+	sopt.Checked = true // Search checked every point
 	done, err := Sweep(ctx, r, todo, sopt)
 	for _, res := range done {
+		cost[base[res.ID]] = res.WallS
 		results = append(results, out.count(res, base[res.ID], exact, value == opt.Whole, true))
 	}
 	return results, err
