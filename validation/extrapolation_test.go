@@ -159,3 +159,50 @@ func maxOf(xs []float64) float64 {
 	}
 	return m
 }
+
+// BenchmarkExtrapolationError288 runs the 288 points of issue 13's tuning space
+// (the embedded default platform with 16 hosts, N = 20,000: 8 NBs × 6 broadcasts
+// × 2 depths × 3 grids of 16 ranks) whole and from K = 8, 16, 32 and 64 panels,
+// and reports per K the fraction of points whose whole Time lies within the
+// stated bar, the median relative error and the median stated bar, in percent.
+//
+//	nice -n 19 go test -run XXX -bench ExtrapolationError288 -benchtime 1x -timeout 1h ./validation
+func BenchmarkExtrapolationError288(b *testing.B) {
+	ks := []int{8, 16, 32, 64}
+	var cases []extrapolationCase
+	for _, nb := range []string{"32", "48", "64", "96", "128", "160", "192", "256"} {
+		for _, bc := range []string{"1ring", "1ringM", "2ring", "2ringM", "long", "longM"} {
+			for _, d := range []string{"0", "1"} {
+				for _, g := range []string{"[[1, 16]]", "[[2, 8]]", "[[4, 4]]"} {
+					cases = append(cases, extrapolationCase{name: nb + bc + d + g, load: defaultScenario,
+						sets: []string{"platform.hosts=16", "hpl.n=20000", "hpl.nb=" + nb, `hpl.bcast="` + bc + `"`, "hpl.depth=" + d, "hpl.grids=" + g}})
+				}
+			}
+		}
+	}
+	errs := make([][]float64, len(ks))
+	bars := make([][]float64, len(ks))
+	covered := make([]int, len(ks))
+	for b.Loop() {
+		for i := range ks {
+			errs[i], bars[i], covered[i] = nil, nil, 0
+		}
+		for _, c := range cases {
+			whole := extrapolatedTime(b, c, 0)
+			for i, k := range ks {
+				t, bar := extrapolatedTime2(b, c, k)
+				errs[i] = append(errs[i], math.Abs(t-whole)/whole)
+				bars[i] = append(bars[i], bar/t)
+				if math.Abs(t-whole) <= bar {
+					covered[i]++
+				}
+			}
+		}
+	}
+	for i, k := range ks {
+		b.ReportMetric(float64(covered[i])/float64(len(cases)), fmt.Sprintf("coverage-K%d", k))
+		b.ReportMetric(100*median(errs[i]), fmt.Sprintf("median-err-%%-K%d", k))
+		b.ReportMetric(100*median(bars[i]), fmt.Sprintf("median-bar-%%-K%d", k))
+		b.ReportMetric(100*maxOf(errs[i]), fmt.Sprintf("max-err-%%-K%d", k))
+	}
+}
