@@ -159,29 +159,47 @@ func (s *solver) segmentPoint(start float64, from int) (segmentPoint, bool) {
 // A panel's duration against its trailing order m: the estimate takes it
 // linear in m² (the update's work), the error bar compares with linear in m
 // (the panel's messages and factorization).
-func squared(m float64) float64 { return m * m }
-func linear(m float64) float64  { return m }
+type shape bool
+
+const (
+	squared shape = true
+	linear  shape = false
+)
+
+// of is m² or m.
+func (sh shape) of(m float64) float64 {
+	if sh == squared {
+		return m * m
+	}
+	return m
+}
 
 // integrate sums the interpolated per-panel durations over all panels.
 func (s *solver) integrate(points []segmentPoint) float64 {
 	return s.integrateIn(points, squared)
 }
 
-// integrateIn sums per-panel durations interpolated linearly in shape(m).
-func (s *solver) integrateIn(points []segmentPoint, shape func(float64) float64) float64 {
+// integrateIn sums per-panel durations interpolated linearly in sh.of(m). The
+// panels come in decreasing m, so the piece of the interpolation only moves
+// forward (the choice interpolate makes by searching).
+func (s *solver) integrateIn(points []segmentPoint, sh shape) float64 {
 	if len(points) == 0 {
 		return 0
 	}
 	total := 0.0
+	piece := 1
 	for j := 0; j < s.n; j += s.nb {
 		jb := min(s.nb, s.n-j)
 		m := float64(s.n - j)
 		if len(points) == 1 {
 			p := points[0]
-			total += p.d * (shape(m) * float64(jb)) / (shape(p.m) * float64(s.nb))
+			total += p.d * (sh.of(m) * float64(jb)) / (sh.of(p.m) * float64(s.nb))
 			continue
 		}
-		total += interpolateIn(points, m, shape)
+		for piece < len(points)-1 && m < points[piece].m {
+			piece++
+		}
+		total += line(points[piece-1], points[piece], m, sh)
 	}
 	return total
 }
@@ -190,24 +208,22 @@ func (s *solver) integrateIn(points []segmentPoint, shape func(float64) float64)
 // sorted by decreasing m (segments run from the first panel to the last), and
 // extends the first and last pieces beyond the ends, never below zero.
 func interpolate(points []segmentPoint, m float64) float64 {
-	return interpolateIn(points, m, squared)
-}
-
-// interpolateIn is interpolate, piecewise linear in shape(m).
-func interpolateIn(points []segmentPoint, m float64, shape func(float64) float64) float64 {
-	line := func(a, b segmentPoint) float64 {
-		if a.m == b.m {
-			return b.d
-		}
-		return max(0, b.d+(a.d-b.d)*(shape(m)-shape(b.m))/(shape(a.m)-shape(b.m)))
-	}
 	if len(points) == 1 {
 		return points[0].d
 	}
 	for i := 1; i < len(points); i++ {
 		if m >= points[i].m || i == len(points)-1 {
-			return line(points[i-1], points[i])
+			return line(points[i-1], points[i], m, squared)
 		}
 	}
 	return points[len(points)-1].d
+}
+
+// line is the duration at m on the line through a and b, linear in sh.of(m),
+// never below zero.
+func line(a, b segmentPoint, m float64, sh shape) float64 {
+	if a.m == b.m {
+		return b.d
+	}
+	return max(0, b.d+(a.d-b.d)*(sh.of(m)-sh.of(b.m))/(sh.of(a.m)-sh.of(b.m)))
 }
