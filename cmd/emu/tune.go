@@ -71,13 +71,21 @@ Results are appended to DIR/results.jsonl as they finish; rerunning the same
 sweep with the same --out skips the finished points, so an interrupted sweep
 resumes where it stopped.
 
+With --search (HPL) the points are not all run whole: successive halving costs
+each from 8 emulated panels (hpl.max_iterations, its Time extrapolated), keeps
+the best 1/--eta, doubles the panels, and so on until --finalists remain, which
+run whole; --write-hpl-dat FILE writes the best as an HPL.dat. --memory-fraction
+F[,F...] with --node-memory SIZE derives N from the grid's nodes' memory.
+
 With --slurm the points are submitted as a Slurm job array instead (one task per
 chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 'emu tune collect DIR'.`,
 		Example: `  emu tune examples/dahu.toml --sweep nb=128,256 --sweep bcast=all --sweep depth=0,1
   emu tune --sweep grid=2x2,1x4,4x1 --sweep platform.link_latency=1us,10us --budget 4 --csv ranked.csv
   emu tune hpl.toml --sweep nb=64,128,256 --slurm --partition debug --tasks 8 --out sweep1
-  emu tune collect sweep1`,
+  emu tune collect sweep1
+  emu tune --search --sweep nb=64,128,256 --sweep bcast=all --sweep grid=2x8,4x4 --write-hpl-dat best.dat
+  emu tune --search --sweep nb=64,128 --sweep grid=2x2,1x4 --memory-fraction 0.5,0.85 --node-memory 256MiB`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
