@@ -142,7 +142,12 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		return asFailure(err)
 	}
 	best := stripFidelity(res.Best)
-	fmt.Fprintf(out, "best: %s  %.6g Gflops (whole run)\n", best.Label(), res.Best.Gflops)
+	bestPlan, err := r.plan(best)
+	if err != nil {
+		return err
+	}
+	t := bestPlan.HPL[0]
+	fmt.Fprintf(out, "best: %s  %.6g Gflops (whole run; N=%d NB=%d %dx%d)\n", best.Label(), res.Best.Gflops, t.N, t.NB, t.P, t.Q)
 	if !quiet {
 		fmt.Fprintf(cmd.ErrOrStderr(), "tune: %d evaluations (%d whole), %d panels emulated, %.3g s of evaluation\n",
 			res.Evaluations, res.Whole, res.Panels, res.WallS)
