@@ -1,7 +1,9 @@
 // Package tune runs what-if sweeps: the cross product (or a seeded random subset) of
 // scenario overrides, evaluated in parallel on local cores or as a Slurm job array, with
 // results appended to a journal so that an interrupted sweep resumes without redoing a
-// finished point, and ranked best first.
+// finished point, and ranked best first. Search (search.go) instead finds a good point
+// without evaluating them all whole: successive halving over a cheap fidelity that the
+// caller names (for HPL, hpl.max_iterations: a few panels emulated, Time extrapolated).
 //
 // A point is a list of `key=value` overrides in the scenario's dotted-key syntax (the same
 // strings `--set` takes). tune knows nothing of scenarios: a Runner, supplied by the

@@ -20,6 +20,14 @@ type Result struct {
 	SimulatedS float64    `json:"simulated_time_s"` // end of the simulation, s
 	WallS      float64    `json:"wall_time_s"`      // host time spent evaluating, s
 	Error      string     `json:"error,omitempty"`
+
+	// Panels is the work emulated (HPL: panels, over the point's tests), the cost
+	// measure of a search; Extrapolated says the Time was estimated from part of
+	// the run (hpl.max_iterations), so a search evaluates the point again.
+	Panels       int  `json:"panels,omitempty"`
+	Extrapolated bool `json:"extrapolated,omitempty"`
+
+	base string // Search: the ID of the point without its fidelity override
 }
 
 // Journal is an append-only JSON-lines file of results. Each line is written whole and
@@ -85,6 +93,10 @@ func readJournal(path string) (map[string]Result, int64, error) {
 
 // Done reports whether the point with this ID already has a result.
 func (j *Journal) Done(id string) bool { _, ok := j.done[id]; return ok }
+
+// Result returns the recorded result of the point with this ID, if any (a resumed
+// Search's SearchOptions.Known).
+func (j *Journal) Result(id string) (Result, bool) { r, ok := j.done[id]; return r, ok }
 
 // Append records one result durably.
 func (j *Journal) Append(r Result) error {

@@ -1,5 +1,7 @@
 package hpl
 
+import "math"
+
 // Options.MaxIterations = K emulates K of the ⌈N/NB⌉ panels and estimates the
 // rest (model mode: no matrix, so any panel can be emulated without the ones
 // before it).
@@ -17,17 +19,36 @@ package hpl
 // not depend on data) and its time added. The grid's Time is the maximum over
 // ranks.
 
+// The estimate's error bar (s.spread) is computed from the same panels, with no
+// extra emulation, as the sum of three terms:
+//   - sampling: each segment's mean per-panel duration has a standard error
+//     (by batch means, relativeSE2; pivoting varies the panels' durations);
+//     twice the segments' combined relative standard error, times the estimate.
+//   - settling: the estimate again from each segment's last quarter instead of its
+//     second half. A pipeline that has not settled within a segment (a ring
+//     broadcast over many process columns) shows as a difference between the two.
+//   - interpolation: the larger of two: the estimate again from every other
+//     segment (the first and last always kept; of two segments, the first alone,
+//     scaled by each panel's update work m²·jb), and the estimate interpolated
+//     linearly in m instead of m² (a panel's messages and factorization grow as
+//     m, its update as m²). A per-panel duration that is not piecewise linear in
+//     m² at the segments' spacing shows as a difference.
+// The last two are disagreements with the estimate, each a lower bound on what
+// it detects; the sum is the error bar emu states (validated against whole
+// runs: BenchmarkExtrapolationError).
+
 // segmentPoint is one segment's measurement: trailing order and per-panel time.
 type segmentPoint struct{ m, d float64 }
 
-// sample runs the segments and leaves the estimate in s.estimate.
+// sample runs the segments and leaves the estimate in s.estimate, its error bar
+// in s.spread.
 func (s *solver) sample() int {
 	total := s.totalPanels()
 	k := s.maxPanels
 	b := min(max(k/4, 1), 8)
 	l := max(k/b, 1)
-	var points []segmentPoint
-	emulated := 0
+	var points, late []segmentPoint
+	emulated, se2 := 0, 0.0
 	for i := range b {
 		first := 0
 		if b > 1 {
@@ -37,11 +58,21 @@ func (s *solver) sample() int {
 		s.marks = s.marks[:0]
 		start := s.clk.now()
 		emulated += s.factorize(first*s.nb, l)
-		if p, ok := s.segmentPoint(start); ok {
+		if p, ok := s.segmentPoint(start, len(s.marks)/2); ok {
 			points = append(points, p)
+			se2 += s.relativeSE2(len(s.marks) / 2)
+		}
+		if p, ok := s.segmentPoint(start, len(s.marks)-max(len(s.marks)/4, 1)); ok {
+			late = append(late, p)
 		}
 	}
 	s.estimate = s.integrate(points)
+	interp := max(math.Abs(s.integrate(everyOther(points))-s.estimate), math.Abs(s.integrateIn(points, linear)-s.estimate))
+	sampling := 0.0
+	if len(points) > 0 {
+		sampling = 2 * s.estimate * math.Sqrt(se2) / float64(len(points))
+	}
+	s.spread = sampling + math.Abs(s.integrate(late)-s.estimate) + interp
 	// back substitution does not depend on the factorization's data in model
 	// mode: emulate it whole and add its time
 	treeBarrier(s.g.all)
@@ -51,13 +82,62 @@ func (s *solver) sample() int {
 	return emulated
 }
 
-// segmentPoint reduces one segment's marks to (m, mean duration).
-func (s *solver) segmentPoint(start float64) (segmentPoint, bool) {
+// everyOther keeps points 0, 2, 4, ... and the last one; of two points, the
+// first; of one, that one.
+func everyOther(points []segmentPoint) []segmentPoint {
+	if len(points) < 3 {
+		return points[:min(len(points), 1)]
+	}
+	var out []segmentPoint
+	for i := 0; i < len(points)-1; i += 2 {
+		out = append(out, points[i])
+	}
+	return append(out, points[len(points)-1])
+}
+
+// relativeSE2 is the squared relative standard error of the mean duration of
+// the segment's panels from index from on, by batch means: the durations are
+// grouped in batches of lcm(P, Q) panels (one turn of the panel owners over
+// the grid, whose costs alternate with it), and the batches' means vary as the
+// sample would. 0 with fewer than two whole batches.
+func (s *solver) relativeSE2(from int) float64 {
+	batch := lcm(s.g.p, s.g.q)
+	from = max(from, 1) // a duration is the time between two marks
+	nb := (len(s.marks) - from) / batch
+	if nb < 2 {
+		return 0
+	}
+	var sum, sum2 float64
+	for b := range nb {
+		i0 := from + b*batch
+		d := (s.marks[i0+batch-1].t - s.marks[i0-1].t) / float64(batch)
+		sum += d
+		sum2 += d * d
+	}
+	mean := sum / float64(nb)
+	if mean <= 0 {
+		return 0
+	}
+	v := max(0, sum2/float64(nb)-mean*mean) * float64(nb) / float64(nb-1)
+	return v / (mean * mean * float64(nb))
+}
+
+// lcm is the least common multiple of two positive integers.
+func lcm(a, b int) int {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return a / x * b
+}
+
+// segmentPoint reduces one segment's marks from index from on to (m, mean
+// duration).
+func (s *solver) segmentPoint(start float64, from int) (segmentPoint, bool) {
 	k := len(s.marks)
 	if k == 0 {
 		return segmentPoint{}, false
 	}
-	from := k / 2
 	t0 := start
 	if from > 0 {
 		t0 = s.marks[from-1].t
@@ -76,21 +156,50 @@ func (s *solver) segmentPoint(start float64) (segmentPoint, bool) {
 	return segmentPoint{m: m / float64(k-from), d: d}, true
 }
 
+// A panel's duration against its trailing order m: the estimate takes it
+// linear in m² (the update's work), the error bar compares with linear in m
+// (the panel's messages and factorization).
+type shape bool
+
+const (
+	squared shape = true
+	linear  shape = false
+)
+
+// of is m² or m.
+func (sh shape) of(m float64) float64 {
+	if sh == squared {
+		return m * m
+	}
+	return m
+}
+
 // integrate sums the interpolated per-panel durations over all panels.
 func (s *solver) integrate(points []segmentPoint) float64 {
+	return s.integrateIn(points, squared)
+}
+
+// integrateIn sums per-panel durations interpolated linearly in sh.of(m). The
+// panels come in decreasing m, so the piece of the interpolation only moves
+// forward (the choice interpolate makes by searching).
+func (s *solver) integrateIn(points []segmentPoint, sh shape) float64 {
 	if len(points) == 0 {
 		return 0
 	}
 	total := 0.0
+	piece := 1
 	for j := 0; j < s.n; j += s.nb {
 		jb := min(s.nb, s.n-j)
 		m := float64(s.n - j)
 		if len(points) == 1 {
 			p := points[0]
-			total += p.d * (m * m * float64(jb)) / (p.m * p.m * float64(s.nb))
+			total += p.d * (sh.of(m) * float64(jb)) / (sh.of(p.m) * float64(s.nb))
 			continue
 		}
-		total += interpolate(points, m)
+		for piece < len(points)-1 && m < points[piece].m {
+			piece++
+		}
+		total += line(points[piece-1], points[piece], m, sh)
 	}
 	return total
 }
@@ -99,19 +208,22 @@ func (s *solver) integrate(points []segmentPoint) float64 {
 // sorted by decreasing m (segments run from the first panel to the last), and
 // extends the first and last pieces beyond the ends, never below zero.
 func interpolate(points []segmentPoint, m float64) float64 {
-	line := func(a, b segmentPoint) float64 {
-		if a.m == b.m {
-			return b.d
-		}
-		return max(0, b.d+(a.d-b.d)*(m*m-b.m*b.m)/(a.m*a.m-b.m*b.m))
-	}
 	if len(points) == 1 {
 		return points[0].d
 	}
 	for i := 1; i < len(points); i++ {
 		if m >= points[i].m || i == len(points)-1 {
-			return line(points[i-1], points[i])
+			return line(points[i-1], points[i], m, squared)
 		}
 	}
 	return points[len(points)-1].d
+}
+
+// line is the duration at m on the line through a and b, linear in sh.of(m),
+// never below zero.
+func line(a, b segmentPoint, m float64, sh shape) float64 {
+	if a.m == b.m {
+		return b.d
+	}
+	return max(0, b.d+(a.d-b.d)*(sh.of(m)-sh.of(b.m))/(sh.of(a.m)-sh.of(b.m)))
 }

@@ -40,3 +40,57 @@ func TestInterpolateIsLinearInSquaredOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestExtrapolationErrorBar: the whole run's Time lies within the extrapolation's
+// stated error bar, Time ± ExpectedError, which is positive; whole runs state none.
+func TestExtrapolationErrorBar(t *testing.T) {
+	for _, c := range []struct {
+		p, q, n int
+		bcast   BCast
+		depth   int
+	}{
+		{2, 2, 6000, OneRingM, 0}, {2, 2, 6000, OneRingM, 1}, {1, 4, 8000, TwoRingM, 0}, {2, 2, 8000, Long, 1},
+	} {
+		p := peerParams(c.p, c.q, c.n, c.bcast, c.depth)
+		full := runHPL(t, p, kernels.Model, Options{}, 1e-6)
+		if full.ExpectedError != 0 {
+			t.Errorf("%s whole: expected error %g, want 0", p.Variant(), full.ExpectedError)
+		}
+		for _, k := range []int{5, 8, 16, 32} {
+			est := runHPL(t, p, kernels.Model, Options{MaxIterations: k}, 1e-6)
+			dev := est.Time - full.Time
+			t.Logf("%dx%d N=%d %v depth %d K=%d: %+.2f%%, bar ±%.2f%%", c.p, c.q, c.n, c.bcast, c.depth, k, 100*dev/full.Time, 100*est.ExpectedError/est.Time)
+			if est.ExpectedError <= 0 || math.Abs(dev) > est.ExpectedError {
+				t.Errorf("%dx%d N=%d depth %d K=%d: whole %.6f s outside %.6f ± %.6f s", c.p, c.q, c.n, c.depth, k, full.Time, est.Time, est.ExpectedError)
+			}
+		}
+	}
+}
+
+func TestRelativeSE2(t *testing.T) {
+	// A 1×2 grid: batches of lcm(1, 2) = 2 panels. Marks at 1, 2, 4, 5, 7, 8, 10
+	// (durations 1, 2, 1, 2, 1, 2 from mark 1 on): every batch's mean is 1.5, so
+	// the batch means do not vary, and the error is 0 however the durations
+	// alternate.
+	s := &solver{g: &grid{p: 1, q: 2}}
+	for _, tm := range []float64{1, 2, 4, 5, 7, 8, 10} {
+		s.marks = append(s.marks, panelMark{t: tm})
+	}
+	if got := s.relativeSE2(1); got != 0 {
+		t.Errorf("alternating durations: %g, want 0", got)
+	}
+	// Durations 1, 1, 3, 3 from mark 1 (marks 0, 1, 2, 5, 8): batch means 1 and 3,
+	// mean 2, sample variance ((1-2)² + (3-2)²)/1 = 2, standard error² = 2/2 = 1,
+	// relative: 1/2² = 0.25.
+	s.marks = s.marks[:0]
+	for _, tm := range []float64{0, 1, 2, 5, 8} {
+		s.marks = append(s.marks, panelMark{t: tm})
+	}
+	if got := s.relativeSE2(1); math.Abs(got-0.25) > 1e-15 {
+		t.Errorf("two batches: %g, want 0.25", got)
+	}
+	// Fewer than two whole batches: no estimate.
+	if got := s.relativeSE2(3); got != 0 {
+		t.Errorf("one batch: %g, want 0", got)
+	}
+}

@@ -21,6 +21,7 @@ type solver struct {
 	clk       clock
 	marks     []panelMark // end of each emulated panel (MaxIterations only)
 	estimate  float64     // extrapolated factorization time, s (MaxIterations only)
+	spread    float64     // the estimate's error bar, s (extrapolate.go)
 	swap      swapScratch // reused by the swap index computations
 	factWork  []float64   // panel factorization workspace (panel.factor)
 	spare     []*panel    // released panels, whose arrays newPanel reuses
@@ -80,7 +81,10 @@ type Result struct {
 	Panels       int     `json:"panels"`   // panels emulated
 	Extrapolated bool    `json:"extrapolated"`
 	EmulatedTime float64 `json:"emulated_time_s,omitempty"` // time of the emulated panels when extrapolated
-	Skipped      bool    `json:"skipped,omitempty"`         // not run: its matrices exceed Options.MemoryLimit
+	// ExpectedError is the extrapolated Time's error bar, s: the true Time is
+	// expected within Time ± ExpectedError (extrapolate.go says how it is made).
+	ExpectedError float64 `json:"expected_error_s,omitempty"`
+	Skipped       bool    `json:"skipped,omitempty"` // not run: its matrices exceed Options.MemoryLimit
 
 	norms            checkResult
 	skipRow, skipCol int // the largest grid coordinates, which HPL's skip warning prints
@@ -194,12 +198,20 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 		times = append(times, s.estimate)
 	}
 	tm := treeAllreduce(g.all, times, len(times), bytesPerDouble, opMax)
+	var spread float64
+	if s.truncated() {
+		// a second reduction, so that the first one's messages stay HPL's size:
+		// they may cross other ranks' back substitution, which its extra bytes
+		// would slow down, where this one starts after every rank's estimate
+		spread = treeAllreduce(g.all, []float64{s.spread}, 1, bytesPerDouble, opMax)[0]
+	}
 	res := &Result{Params: p, Variant: p.Variant(), N: p.N, NB: p.NB, P: p.P, Q: p.Q,
 		Start: t0, Time: tm[0], Info: s.info, Panels: panels}
 	if len(tm) > 1 {
 		res.Extrapolated = true
 		res.EmulatedTime = tm[0]
 		res.Time = tm[1]
+		res.ExpectedError = spread
 	}
 	res.Gflops = gflops(p.N, res.Time)
 	if p.Threshold > 0 && s.info == 0 && !res.Extrapolated {

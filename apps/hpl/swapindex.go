@@ -41,6 +41,9 @@ func (pn *panel) moves() {
 	// row: then only the pivot rows below need a division.
 	oneBlock := pn.ia%s.nb+pn.jb <= s.nb
 	x.owner = x.owner[:0]
+	if cap(x.owner) < len(x.ipid) { // once, at its final size: a new panel's lists would grow by doubling
+		x.owner = make([]int, 0, len(x.ipid))
+	}
 	for _, r := range x.ipid {
 		p := pn.prow
 		if !oneBlock || r-pn.ia >= pn.jb {
@@ -67,6 +70,14 @@ func (pn *panel) pipid() []int {
 	at := filled(sc.at, nid, -1) // dst row's id → its index (odd) in ipid
 	sc.at = at
 	ipid, ids := pn.swp.ipid[:0], sc.ids[:0]
+	// the most entries a panel's list can have (a pair per distinct row, at most
+	// jb sources and jb destinations), allocated at once rather than by doubling
+	if cap(ipid) < 4*jb {
+		ipid = make([]int, 0, 4*jb)
+	}
+	if cap(ids) < 4*jb {
+		ids = make([]int, 0, 4*jb)
+	}
 	add := func(row, id, placeholder int) { // a new move from row, its dst to come
 		ipid = append(ipid, row, placeholder)
 		ids = append(ids, id, -1)

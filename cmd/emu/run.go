@@ -104,6 +104,7 @@ func newRunCmd() *cobra.Command {
 		traceWindow, pivotsOut      string
 		plotDir, latencyMode        string
 		maxIterations               int
+		precision                   string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [FILE.toml]",
@@ -137,6 +138,13 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 			if maxIterations != 0 {
 				sf.sets = append(sf.sets, fmt.Sprintf("hpl.max_iterations=%d", maxIterations))
 			}
+			if precision != "" {
+				k, err := panelsFor(cmd, &sf, file, precision, maxIterations)
+				if err != nil {
+					return err
+				}
+				sf.sets = append(sf.sets, fmt.Sprintf("hpl.max_iterations=%d", k))
+			}
 			plan, err := sf.plan(file)
 			if err != nil {
 				return err
@@ -169,6 +177,7 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
 	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
+	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
 }
 
@@ -270,8 +279,8 @@ func noteExtrapolated(w io.Writer, res *scenario.Result) {
 			continue
 		}
 		total := (r.N + r.NB - 1) / r.NB
-		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated)\n",
-			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime)
+		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated), expected error ±%.3g s (±%.2g%%)\n",
+			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime, r.ExpectedError, 100*r.ExpectedError/r.Time)
 	}
 }
 

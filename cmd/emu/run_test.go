@@ -216,7 +216,7 @@ func TestRunHPLDatDevice(t *testing.T) {
 // NB = 64 cover N = 4000), and --quiet keeps stderr empty.
 func TestRunNotesExtrapolation(t *testing.T) {
 	code, _, stderr := runCLI(t, "run", "--max-iterations", "3", "--set", "hpl.n=4000")
-	if code != exitOK || !strings.Contains(stderr, "Time extrapolated from 3 of its 63 panels") {
+	if code != exitOK || !strings.Contains(stderr, "Time extrapolated from 3 of its 63 panels") || !strings.Contains(stderr, "expected error ±") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = runCLI(t, "run", "--set", "hpl.n=4000")

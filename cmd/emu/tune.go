@@ -51,6 +51,7 @@ func newTuneCmd() *cobra.Command {
 		partition string
 		tasks     int
 		timeLimit string
+		search    searchFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "tune [FILE.toml] --sweep key=v1,v2 [--sweep ...]",
@@ -70,13 +71,21 @@ Results are appended to DIR/results.jsonl as they finish; rerunning the same
 sweep with the same --out skips the finished points, so an interrupted sweep
 resumes where it stopped.
 
+With --search (HPL) the points are not all run whole: successive halving costs
+each from 8 emulated panels (hpl.max_iterations, its Time extrapolated), keeps
+the best 1/--eta, doubles the panels, and so on until --finalists remain, which
+run whole; --write-hpl-dat FILE writes the best as an HPL.dat. --memory-fraction
+F[,F...] with --node-memory SIZE derives N from the grid's nodes' memory.
+
 With --slurm the points are submitted as a Slurm job array instead (one task per
 chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 'emu tune collect DIR'.`,
 		Example: `  emu tune examples/dahu.toml --sweep nb=128,256 --sweep bcast=all --sweep depth=0,1
   emu tune --sweep grid=2x2,1x4,4x1 --sweep platform.link_latency=1us,10us --budget 4 --csv ranked.csv
   emu tune hpl.toml --sweep nb=64,128,256 --slurm --partition debug --tasks 8 --out sweep1
-  emu tune collect sweep1`,
+  emu tune collect sweep1
+  emu tune --search --sweep nb=64,128,256 --sweep bcast=all --sweep grid=2x8,4x4 --write-hpl-dat best.dat
+  emu tune --search --sweep nb=64,128 --sweep grid=2x2,1x4 --memory-fraction 0.5,0.85 --node-memory 256MiB`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
@@ -99,8 +108,18 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				swept[ax.Key] = s
 				axes = append(axes, ax)
 			}
+			memAxis, nodeMemory, err := search.memoryAxis(swept)
+			if err != nil {
+				return err
+			}
+			if memAxis != nil {
+				axes = append(axes, *memAxis)
+			}
+			if slurm && (search.on || memAxis != nil) {
+				return errors.New("--slurm: --search and --memory-fraction run locally only")
+			}
 			points := tune.Points(axes, budget, seed)
-			runner := &scenarioRunner{file: file, flags: sf}
+			runner := &scenarioRunner{file: file, flags: sf, nodeMemory: nodeMemory}
 			if file != "" {
 				abs, err := filepath.Abs(file)
 				if err != nil {
@@ -124,11 +143,14 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 					return fmt.Errorf("sweep point %s: %w", p.Label(), err)
 				}
 			}
-			if err := outs.check(outputPath{"--out", dir, true}); err != nil {
+			if err := outs.check(outputPath{"--out", dir, true}, outputPath{"--write-hpl-dat", search.writeDat, false}); err != nil {
 				return err
 			}
 			if err := checkSweepDir(dir, runner); err != nil {
 				return err
+			}
+			if search.on {
+				return searchHPL(cmd, dir, runner, points, jobs, &search, &outs)
 			}
 			if slurm {
 				return submitSlurm(cmd, dir, runner, points, tasks, tune.SlurmOptions{Partition: partition, TimeLimit: timeLimit, CPUs: 1})
@@ -138,6 +160,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 	}
 	sf.add(cmd)
 	outs.add(cmd)
+	search.add(cmd)
 	f := cmd.Flags()
 	f.StringArrayVar(&sweeps, "sweep", nil, "sweep `key=v1,v2,...` (repeatable; the cross product is taken)")
 	f.IntVar(&budget, "budget", 0, "evaluate only `K` points drawn at random (seeded) from the cross product")
@@ -155,17 +178,27 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 // scenarioRunner evaluates sweep points by loading the scenario afresh for each point
 // and applying the base flags, then the point's overrides, as --set would.
 type scenarioRunner struct {
-	file  string // absolute path, or "" for the embedded default
-	flags scenarioFlags
+	file       string // absolute path, or "" for the embedded default
+	flags      scenarioFlags
+	nodeMemory float64 // bytes of one node, for points with a tune.memory_fraction (--node-memory)
 }
 
 func (r *scenarioRunner) plan(p tune.Point) (*scenario.Plan, error) {
 	f := r.flags
 	f.sets = append([]string(nil), r.flags.sets...)
+	fraction := ""
 	for _, o := range p.Overrides {
+		if o.Key == memFractionKey {
+			fraction = o.Value
+			continue
+		}
 		f.sets = append(f.sets, o.Key+"="+o.Value)
 	}
-	return f.plan(r.file)
+	plan, err := f.plan(r.file)
+	if err != nil || fraction == "" {
+		return plan, err
+	}
+	return r.memoryPlan(f, plan, fraction)
 }
 
 func (r *scenarioRunner) Check(p tune.Point) error {
@@ -184,6 +217,8 @@ func (r *scenarioRunner) Run(_ context.Context, p tune.Point) (tune.Result, erro
 	}
 	out := tune.Result{SimulatedS: res.SimulatedTime}
 	for _, h := range res.HPL {
+		out.Panels += h.Panels
+		out.Extrapolated = out.Extrapolated || h.Extrapolated
 		if h.Gflops > out.Gflops {
 			out.Gflops, out.TimeS = h.Gflops, h.Time
 		}
@@ -210,6 +245,9 @@ func (r *scenarioRunner) fingerprint() (string, error) {
 		h.Write(data)
 	}
 	fmt.Fprintf(h, "%q", r.flags.sets)
+	if r.nodeMemory > 0 { // only then, so that older sweeps' folders stay valid
+		fmt.Fprintf(h, " node memory %g", r.nodeMemory)
+	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 

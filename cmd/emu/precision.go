@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// precisionStart is the first number of panels --precision tries: the smallest
+// sample the extrapolation spreads over several segments (apps/hpl/extrapolate.go).
+const precisionStart = 8
+
+// parsePrecision reads --precision: a relative error as a fraction (0.02) or a
+// percentage (2%).
+func parsePrecision(s string) (float64, error) {
+	v, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
+	p, err := strconv.ParseFloat(v, 64)
+	if pct {
+		p /= 100
+	}
+	if err != nil || !(p > 0 && p < 1) {
+		return 0, fmt.Errorf("--precision %q: want a relative error between 0 and 1, e.g. 0.02 or 2%%", s)
+	}
+	return p, nil
+}
+
+// panelsFor finds the number of HPL panels to emulate for --precision: K = 8, 16,
+// 32, ... until every test's stated error bar (hpl.Result.ExpectedError) is
+// within precision × its Time; 0 (whole) once the next K would cover every test. Each try is a run
+// of the scenario, so the search costs about twice the chosen run, and the run
+// itself follows.
+func panelsFor(cmd *cobra.Command, sf *scenarioFlags, file, precision string, maxIterations int) (int, error) {
+	p, err := parsePrecision(precision)
+	if err != nil {
+		return 0, err
+	}
+	if maxIterations != 0 {
+		return 0, fmt.Errorf("--precision picks --max-iterations itself: give one of them")
+	}
+	try := *sf
+	for k := precisionStart; ; k *= 2 {
+		try.sets = append(append([]string(nil), sf.sets...), fmt.Sprintf("hpl.max_iterations=%d", k))
+		plan, err := try.plan(file)
+		if err != nil {
+			return 0, err
+		}
+		if plan.App != scenario.AppHPL {
+			return 0, fmt.Errorf("--precision: the scenario's app is %s, not hpl", plan.App)
+		}
+		res, err := plan.Run(scenario.RunOptions{})
+		if err != nil {
+			return 0, asFailure(err)
+		}
+		worst, whole, panels := 0.0, true, 0
+		for _, r := range res.HPL {
+			if r != nil && r.Extrapolated {
+				whole = false
+				worst = max(worst, r.ExpectedError/r.Time)
+				panels = max(panels, (r.N+r.NB-1)/r.NB)
+			}
+		}
+		if !isQuiet(cmd) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "emu: --precision %g%%: %d panels: expected error ±%.2g%%\n", 100*p, k, 100*worst)
+		}
+		if whole {
+			return 0, nil // every test fits in k panels: run whole
+		}
+		if worst <= p {
+			return k, nil
+		}
+		if 2*k >= panels { // the next try would cover the run: run it whole
+			return 0, nil
+		}
+	}
+}

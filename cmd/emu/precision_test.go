@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRunPrecision: --precision doubles the panels emulated from 8 until the
+// stated error bar is within the request, then runs with that many; a request
+// only a whole run meets runs whole.
+func TestRunPrecision(t *testing.T) {
+	// N = 8000, NB = 64: 125 panels. 20% is met by a sample; 0.01% is not
+	// before 64 panels, after which the next try (128) would cover the run.
+	code, _, stderr := runCLI(t, "run", "--precision", "20%", "--set", "hpl.n=8000")
+	if code != exitOK || !strings.Contains(stderr, "emu: --precision 20%: 8 panels") || !strings.Contains(stderr, "Time extrapolated from") {
+		t.Errorf("20%%: exit %d, stderr %q", code, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if strings.Contains(line, "Time extrapolated") && !strings.HasSuffix(line, "%)") {
+			t.Errorf("no error stated: %q", line)
+		}
+	}
+	code, _, stderr = runCLI(t, "run", "--precision", "0.0001", "--set", "hpl.n=8000")
+	if code != exitOK || !strings.Contains(stderr, "64 panels") || strings.Contains(stderr, "128 panels") || strings.Contains(stderr, "Time extrapolated") {
+		t.Errorf("0.01%%: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestRunPrecisionBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--precision", "0"}, "between 0 and 1"},
+		{[]string{"--precision", "150%"}, "between 0 and 1"},
+		{[]string{"--precision", "two"}, "between 0 and 1"},
+		{[]string{"--precision", "2%", "--max-iterations", "8"}, "give one of them"},
+		{[]string{"--precision", "2%", "--set", "app=pingpong"}, "not hpl"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"run"}, c.args...)...)
+		if code != exitInput || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want status %d and one line with %q", c.args, code, stderr, exitInput, c.want)
+		}
+	}
+	if p, err := parsePrecision("2%"); err != nil || p != 0.02 {
+		t.Errorf("2%%: %v %v", p, err)
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/tune"
+)
+
+// smallSpace is a CI-sized search space: 2×2 ranks (or 1×4), N = 8,000,
+// 3 NBs × 3 broadcasts × 2 depths × 2 grids = 36 points.
+var smallSpace = []string{"--set", "platform.hosts=4", "--set", "hpl.n=8000",
+	"--sweep", "nb=32,64,128", "--sweep", "bcast=1ring,2ringM,long", "--sweep", "depth=0,1", "--sweep", "grid=2x2,1x4"}
+
+// TestTuneSearchFindsGridBest: on a small space the search's best point is within 1%
+// of the best of the whole grid (run here too), for fewer panels emulated and fewer
+// whole runs, and the HPL.dat it writes reproduces that point's Gflops to the bit
+// under `emu run --hpl-dat`.
+func TestTuneSearchFindsGridBest(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := runCLI(t, append([]string{"tune", "--quiet", "--out", filepath.Join(dir, "grid"),
+		"--json", filepath.Join(dir, "grid.json")}, smallSpace...)...)
+	if code != exitOK {
+		t.Fatalf("grid: exit %d: %s", code, errOut)
+	}
+	var grid []tune.Result
+	readJSON(t, filepath.Join(dir, "grid.json"), &grid)
+	if len(grid) != 36 {
+		t.Fatalf("grid: %d results, want 36", len(grid))
+	}
+	gridPanels := 0
+	for _, r := range grid {
+		gridPanels += r.Panels
+	}
+
+	datPath := filepath.Join(dir, "best.dat")
+	code, out, errOut := runCLI(t, append([]string{"tune", "--quiet", "--search", "--out", filepath.Join(dir, "search"),
+		"--json", filepath.Join(dir, "search.json"), "--write-hpl-dat", datPath}, smallSpace...)...)
+	if code != exitOK {
+		t.Fatalf("search: exit %d: %s", code, errOut)
+	}
+	var res tune.SearchResult
+	readJSON(t, filepath.Join(dir, "search.json"), &res)
+	if best := grid[0].Gflops; res.Best.Gflops < 0.99*best {
+		t.Errorf("search found %s at %.6g Gflops, more than 1%% below the grid's best %s at %.6g", res.Best.Label, res.Best.Gflops, grid[0].Label, best)
+	}
+	if res.Panels >= gridPanels || res.Whole >= len(grid) {
+		t.Errorf("search spent %d panels in %d whole runs; the grid %d in %d", res.Panels, res.Whole, gridPanels, len(grid))
+	}
+	if !strings.Contains(out, "best: ") || !strings.Contains(out, "reproduce with: emu run --hpl-dat "+datPath+" --set platform.hosts=4") {
+		t.Errorf("search output lacks the best point or the command to reproduce it:\n%s", out)
+	}
+
+	runJSON := filepath.Join(dir, "run.json")
+	code, _, errOut = runCLI(t, "run", "--hpl-dat", datPath, "--set", "platform.hosts=4", "--json", runJSON)
+	if code != exitOK {
+		t.Fatalf("run --hpl-dat: exit %d: %s", code, errOut)
+	}
+	var run struct {
+		Results []struct {
+			Gflops float64 `json:"gflops"`
+		} `json:"results"`
+	}
+	readJSON(t, runJSON, &run)
+	if len(run.Results) != 1 || run.Results[0].Gflops != res.Best.Gflops {
+		t.Errorf("run --hpl-dat %s: %+v, want one test at the search's %v Gflops", datPath, run.Results, res.Best.Gflops)
+	}
+
+	// Rerunning the search finds every evaluation in its journal.
+	code, out2, errOut := runCLI(t, append([]string{"tune", "--search", "--out", filepath.Join(dir, "search")}, smallSpace...)...)
+	if code != exitOK || !strings.Contains(errOut, "tune: 0 evaluations (0 whole)") || !strings.Contains(out2, "best: "+stripFidelity(res.Best).Label()) {
+		t.Errorf("resumed search: exit %d, stderr %q, output:\n%s", code, errOut, out2)
+	}
+}
+
+// TestTuneMemoryFraction: --memory-fraction sets N as rule-based calculators do, per
+// grid, and several fractions are an axis the search chooses on.
+func TestTuneMemoryFraction(t *testing.T) {
+	dir := t.TempDir()
+	datPath := filepath.Join(dir, "best.dat")
+	code, out, errOut := runCLI(t, "tune", "--quiet", "--search", "--out", filepath.Join(dir, "s"), "--write-hpl-dat", datPath,
+		"--set", "platform.hosts=4", "--sweep", "grid=2x2", "--memory-fraction", "0.3,0.85", "--node-memory", "64MiB")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// 2×2 ranks, one per host: 4 nodes of 64 MiB. At 0.85:
+	// N = ⌊√(0.85 · 4 · 2^26 B / 8 B)⌋ = ⌊5340.5⌋ = 5340, down to a multiple of NB = 64: 5312.
+	// At 0.3: ⌊√(0.3 · 4 · 2^26 / 8)⌋ = 3172 → 3136. The larger problem runs at the
+	// higher rate (Gflops grow with N while compute dominates), and is chosen.
+	if !strings.Contains(out, "memory_fraction=0.85") {
+		t.Errorf("best point is not the 0.85 fraction:\n%s", out)
+	}
+	d, err := scenario.ParseHPLDat([]byte(readFile(t, datPath)), datPath, 4)
+	if err != nil || len(d.Ns) != 1 || d.Ns[0] != 5312 {
+		t.Errorf("written N: %v %v, want [5312]", d.Ns, err)
+	}
+}
+
+func TestMemoryN(t *testing.T) {
+	tests := []struct {
+		frac, mem         float64
+		p, q, perHost, nb int
+		want              int
+	}{
+		// ⌊√(0.85 · 4 · 2^26 / 8)⌋ = 5340 → 5312 (multiple of 64)
+		{0.85, 1 << 26, 2, 2, 1, 64, 5312},
+		// 16 ranks, 4 a node: 4 nodes, same memory as above
+		{0.85, 1 << 26, 4, 4, 4, 64, 5312},
+		// 6 ranks, 4 a node: 2 nodes; ⌊√(0.5 · 2 · 2^30 / 8)⌋ = 11585 → 11520 (NB 128)
+		{0.5, 1 << 30, 2, 3, 4, 128, 11520},
+		// too little memory for one block: N = NB
+		{0.1, 1024, 1, 1, 1, 256, 256},
+	}
+	for _, tt := range tests {
+		if got := memoryN(tt.frac, tt.mem, tt.p, tt.q, tt.perHost, tt.nb); got != tt.want {
+			t.Errorf("memoryN(%v, %v, %dx%d, %d/host, NB %d) = %d, want %d", tt.frac, tt.mem, tt.p, tt.q, tt.perHost, tt.nb, got, tt.want)
+		}
+	}
+}
+
+func TestTuneSearchBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--search", "--sweep", "nb=32,64", "--set", "hpl.max_iterations=4"}, "--search sets hpl.max_iterations itself"},
+		{[]string{"--search", "--sweep", "nb=32,64", "--slurm"}, "run locally only"},
+		{[]string{"--search", "--sweep", "nb=32,64", "--set", "hpl.grids=[[1, 2], [2, 1]]"}, "must be one HPL test"},
+		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8"}, "--node-memory"},
+		{[]string{"--sweep", "nb=32", "--node-memory", "1GiB"}, "only meaningful with --memory-fraction"},
+		{[]string{"--sweep", "nb=32", "--memory-fraction", "1.5", "--node-memory", "1GiB"}, "fractions in (0, 1]"},
+		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8", "--node-memory", "lots"}, "--node-memory"},
+		{[]string{"--sweep", "n=1000,2000", "--memory-fraction", "0.8", "--node-memory", "1GiB"}, "derives N"},
+		{[]string{"--search", "--sweep", "pingpong.window=1,2", "--set", "app=pingpong"}, "app is pingpong"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runCLI(t, append([]string{"tune", "--out", t.TempDir()}, tt.args...)...)
+		if code != exitInput || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want status %d and one line with %q", tt.args, code, errOut, exitInput, tt.want)
+		}
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}

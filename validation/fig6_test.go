@@ -1,0 +1,63 @@
+//go:build linux
+
+package validation
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"testing"
+
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// BenchmarkFig6 runs seed 003's Fig. 6 grid (fig6Cases: 512 to 4,096 ranks × N =
+// 0.5 to 4 million on a Stampede-like 4,096-node fat tree), every point whole, and
+// reports per point the CPU (getrusage), the peak RSS, HPL's Time and Gflops.
+// SMPI took from 20 minutes and 282 MB (the smallest point) to close to 47 hours
+// and 16 GB (the largest) for the same grid (seed 003, §V). The whole grid takes
+// hours: the points are sub-benchmarks, run one by one, e.g.
+//
+//	EMU_LONG=1 nice -n 19 go test -run XXX -bench 'Fig6/fig6_16x32_N500000$' -benchtime 1x -timeout 24h ./validation
+//	EMU_LONG=1 nice -n 19 go test -run XXX -bench Fig6 -benchtime 1x -timeout 72h ./validation
+func BenchmarkFig6(b *testing.B) {
+	if os.Getenv("EMU_LONG") != "1" {
+		b.Skip("every point runs whole (minutes to hours): EMU_LONG=1")
+	}
+	for _, c := range fig6Cases() {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := c.load(b)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, kv := range append(c.sets, "hpl.max_iterations=0") {
+				if err := s.Set(kv); err != nil {
+					b.Fatal(err)
+				}
+			}
+			plan, err := s.Validate()
+			if err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			debug.FreeOSMemory()
+			resetPeakRSS()
+			cpu0 := cpuSeconds()
+			var res *scenario.Result
+			for b.Loop() {
+				if res, err = plan.Run(scenario.RunOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			h := res.HPL[0]
+			if h.Extrapolated {
+				b.Fatalf("%s: extrapolated; want a whole run", c.name)
+			}
+			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s")
+			b.ReportMetric(peakRSS()/(1<<20), "peak-rss-MB")
+			b.ReportMetric(h.Time, "hpl-time-s")
+			b.ReportMetric(h.Gflops, "gflops")
+			b.Logf("%s: %d panels, Time %.6g s, %.6g Gflops", c.name, h.Panels, h.Time, h.Gflops)
+		})
+	}
+}

@@ -1,0 +1,77 @@
+//go:build linux
+
+package validation
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+
+	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// BenchmarkStampedePanels costs examples/stampede.toml (77×78 ranks, N =
+// 3,875,000, NB = 1024, 6,006-node fat tree) at 2 and at 8 emulated panels and
+// reports what one more panel costs: CPU (getrusage), messages sent (a hook counts
+// them) and CPU per message, and the live heap (the largest heap the garbage
+// collector found alive, runtime/metrics, sampled every 64 Ki messages) and peak
+// RSS at each K. Issue 13's goals: ≤ 0.9 s CPU per panel, the memory growing by
+// < 100 MB from 2 to 8 panels, ≤ 2 µs per contended message.
+//
+//	nice -n 19 go test -run XXX -bench StampedePanels -benchtime 1x ./validation
+func BenchmarkStampedePanels(b *testing.B) {
+	type cost struct{ cpu, sends, live, peak float64 }
+	run := func(k int) cost {
+		s, err := scenario.Load("../examples/stampede.toml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Set(fmt.Sprintf("hpl.max_iterations=%d", k)); err != nil {
+			b.Fatal(err)
+		}
+		plan, err := s.Validate()
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		debug.FreeOSMemory()
+		resetPeakRSS()
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var c cost
+		hook := func(ev *ranks.Event) {
+			if ev.Kind != ranks.SendPost {
+				return
+			}
+			c.sends++
+			if int(c.sends)%(1<<16) == 0 {
+				metrics.Read(sample)
+				c.live = max(c.live, float64(sample[0].Value.Uint64()))
+			}
+		}
+		cpu0 := cpuSeconds()
+		if _, err := plan.Run(scenario.RunOptions{Hooks: []ranks.Hook{hook}}); err != nil {
+			b.Fatal(err)
+		}
+		c.cpu = cpuSeconds() - cpu0
+		c.peak = peakRSS()
+		return c
+	}
+	var lo, hi cost
+	for b.Loop() {
+		lo, hi = run(2), run(8)
+	}
+	perPanel := (hi.cpu - lo.cpu) / 6
+	msgs := (hi.sends - lo.sends) / 6
+	b.ReportMetric(lo.cpu, "cpu-s-K2")
+	b.ReportMetric(hi.cpu, "cpu-s-K8")
+	b.ReportMetric(perPanel, "cpu-s/panel")
+	b.ReportMetric(msgs, "messages/panel")
+	b.ReportMetric(1e6*perPanel/msgs, "cpu-µs/message")
+	b.ReportMetric(lo.live/(1<<20), "live-MB-K2")
+	b.ReportMetric(hi.live/(1<<20), "live-MB-K8")
+	b.ReportMetric(lo.peak/(1<<20), "peak-rss-MB-K2")
+	b.ReportMetric(hi.peak/(1<<20), "peak-rss-MB-K8")
+}
