@@ -63,7 +63,7 @@ type splitRound struct {
 // Split partitions the communicator like MPI_Comm_split: ranks that give
 // the same color form a new communicator, ordered by key then by their rank
 // here; a negative color (Undefined) gives nil. Every member must call it.
-// It costs no simulated time, except under Config.SimGridOrder, where it
+// It costs no simulated time, except under Config.WakeOrder = WakeSimGrid, where it
 // exchanges SMPI's messages (splitSMPI).
 func (c *Comm) Split(color, key int) *Comm {
 	w := c.r.w

@@ -72,30 +72,11 @@ type Config struct {
 	// of SimGrid's simulation-wide ones.
 	PerRankCounters bool
 
-	// WakeOrderFIFO runs the ranks that become ready at one instant in the
-	// order they became ready — SimGrid's order (actors resume in the order
-	// their finished activities are processed) — instead of rank order.
-	// Both are deterministic; they differ only in which rank goes first at
-	// exact ties, which moves SimGrid's shared Iprobe counter and hence
-	// HPL's polling delays (measured: within 0.4% of SMPI's HPL Time on the
-	// peers' 4×4 ring rows with FIFO, up to 1.4% with rank order).
-	WakeOrderFIFO bool
+	// WakeOrder says which rank runs first among those ready at one instant
+	// (and, for WakeSimGrid, what an instant is): see the constants.
+	WakeOrder WakeOrder
 
-	// SimGridOrder runs each instant as SimGrid 3.32's maestro does, which
-	// decides what SimGrid's shared Iprobe counter reads (see doc.go,
-	// "SimGrid's order"): ranks run in FIFO order (it implies
-	// WakeOrderFIFO); events less than SimGridPrecision apart are one
-	// instant; ranks woken by a timer (Compute, a polling cost) run before
-	// ranks woken by a message; the two waiters of a rendezvous message wake
-	// in the order they started waiting; and a rank lets the others ready at
-	// the instant run wherever SMPI makes a simcall (after posting a send or
-	// a receive, before the answer of a probe or test, between the steps of
-	// starting an execution); with SimGrid's arithmetic besides (doc.go).
-	// How close this comes to SMPI is measured in the validation package
-	// (TestSMPIPeer), not stated here.
-	SimGridOrder bool
-
-	// HostSpeed is the hosts' speed in flop/s. Under SimGridOrder a
+	// HostSpeed is the hosts' speed in flop/s. Under WakeSimGrid a
 	// duration d of computation or of an injected polling cost becomes, as
 	// in SMPI, an execution of d·speed flops that ends after flops/speed
 	// seconds — the same d up to the last bit, which SimGrid's clock
@@ -206,4 +187,51 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// WakeOrder is the order in which ranks ready at one simulated instant run.
+// All are deterministic; they differ only at exact ties, which move SimGrid's
+// shared Iprobe counter and hence HPL's polling delays.
+type WakeOrder uint8
+
+const (
+	// WakeRank runs the lowest rank first (the default).
+	WakeRank WakeOrder = iota
+	// WakeFIFO runs ranks in the order they became ready — SimGrid's order
+	// at ties (actors resume in the order their finished activities are
+	// processed).
+	WakeFIFO
+	// WakeSimGrid runs each instant as SimGrid 3.32's maestro does (doc.go,
+	// "SimGrid's order"): ranks in FIFO order; events less than
+	// SimGridPrecision apart are one instant; ranks woken by a timer
+	// (Compute, a polling cost) run before ranks woken by a message; the two
+	// waiters of a rendezvous message wake in the order they started
+	// waiting; a rank lets the others ready at the instant run wherever SMPI
+	// makes a simcall (after posting a send or a receive, before the answer
+	// of a probe or test, between the steps of starting an execution); with
+	// SimGrid's arithmetic besides. How close this comes to SMPI is measured
+	// in the validation package (TestSMPIPeer).
+	WakeSimGrid
+)
+
+var wakeOrderNames = [...]string{WakeRank: "rank", WakeFIFO: "fifo", WakeSimGrid: "simgrid"}
+
+func (o WakeOrder) String() string {
+	if int(o) < len(wakeOrderNames) {
+		return wakeOrderNames[o]
+	}
+	return fmt.Sprintf("WakeOrder(%d)", o)
+}
+
+// ParseWakeOrder reads "rank" (or ""), "fifo" or "simgrid".
+func ParseWakeOrder(s string) (WakeOrder, error) {
+	if s == "" {
+		return WakeRank, nil
+	}
+	for o, name := range wakeOrderNames {
+		if s == name {
+			return WakeOrder(o), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown order %q (rank, fifo or simgrid)", s)
 }

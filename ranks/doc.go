@@ -27,7 +27,7 @@
 //
 // # SimGrid's order
 //
-// Config.SimGridOrder makes an instant run as in SimGrid 3.32, where it
+// Config.WakeOrder = WakeSimGrid makes an instant run as in SimGrid 3.32, where it
 // decides what the simulation-wide Iprobe counter reads. SimGrid's maestro
 // (EngineImpl::run) runs every ready actor up to its next simcall, then
 // answers those simcalls in the same order; an answered actor joins the end

@@ -32,8 +32,10 @@ func runRandomPlan(t *testing.T, seed uint64) string {
 	cfg := preset(t, model)
 	cfg.IprobeCost = []float64{0, 1e-6, 1e-4}[rng.IntN(3)]
 	cfg.AsyncThreshold = []int{0, 512}[rng.IntN(2)]
-	cfg.WakeOrderFIFO = rng.IntN(2) == 0
-	cfg.SimGridOrder = seed%3 == 0
+	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO}[rng.IntN(2)]
+	if seed%3 == 0 {
+		cfg.WakeOrder = WakeSimGrid
+	}
 	plans := make([][]plannedMsg, n)
 	incoming := make([]int, n)
 	for src := range plans {

@@ -44,7 +44,7 @@ type Rank struct {
 	spinAt float64 // s
 	parked bool    // in World.pollers
 	rang   bool    // the sleep timer fired
-	owed   int     // simcalls whose turn the rank has not yet given up (SimGridOrder)
+	owed   int     // simcalls whose turn the rank has not yet given up (WakeSimGrid)
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero
@@ -151,7 +151,7 @@ func (r *Rank) sleep(d float64, call string) {
 		return
 	}
 	// Looping makes the sleep immune to a stray wake-up. The timer's own
-	// flag, not the clock, says it is over: under SimGridOrder it may fire
+	// flag, not the clock, says it is over: under WakeSimGrid it may fire
 	// up to SimGridPrecision early.
 	r.rang = false
 	r.w.eng.AfterHandler(d, r.timer)
@@ -171,7 +171,7 @@ func (r *Rank) block(call string, peer, tag int) {
 
 // execTime is how long SMPI's execution of d seconds of work lasts:
 // smpi_execute_benched(d) runs d·speed flops on a host of that speed
-// (Config.HostSpeed, under SimGridOrder), which take flops/speed seconds.
+// (Config.HostSpeed, under WakeSimGrid), which take flops/speed seconds.
 func (w *World) execTime(d float64) float64 {
 	if !w.simgrid || !(w.cfg.HostSpeed > 0) {
 		return d

@@ -39,7 +39,7 @@ type Request struct {
 	recvID     uint64  // receive side: hook identity of the receive (0 without hooks)
 	start, end float64 // the transfer's first and last instants, s
 	path       *path   // the route, once the transfer has started
-	waitSeq    uint64  // when its owner first blocked on it (Config.SimGridOrder wakes waiters in this order)
+	waitSeq    uint64  // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
 
 	// Flags, packed together.
 	send     bool

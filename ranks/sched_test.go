@@ -358,14 +358,16 @@ func TestGoexitInRankIsAnError(t *testing.T) {
 
 // TestWakeOrderFIFO: rank 0 goes to sleep for t = 1 after ranks 1..3 did
 // (it first sleeps until 0.5). All wake at t = 1: in rank order by
-// default, in the order they were queued (1, 2, 3, 0) with WakeOrderFIFO.
+// default, in the order they were queued (1, 2, 3, 0) with WakeFIFO.
 func TestWakeOrderFIFO(t *testing.T) {
 	for _, tc := range []struct {
 		fifo bool
 		want string
 	}{{false, "[0 1 2 3]"}, {true, "[1 2 3 0]"}} {
 		cfg := preset(t, "cm02")
-		cfg.WakeOrderFIFO = tc.fifo
+		if tc.fifo {
+			cfg.WakeOrder = WakeFIFO
+		}
 		var order []int
 		w, _ := NewWorld(cfg, newCrossbar(4, 1e9, 1e-6), identity(4), 1)
 		err := w.Run(func(r *Rank) {
@@ -398,7 +400,12 @@ func TestSimGridOrderProbeCounter(t *testing.T) {
 	}{{false, false, 3}, {false, true, 3}, {true, false, 2}} {
 		cfg := preset(t, "cm02")
 		cfg.IprobeCost = 1
-		cfg.SimGridOrder, cfg.WakeOrderFIFO = tc.simgrid, tc.fifo
+		switch {
+		case tc.simgrid:
+			cfg.WakeOrder = WakeSimGrid
+		case tc.fifo:
+			cfg.WakeOrder = WakeFIFO
+		}
 		w, _ := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), identity(2), 1)
 		var end float64
 		err := w.Run(func(r *Rank) {
@@ -428,7 +435,9 @@ func TestSimGridOrderInstant(t *testing.T) {
 		want    string
 	}{{false, "[1@1.024e-06 2@1.0244e-06]"}, {true, "[2@1.024e-06 1@1.024e-06]"}} {
 		cfg := preset(t, "cm02")
-		cfg.SimGridOrder = tc.simgrid
+		if tc.simgrid {
+			cfg.WakeOrder = WakeSimGrid
+		}
 		w, _ := NewWorld(cfg, newCrossbar(3, 1e9, 0.5e-6), identity(3), 1)
 		var order []string
 		arrive := 1e-6 + 24/1e9

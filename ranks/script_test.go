@@ -150,10 +150,20 @@ func setScriptKey(cfg *Config, kv string) error {
 		cfg.IprobeCost = num
 	case "test":
 		cfg.TestCost = num
-	case "fifo":
-		cfg.WakeOrderFIFO = num != 0
+	case "fifo": // fifo=1 is WakeFIFO unless SimGrid's order (FIFO too) is set
+		switch {
+		case num != 0 && cfg.WakeOrder == WakeRank:
+			cfg.WakeOrder = WakeFIFO
+		case num == 0 && cfg.WakeOrder == WakeFIFO:
+			cfg.WakeOrder = WakeRank
+		}
 	case "simgrid":
-		cfg.SimGridOrder = num != 0
+		switch {
+		case num != 0:
+			cfg.WakeOrder = WakeSimGrid
+		case cfg.WakeOrder == WakeSimGrid:
+			cfg.WakeOrder = WakeRank
+		}
 	case "os", "or", "ois":
 		tb, err := ParseTable(v)
 		if err != nil {

@@ -23,7 +23,7 @@ type World struct {
 	hooks  []Hook
 	routes map[uint64]*path // (src host, dst host) → cached route facts
 
-	ready   readyQueue // ranks ready to run: lowest rank first, or FIFO (Config.WakeOrderFIFO)
+	ready   readyQueue // ranks ready to run: lowest rank first, or FIFO (Config.WakeOrder)
 	live    int        // ranks whose main has not returned
 	running *Rank      // the rank holding the baton
 	next    *Rank      // the rank the driver resumes next
@@ -44,7 +44,7 @@ type World struct {
 
 	scratch Event
 
-	// Config.SimGridOrder: firing is set while the engine fires an
+	// WakeSimGrid: firing is set while the engine fires an
 	// instant's events; ranks woken by a message wait in netWakes until the
 	// timers' ranks are queued. waitSeq numbers the blocking waits.
 	simgrid  bool
@@ -72,6 +72,7 @@ func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*W
 	if len(placement) == 0 {
 		return nil, fmt.Errorf("ranks: no rank to run (empty placement)")
 	}
+	simgrid := cfg.WakeOrder == WakeSimGrid
 	hosts := topo.Hosts()
 	for i, h := range placement {
 		if h < 0 || h >= hosts {
@@ -85,11 +86,11 @@ func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*W
 		links: links,
 		place: append([]int(nil), placement...),
 		seed:  seed,
-		eng: emu.NewEngineOptions(fluid.NewSystemOptions(links, fluid.Options{SimGridHeap: cfg.SimGridOrder}),
-			emu.Options{SimGrid: cfg.SimGridOrder, Precision: SimGridPrecision}),
+		eng: emu.NewEngineOptions(fluid.NewSystemOptions(links, fluid.Options{SimGridHeap: simgrid}),
+			emu.Options{SimGrid: simgrid, Precision: SimGridPrecision}),
 		routes:  make(map[uint64]*path),
-		ready:   readyQueue{fifo: cfg.WakeOrderFIFO || cfg.SimGridOrder},
-		simgrid: cfg.SimGridOrder,
+		ready:   readyQueue{fifo: cfg.WakeOrder != WakeRank},
+		simgrid: simgrid,
 		splits:  make(map[splitKey]*splitRound),
 		iprobeN: 1, testN: 1, testanyN: 1,
 	}
@@ -273,7 +274,7 @@ func (w *World) schedule(r *Rank) {
 	}
 }
 
-// fireSimGrid fires one instant as SimGrid's engine does (Config.SimGridOrder):
+// fireSimGrid fires one instant as SimGrid's engine does (Config.WakeOrder WakeSimGrid):
 // every event due less than SimGridPrecision after the first finishes at
 // the first one's time (Model::update_actions_state_lazy pops each action
 // within precision/timing of the new date), and the ranks woken by timers
@@ -294,7 +295,7 @@ func (w *World) fireSimGrid() {
 	w.netWakes = w.netWakes[:0]
 }
 
-// wakeMsg wakes a rank whose message completed. Under SimGridOrder, while
+// wakeMsg wakes a rank whose message completed. Under WakeSimGrid, while
 // an instant's events fire, it queues after the ranks woken by timers.
 func (w *World) wakeMsg(r *Rank) {
 	if w.firing {
@@ -308,7 +309,7 @@ func (w *World) wakeMsg(r *Rank) {
 }
 
 // simcall marks a point where SMPI makes a simcall that the maestro answers
-// at once. Under SimGridOrder the rank then goes to the back of the ready
+// at once. Under WakeSimGrid the rank then goes to the back of the ready
 // queue, so that every rank ready at this instant runs its next step first
 // (a sub-round of EngineImpl::run). The move is owed rather than made: only
 // the order of what ranks do to each other counts (post, probe, read or

@@ -95,15 +95,11 @@ func (s *Scenario) network() (ranks.Config, error) {
 		c.NoGrowth = !*n.IprobeGrowth
 	}
 	c.PerRankCounters = n.PerRankCounters
-	switch n.WakeOrder {
-	case "", "rank":
-	case "fifo":
-		c.WakeOrderFIFO = true
-	case "simgrid":
-		c.SimGridOrder = true
-	default:
-		return c, s.errorAt("network.wake_order", fmt.Sprintf("unknown order %q (rank, fifo or simgrid)", n.WakeOrder))
+	order, err := ranks.ParseWakeOrder(n.WakeOrder)
+	if err != nil {
+		return c, s.errorAt("network.wake_order", err.Error())
 	}
+	c.WakeOrder = order
 	algos := []struct {
 		key, value string
 		set        func(*ranks.Config, string)

@@ -10,6 +10,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/ranks"
 )
 
 func mustPlan(t *testing.T, s *Scenario, err error) *Plan {
@@ -328,13 +329,13 @@ func TestKernelBackendAndClock(t *testing.T) {
 }
 
 func TestWakeOrder(t *testing.T) {
-	for v, want := range map[string][2]bool{"rank": {}, "fifo": {true, false}, "simgrid": {false, true}} {
+	for v, want := range map[string]ranks.WakeOrder{"rank": ranks.WakeRank, "fifo": ranks.WakeFIFO, "simgrid": ranks.WakeSimGrid} {
 		s, _ := Load("testdata/hpl.toml")
 		if err := s.Set("network.wake_order=" + v); err != nil {
 			t.Fatal(err)
 		}
-		if p := mustPlan(t, s, nil); p.Network.WakeOrderFIFO != want[0] || p.Network.SimGridOrder != want[1] {
-			t.Errorf("wake_order=%s: WakeOrderFIFO %v SimGridOrder %v, want %v", v, p.Network.WakeOrderFIFO, p.Network.SimGridOrder, want)
+		if p := mustPlan(t, s, nil); p.Network.WakeOrder != want {
+			t.Errorf("wake_order=%s: WakeOrder %v, want %v", v, p.Network.WakeOrder, want)
 		}
 	}
 	s, _ := Load("testdata/hpl.toml")

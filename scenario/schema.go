@@ -93,7 +93,7 @@ type NetworkTable struct {
 	PerRankCounters bool      `toml:"per_rank_counters"`
 	// WakeOrder orders the ranks that become ready at one instant: "rank"
 	// (lowest rank first, the default), "fifo" (in the order they became
-	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.SimGridOrder).
+	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.WakeOrder = WakeSimGrid).
 	WakeOrder string `toml:"wake_order"`
 	Bcast     string `toml:"bcast"`
 	Reduce    string `toml:"reduce"`

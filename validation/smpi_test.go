@@ -44,7 +44,7 @@ const departureDrift = 0.005
 
 // peerDepartures are the rows that miss peerTolerance, with the error measured and
 // why. Rows run under SimGrid's order (network.wake_order = "simgrid",
-// ranks.Config.SimGridOrder), which reproduces SimGrid 3.32 float for float:
+// ranks.Config.WakeOrder = WakeSimGrid), which reproduces SimGrid 3.32 float for float:
 // its action heaps' tie order, its max-min solve with its precision cut-offs,
 // its clock arithmetic, SMPI's MPI_Comm_split messages and the flops round trip
 // of injected times. That matters at 256 ranks, where SimGrid's shared Iprobe

@@ -50,7 +50,7 @@ func worldNet(t testing.TB, net string, topo fluid.Topology, n int, iprobe float
 		t.Fatal(err)
 	}
 	cfg.IprobeCost = iprobe
-	cfg.WakeOrderFIFO = true // SimGrid's order at ties, which the shared Iprobe counter feels
+	cfg.WakeOrder = ranks.WakeFIFO // SimGrid's order at ties, which the shared Iprobe counter feels
 	place := make([]int, n)
 	for i := range place {
 		place[i] = i
