@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/emu-hpc/emu/models"
@@ -19,7 +20,7 @@ import (
 // progressEvery is how often the progress line is redrawn, in wall time.
 const progressEvery = 500 * time.Millisecond
 
-// progress draws one status line on stderr while a run goes, only on a terminal:
+// progress shows one status line on stderr (progressbar's spinner) while a run goes, only on a terminal:
 // simulated time, events per second of wall time and, for HPL, the panel reached
 // and an ETA. The simulation does not say which panel HPL is on, so the panel is
 // estimated from the dgemm time charged so far against the dgemm time the whole run
@@ -35,6 +36,7 @@ type progress struct {
 	dgemm   atomic.Uint64 // float64 bits: dgemm seconds charged so far, all ranks
 	total   float64       // dgemm seconds the run will charge (0: unknown, no ETA)
 	panels  int           // panels of the run's tests (as emulated)
+	bar     *progressbar.ProgressBar
 	done    chan struct{}
 	stopped chan struct{}
 }
@@ -47,6 +49,16 @@ func newProgress(w io.Writer, quiet bool, plan ...*scenario.Plan) *progress {
 		return nil
 	}
 	p := &progress{w: w, start: time.Now(), done: make(chan struct{}), stopped: make(chan struct{})}
+	// The same progress bar as calibrate's, as a spinner whose description is
+	// the status line: a run's length is not known in events.
+	p.bar = progressbar.NewOptions(-1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSpinnerType(14),
+		progressbar.OptionSetElapsedTime(false),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionThrottle(progressEvery),
+		progressbar.OptionClearOnFinish(),
+	)
 	if len(plan) > 0 && plan[0] != nil {
 		p.total, p.panels = hplWork(plan[0])
 	}
@@ -114,10 +126,11 @@ func (p *progress) run() {
 	for {
 		select {
 		case <-p.done:
-			fmt.Fprint(p.w, "\r\033[K")
+			p.bar.Finish()
 			return
 		case <-tick.C:
-			fmt.Fprint(p.w, "\r\033[K"+p.line(time.Since(p.start).Seconds()))
+			p.bar.Describe(p.line(time.Since(p.start).Seconds()))
+			p.bar.Add(1)
 		}
 	}
 }
