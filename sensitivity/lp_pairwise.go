@@ -36,8 +36,13 @@ func (g *Graph) writePairwiseLP(w io.Writer, o LPOptions, unit float64) error {
 			ru := g.vRank[u]
 			lw.printf(" e%d: y%d - y%d", e, v, u)
 			for _, t := range g.EdgeLat(int(e), terms[:0]) {
-				lw.printf(" - %d %s", t.Count, pairVar(t.Class, ru, ri))
-				used[pair{t.Class, ru, ri}] = true
+				i, j := ru, ri
+				if i == j { // the message's ends, as criticalPairs books them
+					si, sj := g.messageEnds(int32(v), t.Class)
+					i, j = int32(si), int32(sj)
+				}
+				lw.printf(" - %d %s", t.Count, pairVar(t.Class, i, j))
+				used[pair{t.Class, i, j}] = true
 			}
 			if b := g.eBytes[e]; b != 0 {
 				lw.printf(" - %s g", num(b))

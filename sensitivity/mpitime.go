@@ -79,6 +79,30 @@ func mpiTime(g *Graph, finish []float64, lat []float64) []RankTime {
 
 // criticalPairs walks the critical path recorded by the last run and counts
 // the swept class's latency terms by (source rank, destination rank).
+// messageEnds gives the sender and receiver of the message that completes at
+// v, for a latency edge on the critical path whose two ends lie on one rank:
+// an emulated run's completion vertex has a latency edge from the send and
+// one from the receive's posting point (a rendezvous starts when both have
+// posted), and when the posting point is the later of the two the critical
+// edge runs receiver → receiver (or, at a rendezvous send's completion,
+// receiver's post → sender). The other latency in-edge of v names the peer;
+// v's kind says which end v is. Without one the message went to the rank
+// itself.
+func (g *Graph) messageEnds(v int32, class uint8) (src, dst int) {
+	me := int(g.vRank[v])
+	peer := me
+	for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
+		if r := int(g.vRank[g.eFrom[e]]); r != me && g.latCount(int(e), class) > 0 {
+			peer = r
+			break
+		}
+	}
+	if g.vKind[v] == Send {
+		return me, peer // the sender's completion: the message went to peer
+	}
+	return peer, me
+}
+
 func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 	g := ev.g
 	counts := map[[2]int]int64{}
@@ -89,7 +113,11 @@ func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 		}
 		u := g.eFrom[e]
 		if c := g.latCount(int(e), ev.class); c > 0 {
-			counts[[2]int{int(g.vRank[u]), int(g.vRank[v])}] += int64(c)
+			src, dst := int(g.vRank[u]), int(g.vRank[v])
+			if src == dst {
+				src, dst = g.messageEnds(v, ev.class)
+			}
+			counts[[2]int{src, dst}] += int64(c)
 		}
 		v = u
 	}
