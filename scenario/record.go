@@ -99,12 +99,12 @@ func (g *GraphRecorder) Hook(ev *ranks.Event) {
 	r := ev.Rank
 	switch ev.Kind {
 	case ranks.ComputeStart:
-		g.catchUp(r, ev.Time)
+		g.catchUp(r, ev.Time, sensitivity.Recv)
 		g.op(r, sensitivity.Calc, ev.Seconds)
 	case ranks.ComputeEnd:
 		g.busy[r] = math.Max(g.busy[r], ev.Time)
 	case ranks.SendPost:
-		g.catchUp(r, ev.Time)
+		g.catchUp(r, ev.Time, sensitivity.Send)
 		v := g.op(r, sensitivity.Send, 0)
 		g.sendOf[ev.MsgID] = v
 		if p := ev.Peer; p >= 0 && p < len(g.busy) && ev.Time > g.busy[p] {
@@ -112,7 +112,7 @@ func (g *GraphRecorder) Hook(ev *ranks.Event) {
 			g.busy[p], g.wokeBy[p] = ev.Time, v
 		}
 	case ranks.RecvPost:
-		g.catchUp(r, ev.Time)
+		g.catchUp(r, ev.Time, sensitivity.Recv)
 		if len(g.pending[r]) > 0 {
 			// Completions the rank waited for come before this post in program order
 			// (Wait(A) then Irecv(B)): join them so the posting point depends on them.
@@ -147,14 +147,18 @@ func (g *GraphRecorder) woken(r int, t float64) {
 }
 
 // catchUp records the local time rank r spent between what explains its timeline
-// and its next operation at time t as a Calc vertex (after the envelope that woke
-// it, if one did), so that the graph keeps the run's polling and overhead costs.
+// and its next operation at time t as a vertex of kind (after the envelope that
+// woke it, if one did), so that the graph keeps the run's polling and overhead
+// costs. Applications charge their computation with Compute only, so such a gap
+// is time inside MPI — a send's or receive's overhead, a probe's or test's cost —
+// and is booked as MPI-stack time (seed 002's split): Send before a send, Recv
+// otherwise.
 // A rank that was waiting is explained by the event that woke it, so only the time
 // after that counts: when it is not known what a rank waited for, the gap is under-
 // rather than over-counted.
-func (g *GraphRecorder) catchUp(r int, t float64) {
+func (g *GraphRecorder) catchUp(r int, t float64, kind sensitivity.Kind) {
 	if gap := t - g.busy[r]; gap > gapTol {
-		v := g.op(r, sensitivity.Calc, gap)
+		v := g.op(r, kind, gap)
 		if w := g.wokeBy[r]; w >= 0 {
 			g.b.Edge(w, v, 0)
 		}
