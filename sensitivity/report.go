@@ -57,12 +57,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	p("\n")
 	p("critical latencies in [%s, %s]:", FormatSeconds(r.Lmin), FormatSeconds(r.Lmax))
-	if len(r.Breakpoints) == 0 {
-		p(" none")
-	}
-	for _, b := range r.Breakpoints {
-		p(" %s (λ_L %d→%d)", FormatSeconds(b.L), b.LambdaLeft, b.LambdaRight)
-	}
+	writeBreakpoints(p, r.Breakpoints)
 	p("\n")
 	if keys := r.toleranceKeys(); len(keys) > 0 {
 		p("latency tolerance:")
@@ -103,4 +98,40 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// shownBreakpoints is how many critical latencies the table lists one by one;
+// beyond that it summarises them (count, the first few, the largest jumps of
+// λ_L) and the JSON report keeps every one.
+const shownBreakpoints = 8
+
+// writeBreakpoints lists the critical latencies, or summarises a long list.
+func writeBreakpoints(p func(string, ...any), bps []Breakpoint) {
+	if len(bps) == 0 {
+		p(" none")
+		return
+	}
+	one := func(b Breakpoint) { p(" %s (λ_L %d→%d)", FormatSeconds(b.L), b.LambdaLeft, b.LambdaRight) }
+	if len(bps) <= shownBreakpoints {
+		for _, b := range bps {
+			one(b)
+		}
+		return
+	}
+	p(" %d (all of them in --json); the first %d:", len(bps), shownBreakpoints/2)
+	for _, b := range bps[:shownBreakpoints/2] {
+		one(b)
+	}
+	// Where λ_L jumps most: the critical latencies that matter for tuning.
+	jumps := make([]Breakpoint, len(bps))
+	copy(jumps, bps)
+	sort.SliceStable(jumps, func(i, j int) bool {
+		return jumps[i].LambdaRight-jumps[i].LambdaLeft > jumps[j].LambdaRight-jumps[j].LambdaLeft
+	})
+	jumps = jumps[:shownBreakpoints/2]
+	sort.Slice(jumps, func(i, j int) bool { return jumps[i].L < jumps[j].L })
+	p("; largest jumps:")
+	for _, b := range jumps {
+		one(b)
+	}
 }
