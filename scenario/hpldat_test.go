@@ -13,16 +13,12 @@ import (
 
 // peersDir holds the peer tools' input files (SimGrid platforms, HPL.dat files);
 // they must all load.
-const peersDir = "../../shared/peers/smpi"
+const peersDir = "../validation/testdata" // the peer inputs, vendored from shared/peers/smpi
 
-// peerFile reads a file of the peers folder, skipping the test when the folder is not
-// beside the checkout (it is in the project's work area, not in the repository).
+// peerFile reads a file of the peer inputs (vendored in the repository).
 func peerFile(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(peersDir, name))
-	if os.IsNotExist(err) {
-		t.Skipf("%s not found beside the checkout", name)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +60,7 @@ func TestParseHPLDatShipped(t *testing.T) {
 func TestParseHPLDatPeers(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(peersDir, "hpl_dat", "*.dat"))
 	if len(files) == 0 {
-		t.Skip("no peer HPL.dat files beside the checkout")
+		t.Fatalf("no peer HPL.dat files in %s (vendored)", peersDir)
 	}
 	for _, f := range files {
 		d, err := ParseHPLDat(readFile(t, f), filepath.Base(f), 256)

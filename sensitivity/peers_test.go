@@ -13,7 +13,7 @@ import (
 
 // goalDir holds the GOAL schedules LogGOPSim was run on (shared/reference/
 // goal-and-llamp.md §8), beside the checkout.
-const goalDir = "../../shared/peers/loggopsim/goal"
+const goalDir = "goal/testdata/loggopsim/goal" // vendored from shared/peers/loggopsim
 
 // maxGlpsolEvents keeps the glpsol runs of the test short: the bigger
 // samples take glpsol tens of seconds (resnet_64, 12 864 events, agreed too:
@@ -27,7 +27,7 @@ const maxGlpsolEvents = 3100
 func TestPeerSchedulesAgainstGlpsol(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(goalDir, "*.goal"))
 	if len(files) == 0 {
-		t.Skipf("no GOAL samples in %s", goalDir)
+		t.Fatalf("no GOAL samples in %s", goalDir)
 	}
 	p := goal.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
 	checked := 0

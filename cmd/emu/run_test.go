@@ -12,7 +12,7 @@ import (
 )
 
 // peers is the folder of the peer tools' inputs, beside the checkout.
-const peers = "../../../shared/peers/smpi"
+const peers = "../../validation/testdata" // the peer inputs, vendored from shared/peers/smpi
 
 func TestRunDefaultGolden(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "run")
@@ -161,7 +161,7 @@ func TestRunPeersInputs(t *testing.T) {
 	dats, _ := filepath.Glob(peers + "/hpl_dat/*.dat")
 	xmls, _ := filepath.Glob(peers + "/*.xml")
 	if len(dats) == 0 || len(xmls) == 0 {
-		t.Skip("shared/peers not beside the checkout")
+		t.Fatalf("no peer inputs in %s (vendored)", peers)
 	}
 	// Every peer platform and HPL.dat loads; N is cut to 512 so that each runs fast.
 	for _, x := range xmls {

@@ -12,7 +12,7 @@ import (
 
 // peerDir holds LogGOPSim's results on the sample schedules
 // (shared/reference/goal-and-llamp.md §8, §9), beside the checkout.
-const peerDir = "../../../shared/peers/loggopsim"
+const peerDir = "testdata/loggopsim" // vendored from shared/peers/loggopsim
 
 // peerRow is one LogGOPSim run of results.csv.
 type peerRow struct {
@@ -27,7 +27,7 @@ type peerRow struct {
 func loadPeerResults(t testing.TB) map[string][]peerRow {
 	f, err := os.Open(filepath.Join(peerDir, "results.csv"))
 	if err != nil {
-		t.Skipf("peer results not available: %v", err)
+		t.Fatalf("peer results (vendored): %v", err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
@@ -69,7 +69,7 @@ func loadPeerResults(t testing.TB) map[string][]peerRow {
 func peerSchedules(t testing.TB) []string {
 	files, err := filepath.Glob(filepath.Join(peerDir, "goal", "*.goal"))
 	if err != nil || len(files) == 0 {
-		t.Skipf("peer GOAL files not available: %v", err)
+		t.Fatalf("peer GOAL files (vendored): %v", err)
 	}
 	var names []string
 	for _, f := range files {
@@ -96,7 +96,7 @@ func parsePeer(t testing.TB, name string) *Schedule {
 func loadWideCurves(t testing.TB) map[string][][2]float64 {
 	f, err := os.Open(filepath.Join(peerDir, "tl_wide.csv"))
 	if err != nil {
-		t.Skipf("tl_wide.csv not available: %v", err)
+		t.Fatalf("tl_wide.csv (vendored): %v", err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
