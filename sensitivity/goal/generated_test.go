@@ -96,7 +96,7 @@ func TestStencil32(t *testing.T) {
 		t.Skip("python3 not found")
 	}
 	path := filepath.Join(t.TempDir(), "stencil2d_32x32_it100.goal")
-	gen := exec.Command(py, filepath.Join(peerDir, "..", "..", "tools", "gen_stencil.py"), "32", "32", "100", "10000", "8192", path)
+	gen := exec.Command(py, filepath.Join("..", "..", "..", "shared", "tools", "gen_stencil.py"), "32", "32", "100", "10000", "8192", path)
 	if out, err := gen.CombinedOutput(); err != nil {
 		t.Skipf("gen_stencil.py: %v %s", err, out)
 	}
