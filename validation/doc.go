@@ -10,7 +10,8 @@
 //     give HPL's Time to SMPI's printed microsecond, but for the rows listed in
 //     peerExactMiss, and within 2%, but for peerDepartures (TestSMPIPeer); emu's
 //     default order must stay within 2% up to 8×8 (TestSMPIPeerRankOrder). Rows of
-//     more than 10,000 rank-panels (8×8 N ≥ 40000, 16×16) run only with -emu.slow:
+//     more than 10,000 rank-panels (8×8 N ≥ 40000, 16×16) run only with -emu.slow,
+//     but for one CI-sized sample (the smallest of them, slowSample), which always runs:
 //     go test ./validation -run TestSMPIPeer -emu.slow (about 5 CPU minutes).
 //     Rows emu cannot reproduce by definition are logged with the reason
 //     (PeerRow.Unreproducible). testdata/smpi_comparison.md is the table,
