@@ -88,6 +88,9 @@ func TestModelModeCharges(t *testing.T) {
 		{"dlaswp", func(k *Set) { k.Charge(Laswp, models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300},
 		{"dlaswp empty", func(k *Set) { k.Charge(Laswp, models.Vars{M: 0, N: 300}) }, "", 0},
 		{"dlacpy (no model)", func(k *Set) { k.Charge(Lacpy, models.Vars{M: 16, N: 300}) }, "", 0},
+		// A models file without duswp (written before U and W moves were a
+		// kernel of their own) charges them with dlaswp's model.
+		{"duswp (dlaswp's model)", func(k *Set) { k.Charge(Uswp, models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300},
 	}
 	for _, c := range cases {
 		rec := &recorder{}

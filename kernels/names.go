@@ -42,18 +42,29 @@ var kernelNames = [numKernels]string{
 
 // Names of HPL's own kernels, charged with Set.Charge or Set.Run (rows M,
 // columns N). Calibration measures them with equivalent Go loops.
+//
+// HPL's row interchanges come in two memory regimes, so they are two
+// kernels: Laswp moves rows of the local matrix A, scattered over its K
+// local rows (the call's K; one cache line per element, taken cold after
+// the previous update swept A out of cache: about 9 ns per element on the
+// project's VM), and Uswp moves rows within the U and W buffers, which are
+// compact and in cache (about 1 ns).
 const (
-	Laswp  = "dlaswp"  // row interchanges: M rows of N columns moved
+	Laswp  = "dlaswp"  // row interchanges touching A: M rows of N columns, scattered over K rows
+	Uswp   = "duswp"   // row moves within HPL's U and W buffers: M rows of N columns
 	Lacpy  = "dlacpy"  // M×N copy
 	Latcpy = "dlatcpy" // M×N transposing copy
 	Locswp = "dlocswp" // local row swap of the panel: M rows of N columns
 )
 
+// hplOwn lists HPL's own kernels, the families of Family.
+var hplOwn = []string{Laswp, Uswp, Lacpy, Latcpy, Locswp}
+
 // Names returns every kernel this package knows: the BLAS set first, then
 // HPL's own copy family.
 func Names() []string {
 	out := append([]string(nil), kernelNames[:]...)
-	return append(out, Laswp, Lacpy, Latcpy, Locswp)
+	return append(out, hplOwn...)
 }
 
 // Family maps a kernel name to the name whose conventions it follows: HPL's
@@ -61,7 +72,7 @@ func Names() []string {
 // family ("dlaswp"); any other name maps to itself.
 func Family(name string) string {
 	base := strings.TrimPrefix(name, "HPL_")
-	for _, fam := range []string{Laswp, Lacpy, Latcpy, Locswp} {
+	for _, fam := range hplOwn {
 		if strings.HasPrefix(base, fam) {
 			return fam
 		}
@@ -83,7 +94,7 @@ func dims(kernel string) (useM, useN, useK bool) {
 	switch kernel {
 	case "dgemm", "dtrsm":
 		return true, true, true
-	case "dgemv", "dger", Laswp, Lacpy, Latcpy, Locswp:
+	case "dgemv", "dger", Laswp, Uswp, Lacpy, Latcpy, Locswp:
 		return true, true, false
 	default: // dtrsv and level 1: one length, in n
 		return false, true, false

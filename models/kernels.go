@@ -11,7 +11,7 @@ var kernelDims = map[string]string{
 	"dgemv": "mn", "dger": "mn",
 	"dtrsv": "n",
 	"dscal": "n", "daxpy": "n", "dcopy": "n", "dswap": "n", "idamax": "n",
-	"dlacpy": "mn", "dlatcpy": "mn", "dlaswp": "mn", "dlocswp": "mn",
+	"dlacpy": "mn", "dlatcpy": "mn", "dlaswp": "mn", "duswp": "mn", "dlocswp": "mn",
 }
 
 // ProductTerm is the M1 term of a kernel: the product that drives its cost

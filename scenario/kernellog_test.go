@@ -1,8 +1,11 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"github.com/emu-hpc/emu/kernels"
 )
 
 func TestKernelLogSumsToComputeTime(t *testing.T) {
@@ -40,5 +43,52 @@ func TestKernelLogSumsToComputeTime(t *testing.T) {
 	}
 	if shapeCalls != calls || calls == 0 {
 		t.Errorf("shapes hold %d calls, totals %d", shapeCalls, calls)
+	}
+}
+
+// TestKernelLogRecordsSwapSpans: HPL's row interchanges are logged as two
+// kernels with what calibration needs to measure them as the run makes
+// them: dlaswp (rows of A) with K, the local rows they are scattered over, at
+// least the rows moved; duswp (rows within the U and W buffers, P > 1 only)
+// compact, K = 0.
+func TestKernelLogRecordsSwapSpans(t *testing.T) {
+	for _, grid := range []struct{ p, q int }{{1, 2}, {2, 1}} {
+		s := Default()
+		for _, kv := range []string{"hpl.n=600", "hpl.nb=32", fmt.Sprintf("hpl.grids=[%dx%d]", grid.p, grid.q)} {
+			if err := s.Set(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := &KernelLog{Shapes: true}
+		if _, err := p.Run(RunOptions{Kernels: log}); err != nil {
+			t.Fatal(err)
+		}
+		var laswp, uswp int
+		for _, c := range log.Calls() {
+			switch c.Kernel {
+			case kernels.Laswp:
+				laswp += c.Calls
+				// The span is the panel's local rows, which hold the
+				// swapped rows; the local matrix has at most n rows.
+				if c.K < c.M || c.K > 600/grid.p+32 {
+					t.Errorf("%dx%d: dlaswp m=%d n=%d spread over %d rows", grid.p, grid.q, c.M, c.N, c.K)
+				}
+			case kernels.Uswp:
+				uswp += c.Calls
+				if c.K != 0 {
+					t.Errorf("%dx%d: duswp m=%d n=%d has span %d, want 0 (compact)", grid.p, grid.q, c.M, c.N, c.K)
+				}
+			}
+		}
+		if laswp == 0 {
+			t.Errorf("%dx%d: no dlaswp call logged", grid.p, grid.q)
+		}
+		if wantU := grid.p > 1; (uswp > 0) != wantU {
+			t.Errorf("%dx%d: %d duswp calls, want some: %v", grid.p, grid.q, uswp, wantU)
+		}
 	}
 }

@@ -20,14 +20,17 @@ type kern interface {
 	Dcopy(n int, x []float64, incX int, y []float64, incY int)
 	Idamax(n int, x []float64, incX int) int
 	// charge bills one of HPL's own copy kernels (laswp, lacpy, latcpy) on m rows
-	// of n columns.
-	charge(kernel string, m, n int)
+	// of n columns; span is how many rows of the local matrix those m rows are
+	// scattered over (0: adjacent), which sets the cache misses the call takes
+	// and is recorded for calibration as the call's K.
+	charge(kernel string, m, n, span int)
 }
 
 // Names of HPL's own kernels as charged: package kernels' names, so their
 // models come from the same models.toml entries calibration writes.
 const (
 	kLaswp  = kernels.Laswp
+	kUswp   = kernels.Uswp
 	kLacpy  = kernels.Lacpy
 	kLatcpy = kernels.Latcpy
 )

@@ -40,7 +40,11 @@ func (w swapCtx) wRow(wb []float64, i int) rowRef { return rowRef{wb, i*(w.n+1) 
 
 func (w swapCtx) real() bool { return w.pn.s.real }
 
-func (w swapCtx) charge(rows int) { w.pn.s.k.charge(kLaswp, rows, w.n) }
+// charge bills rows moved between U or W buffers; chargeA rows of A, which
+// lie anywhere among the panel's local rows (kernels.Laswp explains why they
+// are two kernels).
+func (w swapCtx) charge(rows int)  { w.pn.s.k.charge(kUswp, rows, w.n, 0) }
+func (w swapCtx) chargeA(rows int) { w.pn.s.k.charge(kLaswp, rows, w.n, w.pn.mp) }
 
 func copyRow(dst, src rowRef, n int) {
 	for c := range n {
@@ -59,7 +63,7 @@ func swapRows(a, b rowRef, n int) {
 // laswp01: the diagonal rank copies its m source rows into U slots, or into local
 // A rows (negative destination −la).
 func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
-	w.charge(m)
+	w.chargeA(m)
 	if !w.real() {
 		return
 	}
@@ -76,7 +80,7 @@ func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
 
 // laswp02: pack m source rows into W with their U slots.
 func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
-	w.charge(m)
+	w.chargeA(m)
 	if !w.real() {
 		return
 	}
@@ -99,7 +103,7 @@ func (w swapCtx) laswp03(m int, wb []float64) {
 
 // laswp04: own rows m0: U slot → A, W → U slot; rows m0…m1−1: W → their U slots.
 func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
-	w.charge(m1)
+	w.chargeA(m1)
 	if !w.real() {
 		return
 	}
@@ -115,7 +119,7 @@ func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp05: copy U slots into m local A rows.
 func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
-	w.charge(m)
+	w.chargeA(m)
 	if !w.real() {
 		return
 	}
@@ -126,7 +130,7 @@ func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
 
 // laswp06: swap m local A rows with U rows off … off+m−1.
 func (w swapCtx) laswp06(m, off int, lindxA []int) {
-	w.charge(m)
+	w.chargeA(m)
 	if !w.real() {
 		return
 	}
@@ -152,7 +156,7 @@ func (w swapCtx) laswpU(ipiv []int) {
 // lacpy copies the m×n matrix at a[ao] (lda) to b[bo] (ldb); latcpy copies the
 // transpose of the n×m matrix at a[ao]. Both charge their kernel.
 func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLacpy, m, n)
+	s.k.charge(kLacpy, m, n, 0)
 	if !s.real {
 		return
 	}
@@ -162,7 +166,7 @@ func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb 
 }
 
 func (s *solver) latcpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLatcpy, m, n)
+	s.k.charge(kLatcpy, m, n, 0)
 	if !s.real {
 		return
 	}

@@ -42,7 +42,7 @@ func (s *solver) updateOneRow(pr *prober, pn *panel, n, nb int) {
 		uplo, tr = blas.Upper, blas.Trans
 	}
 	apply := func(col, nn int) {
-		s.k.charge(kLaswp, jb, nn)
+		s.k.charge(kLaswp, jb, nn, pn.mp)
 		if s.real {
 			for i, ip := range ipiv {
 				if i != ip {
