@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sort"
 
 	"github.com/emu-hpc/emu/kernels"
@@ -15,6 +14,10 @@ import (
 type AppCall struct {
 	Call  Call // kernel, dimensions and BLAS form; Index is ignored
 	Count int
+	// Run says which of the runs to predict made the calls (an HPL.dat
+	// lists several): each run weighs the same in the draw, whatever its
+	// size, since each run's prediction is to be right, not their sum.
+	Run int
 }
 
 // perCallWork is the work a call costs beyond its product term, in the
@@ -97,20 +100,45 @@ func FromApp(calls []AppCall, perKernel int, seed uint64) (Plan, error) {
 // pickCalls draws up to n distinct calls of one kernel (see FromApp) and
 // returns them in the order drawn.
 func pickCalls(calls []AppCall, n int, rng *rand.Rand) []Call {
-	sorted := slices.Clone(calls)
-	sort.SliceStable(sorted, func(i, j int) bool { return work(sorted[i].Call) < work(sorted[j].Call) })
+	// Each run's calls weigh their share of that run's time (and count):
+	// in one HPL.dat an N = 16,000 run would otherwise leave an N = 4,000
+	// run's calls a sixty-fourth of the draw.
+	runTime, runCount := map[int]float64{}, map[int]float64{}
+	for _, c := range calls {
+		runTime[c.Run] += float64(c.Count) * work(c.Call)
+		runCount[c.Run] += float64(c.Count)
+	}
+	type weighted struct {
+		call        Call
+		time, count float64
+	}
+	at := map[Call]int{}
+	var sorted []weighted
+	for _, c := range calls {
+		i, ok := at[c.Call]
+		if !ok {
+			i = len(sorted)
+			at[c.Call] = i
+			sorted = append(sorted, weighted{call: c.Call})
+		}
+		if t := runTime[c.Run]; t > 0 {
+			sorted[i].time += float64(c.Count) * work(c.Call) / t
+		}
+		sorted[i].count += float64(c.Count) / runCount[c.Run]
+	}
+	sort.SliceStable(sorted, func(i, j int) bool { return work(sorted[i].call) < work(sorted[j].call) })
 	if len(sorted) <= n {
 		out := make([]Call, len(sorted))
 		for i, c := range sorted {
-			out[i] = c.Call
+			out[i] = c.call
 		}
 		return out
 	}
 	byTime := make([]float64, len(sorted))
 	byCount := make([]float64, len(sorted))
 	for i, c := range sorted {
-		byTime[i] = float64(c.Count) * work(c.Call)
-		byCount[i] = float64(c.Count)
+		byTime[i] = c.time
+		byCount[i] = c.count
 	}
 	taken := make([]bool, len(sorted))
 	var out []Call
@@ -130,7 +158,7 @@ func pickCalls(calls []AppCall, n int, rng *rand.Rand) []Call {
 				}
 			}
 			taken[i] = true
-			out = append(out, sorted[i].Call)
+			out = append(out, sorted[i].call)
 		}
 	}
 	return out

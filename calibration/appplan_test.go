@@ -95,6 +95,40 @@ func TestFromAppSamplesTimeAndCount(t *testing.T) {
 	}
 }
 
+func TestFromAppWeighsRunsAlike(t *testing.T) {
+	// Two runs of one HPL.dat: a large one whose dgemm calls (m ≥ 1000) hold
+	// 4,000 times the time of a small one's (m < 100). Drawn as one run, the
+	// small run's calls would get the count half of the samples only; each
+	// run weighing the same, they get about half of the time-drawn ones too.
+	var calls []AppCall
+	for i := 1; i <= 50; i++ {
+		calls = append(calls,
+			AppCall{Call: Call{Kernel: "dgemm", M: 2 * i, N: 64, K: 64}, Count: 10, Run: 0},
+			AppCall{Call: Call{Kernel: "dgemm", M: 1000 + 20*i, N: 2000, K: 64}, Count: 10, Run: 1})
+	}
+	count := func(calls []AppCall) (small int) {
+		p, err := FromApp(calls, 20, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range p.Total() {
+			if p.Call(i).M < 1000 {
+				small++
+			}
+		}
+		return small
+	}
+	if small := count(calls); small < 8 || small > 12 {
+		t.Errorf("%d of 20 samples from the small run, want about 10", small)
+	}
+	for i := range calls {
+		calls[i].Run = 0
+	}
+	if small := count(calls); small > 6 {
+		t.Errorf("as one run: %d of 20 samples from the small calls, want few (the count half only)", small)
+	}
+}
+
 func TestFromAppRefusesBadCalls(t *testing.T) {
 	for _, calls := range [][]AppCall{
 		nil,

@@ -19,11 +19,6 @@ type measurer struct {
 	a, b, c  []float64
 	piv      []int
 	repeats  int // timed runs per call, averaged
-
-	// stream is the region the operands an application sweeps through
-	// memory rotate through (see streamed); next is where the next starts.
-	stream []float64
-	next   int
 }
 
 // newMeasurer returns a measurer timing each call repeats times (at least
@@ -46,55 +41,6 @@ func (w *measurer) reserve(p Plan, have []bool) {
 		na, nb, nc = max(na, a), max(nb, b), max(nc, c)
 	}
 	w.a, w.b, w.c = w.fill(w.a, na), w.fill(w.b, nb), w.fill(w.c, nc)
-	if w.stream == nil && planStreams(p, have) {
-		w.stream = w.fill(nil, streamLen)
-	}
-}
-
-// planStreams reports whether a call still to measure sweeps memory
-// (HPL's row interchanges; see streamed).
-func planStreams(p Plan, have []bool) bool {
-	for i, done := range have {
-		if !done && streams(p.Call(i).Kernel) {
-			return true
-		}
-	}
-	return false
-}
-
-// streams reports whether a kernel's calls take their operand cold from a
-// matrix far larger than any cache in the application: HPL's row
-// interchanges (dlaswp and its copies into U) pick rows scattered over the
-// whole local trailing matrix, one cache line per element, right after the
-// previous panel's update has swept it out of cache. Timed in cache, the
-// interchanges of an N = 4,000 run measured a tenth of their real cost
-// (0.9 against 9.3 ns per element on the project's VM).
-func streams(kernel string) bool {
-	switch kernels.Family(kernel) {
-	case kernels.Laswp:
-		return true
-	}
-	return false
-}
-
-// streamLen is the size of the region streamed operands rotate through:
-// 128 MiB, several times a server's last-level cache, so an operand has
-// left every cache before its turn comes again.
-const streamLen = 16 << 20
-
-// streamed returns n elements of the stream at its next place, so that no
-// repeat finds them in cache; an operand too large for the rotation to
-// matter (over a quarter of the stream) takes buf.
-func (w *measurer) streamed(buf []float64, n int) []float64 {
-	if w.stream == nil || n > streamLen/4 {
-		return w.fill(buf, n)
-	}
-	if w.next+n > len(w.stream) {
-		w.next = 0
-	}
-	out := w.stream[w.next : w.next+n : w.next+n]
-	w.next += n
-	return out
 }
 
 // operandSizes gives the elements prepare puts in w.a, w.b and w.c for c.
@@ -266,14 +212,35 @@ func (w *measurer) prepare(c Call) func() {
 	case kernels.Latcpy:
 		w.a, w.b = w.fill(w.a, m*n), w.fill(w.b, m*n)
 		return func() { latcpy(m, n, w.a, m, w.b, n) }
-	default: // dlaswp, duswp, dlocswp: m row interchanges across n columns of a matrix of K rows (2m if K is not given)
+	case kernels.Laswp:
+		// HPL's interchanges on A: row i of the top M rows with a row
+		// anywhere below it among the K local rows, every line cold: the
+		// previous update swept the matrix out of cache. Interchanges
+		// only permute values, so the operand is never refilled (a refill
+		// would bring it into cache), and each run takes its top rows
+		// and pivots elsewhere so it does not find the lines the last run
+		// touched. Timed on rows within 2M that it had just written,
+		// the interchanges of an N = 4,000 run measured a tenth of their
+		// real cost (0.9 against 8.4 ns per element on the project's VM).
 		rows := max(2*m, k)
-		w.a = w.streamed(w.a, rows*n)
+		top := w.rng.IntN(rows - m + 1)
+		w.piv = w.piv[:0]
+		for i := 0; i < m; i++ {
+			w.piv = append(w.piv, w.rng.IntN(rows))
+		}
+		if cap(w.a) < rows*n {
+			w.a = w.fill(w.a, rows*n)
+		}
+		a := w.a[:rows*n]
+		return func() { laswp(n, a, rows, top, w.piv) }
+	default: // duswp, dlocswp: m row interchanges across n columns of a compact 2m-row buffer, in cache
+		rows := 2 * m
+		w.a = w.fill(w.a, rows*n)
 		w.piv = w.piv[:0]
 		for i := 0; i < m; i++ {
 			w.piv = append(w.piv, i+w.rng.IntN(rows-i))
 		}
-		return func() { laswp(n, w.a, rows, w.piv) }
+		return func() { laswp(n, w.a, rows, 0, w.piv) }
 	}
 }
 
@@ -295,11 +262,12 @@ func latcpy(m, n int, a []float64, lda int, b []float64, ldb int) {
 	}
 }
 
-func laswp(n int, a []float64, lda int, piv []int) {
+// laswp interchanges, in each of n columns, row top+i with row piv[i].
+func laswp(n int, a []float64, lda, top int, piv []int) {
 	for j := 0; j < n; j++ {
 		col := a[j*lda : j*lda+lda]
 		for i, p := range piv {
-			col[i], col[p] = col[p], col[i]
+			col[top+i], col[p] = col[p], col[top+i]
 		}
 	}
 }

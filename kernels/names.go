@@ -94,7 +94,9 @@ func dims(kernel string) (useM, useN, useK bool) {
 	switch kernel {
 	case "dgemm", "dtrsm":
 		return true, true, true
-	case "dgemv", "dger", Laswp, Uswp, Lacpy, Latcpy, Locswp:
+	case Laswp: // K: the local rows its rows are scattered over (0: unknown)
+		return true, true, true
+	case "dgemv", "dger", Uswp, Lacpy, Latcpy, Locswp:
 		return true, true, false
 	default: // dtrsv and level 1: one length, in n
 		return false, true, false
@@ -123,6 +125,9 @@ func VarsFor(kernel string, m, n, k int) (v models.Vars, empty bool, err error) 
 	fm, fn, fk := float64(m), float64(n), float64(k)
 	v = models.Vars{M: fm, N: fn, K: fk}
 	switch {
+	case kernel == Laswp || Family(kernel) == Laswp:
+		v.W = fm * fn
+		empty = m == 0 || n == 0
 	case useK:
 		v.W = fm * fn * fk
 		empty = m == 0 || n == 0 || k == 0

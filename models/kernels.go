@@ -3,7 +3,8 @@ package models
 // Natural term sets of the kernels emu knows (reference/hpl.md §12 and the
 // kernels package's Vars conventions: dtrsm carries the triangle order in K,
 // dtrsv its order in N, level-1 kernels their length in N, HPL's copy and
-// swap routines rows in M and columns in N).
+// swap routines rows in M and columns in N; dlaswp, whose rows of A are
+// scattered, the local rows they are scattered over in K).
 
 // kernelDims lists, per kernel, the variables its calls use.
 var kernelDims = map[string]string{
@@ -11,16 +12,18 @@ var kernelDims = map[string]string{
 	"dgemv": "mn", "dger": "mn",
 	"dtrsv": "n",
 	"dscal": "n", "daxpy": "n", "dcopy": "n", "dswap": "n", "idamax": "n",
-	"dlacpy": "mn", "dlatcpy": "mn", "dlaswp": "mn", "duswp": "mn", "dlocswp": "mn",
+	"dlacpy": "mn", "dlatcpy": "mn", "dlaswp": "mnk", "duswp": "mn", "dlocswp": "mn",
 }
 
 // ProductTerm is the M1 term of a kernel: the product that drives its cost
 // (dgemm and dtrsm "m*n*k", dgemv and dger "m*n", dtrsv "n*n", level-1 "n",
 // HPL's copies and swaps "m*n"); "" for a kernel it does not know.
 func ProductTerm(kernel string) string {
-	switch kernel {
+	switch family(kernel) {
 	case "dtrsv":
 		return "n*n"
+	case "dlaswp":
+		return "m*n" // elements moved; K only makes each dearer
 	}
 	dims, ok := dimsOf(kernel)
 	if !ok {
@@ -34,8 +37,13 @@ func ProductTerm(kernel string) string {
 // m*n*k, m*n, m*k, n*k, m, n, k, 1); dtrsv, whose cost is quadratic in its
 // order, gets n*n, n, 1. Nil for a kernel it does not know.
 func PolyTerms(kernel string) []string {
-	if kernel == "dtrsv" {
+	switch family(kernel) {
+	case "dtrsv":
 		return []string{"n*n", "n", "1"}
+	case "dlaswp":
+		// Each element moved costs a cache line, and more the wider the
+		// rows are scattered (TLB misses): m*n at a rate growing with k.
+		return []string{"m*n*k", "m*n", "m", "n", "1"}
 	}
 	dims, ok := dimsOf(kernel)
 	if !ok {
@@ -70,6 +78,14 @@ func dimsOf(kernel string) ([]int, bool) {
 		idx[i] = varIndex(d[i : i+1])
 	}
 	return idx, true
+}
+
+// family is dlaswp for HPL's variants of it ("HPL_dlaswp01T"), else kernel.
+func family(kernel string) string {
+	if hasPrefix(kernel, "dlaswp") || hasPrefix(kernel, "HPL_dlaswp") {
+		return "dlaswp"
+	}
+	return kernel
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }

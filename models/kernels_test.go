@@ -19,7 +19,8 @@ func TestNaturalTerms(t *testing.T) {
 		{"dtrsv", "n*n", []string{"n*n", "n", "1"}},
 		{"daxpy", "n", []string{"n", "1"}},
 		{"idamax", "n", []string{"n", "1"}},
-		{"HPL_dlaswp01T", "m*n", []string{"m*n", "m", "n", "1"}},
+		{"HPL_dlaswp01T", "m*n", []string{"m*n*k", "m*n", "m", "n", "1"}},
+		{"duswp", "m*n", []string{"m*n", "m", "n", "1"}},
 		{"dlatcpy", "m*n", []string{"m*n", "m", "n", "1"}},
 		{"frobnicate", "", nil},
 	}

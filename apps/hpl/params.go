@@ -273,6 +273,19 @@ func (d Dat) Tests() []Params {
 	return out
 }
 
+// Dat is the HPL.dat of this one test: Tests gives back [p].
+func (p Params) Dat() Dat {
+	return Dat{
+		OutFile: "HPL.out", Device: 6, Ns: []int{p.N}, NBs: []int{p.NB}, PMap: p.PMap,
+		Grids: []Grid{{P: p.P, Q: p.Q}}, Threshold: p.Threshold,
+		PFacts: []Fact{p.PFact}, NBMins: []int{p.NBMin}, NDivs: []int{p.NDiv},
+		RFacts: []Fact{p.RFact}, BCasts: []BCast{p.BCast}, Depths: []int{p.Depth},
+		Swap: p.Swap, SwapThreshold: p.SwapThreshold,
+		L1Transposed: p.L1Transposed, UTransposed: p.UTransposed,
+		Equilibration: p.Equilibration, Alignment: p.Alignment,
+	}
+}
+
 // MaxRanks is the largest P·Q over the grids: the number of ranks the run needs.
 func (d Dat) MaxRanks() int {
 	m := 0

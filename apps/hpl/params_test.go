@@ -67,6 +67,12 @@ func TestTestsLoopOrder(t *testing.T) {
 	if d.MaxRanks() != 4 {
 		t.Errorf("MaxRanks %d", d.MaxRanks())
 	}
+	// Each test's own HPL.dat holds that test alone.
+	for _, i := range []int{0, 1, 2, 6, 18, 72, 288, 863} {
+		if got := ts[i].Dat().Tests(); len(got) != 1 || got[0] != ts[i] {
+			t.Errorf("test %d: its Dat gives %+v, want [%+v]", i, got, ts[i])
+		}
+	}
 }
 
 func TestValidate(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/scenario"
@@ -41,16 +42,23 @@ func appCalls(sf *scenarioFlags, file string) ([]calibration.AppCall, int, strin
 			onNode++
 		}
 	}
-	log := &scenario.KernelLog{Shapes: true, Ranks: func(r int) bool { return place[r] == place[0] }}
-	if _, err := plan.Run(scenario.RunOptions{Kernels: log}); err != nil {
-		return nil, 0, "", fmt.Errorf("calibrate: emulating the run to record its kernel calls: %w", err)
-	}
+	// One emulation per test of the HPL.dat, so that calibration can give
+	// each run the same weight (calibration.AppCall.Run).
 	var calls []calibration.AppCall
-	for _, s := range log.Calls() {
-		calls = append(calls, calibration.AppCall{Count: s.Calls, Call: calibration.Call{
-			Kernel: s.Kernel, M: s.M, N: s.N, K: s.K,
-			Side: s.Form.Side(), TransA: s.Form.TransA(), TransB: s.Form.TransB(),
-		}})
+	for run, test := range plan.HPL {
+		one := *plan
+		dat := test.Dat()
+		one.HPL, one.HPLDat = []hpl.Params{test}, &dat
+		log := &scenario.KernelLog{Shapes: true, Ranks: func(r int) bool { return place[r] == place[0] }}
+		if _, err := one.Run(scenario.RunOptions{Kernels: log}); err != nil {
+			return nil, 0, "", fmt.Errorf("calibrate: emulating the run to record its kernel calls: %w", err)
+		}
+		for _, s := range log.Calls() {
+			calls = append(calls, calibration.AppCall{Count: s.Calls, Run: run, Call: calibration.Call{
+				Kernel: s.Kernel, M: s.M, N: s.N, K: s.K,
+				Side: s.Form.Side(), TransA: s.Form.TransA(), TransB: s.Form.TransB(),
+			}})
+		}
 	}
 	return calls, min(onNode, runtime.NumCPU()), plan.Kernels.Backend, nil
 }
