@@ -174,6 +174,17 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 		}
 	}
 	res.HPL = results[0]
+	// HPL prints each phase's largest time over the ranks.
+	for i, r := range res.HPL {
+		if r == nil {
+			continue
+		}
+		for _, rr := range results[1:] {
+			if i < len(rr) && rr[i] != nil {
+				r.Phases.Max(rr[i].Phases)
+			}
+		}
+	}
 	res.Results = res.HPL
 	return nil
 }

@@ -123,7 +123,9 @@ func (pn *panel) factor() {
 	}
 	s := pn.s
 	s.factWork = zeroed(s.factWork, 4+2*jb) // one panel is factored at a time
+	t0 := s.clk.now()
 	pn.rfact(pn.mp, jb, 0, s.factWork)
+	s.timed(&s.phases.RFact, t0)
 	pn.jj += jb
 	pn.nq -= jb
 }

@@ -41,7 +41,9 @@ func (pn *panel) advance(c *cursor) {
 // swapPivot agrees on column jj's pivot across the process column (which row,
 // and its values into work) and moves that row into place.
 func (pn *panel) swapPivot(c cursor, jj int, work []float64) {
+	t0 := pn.s.clk.now()
 	pn.mxswp(c.m, c.ii, jj, work)
+	pn.s.timed(&pn.s.phases.MxSwp, t0)
 	pn.locswp(c.ii, jj, work)
 }
 

@@ -11,7 +11,9 @@ func (pn *panel) rfact(m, n, icoff int, work []float64) {
 	s := pn.s
 	nbmin, ndiv := s.p.NBMin, s.p.NDiv
 	if n <= nbmin {
+		t0 := s.clk.now()
 		pn.pfact(m, n, icoff, work)
+		s.timed(&s.phases.PFact, t0)
 		return
 	}
 	k, lda, n0 := s.k, s.lda, pn.jb

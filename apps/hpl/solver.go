@@ -25,6 +25,7 @@ type solver struct {
 	swap      swapScratch // reused by the swap index computations
 	factWork  []float64   // panel factorization workspace (panel.factor)
 	spare     []*panel    // released panels, whose arrays newPanel reuses
+	phases    Phases      // this rank's detailed timings
 }
 
 // panelMark is the simulated time at which this rank finished a panel's iteration.
@@ -85,6 +86,9 @@ type Result struct {
 	// expected within Time ± ExpectedError (extrapolate.go says how it is made).
 	ExpectedError float64 `json:"expected_error_s,omitempty"`
 	Skipped       bool    `json:"skipped,omitempty"` // not run: its matrices exceed Options.MemoryLimit
+	// Phases are HPL's detailed timings: this rank's in RunTests' results,
+	// the largest over the grid's ranks once combined (MaxPhases).
+	Phases Phases `json:"phases"`
 
 	norms            checkResult
 	skipRow, skipCol int // the largest grid coordinates, which HPL's skip warning prints
@@ -206,7 +210,7 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 		spread = treeAllreduce(g.all, []float64{s.spread}, 1, bytesPerDouble, opMax)[0]
 	}
 	res := &Result{Params: p, Variant: p.Variant(), N: p.N, NB: p.NB, P: p.P, Q: p.Q,
-		Start: t0, Time: tm[0], Info: s.info, Panels: panels}
+		Start: t0, Time: tm[0], Info: s.info, Panels: panels, Phases: s.phases}
 	if len(tm) > 1 {
 		res.Extrapolated = true
 		res.EmulatedTime = tm[0]

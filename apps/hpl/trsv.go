@@ -5,6 +5,7 @@ import "gonum.org/v1/gonum/blas"
 // trsv is HPL_pdtrsv (hpl.md §9): solve U x = y block by block from the last,
 // y being the updated b in column N; x ends replicated in every process row.
 func (s *solver) trsv() {
+	defer s.timed(&s.phases.UpTrsv, s.clk.now())
 	n := s.n
 	if n <= 0 {
 		return

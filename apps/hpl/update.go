@@ -6,6 +6,7 @@ import "gonum.org/v1/gonum/blas"
 // its remaining local columns (all when nn < 0), driving the broadcast of pb (nil
 // for none) at HPL's probe points.
 func (s *solver) update(pb, pn *panel, nn int) {
+	defer s.timed(&s.phases.Update, s.clk.now())
 	nb, jb := s.nb, pn.jb
 	n := pn.nq
 	if nn >= 0 {
@@ -42,6 +43,7 @@ func (s *solver) updateOneRow(pr *prober, pn *panel, n, nb int) {
 		uplo, tr = blas.Upper, blas.Trans
 	}
 	apply := func(col, nn int) {
+		t0 := s.clk.now()
 		s.k.charge(kLaswp, jb, nn, pn.mp)
 		if s.real {
 			for i, ip := range ipiv {
@@ -53,6 +55,7 @@ func (s *solver) updateOneRow(pr *prober, pn *panel, n, nb int) {
 				}
 			}
 		}
+		s.timed(&s.phases.Laswp, t0)
 		k.Dtrsm(blas.Left, uplo, tr, blas.Unit, jb, nn, 1, pn.l1, jb, pn.aat(0, col), lda)
 		k.Dgemm(blas.NoTrans, blas.NoTrans, mp, nn, jb, -1, at(pn.l2, pn.l2o), pn.ldl2, pn.aat(0, col), lda, 1, pn.aat(jb, col), lda)
 	}
@@ -68,11 +71,13 @@ func (s *solver) updateRows(pr *prober, pn *panel, n, nb int) {
 	} else {
 		pn.u = nil
 	}
+	t0 := s.clk.now()
 	if s.p.Swap == SpreadRoll || (s.p.Swap == Mix && n > s.p.SwapThreshold) {
 		pn.swapSpreadRoll(pr, n)
 	} else {
 		pn.swapBinary(pr, n)
 	}
+	s.timed(&s.phases.Laswp, t0)
 	curr := pn.curr()
 	mp := pn.mp
 	if curr {

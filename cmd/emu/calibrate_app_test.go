@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 func TestCalibrateMeasuresTheRunsCalls(t *testing.T) {
@@ -89,5 +92,78 @@ func TestExplainComparesModelAndTimed(t *testing.T) {
 	}
 	if want := pctError(dgemm.ModelS, dgemm.TimedS); dgemm.ErrorPct != want {
 		t.Errorf("dgemm error %g%%, want %g%%", dgemm.ErrorPct, want)
+	}
+}
+
+// TestExplainAgainstARealRun: --real reads a real HPL's output (detailed
+// timing) and puts its phases and Time beside the model's, the error taken
+// against the real run; a file without the scenario's test is bad input.
+func TestExplainAgainstARealRun(t *testing.T) {
+	s := scenario.Default()
+	for _, kv := range []string{"hpl.n=256", "hpl.nb=32"} {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := p.HPL[0]
+	dir := t.TempDir()
+	real := filepath.Join(dir, "xhpl.out")
+	out := fmt.Sprintf(`HPLinpack 2.3
+T/V                N    NB     P     Q               Time                 Gflops
+--------------------------------------------------------------------------------
+%s  %d  %d  %d  %d  0.02  %.4e
+Max aggregated wall time rfact . . . :            0.00500
++ Max aggregated wall time pfact . . :            0.00400
++ Max aggregated wall time mxswp . . :            0.00300
+Max aggregated wall time update  . . :            0.01000
++ Max aggregated wall time laswp . . :            0.00200
+Max aggregated wall time up tr sv  . :            0.00100
+`, test.Variant(), test.N, test.NB, test.P, test.Q, (2.0/3.0*256*256*256+1.5*256*256)/0.02/1e9)
+	if err := os.WriteFile(real, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	js := filepath.Join(dir, "ex.json")
+	code, stdout, errOut := runCLI(t, "explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--real", real, "--json", js)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"HPL phase", "real s", "laswp", "up tr sv", "model error vs real"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex explanation
+	if err := json.Unmarshal(data, &ex); err != nil {
+		t.Fatal(err)
+	}
+	if ex.Real == nil || math.Abs(ex.Real.Time-0.02) > 1e-4*0.02 || ex.Real.Line != 4 {
+		t.Fatalf("real run %+v, want Time 0.02 s from line 4", ex.Real)
+	}
+	if len(ex.Phases) != 6 || ex.Phases[4].Phase != "laswp" || ex.Phases[4].RealS == nil || *ex.Phases[4].RealS != 0.002 {
+		t.Fatalf("phases %+v", ex.Phases)
+	}
+	for _, ph := range ex.Phases {
+		if want := pctError(ph.ModelS, *ph.RealS); ph.ErrorPct != want {
+			t.Errorf("%s: error %g%%, want %g%% (model against real)", ph.Phase, ph.ErrorPct, want)
+		}
+	}
+	if ex.RealTimeErr == nil || *ex.RealTimeErr != pctError(ex.Model.Time, ex.Real.Time) {
+		t.Errorf("time error against real %v", ex.RealTimeErr)
+	}
+
+	// Another test's output is refused, naming the file.
+	other := filepath.Join(dir, "other.out")
+	os.WriteFile(other, []byte("WR00L2L2  512  32  2  2  0.02  8.0e+00\n"), 0o644)
+	code, _, errOut = runCLI(t, "explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--real", other)
+	if code != exitInput || !strings.Contains(errOut, "other.out has no result of the scenario's first test") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("exit %d, %q: want 2 and one line naming the file", code, errOut)
 	}
 }

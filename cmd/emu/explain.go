@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -21,6 +24,7 @@ func newExplainCmd() *cobra.Command {
 		sf      scenarioFlags
 		backend string
 		jsonOut string
+		realOut string
 	)
 	cmd := &cobra.Command{
 		Use:   "explain [FILE.toml] [--hpl-dat HPL.dat]",
@@ -29,12 +33,17 @@ func newExplainCmd() *cobra.Command {
 executing every kernel on this node and charging its measured time (timed mode) —
 and prints, per kernel, the calls and the seconds each run charged, summed over
 all ranks, and the model's error against the measurement; then each run's
-communication and waiting time (mean per rank) and the application's result.
+communication and waiting time (mean per rank), the application's result and,
+for HPL, the time of each of HPL's phases as HPL's detailed timing prints them
+(the largest over the ranks). With --real, the output of a real HPL run of
+the same test (xhpl's, built with -DHPL_DETAILED_TIMING for the phases) is
+a third column, and the model's error is taken against it.
 A kernel whose model is far off is the one to calibrate again or fit
 differently. Keep the case small: timed mode executes the whole run on this node,
 one rank at a time.`,
 		Example: `  emu explain node.toml --hpl-dat HPL.dat
-  emu explain --hpl-dat HPL.dat --set kernels.models=models.toml --backend openblas`,
+  emu explain --hpl-dat HPL.dat --set kernels.models=models.toml --backend openblas
+  emu explain node.toml --hpl-dat HPL.dat --set kernels.models=models.toml --real xhpl.out`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
@@ -43,6 +52,16 @@ one rank at a time.`,
 			}
 			if err := checkOutputs(outputPath{"--json", jsonOut, false}); err != nil {
 				return err
+			}
+			var realRows []hpl.OutputRow
+			if realOut != "" {
+				data, err := os.ReadFile(realOut)
+				if err != nil {
+					return fmt.Errorf("--real: %v", err)
+				}
+				if realRows, err = hpl.ParseOutput(data, realOut); err != nil {
+					return fmt.Errorf("--real: %v", err)
+				}
 			}
 			model, err := sf.plan(file)
 			if err != nil {
@@ -72,6 +91,11 @@ one rank at a time.`,
 				}
 				*side.into = summarize(res)
 			}
+			if realOut != "" {
+				if err := ex.addReal(model, realRows, realOut); err != nil {
+					return fmt.Errorf("--real: %v", err)
+				}
+			}
 			ex.compare()
 			if err := ex.write(cmd.OutOrStdout()); err != nil {
 				return asFailure(err)
@@ -94,15 +118,34 @@ one rank at a time.`,
 	sf.add(cmd)
 	cmd.Flags().StringVar(&backend, "backend", "", "BLAS backend of the timed run (default: the scenario's kernels.backend)")
 	cmd.Flags().StringVar(&jsonOut, "json", "", "write the comparison as JSON to `FILE`")
+	cmd.Flags().StringVar(&realOut, "real", "", "compare with the output `FILE` of a real HPL run of the same test (xhpl's; built with -DHPL_DETAILED_TIMING it gives the phases)")
 	return cmd
 }
 
 // explainRun is one side of an explanation.
 type explainRun struct {
 	Kernels []scenario.KernelTotal `json:"kernels"`
-	Comm    float64                `json:"communication_s"` // mean per rank, s
-	Wait    float64                `json:"waiting_s"`       // mean per rank, s
-	Time    float64                `json:"time_s"`          // the application's time (HPL: its first test's Time), s
+	Comm    float64                `json:"communication_s"`  // mean per rank, s
+	Wait    float64                `json:"waiting_s"`        // mean per rank, s
+	Time    float64                `json:"time_s"`           // the application's time (HPL: its first test's Time), s
+	Phases  *hpl.Phases            `json:"phases,omitempty"` // HPL's detailed timings of its first test
+}
+
+// realRun is the real HPL run an explanation is compared with (--real).
+type realRun struct {
+	File   string      `json:"file"`
+	Line   int         `json:"line"`
+	Time   float64     `json:"time_s"`
+	Phases *hpl.Phases `json:"phases,omitempty"`
+}
+
+// phaseError is one of HPL's phases in the comparison.
+type phaseError struct {
+	Phase    string   `json:"phase"`
+	ModelS   float64  `json:"model_s"`
+	TimedS   float64  `json:"timed_s"`
+	RealS    *float64 `json:"real_s,omitempty"`
+	ErrorPct float64  `json:"error_pct"` // model against real when given, else against timed
 }
 
 // kernelError is one kernel's row of the comparison.
@@ -121,12 +164,36 @@ type explanation struct {
 	Timed   explainRun    `json:"timed"`
 	Rows    []kernelError `json:"per_kernel"`
 	TimeErr float64       `json:"time_error_pct"`
+	Real    *realRun      `json:"real,omitempty"`
+	Phases  []phaseError  `json:"per_phase,omitempty"`
+	// RealTimeErr is the model's Time against the real run's, in percent.
+	RealTimeErr *float64 `json:"real_time_error_pct,omitempty"`
+}
+
+// addReal finds the real run of the plan's first HPL test among rows.
+func (ex *explanation) addReal(p *scenario.Plan, rows []hpl.OutputRow, file string) error {
+	if len(p.HPL) == 0 {
+		return fmt.Errorf("the scenario runs %s, not HPL", p.App)
+	}
+	t := p.HPL[0]
+	var have []string
+	for _, r := range rows {
+		if r.Variant == t.Variant() && r.N == t.N && r.NB == t.NB && r.P == t.P && r.Q == t.Q {
+			ex.Real = &realRun{File: file, Line: r.Line, Time: r.Time, Phases: r.Phases}
+			return nil
+		}
+		have = append(have, fmt.Sprintf("%s %d %d %dx%d", r.Variant, r.N, r.NB, r.P, r.Q))
+	}
+	return fmt.Errorf("%s has no result of the scenario's first test %s N=%d NB=%d %dx%d (it holds %s)",
+		file, t.Variant(), t.N, t.NB, t.P, t.Q, strings.Join(have, ", "))
 }
 
 func summarize(res *scenario.Result) explainRun {
 	out := explainRun{Kernels: res.Kernels, Time: res.SimulatedTime}
 	if len(res.HPL) > 0 {
 		out.Time = res.HPL[0].Time
+		ph := res.HPL[0].Phases
+		out.Phases = &ph
 	}
 	if b := res.Breakdown; b != nil && len(b.Comm) > 0 {
 		for r := range b.Comm {
@@ -174,6 +241,28 @@ func (ex *explanation) compare() {
 		return ex.Rows[i].Kernel < ex.Rows[j].Kernel
 	})
 	ex.TimeErr = pctError(ex.Model.Time, ex.Timed.Time)
+	ex.Phases = ex.Phases[:0]
+	if ex.Model.Phases != nil && ex.Timed.Phases != nil {
+		timed := ex.Timed.Phases.Rows()
+		var real []hpl.PhaseRow
+		if ex.Real != nil && ex.Real.Phases != nil {
+			real = ex.Real.Phases.Rows()
+		}
+		for i, m := range ex.Model.Phases.Rows() {
+			pe := phaseError{Phase: m.Name, ModelS: m.Seconds, TimedS: timed[i].Seconds}
+			pe.ErrorPct = pctError(pe.ModelS, pe.TimedS)
+			if real != nil {
+				r := real[i].Seconds
+				pe.RealS = &r
+				pe.ErrorPct = pctError(pe.ModelS, r)
+			}
+			ex.Phases = append(ex.Phases, pe)
+		}
+	}
+	if ex.Real != nil {
+		e := pctError(ex.Model.Time, ex.Real.Time)
+		ex.RealTimeErr = &e
+	}
 }
 
 // pctError is (model − measured)/measured in percent; 0 when both are 0 and
@@ -205,5 +294,26 @@ func (ex *explanation) write(w io.Writer) error {
 	fmt.Fprintf(tw, "communication (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Comm, ex.Timed.Comm)
 	fmt.Fprintf(tw, "waiting (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Wait, ex.Timed.Wait)
 	fmt.Fprintf(tw, "application time\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", ex.Model.Time, ex.Timed.Time, ex.TimeErr)
+	if err := tw.Flush(); err != nil || len(ex.Phases) == 0 {
+		return err
+	}
+	// HPL's phases (detailed timing), beside the real run's when given.
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	against := "timed"
+	if ex.Real != nil {
+		against = "real"
+	}
+	fmt.Fprintf(tw, "HPL phase (max over ranks)\tmodel s\ttimed s\treal s\tmodel error vs %s\t\n", against)
+	for _, p := range ex.Phases {
+		real := "-"
+		if p.RealS != nil {
+			real = fmt.Sprintf("%.4g", *p.RealS)
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%s\t%+.1f%%\t\n", p.Phase, p.ModelS, p.TimedS, real, p.ErrorPct)
+	}
+	if ex.Real != nil {
+		fmt.Fprintf(tw, "Time\t%.4g\t%.4g\t%.4g\t%+.1f%%\t\n", ex.Model.Time, ex.Timed.Time, ex.Real.Time, *ex.RealTimeErr)
+	}
 	return tw.Flush()
 }
