@@ -64,19 +64,26 @@ func (x *exec) deadlock(dl *ranks.DeadlockError) error {
 func (x *exec) goalBlocked(rank int) (string, int, string) {
 	s := x.t.goal
 	g := x.goal[rank]
-	if g == nil || len(g.ops) == 0 {
-		return s.Name, 0, "no op posted"
-	}
 	var parts []string
-	for i, o := range g.ops {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(g.ops)-i))
+	line := 0
+	for i, p := range g.pending {
+		if p != opPosted {
+			continue
+		}
+		op := s.Op(g.first + i)
+		if line == 0 {
+			line = op.Line
+		}
+		if len(parts) == 3 {
+			parts = append(parts, "…")
 			break
 		}
-		op := s.Op(int(o))
 		parts = append(parts, describeGOAL(op))
 	}
-	return s.Name, s.Op(int(g.ops[0])).Line, "waiting for " + strings.Join(parts, ", ")
+	if len(parts) == 0 {
+		return s.Name, 0, "no op posted"
+	}
+	return s.Name, line, "waiting for " + strings.Join(parts, ", ")
 }
 
 func describeGOAL(op goal.Op) string {

@@ -35,21 +35,28 @@ func goalTag(tag int) int {
 // started), sends and receives are posted at once, calcs run one at a
 // time, and the rank waits for any posted op when nothing else can start.
 type goalRank struct {
-	first   int              // global index of the rank's first op
-	pending []int32          // per op: dependencies not yet met
-	comms   []int32          // ready sends and receives, in the order they became ready (global indices)
-	calcs   []int32          // ready calcs, likewise
-	reqs    []*ranks.Request // what Waitany scans (it sets the completed entry to nil)
-	held    []*ranks.Request // the same requests, kept for Free
-	ops     []int32          // reqs[i] is op ops[i]
+	first int // global index of the rank's first op
+	// pending[i−first] counts op i's dependencies not yet met; once the op
+	// is posted it is opPosted, once complete opDone (the deadlock report
+	// lists the posted ones).
+	pending []int32
+	comms   []int32 // ready sends and receives, in the order they became ready (global indices)
+	calcs   []int32 // ready calcs, likewise
+	posted  *ranks.WaitSet
 }
+
+// Marks in goalRank.pending.
+const (
+	opPosted = -1
+	opDone   = -2
+)
 
 // runGOAL executes rank r's ops.
 func (x *exec) runGOAL(r *ranks.Rank) {
 	s := x.t.goal
 	me := r.ID()
 	first, end := s.RankOps(me)
-	g := &goalRank{first: first, pending: make([]int32, end-first)}
+	g := &goalRank{first: first, pending: make([]int32, end-first), posted: r.NewWaitSet()}
 	x.goal[me] = g
 	for i := first; i < end; i++ {
 		for _, w := range s.Requires(i) {
@@ -77,20 +84,18 @@ func (x *exec) runGOAL(r *ranks.Rank) {
 			g.postReady(c, s)
 			x.at[me] = i
 			r.Compute(float64(s.Op(int(i)).Size)/nsPerSecond, "calc")
+			g.pending[int(i)-first] = opDone
 			g.release(s, s.Requires(int(i)))
 			left--
 		default:
-			x.at[me] = -2 // waiting for a posted op: the report lists g.ops
-			k, _, _ := ranks.Waitany(g.reqs)
-			if k < 0 {
-				panic("replay: GOAL rank with ops left and nothing posted") // parse rejects cycles
+			x.at[me] = -2 // waiting for the ops it posted
+			q, i, _, _ := g.posted.Next()
+			if q == nil {
+				panic("replay: GOAL rank with ops left and nothing posted") // Parse rejects cycles
 			}
-			q, i := g.held[k], g.ops[k]
-			last := len(g.reqs) - 1
-			g.reqs[k], g.held[k], g.ops[k] = g.reqs[last], g.held[last], g.ops[last]
-			g.reqs, g.held, g.ops = g.reqs[:last], g.held[:last], g.ops[:last]
 			q.Free()
-			g.release(s, s.Requires(int(i)))
+			g.pending[i-first] = opDone
+			g.release(s, s.Requires(i))
 			left--
 		}
 	}
@@ -110,7 +115,8 @@ func (g *goalRank) postReady(c *ranks.Comm, s *goal.Schedule) {
 		} else {
 			q = c.Irecv(op.Peer, goalTag(op.Tag))
 		}
-		g.reqs, g.held, g.ops = append(g.reqs, q), append(g.held, q), append(g.ops, i)
+		g.pending[int(i)-g.first] = opPosted
+		g.posted.Add(q, int(i))
 		g.release(s, s.IRequires(int(i)))
 	}
 }
