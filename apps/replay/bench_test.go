@@ -78,7 +78,7 @@ func syntheticGOAL(n, events int) []byte {
 // BenchmarkReplay loads (from a file) and replays a synthetic trace of about
 // a million events, 64 ranks on the test torus under SMPI's model, and
 // reports events per CPU-second (load + replay), the bytes allocated per
-// event, and the heap the loaded trace holds per event.
+// event (load + replay), and the heap the loaded trace holds per event.
 func BenchmarkReplay(b *testing.B) {
 	for _, size := range []struct {
 		name          string
@@ -100,7 +100,7 @@ func BenchmarkReplay(b *testing.B) {
 			}
 			cfg := ranks.DefaultConfig()
 			var events int
-			var held uint64
+			var held, allocated uint64
 			var ms runtime.MemStats
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -109,7 +109,7 @@ func BenchmarkReplay(b *testing.B) {
 				b.StopTimer()
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
-				before := ms.HeapAlloc
+				before, total := ms.HeapAlloc, ms.TotalAlloc
 				b.StartTimer()
 				tr, err := Load(path, FormatAuto)
 				if err != nil {
@@ -128,12 +128,17 @@ func BenchmarkReplay(b *testing.B) {
 					b.Fatal(err)
 				}
 				events += tr.Events()
+				b.StopTimer()
+				runtime.ReadMemStats(&ms)
+				allocated += ms.TotalAlloc - total
+				b.StartTimer()
 			}
 			b.StopTimer()
 			cpu := cpuTime() - cpu0 // includes the two GCs per iteration: an upper bound
 			b.ReportMetric(float64(events)/cpu.Seconds(), "events/cpu-s")
 			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 			b.ReportMetric(float64(held)/float64(events/b.N), "heap-B/event")
+			b.ReportMetric(float64(allocated)/float64(events), "alloc-B/event")
 			b.ReportMetric(0, "ns/op") // the events rates say it
 		})
 	}

@@ -155,8 +155,9 @@ func parseTI(r io.Reader, name string) (*tiTrace, error) {
 }
 
 // parse reads lines into t.rank. only is the rank of a per-rank file
-// (each line's rank must be it), or -1 for a one-file trace; n is the
-// number of ranks when known (per-rank files), else 0.
+// (whose lines belong to it whatever rank they start with), or -1 for a
+// one-file trace; n is the number of ranks when known (per-rank files),
+// else 0.
 func (t *tiTrace) parse(r io.Reader, name string, only, n int) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
@@ -220,10 +221,14 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 	switch {
 	case !ok:
 		return p.errorf("want a rank number first, found %q", clip(f[0]))
-	case rank < 0 || rank >= maxRanks || (n > 0 && rank >= int64(n)):
+	case only >= 0:
+		// A per-rank file's lines are its rank's whatever they say, as in
+		// SimGrid's replayer (which never reads the field there).
+		rank = int64(only)
+	case rank < 0 || rank >= maxRanks:
 		return p.errorf("rank %d out of range%s", rank, p.rangeHint(n))
-	case only >= 0 && rank != int64(only):
-		return p.errorf("a line of rank %d in rank %d's file", rank, only)
+	}
+	switch {
 	case len(f) < 2:
 		return p.errorf("rank %d: want an action after the rank", rank)
 	}
