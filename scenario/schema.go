@@ -68,7 +68,8 @@ type PlatformTable struct {
 	Torus             IntList   `toml:"torus"`     // dimensions
 	Dragonfly         string    `toml:"dragonfly"` // "groups,links;chassis,links;routers,links;nodes"
 	HostPrefix        string    `toml:"host_prefix"`
-	Hostfile          string    `toml:"hostfile"` // smpirun's hostfile: which host each rank runs on
+	Hostfile          string    `toml:"hostfile"`  // smpirun's hostfile: which host each rank runs on
+	Placement         string    `toml:"placement"` // "block" (default: in order) or "random" (shuffled with the seed)
 }
 
 // NetworkTable is [network]: the MPI layer's model (ranks.Config). Unset keys take

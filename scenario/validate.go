@@ -75,6 +75,13 @@ func (s *Scenario) Validate() (*Plan, error) {
 			return nil, err
 		}
 	}
+	switch s.Platform.Placement {
+	case "", "block":
+	case "random":
+		p.Platform.RandomPlacement, p.Platform.PlacementSeed = true, p.Seed
+	default:
+		return nil, s.errorAt("platform.placement", fmt.Sprintf("unknown placement %q (block or random)", s.Platform.Placement))
+	}
 	if p.Network, err = s.network(); err != nil {
 		return nil, err
 	}
