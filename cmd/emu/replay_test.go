@@ -126,3 +126,16 @@ func TestSensitivityOfAReplay(t *testing.T) {
 		t.Errorf("sensitivity at L = %g s: T = %.15g s, λ_L = %d; the run: %.15g s (want the same T, λ_L = 18)", s.L, s.Runtime, s.LambdaL, r.Sim)
 	}
 }
+
+// TestTuneReplay: emu tune sweeps a replayed trace (--replay travels as the
+// keys it sets).
+func TestTuneReplay(t *testing.T) {
+	code, out, errOut := runCLI(t, "tune", "-q", "--out", t.TempDir(), "--replay", "../../examples/replay-ring.txt", "--platform", "../../examples/cluster.xml",
+		"--sweep", "network.model=cm02,smpi")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "model=cm02") || !strings.Contains(out, "model=smpi") {
+		t.Errorf("output:\n%s", out)
+	}
+}
