@@ -2,6 +2,7 @@ package replay
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -27,6 +28,8 @@ func TestParseErrors(t *testing.T) {
 		{"truncated", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "t.txt:4: rank 1's trace ends without finalize (a truncated file?)"},
 		{"after finalize", "0 init\n0 finalize\n0 compute 1\n", "t.txt:3: rank 0: compute after finalize"},
 		{"v-collective too short", "0 alltoallv 1 2 3\n1 alltoallv 1 2 3\n", "t.txt:1: alltoallv: want 6 to 8 arguments for 2 ranks, found 3"},
+		{"v-collective root out of range", "0 gatherv 1 1 1 5\n1 gatherv 1 1 1 5\n", "t.txt:1: gatherv: root 5 out of range (the trace has ranks 0..1)"},
+		{"v-collective datatype", "0 allgatherv 1 1 1 9\n1 allgatherv 1 1 1\n", "t.txt:1: datatype 9: want an id 0..6"},
 		{"scan", "0 scan 8 1\n", "t.txt:1: action scan is not supported"},
 		{"empty", "\n# nothing\n", "t.txt: no action: not a TI trace"},
 	} {
@@ -134,4 +137,33 @@ func FuzzParseTI(f *testing.F) {
 		}
 		_, _ = replayOn(t, cm02(), tr, nil)
 	})
+}
+
+// TestVCollectiveLayout: the v-collectives' numbers are laid out by the
+// number of ranks, counts turned into bytes with the datatype given or the
+// rank's default.
+func TestVCollectiveLayout(t *testing.T) {
+	tr := ti(t,
+		"0 init 1", // MPI_DOUBLE by default
+		"0 alltoallv 10 1 2 3 10 4 5 6",
+		"1 scatterv 1 2 3 7 2 1", // root 2, MPI_INT
+		"2 reducescatter 1 2 3 99",
+		"2 gatherv 4 1 1 1 1 6 6", // root 1, MPI_BYTE
+		"0 finalize",
+	)
+	x := tr.ti
+	at := func(r, i int) action { return x.rank[r].chunks[0][i] }
+	counts := func(a action) []int64 { return x.counts[a.a : a.a+3] }
+	if a := at(0, 0); !reflect.DeepEqual(counts(a), []int64{8, 16, 24}) {
+		t.Errorf("alltoallv counts %v, want 1, 2, 3 doubles", counts(a))
+	}
+	if a := at(1, 0); a.peer != 2 || !reflect.DeepEqual(counts(a), []int64{4, 8, 12}) {
+		t.Errorf("scatterv root %d counts %v, want root 2 and 1, 2, 3 ints", a.peer, counts(a))
+	}
+	if a := at(2, 0); a.flops != 99 || !reflect.DeepEqual(counts(a), []int64{1, 2, 3}) {
+		t.Errorf("reducescatter flops %g counts %v", a.flops, counts(a))
+	}
+	if a := at(2, 1); a.peer != 1 || a.a != 4 {
+		t.Errorf("gatherv root %d send %d bytes, want root 1 and 4 bytes", a.peer, a.a)
+	}
 }

@@ -147,6 +147,14 @@ func (p *tiParser) datatype(b []byte) (int32, error) {
 	return datatypeSizes[v], nil
 }
 
+// datatypeID is datatype for an id read as a number.
+func (p *tiParser) datatypeID(v float64) (int32, error) {
+	if v != math.Trunc(v) || v < 0 || v >= float64(len(datatypeSizes)) {
+		return 0, p.errorf("datatype %g: want an id 0..%d (MPI_DOUBLE, INT, CHAR, SHORT, LONG, FLOAT, BYTE)", v, len(datatypeSizes)-1)
+	}
+	return datatypeSizes[int(v)], nil
+}
+
 // float reads a non-negative finite number (C's strtod forms).
 func (p *tiParser) float(b []byte, what string) (float64, error) {
 	if v, ok := parseInt(b); ok && v >= 0 {

@@ -3,7 +3,6 @@ package replay
 import (
 	"fmt"
 	"math"
-	"strconv"
 )
 
 // finish checks what needs the number of ranks n: peers in range, the
@@ -51,96 +50,67 @@ func (t *tiTrace) check(a *action, r, n int) error {
 	return nil
 }
 
-// decodeV lays a v-collective's raw numbers out by the n ranks
-// (SimGrid 3.32's parsers) and keeps the per-rank byte counts it needs.
+// vLayout says where a v-collective's numbers stand for n ranks (SimGrid
+// 3.32's parsers): fixed numbers, then up to opt optional ones; the root's
+// and the first datatype's index (−1: none; past the end: absent, so root
+// 0 and the rank's default datatype); where the per-rank counts start (−1:
+// a single send count at index 0 instead); the flops' index (−1: none).
+type vLayout struct{ fixed, opt, root, dtype, counts, flops int }
+
+func vLayoutOf(k kind, n int) vLayout {
+	switch k {
+	case kGatherv: // sendcount recvcounts[n] [root [dt1 [dt2]]]
+		return vLayout{fixed: 1 + n, opt: 3, root: 1 + n, dtype: 2 + n, counts: -1, flops: -1}
+	case kAllgatherv: // sendcount recvcounts[n] [dt1 [dt2]]
+		return vLayout{fixed: 1 + n, opt: 2, root: -1, dtype: 1 + n, counts: -1, flops: -1}
+	case kScatterv: // sendcounts[n] recvcount [root [dt1 [dt2]]]
+		return vLayout{fixed: 1 + n, opt: 3, root: 1 + n, dtype: 2 + n, counts: 0, flops: -1}
+	case kAlltoallv: // sendbuf sendcounts[n] recvbuf recvcounts[n] [dt1 [dt2]]
+		return vLayout{fixed: 2 + 2*n, opt: 2, root: -1, dtype: 2 + 2*n, counts: 1, flops: -1}
+	}
+	// kReducescatter: recvcounts[n] flops [dt]
+	return vLayout{fixed: 1 + n, opt: 1, root: -1, dtype: 1 + n, counts: 0, flops: n}
+}
+
+// decodeV lays a v-collective's raw numbers out by the n ranks and keeps
+// what the replay needs: the root, the send size or the per-rank byte
+// counts (in t.counts, from a.a), the flops.
 func (p *tiParser) decodeV(a *action, n int) error {
 	raw := p.t.args[a.a : a.a+int64(a.peer2)]
 	dtype := a.tag
 	a.tag = 0
-	// need checks that raw holds at least min and at most min+opt numbers.
-	need := func(min, opt int) error {
-		if len(raw) < min || len(raw) > min+opt {
-			return p.errorf("%s: want %d to %d arguments for %d ranks, found %d", a.kind, min, min+opt, n, len(raw))
-		}
-		return nil
+	l := vLayoutOf(a.kind, n)
+	if len(raw) < l.fixed || len(raw) > l.fixed+l.opt {
+		return p.errorf("%s: want %d to %d arguments for %d ranks, found %d", a.kind, l.fixed, l.fixed+l.opt, n, len(raw))
 	}
-	dt := func(i int) (int32, error) {
-		if i >= len(raw) {
-			return dtype, nil
+	if l.root >= 0 && l.root < len(raw) {
+		v := raw[l.root]
+		if v != math.Trunc(v) || v >= float64(n) {
+			return p.errorf("%s: root %g out of range (the trace has ranks 0..%d)", a.kind, v, n-1)
 		}
-		return p.datatype([]byte(strconv.FormatFloat(raw[i], 'f', -1, 64)))
+		a.peer = int32(v)
 	}
-	root := func(i int) (int32, error) {
-		if i >= len(raw) {
-			return 0, nil
+	if l.dtype < len(raw) {
+		var err error
+		if dtype, err = p.datatypeID(raw[l.dtype]); err != nil {
+			return err
 		}
-		if v := raw[i]; v != math.Trunc(v) || v >= float64(n) {
-			return 0, p.errorf("%s: root %g out of range (the trace has ranks 0..%d)", a.kind, v, n-1)
-		}
-		return int32(raw[i]), nil
 	}
-	// counts appends raw[i:i+n] in bytes to t.counts and returns the offset.
-	counts := func(i int, dtype int32) (int64, error) {
-		off := int64(len(p.t.counts))
-		for _, c := range raw[i : i+n] {
-			b, err := p.bytes(c, dtype)
-			if err != nil {
-				return 0, err
-			}
-			p.t.counts = append(p.t.counts, b)
-		}
-		return off, nil
+	if l.flops >= 0 {
+		a.flops = raw[l.flops]
 	}
-	var err error
-	var d1 int32
-	switch a.kind {
-	case kGatherv: // sendcount recvcounts[n] [root [dt1 [dt2]]]
-		if err = need(1+n, 3); err != nil {
-			return err
-		}
-		if a.peer, err = root(1 + n); err != nil {
-			return err
-		}
-		if d1, err = dt(2 + n); err != nil {
-			return err
-		}
-		a.a, err = p.bytes(raw[0], d1)
-	case kAllgatherv: // sendcount recvcounts[n] [dt1 [dt2]]
-		if err = need(1+n, 2); err != nil {
-			return err
-		}
-		if d1, err = dt(1 + n); err != nil {
-			return err
-		}
-		a.a, err = p.bytes(raw[0], d1)
-	case kScatterv: // sendcounts[n] recvcount [root [dt1 [dt2]]]
-		if err = need(1+n, 3); err != nil {
-			return err
-		}
-		if a.peer, err = root(1 + n); err != nil {
-			return err
-		}
-		if d1, err = dt(2 + n); err != nil {
-			return err
-		}
-		a.a, err = counts(0, d1)
-	case kAlltoallv: // sendbuf sendcounts[n] recvbuf recvcounts[n] [dt1 [dt2]]
-		if err = need(2+2*n, 2); err != nil {
-			return err
-		}
-		if d1, err = dt(2 + 2*n); err != nil {
-			return err
-		}
-		a.a, err = counts(1, d1)
-	case kReducescatter: // recvcounts[n] flops [dt]
-		if err = need(1+n, 1); err != nil {
-			return err
-		}
-		if d1, err = dt(1 + n); err != nil {
-			return err
-		}
-		a.flops = raw[n]
-		a.a, err = counts(0, d1)
+	if l.counts < 0 {
+		var err error
+		a.a, err = p.bytes(raw[0], dtype)
+		return err
 	}
-	return err
+	a.a = int64(len(p.t.counts))
+	for _, c := range raw[l.counts : l.counts+n] {
+		b, err := p.bytes(c, dtype)
+		if err != nil {
+			return err
+		}
+		p.t.counts = append(p.t.counts, b)
+	}
+	return nil
 }
