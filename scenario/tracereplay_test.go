@@ -208,3 +208,27 @@ func TestDefaultScenarioSizedToTrace(t *testing.T) {
 		t.Errorf("platform.hosts set to 4 for 6 ranks: err = %v", err)
 	}
 }
+
+// TestReplayGraphGOAL: the same for GOAL schedules of the LogGOPSim study
+// under SMPI's model and factor tables, on the default cluster sized to the
+// trace — a stencil and a linear alltoall whose 32 ranks contend for links.
+func TestReplayGraphGOAL(t *testing.T) {
+	for _, f := range []string{"stencil2d_8x8_it50.goal", "linear_alltoall_32.goal"} {
+		s := Default()
+		if err := s.UseReplay(filepath.Join("..", "sensitivity", "goal", "testdata", "loggopsim", "goal", f)); err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(RunOptions{Graph: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const relTol = 1e-12 // the same durations added in another order
+		if got, end := res.Graph.Runtime(res.Graph.Baseline()), res.SimulatedTime; math.Abs(got-end) > relTol*end {
+			t.Errorf("%s: T at the recorded latencies %.15g s, replay %.15g s", f, got, end)
+		}
+	}
+}

@@ -32,7 +32,8 @@
 // source, tag and posting order.
 //
 // GOAL (shared/reference/goal-and-llamp.md §1): send and recv become Isend
-// and Irecv posted as soon as their requires/irequires dependencies allow,
+// and Irecv posted as soon as their requires/irequires dependencies allow
+// (a rank waits for its posted ops on a ranks.WaitSet, in completion order),
 // calc N runs for N nanoseconds (GOAL's unit, not scaled by the host's
 // speed), -1 is MPI's wildcard on a receive's source or tag; a send with
 // tag -1 has no MPI meaning and is refused. The cpu and nic indices are
