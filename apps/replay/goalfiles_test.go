@@ -1,11 +1,14 @@
 package replay
 
 import (
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/sensitivity/goal"
 )
 
 // TestGOALFiles replays every GOAL schedule the LogGOPSim study made
@@ -51,4 +54,29 @@ func TestGOALFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReplayGOAL: any GOAL schedule the parser accepts replays to its end,
+// or to a deadlock or unmatched-message report, never a panic.
+func FuzzReplayGOAL(f *testing.F) {
+	for _, s := range []string{
+		"num_ranks 2\nrank 0 {\nl1: calc 100\nl2: send 8b to 1 tag 3\nl2 requires l1\n}\nrank 1 {\nrecv 8b from -1 tag -1\n}\n",
+		"num_ranks 2\nrank 0 {\nl1: recv 8b from 1\nl2: send 70000b to 1\nl2 irequires l1\n}\nrank 1 {\nl1: send 8b to 0\nl2: recv 70000b from 0\n}\n",
+		"num_ranks 1\nrank 0 {\nl1: send 8b to 0\nl2: recv 8b from 0\n}\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := goal.Parse(strings.NewReader(text), "f.goal")
+		if err != nil || checkGOAL(s) != nil || s.NumRanks() > testHosts || s.NumOps() > 256 {
+			return
+		}
+		tr := &Trace{Name: "f.goal", Format: FormatGOAL, goal: s}
+		_, err = replayOn(t, cm02(), tr, nil)
+		var dl *DeadlockError
+		var un *UnmatchedError
+		if err != nil && !errors.As(err, &dl) && !errors.As(err, &un) {
+			t.Fatalf("replay: %v", err)
+		}
+	})
 }
