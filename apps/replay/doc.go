@@ -21,7 +21,9 @@
 //
 // TI (SimGrid 3.32's smpi_replay.cpp): sizes are element counts times the
 // datatype's size (MPI_BYTE by default, MPI_DOUBLE after an "init" with an
-// argument); send/recv/isend/irecv take "partner tag count [datatype]";
+// argument); send/recv/isend/irecv take "partner tag count [datatype]"
+// (a receive's partner -1 or -555, SMPI's MPI_ANY_SOURCE, and tag -1 are
+// wildcards);
 // wait and test name a request by "src dst tag", oldest first; waitall
 // waits for every pending request of the rank; compute is in flops and
 // runs for flops / Config.Speed seconds; sleep is in seconds; reduce,

@@ -24,6 +24,7 @@ func TestParseErrors(t *testing.T) {
 		{"negative count", "0 compute -5\n", "t.txt:1: compute's amount \"-5\": want a number ≥ 0"},
 		{"bad datatype", "0 send 1 0 8 9\n1 recv 0 0 8\n", "t.txt:1: datatype \"9\": want an id 0..6"},
 		{"bad tag", "0 send 1 x 8\n", "t.txt:1: tag \"x\""},
+		{"wildcard source on a send", "0 send -1 0 8\n", "t.txt:1: partner \"-1\": want a rank"},
 		{"wildcard tag on a send", "0 send 1 -1 8\n", "t.txt:1: tag \"-1\""},
 		{"truncated", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "t.txt:4: rank 1's trace ends without finalize (a truncated file?)"},
 		{"after finalize", "0 init\n0 finalize\n0 compute 1\n", "t.txt:3: rank 0: compute after finalize"},

@@ -184,6 +184,8 @@ func TestRunErrors(t *testing.T) {
 			[]string{"deadlock", "rank 1 at t.txt:2: recv from 0 tag 4"}, true},
 		{"irecv never matched", []string{"0 compute 1", "1 irecv 0 4 8"},
 			[]string{"t.txt:2: rank 1's receive from 0 tag 4 got no message"}, false},
+		{"wildcard irecv never matched", []string{"0 compute 1", "1 irecv -555 -1 8"},
+			[]string{"t.txt:2: rank 1's receive from any tag any got no message"}, false},
 		{"head to head", []string{"0 recv 1 0 8", "0 send 1 0 8", "1 recv 0 0 8", "1 send 0 0 8"},
 			[]string{"2 rank(s) blocked", "rank 0 at t.txt:1", "rank 1 at t.txt:3"}, true},
 	} {
@@ -215,5 +217,17 @@ func TestGOALDeadlock(t *testing.T) {
 	var dl *DeadlockError
 	if !errors.As(err, &dl) || !strings.Contains(err.Error(), "rank 0 at ") || !strings.Contains(err.Error(), "s.goal:3: waiting for recv 8b from 1 tag 2") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestWildcards: a TI receive from any source (-1, or SMPI's -555) and any
+// tag takes the first message to arrive, and its wait names it as traced.
+func TestWildcards(t *testing.T) {
+	tr := ti(t,
+		"0 compute 2e6", "0 send 2 5 8",
+		"1 send 2 6 8",
+		"2 irecv -555 -1 8", "2 wait -555 2 -1", "2 recv -1 -1 8")
+	if _, err := replayOn(t, cm02(), tr, nil); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -23,12 +23,15 @@ func (p *tiParser) p2p(a *action, args [][]byte, dtype int32) error {
 	if err := p.nargs(args, 3, 1); err != nil {
 		return fmt.Errorf("%w (%s takes partner tag count [datatype])", err, a.kind)
 	}
+	anyOK := a.kind == kRecv || a.kind == kIrecv
 	peer, err := p.rank(args[0], "partner")
+	if anyOK && isAnySource(args[0]) {
+		peer, err = anySource, nil
+	}
 	if err != nil {
 		return err
 	}
 	tag, ok := parseInt(args[1])
-	anyOK := a.kind == kRecv || a.kind == kIrecv
 	if !ok || tag > math.MaxInt32 || tag < -1 || (tag == -1 && !anyOK) {
 		return p.errorf("tag %q: want an integer ≥ 0 (-1, any tag, on a receive)", clip(args[1]))
 	}
@@ -62,7 +65,10 @@ func (p *tiParser) waitArgs(a *action, args [][]byte) error {
 		return fmt.Errorf("%w (%s takes src dst tag)", err, a.kind)
 	}
 	var err error
-	if a.peer, err = p.rank(args[0], "source"); err != nil {
+	if a.peer, err = p.rank(args[0], "source"); isAnySource(args[0]) {
+		a.peer, err = anySource, nil
+	}
+	if err != nil {
 		return err
 	}
 	if a.peer2, err = p.rank(args[1], "destination"); err != nil {
@@ -93,6 +99,15 @@ func (p *tiParser) rawArgs(a *action, args [][]byte, dtype int32) error {
 		t.args = append(t.args, v)
 	}
 	return nil
+}
+
+// anySource is a receive's wildcard source: -1 in a trace, or SMPI's
+// MPI_ANY_SOURCE, -555, as its tracer writes it.
+const anySource = -1
+
+func isAnySource(b []byte) bool {
+	v, ok := parseInt(b)
+	return ok && (v == -1 || v == -555)
 }
 
 // rank reads a rank argument (range checked by finish).
