@@ -27,10 +27,12 @@
 // wait and test name a request by "src dst tag", oldest first; waitall
 // waits for every pending request of the rank; compute is in flops and
 // runs for flops / Config.Speed seconds; sleep is in seconds; reduce,
-// allreduce and reducescatter charge their flops after the exchange. The
+// allreduce, reducescatter, scan and exscan charge their flops after the
+// exchange. The
 // collectives call the ranks package's (whose algorithm the scenario's
 // [network] keys choose); reducescatter is a Reduce to rank 0 then a
-// Scatter of the counts, SMPI's default algorithm. Matching is MPI's, by
+// Scatter of the counts, SMPI's default algorithm; scan and exscan are
+// ranks' linear Scan and Exscan, SMPI's only ones. Matching is MPI's, by
 // source, tag and posting order.
 //
 // GOAL (shared/reference/goal-and-llamp.md §1): send and recv become Isend

@@ -31,7 +31,6 @@ func TestParseErrors(t *testing.T) {
 		{"v-collective too short", "0 alltoallv 1 2 3\n1 alltoallv 1 2 3\n", "t.txt:1: alltoallv: want 6 to 8 arguments for 2 ranks, found 3"},
 		{"v-collective root out of range", "0 gatherv 1 1 1 5\n1 gatherv 1 1 1 5\n", "t.txt:1: gatherv: root 5 out of range (the trace has ranks 0..1)"},
 		{"v-collective datatype", "0 allgatherv 1 1 1 9\n1 allgatherv 1 1 1\n", "t.txt:1: datatype 9: want an id 0..6"},
-		{"scan", "0 scan 8 1\n", "t.txt:1: action scan is not supported"},
 		{"empty", "\n# nothing\n", "t.txt: no action: not a TI trace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -137,6 +137,12 @@ func (x *exec) do(r *ranks.Rank, a *action, reqs []pendingReq) []pendingReq {
 	case kAllreduce:
 		c.Allreduce(msg, ranks.Sum)
 		x.compute(r, a.flops)
+	case kScan:
+		c.Scan(msg, ranks.Sum)
+		x.compute(r, a.flops)
+	case kExscan:
+		c.Exscan(msg, ranks.Sum)
+		x.compute(r, a.flops)
 	case kAlltoall, kAlltoallv:
 		c.Alltoall(x.sizes(me, *a, -1))
 	case kGather, kGatherv:

@@ -138,7 +138,7 @@ func TestCollectives(t *testing.T) {
 			"init 1", "barrier", "bcast 100 1", "reduce 100 1e6 2", "allreduce 10 1e3",
 			"alltoall 10 10", "alltoallv 40 1 2 3 4 40 1 2 3 4", "gather 10 10 3", "gatherv 10 10 10 10 10 0",
 			"scatter 5 5 1", "scatterv 1 2 3 4 2 0", "allgather 10 10 0 0", "allgatherv 3 3 3 3 3",
-			"reducescatter 1 2 3 4 100", "compute 1e6",
+			"reducescatter 1 2 3 4 100", "scan 8 10", "exscan 8 10 0", "compute 1e6",
 			fmt.Sprintf("isend %d 1 100", next), fmt.Sprintf("irecv %d 1 100", prev),
 			fmt.Sprintf("wait %d %d 1", r, next), "waitall",
 			fmt.Sprintf("sendrecv 10 %d 10 %d", next, prev),
@@ -149,7 +149,7 @@ func TestCollectives(t *testing.T) {
 		}
 	}
 	tr := ti(t, lines...)
-	if got, want := tr.Events(), 4*23; got != want {
+	if got, want := tr.Events(), 4*25; got != want {
 		t.Errorf("Events() = %d, want %d (init and finalize are not events)", got, want)
 	}
 	a, err := replayOn(t, cm02(), tr, nil)

@@ -25,13 +25,14 @@ const (
 	kAllgather
 	kAllgatherv
 	kReducescatter
+	kScan
+	kExscan
 	kCompute
 	kSleep
 	// Actions that change the parser's state or nothing, never stored.
 	kInit
 	kIgnored
 	kFinalize
-	kUnsupported
 )
 
 // kinds maps the lower-cased action names of SimGrid 3.32's replayer.
@@ -44,7 +45,7 @@ var kinds = map[string]kind{
 	"reducescatter": kReducescatter, "compute": kCompute, "sleep": kSleep,
 	"init": kInit, "finalize": kFinalize,
 	"comm_size": kIgnored, "comm_split": kIgnored, "comm_dup": kIgnored, "location": kIgnored,
-	"scan": kUnsupported, "exscan": kUnsupported,
+	"scan": kScan, "exscan": kExscan,
 }
 
 var kindNames = func() map[kind]string {
@@ -59,7 +60,7 @@ func (k kind) String() string { return kindNames[k] }
 
 // actionList is what an unknown action's error offers.
 const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, test, waitall, barrier, bcast, reduce, allreduce, " +
-	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, compute, sleep"
+	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep"
 
 // action is one TI line in 40 bytes. Sizes are in bytes (counts ×
 // datatype size) once parsed; receive sizes are not kept (a message's

@@ -138,8 +138,6 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 		return nil
 	case kIgnored:
 		return nil
-	case kUnsupported:
-		return p.errorf("action %s is not supported by emu's replay yet", low)
 	case kSend, kIsend, kRecv, kIrecv:
 		err = p.p2p(&a, args, st.dtype)
 	case kSendrecv:
@@ -155,9 +153,9 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 		if err == nil {
 			a.a, err = p.size(args, 0, 2, st.dtype)
 		}
-	case kReduce, kAllreduce: // count flops [root [dt]] | count flops [dt]
+	case kReduce, kAllreduce, kScan, kExscan: // count flops [root [dt]] | count flops [dt]
 		opt, dt := 2, 3
-		if k == kAllreduce {
+		if k != kReduce {
 			opt, dt = 1, 2
 		}
 		if err = p.nargs(args, 2, opt); err == nil && k == kReduce {
