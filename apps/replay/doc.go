@@ -21,19 +21,17 @@
 //
 // TI (SimGrid 3.32's smpi_replay.cpp): sizes are element counts times the
 // datatype's size (MPI_BYTE by default, MPI_DOUBLE after an "init" with an
-// argument); send/recv/isend/irecv take "partner tag count [datatype]"
-// (a receive's partner -1 or -555, SMPI's MPI_ANY_SOURCE, and tag -1 are
-// wildcards);
-// wait and test name a request by "src dst tag", oldest first; waitall
-// waits for every pending request of the rank; compute is in flops and
-// runs for flops / Config.Speed seconds; sleep is in seconds; reduce,
+// argument); send/recv/isend/irecv take "partner tag count [datatype]" (a
+// receive's partner -1 or -555, SMPI's MPI_ANY_SOURCE, and tag -1 are
+// wildcards); wait and test name a request by "src dst tag", oldest first;
+// waitall waits for every pending request of the rank; compute is in flops
+// and runs for flops / Config.Speed seconds; sleep is in seconds; reduce,
 // allreduce, reducescatter, scan and exscan charge their flops after the
-// exchange. The
-// collectives call the ranks package's (whose algorithm the scenario's
-// [network] keys choose); reducescatter is a Reduce to rank 0 then a
-// Scatter of the counts, SMPI's default algorithm; scan and exscan are
-// ranks' linear Scan and Exscan, SMPI's only ones. Matching is MPI's, by
-// source, tag and posting order.
+// exchange. The collectives call the ranks package's (whose algorithm the
+// scenario's [network] keys choose); reducescatter is a Reduce to rank 0
+// then a Scatter of the counts, SMPI's default algorithm; scan and exscan
+// are ranks' linear Scan and Exscan, SMPI's only ones. Matching is MPI's,
+// by source, tag and posting order.
 //
 // GOAL (shared/reference/goal-and-llamp.md §1): send and recv become Isend
 // and Irecv posted as soon as their requires/irequires dependencies allow
