@@ -20,6 +20,10 @@ func (r *Rank) NewWaitSet() *WaitSet { return &WaitSet{owner: r} }
 // Len is the number of members not yet taken by Next.
 func (s *WaitSet) Len() int { return s.members }
 
+// Done is the number of members complete and not yet taken: Next returns
+// at once while it is positive. Asking costs no simulated time.
+func (s *WaitSet) Done() int { return len(s.done) - s.head }
+
 // Add puts q, a request of the set's rank not in another set and not
 // waited on otherwise, into the set, with an id of the caller's that Next
 // gives back with it.

@@ -76,6 +76,12 @@ func (x *exec) runGOAL(r *ranks.Rank) {
 		switch {
 		case len(g.comms) > 0:
 			g.postReady(c, s)
+		case g.posted.Done() > 0:
+			// Completions first: their successors may be sends that a calc
+			// ready now would hold back (LogGOPSim serves a message before
+			// the calc that follows it on the CPU).
+			x.complete(g, s)
+			left--
 		case len(g.calcs) > 0:
 			i := g.calcs[0]
 			g.calcs = g.calcs[1:]
@@ -89,17 +95,23 @@ func (x *exec) runGOAL(r *ranks.Rank) {
 			left--
 		default:
 			x.at[me] = -2 // waiting for the ops it posted
-			q, i, _, _ := g.posted.Next()
-			if q == nil {
+			if g.posted.Len() == 0 {
 				panic("replay: GOAL rank with ops left and nothing posted") // Parse rejects cycles
 			}
-			q.Free()
-			g.pending[i-first] = opDone
-			g.release(s, s.Requires(i))
+			x.complete(g, s)
 			left--
 		}
 	}
 	x.at[me] = -1
+}
+
+// complete takes the next posted op to complete (waiting for it if none
+// has) and releases its successors.
+func (x *exec) complete(g *goalRank, s *goal.Schedule) {
+	q, i, _, _ := g.posted.Next()
+	q.Free()
+	g.pending[i-g.first] = opDone
+	g.release(s, s.Requires(i))
 }
 
 // postReady posts every ready send and receive, and those their posting

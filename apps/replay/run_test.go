@@ -231,3 +231,39 @@ func TestWildcards(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCompletionsBeforeCalcs: rank 1's receive completes while it runs calc
+// B; when B ends, the send that waits for the receive is posted before calc
+// A, which became ready at the same time — as LogGOPSim serves a message
+// before the CPU's next calc. Rank 2 then gets its message at
+// 5 µs + L + 24 B / B and computes 20 µs:
+//
+//	T = 5 µs + 1 µs + 24 ns + 20 µs = 26.024 µs   (A first would give 36.024 µs)
+func TestCompletionsBeforeCalcs(t *testing.T) {
+	g := loadGOAL(t, `num_ranks 3
+rank 0 {
+l1: send 8b to 1
+}
+rank 1 {
+l1: calc 5000
+l2: recv 8b from 0
+l3: calc 10000
+l3 requires l1
+l4: send 8b to 2
+l4 requires l2
+l4 requires l1
+}
+rank 2 {
+l1: recv 8b from 1
+l2: calc 20000
+l2 requires l1
+}
+`)
+	res, err := replayOn(t, cm02(), g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 5e-6 + testLatency + 24/testBandwidth + 20e-6; math.Abs(res.Time-want) > timeTol {
+		t.Errorf("T = %.15g s, want %.15g s", res.Time, want)
+	}
+}
