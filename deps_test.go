@@ -25,7 +25,9 @@ var allowed = map[string][]string{
 	"sensitivity": {"sensitivity"},
 	"calibration": {"kernels", "models", "internal"},
 	"tune":        {"internal"},
-	"apps":        {"apps", "ranks", "kernels", "models", "emu", "fluid"},
+	// apps/replay reads GOAL schedules with sensitivity/goal's parser (and
+	// nothing else of sensitivity's).
+	"apps": {"apps", "ranks", "kernels", "models", "emu", "fluid", "sensitivity/goal"},
 }
 
 func TestImportRules(t *testing.T) {

@@ -22,6 +22,24 @@ func TestReadmeTour(t *testing.T) {
 	if len(blocks) < 5 {
 		t.Fatalf("README's tour has %d command blocks; want the run, calibrate, fit, sensitivity and tune steps", len(blocks))
 	}
+	runBlocks(t, blocks)
+}
+
+// TestReadmeReplay runs the command block of the README's "Replaying traces".
+func TestReadmeReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds emu and runs the README's replay commands")
+	}
+	blocks := tourBlocks(t, "README.md", "## Replaying traces")
+	if len(blocks) != 1 {
+		t.Fatalf("README's replay section has %d command blocks, want 1", len(blocks))
+	}
+	runBlocks(t, blocks)
+}
+
+// runBlocks runs command blocks in order, as tourBlocks returns them.
+func runBlocks(t *testing.T, blocks []string) {
+	t.Helper()
 	root, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ func TestExamplesLoad(t *testing.T) {
 		"stampede.toml":  {"hpl", 6006, 6006, scenario.TopoFatTree, 7e9, 3875000, 1024, 77, 78},
 		"dragonfly.toml": {"hpl", 256, 256, scenario.TopoDragonfly, 3.125e9, 10000, 128, 16, 16},
 		"pingpong.toml":  {"pingpong", 2, 2, scenario.TopoFlat, 1e10, 0, 0, 0, 0},
+		"replay.toml":    {"replay", 8, 8, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
 	}
 	for _, f := range files {
 		s, err := scenario.Load(f)
@@ -60,6 +61,7 @@ func TestExamplesRun(t *testing.T) {
 		"stampede.toml":  {"hpl.n=16384", "hpl.nb=64", "hpl.grids=[[4,4]]"},
 		"dragonfly.toml": {"hpl.n=2048"},
 		"pingpong.toml":  {"pingpong.iterations=2"},
+		"replay.toml":    {},
 	}
 	for f, sets := range shrink {
 		s, err := scenario.Load(f)

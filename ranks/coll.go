@@ -69,6 +69,7 @@ const (
 	tagAllgather
 	tagAlltoall
 	tagSplit
+	tagScan
 )
 
 // send (p2p.go) and recv are the collectives' blocking point-to-point

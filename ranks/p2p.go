@@ -256,6 +256,9 @@ func (w *World) delivered(s *Request) {
 	if q.waiter != nil {
 		w.wakeMsg(q.waiter)
 	}
+	if q.set != nil {
+		q.set.completed(q)
+	}
 	if !s.detached {
 		w.completeSend(s)
 	}
@@ -281,5 +284,8 @@ func (w *World) completeSend(s *Request) {
 	}
 	if s.waiter != nil {
 		w.wakeMsg(s.waiter)
+	}
+	if s.set != nil {
+		s.set.completed(s)
 	}
 }

@@ -27,6 +27,8 @@ type Request struct {
 	owner  *Rank
 	ctx    *commCtx
 	waiter *Rank    // the owner, while it is blocked on this request
+	set    *WaitSet // the set the request belongs to, until Next returns it
+	setID  int      // the id it was added to the set with
 	match  *Request // the other side, from matching to delivery
 	next   *Request // link in a mailbox queue
 	peer   int      // world rank of the other side; AnySource for a wildcard receive until matched

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/emu-hpc/emu/fluid"
@@ -53,15 +54,29 @@ func (p *Platform) Build() (fluid.Topology, error) {
 
 // Placement puts ranks on hosts: rank r on the host of hostfile line r mod lines
 // (smpirun's rule), or without a hostfile in order, CoresPerHost ranks per host:
-// rank r on host r / CoresPerHost (a hostfile of "name:cores" lines).
+// rank r on host r / CoresPerHost (a hostfile of "name:cores" lines). With
+// RandomPlacement the slots those rules offer (every hostfile line, or every core
+// of every host) are shuffled with PlacementSeed first, and rank r takes the r-th.
 func (p *Platform) Placement(ranks int) []int {
-	out := make([]int, ranks)
+	n := ranks
+	if p.RandomPlacement {
+		n = max(ranks, p.Ranks())
+	}
+	out := make([]int, n)
 	for r := range out {
-		if n := len(p.Hostfile); n > 0 {
-			out[r] = p.Hostfile[r%n]
+		if lines := len(p.Hostfile); lines > 0 {
+			out[r] = p.Hostfile[r%lines]
 		} else {
 			out[r] = r / p.CoresPerHost
 		}
 	}
-	return out
+	if p.RandomPlacement {
+		rng := rand.New(rand.NewPCG(p.PlacementSeed, placementStream))
+		rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	}
+	return out[:ranks]
 }
+
+// placementStream is the second word of the random placement's PCG seed: the
+// scenario's seed is the first, so placement draws differ from every rank's.
+const placementStream = 0x706c616365 // "place"

@@ -15,5 +15,6 @@ func Default() *Scenario {
 	if err != nil {
 		panic("scenario: the embedded default scenario does not parse: " + err.Error()) // a build defect
 	}
+	s.embedded = true
 	return s
 }

@@ -13,7 +13,11 @@ type Platform struct {
 	Topology     string // TopoFlat, TopoFatTree, TopoTorus or TopoDragonfly
 	Hosts        int    // number of hosts (for fat-tree, torus and dragonfly: the topology's node count)
 	CoresPerHost int    // ranks placed per host (≥ 1)
-	Speed        float64
+	// RandomPlacement shuffles the ranks over the slots of the hosts (or the
+	// hostfile's lines) with PlacementSeed, the scenario's seed (Placement).
+	RandomPlacement bool
+	PlacementSeed   uint64
+	Speed           float64
 
 	LinkBandwidth float64 // B/s, each host's private link (flat) or every topology link
 	LinkLatency   float64 // s

@@ -8,6 +8,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/pingpong"
+	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -42,13 +43,14 @@ type Result struct {
 	SimulatedTime float64 `json:"simulated_time_s"`
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
-	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result or []pingpong.RingResult
+	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult or []*replay.Result
 	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
 	Kernels []KernelTotal `json:"kernels,omitempty"`
 
 	HPL       []*hpl.Result         `json:"-"`
 	Pingpong  []pingpong.Result     `json:"-"`
 	Ring      []pingpong.RingResult `json:"-"`
+	Replay    *replay.Result        `json:"-"`
 	Graph     *sensitivity.Graph    `json:"-"`
 	Breakdown *Breakdown            `json:"-"`
 	GraphL    float64               `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
@@ -106,6 +108,10 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	case AppRing:
 		res.Ring, err = pingpong.Ring(w, pingpong.RingConfig{Sizes: p.Sizes, Iterations: p.Iterations})
 		res.Results = res.Ring
+	case AppReplay:
+		if res.Replay, err = replay.Run(w, p.Trace, replay.Config{Speed: p.Platform.Speed}); err == nil {
+			res.Results = []*replay.Result{res.Replay}
+		}
 	default:
 		err = fmt.Errorf("unknown application %q", p.App)
 	}

@@ -15,7 +15,7 @@ import (
 // the TOML document. Validate checks it and resolves it into a Run's inputs; the
 // README's "Scenario file reference" documents every key.
 type Scenario struct {
-	App      string        `toml:"app"`  // "hpl" (default), "pingpong" or "ring"
+	App      string        `toml:"app"`  // "hpl" (default), "pingpong", "ring" or "replay"
 	Seed     Seed          `toml:"seed"` // seeds every random stream of the run
 	Platform PlatformTable `toml:"platform"`
 	Network  NetworkTable  `toml:"network"`
@@ -23,6 +23,7 @@ type Scenario struct {
 	HPL      HPLTable      `toml:"hpl"`
 	Pingpong PingpongTable `toml:"pingpong"`
 	Ring     PingpongTable `toml:"ring"`
+	Replay   ReplayTable   `toml:"replay"`
 
 	// Where the scenario came from, for error messages and relative paths.
 	file    string            // file name as given ("" for the embedded default)
@@ -31,6 +32,9 @@ type Scenario struct {
 	setKeys map[string]string // key → the --set argument that last changed it
 	hplDat  *datSource        // an HPL.dat replacing [hpl] (--hpl-dat)
 	xml     *xmlSource        // a platform XML replacing [platform] (--platform)
+	// embedded is set on the default scenario (Default), whose platform a replay
+	// sizes to its trace.
+	embedded bool
 }
 
 type datSource struct {
@@ -64,7 +68,8 @@ type PlatformTable struct {
 	Torus             IntList   `toml:"torus"`     // dimensions
 	Dragonfly         string    `toml:"dragonfly"` // "groups,links;chassis,links;routers,links;nodes"
 	HostPrefix        string    `toml:"host_prefix"`
-	Hostfile          string    `toml:"hostfile"` // smpirun's hostfile: which host each rank runs on
+	Hostfile          string    `toml:"hostfile"`  // smpirun's hostfile: which host each rank runs on
+	Placement         string    `toml:"placement"` // "block" (default: in order) or "random" (shuffled with the seed)
 }
 
 // NetworkTable is [network]: the MPI layer's model (ranks.Config). Unset keys take
@@ -132,6 +137,16 @@ type PingpongTable struct {
 	Sizes      []Size `toml:"sizes"`
 	Iterations *int   `toml:"iterations"` // nil: 10
 	Window     int    `toml:"window"`     // pingpong: messages in flight in the bandwidth test (osu_bw's window)
+}
+
+// ReplayTable is [replay]: the trace that app = "replay" runs.
+type ReplayTable struct {
+	// File is a GOAL schedule or a SimGrid time-independent trace (one file, or an
+	// index listing one file per rank), relative to the scenario's folder.
+	File string `toml:"file"`
+	// Format is "goal" or "ti"; left out, it is guessed from the file (a .goal
+	// extension or a num_ranks header is GOAL, anything else TI).
+	Format string `toml:"format"`
 }
 
 // KernelsTable is [kernels]: the kernel mode and the time models, given inline as

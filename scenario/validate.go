@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/ranks"
@@ -15,7 +16,7 @@ import (
 
 // Plan is a validated scenario in the core's units: everything a run needs.
 type Plan struct {
-	App      string // AppHPL, AppPingpong or AppRing
+	App      string // AppHPL, AppPingpong, AppRing or AppReplay
 	Seed     uint64
 	Ranks    int // ranks of the run (the largest HPL grid, 2 for pingpong, ...)
 	Platform Platform
@@ -31,6 +32,8 @@ type Plan struct {
 	Sizes      []int // pingpong / ring message sizes, bytes
 	Iterations int   // pingpong / ring repetitions per size
 	Window     int   // pingpong bandwidth window (0 = osu_bw's 64)
+
+	Trace *replay.Trace // app replay: the loaded trace (its ranks are the run's)
 }
 
 // Applications emu runs.
@@ -38,6 +41,7 @@ const (
 	AppHPL      = "hpl"
 	AppPingpong = "pingpong"
 	AppRing     = "ring"
+	AppReplay   = "replay"
 )
 
 // Validate checks the whole scenario in one place and resolves it into a Plan.
@@ -47,9 +51,12 @@ func (s *Scenario) Validate() (*Plan, error) {
 	switch p.App {
 	case "":
 		p.App = AppHPL
-	case AppHPL, AppPingpong, AppRing:
+	case AppHPL, AppPingpong, AppRing, AppReplay:
 	default:
-		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong or ring)", s.App))
+		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong, ring or replay)", s.App))
+	}
+	if s.Replay.File != "" && p.App != AppReplay {
+		return nil, s.errorAt("replay.file", fmt.Sprintf("a trace is given, but the scenario's app is %s (set app = \"replay\")", p.App))
 	}
 	if s.hplDat != nil && p.App != AppHPL {
 		return nil, fmt.Errorf("%s: HPL.dat given, but the scenario's app is %s", s.hplDat.file, p.App)
@@ -68,6 +75,13 @@ func (s *Scenario) Validate() (*Plan, error) {
 			return nil, err
 		}
 	}
+	switch s.Platform.Placement {
+	case "", "block":
+	case "random":
+		p.Platform.RandomPlacement, p.Platform.PlacementSeed = true, p.Seed
+	default:
+		return nil, s.errorAt("platform.placement", fmt.Sprintf("unknown placement %q (block or random)", s.Platform.Placement))
+	}
 	if p.Network, err = s.network(); err != nil {
 		return nil, err
 	}
@@ -80,6 +94,8 @@ func (s *Scenario) Validate() (*Plan, error) {
 		if err = s.hpl(p); err == nil {
 			err = s.checkReplay(p)
 		}
+	case AppReplay:
+		err = s.replayTrace(p)
 	default:
 		err = s.messages(p)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/apps/replay"
 )
 
 // Exit statuses of emu. Bad input (a file, a flag, a key) is 2, as in DESIGN.md;
@@ -47,6 +49,18 @@ func asFailure(err error) error {
 		return nil
 	}
 	return failure{err}
+}
+
+// runError classes an error of a validated plan's run: a replayed trace that
+// cannot complete (a deadlock, a message nobody receives) is the trace's fault,
+// bad input (exit 2); anything else went wrong in emu (exit 1).
+func runError(err error) error {
+	var dl *replay.DeadlockError
+	var un *replay.UnmatchedError
+	if errors.As(err, &dl) || errors.As(err, &un) {
+		return err
+	}
+	return asFailure(err)
 }
 
 // exitCode maps an error returned by a command to emu's exit status.

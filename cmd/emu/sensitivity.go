@@ -119,7 +119,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	res, err := plan.Run(opt)
 	if err != nil {
-		return asFailure(err) // the input was validated: a failing run is emu's fault
+		return runError(err) // the input was validated: a failing run is emu's fault, or a replayed trace's
 	}
 	af.L = strconv.FormatFloat(res.GraphL*1e6, 'g', -1, 64) + "us"
 	p, _, err := af.params()

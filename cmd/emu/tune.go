@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -128,7 +129,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				runner.file = abs
 			}
 			// Slurm tasks may start elsewhere: keep every input path absolute.
-			for _, path := range []*string{&runner.flags.platform, &runner.flags.hplDat} {
+			for _, path := range []*string{&runner.flags.platform, &runner.flags.hplDat, &runner.flags.replay} {
 				if *path != "" {
 					abs, err := filepath.Abs(*path)
 					if err != nil {
@@ -136,6 +137,15 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 					}
 					*path = abs
 				}
+			}
+			// A trace travels as the keys it sets, so that the plan of a Slurm
+			// array carries it too.
+			if f := runner.flags.replay; f != "" {
+				if _, err := os.Stat(f); err != nil {
+					return fmt.Errorf("--replay %s: %w", f, errors.Unwrap(err))
+				}
+				runner.flags.sets = append([]string{`app="replay"`, "replay.file=" + strconv.Quote(f)}, runner.flags.sets...)
+				runner.flags.replay = ""
 			}
 			// Fail on a bad key or value before any work is spent.
 			for _, p := range points {

@@ -1,0 +1,56 @@
+// Package replay runs a recorded MPI schedule as an application: a GOAL
+// schedule (LogGOPSim's and Schedgen's text format) or SimGrid's
+// time-independent (TI) trace, executed by emu's ranks over the fluid
+// network with everything an HPL run gets (eager/rendezvous, overheads,
+// factor tables, topologies, placement).
+//
+// # What it owns
+//
+//   - Load and ParseTI: reading a trace (format.go guesses the format when
+//     it is not given). A TI trace is one file of "RANK ACTION ARGS..."
+//     lines, or an index file listing one such file per rank, as
+//     smpirun -trace-ti writes them; a GOAL schedule is parsed by
+//     sensitivity/goal's parser (goal.Parse), not by a copy of it.
+//   - Run: one rank per trace rank, each executing its actions in order
+//     (TI) or its operations as their dependencies allow (GOAL), and the
+//     report of a schedule that cannot complete (DeadlockError, which names
+//     the blocked ranks and the trace line each is at) or that leaves a
+//     message never received (UnmatchedError).
+//
+// # Semantics
+//
+// TI (SimGrid 3.32's smpi_replay.cpp): sizes are element counts times the
+// datatype's size (MPI_BYTE by default, MPI_DOUBLE after an "init" with an
+// argument); send/recv/isend/irecv take "partner tag count [datatype]" (a
+// receive's partner -1 or -555, SMPI's MPI_ANY_SOURCE, and tag -1 are
+// wildcards); wait and test name a request by "src dst tag", oldest first;
+// waitall waits for every pending request of the rank; compute is in flops
+// and runs for flops / Config.Speed seconds; sleep is in seconds; reduce,
+// allreduce, reducescatter, scan and exscan charge their flops after the
+// exchange. The collectives call the ranks package's (whose algorithm the
+// scenario's [network] keys choose); reducescatter is a Reduce to rank 0
+// then a Scatter of the counts, SMPI's default algorithm; scan and exscan
+// are ranks' linear Scan and Exscan, SMPI's only ones. Matching is MPI's,
+// by source, tag and posting order.
+//
+// GOAL (shared/reference/goal-and-llamp.md §1): send and recv become Isend
+// and Irecv posted as soon as their requires/irequires dependencies allow
+// (a rank waits for its posted ops on a ranks.WaitSet, in completion order),
+// calc N runs for N nanoseconds (GOAL's unit, not scaled by the host's
+// speed), -1 is MPI's wildcard on a receive's source or tag; a send with
+// tag -1 has no MPI meaning and is refused. The cpu and nic indices are
+// ignored: each rank is one MPI process. The network is emu's, not
+// LogGOPSim's LogGP parameters.
+//
+// # Units and errors
+//
+// Seconds, bytes, flop/s. Bad input is an error "FILE:LINE: what" and never
+// a panic (the parser is fuzzed). A run that cannot complete is a
+// *DeadlockError or an *UnmatchedError, both one line.
+//
+// # Imports
+//
+// ranks, and sensitivity/goal for the GOAL parser (deps_test.go allows
+// exactly that package of sensitivity). No wall clock, no goroutine of
+// its own; file I/O only in Load.
+package replay

@@ -1,0 +1,201 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/sensitivity/goal"
+)
+
+// Blocked is a rank that a deadlocked replay left waiting.
+type Blocked struct {
+	Rank int
+	File string
+	Line int    // the trace line of the operation it is blocked in
+	What string // that operation, and the MPI call it waits in
+}
+
+// DeadlockError reports a schedule that cannot complete: every rank left
+// is blocked and nothing is under way (ranks.DeadlockError, with each
+// rank's place in the trace).
+type DeadlockError struct {
+	Time    float64 // s
+	Blocked []Blocked
+}
+
+// maxListed bounds the ranks and messages an error message lists.
+const maxListed = 8
+
+func (e *DeadlockError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "deadlock at t=%gs: %d rank(s) blocked", e.Time, len(e.Blocked))
+	for i, r := range e.Blocked {
+		if i == maxListed {
+			fmt.Fprintf(&b, "; ... %d more", len(e.Blocked)-i)
+			break
+		}
+		fmt.Fprintf(&b, "; rank %d at %s:%d: %s", r.Rank, r.File, r.Line, r.What)
+	}
+	return b.String()
+}
+
+// deadlock turns the World's report into the trace's.
+func (x *exec) deadlock(dl *ranks.DeadlockError) error {
+	e := &DeadlockError{Time: dl.Time}
+	for _, br := range dl.Blocked {
+		b := Blocked{Rank: br.Rank}
+		call := fmt.Sprintf("blocked in %s", br.Call)
+		if br.Peer >= 0 {
+			call += fmt.Sprintf(" with rank %d", br.Peer)
+		}
+		if x.t.goal != nil {
+			b.File, b.Line, b.What = x.goalBlocked(br.Rank)
+		} else if a := x.cur[br.Rank]; a != nil {
+			b.File, b.Line, b.What = x.t.ti.file(br.Rank), int(a.line), describe(*a)
+		}
+		b.What += " (" + call + ")"
+		e.Blocked = append(e.Blocked, b)
+	}
+	return e
+}
+
+// goalBlocked describes what a GOAL rank waits for: the ops it posted.
+func (x *exec) goalBlocked(rank int) (string, int, string) {
+	s := x.t.goal
+	g := x.goal[rank]
+	var parts []string
+	line := 0
+	for i, p := range g.pending {
+		if p != opPosted {
+			continue
+		}
+		op := s.Op(g.first + i)
+		if line == 0 {
+			line = op.Line
+		}
+		if len(parts) == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, describeGOAL(op))
+	}
+	if len(parts) == 0 {
+		return s.Name, 0, "no op posted"
+	}
+	return s.Name, line, "waiting for " + strings.Join(parts, ", ")
+}
+
+func describeGOAL(op goal.Op) string {
+	peer := fmt.Sprint(op.Peer)
+	if op.Peer == goal.AnySource {
+		peer = "any"
+	}
+	tag := fmt.Sprint(goalTag(op.Tag))
+	if op.Tag == goal.AnyTag {
+		tag = "any"
+	}
+	if op.Kind == goal.OpSend {
+		return fmt.Sprintf("send %db to %s tag %s (line %d)", op.Size, peer, tag, op.Line)
+	}
+	return fmt.Sprintf("recv %db from %s tag %s (line %d)", op.Size, peer, tag, op.Line)
+}
+
+// describe names a TI action for a report.
+func describe(a action) string {
+	switch a.kind {
+	case kSend, kIsend:
+		return fmt.Sprintf("%s of %d bytes to %d tag %d", a.kind, a.a, a.peer, a.tag)
+	case kRecv, kIrecv:
+		return fmt.Sprintf("%s from %d tag %d", a.kind, a.peer, a.tag)
+	case kWait, kTest:
+		return fmt.Sprintf("%s for %d→%d tag %d", a.kind, a.peer, a.peer2, a.tag)
+	case kSendrecv:
+		return fmt.Sprintf("sendrecv to %d from %d", a.peer, a.peer2)
+	case kBcast, kReduce, kGather, kGatherv, kScatter, kScatterv:
+		return fmt.Sprintf("%s (root %d)", a.kind, a.peer)
+	}
+	return a.kind.String()
+}
+
+// UnmatchedError reports messages that no receive took, or receives that
+// no message matched, once every rank finished.
+type UnmatchedError struct {
+	Left []Left
+}
+
+// Left is one unmatched send or receive, with the trace line that posted
+// it when it can be told.
+type Left struct {
+	ranks.Unmatched
+	File string
+	Line int // 0 when unknown
+}
+
+func (e *UnmatchedError) Error() string {
+	var b strings.Builder
+	for i, l := range e.Left {
+		if i == maxListed {
+			fmt.Fprintf(&b, "; ... %d more", len(e.Left)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if l.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d: ", l.File, l.Line)
+		}
+		if l.Send {
+			fmt.Fprintf(&b, "rank %d's send of %d bytes to rank %d tag %d has no matching receive", l.Rank, l.Bytes, l.Peer, l.Tag)
+		} else {
+			fmt.Fprintf(&b, "rank %d's receive from %s tag %s got no message", l.Rank, anyOr(l.Peer, ranks.AnySource), anyOr(l.Tag, ranks.AnyTag))
+		}
+	}
+	return b.String()
+}
+
+func anyOr(v, wildcard int) string {
+	if v == wildcard {
+		return "any"
+	}
+	return fmt.Sprint(v)
+}
+
+// unmatched reports what the World left unmatched, naming for each the
+// last trace line of its rank that posts such a send or receive.
+func (x *exec) unmatched(left []ranks.Unmatched) error {
+	e := &UnmatchedError{}
+	for _, u := range left {
+		l := Left{Unmatched: u}
+		l.File, l.Line = x.lineOf(u)
+		e.Left = append(e.Left, l)
+	}
+	return e
+}
+
+// lineOf finds the last operation of u's rank that posts u.
+func (x *exec) lineOf(u ranks.Unmatched) (string, int) {
+	if s := x.t.goal; s != nil {
+		first, end := s.RankOps(u.Rank)
+		for i := end - 1; i >= first; i-- {
+			op := s.Op(i)
+			send := op.Kind == goal.OpSend
+			if op.Kind != goal.OpCalc && send == u.Send && op.Peer == u.Peer && goalTag(op.Tag) == u.Tag {
+				return s.Name, op.Line
+			}
+		}
+		return s.Name, 0
+	}
+	ti := x.t.ti
+	line := 0
+	for _, chunk := range ti.rank[u.Rank].chunks {
+		for _, a := range chunk {
+			send := a.kind == kSend || a.kind == kIsend
+			recv := a.kind == kRecv || a.kind == kIrecv
+			if (send && u.Send || recv && !u.Send) && int(a.peer) == u.Peer && int(a.tag) == u.Tag {
+				line = int(a.line)
+			}
+		}
+	}
+	return ti.file(u.Rank), line
+}

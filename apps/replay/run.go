@@ -1,0 +1,218 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/emu-hpc/emu/ranks"
+)
+
+// Config says how Run turns a trace's work into time.
+type Config struct {
+	// Speed is the hosts' speed, flop/s: a TI compute of f flops (and a
+	// reduction's f flops) lasts f / Speed seconds. Must be > 0.
+	Speed float64
+}
+
+// Result is a replay's outcome; its JSON names are the scenario contract.
+type Result struct {
+	File   string  `json:"file"`
+	Format string  `json:"format"`
+	Ranks  int     `json:"ranks"`
+	Events int     `json:"events"` // operations replayed (Trace.Events)
+	Time   float64 `json:"time_s"` // simulated time when the last rank finished, s
+}
+
+// Run replays t on w, one trace rank per world rank. A schedule that
+// cannot complete is a *DeadlockError naming each blocked rank and the
+// trace line it is at; a message that no receive took (or a receive that
+// no message matched) is an *UnmatchedError.
+func Run(w *ranks.World, t *Trace, cfg Config) (*Result, error) {
+	if w.Size() != t.Ranks() {
+		return nil, fmt.Errorf("replay: %s has %d ranks, the world %d", t.Name, t.Ranks(), w.Size())
+	}
+	if !(cfg.Speed > 0) {
+		return nil, fmt.Errorf("replay: host speed %g flop/s, want > 0", cfg.Speed)
+	}
+	x := &exec{t: t, speed: cfg.Speed}
+	var main func(r *ranks.Rank)
+	if t.goal != nil {
+		x.goal = make([]*goalRank, t.Ranks())
+		x.at = make([]int32, t.Ranks())
+		main = x.runGOAL
+	} else {
+		x.parts = make([][]ranks.Msg, t.Ranks())
+		x.cur = make([]*action, t.Ranks())
+		main = x.runTI
+	}
+	err := w.Run(main)
+	var dl *ranks.DeadlockError
+	if errors.As(err, &dl) {
+		return nil, x.deadlock(dl)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replaying %s: %w", t.Name, err)
+	}
+	if left := w.Unmatched(); len(left) > 0 {
+		return nil, x.unmatched(left)
+	}
+	return &Result{File: t.Name, Format: t.Format.String(), Ranks: t.Ranks(), Events: t.Events(), Time: w.Now()}, nil
+}
+
+// exec is one replay's state, shared by the rank goroutines (one runs at a
+// time, ranks' rule).
+type exec struct {
+	t     *Trace
+	speed float64
+	// What the deadlock report names: cur[r], the TI action rank r is at
+	// (nil once it finished); for GOAL, at[r], the calc it runs, or −2
+	// while it waits for the ops it posted (goal[r].ops).
+	cur   []*action
+	at    []int32
+	parts [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
+	goal  []*goalRank   // per rank: the GOAL executor's state
+}
+
+// compute charges flops at the hosts' speed.
+func (x *exec) compute(r *ranks.Rank, flops float64) {
+	if flops > 0 {
+		r.Compute(flops/x.speed, "compute")
+	}
+}
+
+// pendingReq is a TI isend or irecv waiting for its wait, keyed as
+// SimGrid's replayer keys them: (source, destination, tag).
+type pendingReq struct {
+	src, dst, tag int32
+	q             *ranks.Request
+}
+
+// runTI executes rank r's TI actions in order.
+func (x *exec) runTI(r *ranks.Rank) {
+	me := r.ID()
+	ti := x.t.ti
+	var reqs []pendingReq
+	for _, chunk := range ti.rank[me].chunks {
+		for i := range chunk {
+			reqs = x.do(r, &chunk[i], reqs)
+		}
+	}
+	x.cur[me] = nil
+}
+
+// do executes action a of rank r; reqs are its pending requests.
+func (x *exec) do(r *ranks.Rank, a *action, reqs []pendingReq) []pendingReq {
+	me := r.ID()
+	c := r.World()
+	ti := x.t.ti
+	x.cur[me] = a
+	peer, tag := int(a.peer), int(a.tag)
+	msg := ranks.Msg{Bytes: int(a.a)}
+	switch a.kind {
+	case kSend:
+		c.Send(peer, tag, msg)
+	case kIsend:
+		reqs = append(reqs, pendingReq{int32(me), a.peer, a.tag, c.Isend(peer, tag, msg)})
+	case kRecv:
+		c.Recv(peer, tag)
+	case kIrecv:
+		reqs = append(reqs, pendingReq{a.peer, int32(me), a.tag, c.Irecv(peer, tag)})
+	case kSendrecv:
+		c.Sendrecv(peer, 0, msg, int(a.peer2), 0)
+	case kWait, kTest:
+		reqs = waitOne(reqs, *a)
+	case kWaitall:
+		for _, p := range reqs {
+			p.q.Wait()
+			p.q.Free()
+		}
+		reqs = reqs[:0]
+	case kBarrier:
+		c.Barrier()
+	case kBcast:
+		c.Bcast(peer, msg)
+	case kReduce:
+		c.Reduce(peer, msg, ranks.Sum)
+		x.compute(r, a.flops)
+	case kAllreduce:
+		c.Allreduce(msg, ranks.Sum)
+		x.compute(r, a.flops)
+	case kScan:
+		c.Scan(msg, ranks.Sum)
+		x.compute(r, a.flops)
+	case kExscan:
+		c.Exscan(msg, ranks.Sum)
+		x.compute(r, a.flops)
+	case kAlltoall, kAlltoallv:
+		c.Alltoall(x.sizes(me, *a, -1))
+	case kGather, kGatherv:
+		c.Gather(peer, msg)
+	case kScatter, kScatterv:
+		c.Scatter(peer, x.sizes(me, *a, peer))
+	case kAllgather, kAllgatherv:
+		c.Allgather(msg)
+	case kReducescatter:
+		// SMPI's default: a reduction of the whole vector to rank 0, then
+		// a scatter of each rank's count.
+		total := 0
+		for _, b := range ti.counts[a.a : a.a+int64(x.t.Ranks())] {
+			total += int(b)
+		}
+		parts := x.sizes(me, *a, 0)
+		c.Reduce(0, ranks.Msg{Bytes: total}, ranks.Sum)
+		c.Scatter(0, parts)
+		x.compute(r, a.flops)
+	case kCompute:
+		x.compute(r, a.flops)
+	case kSleep:
+		r.Sleep(a.flops)
+	}
+	return reqs
+}
+
+// waitOne completes the oldest pending request of a wait's or a test's
+// key. As in SimGrid, a wait for no pending request returns at once (a
+// test may have completed it).
+func waitOne(reqs []pendingReq, a action) []pendingReq {
+	for i, p := range reqs {
+		if p.src != a.peer || p.dst != a.peer2 || p.tag != a.tag {
+			continue
+		}
+		if a.kind == kTest {
+			if ok, _, _ := p.q.Test(); !ok {
+				return reqs
+			}
+		} else {
+			p.q.Wait()
+		}
+		p.q.Free()
+		return append(reqs[:i], reqs[i+1:]...)
+	}
+	return reqs
+}
+
+// sizes returns the per-rank messages of an alltoall(v), a scatter(v) or
+// a reducescatter in the rank's scratch list: every part a.a bytes, or
+// the v-collective's counts. A scatter's parts matter at its root only
+// (root ≥ 0: other ranks get nil).
+func (x *exec) sizes(me int, a action, root int) []ranks.Msg {
+	if root >= 0 && me != root {
+		return nil
+	}
+	n := x.t.Ranks()
+	if x.parts[me] == nil {
+		x.parts[me] = make([]ranks.Msg, n)
+	}
+	parts := x.parts[me]
+	switch a.kind {
+	case kAlltoallv, kScatterv, kReducescatter:
+		for i, b := range x.t.ti.counts[a.a : a.a+int64(n)] {
+			parts[i] = ranks.Msg{Bytes: int(b)}
+		}
+	default:
+		for i := range parts {
+			parts[i] = ranks.Msg{Bytes: int(a.a)}
+		}
+	}
+	return parts
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunReplayGolden: emu run --replay prints the replay's table; the example
+// trace on the example cluster (16 hosts, 10 GB/s, 1 us links, 1 Gf).
+func TestRunReplayGolden(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "run", "-q", "--replay", "../../examples/replay-ring.txt", "--platform", "../../examples/cluster.xml")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	golden(t, "run_replay.txt", stdout)
+}
+
+// TestRunReplayJSON: the JSON result of a replay, per shared/DESIGN.md's
+// contract, with the replay's own fields in results.
+func TestRunReplayJSON(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	if code, _, stderr := runCLI(t, "run", "-q", "../../examples/replay.toml", "--json", out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		App     string  `json:"app"`
+		Ranks   int     `json:"ranks"`
+		Sim     float64 `json:"simulated_time_s"`
+		Results []struct {
+			Format string  `json:"format"`
+			Events int     `json:"events"`
+			Time   float64 `json:"time_s"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.App != "replay" || res.Ranks != 8 || len(res.Results) != 1 || res.Results[0].Format != "ti" ||
+		res.Results[0].Events != 136 || res.Results[0].Time != res.Sim || !(res.Sim > 0) {
+		t.Errorf("JSON %s", b)
+	}
+}
+
+// TestRunReplayBadInput: bad traces exit 2 with one line naming the file and
+// the line, or a deadlock report naming the blocked ranks; never a panic.
+func TestRunReplayBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"unknown.txt", "0 init\n0 teleport 1\n", "unknown.txt:2: unknown action \"teleport\""},
+		{"range.txt", "0 send 7 0 8\n1 recv 0 0 8\n", "range.txt:1: send: rank 7 out of range (the trace has ranks 0..1)"},
+		{"truncated.txt", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "truncated.txt:4: rank 1's trace ends without finalize"},
+		{"unmatched.txt", "0 send 1 4 8\n1 compute 5\n", "unmatched.txt:1: rank 0's send of 8 bytes to rank 1 tag 4 has no matching receive"},
+		{"deadlock.txt", "0 recv 1 0 8\n1 recv 0 0 8\n", "deadlock at t=0s: 2 rank(s) blocked; rank 0 at "},
+		{"cut.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1\n", "cut.goal:3: rank 0's block is not closed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name)
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := runCLI(t, "run", "-q", "--replay", path)
+			if code != exitInput || stdout != "" {
+				t.Errorf("exit %d, stdout %q; want 2 and nothing", code, stdout)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "panic") {
+				t.Errorf("stderr %q\nwant one line containing %q", stderr, tc.want)
+			}
+		})
+	}
+	if code, _, stderr := runCLI(t, "run", "-q", "--replay", filepath.Join(dir, "absent.txt")); code != exitInput || !strings.Contains(stderr, "--replay ") {
+		t.Errorf("absent trace: exit %d, %q", code, stderr)
+	}
+}
+
+// TestSensitivityOfAReplay: emu sensitivity runs on a replayed trace, and its
+// T(L) at the recorded L is the replay's simulated time (emu run, same flags).
+func TestSensitivityOfAReplay(t *testing.T) {
+	dir := t.TempDir()
+	flags := []string{"-q", "--replay", "../../examples/replay-ring.txt", "--platform", "../../examples/cluster.xml", "--set", "network.model=cm02"}
+	sens, run := filepath.Join(dir, "s.json"), filepath.Join(dir, "r.json")
+	code, out, errOut := runCLI(t, append([]string{"sensitivity", "--json", sens}, flags...)...)
+	if code != exitOK {
+		t.Fatalf("sensitivity: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "emulated replay on 8 ranks") {
+		t.Errorf("output:\n%s", out)
+	}
+	if code, _, errOut := runCLI(t, append([]string{"run", "--json", run}, flags...)...); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	var s struct {
+		L       float64 `json:"L_s"`
+		Runtime float64 `json:"runtime_s"`
+		LambdaL int     `json:"lambda_L"`
+	}
+	var r struct {
+		Sim float64 `json:"simulated_time_s"`
+	}
+	for _, f := range []struct {
+		path string
+		v    any
+	}{{sens, &s}, {run, &r}} {
+		b, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, f.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The cluster's links are 1 us. On the critical path: three laps of the
+	// ring, the allreduce's 3 rounds and the bcast's 3 levels, 9 messages of 2
+	// links each.
+	const relTol = 1e-12 // the graph's longest path adds the run's durations in another order
+	if s.L != 1e-6 || s.LambdaL != 18 || !(s.Runtime > 0) || math.Abs(s.Runtime-r.Sim) > relTol*r.Sim {
+		t.Errorf("sensitivity at L = %g s: T = %.15g s, λ_L = %d; the run: %.15g s (want the same T, λ_L = 18)", s.L, s.Runtime, s.LambdaL, r.Sim)
+	}
+}
+
+// TestTuneReplay: emu tune sweeps a replayed trace (--replay travels as the
+// keys it sets).
+func TestTuneReplay(t *testing.T) {
+	code, out, errOut := runCLI(t, "tune", "-q", "--out", t.TempDir(), "--replay", "../../examples/replay-ring.txt", "--platform", "../../examples/cluster.xml",
+		"--sweep", "network.model=cm02,smpi")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "model=cm02") || !strings.Contains(out, "model=smpi") {
+		t.Errorf("output:\n%s", out)
+	}
+}
