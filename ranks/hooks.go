@@ -12,9 +12,10 @@ const (
 	Match                         // a send and a receive are paired (emitted for the receiver)
 	SendDone                      // the send side completes (detached: at post; rendezvous: at arrival)
 	RecvDone                      // the last byte has arrived at the receiver
+	Finished                      // the rank's main has returned (its last overheads included)
 )
 
-var kindNames = [...]string{"ComputeStart", "ComputeEnd", "SendPost", "RecvPost", "Match", "SendDone", "RecvDone"}
+var kindNames = [...]string{"ComputeStart", "ComputeEnd", "SendPost", "RecvPost", "Match", "SendDone", "RecvDone", "Finished"}
 
 func (k EventKind) String() string {
 	if int(k) < len(kindNames) {

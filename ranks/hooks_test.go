@@ -36,9 +36,14 @@ func TestHookEvents(t *testing.T) {
 	for _, e := range evs {
 		kinds = append(kinds, fmt.Sprintf("%v/%d", e.Kind, e.Rank))
 	}
-	want := "[ComputeStart/0 RecvPost/1 ComputeEnd/0 SendPost/0 SendDone/0 Match/1 SendPost/0 RecvDone/1 RecvPost/1 Match/1 RecvDone/1 SendDone/0]"
+	want := "[ComputeStart/0 RecvPost/1 ComputeEnd/0 SendPost/0 SendDone/0 Match/1 SendPost/0 RecvDone/1 RecvPost/1 Match/1 RecvDone/1 SendDone/0 Finished/0 Finished/1]"
 	if fmt.Sprint(kinds) != want {
 		t.Fatalf("events %v\nwant   %v", kinds, want)
+	}
+	// Each rank finishes when its last operation does: rank 0 with its
+	// rendezvous send, rank 1 with its second receive.
+	if n := len(evs); evs[n-2].Time != evs[n-3].Time || evs[n-1].Time != evs[n-4].Time {
+		t.Errorf("finish times %g %g, last operations end at %g (send) and %g (receive)", evs[n-2].Time, evs[n-1].Time, evs[n-3].Time, evs[n-4].Time)
 	}
 	if evs[0].Kernel != "dgemm" || evs[2].Seconds != 1e-3 || evs[2].Time != 1e-3 {
 		t.Errorf("compute events %+v %+v", evs[0], evs[2])

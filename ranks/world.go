@@ -212,6 +212,9 @@ func (w *World) body(r *Rank, main func(r *Rank)) iter.Seq[struct{}] {
 			}
 		}()
 		main(r)
+		if len(w.hooks) > 0 {
+			w.emit(Event{Kind: Finished, Time: w.eng.Now(), Rank: r.id})
+		}
 		r.state = stateFinished
 		w.live--
 		w.schedule(r)

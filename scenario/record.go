@@ -103,6 +103,10 @@ func (g *GraphRecorder) Hook(ev *ranks.Event) {
 		g.op(r, sensitivity.Calc, ev.Seconds)
 	case ranks.ComputeEnd:
 		g.busy[r] = math.Max(g.busy[r], ev.Time)
+	case ranks.Finished:
+		// What the rank did after its last event (a receive's overhead,
+		// say) is part of its time too.
+		g.catchUp(r, ev.Time, sensitivity.Recv)
 	case ranks.SendPost:
 		g.catchUp(r, ev.Time, sensitivity.Send)
 		v := g.op(r, sensitivity.Send, 0)

@@ -67,6 +67,8 @@ func (t *TraceWriter) Hook(ev *ranks.Event) {
 			t.flow("s", ev.Rank, ev.MsgID, ev.Time) // binds to the send slice written at completion
 			t.arrow[ev.MsgID] = true
 		}
+	case ranks.Finished:
+		t.local(ev.Rank, ev.Time)
 	case ranks.RecvPost:
 		t.local(ev.Rank, ev.Time)
 		t.posts[ev.Rank] = append(t.posts[ev.Rank], tracePost{peer: ev.Peer, tag: ev.Tag, at: ev.Time})

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,6 +53,62 @@ func TestMPITimeBooksOverheadsAsStack(t *testing.T) {
 		}
 		if five[r].Stack <= none[r].Stack {
 			t.Errorf("rank %d: MPI stack %.9g s with 5 µs overheads, %.9g s without", r, five[r].Stack, none[r].Stack)
+		}
+	}
+}
+
+// TestMPITimeStackIsTheOverheadsOnAPingPong is issue 12's check of seed 002's
+// split: on a ping-pong of k round trips (a TI trace: every rank sends k
+// and receives k messages) with send overhead o_s and receive overhead o_r,
+// each rank's MPI-stack time is exactly k·(o_s + o_r), and stack, network and
+// synchronisation add up to the rank's MPI time (its end minus its compute).
+func TestMPITimeStackIsTheOverheadsOnAPingPong(t *testing.T) {
+	const k, oSend, oRecv = 7, 3e-6, 2e-6
+	var trace strings.Builder
+	for _, r := range []int{0, 1} {
+		fmt.Fprintf(&trace, "%d init\n", r)
+	}
+	for range k {
+		trace.WriteString("0 send 1 0 1000\n1 recv 0 0 1000\n1 send 0 0 1000\n0 recv 1 0 1000\n")
+	}
+	trace.WriteString("0 finalize\n1 finalize\n")
+	dir := t.TempDir()
+	file, graph, out := filepath.Join(dir, "pp.txt"), filepath.Join(dir, "g.graph"), filepath.Join(dir, "m.json")
+	if err := os.WriteFile(file, []byte(trace.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(t, "run", "--replay", file, "--set", "network.model=cm02",
+		"--set", "network.send_overhead=3us", "--set", "network.recv_overhead=2us", "--graph", graph, "-q"); code != exitOK {
+		t.Fatalf("run: %s", errOut)
+	}
+	if code, _, errOut := runCLI(t, "analyze", graph, "--mpi-time", "--json", out, "-q"); code != exitOK {
+		t.Fatalf("analyze: %s", errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		MPI []struct {
+			End     float64 `json:"end_s"`
+			Compute float64 `json:"compute_s"`
+			Stack   float64 `json:"stack_s"`
+			Network float64 `json:"network_s"`
+			Sync    float64 `json:"sync_s"`
+		} `json:"mpi_time"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.MPI) != 2 {
+		t.Fatalf("%d ranks, want 2", len(rep.MPI))
+	}
+	for r, m := range rep.MPI {
+		if want := k * (oSend + oRecv); math.Abs(m.Stack-want) > 1e-12 {
+			t.Errorf("rank %d: MPI stack %.9g s, want k·(o_s+o_r) = %.9g s", r, m.Stack, want)
+		}
+		if mpi := m.End - m.Compute; math.Abs(m.Stack+m.Network+m.Sync-mpi) > 1e-12 {
+			t.Errorf("rank %d: stack %.9g + network %.9g + sync %.9g = %.9g s, MPI time %.9g s", r, m.Stack, m.Network, m.Sync, m.Stack+m.Network+m.Sync, mpi)
 		}
 	}
 }
