@@ -10,7 +10,7 @@ import (
 func TestParseOutputReadsRowsAndPhases(t *testing.T) {
 	// A real xhpl 2.3 run (built with -DHPL_DETAILED_TIMING and the phase
 	// times printed with five decimals) of four tests.
-	data, err := os.ReadFile("testdata/xhpl_detailed.out")
+	data, err := os.ReadFile("testdata/xhpl_detailed.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestParseOutputErrors(t *testing.T) {
 }
 
 func FuzzParseOutput(f *testing.F) {
-	data, _ := os.ReadFile("testdata/xhpl_detailed.out")
+	data, _ := os.ReadFile("testdata/xhpl_detailed.txt")
 	f.Add(data)
 	f.Add([]byte("WR11C2R4  4000  64  1  2  0.53  8.0e+01\nMax aggregated wall time laswp . . : 0.1\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
