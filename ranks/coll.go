@@ -94,6 +94,7 @@ func packed(parts []Msg) Msg {
 // Barrier blocks until every member has entered it (Config.BarrierAlgo:
 // dissemination by default, or linear through rank 0 as SMPI's default).
 func (c *Comm) Barrier() {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Barrier"))
 	p, me := c.Size(), c.rank
 	if c.r.w.cfg.BarrierAlgo == AlgoLinear {
 		if me == 0 {
@@ -120,6 +121,7 @@ func (c *Comm) Barrier() {
 // BcastAlgo: binomial tree by default, or linear). Non-root ranks' m is
 // ignored.
 func (c *Comm) Bcast(root int, m Msg) Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Bcast"))
 	c.checkRank("Bcast", root)
 	p, me := c.Size(), c.rank
 	if me == root {
@@ -159,6 +161,7 @@ func (c *Comm) Bcast(root int, m Msg) Msg {
 // Reduce combines every member's m with op at root and returns the result
 // there (a zero Msg elsewhere). Config.ReduceAlgo: binomial or linear.
 func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Reduce"))
 	c.checkRank("Reduce", root)
 	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
@@ -194,6 +197,7 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 // Allreduce combines every member's m with op and returns the result on
 // all (Config.AllreduceAlgo: recursive doubling, ring or reduce_bcast).
 func (c *Comm) Allreduce(m Msg, op Op) Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Allreduce"))
 	m.Bytes = m.size()
 	switch c.r.w.cfg.AllreduceAlgo {
 	case AlgoRing:

@@ -96,6 +96,7 @@ func (c *Comm) allreduceRing(m Msg, op Op) Msg {
 // Gather collects every member's m at root, indexed by rank there (nil
 // elsewhere). Config.GatherAlgo: binomial or linear.
 func (c *Comm) Gather(root int, m Msg) []Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Gather"))
 	c.checkRank("Gather", root)
 	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
@@ -142,6 +143,7 @@ func (c *Comm) Gather(root int, m Msg) []Msg {
 // Scatter sends parts[i] from root to rank i and returns this rank's part
 // (parts is read on root only). Config.ScatterAlgo: binomial or linear.
 func (c *Comm) Scatter(root int, parts []Msg) Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Scatter"))
 	c.checkRank("Scatter", root)
 	p, me := c.Size(), c.rank
 	if me == root && len(parts) != p {
@@ -191,6 +193,7 @@ func (c *Comm) Scatter(root int, parts []Msg) Msg {
 // (Config.AllgatherAlgo: recursive doubling when the size is a power of
 // two, otherwise — or with "ring" — the ring).
 func (c *Comm) Allgather(m Msg) []Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Allgather"))
 	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
 	out := make([]Msg, p)
@@ -217,6 +220,7 @@ func (c *Comm) Allgather(m Msg) []Msg {
 // Alltoall sends parts[i] to rank i and returns what each rank sent here,
 // indexed by source (Config.AlltoallAlgo: pairwise or linear).
 func (c *Comm) Alltoall(parts []Msg) []Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Alltoall"))
 	p, me := c.Size(), c.rank
 	if len(parts) != p {
 		panic("ranks: Alltoall needs one part per rank")

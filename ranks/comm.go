@@ -66,6 +66,7 @@ type splitRound struct {
 // It costs no simulated time, except under Config.WakeOrder = WakeSimGrid, where it
 // exchanges SMPI's messages (splitSMPI).
 func (c *Comm) Split(color, key int) *Comm {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Comm_split"))
 	w := c.r.w
 	k := splitKey{c.ctx.id, c.splitSeq}
 	c.splitSeq++

@@ -13,9 +13,11 @@ const (
 	SendDone                      // the send side completes (detached: at post; rendezvous: at arrival)
 	RecvDone                      // the last byte has arrived at the receiver
 	Finished                      // the rank's main has returned (its last overheads included)
+	CallStart                     // the rank enters an MPI call (Kernel names it, e.g. "MPI_Send")
+	CallEnd                       // ... and returns from it
 )
 
-var kindNames = [...]string{"ComputeStart", "ComputeEnd", "SendPost", "RecvPost", "Match", "SendDone", "RecvDone", "Finished"}
+var kindNames = [...]string{"ComputeStart", "ComputeEnd", "SendPost", "RecvPost", "Match", "SendDone", "RecvDone", "Finished", "CallStart", "CallEnd"}
 
 func (k EventKind) String() string {
 	if int(k) < len(kindNames) {
@@ -36,7 +38,7 @@ type Event struct {
 	Bytes      int     // payload bytes
 	MsgID      uint64  // same on the send and the receive side of one message; 0 for compute
 	RecvID     uint64  // on RecvPost, Match and RecvDone: the receive's identity, so a listener need not redo MPI matching
-	Kernel     string  // compute events
+	Kernel     string  // compute events: the kernel; call events: the MPI call
 	Seconds    float64 // compute duration, s
 	Rendezvous bool
 	Hops       int     // switches crossed by the message's route (Match, SendDone, RecvDone)
@@ -56,5 +58,25 @@ func (w *World) emit(ev Event) {
 	w.scratch = ev
 	for _, h := range w.hooks {
 		h(&w.scratch)
+	}
+}
+
+// mpiEnter marks the start of the MPI call named name on r and returns the
+// name for mpiExit (defer r.mpiExit(r.mpiEnter("MPI_Send"))). Only the
+// outermost call is told to the hooks: a collective's own sends are part of
+// it. Without hooks it is a counter.
+func (r *Rank) mpiEnter(name string) string {
+	r.callDepth++
+	if r.callDepth == 1 && len(r.w.hooks) > 0 && !r.w.over {
+		r.w.emit(Event{Kind: CallStart, Time: r.w.eng.Now(), Rank: r.id, Kernel: name})
+	}
+	return name
+}
+
+// mpiExit marks the end of the call mpiEnter started.
+func (r *Rank) mpiExit(name string) {
+	r.callDepth--
+	if r.callDepth == 0 && len(r.w.hooks) > 0 && !r.w.over {
+		r.w.emit(Event{Kind: CallEnd, Time: r.w.eng.Now(), Rank: r.id, Kernel: name})
 	}
 }

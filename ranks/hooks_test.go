@@ -32,10 +32,24 @@ func TestHookEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kinds []string
+	var kinds, calls []string
+	var all []Event
 	for _, e := range evs {
+		if e.Kind == CallStart || e.Kind == CallEnd {
+			calls = append(calls, fmt.Sprintf("%v/%d/%s@%g", e.Kind, e.Rank, e.Kernel, e.Time))
+			continue
+		}
 		kinds = append(kinds, fmt.Sprintf("%v/%d", e.Kind, e.Rank))
+		all = append(all, e)
 	}
+	// Each MPI call is bracketed, from its entry to its return.
+	wantCalls := fmt.Sprint([]string{"CallStart/1/MPI_Recv@0", "CallStart/0/MPI_Send@0.001", "CallEnd/0/MPI_Send@0.001",
+		"CallStart/0/MPI_Send@0.001", fmt.Sprintf("CallEnd/1/MPI_Recv@%g", all[7].Time), fmt.Sprintf("CallStart/1/MPI_Recv@%g", all[7].Time),
+		fmt.Sprintf("CallEnd/0/MPI_Send@%g", all[11].Time), fmt.Sprintf("CallEnd/1/MPI_Recv@%g", all[10].Time)})
+	if fmt.Sprint(calls) != wantCalls {
+		t.Errorf("calls %v\nwant  %v", calls, wantCalls)
+	}
+	evs = all
 	want := "[ComputeStart/0 RecvPost/1 ComputeEnd/0 SendPost/0 SendDone/0 Match/1 SendPost/0 RecvDone/1 RecvPost/1 Match/1 RecvDone/1 SendDone/0 Finished/0 Finished/1]"
 	if fmt.Sprint(kinds) != want {
 		t.Fatalf("events %v\nwant   %v", kinds, want)

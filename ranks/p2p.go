@@ -7,18 +7,21 @@ import "fmt"
 // EagerThreshold bytes) after its overhead, a rendezvous send when the
 // transfer has completed. Data is copied at the call.
 func (c *Comm) Send(dst, tag int, m Msg) {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Send"))
 	checkUserTag("Send", tag)
 	c.send(dst, tag, m)
 }
 
 // Isend posts a message and returns at once (after the Isend overhead).
 func (c *Comm) Isend(dst, tag int, m Msg) *Request {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Isend"))
 	checkUserTag("Isend", tag)
 	return c.isend(dst, tag, m, false)
 }
 
 // Recv receives a message from rank src (or AnySource) with tag (or AnyTag).
 func (c *Comm) Recv(src, tag int) (Msg, Status) {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Recv"))
 	q := c.irecv(src, tag)
 	m, st := q.wait("Recv")
 	c.r.w.recycle(q)
@@ -64,10 +67,14 @@ func (w *World) newRequest() *Request {
 }
 
 // Irecv posts a receive and returns at once; it costs no simulated time.
-func (c *Comm) Irecv(src, tag int) *Request { return c.irecv(src, tag) }
+func (c *Comm) Irecv(src, tag int) *Request {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Irecv"))
+	return c.irecv(src, tag)
+}
 
 // Sendrecv sends to dst and receives from src concurrently (MPI_Sendrecv).
 func (c *Comm) Sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Sendrecv"))
 	checkUserTag("Sendrecv", sendTag)
 	return c.sendrecv(dst, sendTag, m, src, recvTag)
 }
@@ -91,6 +98,7 @@ func checkUserTag(call string, tag int) {
 // Ssend is MPI_Ssend: a send in synchronous mode, which returns only once
 // the receiver has the message, however small it is (never detached).
 func (c *Comm) Ssend(dst, tag int, m Msg) {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Ssend"))
 	checkUserTag("Ssend", tag)
 	s := c.post(dst, tag, m, true, true)
 	s.wait("Ssend")
@@ -100,6 +108,7 @@ func (c *Comm) Ssend(dst, tag int, m Msg) {
 // Issend is MPI_Issend: Isend in synchronous mode (see Ssend); its request
 // completes when the message has arrived.
 func (c *Comm) Issend(dst, tag int, m Msg) *Request {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Issend"))
 	checkUserTag("Issend", tag)
 	return c.post(dst, tag, m, false, true)
 }

@@ -14,6 +14,7 @@ type probeWait struct {
 // by all ranks unless Config.PerRankCounters. With a zero IprobeCost a
 // probe that finds nothing returns without any context switch.
 func (c *Comm) Iprobe(src, tag int) (bool, Status) {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Iprobe"))
 	r := c.r
 	w := r.w
 	r.payOwed()
@@ -61,6 +62,7 @@ func (c *Comm) peek(src, tag int) (Status, bool) {
 // With a positive IprobeCost it is a loop of Iprobe, as in SMPI, and pays
 // the growing probe costs; with a zero cost it simply waits for the send.
 func (c *Comm) Probe(src, tag int) Status {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Probe"))
 	if c.r.w.cfg.IprobeCost > 0 {
 		for {
 			if ok, st := c.Iprobe(src, tag); ok {

@@ -43,8 +43,10 @@ type Rank struct {
 	spins  int     // consecutive failed free polls at time spinAt
 	spinAt float64 // s
 	parked bool    // in World.pollers
-	rang   bool    // the sleep timer fired
-	owed   int     // simcalls whose turn the rank has not yet given up (WakeSimGrid)
+
+	callDepth int  // MPI calls open (mpiEnter): a collective's point-to-point calls nest
+	rang      bool // the sleep timer fired
+	owed      int  // simcalls whose turn the rank has not yet given up (WakeSimGrid)
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero

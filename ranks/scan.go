@@ -5,10 +5,16 @@ package ranks
 // (MPI_Exscan). Both are SMPI's only algorithm, linear: every rank posts a
 // receive from each lower rank and a send to each higher one, waits for
 // them all, then combines in rank order — p(p−1)/2 messages.
-func (c *Comm) Scan(m Msg, op Op) Msg { return c.scan(m, op, true) }
+func (c *Comm) Scan(m Msg, op Op) Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Scan"))
+	return c.scan(m, op, true)
+}
 
 // Exscan: see Scan.
-func (c *Comm) Exscan(m Msg, op Op) Msg { return c.scan(m, op, false) }
+func (c *Comm) Exscan(m Msg, op Op) Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Exscan"))
+	return c.scan(m, op, false)
+}
 
 func (c *Comm) scan(m Msg, op Op, inclusive bool) Msg {
 	p, me := c.Size(), c.rank

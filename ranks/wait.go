@@ -2,7 +2,10 @@ package ranks
 
 // Wait blocks until the request completes and returns the received message
 // and its status (zero values for a send).
-func (q *Request) Wait() (Msg, Status) { return q.wait("Wait") }
+func (q *Request) Wait() (Msg, Status) {
+	defer q.owner.mpiExit(q.owner.mpiEnter("MPI_Wait"))
+	return q.wait("Wait")
+}
 
 func (q *Request) wait(call string) (Msg, Status) {
 	w := q.owner.w
@@ -44,6 +47,7 @@ func (q *Request) finish() (Msg, Status) {
 // returns without any context switch.
 func (q *Request) Test() (bool, Msg, Status) {
 	r := q.owner
+	defer r.mpiExit(r.mpiEnter("MPI_Test"))
 	r.payOwed()
 	n, free := r.pollCost(ctrTest, r.w.cfg.TestCost, 0, "Test")
 	done := q.done
@@ -65,6 +69,12 @@ func (q *Request) Test() (bool, Msg, Status) {
 func Waitall(reqs ...*Request) {
 	for _, q := range reqs {
 		if q != nil {
+			defer q.owner.mpiExit(q.owner.mpiEnter("MPI_Waitall"))
+			break
+		}
+	}
+	for _, q := range reqs {
+		if q != nil {
 			q.wait("Waitall")
 		}
 	}
@@ -75,6 +85,12 @@ func Waitall(reqs ...*Request) {
 // MPI_REQUEST_NULL. If every entry is nil it returns -1 at once. Among
 // requests already complete, the lowest index wins.
 func Waitany(reqs []*Request) (int, Msg, Status) {
+	for _, q := range reqs {
+		if q != nil {
+			defer q.owner.mpiExit(q.owner.mpiEnter("MPI_Waitany"))
+			break
+		}
+	}
 	for {
 		var owner *Rank
 		for i, q := range reqs {
@@ -124,6 +140,7 @@ func Testany(reqs []*Request) (int, bool, Msg, Status) {
 	if r == nil {
 		return -1, true, Msg{}, Status{}
 	}
+	defer r.mpiExit(r.mpiEnter("MPI_Testany"))
 	r.payOwed()
 	n, free := r.pollCost(ctrTestany, r.w.cfg.TestCost, 0, "Testany")
 	found := -1

@@ -46,6 +46,7 @@ func (s *WaitSet) Next() (*Request, int, Msg, Status) {
 	if s.members == 0 {
 		return nil, 0, Msg{}, Status{}
 	}
+	defer s.owner.mpiExit(s.owner.mpiEnter("MPI_Waitany"))
 	for s.head == len(s.done) {
 		s.waiting = true
 		s.owner.block("Waitsome", noPeer, 0)

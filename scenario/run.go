@@ -34,6 +34,8 @@ type RunOptions struct {
 	RecordPivots bool
 	// Kernels, if set, logs every kernel call (Result.Kernels has its totals).
 	Kernels *KernelLog
+	// MPICalls tallies the time spent in each MPI call (Result.MPICalls).
+	MPICalls bool
 }
 
 // Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
@@ -46,6 +48,8 @@ type Result struct {
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult or []*replay.Result
 	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
 	Kernels []KernelTotal `json:"kernels,omitempty"`
+	// MPICalls are the per-call totals over all ranks (RunOptions.MPICalls).
+	MPICalls []MPICallTotal `json:"mpi_calls,omitempty"`
 
 	HPL       []*hpl.Result         `json:"-"`
 	Pingpong  []pingpong.Result     `json:"-"`
@@ -89,6 +93,11 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		tw = NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
 		w.AddHook(tw.Hook)
 	}
+	var calls *MPICalls
+	if opt.MPICalls {
+		calls = NewMPICalls()
+		w.AddHook(calls.Hook)
+	}
 	var split *Breakdown
 	if opt.Breakdown {
 		split = NewBreakdown(p.Ranks)
@@ -118,6 +127,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	res.WallTime = time.Since(start).Seconds()
 	if opt.Kernels != nil {
 		res.Kernels = opt.Kernels.Totals()
+	}
+	if calls != nil {
+		res.MPICalls = calls.Totals()
 	}
 	res.SimulatedTime = w.Now()
 	if split != nil {

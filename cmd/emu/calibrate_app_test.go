@@ -93,6 +93,17 @@ func TestExplainComparesModelAndTimed(t *testing.T) {
 	if want := pctError(dgemm.ModelS, dgemm.TimedS); dgemm.ErrorPct != want {
 		t.Errorf("dgemm error %g%%, want %g%%", dgemm.ErrorPct, want)
 	}
+	// Per MPI call: both runs' tallies, merged by call.
+	byCall := map[string]callRow{}
+	for _, c := range ex.Calls {
+		byCall[c.Call] = c
+	}
+	if r := byCall["MPI_Recv"]; r.Calls == 0 || r.ModelS <= 0 || r.TimedS <= 0 || len(ex.Calls) != max(len(ex.Model.MPI), len(ex.Timed.MPI)) {
+		t.Errorf("per-call rows %+v from %d and %d calls", ex.Calls, len(ex.Model.MPI), len(ex.Timed.MPI))
+	}
+	if !strings.Contains(out, "MPI call (summed over ranks)") {
+		t.Errorf("output lacks the MPI call table:\n%s", out)
+	}
 }
 
 // TestExplainAgainstARealRun: --real reads a real HPL's output (detailed

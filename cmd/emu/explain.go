@@ -33,7 +33,8 @@ func newExplainCmd() *cobra.Command {
 executing every kernel on this node and charging its measured time (timed mode) —
 and prints, per kernel, the calls and the seconds each run charged, summed over
 all ranks, and the model's error against the measurement; then each run's
-communication and waiting time (mean per rank), the application's result and,
+communication and waiting time (mean per rank), the application's result, the
+time the ranks spent in each MPI call in both runs (summed over ranks) and,
 for HPL, the time of each of HPL's phases as HPL's detailed timing prints them
 (the largest over the ranks). With --real, the output of a real HPL run of
 the same test (xhpl's, built with -DHPL_DETAILED_TIMING for the phases) is
@@ -85,7 +86,7 @@ one rank at a time.`,
 				into *explainRun
 			}{{model, &ex.Model}, {timed, &ex.Timed}} {
 				log := &scenario.KernelLog{}
-				res, err := side.plan.Run(scenario.RunOptions{Kernels: log, Breakdown: true})
+				res, err := side.plan.Run(scenario.RunOptions{Kernels: log, Breakdown: true, MPICalls: true})
 				if err != nil {
 					return asFailure(err)
 				}
@@ -129,6 +130,18 @@ type explainRun struct {
 	Wait    float64                `json:"waiting_s"`        // mean per rank, s
 	Time    float64                `json:"time_s"`           // the application's time (HPL: its first test's Time), s
 	Phases  *hpl.Phases            `json:"phases,omitempty"` // HPL's detailed timings of its first test
+	// MPI is the time inside each MPI call, summed over the ranks.
+	MPI []scenario.MPICallTotal `json:"mpi_calls"`
+}
+
+// callRow is one MPI call's row of the comparison: the time the ranks spent
+// in it with the models and with the measured kernels (both runs' MPI is
+// emulated; what differs is how long the partners computed).
+type callRow struct {
+	Call   string  `json:"call"`
+	Calls  int     `json:"calls"`
+	ModelS float64 `json:"model_s"`
+	TimedS float64 `json:"timed_s"`
 }
 
 // realRun is the real HPL run an explanation is compared with (--real).
@@ -166,6 +179,7 @@ type explanation struct {
 	TimeErr float64       `json:"time_error_pct"`
 	Real    *realRun      `json:"real,omitempty"`
 	Phases  []phaseError  `json:"per_phase,omitempty"`
+	Calls   []callRow     `json:"per_mpi_call"`
 	// RealTimeErr is the model's Time against the real run's, in percent.
 	RealTimeErr *float64 `json:"real_time_error_pct,omitempty"`
 }
@@ -189,7 +203,7 @@ func (ex *explanation) addReal(p *scenario.Plan, rows []hpl.OutputRow, file stri
 }
 
 func summarize(res *scenario.Result) explainRun {
-	out := explainRun{Kernels: res.Kernels, Time: res.SimulatedTime}
+	out := explainRun{Kernels: res.Kernels, Time: res.SimulatedTime, MPI: res.MPICalls}
 	if len(res.HPL) > 0 {
 		out.Time = res.HPL[0].Time
 		ph := res.HPL[0].Phases
@@ -241,6 +255,32 @@ func (ex *explanation) compare() {
 		return ex.Rows[i].Kernel < ex.Rows[j].Kernel
 	})
 	ex.TimeErr = pctError(ex.Model.Time, ex.Timed.Time)
+	calls := map[string]*callRow{}
+	var order []string
+	for _, side := range []struct {
+		totals []scenario.MPICallTotal
+		timed  bool
+	}{{ex.Model.MPI, false}, {ex.Timed.MPI, true}} {
+		for _, t := range side.totals {
+			c := calls[t.Call]
+			if c == nil {
+				c = &callRow{Call: t.Call}
+				calls[t.Call] = c
+				order = append(order, t.Call)
+			}
+			c.Calls = max(c.Calls, t.Calls)
+			if side.timed {
+				c.TimedS = t.Seconds
+			} else {
+				c.ModelS = t.Seconds
+			}
+		}
+	}
+	ex.Calls = ex.Calls[:0]
+	for _, name := range order {
+		ex.Calls = append(ex.Calls, *calls[name])
+	}
+	sort.SliceStable(ex.Calls, func(i, j int) bool { return ex.Calls[i].TimedS > ex.Calls[j].TimedS })
 	ex.Phases = ex.Phases[:0]
 	if ex.Model.Phases != nil && ex.Timed.Phases != nil {
 		timed := ex.Timed.Phases.Rows()
@@ -294,8 +334,22 @@ func (ex *explanation) write(w io.Writer) error {
 	fmt.Fprintf(tw, "communication (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Comm, ex.Timed.Comm)
 	fmt.Fprintf(tw, "waiting (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Wait, ex.Timed.Wait)
 	fmt.Fprintf(tw, "application time\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", ex.Model.Time, ex.Timed.Time, ex.TimeErr)
-	if err := tw.Flush(); err != nil || len(ex.Phases) == 0 {
+	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(ex.Calls) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "MPI call (summed over ranks)\tcalls\tmodel s\ttimed s\t")
+		for _, c := range ex.Calls {
+			fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t\n", c.Call, c.Calls, c.ModelS, c.TimedS)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(ex.Phases) == 0 {
+		return nil
 	}
 	// HPL's phases (detailed timing), beside the real run's when given.
 	fmt.Fprintln(w)

@@ -166,6 +166,7 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != ""}
 			if jsonOut != "" {
 				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
+				opt.MPICalls = true                 // and per MPI call
 			}
 			if opt.GraphLatency, err = scenario.ParseLatencyMode(latencyMode); err != nil {
 				return fmt.Errorf("--latency: %v", err)
