@@ -54,6 +54,9 @@ type PairSensitivity struct {
 	Src    int   `json:"src"`
 	Dst    int   `json:"dst"`
 	Lambda int64 `json:"lambda_L"`
+	// LambdaG is the bytes of the pair's messages on the critical path,
+	// the pair's share of λ_G: dT/dG for a gap G per byte between them.
+	LambdaG float64 `json:"lambda_G"`
 }
 
 // Report is the result of Analyze. Times in s; tolerance values nil when T

@@ -105,25 +105,32 @@ func (g *Graph) messageEnds(v int32, class uint8) (src, dst int) {
 
 func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 	g := ev.g
-	counts := map[[2]int]int64{}
+	pairs := map[[2]int]*PairSensitivity{}
 	for v := p.Sink; v >= 0; {
 		e := ev.pred[v]
 		if e < 0 {
 			break
 		}
 		u := g.eFrom[e]
-		if c := g.latCount(int(e), ev.class); c > 0 {
+		c, b := g.latCount(int(e), ev.class), g.eBytes[e]
+		if c > 0 || b > 0 {
 			src, dst := int(g.vRank[u]), int(g.vRank[v])
 			if src == dst {
 				src, dst = g.messageEnds(v, ev.class)
 			}
-			counts[[2]int{src, dst}] += int64(c)
+			ps := pairs[[2]int{src, dst}]
+			if ps == nil {
+				ps = &PairSensitivity{Src: src, Dst: dst}
+				pairs[[2]int{src, dst}] = ps
+			}
+			ps.Lambda += int64(c)
+			ps.LambdaG += b
 		}
 		v = u
 	}
-	out := make([]PairSensitivity, 0, len(counts))
-	for k, c := range counts {
-		out = append(out, PairSensitivity{Src: k[0], Dst: k[1], Lambda: c})
+	out := make([]PairSensitivity, 0, len(pairs))
+	for _, ps := range pairs {
+		out = append(out, *ps)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Src != out[j].Src {

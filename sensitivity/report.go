@@ -85,9 +85,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		p("%s\t%s\t%s\t%d\t%.4g\n", FormatSeconds(c.L), FormatSeconds(c.L-r.L), FormatSeconds(c.T), c.LambdaL, c.RhoL)
 	}
 	if len(r.Pairs) > 0 {
-		p("\ncritical messages by rank pair (λ_L(i,j)):\nsrc\tdst\tλ_L\n")
+		p("\ncritical messages by rank pair (λ_L(i,j), λ_G(i,j)):\nsrc\tdst\tλ_L\tλ_G bytes\n")
 		for _, q := range r.Pairs {
-			p("%d\t%d\t%d\n", q.Src, q.Dst, q.Lambda)
+			p("%d\t%d\t%d\t%.6g\n", q.Src, q.Dst, q.Lambda, q.LambdaG)
 		}
 	}
 	if len(r.MPITime) > 0 {

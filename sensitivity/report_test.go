@@ -68,8 +68,12 @@ func TestMPITimeByHand(t *testing.T) {
 			t.Errorf("rank %d: %+v, want %+v", i, g, w)
 		}
 	}
-	if len(r.Pairs) != 2 || r.Pairs[0] != (PairSensitivity{0, 1, 1}) || r.Pairs[1] != (PairSensitivity{1, 0, 1}) {
+	if len(r.Pairs) != 2 || r.Pairs[0].Src != 0 || r.Pairs[0].Dst != 1 || r.Pairs[0].Lambda != 1 ||
+		r.Pairs[1].Src != 1 || r.Pairs[1].Dst != 0 || r.Pairs[1].Lambda != 1 {
 		t.Errorf("pairs %+v, want 0→1 and 1→0 once each", r.Pairs)
+	}
+	if len(r.Pairs) == 2 && r.Pairs[0].LambdaG+r.Pairs[1].LambdaG != r.LambdaG {
+		t.Errorf("pairs' bytes %g + %g, λ_G %g", r.Pairs[0].LambdaG, r.Pairs[1].LambdaG, r.LambdaG)
 	}
 }
 

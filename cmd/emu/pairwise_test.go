@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,17 +28,20 @@ func TestPairwiseBooksSenderToReceiver(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Lambda float64 `json:"lambda_L"`
-		Pairs  []struct {
+		Lambda  float64 `json:"lambda_L"`
+		LambdaG float64 `json:"lambda_G"`
+		Pairs   []struct {
 			Src, Dst int
 			Lambda   float64 `json:"lambda_L"`
+			LambdaG  float64 `json:"lambda_G"`
 		} `json:"pairwise"`
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
-	sum := 0.0
+	sum, bytes := 0.0, 0.0
 	for _, p := range rep.Pairs {
+		bytes += p.LambdaG
 		if p.Src == p.Dst {
 			t.Errorf("pair (%d,%d) carries %g terms: no rank messages itself", p.Src, p.Dst, p.Lambda)
 		}
@@ -45,5 +49,9 @@ func TestPairwiseBooksSenderToReceiver(t *testing.T) {
 	}
 	if len(rep.Pairs) == 0 || sum != rep.Lambda {
 		t.Errorf("pairs add up to %g, λ_L is %g (%d pairs)", sum, rep.Lambda, len(rep.Pairs))
+	}
+	// λ_G(i,j): the critical path's bytes booked to the same pairs.
+	if rep.LambdaG <= 0 || math.Abs(bytes-rep.LambdaG) > 1e-9*rep.LambdaG {
+		t.Errorf("pairs' bytes add up to %g, λ_G is %g", bytes, rep.LambdaG)
 	}
 }
