@@ -21,11 +21,13 @@ func TestExamplesLoad(t *testing.T) {
 		bandwidth   float64 // B/s
 		n, nb, p, q int
 	}{
-		"dahu.toml":      {"hpl", 1024, 32, scenario.TopoFlat, 12.5e9, 50000, 128, 32, 32},
-		"stampede.toml":  {"hpl", 6006, 6006, scenario.TopoFatTree, 7e9, 3875000, 1024, 77, 78},
-		"dragonfly.toml": {"hpl", 256, 256, scenario.TopoDragonfly, 3.125e9, 10000, 128, 16, 16},
-		"pingpong.toml":  {"pingpong", 2, 2, scenario.TopoFlat, 1e10, 0, 0, 0, 0},
-		"replay.toml":    {"replay", 8, 8, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"dahu.toml":             {"hpl", 1024, 32, scenario.TopoFlat, 12.5e9, 50000, 128, 32, 32},
+		"stampede.toml":         {"hpl", 6006, 6006, scenario.TopoFatTree, 7e9, 3875000, 1024, 77, 78},
+		"dragonfly.toml":        {"hpl", 256, 256, scenario.TopoDragonfly, 3.125e9, 10000, 128, 16, 16},
+		"pingpong.toml":         {"pingpong", 2, 2, scenario.TopoFlat, 1e10, 0, 0, 0, 0},
+		"replay.toml":           {"replay", 8, 8, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"alltoall-full.toml":    {"replay", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"alltoall-tapered.toml": {"replay", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
 	}
 	for _, f := range files {
 		s, err := scenario.Load(f)
@@ -57,11 +59,13 @@ func TestExamplesLoad(t *testing.T) {
 // the files stay runnable; the full sizes are run by hand (see each file).
 func TestExamplesRun(t *testing.T) {
 	shrink := map[string][]string{
-		"dahu.toml":      {"hpl.n=2048", "hpl.max_iterations=2"},
-		"stampede.toml":  {"hpl.n=16384", "hpl.nb=64", "hpl.grids=[[4,4]]"},
-		"dragonfly.toml": {"hpl.n=2048"},
-		"pingpong.toml":  {"pingpong.iterations=2"},
-		"replay.toml":    {},
+		"dahu.toml":             {"hpl.n=2048", "hpl.max_iterations=2"},
+		"stampede.toml":         {"hpl.n=16384", "hpl.nb=64", "hpl.grids=[[4,4]]"},
+		"dragonfly.toml":        {"hpl.n=2048"},
+		"pingpong.toml":         {"pingpong.iterations=2"},
+		"replay.toml":           {},
+		"alltoall-full.toml":    {},
+		"alltoall-tapered.toml": {},
 	}
 	for f, sets := range shrink {
 		s, err := scenario.Load(f)
@@ -104,4 +108,40 @@ func TestHPLDatAndCluster(t *testing.T) {
 	if len(p.HPL) == 0 || p.Ranks > p.Platform.Ranks() {
 		t.Errorf("%d tests on %d ranks of %d", len(p.HPL), p.Ranks, p.Platform.Ranks())
 	}
+}
+
+// TestExamplesTaperedTraffic backs the README's claim on the two all-to-all
+// examples: the 4:1 tapered fat tree is more than twice as slow as the full
+// one, and its top level, while busy, runs at more than 95% of its capacity
+// (SMPI's reverse traffic and bandwidth factor take the rest), against less
+// than 80% on the full tree.
+func TestExamplesTaperedTraffic(t *testing.T) {
+	run := func(f string) (float64, scenario.ClassUse) {
+		s, err := scenario.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(scenario.RunOptions{Links: true})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, c := range res.Traffic.Classes {
+			if c.Class == "level1" {
+				return res.SimulatedTime, c
+			}
+		}
+		t.Fatalf("%s: no level1 class in %+v", f, res.Traffic.Classes)
+		return 0, scenario.ClassUse{}
+	}
+	tf, full := run("alltoall-full.toml")
+	tt, tapered := run("alltoall-tapered.toml")
+	if !(tt > 2*tf) || !(tapered.BusyUtil > 0.95) || !(full.BusyUtil < 0.8) {
+		t.Errorf("full %g s (top level busy at %.3g), tapered %g s (%.3g)", tf, full.BusyUtil, tt, tapered.BusyUtil)
+	}
+	t.Logf("full %.6g s, top level %.3g busy, %.3g mean; tapered %.6g s (×%.3g), %.3g busy, %.3g mean",
+		tf, full.BusyUtil, full.Util, tt, tt/tf, tapered.BusyUtil, tapered.Util)
 }

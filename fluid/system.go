@@ -72,6 +72,9 @@ type System struct {
 	solver solver
 	batch  []elem // seeds of StartAll, reused
 	sg     sgState
+	// traffic is the per-link accounting of RecordTraffic; nil (the
+	// default) keeps it off the hot path but for a nil check per event.
+	traffic *traffic
 }
 
 // linkState is one link's constraint and the flows loading it.
@@ -133,6 +136,9 @@ type flow struct {
 	inSat      bool    // in the saturated_variable_set
 	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
 	slot       int32   // index in System.bySlot and System.hot, kept for life
+	// traffic accounting (System.RecordTraffic) only
+	fat     []elem // FatPipe links the flow crosses, which elems leave out
+	onLinks bool   // counted on its links' busy periods
 }
 
 // NewSystem returns an empty System over links, re-solving incrementally.
@@ -272,6 +278,9 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 	}
 	if attach {
 		s.attach(f)
+		if s.traffic != nil {
+			s.traffic.enter(f, now)
+		}
 	}
 	s.flows.put(f)
 	f.finish = math.Inf(1)
@@ -322,6 +331,9 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 	}
 	if s.links[l].sharing == FatPipe {
 		f.bound = math.Min(f.bound, s.links[l].capacity/coef)
+		if s.traffic != nil {
+			f.addFat(l, coef)
+		}
 		return
 	}
 	for i := range f.elems {
@@ -370,6 +382,9 @@ func (s *System) remove(now float64, id FlowID) {
 	if f.rate > 0 && !math.IsInf(f.rate, 1) {
 		level = f.rate * f.weight
 	}
+	if s.traffic != nil {
+		s.traffic.leave(f, now)
+	}
 	s.flows.del(id)
 	s.done.remove(f)
 	s.detach(f)
@@ -409,7 +424,7 @@ func (s *System) newFlow() *flow {
 // remove took it out of the links, the heap and the table, and the
 // solver's lists are rebuilt before each use.
 func (s *System) recycle(f *flow) {
-	*f = flow{elems: f.elems[:0], slot: f.slot}
+	*f = flow{elems: f.elems[:0], fat: f.fat[:0], slot: f.slot}
 	s.hot[f.slot] = flowHot{}
 	s.free = append(s.free, f)
 }
@@ -453,6 +468,9 @@ func (s *System) advance(now float64) {
 func (s *System) setRate(now float64, f *flow, x float64) {
 	if f.rate == x {
 		return
+	}
+	if s.traffic != nil {
+		s.traffic.carry(f, now)
 	}
 	if f.rate > 0 && !math.IsInf(f.rate, 1) {
 		f.remaining -= f.rate * (now - f.last)

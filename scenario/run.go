@@ -34,6 +34,9 @@ type RunOptions struct {
 	RecordPivots bool
 	// Kernels, if set, logs every kernel call (Result.Kernels has its totals).
 	Kernels *KernelLog
+	// Links accounts the network's traffic per link and per class, and the
+	// messages by the highest class they cross (Result.Traffic).
+	Links bool
 }
 
 // Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
@@ -55,6 +58,7 @@ type Result struct {
 	Breakdown *Breakdown            `json:"-"`
 	GraphL    float64               `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
 	Pivots    *hpl.Pivots           `json:"-"`
+	Traffic   *Traffic              `json:"-"`
 	Plan      *Plan                 `json:"-"`
 }
 
@@ -67,9 +71,16 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := ranks.NewWorld(p.Network, topo, p.Platform.Placement(p.Ranks), p.Seed)
+	place := p.Platform.Placement(p.Ranks)
+	w, err := ranks.NewWorld(p.Network, topo, place, p.Seed)
 	if err != nil {
 		return nil, err
+	}
+	var reach *reachCounter
+	if opt.Links {
+		w.Engine().System().RecordTraffic()
+		reach = newReachCounter(topo, place)
+		w.AddHook(reach.hook)
 	}
 	var rec *GraphRecorder
 	if opt.Graph {
@@ -131,6 +142,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if reach != nil {
+		res.Traffic = trafficOf(topo.Links(), w.Engine().System().Traffic(res.SimulatedTime), res.SimulatedTime, reach)
 	}
 	if rec != nil {
 		res.GraphL = rec.BaselineLatency()

@@ -114,6 +114,7 @@ func newRunCmd() *cobra.Command {
 		jsonOut, graphOut, traceOut string
 		traceWindow, pivotsOut      string
 		plotDir, latencyMode        string
+		linksOut                    string
 		maxIterations               int
 		precision                   string
 	)
@@ -136,13 +137,19 @@ execution graph for "emu analyze", with its latency ℓ per --latency (wire: one
 link's latency, each message carrying one term per link of its route;
 end-to-end: one message's latency) and the run's L0 kept in the file; --plot draws each rank's time split into
 compute, communication and waiting; --trace writes a Chrome/Perfetto trace
-(one process per rank), bounded by --trace-window.`,
+(one process per rank), bounded by --trace-window; --links writes the network's
+traffic (JSON, or CSV for a FILE ending in .csv): per link its name, class,
+bytes, busy time and mean utilisation, the same summed per class (fat-tree
+level, dragonfly terminal/intra/inter, torus dimension, backbone, loopback), and
+the messages and bytes by the highest class they cross; with --plot it also
+draws link_classes.svg and link_hottest.svg.`,
 		Example: `  emu run
   emu run examples/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
   emu run --replay examples/replay-ring.txt --platform examples/cluster.xml
   emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
-  emu run hpl.toml --trace trace.json --trace-window 0:50ms`,
+  emu run hpl.toml --trace trace.json --trace-window 0:50ms
+  emu run examples/alltoall-tapered.toml --links links.csv`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
@@ -163,7 +170,7 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 			if err != nil {
 				return err
 			}
-			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != ""}
+			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != ""}
 			if jsonOut != "" {
 				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
 			}
@@ -178,7 +185,7 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
-			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir})
+			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir, links: linksOut})
 		},
 	}
 	sf.add(cmd)
@@ -190,20 +197,21 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
 	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
+	fl.StringVar(&linksOut, "links", "", "write the traffic per link, per link class and by highest class crossed to `FILE` (JSON, or CSV if FILE ends in .csv)")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
 	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
 }
 
 // runOutputs are the files a run writes ("" = not asked for).
-type runOutputs struct{ json, graph, trace, pivots, plot string }
+type runOutputs struct{ json, graph, trace, pivots, plot, links string }
 
 // runPlan runs a validated plan and writes every output asked for. Outputs are
 // checked before the run and staged in temporary files renamed at the end, so an
 // error leaves none of them.
 func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, out runOutputs) error {
 	outs := []outputPath{{"--json", out.json, false}, {"--graph", out.graph, false}, {"--trace", out.trace, false},
-		{"--record-pivots", out.pivots, false}, {"--plot", out.plot, true}}
+		{"--record-pivots", out.pivots, false}, {"--plot", out.plot, true}, {"--links", out.links, false}}
 	if plan.App == scenario.AppHPL && plan.HPLDat.Device != 6 && plan.HPLDat.Device != 7 {
 		outs = append(outs, outputPath{"HPL.dat's output file", plan.HPLDat.OutFile, false})
 	}
@@ -251,6 +259,11 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	}
 	if out.plot != "" {
 		if err := writeBreakdown(&st, out.plot, plan, res); err != nil {
+			return err
+		}
+	}
+	if out.links != "" {
+		if err := writeTraffic(&st, out.links, out.plot, plan, res); err != nil {
 			return err
 		}
 	}
@@ -364,4 +377,36 @@ func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *scenario.
 		return err
 	}
 	return st.write(filepath.Join(dir, "rank_time.csv"), res.Breakdown.WriteCSV)
+}
+
+// writeTraffic writes the run's traffic report to file (CSV if it ends in
+// .csv, else JSON) and, with a plot folder, its two plots there.
+func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *scenario.Result) error {
+	t := res.Traffic
+	write := func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(t)
+	}
+	if strings.EqualFold(filepath.Ext(file), ".csv") {
+		write = t.WriteCSV
+	}
+	if err := st.write(file, write); err != nil {
+		return asFailure(err)
+	}
+	if plotDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(plotDir, 0o755); err != nil {
+		return asFailure(err)
+	}
+	run := fmt.Sprintf("%s, %d ranks, %.6g s", plan.App, res.Ranks, res.SimulatedTime)
+	if err := st.write(filepath.Join(plotDir, "link_classes.svg"), func(w io.Writer) error {
+		return t.WriteClassesSVG(w, "utilisation per link class ("+run+")")
+	}); err != nil {
+		return asFailure(err)
+	}
+	return asFailure(st.write(filepath.Join(plotDir, "link_hottest.svg"), func(w io.Writer) error {
+		return t.WriteHottestSVG(w, "hottest links ("+run+")")
+	}))
 }
