@@ -1,7 +1,9 @@
 package examples
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/scenario"
@@ -28,6 +30,7 @@ func TestExamplesLoad(t *testing.T) {
 		"replay.toml":           {"replay", 8, 8, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
 		"alltoall-full.toml":    {"replay", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
 		"alltoall-tapered.toml": {"replay", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"jobs-congestor.toml":   {"jobs", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
 	}
 	for _, f := range files {
 		s, err := scenario.Load(f)
@@ -66,6 +69,7 @@ func TestExamplesRun(t *testing.T) {
 		"replay.toml":           {},
 		"alltoall-full.toml":    {},
 		"alltoall-tapered.toml": {},
+		"jobs-congestor.toml":   {},
 	}
 	for f, sets := range shrink {
 		s, err := scenario.Load(f)
@@ -118,17 +122,7 @@ func TestHPLDatAndCluster(t *testing.T) {
 func TestExamplesTaperedTraffic(t *testing.T) {
 	run := func(f string) (float64, scenario.ClassUse) {
 		s, err := scenario.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Run(scenario.RunOptions{Links: true})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		res := runScenario(t, s, err, scenario.RunOptions{Links: true})
 		for _, c := range res.Traffic.Classes {
 			if c.Class == "level1" {
 				return res.SimulatedTime, c
@@ -144,4 +138,50 @@ func TestExamplesTaperedTraffic(t *testing.T) {
 	}
 	t.Logf("full %.6g s, top level %.3g busy, %.3g mean; tapered %.6g s (×%.3g), %.3g busy, %.3g mean",
 		tf, full.BusyUtil, full.Util, tt, tt/tf, tapered.BusyUtil, tapered.Util)
+}
+
+// TestExamplesJobs backs the README's claim on jobs-congestor.toml: placed at
+// random, the ring runs more than 1.5× slower beside the all-to-all
+// congestor than alone; placed in blocks (the ring on leaves 0–1, the
+// congestor on 2–3) nothing is shared and both slowdowns are exactly 1.
+func TestExamplesJobs(t *testing.T) {
+	for _, tc := range []struct {
+		placement string
+		ok        func(ring, congestor float64) bool
+	}{
+		{"random", func(r, c float64) bool { return r > 1.5 && c >= 1 }},
+		{"block", func(r, c float64) bool { return r == 1 && c == 1 }},
+	} {
+		data, err := os.ReadFile("jobs-congestor.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := strings.ReplaceAll(string(data), `placement = "random"`, `placement = "`+tc.placement+`"`)
+		s, err := scenario.Parse([]byte(doc), "jobs-congestor.toml")
+		res := runScenario(t, s, err, scenario.RunOptions{})
+		ring, cong := res.Jobs[0], res.Jobs[1]
+		if !tc.ok(ring.Slowdown, cong.Slowdown) {
+			t.Errorf("%s: ring slowdown %.4g, congestor %.4g", tc.placement, ring.Slowdown, cong.Slowdown)
+		}
+		t.Logf("%s: ring %.6g s (alone %.6g s, ×%.4g), congestor %.6g s (alone %.6g s, ×%.4g)", tc.placement,
+			ring.Time, ring.Alone, ring.Slowdown, cong.Time, cong.Alone, cong.Slowdown)
+	}
+}
+
+// runScenario validates and runs a loaded (or parsed) scenario, failing the
+// test on any error.
+func runScenario(t *testing.T, s *scenario.Scenario, err error, opt scenario.RunOptions) *scenario.Result {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -63,20 +63,25 @@ type ClassPart struct {
 type reachCounter struct {
 	topo   fluid.Topology
 	links  []fluid.Link
-	place  []int             // rank → host
 	top    map[[2]int]string // (src host, dst host) → highest class
 	counts map[string]*ClassPart
 }
 
-func newReachCounter(topo fluid.Topology, place []int) *reachCounter {
-	return &reachCounter{topo: topo, links: topo.Links(), place: place, top: map[[2]int]string{}, counts: map[string]*ClassPart{}}
+func newReachCounter(topo fluid.Topology) *reachCounter {
+	return &reachCounter{topo: topo, links: topo.Links(), top: map[[2]int]string{}, counts: map[string]*ClassPart{}}
 }
 
-func (c *reachCounter) hook(ev *ranks.Event) {
-	if ev.Kind != ranks.SendPost {
-		return
+// hookFor is the hook of a World whose rank r runs on host place[r].
+func (c *reachCounter) hookFor(place []int) ranks.Hook {
+	return func(ev *ranks.Event) {
+		if ev.Kind == ranks.SendPost {
+			c.count(place[ev.Rank], place[ev.Peer], ev.Bytes)
+		}
 	}
-	pair := [2]int{c.place[ev.Rank], c.place[ev.Peer]}
+}
+
+func (c *reachCounter) count(src, dst, bytes int) {
+	pair := [2]int{src, dst}
 	class, ok := c.top[pair]
 	if !ok {
 		class = highestClass(c.links, c.topo.Route(pair[0], pair[1]).Links)
@@ -88,7 +93,7 @@ func (c *reachCounter) hook(ev *ranks.Event) {
 		c.counts[class] = p
 	}
 	p.Messages++
-	p.Bytes += int64(ev.Bytes)
+	p.Bytes += int64(bytes)
 }
 
 // highestClass is the class of path's highest link (the first of that

@@ -115,6 +115,7 @@ func newRunCmd() *cobra.Command {
 		traceWindow, pivotsOut      string
 		plotDir, latencyMode        string
 		linksOut                    string
+		noAlone                     bool
 		maxIterations               int
 		precision                   string
 	)
@@ -170,7 +171,10 @@ draws link_classes.svg and link_hottest.svg.`,
 			if err != nil {
 				return err
 			}
-			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != ""}
+			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
+			if plan.App == scenario.AppJobs && (graphOut != "" || traceOut != "" || plotDir != "" || pivotsOut != "") {
+				return fmt.Errorf("--graph, --trace, --plot and --record-pivots record one application's run, not a scenario's [[jobs]]")
+			}
 			if jsonOut != "" {
 				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
 			}
@@ -198,6 +202,7 @@ draws link_classes.svg and link_hottest.svg.`,
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
 	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
 	fl.StringVar(&linksOut, "links", "", "write the traffic per link, per link class and by highest class crossed to `FILE` (JSON, or CSV if FILE ends in .csv)")
+	fl.BoolVar(&noAlone, "no-alone", false, "[[jobs]]: do not run each job alone as well (no alone_s, no slowdown)")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
 	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
@@ -354,6 +359,14 @@ func printResults(w io.Writer, plan *scenario.Plan, res *scenario.Result) error 
 		fmt.Fprintf(tw, "# trace\tformat\tranks\tevents\tsimulated time (s)\n")
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.9g\n", r.File, r.Format, r.Ranks, r.Events, r.Time)
 		return tw.Flush()
+	case scenario.AppJobs:
+		return printJobs(w, res)
+	case scenario.AppCongestor:
+		r := res.Congestor
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "# pattern\tranks\tbytes\trounds\tmessages\ttime (s)\t\n")
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.9g\t\n", r.Pattern, r.Ranks, r.Bytes, r.Iterations, r.Messages, r.Time)
+		return tw.Flush()
 	case scenario.AppRing:
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "# bytes\tranks\tlap (us)\thop (us)\t\n")
@@ -409,4 +422,19 @@ func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *s
 	return asFailure(st.write(filepath.Join(plotDir, "link_hottest.svg"), func(w io.Writer) error {
 		return t.WriteHottestSVG(w, "hottest links ("+run+")")
 	}))
+}
+
+// printJobs prints one line per job of a [[jobs]] scenario: its time with
+// the others, alone, and the slowdown ("-" when the alone runs were skipped).
+func printJobs(w io.Writer, res *scenario.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "# job\tapp\tranks\tstart (s)\ttime (s)\talone (s)\tslowdown\n")
+	for _, j := range res.Jobs {
+		alone, slow := "-", "-"
+		if j.Alone > 0 {
+			alone, slow = fmt.Sprintf("%.9g", j.Alone), fmt.Sprintf("%.4f", j.Slowdown)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.9g\t%.9g\t%s\t%s\n", j.Name, j.App, j.Ranks, j.Start, j.Time, alone, slow)
+	}
+	return tw.Flush()
 }
