@@ -13,6 +13,7 @@ import (
 // starts and the hosts its ranks run on.
 type Job struct {
 	Name  string
+	Seed  uint64  // its ranks' random streams: the scenario's seed XOR the job's index (job 0 has the scenario's)
 	Start float64 // s
 	Place []int   // rank → host
 	Plan  *Plan
@@ -89,7 +90,7 @@ func (s *Scenario) jobs(p *Plan) error {
 			place[r] = slots[idx[r]]
 			free[idx[r]] = false
 		}
-		p.Jobs = append(p.Jobs, &Job{Name: name, Start: jt.Start.Seconds, Place: place, Plan: jp})
+		p.Jobs = append(p.Jobs, &Job{Name: name, Seed: p.Seed ^ uint64(i), Start: jt.Start.Seconds, Place: place, Plan: jp})
 		p.Ranks += jp.Ranks
 	}
 	if len(p.Jobs) == 0 {

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,6 +154,44 @@ func TestJobsErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("error %v, want one line with %q", err, tc.want)
+		}
+	}
+}
+
+// TestOneJobIsTheApp: a scenario of one job runs exactly as the scenario of
+// that app alone (same seed, same slots from the first, both wake orders):
+// the same time and the same results, to the bit. Job 0's seed is the
+// scenario's.
+func TestOneJobIsTheApp(t *testing.T) {
+	tables := map[string]string{
+		"ring": "[%s]\nsizes = [1000, \"1MiB\"]\niterations = 2\n",
+		"hpl":  "[%s]\nn = 700\nnb = 64\ngrids = [[2, 4]]\npfact = [\"left\", \"right\"]\n",
+	}
+	for _, app := range []string{"ring", "hpl"} {
+		for _, wake := range []string{"rank", "simgrid"} {
+			t.Run(app+"/"+wake, func(t *testing.T) {
+				platform := strings.Replace(jobsPlatform, "seed = 1", "seed = 5", 1) + "[network]\nwake_order = \"" + wake + "\"\n"
+				ranks := ""
+				if app == "ring" {
+					platform = strings.Replace(platform, "2;8,4;1,2;1,1", "2;4,2;1,2;1,1", 1)
+					ranks = "ranks = 8\n"
+				}
+				single := "app = \"" + app + "\"\n" + platform + fmt.Sprintf(tables[app], app)
+				jobs := platform + "\n[[jobs]]\napp = \"" + app + "\"\n" + ranks + fmt.Sprintf(tables[app], "jobs."+app)
+				a, err := jobsPlan(t, single).Run(RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := jobsPlan(t, jobs).Run(RunOptions{NoAlone: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ja, _ := json.Marshal(a.Results)
+				jb, _ := json.Marshal(b.Jobs[0].Results)
+				if a.SimulatedTime != b.Jobs[0].Time || string(ja) != string(jb) {
+					t.Errorf("alone %g s %s\njob   %g s %s", a.SimulatedTime, ja, b.Jobs[0].Time, jb)
+				}
+			})
 		}
 	}
 }

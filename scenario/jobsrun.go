@@ -84,7 +84,7 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 	run := &machineRun{}
 	fns := make([]func(*ranks.World) error, len(jobs))
 	for i, j := range jobs {
-		w, err := m.NewWorld(j.Place, j.Plan.Seed^uint64(i), j.Start)
+		w, err := m.NewWorld(j.Place, j.Seed, j.Start)
 		if err != nil {
 			return nil, nil, fmt.Errorf("job %s: %w", j.Name, err)
 		}
