@@ -185,3 +185,64 @@ func runScenario(t *testing.T, s *scenario.Scenario, err error, opt scenario.Run
 	}
 	return res
 }
+
+// gridCase is one run of the README's table of traffic by topology and
+// placement: a trace on alltoall-full.toml's platform reshaped by sets.
+type gridCase struct {
+	trace, placement, topo string
+	time                   float64 // s
+	topBusy, topShare      float64 // the highest class's utilisation while busy; the share of messages whose highest class it is
+}
+
+// TestExamplesPlacementGrid backs the README's table: a 2-D stencil
+// (stencil-32.txt: 8×4 periodic, 256 KiB halos, 1 ms of compute a step) and
+// the all-to-all of alltoall-32.txt, on the full and the 4:1 tapered fat
+// tree and a 32-host dragonfly, ranks placed in order or at random. The
+// all-to-all is nearly twice as slow tapered or more (×1.95 at random, ×2.39
+// in order);
+// the stencil sends half its messages across the top level in order and
+// 3/4 at random, so the taper costs it more at random than in order (and
+// its top level, tapered, is saturated while busy in order).
+func TestExamplesPlacementGrid(t *testing.T) {
+	topos := []struct{ name, sets string }{
+		{"full", "platform.fat_tree=2;8,4;1,8;1,1"},
+		{"tapered", "platform.fat_tree=2;8,4;1,2;1,1"},
+		{"dragonfly", "platform.topology=dragonfly platform.dragonfly=4,2;2,1;2,1;2"},
+	}
+	got := map[string]gridCase{}
+	for _, trace := range []string{"stencil-32.txt", "alltoall-32.txt"} {
+		for _, place := range []string{"block", "random"} {
+			for _, topo := range topos {
+				s, err := scenario.Load("alltoall-full.toml")
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, kv := range append(strings.Fields(topo.sets), "replay.file="+trace, "platform.speed=10Gf", "platform.placement="+place) {
+					if err := s.Set(kv); err != nil {
+						t.Fatal(err)
+					}
+				}
+				res := runScenario(t, s, nil, scenario.RunOptions{Links: true})
+				tr := res.Traffic
+				top, hi := tr.Classes[len(tr.Classes)-1], tr.Highest[len(tr.Highest)-1]
+				c := gridCase{trace, place, topo.name, res.SimulatedTime, top.BusyUtil, hi.MsgShare}
+				got[trace+" "+place+" "+topo.name] = c
+				t.Logf("%-16s %-6s %-9s %.4g ms, top class %s busy at %.3f, %.1f%% of messages reach it",
+					trace, place, topo.name, 1e3*c.time, top.Class, c.topBusy, 100*c.topShare)
+			}
+		}
+	}
+	for _, place := range []string{"block", "random"} {
+		full, tapered := got["alltoall-32.txt "+place+" full"], got["alltoall-32.txt "+place+" tapered"]
+		if !(tapered.time > 1.9*full.time) {
+			t.Errorf("all-to-all %s: tapered %g s, full %g s", place, tapered.time, full.time)
+		}
+	}
+	sb, sr := got["stencil-32.txt block tapered"], got["stencil-32.txt random tapered"]
+	costBlock := sb.time / got["stencil-32.txt block full"].time
+	costRandom := sr.time / got["stencil-32.txt random full"].time
+	if sb.topShare != 0.5 || sr.topShare != 0.765625 || !(costRandom > costBlock) || !(sb.topBusy > 0.99) {
+		t.Errorf("stencil: top share %g in order, %g at random; taper costs ×%.3g in order, ×%.3g at random; top busy %g",
+			sb.topShare, sr.topShare, costBlock, costRandom, sb.topBusy)
+	}
+}
