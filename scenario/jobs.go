@@ -128,7 +128,8 @@ func (s *Scenario) jobError(key, msg string) error {
 }
 
 // congestor resolves [congestor]: the pattern, 1 MiB messages and 10
-// rounds unless given, on the job's ranks (every slot of the platform for a
+// rounds unless given (with a duration, rounds until it is up, the
+// iterations if given a limit), on the job's ranks (every slot of the platform for a
 // scenario's own app).
 func (s *Scenario) congestor(p *Plan) error {
 	t := s.Congestor
@@ -143,11 +144,17 @@ func (s *Scenario) congestor(p *Plan) error {
 	if t.Bytes.Set {
 		c.Bytes = int(t.Bytes.Bytes)
 	}
+	if t.Duration.Set {
+		if !(t.Duration.Seconds > 0) {
+			return s.errorAt("congestor.duration", fmt.Sprintf("%g s must be > 0", t.Duration.Seconds))
+		}
+		c.Duration, c.Iterations = t.Duration.Seconds, 0
+	}
 	if t.Iterations != nil {
 		c.Iterations = *t.Iterations
-	}
-	if c.Iterations < 1 {
-		return s.errorAt("congestor.iterations", fmt.Sprintf("%d must be ≥ 1", c.Iterations))
+		if c.Iterations < 1 {
+			return s.errorAt("congestor.iterations", fmt.Sprintf("%d must be ≥ 1", c.Iterations))
+		}
 	}
 	p.Congestor = c
 	p.Ranks = p.Platform.Ranks()

@@ -195,3 +195,29 @@ func TestOneJobIsTheApp(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsCongestorDuration: a congestor given a duration runs as long as
+// the ring beside it (12.6 ms alone; 20 ms asked) and stops by itself, and
+// slows the ring as much as the same congestor run for a fixed number of
+// rounds that outlasts it.
+func TestJobsCongestorDuration(t *testing.T) {
+	random := "placement = \"random\"\n"
+	cong := strings.Replace(congestorJob(random), "iterations = 5\n", "duration = \"20ms\"\n", 1)
+	res, err := jobsPlan(t, jobsPlatform+ringJob(random)+cong).Run(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring, c := res.Jobs[0], res.Jobs[1]
+	r := c.Result.Congestor
+	if !(c.Time >= 0.02) || c.Time > 0.03 || r.Iterations < 2 || !(ring.Slowdown > 1.5) {
+		t.Errorf("ring %+v; congestor %+v, %+v", ring, c, r)
+	}
+	bad := strings.Replace(cong, "\"20ms\"", "\"0s\"", 1)
+	s, err := Parse([]byte(jobsPlatform+bad), "jobs.toml")
+	if err == nil {
+		_, err = s.Validate()
+	}
+	if err == nil || !strings.Contains(err.Error(), "jobs[0].congestor.duration: 0 s must be > 0") {
+		t.Errorf("duration 0: %v", err)
+	}
+}

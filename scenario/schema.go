@@ -144,7 +144,8 @@ type HPLTable struct {
 type CongestorTable struct {
 	Pattern    string `toml:"pattern"`    // random-ring | all-to-all | incast
 	Bytes      Size   `toml:"bytes"`      // per message; default 1 MiB
-	Iterations *int   `toml:"iterations"` // rounds; nil: 10
+	Iterations *int   `toml:"iterations"` // rounds; nil: 10, or no limit with a duration
+	Duration   Time   `toml:"duration"`   // run rounds until this much time has passed (e.g. as long as the job beside)
 }
 
 // JobTable is one [[jobs]] entry: an application, its ranks, where they go

@@ -19,15 +19,19 @@ const (
 type CongestorConfig struct {
 	Pattern    string // RandomRing, AllToAll or Incast
 	Bytes      int    // per message, ≥ 0
-	Iterations int    // rounds, ≥ 1
-	Seed       uint64 // draws random-ring's rings (the same on every rank)
+	Iterations int    // rounds, ≥ 1; with Duration, at most this many (0: no limit)
+	// Duration, if > 0, runs rounds until this much time (s) has passed
+	// since the congestor's start: after each round the ranks agree on the
+	// time (an 8-byte allreduce, max) and stop together once it is up.
+	Duration float64
+	Seed     uint64 // draws random-ring's rings (the same on every rank)
 }
 
 // CongestorResult is what a congestor did.
 type CongestorResult struct {
 	Pattern    string  `json:"pattern"`
 	Bytes      int     `json:"bytes"`
-	Iterations int     `json:"iterations"`
+	Iterations int     `json:"iterations"` // rounds run
 	Ranks      int     `json:"ranks"`
 	Time       float64 `json:"time_s"` // from the first rank's start to the last rank's end, s
 	Messages   int     `json:"messages"`
@@ -42,14 +46,15 @@ func Congestor(w *ranks.World, cfg CongestorConfig) (*CongestorResult, error) {
 	default:
 		return nil, fmt.Errorf("congestor: unknown pattern %q (%s, %s or %s)", cfg.Pattern, RandomRing, AllToAll, Incast)
 	}
-	if cfg.Bytes < 0 || cfg.Iterations < 1 {
-		return nil, fmt.Errorf("congestor: bytes = %d, iterations = %d: want bytes ≥ 0 and iterations ≥ 1", cfg.Bytes, cfg.Iterations)
+	if cfg.Bytes < 0 || cfg.Iterations < 0 || cfg.Iterations == 0 && !(cfg.Duration > 0) || !(cfg.Duration >= 0) {
+		return nil, fmt.Errorf("congestor: bytes = %d, iterations = %d, duration = %g s: want bytes ≥ 0 and iterations ≥ 1 or a duration > 0",
+			cfg.Bytes, cfg.Iterations, cfg.Duration)
 	}
 	p := w.Size()
 	if p < 2 {
 		return nil, fmt.Errorf("congestor: needs at least 2 ranks, the job has %d", p)
 	}
-	res := &CongestorResult{Pattern: cfg.Pattern, Bytes: cfg.Bytes, Iterations: cfg.Iterations, Ranks: p}
+	res := &CongestorResult{Pattern: cfg.Pattern, Bytes: cfg.Bytes, Ranks: p}
 	start, end := make([]float64, p), make([]float64, p)
 	err := w.Run(func(r *ranks.Rank) {
 		c := r.World()
@@ -59,7 +64,7 @@ func Congestor(w *ranks.World, cfg CongestorConfig) (*CongestorResult, error) {
 		ring := make([]int, p)                             // random-ring: position → rank
 		at := make([]int, p)                               // rank → position
 		var reqs []*ranks.Request
-		for range cfg.Iterations {
+		for round := 0; cfg.Iterations == 0 || round < cfg.Iterations; round++ {
 			reqs = reqs[:0]
 			switch cfg.Pattern {
 			case RandomRing:
@@ -85,6 +90,15 @@ func Congestor(w *ranks.World, cfg CongestorConfig) (*CongestorResult, error) {
 				}
 			}
 			ranks.Waitall(reqs...)
+			if me == 0 {
+				res.Iterations = round + 1
+			}
+			if cfg.Duration > 0 {
+				elapsed := c.Allreduce(ranks.Msg{Data: []float64{r.Now() - start[me]}}, ranks.Max)
+				if elapsed.Data[0] >= cfg.Duration {
+					break
+				}
+			}
 		}
 		end[me] = r.Now()
 	})
@@ -97,6 +111,6 @@ func Congestor(w *ranks.World, cfg CongestorConfig) (*CongestorResult, error) {
 	}
 	res.Time = last - first
 	perRound := map[string]int{RandomRing: p, AllToAll: p * (p - 1), Incast: p - 1}[cfg.Pattern]
-	res.Messages = perRound * cfg.Iterations
+	res.Messages = perRound * res.Iterations
 	return res, nil
 }

@@ -49,9 +49,32 @@ func TestCongestorPatterns(t *testing.T) {
 			t.Errorf("all-to-all round %g s, below (P−1)·s'/B", times[0])
 		}
 	}
-	for _, bad := range []CongestorConfig{{Pattern: "bisection", Bytes: 1, Iterations: 1}, {Pattern: Incast, Bytes: -1, Iterations: 1}, {Pattern: Incast, Iterations: 0}} {
+	for _, bad := range []CongestorConfig{{Pattern: "bisection", Bytes: 1, Iterations: 1}, {Pattern: Incast, Bytes: -1, Iterations: 1},
+		{Pattern: Incast, Iterations: 0}, {Pattern: Incast, Iterations: 1, Duration: -1}} {
 		if _, err := Congestor(flatWorld(t, 2, bw, lat), bad); err == nil || !strings.HasPrefix(err.Error(), "congestor: ") {
 			t.Errorf("%+v: err %v", bad, err)
 		}
+	}
+}
+
+// TestCongestorDuration: with a duration, the ranks run rounds until that
+// much time has passed and stop together (no deadlock, no message left):
+// incast rounds of L + (P−1)·s'/B plus an allreduce each, so at least
+// duration / round-time rounds, and the run ends within one round (and
+// its allreduce) of the duration; a round limit beside it still applies.
+func TestCongestorDuration(t *testing.T) {
+	const bw, lat, p, s, duration = 1e9, 1e-6, 5, 100000, 5e-3
+	res, err := Congestor(flatWorld(t, p, bw, lat), CongestorConfig{Pattern: Incast, Bytes: s, Duration: duration})
+	if err != nil {
+		t.Fatal(err)
+	}
+	round := 2*lat + (p-1)*(s+16)/bw // without the allreduce
+	if res.Time < duration || res.Time > duration+2*round || res.Iterations > int(duration/round)+1 || res.Iterations < 2 ||
+		res.Messages != res.Iterations*(p-1) {
+		t.Errorf("%+v: want time in [%g, %g] s, at most %d rounds", res, duration, duration+2*round, int(duration/round)+1)
+	}
+	capped, err := Congestor(flatWorld(t, p, bw, lat), CongestorConfig{Pattern: Incast, Bytes: s, Duration: duration, Iterations: 3})
+	if err != nil || capped.Iterations != 3 {
+		t.Errorf("duration and 3 rounds: %+v, %v", capped, err)
 	}
 }
