@@ -69,6 +69,7 @@ func TestRunJobsBadInput(t *testing.T) {
 		{"app", `app = "ring"`, "", `jobs[0].app: unknown application "rings"`},
 		{"ranks", `ranks = 16`, "", `jobs[0].ranks: 0: a ring job needs ranks ≥ 2`},
 		{"graph", "", "--graph", "--graph, --trace, --plot and --record-pivots record one application's run, not a scenario's [[jobs]]"},
+		{"sensitivity", "", "", "sensitivity analyses one application's run, not a scenario's [[jobs]]"},
 	} {
 		doc := base
 		switch tc.name {
@@ -82,6 +83,9 @@ func TestRunJobsBadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := []string{"run", "-q", file}
+		if tc.name == "sensitivity" {
+			args[0] = "sensitivity"
+		}
 		if tc.args != "" {
 			args = append(args, tc.args, filepath.Join(dir, "g.bin"))
 		}
