@@ -30,16 +30,11 @@ type Machine struct {
 // NewMachine returns a Machine over topo whose jobs all follow cfg's MPI
 // and network model.
 func NewMachine(cfg Config, topo fluid.Topology) (*Machine, error) {
-	if err := cfg.Validate(); err != nil {
+	eng, sc, err := newEngine(cfg, topo)
+	if err != nil {
 		return nil, err
 	}
-	if topo == nil {
-		return nil, fmt.Errorf("ranks: no topology")
-	}
-	simgrid := cfg.WakeOrder == WakeSimGrid
-	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), fluid.Options{SimGridHeap: simgrid}),
-		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
-	return &Machine{cfg: cfg, topo: topo, eng: eng, sc: &sched{ready: readyQueue{fifo: cfg.WakeOrder != WakeRank}}}, nil
+	return &Machine{cfg: cfg, topo: topo, eng: eng, sc: sc}, nil
 }
 
 // Engine is the engine every job runs on.

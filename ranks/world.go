@@ -85,16 +85,26 @@ type sched struct {
 // has an engine and a fluid system of its own; Machine.NewWorld builds Worlds
 // that share them.
 func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*World, error) {
-	if err := cfg.Validate(); err != nil {
+	eng, sc, err := newEngine(cfg, topo)
+	if err != nil {
 		return nil, err
 	}
+	return newWorld(cfg, topo, placement, seed, eng, sc)
+}
+
+// newEngine checks cfg and topo and returns an engine over a fluid system of
+// topo's links, and a scheduler, as cfg's wake order wants them.
+func newEngine(cfg Config, topo fluid.Topology) (*emu.Engine, *sched, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
 	if topo == nil {
-		return nil, fmt.Errorf("ranks: no topology")
+		return nil, nil, fmt.Errorf("ranks: no topology")
 	}
 	simgrid := cfg.WakeOrder == WakeSimGrid
 	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), fluid.Options{SimGridHeap: simgrid}),
 		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
-	return newWorld(cfg, topo, placement, seed, eng, &sched{ready: readyQueue{fifo: cfg.WakeOrder != WakeRank}})
+	return eng, &sched{ready: readyQueue{fifo: cfg.WakeOrder != WakeRank}}, nil
 }
 
 // newWorld builds a World on an engine and a scheduler, its ranks taking
