@@ -136,9 +136,6 @@ type flow struct {
 	inSat      bool    // in the saturated_variable_set
 	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
 	slot       int32   // index in System.bySlot and System.hot, kept for life
-	// traffic accounting (System.RecordTraffic) only
-	fat     []elem // FatPipe links the flow crosses, which elems leave out
-	onLinks bool   // counted on its links' busy periods
 }
 
 // NewSystem returns an empty System over links, re-solving incrementally.
@@ -252,6 +249,9 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 		f.factor = spec.RateFactor
 	}
 	s.nextID++
+	if s.traffic != nil {
+		s.traffic.reset(f.slot)
+	}
 	if f.weight == 0 {
 		f.weight = 1
 	}
@@ -332,7 +332,7 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 	if s.links[l].sharing == FatPipe {
 		f.bound = math.Min(f.bound, s.links[l].capacity/coef)
 		if s.traffic != nil {
-			f.addFat(l, coef)
+			s.traffic.addFat(f.slot, l, coef)
 		}
 		return
 	}
@@ -424,7 +424,7 @@ func (s *System) newFlow() *flow {
 // remove took it out of the links, the heap and the table, and the
 // solver's lists are rebuilt before each use.
 func (s *System) recycle(f *flow) {
-	*f = flow{elems: f.elems[:0], fat: f.fat[:0], slot: f.slot}
+	*f = flow{elems: f.elems[:0], slot: f.slot}
 	s.hot[f.slot] = flowHot{}
 	s.free = append(s.free, f)
 }
