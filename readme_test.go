@@ -94,3 +94,16 @@ func tourBlocks(t *testing.T, file, heading string) []string {
 	}
 	return blocks
 }
+
+// TestReadmeTraffic runs the command blocks of the README's "Several jobs and
+// the network's traffic".
+func TestReadmeTraffic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds emu and runs the README's traffic commands")
+	}
+	blocks := tourBlocks(t, "README.md", "## Several jobs and the network's traffic")
+	if len(blocks) == 0 {
+		t.Fatal("README's traffic section has no command block")
+	}
+	runBlocks(t, blocks)
+}

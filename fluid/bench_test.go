@@ -42,8 +42,11 @@ func traffic(topo fluid.Topology, rng *rand.Rand, pattern string) fluid.FlowSpec
 }
 
 // loaded returns a System over topo already running benchFlows flows.
-func loaded(b *testing.B, topo fluid.Topology, rng *rand.Rand, pattern string, full bool) *fluid.System {
+func loaded(b *testing.B, topo fluid.Topology, rng *rand.Rand, pattern string, full, record bool) *fluid.System {
 	s := fluid.NewSystemOptions(topo.Links(), fluid.Options{FullResolve: full})
+	if record {
+		s.RecordTraffic()
+	}
 	specs := make([]fluid.FlowSpec, benchFlows)
 	for i := range specs {
 		specs[i] = traffic(topo, rng, pattern)
@@ -56,11 +59,14 @@ var benchCases = []struct {
 	name    string
 	pattern string
 	full    bool
+	traffic bool // System.RecordTraffic (emu run --links)
 }{
-	{"random/incremental", "random", false},
-	{"random/full", "random", true},
-	{"local/incremental", "local", false},
-	{"local/full", "local", true},
+	{"random/incremental", "random", false, false},
+	{"random/full", "random", true, false},
+	{"local/incremental", "local", false, false},
+	{"local/full", "local", true, false},
+	{"random/incremental/traffic", "random", false, true},
+	{"local/incremental/traffic", "local", false, true},
 }
 
 // BenchmarkFlowStart measures one flow start (and the re-solve it causes)
@@ -87,7 +93,7 @@ func BenchmarkFlowStart(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
-			s := loaded(b, topo, rng, c.pattern, c.full)
+			s := loaded(b, topo, rng, c.pattern, c.full, c.traffic)
 			runtime.GC() // do not charge the set-up's garbage to the first iterations
 			var cpu int64
 			b.ResetTimer()
@@ -114,7 +120,7 @@ func BenchmarkFlowEnd(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(2, 2))
-			s := loaded(b, topo, rng, c.pattern, c.full)
+			s := loaded(b, topo, rng, c.pattern, c.full, c.traffic)
 			runtime.GC() // do not charge the set-up's garbage to the first iterations
 			var cpu int64
 			b.ResetTimer()

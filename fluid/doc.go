@@ -15,11 +15,18 @@
 //     heap, and finished flows (with their element arrays) are reused from
 //     a free list, found by id in a paged table (flowtable.go): starting
 //     and ending a flow allocates nothing in the steady state.
+//   - Traffic accounting (RecordTraffic, Traffic; traffic.go): per link,
+//     the bytes its flows occupied (rate × time, integrated per flow at the
+//     events where the System already brings a flow up to date, so exact)
+//     and the time it had a flow. Off by default, when it costs one nil
+//     check per rate change, start and end.
 //   - Topologies (Flat, FatTree, Torus, Dragonfly) that build hosts, links
 //     (with SimGrid's split-duplex, shared or fat-pipe cables, loopbacks and
 //     limiters) and compute routes on demand, without N² tables, following
 //     SimGrid's cluster zones (reference §4; deviations are documented on
-//     each type).
+//     each type). Every link has a Class naming its place (fat-tree level,
+//     torus dimension, dragonfly terminal/intra/inter, ...), ranked by
+//     ClassLevel.
 //
 // The subpackage fluidtest holds a naive reference solver and the
 // invariants any max-min solver must meet.

@@ -1,6 +1,10 @@
 package fluid
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // LinkID indexes a Topology's Links() slice and a System's link table.
 type LinkID int32
@@ -35,10 +39,12 @@ type Link struct {
 	Bandwidth float64 // bytes/s; 0 makes every flow crossing it stall
 	Latency   float64 // s
 	Sharing   Sharing
-	// Class groups links whose latency the sensitivity analysis varies
-	// together: "loopback", "host" (node↔switch), "levelN" (fat-tree switch
-	// level N), "torus", "terminal", "intra", "inter" (dragonfly),
-	// "backbone", "limiter" (per-node throughput caps, latency 0).
+	// Class is the link's place in its topology, for traffic reports
+	// (ClassLevel orders them): "loopback", "host" (node↔switch),
+	// "levelN" (fat-tree cables between switch levels N and N+1),
+	// "torusN" (torus dimension N), "terminal", "intra", "inter"
+	// (dragonfly), "backbone", "limiter" (per-node throughput caps, latency
+	// 0). Split-duplex cables name their directions (_UP, _DOWN) in Name.
 	Class string
 }
 
@@ -68,4 +74,27 @@ func routeOf(links []Link, path []LinkID, hops int) Route {
 		lat += links[l].Latency
 	}
 	return Route{Links: path, Latency: lat, Hops: hops}
+}
+
+// ClassLevel is the height of a link class in its topology, for ranking
+// the classes a route crosses (the highest one says how far a message
+// went): limiter and loopback 0, a host's cable ("host", "terminal") 1,
+// "levelN" N+1, "intra" and "backbone" 2, "inter" 3, "torusN" N+1
+// (dimension order: a route crosses dimension 0 first). An unknown class
+// is 0.
+func ClassLevel(class string) int {
+	switch class {
+	case "host", "terminal":
+		return 1
+	case "intra", "backbone":
+		return 2
+	case "inter":
+		return 3
+	}
+	for _, prefix := range []string{"level", "torus"} {
+		if n, err := strconv.Atoi(strings.TrimPrefix(class, prefix)); err == nil && strings.HasPrefix(class, prefix) {
+			return n + 1
+		}
+	}
+	return 0
 }

@@ -98,6 +98,9 @@ func (s *System) Activate(now float64, id FlowID) {
 	s.advance(now)
 	f := s.mustFlow(id)
 	f.latent = false
+	if s.traffic != nil {
+		s.traffic.enter(f, now)
+	}
 	if len(f.elems) == 0 {
 		// no shared link to load: it runs at its bound (fat pipes, TCP
 		// window) from now on, or is done at once on an empty route
@@ -129,6 +132,10 @@ func (s *System) finishSG(now float64, id FlowID) {
 	s.advance(now)
 	f := s.mustFlow(id)
 	s.done.remove(f)
+	if s.traffic != nil {
+		s.traffic.leave(f, now)
+		f.last = now // its last stretch is booked; a later reproject adds nothing
+	}
 	s.sg.frees = append(s.sg.frees, f)
 }
 
@@ -233,6 +240,9 @@ func (s *System) Settle(now float64) {
 // update of Model::next_occurring_event_lazy: the bytes moved since the
 // last update at the old rate, then the new rate's completion date.
 func (s *System) reproject(now float64, f *flow) {
+	if s.traffic != nil {
+		s.traffic.carry(f, now)
+	}
 	// Action::get_rate is the variable's value times the rate factor
 	if last := f.rate * f.factor; f.rate > 0 && !math.IsInf(f.rate, 1) && f.remaining > 0 {
 		f.remaining -= last * (now - f.last)

@@ -72,6 +72,9 @@ type System struct {
 	solver solver
 	batch  []elem // seeds of StartAll, reused
 	sg     sgState
+	// traffic is the per-link accounting of RecordTraffic; nil (the
+	// default) keeps it off the hot path but for a nil check per event.
+	traffic *traffic
 }
 
 // linkState is one link's constraint and the flows loading it.
@@ -246,6 +249,9 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 		f.factor = spec.RateFactor
 	}
 	s.nextID++
+	if s.traffic != nil {
+		s.traffic.reset(f.slot)
+	}
 	if f.weight == 0 {
 		f.weight = 1
 	}
@@ -272,6 +278,9 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 	}
 	if attach {
 		s.attach(f)
+		if s.traffic != nil {
+			s.traffic.enter(f, now)
+		}
 	}
 	s.flows.put(f)
 	f.finish = math.Inf(1)
@@ -322,6 +331,9 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 	}
 	if s.links[l].sharing == FatPipe {
 		f.bound = math.Min(f.bound, s.links[l].capacity/coef)
+		if s.traffic != nil {
+			s.traffic.addFat(f.slot, l, coef)
+		}
 		return
 	}
 	for i := range f.elems {
@@ -369,6 +381,9 @@ func (s *System) remove(now float64, id FlowID) {
 	level := 0.0
 	if f.rate > 0 && !math.IsInf(f.rate, 1) {
 		level = f.rate * f.weight
+	}
+	if s.traffic != nil {
+		s.traffic.leave(f, now)
 	}
 	s.flows.del(id)
 	s.done.remove(f)
@@ -453,6 +468,9 @@ func (s *System) advance(now float64) {
 func (s *System) setRate(now float64, f *flow, x float64) {
 	if f.rate == x {
 		return
+	}
+	if s.traffic != nil {
+		s.traffic.carry(f, now)
 	}
 	if f.rate > 0 && !math.IsInf(f.rate, 1) {
 		f.remaining -= f.rate * (now - f.last)

@@ -48,8 +48,8 @@ func (c TorusConfig) Validate() error {
 // first, each dimension in the shorter direction (ties go +). A + hop from
 // node u uses u's cable (up side); a − hop from u to v uses v's cable (down
 // side). With limiters, each hop is preceded by the limiter of the node it
-// leaves and the destination's closes the route. Link classes: "torus",
-// "limiter", "loopback".
+// leaves and the destination's closes the route. Link classes: "torusN"
+// for the cables of dimension N (from 0), "limiter", "loopback".
 type Torus struct {
 	base
 	dims   []int
@@ -80,7 +80,7 @@ func NewTorus(c TorusConfig) (*Torus, error) {
 				next = node - (d-1)*t.stride[i]
 			}
 			name := "link_from_" + strconv.Itoa(node) + "_to_" + strconv.Itoa(next)
-			t.up[node*D+i], t.down[node*D+i] = t.cable(name, "torus", c.Link, 1)
+			t.up[node*D+i], t.down[node*D+i] = t.cable(name, "torus"+strconv.Itoa(i), c.Link, 1)
 		}
 	}
 	t.lims = make([]LinkID, n)

@@ -8,6 +8,13 @@
 //
 // # Scheduling
 //
+// Several jobs on one machine (Machine): each job is a World of its own —
+// ranks numbered from 0, communicators, hooks, seed, a start time — and all
+// share one engine, one fluid system and one scheduler, so their messages
+// share the links and their ranks take turns as one job's do (ready ranks
+// in the order the Worlds were added, then by rank). Each application calls
+// its World's Run as it would alone; the ranks start when every job has.
+//
 // World.Run starts one goroutine per rank, but exactly one runs at a time:
 // each rank is a coroutine (iter.Pull) that one driver goroutine resumes, so
 // the baton passes by a direct coroutine switch, never by the Go

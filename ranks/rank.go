@@ -22,6 +22,7 @@ type Rank struct {
 	w     *World
 	id    int
 	host  int
+	gid   int32 // id among the ranks of every World sharing the scheduler (a Machine's): their order in the ready queue
 	state uint8
 	// The rank's coroutine (iter.Pull): the driver resumes it, it yields
 	// back when another rank is to run.

@@ -9,7 +9,7 @@ package ranks
 // (with 1,024 ranks those cache misses were 13% of a ring message's cost).
 type readyQueue struct {
 	fifo  bool
-	ranks []*Rank // id → rank, to hand back what pop takes out
+	ranks []*Rank // Rank.gid → rank, to hand back what pop takes out
 	ids   []int32
 	head  int // fifo: ids[:head] have been popped
 }
@@ -22,7 +22,7 @@ func (q *readyQueue) push(r *Rank) {
 		n := copy(q.ids, q.ids[q.head:])
 		q.ids, q.head = q.ids[:n], 0
 	}
-	id := int32(r.id)
+	id := r.gid
 	q.ids = append(q.ids, id)
 	if q.fifo {
 		return

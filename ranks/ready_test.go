@@ -13,7 +13,7 @@ func TestReadyQueueOrder(t *testing.T) {
 	const n = 300
 	ranks := make([]*Rank, n)
 	for i := range ranks {
-		ranks[i] = &Rank{id: i}
+		ranks[i] = &Rank{id: i, gid: int32(i)}
 	}
 	for _, fifo := range []bool{false, true} {
 		rng := rand.New(rand.NewPCG(1, 2))

@@ -23,10 +23,14 @@ type World struct {
 	hooks  []Hook
 	routes map[uint64]*path // (src host, dst host) → cached route facts
 
-	ready   readyQueue // ranks ready to run: lowest rank first, or FIFO (Config.WakeOrder)
-	live    int        // ranks whose main has not returned
-	running *Rank      // the rank holding the baton
-	next    *Rank      // the rank the driver resumes next
+	// sched is the baton's state, shared by the Worlds of one Machine (its
+	// fields are promoted: w.ready is w.sched.ready).
+	*sched
+	machine *Machine      // nil for a World of its own (NewWorld)
+	main    func(r *Rank) // what Run was given
+	start   float64       // the ranks' mains begin at this time, s (Machine.NewWorld)
+	left    int           // this World's ranks whose main has not returned
+	end     float64       // when the last of them returned, s
 	ran     bool
 
 	msgSeq                   uint64 // last MsgID handed out
@@ -36,72 +40,106 @@ type World struct {
 	splits                   map[splitKey]*splitRound
 	iprobeN, testN, testanyN int // SimGrid's simulation-wide poll counters
 
+	scratch Event
+
+	// WakeSimGrid (the same for every World of a Machine). waitSeq numbers
+	// the blocking waits.
+	simgrid bool
+	waitSeq uint64
+	noSkip  bool // tests: always take the timer path in Rank.sleep
+
+	// The run's error: set by the coroutine holding the baton, read by Run
+	// after the driver closed its done channel (which orders the accesses).
+	err error
+}
+
+// sched is what decides which rank holds the baton: one per engine, so the
+// Worlds of a Machine share it and their ranks take turns as one job's do.
+type sched struct {
+	ready   readyQueue // ranks ready to run: lowest rank first, or FIFO (Config.WakeOrder)
+	live    int        // ranks whose main has not returned
+	running *Rank      // the rank holding the baton
+	next    *Rank      // the rank the driver resumes next
+	worlds  []*World   // the Worlds that run (for a Machine, those whose Run was called)
+
+	// End of the run: set by the coroutine holding the baton, read after
+	// the driver closed its done channel (which orders the accesses).
+	over    bool
+	aborted bool
+
 	// Ranks spinning on free polls (see Rank.spin), parked until every
 	// other rank is blocked; releasedAt is when they were last let go.
 	pollers    []*Rank
 	releasedAt float64
 	released   bool
 
-	scratch Event
-
 	// WakeSimGrid: firing is set while the engine fires an
 	// instant's events; ranks woken by a message wait in netWakes until the
-	// timers' ranks are queued. waitSeq numbers the blocking waits.
-	simgrid  bool
+	// timers' ranks are queued.
 	firing   bool
 	netWakes []*Rank
-	waitSeq  uint64
-	noSkip   bool // tests: always take the timer path in Rank.sleep
-
-	// End of the run: set by the coroutine holding the baton, read by Run
-	// after the driver closed its done channel (which orders the accesses).
-	over    bool
-	err     error
-	aborted bool
 }
 
 // NewWorld builds a job of len(placement) ranks, rank i running on host
-// placement[i] of topo. seed derives every rank's random stream.
+// placement[i] of topo. seed derives every rank's random stream. The World
+// has an engine and a fluid system of its own; Machine.NewWorld builds Worlds
+// that share them.
 func NewWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64) (*World, error) {
-	if err := cfg.Validate(); err != nil {
+	eng, sc, err := newEngine(cfg, topo)
+	if err != nil {
 		return nil, err
 	}
-	if topo == nil {
-		return nil, fmt.Errorf("ranks: no topology")
+	return newWorld(cfg, topo, placement, seed, eng, sc)
+}
+
+// newEngine checks cfg and topo and returns an engine over a fluid system of
+// topo's links, and a scheduler, as cfg's wake order wants them.
+func newEngine(cfg Config, topo fluid.Topology) (*emu.Engine, *sched, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
 	}
+	if topo == nil {
+		return nil, nil, fmt.Errorf("ranks: no topology")
+	}
+	simgrid := cfg.WakeOrder == WakeSimGrid
+	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), fluid.Options{SimGridHeap: simgrid}),
+		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
+	return eng, &sched{ready: readyQueue{fifo: cfg.WakeOrder != WakeRank}}, nil
+}
+
+// newWorld builds a World on an engine and a scheduler, its ranks taking
+// the scheduler's next global ids.
+func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng *emu.Engine, sc *sched) (*World, error) {
 	if len(placement) == 0 {
 		return nil, fmt.Errorf("ranks: no rank to run (empty placement)")
 	}
-	simgrid := cfg.WakeOrder == WakeSimGrid
 	hosts := topo.Hosts()
 	for i, h := range placement {
 		if h < 0 || h >= hosts {
 			return nil, fmt.Errorf("ranks: rank %d placed on host %d, topology has %d hosts", i, h, hosts)
 		}
 	}
-	links := topo.Links()
 	w := &World{
-		cfg:   cfg,
-		topo:  topo,
-		links: links,
-		place: append([]int(nil), placement...),
-		seed:  seed,
-		eng: emu.NewEngineOptions(fluid.NewSystemOptions(links, fluid.Options{SimGridHeap: simgrid}),
-			emu.Options{SimGrid: simgrid, Precision: SimGridPrecision}),
+		cfg:     cfg,
+		topo:    topo,
+		links:   topo.Links(),
+		place:   append([]int(nil), placement...),
+		seed:    seed,
+		eng:     eng,
+		sched:   sc,
 		routes:  make(map[uint64]*path),
-		ready:   readyQueue{fifo: cfg.WakeOrder != WakeRank},
-		simgrid: simgrid,
+		simgrid: cfg.WakeOrder == WakeSimGrid,
 		splits:  make(map[splitKey]*splitRound),
 		iprobeN: 1, testN: 1, testanyN: 1,
 	}
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))
-	w.ready.ranks = w.ranks
 	for i := range w.ranks {
-		r := &Rank{w: w, id: i, host: placement[i], iprobeN: 1, testN: 1, testanyN: 1}
+		r := &Rank{w: w, id: i, gid: int32(len(sc.ready.ranks)), host: placement[i], iprobeN: 1, testN: 1, testanyN: 1}
 		r.world = Comm{r: r, ctx: world, rank: i}
 		r.timer = rankTimer{r}
 		w.ranks[i] = r
+		sc.ready.ranks = append(sc.ready.ranks, r)
 	}
 	return w, nil
 }
@@ -115,11 +153,17 @@ func (w *World) Size() int { return len(w.ranks) }
 // Engine exposes the simulation kernel (for statistics such as Fired).
 func (w *World) Engine() *emu.Engine { return w.eng }
 
+// End returns when the World's last rank returned from its main, s (0
+// before Run). For a World of its own it is the run's time; for a World of
+// a Machine, its job's end among the others'.
+func (w *World) End() float64 { return w.end }
+
 // Run starts one goroutine per rank, each calling main, and returns when all
 // have returned (nil), when one panicked (*PanicError naming the rank), or
 // when every remaining rank is blocked with nothing pending
 // (*DeadlockError). Exactly one rank runs at a time; all goroutines have
-// exited when Run returns.
+// exited when Run returns. A World of a Machine runs when every World of
+// the Machine has been given its main (see Machine.Run).
 //
 // How the baton passes: each rank is a coroutine (iter.Pull) resumed by one
 // driver goroutine. A rank that must wait runs the scheduler itself; if
@@ -133,34 +177,46 @@ func (w *World) Run(main func(r *Rank)) error {
 		return fmt.Errorf("ranks: World.Run called twice")
 	}
 	w.ran = true
-	w.live = len(w.ranks)
+	w.main = main
+	if w.machine != nil {
+		return w.machine.join(w)
+	}
+	w.worlds = []*World{w}
 	done := make(chan struct{})
 	// The driver has a goroutine of its own: a rank leaving through
 	// runtime.Goexit propagates it to whoever resumed it (iter.Pull's rule),
 	// and that must not be Run's caller.
-	go w.drive(main, done)
+	go w.sched.drive(done)
 	<-done
 	return w.err
 }
 
-// drive creates the rank coroutines and resumes, one at a time, the rank
-// the last one named, until the run is over; then it ends the coroutines
-// still suspended.
-func (w *World) drive(main func(r *Rank), done chan struct{}) {
+// drive creates the rank coroutines of every World that runs and resumes,
+// one at a time, the rank the last one named, until the run is over; then
+// it ends the coroutines still suspended. The first rank of the first
+// World starts; the others are ready.
+func (sc *sched) drive(done chan struct{}) {
 	defer close(done)
-	defer w.cleanup()
-	for _, r := range w.ranks {
-		r.resume, r.stop = iter.Pull(w.body(r, main))
+	defer sc.cleanup()
+	var first *Rank
+	for _, w := range sc.worlds {
+		w.left = len(w.ranks)
+		sc.live += len(w.ranks)
+		for _, r := range w.ranks {
+			r.resume, r.stop = iter.Pull(w.body(r))
+			if first == nil {
+				first = r
+				continue
+			}
+			r.state = stateReady
+			sc.ready.push(r)
+		}
 	}
-	for _, r := range w.ranks[1:] {
-		r.state = stateReady
-		w.ready.push(r)
-	}
-	w.next = w.ranks[0]
-	w.ranks[0].state = stateRunning
-	for !w.over {
-		w.running = w.next
-		w.running.resume()
+	sc.next = first
+	first.state = stateRunning
+	for !sc.over {
+		sc.running = sc.next
+		sc.running.resume()
 	}
 }
 
@@ -169,24 +225,27 @@ func (w *World) drive(main func(r *Rank), done chan struct{}) {
 // (deferred application code runs, recover cannot stop it). iter.Pull hands
 // that Goexit on to the caller of stop, hence a throw-away goroutine each.
 // A rank never resumed just ends without running main.
-func (w *World) cleanup() {
-	w.aborted = true
-	w.over = true
+func (sc *sched) cleanup() {
+	sc.aborted = true
+	sc.over = true
 	stopped := make(chan struct{})
-	for _, r := range w.ranks {
-		if r.stop == nil || r.state == stateFinished {
-			continue
+	for _, w := range sc.worlds {
+		for _, r := range w.ranks {
+			if r.stop == nil || r.state == stateFinished {
+				continue
+			}
+			go func() {
+				defer func() { stopped <- struct{}{} }()
+				r.stop()
+			}()
+			<-stopped
 		}
-		go func() {
-			defer func() { stopped <- struct{}{} }()
-			r.stop()
-		}()
-		<-stopped
 	}
 }
 
-// body is a rank's coroutine.
-func (w *World) body(r *Rank, main func(r *Rank)) iter.Seq[struct{}] {
+// body is a rank's coroutine: it waits for the World's start time, runs
+// the World's main, and gives the baton away.
+func (w *World) body(r *Rank) iter.Seq[struct{}] {
 	return func(yield func(struct{}) bool) {
 		r.yield = yield
 		defer func() {
@@ -211,12 +270,18 @@ func (w *World) body(r *Rank, main func(r *Rank)) iter.Seq[struct{}] {
 				w.over = true
 			}
 		}()
-		main(r)
+		if d := w.start - w.eng.Now(); d > 0 {
+			r.sleep(d, "start")
+		}
+		w.main(r)
 		if len(w.hooks) > 0 {
 			w.emit(Event{Kind: Finished, Time: w.eng.Now(), Rank: r.id})
 		}
 		r.state = stateFinished
 		w.live--
+		if w.left--; w.left == 0 {
+			w.end = w.eng.Now()
+		}
 		w.schedule(r)
 	}
 }
@@ -253,7 +318,7 @@ func (w *World) schedule(r *Rank) {
 		}
 		t, ok := w.eng.Next()
 		if !ok {
-			w.err = w.deadlock()
+			w.deadlocked()
 			w.over = true
 			if r.state != stateFinished {
 				r.yield(struct{}{}) // the driver ends the run and stops r
@@ -374,6 +439,21 @@ func (w *World) wakeUp(r *Rank) {
 	if r.state == stateBlocked {
 		r.state = stateReady
 		w.ready.push(r)
+	}
+}
+
+// deadlocked reports a global block with nothing pending: as w's error for
+// a World of its own; for the Worlds of a Machine, as the error of each one
+// with a blocked rank (a job that finished is not deadlocked).
+func (w *World) deadlocked() {
+	if w.machine == nil {
+		w.err = w.deadlock()
+		return
+	}
+	for _, x := range w.worlds {
+		if d := x.deadlock(); len(d.Blocked) > 0 && x.err == nil {
+			x.err = d
+		}
 	}
 }
 

@@ -149,6 +149,9 @@ func plainTypes(msg string) string {
 // errorAt reports msg about a dotted key: from the --set that gave it, or from the
 // file at the key's line.
 func (s *Scenario) errorAt(key, msg string) error {
+	if s.job != nil {
+		return s.jobError(key, msg)
+	}
 	for k := key; k != ""; k = parentKey(k) {
 		if arg, ok := s.setKeys[k]; ok {
 			return fmt.Errorf("--set %s: %s: %s", arg, key, msg)

@@ -36,6 +36,11 @@ type RunOptions struct {
 	Kernels *KernelLog
 	// MPICalls tallies the time spent in each MPI call (Result.MPICalls).
 	MPICalls bool
+	// Links accounts the network's traffic per link and per class, and the
+	// messages by the highest class they cross (Result.Traffic).
+	Links bool
+	// NoAlone skips the runs of each [[jobs]] entry alone (no slowdown).
+	NoAlone bool
 }
 
 // Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
@@ -45,21 +50,25 @@ type Result struct {
 	SimulatedTime float64 `json:"simulated_time_s"`
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
-	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult or []*replay.Result
+	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult, []*replay.Result, []*pingpong.CongestorResult; [] for [[jobs]] (see Jobs)
 	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
 	Kernels []KernelTotal `json:"kernels,omitempty"`
 	// MPICalls are the per-call totals over all ranks (RunOptions.MPICalls).
 	MPICalls []MPICallTotal `json:"mpi_calls,omitempty"`
 
-	HPL       []*hpl.Result         `json:"-"`
-	Pingpong  []pingpong.Result     `json:"-"`
-	Ring      []pingpong.RingResult `json:"-"`
-	Replay    *replay.Result        `json:"-"`
-	Graph     *sensitivity.Graph    `json:"-"`
-	Breakdown *Breakdown            `json:"-"`
-	GraphL    float64               `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
-	Pivots    *hpl.Pivots           `json:"-"`
-	Plan      *Plan                 `json:"-"`
+	HPL       []*hpl.Result             `json:"-"`
+	Pingpong  []pingpong.Result         `json:"-"`
+	Ring      []pingpong.RingResult     `json:"-"`
+	Replay    *replay.Result            `json:"-"`
+	Congestor *pingpong.CongestorResult `json:"-"`
+	// Jobs are the results of a scenario's [[jobs]] (Plan.Jobs), in their order.
+	Jobs      []*JobResult       `json:"jobs,omitempty"`
+	Graph     *sensitivity.Graph `json:"-"`
+	Breakdown *Breakdown         `json:"-"`
+	GraphL    float64            `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
+	Pivots    *hpl.Pivots        `json:"-"`
+	Traffic   *Traffic           `json:"-"`
+	Plan      *Plan              `json:"-"`
 }
 
 // Run executes the plan: builds the topology, places the ranks
@@ -71,9 +80,19 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := ranks.NewWorld(p.Network, topo, p.Platform.Placement(p.Ranks), p.Seed)
+	if p.App == AppJobs {
+		return p.runJobs(topo, opt)
+	}
+	place := p.Platform.Placement(p.Ranks)
+	w, err := ranks.NewWorld(p.Network, topo, place, p.Seed)
 	if err != nil {
 		return nil, err
+	}
+	var reach *reachCounter
+	if opt.Links {
+		w.Engine().System().RecordTraffic()
+		reach = newReachCounter(topo)
+		w.AddHook(reach.hookFor(place))
 	}
 	var rec *GraphRecorder
 	if opt.Graph {
@@ -108,22 +127,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p}
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
-	switch p.App {
-	case AppHPL:
-		err = p.runHPL(w, res, opt.RecordPivots, opt.Kernels)
-	case AppPingpong:
-		res.Pingpong, err = pingpong.Pingpong(w, pingpong.Config{Sizes: p.Sizes, Iterations: p.Iterations, Window: p.Window})
-		res.Results = res.Pingpong
-	case AppRing:
-		res.Ring, err = pingpong.Ring(w, pingpong.RingConfig{Sizes: p.Sizes, Iterations: p.Iterations})
-		res.Results = res.Ring
-	case AppReplay:
-		if res.Replay, err = replay.Run(w, p.Trace, replay.Config{Speed: p.Platform.Speed}); err == nil {
-			res.Results = []*replay.Result{res.Replay}
-		}
-	default:
-		err = fmt.Errorf("unknown application %q", p.App)
-	}
+	err = p.runApp(w, res, opt)
 	res.WallTime = time.Since(start).Seconds()
 	if opt.Kernels != nil {
 		res.Kernels = opt.Kernels.Totals()
@@ -144,6 +148,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if reach != nil {
+		res.Traffic = trafficOf(topo.Links(), w.Engine().System().Traffic(res.SimulatedTime), res.SimulatedTime, reach)
+	}
 	if rec != nil {
 		res.GraphL = rec.BaselineLatency()
 		if res.Graph, err = rec.Graph(); err != nil {
@@ -151,6 +158,32 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// runApp runs the plan's application on w and puts its results in res.
+func (p *Plan) runApp(w *ranks.World, res *Result, opt RunOptions) error {
+	var err error
+	switch p.App {
+	case AppHPL:
+		err = p.runHPL(w, res, opt.RecordPivots, opt.Kernels)
+	case AppPingpong:
+		res.Pingpong, err = pingpong.Pingpong(w, pingpong.Config{Sizes: p.Sizes, Iterations: p.Iterations, Window: p.Window})
+		res.Results = res.Pingpong
+	case AppRing:
+		res.Ring, err = pingpong.Ring(w, pingpong.RingConfig{Sizes: p.Sizes, Iterations: p.Iterations})
+		res.Results = res.Ring
+	case AppReplay:
+		if res.Replay, err = replay.Run(w, p.Trace, replay.Config{Speed: p.Platform.Speed}); err == nil {
+			res.Results = []*replay.Result{res.Replay}
+		}
+	case AppCongestor:
+		if res.Congestor, err = pingpong.Congestor(w, p.Congestor); err == nil {
+			res.Results = []*pingpong.CongestorResult{res.Congestor}
+		}
+	default:
+		err = fmt.Errorf("unknown application %q", p.App)
+	}
+	return err
 }
 
 // runHPL runs every test of the plan in one World, in HPL's order, as one mpirun

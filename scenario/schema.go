@@ -15,7 +15,7 @@ import (
 // the TOML document. Validate checks it and resolves it into a Run's inputs; the
 // README's "Scenario file reference" documents every key.
 type Scenario struct {
-	App      string        `toml:"app"`  // "hpl" (default), "pingpong", "ring" or "replay"
+	App      string        `toml:"app"`  // "hpl" (default), "pingpong", "ring", "replay" or "congestor"
 	Seed     Seed          `toml:"seed"` // seeds every random stream of the run
 	Platform PlatformTable `toml:"platform"`
 	Network  NetworkTable  `toml:"network"`
@@ -24,6 +24,11 @@ type Scenario struct {
 	Pingpong PingpongTable `toml:"pingpong"`
 	Ring     PingpongTable `toml:"ring"`
 	Replay   ReplayTable   `toml:"replay"`
+	// Congestor is [congestor], app = "congestor"'s pattern.
+	Congestor CongestorTable `toml:"congestor"`
+	// Jobs are [[jobs]]: several applications run at once on the platform
+	// (jobs.go); the top-level app and its tables are then not used.
+	Jobs []JobTable `toml:"jobs"`
 
 	// Where the scenario came from, for error messages and relative paths.
 	file    string            // file name as given ("" for the embedded default)
@@ -32,6 +37,9 @@ type Scenario struct {
 	setKeys map[string]string // key → the --set argument that last changed it
 	hplDat  *datSource        // an HPL.dat replacing [hpl] (--hpl-dat)
 	xml     *xmlSource        // a platform XML replacing [platform] (--platform)
+	// job is set on the scenario a [[jobs]] entry is validated as (jobs.go):
+	// its ranks, and where its errors point.
+	job *jobRef
 	// embedded is set on the default scenario (Default), whose platform a replay
 	// sizes to its trace.
 	embedded bool
@@ -130,6 +138,29 @@ type HPLTable struct {
 	Alignment     *int     `toml:"alignment"`
 	Threshold     *float64 `toml:"threshold"`
 	MaxIterations int      `toml:"max_iterations"` // emulate only K panels, sampled across the run, 0 = all
+}
+
+// CongestorTable is [congestor]: one of GPCNeT's congestion patterns.
+type CongestorTable struct {
+	Pattern    string `toml:"pattern"`    // random-ring | all-to-all | incast
+	Bytes      Size   `toml:"bytes"`      // per message; default 1 MiB
+	Iterations *int   `toml:"iterations"` // rounds; nil: 10, or no limit with a duration
+	Duration   Time   `toml:"duration"`   // run rounds until this much time has passed (e.g. as long as the job beside)
+}
+
+// JobTable is one [[jobs]] entry: an application, its ranks, where they go
+// and when they start, and the application's own table.
+type JobTable struct {
+	Name      string         `toml:"name"`      // default: the app and the job's number
+	App       string         `toml:"app"`       // hpl | pingpong | ring | replay | congestor
+	Ranks     int            `toml:"ranks"`     // ring and congestor: required; others: from their input (checked if given)
+	Start     Time           `toml:"start"`     // when the job's ranks begin; default 0
+	Placement string         `toml:"placement"` // block (default): the next free slots; random: free slots shuffled with the seed
+	HPL       HPLTable       `toml:"hpl"`
+	Pingpong  PingpongTable  `toml:"pingpong"`
+	Ring      PingpongTable  `toml:"ring"`
+	Replay    ReplayTable    `toml:"replay"`
+	Congestor CongestorTable `toml:"congestor"`
 }
 
 // PingpongTable is [pingpong] and [ring]: message sizes and repetitions.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/apps/pingpong"
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
@@ -34,14 +35,21 @@ type Plan struct {
 	Window     int   // pingpong bandwidth window (0 = osu_bw's 64)
 
 	Trace *replay.Trace // app replay: the loaded trace (its ranks are the run's)
+
+	Congestor pingpong.CongestorConfig // app congestor
+
+	Jobs []*Job // AppJobs: the [[jobs]], each with its own Plan
 }
 
 // Applications emu runs.
 const (
-	AppHPL      = "hpl"
-	AppPingpong = "pingpong"
-	AppRing     = "ring"
-	AppReplay   = "replay"
+	AppHPL       = "hpl"
+	AppPingpong  = "pingpong"
+	AppRing      = "ring"
+	AppReplay    = "replay"
+	AppCongestor = "congestor"
+	// AppJobs is a Plan's App when the scenario has [[jobs]].
+	AppJobs = "jobs"
 )
 
 // Validate checks the whole scenario in one place and resolves it into a Plan.
@@ -51,9 +59,15 @@ func (s *Scenario) Validate() (*Plan, error) {
 	switch p.App {
 	case "":
 		p.App = AppHPL
-	case AppHPL, AppPingpong, AppRing, AppReplay:
+		if len(s.Jobs) > 0 {
+			p.App = AppJobs
+		}
+	case AppHPL, AppPingpong, AppRing, AppReplay, AppCongestor:
+		if len(s.Jobs) > 0 {
+			return nil, s.errorAt("app", "the scenario has [[jobs]]: give each job its app, not the scenario")
+		}
 	default:
-		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong, ring or replay)", s.App))
+		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong, ring, replay or congestor)", s.App))
 	}
 	if s.Replay.File != "" && p.App != AppReplay {
 		return nil, s.errorAt("replay.file", fmt.Sprintf("a trace is given, but the scenario's app is %s (set app = \"replay\")", p.App))
@@ -90,12 +104,16 @@ func (s *Scenario) Validate() (*Plan, error) {
 		return nil, err
 	}
 	switch p.App {
+	case AppJobs:
+		return p, s.jobs(p)
 	case AppHPL:
 		if err = s.hpl(p); err == nil {
 			err = s.checkReplay(p)
 		}
 	case AppReplay:
 		err = s.replayTrace(p)
+	case AppCongestor:
+		err = s.congestor(p)
 	default:
 		err = s.messages(p)
 	}
@@ -289,6 +307,9 @@ func (s *Scenario) messages(p *Plan) error {
 	p.Ranks = 2
 	if p.App == AppRing {
 		p.Ranks = p.Platform.Ranks()
+		if s.job != nil {
+			p.Ranks = s.job.Ranks
+		}
 		if p.Ranks > maxRanks {
 			return s.errorAt("platform.cores_per_host", fmt.Sprintf("a ring over %d ranks: more than %d", p.Ranks, maxRanks))
 		}

@@ -114,6 +114,8 @@ func newRunCmd() *cobra.Command {
 		jsonOut, graphOut, traceOut string
 		traceWindow, pivotsOut      string
 		plotDir, latencyMode        string
+		linksOut                    string
+		noAlone                     bool
 		maxIterations               int
 		precision                   string
 	)
@@ -136,13 +138,19 @@ execution graph for "emu analyze", with its latency ℓ per --latency (wire: one
 link's latency, each message carrying one term per link of its route;
 end-to-end: one message's latency) and the run's L0 kept in the file; --plot draws each rank's time split into
 compute, communication and waiting; --trace writes a Chrome/Perfetto trace
-(one process per rank), bounded by --trace-window.`,
+(one process per rank), bounded by --trace-window; --links writes the network's
+traffic (JSON, or CSV for a FILE ending in .csv): per link its name, class,
+bytes, busy time and mean utilisation, the same summed per class (fat-tree
+level, dragonfly terminal/intra/inter, torus dimension, backbone, loopback), and
+the messages and bytes by the highest class they cross; with --plot it also
+draws link_classes.svg and link_hottest.svg.`,
 		Example: `  emu run
   emu run examples/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
   emu run --replay examples/replay-ring.txt --platform examples/cluster.xml
   emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
-  emu run hpl.toml --trace trace.json --trace-window 0:50ms`,
+  emu run hpl.toml --trace trace.json --trace-window 0:50ms
+  emu run examples/alltoall-tapered.toml --links links.csv`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
@@ -163,7 +171,10 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 			if err != nil {
 				return err
 			}
-			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != ""}
+			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
+			if plan.App == scenario.AppJobs && (graphOut != "" || traceOut != "" || plotDir != "" || pivotsOut != "") {
+				return fmt.Errorf("--graph, --trace, --plot and --record-pivots record one application's run, not a scenario's [[jobs]]")
+			}
 			if jsonOut != "" {
 				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
 				opt.MPICalls = true                 // and per MPI call
@@ -179,7 +190,7 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
-			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir})
+			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir, links: linksOut})
 		},
 	}
 	sf.add(cmd)
@@ -191,20 +202,22 @@ compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
 	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
+	fl.StringVar(&linksOut, "links", "", "write the traffic per link, per link class and by highest class crossed to `FILE` (JSON, or CSV if FILE ends in .csv)")
+	fl.BoolVar(&noAlone, "no-alone", false, "[[jobs]]: do not run each job alone as well (no alone_s, no slowdown)")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
 	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
 }
 
 // runOutputs are the files a run writes ("" = not asked for).
-type runOutputs struct{ json, graph, trace, pivots, plot string }
+type runOutputs struct{ json, graph, trace, pivots, plot, links string }
 
 // runPlan runs a validated plan and writes every output asked for. Outputs are
 // checked before the run and staged in temporary files renamed at the end, so an
 // error leaves none of them.
 func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, out runOutputs) error {
 	outs := []outputPath{{"--json", out.json, false}, {"--graph", out.graph, false}, {"--trace", out.trace, false},
-		{"--record-pivots", out.pivots, false}, {"--plot", out.plot, true}}
+		{"--record-pivots", out.pivots, false}, {"--plot", out.plot, true}, {"--links", out.links, false}}
 	if plan.App == scenario.AppHPL && plan.HPLDat.Device != 6 && plan.HPLDat.Device != 7 {
 		outs = append(outs, outputPath{"HPL.dat's output file", plan.HPLDat.OutFile, false})
 	}
@@ -252,6 +265,11 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	}
 	if out.plot != "" {
 		if err := writeBreakdown(&st, out.plot, plan, res); err != nil {
+			return err
+		}
+	}
+	if out.links != "" {
+		if err := writeTraffic(&st, out.links, out.plot, plan, res); err != nil {
 			return err
 		}
 	}
@@ -342,6 +360,14 @@ func printResults(w io.Writer, plan *scenario.Plan, res *scenario.Result) error 
 		fmt.Fprintf(tw, "# trace\tformat\tranks\tevents\tsimulated time (s)\n")
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.9g\n", r.File, r.Format, r.Ranks, r.Events, r.Time)
 		return tw.Flush()
+	case scenario.AppJobs:
+		return printJobs(w, res)
+	case scenario.AppCongestor:
+		r := res.Congestor
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "# pattern\tranks\tbytes\trounds\tmessages\ttime (s)\t\n")
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.9g\t\n", r.Pattern, r.Ranks, r.Bytes, r.Iterations, r.Messages, r.Time)
+		return tw.Flush()
 	case scenario.AppRing:
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "# bytes\tranks\tlap (us)\thop (us)\t\n")
@@ -365,4 +391,51 @@ func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *scenario.
 		return err
 	}
 	return st.write(filepath.Join(dir, "rank_time.csv"), res.Breakdown.WriteCSV)
+}
+
+// writeTraffic writes the run's traffic report to file (CSV if it ends in
+// .csv, else JSON) and, with a plot folder, its two plots there.
+func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *scenario.Result) error {
+	t := res.Traffic
+	write := func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(t)
+	}
+	if strings.EqualFold(filepath.Ext(file), ".csv") {
+		write = t.WriteCSV
+	}
+	if err := st.write(file, write); err != nil {
+		return asFailure(err)
+	}
+	if plotDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(plotDir, 0o755); err != nil {
+		return asFailure(err)
+	}
+	run := fmt.Sprintf("%s, %d ranks, %.6g s", plan.App, res.Ranks, res.SimulatedTime)
+	if err := st.write(filepath.Join(plotDir, "link_classes.svg"), func(w io.Writer) error {
+		return t.WriteClassesSVG(w, "utilisation per link class ("+run+")")
+	}); err != nil {
+		return asFailure(err)
+	}
+	return asFailure(st.write(filepath.Join(plotDir, "link_hottest.svg"), func(w io.Writer) error {
+		return t.WriteHottestSVG(w, "hottest links ("+run+")")
+	}))
+}
+
+// printJobs prints one line per job of a [[jobs]] scenario: its time with
+// the others, alone, and the slowdown ("-" when the alone runs were skipped).
+func printJobs(w io.Writer, res *scenario.Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "# job\tapp\tranks\tstart (s)\ttime (s)\talone (s)\tslowdown\n")
+	for _, j := range res.Jobs {
+		alone, slow := "-", "-"
+		if j.Alone > 0 {
+			alone, slow = fmt.Sprintf("%.9g", j.Alone), fmt.Sprintf("%.4f", j.Slowdown)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.9g\t%.9g\t%s\t%s\n", j.Name, j.App, j.Ranks, j.Start, j.Time, alone, slow)
+	}
+	return tw.Flush()
 }

@@ -111,6 +111,9 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if err != nil {
 		return err
 	}
+	if plan.App == scenario.AppJobs {
+		return fmt.Errorf("%s: sensitivity analyses one application's run, not a scenario's [[jobs]]", file)
+	}
 	opt := scenario.RunOptions{Graph: true, GraphLatency: mode}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
 		opt.Hooks = append(opt.Hooks, pr.hook)

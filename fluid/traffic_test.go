@@ -1,0 +1,153 @@
+package fluid
+
+import (
+	"testing"
+)
+
+// drain finishes every flow of s in completion order and returns the time
+// of the last completion.
+func drain(s *System) float64 {
+	now := 0.0
+	for {
+		if s.opts.SimGridHeap {
+			s.Settle(now)
+		}
+		t, id, ok := s.NextCompletion()
+		if !ok {
+			return now
+		}
+		now = t
+		if s.opts.SimGridHeap && s.Latent(id) {
+			s.Activate(now, id)
+			continue
+		}
+		s.Finish(now, id)
+	}
+}
+
+// TestTraffic checks the per-link bytes and busy times on systems solved by
+// hand. Links: 0 and 1 Shared at 10 B/s, 2 Shared at 20 B/s, 3 FatPipe at
+// 10 B/s (each flow gets up to 10 B/s on it).
+func TestTraffic(t *testing.T) {
+	links := []Link{
+		{Bandwidth: 10, Sharing: Shared},
+		{Bandwidth: 10, Sharing: Shared},
+		{Bandwidth: 20, Sharing: Shared},
+		{Bandwidth: 10, Sharing: FatPipe},
+	}
+	type start struct {
+		at   float64
+		spec FlowSpec
+	}
+	cases := []struct {
+		name  string
+		opts  Options
+		flows []start
+		end   float64 // s
+		want  []LinkTraffic
+	}{{
+		// One flow of 30 B over links 0, 2, 3: 10 B/s (links 0 and 3
+		// bind), done at t = 3; each link carries 30 B and is busy 3 s.
+		name:  "one flow over three links",
+		flows: []start{{0, FlowSpec{Links: []LinkID{0, 2, 3}, Bytes: 30}}},
+		end:   3,
+		want:  []LinkTraffic{{30, 3}, {0, 0}, {30, 3}, {30, 3}},
+	}, {
+		// The same under SimGrid's heap, with a latency phase of 1 s and
+		// a rate factor of 0.5: 30 B move at 0.5 × 10 B/s from t = 1 to
+		// t = 7, occupying 60 B of each link's capacity; busy 6 s.
+		name:  "SimGrid heap, latency and rate factor",
+		opts:  Options{SimGridHeap: true},
+		flows: []start{{0, FlowSpec{Links: []LinkID{0, 2, 3}, Bytes: 30, RateFactor: 0.5}}},
+		end:   7,
+		want:  []LinkTraffic{{60, 6}, {0, 0}, {60, 6}, {60, 6}},
+	}, {
+		// Two flows on link 0 (10 B and 30 B, TestLazyProgress): 5 B/s
+		// each until t = 2, then f1 alone at 10 B/s until t = 4. Link 0
+		// carries 40 B and is busy 4 s; f1 also crosses link 1, which
+		// carries its 30 B, and loads link 2 backwards at 0.5 × its rate:
+		// 15 B, busy 4 s.
+		name: "two flows, one with reverse traffic",
+		flows: []start{
+			{0, FlowSpec{Links: []LinkID{0}, Bytes: 10}},
+			{0, FlowSpec{Links: []LinkID{0, 1}, Bytes: 30, Reverse: []LinkID{2}, ReverseShare: 0.5}},
+		},
+		end:  4,
+		want: []LinkTraffic{{40, 4}, {30, 4}, {15, 4}, {0, 0}},
+	}, {
+		// Two flows apart in time on link 1: [0, 1] and [3, 4]; busy 2 s,
+		// not the 4 s from the first start to the last end.
+		name: "idle gap",
+		flows: []start{
+			{0, FlowSpec{Links: []LinkID{1}, Bytes: 10}},
+			{3, FlowSpec{Links: []LinkID{1}, Bytes: 10}},
+		},
+		end:  4,
+		want: []LinkTraffic{{0, 0}, {20, 2}, {0, 0}, {0, 0}},
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewSystemOptions(links, c.opts)
+			s.RecordTraffic()
+			now := 0.0
+			for _, f := range c.flows {
+				// run to the start time, then start the flow
+				for {
+					if c.opts.SimGridHeap {
+						s.Settle(now)
+					}
+					at, id, ok := s.NextCompletion()
+					if !ok || at > f.at {
+						break
+					}
+					now = at
+					s.Finish(now, id)
+				}
+				now = f.at
+				if c.opts.SimGridHeap {
+					s.StartLatent(now, f.spec, 1)
+				} else {
+					s.Start(now, f.spec)
+				}
+			}
+			end := drain(s)
+			if !near(end, c.end) {
+				t.Errorf("last completion at %v s, want %v", end, c.end)
+			}
+			got := s.Traffic(end)
+			for l, w := range c.want {
+				if !near(got[l].Bytes, w.Bytes) || !near(got[l].Busy, w.Busy) {
+					t.Errorf("link %d: %+v, want %+v", l, got[l], w)
+				}
+			}
+		})
+	}
+}
+
+// TestTrafficMidFlow: a query while a flow runs counts its stretch so far
+// and its busy time up to the query, and changes nothing.
+func TestTrafficMidFlow(t *testing.T) {
+	s := NewSystem(shared(10))
+	s.RecordTraffic()
+	s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 30})
+	for range 2 {
+		if got := s.Traffic(1.5); !near(got[0].Bytes, 15) || !near(got[0].Busy, 1.5) {
+			t.Fatalf("at 1.5 s: %+v, want {15 1.5}", got[0])
+		}
+	}
+	if end := drain(s); !near(end, 3) {
+		t.Errorf("flow done at %v s, want 3", end)
+	}
+	if got := s.Traffic(5); !near(got[0].Bytes, 30) || !near(got[0].Busy, 3) {
+		t.Errorf("after the flow: %+v, want {30 3}", got[0])
+	}
+}
+
+// TestTrafficOff: a System that does not record returns nil.
+func TestTrafficOff(t *testing.T) {
+	s := NewSystem(shared(10))
+	s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 30})
+	if got := s.Traffic(1); got != nil {
+		t.Errorf("Traffic without RecordTraffic = %v, want nil", got)
+	}
+}

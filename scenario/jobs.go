@@ -1,0 +1,168 @@
+package scenario
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/emu-hpc/emu/apps/pingpong"
+)
+
+// Job is one [[jobs]] entry, resolved: its application's Plan (Ranks, the
+// app's inputs; Platform and Network are the scenario's), its name, when it
+// starts and the hosts its ranks run on.
+type Job struct {
+	Name  string
+	Seed  uint64  // its ranks' random streams: the scenario's seed XOR the job's index (job 0 has the scenario's)
+	Start float64 // s
+	Place []int   // rank → host
+	Plan  *Plan
+}
+
+// jobRef is what a [[jobs]] entry's validation needs to know of it.
+type jobRef struct {
+	index int // from 0
+	line  int // of its [[jobs]] header, 0 if not found
+	Ranks int
+}
+
+// jobSlotStream is the random stream of a job's random placement, beside
+// the job's index and the scenario's seed.
+const jobSlotStream = 0x6a6f6273 // "jobs"
+
+// jobs resolves [[jobs]]: each entry is validated as a scenario of its own
+// app on the platform (errors name jobs[i] and the line of its header), and
+// takes its ranks' slots from those the earlier jobs left: in order
+// (placement = "block") or at random with the seed. Jobs never share a slot.
+func (s *Scenario) jobs(p *Plan) error {
+	slots := p.Platform.Placement(p.Platform.Ranks()) // every slot, in order
+	free := make([]bool, len(slots))
+	for i := range free {
+		free[i] = true
+	}
+	names := map[string]int{}
+	for i, jt := range s.Jobs {
+		ref := &jobRef{index: i, line: headerLine(s.data, "[[jobs]]", i), Ranks: jt.Ranks}
+		sub := *s
+		sub.Jobs, sub.job = nil, ref
+		sub.App, sub.HPL, sub.Pingpong, sub.Ring, sub.Replay, sub.Congestor = jt.App, jt.HPL, jt.Pingpong, jt.Ring, jt.Replay, jt.Congestor
+		sub.Platform.Placement = ""
+		if jt.App == "" {
+			return sub.errorAt("app", "missing (hpl, pingpong, ring, replay or congestor)")
+		}
+		if (jt.App == AppRing || jt.App == AppCongestor) && jt.Ranks < 2 {
+			return sub.errorAt("ranks", fmt.Sprintf("%d: a %s job needs ranks ≥ 2", jt.Ranks, jt.App))
+		}
+		jp, err := sub.Validate()
+		if err != nil {
+			return err
+		}
+		if jt.Ranks != 0 && jt.Ranks != jp.Ranks {
+			return sub.errorAt("ranks", fmt.Sprintf("%d, but the job's %s has %d ranks", jt.Ranks, jt.App, jp.Ranks))
+		}
+		name := jt.Name
+		if name == "" {
+			name = fmt.Sprintf("%s-%d", jt.App, i+1)
+		}
+		if j, dup := names[name]; dup {
+			return sub.errorAt("name", fmt.Sprintf("%q is also jobs[%d]'s name", name, j))
+		}
+		names[name] = i
+		var idx []int
+		for k, f := range free {
+			if f {
+				idx = append(idx, k)
+			}
+		}
+		if len(idx) < jp.Ranks {
+			return sub.errorAt("ranks", fmt.Sprintf("the job needs %d ranks, the platform has %d slots left of %d", jp.Ranks, len(idx), len(slots)))
+		}
+		switch jt.Placement {
+		case "", "block":
+		case "random":
+			rng := rand.New(rand.NewPCG(p.Seed^uint64(i), jobSlotStream))
+			rng.Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+		default:
+			return sub.errorAt("placement", fmt.Sprintf("unknown placement %q (block or random)", jt.Placement))
+		}
+		place := make([]int, jp.Ranks)
+		for r := range place {
+			place[r] = slots[idx[r]]
+			free[idx[r]] = false
+		}
+		p.Jobs = append(p.Jobs, &Job{Name: name, Seed: p.Seed ^ uint64(i), Start: jt.Start.Seconds, Place: place, Plan: jp})
+		p.Ranks += jp.Ranks
+	}
+	if len(p.Jobs) == 0 {
+		return s.errorAt("jobs", "no job")
+	}
+	return nil
+}
+
+// headerLine is the line (from 1) of the n-th (from 0) line reading header
+// in a TOML document, 0 if there is none.
+func headerLine(data []byte, header string, n int) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == header {
+			if n == 0 {
+				return i + 1
+			}
+			n--
+		}
+	}
+	return 0
+}
+
+// jobError reports msg about key of a [[jobs]] entry: "FILE:LINE: jobs[i].key: msg",
+// LINE being the entry's [[jobs]] header.
+func (s *Scenario) jobError(key, msg string) error {
+	name := s.file
+	if name == "" {
+		name = "default scenario"
+	}
+	key = fmt.Sprintf("jobs[%d].%s", s.job.index, key)
+	if s.job.line > 0 {
+		return fmt.Errorf("%s:%d: %s: %s", name, s.job.line, key, msg)
+	}
+	return fmt.Errorf("%s: %s: %s", name, key, msg)
+}
+
+// congestor resolves [congestor]: the pattern, 1 MiB messages and 10
+// rounds unless given (with a duration, rounds until it is up, the
+// iterations if given a limit), on the job's ranks (every slot of the platform for a
+// scenario's own app).
+func (s *Scenario) congestor(p *Plan) error {
+	t := s.Congestor
+	switch t.Pattern {
+	case pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast:
+	case "":
+		return s.errorAt("congestor.pattern", fmt.Sprintf("missing (%s, %s or %s)", pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast))
+	default:
+		return s.errorAt("congestor.pattern", fmt.Sprintf("unknown pattern %q (%s, %s or %s)", t.Pattern, pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast))
+	}
+	c := pingpong.CongestorConfig{Pattern: t.Pattern, Bytes: 1 << 20, Iterations: 10, Seed: p.Seed}
+	if t.Bytes.Set {
+		c.Bytes = int(t.Bytes.Bytes)
+	}
+	if t.Duration.Set {
+		if !(t.Duration.Seconds > 0) {
+			return s.errorAt("congestor.duration", fmt.Sprintf("%g s must be > 0", t.Duration.Seconds))
+		}
+		c.Duration, c.Iterations = t.Duration.Seconds, 0
+	}
+	if t.Iterations != nil {
+		c.Iterations = *t.Iterations
+		if c.Iterations < 1 {
+			return s.errorAt("congestor.iterations", fmt.Sprintf("%d must be ≥ 1", c.Iterations))
+		}
+	}
+	p.Congestor = c
+	p.Ranks = p.Platform.Ranks()
+	if s.job != nil {
+		p.Ranks = s.job.Ranks
+	}
+	if p.Ranks < 2 {
+		return s.errorAt("platform.hosts", "a congestor needs at least 2 ranks")
+	}
+	return nil
+}

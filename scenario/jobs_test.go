@@ -1,0 +1,223 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// jobsPlatform is a fat tree of 4 leaves of 8 hosts with 2 up-links a leaf
+// (4:1), so that jobs on different leaves share no link and jobs spread
+// over the leaves share the up-links.
+const jobsPlatform = `seed = 1
+[platform]
+topology = "fat-tree"
+fat_tree = "2;8,4;1,2;1,1"
+link_bandwidth = "10GBps"
+link_latency = "1us"
+`
+
+// ringJob and congestorJob are [[jobs]] entries of 16 ranks; extra keys
+// (placement, start) go right after the header.
+func ringJob(extra string) string {
+	return "\n[[jobs]]\nname = \"ring\"\napp = \"ring\"\nranks = 16\n" + extra + "[jobs.ring]\nsizes = [\"1MiB\"]\niterations = 5\n"
+}
+
+func congestorJob(extra string) string {
+	return "\n[[jobs]]\nname = \"congestor\"\napp = \"congestor\"\nranks = 16\n" + extra +
+		"[jobs.congestor]\npattern = \"all-to-all\"\nbytes = \"1MiB\"\niterations = 5\n"
+}
+
+func jobsPlan(t *testing.T, doc string) *Plan {
+	t.Helper()
+	s, err := Parse([]byte(doc), "jobs.toml")
+	return mustPlan(t, s, err)
+}
+
+// TestJobsSlowdown: a ring of 16 ranks beside an all-to-all congestor of 16.
+// In block placement the ring holds leaves 0–1 and the congestor leaves 2–3:
+// no link in common, so each runs as alone (slowdown exactly 1). Placed at
+// random, both cross the same up-links and the ring is measurably slower
+// (slowdown > 1.5; the congestor, which moves 15× the ring's bytes, less so).
+// Started after the ring's end, the congestor slows nothing. Each job's time
+// alone is its time as the only job of the scenario.
+func TestJobsSlowdown(t *testing.T) {
+	random := "placement = \"random\"\n"
+	for _, tc := range []struct {
+		name            string
+		doc             string
+		ringSlow, cSlow func(float64) bool
+	}{
+		{"block", jobsPlatform + ringJob("") + congestorJob(""), equalsOne, equalsOne},
+		{"random", jobsPlatform + ringJob(random) + congestorJob(random), func(s float64) bool { return s > 1.5 }, func(s float64) bool { return s > 1 }},
+		{"congestor after the ring", jobsPlatform + ringJob(random) + congestorJob(random+"start = \"1s\"\n"), equalsOne, equalsOne},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := jobsPlan(t, tc.doc)
+			res, err := p.Run(RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Jobs) != 2 || res.App != AppJobs || res.Ranks != 32 {
+				t.Fatalf("result %+v", res)
+			}
+			ring, cong := res.Jobs[0], res.Jobs[1]
+			if !tc.ringSlow(ring.Slowdown) || !tc.cSlow(cong.Slowdown) {
+				t.Errorf("slowdowns: ring %.6g (%g s, alone %g s), congestor %.6g (%g s, alone %g s)",
+					ring.Slowdown, ring.Time, ring.Alone, cong.Slowdown, cong.Time, cong.Alone)
+			}
+			if ring.Slowdown != ring.Time/ring.Alone || len(ring.Hosts) != 16 || ring.App != AppRing {
+				t.Errorf("ring job %+v", ring)
+			}
+			// The ring alone is the scenario of that one job.
+			doc := jobsPlatform + ringJob(strings.Repeat(random, strings.Count(tc.doc, random)/2))
+			alone, err := jobsPlan(t, doc).Run(RunOptions{NoAlone: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if alone.Jobs[0].Time != ring.Alone || alone.Jobs[0].Alone != 0 {
+				t.Errorf("ring alone %g s as the only job, %g s as measured beside the congestor", alone.Jobs[0].Time, ring.Alone)
+			}
+		})
+	}
+}
+
+func equalsOne(s float64) bool { return s == 1 }
+
+// TestJobsHPLAndReplay: an HPL job and a replayed trace run together; the
+// HPL job reports HPL's results (its Time within the job's), the replay its
+// own; the traffic report covers both jobs' messages.
+func TestJobsHPLAndReplay(t *testing.T) {
+	dir := writeScenario(t, map[string]string{
+		"a2a.txt": alltoallTrace(8, 1<<16),
+		"s.toml": jobsPlatform + `
+[[jobs]]
+app = "hpl"
+placement = "random"
+[jobs.hpl]
+n = 600
+nb = 64
+grids = [[2, 4]]
+
+[[jobs]]
+app = "replay"
+start = "1ms"
+[jobs.replay]
+file = "a2a.txt"
+`,
+	})
+	s, err := Load(filepath.Join(dir, "s.toml"))
+	res, err := mustPlan(t, s, err).Run(RunOptions{Links: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, r := res.Jobs[0], res.Jobs[1]
+	if h.Name != "hpl-1" || h.Ranks != 8 || len(h.Result.HPL) != 1 || h.Result.HPL[0].N != 600 ||
+		!(h.Result.HPL[0].Time > 0) || h.Result.HPL[0].Time > h.Time || !(h.Slowdown >= 1) {
+		t.Errorf("HPL job %+v, HPL %+v", h, *h.Result.HPL[0])
+	}
+	if r.Name != "replay-2" || r.Start != 1e-3 || r.Ranks != 8 || r.Result.Replay == nil || !(r.Time > 0) {
+		t.Errorf("replay job %+v", r)
+	}
+	msgs := 0
+	for _, c := range res.Traffic.Highest {
+		msgs += c.Messages
+	}
+	if !(msgs > 8*7) || res.SimulatedTime < r.Start+r.Time {
+		t.Errorf("traffic counts %d messages; run %g s", msgs, res.SimulatedTime)
+	}
+}
+
+// TestJobsErrors: bad [[jobs]] input is one line naming the file, the
+// line of the job's header and the key.
+func TestJobsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		doc, want string
+	}{
+		{jobsPlatform + "\n[[jobs]]\napp = \"xhpl\"\n", `jobs.toml:8: jobs[0].app: unknown application "xhpl"`},
+		{jobsPlatform + "\n[[jobs]]\nranks = 4\n", `jobs.toml:8: jobs[0].app: missing`},
+		{jobsPlatform + ringJob("") + "\n[[jobs]]\napp = \"ring\"\n", `jobs.toml:16: jobs[1].ranks: 0: a ring job needs ranks ≥ 2`},
+		{jobsPlatform + ringJob("") + congestorJob("") + "\n[[jobs]]\napp = \"pingpong\"\n", `jobs[2].ranks: the job needs 2 ranks, the platform has 0 slots left of 32`},
+		{jobsPlatform + strings.Replace(ringJob(""), "ranks = 16", "ranks = 40", 1), `jobs[0].platform.hosts: 32 hosts × 1 cores hold 32 ranks, the run needs 40`},
+		{jobsPlatform + ringJob("placement = \"scatter\"\n"), `jobs[0].placement: unknown placement "scatter" (block or random)`},
+		{jobsPlatform + ringJob("") + ringJob(""), `jobs[1].name: "ring" is also jobs[0]'s name`},
+		{jobsPlatform + strings.Replace(congestorJob(""), "all-to-all", "bisection", 1), `jobs[0].congestor.pattern: unknown pattern "bisection"`},
+		{"app = \"hpl\"\n" + jobsPlatform + ringJob(""), `jobs.toml:1: app: the scenario has [[jobs]]`},
+		{jobsPlatform + "\n[[jobs]]\napp = \"ring\"\nranks = 2\nhosts = 3\n", `jobs.toml:11: jobs.hosts: unknown key`},
+		{jobsPlatform + "\n[[jobs]]\napp = \"pingpong\"\nranks = 3\n", `jobs[0].ranks: 3, but the job's pingpong has 2 ranks`},
+	} {
+		s, err := Parse([]byte(tc.doc), "jobs.toml")
+		if err == nil {
+			_, err = s.Validate()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("error %v, want one line with %q", err, tc.want)
+		}
+	}
+}
+
+// TestOneJobIsTheApp: a scenario of one job runs exactly as the scenario of
+// that app alone (same seed, same slots from the first, both wake orders):
+// the same time and the same results, to the bit. Job 0's seed is the
+// scenario's.
+func TestOneJobIsTheApp(t *testing.T) {
+	tables := map[string]string{
+		"ring": "[%s]\nsizes = [1000, \"1MiB\"]\niterations = 2\n",
+		"hpl":  "[%s]\nn = 700\nnb = 64\ngrids = [[2, 4]]\npfact = [\"left\", \"right\"]\n",
+	}
+	for _, app := range []string{"ring", "hpl"} {
+		for _, wake := range []string{"rank", "simgrid"} {
+			t.Run(app+"/"+wake, func(t *testing.T) {
+				platform := strings.Replace(jobsPlatform, "seed = 1", "seed = 5", 1) + "[network]\nwake_order = \"" + wake + "\"\n"
+				ranks := ""
+				if app == "ring" {
+					platform = strings.Replace(platform, "2;8,4;1,2;1,1", "2;4,2;1,2;1,1", 1)
+					ranks = "ranks = 8\n"
+				}
+				single := "app = \"" + app + "\"\n" + platform + fmt.Sprintf(tables[app], app)
+				jobs := platform + "\n[[jobs]]\napp = \"" + app + "\"\n" + ranks + fmt.Sprintf(tables[app], "jobs."+app)
+				a, err := jobsPlan(t, single).Run(RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := jobsPlan(t, jobs).Run(RunOptions{NoAlone: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ja, _ := json.Marshal(a.Results)
+				jb, _ := json.Marshal(b.Jobs[0].Results)
+				if a.SimulatedTime != b.Jobs[0].Time || string(ja) != string(jb) {
+					t.Errorf("alone %g s %s\njob   %g s %s", a.SimulatedTime, ja, b.Jobs[0].Time, jb)
+				}
+			})
+		}
+	}
+}
+
+// TestJobsCongestorDuration: a congestor given a duration runs as long as
+// the ring beside it (12.6 ms alone; 20 ms asked) and stops by itself, and
+// slows the ring as much as the same congestor run for a fixed number of
+// rounds that outlasts it.
+func TestJobsCongestorDuration(t *testing.T) {
+	random := "placement = \"random\"\n"
+	cong := strings.Replace(congestorJob(random), "iterations = 5\n", "duration = \"20ms\"\n", 1)
+	res, err := jobsPlan(t, jobsPlatform+ringJob(random)+cong).Run(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring, c := res.Jobs[0], res.Jobs[1]
+	r := c.Result.Congestor
+	if !(c.Time >= 0.02) || c.Time > 0.03 || r.Iterations < 2 || !(ring.Slowdown > 1.5) {
+		t.Errorf("ring %+v; congestor %+v, %+v", ring, c, r)
+	}
+	bad := strings.Replace(cong, "\"20ms\"", "\"0s\"", 1)
+	s, err := Parse([]byte(jobsPlatform+bad), "jobs.toml")
+	if err == nil {
+		_, err = s.Validate()
+	}
+	if err == nil || !strings.Contains(err.Error(), "jobs[0].congestor.duration: 0 s must be > 0") {
+		t.Errorf("duration 0: %v", err)
+	}
+}

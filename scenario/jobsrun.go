@@ -1,0 +1,115 @@
+package scenario
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/ranks"
+)
+
+// JobResult is one [[jobs]] entry's outcome: its time among the others,
+// alone on the same hosts (RunOptions.NoAlone leaves it out), the slowdown
+// the others cause, and its application's results as a run of it alone
+// would give them.
+type JobResult struct {
+	Name     string  `json:"name"`
+	App      string  `json:"app"`
+	Ranks    int     `json:"ranks"`
+	Start    float64 `json:"start_s"`
+	Time     float64 `json:"time_s"`             // from its start to its last rank's end, with the others, s
+	Alone    float64 `json:"alone_s,omitempty"`  // the same, alone on the platform, s
+	Slowdown float64 `json:"slowdown,omitempty"` // Time / Alone
+	Hosts    []int   `json:"hosts"`              // rank → host
+	Results  any     `json:"results"`            // as a run's results (HPL's, the replay's, ...)
+
+	Result *Result `json:"-"` // the job's results with the others, in a Result of its own
+}
+
+// runJobs runs the plan's [[jobs]] together on one ranks.Machine, then,
+// unless opt.NoAlone, each job alone on the same hosts from the same start,
+// and reports each job's time and slowdown. With opt.Links, the traffic is
+// that of the jobs together. Recording a graph, a trace, a breakdown or
+// pivots applies to one application's run, not to jobs.
+func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
+	if opt.Graph || opt.Trace != nil || opt.Breakdown || opt.RecordPivots {
+		return nil, fmt.Errorf("a scenario with [[jobs]] records no execution graph, trace, breakdown or pivots")
+	}
+	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
+	res := &Result{App: AppJobs, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Results: []any{}}
+	together, m, err := p.runMachine(topo, p.Jobs, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.SimulatedTime = m.Engine().Now()
+	if opt.Links {
+		res.Traffic = together.traffic
+	}
+	for i, j := range p.Jobs {
+		jr := together.jobs[i]
+		jr.Hosts = j.Place
+		if !opt.NoAlone {
+			alone, _, err := p.runMachine(topo, []*Job{j}, RunOptions{})
+			if err != nil {
+				return nil, err
+			}
+			jr.Alone = alone.jobs[0].Time
+			jr.Slowdown = jr.Time / jr.Alone
+		}
+		res.Jobs = append(res.Jobs, jr)
+	}
+	res.WallTime = time.Since(start).Seconds()
+	return res, nil
+}
+
+// machineRun is what runMachine reports: each job's result and, with
+// RunOptions.Links, the traffic.
+type machineRun struct {
+	jobs    []*JobResult
+	traffic *Traffic
+}
+
+// runMachine runs jobs at once on one ranks.Machine over topo; a job's
+// error is returned naming it.
+func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*machineRun, *ranks.Machine, error) {
+	m, err := ranks.NewMachine(p.Network, topo)
+	if err != nil {
+		return nil, nil, err
+	}
+	var reach *reachCounter
+	if opt.Links {
+		m.Engine().System().RecordTraffic()
+		reach = newReachCounter(topo)
+	}
+	run := &machineRun{}
+	fns := make([]func(*ranks.World) error, len(jobs))
+	for i, j := range jobs {
+		w, err := m.NewWorld(j.Place, j.Seed, j.Start)
+		if err != nil {
+			return nil, nil, fmt.Errorf("job %s: %w", j.Name, err)
+		}
+		if reach != nil {
+			w.AddHook(reach.hookFor(j.Place))
+		}
+		jr := &JobResult{Name: j.Name, App: j.Plan.App, Ranks: j.Plan.Ranks, Start: j.Start,
+			Result: &Result{App: j.Plan.App, Ranks: j.Plan.Ranks, Seed: j.Plan.Seed, Plan: j.Plan}}
+		run.jobs = append(run.jobs, jr)
+		fns[i] = func(w *ranks.World) error {
+			err := j.Plan.runApp(w, jr.Result, RunOptions{})
+			jr.Time = w.End() - j.Start
+			jr.Result.SimulatedTime = w.End()
+			jr.Results = jr.Result.Results
+			return err
+		}
+	}
+	for i, err := range m.Run(fns) {
+		if err != nil {
+			return nil, nil, fmt.Errorf("job %s: %w", jobs[i].Name, err)
+		}
+	}
+	if reach != nil {
+		now := m.Engine().Now()
+		run.traffic = trafficOf(topo.Links(), m.Engine().System().Traffic(now), now, reach)
+	}
+	return run, m, nil
+}
