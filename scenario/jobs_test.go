@@ -221,3 +221,50 @@ func TestJobsCongestorDuration(t *testing.T) {
 		t.Errorf("duration 0: %v", err)
 	}
 }
+
+// TestSetJobKeys: --set reaches a [[jobs]] entry's keys as jobs.N.key (N from
+// 0, as errors number the entries): the congestor's placement set to random
+// makes the ring slower than the same scenario in blocks, and a bad index or
+// key is a one-line error naming it.
+func TestSetJobKeys(t *testing.T) {
+	doc := jobsPlatform + ringJob("") + congestorJob("")
+	run := func(sets ...string) *Result {
+		t.Helper()
+		s, err := Parse([]byte(doc), "jobs.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kv := range sets {
+			if err := s.Set(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := mustPlan(t, s, nil)
+		res, err := p.Run(RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	blocks := run()
+	spread := run("jobs.0.placement=random", "jobs.1.placement=random")
+	if blocks.Jobs[0].Slowdown != 1 || spread.Jobs[0].Slowdown <= 1.1 {
+		t.Errorf("ring slowdown %g in blocks, %g placed at random by --set: want 1 and more", blocks.Jobs[0].Slowdown, spread.Jobs[0].Slowdown)
+	}
+	if fewer := run("jobs.1.congestor.iterations=1"); fewer.Jobs[1].Time >= blocks.Jobs[1].Time {
+		t.Errorf("congestor of 1 iteration took %g s, of 5 %g s", fewer.Jobs[1].Time, blocks.Jobs[1].Time)
+	}
+	for kv, want := range map[string]string{
+		"jobs.2.ranks=4": "--set jobs.2.ranks=4: jobs.2: the scenario has 2 [[jobs]] entries, numbered from 0",
+		"jobs.x.ranks=4": "--set jobs.x.ranks=4: jobs.x: the scenario has 2 [[jobs]] entries, numbered from 0",
+		"jobs.0.rank=4":  "--set jobs.0.rank=4: unknown key jobs.0.rank",
+	} {
+		s, err := Parse([]byte(doc), "jobs.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Set(kv); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("--set %s: got %v, want %q", kv, err, want)
+		}
+	}
+}

@@ -201,6 +201,30 @@ func (s *Scenario) Set(arg string) error {
 		}
 	}
 	value = strings.TrimSpace(value)
+	var into any = s
+	prefix := ""
+	if parts[0] == "jobs" && len(parts) >= 3 {
+		// jobs.N.key: a key of the N-th [[jobs]] entry (from 0, as errors number them).
+		i, err := strconv.Atoi(parts[1])
+		if err != nil || i < 0 || i >= len(s.Jobs) {
+			return fmt.Errorf("--set %s: jobs.%s: the scenario has %d [[jobs]] entries, numbered from 0", arg, parts[1], len(s.Jobs))
+		}
+		into, prefix, parts = &s.Jobs[i], "jobs."+parts[1]+".", parts[2:]
+	}
+	md, err := toml.Decode(setDocument(parts, value), into)
+	if err != nil {
+		return s.decodeError(err, arg)
+	}
+	if k := unknownKey(md); k != "" {
+		return fmt.Errorf("--set %s: unknown key %s%s%s", arg, prefix, k, suggest(k))
+	}
+	s.setKeys[key] = arg
+	return nil
+}
+
+// setDocument is the TOML document that sets the dotted key parts to value;
+// a value that is not TOML (a bare word, or a list of them) is quoted.
+func setDocument(parts []string, value string) string {
 	doc := func(v string) string {
 		if len(parts) == 1 {
 			return parts[0] + " = " + v + "\n"
@@ -214,15 +238,7 @@ func (s *Scenario) Set(arg string) error {
 			text = doc(l) // [a, b]: a list of bare words
 		}
 	}
-	md, err := toml.Decode(text, s)
-	if err != nil {
-		return s.decodeError(err, arg)
-	}
-	if k := unknownKey(md); k != "" {
-		return fmt.Errorf("--set %s: unknown key %s%s", arg, k, suggest(k))
-	}
-	s.setKeys[key] = arg
-	return nil
+	return text
 }
 
 // bareList reads "[a, b, 3]" whose items are TOML values or bare words as a TOML
