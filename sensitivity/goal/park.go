@@ -1,7 +1,5 @@
 package goal
 
-import "github.com/emu-hpc/emu/internal/heap"
-
 // Parking: LogGOPSim puts an op (or message) whose CPU or NIC is busy back
 // into the event queue at the resource's free time, keeping its ts. When
 // many ops wait for one CPU (a linear all-to-all queues 2(n−1) ops per rank
@@ -20,14 +18,6 @@ import "github.com/emu-hpc/emu/internal/heap"
 // holds it up; then the resource gets a new token if entries remain. A
 // token made obsolete by a newer one (a lower ts parked on a resource at
 // the same free time) is dropped when it comes up.
-
-// waitQueue holds what waits for one resource: entries keyed by ts, each
-// ID an event's op. Untied, so that entries of equal ts (none are
-// expected) would come out in the order of the hand-written heap before.
-type (
-	waitQueue = heap.Heap[int64, heap.Untied]
-	parked    = heap.Entry[int64, heap.Untied]
-)
 
 // Resources are numbered CPUs first, then send sides, then receive sides of NICs.
 func (e *engine) cpuRes(c int) int  { return c }
@@ -52,7 +42,7 @@ func (e *engine) park(ev event, r int) {
 		e.push(ev)
 		return
 	}
-	e.wait[r].Push(parked{Key: ev.ts, ID: ev.op})
+	e.wait[r].Push(tsOp{Key: ev.ts, ID: ev.op})
 	e.cover(r, ev.ts)
 }
 
