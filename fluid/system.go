@@ -140,7 +140,7 @@ func NewSystem(links []Link) *System { return NewSystemOptions(links, Options{})
 // NewSystemOptions is NewSystem with options. A negative or NaN bandwidth is
 // a programmer error (topologies validate their configs) and panics.
 func NewSystemOptions(links []Link, opts Options) *System {
-	s := &System{opts: opts, links: make([]linkState, len(links)), done: newFlowHeap()}
+	s := &System{opts: opts, links: make([]linkState, len(links)), done: newFlowHeap(), solver: solver{queue: newLevelQueue()}}
 	for i, l := range links {
 		if !(l.Bandwidth >= 0) {
 			panic(fmt.Sprintf("fluid: link %d (%q) has bandwidth %v", i, l.Name, l.Bandwidth))
