@@ -9,12 +9,15 @@
 // callers that must reproduce another program's order (LogGOPSim's event
 // queue) rely on that, callers that need a total order make Tie unique.
 //
-// Why entries and not an element type with a Less method: a method of a
-// type parameter is called through the instantiation's dictionary, never
-// inlined, which cost 1.5× on a 10,000-flow heap and 4× on a heap of rank
-// ids (BenchmarkHeap's notes). Key and Tie are cmp.Ordered, so their
-// comparisons compile to machine compares; entries hold no pointer, so the
-// garbage collector never scans a heap's array.
+// Why entries and not an element type with a Less method: Go calls a
+// method of a type parameter through the instantiation's dictionary and
+// never inlines it. A heap so written, measured while this one was
+// designed (go1.26, pop-and-push of the least entry), took 174 ns per
+// operation against 114 for the hand-written flow heap (10,000 entries)
+// and 78 against 18 for the ranks' ready queue (1,024 ids). Key and Tie
+// are cmp.Ordered, so their comparisons compile to machine compares;
+// entries hold no pointer, so the garbage collector never scans a heap's
+// array.
 //
 // A heap may index its entries by ID (Options.Indexed): it then keeps each
 // ID's position, so an element's key can change (Fix) or the element leave

@@ -172,16 +172,10 @@ func up[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e En
 		if !e.less(&s[p]) {
 			break
 		}
-		s[i] = s[p]
-		if pos != nil {
-			pos[s[i].ID] = int32(i)
-		}
+		put(s, pos, i, s[p])
 		i = p
 	}
-	s[i] = e
-	if pos != nil {
-		pos[e.ID] = int32(i)
-	}
+	put(s, pos, i, e)
 }
 
 // down moves e from the hole at i towards the leaves. Of equal children
@@ -208,12 +202,14 @@ func down[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e 
 		if !s[m].less(&e) {
 			break
 		}
-		s[i] = s[m]
-		if pos != nil {
-			pos[s[i].ID] = int32(i)
-		}
+		put(s, pos, i, s[m])
 		i = m
 	}
+	put(s, pos, i, e)
+}
+
+// put writes e at index i, and its position to the index if there is one.
+func put[K, T cmp.Ordered](s []Entry[K, T], pos []int32, i int, e Entry[K, T]) {
 	s[i] = e
 	if pos != nil {
 		pos[e.ID] = int32(i)
