@@ -163,10 +163,13 @@ func (h *Heap[K, T]) place(i int, e Entry[K, T]) {
 // The sifts are functions of the heap's slices rather than methods, so
 // that writes to the entries do not make the compiler reload h.s and
 // h.pos at every level. They move a hole, one write per level instead of
-// a swap; pos is nil unless the heap is indexed.
+// a swap; pos is nil unless the heap is indexed. Each masks shift to two
+// bits first, which tells the compiler that its shifts need no check for
+// counts ≥ 64.
 
 // up moves e from the hole at i towards the root.
 func up[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e Entry[K, T]) {
+	shift &= 3
 	for i > 0 {
 		p := (i - 1) >> shift
 		if !e.less(&s[p]) {
@@ -181,6 +184,7 @@ func up[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e En
 // down moves e from the hole at i towards the leaves. Of equal children
 // the first wins.
 func down[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e Entry[K, T]) {
+	shift &= 3
 	n := len(s)
 	for {
 		c := i<<shift + 1
