@@ -66,8 +66,14 @@ const minPartition = 256
 // that about a quarter of the entries stay in the heap, parks the others
 // and heapifies.
 func (q *levelQueue) order() {
-	all := append(q.heap.Entries(), q.parked...)
-	q.parked = q.parked[:0]
+	var all []levelEntry
+	if q.heap.Len() == 0 {
+		// As at every solve's first order: no copy, the two arrays swap.
+		all, q.parked = q.parked, q.heap.Entries()[:0]
+	} else {
+		all = append(q.heap.Entries(), q.parked...)
+		q.parked = q.parked[:0]
+	}
 	n := len(all)
 	if n < minPartition {
 		q.limit = math.Inf(1)
