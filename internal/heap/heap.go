@@ -77,17 +77,31 @@ func (h *Heap[K, T]) Pos(id int32) int {
 
 // Push adds e.
 func (h *Heap[K, T]) Push(e Entry[K, T]) {
+	h.s = append(h.s, e)
+	i := len(h.s) - 1
+	j := up(h.s, h.shift(), i, e)
 	if h.indexed {
 		h.grow(e.ID)
+		h.index(i, j)
 	}
-	h.s = append(h.s, e)
-	up(h.s, h.pos, h.shift(), len(h.s)-1, e)
 }
 
 // Pop removes and returns the least entry; the heap must not be empty.
+// It is cut(0) without the calls: the last entry can only go down.
 func (h *Heap[K, T]) Pop() Entry[K, T] {
-	top := h.s[0]
-	h.cut(0)
+	s := h.s
+	top := s[0]
+	last := len(s) - 1
+	h.s = s[:last]
+	if h.indexed {
+		h.pos[top.ID] = -1
+	}
+	if last > 0 {
+		j := down(h.s, h.shift(), 0, s[last])
+		if h.indexed {
+			h.index(j, 0)
+		}
+	}
 	return top
 }
 
@@ -109,19 +123,19 @@ func (h *Heap[K, T]) Fix(i int, key K, tie T) {
 // empties the heap and keeps its array). In an indexed heap Reset also
 // clears the whole index, O(largest ID).
 func (h *Heap[K, T]) Reset(s []Entry[K, T]) {
+	h.s = s
+	shift := h.shift()
+	for i := (len(s) - 2) >> shift; i >= 0; i-- {
+		down(s, shift, i, s[i])
+	}
 	if h.indexed {
-		for i := range h.pos { // not by h.s: the caller may have rewritten it
+		for i := range h.pos { // not by the old h.s: the caller may have rewritten it
 			h.pos[i] = -1
 		}
 		for i, e := range s {
 			h.grow(e.ID)
 			h.pos[e.ID] = int32(i)
 		}
-	}
-	h.s = s
-	shift := h.shift()
-	for i := (len(s) - 2) >> shift; i >= 0; i-- {
-		down(s, h.pos, shift, i, s[i])
 	}
 }
 
@@ -154,36 +168,57 @@ func (h *Heap[K, T]) cut(i int) {
 func (h *Heap[K, T]) place(i int, e Entry[K, T]) {
 	shift := h.shift()
 	if i > 0 && e.less(&h.s[(i-1)>>shift]) {
-		up(h.s, h.pos, shift, i, e)
+		j := up(h.s, shift, i, e)
+		if h.indexed {
+			h.index(i, j)
+		}
 	} else {
-		down(h.s, h.pos, shift, i, e)
+		j := down(h.s, shift, i, e)
+		if h.indexed {
+			h.index(j, i)
+		}
 	}
 }
 
-// The sifts are functions of the heap's slices rather than methods, so
-// that writes to the entries do not make the compiler reload h.s and
-// h.pos at every level. They move a hole, one write per level instead of
-// a swap; pos is nil unless the heap is indexed. Each masks shift to two
-// bits first, which tells the compiler that its shifts need no check for
-// counts ≥ 64.
+// index records the positions of the entries on the path from node from
+// up to its ancestor to, both included: the only ones a sift between them
+// moved. Walking the path again, through entries just touched, is cheaper
+// than a test per level in the sifts that every heap without index would
+// pay.
+func (h *Heap[K, T]) index(from, to int) {
+	shift := h.shift() & 3
+	for j := from; ; j = (j - 1) >> shift {
+		h.pos[h.s[j].ID] = int32(j)
+		if j == to {
+			return
+		}
+	}
+}
+
+// The sifts are functions of the heap's slice rather than methods, so
+// that writes to the entries do not make the compiler reload h.s at every
+// level. They move a hole, one write per level instead of a swap, and
+// return where e ended. Each masks shift to two bits first, which tells
+// the compiler that its shifts need no check for counts ≥ 64.
 
 // up moves e from the hole at i towards the root.
-func up[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e Entry[K, T]) {
+func up[K, T cmp.Ordered](s []Entry[K, T], shift uint8, i int, e Entry[K, T]) int {
 	shift &= 3
 	for i > 0 {
 		p := (i - 1) >> shift
 		if !e.less(&s[p]) {
 			break
 		}
-		put(s, pos, i, s[p])
+		s[i] = s[p]
 		i = p
 	}
-	put(s, pos, i, e)
+	s[i] = e
+	return i
 }
 
 // down moves e from the hole at i towards the leaves. Of equal children
 // the first wins.
-func down[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e Entry[K, T]) {
+func down[K, T cmp.Ordered](s []Entry[K, T], shift uint8, i int, e Entry[K, T]) int {
 	shift &= 3
 	n := len(s)
 	for {
@@ -206,16 +241,9 @@ func down[K, T cmp.Ordered](s []Entry[K, T], pos []int32, shift uint8, i int, e 
 		if !s[m].less(&e) {
 			break
 		}
-		put(s, pos, i, s[m])
+		s[i] = s[m]
 		i = m
 	}
-	put(s, pos, i, e)
-}
-
-// put writes e at index i, and its position to the index if there is one.
-func put[K, T cmp.Ordered](s []Entry[K, T], pos []int32, i int, e Entry[K, T]) {
 	s[i] = e
-	if pos != nil {
-		pos[e.ID] = int32(i)
-	}
+	return i
 }
