@@ -75,34 +75,46 @@ func (h *Heap[K, T]) Pos(id int32) int {
 	return int(h.pos[id])
 }
 
-// Push adds e.
+// Push adds e. It and Pop are kept small enough to be inlined: the
+// callers' own heaps, which they replaced, were.
 func (h *Heap[K, T]) Push(e Entry[K, T]) {
 	h.s = append(h.s, e)
 	i := len(h.s) - 1
 	j := up(h.s, h.shift(), i, e)
 	if h.indexed {
-		h.grow(e.ID)
-		h.index(i, j)
+		h.indexPush(e.ID, i, j)
 	}
+}
+
+// indexPush records the entries a Push moved.
+func (h *Heap[K, T]) indexPush(id int32, i, j int) {
+	h.grow(id)
+	h.index(i, j)
 }
 
 // Pop removes and returns the least entry; the heap must not be empty.
 // It is cut(0) without the calls: the last entry can only go down.
 func (h *Heap[K, T]) Pop() Entry[K, T] {
 	s := h.s
-	top := s[0]
-	last := len(s) - 1
+	top, last := s[0], len(s)-1
 	h.s = s[:last]
-	if h.indexed {
-		h.pos[top.ID] = -1
-	}
+	j := 0
 	if last > 0 {
-		j := down(h.s, h.shift(), 0, s[last])
-		if h.indexed {
-			h.index(j, 0)
-		}
+		j = h.sink(0, s[last])
+	}
+	if h.indexed {
+		h.indexPop(top.ID, j)
 	}
 	return top
+}
+
+// indexPop forgets id and records the entries a Pop moved, the last one
+// now at j.
+func (h *Heap[K, T]) indexPop(id int32, j int) {
+	h.pos[id] = -1
+	if len(h.s) > 0 {
+		h.index(j, 0)
+	}
 }
 
 // Remove removes and returns the entry at index i of Entries.
@@ -124,9 +136,8 @@ func (h *Heap[K, T]) Fix(i int, key K, tie T) {
 // clears the whole index, O(largest ID).
 func (h *Heap[K, T]) Reset(s []Entry[K, T]) {
 	h.s = s
-	shift := h.shift()
-	for i := (len(s) - 2) >> shift; i >= 0; i-- {
-		down(s, shift, i, s[i])
+	for i := (len(s) - 2) >> h.shift(); i >= 0; i-- {
+		h.sink(i, s[i])
 	}
 	if h.indexed {
 		for i := range h.pos { // not by the old h.s: the caller may have rewritten it
@@ -173,11 +184,19 @@ func (h *Heap[K, T]) place(i int, e Entry[K, T]) {
 			h.index(i, j)
 		}
 	} else {
-		j := down(h.s, shift, i, e)
+		j := h.sink(i, e)
 		if h.indexed {
 			h.index(j, i)
 		}
 	}
+}
+
+// sink is down, or down2 in a binary heap.
+func (h *Heap[K, T]) sink(i int, e Entry[K, T]) int {
+	if h.extra == 0 {
+		return down2(h.s, i, e)
+	}
+	return down(h.s, h.shift(), i, e)
 }
 
 // index records the positions of the entries on the path from node from
@@ -227,15 +246,9 @@ func down[K, T cmp.Ordered](s []Entry[K, T], shift uint8, i int, e Entry[K, T]) 
 			break
 		}
 		m := c
-		if shift == 1 { // binary, the common case: no loop over children
-			if r := c + 1; r < n && s[r].less(&s[c]) {
-				m = r
-			}
-		} else {
-			for j, end := c+1, min(c+1<<shift, n); j < end; j++ {
-				if s[j].less(&s[m]) {
-					m = j
-				}
+		for j, end := c+1, min(c+1<<shift, n); j < end; j++ {
+			if s[j].less(&s[m]) {
+				m = j
 			}
 		}
 		if !s[m].less(&e) {
@@ -243,6 +256,29 @@ func down[K, T cmp.Ordered](s []Entry[K, T], shift uint8, i int, e Entry[K, T]) 
 		}
 		s[i] = s[m]
 		i = m
+	}
+	s[i] = e
+	return i
+}
+
+// down2 is down for a binary heap, the common case, with its child loop
+// unrolled and its shifts constant: the general loop ran 8% more
+// instructions on BenchmarkHeap/n=1024/binary (cachegrind).
+func down2[K, T cmp.Ordered](s []Entry[K, T], i int, e Entry[K, T]) int {
+	n := len(s)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && s[r].less(&s[c]) {
+			c = r
+		}
+		if !s[c].less(&e) {
+			break
+		}
+		s[i] = s[c]
+		i = c
 	}
 	s[i] = e
 	return i
