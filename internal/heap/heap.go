@@ -75,8 +75,8 @@ func (h *Heap[K, T]) Pos(id int32) int {
 	return int(h.pos[id])
 }
 
-// Push adds e. It and Pop are kept small enough to be inlined: the
-// callers' own heaps, which they replaced, were.
+// Push adds e. Its index work, as Pop's, is out of line, so that heaps
+// without index run little besides the sift.
 func (h *Heap[K, T]) Push(e Entry[K, T]) {
 	h.s = append(h.s, e)
 	i := len(h.s) - 1
@@ -100,7 +100,7 @@ func (h *Heap[K, T]) Pop() Entry[K, T] {
 	h.s = s[:last]
 	j := 0
 	if last > 0 {
-		j = h.sink(0, s[last])
+		j = down(h.s, h.shift(), 0, s[last])
 	}
 	if h.indexed {
 		h.indexPop(top.ID, j)
@@ -136,8 +136,9 @@ func (h *Heap[K, T]) Fix(i int, key K, tie T) {
 // clears the whole index, O(largest ID).
 func (h *Heap[K, T]) Reset(s []Entry[K, T]) {
 	h.s = s
-	for i := (len(s) - 2) >> h.shift(); i >= 0; i-- {
-		h.sink(i, s[i])
+	shift := h.shift()
+	for i := (len(s) - 2) >> shift; i >= 0; i-- {
+		down(s, shift, i, s[i])
 	}
 	if h.indexed {
 		for i := range h.pos { // not by the old h.s: the caller may have rewritten it
@@ -184,19 +185,11 @@ func (h *Heap[K, T]) place(i int, e Entry[K, T]) {
 			h.index(i, j)
 		}
 	} else {
-		j := h.sink(i, e)
+		j := down(h.s, shift, i, e)
 		if h.indexed {
 			h.index(j, i)
 		}
 	}
-}
-
-// sink is down, or down2 in a binary heap.
-func (h *Heap[K, T]) sink(i int, e Entry[K, T]) int {
-	if h.extra == 0 {
-		return down2(h.s, i, e)
-	}
-	return down(h.s, h.shift(), i, e)
 }
 
 // index records the positions of the entries on the path from node from
@@ -246,9 +239,15 @@ func down[K, T cmp.Ordered](s []Entry[K, T], shift uint8, i int, e Entry[K, T]) 
 			break
 		}
 		m := c
-		for j, end := c+1, min(c+1<<shift, n); j < end; j++ {
-			if s[j].less(&s[m]) {
-				m = j
+		if shift == 1 { // binary, every heap but the solver's link queue
+			if r := c + 1; r < n && s[r].less(&s[c]) {
+				m = r
+			}
+		} else {
+			for j, end := c+1, min(c+1<<shift, n); j < end; j++ {
+				if s[j].less(&s[m]) {
+					m = j
+				}
 			}
 		}
 		if !s[m].less(&e) {
@@ -256,29 +255,6 @@ func down[K, T cmp.Ordered](s []Entry[K, T], shift uint8, i int, e Entry[K, T]) 
 		}
 		s[i] = s[m]
 		i = m
-	}
-	s[i] = e
-	return i
-}
-
-// down2 is down for a binary heap, the common case, with its child loop
-// unrolled and its shifts constant: the general loop ran 8% more
-// instructions on BenchmarkHeap/n=1024/binary (cachegrind).
-func down2[K, T cmp.Ordered](s []Entry[K, T], i int, e Entry[K, T]) int {
-	n := len(s)
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if r := c + 1; r < n && s[r].less(&s[c]) {
-			c = r
-		}
-		if !s[c].less(&e) {
-			break
-		}
-		s[i] = s[c]
-		i = c
 	}
 	s[i] = e
 	return i
