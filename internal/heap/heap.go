@@ -198,9 +198,9 @@ func (h *Heap[K, T]) place(i int, e Entry[K, T]) {
 // than a test per level in the sifts that every heap without index would
 // pay.
 func (h *Heap[K, T]) index(from, to int) {
-	shift := h.shift() & 3
+	s, pos, shift := h.s, h.pos, h.shift()&3 // locals: a write to pos would make h's fields be reloaded
 	for j := from; ; j = (j - 1) >> shift {
-		h.pos[h.s[j].ID] = int32(j)
+		pos[s[j].ID] = int32(j)
 		if j == to {
 			return
 		}
