@@ -10,6 +10,15 @@ import (
 // a random increment: an event queue's life) on heaps of n entries with
 // int64 keys, and on the textbook heap the queues of emu were before this
 // package, for comparison. Reports pops+pushes per second.
+//
+// Figures at c44cae8 (ns per pop+push, three runs, the shared 2-core
+// machine at load 2–3): n=16 binary 27.2–27.4, textbook 19.7–20.4;
+// n=1024 binary 62.0–62.3, 4-ary 72.0–73.1, indexed 72.5–72.8, textbook
+// 50.4–57.7; n=65536 binary 111–124, textbook 98.2–99.6. The generic heap
+// is 13–35% slower than the specialised copy here: of about 12 ns at
+// n=1024, a third field per entry (Tie) costs about 3.5 ns (measured on a
+// textbook heap of three-field entries), the rest the calls the generic
+// code keeps (Push and Pop are not inlined) and its variable arity.
 func BenchmarkHeap(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	steps := make([]int64, 1<<12)
