@@ -207,7 +207,7 @@ func (s *System) lowestLink() (level float64, top LinkID) {
 			continue
 		}
 		e := q.heap.Top()
-		w := &sv.work[e.Tie]
+		w := &sv.work[e.ID]
 		if w.unfixed == 0 {
 			q.heap.Pop()
 			sv.dead--
@@ -218,7 +218,7 @@ func (s *System) lowestLink() (level float64, top LinkID) {
 			q.raiseTop(level)
 			continue
 		}
-		return level, e.Tie
+		return level, e.ID
 	}
 }
 
@@ -239,7 +239,7 @@ func (s *System) dropDead() {
 func (s *System) alive(entries []levelEntry) []levelEntry {
 	live := entries[:0]
 	for _, e := range entries {
-		if s.solver.work[e.Tie].unfixed > 0 {
+		if s.solver.work[e.ID].unfixed > 0 {
 			live = append(live, e)
 		}
 	}

@@ -64,7 +64,7 @@ func TestLevelQueueOrder(t *testing.T) {
 			top := q.heap.Top()
 			want := linkAt(math.Inf(1), 0)
 			for l, k := range key {
-				if k < want.Key || (k == want.Key && l < want.Tie) {
+				if k < want.Key || (k == want.Key && l < want.ID) {
 					want = linkAt(k, l)
 				}
 			}
@@ -72,7 +72,7 @@ func TestLevelQueueOrder(t *testing.T) {
 				t.Fatalf("n=%d: top %+v, want %+v", n, top, want)
 			}
 			if rng.IntN(3) == 0 {
-				delete(key, top.Tie)
+				delete(key, top.ID)
 				q.heap.Pop()
 				continue
 			}
@@ -80,7 +80,7 @@ func TestLevelQueueOrder(t *testing.T) {
 			if level == want.Key {
 				level = math.Nextafter(level, math.Inf(1))
 			}
-			key[top.Tie] = level
+			key[top.ID] = level
 			q.raiseTop(level)
 		}
 		if q.heap.Len()+len(q.parked) != 0 {

@@ -23,11 +23,11 @@ import (
 // the heap's shape.
 
 // levelEntry is a link in the queue: Key a lower bound of its level
-// when pushed, Tie and ID the link.
+// when pushed, ID the link (which breaks ties).
 type levelEntry = heap.Entry[float64, LinkID]
 
 func linkAt(level float64, l LinkID) levelEntry {
-	return levelEntry{Key: level, Tie: l, ID: int32(l)}
+	return levelEntry{Key: level, ID: l}
 }
 
 // levelQueue is the level heap with a parking lot in front of it. In a
@@ -40,13 +40,13 @@ func linkAt(level float64, l LinkID) levelEntry {
 // the top of the heap is the least entry of both and the links come out
 // in the very order of a single heap.
 type levelQueue struct {
-	heap   heap.Heap[float64, LinkID] // 4-ary (newLevelQueue)
-	parked []levelEntry               // keys > limit, and new entries before order, in no order
+	heap   heap.Heap4[float64, LinkID]
+	parked []levelEntry // keys > limit, and new entries before order, in no order
 	limit  float64
 }
 
 func newLevelQueue() levelQueue {
-	return levelQueue{heap: heap.New[float64, LinkID](heap.Options{Arity: 4})}
+	return levelQueue{}
 }
 
 // clear empties the queue, keeping its arrays.
@@ -103,8 +103,7 @@ func (q *levelQueue) order() {
 // if it is within limit, parked otherwise.
 func (q *levelQueue) raiseTop(level float64) {
 	if level <= q.limit {
-		top := q.heap.Top()
-		q.heap.Fix(0, level, top.Tie)
+		q.heap.FixTop(level)
 		return
 	}
 	e := q.heap.Pop()

@@ -140,7 +140,7 @@ func NewSystem(links []Link) *System { return NewSystemOptions(links, Options{})
 // NewSystemOptions is NewSystem with options. A negative or NaN bandwidth is
 // a programmer error (topologies validate their configs) and panics.
 func NewSystemOptions(links []Link, opts Options) *System {
-	s := &System{opts: opts, links: make([]linkState, len(links)), done: newFlowHeap(), solver: solver{queue: newLevelQueue()}}
+	s := &System{opts: opts, links: make([]linkState, len(links)), done: flowHeap{}, solver: solver{queue: newLevelQueue()}}
 	for i, l := range links {
 		if !(l.Bandwidth >= 0) {
 			panic(fmt.Sprintf("fluid: link %d (%q) has bandwidth %v", i, l.Name, l.Bandwidth))
@@ -336,11 +336,10 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 // running flows, ties broken by the lower id; ok is false when no flow will
 // ever complete (none running, or all stalled at rate 0).
 func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
-	if s.done.Len() == 0 || math.IsInf(s.done.Top().Key, 1) { // entries carry their flow's finish
-		return 0, 0, false
+	if e := s.done.Entries(); len(e) > 0 && !math.IsInf(e[0].Key, 1) { // entries carry their flow's finish
+		return e[0].Key, s.bySlot[uint32(e[0].ID)].id, true
 	}
-	top := s.done.Top()
-	return top.Key, s.bySlot[top.ID].id, true
+	return 0, 0, false
 }
 
 // Finish removes a completed flow at time now and re-solves the part of the

@@ -11,10 +11,10 @@ import "github.com/emu-hpc/emu/internal/heap"
 // 1,024 ranks those cache misses were 13% of a ring message's cost).
 type readyQueue struct {
 	fifo  bool
-	ranks []*Rank                       // id → rank, to hand back what pop takes out
-	byID  heap.Heap[int32, heap.Untied] // rank order: keyed by id (ids are unique, so never tied)
-	ids   []int32                       // fifo: ids[head:] in the order they became ready
-	head  int                           // fifo: ids[:head] have been popped
+	ranks []*Rank                 // id → rank, to hand back what pop takes out
+	byID  heap.Heap[int32, int32] // rank order: keyed by id (ids are unique, so never tied)
+	ids   []int32                 // fifo: ids[head:] in the order they became ready
+	head  int                     // fifo: ids[:head] have been popped
 }
 
 func (q *readyQueue) empty() bool { return q.byID.Len() == 0 && len(q.ids) == q.head }
@@ -22,7 +22,7 @@ func (q *readyQueue) empty() bool { return q.byID.Len() == 0 && len(q.ids) == q.
 func (q *readyQueue) push(r *Rank) {
 	id := int32(r.id)
 	if !q.fifo {
-		q.byID.Push(heap.Entry[int32, heap.Untied]{Key: id, ID: id})
+		q.byID.Push(heap.Entry[int32, int32]{Key: id, ID: id})
 		return
 	}
 	if q.head > 64 && 2*q.head > len(q.ids) {

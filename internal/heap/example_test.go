@@ -11,11 +11,11 @@ import (
 func Example() {
 	jobs := []string{"parse", "solve", "print"}
 	deadline := []float64{3, 1, 2}
-	h := heap.New[float64, heap.Untied](heap.Options{Indexed: true})
+	var h heap.Indexed[float64, int32]
 	for id, d := range deadline {
-		h.Push(heap.Entry[float64, heap.Untied]{Key: d, ID: int32(id)})
+		h.Push(heap.Entry[float64, int32]{Key: d, ID: int32(id)})
 	}
-	h.Fix(h.Pos(0), 0.5, 0) // parse is due first after all
+	h.Fix(heap.Entry[float64, int32]{Key: 0.5, ID: 0}) // parse is due first after all
 	for h.Len() > 0 {
 		e := h.Pop()
 		fmt.Println(jobs[e.ID], e.Key)

@@ -7,241 +7,282 @@ import (
 	"testing"
 )
 
-type (
-	e8   = Entry[uint8, uint8]
-	heap = Heap[uint8, uint8]
+type e8 = Entry[uint8, int32]
+
+// kind names a heap type under test.
+type kind int
+
+const (
+	binary kind = iota
+	fourAry
+	indexed
 )
 
-// check verifies the heap property, and in an indexed heap that Pos
-// names every entry's index.
-func check(t *testing.T, h *heap) {
-	t.Helper()
-	s, d := h.Entries(), 1<<h.shift()
-	for i := 1; i < len(s); i++ {
-		if p := (i - 1) / d; s[i].less(&s[p]) {
-			t.Fatalf("entry %d %v is less than its parent %d %v", i, s[i], p, s[p])
+func (k kind) String() string { return [...]string{"binary", "4-ary", "indexed"}[k] }
+
+// subject is one heap of any kind, with the model it must agree with.
+type subject struct {
+	k    kind
+	h2   Heap[uint8, int32]
+	h4   Heap4[uint8, int32]
+	hi   Indexed[uint8, int32]
+	m    []e8    // the model: the entries in a plain slice
+	free []int32 // IDs not in the heap, reused to keep them dense
+	next int32
+}
+
+func (x *subject) entries() []e8 {
+	switch x.k {
+	case binary:
+		return x.h2.Entries()
+	case fourAry:
+		return x.h4.Entries()
+	}
+	return x.hi.Entries()
+}
+
+func (x *subject) push(key uint8) {
+	id := x.next
+	if n := len(x.free); n > 0 {
+		id, x.free = x.free[n-1], x.free[:n-1]
+	} else {
+		x.next++
+	}
+	e := e8{Key: key, ID: id}
+	switch x.k {
+	case binary:
+		x.h2.Push(e)
+	case fourAry:
+		x.h4.Push(e)
+	default:
+		x.hi.Push(e)
+	}
+	x.m = append(x.m, e)
+}
+
+func (x *subject) pop(t *testing.T) {
+	var got e8
+	switch x.k {
+	case binary:
+		got = x.h2.Pop()
+	case fourAry:
+		got = x.h4.Pop()
+	default:
+		got = x.hi.Pop()
+	}
+	// (Key, ID) is a total order: the least entry is one entry.
+	if least := slices.MinFunc(x.m, order); got != least {
+		t.Fatalf("%v: popped %v, least is %v", x.k, got, least)
+	}
+	x.drop(t, got)
+	x.free = append(x.free, got.ID)
+}
+
+// change runs the kind's own operation on the entry at i: an indexed
+// heap deletes it (odd arg) or fixes it to key; a 4-ary heap raises its
+// top's key by key; a binary heap is reset to its entries but the one at i.
+func (x *subject) change(t *testing.T, i int, key uint8, odd bool) {
+	e := x.entries()[i]
+	switch x.k {
+	case indexed:
+		x.drop(t, e)
+		if odd {
+			x.hi.Delete(e.ID)
+			x.free = append(x.free, e.ID)
+			return
 		}
-	}
-	if !h.indexed {
-		return
-	}
-	seen := 0
-	for id := range h.pos {
-		if i := h.Pos(int32(id)); i >= 0 {
-			seen++
-			if i >= len(s) || s[i].ID != int32(id) {
-				t.Fatalf("Pos(%d) = %d, entries %v", id, i, s)
-			}
-		}
-	}
-	if seen != len(s) {
-		t.Fatalf("index names %d entries, heap holds %d", seen, len(s))
+		e.Key = key
+		x.hi.Fix(e)
+		x.m = append(x.m, e)
+	case fourAry:
+		top := x.h4.Top()
+		x.drop(t, top)
+		top.Key = min(top.Key+key, 255)
+		x.h4.FixTop(top.Key)
+		x.m = append(x.m, top)
+	default:
+		x.drop(t, e)
+		x.free = append(x.free, e.ID)
+		s := x.h2.Entries()
+		s[i] = s[len(s)-1]
+		x.h2.Reset(s[:len(s)-1])
 	}
 }
 
-// model is the reference: the entries in a plain slice, the least found
-// by sorting.
-type model []e8
+func (x *subject) drop(t *testing.T, e e8) {
+	t.Helper()
+	i := slices.Index(x.m, e)
+	if i < 0 {
+		t.Fatalf("%v: %v is not in the model %v", x.k, e, x.m)
+	}
+	x.m = slices.Delete(x.m, i, i+1)
+}
 
 func order(a, b e8) int {
 	if c := cmp.Compare(a.Key, b.Key); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Tie, b.Tie)
+	return cmp.Compare(a.ID, b.ID)
 }
 
-// take removes the entry with got's ID, which must be one of the least.
-func (m *model) take(t *testing.T, got e8) {
+// check verifies the heap property, the model's entries, and in an
+// indexed heap that Pos names every entry's index.
+func (x *subject) check(t *testing.T) {
 	t.Helper()
-	least := slices.MinFunc(*m, order)
-	if order(got, least) != 0 {
-		t.Fatalf("popped %v, least is %v", got, least)
+	s, d := x.entries(), 2
+	if x.k == fourAry {
+		d = 4
 	}
-	m.drop(t, got)
+	for i := 1; i < len(s); i++ {
+		if p := (i - 1) / d; s[i].less(&s[p]) {
+			t.Fatalf("%v: entry %d %v is less than its parent %d %v", x.k, i, s[i], p, s[p])
+		}
+	}
+	if !slices.Equal(slices.SortedFunc(slices.Values(s), order), slices.SortedFunc(slices.Values(x.m), order)) {
+		t.Fatalf("%v: entries %v, model %v", x.k, s, x.m)
+	}
+	if x.k != indexed {
+		return
+	}
+	for i, e := range s {
+		if x.hi.Pos(e.ID) != i {
+			t.Fatalf("Pos(%d) = %d, want %d", e.ID, x.hi.Pos(e.ID), i)
+		}
+	}
+	for _, id := range x.free {
+		if x.hi.Pos(id) != -1 {
+			t.Fatalf("Pos(%d) = %d for an ID not in the heap", id, x.hi.Pos(id))
+		}
+	}
 }
 
-func (m *model) drop(t *testing.T, got e8) {
-	t.Helper()
-	i := slices.IndexFunc(*m, func(e e8) bool { return e.ID == got.ID })
-	if i < 0 || (*m)[i] != got {
-		t.Fatalf("%v is not in the model %v", got, *m)
+// step runs one operation chosen by op (0–9) with argument arg.
+func (x *subject) step(t *testing.T, op, arg uint8) {
+	switch n := len(x.m); {
+	case op < 5 || n == 0:
+		x.push(arg % 8)
+	case op < 8:
+		x.pop(t)
+	default:
+		x.change(t, int(arg)%n, arg%8, arg&1 == 1)
 	}
-	*m = slices.Delete(*m, i, i+1)
+	x.check(t)
 }
 
 func TestTable(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		push []e8
+		keys []uint8 // pushed with IDs 0, 1, …
 		want []int32 // IDs in pop order
 	}{
 		{"empty", nil, nil},
-		{"one", []e8{{Key: 5, ID: 0}}, []int32{0}},
-		{"keys", []e8{{Key: 3, ID: 0}, {Key: 1, ID: 1}, {Key: 2, ID: 2}}, []int32{1, 2, 0}},
-		{"tie decides", []e8{{Key: 1, Tie: 2, ID: 0}, {Key: 1, Tie: 1, ID: 1}, {Key: 0, Tie: 9, ID: 2}}, []int32{2, 1, 0}},
-		// Equal in key and tie: the order a binary heap leaves them in,
-		// here the pushes' order (no push moves past an equal entry).
-		{"full ties", []e8{{Key: 1, ID: 0}, {Key: 1, ID: 1}, {Key: 1, ID: 2}}, []int32{0, 2, 1}},
+		{"one", []uint8{5}, []int32{0}},
+		{"keys", []uint8{3, 1, 2}, []int32{1, 2, 0}},
+		{"ID breaks ties", []uint8{1, 1, 0, 1}, []int32{2, 0, 1, 3}},
 	} {
-		for _, o := range []Options{{}, {Arity: 4}, {Indexed: true}} {
-			h := New[uint8, uint8](o)
-			for _, e := range c.push {
-				h.Push(e)
-				check(t, &h)
+		for k := range indexed + 1 {
+			x := &subject{k: k}
+			for _, key := range c.keys {
+				x.push(key)
+				x.check(t)
 			}
 			var got []int32
-			for h.Len() > 0 {
-				got = append(got, h.Pop().ID)
-				check(t, &h)
-			}
-			if o.Arity == 4 && c.name == "full ties" {
-				continue // a 4-ary heap leaves them otherwise
+			for len(x.m) > 0 {
+				got = append(got, slices.MinFunc(x.m, order).ID)
+				x.pop(t)
+				x.check(t)
 			}
 			if !slices.Equal(got, c.want) {
-				t.Errorf("%s %+v: popped %v, want %v", c.name, o, got, c.want)
+				t.Errorf("%s %v: popped %v, want %v", c.name, k, got, c.want)
 			}
 		}
 	}
 }
 
-// TestRandom drives heaps of every shape through random pushes, pops,
-// removals, key changes and resets, against the model. Keys and ties are
-// drawn from few values so that ties of both kinds are common.
+// TestRandom drives heaps of every kind through random operations
+// against the model. Keys are drawn from few values so that ties are
+// common.
 func TestRandom(t *testing.T) {
-	for _, o := range []Options{{}, {Arity: 4}, {Indexed: true}, {Arity: 4, Indexed: true}} {
-		rng := rand.New(rand.NewPCG(1, uint64(o.Arity)))
-		for round := range 200 {
-			h := New[uint8, uint8](o)
-			var m model
-			free := []int32{} // IDs not in the heap, reused to keep them dense
-			next := int32(0)
+	for k := range indexed + 1 {
+		rng := rand.New(rand.NewPCG(1, uint64(k)))
+		for range 200 {
+			x := &subject{k: k}
 			for range 1 + rng.IntN(300) {
-				switch op := rng.IntN(10); {
-				case op < 5 || h.Len() == 0:
-					id := next
-					if len(free) > 0 {
-						id, free = free[len(free)-1], free[:len(free)-1]
-					} else {
-						next++
-					}
-					e := e8{Key: uint8(rng.IntN(8)), Tie: uint8(rng.IntN(3)), ID: id}
-					h.Push(e)
-					m = append(m, e)
-				case op < 7:
-					e := h.Pop()
-					m.take(t, e)
-					free = append(free, e.ID)
-				case op < 8:
-					e := h.Remove(rng.IntN(h.Len()))
-					m.drop(t, e)
-					free = append(free, e.ID)
-				case op < 9:
-					i := rng.IntN(h.Len())
-					e := h.Entries()[i]
-					m.drop(t, e)
-					e.Key, e.Tie = uint8(rng.IntN(8)), uint8(rng.IntN(3))
-					h.Fix(i, e.Key, e.Tie)
-					m = append(m, e)
-				default:
-					all := slices.Clone(h.Entries())
-					rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-					k := rng.IntN(len(all) + 1)
-					for _, e := range all[k:] {
-						m.drop(t, e)
-						free = append(free, e.ID)
-					}
-					h.Reset(append(h.Entries()[:0], all[:k]...))
-				}
-				check(t, &h)
-				if h.Len() != len(m) {
-					t.Fatalf("%+v round %d: %d entries, model %d", o, round, h.Len(), len(m))
-				}
-				if o.Indexed {
-					for _, e := range m {
-						if h.Entries()[h.Pos(e.ID)] != e {
-							t.Fatalf("%+v round %d: Pos(%d) names %v", o, round, e.ID, h.Entries()[h.Pos(e.ID)])
-						}
-					}
-				}
+				x.step(t, uint8(rng.IntN(10)), uint8(rng.IntN(256)))
 			}
-			for h.Len() > 0 {
-				m.take(t, h.Pop())
+			for len(x.m) > 0 {
+				x.pop(t)
 			}
 		}
 	}
 }
 
-// textbook is the binary heap every queue of emu was before this package
-// (ranks' ready queue, LogGOPSim's parked entries), comparing keys alone:
-// Push sifts up while the parent is greater, Pop moves the last entry to
-// the root and sifts it down to the lesser child, the left one on
-// equality. Callers that reproduce another program's order rely on equal
-// keys coming out as this heap lets them.
-type textbook []pair
-
-type pair struct {
-	key int64
-	id  int32
+// TestResetOrders checks that Reset orders any slice, sharing or not the
+// heap's array, and that Reset(Entries()[:0]) empties the heap.
+func TestResetOrders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for n := range 40 {
+		s := make([]e8, n)
+		for i := range s {
+			s[i] = e8{Key: uint8(rng.IntN(8)), ID: int32(i)}
+		}
+		want := slices.SortedFunc(slices.Values(s), order)
+		var h2 Heap[uint8, int32]
+		var h4 Heap4[uint8, int32]
+		h2.Reset(slices.Clone(s))
+		h4.Reset(slices.Clone(s))
+		var got2, got4 []e8
+		for h2.Len() > 0 {
+			got2, got4 = append(got2, h2.Pop()), append(got4, h4.Pop())
+		}
+		if !slices.Equal(got2, want) || !slices.Equal(got4, want) {
+			t.Fatalf("n=%d: popped %v and %v, want %v", n, got2, got4, want)
+		}
+		h2.Reset(h2.Entries()[:0])
+		if h2.Len() != 0 {
+			t.Fatalf("n=%d: %d entries after Reset to none", n, h2.Len())
+		}
+	}
 }
 
-func (h *textbook) push(x pair) {
-	s := append(*h, x)
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if s[p].key <= x.key {
-			break
-		}
-		s[i] = s[p]
-		i = p
+// TestHighBits checks that an indexed heap names entries by the low 32
+// bits of their ID and orders them by the whole ID, as fluid's flow heap
+// needs (a tie above, a slot below).
+func TestHighBits(t *testing.T) {
+	var h Indexed[float64, uint64]
+	for slot, tie := range []uint64{7, 3, 5} {
+		h.Push(Entry[float64, uint64]{Key: 1, ID: tie<<32 | uint64(slot)})
 	}
-	s[i] = x
-	*h = s
+	if h.Pos(1) != 0 {
+		t.Fatalf("slot 1 (least tie) at %d, want 0", h.Pos(1))
+	}
+	h.Fix(Entry[float64, uint64]{Key: 1, ID: 9<<32 | 1})
+	h.Delete(2)
+	var got []uint64
+	for h.Len() > 0 {
+		got = append(got, h.Pop().ID&(1<<32-1))
+	}
+	if !slices.Equal(got, []uint64{0, 1}) {
+		t.Fatalf("slots in pop order %v, want [0 1]", got)
+	}
 }
 
-func (h *textbook) pop() pair {
-	s := *h
-	top, n := s[0], len(s)-1
-	last := s[n]
-	s = s[:n]
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && s[c+1].key < s[c].key {
-			c++
-		}
-		if s[c].key >= last.key {
-			break
-		}
-		s[i] = s[c]
-		i = c
+// TestAllocs checks that a heap in steady state allocates nothing.
+func TestAllocs(t *testing.T) {
+	var h Heap[int64, int32]
+	var hi Indexed[int64, int32]
+	for i := range int32(100) {
+		h.Push(Entry[int64, int32]{Key: int64(i), ID: i})
+		hi.Push(Entry[int64, int32]{Key: int64(i), ID: i})
 	}
-	if n > 0 {
-		s[i] = last
-	}
-	*h = s
-	return top
-}
-
-// TestTextbookTies checks that an Untied binary heap leaves equal keys in
-// the very order the textbook heap does; IDs tell equal keys apart.
-func TestTextbookTies(t *testing.T) {
-	rng := rand.New(rand.NewPCG(2, 2))
-	var h Heap[int64, Untied]
-	var ref textbook
-	for id := range int32(20000) {
-		if h.Len() > 0 && rng.IntN(3) == 0 {
-			got, want := h.Pop(), ref.pop()
-			if got.Key != want.key || got.ID != want.id {
-				t.Fatalf("pop %d: heap gave key %d id %d, textbook key %d id %d", id, got.Key, got.ID, want.key, want.id)
-			}
-			continue
-		}
-		k := int64(rng.IntN(5))
-		h.Push(Entry[int64, Untied]{Key: k, ID: id})
-		ref.push(pair{k, id})
+	if n := testing.AllocsPerRun(100, func() {
+		e := h.Pop()
+		e.Key += 100
+		h.Push(e)
+		e = hi.Pop()
+		e.Key += 100
+		hi.Push(e)
+	}); n != 0 {
+		t.Fatalf("%v allocations per pop and push", n)
 	}
 }

@@ -29,13 +29,16 @@ type bucket struct {
 }
 
 // minHeap is the replay's heap: of bucket numbers by time, of a bucket's
-// ops by ts, of ops parked on a resource by ts (park.go). Untied and
-// binary, the order of the hand-written heaps it replaced, so that equal
-// ts (none are expected) would fall as before.
-type minHeap = heap.Heap[int64, heap.Untied]
+// ops by ts, of ops parked on a resource by ts (park.go). Its times are
+// distinct, and an op's ts is its own, so equal keys are rare: a token
+// beside one that carries the same ts, which is obsolete and dropped when
+// it comes up, whatever their order. The ID breaks such ties; the order
+// is that of the untied heaps it replaced (the package's golden replays
+// are unchanged).
+type minHeap = heap.Heap[int64, int32]
 
 // tsOp is an event of a bucket: Key its ts, ID its op.
-type tsOp = heap.Entry[int64, heap.Untied]
+type tsOp = heap.Entry[int64, int32]
 
 func (q *eventQueue) init() {
 	q.byTime = make(map[int64]int32)
@@ -76,7 +79,7 @@ func (q *eventQueue) newBucket(t int64) int32 {
 	}
 	q.buckets[b].t = t
 	q.byTime[t] = b
-	q.times.Push(heap.Entry[int64, heap.Untied]{Key: t, ID: b}) // times are distinct: never tied
+	q.times.Push(tsOp{Key: t, ID: b}) // times are distinct: never tied
 	return b
 }
 
