@@ -9,8 +9,16 @@ import (
 // BenchmarkHeap runs the hold model (pop the least, push it back later by
 // a random increment: an event queue's life) on heaps of n entries with
 // int64 keys, and on the textbook heap the queues of emu were before this
-// package, for comparison. Reports pops+pushes per second. Figures are
-// in the commit that last changed the heaps.
+// package, for comparison. Reports pops+pushes per second.
+//
+// Figures at 2912361 (go1.26, the shared 2-core machine at load 2–3; ns
+// per pop+push, three runs): n=16 binary 21.5–21.9, textbook 20.6–21.1;
+// n=1024 binary 54.6–54.9, 4-ary 69.4–69.9, indexed 60.4–60.8, textbook
+// 52.7–53.7. Instructions per pop+push at n=1024 (cachegrind, difference
+// of 2e5 and 1e5 iterations): binary 442, textbook 433 (1.022): the
+// textbook heap compares keys alone, Heap breaks ties by ID. In the
+// simulators, where the heaps replaced such code, the instruction counts
+// are at or below the hand-written heaps' (see the commit).
 func BenchmarkHeap(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	steps := make([]int64, 1<<12)
