@@ -43,12 +43,12 @@ type Heap[K cmp.Ordered, I ID] struct {
 }
 
 // Push adds e.
-func (h *Heap[K, I]) Push(e Entry[K, I]) { h.s = push2(h.s, e) }
+func (h *Heap[K, I]) Push(e Entry[K, I]) { h.s = push[[2]struct{}](h.s, e) }
 
 // Pop removes and returns the least entry; the heap must not be empty.
 // The last entry moves to the root and can only go down.
 func (h *Heap[K, I]) Pop() Entry[K, I] {
-	return down2(&h.s, 0, true)
+	return down[[2]struct{}](&h.s, 0, true)
 }
 
 // Reset makes s the heap's contents, ordering them in O(len(s)); the heap
@@ -57,6 +57,6 @@ func (h *Heap[K, I]) Pop() Entry[K, I] {
 func (h *Heap[K, I]) Reset(s []Entry[K, I]) {
 	h.s = s
 	for i := (len(s) - 2) >> 1; i >= 0; i-- { // −1 when len(s) < 2
-		down2(&h.s, i, false)
+		down[[2]struct{}](&h.s, i, false)
 	}
 }

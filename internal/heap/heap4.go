@@ -11,25 +11,25 @@ type Heap4[K cmp.Ordered, I ID] struct {
 }
 
 // Push adds e.
-func (h *Heap4[K, I]) Push(e Entry[K, I]) { h.s = push4(h.s, e) }
+func (h *Heap4[K, I]) Push(e Entry[K, I]) { h.s = push[[4]struct{}](h.s, e) }
 
 // Pop removes and returns the least entry; the heap must not be empty.
 // The last entry moves to the root and can only go down.
 func (h *Heap4[K, I]) Pop() Entry[K, I] {
-	return down4(&h.s, 0, true)
+	return down[[4]struct{}](&h.s, 0, true)
 }
 
 // FixTop gives the least entry the key k, not less than its own, and
 // moves it down.
 func (h *Heap4[K, I]) FixTop(k K) {
 	h.s[0].Key = k
-	down4(&h.s, 0, false)
+	down[[4]struct{}](&h.s, 0, false)
 }
 
 // Reset is Heap.Reset.
 func (h *Heap4[K, I]) Reset(s []Entry[K, I]) {
 	h.s = s
 	for i := (len(s) - 2) >> 2; i >= 0; i-- { // −1 when len(s) < 2
-		down4(&h.s, i, false)
+		down[[4]struct{}](&h.s, i, false)
 	}
 }
