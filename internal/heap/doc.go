@@ -24,9 +24,8 @@
 // and 78 against 18 for the ranks' ready queue (1,024 ids). Key and ID
 // are ordered types, so their comparisons compile to machine compares;
 // entries hold no pointer, so the garbage collector never scans a heap's
-// array. The methods are one call each to a sift function, small enough
-// to be inlined, so that a Push or a Pop costs one call as a hand-written
-// heap's does (sift.go says how the sifts keep their loops as tight).
+// array. A Push or a Pop costs one call, as a hand-written heap's does
+// (sift.go says how, and how the sifts keep their loops as tight).
 //
 // The zero value of each type is an empty heap. A heap allocates only to
 // grow; in steady state its operations allocate nothing. Misuse (Pop of

@@ -36,8 +36,7 @@ func (h *entries[K, I]) Top() Entry[K, I] { return h.s[0] }
 func (h *entries[K, I]) Entries() []Entry[K, I] { return h.s }
 
 // Heap is a binary min-heap of entries by (Key, ID). Its zero value is
-// empty. Push and Pop are small enough to be inlined into their callers:
-// the loops are in the sift functions, which are not.
+// empty. Its work is in the sift functions (sift.go).
 type Heap[K cmp.Ordered, I ID] struct {
 	entries[K, I]
 }
