@@ -70,7 +70,8 @@
 //
 // # Imports
 //
-// fluid imports nothing of emu's (ARCHITECTURE.md); emu and ranks import it.
+// fluid imports nothing of emu's but internal/heap, the project's one
+// priority queue (ARCHITECTURE.md); emu and ranks import it.
 //
 // # Deviation from SimGrid
 //

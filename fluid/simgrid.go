@@ -78,8 +78,7 @@ func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID
 	f := s.addFlow(now, spec, false)
 	f.latent = true
 	f.finish = latency + now
-	s.sg.stamp++
-	f.tie = s.sg.stamp
+	s.newTie(f)
 	s.done.fix(f)
 	for _, e := range f.elems {
 		s.markCnst(e.link)
@@ -110,8 +109,7 @@ func (s *System) Activate(now float64, id FlowID) {
 		} else {
 			f.finish = now + f.remaining/share
 		}
-		s.sg.stamp++
-		f.tie = s.sg.stamp
+		s.newTie(f)
 		s.done.fix(f)
 		return
 	}
@@ -260,8 +258,7 @@ func (s *System) reproject(now float64, f *flow) {
 	default:
 		f.finish = math.Inf(1)
 	}
-	s.sg.stamp++
-	f.tie = s.sg.stamp
+	s.newTie(f)
 	s.done.fix(f)
 }
 
@@ -415,3 +412,14 @@ func (s *System) coefOn(f *flow, l LinkID) float64 {
 // sgRemainsPrecision is maxmin/precision × surf/precision (1e-5 × 1e-9),
 // below which SimGrid's double_update rounds remaining work to 0.
 const sgRemainsPrecision = 1e-14
+
+// newTie gives f the next heap stamp as its tie. The flow heap keeps a
+// tie in 32 bits (fluid/heap.go): past 4e9 updates of one System, its
+// order would be wrong, so it stops.
+func (s *System) newTie(f *flow) {
+	s.sg.stamp++
+	if s.sg.stamp > maxTie {
+		panic("fluid: over 2^32 SimGrid heap stamps")
+	}
+	f.tie = s.sg.stamp
+}

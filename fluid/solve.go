@@ -63,7 +63,8 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 			s.visitLink(e.link)
 		}
 	}
-	sv.queue.heap, sv.queue.parked, sv.bounded = sv.queue.heap[:0], sv.queue.parked[:0], sv.bounded[:0]
+	sv.queue.clear()
+	sv.bounded = sv.bounded[:0]
 	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
 	for i := 0; i < len(sv.links); i++ {
 		s.scanLink(sv.links[i])
@@ -112,7 +113,7 @@ func (s *System) scanLink(l LinkID) {
 	}
 	w.remaining = max(w.remaining, 0)
 	if w.unfixed > 0 {
-		sv.queue.heap = append(sv.queue.heap, levelEntry{level: w.remaining / w.usage, link: l})
+		sv.queue.add(linkAt(w.remaining/w.usage, l))
 	}
 }
 
@@ -141,7 +142,7 @@ func (s *System) visitLink(l LinkID) {
 // at rate level/weight_f; the rising stops for the flows of the first link
 // to saturate (level = remaining/usage) or for a flow reaching its bound
 // (level = bound·weight), whichever comes first; repeat on what is left.
-// Links wait in a lazy heap by saturation level (see levelHeap) and bounded
+// Links wait in a lazy heap by saturation level (see levelQueue) and bounded
 // flows are sorted by bound level: fixing a flow costs O(1) per link it
 // crosses, and a solve O(elements + links·log links) in all.
 func (s *System) maxMin() {
@@ -176,7 +177,7 @@ func (s *System) maxMin() {
 			f := sv.bounded[next]
 			s.fix(f.slot, f.bound)
 		default:
-			sv.queue.heap.pop()
+			sv.queue.heap.Pop()
 			for _, m := range s.links[top].members {
 				if s.hot[m.slot].stamp == sv.stamp { // re-solved, not fixed yet
 					s.fix(m.slot, linkLevel/s.hot[m.slot].weight)
@@ -193,11 +194,11 @@ func (s *System) maxMin() {
 func (s *System) lowestLink() (level float64, top LinkID) {
 	sv := &s.solver
 	q := &sv.queue
-	if sv.dead > (len(q.heap)+len(q.parked))/2 {
+	if sv.dead > (q.heap.Len()+len(q.parked))/2 {
 		s.dropDead()
 	}
 	for {
-		if len(q.heap) == 0 {
+		if q.heap.Len() == 0 {
 			if len(q.parked) == 0 {
 				return math.Inf(1), -1
 			}
@@ -205,19 +206,19 @@ func (s *System) lowestLink() (level float64, top LinkID) {
 			q.order()
 			continue
 		}
-		e := q.heap[0]
-		w := &sv.work[e.link]
+		e := q.heap.Top()
+		w := &sv.work[e.ID]
 		if w.unfixed == 0 {
-			q.heap.pop()
+			q.heap.Pop()
 			sv.dead--
 			continue
 		}
 		level := w.remaining / w.usage
-		if level > e.level {
-			q.raiseTop(levelEntry{level: level, link: e.link})
+		if level > e.Key {
+			q.raiseTop(level)
 			continue
 		}
-		return level, e.link
+		return level, e.ID
 	}
 }
 
@@ -229,8 +230,7 @@ func (s *System) lowestLink() (level float64, top LinkID) {
 func (s *System) dropDead() {
 	sv := &s.solver
 	q := &sv.queue
-	q.heap = s.alive(q.heap)
-	q.heap.init()
+	q.heap.Reset(s.alive(q.heap.Entries()))
 	q.parked = s.alive(q.parked)
 	sv.dead = 0
 }
@@ -239,7 +239,7 @@ func (s *System) dropDead() {
 func (s *System) alive(entries []levelEntry) []levelEntry {
 	live := entries[:0]
 	for _, e := range entries {
-		if s.solver.work[e.link].unfixed > 0 {
+		if s.solver.work[e.ID].unfixed > 0 {
 			live = append(live, e)
 		}
 	}

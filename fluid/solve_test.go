@@ -50,41 +50,41 @@ func TestLevelQueueOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, n := range []int{1, 10, minPartition - 1, minPartition, 3000} {
 		key := make(map[LinkID]float64, n) // the reference: current key per link
-		var q levelQueue
+		q := newLevelQueue()
 		for l := range n {
 			k := float64(rng.IntN(n/4 + 1)) // ties
 			key[LinkID(l)] = k
-			q.heap = append(q.heap, levelEntry{level: k, link: LinkID(l)})
+			q.add(linkAt(k, LinkID(l)))
 		}
 		q.order()
 		for len(key) > 0 {
-			if len(q.heap) == 0 {
+			if q.heap.Len() == 0 {
 				q.order()
 			}
-			top := q.heap[0]
-			want := levelEntry{level: math.Inf(1)}
+			top := q.heap.Top()
+			want := linkAt(math.Inf(1), 0)
 			for l, k := range key {
-				if e := (levelEntry{level: k, link: l}); e.before(want) {
-					want = e
+				if k < want.Key || (k == want.Key && l < want.ID) {
+					want = linkAt(k, l)
 				}
 			}
 			if top != want {
 				t.Fatalf("n=%d: top %+v, want %+v", n, top, want)
 			}
 			if rng.IntN(3) == 0 {
-				delete(key, top.link)
-				q.heap.pop()
+				delete(key, top.ID)
+				q.heap.Pop()
 				continue
 			}
-			top.level += float64(rng.IntN(n/8 + 1)) // keys only grow
-			if top.level == want.level {
-				top.level = math.Nextafter(top.level, math.Inf(1))
+			level := top.Key + float64(rng.IntN(n/8+1)) // keys only grow
+			if level == want.Key {
+				level = math.Nextafter(level, math.Inf(1))
 			}
-			key[top.link] = top.level
-			q.raiseTop(top)
+			key[top.ID] = level
+			q.raiseTop(level)
 		}
-		if len(q.heap)+len(q.parked) != 0 {
-			t.Fatalf("n=%d: %d entries left", n, len(q.heap)+len(q.parked))
+		if q.heap.Len()+len(q.parked) != 0 {
+			t.Fatalf("n=%d: %d entries left", n, q.heap.Len()+len(q.parked))
 		}
 	}
 }

@@ -124,7 +124,6 @@ type flow struct {
 	remaining float64 // bytes left at time last
 	last      float64 // time remaining was last brought up to date, s
 	finish    float64 // projected completion time, s; +Inf while stalled
-	heapIdx   int32   // position in System.done
 	tie       uint64  // heap tie-breaker: id, or the SimGrid heap stamp
 	// SimGrid heap semantics (Options.SimGridHeap)
 	latent     bool    // in its latency phase: not yet on its links
@@ -144,7 +143,7 @@ func NewSystem(links []Link) *System { return NewSystemOptions(links, Options{})
 // NewSystemOptions is NewSystem with options. A negative or NaN bandwidth is
 // a programmer error (topologies validate their configs) and panics.
 func NewSystemOptions(links []Link, opts Options) *System {
-	s := &System{opts: opts, links: make([]linkState, len(links))}
+	s := &System{opts: opts, links: make([]linkState, len(links)), done: flowHeap{}, solver: solver{queue: newLevelQueue()}}
 	for i, l := range links {
 		if !(l.Bandwidth >= 0) {
 			panic(fmt.Sprintf("fluid: link %d (%q) has bandwidth %v", i, l.Name, l.Bandwidth))
@@ -242,7 +241,7 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 		panic("fluid: more than 2^31 flows started in one System")
 	}
 	f := s.newFlow()
-	f.id, f.remaining, f.last, f.weight, f.bound, f.heapIdx = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1), -1
+	f.id, f.remaining, f.last, f.weight, f.bound = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1)
 	f.tie = uint64(f.id)
 	f.factor = 1
 	if spec.RateFactor > 0 {
@@ -349,10 +348,10 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 // running flows, ties broken by the lower id; ok is false when no flow will
 // ever complete (none running, or all stalled at rate 0).
 func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
-	if len(s.done) == 0 || math.IsInf(s.done[0].finish, 1) { // entries carry their flow's finish and id
-		return 0, 0, false
+	if e := s.done.Entries(); len(e) > 0 && !math.IsInf(e[0].Key, 1) { // entries carry their flow's finish
+		return e[0].Key, s.bySlot[uint32(e[0].ID)].id, true
 	}
-	return s.done[0].finish, s.done[0].id, true
+	return 0, 0, false
 }
 
 // Finish removes a completed flow at time now and re-solves the part of the

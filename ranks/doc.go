@@ -97,7 +97,7 @@
 // a negative user tag) panics in that rank and comes back from Run as a
 // *PanicError.
 //
-// Imports: emu and fluid only (ARCHITECTURE.md). The package starts the
-// rank goroutines — it is the driver of the synchronous engine — and reads
-// no wall clock.
+// Imports: emu, fluid and internal/heap only (ARCHITECTURE.md). The
+// package starts the rank goroutines — it is the driver of the synchronous
+// engine — and reads no wall clock.
 package ranks

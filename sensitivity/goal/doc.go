@@ -40,7 +40,7 @@
 //
 // # Imports
 //
-// goal imports only package sensitivity of emu's (ARCHITECTURE.md); it
-// does no I/O beyond the io.Reader handed to Parse, reads no clock and
-// starts no goroutines.
+// goal imports only packages sensitivity and internal/heap of emu's
+// (ARCHITECTURE.md); it does no I/O beyond the io.Reader handed to Parse,
+// reads no clock and starts no goroutines.
 package goal

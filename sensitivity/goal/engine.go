@@ -44,10 +44,10 @@ type engine struct {
 	ready        []int32 // ops released during the current event, in release order
 	readyScratch []int32
 
-	nops  int32      // ops in the schedule: token events are numbered from here
-	wait  [][]parked // per resource: a min-heap by ts of what waits for it
-	tokT  []int64    // per resource: time of its live token
-	tokTS []int64    // per resource: ts of its live token, -1 if none
+	nops  int32     // ops in the schedule: token events are numbered from here
+	wait  []minHeap // per resource: what waits for it, by ts (park.go)
+	tokT  []int64   // per resource: time of its live token
+	tokTS []int64   // per resource: ts of its live token, -1 if none
 
 	reference bool // retry through the event queue instead of parking
 }
@@ -67,7 +67,7 @@ func newEngine(s *Schedule, p Params) *engine {
 	}
 	e.nops = int32(s.NumOps())
 	nres := n * (e.ncpu + 2*e.nnic)
-	e.wait = make([][]parked, nres)
+	e.wait = make([]minHeap, nres)
 	e.tokT = make([]int64, nres)
 	e.tokTS = fill(make([]int64, nres), -1)
 	e.rq.init(n)

@@ -1,5 +1,7 @@
 package goal
 
+import "github.com/emu-hpc/emu/internal/heap"
+
 // The event queue orders events by (t, ts). Schedules of symmetric ranks
 // put many events at the same time (the 32×32 stencil: 2.2 M entries over
 // 1301 distinct times), so the queue is two-level: a small heap of the
@@ -9,7 +11,7 @@ package goal
 // and a pop takes the smaller head of the two.
 type eventQueue struct {
 	n       int             // events queued
-	times   []int32         // heap of bucket numbers by their time
+	times   minHeap         // bucket numbers (IDs) by their time
 	buckets []bucket        // bucket pool
 	free    []int32         // unused bucket numbers
 	byTime  map[int64]int32 // time → bucket number, for pending times
@@ -18,18 +20,25 @@ type eventQueue struct {
 }
 
 // bucket holds the events of one time: fifo[head:] in increasing ts, and
-// h, a heap by ts of those pushed out of order.
+// h, a heap by ts (ID the op) of those pushed out of order.
 type bucket struct {
 	t    int64
 	fifo []tsOp
 	head int
-	h    []tsOp
+	h    minHeap
 }
 
-type tsOp struct {
-	ts int64
-	op int32
-}
+// minHeap is the replay's heap: of bucket numbers by time, of a bucket's
+// ops by ts, of ops parked on a resource by ts (park.go). Its times are
+// distinct, and an op's ts is its own, so equal keys are rare: a token
+// beside one that carries the same ts, which is obsolete and dropped when
+// it comes up, whatever their order. The ID breaks such ties; the order
+// is that of the untied heaps it replaced (the package's golden replays
+// are unchanged).
+type minHeap = heap.Heap[int64, int32]
+
+// tsOp is an event of a bucket: Key its ts, ID its op.
+type tsOp = heap.Entry[int64, int32]
 
 func (q *eventQueue) init() {
 	q.byTime = make(map[int64]int32)
@@ -51,23 +60,12 @@ func (q *eventQueue) push(ev event) {
 	q.lastT, q.lastB = ev.t, b
 	q.n++
 	bk := &q.buckets[b]
-	if n := len(bk.fifo); n == bk.head || bk.fifo[n-1].ts < ev.ts {
-		bk.fifo = append(bk.fifo, tsOp{ev.ts, ev.op})
+	e := tsOp{Key: ev.ts, ID: ev.op}
+	if n := len(bk.fifo); n == bk.head || bk.fifo[n-1].Key < ev.ts {
+		bk.fifo = append(bk.fifo, e)
 		return
 	}
-	h := append(bk.h, tsOp{ev.ts, ev.op})
-	i := len(h) - 1
-	x := h[i]
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].ts <= x.ts {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = x
-	bk.h = h
+	bk.h.Push(e)
 }
 
 func (q *eventQueue) newBucket(t int64) int32 {
@@ -81,67 +79,27 @@ func (q *eventQueue) newBucket(t int64) int32 {
 	}
 	q.buckets[b].t = t
 	q.byTime[t] = b
-	// sift up in the heap of times
-	q.times = append(q.times, b)
-	i := len(q.times) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if q.buckets[q.times[p]].t <= t {
-			break
-		}
-		q.times[i] = q.times[p]
-		i = p
-	}
-	q.times[i] = b
+	q.times.Push(tsOp{Key: t, ID: b}) // times are distinct: never tied
 	return b
 }
 
 func (q *eventQueue) pop() event {
-	b := q.times[0]
+	b := q.times.Top().ID
 	bk := &q.buckets[b]
 	q.n--
 	var top tsOp
-	if bk.head < len(bk.fifo) && (len(bk.h) == 0 || bk.fifo[bk.head].ts < bk.h[0].ts) {
+	if bk.head < len(bk.fifo) && (bk.h.Len() == 0 || bk.fifo[bk.head].Key < bk.h.Top().Key) {
 		top = bk.fifo[bk.head]
 		bk.head++
 	} else {
-		top = bk.popHeap()
+		top = bk.h.Pop()
 	}
-	ev := event{t: bk.t, ts: top.ts, op: top.op}
-	if bk.head == len(bk.fifo) && len(bk.h) == 0 {
+	ev := event{t: bk.t, ts: top.Key, op: top.ID}
+	if bk.head == len(bk.fifo) && bk.h.Len() == 0 {
 		bk.fifo, bk.head = bk.fifo[:0], 0
 		q.dropTop(b)
 	}
 	return ev
-}
-
-// popHeap removes the least ts of the bucket's heap.
-func (bk *bucket) popHeap() tsOp {
-	h := bk.h
-	top := h[0]
-	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1].ts < h[c].ts {
-			c++
-		}
-		if h[c].ts >= last.ts {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	if n > 0 {
-		h[i] = last
-	}
-	bk.h = h
-	return top
 }
 
 // dropTop removes the emptied bucket b at the top of the heap of times.
@@ -151,27 +109,5 @@ func (q *eventQueue) dropTop(b int32) {
 		q.lastB = -1
 	}
 	q.free = append(q.free, b)
-	n := len(q.times) - 1
-	last := q.times[n]
-	q.times = q.times[:n]
-	if n == 0 {
-		return
-	}
-	t := q.buckets[last].t
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && q.buckets[q.times[c+1]].t < q.buckets[q.times[c]].t {
-			c++
-		}
-		if q.buckets[q.times[c]].t >= t {
-			break
-		}
-		q.times[i] = q.times[c]
-		i = c
-	}
-	q.times[i] = last
+	q.times.Pop()
 }

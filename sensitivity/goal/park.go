@@ -19,12 +19,6 @@ package goal
 // token made obsolete by a newer one (a lower ts parked on a resource at
 // the same free time) is dropped when it comes up.
 
-// parked is an entry waiting for a resource.
-type parked struct {
-	ts int64
-	op int32 // as in event
-}
-
 // Resources are numbered CPUs first, then send sides, then receive sides of NICs.
 func (e *engine) cpuRes(c int) int  { return c }
 func (e *engine) nicSRes(n int) int { return len(e.nexto) + n }
@@ -48,7 +42,7 @@ func (e *engine) park(ev event, r int) {
 		e.push(ev)
 		return
 	}
-	e.wait[r] = pushParked(e.wait[r], parked{ts: ev.ts, op: ev.op})
+	e.wait[r].Push(tsOp{Key: ev.ts, ID: ev.op})
 	e.cover(r, ev.ts)
 }
 
@@ -69,51 +63,9 @@ func (e *engine) token(ev event) {
 		return // superseded by a later token
 	}
 	e.tokTS[r] = -1
-	var p parked
-	p, e.wait[r] = popParked(e.wait[r])
-	e.dispatch(event{t: ev.t, ts: p.ts, op: p.op})
-	if w := e.wait[r]; len(w) > 0 {
-		e.cover(r, w[0].ts)
+	p := e.wait[r].Pop()
+	e.dispatch(event{t: ev.t, ts: p.Key, op: p.ID})
+	if w := &e.wait[r]; w.Len() > 0 {
+		e.cover(r, w.Top().Key)
 	}
-}
-
-func pushParked(h []parked, p parked) []parked {
-	h = append(h, p)
-	i := len(h) - 1
-	for i > 0 {
-		q := (i - 1) / 2
-		if h[q].ts <= p.ts {
-			break
-		}
-		h[i] = h[q]
-		i = q
-	}
-	h[i] = p
-	return h
-}
-
-func popParked(h []parked) (parked, []parked) {
-	top := h[0]
-	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1].ts < h[c].ts {
-			c++
-		}
-		if h[c].ts >= last.ts {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	if n > 0 {
-		h[i] = last
-	}
-	return top, h
 }
