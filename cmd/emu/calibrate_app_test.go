@@ -58,16 +58,20 @@ func TestCalibrateMeasuresTheRunsCalls(t *testing.T) {
 	}
 }
 
-func TestExplainComparesModelAndTimed(t *testing.T) {
-	dir := t.TempDir()
-	js := filepath.Join(dir, "ex.json")
-	code, out, errOut := runCLI(t, "explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--json", js)
+// explainN256 runs emu explain on the default at N=256, NB=32 with the
+// extra flags, checks the printed table holds each of want, and returns the
+// table and the --json comparison.
+func explainN256(t *testing.T, want []string, extra ...string) (string, explanation) {
+	t.Helper()
+	js := filepath.Join(t.TempDir(), "ex.json")
+	args := append([]string{"explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--json", js}, extra...)
+	code, out, errOut := runCLI(t, args...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"dgemm", "all kernels", "application time", "model error"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
 	data, err := os.ReadFile(js)
@@ -78,6 +82,11 @@ func TestExplainComparesModelAndTimed(t *testing.T) {
 	if err := json.Unmarshal(data, &ex); err != nil {
 		t.Fatal(err)
 	}
+	return out, ex
+}
+
+func TestExplainComparesModelAndTimed(t *testing.T) {
+	out, ex := explainN256(t, []string{"dgemm", "all kernels", "application time", "model error"})
 	var dgemm *kernelError
 	for i := range ex.Rows {
 		if ex.Rows[i].Kernel == "dgemm" {
@@ -137,24 +146,7 @@ Max aggregated wall time up tr sv  . :            0.00100
 	if err := os.WriteFile(real, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	js := filepath.Join(dir, "ex.json")
-	code, stdout, errOut := runCLI(t, "explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--real", real, "--json", js)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	for _, want := range []string{"HPL phase", "real s", "laswp", "up tr sv", "model error vs real"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
-		}
-	}
-	data, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ex explanation
-	if err := json.Unmarshal(data, &ex); err != nil {
-		t.Fatal(err)
-	}
+	_, ex := explainN256(t, []string{"HPL phase", "real s", "laswp", "up tr sv", "model error vs real"}, "--real", real)
 	if ex.Real == nil || math.Abs(ex.Real.Time-0.02) > 1e-4*0.02 || ex.Real.Line != 4 {
 		t.Fatalf("real run %+v, want Time 0.02 s from line 4", ex.Real)
 	}
@@ -173,7 +165,7 @@ Max aggregated wall time up tr sv  . :            0.00100
 	// Another test's output is refused, naming the file.
 	other := filepath.Join(dir, "other.out")
 	os.WriteFile(other, []byte("WR00L2L2  512  32  2  2  0.02  8.0e+00\n"), 0o644)
-	code, _, errOut = runCLI(t, "explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--real", other)
+	code, _, errOut := runCLI(t, "explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--real", other)
 	if code != exitInput || !strings.Contains(errOut, "other.out has no result of the scenario's first test") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Errorf("exit %d, %q: want 2 and one line naming the file", code, errOut)
 	}

@@ -16,31 +16,9 @@ import (
 // move; the overheads are MPI-stack time, which must grow. (Before, the
 // overheads were booked as compute: rank 0's went from 12.2 to 27.7 ms.)
 func TestMPITimeBooksOverheadsAsStack(t *testing.T) {
-	type rankTime struct {
-		Compute float64 `json:"compute_s"`
-		Stack   float64 `json:"stack_s"`
-	}
-	split := func(overhead string) []rankTime {
-		dir := t.TempDir()
-		graph, out := filepath.Join(dir, "g.graph"), filepath.Join(dir, "m.json")
-		if code, _, errOut := runCLI(t, "run", "--set", "network.model=cm02", "--set", "network.send_overhead="+overhead,
-			"--set", "network.recv_overhead="+overhead, "--graph", graph, "-q"); code != exitOK {
-			t.Fatalf("run: %s", errOut)
-		}
-		if code, _, errOut := runCLI(t, "analyze", graph, "--mpi-time", "--json", out, "-q"); code != exitOK {
-			t.Fatalf("analyze: %s", errOut)
-		}
-		data, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep struct {
-			MPI []rankTime `json:"mpi_time"`
-		}
-		if err := json.Unmarshal(data, &rep); err != nil {
-			t.Fatal(err)
-		}
-		return rep.MPI
+	split := func(overhead string) []mpiRankTime {
+		return mpiTimeOf(t, "--set", "network.model=cm02", "--set", "network.send_overhead="+overhead,
+			"--set", "network.recv_overhead="+overhead)
 	}
 	none, five := split("0s"), split("5us")
 	if len(none) != 4 || len(five) != 4 {
@@ -72,13 +50,41 @@ func TestMPITimeStackIsTheOverheadsOnAPingPong(t *testing.T) {
 		trace.WriteString("0 send 1 0 1000\n1 recv 0 0 1000\n1 send 0 0 1000\n0 recv 1 0 1000\n")
 	}
 	trace.WriteString("0 finalize\n1 finalize\n")
-	dir := t.TempDir()
-	file, graph, out := filepath.Join(dir, "pp.txt"), filepath.Join(dir, "g.graph"), filepath.Join(dir, "m.json")
+	file := filepath.Join(t.TempDir(), "pp.txt")
 	if err := os.WriteFile(file, []byte(trace.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runCLI(t, "run", "--replay", file, "--set", "network.model=cm02",
-		"--set", "network.send_overhead=3us", "--set", "network.recv_overhead=2us", "--graph", graph, "-q"); code != exitOK {
+	split := mpiTimeOf(t, "--replay", file, "--set", "network.model=cm02",
+		"--set", "network.send_overhead=3us", "--set", "network.recv_overhead=2us")
+	if len(split) != 2 {
+		t.Fatalf("%d ranks, want 2", len(split))
+	}
+	for r, m := range split {
+		if want := k * (oSend + oRecv); math.Abs(m.Stack-want) > 1e-12 {
+			t.Errorf("rank %d: MPI stack %.9g s, want k·(o_s+o_r) = %.9g s", r, m.Stack, want)
+		}
+		if mpi := m.End - m.Compute; math.Abs(m.Stack+m.Network+m.Sync-mpi) > 1e-12 {
+			t.Errorf("rank %d: stack %.9g + network %.9g + sync %.9g = %.9g s, MPI time %.9g s", r, m.Stack, m.Network, m.Sync, m.Stack+m.Network+m.Sync, mpi)
+		}
+	}
+}
+
+// mpiRankTime is one rank's row of analyze --mpi-time --json.
+type mpiRankTime struct {
+	End     float64 `json:"end_s"`
+	Compute float64 `json:"compute_s"`
+	Stack   float64 `json:"stack_s"`
+	Network float64 `json:"network_s"`
+	Sync    float64 `json:"sync_s"`
+}
+
+// mpiTimeOf records the graph of `emu run` with args and returns each rank's
+// split by `emu analyze --mpi-time`.
+func mpiTimeOf(t *testing.T, args ...string) []mpiRankTime {
+	t.Helper()
+	dir := t.TempDir()
+	graph, out := filepath.Join(dir, "g.graph"), filepath.Join(dir, "m.json")
+	if code, _, errOut := runCLI(t, append(append([]string{"run"}, args...), "--graph", graph, "-q")...); code != exitOK {
 		t.Fatalf("run: %s", errOut)
 	}
 	if code, _, errOut := runCLI(t, "analyze", graph, "--mpi-time", "--json", out, "-q"); code != exitOK {
@@ -89,26 +95,10 @@ func TestMPITimeStackIsTheOverheadsOnAPingPong(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep struct {
-		MPI []struct {
-			End     float64 `json:"end_s"`
-			Compute float64 `json:"compute_s"`
-			Stack   float64 `json:"stack_s"`
-			Network float64 `json:"network_s"`
-			Sync    float64 `json:"sync_s"`
-		} `json:"mpi_time"`
+		MPI []mpiRankTime `json:"mpi_time"`
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.MPI) != 2 {
-		t.Fatalf("%d ranks, want 2", len(rep.MPI))
-	}
-	for r, m := range rep.MPI {
-		if want := k * (oSend + oRecv); math.Abs(m.Stack-want) > 1e-12 {
-			t.Errorf("rank %d: MPI stack %.9g s, want k·(o_s+o_r) = %.9g s", r, m.Stack, want)
-		}
-		if mpi := m.End - m.Compute; math.Abs(m.Stack+m.Network+m.Sync-mpi) > 1e-12 {
-			t.Errorf("rank %d: stack %.9g + network %.9g + sync %.9g = %.9g s, MPI time %.9g s", r, m.Stack, m.Network, m.Sync, m.Stack+m.Network+m.Sync, mpi)
-		}
-	}
+	return rep.MPI
 }
