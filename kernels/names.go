@@ -125,7 +125,7 @@ func VarsFor(kernel string, m, n, k int) (v models.Vars, empty bool, err error) 
 	fm, fn, fk := float64(m), float64(n), float64(k)
 	v = models.Vars{M: fm, N: fn, K: fk}
 	switch {
-	case kernel == Laswp || Family(kernel) == Laswp:
+	case Family(kernel) == Laswp:
 		v.W = fm * fn
 		empty = m == 0 || n == 0
 	case useK:

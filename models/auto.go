@@ -108,8 +108,10 @@ func (fc *fitContext) auto(data []Sample) (fitResult, error) {
 		// that reads a size effect as a second mode charges the mean ratio
 		// of small and large calls to both, and missed a 2-rank HPL run's
 		// dgemm total by 20%.
-		if e := totalError(data, c.model, skip); c.noise == Nmix && e > c.q.CVTotal {
-			score[i] += e - c.q.CVTotal
+		if c.noise == Nmix {
+			if e := totalError(data, c.model, skip); e > c.q.CVTotal {
+				score[i] += e - c.q.CVTotal
+			}
 		}
 		if c.mean == Mr {
 			rate = math.Min(rate, score[i])

@@ -60,16 +60,7 @@ func PolyTerms(kernel string) []string {
 // dimsOf resolves a kernel's variables; HPL's own routines are matched by
 // family so "HPL_dlaswp01T" and "dlaswp00N" both count as dlaswp.
 func dimsOf(kernel string) ([]int, bool) {
-	d, ok := kernelDims[kernel]
-	if !ok {
-		for _, fam := range sortedKeys(kernelDims) {
-			fd := kernelDims[fam]
-			if len(fam) > 5 && (hasPrefix(kernel, fam) || hasPrefix(kernel, "HPL_"+fam)) {
-				d, ok = fd, true
-				break
-			}
-		}
-	}
+	d, ok := kernelDims[family(kernel)]
 	if !ok {
 		return nil, false
 	}
@@ -80,10 +71,17 @@ func dimsOf(kernel string) ([]int, bool) {
 	return idx, true
 }
 
-// family is dlaswp for HPL's variants of it ("HPL_dlaswp01T"), else kernel.
+// family is the kernelDims entry a kernel name belongs to: itself, or for
+// HPL's variants of its own routines their family ("HPL_dlaswp01T" and
+// "dlaswp00N" are dlaswp); an unknown name is returned as it is.
 func family(kernel string) string {
-	if hasPrefix(kernel, "dlaswp") || hasPrefix(kernel, "HPL_dlaswp") {
-		return "dlaswp"
+	if _, ok := kernelDims[kernel]; ok {
+		return kernel
+	}
+	for _, fam := range sortedKeys(kernelDims) {
+		if len(fam) > 5 && (hasPrefix(kernel, fam) || hasPrefix(kernel, "HPL_"+fam)) {
+			return fam
+		}
 	}
 	return kernel
 }
