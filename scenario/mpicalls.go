@@ -12,7 +12,7 @@ import (
 // as one call; the point-to-point calls it makes are part of it. It is a
 // ranks hook; events arrive in simulation order.
 type MPICalls struct {
-	open   map[int]float64 // rank → start of its open call
+	open   []float64 // per rank, the start of its open call
 	totals map[string]*MPICallTotal
 }
 
@@ -23,9 +23,9 @@ type MPICallTotal struct {
 	Seconds float64 `json:"seconds"` // time inside the call, s
 }
 
-// NewMPICalls returns an empty tally.
-func NewMPICalls() *MPICalls {
-	return &MPICalls{open: map[int]float64{}, totals: map[string]*MPICallTotal{}}
+// NewMPICalls returns an empty tally for n ranks.
+func NewMPICalls(n int) *MPICalls {
+	return &MPICalls{open: make([]float64, n), totals: map[string]*MPICallTotal{}}
 }
 
 // Hook is the ranks.Hook that feeds the tally.
@@ -41,7 +41,6 @@ func (m *MPICalls) Hook(ev *ranks.Event) {
 		}
 		t.Calls++
 		t.Seconds += ev.Time - m.open[ev.Rank]
-		delete(m.open, ev.Rank)
 	}
 }
 

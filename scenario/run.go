@@ -114,7 +114,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	var calls *MPICalls
 	if opt.MPICalls {
-		calls = NewMPICalls()
+		calls = NewMPICalls(p.Ranks)
 		w.AddHook(calls.Hook)
 	}
 	var split *Breakdown
