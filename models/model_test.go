@@ -164,3 +164,28 @@ func TestSampleGolden(t *testing.T) {
 	}
 	golden.Check(t, filepath.Join("testdata", "draws.golden"), []byte(b.String()))
 }
+
+// A σ fitted on large calls must not move the mean of small ones: draws are
+// cut at zero, and a Gaussian mostly below zero charged a µs call about 0.4σ
+// (issue 10: one σ of 7 ms for every dgemm made a 2-rank run 48% long).
+func TestNoiseKeepsTheMeanOfSmallCalls(t *testing.T) {
+	const n = 40000
+	rng := rand.New(rand.NewPCG(3, 4))
+	dgemm := []string{"m*n*k"}
+	specs := map[string]Spec{
+		"N1":   {Terms: dgemm, Coef: []float64{1e-11}, Noise: NoiseGaussian, Sigma: 7e-3},
+		"N2":   {Terms: dgemm, Coef: []float64{1e-11}, Noise: NoiseHetero, SigmaIntercept: 7e-3},
+		"Nmix": {Terms: dgemm, Coef: []float64{1e-11}, Noise: NoiseMixture, Mixture: []Component{{Weight: 1, MeanScale: 1, Sigma: 7e-3}}},
+	}
+	for name, s := range specs {
+		m := mustBuild(t, s)
+		for _, d := range []float64{4, 64, 4000} {
+			v := Vars{M: d, N: d, K: 64}
+			want := m.Mean(v)
+			got, sd := moments(m, v, n, rng)
+			if math.Abs(got-want) > 0.01*want {
+				t.Errorf("%s, %g×%g×64: mean of draws %.4g s, model mean %.4g s (σ of draws %.3g)", name, d, d, got, want, sd)
+			}
+		}
+	}
+}
