@@ -142,6 +142,13 @@ func fitPolyTo(data []Sample, terms []term, y, w []float64) (poly, error) {
 // (the problem is convex), so the terms are refitted, still ≥ 0, with the
 // intercept fixed there.
 func fitPolyNonneg(data []Sample, terms []term, w []float64) (poly, error) {
+	return fitPolyNonnegBelow(data, terms, w, math.Inf(1))
+}
+
+// fitPolyNonnegBelow is fitPolyNonneg with the intercept also held at most
+// at limit: a piece of a piecewise mean is held at what the kernel's
+// smallest calls measure, not the piece's.
+func fitPolyNonnegBelow(data []Sample, terms []term, w []float64, limit float64) (poly, error) {
 	x, p := design(data, terms, true)
 	beta, err := nnls(x, len(data), p, durations(data), w)
 	if err != nil {
@@ -151,7 +158,7 @@ func fitPolyNonneg(data []Sample, terms []term, w []float64) (poly, error) {
 	if len(terms) == 0 || b <= 0 {
 		return newPoly(terms, beta[:len(terms)], b), nil
 	}
-	bound := smallCallsBound(data, terms, w)
+	bound := min(limit, smallCallsBound(data, terms, w))
 	if b <= bound {
 		return newPoly(terms, beta[:len(terms)], b), nil
 	}

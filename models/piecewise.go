@@ -254,6 +254,22 @@ func (fc *fitContext) fitPiecewise(data []Sample, w, segw []float64) (Spec, erro
 	sp := Spec{BreaksOn: varNames[best.variable]}
 	bounds := append(append([]int{0}, best.cuts...), len(data))
 	terms := []term{fc.product}
+	// Where the product has variables besides the one broken on, a piece
+	// spans small and large calls alike (k ∈ [48, 160) holds 64×64×64 and
+	// 4000×2000×64 dgemms), so its intercept is a fixed cost charged to
+	// every call in it and is held at what the kernel's smallest calls
+	// measure, not the piece's: held at its own smallest calls' (1.7 ms,
+	// none of them small), that piece of a dgemm fit charged 1.7 ms per
+	// update call and a 2-rank N = 4,000, NB = 64 run came out 48% long
+	// (issue 10). Broken on its only variable, a piece's calls are all as
+	// large as its range, and its intercept is only where its line meets 0.
+	limit := math.Inf(1)
+	for j, e := range fc.product {
+		if e > 0 && j != best.variable {
+			limit = smallCallsBound(data, terms, w)
+			break
+		}
+	}
 	for i := 0; i+1 < len(bounds); i++ {
 		seg := make([]Sample, 0, bounds[i+1]-bounds[i])
 		var sw []float64
@@ -263,7 +279,13 @@ func (fc *fitContext) fitPiecewise(data []Sample, w, segw []float64) (Spec, erro
 				sw = append(sw, w[j])
 			}
 		}
-		p, err := fc.fitPolyMean(seg, terms, sw)
+		var p poly
+		var err error
+		if fc.opts.Loss == LossSquares {
+			p, err = fitPoly(seg, terms, sw)
+		} else {
+			p, err = fitPolyNonnegBelow(seg, terms, sw, limit)
+		}
 		if err != nil {
 			return Spec{}, err
 		}

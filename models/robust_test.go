@@ -318,3 +318,39 @@ func TestRobustInterceptBound(t *testing.T) {
 		t.Errorf("least squares intercept %g s not above the smallest calls' %g s: the case tests nothing", ls.Intercept, lq.SmallCalls)
 	}
 }
+
+// TestPieceInterceptHeldAtSmallestCalls: a piecewise dgemm broken on k has
+// a piece (k = 64) whose sampled calls are all large — HPL's updates at
+// 48 Gflop/s and its panels' tall and skinny calls at 10 — while its tiny
+// calls sit in the k = 4 piece. The k = 64 piece's line through the two
+// kinds meets zero at about 2 ms; charged to every k = 64 call it made
+// issue 10's N = 4,000 runs 48% long. Held at the kernel's smallest calls,
+// a 300×300×64 call is charged near its cost.
+func TestPieceInterceptHeldAtSmallestCalls(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 64))
+	var data []models.Sample
+	add := func(m, n, k, gflops float64) {
+		data = append(data, models.Sample{Vars: models.Vars{M: m, N: n, K: k, W: m * n * k},
+			Seconds: (1e-6 + 2*m*n*k/(gflops*1e9)) * (1 + 0.01*rng.NormFloat64())})
+	}
+	for range 40 {
+		add(float64(8+rng.IntN(64)), float64(8+rng.IntN(64)), 4, 20) // the recursion's tiny calls
+		add(float64(1500+rng.IntN(3000)), float64(1000+rng.IntN(2000)), 64, 48)
+		add(float64(6000+rng.IntN(6000)), 64, 64, 10)
+	}
+	fam, _ := models.ParseFamily("Mp-N0")
+	sp, q, err := models.Fit("dgemm", data, fam, models.FitOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sp.Pieces {
+		if p.Intercept > (1+models.InterceptSlack)*q.SmallCalls {
+			t.Errorf("piece %g..%g: intercept %.3g s above the smallest calls' %.3g s", p.From, p.To, p.Intercept, q.SmallCalls)
+		}
+	}
+	m := modelstest.MustBuild(t, sp)
+	v := models.Vars{M: 300, N: 300, K: 64, W: 300 * 300 * 64}
+	if got, want := m.Mean(v), 1e-6+2*v.W/48e9; got > 3*want {
+		t.Errorf("300×300×64 charged %.3g s, costs %.3g s (pieces %+v)", got, want, sp.Pieces)
+	}
+}
