@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/emu-hpc/emu/internal/atomicfile"
@@ -21,7 +20,7 @@ type Campaign struct {
 	// Host is recorded in every row; "" means os.Hostname().
 	Host string
 	// Parallel is the number of workers measuring at once, one per core as
-	// HPL loads a node; 0 means 1.
+	// HPL loads a node, in lockstep (see runWorkers); 0 means 1.
 	Parallel int
 	Backend  string // kernels backend; "" is gonum
 	// Repeats is how many times each call is timed after its warm-up run;
@@ -37,6 +36,8 @@ type Campaign struct {
 	now func() time.Time
 	// midRow is handed to the Writer (tests only).
 	midRow func()
+	// onStep is told each step of each worker in lockstep (tests only).
+	onStep func(core int, s lockStep)
 }
 
 // Result tells what a Run did.
@@ -96,9 +97,8 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 	}
 
 	fp := c.Plan.Fingerprint()
-	measure := func(m *measurer, core, i int) Sample {
+	sample := func(core, i int, sec float64, runs int) Sample {
 		call := c.Plan.Call(i)
-		sec, runs := m.measure(call)
 		return Sample{Index: i, Plan: fp, Host: host, Core: core, Kernel: call.Kernel,
 			M: call.M, N: call.N, K: call.K, Seconds: sec, Time: now(), Backend: be.Name(), Clock: c.Clock.String(), Runs: runs}
 	}
@@ -115,9 +115,9 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 	if parallel == 1 {
 		m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^1)
 		m.reserve(c.Plan, have)
-		err = c.runAlone(ctx, have, m, measure, write)
+		err = c.runAlone(ctx, have, m, sample, write)
 	} else {
-		err = c.runWorkers(ctx, have, parallel, be, measure, write)
+		err = c.runWorkers(ctx, have, parallel, be, c.Plan.Seed, sample, write)
 	}
 	if err := errors.Join(err, w.Close()); err != nil {
 		return res, fmt.Errorf("writing %s: %w", c.Out, err)
@@ -168,8 +168,7 @@ func (c *Campaign) screen(ctx context.Context, res *Result, be kernels.Backend) 
 		for _, r := range suspects {
 			have[rows[r].Index] = false
 		}
-		measure := func(m *measurer, core, i int) Sample {
-			sec, runs := m.measure(c.Plan.Call(i))
+		sample := func(core, i int, sec float64, runs int) Sample {
 			s := rows[pos[i]]
 			s.Seconds, s.Runs, s.Core, s.Time = sec, runs, core, time.Now()
 			return s
@@ -179,9 +178,9 @@ func (c *Campaign) screen(ctx context.Context, res *Result, be kernels.Backend) 
 		if parallel == 1 {
 			m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^0x5c4ee9+uint64(pass))
 			m.reserve(c.Plan, have)
-			err = c.runAlone(ctx, have, m, measure, collect)
+			err = c.runAlone(ctx, have, m, sample, collect)
 		} else {
-			err = c.runWorkers(ctx, have, parallel, be, measure, collect)
+			err = c.runWorkers(ctx, have, parallel, be, c.Plan.Seed^0x5c4ee9+uint64(pass), sample, collect)
 		}
 		if err != nil {
 			return err
@@ -226,7 +225,7 @@ func replaceSamples(path string, rows []Sample) error {
 // goroutine, writing each row before the next call starts: while a call is
 // timed nothing else of emu runs (no row being formatted or written, no
 // goroutine handing out work), which the process CPU clock would count.
-func (c *Campaign) runAlone(ctx context.Context, have []bool, m *measurer, measure func(*measurer, int, int) Sample, write func(Sample) error) error {
+func (c *Campaign) runAlone(ctx context.Context, have []bool, m *measurer, sample func(core, i int, sec float64, runs int) Sample, write func(Sample) error) error {
 	for i, done := range have {
 		if done {
 			continue
@@ -234,52 +233,12 @@ func (c *Campaign) runAlone(ctx context.Context, have []bool, m *measurer, measu
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err := write(measure(m, 0, i)); err != nil {
+		sec, runs := m.measure(c.Plan.Call(i))
+		if err := write(sample(0, i, sec, runs)); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// runWorkers measures the missing calls with one worker per core at once,
-// rows written as they come.
-func (c *Campaign) runWorkers(ctx context.Context, have []bool, parallel int, be kernels.Backend, measure func(*measurer, int, int) Sample, write func(Sample) error) error {
-	todo := make(chan int)
-	go func() { // hand out the missing indices in order until done or cancelled
-		defer close(todo)
-		for i, done := range have {
-			if done {
-				continue
-			}
-			select {
-			case todo <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	results := make(chan Sample)
-	var wg sync.WaitGroup
-	for core := range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^uint64(core+1))
-			m.reserve(c.Plan, have)
-			for i := range todo {
-				results <- measure(m, core, i)
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(results) }()
-
-	var werr error
-	for s := range results {
-		if werr == nil { // after an error, drain the workers; the first is reported
-			werr = write(s)
-		}
-	}
-	return werr
 }
 
 // checkResumed verifies that rows found in the file belong to this plan and

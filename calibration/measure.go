@@ -18,7 +18,8 @@ type measurer struct {
 	pristine []float64 // pristineLen random values in [-1, 1) that operands are tiled from
 	a, b, c  []float64
 	piv      []int
-	repeats  int // timed runs per call, averaged
+	repeats  int            // timed runs per call, averaged
+	onStep   func(lockStep) // if set, told each step of a lockstep round (tests)
 }
 
 // newMeasurer returns a measurer timing each call repeats times (at least
@@ -120,23 +121,60 @@ const longCall = 0.05 // seconds
 // neighbours). A long call (≥ longCall) counts its first run and is timed
 // until two runs agree within longSpread, at most repeats runs.
 func (w *measurer) measure(c Call) (float64, int) {
-	first := kernels.Measure(w.clock, w.prepare(c))
-	var times []float64
-	if first >= longCall {
-		times = append(times, first)
-		for len(times) < max(2, w.repeats) {
-			times = append(times, kernels.Measure(w.clock, w.prepare(c)))
-			if len(times) >= 2 && agree(times) {
-				break
-			}
-		}
-	} else {
-		for range w.repeats {
-			times = append(times, kernels.Measure(w.clock, w.prepare(c)))
+	t := w.trial(c)
+	for t.wants() {
+		t.record(kernels.Measure(w.clock, t.prepare()))
+	}
+	return t.result()
+}
+
+// A trial is one call being measured, run by run: measure drives it alone;
+// workers measuring in lockstep drive theirs a run at a time, so that every
+// worker resets its operands while no one is timing.
+type trial struct {
+	w     *measurer
+	call  Call
+	run   func() // the call on the operands of the last prepare
+	first float64
+	runs  int
+	times []float64 // the timed runs that count
+}
+
+func (w *measurer) trial(c Call) *trial { return &trial{w: w, call: c} }
+
+// wants reports whether the trial needs another timed run.
+func (t *trial) wants() bool {
+	switch {
+	case t.runs == 0:
+		return true
+	case t.first >= longCall:
+		n := len(t.times)
+		return n < max(2, t.w.repeats) && !(n >= 2 && agree(t.times))
+	default:
+		return len(t.times) < t.w.repeats
+	}
+}
+
+// prepare resets the operands for the next run and returns the call.
+func (t *trial) prepare() func() {
+	t.run = t.w.prepare(t.call)
+	return t.run
+}
+
+// record takes the time of the run prepare returned.
+func (t *trial) record(sec float64) {
+	t.runs++
+	if t.runs == 1 {
+		t.first = sec
+		if sec < longCall {
+			return // the warm-up of a short call
 		}
 	}
-	return median(times), len(times)
+	t.times = append(t.times, sec)
 }
+
+// result is the median of the counted runs and their number.
+func (t *trial) result() (float64, int) { return median(t.times), len(t.times) }
 
 // longSpread is how close two timings of a long call must be to stop.
 const longSpread = 0.05 // relative
