@@ -74,9 +74,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		p("\n")
 	}
-	if named(r.Classes) {
+	switch {
+	case len(r.Classes) < 2: // the report's own line says it all
+	case named(r.Classes):
 		r.writeNamedClasses(p)
-	} else if len(r.Classes) > 1 {
+	default:
 		p("\nclass\tℓ\tλ\tλ left\tρ\n")
 		for _, c := range r.Classes {
 			p("%d\t%s\t%d\t%d\t%.4g\n", c.Class, FormatSeconds(c.L), c.LambdaRight, c.LambdaLeft, c.Rho)
