@@ -59,12 +59,22 @@ lengths, other factors) are charged L0 and moved by the same ΔL. Both modes add
 the time the network actually gave a message beyond its latency (bandwidth under
 contention) as a constant; none within a host.
 
+Per link class (wire mode): each message's ℓ terms are split by the link class of
+its route's cables (fat-tree host/levelN, dragonfly terminal/intra/inter, torusN,
+backbone; 'emu run --links' lists a platform's), each class at its links' latency
+in the run. The class table (JSON "classes", with "name") gives every class's λ
+and ρ, and for link classes their critical latencies and tolerances with that class
+alone moving over --range shifted to its latency. --class NAME sweeps that class as
+ℓ for the whole report, the other classes held. There is no switch latency in emu's
+topologies, so no per-switch class. --graph saves the one-ℓ graph.
+
 The graph keeps the run's order of events: where the application adapts to timing
 (HPL's ring broadcasts poll with MPI_Iprobe), predictions far from L0 overestimate
 what re-emulating at that latency gives.`,
 		Example: `  emu sensitivity
   emu sensitivity hpl.toml --range 1us:26us --tolerance 1,2,5 --json s.json --plot plots
   emu sensitivity hpl.toml --latency end-to-end --range 2us:52us
+  emu sensitivity examples/dragonfly.toml --class inter --json inter.json
   emu sensitivity --hpl-dat HPL.dat --platform cluster.xml --set network.model=cm02 --graph hpl.graph`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
