@@ -138,7 +138,7 @@ func (g *GraphRecorder) classGraph(pg *sensitivity.Graph) *ClassGraph {
 	for _, ci := range g.classes {
 		name := ci.name
 		if ci.factor > 1 {
-			name = "factor" + strconv.FormatFloat(ci.factor, 'g', 6, 64)
+			name = "factor" + strconv.FormatFloat(ci.factor, 'g', -1, 64) // shortest exact: unique
 		}
 		cg.Names = append(cg.Names, name)
 		cg.Link = append(cg.Link, ci.factor == 0)

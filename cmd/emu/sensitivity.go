@@ -177,7 +177,11 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		fmt.Fprintf(out, ", HPL Time %s", sensitivity.FormatSeconds(res.HPL[0].Time))
 	}
 	if class != "" {
-		fmt.Fprintf(out, "\nℓ = latency of one %s link (class %d; the other classes held at the run's); the run's L0 = %s\n", class, p.Class, sensitivity.FormatSeconds(p.L0))
+		what := "latency of one " + class + " link"
+		if !cg.Link[p.Class] {
+			what = "excess (f−1)·L0 of latency " + class
+		}
+		fmt.Fprintf(out, "\nℓ = %s (class %d; the other classes held at the run's); the run's L0 = %s\n", what, p.Class, sensitivity.FormatSeconds(p.L0))
 	} else {
 		fmt.Fprintf(out, "\nℓ = %s; the run's L0 = %s\n", latencyMeaning(mode), sensitivity.FormatSeconds(res.GraphL))
 	}
