@@ -3,6 +3,7 @@ package scenario
 import (
 	"math"
 
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -58,8 +59,13 @@ type GraphRecorder struct {
 	// of first use.
 	classes   []classInfo
 	linkClass map[string]uint8 // link class name → its latency class
-	termBuf   []sensitivity.LatTerm
-	perClass  *ClassGraph // built by Graph
+	// routes: per route (keyed by its shared ClassCount slice) its terms and
+	// messages, so that a message costs one pointer lookup; routeOrder in
+	// order of first use, for the class baselines.
+	routes     map[*fluid.ClassCount]*routeInfo
+	routeOrder []*routeInfo
+	termBuf    []sensitivity.LatTerm
+	perClass   *ClassGraph // built by Graph
 
 	// Local time the events do not show as compute (Iprobe/Test costs, overheads,
 	// the polling delay of a probe loop): busy is the simulated time up to which a
@@ -88,7 +94,7 @@ func NewGraphRecorder(n int, placement []int, opts ...RecordOptions) *GraphRecor
 		sendOf: map[uint64]sensitivity.VertexID{}, postOf: map[uint64]sensitivity.VertexID{},
 		halfway: map[uint64]bool{}, hostOf: placement,
 		busy: make([]float64, n), wokeBy: make([]sensitivity.VertexID, n),
-		excess: map[float64]uint8{}, linkClass: map[string]uint8{},
+		excess: map[float64]uint8{}, linkClass: map[string]uint8{}, routes: map[*fluid.ClassCount]*routeInfo{},
 	}
 	for _, o := range opts {
 		g.mode, g.factor = o.Latency, o.LatFactor
@@ -225,7 +231,7 @@ func (g *GraphRecorder) dataEdges(ev *ranks.Event, v sensitivity.VertexID) {
 		lat, rest, l0 = g.latencyTerms(ev, g.termBuf[:0])
 		g.termBuf = lat[:0]
 		if ev.Kind == ranks.RecvDone {
-			g.lats.add(l0)
+			g.lats.add(l0, 1)
 		}
 	}
 	if s, ok := g.sendOf[ev.MsgID]; ok {

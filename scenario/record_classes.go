@@ -77,28 +77,52 @@ func (g *GraphRecorder) classOf(name string) uint8 {
 
 // linkTerms appends a wire-mode message's link latency terms to buf: one per
 // link class of its route with the count of its cables, links in all (so that
-// merging the classes gives the one-ℓ term of links). A RecvDone also tallies
-// each class's latency per link for the class baselines.
+// merging the classes gives the one-ℓ term of links). The terms are worked out
+// once per route (routes share their ClassCount slice) and a RecvDone counts
+// one message of its route for the class baselines.
 func (g *GraphRecorder) linkTerms(ev *ranks.Event, links int, route float64, buf []sensitivity.LatTerm) []sensitivity.LatTerm {
-	n := 0
-	for _, cc := range ev.Classes {
-		n += cc.Links
+	if len(ev.Classes) == 0 {
+		return g.routeTerm(ev, links, route, buf)
 	}
-	if n != links {
-		c := g.classOf(routeClass)
-		if ev.Kind == ranks.RecvDone {
-			g.classes[c].lats.add(route / float64(links))
+	ri := g.routes[&ev.Classes[0]]
+	if ri == nil {
+		n := 0
+		for _, cc := range ev.Classes {
+			n += cc.Links
 		}
-		return append(buf, sensitivity.LatTerm{Class: c, Count: int32(links)})
-	}
-	for _, cc := range ev.Classes {
-		c := g.classOf(cc.Class)
-		if ev.Kind == ranks.RecvDone {
-			g.classes[c].lats.add(cc.Latency / float64(cc.Links))
+		if n != links {
+			return g.routeTerm(ev, links, route, buf)
 		}
-		buf = append(buf, sensitivity.LatTerm{Class: c, Count: int32(cc.Links)})
+		ri = &routeInfo{}
+		for _, cc := range ev.Classes {
+			ri.terms = append(ri.terms, sensitivity.LatTerm{Class: g.classOf(cc.Class), Count: int32(cc.Links)})
+			ri.perLink = append(ri.perLink, cc.Latency/float64(cc.Links))
+		}
+		g.routes[&ev.Classes[0]] = ri
+		g.routeOrder = append(g.routeOrder, ri)
 	}
-	return buf
+	if ev.Kind == ranks.RecvDone {
+		ri.messages++
+	}
+	return append(buf, ri.terms...)
+}
+
+// routeTerm is the one class of the whole route for a message whose cables
+// per class are not known or do not add up to its hops+1.
+func (g *GraphRecorder) routeTerm(ev *ranks.Event, links int, route float64, buf []sensitivity.LatTerm) []sensitivity.LatTerm {
+	c := g.classOf(routeClass)
+	if ev.Kind == ranks.RecvDone {
+		g.classes[c].lats.add(route/float64(links), 1)
+	}
+	return append(buf, sensitivity.LatTerm{Class: c, Count: int32(links)})
+}
+
+// routeInfo is what the recorder keeps per route: its link terms, each term's
+// latency per link (s), and how many messages it delivered.
+type routeInfo struct {
+	terms    []sensitivity.LatTerm
+	perLink  []float64
+	messages int
 }
 
 // classBaseline is the latency per class of the per-link-class graph, s: a
@@ -106,6 +130,13 @@ func (g *GraphRecorder) linkTerms(ev *ranks.Event, links int, route float64, buf
 // (f−1)·BaselineLatency as in the one-ℓ graph. With one latency per link class
 // and factor 1 the graph evaluated there is the run.
 func (g *GraphRecorder) classBaseline() []float64 {
+	for _, ri := range g.routeOrder { // in order of first use
+		for i, t := range ri.terms {
+			if ri.messages > 0 {
+				g.classes[t.Class].lats.add(ri.perLink[i], ri.messages)
+			}
+		}
+	}
 	l0 := g.BaselineLatency()
 	lat := make([]float64, len(g.classes))
 	for c, ci := range g.classes {
@@ -157,14 +188,16 @@ type latTally struct {
 	rep map[float64]float64 // quantized latency → the first exact value seen
 }
 
-func (t *latTally) add(l float64) {
+// add counts n messages of latency l (s).
+func (t *latTally) add(l float64, n int) {
 	if t.n == nil {
 		t.n, t.rep = map[float64]int{}, map[float64]float64{}
 	}
 	q := quantize(l)
-	if t.n[q]++; t.n[q] == 1 {
+	if t.n[q] == 0 {
 		t.rep[q] = l
 	}
+	t.n[q] += n
 }
 
 // mode is the most common latency, s: the first exact value seen in the most
