@@ -26,7 +26,8 @@
 //     SimGrid's cluster zones (reference §4; deviations are documented on
 //     each type). Every link has a Class naming its place (fat-tree level,
 //     torus dimension, dragonfly terminal/intra/inter, ...), ranked by
-//     ClassLevel.
+//     ClassLevel; RouteClasses counts a route's cables per class (the
+//     execution graph's per-class latency terms).
 //
 // The subpackage fluidtest holds a naive reference solver and the
 // invariants any max-min solver must meet.

@@ -98,3 +98,35 @@ func ClassLevel(class string) int {
 	}
 	return 0
 }
+
+// ClassCount is how many cables of one link class a route crosses and the
+// sum of their latencies (s).
+type ClassCount struct {
+	Class   string
+	Links   int
+	Latency float64
+}
+
+// RouteClasses tallies the cables of a route per link class, in the order the
+// route first crosses each class (the execution graph's latency terms, one
+// variable per class). Limiter links are not cables (Route.Hops), so on a
+// switched route the counts sum to Hops+1 and the latencies to the route's.
+func RouteClasses(links []Link, rt Route) []ClassCount {
+	var out []ClassCount
+	for _, id := range rt.Links {
+		l := &links[id]
+		if l.Class == limiterClass {
+			continue
+		}
+		k := 0
+		for k < len(out) && out[k].Class != l.Class {
+			k++
+		}
+		if k == len(out) {
+			out = append(out, ClassCount{Class: l.Class})
+		}
+		out[k].Links++
+		out[k].Latency += l.Latency
+	}
+	return out
+}

@@ -44,6 +44,15 @@ func checkRouteBasics(t *testing.T, topo Topology) {
 			if want := max(0, cables(topo, r)-1); r.Hops != want {
 				t.Fatalf("route %d→%d: %d hops over %d links", s, d, r.Hops, len(r.Links))
 			}
+			// RouteClasses: the cables per class sum to the route's cables
+			// and latency (the execution graph's per-class latency terms).
+			cls, nc, lc := RouteClasses(topo.Links(), r), 0, 0.0
+			for _, c := range cls {
+				nc, lc = nc+c.Links, lc+c.Latency
+			}
+			if nc != cables(topo, r) || math.Abs(lc-r.Latency) > latTol {
+				t.Fatalf("route %d→%d: classes %+v, want %d cables and %v s", s, d, cls, cables(topo, r), r.Latency)
+			}
 		}
 	}
 }

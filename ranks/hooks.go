@@ -1,5 +1,7 @@
 package ranks
 
+import "github.com/emu-hpc/emu/fluid"
+
 // EventKind says what happened in an Event.
 type EventKind uint8
 
@@ -44,6 +46,9 @@ type Event struct {
 	Hops       int     // switches crossed by the message's route (Match, SendDone, RecvDone)
 	Latency    float64 // latency part of the transfer time: route latency × latency factor, s
 	Transfer   float64 // on RecvDone (and rendezvous SendDone): network time, first byte sent → last byte in, s
+	// Classes: the route's cables per link class (fluid.RouteClasses) where
+	// Hops is set; shared by every message of the route, read-only.
+	Classes []fluid.ClassCount
 }
 
 // Hook listens to a World's events.

@@ -8,7 +8,8 @@ import (
 // TestHookEvents: one detached and one rendezvous message plus a compute
 // burst; the hook sees every event in simulation order, with matching
 // MsgIDs on both sides and RecvDone's Latency and Transfer equal to the
-// closed forms fl·L and fl·L + s'/(fb·B) of an idle path (SMPI model).
+// closed forms fl·L and fl·L + s'/(fb·B) of an idle path (SMPI model),
+// and the route's cables per link class.
 func TestHookEvents(t *testing.T) {
 	const bw, lat = 1e9, 1e-6
 	cfg := preset(t, "smpi")
@@ -68,6 +69,11 @@ func TestHookEvents(t *testing.T) {
 			fl, fb := cfg.LatFactor.Value(wire, 1), cfg.BwFactor.Value(wire, 1)
 			if e.Hops != 1 || !near(e.Latency, fl*2*lat) || !near(e.Transfer, fl*2*lat+float64(wire)/(fb*bw)) {
 				t.Errorf("RecvDone %+v: want hops 1, latency %g, transfer %g", e, fl*2*lat, fl*2*lat+float64(wire)/(fb*bw))
+			}
+			// The route's cables per class (one unnamed class here) reach the
+			// graph recorder with the event: hops+1 of them, 2·lat in all.
+			if len(e.Classes) != 1 || e.Classes[0].Links != e.Hops+1 || !near(e.Classes[0].Latency, 2*lat) {
+				t.Errorf("RecvDone classes %+v, want one class of %d links and %g s", e.Classes, e.Hops+1, 2*lat)
 			}
 		}
 	}

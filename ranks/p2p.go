@@ -238,7 +238,7 @@ func (w *World) matched(s, q *Request) {
 	if len(w.hooks) > 0 {
 		p := s.owner.pathTo(q.owner.host)
 		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p)})
+			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Classes: p.classes})
 	}
 	switch {
 	case s.arrived:
@@ -257,7 +257,7 @@ func (w *World) delivered(s *Request) {
 	if len(w.hooks) > 0 {
 		p := s.owner.pathTo(q.owner.host)
 		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Transfer: s.end - s.start})
+			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Classes: p.classes, Transfer: s.end - s.start})
 	}
 	if w.simgrid && s.waiter != nil && q.waiter != nil && s.waitSeq < q.waitSeq {
 		w.wakeMsg(s.waiter) // SimGrid answers a comm's waiters in the order they waited
@@ -287,7 +287,7 @@ func (w *World) completeSend(s *Request) {
 			MsgID: s.msgID, Rendezvous: !s.detached}
 		if !s.detached {
 			p := s.owner.pathTo(w.ranks[s.peer].host)
-			ev.Hops, ev.Latency, ev.Transfer = p.hops, w.latencyOf(s, p), s.end-s.start
+			ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, w.latencyOf(s, p), p.classes, s.end-s.start
 		}
 		w.emit(ev)
 	}

@@ -11,8 +11,9 @@ type path struct {
 	links, reverse []fluid.LinkID
 	latency        float64 // raw route latency (sum of link latencies), s
 	hops           int
-	bound          float64 // TCP window bound γ/(2·latency), bytes/s; 0 = none
-	penalty        float64 // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
+	classes        []fluid.ClassCount // cables per link class, for event hooks (nil without hooks)
+	bound          float64            // TCP window bound γ/(2·latency), bytes/s; 0 = none
+	penalty        float64            // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
 }
 
 // path returns the cached route facts from host a to host b.
@@ -23,6 +24,9 @@ func (w *World) path(a, b int) *path {
 	}
 	rt := w.topo.Route(a, b)
 	p := &path{links: rt.Links, latency: rt.Latency, hops: rt.Hops}
+	if len(w.hooks) > 0 {
+		p.classes = fluid.RouteClasses(w.links, rt)
+	}
 	if w.cfg.CrossTraffic > 0 {
 		p.reverse = w.topo.Route(b, a).Links
 	}

@@ -2,8 +2,8 @@ package scenario
 
 import (
 	"math"
-	"sort"
 
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -46,14 +46,26 @@ type GraphRecorder struct {
 	posts   [][]posted               // receives posted and not matched yet, in posting order
 	sendOf  map[uint64]sensitivity.VertexID
 	postOf  map[uint64]sensitivity.VertexID
-	halfway map[uint64]bool     // rendezvous messages with one of their two completions seen
-	hostOf  []int               // rank → host, to tell loopback messages; nil = all remote
-	lats    map[float64]int     // class-0 latencies of the network messages seen (quantized), for BaselineLatency
-	latRep  map[float64]float64 // quantized class-0 latency → the first exact value seen
+	halfway map[uint64]bool // rendezvous messages with one of their two completions seen
+	hostOf  []int           // rank → host, to tell loopback messages; nil = all remote
+	lats    latTally        // one link's (end-to-end: one message's) latency of the network messages seen, for BaselineLatency
 	mode    LatencyMode
 	factor  func(bytes int) float64 // latency factor of a payload size (wire mode); nil = 1
 	excess  map[float64]uint8       // wire mode: latency factor > 1 → its class
-	factors []float64               // wire mode: factor of class c+1
+	factors []float64               // wire mode: the latency factors of the factor classes, in order of first use
+
+	// Wire mode records one latency class per link class (record_classes.go);
+	// the classes of link classes and of factors share one numbering, in order
+	// of first use.
+	classes   []classInfo
+	linkClass map[string]uint8 // link class name → its latency class
+	// routes: per route (keyed by its shared ClassCount slice) its terms and
+	// messages, so that a message costs one pointer lookup; routeOrder in
+	// order of first use, for the class baselines.
+	routes     map[*fluid.ClassCount]*routeInfo
+	routeOrder []*routeInfo
+	termBuf    []sensitivity.LatTerm
+	perClass   *ClassGraph // built by Graph
 
 	// Local time the events do not show as compute (Iprobe/Test costs, overheads,
 	// the polling delay of a probe loop): busy is the simulated time up to which a
@@ -80,9 +92,9 @@ func NewGraphRecorder(n int, placement []int, opts ...RecordOptions) *GraphRecor
 		b: sensitivity.NewBuilder(n), last: make([]sensitivity.VertexID, n),
 		pending: make([][]sensitivity.VertexID, n), posts: make([][]posted, n),
 		sendOf: map[uint64]sensitivity.VertexID{}, postOf: map[uint64]sensitivity.VertexID{},
-		halfway: map[uint64]bool{}, hostOf: placement, lats: map[float64]int{},
+		halfway: map[uint64]bool{}, hostOf: placement,
 		busy: make([]float64, n), wokeBy: make([]sensitivity.VertexID, n),
-		excess: map[float64]uint8{}, latRep: map[float64]float64{},
+		excess: map[float64]uint8{}, linkClass: map[string]uint8{}, routes: map[*fluid.ClassCount]*routeInfo{},
 	}
 	for _, o := range opts {
 		g.mode, g.factor = o.Latency, o.LatFactor
@@ -213,16 +225,13 @@ func (g *GraphRecorder) takePost(r, peer, tag int) sensitivity.VertexID {
 // switch: the loopback) does not cross the network, so it carries no latency term
 // and its whole time is rest.
 func (g *GraphRecorder) dataEdges(ev *ranks.Event, v sensitivity.VertexID) {
-	var terms [2]sensitivity.LatTerm
-	lat, rest := terms[:0], ev.Transfer
+	lat, rest := g.termBuf[:0], ev.Transfer
 	if !g.loopback(ev) {
 		var l0 float64
-		lat, rest, l0 = g.latencyTerms(ev, terms[:0])
+		lat, rest, l0 = g.latencyTerms(ev, g.termBuf[:0])
+		g.termBuf = lat[:0]
 		if ev.Kind == ranks.RecvDone {
-			q := quantize(l0)
-			if g.lats[q]++; g.lats[q] == 1 {
-				g.latRep[q] = l0
-			}
+			g.lats.add(l0, 1)
 		}
 	}
 	if s, ok := g.sendOf[ev.MsgID]; ok {
@@ -244,20 +253,7 @@ func (g *GraphRecorder) loopback(ev *ranks.Event) bool {
 // mode, one message's end-to-end latency in EndToEndLatency mode. With one link
 // latency (and, end to end, one route length and no latency factor) every message
 // has it and the graph evaluated there gives the run's time.
-func (g *GraphRecorder) BaselineLatency() float64 {
-	keys := make([]float64, 0, len(g.lats))
-	for l := range g.lats {
-		keys = append(keys, l)
-	}
-	sort.Float64s(keys)
-	best, n := 0.0, 0
-	for _, l := range keys {
-		if g.lats[l] > n {
-			best, n = g.latRep[l], g.lats[l]
-		}
-	}
-	return best
-}
+func (g *GraphRecorder) BaselineLatency() float64 { return g.lats.mode() }
 
 // Baseline is the latency per class the graph should be analysed at, s: class 0
 // at BaselineLatency, and in wire mode class c ≥ 1 at (f_c − 1) × that, f_c being
@@ -273,16 +269,30 @@ func (g *GraphRecorder) Baseline() []float64 {
 }
 
 // Graph finishes the recording: every pending completion is joined to a final
-// zero-cost vertex of its rank, and the graph is built.
+// zero-cost vertex of its rank, and the graph is built. In WireLatency mode it
+// is the graph of one link latency ℓ (class 0, every link class merged into
+// it, Baseline) and ClassGraph has the graph it was merged from.
 func (g *GraphRecorder) Graph() (*sensitivity.Graph, error) {
 	for r := range g.last {
 		if len(g.pending[r]) > 0 {
 			g.op(r, sensitivity.Calc, 0)
 		}
 	}
-	g.b.SetBaseline(g.Baseline())
+	if g.mode == EndToEndLatency {
+		g.b.SetBaseline(g.Baseline())
+		if err := g.b.Err(); err != nil {
+			return nil, err
+		}
+		return g.b.Build()
+	}
+	g.b.SetBaseline(g.classBaseline())
 	if err := g.b.Err(); err != nil {
 		return nil, err
 	}
-	return g.b.Build()
+	pg, err := g.b.Build()
+	if err != nil {
+		return nil, err
+	}
+	g.perClass = g.classGraph(pg)
+	return pg.Merge(g.mergeMap(), g.Baseline())
 }

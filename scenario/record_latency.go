@@ -88,7 +88,7 @@ func (g *GraphRecorder) latencyTerms(ev *ranks.Event, buf []sensitivity.LatTerm)
 		f = 1 // the World would not have run with such a factor; keep the edge exact
 	}
 	route := ev.Latency / f // the route latency: the sum of its links' latencies
-	buf = append(buf, sensitivity.LatTerm{Class: 0, Count: int32(links)})
+	buf = g.linkTerms(ev, links, route, buf)
 	rest := ev.Transfer - route
 	if c, ok := g.factorClass(f); ok {
 		buf = append(buf, sensitivity.LatTerm{Class: c, Count: int32(links)})
@@ -107,11 +107,11 @@ func (g *GraphRecorder) factorClass(f float64) (uint8, bool) {
 	if c, ok := g.excess[f]; ok {
 		return c, true
 	}
-	if len(g.factors) >= sensitivity.MaxClass {
+	c, ok := g.newClass(classInfo{factor: f})
+	if !ok {
 		return 0, false
 	}
 	g.factors = append(g.factors, f)
-	c := uint8(len(g.factors))
 	g.excess[f] = c
 	return c, true
 }

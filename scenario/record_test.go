@@ -118,6 +118,17 @@ func TestGraphRecorderReproducesTheRun(t *testing.T) {
 // and with the given latency-factor table ("" = none).
 func fatTreeRun(t *testing.T, link float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *sensitivity.Graph) {
 	t.Helper()
+	end, rec := fatTreeRecord(t, link, latFactor, mode, main)
+	g, err := rec.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return end, g
+}
+
+// fatTreeRecord is fatTreeRun returning the recorder, before Graph.
+func fatTreeRecord(t *testing.T, link float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *GraphRecorder) {
+	t.Helper()
 	topo, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 1}, Parallel: []int{1, 1},
 		Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: link}})
 	if err != nil {
@@ -139,11 +150,7 @@ func fatTreeRun(t *testing.T, link float64, latFactor string, mode LatencyMode, 
 	if err := w.Run(main); err != nil {
 		t.Fatal(err)
 	}
-	g, err := rec.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w.Now(), g
+	return w.Now(), rec
 }
 
 // relayAcrossLeaves: rank 0 computes 1 ms and sends 8 bytes to rank 1 (same leaf,
@@ -287,5 +294,55 @@ func BenchmarkRecordLatencyModes(b *testing.B) {
 			}
 			b.ReportMetric(float64(edges)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 		})
+	}
+}
+
+// TestWireLatencyPerLinkClass: the relay's messages cross 2 host cables (0→1,
+// same leaf) and 2 host + 2 level1 cables (1→2, through the spine), so the
+// per-link-class graph carries λ_host = 4 and λ_level1 = 2 on its critical
+// path, each class at its links' latency; at that baseline it is the run, and
+// moving only the level-1 latency by d moves T by 2d. With latency factor 3,
+// the factor's excess class moves with both link classes' cables (6 terms).
+func TestWireLatencyPerLinkClass(t *testing.T) {
+	const link, d = 1e-6, 0.5e-6 // s
+	end, rec := fatTreeRecord(t, link, "", WireLatency, relayAcrossLeaves)
+	g1, err := rec.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg := rec.ClassGraph()
+	if cg == nil || fmt.Sprint(cg.Names) != "[host level1]" || fmt.Sprint(cg.Link) != "[true true]" {
+		t.Fatalf("classes %+v, want host and level1 link classes", cg)
+	}
+	g := cg.Graph
+	base := g.Baseline()
+	if fmt.Sprint(base) != fmt.Sprint([]float64{link, link}) {
+		t.Fatalf("baseline %v, want both classes at %g s", base, link)
+	}
+	if got := g.Runtime(base); math.Abs(got-end) > timeTol {
+		t.Errorf("per-class graph at its baseline %.12f s, run %.12f s", got, end)
+	}
+	if a, b := g.Runtime(base), g1.Runtime([]float64{link}); a != b {
+		t.Errorf("per-class graph %v s, merged one-ℓ graph %v s: merging must not change T", a, b)
+	}
+	for c, want := range []int64{4, 2} {
+		if _, l, r, _ := g.Slopes(base, c); l != want || r != want {
+			t.Errorf("class %s: λ %d/%d, want %d", cg.Names[c], l, r, want)
+		}
+	}
+	if got, want := g.Runtime([]float64{link, link + d}), end+2*d; math.Abs(got-want) > timeTol {
+		t.Errorf("level1 +%g s: %.12f s, want %.12f s", d, got, want)
+	}
+
+	_, rec = fatTreeRecord(t, link, "0:3", WireLatency, relayAcrossLeaves)
+	if _, err := rec.Graph(); err != nil {
+		t.Fatal(err)
+	}
+	cg = rec.ClassGraph()
+	if fmt.Sprint(cg.Names) != "[host factor3 level1]" || fmt.Sprint(cg.Link) != "[true false true]" {
+		t.Fatalf("classes %v %v, want host, factor3 (first used by the first message), level1", cg.Names, cg.Link)
+	}
+	if _, _, r, _ := cg.Graph.Slopes(cg.Graph.Baseline(), 1); r != 6 {
+		t.Errorf("factor class λ %d, want 6 (every cable of both messages)", r)
 	}
 }

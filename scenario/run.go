@@ -62,13 +62,15 @@ type Result struct {
 	Replay    *replay.Result            `json:"-"`
 	Congestor *pingpong.CongestorResult `json:"-"`
 	// Jobs are the results of a scenario's [[jobs]] (Plan.Jobs), in their order.
-	Jobs      []*JobResult       `json:"jobs,omitempty"`
-	Graph     *sensitivity.Graph `json:"-"`
-	Breakdown *Breakdown         `json:"-"`
-	GraphL    float64            `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
-	Pivots    *hpl.Pivots        `json:"-"`
-	Traffic   *Traffic           `json:"-"`
-	Plan      *Plan              `json:"-"`
+	Jobs  []*JobResult       `json:"jobs,omitempty"`
+	Graph *sensitivity.Graph `json:"-"`
+	// ClassGraph: Graph with one latency class per link class (wire mode).
+	ClassGraph *ClassGraph `json:"-"`
+	Breakdown  *Breakdown  `json:"-"`
+	GraphL     float64     `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
+	Pivots     *hpl.Pivots `json:"-"`
+	Traffic    *Traffic    `json:"-"`
+	Plan       *Plan       `json:"-"`
 }
 
 // Run executes the plan: builds the topology, places the ranks
@@ -156,6 +158,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		if res.Graph, err = rec.Graph(); err != nil {
 			return nil, fmt.Errorf("recording the execution graph: %w", err)
 		}
+		res.ClassGraph = rec.ClassGraph()
 	}
 	return res, nil
 }

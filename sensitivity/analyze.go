@@ -21,6 +21,7 @@ type Params struct {
 	G          float64   // s/byte the graph's rest terms were built with; only for ρ_G
 	Pairwise   bool      // compute the λ_L(i,j) matrix of critical messages by rank pair
 	MPITime    bool      // compute the per-rank split of MPI time
+	noClasses  bool      // skip Report.Classes (AnalyzeClasses computes them once)
 }
 
 // Breakpoint is a critical latency: T changes slope there.
@@ -42,10 +43,15 @@ type CurvePoint struct {
 // ClassSensitivity is the sensitivity to one latency class, the others held.
 type ClassSensitivity struct {
 	Class       int     `json:"class"`
+	Name        string  `json:"name,omitempty"` // what the class is, when the recorder named it (a link class)
 	L           float64 `json:"L_s"`
 	LambdaLeft  int64   `json:"lambda_left"`
 	LambdaRight int64   `json:"lambda"`
 	Rho         float64 `json:"rho"`
+	// Swept classes (AnalyzeClasses) also have the critical latencies of the
+	// class's own range and its x% latency tolerances, the others held.
+	CriticalLatencies []float64           `json:"critical_latencies_s,omitempty"`
+	Tolerance         map[string]*float64 `json:"tolerance_s,omitempty"`
 }
 
 // PairSensitivity is λ_L(i,j): latency terms of messages from rank Src to
@@ -183,7 +189,7 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 	// Each class's slopes, the others held; the swept class is base. The
 	// evaluator is reused so that no second set of per-vertex arrays exists.
 	ev.lat[p.Class] = p.L0
-	for c := 0; c < max(g.Classes(), p.Class+1); c++ {
+	for c := 0; c < max(g.Classes(), p.Class+1) && !p.noClasses; c++ {
 		pt := base
 		if c != p.Class {
 			ev.class = uint8(c)

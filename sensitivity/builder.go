@@ -27,6 +27,7 @@ type Builder struct {
 	multi      []LatTerm
 	classes    int
 	baseline   []float64
+	intern     termLists // multi-term lists already in multi
 }
 
 // NewBuilder starts a graph of the given number of ranks.
@@ -179,14 +180,42 @@ func (b *Builder) packTerms(from, to VertexID, lat []LatTerm) (uint32, bool) {
 	case 1:
 		return packTerm(merged[0]), true
 	}
-	k := len(b.multiStart) - 1
-	if k > maxTermCount {
-		b.fail("more than %d multi-class edges", maxTermCount)
+	k, ok := b.intern.index(merged, &b.multi, &b.multiStart)
+	if !ok {
+		b.fail("more than %d distinct multi-class term lists", maxTermCount)
 		return 0, false
 	}
-	b.multi = append(b.multi, merged...)
-	b.multiStart = append(b.multiStart, int32(len(b.multi)))
 	return multiClass<<24 | uint32(k), true
+}
+
+// termLists interns the term lists of multi-term edges: edges with the same
+// list (every message of one route shape carries the same per-class counts)
+// share one entry of multi, so that a graph with a latency class per link
+// class costs no more memory per edge than one with a single class.
+type termLists map[string]int32
+
+// index returns the index of terms in multi/multiStart, appending it when
+// new; false when the indices run out (they pack into 24 bits).
+func (tl *termLists) index(terms []LatTerm, multi *[]LatTerm, multiStart *[]int32) (uint32, bool) {
+	if *tl == nil {
+		*tl = termLists{}
+	}
+	var kb [64]byte
+	key := kb[:0]
+	for _, t := range terms {
+		key = append(key, t.Class, byte(t.Count), byte(t.Count>>8), byte(t.Count>>16))
+	}
+	if k, ok := (*tl)[string(key)]; ok {
+		return uint32(k), true
+	}
+	k := len(*multiStart) - 1
+	if k > maxTermCount {
+		return 0, false
+	}
+	*multi = append(*multi, terms...)
+	*multiStart = append(*multiStart, int32(len(*multi)))
+	(*tl)[string(key)] = int32(k)
+	return uint32(k), true
 }
 
 // CycleError reports that the edges do not form a DAG.

@@ -11,17 +11,26 @@
 // swept by default: the latency of one link when a recorder counts a
 // message's hops+1 wire terms (emu's default, LLAMP Appendix H), or the
 // end-to-end L when it counts one term per message (GOAL schedules, emu's
-// end-to-end mode). Other classes are what a recorder chooses (SMPI's latency
-// factors held at (f−1)·L0, dragonfly terminal/intra/inter links, fat-tree
-// levels); the graph keeps each class's recorded latency (Baseline), and an
-// analysis that sweeps one class holds the others there. rest is everything else the
+// end-to-end mode). Other classes are what a recorder chooses: emu's wire-mode
+// recorder keeps one class per link class of the topology (fat-tree host and
+// levelN cables, dragonfly terminal/intra/inter, torusN, backbone), a message
+// carrying its route's cables of each class (scenario TestWireLatencyPerLinkClass),
+// and SMPI's latency factors' excess at (f−1)·L0; Merge folds the link classes
+// into the one class 0 of ℓ bit for bit (TestMergeIsTheMergedRecording). The
+// graph keeps each class's recorded latency (Baseline), and an analysis that
+// sweeps one class holds the others there; AnalyzeClasses gives each class's
+// λ, critical latencies and tolerances (TestAnalyzeClassesByHand), and on the
+// dragonfly and fat-tree examples the per-class λ predict a re-emulation with
+// every link slower within 1% (examples TestPerClassLatencyPredictsReemulation).
+// There is no per-switch class: fluid's routes have no switch latency, so
+// LLAMP Appendix H's h·ℓ_switch is 0. rest is everything else the
 // run gave the edge (bandwidth time under contention, overheads, gaps); a
 // message edge also carries its bytes so that λ_G can be reported.
 //
 // How a recorder expresses LLAMP's constructs:
 //   - program order: an edge between consecutive operations of a rank, rest 0;
 //   - eager message: Send→Recv edge with one class-0 term (or hops+1 wire
-//     terms and hops switch delays in rest, LLAMP Appendix H), rest o+s·G;
+//     terms, split per link class, LLAMP Appendix H), rest o+s·G;
 //   - rendezvous (Appendix B): the send cannot complete before the receiver
 //     has posted. Add a virtual edge from the vertex preceding the recv on
 //     the receiver's rank (the posting point) to the send's completion vertex
@@ -43,7 +52,8 @@
 // glpk's glpsol.
 //
 // The graph file (format.go) is a checksummed varint stream; it also keeps
-// the latencies the graph was recorded at (Builder.SetBaseline).
+// the latencies the graph was recorded at (Builder.SetBaseline), not class
+// names (the recorder has them: emu run --graph saves the one-ℓ graph).
 //
 // Units: seconds for times and latencies, bytes for sizes, s/byte for G.
 //

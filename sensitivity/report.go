@@ -74,7 +74,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		p("\n")
 	}
-	if len(r.Classes) > 1 {
+	switch {
+	case len(r.Classes) < 2: // the report's own line says it all
+	case named(r.Classes):
+		r.writeNamedClasses(p)
+	default:
 		p("\nclass\tℓ\tλ\tλ left\tρ\n")
 		for _, c := range r.Classes {
 			p("%d\t%s\t%d\t%d\t%.4g\n", c.Class, FormatSeconds(c.L), c.LambdaRight, c.LambdaLeft, c.Rho)
@@ -133,5 +137,45 @@ func writeBreakpoints(p func(string, ...any), bps []Breakpoint) {
 	p("; largest jumps:")
 	for _, b := range jumps {
 		one(b)
+	}
+}
+
+// named reports whether a recorder named the classes (AnalyzeClasses).
+func named(cs []ClassSensitivity) bool {
+	for _, c := range cs {
+		if c.Name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// writeNamedClasses is the class table with names, and for the classes swept
+// alone their tolerances and number of critical latencies ("-" for the
+// others).
+func (r *Report) writeNamedClasses(p func(string, ...any)) {
+	keys := r.toleranceKeys()
+	p("\nclass\tname\tℓ\tλ\tλ left\tρ")
+	for _, k := range keys {
+		p("\ttolerance %s%%", k)
+	}
+	p("\tcritical latencies\n")
+	for _, c := range r.Classes {
+		p("%d\t%s\t%s\t%d\t%d\t%.4g", c.Class, c.Name, FormatSeconds(c.L), c.LambdaRight, c.LambdaLeft, c.Rho)
+		for _, k := range keys {
+			switch v, ok := c.Tolerance[k]; {
+			case !ok:
+				p("\t-")
+			case v == nil:
+				p("\tunbounded")
+			default:
+				p("\t%s", FormatSeconds(*v))
+			}
+		}
+		if c.Tolerance == nil {
+			p("\t-\n")
+		} else {
+			p("\t%d\n", len(c.CriticalLatencies))
+		}
 	}
 }

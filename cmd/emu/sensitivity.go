@@ -29,6 +29,7 @@ func newSensitivityCmd() *cobra.Command {
 		af       analyzeFlags
 		graphOut string
 		latency  string
+		class    string
 	)
 	cmd := &cobra.Command{
 		Use:   "sensitivity [FILE.toml]",
@@ -58,12 +59,22 @@ lengths, other factors) are charged L0 and moved by the same ΔL. Both modes add
 the time the network actually gave a message beyond its latency (bandwidth under
 contention) as a constant; none within a host.
 
+Per link class (wire mode): each message's ℓ terms are split by the link class of
+its route's cables (fat-tree host/levelN, dragonfly terminal/intra/inter, torusN,
+backbone; 'emu run --links' lists a platform's), each class at its links' latency
+in the run. The class table (JSON "classes", with "name") gives every class's λ
+and ρ, and for link classes their critical latencies and tolerances with that class
+alone moving over --range shifted to its latency. --class NAME sweeps that class as
+ℓ for the whole report, the other classes held. There is no switch latency in emu's
+topologies, so no per-switch class. --graph saves the one-ℓ graph.
+
 The graph keeps the run's order of events: where the application adapts to timing
 (HPL's ring broadcasts poll with MPI_Iprobe), predictions far from L0 overestimate
 what re-emulating at that latency gives.`,
 		Example: `  emu sensitivity
   emu sensitivity hpl.toml --range 1us:26us --tolerance 1,2,5 --json s.json --plot plots
   emu sensitivity hpl.toml --latency end-to-end --range 2us:52us
+  emu sensitivity examples/dragonfly.toml --class inter --json inter.json
   emu sensitivity --hpl-dat HPL.dat --platform cluster.xml --set network.model=cm02 --graph hpl.graph`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,7 +86,7 @@ what re-emulating at that latency gives.`,
 			if err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}
-			return runSensitivity(cmd, file, &sf, &af, graphOut, mode)
+			return runSensitivity(cmd, file, &sf, &af, graphOut, mode, class)
 		},
 	}
 	sf.add(cmd)
@@ -88,6 +99,7 @@ what re-emulating at that latency gives.`,
 	fl.StringVar(&af.lp, "lp", "", "write the LP (CPLEX LP format, ns) to this `FILE`")
 	fl.StringVar(&graphOut, "graph", "", "also write the execution graph to `FILE` (for emu analyze)")
 	fl.StringVar(&latency, "latency", "wire", latencyFlagHelp)
+	fl.StringVar(&class, "class", "", "sweep the latency of one link class `NAME` (host, levelN, terminal, intra, inter, torusN, backbone; emu run --links lists them), the others held at the run's (default: ℓ, every link at once)")
 	fl.BoolVar(&af.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
 	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
 	return cmd
@@ -95,7 +107,7 @@ what re-emulating at that latency gives.`,
 
 // runSensitivity checks the flags, emulates with the graph recorder, and
 // analyses the graph at the run's own latency.
-func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string, mode scenario.LatencyMode) error {
+func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string, mode scenario.LatencyMode, class string) error {
 	// Check the analysis flags before a possibly long emulation; L is the run's,
 	// known only afterwards, and the G-based figures (ρ_G) need a symbolic G the
 	// emulated graph does not have.
@@ -113,6 +125,9 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	if plan.App == scenario.AppJobs {
 		return fmt.Errorf("%s: sensitivity analyses one application's run, not a scenario's [[jobs]]", file)
+	}
+	if err := checkClassFlag(plan, class, mode); err != nil {
+		return err
 	}
 	opt := scenario.RunOptions{Graph: true, GraphLatency: mode}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
@@ -134,39 +149,64 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	// The other classes (latency factors' excess, wire mode) stay at the run's.
 	p.Latencies = res.Graph.Baseline()
-	rep, err := sensitivity.Analyze(res.Graph, p)
+	g, cg := res.Graph, res.ClassGraph
+	if class != "" {
+		if g, err = sweepOneClass(cg, class, &p, af.rangeL == ""); err != nil {
+			return err
+		}
+	}
+	rep, err := sensitivity.Analyze(g, p)
 	if err != nil {
 		return asFailure(err)
+	}
+	var scaled *scaledReport
+	if mode == scenario.WireLatency && class == "" {
+		scaled = scaledAnalysis(res.Graph, rep, p.Tolerances) // on the one-ℓ classes
+	}
+	if cg != nil {
+		// Each class alone, the others held, over the range shifted to its latency.
+		pc := p
+		pc.Latencies = cg.Graph.Baseline()
+		if rep.Classes, err = sensitivity.AnalyzeClasses(cg.Graph, pc, cg.Names, cg.Link); err != nil {
+			return asFailure(err)
+		}
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "emulated %s on %d ranks: simulated time %s", plan.App, res.Ranks, sensitivity.FormatSeconds(res.SimulatedTime))
 	if len(res.HPL) > 0 && res.HPL[0] != nil {
 		fmt.Fprintf(out, ", HPL Time %s", sensitivity.FormatSeconds(res.HPL[0].Time))
 	}
-	fmt.Fprintf(out, "\nℓ = %s; the run's L0 = %s\n", latencyMeaning(mode), sensitivity.FormatSeconds(res.GraphL))
+	if class != "" {
+		what := "latency of one " + class + " link"
+		if !cg.Link[p.Class] {
+			what = "excess (f−1)·L0 of latency " + class
+		}
+		fmt.Fprintf(out, "\nℓ = %s (class %d; the other classes held at the run's); the run's L0 = %s\n", what, p.Class, sensitivity.FormatSeconds(p.L0))
+	} else {
+		fmt.Fprintf(out, "\nℓ = %s; the run's L0 = %s\n", latencyMeaning(mode), sensitivity.FormatSeconds(res.GraphL))
+	}
 	if d := (rep.Runtime - res.SimulatedTime) / res.SimulatedTime; math.Abs(d) > graphAgreement {
 		fmt.Fprintf(out, "note: the graph at L0 gives %s, %+.3g%% off the run: %s\n",
 			sensitivity.FormatSeconds(rep.Runtime), 100*d, disagreementCause(mode))
 	}
-	if n := res.Graph.Classes(); mode == scenario.WireLatency && n > 1 {
+	if n := res.Graph.Classes(); mode == scenario.WireLatency && n > 1 && class == "" {
 		fmt.Fprintf(out, "note: %d latency factor(s) above 1 are classes 1..%d, held at (f−1)·L0 while ℓ moves; re-emulating with other links moves them too (last table)\n", n-1, n-1)
 	}
 	if err := rep.WriteTable(out); err != nil {
 		return asFailure(err)
 	}
-	var scaled *scaledReport
-	if mode == scenario.WireLatency {
-		if scaled = scaledAnalysis(res.Graph, rep, p.Tolerances); scaled != nil {
-			if err := writeScaled(out, scaled, p.Tolerances, p.L0); err != nil {
-				return asFailure(err)
-			}
+	if scaled != nil {
+		if err := writeScaled(out, scaled, p.Tolerances, p.L0); err != nil {
+			return asFailure(err)
 		}
 	}
-	return writeSensitivityOutputs(res.Graph, sensitivityJSON{rep, scaled}, p, af, graphOut)
+	return writeSensitivityOutputs(g, res.Graph, sensitivityJSON{rep, scaled}, p, af, graphOut)
 }
 
 // writeSensitivityOutputs writes the files asked for, each whole or not at all.
-func writeSensitivityOutputs(g *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
+// g is the analysed graph (the LP's), saved the one-ℓ graph (--graph: graph
+// files do not keep class names yet).
+func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
 	rep := doc.Report
 	if af.json != "" {
 		err := writeFileAtomic(af.json, func(w io.Writer) error {
@@ -186,7 +226,7 @@ func writeSensitivityOutputs(g *sensitivity.Graph, doc sensitivityJSON, p sensit
 	if af.lp != "" {
 		lat := make([]float64, max(g.Classes(), 1))
 		copy(lat, p.Latencies)
-		lat[0] = p.L0
+		lat[p.Class] = p.L0
 		err := writeFileAtomic(af.lp, func(w io.Writer) error {
 			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat})
 		})
@@ -196,7 +236,7 @@ func writeSensitivityOutputs(g *sensitivity.Graph, doc sensitivityJSON, p sensit
 	}
 	if graphOut != "" {
 		err := writeFileAtomic(graphOut, func(w io.Writer) error {
-			_, err := g.WriteTo(w)
+			_, err := saved.WriteTo(w)
 			return err
 		})
 		if err != nil {

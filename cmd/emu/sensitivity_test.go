@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -123,6 +124,8 @@ func TestSensitivityBadInput(t *testing.T) {
 		{[]string{"--set", "nosuch.key=1"}, "nosuch"},
 		{[]string{missing}, "none.toml"},
 		{[]string{"a.toml", "b.toml"}, "accepts at most 1 arg"},
+		{[]string{"--class", "level9"}, "--class level9: the platform's link classes are host"},
+		{[]string{"--class", "host", "--latency", "end-to-end"}, "--class host"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -350,5 +353,57 @@ func TestRunGraphLatencyFlag(t *testing.T) {
 	code, _, errOut := runCLI(t, "run", "-q", "--latency", "hops")
 	if code != exitInput || !strings.Contains(errOut, "--latency") {
 		t.Errorf("--latency hops: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestSensitivityClassFlag: on a two-level fat tree of 4 hosts (2 per leaf,
+// cm02) the report names both link classes, each with λ > 0; --class level1
+// sweeps the level-1 cables alone from their 1 µs, and its λ_L, tolerances and
+// critical latencies are the ones the per-class table gives for level1
+// without --class (the same analysis reached two ways); the one-ℓ report is
+// the same with or without the per-class table.
+func TestSensitivityClassFlag(t *testing.T) {
+	dir := t.TempDir()
+	fat := []string{"sensitivity", "-q", "--set", "platform.topology=fat-tree", "--set", "platform.fat_tree=2;2,2;1,1;1,1",
+		"--set", "network.model=cm02", "--tolerance", "1,5"}
+	all, one := filepath.Join(dir, "all.json"), filepath.Join(dir, "one.json")
+	if code, _, errOut := runCLI(t, append(fat, "--json", all)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, append(fat, "--json", one, "--class", "level1")...)
+	if code != 0 {
+		t.Fatalf("--class level1: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "ℓ = latency of one level1 link") || !strings.Contains(out, "L0 = 1.000000 µs") {
+		t.Errorf("--class level1 does not say what it sweeps:\n%s", out)
+	}
+	ma, mo := readReport(t, all), readReport(t, one)
+	byName := map[string]map[string]any{}
+	for _, c := range ma["classes"].([]any) {
+		c := c.(map[string]any)
+		byName[c["name"].(string)] = c
+	}
+	for _, n := range []string{"host", "level1"} {
+		if c := byName[n]; c == nil || !(c["lambda"].(float64) > 0) || c["tolerance_s"] == nil {
+			t.Errorf("class %s: %v, want λ > 0 and tolerances", n, c)
+		}
+	}
+	lv := byName["level1"]
+	if mo["class"] != lv["class"] || mo["lambda_L"] != lv["lambda"] || mo["L_s"] != lv["L_s"] {
+		t.Errorf("--class level1: class %v λ_L %v L %v; per-class table: %v %v %v",
+			mo["class"], mo["lambda_L"], mo["L_s"], lv["class"], lv["lambda"], lv["L_s"])
+	}
+	if a, b := fmt.Sprint(mo["tolerance_s"]), fmt.Sprint(lv["tolerance_s"]); a != b {
+		t.Errorf("--class level1 tolerances %s, per-class table %s", a, b)
+	}
+	if a, b := len(mo["critical_latencies_s"].([]any)), len(lv["critical_latencies_s"].([]any)); a != b {
+		t.Errorf("--class level1: %d critical latencies, per-class table %d", a, b)
+	}
+	// Every link at 1 µs: the critical paths are the same for every class, and
+	// ℓ's λ_L (most terms on one of them) lies between the largest class's
+	// and the classes' sum (each class's most terms, maybe on different ones).
+	lh, l1, lw := byName["host"]["lambda"].(float64), lv["lambda"].(float64), ma["lambda_L"].(float64)
+	if lw < max(lh, l1) || lw > lh+l1 {
+		t.Errorf("one-ℓ λ_L %v, per-class λ host %v, level1 %v", lw, lh, l1)
 	}
 }

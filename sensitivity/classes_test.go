@@ -1,0 +1,62 @@
+package sensitivity
+
+import (
+	"math"
+	"testing"
+)
+
+// TestAnalyzeClassesByHand: one message edge of rest 10 µs with 2 terms of
+// class 0 and 1 of class 1, racing a 12 µs computation. Both classes at 1 µs:
+// T = 10 + 2·1 + 1 = 13 µs, λ_0 = 2, λ_1 = 1. Class 0 alone (class 1 held at
+// 1 µs): T = max(11 + 2ℓ_0, 12) µs, a critical latency at ℓ_0 = 0.5 µs, and
+// the 10% tolerance (T ≤ 14.3 µs) at ℓ_0 = 1.65 µs. Class 1 alone: T =
+// 12 + ℓ_1 µs over [0, 2] µs, no critical latency, tolerance at 2.3 µs. The
+// range 0..2 µs given around L0 = 1 µs is shifted to each class's own 1 µs.
+func TestAnalyzeClassesByHand(t *testing.T) {
+	const us = 1e-6
+	b := NewBuilder(2)
+	a := b.Vertex(0, Calc, 0)
+	r := b.Vertex(1, Recv, 0)
+	c := b.Vertex(0, Calc, 12*us)
+	b.Edge(a, r, 10*us, LatTerm{0, 2}, LatTerm{1, 1})
+	b.Edge(a, c, 0)
+	g := mustBuild(t, b)
+	cs, err := AnalyzeClasses(g, Params{Latencies: []float64{us, us}, L0: us, Lmin: 0, Lmax: 2 * us, Tolerances: []float64{10}},
+		[]string{"terminal", "intra"}, []bool{true, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-15 }
+	want := []struct {
+		name     string
+		lambda   int64
+		critical []float64
+		tol      float64
+	}{
+		{"terminal", 2, []float64{0.5 * us}, 1.65 * us},
+		{"intra", 1, nil, 2.3 * us},
+	}
+	if len(cs) != 2 {
+		t.Fatalf("%d classes, want 2: %+v", len(cs), cs)
+	}
+	for i, w := range want {
+		got := cs[i]
+		if got.Name != w.name || got.LambdaRight != w.lambda || got.LambdaLeft != w.lambda || got.L != us {
+			t.Errorf("class %d: %+v, want %s with λ %d at 1 µs", i, got, w.name, w.lambda)
+		}
+		if len(got.CriticalLatencies) != len(w.critical) || len(w.critical) > 0 && !near(got.CriticalLatencies[0], w.critical[0]) {
+			t.Errorf("class %s: critical latencies %v, want %v", w.name, got.CriticalLatencies, w.critical)
+		}
+		if tl := got.Tolerance["10"]; tl == nil || !near(*tl, w.tol) {
+			t.Errorf("class %s: 10%% tolerance %v, want %g s", w.name, tl, w.tol)
+		}
+	}
+	// Without sweep, λ and names only.
+	cs, err = AnalyzeClasses(g, Params{Latencies: []float64{us, us}, L0: us, Tolerances: []float64{10}}, nil, []bool{false, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs[0].Tolerance != nil || cs[0].Name != "" || cs[1].Tolerance == nil {
+		t.Errorf("sweep [false true]: %+v", cs)
+	}
+}
