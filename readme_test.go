@@ -2,9 +2,13 @@ package emuproject
 
 import (
 	"bufio"
+	"encoding/csv"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -106,4 +110,95 @@ func TestReadmeTraffic(t *testing.T) {
 		t.Fatal("README's traffic section has no command block")
 	}
 	runBlocks(t, blocks)
+}
+
+// TestReadmeRealHPLTables checks the README's two tables of predictions
+// against real HPL (Calibration section) against the data they come from,
+// validation/testdata/realhpl/vm-2026-11-26: each cell's real median and
+// range, predicted time and error, recomputed from real_runs*.csv and
+// predicted.csv, so the README cannot state a figure the data does not hold.
+func TestReadmeRealHPLTables(t *testing.T) {
+	const dir = "validation/testdata/realhpl/vm-2026-11-26"
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs := map[string]string{} // id → the README's row label
+	cf, err := os.ReadFile(filepath.Join(dir, "configs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(cf)), "\n")[1:] {
+		f := strings.Fields(line)
+		n, _ := strconv.Atoi(f[1])
+		bcast := map[string]string{"1": "1ringM", "4": "long"}[f[5]]
+		cfgs[f[0]] = fmt.Sprintf("| %s×%s, N=%s, NB=%s, %s |", f[3], f[4], groupThousands(n), f[2], bcast)
+	}
+	preds := readCSV(t, filepath.Join(dir, "predicted.csv"))
+	for _, set := range []struct{ blas, real, tag string }{{"default", "real_runs.csv", "D"}, {"haswell", "real_runs_haswell.csv", "H"}} {
+		runs := map[string][]float64{}
+		for _, r := range readCSV(t, filepath.Join(dir, set.real)) {
+			v, err := strconv.ParseFloat(r["time_s"], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[r["id"]] = append(runs[r["id"]], v)
+		}
+		ids := make([]string, 0, len(runs))
+		for id := range runs {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			x := runs[id]
+			sort.Float64s(x)
+			med := x[len(x)/2]
+			if len(x)%2 == 0 {
+				med = (x[len(x)/2-1] + x[len(x)/2]) / 2
+			}
+			var cells []string
+			for i := 1; i <= 3; i++ {
+				for _, p := range preds {
+					if p["calibration"] == fmt.Sprint(set.tag, i) && p["family"] == "auto" && p["id"] == id {
+						v, _ := strconv.ParseFloat(p["predicted_s"], 64)
+						cells = append(cells, fmt.Sprintf("%.3f (%+.1f%%)", v, (v-med)/med*100))
+					}
+				}
+			}
+			row := fmt.Sprintf("%s %.3f s (%.3f–%.3f) | %s |", cfgs[id], med, x[0], x[len(x)-1], strings.Join(cells, " / "))
+			if !strings.Contains(string(readme), row+"\n") {
+				t.Errorf("%s: README lacks the row\n%s", set.blas, row)
+			}
+		}
+	}
+}
+
+func groupThousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func readCSV(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []map[string]string
+	for _, r := range rows[1:] {
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
 }
