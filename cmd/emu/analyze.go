@@ -29,6 +29,7 @@ type analyzeFlags struct {
 	class          int
 	json, plot, lp string
 	pairwise, mpi  bool
+	place          string // emu sensitivity --place: the hostfile to write
 }
 
 func newAnalyzeCmd() *cobra.Command {

@@ -68,6 +68,11 @@ alone moving over --range shifted to its latency. --class NAME sweeps that class
 ℓ for the whole report, the other classes held. There is no switch latency in emu's
 topologies, so no per-switch class. --graph saves the one-ℓ graph.
 
+--place FILE searches, on the graph, a placement of the ranks on the run's hosts that
+lowers T (swaps of two ranks between hosts; each message's link latency scaled to its
+new route), writes it as an smpirun hostfile and re-emulates with it: the graph's answer
+is first order, the re-emulation says what the placement is worth.
+
 The graph keeps the run's order of events: where the application adapts to timing
 (HPL's ring broadcasts poll with MPI_Iprobe), predictions far from L0 overestimate
 what re-emulating at that latency gives.`,
@@ -102,6 +107,7 @@ what re-emulating at that latency gives.`,
 	fl.StringVar(&class, "class", "", "sweep the latency of one link class `NAME` (host, levelN, terminal, intra, inter, torusN, backbone; emu run --links lists them), the others held at the run's (default: ℓ, every link at once)")
 	fl.BoolVar(&af.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
 	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
+	fl.StringVar(&af.place, "place", "", "search a placement of the ranks that lowers T on the graph (swaps between hosts), write it as an smpirun hostfile `FILE` and re-emulate with it")
 	return cmd
 }
 
@@ -116,7 +122,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		return err
 	}
 	if err := checkOutputs(outputPath{"--json", af.json, false}, outputPath{"--lp", af.lp, false},
-		outputPath{"--graph", graphOut, false}, outputPath{"--plot", af.plot, true}); err != nil {
+		outputPath{"--graph", graphOut, false}, outputPath{"--plot", af.plot, true}, outputPath{"--place", af.place, false}); err != nil {
 		return err
 	}
 	plan, err := sf.plan(file)
@@ -128,6 +134,9 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	if err := checkClassFlag(plan, class, mode); err != nil {
 		return err
+	}
+	if af.place != "" && mode != scenario.WireLatency {
+		return fmt.Errorf("--place: needs --latency wire (routes per link class), not %s", mode)
 	}
 	opt := scenario.RunOptions{Graph: true, GraphLatency: mode}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
@@ -200,7 +209,13 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 			return asFailure(err)
 		}
 	}
-	return writeSensitivityOutputs(g, res.Graph, sensitivityJSON{rep, scaled}, p, af, graphOut)
+	if err := writeSensitivityOutputs(g, res.Graph, sensitivityJSON{rep, scaled}, p, af, graphOut); err != nil {
+		return err
+	}
+	if af.place != "" {
+		return reportPlacement(out, af.place, sf, file, plan, res)
+	}
+	return nil
 }
 
 // writeSensitivityOutputs writes the files asked for, each whole or not at all.

@@ -126,6 +126,7 @@ func TestSensitivityBadInput(t *testing.T) {
 		{[]string{"a.toml", "b.toml"}, "accepts at most 1 arg"},
 		{[]string{"--class", "level9"}, "--class level9: the platform's link classes are host"},
 		{[]string{"--class", "host", "--latency", "end-to-end"}, "--class host"},
+		{[]string{"--place", "h.txt", "--latency", "end-to-end"}, "--place"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

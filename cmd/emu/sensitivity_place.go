@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/emu-hpc/emu/internal/atomicfile"
+	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// placeBudget is how many placements --place evaluates at most: each is one
+// pass over the graph.
+const placeBudget = 20000
+
+// placement is what --place found.
+type placement struct {
+	hosts        []int // host of each rank
+	before, best float64
+	swaps, evals int
+}
+
+// placeRanks searches, on the recorded per-class graph, for a placement of
+// the ranks on the hosts they occupy that lowers T (LLAMP Appendix J): swaps
+// of two ranks on different hosts, each kept when the graph's T drops, pass
+// after pass until a pass keeps none or placeBudget evaluations are spent.
+// Swaps keep every host's number of ranks, so the placement fits wherever the
+// run's did. A swap's T comes from the graph (each message's latency scaled
+// to the route between its ranks' new hosts), a first-order answer that the
+// caller checks by re-emulating.
+func placeRanks(cg *scenario.ClassGraph, plat *scenario.Platform, ranks int) (placement, error) {
+	topo, err := plat.Build()
+	if err != nil {
+		return placement{}, err
+	}
+	hosts := plat.Placement(ranks)
+	routes := map[[2]int]float64{}
+	route := func(a, b int) float64 {
+		k := [2]int{hosts[a], hosts[b]}
+		l, ok := routes[k]
+		if !ok {
+			l = topo.Route(k[0], k[1]).Latency
+			routes[k] = l
+		}
+		return l
+	}
+	pl := sensitivity.NewPlacer(cg.Graph, cg.Graph.Baseline(), cg.Link)
+	p := placement{hosts: hosts}
+	p.before = pl.Runtime(route)
+	p.best, p.evals = p.before, 1
+	for improved := true; improved && p.evals < placeBudget; {
+		improved = false
+		for i := 0; i < ranks && p.evals < placeBudget; i++ {
+			for j := i + 1; j < ranks && p.evals < placeBudget; j++ {
+				if hosts[i] == hosts[j] {
+					continue
+				}
+				hosts[i], hosts[j] = hosts[j], hosts[i]
+				t := pl.Runtime(route)
+				p.evals++
+				if t < p.best*(1-1e-12) {
+					p.best, improved = t, true
+					p.swaps++
+					continue
+				}
+				hosts[i], hosts[j] = hosts[j], hosts[i]
+			}
+		}
+	}
+	return p, nil
+}
+
+// writeHostfile writes the placement as an smpirun hostfile: rank r on line r.
+func writeHostfile(path string, plat *scenario.Platform, hosts []int) error {
+	var b strings.Builder
+	for _, h := range hosts {
+		b.WriteString(plat.HostName(h))
+		b.WriteByte('\n')
+	}
+	return atomicfile.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// reportPlacement runs --place: the search, the hostfile, and a re-emulation
+// with it that says what the placement is worth.
+func reportPlacement(out io.Writer, path string, sf *scenarioFlags, file string, plan *scenario.Plan, res *scenario.Result) error {
+	if res.ClassGraph == nil {
+		return fmt.Errorf("--place: needs the per-link-class graph of --latency wire")
+	}
+	p, err := placeRanks(res.ClassGraph, &plan.Platform, res.Ranks)
+	if err != nil {
+		return err
+	}
+	if err := writeHostfile(path, &plan.Platform, p.hosts); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	again := *sf
+	again.sets = append(append([]string(nil), sf.sets...), "platform.hostfile="+strconv.Quote(abs), `platform.placement="block"`)
+	plan2, err := again.plan(file)
+	if err != nil {
+		return err
+	}
+	res2, err := plan2.Run(scenario.RunOptions{})
+	if err != nil {
+		return runError(err)
+	}
+	fmt.Fprintf(out, "\nplacement (--place %s): %d swaps of ranks between hosts in %d graph evaluations; T on the graph %s → %s (%+.2f%%); re-emulated with it: %s (%+.2f%% against the run's %s)\n",
+		path, p.swaps, p.evals, sensitivity.FormatSeconds(p.before), sensitivity.FormatSeconds(p.best), 100*(p.best/p.before-1),
+		sensitivity.FormatSeconds(res2.SimulatedTime), 100*(res2.SimulatedTime/res.SimulatedTime-1), sensitivity.FormatSeconds(res.SimulatedTime))
+	return nil
+}
