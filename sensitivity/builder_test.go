@@ -12,6 +12,11 @@ import (
 // With o the send/recv cost and a message edge cost L+r, by hand:
 // T = c + o (send) + L + r + o (recv) + o (send back) + L + r + o (recv).
 func pingPong(c, o, r float64) *Builder {
+	return pingPongWith(c, o, r, 100, LatTerm{Class: 0, Count: 1})
+}
+
+// pingPongWith is pingPong with each message carrying bytes and the latency terms given.
+func pingPongWith(c, o, r, bytes float64, terms ...LatTerm) *Builder {
 	b := NewBuilder(2)
 	c0 := b.Vertex(0, Calc, c)
 	s0 := b.Vertex(0, Send, o)
@@ -21,8 +26,8 @@ func pingPong(c, o, r float64) *Builder {
 	b.Edge(c0, s0, 0)
 	b.Edge(s0, r0, 0)
 	b.Edge(r1, s1, 0)
-	b.EdgeBytes(s0, r1, r, 100, LatTerm{Class: 0, Count: 1})
-	b.EdgeBytes(s1, r0, r, 100, LatTerm{Class: 0, Count: 1})
+	b.EdgeBytes(s0, r1, r, bytes, terms...)
+	b.EdgeBytes(s1, r0, r, bytes, terms...)
 	return b
 }
 

@@ -9,18 +9,8 @@ import "testing"
 // each message costs 10 µs of links and 10/4 of its factor excess, by hand.
 func TestPlacerByHand(t *testing.T) {
 	const c, o, r = 2e-6, 1e-6, 0.5e-6
-	b := NewBuilder(2)
-	c0 := b.Vertex(0, Calc, c)
-	s0 := b.Vertex(0, Send, o)
-	r1 := b.Vertex(1, Recv, o)
-	s1 := b.Vertex(1, Send, o)
-	r0 := b.Vertex(0, Recv, o)
-	b.Edge(c0, s0, 0)
-	b.Edge(s0, r0, 0)
-	b.Edge(r1, s1, 0)
 	terms := []LatTerm{{Class: 0, Count: 2}, {Class: 1, Count: 1}, {Class: 2, Count: 1}}
-	b.Edge(s0, r1, r, terms...)
-	b.Edge(s1, r0, r, terms...)
+	b := pingPongWith(c, o, r, 0, terms...)
 	g, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
