@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/emu-hpc/emu/fluid"
@@ -32,8 +33,8 @@ type JobResult struct {
 // that of the jobs together. Recording a graph, a trace, a breakdown or
 // pivots applies to one application's run, not to jobs.
 func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
-	if opt.Graph || opt.Trace != nil || opt.Breakdown || opt.RecordPivots {
-		return nil, fmt.Errorf("a scenario with [[jobs]] records no execution graph, trace, breakdown or pivots")
+	if opt.Graph || opt.Breakdown || opt.RecordPivots {
+		return nil, fmt.Errorf("a scenario with [[jobs]] records no execution graph, breakdown or pivots")
 	}
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
 	res := &Result{App: AppJobs, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Results: []any{}}
@@ -81,8 +82,20 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 		m.Engine().System().RecordTraffic()
 		reach = newReachCounter(topo)
 	}
+	var tw *TraceWriter
+	if opt.Trace != nil {
+		if len(jobs) > 256 {
+			return nil, nil, fmt.Errorf("a trace of %d jobs: at most 256", len(jobs))
+		}
+		to := opt.TraceTo
+		if to == 0 {
+			to = math.Inf(1)
+		}
+		tw = NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
+	}
 	run := &machineRun{}
 	fns := make([]func(*ranks.World) error, len(jobs))
+	first := 0
 	for i, j := range jobs {
 		w, err := m.NewWorld(j.Place, j.Seed, j.Start)
 		if err != nil {
@@ -90,6 +103,10 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 		}
 		if reach != nil {
 			w.AddHook(reach.hookFor(j.Place))
+		}
+		if tw != nil {
+			w.AddHook(tw.JobHook(i, j.Name, first, j.Plan.Ranks))
+			first += j.Plan.Ranks
 		}
 		jr := &JobResult{Name: j.Name, App: j.Plan.App, Ranks: j.Plan.Ranks, Start: j.Start,
 			Result: &Result{App: j.Plan.App, Ranks: j.Plan.Ranks, Seed: j.Plan.Seed, Plan: j.Plan}}
@@ -105,6 +122,11 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 	for i, err := range m.Run(fns) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("job %s: %w", jobs[i].Name, err)
+		}
+	}
+	if tw != nil {
+		if err := tw.Close(); err != nil {
+			return nil, nil, fmt.Errorf("writing the trace: %w", err)
 		}
 	}
 	if reach != nil {

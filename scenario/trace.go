@@ -33,6 +33,9 @@ type TraceWriter struct {
 	arrow map[uint64]bool    // messages whose arrow start was written
 	buf   []byte             // scratch for one event
 	busy  []float64          // as GraphRecorder.busy: where each rank's timeline is explained
+	// names, if set, names each rank's process (jobs: "job NAME, rank r");
+	// else "rank N".
+	names []string
 }
 
 type tracePost struct {
@@ -183,7 +186,11 @@ func (t *TraceWriter) process(r int) {
 		return
 	}
 	t.named[r] = true
-	t.event(`{"ph":"M","pid":%d,"tid":0,"name":"process_name","args":{"name":"rank %d"}}`, r, r)
+	name := "rank " + strconv.Itoa(r)
+	if r < len(t.names) {
+		name = t.names[r]
+	}
+	t.event(`{"ph":"M","pid":%d,"tid":0,"name":"process_name","args":{"name":%s}}`, r, strconv.Quote(name))
 	t.event(`{"ph":"M","pid":%d,"tid":0,"name":"process_sort_index","args":{"sort_index":%d}}`, r, r)
 	t.event(`{"ph":"M","pid":%d,"tid":0,"name":"thread_name","args":{"name":"compute"}}`, r)
 	t.event(`{"ph":"M","pid":%d,"tid":1,"name":"thread_name","args":{"name":"mpi"}}`, r)
@@ -248,4 +255,32 @@ func cutColon(s string) (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// JobHook is the hook of job number job of a [[jobs]] machine trace whose
+// ranks start at global rank first (the jobs' ranks one after the other):
+// its ranks become processes first…first+n−1, named after the job, and its
+// message identities are made distinct from the other jobs' (each World
+// numbers its own messages). Jobs are numbered from 0, fewer than 256.
+func (t *TraceWriter) JobHook(job int, name string, first, n int) ranks.Hook {
+	for r := range n {
+		for len(t.names) <= first+r {
+			t.names = append(t.names, "")
+		}
+		t.names[first+r] = fmt.Sprintf("job %s, rank %d", name, r)
+	}
+	return func(ev *ranks.Event) {
+		e := *ev
+		e.Rank += first
+		if e.Peer >= 0 {
+			e.Peer += first
+		}
+		if e.MsgID != 0 {
+			e.MsgID = e.MsgID<<8 | uint64(job)
+		}
+		if e.RecvID != 0 {
+			e.RecvID = e.RecvID<<8 | uint64(job)
+		}
+		t.Hook(&e)
+	}
 }

@@ -172,8 +172,8 @@ draws link_classes.svg and link_hottest.svg.`,
 				return err
 			}
 			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
-			if plan.App == scenario.AppJobs && (graphOut != "" || traceOut != "" || plotDir != "" || pivotsOut != "") {
-				return fmt.Errorf("--graph, --trace, --plot and --record-pivots record one application's run, not a scenario's [[jobs]]")
+			if plan.App == scenario.AppJobs && (graphOut != "" || plotDir != "" || pivotsOut != "") {
+				return fmt.Errorf("--graph, --plot and --record-pivots record one application's run, not a scenario's [[jobs]] (--trace records them all)")
 			}
 			if jsonOut != "" {
 				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
