@@ -37,7 +37,7 @@ func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
 		return nil, fmt.Errorf("a scenario with [[jobs]] records no execution graph, breakdown or pivots")
 	}
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
-	res := &Result{App: AppJobs, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Results: []any{}}
+	res := &Result{App: AppJobs, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Results: []any{}, Bound: opt.Bound}
 	together, m, err := p.runMachine(topo, p.Jobs, opt)
 	if err != nil {
 		return nil, err

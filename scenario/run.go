@@ -17,6 +17,9 @@ import (
 // RunOptions says what a run records besides its results.
 type RunOptions struct {
 	Graph bool // record the execution graph (Result.Graph)
+	// Bound names the bound the plan was turned into (Plan.ApplyBound), for
+	// the result; "" for the run itself.
+	Bound string
 	// GraphLatency says what the graph's latency ℓ is: one link's latency
 	// (WireLatency, the default: hops+1 terms per message) or one message's
 	// end-to-end latency (EndToEndLatency: one term).
@@ -48,6 +51,7 @@ type Result struct {
 	App           string  `json:"app"`
 	Ranks         int     `json:"ranks"`
 	SimulatedTime float64 `json:"simulated_time_s"`
+	Bound         string  `json:"bound,omitempty"` // RunOptions.Bound
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult, []*replay.Result, []*pingpong.CongestorResult; [] for [[jobs]] (see Jobs)
@@ -127,7 +131,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	for _, h := range opt.Hooks {
 		w.AddHook(h)
 	}
-	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p}
+	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound}
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
 	err = p.runApp(w, res, opt)
 	res.WallTime = time.Since(start).Seconds()

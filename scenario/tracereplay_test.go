@@ -86,7 +86,13 @@ func replayPlan(t *testing.T, trace string, sets ...string) *Plan {
 	if err := os.WriteFile(filepath.Join(dir, "sub", "t.txt"), []byte(trace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(filepath.Join(dir, "s.toml"))
+	return loadPlan(t, filepath.Join(dir, "s.toml"), sets...)
+}
+
+// loadPlan loads the scenario file, applies the sets and validates it.
+func loadPlan(t *testing.T, file string, sets ...string) *Plan {
+	t.Helper()
+	s, err := Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,6 +116,7 @@ func newRunCmd() *cobra.Command {
 		plotDir, latencyMode        string
 		linksOut                    string
 		noAlone                     bool
+		bound                       string
 		maxIterations               int
 		precision                   string
 	)
@@ -171,7 +172,15 @@ draws link_classes.svg and link_hottest.svg.`,
 			if err != nil {
 				return err
 			}
-			opt := scenario.RunOptions{Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
+			if bound != "" {
+				if err := plan.ApplyBound(bound); err != nil {
+					return fmt.Errorf("--bound: %v", err)
+				}
+				if !isQuiet(cmd) {
+					fmt.Fprintf(cmd.ErrOrStderr(), "emu: the %s bound of this run (%s)\n", bound, boundMeaning[bound])
+				}
+			}
+			opt := scenario.RunOptions{Bound: bound, Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
 			if plan.App == scenario.AppJobs && (graphOut != "" || plotDir != "" || pivotsOut != "") {
 				return fmt.Errorf("--graph, --plot and --record-pivots record one application's run, not a scenario's [[jobs]] (--trace records them all)")
 			}
@@ -204,6 +213,7 @@ draws link_classes.svg and link_hottest.svg.`,
 	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
 	fl.StringVar(&linksOut, "links", "", "write the traffic per link, per link class and by highest class crossed to `FILE` (JSON, or CSV if FILE ends in .csv)")
 	fl.BoolVar(&noAlone, "no-alone", false, "[[jobs]]: do not run each job alone as well (no alone_s, no slowdown)")
+	fl.StringVar(&bound, "bound", "", "run a bound of the scenario (seed 002): contention-free (links cap each flow instead of sharing: SimGrid's FATPIPE) or compute-only (communication free: no latency, transfer time, MPI overheads or probe costs)")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
 	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
@@ -438,4 +448,10 @@ func printJobs(w io.Writer, res *scenario.Result) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.9g\t%.9g\t%s\t%s\n", j.Name, j.App, j.Ranks, j.Start, j.Time, alone, slow)
 	}
 	return tw.Flush()
+}
+
+// boundMeaning says in words what each --bound changes.
+var boundMeaning = map[string]string{
+	scenario.BoundContentionFree: "every link caps each flow at its capacity instead of sharing it",
+	scenario.BoundComputeOnly:    "communication is free: no latency, transfer time, MPI overheads or probe costs",
 }

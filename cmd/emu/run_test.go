@@ -126,6 +126,7 @@ func TestRunBadInput(t *testing.T) {
 		args []string
 		want string // the one line on stderr must start with this
 	}{
+		{"unknown bound", []string{"run", "--bound", "free"}, `emu: --bound: unknown bound "free" (contention-free or compute-only)`},
 		{"unknown topology", []string{"run", write("a.toml", "[platform]\ntopology = \"ring\"\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n")},
 			"emu: " + dir + "/a.toml:2: platform.topology: unknown topology \"ring\""},
 		{"negative bandwidth", []string{"run", write("b.toml", "[platform]\nhosts = 4\nlink_bandwidth = \"-1Gbps\"\n")},

@@ -1,0 +1,57 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/emu-hpc/emu/ranks"
+)
+
+// The two bounds of seed 002's decomposition (Wilke et al.), each the same
+// run on another network: contention-free, every link caps each flow at its
+// capacity instead of sharing it (SimGrid's FATPIPE; the flow-level model
+// without congestion, MACRELS), so the time lost to sharing is gone and
+// latencies, transfer times and software overheads stay; compute-only,
+// communication is free (no latency, no transfer time, no MPI overheads or
+// probe costs), so what remains of the MPI time is the application's own
+// synchronisation.
+const (
+	BoundContentionFree = "contention-free"
+	BoundComputeOnly    = "compute-only"
+)
+
+// freeBandwidth stands for an infinitely fast link: a message of a GB takes
+// 1e-21 s, below the resolution of any simulated time, while the max-min
+// arithmetic stays finite.
+const freeBandwidth = 1e30 // B/s
+
+// ApplyBound turns the plan into one of its bounds (BoundContentionFree,
+// BoundComputeOnly). A limiter link, being every flow of its host at once,
+// stays shared in the contention-free bound.
+func (p *Plan) ApplyBound(bound string) error {
+	pl, net := &p.Platform, &p.Network
+	switch bound {
+	case BoundContentionFree:
+		pl.Sharing, pl.BackboneSharing = SharingFatPipe, SharingFatPipe
+	case BoundComputeOnly:
+		pl.LinkLatency, pl.LoopbackLatency, pl.BackboneLatency = 0, 0, 0
+		pl.LinkBandwidth, pl.LoopbackBandwidth = freeBandwidth, freeBandwidth
+		if pl.BackboneBandwidth > 0 {
+			pl.BackboneBandwidth = freeBandwidth
+		}
+		if pl.LimiterBandwidth > 0 {
+			pl.LimiterBandwidth = freeBandwidth
+		}
+		net.SendOverhead, net.IsendOverhead, net.RecvOverhead = ranks.Table{}, ranks.Table{}, ranks.Table{}
+		net.LatFactor, net.BwFactor = ranks.Table{}, ranks.Table{}
+		net.IprobeCost, net.TestCost = 0, 0
+		net.TCPGamma, net.CrossTraffic = 0, 0
+	default:
+		return fmt.Errorf("unknown bound %q (%s or %s)", bound, BoundContentionFree, BoundComputeOnly)
+	}
+	for _, j := range p.Jobs {
+		if err := j.Plan.ApplyBound(bound); err != nil {
+			return err
+		}
+	}
+	return nil
+}
