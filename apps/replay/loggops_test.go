@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/sensitivity/goal"
 )
 
@@ -193,5 +194,67 @@ func TestLogGOPSRefusesTI(t *testing.T) {
 	_, err = RunLogGOPS(tr, goal.Params{})
 	if err == nil || !strings.Contains(err.Error(), "GOAL schedules only") {
 		t.Errorf("err = %v, want a refusal of the TI trace", err)
+	}
+}
+
+// TestContention replays the study's schedules three ways at LogGOPSim's
+// parameters of results.csv's L = 3 µs (logGP): under the loggops
+// semantics (LogGOPSim's runtime), under the MPI semantics on the
+// documented mapping (a flat cluster: a route is the two hosts' links, L/2
+// and 1/G each, so only messages of one host share a link), and the same
+// with the hosts' links joined by a shared backbone of 8/G bytes/s and no
+// latency (L and G of every route unchanged; 8 messages at full speed
+// through the whole machine). The table of README's "GOAL against
+// LogGOPSim" is this test's log (go test -run TestContention -v
+// ./apps/replay); the times are pinned to the replays' of 2026-11-26.
+func TestContention(t *testing.T) {
+	p := goal.Params{L: logGP.L, O: logGP.o, G: logGP.G, S: 65535}
+	backbone := &fluid.Backbone{Bandwidth: 8 / logGP.G}
+	pinned := map[string][3]float64{ // s: loggops, mpi flat, mpi with the backbone
+		"allreduce_recdoub_64":      {193158.696e-9, 153158.912e-9, 413271.296e-9},
+		"allreduce_ring_fifo_16":    {423749.460e-9, 423750e-9, 457500e-9},
+		"allreduce_ring_fifo_64":    {1673435.232e-9, 1673437.5e-9, 1921500e-9},
+		"binomialtreebcast_1024":    {130001.260e-9, 130001.44e-9, 130001.44e-9},
+		"dissemination_64":          {78000.756e-9, 78000.864e-9, 78006.912e-9},
+		"linear_alltoall_32":        {310570.834e-9, 310000e-9, 310000e-9},
+		"resnet_64":                 {27140291.976e-9, 26368293.056e-9, 208391344.448e-9},
+		"sample_binary_tree_32":     {65000e-9, 65000.09e-9, 65000.09e-9},
+		"sample_llamp_blocking":     {16000.054e-9, 16000.072e-9, 16000.072e-9},
+		"sample_llamp_non_blocking": {16000.054e-9, 16000.072e-9, 16000.072e-9},
+		"stencil2d_8x8_it50":        {2529487.6e-9, 2500000e-9, 2500000e-9},
+		"trace_bcast_4":             {73001.188e-9, 73000.432e-9, 73000.432e-9},
+	}
+	const relTol = 1e-9 // the pins have 12 digits or more
+	t.Logf("| schedule | ranks | LogGOPSim = loggops (µs) | mpi, flat (µs) | vs LogGOPSim | mpi, backbone 8/G (µs) | vs flat |")
+	t.Logf("|---|---|---|---|---|---|---|")
+	for _, name := range peerSchedules(t) {
+		tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), FormatAuto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lg, err := RunLogGOPS(tr, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat, err := Run(logGPWorld(t, tr.Ranks()), tr, Config{Speed: testSpeed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bone, err := Run(logGPWorldOn(t, tr.Ranks(), backbone), tr, Config{Speed: testSpeed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("| `%s` | %d | %.3f | %.3f | %+.2f%% | %.3f | %+.2f%% |", name, tr.Ranks(), lg.Time*1e6, flat.Time*1e6,
+			100*(flat.Time/lg.Time-1), bone.Time*1e6, 100*(bone.Time/flat.Time-1))
+		want, ok := pinned[name]
+		if !ok {
+			t.Errorf("%s: no pinned times", name)
+			continue
+		}
+		for i, got := range []float64{lg.Time, flat.Time, bone.Time} {
+			if math.Abs(got-want[i]) > relTol*want[i] {
+				t.Errorf("%s: %s %.12g s, pinned %.12g s", name, [...]string{"loggops", "mpi flat", "mpi backbone"}[i], got, want[i])
+			}
+		}
 	}
 }
