@@ -60,7 +60,9 @@ func logGPWorldOn(t testing.TB, n int, backbone *fluid.Backbone) *ranks.World {
 // LogGOPSim, resnet_64 2.8%, stencil2d_8x8_it50 1.2%, linear_alltoall_32
 // 0.18% — LogGOPSim charges every message's (s−1)·G on the receiving CPU
 // and spaces a NIC's sends by g + (s−1)·G, where emu overlaps transfers
-// with the CPU's work and shares links max-min.
+// with the CPU's work and shares links max-min. The loggops semantics
+// (RunLogGOPS) gives LogGOPSim's runtime on all of them
+// (TestLogGOPSimSemantics); TestContention tabulates the differences.
 func TestLogGOPSimMapping(t *testing.T) {
 	for _, tc := range []struct {
 		file     string
