@@ -137,6 +137,8 @@ func TestLogGOPSHandSolved(t *testing.T) {
 	noGap.Gap = 0
 	eager := defaults
 	eager.S = 200000
+	wideGap := defaults
+	wideGap.Gap = 10000 * ns
 	const threeSends = "num_ranks 2\nrank 0 {\nl1: send 1000b to 1 tag 0\nl2: send 1000b to 1 tag 1\nl3: send 1000b to 1 tag 2\n}\n" +
 		"rank 1 {\nl1: recv 1000b from 0 tag 0\nl2: recv 1000b from 0 tag 1\nl3: recv 1000b from 0 tag 2\n}\n"
 	const lateRecv = "num_ranks 2\nrank 0 {\nl1: send 100001b to 1 tag 0\nl2: calc 100\nl2 requires l1\n}\n" +
@@ -168,6 +170,17 @@ func TestLogGOPSHandSolved(t *testing.T) {
 		{"rendezvous holds the sender", strings.Replace(lateRecv, "calc 100\n", "calc 700000\n", 1), defaults, 750000},
 		// The same eager: the calc starts at o = 1500.
 		{"eager frees the sender", strings.Replace(lateRecv, "calc 100\n", "calc 700000\n", 1), eager, 701500},
+		// g = 10000: the second send waits for the NIC until
+		// g + (s−1)·G = 15994, arrives at 15994 + o + L = 19994 and is
+		// processed then (the CPU is free from 4000 + 7494 = 11494):
+		// 19994 + 7494 = 27488.
+		{"one nic", "num_ranks 2\nrank 0 {\nl1: send 1000b to 1 tag 0\nl2: send 1000b to 1 tag 1\n}\n" +
+			"rank 1 {\nl1: recv 1000b from 0 tag 0\nl2: recv 1000b from 0 tag 1\n}\n", wideGap, 27488},
+		// On nic 1 it leaves when the CPU is free, at o = 1500, arrives at
+		// 5500, and its receive (the sender's nic index, a gap timeline of
+		// its own) waits only for the CPU: 11494 + 7494 = 18988.
+		{"two nics", "num_ranks 2\nrank 0 {\nl1: send 1000b to 1 tag 0\nl2: send 1000b to 1 tag 1 nic 1\n}\n" +
+			"rank 1 {\nl1: recv 1000b from 0 tag 0\nl2: recv 1000b from 0 tag 1\n}\n", wideGap, 18988},
 		// LogGOPSim's CPUs are separate timelines and a dependency carries
 		// no time across them (§5.8): calc 200 on cpu 1 after calc 100 on
 		// cpu 0 starts at 0, the host's time is 200.
