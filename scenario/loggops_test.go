@@ -88,24 +88,6 @@ func TestLogGOPSScenarioErrors(t *testing.T) {
 		{"semantics for HPL", "[replay]\nsemantics = \"loggops\"\n" + logGOPSPlatform, nil,
 			"s.toml:2: replay.semantics: says how a trace replays, but the scenario's app is hpl"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{"s.toml": tc.scenario}
-			for k, v := range tc.files {
-				files[k] = v
-			}
-			dir := writeScenario(t, files)
-			s, err := Load(filepath.Join(dir, "s.toml"))
-			if err == nil {
-				_, err = s.Validate()
-			}
-			switch {
-			case err == nil:
-				t.Fatalf("no error, want %q", tc.want)
-			case !strings.Contains(err.Error(), tc.want):
-				t.Errorf("error %q\nwant it to contain %q", err, tc.want)
-			case strings.Contains(err.Error(), "\n"):
-				t.Errorf("error of several lines: %q", err)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
 	}
 }
