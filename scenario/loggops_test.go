@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -90,4 +91,27 @@ func TestLogGOPSScenarioErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
 	}
+}
+
+// TestLogGOPSManyRanks: above allPairsRanks, the routes from and to ranks 0
+// and 1 are compared; a flat cluster passes, a torus does not.
+func TestLogGOPSManyRanks(t *testing.T) {
+	const n = allPairsRanks + 2
+	var b strings.Builder
+	fmt.Fprintf(&b, "num_ranks %d\nrank 0 {\nl1: send 8b to %d tag 0\n}\n", n, n-1)
+	for r := 1; r < n-1; r++ {
+		fmt.Fprintf(&b, "rank %d {\n}\n", r)
+	}
+	fmt.Fprintf(&b, "rank %d {\nl1: recv 8b from 0 tag 0\n}\n", n-1)
+	platform := strings.Replace(logGOPSPlatform, "hosts = 64", fmt.Sprintf("hosts = %d", n), 1)
+	head := "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"loggops\"\n"
+	dir := writeScenario(t, map[string]string{"s.toml": head + platform, "t.goal": b.String()})
+	s, err := Load(filepath.Join(dir, "s.toml"))
+	p := mustPlan(t, s, err)
+	if p.LogGOPS.L != 3e-6 {
+		t.Errorf("L = %g s, want 3e-6", p.LogGOPS.L)
+	}
+	torus := strings.Replace(head+platform, `topology = "flat"`, "topology = \"torus\"\ntorus = [2, 1025]", 1)
+	torus = strings.Replace(torus, fmt.Sprintf("hosts = %d\n", n), "", 1)
+	wantScenarioError(t, torus, map[string]string{"t.goal": b.String()}, "loggops has one L and one G")
 }
