@@ -25,8 +25,9 @@ var allowed = map[string][]string{
 	"sensitivity": {"sensitivity", "internal/heap"},
 	"calibration": {"kernels", "models", "internal"},
 	"tune":        {"internal"},
-	// apps/replay reads GOAL schedules with sensitivity/goal's parser (and
-	// nothing else of sensitivity's).
+	// apps/replay reads GOAL schedules with sensitivity/goal's parser and
+	// runs its loggops semantics with sensitivity/goal's engine (and nothing
+	// else of sensitivity's).
 	"apps": {"apps", "ranks", "kernels", "models", "emu", "fluid", "sensitivity/goal"},
 }
 

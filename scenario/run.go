@@ -89,6 +89,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if p.App == AppJobs {
 		return p.runJobs(topo, opt)
 	}
+	if p.App == AppReplay && p.Semantics == replay.SemanticsLogGOPS {
+		return p.runLogGOPS(opt)
+	}
 	place := p.Platform.Placement(p.Ranks)
 	w, err := ranks.NewWorld(p.Network, topo, place, p.Seed)
 	if err != nil {

@@ -178,6 +178,13 @@ type ReplayTable struct {
 	// Format is "goal" or "ti"; left out, it is guessed from the file (a .goal
 	// extension or a num_ranks header is GOAL, anything else TI).
 	Format string `toml:"format"`
+	// Semantics is "mpi" (the default: ranks' MPI over the fluid network) or
+	// "loggops" (a GOAL schedule as LogGOPSim runs it, its LogGOPS parameters
+	// read from [network] and the platform: see Plan.LogGOPS).
+	Semantics string `toml:"semantics"`
+	// Gap is LogGOPS's g, the least time between two messages on one NIC
+	// (default 0); only the loggops semantics has it.
+	Gap Time `toml:"gap"`
 }
 
 // KernelsTable is [kernels]: the kernel mode and the time models, given inline as

@@ -51,25 +51,30 @@ func TestReplayScenarioErrors(t *testing.T) {
 		{"GOAL given as TI", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nformat = \"ti\"\n" + replayPlatform,
 			map[string]string{"t.goal": "num_ranks 1\nrank 0 {\ncalc 5\n}\n"}, "t.goal:1: want a rank number first"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{"s.toml": tc.scenario}
-			for k, v := range tc.files {
-				files[k] = v
-			}
-			dir := writeScenario(t, files)
-			s, err := Load(filepath.Join(dir, "s.toml"))
-			if err == nil {
-				_, err = s.Validate()
-			}
-			switch {
-			case err == nil:
-				t.Fatalf("no error, want %q", tc.want)
-			case !strings.Contains(err.Error(), tc.want):
-				t.Errorf("error %q\nwant it to contain %q", err, tc.want)
-			case strings.Contains(err.Error(), "\n"):
-				t.Errorf("error of several lines: %q", err)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
+	}
+}
+
+// wantScenarioError writes scenario as s.toml beside files, validates it and
+// checks that the error is one line containing want.
+func wantScenarioError(t *testing.T, scenario string, files map[string]string, want string) {
+	t.Helper()
+	all := map[string]string{"s.toml": scenario}
+	for k, v := range files {
+		all[k] = v
+	}
+	dir := writeScenario(t, all)
+	s, err := Load(filepath.Join(dir, "s.toml"))
+	if err == nil {
+		_, err = s.Validate()
+	}
+	switch {
+	case err == nil:
+		t.Fatalf("no error, want %q", want)
+	case !strings.Contains(err.Error(), want):
+		t.Errorf("error %q\nwant it to contain %q", err, want)
+	case strings.Contains(err.Error(), "\n"):
+		t.Errorf("error of several lines: %q", err)
 	}
 }
 

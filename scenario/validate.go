@@ -13,6 +13,7 @@ import (
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/sensitivity/goal"
 )
 
 // Plan is a validated scenario in the core's units: everything a run needs.
@@ -35,6 +36,11 @@ type Plan struct {
 	Window     int   // pingpong bandwidth window (0 = osu_bw's 64)
 
 	Trace *replay.Trace // app replay: the loaded trace (its ranks are the run's)
+	// Semantics is how the trace runs (replay.semantics); under
+	// SemanticsLogGOPS, LogGOPS holds the parameters read from the scenario
+	// (scenario/loggops.go) and no World is built.
+	Semantics replay.Semantics
+	LogGOPS   goal.Params
 
 	Congestor pingpong.CongestorConfig // app congestor
 
@@ -68,6 +74,13 @@ func (s *Scenario) Validate() (*Plan, error) {
 		}
 	default:
 		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong, ring, replay or congestor)", s.App))
+	}
+	if (s.Replay.Semantics != "" || s.Replay.Gap.Set) && p.App != AppReplay {
+		key := "replay.semantics"
+		if s.Replay.Semantics == "" {
+			key = "replay.gap"
+		}
+		return nil, s.errorAt(key, fmt.Sprintf("says how a trace replays, but the scenario's app is %s (set app = \"replay\")", p.App))
 	}
 	if s.Replay.File != "" && p.App != AppReplay {
 		return nil, s.errorAt("replay.file", fmt.Sprintf("a trace is given, but the scenario's app is %s (set app = \"replay\")", p.App))
@@ -123,6 +136,11 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
 		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%s hold %d ranks, the run needs %d",
 			p.Platform.capacity(), avail, p.Ranks))
+	}
+	if p.App == AppReplay {
+		if err := s.replaySemantics(p); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -42,6 +42,31 @@
 // ignored: each rank is one MPI process. The network is emu's, not
 // LogGOPSim's LogGP parameters.
 //
+// # The loggops semantics
+//
+// RunLogGOPS (scenario key replay.semantics = "loggops") replays a GOAL
+// schedule as LogGOPSim does instead (reference §5): a rank's CPU pays o
+// per send and per received message, the receiver's at the message's
+// arrival with its (s−1)·G, whether or not the receive is posted; its NIC
+// spaces sends, and receives, by g + (s−1)·G; a message takes L; one of
+// more than S bytes is rendezvous (the send completes at the match, with no
+// handshake latency); matching happens when the receiver processes the
+// message; cpu and nic indices are separate timelines, as in LogGOPSim;
+// nothing is shared between ranks. It gives LogGOPSim's printed runtime on
+// every schedule of the study, to the picosecond (TestLogGOPSimSemantics).
+//
+// It is a switch of the replay, not a network model of ranks, because what
+// differs is the MPI layer, not only the network: under ranks' MPI a
+// message matches at posting and moves as a flow while both CPUs work, and
+// the receive overhead is paid after the match; LogGOPSim pays the payload
+// on the receiving CPU and matches at processing. emu has one
+// implementation of those semantics, sensitivity/goal's engine (the one
+// `emu analyze` checks against LogGOPSim), and RunLogGOPS runs it; a second
+// copy inside ranks would be a replica to keep in lockstep (STYLE.md
+// habit 16). The price: TI traces and the other applications have no
+// loggops reading, and a loggops replay has no ranks' hooks (no trace, no
+// execution graph from the scenario; sensitivity/goal records its own).
+//
 // # Units and errors
 //
 // Seconds, bytes, flop/s. Bad input is an error "FILE:LINE: what" and never
@@ -50,7 +75,7 @@
 //
 // # Imports
 //
-// ranks, and sensitivity/goal for the GOAL parser (deps_test.go allows
-// exactly that package of sensitivity). No wall clock, no goroutine of
+// ranks, and sensitivity/goal for the GOAL parser and the loggops
+// semantics (deps_test.go allows exactly that package of sensitivity). No wall clock, no goroutine of
 // its own; file I/O only in Load.
 package replay

@@ -139,3 +139,38 @@ func TestTuneReplay(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestRunLogGOPS: emu run with replay.semantics = "loggops" prints
+// LogGOPSim's runtime of trace_bcast_4 (73 001.188 ns at L = 3 µs,
+// o = 5 µs, G = 0.018 ns/B; shared/peers/loggopsim/results.csv), and what
+// it cannot do is one line, exit status 2.
+func TestRunLogGOPS(t *testing.T) {
+	const goalFile = "../../sensitivity/goal/testdata/loggopsim/goal/trace_bcast_4.goal"
+	logGP := []string{"--set", "replay.semantics=loggops", "--set", "network.send_overhead=5us", "--set", "network.isend_overhead=5us",
+		"--set", "network.recv_overhead=5us", "--set", "network.link_latency=1.5us", "--set", "network.link_bandwidth=55.5555555556GBps"}
+	code, stdout, stderr := runCLI(t, append([]string{"run", "-q", "--replay", goalFile}, logGP...)...)
+	if code != exitOK || !strings.Contains(stdout, "7.3001188e-05") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want LogGOPSim's 7.3001188e-05 s", code, stdout, stderr)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name        string
+		args, extra []string // extra: after the LogGP --sets
+		want        string
+	}{
+		{"graph", []string{"run", "-q", "--replay", goalFile, "--graph", filepath.Join(dir, "g")}, nil, "replay.semantics = \"loggops\" has none"},
+		{"sensitivity", []string{"sensitivity", "-q", "--replay", goalFile}, nil, "emu analyze SCHEDULE.goal"},
+		{"TI trace", []string{"run", "-q", "--replay", "../../examples/replay-ring.txt"}, nil, "replay.semantics: loggops replays GOAL schedules only"},
+		{"overheads", []string{"run", "-q", "--replay", goalFile}, []string{"--set", "network.recv_overhead=1us"}, "--set network.recv_overhead=1us: network.recv_overhead: loggops has one overhead o"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append(append(append([]string{}, tc.args...), logGP...), tc.extra...)...)
+			if code != exitInput || stdout != "" {
+				t.Errorf("exit %d, stdout %q; want 2 and nothing", code, stdout)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q\nwant one line containing %q", stderr, tc.want)
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -183,6 +184,9 @@ draws link_classes.svg and link_hottest.svg.`,
 			opt := scenario.RunOptions{Bound: bound, Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
 			if plan.App == scenario.AppJobs && (graphOut != "" || plotDir != "" || pivotsOut != "") {
 				return fmt.Errorf("--graph, --plot and --record-pivots record one application's run, not a scenario's [[jobs]] (--trace records them all)")
+			}
+			if plan.Semantics == replay.SemanticsLogGOPS && (graphOut != "" || traceOut != "" || plotDir != "" || linksOut != "") {
+				return fmt.Errorf(`--graph, --trace, --plot and --links record ranks' run; replay.semantics = "loggops" has none`)
 			}
 			if jsonOut != "" {
 				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -131,6 +132,9 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	if plan.App == scenario.AppJobs {
 		return fmt.Errorf("%s: sensitivity analyses one application's run, not a scenario's [[jobs]]", file)
+	}
+	if plan.Semantics == replay.SemanticsLogGOPS {
+		return fmt.Errorf(`%s: replay.semantics = "loggops" runs no ranks to record a graph from; emu analyze SCHEDULE.goal analyses a schedule under LogGOPSim's semantics`, file)
 	}
 	if err := checkClassFlag(plan, class, mode); err != nil {
 		return err

@@ -1,0 +1,117 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// logGOPSPlatform is LogGOPSim's parameters of the study's runs (L = 3 µs,
+// o = 5 µs, G = 0.018 ns/byte, g = 0, S = 65535) written as a scenario: a
+// flat cluster whose routes cross two links of L/2 at 1/G bytes/s.
+const logGOPSPlatform = `
+[platform]
+topology = "flat"
+hosts = 64
+cores_per_host = 1
+link_latency = "1.5us"
+link_bandwidth = "55.5555555556GBps"
+speed = "1Gf"
+[network]
+send_overhead = "5us"
+isend_overhead = "5us"
+recv_overhead = "5us"
+eager_threshold = 65536
+`
+
+// TestLogGOPSScenario: replay.semantics = "loggops" on the scenario above
+// gives LogGOPSim's printed runtimes at L = 3 µs (results.csv).
+func TestLogGOPSScenario(t *testing.T) {
+	const peerGOAL = "../sensitivity/goal/testdata/loggopsim/goal/"
+	for _, tc := range []struct {
+		file string
+		want float64 // ns, LogGOPSim
+	}{
+		{"allreduce_recdoub_64", 193158.696},
+		{"resnet_64", 27140291.976},
+		{"stencil2d_8x8_it50", 2529487.600},
+		{"linear_alltoall_32", 310570.834},
+		{"trace_bcast_4", 73001.188},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path, err := filepath.Abs(peerGOAL + tc.file + ".goal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := writeScenario(t, map[string]string{"s.toml": "app = \"replay\"\n[replay]\nsemantics = \"loggops\"\nfile = \"" + path + "\"\n" + logGOPSPlatform})
+			s, err := Load(filepath.Join(dir, "s.toml"))
+			p := mustPlan(t, s, err)
+			res, err := p.Run(RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const relTol = 1e-12 // both on integer picoseconds
+			if got := res.SimulatedTime * 1e9; math.Abs(got-tc.want) > relTol*tc.want {
+				t.Errorf("loggops %.3f ns, LogGOPSim %.3f ns", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLogGOPSScenarioErrors: each scenario the loggops semantics cannot
+// read is one line naming the key.
+func TestLogGOPSScenarioErrors(t *testing.T) {
+	const two = "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n"
+	goalFile := map[string]string{"t.goal": two}
+	head := "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"loggops\"\n"
+	for _, tc := range []struct {
+		name, scenario string
+		files          map[string]string
+		want           string
+	}{
+		{"unknown semantics", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"logp\"\n" + logGOPSPlatform, goalFile,
+			`s.toml:4: replay.semantics: unknown semantics "logp" (mpi or loggops)`},
+		{"TI trace", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\nsemantics = \"loggops\"\n" + logGOPSPlatform,
+			map[string]string{"t.txt": "0 send 1 0 8\n1 recv 0 0 8\n"}, "s.toml:4: replay.semantics: loggops replays GOAL schedules only"},
+		{"overheads differ", head + strings.Replace(logGOPSPlatform, "recv_overhead = \"5us\"", "recv_overhead = \"1us\"", 1), goalFile,
+			"s.toml:16: network.recv_overhead: loggops has one overhead o"},
+		{"routes differ", head + strings.Replace(logGOPSPlatform, `topology = "flat"`, "topology = \"torus\"\ntorus = [4, 4, 4]", 1),
+			map[string]string{"t.goal": "num_ranks 3\nrank 0 {\nl1: send 8b to 2 tag 0\n}\nrank 1 {\n}\nrank 2 {\nl1: recv 8b from 0 tag 0\n}\n"},
+			"s.toml:4: replay.semantics: loggops has one L and one G, but ranks 0→1"},
+		{"ranks share a host", head + strings.Replace(logGOPSPlatform, "cores_per_host = 1", "cores_per_host = 2", 1), goalFile,
+			"replay.semantics: loggops gives each rank a host of its own; ranks 0 and 1 share host"},
+		{"no eager message", head + strings.Replace(logGOPSPlatform, "eager_threshold = 65536", "eager_threshold = 0", 1), goalFile,
+			"network.eager_threshold: loggops needs eager_threshold ≥ 1 byte"},
+		{"gap under mpi", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\ngap = \"1us\"\n" + logGOPSPlatform, goalFile,
+			"s.toml:4: replay.gap: LogGOPS's g has no meaning under replay.semantics = \"mpi\""},
+		{"semantics for HPL", "[replay]\nsemantics = \"loggops\"\n" + logGOPSPlatform, nil,
+			"s.toml:2: replay.semantics: says how a trace replays, but the scenario's app is hpl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
+	}
+}
+
+// TestLogGOPSManyRanks: above allPairsRanks, the routes from and to ranks 0
+// and 1 are compared; a flat cluster passes, a torus does not.
+func TestLogGOPSManyRanks(t *testing.T) {
+	const n = allPairsRanks + 2
+	var b strings.Builder
+	fmt.Fprintf(&b, "num_ranks %d\nrank 0 {\nl1: send 8b to %d tag 0\n}\n", n, n-1)
+	for r := 1; r < n-1; r++ {
+		fmt.Fprintf(&b, "rank %d {\n}\n", r)
+	}
+	fmt.Fprintf(&b, "rank %d {\nl1: recv 8b from 0 tag 0\n}\n", n-1)
+	platform := strings.Replace(logGOPSPlatform, "hosts = 64", fmt.Sprintf("hosts = %d", n), 1)
+	head := "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"loggops\"\n"
+	dir := writeScenario(t, map[string]string{"s.toml": head + platform, "t.goal": b.String()})
+	s, err := Load(filepath.Join(dir, "s.toml"))
+	p := mustPlan(t, s, err)
+	if p.LogGOPS.L != 3e-6 {
+		t.Errorf("L = %g s, want 3e-6", p.LogGOPS.L)
+	}
+	torus := strings.Replace(head+platform, `topology = "flat"`, "topology = \"torus\"\ntorus = [2, 1025]", 1)
+	torus = strings.Replace(torus, fmt.Sprintf("hosts = %d\n", n), "", 1)
+	wantScenarioError(t, torus, map[string]string{"t.goal": b.String()}, "loggops has one L and one G")
+}
