@@ -1,0 +1,95 @@
+package sensitivity
+
+import (
+	"math"
+	"testing"
+)
+
+// TestBandwidthToleranceOfATransfer: an application that computes a seconds and
+// moves c bytes over the class, T(b) = a + c/b. Its x% tolerance solves
+// a + c/b = (1+x/100)·(a + c/b0): b* = c / ((1+x/100)·(a + c/b0) − a). With
+// a = 1 s, c = 1e9 B, b0 = 1e10 B/s (T0 = 1.1 s): 1% → 9.009e9, 5% → 6.452e9,
+// 50% → 1.538e9 B/s. The search must return an emulated bandwidth
+// b ≥ b* (T within the target) with a bandwidth below it, within 1%, above the
+// target, and reuse its runs: T is linear in 1/b, so the interpolation lands
+// on b* at once and each tolerance takes a few emulations.
+func TestBandwidthToleranceOfATransfer(t *testing.T) {
+	const a, c, b0 = 1.0, 1e9, 1e10
+	T := func(b float64) float64 { return a + c/b }
+	calls := 0
+	emulate := func(b float64) (float64, error) { calls++; return T(b), nil }
+	pcts := []float64{5, 1, 50}
+	got, n, err := SearchBandwidthTolerances(BandwidthSearch{B0: b0, T0: T(b0)}, pcts, emulate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != calls {
+		t.Errorf("reported %d emulations, made %d", n, calls)
+	}
+	sum := 0
+	for i, x := range pcts {
+		r := got[i]
+		sum += r.Emulations
+		target := (1 + x/100) * T(b0)
+		want := c / (target - a)
+		if r.Percent != x || r.Bandwidth == nil || r.Exceeded == nil {
+			t.Fatalf("%g%%: %+v", x, r)
+		}
+		b, e := *r.Bandwidth, *r.Exceeded
+		t.Logf("%g%%: %.6g B/s (exact %.6g), exceeded at %.6g, %d emulations", x, b, want, e, r.Emulations)
+		if !(T(b) <= target && T(e) > target && e < b && b/e <= 1+DefaultBandwidthResolution) {
+			t.Errorf("%g%%: bracket [%g, %g] does not hold the target %g s", x, e, b, target)
+		}
+		if !(b >= want*(1-1e-12) && b <= want*(1+DefaultBandwidthResolution)) {
+			t.Errorf("%g%%: %g B/s, want within 1%% above %g", x, b, want)
+		}
+		if r.Emulations > 6 {
+			t.Errorf("%g%%: %d emulations, want ≤ 6 on a function linear in 1/b", x, r.Emulations)
+		}
+	}
+	if sum != n {
+		t.Errorf("per-tolerance emulations add up to %d, total %d", sum, n)
+	}
+}
+
+// TestBandwidthToleranceOfAStep: T jumps from 1 to 2 s below b = 0.3·b0 (an
+// application that changes its algorithm), so interpolation is useless and the
+// search must still close a 1% bracket around 0.3·b0, by halving and then
+// bisecting: 2 halvings, then about log2(ln 2 / ln 1.01) ≈ 7 halvings of
+// the bracket at up to two probes each (measured: 11 in all).
+func TestBandwidthToleranceOfAStep(t *testing.T) {
+	const b0 = 1e10
+	T := func(b float64) float64 {
+		if b < 0.3*b0 {
+			return 2
+		}
+		return 1
+	}
+	got, n, err := SearchBandwidthTolerances(BandwidthSearch{B0: b0, T0: 1}, []float64{10}, func(b float64) (float64, error) { return T(b), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, e := *got[0].Bandwidth, *got[0].Exceeded
+	t.Logf("%.6g B/s, exceeded at %.6g, %d emulations", b, e, n)
+	if !(b >= 0.3*b0 && e < 0.3*b0 && b/e <= 1.01) || n > 14 {
+		t.Errorf("[%g, %g] in %d emulations, want a 1%% bracket of %g in ≤ 14", e, b, n, 0.3*b0)
+	}
+}
+
+// TestBandwidthToleranceNotReached: a run that never moves data over the class
+// meets every tolerance down to the floor (b0/1024, ten halvings) and says so.
+func TestBandwidthToleranceNotReached(t *testing.T) {
+	got, n, err := SearchBandwidthTolerances(BandwidthSearch{B0: 1e10, T0: 1}, []float64{1, 2}, func(float64) (float64, error) { return 1, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Bandwidth != nil || got[1].Bandwidth != nil || n != 10 || got[0].Emulations != 10 || got[1].Emulations != 0 {
+		t.Errorf("%+v, %d emulations; want no answer after 10 halvings, reused", got, n)
+	}
+	if _, _, err := SearchBandwidthTolerances(BandwidthSearch{B0: 0, T0: 1}, nil, nil); err == nil {
+		t.Error("a zero bandwidth was accepted")
+	}
+	if _, _, err := SearchBandwidthTolerances(BandwidthSearch{B0: 1, T0: 1}, []float64{math.NaN()}, nil); err == nil {
+		t.Error("a NaN tolerance was accepted")
+	}
+}
