@@ -93,3 +93,37 @@ func TestBandwidthToleranceNotReached(t *testing.T) {
 		t.Error("a NaN tolerance was accepted")
 	}
 }
+
+// TestRestScaledMovesTheClassMessages: rank 0 computes 1 s, then sends 1 s of
+// bandwidth time over class 1 (one class-1 term) to rank 1, which also waits for
+// a class-2 message of 3 s rest from rank 2. At ℓ = 0, T = max(1 + 1, 3) = 3 s;
+// class 1 three times slower: max(1 + 3, 3) = 4 s; its 50% tolerance
+// (T ≤ 4.5 s) is s = 3.5, and class 2's 50% is s = 1.5. A class no edge
+// carries never degrades T (nil).
+func TestRestScaledMovesTheClassMessages(t *testing.T) {
+	b := NewBuilder(3)
+	c0 := b.Vertex(0, Calc, 1)
+	s0 := b.Vertex(0, Send, 0)
+	b.Edge(c0, s0, 0)
+	s2 := b.Vertex(2, Send, 0)
+	r := b.Vertex(1, Recv, 0)
+	b.EdgeBytes(s0, r, 1, 1e9, LatTerm{Class: 1, Count: 1})
+	b.EdgeBytes(s2, r, 3, 3e9, LatTerm{Class: 2, Count: 1})
+	g := mustBuild(t, b)
+	lat := []float64{0, 0, 0}
+	if got := g.RestScaled(1, 3).Runtime(lat); got != 4 {
+		t.Errorf("class 1 ×3: T = %g s, want 4", got)
+	}
+	for _, c := range []struct {
+		class int
+		want  float64
+	}{{1, 3.5}, {2, 1.5}} {
+		s := PredictBandwidthScale(g, lat, c.class, 50, 1024)
+		if s == nil || math.Abs(*s-c.want) > 1e-9 {
+			t.Errorf("class %d: 50%% tolerance at s = %v, want %g", c.class, s, c.want)
+		}
+	}
+	if s := PredictBandwidthScale(g, lat, 3, 50, 1024); s != nil {
+		t.Errorf("class 3 (no edge): tolerance %g, want none", *s)
+	}
+}
