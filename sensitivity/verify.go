@@ -63,8 +63,8 @@ type VerifiedCurvePoint struct {
 type Verification struct {
 	Points     []VerifiedPoint      `json:"verified"`
 	Curve      []VerifiedCurvePoint `json:"verified_curve"`
-	Graphs     int                  `json:"graphs"`     // graphs the curve uses, the recorded run's included
-	Emulations int                  `json:"emulations"` // the recorded run and the re-emulations
+	Graphs     int                  `json:"verify_graphs"`     // graphs the curve uses, the recorded run's included
+	Emulations int                  `json:"verify_emulations"` // the recorded run and the re-emulations
 }
 
 // anchor is a latency whose time is known by emulation, with the graph that
