@@ -182,7 +182,8 @@ func (s BandwidthSearch) search(pct float64, known *[]bwSample, run func(float64
 // scales every message that crosses c: right for routes whose links share one
 // bandwidth (emu's topologies, but a backbone), an overestimate for messages
 // that a slower class binds. RestScaled is that graph; its T is convex and
-// non-decreasing in s (each path's cost is linear in s with a slope ≥ 0).
+// non-decreasing in s (each path's cost is linear in s with a slope ≥ 0), and
+// BandwidthPieces gives it exactly (bandwidth_lp.go).
 
 // RestScaled returns g with the rest of every edge that carries class-c
 // latency terms multiplied by s ≥ 0 (the other fields shared, not copied).
@@ -196,30 +197,4 @@ func (g *Graph) RestScaled(class int, s float64) *Graph {
 		h.eRest[e] = r
 	}
 	return &h
-}
-
-// predictBisections bounds the halvings of the graph's bandwidth tolerance
-// search: the bracket in s shrinks to 2⁻⁴⁰ of its start, far below the
-// re-emulated search's 1%.
-const predictBisections = 40
-
-// PredictBandwidthScale is the graph's bandwidth tolerance of class c: the
-// largest s ≤ maxScale with T(RestScaled(c, s)) ≤ (1+pct/100)·T(g) at
-// latencies lat; nil when T stays within that up to maxScale.
-func PredictBandwidthScale(g *Graph, lat []float64, class int, pct, maxScale float64) *float64 {
-	target := (1 + pct/100) * g.Runtime(lat)
-	at := func(s float64) float64 { return g.RestScaled(class, s).Runtime(lat) }
-	if at(maxScale) <= target {
-		return nil
-	}
-	lo, hi := 1.0, maxScale
-	for range predictBisections {
-		mid := math.Sqrt(lo * hi)
-		if at(mid) <= target {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return &lo
 }

@@ -118,12 +118,77 @@ func TestRestScaledMovesTheClassMessages(t *testing.T) {
 		class int
 		want  float64
 	}{{1, 3.5}, {2, 1.5}} {
-		s := PredictBandwidthScale(g, lat, c.class, 50, 1024)
+		s := bisectScale(g, lat, c.class, 50, 1024)
 		if s == nil || math.Abs(*s-c.want) > 1e-9 {
 			t.Errorf("class %d: 50%% tolerance at s = %v, want %g", c.class, s, c.want)
 		}
 	}
-	if s := PredictBandwidthScale(g, lat, 3, 50, 1024); s != nil {
+	if s := bisectScale(g, lat, 3, 50, 1024); s != nil {
 		t.Errorf("class 3 (no edge): tolerance %g, want none", *s)
 	}
+}
+
+// TestBandwidthPiecesByHand: on the graph of TestRestScaledMovesTheClassMessages,
+// class 1's T(s) = max(1 + s, 3): flat at 3 up to the critical scale s = 2, then
+// slope 1 (the 1 s of rest the class carries); class 2's T = max(2, 3s) has
+// slope 3 from s = 1 and no breakpoint. The tolerances read off the pieces are
+// those bisectScale bisects to: 3.5 and 1.5 for 50%.
+func TestBandwidthPiecesByHand(t *testing.T) {
+	b := NewBuilder(3)
+	c0 := b.Vertex(0, Calc, 1)
+	s0 := b.Vertex(0, Send, 0)
+	b.Edge(c0, s0, 0)
+	s2 := b.Vertex(2, Send, 0)
+	r := b.Vertex(1, Recv, 0)
+	b.EdgeBytes(s0, r, 1, 1e9, LatTerm{Class: 1, Count: 1})
+	b.EdgeBytes(s2, r, 3, 3e9, LatTerm{Class: 2, Count: 1})
+	g := mustBuild(t, b)
+	lat := []float64{0, 0, 0}
+	for _, c := range []struct {
+		class int
+		want  []BandwidthPiece
+		tol50 float64
+	}{
+		{1, []BandwidthPiece{{1, 3, 0}, {2, 3, 1}}, 3.5},
+		{2, []BandwidthPiece{{1, 3, 3}}, 1.5},
+	} {
+		got, err := BandwidthPieces(g, lat, c.class, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(c.want) {
+			t.Fatalf("class %d: pieces %+v, want %+v", c.class, got, c.want)
+		}
+		for i, w := range c.want {
+			if math.Abs(got[i].Scale-w.Scale) > 1e-9 || math.Abs(got[i].T-w.T) > 1e-9 || math.Abs(got[i].Slope-w.Slope) > 1e-9 {
+				t.Errorf("class %d piece %d: %+v, want %+v", c.class, i, got[i], w)
+			}
+		}
+		s := ScaleAtTolerance(got, 50, 8)
+		p := bisectScale(g, lat, c.class, 50, 8)
+		if s == nil || p == nil || math.Abs(*s-c.tol50) > 1e-9 || math.Abs(*p-c.tol50) > 1e-9 {
+			t.Errorf("class %d: 50%% at %v (pieces) and %v (bisection), want %g", c.class, s, p, c.tol50)
+		}
+	}
+}
+
+// bisectScale is the plain reference for ScaleAtTolerance: the largest s ≤
+// maxScale with T(RestScaled(class, s)) ≤ (1+pct/100)·T(g), by 40 halvings of
+// [1, maxScale]; nil when T stays within that up to maxScale.
+func bisectScale(g *Graph, lat []float64, class int, pct, maxScale float64) *float64 {
+	target := (1 + pct/100) * g.Runtime(lat)
+	at := func(s float64) float64 { return g.RestScaled(class, s).Runtime(lat) }
+	if at(maxScale) <= target {
+		return nil
+	}
+	lo, hi := 1.0, maxScale
+	for range 40 {
+		mid := math.Sqrt(lo * hi)
+		if at(mid) <= target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return &lo
 }
