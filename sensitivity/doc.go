@@ -59,8 +59,9 @@
 // recorded ones depart (TestVerifyFollowsAnAdaptiveApplication). The graph
 // holds contended bandwidth time as constants, so a link class's bandwidth
 // tolerance is searched over re-emulations (SearchBandwidthTolerances,
-// TestBandwidthToleranceOfATransfer); RestScaled and PredictBandwidthScale give
-// the graph's answer beside it (TestRestScaledMovesTheClassMessages).
+// TestBandwidthToleranceOfATransfer); RestScaled and BandwidthPieces give
+// the graph's answer beside it, its critical bandwidths exactly
+// (TestBandwidthPiecesByHand).
 //
 // The graph file (format.go) is a checksummed varint stream; it also keeps
 // the latencies the graph was recorded at (Builder.SetBaseline), not class

@@ -19,6 +19,11 @@ type bandwidthClass struct {
 	Bandwidth float64                          `json:"bandwidth_Bps"` // the run's
 	Tolerance []sensitivity.BandwidthTolerance `json:"tolerance"`
 	Emulated  []bandwidthPoint                 `json:"emulated"`
+	// The graph's view (bandwidth time of messages crossing the class scaled):
+	// dT/dG at the run's bandwidth (bytes) and the bandwidths where its T(G)
+	// changes slope, down to the least bandwidth searched (or b0/1024).
+	LambdaG  float64   `json:"lambda_G"`
+	Critical []float64 `json:"critical_bandwidths_Bps"`
 }
 
 // bandwidthPoint is T at one bandwidth of the class: re-emulated and the graph's.
@@ -72,8 +77,24 @@ func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandw
 		if err != nil {
 			return nil, asFailure(fmt.Errorf("class %s: %w", name, err))
 		}
+		least := b0
+		for b := range seen {
+			least = min(least, b)
+		}
+		smax := b0 / least
+		if len(seen) == 1 {
+			smax = 1 / sensitivity.DefaultBandwidthFloor
+		}
+		pieces, err := sensitivity.BandwidthPieces(cg.Graph, lat, c, smax)
+		if err != nil {
+			return nil, asFailure(fmt.Errorf("class %s: %w", name, err))
+		}
+		bc.LambdaG = pieces[0].Slope * b0
+		for _, pc := range pieces[1:] {
+			bc.Critical = append(bc.Critical, b0/pc.Scale)
+		}
 		for k := range tols {
-			if s := sensitivity.PredictBandwidthScale(cg.Graph, lat, c, tols[k].Percent, 1/sensitivity.DefaultBandwidthFloor); s != nil {
+			if s := sensitivity.ScaleAtTolerance(pieces, tols[k].Percent, smax); s != nil {
 				b := b0 / *s
 				tols[k].Predicted = &b
 			}
@@ -104,6 +125,14 @@ func writeBandwidth(w io.Writer, classes []bandwidthClass) error {
 		}
 	}
 	for _, bc := range classes {
+		fmt.Fprintf(tw, "\n%s: the graph's λ_G = %.6g bytes; %d critical bandwidth(s) down to %s", bc.Name, bc.LambdaG, len(bc.Critical), formatBps(&bc.Emulated[len(bc.Emulated)-1].Bandwidth))
+		for i, b := range bc.Critical {
+			if i == maxPrintedCritical {
+				fmt.Fprintf(tw, " … (all in --json)")
+				break
+			}
+			fmt.Fprintf(tw, " %s", formatBps(&b))
+		}
 		fmt.Fprintf(tw, "\n%s bandwidth\tG\tT (emulated)\tT (graph)\n", bc.Name)
 		for _, p := range bc.Emulated {
 			fmt.Fprintf(tw, "%s\t%.4g s/B\t%s\t%s\n", formatBps(&p.Bandwidth), p.G,
@@ -112,6 +141,9 @@ func writeBandwidth(w io.Writer, classes []bandwidthClass) error {
 	}
 	return tw.Flush()
 }
+
+// maxPrintedCritical is how many critical bandwidths the table lists.
+const maxPrintedCritical = 4
 
 // formatBps prints a bandwidth in GB/s with 4 significant digits, "—" for none.
 func formatBps(b *float64) string {

@@ -115,6 +115,20 @@ func TestSensitivityBandwidthTolerance(t *testing.T) {
 	if bc["name"] != "host" || bc["bandwidth_Bps"].(float64) != 1e10 {
 		t.Errorf("class %v at %v B/s, want host at 1e10", bc["name"], bc["bandwidth_Bps"])
 	}
+	// Every message of the flat cluster crosses class host, whose rest is its
+	// bandwidth time (cm02: bytes/B, stretched where flows share a link), so the
+	// graph's per-class λ_G (Σ rest·B over the critical path) is the report's
+	// λ_G (Σ bytes) but for contention: measured +1.1%.
+	if lg, all := bc["lambda_G"].(float64), readReport(t, js)["lambda_G"].(float64); !(math.Abs(lg-all) <= 0.05*all) {
+		t.Errorf("class host λ_G %g bytes, report's λ_G %g: more than 5%% apart", lg, all)
+	}
+	prev := bc["bandwidth_Bps"].(float64)
+	for _, c := range bc["critical_bandwidths_Bps"].([]any) {
+		if b := c.(float64); !(b < prev) {
+			t.Errorf("critical bandwidths %v not decreasing below the run's", bc["critical_bandwidths_Bps"])
+		}
+		prev = c.(float64)
+	}
 	for _, x := range bc["tolerance"].([]any) {
 		tol := x.(map[string]any)
 		pct := tol["percent"].(float64)
