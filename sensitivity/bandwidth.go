@@ -131,19 +131,26 @@ func (s BandwidthSearch) search(pct float64, known *[]bwSample, run func(float64
 			over = k
 		}
 	}
-	for over.b == 0 {
-		b := met.b / 2
-		if b < s.Floor*s.B0 {
-			return res, nil // within the target down to the floor
-		}
+	// probe emulates at b and moves the bracket's end on its side.
+	probe := func(b float64) error {
 		t, err := run(b)
 		if err != nil {
-			return res, err
+			return err
 		}
 		if t <= target {
 			met = bwSample{b, t}
 		} else {
 			over = bwSample{b, t}
+		}
+		return nil
+	}
+	for over.b == 0 {
+		b := met.b / 2
+		if b < s.Floor*s.B0 {
+			return res, nil // within the target down to the floor
+		}
+		if err := probe(b); err != nil {
+			return res, err
 		}
 	}
 	bisect := false // the last probe left more than half the bracket: halve it next
@@ -158,14 +165,8 @@ func (s BandwidthSearch) search(pct float64, known *[]bwSample, run func(float64
 			q := math.Sqrt(1 + s.Resolution)
 			b = math.Min(math.Max(1/g, over.b*q), met.b/q)
 		}
-		t, err := run(b)
-		if err != nil {
+		if err := probe(b); err != nil {
 			return res, err
-		}
-		if t <= target {
-			met = bwSample{b, t}
-		} else {
-			over = bwSample{b, t}
 		}
 		bisect = !bisect && math.Log(met.b/over.b) > width/2
 	}

@@ -94,13 +94,11 @@ func TestBandwidthToleranceNotReached(t *testing.T) {
 	}
 }
 
-// TestRestScaledMovesTheClassMessages: rank 0 computes 1 s, then sends 1 s of
-// bandwidth time over class 1 (one class-1 term) to rank 1, which also waits for
-// a class-2 message of 3 s rest from rank 2. At ℓ = 0, T = max(1 + 1, 3) = 3 s;
-// class 1 three times slower: max(1 + 3, 3) = 4 s; its 50% tolerance
-// (T ≤ 4.5 s) is s = 3.5, and class 2's 50% is s = 1.5. A class no edge
-// carries never degrades T (nil).
-func TestRestScaledMovesTheClassMessages(t *testing.T) {
+// threeRanks: rank 0 computes 1 s, then sends 1 s of bandwidth time over class 1
+// (one class-1 term) to rank 1, which also waits for a class-2 message of 3 s
+// rest from rank 2.
+func threeRanks(t *testing.T) *Graph {
+	t.Helper()
 	b := NewBuilder(3)
 	c0 := b.Vertex(0, Calc, 1)
 	s0 := b.Vertex(0, Send, 0)
@@ -110,6 +108,15 @@ func TestRestScaledMovesTheClassMessages(t *testing.T) {
 	b.EdgeBytes(s0, r, 1, 1e9, LatTerm{Class: 1, Count: 1})
 	b.EdgeBytes(s2, r, 3, 3e9, LatTerm{Class: 2, Count: 1})
 	g := mustBuild(t, b)
+	return g
+}
+
+// TestRestScaledMovesTheClassMessages, on threeRanks: at ℓ = 0, T = max(1 + 1, 3) = 3 s;
+// class 1 three times slower: max(1 + 3, 3) = 4 s; its 50% tolerance
+// (T ≤ 4.5 s) is s = 3.5, and class 2's 50% is s = 1.5. A class no edge
+// carries never degrades T (nil).
+func TestRestScaledMovesTheClassMessages(t *testing.T) {
+	g := threeRanks(t)
 	lat := []float64{0, 0, 0}
 	if got := g.RestScaled(1, 3).Runtime(lat); got != 4 {
 		t.Errorf("class 1 ×3: T = %g s, want 4", got)
@@ -128,21 +135,13 @@ func TestRestScaledMovesTheClassMessages(t *testing.T) {
 	}
 }
 
-// TestBandwidthPiecesByHand: on the graph of TestRestScaledMovesTheClassMessages,
+// TestBandwidthPiecesByHand, on threeRanks:
 // class 1's T(s) = max(1 + s, 3): flat at 3 up to the critical scale s = 2, then
 // slope 1 (the 1 s of rest the class carries); class 2's T = max(2, 3s) has
 // slope 3 from s = 1 and no breakpoint. The tolerances read off the pieces are
 // those bisectScale bisects to: 3.5 and 1.5 for 50%.
 func TestBandwidthPiecesByHand(t *testing.T) {
-	b := NewBuilder(3)
-	c0 := b.Vertex(0, Calc, 1)
-	s0 := b.Vertex(0, Send, 0)
-	b.Edge(c0, s0, 0)
-	s2 := b.Vertex(2, Send, 0)
-	r := b.Vertex(1, Recv, 0)
-	b.EdgeBytes(s0, r, 1, 1e9, LatTerm{Class: 1, Count: 1})
-	b.EdgeBytes(s2, r, 3, 3e9, LatTerm{Class: 2, Count: 1})
-	g := mustBuild(t, b)
+	g := threeRanks(t)
 	lat := []float64{0, 0, 0}
 	for _, c := range []struct {
 		class int
