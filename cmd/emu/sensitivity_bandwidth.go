@@ -22,8 +22,9 @@ type bandwidthClass struct {
 	// The graph's view (bandwidth time of messages crossing the class scaled):
 	// dT/dG at the run's bandwidth (bytes) and the bandwidths where its T(G)
 	// changes slope, down to the least bandwidth searched (or b0/1024).
-	LambdaG  float64   `json:"lambda_G"`
-	Critical []float64 `json:"critical_bandwidths_Bps"`
+	LambdaG  float64                      `json:"lambda_G"`
+	Critical []float64                    `json:"critical_bandwidths_Bps"`
+	Pieces   []sensitivity.BandwidthPiece `json:"graph_pieces"` // its T(s), s = b0/b: each piece from its scale on
 }
 
 // bandwidthPoint is T at one bandwidth of the class: re-emulated and the graph's.
@@ -89,7 +90,7 @@ func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandw
 		if err != nil {
 			return nil, asFailure(fmt.Errorf("class %s: %w", name, err))
 		}
-		bc.LambdaG = pieces[0].Slope * b0
+		bc.LambdaG, bc.Pieces = pieces[0].Slope*b0, pieces
 		for _, pc := range pieces[1:] {
 			bc.Critical = append(bc.Critical, b0/pc.Scale)
 		}
