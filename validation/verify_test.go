@@ -60,3 +60,84 @@ func TestVerifyOnChaoticHPL(t *testing.T) {
 		t.Errorf("verified RRMSE %.2f%% (bound 7%%), one graph %.2f%%", 100*rv, 100*r1)
 	}
 }
+
+// TestHPL4x4LatencyNoiseFloor shows why --verify cannot reach issue 12's 1% on
+// HPL 4×4 (N = 4000, 1ringM, 1e-4 s growing probe cost): re-emulated at every
+// link latency from 1 to 51 µs in 1 µs steps, T(ℓ) jitters around its trend
+// (it even falls by 2.6% from 25.5 to 26 µs), so that the cubic closest to the 51
+// re-emulations in relative terms (least squares weighted by 1/T²) is still
+// more than 1% RRMSE from them: measured 1.6% when written. No smooth curve, so
+// no curve from a few emulations, is within 1% of single re-emulations on a fine
+// grid; --verify's 1.52% on the 11 curve points (TestSensitivityVerify) is near
+// that floor.
+func TestHPL4x4LatencyNoiseFloor(t *testing.T) {
+	// The fit must be exact on a cubic, or a wrong fit would prove the claim.
+	var cx, cy []float64
+	for l := 1.0; l <= 51; l += 5 {
+		cx, cy = append(cx, l), append(cy, 1+2*l+3*l*l+0.5*l*l*l)
+	}
+	if f := relativeFit(cx, cy, 3); math.Abs(f(26)-(1+2*26+3*26*26+0.5*26*26*26)) > 1e-9*f(26) {
+		t.Fatalf("relativeFit misses a cubic at 26: %g", f(26))
+	}
+	text := fmt.Sprintf(injectionScenario, 16, "100us", 4000, 4, 4, "1ringM", 1)
+	var ls, ts []float64
+	for l := 1; l <= 51; l++ {
+		res := emulate(t, text, scenario.RunOptions{}, fmt.Sprintf("network.link_latency=%dus", l))
+		ls, ts = append(ls, float64(l)), append(ts, res.SimulatedTime)
+	}
+	fit := relativeFit(ls, ts, 3)
+	var pred []float64
+	for _, l := range ls {
+		pred = append(pred, fit(l))
+	}
+	rr := rrmse(pred, ts)
+	t.Logf("the closest cubic is %.2f%% RRMSE from 51 re-emulations", 100*rr)
+	if !(rr > injectionRRMSE) {
+		t.Errorf("a cubic fits T(ℓ) within %.2f%%: the noise floor is gone, --verify could reach 1%%", 100*rr)
+	}
+}
+
+// relativeFit returns the polynomial of the given degree minimising
+// Σ ((p(x_i) − y_i)/y_i)², solved from its normal equations (x in µs-like units,
+// so that they stay well conditioned).
+func relativeFit(x, y []float64, degree int) func(float64) float64 {
+	n := degree + 1
+	a := make([][]float64, n)
+	b := make([]float64, n)
+	for i := range a {
+		a[i] = make([]float64, n)
+	}
+	for k := range x {
+		w := 1 / (y[k] * y[k])
+		for i := range n {
+			for j := range n {
+				a[i][j] += w * math.Pow(x[k], float64(i+j))
+			}
+			b[i] += w * y[k] * math.Pow(x[k], float64(i))
+		}
+	}
+	for i := range n { // Gaussian elimination; the matrix is symmetric positive definite
+		for j := i + 1; j < n; j++ {
+			f := a[j][i] / a[i][i]
+			for k := i; k < n; k++ {
+				a[j][k] -= f * a[i][k]
+			}
+			b[j] -= f * b[i]
+		}
+	}
+	c := make([]float64, n)
+	for i := n - 1; i >= 0; i-- {
+		s := b[i]
+		for k := i + 1; k < n; k++ {
+			s -= a[i][k] * c[k]
+		}
+		c[i] = s / a[i][i]
+	}
+	return func(v float64) float64 {
+		p := 0.0
+		for i := n - 1; i >= 0; i-- {
+			p = p*v + c[i]
+		}
+		return p
+	}
+}
