@@ -219,7 +219,11 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		}
 	}
 	doc := sensitivityJSON{Report: rep, Scaled: scaled}
-	if err := ex.run(out, &doc, rerun{sf: sf, file: file, mode: mode}, res, p); err != nil {
+	var note io.Writer
+	if !isQuiet(cmd) {
+		note = cmd.ErrOrStderr()
+	}
+	if err := ex.run(out, &doc, rerun{sf: sf, file: file, mode: mode, note: note}, res, p); err != nil {
 		return err
 	}
 	return writeSensitivityOutputs(g, res.Graph, doc, p, af, graphOut)

@@ -64,6 +64,7 @@ func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandw
 		seen := map[float64]float64{b0: res.SimulatedTime}
 		tols, _, err := sensitivity.SearchBandwidthTolerances(sensitivity.BandwidthSearch{B0: b0, T0: res.SimulatedTime}, pcts,
 			func(b float64) (float64, error) {
+				r.say("--bandwidth-tolerance: re-emulating with the %s links at %s", name, formatBps(&b))
 				q, err := r.plan()
 				if err != nil {
 					return 0, err

@@ -53,6 +53,14 @@ type rerun struct {
 	sf   *scenarioFlags
 	file string
 	mode scenario.LatencyMode
+	note io.Writer // one line per re-emulation, unless nil (-q)
+}
+
+// say prints a progress line to note, if any.
+func (r rerun) say(format string, args ...any) {
+	if r.note != nil {
+		fmt.Fprintf(r.note, "emu: "+format+"\n", args...)
+	}
 }
 
 func (r rerun) plan(extra ...string) (*scenario.Plan, error) {
@@ -80,6 +88,7 @@ func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, r
 		v, err := sensitivity.Verify(res.Graph, sensitivity.VerifyParams{
 			L0: p.L0, T0: res.SimulatedTime, Lmin: p.Lmin, Lmax: p.Lmax, Points: p.Points, K: ex.verify,
 		}, func(l float64) (float64, *sensitivity.Graph, error) {
+			r.say("--verify: re-emulating at link latency %s", sensitivity.FormatSeconds(l))
 			q, err := r.plan("network.link_latency=" + strconv.FormatFloat(l, 'g', -1, 64) + "s")
 			if err != nil {
 				return 0, nil, err
