@@ -27,6 +27,9 @@ type BandwidthSearch struct {
 	// Floor is the least bandwidth tried, relative to B0 (0: DefaultBandwidthFloor):
 	// a tolerance still met there is reported as not reached.
 	Floor float64
+	// Guess, if set, is a first bandwidth to try for a tolerance (B/s; the
+	// graph's answer, say), before halving; 0 or outside (Floor·B0, B0): none.
+	Guess func(pct float64) float64
 }
 
 // DefaultBandwidthResolution is 1%: a reported tolerance holds within 1% by
@@ -60,8 +63,8 @@ type bwSample struct{ b, t float64 }
 // (B/s) and returns its simulated time (s). Searches share their emulations;
 // the second result is how many emulate made in all.
 //
-// Each search brackets the answer by halving the bandwidth from the least one
-// known to meet the target, then narrows the bracket [exceeded, met] until it
+// Each search brackets the answer by trying s.Guess, then halving the bandwidth
+// from the least one known to meet the target, then narrows the bracket [exceeded, met] until it
 // is within the resolution, probing where T interpolated linearly in 1/b (the
 // time per byte, on which uncontended transfer time is linear) meets the
 // target, and at the bracket's geometric middle after a probe that did not
@@ -118,17 +121,19 @@ func SearchBandwidthTolerances(s BandwidthSearch, pcts []float64, emulate func(b
 func (s BandwidthSearch) search(pct float64, known *[]bwSample, run func(float64) (float64, error)) (BandwidthTolerance, error) {
 	target := (1 + pct/100) * s.T0
 	res := BandwidthTolerance{Percent: pct}
-	// met: the least known bandwidth within the target; over: the largest
-	// known bandwidth below it that is not.
+	// over: the largest known bandwidth whose T is above the target (0: none);
+	// met: the least known bandwidth above over within it. Where T is not
+	// monotone (an application adapting to timing), this keeps the crossing
+	// nearest to B0 among the samples, not a lower one past a failing sample.
 	met, over := bwSample{s.B0, s.T0}, bwSample{}
 	for _, k := range *known {
-		if k.t <= target && k.b < met.b {
-			met = k
+		if k.t > target && k.b > over.b {
+			over = k
 		}
 	}
 	for _, k := range *known {
-		if k.t > target && k.b < met.b && k.b > over.b {
-			over = k
+		if k.t <= target && k.b > over.b && k.b < met.b {
+			met = k
 		}
 	}
 	// probe emulates at b and moves the bracket's end on its side.
@@ -143,6 +148,13 @@ func (s BandwidthSearch) search(pct float64, known *[]bwSample, run func(float64
 			over = bwSample{b, t}
 		}
 		return nil
+	}
+	if s.Guess != nil && over.b == 0 {
+		if b := s.Guess(pct); b > s.Floor*s.B0 && b < met.b {
+			if err := probe(b); err != nil {
+				return res, err
+			}
+		}
 	}
 	for over.b == 0 {
 		b := met.b / 2

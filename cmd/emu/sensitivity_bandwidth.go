@@ -21,7 +21,7 @@ type bandwidthClass struct {
 	Emulated  []bandwidthPoint                 `json:"emulated"`
 	// The graph's view (bandwidth time of messages crossing the class scaled):
 	// dT/dG at the run's bandwidth (bytes) and the bandwidths where its T(G)
-	// changes slope, down to the least bandwidth searched (or b0/1024).
+	// changes slope, down to b0/1024.
 	LambdaG  float64                      `json:"lambda_G"`
 	Critical []float64                    `json:"critical_bandwidths_Bps"`
 	Pieces   []sensitivity.BandwidthPiece `json:"graph_pieces"` // its T(s), s = b0/b: each piece from its scale on
@@ -61,8 +61,24 @@ func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandw
 		}
 		b0 := bws[i]
 		bc := bandwidthClass{Class: c, Name: name, Bandwidth: b0}
+		// The graph's answer first: it is the search's first guess.
+		smax := 1 / sensitivity.DefaultBandwidthFloor
+		pieces, err := sensitivity.BandwidthPieces(cg.Graph, lat, c, smax)
+		if err != nil {
+			return nil, asFailure(fmt.Errorf("class %s: %w", name, err))
+		}
+		bc.LambdaG, bc.Pieces = pieces[0].Slope*b0, pieces
+		for _, pc := range pieces[1:] {
+			bc.Critical = append(bc.Critical, b0/pc.Scale)
+		}
+		guess := func(pct float64) float64 {
+			if s := sensitivity.ScaleAtTolerance(pieces, pct, smax); s != nil {
+				return b0 / *s
+			}
+			return 0
+		}
 		seen := map[float64]float64{b0: res.SimulatedTime}
-		tols, _, err := sensitivity.SearchBandwidthTolerances(sensitivity.BandwidthSearch{B0: b0, T0: res.SimulatedTime}, pcts,
+		tols, _, err := sensitivity.SearchBandwidthTolerances(sensitivity.BandwidthSearch{B0: b0, T0: res.SimulatedTime, Guess: guess}, pcts,
 			func(b float64) (float64, error) {
 				r.say("--bandwidth-tolerance: re-emulating with the %s links at %s", name, formatBps(&b))
 				q, err := r.plan()
@@ -79,25 +95,8 @@ func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandw
 		if err != nil {
 			return nil, asFailure(fmt.Errorf("class %s: %w", name, err))
 		}
-		least := b0
-		for b := range seen {
-			least = min(least, b)
-		}
-		smax := b0 / least
-		if len(seen) == 1 {
-			smax = 1 / sensitivity.DefaultBandwidthFloor
-		}
-		pieces, err := sensitivity.BandwidthPieces(cg.Graph, lat, c, smax)
-		if err != nil {
-			return nil, asFailure(fmt.Errorf("class %s: %w", name, err))
-		}
-		bc.LambdaG, bc.Pieces = pieces[0].Slope*b0, pieces
-		for _, pc := range pieces[1:] {
-			bc.Critical = append(bc.Critical, b0/pc.Scale)
-		}
 		for k := range tols {
-			if s := sensitivity.ScaleAtTolerance(pieces, tols[k].Percent, smax); s != nil {
-				b := b0 / *s
+			if b := guess(tols[k].Percent); b > 0 {
 				tols[k].Predicted = &b
 			}
 		}
@@ -127,7 +126,8 @@ func writeBandwidth(w io.Writer, classes []bandwidthClass) error {
 		}
 	}
 	for _, bc := range classes {
-		fmt.Fprintf(tw, "\n%s: the graph's λ_G = %.6g bytes; %d critical bandwidth(s) down to %s", bc.Name, bc.LambdaG, len(bc.Critical), formatBps(&bc.Emulated[len(bc.Emulated)-1].Bandwidth))
+		floor := bc.Bandwidth * sensitivity.DefaultBandwidthFloor
+		fmt.Fprintf(tw, "\n%s: the graph's λ_G = %.6g bytes; %d critical bandwidth(s) down to %s", bc.Name, bc.LambdaG, len(bc.Critical), formatBps(&floor))
 		for i, b := range bc.Critical {
 			if i == maxPrintedCritical {
 				fmt.Fprintf(tw, " … (all in --json)")
