@@ -75,7 +75,7 @@ what re-emulating at that latency gives. --verify K re-emulates at K link latenc
 across --range, keeps the graph of each run the earlier graphs mispredict by over
 1%, and prints the verified T(ℓ): exact at every re-emulation, between them the
 graph that explained both ends or the chord of the two runs (JSON "verified",
-"verified_curve").
+"verified_curve"). It holds up to K+1 graphs in memory.
 
 --bandwidth-tolerance 1,2,5 gives, per link class, the least bandwidth of that class
 (the others held) keeping T within x% of the run. The graph holds each message's
