@@ -44,6 +44,11 @@ type RunOptions struct {
 	Links bool
 	// NoAlone skips the runs of each [[jobs]] entry alone (no slowdown).
 	NoAlone bool
+	// ClassBandwidth gives every link of a link class (fluid's Link.Class:
+	// "host", "levelN", "terminal", ...) this bandwidth, B/s: the per-class
+	// what-if that emu sensitivity's bandwidth tolerance re-emulates with.
+	// Classes the topology does not have are ignored.
+	ClassBandwidth map[string]float64
 }
 
 // Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
@@ -86,6 +91,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	topo = withClassBandwidth(topo, opt.ClassBandwidth)
 	if p.App == AppJobs {
 		return p.runJobs(topo, opt)
 	}

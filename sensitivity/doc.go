@@ -3,7 +3,9 @@
 // rendezvous edges of its Appendix B), and the latency and bandwidth
 // sensitivity metrics read from that program: T(ℓ), λ_L (left and right),
 // the critical latencies of a range, x% latency tolerance, ρ_L, λ_G, per
-// latency class and per rank pair, and the per-rank MPI-time split.
+// latency class and per rank pair, and the per-rank MPI-time split; and the
+// searches over re-emulations where one graph cannot answer (verified T(ℓ),
+// bandwidth tolerance).
 //
 // The graph. Vertices are Calc, Send or Recv operations of one rank with a
 // constant cost; an edge u→v says v starts no earlier than u's finish plus
@@ -50,6 +52,16 @@
 // WriteLP exports the same program in CPLEX LP format (also with one
 // latency variable per rank pair, LLAMP Appendix I); tests check both with
 // glpk's glpsol.
+//
+// Beyond one graph (verify.go, bandwidth.go). Where the application adapts to
+// timing the graph's T(ℓ) departs from re-emulation; Verify takes an emulator
+// callback, re-emulates at K latencies and keeps a new graph wherever the
+// recorded ones depart (TestVerifyFollowsAnAdaptiveApplication). The graph
+// holds contended bandwidth time as constants, so a link class's bandwidth
+// tolerance is searched over re-emulations (SearchBandwidthTolerances,
+// TestBandwidthToleranceOfATransfer); RestScaled and BandwidthPieces give
+// the graph's answer beside it, its critical bandwidths exactly
+// (TestBandwidthPiecesByHand).
 //
 // The graph file (format.go) is a checksummed varint stream; it also keeps
 // the latencies the graph was recorded at (Builder.SetBaseline), not class

@@ -177,16 +177,25 @@ func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
 	if f.class < 0 || f.class > sensitivity.MaxClass {
 		return p, gp, fmt.Errorf("--class %d: want 0..%d", f.class, sensitivity.MaxClass)
 	}
-	if strings.TrimSpace(f.tolerance) != "" {
-		for _, s := range strings.Split(f.tolerance, ",") {
-			x, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
-			if err != nil || !(x >= 0) || math.IsInf(x, 0) {
-				return p, gp, fmt.Errorf("--tolerance %q: %q is not a percentage ≥ 0", f.tolerance, s)
-			}
-			p.Tolerances = append(p.Tolerances, x)
-		}
+	p.Tolerances, err = parsePercents("--tolerance", f.tolerance)
+	return p, gp, err
+}
+
+// parsePercents reads a flag's comma-separated percentages (each ≥ 0, a "%"
+// allowed); an empty list is none.
+func parsePercents(flag, list string) ([]float64, error) {
+	var out []float64
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
 	}
-	return p, gp, nil
+	for _, s := range strings.Split(list, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
+		if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%s %q: %q is not a percentage ≥ 0", flag, list, s)
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // loadGraph reads a graph file, or parses and replays a .goal schedule.

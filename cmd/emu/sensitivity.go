@@ -31,6 +31,7 @@ func newSensitivityCmd() *cobra.Command {
 		graphOut string
 		latency  string
 		class    string
+		ex       sensitivityExtras
 	)
 	cmd := &cobra.Command{
 		Use:   "sensitivity [FILE.toml]",
@@ -75,12 +76,25 @@ new route), writes it as an smpirun hostfile and re-emulates with it: the graph'
 is first order, the re-emulation says what the placement is worth.
 
 The graph keeps the run's order of events: where the application adapts to timing
-(HPL's ring broadcasts poll with MPI_Iprobe), predictions far from L0 overestimate
-what re-emulating at that latency gives.`,
+(HPL's ring broadcasts poll with MPI_Iprobe), predictions away from L0 depart from
+what re-emulating at that latency gives. --verify K re-emulates at K link latencies
+across --range, keeps the graph of each run the earlier graphs mispredict by over
+1%, and prints the verified T(ℓ): exact at every re-emulation, between them the
+graph that explained both ends or the chord of the two runs (JSON "verified",
+"verified_curve"). It holds up to K+1 graphs in memory.
+
+--bandwidth-tolerance 1,2,5 gives, per link class, the least bandwidth of that class
+(the others held) keeping T within x% of the run. The graph holds each message's
+bandwidth time as the run gave it, contention included, so the answer is searched
+by re-emulation (a 1% bracket: T within x% at the answer, above it at most 1% lower;
+the emulations are counted), with the graph's answer beside it (every message
+crossing the class having its bandwidth time scaled; JSON "bandwidth").`,
 		Example: `  emu sensitivity
   emu sensitivity hpl.toml --range 1us:26us --tolerance 1,2,5 --json s.json --plot plots
   emu sensitivity hpl.toml --latency end-to-end --range 2us:52us
   emu sensitivity examples/dragonfly.toml --class inter --json inter.json
+  emu sensitivity hpl.toml --range 1us:51us --verify 5
+  emu sensitivity hpl.toml --bandwidth-tolerance 1,2,5
   emu sensitivity --hpl-dat HPL.dat --platform cluster.xml --set network.model=cm02 --graph hpl.graph`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -92,7 +106,7 @@ what re-emulating at that latency gives.`,
 			if err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}
-			return runSensitivity(cmd, file, &sf, &af, graphOut, mode, class)
+			return runSensitivity(cmd, file, &sf, &af, graphOut, mode, class, &ex)
 		},
 	}
 	sf.add(cmd)
@@ -109,12 +123,13 @@ what re-emulating at that latency gives.`,
 	fl.BoolVar(&af.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
 	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
 	fl.StringVar(&af.place, "place", "", "search a placement of the ranks that lowers T on the graph (swaps between hosts), write it as an smpirun hostfile `FILE` and re-emulate with it")
+	ex.add(cmd)
 	return cmd
 }
 
 // runSensitivity checks the flags, emulates with the graph recorder, and
 // analyses the graph at the run's own latency.
-func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string, mode scenario.LatencyMode, class string) error {
+func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string, mode scenario.LatencyMode, class string, ex *sensitivityExtras) error {
 	// Check the analysis flags before a possibly long emulation; L is the run's,
 	// known only afterwards, and the G-based figures (ρ_G) need a symbolic G the
 	// emulated graph does not have.
@@ -141,6 +156,9 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	if af.place != "" && mode != scenario.WireLatency {
 		return fmt.Errorf("--place: needs --latency wire (routes per link class), not %s", mode)
+	}
+	if err := ex.check(plan, mode, class); err != nil {
+		return err
 	}
 	opt := scenario.RunOptions{Graph: true, GraphLatency: mode}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
@@ -213,7 +231,15 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 			return asFailure(err)
 		}
 	}
-	if err := writeSensitivityOutputs(g, res.Graph, sensitivityJSON{rep, scaled}, p, af, graphOut); err != nil {
+	doc := sensitivityJSON{Report: rep, Scaled: scaled}
+	var note io.Writer
+	if !isQuiet(cmd) {
+		note = cmd.ErrOrStderr()
+	}
+	if err := ex.run(out, &doc, rerun{sf: sf, file: file, mode: mode, note: note}, res, p); err != nil {
+		return err
+	}
+	if err := writeSensitivityOutputs(g, res.Graph, doc, p, af, graphOut); err != nil {
 		return err
 	}
 	if af.place != "" {

@@ -38,10 +38,15 @@ type scaledReport struct {
 }
 
 // sensitivityJSON is the --json document: the report, plus the factor-scaled
-// analysis when the graph has factor classes.
+// analysis when the graph has factor classes, and what --verify and
+// --bandwidth-tolerance re-emulated.
 type sensitivityJSON struct {
 	*sensitivity.Report
 	Scaled *scaledReport `json:"factor_scaled,omitempty"`
+	// --verify: the re-emulated points and the verified curve.
+	*sensitivity.Verification
+	// --bandwidth-tolerance: per link class.
+	Bandwidth []bandwidthClass `json:"bandwidth,omitempty"`
 }
 
 // scaledAnalysis evaluates the factor-scaled curve of g over the report's range

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// probeScenario is HPL 4×4 whose broadcasts poll with SimGrid's growing Iprobe
+// cost, so that one recorded graph cannot follow re-emulation (12% RRMSE).
+const probeScenario = "testdata/hpl44_probe.toml"
+
+// reemulate runs `emu run` on file with extra sets and returns its simulated time:
+// the independent re-emulation the sensitivity figures are checked against.
+func reemulate(t *testing.T, file string, sets ...string) float64 {
+	t.Helper()
+	js := filepath.Join(t.TempDir(), "r.json")
+	args := []string{"run", file, "-q", "--json", js}
+	for _, s := range sets {
+		args = append(args, "--set", s)
+	}
+	if code, _, errOut := runCLI(t, args...); code != 0 {
+		t.Fatalf("emu run %v: exit %d: %s", sets, code, errOut)
+	}
+	return readReport(t, js)["simulated_time_s"].(float64)
+}
+
+// verifiedRRMSE is the verified curve's agreement with re-emulation on HPL 4×4
+// (probeScenario) over 1–51 µs with 6 emulations, as measured when written:
+// 1.52% on the curve's 11 points (one graph alone: 11.9%). Issue 12's goal is
+// 1%; the 4×4 run's T(ℓ) has bumps of up to 4% between the re-emulated
+// latencies (16 µs lies 4% below the chord of 11 and 21 µs) that no graph
+// recorded at those latencies shows, and re-emulated every µs T(ℓ) is 1.6% RRMSE
+// from even the closest cubic (validation TestHPL4x4LatencyNoiseFloor). A
+// regression bound, with the gap stated.
+const verifiedRRMSE = 0.02
+
+// TestSensitivityVerify: --verify 5 over 1–51 µs re-emulates at 11, 21, ..., 51
+// µs; at each of them the verified T must be the re-emulated time of `emu run`
+// with that link latency, and over the 11 curve points the verified curve must
+// be within verifiedRRMSE of re-emulation and at least 5× closer than the one
+// graph of the run.
+func TestSensitivityVerify(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "v.json")
+	code, out, errOut := runCLI(t, "sensitivity", probeScenario, "-q", "--range", "1us:51us", "--verify", "5", "--json", js)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "verified by re-emulation (6 emulations") {
+		t.Errorf("no verified table with 6 emulations:\n%s", out)
+	}
+	m := readReport(t, js)
+	if n := m["verify_emulations"].(float64); n != 6 {
+		t.Errorf("%v emulations, want 6", n)
+	}
+	curve := m["verified_curve"].([]any)
+	at := map[float64]float64{}
+	for _, c := range curve {
+		p := c.(map[string]any)
+		at[p["L_s"].(float64)] = p["runtime_s"].(float64)
+	}
+	for _, v := range m["verified"].([]any) {
+		p := v.(map[string]any)
+		l, em := p["L_s"].(float64), p["emulated_s"].(float64)
+		if got := reemulate(t, probeScenario, "network.link_latency="+strconv.FormatFloat(l, 'g', -1, 64)+"s"); got != em {
+			t.Errorf("at %g µs: verify's emulation %.9f s, emu run %.9f s", l*1e6, em, got)
+		}
+		for cl, ct := range at {
+			if math.Abs(cl-l) < 1e-15 && math.Abs(ct-em) > 1e-12 {
+				t.Errorf("verified T(%g µs) = %.9f s, not its re-emulation %.9f s", l*1e6, ct, em)
+			}
+		}
+	}
+	one := m["curve"].([]any)
+	var sv, s1 float64
+	for i, c := range curve {
+		p := c.(map[string]any)
+		l := p["L_s"].(float64)
+		em := reemulate(t, probeScenario, "network.link_latency="+strconv.FormatFloat(l, 'g', -1, 64)+"s")
+		dv := (p["runtime_s"].(float64) - em) / em
+		d1 := (one[i].(map[string]any)["runtime_s"].(float64) - em) / em
+		sv, s1 = sv+dv*dv, s1+d1*d1
+		t.Logf("%5.1f µs: re-emulated %.6f s, verified %+.2f%%, one graph %+.2f%%", l*1e6, em, 100*dv, 100*d1)
+	}
+	rv, r1 := math.Sqrt(sv/float64(len(curve))), math.Sqrt(s1/float64(len(curve)))
+	t.Logf("RRMSE: verified %.2f%%, one graph %.2f%%", 100*rv, 100*r1)
+	if !(rv <= verifiedRRMSE) || !(5*rv <= r1) {
+		t.Errorf("verified RRMSE %.2f%% (bound %.0f%%), one graph %.2f%%", 100*rv, 100*verifiedRRMSE, 100*r1)
+	}
+}
+
+// TestSensitivityBandwidthTolerance is issue 12's done-when for bandwidth: each
+// reported tolerance holds by re-emulation. On the flat cluster every cable is
+// of class host at platform.link_bandwidth, so `emu run --set
+// network.link_bandwidth=B` re-emulates the class at B by another road than the
+// search's (scenario.RunOptions.ClassBandwidth): at the reported bandwidth T is
+// within x% of the run, at the reported "exceeded" bandwidth, at most 1% below
+// it, T is above.
+func TestSensitivityBandwidthTolerance(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "b.json")
+	code, out, errOut := runCLI(t, "sensitivity", probeScenario, "-q", "--bandwidth-tolerance", "1,5", "--json", js)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "bandwidth tolerance per link class") {
+		t.Errorf("no bandwidth table:\n%s", out)
+	}
+	t0 := reemulate(t, probeScenario)
+	classes := readReport(t, js)["bandwidth"].([]any)
+	if len(classes) != 1 {
+		t.Fatalf("%d classes, want host alone", len(classes))
+	}
+	bc := classes[0].(map[string]any)
+	if bc["name"] != "host" || bc["bandwidth_Bps"].(float64) != 1e10 {
+		t.Errorf("class %v at %v B/s, want host at 1e10", bc["name"], bc["bandwidth_Bps"])
+	}
+	// Every message of the flat cluster crosses class host, whose rest is its
+	// bandwidth time (cm02: bytes/B, stretched where flows share a link), so the
+	// graph's per-class λ_G (Σ rest·B over the critical path) is the report's
+	// λ_G (Σ bytes) but for contention: measured +1.1%.
+	if lg, all := bc["lambda_G"].(float64), readReport(t, js)["lambda_G"].(float64); !(math.Abs(lg-all) <= 0.05*all) {
+		t.Errorf("class host λ_G %g bytes, report's λ_G %g: more than 5%% apart", lg, all)
+	}
+	prev := bc["bandwidth_Bps"].(float64)
+	for _, c := range bc["critical_bandwidths_Bps"].([]any) {
+		if b := c.(float64); !(b < prev) {
+			t.Errorf("critical bandwidths %v not decreasing below the run's", bc["critical_bandwidths_Bps"])
+		}
+		prev = c.(float64)
+	}
+	for _, x := range bc["tolerance"].([]any) {
+		tol := x.(map[string]any)
+		pct := tol["percent"].(float64)
+		b, e := tol["bandwidth_Bps"].(float64), tol["exceeded_Bps"].(float64)
+		target := (1 + pct/100) * t0
+		tb := reemulate(t, probeScenario, fmt.Sprintf("network.link_bandwidth=%sBps", strconv.FormatFloat(b, 'g', -1, 64)))
+		te := reemulate(t, probeScenario, fmt.Sprintf("network.link_bandwidth=%sBps", strconv.FormatFloat(e, 'g', -1, 64)))
+		t.Logf("%g%%: %.4g B/s → T %.6f s (target %.6f s); %.4g B/s → %.6f s; %v emulations; graph predicts %v B/s",
+			pct, b, tb, target, e, te, tol["emulations"], tol["predicted_Bps"])
+		if !(tb <= target) || !(te > target) || !(b/e <= 1.01) {
+			t.Errorf("%g%%: T(%g) = %g, T(%g) = %g against %g s: not a 1%% bracket", pct, b, tb, e, te, target)
+		}
+	}
+}
+
+func TestSensitivityReemulationFlagsAreChecked(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--verify", "-1"}, "--verify -1"},
+		{[]string{"--verify", "2", "--latency", "end-to-end"}, "needs --latency wire"},
+		{[]string{"--verify", "2", "--class", "host"}, "--class host"},
+		{[]string{"--bandwidth-tolerance", "1,x"}, `--bandwidth-tolerance "1,x"`},
+		{[]string{"--bandwidth-tolerance", "1", "--latency", "end-to-end"}, "needs --latency wire"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"sensitivity", "-q"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line with %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// fatTreeLPAgreement bounds how far the graph's bandwidth tolerance may lie from
+// the re-emulated one on the three-level fat tree below, relative: measured at
+// most 10.9% (level2, 5%: 3.93 against 3.54 GB/s); longM does not poll, so the
+// gap is the graph scaling every crossing message's time where re-emulation
+// slows only those the class binds, and contention.
+const fatTreeLPAgreement = 0.15
+
+// TestSensitivityBandwidthToleranceFatTree: on a three-level fat tree (the
+// stampede example shrunk as in examples TestPerClassLatencyPredictsReemulation)
+// each of the link classes host, level1 and level2 gets its own tolerances, each a
+// 1% bracket whose ends, re-emulated through scenario with that class alone at
+// their bandwidths, straddle the target; the graph's prediction lies within
+// fatTreeLPAgreement of each.
+func TestSensitivityBandwidthToleranceFatTree(t *testing.T) {
+	sets := []string{"platform.fat_tree=3;2,2,4;1,2,2;1,1,1", "network.model=cm02", "hpl.n=2048", "hpl.nb=64",
+		"hpl.grids=[[4,4]]", "hpl.max_iterations=0"}
+	js := filepath.Join(t.TempDir(), "b.json")
+	args := []string{"sensitivity", "../../examples/stampede.toml", "-q", "--bandwidth-tolerance", "1,5", "--json", js}
+	for _, s := range sets {
+		args = append(args, "--set", s)
+	}
+	if code, _, errOut := runCLI(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	sf := scenarioFlags{sets: sets}
+	plan, err := sf.plan("../../examples/stampede.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(class string, b float64) float64 {
+		var opt scenario.RunOptions
+		if class != "" {
+			opt.ClassBandwidth = map[string]float64{class: b}
+		}
+		res, err := plan.Run(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.SimulatedTime
+	}
+	t0 := at("", 0)
+	var names []string
+	for _, x := range readReport(t, js)["bandwidth"].([]any) {
+		bc := x.(map[string]any)
+		name := bc["name"].(string)
+		names = append(names, name)
+		for _, y := range bc["tolerance"].([]any) {
+			tol := y.(map[string]any)
+			pct, b, e := tol["percent"].(float64), tol["bandwidth_Bps"].(float64), tol["exceeded_Bps"].(float64)
+			target := (1 + pct/100) * t0
+			tb, te := at(name, b), at(name, e)
+			pred, _ := tol["predicted_Bps"].(float64)
+			t.Logf("%s %g%%: %.4g GB/s (T %.6f ms), exceeded at %.4g GB/s (%.6f ms), target %.6f ms; graph %.4g GB/s",
+				name, pct, b/1e9, tb*1e3, e/1e9, te*1e3, target*1e3, pred/1e9)
+			if !(tb <= target) || !(te > target) || !(b/e <= 1.01) {
+				t.Errorf("%s %g%%: [%g, %g] B/s is not a 1%% bracket of the target", name, pct, e, b)
+			}
+			if !(math.Abs(pred-b) <= fatTreeLPAgreement*b) {
+				t.Errorf("%s %g%%: the graph predicts %g B/s, re-emulation %g", name, pct, pred, b)
+			}
+		}
+	}
+	if strings.Join(names, ",") != "host,level1,level2" {
+		t.Errorf("classes %v, want host, level1, level2", names)
+	}
+}
