@@ -52,6 +52,8 @@ type ClassSensitivity struct {
 	// class's own range and its x% latency tolerances, the others held.
 	CriticalLatencies []float64           `json:"critical_latencies_s,omitempty"`
 	Tolerance         map[string]*float64 `json:"tolerance_s,omitempty"`
+	// Curve samples T over the class's own range (its latency L moving).
+	Curve []CurvePoint `json:"curve,omitempty"`
 }
 
 // PairSensitivity is λ_L(i,j): latency terms of messages from rank Src to

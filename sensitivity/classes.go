@@ -41,12 +41,12 @@ func AnalyzeClasses(g *Graph, p Params, names []string, sweep []bool) ([]ClassSe
 		if p.Lmin == 0 && p.Lmax == 0 {
 			q.Lmin, q.Lmax = lat[c], lat[c]
 		}
-		q.Points, q.Pairwise, q.MPITime, q.noClasses = 2, false, false, true
+		q.Points, q.Pairwise, q.MPITime, q.noClasses = max(2, p.Points), false, false, true
 		r, err := Analyze(g, q)
 		if err != nil {
 			return nil, fmt.Errorf("class %d: %w", c, err)
 		}
-		out[c].CriticalLatencies, out[c].Tolerance = r.CriticalLatencies, r.Tolerance
+		out[c].CriticalLatencies, out[c].Tolerance, out[c].Curve = r.CriticalLatencies, r.Tolerance, r.Curve
 	}
 	return out, nil
 }

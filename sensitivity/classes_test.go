@@ -21,7 +21,7 @@ func TestAnalyzeClassesByHand(t *testing.T) {
 	b.Edge(a, r, 10*us, LatTerm{0, 2}, LatTerm{1, 1})
 	b.Edge(a, c, 0)
 	g := mustBuild(t, b)
-	cs, err := AnalyzeClasses(g, Params{Latencies: []float64{us, us}, L0: us, Lmin: 0, Lmax: 2 * us, Tolerances: []float64{10}},
+	cs, err := AnalyzeClasses(g, Params{Latencies: []float64{us, us}, L0: us, Lmin: 0, Lmax: 2 * us, Points: 5, Tolerances: []float64{10}},
 		[]string{"terminal", "intra"}, []bool{true, true})
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +49,19 @@ func TestAnalyzeClassesByHand(t *testing.T) {
 		}
 		if tl := got.Tolerance["10"]; tl == nil || !near(*tl, w.tol) {
 			t.Errorf("class %s: 10%% tolerance %v, want %g s", w.name, tl, w.tol)
+		}
+		// The curve over the class's range, 0..2 µs in 5 points, by hand.
+		if len(got.Curve) != 5 {
+			t.Fatalf("class %s: %d curve points, want 5", w.name, len(got.Curve))
+		}
+		for _, q := range got.Curve {
+			tt := 12*us + q.L // intra
+			if i == 0 {
+				tt = max(11*us+2*q.L, 12*us)
+			}
+			if !near(q.T, tt) {
+				t.Errorf("class %s at %g s: T %g, want %g", w.name, q.L, q.T, tt)
+			}
 		}
 	}
 	// Without sweep, λ and names only.

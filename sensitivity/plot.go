@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -78,5 +79,44 @@ func WritePlots(dir string, r *Report) error {
 			return err
 		}
 	}
-	return nil
+	return writeClassPlot(dir, r)
+}
+
+// writeClassPlot writes runtime_by_class.svg when the report has link
+// classes swept alone: T against each class's ΔL, one line per class, so
+// that which kind of wire the run is sensitive to is read at a glance.
+func writeClassPlot(dir string, r *Report) error {
+	p := plot.New()
+	p.Title.Text = "each link class's latency alone moving"
+	p.X.Label.Text = "ΔL of the class [µs]"
+	p.Y.Label.Text = "T [µs]"
+	lines := 0
+	for _, c := range r.Classes {
+		if len(c.Curve) < 2 {
+			continue
+		}
+		pts := make(plotter.XYs, len(c.Curve))
+		for i, q := range c.Curve {
+			pts[i] = plotter.XY{X: (q.L - c.L) * 1e6, Y: q.T * 1e6}
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return fmt.Errorf("sensitivity: plotting class %s: %w", c.Name, err)
+		}
+		line.Color = plotutil.Color(lines)
+		line.Dashes = plotutil.Dashes(lines)
+		name := c.Name
+		if name == "" {
+			name = fmt.Sprintf("class %d", c.Class)
+		}
+		p.Add(line)
+		p.Legend.Add(name, line)
+		lines++
+	}
+	if lines == 0 {
+		return nil
+	}
+	p.Add(plotter.NewGrid())
+	p.Legend.Top, p.Legend.Left = true, true
+	return p.Save(6*vg.Inch, 4*vg.Inch, filepath.Join(dir, "runtime_by_class.svg"))
 }

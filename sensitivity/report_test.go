@@ -92,6 +92,21 @@ func TestWritePlots(t *testing.T) {
 			t.Errorf("%s: %v, %d bytes", f, err, len(b))
 		}
 	}
+	if _, err := os.Stat(filepath.Join(dir, "runtime_by_class.svg")); err == nil {
+		t.Error("runtime_by_class.svg written for a report without swept classes")
+	}
+	// With link classes swept alone, one line per class, named in the legend.
+	r.Classes = []ClassSensitivity{
+		{Class: 0, Name: "terminal", L: 1, Curve: []CurvePoint{{L: 1, T: 2}, {L: 2, T: 3}}},
+		{Class: 1, Name: "inter", L: 1, Curve: []CurvePoint{{L: 1, T: 2}, {L: 2, T: 5}}},
+	}
+	if err := WritePlots(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "runtime_by_class.svg"))
+	if err != nil || !strings.Contains(string(b), "terminal") || !strings.Contains(string(b), "inter") {
+		t.Errorf("runtime_by_class.svg: %v, %d bytes, want both classes in the legend", err, len(b))
+	}
 }
 
 // TestMPITimePostingEdge: an emulator-style receive completion with edges

@@ -115,7 +115,7 @@ crossing the class having its bandwidth time scaled; JSON "bandwidth").`,
 	fl.IntVar(&af.points, "points", 11, "curve points over the range")
 	fl.StringVar(&af.tolerance, "tolerance", "1,2,5", "latency tolerances to report, in percent")
 	fl.StringVar(&af.json, "json", "", "write the report as JSON to this `FILE`")
-	fl.StringVar(&af.plot, "plot", "", "write runtime.svg, lambda_L.svg and rho_L.svg into this `DIR`")
+	fl.StringVar(&af.plot, "plot", "", "write runtime.svg, lambda_L.svg, rho_L.svg and, per link class, runtime_by_class.svg into this `DIR`")
 	fl.StringVar(&af.lp, "lp", "", "write the LP (CPLEX LP format, ns) to this `FILE`")
 	fl.StringVar(&graphOut, "graph", "", "also write the execution graph to `FILE` (for emu analyze)")
 	fl.StringVar(&latency, "latency", "wire", latencyFlagHelp)
