@@ -83,6 +83,16 @@ type Config struct {
 	// keeps. 0 leaves durations as they are.
 	HostSpeed float64
 
+	// MessageDelay is a delay added to the latency phase of every message
+	// whose route crosses a link of class DelayClass (every message when
+	// DelayClass is empty), s: the mean of DelayDist. It injects congestion
+	// for Netscope's delay sensitivity (seed 001); 0 (the default) injects
+	// nothing. Exponential draws come from a stream per sender derived from
+	// the World's seed.
+	MessageDelay float64
+	DelayDist    DelayDist
+	DelayClass   string // a fluid.Link Class ("backbone", "level2", ...); "" = every message
+
 	// Collective algorithms (see the Algo* constants).
 	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string
 	AllreduceAlgo, AllgatherAlgo, AlltoallAlgo, BarrierAlgo string
@@ -166,6 +176,9 @@ func (c *Config) Validate() error {
 		if !(f.v >= 0) || math.IsInf(f.v, 1) {
 			return fmt.Errorf("ranks config: %s = %v, want a finite value ≥ 0", f.name, f.v)
 		}
+	}
+	if err := c.validateDelay(); err != nil {
+		return err
 	}
 	if c.BwFactor.hasZero() {
 		return fmt.Errorf("ranks config: BwFactor %q has a zero factor (a message would never finish)", c.BwFactor.String())

@@ -32,7 +32,10 @@ type Rank struct {
 	blk    blockInfo
 	world  Comm
 	rng    *rand.Rand // created on first use: most ranks of a big run never draw
-	timer  rankTimer  // wakes the rank at the end of a sleep, without allocating
+	// delayRng draws the injected message delays (Config.MessageDelay,
+	// DelayExp) of the messages this rank sends; created on first use.
+	delayRng *rand.Rand
+	timer    rankTimer // wakes the rank at the end of a sleep, without allocating
 
 	mbox  mailbox    // messages and receives addressed to this rank
 	probe *probeWait // set while blocked in a zero-cost Probe

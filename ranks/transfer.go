@@ -14,6 +14,7 @@ type path struct {
 	classes        []fluid.ClassCount // cables per link class, for event hooks (nil without hooks)
 	bound          float64            // TCP window bound γ/(2·latency), bytes/s; 0 = none
 	penalty        float64            // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
+	delay          bool               // messages on the route get Config.MessageDelay
 }
 
 // path returns the cached route facts from host a to host b.
@@ -34,6 +35,7 @@ func (w *World) path(a, b int) *path {
 		p.bound = w.cfg.TCPGamma / (2 * rt.Latency)
 	}
 	p.penalty = rt.Latency
+	p.delay = w.cfg.MessageDelay > 0 && w.delayed(p)
 	if w.cfg.WeightS > 0 {
 		for _, l := range rt.Links {
 			if bw := w.links[l].Bandwidth; bw > 0 {
@@ -95,7 +97,10 @@ func (w *World) startTransfer(s *Request) {
 	s.start = w.eng.Now()
 	p := s.owner.pathTo(w.ranks[s.peer].host)
 	s.path = p
-	if lat := w.latencyOf(s, p); lat > 0 {
+	// An injected delay lengthens the latency phase; the events' Latency
+	// stays the route's, so a recorded graph keeps the delay in the
+	// message's constant part.
+	if lat := w.latencyOf(s, p) + s.owner.messageDelay(p); lat > 0 {
 		if w.simgrid {
 			// SimGrid's latency phase is part of the network action: its
 			// place among actions due at one date follows the network
