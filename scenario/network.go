@@ -95,7 +95,19 @@ func (s *Scenario) network() (ranks.Config, error) {
 		c.NoGrowth = !*n.IprobeGrowth
 	}
 	c.PerRankCounters = n.PerRankCounters
-	order, err := ranks.ParseWakeOrder(n.WakeOrder)
+	if n.MessageDelay.Set {
+		if d := n.MessageDelay.Seconds; !(d >= 0) || math.IsInf(d, 1) {
+			return c, s.errorAt("network.message_delay", fmt.Sprintf("%g s must be finite and ≥ 0", d))
+		}
+		c.MessageDelay = n.MessageDelay.Seconds
+	}
+	var order ranks.WakeOrder
+	dist, err := ranks.ParseDelayDist(n.MessageDelayDist)
+	if err != nil {
+		return c, s.errorAt("network.message_delay_dist", err.Error())
+	}
+	c.DelayDist, c.DelayClass = dist, n.MessageDelayClass
+	order, err = ranks.ParseWakeOrder(n.WakeOrder)
 	if err != nil {
 		return c, s.errorAt("network.wake_order", err.Error())
 	}

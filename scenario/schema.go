@@ -104,6 +104,12 @@ type NetworkTable struct {
 	IprobeGrowth    *bool     `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
 	TestCost        Time      `toml:"test_cost"`
 	PerRankCounters bool      `toml:"per_rank_counters"`
+	// MessageDelay, MessageDelayDist and MessageDelayClass inject a delay into
+	// every message (ranks.Config.MessageDelay): its mean, "const" (default) or
+	// "exp", and the link class a route must cross to be delayed ("" = all).
+	MessageDelay      Time   `toml:"message_delay"`
+	MessageDelayDist  string `toml:"message_delay_dist"`
+	MessageDelayClass string `toml:"message_delay_class"`
 	// WakeOrder orders the ranks that become ready at one instant: "rank"
 	// (lowest rank first, the default), "fifo" (in the order they became
 	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.WakeOrder = WakeSimGrid).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -142,7 +143,34 @@ func (s *Scenario) Validate() (*Plan, error) {
 			return nil, err
 		}
 	}
+	if err := s.checkDelayClass(p); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// checkDelayClass refuses a network.message_delay_class that no link of the
+// platform has: the delay would silently apply to no message.
+func (s *Scenario) checkDelayClass(p *Plan) error {
+	class := p.Network.DelayClass
+	if class == "" {
+		return nil
+	}
+	topo, err := p.Platform.Build()
+	if err != nil {
+		return err
+	}
+	var have []string
+	for _, l := range topo.Links() {
+		if l.Class == class {
+			return nil
+		}
+		if l.Class != "" && !slices.Contains(have, l.Class) {
+			have = append(have, l.Class)
+		}
+	}
+	sort.Strings(have)
+	return s.errorAt("network.message_delay_class", fmt.Sprintf("no link of the platform has class %q (it has %s)", class, strings.Join(have, ", ")))
 }
 
 // checkReplay refuses a pivot file recorded for another order than a test's N:
