@@ -32,9 +32,10 @@ func newSensitivityCmd() *cobra.Command {
 		latency  string
 		class    string
 		ex       sensitivityExtras
+		delay    string
 	)
 	cmd := &cobra.Command{
-		Use:   "sensitivity [FILE.toml]",
+		Use:   "sensitivity [FILE.toml] | --delay D1,D2,... [FILE.toml ...]",
 		Short: "Emulate a scenario, record its execution graph and report its LLAMP latency sensitivity",
 		Long: `sensitivity emulates the scenario of FILE.toml (or the embedded default; --hpl-dat,
 --platform and --set as for 'emu run'), records its execution graph, and analyses the
@@ -88,16 +89,40 @@ graph that explained both ends or the chord of the two runs (JSON "verified",
 bandwidth time as the run gave it, contention included, so the answer is searched
 by re-emulation (a 1% bracket: T within x% at the answer, above it at most 1% lower;
 the emulations are counted), with the graph's answer beside it (every message
-crossing the class having its bandwidth time scaled; JSON "bandwidth").`,
+crossing the class having its bandwidth time scaled; JSON "bandwidth").
+
+--delay D1,D2,... measures Netscope's delay sensitivity instead (seed 001): it runs
+each scenario once per delay with network.message_delay set to it (each message's
+latency phase lengthened by that delay, or by an exponential draw of that mean with
+network.message_delay_dist = "exp", only on routes crossing
+network.message_delay_class if set), measures the run's T and its mean message
+delivery time M (first byte sent to last byte in, over every message), fits
+T = slope·M + k by least squares (R² reported) and normalises
+c_a = slope / m̄, m̄ = 2·messages/ranks (each rank's sends and receives; from the
+run at the smallest delay), so that a ping-pong's c_a is 1 and a token ring's on n
+ranks n/2. The scenarios are ranked by c_a, the most sensitive first; --json too.
+It re-emulates (no graph), so it also sees what the graph cannot: polling that
+adapts to timing, contention that moves.`,
 		Example: `  emu sensitivity
   emu sensitivity hpl.toml --range 1us:26us --tolerance 1,2,5 --json s.json --plot plots
   emu sensitivity hpl.toml --latency end-to-end --range 2us:52us
   emu sensitivity examples/dragonfly.toml --class inter --json inter.json
   emu sensitivity hpl.toml --range 1us:51us --verify 5
   emu sensitivity hpl.toml --bandwidth-tolerance 1,2,5
+  emu sensitivity --delay 0,2us,5us,10us examples/pingpong.toml examples/hpl.toml --json delay.json
   emu sensitivity --hpl-dat HPL.dat --platform cluster.xml --set network.model=cm02 --graph hpl.graph`,
-		Args: cobra.MaximumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("delay") {
+				delays, err := parseDelays(delay)
+				if err != nil {
+					return err
+				}
+				return runDelaySensitivity(cmd, args, &sf, delays, af.json)
+			}
+			if len(args) > 1 {
+				return fmt.Errorf("one scenario at a time (several only with --delay), got %d", len(args))
+			}
 			file := ""
 			if len(args) == 1 {
 				file = args[0]
@@ -122,6 +147,7 @@ crossing the class having its bandwidth time scaled; JSON "bandwidth").`,
 	fl.StringVar(&class, "class", "", "sweep the latency of one link class `NAME` (host, levelN, terminal, intra, inter, torusN, backbone; emu run --links lists them), the others held at the run's (default: ℓ, every link at once)")
 	fl.BoolVar(&af.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
 	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
+	fl.StringVar(&delay, "delay", "", "Netscope's delay sensitivity: run each scenario at these injected per-message delays `D1,D2,...` (e.g. 0,2us,5us) and fit T = c·M + k")
 	fl.StringVar(&af.place, "place", "", "search a placement of the ranks that lowers T on the graph (swaps between hosts), write it as an smpirun hostfile `FILE` and re-emulate with it")
 	ex.add(cmd)
 	return cmd

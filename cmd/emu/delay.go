@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/sensitivity"
+)
+
+// delayOnlyFlags are emu sensitivity's flags that mean nothing to a delay
+// sweep (they steer the LP over one recorded graph); --delay refuses them.
+var delayOnlyFlags = []string{"range", "points", "tolerance", "plot", "lp", "graph", "latency", "class", "pairwise", "mpi-time", "place", "verify", "bandwidth-tolerance"}
+
+// parseDelays reads --delay: a comma-separated list of durations.
+func parseDelays(text string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(text, ",") {
+		d, err := parseSeconds(f)
+		if err != nil {
+			return nil, fmt.Errorf("--delay: %q: %v", f, err)
+		}
+		out = append(out, d)
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("--delay: %q: give two delays or more (the fit needs two points), e.g. 0,2us,5us", text)
+	}
+	return out, nil
+}
+
+// runDelaySensitivity runs each scenario at each delay (Netscope's delay
+// sensitivity: network.message_delay set to each, with the scenario's own
+// distribution and link class), fits T = slope·M + k, and prints the
+// scenarios ranked by c_a.
+func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, delays []float64, jsonOut string) error {
+	for _, name := range delayOnlyFlags {
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--delay: --%s steers the latency analysis of one recorded graph, not a delay sweep", name)
+		}
+	}
+	if err := checkOutputs(outputPath{"--json", jsonOut, false}); err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		files = []string{""} // the embedded default
+	}
+	plans := make([]*scenario.Plan, len(files))
+	for i, f := range files {
+		p, err := sf.plan(f)
+		if err != nil {
+			return err
+		}
+		plans[i] = p
+	}
+	var fits []sensitivity.DelaySensitivity
+	for i, p := range plans {
+		name := files[i]
+		if name == "" {
+			name = "(default)"
+		}
+		pts, err := p.DelaySweep(delays, scenario.RunOptions{})
+		if err != nil {
+			return runError(fmt.Errorf("%s: %w", name, err))
+		}
+		d, err := sensitivity.FitDelay(name, p.Ranks, pts)
+		if err != nil {
+			return asFailure(fmt.Errorf("%s: %w", name, err))
+		}
+		fits = append(fits, d)
+	}
+	sensitivity.RankByDelay(fits)
+	if err := writeDelayTable(cmd.OutOrStdout(), fits); err != nil {
+		return asFailure(err)
+	}
+	if jsonOut != "" {
+		err := writeFileAtomic(jsonOut, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Delays []float64                      `json:"delays_s"`
+				Apps   []sensitivity.DelaySensitivity `json:"apps"`
+			}{delays, fits})
+		})
+		if err != nil {
+			return asFailure(fmt.Errorf("writing %s: %w", jsonOut, err))
+		}
+	}
+	return nil
+}
+
+// writeDelayTable prints the ranking and each scenario's runs.
+func writeDelayTable(out io.Writer, fits []sensitivity.DelaySensitivity) error {
+	fmt.Fprintln(out, "delay sensitivity (Netscope): T = slope·M + k fitted over the runs; c_a = slope / m̄, m̄ = 2·messages/ranks (a ping-pong is 1)")
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "#\tscenario\tranks\tm̄\tslope\tk\tR²\tc_a\t")
+	for i, d := range fits {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.4g\t%.6g\t%s\t%.6f\t%.4g\t\n", i+1, d.Name, d.Ranks, d.MessagesPerRank, d.Slope, sensitivity.FormatSeconds(d.K), d.R2, d.CA)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, d := range fits {
+		fmt.Fprintf(out, "%s:\n", d.Name)
+		tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "delay\tT\tM\tmessages\t")
+		for _, p := range d.Points {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t\n", sensitivity.FormatSeconds(p.Delay), sensitivity.FormatSeconds(p.T), sensitivity.FormatSeconds(p.M), p.Messages)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDelaySensitivityCLI: emu sensitivity --delay over two scenarios, a
+// replayed ping-pong (c_a = 1 by the normalisation's definition: slope 2k,
+// m̄ = 2k) and a 4-rank token ring of 3 laps after its barrier (c_a =
+// (2 + 12)/(2·(2 + 3)) = 1.4, scenario.TestDelaySensitivityRing), ranked ring
+// first; the JSON holds the same fits.
+func TestDelaySensitivityCLI(t *testing.T) {
+	const k = 5
+	dir := t.TempDir()
+	trace := strings.Repeat("0 send 1 0 8\n1 recv 0 0 8\n1 send 0 0 8\n0 recv 1 0 8\n", k)
+	files := map[string]string{
+		"pp.txt":    trace,
+		"pp.toml":   "app = \"replay\"\n[replay]\nfile = \"pp.txt\"\n[platform]\nhosts = 2\nlink_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\n[network]\nmodel = \"cm02\"\n",
+		"ring.toml": "app = \"ring\"\n[platform]\nhosts = 4\nlink_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\n[network]\nmodel = \"cm02\"\n[ring]\nsizes = [8]\niterations = 3\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "d.json")
+	code, stdout, stderr := runCLI(t, "sensitivity", "--delay", "0,1us,3us", filepath.Join(dir, "pp.toml"), filepath.Join(dir, "ring.toml"), "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Delays []float64 `json:"delays_s"`
+		Apps   []struct {
+			Name string  `json:"name"`
+			CA   float64 `json:"c_a"`
+			R2   float64 `json:"r2"`
+		} `json:"apps"`
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Apps) != 2 || len(doc.Delays) != 3 {
+		t.Fatalf("JSON %s", data)
+	}
+	const eps = 1e-9
+	if a := doc.Apps[0]; !strings.HasSuffix(a.Name, "ring.toml") || math.Abs(a.CA-1.4) > eps {
+		t.Errorf("first %s c_a %v, want ring.toml 1.4", a.Name, a.CA)
+	}
+	if a := doc.Apps[1]; !strings.HasSuffix(a.Name, "pp.toml") || math.Abs(a.CA-1) > eps {
+		t.Errorf("second %s c_a %v, want pp.toml 1", a.Name, a.CA)
+	}
+	if !strings.Contains(stdout, "c_a") {
+		t.Errorf("no table:\n%s", stdout)
+	}
+}
+
+// TestDelaySensitivityBadInput: one line, exit 2, naming the flag or key.
+func TestDelaySensitivityBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--delay", "2us"}, "--delay: \"2us\": give two delays or more"},
+		{[]string{"--delay", "0,2"}, "--delay: \"2\": want a duration with a unit"},
+		{[]string{"--delay", "0,2us", "--range", "1us:2us"}, "--delay: --range steers"},
+		{[]string{"--delay", "0,2us", "--set", "network.message_delay_dist=normal"}, "network.message_delay_dist: unknown delay distribution \"normal\""},
+		{[]string{"a.toml", "b.toml"}, "one scenario at a time"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"sensitivity"}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
