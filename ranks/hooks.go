@@ -17,9 +17,15 @@ const (
 	Finished                      // the rank's main has returned (its last overheads included)
 	CallStart                     // the rank enters an MPI call (Kernel names it, e.g. "MPI_Send")
 	CallEnd                       // ... and returns from it
+	// Stack: the rank starts Seconds of MPI-stack time inside an MPI call (a
+	// send, isend or receive overhead — Bytes the message's payload,
+	// Kernel "Send", "Isend", "Recv" — or a probe or test cost, Kernel
+	// "Iprobe", "Test", ..., Bytes 0): CPU time of the MPI layer, seed 002's
+	// "MPI stack".
+	Stack
 )
 
-var kindNames = [...]string{"ComputeStart", "ComputeEnd", "SendPost", "RecvPost", "Match", "SendDone", "RecvDone", "Finished", "CallStart", "CallEnd"}
+var kindNames = [...]string{"ComputeStart", "ComputeEnd", "SendPost", "RecvPost", "Match", "SendDone", "RecvDone", "Finished", "CallStart", "CallEnd", "Stack"}
 
 func (k EventKind) String() string {
 	if int(k) < len(kindNames) {
@@ -64,6 +70,15 @@ func (w *World) emit(ev Event) {
 	for _, h := range w.hooks {
 		h(&w.scratch)
 	}
+}
+
+// stack charges d seconds of MPI-stack time to r (an overhead of a
+// message of bytes payload bytes, or a poll's cost) and tells the hooks.
+func (r *Rank) stack(d float64, call string, bytes int) {
+	if d > 0 && len(r.w.hooks) > 0 && !r.w.over {
+		r.w.emit(Event{Kind: Stack, Time: r.w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: call, Bytes: bytes, Seconds: d})
+	}
+	r.sleep(d, call)
 }
 
 // mpiEnter marks the start of the MPI call named name on r and returns the

@@ -135,9 +135,9 @@ func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 	detached := size < cfg.EagerThreshold && !sync
 	switch {
 	case !blocking:
-		r.sleep(cfg.IsendOverhead.Value(size, 0), "Isend")
+		r.stack(cfg.IsendOverhead.Value(size, 0), "Isend", size)
 	case detached:
-		r.sleep(cfg.SendOverhead.Value(size, 0), "Send")
+		r.stack(cfg.SendOverhead.Value(size, 0), "Send", size)
 	}
 	to := w.ranks[c.WorldRank(dst)]
 	w.msgSeq++

@@ -35,7 +35,7 @@ func (q *Request) finish() (Msg, Status) {
 	if !q.orPaid {
 		q.orPaid = true
 		if q.detached {
-			q.owner.sleep(q.owner.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv")
+			q.owner.stack(q.owner.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
 		}
 	}
 	return q.msg, q.status()
@@ -189,7 +189,7 @@ func (r *Rank) pollCost(which int, cost float64, simcalls int, call string) (n *
 	}
 	now := r.w.eng.Now()
 	free = now+d == now
-	r.sleep(d, call)
+	r.stack(d, call, 0)
 	return n, free
 }
 

@@ -33,7 +33,7 @@ type JobResult struct {
 // that of the jobs together. Recording a graph, a trace, a breakdown or
 // pivots applies to one application's run, not to jobs.
 func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
-	if opt.Graph || opt.Breakdown || opt.RecordPivots {
+	if opt.Graph || opt.Breakdown || opt.MPISplit || opt.RecordPivots {
 		return nil, fmt.Errorf("a scenario with [[jobs]] records no execution graph, breakdown or pivots")
 	}
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core

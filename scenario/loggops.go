@@ -147,7 +147,7 @@ func routeG(links []fluid.Link, rt fluid.Route) float64 {
 // World exists: there is no network to account (Links), no rank's calls
 // to trace, split or graph; hooks (a progress reporter) hear nothing.
 func (p *Plan) runLogGOPS(opt RunOptions) (*Result, error) {
-	if opt.Graph || opt.Trace != nil || opt.Breakdown || opt.Links || opt.RecordPivots {
+	if opt.Graph || opt.Trace != nil || opt.Breakdown || opt.MPISplit || opt.Links || opt.RecordPivots {
 		return nil, fmt.Errorf(`--graph, --trace, --plot, --links and --record-pivots watch ranks' run; replay.semantics = "loggops" has none`)
 	}
 	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p}

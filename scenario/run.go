@@ -30,6 +30,9 @@ type RunOptions struct {
 	// Breakdown splits each rank's time into compute, communication and waiting
 	// (Result.Breakdown).
 	Breakdown bool
+	// MPISplit splits each rank's MPI time into stack, synchronisation and
+	// network, per protocol and per MPI call (Result.MPISplit, seed 002).
+	MPISplit bool
 	// Hooks are extra listeners (progress reporters, tests).
 	Hooks []ranks.Hook
 	// RecordPivots keeps the pivot rows of an HPL run (real mode, one test) in
@@ -76,6 +79,7 @@ type Result struct {
 	// ClassGraph: Graph with one latency class per link class (wire mode).
 	ClassGraph *ClassGraph `json:"-"`
 	Breakdown  *Breakdown  `json:"-"`
+	MPISplit   *MPISplit   `json:"-"`
 	GraphL     float64     `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
 	Pivots     *hpl.Pivots `json:"-"`
 	Traffic    *Traffic    `json:"-"`
@@ -141,6 +145,10 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		w.AddHook(h)
 	}
 	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound}
+	if opt.MPISplit {
+		res.MPISplit = NewMPISplit(p.Ranks, p.Network)
+		w.AddHook(res.MPISplit.Hook)
+	}
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
 	err = p.runApp(w, res, opt)
 	res.WallTime = time.Since(start).Seconds()

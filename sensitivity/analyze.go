@@ -90,7 +90,11 @@ type Report struct {
 	Classes           []ClassSensitivity  `json:"classes"`
 	Pairs             []PairSensitivity   `json:"pairwise,omitempty"`
 	MPITime           []RankTime          `json:"mpi_time,omitempty"`
-	Evaluations       int                 `json:"evaluations"` // longest-path passes used
+	// MPIByProtocol and MPIByCall split the MPI time of an emulated run per
+	// protocol and per MPI call (scenario.MPISplit; emu sensitivity --mpi-time).
+	MPIByProtocol []MPIPart `json:"mpi_by_protocol,omitempty"`
+	MPIByCall     []MPIPart `json:"mpi_by_call,omitempty"`
+	Evaluations   int       `json:"evaluations"` // longest-path passes used
 }
 
 // maxEvaluations bounds the passes of one analysis; the exact search needs

@@ -140,3 +140,14 @@ func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 	})
 	return out
 }
+
+// MPIPart is seed 002's split of MPI time summed over the ranks for one
+// protocol or one MPI call (an emulated run's event-based split,
+// scenario.MPISplit). Times in s.
+type MPIPart struct {
+	Name    string  `json:"name"`
+	Calls   int     `json:"calls,omitempty"` // per MPI call: how often the ranks made it
+	Stack   float64 `json:"stack_s"`
+	Sync    float64 `json:"sync_s"`
+	Network float64 `json:"network_s"`
+}

@@ -101,6 +101,22 @@ func (r *Report) WriteTable(w io.Writer) error {
 				FormatSeconds(q.Stack), FormatSeconds(q.Network), FormatSeconds(q.Sync))
 		}
 	}
+	for _, t := range []struct {
+		head  string
+		parts []MPIPart
+	}{{"protocol", r.MPIByProtocol}, {"MPI call", r.MPIByCall}} {
+		if len(t.parts) == 0 {
+			continue
+		}
+		p("\n%s\tcalls\tMPI stack\tnetwork\tsync\n", t.head)
+		for _, q := range t.parts {
+			calls := "-"
+			if q.Calls > 0 {
+				calls = fmt.Sprint(q.Calls)
+			}
+			p("%s\t%s\t%s\t%s\t%s\n", q.Name, calls, FormatSeconds(q.Stack), FormatSeconds(q.Network), FormatSeconds(q.Sync))
+		}
+	}
 	return tw.Flush()
 }
 

@@ -73,7 +73,7 @@ func TestDelaySensitivityBadInput(t *testing.T) {
 		{[]string{"--delay", "0,2"}, "--delay: \"2\": want a duration with a unit"},
 		{[]string{"--delay", "0,2us", "--range", "1us:2us"}, "--delay: --range steers"},
 		{[]string{"--delay", "0,2us", "--set", "network.message_delay_dist=normal"}, "network.message_delay_dist: unknown delay distribution \"normal\""},
-		{[]string{"a.toml", "b.toml"}, "one scenario at a time"},
+		{[]string{"a.toml", "b.toml"}, "several scenarios only with --delay"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"sensitivity"}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {

@@ -102,3 +102,77 @@ func mpiTimeOf(t *testing.T, args ...string) []mpiRankTime {
 	}
 	return rep.MPI
 }
+
+// TestMPITimeEmulatedUsesTheEvents: emu sensitivity --mpi-time on an emulated
+// run splits from the run's events (scenario.MPISplit), with the graph
+// split's meaning: on the ping-pong of TestMPITimeStackIsTheOverheadsOnAPingPong
+// (1000 B, detached: eager) each rank's stack time is exactly k·(o_s + o_r),
+// stack + network + sync is its MPI time, and the per-protocol and per-call
+// tables hold the same total — all of it eager, all of it in MPI_Send and
+// MPI_Recv (k calls of each per rank).
+func TestMPITimeEmulatedUsesTheEvents(t *testing.T) {
+	const k, oSend, oRecv = 7, 3e-6, 2e-6
+	var trace strings.Builder
+	for range k {
+		trace.WriteString("0 send 1 0 1000\n1 recv 0 0 1000\n1 send 0 0 1000\n0 recv 1 0 1000\n")
+	}
+	dir := t.TempDir()
+	file, out := filepath.Join(dir, "pp.txt"), filepath.Join(dir, "m.json")
+	if err := os.WriteFile(file, []byte(trace.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "sensitivity", "--replay", file, "--set", "network.model=cm02",
+		"--set", "network.send_overhead=3us", "--set", "network.recv_overhead=2us", "--mpi-time", "--json", out, "-q")
+	if code != exitOK {
+		t.Fatalf("sensitivity: %s", errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type part struct {
+		Name    string  `json:"name"`
+		Calls   int     `json:"calls"`
+		Stack   float64 `json:"stack_s"`
+		Sync    float64 `json:"sync_s"`
+		Network float64 `json:"network_s"`
+	}
+	var rep struct {
+		MPI      []mpiRankTime `json:"mpi_time"`
+		Protocol []part        `json:"mpi_by_protocol"`
+		Call     []part        `json:"mpi_by_call"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	const tol = 1e-12 // s
+	if len(rep.MPI) != 2 {
+		t.Fatalf("%d ranks, want 2", len(rep.MPI))
+	}
+	total := 0.0
+	for r, m := range rep.MPI {
+		if want := k * (oSend + oRecv); math.Abs(m.Stack-want) > tol {
+			t.Errorf("rank %d: MPI stack %.9g s, want k·(o_s+o_r) = %.9g s", r, m.Stack, want)
+		}
+		if mpi := m.End - m.Compute; math.Abs(m.Stack+m.Network+m.Sync-mpi) > tol {
+			t.Errorf("rank %d: stack + network + sync = %.9g s, MPI time %.9g s", r, m.Stack+m.Network+m.Sync, mpi)
+		}
+		total += m.Stack + m.Network + m.Sync
+	}
+	if len(rep.Protocol) != 1 || rep.Protocol[0].Name != "eager" {
+		t.Fatalf("protocols %+v, want eager only", rep.Protocol)
+	}
+	if q := rep.Protocol[0]; math.Abs(q.Stack+q.Sync+q.Network-total) > tol {
+		t.Errorf("eager holds %.9g s, the ranks %.9g s", q.Stack+q.Sync+q.Network, total)
+	}
+	calls := 0.0
+	for _, c := range rep.Call {
+		if (c.Name != "MPI_Send" && c.Name != "MPI_Recv") || c.Calls != 2*k {
+			t.Errorf("call %+v, want MPI_Send and MPI_Recv, %d each", c, 2*k)
+		}
+		calls += c.Stack + c.Sync + c.Network
+	}
+	if math.Abs(calls-total) > tol {
+		t.Errorf("the calls hold %.9g s, the ranks %.9g s", calls, total)
+	}
+}

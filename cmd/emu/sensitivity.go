@@ -121,7 +121,7 @@ adapts to timing, contention that moves.`,
 				return runDelaySensitivity(cmd, args, &sf, delays, af.json)
 			}
 			if len(args) > 1 {
-				return fmt.Errorf("one scenario at a time (several only with --delay), got %d", len(args))
+				return fmt.Errorf("accepts at most 1 arg(s), received %d (several scenarios only with --delay)", len(args))
 			}
 			file := ""
 			if len(args) == 1 {
@@ -146,7 +146,7 @@ adapts to timing, contention that moves.`,
 	fl.StringVar(&latency, "latency", "wire", latencyFlagHelp)
 	fl.StringVar(&class, "class", "", "sweep the latency of one link class `NAME` (host, levelN, terminal, intra, inter, torusN, backbone; emu run --links lists them), the others held at the run's (default: ℓ, every link at once)")
 	fl.BoolVar(&af.pairwise, "pairwise", false, "report λ_L(i,j): critical latency terms by rank pair")
-	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation")
+	fl.BoolVar(&af.mpi, "mpi-time", false, "report each rank's MPI time split into stack, network and synchronisation (seed 002), and per protocol and per MPI call, from the run's events")
 	fl.StringVar(&delay, "delay", "", "Netscope's delay sensitivity: run each scenario at these injected per-message delays `D1,D2,...` (e.g. 0,2us,5us) and fit T = c·M + k")
 	fl.StringVar(&af.place, "place", "", "search a placement of the ranks that lowers T on the graph (swaps between hosts), write it as an smpirun hostfile `FILE` and re-emulate with it")
 	ex.add(cmd)
@@ -186,7 +186,9 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if err := ex.check(plan, mode, class); err != nil {
 		return err
 	}
-	opt := scenario.RunOptions{Graph: true, GraphLatency: mode}
+	// --mpi-time on an emulated run: the events' split (exact: they see the
+	// calls, protocols, posts and arrivals), not the graph's upper bound.
+	opt := scenario.RunOptions{Graph: true, GraphLatency: mode, MPISplit: af.mpi}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
 		opt.Hooks = append(opt.Hooks, pr.hook)
 		go pr.run()
@@ -212,9 +214,13 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 			return err
 		}
 	}
+	p.MPITime = false
 	rep, err := sensitivity.Analyze(g, p)
 	if err != nil {
 		return asFailure(err)
+	}
+	if res.MPISplit != nil {
+		rep.MPITime, rep.MPIByProtocol, rep.MPIByCall = res.MPISplit.Ranks(), res.MPISplit.Protocols(), res.MPISplit.Calls()
 	}
 	var scaled *scaledReport
 	if mode == scenario.WireLatency && class == "" {
