@@ -86,8 +86,14 @@ func (m *MPISplit) proto(bytes int) int {
 	return ProtoRendezvous
 }
 
-// book adds d seconds of kind (0 stack, 1 sync, 2 network) to rank r, its
-// open call and protocol p.
+// The kinds of MPI time book adds to.
+const (
+	kindStack = iota
+	kindSync
+	kindNetwork
+)
+
+// book adds d seconds of kind to rank r, its open call and protocol p.
 func (m *MPISplit) book(r *splitRank, p, kind int, d float64) {
 	if d <= 0 {
 		return
@@ -97,23 +103,20 @@ func (m *MPISplit) book(r *splitRank, p, kind int, d float64) {
 		c = &sensitivity.MPIPart{Name: r.call}
 		m.calls[r.call] = c
 	}
-	for _, part := range []*sensitivity.MPIPart{c, &m.protos[p]} {
-		switch kind {
-		case 0:
-			part.Stack += d
-		case 1:
-			part.Sync += d
-		default:
-			part.Network += d
-		}
-	}
+	add(&c.Stack, &c.Sync, &c.Network, kind, d)
+	add(&m.protos[p].Stack, &m.protos[p].Sync, &m.protos[p].Network, kind, d)
+	add(&r.Stack, &r.Sync, &r.Network, kind, d)
+}
+
+// add adds d to the one of stack, sync and network that kind names.
+func add(stack, sync, network *float64, kind int, d float64) {
 	switch kind {
-	case 0:
-		r.Stack += d
-	case 1:
-		r.Sync += d
+	case kindStack:
+		*stack += d
+	case kindSync:
+		*sync += d
 	default:
-		r.Network += d
+		*network += d
 	}
 }
 
@@ -126,8 +129,8 @@ func (m *MPISplit) waitUntil(r *splitRank, x, other float64, p int) {
 	}
 	wait := x - r.t
 	sync := min(wait, max(0, other-r.t))
-	m.book(r, p, 1, sync)
-	m.book(r, p, 2, wait-sync)
+	m.book(r, p, kindSync, sync)
+	m.book(r, p, kindNetwork, wait-sync)
 	r.t = x
 }
 
@@ -161,7 +164,7 @@ func (m *MPISplit) Hook(ev *ranks.Event) {
 		if ev.Kernel == "Send" || ev.Kernel == "Isend" || ev.Kernel == "Recv" {
 			p = m.proto(ev.Bytes)
 		}
-		m.book(r, p, 0, ev.Seconds)
+		m.book(r, p, kindStack, ev.Seconds)
 		r.t = ev.Time + ev.Seconds
 	case ranks.SendPost:
 		m.sendPost[ev.MsgID] = ev.Time
