@@ -100,3 +100,65 @@ recv_overhead = "2us"
 		}
 	}
 }
+
+// TestMPISplitDeferredWaits: seed 002's eq. (3) and (4) — with a deferred
+// wait, synchronisation counts from when the rank starts waiting, not from
+// its post. cm02, no overheads, X(s) = 2 µs + (s+16)/1 GB/s; times in µs:
+//
+//	eager 1000 B, X = 3.016: rank 1 posts an Irecv at 0, computes [0,10],
+//	  waits from 10; rank 0 computes [0,20] and sends at 20 → 23.016. Rank 1's
+//	  wait [10, 23.016] is sync 20−10 = 10 (eq. 4; from the post it would be
+//	  20) and network 3.016.
+//	rendezvous 1 MiB, X = 1050.592: rank 0 Isends at 20, computes [20,25],
+//	  waits from 25; rank 1 computes [23.016, 33.016] and receives → 1083.608.
+//	  Rank 0's wait [25, 1083.608] is sync 33.016−25 = 8.016 (eq. 3; from the
+//	  post, 13.016) and network X; rank 1's receive sync 0, network X.
+//
+// (The replay's waitall waits for each request in turn: MPI_Wait calls.)
+func TestMPISplitDeferredWaits(t *testing.T) {
+	dir := writeScenario(t, map[string]string{
+		"s.toml": `app = "replay"
+[replay]
+file = "t.txt"
+[platform]
+hosts = 2
+link_bandwidth = "1GBps"
+link_latency = "1us"
+speed = "1Gf"
+[network]
+model = "cm02"
+`,
+		"t.txt": "1 irecv 0 0 1000\n1 compute 10000\n1 waitall\n0 compute 20000\n0 send 1 0 1000\n" +
+			"0 isend 1 0 1048576\n0 compute 5000\n0 waitall\n1 compute 10000\n1 recv 0 0 1048576\n",
+	})
+	res, err := loadPlan(t, filepath.Join(dir, "s.toml")).Run(RunOptions{MPISplit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const us = 1e-6
+	X := 1050.592
+	want := map[string]sensitivity.MPIPart{
+		"eager":      {Sync: 10, Network: 3.016},
+		"rendezvous": {Sync: 8.016, Network: 2 * X},
+		"MPI_Wait":   {Calls: 2, Sync: 18.016, Network: 3.016 + X},
+		"MPI_Recv":   {Calls: 1, Network: X},
+		"MPI_Irecv":  {Calls: 1},
+		"MPI_Isend":  {Calls: 1},
+		"MPI_Send":   {Calls: 1},
+	}
+	got := map[string]sensitivity.MPIPart{}
+	for _, q := range append(res.MPISplit.Protocols(), res.MPISplit.Calls()...) {
+		got[q.Name] = q
+	}
+	if len(got) != len(want) {
+		t.Errorf("parts %v, want %d", got, len(want))
+	}
+	off := func(a, b float64) bool { return math.Abs(a-b*us) > splitTol*1e3 }
+	for name, w := range want {
+		g := got[name]
+		if g.Calls != w.Calls || off(g.Stack, w.Stack) || off(g.Sync, w.Sync) || off(g.Network, w.Network) {
+			t.Errorf("%s: %d calls, stack %.9g, sync %.9g, network %.9g s; want %d, %.9g, %.9g, %.9g", name,
+				g.Calls, g.Stack, g.Sync, g.Network, w.Calls, w.Stack*us, w.Sync*us, w.Network*us)
+		}
+	}
+}
