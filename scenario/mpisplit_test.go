@@ -12,6 +12,20 @@ import (
 // of microsecond figures.
 const splitTol = 1e-15
 
+// splitPlatform is the split tests' scenario without its last [network] keys:
+// a trace t.txt replayed on two hosts, 1 µs and 1 GB/s links, 1 Gflop/s.
+const splitPlatform = `app = "replay"
+[replay]
+file = "t.txt"
+[platform]
+hosts = 2
+link_bandwidth = "1GBps"
+link_latency = "1us"
+speed = "1Gf"
+[network]
+model = "cm02"
+`
+
 // TestMPISplitPerProtocolByHand: one round trip per protocol between two
 // hosts of a flat cluster (cm02: a message of s bytes takes
 // X(s) = 2·1 µs + (s+16)/1 GB/s on its idle route; o_s = 3 µs, o_r = 2 µs
@@ -45,17 +59,7 @@ func TestMPISplitPerProtocolByHand(t *testing.T) {
 		trace += "1 compute 10000\n0 send 1 0 " + s + "\n0 recv 1 0 " + s + "\n1 recv 0 0 " + s + "\n1 send 0 0 " + s + "\n"
 	}
 	dir := writeScenario(t, map[string]string{
-		"s.toml": `app = "replay"
-[replay]
-file = "t.txt"
-[platform]
-hosts = 2
-link_bandwidth = "1GBps"
-link_latency = "1us"
-speed = "1Gf"
-[network]
-model = "cm02"
-async_threshold = "1KiB"
+		"s.toml": splitPlatform + `async_threshold = "1KiB"
 send_overhead = "3us"
 isend_overhead = "3us"
 recv_overhead = "2us"
@@ -67,7 +71,6 @@ recv_overhead = "2us"
 	if err != nil {
 		t.Fatal(err)
 	}
-	const us = 1e-6
 	X := 1050.592
 	want := map[string]sensitivity.MPIPart{
 		"async-small": {Stack: 10, Sync: 12, Network: 2.116},
@@ -76,23 +79,9 @@ recv_overhead = "2us"
 		"MPI_Send":    {Calls: 6, Stack: 12, Network: 2 * X},
 		"MPI_Recv":    {Calls: 6, Stack: 8, Sync: 35.916, Network: 2127.332},
 	}
-	got := map[string]sensitivity.MPIPart{}
-	for _, q := range append(res.MPISplit.Protocols(), res.MPISplit.Calls()...) {
-		got[q.Name] = q
-	}
-	if len(got) != len(want) {
-		t.Errorf("parts %v, want %d", got, len(want))
-	}
-	off := func(a, b float64) bool { return math.Abs(a-b*us) > splitTol*1e3 }
-	for name, w := range want {
-		g := got[name]
-		if g.Calls != w.Calls || off(g.Stack, w.Stack) || off(g.Sync, w.Sync) || off(g.Network, w.Network) {
-			t.Errorf("%s: %d calls, stack %.9g, sync %.9g, network %.9g s; want %d, %.9g, %.9g, %.9g", name,
-				g.Calls, g.Stack, g.Sync, g.Network, w.Calls, w.Stack*us, w.Sync*us, w.Network*us)
-		}
-	}
+	checkSplit(t, res.MPISplit, want)
 	for _, r := range res.MPISplit.Ranks() {
-		if off(r.End, 2157.216) {
+		if math.Abs(r.End-2157.216e-6) > splitTol*1e3 {
 			t.Errorf("rank %d ends at %.9g s, want 2157.216 µs", r.Rank, r.End)
 		}
 		if mpi := r.End - r.Compute; math.Abs(r.Stack+r.Sync+r.Network-mpi) > splitTol*1e3 {
@@ -117,17 +106,7 @@ recv_overhead = "2us"
 // (The replay's waitall waits for each request in turn: MPI_Wait calls.)
 func TestMPISplitDeferredWaits(t *testing.T) {
 	dir := writeScenario(t, map[string]string{
-		"s.toml": `app = "replay"
-[replay]
-file = "t.txt"
-[platform]
-hosts = 2
-link_bandwidth = "1GBps"
-link_latency = "1us"
-speed = "1Gf"
-[network]
-model = "cm02"
-`,
+		"s.toml": splitPlatform,
 		"t.txt": "1 irecv 0 0 1000\n1 compute 10000\n1 waitall\n0 compute 20000\n0 send 1 0 1000\n" +
 			"0 isend 1 0 1048576\n0 compute 5000\n0 waitall\n1 compute 10000\n1 recv 0 0 1048576\n",
 	})
@@ -135,7 +114,6 @@ model = "cm02"
 	if err != nil {
 		t.Fatal(err)
 	}
-	const us = 1e-6
 	X := 1050.592
 	want := map[string]sensitivity.MPIPart{
 		"eager":      {Sync: 10, Network: 3.016},
@@ -146,8 +124,15 @@ model = "cm02"
 		"MPI_Isend":  {Calls: 1},
 		"MPI_Send":   {Calls: 1},
 	}
+	checkSplit(t, res.MPISplit, want)
+}
+
+// checkSplit compares the split per protocol and per call with want, in µs.
+func checkSplit(t *testing.T, m *MPISplit, want map[string]sensitivity.MPIPart) {
+	t.Helper()
+	const us = 1e-6
 	got := map[string]sensitivity.MPIPart{}
-	for _, q := range append(res.MPISplit.Protocols(), res.MPISplit.Calls()...) {
+	for _, q := range append(m.Protocols(), m.Calls()...) {
 		got[q.Name] = q
 	}
 	if len(got) != len(want) {
