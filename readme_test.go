@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"encoding/csv"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,14 +145,9 @@ func TestReadmeRealHPLTables(t *testing.T) {
 			}
 			runs[r["id"]] = append(runs[r["id"]], v)
 		}
-		ids := make([]string, 0, len(runs))
-		for id := range runs {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
+		for _, id := range slices.Sorted(maps.Keys(runs)) {
 			x := runs[id]
-			sort.Float64s(x)
+			slices.Sort(x)
 			med := x[len(x)/2]
 			if len(x)%2 == 0 {
 				med = (x[len(x)/2-1] + x[len(x)/2]) / 2
