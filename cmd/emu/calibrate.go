@@ -54,7 +54,10 @@ calibrate measures the calls of the run to predict, as it makes them: it first
 emulates that run to record the kernel calls of the ranks on one node (their
 dimensions, forms and counts), then measures --samples of them per kernel, half
 drawn by their share of the kernel's time and half by their count, with one
-worker per rank of that node (unless --parallel says otherwise).
+worker per rank of that node (unless --parallel says otherwise). --hpl-dat may
+list several files, comma-separated: their runs are emulated one after the
+other, so a calibration covers exactly the runs to predict rather than the
+cross product one HPL.dat spans.
 
 Each call is timed --repeats times after an untimed first run and the row holds
 the median; a long call (over 50 ms) counts its first run and stops when two runs

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/calibration"
@@ -15,7 +16,42 @@ import (
 // the kernel calls the ranks of its first host make, and how many ranks share
 // that host, and the scenario's BLAS backend: the calls a calibration of that node should measure, and the
 // number of workers that load the node as the run will.
+//
+// --hpl-dat may list several files, comma-separated: their tests are
+// emulated one after the other, each a run of its own, so that a calibration
+// covers exactly the runs to predict (an HPL.dat is a cross product: eleven
+// chosen runs took one of 72, and each run's share of the draw with it).
 func appCalls(sf *scenarioFlags, file string) ([]calibration.AppCall, int, string, error) {
+	dats := strings.Split(sf.hplDat, ",")
+	if len(dats) == 1 {
+		return appCallsOf(sf, file, 0)
+	}
+	var (
+		calls  []calibration.AppCall
+		onNode int
+		be     string
+	)
+	for _, dat := range dats {
+		one := *sf
+		one.hplDat = strings.TrimSpace(dat)
+		if one.hplDat == "" {
+			return nil, 0, "", fmt.Errorf("--hpl-dat %q: an empty file name in the list", sf.hplDat)
+		}
+		runs := 0
+		for _, c := range calls {
+			runs = max(runs, c.Run+1)
+		}
+		more, n, b, err := appCallsOf(&one, file, runs)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		calls, onNode, be = append(calls, more...), max(onNode, n), b
+	}
+	return calls, onNode, be, nil
+}
+
+// appCallsOf is appCalls for one HPL.dat, its runs numbered from first.
+func appCallsOf(sf *scenarioFlags, file string, first int) ([]calibration.AppCall, int, string, error) {
 	plan, err := sf.plan(file)
 	if err != nil {
 		return nil, 0, "", err
@@ -54,7 +90,7 @@ func appCalls(sf *scenarioFlags, file string) ([]calibration.AppCall, int, strin
 			return nil, 0, "", fmt.Errorf("calibrate: emulating the run to record its kernel calls: %w", err)
 		}
 		for _, s := range log.Calls() {
-			calls = append(calls, calibration.AppCall{Count: s.Calls, Run: run, Call: calibration.Call{
+			calls = append(calls, calibration.AppCall{Count: s.Calls, Run: first + run, Call: calibration.Call{
 				Kernel: s.Kernel, M: s.M, N: s.N, K: s.K,
 				Side: s.Form.Side(), TransA: s.Form.TransA(), TransB: s.Form.TransB(),
 			}})

@@ -170,3 +170,64 @@ Max aggregated wall time up tr sv  . :            0.00100
 		t.Errorf("exit %d, %q: want 2 and one line naming the file", code, errOut)
 	}
 }
+
+// TestCalibrateSeveralHPLDats: --hpl-dat a,b records the calls of a's runs
+// and then b's, numbered one after the other as runs of their own (each
+// weighs alike in the draw), exactly the calls each file gives alone; an
+// empty name in the list is an error.
+func TestCalibrateSeveralHPLDats(t *testing.T) {
+	dir := t.TempDir()
+	shipped := strings.Split(strings.TrimSpace(string(mustRead(t, "../../scenario/testdata/hpldat/shipped.dat"))), "\n")
+	dat := func(name, n, nb string) string {
+		lines := append([]string(nil), shipped...)
+		lines[4], lines[5], lines[6], lines[7] = "1 # of N", n+" Ns", "1 # of NBs", nb+" NBs"
+		lines[9], lines[10], lines[11] = "1 # of grids", "1 Ps", "2 Qs"
+		lines[13], lines[14] = "1 # of panel fact", "2 PFACTs"
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := dat("a.dat", "120", "16"), dat("b.dat", "200", "32")
+	calls := func(list string) []calibration.AppCall {
+		t.Helper()
+		sf := scenarioFlags{hplDat: list}
+		c, _, _, err := appCalls(&sf, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	ca, cb, both := calls(a), calls(b), calls(a+","+b)
+	runsOf := func(cs []calibration.AppCall) map[int]int {
+		m := map[int]int{}
+		for _, c := range cs {
+			m[c.Run]++
+		}
+		return m
+	}
+	ra, rb := runsOf(ca), runsOf(cb)
+	if len(both) != len(ca)+len(cb) {
+		t.Fatalf("%d calls from a,b; %d from a and %d from b", len(both), len(ca), len(cb))
+	}
+	for i, c := range both {
+		want := c
+		if i < len(ca) {
+			want = ca[i]
+		} else {
+			want = cb[i-len(ca)]
+			want.Run += len(ra)
+		}
+		if c != want {
+			t.Fatalf("call %d of a,b: %+v, want %+v", i, c, want)
+		}
+	}
+	if got := runsOf(both); len(got) != len(ra)+len(rb) {
+		t.Errorf("runs of a,b: %v; a has %v, b %v", got, ra, rb)
+	}
+	sf := scenarioFlags{hplDat: a + ",,"}
+	if _, _, _, err := appCalls(&sf, ""); err == nil || !strings.Contains(err.Error(), "empty file name") {
+		t.Errorf("a,, : %v", err)
+	}
+}
