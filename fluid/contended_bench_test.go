@@ -47,15 +47,23 @@ func smpiFlow(topo fluid.Topology, src, dst int, size float64) fluid.FlowSpec {
 // and (i xor 2^k, j) swap 8 KiB — started together (StartAll, as the
 // engine batches an instant's starts) and finished one by one in
 // completion order, each end re-solving what it shared. Reports CPU per
-// message (start and end).
+// message (start and end): exact, and with the messages light
+// (Options.LightBytes = 64 KiB).
 //
-// Figures (2026-11-26, the shared 2-core machine at load 1–1.5, 20 ops,
-// two runs): 158 µs CPU a message; by pprof two thirds of it the solver's
-// level heap (heap.down under lowestLink and Pop: the broadcast flows sit
-// at one level, so each end re-solves the whole component, ~1,100 links
-// and ~560 flows, to change about 11 rates).
+// Figures (2026-11-26, the shared 2-core machine at load 1–3.4, 10–20
+// ops, four runs of each):
+//
+//	exact   141–159 µs CPU a message. By pprof two thirds of it is the
+//	        solver's level heap (heap.down under lowestLink and Pop): the
+//	        broadcast flows sit at one level, so each end re-solves the
+//	        whole component, ~1,100 links and ~560 flows, to change about
+//	        11 rates.
+//	light   0.93–0.99 µs (about 150× less): each message is rated on its
+//	        own links (a sort of their few flows by level) and its end
+//	        re-solves nothing.
 func BenchmarkContendedMessages(b *testing.B) {
 	b.Run("exact", func(b *testing.B) { benchContended(b, fluid.Options{}) })
+	b.Run("light", func(b *testing.B) { benchContended(b, fluid.Options{LightBytes: 65536}) })
 }
 
 func benchContended(b *testing.B, opts fluid.Options) {
