@@ -95,6 +95,9 @@ func (s *Scenario) network() (ranks.Config, error) {
 		c.NoGrowth = !*n.IprobeGrowth
 	}
 	c.PerRankCounters = n.PerRankCounters
+	if n.LightFlow.Set {
+		c.LightFlow = n.LightFlow.Bytes
+	}
 	order, err := ranks.ParseWakeOrder(n.WakeOrder)
 	if err != nil {
 		return c, s.errorAt("network.wake_order", err.Error())

@@ -104,6 +104,10 @@ type NetworkTable struct {
 	IprobeGrowth    *bool     `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
 	TestCost        Time      `toml:"test_cost"`
 	PerRankCounters bool      `toml:"per_rank_counters"`
+	// LightFlow is an approximation (ranks.Config.LightFlow): messages of at most
+	// this many bytes on the wire keep the rate they start with and move no
+	// other's. Unset or 0: the exact model.
+	LightFlow Size `toml:"light_flow"`
 	// WakeOrder orders the ranks that become ready at one instant: "rank"
 	// (lowest rank first, the default), "fifo" (in the order they became
 	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.WakeOrder = WakeSimGrid).
