@@ -11,16 +11,7 @@ import (
 // of 6,006 hosts (22 a leaf switch, 273 leaves, 8 top switches), FDR
 // InfiniBand links of 56 Gb/s (7e9 bytes/s) and 1 µs.
 func stampedeTree(b *testing.B) *fluid.FatTree {
-	c, err := fluid.ParseFatTreeParams("2;22,273;1,8;1,1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	c.Link = fluid.LinkSpec{Bandwidth: 7e9, Latency: 1e-6}
-	ft, err := fluid.NewFatTree(c)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return ft
+	return parsedTree(b, "2;22,273;1,8;1,1", fluid.LinkSpec{Bandwidth: 7e9, Latency: 1e-6})
 }
 
 // smpiFlow is a message of size bytes from src to dst as ranks builds it
