@@ -14,11 +14,17 @@ const benchFlows = 10000
 // benchTree is a 6,144-host three-level fat-tree with full bisection:
 // 16 hosts per leaf switch, 384 leaf, 384 middle and 256 top switches.
 func benchTree(b *testing.B) *fluid.FatTree {
-	c, err := fluid.ParseFatTreeParams("3;16,16,24;1,16,16;1,1,1")
+	return parsedTree(b, "3;16,16,24;1,16,16;1,1,1", fluid.LinkSpec{Bandwidth: 12.5e9, Latency: 1e-6})
+}
+
+// parsedTree builds the fat tree of SimGrid's parameter string params
+// with links of spec link.
+func parsedTree(b *testing.B, params string, link fluid.LinkSpec) *fluid.FatTree {
+	c, err := fluid.ParseFatTreeParams(params)
 	if err != nil {
 		b.Fatal(err)
 	}
-	c.Link = fluid.LinkSpec{Bandwidth: 12.5e9, Latency: 1e-6}
+	c.Link = link
 	ft, err := fluid.NewFatTree(c)
 	if err != nil {
 		b.Fatal(err)

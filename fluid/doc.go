@@ -15,6 +15,11 @@
 //     heap, and finished flows (with their element arrays) are reused from
 //     a free list, found by id in a paged table (flowtable.go): starting
 //     and ending a flow allocates nothing in the steady state.
+//   - Light flows (Options.LightBytes; light.go), an approximation, off by
+//     default: a small flow is rated at its max-min rate when it starts
+//     and the flows it shares links with keep theirs, so its start and end
+//     re-solve nothing, within a budget of LightBytes bytes of light flows
+//     per link.
 //   - Traffic accounting (RecordTraffic, Traffic; traffic.go): per link,
 //     the bytes its flows occupied (rate × time, integrated per flow at the
 //     events where the System already brings a flow up to date, so exact)

@@ -70,6 +70,9 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 		s.scanLink(sv.links[i])
 	}
 	s.maxMin()
+	if s.light.n > 0 {
+		s.solvedLight()
+	}
 	for _, slot := range sv.flows {
 		// Most flows of a re-solve keep their rates: compare in the dense
 		// arrays, and touch only the flows that change.

@@ -50,6 +50,13 @@ type Options struct {
 	// SimGridHeap breaks ties between flows finishing at the same date as
 	// SimGrid 3.32's lazy network model does (see simgrid.go).
 	SimGridHeap bool
+	// LightBytes, when positive, is an approximation (light.go): a flow of
+	// at most LightBytes bytes (FlowSpec.Bytes) whose links carry no other
+	// light flow gets, when it starts, the rate max-min gives it, while the
+	// flows it shares links with keep theirs; its start and end re-solve
+	// nothing. 0 (the default) keeps every rate exact. Ignored under
+	// SimGridHeap.
+	LightBytes float64
 }
 
 // System is a max-min fair sharing of links between flows. It is a
@@ -75,6 +82,7 @@ type System struct {
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
+	light   lightState // Options.LightBytes's bookkeeping (light.go)
 }
 
 // linkState is one link's constraint and the flows loading it.
@@ -127,6 +135,8 @@ type flow struct {
 	tie       uint64  // heap tie-breaker: id, or the SimGrid heap stamp
 	// SimGrid heap semantics (Options.SimGridHeap)
 	latent     bool    // in its latency phase: not yet on its links
+	light      bool    // rated without moving the others (Options.LightBytes)
+	lightBytes float64 // its bytes when it started light
 	enableSeq  uint64  // when it was enabled on its links (newest first)
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
@@ -166,7 +176,7 @@ func (s *System) Start(now float64, spec FlowSpec) FlowID {
 	f := s.add(now, spec)
 	if x, ok := s.alone(f); ok {
 		s.setRate(now, f, x)
-	} else {
+	} else if !s.startLight(now, f, spec) {
 		s.resolveFrom(now, f)
 	}
 	return f.id
@@ -190,16 +200,22 @@ func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 		ids = append(ids, f.id)
 	}
 	// Only once all are in can a flow be known to be alone on its links.
-	for _, id := range ids[first:] {
+	light := false
+	for i, id := range ids[first:] {
 		f := s.flows.get(id)
 		if x, ok := s.alone(f); ok {
 			s.setRate(now, f, x)
+		} else if s.isLight(specs[i]) {
+			light = true // rated after the others (light.go)
 		} else {
 			s.batch = append(s.batch, f.elems...)
 		}
 	}
 	if len(s.batch) > 0 {
 		s.resolveAbove(now, s.batch, 0)
+	}
+	if light {
+		s.startLightBatch(now, specs, ids[first:])
 	}
 	return ids
 }
@@ -387,6 +403,13 @@ func (s *System) remove(now float64, id FlowID) {
 	s.flows.del(id)
 	s.done.remove(f)
 	s.detach(f)
+	if f.light {
+		if !s.endLight(f) { // it moved no other flow: nothing to give back
+			s.recycle(f)
+			return
+		}
+		level = 0 // restart the stalled flows (light.go)
+	}
 	if s.opts.FullResolve || !s.emptied(f) {
 		s.resolveAbove(now, f.elems, level)
 	}

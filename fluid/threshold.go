@@ -57,23 +57,32 @@ func (s *System) saturationLevel(l LinkID, fresh *flow) float64 {
 			levels = append(levels, flowLevel{level: f.rate * f.weight, share: m.share, load: m.coef * f.rate})
 		}
 	}
-	slices.SortFunc(levels, func(a, b flowLevel) int { return cmp.Compare(a.level, b.level) })
 	s.solver.levels = levels
+	level, _ := sweep(levels, ls.capacity)
+	return level
+}
+
+// sweep sorts a link's flows by level and returns the level at which the
+// link saturates (+Inf if every flow stops below saturation) and the sum
+// of the flows' shares.
+func sweep(levels []flowLevel, capacity float64) (level, shares float64) {
+	slices.SortFunc(levels, func(a, b flowLevel) int { return cmp.Compare(a.level, b.level) })
 	stopped, slope := 0.0, 0.0
 	for _, o := range levels {
 		slope += o.share
 	}
+	shares = slope
 	for _, o := range levels {
-		if stopped+slope*o.level >= ls.capacity {
+		if stopped+slope*o.level >= capacity {
 			break // saturates before this flow stops rising
 		}
 		stopped += o.load
 		slope -= o.share
 	}
 	if slope <= 0 { // every flow stops below saturation
-		return math.Inf(1)
+		return math.Inf(1), shares
 	}
-	return math.Max(0, (ls.capacity-stopped)/slope)
+	return math.Max(0, (capacity-stopped)/slope), shares
 }
 
 // flowLevel is one flow of a link as saturationLevel sees it.

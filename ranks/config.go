@@ -92,6 +92,14 @@ type Config struct {
 	MessageDelay float64
 	DelayDist    DelayDist
 	DelayClass   string // a fluid.Link Class ("backbone", "level2", ...); "" = every message
+	// LightFlow, when positive, is an approximation of the network model
+	// (fluid.Options.LightBytes): a message of at most LightFlow bytes on
+	// the wire (payload + envelope, over the bandwidth factor) gets its
+	// max-min rate when its transfer starts and keeps it, and moves no
+	// other message's rate, instead of re-solving the sharing at its start
+	// and end. 0 (the default) keeps the exact model. Ignored under
+	// WakeSimGrid.
+	LightFlow float64
 
 	// Collective algorithms (see the Algo* constants).
 	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string
@@ -171,6 +179,7 @@ func (c *Config) Validate() error {
 		{"EagerThreshold", float64(c.EagerThreshold)}, {"AsyncThreshold", float64(c.AsyncThreshold)},
 		{"Envelope", float64(c.Envelope)}, {"WeightS", c.WeightS}, {"TCPGamma", c.TCPGamma},
 		{"CrossTraffic", c.CrossTraffic}, {"IprobeCost", c.IprobeCost}, {"TestCost", c.TestCost},
+		{"LightFlow", c.LightFlow},
 	}
 	for _, f := range nonneg {
 		if !(f.v >= 0) || math.IsInf(f.v, 1) {

@@ -107,6 +107,9 @@ func (s *Scenario) network() (ranks.Config, error) {
 		return c, s.errorAt("network.message_delay_dist", err.Error())
 	}
 	c.DelayDist, c.DelayClass = dist, n.MessageDelayClass
+	if n.LightFlow.Set {
+		c.LightFlow = n.LightFlow.Bytes
+	}
 	order, err = ranks.ParseWakeOrder(n.WakeOrder)
 	if err != nil {
 		return c, s.errorAt("network.wake_order", err.Error())

@@ -110,6 +110,10 @@ type NetworkTable struct {
 	MessageDelay      Time   `toml:"message_delay"`
 	MessageDelayDist  string `toml:"message_delay_dist"`
 	MessageDelayClass string `toml:"message_delay_class"`
+	// LightFlow is an approximation (ranks.Config.LightFlow): messages of at most
+	// this many bytes on the wire keep the rate they start with and move no
+	// other's. Unset or 0: the exact model.
+	LightFlow Size `toml:"light_flow"`
 	// WakeOrder orders the ranks that become ready at one instant: "rank"
 	// (lowest rank first, the default), "fifo" (in the order they became
 	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.WakeOrder = WakeSimGrid).
