@@ -2,8 +2,10 @@ package calibration
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/emu-hpc/emu/kernels"
 )
@@ -124,44 +126,65 @@ func (m *measurer) note(s lockStep) {
 }
 
 // A barrier holds n goroutines until all have arrived, again and again, and
-// counts how many of them voted yes at each meeting.
+// counts how many of them voted yes at each meeting. A waiting goroutine
+// spins (for up to spinFor) before it sleeps: each worker has a core, and a
+// core that sleeps between a worker's runs — a halted virtual CPU, a deep
+// C-state — runs the next timed call cold, where HPL's ranks poll in MPI and
+// keep theirs awake. With more goroutines than cores they sleep at once.
 type barrier struct {
-	n      int
-	mu     sync.Mutex
-	cond   *sync.Cond
-	gen    int // meetings completed
-	here   int // arrived at the current meeting
-	yes    int // yes votes at the current meeting
-	result int // yes votes of the last completed meeting
+	n      int32
+	here   atomic.Int32 // arrived at the current meeting
+	yes    atomic.Int32 // yes votes at the current meeting
+	gen    atomic.Int64 // meetings completed
+	result atomic.Int32 // yes votes of the last completed meeting
 	// timing counts the workers still in their timed run: the last to
 	// arrive at a meeting sets it to the meeting's yes votes, each timed
 	// run's worker takes itself off.
 	timing atomic.Int32
+
+	spin bool       // wait spinning: a core for each goroutine
+	mu   sync.Mutex // for sleepers only
+	cond *sync.Cond
 }
 
+// spinFor is how long a goroutine waits at a barrier before it sleeps.
+const spinFor = time.Second
+
 func newBarrier(n int) *barrier {
-	b := &barrier{n: n}
+	b := &barrier{n: int32(n), spin: n <= runtime.NumCPU()}
 	b.cond = sync.NewCond(&b.mu)
 	return b
 }
 
 // vote waits for all n goroutines and returns how many voted yes.
 func (b *barrier) vote(yes bool) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	g := b.gen.Load()
 	if yes {
-		b.yes++
+		b.yes.Add(1)
 	}
-	b.here++
-	if b.here == b.n {
-		b.result, b.here, b.yes = b.yes, 0, 0
-		b.timing.Store(int32(b.result))
-		b.gen++
+	if b.here.Add(1) == b.n {
+		// No goroutine leaves this meeting before gen moves, so none can
+		// vote at the next one before the counts are reset.
+		r := b.yes.Swap(0)
+		b.here.Store(0)
+		b.result.Store(r)
+		b.timing.Store(r)
+		b.mu.Lock()
+		b.gen.Add(1)
 		b.cond.Broadcast()
-		return b.result
+		b.mu.Unlock()
+		return int(r)
 	}
-	for gen := b.gen; gen == b.gen; {
-		b.cond.Wait()
+	start := time.Now() // wall clock: calibration measures this node, it is not the core
+	for i := 0; b.gen.Load() == g; i++ {
+		if !b.spin || i%1024 == 1023 && time.Since(start) > spinFor {
+			b.mu.Lock()
+			for b.gen.Load() == g {
+				b.cond.Wait()
+			}
+			b.mu.Unlock()
+			break
+		}
 	}
-	return b.result
+	return int(b.result.Load())
 }
