@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,4 +204,45 @@ func readCSV(t *testing.T, path string) []map[string]string {
 		out = append(out, m)
 	}
 	return out
+}
+
+// TestReadmeBarrierFigures recomputes the README's sleeping/spinning barrier
+// comparison from predicted_barrier.csv: each calibration's mean |error|.
+func TestReadmeBarrierFigures(t *testing.T) {
+	rows := readCSV(t, "validation/testdata/realhpl/vm-2026-11-26b/predicted_barrier.csv")
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, r := range rows {
+		e, err := strconv.ParseFloat(r["error_pct"], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum[r["calibration"]] += math.Abs(e)
+		n[r["calibration"]]++
+	}
+	mean := func(c string) string { return fmt.Sprintf("%.1f%%", sum[c]/float64(n[c])) }
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("read mean |error| %s, %s\nand %s", mean("M1"), mean("M2"), mean("M3"))
+	spread := func(kind string) float64 { // largest max/min − 1 of a run's predictions, %
+		by := map[string][]float64{}
+		for _, r := range rows {
+			if r["barrier"] == kind {
+				v, _ := strconv.ParseFloat(r["predicted_s"], 64)
+				by[r["id"]] = append(by[r["id"]], v)
+			}
+		}
+		worst := 0.0
+		for _, v := range by {
+			worst = max(worst, 100*(slices.Max(v)/slices.Min(v)-1))
+		}
+		return worst
+	}
+	want2 := fmt.Sprintf("%s, %s and %s, within %.1f%% of each other on every run (sleeping: %.0f%%)",
+		mean("S1"), mean("S2"), mean("S3"), spread("spinning"), spread("sleeping"))
+	flat := string(readme)
+	if !strings.Contains(flat, want) || !strings.Contains(strings.ReplaceAll(flat, "\n", " "), strings.ReplaceAll(want2, "\n", " ")) {
+		t.Errorf("README's barrier figures: want %q and %q", want, want2)
+	}
 }
