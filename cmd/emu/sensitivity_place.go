@@ -37,28 +37,41 @@ func placeRanks(cg *scenario.ClassGraph, plat *scenario.Platform, ranks int) (pl
 		return placement{}, err
 	}
 	hosts := plat.Placement(ranks)
-	routes := map[[2]int]float64{}
-	route := func(a, b int) float64 {
-		k := [2]int{hosts[a], hosts[b]}
-		l, ok := routes[k]
+	// Swaps keep the set of hosts, so their route latencies are a dense
+	// table over it, and each rank holds its host's place in that set: a
+	// placement's evaluation asks a route for every message edge.
+	var used []int
+	at := make([]int, ranks) // rank → index in used
+	index := map[int]int{}
+	for r, h := range hosts {
+		k, ok := index[h]
 		if !ok {
-			l = topo.Route(k[0], k[1]).Latency
-			routes[k] = l
+			k = len(used)
+			index[h] = k
+			used = append(used, h)
 		}
-		return l
+		at[r] = k
 	}
+	nh := len(used)
+	lat := make([]float64, nh*nh)
+	for a, ha := range used {
+		for b, hb := range used {
+			lat[a*nh+b] = topo.Route(ha, hb).Latency
+		}
+	}
+	route := func(a, b int) float64 { return lat[at[a]*nh+at[b]] }
 	pl := sensitivity.NewPlacer(cg.Graph, cg.Graph.Baseline(), cg.Link)
-	p := placement{hosts: hosts}
+	p := placement{}
 	p.before = pl.Runtime(route)
 	p.best, p.evals = p.before, 1
 	for improved := true; improved && p.evals < placeBudget; {
 		improved = false
 		for i := 0; i < ranks && p.evals < placeBudget; i++ {
 			for j := i + 1; j < ranks && p.evals < placeBudget; j++ {
-				if hosts[i] == hosts[j] {
+				if at[i] == at[j] {
 					continue
 				}
-				hosts[i], hosts[j] = hosts[j], hosts[i]
+				at[i], at[j] = at[j], at[i]
 				t := pl.Runtime(route)
 				p.evals++
 				if t < p.best*(1-1e-12) {
@@ -66,10 +79,14 @@ func placeRanks(cg *scenario.ClassGraph, plat *scenario.Platform, ranks int) (pl
 					p.swaps++
 					continue
 				}
-				hosts[i], hosts[j] = hosts[j], hosts[i]
+				at[i], at[j] = at[j], at[i]
 			}
 		}
 	}
+	for r, k := range at {
+		hosts[r] = used[k]
+	}
+	p.hosts = hosts
 	return p, nil
 }
 
