@@ -37,11 +37,11 @@ func appCalls(sf *scenarioFlags, file string) ([]calibration.AppCall, int, strin
 		if one.hplDat == "" {
 			return nil, 0, "", fmt.Errorf("--hpl-dat %q: an empty file name in the list", sf.hplDat)
 		}
-		runs := 0
-		for _, c := range calls {
-			runs = max(runs, c.Run+1)
+		first := 0 // calls come in run order: the next file's runs follow the last call's
+		if len(calls) > 0 {
+			first = calls[len(calls)-1].Run + 1
 		}
-		more, n, b, err := appCallsOf(&one, file, runs)
+		more, n, b, err := appCallsOf(&one, file, first)
 		if err != nil {
 			return nil, 0, "", err
 		}
