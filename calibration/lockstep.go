@@ -12,15 +12,16 @@ import (
 
 // runWorkers measures the missing calls with parallel workers, one per core,
 // in lockstep: each round every worker takes a call, and the rounds go run
-// by run — all workers reset their operands, then all run their calls at once,
-// timed, and a worker whose timed run has ended (or whose call needs no more
-// runs) keeps running its call untimed until the others' timed runs end. So a call is always timed while the other
-// cores run calls of the same kernel and size (the plan orders them so), as
-// HPL's ranks update at once, and never while a neighbour rewrites its
-// operands: a reset of a large dgemm's operands streams hundreds of
-// megabytes, which slowed the dgemm timed beside it by 2-3% on the
-// project's VM where a neighbour running dgemm costs nothing (issue 10's
-// 2×1 and 1×1 runs came out 4-7% long).
+// by run — all workers reset their operands, then all run their calls at
+// once, timed, and a worker whose timed run has ended (or whose call needs
+// no more runs) keeps running its call untimed until the others' timed runs
+// end. So a call is always timed while the other cores run calls of the same
+// kernel and size (the plan orders them so), as HPL's ranks update at once,
+// and never while a neighbour rewrites its operands: a reset of a large
+// dgemm's operands streams hundreds of megabytes, which slowed the dgemm
+// timed beside it by 2-5% on the project's VM where a neighbour running
+// dgemm costs 0-0.5% (BenchmarkNeighbour; issue 10's 2×1 and 1×1 runs came
+// out 4-7% long).
 //
 // Rows are written as rounds end; on cancellation the calls in flight finish.
 func (c *Campaign) runWorkers(ctx context.Context, have []bool, parallel int, be kernels.Backend, seed uint64, sample func(core, i int, sec float64, runs int) Sample, write func(Sample) error) error {
