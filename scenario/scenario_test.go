@@ -290,7 +290,7 @@ func TestNetworkLinkKeysOverridePlatform(t *testing.T) {
 		}
 		if tc.xml {
 			if err := s.UsePlatformXML(peersDir + "/cluster_flat_256.xml"); err != nil {
-				t.Skipf("peer platform not beside the checkout: %v", err)
+				t.Fatalf("vendored peer platform: %v", err)
 			}
 		}
 		for _, arg := range []string{"platform.link_latency=3us", "network.link_latency=20us", "network.link_bandwidth=1GBps"} {

@@ -26,7 +26,7 @@ const peerCurveRel = 1e-9
 func TestCurveFromOneReplayMatchesLogGOPSim(t *testing.T) {
 	f, err := os.Open(filepath.Join(goalDir, "..", "tl_wide.csv"))
 	if err != nil {
-		t.Skipf("peer curves not available: %v", err)
+		t.Fatalf("vendored peer curves missing: %v", err)
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
@@ -97,7 +97,7 @@ func replayGraph(t *testing.T, name string, p goal.Params) *sensitivity.Graph {
 func TestCurvesOfResultsCSV(t *testing.T) {
 	f, err := os.Open(filepath.Join(goalDir, "..", "results.csv"))
 	if err != nil {
-		t.Skipf("peer results not available: %v", err)
+		t.Fatalf("vendored peer results missing: %v", err)
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
@@ -133,7 +133,7 @@ func TestCurvesOfResultsCSV(t *testing.T) {
 		rows[k][num(r, "L_ns")] = num(r, "predicted_runtime")
 	}
 	if len(order) == 0 {
-		t.Skip("no schedule of results.csv at hand")
+		t.Fatal("no schedule of the vendored results.csv has its GOAL file")
 	}
 	for _, k := range order {
 		g := replayGraph(t, k.name, goal.Params{L: 3e-6, O: k.o * 1e-9, Gap: k.g * 1e-9, G: k.G * 1e-9, S: int64(k.S)})
