@@ -249,3 +249,59 @@ func TestReadmeBarrierFigures(t *testing.T) {
 		t.Errorf("README's barrier figures: want %q and %q", want, want2)
 	}
 }
+
+// TestReadmeFig6Table checks the README's Fig. 6 table against the whole runs
+// recorded in validation/testdata/fig6_whole.csv (BenchmarkFig6 -update): every
+// recorded point has its row, with its panels, wall, CPU, peak RSS, Time and Gflops.
+func TestReadmeFig6Table(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("validation/testdata/fig6_whole.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	num := func(rec []string, name string) float64 {
+		v, err := strconv.ParseFloat(rec[col[name]], 64)
+		if err != nil {
+			t.Fatalf("fig6_whole.csv %s: %v", name, err)
+		}
+		return v
+	}
+	for _, rec := range rows[1:] {
+		var p, q, n int
+		if _, err := fmt.Sscanf(rec[col["point"]], "fig6_%dx%d_N%d", &p, &q, &n); err != nil {
+			t.Fatalf("%s: %v", rec[col["point"]], err)
+		}
+		tm := num(rec, "hpl_time_s")
+		row := fmt.Sprintf("| %d×%d, N = %s | %s | %s s | %.1f s | %s MB | %s s (%s) |",
+			p, q, groupThousands(n), groupThousands(int(num(rec, "panels"))),
+			groupThousands(int(math.Round(num(rec, "wall_s")))), num(rec, "cpu_s"),
+			groupThousands(int(math.Round(num(rec, "peak_rss_mb")))),
+			groupFixed1(tm),
+			groupThousands(int(math.Round(num(rec, "gflops")))))
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README lacks the row\n%s", row)
+		}
+	}
+}
+
+// groupFixed1 writes v with one decimal and its integer part grouped by thousands.
+func groupFixed1(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	i := strings.IndexByte(s, '.')
+	n, _ := strconv.Atoi(s[:i])
+	return groupThousands(n) + s[i:]
+}

@@ -87,7 +87,11 @@ func fig6Cases() []extrapolationCase {
 // BenchmarkExtrapolationError runs each case whole and extrapolated from K = 8,
 // 16, 32 and 64 panels, and reports how often the whole run's Time lies within
 // the stated error bar (coverage), the median and largest relative errors, and
-// the median stated bar, in percent. Each case's rows are logged.
+// the median stated bar, in percent. Each case's rows are logged. A Fig. 6 point
+// whose whole run is recorded in testdata/fig6_whole.csv (BenchmarkFig6 -update)
+// is checked against that Time and runs without EMU_LONG: only its extrapolations.
+//
+//	nice -n 19 go test -run XXX -bench 'ExtrapolationError/fig6' -benchtime 1x -timeout 2h ./validation
 //
 //	nice -n 19 go test -run XXX -bench ExtrapolationError -benchtime 1x ./validation
 //	EMU_LONG=1 nice -n 19 go test -run XXX -bench 'ExtrapolationError/dahu' -benchtime 1x -timeout 2h ./validation
@@ -95,16 +99,24 @@ func fig6Cases() []extrapolationCase {
 func BenchmarkExtrapolationError(b *testing.B) {
 	long := os.Getenv("EMU_LONG") == "1"
 	ks := []int{8, 16, 32, 64}
+	recorded := readFig6Whole(b)
 	for _, c := range extrapolationCases() {
 		b.Run(c.name, func(b *testing.B) {
-			if c.long && !long {
+			rec, isRecorded := recorded[c.name]
+			if c.long && !long && !isRecorded {
 				b.Skip("whole run takes minutes to hours: EMU_LONG=1")
 			}
 			var errs, bars []float64
 			covered := 0
 			for b.Loop() {
 				errs, bars, covered = errs[:0], bars[:0], 0
-				whole := extrapolatedTime(b, c, 0)
+				var whole float64
+				if isRecorded {
+					whole = rec.time // BenchmarkFig6's whole run, testdata/fig6_whole.csv
+					b.Logf("%s: whole Time %.6g s recorded on %s", c.name, whole, rec.date)
+				} else {
+					whole = extrapolatedTime(b, c, 0)
+				}
 				for _, k := range ks {
 					t, bar := extrapolatedTime2(b, c, k)
 					e := (t - whole) / whole
