@@ -23,7 +23,10 @@ const classAgreement = 0.01
 // with one latency class per link class has at least three link classes on
 // the critical path (λ_c > 0), and raising platform.link_latency by δ — every
 // link class by δ, every factor class by (f−1)·δ — moves the re-emulated T by
-// Σ_c λ_c·Δℓ_c within 1%. The README's and sensitivity/doc.go's per-class
+// Σ_c λ_c·Δℓ_c within 1%. The fat tree again with 100 ns at every switch
+// (platform.switch_latency, LLAMP Appendix H's ℓ_switch) has the class
+// "switch" too, and raising the switches' latency by δ with the links' moves T
+// by the sum with λ_switch·δ. The README's and sensitivity/doc.go's per-class
 // sentences point here; the test logs the measured λ per class.
 //
 // Both runs use HPL's longM broadcast (no Iprobe polling, whose timing the
@@ -37,12 +40,15 @@ const classAgreement = 0.01
 // level1 8630, level2 8526).
 func TestPerClassLatencyPredictsReemulation(t *testing.T) {
 	for _, tc := range []struct {
-		file string
-		sets []string
+		file      string
+		sets      []string
+		switchLat float64 // s; > 0 adds the class "switch", which moves by δ too
 	}{
-		{"dragonfly.toml", []string{"hpl.n=2048", "hpl.bcast=longM", "platform.link_bandwidth=10Tbps"}},
+		{"dragonfly.toml", []string{"hpl.n=2048", "hpl.bcast=longM", "platform.link_bandwidth=10Tbps"}, 0},
 		{"stampede.toml", []string{"platform.fat_tree=3;2,2,4;1,2,2;1,1,1", "network.model=cm02",
-			"hpl.n=2048", "hpl.nb=64", "hpl.grids=[[4,4]]", "hpl.max_iterations=0"}},
+			"hpl.n=2048", "hpl.nb=64", "hpl.grids=[[4,4]]", "hpl.max_iterations=0"}, 0},
+		{"stampede.toml", []string{"platform.fat_tree=3;2,2,4;1,2,2;1,1,1", "network.model=cm02",
+			"hpl.n=2048", "hpl.nb=64", "hpl.grids=[[4,4]]", "hpl.max_iterations=0", "platform.switch_latency=100ns"}, 100e-9},
 	} {
 		res := runWith(t, tc.file, tc.sets, nil)
 		cg := res.ClassGraph
@@ -57,10 +63,10 @@ func TestPerClassLatencyPredictsReemulation(t *testing.T) {
 		predicted, critical, report := 0.0, 0, ""
 		for c := range cg.Graph.Classes() {
 			_, _, lambda, _ := cg.Graph.Slopes(base, c)
-			shift := classShift // a link class moves by δ
+			shift := classShift // a link class (and the switches) moves by δ
 			if !cg.Link[c] {
 				shift = base[c] / l0 * classShift // a factor class's (f−1)·ℓ moves by (f−1)·δ
-			} else if lambda > 0 {
+			} else if lambda > 0 && cg.Names[c] != scenario.SwitchClass {
 				critical++
 			}
 			predicted += float64(lambda) * shift
@@ -70,7 +76,14 @@ func TestPerClassLatencyPredictsReemulation(t *testing.T) {
 		if critical < 3 {
 			t.Errorf("%s: %d link classes on the critical path (λ:%s), want ≥ 3", tc.file, critical, report)
 		}
-		more := runWith(t, tc.file, tc.sets, []string{fmt.Sprintf("platform.link_latency=%gns", (l0+classShift)*1e9)})
+		moves := []string{fmt.Sprintf("platform.link_latency=%gns", (l0+classShift)*1e9)}
+		if tc.switchLat > 0 {
+			if _, ok := cg.Class(scenario.SwitchClass); !ok {
+				t.Fatalf("%s: a switch latency and no switch class (%v)", tc.file, cg.Names)
+			}
+			moves = append(moves, fmt.Sprintf("platform.switch_latency=%gns", (tc.switchLat+classShift)*1e9))
+		}
+		more := runWith(t, tc.file, tc.sets, moves)
 		moved := more.SimulatedTime - res.SimulatedTime
 		t.Logf("%s: T %.9f s; +%g s on every link: re-emulated ΔT %.6g s, predicted Σ λ_c·Δℓ_c %.6g s",
 			tc.file, res.SimulatedTime, classShift, moved, predicted)

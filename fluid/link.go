@@ -51,7 +51,7 @@ type Link struct {
 // Route is the path of a message between two hosts.
 type Route struct {
 	Links   []LinkID // in order from source to destination
-	Latency float64  // sum of the links' latencies, s
+	Latency float64  // sum of the links' latencies, plus Hops × the switch latency (WithSwitchLatency), s
 	Hops    int      // switches crossed: cables − 1 on a switched path (limiter links are not cables), 0 for loopback
 }
 

@@ -33,7 +33,7 @@ func (p *Plan) ApplyBound(bound string) error {
 	case BoundContentionFree:
 		pl.Sharing, pl.BackboneSharing = SharingFatPipe, SharingFatPipe
 	case BoundComputeOnly:
-		pl.LinkLatency, pl.LoopbackLatency, pl.BackboneLatency = 0, 0, 0
+		pl.LinkLatency, pl.LoopbackLatency, pl.BackboneLatency, pl.SwitchLatency = 0, 0, 0, 0
 		pl.LinkBandwidth, pl.LoopbackBandwidth = freeBandwidth, freeBandwidth
 		if pl.BackboneBandwidth > 0 {
 			pl.BackboneBandwidth = freeBandwidth

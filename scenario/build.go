@@ -46,6 +46,9 @@ func (p *Platform) Build() (fluid.Topology, error) {
 	default:
 		err = fmt.Errorf("unknown topology %q", p.Topology)
 	}
+	if err == nil {
+		topo, err = fluid.WithSwitchLatency(topo, p.SwitchLatency)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "fluid: "))
 	}

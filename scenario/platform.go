@@ -31,6 +31,9 @@ type Platform struct {
 	LoopbackLatency   float64 // s
 	NoLoopback        bool    // route a host's messages to itself through the network (SimGrid XML default)
 	LimiterBandwidth  float64 // B/s; 0 = no per-host limiter link
+	// SwitchLatency is added at every switch a route crosses, s (LLAMP's
+	// ℓ_switch; SimGrid's platforms have none: 0).
+	SwitchLatency float64
 
 	FatTree   string // SimGrid "levels;down;up;links", e.g. "2;4,4;1,2;1,2"
 	Torus     []int  // dimensions, e.g. [4,4,4]

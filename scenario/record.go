@@ -66,6 +66,8 @@ type GraphRecorder struct {
 	routeOrder []*routeInfo
 	termBuf    []sensitivity.LatTerm
 	perClass   *ClassGraph // built by Graph
+	switchLat  float64     // the platform's latency per switch crossed, s
+	switchCls  int         // the switches' latency class, −1 before the first switched message
 
 	// Local time the events do not show as compute (Iprobe/Test costs, overheads,
 	// the polling delay of a probe loop): busy is the simulated time up to which a
@@ -96,8 +98,9 @@ func NewGraphRecorder(n int, placement []int, opts ...RecordOptions) *GraphRecor
 		busy: make([]float64, n), wokeBy: make([]sensitivity.VertexID, n),
 		excess: map[float64]uint8{}, linkClass: map[string]uint8{}, routes: map[*fluid.ClassCount]*routeInfo{},
 	}
+	g.switchCls = -1
 	for _, o := range opts {
-		g.mode, g.factor = o.Latency, o.LatFactor
+		g.mode, g.factor, g.switchLat = o.Latency, o.LatFactor, o.SwitchLatency
 	}
 	for r := range n {
 		g.last[r] = g.b.Vertex(r, sensitivity.Calc, 0)
@@ -257,13 +260,20 @@ func (g *GraphRecorder) BaselineLatency() float64 { return g.lats.mode() }
 
 // Baseline is the latency per class the graph should be analysed at, s: class 0
 // at BaselineLatency, and in wire mode class c ≥ 1 at (f_c − 1) × that, f_c being
-// the latency factor whose excess class c carries. Graph stores it in the graph
-// (sensitivity.Builder.SetBaseline), so emu analyze starts there.
+// the latency factor whose excess class c carries, or at the switch latency for
+// the switches' class, in the order of mergeMap.
+// Graph stores it in the graph (sensitivity.Builder.SetBaseline), so emu analyze
+// starts there.
 func (g *GraphRecorder) Baseline() []float64 {
 	l0 := g.BaselineLatency()
 	lat := []float64{l0}
-	for _, f := range g.factors {
-		lat = append(lat, (f-1)*l0)
+	for _, ci := range g.classes {
+		switch {
+		case ci.factor > 1:
+			lat = append(lat, (ci.factor-1)*l0)
+		case ci.switches:
+			lat = append(lat, g.switchLat)
+		}
 	}
 	return lat
 }

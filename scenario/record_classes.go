@@ -18,17 +18,18 @@ import (
 // Merging every link class into one gives the recorder's one-ℓ graph, bit for
 // bit (sensitivity.Graph.Merge).
 //
-// The topology has no switch latency (fluid's routes are sums of link
-// latencies), so there is no per-switch class: LLAMP Appendix H's h·ℓ_switch
-// term is 0 here.
+// With a switch latency (platform.switch_latency > 0) the switches a message's
+// route crosses are the class "switch" (LLAMP Appendix H's h·ℓ_switch), at
+// that latency.
 type ClassGraph struct {
 	Graph *sensitivity.Graph
 	// Names per class: the link class, or "factorF" for the excess of
 	// latency factor F; "route" for messages whose cables per class were
 	// not known (a route that is not a chain of cables).
 	Names []string
-	// Link says which classes are link latencies (they move together
-	// when ℓ, one link's latency, moves); the others are factor excesses.
+	// Link says which classes are latencies of the route (cables, and the
+	// switches' class): a placement moves them with the route; the others
+	// are factor excesses.
 	Link []bool
 }
 
@@ -45,10 +46,15 @@ func (c *ClassGraph) Class(name string) (int, bool) {
 // classInfo is one latency class of a wire-mode recording: a link class
 // (name) with the tally of its links' latencies, or a factor's excess.
 type classInfo struct {
-	name   string
-	lats   latTally
-	factor float64 // > 1 for a factor class
+	name     string
+	lats     latTally
+	factor   float64 // > 1 for a factor class
+	switches bool    // the switches' class: its terms count switches, not cables
 }
+
+// SwitchClass names the latency class of the platform's per-switch latency
+// (platform.switch_latency > 0) in a ClassGraph.
+const SwitchClass = "switch"
 
 // routeClass names the class of messages whose route's cables per class do not
 // add up to its hops+1 (kept exact as one class of the whole route).
@@ -140,22 +146,25 @@ func (g *GraphRecorder) classBaseline() []float64 {
 	l0 := g.BaselineLatency()
 	lat := make([]float64, len(g.classes))
 	for c, ci := range g.classes {
-		if ci.factor > 1 {
+		switch {
+		case ci.factor > 1:
 			lat[c] = (ci.factor - 1) * l0
-		} else {
+		case ci.switches:
+			lat[c] = g.switchLat
+		default:
 			lat[c] = ci.lats.mode()
 		}
 	}
 	return lat
 }
 
-// mergeMap sends every link class to class 0 and the factor classes to 1, 2,
-// ... in their order: the numbering of the one-ℓ graph.
+// mergeMap sends every link class to class 0 and the factor classes and the
+// switches' class to 1, 2, ... in their order: the numbering of the one-ℓ graph.
 func (g *GraphRecorder) mergeMap() []uint8 {
 	into := make([]uint8, len(g.classes))
 	next := uint8(1)
 	for c, ci := range g.classes {
-		if ci.factor > 1 {
+		if ci.factor > 1 || ci.switches {
 			into[c] = next
 			next++
 		}
@@ -172,7 +181,7 @@ func (g *GraphRecorder) classGraph(pg *sensitivity.Graph) *ClassGraph {
 			name = "factor" + strconv.FormatFloat(ci.factor, 'g', -1, 64) // shortest exact: unique
 		}
 		cg.Names = append(cg.Names, name)
-		cg.Link = append(cg.Link, ci.factor == 0)
+		cg.Link = append(cg.Link, ci.factor == 0) // the switches' terms are part of the route, as cables are
 	}
 	return cg
 }

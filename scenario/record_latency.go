@@ -14,7 +14,9 @@ type LatencyMode uint8
 
 const (
 	// WireLatency (the default): ℓ is one link's latency and a message whose
-	// route crosses h switches carries h+1 terms, one per link (LLAMP Appendix H).
+	// route crosses h switches carries h+1 terms, one per link (LLAMP Appendix H);
+	// a platform's switch latency (platform.switch_latency) is a class of its
+	// own, h terms, held at its value while ℓ moves.
 	// Moving ℓ by d moves a 2-link message by 2d and a 4-link one by 4d, exactly
 	// as re-emulating with platform.link_latency raised by d does under cm02, on
 	// flat clusters and fat trees alike.
@@ -63,6 +65,14 @@ type RecordOptions struct {
 	// as the World applies it (nil = 1, cm02). Only wire mode needs it: it
 	// separates a message's link latencies from the factor's scaling.
 	LatFactor func(bytes int) float64
+	// SwitchLatency is the platform's latency at each switch a route crosses
+	// (platform.switch_latency), s. Above 0, wire mode gives the switches a
+	// class of their own, "switch", counting each message's switches (LLAMP
+	// Appendix H's h·ℓ_switch), analysed at this latency. Without it the
+	// switches cost nothing and have no class: every output stays as it was
+	// (a platform's switch delays are then inside its link latencies, as in
+	// SimGrid's).
+	SwitchLatency float64
 }
 
 // latencyQuantum is the grid class-0 latencies are rounded to before they are
@@ -87,14 +97,37 @@ func (g *GraphRecorder) latencyTerms(ev *ranks.Event, buf []sensitivity.LatTerm)
 	if !(f > 0) || math.IsInf(f, 1) {
 		f = 1 // the World would not have run with such a factor; keep the edge exact
 	}
-	route := ev.Latency / f // the route latency: the sum of its links' latencies
-	buf = g.linkTerms(ev, links, route, buf)
+	route := ev.Latency / f // the route latency: its links' latencies and its switches'
+	switches := float64(ev.Hops) * g.switchLat
+	wires := route - switches
+	buf = g.linkTerms(ev, links, wires, buf)
+	if ev.Hops > 0 && g.switchLat > 0 {
+		if c, ok := g.switchClass(); ok {
+			buf = append(buf, sensitivity.LatTerm{Class: c, Count: int32(ev.Hops)})
+		}
+	}
 	rest := ev.Transfer - route
 	if c, ok := g.factorClass(f); ok {
+		// The factor's excess over the cables is a class; over the switches
+		// it stays in the constant part.
 		buf = append(buf, sensitivity.LatTerm{Class: c, Count: int32(links)})
-		rest = ev.Transfer - ev.Latency
+		rest = ev.Transfer - ev.Latency + (f-1)*switches
 	}
-	return buf, rest, route / float64(links)
+	return buf, rest, wires / float64(links)
+}
+
+// switchClass is the latency class of the switches, numbered at first use;
+// false when the classes run out (the switches' latency then stays in the
+// messages' constant part).
+func (g *GraphRecorder) switchClass() (uint8, bool) {
+	if g.switchCls >= 0 {
+		return uint8(g.switchCls), true
+	}
+	c, ok := g.newClass(classInfo{name: SwitchClass, switches: true})
+	if ok {
+		g.switchCls = int(c)
+	}
+	return c, ok
 }
 
 // factorClass is the latency class carrying the excess of factor f > 1, assigned

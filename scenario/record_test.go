@@ -129,8 +129,19 @@ func fatTreeRun(t *testing.T, link float64, latFactor string, mode LatencyMode, 
 // fatTreeRecord is fatTreeRun returning the recorder, before Graph.
 func fatTreeRecord(t *testing.T, link float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *GraphRecorder) {
 	t.Helper()
-	topo, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 1}, Parallel: []int{1, 1},
+	return switchedFatTreeRecord(t, link, 0, latFactor, mode, main)
+}
+
+// switchedFatTreeRecord is fatTreeRecord with a latency of switchLat at every
+// switch a route crosses.
+func switchedFatTreeRecord(t *testing.T, link, switchLat float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *GraphRecorder) {
+	t.Helper()
+	ft, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 1}, Parallel: []int{1, 1},
 		Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: link}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := fluid.WithSwitchLatency(ft, switchLat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +155,7 @@ func fatTreeRecord(t *testing.T, link float64, latFactor string, mode LatencyMod
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := NewGraphRecorder(4, place, RecordOptions{Latency: mode,
+	rec := NewGraphRecorder(4, place, RecordOptions{Latency: mode, SwitchLatency: switchLat,
 		LatFactor: func(b int) float64 { return cfg.LatFactor.Value(b+cfg.Envelope, 1) }})
 	w.AddHook(rec.Hook)
 	if err := w.Run(main); err != nil {
@@ -303,6 +314,7 @@ func BenchmarkRecordLatencyModes(b *testing.B) {
 // path, each class at its links' latency; at that baseline it is the run, and
 // moving only the level-1 latency by d moves T by 2d. With latency factor 3,
 // the factor's excess class moves with both link classes' cables (6 terms).
+// The platform has no switch latency, so no switch class.
 func TestWireLatencyPerLinkClass(t *testing.T) {
 	const link, d = 1e-6, 0.5e-6 // s
 	end, rec := fatTreeRecord(t, link, "", WireLatency, relayAcrossLeaves)
@@ -344,5 +356,62 @@ func TestWireLatencyPerLinkClass(t *testing.T) {
 	}
 	if _, _, r, _ := cg.Graph.Slopes(cg.Graph.Baseline(), 1); r != 6 {
 		t.Errorf("factor class λ %d, want 6 (every cable of both messages)", r)
+	}
+}
+
+// TestWireLatencySwitchClass: with a latency ls at every switch, the relay's
+// messages cost 2ℓ+ls (same leaf) and 4ℓ+3ls (through the spine), by hand.
+// The switches are the class "switch" at ls, λ_switch = 4; the per-class and
+// the one-ℓ graphs are the run at their baselines (the one-ℓ graph keeps the
+// switches as a class of its own, held while ℓ moves); moving ls by d in the
+// graph moves T by 4d, as re-running with ls+d does. A latency factor's excess
+// over the switches stays in the messages' constant part, so the graph is the
+// run there too.
+func TestWireLatencySwitchClass(t *testing.T) {
+	const link, ls, d = 1e-6, 0.3e-6, 0.2e-6 // s
+	end, rec := switchedFatTreeRecord(t, link, ls, "", WireLatency, relayAcrossLeaves)
+	if want := 2e-3 + (2*link + ls) + (4*link + 3*ls); math.Abs(end-want) > 1e-8 {
+		t.Fatalf("run %.9f s; by hand about %.9f s (2 ms of compute and two 8-byte messages)", end, want)
+	}
+	g1, err := rec.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg := rec.ClassGraph()
+	if fmt.Sprint(cg.Names) != "[host switch level1]" {
+		t.Fatalf("classes %v, want host, switch, level1", cg.Names)
+	}
+	g := cg.Graph
+	base := g.Baseline()
+	if fmt.Sprint(base) != fmt.Sprint([]float64{link, ls, link}) {
+		t.Fatalf("baseline %v, want [%g %g %g]", base, link, ls, link)
+	}
+	if got := g.Runtime(base); math.Abs(got-end) > timeTol {
+		t.Errorf("per-class graph at its baseline %.12f s, run %.12f s", got, end)
+	}
+	if g1.Classes() != 2 || fmt.Sprint(g1.Baseline()) != fmt.Sprint([]float64{link, ls}) {
+		t.Errorf("one-ℓ graph: %d classes at %v, want ℓ and the switches at [%g %g]", g1.Classes(), g1.Baseline(), link, ls)
+	}
+	if got := g1.Runtime(g1.Baseline()); math.Abs(got-end) > timeTol {
+		t.Errorf("one-ℓ graph at its baseline %.12f s, run %.12f s", got, end)
+	}
+	if _, l, r, _ := g.Slopes(base, 1); l != 4 || r != 4 {
+		t.Errorf("λ_switch %d/%d, want 4 (1 + 3 switches)", l, r)
+	}
+	moved, _ := switchedFatTreeRecord(t, link, ls+d, "", WireLatency, relayAcrossLeaves)
+	if got := g.Runtime([]float64{link, ls + d, link}); math.Abs(got-moved) > timeTol || math.Abs(moved-end-4*d) > timeTol {
+		t.Errorf("switches +%g s: graph %.12f s, re-run %.12f s, want both %.12f s", d, got, moved, end+4*d)
+	}
+
+	end, rec = switchedFatTreeRecord(t, link, ls, "0:3", WireLatency, relayAcrossLeaves)
+	g1, err = rec.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.ClassGraph().Graph.Runtime(rec.ClassGraph().Graph.Baseline()); math.Abs(got-end) > timeTol {
+		t.Errorf("factor 3: per-class graph %.12f s, run %.12f s", got, end)
+	}
+	if got := g1.Runtime(g1.Baseline()); math.Abs(got-end) > timeTol {
+		t.Errorf("factor 3: one-ℓ graph %.12f s, run %.12f s", got, end)
 	}
 }

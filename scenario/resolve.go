@@ -18,6 +18,9 @@ func (s *Scenario) platform() (Platform, error) {
 	if n := s.Network; n.LinkLatency.Set {
 		t.LinkLatency = n.LinkLatency
 	}
+	if n := s.Network; n.SwitchLatency.Set {
+		t.SwitchLatency = n.SwitchLatency
+	}
 	var (
 		p       Platform
 		fromXML bool
@@ -79,7 +82,7 @@ func (s *Scenario) platform() (Platform, error) {
 	for _, l := range []struct {
 		v   Time
 		dst *float64
-	}{{t.LinkLatency, &p.LinkLatency}, {t.BackboneLatency, &p.BackboneLatency}, {t.LoopbackLatency, &p.LoopbackLatency}} {
+	}{{t.LinkLatency, &p.LinkLatency}, {t.BackboneLatency, &p.BackboneLatency}, {t.LoopbackLatency, &p.LoopbackLatency}, {t.SwitchLatency, &p.SwitchLatency}} {
 		if l.v.Set {
 			*l.dst = l.v.Seconds
 		}

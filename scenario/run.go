@@ -117,8 +117,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if opt.Graph {
 		net := p.Network
 		rec = NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks), RecordOptions{
-			Latency:   opt.GraphLatency,
-			LatFactor: func(bytes int) float64 { return net.LatFactor.Value(bytes+net.Envelope, 1) },
+			Latency:       opt.GraphLatency,
+			LatFactor:     func(bytes int) float64 { return net.LatFactor.Value(bytes+net.Envelope, 1) },
+			SwitchLatency: p.Platform.SwitchLatency,
 		})
 		w.AddHook(rec.Hook)
 	}

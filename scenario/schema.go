@@ -71,6 +71,7 @@ type PlatformTable struct {
 	BackboneSharing   string    `toml:"backbone_sharing_policy"`
 	LoopbackBandwidth Bandwidth `toml:"loopback_bandwidth"`
 	LoopbackLatency   Time      `toml:"loopback_latency"`
+	SwitchLatency     Time      `toml:"switch_latency"` // at every switch a route crosses (fluid.WithSwitchLatency); default 0
 	LimiterBandwidth  Bandwidth `toml:"limiter_bandwidth"`
 	FatTree           string    `toml:"fat_tree"`  // "levels;down;up;links"
 	Torus             IntList   `toml:"torus"`     // dimensions
@@ -89,6 +90,7 @@ type NetworkTable struct {
 	// (`--sweep network.link_latency=1us,5us,20us`) reads as a network key.
 	LinkLatency     Time      `toml:"link_latency"`
 	LinkBandwidth   Bandwidth `toml:"link_bandwidth"`
+	SwitchLatency   Time      `toml:"switch_latency"` // replaces platform.switch_latency
 	EagerThreshold  Size      `toml:"eager_threshold"`
 	AsyncThreshold  Size      `toml:"async_threshold"`
 	Envelope        Size      `toml:"envelope"`

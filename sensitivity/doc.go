@@ -24,10 +24,12 @@
 // λ, critical latencies and tolerances (TestAnalyzeClassesByHand), and on the
 // dragonfly and fat-tree examples the per-class λ predict a re-emulation with
 // every link slower within 1% (examples TestPerClassLatencyPredictsReemulation).
-// There is no per-switch class: fluid's routes have no switch latency, so
-// LLAMP Appendix H's h·ℓ_switch is 0. rest is everything else the
-// run gave the edge (bandwidth time under contention, overheads, gaps); a
-// message edge also carries its bytes so that λ_G can be reported.
+// With a switch latency (fluid.WithSwitchLatency, platform.switch_latency) the
+// recorder adds a class "switch" counting each message's switches, LLAMP
+// Appendix H's h·ℓ_switch (scenario TestWireLatencySwitchClass). rest is
+// everything else the run gave the edge (bandwidth time under contention,
+// overheads, gaps); a message edge also carries its bytes so that λ_G can be
+// reported.
 //
 // How a recorder expresses LLAMP's constructs:
 //   - program order: an edge between consecutive operations of a rank, rest 0;

@@ -241,7 +241,9 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	if class != "" {
 		what := "latency of one " + class + " link"
-		if !cg.Link[p.Class] {
+		if class == scenario.SwitchClass {
+			what = "latency of one switch (platform.switch_latency)"
+		} else if !cg.Link[p.Class] {
 			what = "excess (f−1)·L0 of latency " + class
 		}
 		fmt.Fprintf(out, "\nℓ = %s (class %d; the other classes held at the run's); the run's L0 = %s\n", what, p.Class, sensitivity.FormatSeconds(p.L0))

@@ -11,7 +11,8 @@ import (
 
 // checkClassFlag checks --class before the emulation: it needs wire mode and
 // must name a link class of the platform (its cables, not its limiters or
-// loopbacks), or a latency factor's class ("factor…", known only after the run).
+// loopbacks), the switches' class when the platform has a switch latency, or a
+// latency factor's class ("factor…", known only after the run).
 func checkClassFlag(plan *scenario.Plan, class string, mode scenario.LatencyMode) error {
 	if class == "" {
 		return nil
@@ -21,6 +22,12 @@ func checkClassFlag(plan *scenario.Plan, class string, mode scenario.LatencyMode
 	}
 	if strings.HasPrefix(class, "factor") {
 		return nil
+	}
+	if class == scenario.SwitchClass {
+		if plan.Platform.SwitchLatency > 0 {
+			return nil
+		}
+		return fmt.Errorf("--class %s: the platform has no switch latency (set platform.switch_latency)", class)
 	}
 	topo, err := plan.Platform.Build()
 	if err != nil {

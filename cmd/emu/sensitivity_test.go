@@ -408,3 +408,50 @@ func TestSensitivityClassFlag(t *testing.T) {
 		t.Errorf("one-ℓ λ_L %v, per-class λ host %v, level1 %v", lw, lh, l1)
 	}
 }
+
+// TestSensitivitySwitchClass: with 200 ns at every switch on the same 4-host
+// fat tree, the report has the class "switch" at 200 ns with λ > 0, --class
+// switch sweeps it and says so, and the re-emulation with the switches at
+// 200 ns + 50 ns moves the simulated time by λ_switch·50 ns within 1% (the
+// long broadcast does not poll, so the critical path holds). A negative switch
+// latency is refused with exit 2 naming the key.
+func TestSensitivitySwitchClass(t *testing.T) {
+	dir := t.TempDir()
+	net := []string{"--set", "platform.topology=fat-tree", "--set", "platform.fat_tree=2;2,2;1,1;1,1",
+		"--set", "network.model=cm02", "--set", "hpl.bcast=longM", "--set", "network.iprobe_cost=0us"}
+	js := filepath.Join(dir, "s.json")
+	code, out, errOut := runCLI(t, append(append([]string{"sensitivity", "-q", "--json", js, "--class", "switch"}, net...),
+		"--set", "platform.switch_latency=200ns")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "ℓ = latency of one switch") || !strings.Contains(out, "L0 = 200.000 ns") {
+		t.Errorf("--class switch does not say what it sweeps:\n%s", out)
+	}
+	m := readReport(t, js)
+	var sw map[string]any
+	for _, c := range m["classes"].([]any) {
+		if c := c.(map[string]any); c["name"] == "switch" {
+			sw = c
+		}
+	}
+	if sw == nil || sw["L_s"].(float64) != 200e-9 || !(sw["lambda"].(float64) > 0) {
+		t.Fatalf("switch class %v, want L 200 ns and λ > 0", sw)
+	}
+	at := func(ls string) float64 {
+		code, out, errOut := runCLI(t, append(append([]string{"sensitivity", "-q", "--points", "2"}, net...), "--set", "platform.switch_latency="+ls)...)
+		if code != 0 {
+			t.Fatalf("run: exit %d: %s", code, errOut)
+		}
+		return simulatedTime(t, out)
+	}
+	moved, want := at("250ns")-at("200ns"), sw["lambda"].(float64)*50e-9
+	t.Logf("λ_switch %v: switches +50 ns move T by %.6g s re-emulated, %.6g s predicted", sw["lambda"], moved, want)
+	if math.Abs(moved-want) > 0.01*want {
+		t.Errorf("re-emulated ΔT %.6g s, λ_switch·δ %.6g s", moved, want)
+	}
+	code, _, errOut = runCLI(t, "run", "--set", "platform.switch_latency=-1us")
+	if code != exitInput || !strings.Contains(errOut, "switch_latency") || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		t.Errorf("negative switch latency: exit %d, stderr %q", code, errOut)
+	}
+}
