@@ -40,7 +40,8 @@ type Request struct {
 	msgID      uint64  // hook identity of the message
 	recvID     uint64  // receive side: hook identity of the receive (0 without hooks)
 	start, end float64 // the transfer's first and last instants, s
-	path       *path   // the route, once the transfer has started
+	path       *path   // the route, once looked up (World.route)
+	latency    float64 // with path: the latency phase on it (World.latencyOf), s
 	waitSeq    uint64  // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
 
 	// Flags, packed together.
