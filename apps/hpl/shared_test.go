@@ -2,6 +2,7 @@ package hpl
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/emu-hpc/emu/kernels"
@@ -45,4 +46,36 @@ func TestSharedComputesOnce(t *testing.T) {
 	if c := sh.moves(k, dpiv); c == a || fmt.Sprint(c.ipid) == fmt.Sprint(a.ipid) {
 		t.Fatal("other pivots gave the same list")
 	}
+}
+
+// BenchmarkSharedMoves is a panel's list of moves as the ranks of a grid
+// get it (NB = 1024, P = 77: Stampede's panels): "own", each of 64 ranks
+// computes it, as before Shared; "shared", the first computes it and the
+// others find it in one Shared.
+func BenchmarkSharedMoves(b *testing.B) {
+	const P, nb, n, ranks = 77, 1024, 3875000, 64
+	rng := rand.New(rand.NewPCG(5, 6))
+	pn := indexPanel(rng, false, 1, P, nb, 16*nb, n)
+	for i := range pn.dpiv { // model pivots: anywhere below
+		pn.dpiv[i] = float64(pn.ia + i + rng.IntN(n-pn.ia-i))
+	}
+	b.Run("own", func(b *testing.B) {
+		for b.Loop() {
+			for range ranks {
+				x := &pn.swp
+				x.ipid, x.next, x.owner = computeMoves(&pn.s.swap, pn.moveKey(), pn.dpiv, x.ipid, x.next, x.owner)
+			}
+		}
+		b.ReportMetric(float64(b.N*ranks)/b.Elapsed().Seconds(), "rank-panels/s")
+	})
+	b.Run("shared", func(b *testing.B) {
+		sh := NewShared()
+		for b.Loop() {
+			sh.recent = [sharedLists]*moveList{} // a new panel
+			for range ranks {
+				sh.moves(pn.moveKey(), pn.dpiv)
+			}
+		}
+		b.ReportMetric(float64(b.N*ranks)/b.Elapsed().Seconds(), "rank-panels/s")
+	})
 }
