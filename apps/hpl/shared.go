@@ -7,13 +7,18 @@ import "slices"
 // nextOf and each entry's owner). Every rank of the grid receives the
 // panel's DPIV with the broadcast, so the list is the same on all of them;
 // computed on each, it was 6% of a Stampede panel's CPU and, as 6,006 ranks'
-// scratch arrays, 900 MB of the live heap. Ranks run one at a time, so they
-// share it without locks. Give one Shared to every rank of a run through
+// scratch arrays, 900 MB of the live heap. It also lends the ranks of a
+// panel's process column their factorization workspaces, for the time of
+// the factorization: a rank factors one panel in Q, so a workspace of its
+// own would sit idle (at Stampede's scale, 16 KiB × 6,006 ranks, gained
+// a process column per panel). Ranks run one at a time, so they share it
+// without locks. Give one Shared to every rank of a run through
 // Options.Shared; nil leaves each rank to compute its own.
 type Shared struct {
 	swap            swapScratch
 	ipid, next, own []int                  // computeMoves' arrays; each list is copied out at its size
 	recent          [sharedLists]*moveList // the lists last computed, newest first
+	work            [][]float64            // factorization workspaces not lent
 }
 
 // sharedLists is how many panels' lists a Shared keeps: ranks drift apart by
@@ -47,3 +52,15 @@ func (sh *Shared) moves(k moveKey, dpiv []float64) *moveList {
 	sh.recent[0] = m
 	return m
 }
+
+// takeWork lends a zeroed workspace of n doubles for one panel
+// factorization; putWork takes it back.
+func (sh *Shared) takeWork(n int) []float64 {
+	var w []float64
+	if k := len(sh.work); k > 0 {
+		w, sh.work[k-1], sh.work = sh.work[k-1], nil, sh.work[:k-1]
+	}
+	return zeroed(w, n)
+}
+
+func (sh *Shared) putWork(w []float64) { sh.work = append(sh.work, w) }

@@ -24,7 +24,7 @@ type solver struct {
 	spread    float64     // the estimate's error bar, s (extrapolate.go)
 	swap      swapScratch // reused by the swap index computations
 	shared    *Shared     // what the run's ranks compute once for all (Options.Shared), or nil
-	factWork  []float64   // panel factorization workspace (panel.factor)
+	factWork  []float64   // panel factorization workspace (panel.factor, without a Shared)
 	spare     []*panel    // released panels, whose arrays newPanel reuses
 	phases    Phases      // this rank's detailed timings
 }
