@@ -89,7 +89,7 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 		panic(fmt.Sprintf("emu: After(%v): delay must be finite and ≥ 0", d))
 	}
 	e.seq++
-	e.timers.push(e.now+d, e.seq, action{fn: fn, h: h})
+	e.timers.push(d, e.now+d, e.seq, action{fn: fn, h: h})
 	return TimerID(e.seq)
 }
 

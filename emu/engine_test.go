@@ -173,6 +173,29 @@ func BenchmarkTimers(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
+// BenchmarkLatencyTimers is the timer traffic of an SPMD run's messages:
+// 1024 timers queued; each step fires one and schedules its successor with
+// one of four delays (a latency phase per route length), and every fifth
+// with a delay seen once (a compute time).
+func BenchmarkLatencyTimers(b *testing.B) {
+	e := NewEngine(nil)
+	h := &countHandler{}
+	delays := []float64{1.3e-6, 2.7e-6, 1.3e-6, 4.1e-6, 2.7e-6, 0.9e-6}
+	for i := 0; i < 1024; i++ {
+		e.AfterHandler(float64(i)*1e-9, h)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Step()
+		d := delays[i%len(delays)]
+		if i%5 == 0 {
+			d = 1e-3 + float64(i)*1e-12
+		}
+		e.AfterHandler(d, h)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
 // TestManyFlowsBookkeeping: one long flow stays while 1,000 short ones come
 // and go on their own links (some cancelled); every done function runs
 // exactly once, cancelled ones never, and Pending drops to zero.

@@ -1,6 +1,10 @@
 package emu
 
-import "github.com/petar/GoLLRB/llrb"
+import (
+	"math"
+
+	"github.com/petar/GoLLRB/llrb"
+)
 
 // A Handler is an event target that needs no closure: drivers that schedule
 // millions of events implement it on a struct they already have, which
@@ -13,19 +17,31 @@ type action struct {
 	h  Handler
 }
 
+// timer is a queued action and its key: due time, then insertion number.
+type timer struct {
+	at  float64 // s
+	seq uint64
+	a   action
+}
+
+// before orders timers by (at, seq).
+func (t *timer) before(at float64, seq uint64) bool {
+	return t.at < at || t.at == at && t.seq < seq
+}
+
 // bucket holds timers due at the same instant, in insertion order. The
 // tree orders buckets by (at, seq of their first timer).
 //
 // Why buckets: SPMD programs schedule many timers for the same instant (all
-// ranks' messages of one round have the same latency). Appending to the
-// bucket last used costs O(1) instead of an O(log n) tree insertion. A
-// bucket accepts appends only while it is the last one used, so a later
-// bucket for the same instant holds only later timers, and ordering
+// ranks' messages of one round have the same latency). Appending to a
+// queued bucket costs O(1) instead of an O(log n) tree insertion. A bucket
+// accepts appends only while it is the newest bucket of its instant, so a
+// later bucket for the same instant holds only later timers, and ordering
 // buckets by (at, first seq) still fires timers in (at, seq) order.
 type bucket struct {
 	at    float64 // s
 	seq   uint64  // seq of the first timer
-	items []action
+	items []timer
 	head  int // items[:head] have fired
 }
 
@@ -38,22 +54,88 @@ func (b *bucket) Less(than llrb.Item) bool {
 	return b.seq < o.seq
 }
 
-// timerQueue is the engine's (time, seq)-ordered queue of timers.
-type timerQueue struct {
-	tree  *llrb.LLRB
-	min   *bucket   // the tree's minimum, cached (nil when empty)
-	last  *bucket   // the bucket of the latest insertion, if still queued
-	n     int       // timers queued
-	spare []*bucket // emptied buckets, reused
+// A lane holds the timers pushed with one delay d. The clock never goes
+// back, so their due times now+d come in order: a FIFO keeps them sorted,
+// at O(1) a timer where the tree costs an insertion, an allocation and
+// O(log n) comparisons. A message's latency phase is such a timer: one
+// delay per route length and size range, over and over.
+type lane struct {
+	d     float64 // s
+	items []timer
+	head  int // items[:head] have fired
 }
 
-func newTimerQueue() timerQueue { return timerQueue{tree: llrb.New()} }
+func (l *lane) empty() bool { return l.head == len(l.items) }
 
-// push queues a for time at; seq is its unique, increasing insertion number.
-func (q *timerQueue) push(at float64, seq uint64, a action) {
+// The timer queue's lanes, and how many recent delays of tree timers it
+// remembers: a delay pushed again while remembered gets an empty lane.
+const (
+	lanes      = 8
+	laneRecall = 4
+)
+
+// timerQueue is the engine's (time, seq)-ordered queue of timers: a tree of
+// buckets and a few lanes, merged at the front.
+type timerQueue struct {
+	tree *llrb.LLRB
+	min  *bucket // the tree's minimum, cached (nil when empty)
+	// open holds, in the slot of its due time's hash, the newest queued
+	// bucket of that time: the timers of one round interleave a few due
+	// times, and each appends to its own bucket. A bucket newer than the
+	// slot's for the same time always replaces it there, so a bucket found
+	// in its slot is the newest of its time.
+	open  [openSlots]*bucket
+	n     int       // timers queued
+	spare []*bucket // emptied buckets, reused
+
+	lane   [lanes]lane
+	recent [laneRecall]float64 // delays of the last timers the tree took
+	next   int                 // where recent takes the next one
+	// front is the earliest timer's place: -1 the tree's minimum bucket, i
+	// ≥ 0 lane i; valid says whether it is known (a pop forgets it).
+	front int
+	valid bool
+}
+
+// The size of timerQueue.open: 16 slots.
+const (
+	openBits  = 4
+	openSlots = 1 << openBits
+)
+
+func newTimerQueue() timerQueue {
+	q := timerQueue{tree: llrb.New()}
+	for i := range q.lane {
+		q.lane[i].d = math.NaN() // no lane yet: NaN equals no delay
+	}
+	for i := range q.recent {
+		q.recent[i] = math.NaN()
+	}
+	return q
+}
+
+// slot returns the index in timerQueue.open of due time at (Fibonacci hashing
+// of its bits).
+func slot(at float64) int {
+	return int(math.Float64bits(at) * 0x9E3779B97F4A7C15 >> (64 - openBits))
+}
+
+// push queues a for time at = now + d; seq is its unique, increasing
+// insertion number. Timers of one delay must be pushed with nondecreasing
+// times (now never goes back).
+func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 	q.n++
-	if b := q.last; b != nil && b.at == at {
-		b.items = append(b.items, a)
+	t := timer{at: at, seq: seq, a: a}
+	if l := q.laneFor(d); l >= 0 {
+		q.lane[l].items = append(q.lane[l].items, t)
+		if q.valid && !q.earliest(q.front).before(at, seq) {
+			q.front = l
+		}
+		return
+	}
+	k := slot(at)
+	if b := q.open[k]; b != nil && b.at == at {
+		b.items = append(b.items, t)
 		return
 	}
 	var b *bucket
@@ -63,33 +145,111 @@ func (q *timerQueue) push(at float64, seq uint64, a action) {
 		b = new(bucket)
 	}
 	b.at, b.seq, b.head = at, seq, 0
-	b.items = append(b.items[:0], a)
+	b.items = append(b.items[:0], t)
 	q.tree.InsertNoReplace(b)
-	q.last = b
+	q.open[k] = b
 	if q.min == nil || b.Less(q.min) {
 		q.min = b
+		if q.valid && !q.earliest(q.front).before(at, seq) {
+			q.front = -1
+		}
 	}
+}
+
+// laneFor returns the lane of delay d, giving it an empty lane if d was
+// among the last delays the tree took, or −1.
+func (q *timerQueue) laneFor(d float64) int {
+	for i := range q.lane {
+		if q.lane[i].d == d {
+			return i
+		}
+	}
+	for _, r := range q.recent {
+		if r != d {
+			continue
+		}
+		for i := range q.lane {
+			if l := &q.lane[i]; l.empty() {
+				l.d, l.items, l.head = d, l.items[:0], 0
+				return i
+			}
+		}
+		break
+	}
+	q.recent[q.next] = d
+	q.next = (q.next + 1) % laneRecall
+	return -1
+}
+
+// earliest returns the first timer of place i (see front); it must hold one.
+func (q *timerQueue) earliest(i int) *timer {
+	if i < 0 {
+		return &q.min.items[q.min.head]
+	}
+	l := &q.lane[i]
+	return &l.items[l.head]
+}
+
+// first finds the earliest timer's place; ok is false when none is queued.
+func (q *timerQueue) first() (int, bool) {
+	if q.n == 0 {
+		return 0, false
+	}
+	if !q.valid {
+		best := -2
+		var bt *timer
+		if q.min != nil {
+			best, bt = -1, q.earliest(-1)
+		}
+		for i := range q.lane {
+			if l := &q.lane[i]; !l.empty() {
+				if t := &l.items[l.head]; bt == nil || t.before(bt.at, bt.seq) {
+					best, bt = i, t
+				}
+			}
+		}
+		q.front, q.valid = best, true
+	}
+	return q.front, true
 }
 
 // peek returns the due time of the earliest timer.
 func (q *timerQueue) peek() (float64, bool) {
-	if q.min == nil {
+	i, ok := q.first()
+	if !ok {
 		return 0, false
 	}
-	return q.min.at, true
+	return q.earliest(i).at, true
 }
 
 // pop removes and returns the earliest timer.
 func (q *timerQueue) pop() (float64, action) {
-	b := q.min
-	a := b.items[b.head]
-	b.items[b.head] = action{}
-	b.head++
+	i, _ := q.first()
 	q.n--
+	q.valid = false
+	if i >= 0 {
+		l := &q.lane[i]
+		t := l.items[l.head]
+		l.items[l.head] = timer{}
+		l.head++
+		switch {
+		case l.empty():
+			l.items, l.head = l.items[:0], 0
+		case l.head >= 1024 && l.head >= len(l.items)/2: // slide the queued tail down: one array per lane
+			n := copy(l.items, l.items[l.head:])
+			clear(l.items[n:])
+			l.items, l.head = l.items[:n], 0
+		}
+		return t.at, t.a
+	}
+	b := q.min
+	t := b.items[b.head]
+	b.items[b.head] = timer{}
+	b.head++
 	if b.head == len(b.items) {
 		q.tree.DeleteMin()
-		if q.last == b {
-			q.last = nil
+		if k := slot(b.at); q.open[k] == b {
+			q.open[k] = nil
 		}
 		q.min = nil
 		if m := q.tree.Min(); m != nil {
@@ -98,5 +258,5 @@ func (q *timerQueue) pop() (float64, action) {
 		b.items = b.items[:0]
 		q.spare = append(q.spare, b)
 	}
-	return b.at, a
+	return t.at, t.a
 }

@@ -6,8 +6,10 @@ import (
 	"testing"
 )
 
-// TestQueueMatchesReference: random pushes (few distinct times, so buckets
-// are shared and re-created) interleaved with pops come out exactly in
+// TestQueueMatchesReference: random pushes (few distinct delays, so lanes
+// take them and buckets are shared and re-created; or more delays than the
+// lanes and more times than the open buckets' slots, so they evict each
+// other) interleaved with pops come out exactly in
 // (time, seq) order, as a plain sort of the same timers says.
 func TestQueueMatchesReference(t *testing.T) {
 	type ref struct {
@@ -18,13 +20,16 @@ func TestQueueMatchesReference(t *testing.T) {
 	for trial := 0; trial < 200; trial++ {
 		q := newTimerQueue()
 		var pending []ref
-		var seq uint64
+		var seq, fired uint64
 		now := 0.0
+		times := []int{4, 40}[trial%2]
 		for step := 0; step < 300; step++ {
 			if rng.IntN(3) > 0 || len(pending) == 0 {
 				seq++
-				at := now + float64(rng.IntN(4)) // times repeat often
-				q.push(at, seq, action{fn: func() {}})
+				d := float64(rng.IntN(times)) // delays and times repeat often
+				at := now + d
+				s := seq
+				q.push(d, at, seq, action{fn: func() { fired = s }})
 				pending = append(pending, ref{at, seq})
 				continue
 			}
@@ -40,8 +45,8 @@ func TestQueueMatchesReference(t *testing.T) {
 				t.Fatalf("trial %d: peek %v, want %v", trial, at, want.at)
 			}
 			at, a := q.pop()
-			if at != want.at || a.fn == nil {
-				t.Fatalf("trial %d: popped %v, want %v", trial, at, want.at)
+			if a.fn(); at != want.at || fired != want.seq {
+				t.Fatalf("trial %d: popped (%v, %d), want %v", trial, at, fired, want)
 			}
 			now = at
 			if q.n != len(pending) {

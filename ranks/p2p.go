@@ -236,9 +236,9 @@ func (w *World) matched(s, q *Request) {
 	s.match, q.match = q, s
 	q.peer, q.tag = s.owner.id, s.tag
 	if len(w.hooks) > 0 {
-		p := s.owner.pathTo(q.owner.host)
-		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Classes: p.classes})
+		p := w.route(s)
+		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: s.peer, Peer: q.peer, Tag: s.tag, Bytes: s.msg.Bytes,
+			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: s.latency, Classes: p.classes})
 	}
 	switch {
 	case s.arrived:
@@ -255,9 +255,9 @@ func (w *World) delivered(s *Request) {
 	q.srcRank, q.detached = s.srcRank, s.detached // what the receive still needs from the send
 	q.done = true
 	if len(w.hooks) > 0 {
-		p := s.owner.pathTo(q.owner.host)
-		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: q.owner.id, Peer: s.owner.id, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: w.latencyOf(s, p), Classes: p.classes, Transfer: s.end - s.start})
+		p := w.route(s)
+		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: s.peer, Peer: q.peer, Tag: s.tag, Bytes: s.msg.Bytes,
+			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: s.latency, Classes: p.classes, Transfer: s.end - s.start})
 	}
 	if w.simgrid && s.waiter != nil && q.waiter != nil && s.waitSeq < q.waitSeq {
 		w.wakeMsg(s.waiter) // SimGrid answers a comm's waiters in the order they waited
@@ -286,8 +286,8 @@ func (w *World) completeSend(s *Request) {
 		ev := Event{Kind: SendDone, Time: w.eng.Now(), Rank: s.owner.id, Peer: s.peer, Tag: s.tag, Bytes: s.msg.Bytes,
 			MsgID: s.msgID, Rendezvous: !s.detached}
 		if !s.detached {
-			p := s.owner.pathTo(w.ranks[s.peer].host)
-			ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, w.latencyOf(s, p), p.classes, s.end-s.start
+			p := w.route(s)
+			ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, s.latency, p.classes, s.end-s.start
 		}
 		w.emit(ev)
 	}

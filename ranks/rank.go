@@ -24,33 +24,35 @@ type Rank struct {
 	host  int
 	gid   int32 // id among the ranks of every World sharing the scheduler (a Machine's): their order in the ready queue
 	state uint8
+	rang  bool // the sleep timer fired
+
+	// What every blocking call writes (block) comes next, in the rank's
+	// first 88 bytes: at Stampede's scale a rank's struct is out of the
+	// cache whenever it runs again. (A Rank is 256 bytes, a size class
+	// whose objects are 64-byte aligned.)
+	callDepth int // MPI calls open (mpiEnter): a collective's point-to-point calls nest
+	owed      int // simcalls whose turn the rank has not yet given up (WakeSimGrid)
 	// The rank's coroutine (iter.Pull): the driver resumes it, it yields
 	// back when another rank is to run.
-	resume func() (struct{}, bool)
-	stop   func()
 	yield  func(struct{}) bool
 	blk    blockInfo
+	resume func() (struct{}, bool)
+	stop   func()
 	world  Comm
-	rng    *rand.Rand // created on first use: most ranks of a big run never draw
+	mbox   mailbox                    // messages and receives addressed to this rank
+	paths  *[pathCacheSize]cachedPath // routes from this host by destination (see pathTo)
+	probe  *probeWait                 // set while blocked in a zero-cost Probe
+	rng    *rand.Rand                 // created on first use: most ranks of a big run never draw
 	// delayRng draws the injected message delays (Config.MessageDelay,
 	// DelayExp) of the messages this rank sends; created on first use.
 	delayRng *rand.Rand
 	timer    rankTimer // wakes the rank at the end of a sleep, without allocating
 
-	mbox  mailbox    // messages and receives addressed to this rank
-	probe *probeWait // set while blocked in a zero-cost Probe
-
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
-
-	paths *[pathCacheSize]cachedPath // routes from this host by destination (see pathTo)
 
 	spins  int     // consecutive failed free polls at time spinAt
 	spinAt float64 // s
 	parked bool    // in World.pollers
-
-	callDepth int  // MPI calls open (mpiEnter): a collective's point-to-point calls nest
-	rang      bool // the sleep timer fired
-	owed      int  // simcalls whose turn the rank has not yet given up (WakeSimGrid)
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero

@@ -23,25 +23,13 @@ type Status struct {
 }
 
 // Request is a pending send or receive (MPI_Request).
+//
+// Field order: a transfer's events (xfer.Handle, World.delivered) read the
+// owner, the flags, the other side and the route first, so these lead, in
+// the first 64 bytes: at Stampede's scale a request is out of the cache
+// whenever its message's next event fires.
 type Request struct {
-	owner  *Rank
-	ctx    *commCtx
-	waiter *Rank    // the owner, while it is blocked on this request
-	set    *WaitSet // the set the request belongs to, until Next returns it
-	setID  int      // the id it was added to the set with
-	match  *Request // the other side, from matching to delivery
-	next   *Request // link in a mailbox queue
-	peer   int      // world rank of the other side; AnySource for a wildcard receive until matched
-	tag    int      // AnyTag for a wildcard receive until matched
-	msg    Msg
-
-	// Send side (srcRank and detached are copied to the receive at delivery).
-	srcRank    int     // sender's rank in the communicator
-	msgID      uint64  // hook identity of the message
-	recvID     uint64  // receive side: hook identity of the receive (0 without hooks)
-	start, end float64 // the transfer's first and last instants, s
-	path       *path   // the route, once the transfer has started
-	waitSeq    uint64  // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
+	owner *Rank
 
 	// Flags, packed together.
 	send     bool
@@ -54,6 +42,26 @@ type Request struct {
 	// Recycling of the requests of blocking calls (see Comm.send).
 	delivered bool // the message is in and both sides are unlinked
 	released  bool // the blocking sender no longer needs it
+
+	match   *Request // the other side, from matching to delivery
+	path    *path    // the route, once looked up (World.route)
+	waiter  *Rank    // the owner, while it is blocked on this request
+	set     *WaitSet // the set the request belongs to, until Next returns it
+	end     float64  // the transfer's last instant, s
+	latency float64  // with path: the latency phase on it (World.latencyOf), s
+	ctx     *commCtx
+	setID   int      // the id it was added to the set with
+	next    *Request // link in a mailbox queue
+	peer    int      // world rank of the other side; AnySource for a wildcard receive until matched
+	tag     int      // AnyTag for a wildcard receive until matched
+	msg     Msg
+
+	// Send side (srcRank and detached are copied to the receive at delivery).
+	srcRank int     // sender's rank in the communicator
+	msgID   uint64  // hook identity of the message
+	recvID  uint64  // receive side: hook identity of the receive (0 without hooks)
+	start   float64 // the transfer's first instant, s
+	waitSeq uint64  // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
 }
 
 // status describes the message a completed receive got.

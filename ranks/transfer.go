@@ -77,6 +77,18 @@ type cachedPath struct {
 // wire returns a message's size on the wire: payload + envelope.
 func (w *World) wire(s *Request) int { return s.msg.Bytes + w.cfg.Envelope }
 
+// route returns message s's route, looked up once per message (its
+// transfer and the hooks' events need it), and sets s.latency. The
+// receiver's host comes from w.place, not from its Rank, whose struct is
+// likely out of the cache.
+func (w *World) route(s *Request) *path {
+	if s.path == nil {
+		s.path = s.owner.pathTo(w.place[s.peer])
+		s.latency = w.latencyOf(s, s.path)
+	}
+	return s.path
+}
+
 // latencyOf returns the latency phase of message s on route p: the raw
 // route latency times the latency factor of the wire size.
 func (w *World) latencyOf(s *Request, p *path) float64 {
@@ -95,12 +107,11 @@ type xfer Request
 func (w *World) startTransfer(s *Request) {
 	s.started = true
 	s.start = w.eng.Now()
-	p := s.owner.pathTo(w.ranks[s.peer].host)
-	s.path = p
+	p := w.route(s)
 	// An injected delay lengthens the latency phase; the events' Latency
 	// stays the route's, so a recorded graph keeps the delay in the
 	// message's constant part.
-	if lat := w.latencyOf(s, p) + s.owner.messageDelay(p); lat > 0 {
+	if lat := s.latency + s.owner.messageDelay(p); lat > 0 {
 		if w.simgrid {
 			// SimGrid's latency phase is part of the network action: its
 			// place among actions due at one date follows the network

@@ -219,7 +219,7 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 	if err != nil {
 		return err
 	}
-	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay}
+	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay, Shared: hpl.NewShared()}
 	if p.Kernels.Mode != kernels.Model {
 		opt.MemoryLimit = realMemory()
 	}

@@ -122,9 +122,15 @@ func (pn *panel) factor() {
 		return
 	}
 	s := pn.s
-	s.factWork = zeroed(s.factWork, 4+2*jb) // one panel is factored at a time
 	t0 := s.clk.now()
-	pn.rfact(pn.mp, jb, 0, s.factWork)
+	if sh := s.shared; sh != nil {
+		work := sh.takeWork(4 + 2*jb)
+		pn.rfact(pn.mp, jb, 0, work)
+		sh.putWork(work)
+	} else {
+		s.factWork = zeroed(s.factWork, 4+2*jb) // one panel is factored at a time
+		pn.rfact(pn.mp, jb, 0, s.factWork)
+	}
 	s.timed(&s.phases.RFact, t0)
 	pn.jj += jb
 	pn.nq -= jb

@@ -23,7 +23,8 @@ type solver struct {
 	estimate  float64     // extrapolated factorization time, s (MaxIterations only)
 	spread    float64     // the estimate's error bar, s (extrapolate.go)
 	swap      swapScratch // reused by the swap index computations
-	factWork  []float64   // panel factorization workspace (panel.factor)
+	shared    *Shared     // what the run's ranks compute once for all (Options.Shared), or nil
+	factWork  []float64   // panel factorization workspace (panel.factor, without a Shared)
 	spare     []*panel    // released panels, whose arrays newPanel reuses
 	phases    Phases      // this rank's detailed timings
 }
@@ -62,6 +63,10 @@ type Options struct {
 	// needs more is skipped as HPL skips one whose malloc fails (Result.Skipped),
 	// where allocating would abort the whole process. Model mode allocates none.
 	MemoryLimit int64
+	// Shared, if set, is given to every rank of the run: what all ranks
+	// compute alike is then computed once (see Shared). The results are the
+	// same with or without it.
+	Shared *Shared
 }
 
 // Result is one test's outcome, identical on every rank of the grid.
@@ -159,7 +164,7 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 	}
 	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
 		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
-		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk}
+		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk, shared: opt.Shared}
 	if real {
 		s.rec = opt.Record
 	} else {

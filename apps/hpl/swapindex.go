@@ -28,48 +28,72 @@ type swapIndex struct {
 }
 
 // moves computes the panel's list of moves and what is derived from it alone,
-// for either swap algorithm.
+// for either swap algorithm. With a Shared (Options.Shared) the lists are
+// computed once for all the ranks and read from there.
 func (pn *panel) moves() {
 	s := pn.s
 	x := &pn.swp
-	x.ipid = pn.pipid()
-	x.next = x.next[:0]
-	if s.real { // where each row finally goes matters only to data, absent in model mode
-		x.next = pn.nextOf(x.ipid)
+	if s.shared != nil {
+		m := s.shared.moves(pn.moveKey(), pn.dpiv)
+		x.ipid, x.next, x.owner = m.ipid, m.next, m.owner
+		return
+	}
+	x.ipid, x.next, x.owner = computeMoves(&s.swap, pn.moveKey(), pn.dpiv, x.ipid, x.next, x.owner)
+}
+
+// moveKey is what a panel's list of moves depends on besides its DPIV.
+type moveKey struct {
+	ia, jb, nb, p, prow int
+	real                bool // the lists that steer only data are computed too
+}
+
+func (pn *panel) moveKey() moveKey {
+	s := pn.s
+	return moveKey{ia: pn.ia, jb: pn.jb, nb: s.nb, p: s.g.p, prow: pn.prow, real: s.real}
+}
+
+// computeMoves returns the list of moves src → dst that the pivots dpiv of
+// the panel k imply (pipid), where each row finally goes (nextOf, real mode
+// only) and the process row owning each entry of the list, in the arrays of
+// ipid, next and owner when they are large enough.
+func computeMoves(sc *swapScratch, k moveKey, dpiv []float64, ipid, next, owner []int) ([]int, []int, []int) {
+	ipid = sc.pipid(k.ia, k.jb, dpiv, ipid)
+	next = next[:0]
+	if k.real { // where each row finally goes matters only to data, absent in model mode
+		next = sc.nextOf(ipid, next)
 	}
 	// The panel's own rows normally lie in one block, owned by its process
 	// row: then only the pivot rows below need a division.
-	oneBlock := pn.ia%s.nb+pn.jb <= s.nb
-	x.owner = x.owner[:0]
-	if cap(x.owner) < len(x.ipid) { // once, at its final size: a new panel's lists would grow by doubling
-		x.owner = make([]int, 0, len(x.ipid))
+	oneBlock := k.ia%k.nb+k.jb <= k.nb
+	owner = owner[:0]
+	if cap(owner) < len(ipid) { // once, at its final size: a new panel's lists would grow by doubling
+		owner = make([]int, 0, len(ipid))
 	}
-	for _, r := range x.ipid {
-		p := pn.prow
-		if !oneBlock || r-pn.ia >= pn.jb {
-			p = g2p(r, s.nb, s.g.p)
+	for _, r := range ipid {
+		p := k.prow
+		if !oneBlock || r-k.ia >= k.jb {
+			p = g2p(r, k.nb, k.p)
 		}
-		x.owner = append(x.owner, p)
+		owner = append(owner, p)
 	}
+	return ipid, next, owner
 }
 
-// pipid is HPL_pipid: the list of moves src → dst implied by DPIV (hpl.md §7.1).
-// HPL searches the list linearly; sources and destinations are each distinct
-// (the moves are a permutation), so an index from row to position finds the same
-// entries in O(1) and the list comes out identical. The index is a dense array
-// over the rows the moves can name (swapScratch.number); beside the list, the
-// scratch keeps each entry's row id, so no row is looked up twice. The list
-// reuses pn.swp.ipid's array.
-func (pn *panel) pipid() []int {
-	jb, ia := pn.jb, pn.ia
-	sc := &pn.s.swap
-	dstID, nid := sc.number(ia, jb, pn.dpiv)
+// pipid is HPL_pipid: the list of moves src → dst implied by the pivots dpiv
+// of the panel of width jb at row ia (hpl.md §7.1). HPL searches the list
+// linearly; sources and destinations are each distinct (the moves are a
+// permutation), so an index from row to position finds the same entries in
+// O(1) and the list comes out identical. The index is a dense array over the
+// rows the moves can name (number); beside the list, the scratch keeps each
+// entry's row id, so no row is looked up twice. The list reuses ipid's array.
+func (sc *swapScratch) pipid(ia, jb int, dpiv []float64, ipid []int) []int {
+	dstID, nid := sc.number(ia, jb, dpiv)
 	if cap(sc.at) < 2*jb { // room for the most ids a panel can have
 		sc.at = make([]int, 0, 2*jb)
 	}
 	at := filled(sc.at, nid, -1) // dst row's id → its index (odd) in ipid
 	sc.at = at
-	ipid, ids := pn.swp.ipid[:0], sc.ids[:0]
+	ipid, ids := ipid[:0], sc.ids[:0]
 	// the most entries a panel's list can have (a pair per distinct row, at most
 	// jb sources and jb destinations), allocated at once rather than by doubling
 	if cap(ipid) < 4*jb {
@@ -89,7 +113,7 @@ func (pn *panel) pipid() []int {
 		ipid[j], ids[j] = v, id
 		at[id] = j
 	}
-	src, dst := ia, int(pn.dpiv[0])
+	src, dst := ia, int(dpiv[0])
 	add(dst, dstID[0], 0)
 	put(1, src, 0)
 	if src != dst {
@@ -97,7 +121,7 @@ func (pn *panel) pipid() []int {
 		put(3, dst, dstID[0])
 	}
 	for i := 1; i < jb; i++ {
-		src, dst = ia+i, int(pn.dpiv[i])
+		src, dst = ia+i, int(dpiv[i])
 		sid, did := i, dstID[i]
 		K := len(ipid)
 		var lst int
@@ -144,16 +168,15 @@ func (pn *panel) pipid() []int {
 // absolute row). HPL searches the list for it; when no source matches it ends
 // on the last move's dst. ipid must be the list pipid just returned for this
 // panel: the row ids it left in the scratch index the search. The result
-// reuses pn.swp.next's array.
-func (pn *panel) nextOf(ipid []int) []int {
-	sc := &pn.s.swap
+// reuses next's array.
+func (sc *swapScratch) nextOf(ipid, next []int) []int {
 	ids := sc.ids[:len(ipid)]
 	bySrc := filled(sc.bySrc, len(sc.at), -1)
 	sc.bySrc = bySrc
 	for i := len(ipid) - 2; i >= 0; i -= 2 { // backwards: the first match wins
 		bySrc[ids[i]] = ipid[i+1]
 	}
-	next := pn.swp.next[:0]
+	next = next[:0]
 	for i := 1; i < len(ipid); i += 2 {
 		d := bySrc[ids[i]]
 		if d < 0 { // rows are ≥ 0: no move starts at this dst
