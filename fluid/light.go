@@ -33,7 +33,16 @@ import "math"
 type lightState struct {
 	on    []int32   // per link: light flows on it; nil until the first
 	bytes []float64 // per link: Σ coefficient × starting bytes of its light flows
-	n     int       // light flows in the System
+	// started is indexed by flow slot: the bytes a light flow started
+	// with, −1 for any other flow; nil until the first, and short of the
+	// slots that were never light.
+	started []float64
+	n       int // light flows in the System
+}
+
+// is reports whether the flow in slot is light.
+func (l *lightState) is(slot int32) bool {
+	return int(slot) < len(l.started) && l.started[slot] >= 0
 }
 
 // isLight reports whether a flow of spec may be light under the options.
@@ -72,7 +81,10 @@ func (s *System) startLight(now float64, f *flow, spec FlowSpec) bool {
 	if !(x > 0) {
 		return false // a stalled flow would wait for a re-solve that may never come
 	}
-	f.light, f.lightBytes = true, spec.Bytes
+	for int(f.slot) >= len(s.light.started) {
+		s.light.started = append(s.light.started, -1)
+	}
+	s.light.started[f.slot] = spec.Bytes
 	s.light.n++
 	for _, e := range f.elems {
 		s.light.on[e.link]++
@@ -119,13 +131,14 @@ func (s *System) endLight(f *flow) bool {
 
 // unlight makes f an ordinary flow.
 func (s *System) unlight(f *flow) {
-	f.light = false
+	bytes := s.light.started[f.slot]
+	s.light.started[f.slot] = -1
 	s.light.n--
 	for _, e := range f.elems {
 		if s.light.on[e.link]--; s.light.on[e.link] == 0 {
 			s.light.bytes[e.link] = 0 // no rounding left behind
 		} else {
-			s.light.bytes[e.link] -= e.coef * f.lightBytes
+			s.light.bytes[e.link] -= e.coef * bytes
 		}
 	}
 }
@@ -134,8 +147,8 @@ func (s *System) unlight(f *flow) {
 // flows: their links' other flows now account for them.
 func (s *System) solvedLight() {
 	for _, slot := range s.solver.flows {
-		if f := s.bySlot[slot]; f.light {
-			s.unlight(f)
+		if s.light.is(slot) {
+			s.unlight(s.bySlot[slot])
 		}
 	}
 }

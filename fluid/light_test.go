@@ -115,8 +115,8 @@ func TestLightStartAll(t *testing.T) {
 			}
 			for _, e := range f.elems {
 				load[e.link] += e.coef * f.rate
-				if f.light {
-					on[e.link] += e.coef * f.lightBytes
+				if s.light.is(f.slot) {
+					on[e.link] += e.coef * s.light.started[f.slot]
 					lightLoad[e.link] += e.coef * f.rate
 				}
 			}

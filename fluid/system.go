@@ -135,8 +135,6 @@ type flow struct {
 	tie       uint64  // heap tie-breaker: id, or the SimGrid heap stamp
 	// SimGrid heap semantics (Options.SimGridHeap)
 	latent     bool    // in its latency phase: not yet on its links
-	light      bool    // rated without moving the others (Options.LightBytes)
-	lightBytes float64 // its bytes when it started light
 	enableSeq  uint64  // when it was enabled on its links (newest first)
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
@@ -403,7 +401,7 @@ func (s *System) remove(now float64, id FlowID) {
 	s.flows.del(id)
 	s.done.remove(f)
 	s.detach(f)
-	if f.light {
+	if s.light.is(f.slot) {
 		if !s.endLight(f) { // it moved no other flow: nothing to give back
 			s.recycle(f)
 			return
