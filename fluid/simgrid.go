@@ -13,7 +13,6 @@ import (
 // they were marked and each one's enabled elements newest first).
 type sgState struct {
 	stamp    uint64   // heap insertions and updates so far
-	enables  uint64   // variables enabled so far
 	visited  uint64   // update_modified_cnst_set_rec's counter
 	solves   uint64   // solves so far (marks flows in the modified list)
 	linked   []bool   // per link: in the modified constraint list
@@ -67,8 +66,6 @@ func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID
 	if !(latency > 0) {
 		// no latency phase: the variable is enabled at once (penalty 1)
 		f := s.addFlow(now, spec, true)
-		s.sg.enables++
-		f.enableSeq = s.sg.enables
 		s.enable(f)
 		for _, e := range f.elems {
 			s.markCnst(e.link)
@@ -113,8 +110,6 @@ func (s *System) Activate(now float64, id FlowID) {
 		s.done.fix(f)
 		return
 	}
-	s.sg.enables++
-	f.enableSeq = s.sg.enables
 	s.attach(f)
 	s.enable(f)
 	f.last = now

@@ -135,7 +135,6 @@ type flow struct {
 	tie       uint64  // heap tie-breaker: id, or the SimGrid heap stamp
 	// SimGrid heap semantics (Options.SimGridHeap)
 	latent     bool    // in its latency phase: not yet on its links
-	enableSeq  uint64  // when it was enabled on its links (newest first)
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
 	sgValue    float64 // SimGrid's variable value from the last sgSolve
