@@ -97,3 +97,6 @@ func TestPanicsOnMisuse(t *testing.T) {
 		}()
 	}
 }
+
+// mm is s's max-min solver, for tests of its internals.
+func (s *System) mm() *maxmin { return s.model.(*maxmin) }
