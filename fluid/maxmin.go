@@ -212,13 +212,19 @@ func (m *maxmin) emptied(f *flow) bool {
 	return true
 }
 
-// setRate is System.setRate, keeping the flow's solver entry in step.
+// setRate gives f rate x (System.switchRate) and its solver entry the
+// same. An unchanged rate leaves the flow alone: its projection still
+// holds, and skipping it keeps rounding from accumulating on flows a
+// re-solve did not really affect.
 func (m *maxmin) setRate(now float64, f *flow, x float64) {
-	if m.sys.setRate(now, f, x) {
-		h := &m.hot[f.slot]
-		h.rate, h.level = x, x*f.weight
+	if f.rate != x {
+		m.hot[f.slot].rated(x)
+		m.sys.switchRate(now, f, x)
 	}
 }
+
+// rated records the flow's new rate x in its solver entry.
+func (h *flowHot) rated(x float64) { h.rate, h.level = x, x*h.weight }
 
 // maxmin rates every flow when it starts or ends: there is no latency
 // phase and nothing to settle.

@@ -100,7 +100,7 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 			s.traffic.enter(f, now)
 		}
 		if len(f.elems) == 0 {
-			s.setRate(now, f, f.bound)
+			s.switchRate(now, f, f.bound) // a fresh flow: its rate, −1, is not f.bound
 		}
 		m.enable(f)
 		for _, e := range f.elems {
@@ -109,7 +109,7 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 		return f.id
 	}
 	if len(f.elems) == 0 {
-		s.setRate(now, f, f.bound)
+		s.switchRate(now, f, f.bound) // a fresh flow: its rate, −1, is not f.bound
 	}
 	v.latent = true
 	f.finish = latency + now

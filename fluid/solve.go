@@ -75,9 +75,12 @@ func (m *maxmin) resolveAbove(now float64, seeds []elem, level float64) {
 	}
 	for _, slot := range sv.flows {
 		// Most flows of a re-solve keep their rates: compare in the dense
-		// arrays, and touch only the flows that change.
-		if x := m.hot[slot].x; m.hot[slot].rate != x {
-			m.setRate(now, m.sys.bySlot[slot], x)
+		// arrays, and touch only the flows that change (setRate, written
+		// out so that a change costs one call).
+		if h := &m.hot[slot]; h.rate != h.x {
+			x := h.x
+			h.rated(x)
+			m.sys.switchRate(now, m.sys.bySlot[slot], x)
 		}
 	}
 }

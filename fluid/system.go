@@ -256,7 +256,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	}
 	s.flows.put(f)
 	f.finish = math.Inf(1)
-	f.rate = -1 // no rate yet: forces setRate to project the completion
+	f.rate = -1 // no rate yet: the first rate, whatever it is, projects the completion
 	s.done.push(f)
 	return f
 }
@@ -337,16 +337,12 @@ func (s *System) advance(now float64) {
 	s.now = now
 }
 
-// setRate brings f's remaining bytes up to now at its old rate, then
-// switches it to rate x and re-projects its completion; it reports whether
-// the rate changed. An unchanged rate leaves the flow alone: its projection
-// still holds, and skipping it keeps rounding from accumulating on flows a
-// re-solve did not really affect. (lmm projects with SimGrid's own
-// arithmetic, reproject, but for flows that cross no Shared link.)
-func (s *System) setRate(now float64, f *flow, x float64) bool {
-	if f.rate == x {
-		return false
-	}
+// switchRate brings f's remaining bytes up to now at its old rate, then
+// switches it to rate x and re-projects its completion, with emu's
+// arithmetic (maxmin.setRate; lmm uses it only to rate a flow that
+// crosses no Shared link when it starts, and otherwise its own,
+// reproject).
+func (s *System) switchRate(now float64, f *flow, x float64) {
 	if s.traffic != nil {
 		s.traffic.carry(f, now)
 	}
@@ -365,5 +361,4 @@ func (s *System) setRate(now float64, f *flow, x float64) bool {
 		f.finish = math.Inf(1)
 	}
 	s.done.fix(f)
-	return true
 }
