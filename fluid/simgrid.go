@@ -94,22 +94,22 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 	if spec.RateFactor > 0 {
 		v.factor = spec.RateFactor
 	}
+	if len(f.elems) == 0 {
+		// It crosses no Shared link, so no solve will rate it: it gets its
+		// bound at once, projected with emu's arithmetic and its id as tie
+		// (RateFactor is not applied here, unlike in activate).
+		s.switchRate(now, f, f.bound)
+	}
 	if !(latency > 0) {
 		// no latency phase: the variable is enabled at once (penalty 1)
 		if s.traffic != nil {
 			s.traffic.enter(f, now)
-		}
-		if len(f.elems) == 0 {
-			s.switchRate(now, f, f.bound) // a fresh flow: its rate, −1, is not f.bound
 		}
 		m.enable(f)
 		for _, e := range f.elems {
 			m.markCnst(e.link)
 		}
 		return f.id
-	}
-	if len(f.elems) == 0 {
-		s.switchRate(now, f, f.bound) // a fresh flow: its rate, −1, is not f.bound
 	}
 	v.latent = true
 	f.finish = latency + now
