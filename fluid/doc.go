@@ -4,22 +4,27 @@
 //
 // # What it owns
 //
-//   - System: weighted max-min fair rates of flows over Shared links, with
-//     FatPipe links, per-flow bounds (TCP window), weights (SimGrid's
-//     penalties: shares ∝ 1/Weight) and reverse cross-traffic; flows progress
-//     lazily and the next completion comes from a heap. A start or an end
-//     re-solves only the flows it can affect: those of the connected
-//     component it touches whose level (rate × weight) is not below the
-//     level where the change enters the sweep (threshold.go).
-//     A flow alone on all its links is rated without building the solver's
-//     heap, and finished flows (with their element arrays) are reused from
-//     a free list, found by id in a paged table (flowtable.go): starting
-//     and ending a flow allocates nothing in the steady state.
-//   - Light flows (Options.LightBytes; light.go), an approximation, off by
-//     default: a small flow is rated at its max-min rate when it starts
-//     and the flows it shares links with keep theirs, so its start and end
-//     re-solve nothing, within a budget of LightBytes bytes of light flows
-//     per link.
+//   - System: flows over Shared links, with FatPipe links, per-flow bounds
+//     (TCP window), weights (SimGrid's penalties: shares ∝ 1/Weight) and
+//     reverse cross-traffic, each flow's progress (rate, remaining bytes,
+//     completion date) and the heap of completions. Finished flows (with
+//     their element arrays) are reused from a free list, found by id in a
+//     paged table (flowtable.go): starting and ending a flow allocates
+//     nothing in the steady state. The rates come from one of two solvers
+//     (solver.go), picked by Options.SimGridHeap for the System's life,
+//     each owning the per-link and per-flow state of its own arithmetic:
+//   - maxmin, emu's own (the default): weighted max-min fair rates, re-solved
+//     when a flow starts or ends for only the flows it can affect: those of
+//     the connected component it touches whose level (rate × weight) is not
+//     below the level where the change enters the sweep (solve.go,
+//     threshold.go). A flow alone on all its links is rated without building
+//     the solver's heap. Light flows (Options.LightBytes; light.go), an
+//     approximation, off by default: a small flow is rated at its max-min
+//     rate when it starts and the flows it shares links with keep theirs,
+//     so its start and end re-solve nothing, within a budget of LightBytes
+//     bytes of light flows per link.
+//   - lmm, SimGrid 3.32's lazy network model (Options.SimGridHeap;
+//     simgrid.go), below.
 //   - Traffic accounting (RecordTraffic, Traffic; traffic.go): per link,
 //     the bytes its flows occupied (rate × time, integrated per flow at the
 //     events where the System already brings a flow up to date, so exact)
@@ -51,10 +56,10 @@
 //
 // # SimGrid's arithmetic (Options.SimGridHeap)
 //
-// With Options.SimGridHeap a System reproduces SimGrid 3.32's lazy network
-// model float for float (simgrid.go), so that an emulation driven by it
-// gives SMPI's figures to the printed microsecond even where a run is
-// chaotic: a flow's latency phase is part of it (StartLatent, Activate);
+// With Options.SimGridHeap a System is rated by lmm, a replica of SimGrid
+// 3.32's lazy network model float for float (simgrid.go), so that an
+// emulation driven by it gives SMPI's figures to the printed microsecond
+// even where a run is chaotic: a flow's latency phase is part of it (StartLatent, Activate);
 // the rates are those of lmm::MaxMin's solve, with its order of
 // operations and its precision cut-offs (maxmin/precision 1e-5), over the
 // links marked modified since the last Settle, as SimGrid's selective
@@ -71,8 +76,9 @@
 // Bad configuration (a topology's Config) is reported by Validate and the
 // New* constructors as an error naming the field. Misuse of a System or a
 // Topology by a program — an unknown flow or link id, a host out of range,
-// time going backwards, a negative or NaN size — is a programmer error and
-// panics with a message saying what was wrong.
+// time going backwards, a negative or NaN size, a latency phase
+// (StartLatent, Activate) without Options.SimGridHeap — is a programmer
+// error and panics with a message saying what was wrong.
 //
 // # Imports
 //

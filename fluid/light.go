@@ -29,37 +29,47 @@ import "math"
 // application's figures is measured in the README's Performance section
 // (Stampede, the examples).
 
-// lightState is a System's bookkeeping of its light flows.
+// lightState is maxmin's bookkeeping of its light flows.
 type lightState struct {
+	max   float64   // Options.LightBytes: a link's budget of light bytes; 0 for none
 	on    []int32   // per link: light flows on it; nil until the first
 	bytes []float64 // per link: Σ coefficient × starting bytes of its light flows
-	n     int       // light flows in the System
+	// started is indexed by flow slot: the bytes a light flow started
+	// with, −1 for any other flow; nil until the first, and short of the
+	// slots that were never light.
+	started []float64
+	n       int // light flows in the System
+}
+
+// is reports whether the flow in slot is light.
+func (l *lightState) is(slot int32) bool {
+	return int(slot) < len(l.started) && l.started[slot] >= 0
 }
 
 // isLight reports whether a flow of spec may be light under the options.
-func (s *System) isLight(spec FlowSpec) bool {
-	return s.opts.LightBytes > 0 && !s.opts.SimGridHeap && spec.Bytes <= s.opts.LightBytes
+func (m *maxmin) isLight(spec FlowSpec) bool {
+	return m.light.max > 0 && spec.Bytes <= m.light.max
 }
 
 // startLight rates f, just added to its links, as a light flow if spec
 // allows it and its links' light flows leave room for its bytes; it
 // reports whether it did.
-func (s *System) startLight(now float64, f *flow, spec FlowSpec) bool {
-	if !s.isLight(spec) {
+func (m *maxmin) startLight(now float64, f *flow, spec FlowSpec) bool {
+	if !m.isLight(spec) {
 		return false
 	}
-	if s.light.on == nil {
-		s.light.on = make([]int32, len(s.links))
-		s.light.bytes = make([]float64, len(s.links))
+	if m.light.on == nil {
+		m.light.on = make([]int32, len(m.links))
+		m.light.bytes = make([]float64, len(m.links))
 	}
 	for _, e := range f.elems {
-		if s.light.bytes[e.link]+e.coef*spec.Bytes > s.opts.LightBytes {
+		if m.light.bytes[e.link]+e.coef*spec.Bytes > m.light.max {
 			return false
 		}
 	}
 	t0 := math.Inf(1)
 	for _, e := range f.elems {
-		level, fair := s.lightLevel(e.link, f)
+		level, fair := m.lightLevel(e.link, f)
 		if !(level >= fair) {
 			return false // the link is overloaded (by light flows): solve it
 		}
@@ -72,32 +82,35 @@ func (s *System) startLight(now float64, f *flow, spec FlowSpec) bool {
 	if !(x > 0) {
 		return false // a stalled flow would wait for a re-solve that may never come
 	}
-	f.light, f.lightBytes = true, spec.Bytes
-	s.light.n++
-	for _, e := range f.elems {
-		s.light.on[e.link]++
-		s.light.bytes[e.link] += e.coef * spec.Bytes
+	for int(f.slot) >= len(m.light.started) {
+		m.light.started = append(m.light.started, -1)
 	}
-	s.setRate(now, f, x)
+	m.light.started[f.slot] = spec.Bytes
+	m.light.n++
+	for _, e := range f.elems {
+		m.light.on[e.link]++
+		m.light.bytes[e.link] += e.coef * spec.Bytes
+	}
+	m.setRate(now, f, x)
 	return true
 }
 
 // startLightBatch rates the flows of a StartAll left without a rate (the
 // light candidates, in id order): light where startLight allows it,
 // the others exactly, in one re-solve.
-func (s *System) startLightBatch(now float64, specs []FlowSpec, ids []FlowID) {
-	s.batch = s.batch[:0]
+func (m *maxmin) startLightBatch(now float64, specs []FlowSpec, ids []FlowID) {
+	m.batch = m.batch[:0]
 	for i, id := range ids {
-		f := s.flows.get(id)
+		f := m.sys.flows.get(id)
 		if f.rate >= 0 {
 			continue // alone, or rated by the batch's re-solve
 		}
-		if !s.startLight(now, f, specs[i]) {
-			s.batch = append(s.batch, f.elems...)
+		if !m.startLight(now, f, specs[i]) {
+			m.batch = append(m.batch, f.elems...)
 		}
 	}
-	if len(s.batch) > 0 {
-		s.resolveAbove(now, s.batch, 0)
+	if len(m.batch) > 0 {
+		m.resolveAbove(now, m.batch, 0)
 	}
 }
 
@@ -105,11 +118,11 @@ func (s *System) startLightBatch(now float64, specs []FlowSpec, ids []FlowID) {
 // reports whether its links need a re-solve all the same: an exact solve
 // that froze it on a link it overloaded may have left a flow there with
 // no capacity (rate 0), which only a re-solve can restart.
-func (s *System) endLight(f *flow) bool {
-	s.unlight(f)
+func (m *maxmin) endLight(f *flow) bool {
+	m.unlight(f)
 	for _, e := range f.elems {
-		for _, m := range s.links[e.link].members {
-			if s.hot[m.slot].rate == 0 {
+		for _, mb := range m.links[e.link].members {
+			if m.hot[mb.slot].rate == 0 {
 				return true
 			}
 		}
@@ -118,24 +131,25 @@ func (s *System) endLight(f *flow) bool {
 }
 
 // unlight makes f an ordinary flow.
-func (s *System) unlight(f *flow) {
-	f.light = false
-	s.light.n--
+func (m *maxmin) unlight(f *flow) {
+	bytes := m.light.started[f.slot]
+	m.light.started[f.slot] = -1
+	m.light.n--
 	for _, e := range f.elems {
-		if s.light.on[e.link]--; s.light.on[e.link] == 0 {
-			s.light.bytes[e.link] = 0 // no rounding left behind
+		if m.light.on[e.link]--; m.light.on[e.link] == 0 {
+			m.light.bytes[e.link] = 0 // no rounding left behind
 		} else {
-			s.light.bytes[e.link] -= e.coef * f.lightBytes
+			m.light.bytes[e.link] -= e.coef * bytes
 		}
 	}
 }
 
 // solvedLight makes the light flows an exact re-solve just rated ordinary
 // flows: their links' other flows now account for them.
-func (s *System) solvedLight() {
-	for _, slot := range s.solver.flows {
-		if f := s.bySlot[slot]; f.light {
-			s.unlight(f)
+func (m *maxmin) solvedLight() {
+	for _, slot := range m.fill.flows {
+		if m.light.is(slot) {
+			m.unlight(m.sys.bySlot[slot])
 		}
 	}
 }
@@ -151,21 +165,21 @@ func (s *System) solvedLight() {
 // (the flows stopped below it carry less than their equal share), so a
 // lower one means light flows overload the link, and fresh is then solved
 // exactly instead of starting slow and staying slow.
-func (s *System) lightLevel(l LinkID, fresh *flow) (level, fair float64) {
-	ls := &s.links[l]
-	levels := s.solver.levels[:0]
-	for _, m := range ls.members {
-		if m.slot == fresh.slot {
-			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: m.share, load: m.coef * fresh.bound})
+func (m *maxmin) lightLevel(l LinkID, fresh *flow) (level, fair float64) {
+	ls := &m.links[l]
+	levels := m.fill.levels[:0]
+	for _, mb := range ls.members {
+		if mb.slot == fresh.slot {
+			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: mb.share, load: mb.coef * fresh.bound})
 			continue
 		}
-		h := &s.hot[m.slot]
+		h := &m.hot[mb.slot]
 		if h.rate < 0 {
 			continue
 		}
-		levels = append(levels, flowLevel{level: h.level, share: m.share, load: m.coef * h.rate})
+		levels = append(levels, flowLevel{level: h.level, share: mb.share, load: mb.coef * h.rate})
 	}
-	s.solver.levels = levels
+	m.fill.levels = levels
 	level, shares := sweep(levels, ls.capacity)
 	return level, ls.capacity / shares
 }

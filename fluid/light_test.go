@@ -87,8 +87,8 @@ func TestLightStartAll(t *testing.T) {
 			t.Fatalf("flow %d at %v B/s, want 10/3", id, r)
 		}
 	}
-	if s.light.n != 0 {
-		t.Fatalf("%d light flows left after the exact solve", s.light.n)
+	if s.mm().light.n != 0 {
+		t.Fatalf("%d light flows left after the exact solve", s.mm().light.n)
 	}
 
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -115,15 +115,15 @@ func TestLightStartAll(t *testing.T) {
 			}
 			for _, e := range f.elems {
 				load[e.link] += e.coef * f.rate
-				if f.light {
-					on[e.link] += e.coef * f.lightBytes
+				if s.mm().light.is(f.slot) {
+					on[e.link] += e.coef * s.mm().light.started[f.slot]
 					lightLoad[e.link] += e.coef * f.rate
 				}
 			}
 		}
 		for l := range links {
-			if on[l] > 100 || s.light.bytes != nil && math.Abs(on[l]-s.light.bytes[l]) > 1e-9 {
-				t.Fatalf("trial %d: link %d has %v light bytes, counted %v", trial, l, on[l], s.light.bytes)
+			if on[l] > 100 || s.mm().light.bytes != nil && math.Abs(on[l]-s.mm().light.bytes[l]) > 1e-9 {
+				t.Fatalf("trial %d: link %d has %v light bytes, counted %v", trial, l, on[l], s.mm().light.bytes)
 			}
 			if load[l] > links[l].Bandwidth*(1+1e-9)+lightLoad[l] {
 				t.Fatalf("trial %d: link %d carries %v B/s, %v of it light, capacity %v", trial, l, load[l], lightLoad[l], links[l].Bandwidth)

@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// solver holds the scratch state of one re-solve, reused across calls so
-// that a flow start or end allocates nothing in the steady state.
-type solver struct {
+// filling holds maxmin's scratch state of one re-solve, reused across
+// calls so that a flow start or end allocates nothing in the steady state.
+type filling struct {
 	stamp uint32     // marks the links and flows being re-solved (even; +1 marks fixed flows)
 	floor float64    // flows below this level are frozen at their rates
 	work  []linkWork // per link, indexed by LinkID
@@ -40,44 +40,47 @@ type linkWork struct {
 // lower the capacity left to the others (threshold.go); flows of other
 // components keep everything. With FullResolve, or level 0, it re-solves
 // whole components.
-func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
-	sv := &s.solver
-	if len(sv.work) != len(s.links) {
-		sv.work = make([]linkWork, len(s.links))
-		sv.linkStamp = make([]uint32, len(s.links))
+func (m *maxmin) resolveAbove(now float64, seeds []elem, level float64) {
+	sv := &m.fill
+	if len(sv.work) != len(m.links) {
+		sv.work = make([]linkWork, len(m.links))
+		sv.linkStamp = make([]uint32, len(m.links))
 	}
 	if sv.stamp += 2; sv.stamp == 0 {
-		s.restamp()
+		m.restamp()
 	}
 	sv.links, sv.flows = sv.links[:0], sv.flows[:0]
 	sv.floor = level * (1 - levelSlack)
-	if s.opts.FullResolve {
+	if m.full {
 		sv.floor = 0
-		for l := range s.links {
-			if len(s.links[l].members) > 0 {
-				s.visitLink(LinkID(l))
+		for l := range m.links {
+			if len(m.links[l].members) > 0 {
+				m.visitLink(LinkID(l))
 			}
 		}
 	} else {
 		for _, e := range seeds {
-			s.visitLink(e.link)
+			m.visitLink(e.link)
 		}
 	}
 	sv.queue.clear()
 	sv.bounded = sv.bounded[:0]
 	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
 	for i := 0; i < len(sv.links); i++ {
-		s.scanLink(sv.links[i])
+		m.scanLink(sv.links[i])
 	}
-	s.maxMin()
-	if s.light.n > 0 {
-		s.solvedLight()
+	m.progressiveFill()
+	if m.light.n > 0 {
+		m.solvedLight()
 	}
 	for _, slot := range sv.flows {
 		// Most flows of a re-solve keep their rates: compare in the dense
-		// arrays, and touch only the flows that change.
-		if x := s.hot[slot].x; s.hot[slot].rate != x {
-			s.setRate(now, s.bySlot[slot], x)
+		// arrays, and touch only the flows that change (setRate, written
+		// out so that a change costs one call).
+		if h := &m.hot[slot]; h.rate != h.x {
+			x := h.x
+			h.rated(x)
+			m.sys.switchRate(now, m.sys.bySlot[slot], x)
 		}
 	}
 }
@@ -88,29 +91,29 @@ func (s *System) resolveAbove(now float64, seeds []elem, level float64) {
 // usage of its re-solved ones, and its entry in the level heap. A member's
 // side does not depend on when the BFS reaches it, so these sums run in
 // member order as a separate pass over the members would.
-func (s *System) scanLink(l LinkID) {
-	sv := &s.solver
-	ls, w := &s.links[l], &sv.work[l]
+func (m *maxmin) scanLink(l LinkID) {
+	sv := &m.fill
+	ls, w := &m.links[l], &sv.work[l]
 	w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
-	for _, m := range ls.members {
-		h := &s.hot[m.slot]
+	for _, mb := range ls.members {
+		h := &m.hot[mb.slot]
 		if h.level < sv.floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
-			w.remaining -= m.coef * h.rate
+			w.remaining -= mb.coef * h.rate
 			continue
 		}
-		w.usage += m.share
+		w.usage += mb.share
 		w.unfixed++
 		if h.stamp == sv.stamp {
 			continue
 		}
 		h.stamp, h.x = sv.stamp, 0
-		sv.flows = append(sv.flows, m.slot)
+		sv.flows = append(sv.flows, mb.slot)
 		if h.bounded {
-			sv.bounded = append(sv.bounded, s.bySlot[m.slot])
+			sv.bounded = append(sv.bounded, m.sys.bySlot[mb.slot])
 		}
-		if !s.opts.FullResolve { // there every loaded link is queued already
+		if !m.full { // there every loaded link is queued already
 			for _, e := range h.elems {
-				s.visitLink(e.link)
+				m.visitLink(e.link)
 			}
 		}
 	}
@@ -122,34 +125,34 @@ func (s *System) scanLink(l LinkID) {
 
 // restamp clears every stamp when the 32-bit solve counter wraps (once
 // every 2³¹ re-solves), so that no old stamp can match a new one.
-func (s *System) restamp() {
-	sv := &s.solver
+func (m *maxmin) restamp() {
+	sv := &m.fill
 	for i := range sv.work {
 		sv.linkStamp[i] = 0
 	}
-	for i := range s.hot {
-		s.hot[i].stamp = 0
+	for i := range m.hot {
+		m.hot[i].stamp = 0
 	}
 	sv.stamp = 2
 }
 
-func (s *System) visitLink(l LinkID) {
-	if st := &s.solver.linkStamp[l]; *st != s.solver.stamp {
-		*st = s.solver.stamp
-		s.solver.links = append(s.solver.links, l)
+func (m *maxmin) visitLink(l LinkID) {
+	if st := &m.fill.linkStamp[l]; *st != m.fill.stamp {
+		*st = m.fill.stamp
+		m.fill.links = append(m.fill.links, l)
 	}
 }
 
-// maxMin computes weighted max-min rates (into flow.x) for the flows in
-// s.solver by progressive filling: all unfixed flows rise together, flow f
+// progressiveFill computes weighted max-min rates (into flowHot.x) for the flows in
+// m.fill by progressive filling: all unfixed flows rise together, flow f
 // at rate level/weight_f; the rising stops for the flows of the first link
 // to saturate (level = remaining/usage) or for a flow reaching its bound
 // (level = bound·weight), whichever comes first; repeat on what is left.
 // Links wait in a lazy heap by saturation level (see levelQueue) and bounded
 // flows are sorted by bound level: fixing a flow costs O(1) per link it
 // crosses, and a solve O(elements + links·log links) in all.
-func (s *System) maxMin() {
-	sv := &s.solver
+func (m *maxmin) progressiveFill() {
+	sv := &m.fill
 	// The heap and bounded lists come from scanLink in discovery order;
 	// both orders are total (ties broken by id), so that order is moot.
 	slices.SortFunc(sv.bounded, func(a, b *flow) int {
@@ -165,25 +168,25 @@ func (s *System) maxMin() {
 	// fixed flows, and popping them one by one (O(log n) each) was most of
 	// a contended solve's time.
 	for sv.left > 0 {
-		for next < len(sv.bounded) && s.hot[sv.bounded[next].slot].stamp != sv.stamp {
+		for next < len(sv.bounded) && m.hot[sv.bounded[next].slot].stamp != sv.stamp {
 			next++
 		}
 		boundLevel := math.Inf(1)
 		if next < len(sv.bounded) {
 			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
 		}
-		linkLevel, top := s.lowestLink()
+		linkLevel, top := m.lowestLink()
 		switch {
 		case top < 0 && math.IsInf(boundLevel, 1):
 			return
 		case boundLevel <= linkLevel:
 			f := sv.bounded[next]
-			s.fix(f.slot, f.bound)
+			m.fix(f.slot, f.bound)
 		default:
 			sv.queue.heap.Pop()
-			for _, m := range s.links[top].members {
-				if s.hot[m.slot].stamp == sv.stamp { // re-solved, not fixed yet
-					s.fix(m.slot, linkLevel/s.hot[m.slot].weight)
+			for _, mb := range m.links[top].members {
+				if m.hot[mb.slot].stamp == sv.stamp { // re-solved, not fixed yet
+					m.fix(mb.slot, linkLevel/m.hot[mb.slot].weight)
 				}
 			}
 			sv.dead-- // top itself, counted by fix though already popped
@@ -194,18 +197,18 @@ func (s *System) maxMin() {
 // lowestLink returns the link that saturates first and its level, after
 // dropping links whose flows are all fixed and refreshing stale keys; top
 // is -1 (level +Inf) when no link has unfixed flows.
-func (s *System) lowestLink() (level float64, top LinkID) {
-	sv := &s.solver
+func (m *maxmin) lowestLink() (level float64, top LinkID) {
+	sv := &m.fill
 	q := &sv.queue
 	if sv.dead > (q.heap.Len()+len(q.parked))/2 {
-		s.dropDead()
+		m.dropDead()
 	}
 	for {
 		if q.heap.Len() == 0 {
 			if len(q.parked) == 0 {
 				return math.Inf(1), -1
 			}
-			s.dropDead()
+			m.dropDead()
 			q.order()
 			continue
 		}
@@ -230,19 +233,19 @@ func (s *System) lowestLink() (level float64, top LinkID) {
 // before their entry surfaces, and popping each from the top cost
 // O(log n). The live entries keep their keys, so the links still come out
 // in the same order.
-func (s *System) dropDead() {
-	sv := &s.solver
+func (m *maxmin) dropDead() {
+	sv := &m.fill
 	q := &sv.queue
-	q.heap.Reset(s.alive(q.heap.Entries()))
-	q.parked = s.alive(q.parked)
+	q.heap.Reset(m.alive(q.heap.Entries()))
+	q.parked = m.alive(q.parked)
 	sv.dead = 0
 }
 
 // alive keeps the entries of links that still have unfixed flows.
-func (s *System) alive(entries []levelEntry) []levelEntry {
+func (m *maxmin) alive(entries []levelEntry) []levelEntry {
 	live := entries[:0]
 	for _, e := range entries {
-		if s.solver.work[e.ID].unfixed > 0 {
+		if m.fill.work[e.ID].unfixed > 0 {
 			live = append(live, e)
 		}
 	}
@@ -250,11 +253,11 @@ func (s *System) alive(entries []levelEntry) []levelEntry {
 }
 
 // recount sums coefficient/weight over the link's unfixed flows.
-func (s *System) recount(l LinkID) float64 {
+func (m *maxmin) recount(l LinkID) float64 {
 	u := 0.0
-	for _, m := range s.links[l].members {
-		if s.hot[m.slot].stamp == s.solver.stamp {
-			u += m.share
+	for _, mb := range m.links[l].members {
+		if m.hot[mb.slot].stamp == m.fill.stamp {
+			u += mb.share
 		}
 	}
 	return u
@@ -262,22 +265,22 @@ func (s *System) recount(l LinkID) float64 {
 
 // fix gives the flow in slot rate x and withdraws it from the links it
 // loads.
-func (s *System) fix(slot int32, x float64) {
-	h := &s.hot[slot]
-	h.stamp, h.x = s.solver.stamp+1, x
-	s.solver.left--
+func (m *maxmin) fix(slot int32, x float64) {
+	h := &m.hot[slot]
+	h.stamp, h.x = m.fill.stamp+1, x
+	m.fill.left--
 	for _, e := range h.elems {
-		w := &s.solver.work[e.link]
+		w := &m.fill.work[e.link]
 		if w.remaining -= e.coef * x; w.remaining < 0 {
 			w.remaining = 0
 		}
 		if w.unfixed--; w.unfixed == 0 {
-			s.solver.dead++ // its heap entry is dropped when it surfaces, or by dropDead
+			m.fill.dead++ // its heap entry is dropped when it surfaces, or by dropDead
 			continue
 		}
 		if w.usage -= e.coef / h.weight; w.usage <= 0 {
 			// Cancellation after subtracting a much larger term: recount.
-			w.usage = s.recount(e.link)
+			w.usage = m.recount(e.link)
 		}
 	}
 }

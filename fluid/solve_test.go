@@ -14,7 +14,7 @@ import (
 func TestStampWrap(t *testing.T) {
 	links := shared(10, 7, 5, 3, 11)
 	a, b := NewSystem(links), NewSystem(links)
-	b.solver.stamp = math.MaxUint32 - 1 // wraps at the first re-solve
+	b.mm().fill.stamp = math.MaxUint32 - 1 // wraps at the first re-solve
 	rng := rand.New(rand.NewPCG(3, 3))
 	var ids []FlowID
 	for step := range 40 {
@@ -37,8 +37,8 @@ func TestStampWrap(t *testing.T) {
 			}
 		}
 	}
-	if b.solver.stamp > 100 {
-		t.Fatalf("the counter did not wrap (stamp %d)", b.solver.stamp)
+	if b.mm().fill.stamp > 100 {
+		t.Fatalf("the counter did not wrap (stamp %d)", b.mm().fill.stamp)
 	}
 }
 

@@ -47,8 +47,11 @@ type Options struct {
 	// flows the change can affect (its component, above its level). Same
 	// rates, more work: it exists as a baseline for tests and benchmarks.
 	FullResolve bool
-	// SimGridHeap breaks ties between flows finishing at the same date as
-	// SimGrid 3.32's lazy network model does (see simgrid.go).
+	// SimGridHeap rates flows with lmm, a replica of SimGrid 3.32's lazy
+	// network model (simgrid.go), instead of emu's max-min: SimGrid's
+	// solve once per Settle, latency phases (StartLatent), and its heap's
+	// order among flows finishing at the same date. FullResolve and
+	// LightBytes are then ignored.
 	SimGridHeap bool
 	// LightBytes, when positive, is an approximation (light.go): a flow of
 	// at most LightBytes bytes (FlowSpec.Bytes) whose links carry no other
@@ -62,67 +65,45 @@ type Options struct {
 // System is a max-min fair sharing of links between flows. It is a
 // synchronous state machine: the caller passes the current time in, the
 // System never reads a clock, and ties are broken by FlowID.
+//
+// The System owns what every flow has whichever solver rates it: its id,
+// route (elems) and bound, its progress (rate, remaining bytes, completion
+// date) and the completion heap, and the traffic accounting. The rates
+// come from its solver, chosen once by NewSystemOptions, which owns the
+// per-link and per-flow state of its own arithmetic (solver.go).
 type System struct {
-	opts  Options
-	links []linkState
+	links []linkCap
 	flows flowTable
 	free  []*flow // finished flows, reused with their elems arrays
-	// bySlot and hot are indexed by flow.slot, a dense index each flow
-	// struct keeps for life (reused with it): members name their flow by
-	// slot, and what the solver reads of a flow sits in hot (flowHot)
-	// instead of behind a pointer into a flow struct.
+	// bySlot is indexed by flow.slot, a dense index each flow struct keeps
+	// for life (reused with it): the solvers keep their per-flow state in
+	// arrays indexed by slot, and name flows by slot where a pointer would
+	// make the garbage collector scan their lists.
 	bySlot []*flow
-	hot    []flowHot
 	nextID FlowID
 	now    float64 // time of the last call, s
 	done   flowHeap
-	solver solver
-	batch  []elem // seeds of StartAll, reused
-	sg     sgState
+	model  solver // maxmin (solve.go) or, under Options.SimGridHeap, lmm (simgrid.go)
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
-	light   lightState // Options.LightBytes's bookkeeping (light.go)
 }
 
-// linkState is one link's constraint and the flows loading it.
-type linkState struct {
+// linkCap is a link as a flow's route sees it: a FatPipe link caps the
+// flow's rate, a Shared one becomes one of its elems.
+type linkCap struct {
 	capacity float64 // bytes/s
 	sharing  Sharing
-	members  []member // flows with a positive coefficient on a Shared link
-}
-
-// member is a flow's entry in a link's member list. It holds no pointer,
-// so the garbage collector does not scan member lists.
-type member struct {
-	share float64 // coefficient / weight: the flow's weight in the link's usage
-	coef  float64 // copy of the flow's elem coefficient on this link
-	slot  int32   // the flow's slot: System.bySlot, System.hot
-	elem  int32   // index into the flow's elems
-}
-
-// flowHot is what the solver reads of a flow: its stamp, rate and level
-// for every member of a link it scans, and its elems, weight and new rate
-// once the flow is re-solved. It sits in one dense array (System.hot),
-// 64 bytes a flow (640 KB for 10,000 flows), so a re-solve touches the
-// flow structs only of the flows whose rates change.
-type flowHot struct {
-	stamp   uint32  // solver.stamp: being re-solved, unfixed; solver.stamp+1: fixed
-	bounded bool    // flow.bound is finite
-	rate    float64 // copy of flow.rate
-	level   float64 // rate × weight; NaN while the flow has no rate yet (rate −1)
-	weight  float64 // copy of flow.weight
-	x       float64 // newly computed rate
-	elems   []elem  // the flow's elems (same array as flow.elems, fixed once the flow is added)
 }
 
 // elem is one (link, coefficient) of a flow on a Shared link.
 type elem struct {
 	coef float64 // link load per unit of the flow's rate
 	link LinkID
-	pos  int32 // index of this flow in links[link].members
+	pos  int32 // maxmin's: index of this flow in its link's members
 }
 
+// flow is what the System keeps of a flow whichever solver rates it.
 type flow struct {
 	id        FlowID
 	elems     []elem
@@ -132,19 +113,8 @@ type flow struct {
 	remaining float64 // bytes left at time last
 	last      float64 // time remaining was last brought up to date, s
 	finish    float64 // projected completion time, s; +Inf while stalled
-	tie       uint64  // heap tie-breaker: id, or the SimGrid heap stamp
-	// SimGrid heap semantics (Options.SimGridHeap)
-	latent     bool    // in its latency phase: not yet on its links
-	light      bool    // rated without moving the others (Options.LightBytes)
-	lightBytes float64 // its bytes when it started light
-	enableSeq  uint64  // when it was enabled on its links (newest first)
-	visited    uint64  // update_modified_cnst_set_rec's marker
-	inMod      uint64  // in the modified action list of solve inMod
-	sgValue    float64 // SimGrid's variable value from the last sgSolve
-	factor     float64 // FlowSpec.RateFactor (SimGridHeap), 1 if none
-	inSat      bool    // in the saturated_variable_set
-	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
-	slot       int32   // index in System.bySlot and System.hot, kept for life
+	tie       uint64  // heap tie-breaker: id, or lmm's heap stamp
+	slot      int32   // index in System.bySlot and the solvers' per-flow arrays, kept for life
 }
 
 // NewSystem returns an empty System over links, re-solving incrementally.
@@ -153,12 +123,17 @@ func NewSystem(links []Link) *System { return NewSystemOptions(links, Options{})
 // NewSystemOptions is NewSystem with options. A negative or NaN bandwidth is
 // a programmer error (topologies validate their configs) and panics.
 func NewSystemOptions(links []Link, opts Options) *System {
-	s := &System{opts: opts, links: make([]linkState, len(links)), done: flowHeap{}, solver: solver{queue: newLevelQueue()}}
+	s := &System{links: make([]linkCap, len(links)), done: flowHeap{}}
 	for i, l := range links {
 		if !(l.Bandwidth >= 0) {
 			panic(fmt.Sprintf("fluid: link %d (%q) has bandwidth %v", i, l.Name, l.Bandwidth))
 		}
-		s.links[i] = linkState{capacity: l.Bandwidth, sharing: l.Sharing}
+		s.links[i] = linkCap{capacity: l.Bandwidth, sharing: l.Sharing}
+	}
+	if opts.SimGridHeap {
+		s.model = newLmm(s)
+	} else {
+		s.model = newMaxmin(s, opts)
 	}
 	return s
 }
@@ -169,86 +144,78 @@ func NewSystemOptions(links []Link, opts Options) *System {
 // is a programmer error and panics. Under Options.SimGridHeap the flow gets
 // its rate at the next Settle, as a StartLatent without latency.
 func (s *System) Start(now float64, spec FlowSpec) FlowID {
-	if s.opts.SimGridHeap {
-		return s.StartLatent(now, spec, 0) // SimGrid's solve, at the next Settle
-	}
 	s.advance(now)
-	f := s.add(now, spec)
-	if x, ok := s.alone(f); ok {
-		s.setRate(now, f, x)
-	} else if !s.startLight(now, f, spec) {
-		s.resolveFrom(now, f)
-	}
-	return f.id
+	return s.model.start(now, spec)
 }
 
 // StartAll starts several flows at time now with one re-solve, appends
 // their ids to ids and returns it. It gives the same rates as calling
 // Start for each spec in order, for the cost of one call.
 func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
-	if s.opts.SimGridHeap {
-		for _, spec := range specs {
-			ids = append(ids, s.StartLatent(now, spec, 0))
-		}
-		return ids
-	}
 	s.advance(now)
-	s.batch = s.batch[:0]
-	first := len(ids)
-	for _, spec := range specs {
-		f := s.add(now, spec)
-		ids = append(ids, f.id)
-	}
-	// Only once all are in can a flow be known to be alone on its links.
-	light := false
-	for i, id := range ids[first:] {
-		f := s.flows.get(id)
-		if x, ok := s.alone(f); ok {
-			s.setRate(now, f, x)
-		} else if s.isLight(specs[i]) {
-			light = true // rated after the others (light.go)
-		} else {
-			s.batch = append(s.batch, f.elems...)
-		}
-	}
-	if len(s.batch) > 0 {
-		s.resolveAbove(now, s.batch, 0)
-	}
-	if light {
-		s.startLightBatch(now, specs, ids[first:])
-	}
-	return ids
+	return s.model.startAll(now, specs, ids)
 }
 
-// alone returns the rate of a flow that is the only one on each of its
-// Shared links, and whether it is. Such a flow is a component of its own:
-// progressive filling would fix it at the level of its lowest link,
-// capacity/share, or at its bound if that comes first — computed here with
-// the solver's very operations, so the rate is the same float, without
-// building a heap. (SPMD traffic on private links is mostly such flows.)
-func (s *System) alone(f *flow) (float64, bool) {
-	if s.opts.FullResolve || len(f.elems) == 0 {
-		return 0, false
-	}
-	level := math.Inf(1)
-	for _, e := range f.elems {
-		ls := &s.links[e.link]
-		if len(ls.members) != 1 {
-			return 0, false
-		}
-		level = math.Min(level, max(ls.capacity, 0)/ls.members[0].share)
-	}
-	if f.bound*f.weight <= level {
-		return f.bound, true
-	}
-	return level / f.weight, true
+// StartLatent starts a flow in its latency phase: it loads no link until
+// latency has passed, when it is enabled (Activate) — SimGrid's
+// communicate(): a disabled variable, a heap entry of type latency at
+// latency + now, and every link of the route marked modified. It needs
+// Options.SimGridHeap; without it, it panics.
+func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID {
+	s.advance(now)
+	return s.model.startLatent(now, spec, latency)
 }
 
-// add registers a flow without solving. A flow that crosses no Shared
-// link shares nothing: it gets its bound (or +Inf) at once.
-func (s *System) add(now float64, spec FlowSpec) *flow { return s.addFlow(now, spec, true) }
+// Latent reports whether flow id is still in its latency phase (never,
+// without Options.SimGridHeap).
+func (s *System) Latent(id FlowID) bool { return s.model.latent(s.mustFlow(id)) }
 
-func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
+// Activate ends flow id's latency phase at now: SimGrid's
+// update_variable_penalty enables the variable (its elements go to the
+// front of their links' lists) and marks its first link modified; the
+// rate comes at the next Settle. It needs Options.SimGridHeap.
+func (s *System) Activate(now float64, id FlowID) {
+	s.advance(now)
+	s.model.activate(now, s.mustFlow(id))
+}
+
+// Settle is SimGrid's solve at the end of an instant (Options.SimGridHeap,
+// simgrid.go): the flows started, activated or finished since the last
+// Settle get their rates and completion dates. Without SimGridHeap every
+// call is solved when it is made, and Settle only moves the clock.
+func (s *System) Settle(now float64) {
+	s.advance(now)
+	s.model.settle(now)
+}
+
+// NextCompletion returns the earliest projected completion among the
+// running flows, ties broken by the lower id; ok is false when no flow will
+// ever complete (none running, or all stalled at rate 0).
+func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
+	if e := s.done.Entries(); len(e) > 0 && !math.IsInf(e[0].Key, 1) { // entries carry their flow's finish
+		return e[0].Key, s.bySlot[uint32(e[0].ID)].id, true
+	}
+	return 0, 0, false
+}
+
+// Finish removes a completed flow at time now and re-solves the part of the
+// system it shared links with.
+func (s *System) Finish(now float64, id FlowID) {
+	s.advance(now)
+	s.model.end(now, s.mustFlow(id))
+}
+
+// Cancel removes a flow whether or not it has completed.
+func (s *System) Cancel(now float64, id FlowID) {
+	s.advance(now)
+	s.model.end(now, s.mustFlow(id))
+}
+
+// add registers a flow: its id, elems and bound, in the table and the
+// completion heap, without a rate (−1) and without loading its links,
+// which is its solver's part. A flow that crosses no Shared link shares
+// nothing: its solver rates it at its bound (or +Inf) at once.
+func (s *System) add(now float64, spec FlowSpec) *flow {
 	if !(spec.Bytes >= 0) || !(spec.Bound >= 0) || !(spec.Weight >= 0) || !(spec.ReverseShare >= 0) ||
 		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
 		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
@@ -259,10 +226,6 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 	f := s.newFlow()
 	f.id, f.remaining, f.last, f.weight, f.bound = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1)
 	f.tie = uint64(f.id)
-	f.factor = 1
-	if spec.RateFactor > 0 {
-		f.factor = spec.RateFactor
-	}
 	s.nextID++
 	if s.traffic != nil {
 		s.traffic.reset(f.slot)
@@ -291,50 +254,11 @@ func (s *System) addFlow(now float64, spec FlowSpec, attach bool) *flow {
 	if f.bound >= linkCap {
 		f.bound = math.Inf(1)
 	}
-	if attach {
-		s.attach(f)
-		if s.traffic != nil {
-			s.traffic.enter(f, now)
-		}
-	}
 	s.flows.put(f)
 	f.finish = math.Inf(1)
-	f.rate = -1 // no rate yet: forces setRate to project the completion
-	s.hot[f.slot] = flowHot{rate: -1, level: math.NaN(), elems: f.elems, weight: f.weight, bounded: !math.IsInf(f.bound, 1)}
+	f.rate = -1 // no rate yet: the first rate, whatever it is, projects the completion
 	s.done.push(f)
-	if len(f.elems) == 0 {
-		s.setRate(now, f, f.bound)
-	}
 	return f
-}
-
-// attach puts f on its links' member lists.
-func (s *System) attach(f *flow) {
-	for i := range f.elems {
-		e := &f.elems[i]
-		e.pos = int32(len(s.links[e.link].members))
-		s.links[e.link].members = append(s.links[e.link].members, member{share: e.coef / f.weight, coef: e.coef, slot: f.slot, elem: int32(i)})
-	}
-}
-
-// detach takes f off its links' member lists.
-func (s *System) detach(f *flow) {
-	for _, e := range f.elems {
-		ls := &s.links[e.link]
-		last := len(ls.members) - 1
-		moved := ls.members[last]
-		ls.members[e.pos] = moved
-		s.bySlot[moved.slot].elems[moved.elem].pos = e.pos
-		ls.members = ls.members[:last]
-	}
-}
-
-// resolveFrom re-solves after flow f started: only flows at or above the
-// level where f's first link saturates can change (see threshold.go).
-func (s *System) resolveFrom(now float64, f *flow) {
-	if len(f.elems) > 0 {
-		s.resolveAbove(now, f.elems, s.startLevel(f))
-	}
 }
 
 // addElem records that f loads link l at coef × its rate, merging repeated
@@ -360,73 +284,6 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 	f.elems = append(f.elems, elem{link: l, coef: coef})
 }
 
-// NextCompletion returns the earliest projected completion among the
-// running flows, ties broken by the lower id; ok is false when no flow will
-// ever complete (none running, or all stalled at rate 0).
-func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
-	if e := s.done.Entries(); len(e) > 0 && !math.IsInf(e[0].Key, 1) { // entries carry their flow's finish
-		return e[0].Key, s.bySlot[uint32(e[0].ID)].id, true
-	}
-	return 0, 0, false
-}
-
-// Finish removes a completed flow at time now and re-solves the part of the
-// system it shared links with.
-func (s *System) Finish(now float64, id FlowID) {
-	if s.opts.SimGridHeap {
-		s.finishSG(now, id)
-		return
-	}
-	s.remove(now, id)
-}
-
-// Cancel removes a flow whether or not it has completed.
-func (s *System) Cancel(now float64, id FlowID) {
-	if s.opts.SimGridHeap {
-		s.finishSG(now, id)
-		return
-	}
-	s.remove(now, id)
-}
-
-func (s *System) remove(now float64, id FlowID) {
-	s.advance(now)
-	f := s.mustFlow(id)
-	// Only flows at or above f's level can change (see threshold.go).
-	level := 0.0
-	if f.rate > 0 && !math.IsInf(f.rate, 1) {
-		level = f.rate * f.weight
-	}
-	if s.traffic != nil {
-		s.traffic.leave(f, now)
-	}
-	s.flows.del(id)
-	s.done.remove(f)
-	s.detach(f)
-	if f.light {
-		if !s.endLight(f) { // it moved no other flow: nothing to give back
-			s.recycle(f)
-			return
-		}
-		level = 0 // restart the stalled flows (light.go)
-	}
-	if s.opts.FullResolve || !s.emptied(f) {
-		s.resolveAbove(now, f.elems, level)
-	}
-	s.recycle(f)
-}
-
-// emptied reports whether every link of a removed flow f is now idle: the
-// re-solve would then find no flow to update.
-func (s *System) emptied(f *flow) bool {
-	for _, e := range f.elems {
-		if len(s.links[e.link].members) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // newFlow returns a zeroed flow, reusing a finished one (and its elems
 // array) when there is one: a flow start then allocates nothing.
 func (s *System) newFlow() *flow {
@@ -438,16 +295,13 @@ func (s *System) newFlow() *flow {
 	}
 	f := &flow{slot: int32(len(s.bySlot))}
 	s.bySlot = append(s.bySlot, f)
-	s.hot = append(s.hot, flowHot{})
 	return f
 }
 
 // recycle keeps a removed flow for newFlow. Nothing refers to it any more:
-// remove took it out of the links, the heap and the table, and the
-// solver's lists are rebuilt before each use.
+// its solver took it off its links, the heap and the table.
 func (s *System) recycle(f *flow) {
 	*f = flow{elems: f.elems[:0], slot: f.slot}
-	s.hot[f.slot] = flowHot{}
 	s.free = append(s.free, f)
 }
 
@@ -483,14 +337,12 @@ func (s *System) advance(now float64) {
 	s.now = now
 }
 
-// setRate brings f's remaining bytes up to now at its old rate, then
-// switches it to rate x and re-projects its completion. An unchanged rate
-// leaves the flow alone: its projection still holds, and skipping it keeps
-// rounding from accumulating on flows a re-solve did not really affect.
-func (s *System) setRate(now float64, f *flow, x float64) {
-	if f.rate == x {
-		return
-	}
+// switchRate brings f's remaining bytes up to now at its old rate, then
+// switches it to rate x and re-projects its completion, with emu's
+// arithmetic (maxmin.setRate; lmm uses it only to rate a flow that
+// crosses no Shared link when it starts, and otherwise its own,
+// reproject).
+func (s *System) switchRate(now float64, f *flow, x float64) {
 	if s.traffic != nil {
 		s.traffic.carry(f, now)
 	}
@@ -499,8 +351,6 @@ func (s *System) setRate(now float64, f *flow, x float64) {
 	}
 	f.last = now
 	f.rate = x
-	h := &s.hot[f.slot]
-	h.rate, h.level = x, x*f.weight
 	switch {
 	case f.remaining < remainingEpsilon || math.IsInf(x, 1):
 		f.remaining = 0
@@ -511,25 +361,4 @@ func (s *System) setRate(now float64, f *flow, x float64) {
 		f.finish = math.Inf(1)
 	}
 	s.done.fix(f)
-}
-
-func (f *flow) activeOn(l LinkID) bool {
-	for i, e := range f.elems {
-		if e.link == l {
-			return i < 64 && f.activeMask&(1<<uint(i)) != 0
-		}
-	}
-	return false
-}
-
-func (f *flow) setActive(l LinkID, on bool) {
-	for i, e := range f.elems {
-		if e.link == l && i < 64 {
-			if on {
-				f.activeMask |= 1 << uint(i)
-			} else {
-				f.activeMask &^= 1 << uint(i)
-			}
-		}
-	}
 }

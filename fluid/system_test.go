@@ -86,6 +86,9 @@ func TestPanicsOnMisuse(t *testing.T) {
 		"time backward": func(s *System) { s.Start(1, FlowSpec{}); s.Start(0.5, FlowSpec{}) },
 		"bad link":      func(s *System) { s.Start(0, FlowSpec{Links: []LinkID{3}}) },
 		"negative size": func(s *System) { s.Start(0, FlowSpec{Bytes: -1}) },
+		// a latency phase is lmm's (Options.SimGridHeap), which NewSystem is not
+		"latent start": func(s *System) { s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 1}, 1e-6) },
+		"activate":     func(s *System) { s.Activate(0, s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 1})) },
 	} {
 		func() {
 			defer func() {
@@ -97,3 +100,17 @@ func TestPanicsOnMisuse(t *testing.T) {
 		}()
 	}
 }
+
+// TestSettleWithoutSimGrid: the max-min solver rates each flow as it
+// starts, so Settle has nothing to do and no flow is ever latent.
+func TestSettleWithoutSimGrid(t *testing.T) {
+	s := NewSystem(shared(10))
+	a := s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 10})
+	s.Settle(0.5)
+	if s.Rate(a) != 10 || s.Latent(a) || s.Remaining(0.5, a) != 5 {
+		t.Errorf("after Settle: rate %v latent %v remaining %v, want 10, false, 5", s.Rate(a), s.Latent(a), s.Remaining(0.5, a))
+	}
+}
+
+// mm is s's max-min solver, for tests of its internals.
+func (s *System) mm() *maxmin { return s.model.(*maxmin) }

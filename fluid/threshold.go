@@ -35,10 +35,10 @@ const levelSlack = 1e-9 // relative, dimensionless
 // over f's links, level at which the link saturates when its other flows
 // follow their current levels and f rises with them up to its bound level
 // (bound × weight; +Inf if unbounded).
-func (s *System) startLevel(f *flow) float64 {
+func (m *maxmin) startLevel(f *flow) float64 {
 	t0 := math.Inf(1)
 	for _, e := range f.elems {
-		t0 = math.Min(t0, s.saturationLevel(e.link, f))
+		t0 = math.Min(t0, m.saturationLevel(e.link, f))
 	}
 	return t0
 }
@@ -47,17 +47,17 @@ func (s *System) startLevel(f *flow) float64 {
 // carries Σ_{λ<t} coef·rate (flows already stopped) + t·Σ_{λ≥t} share
 // (flows still rising), and saturates where that reaches its capacity.
 // The fresh flow stops at its bound level, carrying coef·bound from there.
-func (s *System) saturationLevel(l LinkID, fresh *flow) float64 {
-	ls := &s.links[l]
-	levels := s.solver.levels[:0]
-	for _, m := range ls.members {
-		if f := s.bySlot[m.slot]; f == fresh {
-			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: m.share, load: m.coef * fresh.bound})
+func (m *maxmin) saturationLevel(l LinkID, fresh *flow) float64 {
+	ls := &m.links[l]
+	levels := m.fill.levels[:0]
+	for _, mb := range ls.members {
+		if f := m.sys.bySlot[mb.slot]; f == fresh {
+			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: mb.share, load: mb.coef * fresh.bound})
 		} else {
-			levels = append(levels, flowLevel{level: f.rate * f.weight, share: m.share, load: m.coef * f.rate})
+			levels = append(levels, flowLevel{level: f.rate * f.weight, share: mb.share, load: mb.coef * f.rate})
 		}
 	}
-	s.solver.levels = levels
+	m.fill.levels = levels
 	level, _ := sweep(levels, ls.capacity)
 	return level
 }

@@ -17,20 +17,20 @@ func TestStartLevel(t *testing.T) {
 	if s.Rate(a) != 2 || s.Rate(b) != 10 {
 		t.Fatalf("before: a %v b %v, want 2 and 10", s.Rate(a), s.Rate(b))
 	}
-	g := s.add(0, FlowSpec{Links: []LinkID{0}, Bytes: 100})
-	if t0 := s.startLevel(g); !near(t0, 5) {
+	g := s.mm().add(0, FlowSpec{Links: []LinkID{0}, Bytes: 100})
+	if t0 := s.mm().startLevel(g); !near(t0, 5) {
 		t.Errorf("t0 = %v, want 5", t0)
 	}
-	s.resolveFrom(0, g)
+	s.mm().resolveFrom(0, g)
 	if s.Rate(a) != 2 || !near(s.Rate(b), 5) || !near(s.Rate(g.id), 5) {
 		t.Errorf("after: a %v b %v g %v, want 2, 5, 5", s.Rate(a), s.Rate(b), s.Rate(g.id))
 	}
-	if slices.Contains(s.solver.flows, s.flows.get(a).slot) {
+	if slices.Contains(s.mm().fill.flows, s.flows.get(a).slot) {
 		t.Errorf("a (level 2 < t0 = 5) was re-solved")
 	}
 	// Removing b (level 5) re-solves only flows at level ≥ 5: g, not a.
 	s.Finish(0, b)
-	if slices.Contains(s.solver.flows, s.flows.get(a).slot) || !near(s.Rate(g.id), 10) {
-		t.Errorf("after b ends: g %v (want 10), a re-solved: %v", s.Rate(g.id), slices.Contains(s.solver.flows, s.flows.get(a).slot))
+	if slices.Contains(s.mm().fill.flows, s.flows.get(a).slot) || !near(s.Rate(g.id), 10) {
+		t.Errorf("after b ends: g %v (want 10), a re-solved: %v", s.Rate(g.id), slices.Contains(s.mm().fill.flows, s.flows.get(a).slot))
 	}
 }

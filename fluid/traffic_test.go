@@ -8,8 +8,9 @@ import (
 // of the last completion.
 func drain(s *System) float64 {
 	now := 0.0
+	_, sg := s.model.(*lmm)
 	for {
-		if s.opts.SimGridHeap {
+		if sg {
 			s.Settle(now)
 		}
 		t, id, ok := s.NextCompletion()
@@ -17,7 +18,7 @@ func drain(s *System) float64 {
 			return now
 		}
 		now = t
-		if s.opts.SimGridHeap && s.Latent(id) {
+		if sg && s.Latent(id) {
 			s.Activate(now, id)
 			continue
 		}

@@ -1,0 +1,41 @@
+package fluid
+
+// solver is how a System rates its flows. There are two, each owning the
+// per-link and per-flow state of its own arithmetic (STYLE habit 16: one
+// solver, one state), and NewSystemOptions picks one for the System's life:
+//
+//   - maxmin (solve.go, threshold.go, light.go), emu's own: weighted
+//     max-min by progressive filling, re-solved incrementally when a flow
+//     starts or ends (the flows above the change's level in its connected
+//     component), with the light-flow approximation of Options.LightBytes.
+//     Its state: each link's member list, each flow's dense solver entry
+//     (flowHot), the filling's scratch and the light flows' budgets.
+//   - lmm (simgrid.go), Options.SimGridHeap: SimGrid 3.32's lazy network
+//     model float for float, solved once per instant (settle) over the
+//     links modified since, with SimGrid's heap stamps as tie order. Its
+//     state: each link's lmm::Constraint (enabled and active element
+//     lists), each flow's lmm::Variable, the modified set and the flows
+//     to free.
+//
+// The System owns the rest (system.go): flow ids, routes and bounds, each
+// flow's progress (rate, remaining bytes, completion date and tie) and the
+// completion heap, which the solvers update as they rate flows.
+//
+// The System checks time and flow ids and brings its clock to now before
+// calling a solver.
+type solver interface {
+	// start adds a flow (System.Start).
+	start(now float64, spec FlowSpec) FlowID
+	// startAll adds flows as Start would one by one (System.StartAll).
+	startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID
+	// startLatent adds a flow in its latency phase (System.StartLatent).
+	startLatent(now float64, spec FlowSpec, latency float64) FlowID
+	// latent reports whether f is in its latency phase.
+	latent(f *flow) bool
+	// activate ends f's latency phase (System.Activate).
+	activate(now float64, f *flow)
+	// settle rates what changed since the last settle (System.Settle).
+	settle(now float64)
+	// end removes f, completed or cancelled (System.Finish, Cancel).
+	end(now float64, f *flow)
+}
