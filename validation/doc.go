@@ -18,8 +18,10 @@
 //     rewritten with -update.
 //   - SimGrid/SMPI 3.32 run by emu's developers (testdata/smpi_reruns.csv): 16×16
 //     runs with the Iprobe cost moved by parts in 1e11, where SMPI's time swings by
-//     up to 9%, and the peer rows emu misses, re-run from the peer's README; emu
-//     must give each to the microsecond (TestSMPIRerunsReproduced, -emu.slow).
+//     up to 9%, the peer rows emu misses, re-run from the peer's README, and the
+//     campaign's two 16×16 MR rows that are not in results.csv; emu must give
+//     each to the microsecond (TestSMPIRerunsReproduced, -emu.slow). The file's
+//     head records how SMPI was built and run.
 //   - LLAMP's latency-injection validation (TestLLAMPInjection), a self-consistency
 //     check of emu against emu: the execution graph recorded once predicts
 //     T(L0+ΔL), and re-emulation at that latency must agree to an RRMSE below 1%.
@@ -30,6 +32,10 @@
 //   - Scale benchmarks (go test -bench Scale -run XXX ./validation): wall time, CPU
 //     time and peak RSS of model-mode HPL against SMPI's figures, like for like
 //     (the same pivot rule and settings as the SMPI row, wall against wall).
+//   - Seed 003's Fig. 6 grid run whole (BenchmarkFig6, EMU_LONG=1; -update records
+//     a point in testdata/fig6_whole.csv, which TestReadmeFig6Table ties to the
+//     README), and extrapolation's stated error bar against whole runs
+//     (BenchmarkExtrapolationError, the recorded Fig. 6 points included).
 //
 // Units: seconds, bytes; the peer's memory is in MiB as its CSV gives it.
 //
