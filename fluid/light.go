@@ -73,7 +73,7 @@ func (m *maxmin) startLight(now float64, f *flow, spec FlowSpec) bool {
 		if !(level >= fair) {
 			return false // the link is overloaded (by light flows): solve it
 		}
-		t0 = math.Min(t0, level)
+		t0 = min(t0, level)
 	}
 	x := f.bound
 	if f.bound*f.weight > t0 {

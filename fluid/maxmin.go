@@ -131,7 +131,7 @@ func (m *maxmin) alone(f *flow) (float64, bool) {
 		if len(ls.members) != 1 {
 			return 0, false
 		}
-		level = math.Min(level, max(ls.capacity, 0)/ls.members[0].share)
+		level = min(level, max(ls.capacity, 0)/ls.members[0].share)
 	}
 	if f.bound*f.weight <= level {
 		return f.bound, true

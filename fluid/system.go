@@ -249,7 +249,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	// does not sort flows whose TCP window is far above any link's speed.
 	linkCap := math.Inf(1)
 	for _, e := range f.elems {
-		linkCap = math.Min(linkCap, s.links[e.link].capacity/e.coef)
+		linkCap = min(linkCap, s.links[e.link].capacity/e.coef)
 	}
 	if f.bound >= linkCap {
 		f.bound = math.Inf(1)
@@ -269,7 +269,7 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 		panic(fmt.Sprintf("fluid: flow uses link %d, system has %d links", l, len(s.links)))
 	}
 	if s.links[l].sharing == FatPipe {
-		f.bound = math.Min(f.bound, s.links[l].capacity/coef)
+		f.bound = min(f.bound, s.links[l].capacity/coef)
 		if s.traffic != nil {
 			s.traffic.addFat(f.slot, l, coef)
 		}

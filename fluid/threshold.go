@@ -38,7 +38,7 @@ const levelSlack = 1e-9 // relative, dimensionless
 func (m *maxmin) startLevel(f *flow) float64 {
 	t0 := math.Inf(1)
 	for _, e := range f.elems {
-		t0 = math.Min(t0, m.saturationLevel(e.link, f))
+		t0 = min(t0, m.saturationLevel(e.link, f))
 	}
 	return t0
 }
@@ -82,7 +82,7 @@ func sweep(levels []flowLevel, capacity float64) (level, shares float64) {
 	if slope <= 0 { // every flow stops below saturation
 		return math.Inf(1), shares
 	}
-	return math.Max(0, (capacity-stopped)/slope), shares
+	return max(0, (capacity-stopped)/slope), shares
 }
 
 // flowLevel is one flow of a link as saturationLevel sees it.
