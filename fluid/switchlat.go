@@ -32,12 +32,3 @@ func (s switched) Route(src, dst int) Route {
 	rt.Latency += float64(rt.Hops) * s.latency
 	return rt
 }
-
-// SwitchLatency is the latency WithSwitchLatency gave t at each switch, s; 0
-// for a topology without.
-func SwitchLatency(t Topology) float64 {
-	if s, ok := t.(switched); ok {
-		return s.latency
-	}
-	return 0
-}
