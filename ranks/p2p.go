@@ -145,7 +145,9 @@ func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 	s.owner, s.ctx, s.send, s.peer, s.tag, s.msg = r, c.ctx, true, to.id, tag, m
 	s.detached, s.srcRank, s.msgID = detached, c.rank, w.msgSeq
 	if len(w.hooks) > 0 {
-		w.emit(Event{Kind: SendPost, Time: w.eng.Now(), Rank: r.id, Peer: to.id, Tag: tag, Bytes: size, MsgID: s.msgID, Rendezvous: !detached})
+		ev := w.event(SendPost, r.id, to.id)
+		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = tag, size, s.msgID, !detached
+		w.emit()
 	}
 	if detached {
 		w.completeSend(s)
@@ -181,7 +183,9 @@ func (c *Comm) irecv(src, tag int) *Request {
 	if len(w.hooks) > 0 {
 		w.recvSeq++
 		q.recvID = w.recvSeq
-		w.emit(Event{Kind: RecvPost, Time: w.eng.Now(), Rank: r.id, Peer: from, Tag: tag, RecvID: q.recvID})
+		ev := w.event(RecvPost, r.id, from)
+		ev.Tag, ev.RecvID = tag, q.recvID
+		w.emit()
 	}
 	if s := r.mbox.takeSend(c.ctx, from, tag); s != nil {
 		w.matched(s, q)
@@ -237,8 +241,10 @@ func (w *World) matched(s, q *Request) {
 	q.peer, q.tag = s.owner.id, s.tag
 	if len(w.hooks) > 0 {
 		p := w.route(s)
-		w.emit(Event{Kind: Match, Time: w.eng.Now(), Rank: s.peer, Peer: q.peer, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: s.latency, Classes: p.classes})
+		ev := w.event(Match, s.peer, q.peer)
+		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.msgID, q.recvID, !s.detached
+		ev.Hops, ev.Latency, ev.Classes = p.hops, s.latency, p.classes
+		w.emit()
 	}
 	switch {
 	case s.arrived:
@@ -256,8 +262,10 @@ func (w *World) delivered(s *Request) {
 	q.done = true
 	if len(w.hooks) > 0 {
 		p := w.route(s)
-		w.emit(Event{Kind: RecvDone, Time: w.eng.Now(), Rank: s.peer, Peer: q.peer, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, RecvID: q.recvID, Rendezvous: !s.detached, Hops: p.hops, Latency: s.latency, Classes: p.classes, Transfer: s.end - s.start})
+		ev := w.event(RecvDone, s.peer, q.peer)
+		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.msgID, q.recvID, !s.detached
+		ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, s.latency, p.classes, s.end-s.start
+		w.emit()
 	}
 	if w.simgrid && s.waiter != nil && q.waiter != nil && s.waitSeq < q.waitSeq {
 		w.wakeMsg(s.waiter) // SimGrid answers a comm's waiters in the order they waited
@@ -283,13 +291,16 @@ func (w *World) delivered(s *Request) {
 func (w *World) completeSend(s *Request) {
 	s.done = true
 	if len(w.hooks) > 0 {
-		ev := Event{Kind: SendDone, Time: w.eng.Now(), Rank: s.owner.id, Peer: s.peer, Tag: s.tag, Bytes: s.msg.Bytes,
-			MsgID: s.msgID, Rendezvous: !s.detached}
+		var p *path
 		if !s.detached {
-			p := w.route(s)
+			p = w.route(s)
+		}
+		ev := w.event(SendDone, s.owner.id, s.peer)
+		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = s.tag, s.msg.Bytes, s.msgID, !s.detached
+		if p != nil {
 			ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, s.latency, p.classes, s.end-s.start
 		}
-		w.emit(ev)
+		w.emit()
 	}
 	if s.waiter != nil {
 		w.wakeMsg(s.waiter)

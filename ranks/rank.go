@@ -129,7 +129,9 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 		seconds = 0
 	}
 	if len(w.hooks) > 0 {
-		w.emit(Event{Kind: ComputeStart, Time: w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: kernel, Seconds: seconds})
+		ev := w.event(ComputeStart, r.id, noPeer)
+		ev.Kernel, ev.Seconds = kernel, seconds
+		w.emit()
 	}
 	if seconds > 0 {
 		// SMPI's execution: set_flops_amount and set_host are simcalls
@@ -138,7 +140,9 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 	}
 	r.sleep(r.w.execTime(seconds), "Compute")
 	if len(w.hooks) > 0 {
-		w.emit(Event{Kind: ComputeEnd, Time: w.eng.Now(), Rank: r.id, Peer: noPeer, Kernel: kernel, Seconds: seconds})
+		ev := w.event(ComputeEnd, r.id, noPeer)
+		ev.Kernel, ev.Seconds = kernel, seconds
+		w.emit()
 	}
 }
 

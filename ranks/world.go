@@ -275,7 +275,8 @@ func (w *World) body(r *Rank) iter.Seq[struct{}] {
 		}
 		w.main(r)
 		if len(w.hooks) > 0 {
-			w.emit(Event{Kind: Finished, Time: w.eng.Now(), Rank: r.id})
+			w.event(Finished, r.id, 0)
+			w.emit()
 		}
 		r.state = stateFinished
 		w.live--
