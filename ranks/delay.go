@@ -67,18 +67,19 @@ func (w *World) delayed(p *path) bool {
 	return false
 }
 
-// messageDelay draws the injected delay of a message sent by r on route p,
+// messageDelay draws the injected delay of message s on route p,
 // s. The draws come from a stream of their own per sender, seeded with the
 // World's seed and the rank, so that the application's own stream (Rand) is
 // the same with and without delays and the same seed gives the same delays.
-func (r *Rank) messageDelay(p *path) float64 {
-	cfg := &r.w.cfg
+func (w *World) messageDelay(s *Request, p *path) float64 {
+	cfg := &w.cfg
 	if cfg.MessageDelay == 0 || !p.delay {
 		return 0
 	}
 	if cfg.DelayDist == DelayConst {
 		return cfg.MessageDelay
 	}
+	r := s.owner
 	if r.delayRng == nil {
 		r.delayRng = rand.New(rand.NewPCG(r.w.seed, uint64(r.id)^delayStream))
 	}

@@ -142,11 +142,12 @@ func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 	to := w.ranks[c.WorldRank(dst)]
 	w.msgSeq++
 	s := w.newRequest()
-	s.owner, s.ctx, s.send, s.peer, s.tag, s.msg = r, c.ctx, true, to.id, tag, m
-	s.detached, s.srcRank, s.msgID = detached, c.rank, w.msgSeq
+	s.w, s.owner, s.ctx, s.send, s.src, s.peer, s.tag, s.msg = w, r, c.ctx, true, int32(r.id), int32(to.id), tag, m
+	s.detached, s.srcRank, s.id = detached, int32(c.rank), w.msgSeq
+	w.route(s, r) // now, while the sender's route cache is warm
 	if len(w.hooks) > 0 {
 		ev := w.event(SendPost, r.id, to.id)
-		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = tag, size, s.msgID, !detached
+		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = tag, size, s.id, !detached
 		w.emit()
 	}
 	if detached {
@@ -179,12 +180,12 @@ func (c *Comm) irecv(src, tag int) *Request {
 		from = c.WorldRank(src)
 	}
 	q := w.newRequest()
-	q.owner, q.ctx, q.peer, q.tag = r, c.ctx, from, tag
+	q.w, q.owner, q.ctx, q.src, q.peer, q.tag = w, r, c.ctx, int32(from), int32(from), tag
 	if len(w.hooks) > 0 {
 		w.recvSeq++
-		q.recvID = w.recvSeq
+		q.id = w.recvSeq
 		ev := w.event(RecvPost, r.id, from)
-		ev.Tag, ev.RecvID = tag, q.recvID
+		ev.Tag, ev.RecvID = tag, q.id
 		w.emit()
 	}
 	if s := r.mbox.takeSend(c.ctx, from, tag); s != nil {
@@ -214,7 +215,7 @@ func (m *mailbox) takeSend(ctx *commCtx, src, tag int) *Request {
 func (m *mailbox) takeRecv(s *Request) *Request {
 	var prev *Request
 	for q := m.recvs.head; q != nil; prev, q = q, q.next {
-		if matches(s, q.ctx, q.peer, q.tag) {
+		if matches(s, q.ctx, int(q.src), q.tag) {
 			m.recvs.unlink(prev, q)
 			return q
 		}
@@ -238,11 +239,11 @@ func (q *queue) unlink(prev, r *Request) {
 // async send whose bytes are already in, completes the receive now).
 func (w *World) matched(s, q *Request) {
 	s.match, q.match = q, s
-	q.peer, q.tag = s.owner.id, s.tag
+	q.src, q.peer, q.tag = s.src, s.src, s.tag
 	if len(w.hooks) > 0 {
-		p := w.route(s)
-		ev := w.event(Match, s.peer, q.peer)
-		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.msgID, q.recvID, !s.detached
+		p := s.path
+		ev := w.event(Match, int(s.peer), int(s.src))
+		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.id, q.id, !s.detached
 		ev.Hops, ev.Latency, ev.Classes = p.hops, s.latency, p.classes
 		w.emit()
 	}
@@ -261,10 +262,10 @@ func (w *World) delivered(s *Request) {
 	q.srcRank, q.detached = s.srcRank, s.detached // what the receive still needs from the send
 	q.done = true
 	if len(w.hooks) > 0 {
-		p := w.route(s)
-		ev := w.event(RecvDone, s.peer, q.peer)
-		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.msgID, q.recvID, !s.detached
-		ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, s.latency, p.classes, s.end-s.start
+		p := s.path
+		ev := w.event(RecvDone, int(s.peer), int(s.src))
+		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.id, q.id, !s.detached
+		ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, s.latency, p.classes, s.span
 		w.emit()
 	}
 	if w.simgrid && s.waiter != nil && q.waiter != nil && s.waitSeq < q.waitSeq {
@@ -291,14 +292,11 @@ func (w *World) delivered(s *Request) {
 func (w *World) completeSend(s *Request) {
 	s.done = true
 	if len(w.hooks) > 0 {
-		var p *path
+		ev := w.event(SendDone, int(s.src), int(s.peer))
+		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = s.tag, s.msg.Bytes, s.id, !s.detached
 		if !s.detached {
-			p = w.route(s)
-		}
-		ev := w.event(SendDone, s.owner.id, s.peer)
-		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = s.tag, s.msg.Bytes, s.msgID, !s.detached
-		if p != nil {
-			ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, s.latency, p.classes, s.end-s.start
+			p := s.path
+			ev.Hops, ev.Latency, ev.Classes, ev.Transfer = p.hops, s.latency, p.classes, s.span
 		}
 		w.emit()
 	}

@@ -52,7 +52,7 @@ func (c *Comm) peek(src, tag int) (Status, bool) {
 	}
 	for s := c.r.mbox.sends.head; s != nil; s = s.next {
 		if matches(s, c.ctx, from, tag) {
-			return Status{Source: s.srcRank, Tag: s.tag, Bytes: s.msg.Bytes}, true
+			return Status{Source: int(s.srcRank), Tag: s.tag, Bytes: s.msg.Bytes}, true
 		}
 	}
 	return Status{}, false

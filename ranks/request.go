@@ -24,12 +24,21 @@ type Status struct {
 
 // Request is a pending send or receive (MPI_Request).
 //
-// Field order: a transfer's events (xfer.Handle, World.delivered) read the
-// owner, the flags, the other side and the route first, so these lead, in
-// the first 64 bytes: at Stampede's scale a request is out of the cache
-// whenever its message's next event fires.
+// Layout: 192 bytes, a size class whose objects are 64-byte aligned, so
+// that a request spans exactly three cache lines: at Stampede's scale a
+// request is out of the cache whenever its message's next event fires. The
+// first line holds what matching reads of each request it passes (ctx,
+// src, tag, next) and what the end of a latency phase reads (w, the flags,
+// path); the second the message (its size starts a flow); the third the
+// rest. Neither matching nor a transfer's events read the owner's Rank:
+// src and w are copies of what they would read there.
 type Request struct {
-	owner *Rank
+	w     *World   // the owner's World
+	path  *path    // send side: the route (World.route), looked up at post
+	match *Request // the other side, from matching to delivery
+	next  *Request // link in a mailbox queue
+	ctx   *commCtx
+	tag   int // AnyTag for a wildcard receive until matched
 
 	// Flags, packed together.
 	send     bool
@@ -43,30 +52,32 @@ type Request struct {
 	delivered bool // the message is in and both sides are unlinked
 	released  bool // the blocking sender no longer needs it
 
-	match   *Request // the other side, from matching to delivery
-	path    *path    // the route, once looked up (World.route)
+	// src is, for a send, the world rank of its sender (the owner); for a
+	// receive, the world rank it accepts (AnySource until matched, then
+	// the sender's), as peer.
+	src int32
+
+	msg Msg
+	// span is the transfer's first instant, s; once the last byte is in
+	// (arrived), the transfer's duration: last byte in − first byte sent.
+	span float64
+
+	owner   *Rank
 	waiter  *Rank    // the owner, while it is blocked on this request
 	set     *WaitSet // the set the request belongs to, until Next returns it
-	end     float64  // the transfer's last instant, s
-	latency float64  // with path: the latency phase on it (World.latencyOf), s
-	ctx     *commCtx
 	setID   int      // the id it was added to the set with
-	next    *Request // link in a mailbox queue
-	peer    int      // world rank of the other side; AnySource for a wildcard receive until matched
-	tag     int      // AnyTag for a wildcard receive until matched
-	msg     Msg
-
-	// Send side (srcRank and detached are copied to the receive at delivery).
-	srcRank int     // sender's rank in the communicator
-	msgID   uint64  // hook identity of the message
-	recvID  uint64  // receive side: hook identity of the receive (0 without hooks)
-	start   float64 // the transfer's first instant, s
-	waitSeq uint64  // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
+	latency float64  // send side: the latency phase on the route (World.latencyOf), s
+	// id is the hook identity: a send's message (Event.MsgID), a receive's
+	// own (Event.RecvID, 0 without hooks).
+	id      uint64
+	waitSeq uint64 // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
+	peer    int32  // world rank of the other side; AnySource for a wildcard receive until matched
+	srcRank int32  // sender's rank in the communicator (copied to the receive at delivery, with detached)
 }
 
 // status describes the message a completed receive got.
 func (q *Request) status() Status {
-	return Status{Source: q.srcRank, Tag: q.tag, Bytes: q.msg.Bytes}
+	return Status{Source: int(q.srcRank), Tag: q.tag, Bytes: q.msg.Bytes}
 }
 
 // mailbox holds a rank's unmatched incoming sends and posted receives, each
@@ -90,7 +101,7 @@ func (q *queue) push(r *Request) {
 // matches reports whether send s satisfies a receive on ctx from world rank
 // src (AnySource) with tag (AnyTag matches only tags ≥ 0).
 func matches(s *Request, ctx *commCtx, src, tag int) bool {
-	if s.ctx != ctx || (src != AnySource && s.owner.id != src) {
+	if s.ctx != ctx || (src != AnySource && int(s.src) != src) {
 		return false
 	}
 	if tag == AnyTag {

@@ -77,16 +77,15 @@ type cachedPath struct {
 // wire returns a message's size on the wire: payload + envelope.
 func (w *World) wire(s *Request) int { return s.msg.Bytes + w.cfg.Envelope }
 
-// route returns message s's route, looked up once per message (its
-// transfer and the hooks' events need it), and sets s.latency. The
-// receiver's host comes from w.place, not from its Rank, whose struct is
-// likely out of the cache.
-func (w *World) route(s *Request) *path {
-	if s.path == nil {
-		s.path = s.owner.pathTo(w.place[s.peer])
-		s.latency = w.latencyOf(s, s.path)
-	}
-	return s.path
+// route looks up message s's route from its sender r, once per message (its
+// transfer and the hooks' events need it), and sets s.path and s.latency.
+// Post calls it, while the sender runs: its Rank and route cache are in
+// the cache then, where at the match (the receiver running) or at a
+// latency phase's end they are likely not. The receiver's host comes from
+// w.place, not from its Rank, whose struct is likely out of the cache.
+func (w *World) route(s *Request, r *Rank) {
+	s.path = r.pathTo(w.place[s.peer])
+	s.latency = w.latencyOf(s, s.path)
 }
 
 // latencyOf returns the latency phase of message s on route p: the raw
@@ -106,12 +105,12 @@ type xfer Request
 // startTransfer starts message s's network transfer at the current time.
 func (w *World) startTransfer(s *Request) {
 	s.started = true
-	s.start = w.eng.Now()
-	p := w.route(s)
+	s.span = w.eng.Now() // the first instant (Handle turns it into the duration)
+	p := s.path
 	// An injected delay lengthens the latency phase; the events' Latency
 	// stays the route's, so a recorded graph keeps the delay in the
 	// message's constant part.
-	if lat := s.latency + s.owner.messageDelay(p); lat > 0 {
+	if lat := s.latency + w.messageDelay(s, p); lat > 0 {
 		if w.simgrid {
 			// SimGrid's latency phase is part of the network action: its
 			// place among actions due at one date follows the network
@@ -130,12 +129,12 @@ func (w *World) startTransfer(s *Request) {
 // flow; the end of the flow delivers the message.
 func (x *xfer) Handle() {
 	s := (*Request)(x)
-	w := s.owner.w
+	w := s.w
 	if !s.inFlow {
 		w.startFlow(s, s.path, true)
 		return
 	}
-	s.end = w.eng.Now()
+	s.span = w.eng.Now() - s.span // from the first instant to the transfer's duration
 	s.arrived = true
 	if s.match != nil {
 		w.delivered(s)

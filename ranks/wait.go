@@ -8,7 +8,7 @@ func (q *Request) Wait() (Msg, Status) {
 }
 
 func (q *Request) wait(call string) (Msg, Status) {
-	w := q.owner.w
+	w := q.w
 	switch {
 	case !w.simgrid:
 	case !q.done:
@@ -19,7 +19,7 @@ func (q *Request) wait(call string) (Msg, Status) {
 	}
 	for !q.done {
 		q.waiter = q.owner
-		q.owner.block(call, q.peer, q.tag)
+		q.owner.block(call, int(q.peer), q.tag)
 	}
 	q.waiter = nil
 	return q.finish()
@@ -35,7 +35,7 @@ func (q *Request) finish() (Msg, Status) {
 	if !q.orPaid {
 		q.orPaid = true
 		if q.detached {
-			q.owner.stack(q.owner.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
+			q.owner.stack(q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
 		}
 	}
 	return q.msg, q.status()
@@ -56,7 +56,7 @@ func (q *Request) Test() (bool, Msg, Status) {
 	if !done {
 		r.w.failedPoll(n)
 		if free {
-			r.spin("Test", q.peer, q.tag)
+			r.spin("Test", int(q.peer), q.tag)
 		}
 		return false, Msg{}, Status{}
 	}
@@ -226,11 +226,11 @@ func (w *World) failedPoll(n *int) {
 // successful Test): freeing one still pending panics. A send may be freed
 // at any time; it is recycled once its message has been delivered.
 //
-// Why: a request is 176 bytes, and an application that waits on millions
+// Why: a request is 192 bytes, and an application that waits on millions
 // of Isend/Irecv requests (HPL) otherwise hands each to the garbage
 // collector; Send and Recv already recycle theirs.
 func (q *Request) Free() {
-	w := q.owner.w
+	w := q.w
 	switch {
 	case q.send:
 		w.release(q)
