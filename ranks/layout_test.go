@@ -19,3 +19,23 @@ func TestRequestLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestRankLayout keeps a Rank at 256 bytes (64-byte aligned) with what a
+// message's matching, a block and a resumption touch in its first two lines
+// (see Rank).
+func TestRankLayout(t *testing.T) {
+	var r Rank
+	if n := unsafe.Sizeof(r); n != 256 {
+		t.Errorf("Rank is %d bytes, want 256", n)
+	}
+	for name, off := range map[string]uintptr{"state": unsafe.Offsetof(r.state), "gid": unsafe.Offsetof(r.gid), "owed": unsafe.Offsetof(r.owed), "yield": unsafe.Offsetof(r.yield), "resume": unsafe.Offsetof(r.resume), "paths": unsafe.Offsetof(r.paths), "host": unsafe.Offsetof(r.host)} {
+		if off >= 64 {
+			t.Errorf("Rank.%s at byte %d, want it in the first 64", name, off)
+		}
+	}
+	for name, off := range map[string]uintptr{"mbox": unsafe.Offsetof(r.mbox), "blk": unsafe.Offsetof(r.blk)} {
+		if off < 64 || off+32 > 128 {
+			t.Errorf("Rank.%s at byte %d, want it in the second 64", name, off)
+		}
+	}
+}

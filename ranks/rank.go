@@ -19,40 +19,48 @@ type blockInfo struct {
 // Rank is one MPI process: what an application's main receives. Its methods
 // may be called only from that rank's own goroutine.
 type Rank struct {
-	w     *World
-	id    int
-	host  int
-	gid   int32 // id among the ranks of every World sharing the scheduler (a Machine's): their order in the ready queue
-	state uint8
-	rang  bool // the sleep timer fired
-
-	// What every blocking call writes (block) comes next, in the rank's
-	// first 88 bytes: at Stampede's scale a rank's struct is out of the
-	// cache whenever it runs again. (A Rank is 256 bytes, a size class
-	// whose objects are 64-byte aligned.)
-	callDepth int // MPI calls open (mpiEnter): a collective's point-to-point calls nest
-	owed      int // simcalls whose turn the rank has not yet given up (WakeSimGrid)
+	// What a message's matching, a block and a resumption touch, by cache
+	// line: at Stampede's scale a rank's struct is out of the cache
+	// whenever it runs again, so the fewer lines the better. (A Rank is in
+	// the 256-byte size class, whose objects are 64-byte aligned.)
+	//
+	// Line 0: what waking (state, gid), resuming (resume), blocking and
+	// yielding (state, owed, yield), a call (callDepth) and a send (w, id,
+	// host, paths) read.
+	w         *World
+	id        int
+	gid       int32 // id among the ranks of every World sharing the scheduler (a Machine's): their order in the ready queue
+	state     uint8
+	rang      bool  // the sleep timer fired
+	parked    bool  // in World.pollers
+	callDepth int32 // MPI calls open (mpiEnter): a collective's point-to-point calls nest
+	owed      int32 // simcalls whose turn the rank has not yet given up (WakeSimGrid)
 	// The rank's coroutine (iter.Pull): the driver resumes it, it yields
 	// back when another rank is to run.
 	yield  func(struct{}) bool
-	blk    blockInfo
 	resume func() (struct{}, bool)
-	stop   func()
-	world  Comm
-	mbox   mailbox                    // messages and receives addressed to this rank
 	paths  *[pathCacheSize]cachedPath // routes from this host by destination (see pathTo)
-	probe  *probeWait                 // set while blocked in a zero-cost Probe
-	rng    *rand.Rand                 // created on first use: most ranks of a big run never draw
+	host   int
+
+	// Line 1: the mailbox (matching: the receiver's own, a sender's
+	// target's) and what a block writes.
+	mbox mailbox // messages and receives addressed to this rank
+	blk  blockInfo
+
+	// The rest.
+	world Comm
+	probe *probeWait // set while blocked in a zero-cost Probe
+	rng   *rand.Rand // created on first use: most ranks of a big run never draw
 	// delayRng draws the injected message delays (Config.MessageDelay,
 	// DelayExp) of the messages this rank sends; created on first use.
 	delayRng *rand.Rand
-	timer    rankTimer // wakes the rank at the end of a sleep, without allocating
+	stop     func()
 
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
 
-	spins  int     // consecutive failed free polls at time spinAt
-	spinAt float64 // s
-	parked bool    // in World.pollers
+	spins  int      // consecutive failed free polls at time spinAt
+	spinAt float64  // s
+	_      [24]byte // to 256 bytes: the 240-byte size class is not 64-byte aligned
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero
@@ -166,7 +174,7 @@ func (r *Rank) sleep(d float64, call string) {
 	// flag, not the clock, says it is over: under WakeSimGrid it may fire
 	// up to SimGridPrecision early.
 	r.rang = false
-	r.w.eng.AfterHandler(d, r.timer)
+	r.w.eng.AfterHandler(d, rankTimer{r}) // pointer-shaped: no allocation
 	for !r.rang {
 		r.block(call, noPeer, 0)
 	}

@@ -137,7 +137,6 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 	for i := range w.ranks {
 		r := &Rank{w: w, id: i, gid: int32(len(sc.ready.ranks)), host: placement[i], iprobeN: 1, testN: 1, testanyN: 1}
 		r.world = Comm{r: r, ctx: world, rank: i}
-		r.timer = rankTimer{r}
 		w.ranks[i] = r
 		sc.ready.ranks = append(sc.ready.ranks, r)
 	}
@@ -395,7 +394,7 @@ func (r *Rank) simcall() {
 // simcalls makes n simcalls (see simcall).
 func (r *Rank) simcalls(n int) {
 	if r.w.simgrid {
-		r.owed += n
+		r.owed += int32(n)
 	}
 }
 
