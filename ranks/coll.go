@@ -78,7 +78,7 @@ const (
 func (c *Comm) recv(src, tag int) Msg {
 	q := c.irecv(src, tag)
 	m, _ := q.wait("Recv")
-	c.r.w.recycle(q)
+	q.w.recycle(q)
 	return m
 }
 

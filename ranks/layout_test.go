@@ -39,3 +39,18 @@ func TestRankLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestPathLayout keeps a path at 128 bytes (64-byte aligned) with what a
+// flow's start reads in its first line (see path).
+func TestPathLayout(t *testing.T) {
+	var p path
+	if n := unsafe.Sizeof(p); n != 128 {
+		t.Errorf("path is %d bytes, want 128", n)
+	}
+	if off := unsafe.Offsetof(p.penalty); off+8 > 64 {
+		t.Errorf("path.penalty at byte %d, want it in the first 64", off)
+	}
+	if off := unsafe.Offsetof(p.hops); off < unsafe.Offsetof(p.classes) || off+8 > 128 || unsafe.Offsetof(p.classes) < 64 {
+		t.Errorf("path.classes and hops at bytes %d and %d, want them in the second 64", unsafe.Offsetof(p.classes), off)
+	}
+}

@@ -24,7 +24,7 @@ func (c *Comm) Recv(src, tag int) (Msg, Status) {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Recv"))
 	q := c.irecv(src, tag)
 	m, st := q.wait("Recv")
-	c.r.w.recycle(q)
+	q.w.recycle(q)
 	return m, st
 }
 
@@ -34,7 +34,7 @@ func (c *Comm) Recv(src, tag int) (Msg, Status) {
 func (c *Comm) send(dst, tag int, m Msg) {
 	s := c.isend(dst, tag, m, true)
 	s.wait("Send")
-	c.r.w.release(s)
+	s.w.release(s)
 }
 
 // release gives up the sender's hold on an internal send request: it is
@@ -84,8 +84,8 @@ func (c *Comm) sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status)
 	sq := c.isend(dst, sendTag, m, false)
 	sq.wait("Sendrecv")
 	rm, st := rq.wait("Sendrecv")
-	c.r.w.release(sq)
-	c.r.w.recycle(rq)
+	sq.w.release(sq)
+	rq.w.recycle(rq)
 	return rm, st
 }
 
@@ -102,7 +102,7 @@ func (c *Comm) Ssend(dst, tag int, m Msg) {
 	checkUserTag("Ssend", tag)
 	s := c.post(dst, tag, m, true, true)
 	s.wait("Ssend")
-	c.r.w.release(s)
+	s.w.release(s)
 }
 
 // Issend is MPI_Issend: Isend in synchronous mode (see Ssend); its request

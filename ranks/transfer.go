@@ -7,14 +7,21 @@ import (
 )
 
 // path caches what the network model needs about a route between two hosts.
+//
+// Layout: 128 bytes, a size class of 64-byte aligned objects, with what a
+// flow's start (flowSpec) reads in the first line and what the hooks'
+// events read in the second: at Stampede's scale a route is out of the
+// cache when its message's latency phase ends.
 type path struct {
 	links, reverse []fluid.LinkID
-	latency        float64 // raw route latency (sum of link latencies), s
-	hops           int
-	classes        []fluid.ClassCount // cables per link class, for event hooks (nil without hooks)
-	bound          float64            // TCP window bound γ/(2·latency), bytes/s; 0 = none
-	penalty        float64            // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
-	delay          bool               // messages on the route get Config.MessageDelay
+	bound          float64 // TCP window bound γ/(2·latency), bytes/s; 0 = none
+	penalty        float64 // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
+
+	classes []fluid.ClassCount // cables per link class, for event hooks (nil without hooks)
+	hops    int
+	latency float64  // raw route latency (sum of link latencies), s
+	delay   bool     // messages on the route get Config.MessageDelay
+	_       [23]byte // to 128 bytes: the 112-byte size class is not 64-byte aligned
 }
 
 // path returns the cached route facts from host a to host b.
