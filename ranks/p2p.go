@@ -23,7 +23,9 @@ func (c *Comm) Isend(dst, tag int, m Msg) *Request {
 func (c *Comm) Recv(src, tag int) (Msg, Status) {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Recv"))
 	q := c.irecv(src, tag)
-	m, st := q.wait("Recv")
+	q.await("Recv")
+	q.payRecv()
+	m, st := q.msg, q.status()
 	q.w.recycle(q)
 	return m, st
 }
@@ -33,7 +35,7 @@ func (c *Comm) Recv(src, tag int) (Msg, Status) {
 // delivered (a detached send returns before that: delivered recycles it).
 func (c *Comm) send(dst, tag int, m Msg) {
 	s := c.isend(dst, tag, m, true)
-	s.wait("Send")
+	s.await("Send")
 	s.w.release(s)
 }
 
@@ -82,7 +84,7 @@ func (c *Comm) Sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status)
 func (c *Comm) sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {
 	rq := c.irecv(src, recvTag)
 	sq := c.isend(dst, sendTag, m, false)
-	sq.wait("Sendrecv")
+	sq.await("Sendrecv")
 	rm, st := rq.wait("Sendrecv")
 	sq.w.release(sq)
 	rq.w.recycle(rq)
@@ -101,7 +103,7 @@ func (c *Comm) Ssend(dst, tag int, m Msg) {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Ssend"))
 	checkUserTag("Ssend", tag)
 	s := c.post(dst, tag, m, true, true)
-	s.wait("Ssend")
+	s.await("Ssend")
 	s.w.release(s)
 }
 

@@ -8,6 +8,15 @@ func (q *Request) Wait() (Msg, Status) {
 }
 
 func (q *Request) wait(call string) (Msg, Status) {
+	q.await(call)
+	return q.finish()
+}
+
+// await blocks until the request completes. It returns nothing, so that
+// callers that want no result (a blocking send) or read it from q (Recv)
+// copy none through the frames of the blocking path, whose stack lines
+// are cold when the rank resumes.
+func (q *Request) await(call string) {
 	w := q.w
 	switch {
 	case !w.simgrid:
@@ -22,7 +31,6 @@ func (q *Request) wait(call string) (Msg, Status) {
 		q.owner.block(call, int(q.peer), q.tag)
 	}
 	q.waiter = nil
-	return q.finish()
 }
 
 // finish returns a completed request's result. A receive of a detached
@@ -32,13 +40,19 @@ func (q *Request) finish() (Msg, Status) {
 	if q.send {
 		return Msg{}, Status{}
 	}
+	q.payRecv()
+	return q.msg, q.status()
+}
+
+// payRecv charges a completed receive of a detached message the receive
+// overhead (smpi/or), once.
+func (q *Request) payRecv() {
 	if !q.orPaid {
 		q.orPaid = true
 		if q.detached {
 			q.owner.stack(q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
 		}
 	}
-	return q.msg, q.status()
 }
 
 // Test charges the simulated cost of MPI_Test (TestCost times the test
