@@ -66,7 +66,7 @@ type Request struct {
 	waiter  *Rank    // the owner, while it is blocked on this request
 	set     *WaitSet // the set the request belongs to, until Next returns it
 	setID   int      // the id it was added to the set with
-	latency float64  // send side: the latency phase on the route (World.latencyOf), s
+	latency float64  // send side: the latency phase on the route (World.route), s
 	// id is the hook identity: a send's message (Event.MsgID), a receive's
 	// own (Event.RecvID, 0 without hooks).
 	id      uint64

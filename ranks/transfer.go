@@ -54,51 +54,52 @@ func (w *World) path(a, b int) *path {
 	return p
 }
 
-// pathTo returns the route from the rank's host to host dst through a
-// small per-rank cache (direct-mapped on a hash of dst, allocated at the
-// first message): SPMD ranks talk to a few peers over and over — an HPL
-// rank to its row and column neighbours — and a hit spares the World's
-// map lookup, a tenth of a small message's cost.
-func (r *Rank) pathTo(dst int) *path {
+// pathTo returns the cached route from the rank's host to the host of world
+// rank dst, through a small per-rank cache (direct-mapped on a hash of dst,
+// allocated at the first message): SPMD ranks talk to a few peers over and
+// over — an HPL rank to its row and column neighbours — and a hit spares
+// the World's map lookup, a tenth of a small message's cost. The cache is
+// keyed by the destination rank, not its host, and keeps the route's
+// latency beside it, so that a hit reads neither the placement nor the
+// route: at Stampede's scale both are out of the cache.
+func (r *Rank) pathTo(dst int) *cachedPath {
 	if r.paths == nil {
 		r.paths = new([pathCacheSize]cachedPath)
 	}
 	c := &r.paths[(uint32(dst)*0x9e3779b1)>>(32-pathCacheBits)]
 	if c.p == nil || c.dst != dst {
-		c.dst, c.p = dst, r.w.path(r.host, dst)
+		p := r.w.path(r.host, r.w.place[dst])
+		c.dst, c.p, c.latency = dst, p, p.latency
 	}
-	return c.p
+	return c
 }
 
-// The per-rank route cache: 16 entries of 16 bytes.
+// The per-rank route cache: 16 entries of 32 bytes, one cache line per two.
 const (
 	pathCacheBits = 4
 	pathCacheSize = 1 << pathCacheBits
 )
 
 type cachedPath struct {
-	dst int
-	p   *path
+	p       *path
+	latency float64 // p.latency
+	dst     int     // world rank
+	_       int     // to 32 bytes: an entry never straddles a cache line
 }
 
 // wire returns a message's size on the wire: payload + envelope.
 func (w *World) wire(s *Request) int { return s.msg.Bytes + w.cfg.Envelope }
 
 // route looks up message s's route from its sender r, once per message (its
-// transfer and the hooks' events need it), and sets s.path and s.latency.
-// Post calls it, while the sender runs: its Rank and route cache are in
-// the cache then, where at the match (the receiver running) or at a
-// latency phase's end they are likely not. The receiver's host comes from
-// w.place, not from its Rank, whose struct is likely out of the cache.
+// transfer and the hooks' events need it), and sets s.path and s.latency:
+// the raw route latency times the latency factor of the wire size. Post
+// calls it, while the sender runs: its Rank and route cache are in the
+// cache then, where at the match (the receiver running) or at a latency
+// phase's end they are likely not.
 func (w *World) route(s *Request, r *Rank) {
-	s.path = r.pathTo(w.place[s.peer])
-	s.latency = w.latencyOf(s, s.path)
-}
-
-// latencyOf returns the latency phase of message s on route p: the raw
-// route latency times the latency factor of the wire size.
-func (w *World) latencyOf(s *Request, p *path) float64 {
-	return w.cfg.LatFactor.Value(w.wire(s), 1) * p.latency
+	c := r.pathTo(int(s.peer))
+	s.path = c.p
+	s.latency = w.cfg.LatFactor.Value(w.wire(s), 1) * c.latency
 }
 
 // xfer is a send Request seen as the emu.Handler of its network transfer,
