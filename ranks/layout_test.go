@@ -28,7 +28,7 @@ func TestRankLayout(t *testing.T) {
 	if n := unsafe.Sizeof(r); n != 256 {
 		t.Errorf("Rank is %d bytes, want 256", n)
 	}
-	for name, off := range map[string]uintptr{"state": unsafe.Offsetof(r.state), "gid": unsafe.Offsetof(r.gid), "owed": unsafe.Offsetof(r.owed), "yield": unsafe.Offsetof(r.yield), "resume": unsafe.Offsetof(r.resume), "paths": unsafe.Offsetof(r.paths), "host": unsafe.Offsetof(r.host)} {
+	for name, off := range map[string]uintptr{"state": unsafe.Offsetof(r.state), "gid": unsafe.Offsetof(r.gid), "owed": unsafe.Offsetof(r.owed), "yield": unsafe.Offsetof(r.yield), "resume": unsafe.Offsetof(r.resume), "paths": unsafe.Offsetof(r.paths), "probe": unsafe.Offsetof(r.probe)} {
 		if off >= 64 {
 			t.Errorf("Rank.%s at byte %d, want it in the first 64", name, off)
 		}

@@ -25,8 +25,8 @@ type Rank struct {
 	// the 256-byte size class, whose objects are 64-byte aligned.)
 	//
 	// Line 0: what waking (state, gid), resuming (resume), blocking and
-	// yielding (state, owed, yield), a call (callDepth) and a send (w, id,
-	// host, paths) read.
+	// yielding (state, owed, yield), a call (callDepth), a send (w, id,
+	// paths) and a send to the rank (probe) read.
 	w         *World
 	id        int
 	gid       int32 // id among the ranks of every World sharing the scheduler (a Machine's): their order in the ready queue
@@ -40,7 +40,7 @@ type Rank struct {
 	yield  func(struct{}) bool
 	resume func() (struct{}, bool)
 	paths  *[pathCacheSize]cachedPath // routes from this host by destination (see pathTo)
-	host   int
+	probe  *probeWait                 // set while blocked in a zero-cost Probe
 
 	// Line 1: the mailbox (matching: the receiver's own, a sender's
 	// target's) and what a block writes.
@@ -49,7 +49,7 @@ type Rank struct {
 
 	// The rest.
 	world Comm
-	probe *probeWait // set while blocked in a zero-cost Probe
+	host  int
 	rng   *rand.Rand // created on first use: most ranks of a big run never draw
 	// delayRng draws the injected message delays (Config.MessageDelay,
 	// DelayExp) of the messages this rank sends; created on first use.
