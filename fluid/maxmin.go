@@ -155,7 +155,7 @@ func (m *maxmin) detach(f *flow) {
 		last := len(ls.members) - 1
 		moved := ls.members[last]
 		ls.members[e.pos] = moved
-		m.sys.bySlot[moved.slot].elems[moved.elem].pos = e.pos
+		m.hot[moved.slot].elems[moved.elem].pos = e.pos // the flow's elems, without a trip through its struct
 		ls.members = ls.members[:last]
 	}
 }
