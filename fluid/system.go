@@ -80,10 +80,14 @@ type System struct {
 	// arrays indexed by slot, and name flows by slot where a pointer would
 	// make the garbage collector scan their lists.
 	bySlot []*flow
-	nextID FlowID
-	now    float64 // time of the last call, s
-	done   flowHeap
-	model  solver // maxmin (solve.go) or, under Options.SimGridHeap, lmm (simgrid.go)
+	// idBySlot[slot] is the id of the flow in that slot while it runs:
+	// NextCompletion, called at every event, names the first flow from
+	// this dense array instead of a cache miss on its flow struct.
+	idBySlot []FlowID
+	nextID   FlowID
+	now      float64 // time of the last call, s
+	done     flowHeap
+	model    solver // maxmin (solve.go) or, under Options.SimGridHeap, lmm (simgrid.go)
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
@@ -193,7 +197,7 @@ func (s *System) Settle(now float64) {
 // ever complete (none running, or all stalled at rate 0).
 func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
 	if e := s.done.Entries(); len(e) > 0 && !math.IsInf(e[0].Key, 1) { // entries carry their flow's finish
-		return e[0].Key, s.bySlot[uint32(e[0].ID)].id, true
+		return e[0].Key, s.idBySlot[uint32(e[0].ID)], true
 	}
 	return 0, 0, false
 }
@@ -226,6 +230,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	f := s.newFlow()
 	f.id, f.remaining, f.last, f.weight, f.bound = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1)
 	f.tie = uint64(f.id)
+	s.idBySlot[f.slot] = f.id
 	s.nextID++
 	if s.traffic != nil {
 		s.traffic.reset(f.slot)
@@ -295,6 +300,7 @@ func (s *System) newFlow() *flow {
 	}
 	f := &flow{slot: int32(len(s.bySlot))}
 	s.bySlot = append(s.bySlot, f)
+	s.idBySlot = append(s.idBySlot, 0)
 	return f
 }
 
