@@ -243,9 +243,9 @@ func (m *maxmin) dropDead() {
 
 // alive keeps the entries of links that still have unfixed flows.
 func (m *maxmin) alive(entries []levelEntry) []levelEntry {
-	live := entries[:0]
+	live, work := entries[:0], m.fill.work // a local: not reloaded after each append
 	for _, e := range entries {
-		if m.fill.work[e.ID].unfixed > 0 {
+		if work[e.ID].unfixed > 0 {
 			live = append(live, e)
 		}
 	}
@@ -269,8 +269,9 @@ func (m *maxmin) fix(slot int32, x float64) {
 	h := &m.hot[slot]
 	h.stamp, h.x = m.fill.stamp+1, x
 	m.fill.left--
+	work, weight := m.fill.work, h.weight // locals: not reloaded after each store
 	for _, e := range h.elems {
-		w := &m.fill.work[e.link]
+		w := &work[e.link]
 		if w.remaining -= e.coef * x; w.remaining < 0 {
 			w.remaining = 0
 		}
@@ -278,7 +279,7 @@ func (m *maxmin) fix(slot int32, x float64) {
 			m.fill.dead++ // its heap entry is dropped when it surfaces, or by dropDead
 			continue
 		}
-		if w.usage -= e.coef / h.weight; w.usage <= 0 {
+		if w.usage -= e.coef / weight; w.usage <= 0 {
 			// Cancellation after subtracting a much larger term: recount.
 			w.usage = m.recount(e.link)
 		}
