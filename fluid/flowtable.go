@@ -5,7 +5,7 @@ package fluid
 // names a page of 1,024 consecutive ids and the low bits a slot in it. A
 // page is given back (kept as a spare) once every flow on it has gone,
 // so memory follows the running flows, plus 8 bytes of directory per 1,024
-// ids ever started (2^31 ids: 16 MiB at most).
+// ids ever started (2^32 ids: 32 MiB at most).
 //
 // Why not a map: a flow start and end cost a map assignment and a delete,
 // about 40% of what fluid adds to a small message before this table.

@@ -53,3 +53,35 @@ func TestFinishedFlowIsForgotten(t *testing.T) {
 	}()
 	s.Rate(a)
 }
+
+// TestFlowIDsPast2To31: a whole Stampede run starts 3.2e9 flows; ids past
+// 2^31 must still name their flows and order equal finish times by start,
+// and the 2^32nd flow (the heap's tie holds 32 bits) must stop the run.
+func TestFlowIDsPast2To31(t *testing.T) {
+	s := NewSystem([]Link{{Name: "l", Bandwidth: 100}})
+	s.nextID = 1<<31 - 2
+	var ids []FlowID
+	for range 4 { // four equal flows: 25 bytes/s each, all due at t = 2
+		ids = append(ids, s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 50}))
+	}
+	if ids[3] != 1<<31+1 {
+		t.Fatalf("ids %v, want 2^31-2 .. 2^31+1", ids)
+	}
+	if s.Rate(ids[3]) != 25 {
+		t.Fatalf("flow %v at %v bytes/s, want 25", ids[3], s.Rate(ids[3]))
+	}
+	for _, want := range ids { // equal finish times: in start order
+		at, id, ok := s.NextCompletion()
+		if !ok || id != want || at != 2 {
+			t.Fatalf("next completion %v at %v (ok %v), want %v at 2", id, at, ok, want)
+		}
+		s.Finish(2, id)
+	}
+	s.nextID = maxTie + 1
+	defer func() {
+		if recover() == nil {
+			t.Error("the 2^32nd flow started")
+		}
+	}()
+	s.Start(2, FlowSpec{Links: []LinkID{0}, Bytes: 1})
+}

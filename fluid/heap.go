@@ -16,7 +16,7 @@ type flowHeap struct {
 }
 
 // maxTie is the largest tie an entry holds: 32 bits, above the slot
-// (flow ids are int32; SimGrid stamps are checked by newTie).
+// (flow ids are checked by System.add, SimGrid stamps by newTie).
 const maxTie = 1<<32 - 1
 
 // entry is f's entry in the heap.
