@@ -63,7 +63,13 @@ func extrapolationCases() []extrapolationCase {
 		c.long = true
 		cs = append(cs, c)
 	}
-	return cs
+	return append(cs, stampedeCase())
+}
+
+// stampedeCase is examples/stampede.toml as it stands: 77×78 ranks on 6,006
+// nodes, N = 3,875,000, 3,785 panels (hours whole: long).
+func stampedeCase() extrapolationCase {
+	return extrapolationCase{name: "stampede_77x78_N3875000", load: fileWith("../examples/stampede.toml"), long: true}
 }
 
 // fig6Cases are seed 003's Fig. 6 points: 512 to 4,096 ranks (16×32, 32×32,
@@ -89,7 +95,8 @@ func fig6Cases() []extrapolationCase {
 // the stated error bar (coverage), the median and largest relative errors, and
 // the median stated bar, in percent. Each case's rows are logged. A Fig. 6 point
 // whose whole run is recorded in testdata/fig6_whole.csv (BenchmarkFig6 -update)
-// is checked against that Time and runs without EMU_LONG: only its extrapolations.
+// is checked against that Time and runs without EMU_LONG: only its extrapolations;
+// so is Stampede's (testdata/stampede_whole.csv, BenchmarkStampedeWhole -update).
 //
 //	nice -n 19 go test -run XXX -bench 'ExtrapolationError/fig6' -benchtime 1x -timeout 2h ./validation
 //
@@ -100,6 +107,9 @@ func BenchmarkExtrapolationError(b *testing.B) {
 	long := os.Getenv("EMU_LONG") == "1"
 	ks := []int{8, 16, 32, 64}
 	recorded := readFig6Whole(b)
+	for name, w := range readWholeRuns(b, stampedeWholePath) {
+		recorded[name] = w
+	}
 	for _, c := range extrapolationCases() {
 		b.Run(c.name, func(b *testing.B) {
 			rec, isRecorded := recorded[c.name]

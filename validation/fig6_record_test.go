@@ -32,10 +32,21 @@ type fig6Whole struct {
 
 var fig6WholeHeader = []string{"point", "panels", "hpl_time_s", "gflops", "cpu_s", "wall_s", "peak_rss_mb", "date", "load"}
 
-// readFig6Whole reads the recorded whole runs by point; a missing file is none.
-func readFig6Whole(tb testing.TB) map[string]fig6Whole {
+// stampedeWholePath holds examples/stampede.toml's whole run (3,785 panels,
+// hours), in fig6WholePath's columns: BenchmarkStampedeWhole with -update writes
+// it, and BenchmarkExtrapolationError and TestStampedeWholeInsideBar check
+// extrapolations against its Time.
+const stampedeWholePath = "testdata/stampede_whole.csv"
+
+// readFig6Whole reads the recorded whole runs of Fig. 6 points by point; a
+// missing file is none.
+func readFig6Whole(tb testing.TB) map[string]fig6Whole { return readWholeRuns(tb, fig6WholePath) }
+
+// readWholeRuns reads a file of recorded whole runs (fig6WholeHeader's
+// columns) by point; a missing file is none.
+func readWholeRuns(tb testing.TB, path string) map[string]fig6Whole {
 	tb.Helper()
-	f, err := os.Open(fig6WholePath)
+	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return map[string]fig6Whole{}
 	}
@@ -47,20 +58,20 @@ func readFig6Whole(tb testing.TB) map[string]fig6Whole {
 	r.Comment = '#'
 	recs, err := r.ReadAll()
 	if err != nil {
-		tb.Fatalf("%s: %v", fig6WholePath, err)
+		tb.Fatalf("%s: %v", path, err)
 	}
 	out := map[string]fig6Whole{}
 	for i, rec := range recs {
 		if i == 0 {
 			if strings.Join(rec, ",") != strings.Join(fig6WholeHeader, ",") {
-				tb.Fatalf("%s: header %q, want %q", fig6WholePath, rec, fig6WholeHeader)
+				tb.Fatalf("%s: header %q, want %q", path, rec, fig6WholeHeader)
 			}
 			continue
 		}
 		num := func(col int) float64 {
 			v, err := strconv.ParseFloat(rec[col], 64)
 			if err != nil {
-				tb.Fatalf("%s: row %d, %s: %v", fig6WholePath, i+1, fig6WholeHeader[col], err)
+				tb.Fatalf("%s: row %d, %s: %v", path, i+1, fig6WholeHeader[col], err)
 			}
 			return v
 		}
@@ -70,14 +81,22 @@ func readFig6Whole(tb testing.TB) map[string]fig6Whole {
 	return out
 }
 
-// recordFig6Whole puts w's row in the file, replacing the point's earlier row,
-// rows sorted in fig6Cases' order.
+// recordFig6Whole puts w's row in fig6WholePath, replacing the point's earlier
+// row, rows sorted in fig6Cases' order.
 func recordFig6Whole(tb testing.TB, w fig6Whole) {
+	recordWholeRun(tb, fig6WholePath, fig6Cases(),
+		"# Whole runs of seed 003's Fig. 6 points (validation BenchmarkFig6 with -update; EMU_LONG=1).\n", w)
+}
+
+// recordWholeRun puts w's row in the file at path, replacing the point's
+// earlier row, rows sorted in the order of cases; head is the comment a new
+// file starts with (an existing file keeps its own).
+func recordWholeRun(tb testing.TB, path string, cases []extrapolationCase, head string, w fig6Whole) {
 	tb.Helper()
-	rows := readFig6Whole(tb)
+	rows := readWholeRuns(tb, path)
 	rows[w.point] = w
 	order := map[string]int{}
-	for i, c := range fig6Cases() {
+	for i, c := range cases {
 		order[c.name] = i
 	}
 	var names []string
@@ -86,9 +105,9 @@ func recordFig6Whole(tb testing.TB, w fig6Whole) {
 	}
 	sort.Slice(names, func(i, j int) bool { return order[names[i]] < order[names[j]] })
 	var b strings.Builder
-	comments := "# Whole runs of seed 003's Fig. 6 points (validation BenchmarkFig6 with -update; EMU_LONG=1).\n" +
+	comments := head +
 		"# cpu_s is getrusage's user+system time of the run, wall_s its wall time on the shared 2-core VM at the load noted.\n"
-	if old, err := os.ReadFile(fig6WholePath); err == nil { // keep the file's own comments
+	if old, err := os.ReadFile(path); err == nil { // keep the file's own comments
 		var kept []string
 		for _, line := range strings.SplitAfter(string(old), "\n") {
 			if strings.HasPrefix(line, "#") {
@@ -112,7 +131,7 @@ func recordFig6Whole(tb testing.TB, w fig6Whole) {
 	if err := cw.Error(); err != nil {
 		tb.Fatal(err)
 	}
-	if err := atomicfile.WriteFile(fig6WholePath, []byte(b.String()), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -29,46 +29,70 @@ func BenchmarkFig6(b *testing.B) {
 		b.Skip("every point runs whole (minutes to hours): EMU_LONG=1")
 	}
 	for _, c := range fig6Cases() {
-		b.Run(c.name, func(b *testing.B) {
-			s, err := c.load(b)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, kv := range append(c.sets, "hpl.max_iterations=0") {
-				if err := s.Set(kv); err != nil {
-					b.Fatal(err)
-				}
-			}
-			plan, err := s.Validate()
-			if err != nil {
-				b.Fatal(err)
-			}
-			runtime.GC()
-			debug.FreeOSMemory()
-			resetPeakRSS()
-			cpu0, wall0, load0 := cpuSeconds(), time.Now(), loadAverage()
-			var res *scenario.Result
-			for b.Loop() {
-				if res, err = plan.Run(scenario.RunOptions{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			h := res.HPL[0]
-			if h.Extrapolated {
-				b.Fatalf("%s: extrapolated; want a whole run", c.name)
-			}
-			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s")
-			b.ReportMetric(peakRSS()/(1<<20), "peak-rss-MB")
-			b.ReportMetric(h.Time, "hpl-time-s")
-			b.ReportMetric(h.Gflops, "gflops")
-			b.Logf("%s: %d panels, Time %.6g s, %.6g Gflops", c.name, h.Panels, h.Time, h.Gflops)
-			if update() {
-				load := fmt.Sprintf("%s-%s", load0, loadAverage())
-				recordFig6Whole(b, fig6Whole{point: c.name, panels: h.Panels, time: h.Time, gflops: h.Gflops,
-					cpu: (cpuSeconds() - cpu0) / float64(b.N), wall: time.Since(wall0).Seconds() / float64(b.N),
-					peakRSSMB: peakRSS() / (1 << 20), date: time.Now().UTC().Format("2006-01-02"), loadNote: load})
-			}
+		b.Run(c.name, func(b *testing.B) { benchWholeRun(b, c, recordFig6Whole) })
+	}
+}
+
+// BenchmarkStampedeWhole runs examples/stampede.toml whole (77×78 ranks on
+// 6,006 nodes, N = 3,875,000: 3,785 panels, hours of CPU) and, with -update,
+// records it in testdata/stampede_whole.csv, against which
+// BenchmarkExtrapolationError and TestStampedeWholeInsideBar check the
+// extrapolations from K panels.
+//
+//	EMU_LONG=1 nice -n 19 go test -run XXX -bench StampedeWhole -benchtime 1x -timeout 24h ./validation -update
+func BenchmarkStampedeWhole(b *testing.B) {
+	if os.Getenv("EMU_LONG") != "1" {
+		b.Skip("the whole run takes hours: EMU_LONG=1")
+	}
+	c := stampedeCase()
+	b.Run(c.name, func(b *testing.B) {
+		benchWholeRun(b, c, func(tb testing.TB, w fig6Whole) {
+			recordWholeRun(tb, stampedeWholePath, []extrapolationCase{c},
+				"# examples/stampede.toml run whole (validation BenchmarkStampedeWhole with -update; EMU_LONG=1).\n", w)
 		})
+	})
+}
+
+// benchWholeRun runs case c whole, reports its cost and HPL result, and with
+// -update hands the run to record.
+func benchWholeRun(b *testing.B, c extrapolationCase, record func(testing.TB, fig6Whole)) {
+	s, err := c.load(b)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, kv := range append(c.sets, "hpl.max_iterations=0") {
+		if err := s.Set(kv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	plan, err := s.Validate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	debug.FreeOSMemory()
+	resetPeakRSS()
+	cpu0, wall0, load0 := cpuSeconds(), time.Now(), loadAverage()
+	var res *scenario.Result
+	for b.Loop() {
+		if res, err = plan.Run(scenario.RunOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	h := res.HPL[0]
+	if h.Extrapolated {
+		b.Fatalf("%s: extrapolated; want a whole run", c.name)
+	}
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s")
+	b.ReportMetric(peakRSS()/(1<<20), "peak-rss-MB")
+	b.ReportMetric(h.Time, "hpl-time-s")
+	b.ReportMetric(h.Gflops, "gflops")
+	b.Logf("%s: %d panels, Time %.6g s, %.6g Gflops", c.name, h.Panels, h.Time, h.Gflops)
+	if update() {
+		load := fmt.Sprintf("%s-%s", load0, loadAverage())
+		record(b, fig6Whole{point: c.name, panels: h.Panels, time: h.Time, gflops: h.Gflops,
+			cpu: (cpuSeconds() - cpu0) / float64(b.N), wall: time.Since(wall0).Seconds() / float64(b.N),
+			peakRSSMB: peakRSS() / (1 << 20), date: time.Now().UTC().Format("2006-01-02"), loadNote: load})
 	}
 }
 
