@@ -227,49 +227,22 @@ func BenchmarkBaselineCoroSwitch(b *testing.B) {
 // (2026-11-26: laying requests, ranks and routes out by cache line took its
 // LL data misses from 8.07 M to 7.21 M, -11%; instructions +1%.)
 func BenchmarkStampedeRoll(b *testing.B) {
-	fc, err := fluid.ParseFatTreeParams("2;22,273;1,8;1,1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	fc.Link = fluid.LinkSpec{Bandwidth: 7e9, Latency: 1e-6}
-	topo, err := fluid.NewFatTree(fc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	const P, Q, steps = 77, 78, 12
-	cfg, _ := Preset("smpi")
-	sends := 0
-	for i := 0; i < b.N; i++ {
-		w, err := NewWorld(cfg, topo, identity(P*Q), 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		w.AddHook(func(ev *Event) {
-			if ev.Kind == SendPost {
-				sends++
+	const Q, steps = 78, 12
+	benchStampedeWorld(b, func(r *Rank) {
+		row := r.World().Split(r.ID()/Q, r.ID())
+		me := row.Rank()
+		next, prev := (me+1)%Q, (me+Q-1)%Q
+		for k := 0; k < steps; k++ {
+			partner := next
+			if (me+k)&1 != 0 {
+				partner = prev
 			}
-		})
-		err = w.Run(func(r *Rank) {
-			c := r.World()
-			row := c.Split(r.ID()/Q, r.ID())
-			me := row.Rank()
-			next, prev := (me+1)%Q, (me+Q-1)%Q
-			for k := 0; k < steps; k++ {
-				partner := next
-				if (me+k)&1 != 0 {
-					partner = prev
-				}
-				q := row.Issend(partner, 7, Msg{Bytes: 4 << 20})
-				row.Recv(partner, 7)
-				q.Wait()
-				q.Free()
-			}
-		})
-		if err != nil {
-			b.Fatal(err)
+			q := row.Issend(partner, 7, Msg{Bytes: 4 << 20})
+			row.Recv(partner, 7)
+			q.Wait()
+			q.Free()
 		}
-	}
-	b.ReportMetric(float64(sends), "sends")
+	})
 }
 
 // BenchmarkStampedePivot is BenchmarkStampedeRoll for the other half of a
@@ -278,6 +251,30 @@ func BenchmarkStampedeRoll(b *testing.B) {
 // HPL's sdrv does (Irecv, Send, Wait), three searches. Contended links make
 // the max-min solver most of its cost.
 func BenchmarkStampedePivot(b *testing.B) {
+	const P, Q, rounds = 77, 78, 3
+	benchStampedeWorld(b, func(r *Rank) {
+		col := r.World().Split(r.ID()%Q, r.ID())
+		me := col.Rank()
+		for k := 0; k < rounds; k++ {
+			for bit := 1; bit < 64; bit <<= 1 {
+				partner := me ^ bit
+				if partner >= P {
+					continue
+				}
+				q := col.Irecv(partner, 5)
+				col.Send(partner, 5, Msg{Bytes: 8 << 10})
+				q.Wait()
+				q.Free()
+			}
+		}
+	})
+}
+
+// benchStampedeWorld runs body on 77×78 ranks of examples/stampede.toml's
+// fat tree under SMPI's model, a new World each op, with one hook counting
+// sends (as validation.BenchmarkStampedePanels has one), and reports the
+// sends per op.
+func benchStampedeWorld(b *testing.B, body func(*Rank)) {
 	fc, err := fluid.ParseFatTreeParams("2;22,273;1,8;1,1")
 	if err != nil {
 		b.Fatal(err)
@@ -287,11 +284,10 @@ func BenchmarkStampedePivot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const P, Q, rounds = 77, 78, 3
 	cfg, _ := Preset("smpi")
 	sends := 0
 	for i := 0; i < b.N; i++ {
-		w, err := NewWorld(cfg, topo, identity(P*Q), 1)
+		w, err := NewWorld(cfg, topo, identity(77*78), 1)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -300,26 +296,9 @@ func BenchmarkStampedePivot(b *testing.B) {
 				sends++
 			}
 		})
-		err = w.Run(func(r *Rank) {
-			c := r.World()
-			col := c.Split(r.ID()%Q, r.ID())
-			me := col.Rank()
-			for k := 0; k < rounds; k++ {
-				for bit := 1; bit < 64; bit <<= 1 {
-					partner := me ^ bit
-					if partner >= P {
-						continue
-					}
-					q := col.Irecv(partner, 5)
-					col.Send(partner, 5, Msg{Bytes: 8 << 10})
-					q.Wait()
-					q.Free()
-				}
-			}
-		})
-		if err != nil {
+		if err := w.Run(body); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(sends), "sends")
+	b.ReportMetric(float64(sends)/float64(b.N), "sends")
 }
