@@ -151,23 +151,30 @@ func extrapolatedTime(b *testing.B, c extrapolationCase, k int) float64 {
 	return t
 }
 
-// extrapolatedTime2 is the case's HPL Time and stated error bar, s.
-func extrapolatedTime2(b *testing.B, c extrapolationCase, k int) (float64, float64) {
-	b.Helper()
-	s, err := c.load(b)
+// plan loads the case's scenario with its settings and then hpl.max_iterations
+// = k (0: whole), and validates it.
+func (c extrapolationCase) plan(tb testing.TB, k int) *scenario.Plan {
+	tb.Helper()
+	s, err := c.load(tb)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	for _, kv := range append(append([]string(nil), c.sets...), fmt.Sprintf("hpl.max_iterations=%d", k)) {
 		if err := s.Set(kv); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	plan, err := s.Validate()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	res, err := plan.Run(scenario.RunOptions{})
+	return plan
+}
+
+// extrapolatedTime2 is the case's HPL Time and stated error bar, s.
+func extrapolatedTime2(b *testing.B, c extrapolationCase, k int) (float64, float64) {
+	b.Helper()
+	res, err := c.plan(b, k).Run(scenario.RunOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -56,25 +56,14 @@ func BenchmarkStampedeWhole(b *testing.B) {
 // benchWholeRun runs case c whole, reports its cost and HPL result, and with
 // -update hands the run to record.
 func benchWholeRun(b *testing.B, c extrapolationCase, record func(testing.TB, fig6Whole)) {
-	s, err := c.load(b)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, kv := range append(c.sets, "hpl.max_iterations=0") {
-		if err := s.Set(kv); err != nil {
-			b.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		b.Fatal(err)
-	}
+	plan := c.plan(b, 0)
 	runtime.GC()
 	debug.FreeOSMemory()
 	resetPeakRSS()
 	cpu0, wall0, load0 := cpuSeconds(), time.Now(), loadAverage()
 	var res *scenario.Result
 	for b.Loop() {
+		var err error
 		if res, err = plan.Run(scenario.RunOptions{}); err != nil {
 			b.Fatal(err)
 		}

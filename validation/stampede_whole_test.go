@@ -29,18 +29,7 @@ func TestStampedeWholeInsideBar(t *testing.T) {
 	if !*slow {
 		t.Skip("the 16-panel extrapolation takes a CPU minute: -emu.slow")
 	}
-	s, err := c.load(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Set("hpl.max_iterations=16"); err != nil {
-		t.Fatal(err)
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := plan.Run(scenario.RunOptions{})
+	res, err := c.plan(t, 16).Run(scenario.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
