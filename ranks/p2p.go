@@ -182,7 +182,7 @@ func (c *Comm) irecv(src, tag int) *Request {
 		from = c.WorldRank(src)
 	}
 	q := w.newRequest()
-	q.w, q.owner, q.ctx, q.src, q.peer, q.tag = w, r, c.ctx, int32(from), int32(from), tag
+	q.w, q.owner, q.ctx, q.src, q.tag = w, r, c.ctx, int32(from), tag
 	if len(w.hooks) > 0 {
 		w.recvSeq++
 		q.id = w.recvSeq
@@ -241,7 +241,7 @@ func (q *queue) unlink(prev, r *Request) {
 // async send whose bytes are already in, completes the receive now).
 func (w *World) matched(s, q *Request) {
 	s.match, q.match = q, s
-	q.src, q.peer, q.tag = s.src, s.src, s.tag
+	q.src, q.tag = s.src, s.tag
 	if len(w.hooks) > 0 {
 		p := s.path
 		ev := w.event(Match, int(s.peer), int(s.src))

@@ -54,7 +54,7 @@ type Request struct {
 
 	// src is, for a send, the world rank of its sender (the owner); for a
 	// receive, the world rank it accepts (AnySource until matched, then
-	// the sender's), as peer.
+	// the sender's).
 	src int32
 
 	msg Msg
@@ -71,8 +71,17 @@ type Request struct {
 	// own (Event.RecvID, 0 without hooks).
 	id      uint64
 	waitSeq uint64 // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
-	peer    int32  // world rank of the other side; AnySource for a wildcard receive until matched
+	peer    int32  // send side: the destination's world rank (a receive's other side is src)
 	srcRank int32  // sender's rank in the communicator (copied to the receive at delivery, with detached)
+}
+
+// other is the world rank of the request's other side: a send's
+// destination, a receive's source (AnySource until a wildcard is matched).
+func (q *Request) other() int {
+	if q.send {
+		return int(q.peer)
+	}
+	return int(q.src)
 }
 
 // status describes the message a completed receive got.

@@ -23,7 +23,7 @@ func (w *World) Unmatched() []Unmatched {
 			out = append(out, Unmatched{Send: true, Rank: s.owner.id, Peer: r.id, Tag: s.tag, Bytes: s.msg.Bytes})
 		}
 		for q := r.mbox.recvs.head; q != nil; q = q.next {
-			out = append(out, Unmatched{Rank: r.id, Peer: int(q.peer), Tag: q.tag})
+			out = append(out, Unmatched{Rank: r.id, Peer: int(q.src), Tag: q.tag})
 		}
 	}
 	return out

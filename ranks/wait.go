@@ -28,7 +28,7 @@ func (q *Request) await(call string) {
 	}
 	for !q.done {
 		q.waiter = q.owner
-		q.owner.block(call, int(q.peer), q.tag)
+		q.owner.block(call, q.other(), q.tag)
 	}
 	q.waiter = nil
 }
@@ -70,7 +70,7 @@ func (q *Request) Test() (bool, Msg, Status) {
 	if !done {
 		r.w.failedPoll(n)
 		if free {
-			r.spin("Test", int(q.peer), q.tag)
+			r.spin("Test", q.other(), q.tag)
 		}
 		return false, Msg{}, Status{}
 	}
