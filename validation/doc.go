@@ -36,6 +36,10 @@
 //     a point in testdata/fig6_whole.csv, which TestReadmeFig6Table ties to the
 //     README), and extrapolation's stated error bar against whole runs
 //     (BenchmarkExtrapolationError, the recorded Fig. 6 points included).
+//   - examples/stampede.toml run whole (BenchmarkStampedeWhole, EMU_LONG=1;
+//     -update records it in testdata/stampede_whole.csv) and checked against
+//     its 16-panel extrapolation's interval (TestStampedeWholeInsideBar,
+//     -emu.slow; it skips until a run is recorded).
 //
 // Units: seconds, bytes; the peer's memory is in MiB as its CSV gives it.
 //
