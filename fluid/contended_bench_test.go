@@ -38,23 +38,28 @@ func smpiFlow(topo fluid.Topology, src, dst int, size float64) fluid.FlowSpec {
 // and (i xor 2^k, j) swap 8 KiB — started together (StartAll, as the
 // engine batches an instant's starts) and finished one by one in
 // completion order, each end re-solving what it shared. Reports CPU per
-// message (start and end): exact, and with the messages light
-// (Options.LightBytes = 64 KiB).
+// message (start and end): exact, with the messages light
+// (Options.LightBytes = 64 KiB), and with local re-solves
+// (Options.LocalSolve).
 //
-// Figures (2026-11-26, the shared 2-core machine at load 1–3.4, 10–20
-// ops, four runs of each):
+// Figures (2026-11-26, the shared 2-core machine at load 2.3 with a long
+// run on the other core, -benchtime 20x, two runs of each):
 //
-//	exact   141–159 µs CPU a message. By pprof two thirds of it is the
+//	exact   155–164 µs CPU a message. By pprof two thirds of it is the
 //	        solver's level heap (heap.down under lowestLink and Pop): the
 //	        broadcast flows sit at one level, so each end re-solves the
 //	        whole component, ~1,100 links and ~560 flows, to change about
 //	        11 rates.
-//	light   0.93–0.99 µs (about 150× less): each message is rated on its
-//	        own links (a sort of their few flows by level) and its end
-//	        re-solves nothing.
+//	light   20–30 µs: each message is rated on its own links (a sort of
+//	        their few flows by level) and its end re-solves nothing, until
+//	        a link's light budget is full. (0.93–0.99 µs was recorded here
+//	        at first; it does not reproduce, at that commit either.)
+//	local   6.1–10 µs: each change re-solves its links' flows, the others
+//	        held, and spreads only where a rate moved (local.go).
 func BenchmarkContendedMessages(b *testing.B) {
 	b.Run("exact", func(b *testing.B) { benchContended(b, fluid.Options{}) })
 	b.Run("light", func(b *testing.B) { benchContended(b, fluid.Options{LightBytes: 65536}) })
+	b.Run("local", func(b *testing.B) { benchContended(b, fluid.Options{LocalSolve: true}) })
 }
 
 func benchContended(b *testing.B, opts fluid.Options) {

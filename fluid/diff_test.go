@@ -23,8 +23,8 @@ func close(a, b float64) bool {
 
 // solveWithSystem starts p's flows at time 0, one by one (or all in one
 // StartAll when batch is set), and returns their rates.
-func solveWithSystem(p fluidtest.Problem, full, batch bool) []float64 {
-	s := fluid.NewSystemOptions(p.Links, fluid.Options{FullResolve: full})
+func solveWithSystem(p fluidtest.Problem, opts fluid.Options, batch bool) []float64 {
+	s := fluid.NewSystemOptions(p.Links, opts)
 	ids := make([]fluid.FlowID, len(p.Flows))
 	if batch {
 		ids = s.StartAll(0, p.Flows, ids[:0])
@@ -43,7 +43,7 @@ func solveWithSystem(p fluidtest.Problem, full, batch bool) []float64 {
 func TestSystemSolvesCases(t *testing.T) {
 	for _, c := range fluidtest.Cases {
 		for _, full := range []bool{false, true} {
-			got := solveWithSystem(c.Problem, full, false)
+			got := solveWithSystem(c.Problem, fluid.Options{FullResolve: full}, false)
 			for i := range got {
 				if !close(got[i], c.Want[i]) {
 					t.Errorf("%s (full=%v): flow %d rate %v, want %v", c.Name, full, i, got[i], c.Want[i])
@@ -54,22 +54,32 @@ func TestSystemSolvesCases(t *testing.T) {
 }
 
 // TestSystemMatchesReference: on random static problems the incremental
-// System, the full-resolve System and the naive reference agree, and the
-// System's rates pass the max-min invariants; StartAll gives the same rates.
+// System, the full-resolve System, StartAll and local re-solves agree with
+// the naive reference, and the System's rates pass the max-min invariants.
 func TestSystemMatchesReference(t *testing.T) {
+	modes := []struct {
+		name  string
+		opts  fluid.Options
+		batch bool
+	}{
+		{"incremental", fluid.Options{}, false},
+		{"full", fluid.Options{FullResolve: true}, false},
+		{"batch", fluid.Options{}, true},
+		{"local", fluid.Options{LocalSolve: true}, false},
+		{"local batch", fluid.Options{LocalSolve: true}, true},
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 600 {
 		p := fluidtest.Random(rng, fluidtest.RandomConfig{MaxLinks: 8, MaxFlows: 12, MaxRoute: 4})
 		want := fluidtest.Reference(p)
-		for mode := range 3 {
-			full, batch := mode == 1, mode == 2
-			got := solveWithSystem(p, full, batch)
+		for _, mode := range modes {
+			got := solveWithSystem(p, mode.opts, mode.batch)
 			if err := fluidtest.Check(p, got, diffTol); err != nil {
-				t.Fatalf("problem %d (full=%v batch=%v): %v\n%+v", i, full, batch, err, p)
+				t.Fatalf("problem %d (%s): %v\n%+v", i, mode.name, err, p)
 			}
 			for f := range got {
 				if !close(got[f], want[f]) {
-					t.Fatalf("problem %d (full=%v batch=%v): flow %d rate %v, reference %v\n%+v", i, full, batch, f, got[f], want[f], p)
+					t.Fatalf("problem %d (%s): flow %d rate %v, reference %v\n%+v", i, mode.name, f, got[f], want[f], p)
 				}
 			}
 		}
@@ -80,7 +90,9 @@ func TestSystemMatchesReference(t *testing.T) {
 // the System, with larger problems than TestSystemMatchesReference.
 func TestDifferentialKit(t *testing.T) {
 	for _, full := range []bool{false, true} {
-		solve := func(p fluidtest.Problem) []float64 { return solveWithSystem(p, full, false) }
+		solve := func(p fluidtest.Problem) []float64 {
+			return solveWithSystem(p, fluid.Options{FullResolve: full}, false)
+		}
 		fluidtest.Differential(t, solve, 42, 200, fluidtest.RandomConfig{MaxLinks: 20, MaxFlows: 40, MaxRoute: 6}, diffTol)
 	}
 }

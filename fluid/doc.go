@@ -23,6 +23,10 @@
 //     rate when it starts and the flows it shares links with keep theirs,
 //     so its start and end re-solve nothing, within a budget of LightBytes
 //     bytes of light flows per link.
+//     Local re-solves (Options.LocalSolve; local.go), an approximation, off
+//     by default: a change re-solves the flows on its links with their
+//     other links' flows held, and grows that region only where a rate
+//     moved next to a flow outside it.
 //   - lmm, SimGrid 3.32's lazy network model (Options.SimGridHeap;
 //     simgrid.go), below.
 //   - Traffic accounting (RecordTraffic, Traffic; traffic.go): per link,

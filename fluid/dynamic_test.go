@@ -74,9 +74,9 @@ func (sc scenario) timed() []ev {
 // runSystem drives a System through sc and returns each flow's completion
 // time (+Inf if cancelled or stalled). After every event it checks the
 // rates of the running flows against the reference solver.
-func runSystem(t *testing.T, sc scenario, full bool) []float64 {
+func runSystem(t *testing.T, sc scenario, opts fluid.Options) []float64 {
 	t.Helper()
-	s := fluid.NewSystemOptions(sc.links, fluid.Options{FullResolve: full})
+	s := fluid.NewSystemOptions(sc.links, opts)
 	done := make([]float64, len(sc.flows))
 	for i := range done {
 		done[i] = math.Inf(1)
@@ -195,11 +195,11 @@ func TestDynamicMatchesReference(t *testing.T) {
 	for i := range 300 {
 		sc := randomScenario(rng)
 		want := runReference(sc)
-		for _, full := range []bool{false, true} {
-			got := runSystem(t, sc, full)
+		for _, opts := range []fluid.Options{{}, {FullResolve: true}, {LocalSolve: true}} {
+			got := runSystem(t, sc, opts)
 			for f := range got {
 				if got[f] != want[f] && math.Abs(got[f]-want[f]) > timeTol*math.Max(1, want[f]) {
-					t.Fatalf("scenario %d (full=%v): flow %d done at %v, reference %v\n%+v", i, full, f, got[f], want[f], sc)
+					t.Fatalf("scenario %d (%+v): flow %d done at %v, reference %v\n%+v", i, opts, f, got[f], want[f], sc)
 				}
 			}
 		}
@@ -230,12 +230,51 @@ func TestDynamicOnTopologies(t *testing.T) {
 				sc.cancel = append(sc.cancel, math.Inf(1))
 			}
 			want := runReference(sc)
-			got := runSystem(t, sc, false)
-			for f := range got {
-				if got[f] != want[f] && math.Abs(got[f]-want[f]) > timeTol*math.Max(1e-3, want[f]) {
-					t.Fatalf("%s: flow %d done at %v, reference %v", name, f, got[f], want[f])
+			for _, opts := range []fluid.Options{{}, {LocalSolve: true}} {
+				got := runSystem(t, sc, opts)
+				for f := range got {
+					if got[f] != want[f] && math.Abs(got[f]-want[f]) > timeTol*math.Max(1e-3, want[f]) {
+						t.Fatalf("%s (%+v): flow %d done at %v, reference %v", name, opts, f, got[f], want[f])
+					}
 				}
 			}
 		}
+	}
+}
+
+// TestLocalSolveOnTopologies checks local re-solves (Options.LocalSolve)
+// against the reference after every event of dense traffic on the
+// reference topologies, with cancellations, where regions grow over
+// several rounds; and again with the growth capped at one round, so that
+// the fallback to the whole component is taken too.
+func TestLocalSolveOnTopologies(t *testing.T) {
+	topos := goldenTopologies(t)
+	for _, rounds := range []int{fluid.MaxLocalRounds(), 1} {
+		restore := fluid.SetMaxLocalRounds(rounds)
+		for _, name := range []string{"dragonfly", "fattree", "flat", "torus"} {
+			topo := topos[name]
+			rng := rand.New(rand.NewPCG(21, 22))
+			for range 3 {
+				sc := scenario{links: topo.Links()}
+				for range 250 {
+					src, dst := rng.IntN(topo.Hosts()), rng.IntN(topo.Hosts())
+					r := topo.Route(src, dst)
+					f := fluid.FlowSpec{Links: r.Links, Reverse: topo.Route(dst, src).Links, ReverseShare: 0.05,
+						Weight: r.Latency, Bytes: 1e3 + 1e6*rng.Float64()}
+					if rng.IntN(4) == 0 {
+						f.Bound = 2e8 + 1e9*rng.Float64()
+					}
+					sc.flows = append(sc.flows, f)
+					sc.start = append(sc.start, 1e-3*rng.Float64())
+					c := math.Inf(1)
+					if rng.IntN(8) == 0 {
+						c = 2e-3 * rng.Float64()
+					}
+					sc.cancel = append(sc.cancel, c)
+				}
+				runSystem(t, sc, fluid.Options{LocalSolve: true}) // compares every rate after every event
+			}
+		}
+		restore()
 	}
 }

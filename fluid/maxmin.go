@@ -9,6 +9,7 @@ import "math"
 type maxmin struct {
 	sys   *System
 	full  bool        // Options.FullResolve: every change re-solves every flow
+	local bool        // Options.LocalSolve: re-solve a region grown from the change (local.go)
 	links []linkState // per link
 	// hot is indexed by flow.slot: members name their flow by slot, and
 	// what the solver reads of a flow sits here (flowHot) instead of
@@ -50,7 +51,7 @@ type flowHot struct {
 }
 
 func newMaxmin(s *System, opts Options) *maxmin {
-	m := &maxmin{sys: s, full: opts.FullResolve, links: make([]linkState, len(s.links)), fill: filling{queue: newLevelQueue()}}
+	m := &maxmin{sys: s, full: opts.FullResolve, local: opts.LocalSolve, links: make([]linkState, len(s.links)), fill: filling{queue: newLevelQueue()}}
 	for l, c := range s.links {
 		m.links[l].capacity = c.capacity
 	}

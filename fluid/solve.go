@@ -22,6 +22,10 @@ type filling struct {
 	left      int         // flows of the solve not yet fixed
 	dead      int         // heap entries whose links have no unfixed flow left
 	levels    []flowLevel // scratch of saturationLevel
+	// coreStamp[l] == stamp when link l is core in a local re-solve
+	// (local.go); core lists those links in the order they became core.
+	coreStamp []uint32
+	core      []LinkID
 }
 
 // linkWork is a link's solver scratch, kept apart from linkState so that
@@ -41,6 +45,15 @@ type linkWork struct {
 // components keep everything. With FullResolve, or level 0, it re-solves
 // whole components.
 func (m *maxmin) resolveAbove(now float64, seeds []elem, level float64) {
+	if m.local && !m.full {
+		m.resolveLocal(now, seeds, level)
+		return
+	}
+	m.resolveWhole(now, seeds, level)
+}
+
+// beginSolve starts a re-solve above level: a fresh stamp, empty lists.
+func (m *maxmin) beginSolve(level float64) {
 	sv := &m.fill
 	if len(sv.work) != len(m.links) {
 		sv.work = make([]linkWork, len(m.links))
@@ -51,6 +64,14 @@ func (m *maxmin) resolveAbove(now float64, seeds []elem, level float64) {
 	}
 	sv.links, sv.flows = sv.links[:0], sv.flows[:0]
 	sv.floor = level * (1 - levelSlack)
+	sv.queue.clear()
+	sv.bounded = sv.bounded[:0]
+}
+
+// resolveWhole is resolveAbove over the seeds' whole components.
+func (m *maxmin) resolveWhole(now float64, seeds []elem, level float64) {
+	sv := &m.fill
+	m.beginSolve(level)
 	if m.full {
 		sv.floor = 0
 		for l := range m.links {
@@ -63,13 +84,17 @@ func (m *maxmin) resolveAbove(now float64, seeds []elem, level float64) {
 			m.visitLink(e.link)
 		}
 	}
-	sv.queue.clear()
-	sv.bounded = sv.bounded[:0]
 	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
 	for i := 0; i < len(sv.links); i++ {
 		m.scanLink(sv.links[i])
 	}
 	m.progressiveFill()
+	m.applySolve(now)
+}
+
+// applySolve gives the re-solved flows their new rates.
+func (m *maxmin) applySolve(now float64) {
+	sv := &m.fill
 	if m.light.n > 0 {
 		m.solvedLight()
 	}
@@ -130,6 +155,7 @@ func (m *maxmin) restamp() {
 	for i := range sv.work {
 		sv.linkStamp[i] = 0
 	}
+	clear(sv.coreStamp)
 	for i := range m.hot {
 		m.hot[i].stamp = 0
 	}

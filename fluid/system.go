@@ -63,6 +63,13 @@ type Options struct {
 	// nothing. 0 (the default) keeps every rate exact. Ignored under
 	// SimGridHeap.
 	LightBytes float64
+	// LocalSolve is an approximation (local.go): a flow's start or end
+	// re-solves the flows on its links and grows that region only where
+	// a rate moved by more than a relative 1e-9 next to a flow outside it,
+	// instead of re-solving the whole component. The rates are max-min's
+	// but for such unpropagated moves and rounding. Off (the default)
+	// keeps every rate exact. Ignored under SimGridHeap and FullResolve.
+	LocalSolve bool
 }
 
 // System is a max-min fair sharing of links between flows. It is a

@@ -1,0 +1,11 @@
+package fluid
+
+// MaxLocalRounds and SetMaxLocalRounds let the tests take local re-solves'
+// fallback to the whole component (local.go).
+func MaxLocalRounds() int { return maxLocalRounds }
+
+func SetMaxLocalRounds(n int) (restore func()) {
+	old := maxLocalRounds
+	maxLocalRounds = n
+	return func() { maxLocalRounds = old }
+}
