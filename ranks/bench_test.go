@@ -81,7 +81,7 @@ func BenchmarkRing1024(b *testing.B) { benchRing(b, 1024, 100) }
 // "3;16,16,16;1,4,4;1,1,1"; in round k rank r sends 1 KiB to
 // (a·r + k·b) mod 4096 (a odd: a permutation) and receives from the rank
 // that maps onto it, so routes cross all levels and share links.
-func BenchmarkRandomFatTree4096(b *testing.B) { benchRandomFatTree(b, 0) }
+func BenchmarkRandomFatTree4096(b *testing.B) { benchRandomFatTree(b, 0, false) }
 
 // BenchmarkRandomFatTree4096Light is BenchmarkRandomFatTree4096 with the
 // messages light (Config.LightFlow = 64 KiB, fluid.Options.LightBytes).
@@ -91,9 +91,13 @@ func BenchmarkRandomFatTree4096(b *testing.B) { benchRandomFatTree(b, 0) }
 // (rating light flows, and exact solves where a link's light budget is
 // full: 64 messages of 1 KiB), route computation an eighth (each op
 // builds a new World) and ranks' matching a fifth.
-func BenchmarkRandomFatTree4096Light(b *testing.B) { benchRandomFatTree(b, 65536) }
+func BenchmarkRandomFatTree4096Light(b *testing.B) { benchRandomFatTree(b, 65536, false) }
 
-func benchRandomFatTree(b *testing.B, light float64) {
+// BenchmarkRandomFatTree4096Local is BenchmarkRandomFatTree4096 with local
+// re-solves (Config.LocalSolve, fluid.Options.LocalSolve).
+func BenchmarkRandomFatTree4096Local(b *testing.B) { benchRandomFatTree(b, 0, true) }
+
+func benchRandomFatTree(b *testing.B, light float64, local bool) {
 	const n, rounds, a, step = 4096, 4, 2053, 977
 	topo, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 3, Down: []int{16, 16, 16}, Up: []int{1, 4, 4}, Parallel: []int{1, 1, 1},
 		Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}})
@@ -101,7 +105,7 @@ func benchRandomFatTree(b *testing.B, light float64) {
 		b.Fatal(err)
 	}
 	cfg, _ := Preset("cm02")
-	cfg.LightFlow = light
+	cfg.LightFlow, cfg.LocalSolve = light, local
 	// inverse of a modulo n, to find whom to receive from.
 	inv := 1
 	for (a*inv)%n != 1 {

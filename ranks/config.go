@@ -100,6 +100,12 @@ type Config struct {
 	// and end. 0 (the default) keeps the exact model. Ignored under
 	// WakeSimGrid.
 	LightFlow float64
+	// LocalSolve is an approximation of the network model
+	// (fluid.Options.LocalSolve): a message's start or end re-solves the
+	// sharing of its own links and spreads only where a rate moved next to
+	// another flow, instead of re-solving its whole connected component.
+	// false (the default) keeps the exact model. Ignored under WakeSimGrid.
+	LocalSolve bool
 
 	// Collective algorithms (see the Algo* constants).
 	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string

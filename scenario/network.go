@@ -110,6 +110,7 @@ func (s *Scenario) network() (ranks.Config, error) {
 	if n.LightFlow.Set {
 		c.LightFlow = n.LightFlow.Bytes
 	}
+	c.LocalSolve = n.LocalSolve
 	order, err = ranks.ParseWakeOrder(n.WakeOrder)
 	if err != nil {
 		return c, s.errorAt("network.wake_order", err.Error())

@@ -68,7 +68,7 @@ func TestSetOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, arg := range []string{"network.eager_threshold=1GiB", "hpl.nb=[64,256]", "hpl.n=1000", "kernels.mode=real"} {
+	for _, arg := range []string{"network.eager_threshold=1GiB", "hpl.nb=[64,256]", "hpl.n=1000", "kernels.mode=real", "network.local_solve=true"} {
 		if err := s.Set(arg); err != nil {
 			t.Fatalf("%s: %v", arg, err)
 		}
@@ -81,9 +81,9 @@ func TestSetOverrides(t *testing.T) {
 	}
 	p := mustPlan(t, s, nil)
 	if p.Network.EagerThreshold != 1<<30 || len(p.HPL) != 32 || p.HPL[0].NB != 64 || p.HPL[0].N != 1000 ||
-		p.Kernels.Mode != kernels.Real || p.Platform.LinkLatency != 5e-6 {
-		t.Errorf("overrides not applied: eager %d, %d tests, first %+v, mode %v, lat %g",
-			p.Network.EagerThreshold, len(p.HPL), p.HPL[0], p.Kernels.Mode, p.Platform.LinkLatency)
+		p.Kernels.Mode != kernels.Real || p.Platform.LinkLatency != 5e-6 || !p.Network.LocalSolve {
+		t.Errorf("overrides not applied: eager %d, %d tests, first %+v, mode %v, lat %g, local solve %v",
+			p.Network.EagerThreshold, len(p.HPL), p.HPL[0], p.Kernels.Mode, p.Platform.LinkLatency, p.Network.LocalSolve)
 	}
 	// The override kept the rest of the dgemm model.
 	if got := p.Kernels.Models.For("dgemm", "").Mean(models.Vars{M: 100, N: 100, K: 100, W: 1e6}); !close(got, 1.029e-5) {
@@ -140,6 +140,7 @@ link_latency = "1us"
 		{"string for a number", base + "[hpl]\nthreshold = \"16\"\n", nil, "s.toml:6: hpl.threshold: want a number, got a string"},
 		{"set integer for a name", base, []string{"network.model=2"}, "--set network.model=2: network.model: want a string, got an integer"},
 		{"set integer for a boolean", base, []string{"network.iprobe_growth=1"}, "--set network.iprobe_growth=1: network.iprobe_growth: want true or false, got an integer"},
+		{"set a word for a boolean", base, []string{"network.local_solve=yes"}, "--set network.local_solve=yes: network.local_solve: want true or false, got a string"},
 		{"set integer for a model's list", base, []string{"kernels.dgemm.coef=1"}, "--set kernels.dgemm.coef=1: kernels.dgemm.coef: want a list, got an integer"},
 		{"set unknown key", base, []string{"network.eager=1KiB"}, "--set network.eager=1KiB: unknown key network.eager"},
 		{"typo", base, []string{"platform.link_latncy=5us"}, "--set platform.link_latncy=5us: unknown key platform.link_latncy (did you mean platform.link_latency?)"},

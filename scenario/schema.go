@@ -116,6 +116,10 @@ type NetworkTable struct {
 	// this many bytes on the wire keep the rate they start with and move no
 	// other's. Unset or 0: the exact model.
 	LightFlow Size `toml:"light_flow"`
+	// LocalSolve is an approximation (ranks.Config.LocalSolve): a message's
+	// start or end re-solves the bandwidth sharing of the region it changes,
+	// not its whole component. Unset or false: the exact model.
+	LocalSolve bool `toml:"local_solve"`
 	// WakeOrder orders the ranks that become ready at one instant: "rank"
 	// (lowest rank first, the default), "fifo" (in the order they became
 	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.WakeOrder = WakeSimGrid).

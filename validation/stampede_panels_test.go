@@ -22,15 +22,25 @@ import (
 // < 100 MB from 2 to 8 panels, ≤ 2 µs per contended message.
 //
 //	nice -n 19 go test -run XXX -bench StampedePanels -benchtime 1x ./validation
-func BenchmarkStampedePanels(b *testing.B) {
+func BenchmarkStampedePanels(b *testing.B) { benchStampedePanels(b) }
+
+// BenchmarkStampedePanelsLocal is BenchmarkStampedePanels with local
+// re-solves (network.local_solve, an approximation: fluid.Options.LocalSolve).
+func BenchmarkStampedePanelsLocal(b *testing.B) { benchStampedePanels(b, "network.local_solve=true") }
+
+// benchStampedePanels is BenchmarkStampedePanels with the given --set
+// overrides.
+func benchStampedePanels(b *testing.B, sets ...string) {
 	type cost struct{ cpu, sends, live, peak float64 }
 	run := func(k int) cost {
 		s, err := scenario.Load("../examples/stampede.toml")
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := s.Set(fmt.Sprintf("hpl.max_iterations=%d", k)); err != nil {
-			b.Fatal(err)
+		for _, set := range append(sets, fmt.Sprintf("hpl.max_iterations=%d", k)) {
+			if err := s.Set(set); err != nil {
+				b.Fatal(err)
+			}
 		}
 		plan, err := s.Validate()
 		if err != nil {
