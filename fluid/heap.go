@@ -1,6 +1,11 @@
 package fluid
 
-import "github.com/emu-hpc/emu/internal/heap"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/emu-hpc/emu/internal/heap"
+)
 
 // flowHeap orders running flows by (projected finish time, tie): an
 // indexed min-heap whose entries carry their keys, so that comparisons
@@ -15,9 +20,12 @@ type flowHeap struct {
 	heap.Indexed[float64, uint64]
 }
 
-// maxTie is the largest tie an entry holds: 32 bits, above the slot
-// (flow ids are checked by System.add, SimGrid stamps by newTie).
+// maxTie is the largest tie an entry holds: 32 bits, above the slot.
 const maxTie = 1<<32 - 1
+
+// tieLimit is the largest tie handed out before System.retie renumbers
+// them: maxTie, a variable only so that the tests can renumber often.
+var tieLimit uint64 = maxTie
 
 // entry is f's entry in the heap.
 func (f *flow) entry() heap.Entry[float64, uint64] {
@@ -30,3 +38,21 @@ func (h *flowHeap) remove(f *flow) { h.Delete(uint64(f.slot)) }
 
 // fix restores the heap after f's finish time (or tie) changed.
 func (h *flowHeap) fix(f *flow) { h.Fix(f.entry()) }
+
+// retie renumbers the ties of the running flows (every flow in the heap)
+// 1, 2, …, n in their present order, and returns n. Ties only order flows
+// finishing at the same date, so keeping their order keeps every outcome;
+// the System and lmm call it when their next tie would pass tieLimit,
+// then hand out ties from n+1: a run may start any number of flows, and
+// lmm stamp any number of updates, where 32 bits once stopped it (a whole
+// Stampede run starts 3.2e9 flows, and lmm stamps every rate change).
+func (s *System) retie() uint64 {
+	entries := slices.Clone(s.done.Entries())
+	slices.SortFunc(entries, func(a, b heap.Entry[float64, uint64]) int { return cmp.Compare(a.ID, b.ID) })
+	for i, e := range entries {
+		f := s.bySlot[uint32(e.ID)]
+		f.tie = uint64(i + 1)
+		s.done.fix(f) // the order is unchanged: the heap stays valid at every step
+	}
+	return uint64(len(entries))
+}

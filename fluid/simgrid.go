@@ -468,12 +468,14 @@ func (v *sgVar) setActive(f *flow, l LinkID, on bool) {
 const sgRemainsPrecision = 1e-14
 
 // newTie gives f the next heap stamp as its tie. The flow heap keeps a
-// tie in 32 bits (fluid/heap.go): past 4e9 updates of one System, its
-// order would be wrong, so it stops.
+// tie in 32 bits (fluid/heap.go): past that, System.retie renumbers the
+// running flows' ties in their order, and stamps go on above them (as do
+// the ties of flows added later, which also come from the System).
 func (m *lmm) newTie(f *flow) {
-	m.stamp++
-	if m.stamp > maxTie {
-		panic("fluid: over 2^32 SimGrid heap stamps")
+	if m.stamp >= tieLimit {
+		n := m.sys.retie()
+		m.stamp, m.sys.nextTie = n, n+1
 	}
+	m.stamp++
 	f.tie = m.stamp
 }

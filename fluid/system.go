@@ -14,10 +14,10 @@ const (
 )
 
 // FlowID names a flow of a System. IDs are handed out in increasing order
-// and never reused, so they also serve as the deterministic tie-breaker;
-// the flow heap holds that tie in 32 bits (maxTie), so a System starts at
-// most 2^32 flows. (It was int32: a whole Stampede run, 3,785 panels of
-// ~842,000 messages, starts 3.2e9 flows and stopped at 2^31 after hours.)
+// and never reused, so they also order flows finishing at the same date
+// (through the flow's tie, heap.go). (It was int32: a whole Stampede run,
+// 3,785 panels of ~842,000 messages, starts 3.2e9 flows and stopped at
+// 2^31 after hours.)
 type FlowID int64
 
 // FlowSpec describes a flow to start.
@@ -95,9 +95,12 @@ type System struct {
 	// this dense array instead of a cache miss on its flow struct.
 	idBySlot []FlowID
 	nextID   FlowID
-	now      float64 // time of the last call, s
-	done     flowHeap
-	model    solver // maxmin (solve.go) or, under Options.SimGridHeap, lmm (simgrid.go)
+	// nextTie is the tie of the next flow added: its id, until 2^32 ties
+	// have been handed out and retie renumbers them (heap.go).
+	nextTie uint64
+	now     float64 // time of the last call, s
+	done    flowHeap
+	model   solver // maxmin (solve.go) or, under Options.SimGridHeap, lmm (simgrid.go)
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
@@ -234,14 +237,15 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
 		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
 	}
-	if s.nextID > maxTie {
-		panic("fluid: more than 2^32 flows started in one System")
+	if s.nextTie > tieLimit {
+		s.nextTie = s.retie() + 1
 	}
 	f := s.newFlow()
 	f.id, f.remaining, f.last, f.weight, f.bound = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1)
-	f.tie = uint64(f.id)
+	f.tie = s.nextTie
 	s.idBySlot[f.slot] = f.id
 	s.nextID++
+	s.nextTie++
 	if s.traffic != nil {
 		s.traffic.reset(f.slot)
 	}
