@@ -206,6 +206,31 @@ func TestDynamicMatchesReference(t *testing.T) {
 	}
 }
 
+// smpiTraffic draws n SMPI-like flows between random hosts of topo
+// (weights = route latency, 5% cross-traffic, a TCP-window bound on one in
+// four) starting within 1 ms, one in cancelOneIn cancelled within 2 ms (none
+// if 0).
+func smpiTraffic(rng *rand.Rand, topo fluid.Topology, n, cancelOneIn int) scenario {
+	sc := scenario{links: topo.Links()}
+	for range n {
+		src, dst := rng.IntN(topo.Hosts()), rng.IntN(topo.Hosts())
+		r := topo.Route(src, dst)
+		f := fluid.FlowSpec{Links: r.Links, Reverse: topo.Route(dst, src).Links, ReverseShare: 0.05,
+			Weight: r.Latency, Bytes: 1e3 + 1e6*rng.Float64()}
+		if rng.IntN(4) == 0 {
+			f.Bound = 2e8 + 1e9*rng.Float64()
+		}
+		sc.flows = append(sc.flows, f)
+		sc.start = append(sc.start, 1e-3*rng.Float64())
+		c := math.Inf(1)
+		if cancelOneIn > 0 && rng.IntN(cancelOneIn) == 0 {
+			c = 2e-3 * rng.Float64()
+		}
+		sc.cancel = append(sc.cancel, c)
+	}
+	return sc
+}
+
 // TestDynamicOnTopologies replays SMPI-like traffic (weights = route
 // latency, 5% cross-traffic, a TCP-window bound on some flows) arriving
 // over time on the reference topologies, where components are large and
@@ -216,19 +241,7 @@ func TestDynamicOnTopologies(t *testing.T) {
 		topo := topos[name]
 		rng := rand.New(rand.NewPCG(11, 12))
 		for range 8 {
-			sc := scenario{links: topo.Links()}
-			for range 60 {
-				src, dst := rng.IntN(topo.Hosts()), rng.IntN(topo.Hosts())
-				r := topo.Route(src, dst)
-				f := fluid.FlowSpec{Links: r.Links, Reverse: topo.Route(dst, src).Links, ReverseShare: 0.05,
-					Weight: r.Latency, Bytes: 1e3 + 1e6*rng.Float64()}
-				if rng.IntN(4) == 0 {
-					f.Bound = 2e8 + 1e9*rng.Float64()
-				}
-				sc.flows = append(sc.flows, f)
-				sc.start = append(sc.start, 1e-3*rng.Float64())
-				sc.cancel = append(sc.cancel, math.Inf(1))
-			}
+			sc := smpiTraffic(rng, topo, 60, 0)
 			want := runReference(sc)
 			for _, opts := range []fluid.Options{{}, {LocalSolve: true}} {
 				got := runSystem(t, sc, opts)
@@ -255,23 +268,7 @@ func TestLocalSolveOnTopologies(t *testing.T) {
 			topo := topos[name]
 			rng := rand.New(rand.NewPCG(21, 22))
 			for range 3 {
-				sc := scenario{links: topo.Links()}
-				for range 250 {
-					src, dst := rng.IntN(topo.Hosts()), rng.IntN(topo.Hosts())
-					r := topo.Route(src, dst)
-					f := fluid.FlowSpec{Links: r.Links, Reverse: topo.Route(dst, src).Links, ReverseShare: 0.05,
-						Weight: r.Latency, Bytes: 1e3 + 1e6*rng.Float64()}
-					if rng.IntN(4) == 0 {
-						f.Bound = 2e8 + 1e9*rng.Float64()
-					}
-					sc.flows = append(sc.flows, f)
-					sc.start = append(sc.start, 1e-3*rng.Float64())
-					c := math.Inf(1)
-					if rng.IntN(8) == 0 {
-						c = 2e-3 * rng.Float64()
-					}
-					sc.cancel = append(sc.cancel, c)
-				}
+				sc := smpiTraffic(rng, topo, 250, 8)
 				runSystem(t, sc, fluid.Options{LocalSolve: true}) // compares every rate after every event
 			}
 		}
