@@ -13,18 +13,21 @@ import "math"
 // re-solves only the flows on core links at or above the threshold level
 // (threshold.go). Their other links are the boundary: there, flows outside
 // the solve keep their rates and only take capacity, as frozen flows do
-// below the threshold. A boundary link where a re-solved flow's rate moved
-// (by more than levelSlack, relatively) and where an outside flow at or
-// above the threshold shares it becomes core, and the solve is done again
-// over the larger region, until no such link is left. At that point every
-// outside flow sees on each of its links the same load as before, so it
-// keeps its max-min rate, and the re-solved flows are max-min fair given
-// them: the result is the max-min solution, but for rates that moved by
-// less than levelSlack and were not propagated, and for rounding (frozen
-// flows are subtracted from capacities in another order than the full
-// sweep's), which is why this is a switch and not the default: every
-// figure moves in its last digits, and HPL's polling can amplify that.
-// After maxLocalRounds growths it falls back to the full re-solve.
+// below the threshold. A boundary link that may have been, or may now be,
+// the bottleneck of a flow where the solve moved a rate (boundaryMoved: a
+// link saturated before or after, shared with an outside flow at or above
+// the threshold, where a re-solved rate moved by more than levelSlack
+// relatively, or where a re-solved flow ends below the outside one) becomes
+// core, and the solve is done again over the larger region, until no such
+// link is left. Then every outside flow keeps, on each of its links, either
+// the same load as before or a link that is no one's bottleneck, so it keeps
+// its max-min rate, and the re-solved flows are max-min fair given them:
+// the result is the max-min solution, but for rates that moved by less
+// than levelSlack and were not propagated, and for rounding (frozen flows
+// are subtracted from capacities in another order than the full sweep's),
+// which is why this is a switch and not the default: figures can move in
+// their last digits, and HPL's polling can amplify that. After
+// maxLocalRounds growths it falls back to the full re-solve.
 //
 // maxLocalRounds is a variable only for the tests of that fallback.
 var maxLocalRounds = 8
