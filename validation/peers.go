@@ -24,6 +24,9 @@ type PeerRow struct {
 	HPLTime     float64
 	WallSeconds float64 // smpirun's elapsed time, s
 	PeakPSSMB   float64 // peak proportional set size, MiB; 0 when not sampled (runs under ~1 s)
+	// SimTime is SMPI's "Simulated time", the end of the whole program, s,
+	// as printed (6 significant digits); 0 when the notes do not give it.
+	SimTime float64
 
 	Variant      string  // M, MR, MD, MO or REAL (README §2)
 	Net          string  // "cm02" or "smpi-default"
@@ -143,6 +146,8 @@ func (row *PeerRow) parseNotes(notes string) error {
 			}
 		case "peak_pss_mb":
 			row.PeakPSSMB, err = strconv.ParseFloat(value, 64)
+		case "sim_time_s":
+			row.SimTime, err = strconv.ParseFloat(value, 64)
 		}
 		if err != nil {
 			return fmt.Errorf("notes: %s: %q: %v", key, value, err)
@@ -199,9 +204,10 @@ intercept = 1.981e-12
 
 // Scenario builds the emu scenario that reproduces a row: the peer's own HPL.dat
 // and platform XML (read from dir, which holds hpl_dat/ and the two cluster files),
-// the pivot rule of its variant, its network and Iprobe settings, and SimGrid's
+// the pivot rule of its variant, its network and Iprobe settings, SimGrid's
 // order within an instant (network.wake_order = "simgrid", which reproduces
-// SimGrid's arithmetic). extra are --set overrides applied last.
+// SimGrid's arithmetic), and no residual check, as the peer's build. extra are
+// --set overrides applied last.
 func (row PeerRow) Scenario(dir string, extra ...string) (*scenario.Scenario, error) {
 	if why := row.Unreproducible(); why != "" {
 		return nil, fmt.Errorf("%s: not reproducible: %s", row.Name, why)
@@ -225,6 +231,11 @@ func (row PeerRow) Scenario(dir string, extra ...string) (*scenario.Scenario, er
 		"network.model=" + model,
 		"network.iprobe_cost=" + strconv.FormatFloat(row.IprobeCost, 'g', -1, 64) + "s", // as SimGrid parses it: no unit scaling
 		fmt.Sprintf("network.iprobe_growth=%t", row.IprobeGrowth),
+		// The peer's fork, at its emulation level (SMPI_OPTIMIZATION_LEVEL
+		// 1000), returns from HPL_pdtest before the residual check; a
+		// threshold ≤ 0 is HPL's own switch for the same. HPL's Time comes
+		// before it either way: only the end of the program moves.
+		"hpl.threshold=-1",
 	}
 	for _, kv := range append(sets, extra...) {
 		if err := s.Set(kv); err != nil {

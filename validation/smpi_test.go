@@ -95,6 +95,7 @@ func loadPeerRows(t testing.TB) []PeerRow {
 // emuOutcome is what emu gave for one peer row.
 type emuOutcome struct {
 	time, wall float64 // HPL Time (simulated) and the emulation's wall time, s
+	end        float64 // simulated time at the end of the program, s
 	cpu        float64 // process CPU time of the emulation, s (measured with -update only)
 	ran        bool
 }
@@ -145,6 +146,15 @@ func TestSMPIPeer(t *testing.T) {
 				}
 				if !peerExactMiss[row.Name] && math.Abs(got.time-row.HPLTime) > 0.5e-6 {
 					t.Errorf("HPL Time %.7f s, SMPI prints %.6f s: not to the microsecond", got.time, row.HPLTime)
+				}
+				// The end of the program (HPL's output, the grid's release,
+				// MPI_Finalize) to SMPI's printing: 6 significant digits.
+				if _, ok := peerDepartures[row.Name]; !ok && !peerExactMiss[row.Name] && row.SimTime > 0 {
+					half := 0.5 * math.Pow(10, math.Floor(math.Log10(row.SimTime))-5)
+					if math.Abs(got.end-row.SimTime) > half+0.5e-6 {
+						t.Errorf("program ends at %.7f s, SMPI's simulated time %g s (±%g printed): %+.1f µs",
+							got.end, row.SimTime, half, 1e6*(got.end-row.SimTime))
+					}
 				}
 				if g, ok := golden[row.Name]; ok && !update() && math.Abs(got.time-g.time) > goldenDrift*g.time {
 					t.Errorf("HPL Time %.6f s, %s has %.6f s: rerun with -update", got.time, goldenPath, g.time)
@@ -220,7 +230,7 @@ func runPeerRow(t testing.TB, row PeerRow, extra ...string) emuOutcome {
 	if len(res.HPL) != 1 || res.HPL[0] == nil {
 		t.Fatalf("%d HPL results, want 1", len(res.HPL))
 	}
-	return emuOutcome{time: res.HPL[0].Time, wall: res.WallTime, ran: true}
+	return emuOutcome{time: res.HPL[0].Time, end: res.SimulatedTime, wall: res.WallTime, ran: true}
 }
 
 // comparisonTable is testdata/smpi_comparison.md: one line per peer row.
@@ -342,8 +352,14 @@ func TestSMPIRerunsReproduced(t *testing.T) {
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Split(line, ",")
-		if len(f) != 9 || strings.HasPrefix(line, "#") || f[0] == "scenario" {
+		if len(f) != 10 || strings.HasPrefix(line, "#") || f[0] == "scenario" {
 			continue
+		}
+		simTime := 0.0 // SMPI's end of the program, where its log was kept
+		if f[9] != "" {
+			if simTime, err = strconv.ParseFloat(f[9], 64); err != nil {
+				t.Fatalf("smpi_reruns.csv: bad line %q", line)
+			}
 		}
 		var nums [5]float64
 		for i, x := range append(f[2:5:5], f[7], f[8]) {
@@ -358,8 +374,12 @@ func TestSMPIRerunsReproduced(t *testing.T) {
 			Topology: f[5], Variant: f[1], Net: f[6], IprobeCost: ip, IprobeGrowth: true, HPLTime: want}
 		t.Run(row.Name, func(t *testing.T) {
 			t.Parallel()
-			if got := runPeerRow(t, row).time; math.Abs(got-want) > 0.5e-6 {
-				t.Errorf("Iprobe %v s: HPL Time %.7f s, SMPI %.6f s (%+.3f%%)", ip, got, want, 100*(got-want)/want)
+			got := runPeerRow(t, row)
+			if math.Abs(got.time-want) > 0.5e-6 {
+				t.Errorf("Iprobe %v s: HPL Time %.7f s, SMPI %.6f s (%+.3f%%)", ip, got.time, want, 100*(got.time-want)/want)
+			}
+			if half := 0.5 * math.Pow(10, math.Floor(math.Log10(simTime))-5); simTime > 0 && math.Abs(got.end-simTime) > half+0.5e-6 {
+				t.Errorf("program ends at %.7f s, SMPI's simulated time %g s (±%g printed)", got.end, simTime, half)
 			}
 		})
 	}
