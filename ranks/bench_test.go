@@ -97,6 +97,10 @@ func BenchmarkRandomFatTree4096Light(b *testing.B) { benchRandomFatTree(b, 65536
 // re-solves (Config.LocalSolve, fluid.Options.LocalSolve).
 func BenchmarkRandomFatTree4096Local(b *testing.B) { benchRandomFatTree(b, 0, true) }
 
+// BenchmarkRandomFatTree4096LightLocal has both approximations: light
+// messages, and local re-solves where a full light budget forces a solve.
+func BenchmarkRandomFatTree4096LightLocal(b *testing.B) { benchRandomFatTree(b, 65536, true) }
+
 func benchRandomFatTree(b *testing.B, light float64, local bool) {
 	const n, rounds, a, step = 4096, 4, 2053, 977
 	topo, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 3, Down: []int{16, 16, 16}, Up: []int{1, 4, 4}, Parallel: []int{1, 1, 1},
