@@ -150,8 +150,7 @@ func TestSMPIPeer(t *testing.T) {
 				// The end of the program (HPL's output, the grid's release,
 				// MPI_Finalize) to SMPI's printing: 6 significant digits.
 				if _, ok := peerDepartures[row.Name]; !ok && !peerExactMiss[row.Name] && row.SimTime > 0 {
-					half := 0.5 * math.Pow(10, math.Floor(math.Log10(row.SimTime))-5)
-					if math.Abs(got.end-row.SimTime) > half+0.5e-6 {
+					if half := printedHalfUnit(row.SimTime); math.Abs(got.end-row.SimTime) > half+0.5e-6 {
 						t.Errorf("program ends at %.7f s, SMPI's simulated time %g s (±%g printed): %+.1f µs",
 							got.end, row.SimTime, half, 1e6*(got.end-row.SimTime))
 					}
@@ -378,7 +377,7 @@ func TestSMPIRerunsReproduced(t *testing.T) {
 			if math.Abs(got.time-want) > 0.5e-6 {
 				t.Errorf("Iprobe %v s: HPL Time %.7f s, SMPI %.6f s (%+.3f%%)", ip, got.time, want, 100*(got.time-want)/want)
 			}
-			if half := 0.5 * math.Pow(10, math.Floor(math.Log10(simTime))-5); simTime > 0 && math.Abs(got.end-simTime) > half+0.5e-6 {
+			if half := printedHalfUnit(simTime); simTime > 0 && math.Abs(got.end-simTime) > half+0.5e-6 {
 				t.Errorf("program ends at %.7f s, SMPI's simulated time %g s (±%g printed)", got.end, simTime, half)
 			}
 		})
@@ -398,4 +397,10 @@ func slowSample(rows []PeerRow) string {
 		}
 	}
 	return name
+}
+
+// printedHalfUnit is half a unit in the 6th significant digit of x, the
+// rounding of SMPI's printed "Simulated time".
+func printedHalfUnit(x float64) float64 {
+	return 0.5 * math.Pow(10, math.Floor(math.Log10(x))-5)
 }
