@@ -14,4 +14,14 @@
 // folder, two flags naming one file are bad input), and output files are written
 // through temporary files renamed at the end, so a failed command leaves none.
 // The CLI may import every package of the module; nothing imports it.
+//
+// default.pgo is a CPU profile that Go's toolchain uses to build emu
+// (profile-guided optimization: go build, go run and go install pick it up by
+// themselves). It is the profile of the emulation at scale, Stampede's first panels:
+//
+//	go test -run XXX -bench 'StampedePanels$' -benchtime 1x -cpuprofile cmd/emu/default.pgo ./validation
+//
+// (from the repository's root; go test also leaves validation.test there). Rebuilt with it, that
+// benchmark costs 0.93x the CPU of a build with -pgo=off (README, "Profile-guided
+// build"); regenerate it when the hot paths of ranks, fluid or apps/hpl move.
 package main
