@@ -305,3 +305,55 @@ func groupFixed1(v float64) string {
 	n, _ := strconv.Atoi(s[:i])
 	return groupThousands(n) + s[i:]
 }
+
+// TestReadmeStampedeWhole checks the README's figures of the whole Stampede run
+// against its record, validation/testdata/stampede_whole.csv (BenchmarkStampedeWhole
+// -update): its Time and Gflops, CPU hours, peak memory and the speed table's row.
+// Without a record, the README must say the run has not been made.
+func TestReadmeStampedeWhole(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("validation/testdata/stampede_whole.csv")
+	if os.IsNotExist(err) {
+		if !strings.Contains(string(readme), "has not been made yet") {
+			t.Error("README states a whole Stampede run that validation/testdata/stampede_whole.csv does not hold")
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("stampede_whole.csv: %d records, want a header and one run", len(rows))
+	}
+	rec := map[string]float64{}
+	for i, h := range rows[0] {
+		if v, err := strconv.ParseFloat(rows[1][i], 64); err == nil {
+			rec[h] = v
+		}
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ") // the claims wrap across lines
+	for _, want := range []string{
+		fmt.Sprintf("gives a Time of %s s (%s Gflops)", groupFixed1(rec["hpl_time_s"]), groupThousands(int(math.Round(rec["gflops"])))),
+		fmt.Sprintf("It cost %.2f h of CPU (%.2f s a panel", rec["cpu_s"]/3600, rec["cpu_s"]/rec["panels"]),
+		fmt.Sprintf("and %.2f GB at its peak", rec["peak_rss_mb"]/1024),
+		fmt.Sprintf("%.2f h of wall", rec["wall_s"]/3600),
+		fmt.Sprintf("| %.2f h | %.2f GB | 62 h (the study) |", rec["cpu_s"]/3600, rec["peak_rss_mb"]/1024),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README lacks %q (validation/testdata/stampede_whole.csv)", want)
+		}
+	}
+	if strings.Contains(text, "has not been made yet") {
+		t.Error("README still says the whole Stampede run has not been made")
+	}
+}
