@@ -258,14 +258,7 @@ func TestReadmeFig6Table(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("validation/testdata/fig6_whole.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comment = '#'
-	rows, err := r.ReadAll()
+	rows, err := readRecords("validation/testdata/fig6_whole.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,20 +308,13 @@ func TestReadmeStampedeWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("validation/testdata/stampede_whole.csv")
+	rows, err := readRecords("validation/testdata/stampede_whole.csv")
 	if os.IsNotExist(err) {
 		if !strings.Contains(string(readme), "has not been made yet") {
 			t.Error("README states a whole Stampede run that validation/testdata/stampede_whole.csv does not hold")
 		}
 		return
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comment = '#'
-	rows, err := r.ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,4 +342,16 @@ func TestReadmeStampedeWhole(t *testing.T) {
 	if strings.Contains(text, "has not been made yet") {
 		t.Error("README still says the whole Stampede run has not been made")
 	}
+}
+
+// readRecords reads a CSV record file of validation/testdata, '#' lines being comments.
+func readRecords(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	return r.ReadAll()
 }
