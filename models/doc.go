@@ -12,7 +12,8 @@
 //	M2   the kernel's full polynomial (dgemm: m*n*k, m*n, m*k, n*k, m, n, k, 1)
 //	Mp   piecewise M1 (the study's M′): different coefficients within ranges
 //	     of one variable (breaks_on), breakpoints found from the data,
-//	     possibly discontinuous
+//	     possibly discontinuous; a level-3 kernel's pieces also carry the
+//	     output term m*n (PieceTerms)
 //	Mh   per-host variants of any of the above with a platform-wide fallback
 //	N0   no noise; N1 Gaussian with constant σ; N2 Gaussian with σ a
 //	     polynomial of the dimensions (heteroscedastic); Nmix a mixture of

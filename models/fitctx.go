@@ -15,6 +15,9 @@ type fitContext struct {
 	poly      []term // M2's terms, without the constant
 	sigma     []term // N2's σ terms, without the constant
 	breakVars []int  // Mp's candidate variables
+	// pieceTerms are the terms of each Mp piece: the product, and for the
+	// level-3 kernels the output term (see PieceTerms).
+	pieceTerms []term
 }
 
 // fitResult is one fitted family.
@@ -68,6 +71,16 @@ func newFitContext(kernel string, samples []Sample, opts FitOptions) (*fitContex
 		fc.product, _ = parseTerm(ProductTerm(kernel))
 	default:
 		fc.product = productOf(present)
+	}
+	fc.pieceTerms = []term{fc.product}
+	if opts.Product == "" {
+		if names := PieceTerms(kernel); names != nil {
+			ts, err := parseTerms(names)
+			if err != nil {
+				return nil, fmt.Errorf("piece terms%w", err)
+			}
+			fc.pieceTerms = ts
+		}
 	}
 	polyNames := opts.Terms
 	if polyNames == nil {

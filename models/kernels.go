@@ -32,6 +32,23 @@ func ProductTerm(kernel string) string {
 	return productOf(dims).String()
 }
 
+// PieceTerms is the term set of each piece of a kernel's Mp mean, nil where
+// it is the product term alone. A level-3 kernel (dgemm, dtrsm) also pays
+// per element of its m×n output — C or B read and written once a call,
+// packing amortised over k — so its time per multiply-add is a + b/k and a
+// piece gets the output term m*n beside m*n*k: with the product alone, a
+// piece holding NB = 64 and NB = 128 updates charged both one rate, where
+// OpenBLAS on the project's VM runs k = 64 about 5% slower per multiply-add
+// than k = 128, and emu's predictions of real HPL came out 5 points lower
+// at NB = 64 than at NB = 128 (TestPieceTermsSeeTheInnerDimension).
+func PieceTerms(kernel string) []string {
+	switch family(kernel) {
+	case "dgemm", "dtrsm":
+		return []string{"m*n*k", "m*n"}
+	}
+	return nil
+}
+
 // PolyTerms is the M2 term set of a kernel: every product of its variables
 // with each variable at most once, highest degree first, then "1" (dgemm:
 // m*n*k, m*n, m*k, n*k, m, n, k, 1); dtrsv, whose cost is quadratic in its

@@ -253,7 +253,7 @@ func (fc *fitContext) fitPiecewise(data []Sample, w, segw []float64) (Spec, erro
 	}
 	sp := Spec{BreaksOn: varNames[best.variable]}
 	bounds := append(append([]int{0}, best.cuts...), len(data))
-	terms := []term{fc.product}
+	terms := fc.pieceTerms
 	// Where the product has variables besides the one broken on, a piece
 	// spans small and large calls alike (k ∈ [48, 160) holds 64×64×64 and
 	// 4000×2000×64 dgemms), so its intercept is a fixed cost charged to

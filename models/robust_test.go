@@ -354,3 +354,42 @@ func TestPieceInterceptHeldAtSmallestCalls(t *testing.T) {
 		t.Errorf("300×300×64 charged %.3g s, costs %.3g s (pieces %+v)", got, want, sp.Pieces)
 	}
 }
+
+// TestPieceTermsSeeTheInnerDimension: OpenBLAS runs HPL's k = 64 updates
+// slower per multiply-add than its k = 128 ones (a fixed cost per element
+// of the m×n output, amortised over k: 39.3 against 37.5 ps on the
+// project's VM). Sampled with both NBs and every width n, as a calibration
+// with an HPL.dat of NB 64 and 128 samples them, a piecewise dgemm must
+// charge each NB its own rate: with the product term alone its pieces
+// (broken on n or m) charged one rate to both, 5 points of error between
+// the NB = 64 and NB = 128 predictions of real HPL. The pieces are broken
+// on n, as the fit broke them on the calibration's samples (their
+// recursion's small-k calls made n the better cut there).
+func TestPieceTermsSeeTheInnerDimension(t *testing.T) {
+	const perFMA, perOutput = 35e-12, 400e-12 // seconds
+	cost := func(m, n, k float64) float64 { return m*n*k*perFMA + m*n*perOutput }
+	rng := rand.New(rand.NewPCG(5, 128))
+	var data []models.Sample
+	for range 60 {
+		for _, k := range []float64{64, 128} {
+			m := float64(500 + rng.IntN(3500))
+			n := math.Round(math.Exp(rng.Float64() * math.Log(2000)))
+			data = append(data, models.Sample{Vars: models.Vars{M: m, N: n, K: k, W: m * n * k},
+				Seconds: cost(m, n, k) * (1 + 0.01*rng.NormFloat64())})
+		}
+	}
+	for _, family := range []string{"Mp-N0", "auto"} {
+		fam, _ := models.ParseFamily(family)
+		sp, _, err := models.Fit("dgemm", data, fam, models.FitOptions{Seed: 1, BreaksOn: "n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := modelstest.MustBuild(t, sp)
+		for _, k := range []float64{64, 128} {
+			v := models.Vars{M: 4000, N: 2000, K: k, W: 4000 * 2000 * k}
+			if got, want := m.Mean(v), cost(4000, 2000, k); math.Abs(got-want) > 0.01*want {
+				t.Errorf("%s: 4000×2000×%g charged %.4g s, costs %.4g s (%+.1f%%)", family, k, got, want, 100*(got-want)/want)
+			}
+		}
+	}
+}
