@@ -2,9 +2,12 @@ package calibration
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/emu-hpc/emu/kernels"
 )
 
 func benchRows(n int) []Sample {
@@ -51,4 +54,41 @@ func BenchmarkWriterWrite(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/row")
+}
+
+// BenchmarkLaswpSweep times the dlaswp runs calibrate makes (64 rows of
+// 2,000 columns scattered over K local rows) with the caches swept before
+// each run, as calibrate does, and without, as it did before: ns/element
+// is what the dlaswp model is fitted on. Real HPL's laswp phase of an
+// N = 4,000, NB = 64, 1×2 run (HPL 2.3's detailed timing) takes about
+// 7.4 ns an element on the project's VM.
+//
+//	go test -run XXX -bench LaswpSweep ./calibration
+func BenchmarkLaswpSweep(b *testing.B) {
+	be, err := kernels.LookupBackend("gonum")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, swept := range []bool{false, true} {
+		for _, k := range []int{1000, 2000, 4000} {
+			b.Run(fmt.Sprintf("swept=%v/K=%d", swept, k), func(b *testing.B) {
+				if !swept {
+					saved := evictBytes
+					evictBytes = 0
+					defer func() { evictBytes = saved }()
+				}
+				c := Call{Kernel: kernels.Laswp, M: 64, N: 2000, K: k}
+				w := newMeasurer(be, kernels.WallClock, 1, 1)
+				w.reserve(Plan{Calls: []Call{c}}, []bool{false})
+				var timed time.Duration
+				for b.Loop() {
+					run := w.prepare(c)
+					t0 := time.Now()
+					run()
+					timed += time.Since(t0)
+				}
+				b.ReportMetric(float64(timed.Nanoseconds())/float64(b.N*c.M*c.N), "ns/element")
+			})
+		}
+	}
 }

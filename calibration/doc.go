@@ -12,7 +12,9 @@
 //     executed on real data through a
 //     kernels.Backend on one core (kernels.OneCore, as Timed mode runs
 //     calls), optionally one worker per core at once, each call run once to
-//     warm caches and then timed Repeats times (the sample is the mean) with
+//     warm caches and then timed Repeats times (the sample is the median;
+//     HPL's row interchanges on A, dlaswp, instead run cold: the caches are
+//     swept before each run, as HPL's update leaves them) with
 //     kernels.Measure on the clock the runs will use (wall, or process CPU
 //     time on a shared machine; the clock's own cost is subtracted, so a tiny
 //     call may measure 0). A single worker measures in the calling goroutine

@@ -18,6 +18,7 @@ type measurer struct {
 	pristine []float64 // pristineLen random values in [-1, 1) that operands are tiled from
 	a, b, c  []float64
 	piv      []int
+	sweep    []float64      // evictBytes of scratch written over before a dlaswp run
 	repeats  int            // timed runs per call, averaged
 	onStep   func(lockStep) // if set, told each step of a lockstep round (tests)
 }
@@ -255,11 +256,19 @@ func (w *measurer) prepare(c Call) func() {
 		// anywhere below it among the K local rows, every line cold: the
 		// previous update swept the matrix out of cache. Interchanges
 		// only permute values, so the operand is never refilled (a refill
-		// would bring it into cache), and each run takes its top rows
-		// and pivots elsewhere so it does not find the lines the last run
-		// touched. Timed on rows within 2M that it had just written,
-		// the interchanges of an N = 4,000 run measured a tenth of their
-		// real cost (0.9 against 8.4 ns per element on the project's VM).
+		// would bring it into cache), each run takes its top rows and
+		// pivots elsewhere, and before each run a scratch buffer twice
+		// the last-level cache is written over, as the update's dgemm
+		// writes the trailing matrix. Timed on rows within 2M that it had
+		// just written, the interchanges of an N = 4,000 run measured a
+		// tenth of their real cost (0.9 against 8.4 ns per element on the
+		// project's VM); on fresh rows but with nothing swept between
+		// runs, 1.9-6.9 ns per element as the K×N operand fitted the
+		// caches or not, against 7.6-9.3 ns swept (BenchmarkLaswpSweep),
+		// and HPL's real laswp phase of an N = 4,000, NB = 64, 1×2 run
+		// took about 7.4 ns per element: unswept, the model charged two
+		// thirds of it (TestLaswpMeasuredAsHPLMakesIt).
+		w.evictCaches()
 		rows := max(2*m, k)
 		top := w.rng.IntN(rows - m + 1)
 		w.piv = w.piv[:0]
@@ -279,6 +288,24 @@ func (w *measurer) prepare(c Call) func() {
 			w.piv = append(w.piv, i+w.rng.IntN(rows-i))
 		}
 		return func() { laswp(n, w.a, rows, 0, w.piv) }
+	}
+}
+
+// evictBytes is how much scratch evictCaches writes: twice the last-level
+// cache, so that none of a dlaswp operand's lines survive in it.
+var evictBytes = 2 * lastLevelCache()
+
+// evictCaches writes one word of every cache line of a scratch buffer of
+// evictBytes, leaving the caches full of other, dirty lines, as HPL's
+// update leaves them before its next interchanges.
+func (w *measurer) evictCaches() {
+	n := evictBytes / 8
+	if cap(w.sweep) < n {
+		w.sweep = make([]float64, n)
+	}
+	s := w.sweep[:n]
+	for i := 0; i < len(s); i += 8 { // 8 float64s = one 64-byte line
+		s[i]++
 	}
 }
 

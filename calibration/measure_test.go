@@ -10,7 +10,8 @@ import (
 // TestLaswpMeasuredAsHPLMakesIt: a dlaswp call is measured with its rows
 // scattered over the K rows the application spread them over, and each run
 // on lines the previous run did not touch, never refilled (a refill would
-// bring the operand into cache); a duswp call (rows within HPL's compact U
+// bring the operand into cache), after twice the last-level cache has been
+// written over (as HPL's update sweeps the matrix); a duswp call (rows within HPL's compact U
 // and W buffers) stays on 2M rows.
 func TestLaswpMeasuredAsHPLMakesIt(t *testing.T) {
 	be, err := kernels.LookupBackend("gonum")
@@ -35,6 +36,9 @@ func TestLaswpMeasuredAsHPLMakesIt(t *testing.T) {
 		if lo, hi := minMax(w.piv); len(w.piv) != 8 || lo < 0 || hi >= 3000 || hi < 16 {
 			t.Fatalf("pivots %v: want 8 rows in [0, 3000) reaching past the first 2M", w.piv)
 		}
+		if len(w.sweep) != evictBytes/8 || w.sweep[0] != float64(r+1) || w.sweep[len(w.sweep)-8] != float64(r+1) {
+			t.Fatalf("run %d: the caches were not swept before it (%d-word scratch, want %d written %d times)", r, len(w.sweep), evictBytes/8, r+1)
+		}
 		pivots = append(pivots, slices.Clone(w.piv))
 		run()
 		after = slices.Clone(w.a[:3000*16])
@@ -44,6 +48,9 @@ func TestLaswpMeasuredAsHPLMakesIt(t *testing.T) {
 	}
 
 	w.prepare(compact)
+	if w.sweep[0] != 3 {
+		t.Error("the caches were swept before a duswp run: its U and W buffers are in cache in HPL")
+	}
 	if len(w.a) != 2*8*16 {
 		t.Errorf("duswp operand holds %d elements, want 2M·N = %d", len(w.a), 2*8*16)
 	}
@@ -58,4 +65,28 @@ func minMax(x []int) (lo, hi int) {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return lo, hi
+}
+
+func TestParseCacheSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"32768K", 32 << 20, true},
+		{"2M", 2 << 20, true},
+		{"1G", 1 << 30, true},
+		{"512", 512, true},
+		{"", 0, false},
+		{"K", 0, false},
+		{"-4K", 0, false},
+		{"12Q", 0, false},
+	} {
+		if got, ok := parseCacheSize(c.in); got != c.want || ok != c.ok {
+			t.Errorf("parseCacheSize(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if llc := lastLevelCache(); llc <= 0 || llc > maxLastLevelCache {
+		t.Errorf("lastLevelCache() = %d, want in (0, %d]", llc, maxLastLevelCache)
+	}
 }
