@@ -117,7 +117,7 @@ func TestReadmeTraffic(t *testing.T) {
 // TestReadmeRealHPLTables checks the README's two tables of predictions
 // against real HPL (Calibration section) against the data they come from,
 // validation/testdata/realhpl/vm-2026-11-26 (one HPL.dat of 72 runs) and
-// vm-2026-11-26b (the 11 runs' own HPL.dat files): each cell's real median
+// vm-2026-11-26b, -c and -d (the 11 runs' own HPL.dat files): each cell's real median
 // and range, predicted time and error, recomputed from real_runs*.csv and
 // predicted.csv, so the README cannot state a figure the data does not hold.
 func TestReadmeRealHPLTables(t *testing.T) {
@@ -125,7 +125,7 @@ func TestReadmeRealHPLTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"validation/testdata/realhpl/vm-2026-11-26", "validation/testdata/realhpl/vm-2026-11-26b", "validation/testdata/realhpl/vm-2026-11-26c"} {
+	for _, dir := range []string{"validation/testdata/realhpl/vm-2026-11-26", "validation/testdata/realhpl/vm-2026-11-26b", "validation/testdata/realhpl/vm-2026-11-26c", "validation/testdata/realhpl/vm-2026-11-26d"} {
 		t.Run(filepath.Base(dir), func(t *testing.T) { checkRealHPLTables(t, string(readme), dir) })
 	}
 }
