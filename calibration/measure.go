@@ -19,7 +19,7 @@ type measurer struct {
 	a, b, c  []float64
 	piv      []int
 	sweep    []float64      // evictBytes of scratch written over before a dlaswp run
-	repeats  int            // timed runs per call, averaged
+	repeats  int            // timed runs per call; the sample is their median
 	onStep   func(lockStep) // if set, told each step of a lockstep round (tests)
 }
 
