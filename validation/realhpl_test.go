@@ -57,14 +57,14 @@ func parseHPLTable(out []byte) (map[hplTest]float64, error) {
 // TestPredictsRealHPL is issue 10's loop against a real HPL on this node:
 // Debian's hpcc (HPC Challenge 1.5, whose HPL is HPL's algorithm, on the
 // node's OpenBLAS and Open MPI) runs the tests of testdata/realhpl/hpccinf.txt
-// (1×2 grids, N = 4,000, NB 64 and 128, both broadcasts)
-// realRepeats times, one single-threaded rank per core, half before and half
-// after the README's commands — emu calibrate on the same HPL.dat, emu fit,
-// emu run — predict each test, which must lie within realTolerance of the
-// median real time. The log names the CPU, so a miss on another machine
-// says where it was made. It needs
-// hpcc and mpirun (.ci/run installs them) and a -tags cblas build (emu must
-// measure the BLAS hpcc uses); it is skipped without them, and with -short.
+// (1×2 grids, N = 4,000, NB 64 and 128, both broadcasts) realRepeats times,
+// one single-threaded rank per core; between the first and the second half of
+// those runs, the README's commands — emu calibrate on the same HPL.dat, emu
+// fit, emu run — predict each test, which must lie within realTolerance of
+// the median real time. The log names the CPU, so a miss on another machine
+// says where it was made. It needs hpcc and mpirun (.ci/run installs them)
+// and a -tags cblas build (emu must measure the BLAS hpcc uses); it is
+// skipped without them, and with -short.
 // Its grids are 1×2 only: on 2×1 grids hpcc's HPL (2.0) runs 4-7% slower
 // than HPL 2.3, whose algorithm emu ports (N = 4,000, NB = 128: 0.644 s
 // against xhpl 2.3's 0.598-0.605 s, which emu predicts to 0.1%), so a 2×1
