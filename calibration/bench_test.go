@@ -72,13 +72,11 @@ func BenchmarkLaswpSweep(b *testing.B) {
 	for _, swept := range []bool{false, true} {
 		for _, k := range []int{1000, 2000, 4000} {
 			b.Run(fmt.Sprintf("swept=%v/K=%d", swept, k), func(b *testing.B) {
-				if !swept {
-					saved := evictBytes
-					evictBytes = 0
-					defer func() { evictBytes = saved }()
-				}
 				c := Call{Kernel: kernels.Laswp, M: 64, N: 2000, K: k}
 				w := newMeasurer(be, kernels.WallClock, 1, 1)
+				if !swept {
+					w.evict = 0
+				}
 				w.reserve(Plan{Calls: []Call{c}}, []bool{false})
 				var timed time.Duration
 				for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // defaultLastLevelCache is assumed where the system does not say: larger
@@ -16,8 +17,11 @@ const defaultLastLevelCache = 64 << 20
 const maxLastLevelCache = 1 << 30
 
 // lastLevelCache returns the size in bytes of the largest data or unified
-// cache of CPU 0 as Linux's sysfs describes it, or defaultLastLevelCache.
-func lastLevelCache() int {
+// cache of CPU 0 as Linux's sysfs describes it, or defaultLastLevelCache;
+// sysfs is read once, when a measurer first needs it.
+var lastLevelCache = sync.OnceValue(readLastLevelCache)
+
+func readLastLevelCache() int {
 	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
 	best := 0
 	for _, d := range dirs {

@@ -18,7 +18,8 @@ type measurer struct {
 	pristine []float64 // pristineLen random values in [-1, 1) that operands are tiled from
 	a, b, c  []float64
 	piv      []int
-	sweep    []float64      // evictBytes of scratch written over before a dlaswp run
+	evict    int            // bytes of scratch written over before a dlaswp run
+	sweep    []float64      // that scratch
 	repeats  int            // timed runs per call; the sample is their median
 	onStep   func(lockStep) // if set, told each step of a lockstep round (tests)
 }
@@ -26,7 +27,8 @@ type measurer struct {
 // newMeasurer returns a measurer timing each call repeats times (at least
 // once) on one core of be (kernels.OneCore, as Timed mode runs calls).
 func newMeasurer(be kernels.Backend, clock kernels.Clock, repeats int, seed uint64) *measurer {
-	return &measurer{be: kernels.OneCore(be), clock: clock, repeats: max(1, repeats), rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+	return &measurer{be: kernels.OneCore(be), clock: clock, repeats: max(1, repeats), rng: rand.New(rand.NewPCG(seed, 0x5eed)),
+		evict: 2 * lastLevelCache()}
 }
 
 // reserve allocates, once, operand buffers as large as the largest call of
@@ -291,15 +293,12 @@ func (w *measurer) prepare(c Call) func() {
 	}
 }
 
-// evictBytes is how much scratch evictCaches writes: twice the last-level
-// cache, so that none of a dlaswp operand's lines survive in it.
-var evictBytes = 2 * lastLevelCache()
-
 // evictCaches writes one word of every cache line of a scratch buffer of
-// evictBytes, leaving the caches full of other, dirty lines, as HPL's
-// update leaves them before its next interchanges.
+// w.evict bytes (twice the last-level cache, so that none of a dlaswp
+// operand's lines survive in it), leaving the caches full of other, dirty
+// lines, as HPL's update leaves them before its next interchanges.
 func (w *measurer) evictCaches() {
-	n := evictBytes / 8
+	n := w.evict / 8
 	if cap(w.sweep) < n {
 		w.sweep = make([]float64, n)
 	}

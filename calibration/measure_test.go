@@ -36,8 +36,8 @@ func TestLaswpMeasuredAsHPLMakesIt(t *testing.T) {
 		if lo, hi := minMax(w.piv); len(w.piv) != 8 || lo < 0 || hi >= 3000 || hi < 16 {
 			t.Fatalf("pivots %v: want 8 rows in [0, 3000) reaching past the first 2M", w.piv)
 		}
-		if len(w.sweep) != evictBytes/8 || w.sweep[0] != float64(r+1) || w.sweep[len(w.sweep)-8] != float64(r+1) {
-			t.Fatalf("run %d: the caches were not swept before it (%d-word scratch, want %d written %d times)", r, len(w.sweep), evictBytes/8, r+1)
+		if len(w.sweep) != w.evict/8 || w.evict != 2*lastLevelCache() || w.sweep[0] != float64(r+1) || w.sweep[len(w.sweep)-8] != float64(r+1) {
+			t.Fatalf("run %d: the caches were not swept before it (%d-word scratch, want %d written %d times)", r, len(w.sweep), 2*lastLevelCache()/8, r+1)
 		}
 		pivots = append(pivots, slices.Clone(w.piv))
 		run()
