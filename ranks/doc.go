@@ -32,6 +32,16 @@
 // cost) while no other rank is ready and nothing is due before it wakes
 // just moves the clock (emu.Engine.Skip) — same trace, no queue traffic.
 //
+// Runs of neighbour exchanges (Comm.Exchanges: Issend, Recv, Wait per
+// step; Comm.SendRecvs: Irecv, Send, Wait) run as tasks (task.go): the rank
+// parks its coroutine once, and the scheduler advances the exchanges in the
+// rank's turns — when it pops the rank from the ready queue, exactly where
+// it would have resumed the coroutine — so the same operations happen at
+// the same instants in the same order, without a context switch or a touch
+// of the rank's stack per message. At 6,006 ranks that hand-off was half of
+// a message's cache misses (TestTasksMatchBlockingCalls checks the
+// equivalence event by event).
+//
 // # SimGrid's order
 //
 // Config.WakeOrder = WakeSimGrid makes an instant run as in SimGrid 3.32, where it

@@ -33,6 +33,7 @@ type Rank struct {
 	state     uint8
 	rang      bool  // the sleep timer fired
 	parked    bool  // in World.pollers
+	native    bool  // blocked in a task the scheduler advances (task.go)
 	callDepth int32 // MPI calls open (mpiEnter): a collective's point-to-point calls nest
 	owed      int32 // simcalls whose turn the rank has not yet given up (WakeSimGrid)
 	// The rank's coroutine (iter.Pull): the driver resumes it, it yields
@@ -58,9 +59,13 @@ type Rank struct {
 
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
 
-	spins  int      // consecutive failed free polls at time spinAt
-	spinAt float64  // s
-	_      [24]byte // to 256 bytes: the 240-byte size class is not 64-byte aligned
+	spins  int     // consecutive failed free polls at time spinAt
+	spinAt float64 // s
+	// The task the scheduler advances in the rank's turns (task.go), and
+	// the request it waits for: in what was padding to 256 bytes (the
+	// 240-byte size class is not 64-byte aligned).
+	task   task
+	waitOn *Request
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero

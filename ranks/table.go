@@ -44,6 +44,20 @@ func ConstTable(v float64) Table { return Table{constant: v, hasConstant: true} 
 // IsZero reports whether t is the zero Table (no chunk, no constant).
 func (t Table) IsZero() bool { return len(t.chunks) == 0 && !t.hasConstant }
 
+// alwaysZero reports whether t is 0 for every size (the zero Table as an
+// overhead, or one whose every chunk is 0).
+func (t Table) alwaysZero() bool {
+	if t.hasConstant {
+		return t.constant == 0
+	}
+	for _, c := range t.chunks {
+		if c.offset != 0 || c.perByte != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Value returns the table's value for a message of size bytes, or def when
 // the size falls below every chunk (or the table is empty).
 func (t Table) Value(size int, def float64) float64 {

@@ -47,6 +47,9 @@ type World struct {
 	simgrid bool
 	waitSeq uint64
 	noSkip  bool // tests: always take the timer path in Rank.sleep
+	// tasksInline: a task's posts could block (task.go), so tasks run on
+	// their rank's coroutine.
+	tasksInline bool
 
 	// The run's error: set by the coroutine holding the baton, read by Run
 	// after the driver closed its done channel (which orders the accesses).
@@ -120,17 +123,18 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		}
 	}
 	w := &World{
-		cfg:     cfg,
-		topo:    topo,
-		links:   topo.Links(),
-		place:   append([]int(nil), placement...),
-		seed:    seed,
-		eng:     eng,
-		sched:   sc,
-		routes:  make(map[uint64]*path),
-		simgrid: cfg.WakeOrder == WakeSimGrid,
-		splits:  make(map[splitKey]*splitRound),
-		iprobeN: 1, testN: 1, testanyN: 1,
+		cfg:         cfg,
+		topo:        topo,
+		links:       topo.Links(),
+		place:       append([]int(nil), placement...),
+		seed:        seed,
+		eng:         eng,
+		sched:       sc,
+		routes:      make(map[uint64]*path),
+		simgrid:     cfg.WakeOrder == WakeSimGrid,
+		tasksInline: tasksInline(&cfg),
+		splits:      make(map[splitKey]*splitRound),
+		iprobeN:     1, testN: 1, testanyN: 1,
 	}
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))
@@ -298,6 +302,9 @@ func (w *World) schedule(r *Rank) {
 			next.state = stateRunning
 			if next == r {
 				return
+			}
+			if next.native && next.advance() {
+				continue // its task waits again: its coroutine stays parked
 			}
 			w.next = next
 			if r.state == stateFinished {

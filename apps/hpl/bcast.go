@@ -1,5 +1,7 @@
 package hpl
 
+import "github.com/emu-hpc/emu/ranks"
+
 // Panel broadcast along process rows (hpl.md §6): HPL_binit / HPL_bcast /
 // HPL_bwait. Each process row broadcasts its own payload, len(r) doubles:
 // [L2 (ml2×jb) | L1 (jb²) | DPIV (jb) | DINFO (1)], from root pcol.
@@ -270,15 +272,6 @@ func (pn *panel) bcastLong(modified bool) {
 		}
 	}
 	cnt := max(L/G, 1)
-	piece := func(x int) (int, int) { // [start, end) of piece x, clamped
-		st := x * cnt
-		e := st + cnt
-		if x == G-1 {
-			e = L
-		}
-		st, e = min(st, L), min(e, L)
-		return st, max(e, st)
-	}
 	// spread: binomial scatter of contiguous pieces, synchronous sends
 	ip2 := pow2floor(max(G-1, 1))
 	mask := 2*ip2 - 1
@@ -315,23 +308,53 @@ func (pn *panel) bcastLong(modified bool) {
 			idx += ip2
 		}
 	}
-	// roll: G−1 neighbour exchanges
-	prev, next := toRank(modSub(v, 1, G)), toRank(modAdd(v, 1, G))
-	for k := 0; k < G-1; k++ {
-		l := k >> 1
-		var sp, rp, partner int
-		if (v+k)&1 != 0 {
-			sp, rp, partner = modAdd(v, l, G), modSub(v, l+1, G), prev
-		} else {
-			sp, rp, partner = modSub(v, l, G), modAdd(v, l+1, G), next
-		}
-		ss, se := piece(sp)
-		rs, re := piece(rp)
-		w := c.issend(partner, pn.msgid, (se-ss)*bytesPerDouble, b.slice(ss, se))
-		data := c.recv(partner, pn.msgid)
-		if re > rs {
-			b.store(rs, data)
-		}
-		w.wait()
+	// roll: G−1 neighbour exchanges, run as a task (ranks.Comm.Exchanges):
+	// at 6,006 ranks, resuming each rank's coroutine for each of them
+	// cost more than the messages themselves.
+	c.exchanges(G-1, pn.msgid, &roll{v: v, g: G, cnt: cnt, b: b,
+		prev: toRank(modSub(v, 1, G)), next: toRank(modAdd(v, 1, G))})
+}
+
+// roll is the long broadcast's roll on one rank (hpl.md §6.5): at step k
+// the rank sends a piece it has to one neighbour in the spread/roll group
+// and receives the piece that neighbour has, alternating direction.
+type roll struct {
+	v, g, cnt  int // virtual id in the group, group size, doubles a piece
+	prev, next int // row-communicator ranks of the neighbours
+	b          *payload
+}
+
+// piece is [start, end) of piece x, clamped to the payload.
+func (x *roll) piece(p int) (int, int) {
+	L := x.b.n
+	st := p * x.cnt
+	e := st + x.cnt
+	if p == x.g-1 {
+		e = L
+	}
+	st, e = min(st, L), min(e, L)
+	return st, max(e, st)
+}
+
+// sides returns the piece step k sends, the piece it receives, and the
+// partner.
+func (x *roll) sides(k int) (sp, rp, partner int) {
+	l := k >> 1
+	if (x.v+k)&1 != 0 {
+		return modAdd(x.v, l, x.g), modSub(x.v, l+1, x.g), x.prev
+	}
+	return modSub(x.v, l, x.g), modAdd(x.v, l+1, x.g), x.next
+}
+
+func (x *roll) Exchange(k int) (int, ranks.Msg, int) {
+	sp, _, partner := x.sides(k)
+	ss, se := x.piece(sp)
+	return partner, ranks.Msg{Bytes: (se - ss) * bytesPerDouble, Data: x.b.slice(ss, se)}, partner
+}
+
+func (x *roll) Received(k int, m ranks.Msg) {
+	_, rp, _ := x.sides(k)
+	if rs, re := x.piece(rp); re > rs {
+		x.b.store(rs, m.Data)
 	}
 }

@@ -1,5 +1,7 @@
 package hpl
 
+import "github.com/emu-hpc/emu/ranks"
+
 // commPort is the slice of MPI the port uses: point-to-point only, as HPL (hpl.md §0).
 // Sizes are bytes on the wire; data is the real payload (real mode) or just the
 // values that steer control flow (model mode), possibly nil. A receiver gets its
@@ -15,6 +17,12 @@ type commPort interface {
 	issend(dst, tag, bytes int, data []float64) waiter
 	iprobe(src, tag int) bool
 	probe(src, tag int) // block until a matching message is posted (a spin of iprobes)
+	// exchanges makes n synchronous neighbour exchanges (ranks.Comm.Exchanges:
+	// per step, Issend, Recv, Wait).
+	exchanges(n, tag int, ex ranks.Exchanger)
+	// sendRecvs makes n HPL_sdrv exchanges (ranks.Comm.SendRecvs: per step,
+	// Irecv, Send, Wait).
+	sendRecvs(n, tag int, ex ranks.Exchanger)
 }
 
 // waiter is a pending non-blocking operation.

@@ -1,6 +1,10 @@
 package hpl
 
-import "math"
+import (
+	"math"
+
+	"github.com/emu-hpc/emu/ranks"
+)
 
 // The pivot search of one panel column: HPL_dlocmax, HPL_pdmxswp and
 // HPL_dlocswpN/T (hpl.md §5.3, §5.4). WORK is [header(4) | pivot row(n0) |
@@ -132,23 +136,10 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 		}
 	}
 	if dist < ip2 {
-		for k, ipow := 0, 1; k < hdim; k, ipow = k+1, ipow<<1 {
-			scnt, rcnt := cntA, cntA
-			if dist>>(k+1) == 0 {
-				if dist>>k == 0 {
-					scnt, rcnt = cntB, cntA
-				} else {
-					scnt, rcnt = cntA, cntB
-				}
-			}
-			partner := dist ^ ipow
-			in := sdrv(c, peer(partner), scnt, payload(scnt), rcnt, tagPfact)
-			if wins(in, work) {
-				take(in, min(rcnt, len(in)))
-			} else if rcnt == cntB && s.real {
-				copy(a0, in[cntA:cntB])
-			}
-		}
+		// The hypercube's hdim exchanges, as a task (ranks.Comm.SendRecvs):
+		// each is HPL_sdrv's, both counts positive.
+		c.sendRecvs(hdim, tagPfact, &pivotExchange{dist: dist, icur: icur, p: P,
+			cntA: cntA, cntB: cntB, work: work, a0: a0, real: s.real})
 	} else if size > 1 {
 		// binomial broadcast of the current row among the ranks ≥ ip2
 		root := modAdd(icur, ip2, P)
@@ -186,6 +177,48 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 	pn.dpiv[jj] = work[2]
 	if s.rec != nil && g.myrow == icur {
 		s.rec.set(pn.ia+jj, int(work[2]))
+	}
+}
+
+// pivotExchange is the hypercube part of HPL_pdmxswp on one rank: at step k
+// the rank swaps candidates with the rank at distance 2^k (from the current
+// row's owner), and the two ranks nearest the owner also carry the current
+// row.
+type pivotExchange struct {
+	dist, icur, p int // distance from the owner of the current row, its row, P
+	cntA, cntB    int // doubles: header + pivot row; + current row
+	work, a0      []float64
+	real          bool
+}
+
+// counts returns what step k sends and receives, in doubles.
+func (x *pivotExchange) counts(k int) (scnt, rcnt int) {
+	if x.dist>>(k+1) == 0 {
+		if x.dist>>k == 0 {
+			return x.cntB, x.cntA
+		}
+		return x.cntA, x.cntB
+	}
+	return x.cntA, x.cntA
+}
+
+func (x *pivotExchange) Exchange(k int) (int, ranks.Msg, int) {
+	scnt, _ := x.counts(k)
+	partner := modAdd(x.dist^(1<<k), x.icur, x.p)
+	data := x.work[:4] // model mode: the header
+	if x.real {
+		data = x.work[:scnt]
+	}
+	return partner, ranks.Msg{Bytes: scnt * bytesPerDouble, Data: data}, partner
+}
+
+func (x *pivotExchange) Received(k int, m ranks.Msg) {
+	_, rcnt := x.counts(k)
+	in := m.Data
+	if wins(in, x.work) {
+		copy(x.work[:min(rcnt, len(in))], in)
+	} else if rcnt == x.cntB && x.real {
+		copy(x.a0, in[x.cntA:x.cntB])
 	}
 }
 

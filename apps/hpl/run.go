@@ -91,6 +91,12 @@ func (a rankComm) iprobe(src, tag int) bool {
 	return ok
 }
 func (a rankComm) probe(src, tag int) { a.c.Probe(src, tag) }
+func (a rankComm) exchanges(n, tag int, ex ranks.Exchanger) {
+	a.c.Exchanges(n, tag, ex)
+}
+func (a rankComm) sendRecvs(n, tag int, ex ranks.Exchanger) {
+	a.c.SendRecvs(n, tag, ex)
+}
 
 type rankReq struct{ q *ranks.Request }
 

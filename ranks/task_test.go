@@ -1,0 +1,173 @@
+package ranks
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/fluid"
+)
+
+// ringRoll is HPL's long-broadcast roll as an Exchanger: at step k a rank
+// swaps a piece with its ring neighbour, alternating direction.
+type ringRoll struct {
+	me, n int
+	sizes []int // bytes sent at each step
+	got   []float64
+}
+
+func (x *ringRoll) partner(k int) int {
+	if (x.me+k)&1 != 0 {
+		return (x.me + x.n - 1) % x.n
+	}
+	return (x.me + 1) % x.n
+}
+
+func (x *ringRoll) Exchange(k int) (int, Msg, int) {
+	p := x.partner(k)
+	return p, Msg{Bytes: x.sizes[k], Data: []float64{float64(x.me*1000 + k)}}, p
+}
+
+func (x *ringRoll) Received(k int, m Msg) { x.got = append(x.got, m.Data...) }
+
+// cube is a hypercube exchange (HPL's pivot search) among the first 2^d ranks.
+type cube struct {
+	ringRoll
+}
+
+func (x *cube) Exchange(k int) (int, Msg, int) {
+	p := x.me ^ (1 << k)
+	return p, Msg{Bytes: x.sizes[k], Data: []float64{float64(x.me*1000 + k)}}, p
+}
+
+// TestTasksMatchBlockingCalls runs random programs of rolls (Exchanges) and
+// hypercube exchanges (SendRecvs), with compute between them, once as tasks
+// and once written out as the blocking calls they stand for, on random
+// topologies, models and wake orders, and wants the same hook events in the
+// same order at the same times, the same data received and the same end,
+// to the bit. Tasks run without the rank's coroutine only where their posts
+// cannot block; the cases with overheads or SimGrid's wake order check the
+// inline path.
+func TestTasksMatchBlockingCalls(t *testing.T) {
+	for seed := uint64(1); seed <= 80; seed++ {
+		task, task2 := runTaskProgram(t, seed, true), runTaskProgram(t, seed, false)
+		if task != task2 {
+			a, b := strings.Split(task, "\n"), strings.Split(task2, "\n")
+			for i := range min(len(a), len(b)) {
+				if a[i] != b[i] {
+					t.Fatalf("seed %d: first difference at event %d:\n tasks:    %s\n blocking: %s", seed, i, a[i], b[i])
+				}
+			}
+			t.Fatalf("seed %d: %d events as tasks, %d as blocking calls", seed, len(a), len(b))
+		}
+	}
+}
+
+func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	n := 2 + rng.IntN(30)
+	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
+	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO}[rng.IntN(2)]
+	switch seed % 8 {
+	case 0:
+		cfg.WakeOrder = WakeSimGrid
+	case 4:
+		cfg.IsendOverhead = ConstTable(2e-6)
+		cfg.RecvOverhead = ConstTable(1e-6)
+	}
+	var topo fluid.Topology = newCrossbar(n, 1e9, 1e-6)
+	if rng.IntN(2) == 0 {
+		ft, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{4, (n + 3) / 4}, Up: []int{1, 2}, Parallel: []int{1, 1},
+			Link: fluid.LinkSpec{Bandwidth: 1e9, Latency: 1e-6}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo = ft
+	}
+	sizes := []int{8, 4000, 70000, 1 << 20}
+	type phase struct {
+		roll    bool
+		steps   int
+		sizes   [][]int // per rank, per step
+		compute []float64
+	}
+	phases := make([]phase, 1+rng.IntN(4))
+	ip2 := 1
+	for ip2*2 <= n {
+		ip2 *= 2
+	}
+	for i := range phases {
+		p := &phases[i]
+		p.roll = rng.IntN(2) == 0
+		if p.roll {
+			p.steps = n - 1
+		} else {
+			for d := 1; d < ip2; d *= 2 {
+				p.steps++
+			}
+		}
+		for range n {
+			var s []int
+			for range p.steps {
+				s = append(s, sizes[rng.IntN(len(sizes))])
+			}
+			p.sizes = append(p.sizes, s)
+			p.compute = append(p.compute, float64(rng.IntN(3))*1e-6)
+		}
+	}
+	w, err := NewWorld(cfg, topo, identity(n), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	w.AddHook(func(e *Event) {
+		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
+	})
+	got := make([][]float64, n)
+	err = w.Run(func(r *Rank) {
+		c := r.World()
+		me := c.Rank()
+		for _, p := range phases {
+			r.Compute(p.compute[me], "work")
+			x := &ringRoll{me: me, n: n, sizes: p.sizes[me]}
+			switch {
+			case p.roll && tasks:
+				c.Exchanges(p.steps, 3, x)
+			case p.roll:
+				for k := range p.steps {
+					dst, m, src := x.Exchange(k)
+					s := c.Issend(dst, 3, m)
+					in, _ := c.Recv(src, 3)
+					x.Received(k, in)
+					s.Wait()
+					s.Free()
+				}
+			case me >= ip2:
+			case tasks:
+				y := &cube{*x}
+				c.SendRecvs(p.steps, 5, y)
+				got[me] = append(got[me], y.got...)
+				continue
+			default:
+				y := &cube{*x}
+				for k := range p.steps {
+					dst, m, src := y.Exchange(k)
+					q := c.Irecv(src, 5)
+					c.Send(dst, 5, m)
+					in, _ := q.Wait()
+					q.Free()
+					y.Received(k, in)
+				}
+				got[me] = append(got[me], y.got...)
+				continue
+			}
+			got[me] = append(got[me], x.got...)
+		}
+	})
+	if err != nil {
+		t.Fatalf("seed %d (tasks %v): %v", seed, tasks, err)
+	}
+	fmt.Fprintf(&b, "end %.17g\nreceived %v\n", w.End(), got)
+	return b.String()
+}
