@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"fmt"
 	"iter"
 	"runtime"
 	"syscall"
@@ -213,6 +214,78 @@ func BenchmarkBaselineCoroSwitch(b *testing.B) {
 		next()
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(2*b.N), "cpu-ns/switch")
+}
+
+// BenchmarkRollScale weighs what scale costs a message: the same roll
+// (Issend, Recv, Wait with alternating ring neighbours, 4 MiB, SMPI's
+// model, on examples/stampede.toml's 6,006-host fat tree) and the same
+// 288,288 messages, made by 1 row of 78 ranks (3,696 steps each) or by 77
+// rows, 6,006 ranks (48 steps), written as the blocking calls ("calls") or
+// as a task (Comm.Exchanges, "task"). It reports CPU per message, building
+// the World included. Among 6,006 ranks every rank's state is evicted
+// before it runs again; a task spares the rank's coroutine and stack.
+//
+//	go test -run XXX -bench RollScale -benchtime 3x ./ranks
+//
+// Its last-level cache misses, as a task or not (2026-11-26: 11.3 M data
+// misses with the calls, 2.0 M as a task, the whole process):
+//
+//	go test -c ./ranks && GOGC=off valgrind --tool=cachegrind --cache-sim=yes \
+//	    --D1=32768,8,64 --LL=16777216,16,64 ./ranks.test -test.run XXX \
+//	    -test.bench 'RollScale/ranks6006/task$' -test.benchtime 1x -test.cpu 1
+func BenchmarkRollScale(b *testing.B) {
+	const Q, total = 78, 3696
+	for _, rows := range []int{1, 77} {
+		for _, asTask := range []bool{false, true} {
+			name := fmt.Sprintf("ranks%d/calls", rows*Q)
+			if asTask {
+				name = fmt.Sprintf("ranks%d/task", rows*Q)
+			}
+			b.Run(name, func(b *testing.B) {
+				steps := total / rows
+				fc, err := fluid.ParseFatTreeParams("2;22,273;1,8;1,1")
+				if err != nil {
+					b.Fatal(err)
+				}
+				fc.Link = fluid.LinkSpec{Bandwidth: 7e9, Latency: 1e-6}
+				topo, err := fluid.NewFatTree(fc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cfg, _ := Preset("smpi")
+				cpu0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					w, err := NewWorld(cfg, topo, identity(rows*Q), 1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					err = w.Run(func(r *Rank) {
+						row := r.World().Split(r.ID()/Q, r.ID())
+						x := &ringRoll{me: row.Rank(), n: Q, sizes: make([]int, steps)}
+						for k := range x.sizes {
+							x.sizes[k] = 4 << 20
+						}
+						if asTask {
+							row.Exchanges(steps, 7, x)
+							return
+						}
+						for k := range steps {
+							dst, m, src := x.Exchange(k)
+							s := row.Issend(dst, 7, m)
+							in, _ := row.Recv(src, 7)
+							x.Received(k, in)
+							s.Wait()
+							s.Free()
+						}
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*rows*Q*steps), "cpu-ns/message")
+			})
+		}
+	}
 }
 
 // BenchmarkStampedeRoll is the long broadcast's roll of
