@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -170,4 +171,52 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 	}
 	fmt.Fprintf(&b, "end %.17g\nreceived %v\n", w.End(), got)
 	return b.String()
+}
+
+// panicky panics when it receives its last step's message.
+type panicky struct{ ringRoll }
+
+func (x *panicky) Received(k int, m Msg) {
+	if k == len(x.sizes)-1 {
+		panic("bad piece")
+	}
+}
+
+// TestTaskErrorsNameTheirRank: a deadlock inside a task reports the rank
+// blocked in it, under the task's call, waiting for its partner; a panic in
+// an Exchanger's method is reported as the panic of the task's rank, even
+// when another rank's scheduling loop was advancing the task.
+func TestTaskErrorsNameTheirRank(t *testing.T) {
+	w, err := NewWorld(preset(t, "cm02"), newCrossbar(3, 1e9, 1e-6), identity(3), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Run(func(r *Rank) {
+		if r.ID() == 0 { // rank 1 never answers
+			r.World().Exchanges(2, 1, &ringRoll{me: 0, n: 2, sizes: []int{8, 8}})
+		}
+	})
+	var d *DeadlockError
+	if !errors.As(err, &d) || len(d.Blocked) != 1 || d.Blocked[0] != (BlockedRank{Rank: 0, Call: "Exchanges", Peer: 1, Tag: 1}) {
+		t.Errorf("deadlock in a task: got %v, want rank 0 blocked in Exchanges on rank 1, tag 1", err)
+	}
+
+	for _, n := range []int{2, 8} {
+		w, err := NewWorld(preset(t, "cm02"), newCrossbar(n, 1e9, 1e-6), identity(n), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = w.Run(func(r *Rank) {
+			c := r.World()
+			var x Exchanger = &ringRoll{me: c.Rank(), n: n, sizes: make([]int, n-1)}
+			if c.Rank() == n-1 {
+				x = &panicky{ringRoll{me: c.Rank(), n: n, sizes: make([]int, n-1)}}
+			}
+			c.Exchanges(n-1, 1, x)
+		})
+		var p *PanicError
+		if !errors.As(err, &p) || p.Rank != n-1 || p.Value != "bad piece" {
+			t.Errorf("%d ranks, a panic in rank %d's task: got %v", n, n-1, err)
+		}
+	}
 }

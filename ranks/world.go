@@ -63,7 +63,10 @@ type sched struct {
 	live    int        // ranks whose main has not returned
 	running *Rank      // the rank holding the baton
 	next    *Rank      // the rank the driver resumes next
-	worlds  []*World   // the Worlds that run (for a Machine, those whose Run was called)
+	// advancing is the rank whose task the holder of the baton is
+	// advancing (task.go), nil otherwise.
+	advancing *Rank
+	worlds    []*World // the Worlds that run (for a Machine, those whose Run was called)
 
 	// End of the run: set by the coroutine holding the baton, read after
 	// the driver closed its done channel (which orders the accesses).
@@ -264,7 +267,11 @@ func (w *World) body(r *Rank) iter.Seq[struct{}] {
 				// panic, or main called runtime.Goexit (t.FailNow does).
 				if w.err == nil {
 					if v != nil {
-						w.err = &PanicError{Rank: r.id, Value: v, Stack: string(debug.Stack())}
+						who := r.id
+						if a := w.advancing; a != nil {
+							who = a.id // in that rank's task, advanced from r's scheduling loop
+						}
+						w.err = &PanicError{Rank: who, Value: v, Stack: string(debug.Stack())}
 					} else {
 						w.err = &PanicError{Rank: r.id, Value: "runtime.Goexit called by the application"}
 					}
@@ -303,8 +310,13 @@ func (w *World) schedule(r *Rank) {
 			if next == r {
 				return
 			}
-			if next.native && next.advance() {
-				continue // its task waits again: its coroutine stays parked
+			if next.native {
+				w.advancing = next // a panic in its task is its own (body)
+				again := next.advance()
+				w.advancing = nil
+				if again {
+					continue // its task waits again: its coroutine stays parked
+				}
 			}
 			w.next = next
 			if r.state == stateFinished {
