@@ -261,16 +261,16 @@ func BenchmarkRollScale(b *testing.B) {
 					}
 					err = w.Run(func(r *Rank) {
 						row := r.World().Split(r.ID()/Q, r.ID())
-						x := &ringRoll{me: row.Rank(), n: Q, sizes: make([]int, steps)}
-						for k := range x.sizes {
-							x.sizes[k] = 4 << 20
+						x := &ringRoll{me: row.Rank(), n: Q, pieces: make([]int, Q)}
+						for p := range x.pieces {
+							x.pieces[p] = 4 << 20
 						}
 						if asTask {
 							row.Exchanges(steps, 7, x)
 							return
 						}
 						for k := range steps {
-							dst, m, src := x.Exchange(k)
+							dst, m, src := x.Exchange(k) // every piece non-empty: both sides
 							s := row.Issend(dst, 7, m)
 							in, _ := row.Recv(src, 7)
 							x.Received(k, in)

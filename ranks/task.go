@@ -84,15 +84,20 @@ func tasksInline(cfg *Config) bool {
 		!cfg.IsendOverhead.alwaysZero() || !cfg.RecvOverhead.alwaysZero()
 }
 
-// Exchanger says what each step of Comm.Exchanges sends and receives.
+// Exchanger says what each step of Comm.Exchanges or Comm.SendRecvs
+// sends and receives.
 type Exchanger interface {
-	// Exchange returns step k's synchronous send (m to dst) and the rank
-	// its receive takes from (src), both in the communicator.
+	// Exchange returns step k's send (m to dst) and the rank its receive
+	// takes from (src), both in the communicator. Nobody as dst or src
+	// leaves that side out of the step (HPL_sdrv's count ≤ 0).
 	Exchange(k int) (dst int, m Msg, src int)
-	// Received hands over step k's received message, before the wait on
-	// the step's send.
+	// Received hands over step k's received message (not called for a
+	// step without a receive).
 	Received(k int, m Msg)
 }
+
+// Nobody, as an Exchanger step's dst or src, leaves that side out.
+const Nobody = -3
 
 // Exchanges makes n neighbour exchanges on c with tag, each step k being
 //
@@ -102,6 +107,8 @@ type Exchanger interface {
 //	s.Wait()
 //	s.Free()
 //
+// (the Issend, Wait and Free left out when dst is Nobody, the Recv and
+// Received when src is)
 // — the same calls, hooks and times — but run as a task: the scheduler
 // advances it in the rank's turns without resuming the rank's coroutine
 // (see task). A ring allgather's roll (HPL's long broadcasts) is this.
@@ -122,6 +129,8 @@ func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 //	got, _ := q.Wait()
 //	q.Free()
 //	ex.Received(k, got)
+//
+// (the Send left out when dst is Nobody, the rest when src is).
 func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	checkUserTag("SendRecvs", tag)
 	if n > 0 {
@@ -136,7 +145,7 @@ type exchanges struct {
 	ex     Exchanger
 	sync   bool
 	k      int
-	phase  uint8 // what the step k waits for: 0 nothing yet (post), then 1, 2 (see step)
+	phase  uint8 // step k: 0 to post, 1 waiting for its first request, 2 for its second
 	send   *Request
 	recv   *Request
 }
@@ -144,60 +153,78 @@ type exchanges struct {
 func (x *exchanges) step() *Request {
 	c, r := x.c, x.c.r
 	for {
-		switch {
-		case x.phase == 0:
+		switch x.phase {
+		case 0: // post step k; wait for its first blocking side
 			if x.k == x.n {
 				return nil
 			}
 			dst, m, src := x.ex.Exchange(x.k)
+			x.send, x.recv = nil, nil
 			x.phase = 1
-			if x.sync { // Issend; Recv's post, then its wait
-				r.mpiEnter("MPI_Issend")
-				x.send = c.post(dst, x.tag, m, false, true)
-				r.mpiExit("MPI_Issend")
-				r.mpiEnter("MPI_Recv")
+			if x.sync { // Issend, then Recv's post and its wait
+				if dst != Nobody {
+					r.mpiEnter("MPI_Issend")
+					x.send = c.post(dst, x.tag, m, false, true)
+					r.mpiExit("MPI_Issend")
+				}
+				if src != Nobody {
+					r.mpiEnter("MPI_Recv")
+					x.recv = c.irecv(src, x.tag)
+					return x.recv
+				}
+				continue
+			}
+			// Irecv, then Send's post and its wait
+			if src != Nobody {
+				r.mpiEnter("MPI_Irecv")
 				x.recv = c.irecv(src, x.tag)
+				r.mpiExit("MPI_Irecv")
+			}
+			if dst != Nobody {
+				r.mpiEnter("MPI_Send")
+				x.send = c.isend(dst, x.tag, m, true)
+				return x.send
+			}
+		case 1: // the first wait is over; the second begins
+			x.phase = 2
+			if x.sync {
+				if q := x.recv; q != nil { // the Recv is over
+					q.payRecv()
+					m := q.msg
+					q.w.recycle(q)
+					r.mpiExit("MPI_Recv")
+					x.recv = nil
+					x.ex.Received(x.k, m)
+				}
+				if x.send != nil {
+					r.mpiEnter("MPI_Wait")
+					return x.send
+				}
+				continue
+			}
+			if x.send != nil { // the Send is over
+				x.send.w.release(x.send)
+				x.send = nil
+				r.mpiExit("MPI_Send")
+			}
+			if x.recv != nil {
+				r.mpiEnter("MPI_Wait")
 				return x.recv
 			}
-			// Irecv; Send's post, then its wait
-			r.mpiEnter("MPI_Irecv")
-			x.recv = c.irecv(src, x.tag)
-			r.mpiExit("MPI_Irecv")
-			r.mpiEnter("MPI_Send")
-			x.send = c.isend(dst, x.tag, m, true)
-			return x.send
-		case x.phase == 1 && x.sync: // the Recv is over; Wait on the Issend
-			q := x.recv
-			q.payRecv()
-			m := q.msg
-			q.w.recycle(q)
-			r.mpiExit("MPI_Recv")
-			x.recv = nil
-			x.ex.Received(x.k, m)
-			r.mpiEnter("MPI_Wait")
-			x.phase = 2
-			return x.send
-		case x.phase == 1: // the Send is over; Wait on the Irecv
-			x.send.w.release(x.send)
-			x.send = nil
-			r.mpiExit("MPI_Send")
-			r.mpiEnter("MPI_Wait")
-			x.phase = 2
-			return x.recv
-		case x.sync: // the Wait on the Issend is over
-			x.send.finish()
-			r.mpiExit("MPI_Wait")
-			x.send.Free()
-			x.send = nil
-			x.phase = 0
-			x.k++
-		default: // the Wait on the Irecv is over
-			q := x.recv
-			m, _ := q.finish()
-			r.mpiExit("MPI_Wait")
-			q.Free()
-			x.recv = nil
-			x.ex.Received(x.k, m)
+		default: // the second wait is over: the step is done
+			if x.sync && x.send != nil { // Wait on the Issend, then Free
+				x.send.finish()
+				r.mpiExit("MPI_Wait")
+				x.send.Free()
+			}
+			if !x.sync && x.recv != nil { // Wait on the Irecv, then Free
+				q := x.recv
+				m, _ := q.finish()
+				r.mpiExit("MPI_Wait")
+				q.Free()
+				x.ex.Received(x.k, m)
+			}
+			x.send, x.recv = nil, nil
 			x.phase = 0
 			x.k++
 		}

@@ -11,35 +11,50 @@ import (
 )
 
 // ringRoll is HPL's long-broadcast roll as an Exchanger: at step k a rank
-// swaps a piece with its ring neighbour, alternating direction.
+// swaps a piece with its ring neighbour, alternating direction. pieces[p]
+// is piece p's size in bytes; a piece of 0 bytes is not sent (Nobody), on
+// both sides.
 type ringRoll struct {
-	me, n int
-	sizes []int // bytes sent at each step
-	got   []float64
+	me, n  int
+	pieces []int
+	got    []float64
 }
 
-func (x *ringRoll) partner(k int) int {
+// sides returns the pieces step k sends and receives, and the partner.
+func (x *ringRoll) sides(k int) (sp, rp, partner int) {
+	l := k >> 1
 	if (x.me+k)&1 != 0 {
-		return (x.me + x.n - 1) % x.n
+		return (x.me + l) % x.n, ((x.me-l-1)%x.n + x.n) % x.n, (x.me + x.n - 1) % x.n
 	}
-	return (x.me + 1) % x.n
+	return ((x.me-l)%x.n + x.n) % x.n, (x.me + l + 1) % x.n, (x.me + 1) % x.n
 }
 
 func (x *ringRoll) Exchange(k int) (int, Msg, int) {
-	p := x.partner(k)
-	return p, Msg{Bytes: x.sizes[k], Data: []float64{float64(x.me*1000 + k)}}, p
+	sp, rp, p := x.sides(k)
+	dst, src := p, p
+	if x.pieces[sp] == 0 {
+		dst = Nobody
+	}
+	if x.pieces[rp] == 0 {
+		src = Nobody
+	}
+	return dst, Msg{Bytes: x.pieces[sp], Data: []float64{float64(x.me*1000 + k)}}, src
 }
 
 func (x *ringRoll) Received(k int, m Msg) { x.got = append(x.got, m.Data...) }
 
-// cube is a hypercube exchange (HPL's pivot search) among the first 2^d ranks.
+// cube is a hypercube exchange (HPL's pivot search) among the first 2^d
+// ranks: step k with the rank 2^k away, pieces[k] bytes each way (none if 0).
 type cube struct {
 	ringRoll
 }
 
 func (x *cube) Exchange(k int) (int, Msg, int) {
 	p := x.me ^ (1 << k)
-	return p, Msg{Bytes: x.sizes[k], Data: []float64{float64(x.me*1000 + k)}}, p
+	if x.pieces[k] == 0 {
+		return Nobody, Msg{}, Nobody
+	}
+	return p, Msg{Bytes: x.pieces[k], Data: []float64{float64(x.me*1000 + k)}}, p
 }
 
 // TestTasksMatchBlockingCalls runs random programs of rolls (Exchanges) and
@@ -86,11 +101,11 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 		}
 		topo = ft
 	}
-	sizes := []int{8, 4000, 70000, 1 << 20}
+	sizes := []int{0, 8, 4000, 70000, 1 << 20}
 	type phase struct {
 		roll    bool
 		steps   int
-		sizes   [][]int // per rank, per step
+		pieces  []int // roll: per piece; cube: per step
 		compute []float64
 	}
 	phases := make([]phase, 1+rng.IntN(4))
@@ -109,11 +124,7 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 			}
 		}
 		for range n {
-			var s []int
-			for range p.steps {
-				s = append(s, sizes[rng.IntN(len(sizes))])
-			}
-			p.sizes = append(p.sizes, s)
+			p.pieces = append(p.pieces, sizes[rng.IntN(len(sizes))])
 			p.compute = append(p.compute, float64(rng.IntN(3))*1e-6)
 		}
 	}
@@ -131,18 +142,25 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 		me := c.Rank()
 		for _, p := range phases {
 			r.Compute(p.compute[me], "work")
-			x := &ringRoll{me: me, n: n, sizes: p.sizes[me]}
+			x := &ringRoll{me: me, n: n, pieces: p.pieces}
 			switch {
 			case p.roll && tasks:
 				c.Exchanges(p.steps, 3, x)
 			case p.roll:
 				for k := range p.steps {
 					dst, m, src := x.Exchange(k)
-					s := c.Issend(dst, 3, m)
-					in, _ := c.Recv(src, 3)
-					x.Received(k, in)
-					s.Wait()
-					s.Free()
+					var s *Request
+					if dst != Nobody {
+						s = c.Issend(dst, 3, m)
+					}
+					if src != Nobody {
+						in, _ := c.Recv(src, 3)
+						x.Received(k, in)
+					}
+					if s != nil {
+						s.Wait()
+						s.Free()
+					}
 				}
 			case me >= ip2:
 			case tasks:
@@ -154,11 +172,18 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 				y := &cube{*x}
 				for k := range p.steps {
 					dst, m, src := y.Exchange(k)
-					q := c.Irecv(src, 5)
-					c.Send(dst, 5, m)
-					in, _ := q.Wait()
-					q.Free()
-					y.Received(k, in)
+					var q *Request
+					if src != Nobody {
+						q = c.Irecv(src, 5)
+					}
+					if dst != Nobody {
+						c.Send(dst, 5, m)
+					}
+					if q != nil {
+						in, _ := q.Wait()
+						q.Free()
+						y.Received(k, in)
+					}
 				}
 				got[me] = append(got[me], y.got...)
 				continue
@@ -177,7 +202,7 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 type panicky struct{ ringRoll }
 
 func (x *panicky) Received(k int, m Msg) {
-	if k == len(x.sizes)-1 {
+	if k == x.n-2 {
 		panic("bad piece")
 	}
 }
@@ -193,7 +218,7 @@ func TestTaskErrorsNameTheirRank(t *testing.T) {
 	}
 	err = w.Run(func(r *Rank) {
 		if r.ID() == 0 { // rank 1 never answers
-			r.World().Exchanges(2, 1, &ringRoll{me: 0, n: 2, sizes: []int{8, 8}})
+			r.World().Exchanges(2, 1, &ringRoll{me: 0, n: 2, pieces: []int{8, 8}})
 		}
 	})
 	var d *DeadlockError
@@ -208,9 +233,13 @@ func TestTaskErrorsNameTheirRank(t *testing.T) {
 		}
 		err = w.Run(func(r *Rank) {
 			c := r.World()
-			var x Exchanger = &ringRoll{me: c.Rank(), n: n, sizes: make([]int, n-1)}
+			pieces := make([]int, n)
+			for i := range pieces {
+				pieces[i] = 8
+			}
+			var x Exchanger = &ringRoll{me: c.Rank(), n: n, pieces: pieces}
 			if c.Rank() == n-1 {
-				x = &panicky{ringRoll{me: c.Rank(), n: n, sizes: make([]int, n-1)}}
+				x = &panicky{ringRoll{me: c.Rank(), n: n, pieces: pieces}}
 			}
 			c.Exchanges(n-1, 1, x)
 		})

@@ -13,6 +13,16 @@ func (p *prober) poll() {
 	}
 }
 
+// idle reports whether polling has nothing left to drive (no pending
+// broadcast, or one already done), marking it done as the next poll would:
+// bcastStep returns true at once for such a broadcast, doing nothing.
+func (p *prober) idle() bool {
+	if !p.done && (p.pb == nil || p.pb.s.g.q <= 1 || p.pb.bcst.done) {
+		p.done = true
+	}
+	return p.done
+}
+
 // spin polls until the broadcast is done.
 func (p *prober) spin() {
 	if !p.done {

@@ -1,5 +1,7 @@
 package hpl
 
+import "github.com/emu-hpc/emu/ranks"
+
 // swapSpreadRoll is HPL_pdlaswp01N/T, the spread-roll row swap over n columns
 // (hpl.md §7.3).
 func (pn *panel) swapSpreadRoll(pr *prober, n int) {
@@ -176,6 +178,12 @@ func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
 	P := g.p
 	my := ipmapm1[g.myrow]
 	prev, next := ipmap[modSub(my, 1, P)], ipmap[modAdd(my, 1, P)]
+	if pr.idle() {
+		// Nothing to drive between the steps: the P−1 exchanges run as a
+		// task (ranks.Comm.SendRecvs), as the long broadcast's roll does.
+		c.sendRecvs(P-1, tagPfact, &swapRoll{w: w, my: my, p: P, off: off, prev: prev, next: next})
+		return
+	}
 	for k := 0; k < P-1; k++ {
 		l := k >> 1
 		var si, ri, partner int
@@ -263,4 +271,47 @@ func (w swapCtx) equil(pr *prober, off, ipmap, ipmapm1 []int) {
 	for i := range P {
 		off[i], _ = target(i)
 	}
+}
+
+// swapRoll is HPL_rollN/T's exchanges on one rank as a ranks.Exchanger: at
+// step k the rank sends its piece of U rows to one neighbour and receives
+// that neighbour's, either side left out when its piece is empty.
+type swapRoll struct {
+	w          swapCtx
+	my, p      int   // position in the roll, P
+	off        []int // pieces' row offsets, P+1
+	prev, next int   // column-communicator ranks of the neighbours
+}
+
+// sides returns the pieces step k sends and receives, and the partner.
+func (x *swapRoll) sides(k int) (si, ri, partner int) {
+	l := k >> 1
+	if (x.my+k)&1 != 0 {
+		return modAdd(x.my, l, x.p), modSub(x.my, l+1, x.p), x.prev
+	}
+	return modSub(x.my, l, x.p), modAdd(x.my, l+1, x.p), x.next
+}
+
+func (x *swapRoll) Exchange(k int) (int, ranks.Msg, int) {
+	si, ri, partner := x.sides(k)
+	dst, src := partner, partner
+	sb, sl := x.off[si], x.off[si+1]-x.off[si]
+	var m ranks.Msg
+	if sl > 0 {
+		m.Bytes = sl * x.w.n * bytesPerDouble
+		if x.w.u != nil {
+			m.Data = x.w.packRows(sb, sl)
+		}
+	} else {
+		dst = ranks.Nobody
+	}
+	if x.off[ri+1]-x.off[ri] <= 0 {
+		src = ranks.Nobody
+	}
+	return dst, m, src
+}
+
+func (x *swapRoll) Received(k int, m ranks.Msg) {
+	_, ri, _ := x.sides(k)
+	x.w.unpackRows(x.off[ri], x.off[ri+1]-x.off[ri], m.Data)
 }
