@@ -107,11 +107,11 @@ const Nobody = -3
 //	s.Wait()
 //	s.Free()
 //
-// (the Issend, Wait and Free left out when dst is Nobody, the Recv and
-// Received when src is)
-// — the same calls, hooks and times — but run as a task: the scheduler
-// advances it in the rank's turns without resuming the rank's coroutine
-// (see task). A ring allgather's roll (HPL's long broadcasts) is this.
+// with the Issend, Wait and Free left out when dst is Nobody, the Recv and
+// Received when src is. It makes the same calls, with the same hooks and
+// times, but as a task: the scheduler advances it in the rank's turns
+// without resuming the rank's coroutine (see task). A ring allgather's
+// roll (HPL's long broadcasts) is this.
 // Exchanger's methods run in whichever goroutine advances the task: they
 // must not call into ranks.
 func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
