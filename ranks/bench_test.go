@@ -243,15 +243,7 @@ func BenchmarkRollScale(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				steps := total / rows
-				fc, err := fluid.ParseFatTreeParams("2;22,273;1,8;1,1")
-				if err != nil {
-					b.Fatal(err)
-				}
-				fc.Link = fluid.LinkSpec{Bandwidth: 7e9, Latency: 1e-6}
-				topo, err := fluid.NewFatTree(fc)
-				if err != nil {
-					b.Fatal(err)
-				}
+				topo := stampedeFatTree(b)
 				cfg, _ := Preset("smpi")
 				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
@@ -351,11 +343,8 @@ func BenchmarkStampedePivot(b *testing.B) {
 	})
 }
 
-// benchStampedeWorld runs body on 77×78 ranks of examples/stampede.toml's
-// fat tree under SMPI's model, a new World each op, with one hook counting
-// sends (as validation.BenchmarkStampedePanels has one), and reports the
-// sends per op.
-func benchStampedeWorld(b *testing.B, body func(*Rank)) {
+// stampedeFatTree is examples/stampede.toml's 6,006-host fat tree.
+func stampedeFatTree(b *testing.B) *fluid.FatTree {
 	fc, err := fluid.ParseFatTreeParams("2;22,273;1,8;1,1")
 	if err != nil {
 		b.Fatal(err)
@@ -365,6 +354,15 @@ func benchStampedeWorld(b *testing.B, body func(*Rank)) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return topo
+}
+
+// benchStampedeWorld runs body on 77×78 ranks of examples/stampede.toml's
+// fat tree under SMPI's model, a new World each op, with one hook counting
+// sends (as validation.BenchmarkStampedePanels has one), and reports the
+// sends per op.
+func benchStampedeWorld(b *testing.B, body func(*Rank)) {
+	topo := stampedeFatTree(b)
 	cfg, _ := Preset("smpi")
 	sends := 0
 	for i := 0; i < b.N; i++ {

@@ -336,15 +336,20 @@ func (x *roll) piece(p int) (int, int) {
 	return st, max(e, st)
 }
 
+// rollStep is step k of a roll (HPL_bcast's long roll, HPL_rollN/T) at
+// position my of n: the piece sent, the piece received, and the partner,
+// prev or next by the step's direction.
+func rollStep(my, k, n, prev, next int) (send, recv, partner int) {
+	l := k >> 1
+	if (my+k)&1 != 0 {
+		return modAdd(my, l, n), modSub(my, l+1, n), prev
+	}
+	return modSub(my, l, n), modAdd(my, l+1, n), next
+}
+
 // sides returns the piece step k sends, the piece it receives, and the
 // partner.
-func (x *roll) sides(k int) (sp, rp, partner int) {
-	l := k >> 1
-	if (x.v+k)&1 != 0 {
-		return modAdd(x.v, l, x.g), modSub(x.v, l+1, x.g), x.prev
-	}
-	return modSub(x.v, l, x.g), modAdd(x.v, l+1, x.g), x.next
-}
+func (x *roll) sides(k int) (sp, rp, partner int) { return rollStep(x.v, k, x.g, x.prev, x.next) }
 
 func (x *roll) Exchange(k int) (int, ranks.Msg, int) {
 	sp, _, partner := x.sides(k)

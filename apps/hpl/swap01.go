@@ -185,13 +185,7 @@ func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
 		return
 	}
 	for k := 0; k < P-1; k++ {
-		l := k >> 1
-		var si, ri, partner int
-		if (my+k)&1 != 0 {
-			si, ri, partner = modAdd(my, l, P), modSub(my, l+1, P), prev
-		} else {
-			si, ri, partner = modSub(my, l, P), modAdd(my, l+1, P), next
-		}
+		si, ri, partner := rollStep(my, k, P, prev, next)
 		sb, sl := off[si], off[si+1]-off[si]
 		rb, rl := off[ri], off[ri+1]-off[ri]
 		var req waiter
@@ -284,13 +278,7 @@ type swapRoll struct {
 }
 
 // sides returns the pieces step k sends and receives, and the partner.
-func (x *swapRoll) sides(k int) (si, ri, partner int) {
-	l := k >> 1
-	if (x.my+k)&1 != 0 {
-		return modAdd(x.my, l, x.p), modSub(x.my, l+1, x.p), x.prev
-	}
-	return modSub(x.my, l, x.p), modAdd(x.my, l+1, x.p), x.next
-}
+func (x *swapRoll) sides(k int) (si, ri, partner int) { return rollStep(x.my, k, x.p, x.prev, x.next) }
 
 func (x *swapRoll) Exchange(k int) (int, ranks.Msg, int) {
 	si, ri, partner := x.sides(k)
