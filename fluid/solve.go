@@ -98,6 +98,7 @@ func (m *maxmin) applySolve(now float64) {
 	if m.light.n > 0 {
 		m.solvedLight()
 	}
+	changed := 0
 	for _, slot := range sv.flows {
 		// Most flows of a re-solve keep their rates: compare in the dense
 		// arrays, and touch only the flows that change (setRate, written
@@ -106,8 +107,13 @@ func (m *maxmin) applySolve(now float64) {
 			x := h.x
 			h.rated(x)
 			m.sys.switchRate(now, m.sys.bySlot[slot], x)
+			changed++
 		}
 	}
+	st := &m.sys.solves
+	st.Resolves++
+	st.Flows += uint64(len(sv.flows))
+	st.Changed += uint64(changed)
 }
 
 // scanLink takes link l's members into the solve (those at or above the

@@ -104,7 +104,28 @@ type System struct {
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
+	solves  SolveStats // emu's solver's work (maxmin.applySolve)
 }
+
+// SolveStats counts the work of emu's max-min solver since the System was
+// made: how many times a start or end re-solved rates by progressive
+// filling, how many flows those re-solves took in, and how many of those
+// got a new rate. Flows alone on their links, light flows and flows on no
+// Shared link are rated without a re-solve and not counted; under
+// Options.SimGridHeap (SimGrid's lmm) nothing is counted.
+//
+// It tells where a run's network time goes: many re-solves of few flows
+// cost their fixed part, few of many flows their size; Changed far below
+// Flows means re-solves mostly confirm rates (what local re-solves,
+// Options.LocalSolve, skip).
+type SolveStats struct {
+	Resolves uint64 // progressive fillings run
+	Flows    uint64 // flows re-solved, summed over them
+	Changed  uint64 // of Flows, those whose rate moved
+}
+
+// SolveStats returns the solver's counts so far.
+func (s *System) SolveStats() SolveStats { return s.solves }
 
 // linkCap is a link as a flow's route sees it: a FatPipe link caps the
 // flow's rate, a Shared one becomes one of its elems.

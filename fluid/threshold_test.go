@@ -34,3 +34,48 @@ func TestStartLevel(t *testing.T) {
 		t.Errorf("after b ends: g %v (want 10), a re-solved: %v", s.Rate(g.id), slices.Contains(s.mm().fill.flows, s.flows.get(a).slot))
 	}
 }
+
+// TestSolveStatsCountsReSolves follows TestStartLevel's system through the
+// public API and checks the solver's counts by hand: a flow alone on its
+// links is rated without a re-solve; b's start re-solves b only (a, level
+// 2, is below t0 = 10); g's start re-solves b and g (t0 = 5), both moving;
+// b's end re-solves g alone (5 → 10); a's end (level 2) re-solves g, now
+// alone on link 0 (10 → 12).
+func TestSolveStatsCountsReSolves(t *testing.T) {
+	s := NewSystem(shared(12, 2))
+	var a, b, g FlowID
+	one := func(link LinkID) FlowSpec { return FlowSpec{Links: []LinkID{link}, Bytes: 100} }
+	for _, step := range []struct {
+		name string
+		do   func()
+		want SolveStats
+	}{
+		{"a alone", func() { a = s.Start(0, FlowSpec{Links: []LinkID{0, 1}, Bytes: 100}) }, SolveStats{}},
+		{"b starts", func() { b = s.Start(0, one(0)) }, SolveStats{Resolves: 1, Flows: 1, Changed: 1}},
+		{"g starts", func() { g = s.Start(0, one(0)) }, SolveStats{Resolves: 2, Flows: 3, Changed: 3}},
+		{"b ends", func() { s.Finish(0, b) }, SolveStats{Resolves: 3, Flows: 4, Changed: 4}},
+		{"a ends", func() { s.Finish(0, a) }, SolveStats{Resolves: 4, Flows: 5, Changed: 5}},
+	} {
+		step.do()
+		if got := s.SolveStats(); got != step.want {
+			t.Fatalf("after %s: %+v, want %+v", step.name, got, step.want)
+		}
+	}
+	if s.Rate(g) != 12 {
+		t.Errorf("g's rate %v, want 12", s.Rate(g))
+	}
+
+	// A re-solve that confirms a rate: e (held at 2 by link 1) and f (held
+	// at 4 by link 2) share link 0 (10 B/s) without saturating it; e's end
+	// re-solves f (level 4 ≥ 2), which stays at 4.
+	s = NewSystem(shared(10, 2, 4))
+	e := s.Start(0, FlowSpec{Links: []LinkID{0, 1}, Bytes: 100})
+	f := s.Start(0, FlowSpec{Links: []LinkID{0, 2}, Bytes: 100})
+	if got, want := s.SolveStats(), (SolveStats{Resolves: 1, Flows: 1, Changed: 1}); got != want {
+		t.Fatalf("after e and f start: %+v, want %+v", got, want)
+	}
+	s.Finish(0, e)
+	if got, want := s.SolveStats(), (SolveStats{Resolves: 2, Flows: 2, Changed: 1}); got != want || s.Rate(f) != 4 {
+		t.Fatalf("after e ends: %+v (f at %v), want %+v (f at 4)", got, s.Rate(f), want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/pingpong"
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -84,6 +85,9 @@ type Result struct {
 	Pivots     *hpl.Pivots `json:"-"`
 	Traffic    *Traffic    `json:"-"`
 	Plan       *Plan       `json:"-"`
+	// Solver is the max-min solver's work over the run (fluid.SolveStats;
+	// zero in SimGrid's order, whose lmm keeps no counts).
+	Solver fluid.SolveStats `json:"-"`
 }
 
 // Run executes the plan: builds the topology, places the ranks
@@ -171,6 +175,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if sys := w.Engine().System(); sys != nil {
+		res.Solver = sys.SolveStats()
 	}
 	if reach != nil {
 		res.Traffic = trafficOf(topo.Links(), w.Engine().System().Traffic(res.SimulatedTime), res.SimulatedTime, reach)

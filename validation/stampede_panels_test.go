@@ -9,6 +9,7 @@ import (
 	"runtime/metrics"
 	"testing"
 
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -18,7 +19,9 @@ import (
 // reports what one more panel costs: CPU (getrusage), messages sent (a hook counts
 // them) and CPU per message, and the live heap (the largest heap the garbage
 // collector found alive, runtime/metrics, sampled every 64 Ki messages) and peak
-// RSS at each K. Issue 13's goals: ≤ 0.9 s CPU per panel, the memory growing by
+// RSS at each K; and per panel HPL's messages by kind (pivot search, row swaps,
+// panel broadcasts) and the max-min solver's work (Result.Solver: re-solves,
+// flows per re-solve, the share of re-solved flows whose rate moved). Issue 13's goals: ≤ 0.9 s CPU per panel, the memory growing by
 // < 100 MB from 2 to 8 panels, ≤ 2 µs per contended message.
 //
 //	nice -n 19 go test -run XXX -bench StampedePanels -benchtime 1x ./validation
@@ -31,7 +34,14 @@ func BenchmarkStampedePanelsLocal(b *testing.B) { benchStampedePanels(b, "networ
 // benchStampedePanels is BenchmarkStampedePanels with the given --set
 // overrides.
 func benchStampedePanels(b *testing.B, sets ...string) {
-	type cost struct{ cpu, sends, live, peak float64 }
+	type cost struct {
+		cpu, sends, live, peak float64
+		// HPL's messages by kind: on its column communicator (tag 1001)
+		// eager ones are the pivot search's, rendezvous ones the row swaps';
+		// the panel broadcasts have tags from 2001.
+		pivot, swap, bcast float64
+		solver             fluid.SolveStats
+	}
 	run := func(k int) cost {
 		s, err := scenario.Load("../examples/stampede.toml")
 		if err != nil {
@@ -56,15 +66,25 @@ func benchStampedePanels(b *testing.B, sets ...string) {
 				return
 			}
 			c.sends++
+			switch {
+			case ev.Tag == 1001 && !ev.Rendezvous:
+				c.pivot++
+			case ev.Tag == 1001:
+				c.swap++
+			case ev.Tag >= 2001 && ev.Tag <= 3000:
+				c.bcast++
+			}
 			if int(c.sends)%(1<<16) == 0 {
 				metrics.Read(sample)
 				c.live = max(c.live, float64(sample[0].Value.Uint64()))
 			}
 		}
 		cpu0 := cpuSeconds()
-		if _, err := plan.Run(scenario.RunOptions{Hooks: []ranks.Hook{hook}}); err != nil {
+		res, err := plan.Run(scenario.RunOptions{Hooks: []ranks.Hook{hook}})
+		if err != nil {
 			b.Fatal(err)
 		}
+		c.solver = res.Solver
 		c.cpu = cpuSeconds() - cpu0
 		c.peak = peakRSS()
 		return c
@@ -80,6 +100,14 @@ func benchStampedePanels(b *testing.B, sets ...string) {
 	b.ReportMetric(perPanel, "cpu-s/panel")
 	b.ReportMetric(msgs, "messages/panel")
 	b.ReportMetric(1e6*perPanel/msgs, "cpu-µs/message")
+	b.ReportMetric((hi.pivot-lo.pivot)/6, "pivot-msgs/panel")
+	b.ReportMetric((hi.swap-lo.swap)/6, "swap-msgs/panel")
+	b.ReportMetric((hi.bcast-lo.bcast)/6, "bcast-msgs/panel")
+	resolves := float64(hi.solver.Resolves-lo.solver.Resolves) / 6
+	resolved := float64(hi.solver.Flows - lo.solver.Flows)
+	b.ReportMetric(resolves, "resolves/panel")
+	b.ReportMetric(resolved/6/resolves, "flows/resolve")
+	b.ReportMetric(100*float64(hi.solver.Changed-lo.solver.Changed)/resolved, "%-rates-moved")
 	b.ReportMetric(lo.live/(1<<20), "live-MB-K2")
 	b.ReportMetric(hi.live/(1<<20), "live-MB-K8")
 	b.ReportMetric(lo.peak/(1<<20), "peak-rss-MB-K2")
