@@ -148,7 +148,9 @@ func (m *maxmin) scanLink(l LinkID) {
 			}
 		}
 	}
-	w.remaining = max(w.remaining, 0)
+	if !(w.remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
+		w.remaining = max(w.remaining, 0)
+	}
 	if w.unfixed > 0 {
 		sv.queue.add(linkAt(w.remaining/w.usage, l))
 	}

@@ -284,15 +284,17 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 			s.addElem(f, l, spec.ReverseShare)
 		}
 	}
-	// A bound no lower than every Shared link's C/coef can never bind
+	// A bound no lower than some Shared link's C/coef can never bind
 	// (feasibility already caps the rate there): drop it, so the solver
 	// does not sort flows whose TCP window is far above any link's speed.
-	linkCap := math.Inf(1)
-	for _, e := range f.elems {
-		linkCap = min(linkCap, s.links[e.link].capacity/e.coef)
-	}
-	if f.bound >= linkCap {
-		f.bound = math.Inf(1)
+	// (An SMPI route's window is, on its first link: one division.)
+	if !math.IsInf(f.bound, 1) {
+		for _, e := range f.elems {
+			if f.bound >= s.links[e.link].capacity/e.coef {
+				f.bound = math.Inf(1)
+				break
+			}
+		}
 	}
 	s.flows.put(f)
 	f.finish = math.Inf(1)
