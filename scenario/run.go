@@ -86,7 +86,7 @@ type Result struct {
 	Traffic    *Traffic    `json:"-"`
 	Plan       *Plan       `json:"-"`
 	// Solver is the max-min solver's work over the run (fluid.SolveStats;
-	// zero in SimGrid's order, whose lmm keeps no counts).
+	// zero in SimGrid's order, whose lmm keeps no counts, and for [[jobs]]).
 	Solver fluid.SolveStats `json:"-"`
 }
 

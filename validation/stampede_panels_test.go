@@ -19,9 +19,10 @@ import (
 // reports what one more panel costs: CPU (getrusage), messages sent (a hook counts
 // them) and CPU per message, and the live heap (the largest heap the garbage
 // collector found alive, runtime/metrics, sampled every 64 Ki messages) and peak
-// RSS at each K; and per panel HPL's messages by kind (pivot search, row swaps,
-// panel broadcasts) and the max-min solver's work (Result.Solver: re-solves,
-// flows per re-solve, the share of re-solved flows whose rate moved). Issue 13's goals: ≤ 0.9 s CPU per panel, the memory growing by
+// RSS at each K; and per panel HPL's messages by kind (pivot search, row
+// swaps, panel broadcasts) and the max-min solver's work (Result.Solver:
+// re-solves, flows per re-solve, the share of re-solved flows whose rate
+// moved). Issue 13's goals: ≤ 0.9 s CPU per panel, the memory growing by
 // < 100 MB from 2 to 8 panels, ≤ 2 µs per contended message.
 //
 //	nice -n 19 go test -run XXX -bench StampedePanels -benchtime 1x ./validation
