@@ -287,7 +287,8 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	// A bound no lower than some Shared link's C/coef can never bind
 	// (feasibility already caps the rate there): drop it, so the solver
 	// does not sort flows whose TCP window is far above any link's speed.
-	// (An SMPI route's window is, on its first link: one division.)
+	// (An SMPI route's TCP window is already above its first link's C/coef:
+	// one division a start, not one a link.)
 	if !math.IsInf(f.bound, 1) {
 		for _, e := range f.elems {
 			if f.bound >= s.links[e.link].capacity/e.coef {
