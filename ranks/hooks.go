@@ -60,9 +60,56 @@ type Event struct {
 // Hook listens to a World's events.
 type Hook func(*Event)
 
-// AddHook registers h; hooks are called in registration order. Add hooks
-// before Run. With no hook, emitting an event costs one length test.
-func (w *World) AddHook(h Hook) { w.hooks = append(w.hooks, h) }
+// KindSet is a set of event kinds, one bit per EventKind.
+type KindSet uint16
+
+// AllKinds holds every EventKind.
+const AllKinds = KindSet(1<<(Stack+1) - 1)
+
+// KindsOf returns the set of kinds.
+func KindsOf(kinds ...EventKind) KindSet {
+	var s KindSet
+	for _, k := range kinds {
+		s |= 1 << k
+	}
+	return s
+}
+
+// Has reports whether k is in s.
+func (s KindSet) Has(k EventKind) bool { return s&(1<<k) != 0 }
+
+// Listener is a Hook and the kinds of events it is called for.
+//
+// Why kinds: at Stampede's scale a message makes some ten events, and
+// building each one reads the message's route out of the cache; a listener
+// that wants one kind (a message counter, a progress line) should not make
+// the World build the nine others.
+type Listener struct {
+	Kinds KindSet
+	Hook  Hook
+}
+
+// AddHook registers h for every kind of event: AddListener(Listener{AllKinds, h}).
+func (w *World) AddHook(h Hook) { w.AddListener(Listener{Kinds: AllKinds, Hook: h}) }
+
+// AddListener registers l; listeners are called in registration order, each
+// for the kinds it names. Add them before Run. An event no listener wants
+// costs one bit test.
+func (w *World) AddListener(l Listener) {
+	w.listeners = append(w.listeners, l)
+	w.heard |= l.Kinds
+}
+
+// The kinds whose events carry a receive's RecvID, and those that carry a
+// route's Hops and Classes: receives are numbered, and routes' classes
+// counted, only when one of them is heard.
+const (
+	recvKinds  = KindSet(1<<RecvPost | 1<<Match | 1<<RecvDone)
+	routeKinds = KindSet(1<<Match | 1<<SendDone | 1<<RecvDone)
+)
+
+// hears reports whether some listener wants events of kind k.
+func (w *World) hears(k EventKind) bool { return w.heard.Has(k) }
 
 // event clears the World's scratch event and starts it: kind, the current
 // time, rank and peer. The caller fills in the rest of what it tells, then
@@ -80,17 +127,20 @@ func (w *World) event(kind EventKind, rank, peer int) *Event {
 	return ev
 }
 
-// emit passes the scratch event that event started to every hook.
+// emit passes the scratch event that event started to every listener that
+// wants its kind.
 func (w *World) emit() {
-	for _, h := range w.hooks {
-		h(&w.scratch)
+	for _, l := range w.listeners {
+		if l.Kinds.Has(w.scratch.Kind) {
+			l.Hook(&w.scratch)
+		}
 	}
 }
 
 // stack charges d seconds of MPI-stack time to r (an overhead of a
 // message of bytes payload bytes, or a poll's cost) and tells the hooks.
 func (r *Rank) stack(d float64, call string, bytes int) {
-	if d > 0 && len(r.w.hooks) > 0 && !r.w.over {
+	if d > 0 && r.w.hears(Stack) && !r.w.over {
 		ev := r.w.event(Stack, r.id, noPeer)
 		ev.Kernel, ev.Bytes, ev.Seconds = call, bytes, d
 		r.w.emit()
@@ -100,11 +150,11 @@ func (r *Rank) stack(d float64, call string, bytes int) {
 
 // mpiEnter marks the start of the MPI call named name on r and returns the
 // name for mpiExit (defer r.mpiExit(r.mpiEnter("MPI_Send"))). Only the
-// outermost call is told to the hooks: a collective's own sends are part of
-// it. Without hooks it is a counter.
+// outermost call is told to the listeners: a collective's own sends are part
+// of it. Without a listener of calls it is a counter.
 func (r *Rank) mpiEnter(name string) string {
 	r.callDepth++
-	if r.callDepth == 1 && len(r.w.hooks) > 0 && !r.w.over {
+	if r.callDepth == 1 && r.w.hears(CallStart) && !r.w.over {
 		r.w.event(CallStart, r.id, 0).Kernel = name
 		r.w.emit()
 	}
@@ -114,7 +164,7 @@ func (r *Rank) mpiEnter(name string) string {
 // mpiExit marks the end of the call mpiEnter started.
 func (r *Rank) mpiExit(name string) {
 	r.callDepth--
-	if r.callDepth == 0 && len(r.w.hooks) > 0 && !r.w.over {
+	if r.callDepth == 0 && r.w.hears(CallEnd) && !r.w.over {
 		r.w.event(CallEnd, r.id, 0).Kernel = name
 		r.w.emit()
 	}

@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -121,5 +122,73 @@ func TestNoHookNoAllocation(t *testing.T) {
 	}
 	if allocs != 0 {
 		t.Errorf("a free Iprobe allocates %v times", allocs)
+	}
+}
+
+// TestListenersHearTheirKinds: a listener of some kinds gets exactly the
+// events of those kinds that a hook of every kind gets from the same run —
+// the same fields, RecvIDs and route classes included — and two listeners
+// of one World each get their own kinds.
+func TestListenersHearTheirKinds(t *testing.T) {
+	run := func(listen func(w *World)) float64 {
+		w, err := NewWorld(preset(t, "smpi"), newCrossbar(4, 1e9, 1e-6), identity(4), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listen(w)
+		err = w.Run(func(r *Rank) {
+			c := r.World()
+			next, prev := (r.ID()+1)%4, (r.ID()+3)%4
+			r.Compute(1e-4*float64(r.ID()+1), "dgemm")
+			any := c.Irecv(AnySource, 7)
+			c.Send(next, 7, Msg{Bytes: 100})
+			any.Wait()
+			big := c.Irecv(prev, 8)
+			c.Send(next, 8, Msg{Bytes: 200000})
+			big.Wait()
+			c.Barrier()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Engine().Now()
+	}
+	var all []Event
+	end := run(func(w *World) { w.AddHook(func(e *Event) { all = append(all, *e) }) })
+	only := func(kinds KindSet) []Event {
+		var out []Event
+		for _, e := range all {
+			if kinds.Has(e.Kind) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	sets := []KindSet{KindsOf(SendPost), KindsOf(Match), KindsOf(RecvDone), KindsOf(SendDone, ComputeEnd),
+		KindsOf(CallStart, CallEnd), KindsOf(Stack, Finished), KindsOf(RecvPost, ComputeStart)}
+	for _, kinds := range sets {
+		var got, other []Event
+		otherKinds := AllKinds &^ kinds
+		e := run(func(w *World) {
+			w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) { got = append(got, *e) }})
+			w.AddListener(Listener{Kinds: otherKinds, Hook: func(e *Event) { other = append(other, *e) }})
+		})
+		if e != end {
+			t.Errorf("kinds %016b: the run ends at %g, %g with a hook of every kind", kinds, e, end)
+		}
+		if want := only(kinds); len(want) == 0 || !reflect.DeepEqual(got, want) {
+			t.Errorf("kinds %016b: listener got %d events, want the %d of a hook of every kind:\n%+v\nwant\n%+v", kinds, len(got), len(want), got, want)
+		}
+		if want := only(otherKinds); !reflect.DeepEqual(other, want) {
+			t.Errorf("kinds %016b: the other listener got %d events, want %d", kinds, len(other), len(want))
+		}
+		// Alone, a listener of these kinds gets the same events.
+		var alone []Event
+		run(func(w *World) {
+			w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) { alone = append(alone, *e) }})
+		})
+		if !reflect.DeepEqual(alone, got) {
+			t.Errorf("kinds %016b: a listener alone got %d events, not the %d it got beside another", kinds, len(alone), len(got))
+		}
 	}
 }

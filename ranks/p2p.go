@@ -147,7 +147,7 @@ func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 	s.w, s.owner, s.ctx, s.send, s.src, s.peer, s.tag, s.msg = w, r, c.ctx, true, int32(r.id), int32(to.id), tag, m
 	s.detached, s.srcRank, s.id = detached, int32(c.rank), w.msgSeq
 	w.route(s, r) // now, while the sender's route cache is warm
-	if len(w.hooks) > 0 {
+	if w.hears(SendPost) {
 		ev := w.event(SendPost, r.id, to.id)
 		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = tag, size, s.id, !detached
 		w.emit()
@@ -183,9 +183,11 @@ func (c *Comm) irecv(src, tag int) *Request {
 	}
 	q := w.newRequest()
 	q.w, q.owner, q.ctx, q.src, q.tag = w, r, c.ctx, int32(from), tag
-	if len(w.hooks) > 0 {
+	if w.heard&recvKinds != 0 {
 		w.recvSeq++
 		q.id = w.recvSeq
+	}
+	if w.hears(RecvPost) {
 		ev := w.event(RecvPost, r.id, from)
 		ev.Tag, ev.RecvID = tag, q.id
 		w.emit()
@@ -242,7 +244,7 @@ func (q *queue) unlink(prev, r *Request) {
 func (w *World) matched(s, q *Request) {
 	s.match, q.match = q, s
 	q.src, q.tag = s.src, s.tag
-	if len(w.hooks) > 0 {
+	if w.hears(Match) {
 		p := s.path
 		ev := w.event(Match, int(s.peer), int(s.src))
 		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.id, q.id, !s.detached
@@ -263,7 +265,7 @@ func (w *World) delivered(s *Request) {
 	q.msg = s.msg
 	q.srcRank, q.detached = s.srcRank, s.detached // what the receive still needs from the send
 	q.done = true
-	if len(w.hooks) > 0 {
+	if w.hears(RecvDone) {
 		p := s.path
 		ev := w.event(RecvDone, int(s.peer), int(s.src))
 		ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Rendezvous = s.tag, s.msg.Bytes, s.id, q.id, !s.detached
@@ -293,7 +295,7 @@ func (w *World) delivered(s *Request) {
 // arrival for a rendezvous one).
 func (w *World) completeSend(s *Request) {
 	s.done = true
-	if len(w.hooks) > 0 {
+	if w.hears(SendDone) {
 		ev := w.event(SendDone, int(s.src), int(s.peer))
 		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = s.tag, s.msg.Bytes, s.id, !s.detached
 		if !s.detached {

@@ -141,7 +141,7 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 	if !(seconds > 0) {
 		seconds = 0
 	}
-	if len(w.hooks) > 0 {
+	if w.hears(ComputeStart) {
 		ev := w.event(ComputeStart, r.id, noPeer)
 		ev.Kernel, ev.Seconds = kernel, seconds
 		w.emit()
@@ -152,7 +152,7 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 		r.simcalls(2)
 	}
 	r.sleep(r.w.execTime(seconds), "Compute")
-	if len(w.hooks) > 0 {
+	if w.hears(ComputeEnd) {
 		ev := w.event(ComputeEnd, r.id, noPeer)
 		ev.Kernel, ev.Seconds = kernel, seconds
 		w.emit()

@@ -17,7 +17,7 @@ type path struct {
 	bound          float64 // TCP window bound γ/(2·latency), bytes/s; 0 = none
 	penalty        float64 // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
 
-	classes []fluid.ClassCount // cables per link class, for event hooks (nil without hooks)
+	classes []fluid.ClassCount // cables per link class, for the events of routeKinds (nil if none is heard)
 	hops    int
 	latency float64  // raw route latency (sum of link latencies), s
 	delay   bool     // messages on the route get Config.MessageDelay
@@ -32,7 +32,7 @@ func (w *World) path(a, b int) *path {
 	}
 	rt := w.topo.Route(a, b)
 	p := &path{links: rt.Links, latency: rt.Latency, hops: rt.Hops}
-	if len(w.hooks) > 0 {
+	if w.heard&routeKinds != 0 {
 		p.classes = fluid.RouteClasses(w.links, rt)
 	}
 	if w.cfg.CrossTraffic > 0 {

@@ -13,15 +13,16 @@ import (
 // World is one simulated MPI job: its ranks, their placement on the hosts of
 // a topology, and the engine that runs them. A World runs once.
 type World struct {
-	cfg    Config
-	topo   fluid.Topology
-	links  []fluid.Link
-	place  []int // rank → host
-	seed   uint64
-	eng    *emu.Engine
-	ranks  []*Rank
-	hooks  []Hook
-	routes map[uint64]*path // (src host, dst host) → cached route facts
+	cfg       Config
+	topo      fluid.Topology
+	links     []fluid.Link
+	place     []int // rank → host
+	seed      uint64
+	eng       *emu.Engine
+	ranks     []*Rank
+	listeners []Listener
+	heard     KindSet          // the union of the listeners' kinds
+	routes    map[uint64]*path // (src host, dst host) → cached route facts
 
 	// sched is the baton's state, shared by the Worlds of one Machine (its
 	// fields are promoted: w.ready is w.sched.ready).
@@ -284,7 +285,7 @@ func (w *World) body(r *Rank) iter.Seq[struct{}] {
 			r.sleep(d, "start")
 		}
 		w.main(r)
-		if len(w.hooks) > 0 {
+		if w.hears(Finished) {
 			w.event(Finished, r.id, 0)
 			w.emit()
 		}

@@ -27,7 +27,7 @@ func (d *deliveries) hook(ev *ranks.Event) {
 // DelaySweep runs the plan once per injected mean delay (network.message_delay,
 // with the plan's distribution and link class) and measures each run's
 // simulated time T and mean message delivery time M, for
-// sensitivity.FitDelay. opt's hooks listen to every run.
+// sensitivity.FitDelay. opt's hooks and listeners listen to every run.
 func (p *Plan) DelaySweep(delays []float64, opt RunOptions) ([]sensitivity.DelayPoint, error) {
 	if p.App == AppJobs {
 		return nil, errors.New("a delay sweep runs one application, not a scenario's [[jobs]]")
@@ -41,7 +41,7 @@ func (p *Plan) DelaySweep(delays []float64, opt RunOptions) ([]sensitivity.Delay
 		q.Network.MessageDelay = d
 		var tally deliveries
 		o := opt
-		o.Hooks = append(append([]ranks.Hook(nil), opt.Hooks...), tally.hook)
+		o.Listeners = append(append([]ranks.Listener(nil), opt.Listeners...), ranks.Listener{Kinds: ranks.KindsOf(ranks.RecvDone), Hook: tally.hook})
 		res, err := q.Run(o)
 		if err != nil {
 			return nil, fmt.Errorf("delay %g s: %w", d, err)

@@ -102,7 +102,7 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 			return nil, nil, fmt.Errorf("job %s: %w", j.Name, err)
 		}
 		if reach != nil {
-			w.AddHook(reach.hookFor(j.Place))
+			w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.hookFor(j.Place)})
 		}
 		if tw != nil {
 			w.AddHook(tw.JobHook(i, j.Name, first, j.Plan.Ranks))

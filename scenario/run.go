@@ -34,8 +34,11 @@ type RunOptions struct {
 	// MPISplit splits each rank's MPI time into stack, synchronisation and
 	// network, per protocol and per MPI call (Result.MPISplit, seed 002).
 	MPISplit bool
-	// Hooks are extra listeners (progress reporters, tests).
+	// Hooks are extra listeners of every kind of event (tests, tracers).
 	Hooks []ranks.Hook
+	// Listeners are extra listeners of the kinds they name (progress
+	// reporters, counters): at scale an event nobody hears is not built.
+	Listeners []ranks.Listener
 	// RecordPivots keeps the pivot rows of an HPL run (real mode, one test) in
 	// Result.Pivots, for a later replay.
 	RecordPivots bool
@@ -115,7 +118,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if opt.Links {
 		w.Engine().System().RecordTraffic()
 		reach = newReachCounter(topo)
-		w.AddHook(reach.hookFor(place))
+		w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.hookFor(place)})
 	}
 	var rec *GraphRecorder
 	if opt.Graph {
@@ -148,6 +151,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	}
 	for _, h := range opt.Hooks {
 		w.AddHook(h)
+	}
+	for _, l := range opt.Listeners {
+		w.AddListener(l)
 	}
 	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound}
 	if opt.MPISplit {

@@ -21,17 +21,18 @@ import (
 const progressEvery = 500 * time.Millisecond
 
 // progress shows one status line on stderr (progressbar's spinner) while a run goes, only on a terminal:
-// simulated time, events per second of wall time and, for HPL, the panel reached
+// simulated time, messages per second of wall time and, for HPL, the panel reached
 // and an ETA. The simulation does not say which panel HPL is on, so the panel is
 // estimated from the dgemm time charged so far against the dgemm time the whole run
 // will charge under the kernel model (the trailing updates hold nearly all of
 // HPL's flops: Σ over panels of (N−j)²·NB multiply-adds); the ETA assumes the
-// remaining panels go at the pace of those done. The hook runs inside the simulation; the
-// drawing goroutine reads atomics only.
+// remaining panels go at the pace of those done. The hook runs inside the simulation, for
+// message posts and compute ends only (at Stampede's scale, hearing every event cost a few
+// percent of the run); the drawing goroutine reads atomics only.
 type progress struct {
 	w       io.Writer
 	start   time.Time
-	events  atomic.Int64
+	sends   atomic.Int64  // messages posted
 	simTime atomic.Uint64 // float64 bits, s
 	dgemm   atomic.Uint64 // float64 bits: dgemm seconds charged so far, all ranks
 	total   float64       // dgemm seconds the run will charge (0: unknown, no ETA)
@@ -50,7 +51,7 @@ func newProgress(w io.Writer, quiet bool, plan ...*scenario.Plan) *progress {
 	}
 	p := &progress{w: w, start: time.Now(), done: make(chan struct{}), stopped: make(chan struct{})}
 	// The same progress bar as calibrate's, as a spinner whose description is
-	// the status line: a run's length is not known in events.
+	// the status line: a run's length is not known in messages.
 	p.bar = progressbar.NewOptions(-1,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSpinnerType(14),
@@ -93,9 +94,16 @@ func hplWork(plan *scenario.Plan) (seconds float64, panels int) {
 	return seconds, panels
 }
 
-// hook counts events, follows simulated time and adds up dgemm time.
+// listener is the hook that feeds the status line and the kinds it hears.
+func (p *progress) listener() ranks.Listener {
+	return ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost, ranks.ComputeEnd), Hook: p.hook}
+}
+
+// hook counts messages, follows simulated time and adds up dgemm time.
 func (p *progress) hook(ev *ranks.Event) {
-	p.events.Add(1)
+	if ev.Kind == ranks.SendPost {
+		p.sends.Add(1)
+	}
 	p.simTime.Store(math.Float64bits(ev.Time))
 	if ev.Kind == ranks.ComputeEnd && ev.Kernel == "dgemm" {
 		p.dgemm.Store(math.Float64bits(math.Float64frombits(p.dgemm.Load()) + ev.Seconds))
@@ -104,9 +112,9 @@ func (p *progress) hook(ev *ranks.Event) {
 
 // line is the status text at wall time wall (s).
 func (p *progress) line(wall float64) string {
-	ev := p.events.Load()
+	sends := p.sends.Load()
 	var b strings.Builder
-	fmt.Fprintf(&b, "emu: simulated %.6f s, %d events, %.0f events/s", math.Float64frombits(p.simTime.Load()), ev, float64(ev)/wall)
+	fmt.Fprintf(&b, "emu: simulated %.6f s, %d messages, %.0f messages/s", math.Float64frombits(p.simTime.Load()), sends, float64(sends)/wall)
 	if done := math.Float64frombits(p.dgemm.Load()); p.total > 0 && done > 0 {
 		f := math.Min(1, done/p.total)
 		// Remaining work after panel k ∝ (N − k·NB)³: invert for k.

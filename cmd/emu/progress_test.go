@@ -29,9 +29,18 @@ func TestProgressHPLWork(t *testing.T) {
 	}
 
 	p := &progress{total: seconds, panels: panels}
-	p.hook(&ranks.Event{Kind: ranks.ComputeEnd, Kernel: "dgemm", Seconds: seconds / 2, Time: 0.01})
+	l := p.listener()
+	for _, ev := range []ranks.Event{{Kind: ranks.SendPost, Time: 0.005}, {Kind: ranks.ComputeEnd, Kernel: "dgemm", Seconds: seconds / 2, Time: 0.01}, {Kind: ranks.SendPost, Time: 0.01}} {
+		if !l.Kinds.Has(ev.Kind) {
+			t.Fatalf("the progress line does not hear %v", ev.Kind)
+		}
+		l.Hook(&ev)
+	}
 	// Half the work is done when (1 − k/32)³ = 1/2: k = 32·(1 − 2^(−1/3)) ≈ 6.6 → panel 7.
-	if line := p.line(2); !strings.Contains(line, "HPL panel ≈ 7 of 32") || !strings.Contains(line, "simulated 0.010000 s") {
-		t.Errorf("progress line %q", line)
+	line := p.line(2)
+	for _, want := range []string{"HPL panel ≈ 7 of 32", "simulated 0.010000 s", "2 messages, 1 messages/s"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("progress line %q, want %q in it", line, want)
+		}
 	}
 }

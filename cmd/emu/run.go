@@ -250,7 +250,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		trace, opt.Trace = f, f
 	}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil {
-		opt.Hooks = append(opt.Hooks, pr.hook)
+		opt.Listeners = append(opt.Listeners, pr.listener())
 		go pr.run()
 		defer pr.stop()
 	}

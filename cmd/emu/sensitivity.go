@@ -190,7 +190,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	// calls, protocols, posts and arrivals), not the graph's upper bound.
 	opt := scenario.RunOptions{Graph: true, GraphLatency: mode, MPISplit: af.mpi}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
-		opt.Hooks = append(opt.Hooks, pr.hook)
+		opt.Listeners = append(opt.Listeners, pr.listener())
 		go pr.run()
 		defer pr.stop()
 	}
