@@ -33,6 +33,14 @@ func BenchmarkStampedePanels(b *testing.B) { benchStampedePanels(b) }
 // re-solves (network.local_solve, an approximation: fluid.Options.LocalSolve).
 func BenchmarkStampedePanelsLocal(b *testing.B) { benchStampedePanels(b, "network.local_solve=true") }
 
+// BenchmarkStampedePanelsLight is BenchmarkStampedePanels with light flows
+// of up to 64 KiB (network.light_flow, an approximation:
+// fluid.Options.LightBytes), which takes the pivot search's messages out of
+// most re-solves.
+func BenchmarkStampedePanelsLight(b *testing.B) {
+	benchStampedePanels(b, "network.light_flow=65536")
+}
+
 // benchStampedePanels is BenchmarkStampedePanels with the given --set
 // overrides.
 func benchStampedePanels(b *testing.B, sets ...string) {
