@@ -34,7 +34,16 @@ type moveList struct {
 	key               moveKey
 	dpiv              []float64 // the pivots it was computed from (a copy)
 	ipid, next, owner []int
+	// HPL_plindx0's arrays (panel.plindx0), made by the first rank that
+	// needs them: llen is the same for every process row, rows[r] holds
+	// process row r's own.
+	llen []int
+	rows []*rowIndex
 }
+
+// rowIndex is HPL_plindx0's lindxA and lindxAU for the ranks of one
+// process row.
+type rowIndex struct{ lindxA, lindxAU []int }
 
 // moves returns the list of moves of panel k with pivots dpiv: one of the
 // recent lists if it has the same key and pivots, else a new one.

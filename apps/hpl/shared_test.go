@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/emu-hpc/emu/kernels"
 )
@@ -78,4 +79,45 @@ func BenchmarkSharedMoves(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N*ranks)/b.Elapsed().Seconds(), "rank-panels/s")
 	})
+}
+
+// The binary-exchange index arrays (plindx0) of a panel are computed once
+// per process row with a Shared: the ranks of one row get the same arrays,
+// equal to those a rank computes alone, and other rows get their own.
+func TestSharedIndexOncePerRow(t *testing.T) {
+	const P, nb, n = 5, 16, 1000
+	for _, real := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		pivots := randomPivots(rng, 3*nb, nb, n)
+		sh := NewShared()
+		rank := func(myrow int, shared *Shared) *panel {
+			pn := indexPanel(rng, real, myrow, P, nb, 3*nb, n)
+			pn.dpiv = append([]float64(nil), pivots...)
+			pn.s.shared = shared
+			pn.swp.iflag = -1
+			pn.moves()
+			pn.plindx0()
+			return pn
+		}
+		moving := 0
+		for myrow := range P {
+			a, b, alone := rank(myrow, sh), rank(myrow, sh), rank(myrow, nil)
+			if unsafe.SliceData(a.swp.lindxAU) != unsafe.SliceData(b.swp.lindxAU) || unsafe.SliceData(a.swp.llen) != unsafe.SliceData(b.swp.llen) {
+				t.Errorf("real=%v row %d: two ranks of the row computed their arrays apart", real, myrow)
+			}
+			if len(a.swp.lindxA) > 0 {
+				moving++
+			}
+			got := fmt.Sprint(a.swp.llen, a.swp.lindxA, a.swp.lindxAU)
+			if want := fmt.Sprint(alone.swp.llen, alone.swp.lindxA, alone.swp.lindxAU); got != want {
+				t.Errorf("real=%v row %d: shared %s, alone %s", real, myrow, got, want)
+			}
+		}
+		if moving < 2 {
+			t.Fatalf("real=%v: rows with moves %d, want a test with several", real, moving)
+		}
+		if l := sh.recent[0]; l == nil || len(l.rows) != P || l.rows[0] == l.rows[1] {
+			t.Errorf("real=%v: the list holds no row arrays of its own per row", real)
+		}
+	}
 }

@@ -10,6 +10,10 @@ type swapIndex struct {
 	ipid  []int // moves as (src, dst) pairs, 2k entries
 	next  []int // per move: see nextOf
 	owner []int // process row of each ipid entry
+	// list is the Shared list the moves were read from, nil when this rank
+	// computed them: with a list, the arrays below that plindx0 sets are the
+	// list's, read-only.
+	list *moveList
 
 	// binary exchange (HPL_plindx0)
 	lindxA, lindxAU []int
@@ -35,9 +39,10 @@ func (pn *panel) moves() {
 	x := &pn.swp
 	if s.shared != nil {
 		m := s.shared.moves(pn.moveKey(), pn.dpiv)
-		x.ipid, x.next, x.owner = m.ipid, m.next, m.owner
+		x.ipid, x.next, x.owner, x.list = m.ipid, m.next, m.owner, m
 		return
 	}
+	x.list = nil
 	x.ipid, x.next, x.owner = computeMoves(&s.swap, pn.moveKey(), pn.dpiv, x.ipid, x.next, x.owner)
 }
 
@@ -187,22 +192,53 @@ func (sc *swapScratch) nextOf(ipid, next []int) []int {
 	return next
 }
 
-// plindx0 is HPL_plindx0: the binary-exchange arrays.
+// plindx0 is HPL_plindx0: the binary-exchange arrays. They depend on the
+// panel's list of moves and the rank's process row only, so with a Shared
+// the first rank of each process row computes them into the list and the
+// others read them from there (read-only, like the list).
 func (pn *panel) plindx0() {
+	x := &pn.swp
+	myrow := pn.s.g.myrow
+	l := x.list
+	if l == nil {
+		x.llen, x.lindxA, x.lindxAU = pn.binaryIndex(myrow, x.llen, x.lindxA, x.lindxAU)
+		return
+	}
+	if l.rows == nil {
+		l.rows = make([]*rowIndex, pn.s.g.p)
+	}
+	r := l.rows[myrow]
+	if r == nil {
+		var llen []int
+		r = new(rowIndex)
+		llen, r.lindxA, r.lindxAU = pn.binaryIndex(myrow, nil, nil, nil)
+		if l.llen == nil {
+			l.llen = llen
+		}
+		l.rows[myrow] = r
+	}
+	x.llen, x.lindxA, x.lindxAU = l.llen, r.lindxA, r.lindxAU
+}
+
+// binaryIndex computes HPL_plindx0's arrays for the ranks of process row
+// myrow into the arrays of llen, lindxA and lindxAU: the rows each process
+// row sends (llen), and for each move from myrow the local row it takes
+// (lindxA) and where it goes (lindxAU: a row of U, or minus a local row).
+func (pn *panel) binaryIndex(myrow int, llen, lindxA, lindxAU []int) ([]int, []int, []int) {
 	s := pn.s
 	nb, P := s.nb, s.g.p
-	myrow, icur, jb, ia, iroff := s.g.myrow, pn.prow, pn.jb, pn.ia, pn.ii
+	icur, jb, ia, iroff := pn.prow, pn.jb, pn.ia, pn.ii
 	x := &pn.swp
-	x.llen = zeroed(x.llen, P)
-	x.lindxA, x.lindxAU = x.lindxA[:0], x.lindxAU[:0]
+	llen = zeroed(llen, P)
+	lindxA, lindxAU = lindxA[:0], lindxAU[:0]
 	for i := 0; i < len(x.ipid); i += 2 {
 		src := x.ipid[i]
 		srow := x.owner[i]
-		x.llen[srow]++
+		llen[srow]++
 		if myrow != srow {
 			continue
 		}
-		x.lindxA = append(x.lindxA, g2l(src, nb, P)-iroff)
+		lindxA = append(lindxA, g2l(src, nb, P)-iroff)
 		dst := x.ipid[i+1]
 		var au int
 		if myrow == icur {
@@ -218,8 +254,9 @@ func (pn *panel) plindx0() {
 		} else {
 			au = dst - ia
 		}
-		x.lindxAU = append(x.lindxAU, au)
+		lindxAU = append(lindxAU, au)
 	}
+	return llen, lindxA, lindxAU
 }
 
 // plindx10 is HPL_plindx10: piece counts per process row, logarithmically sorted
