@@ -3,6 +3,7 @@ package fluid
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -416,5 +417,84 @@ func TestLimiters(t *testing.T) {
 	wantLims := []string{"node_0_limiter", "node_16_limiter", "node_21_limiter", "node_17_limiter", "node_5_limiter"}
 	if !sameStrings(classes, wantClasses) || !sameStrings(lims, wantLims) || r.Hops != 3 {
 		t.Errorf("fat-tree 0→5: classes %v limiters %v hops %d\nwant %v %v 3", classes, lims, r.Hops, wantClasses, wantLims)
+	}
+}
+
+// routeByScan is FatTree.Route as SimGrid writes its descent: the children
+// of each switch scanned one by one for the next index whose residue is
+// dst's digit, the scan index carried over to the next level. Route
+// computes that index instead; this is the reference it must match.
+func routeByScan(t *FatTree, src, dst int) Route {
+	if src == dst {
+		if r, ok := t.loopRoute(src); ok {
+			return r
+		}
+	}
+	path := make([]LinkID, 0, 2*t.levels)
+	cur, level := src, 0
+	for !t.covers(cur, level, dst) {
+		port := dst
+		for i := 0; i < level; i++ {
+			port /= t.up[i]
+		}
+		port %= t.up[level] * t.par[level]
+		cable := t.parents[cur][port]
+		path = appendLimiter(path, t.limiters[cur])
+		path = append(path, cable.upLink)
+		cur, level = int(cable.parent), level+1
+	}
+	for cur != dst {
+		start := (src % t.par[level-1]) * t.down[level-1]
+		for i := start; i < len(t.children[cur]); i++ {
+			if i%t.down[level-1] == t.label(dst, level-1) {
+				cable := t.children[cur][i]
+				path = append(path, cable.downLink)
+				path = appendLimiter(path, t.limiters[cur])
+				cur, level = int(cable.child), level-1
+			}
+		}
+	}
+	path = appendLimiter(path, t.limiters[dst])
+	return t.switched(path)
+}
+
+// TestFatTreeRouteMatchesScan: Route takes the very cables of SimGrid's
+// scan (routeByScan) — every pair of hosts on shapes with parallel cables,
+// several parents and limiters, and random pairs of Stampede's 6,006-host
+// tree, whose top switches have hundreds of children.
+func TestFatTreeRouteMatchesScan(t *testing.T) {
+	for i, p := range []string{"1;4;1;1", "2;4,4;1,2;1,2", "2;2,3;2,2;1,2", "3;2,2,3;1,2,2;1,2,1",
+		"3;4,4,4;1,4,4;1,1,1", "2;3,5;2,3;3,2", "3;3,2,4;2,3,2;2,1,3", "2;22,273;1,8;1,1"} {
+		c, err := ParseFatTreeParams(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Link = spec
+		if i%2 == 1 {
+			c.Limiter = 2e9
+		}
+		ft, err := NewFatTree(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := ft.Hosts()
+		check := func(s, d int) {
+			got, want := ft.Route(s, d), routeByScan(ft, s, d)
+			if !slices.Equal(got.Links, want.Links) || got.Latency != want.Latency || got.Hops != want.Hops {
+				t.Fatalf("%s: route %d→%d: %v, SimGrid's scan gives %v", p, s, d, got, want)
+			}
+		}
+		if n <= 100 {
+			for s := range n {
+				for d := range n {
+					check(s, d)
+				}
+			}
+			continue
+		}
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		for range 20000 {
+			check(rng.IntN(n), rng.IntN(n))
+		}
 	}
 }
