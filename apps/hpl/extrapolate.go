@@ -182,26 +182,57 @@ func (s *solver) integrate(points []segmentPoint) float64 {
 // integrateIn sums per-panel durations interpolated linearly in sh.of(m). The
 // panels come in decreasing m, so the piece of the interpolation only moves
 // forward (the choice interpolate makes by searching).
+//
+// Every rank integrates over every panel, four times a run (the estimate
+// and its error bar): at Stampede's scale, 6,006 ranks × 3,785 panels. So
+// what does not change from panel to panel is computed once per piece; the
+// sums take the very same floating-point operations as line's.
 func (s *solver) integrateIn(points []segmentPoint, sh shape) float64 {
 	if len(points) == 0 {
 		return 0
 	}
 	total := 0.0
-	piece := 1
-	for j := 0; j < s.n; j += s.nb {
-		jb := min(s.nb, s.n-j)
-		m := float64(s.n - j)
-		if len(points) == 1 {
-			p := points[0]
-			total += p.d * (sh.of(m) * float64(jb)) / (sh.of(p.m) * float64(s.nb))
-			continue
+	if len(points) == 1 {
+		p := points[0]
+		per := sh.of(p.m) * float64(s.nb)
+		for j := 0; j < s.n; j += s.nb {
+			jb := min(s.nb, s.n-j)
+			total += p.d * (sh.of(float64(s.n-j)) * float64(jb)) / per
 		}
+		return total
+	}
+	piece := 1
+	l := lineThrough(points[0], points[1], sh)
+	for j := 0; j < s.n; j += s.nb {
+		m := float64(s.n - j)
 		for piece < len(points)-1 && m < points[piece].m {
 			piece++
+			l = lineThrough(points[piece-1], points[piece], sh)
 		}
-		total += line(points[piece-1], points[piece], m, sh)
+		total += l.at(m)
 	}
 	return total
+}
+
+// linePiece is line(a, b, ·, sh) with its constant parts computed.
+type linePiece struct {
+	sh            shape
+	flat          bool    // a.m == b.m: b.d everywhere
+	d, rise       float64 // b.d, a.d − b.d
+	from, runover float64 // sh.of(b.m), sh.of(a.m) − sh.of(b.m)
+}
+
+func lineThrough(a, b segmentPoint, sh shape) linePiece {
+	from := sh.of(b.m)
+	return linePiece{sh: sh, flat: a.m == b.m, d: b.d, rise: a.d - b.d, from: from, runover: sh.of(a.m) - from}
+}
+
+// at is line(a, b, m, sh), to the bit.
+func (l linePiece) at(m float64) float64 {
+	if l.flat {
+		return l.d
+	}
+	return max(0, l.d+l.rise*(l.sh.of(m)-l.from)/l.runover)
 }
 
 // interpolate is piecewise linear in m² (a panel's update work) over points

@@ -2,6 +2,7 @@ package hpl
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/emu-hpc/emu/kernels"
@@ -92,5 +93,65 @@ func TestRelativeSE2(t *testing.T) {
 	// Fewer than two whole batches: no estimate.
 	if got := s.relativeSE2(3); got != 0 {
 		t.Errorf("one batch: %g, want 0", got)
+	}
+}
+
+// integrateIn hoists each piece's constants out of its loop over the panels;
+// its sums must stay, to the bit, those of line panel by panel (the
+// estimate's printed digits and JSON depend on them). Random points,
+// repeated m's (flat pieces) and both shapes.
+func TestIntegrateMatchesLineToTheBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 500 {
+		s := &solver{n: 1 + rng.IntN(20000), nb: 1 + rng.IntN(300)}
+		points := make([]segmentPoint, 1+rng.IntN(8))
+		m := float64(s.n) * (1 + rng.Float64())
+		for i := range points {
+			if i == 0 || rng.IntN(5) > 0 {
+				m *= rng.Float64()
+			}
+			points[i] = segmentPoint{m: m, d: rng.Float64() * 10}
+		}
+		for _, sh := range []shape{squared, linear} {
+			want, piece := 0.0, 1
+			for j := 0; j < s.n; j += s.nb {
+				m := float64(s.n - j)
+				if len(points) == 1 {
+					p := points[0]
+					want += p.d * (sh.of(m) * float64(min(s.nb, s.n-j))) / (sh.of(p.m) * float64(s.nb))
+					continue
+				}
+				for piece < len(points)-1 && m < points[piece].m {
+					piece++
+				}
+				want += line(points[piece-1], points[piece], m, sh)
+			}
+			if got := s.integrateIn(points, sh); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("trial %d, shape %v: %v, panel by panel %v (points %v)", trial, sh, got, want, points)
+			}
+		}
+	}
+}
+
+// linePiece.at is line, to the bit, where the line falls below zero, is
+// flat, or meets NaN, infinities and signed zeros.
+func TestLinePieceIsLine(t *testing.T) {
+	for _, c := range []struct{ a, b segmentPoint }{
+		{segmentPoint{m: 2, d: 1}, segmentPoint{m: 1, d: 3}},     // falls below zero beyond a
+		{segmentPoint{m: 2, d: 0}, segmentPoint{m: 1, d: 0}},     // zero everywhere
+		{segmentPoint{m: 2, d: -0.0}, segmentPoint{m: 1, d: -1}}, // negative
+		{segmentPoint{m: 2, d: math.NaN()}, segmentPoint{m: 1, d: 1}},
+		{segmentPoint{m: 1, d: 5}, segmentPoint{m: 1, d: 7}}, // flat
+		{segmentPoint{m: 3, d: math.Inf(1)}, segmentPoint{m: 1, d: 1}},
+	} {
+		for _, sh := range []shape{squared, linear} {
+			l := lineThrough(c.a, c.b, sh)
+			for _, m := range []float64{0, 0.5, 1, 1.5, 2, 4, 100, math.Copysign(0, -1)} {
+				got, want := l.at(m), line(c.a, c.b, m, sh)
+				if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Errorf("%v %v m=%v shape %v: at %v, line %v", c.a, c.b, m, sh, got, want)
+				}
+			}
+		}
 	}
 }
