@@ -40,7 +40,11 @@ func (s *solver) trsv() {
 	t1 := n - kb
 	t2 := min(t1, n1)
 	t1 -= t2
-	n1pprev := numrocI(t2, max(0, t1), nb, myrow, P)
+	// The rows of the next n1 columns' block rows this rank holds: read two
+	// iterations on, and only by the ranks of two process columns, so kept
+	// as numrocI's arguments and counted where read (its divisions, for every
+	// rank and block, were a quarter of the back substitution's instructions).
+	n1pprev := rowRange{t2, max(0, t1)}
 	if myrow == alrow {
 		anp -= kb
 		anpprev = anp
@@ -56,14 +60,14 @@ func (s *solver) trsv() {
 		}
 	}
 	rowprev, colprev := alrow, alcol
-	alrow, alcol = modSub(alrow, 1, P), modSub(alcol, 1, Q)
+	alrow, alcol = prevProc(alrow, P), prevProc(alcol, Q)
 	kbprev := kb
 	n -= kb
 	kb = nb
 	t1 = n - kb
 	t2 = min(t1, n1)
 	t1 -= t2
-	n1p := numrocI(t2, max(0, t1), nb, myrow, P)
+	n1p := rowRange{t2, max(0, t1)}
 	xd := 0
 	for n > 0 {
 		if mycol == alcol {
@@ -74,6 +78,10 @@ func (s *solver) trsv() {
 		if myrow == alrow {
 			anp -= kb
 		}
+		held := 0 // n1pprev's rows on this rank, counted where they are read
+		if mycol == colprev || mycol == alcol {
+			held = n1pprev.on(nb, myrow, P)
+		}
 		if mycol == colprev {
 			if myrow == rowprev {
 				if P > 1 {
@@ -82,20 +90,20 @@ func (s *solver) trsv() {
 			} else {
 				s.putX(xdprev, g.col.recv(modAdd(myrow, 1, P), ctag))
 			}
-			if n1pprev > 0 {
-				o := anpprev - n1pprev
-				k.Dgemv(blas.NoTrans, n1pprev, kbprev, -1, at(s.a, aprev+o), lda, at(s.x, xdprev), 1, 1, at(s.a, xc+o), 1)
+			if held > 0 {
+				o := anpprev - held
+				k.Dgemv(blas.NoTrans, held, kbprev, -1, at(s.a, aprev+o), lda, at(s.x, xdprev), 1, 1, at(s.a, xc+o), 1)
 				if Q > 1 {
-					g.row.send(alcol, rtag, n1pprev*bytesPerDouble, s.colData(xc+o, n1pprev))
+					g.row.send(alcol, rtag, held*bytesPerDouble, s.colData(xc+o, held))
 				}
 			}
 			if myrow != rowprev && myrow != modAdd(rowprev, 1, P) {
 				g.col.send(modSub(myrow, 1, P), ctag, kbprev*bytesPerDouble, s.xData(xdprev, kbprev))
 			}
 		} else if mycol == alcol {
-			if n1pprev > 0 {
+			if held > 0 {
 				w := g.row.recv(colprev, rtag)
-				k.Daxpy(n1pprev, 1, w, 1, at(s.a, xc+anpprev-n1pprev), 1)
+				k.Daxpy(held, 1, w, 1, at(s.a, xc+anpprev-held), 1)
 			}
 		}
 		if mycol == alcol && myrow == alrow {
@@ -103,7 +111,7 @@ func (s *solver) trsv() {
 			k.Dcopy(kb, at(s.a, xc+anp), 1, at(s.x, anq), 1)
 		}
 		if mycol == colprev {
-			if o := anpprev - n1pprev; o > 0 {
+			if o := anpprev - held; o > 0 {
 				k.Dgemv(blas.NoTrans, o, kbprev, -1, at(s.a, aprev), lda, at(s.x, xdprev), 1, 1, at(s.a, xc), 1)
 			}
 		}
@@ -118,12 +126,12 @@ func (s *solver) trsv() {
 		n1pprev = n1p
 		kbprev = kb
 		n -= kb
-		alrow, alcol = modSub(alrow, 1, P), modSub(alcol, 1, Q)
+		alrow, alcol = prevProc(alrow, P), prevProc(alcol, Q)
 		kb = nb
 		t1 = n - kb
 		t2 = min(t1, n1)
 		t1 -= t2
-		n1p = numrocI(t2, max(0, t1), nb, myrow, P)
+		n1p = rowRange{t2, max(0, t1)}
 		rtag = nextTrsvTag(rtag, tagTrsvBegin)
 		ctag = nextTrsvTag(ctag, tagTrsvBegin+1)
 	}
