@@ -23,12 +23,6 @@ func numrocI(n, i, nb, p, np int) int {
 	return numroc(i+n, nb, p, np) - numroc(i, nb, p, np)
 }
 
-// rowRange is numrocI's first two arguments: the n global indices from i.
-type rowRange struct{ n, i int }
-
-// on is how many of them process p of np holds: numrocI(r.n, r.i, nb, p, np).
-func (r rowRange) on(nb, p, np int) int { return numrocI(r.n, r.i, nb, p, np) }
-
 // prevProc is modSub(a, 1, n) for 0 ≤ a < n, without its two divisions.
 func prevProc(a, n int) int {
 	if a == 0 {

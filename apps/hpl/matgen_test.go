@@ -70,14 +70,3 @@ func TestNumrocMatchesCount(t *testing.T) {
 		}
 	}
 }
-
-// prevProc is modSub(a, 1, n) on every process index.
-func TestPrevProcIsModSub(t *testing.T) {
-	for n := 1; n <= 9; n++ {
-		for a := range n {
-			if got, want := prevProc(a, n), modSub(a, 1, n); got != want {
-				t.Fatalf("prevProc(%d, %d) = %d, modSub %d", a, n, got, want)
-			}
-		}
-	}
-}

@@ -37,14 +37,6 @@ func (s *solver) trsv() {
 	xdprev := 0 // offsets into s.x
 	aptr := anq * lda
 	aprev := aptr
-	t1 := n - kb
-	t2 := min(t1, n1)
-	t1 -= t2
-	// The rows of the next n1 columns' block rows this rank holds: read two
-	// iterations on, and only by the ranks of two process columns, so kept
-	// as numrocI's arguments and counted where read (its divisions, for every
-	// rank and block, were a quarter of the back substitution's instructions).
-	n1pprev := rowRange{t2, max(0, t1)}
 	if myrow == alrow {
 		anp -= kb
 		anpprev = anp
@@ -59,86 +51,114 @@ func (s *solver) trsv() {
 			k.Dcopy(kb, at(s.a, xc+anp), 1, at(s.x, anq), 1)
 		}
 	}
-	rowprev, colprev := alrow, alcol
-	alrow, alcol = prevProc(alrow, P), prevProc(alcol, Q)
-	kbprev := kb
-	n -= kb
-	kb = nb
-	t1 = n - kb
-	t2 = min(t1, n1)
-	t1 -= t2
-	n1p := rowRange{t2, max(0, t1)}
+	// The last block row is done: the loop starts at the one before.
+	c := trsvStep{n: n - kb, kb: nb, kbprev: kb, alrow: prevProc(alrow, P), alcol: prevProc(alcol, Q),
+		rowprev: alrow, colprev: alcol, rtag: rtag, ctag: ctag}
+	if c.n > 0 && !c.involves(myrow, mycol) {
+		c.advance(nb, P, Q, myrow, mycol)
+	}
 	xd := 0
-	for n > 0 {
-		if mycol == alcol {
+	for c.n > 0 {
+		kb, kbprev := c.kb, c.kbprev
+		if mycol == c.alcol {
 			aptr -= lda * kb
 			anq -= kb
 			xd = anq
 		}
-		if myrow == alrow {
+		if myrow == c.alrow {
 			anp -= kb
 		}
-		held := 0 // n1pprev's rows on this rank, counted where they are read
-		if mycol == colprev || mycol == alcol {
-			held = n1pprev.on(nb, myrow, P)
+		// The rows this rank holds of the n1 columns before the previous
+		// block row (HPL's n1pprev): counted here, where they are read, and
+		// not by every rank at every block row (numrocI's divisions were a
+		// quarter of the back substitution's instructions).
+		held := 0
+		if mycol == c.colprev || mycol == c.alcol {
+			t1 := c.n // HPL's t1 + t2, taken a block row ago: n − kb then
+			t2 := min(t1, n1)
+			held = numrocI(t2, max(0, t1-t2), nb, myrow, P)
 		}
-		if mycol == colprev {
-			if myrow == rowprev {
+		if mycol == c.colprev {
+			if myrow == c.rowprev {
 				if P > 1 {
-					g.col.send(modSub(myrow, 1, P), ctag, kbprev*bytesPerDouble, s.xData(xdprev, kbprev))
+					g.col.send(modSub(myrow, 1, P), c.ctag, kbprev*bytesPerDouble, s.xData(xdprev, kbprev))
 				}
 			} else {
-				s.putX(xdprev, g.col.recv(modAdd(myrow, 1, P), ctag))
+				s.putX(xdprev, g.col.recv(modAdd(myrow, 1, P), c.ctag))
 			}
 			if held > 0 {
 				o := anpprev - held
 				k.Dgemv(blas.NoTrans, held, kbprev, -1, at(s.a, aprev+o), lda, at(s.x, xdprev), 1, 1, at(s.a, xc+o), 1)
 				if Q > 1 {
-					g.row.send(alcol, rtag, held*bytesPerDouble, s.colData(xc+o, held))
+					g.row.send(c.alcol, c.rtag, held*bytesPerDouble, s.colData(xc+o, held))
 				}
 			}
-			if myrow != rowprev && myrow != modAdd(rowprev, 1, P) {
-				g.col.send(modSub(myrow, 1, P), ctag, kbprev*bytesPerDouble, s.xData(xdprev, kbprev))
+			if myrow != c.rowprev && myrow != modAdd(c.rowprev, 1, P) {
+				g.col.send(modSub(myrow, 1, P), c.ctag, kbprev*bytesPerDouble, s.xData(xdprev, kbprev))
 			}
-		} else if mycol == alcol {
+		} else if mycol == c.alcol {
 			if held > 0 {
-				w := g.row.recv(colprev, rtag)
+				w := g.row.recv(c.colprev, c.rtag)
 				k.Daxpy(held, 1, w, 1, at(s.a, xc+anpprev-held), 1)
 			}
 		}
-		if mycol == alcol && myrow == alrow {
+		if mycol == c.alcol && myrow == c.alrow {
 			k.Dtrsv(blas.Upper, blas.NoTrans, blas.NonUnit, kb, at(s.a, aptr+anp), lda, at(s.a, xc+anp), 1)
 			k.Dcopy(kb, at(s.a, xc+anp), 1, at(s.x, anq), 1)
 		}
-		if mycol == colprev {
+		if mycol == c.colprev {
 			if o := anpprev - held; o > 0 {
 				k.Dgemv(blas.NoTrans, o, kbprev, -1, at(s.a, aprev), lda, at(s.x, xdprev), 1, 1, at(s.a, xc), 1)
 			}
 		}
-		if mycol == alcol {
+		if mycol == c.alcol {
 			xdprev = xd
 			aprev = aptr
 		}
-		if myrow == alrow {
+		if myrow == c.alrow {
 			anpprev -= kb
 		}
-		rowprev, colprev = alrow, alcol
-		n1pprev = n1p
-		kbprev = kb
-		n -= kb
-		alrow, alcol = prevProc(alrow, P), prevProc(alcol, Q)
-		kb = nb
-		t1 = n - kb
-		t2 = min(t1, n1)
-		t1 -= t2
-		n1p = rowRange{t2, max(0, t1)}
-		rtag = nextTrsvTag(rtag, tagTrsvBegin)
-		ctag = nextTrsvTag(ctag, tagTrsvBegin+1)
+		c.advance(nb, P, Q, myrow, mycol)
 	}
-	if mycol == colprev {
-		got := treeBcast(g.col, rowprev, s.xData(0, kbprev), kbprev, bytesPerDouble)
-		if g.myrow != rowprev {
+	if mycol == c.colprev {
+		got := treeBcast(g.col, c.rowprev, s.xData(0, c.kbprev), c.kbprev, bytesPerDouble)
+		if g.myrow != c.rowprev {
 			s.putX(0, got)
+		}
+	}
+}
+
+// trsvStep is where HPL_pdtrsv's loop stands: the block row to solve (its
+// process row and column, its width kb, n columns up to its end), the
+// previous block row's, and the two message tags.
+type trsvStep struct {
+	n, kb, kbprev                  int
+	alrow, alcol, rowprev, colprev int
+	rtag, ctag                     int
+}
+
+// involves reports whether the rank in process row myrow and column mycol
+// takes part in the block row: it is in its process row or column, or in
+// the previous block row's column.
+func (c *trsvStep) involves(myrow, mycol int) bool {
+	return mycol == c.alcol || mycol == c.colprev || myrow == c.alrow
+}
+
+// advance steps to the block row before, as every rank does after each,
+// and on past the block rows the rank takes no part in — most of them: it
+// only counts them down, in locals rather than through c.
+func (c *trsvStep) advance(nb, P, Q, myrow, mycol int) {
+	n, kb, alrow, alcol, rtag, ctag := c.n, c.kb, c.alrow, c.alcol, c.rtag, c.ctag
+	for {
+		rowprev, colprev, kbprev := alrow, alcol, kb
+		n -= kb
+		kb = nb
+		alrow, alcol = prevProc(alrow, P), prevProc(alcol, Q)
+		rtag, ctag = nextTrsvTag(rtag, tagTrsvBegin), nextTrsvTag(ctag, tagTrsvBegin+1)
+		if n <= 0 || mycol == alcol || mycol == colprev || myrow == alrow {
+			*c = trsvStep{n: n, kb: kb, kbprev: kbprev, alrow: alrow, alcol: alcol,
+				rowprev: rowprev, colprev: colprev, rtag: rtag, ctag: ctag}
+			return
 		}
 	}
 }
