@@ -210,19 +210,7 @@ func (t *FatTree) Route(src, dst int) Route {
 			return r
 		}
 	}
-	path := make([]LinkID, 0, 2*t.levels)
-	cur, level := src, 0 // hosts are nodes 0..hosts-1 of level 0
-	for !t.covers(cur, level, dst) {
-		port := dst
-		for i := 0; i < level; i++ {
-			port /= t.up[i]
-		}
-		port %= t.up[level] * t.par[level]
-		cable := t.parents[cur][port]
-		path = appendLimiter(path, t.limiters[cur])
-		path = append(path, cable.upLink)
-		cur, level = int(cable.parent), level+1
-	}
+	path, cur, level := t.climb(src, dst)
 	for cur != dst {
 		// Among parallel cables, start at the one picked by the source's
 		// position. Like SimGrid, the scan index carries over to the next
@@ -248,6 +236,25 @@ func (t *FatTree) Route(src, dst int) Route {
 	}
 	path = appendLimiter(path, t.limiters[dst])
 	return t.switched(path)
+}
+
+// climb is the up half of Route: the links from host src up to the first
+// switch whose subtree holds dst, that switch and its level.
+func (t *FatTree) climb(src, dst int) (path []LinkID, cur, level int) {
+	path = make([]LinkID, 0, 2*t.levels)
+	cur = src // hosts are nodes 0..hosts-1 of level 0
+	for !t.covers(cur, level, dst) {
+		port := dst
+		for i := 0; i < level; i++ {
+			port /= t.up[i]
+		}
+		port %= t.up[level] * t.par[level]
+		cable := t.parents[cur][port]
+		path = appendLimiter(path, t.limiters[cur])
+		path = append(path, cable.upLink)
+		cur, level = int(cable.parent), level+1
+	}
+	return path, cur, level
 }
 
 // covers reports whether the subtree of switch g at level holds host h:

@@ -423,26 +423,15 @@ func TestLimiters(t *testing.T) {
 // routeByScan is FatTree.Route as SimGrid writes its descent: the children
 // of each switch scanned one by one for the next index whose residue is
 // dst's digit, the scan index carried over to the next level. Route
-// computes that index instead; this is the reference it must match.
+// computes that index instead; this is the reference it must match. (The
+// climb is Route's own: only the descent differs.)
 func routeByScan(t *FatTree, src, dst int) Route {
 	if src == dst {
 		if r, ok := t.loopRoute(src); ok {
 			return r
 		}
 	}
-	path := make([]LinkID, 0, 2*t.levels)
-	cur, level := src, 0
-	for !t.covers(cur, level, dst) {
-		port := dst
-		for i := 0; i < level; i++ {
-			port /= t.up[i]
-		}
-		port %= t.up[level] * t.par[level]
-		cable := t.parents[cur][port]
-		path = appendLimiter(path, t.limiters[cur])
-		path = append(path, cable.upLink)
-		cur, level = int(cable.parent), level+1
-	}
+	path, cur, level := t.climb(src, dst)
 	for cur != dst {
 		start := (src % t.par[level-1]) * t.down[level-1]
 		for i := start; i < len(t.children[cur]); i++ {

@@ -141,7 +141,12 @@ type trsvStep struct {
 // takes part in the block row: it is in its process row or column, or in
 // the previous block row's column.
 func (c *trsvStep) involves(myrow, mycol int) bool {
-	return mycol == c.alcol || mycol == c.colprev || myrow == c.alrow
+	return takesPart(myrow, mycol, c.alrow, c.alcol, c.colprev)
+}
+
+// takesPart is involves on the step's values, for advance's locals.
+func takesPart(myrow, mycol, alrow, alcol, colprev int) bool {
+	return mycol == alcol || mycol == colprev || myrow == alrow
 }
 
 // advance steps to the block row before, as every rank does after each,
@@ -155,7 +160,7 @@ func (c *trsvStep) advance(nb, P, Q, myrow, mycol int) {
 		kb = nb
 		alrow, alcol = prevProc(alrow, P), prevProc(alcol, Q)
 		rtag, ctag = nextTrsvTag(rtag, tagTrsvBegin), nextTrsvTag(ctag, tagTrsvBegin+1)
-		if n <= 0 || mycol == alcol || mycol == colprev || myrow == alrow {
+		if n <= 0 || takesPart(myrow, mycol, alrow, alcol, colprev) {
 			*c = trsvStep{n: n, kb: kb, kbprev: kbprev, alrow: alrow, alcol: alcol,
 				rowprev: rowprev, colprev: colprev, rtag: rtag, ctag: ctag}
 			return
