@@ -64,9 +64,27 @@ func down[A arity, K cmp.Ordered, I ID](sp *[]Entry[K, I], i int, pop bool) Entr
 					c = r
 				}
 			}
+		} else if c+3 < len(s) {
+			// All four children: a knockout of three comparisons on one
+			// bounds check, where the scan below tests the loop and both
+			// indices at each child. A tie keeps the left one at each
+			// round, and the left pair precedes the right, so of equal
+			// children the first still wins.
+			q := s[c : c+4 : c+4]
+			l, r := 0, 2
+			if a, b := &q[1], &q[0]; a.Key < b.Key || a.Key == b.Key && a.ID < b.ID {
+				l = 1
+			}
+			if a, b := &q[3], &q[2]; a.Key < b.Key || a.Key == b.Key && a.ID < b.ID {
+				r = 3
+			}
+			if a, b := &q[r], &q[l]; a.Key < b.Key || a.Key == b.Key && a.ID < b.ID {
+				l = r
+			}
+			c += l
 		} else {
 			m := c
-			for j := c + 1; j < min(c+d, len(s)); j++ {
+			for j := c + 1; j < len(s); j++ { // fewer than four: the last node's
 				if a, b := &s[j], &s[m]; a.Key < b.Key || a.Key == b.Key && a.ID < b.ID {
 					m = j
 				}
