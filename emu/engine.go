@@ -207,10 +207,10 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 // has nothing left to fire, the fluid system settles first (SimGrid solves
 // when it looks for its next date).
 func (e *Engine) Next() (t float64, ok bool) {
-	if at, due := e.timers.peek(); due && at <= e.now {
-		return at, true // more of this instant: keep batching flow starts
-	}
 	if e.simgrid && e.sys != nil {
+		if at, due := e.timers.peek(); due && at <= e.now {
+			return at, true // more of this instant: keep batching flow starts
+		}
 		e.sys.Settle(e.now)
 	}
 	return e.peek()
@@ -219,12 +219,13 @@ func (e *Engine) Next() (t float64, ok bool) {
 // peek is Next without the settle: StepWithin looks ahead within an
 // instant, where SimGrid does not solve.
 func (e *Engine) peek() (t float64, ok bool) {
-	if at, due := e.timers.peek(); due && at <= e.now {
-		return at, true
+	at, tok := e.timers.peek()
+	if tok && at <= e.now {
+		return at, true // more of this instant: keep batching flow starts
 	}
-	e.flush()
+	e.flush() // starts flows, and queues no timer
 	t = math.Inf(1)
-	if at, tok := e.timers.peek(); tok {
+	if tok {
 		t, ok = at, true
 	}
 	if e.sys != nil {

@@ -92,9 +92,14 @@ type timerQueue struct {
 	recent [laneRecall]float64 // delays of the last timers the tree took
 	next   int                 // where recent takes the next one
 	// front is the earliest timer's place: -1 the tree's minimum bucket, i
-	// ≥ 0 lane i; valid says whether it is known (a pop forgets it).
-	front int
-	valid bool
+	// ≥ 0 lane i, and frontAt, frontSeq its key; valid says whether they
+	// are known (a pop forgets them). The engine peeks several times an
+	// event (Skip, Next, Step), and a cached key spares each peek a trip
+	// to the timer itself.
+	front    int
+	frontAt  float64
+	frontSeq uint64
+	valid    bool
 }
 
 // The size of timerQueue.open: 16 slots.
@@ -128,8 +133,8 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 	t := timer{at: at, seq: seq, a: a}
 	if l := q.laneFor(d); l >= 0 {
 		q.lane[l].items = append(q.lane[l].items, t)
-		if q.valid && !q.earliest(q.front).before(at, seq) {
-			q.front = l
+		if q.valid && !q.frontBefore(at, seq) {
+			q.front, q.frontAt, q.frontSeq = l, at, seq
 		}
 		return
 	}
@@ -150,8 +155,8 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 	q.open[k] = b
 	if q.min == nil || b.Less(q.min) {
 		q.min = b
-		if q.valid && !q.earliest(q.front).before(at, seq) {
-			q.front = -1
+		if q.valid && !q.frontBefore(at, seq) {
+			q.front, q.frontAt, q.frontSeq = -1, at, seq
 		}
 	}
 }
@@ -181,6 +186,12 @@ func (q *timerQueue) laneFor(d float64) int {
 	return -1
 }
 
+// frontBefore reports whether the earliest timer, which must be known
+// (valid), comes before a timer of key (at, seq).
+func (q *timerQueue) frontBefore(at float64, seq uint64) bool {
+	return q.frontAt < at || q.frontAt == at && q.frontSeq < seq
+}
+
 // earliest returns the first timer of place i (see front); it must hold one.
 func (q *timerQueue) earliest(i int) *timer {
 	if i < 0 {
@@ -208,18 +219,17 @@ func (q *timerQueue) first() (int, bool) {
 				}
 			}
 		}
-		q.front, q.valid = best, true
+		q.front, q.frontAt, q.frontSeq, q.valid = best, bt.at, bt.seq, true
 	}
 	return q.front, true
 }
 
 // peek returns the due time of the earliest timer.
 func (q *timerQueue) peek() (float64, bool) {
-	i, ok := q.first()
-	if !ok {
+	if _, ok := q.first(); !ok {
 		return 0, false
 	}
-	return q.earliest(i).at, true
+	return q.frontAt, true
 }
 
 // pop removes and returns the earliest timer.
