@@ -42,6 +42,11 @@ type FlowSpec struct {
 	// SimGridHeap the caller scales Bytes instead (the same times, other
 	// floats).
 	RateFactor float64
+	// Loads, when not nil, is what System.Loads made of this spec's Links,
+	// Reverse and ReverseShare, which the System then does not walk again:
+	// a caller that starts many flows on one route (a rank pair's
+	// messages) merges its links once. It must come from the same System.
+	Loads *Loads
 }
 
 // Options tunes a System.
@@ -276,24 +281,42 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	if spec.Bound > 0 {
 		f.bound = spec.Bound
 	}
-	for _, l := range spec.Links {
-		s.addElem(f, l, 1)
-	}
-	if spec.ReverseShare > 0 {
-		for _, l := range spec.Reverse {
-			s.addElem(f, l, spec.ReverseShare)
+	if ld := spec.Loads; ld != nil {
+		if ld.sys != s {
+			panic("fluid: FlowSpec.Loads made by another System")
 		}
-	}
-	// A bound no lower than some Shared link's C/coef can never bind
-	// (feasibility already caps the rate there): drop it, so the solver
-	// does not sort flows whose TCP window is far above any link's speed.
-	// (An SMPI route's TCP window is already above its first link's C/coef:
-	// one division a start, not one a link.)
-	if !math.IsInf(f.bound, 1) {
-		for _, e := range f.elems {
-			if f.bound >= s.links[e.link].capacity/e.coef {
-				f.bound = math.Inf(1)
-				break
+		f.elems = append(f.elems, ld.elems...)
+		f.bound = min(f.bound, ld.fatCap) // exact: the float addElem's mins reach one link at a time
+		if s.traffic != nil {
+			for _, e := range ld.fat {
+				s.traffic.addFat(f.slot, e.link, e.coef)
+			}
+		}
+		// The test below holds for some elem exactly when it holds for
+		// the least C/coef.
+		if f.bound >= ld.sharedCap {
+			f.bound = math.Inf(1)
+		}
+	} else {
+		for _, l := range spec.Links {
+			s.addElem(f, l, 1)
+		}
+		if spec.ReverseShare > 0 {
+			for _, l := range spec.Reverse {
+				s.addElem(f, l, spec.ReverseShare)
+			}
+		}
+		// A bound no lower than some Shared link's C/coef can never bind
+		// (feasibility already caps the rate there): drop it, so the solver
+		// does not sort flows whose TCP window is far above any link's speed.
+		// (An SMPI route's TCP window is already above its first link's C/coef:
+		// one division a start, not one a link.)
+		if !math.IsInf(f.bound, 1) {
+			for _, e := range f.elems {
+				if f.bound >= s.links[e.link].capacity/e.coef {
+					f.bound = math.Inf(1)
+					break
+				}
 			}
 		}
 	}
@@ -308,23 +331,66 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 // links as SimGrid does (sum on Shared links, max on FatPipe ones). A
 // FatPipe link only caps the flow: coef·x ≤ capacity.
 func (s *System) addElem(f *flow, l LinkID, coef float64) {
+	var fat bool
+	if f.elems, f.bound, fat = s.merge(f.elems, f.bound, l, coef); fat && s.traffic != nil {
+		s.traffic.addFat(f.slot, l, coef)
+	}
+}
+
+// merge is addElem on a flow's elems and bound, for a flow or for Loads;
+// fat says that l is a FatPipe link.
+func (s *System) merge(elems []elem, bound float64, l LinkID, coef float64) (_ []elem, _ float64, fat bool) {
 	if l < 0 || int(l) >= len(s.links) {
 		panic(fmt.Sprintf("fluid: flow uses link %d, system has %d links", l, len(s.links)))
 	}
 	if s.links[l].sharing == FatPipe {
-		f.bound = min(f.bound, s.links[l].capacity/coef)
-		if s.traffic != nil {
-			s.traffic.addFat(f.slot, l, coef)
-		}
-		return
+		return elems, min(bound, s.links[l].capacity/coef), true
 	}
-	for i := range f.elems {
-		if f.elems[i].link == l {
-			f.elems[i].coef += coef
-			return
+	for i := range elems {
+		if elems[i].link == l {
+			elems[i].coef += coef
+			return elems, bound, false
 		}
 	}
-	f.elems = append(f.elems, elem{link: l, coef: coef})
+	return append(elems, elem{link: l, coef: coef}), bound, false
+}
+
+// Loads is a route as a flow loads it, made once for many flows by
+// System.Loads: its Shared links merged with their coefficients, in the
+// order a flow's start merges them, and the rate caps of its FatPipe
+// links and of its Shared ones.
+type Loads struct {
+	sys       *System
+	elems     []elem  // the Shared links and coefficients, as addElem leaves them
+	fat       []elem  // the FatPipe links and coefficients, for the traffic accounting
+	fatCap    float64 // min over fat of capacity/coef; +Inf if none
+	sharedCap float64 // min over elems of capacity/coef; +Inf if none
+}
+
+// Loads merges the links of spec (Links, and Reverse at ReverseShare) as
+// starting a flow of that spec would, for FlowSpec.Loads: flows started
+// with it skip the merge, and get the very elems, bound and traffic
+// accounting they would get without it. A bad link panics, as at a start.
+func (s *System) Loads(spec FlowSpec) *Loads {
+	ld := &Loads{sys: s, fatCap: math.Inf(1), sharedCap: math.Inf(1)}
+	add := func(l LinkID, coef float64) {
+		var fat bool
+		if ld.elems, ld.fatCap, fat = s.merge(ld.elems, ld.fatCap, l, coef); fat {
+			ld.fat = append(ld.fat, elem{link: l, coef: coef})
+		}
+	}
+	for _, l := range spec.Links {
+		add(l, 1)
+	}
+	if spec.ReverseShare > 0 {
+		for _, l := range spec.Reverse {
+			add(l, spec.ReverseShare)
+		}
+	}
+	for _, e := range ld.elems {
+		ld.sharedCap = min(ld.sharedCap, s.links[e.link].capacity/e.coef)
+	}
+	return ld
 }
 
 // newFlow returns a zeroed flow, reusing a finished one (and its elems

@@ -17,11 +17,13 @@ type path struct {
 	bound          float64 // TCP window bound γ/(2·latency), bytes/s; 0 = none
 	penalty        float64 // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
 
+	loads *fluid.Loads // links and reverse merged once for the route's flows (FlowSpec.Loads)
+
 	classes []fluid.ClassCount // cables per link class, for the events of routeKinds (nil if none is heard)
 	hops    int
 	latency float64  // raw route latency (sum of link latencies), s
 	delay   bool     // messages on the route get Config.MessageDelay
-	_       [23]byte // to 128 bytes: the 112-byte size class is not 64-byte aligned
+	_       [15]byte // to 128 bytes: the 120-byte size class is not 64-byte aligned
 }
 
 // path returns the cached route facts from host a to host b.
@@ -38,6 +40,7 @@ func (w *World) path(a, b int) *path {
 	if w.cfg.CrossTraffic > 0 {
 		p.reverse = w.topo.Route(b, a).Links
 	}
+	p.loads = w.eng.System().Loads(fluid.FlowSpec{Links: p.links, Reverse: p.reverse, ReverseShare: w.cfg.CrossTraffic})
 	if w.cfg.TCPGamma > 0 && rt.Latency > 0 {
 		p.bound = w.cfg.TCPGamma / (2 * rt.Latency)
 	}
@@ -161,7 +164,7 @@ func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
 func (w *World) flowSpec(s *Request, p *path, afterLatency bool) fluid.FlowSpec {
 	size := w.wire(s)
 	fb := w.cfg.BwFactor.Value(size, 1)
-	spec := fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1}
+	spec := fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1, Loads: p.loads}
 	if w.simgrid { // SimGrid's own arithmetic: size bytes at f_bw × the max-min rate
 		spec.Bytes, spec.RateFactor = float64(size), fb
 	}
