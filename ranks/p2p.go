@@ -1,6 +1,9 @@
 package ranks
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Send posts a message to rank dst of the communicator and returns when
 // the sender may reuse its buffer: a detached send (fewer than
@@ -56,6 +59,39 @@ func (w *World) release(s *Request) {
 func (w *World) recycle(q *Request) {
 	*q = Request{}
 	w.freeReqs = append(w.freeReqs, q)
+}
+
+// payloadClasses bounds the pooled payloads: up to 2^40 doubles.
+const payloadClasses = 41
+
+// copyPayload returns a copy of a message's payload, in an array from the
+// pool when it holds one large enough (the smallest class that fits: an
+// array in class c has room for 2^c doubles).
+func (w *World) copyPayload(data []float64) []float64 {
+	n := len(data)
+	c := bits.Len(uint(n - 1)) // 2^c ≥ n (0 for an empty payload)
+	if c < payloadClasses {
+		if free := w.freeData[c]; len(free) > 0 {
+			buf := free[len(free)-1][:n]
+			free[len(free)-1] = nil
+			w.freeData[c] = free[:len(free)-1]
+			copy(buf, data)
+			return buf
+		}
+		if n > 0 {
+			buf := make([]float64, n, 1<<c) // a whole class, so that it serves any payload of c
+			copy(buf, data)
+			return buf
+		}
+	}
+	return append([]float64(nil), data...)
+}
+
+// reusePayload takes back a delivered payload that nobody reads any more.
+func (w *World) reusePayload(data []float64) {
+	if c := bits.Len(uint(cap(data))) - 1; c >= 0 && c < payloadClasses { // 2^c ≤ cap
+		w.freeData[c] = append(w.freeData[c], data[:0])
+	}
 }
 
 // newRequest takes a request from the free list or allocates one.
@@ -132,7 +168,7 @@ func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 	size := m.size()
 	m.Bytes = size
 	if m.Data != nil {
-		m.Data = append([]float64(nil), m.Data...) // the sender may reuse its buffer
+		m.Data = w.copyPayload(m.Data) // the sender may reuse its buffer
 	}
 	detached := size < cfg.EagerThreshold && !sync
 	switch {

@@ -92,7 +92,8 @@ type Exchanger interface {
 	// leaves that side out of the step (HPL_sdrv's count ≤ 0).
 	Exchange(k int) (dst int, m Msg, src int)
 	// Received hands over step k's received message (not called for a
-	// step without a receive).
+	// step without a receive). m.Data is the Exchanger's only for the
+	// call: the World reuses its array for later messages' payloads.
 	Received(k int, m Msg)
 }
 
@@ -195,6 +196,7 @@ func (x *exchanges) step() *Request {
 					r.mpiExit("MPI_Recv")
 					x.recv = nil
 					x.ex.Received(x.k, m)
+					r.w.reusePayload(m.Data)
 				}
 				if x.send != nil {
 					r.mpiEnter("MPI_Wait")
@@ -223,6 +225,7 @@ func (x *exchanges) step() *Request {
 				r.mpiExit("MPI_Wait")
 				q.Free()
 				x.ex.Received(x.k, m)
+				r.w.reusePayload(m.Data)
 			}
 			x.send, x.recv = nil, nil
 			x.phase = 0

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,5 +248,69 @@ func TestTaskErrorsNameTheirRank(t *testing.T) {
 		if !errors.As(err, &p) || p.Rank != n-1 || p.Value != "bad piece" {
 			t.Errorf("%d ranks, a panic in rank %d's task: got %v", n, n-1, err)
 		}
+	}
+}
+
+// varied is an Exchanger whose step k sends a payload of k%7*13+1 doubles
+// that name the sender and the step, and checks what it receives.
+type varied struct {
+	me, n int
+	t     *testing.T
+}
+
+func payload(from, k int) []float64 {
+	d := make([]float64, k%7*13+1)
+	for i := range d {
+		d[i] = float64(from*1e6 + k*1e3 + i)
+	}
+	return d
+}
+
+func (x *varied) Exchange(k int) (int, Msg, int) {
+	return (x.me + 1) % x.n, Msg{Data: payload(x.me, k)}, (x.me + x.n - 1) % x.n
+}
+
+func (x *varied) Received(k int, m Msg) {
+	if want := payload((x.me+x.n-1)%x.n, k); !slices.Equal(m.Data, want) {
+		x.t.Errorf("rank %d step %d received %v, want %v", x.me, k, m.Data, want)
+	}
+}
+
+// TestExchangesReusePayloads: the arrays of payloads an Exchanger has
+// consumed carry later messages (the World's pool fills), every step
+// still receives exactly what was sent, and a payload received by a plain
+// Recv, which the rank keeps, is never reused.
+func TestExchangesReusePayloads(t *testing.T) {
+	const n = 4
+	w, err := NewWorld(preset(t, "cm02"), newCrossbar(n, 1e9, 1e-6), identity(n), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := make([][]float64, n)
+	err = w.Run(func(r *Rank) {
+		c := r.World()
+		me := c.Rank()
+		c.Send((me+1)%n, 1, Msg{Data: payload(me, 99)})
+		m, _ := c.Recv((me+n-1)%n, 1)
+		kept[me] = m.Data
+		for range 3 {
+			c.Exchanges(20, 2, &varied{me: me, n: n, t: t})
+			c.SendRecvs(20, 3, &varied{me: me, n: n, t: t})
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for me, m := range kept {
+		if want := payload((me+n-1)%n, 99); !slices.Equal(m, want) {
+			t.Errorf("rank %d: the payload it kept became %v, want %v", me, m, want)
+		}
+	}
+	pooled := 0
+	for _, free := range w.freeData {
+		pooled += len(free)
+	}
+	if pooled == 0 {
+		t.Error("no consumed payload came back to the pool")
 	}
 }

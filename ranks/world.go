@@ -34,9 +34,13 @@ type World struct {
 	end     float64       // when the last of them returned, s
 	ran     bool
 
-	msgSeq                   uint64 // last MsgID handed out
-	recvSeq                  uint64 // last RecvID handed out
-	freeReqs                 []*Request
+	msgSeq   uint64 // last MsgID handed out
+	recvSeq  uint64 // last RecvID handed out
+	freeReqs []*Request
+	// freeData[c] holds payload arrays of capacity ≥ 2^c that a task's
+	// Exchanger has consumed (exchanges.step), for post's copies of the
+	// next payloads: HPL's pivot searches and row swaps send one a step.
+	freeData                 [payloadClasses][][]float64
 	commSeq                  int32 // last communicator id handed out
 	splits                   map[splitKey]*splitRound
 	iprobeN, testN, testanyN int // SimGrid's simulation-wide poll counters
