@@ -2,6 +2,7 @@ package emu
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/petar/GoLLRB/llrb"
 )
@@ -74,6 +75,9 @@ const (
 	laneRecall = 4
 )
 
+// timerQueue.busy has a bit a lane: this fails to compile if lanes > 8.
+const _ = uint8(1 << (lanes - 1))
+
 // timerQueue is the engine's (time, seq)-ordered queue of timers: a tree of
 // buckets and a few lanes, merged at the front.
 type timerQueue struct {
@@ -89,6 +93,7 @@ type timerQueue struct {
 	spare []*bucket // emptied buckets, reused
 
 	lane   [lanes]lane
+	busy   uint8               // bit i set: lane i holds timers
 	recent [laneRecall]float64 // delays of the last timers the tree took
 	next   int                 // where recent takes the next one
 	// front is the earliest timer's place: -1 the tree's minimum bucket, i
@@ -133,6 +138,7 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 	t := timer{at: at, seq: seq, a: a}
 	if l := q.laneFor(d); l >= 0 {
 		q.lane[l].items = append(q.lane[l].items, t)
+		q.busy |= 1 << l
 		if q.valid && !q.frontBefore(at, seq) {
 			q.front, q.frontAt, q.frontSeq = l, at, seq
 		}
@@ -212,11 +218,11 @@ func (q *timerQueue) first() (int, bool) {
 		if q.min != nil {
 			best, bt = -1, q.earliest(-1)
 		}
-		for i := range q.lane {
-			if l := &q.lane[i]; !l.empty() {
-				if t := &l.items[l.head]; bt == nil || t.before(bt.at, bt.seq) {
-					best, bt = i, t
-				}
+		for m := q.busy; m != 0; m &= m - 1 { // the lanes that hold timers, in order
+			i := bits.TrailingZeros8(m)
+			l := &q.lane[i]
+			if t := &l.items[l.head]; bt == nil || t.before(bt.at, bt.seq) {
+				best, bt = i, t
 			}
 		}
 		q.front, q.frontAt, q.frontSeq, q.valid = best, bt.at, bt.seq, true
@@ -245,6 +251,7 @@ func (q *timerQueue) pop() (float64, action) {
 		switch {
 		case l.empty():
 			l.items, l.head = l.items[:0], 0
+			q.busy &^= 1 << i
 		case l.head >= 1024 && l.head >= len(l.items)/2: // slide the queued tail down: one array per lane
 			n := copy(l.items, l.items[l.head:])
 			clear(l.items[n:])
