@@ -84,10 +84,7 @@ func (m *maxmin) resolveWhole(now float64, seeds []elem, level float64) {
 			m.visitLink(e.link)
 		}
 	}
-	// Breadth-first over the bipartite graph: sv.links doubles as the queue.
-	for i := 0; i < len(sv.links); i++ {
-		m.scanLink(sv.links[i])
-	}
+	m.scanLinks()
 	m.progressiveFill()
 	m.applySolve(now)
 }
@@ -116,43 +113,49 @@ func (m *maxmin) applySolve(now float64) {
 	st.Changed += uint64(changed)
 }
 
-// scanLink takes link l's members into the solve (those at or above the
-// floor, and fresh flows) and queues their links; in the same pass it sets
-// up the link's filling state: capacity left after its frozen members,
-// usage of its re-solved ones, and its entry in the level heap. A member's
-// side does not depend on when the BFS reaches it, so these sums run in
-// member order as a separate pass over the members would.
-func (m *maxmin) scanLink(l LinkID) {
+// scanLinks goes breadth-first over the bipartite graph of links and
+// flows from the links queued so far, sv.links doubling as the queue. It
+// takes each link's members into the solve (those at or above the floor,
+// and fresh flows) and queues their links; in the same pass it sets up the
+// link's filling state: capacity left after its frozen members, usage of
+// its re-solved ones, and its entry in the level heap. A member's side
+// does not depend on when the BFS reaches it, so these sums run in member
+// order as a separate pass over the members would. (One loop for the whole
+// search: a call a link cost its set-up and spills again and again.)
+func (m *maxmin) scanLinks() {
 	sv := &m.fill
-	ls, w := &m.links[l], &sv.work[l]
-	w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
-	for _, mb := range ls.members {
-		h := &m.hot[mb.slot]
-		if h.level < sv.floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
-			w.remaining -= mb.coef * h.rate
-			continue
-		}
-		w.usage += mb.share
-		w.unfixed++
-		if h.stamp == sv.stamp {
-			continue
-		}
-		h.stamp, h.x = sv.stamp, 0
-		sv.flows = append(sv.flows, mb.slot)
-		if h.bounded {
-			sv.bounded = append(sv.bounded, m.sys.bySlot[mb.slot])
-		}
-		if !m.full { // there every loaded link is queued already
-			for _, e := range h.elems {
-				m.visitLink(e.link)
+	for i := 0; i < len(sv.links); i++ {
+		l := sv.links[i]
+		ls, w := &m.links[l], &sv.work[l]
+		w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
+		for _, mb := range ls.members {
+			h := &m.hot[mb.slot]
+			if h.level < sv.floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
+				w.remaining -= mb.coef * h.rate
+				continue
+			}
+			w.usage += mb.share
+			w.unfixed++
+			if h.stamp == sv.stamp {
+				continue
+			}
+			h.stamp, h.x = sv.stamp, 0
+			sv.flows = append(sv.flows, mb.slot)
+			if h.bounded {
+				sv.bounded = append(sv.bounded, m.sys.bySlot[mb.slot])
+			}
+			if !m.full { // there every loaded link is queued already
+				for _, e := range h.elems {
+					m.visitLink(e.link)
+				}
 			}
 		}
-	}
-	if !(w.remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
-		w.remaining = max(w.remaining, 0)
-	}
-	if w.unfixed > 0 {
-		sv.queue.add(linkAt(w.remaining/w.usage, l))
+		if !(w.remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
+			w.remaining = max(w.remaining, 0)
+		}
+		if w.unfixed > 0 {
+			sv.queue.add(linkAt(w.remaining/w.usage, l))
+		}
 	}
 }
 
@@ -187,7 +190,7 @@ func (m *maxmin) visitLink(l LinkID) {
 // crosses, and a solve O(elements + links·log links) in all.
 func (m *maxmin) progressiveFill() {
 	sv := &m.fill
-	// The heap and bounded lists come from scanLink in discovery order;
+	// The heap and bounded lists come from scanLinks in discovery order;
 	// both orders are total (ties broken by id), so that order is moot.
 	slices.SortFunc(sv.bounded, func(a, b *flow) int {
 		if c := cmp.Compare(a.bound*a.weight, b.bound*b.weight); c != 0 {
