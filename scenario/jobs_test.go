@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,6 +86,42 @@ func TestJobsSlowdown(t *testing.T) {
 }
 
 func equalsOne(s float64) bool { return s == 1 }
+
+// TestJobsZeroTimeSlowdown: a job that takes no time alone has no slowdown
+// (not Time/0 = NaN), so the result still encodes as JSON. Under the
+// compute-only bound a ring of messages started after 0 ends, in float64, at
+// its start: time and alone time are both exactly 0.
+func TestJobsZeroTimeSlowdown(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		bound     string
+	}{
+		{"compute-only ring started late", jobsPlatform + ringJob("start = \"10us\"\n"), BoundComputeOnly},
+		{"compute-only ring and congestor", jobsPlatform + ringJob("start = \"1ms\"\n") + congestorJob(""), BoundComputeOnly},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := jobsPlan(t, tc.doc)
+			if err := p.ApplyBound(tc.bound); err != nil {
+				t.Fatal(err)
+			}
+			res, err := p.Run(RunOptions{Bound: tc.bound})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, j := range res.Jobs {
+				if math.IsNaN(j.Slowdown) || math.IsInf(j.Slowdown, 0) || (j.Alone == 0) != (j.Slowdown == 0) {
+					t.Errorf("job %s: time %g s, alone %g s, slowdown %g", j.Name, j.Time, j.Alone, j.Slowdown)
+				}
+			}
+			if res.Jobs[0].Alone != 0 {
+				t.Errorf("the ring takes %g s alone under %s, want 0 (the case this test is about)", res.Jobs[0].Alone, tc.bound)
+			}
+			if _, err := json.Marshal(res); err != nil {
+				t.Errorf("JSON: %v", err)
+			}
+		})
+	}
+}
 
 // TestJobsHPLAndReplay: an HPL job and a replayed trace run together; the
 // HPL job reports HPL's results (its Time within the job's), the replay its

@@ -20,7 +20,7 @@ type JobResult struct {
 	Start    float64 `json:"start_s"`
 	Time     float64 `json:"time_s"`             // from its start to its last rank's end, with the others, s
 	Alone    float64 `json:"alone_s,omitempty"`  // the same, alone on the platform, s
-	Slowdown float64 `json:"slowdown,omitempty"` // Time / Alone
+	Slowdown float64 `json:"slowdown,omitempty"` // Time / Alone; 0 (left out) when Alone is 0
 	Hosts    []int   `json:"hosts"`              // rank → host
 	Results  any     `json:"results"`            // as a run's results (HPL's, the replay's, ...)
 
@@ -55,7 +55,12 @@ func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
 				return nil, err
 			}
 			jr.Alone = alone.jobs[0].Time
-			jr.Slowdown = jr.Time / jr.Alone
+			// A job that takes no time alone (free communication under
+			// --bound compute-only, a ring of empty messages) has no
+			// slowdown: Time/0 is NaN or +Inf, which JSON cannot carry.
+			if jr.Alone > 0 {
+				jr.Slowdown = jr.Time / jr.Alone
+			}
 		}
 		res.Jobs = append(res.Jobs, jr)
 	}
