@@ -94,10 +94,15 @@ func parseSharing(s string) (string, error) {
 	return "", fmt.Errorf("unknown sharing policy %q (SPLITDUPLEX, SHARED or FATPIPE)", s)
 }
 
+// maxPlatformHosts is the most hosts a platform may have, whatever its topology:
+// no platform of ours is larger, and building one of 10⁹ hosts would exhaust the
+// memory (or run for minutes) before any error could be reported.
+const maxPlatformHosts = 1 << 24
+
 // parseRadical reads SimGrid's radical list: comma-separated items, each N or A-B
 // (inclusive), e.g. "0-15,32-47".
 func parseRadical(s string) ([]int, error) {
-	const maxHosts = 1 << 24 // no platform of ours is larger; guards against "0-9999999999"
+	const maxHosts = maxPlatformHosts // guards against "0-9999999999"
 	var out []int
 	for _, item := range strings.Split(s, ",") {
 		item = strings.TrimSpace(item)
@@ -138,7 +143,7 @@ func parseIntList(s string) ([]int, error) {
 // topologyNodes is the number of hosts a fat-tree, torus or dragonfly description
 // has, checking its syntax (smpi-model.md §4.5–4.7).
 func topologyNodes(p *Platform) (int, error) {
-	const maxNodes = 1 << 24
+	const maxNodes = maxPlatformHosts
 	product := func(vs []int) (int, error) {
 		n := 1
 		for _, v := range vs {

@@ -120,6 +120,9 @@ func (s *Scenario) platform() (Platform, error) {
 	if p.CoresPerHost < 1 {
 		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d must be ≥ 1", p.CoresPerHost))
 	}
+	if p.CoresPerHost > maxPlatformHosts { // so that hosts × cores cannot overflow
+		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d: more than %d cores a host", p.CoresPerHost, maxPlatformHosts))
+	}
 	// Keys of another topology are a mistake, not something to ignore — unless the
 	// table names its topology: then they describe the same machine in the other
 	// topologies, for a --set or a tune sweep of platform.topology.
@@ -141,6 +144,9 @@ func (s *Scenario) platform() (Platform, error) {
 	if p.Topology == TopoFlat {
 		if p.Hosts < 1 {
 			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d: want at least 1 host", p.Hosts))
+		}
+		if p.Hosts > maxPlatformHosts {
+			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d: more than %d hosts", p.Hosts, maxPlatformHosts))
 		}
 		if fromXML && p.Hosts > len(p.Radical) {
 			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d hosts, more than the %d the platform file names", p.Hosts, len(p.Radical)))

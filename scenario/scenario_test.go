@@ -154,6 +154,11 @@ link_latency = "1us"
 		{"zero speed ratio", base, []string{"kernels.speed_ratio=0"}, "--set kernels.speed_ratio=0: kernels.speed_ratio: 0 must be positive"},
 		{"zero iterations", "app = \"pingpong\"\n" + base + "[pingpong]\niterations = 0\n", nil, "s.toml:7: pingpong.iterations: 0 must be ≥ 1"},
 		{"zero cores in file", base + "cores_per_host = 0\n", nil, "s.toml:5: platform.cores_per_host: 0 must be ≥ 1"},
+		{"too many flat hosts", "[platform]\nhosts = 2000000000\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n", nil,
+			"s.toml:2: platform.hosts: 2000000000: more than 16777216 hosts"},
+		{"too many cores", base, []string{"platform.cores_per_host=9223372036854775807"},
+			"--set platform.cores_per_host=9223372036854775807: platform.cores_per_host: 9223372036854775807: more than 16777216 cores a host"},
+		{"set too many flat hosts", base, []string{"platform.hosts=16777217"}, "--set platform.hosts=16777217: platform.hosts: 16777217: more than 16777216 hosts"},
 	}
 	for _, tt := range tests {
 		s, err := Parse([]byte(tt.doc), "s.toml")
