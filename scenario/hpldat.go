@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -148,7 +149,7 @@ func (p *datParser) float(n int, what string) float64 {
 		return 0
 	}
 	v, err := strconv.ParseFloat(f[0], 64)
-	if err != nil {
+	if err != nil || math.IsNaN(v) {
 		p.fail(n, "%s: %q is not a number", what, f[0])
 	}
 	return v

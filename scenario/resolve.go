@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
@@ -302,6 +303,9 @@ func (s *Scenario) hpl(p *Plan) error {
 		d.Alignment = *t.Alignment
 	}
 	if t.Threshold != nil {
+		if math.IsNaN(*t.Threshold) {
+			return s.errorAt("hpl.threshold", "nan: want a number (≤ 0 turns the residual check off)")
+		}
 		d.Threshold = *t.Threshold
 	}
 	if t.MaxIterations < 0 {
