@@ -81,7 +81,8 @@ var aliases = map[string]struct {
 // ParseSweep reads one `--sweep key=v1,v2,...` specification. Values that are not
 // numbers, booleans or already-quoted strings become TOML strings, so "nb=64,128" and
 // "bcast=1ring,long" both do what a user means; "grid=8x8,4x16" becomes [[8, 8]] and
-// [[4, 16]]; "all" expands where the key has a known finite set of values.
+// [[4, 16]]; "all", alone or among other values, expands where the key has a
+// known finite set of values.
 func ParseSweep(spec string) (Axis, error) {
 	key, list, ok := strings.Cut(spec, "=")
 	key = strings.TrimSpace(key)
@@ -95,12 +96,18 @@ func ParseSweep(spec string) (Axis, error) {
 	if strings.ContainsAny(key, " \t=") {
 		return Axis{}, fmt.Errorf("sweep %q: malformed key %q", spec, key)
 	}
-	raw := splitValues(list)
-	if len(raw) == 1 && raw[0] == "all" {
+	// "all" is the key's whole set wherever it stands in the list ("long,all"
+	// is every broadcast, duplicates dropped below), not a value of its own.
+	var raw []string
+	for _, v := range splitValues(list) {
+		if v != "all" {
+			raw = append(raw, v)
+			continue
+		}
 		if all == nil {
 			return Axis{}, fmt.Errorf("sweep %q: key %s has no known set of values for \"all\"", spec, key)
 		}
-		raw = all
+		raw = append(raw, all...)
 	}
 	ax := Axis{Key: key}
 	seen := map[string]bool{}

@@ -18,6 +18,10 @@ func TestParseSweep(t *testing.T) {
 		{"network.link_latency=1us,5us", Axis{"network.link_latency", []string{`"1us"`, `"5us"`}}},
 		{"hpl.grids=[[2,2],[4,1]],[[1,4]]", Axis{"hpl.grids", []string{"[[2,2],[4,1]]", "[[1,4]]"}}},
 		{"depth=0,1,1", Axis{"hpl.depth", []string{"0", "1"}}}, // duplicates dropped
+		// "all" among other values is the whole set too, not a value "all"
+		// that only the first evaluation would refuse.
+		{"bcast=long,all", Axis{"hpl.bcast", []string{`"long"`, `"1ring"`, `"1ringM"`, `"2ring"`, `"2ringM"`, `"longM"`}}},
+		{"swap=all,mix", Axis{"hpl.swap", []string{`"binary-exchange"`, `"spread-roll"`, `"mix"`}}},
 		{`kernels.mode="model"`, Axis{"kernels.mode", []string{`"model"`}}},
 	}
 	for _, tt := range tests {
@@ -38,6 +42,7 @@ func TestParseSweepErrors(t *testing.T) {
 		{"=1,2", "want key=value"},
 		{"nb=", "want key=value"},
 		{"nb=all", `no known set of values for "all"`},
+		{"nb=64,all", `no known set of values for "all"`},
 		{"grid=8y8", "want PxQ"},
 		{"grid=0x8", "want PxQ"},
 		{"nb=64,,128", "empty value"},
