@@ -199,3 +199,12 @@ func (x *exec) lineOf(u ranks.Unmatched) (string, int) {
 	}
 	return ti.file(u.Rank), line
 }
+
+// IncompleteError reports a GOAL schedule that the loggops semantics could
+// not run to its end (goal.IncompleteError: receives or messages left
+// unmatched), or ran only in part (ops that never started): like a
+// DeadlockError, the schedule's fault.
+type IncompleteError struct{ Err error }
+
+func (e *IncompleteError) Error() string { return e.Err.Error() }
+func (e *IncompleteError) Unwrap() error { return e.Err }

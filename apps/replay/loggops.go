@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,13 +61,17 @@ func RunLogGOPS(t *Trace, p goal.Params) (*Result, error) {
 	}
 	res, err := goal.Replay(t.goal, p)
 	if err != nil {
+		var inc *goal.IncompleteError
+		if errors.As(err, &inc) {
+			return nil, &IncompleteError{Err: err}
+		}
 		return nil, err
 	}
 	if res.Unstarted > 0 {
 		// LogGOPSim prints a time for such a schedule, silently leaving
 		// ops out (a rendezvous message taken by a receive of at most S
 		// bytes); a replay says so.
-		return nil, fmt.Errorf("replay: %s: %d ops never started under loggops (a rendezvous message matched a receive of at most S bytes)", t.Name, res.Unstarted)
+		return nil, &IncompleteError{Err: fmt.Errorf("replay: %s: %d ops never started under loggops (a rendezvous message matched a receive of at most S bytes)", t.Name, res.Unstarted)}
 	}
 	return &Result{File: t.Name, Format: t.Format.String(), Ranks: t.Ranks(), Events: t.Events(), Time: res.Runtime}, nil
 }

@@ -55,20 +55,26 @@ func TestRunReplayBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, text, want string
+		args             []string
 	}{
-		{"unknown.txt", "0 init\n0 teleport 1\n", "unknown.txt:2: unknown action \"teleport\""},
-		{"range.txt", "0 send 7 0 8\n1 recv 0 0 8\n", "range.txt:1: send: rank 7 out of range (the trace has ranks 0..1)"},
-		{"truncated.txt", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "truncated.txt:4: rank 1's trace ends without finalize"},
-		{"unmatched.txt", "0 send 1 4 8\n1 compute 5\n", "unmatched.txt:1: rank 0's send of 8 bytes to rank 1 tag 4 has no matching receive"},
-		{"deadlock.txt", "0 recv 1 0 8\n1 recv 0 0 8\n", "deadlock at t=0s: 2 rank(s) blocked; rank 0 at "},
-		{"cut.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1\n", "cut.goal:3: rank 0's block is not closed"},
+		{"unknown.txt", "0 init\n0 teleport 1\n", "unknown.txt:2: unknown action \"teleport\"", nil},
+		{"range.txt", "0 send 7 0 8\n1 recv 0 0 8\n", "range.txt:1: send: rank 7 out of range (the trace has ranks 0..1)", nil},
+		{"truncated.txt", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "truncated.txt:4: rank 1's trace ends without finalize", nil},
+		{"unmatched.txt", "0 send 1 4 8\n1 compute 5\n", "unmatched.txt:1: rank 0's send of 8 bytes to rank 1 tag 4 has no matching receive", nil},
+		{"deadlock.txt", "0 recv 1 0 8\n1 recv 0 0 8\n", "deadlock at t=0s: 2 rank(s) blocked; rank 0 at ", nil},
+		{"cut.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1\n", "cut.goal:3: rank 0's block is not closed", nil},
+		// The same faults under LogGOPSim's semantics are the schedule's too (exit 2, not 1).
+		{"loggops-unmatched.goal", "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\n}\n",
+			"did not complete (deadlock or unmatched ops): rank 1 has 1 unexpected messages never received", []string{"--set", "replay.semantics=loggops"}},
+		{"loggops-deadlock.goal", "num_ranks 2\nrank 0 {\nl1: recv 8b from 1 tag 0\nl2: send 8b to 1 tag 0\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\nl2: send 8b to 0 tag 0\nl2 requires l1\n}\n",
+			"did not complete (deadlock or unmatched ops): rank 0 has 1 unmatched receives", []string{"--set", "replay.semantics=loggops"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, tc.name)
 			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, stdout, stderr := runCLI(t, "run", "-q", "--replay", path)
+			code, stdout, stderr := runCLI(t, append([]string{"run", "-q", "--replay", path}, tc.args...)...)
 			if code != exitInput || stdout != "" {
 				t.Errorf("exit %d, stdout %q; want 2 and nothing", code, stdout)
 			}

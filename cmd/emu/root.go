@@ -52,12 +52,14 @@ func asFailure(err error) error {
 }
 
 // runError classes an error of a validated plan's run: a replayed trace that
-// cannot complete (a deadlock, a message nobody receives) is the trace's fault,
+// cannot complete (a deadlock, a message nobody receives, under either
+// semantics) is the trace's fault,
 // bad input (exit 2); anything else went wrong in emu (exit 1).
 func runError(err error) error {
 	var dl *replay.DeadlockError
 	var un *replay.UnmatchedError
-	if errors.As(err, &dl) || errors.As(err, &un) {
+	var inc *replay.IncompleteError
+	if errors.As(err, &dl) || errors.As(err, &un) || errors.As(err, &inc) {
 		return err
 	}
 	return asFailure(err)

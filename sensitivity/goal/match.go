@@ -220,5 +220,17 @@ func (e *engine) leftovers() error {
 	if len(msgs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("goal: replay of %s did not complete (deadlock or unmatched ops): %s", e.s.Name, strings.Join(msgs, "; "))
+	return &IncompleteError{Schedule: e.s.Name, Left: msgs}
+}
+
+// IncompleteError reports a schedule whose replay could not run to its end:
+// receives no message matched, or messages no receive took (a deadlock or
+// unmatched ops). It is the schedule's fault, not the replayer's.
+type IncompleteError struct {
+	Schedule string
+	Left     []string // what is left, per rank (at most four)
+}
+
+func (e *IncompleteError) Error() string {
+	return fmt.Sprintf("goal: replay of %s did not complete (deadlock or unmatched ops): %s", e.Schedule, strings.Join(e.Left, "; "))
 }
