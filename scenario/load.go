@@ -157,6 +157,11 @@ func (s *Scenario) errorAt(key, msg string) error {
 			return fmt.Errorf("--set %s: %s: %s", arg, key, msg)
 		}
 	}
+	// --platform replaced the file's [platform] table: a platform key no --set
+	// gave is the platform file's, not a line of the replaced table.
+	if s.xml != nil && strings.HasPrefix(key, "platform.") {
+		return fmt.Errorf("%s:%d: cluster: %s: %s", s.xml.file, s.xml.clusterLine(), key, msg)
+	}
 	// A key the file does not have, below or beside a key a --set gave (a model
 	// table the --set made incomplete), is the --set's.
 	if !keyInDoc(s.data, key) {

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strings"
@@ -176,8 +175,7 @@ func (s *Scenario) platform() (Platform, error) {
 func (s *Scenario) checkBuild(p *Platform, key string, inXML bool, xml xmlSource) error {
 	if _, err := p.Build(); err != nil {
 		if inXML {
-			line := 1 + bytes.Count(xml.data[:max(bytes.Index(xml.data, []byte("<cluster")), 0)], []byte("\n"))
-			return fmt.Errorf("%s:%d: cluster: %v", xml.file, line, err)
+			return fmt.Errorf("%s:%d: cluster: %v", xml.file, xml.clusterLine(), err)
 		}
 		return s.errorAt(key, err.Error())
 	}

@@ -270,6 +270,65 @@ func TestPlatformFileWithOverrides(t *testing.T) {
 	}
 }
 
+// TestPlatformXMLErrorsNameTheXML: with --platform (UsePlatformXML) the
+// scenario's [platform] table is replaced, so a platform too small for the run
+// is the XML's fault: the error names the XML's <cluster> line, not the line of
+// the replaced table (the embedded default's "default.toml:9: platform.hosts").
+func TestPlatformXMLErrorsNameTheXML(t *testing.T) {
+	dir := t.TempDir()
+	xml := filepath.Join(dir, "c.xml")
+	doc := "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"10GBps\" lat=\"1us\"/>\n</platform>\n"
+	if err := os.WriteFile(xml, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		sets []string
+		want string
+	}{
+		{"HPL grid of the default", nil, "default.toml:36: hpl.grids: a 4-process grid needs more ranks than the 2 the platform offers"},
+		{"ring of more ranks", []string{"app=\"ring\"", "ring.iterations=1"}, ""},
+		{"a --set key is still the --set's", []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Default()
+			if err := s.UsePlatformXML(xml); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			for _, a := range tc.sets {
+				if err == nil {
+					err = s.Set(a)
+				}
+			}
+			if err == nil {
+				_, err = s.Validate()
+			}
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("got %v, want no error", err)
+				}
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("got %v\nwant %q...", err, tc.want)
+			}
+		})
+	}
+	// A replayed trace of 8 ranks on the 2 hosts, from a scenario file whose own
+	// [platform] table (replaced) had a hosts line.
+	s, err := Parse([]byte("app = \"replay\"\n[platform]\nhosts = 16\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n[replay]\nfile = \"../examples/replay-ring.txt\"\n"), "s.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UsePlatformXML(xml); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), xml+":3: cluster: platform.hosts: 2 hosts × 1 cores hold 2 ranks, the run needs 8") {
+		t.Errorf("replay on a small --platform: %v", err)
+	}
+}
+
 func TestKnownKeys(t *testing.T) {
 	// Every key the README's reference and the examples use is known, and only those.
 	for _, k := range []string{"app", "seed", "platform.link_bandwidth", "platform.fat_tree", "network.iprobe_cost",

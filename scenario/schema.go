@@ -55,6 +55,11 @@ type xmlSource struct {
 	data []byte
 }
 
+// clusterLine is the line of the platform file's <cluster> element (1 if it has none).
+func (x xmlSource) clusterLine() int {
+	return 1 + bytes.Count(x.data[:max(bytes.Index(x.data, []byte("<cluster")), 0)], []byte("\n"))
+}
+
 // PlatformTable is [platform]. With file, the SimGrid XML gives the platform and the
 // other keys given beside it override its values.
 type PlatformTable struct {
