@@ -96,6 +96,15 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			if len(sweeps) == 0 {
 				return errors.New("tune: give at least one --sweep key=value,value")
 			}
+			if budget < 0 {
+				return fmt.Errorf("--budget %d: want ≥ 0 (0: every point)", budget)
+			}
+			if jobs < 1 {
+				return fmt.Errorf("--jobs %d: want ≥ 1", jobs)
+			}
+			if err := search.check(cmd); err != nil {
+				return err
+			}
 			var axes []tune.Axis
 			swept := map[string]string{} // key → the --sweep that gave it
 			for _, s := range sweeps {

@@ -52,6 +52,36 @@ func (s *searchFlags) add(cmd *cobra.Command) {
 	f.StringVar(&s.nodeMemory, "node-memory", "", "memory of one node, e.g. 32GiB (with --memory-fraction)")
 }
 
+// check refuses search settings that would not be honoured: a search flag
+// without --search, and a value Search would silently replace by its default
+// (an --eta of 1 keeps every point, a --growth of 1 never adds panels).
+func (s *searchFlags) check(cmd *cobra.Command) error {
+	f := cmd.Flags()
+	if !s.on {
+		for _, name := range []string{"start-iterations", "growth", "eta", "finalists", "write-hpl-dat"} {
+			if f.Changed(name) {
+				return fmt.Errorf("--%s: only meaningful with --search", name)
+			}
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name     string
+		v, least int
+		why      string
+	}{
+		{"start-iterations", s.start, 1, "panels emulated per point in the first round"},
+		{"growth", s.growth, 2, "the panels must grow from one round to the next"},
+		{"eta", s.eta, 2, "each round must drop points"},
+		{"finalists", s.finalists, 1, "points run whole at the end"},
+	} {
+		if c.v < c.least {
+			return fmt.Errorf("--%s %d: want ≥ %d (%s)", c.name, c.v, c.least, c.why)
+		}
+	}
+	return nil
+}
+
 // memoryAxis turns --memory-fraction into a sweep axis, and checks it goes with
 // --node-memory and no n axis.
 func (s *searchFlags) memoryAxis(swept map[string]string) (*tune.Axis, float64, error) {

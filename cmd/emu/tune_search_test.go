@@ -136,6 +136,15 @@ func TestTuneSearchBadInput(t *testing.T) {
 		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8", "--node-memory", "lots"}, "--node-memory"},
 		{[]string{"--sweep", "n=1000,2000", "--memory-fraction", "0.8", "--node-memory", "1GiB"}, "derives N"},
 		{[]string{"--search", "--sweep", "pingpong.window=1,2", "--set", "app=pingpong"}, "app is pingpong"},
+		// Values Search would silently replace by its defaults, and search flags without --search.
+		{[]string{"--search", "--sweep", "nb=32,64", "--eta", "1"}, "--eta 1: want ≥ 2"},
+		{[]string{"--search", "--sweep", "nb=32,64", "--growth", "0"}, "--growth 0: want ≥ 2"},
+		{[]string{"--search", "--sweep", "nb=32,64", "--start-iterations", "-1"}, "--start-iterations -1: want ≥ 1"},
+		{[]string{"--search", "--sweep", "nb=32,64", "--finalists", "0"}, "--finalists 0: want ≥ 1"},
+		{[]string{"--sweep", "nb=32,64", "--write-hpl-dat", "best.dat"}, "--write-hpl-dat: only meaningful with --search"},
+		{[]string{"--sweep", "nb=32,64", "--eta", "2"}, "--eta: only meaningful with --search"},
+		{[]string{"--sweep", "nb=32,64", "--budget", "-1"}, "--budget -1: want ≥ 0"},
+		{[]string{"--sweep", "nb=32,64", "--jobs", "0"}, "--jobs 0: want ≥ 1"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := runCLI(t, append([]string{"tune", "--out", t.TempDir()}, tt.args...)...)
