@@ -129,7 +129,8 @@ var incompatible = regexp.MustCompile(`incompatible types: TOML value has type (
 func plainTypes(msg string) string {
 	words := map[string]string{"int64": "an integer", "integer": "an integer", "float64": "a number", "float": "a number",
 		"string": "a string", "bool": "a boolean", "boolean": "true or false", "slice": "a list", "array": "a list",
-		"[]interface {}": "a list", "map[string]interface {}": "a table", "struct": "a table", "map": "a table"}
+		"[]interface {}": "a list", "map[string]interface {}": "a table", "struct": "a table", "map": "a table",
+		"[]any": "a list", "map[string]any": "a table"} // how Go ≥ 1.18 prints the two above
 	word := func(t string) string {
 		if w, ok := words[t]; ok {
 			return w
