@@ -7,11 +7,13 @@ import "math"
 // before it).
 //
 // The K panels are taken as B = clamp(K/4, 1, 8) segments of L = K/B
-// consecutive panels, evenly spaced from the first panel to the last. Each
-// segment runs HPL's own driver loop from its first column (look-ahead prologue
-// included), after a barrier; its panel iterations are timed on every rank. A
-// segment's per-panel duration is the mean over its second half (the first half
-// carries the pipeline's start). The duration of every panel of the run is then
+// consecutive panels, evenly spaced from the first panel to the last; with
+// look-ahead, L is at least 2·DEPTH. Each segment runs HPL's own driver loop
+// from its first column (look-ahead prologue included), after a barrier; its
+// panel iterations are timed on every rank. A segment's per-panel duration is
+// the mean over its second half (the first half carries the pipeline's start),
+// and never over the DEPTH prologue panels, which are factored but not yet
+// applied to the trailing matrix. The duration of every panel of the run is then
 // interpolated linearly in m², m = N − j the trailing order, between the segments'
 // points (the end pieces extended beyond them), and summed. With one
 // segment (K < 8) the per-panel duration is scaled by the update work m²·jb
@@ -46,7 +48,14 @@ func (s *solver) sample() int {
 	total := s.totalPanels()
 	k := s.maxPanels
 	b := min(max(k/4, 1), 8)
-	l := max(k/b, 1)
+	// With look-ahead a segment starts with DEPTH prologue panels that are
+	// factored but not yet applied to the trailing matrix: they are not
+	// measured (below), and a segment has at least as many iterations of the
+	// loop after them (2·DEPTH panels, segmentPanels). Otherwise K ≤ DEPTH, or
+	// a DEPTH of 3 against segments of 4, extrapolated the prologue's cheap
+	// panels: 2 to 30 times too fast.
+	ahead := s.lookaheadPanels()
+	l := max(k/b, s.segmentPanels())
 	var points, late []segmentPoint
 	emulated, se2 := 0, 0.0
 	for i := range b {
@@ -58,11 +67,12 @@ func (s *solver) sample() int {
 		s.marks = s.marks[:0]
 		start := s.clk.now()
 		emulated += s.factorize(first*s.nb, l)
-		if p, ok := s.segmentPoint(start, len(s.marks)/2); ok {
+		half := max(len(s.marks)/2, ahead)
+		if p, ok := s.segmentPoint(start, half); ok {
 			points = append(points, p)
-			se2 += s.relativeSE2(len(s.marks) / 2)
+			se2 += s.relativeSE2(half)
 		}
-		if p, ok := s.segmentPoint(start, len(s.marks)-max(len(s.marks)/4, 1)); ok {
+		if p, ok := s.segmentPoint(start, max(len(s.marks)-max(len(s.marks)/4, 1), ahead)); ok {
 			late = append(late, p)
 		}
 	}

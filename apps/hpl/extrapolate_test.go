@@ -30,6 +30,30 @@ func TestMaxIterationsExtrapolates(t *testing.T) {
 	}
 }
 
+// TestMaxIterationsWithDeepLookahead: with look-ahead, a segment begins with
+// DEPTH prologue panels that are factored but not yet applied to the trailing
+// matrix. Sampling K ≤ DEPTH panels (or segments of 4 panels at DEPTH 3 and 4)
+// once measured only those and extrapolated a run 2 to 30 times too fast; a
+// segment now runs at least DEPTH loop iterations past the prologue and measures
+// only those iterations, as many as DEPTH.
+func TestMaxIterationsWithDeepLookahead(t *testing.T) {
+	for _, depth := range []int{1, 2, 3, 4} {
+		p := peerParams(2, 2, 6000, OneRingM, depth)
+		full := runHPL(t, p, kernels.Model, Options{}, 1e-6)
+		for _, k := range []int{1, 2, 3, 8, 32} {
+			est := runHPL(t, p, kernels.Model, Options{MaxIterations: k}, 1e-6)
+			if !est.Extrapolated || est.Panels < max(k, 2*depth) {
+				t.Fatalf("depth %d K=%d: extrapolated %v over %d panels", depth, k, est.Extrapolated, est.Panels)
+			}
+			dev := est.Time/full.Time - 1
+			t.Logf("depth %d K=%d: %d panels, %.6f s vs full %.6f s (%+.2f%%)", depth, k, est.Panels, est.Time, full.Time, 100*dev)
+			if math.Abs(dev) > 2*extrapolationTolerance {
+				t.Errorf("depth %d K=%d: %+.2f%% off the full run", depth, k, 100*dev)
+			}
+		}
+	}
+}
+
 func TestInterpolateIsLinearInSquaredOrder(t *testing.T) {
 	// d = 2·m² + 1 is reproduced exactly, between the points and beyond them,
 	// up to rounding: interpTol is absolute, in d's units, on values ≤ 3·10⁴.

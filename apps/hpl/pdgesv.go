@@ -26,9 +26,27 @@ func (s *solver) pdgesv() int {
 // totalPanels is ⌈N/NB⌉.
 func (s *solver) totalPanels() int { return (s.n + s.nb - 1) / s.nb }
 
-// truncated reports whether MaxIterations cuts the factorization short.
+// truncated reports whether MaxIterations cuts the factorization short: K
+// panels, and at least one segment's (segmentPanels), fewer than the run's.
 func (s *solver) truncated() bool {
-	return s.maxPanels > 0 && s.maxPanels < s.totalPanels()
+	return s.maxPanels > 0 && max(s.maxPanels, s.segmentPanels()) < s.totalPanels()
+}
+
+// segmentPanels is the fewest panels a sampled segment has: 1, or with
+// look-ahead the DEPTH prologue panels and as many iterations of the loop
+// after them, the ones the sample measures (extrapolate.go).
+func (s *solver) segmentPanels() int {
+	return max(1, 2*s.lookaheadPanels())
+}
+
+// lookaheadPanels is the number of panels HPL_pdgesvK2 factors in its prologue
+// before its loop, with no trailing update (DEPTH with look-ahead, 0 without:
+// gesv0 has no prologue).
+func (s *solver) lookaheadPanels() int {
+	if s.p.Depth == 0 || s.g.q == 1 {
+		return 0
+	}
+	return s.p.Depth
 }
 
 // factorize runs the driver from global column j0 for at most limit panels (0:
