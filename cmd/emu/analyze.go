@@ -20,6 +20,10 @@ import (
 func init() { register(newAnalyzeCmd) }
 
 // analyzeFlags are the options of `emu analyze`, as typed on the command line.
+// maxCurvePoints bounds --points: each point is a row of the table and of the
+// JSON curve, and 10⁸ of them (a typo) took the memory of the machine.
+const maxCurvePoints = 100000
+
 type analyzeFlags struct {
 	L, o, gap, G   string
 	S              int64
@@ -170,8 +174,8 @@ func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
 			return p, gp, fmt.Errorf("--range %q: want LO:HI with LO ≤ HI", f.rangeL)
 		}
 	}
-	if f.points < 2 {
-		return p, gp, fmt.Errorf("--points %d: want at least 2", f.points)
+	if f.points < 2 || f.points > maxCurvePoints {
+		return p, gp, fmt.Errorf("--points %d: want 2 to %d", f.points, maxCurvePoints)
 	}
 	p.Points, p.Class, p.Pairwise, p.MPITime = f.points, f.class, f.pairwise, f.mpi
 	if f.class < 0 || f.class > sensitivity.MaxClass {

@@ -206,6 +206,8 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{"bad range", []string{good, "--range", "5us"}, "want LO:HI"},
 		{"reversed range", []string{good, "--range", "5us:1us"}, "--range \"5us:1us\": want LO:HI with LO ≤ HI\n"},
 		{"range without unit", []string{good, "--range", "5:1us"}, `--range "5:1us": `},
+		{"one point", []string{good, "--points", "1"}, "--points 1: want 2 to 100000"},
+		{"a typo's points", []string{good, "--points", "100000000"}, "--points 100000000: want 2 to 100000"},
 		{"bad tolerance", []string{good, "--tolerance", "1,x"}, "not a percentage"},
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.goal")}, "no such file"},
 		{"unknown op", []string{writeFile(t, "bad.goal", "num_ranks 1\nrank 0 {\nl1: jump 5\n}\n")}, "bad.goal:3"},
