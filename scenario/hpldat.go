@@ -68,6 +68,11 @@ func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
 		d.BCasts = append(d.BCasts, hpl.BCast(c))
 	}
 	d.Depths = p.intList(24, "DEPTH", 0)
+	for _, v := range d.Depths {
+		if v > hpl.MaxDepth {
+			p.fail(25, "DEPTH = %d: at most %d", v, hpl.MaxDepth)
+		}
+	}
 	d.Swap = hpl.Swap(p.code(26, "SWAP", 2))
 	// HPL's own fallbacks for the single values (hpl.md §1, lines 27–31).
 	d.SwapThreshold = max(p.int(27, "swapping threshold"), 0)

@@ -221,6 +221,11 @@ func (s *Scenario) hpl(p *Plan) error {
 		}
 		*l.dst = append([]int(nil), l.v...)
 	}
+	for _, x := range t.Depth {
+		if x > hpl.MaxDepth {
+			return s.errorAt("hpl.depth", fmt.Sprintf("%d: at most %d", x, hpl.MaxDepth))
+		}
+	}
 	if len(t.Grids) > 0 {
 		d.Grids = nil
 		for _, g := range t.Grids {

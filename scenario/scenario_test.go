@@ -138,6 +138,8 @@ link_latency = "1us"
 		{"scalar for a table", "platform = 3\n", nil, "s.toml:1: platform: want a table, not an integer"},
 		{"integer for a name", base + "[network]\nmodel = 2\n", nil, "s.toml:6: network.model: want a string, got an integer"},
 		{"a table for [[jobs]]", base + "[jobs]\napp = \"ring\"\nranks = 2\n", nil, "s.toml:5: jobs: want a list, got a table"},
+		{"huge look-ahead depth", base + "[hpl]\ndepth = [1, 1000000]\n", nil, "s.toml:6: hpl.depth: 1000000: at most 1024"},
+		{"set huge depth", base, []string{"hpl.depth=9223372036854775807"}, "--set hpl.depth=9223372036854775807: hpl.depth: 9223372036854775807: at most 1024"},
 		{"NaN threshold", base + "[hpl]\nthreshold = nan\n", nil, "s.toml:6: hpl.threshold: nan: want a number"},
 		{"string for a number", base + "[hpl]\nthreshold = \"16\"\n", nil, "s.toml:6: hpl.threshold: want a number, got a string"},
 		{"set integer for a name", base, []string{"network.model=2"}, "--set network.model=2: network.model: want a string, got an integer"},

@@ -163,6 +163,11 @@ type Params struct {
 	Threshold     float64 // residual threshold; ≤ 0 turns the check off
 }
 
+// MaxDepth bounds the look-ahead depth. HPL sets no bound, but every rank
+// holds DEPTH + 1 panels: a DEPTH of 10⁶ took 4 GB for a 2×2 grid and 2⁶³−1
+// crashed; real runs use 0 to 2.
+const MaxDepth = 1024
+
 // DefaultParams is a small valid test (the values of HPL's shipped HPL.dat where one
 // value is asked for).
 func DefaultParams() Params {
@@ -186,6 +191,8 @@ func (p Params) Validate() error {
 		return fmt.Errorf("hpl: NDIV = %d: must be ≥ 2", p.NDiv)
 	case p.Depth < 0:
 		return fmt.Errorf("hpl: DEPTH = %d: must be ≥ 0", p.Depth)
+	case p.Depth > MaxDepth:
+		return fmt.Errorf("hpl: DEPTH = %d: at most %d", p.Depth, MaxDepth)
 	case p.PMap > ColumnMajor:
 		return fmt.Errorf("hpl: unknown PMAP %d", p.PMap)
 	case p.PFact > Right || p.RFact > Right:
