@@ -47,6 +47,11 @@ func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
 		p.fail(3, "output file name: empty, but line 4's device %d sends the report to it", d.Device)
 	}
 	d.Ns = p.intList(5, "N", 0)
+	for _, v := range d.Ns {
+		if v > hpl.MaxN {
+			p.fail(6, "N = %d: at most %d", v, hpl.MaxN)
+		}
+	}
 	d.NBs = p.intList(7, "NB", 1)
 	d.PMap = hpl.PMap(p.code(9, "PMAP", 1))
 	np := p.count(10, "process grids")

@@ -115,6 +115,7 @@ func TestParseHPLDatErrors(t *testing.T) {
 		{"threshold", edit(13, "high"), 0, `x.dat:13: threshold: "high" is not a number`},
 		{"threshold NaN", edit(13, "nan"), 0, `x.dat:13: threshold: "nan" is not a number`},
 		{"DEPTH huge", edit(25, "1000000"), 0, "x.dat:25: DEPTH = 1000000: at most 1024"},
+		{"N beyond HPL's int", edit(6, "29 2147483648 34 35"), 0, "x.dat:6: N = 2147483648: at most 2147483647"},
 		{"grid too large", strings.Join(good, "\n"), 3, "x.dat:12: a 4-process grid needs more ranks than the 3"},
 		{"no output file for device 8", strings.Join(append(append(append([]string(nil), good[:2]...), "", "8 device out"), good[4:]...), "\n"), 0,
 			"x.dat:3: output file name: empty, but line 4's device 8 sends the report to it"},

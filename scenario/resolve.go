@@ -221,6 +221,11 @@ func (s *Scenario) hpl(p *Plan) error {
 		}
 		*l.dst = append([]int(nil), l.v...)
 	}
+	for _, x := range t.N {
+		if x > hpl.MaxN {
+			return s.errorAt("hpl.n", fmt.Sprintf("%d: at most %d", x, hpl.MaxN))
+		}
+	}
 	for _, x := range t.Depth {
 		if x > hpl.MaxDepth {
 			return s.errorAt("hpl.depth", fmt.Sprintf("%d: at most %d", x, hpl.MaxDepth))

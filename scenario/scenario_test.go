@@ -138,6 +138,7 @@ link_latency = "1us"
 		{"scalar for a table", "platform = 3\n", nil, "s.toml:1: platform: want a table, not an integer"},
 		{"integer for a name", base + "[network]\nmodel = 2\n", nil, "s.toml:6: network.model: want a string, got an integer"},
 		{"a table for [[jobs]]", base + "[jobs]\napp = \"ring\"\nranks = 2\n", nil, "s.toml:5: jobs: want a list, got a table"},
+		{"N beyond HPL's int", base + "[hpl]\nn = 9223372036854775807\n", nil, "s.toml:6: hpl.n: 9223372036854775807: at most 2147483647"},
 		{"huge look-ahead depth", base + "[hpl]\ndepth = [1, 1000000]\n", nil, "s.toml:6: hpl.depth: 1000000: at most 1024"},
 		{"set huge depth", base, []string{"hpl.depth=9223372036854775807"}, "--set hpl.depth=9223372036854775807: hpl.depth: 9223372036854775807: at most 1024"},
 		{"NaN threshold", base + "[hpl]\nthreshold = nan\n", nil, "s.toml:6: hpl.threshold: nan: want a number"},

@@ -2,6 +2,7 @@ package hpl
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -163,6 +164,10 @@ type Params struct {
 	Threshold     float64 // residual threshold; ≤ 0 turns the check off
 }
 
+// MaxN is the largest N: HPL's N is a C int. Beyond it a model-mode run, even
+// sampled, walks ~N/NB panels (N = 2⁶³−1 never ended).
+const MaxN = math.MaxInt32
+
 // MaxDepth bounds the look-ahead depth. HPL sets no bound, but every rank
 // holds DEPTH + 1 panels: a DEPTH of 10⁶ took 4 GB for a 2×2 grid and 2⁶³−1
 // crashed; real runs use 0 to 2.
@@ -181,6 +186,8 @@ func (p Params) Validate() error {
 	switch {
 	case p.N < 0:
 		return fmt.Errorf("hpl: N = %d: must be ≥ 0", p.N)
+	case p.N > MaxN:
+		return fmt.Errorf("hpl: N = %d: at most %d", p.N, MaxN)
 	case p.NB < 1:
 		return fmt.Errorf("hpl: NB = %d: must be ≥ 1", p.NB)
 	case p.P < 1 || p.Q < 1:

@@ -82,7 +82,7 @@ func TestValidate(t *testing.T) {
 	bad := []func(*Params){
 		func(p *Params) { p.NB = 0 }, func(p *Params) { p.N = -1 }, func(p *Params) { p.P = 0 },
 		func(p *Params) { p.NDiv = 1 }, func(p *Params) { p.NBMin = 0 }, func(p *Params) { p.Depth = -1 },
-		func(p *Params) { p.BCast = 6 }, func(p *Params) { p.Alignment = 0 }, func(p *Params) { p.Depth = MaxDepth + 1 },
+		func(p *Params) { p.BCast = 6 }, func(p *Params) { p.Alignment = 0 }, func(p *Params) { p.Depth = MaxDepth + 1 }, func(p *Params) { p.N = MaxN + 1 },
 	}
 	for i, f := range bad {
 		p := DefaultParams()
