@@ -50,6 +50,13 @@ func FitDelay(name string, ranks int, pts []DelayPoint) (DelaySensitivity, error
 	if ranks < 1 {
 		return d, fmt.Errorf("delay sensitivity: %d ranks", ranks)
 	}
+	messages := 0
+	for _, p := range pts {
+		messages += p.Messages
+	}
+	if messages == 0 {
+		return d, errors.New("delay sensitivity: the run sends no message")
+	}
 	n := float64(len(pts))
 	var mM, mT float64
 	for _, p := range pts {

@@ -2,6 +2,7 @@ package sensitivity
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,10 @@ func TestFitDelay(t *testing.T) {
 		if _, err := FitDelay("bad", 2, bad); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
+	}
+	// A run without messages says so, not that the delays are all alike.
+	if _, err := FitDelay("silent", 1, []DelayPoint{{T: 1}, {Delay: 1, T: 1}}); err == nil || !strings.Contains(err.Error(), "sends no message") {
+		t.Errorf("no messages: %v", err)
 	}
 }
 

@@ -27,7 +27,11 @@ func parseDelays(text string) ([]float64, error) {
 		}
 		out = append(out, d)
 	}
-	if len(out) < 2 {
+	distinct := map[float64]bool{}
+	for _, d := range out {
+		distinct[d] = true
+	}
+	if len(distinct) < 2 {
 		return nil, fmt.Errorf("--delay: %q: give two delays or more (the fit needs two points), e.g. 0,2us,5us", text)
 	}
 	return out, nil
@@ -69,7 +73,9 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 		}
 		d, err := sensitivity.FitDelay(name, p.Ranks, pts)
 		if err != nil {
-			return asFailure(fmt.Errorf("%s: %w", name, err))
+			// the scenario (no message to delay) or the delays asked for
+			// leave nothing to fit: bad input, not a failure of emu
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		fits = append(fits, d)
 	}

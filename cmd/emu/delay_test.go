@@ -74,6 +74,9 @@ func TestDelaySensitivityBadInput(t *testing.T) {
 		{[]string{"--delay", "0,2us", "--range", "1us:2us"}, "--delay: --range steers"},
 		{[]string{"--delay", "0,2us", "--set", "network.message_delay_dist=normal"}, "network.message_delay_dist: unknown delay distribution \"normal\""},
 		{[]string{"a.toml", "b.toml"}, "several scenarios only with --delay"},
+		{[]string{"--delay", "2us,2us"}, "give two delays or more"},
+		// HPL on one rank sends nothing: no delay to measure (was exit 1, "give delays that differ").
+		{[]string{"--delay", "0,2us", "--set", "hpl.grids=[[1,1]]"}, "(default): delay sensitivity: the run sends no message"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"sensitivity"}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
