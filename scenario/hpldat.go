@@ -18,8 +18,11 @@ const hplDatLines = 31
 
 // Line numbers of HPL.dat that later checks refer to (hpl.md §1).
 const (
-	hplDatLinePs = 11
-	hplDatLineQs = 12
+	// HPLDatLineOutFile is the output file name's line, which emu run checks
+	// (it can be written) before the run.
+	HPLDatLineOutFile = 3
+	hplDatLinePs      = 11
+	hplDatLineQs      = 12
 )
 
 // ParseHPLDat reads HPL.dat (shared/reference/hpl.md §1) into an hpl.Dat. ranks is the
@@ -39,12 +42,12 @@ func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
 	var d hpl.Dat
 	p.line(1) // free text
 	p.line(2)
-	if f := p.fields(3); len(f) > 0 {
+	if f := p.fields(HPLDatLineOutFile); len(f) > 0 {
 		d.OutFile = f[0]
 	}
 	d.Device = p.int(4, "device out")
 	if p.err == nil && d.Device != 6 && d.Device != 7 && d.OutFile == "" {
-		p.fail(3, "output file name: empty, but line 4's device %d sends the report to it", d.Device)
+		p.fail(HPLDatLineOutFile, "output file name: empty, but line 4's device %d sends the report to it", d.Device)
 	}
 	d.Ns = p.intList(5, "N", 0)
 	for _, v := range d.Ns {

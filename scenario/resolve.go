@@ -192,6 +192,7 @@ func (s *Scenario) hpl(p *Plan) error {
 		if d, err = ParseHPLDat(s.hplDat.data, s.hplDat.file, p.Platform.Ranks()); err != nil {
 			return err
 		}
+		p.HPLDatFile = s.hplDat.file
 	} else {
 		def := hpl.DefaultParams()
 		d = hpl.Dat{OutFile: "HPL.out", Device: 6, Ns: []int{def.N}, NBs: []int{def.NB}, PMap: def.PMap,

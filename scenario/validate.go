@@ -30,6 +30,7 @@ type Plan struct {
 
 	HPL           []hpl.Params // the tests, in HPL's order
 	HPLDat        *hpl.Dat     // the parameters as HPL echoes them (from HPL.dat or [hpl])
+	HPLDatFile    string       // the HPL.dat they came from (--hpl-dat), "" for [hpl]
 	MaxIterations int          // emulate only K panels, sampled across the run (0 = all)
 
 	Sizes      []int // pingpong / ring message sizes, bytes

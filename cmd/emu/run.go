@@ -233,7 +233,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	outs := []outputPath{{"--json", out.json, false}, {"--graph", out.graph, false}, {"--trace", out.trace, false},
 		{"--record-pivots", out.pivots, false}, {"--plot", out.plot, true}, {"--links", out.links, false}}
 	if plan.App == scenario.AppHPL && plan.HPLDat.Device != 6 && plan.HPLDat.Device != 7 {
-		outs = append(outs, outputPath{"HPL.dat's output file", plan.HPLDat.OutFile, false})
+		// Only an HPL.dat sets the device ([hpl] has no key for it): its line 3
+		// named the file, and an error there points at it as HPL.dat's others do.
+		outs = append(outs, outputPath{fmt.Sprintf("%s:%d: output file", plan.HPLDatFile, scenario.HPLDatLineOutFile), plan.HPLDat.OutFile, false})
 	}
 	if err := checkOutputs(outs...); err != nil {
 		return err

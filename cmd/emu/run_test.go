@@ -121,6 +121,15 @@ func TestRunBadInput(t *testing.T) {
 	big := append([]string{}, datLines...)
 	big[9], big[10], big[11] = "1", "4", "4" // one 4×4 grid on the default's 4 ranks
 	bigGrid := strings.Join(big, "\n")
+	// HPL.dat's line 3 names an output file (device 8) that cannot be written.
+	outDat := func(name, out string) string {
+		l := append([]string{}, datLines...)
+		l[2], l[3] = out+" output file name", "8 device out"
+		return write(name, strings.Join(l, "\n"))
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -140,6 +149,12 @@ func TestRunBadInput(t *testing.T) {
 		{"bad HPL.dat", []string{"run", "--hpl-dat", write("HPL.dat", badDat)}, "emu: " + dir + "/HPL.dat:8: NB = 0: must be ≥ 1"},
 		{"HPL.dat grid too large", []string{"run", "--hpl-dat", write("big.dat", bigGrid)},
 			"emu: " + dir + "/big.dat:12: a 16-process grid needs more ranks than the 4"},
+		{"HPL.dat output is a folder", []string{"run", "--hpl-dat", outDat("out1.dat", filepath.Join(dir, "adir"))},
+			"emu: " + dir + "/out1.dat:3: output file " + dir + "/adir: is a folder, want a file name"},
+		{"HPL.dat output in a missing folder", []string{"run", "--hpl-dat", outDat("out2.dat", filepath.Join(dir, "no", "x"))},
+			"emu: " + dir + "/out2.dat:3: output file " + dir + "/no/x: folder " + dir + "/no does not exist"},
+		{"HPL.dat output is --json's", []string{"run", "--hpl-dat", outDat("out3.dat", filepath.Join(dir, "r.json")), "--json", filepath.Join(dir, "r.json")},
+			"emu: " + dir + "/out3.dat:3: output file " + dir + "/r.json: also named by --json"},
 		{"unknown --set key", []string{"run", "--set", "network.latency=1us"}, "emu: --set network.latency=1us: unknown key network.latency"},
 		{"bad --set value", []string{"run", "--set", "hpl.nb=-1"}, "emu: --set hpl.nb=-1: hpl.nb: -1 must be ≥ 1"},
 		{"missing file", []string{"run", filepath.Join(dir, "nope.toml")}, "emu: " + dir + "/nope.toml: no such file"},
