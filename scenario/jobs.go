@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/BurntSushi/toml"
 	"github.com/emu-hpc/emu/apps/pingpong"
 )
 
@@ -22,7 +23,6 @@ type Job struct {
 // jobRef is what a [[jobs]] entry's validation needs to know of it.
 type jobRef struct {
 	index int // from 0
-	line  int // of its [[jobs]] header, 0 if not found
 	Ranks int
 }
 
@@ -31,7 +31,7 @@ type jobRef struct {
 const jobSlotStream = 0x6a6f6273 // "jobs"
 
 // jobs resolves [[jobs]]: each entry is validated as a scenario of its own
-// app on the platform (errors name jobs[i] and the line of its header), and
+// app on the platform (errors name jobs[i].key and its line, or the line of the entry's header), and
 // takes its ranks' slots from those the earlier jobs left: in order
 // (placement = "block") or at random with the seed. Jobs never share a slot.
 func (s *Scenario) jobs(p *Plan) error {
@@ -42,7 +42,7 @@ func (s *Scenario) jobs(p *Plan) error {
 	}
 	names := map[string]int{}
 	for i, jt := range s.Jobs {
-		ref := &jobRef{index: i, line: headerLine(s.data, "[[jobs]]", i), Ranks: jt.Ranks}
+		ref := &jobRef{index: i, Ranks: jt.Ranks}
 		sub := *s
 		sub.Jobs, sub.job = nil, ref
 		sub.App, sub.HPL, sub.Pingpong, sub.Ring, sub.Replay, sub.Congestor = jt.App, jt.HPL, jt.Pingpong, jt.Ring, jt.Replay, jt.Congestor
@@ -99,32 +99,134 @@ func (s *Scenario) jobs(p *Plan) error {
 	return nil
 }
 
-// headerLine is the line (from 1) of the n-th (from 0) line reading header
-// in a TOML document, 0 if there is none.
-func headerLine(data []byte, header string, n int) int {
+// jobsHeaders are the lines (from 1) of a TOML document's [[jobs]] headers,
+// in order: header i opens the entry errors call jobs[i].
+func jobsHeaders(data []byte) []int {
+	var out []int
 	for i, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == header {
-			if n == 0 {
-				return i + 1
-			}
-			n--
+		line, _, _ = strings.Cut(line, "#")
+		line = strings.TrimSpace(line)
+		inner, ok := strings.CutPrefix(line, "[[")
+		if inner, ok2 := strings.CutSuffix(inner, "]]"); ok && ok2 && unquoteKey(inner) == "jobs" {
+			out = append(out, i+1)
 		}
 	}
-	return 0
+	return out
+}
+
+// jobKey names a key that toml.Decode reports as "jobs.key" (the array's
+// entries are not numbered there) as jobs[i].key, i being the [[jobs]] entry
+// the key's line belongs to (its first line in the document if line is 0).
+// Other keys, and a key outside every [[jobs]] entry, are returned as they are.
+func (s *Scenario) jobKey(key string, line int) string {
+	rest, ok := strings.CutPrefix(key, "jobs.")
+	if !ok {
+		return key
+	}
+	if line <= 0 {
+		line = keyLine(s.data, key)
+	}
+	headers := jobsHeaders(s.data)
+	i := -1
+	for _, h := range headers {
+		if h <= line {
+			i++
+		}
+	}
+	if len(headers) == 0 { // jobs = [{...}, ...]: the first entry that has the key
+		i = inlineJobWith(s.data, strings.Split(rest, "."))
+	}
+	if i < 0 {
+		return key
+	}
+	return fmt.Sprintf("jobs[%d].%s", i, rest)
+}
+
+// inlineJobWith is the index of the entry of the document's jobs array
+// that the decoder's error about the dotted key path is about: the first that
+// has the key and fails to decode alone, else the first that has it; -1 if
+// none has it.
+func inlineJobWith(data []byte, path []string) int {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return -1
+	}
+	var list []map[string]any
+	switch l := doc["jobs"].(type) {
+	case []map[string]any:
+		list = l
+	case []any:
+		for _, e := range l {
+			m, _ := e.(map[string]any)
+			list = append(list, m)
+		}
+	}
+	first := -1
+	for i, entry := range list {
+		var v any = entry
+		for _, k := range path {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		if v == nil {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		var b strings.Builder
+		if toml.NewEncoder(&b).Encode(entry) != nil {
+			continue
+		}
+		md, err := toml.Decode(b.String(), new(JobTable))
+		if err != nil || unknownKey(md) != "" {
+			return i
+		}
+	}
+	return first
+}
+
+// jobKeyLine is the line of key within the index-th [[jobs]] entry: the key's
+// own line if the entry has it, else the entry's header; 0 if there is no such
+// entry (the default scenario, inline tables).
+func jobKeyLine(data []byte, index int, key string) int {
+	headers := jobsHeaders(data)
+	if len(headers) == 0 { // jobs = [{...}, ...]
+		return keyLine(data, "jobs")
+	}
+	if index >= len(headers) {
+		return 0
+	}
+	lines := strings.Split(string(data), "\n")
+	from, to := headers[index], len(lines)+1
+	if index+1 < len(headers) {
+		to = headers[index+1]
+	}
+	entry := strings.Join(lines[from-1:to-1], "\n")
+	if exact, _ := keyLines([]byte(entry), "jobs."+key); exact > 0 {
+		return from - 1 + exact
+	}
+	return from
 }
 
 // jobError reports msg about key of a [[jobs]] entry: "FILE:LINE: jobs[i].key: msg",
-// LINE being the entry's [[jobs]] header.
+// LINE being the key's in the entry (or the entry's [[jobs]] header), or
+// "--set jobs.i.key=v: jobs[i].key: msg" when a --set gave the key.
 func (s *Scenario) jobError(key, msg string) error {
+	full := fmt.Sprintf("jobs[%d].%s", s.job.index, key)
+	for k := key; k != ""; k = parentKey(k) {
+		if arg, ok := s.setKeys[fmt.Sprintf("jobs.%d.%s", s.job.index, k)]; ok {
+			return fmt.Errorf("--set %s: %s: %s", arg, full, msg)
+		}
+	}
 	name := s.file
 	if name == "" {
 		name = "default scenario"
 	}
-	key = fmt.Sprintf("jobs[%d].%s", s.job.index, key)
-	if s.job.line > 0 {
-		return fmt.Errorf("%s:%d: %s: %s", name, s.job.line, key, msg)
+	if line := jobKeyLine(s.data, s.job.index, key); line > 0 {
+		return fmt.Errorf("%s:%d: %s: %s", name, line, full, msg)
 	}
-	return fmt.Errorf("%s: %s: %s", name, key, msg)
+	return fmt.Errorf("%s: %s: %s", name, full, msg)
 }
 
 // congestor resolves [congestor]: the pattern, 1 MiB messages and 10

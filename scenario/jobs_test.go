@@ -168,21 +168,30 @@ file = "a2a.txt"
 }
 
 // TestJobsErrors: bad [[jobs]] input is one line naming the file, the
-// line of the job's header and the key.
+// line of the key (or of the job's header when the entry lacks the key) and
+// the key as jobs[i].key, whether the decoder or the validation finds it.
 func TestJobsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		doc, want string
 	}{
-		{jobsPlatform + "\n[[jobs]]\napp = \"xhpl\"\n", `jobs.toml:8: jobs[0].app: unknown application "xhpl"`},
+		{jobsPlatform + "\n[[jobs]]\napp = \"xhpl\"\n", `jobs.toml:9: jobs[0].app: unknown application "xhpl"`},
 		{jobsPlatform + "\n[[jobs]]\nranks = 4\n", `jobs.toml:8: jobs[0].app: missing`},
 		{jobsPlatform + ringJob("") + "\n[[jobs]]\napp = \"ring\"\n", `jobs.toml:16: jobs[1].ranks: 0: a ring job needs ranks ≥ 2`},
 		{jobsPlatform + ringJob("") + congestorJob("") + "\n[[jobs]]\napp = \"pingpong\"\n", `jobs[2].ranks: the job needs 2 ranks, the platform has 0 slots left of 32`},
-		{jobsPlatform + strings.Replace(ringJob(""), "ranks = 16", "ranks = 40", 1), `jobs[0].platform.hosts: 32 hosts × 1 cores hold 32 ranks, the run needs 40`},
+		{jobsPlatform + strings.Replace(ringJob(""), "ranks = 16", "ranks = 40", 1), `jobs.toml:11: jobs[0].ranks: 40: the platform (32 hosts × 1 cores) holds 32 ranks`},
 		{jobsPlatform + ringJob("placement = \"scatter\"\n"), `jobs[0].placement: unknown placement "scatter" (block or random)`},
 		{jobsPlatform + ringJob("") + ringJob(""), `jobs[1].name: "ring" is also jobs[0]'s name`},
 		{jobsPlatform + strings.Replace(congestorJob(""), "all-to-all", "bisection", 1), `jobs[0].congestor.pattern: unknown pattern "bisection"`},
 		{"app = \"hpl\"\n" + jobsPlatform + ringJob(""), `jobs.toml:1: app: the scenario has [[jobs]]`},
-		{jobsPlatform + "\n[[jobs]]\napp = \"ring\"\nranks = 2\nhosts = 3\n", `jobs.toml:11: jobs.hosts: unknown key`},
+		{jobsPlatform + "\n[[jobs]]\napp = \"ring\"\nranks = 2\nhosts = 3\n", `jobs.toml:11: jobs[0].hosts: unknown key`},
+		{jobsPlatform + ringJob("") + "\n[[jobs]] # second\napp = \"ring\"\nranks = 2\nhosts = 3\n", `jobs.toml:19: jobs[1].hosts: unknown key`},
+		{jobsPlatform + ringJob("") + "\n[[jobs]]\napp = \"ring\"\nranks = 2\nstart = \"soon\"\n", `jobs.toml:19: jobs[1].start: "soon" is not a time`},
+		{jobsPlatform + ringJob("") + "\n[[jobs]]\napp = \"ring\"\nranks = \"two\"\n", `jobs.toml:18: jobs[1].ranks: want an integer, got a string`},
+		{jobsPlatform + ringJob("") + "\n[[jobs]]\napp = \"ring\"\nranks = 2\n[jobs.ring]\nsizes = [\"big\"]\n", `jobs.toml:20: jobs[1].ring.sizes: "big" is not a size`},
+		{jobsPlatform + ringJob("") + "\n[[jobs]]\napp = \"ring\"\nranks = 2\n[jobs.ring]\niterations = 0\n", `jobs.toml:20: jobs[1].ring.iterations: 0 must be ≥ 1`},
+		{"jobs = [{app = \"ring\", ranks = 2},\n  {app = \"ring\", ranks = 2, hosts = 3}]\n" + jobsPlatform, `jobs.toml:1: jobs[1].hosts: unknown key`},
+		{"jobs = [{app = \"ring\", ranks = 2},\n  {app = \"ring\", ranks = \"two\"}]\n" + jobsPlatform, `jobs.toml:2: jobs[1].ranks: want an integer, got a string`},
+		{"jobs = [{app = \"ring\", ranks = 1}]\n" + jobsPlatform, `jobs.toml:1: jobs[0].ranks: 1: a ring job needs ranks ≥ 2`},
 		{jobsPlatform + "\n[[jobs]]\napp = \"pingpong\"\nranks = 3\n", `jobs[0].ranks: 3, but the job's pingpong has 2 ranks`},
 	} {
 		s, err := Parse([]byte(tc.doc), "jobs.toml")
@@ -292,15 +301,35 @@ func TestSetJobKeys(t *testing.T) {
 		t.Errorf("congestor of 1 iteration took %g s, of 5 %g s", fewer.Jobs[1].Time, blocks.Jobs[1].Time)
 	}
 	for kv, want := range map[string]string{
-		"jobs.2.ranks=4": "--set jobs.2.ranks=4: jobs.2: the scenario has 2 [[jobs]] entries, numbered from 0",
-		"jobs.x.ranks=4": "--set jobs.x.ranks=4: jobs.x: the scenario has 2 [[jobs]] entries, numbered from 0",
-		"jobs.0.rank=4":  "--set jobs.0.rank=4: unknown key jobs.0.rank",
+		"jobs.2.ranks=4":                "--set jobs.2.ranks=4: jobs[2]: the scenario has 2 [[jobs]] entries, numbered from 0",
+		"jobs.x.ranks=4":                "--set jobs.x.ranks=4: jobs.x.ranks: want jobs.N.key, N a [[jobs]] entry's number (from 0)",
+		"jobs.ranks=4":                  "--set jobs.ranks=4: jobs.ranks: want jobs.N.key",
+		"jobs.0.rank=4":                 "--set jobs.0.rank=4: unknown key jobs[0].rank",
+		"jobs.0.start=soon":             "--set jobs.0.start=soon: jobs[0].start: \"soon\" is not a time",
+		"jobs.0.ranks=two":              "--set jobs.0.ranks=two: jobs[0].ranks: want an integer, got a string",
+		"jobs.1.congestor.iterations=x": "--set jobs.1.congestor.iterations=x: jobs[1].congestor.iterations: want an integer",
 	} {
 		s, err := Parse([]byte(doc), "jobs.toml")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Set(kv); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("--set %s: got %v, want %q", kv, err, want)
+		}
+	}
+	// A value the validation refuses names the --set that gave it, too.
+	for kv, want := range map[string]string{
+		"jobs.0.ranks=1":                "--set jobs.0.ranks=1: jobs[0].ranks: 1: a ring job needs ranks ≥ 2",
+		"jobs.1.congestor.iterations=0": "--set jobs.1.congestor.iterations=0: jobs[1].congestor.iterations: 0 must be ≥ 1",
+	} {
+		s, err := Parse([]byte(doc), "jobs.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err = s.Set(kv); err == nil {
+			_, err = s.Validate()
+		}
+		if err == nil || err.Error() != want {
 			t.Errorf("--set %s: got %v, want %q", kv, err, want)
 		}
 	}

@@ -55,7 +55,7 @@ func Parse(data []byte, file string) (*Scenario, error) {
 	}
 	md, err := toml.Decode(string(data), s)
 	if err != nil {
-		return nil, s.decodeError(err, "")
+		return nil, s.decodeError(err, "", "")
 	}
 	if k := unknownKey(md); k != "" {
 		return nil, s.errorAt(k, "unknown key"+suggest(k))
@@ -71,14 +71,20 @@ var lineOfError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)
 var typeMismatch = regexp.MustCompile(`type mismatch for [\w.]+: expected table but found (\w+)`)
 
 // decodeError turns an error of toml.Decode into one that names the file (or the
-// --set argument), the line and the key.
-func (s *Scenario) decodeError(err error, setArg string) error {
+// --set argument), the line and the key. A --set of a [[jobs]] entry's key
+// (jobs.N.key) was decoded into the entry: prefix ("jobs[N].") completes the keys
+// the decoder names.
+func (s *Scenario) decodeError(err error, setArg, prefix string) error {
 	setKey, _, _ := strings.Cut(setArg, "=")
 	atSet := func(key, msg string) error {
 		if key == "" {
 			key = strings.TrimSpace(setKey)
+			if prefix != "" { // jobs.N.key: the key within the entry
+				_, key, _ = strings.Cut(key, ".")
+				_, key, _ = strings.Cut(key, ".")
+			}
 		}
-		return fmt.Errorf("--set %s: %s: %s", setArg, key, plainTypes(msg))
+		return fmt.Errorf("--set %s: %s%s: %s", setArg, prefix, key, plainTypes(msg))
 	}
 	var ke *keyError
 	if errors.As(err, &ke) {
@@ -98,7 +104,7 @@ func (s *Scenario) decodeError(err error, setArg string) error {
 		case setArg != "":
 			return atSet(key, msg)
 		case key == pe.LastKey && pe.Position.Line > 0:
-			return fmt.Errorf("%s:%d: %s: %s", s.file, pe.Position.Line, key, plainTypes(msg))
+			return fmt.Errorf("%s:%d: %s: %s", s.file, pe.Position.Line, s.jobKey(key, pe.Position.Line), plainTypes(msg))
 		}
 		return s.errorAt(key, plainTypes(msg))
 	}
@@ -110,7 +116,8 @@ func (s *Scenario) decodeError(err error, setArg string) error {
 			return atSet(key, what)
 		}
 		if m[1] != "" {
-			return fmt.Errorf("%s:%s: %s: %s", s.file, m[1], key, plainTypes(what))
+			line, _ := strconv.Atoi(m[1])
+			return fmt.Errorf("%s:%d: %s: %s", s.file, line, s.jobKey(key, line), plainTypes(what))
 		}
 		return s.errorAt(key, plainTypes(what))
 	}
@@ -177,7 +184,7 @@ func (s *Scenario) errorAt(key, msg string) error {
 		name = "default scenario"
 	}
 	if line := keyLine(s.data, key); line > 0 {
-		return fmt.Errorf("%s:%d: %s: %s", name, line, key, msg)
+		return fmt.Errorf("%s:%d: %s: %s", name, line, s.jobKey(key, line), msg)
 	}
 	return fmt.Errorf("%s: %s: %s", name, key, msg)
 }
@@ -209,17 +216,20 @@ func (s *Scenario) Set(arg string) error {
 	value = strings.TrimSpace(value)
 	var into any = s
 	prefix := ""
-	if parts[0] == "jobs" && len(parts) >= 3 {
+	if parts[0] == "jobs" && len(parts) >= 2 {
 		// jobs.N.key: a key of the N-th [[jobs]] entry (from 0, as errors number them).
 		i, err := strconv.Atoi(parts[1])
-		if err != nil || i < 0 || i >= len(s.Jobs) {
-			return fmt.Errorf("--set %s: jobs.%s: the scenario has %d [[jobs]] entries, numbered from 0", arg, parts[1], len(s.Jobs))
+		if err != nil || i < 0 || len(parts) == 2 {
+			return fmt.Errorf("--set %s: %s: want jobs.N.key, N a [[jobs]] entry's number (from 0)", arg, key)
 		}
-		into, prefix, parts = &s.Jobs[i], "jobs."+parts[1]+".", parts[2:]
+		if i >= len(s.Jobs) {
+			return fmt.Errorf("--set %s: jobs[%d]: the scenario has %d [[jobs]] entries, numbered from 0", arg, i, len(s.Jobs))
+		}
+		into, prefix, parts = &s.Jobs[i], fmt.Sprintf("jobs[%d].", i), parts[2:]
 	}
 	md, err := toml.Decode(setDocument(parts, value), into)
 	if err != nil {
-		return s.decodeError(err, arg)
+		return s.decodeError(err, arg, prefix)
 	}
 	if k := unknownKey(md); k != "" {
 		return fmt.Errorf("--set %s: unknown key %s%s%s", arg, prefix, k, suggest(k))

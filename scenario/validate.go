@@ -136,6 +136,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 		return nil, err
 	}
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
+		if s.job != nil { // the job's size is at fault, not the platform's
+			return nil, s.errorAt("ranks", fmt.Sprintf("%d: the platform (%s) holds %d ranks", p.Ranks, p.Platform.capacity(), avail))
+		}
 		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%s hold %d ranks, the run needs %d",
 			p.Platform.capacity(), avail, p.Ranks))
 	}
