@@ -176,7 +176,18 @@ var algos = []struct {
 	{"BarrierAlgo", func(c *Config) string { return c.BarrierAlgo }, []string{AlgoDissemination, AlgoLinear}},
 }
 
-// Validate reports the first field that is out of range, by name.
+// ConfigError is Validate's error: the field of Config at fault, by its Go
+// name, and what is wrong with its value; a caller that reads the fields from
+// its own input names its own key with Field.
+type ConfigError struct {
+	Field string // e.g. "BwFactor"
+	Msg   string // e.g. `"0:0" has a zero factor (a message would never finish)`
+}
+
+func (e *ConfigError) Error() string { return "ranks config: " + e.Field + " " + e.Msg }
+
+// Validate reports the first field that is out of range, by name (a
+// *ConfigError).
 func (c *Config) Validate() error {
 	nonneg := []struct {
 		name string
@@ -189,17 +200,17 @@ func (c *Config) Validate() error {
 	}
 	for _, f := range nonneg {
 		if !(f.v >= 0) || math.IsInf(f.v, 1) {
-			return fmt.Errorf("ranks config: %s = %v, want a finite value ≥ 0", f.name, f.v)
+			return &ConfigError{f.name, fmt.Sprintf("= %v, want a finite value ≥ 0", f.v)}
 		}
 	}
 	if err := c.validateDelay(); err != nil {
 		return err
 	}
 	if c.BwFactor.hasZero() {
-		return fmt.Errorf("ranks config: BwFactor %q has a zero factor (a message would never finish)", c.BwFactor.String())
+		return &ConfigError{"BwFactor", fmt.Sprintf("%q has a zero factor (a message would never finish)", c.BwFactor.String())}
 	}
 	if c.AsyncThreshold > c.EagerThreshold {
-		return fmt.Errorf("ranks config: AsyncThreshold %d exceeds EagerThreshold %d", c.AsyncThreshold, c.EagerThreshold)
+		return &ConfigError{"AsyncThreshold", fmt.Sprintf("%d exceeds EagerThreshold %d", c.AsyncThreshold, c.EagerThreshold)}
 	}
 	for _, a := range algos {
 		v := a.get(c)
@@ -211,7 +222,7 @@ func (c *Config) Validate() error {
 			ok = ok || v == w
 		}
 		if !ok {
-			return fmt.Errorf("ranks config: %s = %q, want one of %v", a.field, v, a.values)
+			return &ConfigError{a.field, fmt.Sprintf("= %q, want one of %v", v, a.values)}
 		}
 	}
 	return nil

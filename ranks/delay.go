@@ -45,10 +45,10 @@ func ParseDelayDist(s string) (DelayDist, error) {
 // validateDelay checks the delay fields of c.
 func (c *Config) validateDelay() error {
 	if d := c.MessageDelay; !(d >= 0) || math.IsInf(d, 1) {
-		return fmt.Errorf("ranks config: MessageDelay = %v, want a finite value ≥ 0", d)
+		return &ConfigError{"MessageDelay", fmt.Sprintf("= %v, want a finite value ≥ 0", d)}
 	}
 	if int(c.DelayDist) >= len(delayDistNames) {
-		return fmt.Errorf("ranks config: DelayDist = %v, want const or exp", c.DelayDist)
+		return &ConfigError{"DelayDist", fmt.Sprintf("= %v, want const or exp", c.DelayDist)}
 	}
 	return nil
 }

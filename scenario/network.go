@@ -1,8 +1,10 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/emu-hpc/emu/ranks"
 )
@@ -145,7 +147,26 @@ func (s *Scenario) network() (ranks.Config, error) {
 		return c, s.errorAt("network.async_threshold", "exceeds network.eager_threshold")
 	}
 	if err := c.Validate(); err != nil {
+		var ce *ranks.ConfigError
+		if errors.As(err, &ce) {
+			if key, ok := configKeys[ce.Field]; ok {
+				return c, s.errorAt(key, strings.TrimPrefix(ce.Msg, "= "))
+			}
+		}
 		return c, s.errorAt("network", err.Error())
 	}
 	return c, nil
+}
+
+// configKeys are the [network] keys of ranks.Config's fields, so that a value
+// its Validate refuses is reported against the key that gave it.
+var configKeys = map[string]string{
+	"EagerThreshold": "network.eager_threshold", "AsyncThreshold": "network.async_threshold",
+	"Envelope": "network.envelope", "WeightS": "network.weight_s", "TCPGamma": "network.tcp_gamma",
+	"CrossTraffic": "network.cross_traffic", "IprobeCost": "network.iprobe_cost", "TestCost": "network.test_cost",
+	"LightFlow": "network.light_flow", "MessageDelay": "network.message_delay", "DelayDist": "network.message_delay_dist",
+	"LatFactor": "network.lat_factor", "BwFactor": "network.bw_factor",
+	"BcastAlgo": "network.bcast", "ReduceAlgo": "network.reduce", "GatherAlgo": "network.gather",
+	"ScatterAlgo": "network.scatter", "AllreduceAlgo": "network.allreduce", "AllgatherAlgo": "network.allgather",
+	"AlltoallAlgo": "network.alltoall", "BarrierAlgo": "network.barrier",
 }
