@@ -130,6 +130,10 @@ type Left struct {
 	ranks.Unmatched
 	File string
 	Line int // 0 when unknown
+	// Coll is the collective that sent an internal message (a tag below
+	// ranks.AnyTag: no trace line has it), e.g. "bcast (root 0)"; "" for
+	// the trace's own sends and receives.
+	Coll string
 }
 
 func (e *UnmatchedError) Error() string {
@@ -145,9 +149,16 @@ func (e *UnmatchedError) Error() string {
 		if l.Line > 0 {
 			fmt.Fprintf(&b, "%s:%d: ", l.File, l.Line)
 		}
-		if l.Send {
+		switch {
+		case l.Send && l.Tag < ranks.AnyTag:
+			coll := l.Coll
+			if coll == "" {
+				coll = "collective"
+			}
+			fmt.Fprintf(&b, "rank %d's %s: its message of %d bytes to rank %d has no matching receive (rank %d does not call it?)", l.Rank, coll, l.Bytes, l.Peer, l.Peer)
+		case l.Send:
 			fmt.Fprintf(&b, "rank %d's send of %d bytes to rank %d tag %d has no matching receive", l.Rank, l.Bytes, l.Peer, l.Tag)
-		} else {
+		default:
 			fmt.Fprintf(&b, "rank %d's receive from %s tag %s got no message", l.Rank, anyOr(l.Peer, ranks.AnySource), anyOr(l.Tag, ranks.AnyTag))
 		}
 	}
@@ -167,37 +178,44 @@ func (x *exec) unmatched(left []ranks.Unmatched) error {
 	e := &UnmatchedError{}
 	for _, u := range left {
 		l := Left{Unmatched: u}
-		l.File, l.Line = x.lineOf(u)
+		l.File, l.Line, l.Coll = x.lineOf(u)
 		e.Left = append(e.Left, l)
 	}
 	return e
 }
 
-// lineOf finds the last operation of u's rank that posts u.
-func (x *exec) lineOf(u ranks.Unmatched) (string, int) {
+// lineOf finds the last operation of u's rank that posts u: for a
+// collective's internal message (a tag below AnyTag, which no trace line
+// has), the rank's last collective, described.
+func (x *exec) lineOf(u ranks.Unmatched) (file string, line int, coll string) {
 	if s := x.t.goal; s != nil {
 		first, end := s.RankOps(u.Rank)
 		for i := end - 1; i >= first; i-- {
 			op := s.Op(i)
 			send := op.Kind == goal.OpSend
 			if op.Kind != goal.OpCalc && send == u.Send && op.Peer == u.Peer && goalTag(op.Tag) == u.Tag {
-				return s.Name, op.Line
+				return s.Name, op.Line, ""
 			}
 		}
-		return s.Name, 0
+		return s.Name, 0, ""
 	}
 	ti := x.t.ti
-	line := 0
+	internal := u.Tag < ranks.AnyTag
 	for _, chunk := range ti.rank[u.Rank].chunks {
 		for _, a := range chunk {
 			send := a.kind == kSend || a.kind == kIsend
 			recv := a.kind == kRecv || a.kind == kIrecv
-			if (send && u.Send || recv && !u.Send) && int(a.peer) == u.Peer && int(a.tag) == u.Tag {
+			switch {
+			case internal && a.kind.collective():
+				line, coll = int(a.line), describe(a)
+			case !internal && (send && u.Send || recv && !u.Send) && int(a.peer) == u.Peer && int(a.tag) == u.Tag:
+				line = int(a.line)
+			case !internal && a.kind == kSendrecv && u.Send && int(a.peer) == u.Peer && u.Tag == 0: // SimGrid's tag
 				line = int(a.line)
 			}
 		}
 	}
-	return ti.file(u.Rank), line
+	return ti.file(u.Rank), line, coll
 }
 
 // IncompleteError reports a GOAL schedule that the loggops semantics could

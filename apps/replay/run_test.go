@@ -186,6 +186,12 @@ func TestRunErrors(t *testing.T) {
 			[]string{"t.txt:2: rank 1's receive from 0 tag 4 got no message"}, false},
 		{"wildcard irecv never matched", []string{"0 compute 1", "1 irecv -555 -1 8"},
 			[]string{"t.txt:2: rank 1's receive from any tag any got no message"}, false},
+		{"bcast rank 1 skips", []string{"0 compute 1", "0 bcast 8", "1 compute 1"},
+			[]string{"t.txt:2: rank 0's bcast (root 0): its message of 8 bytes to rank 1 has no matching receive (rank 1 does not call it?)"}, false},
+		{"second bcast rank 1 skips", []string{"0 bcast 8", "0 bcast 16", "1 bcast 8"},
+			[]string{"t.txt:2: rank 0's bcast (root 0): its message of 16 bytes to rank 1 has no matching receive"}, false},
+		{"sendrecv's send never received", []string{"0 sendrecv 8 1 8 1", "1 send 0 0 8"},
+			[]string{"t.txt:1: rank 0's send of 8 bytes to rank 1 tag 0 has no matching receive"}, false},
 		{"head to head", []string{"0 recv 1 0 8", "0 send 1 0 8", "1 recv 0 0 8", "1 send 0 0 8"},
 			[]string{"2 rank(s) blocked", "rank 0 at t.txt:1", "rank 1 at t.txt:3"}, true},
 	} {

@@ -58,6 +58,10 @@ var kindNames = func() map[kind]string {
 
 func (k kind) String() string { return kindNames[k] }
 
+// collective reports whether k is a collective, whose messages the World
+// sends under internal tags.
+func (k kind) collective() bool { return k >= kBarrier && k <= kExscan }
+
 // actionList is what an unknown action's error offers.
 const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, test, waitall, barrier, bcast, reduce, allreduce, " +
 	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep"
