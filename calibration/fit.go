@@ -66,7 +66,7 @@ func FitEachKernel(samples []Sample, family models.Family, opts models.FitOption
 	for _, k := range names {
 		spec, q, err := models.Fit(k, byKernel[k], family, opts)
 		if err != nil {
-			failed = append(failed, fmt.Errorf("kernel %s: %w", k, err))
+			failed = append(failed, err) // it names the kernel
 			continue
 		}
 		specs[k] = spec

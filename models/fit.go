@@ -78,8 +78,9 @@ func ParseFamily(s string) (Family, error) {
 		return Family{Mean: Mr}, nil
 	}
 	mean, noise, ok := strings.Cut(in, "-")
+	origMean, origNoise, _ := strings.Cut(strings.TrimSpace(s), "-") // as written, for errors
 	if !ok {
-		return Family{}, fmt.Errorf("family %q: want auto or MEAN-NOISE such as M2-N2 (M0 M1 M2 Mp, Mh1 Mh2 per host; N0 N1 N2 Nmix)", s)
+		return Family{}, fmt.Errorf("unknown family %q: want auto or MEAN-NOISE such as M2-N2 (M0 M1 M2 Mp, Mh1 Mh2 per host; N0 N1 N2 Nmix)", s)
 	}
 	var f Family
 	if strings.HasPrefix(mean, "mh") {
@@ -98,7 +99,7 @@ func ParseFamily(s string) (Family, error) {
 	case "mr":
 		f.Mean = Mr
 	default:
-		return Family{}, fmt.Errorf("family %q: unknown mean part %q (want M0, M1, M2, Mp or Mr)", s, mean)
+		return Family{}, fmt.Errorf("unknown mean part %q in family %q (want M0, M1, M2, Mp or Mr)", origMean, s)
 	}
 	switch noise {
 	case "n0":
@@ -110,7 +111,7 @@ func ParseFamily(s string) (Family, error) {
 	case "nmix", "n'":
 		f.Noise = Nmix
 	default:
-		return Family{}, fmt.Errorf("family %q: unknown noise part %q (want N0, N1, N2 or Nmix)", s, noise)
+		return Family{}, fmt.Errorf("unknown noise part %q in family %q (want N0, N1, N2 or Nmix)", origNoise, s)
 	}
 	return f, nil
 }
@@ -185,15 +186,16 @@ const InterceptSlack = 0.10
 // minSamples is the fewest samples Fit accepts for one model.
 const minSamples = 3
 
-// Fit estimates kernel's model of the given family from samples.
+// Fit estimates kernel's model of the given family from samples. Errors
+// name the kernel: "kernel dgemm: 2 samples, need at least 3".
 func Fit(kernel string, samples []Sample, family Family, opts FitOptions) (Spec, Quality, error) {
 	opts = opts.withDefaults()
 	if err := checkSamples(samples); err != nil {
-		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s: %w", kernel, err)
+		return Spec{}, Quality{}, fmt.Errorf("kernel %s: %w", kernel, err)
 	}
 	fc, err := newFitContext(kernel, samples, opts)
 	if err != nil {
-		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s: %w", kernel, err)
+		return Spec{}, Quality{}, fmt.Errorf("kernel %s: %w", kernel, err)
 	}
 	var res fitResult
 	if family.Auto {
@@ -202,11 +204,11 @@ func Fit(kernel string, samples []Sample, family Family, opts FitOptions) (Spec,
 		res, err = fc.fitCV(samples, family.Mean, family.Noise)
 	}
 	if err != nil {
-		return Spec{}, Quality{}, fmt.Errorf("models: fitting %s as %s: %w", kernel, family, err)
+		return Spec{}, Quality{}, fmt.Errorf("kernel %s as %s: %w", kernel, family, err)
 	}
 	if family.PerHost || opts.PerHost {
 		if err := fc.perHost(samples, &res, family.Auto); err != nil {
-			return Spec{}, Quality{}, fmt.Errorf("models: fitting %s per host: %w", kernel, err)
+			return Spec{}, Quality{}, fmt.Errorf("kernel %s per host: %w", kernel, err)
 		}
 		if !family.Auto {
 			res.q.Family = Family{Mean: res.mean, Noise: res.noise, PerHost: true}.String()

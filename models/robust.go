@@ -40,7 +40,7 @@ func ParseLoss(s string) (Loss, error) {
 	case "squares", "ls", "least-squares":
 		return LossSquares, nil
 	}
-	return 0, fmt.Errorf("loss %q: want robust or squares", s)
+	return 0, fmt.Errorf("unknown loss %q: want robust or squares", s)
 }
 
 // Robust fitting: IRLS on the relative residuals r = (y − ŷ)/ŷ, each

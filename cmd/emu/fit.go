@@ -63,12 +63,12 @@ scenario's [network] lat_factor and bw_factor.`,
 			}
 			if fl.network != "" {
 				if len(args) > 0 {
-					return fmt.Errorf("fit: give either sample files or --network, not both")
+					return fmt.Errorf("--network %s: give either sample files or --network, not both", fl.network)
 				}
 				return fitNetwork(cmd, fl)
 			}
 			if len(args) == 0 {
-				return fmt.Errorf("fit: no sample file given (emu fit samples.csv, or --network FILE)")
+				return fmt.Errorf("no sample file given (emu fit samples.csv, or --network FILE)")
 			}
 			return fitKernels(cmd, args, fl)
 		},
@@ -109,7 +109,11 @@ func outputs(cmd *cobra.Command, out string) (table io.Writer, toml func([]byte)
 func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	family, err := models.ParseFamily(fl.family)
 	if err != nil {
-		return fmt.Errorf("fit: --family: %w", err)
+		return fmt.Errorf("--family: %w", err)
+	}
+	loss, err := models.ParseLoss(fl.loss)
+	if err != nil {
+		return fmt.Errorf("--loss: %w", err)
 	}
 	var samples []calibration.Sample
 	for _, f := range files {
@@ -119,18 +123,14 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 		samples = append(samples, s...)
 	}
-	loss, err := models.ParseLoss(fl.loss)
-	if err != nil {
-		return fmt.Errorf("fit: --loss: %w", err)
-	}
 	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss}
 	// Kernels fit independently: fit those that can be, say which cannot.
 	set, fits, failed, err := calibration.FitEachKernel(samples, family, opts)
 	if err != nil {
-		return fmt.Errorf("fit %s: %w", strings.Join(files, ", "), err)
+		return fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
 	}
 	for _, e := range failed {
-		fmt.Fprintf(cmd.ErrOrStderr(), "emu: fit: %v (skipped)\n", e)
+		fmt.Fprintf(cmd.ErrOrStderr(), "emu: %v (skipped)\n", e)
 	}
 	data, err := set.MarshalTOML()
 	if err != nil {
@@ -163,15 +163,15 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 
 func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if fl.latency == "" || fl.bandwidth == "" {
-		return errors.New("fit --network: --latency and --bandwidth of the measured route are required")
+		return errors.New("--network: --latency and --bandwidth of the measured route are required")
 	}
 	lat, err := scenario.ParseTime(fl.latency)
 	if err != nil {
-		return fmt.Errorf("fit: --latency: %w", err)
+		return fmt.Errorf("--latency: %w", err)
 	}
 	bw, err := scenario.ParseBandwidth(fl.bandwidth)
 	if err != nil {
-		return fmt.Errorf("fit: --bandwidth: %w", err)
+		return fmt.Errorf("--bandwidth: %w", err)
 	}
 	data, err := os.ReadFile(fl.network)
 	if err != nil {
@@ -183,7 +183,7 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	}
 	fac, err := models.FitFactors(pp, models.FactorOptions{Latency: lat, Bandwidth: bw, Envelope: fl.envelope})
 	if err != nil {
-		return fmt.Errorf("fit %s: %w", fl.network, err)
+		return fmt.Errorf("%s: %w", fl.network, err)
 	}
 	table, writeTOML := outputs(cmd, fl.out)
 	q := fac.Quality

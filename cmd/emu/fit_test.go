@@ -121,17 +121,21 @@ func TestFitBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"fit", samples, "--family", "M9-N0"}, "emu: fit: --family: family \"M9-N0\""},
+		{[]string{"fit", samples, "--family", "M9-N0"}, "emu: --family: unknown mean part \"M9\" in family \"M9-N0\""},
+		{[]string{"fit", samples, "--family", "nope"}, "emu: --family: unknown family \"nope\": want auto or MEAN-NOISE"},
+		{[]string{"fit", bad, "--loss", "l1"}, "emu: --loss: unknown loss \"l1\": want robust or squares"},
+		{[]string{"fit", "--network", samples, samples}, "emu: --network " + samples + ": give either sample files or --network, not both"},
+		{[]string{"fit", "--network", samples, "--latency", "1us", "--bandwidth", "1"}, "emu: --bandwidth: bandwidth \"1\" has no unit"},
 		{[]string{"fit", bad}, bad + `:3: column k: "x" is not a non-negative integer`},
 		{[]string{"fit", filepath.Join(dir, "missing.csv")}, "missing.csv"},
-		{[]string{"fit"}, "no sample file given"},
-		{[]string{"fit", "--network", samples}, "--latency and --bandwidth"},
-		{[]string{"fit", "--network", samples, "--latency", "1parsec", "--bandwidth", "1GBps"}, "--latency"},
+		{[]string{"fit"}, "emu: no sample file given"},
+		{[]string{"fit", "--network", samples}, "emu: --network: --latency and --bandwidth"},
+		{[]string{"fit", "--network", samples, "--latency", "1parsec", "--bandwidth", "1GBps"}, "emu: --latency: \"1parsec\" is not a time"},
 		{[]string{"fit", "--network", bad, "--latency", "1us", "--bandwidth", "1GBps"}, bad + ":1: want columns bytes and seconds"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)
-		if code != exitInput || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+		if code != exitInput || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "fit:") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.want)
 		}
 	}

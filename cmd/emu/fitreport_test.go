@@ -77,7 +77,7 @@ func TestFitTableFlagsPoorFits(t *testing.T) {
 			t.Errorf("%s: problems %q, poor %v; want %q, %v", r.Kernel, got, r.Poor, w, poor[r.Kernel])
 		}
 	}
-	if code, _, stderr := runCLI(t, "fit", samples, "--loss", "l1"); code != exitInput || !strings.Contains(stderr, "--loss: loss \"l1\"") {
+	if code, _, stderr := runCLI(t, "fit", samples, "--loss", "l1"); code != exitInput || !strings.HasPrefix(stderr, "emu: --loss: unknown loss \"l1\"") {
 		t.Errorf("bad --loss: exit %d, %q", code, stderr)
 	}
 }
