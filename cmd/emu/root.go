@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/emu-hpc/emu/apps/replay"
 )
@@ -95,6 +96,8 @@ Bad input exits with status 2 and one line naming the file, line or key.`,
 		// Without subcommand or arguments, show the help instead of doing nothing.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		// Every subcommand's (cobra runs the closest PersistentPreRunE).
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return refuseEmpty(cmd) },
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -155,4 +158,18 @@ func writeFileAtomic(path string, write func(w io.Writer) error) error {
 		return err
 	}
 	return s.commit()
+}
+
+// refuseEmpty refuses a string flag given an empty value (--json "", most
+// often an unset shell variable): no flag of emu takes "" to mean anything,
+// and taking it as "not given" would silently drop the output or the setting
+// asked for.
+func refuseEmpty(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if err == nil && f.Value.Type() == "string" && f.Value.String() == "" {
+			err = fmt.Errorf("--%s: empty value (leave the flag out instead)", f.Name)
+		}
+	})
+	return err
 }

@@ -159,6 +159,13 @@ draws link_classes.svg and link_hottest.svg.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
+			// A flag that qualifies another does nothing alone: say so rather
+			// than run without what it seemed to ask for.
+			for _, dep := range [][2]string{{"trace-window", "trace"}, {"latency", "graph"}} {
+				if cmd.Flags().Changed(dep[0]) && !cmd.Flags().Changed(dep[1]) {
+					return fmt.Errorf("--%s: only meaningful with --%s", dep[0], dep[1])
+				}
+			}
 			if maxIterations != 0 {
 				sf.sets = append(sf.sets, fmt.Sprintf("hpl.max_iterations=%d", maxIterations))
 			}
@@ -172,6 +179,9 @@ draws link_classes.svg and link_hottest.svg.`,
 			plan, err := sf.plan(file)
 			if err != nil {
 				return err
+			}
+			if noAlone && plan.App != scenario.AppJobs {
+				return fmt.Errorf("--no-alone: only meaningful for a scenario with [[jobs]]")
 			}
 			if bound != "" {
 				if err := plan.ApplyBound(bound); err != nil {
