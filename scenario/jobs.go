@@ -216,7 +216,7 @@ func (s *Scenario) jobError(key, msg string) error {
 	full := fmt.Sprintf("jobs[%d].%s", s.job.index, key)
 	for k := key; k != ""; k = parentKey(k) {
 		if arg, ok := s.setKeys[fmt.Sprintf("jobs.%d.%s", s.job.index, k)]; ok {
-			return fmt.Errorf("--set %s: %s: %s", arg, full, msg)
+			return fmt.Errorf("%s: %s: %s", arg, full, msg)
 		}
 	}
 	name := s.file

@@ -55,7 +55,7 @@ func Parse(data []byte, file string) (*Scenario, error) {
 	}
 	md, err := toml.Decode(string(data), s)
 	if err != nil {
-		return nil, s.decodeError(err, "", "")
+		return nil, s.decodeError(err, "", "", "")
 	}
 	if k := unknownKey(md); k != "" {
 		return nil, s.errorAt(k, "unknown key"+suggest(k))
@@ -74,7 +74,7 @@ var typeMismatch = regexp.MustCompile(`type mismatch for [\w.]+: expected table 
 // --set argument), the line and the key. A --set of a [[jobs]] entry's key
 // (jobs.N.key) was decoded into the entry: prefix ("jobs[N].") completes the keys
 // the decoder names.
-func (s *Scenario) decodeError(err error, setArg, prefix string) error {
+func (s *Scenario) decodeError(err error, setArg, label, prefix string) error {
 	setKey, _, _ := strings.Cut(setArg, "=")
 	atSet := func(key, msg string) error {
 		if key == "" {
@@ -84,7 +84,7 @@ func (s *Scenario) decodeError(err error, setArg, prefix string) error {
 				_, key, _ = strings.Cut(key, ".")
 			}
 		}
-		return fmt.Errorf("--set %s: %s%s: %s", setArg, prefix, key, plainTypes(msg))
+		return fmt.Errorf("%s: %s%s: %s", label, prefix, key, plainTypes(msg))
 	}
 	var ke *keyError
 	if errors.As(err, &ke) {
@@ -162,7 +162,7 @@ func (s *Scenario) errorAt(key, msg string) error {
 	}
 	for k := key; k != ""; k = parentKey(k) {
 		if arg, ok := s.setKeys[k]; ok {
-			return fmt.Errorf("--set %s: %s: %s", arg, key, msg)
+			return fmt.Errorf("%s: %s: %s", arg, key, msg)
 		}
 	}
 	// --platform replaced the file's [platform] table: a platform key no --set
@@ -175,7 +175,7 @@ func (s *Scenario) errorAt(key, msg string) error {
 	if !keyInDoc(s.data, key) {
 		for _, k := range sortedKeys(s.setKeys) {
 			if strings.HasPrefix(k, key+".") || (strings.Count(key, ".") >= 2 && parentKey(k) == parentKey(key)) {
-				return fmt.Errorf("--set %s: %s: %s", s.setKeys[k], key, msg)
+				return fmt.Errorf("%s: %s: %s", s.setKeys[k], key, msg)
 			}
 		}
 	}
@@ -201,16 +201,20 @@ func parentKey(k string) string {
 // value (number, boolean, string in quotes, [list]) and, when that fails, as a bare
 // string, so `--set network.eager_threshold=1GiB` and `--set hpl.nb=[64,128]` both
 // work. Unknown keys and values of the wrong type are errors naming the argument.
-func (s *Scenario) Set(arg string) error {
+func (s *Scenario) Set(arg string) error { return s.SetAs(arg, "--set "+arg) }
+
+// SetAs is Set for a flag that stands for a --set (--hostfile FILE is
+// platform.hostfile=FILE): errors name the flag as label, not the --set.
+func (s *Scenario) SetAs(arg, label string) error {
 	key, value, ok := strings.Cut(arg, "=")
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
-		return fmt.Errorf("--set %s: want key=value, e.g. platform.link_latency=5us", arg)
+		return fmt.Errorf("%s: want key=value, e.g. platform.link_latency=5us", label)
 	}
 	parts := strings.Split(key, ".")
 	for _, p := range parts {
 		if p == "" || strings.ContainsAny(p, " \t\"'[]=#") {
-			return fmt.Errorf("--set %s: %q is not a dotted key", arg, key)
+			return fmt.Errorf("%s: %q is not a dotted key", label, key)
 		}
 	}
 	value = strings.TrimSpace(value)
@@ -220,21 +224,21 @@ func (s *Scenario) Set(arg string) error {
 		// jobs.N.key: a key of the N-th [[jobs]] entry (from 0, as errors number them).
 		i, err := strconv.Atoi(parts[1])
 		if err != nil || i < 0 || len(parts) == 2 {
-			return fmt.Errorf("--set %s: %s: want jobs.N.key, N a [[jobs]] entry's number (from 0)", arg, key)
+			return fmt.Errorf("%s: %s: want jobs.N.key, N a [[jobs]] entry's number (from 0)", label, key)
 		}
 		if i >= len(s.Jobs) {
-			return fmt.Errorf("--set %s: jobs[%d]: the scenario has %d [[jobs]] entries, numbered from 0", arg, i, len(s.Jobs))
+			return fmt.Errorf("%s: jobs[%d]: the scenario has %d [[jobs]] entries, numbered from 0", label, i, len(s.Jobs))
 		}
 		into, prefix, parts = &s.Jobs[i], fmt.Sprintf("jobs[%d].", i), parts[2:]
 	}
 	md, err := toml.Decode(setDocument(parts, value), into)
 	if err != nil {
-		return s.decodeError(err, arg, prefix)
+		return s.decodeError(err, arg, label, prefix)
 	}
 	if k := unknownKey(md); k != "" {
-		return fmt.Errorf("--set %s: unknown key %s%s%s", arg, prefix, k, suggest(k))
+		return fmt.Errorf("%s: unknown key %s%s%s", label, prefix, k, suggest(k))
 	}
-	s.setKeys[key] = arg
+	s.setKeys[key] = label
 	return nil
 }
 

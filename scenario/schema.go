@@ -34,7 +34,7 @@ type Scenario struct {
 	file    string            // file name as given ("" for the embedded default)
 	dir     string            // folder relative paths in the file are read from
 	data    []byte            // the document's text, to find keys' lines
-	setKeys map[string]string // key → the --set argument that last changed it
+	setKeys map[string]string // key → the flag that last changed it ("--set k=v", "--hostfile FILE")
 	hplDat  *datSource        // an HPL.dat replacing [hpl] (--hpl-dat)
 	xml     *xmlSource        // a platform XML replacing [platform] (--platform)
 	// job is set on the scenario a [[jobs]] entry is validated as (jobs.go):

@@ -27,6 +27,18 @@ type scenarioFlags struct {
 	hplDat   string
 	platform string
 	replay   string
+	// labels names the flag that stands for a --set of sets (the --set of
+	// --hostfile FILE, of --max-iterations K), for errors to name that flag.
+	labels map[string]string
+}
+
+// setFor adds the --set kv that flag (e.g. "--hostfile h.txt") stands for.
+func (f *scenarioFlags) setFor(kv, flag string) {
+	if f.labels == nil {
+		f.labels = map[string]string{}
+	}
+	f.labels[kv] = flag
+	f.sets = append(f.sets, kv)
 }
 
 // add declares the flags on cmd.
@@ -36,12 +48,12 @@ func (f *scenarioFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
 	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` <cluster> (replaces [platform])")
 	fl.StringVar(&f.replay, "replay", "", "run this trace as the application: a GOAL schedule or a SimGrid TI trace `FILE` (app = \"replay\", replay.file = FILE)")
-	fl.Var(hostfileFlag{&f.sets}, "hostfile", "place the ranks as smpirun -hostfile does: rank i on the host of line i mod lines (\"name:N\" counts N lines; same as --set platform.hostfile=`FILE`)")
+	fl.Var(hostfileFlag{f}, "hostfile", "place the ranks as smpirun -hostfile does: rank i on the host of line i mod lines (\"name:N\" counts N lines; same as --set platform.hostfile=`FILE`)")
 }
 
 // hostfileFlag is --hostfile: a --set of platform.hostfile with the path made
 // absolute, so that it is read from where the user is, not from the scenario's folder.
-type hostfileFlag struct{ sets *[]string }
+type hostfileFlag struct{ f *scenarioFlags }
 
 func (h hostfileFlag) String() string { return "" }
 func (h hostfileFlag) Type() string   { return "FILE" }
@@ -50,7 +62,7 @@ func (h hostfileFlag) Set(path string) error {
 	if err != nil {
 		return err
 	}
-	*h.sets = append(*h.sets, "platform.hostfile="+strconv.Quote(abs))
+	h.f.setFor("platform.hostfile="+strconv.Quote(abs), "--hostfile "+path)
 	return nil
 }
 
@@ -85,7 +97,11 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 		}
 	}
 	for _, kv := range f.sets {
-		if err := s.Set(kv); err != nil {
+		label, ok := f.labels[kv]
+		if !ok {
+			label = "--set " + kv
+		}
+		if err := s.SetAs(kv, label); err != nil {
 			return nil, err
 		}
 	}
@@ -167,7 +183,7 @@ draws link_classes.svg and link_hottest.svg.`,
 				}
 			}
 			if maxIterations != 0 {
-				sf.sets = append(sf.sets, fmt.Sprintf("hpl.max_iterations=%d", maxIterations))
+				sf.setFor(fmt.Sprintf("hpl.max_iterations=%d", maxIterations), fmt.Sprintf("--max-iterations %d", maxIterations))
 			}
 			if precision != "" {
 				k, err := panelsFor(cmd, &sf, file, precision, maxIterations)
