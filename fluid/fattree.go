@@ -43,6 +43,12 @@ func (c FatTreeConfig) Validate() error {
 	if n := c.hosts(); n > maxNodes {
 		return errorf("FatTreeConfig.Down: %v gives more than %d hosts", c.Down, maxNodes)
 	}
+	// Every level holds up to as many nodes as the hosts: a deep tree of few
+	// hosts a level can still hold more nodes than memory (20 levels of
+	// 2^20 nodes, each with a label of 20 numbers), so the sum is bounded too.
+	if n := c.nodes(); n > maxTreeNodes {
+		return errorf("FatTreeConfig.Levels: %d levels of %v down, %v up hold more than %d nodes (hosts and switches)", c.Levels, c.Down, c.Up, maxTreeNodes)
+	}
 	if err := c.Link.validate("FatTreeConfig.Link"); err != nil {
 		return wrap(err)
 	}
@@ -58,6 +64,33 @@ func (c FatTreeConfig) Validate() error {
 // maxNodes bounds the nodes of a generated topology, so that a typo in a
 // parameter string yields an error rather than an out-of-memory crash.
 const maxNodes = 1 << 22
+
+// maxTreeNodes bounds a fat-tree's nodes over all its levels (NewFatTree's
+// memory grows as nodes × levels).
+const maxTreeNodes = 2 * maxNodes
+
+// nodes is the number of nodes over every level, hosts included, saturated
+// at maxTreeNodes+1: level l has Π_{j<l} u_j · Π_{j≥l} d_j.
+func (c FatTreeConfig) nodes() int {
+	total := 0
+	for l := 0; l <= c.Levels; l++ {
+		n := 1
+		for j := 0; j < c.Levels; j++ {
+			f := c.Down[j]
+			if j < l {
+				f = c.Up[j]
+			}
+			n *= f
+			if n > maxTreeNodes {
+				return maxTreeNodes + 1
+			}
+		}
+		if total += n; total > maxTreeNodes {
+			return maxTreeNodes + 1
+		}
+	}
+	return total
+}
 
 // hosts is Π d_i, saturated at maxNodes+1.
 func (c FatTreeConfig) hosts() int {

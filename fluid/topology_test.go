@@ -111,6 +111,8 @@ func TestValidateNamesField(t *testing.T) {
 		{FatTreeConfig{Levels: 2, Down: []int{2}, Up: []int{1, 1}, Parallel: []int{1, 1}, Link: spec}.Validate(), "FatTreeConfig.Down"},
 		{FatTreeConfig{Levels: 1, Down: []int{2}, Up: []int{0}, Parallel: []int{1}, Link: spec}.Validate(), "FatTreeConfig.Up[0]"},
 		{FatTreeConfig{Levels: 1, Down: []int{2}, Up: []int{1}, Parallel: []int{1}, Link: spec, Loopback: Loopback{Latency: -1}}.Validate(), "FatTreeConfig.Loopback.Latency"},
+		{FatTreeConfig{Levels: 20, Down: repeat(2, 20), Up: append([]int{1}, repeat(2, 19)...), Parallel: repeat(1, 20), Link: spec}.Validate(), "FatTreeConfig.Levels"},
+		{FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 9000000}, Parallel: []int{1, 1}, Link: spec}.Validate(), "FatTreeConfig.Levels"},
 		{TorusConfig{Dims: []int{2, 0}, Link: spec}.Validate(), "TorusConfig.Dims[1]"},
 		{TorusConfig{Dims: []int{2}, Link: spec, Loopback: Loopback{Disabled: true}}.Validate(), "TorusConfig.Loopback.Disabled"},
 		{DragonflyConfig{Groups: 1, GroupLinks: 1, Chassis: 1, ChassisLinks: 0, Routers: 1, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.ChassisLinks"},
@@ -148,4 +150,13 @@ func TestLargeBuilds(t *testing.T) {
 			t.Errorf("%T: route 0→%d = %+v", topo, last, r)
 		}
 	}
+}
+
+// repeat is n copies of v.
+func repeat(v, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
 }
