@@ -231,3 +231,26 @@ func TestCalibrateSeveralHPLDats(t *testing.T) {
 		t.Errorf("a,, : %v", err)
 	}
 }
+
+// TestExplainBadInput: what explain cannot compare is bad input (exit 2, one
+// line), as emu run has it: a scenario of [[jobs]], a trace that cannot
+// complete.
+func TestExplainBadInput(t *testing.T) {
+	dir := t.TempDir()
+	unmatched := filepath.Join(dir, "u.txt")
+	if err := os.WriteFile(unmatched, []byte("0 init\n1 init\n0 send 1 5 100\n0 finalize\n1 finalize\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"../../examples/jobs-congestor.toml"}, "emu: explain compares one application's runs; this scenario has [[jobs]]"},
+		{[]string{"--replay", unmatched}, "emu: " + unmatched + ":3: rank 0's send of 100 bytes to rank 1 tag 5 has no matching receive"},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"explain", "-q"}, c.args...)...)
+		if code != exitInput || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}

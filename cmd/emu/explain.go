@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -68,6 +69,13 @@ one rank at a time.`,
 			if err != nil {
 				return err
 			}
+			// Both runs record a breakdown of one application's ranks.
+			if model.App == scenario.AppJobs {
+				return fmt.Errorf("explain compares one application's runs; this scenario has [[jobs]] (explain each job's app alone)")
+			}
+			if model.Semantics == replay.SemanticsLogGOPS {
+				return fmt.Errorf(`explain compares the ranks' runs; replay.semantics = "loggops" has none`)
+			}
 			timed, err := sf.plan(file)
 			if err != nil {
 				return err
@@ -88,7 +96,7 @@ one rank at a time.`,
 				log := &scenario.KernelLog{}
 				res, err := side.plan.Run(scenario.RunOptions{Kernels: log, Breakdown: true, MPICalls: true})
 				if err != nil {
-					return asFailure(err)
+					return runError(err) // a trace that cannot complete is bad input, as in emu run
 				}
 				*side.into = summarize(res)
 			}
