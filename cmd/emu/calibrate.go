@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -67,22 +68,27 @@ with status "outlier" and left out of fits. The summary says how many.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return fmt.Errorf("calibrate: --out is required")
+				return fmt.Errorf("--out is required")
 			}
 			if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
 				return err
 			}
 			if parallel < 1 {
-				return fmt.Errorf("calibrate: --parallel %d: want at least 1", parallel)
+				return fmt.Errorf("--parallel %d: want at least 1", parallel)
 			}
 			if repeats < 1 {
-				return fmt.Errorf("calibrate: --repeats %d: want at least 1", repeats)
+				return fmt.Errorf("--repeats %d: want at least 1", repeats)
 			}
 			file := ""
 			if len(args) == 1 {
 				file = args[0]
 			}
 			app = file != "" || sf.hplDat != "" || sf.platform != "" || len(sf.sets) > 0
+			if !app {
+				if err := checkPlanFlags(plan); err != nil {
+					return err
+				}
+			}
 			if app {
 				calls, onNode, be, err := appCalls(&sf, file)
 				if err != nil {
@@ -107,7 +113,7 @@ with status "outlier" and left out of fits. The summary says how many.`,
 			}
 			clk, err := kernels.ParseClock(clock)
 			if err != nil {
-				return fmt.Errorf("calibrate: --clock: %w", err)
+				return fmt.Errorf("--clock: %w", err)
 			}
 			quiet, _ := cmd.Flags().GetBool("quiet")
 			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Repeats: repeats, Backend: backend, Clock: clk}
@@ -157,6 +163,32 @@ with status "outlier" and left out of fits. The summary says how many.`,
 	sf.add(cmd)
 	cmd.AddCommand(newCalibrateMergeCmd())
 	return cmd
+}
+
+// checkPlanFlags refuses the values of the flags that make a synthetic
+// plan (--kernels, --samples, --max-dim, --nb) by the flag's name, as the
+// other flags' errors are; Plan.Validate says them in the plan's words.
+func checkPlanFlags(p calibration.Plan) error {
+	if len(p.Kernels) == 0 {
+		return errors.New("--kernels: no kernels to measure")
+	}
+	for _, k := range p.Kernels {
+		if !kernels.Known(k) || kernels.Family(k) != k {
+			return fmt.Errorf("--kernels: unknown kernel %q (known: %s)", k, strings.Join(kernels.Names(), ", "))
+		}
+	}
+	if p.Samples < 1 {
+		return fmt.Errorf("--samples %d: want at least 1 per kernel", p.Samples)
+	}
+	if p.MaxDim < 2 {
+		return fmt.Errorf("--max-dim %d: want at least 2", p.MaxDim)
+	}
+	for _, nb := range p.NBs {
+		if nb < 1 {
+			return fmt.Errorf("--nb %d: want at least 1", nb)
+		}
+	}
+	return nil
 }
 
 // newBar returns a progress bar with ETA when w is a terminal, else nil: a

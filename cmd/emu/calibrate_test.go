@@ -43,10 +43,15 @@ func TestCalibrateBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"calibrate", "--kernels", "zgemm", "-o", filepath.Join(dir, "x.csv")}, `emu: calibrate: unknown kernel "zgemm"`},
-		{[]string{"calibrate", "--samples", "3"}, "emu: calibrate: --out is required"},
+		{[]string{"calibrate", "--kernels", "zgemm", "-o", filepath.Join(dir, "x.csv")}, `emu: --kernels: unknown kernel "zgemm"`},
+		{[]string{"calibrate", "--samples", "3"}, "emu: --out is required"},
 		{[]string{"calibrate", "--backend", "mkl", "-o", filepath.Join(dir, "y.csv")}, `unknown BLAS backend "mkl"`},
-		{[]string{"calibrate", "--clock", "sundial", "-o", filepath.Join(dir, "z.csv")}, `emu: calibrate: --clock: kernels: unknown clock "sundial"`},
+		{[]string{"calibrate", "--clock", "sundial", "-o", filepath.Join(dir, "z.csv")}, `emu: --clock: kernels: unknown clock "sundial"`},
+		{[]string{"calibrate", "--samples", "0", "-o", filepath.Join(dir, "s.csv")}, "emu: --samples 0: want at least 1 per kernel"},
+		{[]string{"calibrate", "--max-dim", "1", "-o", filepath.Join(dir, "m.csv")}, "emu: --max-dim 1: want at least 2"},
+		{[]string{"calibrate", "--nb", "64,0", "-o", filepath.Join(dir, "n.csv")}, "emu: --nb 0: want at least 1"},
+		{[]string{"calibrate", "--kernels", "dgemm,", "-o", filepath.Join(dir, "k.csv")}, `emu: --kernels: unknown kernel ""`},
+		{[]string{"calibrate", "--repeats", "0", "-o", filepath.Join(dir, "r.csv")}, "emu: --repeats 0: want at least 1"},
 		{[]string{"calibrate", "--clock", "cpu", "--parallel", "2", "-o", filepath.Join(dir, "p.csv")}, "emu: the cpu clock counts every worker's time"},
 		{[]string{"calibrate", "merge", bad}, bad + ":2: column seconds: negative duration"},
 	}
