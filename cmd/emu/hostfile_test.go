@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,36 @@ func TestRunHostfile(t *testing.T) {
 	code, _, stderr = runCLI(t, append(args, "--hostfile", bad)...)
 	if want := "emu: " + bad + ":2: host \"node-256\" is not in the platform (node-0 … node-255)\n"; code != exitInput || stderr != want {
 		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// --hostfile is applied wherever it stands among the --set flags, in every
+// command that takes the scenario flags: a --set after it once dropped it
+// (pflag's string array replaced the list at its first --set), and the run
+// went on with the default placement, exit 0.
+func TestHostfileBeforeSet(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-hosts.txt")
+	one := filepath.Join(dir, "one.txt")
+	if err := os.WriteFile(one, []byte("host-0:4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"run", "-q", "--hostfile", missing, "--set", "hpl.n=100"}},
+		{[]string{"sensitivity", "-q", "--hostfile", missing, "--set", "hpl.n=100"}},
+		{[]string{"explain", "-q", "--hostfile", missing, "--set", "hpl.n=100"}},
+	} {
+		code, _, stderr := runCLI(t, c.args...)
+		if want := "emu: --hostfile " + missing + ": platform.hostfile: cannot read"; code != exitInput || !strings.HasPrefix(stderr, want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q...", c.args, code, stderr, want)
+		}
+	}
+	// All four ranks on one host: the same run whichever flag comes first,
+	// and not the default placement's.
+	_, plain, _ := runCLI(t, "run", "-q", "--set", "hpl.n=300")
+	_, before, _ := runCLI(t, "run", "-q", "--hostfile", one, "--set", "hpl.n=300")
+	_, after, _ := runCLI(t, "run", "-q", "--set", "hpl.n=300", "--hostfile", one)
+	if before != after || before == plain {
+		t.Errorf("--hostfile before --set:\n%s\nafter:\n%s\nwithout:\n%s", before, after, plain)
 	}
 }

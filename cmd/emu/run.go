@@ -44,11 +44,28 @@ func (f *scenarioFlags) setFor(kv, flag string) {
 // add declares the flags on cmd.
 func (f *scenarioFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.sets, "set", nil, "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set platform.link_latency=5us")
+	fl.Var(setFlag{f}, "set", "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set platform.link_latency=5us")
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
 	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` <cluster> (replaces [platform])")
 	fl.StringVar(&f.replay, "replay", "", "run this trace as the application: a GOAL schedule or a SimGrid TI trace `FILE` (app = \"replay\", replay.file = FILE)")
 	fl.Var(hostfileFlag{f}, "hostfile", "place the ranks as smpirun -hostfile does: rank i on the host of line i mod lines (\"name:N\" counts N lines; same as --set platform.hostfile=`FILE`)")
+}
+
+// setFlag is --set: each one appends to the scenario flags' sets, in the
+// order given with --hostfile's. (pflag's string array replaces what is
+// there at its first --set, which dropped a --hostfile given before it.)
+type setFlag struct{ f *scenarioFlags }
+
+func (s setFlag) String() string {
+	if len(s.f.sets) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(s.f.sets, ",") + "]"
+}
+func (s setFlag) Type() string { return "stringArray" }
+func (s setFlag) Set(kv string) error {
+	s.f.sets = append(s.f.sets, kv)
+	return nil
 }
 
 // hostfileFlag is --hostfile: a --set of platform.hostfile with the path made
