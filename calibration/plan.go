@@ -47,28 +47,43 @@ func (p Plan) nbs() []int {
 }
 
 // Validate reports a plan that cannot run.
+// FieldError is a synthetic plan's field out of range: Field is the Plan
+// field (Kernels, Samples, MaxDim, NBs), Value its offending value ("" when
+// the message says it), Msg what is wrong. Its text names the field in the
+// plan's words; a caller that took the field from a flag can name the flag.
+type FieldError struct {
+	Field, Name, Value, Msg string
+}
+
+func (e *FieldError) Error() string {
+	if e.Value == "" {
+		return e.Msg
+	}
+	return e.Name + " " + e.Value + ": " + e.Msg
+}
+
 func (p Plan) Validate() error {
 	if len(p.Calls) > 0 {
 		return p.validateCalls()
 	}
 	var errs []error
 	if len(p.Kernels) == 0 {
-		errs = append(errs, errors.New("no kernels to measure"))
+		errs = append(errs, &FieldError{Field: "Kernels", Msg: "no kernels to measure"})
 	}
 	for _, k := range p.Kernels {
 		if !kernels.Known(k) || kernels.Family(k) != k {
-			errs = append(errs, fmt.Errorf("unknown kernel %q (known: %s)", k, strings.Join(kernels.Names(), ", ")))
+			errs = append(errs, &FieldError{Field: "Kernels", Msg: fmt.Sprintf("unknown kernel %q (known: %s)", k, strings.Join(kernels.Names(), ", "))})
 		}
 	}
 	if p.Samples <= 0 {
-		errs = append(errs, fmt.Errorf("samples %d: want at least 1 per kernel", p.Samples))
+		errs = append(errs, &FieldError{"Samples", "samples", fmt.Sprint(p.Samples), "want at least 1 per kernel"})
 	}
 	if p.MaxDim < 2 {
-		errs = append(errs, fmt.Errorf("max dimension %d: want at least 2", p.MaxDim))
+		errs = append(errs, &FieldError{"MaxDim", "max dimension", fmt.Sprint(p.MaxDim), "want at least 2"})
 	}
 	for _, nb := range p.NBs {
 		if nb < 1 {
-			errs = append(errs, fmt.Errorf("panel width %d: want at least 1", nb))
+			errs = append(errs, &FieldError{"NBs", "panel width", fmt.Sprint(nb), "want at least 1"})
 		}
 	}
 	return errors.Join(errs...)

@@ -169,26 +169,15 @@ with status "outlier" and left out of fits. The summary says how many.`,
 // plan (--kernels, --samples, --max-dim, --nb) by the flag's name, as the
 // other flags' errors are; Plan.Validate says them in the plan's words.
 func checkPlanFlags(p calibration.Plan) error {
-	if len(p.Kernels) == 0 {
-		return errors.New("--kernels: no kernels to measure")
+	var fe *calibration.FieldError
+	if err := p.Validate(); !errors.As(err, &fe) {
+		return err
 	}
-	for _, k := range p.Kernels {
-		if !kernels.Known(k) || kernels.Family(k) != k {
-			return fmt.Errorf("--kernels: unknown kernel %q (known: %s)", k, strings.Join(kernels.Names(), ", "))
-		}
+	flag := map[string]string{"Kernels": "kernels", "Samples": "samples", "MaxDim": "max-dim", "NBs": "nb"}[fe.Field]
+	if fe.Value == "" {
+		return fmt.Errorf("--%s: %s", flag, fe.Msg)
 	}
-	if p.Samples < 1 {
-		return fmt.Errorf("--samples %d: want at least 1 per kernel", p.Samples)
-	}
-	if p.MaxDim < 2 {
-		return fmt.Errorf("--max-dim %d: want at least 2", p.MaxDim)
-	}
-	for _, nb := range p.NBs {
-		if nb < 1 {
-			return fmt.Errorf("--nb %d: want at least 1", nb)
-		}
-	}
-	return nil
+	return fmt.Errorf("--%s %s: %s", flag, fe.Value, fe.Msg)
 }
 
 // newBar returns a progress bar with ETA when w is a terminal, else nil: a
