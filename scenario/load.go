@@ -290,8 +290,9 @@ func (s *Scenario) UseHPLDat(path string) error {
 		return fmt.Errorf("%s: %w", path, errors.Unwrap(err))
 	}
 	s.hplDat = &datSource{file: path, data: data}
-	max := s.HPL.MaxIterations
-	s.HPL = HPLTable{MaxIterations: max} // call before Set: --set hpl.* then applies over HPL.dat
+	// call before Set: --set hpl.* then applies over HPL.dat; the keys
+	// HPL.dat has no line for stay
+	s.HPL = HPLTable{MaxIterations: s.HPL.MaxIterations, Roll: s.HPL.Roll}
 	return nil
 }
 

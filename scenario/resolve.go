@@ -321,6 +321,13 @@ func (s *Scenario) hpl(p *Plan) error {
 		return s.errorAt("hpl.max_iterations", fmt.Sprintf("%d must be ≥ 0", t.MaxIterations))
 	}
 	p.MaxIterations = t.MaxIterations
+	if t.Roll != "" {
+		r, err := hpl.ParseRollModel(t.Roll)
+		if err != nil {
+			return s.errorAt("hpl.roll", fmt.Sprintf("%q: want \"steps\" or \"merged\"", t.Roll))
+		}
+		p.Roll = r
+	}
 	p.HPLDat = &d
 	if n := testCount(d); n > maxHPLTests {
 		return s.errorAt("hpl", fmt.Sprintf("the lists make %.0f tests, more than %d", n, maxHPLTests))

@@ -232,7 +232,7 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 	if err != nil {
 		return err
 	}
-	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay, Shared: hpl.NewShared()}
+	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay, Shared: hpl.NewShared(), Roll: p.Roll}
 	if p.Kernels.Mode != kernels.Model {
 		opt.MemoryLimit = realMemory()
 	}

@@ -72,6 +72,14 @@ func stampedeCase() extrapolationCase {
 	return extrapolationCase{name: "stampede_77x78_N3875000", load: fileWith("../examples/stampede.toml"), long: true}
 }
 
+// stampedeMergedCase is stampedeCase with merged long-broadcast rolls.
+func stampedeMergedCase() extrapolationCase {
+	c := stampedeCase()
+	c.name += "_merged"
+	c.sets = append(c.sets, "hpl.roll=merged")
+	return c
+}
+
 // fig6Cases are seed 003's Fig. 6 points: 512 to 4,096 ranks (16×32, 32×32,
 // 32×64, 64×64) × N = 0.5, 1, 2 and 4 million, with examples/stampede.toml's
 // network and HPL settings on a Stampede-like 4,096-node two-level fat tree

@@ -38,6 +38,10 @@ var fig6WholeHeader = []string{"point", "panels", "hpl_time_s", "gflops", "cpu_s
 // extrapolations against its Time.
 const stampedeWholePath = "testdata/stampede_whole.csv"
 
+// stampedeWholeMergedPath holds the same run with merged long-broadcast
+// rolls (hpl.roll = "merged"; BenchmarkStampedeWholeMerged -update).
+const stampedeWholeMergedPath = "testdata/stampede_whole_merged.csv"
+
 // readFig6Whole reads the recorded whole runs of Fig. 6 points by point; a
 // missing file is none.
 func readFig6Whole(tb testing.TB) map[string]fig6Whole { return readWholeRuns(tb, fig6WholePath) }

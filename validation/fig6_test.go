@@ -53,6 +53,23 @@ func BenchmarkStampedeWhole(b *testing.B) {
 	})
 }
 
+// BenchmarkStampedeWholeMerged is BenchmarkStampedeWhole with merged
+// long-broadcast rolls (hpl.roll = "merged", an approximation): -update
+// records it in testdata/stampede_whole_merged.csv, beside the exact run's
+// file, to state the approximation's error on the whole run.
+func BenchmarkStampedeWholeMerged(b *testing.B) {
+	if os.Getenv("EMU_LONG") != "1" {
+		b.Skip("the whole run takes an hour or more: EMU_LONG=1")
+	}
+	c := stampedeMergedCase()
+	b.Run(c.name, func(b *testing.B) {
+		benchWholeRun(b, c, func(tb testing.TB, w fig6Whole) {
+			recordWholeRun(tb, stampedeWholeMergedPath, []extrapolationCase{c},
+				"# examples/stampede.toml run whole with hpl.roll = \"merged\" (validation BenchmarkStampedeWholeMerged with -update; EMU_LONG=1).\n", w)
+		})
+	})
+}
+
 // benchWholeRun runs case c whole, reports its cost and HPL result, and with
 // -update hands the run to record.
 func benchWholeRun(b *testing.B, c extrapolationCase, record func(testing.TB, fig6Whole)) {

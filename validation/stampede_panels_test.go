@@ -41,6 +41,11 @@ func BenchmarkStampedePanelsLight(b *testing.B) {
 	benchStampedePanels(b, "network.light_flow=65536")
 }
 
+// BenchmarkStampedePanelsMerged is BenchmarkStampedePanels with merged
+// long-broadcast rolls (hpl.roll = "merged", an approximation:
+// hpl.RollMerged), two exchanges a rank instead of 77.
+func BenchmarkStampedePanelsMerged(b *testing.B) { benchStampedePanels(b, "hpl.roll=merged") }
+
 // benchStampedePanels is BenchmarkStampedePanels with the given --set
 // overrides.
 func benchStampedePanels(b *testing.B, sets ...string) {

@@ -1,6 +1,10 @@
 package hpl
 
-import "github.com/emu-hpc/emu/ranks"
+import (
+	"slices"
+
+	"github.com/emu-hpc/emu/ranks"
+)
 
 // Panel broadcast along process rows (hpl.md §6): HPL_binit / HPL_bcast /
 // HPL_bwait. Each process row broadcasts its own payload, len(r) doubles:
@@ -272,6 +276,12 @@ func (pn *panel) bcastLong(modified bool) {
 		}
 	}
 	cnt := max(L/G, 1)
+	// A merged roll's messages carry no data: the pieces a rank receives
+	// are the root's, left with the run's Shared (see RollMerged).
+	key := rollKey{tag: pn.msgid, row: s.g.myrow}
+	if s.roll == RollMerged && v == 0 && G > 1 {
+		s.shared.leaveRoll(key, b, G-1)
+	}
 	// spread: binomial scatter of contiguous pieces, synchronous sends
 	ip2 := pow2floor(max(G-1, 1))
 	mask := 2*ip2 - 1
@@ -311,8 +321,16 @@ func (pn *panel) bcastLong(modified bool) {
 	// roll: G−1 neighbour exchanges, run as a task (ranks.Comm.Exchanges):
 	// at 6,006 ranks, resuming each rank's coroutine for each of them
 	// cost more than the messages themselves.
-	c.exchanges(G-1, pn.msgid, &roll{v: v, g: G, cnt: cnt, b: b,
-		prev: toRank(modSub(v, 1, G)), next: toRank(modAdd(v, 1, G))})
+	x := &roll{v: v, g: G, cnt: cnt, b: b,
+		prev: toRank(modSub(v, 1, G)), next: toRank(modAdd(v, 1, G))}
+	if s.roll == RollMerged {
+		c.exchanges(min(G-1, 2), pn.msgid, (*mergedRoll)(x))
+		if v != 0 {
+			s.shared.takeRoll(key, b)
+		}
+		return
+	}
+	c.exchanges(G-1, pn.msgid, x)
 }
 
 // roll is the long broadcast's roll on one rank (hpl.md §6.5): at step k
@@ -361,5 +379,88 @@ func (x *roll) Received(k int, m ranks.Msg) {
 	_, rp, _ := x.sides(k)
 	if rs, re := x.piece(rp); re > rs {
 		x.b.store(rs, m.Data)
+	}
+}
+
+// RollModel is how a long broadcast's roll (BCAST long and longM) is
+// emulated: an approximation behind Options.Roll, off by default.
+type RollModel uint8
+
+const (
+	// RollSteps makes HPL's G−1 neighbour exchanges, each a message each
+	// way: the roll as HPL runs it.
+	RollSteps RollModel = iota
+	// RollMerged merges each rank's steps with the same neighbour into one
+	// exchange: two per rank instead of G−1, each carrying the pieces those
+	// steps carry. The bytes on every link and their pairing are HPL's, so
+	// the roll's bandwidth term is kept; what it leaves out is G−3
+	// latencies, message overheads and handshakes a rank, and the skew
+	// between steps. Its error, measured against RollSteps, is in the
+	// README (Merged rolls).
+	RollMerged
+)
+
+var rollNames = []string{"steps", "merged"}
+
+func (r RollModel) String() string { return name(rollNames, uint8(r), "roll") }
+
+// ParseRollModel accepts "steps" or "merged".
+func ParseRollModel(s string) (RollModel, error) {
+	v, err := parseName(rollNames, nil, s, "roll model")
+	return RollModel(v), err
+}
+
+// mergedRoll is a roll of two steps (RollMerged): step k sends, to the
+// neighbour of the roll's steps k, k+2, k+4, …, the pieces those steps send
+// (and receives what they receive). The data is not carried: every piece is
+// the root's, taken from the Shared when the roll ends.
+type mergedRoll roll
+
+func (x *mergedRoll) Exchange(k int) (int, ranks.Msg, int) {
+	r := (*roll)(x)
+	bytes, partner := 0, ranks.Nobody
+	for j := k; j < r.g-1; j += 2 {
+		sp, _, p := r.sides(j)
+		ss, se := r.piece(sp)
+		bytes += (se - ss) * bytesPerDouble
+		partner = p
+	}
+	return partner, ranks.Msg{Bytes: bytes}, partner
+}
+
+func (x *mergedRoll) Received(int, ranks.Msg) {}
+
+// rollKey names one process row's broadcast of one panel.
+type rollKey struct{ tag, row int }
+
+// rollData is a root's payload, left for the ranks of a merged roll.
+type rollData struct {
+	data    []float64
+	pending int // ranks yet to take it
+}
+
+// leaveRoll leaves a copy of the root's payload for the n ranks of its
+// merged roll.
+func (sh *Shared) leaveRoll(k rollKey, b *payload, n int) {
+	if sh.rolls == nil {
+		sh.rolls = make(map[rollKey]*rollData)
+	}
+	src := b.full
+	if src == nil {
+		src = b.tail
+	}
+	sh.rolls[k] = &rollData{data: slices.Clone(src), pending: n}
+}
+
+// takeRoll fills b with the root's payload at the end of a merged roll.
+func (sh *Shared) takeRoll(k rollKey, b *payload) {
+	d := sh.rolls[k]
+	if b.full != nil {
+		copy(b.full, d.data)
+	} else {
+		copy(b.tail, d.data)
+	}
+	if d.pending--; d.pending == 0 {
+		delete(sh.rolls, k)
 	}
 }

@@ -19,6 +19,7 @@ type Shared struct {
 	ipid, next, own []int                  // computeMoves' arrays; each list is copied out at its size
 	recent          [sharedLists]*moveList // the lists last computed, newest first
 	work            [][]float64            // factorization workspaces not lent
+	rolls           map[rollKey]*rollData  // roots' payloads for merged rolls (RollMerged)
 }
 
 // sharedLists is how many panels' lists a Shared keeps: ranks drift apart by

@@ -24,6 +24,7 @@ type solver struct {
 	spread    float64     // the estimate's error bar, s (extrapolate.go)
 	swap      swapScratch // reused by the swap index computations
 	shared    *Shared     // what the run's ranks compute once for all (Options.Shared), or nil
+	roll      RollModel   // Options.Roll
 	factWork  []float64   // panel factorization workspace (panel.factor, without a Shared)
 	spare     []*panel    // released panels, whose arrays newPanel reuses
 	phases    Phases      // this rank's detailed timings
@@ -67,6 +68,10 @@ type Options struct {
 	// compute alike is then computed once (see Shared). The results are the
 	// same with or without it.
 	Shared *Shared
+	// Roll is how long broadcasts' rolls are emulated: RollSteps (HPL's
+	// messages) or RollMerged (an approximation: fewer messages, needs a
+	// Shared).
+	Roll RollModel
 }
 
 // Result is one test's outcome, identical on every rank of the grid.
@@ -164,7 +169,7 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 	}
 	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
 		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
-		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk, shared: opt.Shared}
+		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk, shared: opt.Shared, roll: opt.Roll}
 	if real {
 		s.rec = opt.Record
 	} else {
