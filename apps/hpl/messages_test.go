@@ -133,3 +133,66 @@ func TestPivotAndSwapMessages(t *testing.T) {
 		}
 	}
 }
+
+// Merged rolls (RollMerged) send the same bytes as HPL's steps, in two
+// exchanges a rank instead of G−1: the spread's messages plus G·min(G−1, 2).
+func TestMergedRollMessages(t *testing.T) {
+	for _, b := range []BCast{Long, LongM} {
+		for _, q := range []int{2, 3, 4, 5, 7} {
+			p := Params{N: 61, NB: 6, P: 2, Q: q, PFact: Right, RFact: Right, NBMin: 2, NDiv: 2, BCast: b,
+				Depth: 0, Swap: BinaryExchange, Alignment: 8, Threshold: 16}
+			t.Run(fmt.Sprintf("%s_Q%d", b, q), func(t *testing.T) {
+				rec := newSends(p)
+				runHPL(t, p, kernels.Model, Options{Roll: RollMerged, Shared: NewShared()}, 1e-6, rec.hook)
+				for j, tag := 0, tagFactBegin; j < p.N; j, tag = j+p.NB, tag+1 {
+					jb := min(p.NB, p.N-j)
+					for r := 0; r < p.P; r++ {
+						mp := numrocI(p.N-j, j, p.NB, r, p.P)
+						ml2 := mp
+						if r == g2p(j, p.NB, p.P) {
+							ml2 = max(0, mp-jb)
+						}
+						L := ml2*jb + jb*jb + jb + 1
+						wm, wb := bcastExpect(b, q, L)
+						if G := rollGroup(b, q); G > 1 {
+							wm += G*min(G-1, 2) - G*(G-1)
+						}
+						if got := rec.rows[tag][r]; got != [2]int{wm, wb} {
+							t.Errorf("panel %d row %d: %d msgs %d bytes, want %d %d", j, r, got[0], got[1], wm, wb)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// rollGroup is the size of a long broadcast's roll group over Q columns:
+// longM leaves relative rank 1 out (it has the whole payload).
+func rollGroup(b BCast, Q int) int {
+	if b == LongM {
+		if Q == 2 {
+			return 0
+		}
+		return Q - 1
+	}
+	return Q
+}
+
+func TestMergedRollNeedsShared(t *testing.T) {
+	p := Params{N: 61, NB: 6, P: 1, Q: 3, PFact: Right, RFact: Right, NBMin: 2, NDiv: 2, BCast: Long,
+		Depth: 0, Swap: BinaryExchange, Alignment: 8, Threshold: 16}
+	w := world(t, 3, 0)
+	errs := make([]error, 3)
+	if err := w.Run(func(r *ranks.Rank) {
+		k := kernels.New(kernels.Config{Mode: kernels.Model, Models: peerModels(t)}, r, r.Rand())
+		_, errs[r.ID()] = Run(r, p, k, Options{Roll: RollMerged})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, err := range errs {
+		if err == nil {
+			t.Errorf("rank %d: merged rolls without a Shared ran", i)
+		}
+	}
+}

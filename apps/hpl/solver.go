@@ -148,6 +148,12 @@ func runTest(world commPort, clk clock, p Params, k kern, real bool, opt Options
 	if err := checkTest(world, p); err != nil {
 		return nil, err
 	}
+	switch {
+	case opt.Roll > RollMerged:
+		return nil, fmt.Errorf("hpl: unknown roll model %d", opt.Roll)
+	case opt.Roll == RollMerged && opt.Shared == nil:
+		return nil, fmt.Errorf("hpl: merged rolls take the pieces' data from Options.Shared: set one")
+	}
 	return runOnGrid(newGrid(world, p.P, p.Q, p.PMap), clk, p, k, real, opt), nil
 }
 

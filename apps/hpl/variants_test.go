@@ -104,3 +104,42 @@ func TestResidualDeepLookahead(t *testing.T) {
 		}
 	}
 }
+
+// Merged rolls change the broadcast's messages, not its data: on real data
+// every long and longM test of the variant table (and wider grids, where the
+// roll has more than two steps) solves the system with the residual HPL's
+// steps give, to the bit.
+func TestResidualMergedRolls(t *testing.T) {
+	var cases []Params
+	for _, p := range variantTable() {
+		if p.BCast == Long || p.BCast == LongM {
+			cases = append(cases, p)
+		}
+	}
+	for i, g := range []Grid{{1, 5}, {2, 6}, {3, 7}, {1, 9}} {
+		for _, bc := range []BCast{Long, LongM} {
+			for depth := 0; depth <= 2; depth++ {
+				cases = append(cases, Params{N: 150 + 17*i, NB: 3 + 2*i, P: g.P, Q: g.Q, PFact: Crout, RFact: Right,
+					NBMin: 2, NDiv: 2, BCast: bc, Depth: depth, Swap: Mix, SwapThreshold: 8,
+					L1Transposed: true, Equilibration: true, Alignment: 8, Threshold: 16})
+			}
+		}
+	}
+	for i, p := range cases {
+		if testing.Short() && i%5 != 0 {
+			continue
+		}
+		name := fmt.Sprintf("%s_%dx%d_%s_N%d_NB%d", p.Variant(), p.P, p.Q, p.PMap, p.N, p.NB)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			steps := runHPL(t, p, kernels.Real, Options{}, 0)
+			merged := runHPL(t, p, kernels.Real, Options{Roll: RollMerged, Shared: NewShared()}, 0)
+			if !merged.Passed || !merged.Checked {
+				t.Fatalf("merged: residual %g (info %d)", merged.Residual, merged.Info)
+			}
+			if merged.Residual != steps.Residual {
+				t.Errorf("residual %g merged, %g with steps", merged.Residual, steps.Residual)
+			}
+		})
+	}
+}

@@ -354,6 +354,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	}
 	if !isQuiet(cmd) {
 		noteExtrapolated(cmd.ErrOrStderr(), res)
+		noteMergedRolls(cmd.ErrOrStderr(), plan)
 	}
 	if out.graph != "" && !isQuiet(cmd) {
 		// The graph keeps its baseline latencies: emu analyze starts there.
@@ -374,6 +375,20 @@ func noteExtrapolated(w io.Writer, res *scenario.Result) {
 		total := (r.N + r.NB - 1) / r.NB
 		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated), expected error ±%.3g s (±%.2g%%)\n",
 			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime, r.ExpectedError, 100*r.ExpectedError/r.Time)
+	}
+}
+
+// noteMergedRolls says on stderr that long broadcasts' rolls were merged
+// (hpl.roll = "merged"), an approximation HPL's report cannot show.
+func noteMergedRolls(w io.Writer, plan *scenario.Plan) {
+	if plan.App != scenario.AppHPL || plan.Roll != hpl.RollMerged {
+		return
+	}
+	for _, p := range plan.HPL {
+		if p.BCast == hpl.Long || p.BCast == hpl.LongM {
+			fmt.Fprintln(w, `emu: long broadcasts' rolls merged (hpl.roll = "merged"), an approximation: its measured error is in the README (Merged rolls)`)
+			return
+		}
 	}
 }
 

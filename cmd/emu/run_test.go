@@ -254,3 +254,22 @@ func TestRunNotesExtrapolation(t *testing.T) {
 		t.Errorf("--quiet: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRunNotesMergedRolls: merged rolls are an approximation HPL's report
+// cannot show, so emu says it on stderr when a test has a long broadcast,
+// and refuses a value it does not know (exit 2, naming the key).
+func TestRunNotesMergedRolls(t *testing.T) {
+	const note = `long broadcasts' rolls merged (hpl.roll = "merged")`
+	code, _, stderr := runCLI(t, "run", "--max-iterations", "3", "--set", "hpl.bcast=longM", "--set", "hpl.roll=merged")
+	if code != exitOK || !strings.Contains(stderr, note) {
+		t.Errorf("longM merged: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "run", "--max-iterations", "3", "--set", "hpl.bcast=2ringM", "--set", "hpl.roll=merged")
+	if code != exitOK || strings.Contains(stderr, note) {
+		t.Errorf("no long broadcast: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "run", "--set", "hpl.roll=fast")
+	if code != exitInput || !strings.Contains(stderr, `hpl.roll: "fast": want "steps" or "merged"`) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("bad value: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,113 @@
+package validation
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"testing"
+)
+
+// BenchmarkMergedRollError measures the error of merged long-broadcast rolls
+// (hpl.roll = "merged", an approximation: hpl.RollMerged) against HPL's
+// steps (the default), the same case run both ways, whole unless said:
+//
+//   - space96: the long and longM points of the 288-point tuning space (4×4,
+//     2×8 and 1×16 on the embedded default's flat 10 Gb/s network, N =
+//     20,000, 8 NBs × 2 depths), whole;
+//   - the SMPI peers' 8×8 and 16×16 (N = 80,000) with BCAST long and longM,
+//     whole;
+//   - stampede_K16: examples/stampede.toml from 16 panels (the same panels
+//     both ways).
+//
+// Each case reports its signed error in percent (merged against steps) and
+// the CPU of the merged run over the steps run's. With EMU_LONG=1 it adds the
+// Dahu example with longM (32×32, N = 50,000) whole and seed 003's Fig. 6
+// points at N = 500,000 run whole merged, against the steps' whole runs
+// recorded in testdata/fig6_whole.csv; and the Stampede whole run with merged
+// rolls recorded in testdata/stampede_whole_merged.csv
+// (BenchmarkStampedeWholeMerged) against testdata/stampede_whole.csv.
+//
+//	nice -n 19 go test -run XXX -bench MergedRollError -benchtime 1x -timeout 2h ./validation
+func BenchmarkMergedRollError(b *testing.B) {
+	merged := func(c extrapolationCase) extrapolationCase {
+		c.sets = append(append([]string(nil), c.sets...), "hpl.roll=merged")
+		return c
+	}
+	type pair struct {
+		c extrapolationCase
+		k int
+	}
+	var space []extrapolationCase
+	for _, nb := range []string{"32", "48", "64", "96", "128", "160", "192", "256"} {
+		for _, bc := range []string{"long", "longM"} {
+			for _, d := range []string{"0", "1"} {
+				for _, g := range []string{"[[1, 16]]", "[[2, 8]]", "[[4, 4]]"} {
+					space = append(space, extrapolationCase{name: nb + bc + d + g, load: defaultScenario,
+						sets: []string{"platform.hosts=16", "hpl.n=20000", "hpl.nb=" + nb, `hpl.bcast="` + bc + `"`, "hpl.depth=" + d, "hpl.grids=" + g}})
+				}
+			}
+		}
+	}
+	var singles []pair
+	for _, bc := range []string{"long", "longM"} {
+		singles = append(singles,
+			pair{extrapolationCase{name: "peer_8x8_N80000_" + bc, load: peerRow("mr_ip6_flat_8x8_80000"), sets: []string{`hpl.bcast="` + bc + `"`}}, 0},
+			pair{extrapolationCase{name: "peer_16x16_N80000_" + bc, load: peerRow("ip6_diag_flat_16x16_80000"), sets: []string{`hpl.bcast="` + bc + `"`}}, 0})
+	}
+	singles = append(singles, pair{stampedeCase(), 16})
+	long := os.Getenv("EMU_LONG") == "1"
+	if long {
+		singles = append(singles, pair{extrapolationCase{name: "dahu_32x32_N50000_longM", load: fileWith("../examples/dahu.toml"), sets: []string{`hpl.bcast="longM"`}}, 0})
+	}
+	timed := func(c extrapolationCase, k int) (t, cpu float64) {
+		runtime.GC()
+		cpu0 := cpuSeconds()
+		t = extrapolatedTime(b, c, k)
+		return t, cpuSeconds() - cpu0
+	}
+	for b.Loop() {
+		var errs, ratios []float64
+		for _, c := range space {
+			ts, cs := timed(c, 0)
+			tm, cm := timed(merged(c), 0)
+			errs = append(errs, (tm-ts)/ts)
+			ratios = append(ratios, cm/cs)
+		}
+		abs := make([]float64, len(errs))
+		for i, e := range errs {
+			abs[i] = math.Abs(e)
+		}
+		b.ReportMetric(100*median(errs), "space96-median-err-%")
+		b.ReportMetric(100*median(abs), "space96-median-abs-err-%")
+		b.ReportMetric(100*maxOf(abs), "space96-max-abs-err-%")
+		b.ReportMetric(median(ratios), "space96-cpu-ratio")
+		for _, p := range singles {
+			ts, cs := timed(p.c, p.k)
+			tm, cm := timed(merged(p.c), p.k)
+			b.ReportMetric(100*(tm-ts)/ts, p.c.name+"-err-%")
+			b.ReportMetric(cm/cs, p.c.name+"-cpu-ratio")
+			b.Logf("%s K=%d: steps %.6g s (%.1f s CPU), merged %.6g s (%.1f s CPU): %+.3f%%", p.c.name, p.k, ts, cs, tm, cm, 100*(tm-ts)/ts)
+		}
+		if !long {
+			continue
+		}
+		whole := readWholeRuns(b, fig6WholePath)
+		for _, c := range fig6Cases() {
+			w, ok := whole[c.name]
+			if !ok || w.panels > 500 {
+				continue // N = 500,000 only: the others take from 10 minutes to hours
+			}
+			tm, cm := timed(merged(c), 0)
+			b.ReportMetric(100*(tm-w.time)/w.time, c.name+"-err-%")
+			b.ReportMetric(cm/w.cpu, c.name+"-cpu-ratio-recorded")
+			b.Logf("%s whole: steps %.6g s (recorded, %.0f s CPU), merged %.6g s (%.1f s CPU): %+.3f%%", c.name, w.time, w.cpu, tm, cm, 100*(tm-w.time)/w.time)
+		}
+	}
+	if s, m := readWholeRuns(b, stampedeWholePath)[stampedeCase().name], readWholeRuns(b, stampedeWholeMergedPath)[stampedeMergedCase().name]; s.panels > 0 && m.panels > 0 {
+		b.ReportMetric(100*(m.time-s.time)/s.time, "stampede-whole-err-%")
+		b.Logf("stampede whole (recorded): steps %.6g s (%.0f s CPU), merged %.6g s (%.0f s CPU): %+.3f%%", s.time, s.cpu, m.time, m.cpu, 100*(m.time-s.time)/s.time)
+	} else {
+		b.Log(fmt.Sprintf("no whole Stampede run recorded with merged rolls (%s)", stampedeWholeMergedPath))
+	}
+}
