@@ -80,6 +80,15 @@ func stampedeMergedCase() extrapolationCase {
 	return c
 }
 
+// stampedeMergedLocalCase is stampedeMergedCase with local re-solves too
+// (network.local_solve, which gives Stampede's output to the bit).
+func stampedeMergedLocalCase() extrapolationCase {
+	c := stampedeMergedCase()
+	c.name += "_local"
+	c.sets = append(c.sets, "network.local_solve=true")
+	return c
+}
+
 // fig6Cases are seed 003's Fig. 6 points: 512 to 4,096 ranks (16×32, 32×32,
 // 32×64, 64×64) × N = 0.5, 1, 2 and 4 million, with examples/stampede.toml's
 // network and HPL settings on a Stampede-like 4,096-node two-level fat tree

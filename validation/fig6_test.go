@@ -57,17 +57,21 @@ func BenchmarkStampedeWhole(b *testing.B) {
 // long-broadcast rolls (hpl.roll = "merged", an approximation): -update
 // records it in testdata/stampede_whole_merged.csv, beside the exact run's
 // file, to state the approximation's error on the whole run.
+// Its sub-benchmark local adds local re-solves (network.local_solve = true,
+// exact to the bit on Stampede's panels).
 func BenchmarkStampedeWholeMerged(b *testing.B) {
 	if os.Getenv("EMU_LONG") != "1" {
 		b.Skip("the whole run takes an hour or more: EMU_LONG=1")
 	}
-	c := stampedeMergedCase()
-	b.Run(c.name, func(b *testing.B) {
-		benchWholeRun(b, c, func(tb testing.TB, w fig6Whole) {
-			recordWholeRun(tb, stampedeWholeMergedPath, []extrapolationCase{c},
-				"# examples/stampede.toml run whole with hpl.roll = \"merged\" (validation BenchmarkStampedeWholeMerged with -update; EMU_LONG=1).\n", w)
+	cases := []extrapolationCase{stampedeMergedCase(), stampedeMergedLocalCase()}
+	for _, c := range cases {
+		b.Run(strings.TrimPrefix(c.name, "stampede_77x78_N3875000_"), func(b *testing.B) {
+			benchWholeRun(b, c, func(tb testing.TB, w fig6Whole) {
+				recordWholeRun(tb, stampedeWholeMergedPath, cases,
+					"# examples/stampede.toml run whole with hpl.roll = \"merged\", and with network.local_solve = true too (validation BenchmarkStampedeWholeMerged with -update; EMU_LONG=1).\n", w)
+			})
 		})
-	})
+	}
 }
 
 // benchWholeRun runs case c whole, reports its cost and HPL result, and with

@@ -46,6 +46,13 @@ func BenchmarkStampedePanelsLight(b *testing.B) {
 // hpl.RollMerged), two exchanges a rank instead of 77.
 func BenchmarkStampedePanelsMerged(b *testing.B) { benchStampedePanels(b, "hpl.roll=merged") }
 
+// BenchmarkStampedePanelsMergedLocal is BenchmarkStampedePanelsMerged with
+// local re-solves (network.local_solve), which give Stampede's output to the
+// bit and re-solve less of what the pivot search's messages cross.
+func BenchmarkStampedePanelsMergedLocal(b *testing.B) {
+	benchStampedePanels(b, "hpl.roll=merged", "network.local_solve=true")
+}
+
 // benchStampedePanels is BenchmarkStampedePanels with the given --set
 // overrides.
 func benchStampedePanels(b *testing.B, sets ...string) {

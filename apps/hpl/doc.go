@@ -29,7 +29,11 @@
 // rule, diagonal, random, or replay of a real run recorded with
 // Options.Record). A replayed model run reproduces the real run's simulated
 // time and events exactly. Options.MaxIterations samples K panels and
-// extrapolates (extrapolate.go).
+// extrapolates (extrapolate.go). Options.Roll = RollMerged merges each
+// rank's long-broadcast roll steps with the same neighbour into one
+// exchange (HPL's bytes, two messages a rank instead of G−1), an
+// approximation off by default; its pieces' data comes from the run's
+// Shared, so real mode still solves the system.
 //
 // Model mode is meant to run far faster than the machine it emulates, so the
 // per-panel bookkeeping every rank repeats allocates nothing once warm: the
