@@ -61,14 +61,32 @@ func bcastExpect(b BCast, Q, L int) (int, int) {
 	return Q - 1, (Q - 1) * L * 8
 }
 
+// TestBroadcastMessages checks every broadcast's messages and bytes a
+// process row against bcastExpect. Merged rolls (RollMerged) send the same
+// bytes as HPL's steps in two exchanges a rank instead of G−1: the spread's
+// messages plus G·min(G−1, 2).
 func TestBroadcastMessages(t *testing.T) {
+	type variant struct {
+		b    BCast
+		roll RollModel
+	}
+	var variants []variant
 	for b := OneRing; b <= LongM; b++ {
-		for _, q := range []int{2, 3, 4, 5} {
+		variants = append(variants, variant{b, RollSteps})
+	}
+	variants = append(variants, variant{Long, RollMerged}, variant{LongM, RollMerged}) // the rolls merged are long broadcasts'
+	for _, v := range variants {
+		b, roll := v.b, v.roll
+		for _, q := range []int{2, 3, 4, 5, 7} {
 			p := Params{N: 61, NB: 6, P: 2, Q: q, PFact: Right, RFact: Right, NBMin: 2, NDiv: 2, BCast: b,
 				Depth: 0, Swap: BinaryExchange, Alignment: 8, Threshold: 16}
-			t.Run(fmt.Sprintf("%s_Q%d", b, q), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s_%s_Q%d", roll, b, q), func(t *testing.T) {
 				rec := newSends(p)
-				runHPL(t, p, kernels.Model, Options{}, 1e-6, rec.hook)
+				opt := Options{Roll: roll}
+				if roll == RollMerged {
+					opt.Shared = NewShared()
+				}
+				runHPL(t, p, kernels.Model, opt, 1e-6, rec.hook)
 				for j, tag := 0, tagFactBegin; j < p.N; j, tag = j+p.NB, tag+1 {
 					jb := min(p.NB, p.N-j)
 					for r := 0; r < p.P; r++ {
@@ -79,6 +97,9 @@ func TestBroadcastMessages(t *testing.T) {
 						}
 						L := ml2*jb + jb*jb + jb + 1
 						wm, wb := bcastExpect(b, q, L)
+						if G := rollGroup(b, q); roll == RollMerged && G > 1 {
+							wm += G*min(G-1, 2) - G*(G-1)
+						}
 						if got := rec.rows[tag][r]; got != [2]int{wm, wb} {
 							t.Errorf("panel %d row %d: %d msgs %d bytes, want %d %d", j, r, got[0], got[1], wm, wb)
 						}
@@ -128,39 +149,6 @@ func TestPivotAndSwapMessages(t *testing.T) {
 				}
 				if got != want {
 					t.Errorf("column traffic %d bytes, want %d", got, want)
-				}
-			})
-		}
-	}
-}
-
-// Merged rolls (RollMerged) send the same bytes as HPL's steps, in two
-// exchanges a rank instead of G−1: the spread's messages plus G·min(G−1, 2).
-func TestMergedRollMessages(t *testing.T) {
-	for _, b := range []BCast{Long, LongM} {
-		for _, q := range []int{2, 3, 4, 5, 7} {
-			p := Params{N: 61, NB: 6, P: 2, Q: q, PFact: Right, RFact: Right, NBMin: 2, NDiv: 2, BCast: b,
-				Depth: 0, Swap: BinaryExchange, Alignment: 8, Threshold: 16}
-			t.Run(fmt.Sprintf("%s_Q%d", b, q), func(t *testing.T) {
-				rec := newSends(p)
-				runHPL(t, p, kernels.Model, Options{Roll: RollMerged, Shared: NewShared()}, 1e-6, rec.hook)
-				for j, tag := 0, tagFactBegin; j < p.N; j, tag = j+p.NB, tag+1 {
-					jb := min(p.NB, p.N-j)
-					for r := 0; r < p.P; r++ {
-						mp := numrocI(p.N-j, j, p.NB, r, p.P)
-						ml2 := mp
-						if r == g2p(j, p.NB, p.P) {
-							ml2 = max(0, mp-jb)
-						}
-						L := ml2*jb + jb*jb + jb + 1
-						wm, wb := bcastExpect(b, q, L)
-						if G := rollGroup(b, q); G > 1 {
-							wm += G*min(G-1, 2) - G*(G-1)
-						}
-						if got := rec.rows[tag][r]; got != [2]int{wm, wb} {
-							t.Errorf("panel %d row %d: %d msgs %d bytes, want %d %d", j, r, got[0], got[1], wm, wb)
-						}
-					}
 				}
 			})
 		}
