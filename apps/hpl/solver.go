@@ -96,6 +96,9 @@ type Result struct {
 	// expected within Time ± ExpectedError (extrapolate.go says how it is made).
 	ExpectedError float64 `json:"expected_error_s,omitempty"`
 	Skipped       bool    `json:"skipped,omitempty"` // not run: its matrices exceed Options.MemoryLimit
+	// Roll is "merged" when the test's long broadcast rolled merged
+	// (Options.Roll), an approximation; empty for HPL's steps.
+	Roll string `json:"roll,omitempty"`
 	// Phases are HPL's detailed timings: this rank's in RunTests' results,
 	// the largest over the grid's ranks once combined (MaxPhases).
 	Phases Phases `json:"phases"`
@@ -232,6 +235,9 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 		res.EmulatedTime = tm[0]
 		res.Time = tm[1]
 		res.ExpectedError = spread
+	}
+	if s.roll == RollMerged && (p.BCast == Long || p.BCast == LongM) {
+		res.Roll = RollMerged.String()
 	}
 	res.Gflops = gflops(p.N, res.Time)
 	if p.Threshold > 0 && s.info == 0 && !res.Extrapolated {

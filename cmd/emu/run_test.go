@@ -268,6 +268,13 @@ func TestRunNotesMergedRolls(t *testing.T) {
 	if code != exitOK || strings.Contains(stderr, note) {
 		t.Errorf("no long broadcast: exit %d, stderr %q", code, stderr)
 	}
+	// --json says it per test
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, _, stderr = runCLI(t, "run", "--max-iterations", "3", "--set", "hpl.bcast=[\"longM\", \"2ringM\"]", "--set", "hpl.roll=merged", "--json", out)
+	b, err := os.ReadFile(out)
+	if code != exitOK || err != nil || strings.Count(string(b), `"roll": "merged"`)+strings.Count(string(b), `"roll":"merged"`) != 1 {
+		t.Errorf("--json: exit %d, stderr %q, %v:\n%s", code, stderr, err, b)
+	}
 	code, _, stderr = runCLI(t, "run", "--set", "hpl.roll=fast")
 	if code != exitInput || !strings.Contains(stderr, `hpl.roll: "fast": want "steps" or "merged"`) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("bad value: exit %d, stderr %q", code, stderr)
