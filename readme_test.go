@@ -327,8 +327,8 @@ func TestReadmeStampedeWhole(t *testing.T) {
 		}
 		for _, row := range rows[1:] {
 			rec := map[string]float64{}
-			for i, h := range rows[0] {
-				if v, err := strconv.ParseFloat(row[i], 64); err == nil {
+			for col, h := range rows[0] {
+				if v, err := strconv.ParseFloat(row[col], 64); err == nil {
 					rec[h] = v
 				}
 			}

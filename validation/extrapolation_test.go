@@ -218,6 +218,24 @@ func maxOf(xs []float64) float64 {
 	return m
 }
 
+// tuningSpace is issue 13's 288-point tuning space (the embedded default's
+// 16 hosts, N = 20,000: 8 NBs × the broadcasts × 2 depths × 3 grids), or
+// the part of it with the given broadcasts.
+func tuningSpace(bcasts ...string) []extrapolationCase {
+	var cases []extrapolationCase
+	for _, nb := range []string{"32", "48", "64", "96", "128", "160", "192", "256"} {
+		for _, bc := range bcasts {
+			for _, d := range []string{"0", "1"} {
+				for _, g := range []string{"[[1, 16]]", "[[2, 8]]", "[[4, 4]]"} {
+					cases = append(cases, extrapolationCase{name: nb + bc + d + g, load: defaultScenario,
+						sets: []string{"platform.hosts=16", "hpl.n=20000", "hpl.nb=" + nb, `hpl.bcast="` + bc + `"`, "hpl.depth=" + d, "hpl.grids=" + g}})
+				}
+			}
+		}
+	}
+	return cases
+}
+
 // BenchmarkExtrapolationError288 runs the 288 points of issue 13's tuning space
 // (the embedded default platform with 16 hosts, N = 20,000: 8 NBs × 6 broadcasts
 // × 2 depths × 3 grids of 16 ranks) whole and from K = 8, 16, 32 and 64 panels,
@@ -227,17 +245,7 @@ func maxOf(xs []float64) float64 {
 //	nice -n 19 go test -run XXX -bench ExtrapolationError288 -benchtime 1x -timeout 1h ./validation
 func BenchmarkExtrapolationError288(b *testing.B) {
 	ks := []int{8, 16, 32, 64}
-	var cases []extrapolationCase
-	for _, nb := range []string{"32", "48", "64", "96", "128", "160", "192", "256"} {
-		for _, bc := range []string{"1ring", "1ringM", "2ring", "2ringM", "long", "longM"} {
-			for _, d := range []string{"0", "1"} {
-				for _, g := range []string{"[[1, 16]]", "[[2, 8]]", "[[4, 4]]"} {
-					cases = append(cases, extrapolationCase{name: nb + bc + d + g, load: defaultScenario,
-						sets: []string{"platform.hosts=16", "hpl.n=20000", "hpl.nb=" + nb, `hpl.bcast="` + bc + `"`, "hpl.depth=" + d, "hpl.grids=" + g}})
-				}
-			}
-		}
-	}
+	cases := tuningSpace("1ring", "1ringM", "2ring", "2ringM", "long", "longM")
 	errs := make([][]float64, len(ks))
 	bars := make([][]float64, len(ks))
 	covered := make([]int, len(ks))

@@ -57,8 +57,8 @@ func BenchmarkStampedeWhole(b *testing.B) {
 // long-broadcast rolls (hpl.roll = "merged", an approximation): -update
 // records it in testdata/stampede_whole_merged.csv, beside the exact run's
 // file, to state the approximation's error on the whole run.
-// Its sub-benchmark local adds local re-solves (network.local_solve = true,
-// exact to the bit on Stampede's panels).
+// Sub-benchmarks: merged, and merged_local with local re-solves too
+// (network.local_solve = true, exact to the bit on Stampede's panels).
 func BenchmarkStampedeWholeMerged(b *testing.B) {
 	if os.Getenv("EMU_LONG") != "1" {
 		b.Skip("the whole run takes an hour or more: EMU_LONG=1")

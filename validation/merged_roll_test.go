@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"runtime"
@@ -38,17 +37,7 @@ func BenchmarkMergedRollError(b *testing.B) {
 		c extrapolationCase
 		k int
 	}
-	var space []extrapolationCase
-	for _, nb := range []string{"32", "48", "64", "96", "128", "160", "192", "256"} {
-		for _, bc := range []string{"long", "longM"} {
-			for _, d := range []string{"0", "1"} {
-				for _, g := range []string{"[[1, 16]]", "[[2, 8]]", "[[4, 4]]"} {
-					space = append(space, extrapolationCase{name: nb + bc + d + g, load: defaultScenario,
-						sets: []string{"platform.hosts=16", "hpl.n=20000", "hpl.nb=" + nb, `hpl.bcast="` + bc + `"`, "hpl.depth=" + d, "hpl.grids=" + g}})
-				}
-			}
-		}
-	}
+	space := tuningSpace("long", "longM")
 	var singles []pair
 	for _, bc := range []string{"long", "longM"} {
 		singles = append(singles,
@@ -108,6 +97,6 @@ func BenchmarkMergedRollError(b *testing.B) {
 		b.ReportMetric(100*(m.time-s.time)/s.time, "stampede-whole-err-%")
 		b.Logf("stampede whole (recorded): steps %.6g s (%.0f s CPU), merged %.6g s (%.0f s CPU): %+.3f%%", s.time, s.cpu, m.time, m.cpu, 100*(m.time-s.time)/s.time)
 	} else {
-		b.Log(fmt.Sprintf("no whole Stampede run recorded with merged rolls (%s)", stampedeWholeMergedPath))
+		b.Logf("no whole Stampede run recorded with merged rolls (%s)", stampedeWholeMergedPath)
 	}
 }
