@@ -234,29 +234,9 @@ func (s *Scenario) jobError(key, msg string) error {
 // iterations if given a limit), on the job's ranks (every slot of the platform for a
 // scenario's own app).
 func (s *Scenario) congestor(p *Plan) error {
-	t := s.Congestor
-	switch t.Pattern {
-	case pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast:
-	case "":
-		return s.errorAt("congestor.pattern", fmt.Sprintf("missing (%s, %s or %s)", pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast))
-	default:
-		return s.errorAt("congestor.pattern", fmt.Sprintf("unknown pattern %q (%s, %s or %s)", t.Pattern, pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast))
-	}
-	c := pingpong.CongestorConfig{Pattern: t.Pattern, Bytes: 1 << 20, Iterations: 10, Seed: p.Seed}
-	if t.Bytes.Set {
-		c.Bytes = int(t.Bytes.Bytes)
-	}
-	if t.Duration.Set {
-		if !(t.Duration.Seconds > 0) {
-			return s.errorAt("congestor.duration", fmt.Sprintf("%g s must be > 0", t.Duration.Seconds))
-		}
-		c.Duration, c.Iterations = t.Duration.Seconds, 0
-	}
-	if t.Iterations != nil {
-		c.Iterations = *t.Iterations
-		if c.Iterations < 1 {
-			return s.errorAt("congestor.iterations", fmt.Sprintf("%d must be ≥ 1", c.Iterations))
-		}
+	c, err := s.congestorConfig(p.Seed)
+	if err != nil {
+		return err
 	}
 	p.Congestor = c
 	p.Ranks = p.Platform.Ranks()
@@ -267,4 +247,34 @@ func (s *Scenario) congestor(p *Plan) error {
 		return s.errorAt("platform.hosts", "a congestor needs at least 2 ranks")
 	}
 	return nil
+}
+
+// congestorConfig resolves the [congestor] table's values.
+func (s *Scenario) congestorConfig(seed uint64) (pingpong.CongestorConfig, error) {
+	t := s.Congestor
+	var none pingpong.CongestorConfig
+	switch t.Pattern {
+	case pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast:
+	case "":
+		return none, s.errorAt("congestor.pattern", fmt.Sprintf("missing (%s, %s or %s)", pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast))
+	default:
+		return none, s.errorAt("congestor.pattern", fmt.Sprintf("unknown pattern %q (%s, %s or %s)", t.Pattern, pingpong.RandomRing, pingpong.AllToAll, pingpong.Incast))
+	}
+	c := pingpong.CongestorConfig{Pattern: t.Pattern, Bytes: 1 << 20, Iterations: 10, Seed: seed}
+	if t.Bytes.Set {
+		c.Bytes = int(t.Bytes.Bytes)
+	}
+	if t.Duration.Set {
+		if !(t.Duration.Seconds > 0) {
+			return none, s.errorAt("congestor.duration", fmt.Sprintf("%g s must be > 0", t.Duration.Seconds))
+		}
+		c.Duration, c.Iterations = t.Duration.Seconds, 0
+	}
+	if t.Iterations != nil {
+		c.Iterations = *t.Iterations
+		if c.Iterations < 1 {
+			return none, s.errorAt("congestor.iterations", fmt.Sprintf("%d must be ≥ 1", c.Iterations))
+		}
+	}
+	return c, nil
 }

@@ -182,9 +182,9 @@ func (s *Scenario) checkBuild(p *Platform, key string, inXML bool, xml xmlSource
 	return nil
 }
 
-// hpl resolves the HPL tests: from HPL.dat (--hpl-dat) with --set hpl.* over it, or
-// from [hpl] over HPL's defaults.
-func (s *Scenario) hpl(p *Plan) error {
+// hplValues resolves the HPL tests: from HPL.dat (--hpl-dat) with --set hpl.* over it, or
+// from [hpl] over HPL's defaults. hplFits checks them against the platform.
+func (s *Scenario) hplValues(p *Plan) error {
 	t := s.HPL
 	var d hpl.Dat
 	if s.hplDat != nil {
@@ -344,9 +344,14 @@ func (s *Scenario) hpl(p *Plan) error {
 		}
 	}
 	p.Ranks = d.MaxRanks()
+	return nil
+}
+
+// hplFits refuses HPL tests whose largest grid the platform cannot hold.
+func (s *Scenario) hplFits(p *Plan) error {
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
 		key := "hpl.grids"
-		if len(t.Grids) == 0 && s.hplDat == nil {
+		if len(s.HPL.Grids) == 0 && s.hplDat == nil {
 			key = "platform.hosts"
 		}
 		return s.errorAt(key, fmt.Sprintf("a %d-process grid needs more ranks than the %d the platform offers (%s)",

@@ -166,6 +166,17 @@ link_latency = "1us"
 			"s.toml:2: platform.hosts: 2000000000: more than 16777216 hosts"},
 		{"too many cores", base, []string{"platform.cores_per_host=9223372036854775807"},
 			"--set platform.cores_per_host=9223372036854775807: platform.cores_per_host: 9223372036854775807: more than 16777216 cores a host"},
+		{"unused [hpl]", "app = \"pingpong\"\n" + base + "[hpl]\nnb = [-5]\n", nil, "s.toml:7: hpl.nb: -5 must be ≥ 1"},
+		{"unused [ring]", base + "[ring]\niterations = 0\n", nil, "s.toml:6: ring.iterations: 0 must be ≥ 1"},
+		{"unused [pingpong]", base + "[pingpong]\nsizes = [\"0.5B\"]\n", nil, "s.toml:6: pingpong.sizes: 0.5 bytes is not a whole number"},
+		{"unused [congestor]", base + "[congestor]\npattern = \"storm\"\n", nil, `s.toml:6: congestor.pattern: unknown pattern "storm"`},
+		{"top-level [hpl] beside [[jobs]]", base + "[hpl]\nbcast = \"3ring\"\n[[jobs]]\napp = \"ring\"\nranks = 2\n", nil,
+			`s.toml:6: hpl.bcast: hpl: unknown bcast "3ring"`},
+		{"unused table of a job", base + "[[jobs]]\napp = \"ring\"\nranks = 2\n[jobs.hpl]\nnb = [0]\n", nil, "s.toml:9: jobs[0].hpl.nb: 0 must be ≥ 1"},
+		{"bad shape of another topology", "[platform]\ntopology = \"flat\"\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\ntorus = [2, 0]\n", nil,
+			`s.toml:6: platform.torus: torus: dimension 0 must be ≥ 1 (checked for platform.topology = "torus")`},
+		{"set a bad shape of another topology", "[platform]\ntopology = \"flat\"\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", []string{"platform.fat_tree=2;4;1;1"},
+			`--set platform.fat_tree=2;4;1;1: platform.fat_tree: fat_tree "2;4;1;1": 2 levels but 1 values`},
 		{"set too many flat hosts", base, []string{"platform.hosts=16777217"}, "--set platform.hosts=16777217: platform.hosts: 16777217: more than 16777216 hosts"},
 	}
 	for _, tt := range tests {
@@ -420,5 +431,41 @@ func TestWakeOrder(t *testing.T) {
 	s.Set("network.wake_order=random")
 	if _, err := s.Validate(); err == nil || !strings.Contains(err.Error(), `network.wake_order: unknown order "random"`) {
 		t.Errorf("bad order: %v", err)
+	}
+}
+
+// The tables of the apps a run does not use are checked for their values only:
+// an [hpl] grid larger than the platform waits for the --set app=hpl that
+// would use it, and is refused then.
+func TestUnusedTablesCheckValuesOnly(t *testing.T) {
+	const doc = `app = "pingpong"
+[platform]
+hosts = 4
+link_bandwidth = "10Gbps"
+link_latency = "1us"
+[hpl]
+n = 1000
+grids = [[8, 8]]
+[ring]
+sizes = ["1KiB"]
+[congestor]
+pattern = "incast"
+`
+	s, err := Parse([]byte(doc), "s.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatalf("valid unused tables: %v", err)
+	}
+	if p.App != AppPingpong || p.Ranks != 2 || len(p.HPL) != 0 || p.Congestor.Pattern != "" {
+		t.Errorf("plan took the unused tables: app %s, %d ranks, %d HPL tests, congestor %q", p.App, p.Ranks, len(p.HPL), p.Congestor.Pattern)
+	}
+	if err := s.Set("app=hpl"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "s.toml:8: hpl.grids: a 64-process grid needs more ranks than the 4") {
+		t.Errorf("app=hpl: got %v, want the grid refused", err)
 	}
 }

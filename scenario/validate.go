@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -119,11 +120,17 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if err = s.kernels(p); err != nil {
 		return nil, err
 	}
+	if err := s.checkUnusedTables(p); err != nil {
+		return nil, err
+	}
 	switch p.App {
 	case AppJobs:
 		return p, s.jobs(p)
 	case AppHPL:
-		if err = s.hpl(p); err == nil {
+		if err = s.hplValues(p); err == nil {
+			err = s.hplFits(p)
+		}
+		if err == nil {
 			err = s.checkReplay(p)
 		}
 	case AppReplay:
@@ -368,6 +375,11 @@ func (s *Scenario) messages(p *Plan) error {
 			return s.errorAt("platform.hosts", "a ring needs at least 2 ranks")
 		}
 	}
+	return s.messageValues(p, t, table)
+}
+
+// messageValues resolves a [pingpong] or [ring] table's values into p.
+func (s *Scenario) messageValues(p *Plan, t PingpongTable, table string) error {
 	p.Iterations, p.Window = 10, t.Window
 	if t.Iterations != nil {
 		p.Iterations = *t.Iterations
@@ -386,6 +398,73 @@ func (s *Scenario) messages(p *Plan) error {
 			return s.errorAt(table+".sizes", fmt.Sprintf("%g bytes is not a whole number of bytes up to 1TiB", sz.Bytes))
 		}
 		p.Sizes = append(p.Sizes, int(sz.Bytes))
+	}
+	return nil
+}
+
+// checkUnusedTables checks the values of the app tables the run does not use
+// ([hpl] when app = "pingpong", the top-level ones beside [[jobs]]) and of
+// the other topologies' shapes a platform that names its topology carries. A
+// --set app=… or a tune sweep of platform.topology turns them on; a typo in
+// them is reported now, where the file is being read, not then. Only values
+// are checked: whether a grid fits the platform is the used app's business.
+func (s *Scenario) checkUnusedTables(p *Plan) error {
+	unused := func(app string) bool { return p.App != app || p.App == AppJobs }
+	scratch := func(app string) *Plan {
+		return &Plan{App: app, Seed: p.Seed, Platform: Platform{Topology: TopoFlat, Hosts: maxRanks, CoresPerHost: 1}}
+	}
+	if unused(AppHPL) && !reflect.DeepEqual(s.HPL, HPLTable{}) {
+		if err := s.hplValues(scratch(AppHPL)); err != nil {
+			return err
+		}
+	}
+	for _, m := range []struct {
+		app, table string
+		t          PingpongTable
+	}{{AppPingpong, "pingpong", s.Pingpong}, {AppRing, "ring", s.Ring}} {
+		if unused(m.app) && !reflect.DeepEqual(m.t, PingpongTable{}) {
+			if err := s.messageValues(scratch(m.app), m.t, m.table); err != nil {
+				return err
+			}
+		}
+	}
+	if unused(AppCongestor) && s.Congestor != (CongestorTable{}) {
+		if _, err := s.congestorConfig(p.Seed); err != nil {
+			return err
+		}
+	}
+	return s.checkOtherTopologies(p)
+}
+
+// checkOtherTopologies checks the shapes a [platform] table that names its
+// topology gives for the other topologies (see platform: they are kept for a
+// --set or a sweep of platform.topology), as that --set would.
+func (s *Scenario) checkOtherTopologies(p *Plan) error {
+	t := s.Platform
+	if t.Topology == "" || s.job != nil {
+		return nil // platform refused them already, or the scenario of the jobs checked them
+	}
+	for _, k := range []struct {
+		key, topo string
+		given     bool
+	}{
+		{"platform.fat_tree", TopoFatTree, t.FatTree != ""},
+		{"platform.torus", TopoTorus, len(t.Torus) > 0},
+		{"platform.dragonfly", TopoDragonfly, t.Dragonfly != ""},
+	} {
+		if !k.given || p.Platform.Topology == k.topo {
+			continue
+		}
+		other := p.Platform
+		other.Topology, other.Hostfile = k.topo, nil
+		n, err := topologyNodes(&other)
+		if err == nil {
+			other.Hosts = n
+			_, err = other.Build()
+		}
+		if err != nil {
+			return s.errorAt(k.key, fmt.Sprintf("%v (checked for platform.topology = %q)", err, k.topo))
+		}
 	}
 	return nil
 }
