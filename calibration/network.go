@@ -72,6 +72,9 @@ func ParsePingPongCSV(data []byte, file string) ([]models.PingPong, error) {
 			return nil, csvError(file, err)
 		}
 		line, _ := r.FieldPos(0)
+		if err := extraFields(rec, len(header)); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+		}
 		if max(ib, is) >= len(rec) {
 			return nil, fmt.Errorf("%s:%d: row has %d fields, want bytes and seconds", file, line, len(rec))
 		}

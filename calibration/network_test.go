@@ -58,6 +58,7 @@ func TestParseNetworkErrors(t *testing.T) {
 		{"text time", "bytes,seconds\n8,1e-6\n16,slow\n", `net:3: time "slow" is not a number`},
 		{"fraction bytes", "bytes,seconds\n8.5,1\n", `net:2: bytes "8.5"`},
 		{"empty csv", "bytes,seconds\n", "net: no measurements"},
+		{"extra field", "bytes,seconds\n8,1e-6,3\n", "net:2: row has 3 fields, the header 2 columns"},
 		{"osu unit", "# Size   Latency (ms)\n1 2\n", "net:1: header"},
 		{"osu short", "# Size   Latency (us)\n1\n", "net:2: want size and value"},
 		{"osu zero bw", "# Size   Bandwidth (MB/s)\n1 0\n", "net:2: bandwidth 0 is zero"},

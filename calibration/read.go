@@ -26,7 +26,8 @@ func ReadSampleFile(path string) ([]Sample, error) {
 
 // ReadSamples parses a sample file. Columns may come in any order; kernel,
 // host, m, n, k and seconds are required, index, plan, core, timestamp,
-// backend and clock are optional; other columns are ignored. Dimension cells a kernel
+// backend and clock are optional; other columns are ignored; a row may not
+// have more non-empty fields than the header has columns. Dimension cells a kernel
 // does not use may be empty. Lines starting with # are comments. file names
 // the input in errors, which carry the line number.
 //
@@ -74,6 +75,12 @@ func ReadSamples(data []byte, file string) ([]Sample, error) {
 			return nil, csvError(file, err)
 		}
 		line, _ := r.FieldPos(0)
+		if err := extraFields(rec, len(header)); err != nil {
+			if torn && lastLine(data, line) {
+				break
+			}
+			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+		}
 		s, err := parseRow(rec, col)
 		if torn && lastLine(data, line) {
 			break // a torn row may parse (a number cut short): drop it all the same
@@ -89,6 +96,18 @@ func ReadSamples(data []byte, file string) ([]Sample, error) {
 // lastLine reports whether 1-based line is the file's last line.
 func lastLine(data []byte, line int) bool {
 	return bytes.Count(data, []byte("\n")) == line-1
+}
+
+// extraFields refuses a row with more fields than the header has columns,
+// unless the extra ones are empty (the trailing commas spreadsheets write): a
+// value split by an unquoted comma would otherwise shift every column after it.
+func extraFields(rec []string, columns int) error {
+	for i := columns; i < len(rec); i++ {
+		if strings.TrimSpace(rec[i]) != "" {
+			return fmt.Errorf("row has %d fields, the header %d columns (a comma inside a value? quote it)", len(rec), columns)
+		}
+	}
+	return nil
 }
 
 func csvError(file string, err error) error {

@@ -47,6 +47,8 @@ func TestReadSamplesErrors(t *testing.T) {
 		{"fractional dimension", "kernel,host,m,n,k,seconds\ndgemm,h,1.5,2,3,1\n", `s.csv:2: column m: "1.5" is not a non-negative integer`},
 		{"short row", "kernel,host,m,n,k,seconds\ndgemm,h,1\n", `s.csv:2: row has 3 fields, column "n" missing`},
 		{"bad quote", "kernel,host,m,n,k,seconds\ndgemm,\"h,1,2,3,1\n", "s.csv:2:"},
+		{"extra field", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1\ndgemm,h,1,2,3,1,5\n", "s.csv:3: row has 7 fields, the header 6 columns"},
+		{"unquoted comma", "kernel,host,m,n,k,seconds\ndgemm,node,1,1,2,3,1\n", "s.csv:2: row has 7 fields"},
 		{"bad timestamp", "kernel,host,m,n,k,seconds,timestamp\ndgemm,h,1,2,3,1,yesterday\n", `s.csv:2: column timestamp`},
 	}
 	for _, c := range cases {
@@ -54,6 +56,14 @@ func TestReadSamplesErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want it to contain %q", c.name, err, c.want)
 		}
+	}
+}
+
+// Trailing empty cells, as spreadsheets write them, are not extra fields.
+func TestReadSamplesTrailingCommas(t *testing.T) {
+	got, err := ReadSamples([]byte("kernel,host,m,n,k,seconds,\ndgemm,h,1,2,3,1e-6,,\n"), "s.csv")
+	if err != nil || len(got) != 1 || got[0].Seconds != 1e-6 || got[0].K != 3 {
+		t.Fatalf("got %+v, %v; want one dgemm row", got, err)
 	}
 }
 
