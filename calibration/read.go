@@ -15,6 +15,11 @@ import (
 	"github.com/emu-hpc/emu/kernels"
 )
 
+// MaxCallSeconds bounds the duration of one measured kernel call (11.6 days).
+// Anything longer is a slip of unit or column, and the fit's sums of squares
+// would overflow well before float64's range: 1e300 s squared is +Inf.
+const MaxCallSeconds = 1e6
+
 // ReadSampleFile reads a sample file from disk (see ReadSamples).
 func ReadSampleFile(path string) ([]Sample, error) {
 	data, err := os.ReadFile(path)
@@ -157,6 +162,8 @@ func parseRow(rec []string, col map[string]int) (Sample, error) {
 		return s, fmt.Errorf("column seconds: %q is not a finite duration", v)
 	case s.Seconds < 0:
 		return s, fmt.Errorf("column seconds: negative duration %g", s.Seconds)
+	case s.Seconds > MaxCallSeconds:
+		return s, fmt.Errorf("column seconds: %g s for one call, more than %g s (a unit slip?)", s.Seconds, float64(MaxCallSeconds))
 	}
 	if v, ok := cell(rec, col, "index"); ok && v != "" {
 		if s.Index, err = strconv.Atoi(v); err != nil || s.Index < 0 {
