@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"encoding/csv"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -360,4 +364,70 @@ func readRecords(path string) ([][]string, error) {
 	r := csv.NewReader(f)
 	r.Comment = '#'
 	return r.ReadAll()
+}
+
+// TestDocsNameDefinedTests checks that every test, benchmark, fuzz target or
+// example the Markdown files and the Go comments name exists: a claim's
+// evidence must not be renamed away from under it. A name the non-test code
+// declares (ranks.Config.TestCost) is not a test's.
+func TestDocsNameDefinedTests(t *testing.T) {
+	named := regexp.MustCompile(`\b(?:Test|Benchmark|Fuzz|Example)[A-Z0-9]\w*`)
+	tests := map[string]bool{}
+	idents := map[string]bool{}  // the non-test code's identifiers (not its comments)
+	texts := map[string]string{} // file: its Markdown, or its Go comments
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch name := d.Name(); {
+		case strings.HasSuffix(name, ".md"):
+			data, err := os.ReadFile(path)
+			texts[path] = string(data)
+			return err
+		case strings.HasSuffix(name, ".go"):
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			var comments strings.Builder
+			for _, g := range f.Comments {
+				comments.WriteString(g.Text())
+			}
+			texts[path] = comments.String()
+			test := strings.HasSuffix(name, "_test.go")
+			for _, decl := range f.Decls {
+				if fn, ok := decl.(*ast.FuncDecl); ok && test && fn.Recv == nil && named.MatchString(fn.Name.Name) {
+					tests[fn.Name.Name] = true
+				}
+			}
+			if !test {
+				ast.Inspect(f, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						idents[id.Name] = true
+					}
+					return true
+				})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) < 100 || len(texts) < 100 {
+		t.Fatalf("found %d tests and %d files: the walk missed the tree", len(tests), len(texts))
+	}
+	for _, path := range slices.Sorted(maps.Keys(texts)) {
+		for _, name := range named.FindAllString(texts[path], -1) {
+			if !tests[name] && !idents[name] {
+				t.Errorf("%s names %s, which no _test.go defines", path, name)
+			}
+		}
+	}
 }

@@ -127,7 +127,7 @@ func TestValidateNamesField(t *testing.T) {
 	}
 }
 
-// TestLargeBuildsFast: 6,000-host topologies build without N² tables.
+// TestLargeBuilds: 6,000-host topologies build without N² tables.
 func TestLargeBuilds(t *testing.T) {
 	ft, err := NewFatTree(FatTreeConfig{Levels: 3, Down: []int{16, 16, 24}, Up: []int{1, 16, 16}, Parallel: []int{1, 1, 1}, Link: spec})
 	if err != nil {

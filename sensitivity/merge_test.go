@@ -10,7 +10,7 @@ import (
 // through a Builder, which merges repeated classes in first-term order): the
 // same T to the bit and the same slopes at every latency tried. This is what
 // keeps emu sensitivity's one-ℓ report unchanged when the recorder splits ℓ
-// per link class (cmd/emu TestSensitivityGolden).
+// per link class (cmd/emu TestSensitivityDefaultGolden).
 func TestMergeIsTheMergedRecording(t *testing.T) {
 	into := []uint8{0, 0, 1, 0} // classes 0, 1 and 3 are links, 2 a factor class
 	for seed := range uint64(20) {
