@@ -429,5 +429,42 @@ func TestDocsNameDefinedTests(t *testing.T) {
 				t.Errorf("%s names %s, which no _test.go defines", path, name)
 			}
 		}
+		// go test's -run and -bench patterns: each must select something
+		// (XXX is the idiom for "no test"). Markdown wraps a command across
+		// lines inside its backticks; a Go comment holds one to a line.
+		text := texts[path]
+		if strings.HasSuffix(path, ".md") {
+			text = strings.Join(strings.Fields(text), " ")
+		}
+		for _, command := range goTest.FindAllString(text, -1) {
+			for _, m := range testFlag.FindAllStringSubmatch(command, -1) {
+				pattern := strings.Trim(m[2], `'"`)
+				if pattern == "XXX" || pattern == "." {
+					continue
+				}
+				top, _, _ := strings.Cut(pattern, "/")
+				re, err := regexp.Compile(top)
+				if err != nil {
+					t.Errorf("%s: -%s %s: %v", path, m[1], m[2], err)
+					continue
+				}
+				kind := map[string]*regexp.Regexp{"run": testKind, "bench": benchKind}[m[1]]
+				if !slices.ContainsFunc(slices.Collect(maps.Keys(tests)), func(name string) bool {
+					return kind.MatchString(name) && re.MatchString(name)
+				}) {
+					t.Errorf("%s: -%s %s selects no test", path, m[1], m[2])
+				}
+			}
+		}
 	}
 }
+
+// A go test command (to its closing backtick or the end of its line), its
+// -run and -bench flags with their patterns, quoted or not, and the kinds of
+// function each selects.
+var (
+	goTest    = regexp.MustCompile("go test [^`\n]*")
+	testFlag  = regexp.MustCompile(`-(run|bench)[ =]('[^']*'|"[^"]*"|[^\s']+)`)
+	testKind  = regexp.MustCompile(`^(Test|Fuzz|Example)`)
+	benchKind = regexp.MustCompile(`^Benchmark`)
+)
