@@ -228,6 +228,15 @@ func writeRungs(w io.Writer, res tune.SearchResult) error {
 	return err
 }
 
+// inHPLDat reports whether the written HPL.dat carries key: every hpl.* key
+// but those HPL.dat has no line for (hpl.roll, an emu approximation, has to
+// be repeated to reproduce the point; hpl.max_iterations is the search's
+// fidelity, and the best point was run whole).
+func inHPLDat(key string) bool {
+	key = strings.TrimSpace(key)
+	return strings.HasPrefix(key, "hpl.") && key != "hpl.roll"
+}
+
 // stripFidelity is the point a result evaluated, without the search's fidelity override.
 func stripFidelity(r tune.Result) tune.Point {
 	var p tune.Point
@@ -261,12 +270,12 @@ func writeBestDat(w io.Writer, r *scenarioRunner, best tune.Point, path string) 
 	}
 	args = append(args, "--hpl-dat", path)
 	for _, s := range r.flags.sets {
-		if !strings.HasPrefix(s, "hpl.") {
+		if key, _, _ := strings.Cut(s, "="); !inHPLDat(key) {
 			args = append(args, "--set", shellQuote(s))
 		}
 	}
 	for _, o := range best.Overrides {
-		if !strings.HasPrefix(o.Key, "hpl.") && o.Key != memFractionKey {
+		if !inHPLDat(o.Key) && o.Key != memFractionKey {
 			args = append(args, "--set", shellQuote(o.Key+"="+o.Value))
 		}
 	}

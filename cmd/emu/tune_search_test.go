@@ -164,3 +164,54 @@ func readJSON(t *testing.T, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+// TestTuneSearchKeepsMergedRolls: HPL.dat has no line for hpl.roll, so the
+// command the search prints to reproduce its best point repeats the --set
+// (and a swept roll), and that command gives the search's Gflops to the bit.
+func TestTuneSearchKeepsMergedRolls(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"set", []string{"--set", "hpl.roll=merged", "--sweep", "bcast=long,longM"}, "--set hpl.roll=merged"},
+		{"swept", []string{"--sweep", "bcast=long", "--sweep", "hpl.roll=steps,merged"}, "--set 'hpl.roll=\"merged\"'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			datPath := filepath.Join(dir, "best.dat")
+			args := append([]string{"tune", "--quiet", "--search", "--out", filepath.Join(dir, "s"), "--json", filepath.Join(dir, "s.json"),
+				"--write-hpl-dat", datPath, "--set", "platform.hosts=4", "--set", "hpl.n=3000", "--sweep", "nb=32,64", "--sweep", "grid=1x4"}, tc.args...)
+			code, out, errOut := runCLI(t, args...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			_, command, ok := strings.Cut(out, "reproduce with: ")
+			command = strings.TrimSpace(command)
+			if !ok || !strings.Contains(command, tc.want) || strings.Contains(command, "max_iterations") {
+				t.Fatalf("reproduce command %q lacks %q:\n%s", command, tc.want, out)
+			}
+			var res tune.SearchResult
+			readJSON(t, filepath.Join(dir, "s.json"), &res)
+			runJSON := filepath.Join(dir, "run.json")
+			fields := strings.Fields(command)[2:] // after "emu run"; none holds a space
+			for i, f := range fields {
+				fields[i] = strings.Trim(f, "'") // as the shell would
+			}
+			code, _, errOut = runCLI(t, append([]string{"run", "--json", runJSON}, fields...)...)
+			if code != exitOK {
+				t.Fatalf("%s: exit %d: %s", command, code, errOut)
+			}
+			var run struct {
+				Results []struct {
+					Gflops float64 `json:"gflops"`
+					Roll   string  `json:"roll"`
+				} `json:"results"`
+			}
+			readJSON(t, runJSON, &run)
+			if len(run.Results) != 1 || run.Results[0].Gflops != res.Best.Gflops {
+				t.Errorf("%s: %+v, want one test at the search's %v Gflops (%s)", command, run.Results, res.Best.Gflops, res.Best.Label)
+			}
+		})
+	}
+}
