@@ -80,16 +80,13 @@ func ReadSamples(data []byte, file string) ([]Sample, error) {
 			return nil, csvError(file, err)
 		}
 		line, _ := r.FieldPos(0)
-		if err := extraFields(rec, len(header)); err != nil {
-			if torn && lastLine(data, line) {
-				break
-			}
-			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
-		}
-		s, err := parseRow(rec, col)
 		if torn && lastLine(data, line) {
 			break // a torn row may parse (a number cut short): drop it all the same
 		}
+		if err := extraFields(rec, len(header)); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+		}
+		s, err := parseRow(rec, col)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
 		}

@@ -126,14 +126,7 @@ func (s *Scenario) platform() (Platform, error) {
 	// Keys of another topology are a mistake, not something to ignore — unless the
 	// table names its topology: then they describe the same machine in the other
 	// topologies, for a --set or a tune sweep of platform.topology.
-	for _, k := range []struct {
-		key, topo string
-		given     bool
-	}{
-		{"platform.fat_tree", TopoFatTree, t.FatTree != ""}, {"platform.torus", TopoTorus, len(t.Torus) > 0},
-		{"platform.dragonfly", TopoDragonfly, t.Dragonfly != ""}, {"platform.backbone_bandwidth", TopoFlat, t.BackboneBandwidth.Set},
-		{"platform.backbone_latency", TopoFlat, t.BackboneLatency.Set},
-	} {
+	for _, k := range topologyKeys(t) {
 		if k.given && p.Topology != k.topo && t.Topology == "" {
 			return p, s.errorAt(k.key, fmt.Sprintf("given for a %s platform (it belongs to topology = %q)", p.Topology, k.topo))
 		}
@@ -167,6 +160,22 @@ func (s *Scenario) platform() (Platform, error) {
 	p.Hosts = nodes
 	tableShape := t.FatTree != "" || len(t.Torus) > 0 || t.Dragonfly != "" || t.Topology != ""
 	return p, s.checkBuild(&p, key, fromXML && !tableShape, xml)
+}
+
+// topologyKey is a [platform] key that belongs to one topology, and whether
+// the table gives it.
+type topologyKey struct {
+	key, topo string
+	given     bool
+}
+
+// topologyKeys are the keys of t that belong to one topology.
+func topologyKeys(t PlatformTable) []topologyKey {
+	return []topologyKey{
+		{"platform.fat_tree", TopoFatTree, t.FatTree != ""}, {"platform.torus", TopoTorus, len(t.Torus) > 0},
+		{"platform.dragonfly", TopoDragonfly, t.Dragonfly != ""}, {"platform.backbone_bandwidth", TopoFlat, t.BackboneBandwidth.Set},
+		{"platform.backbone_latency", TopoFlat, t.BackboneLatency.Set},
+	}
 }
 
 // checkBuild builds the topology once, so that whatever fluid refuses is reported

@@ -409,12 +409,9 @@ func (s *Scenario) messageValues(p *Plan, t PingpongTable, table string) error {
 // them is reported now, where the file is being read, not then. Only values
 // are checked: whether a grid fits the platform is the used app's business.
 func (s *Scenario) checkUnusedTables(p *Plan) error {
-	unused := func(app string) bool { return p.App != app || p.App == AppJobs }
-	scratch := func(app string) *Plan {
-		return &Plan{App: app, Seed: p.Seed, Platform: Platform{Topology: TopoFlat, Hosts: maxRanks, CoresPerHost: 1}}
-	}
-	if unused(AppHPL) && !reflect.DeepEqual(s.HPL, HPLTable{}) {
-		if err := s.hplValues(scratch(AppHPL)); err != nil {
+	// The values go into a scratch plan: none of them needs the platform.
+	if p.App != AppHPL && !reflect.DeepEqual(s.HPL, HPLTable{}) {
+		if err := s.hplValues(new(Plan)); err != nil {
 			return err
 		}
 	}
@@ -422,13 +419,13 @@ func (s *Scenario) checkUnusedTables(p *Plan) error {
 		app, table string
 		t          PingpongTable
 	}{{AppPingpong, "pingpong", s.Pingpong}, {AppRing, "ring", s.Ring}} {
-		if unused(m.app) && !reflect.DeepEqual(m.t, PingpongTable{}) {
-			if err := s.messageValues(scratch(m.app), m.t, m.table); err != nil {
+		if p.App != m.app && !reflect.DeepEqual(m.t, PingpongTable{}) {
+			if err := s.messageValues(new(Plan), m.t, m.table); err != nil {
 				return err
 			}
 		}
 	}
-	if unused(AppCongestor) && s.Congestor != (CongestorTable{}) {
+	if p.App != AppCongestor && s.Congestor != (CongestorTable{}) {
 		if _, err := s.congestorConfig(p.Seed); err != nil {
 			return err
 		}
@@ -444,15 +441,8 @@ func (s *Scenario) checkOtherTopologies(p *Plan) error {
 	if t.Topology == "" || s.job != nil {
 		return nil // platform refused them already, or the scenario of the jobs checked them
 	}
-	for _, k := range []struct {
-		key, topo string
-		given     bool
-	}{
-		{"platform.fat_tree", TopoFatTree, t.FatTree != ""},
-		{"platform.torus", TopoTorus, len(t.Torus) > 0},
-		{"platform.dragonfly", TopoDragonfly, t.Dragonfly != ""},
-	} {
-		if !k.given || p.Platform.Topology == k.topo {
+	for _, k := range topologyKeys(t) {
+		if !k.given || k.topo == TopoFlat || p.Platform.Topology == k.topo {
 			continue
 		}
 		other := p.Platform

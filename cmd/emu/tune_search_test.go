@@ -205,7 +205,6 @@ func TestTuneSearchKeepsMergedRolls(t *testing.T) {
 			var run struct {
 				Results []struct {
 					Gflops float64 `json:"gflops"`
-					Roll   string  `json:"roll"`
 				} `json:"results"`
 			}
 			readJSON(t, runJSON, &run)
