@@ -80,8 +80,9 @@ func (r *Rank) pathTo(dst int) *cachedPath {
 // The per-rank route cache: 64 entries of 32 bytes, 2 KB a rank that
 // talks (12 MB at Stampede's 6,006 ranks). At 16 entries, HPL's pivot
 // search, row swaps and broadcasts missed 31% of a Stampede panel's
-// lookups (125 K of 403 K, merged rolls with local re-solves), each a
-// probe of the World's map of some million host pairs; at 64, 3%.
+// lookups (125 K of 403 K, merged rolls with local re-solves, by a
+// counter here that was not kept), each a probe of the World's map of
+// host pairs; at 64, 3%.
 const (
 	pathCacheBits = 6
 	pathCacheSize = 1 << pathCacheBits
