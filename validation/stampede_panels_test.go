@@ -79,7 +79,7 @@ func benchStampedePanels(b *testing.B, sets ...string) { benchStampedeSlope(b, 2
 
 // benchStampedeSlope reports what a panel costs between --max-iterations
 // kLo and kHi, with the given --set overrides; the metrics of one run name
-// its K (fmt.Sprintf("cpu-s-K%d", kLo)).
+// its K ("cpu-s-K2" for K = 2).
 func benchStampedeSlope(b *testing.B, kLo, kHi int, sets ...string) {
 	type cost struct {
 		cpu, sends, live, peak float64
