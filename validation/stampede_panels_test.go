@@ -59,7 +59,8 @@ func BenchmarkStampedePanelsMergedLocal(b *testing.B) {
 // run's middle: the panels from 2 to 8 are not like the run's (K samples
 // min(max(K/4, 1), 8) segments spread from the first panel to the last,
 // apps/hpl/extrapolate.go, so K = 8 adds panels 3-4 and the last four, the
-// smallest), and a whole run costs 1.6 times their slope a panel. K = 32 and
+// smallest): with merged rolls and local re-solves a whole run costs 1.6
+// times their slope a panel (exact, a middle panel 1.1 times). K = 32 and
 // K = 64 both take 8 segments spread over the run, of 4 and 8 panels, so
 // the 32 panels between them stand for the run's. This is the figure to
 // hold against issue 13's 0.9 s a panel. It costs some 150 s with merged
