@@ -16,9 +16,10 @@ const Undefined = -32766
 
 // commCtx is what the members of one communicator share.
 type commCtx struct {
-	id      int32   // unique in the World; 0 is the world communicator
-	size    int32   // number of members
-	members []int32 // comm rank → world rank; nil means the identity (world)
+	id      int32    // unique in the World; 0 is the world communicator
+	size    int32    // number of members
+	members []int32  // comm rank → world rank; nil means the identity (world)
+	prog    *program // the last Uncontended program played on it, compiled
 }
 
 // Comm is one rank's view of a communicator.
@@ -27,6 +28,7 @@ type Comm struct {
 	ctx      *commCtx
 	rank     int   // this rank's number in the communicator
 	splitSeq int32 // Splits called so far on this communicator
+	uncSeq   int32 // Uncontended calls so far on this communicator
 }
 
 // Rank returns the calling rank's number in the communicator.

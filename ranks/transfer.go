@@ -21,9 +21,10 @@ type path struct {
 
 	classes []fluid.ClassCount // cables per link class, for the events of routeKinds (nil if none is heard)
 	hops    int
-	latency float64  // raw route latency (sum of link latencies), s
-	delay   bool     // messages on the route get Config.MessageDelay
-	_       [15]byte // to 128 bytes: the 120-byte size class is not 64-byte aligned
+	latency float64 // raw route latency (sum of link latencies), s
+	alone   float64 // a flow's rate alone on the route (aloneTime), bytes/s; 0 until needed
+	delay   bool    // messages on the route get Config.MessageDelay
+	_       [7]byte // to 128 bytes: the 120-byte size class is not 64-byte aligned
 }
 
 // path returns the cached route facts from host a to host b.

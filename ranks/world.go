@@ -43,6 +43,8 @@ type World struct {
 	freeData                 [payloadClasses][][]float64
 	commSeq                  int32 // last communicator id handed out
 	splits                   map[splitKey]*splitRound
+	programs                 map[splitKey]*programRound // Uncontended rounds not yet complete
+	freePrograms             []*programRound
 	iprobeN, testN, testanyN int // SimGrid's simulation-wide poll counters
 
 	scratch Event
@@ -142,6 +144,7 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		simgrid:     cfg.WakeOrder == WakeSimGrid,
 		tasksInline: tasksInline(&cfg),
 		splits:      make(map[splitKey]*splitRound),
+		programs:    make(map[splitKey]*programRound),
 		iprobeN:     1, testN: 1, testanyN: 1,
 	}
 	world := &commCtx{id: 0, size: int32(len(placement))}

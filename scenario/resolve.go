@@ -337,6 +337,13 @@ func (s *Scenario) hplValues(p *Plan) error {
 		}
 		p.Roll = r
 	}
+	if t.PivotExchange != "" {
+		x, err := hpl.ParsePivotExchange(t.PivotExchange)
+		if err != nil {
+			return s.errorAt("hpl.pivot_exchange", fmt.Sprintf("%q: want \"messages\" or \"uncontended\"", t.PivotExchange))
+		}
+		p.PivotExchange = x
+	}
 	p.HPLDat = &d
 	if n := testCount(d); n > maxHPLTests {
 		return s.errorAt("hpl", fmt.Sprintf("the lists make %.0f tests, more than %d", n, maxHPLTests))

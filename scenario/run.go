@@ -121,6 +121,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.hookFor(place)})
 	}
 	var rec *GraphRecorder
+	if opt.Graph && p.App == AppHPL && p.PivotExchange == hpl.PivotUncontended {
+		return nil, fmt.Errorf(`hpl.pivot_exchange = "uncontended" times the pivot search's messages outside the network, so the execution graph would miss them: drop it to record the graph`)
+	}
 	if opt.Graph {
 		net := p.Network
 		rec = NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks), RecordOptions{
@@ -232,7 +235,8 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 	if err != nil {
 		return err
 	}
-	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay, Shared: hpl.NewShared(), Roll: p.Roll}
+	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay, Shared: hpl.NewShared(), Roll: p.Roll,
+		PivotExchange: p.PivotExchange}
 	if p.Kernels.Mode != kernels.Model {
 		opt.MemoryLimit = realMemory()
 	}

@@ -160,6 +160,7 @@ type HPLTable struct {
 	Threshold     *float64 `toml:"threshold"`
 	MaxIterations int      `toml:"max_iterations"` // emulate only K panels, sampled across the run, 0 = all
 	Roll          string   `toml:"roll"`           // long broadcasts' roll: steps (HPL's, default) | merged (an approximation)
+	PivotExchange string   `toml:"pivot_exchange"` // pivot search: messages (HPL's, default) | uncontended (an approximation)
 }
 
 // CongestorTable is [congestor]: one of GPCNeT's congestion patterns.

@@ -29,11 +29,12 @@ type Plan struct {
 	Pivot    string         // HPL's pivot rule in model mode: splitmix | diagonal | random | replay
 	Replay   *hpl.Pivots    // the rows the replay rule reads
 
-	HPL           []hpl.Params  // the tests, in HPL's order
-	HPLDat        *hpl.Dat      // the parameters as HPL echoes them (from HPL.dat or [hpl])
-	HPLDatFile    string        // the HPL.dat they came from (--hpl-dat), "" for [hpl]
-	MaxIterations int           // emulate only K panels, sampled across the run (0 = all)
-	Roll          hpl.RollModel // how long broadcasts' rolls are emulated (hpl.roll)
+	HPL           []hpl.Params      // the tests, in HPL's order
+	HPLDat        *hpl.Dat          // the parameters as HPL echoes them (from HPL.dat or [hpl])
+	HPLDatFile    string            // the HPL.dat they came from (--hpl-dat), "" for [hpl]
+	MaxIterations int               // emulate only K panels, sampled across the run (0 = all)
+	Roll          hpl.RollModel     // how long broadcasts' rolls are emulated (hpl.roll)
+	PivotExchange hpl.PivotExchange // how the pivot search's exchanges are emulated (hpl.pivot_exchange)
 
 	Sizes      []int // pingpong / ring message sizes, bytes
 	Iterations int   // pingpong / ring repetitions per size

@@ -89,6 +89,15 @@ func stampedeMergedLocalCase() extrapolationCase {
 	return c
 }
 
+// stampedeUncontendedCase is stampedeMergedLocalCase with the pivot
+// search's exchanges timed as wholes (hpl.pivot_exchange = "uncontended").
+func stampedeUncontendedCase() extrapolationCase {
+	c := stampedeMergedLocalCase()
+	c.name += "_uncontended"
+	c.sets = append(c.sets, "hpl.pivot_exchange=uncontended")
+	return c
+}
+
 // fig6Cases are seed 003's Fig. 6 points: 512 to 4,096 ranks (16×32, 32×32,
 // 32×64, 64×64) × N = 0.5, 1, 2 and 4 million, with examples/stampede.toml's
 // network and HPL settings on a Stampede-like 4,096-node two-level fat tree

@@ -57,18 +57,20 @@ func BenchmarkStampedeWhole(b *testing.B) {
 // long-broadcast rolls (hpl.roll = "merged", an approximation): -update
 // records it in testdata/stampede_whole_merged.csv, beside the exact run's
 // file, to state the approximation's error on the whole run.
-// Sub-benchmarks: merged, and merged_local with local re-solves too
-// (network.local_solve = true, exact to the bit on Stampede's panels).
+// Sub-benchmarks: merged, merged_local with local re-solves too
+// (network.local_solve = true, exact to the bit on Stampede's panels), and
+// merged_local_uncontended with the pivot search's exchanges timed as
+// wholes too (hpl.pivot_exchange = "uncontended").
 func BenchmarkStampedeWholeMerged(b *testing.B) {
 	if os.Getenv("EMU_LONG") != "1" {
 		b.Skip("the whole run takes an hour or more: EMU_LONG=1")
 	}
-	cases := []extrapolationCase{stampedeMergedCase(), stampedeMergedLocalCase()}
+	cases := []extrapolationCase{stampedeMergedCase(), stampedeMergedLocalCase(), stampedeUncontendedCase()}
 	for _, c := range cases {
 		b.Run(strings.TrimPrefix(c.name, "stampede_77x78_N3875000_"), func(b *testing.B) {
 			benchWholeRun(b, c, func(tb testing.TB, w fig6Whole) {
 				recordWholeRun(tb, stampedeWholeMergedPath, cases,
-					"# examples/stampede.toml run whole with hpl.roll = \"merged\", and with network.local_solve = true too (validation BenchmarkStampedeWholeMerged with -update; EMU_LONG=1).\n", w)
+					"# examples/stampede.toml run whole with hpl.roll = \"merged\", with network.local_solve = true too, and with hpl.pivot_exchange = \"uncontended\" too (validation BenchmarkStampedeWholeMerged with -update; EMU_LONG=1).\n", w)
 			})
 		})
 	}

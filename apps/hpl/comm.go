@@ -23,6 +23,10 @@ type commPort interface {
 	// sendRecvs makes n HPL_sdrv exchanges (ranks.Comm.SendRecvs: per step,
 	// Irecv, Send, Wait).
 	sendRecvs(n, tag int, ex ranks.Exchanger)
+	// uncontended makes this rank's steps of a program every member runs,
+	// timed as a whole (ranks.Comm.Uncontended), and returns what each
+	// member handed in.
+	uncontended(steps []ranks.Step, data []float64) [][]float64
 }
 
 // waiter is a pending non-blocking operation.

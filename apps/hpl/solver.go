@@ -1,6 +1,10 @@
 package hpl
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/emu-hpc/emu/ranks"
+)
 
 // solver is one rank's state for one test.
 type solver struct {
@@ -25,9 +29,13 @@ type solver struct {
 	swap      swapScratch // reused by the swap index computations
 	shared    *Shared     // what the run's ranks compute once for all (Options.Shared), or nil
 	roll      RollModel   // Options.Roll
-	factWork  []float64   // panel factorization workspace (panel.factor, without a Shared)
-	spare     []*panel    // released panels, whose arrays newPanel reuses
-	phases    Phases      // this rank's detailed timings
+	// pivotExchange is Options.PivotExchange; pivotSteps the scratch of
+	// its uncontended exchanges.
+	pivotExchange PivotExchange
+	pivotSteps    []ranks.Step
+	factWork      []float64 // panel factorization workspace (panel.factor, without a Shared)
+	spare         []*panel  // released panels, whose arrays newPanel reuses
+	phases        Phases    // this rank's detailed timings
 }
 
 // panelMark is the simulated time at which this rank finished a panel's iteration.
@@ -72,6 +80,11 @@ type Options struct {
 	// messages) or RollMerged (an approximation: fewer messages, needs a
 	// Shared).
 	Roll RollModel
+	// PivotExchange is how the pivot search's exchanges are emulated:
+	// PivotMessages (every message through the network model) or
+	// PivotUncontended (an approximation: each exchange timed as a whole,
+	// its messages alone on the network).
+	PivotExchange PivotExchange
 }
 
 // Result is one test's outcome, identical on every rank of the grid.
@@ -99,6 +112,9 @@ type Result struct {
 	// Roll is "merged" when the test's long broadcast rolled merged
 	// (Options.Roll), an approximation; empty for HPL's steps.
 	Roll string `json:"roll,omitempty"`
+	// PivotExchange is "uncontended" when the pivot search's exchanges were
+	// timed as wholes (Options.PivotExchange), else empty.
+	PivotExchange string `json:"pivot_exchange,omitempty"`
 	// Phases are HPL's detailed timings: this rank's in RunTests' results,
 	// the largest over the grid's ranks once combined (MaxPhases).
 	Phases Phases `json:"phases"`
@@ -154,6 +170,8 @@ func runTest(world commPort, clk clock, p Params, k kern, real bool, opt Options
 	switch {
 	case opt.Roll > RollMerged:
 		return nil, fmt.Errorf("hpl: unknown roll model %d", opt.Roll)
+	case opt.PivotExchange > PivotUncontended:
+		return nil, fmt.Errorf("hpl: unknown pivot exchange %d", opt.PivotExchange)
 	case opt.Roll == RollMerged && opt.Shared == nil:
 		return nil, fmt.Errorf("hpl: merged rolls take the pieces' data from Options.Shared: set one")
 	}
@@ -178,7 +196,8 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 	}
 	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
 		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
-		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk, shared: opt.Shared, roll: opt.Roll}
+		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk, shared: opt.Shared, roll: opt.Roll,
+		pivotExchange: opt.PivotExchange}
 	if real {
 		s.rec = opt.Record
 	} else {
@@ -238,6 +257,9 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 	}
 	if s.roll == RollMerged && (p.BCast == Long || p.BCast == LongM) {
 		res.Roll = RollMerged.String()
+	}
+	if s.pivotExchange == PivotUncontended {
+		res.PivotExchange = PivotUncontended.String()
 	}
 	res.Gflops = gflops(p.N, res.Time)
 	if p.Threshold > 0 && s.info == 0 && !res.Extrapolated {
