@@ -42,6 +42,16 @@
 // a message's cache misses (TestTasksMatchBlockingCalls checks the
 // equivalence event by event).
 //
+// Comm.Uncontended, an approximation an application opts into
+// (uncontended.go), makes a pattern of messages among every member of a
+// communicator as one collective: each member hands in its steps, and when
+// the last has, the World plays the program out in closed form, each
+// message taking what it would alone on its route under the MPI layer's
+// protocol and overheads, and wakes each member at its own end. Nothing of
+// it enters the network model or the event stream. HPL's pivot search uses
+// it under hpl.PivotUncontended; TestUncontendedMatchesMessagesAlone holds
+// it to the network model's own times where no message meets another.
+//
 // # SimGrid's order
 //
 // Config.WakeOrder = WakeSimGrid makes an instant run as in SimGrid 3.32, where it

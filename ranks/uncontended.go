@@ -174,7 +174,13 @@ func (w *World) play(c *Comm, round *programRound) {
 	clear(pg.pc)
 	clear(pg.phase)
 	cfg := &w.cfg
-	for left := n; left > 0; {
+	left := 0 // members with steps to make
+	for _, st := range pg.index {
+		if len(st) > 0 {
+			left++
+		}
+	}
+	for left > 0 {
 		moved := false
 		for i := range n {
 			st := pg.index[i]

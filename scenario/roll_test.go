@@ -62,3 +62,63 @@ func TestHPLRoll(t *testing.T) {
 		})
 	}
 }
+
+// hpl.pivot_exchange picks how the pivot search's exchanges are emulated:
+// HPL's messages by default, uncontended on request (an approximation),
+// from the table or --set, kept under an HPL.dat; anything else is refused
+// naming the key and its line. A plan with it cannot record what needs
+// every message (the execution graph, the link traffic).
+func TestHPLPivotExchange(t *testing.T) {
+	const base = "app = \"hpl\"\n[platform]\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n[hpl]\nn = 1000\ngrids = [[2, 2]]\n"
+	for _, tc := range []struct {
+		name, src, hplDat string
+		sets              []string
+		want              hpl.PivotExchange
+		err               string
+	}{
+		{"default", base, "", nil, hpl.PivotMessages, ""},
+		{"table", base + "pivot_exchange = \"uncontended\"\n", "", nil, hpl.PivotUncontended, ""},
+		{"set", base, "", []string{"hpl.pivot_exchange=uncontended"}, hpl.PivotUncontended, ""},
+		{"set over table", base + "pivot_exchange = \"uncontended\"\n", "", []string{"hpl.pivot_exchange=messages"}, hpl.PivotMessages, ""},
+		{"kept under an HPL.dat", base + "pivot_exchange = \"uncontended\"\n", "testdata/hpldat/shipped.dat", nil, hpl.PivotUncontended, ""},
+		{"bad word", base + "pivot_exchange = \"free\"\n", "", nil, 0, `s.toml:9: hpl.pivot_exchange: "free": want "messages" or "uncontended"`},
+		{"bad type", base + "pivot_exchange = 1\n", "", nil, 0, "s.toml:9"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Parse([]byte(tc.src), "s.toml")
+			if err == nil && tc.hplDat != "" {
+				err = s.UseHPLDat(tc.hplDat)
+			}
+			for _, kv := range tc.sets {
+				if err == nil {
+					err = s.Set(kv)
+				}
+			}
+			var p *Plan
+			if err == nil {
+				p, err = s.Validate()
+			}
+			if tc.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("got %v, want %q...", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.PivotExchange != tc.want {
+				t.Errorf("pivot exchange %v, want %v", p.PivotExchange, tc.want)
+			}
+			rec := p.CanRecordMessages()
+			if (rec != nil) != (tc.want == hpl.PivotUncontended) {
+				t.Errorf("CanRecordMessages: %v", rec)
+			}
+			if rec != nil {
+				if _, err := p.Run(RunOptions{Graph: true}); err == nil || err.Error() != rec.Error() {
+					t.Errorf("Run with a graph: %v, want %v", err, rec)
+				}
+			}
+		})
+	}
+}

@@ -121,8 +121,10 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.hookFor(place)})
 	}
 	var rec *GraphRecorder
-	if opt.Graph && p.App == AppHPL && p.PivotExchange == hpl.PivotUncontended {
-		return nil, fmt.Errorf(`hpl.pivot_exchange = "uncontended" times the pivot search's messages outside the network, so the execution graph would miss them: drop it to record the graph`)
+	if opt.Graph || opt.Links {
+		if err := p.CanRecordMessages(); err != nil {
+			return nil, err
+		}
 	}
 	if opt.Graph {
 		net := p.Network
@@ -279,6 +281,17 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 		}
 	}
 	res.Results = res.HPL
+	return nil
+}
+
+// CanRecordMessages says whether every message of the plan's run goes
+// through the network, as the execution graph (--graph, emu sensitivity)
+// and the per-link traffic (--links) need: not HPL's pivot exchanges timed
+// as wholes (hpl.pivot_exchange = "uncontended").
+func (p *Plan) CanRecordMessages() error {
+	if p.App == AppHPL && p.PivotExchange == hpl.PivotUncontended {
+		return fmt.Errorf(`hpl.pivot_exchange = "uncontended" times the pivot search's messages outside the network: the execution graph and the link traffic would miss them (drop the key to record them)`)
+	}
 	return nil
 }
 

@@ -72,6 +72,9 @@ func BenchmarkStampedeMiddlePanels(b *testing.B) {
 	b.Run("merged_local", func(b *testing.B) {
 		benchStampedeSlope(b, 32, 64, "hpl.roll=merged", "network.local_solve=true")
 	})
+	b.Run("merged_local_uncontended", func(b *testing.B) {
+		benchStampedeSlope(b, 32, 64, "hpl.roll=merged", "network.local_solve=true", "hpl.pivot_exchange=uncontended")
+	})
 }
 
 // benchStampedePanels is BenchmarkStampedePanels with the given --set

@@ -9,8 +9,8 @@ import (
 
 // TestStampedeWholeInsideBar checks issue 13's criterion on the recorded whole
 // runs of examples/stampede.toml, with HPL's rolls (testdata/stampede_whole.csv)
-// and merged ones (hpl.roll = "merged", with and without local re-solves:
-// testdata/stampede_whole_merged.csv):
+// and merged ones (hpl.roll = "merged", with and without local re-solves,
+// and with uncontended pivot exchanges too: testdata/stampede_whole_merged.csv):
 // each Time lies inside the interval a 16-panel extrapolation of the same
 // settings states. The extrapolations cost about a CPU minute each, so they
 // run with -emu.slow:
@@ -20,7 +20,8 @@ func TestStampedeWholeInsideBar(t *testing.T) {
 	for _, tc := range []struct {
 		c    extrapolationCase
 		path string
-	}{{stampedeCase(), stampedeWholePath}, {stampedeMergedCase(), stampedeWholeMergedPath}, {stampedeMergedLocalCase(), stampedeWholeMergedPath}} {
+	}{{stampedeCase(), stampedeWholePath}, {stampedeMergedCase(), stampedeWholeMergedPath}, {stampedeMergedLocalCase(), stampedeWholeMergedPath},
+		{stampedeUncontendedCase(), stampedeWholeMergedPath}} {
 		t.Run(tc.c.name, func(t *testing.T) {
 			c, path := tc.c, tc.path
 			whole, ok := readWholeRuns(t, path)[c.name]

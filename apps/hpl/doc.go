@@ -33,7 +33,12 @@
 // rank's long-broadcast roll steps with the same neighbour into one
 // exchange (HPL's bytes, two messages a rank instead of G−1), an
 // approximation off by default; its pieces' data comes from the run's
-// Shared, so real mode still solves the system.
+// Shared, so real mode still solves the system. Options.PivotExchange =
+// PivotUncontended times each column's pivot exchange as a whole
+// (ranks.Comm.Uncontended: HPL_pdmxswp's messages, each alone on the
+// network), another approximation off by default; every rank gets the
+// winning candidate the binary exchange would give, so the pivots, the data
+// and every other message are unchanged.
 //
 // Model mode is meant to run far faster than the machine it emulates, so the
 // per-panel bookkeeping every rank repeats allocates nothing once warm: the

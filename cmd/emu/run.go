@@ -238,6 +238,11 @@ draws link_classes.svg and link_hottest.svg.`,
 			if opt.GraphLatency, err = scenario.ParseLatencyMode(latencyMode); err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}
+			if graphOut != "" || linksOut != "" {
+				if err := plan.CanRecordMessages(); err != nil {
+					return fmt.Errorf("--graph, --links: %v", err)
+				}
+			}
 			if opt.RecordPivots {
 				if err := plan.CanRecordPivots(); err != nil {
 					return fmt.Errorf("--record-pivots: %v", err)
@@ -355,6 +360,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	if !isQuiet(cmd) {
 		noteExtrapolated(cmd.ErrOrStderr(), res)
 		noteMergedRolls(cmd.ErrOrStderr(), plan)
+		notePivotExchange(cmd.ErrOrStderr(), plan)
 	}
 	if out.graph != "" && !isQuiet(cmd) {
 		// The graph keeps its baseline latencies: emu analyze starts there.
@@ -375,6 +381,15 @@ func noteExtrapolated(w io.Writer, res *scenario.Result) {
 		total := (r.N + r.NB - 1) / r.NB
 		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated), expected error ±%.3g s (±%.2g%%)\n",
 			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime, r.ExpectedError, 100*r.ExpectedError/r.Time)
+	}
+}
+
+// notePivotExchange says on stderr that the pivot search's exchanges were
+// timed as wholes (hpl.pivot_exchange = "uncontended"), an approximation
+// HPL's report cannot show.
+func notePivotExchange(w io.Writer, plan *scenario.Plan) {
+	if plan.App == scenario.AppHPL && plan.PivotExchange == hpl.PivotUncontended {
+		fmt.Fprintln(w, `emu: pivot exchanges timed as wholes, each message alone on the network (hpl.pivot_exchange = "uncontended"), an approximation: its measured error is in the README (Uncontended pivot exchanges)`)
 	}
 }
 

@@ -280,3 +280,37 @@ func TestRunNotesMergedRolls(t *testing.T) {
 		t.Errorf("bad value: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRunNotesPivotExchange: uncontended pivot exchanges are an
+// approximation HPL's report cannot show: emu says so on stderr and in
+// --json, refuses --graph and --links with it (they need every message),
+// and refuses a value it does not know (exit 2, naming the key).
+func TestRunNotesPivotExchange(t *testing.T) {
+	const note = `hpl.pivot_exchange = "uncontended"`
+	code, _, stderr := runCLI(t, "run", "--set", "hpl.pivot_exchange=uncontended")
+	if code != exitOK || !strings.Contains(stderr, note) {
+		t.Errorf("uncontended: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "run")
+	if code != exitOK || strings.Contains(stderr, note) {
+		t.Errorf("default: exit %d, stderr %q", code, stderr)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	code, _, stderr = runCLI(t, "run", "--set", "hpl.pivot_exchange=uncontended", "--json", out)
+	b, err := os.ReadFile(out)
+	if code != exitOK || err != nil || strings.Count(strings.ReplaceAll(string(b), " ", ""), `"pivot_exchange":"uncontended"`) != 1 {
+		t.Errorf("--json: exit %d, stderr %q, %v:\n%s", code, stderr, err, b)
+	}
+	for _, flag := range []string{"--graph", "--links"} {
+		file := filepath.Join(dir, "out"+flag)
+		code, _, stderr = runCLI(t, "run", "--set", "hpl.pivot_exchange=uncontended", flag, file)
+		if _, err := os.Stat(file); code != exitInput || !strings.Contains(stderr, "the execution graph and the link traffic would miss them") || strings.Count(stderr, "\n") != 1 || err == nil {
+			t.Errorf("%s: exit %d, stderr %q, file left: %v", flag, code, stderr, err == nil)
+		}
+	}
+	code, _, stderr = runCLI(t, "run", "--set", "hpl.pivot_exchange=fast")
+	if code != exitInput || !strings.Contains(stderr, `hpl.pivot_exchange: "fast": want "messages" or "uncontended"`) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("bad value: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -229,12 +229,13 @@ func writeRungs(w io.Writer, res tune.SearchResult) error {
 }
 
 // inHPLDat reports whether the written HPL.dat carries key: every hpl.* key
-// but those HPL.dat has no line for (hpl.roll, an emu approximation, has to
-// be repeated to reproduce the point; hpl.max_iterations is the search's
-// fidelity, and the best point was run whole).
+// but those HPL.dat has no line for (hpl.roll and hpl.pivot_exchange, emu's
+// approximations, have to be repeated to reproduce the point;
+// hpl.max_iterations is the search's fidelity, and the best point was run
+// whole).
 func inHPLDat(key string) bool {
 	key = strings.TrimSpace(key)
-	return strings.HasPrefix(key, "hpl.") && key != "hpl.roll"
+	return strings.HasPrefix(key, "hpl.") && key != "hpl.roll" && key != "hpl.pivot_exchange"
 }
 
 // stripFidelity is the point a result evaluated, without the search's fidelity override.

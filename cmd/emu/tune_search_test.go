@@ -165,9 +165,10 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 }
 
-// TestTuneSearchKeepsMergedRolls: HPL.dat has no line for hpl.roll, so the
-// command the search prints to reproduce its best point repeats the --set
-// (and a swept roll), and that command gives the search's Gflops to the bit.
+// TestTuneSearchKeepsMergedRolls: HPL.dat has no line for hpl.roll or
+// hpl.pivot_exchange, so the command the search prints to reproduce its best
+// point repeats the --set (and a swept roll), and that command gives the
+// search's Gflops to the bit.
 func TestTuneSearchKeepsMergedRolls(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -176,6 +177,7 @@ func TestTuneSearchKeepsMergedRolls(t *testing.T) {
 	}{
 		{"set", []string{"--set", "hpl.roll=merged", "--sweep", "bcast=long,longM"}, "--set hpl.roll=merged"},
 		{"swept", []string{"--sweep", "bcast=long", "--sweep", "hpl.roll=steps,merged"}, "--set 'hpl.roll=\"merged\"'"},
+		{"pivot exchange", []string{"--set", "hpl.pivot_exchange=uncontended"}, "--set hpl.pivot_exchange=uncontended"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
