@@ -12,25 +12,7 @@ import (
 // --set, kept when an HPL.dat replaces the table (HPL.dat has no line for
 // it); anything else is refused naming the key and its line.
 func TestHPLRoll(t *testing.T) {
-	plan := func(t *testing.T, src string, hplDat string, sets ...string) (*Plan, error) {
-		t.Helper()
-		s, err := Parse([]byte(src), "s.toml")
-		if err != nil {
-			return nil, err
-		}
-		if hplDat != "" {
-			if err := s.UseHPLDat(hplDat); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, kv := range sets {
-			if err := s.Set(kv); err != nil {
-				return nil, err
-			}
-		}
-		return s.Validate()
-	}
-	const base = "app = \"hpl\"\n[platform]\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n[hpl]\nn = 1000\ngrids = [[2, 2]]\n"
+	const base = approxBase
 	for _, tc := range []struct {
 		name, src, hplDat string
 		sets              []string
@@ -46,15 +28,9 @@ func TestHPLRoll(t *testing.T) {
 		{"bad type", base + "roll = 2\n", "", nil, 0, "s.toml:9"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := plan(t, tc.src, tc.hplDat, tc.sets...)
-			if tc.err != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
-					t.Fatalf("got %v, want %q...", err, tc.err)
-				}
+			p := approxPlan(t, tc.src, tc.hplDat, tc.err, tc.sets...)
+			if p == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if p.Roll != tc.want {
 				t.Errorf("roll %v, want %v", p.Roll, tc.want)
@@ -69,7 +45,7 @@ func TestHPLRoll(t *testing.T) {
 // naming the key and its line. A plan with it cannot record what needs
 // every message (the execution graph, the link traffic).
 func TestHPLPivotExchange(t *testing.T) {
-	const base = "app = \"hpl\"\n[platform]\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n[hpl]\nn = 1000\ngrids = [[2, 2]]\n"
+	const base = approxBase
 	for _, tc := range []struct {
 		name, src, hplDat string
 		sets              []string
@@ -85,27 +61,9 @@ func TestHPLPivotExchange(t *testing.T) {
 		{"bad type", base + "pivot_exchange = 1\n", "", nil, 0, "s.toml:9"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Parse([]byte(tc.src), "s.toml")
-			if err == nil && tc.hplDat != "" {
-				err = s.UseHPLDat(tc.hplDat)
-			}
-			for _, kv := range tc.sets {
-				if err == nil {
-					err = s.Set(kv)
-				}
-			}
-			var p *Plan
-			if err == nil {
-				p, err = s.Validate()
-			}
-			if tc.err != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
-					t.Fatalf("got %v, want %q...", err, tc.err)
-				}
+			p := approxPlan(t, tc.src, tc.hplDat, tc.err, tc.sets...)
+			if p == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if p.PivotExchange != tc.want {
 				t.Errorf("pivot exchange %v, want %v", p.PivotExchange, tc.want)
@@ -121,4 +79,38 @@ func TestHPLPivotExchange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// approxBase is a 2×2 HPL scenario whose [hpl] table ends the file, so that
+// a key appended to it lands on line 9.
+const approxBase = "app = \"hpl\"\n[platform]\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n[hpl]\nn = 1000\ngrids = [[2, 2]]\n"
+
+// approxPlan validates src (with hplDat replacing its table if given, then
+// the sets) and returns the plan; when wantErr is set it checks that the
+// error starts with it instead and returns nil.
+func approxPlan(t *testing.T, src, hplDat, wantErr string, sets ...string) *Plan {
+	t.Helper()
+	s, err := Parse([]byte(src), "s.toml")
+	if err == nil && hplDat != "" {
+		err = s.UseHPLDat(hplDat)
+	}
+	for _, kv := range sets {
+		if err == nil {
+			err = s.Set(kv)
+		}
+	}
+	var p *Plan
+	if err == nil {
+		p, err = s.Validate()
+	}
+	if wantErr != "" {
+		if err == nil || !strings.HasPrefix(err.Error(), wantErr) {
+			t.Fatalf("got %v, want %q...", err, wantErr)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
