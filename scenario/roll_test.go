@@ -114,3 +114,21 @@ func approxPlan(t *testing.T, src, hplDat, wantErr string, sets ...string) *Plan
 	}
 	return p
 }
+
+// A [[jobs]] HPL job with uncontended pivot exchanges makes the whole
+// scenario unable to record every message: its link traffic is refused
+// naming the job.
+func TestJobsPivotExchangeRefusesLinks(t *testing.T) {
+	src := jobsPlatform + "\n[[jobs]]\nname = \"solver\"\napp = \"hpl\"\n[jobs.hpl]\nn = 400\ngrids = [[2, 2]]\npivot_exchange = \"uncontended\"\n" + ringJob("")
+	p := approxPlan(t, src, "", "")
+	err := p.CanRecordMessages()
+	if err == nil || !strings.HasPrefix(err.Error(), "job solver: hpl.pivot_exchange") {
+		t.Fatalf("CanRecordMessages: %v, want job solver's refusal", err)
+	}
+	if _, rerr := p.Run(RunOptions{Links: true}); rerr == nil || rerr.Error() != err.Error() {
+		t.Errorf("Run with links: %v, want %v", rerr, err)
+	}
+	if _, err := p.Run(RunOptions{}); err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}

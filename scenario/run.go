@@ -98,6 +98,11 @@ type Result struct {
 // rank its kernel set, and runs the application. Errors of the run itself (a deadlock, an
 // application error) are returned as they are.
 func (p *Plan) Run(opt RunOptions) (*Result, error) {
+	if opt.Graph || opt.Links {
+		if err := p.CanRecordMessages(); err != nil {
+			return nil, err
+		}
+	}
 	topo, err := p.Platform.Build()
 	if err != nil {
 		return nil, err
@@ -121,11 +126,6 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.hookFor(place)})
 	}
 	var rec *GraphRecorder
-	if opt.Graph || opt.Links {
-		if err := p.CanRecordMessages(); err != nil {
-			return nil, err
-		}
-	}
 	if opt.Graph {
 		net := p.Network
 		rec = NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks), RecordOptions{
@@ -291,6 +291,11 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 func (p *Plan) CanRecordMessages() error {
 	if p.App == AppHPL && p.PivotExchange == hpl.PivotUncontended {
 		return fmt.Errorf(`hpl.pivot_exchange = "uncontended" times the pivot search's messages outside the network: the execution graph and the link traffic would miss them (drop the key to record them)`)
+	}
+	for _, j := range p.Jobs {
+		if err := j.Plan.CanRecordMessages(); err != nil {
+			return fmt.Errorf("job %s: %w", j.Name, err)
+		}
 	}
 	return nil
 }

@@ -186,11 +186,11 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if err := ex.check(plan, mode, class); err != nil {
 		return err
 	}
-	// --mpi-time on an emulated run: the events' split (exact: they see the
-	// calls, protocols, posts and arrivals), not the graph's upper bound.
 	if err := plan.CanRecordMessages(); err != nil {
 		return err
 	}
+	// --mpi-time on an emulated run: the events' split (exact: they see the
+	// calls, protocols, posts and arrivals), not the graph's upper bound.
 	opt := scenario.RunOptions{Graph: true, GraphLatency: mode, MPISplit: af.mpi}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
 		opt.Listeners = append(opt.Listeners, pr.listener())
