@@ -166,27 +166,16 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 	} else if size > 1 {
 		// binomial broadcast of the current row among the ranks ≥ ip2
 		root := modAdd(icur, ip2, P)
-		mydis := modSub(g.myrow, root, P)
-		ip2u, mask := 1, 1
-		for k := size - 1; k > 1; k >>= 1 {
-			ip2u <<= 1
-			mask = mask<<1 + 1
-		}
-		for ; ip2u > 0; ip2u >>= 1 {
-			mask ^= ip2u
-			if mydis&mask != 0 {
-				continue
-			}
-			partner := mydis ^ ip2u
-			if mydis&ip2u != 0 {
+		binomialSteps(modSub(g.myrow, root, P), size, func(partner int, receive bool) {
+			if receive {
 				in := c.recv(modAdd(root, partner, P), tagPfact)
 				if s.real {
 					copy(a0, in)
 				}
-			} else if partner < size {
+			} else {
 				c.send(modAdd(root, partner, P), tagPfact, n0*bytesPerDouble, rowOnly())
 			}
-		}
+		})
 	}
 	if size != 0 {
 		if partner := dist ^ ip2; partner < P {
@@ -273,24 +262,13 @@ func appendPivotSteps(steps []ranks.Step, dist, icur, P, n0 int) []ranks.Step {
 		}
 	} else if size > 1 {
 		root := modAdd(icur, ip2, P)
-		mydis := modSub(modAdd(dist, icur, P), root, P)
-		ip2u, mask := 1, 1
-		for k := size - 1; k > 1; k >>= 1 {
-			ip2u <<= 1
-			mask = mask<<1 + 1
-		}
-		for ; ip2u > 0; ip2u >>= 1 {
-			mask ^= ip2u
-			if mydis&mask != 0 {
-				continue
-			}
-			partner := mydis ^ ip2u
-			if mydis&ip2u != 0 {
+		binomialSteps(modSub(modAdd(dist, icur, P), root, P), size, func(partner int, receive bool) {
+			if receive {
 				step(ranks.Nobody, 0, modAdd(root, partner, P))
-			} else if partner < size {
+			} else {
 				step(modAdd(root, partner, P), n0, ranks.Nobody)
 			}
-		}
+		})
 	}
 	if size != 0 {
 		if partner := dist ^ ip2; partner < P {
@@ -302,6 +280,29 @@ func appendPivotSteps(steps []ranks.Step, dist, icur, P, n0 int) []ranks.Step {
 		}
 	}
 	return steps
+}
+
+// binomialSteps walks mxswp's binomial broadcast of the current row among
+// the size ranks past the power of two, for the one at distance mydis from
+// their root: each step receives from, or sends to, the rank at distance
+// partner from the root, in HPL's order.
+func binomialSteps(mydis, size int, step func(partner int, receive bool)) {
+	ip2u, mask := 1, 1
+	for k := size - 1; k > 1; k >>= 1 {
+		ip2u <<= 1
+		mask = mask<<1 + 1
+	}
+	for ; ip2u > 0; ip2u >>= 1 {
+		mask ^= ip2u
+		if mydis&mask != 0 {
+			continue
+		}
+		if partner := mydis ^ ip2u; mydis&ip2u != 0 {
+			step(partner, true)
+		} else if partner < size {
+			step(partner, false)
+		}
+	}
 }
 
 // pivotExchange is the hypercube part of HPL_pdmxswp on one rank: at step k
