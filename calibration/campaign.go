@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"time"
@@ -115,7 +116,7 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 	if parallel == 1 {
 		m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^1)
 		m.reserve(c.Plan, have)
-		err = c.runAlone(ctx, have, m, sample, write)
+		err = c.runAlone(ctx, have, m, c.Plan.Seed, sample, write)
 	} else {
 		err = c.runWorkers(ctx, have, parallel, be, c.Plan.Seed, sample, write)
 	}
@@ -178,7 +179,7 @@ func (c *Campaign) screen(ctx context.Context, res *Result, be kernels.Backend) 
 		if parallel == 1 {
 			m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^0x5c4ee9+uint64(pass))
 			m.reserve(c.Plan, have)
-			err = c.runAlone(ctx, have, m, sample, collect)
+			err = c.runAlone(ctx, have, m, c.Plan.Seed^0x5c4ee9+uint64(pass), sample, collect)
 		} else {
 			err = c.runWorkers(ctx, have, parallel, be, c.Plan.Seed^0x5c4ee9+uint64(pass), sample, collect)
 		}
@@ -221,13 +222,14 @@ func replaceSamples(path string, rows []Sample) error {
 	return atomicfile.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-// runAlone measures the missing calls one after the other in the calling
-// goroutine, writing each row before the next call starts: while a call is
-// timed nothing else of emu runs (no row being formatted or written, no
-// goroutine handing out work), which the process CPU clock would count.
-func (c *Campaign) runAlone(ctx context.Context, have []bool, m *measurer, sample func(core, i int, sec float64, runs int) Sample, write func(Sample) error) error {
-	for i, done := range have {
-		if done {
+// runAlone measures the missing calls one after the other (in
+// measureOrder) in the calling goroutine, writing each row before the next
+// call starts: while a call is timed nothing else of emu runs (no row being
+// formatted or written, no goroutine handing out work), which the process
+// CPU clock would count.
+func (c *Campaign) runAlone(ctx context.Context, have []bool, m *measurer, seed uint64, sample func(core, i int, sec float64, runs int) Sample, write func(Sample) error) error {
+	for _, i := range measureOrder(len(have), 1, seed) {
+		if have[i] {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -239,6 +241,32 @@ func (c *Campaign) runAlone(ctx context.Context, have []bool, m *measurer, sampl
 		}
 	}
 	return nil
+}
+
+// measureOrder is the order in which a campaign measures the plan's total
+// calls with parallel workers: the plan's calls in blocks of parallel
+// consecutive indices, which the workers of one lockstep round take
+// together (the plan puts calls of like work side by side, see FromApp),
+// and the blocks in an order shuffled by seed. A shared machine slows down
+// for seconds at a time; measured in the plan's order, such a stretch slowed
+// a run of neighbouring sizes of one kernel alike — on this project's VM 14
+// dgemm calls in a row at 22 GF/s instead of 40 — which the screen could not
+// see (a sample is judged against its neighbours in size, slowed with it)
+// and the fit took for the kernel's shape: that calibration predicted the
+// NB = 64 runs 33% long and the NB = 128 ones 15%. Shuffled, the stretch
+// slows calls of all sizes and kernels here and there, each judged against
+// neighbours measured at other moments.
+func measureOrder(total, parallel int, seed uint64) []int {
+	parallel = max(1, parallel)
+	blocks := (total + parallel - 1) / parallel
+	perm := rand.New(rand.NewPCG(seed, 0x0dde7)).Perm(blocks)
+	order := make([]int, 0, total)
+	for _, b := range perm {
+		for i := b * parallel; i < min(total, (b+1)*parallel); i++ {
+			order = append(order, i)
+		}
+	}
+	return order
 }
 
 // checkResumed verifies that rows found in the file belong to this plan and

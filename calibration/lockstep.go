@@ -26,16 +26,17 @@ import (
 // Rows are written as rounds end; on cancellation the calls in flight finish.
 func (c *Campaign) runWorkers(ctx context.Context, have []bool, parallel int, be kernels.Backend, seed uint64, sample func(core, i int, sec float64, runs int) Sample, write func(Sample) error) error {
 	var (
-		mu   sync.Mutex
-		next int
+		mu    sync.Mutex
+		next  int
+		order = measureOrder(len(have), parallel, seed)
 	)
 	take := func() (int, bool) { // the next missing index, if any and not cancelled
 		mu.Lock()
 		defer mu.Unlock()
-		for ; next < len(have) && ctx.Err() == nil; next++ {
-			if !have[next] {
+		for ; next < len(order) && ctx.Err() == nil; next++ {
+			if i := order[next]; !have[i] {
 				next++
-				return next - 1, true
+				return i, true
 			}
 		}
 		return 0, false
