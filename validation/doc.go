@@ -26,9 +26,10 @@
 //     check of emu against emu: the execution graph recorded once predicts
 //     T(L0+ΔL), and re-emulation at that latency must agree to an RRMSE below 1%.
 //   - Real HPL on this node (TestPredictsRealHPL, -tags cblas, Debian's hpcc and
-//     Open MPI, both installed by .ci/run): calibrate, fit and run predict each
-//     test of testdata/realhpl/hpccinf.txt within 10% of the median of five real
-//     runs, the whole comparison made a second time if the first misses.
+//     Open MPI, both installed by .ci/run): calibrate (in three pieces between
+//     hpcc runs), fit and run predict each test of testdata/realhpl/hpccinf.txt
+//     within 10% of the median of its twelve real runs, the whole comparison
+//     made again, up to three times, while it misses.
 //   - Scale benchmarks (go test -bench Scale -run XXX ./validation): wall time, CPU
 //     time and peak RSS of model-mode HPL against SMPI's figures, like for like
 //     (the same pivot rule and settings as the SMPI row, wall against wall).
