@@ -107,7 +107,9 @@
 // Sends below EagerThreshold are detached: the sender returns after its
 // overhead and the bytes move once the receive is posted. Larger sends are
 // rendezvous. Iprobe and Test charge IprobeCost / TestCost times SimGrid's
-// growing counter. Reductions and Split cost no simulated time, and Compute
+// growing counter; an Iprobe sees every message posted so far, or, with
+// ProbeAfterProgress, only those in by the end of the rank's previous MPI
+// call (Open MPI's ob1). Reductions and Split cost no simulated time, and Compute
 // is a pure delay: ranks sharing a host do not compete for its cores (SMPI
 // would share them) — place one rank per core.
 //

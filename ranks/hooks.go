@@ -161,9 +161,17 @@ func (r *Rank) mpiEnter(name string) string {
 	return name
 }
 
-// mpiExit marks the end of the call mpiEnter started.
+// mpiExit marks the end of the call mpiEnter started. Under
+// Config.ProbeAfterProgress the end of an outermost call is the rank's
+// progress: the messages waiting in its mailbox become visible to its
+// next Iprobe.
 func (r *Rank) mpiExit(name string) {
 	r.callDepth--
+	if r.callDepth == 0 && r.w.cfg.ProbeAfterProgress {
+		for s := r.mbox.sends.head; s != nil; s = s.next {
+			s.progressed = true
+		}
+	}
 	if r.callDepth == 0 && r.w.hears(CallEnd) && !r.w.over {
 		r.w.event(CallEnd, r.id, 0).Kernel = name
 		r.w.emit()

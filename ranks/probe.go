@@ -21,7 +21,10 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	// SMPI's probe sleep is an exec: set_flops_amount, set_host and
 	// set_bound are simcalls before its start.
 	n, free := r.pollCost(ctrIprobe, w.cfg.IprobeCost, 3, "Iprobe")
-	st, ok := c.peek(src, tag)
+	// Under ProbeAfterProgress only an application's own Iprobe looks at
+	// what its rank's last call progressed; inside MPI_Probe the loop is
+	// the progress.
+	st, ok := c.peek(src, tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
 	r.simcall() // the mailbox probe: the counter is updated once it is answered
 	r.payOwed()
 	if !ok {
@@ -43,15 +46,17 @@ func (c *Comm) peerOf(src int) int {
 	return c.WorldRank(src)
 }
 
-// peek looks for a posted send matching (src, tag) on c without taking it.
-func (c *Comm) peek(src, tag int) (Status, bool) {
+// peek looks for a posted send matching (src, tag) on c without taking it;
+// with progressedOnly, only among those an MPI call of this rank has ended
+// after (Config.ProbeAfterProgress).
+func (c *Comm) peek(src, tag int, progressedOnly bool) (Status, bool) {
 	from := AnySource
 	if src != AnySource {
 		c.checkRank("probe", src)
 		from = c.WorldRank(src)
 	}
 	for s := c.r.mbox.sends.head; s != nil; s = s.next {
-		if matches(s, c.ctx, from, tag) {
+		if matches(s, c.ctx, from, tag) && (s.progressed || !progressedOnly) {
 			return Status{Source: int(s.srcRank), Tag: s.tag, Bytes: s.msg.Bytes}, true
 		}
 	}
@@ -76,7 +81,7 @@ func (c *Comm) Probe(src, tag int) Status {
 		from = c.WorldRank(src)
 	}
 	for {
-		if st, ok := c.peek(src, tag); ok {
+		if st, ok := c.peek(src, tag, false); ok { // a blocking probe progresses while it waits
 			c.r.probe = nil
 			return st
 		}

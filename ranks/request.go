@@ -51,6 +51,9 @@ type Request struct {
 	// Recycling of the requests of blocking calls (see Comm.send).
 	delivered bool // the message is in and both sides are unlinked
 	released  bool // the blocking sender no longer needs it
+	// progressed: an MPI call of the receiving rank has ended since the
+	// send was posted (Config.ProbeAfterProgress).
+	progressed bool
 
 	// src is, for a send, the world rank of its sender (the owner); for a
 	// receive, the world rank it accepts (AnySource until matched, then

@@ -97,6 +97,13 @@ func (s *Scenario) network() (ranks.Config, error) {
 		c.NoGrowth = !*n.IprobeGrowth
 	}
 	c.PerRankCounters = n.PerRankCounters
+	switch n.ProbeVisibility {
+	case "", "posted":
+	case "progressed":
+		c.ProbeAfterProgress = true
+	default:
+		return c, s.errorAt("network.probe_visibility", fmt.Sprintf("%q: want \"posted\" (SMPI) or \"progressed\" (Open MPI's ob1)", n.ProbeVisibility))
+	}
 	if n.MessageDelay.Set {
 		if d := n.MessageDelay.Seconds; !(d >= 0) || math.IsInf(d, 1) {
 			return c, s.errorAt("network.message_delay", fmt.Sprintf("%g s must be finite and ≥ 0", d))

@@ -434,6 +434,25 @@ func TestWakeOrder(t *testing.T) {
 	}
 }
 
+func TestProbeVisibility(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "posted": false, "progressed": true} {
+		s, _ := Load("testdata/hpl.toml")
+		if v != "" {
+			if err := s.Set("network.probe_visibility=" + v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if p := mustPlan(t, s, nil); p.Network.ProbeAfterProgress != want {
+			t.Errorf("probe_visibility=%q: ProbeAfterProgress %v, want %v", v, p.Network.ProbeAfterProgress, want)
+		}
+	}
+	s, _ := Load("testdata/hpl.toml")
+	s.Set("network.probe_visibility=mpich")
+	if _, err := s.Validate(); err == nil || !strings.Contains(err.Error(), `network.probe_visibility: "mpich": want "posted" (SMPI) or "progressed" (Open MPI's ob1)`) {
+		t.Errorf("bad visibility: %v", err)
+	}
+}
+
 // The tables of the apps a run does not use are checked for their values only:
 // an [hpl] grid larger than the platform waits for the --set app=hpl that
 // would use it, and is refused then.

@@ -111,6 +111,11 @@ type NetworkTable struct {
 	IprobeGrowth    *bool     `toml:"iprobe_growth"` // SimGrid's smpi/grow-injected-times
 	TestCost        Time      `toml:"test_cost"`
 	PerRankCounters bool      `toml:"per_rank_counters"`
+	// ProbeVisibility is which messages MPI_Iprobe sees: "posted" (SMPI, the
+	// default: every message posted so far) or "progressed" (Open MPI's ob1:
+	// those in by the end of the rank's previous MPI call,
+	// ranks.Config.ProbeAfterProgress).
+	ProbeVisibility string `toml:"probe_visibility"`
 	// MessageDelay, MessageDelayDist and MessageDelayClass inject a delay into
 	// every message (ranks.Config.MessageDelay): its mean, "const" (default) or
 	// "exp", and the link class a route must cross to be delayed ("" = all).

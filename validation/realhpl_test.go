@@ -207,16 +207,6 @@ func predictReal(t *testing.T, dir, dat, node, emu string) (lines []string, miss
 	return lines, misses
 }
 
-// medianOfSorted is the median of sorted x: the middle value, or the mean of
-// the middle two.
-func medianOfSorted(x []float64) float64 {
-	n := len(x)
-	if n%2 == 1 {
-		return x[n/2]
-	}
-	return (x[n/2-1] + x[n/2]) / 2
-}
-
 // runHPCC runs hpcc once in dir on input (its hpccinf.txt) and adds each
 // test's Time to real.
 func runHPCC(t *testing.T, dir string, input []byte, real map[hplTest][]float64) {
