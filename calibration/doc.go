@@ -11,7 +11,10 @@
 //     ≤ 2·NB rows; NB drawn from Plan.NBs, the runs' own NB at best),
 //     executed on real data through a
 //     kernels.Backend on one core (kernels.OneCore, as Timed mode runs
-//     calls), optionally one worker per core at once, each call run once to
+//     calls), optionally one worker per core at once (in lockstep rounds of
+//     neighbouring calls, the rounds in an order shuffled by the seed, so a
+//     slow stretch of a shared machine is not read as a range of sizes),
+//     each call run once to
 //     warm caches and then timed Repeats times (the sample is the median;
 //     HPL's row interchanges on A, dlaswp, instead run cold: the caches are
 //     swept before each run, as HPL's update leaves them) with
