@@ -74,8 +74,8 @@ type Config struct {
 	// ProbeAfterProgress gives MPI_Iprobe Open MPI's ob1 semantics instead
 	// of SMPI's: a probe matches only the messages that had arrived when
 	// the rank's previous MPI call ended, because ob1 looks for a match
-	// before it progresses the transports, and what that progress brings in
-	// is seen by the next call. SMPI's probe sees every message posted so
+	// before it progresses the transports (and only when nothing matched),
+	// and what that progress brings in is seen by the next call. SMPI's probe sees every message posted so
 	// far. A rank that polls between long computations (HPL's probing
 	// broadcasts) then sees a message one poll later: on this project's VM,
 	// an instrumented HPL 2.3 on Open MPI 4.1 saw its 1ringM panels at the
