@@ -19,14 +19,14 @@ import (
 // hpcc alternated): the medians of both tools' runs of each test, by NB.
 func realGap(t *testing.T) map[int]float64 {
 	t.Helper()
-	rows := readCSV(t, "testdata/realhpl/vm-2026-11-27/long_vs_1ringM.csv")
 	times := map[string][]float64{}
-	for _, r := range rows[1:] { // tool,run,variant,nb,time_s
-		v, err := strconv.ParseFloat(r[4], 64)
+	for _, r := range readCSV(t, "testdata/realhpl/vm-2026-11-27/long_vs_1ringM.csv") {
+		v, err := strconv.ParseFloat(r["time_s"], 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		times[r[2]+"/"+r[3]] = append(times[r[2]+"/"+r[3]], v)
+		test := r["variant"] + "/" + r["nb"]
+		times[test] = append(times[test], v)
 	}
 	gap := map[int]float64{}
 	for _, nb := range []int{64, 128} {
@@ -133,18 +133,18 @@ func TestProbeVisibilityOnTheRealTests(t *testing.T) {
 func attemptMedians(t *testing.T) map[string]map[string]float64 {
 	t.Helper()
 	out := map[string]map[string]float64{}
-	for _, r := range readCSV(t, "testdata/realhpl/vm-2026-11-27/attempts.csv")[1:] { // attempt,calibrate_order,variant,nb,real_median_s,...,fit_on,...
-		if r[8] != "all3" {
+	for _, r := range readCSV(t, "testdata/realhpl/vm-2026-11-27/attempts.csv") {
+		if r["fit_on"] != "all3" {
 			continue
 		}
-		v, err := strconv.ParseFloat(r[4], 64)
+		v, err := strconv.ParseFloat(r["real_median_s"], 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out[r[0]] == nil {
-			out[r[0]] = map[string]float64{}
+		if out[r["attempt"]] == nil {
+			out[r["attempt"]] = map[string]float64{}
 		}
-		out[r[0]][r[2]+"/"+r[3]] = v
+		out[r["attempt"]][r["variant"]+"/"+r["nb"]] = v
 	}
 	return out
 }
@@ -159,8 +159,9 @@ func medianOfSorted(x []float64) float64 {
 	return (x[n/2-1] + x[n/2]) / 2
 }
 
-// readCSV reads a whole CSV file of testdata, its header first.
-func readCSV(t *testing.T, path string) [][]string {
+// readCSV reads a CSV file of testdata: a row per line after the header,
+// each a map from the header's column names to its fields.
+func readCSV(t *testing.T, path string) []map[string]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -174,5 +175,13 @@ func readCSV(t *testing.T, path string) [][]string {
 	if len(rows) < 2 {
 		t.Fatalf("%s: no rows", path)
 	}
-	return rows
+	out := make([]map[string]string, 0, len(rows)-1)
+	for _, r := range rows[1:] {
+		m := make(map[string]string, len(r))
+		for i, name := range rows[0] {
+			m[name] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
 }
