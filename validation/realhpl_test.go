@@ -24,9 +24,8 @@ const realTolerance = 0.10 // relative
 // and the calibration alternate — hpcc, a piece, hpcc, a piece, ..., hpcc —
 // and emu fit reads the pieces together, so that the model and the real
 // medians average the same stretch of a machine whose speed drifts (a shared
-// VM's neighbours come and go; this test's logs have read real medians from
-// 0.61 to 0.99 s on different days, and one test's hpcc runs minutes apart
-// differ by 15% and more, testdata/realhpl/vm-2026-11-27). One calibration in
+// VM's neighbours come and go: one test's 12 real runs of one attempt
+// spread from 0.61 to 0.83 s, testdata/realhpl/vm-2026-11-27). One calibration in
 // the middle saw a single moment: the project's CI once measured it 10-13%
 // slower than the real runs around it, in both attempts.
 const realSegments = 3
