@@ -25,7 +25,7 @@ const realTolerance = 0.10 // relative
 // and emu fit reads the pieces together, so that the model and the real
 // medians average the same stretch of a machine whose speed drifts (a shared
 // VM's neighbours come and go: one test's 12 real runs of one attempt
-// spread from 0.61 to 0.83 s, testdata/realhpl/vm-2026-11-27). One calibration in
+// spread from 0.59 to 0.90 s, testdata/realhpl/vm-2026-11-27). One calibration in
 // the middle saw a single moment: the project's CI once measured it 10-13%
 // slower than the real runs around it, in both attempts.
 const realSegments = 3
