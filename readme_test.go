@@ -441,6 +441,16 @@ func TestDocsNameDefinedTests(t *testing.T) {
 	if len(tests) < 100 || len(texts) < 100 {
 		t.Fatalf("found %d tests and %d files: the walk missed the tree", len(tests), len(texts))
 	}
+	// The evidence files are where the docs' figures name their tests.
+	evidence, err := filepath.Glob("docs/evidence/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(evidence, "docs/evidence.md", "README.md") {
+		if _, ok := texts[f]; !ok {
+			t.Errorf("the walk missed %s", f)
+		}
+	}
 	testNames := slices.Sorted(maps.Keys(tests))
 	for _, path := range slices.Sorted(maps.Keys(texts)) {
 		for _, name := range named.FindAllString(texts[path], -1) {
