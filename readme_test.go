@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -46,10 +47,7 @@ func runBlocks(t *testing.T, blocks []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "emu")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/emu").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := emuBinary(t)
 	work := t.TempDir()
 	if out, err := exec.Command("cp", "-r", filepath.Join(root, "examples"), work).CombinedOutput(); err != nil {
 		t.Fatalf("copying examples: %v\n%s", err, out)
@@ -75,6 +73,42 @@ func runBlocks(t *testing.T, blocks []string) {
 			t.Fatalf("command block %d failed: %v\n--- block\n%s\n--- output\n%s", i+1, err, b, out)
 		}
 	}
+}
+
+// emuBinary builds emu once for the package's tests, into a folder TestMain
+// removes.
+func emuBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "emu-docs-")
+		if built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "emu")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/emu").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bin
+}
+
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // tourBlocks returns the ```sh blocks between heading and the next heading of its level.
