@@ -153,6 +153,7 @@ func newRunCmd() *cobra.Command {
 		bound                       string
 		maxIterations               int
 		precision                   string
+		ef                          ensembleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run [FILE.toml]",
@@ -198,6 +199,9 @@ draws link_classes.svg and link_hottest.svg.`,
 				if cmd.Flags().Changed(dep[0]) && !cmd.Flags().Changed(dep[1]) {
 					return fmt.Errorf("--%s: only meaningful with --%s", dep[0], dep[1])
 				}
+			}
+			if err := ef.check(cmd); err != nil {
+				return err
 			}
 			if maxIterations != 0 {
 				sf.setFor(fmt.Sprintf("hpl.max_iterations=%d", maxIterations), fmt.Sprintf("--max-iterations %d", maxIterations))
@@ -251,7 +255,11 @@ draws link_classes.svg and link_hottest.svg.`,
 			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
-			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir, links: linksOut})
+			ens, err := newEnsemble(ef.spec(), plan, bound, rerun{sf: &sf, file: file}.plan)
+			if err != nil {
+				return err
+			}
+			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir, links: linksOut, ensemble: ens})
 		},
 	}
 	sf.add(cmd)
@@ -267,12 +275,17 @@ draws link_classes.svg and link_hottest.svg.`,
 	fl.BoolVar(&noAlone, "no-alone", false, "[[jobs]]: do not run each job alone as well (no alone_s, no slowdown)")
 	fl.StringVar(&bound, "bound", "", "run a bound of the scenario (seed 002): contention-free (links cap each flow instead of sharing: SimGrid's FATPIPE) or compute-only (communication free: no latency, transfer time, MPI overheads or probe costs)")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
+	ef.add(cmd, true)
 	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
 }
 
-// runOutputs are the files a run writes ("" = not asked for).
-type runOutputs struct{ json, graph, trace, pivots, plot, links string }
+// runOutputs are the files a run writes ("" = not asked for), and the
+// ensemble the run is the first of (nil: none; ensemble_run.go).
+type runOutputs struct {
+	json, graph, trace, pivots, plot, links string
+	ensemble                                *ensemble
+}
 
 // runPlan runs a validated plan and writes every output asked for. Outputs are
 // checked before the run and staged in temporary files renamed at the end, so an
@@ -299,12 +312,12 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		defer f.Close()
 		trace, opt.Trace = f, f
 	}
-	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil {
+	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil && out.ensemble == nil {
 		opt.Listeners = append(opt.Listeners, pr.listener())
 		go pr.run()
 		defer pr.stop()
 	}
-	res, err := plan.Run(opt)
+	res, err := out.ensemble.runWith(cmd, plan, opt)
 	if err != nil {
 		// The input was validated: a run that fails (a deadlock, an application
 		// error) is emu's fault, not the user's, so it exits 1 — unless a
@@ -312,6 +325,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		return runError(err)
 	}
 	if err := printTo(cmd, &st, plan, res); err != nil {
+		return asFailure(err)
+	}
+	if err := out.ensemble.writeTableAfter(cmd.OutOrStdout()); err != nil {
 		return asFailure(err)
 	}
 	if trace != nil {
@@ -346,17 +362,14 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		}
 	}
 	if out.json != "" {
-		if err := st.write(out.json, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(res)
-		}); err != nil {
+		if err := st.write(out.json, func(w io.Writer) error { return out.ensemble.writeJSON(w, res) }); err != nil {
 			return asFailure(err)
 		}
 	}
 	if err := st.commit(); err != nil {
 		return err
 	}
+	out.ensemble.noteAfter(cmd)
 	if !isQuiet(cmd) {
 		noteExtrapolated(cmd.ErrOrStderr(), res)
 		noteMergedRolls(cmd.ErrOrStderr(), plan)
