@@ -197,10 +197,10 @@ func (e *ensemble) note(w io.Writer) {
 // ensembleJSON is the top-level "ensemble" object.
 type ensembleJSON struct {
 	Runs          int           `json:"runs"`
-	Seeds         []uint64      `json:"seeds"`          // the seeds run, the first the report's
-	Copies        int           `json:"copies"`         // runs per seed: 1 as written, the others perturbed
-	Perturbation  float64       `json:"perturbation"`   // --perturb's bound on ε, relative; 0 without
-	Band          string        `json:"band"`           // how p05 and p95 are made
+	Seeds         []uint64      `json:"seeds"`        // the seeds run, the first the report's
+	Copies        int           `json:"copies"`       // runs per seed: 1 as written, the others perturbed
+	Perturbation  float64       `json:"perturbation"` // --perturb's bound on ε, relative; 0 without
+	Band          string        `json:"band"`         // how p05 and p95 are made
 	SimulatedTime stats.Summary `json:"simulated_time_s"`
 }
 
