@@ -50,12 +50,14 @@ const memoryShare = 0.8
 // ensembleFlags are --seeds, --perturb and --jobs.
 type ensembleFlags struct {
 	seeds, perturb, jobs int
+	withJobs             bool // --jobs is the ensemble's (run), not the command's own (tune)
 }
 
 func (f *ensembleFlags) add(cmd *cobra.Command, withJobs bool) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.seeds, "seeds", 0, "run `K` seeds of the scenario (its seed, seed+1, ..., seed+K−1) and report each figure's mean, min–max and 90% band (p05–p95) over them")
 	fl.IntVar(&f.perturb, "perturb", 0, "run `K` copies of the scenario, copy 0 as written and copies 1..K−1 with every link's latency and bandwidth ×(1+ε), ε uniform in ±1e-9 per link: the spread of a deterministic but chaotic run")
+	f.withJobs = withJobs
 	if withJobs {
 		fl.IntVar(&f.jobs, "jobs", 0, "with --seeds or --perturb: runs at once (default GOMAXPROCS; fewer when memory is short)")
 	}
@@ -70,11 +72,14 @@ func (f *ensembleFlags) check(cmd *cobra.Command) error {
 		name string
 		v    int
 	}{{"seeds", f.seeds}, {"perturb", f.perturb}, {"jobs", f.jobs}} {
+		if c.name == "jobs" && !f.withJobs {
+			continue
+		}
 		if cmd.Flags().Changed(c.name) && c.v < 1 {
 			return fmt.Errorf("--%s %d: want a number of runs ≥ 1", c.name, c.v)
 		}
 	}
-	if cmd.Flags().Changed("jobs") && !f.on() {
+	if f.withJobs && cmd.Flags().Changed("jobs") && !f.on() {
 		return errors.New("--jobs: only meaningful with --seeds or --perturb")
 	}
 	return nil
@@ -201,17 +206,20 @@ func (e *ensemble) run(base *scenario.Plan, opt scenario.RunOptions, progress fu
 		}
 	}
 
-	mem := newMemoryWatch()
+	var mem *memoryWatch
+	if n > 1 && jobs > 1 {
+		mem = newMemoryWatch()
+	}
 	done0 := make(chan struct{})
 	go func() { defer close(done0); one(0) }()
-	if n > 1 && jobs > 1 {
+	if mem != nil {
 		select {
 		case <-done0:
 		case <-time.After(probeWindow):
 		}
 		jobs = min(jobs, mem.fit())
+		mem.stop()
 	}
-	mem.stop()
 	e.jobs = jobs
 
 	slots := make(chan struct{}, jobs)

@@ -179,14 +179,28 @@ traffic (JSON, or CSV for a FILE ending in .csv): per link its name, class,
 bytes, busy time and mean utilisation, the same summed per class (fat-tree
 level, dragonfly terminal/intra/inter, torus dimension, backbone, loopback), and
 the messages and bytes by the highest class they cross; with --plot it also
-draws link_classes.svg and link_hottest.svg.`,
+draws link_classes.svg and link_hottest.svg.
+
+Error bars: --seeds K runs the scenario under seeds seed, seed+1, ...,
+seed+K−1 (a stochastic scenario: kernels.noise, random placement, exponential
+delays); --perturb K runs it as written and in K−1 copies whose links'
+latencies and bandwidths are each multiplied by 1+ε, ε uniform in ±1e-9 drawn
+from the copy's index (a deterministic run whose order of events flips on
+ties); both together run every seed in every copy. The runs go on all cores
+(--jobs, fewer when memory is short). The report and every file are the first
+run's (the scenario as written), and a table after the report gives each
+result's mean, p05–p95 band and min–max; --json adds "ensemble": {"runs",
+"time_s": {mean, min, max, p05, p95, median}, "gflops": {...}} to each result
+and a top-level "ensemble". Quantiles interpolate between the sorted runs.`,
 		Example: `  emu run
   emu run examples/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
   emu run --replay examples/replay-ring.txt --platform examples/cluster.xml
   emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
   emu run hpl.toml --trace trace.json --trace-window 0:50ms
-  emu run examples/alltoall-tapered.toml --links links.csv`,
+  emu run examples/alltoall-tapered.toml --links links.csv
+  emu run hpl.toml --set kernels.noise=true --seeds 8 --json out.json
+  emu run chaotic.toml --perturb 8`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
