@@ -48,7 +48,7 @@ func resultFigures(res *scenario.Result) (labels []string, figs [][]figure, jobL
 		add(res.Congestor.Pattern, figure{"time_s", res.Congestor.Time})
 	}
 	for _, j := range res.Jobs {
-		jobLabels, jobFigs = append(jobLabels, "job "+j.Name), append(jobFigs, []figure{{"time_s", j.Time}})
+		jobLabels, jobFigs = append(jobLabels, j.Name), append(jobFigs, []figure{{"time_s", j.Time}})
 	}
 	return labels, figs, jobLabels, jobFigs
 }
