@@ -309,3 +309,20 @@ func TestParseMemAvailable(t *testing.T) {
 		t.Errorf("fit without MemAvailable %d, want no bound", got)
 	}
 }
+
+// TestEnsembleGolden pins the ensemble table's form after HPL's report, and
+// a pingpong's, on seeded noisy runs (the numbers are checked against the runs
+// alone by TestSeedsEnsembleIsItsRuns; this pins the text).
+func TestEnsembleGolden(t *testing.T) {
+	code, out, errOut := runCLI(t, withSets([]string{"run", "-q", "--seeds", "3"}, noisySets...)...)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "run_seeds.txt", out)
+	code, out, errOut = runCLI(t, "run", "testdata/pingpong.toml", "-q", "--seeds", "3",
+		"--set", "network.message_delay=1us", "--set", `network.message_delay_dist="exp"`)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "run_pingpong_seeds.txt", out)
+}
