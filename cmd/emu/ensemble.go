@@ -104,7 +104,7 @@ func (s *ensembleSpec) runs() int { return s.seeds * s.copies }
 
 // member says what run i is: the offset of its seed from the scenario's and
 // its copy (0: not perturbed).
-func (s *ensembleSpec) member(i int) (seedOffset, copy int) { return i / s.copies, i % s.copies }
+func (s *ensembleSpec) member(i int) (seedOffset, cp int) { return i / s.copies, i % s.copies }
 
 // ensemble runs the members of a spec and keeps their results.
 type ensemble struct {
@@ -133,7 +133,7 @@ func newEnsemble(spec *ensembleSpec, base *scenario.Plan, bound string, replan f
 
 // plan is member i's plan and the options its run adds to opt.
 func (e *ensemble) plan(i int, base *scenario.Plan, opt scenario.RunOptions) (*scenario.Plan, scenario.RunOptions, error) {
-	off, copy := e.spec.member(i)
+	off, cp := e.spec.member(i)
 	plan := base
 	if i > 0 {
 		var extra []string
@@ -150,13 +150,13 @@ func (e *ensemble) plan(i int, base *scenario.Plan, opt scenario.RunOptions) (*s
 			}
 		}
 	}
-	if copy > 0 {
+	if cp > 0 {
 		opt.Topology = func(t fluid.Topology) (fluid.Topology, error) {
-			return fluid.Perturbed(t, perturbRel, rand.New(rand.NewPCG(uint64(copy), perturbStream)))
+			return fluid.Perturbed(t, perturbRel, rand.New(rand.NewPCG(uint64(cp), perturbStream)))
 		}
 		// The loggops semantics has no topology: its L and G move instead
 		// (by the next stream's draws).
-		rng := rand.New(rand.NewPCG(uint64(copy), perturbStream+1))
+		rng := rand.New(rand.NewPCG(uint64(cp), perturbStream+1))
 		plan.LogGOPS.L *= 1 + perturbRel*(2*rng.Float64()-1)
 		plan.LogGOPS.G *= 1 + perturbRel*(2*rng.Float64()-1)
 	}
@@ -197,8 +197,8 @@ func (e *ensemble) run(base *scenario.Plan, opt scenario.RunOptions, progress fu
 			e.results[i], err = plan.Run(o)
 		}
 		if err != nil {
-			off, copy := e.spec.member(i)
-			errs[i] = fmt.Errorf("run %d of the ensemble (seed %d, copy %d): %w", i, e.seed+uint64(off), copy, err)
+			off, cp := e.spec.member(i)
+			errs[i] = fmt.Errorf("run %d of the ensemble (seed %d, copy %d): %w", i, e.seed+uint64(off), cp, err)
 			failed.Store(true)
 		}
 		if progress != nil {
