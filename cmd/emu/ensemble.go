@@ -117,6 +117,7 @@ type ensemble struct {
 
 	results []*scenario.Result // per member, after run
 	jobs    int                // runs that went at once
+	wall    time.Duration      // the ensemble's wall time
 }
 
 // newEnsemble checks that the spec's seeds exist (a TOML integer is signed)
@@ -171,6 +172,8 @@ func (e *ensemble) plan(i int, base *scenario.Plan, opt scenario.RunOptions) (*s
 // kernels go one at a time (they measure this machine's cores). progress, if
 // not nil, hears each finished run. The results are kept in member order.
 func (e *ensemble) run(base *scenario.Plan, opt scenario.RunOptions, progress func(done int)) (*scenario.Result, error) {
+	start := time.Now() // wall time of the ensemble, for its note on stderr
+	defer func() { e.wall = time.Since(start) }()
 	n := e.spec.runs()
 	jobs := e.spec.jobs
 	if jobs <= 0 {

@@ -183,7 +183,7 @@ func (e *ensemble) identical() bool {
 // note says on stderr how the ensemble ran and, when its runs are identical,
 // what that means and what to try.
 func (e *ensemble) note(w io.Writer) {
-	fmt.Fprintf(w, "emu: ensemble of %d runs, %d at once\n", e.spec.runs(), e.jobs)
+	fmt.Fprintf(w, "emu: ensemble of %d runs, %d at once, in %.3g s of wall time\n", e.spec.runs(), e.jobs, e.wall.Seconds())
 	if e.spec.runs() < 2 || !e.identical() {
 		return
 	}

@@ -191,7 +191,9 @@ ties); both together run every seed in every copy. The runs go on all cores
 run's (the scenario as written), and a table after the report gives each
 result's mean, p05–p95 band and min–max; --json adds "ensemble": {"runs",
 "time_s": {mean, min, max, p05, p95, median}, "gflops": {...}} to each result
-and a top-level "ensemble". Quantiles interpolate between the sorted runs.`,
+and a top-level "ensemble". Quantiles interpolate between the sorted runs.
+When every run gives the same bits, emu says so on stderr (with --seeds: the
+scenario draws nothing from its seed that moves it; try --perturb).`,
 		Example: `  emu run
   emu run examples/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
