@@ -67,6 +67,8 @@ func operandSizes(c Call) (a, b, cc int) {
 		return 0, n, n
 	case kernels.Lacpy, kernels.Latcpy:
 		return m * n, m * n, 0
+	case kernels.Gather, kernels.Scatter:
+		return max(2*m, k) * n, m * n, 0
 	}
 	return max(2*m, k) * n, 0, 0 // dlaswp, duswp, dlocswp
 }
@@ -282,6 +284,29 @@ func (w *measurer) prepare(c Call) func() {
 		}
 		a := w.a[:rows*n]
 		return func() { laswp(n, a, rows, top, w.piv) }
+	case kernels.Gather, kernels.Scatter:
+		// HPL's row copies between A and a compact buffer (U, W or the
+		// panel's top block): m rows anywhere among K local rows of A,
+		// read out (dgather) or written (dscatter), every line of A cold
+		// as for dlaswp; the buffer holds the rows in U's transposed form,
+		// each row's n values adjacent.
+		w.evictCaches()
+		rows := max(2*m, k)
+		w.piv = w.piv[:0]
+		for i := 0; i < m; i++ {
+			w.piv = append(w.piv, w.rng.IntN(rows))
+		}
+		if cap(w.a) < rows*n {
+			w.a = w.fill(w.a, rows*n)
+		}
+		if cap(w.b) < m*n {
+			w.b = w.fill(w.b, m*n)
+		}
+		a, buf := w.a[:rows*n], w.b[:m*n]
+		if c.Kernel == kernels.Gather {
+			return func() { gather(n, a, rows, w.piv, buf) }
+		}
+		return func() { scatter(n, a, rows, w.piv, buf) }
 	default: // duswp, dlocswp: m row interchanges across n columns of a compact 2m-row buffer, in cache
 		rows := 2 * m
 		w.a = w.fill(w.a, rows*n)
@@ -308,8 +333,8 @@ func (w *measurer) evictCaches() {
 	}
 }
 
-// The three routines below stand in for HPL's own dlacpy, dlatcpy and
-// dlaswp (whose code lives in apps/hpl): the same memory traffic, written
+// The routines below stand in for HPL's own dlacpy, dlatcpy, dlaswp and
+// its row copies (whose code lives in apps/hpl): the same memory traffic, written
 // plainly, column by column.
 
 func lacpy(m, n int, a []float64, lda int, b []float64, ldb int) {
@@ -322,6 +347,27 @@ func latcpy(m, n int, a []float64, lda int, b []float64, ldb int) {
 	for j := 0; j < n; j++ {
 		for i := 0; i < m; i++ {
 			b[j+i*ldb] = a[i+j*lda]
+		}
+	}
+}
+
+// gather copies, in each of n columns, row piv[i] of a into element i·n+j of
+// buf (row i of a compact n×m buffer, as HPL's transposed U).
+func gather(n int, a []float64, lda int, piv []int, buf []float64) {
+	for j := 0; j < n; j++ {
+		col := a[j*lda : j*lda+lda]
+		for i, p := range piv {
+			buf[i*n+j] = col[p]
+		}
+	}
+}
+
+// scatter is gather's converse: row i of buf into row piv[i] of a.
+func scatter(n int, a []float64, lda int, piv []int, buf []float64) {
+	for j := 0; j < n; j++ {
+		col := a[j*lda : j*lda+lda]
+		for i, p := range piv {
+			col[p] = buf[i*n+j]
 		}
 	}
 }

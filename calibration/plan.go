@@ -16,7 +16,7 @@ import (
 // DefaultKernels are the kernels a campaign measures unless told otherwise:
 // those that dominate HPL's time, then the panel's level-1/2 kernels and
 // HPL's own copies.
-var DefaultKernels = []string{"dgemm", "dtrsm", "dgemv", "dger", "dtrsv", "dscal", "daxpy", "dcopy", "idamax", kernels.Laswp, kernels.Uswp, kernels.Lacpy, kernels.Latcpy}
+var DefaultKernels = []string{"dgemm", "dtrsm", "dgemv", "dger", "dtrsv", "dscal", "daxpy", "dcopy", "idamax", kernels.Laswp, kernels.Gather, kernels.Scatter, kernels.Uswp, kernels.Lacpy, kernels.Latcpy}
 
 // Plan says what a campaign measures. Call(i) is a pure function of the
 // plan and i, so a resumed campaign measures exactly the calls it missed.
@@ -108,7 +108,7 @@ func (p Plan) Fingerprint() string {
 		}
 		return fmt.Sprintf("%016x", h.Sum64())
 	}
-	fmt.Fprintf(h, "v4|%s|%d|%d|%d|%v", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed, p.nbs())
+	fmt.Fprintf(h, "v5|%s|%d|%d|%d|%v", strings.Join(p.Kernels, ";"), p.Samples, p.MaxDim, p.Seed, p.nbs())
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
@@ -179,9 +179,9 @@ func (p Plan) Call(i int) Call {
 		c.M, c.N = long(), short()
 	case "dtrsv":
 		c.N = short()
-	case kernels.Laswp, kernels.Uswp, kernels.Lacpy, kernels.Latcpy, kernels.Locswp:
+	case kernels.Laswp, kernels.Gather, kernels.Scatter, kernels.Uswp, kernels.Lacpy, kernels.Latcpy, kernels.Locswp:
 		c.M, c.N = dim(rng, min(2*nb, p.MaxDim)), long() // ≤ 2·jb rows × up to N/Q columns
-		if c.Kernel == kernels.Laswp {
+		if c.Kernel == kernels.Laswp || c.Kernel == kernels.Gather || c.Kernel == kernels.Scatter {
 			c.K = long() // rows scattered over a local matrix of up to N rows (at least 2M when measured)
 		}
 	default: // level 1: a column of the panel

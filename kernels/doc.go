@@ -1,7 +1,7 @@
 // Package kernels is the set of compute kernels HPL calls — dgemm, dtrsm,
 // dgemv, dger, dtrsv, dscal, daxpy, dcopy, dswap, idamax — plus a Charge
-// entry point for HPL's own copy and row-interchange routines (dlaswp, duswp,
-// dlacpy, dlatcpy), behind one per-rank Set that runs in one of three modes:
+// entry point for HPL's own copy and row-interchange routines (dlaswp, dgather,
+// dscatter, duswp, dlacpy, dlatcpy), behind one per-rank Set that runs in one of three modes:
 //
 //   - Real: the kernel is executed on real data (gonum's pure-Go BLAS, or
 //     OpenBLAS when built with it) and the time charged is the kernel model's
@@ -33,15 +33,19 @@
 //	level 1      N = vector length             W = N
 //	Charge       M = rows, N = columns         W = M·N unless the caller sets it
 //	dlaswp       M rows of A moved in N columns W = M·N; K = the local rows they are scattered over
+//	dgather      M rows of A copied out, as dlaswp
+//	dscatter     M rows copied into A, as dlaswp
 //
 // Putting the triangle order of dtrsm in K lets one calibration sample file
 // (columns m, n, k) describe both sides, and lets a model use "m*n*k" or "w".
 //
-// HPL's row interchanges are two kernels because they live in two memory
-// regimes (see Laswp): rows of the local matrix A, scattered over its K rows
-// and cold (dlaswp, one cache line per element), and rows within the compact
-// U and W buffers (duswp, in cache). A models file without duswp charges it
-// with dlaswp's model.
+// HPL's row moves are several kernels because they live in different memory
+// regimes (see Laswp and Gather): rows of the local matrix A, scattered over
+// its K rows and cold (one cache line per element), interchanged in place
+// (dlaswp), copied out into a compact buffer (dgather) or written from one
+// (dscatter), and rows within the compact U and W buffers (duswp, in cache).
+// A models file without duswp, dgather or dscatter charges them with
+// dlaswp's model.
 //
 // A call with an empty dimension costs nothing and charges nothing; a kernel
 // without a model costs zero. Time is in seconds.

@@ -208,9 +208,9 @@ func (k *Set) modelFor(kernel string) models.Model {
 	if !ok {
 		if k.set != nil {
 			m = k.set.For(kernel, k.host)
-			if m == nil && kernel == Uswp {
-				// Models written before the U and W moves were a kernel
-				// of their own cover them under dlaswp.
+			if m == nil && (kernel == Uswp || kernel == Gather || kernel == Scatter) {
+				// Models written before these moves were kernels of
+				// their own cover them under dlaswp.
 				m = k.set.For(Laswp, k.host)
 			}
 		}

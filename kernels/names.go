@@ -50,15 +50,36 @@ var kernelNames = [numKernels]string{
 // project's VM), and Uswp moves rows within the U and W buffers, which are
 // compact and in cache (about 1 ns).
 const (
-	Laswp  = "dlaswp"  // row interchanges touching A: M rows of N columns, scattered over K rows
-	Uswp   = "duswp"   // row moves within HPL's U and W buffers: M rows of N columns
-	Lacpy  = "dlacpy"  // M×N copy
-	Latcpy = "dlatcpy" // M×N transposing copy
-	Locswp = "dlocswp" // local row swap of the panel: M rows of N columns
+	Laswp   = "dlaswp"   // row interchanges touching A: M rows of N columns, scattered over K rows
+	Gather  = "dgather"  // rows of A copied into a compact buffer: M rows of N columns, scattered over K rows
+	Scatter = "dscatter" // compact rows copied into rows of A: M rows of N columns, scattered over K rows
+	Uswp    = "duswp"    // row moves within HPL's U and W buffers: M rows of N columns
+	Lacpy   = "dlacpy"   // M×N copy
+	Latcpy  = "dlatcpy"  // M×N transposing copy
+	Locswp  = "dlocswp"  // local row swap of the panel: M rows of N columns
 )
 
+// HPL's row moves with P > 1 (HPL_dlaswp01T … 05T) are mostly copies, not
+// interchanges: a row of A read into U or W (Gather), or a row of U, W or of
+// the panel's compact top block written into A (Scatter). A copy touches one
+// scattered row where an interchange reads and writes one: on the project's
+// VM HPL_dlaswp01T took 2.6-3.0 ns per element moved in a 2×1 run where
+// HPL_dlaswp00N and 06T, interchanges, took 6.1-6.9 (CPU time of each call
+// of an instrumented HPL 2.3, validation/testdata/realhpl/vm-2026-11-28).
+// A models file without them charges both with dlaswp's model.
+
 // hplOwn lists HPL's own kernels, the families of Family.
-var hplOwn = []string{Laswp, Uswp, Lacpy, Latcpy, Locswp}
+var hplOwn = []string{Laswp, Gather, Scatter, Uswp, Lacpy, Latcpy, Locswp}
+
+// scattered reports whether a kernel's rows lie among K rows of A (its K is a
+// model variable).
+func scattered(kernel string) bool {
+	switch Family(kernel) {
+	case Laswp, Gather, Scatter:
+		return true
+	}
+	return false
+}
 
 // Names returns every kernel this package knows: the BLAS set first, then
 // HPL's own copy family.
@@ -94,7 +115,7 @@ func dims(kernel string) (useM, useN, useK bool) {
 	switch kernel {
 	case "dgemm", "dtrsm":
 		return true, true, true
-	case Laswp: // K: the local rows its rows are scattered over (0: unknown)
+	case Laswp, Gather, Scatter: // K: the local rows its rows are scattered over (0: unknown)
 		return true, true, true
 	case "dgemv", "dger", Uswp, Lacpy, Latcpy, Locswp:
 		return true, true, false
@@ -125,7 +146,7 @@ func VarsFor(kernel string, m, n, k int) (v models.Vars, empty bool, err error) 
 	fm, fn, fk := float64(m), float64(n), float64(k)
 	v = models.Vars{M: fm, N: fn, K: fk}
 	switch {
-	case Family(kernel) == Laswp:
+	case scattered(kernel):
 		v.W = fm * fn
 		empty = m == 0 || n == 0
 	case useK:

@@ -3,8 +3,8 @@ package models
 // Natural term sets of the kernels emu knows (reference/hpl.md §12 and the
 // kernels package's Vars conventions: dtrsm carries the triangle order in K,
 // dtrsv its order in N, level-1 kernels their length in N, HPL's copy and
-// swap routines rows in M and columns in N; dlaswp, whose rows of A are
-// scattered, the local rows they are scattered over in K).
+// swap routines rows in M and columns in N; dlaswp, dgather and dscatter,
+// whose rows of A are scattered, the local rows they are scattered over in K).
 
 // kernelDims lists, per kernel, the variables its calls use.
 var kernelDims = map[string]string{
@@ -13,6 +13,7 @@ var kernelDims = map[string]string{
 	"dtrsv": "n",
 	"dscal": "n", "daxpy": "n", "dcopy": "n", "dswap": "n", "idamax": "n",
 	"dlacpy": "mn", "dlatcpy": "mn", "dlaswp": "mnk", "duswp": "mn", "dlocswp": "mn",
+	"dgather": "mnk", "dscatter": "mnk",
 }
 
 // ProductTerm is the M1 term of a kernel: the product that drives its cost
@@ -22,7 +23,7 @@ func ProductTerm(kernel string) string {
 	switch family(kernel) {
 	case "dtrsv":
 		return "n*n"
-	case "dlaswp":
+	case "dlaswp", "dgather", "dscatter":
 		return "m*n" // elements moved; K only makes each dearer
 	}
 	dims, ok := dimsOf(kernel)
@@ -57,7 +58,7 @@ func PolyTerms(kernel string) []string {
 	switch family(kernel) {
 	case "dtrsv":
 		return []string{"n*n", "n", "1"}
-	case "dlaswp":
+	case "dlaswp", "dgather", "dscatter":
 		// Each element moved costs a cache line, and more the wider the
 		// rows are scattered (TLB misses): m*n at a rate growing with k.
 		return []string{"m*n*k", "m*n", "m", "n", "1"}

@@ -29,10 +29,12 @@ type kern interface {
 // Names of HPL's own kernels as charged: package kernels' names, so their
 // models come from the same models.toml entries calibration writes.
 const (
-	kLaswp  = kernels.Laswp
-	kUswp   = kernels.Uswp
-	kLacpy  = kernels.Lacpy
-	kLatcpy = kernels.Latcpy
+	kLaswp   = kernels.Laswp
+	kGather  = kernels.Gather
+	kScatter = kernels.Scatter
+	kUswp    = kernels.Uswp
+	kLacpy   = kernels.Lacpy
+	kLatcpy  = kernels.Latcpy
 )
 
 // at returns the slice of x from offset off, or nil when x is nil (model mode):

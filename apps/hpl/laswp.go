@@ -1,9 +1,13 @@
 package hpl
 
+import "slices"
+
 // HPL's local row-copy kernels (HPL_dlaswp00N … 10N; hpl.md §12). Rows are n
 // columns long. A row la is local trailing row la of the panel from its current
 // column pointer; a U row r is row r of the jb×n U (N form) or column r of the
-// n×jb U (T form). Each call charges "dlaswp" for rows × n; data moves only in
+// n×jb U (T form). Each call charges rows × n: to dlaswp for interchanges
+// with rows of A, to dgather or dscatter for copies out of or into them, to
+// duswp for moves within U, W or the panel's top block; data moves only in
 // real mode.
 
 // rowRef locates one row: element c is at base + c·stride of its slice.
@@ -40,11 +44,83 @@ func (w swapCtx) wRow(wb []float64, i int) rowRef { return rowRef{wb, i*(w.n+1) 
 
 func (w swapCtx) real() bool { return w.pn.s.real }
 
-// charge bills rows moved between U or W buffers; chargeA rows of A, which
-// lie anywhere among the panel's local rows (kernels.Laswp explains why they
-// are two kernels).
+// charge bills rows moved between U or W buffers; chargeA rows of A
+// interchanged in place, which lie anywhere among the panel's local rows
+// (kernels.Laswp explains why they are two kernels).
 func (w swapCtx) charge(rows int)  { w.pn.s.k.charge(kUswp, rows, w.n, 0) }
 func (w swapCtx) chargeA(rows int) { w.pn.s.k.charge(kLaswp, rows, w.n, w.pn.mp) }
+
+// top reports whether local row la of A lies in the panel's top block: on
+// the diagonal process row its first jb rows are adjacent, so a row moved out
+// of or into them costs what a move within U does, while any other row of A
+// is one cold cache line per element.
+func (w swapCtx) top(la int) bool { return w.pn.s.g.myrow == w.pn.prow && la < w.pn.jb }
+
+// moves tallies one call's row copies by the memory they touch: the rows of
+// A outside the top block that it reads and that it writes, each one cold
+// cache line per element, and the copies that touch neither. A copy is not
+// an interchange: it reads or writes one scattered row where dlaswp reads
+// and writes one, so a row only read is billed as dgather and a row only
+// written as dscatter. But HPL_dlaswp01T on the diagonal process row copies
+// each local pivot row into U and then the displaced top row into it, in the
+// same block of columns, so that row's line is written while still cached:
+// a row both read and written costs one interchange (dlaswp). Billed so, that
+// routine's calls in a real 2×1 run of HPL 2.3 on the project's VM (N = 6,000,
+// NB = 96) read 2.6-3.0 ns per element moved, as its interchanges did 6.1-6.9
+// (validation/testdata/realhpl/vm-2026-11-28, TestRowCopiesAgainstRealHPL).
+type moves struct {
+	w           swapCtx
+	read, write []int // rows of A outside the top block (the solver's scratch)
+	compact     int   // copies between U, W and the top block
+}
+
+func (w swapCtx) moves() moves {
+	sc := &w.pn.s.swap
+	return moves{w: w, read: sc.readRows[:0], write: sc.writeRows[:0]}
+}
+
+// copyOf tallies one copy from row src of A (or of a buffer, src < 0) into
+// row dst of A (or of a buffer, dst < 0).
+func (mv *moves) copyOf(src, dst int) {
+	cold := func(la int) bool { return la >= 0 && !mv.w.top(la) }
+	s, d := cold(src), cold(dst)
+	if s {
+		mv.read = append(mv.read, src)
+	}
+	if d {
+		mv.write = append(mv.write, dst)
+	}
+	if !s && !d {
+		mv.compact++
+	}
+}
+
+// bill charges the tallied copies, rows of A over the panel's local rows.
+func (mv *moves) bill() {
+	w := mv.w
+	slices.Sort(mv.read)
+	slices.Sort(mv.write)
+	both := 0
+	for i, j := 0, 0; i < len(mv.read) && j < len(mv.write); {
+		switch r, c := mv.read[i], mv.write[j]; {
+		case r < c:
+			i++
+		case r > c:
+			j++
+		default:
+			both++
+			i++
+			j++
+		}
+	}
+	k := w.pn.s.k
+	w.chargeA(both)
+	k.charge(kGather, len(mv.read)-both, w.n, w.pn.mp)
+	k.charge(kScatter, len(mv.write)-both, w.n, w.pn.mp)
+	w.charge(mv.compact)
+	sc := &w.pn.s.swap
+	sc.readRows, sc.writeRows = mv.read, mv.write
+}
 
 func copyRow(dst, src rowRef, n int) {
 	for c := range n {
@@ -63,7 +139,15 @@ func swapRows(a, b rowRef, n int) {
 // laswp01: the diagonal rank copies its m source rows into U slots, or into local
 // A rows (negative destination −la).
 func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
-	w.chargeA(m)
+	mv := w.moves()
+	for i := range m {
+		dst := -1 // lindxAU ≥ 0: a U slot
+		if lindxAU[i] < 0 {
+			dst = -lindxAU[i] // A row −lindxAU
+		}
+		mv.copyOf(lindxA[i], dst)
+	}
+	mv.bill()
 	if !w.real() {
 		return
 	}
@@ -80,7 +164,11 @@ func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
 
 // laswp02: pack m source rows into W with their U slots.
 func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
-	w.chargeA(m)
+	mv := w.moves()
+	for i := range m {
+		mv.copyOf(lindxA[i], -1)
+	}
+	mv.bill()
 	if !w.real() {
 		return
 	}
@@ -103,7 +191,12 @@ func (w swapCtx) laswp03(m int, wb []float64) {
 
 // laswp04: own rows m0: U slot → A, W → U slot; rows m0…m1−1: W → their U slots.
 func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
-	w.chargeA(m1)
+	mv := w.moves()
+	mv.compact = m1 // every U slot written from W
+	for i := range m0 {
+		mv.copyOf(-1, lindxA[i])
+	}
+	mv.bill()
 	if !w.real() {
 		return
 	}
@@ -119,7 +212,11 @@ func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp05: copy U slots into m local A rows.
 func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
-	w.chargeA(m)
+	mv := w.moves()
+	for i := range m {
+		mv.copyOf(-1, lindxA[i])
+	}
+	mv.bill()
 	if !w.real() {
 		return
 	}

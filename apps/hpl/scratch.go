@@ -23,6 +23,8 @@ type swapScratch struct {
 
 	slot, permU []int // plindx1's position-ordered slots and final rows of U
 
+	readRows, writeRows []int // laswp.go's moves: rows of A a call reads and writes
+
 	iwork, lindxA, where, inv []int // perm
 }
 
