@@ -1,0 +1,158 @@
+package validation
+
+import (
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// rowMovesDir holds the real runs and the calibration TestRowCopiesAgainstRealHPL
+// compares: an HPL 2.3 instrumented to time each call of its row-move
+// routines (CPU time of the calling thread), run beside a CPU-clock
+// calibration of emu on the project's VM (its README says how).
+const rowMovesDir = "testdata/realhpl/vm-2026-11-28"
+
+// rowMovesTolerance bounds how far emu's charge for the row moves of a P > 1
+// run may stray, relative to the real run, from its charge for those of a
+// 1×1 run: the calibration's bias on interchanges (1.2-1.3× their CPU time
+// in the real runs here) cancels, what is left is how emu bills copies
+// against interchanges. Billed as interchanges, HPL_dlaswp01T's copies came
+// out 2.3× their real time and the ratio 1.4-1.5.
+const rowMovesTolerance = 0.15 // relative
+
+// coldTolerance bounds the rows of A emu's pivot model moves against those
+// HPL's real pivots moved (elements, over the run).
+const coldTolerance = 0.10 // relative
+
+// realRowMoves reads the real runs of one grid: per run, the CPU seconds of
+// its row-move routines per rank, and the elements of A's scattered rows
+// they read or wrote (an interchange, or a copy out of a row and the copy
+// into it that HPL_dlaswp01T pairs with it, counts once: see apps/hpl's
+// laswp.go), over the run's ranks.
+func realRowMoves(t *testing.T, grid string) (seconds []float64, cold float64) {
+	t.Helper()
+	perRun := map[string]float64{}
+	ranksOf := map[string]map[string]bool{}
+	coldOf := map[string]float64{}
+	atoi := func(r map[string]string, k string) float64 {
+		if r[k] == "" {
+			return 0
+		}
+		v, err := strconv.Atoi(r[k])
+		if err != nil {
+			t.Fatalf("%s: %s: %v", rowMovesDir, k, err)
+		}
+		return float64(v)
+	}
+	for _, r := range readCSV(t, filepath.Join(rowMovesDir, "row_moves.csv")) {
+		if r["grid"] != grid {
+			continue
+		}
+		c, err := strconv.ParseFloat(r["cpu_s"], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := r["run"]
+		perRun[run] += c
+		if ranksOf[run] == nil {
+			ranksOf[run] = map[string]bool{}
+		}
+		ranksOf[run][r["rank"]] = true
+		n := atoi(r, "n")
+		switch r["routine"] {
+		case "HPL_dlaswp00N", "HPL_dlaswp06T": // interchanges with rows of A
+			coldOf[run] += atoi(r, "m") * n
+		case "HPL_dlaswp01T":
+			read, written := atoi(r, "cold_to_u"), atoi(r, "top_to_a")
+			coldOf[run] += (max(read, written) + atoi(r, "cold_to_a")) * n
+		}
+	}
+	if len(perRun) == 0 {
+		t.Fatalf("%s: no real %s runs", rowMovesDir, grid)
+	}
+	var colds []float64
+	for run, s := range perRun {
+		seconds = append(seconds, s/float64(len(ranksOf[run])))
+		colds = append(colds, coldOf[run])
+	}
+	slices.Sort(seconds)
+	slices.Sort(colds)
+	return seconds, medianOfSorted(colds)
+}
+
+// emuRowMoves runs one grid in model mode with the calibration's models and
+// returns the seconds charged per rank to the row-move kernels, and the
+// elements billed to the ones that touch rows of A.
+func emuRowMoves(t *testing.T, grid string, p, q int) (seconds, cold float64) {
+	t.Helper()
+	s, err := scenario.Load("testdata/realhpl/node.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := filepath.Abs(filepath.Join(rowMovesDir, "models.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseHPLDat(filepath.Join(rowMovesDir, "hpl-"+grid+".dat")); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range []string{"kernels.models=" + models, "kernels.backend=gonum",
+		"platform.cores_per_host=" + strconv.Itoa(p*q)} {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &scenario.KernelLog{Shapes: true}
+	if _, err := plan.Run(scenario.RunOptions{Kernels: log}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range log.Calls() {
+		switch c.Kernel {
+		case kernels.Laswp, kernels.Gather, kernels.Scatter:
+			cold += float64(c.Calls) * float64(c.M) * float64(c.N)
+			seconds += c.Seconds
+		case kernels.Uswp:
+			seconds += c.Seconds
+		}
+	}
+	return seconds / float64(p*q), cold
+}
+
+// TestRowCopiesAgainstRealHPL checks emu's charge for HPL's row moves against
+// real runs of HPL 2.3 (N = 6,000, NB = 96, 1ringM, on the project's VM):
+// with P > 1 most of them are copies (HPL_dlaswp01T, 10N) rather than the
+// interchanges of a 1×1 run (HPL_dlaswp00N), and emu, calibrated beside the
+// real runs, must charge both kinds alike against their real CPU time. It
+// also checks that emu's pivots move as many elements of A's scattered rows
+// as HPL's real pivots did.
+func TestRowCopiesAgainstRealHPL(t *testing.T) {
+	grids := []struct {
+		name string
+		p, q int
+	}{{"1x1", 1, 1}, {"2x1", 2, 1}, {"4x1", 4, 1}}
+	ratio := map[string]float64{}
+	for _, g := range grids {
+		real, realCold := realRowMoves(t, g.name)
+		model, cold := emuRowMoves(t, g.name, g.p, g.q)
+		med := medianOfSorted(real)
+		ratio[g.name] = model / med
+		t.Logf("%s: row moves %.4f s a rank charged, real %.4f s (%.4f…%.4f, %d runs): ×%.2f; A's rows %.3g elements, real %.3g",
+			g.name, model, med, real[0], real[len(real)-1], len(real), ratio[g.name], cold, realCold)
+		if d := cold/realCold - 1; d < -coldTolerance || d > coldTolerance {
+			t.Errorf("%s: emu's pivots move %.3g elements of A's rows, HPL's %.3g (%+.1f%%)", g.name, cold, realCold, 100*d)
+		}
+	}
+	for _, g := range grids[1:] {
+		if d := ratio[g.name]/ratio["1x1"] - 1; d < -rowMovesTolerance || d > rowMovesTolerance {
+			t.Errorf("%s: row moves charged ×%.2f their real time, 1×1's ×%.2f (%+.0f%%)", g.name, ratio[g.name], ratio["1x1"], 100*d)
+		}
+	}
+}
