@@ -59,14 +59,12 @@ const (
 	Locswp  = "dlocswp"  // local row swap of the panel: M rows of N columns
 )
 
-// HPL's row moves with P > 1 (HPL_dlaswp01T … 05T) are mostly copies, not
-// interchanges: a row of A read into U or W (Gather), or a row of U, W or of
-// the panel's compact top block written into A (Scatter). A copy touches one
-// scattered row where an interchange reads and writes one: on the project's
-// VM HPL_dlaswp01T took 2.6-3.0 ns per element moved in a 2×1 run where
-// HPL_dlaswp00N and 06T, interchanges, took 6.1-6.9 (CPU time of each call
-// of an instrumented HPL 2.3, validation/testdata/realhpl/vm-2026-11-28).
-// A models file without them charges both with dlaswp's model.
+// Gather and Scatter are HPL's row copies between A and a compact buffer (U,
+// W or the panel's top block): a copy reads or writes one scattered row
+// where an interchange reads and writes one. apps/hpl's laswp.go says how
+// each of HPL's routines is billed (most rows of HPL_dlaswp01T cost an
+// interchange each, its top rows bound for U a move within U). A models file
+// without them charges both with dlaswp's model.
 
 // hplOwn lists HPL's own kernels, the families of Family.
 var hplOwn = []string{Laswp, Gather, Scatter, Uswp, Lacpy, Latcpy, Locswp}
