@@ -13,7 +13,7 @@ func TestKernelModelNamesMustExist(t *testing.T) {
 	const base = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
 	for _, c := range []struct{ name, doc, want string }{
 		{"typo", base + "[kernels.dgemmm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n",
-			"s.toml:5: kernels.dgemmm: no kernel of that name (did you mean dgemm?); emu's kernels: dgemm, dtrsm, dgemv, dger, dtrsv, dscal, daxpy, dcopy, dswap, idamax, dlaswp, duswp, dlacpy, dlatcpy, dlocswp"},
+			"s.toml:5: kernels.dgemmm: no kernel of that name (did you mean dgemm?); emu's kernels: dgemm, dtrsm, dgemv, dger, dtrsv, dscal, daxpy, dcopy, dswap, idamax, dlaswp, dgather, dscatter, duswp, dlacpy, dlatcpy, dlocswp"},
 		{"unknown host", base + "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n[kernels.dgemm.host.host-9]\nintercept = 1e-6\n",
 			"s.toml:8: kernels.dgemm.host.host-9: the platform has no host of that name (host-0 … host-3)"},
 	} {
