@@ -22,13 +22,14 @@ var allowed = map[string][]string{
 	"emu":         {"fluid"},
 	"kernels":     {"models"},
 	"ranks":       {"emu", "fluid", "internal/heap"},
-	"sensitivity": {"sensitivity", "internal/heap"},
+	"sensitivity": {"sensitivity", "internal/heap", "traceformat"},
+	"traceformat": {},
 	"calibration": {"kernels", "models", "internal"},
 	"tune":        {"internal"},
-	// apps/replay reads GOAL schedules with sensitivity/goal's parser and
-	// runs its loggops semantics with sensitivity/goal's engine (and nothing
-	// else of sensitivity's).
-	"apps": {"apps", "ranks", "kernels", "models", "emu", "fluid", "sensitivity/goal"},
+	// apps/replay reads its traces with traceformat and runs its loggops
+	// semantics with sensitivity/goal's engine (and nothing else of
+	// sensitivity's).
+	"apps": {"apps", "ranks", "kernels", "models", "emu", "fluid", "traceformat", "sensitivity/goal"},
 }
 
 func TestImportRules(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Plan is a validated scenario in the core's units: everything a run needs.
@@ -40,7 +41,7 @@ type Plan struct {
 	Iterations int   // pingpong / ring repetitions per size
 	Window     int   // pingpong bandwidth window (0 = osu_bw's 64)
 
-	Trace *replay.Trace // app replay: the loaded trace (its ranks are the run's)
+	Trace *traceformat.Trace // app replay: the loaded trace (its ranks are the run's)
 	// Semantics is how the trace runs (replay.semantics); under
 	// SemanticsLogGOPS, LogGOPS holds the parameters read from the scenario
 	// (scenario/loggops.go) and no World is built.

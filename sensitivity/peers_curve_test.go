@@ -10,6 +10,7 @@ import (
 
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // peerCurveRel is the agreement required between the curve predicted from
@@ -77,7 +78,7 @@ func replayGraph(t *testing.T, name string, p goal.Params) *sensitivity.Graph {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s, err := goal.Parse(f, path)
+	s, err := traceformat.Parse(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // goalDir holds the GOAL schedules LogGOPSim was run on (shared/reference/
@@ -37,7 +38,7 @@ func TestPeerSchedulesAgainstGlpsol(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := goal.Parse(f, path)
+		s, err := traceformat.Parse(f, path)
 		f.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -6,11 +6,10 @@
 //
 // # What it owns
 //
-//   - Load and ParseTI: reading a trace (format.go guesses the format when
-//     it is not given). A TI trace is one file of "RANK ACTION ARGS..."
-//     lines, or an index file listing one such file per rank, as
-//     smpirun -trace-ti writes them; a GOAL schedule is parsed by
-//     sensitivity/goal's parser (goal.Parse), not by a copy of it.
+//   - Load: a trace as package traceformat reads it (a TI trace in one
+//     file of "RANK ACTION ARGS..." lines or an index of per-rank files, as
+//     smpirun -trace-ti writes them, or a GOAL schedule), less what has no
+//     MPI meaning (a GOAL send with tag -1).
 //   - Run: one rank per trace rank, each executing its actions in order
 //     (TI) or its operations as their dependencies allow (GOAL), and the
 //     report of a schedule that cannot complete (DeadlockError, which names
@@ -75,7 +74,7 @@
 //
 // # Imports
 //
-// ranks, and sensitivity/goal for the GOAL parser and the loggops
+// ranks, traceformat for the traces, and sensitivity/goal for the loggops
 // semantics (deps_test.go allows exactly that package of sensitivity). No wall clock, no goroutine of
 // its own; file I/O only in Load.
 package replay

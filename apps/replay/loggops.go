@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Semantics is how a replay turns a trace into time.
@@ -55,11 +56,11 @@ func ParseSemantics(s string) (Semantics, error) {
 // and nic indices are honoured as LogGOPSim honours them (§5.8: time does
 // not cross between CPUs through a dependency). A TI trace has no LogGOPS
 // reading and is refused.
-func RunLogGOPS(t *Trace, p goal.Params) (*Result, error) {
-	if t.goal == nil {
+func RunLogGOPS(t *traceformat.Trace, p goal.Params) (*Result, error) {
+	if t.GOAL == nil {
 		return nil, fmt.Errorf("replay: %s is a %s trace; the loggops semantics replays GOAL schedules only", t.Name, t.Format)
 	}
-	res, err := goal.Replay(t.goal, p)
+	res, err := goal.Replay(t.GOAL, p)
 	if err != nil {
 		var inc *goal.IncompleteError
 		if errors.As(err, &inc) {

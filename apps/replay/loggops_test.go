@@ -11,6 +11,7 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // peerDir holds the study's GOAL schedules and LogGOPSim's runtimes
@@ -86,7 +87,7 @@ func TestLogGOPSimSemantics(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), FormatAuto)
+			tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), traceformat.FormatAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,13 +114,13 @@ func TestLogGOPSimSemantics(t *testing.T) {
 }
 
 // loadGOALText writes a GOAL schedule to a file and loads it.
-func loadGOALText(t *testing.T, text string) *Trace {
+func loadGOALText(t *testing.T, text string) *traceformat.Trace {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "case.goal")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := Load(path, FormatAuto)
+	tr, err := Load(path, traceformat.FormatAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestLogGOPSHandSolved(t *testing.T) {
 
 // TestLogGOPSRefusesTI: a TI trace has no LogGOPS reading.
 func TestLogGOPSRefusesTI(t *testing.T) {
-	tr, err := ParseTI(strings.NewReader("0 send 1 0 8\n1 recv 0 0 8\n"), "two.txt")
+	tr, err := traceformat.ParseTI(strings.NewReader("0 send 1 0 8\n1 recv 0 0 8\n"), "two.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestContention(t *testing.T) {
 	t.Logf("| schedule | ranks | LogGOPSim = loggops (µs) | mpi, flat (µs) | vs LogGOPSim | mpi, backbone 8/G (µs) | vs flat |")
 	t.Logf("|---|---|---|---|---|---|---|")
 	for _, name := range peerSchedules(t) {
-		tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), FormatAuto)
+		tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), traceformat.FormatAuto)
 		if err != nil {
 			t.Fatal(err)
 		}

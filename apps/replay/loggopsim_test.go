@@ -7,6 +7,7 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // logGP is LogGOPSim's parameter set of the study's runs
@@ -80,7 +81,7 @@ func TestLogGOPSimMapping(t *testing.T) {
 		{"dissemination_64", 78000.756e-9, 0, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			tr, err := Load(fmt.Sprintf("../../sensitivity/goal/testdata/loggopsim/goal/%s.goal", tc.file), FormatAuto)
+			tr, err := Load(fmt.Sprintf("../../sensitivity/goal/testdata/loggopsim/goal/%s.goal", tc.file), traceformat.FormatAuto)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 func init() { register(newAnalyzeCmd) }
@@ -217,7 +218,7 @@ func loadGraph(path string, gp goal.Params) (*sensitivity.Graph, error) {
 		}
 		return g, nil
 	}
-	s, err := goal.Parse(r, path)
+	s, err := traceformat.Parse(r, path)
 	if err != nil {
 		return nil, err
 	}

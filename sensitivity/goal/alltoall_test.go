@@ -3,6 +3,7 @@ package goal
 import (
 	"bytes"
 	"fmt"
+	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ func TestLinearAlltoall(t *testing.T) {
 	if !bytes.Equal(linearAlltoall(32, 1024), peer) {
 		t.Fatal("generated linear_alltoall_32 differs from Schedgen's")
 	}
-	s, err := Parse(bytes.NewReader(linearAlltoall(256, 1024)), "linear_alltoall_256.goal")
+	s, err := traceformat.Parse(bytes.NewReader(linearAlltoall(256, 1024)), "linear_alltoall_256.goal")
 	if err != nil {
 		t.Fatal(err)
 	}

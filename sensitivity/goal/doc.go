@@ -1,5 +1,5 @@
-// Package goal reads GOAL schedules (the text format of LogGOPSim's txt2bin
-// and of Schedgen) and replays them under LogGOPSim's LogGOPS semantics,
+// Package goal replays GOAL schedules (read by package traceformat) under
+// LogGOPSim's LogGOPS semantics,
 // recording each rank's actual CPU and NIC order as edges of a sensitivity
 // graph, so that the latency LP of package sensitivity reproduces
 // LogGOPSim's runtime (shared/reference/goal-and-llamp.md §1, §5, §8;
@@ -7,9 +7,6 @@
 //
 // # What it owns
 //
-//   - Parse: GOAL text → Schedule, one 32-byte record per op, and
-//     successor and predecessor lists in CSR form (int32 indices), built
-//     block by block as each rank block closes (block.go).
 //   - Replay / ReplayGraph: a discrete-event replay that follows
 //     LogGOPSim's event loop exactly (o on the CPU, g and (s−1)·G on the
 //     NIC, eager up to S and rendezvous above, overhead charged at message
@@ -33,14 +30,13 @@
 //
 // # Error policy
 //
-// Bad input (syntax, unknown operation, undefined or duplicate label,
-// dependency cycle, peer out of range) is an error naming the file and line.
-// A schedule that cannot complete (unmatched receives or messages) is an
-// error of Replay listing what is left. Nothing panics on bad data.
+// Bad input is traceformat's to refuse. A schedule that cannot complete
+// (unmatched receives or messages) is an error of Replay listing what is
+// left. Nothing panics on bad data.
 //
 // # Imports
 //
-// goal imports only packages sensitivity and internal/heap of emu's
-// (ARCHITECTURE.md); it does no I/O beyond the io.Reader handed to Parse,
-// reads no clock and starts no goroutines.
+// goal imports only packages sensitivity, traceformat and internal/heap of
+// emu's (ARCHITECTURE.md); it does no I/O, reads no clock and starts no
+// goroutines.
 package goal

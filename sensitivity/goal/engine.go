@@ -1,5 +1,7 @@
 package goal
 
+import "github.com/emu-hpc/emu/traceformat"
+
 // event is an entry of the global event queue: an op ready to run
 // (0 ≤ op < NumOps), a message's first byte arriving at its destination
 // (op = -1-sendOp), or a token standing for the ops and messages parked on
@@ -26,8 +28,9 @@ type opState struct {
 // engine is the replay state: LogGOPSim's per-host "next free" times and
 // queues, over integer picoseconds.
 type engine struct {
-	s   *Schedule
-	rec *recorder // nil unless a graph is recorded
+	s   *traceformat.Schedule
+	ops []traceformat.OpRec // s.Ops()
+	rec *recorder           // nil unless a graph is recorded
 
 	L, o, g, G, O int64 // ps, ps/byte for G and O
 	S             int64
@@ -52,10 +55,10 @@ type engine struct {
 	reference bool // retry through the event queue instead of parking
 }
 
-func newEngine(s *Schedule, p Params) *engine {
+func newEngine(s *traceformat.Schedule, p Params) *engine {
 	n := s.NumRanks()
 	e := &engine{
-		s: s, L: ps(p.L), o: ps(p.O), g: ps(p.Gap), G: ps(p.G), O: ps(p.OPerByte), S: p.S,
+		s: s, ops: s.Ops(), L: ps(p.L), o: ps(p.O), g: ps(p.Gap), G: ps(p.G), O: ps(p.OPerByte), S: p.S,
 		ncpu: s.CPUs(), nnic: s.NICs(),
 	}
 	e.nexto = make([]int64, n*e.ncpu)
@@ -63,7 +66,7 @@ func newEngine(s *Schedule, p Params) *engine {
 	e.nextgr = make([]int64, n*e.nnic)
 	e.st = make([]opState, s.NumOps())
 	for i := range e.st {
-		e.st[i] = opState{pending: s.numPred(i), v: -1, aux: -1}
+		e.st[i] = opState{pending: s.NumPreds(i), v: -1, aux: -1}
 	}
 	e.nops = int32(s.NumOps())
 	nres := n * (e.ncpu + 2*e.nnic)
@@ -106,7 +109,7 @@ func (e *engine) run() {
 				e.ready = append(e.ready, int32(i))
 			}
 		}
-		stdSortByKind(e.ready, s.ops)
+		stdSortByKind(e.ready, e.ops)
 		for _, op := range e.ready {
 			if e.rec != nil {
 				e.rec.ready(op)
@@ -134,25 +137,25 @@ func (e *engine) dispatch(ev event) {
 		e.message(ev)
 		return
 	}
-	switch e.s.ops[ev.op].kind {
-	case OpCalc:
+	switch e.ops[ev.op].Kind {
+	case traceformat.OpCalc:
 		e.calc(ev)
-	case OpSend:
+	case traceformat.OpSend:
 		e.send(ev)
-	case OpRecv:
+	case traceformat.OpRecv:
 		e.recv(ev)
 	}
 }
 
 func (e *engine) calc(ev event) {
 	op := ev.op
-	h := int(e.s.ops[op].rank)
-	c := h*e.ncpu + int(e.s.ops[op].cpu)
+	h := int(e.ops[op].Rank)
+	c := h*e.ncpu + int(e.ops[op].CPU)
 	if e.nexto[c] > ev.t {
 		e.park(ev, e.cpuRes(c))
 		return
 	}
-	e.nexto[c] = ev.t + e.s.ops[op].size*1000 // calc durations are ns
+	e.nexto[c] = ev.t + e.ops[op].Size*1000 // calc durations are ns
 	if e.rec != nil {
 		e.rec.calc(op)
 	}
@@ -162,10 +165,9 @@ func (e *engine) calc(ev event) {
 
 func (e *engine) send(ev event) {
 	op := ev.op
-	s := e.s
-	h := int(e.s.ops[op].rank)
-	c := h*e.ncpu + int(s.ops[op].cpu)
-	n := h*e.nnic + int(s.ops[op].nic)
+	h := int(e.ops[op].Rank)
+	c := h*e.ncpu + int(e.ops[op].CPU)
+	n := h*e.nnic + int(e.ops[op].NIC)
 	if t := max(e.nexto[c], e.nextgs[n]); t > ev.t {
 		if e.nexto[c] == t {
 			e.park(ev, e.cpuRes(c))
@@ -174,7 +176,7 @@ func (e *engine) send(ev event) {
 		}
 		return
 	}
-	size := s.ops[op].size
+	size := e.ops[op].Size
 	e.started(op)
 	e.nexto[c] = ev.t + e.sendCPU(size)
 	e.nextgs[n] = ev.t + e.sendNIC(size)
@@ -193,20 +195,19 @@ func (e *engine) send(ev event) {
 // queue, and completes at once on a hit.
 func (e *engine) recv(ev event) {
 	op := ev.op
-	s := e.s
-	h := int(e.s.ops[op].rank)
+	h := int(e.ops[op].Rank)
 	e.started(op)
-	sendOp, ok := e.uq.take(h, s.ops[op].peer, s.ops[op].tag)
+	sendOp, ok := e.uq.take(h, e.ops[op].Peer, e.ops[op].Tag)
 	if !ok {
-		e.rq.add(h, s.ops[op].peer, s.ops[op].tag, op)
+		e.rq.add(h, e.ops[op].Peer, e.ops[op].Tag, op)
 		return
 	}
 	if e.rec != nil {
 		e.rec.matchPosted(op, sendOp)
 	}
-	if s.ops[op].size > e.S { // LogGOPSim decides by the recv's own size here
-		src := int(e.s.ops[sendOp].rank)
-		e.rendezvousDone(sendOp, src, int(s.ops[op].cpu), int(s.ops[op].nic), ev.t)
+	if e.ops[op].Size > e.S { // LogGOPSim decides by the recv's own size here
+		src := int(e.ops[sendOp].Rank)
+		e.rendezvousDone(sendOp, src, int(e.ops[op].CPU), int(e.ops[op].NIC), ev.t)
 	}
 	e.done(op)
 }
@@ -217,9 +218,8 @@ func (e *engine) recv(ev event) {
 // receive is posted.
 func (e *engine) message(ev event) {
 	sendOp := -1 - ev.op
-	s := e.s
-	h := int(s.ops[sendOp].peer)
-	ci, ni := int(s.ops[sendOp].cpu), int(s.ops[sendOp].nic)
+	h := int(e.ops[sendOp].Peer)
+	ci, ni := int(e.ops[sendOp].CPU), int(e.ops[sendOp].NIC)
 	c, n := h*e.ncpu+ci, h*e.nnic+ni
 	if t := max(e.nexto[c], e.nextgr[n]); t > ev.t {
 		if e.nexto[c] == t {
@@ -229,17 +229,17 @@ func (e *engine) message(ev event) {
 		}
 		return
 	}
-	size := s.ops[sendOp].size
+	size := e.ops[sendOp].Size
 	extra, _ := e.recvCPUExtra(size)
 	e.nexto[c] = ev.t + e.o + extra
 	e.nextgr[n] = ev.t + e.recvNIC(size)
-	src := e.s.ops[sendOp].rank
+	src := e.ops[sendOp].Rank
 	if e.rec != nil {
 		e.rec.message(sendOp)
 	}
-	recvOp, ok := e.rq.take(h, src, s.ops[sendOp].tag)
+	recvOp, ok := e.rq.take(h, src, e.ops[sendOp].Tag)
 	if !ok {
-		e.uq.add(h, src, s.ops[sendOp].tag, sendOp)
+		e.uq.add(h, src, e.ops[sendOp].Tag, sendOp)
 		return
 	}
 	if e.rec != nil {
@@ -294,10 +294,10 @@ func (e *engine) meet(op int32, ws []int32, start bool) {
 // std::sort, each at its CPU's (and for a send its NIC's) next free time.
 func (e *engine) release() {
 	ready := e.ready
-	h0 := e.s.ops[ready[0]].rank
+	h0 := e.ops[ready[0]].Rank
 	mixed := false
 	for _, op := range ready[1:] {
-		if e.s.ops[op].rank != h0 {
+		if e.ops[op].Rank != h0 {
 			mixed = true
 			break
 		}
@@ -308,7 +308,7 @@ func (e *engine) release() {
 		// At most the event's own host and one remote host (a rendezvous).
 		hosts := make([]int32, 0, 2)
 		for _, op := range ready {
-			h := e.s.ops[op].rank
+			h := e.ops[op].Rank
 			if len(hosts) == 0 || (hosts[0] != h && (len(hosts) == 1 || hosts[1] != h)) {
 				hosts = append(hosts, h)
 			}
@@ -319,7 +319,7 @@ func (e *engine) release() {
 		for _, h := range hosts {
 			sub := e.readyScratch[:0]
 			for _, op := range ready {
-				if e.s.ops[op].rank == h {
+				if e.ops[op].Rank == h {
 					sub = append(sub, op)
 				}
 			}
@@ -331,13 +331,12 @@ func (e *engine) release() {
 }
 
 func (e *engine) queueHost(ops []int32) {
-	s := e.s
-	stdSortByKind(ops, s.ops)
+	stdSortByKind(ops, e.ops)
 	for _, op := range ops {
-		h := int(e.s.ops[op].rank)
-		t := e.nexto[h*e.ncpu+int(s.ops[op].cpu)]
-		if s.ops[op].kind == OpSend {
-			t = max(t, e.nextgs[h*e.nnic+int(s.ops[op].nic)])
+		h := int(e.ops[op].Rank)
+		t := e.nexto[h*e.ncpu+int(e.ops[op].CPU)]
+		if e.ops[op].Kind == traceformat.OpSend {
+			t = max(t, e.nextgs[h*e.nnic+int(e.ops[op].NIC)])
 		}
 		if e.rec != nil {
 			e.rec.ready(op)

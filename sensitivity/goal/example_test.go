@@ -6,6 +6,7 @@ import (
 
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Replay a two-rank schedule under LogGOPSim's default parameters, and
@@ -23,7 +24,7 @@ l2: calc 2000
 l2 requires l1
 }
 `
-	s, err := goal.Parse(strings.NewReader(src), "pingpong.goal")
+	s, err := traceformat.Parse(strings.NewReader(src), "pingpong.goal")
 	if err != nil {
 		fmt.Println(err)
 		return

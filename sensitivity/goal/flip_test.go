@@ -1,6 +1,7 @@
 package goal
 
 import (
+	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ const flipSchedule = "num_ranks 3\n" +
 // instant A's processing ends and LogGOPSim's tie-break slips B in before
 // A's calc: a third order, with the same runtime at 5 µs only.)
 func TestGraphOrderFlip(t *testing.T) {
-	s, err := Parse(strings.NewReader(flipSchedule), "flip.goal")
+	s, err := traceformat.Parse(strings.NewReader(flipSchedule), "flip.goal")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package goal
 
 import (
 	"fmt"
+	"github.com/emu-hpc/emu/traceformat"
 	"strings"
 )
 
@@ -123,7 +124,7 @@ func (m *matchQueues) add(h int, src, tag int32, op int32) {
 	}
 	m.qTail[q] = e
 	m.size[h]++
-	if src == AnySource || tag == AnyTag {
+	if src == traceformat.AnySource || tag == traceformat.AnyTag {
 		m.wild[h]++
 	}
 }
@@ -140,7 +141,7 @@ func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 	}
 	if m.linear {
 		for i, le := range m.lists[h] {
-			if (src == AnySource || le.src == AnySource || le.src == src) && (tag == AnyTag || le.tag == AnyTag || le.tag == tag) {
+			if (src == traceformat.AnySource || le.src == traceformat.AnySource || le.src == src) && (tag == traceformat.AnyTag || le.tag == traceformat.AnyTag || le.tag == tag) {
 				m.lists[h] = append(m.lists[h][:i], m.lists[h][i+1:]...)
 				m.size[h]--
 				return le.op, true
@@ -149,18 +150,18 @@ func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 		return 0, false
 	}
 	best := int32(-1)
-	if src == AnySource || tag == AnyTag {
+	if src == traceformat.AnySource || tag == traceformat.AnyTag {
 		for q := m.rankHead[h]; q >= 0; q = m.qNext[q] {
 			k := m.qKey[q]
-			if (src == AnySource || k.src == AnySource || k.src == src) &&
-				(tag == AnyTag || k.tag == AnyTag || k.tag == tag) && m.older(q, best) {
+			if (src == traceformat.AnySource || k.src == traceformat.AnySource || k.src == src) &&
+				(tag == traceformat.AnyTag || k.tag == traceformat.AnyTag || k.tag == tag) && m.older(q, best) {
 				best = q
 			}
 		}
 	} else {
 		best = m.tab.get(mqKey{int32(h), src, tag})
 		if m.wild[h] > 0 {
-			for _, k := range [3]mqKey{{int32(h), AnySource, tag}, {int32(h), src, AnyTag}, {int32(h), AnySource, AnyTag}} {
+			for _, k := range [3]mqKey{{int32(h), traceformat.AnySource, tag}, {int32(h), src, traceformat.AnyTag}, {int32(h), traceformat.AnySource, traceformat.AnyTag}} {
 				if q := m.tab.get(k); q >= 0 && m.older(q, best) {
 					best = q
 				}
@@ -176,7 +177,7 @@ func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 	m.eNext[e] = m.freeE
 	m.freeE = e
 	m.size[h]--
-	if k := m.qKey[best]; k.src == AnySource || k.tag == AnyTag {
+	if k := m.qKey[best]; k.src == traceformat.AnySource || k.tag == traceformat.AnyTag {
 		m.wild[h]--
 	}
 	if m.qHead[best] < 0 {

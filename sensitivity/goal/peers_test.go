@@ -2,6 +2,7 @@ package goal
 
 import (
 	"encoding/csv"
+	"github.com/emu-hpc/emu/traceformat"
 	"os"
 	"path/filepath"
 	"sort"
@@ -78,13 +79,13 @@ func peerSchedules(t testing.TB) []string {
 	return names
 }
 
-func parsePeer(t testing.TB, name string) *Schedule {
+func parsePeer(t testing.TB, name string) *traceformat.Schedule {
 	f, err := os.Open(filepath.Join(peerDir, "goal", name+".goal"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s, err := Parse(f, name+".goal")
+	s, err := traceformat.Parse(f, name+".goal")
 	if err != nil {
 		t.Fatal(err)
 	}

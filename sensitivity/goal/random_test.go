@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -82,7 +83,7 @@ func TestGraphEqualsReplayRandom(t *testing.T) {
 			Gap: float64(rng.IntN(3)*1000) * 1e-9, G: float64(rng.IntN(20)) * 1e-12,
 			OPerByte: float64(rng.IntN(2)) * 1e-12, S: []int64{0, 65535, 1 << 30}[rng.IntN(3)],
 		}
-		s, err := Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
+		s, err := traceformat.Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
@@ -135,7 +136,7 @@ func TestGraphReferenceRandom(t *testing.T) {
 				return fmt.Sprintf("%s cpu %d", m, rng.IntN(3))
 			})
 		}
-		s, err := Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
+		s, err := traceformat.Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}

@@ -1,6 +1,9 @@
 package goal
 
-import "github.com/emu-hpc/emu/sensitivity"
+import (
+	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/traceformat"
+)
 
 // recorder turns a replay into a sensitivity graph whose longest path at
 // ℓ = L equals the replay's runtime and which keeps the replay's order of
@@ -50,10 +53,11 @@ type recorder struct {
 	nicR      []ref // per (rank, nic): constraint on the next message's processing start
 	nicRCPU   []uint8
 
-	op []opState       // the engine's per-op state, whose v, aux and flg are the recorder's
-	sd map[int32]int32 // rendezvous send → its completion vertex
+	ops []traceformat.OpRec // the Schedule's ops
+	op  []opState           // the engine's per-op state, whose v, aux and flg are the recorder's
+	sd  map[int32]int32     // rendezvous send → its completion vertex
 
-	predStart, pred []int32 // dependencies of each op: p for requires, -1-p for irequires (the Schedule's)
+	predStart, pred []int32 // dependencies of each op: p for requires, -1-p for irequires (the traceformat.Schedule's)
 
 	curMs int32 // processing-start vertex of the rendezvous message being processed
 	match ref   // when the current event completes a rendezvous: the match time
@@ -89,7 +93,7 @@ func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
 	r.nicRCPU = make([]uint8, nn)
 	r.op = e.st
 	r.sd = make(map[int32]int32)
-	r.pred, r.predStart = s.pred, s.predStart
+	r.ops = s.Ops()
 	// Typical shapes: one vertex per op, 1.4 edges per op (stencil, all-to-all).
 	b.Grow(n+n/8, n+n/2)
 	return r
@@ -127,14 +131,13 @@ func (r *recorder) occupy(c int, v int32) {
 // implied reports whether CPU order already implies that an op on CPU
 // index cpu starts after predecessor q started (start) or completed.
 func (r *recorder) implied(q int32, start bool, cpu uint8) bool {
-	s := r.e.s
-	if s.ops[q].cpu != cpu {
+	if r.ops[q].CPU != cpu {
 		return false
 	}
-	switch s.ops[q].kind {
-	case OpSend:
+	switch r.ops[q].Kind {
+	case traceformat.OpSend:
 		return start || r.op[q].flg&flagRendezvous == 0
-	case OpRecv:
+	case traceformat.OpRecv:
 		return r.op[q].flg&flagPostVertex == 0 && (start || r.op[q].flg&flagMsgOwnCPU != 0)
 	}
 	return true
@@ -149,7 +152,7 @@ func (r *recorder) implied(q int32, start bool, cpu uint8) bool {
 func (r *recorder) meet(q, w int32, start bool, st *opState) {
 	var cpu uint8 // with one CPU index in the schedule, w's record need not be read
 	if r.e.ncpu > 1 {
-		cpu = r.e.s.ops[w].cpu
+		cpu = r.ops[w].CPU
 	}
 	if !r.implied(q, start, cpu) {
 		st.flg |= flagOwnDeps
@@ -162,8 +165,7 @@ func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
 	if r.op[op].flg&flagOwnDeps == 0 && !r.walkAll {
 		return // CPU order implies all of them
 	}
-	s := r.e.s
-	for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
+	for _, q := range r.e.s.Preds(int(op)) {
 		start := q < 0
 		if start {
 			q = -1 - q
@@ -171,16 +173,16 @@ func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
 		if r.implied(q, start, cpu) {
 			continue
 		}
-		switch s.ops[q].kind {
-		case OpCalc:
+		switch r.ops[q].Kind {
+		case traceformat.OpCalc:
 			r.edge(ref{v: r.op[q].v}, v, 0, 0)
-		case OpSend:
+		case traceformat.OpSend:
 			if !start && r.op[q].flg&flagRendezvous != 0 {
 				r.edge(ref{v: r.sd[q]}, v, 0, 0)
 			} else {
 				r.edge(ref{v: r.op[q].v}, v, 0, 0)
 			}
-		case OpRecv:
+		case traceformat.OpRecv:
 			r.edge(ref{v: r.op[q].aux}, v, 0, 0)
 			if !start {
 				r.edge(ref{v: r.op[q].v}, v, 0, 0)

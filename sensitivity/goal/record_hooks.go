@@ -1,25 +1,27 @@
 package goal
 
-import "github.com/emu-hpc/emu/sensitivity"
+import (
+	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/traceformat"
+)
 
 var latOne = sensitivity.LatTerm{Class: 0, Count: 1}
 
 // ready is called when op is queued. A recv is posted at its CPU's free
 // time at this moment, so its posting time is fixed here.
 func (r *recorder) ready(op int32) {
-	s := r.e.s
-	if s.ops[op].kind != OpRecv {
+	if r.ops[op].Kind != traceformat.OpRecv {
 		return
 	}
-	h := int(r.e.s.ops[op].rank)
-	c := h*r.e.ncpu + int(s.ops[op].cpu)
+	h := int(r.ops[op].Rank)
+	c := h*r.e.ncpu + int(r.ops[op].CPU)
 	// The posting needs its own vertex if its time is not the finish of the
 	// CPU's last occupation: a rendezvous raised the CPU's free time since,
 	// or a dependency is not implied by CPU order (meet).
 	external := len(r.cpuBumps[c]) > 0 || r.op[op].flg&flagOwnDeps != 0
 	if !external && r.walkAll {
-		for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
-			if !r.implied(max(q, -1-q), q < 0, s.ops[op].cpu) {
+		for _, q := range r.e.s.Preds(int(op)) {
+			if !r.implied(max(q, -1-q), q < 0, r.ops[op].CPU) {
 				external = true
 			}
 		}
@@ -30,55 +32,54 @@ func (r *recorder) ready(op int32) {
 	}
 	v := int32(r.b.Vertex(h, sensitivity.Recv, 0))
 	r.cpuIn(v, c, 0, 0)
-	r.depsIn(v, op, s.ops[op].cpu)
+	r.depsIn(v, op, r.ops[op].CPU)
 	r.op[op].aux = v
 	r.op[op].flg |= flagPostVertex
 }
 
 func (r *recorder) calc(op int32) {
-	s := r.e.s
-	h := int(r.e.s.ops[op].rank)
-	c := h*r.e.ncpu + int(s.ops[op].cpu)
-	v := int32(r.b.Vertex(h, sensitivity.Calc, sec(s.ops[op].size*1000)))
+	h := int(r.ops[op].Rank)
+	c := h*r.e.ncpu + int(r.ops[op].CPU)
+	v := int32(r.b.Vertex(h, sensitivity.Calc, sec(r.ops[op].Size*1000)))
 	r.cpuIn(v, c, 0, 0)
-	r.depsIn(v, op, s.ops[op].cpu)
+	r.depsIn(v, op, r.ops[op].CPU)
 	r.occupy(c, v)
 	r.op[op].v = v
 }
 
 func (r *recorder) send(op int32) {
-	e, s := r.e, r.e.s
-	h := int(e.s.ops[op].rank)
-	c := h*e.ncpu + int(s.ops[op].cpu)
-	n := h*e.nnic + int(s.ops[op].nic)
-	size := s.ops[op].size
+	e := r.e
+	h := int(r.ops[op].Rank)
+	c := h*e.ncpu + int(r.ops[op].CPU)
+	n := h*e.nnic + int(r.ops[op].NIC)
+	size := r.ops[op].Size
 	cost := e.sendCPU(size)
 	v := int32(r.b.Vertex(h, sensitivity.Send, sec(cost)))
 	r.cpuIn(v, c, 0, 0)
 	// NIC order: this start ≥ previous send's start + g + (s−1)G, implied
 	// by CPU order when that is no later than the previous send's finish.
-	if last := r.nicS[n]; last.v >= 0 && !(r.nicSCPU[n] == s.ops[op].cpu && last.rest <= 0) {
+	if last := r.nicS[n]; last.v >= 0 && !(r.nicSCPU[n] == r.ops[op].CPU && last.rest <= 0) {
 		r.edge(last, v, 0, 0)
 	}
 	for _, b := range r.nicSBumps[n] {
 		r.edge(b, v, 0, 0)
 	}
 	r.nicSBumps[n] = r.nicSBumps[n][:0]
-	r.depsIn(v, op, s.ops[op].cpu)
+	r.depsIn(v, op, r.ops[op].CPU)
 	r.occupy(c, v)
 	r.nicS[n] = ref{v: v, rest: e.sendNIC(size) - cost, bytes: max(size-1, 0)}
-	r.nicSCPU[n] = s.ops[op].cpu
+	r.nicSCPU[n] = r.ops[op].CPU
 	r.op[op].v = v
 }
 
 // message records the processing of sendOp's message at its destination.
 func (r *recorder) message(sendOp int32) {
-	e, s := r.e, r.e.s
-	h := int(s.ops[sendOp].peer)
-	ci := s.ops[sendOp].cpu
+	e := r.e
+	h := int(r.ops[sendOp].Peer)
+	ci := r.ops[sendOp].CPU
 	c := h*e.ncpu + int(ci)
-	n := h*e.nnic + int(s.ops[sendOp].nic)
-	size := s.ops[sendOp].size
+	n := h*e.nnic + int(r.ops[sendOp].NIC)
+	size := r.ops[sendOp].Size
 	extra, isG := e.recvCPUExtra(size)
 	bx := int64(0)
 	if isG {
@@ -132,9 +133,8 @@ func (r *recorder) matchArrived(recvOp, sendOp int32) {
 }
 
 func (r *recorder) matched(recvOp, sendOp int32) {
-	s := r.e.s
 	r.op[recvOp].v = r.op[sendOp].aux
-	if r.e.ncpu == 1 || s.ops[sendOp].cpu == s.ops[recvOp].cpu {
+	if r.e.ncpu == 1 || r.ops[sendOp].CPU == r.ops[recvOp].CPU {
 		r.op[recvOp].flg |= flagMsgOwnCPU
 	}
 }
@@ -142,7 +142,7 @@ func (r *recorder) matched(recvOp, sendOp int32) {
 // rendezvous completes sendOp at the match time r.match, which also bounds
 // the next use of the sender's CPU c and NIC n.
 func (r *recorder) rendezvous(sendOp int32, c, n int) {
-	src := int(r.e.s.ops[sendOp].rank)
+	src := int(r.ops[sendOp].Rank)
 	v := int32(r.b.Vertex(src, sensitivity.Send, 0))
 	r.edge(ref{v: r.op[sendOp].v}, v, 0, 0)
 	r.edge(r.match, v, 0, 0)

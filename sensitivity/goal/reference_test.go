@@ -3,6 +3,7 @@ package goal
 import (
 	"bytes"
 	"fmt"
+	"github.com/emu-hpc/emu/traceformat"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // (LogGOPSim's linear lists and retries), and requires identical results:
 // the same per-rank times to the picosecond and the same event count.
 func TestFastEqualsReference(t *testing.T) {
-	same := func(name string, s *Schedule, p Params) {
+	same := func(name string, s *traceformat.Schedule, p Params) {
 		fast, err1 := replay(s, p, nil, false)
 		ref, err2 := replay(s, p, nil, true)
 		if (err1 == nil) != (err2 == nil) {
@@ -32,7 +33,7 @@ func TestFastEqualsReference(t *testing.T) {
 			same(name, parsePeer(t, name), peerParams(runs[0]))
 		}
 	}
-	s, err := Parse(bytes.NewReader(linearAlltoall(64, 1024)), "a2a64")
+	s, err := traceformat.Parse(bytes.NewReader(linearAlltoall(64, 1024)), "a2a64")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestFastEqualsReference(t *testing.T) {
 			src = strings.ReplaceAll(src, " tag 3 ", " tag -1 ")
 			wild++
 		}
-		s, err := Parse(strings.NewReader(src), "random.goal")
+		s, err := traceformat.Parse(strings.NewReader(src), "random.goal")
 		if err != nil {
 			t.Fatal(err)
 		}

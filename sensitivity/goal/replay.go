@@ -2,6 +2,7 @@ package goal
 
 import (
 	"fmt"
+	"github.com/emu-hpc/emu/traceformat"
 	"math"
 
 	"github.com/emu-hpc/emu/sensitivity"
@@ -47,11 +48,11 @@ const maxMessagePs = 1e13 // 10 s
 
 // checkScale refuses parameters that would make one message of the
 // schedule take longer than maxMessagePs.
-func checkScale(s *Schedule, p Params) error {
+func checkScale(s *traceformat.Schedule, p Params) error {
 	var largest int64
-	for i := range s.ops {
-		if s.ops[i].kind != OpCalc {
-			largest = max(largest, s.ops[i].size)
+	for _, op := range s.Ops() {
+		if op.Kind != traceformat.OpCalc {
+			largest = max(largest, op.Size)
 		}
 	}
 	perByte := max(float64(ps(p.G)), float64(ps(p.OPerByte)))
@@ -79,7 +80,7 @@ type Result struct {
 
 // Replay runs the schedule under LogGOPSim's semantics and returns the
 // runtime. It fails if messages or receives are left unmatched.
-func Replay(s *Schedule, p Params) (*Result, error) {
+func Replay(s *traceformat.Schedule, p Params) (*Result, error) {
 	return replay(s, p, nil, false)
 }
 
@@ -89,7 +90,7 @@ func Replay(s *Schedule, p Params) (*Result, error) {
 // dependencies, the messages (one class-0 latency term each) and each
 // rank's actual order on its CPUs and NICs (recorder.go explains the
 // rules). b must have been made with NewBuilder(s.NumRanks()).
-func ReplayGraph(s *Schedule, p Params, b *sensitivity.Builder) (*Result, error) {
+func ReplayGraph(s *traceformat.Schedule, p Params, b *sensitivity.Builder) (*Result, error) {
 	if b == nil {
 		return nil, fmt.Errorf("goal: ReplayGraph of %s: nil Builder", s.Name)
 	}
@@ -99,7 +100,7 @@ func ReplayGraph(s *Schedule, p Params, b *sensitivity.Builder) (*Result, error)
 // replay runs the engine; reference selects LogGOPSim's own data
 // structures (linear matching lists, retries through the event queue) as
 // a plain reference for tests and benchmarks.
-func replay(s *Schedule, p Params, b *sensitivity.Builder, reference bool) (*Result, error) {
+func replay(s *traceformat.Schedule, p Params, b *sensitivity.Builder, reference bool) (*Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}

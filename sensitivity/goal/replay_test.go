@@ -1,6 +1,7 @@
 package goal
 
 import (
+	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -24,7 +25,7 @@ const exampleTolerance = 1e-6
 // that is not 0. It returns the ranks' finishing times in ns.
 func replayText(t *testing.T, src string, p Params, graphT float64) []float64 {
 	t.Helper()
-	s, err := Parse(strings.NewReader(src), t.Name()+".goal")
+	s, err := traceformat.Parse(strings.NewReader(src), t.Name()+".goal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ const latePosting = "num_ranks 3\nrank 0 {\nsend 1b to 1\n}\n" +
 // TestReplayUnmatched checks that a receive nobody sends to is an error
 // naming the rank and the (source, tag), as LogGOPSim reports it.
 func TestReplayUnmatched(t *testing.T) {
-	s, err := Parse(strings.NewReader("num_ranks 2\nrank 0 {\n}\nrank 1 {\nrecv 8b from 0 tag 4\n}\n"), "lonely.goal")
+	s, err := traceformat.Parse(strings.NewReader("num_ranks 2\nrank 0 {\n}\nrank 1 {\nrecv 8b from 0 tag 4\n}\n"), "lonely.goal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestReplayUnmatched(t *testing.T) {
 
 // TestReplayParams rejects negative and absurd parameters.
 func TestReplayParams(t *testing.T) {
-	s, _ := Parse(strings.NewReader("num_ranks 1\nrank 0 {\ncalc 1\n}\n"), "p.goal")
+	s, _ := traceformat.Parse(strings.NewReader("num_ranks 1\nrank 0 {\ncalc 1\n}\n"), "p.goal")
 	for _, p := range []Params{{L: -1}, {O: math.NaN()}, {G: math.Inf(1)}, {S: -1}, {Gap: 1e9}} {
 		if _, err := Replay(s, p); err == nil {
 			t.Errorf("Replay accepted %+v", p)
@@ -175,7 +176,7 @@ func TestReplayParams(t *testing.T) {
 func TestRendezvousSizeMismatch(t *testing.T) {
 	const src = "num_ranks 2\nrank 0 {\nl1: send 100001b to 1\nl2: calc 10\nl2 requires l1\n}\n" +
 		"rank 1 {\nl1: calc 50000\nl2: recv 8b from 0\nl2 requires l1\n}\n"
-	s, err := Parse(strings.NewReader(src), "mismatch.goal")
+	s, err := traceformat.Parse(strings.NewReader(src), "mismatch.goal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestRendezvousSizeMismatch(t *testing.T) {
 // TestReplayScale refuses a per-byte cost that would make the schedule's
 // largest message overflow the replay's integer time.
 func TestReplayScale(t *testing.T) {
-	s, _ := Parse(strings.NewReader("num_ranks 2\nrank 0 {\nsend 4000000000b to 1\n}\nrank 1 {\nrecv 4000000000b from 0\n}\n"), "big.goal")
+	s, _ := traceformat.Parse(strings.NewReader("num_ranks 2\nrank 0 {\nsend 4000000000b to 1\n}\nrank 1 {\nrecv 4000000000b from 0\n}\n"), "big.goal")
 	if _, err := Replay(s, Params{G: 1e-6}); err == nil || !strings.Contains(err.Error(), "4000000000-byte message") {
 		t.Fatalf("err = %v", err)
 	}
@@ -200,7 +201,7 @@ func TestReplayScale(t *testing.T) {
 	}
 }
 
-// FuzzReplay replays whatever Parse accepts: no panic, and when the
+// FuzzReplay replays whatever traceformat.Parse accepts: no panic, and when the
 // replay completes on one CPU per rank, the graph's longest path is the
 // replay's runtime.
 func FuzzReplay(f *testing.F) {
@@ -211,7 +212,7 @@ func FuzzReplay(f *testing.F) {
 	f.Add(threeSends, uint16(2500), uint16(1500))
 	f.Add(latePosting, uint16(0), uint16(0))
 	f.Fuzz(func(t *testing.T, src string, L, o uint16) {
-		s, err := Parse(strings.NewReader(src), "fuzz.goal")
+		s, err := traceformat.Parse(strings.NewReader(src), "fuzz.goal")
 		if err != nil || s.NumOps() > 5000 {
 			return
 		}

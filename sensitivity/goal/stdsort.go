@@ -1,5 +1,7 @@
 package goal
 
+import "github.com/emu-hpc/emu/traceformat"
+
 // LogGOPSim sorts each batch of newly ready ops by type with std::sort,
 // which is not stable: past 16 elements libstdc++'s introsort reorders
 // equal types, and that order decides which receive is posted first and
@@ -14,11 +16,11 @@ const stdSortThreshold = 16
 
 // stdSortByKind sorts ops by kind the way libstdc++'s std::sort does with
 // the comparator kind(x) < kind(y).
-func stdSortByKind(ops []int32, recs []opRec) {
+func stdSortByKind(ops []int32, recs []traceformat.OpRec) {
 	if len(ops) < 2 {
 		return
 	}
-	less := func(a, b int32) bool { return recs[a].kind < recs[b].kind }
+	less := func(a, b int32) bool { return recs[a].Kind < recs[b].Kind }
 	introsortLoop(ops, 0, len(ops), 2*floorLog2(len(ops)), less)
 	finalInsertionSort(ops, 0, len(ops), less)
 }

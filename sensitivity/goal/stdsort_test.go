@@ -2,6 +2,7 @@ package goal
 
 import (
 	"bufio"
+	"github.com/emu-hpc/emu/traceformat"
 	"os"
 	"strconv"
 	"strings"
@@ -21,7 +22,7 @@ func TestStdSortMatchesLibstdcxx(t *testing.T) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var kinds []opRec
+	var kinds []traceformat.OpRec
 	cases, scrambled := 0, 0
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
@@ -30,7 +31,7 @@ func TestStdSortMatchesLibstdcxx(t *testing.T) {
 			kinds = kinds[:0]
 			for _, s := range fields[1:] {
 				v, _ := strconv.Atoi(s)
-				kinds = append(kinds, opRec{kind: OpKind(v)})
+				kinds = append(kinds, traceformat.OpRec{Kind: traceformat.OpKind(v)})
 			}
 		case "out":
 			ops := make([]int32, len(kinds))
@@ -44,7 +45,7 @@ func TestStdSortMatchesLibstdcxx(t *testing.T) {
 				if int(ops[i]) != want {
 					t.Fatalf("case %d (n=%d): position %d has id %d, g++ has %d", cases, len(kinds), i, ops[i], want)
 				}
-				if i > 0 && kinds[ops[i]].kind == kinds[ops[i-1]].kind && ops[i] < ops[i-1] {
+				if i > 0 && kinds[ops[i]].Kind == kinds[ops[i-1]].Kind && ops[i] < ops[i-1] {
 					stable = false
 				}
 			}

@@ -1,4 +1,4 @@
-package goal
+package traceformat
 
 import (
 	"bytes"
@@ -82,13 +82,13 @@ func TestParseFields(t *testing.T) {
 	if r := s.IRequires(3); len(r) != 1 || r[0] != 4 {
 		t.Errorf("start-successors of op 3 = %v, want [4]", r)
 	}
-	if s.numPred(2) != 1 || s.numPred(4) != 1 || s.numPred(0) != 0 {
-		t.Errorf("dependencies of ops 0, 2, 4 = %d, %d, %d, want 0, 1, 1", s.numPred(0), s.numPred(2), s.numPred(4))
+	if s.NumPreds(2) != 1 || s.NumPreds(4) != 1 || s.NumPreds(0) != 0 {
+		t.Errorf("dependencies of ops 0, 2, 4 = %d, %d, %d, want 0, 1, 1", s.NumPreds(0), s.NumPreds(2), s.NumPreds(4))
 	}
-	if p := s.preds(2); len(p) != 1 || p[0] != 0 {
+	if p := s.Preds(2); len(p) != 1 || p[0] != 0 {
 		t.Errorf("predecessors of op 2 = %v, want [0]", p)
 	}
-	if p := s.preds(4); len(p) != 1 || p[0] != -1-3 {
+	if p := s.Preds(4); len(p) != 1 || p[0] != -1-3 {
 		t.Errorf("predecessors of op 4 = %v, want [-4] (irequires op 3)", p)
 	}
 	if first, end := s.RankOps(1); first != 3 || end != 5 {
@@ -100,7 +100,7 @@ func TestParseFields(t *testing.T) {
 // counts that LogGOPSim's txt2bin reported for them (results.csv columns
 // goal_ops and messages).
 func TestParsePeers(t *testing.T) {
-	rows := loadPeerResults(t)
+	rows := loadPeerCounts(t)
 	for _, name := range peerSchedules(t) {
 		t.Run(name, func(t *testing.T) {
 			s := parsePeer(t, name)
@@ -108,9 +108,9 @@ func TestParsePeers(t *testing.T) {
 			if !ok {
 				t.Skipf("%s has no row in results.csv", name)
 			}
-			if s.NumOps() != row[0].goalOps || s.NumMessages() != row[0].messages || s.NumRanks() != row[0].ranks {
+			if s.NumOps() != row.goalOps || s.NumMessages() != row.messages || s.NumRanks() != row.ranks {
 				t.Errorf("ops %d msgs %d ranks %d; LogGOPSim: %d, %d, %d",
-					s.NumOps(), s.NumMessages(), s.NumRanks(), row[0].goalOps, row[0].messages, row[0].ranks)
+					s.NumOps(), s.NumMessages(), s.NumRanks(), row.goalOps, row.messages, row.ranks)
 			}
 		})
 	}
@@ -144,8 +144,8 @@ func FuzzParse(f *testing.F) {
 		deps := 0
 		for v := 0; v < s.NumOps(); v++ {
 			r := s.rankOf(int32(v))
-			if r != int(s.ops[v].rank) {
-				t.Fatalf("op %d: rank %d in its record, %d by its block", v, s.ops[v].rank, r)
+			if r != int(s.ops[v].Rank) {
+				t.Fatalf("op %d: rank %d in its record, %d by its block", v, s.ops[v].Rank, r)
 			}
 			for _, list := range [2][]int32{s.Requires(v), s.IRequires(v)} {
 				for _, w := range list {
@@ -169,9 +169,9 @@ func FuzzParse(f *testing.F) {
 		}
 		total := 0
 		for v := range want {
-			total += int(s.numPred(v))
-			if !slices.Equal(s.preds(v), want[v]) {
-				t.Fatalf("predecessors of op %d = %v, want %v", v, s.preds(v), want[v])
+			total += int(s.NumPreds(v))
+			if !slices.Equal(s.Preds(v), want[v]) {
+				t.Fatalf("predecessors of op %d = %v, want %v", v, s.Preds(v), want[v])
 			}
 		}
 		if total != deps {

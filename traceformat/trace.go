@@ -1,4 +1,4 @@
-package replay
+package traceformat
 
 import (
 	"bytes"
@@ -6,33 +6,31 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-
-	"github.com/emu-hpc/emu/sensitivity/goal"
 )
 
 // Trace is a loaded trace, ready to Run: a GOAL schedule or a TI trace.
 type Trace struct {
 	Name   string // the file it came from (the index file for a TI trace in one file per rank)
 	Format Format
-	goal   *goal.Schedule
-	ti     *tiTrace
+	GOAL   *Schedule
+	TI     *TI
 }
 
 // Ranks is the number of ranks the trace was recorded for.
 func (t *Trace) Ranks() int {
-	if t.goal != nil {
-		return t.goal.NumRanks()
+	if t.GOAL != nil {
+		return t.GOAL.NumRanks()
 	}
-	return t.ti.ranks()
+	return t.TI.Ranks()
 }
 
 // Events is the number of operations the trace holds: GOAL ops, or TI
 // actions other than init, finalize and the ignored ones.
 func (t *Trace) Events() int {
-	if t.goal != nil {
-		return t.goal.NumOps()
+	if t.GOAL != nil {
+		return t.GOAL.NumOps()
 	}
-	return t.ti.n
+	return t.TI.n
 }
 
 // headBytes is how much of a file Guess reads.
@@ -62,14 +60,11 @@ func Load(path string, f Format) (*Trace, error) {
 		f = Guess(path, head)
 	}
 	if f == FormatGOAL {
-		s, err := goal.Parse(fh, path) // *os.File: the parser sizes its arrays from the file's length
+		s, err := Parse(fh, path) // *os.File: the parser sizes its arrays from the file's length
 		if err != nil {
 			return nil, err
 		}
-		if err := checkGOAL(s); err != nil {
-			return nil, err
-		}
-		return &Trace{Name: path, Format: FormatGOAL, goal: s}, nil
+		return &Trace{Name: path, Format: FormatGOAL, GOAL: s}, nil
 	}
 	if isIndex(head) {
 		data, err := io.ReadAll(fh)
@@ -86,7 +81,7 @@ func Load(path string, f Format) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Trace{Name: path, Format: FormatTI, ti: ti}, nil
+	return &Trace{Name: path, Format: FormatTI, TI: ti}, nil
 }
 
 // ParseTI reads a TI trace in one file (every rank's lines, each
@@ -96,7 +91,7 @@ func ParseTI(r io.Reader, name string) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Trace{Name: name, Format: FormatTI, ti: ti}, nil
+	return &Trace{Name: name, Format: FormatTI, TI: ti}, nil
 }
 
 // isIndex tells a TI index file from a trace by its first line: a single
@@ -135,7 +130,7 @@ func loadTIFiles(index string, files []string) (*Trace, error) {
 	if len(files) > maxRanks {
 		return nil, fmt.Errorf("%s: %d trace files, more than %d ranks", index, len(files), maxRanks)
 	}
-	ti := &tiTrace{files: make([]string, len(files)), rank: make([]rankTrace, len(files))}
+	ti := &TI{files: make([]string, len(files)), rank: make([]rankTrace, len(files))}
 	for r := range ti.rank {
 		ti.rank[r].dtype = 1
 	}
@@ -159,5 +154,5 @@ func loadTIFiles(index string, files []string) (*Trace, error) {
 	if err := ti.finish(len(files)); err != nil {
 		return nil, err
 	}
-	return &Trace{Name: index, Format: FormatTI, ti: ti}, nil
+	return &Trace{Name: index, Format: FormatTI, TI: ti}, nil
 }

@@ -1,4 +1,4 @@
-package replay
+package traceformat
 
 import (
 	"bufio"
@@ -8,8 +8,8 @@ import (
 )
 
 // parseTI reads a one-file TI trace.
-func parseTI(r io.Reader, name string) (*tiTrace, error) {
-	t := &tiTrace{files: []string{name}}
+func parseTI(r io.Reader, name string) (*TI, error) {
+	t := &TI{files: []string{name}}
 	if err := t.parse(r, name, -1, 0); err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func parseTI(r io.Reader, name string) (*tiTrace, error) {
 // (whose lines belong to it whatever rank they start with), or -1 for a
 // one-file trace; n is the number of ranks when known (per-rank files),
 // else 0.
-func (t *tiTrace) parse(r io.Reader, name string, only, n int) error {
+func (t *TI) parse(r io.Reader, name string, only, n int) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	var fields [][]byte
@@ -70,7 +70,7 @@ func splitFields(dst [][]byte, line []byte) [][]byte {
 
 // tiParser parses one line at a time.
 type tiParser struct {
-	t    *tiTrace
+	t    *TI
 	name string
 	line int32
 	low  [32]byte // the lower-cased action name
@@ -122,10 +122,10 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 	}
 	st.lastLine = p.line
 	args := f[2:]
-	a := action{kind: k, line: p.line}
+	a := TIAction{Kind: k, Line: p.line}
 	var err error
 	switch k {
-	case kInit:
+	case tiInit:
 		if err = p.nargs(args, 0, 1); err == nil {
 			st.init = true
 			if len(args) == 1 {
@@ -133,59 +133,59 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 			}
 		}
 		return err
-	case kFinalize:
+	case tiFinalize:
 		st.finalized = true
 		return nil
-	case kIgnored:
+	case tiIgnored:
 		return nil
-	case kSend, kIsend, kRecv, kIrecv:
+	case TISend, TIIsend, TIRecv, TIIrecv:
 		err = p.p2p(&a, args, st.dtype)
-	case kSendrecv:
+	case TISendrecv:
 		err = p.sendrecv(&a, args, st.dtype)
-	case kWait, kTest:
+	case TIWait, TITest:
 		err = p.waitArgs(&a, args)
-	case kWaitall, kBarrier:
+	case TIWaitall, TIBarrier:
 		err = p.nargs(args, 0, 0)
-	case kBcast: // count [root [dt]]
+	case TIBcast: // count [root [dt]]
 		if err = p.nargs(args, 1, 2); err == nil {
-			a.peer, err = p.optRank(args, 1)
+			a.Peer, err = p.optRank(args, 1)
 		}
 		if err == nil {
-			a.a, err = p.size(args, 0, 2, st.dtype)
+			a.Bytes, err = p.size(args, 0, 2, st.dtype)
 		}
-	case kReduce, kAllreduce, kScan, kExscan: // count flops [root [dt]] | count flops [dt]
+	case TIReduce, TIAllreduce, TIScan, TIExscan: // count flops [root [dt]] | count flops [dt]
 		opt, dt := 2, 3
-		if k != kReduce {
+		if k != TIReduce {
 			opt, dt = 1, 2
 		}
-		if err = p.nargs(args, 2, opt); err == nil && k == kReduce {
-			a.peer, err = p.optRank(args, 2)
+		if err = p.nargs(args, 2, opt); err == nil && k == TIReduce {
+			a.Peer, err = p.optRank(args, 2)
 		}
 		if err == nil {
-			a.a, err = p.size(args, 0, dt, st.dtype)
+			a.Bytes, err = p.size(args, 0, dt, st.dtype)
 		}
 		if err == nil {
-			a.flops, err = p.float(args[1], "flops")
+			a.Flops, err = p.float(args[1], "flops")
 		}
-	case kAlltoall, kAllgather, kGather, kScatter: // send recv [root] [dt1 [dt2]]
+	case TIAlltoall, TIAllgather, TIGather, TIScatter: // send recv [root] [dt1 [dt2]]
 		dt := 2
-		if k == kGather || k == kScatter {
+		if k == TIGather || k == TIScatter {
 			dt = 3
 		}
 		if err = p.nargs(args, 2, dt); err == nil && dt == 3 {
-			a.peer, err = p.optRank(args, 2)
+			a.Peer, err = p.optRank(args, 2)
 		}
 		if err == nil {
-			a.a, err = p.size(args, 0, dt, st.dtype)
+			a.Bytes, err = p.size(args, 0, dt, st.dtype)
 		}
 		if err == nil {
 			_, err = p.size(args, 1, dt+1, st.dtype) // checked, not kept
 		}
-	case kAlltoallv, kGatherv, kAllgatherv, kScatterv, kReducescatter:
+	case TIAlltoallv, TIGatherv, TIAllgatherv, TIScatterv, TIReducescatter:
 		err = p.rawArgs(&a, args, st.dtype)
-	case kCompute, kSleep:
+	case TICompute, TISleep:
 		if err = p.nargs(args, 1, 0); err == nil {
-			a.flops, err = p.float(args[0], k.String()+"'s amount")
+			a.Flops, err = p.float(args[0], k.String()+"'s amount")
 		}
 	}
 	if err != nil {

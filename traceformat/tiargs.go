@@ -1,4 +1,4 @@
-package replay
+package traceformat
 
 import (
 	"fmt"
@@ -19,11 +19,11 @@ func (p *tiParser) nargs(args [][]byte, min, opt int) error {
 }
 
 // p2p parses "partner tag count [datatype]".
-func (p *tiParser) p2p(a *action, args [][]byte, dtype int32) error {
+func (p *tiParser) p2p(a *TIAction, args [][]byte, dtype int32) error {
 	if err := p.nargs(args, 3, 1); err != nil {
-		return fmt.Errorf("%w (%s takes partner tag count [datatype])", err, a.kind)
+		return fmt.Errorf("%w (%s takes partner tag count [datatype])", err, a.Kind)
 	}
-	anyOK := a.kind == kRecv || a.kind == kIrecv
+	anyOK := a.Kind == TIRecv || a.Kind == TIIrecv
 	peer, err := p.rank(args[0], "partner")
 	if anyOK && isAnySource(args[0]) {
 		peer, err = anySource, nil
@@ -35,24 +35,24 @@ func (p *tiParser) p2p(a *action, args [][]byte, dtype int32) error {
 	if !ok || tag > math.MaxInt32 || tag < -1 || (tag == -1 && !anyOK) {
 		return p.errorf("tag %q: want an integer ≥ 0 (-1, any tag, on a receive)", clip(args[1]))
 	}
-	a.peer, a.tag = peer, int32(tag)
-	a.a, err = p.size(args, 2, 3, dtype)
+	a.Peer, a.Tag = peer, int32(tag)
+	a.Bytes, err = p.size(args, 2, 3, dtype)
 	return err
 }
 
 // sendrecv parses "sendcount dst recvcount src [dt1 [dt2]]" (tag 0, as SimGrid's).
-func (p *tiParser) sendrecv(a *action, args [][]byte, dtype int32) error {
+func (p *tiParser) sendrecv(a *TIAction, args [][]byte, dtype int32) error {
 	if err := p.nargs(args, 4, 2); err != nil {
 		return err
 	}
 	var err error
-	if a.peer, err = p.rank(args[1], "destination"); err != nil {
+	if a.Peer, err = p.rank(args[1], "destination"); err != nil {
 		return err
 	}
-	if a.peer2, err = p.rank(args[3], "source"); err != nil {
+	if a.Peer2, err = p.rank(args[3], "source"); err != nil {
 		return err
 	}
-	if a.a, err = p.size(args, 0, 4, dtype); err != nil {
+	if a.Bytes, err = p.size(args, 0, 4, dtype); err != nil {
 		return err
 	}
 	_, err = p.size(args, 2, 5, dtype) // checked, not kept
@@ -60,40 +60,40 @@ func (p *tiParser) sendrecv(a *action, args [][]byte, dtype int32) error {
 }
 
 // waitArgs parses "src dst tag".
-func (p *tiParser) waitArgs(a *action, args [][]byte) error {
+func (p *tiParser) waitArgs(a *TIAction, args [][]byte) error {
 	if err := p.nargs(args, 3, 0); err != nil {
-		return fmt.Errorf("%w (%s takes src dst tag)", err, a.kind)
+		return fmt.Errorf("%w (%s takes src dst tag)", err, a.Kind)
 	}
 	var err error
-	if a.peer, err = p.rank(args[0], "source"); isAnySource(args[0]) {
-		a.peer, err = anySource, nil
+	if a.Peer, err = p.rank(args[0], "source"); isAnySource(args[0]) {
+		a.Peer, err = anySource, nil
 	}
 	if err != nil {
 		return err
 	}
-	if a.peer2, err = p.rank(args[1], "destination"); err != nil {
+	if a.Peer2, err = p.rank(args[1], "destination"); err != nil {
 		return err
 	}
 	tag, ok := parseInt(args[2])
 	if !ok || tag < -1 || tag > math.MaxInt32 {
 		return p.errorf("tag %q: want an integer ≥ -1", clip(args[2]))
 	}
-	a.tag = int32(tag)
+	a.Tag = int32(tag)
 	return nil
 }
 
 // rawArgs keeps a v-collective's numbers for finish, which knows the
 // number of ranks they are laid out by.
-func (p *tiParser) rawArgs(a *action, args [][]byte, dtype int32) error {
+func (p *tiParser) rawArgs(a *TIAction, args [][]byte, dtype int32) error {
 	t := p.t
 	if len(args) > math.MaxInt32 {
-		return p.errorf("%s: %d arguments", a.kind, len(args))
+		return p.errorf("%s: %d arguments", a.Kind, len(args))
 	}
-	a.a, a.peer2, a.tag = int64(len(t.args)), int32(len(args)), dtype
+	a.Bytes, a.Peer2, a.Tag = int64(len(t.args)), int32(len(args)), dtype
 	for _, s := range args {
-		v, err := p.float(s, a.kind.String()+"'s argument")
+		v, err := p.float(s, a.Kind.String()+"'s argument")
 		if err != nil {
-			t.args = t.args[:a.a]
+			t.args = t.args[:a.Bytes]
 			return err
 		}
 		t.args = append(t.args, v)
@@ -202,12 +202,4 @@ func parseInt(b []byte) (int64, bool) {
 		v = -v
 	}
 	return v, true
-}
-
-// clip shortens a piece of input for an error message.
-func clip(b []byte) string {
-	if len(b) > 24 {
-		return string(b[:24]) + "…"
-	}
-	return string(b)
 }

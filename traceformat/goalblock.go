@@ -1,4 +1,4 @@
-package goal
+package traceformat
 
 // A dependency never leaves its rank block, so the successor and
 // predecessor lists of a block's ops are built when the block closes, from

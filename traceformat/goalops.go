@@ -1,4 +1,4 @@
-package goal
+package traceformat
 
 import (
 	"fmt"
@@ -141,8 +141,8 @@ func (p *parser) clauses(label []byte, num int, k OpKind, peer, tag, size int64,
 		}
 	}
 	s := p.s
-	s.ops = append(s.ops, opRec{kind: k, cpu: uint8(cpu), nic: uint8(nic), rank: int32(p.curRank),
-		peer: int32(peer), tag: int32(uint32(tag)), size: size})
+	s.ops = append(s.ops, OpRec{Kind: k, CPU: uint8(cpu), NIC: uint8(nic), Rank: int32(p.curRank),
+		Peer: int32(peer), Tag: int32(uint32(tag)), Size: size})
 	s.line = append(s.line, p.line)
 	s.maxCPU = max(s.maxCPU, uint8(cpu))
 	s.maxNIC = max(s.maxNIC, uint8(nic))
@@ -210,7 +210,7 @@ func (p *parser) checkAcyclic() error {
 	n := len(s.ops)
 	indeg := make([]int32, n)
 	for i := range indeg {
-		indeg[i] = s.numPred(i)
+		indeg[i] = s.NumPreds(i)
 	}
 	stack := make([]int32, 0, 1024)
 	for i := range indeg {
@@ -275,7 +275,7 @@ func (p *parser) cycleError(indeg []int32) error {
 		lines += fmt.Sprintf(" %d", s.line[path[i]])
 	}
 	return fmt.Errorf("%s:%d: dependency cycle in rank %d through the ops on lines%s",
-		p.name, s.line[path[len(path)-1]], s.ops[path[0]].rank, lines)
+		p.name, s.line[path[len(path)-1]], s.ops[path[0]].Rank, lines)
 }
 
 // numberedLabel parses the two statements Schedgen writes on nearly every

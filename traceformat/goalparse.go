@@ -1,4 +1,4 @@
-package goal
+package traceformat
 
 import (
 	"bytes"
@@ -59,7 +59,7 @@ func (p *parser) reserve(r io.Reader) {
 	}
 	ops := int(min(n/bytesPerOpReserve, maxOps))
 	deps := int(min(n/bytesPerDepReserve, maxDeps))
-	p.s.ops = make([]opRec, 0, ops)
+	p.s.ops = make([]OpRec, 0, ops)
 	p.s.line = make([]int32, 0, ops)
 	p.s.predStart = make([]int32, 0, ops+1)
 	p.s.succ = make([]int32, 0, deps)

@@ -1,4 +1,4 @@
-package goal
+package traceformat
 
 // labelTable maps a rank block's labels to op indices. Schedgen's labels
 // are l1, l2, … so "l<k>" (no leading zero) is looked up in a slice;

@@ -1,4 +1,4 @@
-package goal
+package traceformat
 
 import "math"
 
@@ -43,7 +43,7 @@ type Schedule struct {
 	// ops holds what the replay reads of each op in one 32-byte record:
 	// replaying an op then costs one cache miss instead of one per field
 	// (on the 11.5 M-event stencil, twice as fast as one array per field).
-	ops  []opRec
+	ops  []OpRec
 	line []int32 // source line of each op, for messages
 
 	// Successors: "A requires B" makes A a successor of B in succ;
@@ -61,17 +61,22 @@ type Schedule struct {
 	maxCPU, maxNIC uint8
 }
 
-// opRec is one op. Fields as in Op; succ and isucc index Schedule.succ
-// and Schedule.isucc.
-type opRec struct {
-	kind      OpKind
-	cpu, nic  uint8
-	rank      int32
-	peer, tag int32 // tag: the int32 bit pattern of txt2bin's uint32, so -1 is AnyTag
+// OpRec is one op in the compact form simulators read (Schedule.Ops).
+// Fields as in Op; succ and isucc index Schedule.succ and Schedule.isucc.
+type OpRec struct {
+	Kind      OpKind
+	CPU, NIC  uint8
+	Rank      int32
+	Peer, Tag int32 // tag: the int32 bit pattern of txt2bin's uint32, so -1 is AnyTag
 	succ      int32
 	isucc     int32
-	size      int64 // bytes, or ns for calc
+	Size      int64 // bytes, or ns for calc
 }
+
+// Ops returns every op's record, indexed by global op number. The slice
+// is the Schedule's own, to be read and not changed: simulators index it in
+// their inner loops (one 32-byte record per op, one cache miss).
+func (s *Schedule) Ops() []OpRec { return s.ops }
 
 // NumRanks is the num_ranks of the file.
 func (s *Schedule) NumRanks() int { return len(s.rankStart) - 1 }
@@ -100,8 +105,8 @@ type Op struct {
 func (s *Schedule) Op(i int) Op {
 	o := &s.ops[i]
 	return Op{
-		Kind: o.kind, Rank: int(o.rank), Peer: int(o.peer), Tag: int(o.tag),
-		Size: o.size, CPU: int(o.cpu), NIC: int(o.nic), Line: int(s.line[i]),
+		Kind: o.Kind, Rank: int(o.Rank), Peer: int(o.Peer), Tag: int(o.Tag),
+		Size: o.Size, CPU: int(o.CPU), NIC: int(o.NIC), Line: int(s.line[i]),
 	}
 }
 
@@ -123,17 +128,17 @@ func (s *Schedule) IRequires(i int) []int32 {
 	return s.isucc[s.ops[i].isucc:end]
 }
 
-// preds returns op i's predecessors (see Schedule.pred).
-func (s *Schedule) preds(i int) []int32 { return s.pred[s.predStart[i]:s.predStart[i+1]] }
+// Preds returns op i's predecessors (see Schedule.pred).
+func (s *Schedule) Preds(i int) []int32 { return s.pred[s.predStart[i]:s.predStart[i+1]] }
 
-// numPred is op i's number of dependencies, of both kinds.
-func (s *Schedule) numPred(i int) int32 { return s.predStart[i+1] - s.predStart[i] }
+// NumPreds is op i's number of dependencies, of both kinds.
+func (s *Schedule) NumPreds(i int) int32 { return s.predStart[i+1] - s.predStart[i] }
 
 // NumMessages is the number of send ops.
 func (s *Schedule) NumMessages() int {
 	n := 0
 	for i := range s.ops {
-		if s.ops[i].kind == OpSend {
+		if s.ops[i].Kind == OpSend {
 			n++
 		}
 	}
