@@ -226,7 +226,7 @@ func TestDefaultScenarioSizedToTrace(t *testing.T) {
 func TestReplayGraphGOAL(t *testing.T) {
 	for _, f := range []string{"stencil2d_8x8_it50.goal", "linear_alltoall_32.goal"} {
 		s := Default()
-		if err := s.UseReplay(filepath.Join("..", "sensitivity", "goal", "testdata", "loggopsim", "goal", f)); err != nil {
+		if err := s.UseReplay(filepath.Join("..", "loggops", "testdata", "loggopsim", "goal", f)); err != nil {
 			t.Fatal(err)
 		}
 		p, err := s.Validate()

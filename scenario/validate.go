@@ -13,9 +13,9 @@ import (
 	"github.com/emu-hpc/emu/apps/pingpong"
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/ranks"
-	"github.com/emu-hpc/emu/sensitivity/goal"
 	"github.com/emu-hpc/emu/traceformat"
 )
 
@@ -46,7 +46,7 @@ type Plan struct {
 	// SemanticsLogGOPS, LogGOPS holds the parameters read from the scenario
 	// (scenario/loggops.go) and no World is built.
 	Semantics replay.Semantics
-	LogGOPS   goal.Params
+	LogGOPS   loggops.Params
 
 	Congestor pingpong.CongestorConfig // app congestor
 

@@ -12,7 +12,7 @@ import (
 // peerDir holds LogGOPSim's results on the sample schedules
 // (shared/reference/goal-and-llamp.md §8, §9), vendored beside the engine
 // they check.
-const peerDir = "../sensitivity/goal/testdata/loggopsim" // vendored from shared/peers/loggopsim
+const peerDir = "../loggops/testdata/loggopsim" // vendored from shared/peers/loggopsim
 
 // peerCounts is what txt2bin reported of one schedule (results.csv).
 type peerCounts struct{ ranks, goalOps, messages int }

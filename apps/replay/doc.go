@@ -59,7 +59,7 @@
 // message matches at posting and moves as a flow while both CPUs work, and
 // the receive overhead is paid after the match; LogGOPSim pays the payload
 // on the receiving CPU and matches at processing. emu has one
-// implementation of those semantics, sensitivity/goal's engine (the one
+// implementation of those semantics, package loggops (the one
 // `emu analyze` checks against LogGOPSim), and RunLogGOPS runs it; a second
 // copy inside ranks would be a replica to keep in lockstep (STYLE.md
 // habit 16). The price: TI traces and the other applications have no
@@ -74,7 +74,7 @@
 //
 // # Imports
 //
-// ranks, traceformat for the traces, and sensitivity/goal for the loggops
-// semantics (deps_test.go allows exactly that package of sensitivity). No wall clock, no goroutine of
-// its own; file I/O only in Load.
+// ranks, traceformat for the traces, and loggops for the loggops
+// semantics; nothing of sensitivity (deps_test.go). No wall clock, no
+// goroutine of its own; file I/O only in Load.
 package replay

@@ -219,7 +219,7 @@ func (x *exec) lineOf(u ranks.Unmatched) (file string, line int, coll string) {
 }
 
 // IncompleteError reports a GOAL schedule that the loggops semantics could
-// not run to its end (goal.IncompleteError: receives or messages left
+// not run to its end (loggops.IncompleteError: receives or messages left
 // unmatched), or ran only in part (ops that never started): like a
 // DeadlockError, the schedule's fault.
 type IncompleteError struct{ Err error }

@@ -12,11 +12,11 @@ import (
 )
 
 // TestGOALFiles replays every GOAL schedule the LogGOPSim study made
-// (sensitivity/goal/testdata/loggopsim: Schedgen's collectives, a stencil, a
+// (loggops/testdata/loggopsim: Schedgen's collectives, a stencil, a
 // ResNet step, LLAMP's samples; up to 1,024 ranks) on a flat cluster, one
 // host per rank, under SMPI's model: each must complete, and twice the same.
 func TestGOALFiles(t *testing.T) {
-	files, err := filepath.Glob("../../sensitivity/goal/testdata/loggopsim/goal/*.goal")
+	files, err := filepath.Glob("../../loggops/testdata/loggopsim/goal/*.goal")
 	if err != nil || len(files) < 10 {
 		t.Fatalf("GOAL files: %v %v", files, err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
 	"github.com/emu-hpc/emu/traceformat"
@@ -142,9 +143,9 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 const defaultSpan = 10e-6
 
 // params checks the flags and turns them into analysis and replay parameters.
-func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
+func (f *analyzeFlags) params() (sensitivity.Params, loggops.Params, error) {
 	var p sensitivity.Params
-	var gp goal.Params
+	var gp loggops.Params
 	var err error
 	durations := []struct {
 		flag, text string
@@ -204,7 +205,7 @@ func parsePercents(flag, list string) ([]float64, error) {
 }
 
 // loadGraph reads a graph file, or parses and replays a .goal schedule.
-func loadGraph(path string, gp goal.Params) (*sensitivity.Graph, error) {
+func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, err // a missing input is the user's to fix: exit 2

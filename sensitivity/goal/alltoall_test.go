@@ -3,11 +3,13 @@ package goal
 import (
 	"bytes"
 	"fmt"
-	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // linearAlltoall writes Schedgen's linear_alltoall pattern (schedgen -p
@@ -44,7 +46,7 @@ func TestLinearAlltoall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Replay(s, Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535})
+	res, err := loggops.Replay(s, loggops.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package goal
 
 import (
 	"bytes"
-	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"os"
 	"os/exec"
@@ -10,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
 
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -41,7 +43,7 @@ func reportCPU(b *testing.B, start time.Duration) float64 {
 }
 
 // peerParams3us are the parameters of the peer runs at L = 3 µs.
-var peerParams3us = Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
+var peerParams3us = loggops.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
 
 // analyzeCurve builds the 11-point T(L) over 3..13 µs with all critical
 // latencies and the 1/2/5 % tolerances, from one graph.
@@ -106,7 +108,7 @@ func BenchmarkStencil64(b *testing.B) {
 	b.Run("replay", func(b *testing.B) {
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			res, err := Replay(s, peerParams3us)
+			res, err := loggops.Replay(s, peerParams3us)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -150,7 +152,7 @@ func BenchmarkLinearAlltoall512(b *testing.B) {
 	b.Run("replay", func(b *testing.B) {
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			res, err := Replay(s, peerParams3us)
+			res, err := loggops.Replay(s, peerParams3us)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
 	"github.com/emu-hpc/emu/traceformat"
@@ -29,7 +30,7 @@ l2 requires l1
 		fmt.Println(err)
 		return
 	}
-	p := goal.Params{L: 2500e-9, O: 1500e-9, Gap: 1000e-9, G: 6e-9, S: 65535}
+	p := loggops.Params{L: 2500e-9, O: 1500e-9, Gap: 1000e-9, G: 6e-9, S: 65535}
 	b := sensitivity.NewBuilder(s.NumRanks())
 	res, err := goal.ReplayGraph(s, p, b)
 	if err != nil {

@@ -1,10 +1,12 @@
 package goal
 
 import (
-	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
 
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -41,7 +43,7 @@ func TestGraphOrderFlip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := func(L float64) Params { p := loggopsimDefaults; p.L = L * 1e-9; return p }
+	at := func(L float64) loggops.Params { p := loggopsimDefaults; p.L = L * 1e-9; return p }
 	bFirst := func(L float64) float64 { return 27500 + 2*L }
 	aFirst := func(L float64) float64 { return 31000 + L }
 	graphAt := func(L0 float64) *sensitivity.Graph {
@@ -53,7 +55,7 @@ func TestGraphOrderFlip(t *testing.T) {
 	}
 	g1, g8 := graphAt(1000), graphAt(8000)
 	for L := 0.0; L <= 10000; L += 500 {
-		res, err := Replay(s, at(L))
+		res, err := loggops.Replay(s, at(L))
 		if err != nil {
 			t.Fatal(err)
 		}

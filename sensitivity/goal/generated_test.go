@@ -3,13 +3,14 @@ package goal
 import (
 	"bytes"
 	"fmt"
-	"github.com/emu-hpc/emu/traceformat"
 	"math"
 	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/emu-hpc/emu/traceformat"
 
 	"github.com/emu-hpc/emu/sensitivity"
 )

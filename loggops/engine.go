@@ -1,4 +1,4 @@
-package goal
+package loggops
 
 import "github.com/emu-hpc/emu/traceformat"
 
@@ -14,23 +14,25 @@ type event struct {
 	op int32
 }
 
-// opState is the replay's state of one op: its unmet dependencies, and
-// what the recorder keeps of it. They share one 16-byte record because an
-// op's last dependency is met shortly before it runs and is recorded: on
-// the 64×64 stencil, one cache miss per op instead of two.
-type opState struct {
+// OpState is the replay's state of one op: its unmet dependencies, and
+// three words that belong to the Hooks (a graph recorder keeps its
+// vertices there). They share one 16-byte record because an op's last
+// dependency is met shortly before it runs and is recorded: on the 64×64
+// stencil, one cache miss per op instead of two. The engine sets V and
+// Aux to -1 and Flags to 0, and never reads them.
+type OpState struct {
 	pending int32 // unmet dependencies
-	v       int32 // recorder: calc, send: its occupation; recv: the processing of its message
-	aux     int32 // recorder: recv: its posting vertex (or the vertex it equals), -1 for 0; send: its message's processing
-	flg     uint8 // recorder: flag* bits
+	V       int32
+	Aux     int32
+	Flags   uint8
 }
 
-// engine is the replay state: LogGOPSim's per-host "next free" times and
+// Engine is the replay state: LogGOPSim's per-host "next free" times and
 // queues, over integer picoseconds.
-type engine struct {
-	s   *traceformat.Schedule
-	ops []traceformat.OpRec // s.Ops()
-	rec *recorder           // nil unless a graph is recorded
+type Engine struct {
+	s     *traceformat.Schedule
+	ops   []traceformat.OpRec // s.Ops()
+	hooks Hooks               // nil: nobody listens
 
 	L, o, g, G, O int64 // ps, ps/byte for G and O
 	S             int64
@@ -39,7 +41,7 @@ type engine struct {
 	nexto        []int64   // per (rank, cpu): CPU free from
 	nextgs       []int64   // per (rank, nic): NIC free to send from
 	nextgr       []int64   // per (rank, nic): NIC free to receive from
-	st           []opState // per op: unmet dependencies, and the recorder's vertices
+	st           []OpState // per op: unmet dependencies, and the hooks' words
 	q            eventQueue
 	ts           int64 // next insertion number
 	msgs         int64
@@ -55,18 +57,18 @@ type engine struct {
 	reference bool // retry through the event queue instead of parking
 }
 
-func newEngine(s *traceformat.Schedule, p Params) *engine {
+func newEngine(s *traceformat.Schedule, p Params) *Engine {
 	n := s.NumRanks()
-	e := &engine{
+	e := &Engine{
 		s: s, ops: s.Ops(), L: ps(p.L), o: ps(p.O), g: ps(p.Gap), G: ps(p.G), O: ps(p.OPerByte), S: p.S,
 		ncpu: s.CPUs(), nnic: s.NICs(),
 	}
 	e.nexto = make([]int64, n*e.ncpu)
 	e.nextgs = make([]int64, n*e.nnic)
 	e.nextgr = make([]int64, n*e.nnic)
-	e.st = make([]opState, s.NumOps())
+	e.st = make([]OpState, s.NumOps())
 	for i := range e.st {
-		e.st[i] = opState{pending: s.NumPreds(i), v: -1, aux: -1}
+		e.st[i] = OpState{pending: s.NumPreds(i), V: -1, Aux: -1}
 	}
 	e.nops = int32(s.NumOps())
 	nres := n * (e.ncpu + 2*e.nnic)
@@ -81,14 +83,14 @@ func newEngine(s *traceformat.Schedule, p Params) *engine {
 
 // times of a message of size bytes, following LogGOPSim's unsigned
 // arithmetic: (size−1) wraps for size 0, which LogGOPSim turns into −1·G.
-func (e *engine) sendCPU(size int64) int64 { return e.o + (size-1)*e.O }
-func (e *engine) sendNIC(size int64) int64 { return e.g + (size-1)*e.G }
-func (e *engine) recvNIC(size int64) int64 { return e.g + (size-1)*e.G }
+func (e *Engine) SendCPU(size int64) int64 { return e.o + (size-1)*e.O }
+func (e *Engine) SendNIC(size int64) int64 { return e.g + (size-1)*e.G }
+func (e *Engine) RecvNIC(size int64) int64 { return e.g + (size-1)*e.G }
 
-// recvCPUExtra is max((s−1)·O, (s−1)·G) compared as unsigned 64-bit
+// RecvCPUExtra is max((s−1)·O, (s−1)·G) compared as unsigned 64-bit
 // numbers, as LogGOPSim does: for s = 0 a non-zero term wraps to a huge
 // value and wins, which subtracts G (or O) from the time.
-func (e *engine) recvCPUExtra(size int64) (extra int64, isG bool) {
+func (e *Engine) RecvCPUExtra(size int64) (extra int64, isG bool) {
 	a, b := (size-1)*e.O, (size-1)*e.G
 	if uint64(b) >= uint64(a) {
 		return b, true
@@ -97,7 +99,7 @@ func (e *engine) recvCPUExtra(size int64) (extra int64, isG bool) {
 }
 
 // run is LogGOPSim's main loop.
-func (e *engine) run() {
+func (e *Engine) run() {
 	s := e.s
 	// All root ops of every host at time 0, host by host, each host's roots
 	// (in offset order) sorted by type.
@@ -111,8 +113,8 @@ func (e *engine) run() {
 		}
 		stdSortByKind(e.ready, e.ops)
 		for _, op := range e.ready {
-			if e.rec != nil {
-				e.rec.ready(op)
+			if e.hooks != nil {
+				e.hooks.Queued(op)
 			}
 			e.push(event{t: 0, ts: e.ts, op: op})
 			e.ts++
@@ -132,7 +134,7 @@ func (e *engine) run() {
 	}
 }
 
-func (e *engine) dispatch(ev event) {
+func (e *Engine) dispatch(ev event) {
 	if ev.op < 0 {
 		e.message(ev)
 		return
@@ -147,7 +149,7 @@ func (e *engine) dispatch(ev event) {
 	}
 }
 
-func (e *engine) calc(ev event) {
+func (e *Engine) calc(ev event) {
 	op := ev.op
 	h := int(e.ops[op].Rank)
 	c := h*e.ncpu + int(e.ops[op].CPU)
@@ -156,14 +158,14 @@ func (e *engine) calc(ev event) {
 		return
 	}
 	e.nexto[c] = ev.t + e.ops[op].Size*1000 // calc durations are ns
-	if e.rec != nil {
-		e.rec.calc(op)
+	if e.hooks != nil {
+		e.hooks.Started(op)
 	}
 	e.started(op)
 	e.done(op)
 }
 
-func (e *engine) send(ev event) {
+func (e *Engine) send(ev event) {
 	op := ev.op
 	h := int(e.ops[op].Rank)
 	c := h*e.ncpu + int(e.ops[op].CPU)
@@ -178,10 +180,10 @@ func (e *engine) send(ev event) {
 	}
 	size := e.ops[op].Size
 	e.started(op)
-	e.nexto[c] = ev.t + e.sendCPU(size)
-	e.nextgs[n] = ev.t + e.sendNIC(size)
-	if e.rec != nil {
-		e.rec.send(op)
+	e.nexto[c] = ev.t + e.SendCPU(size)
+	e.nextgs[n] = ev.t + e.SendNIC(size)
+	if e.hooks != nil {
+		e.hooks.Started(op)
 	}
 	e.push(event{t: ev.t + e.o + e.L, ts: e.ts, op: -1 - op})
 	e.ts++
@@ -193,7 +195,7 @@ func (e *engine) send(ev event) {
 
 // recv posts a receive: it takes no CPU time, searches the unexpected
 // queue, and completes at once on a hit.
-func (e *engine) recv(ev event) {
+func (e *Engine) recv(ev event) {
 	op := ev.op
 	h := int(e.ops[op].Rank)
 	e.started(op)
@@ -202,8 +204,8 @@ func (e *engine) recv(ev event) {
 		e.rq.add(h, e.ops[op].Peer, e.ops[op].Tag, op)
 		return
 	}
-	if e.rec != nil {
-		e.rec.matchPosted(op, sendOp)
+	if e.hooks != nil {
+		e.hooks.Matched(op, sendOp, true)
 	}
 	if e.ops[op].Size > e.S { // LogGOPSim decides by the recv's own size here
 		src := int(e.ops[sendOp].Rank)
@@ -216,7 +218,7 @@ func (e *engine) recv(ev event) {
 // destination: once the CPU and NIC indices of the *send* are free there,
 // the receive overhead and the payload time are charged, whether or not a
 // receive is posted.
-func (e *engine) message(ev event) {
+func (e *Engine) message(ev event) {
 	sendOp := -1 - ev.op
 	h := int(e.ops[sendOp].Peer)
 	ci, ni := int(e.ops[sendOp].CPU), int(e.ops[sendOp].NIC)
@@ -230,20 +232,20 @@ func (e *engine) message(ev event) {
 		return
 	}
 	size := e.ops[sendOp].Size
-	extra, _ := e.recvCPUExtra(size)
+	extra, _ := e.RecvCPUExtra(size)
 	e.nexto[c] = ev.t + e.o + extra
-	e.nextgr[n] = ev.t + e.recvNIC(size)
+	e.nextgr[n] = ev.t + e.RecvNIC(size)
 	src := e.ops[sendOp].Rank
-	if e.rec != nil {
-		e.rec.message(sendOp)
+	if e.hooks != nil {
+		e.hooks.Arrived(sendOp)
 	}
 	recvOp, ok := e.rq.take(h, src, e.ops[sendOp].Tag)
 	if !ok {
 		e.uq.add(h, src, e.ops[sendOp].Tag, sendOp)
 		return
 	}
-	if e.rec != nil {
-		e.rec.matchArrived(recvOp, sendOp)
+	if e.hooks != nil {
+		e.hooks.Matched(recvOp, sendOp, false)
 	}
 	if size > e.S {
 		e.rendezvousDone(sendOp, int(src), ci, ni, ev.t)
@@ -254,10 +256,10 @@ func (e *engine) message(ev event) {
 // rendezvousDone completes a rendezvous send when its message is matched
 // at time t: the sender's CPU cpu and NIC nic may not be used before t
 // (LogGOPSim charges no latency for the handshake; see §5.5).
-func (e *engine) rendezvousDone(sendOp int32, src, cpu, nic int, t int64) {
+func (e *Engine) rendezvousDone(sendOp int32, src, cpu, nic int, t int64) {
 	c, n := src*e.ncpu+cpu, src*e.nnic+nic
-	if e.rec != nil {
-		e.rec.rendezvous(sendOp, c, n)
+	if e.hooks != nil {
+		e.hooks.Freed(sendOp, c, n)
 	}
 	e.nexto[c] = max(e.nexto[c], t)
 	e.nextgs[n] = max(e.nextgs[n], t)
@@ -266,22 +268,22 @@ func (e *engine) rendezvousDone(sendOp int32, src, cpu, nic int, t int64) {
 
 // started and done release the successors of op whose last dependency
 // this was, in the order of the dependency lines.
-func (e *engine) started(op int32) {
+func (e *Engine) started(op int32) {
 	e.meet(op, e.s.IRequires(int(op)), true)
 }
 
-func (e *engine) done(op int32) {
+func (e *Engine) done(op int32) {
 	e.meet(op, e.s.Requires(int(op)), false)
 }
 
 // meet counts off op's start (or completion) from the dependencies of its
-// successors ws. The recorder notes there, while each successor's state
+// successors ws. The hooks (a recorder) note there, while each successor's state
 // is at hand, whether CPU order implies the dependency.
-func (e *engine) meet(op int32, ws []int32, start bool) {
+func (e *Engine) meet(op int32, ws []int32, start bool) {
 	for _, w := range ws {
 		st := &e.st[w]
-		if e.rec != nil {
-			e.rec.meet(op, w, start, st)
+		if e.hooks != nil {
+			e.hooks.Met(op, w, start, st)
 		}
 		if st.pending--; st.pending == 0 {
 			e.ready = append(e.ready, w)
@@ -292,7 +294,7 @@ func (e *engine) meet(op int32, ws []int32, start bool) {
 // release queues the ops released by one event: host by host in
 // increasing order, each host's ops in release order sorted by type with
 // std::sort, each at its CPU's (and for a send its NIC's) next free time.
-func (e *engine) release() {
+func (e *Engine) release() {
 	ready := e.ready
 	h0 := e.ops[ready[0]].Rank
 	mixed := false
@@ -330,7 +332,7 @@ func (e *engine) release() {
 	e.ready = e.ready[:0]
 }
 
-func (e *engine) queueHost(ops []int32) {
+func (e *Engine) queueHost(ops []int32) {
 	stdSortByKind(ops, e.ops)
 	for _, op := range ops {
 		h := int(e.ops[op].Rank)
@@ -338,10 +340,18 @@ func (e *engine) queueHost(ops []int32) {
 		if e.ops[op].Kind == traceformat.OpSend {
 			t = max(t, e.nextgs[h*e.nnic+int(e.ops[op].NIC)])
 		}
-		if e.rec != nil {
-			e.rec.ready(op)
+		if e.hooks != nil {
+			e.hooks.Queued(op)
 		}
 		e.push(event{t: t, ts: e.ts, op: op})
 		e.ts++
 	}
+}
+
+// fill sets every element of s to v and returns s.
+func fill[T any](s []T, v T) []T {
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package goal
+package loggops
 
 import (
 	"fmt"
@@ -205,7 +205,7 @@ func (m *matchQueues) describe(h int, limit int) string {
 
 // leftovers reports receives or messages that were never matched, as
 // LogGOPSim does instead of printing times.
-func (e *engine) leftovers() error {
+func (e *Engine) leftovers() error {
 	var msgs []string
 	for h := range e.rq.size {
 		if n := e.rq.size[h]; n > 0 {

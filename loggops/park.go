@@ -1,4 +1,4 @@
-package goal
+package loggops
 
 // Parking: LogGOPSim puts an op (or message) whose CPU or NIC is busy back
 // into the event queue at the resource's free time, keeping its ts. When
@@ -20,12 +20,12 @@ package goal
 // the same free time) is dropped when it comes up.
 
 // Resources are numbered CPUs first, then send sides, then receive sides of NICs.
-func (e *engine) cpuRes(c int) int  { return c }
-func (e *engine) nicSRes(n int) int { return len(e.nexto) + n }
-func (e *engine) nicRRes(n int) int { return len(e.nexto) + len(e.nextgs) + n }
+func (e *Engine) cpuRes(c int) int  { return c }
+func (e *Engine) nicSRes(n int) int { return len(e.nexto) + n }
+func (e *Engine) nicRRes(n int) int { return len(e.nexto) + len(e.nextgs) + n }
 
 // free is resource r's next free time.
-func (e *engine) free(r int) int64 {
+func (e *Engine) free(r int) int64 {
 	switch {
 	case r < len(e.nexto):
 		return e.nexto[r]
@@ -36,7 +36,7 @@ func (e *engine) free(r int) int64 {
 }
 
 // park makes ev wait for resource r.
-func (e *engine) park(ev event, r int) {
+func (e *Engine) park(ev event, r int) {
 	if e.reference { // LogGOPSim: back into the queue at the free time
 		ev.t = e.free(r)
 		e.push(ev)
@@ -47,7 +47,7 @@ func (e *engine) park(ev event, r int) {
 }
 
 // cover makes sure resource r has a live token no later than (free, ts).
-func (e *engine) cover(r int, ts int64) {
+func (e *Engine) cover(r int, ts int64) {
 	f := e.free(r)
 	if e.tokTS[r] >= 0 && (e.tokT[r] < f || (e.tokT[r] == f && e.tokTS[r] <= ts)) {
 		return
@@ -57,7 +57,7 @@ func (e *engine) cover(r int, ts int64) {
 }
 
 // token handles a resource's token coming up.
-func (e *engine) token(ev event) {
+func (e *Engine) token(ev event) {
 	r := int(ev.op - e.nops)
 	if e.tokTS[r] != ev.ts || e.tokT[r] != ev.t {
 		return // superseded by a later token

@@ -1,4 +1,4 @@
-package goal
+package loggops
 
 // keyTable maps live (rank, source, tag) keys to list numbers: open
 // addressing with linear probing and backward-shift deletion (no

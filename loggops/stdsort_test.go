@@ -1,12 +1,13 @@
-package goal
+package loggops
 
 import (
 	"bufio"
-	"github.com/emu-hpc/emu/traceformat"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // TestStdSortMatchesLibstdcxx replays the inputs of testdata/stdsort.txt,

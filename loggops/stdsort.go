@@ -1,4 +1,4 @@
-package goal
+package loggops
 
 import "github.com/emu-hpc/emu/traceformat"
 

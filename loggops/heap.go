@@ -1,4 +1,4 @@
-package goal
+package loggops
 
 import "github.com/emu-hpc/emu/internal/heap"
 
@@ -45,8 +45,8 @@ func (q *eventQueue) init() {
 	q.lastB = -1
 }
 
-func (e *engine) push(ev event) { e.q.push(ev) }
-func (e *engine) pop() event    { return e.q.pop() }
+func (e *Engine) push(ev event) { e.q.push(ev) }
+func (e *Engine) pop() event    { return e.q.pop() }
 
 func (q *eventQueue) push(ev event) {
 	var b int32
