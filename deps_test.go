@@ -26,6 +26,10 @@ var allowed = map[string][]string{
 	"sensitivity": {"sensitivity", "traceformat", "loggops"},
 	"loggops":     {"traceformat", "internal/heap"},
 	"traceformat": {},
+	// observe watches a run through ranks' events; the typed values and
+	// user units it shares with scenario are package units'.
+	"observe":     {"ranks", "fluid", "kernels", "sensitivity", "units"},
+	"units":       {},
 	"calibration": {"kernels", "models", "internal"},
 	"tune":        {"internal"},
 	// apps/replay reads its traces with traceformat and runs its loggops

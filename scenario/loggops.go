@@ -7,6 +7,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/traceformat"
 )
 
@@ -163,7 +164,7 @@ func (p *Plan) runLogGOPS(opt RunOptions) (*Result, error) {
 		res.Kernels = opt.Kernels.Totals()
 	}
 	if opt.MPICalls {
-		res.MPICalls = NewMPICalls(p.Ranks).Totals()
+		res.MPICalls = observe.NewMPICalls(p.Ranks).Totals()
 	}
 	return res, nil
 }

@@ -143,7 +143,7 @@ func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 
 // MPIPart is seed 002's split of MPI time summed over the ranks for one
 // protocol or one MPI call (an emulated run's event-based split,
-// scenario.MPISplit). Times in s.
+// observe.MPISplit). Times in s.
 type MPIPart struct {
 	Name    string  `json:"name"`
 	Calls   int     `json:"calls,omitempty"` // per MPI call: how often the ranks made it

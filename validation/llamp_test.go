@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -140,7 +141,7 @@ func TestLLAMPInjection(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			text := fmt.Sprintf(injectionScenario, c.p*c.q, c.iprobe, c.n, c.p, c.q, c.bcast, c.depth)
-			pred, emul, l0 := injectionSweep(t, text, scenario.WireLatency, 1)
+			pred, emul, l0 := injectionSweep(t, text, observe.WireLatency, 1)
 			rr := rrmse(pred, emul)
 			atL0 := injectionL0
 			if c.iprobe == "0us" {
@@ -167,7 +168,7 @@ func TestLLAMPInjection(t *testing.T) {
 // number of links the recorder's ℓ stands for (1 in wire mode; the most common
 // route's links end to end), so ℓ = links × platform.link_latency and raising the
 // link latency by δ is raising ℓ by links·δ.
-func injectionSweep(t *testing.T, text string, mode scenario.LatencyMode, links int) (pred, emul []float64, l0 float64) {
+func injectionSweep(t *testing.T, text string, mode observe.LatencyMode, links int) (pred, emul []float64, l0 float64) {
 	t.Helper()
 	base := emulate(t, text, scenario.RunOptions{Graph: true, GraphLatency: mode})
 	l0 = base.GraphL
@@ -243,13 +244,13 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 		`topology = "flat"`, `topology = "fat-tree"`+"\nfat_tree = \"2;8,32;1,4;1,1\"", 1)
 	text = strings.Replace(text, "hosts = 256\n", "", 1)
 	cases := []struct {
-		mode     scenario.LatencyMode
+		mode     observe.LatencyMode
 		links    int     // links ℓ stands for
 		measured float64 // RRMSE when written, fraction
 		bound    float64 // fraction
 	}{
-		{scenario.WireLatency, 1, 0.00063, injectionRRMSE},
-		{scenario.EndToEndLatency, crossLeafLinks, 0.1408, 0.17},
+		{observe.WireLatency, 1, 0.00063, injectionRRMSE},
+		{observe.EndToEndLatency, crossLeafLinks, 0.1408, 0.17},
 	}
 	for _, c := range cases {
 		t.Run(c.mode.String(), func(t *testing.T) {
@@ -261,7 +262,7 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 					pred[i], emul[i], 100*(pred[i]-emul[i])/emul[i])
 			}
 			t.Logf("L0 = %g µs, RRMSE %.3f%% (measured when written %.2f%%)", l0*1e6, 100*rr, 100*c.measured)
-			if c.mode == scenario.WireLatency && math.Abs(pred[0]-emul[0]) > injectionL0*emul[0] {
+			if c.mode == observe.WireLatency && math.Abs(pred[0]-emul[0]) > injectionL0*emul[0] {
 				t.Errorf("graph at L0 %.9f s, run %.9f s", pred[0], emul[0])
 			}
 			if !(rr < c.bound) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/models"
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/units"
 )
 
 func init() { register(newFitCmd) }
@@ -165,11 +165,11 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if fl.latency == "" || fl.bandwidth == "" {
 		return errors.New("--network: --latency and --bandwidth of the measured route are required")
 	}
-	lat, err := scenario.ParseTime(fl.latency)
+	lat, err := units.ParseTime(fl.latency)
 	if err != nil {
 		return fmt.Errorf("--latency: %w", err)
 	}
-	bw, err := scenario.ParseBandwidth(fl.bandwidth)
+	bw, err := units.ParseBandwidth(fl.bandwidth)
 	if err != nil {
 		return fmt.Errorf("--bandwidth: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -232,10 +233,10 @@ draws link_classes.svg and link_hottest.svg.`,
 				return fmt.Errorf(`--graph, --trace, --plot and --links record ranks' run; replay.semantics = "loggops" has none`)
 			}
 			if jsonOut != "" {
-				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
-				opt.MPICalls = true                 // and per MPI call
+				opt.Kernels = &observe.KernelLog{} // per-kernel totals in the JSON
+				opt.MPICalls = true                // and per MPI call
 			}
-			if opt.GraphLatency, err = scenario.ParseLatencyMode(latencyMode); err != nil {
+			if opt.GraphLatency, err = observe.ParseLatencyMode(latencyMode); err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}
 			if graphOut != "" || linksOut != "" {
@@ -248,7 +249,7 @@ draws link_classes.svg and link_hottest.svg.`,
 					return fmt.Errorf("--record-pivots: %v", err)
 				}
 			}
-			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
+			if opt.TraceFrom, opt.TraceTo, err = observe.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
 			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir, links: linksOut})

@@ -1,4 +1,4 @@
-package scenario
+package observe_test
 
 import (
 	"fmt"
@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 func TestKernelLogSumsToComputeTime(t *testing.T) {
 	// Every second a rank computes is charged by one kernel call, so the
 	// per-kernel totals add up to the ranks' compute time (Breakdown), an
 	// independent bookkeeping of the same run.
-	s := Default()
+	s := scenario.Default()
 	if err := s.Set("hpl.n=512"); err != nil {
 		t.Fatal(err)
 	}
@@ -20,8 +22,8 @@ func TestKernelLogSumsToComputeTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &KernelLog{Shapes: true}
-	res, err := p.Run(RunOptions{Kernels: log, Breakdown: true})
+	log := &observe.KernelLog{Shapes: true}
+	res, err := p.Run(scenario.RunOptions{Kernels: log, Breakdown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestKernelLogSumsToComputeTime(t *testing.T) {
 // compact, K = 0.
 func TestKernelLogRecordsSwapSpans(t *testing.T) {
 	for _, grid := range []struct{ p, q int }{{1, 2}, {2, 1}} {
-		s := Default()
+		s := scenario.Default()
 		for _, kv := range []string{"hpl.n=600", "hpl.nb=32", fmt.Sprintf("hpl.grids=[%dx%d]", grid.p, grid.q)} {
 			if err := s.Set(kv); err != nil {
 				t.Fatal(err)
@@ -63,8 +65,8 @@ func TestKernelLogRecordsSwapSpans(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		log := &KernelLog{Shapes: true}
-		if _, err := p.Run(RunOptions{Kernels: log}); err != nil {
+		log := &observe.KernelLog{Shapes: true}
+		if _, err := p.Run(scenario.RunOptions{Kernels: log}); err != nil {
 			t.Fatal(err)
 		}
 		var laswp, uswp int

@@ -1,4 +1,4 @@
-package scenario
+package observe_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
 )
 
@@ -32,7 +33,7 @@ func TestBreakdownHandSolved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := NewBreakdown(2)
+	b := observe.NewBreakdown(2)
 	w.AddHook(b.Hook)
 	err = w.Run(func(r *ranks.Rank) {
 		if r.ID() == 0 {

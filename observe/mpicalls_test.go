@@ -1,10 +1,12 @@
-package scenario
+package observe_test
 
 import (
 	"math"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // TestMPICallsAccountForEveryRanksTime: HPL's own code costs no simulated
@@ -13,7 +15,7 @@ import (
 // bookkeepings, must add up to the ranks' finish times, and HPL's calls
 // must be there (its broadcasts poll with MPI_Iprobe).
 func TestMPICallsAccountForEveryRanksTime(t *testing.T) {
-	s := Default()
+	s := scenario.Default()
 	if err := s.Set("hpl.n=512"); err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func TestMPICallsAccountForEveryRanksTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	var finished float64
-	res, err := p.Run(RunOptions{Kernels: &KernelLog{}, MPICalls: true, Hooks: []ranks.Hook{func(ev *ranks.Event) {
+	res, err := p.Run(scenario.RunOptions{Kernels: &observe.KernelLog{}, MPICalls: true, Hooks: []ranks.Hook{func(ev *ranks.Event) {
 		if ev.Kind == ranks.Finished {
 			finished += ev.Time
 		}

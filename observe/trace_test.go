@@ -1,4 +1,4 @@
-package scenario
+package observe_test
 
 import (
 	"bytes"
@@ -6,7 +6,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // traceEvent is the subset of the trace-event format we write.
@@ -81,7 +83,7 @@ func TestTraceWriter(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	tw := NewTraceWriter(&buf, 4, 0, math.Inf(1))
+	tw := observe.NewTraceWriter(&buf, 4, 0, math.Inf(1))
 	end, _ := recordRun(t, 4, ring, tw.Hook)
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
@@ -110,7 +112,7 @@ func TestTraceWriter(t *testing.T) {
 
 	// A window keeps only what overlaps it.
 	buf.Reset()
-	tw = NewTraceWriter(&buf, 4, 0, 1e-5)
+	tw = observe.NewTraceWriter(&buf, 4, 0, 1e-5)
 	recordRun(t, 4, ring, tw.Hook)
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
@@ -129,7 +131,7 @@ func TestParseTraceWindow(t *testing.T) {
 		ok       bool
 	}{{"0:5ms", 0, 5e-3, true}, {"1s:", 1, math.Inf(1), true}, {":100us", 0, 1e-4, true}, {"", 0, math.Inf(1), true},
 		{"5ms", 0, 0, false}, {"2s:1s", 0, 0, false}, {"a:b", 0, 0, false}} {
-		from, to, err := ParseTraceWindow(tt.in)
+		from, to, err := observe.ParseTraceWindow(tt.in)
 		if (err == nil) != tt.ok || tt.ok && (!close(from, tt.from) || to != tt.to && !close(to, tt.to)) {
 			t.Errorf("%q: %g, %g, %v", tt.in, from, to, err)
 		}
@@ -145,7 +147,7 @@ func TestParseTraceWindow(t *testing.T) {
 // substitution) is the same in both runs, so the differences are exactly ±16.
 func TestTraceShowsTheBroadcast(t *testing.T) {
 	arrows := func(bcast string) map[[2]int]int {
-		s, err := Parse([]byte(`
+		s, err := scenario.Parse([]byte(`
 [platform]
 hosts = 4
 link_bandwidth = "10GBps"
@@ -170,7 +172,7 @@ bcast = "`+bcast+`"
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if _, err := p.Run(RunOptions{Trace: &buf}); err != nil {
+		if _, err := p.Run(scenario.RunOptions{Trace: &buf}); err != nil {
 			t.Fatal(err)
 		}
 		events := checkTrace(t, buf.Bytes())

@@ -1,4 +1,4 @@
-package scenario
+package observe
 
 import (
 	"cmp"
@@ -58,21 +58,21 @@ type ClassPart struct {
 	BytesShare float64 `json:"byte_share"`
 }
 
-// reachCounter is the hook counting messages (at their SendPost) by the
+// ReachCounter is the hook counting messages (at their SendPost) by the
 // highest class of their route, one route look-up per host pair.
-type reachCounter struct {
+type ReachCounter struct {
 	topo   fluid.Topology
 	links  []fluid.Link
 	top    map[[2]int]string // (src host, dst host) → highest class
 	counts map[string]*ClassPart
 }
 
-func newReachCounter(topo fluid.Topology) *reachCounter {
-	return &reachCounter{topo: topo, links: topo.Links(), top: map[[2]int]string{}, counts: map[string]*ClassPart{}}
+func NewReachCounter(topo fluid.Topology) *ReachCounter {
+	return &ReachCounter{topo: topo, links: topo.Links(), top: map[[2]int]string{}, counts: map[string]*ClassPart{}}
 }
 
-// hookFor is the hook of a World whose rank r runs on host place[r].
-func (c *reachCounter) hookFor(place []int) ranks.Hook {
+// HookFor is the hook of a World whose rank r runs on host place[r].
+func (c *ReachCounter) HookFor(place []int) ranks.Hook {
 	return func(ev *ranks.Event) {
 		if ev.Kind == ranks.SendPost {
 			c.count(place[ev.Rank], place[ev.Peer], ev.Bytes)
@@ -80,7 +80,7 @@ func (c *reachCounter) hookFor(place []int) ranks.Hook {
 	}
 }
 
-func (c *reachCounter) count(src, dst, bytes int) {
+func (c *ReachCounter) count(src, dst, bytes int) {
 	pair := [2]int{src, dst}
 	class, ok := c.top[pair]
 	if !ok {
@@ -109,9 +109,9 @@ func highestClass(links []fluid.Link, path []fluid.LinkID) string {
 	return class
 }
 
-// trafficOf builds the report from the fluid system's per-link traffic at
+// TrafficOf builds the report from the fluid system's per-link traffic at
 // the end of a run of the given time and the messages counted.
-func trafficOf(links []fluid.Link, use []fluid.LinkTraffic, time float64, reach *reachCounter) *Traffic {
+func TrafficOf(links []fluid.Link, use []fluid.LinkTraffic, time float64, reach *ReachCounter) *Traffic {
 	t := &Traffic{Time: time, Links: make([]LinkUse, len(links))}
 	byClass := map[string]*ClassUse{}
 	capBusy := map[string]float64{} // Σ bandwidth · busy per class

@@ -1,4 +1,4 @@
-package scenario
+package observe
 
 import (
 	"sort"
@@ -44,8 +44,8 @@ type ShapeCount struct {
 	Seconds float64
 }
 
-// observer returns the kernels.Config.Observe function of one rank.
-func (l *KernelLog) observer(rank int) func(kernels.Observed) {
+// Observer returns the kernels.Config.Observe function of one rank.
+func (l *KernelLog) Observer(rank int) func(kernels.Observed) {
 	if l.Ranks != nil && !l.Ranks(rank) {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package scenario
+package observe_test
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // trafficTol is the relative error allowed on a hand-derived byte count or
@@ -40,7 +43,7 @@ func TestTrafficOneMessage(t *testing.T) {
 		t.Run(fmt.Sprintf("to%d_s%d", tc.dst, tc.bytes), func(t *testing.T) {
 			trace := fmt.Sprintf("0 send %d 7 %d\n%d recv 0 7 %d\n", tc.dst, tc.bytes, tc.dst, tc.bytes)
 			p := replayPlan(t, trace, "network.model=cm02", "network.tcp_gamma=0")
-			res, err := p.Run(RunOptions{Links: true})
+			res, err := p.Run(scenario.RunOptions{Links: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,9 +98,9 @@ func alltoallTrace(n, size int) string {
 func TestTrafficTaperedFatTree(t *testing.T) {
 	for _, model := range []string{"cm02", "smpi"} {
 		t.Run(model, func(t *testing.T) {
-			run := func(tree string) *Traffic {
+			run := func(tree string) *observe.Traffic {
 				p := replayPlan(t, alltoallTrace(32, 1<<20), "platform.fat_tree="+tree, "network.model="+model)
-				res, err := p.Run(RunOptions{Links: true})
+				res, err := p.Run(scenario.RunOptions{Links: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -118,7 +121,7 @@ func TestTrafficTaperedFatTree(t *testing.T) {
 				t.Errorf("full top level %+v against tapered %+v: want the same bytes at a lower utilisation", f, top)
 			}
 			// 32·31 messages, 32·24 of them across the top level.
-			for _, tr := range []*Traffic{full, tapered} {
+			for _, tr := range []*observe.Traffic{full, tapered} {
 				if len(tr.Highest) != 2 || tr.Highest[0].Class != "host" || tr.Highest[0].Messages != 32*7 ||
 					tr.Highest[1].Class != "level1" || tr.Highest[1].Messages != 32*24 || tr.Highest[1].Bytes != 32*24<<20 {
 					t.Errorf("highest classes %+v, want 224 host and 768 level1 messages", tr.Highest)
@@ -128,7 +131,7 @@ func TestTrafficTaperedFatTree(t *testing.T) {
 	}
 }
 
-func classOf(t *testing.T, tr *Traffic, class string) ClassUse {
+func classOf(t *testing.T, tr *observe.Traffic, class string) observe.ClassUse {
 	t.Helper()
 	for _, c := range tr.Classes {
 		if c.Class == class {
@@ -136,7 +139,7 @@ func classOf(t *testing.T, tr *Traffic, class string) ClassUse {
 		}
 	}
 	t.Fatalf("no class %q in %+v", class, tr.Classes)
-	return ClassUse{}
+	return observe.ClassUse{}
 }
 
 // TestTrafficClasses: every topology labels every link with a class
@@ -158,7 +161,7 @@ func TestTrafficClasses(t *testing.T) {
 	} {
 		t.Run(tc.topo, func(t *testing.T) {
 			p := replayPlan(t, trace, append([]string{"platform.topology=" + tc.topo}, tc.sets...)...)
-			res, err := p.Run(RunOptions{Links: true})
+			res, err := p.Run(scenario.RunOptions{Links: true})
 			if err != nil {
 				t.Fatal(err)
 			}

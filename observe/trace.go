@@ -1,4 +1,4 @@
-package scenario
+package observe
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/units"
 )
 
 // TraceWriter is a ranks hook that streams the run as Chrome trace-event JSON (the
@@ -233,12 +234,12 @@ func ParseTraceWindow(s string) (from, to float64, err error) {
 		return 0, 0, fmt.Errorf("--trace-window %q: want t0:t1, e.g. 0:5ms", s)
 	}
 	if a != "" {
-		if from, err = ParseTime(a); err != nil {
+		if from, err = units.ParseTime(a); err != nil {
 			return 0, 0, fmt.Errorf("--trace-window %q: %v", s, err)
 		}
 	}
 	if b != "" {
-		if to, err = ParseTime(b); err != nil {
+		if to, err = units.ParseTime(b); err != nil {
 			return 0, 0, fmt.Errorf("--trace-window %q: %v", s, err)
 		}
 	}

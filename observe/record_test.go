@@ -1,4 +1,4 @@
-package scenario
+package observe_test
 
 import (
 	"fmt"
@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -16,13 +18,13 @@ const timeTol = 1e-12
 
 // recordRun runs main on a 2-host flat cluster (10 GB/s, 1 us links: 2 us routes),
 // cm02 without polling costs, and returns the simulated time and the graph.
-func recordRun(t *testing.T, n int, main func(r *ranks.Rank), hooks ...ranks.Hook) (float64, *GraphRecorder) {
+func recordRun(t *testing.T, n int, main func(r *ranks.Rank), hooks ...ranks.Hook) (float64, *observe.GraphRecorder) {
 	t.Helper()
-	return recordRunMode(t, n, EndToEndLatency, main, hooks...)
+	return recordRunMode(t, n, observe.EndToEndLatency, main, hooks...)
 }
 
 // recordRunMode is recordRun in the given latency mode.
-func recordRunMode(t *testing.T, n int, mode LatencyMode, main func(r *ranks.Rank), hooks ...ranks.Hook) (float64, *GraphRecorder) {
+func recordRunMode(t *testing.T, n int, mode observe.LatencyMode, main func(r *ranks.Rank), hooks ...ranks.Hook) (float64, *observe.GraphRecorder) {
 	t.Helper()
 	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: n, Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: 1e-6}})
 	if err != nil {
@@ -38,7 +40,7 @@ func recordRunMode(t *testing.T, n int, mode LatencyMode, main func(r *ranks.Ran
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := NewGraphRecorder(n, place, RecordOptions{Latency: mode})
+	rec := observe.NewGraphRecorder(n, place, observe.RecordOptions{Latency: mode})
 	w.AddHook(rec.Hook)
 	for _, h := range hooks {
 		w.AddHook(h)
@@ -116,7 +118,7 @@ func TestGraphRecorderReproducesTheRun(t *testing.T) {
 // spine: ranks 0,1 on one leaf, 2,3 on the other, so 0→1 crosses 2 links and 0→2
 // crosses 4), links of 10 GB/s and the given latency, cm02 without polling costs
 // and with the given latency-factor table ("" = none).
-func fatTreeRun(t *testing.T, link float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *sensitivity.Graph) {
+func fatTreeRun(t *testing.T, link float64, latFactor string, mode observe.LatencyMode, main func(r *ranks.Rank)) (float64, *sensitivity.Graph) {
 	t.Helper()
 	end, rec := fatTreeRecord(t, link, latFactor, mode, main)
 	g, err := rec.Graph()
@@ -127,14 +129,14 @@ func fatTreeRun(t *testing.T, link float64, latFactor string, mode LatencyMode, 
 }
 
 // fatTreeRecord is fatTreeRun returning the recorder, before Graph.
-func fatTreeRecord(t *testing.T, link float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *GraphRecorder) {
+func fatTreeRecord(t *testing.T, link float64, latFactor string, mode observe.LatencyMode, main func(r *ranks.Rank)) (float64, *observe.GraphRecorder) {
 	t.Helper()
 	return switchedFatTreeRecord(t, link, 0, latFactor, mode, main)
 }
 
 // switchedFatTreeRecord is fatTreeRecord with a latency of switchLat at every
 // switch a route crosses.
-func switchedFatTreeRecord(t *testing.T, link, switchLat float64, latFactor string, mode LatencyMode, main func(r *ranks.Rank)) (float64, *GraphRecorder) {
+func switchedFatTreeRecord(t *testing.T, link, switchLat float64, latFactor string, mode observe.LatencyMode, main func(r *ranks.Rank)) (float64, *observe.GraphRecorder) {
 	t.Helper()
 	ft, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 1}, Parallel: []int{1, 1},
 		Link: fluid.LinkSpec{Bandwidth: 1e10, Latency: link}})
@@ -155,7 +157,7 @@ func switchedFatTreeRecord(t *testing.T, link, switchLat float64, latFactor stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := NewGraphRecorder(4, place, RecordOptions{Latency: mode, SwitchLatency: switchLat,
+	rec := observe.NewGraphRecorder(4, place, observe.RecordOptions{Latency: mode, SwitchLatency: switchLat,
 		LatFactor: func(b int) float64 { return cfg.LatFactor.Value(b+cfg.Envelope, 1) }})
 	w.AddHook(rec.Hook)
 	if err := w.Run(main); err != nil {
@@ -188,7 +190,7 @@ func TestWireLatencyOnAFatTree(t *testing.T) {
 		moreLink = 3e-6 // s, the re-emulated link latency
 		terms    = 6    // 2-link + 4-link message on the critical path
 	)
-	end, g := fatTreeRun(t, link, "", WireLatency, relayAcrossLeaves)
+	end, g := fatTreeRun(t, link, "", observe.WireLatency, relayAcrossLeaves)
 	if base := g.Baseline(); len(base) != 1 || base[0] != link {
 		t.Fatalf("wire baseline %v, want [%g] (one link, no factor class)", base, link)
 	}
@@ -196,7 +198,7 @@ func TestWireLatencyOnAFatTree(t *testing.T) {
 		t.Errorf("graph at the link latency %.12f s, run %.12f s", got, end)
 	}
 	// Re-emulating with 3 µs links moves the run by 6 × 2 µs; so must the graph.
-	endMore, _ := fatTreeRun(t, moreLink, "", WireLatency, relayAcrossLeaves)
+	endMore, _ := fatTreeRun(t, moreLink, "", observe.WireLatency, relayAcrossLeaves)
 	if got := g.Runtime([]float64{moreLink}); math.Abs(got-endMore) > timeTol {
 		t.Errorf("graph at %g s: %.12f s, re-emulated %.12f s", moreLink, got, endMore)
 	}
@@ -206,7 +208,7 @@ func TestWireLatencyOnAFatTree(t *testing.T) {
 
 	// End to end, the two messages (2 µs and 4 µs) tie; the baseline is the smaller,
 	// 2 µs, and the 4-link message is charged 2 µs too: the graph misses 2 µs.
-	end2, g2 := fatTreeRun(t, link, "", EndToEndLatency, relayAcrossLeaves)
+	end2, g2 := fatTreeRun(t, link, "", observe.EndToEndLatency, relayAcrossLeaves)
 	if base := g2.Baseline(); len(base) != 1 || base[0] != 2*link {
 		t.Fatalf("end-to-end baseline %v, want [%g]", base, 2*link)
 	}
@@ -226,7 +228,7 @@ func TestWireLatencyWithLatencyFactors(t *testing.T) {
 		factor         = 3.0
 		terms          = 6
 	)
-	end, g := fatTreeRun(t, link, "0:3", WireLatency, relayAcrossLeaves)
+	end, g := fatTreeRun(t, link, "0:3", observe.WireLatency, relayAcrossLeaves)
 	base := g.Baseline()
 	if len(base) != 2 || base[0] != link || math.Abs(base[1]-(factor-1)*link) > timeTol {
 		t.Fatalf("baseline %v, want [%g %g]", base, link, (factor-1)*link)
@@ -234,7 +236,7 @@ func TestWireLatencyWithLatencyFactors(t *testing.T) {
 	if got := g.Runtime(base); math.Abs(got-end) > timeTol {
 		t.Errorf("graph at its baseline %.12f s, run %.12f s", got, end)
 	}
-	endMore, _ := fatTreeRun(t, moreLink, "0:3", WireLatency, relayAcrossLeaves)
+	endMore, _ := fatTreeRun(t, moreLink, "0:3", observe.WireLatency, relayAcrossLeaves)
 	if got := g.Runtime([]float64{moreLink, (factor - 1) * moreLink}); math.Abs(got-endMore) > timeTol {
 		t.Errorf("graph with both classes moved: %.12f s, re-emulated %.12f s", got, endMore)
 	}
@@ -249,21 +251,21 @@ func TestWireLatencyWithLatencyFactors(t *testing.T) {
 }
 
 func TestParseLatencyMode(t *testing.T) {
-	for _, m := range []LatencyMode{WireLatency, EndToEndLatency} {
-		got, err := ParseLatencyMode(m.String())
+	for _, m := range []observe.LatencyMode{observe.WireLatency, observe.EndToEndLatency} {
+		got, err := observe.ParseLatencyMode(m.String())
 		if err != nil || got != m {
 			t.Errorf("ParseLatencyMode(%q) = %v, %v", m.String(), got, err)
 		}
 	}
-	if _, err := ParseLatencyMode("hops"); err == nil {
+	if _, err := observe.ParseLatencyMode("hops"); err == nil {
 		t.Error("ParseLatencyMode(\"hops\"): no error")
 	}
 }
 
 func ExampleParseLatencyMode() {
-	m, err := ParseLatencyMode("wire")
+	m, err := observe.ParseLatencyMode("wire")
 	fmt.Println(m, err)
-	_, err = ParseLatencyMode("links")
+	_, err = observe.ParseLatencyMode("links")
 	fmt.Println(err)
 	// Output:
 	// wire <nil>
@@ -276,7 +278,7 @@ func FuzzParseLatencyMode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := ParseLatencyMode(s)
+		m, err := observe.ParseLatencyMode(s)
 		if err != nil {
 			return
 		}
@@ -289,15 +291,15 @@ func FuzzParseLatencyMode(f *testing.F) {
 // BenchmarkRecordLatencyModes: the default scenario recorded in each latency mode;
 // wire mode looks up each message's latency factor and keeps factor classes.
 func BenchmarkRecordLatencyModes(b *testing.B) {
-	p, err := Default().Validate()
+	p, err := scenario.Default().Validate()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, m := range []LatencyMode{EndToEndLatency, WireLatency} {
+	for _, m := range []observe.LatencyMode{observe.EndToEndLatency, observe.WireLatency} {
 		b.Run(m.String(), func(b *testing.B) {
 			edges := 0
 			for b.Loop() {
-				res, err := p.Run(RunOptions{Graph: true, GraphLatency: m})
+				res, err := p.Run(scenario.RunOptions{Graph: true, GraphLatency: m})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -317,7 +319,7 @@ func BenchmarkRecordLatencyModes(b *testing.B) {
 // The platform has no switch latency, so no switch class.
 func TestWireLatencyPerLinkClass(t *testing.T) {
 	const link, d = 1e-6, 0.5e-6 // s
-	end, rec := fatTreeRecord(t, link, "", WireLatency, relayAcrossLeaves)
+	end, rec := fatTreeRecord(t, link, "", observe.WireLatency, relayAcrossLeaves)
 	g1, err := rec.Graph()
 	if err != nil {
 		t.Fatal(err)
@@ -346,7 +348,7 @@ func TestWireLatencyPerLinkClass(t *testing.T) {
 		t.Errorf("level1 +%g s: %.12f s, want %.12f s", d, got, want)
 	}
 
-	_, rec = fatTreeRecord(t, link, "0:3", WireLatency, relayAcrossLeaves)
+	_, rec = fatTreeRecord(t, link, "0:3", observe.WireLatency, relayAcrossLeaves)
 	if _, err := rec.Graph(); err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +371,7 @@ func TestWireLatencyPerLinkClass(t *testing.T) {
 // run there too.
 func TestWireLatencySwitchClass(t *testing.T) {
 	const link, ls, d = 1e-6, 0.3e-6, 0.2e-6 // s
-	end, rec := switchedFatTreeRecord(t, link, ls, "", WireLatency, relayAcrossLeaves)
+	end, rec := switchedFatTreeRecord(t, link, ls, "", observe.WireLatency, relayAcrossLeaves)
 	if want := 2e-3 + (2*link + ls) + (4*link + 3*ls); math.Abs(end-want) > 1e-8 {
 		t.Fatalf("run %.9f s; by hand about %.9f s (2 ms of compute and two 8-byte messages)", end, want)
 	}
@@ -398,12 +400,12 @@ func TestWireLatencySwitchClass(t *testing.T) {
 	if _, l, r, _ := g.Slopes(base, 1); l != 4 || r != 4 {
 		t.Errorf("λ_switch %d/%d, want 4 (1 + 3 switches)", l, r)
 	}
-	moved, _ := switchedFatTreeRecord(t, link, ls+d, "", WireLatency, relayAcrossLeaves)
+	moved, _ := switchedFatTreeRecord(t, link, ls+d, "", observe.WireLatency, relayAcrossLeaves)
 	if got := g.Runtime([]float64{link, ls + d, link}); math.Abs(got-moved) > timeTol || math.Abs(moved-end-4*d) > timeTol {
 		t.Errorf("switches +%g s: graph %.12f s, re-run %.12f s, want both %.12f s", d, got, moved, end+4*d)
 	}
 
-	end, rec = switchedFatTreeRecord(t, link, ls, "0:3", WireLatency, relayAcrossLeaves)
+	end, rec = switchedFatTreeRecord(t, link, ls, "0:3", observe.WireLatency, relayAcrossLeaves)
 	g1, err = rec.Graph()
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,12 @@
-package scenario
+package observe_test
 
 import (
 	"math"
 	"path/filepath"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -67,7 +69,7 @@ recv_overhead = "2us"
 		"t.txt": trace,
 	})
 	p := loadPlan(t, filepath.Join(dir, "s.toml"))
-	res, err := p.Run(RunOptions{MPISplit: true})
+	res, err := p.Run(scenario.RunOptions{MPISplit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestMPISplitDeferredWaits(t *testing.T) {
 		"t.txt": "1 irecv 0 0 1000\n1 compute 10000\n1 waitall\n0 compute 20000\n0 send 1 0 1000\n" +
 			"0 isend 1 0 1048576\n0 compute 5000\n0 waitall\n1 compute 10000\n1 recv 0 0 1048576\n",
 	})
-	res, err := loadPlan(t, filepath.Join(dir, "s.toml")).Run(RunOptions{MPISplit: true})
+	res, err := loadPlan(t, filepath.Join(dir, "s.toml")).Run(scenario.RunOptions{MPISplit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestMPISplitDeferredWaits(t *testing.T) {
 }
 
 // checkSplit compares the split per protocol and per call with want, in µs.
-func checkSplit(t *testing.T, m *MPISplit, want map[string]sensitivity.MPIPart) {
+func checkSplit(t *testing.T, m *observe.MPISplit, want map[string]sensitivity.MPIPart) {
 	t.Helper()
 	const us = 1e-6
 	got := map[string]sensitivity.MPIPart{}

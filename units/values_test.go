@@ -1,4 +1,4 @@
-package scenario
+package units
 
 import (
 	"slices"
