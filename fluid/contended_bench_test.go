@@ -60,9 +60,11 @@ func smpiFlow(topo fluid.Topology, src, dst int, size float64) fluid.FlowSpec {
 //	        and the exact solves that a full light budget forces are local.
 func BenchmarkContendedMessages(b *testing.B) {
 	b.Run("exact", func(b *testing.B) { benchContended(b, fluid.Options{}) })
-	b.Run("light", func(b *testing.B) { benchContended(b, fluid.Options{LightBytes: 65536}) })
-	b.Run("local", func(b *testing.B) { benchContended(b, fluid.Options{LocalSolve: true}) })
-	b.Run("light+local", func(b *testing.B) { benchContended(b, fluid.Options{LightBytes: 65536, LocalSolve: true}) })
+	b.Run("light", func(b *testing.B) { benchContended(b, fluid.Options{Approx: fluid.Approximations{LightBytes: 65536}}) })
+	b.Run("local", func(b *testing.B) { benchContended(b, fluid.Options{Approx: fluid.Approximations{LocalSolve: true}}) })
+	b.Run("light+local", func(b *testing.B) {
+		benchContended(b, fluid.Options{Approx: fluid.Approximations{LightBytes: 65536, LocalSolve: true}})
+	})
 }
 
 func benchContended(b *testing.B, opts fluid.Options) {

@@ -25,7 +25,7 @@ func (g *Graph) isLocal(e int, v int) bool {
 
 // The split is exact where receives sit in their rank's program order (GOAL
 // replays); in emulator recordings a completion vertex runs beside program
-// order (scenario/record.go), so its waiting may overlap the rank's
+// order (observe/record.go), so its waiting may overlap the rank's
 // computation and the sums are an upper bound there.
 //
 // mpiTime attributes, for every vertex, the time between its local ready

@@ -83,7 +83,7 @@ swap_threshold = 64
 
 // linksPerRoute is the number of wire latencies in one message's route on the flat
 // cluster: the source's UP link and the destination's DOWN link. In the recorder's
-// wire mode (the default, scenario/record_latency.go) ℓ is one link's latency and
+// wire mode (the default, observe/record_latency.go) ℓ is one link's latency and
 // each message carries one term per link; end to end, ℓ is the route's 2 links.
 const linksPerRoute = 2
 
@@ -116,7 +116,7 @@ const injectionLink = 1e-6
 //     the bandwidth time of L0's overlap; on the non-blocking flat switch this moves
 //     the prediction by under 0.01% in the non-adaptive cases.
 //
-// At ΔL = 0 the graph must give the run's own time (scenario/record.go keeps probe
+// At ΔL = 0 the graph must give the run's own time (observe/record.go keeps probe
 // costs as Calc vertices): exactly with free probes, within injectionL0 otherwise.
 func TestLLAMPInjection(t *testing.T) {
 	cases := []struct {
@@ -276,7 +276,7 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 // under network.model = "smpi": SMPI's size-dependent latency factors, 1.13 to
 // 11.6) with the long broadcast, which does not poll. In wire mode a message of
 // factor f carries links terms of ℓ and links terms of f's own class at baseline
-// (f−1)·L0 (scenario/record_latency.go); re-emulating at link latency ℓ moves
+// (f−1)·L0 (observe/record_latency.go); re-emulating at link latency ℓ moves
 // that class to (f−1)·ℓ, so the prediction scales the whole baseline by ℓ/L0 (as
 // `emu sensitivity`'s factor-scaled table does). That agrees with re-emulation
 // (measured RRMSE 0.014%); sweeping ℓ alone, the LP's λ_L, misses the factors'
