@@ -9,6 +9,9 @@
 //     simulators' inner loops), successor and predecessor lists in CSR
 //     form (int32 indices), built block by block as each rank block closes
 //     (goalblock.go).
+//   - Schedule.WriteTo: a Schedule back as GOAL text that Parse reads into
+//     the same schedule (TestWriteRoundTrip, and FuzzParse on whatever
+//     Parse accepts).
 //   - ParseTI and the TI type: a TI trace rank by rank, actions in chunks
 //     that never move (TI.Chunks), sizes in bytes once parsed, the
 //     v-collectives' per-rank counts decoded (TI.Counts).

@@ -177,6 +177,18 @@ func FuzzParse(f *testing.F) {
 		if total != deps {
 			t.Fatalf("dependency counts sum to %d, %d dependencies", total, deps)
 		}
+		// What it accepts, WriteTo writes back as text that parses to it.
+		var text bytes.Buffer
+		if _, err := s.WriteTo(&text); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(&text, "written.goal")
+		if err != nil {
+			t.Fatalf("the written schedule does not parse: %v", err)
+		}
+		if d := sameSchedule(s, back); d != "" {
+			t.Fatalf("written and read back, its %s differ", d)
+		}
 	})
 }
 
