@@ -81,8 +81,10 @@ func newEngine(s *traceformat.Schedule, p Params) *Engine {
 	return e
 }
 
-// times of a message of size bytes, following LogGOPSim's unsigned
-// arithmetic: (size−1) wraps for size 0, which LogGOPSim turns into −1·G.
+// SendCPU, SendNIC and RecvNIC are the times (ps) a message of size bytes
+// occupies the sender's CPU and NIC and the receiver's NIC, following
+// LogGOPSim's unsigned arithmetic: (size−1) wraps for size 0, which
+// LogGOPSim turns into −1·G.
 func (e *Engine) SendCPU(size int64) int64 { return e.o + (size-1)*e.O }
 func (e *Engine) SendNIC(size int64) int64 { return e.g + (size-1)*e.G }
 func (e *Engine) RecvNIC(size int64) int64 { return e.g + (size-1)*e.G }
@@ -277,8 +279,9 @@ func (e *Engine) done(op int32) {
 }
 
 // meet counts off op's start (or completion) from the dependencies of its
-// successors ws. The hooks (a recorder) note there, while each successor's state
-// is at hand, whether CPU order implies the dependency.
+// successors ws. The hooks hear it there (Met), while each successor's
+// state is at hand: a graph recorder notes whether CPU order implies the
+// dependency.
 func (e *Engine) meet(op int32, ws []int32, start bool) {
 	for _, w := range ws {
 		st := &e.st[w]

@@ -33,9 +33,10 @@ type Hooks interface {
 // there (OpState).
 func (e *Engine) States() []OpState { return e.st }
 
-// The costs of LogGOPSim's loop in integer picoseconds, for hooks that
-// write them down: a send's CPU and NIC occupations, a message's receive
-// gap and the extra CPU time of its processing (SendCPU and the others,
-// engine.go), the overhead o and the eager limit S.
-func (e *Engine) Overhead() int64   { return e.o }
+// Overhead is o, the CPU overhead per message in ps, and EagerLimit S in
+// bytes: with SendCPU, SendNIC, RecvNIC and RecvCPUExtra (engine.go), the
+// costs of LogGOPSim's loop for hooks that write them down.
+func (e *Engine) Overhead() int64 { return e.o }
+
+// EagerLimit is S, bytes: a message of more is rendezvous.
 func (e *Engine) EagerLimit() int64 { return e.S }

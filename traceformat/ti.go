@@ -58,7 +58,7 @@ var kindNames = func() map[TIKind]string {
 
 func (k TIKind) String() string { return kindNames[k] }
 
-// Collective reports whether k is a Collective, whose messages the World
+// Collective reports whether k is a collective, whose messages the World
 // sends under internal tags.
 func (k TIKind) Collective() bool { return k >= TIBarrier && k <= TIExscan }
 

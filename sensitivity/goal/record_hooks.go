@@ -81,7 +81,7 @@ func (r *recorder) send(op int32) {
 	r.op[op].V = v
 }
 
-// Arrived records the processing of sendOp's Arrived at its destination.
+// Arrived records the processing of sendOp's message at its destination.
 func (r *recorder) Arrived(sendOp int32) {
 	e := r.e
 	h := int(r.ops[sendOp].Peer)
