@@ -51,7 +51,7 @@
 // # Units
 //
 // Time in seconds, sizes in bytes, bandwidth in bytes per second, all
-// float64. Unit conversion from user input happens in package scenario.
+// float64. Unit conversion from user input happens in package units.
 //
 // # Determinism
 //

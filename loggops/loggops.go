@@ -82,8 +82,6 @@ type Options struct {
 	// lists, retries through the event queue) instead of the fast ones: a
 	// plain reference for tests and benchmarks, with the same results.
 	Reference bool
-	// Hooks, if not nil, hears each of the loop's decisions (hooks.go).
-	Hooks Hooks
 }
 
 // Replay runs the schedule under LogGOPSim's semantics and returns the
@@ -97,8 +95,8 @@ func Replay(s *traceformat.Schedule, p Params) (*Result, error) {
 }
 
 // New checks the parameters against the schedule and makes an engine
-// ready to Run. Hooks that need the engine (its States, its Costs) are
-// set with SetHooks before Run.
+// ready to Run; SetHooks, before Run, gives it a listener (which may read
+// the engine: its States, its costs).
 func New(s *traceformat.Schedule, p Params, opt Options) (*Engine, error) {
 	if err := p.check(); err != nil {
 		return nil, err
@@ -109,7 +107,6 @@ func New(s *traceformat.Schedule, p Params, opt Options) (*Engine, error) {
 	e := newEngine(s, p)
 	e.reference = opt.Reference
 	e.rq.linear, e.uq.linear = opt.Reference, opt.Reference
-	e.hooks = opt.Hooks
 	return e, nil
 }
 

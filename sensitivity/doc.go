@@ -75,6 +75,6 @@
 // parameters) gives an error prefixed "sensitivity:"; Builder.Graph panics
 // only for recorders that build cyclic graphs (a programming error).
 //
-// Imports: nothing of ours (ARCHITECTURE.md); sensitivity/goal imports this
-// package.
+// Imports: nothing of ours (ARCHITECTURE.md); sensitivity/goal, which records
+// the graph of a loggops replay, imports this package, loggops and traceformat.
 package sensitivity
