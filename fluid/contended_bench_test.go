@@ -39,8 +39,8 @@ func smpiFlow(topo fluid.Topology, src, dst int, size float64) fluid.FlowSpec {
 // engine batches an instant's starts) and finished one by one in
 // completion order, each end re-solving what it shared. Reports CPU per
 // message (start and end): exact, with the messages light
-// (Options.LightBytes = 64 KiB), with local re-solves
-// (Options.LocalSolve), and with both.
+// (Approximations.LightBytes = 64 KiB), with local re-solves
+// (Approximations.LocalSolve), and with both.
 //
 // Figures (2026-11-26, the shared 2-core machine at load 2.3 with a long
 // run on the other core, -benchtime 20x, two runs of each):

@@ -255,7 +255,7 @@ func TestDynamicOnTopologies(t *testing.T) {
 	}
 }
 
-// TestLocalSolveOnTopologies checks local re-solves (Options.LocalSolve)
+// TestLocalSolveOnTopologies checks local re-solves (Approximations.LocalSolve)
 // against the reference after every event of dense traffic on the
 // reference topologies, with cancellations, where regions grow over
 // several rounds; and again with the growth capped at one round, so that

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// sgRun drives a SimGridHeap System as the engine does: every event due
+// sgRun drives a System with the SimGrid solver as the engine does: every event due
 // within precision of the next date is one instant (latency ends enable
 // their flows, completions are recorded in heap order), then the system
 // settles. It returns the completed flows in order, with their dates.
