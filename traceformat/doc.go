@@ -9,9 +9,10 @@
 //     simulators' inner loops), successor and predecessor lists in CSR
 //     form (int32 indices), built block by block as each rank block closes
 //     (goalblock.go).
-//   - Schedule.WriteTo: a Schedule back as GOAL text that Parse reads into
-//     the same schedule (TestWriteRoundTrip, and FuzzParse on whatever
-//     Parse accepts).
+//   - Schedule.WriteTo and TI.WriteTo: a trace back as text that Parse or
+//     ParseTI reads into the same schedule or actions (TestWriteRoundTrip,
+//     TestTIWriteRoundTrip, and FuzzParse and FuzzTIWrite on whatever the
+//     parsers accept).
 //   - ParseTI and the TI type: a TI trace rank by rank, actions in chunks
 //     that never move (TI.Chunks), sizes in bytes once parsed, the
 //     v-collectives' per-rank counts decoded (TI.Counts).
