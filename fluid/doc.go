@@ -43,7 +43,10 @@
 //     each type). Every link has a Class naming its place (fat-tree level,
 //     torus dimension, dragonfly terminal/intra/inter, ...), ranked by
 //     ClassLevel; RouteClasses counts a route's cables per class (the
-//     execution graph's per-class latency terms).
+//     execution graph's per-class latency terms). What-ifs wrap a
+//     topology: WithSwitchLatency (a latency per switch crossed) and
+//     WithClassBandwidth (a class's links at another bandwidth, whose
+//     current values ClassBandwidths reads).
 //
 // The subpackage fluidtest holds a naive reference solver and the
 // invariants any max-min solver must meet.

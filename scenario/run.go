@@ -108,7 +108,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	topo = withClassBandwidth(topo, opt.ClassBandwidth)
+	topo = fluid.WithClassBandwidth(topo, opt.ClassBandwidth)
 	if p.App == AppJobs {
 		return p.runJobs(topo, opt)
 	}
