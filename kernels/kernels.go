@@ -111,7 +111,7 @@ type Set struct {
 	be      Backend
 	set     *models.Set
 	host    string
-	speed   float64 // Config.HostSpeed of host: durations are divided by it
+	speed   float64                  // Config.HostSpeed of host: durations are divided by it
 	byID    [numKernels]models.Model // resolved once: the hot path does no map lookup
 	byName  map[string]models.Model  // Charge's kernels, resolved on first use
 	pivot   uint64                   // Idamax state in Model mode
