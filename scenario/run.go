@@ -71,6 +71,9 @@ type Result struct {
 	Kernels []KernelTotal `json:"kernels,omitempty"`
 	// MPICalls are the per-call totals over all ranks (RunOptions.MPICalls).
 	MPICalls []MPICallTotal `json:"mpi_calls,omitempty"`
+	// HostSpeed is each host's speed factor where it is not 1
+	// ([kernels] host_speed, host_spread): which hosts were slow.
+	HostSpeed map[string]float64 `json:"host_speed,omitempty"`
 
 	HPL       []*hpl.Result             `json:"-"`
 	Pingpong  []pingpong.Result         `json:"-"`
@@ -160,7 +163,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	for _, l := range opt.Listeners {
 		w.AddListener(l)
 	}
-	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound}
+	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound, HostSpeed: p.Kernels.HostSpeed}
 	if opt.MPISplit {
 		res.MPISplit = NewMPISplit(p.Ranks, p.Network)
 		w.AddHook(res.MPISplit.Hook)

@@ -301,7 +301,8 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 	}
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
-	return nil
+	p.Kernels.HostSpeed, err = s.hostSpeeds(p)
+	return err
 }
 
 // checkModelNames refuses a model that nothing would use: one for a kernel emu
