@@ -138,7 +138,7 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			}
 			quiet, _ := cmd.Flags().GetBool("quiet")
 			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Repeats: repeats, Backend: backend, Clock: clk,
-				Probe: &calibration.ProbeOptions{Timer: probeTimer}}
+				Probe: &calibration.ProbeOptions{Node: thisNode(), Timer: probeTimer}}
 			if bar := newBar(cmd.ErrOrStderr(), plan.Total(), quiet); bar != nil {
 				c.Progress = func(done, _ int) { bar.Set(done) }
 				defer bar.Finish()
