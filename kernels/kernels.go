@@ -46,14 +46,8 @@ type Config struct {
 	// Models gives each kernel's time model; nil (or a kernel without a model)
 	// charges zero.
 	Models *models.Set
-	// Host selects per-host model overrides and the host's speed.
+	// Host selects per-host model overrides.
 	Host string
-	// HostSpeed maps a host name to its speed relative to its model (a
-	// what-if: node variability). Every duration charged on that host —
-	// modelled, with its noise, or measured in Timed mode — is divided by
-	// it: 0.9 is a host 10% slower, whose calls take 1/0.9 as long. A host
-	// that is absent runs at 1. It is read, never written: ranks share it.
-	HostSpeed map[string]float64
 	// Noise draws durations with Model.Sample and the rank's rng; otherwise
 	// Model.Mean is charged (deterministic).
 	Noise bool
@@ -68,6 +62,12 @@ type Config struct {
 	// for calibration, explaining a prediction). It runs on the rank's
 	// goroutine and must not block.
 	Observe func(Observed)
+	// HostSpeed maps a host name to its speed relative to its model (a
+	// what-if: node variability). Every duration charged on Host — modelled,
+	// with its noise, or measured in Timed mode — is divided by it: 0.9 is a
+	// host 10% slower, whose calls take 1/0.9 as long. A host that is absent
+	// runs at 1. It is read, never written: ranks share it.
+	HostSpeed map[string]float64
 }
 
 // Validate reports a configuration New cannot use.
@@ -111,7 +111,6 @@ type Set struct {
 	be      Backend
 	set     *models.Set
 	host    string
-	speed   float64                  // Config.HostSpeed of host: durations are divided by it
 	byID    [numKernels]models.Model // resolved once: the hot path does no map lookup
 	byName  map[string]models.Model  // Charge's kernels, resolved on first use
 	pivot   uint64                   // Idamax state in Model mode
@@ -120,6 +119,7 @@ type Set struct {
 	// observer is Config.Observe: nil on the hot path of large runs, so a
 	// call pays one nil check for it.
 	observer func(Observed)
+	speed    float64 // Config.HostSpeed of host: durations are divided by it
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for

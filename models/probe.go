@@ -1,9 +1,12 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // Probe is a node's reference measurement, taken when its kernels were
@@ -55,6 +58,24 @@ func (p Probe) Validate() error {
 		return bad("cores", "%d, want ≥ 0 (0: unknown)", p.Cores)
 	}
 	return nil
+}
+
+// ParseProbes reads only the [[probe]] tables of a models.toml document
+// (ParseSet reads and checks the whole; this is for a caller that has its
+// models already).
+func ParseProbes(data []byte, file string) ([]Probe, error) {
+	var doc struct {
+		Probes []Probe `toml:"probe"`
+	}
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	for i, p := range doc.Probes {
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: probe[%d].%v", file, i, err)
+		}
+	}
+	return doc.Probes, nil
 }
 
 // Probes returns the set's reference probes, one per calibrated node (none

@@ -5,11 +5,14 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/emu-hpc/emu/models"
 )
 
 // Node variability as a what-if ([kernels] host_speed, host_spread,
@@ -30,6 +33,32 @@ import (
 // draw from the spread: factors compose, whatever order the file lists them
 // in. An entry that matches no host of the platform is an error (a typo
 // would otherwise slow nothing).
+
+// variability completes p.Kernels with what this file owns: each host's
+// speed factor, and the models file's reference probes (emu run's check of
+// the models' age, cmd/emu's modelage.go).
+func (s *Scenario) variability(p *Plan) error {
+	var err error
+	if p.Kernels.HostSpeed, err = s.hostSpeeds(p); err != nil {
+		return err
+	}
+	if s.Kernels.Models == "" {
+		return nil
+	}
+	path := s.path(s.Kernels.Models)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s.errorAt("kernels.models", fmt.Sprintf("cannot read %s", path))
+	}
+	probes, err := models.ParseProbes(data, path)
+	if err != nil {
+		return err
+	}
+	if len(probes) > 0 {
+		p.Kernels.Models = p.Kernels.Models.WithProbes(probes)
+	}
+	return nil
+}
 
 // variabilityKeys are [kernels]' node-variability settings.
 var variabilityKeys = map[string]bool{"host_speed": true, "host_spread": true, "host_spread_seed": true}

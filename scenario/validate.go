@@ -254,7 +254,6 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 	}
 	specs := map[string]models.Spec{}
-	var probes []models.Probe // the models file's reference probes (emu run's age check)
 	if k.Models != "" {
 		path := s.path(k.Models)
 		data, err := os.ReadFile(path)
@@ -265,7 +264,6 @@ func (s *Scenario) kernels(p *Plan) error {
 		if err != nil {
 			return err // names the models file and its line
 		}
-		probes = set.Probes()
 		for _, name := range set.Kernels() {
 			specs[name], _ = set.Spec(name)
 			// a models file may hold per-host models of a whole machine, of which
@@ -293,9 +291,6 @@ func (s *Scenario) kernels(p *Plan) error {
 		key, msg := splitKeyMessage(err.Error())
 		return s.errorAt(key, msg)
 	}
-	if len(probes) > 0 {
-		set = set.WithProbes(probes)
-	}
 	if _, err := kernels.LookupBackend(k.Backend); err != nil {
 		return s.errorAt("kernels.backend", fmt.Sprintf("unknown BLAS backend %q (this build has: %s)", k.Backend, strings.Join(kernels.Backends(), ", ")))
 	}
@@ -306,8 +301,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 	}
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
-	p.Kernels.HostSpeed, err = s.hostSpeeds(p)
-	return err
+	return s.variability(p)
 }
 
 // checkModelNames refuses a model that nothing would use: one for a kernel emu

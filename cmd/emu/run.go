@@ -288,6 +288,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	if err := checkOutputs(outs...); err != nil {
 		return err
 	}
+	if !isQuiet(cmd) {
+		warnAgedModels(cmd.ErrOrStderr(), plan) // models calibrated on another node, or aged
+	}
 	var st staging
 	defer st.discard()
 	var trace *os.File
@@ -298,9 +301,6 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		}
 		defer f.Close()
 		trace, opt.Trace = f, f
-	}
-	if !isQuiet(cmd) {
-		warnAgedModels(cmd.ErrOrStderr(), plan) // models calibrated on another node, or aged
 	}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil {
 		opt.Listeners = append(opt.Listeners, pr.listener())
