@@ -74,7 +74,11 @@ func runCheck(w io.Writer, cf checkFlags) error {
 		fmt.Fprintf(w, "node: the calibrated one (host, CPU and cores agree)\n")
 	}
 	if !cf.rescale {
-		fmt.Fprintf(w, "rescale the models to this drift with: emu calibrate --check %s --rescale\n", cf.models)
+		hostFlag := ""
+		if cf.host != "" {
+			hostFlag = " --host " + cf.host
+		}
+		fmt.Fprintf(w, "rescale the models to this drift with: emu calibrate --check %s%s --rescale\n", cf.models, hostFlag)
 		return nil
 	}
 	out := cf.out
