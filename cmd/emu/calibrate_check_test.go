@@ -315,3 +315,36 @@ func TestPerHostModelsWithHostSpeed(t *testing.T) {
 		t.Errorf("h1 at 0.5: ranks compute %v s, want [%g %g]", slowed, base[0], 2*base[1])
 	}
 }
+
+// TestTuneSweepsVariability: the variability keys are sweep axes of emu tune
+// as they are: spreads (a percent or a fraction), a spread's seed, and one
+// host's factor by its bare name. On the embedded default, every point with a
+// spread or a slow host runs at another Time than the homogeneous cluster,
+// and a spread of 10% and of 0.1 are the same point.
+func TestTuneSweepsVariability(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, "tune", "--quiet", "--out", dir, "--sweep", "kernels.host_spread=0,10%,0.1",
+		"--sweep", "kernels.host_speed.host-1=1,0.5")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	times := map[string]string{} // point → time_s column
+	for _, line := range strings.Split(stdout, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 6 && f[0] != "rank" {
+			times[strings.Join(f[5:], " ")] = f[2]
+		}
+	}
+	base := times["host_spread=0 host-1=1"]
+	if len(times) != 6 || base == "" {
+		t.Fatalf("want 6 points, got %v\n%s", times, stdout)
+	}
+	for p, tm := range times {
+		if p != "host_spread=0 host-1=1" && tm == base {
+			t.Errorf("%s: Time %s, the homogeneous cluster's", p, tm)
+		}
+	}
+	if times["host_spread=10% host-1=1"] != times["host_spread=0.1 host-1=1"] {
+		t.Errorf("10%% and 0.1 differ: %s, %s", times["host_spread=10% host-1=1"], times["host_spread=0.1 host-1=1"])
+	}
+}
