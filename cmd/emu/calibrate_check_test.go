@@ -348,3 +348,40 @@ func TestTuneSweepsVariability(t *testing.T) {
 		t.Errorf("10%% and 0.1 differ: %s, %s", times["host_spread=10% host-1=1"], times["host_spread=0.1 host-1=1"])
 	}
 }
+
+// TestRunNotesHostSpeeds: emu run names the hosts a what-if slows, few of
+// them one by one, many as the slowest, the fastest and the spread.
+func TestRunNotesHostSpeeds(t *testing.T) {
+	cases := []struct {
+		sets []string
+		want string
+	}{
+		{[]string{"kernels.host_speed.host-1=0.8"}, "emu: host speeds (durations ÷ speed): host-1 0.8; the others 1\n"},
+		{[]string{"kernels.host_speed.host-1=0.8", "kernels.host_speed.host-3=1.25"}, "emu: host speeds (durations ÷ speed): host-1 0.8, host-3 1.25; the others 1\n"},
+		// 8 hosts: host-2 and host-5 at 0.5, host-7 at 0.9, host-0 and host-1 at
+		// 1.2, three at 1. Mean (1 + 0.9 + 2.4 + 3) / 8 = 0.9125; mean square
+		// (0.5 + 0.81 + 2.88 + 3) / 8 = 0.89875; SD √(0.89875 − 0.9125²) = 25.7%.
+		{[]string{"platform.hosts=8", `kernels.host_speed={"host-[25]" = 0.5, "host-7" = 0.9, "host-0..1" = 1.2}`},
+			"emu: host speeds (durations ÷ speed) of 8 hosts: slowest host-2 0.5, fastest host-0 1.2, mean 0.9125, SD 25.7% (--json lists each)\n"},
+		{nil, ""},
+	}
+	for _, c := range cases {
+		args := []string{"run"}
+		for _, s := range c.sets {
+			args = append(args, "--set", s)
+		}
+		code, _, stderr := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.sets, code, stderr)
+		}
+		got := ""
+		for _, l := range strings.SplitAfter(stderr, "\n") {
+			if strings.HasPrefix(l, "emu: host speeds") {
+				got += l
+			}
+		}
+		if got != c.want {
+			t.Errorf("%v: noted %q, want %q", c.sets, got, c.want)
+		}
+	}
+}

@@ -3,12 +3,64 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/scenario"
 )
+
+// noteNodes says on w, in a line each, what emu run should tell about the
+// nodes before it runs: the hosts' speed factors of a variability what-if,
+// and models calibrated on another node or aged (warnAgedModels).
+func noteNodes(w io.Writer, plan *scenario.Plan) {
+	noteHostSpeeds(w, plan)
+	warnAgedModels(w, plan)
+}
+
+// noteHostSpeeds names the hosts that do not run at 1 ([kernels] host_speed,
+// host_spread), all of them when few, else the slowest and fastest and the
+// spread: which hosts were slow, where --json lists every one.
+func noteHostSpeeds(w io.Writer, plan *scenario.Plan) {
+	speeds := plan.Kernels.HostSpeed
+	if len(speeds) == 0 {
+		return
+	}
+	hosts := slices.Sorted(maps.Keys(speeds))
+	if len(hosts) <= 4 {
+		parts := make([]string, len(hosts))
+		for i, h := range hosts {
+			parts[i] = fmt.Sprintf("%s %.4g", h, speeds[h])
+		}
+		others := ""
+		if len(hosts) < plan.Platform.Hosts {
+			others = "; the others 1"
+		}
+		fmt.Fprintf(w, "emu: host speeds (durations ÷ speed): %s%s\n", strings.Join(parts, ", "), others)
+		return
+	}
+	slow, fast := hosts[0], hosts[0]
+	var sum, sum2 float64
+	for _, h := range hosts {
+		v := speeds[h]
+		if v < speeds[slow] {
+			slow = h
+		}
+		if v > speeds[fast] {
+			fast = h
+		}
+		sum += v
+		sum2 += v * v
+	}
+	n := float64(plan.Platform.Hosts)
+	sum += n - float64(len(hosts)) // the hosts at 1
+	sum2 += n - float64(len(hosts))
+	mean := sum / n
+	fmt.Fprintf(w, "emu: host speeds (durations ÷ speed) of %d hosts: slowest %s %.4g, fastest %s %.4g, mean %.4g, SD %.3g%% (--json lists each)\n",
+		plan.Platform.Hosts, slow, speeds[slow], fast, speeds[fast], mean, 100*math.Sqrt(max(sum2/n-mean*mean, 0)))
+}
 
 // agedDrift is how far this node's quick probe may be from the models'
 // reference before emu run warns: a ratio of durations beyond 1 ± 15%. A

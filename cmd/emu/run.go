@@ -289,7 +289,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		return err
 	}
 	if !isQuiet(cmd) {
-		warnAgedModels(cmd.ErrOrStderr(), plan) // models calibrated on another node, or aged
+		noteNodes(cmd.ErrOrStderr(), plan) // host speeds of a what-if; models of another node, or aged
 	}
 	var st staging
 	defer st.discard()
