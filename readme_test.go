@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -35,32 +36,32 @@ func TestReadmeTour(t *testing.T) {
 	runBlocks(t, blocks)
 }
 
-// TestReadmeReplay runs the command block of the README's "Replaying traces".
-func TestReadmeReplay(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds emu and runs the README's replay commands")
-	}
-	blocks := tourBlocks(t, "README.md", "## Replaying traces")
-	if len(blocks) != 1 {
-		t.Fatalf("README's replay section has %d command blocks, want 1", len(blocks))
-	}
-	runBlocks(t, blocks)
-}
-
-// runBlocks runs command blocks in order, as tourBlocks returns them.
+// runBlocks runs command blocks in order, as a reader would type them from the
+// repository's root: in a scratch folder holding a copy of examples/ (which
+// commands may write beside) and links to the rest of the tree, with `go run
+// ./cmd/emu` replaced by an emu built once, under bash -e, so a failing
+// command fails the test with its output.
 func runBlocks(t *testing.T, blocks []string) {
 	t.Helper()
 	root, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "emu")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/emu").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := emuBinary(t)
 	work := t.TempDir()
 	if out, err := exec.Command("cp", "-r", filepath.Join(root, "examples"), work).CombinedOutput(); err != nil {
 		t.Fatalf("copying examples: %v\n%s", err, out)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if name := e.Name(); e.IsDir() && name != "examples" && !strings.HasPrefix(name, ".") {
+			if err := os.Symlink(filepath.Join(root, name), filepath.Join(work, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	for i, b := range blocks {
 		script := strings.ReplaceAll(b, "go run ./cmd/emu", bin)
@@ -69,9 +70,45 @@ func runBlocks(t *testing.T, blocks []string) {
 		cmd.Env = append(os.Environ(), "NO_COLOR=1")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("tour block %d failed: %v\n--- block\n%s\n--- output\n%s", i+1, err, b, out)
+			t.Fatalf("command block %d failed: %v\n--- block\n%s\n--- output\n%s", i+1, err, b, out)
 		}
 	}
+}
+
+// emuBinary builds emu once for the package's tests, into a folder TestMain
+// removes.
+func emuBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "emu-docs-")
+		if built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "emu")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/emu").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bin
+}
+
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // tourBlocks returns the ```sh blocks between heading and the next heading of its level.
@@ -105,27 +142,15 @@ func tourBlocks(t *testing.T, file, heading string) []string {
 	return blocks
 }
 
-// TestReadmeTraffic runs the command blocks of the README's "Several jobs and
-// the network's traffic".
-func TestReadmeTraffic(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds emu and runs the README's traffic commands")
-	}
-	blocks := tourBlocks(t, "README.md", "## Several jobs and the network's traffic")
-	if len(blocks) == 0 {
-		t.Fatal("README's traffic section has no command block")
-	}
-	runBlocks(t, blocks)
-}
-
-// TestReadmeRealHPLTables checks the README's two tables of predictions
-// against real HPL (Calibration section) against the data they come from,
+// TestReadmeRealHPLTables checks the tables of predictions against real HPL
+// (docs/evidence/calibration.md, once the README's Calibration section)
+// against the data they come from,
 // validation/testdata/realhpl/vm-2026-11-26 (one HPL.dat of 72 runs) and
 // vm-2026-11-26b, -c and -d (the 11 runs' own HPL.dat files): each cell's real median
 // and range, predicted time and error, recomputed from real_runs*.csv and
-// predicted.csv, so the README cannot state a figure the data does not hold.
+// predicted.csv, so the docs cannot state a figure the data does not hold.
 func TestReadmeRealHPLTables(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(calibrationEvidence)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +202,7 @@ func checkRealHPLTables(t *testing.T, readme, dir string) {
 			}
 			row := fmt.Sprintf("%s %.3f s (%.3f–%.3f) | %s |", cfgs[id], med, x[0], x[len(x)-1], strings.Join(cells, " / "))
 			if !strings.Contains(readme, row+"\n") {
-				t.Errorf("%s: README lacks the row\n%s", set.blas, row)
+				t.Errorf("%s: %s lacks the row\n%s", set.blas, calibrationEvidence, row)
 			}
 		}
 	}
@@ -190,6 +215,13 @@ func groupThousands(n int) string {
 	}
 	return s
 }
+
+// The evidence files that hold the figures the tests above check.
+const (
+	calibrationEvidence    = "docs/evidence/calibration.md"
+	performanceEvidence    = "docs/evidence/performance.md"
+	approximationsEvidence = "docs/evidence/approximations.md"
+)
 
 func readCSV(t *testing.T, path string) []map[string]string {
 	t.Helper()
@@ -213,8 +245,9 @@ func readCSV(t *testing.T, path string) []map[string]string {
 	return out
 }
 
-// TestReadmeBarrierFigures recomputes the README's sleeping/spinning barrier
-// comparison from predicted_barrier.csv: each calibration's mean |error|.
+// TestReadmeBarrierFigures recomputes the sleeping/spinning barrier comparison
+// (docs/evidence/calibration.md) from predicted_barrier.csv: each
+// calibration's mean |error|.
 func TestReadmeBarrierFigures(t *testing.T) {
 	rows := readCSV(t, "validation/testdata/realhpl/vm-2026-11-26b/predicted_barrier.csv")
 	sum, n := map[string]float64{}, map[string]int{}
@@ -227,7 +260,7 @@ func TestReadmeBarrierFigures(t *testing.T) {
 		n[r["calibration"]]++
 	}
 	mean := func(c string) string { return fmt.Sprintf("%.1f%%", sum[c]/float64(n[c])) }
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(calibrationEvidence)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,15 +283,15 @@ func TestReadmeBarrierFigures(t *testing.T) {
 		mean("S1"), mean("S2"), mean("S3"), spread("spinning"), spread("sleeping"))
 	flat := string(readme)
 	if !strings.Contains(flat, want) || !strings.Contains(strings.ReplaceAll(flat, "\n", " "), strings.ReplaceAll(want2, "\n", " ")) {
-		t.Errorf("README's barrier figures: want %q and %q", want, want2)
+		t.Errorf("%s: barrier figures: want %q and %q", calibrationEvidence, want, want2)
 	}
 }
 
-// TestReadmeFig6Table checks the README's Fig. 6 table against the whole runs
+// TestReadmeFig6Table checks the Fig. 6 table (docs/evidence/performance.md) against the whole runs
 // recorded in validation/testdata/fig6_whole.csv (BenchmarkFig6 -update): every
 // recorded point has its row, with its panels, wall, CPU, peak RSS, Time and Gflops.
 func TestReadmeFig6Table(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(performanceEvidence)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +323,7 @@ func TestReadmeFig6Table(t *testing.T) {
 			groupFixed1(tm),
 			groupThousands(int(math.Round(num(rec, "gflops")))))
 		if !strings.Contains(string(readme), row) {
-			t.Errorf("README lacks the row\n%s", row)
+			t.Errorf("%s lacks the row\n%s", performanceEvidence, row)
 		}
 	}
 }
@@ -303,23 +336,31 @@ func groupFixed1(v float64) string {
 	return groupThousands(n) + s[i:]
 }
 
-// TestReadmeStampedeWhole checks the README's figures of the whole Stampede runs
-// against their records: validation/testdata/stampede_whole.csv (HPL's rolls,
+// TestReadmeStampedeWhole checks the figures of the whole Stampede runs
+// (docs/evidence/performance.md, whose speed table has both, and
+// docs/evidence/approximations.md, which tells the merged runs; the headline
+// in docs/evidence.md and the README) against their records: validation/testdata/stampede_whole.csv (HPL's rolls,
 // BenchmarkStampedeWhole -update) and stampede_whole_merged.csv (merged rolls,
 // BenchmarkStampedeWholeMerged -update): each one's Time and Gflops, CPU hours,
-// peak memory and speed-table row. Without the first record, the README must
+// peak memory and speed-table row. Without the first record, the evidence must
 // say the run has not been made; the second is checked when it exists.
 func TestReadmeStampedeWhole(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(performanceEvidence)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := strings.Join(strings.Fields(string(readme)), " ") // the claims wrap across lines
+	approx, err := os.ReadFile(approximationsEvidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The claims wrap across lines; the merged runs are told with the approximations.
+	texts := []string{strings.Join(strings.Fields(string(readme)), " "), strings.Join(strings.Fields(string(readme)+" "+string(approx)), " ")}
+	files := []string{performanceEvidence, performanceEvidence + " and " + approximationsEvidence}
 	for i, path := range []string{"validation/testdata/stampede_whole.csv", "validation/testdata/stampede_whole_merged.csv"} {
 		rows, err := readRecords(path)
 		if os.IsNotExist(err) {
 			if i == 0 && !strings.Contains(string(readme), "has not been made yet") {
-				t.Error("README states a whole Stampede run that validation/testdata/stampede_whole.csv does not hold")
+				t.Error(performanceEvidence + " states a whole Stampede run that validation/testdata/stampede_whole.csv does not hold")
 			}
 			continue
 		}
@@ -343,13 +384,32 @@ func TestReadmeStampedeWhole(t *testing.T) {
 				fmt.Sprintf("%.2f h of wall", rec["wall_s"]/3600),
 				fmt.Sprintf("| %.2f h | %.2f GB | 62 h (the study) |", rec["cpu_s"]/3600, rec["peak_rss_mb"]/1024),
 			} {
-				if !strings.Contains(text, want) {
-					t.Errorf("README lacks %q (%s, %s)", want, path, row[0])
+				if !strings.Contains(texts[i], want) {
+					t.Errorf("%s lack %q (%s, %s)", files[i], want, path, row[0])
 				}
 			}
 		}
-		if i == 0 && strings.Contains(text, "has not been made yet") {
-			t.Error("README still says the whole Stampede run has not been made")
+		if i == 0 { // the headline: docs/evidence.md's speed row and the README's table
+			rec := rows[1]
+			num := func(h string) float64 {
+				v, _ := strconv.ParseFloat(rec[slices.Index(rows[0], h)], 64)
+				return v
+			}
+			for file, want := range map[string]string{
+				"docs/evidence.md": fmt.Sprintf("run whole: %.2f h of wall, %.2f h of CPU, %.2f GB", num("wall_s")/3600, num("cpu_s")/3600, num("peak_rss_mb")/1024),
+				"README.md":        fmt.Sprintf("Stampede's whole run %.2f h against SMPI's 62 h, %.2f GB", num("wall_s")/3600, num("peak_rss_mb")/1024),
+			} {
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(strings.Join(strings.Fields(string(data)), " "), want) {
+					t.Errorf("%s lacks %q (%s)", file, want, path)
+				}
+			}
+		}
+		if i == 0 && strings.Contains(texts[0], "has not been made yet") {
+			t.Error(performanceEvidence + " still says the whole Stampede run has not been made")
 		}
 	}
 }
@@ -422,6 +482,16 @@ func TestDocsNameDefinedTests(t *testing.T) {
 	}
 	if len(tests) < 100 || len(texts) < 100 {
 		t.Fatalf("found %d tests and %d files: the walk missed the tree", len(tests), len(texts))
+	}
+	// The evidence files are where the docs' figures name their tests.
+	evidence, err := filepath.Glob("docs/evidence/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(evidence, "docs/evidence.md", "README.md") {
+		if _, ok := texts[f]; !ok {
+			t.Errorf("the walk missed %s", f)
+		}
 	}
 	testNames := slices.Sorted(maps.Keys(tests))
 	for _, path := range slices.Sorted(maps.Keys(texts)) {

@@ -56,6 +56,10 @@ type RunOptions struct {
 	// what-if that emu sensitivity's bandwidth tolerance re-emulates with.
 	// Classes the topology does not have are ignored.
 	ClassBandwidth map[string]float64
+	// Topology, if set, replaces the built topology by what it returns (emu
+	// run --perturb moves every link by parts in 10⁹); it must keep the
+	// hosts, the link IDs and the routes' links.
+	Topology func(fluid.Topology) (fluid.Topology, error)
 }
 
 // Result is one run's outcome; its JSON form is the contract of shared/DESIGN.md.
@@ -111,6 +115,11 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		return nil, err
 	}
 	topo = withClassBandwidth(topo, opt.ClassBandwidth)
+	if opt.Topology != nil {
+		if topo, err = opt.Topology(topo); err != nil {
+			return nil, err
+		}
+	}
 	if p.App == AppJobs {
 		return p.runJobs(topo, opt)
 	}

@@ -5,10 +5,14 @@
 // without evaluating them all whole: successive halving over a cheap fidelity that the
 // caller names (for HPL, hpl.max_iterations: a few panels emulated, Time extrapolated).
 //
+// A point run as an ensemble (the runner's several seeds or perturbed copies)
+// carries an Ensemble: its Gflops and times are then the means, which Rank orders by,
+// and Undecided names the neighbours whose 90% bands overlap.
+//
 // A point is a list of `key=value` overrides in the scenario's dotted-key syntax (the same
 // strings `--set` takes). tune knows nothing of scenarios: a Runner, supplied by the
 // caller (cmd/emu wires scenario in), checks and evaluates a point. That keeps tune free of
-// imports of ours, and testable with a toy runner.
+// imports of ours (but internal/stats, the ensemble's statistics), and testable with a toy runner.
 //
 // Units: a Result's times are seconds, simulated (TimeS, SimulatedS) or of the host's
 // wall clock (WallS, the one clock tune reads, through Options.Clock); Gflops is the

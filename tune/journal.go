@@ -27,6 +27,11 @@ type Result struct {
 	Panels       int  `json:"panels,omitempty"`
 	Extrapolated bool `json:"extrapolated,omitempty"`
 
+	// Ensemble, when the point was run several times (emu tune --seeds,
+	// --perturb), holds the spread of its runs; Gflops, TimeS and SimulatedS
+	// are then the means over the runs, which Rank orders by.
+	Ensemble *Ensemble `json:"ensemble,omitempty"`
+
 	base string // Search: the ID of the point without its fidelity override
 }
 

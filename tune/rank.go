@@ -30,18 +30,55 @@ func Rank(rs []Result) []Result {
 	return out
 }
 
-// WriteTable prints ranked results as an aligned table.
+// WriteTable prints ranked results as an aligned table. When results carry an
+// ensemble (several runs a point) Gflops and time_s are the means, the table
+// adds each one's 90% band (p05–p95) of the ranked figure, marks with "≈" a
+// point whose band overlaps the next one's, and says below which neighbours
+// the runs leave undecided.
 func WriteTable(w io.Writer, ranked []Result) error {
+	ens := hasEnsemble(ranked)
+	undecided := map[int]bool{}
+	for _, i := range Undecided(ranked) {
+		undecided[i] = true
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tgflops\ttime_s\tsimulated_s\twall_s\tpoint")
+	if ens {
+		fmt.Fprintln(tw, "rank\tgflops\ttime_s\tband (p05–p95)\truns\tsimulated_s\twall_s\tpoint")
+	} else {
+		fmt.Fprintln(tw, "rank\tgflops\ttime_s\tsimulated_s\twall_s\tpoint")
+	}
 	for i, r := range ranked {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%d\t-\t-\t-\t%.2f\t%s  (error: %s)\n", i+1, r.WallS, r.Label, r.Error)
+			dash := "-\t-\t-\t"
+			if ens {
+				dash += "-\t-\t"
+			}
+			fmt.Fprintf(tw, "%d\t%s%.2f\t%s  (error: %s)\n", i+1, dash, r.WallS, r.Label, r.Error)
 			continue
 		}
-		fmt.Fprintf(tw, "%d\t%.4g\t%.6g\t%.6g\t%.2f\t%s\n", i+1, r.Gflops, r.TimeS, r.SimulatedS, r.WallS, r.Label)
+		fmt.Fprintf(tw, "%d\t%.4g\t%.6g\t", i+1, r.Gflops, r.TimeS)
+		if ens {
+			band, runs := "-", "1"
+			if b, ok := r.ranked(); ok {
+				band, runs = fmt.Sprintf("%.4g–%.4g", b.P05, b.P95), strconv.Itoa(r.Ensemble.Runs)
+				if undecided[i] {
+					band += " ≈"
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t", band, runs)
+		}
+		fmt.Fprintf(tw, "%.6g\t%.2f\t%s\n", r.SimulatedS, r.WallS, r.Label)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, i := range Undecided(ranked) {
+		if _, err := fmt.Fprintf(w, "≈ ranks %d and %d: their bands overlap, the runs do not decide which is better (%s; %s)\n",
+			i+1, i+2, ranked[i].Label, ranked[i+1].Label); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteCSV writes ranked results with one column per swept key.
@@ -50,6 +87,14 @@ func WriteCSV(w io.Writer, ranked []Result) error {
 	cw := csv.NewWriter(w)
 	head := append([]string{"rank"}, keys...)
 	head = append(head, "gflops", "time_s", "simulated_time_s", "wall_time_s", "error")
+	ens := hasEnsemble(ranked)
+	if ens {
+		head = append(head, "runs", "band_p05", "band_p95", "undecided_with_next")
+	}
+	undecided := map[int]bool{}
+	for _, i := range Undecided(ranked) {
+		undecided[i] = true
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -63,6 +108,13 @@ func WriteCSV(w io.Writer, ranked []Result) error {
 			row = append(row, vals[k])
 		}
 		row = append(row, g(r.Gflops), g(r.TimeS), g(r.SimulatedS), g(r.WallS), r.Error)
+		if ens {
+			if b, ok := r.ranked(); ok {
+				row = append(row, strconv.Itoa(r.Ensemble.Runs), g(b.P05), g(b.P95), strconv.FormatBool(undecided[i]))
+			} else {
+				row = append(row, "1", "", "", "false")
+			}
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}

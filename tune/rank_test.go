@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/stats"
 )
 
 func TestWriteCSVColumnsPerSweptKey(t *testing.T) {
@@ -47,5 +49,50 @@ func TestEnvelopeTakesBestPerValueInNumericOrder(t *testing.T) {
 		if err != nil || !bytes.Contains(b, []byte("<svg")) {
 			t.Errorf("%s: not an SVG (%v)", name, err)
 		}
+	}
+}
+
+// TestRankOnEnsembleMeansAndOverlaps: three points run several times each are
+// ranked on their mean Gflops; the first two's bands (9–12 and 8–10.5) overlap,
+// so the table marks the first with ≈ and says ranks 1 and 2 are undecided; the
+// third's (5–6) lies apart.
+func TestRankOnEnsembleMeansAndOverlaps(t *testing.T) {
+	ens := func(p05, p95 float64) *Ensemble {
+		return &Ensemble{Runs: 5, Gflops: stats.Summary{P05: p05, P95: p95, Mean: (p05 + p95) / 2}}
+	}
+	rs := Rank([]Result{
+		{ID: "c", Label: "nb=64", Overrides: []Override{{"hpl.nb", "64"}}, Gflops: 5.5, Ensemble: ens(5, 6)},
+		{ID: "a", Label: "nb=128", Overrides: []Override{{"hpl.nb", "128"}}, Gflops: 10.5, Ensemble: ens(9, 12)},
+		{ID: "b", Label: "nb=256", Overrides: []Override{{"hpl.nb", "256"}}, Gflops: 9.25, Ensemble: ens(8, 10.5)},
+	})
+	if rs[0].ID != "a" || rs[1].ID != "b" || rs[2].ID != "c" {
+		t.Fatalf("order %s %s %s, want a b c (by mean)", rs[0].ID, rs[1].ID, rs[2].ID)
+	}
+	if u := Undecided(rs); len(u) != 1 || u[0] != 0 {
+		t.Errorf("undecided %v, want [0]", u)
+	}
+	var b bytes.Buffer
+	if err := WriteTable(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"band (p05–p95)", "9–12 ≈", "8–10.5  ", "5–6  ", "≈ ranks 1 and 2: their bands overlap"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "ranks 2 and 3") {
+		t.Errorf("ranks 2 and 3 called undecided:\n%s", out)
+	}
+	b.Reset()
+	if err := WriteCSV(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	want := "rank,hpl.nb,gflops,time_s,simulated_time_s,wall_time_s,error,runs,band_p05,band_p95,undecided_with_next\n" +
+		"1,128,10.5,0,0,0,,5,9,12,true\n" +
+		"2,256,9.25,0,0,0,,5,8,10.5,false\n" +
+		"3,64,5.5,0,0,0,,5,5,6,false\n"
+	if b.String() != want {
+		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
 	}
 }

@@ -153,6 +153,7 @@ func newRunCmd() *cobra.Command {
 		bound                       string
 		maxIterations               int
 		precision                   string
+		ef                          ensembleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run [FILE.toml]",
@@ -178,14 +179,30 @@ traffic (JSON, or CSV for a FILE ending in .csv): per link its name, class,
 bytes, busy time and mean utilisation, the same summed per class (fat-tree
 level, dragonfly terminal/intra/inter, torus dimension, backbone, loopback), and
 the messages and bytes by the highest class they cross; with --plot it also
-draws link_classes.svg and link_hottest.svg.`,
+draws link_classes.svg and link_hottest.svg.
+
+Error bars: --seeds K runs the scenario under seeds seed, seed+1, ...,
+seed+K−1 (a stochastic scenario: kernels.noise, random placement, exponential
+delays); --perturb K runs it as written and in K−1 copies whose links'
+latencies and bandwidths are each multiplied by 1+ε, ε uniform in ±1e-9 drawn
+from the copy's index (a deterministic run whose order of events flips on
+ties); both together run every seed in every copy. The runs go on all cores
+(--jobs, fewer when memory is short). The report and every file are the first
+run's (the scenario as written), and a table after the report gives each
+result's mean, p05–p95 band and min–max; --json adds "ensemble": {"runs",
+"time_s": {mean, min, max, p05, p95, median}, "gflops": {...}} to each result
+and a top-level "ensemble". Quantiles interpolate between the sorted runs.
+When every run gives the same bits, emu says so on stderr (with --seeds: the
+scenario draws nothing from its seed that moves it; try --perturb).`,
 		Example: `  emu run
   emu run examples/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
   emu run --replay examples/replay-ring.txt --platform examples/cluster.xml
   emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
   emu run hpl.toml --trace trace.json --trace-window 0:50ms
-  emu run examples/alltoall-tapered.toml --links links.csv`,
+  emu run examples/alltoall-tapered.toml --links links.csv
+  emu run hpl.toml --set kernels.noise=true --seeds 8 --json out.json
+  emu run chaotic.toml --perturb 8`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
@@ -198,6 +215,9 @@ draws link_classes.svg and link_hottest.svg.`,
 				if cmd.Flags().Changed(dep[0]) && !cmd.Flags().Changed(dep[1]) {
 					return fmt.Errorf("--%s: only meaningful with --%s", dep[0], dep[1])
 				}
+			}
+			if err := ef.check(cmd); err != nil {
+				return err
 			}
 			if maxIterations != 0 {
 				sf.setFor(fmt.Sprintf("hpl.max_iterations=%d", maxIterations), fmt.Sprintf("--max-iterations %d", maxIterations))
@@ -251,7 +271,11 @@ draws link_classes.svg and link_hottest.svg.`,
 			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
-			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir, links: linksOut})
+			ens, err := newEnsemble(ef.spec(), plan, bound, rerun{sf: &sf, file: file}.plan)
+			if err != nil {
+				return err
+			}
+			return runPlan(cmd, plan, opt, runOutputs{json: jsonOut, graph: graphOut, trace: traceOut, pivots: pivotsOut, plot: plotDir, links: linksOut, ensemble: ens})
 		},
 	}
 	sf.add(cmd)
@@ -267,12 +291,17 @@ draws link_classes.svg and link_hottest.svg.`,
 	fl.BoolVar(&noAlone, "no-alone", false, "[[jobs]]: do not run each job alone as well (no alone_s, no slowdown)")
 	fl.StringVar(&bound, "bound", "", "run a bound of the scenario (seed 002): contention-free (links cap each flow instead of sharing: SimGrid's FATPIPE) or compute-only (communication free: no latency, transfer time, MPI overheads or probe costs)")
 	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
+	ef.add(cmd, true)
 	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
 }
 
-// runOutputs are the files a run writes ("" = not asked for).
-type runOutputs struct{ json, graph, trace, pivots, plot, links string }
+// runOutputs are the files a run writes ("" = not asked for), and the
+// ensemble the run is the first of (nil: none; ensemble_run.go).
+type runOutputs struct {
+	json, graph, trace, pivots, plot, links string
+	ensemble                                *ensemble
+}
 
 // runPlan runs a validated plan and writes every output asked for. Outputs are
 // checked before the run and staged in temporary files renamed at the end, so an
@@ -302,12 +331,12 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		defer f.Close()
 		trace, opt.Trace = f, f
 	}
-	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil {
+	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil && out.ensemble == nil {
 		opt.Listeners = append(opt.Listeners, pr.listener())
 		go pr.run()
 		defer pr.stop()
 	}
-	res, err := plan.Run(opt)
+	res, err := out.ensemble.runWith(cmd, plan, opt)
 	if err != nil {
 		// The input was validated: a run that fails (a deadlock, an application
 		// error) is emu's fault, not the user's, so it exits 1 — unless a
@@ -315,6 +344,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		return runError(err)
 	}
 	if err := printTo(cmd, &st, plan, res); err != nil {
+		return asFailure(err)
+	}
+	if err := out.ensemble.writeTableAfter(cmd.OutOrStdout()); err != nil {
 		return asFailure(err)
 	}
 	if trace != nil {
@@ -349,17 +381,14 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		}
 	}
 	if out.json != "" {
-		if err := st.write(out.json, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(res)
-		}); err != nil {
+		if err := st.write(out.json, func(w io.Writer) error { return out.ensemble.writeJSON(w, res) }); err != nil {
 			return asFailure(err)
 		}
 	}
 	if err := st.commit(); err != nil {
 		return err
 	}
+	out.ensemble.noteAfter(cmd)
 	if !isQuiet(cmd) {
 		noteExtrapolated(cmd.ErrOrStderr(), res)
 		noteMergedRolls(cmd.ErrOrStderr(), plan)

@@ -183,7 +183,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if af.place != "" && mode != scenario.WireLatency {
 		return fmt.Errorf("--place: needs --latency wire (routes per link class), not %s", mode)
 	}
-	if err := ex.check(plan, mode, class); err != nil {
+	if err := ex.check(cmd, plan, mode, class); err != nil {
 		return err
 	}
 	if err := plan.CanRecordMessages(); err != nil {

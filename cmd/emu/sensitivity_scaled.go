@@ -45,6 +45,8 @@ type sensitivityJSON struct {
 	Scaled *scaledReport `json:"factor_scaled,omitempty"`
 	// --verify: the re-emulated points and the verified curve.
 	*sensitivity.Verification
+	// --verify with --seeds or --perturb: the ensembles' spread and noise floor.
+	VerifyEnsemble *verifyEnsemble `json:"verify_ensemble,omitempty"`
 	// --bandwidth-tolerance: per link class.
 	Bandwidth []bandwidthClass `json:"bandwidth,omitempty"`
 }

@@ -19,16 +19,26 @@ type sensitivityExtras struct {
 	verify    int
 	bandwidth string
 	bwPcts    []float64 // --bandwidth-tolerance, parsed by check
+	// ensemble: --verify re-emulates each latency as an ensemble and
+	// compares with its median (sensitivity_verify_ensemble.go).
+	ensemble ensembleFlags
 }
 
 func (ex *sensitivityExtras) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.IntVar(&ex.verify, "verify", 0, "re-emulate at `K` link latencies across --range, record a new graph wherever the recorded ones depart by over 1%, and report the verified T(ℓ) (wire mode; 0: none)")
+	fl.IntVar(&ex.verify, "verify", 0, "re-emulate at `K` link latencies across --range, record a new graph wherever the recorded ones depart by over 1% (with --seeds or --perturb: each latency an ensemble, compared by its median, and over the larger of 1% and the noise floor at L0), and report the verified T(ℓ) (wire mode; 0: none)")
+	ex.ensemble.add(cmd, true)
 	fl.StringVar(&ex.bandwidth, "bandwidth-tolerance", "", "per link class, the least bandwidth (others held) keeping T within these `percents`, found by re-emulation, with the graph's prediction beside it (e.g. 1,2,5; default: none)")
 }
 
 // check refuses bad --verify and --bandwidth-tolerance values before the run.
-func (ex *sensitivityExtras) check(plan *scenario.Plan, mode scenario.LatencyMode, class string) error {
+func (ex *sensitivityExtras) check(cmd *cobra.Command, plan *scenario.Plan, mode scenario.LatencyMode, class string) error {
+	if err := ex.ensemble.check(cmd); err != nil {
+		return err
+	}
+	if ex.ensemble.on() && ex.verify == 0 {
+		return fmt.Errorf("--seeds, --perturb: only meaningful with --verify (each re-emulation an ensemble)")
+	}
 	if ex.verify < 0 {
 		return fmt.Errorf("--verify %d: want a number of re-emulations ≥ 1 (0: none)", ex.verify)
 	}
@@ -85,26 +95,12 @@ func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, r
 			return fmt.Errorf("--verify re-emulates with network.link_latency = ℓ, but the run's ℓ (L0 = %s) is not the platform's link latency (%s)",
 				sensitivity.FormatSeconds(p.L0), sensitivity.FormatSeconds(link))
 		}
-		v, err := sensitivity.Verify(res.Graph, sensitivity.VerifyParams{
-			L0: p.L0, T0: res.SimulatedTime, Lmin: p.Lmin, Lmax: p.Lmax, Points: p.Points, K: ex.verify,
-		}, func(l float64) (float64, *sensitivity.Graph, error) {
-			r.say("--verify: re-emulating at link latency %s", sensitivity.FormatSeconds(l))
-			q, err := r.plan("network.link_latency=" + strconv.FormatFloat(l, 'g', -1, 64) + "s")
-			if err != nil {
-				return 0, nil, err
+		if spec := ex.ensemble.spec(); spec != nil {
+			if err := ex.verifyEnsembles(out, doc, r, plan, res, p, spec); err != nil {
+				return err
 			}
-			rr, err := q.Run(scenario.RunOptions{Graph: true, GraphLatency: r.mode})
-			if err != nil {
-				return 0, nil, err
-			}
-			return rr.SimulatedTime, rr.Graph, nil
-		})
-		if err != nil {
-			return asFailure(err)
-		}
-		doc.Verification = v
-		if err := writeVerified(out, v, p.L0); err != nil {
-			return asFailure(err)
+		} else if err := ex.verifyOnce(out, doc, r, res, p); err != nil {
+			return err
 		}
 	}
 	if len(ex.bwPcts) > 0 {
@@ -116,6 +112,32 @@ func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, r
 		if err := writeBandwidth(out, bw); err != nil {
 			return asFailure(err)
 		}
+	}
+	return nil
+}
+
+// verifyOnce is --verify with single re-emulations.
+func (ex *sensitivityExtras) verifyOnce(out io.Writer, doc *sensitivityJSON, r rerun, res *scenario.Result, p sensitivity.Params) error {
+	v, err := sensitivity.Verify(res.Graph, sensitivity.VerifyParams{
+		L0: p.L0, T0: res.SimulatedTime, Lmin: p.Lmin, Lmax: p.Lmax, Points: p.Points, K: ex.verify,
+	}, func(l float64) (float64, *sensitivity.Graph, error) {
+		r.say("--verify: re-emulating at link latency %s", sensitivity.FormatSeconds(l))
+		q, err := r.plan("network.link_latency=" + strconv.FormatFloat(l, 'g', -1, 64) + "s")
+		if err != nil {
+			return 0, nil, err
+		}
+		rr, err := q.Run(scenario.RunOptions{Graph: true, GraphLatency: r.mode})
+		if err != nil {
+			return 0, nil, err
+		}
+		return rr.SimulatedTime, rr.Graph, nil
+	})
+	if err != nil {
+		return asFailure(err)
+	}
+	doc.Verification = v
+	if err := writeVerified(out, v, p.L0); err != nil {
+		return asFailure(err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -158,6 +159,9 @@ func TestSensitivityReemulationFlagsAreChecked(t *testing.T) {
 		{[]string{"--verify", "2", "--class", "host"}, "--class host"},
 		{[]string{"--bandwidth-tolerance", "1,x"}, `--bandwidth-tolerance "1,x"`},
 		{[]string{"--bandwidth-tolerance", "1", "--latency", "end-to-end"}, "needs --latency wire"},
+		{[]string{"--perturb", "3"}, "only meaningful with --verify"},
+		{[]string{"--verify", "2", "--seeds", "0"}, "--seeds 0"},
+		{[]string{"--verify", "2", "--perturb", "2", "--jobs", "-1"}, "--jobs -1"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"sensitivity", "-q"}, c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
@@ -230,5 +234,107 @@ func TestSensitivityBandwidthToleranceFatTree(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "host,level1,level2" {
 		t.Errorf("classes %v, want host, level1, level2", names)
+	}
+}
+
+// ensembleMedian runs `emu run file --perturb k` with extra sets and returns
+// the ensemble of its simulated time: the independent re-emulation the
+// ensembles of --verify are checked against.
+func ensembleMedian(t *testing.T, file string, k int, sets ...string) (median, spread float64) {
+	t.Helper()
+	_, _, doc := runJSON(t, withSets([]string{"run", file, "-q", "--perturb", strconv.Itoa(k)}, sets...)...)
+	var d struct {
+		Ensemble struct {
+			Sim struct{ Median, P05, P95 float64 } `json:"simulated_time_s"`
+		} `json:"ensemble"`
+	}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	s := d.Ensemble.Sim
+	return s.Median, (s.P95 - s.P05) / (2 * s.Median)
+}
+
+// TestSensitivityVerifyAgainstEnsembles: on the chaotic 8×8 (links moved by
+// parts in 10⁹ spread T by about ±6%), --verify 5 --perturb 4 over 1–51 µs
+// reports as noise floor the spread `emu run --perturb 4` finds at L0, takes
+// at each re-emulated latency the median that `emu run --perturb 4` finds
+// there, labels each point by its gap, and its verified curve is within the
+// noise floor of the ensembles' medians at the 11 curve points (RRMSE; 2.8%
+// against a 6.0% floor when written), where the one graph of the run is 25%
+// off.
+func TestSensitivityVerifyAgainstEnsembles(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "v.json")
+	code, out, errOut := runCLI(t, "sensitivity", chaoticScenario, "-q", "--range", "1us:51us", "--verify", "5", "--perturb", "4", "--json", js)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "verified against ensembles of 4 runs") || !strings.Contains(out, "noise floor at L0") {
+		t.Errorf("no ensemble table:\n%s", out)
+	}
+	var d struct {
+		Curve    []struct{ L, T float64 } `json:"curve"`
+		Verified []struct {
+			L         float64 `json:"L_s"`
+			Predicted float64 `json:"predicted_s"`
+			Emulated  float64 `json:"emulated_s"`
+			Recorded  bool    `json:"recorded"`
+		} `json:"verified"`
+		VCurve []struct {
+			L float64 `json:"L_s"`
+			T float64 `json:"runtime_s"`
+		} `json:"verified_curve"`
+		VE struct {
+			Runs       int     `json:"runs"`
+			NoiseFloor float64 `json:"noise_floor"`
+			Accept     float64 `json:"accept"`
+			Points     []struct {
+				Within string `json:"within"`
+			} `json:"points"`
+		} `json:"verify_ensemble"`
+	}
+	if err := json.Unmarshal(mustRead(t, js), &d); err != nil {
+		t.Fatal(err)
+	}
+	var one []float64
+	for _, c := range readReport(t, js)["curve"].([]any) {
+		one = append(one, c.(map[string]any)["runtime_s"].(float64))
+	}
+	_, floor := ensembleMedian(t, chaoticScenario, 4)
+	if d.VE.Runs != 4 || d.VE.NoiseFloor != floor || d.VE.Accept != math.Max(0.01, floor) {
+		t.Errorf("runs %d, noise floor %g, accept %g; emu run --perturb 4 at L0: floor %g", d.VE.Runs, d.VE.NoiseFloor, d.VE.Accept, floor)
+	}
+	if len(d.VE.Points) != 6 || len(d.Verified) != 5 {
+		t.Fatalf("%d ensembles, %d verified points; want 6 and 5", len(d.VE.Points), len(d.Verified))
+	}
+	medians := map[float64]float64{}
+	var sv, s1 float64
+	for i, c := range d.VCurve {
+		m, _ := ensembleMedian(t, chaoticScenario, 4, "network.link_latency="+strconv.FormatFloat(c.L, 'g', -1, 64)+"s")
+		medians[c.L] = m
+		dv, d1 := (c.T-m)/m, (one[i]-m)/m
+		sv, s1 = sv+dv*dv, s1+d1*d1
+		t.Logf("%5.1f µs: median %.6f s, verified %+.2f%%, one graph %+.2f%%", c.L*1e6, m, 100*dv, 100*d1)
+	}
+	for i, v := range d.Verified {
+		m, ok := medians[v.L]
+		if !ok || v.Emulated != m {
+			t.Errorf("at %g µs: verify's median %.9f s, emu run --perturb 4 %.9f s", v.L*1e6, v.Emulated, m)
+		}
+		gap := math.Abs(v.Predicted-v.Emulated) / v.Emulated
+		want := "departed"
+		if gap <= 0.01 {
+			want = "1%"
+		} else if gap <= d.VE.Accept {
+			want = "noise floor"
+		}
+		if got := d.VE.Points[i+1].Within; got != want || v.Recorded != (want == "departed") {
+			t.Errorf("at %g µs: gap %.2f%%: within %q, recorded %v; want %q", v.L*1e6, 100*gap, got, v.Recorded, want)
+		}
+	}
+	rv, r1 := math.Sqrt(sv/float64(len(d.VCurve))), math.Sqrt(s1/float64(len(d.VCurve)))
+	t.Logf("RRMSE against the medians: verified %.2f%%, one graph %.2f%%; noise floor %.2f%%", 100*rv, 100*r1, 100*floor)
+	if !(rv <= d.VE.Accept) || !(3*rv <= r1) {
+		t.Errorf("verified RRMSE %.2f%% beyond the accepted %.2f%%, or not 3× better than one graph's %.2f%%", 100*rv, 100*d.VE.Accept, 100*r1)
 	}
 }

@@ -53,6 +53,7 @@ func newTuneCmd() *cobra.Command {
 		tasks     int
 		timeLimit string
 		search    searchFlags
+		ef        ensembleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "tune [FILE.toml] --sweep key=v1,v2 [--sweep ...]",
@@ -77,6 +78,12 @@ each from 8 emulated panels (hpl.max_iterations, its Time extrapolated), keeps
 the best 1/--eta, doubles the panels, and so on until --finalists remain, which
 run whole; --write-hpl-dat FILE writes the best as an HPL.dat. --memory-fraction
 F[,F...] with --node-memory SIZE derives N from the grid's nodes' memory.
+
+With --seeds K (a stochastic scenario) or --perturb K (a deterministic but
+chaotic one; see emu run) each point runs K times, one after the other, and is
+ranked on its mean; the table adds each point's 90% band (p05–p95 of its runs)
+and marks with ≈ a point whose band overlaps the next one's: the runs do not
+decide the order of those two.
 
 With --slurm the points are submitted as a Slurm job array instead (one task per
 chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
@@ -105,6 +112,12 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			if err := search.check(cmd); err != nil {
 				return err
 			}
+			if err := ef.check(cmd); err != nil {
+				return err
+			}
+			if slurm && ef.on() {
+				return errors.New("--slurm: --seeds and --perturb run locally only")
+			}
 			var axes []tune.Axis
 			swept := map[string]string{} // key → the --sweep that gave it
 			for _, s := range sweeps {
@@ -129,7 +142,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				return errors.New("--slurm: --search and --memory-fraction run locally only")
 			}
 			points := tune.Points(axes, budget, seed)
-			runner := &scenarioRunner{file: file, flags: sf, nodeMemory: nodeMemory}
+			runner := &scenarioRunner{file: file, flags: sf, nodeMemory: nodeMemory, ensemble: ef.spec()}
 			if file != "" {
 				abs, err := filepath.Abs(file)
 				if err != nil {
@@ -180,6 +193,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 	sf.add(cmd)
 	outs.add(cmd)
 	search.add(cmd)
+	ef.add(cmd, false)
 	f := cmd.Flags()
 	f.StringArrayVar(&sweeps, "sweep", nil, "sweep `key=v1,v2,...` (repeatable; the cross product is taken)")
 	f.IntVar(&budget, "budget", 0, "evaluate only `K` points drawn at random (seeded) from the cross product")
@@ -200,6 +214,10 @@ type scenarioRunner struct {
 	file       string // absolute path, or "" for the embedded default
 	flags      scenarioFlags
 	nodeMemory float64 // bytes of one node, for points with a tune.memory_fraction (--node-memory)
+	// ensemble, if set, runs each point that many times (--seeds, --perturb;
+	// one after the other: the sweep runs points at once) and ranks on the
+	// mean (tune_ensemble.go).
+	ensemble *ensembleSpec
 }
 
 func (r *scenarioRunner) plan(p tune.Point) (*scenario.Plan, error) {
@@ -229,6 +247,9 @@ func (r *scenarioRunner) Run(_ context.Context, p tune.Point) (tune.Result, erro
 	plan, err := r.plan(p)
 	if err != nil {
 		return tune.Result{}, err
+	}
+	if r.ensemble != nil {
+		return r.runEnsemble(p, plan)
 	}
 	res, err := plan.Run(scenario.RunOptions{})
 	if err != nil {
@@ -266,6 +287,9 @@ func (r *scenarioRunner) fingerprint() (string, error) {
 	fmt.Fprintf(h, "%q", r.flags.sets)
 	if r.nodeMemory > 0 { // only then, so that older sweeps' folders stay valid
 		fmt.Fprintf(h, " node memory %g", r.nodeMemory)
+	}
+	if e := r.ensemble; e != nil { // the same: a single run's results are not an ensemble's
+		fmt.Fprintf(h, " ensemble %d seeds %d copies", e.seeds, e.copies)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/emu-hpc/emu/internal/stats"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// figure is one number a result object carries, named as its JSON field.
+type figure struct {
+	name  string
+	value float64
+}
+
+// resultFigures are, for each object of res's "results" in order, a label for
+// the text table and the figures an ensemble summarises (none for a null
+// result: an HPL test skipped for memory); then the same for "jobs".
+func resultFigures(res *scenario.Result) (labels []string, figs [][]figure, jobLabels []string, jobFigs [][]figure) {
+	add := func(label string, f ...figure) {
+		labels, figs = append(labels, label), append(figs, f)
+	}
+	switch {
+	case res.HPL != nil:
+		for _, r := range res.HPL {
+			if r == nil {
+				add("")
+				continue
+			}
+			add(fmt.Sprintf("%s N=%d NB=%d %dx%d", r.Variant, r.N, r.NB, r.P, r.Q), figure{"time_s", r.Time}, figure{"gflops", r.Gflops})
+		}
+	case res.Pingpong != nil:
+		for _, r := range res.Pingpong {
+			add(fmt.Sprintf("%d bytes", r.Bytes), figure{"one_way_s", r.OneWay}, figure{"bandwidth_Bps", r.Bandwidth})
+		}
+	case res.Ring != nil:
+		for _, r := range res.Ring {
+			add(fmt.Sprintf("%d bytes, %d ranks", r.Bytes, r.Ranks), figure{"lap_s", r.Lap})
+		}
+	case res.Replay != nil:
+		add(res.Replay.File, figure{"time_s", res.Replay.Time})
+	case res.Congestor != nil:
+		add(res.Congestor.Pattern, figure{"time_s", res.Congestor.Time})
+	}
+	for _, j := range res.Jobs {
+		jobLabels, jobFigs = append(jobLabels, j.Name), append(jobFigs, []figure{{"time_s", j.Time}})
+	}
+	return labels, figs, jobLabels, jobFigs
+}
+
+// summary is one result object's figures over the ensemble, in the object's
+// order of figures.
+type summary struct {
+	label string
+	names []string
+	stats []stats.Summary
+}
+
+// summaries summarises the members' figures object by object; members that
+// do not give the same objects and figures as member 0 are an error (emu's).
+func (e *ensemble) summaries() (results, jobs []summary, sim stats.Summary, err error) {
+	n := len(e.results)
+	l0, f0, jl0, jf0 := resultFigures(e.results[0])
+	per := make([][][]figure, n) // member → object → figures
+	perJob := make([][][]figure, n)
+	sims := make([]float64, n)
+	for i, r := range e.results {
+		_, f, _, jf := resultFigures(r)
+		if !sameShape(f, f0) || !sameShape(jf, jf0) {
+			return nil, nil, sim, fmt.Errorf("run %d of the ensemble gave other results than run 0 (%d objects, run 0 %d)", i, len(f), len(f0))
+		}
+		per[i], perJob[i], sims[i] = f, jf, r.SimulatedTime
+	}
+	collect := func(labels []string, first [][]figure, per [][][]figure) []summary {
+		out := make([]summary, len(first))
+		for k, figs := range first {
+			out[k].label = labels[k]
+			for j, f := range figs {
+				xs := make([]float64, n)
+				for i := range n {
+					xs[i] = per[i][k][j].value
+				}
+				out[k].names = append(out[k].names, f.name)
+				out[k].stats = append(out[k].stats, stats.Summarize(xs))
+			}
+		}
+		return out
+	}
+	return collect(l0, f0, per), collect(jl0, jf0, perJob), stats.Summarize(sims), nil
+}
+
+// sameShape reports whether two members' figures name the same things.
+func sameShape(a, b [][]figure) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if len(a[k]) != len(b[k]) {
+			return false
+		}
+		for j := range a[k] {
+			if a[k][j].name != b[k][j].name {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// describe says in words which runs the ensemble holds.
+func (e *ensemble) describe() string {
+	s := e.spec
+	var what string
+	switch {
+	case s.perturb && s.seeds > 1:
+		what = fmt.Sprintf("seeds %d to %d, each as written and in %d perturbed copies", e.seed, e.seed+uint64(s.seeds-1), s.copies-1)
+	case s.perturb:
+		what = fmt.Sprintf("seed %d as written and in %d copies with every link moved by parts in 10⁹", e.seed, s.copies-1)
+	default:
+		what = fmt.Sprintf("seeds %d to %d", e.seed, e.seed+uint64(s.seeds-1))
+	}
+	return fmt.Sprintf("%d runs (%s)", s.runs(), what)
+}
+
+// writeTable prints the ensemble's table after the report: one row per figure
+// of each result, a row for the simulated time. Rows start with the result's
+// number, never with HPL's T/V code, so that scripts reading HPL's report do
+// not read them as tests.
+func (e *ensemble) writeTable(w io.Writer) error {
+	results, jobs, sim, err := e.summaries()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nensemble of %s; the report above is the first run's.\n", e.describe())
+	fmt.Fprintf(w, "band: p05–p95 of the runs, interpolated between the sorted runs (not a confidence interval); ±: half the band over the median\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "#\tresult\tfigure\tmean\tp05\tp95\tmin\tmax\t±\n")
+	row := func(num, label string, name string, s stats.Summary) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.2f%%\n", num, label, name, s.Mean, s.P05, s.P95, s.Min, s.Max, 100*s.Spread())
+	}
+	for set, ss := range [][]summary{results, jobs} {
+		for k, s := range ss {
+			num := strconv.Itoa(k + 1)
+			if set == 1 {
+				num = "job"
+			}
+			for j, name := range s.names {
+				label := s.label
+				if j > 0 {
+					label = ""
+				}
+				row(num, label, name, s.stats[j])
+			}
+		}
+	}
+	row("-", "simulated time", "simulated_time_s", sim)
+	return tw.Flush()
+}
+
+// identical reports whether every run gave every figure bit for bit.
+func (e *ensemble) identical() bool {
+	results, jobs, sim, err := e.summaries()
+	if err != nil || !sim.Identical() {
+		return false
+	}
+	for _, ss := range [][]summary{results, jobs} {
+		for _, s := range ss {
+			for _, st := range s.stats {
+				if !st.Identical() {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// note says on stderr how the ensemble ran and, when its runs are identical,
+// what that means and what to try.
+func (e *ensemble) note(w io.Writer) {
+	fmt.Fprintf(w, "emu: ensemble of %d runs, %d at once, in %.3g s of wall time\n", e.spec.runs(), e.jobs, e.wall.Seconds())
+	if e.spec.runs() < 2 || !e.identical() {
+		return
+	}
+	if e.spec.seeds > 1 {
+		fmt.Fprintf(w, "emu: the %d runs are identical: nothing this scenario draws from its seed moves its results (kernels.noise off or a model without noise, no random placement or delays); for a deterministic run whose order of events may flip, try --perturb K\n", e.spec.runs())
+		return
+	}
+	fmt.Fprintf(w, "emu: the %d runs are identical: this run does not move when its links move by parts in 10⁹ (it is not chaotic at that scale)\n", e.spec.runs())
+}
+
+// ensembleJSON is the top-level "ensemble" object.
+type ensembleJSON struct {
+	Runs          int           `json:"runs"`
+	Seeds         []uint64      `json:"seeds"`        // the seeds run, the first the report's
+	Copies        int           `json:"copies"`       // runs per seed: 1 as written, the others perturbed
+	Perturbation  float64       `json:"perturbation"` // --perturb's bound on ε, relative; 0 without
+	Band          string        `json:"band"`         // how p05 and p95 are made
+	SimulatedTime stats.Summary `json:"simulated_time_s"`
+}
+
+// encodeJSON writes res as `emu run --json` does, with "ensemble":
+// {"runs", FIGURE: {mean, min, max, p05, p95, median}, ...} added to each
+// result object and to each job, and the top-level "ensemble". Every other
+// field is member 0's, in its place.
+func (e *ensemble) encodeJSON(w io.Writer, res *scenario.Result) error {
+	results, jobs, sim, err := e.summaries()
+	if err != nil {
+		return err
+	}
+	objs, err := rawObjects(res.Results)
+	if err != nil {
+		return err
+	}
+	if len(objs) != len(results) {
+		return fmt.Errorf("%d result objects, %d summaries", len(objs), len(results))
+	}
+	for k := range objs {
+		if objs[k], err = withEnsemble(objs[k], e.spec.runs(), results[k]); err != nil {
+			return err
+		}
+	}
+	top := *res
+	top.Results, top.Jobs = objs, nil
+	doc, err := json.Marshal(&top)
+	if err != nil {
+		return err
+	}
+	if len(res.Jobs) > 0 {
+		jobObjs, err := rawObjects(res.Jobs)
+		if err != nil {
+			return err
+		}
+		for k := range jobObjs {
+			if jobObjs[k], err = withEnsemble(jobObjs[k], e.spec.runs(), jobs[k]); err != nil {
+				return err
+			}
+		}
+		arr, err := json.Marshal(jobObjs)
+		if err != nil {
+			return err
+		}
+		doc = withField(doc, "jobs", arr)
+	}
+	ej := ensembleJSON{Runs: e.spec.runs(), Copies: e.spec.copies, Band: "p05-p95 over the runs, interpolated between the sorted runs (Hyndman-Fan 7)", SimulatedTime: sim}
+	for s := range e.spec.seeds {
+		ej.Seeds = append(ej.Seeds, e.seed+uint64(s))
+	}
+	if e.spec.perturb {
+		ej.Perturbation = perturbRel
+	}
+	top2, err := json.Marshal(ej)
+	if err != nil {
+		return err
+	}
+	doc = withField(doc, "ensemble", top2)
+	var out bytes.Buffer
+	if err := json.Indent(&out, doc, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
+}
+
+// rawObjects is a JSON array's elements, each as its own JSON.
+func rawObjects(v any) ([]json.RawMessage, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var objs []json.RawMessage
+	if err := json.Unmarshal(data, &objs); err != nil {
+		return nil, err
+	}
+	return objs, nil
+}
+
+// withEnsemble adds "ensemble": {"runs", figure: summary, ...} to one result
+// object (a null one stays null).
+func withEnsemble(obj json.RawMessage, runs int, s summary) (json.RawMessage, error) {
+	if string(obj) == "null" {
+		return obj, nil
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"runs":%d`, runs)
+	for j, name := range s.names {
+		v, err := json.Marshal(s.stats[j])
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, `,%q:%s`, name, v)
+	}
+	b.WriteByte('}')
+	return withField(obj, "ensemble", b.Bytes()), nil
+}
+
+// withField appends "name": value to a compact JSON object, keeping its
+// fields and their order.
+func withField(obj []byte, name string, value []byte) []byte {
+	obj = bytes.TrimRight(obj, " \n")
+	out := append([]byte(nil), obj[:len(obj)-1]...)
+	if !bytes.Equal(bytes.TrimSpace(out), []byte("{")) {
+		out = append(out, ',')
+	}
+	out = append(out, strconv.Quote(name)...)
+	out = append(out, ':')
+	out = append(out, value...)
+	return append(out, '}')
+}

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// noisySets make the embedded default stochastic: dgemm's durations drawn with
+// a heteroscedastic noise of σ = 1e-12 s per multiply-add (a tenth of its mean),
+// from each rank's stream of the scenario's seed.
+var noisySets = []string{"kernels.noise=true", `kernels.dgemm.noise="hetero"`, `kernels.dgemm.sigma_terms=["m*n*k"]`, "kernels.dgemm.sigma_coef=[1e-12]"}
+
+// chaoticScenario is HPL 8×8 with SimGrid's growing probe cost: its order of
+// events flips when the links move by parts in 10⁹.
+const chaoticScenario = "testdata/hpl88_probe.toml"
+
+func withSets(args []string, sets ...string) []string {
+	for _, s := range sets {
+		args = append(args, "--set", s)
+	}
+	return args
+}
+
+// runJSON runs emu with args and --json, and returns stdout, stderr and the
+// JSON document (its wall time zeroed).
+func runJSON(t *testing.T, args ...string) (string, string, string) {
+	t.Helper()
+	js := filepath.Join(t.TempDir(), "r.json")
+	code, out, errOut := runCLI(t, append(args, "--json", js)...)
+	if code != exitOK {
+		t.Fatalf("emu %v: exit %d: %s", args, code, errOut)
+	}
+	return out, errOut, wallTime.ReplaceAllString(string(mustRead(t, js)), `"wall_time_s": 0`)
+}
+
+// hplFigures reads each HPL result's time_s and gflops from a JSON document.
+func hplFigures(t *testing.T, doc string) (times, gflops []float64) {
+	t.Helper()
+	var d struct {
+		Results []struct {
+			Time   float64 `json:"time_s"`
+			Gflops float64 `json:"gflops"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range d.Results {
+		times, gflops = append(times, r.Time), append(gflops, r.Gflops)
+	}
+	return times, gflops
+}
+
+// bandOf5 is the hand form of definition 7 for K = 5 sorted runs x0..x4:
+// h(0.05) = 0.2, h(0.95) = 3.8, h(0.5) = 2.
+func bandOf5(xs []float64) (p05, p95, median float64) {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[0] + 0.2*(s[1]-s[0]), s[3] + 0.8*(s[4]-s[3]), s[2]
+}
+
+// TestSeedsEnsembleIsItsRuns: `emu run --seeds 5` on a noisy scenario reports,
+// for the HPL test, the mean, extremes and band of the five runs that `emu run
+// --set seed=S` gives alone for S = 1..5 (an independent road: separate
+// processes' worth of runs, one at a time); its report and every field of its
+// JSON but "ensemble" are seed 1's, as `emu run` alone prints them; the runs
+// spread.
+func TestSeedsEnsembleIsItsRuns(t *testing.T) {
+	var times, gflops []float64
+	var alone, aloneDoc string
+	for s := 1; s <= 5; s++ {
+		out, _, doc := runJSON(t, withSets([]string{"run", "-q"}, append(slices.Clone(noisySets), "seed="+strconv.Itoa(s))...)...)
+		ts, gs := hplFigures(t, doc)
+		times, gflops = append(times, ts[0]), append(gflops, gs[0])
+		if s == 1 {
+			alone, aloneDoc = out, doc
+		}
+	}
+	out, _, doc := runJSON(t, withSets([]string{"run", "-q", "--seeds", "5"}, noisySets...)...)
+	if !strings.HasPrefix(out, alone) {
+		t.Errorf("the ensemble's report is not seed 1's alone:\n%s\nwant first:\n%s", out, alone)
+	}
+	if !strings.Contains(out, "ensemble of 5 runs (seeds 1 to 5)") {
+		t.Errorf("no ensemble table:\n%s", out)
+	}
+	for _, line := range strings.Split(out[len(alone):], "\n") {
+		if strings.HasPrefix(line, "W") {
+			t.Errorf("ensemble line %q would read as an HPL test", line)
+		}
+	}
+
+	var d, a map[string]any
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(aloneDoc), &a); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range a { // every field of the run alone, unchanged
+		if k == "results" {
+			continue
+		}
+		if got, _ := json.Marshal(d[k]); string(got) != mustJSON(t, v) {
+			t.Errorf("field %s: %s, alone %s", k, got, mustJSON(t, v))
+		}
+	}
+	res := d["results"].([]any)[0].(map[string]any)
+	for k, v := range a["results"].([]any)[0].(map[string]any) {
+		if got := mustJSON(t, res[k]); got != mustJSON(t, v) {
+			t.Errorf("result field %s: %s, alone %s", k, got, mustJSON(t, v))
+		}
+	}
+	ens := res["ensemble"].(map[string]any)
+	if ens["runs"].(float64) != 5 {
+		t.Errorf("ensemble runs %v, want 5", ens["runs"])
+	}
+	for _, f := range []struct {
+		name string
+		xs   []float64
+	}{{"time_s", times}, {"gflops", gflops}} {
+		s := ens[f.name].(map[string]any)
+		p05, p95, med := bandOf5(f.xs)
+		mean := (f.xs[0] + f.xs[1] + f.xs[2] + f.xs[3] + f.xs[4]) / 5
+		for _, c := range []struct {
+			key  string
+			want float64
+		}{{"mean", mean}, {"min", slices.Min(f.xs)}, {"max", slices.Max(f.xs)}, {"p05", p05}, {"p95", p95}, {"median", med}} {
+			if got := s[c.key].(float64); math.Abs(got-c.want) > 1e-14*math.Abs(c.want) {
+				t.Errorf("%s.%s = %.17g, from the runs alone %.17g", f.name, c.key, got, c.want)
+			}
+		}
+		if !(slices.Max(f.xs) > slices.Min(f.xs)) {
+			t.Errorf("%s: the five seeds gave one value %v: the scenario is not stochastic", f.name, f.xs)
+		}
+	}
+	top := d["ensemble"].(map[string]any)
+	if mustJSON(t, top["seeds"]) != "[1,2,3,4,5]" || top["runs"].(float64) != 5 || top["copies"].(float64) != 1 {
+		t.Errorf("top-level ensemble %v", top)
+	}
+	for _, k := range []string{"mean", "min", "max", "p05", "p95", "median"} {
+		if _, ok := top["simulated_time_s"].(map[string]any)[k]; !ok {
+			t.Errorf("top-level ensemble.simulated_time_s has no %s", k)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestEnsembleSameSeedSameBytes: the same ensemble gives the same bytes of
+// report, table and JSON (but for the wall time) whether its runs go one at a
+// time or several at once.
+func TestEnsembleSameSeedSameBytes(t *testing.T) {
+	var outs, docs []string
+	for _, jobs := range []string{"1", "3", "3"} {
+		out, _, doc := runJSON(t, withSets([]string{"run", "-q", "--seeds", "3", "--perturb", "2", "--jobs", jobs}, noisySets...)...)
+		outs, docs = append(outs, out), append(docs, doc)
+	}
+	for i := 1; i < len(outs); i++ {
+		if outs[i] != outs[0] || docs[i] != docs[0] {
+			t.Errorf("run %d differs from run 0:\n%s\n%s", i, outs[i], outs[0])
+		}
+	}
+	if !strings.Contains(outs[0], "6 runs (seeds 1 to 3, each as written and in 1 perturbed copies)") {
+		t.Errorf("both flags: want 3 seeds × 2 copies:\n%s", outs[0])
+	}
+}
+
+// TestPerturbSpreadsAChaoticRun: HPL 8×8 with SimGrid's growing probe cost is
+// reproducible to the bit when run twice as written, yet its links moved by
+// parts in 10⁹ spread its Time by more than 1% (±7% when written); the
+// embedded default, which does not poll, moves by no more than its links do.
+func TestPerturbSpreadsAChaoticRun(t *testing.T) {
+	_, _, a := runJSON(t, "run", chaoticScenario, "-q")
+	_, _, b := runJSON(t, "run", chaoticScenario, "-q")
+	if a != b {
+		t.Fatal("two runs of the chaotic scenario as written differ")
+	}
+	t0, _ := hplFigures(t, a)
+	_, _, doc := runJSON(t, "run", chaoticScenario, "-q", "--perturb", "6")
+	var d struct {
+		Results []struct {
+			Time     float64 `json:"time_s"`
+			Ensemble struct {
+				Time struct{ Min, Max, Mean float64 } `json:"time_s"`
+			} `json:"ensemble"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	e := d.Results[0].Ensemble.Time
+	t.Logf("as written %.6f s; perturbed min %.6f, max %.6f s (%.1f%% of the mean)", t0[0], e.Min, e.Max, 100*(e.Max-e.Min)/e.Mean)
+	if d.Results[0].Time != t0[0] {
+		t.Errorf("the ensemble's report %.17g s is not the run as written, %.17g s", d.Results[0].Time, t0[0])
+	}
+	if !(e.Max-e.Min > 0.01*e.Mean) || !(e.Min <= t0[0] && t0[0] <= e.Max) {
+		t.Errorf("perturbed 8×8: min %g, max %g, as written %g: no spread beyond 1%%", e.Min, e.Max, t0[0])
+	}
+
+	_, _, doc = runJSON(t, "run", "-q", "--perturb", "4")
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	// Each link moves by at most 1e-9: a run that does not flip its order
+	// moves by about as much (here the sum of a few thousand such moves).
+	if e := d.Results[0].Ensemble.Time; !(e.Max-e.Min <= 1e-6*e.Mean) {
+		t.Errorf("perturbed default: min %g, max %g: the default is not chaotic", e.Min, e.Max)
+	}
+}
+
+// TestEnsembleSaysIdenticalRuns: --seeds on a scenario that draws nothing from
+// its seed says so, and points at --perturb.
+func TestEnsembleSaysIdenticalRuns(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--seeds", "3")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "the 3 runs are identical") || !strings.Contains(errOut, "--perturb") {
+		t.Errorf("stderr %q: want the runs called identical and --perturb suggested", errOut)
+	}
+	if !strings.Contains(out, "0.00%") {
+		t.Errorf("identical runs with a band: %s", out)
+	}
+}
+
+// TestEnsembleOfOtherApps: pingpong with exponential per-message delays (drawn
+// from the seed) carries an ensemble per message size, of its one-way time and
+// bandwidth; the runs spread.
+func TestEnsembleOfOtherApps(t *testing.T) {
+	_, _, doc := runJSON(t, "run", "testdata/pingpong.toml", "-q", "--seeds", "4",
+		"--set", "network.message_delay=1us", "--set", `network.message_delay_dist="exp"`)
+	var d struct {
+		Results []struct {
+			Bytes    int `json:"bytes"`
+			Ensemble struct {
+				Runs   int                                  `json:"runs"`
+				OneWay struct{ Min, Max, P05, P95 float64 } `json:"one_way_s"`
+				BW     *struct{ Mean float64 }              `json:"bandwidth_Bps"`
+			} `json:"ensemble"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Results) != 4 {
+		t.Fatalf("%d results, want 4 sizes", len(d.Results))
+	}
+	for _, r := range d.Results {
+		e := r.Ensemble
+		if e.Runs != 4 || e.BW == nil || !(e.OneWay.Max > e.OneWay.Min) || !(e.OneWay.Min <= e.OneWay.P05 && e.OneWay.P95 <= e.OneWay.Max) {
+			t.Errorf("%d bytes: ensemble %+v", r.Bytes, e)
+		}
+	}
+}
+
+func TestEnsembleBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seeds", "0"}, "--seeds 0"},
+		{[]string{"--seeds", "-2"}, "--seeds -2"},
+		{[]string{"--perturb", "0"}, "--perturb 0"},
+		{[]string{"--seeds", "2", "--jobs", "0"}, "--jobs 0"},
+		{[]string{"--jobs", "2"}, "only meaningful with --seeds or --perturb"},
+		{[]string{"--seeds", "x"}, `"x"`},
+		{[]string{"--seeds", "3", "--set", "seed=9223372036854775807"}, "pass the largest seed"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"run", "-q"}, c.args...)...)
+		if code != exitInput || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want %d and one line with %q", c.args, code, errOut, exitInput, c.want)
+		}
+	}
+}
+
+func TestParseMemAvailable(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want uint64
+	}{
+		{"MemTotal:       16318480 kB\nMemFree:  1 kB\nMemAvailable:   12000000 kB\n", 12000000 << 10},
+		{"MemTotal:       16318480 kB\n", 0},
+		{"MemAvailable: 12 MB\n", 0},
+	} {
+		if got := parseMemAvailable([]byte(c.text)); got != c.want {
+			t.Errorf("%q: %d, want %d", c.text, got, c.want)
+		}
+	}
+	// 0.8 × 10 GiB over 3 GiB a run: 2 runs fit; nothing known: no bound.
+	m := &memoryWatch{avail: 10 << 30, start: math.MaxUint64}
+	m.peak.Store(3 << 30)
+	if got := m.fit(); got != 2 {
+		t.Errorf("fit %d, want 2", got)
+	}
+	m.avail = 0
+	if got := m.fit(); got != math.MaxInt {
+		t.Errorf("fit without MemAvailable %d, want no bound", got)
+	}
+}
+
+// TestEnsembleGolden pins the ensemble table's form after HPL's report, and
+// a pingpong's, on seeded noisy runs (the numbers are checked against the runs
+// alone by TestSeedsEnsembleIsItsRuns; this pins the text).
+func TestEnsembleGolden(t *testing.T) {
+	code, out, errOut := runCLI(t, withSets([]string{"run", "-q", "--seeds", "3"}, noisySets...)...)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "run_seeds.txt", out)
+	code, out, errOut = runCLI(t, "run", "testdata/pingpong.toml", "-q", "--seeds", "3",
+		"--set", "network.message_delay=1us", "--set", `network.message_delay_dist="exp"`)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "run_pingpong_seeds.txt", out)
+}
