@@ -301,3 +301,35 @@ func mustRead(t *testing.T, path string) []Sample {
 	}
 	return s
 }
+
+// FuzzReadProbes: any input either fails with an error naming the file and
+// line, or gives valid probes that a written sample file gives back alike.
+func FuzzReadProbes(f *testing.F) {
+	var buf bytes.Buffer
+	WriteSampleFile(&buf, nil, []models.Probe{ref("n1", 10, testTime)})
+	f.Add(buf.Bytes())
+	f.Add([]byte("h\n# probe {}\n"))
+	f.Add([]byte("# probe {\"host\":\"a\",\"kernel\":\"dgemm\",\"size\":1,\"runs\":1,\"gflops\":1e308,\"time\":\"2026-01-01T00:00:00Z\"} x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		probes, err := ReadProbes(data, "f.csv")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.csv:") {
+				t.Fatalf("error without file and line: %v", err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := WriteSampleFile(&out, nil, probes); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadProbes(out.Bytes(), "out.csv")
+		if err != nil || len(again) != len(probes) {
+			t.Fatalf("written probes read back: %d, %v (had %d)", len(again), err, len(probes))
+		}
+		for i := range probes {
+			if err := probes[i].Validate(); err != nil || !again[i].Time.Equal(probes[i].Time) || again[i].Gflops != probes[i].Gflops || again[i].Host != probes[i].Host {
+				t.Fatalf("probe %d: %+v read back as %+v (%v)", i, probes[i], again[i], err)
+			}
+		}
+	})
+}

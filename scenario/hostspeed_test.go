@@ -247,3 +247,21 @@ func TestHostSpeedRun(t *testing.T) {
 		t.Errorf("1 rank, compute only: Time %.9g s on a host at %g, want %.9g / %g = %.9g s", tSlow, slow, t1, slow, want)
 	}
 }
+
+// FuzzHostMatcher: a pattern either is refused or matches without panicking,
+// and always matches itself when it is a plain name.
+func FuzzHostMatcher(f *testing.F) {
+	for _, s := range []string{"dahu-13", "dahu-13..16", "h[13]", "n1..3.site", "*", "a..b", "9..1"} {
+		f.Add(s, "dahu-14")
+	}
+	f.Fuzz(func(t *testing.T, pattern, host string) {
+		match, err := hostMatcher(pattern)
+		if err != nil {
+			return
+		}
+		match(host)
+		if !strings.ContainsAny(pattern, "*?[\\") && !hostRange.MatchString(pattern) && !match(pattern) {
+			t.Fatalf("plain name %q does not match itself", pattern)
+		}
+	})
+}
