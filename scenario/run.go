@@ -71,13 +71,13 @@ type Result struct {
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult, []*replay.Result, []*pingpong.CongestorResult; [] for [[jobs]] (see Jobs)
+	// HostSpeed is each host's speed factor where it is not 1
+	// ([kernels] host_speed, host_spread): which hosts were slow.
+	HostSpeed map[string]float64 `json:"host_speed,omitempty"`
 	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
 	Kernels []KernelTotal `json:"kernels,omitempty"`
 	// MPICalls are the per-call totals over all ranks (RunOptions.MPICalls).
 	MPICalls []MPICallTotal `json:"mpi_calls,omitempty"`
-	// HostSpeed is each host's speed factor where it is not 1
-	// ([kernels] host_speed, host_spread): which hosts were slow.
-	HostSpeed map[string]float64 `json:"host_speed,omitempty"`
 
 	HPL       []*hpl.Result             `json:"-"`
 	Pingpong  []pingpong.Result         `json:"-"`
