@@ -115,7 +115,7 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 			first += j.Plan.Ranks
 		}
 		jr := &JobResult{Name: j.Name, App: j.Plan.App, Ranks: j.Plan.Ranks, Start: j.Start,
-			Result: &Result{App: j.Plan.App, Ranks: j.Plan.Ranks, Seed: j.Plan.Seed, Plan: j.Plan}}
+			Result: &Result{App: j.Plan.App, Ranks: j.Plan.Ranks, Seed: j.Plan.Seed, Plan: j.Plan, HostSpeed: j.Plan.Kernels.HostSpeed}}
 		run.jobs = append(run.jobs, jr)
 		fns[i] = func(w *ranks.World) error {
 			err := j.Plan.runApp(w, jr.Result, RunOptions{})

@@ -72,6 +72,9 @@ type Result struct {
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult, []*replay.Result, []*pingpong.CongestorResult; [] for [[jobs]] (see Jobs)
+	// HostSpeed is each host's speed factor where it is not 1
+	// ([kernels] host_speed, host_spread): which hosts were slow.
+	HostSpeed map[string]float64 `json:"host_speed,omitempty"`
 	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
 	Kernels []observe.KernelTotal `json:"kernels,omitempty"`
 	// MPICalls are the per-call totals over all ranks (RunOptions.MPICalls).
@@ -170,7 +173,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	for _, l := range opt.Listeners {
 		w.AddListener(l)
 	}
-	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound}
+	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound, HostSpeed: p.Kernels.HostSpeed}
 	if opt.MPISplit {
 		res.MPISplit = observe.NewMPISplit(p.Ranks, p.Network)
 		w.AddHook(res.MPISplit.Hook)

@@ -302,7 +302,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 	}
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
-	return nil
+	return s.variability(p)
 }
 
 // checkModelNames refuses a model that nothing would use: one for a kernel emu

@@ -318,6 +318,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	if err := checkOutputs(outs...); err != nil {
 		return err
 	}
+	if !isQuiet(cmd) {
+		noteNodes(cmd.ErrOrStderr(), plan) // host speeds of a what-if; models of another node, or aged
+	}
 	var st staging
 	defer st.discard()
 	var trace *os.File
