@@ -17,18 +17,24 @@ const module = "github.com/emu-hpc/emu"
 // (shared/DESIGN.md, "Packages and who may import whom"). A package missing from
 // this table may import anything of ours but cmd/; subpackages inherit their parent's row.
 var allowed = map[string][]string{
-	"fluid":       {"internal/heap"},
-	"models":      {},
-	"emu":         {"fluid"},
-	"kernels":     {"models"},
-	"ranks":       {"emu", "fluid", "internal/heap"},
-	"sensitivity": {"sensitivity", "internal/heap"},
+	"fluid":   {"internal/heap"},
+	"models":  {},
+	"emu":     {"fluid"},
+	"kernels": {"models"},
+	"ranks":   {"emu", "fluid", "internal/heap"},
+	// sensitivity/goal records the graph of a loggops replay.
+	"sensitivity": {"sensitivity", "traceformat", "loggops"},
+	"loggops":     {"traceformat", "internal/heap"},
+	"traceformat": {},
+	// observe watches a run through ranks' events; the typed values and
+	// user units it shares with scenario are package units'.
+	"observe":     {"ranks", "fluid", "kernels", "sensitivity", "units"},
+	"units":       {},
 	"calibration": {"kernels", "models", "internal"},
 	"tune":        {"internal"},
-	// apps/replay reads GOAL schedules with sensitivity/goal's parser and
-	// runs its loggops semantics with sensitivity/goal's engine (and nothing
-	// else of sensitivity's).
-	"apps": {"apps", "ranks", "kernels", "models", "emu", "fluid", "sensitivity/goal"},
+	// apps/replay reads its traces with traceformat and runs its loggops
+	// semantics with package loggops; no application imports sensitivity.
+	"apps": {"apps", "ranks", "kernels", "models", "emu", "fluid", "traceformat", "loggops"},
 }
 
 func TestImportRules(t *testing.T) {

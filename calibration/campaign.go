@@ -30,6 +30,11 @@ type Campaign struct {
 	// Clock times each call; use the clock the predicted runs will use
 	// (kernels.Config.Clock). A resumed file must have been made with it.
 	Clock kernels.Clock
+	// Probe, if set, measures the node's reference probe (MeasureProbe)
+	// before the first call and writes it into the sample file, unless the
+	// file already has one (a resumed campaign keeps its first). Its Host,
+	// Backend and Clock are the campaign's.
+	Probe *ProbeOptions
 	// Progress, if set, is called after each row with the rows done so far
 	// (including those found on resume) and the total.
 	Progress func(done, total int)
@@ -93,6 +98,10 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		return res, err
 	}
 	res.Resumed = len(done)
+	if err := c.writeProbe(w, host, be.Name()); err != nil {
+		w.Close()
+		return res, fmt.Errorf("probing this node for %s: %w", c.Out, err)
+	}
 	if c.Progress != nil {
 		c.Progress(res.Resumed, res.Total)
 	}
@@ -213,10 +222,36 @@ func (c *Campaign) screen(ctx context.Context, res *Result, be kernels.Backend) 
 	return replaceSamples(c.Out, rows)
 }
 
-// replaceSamples rewrites a sample file with rows, atomically.
+// writeProbe measures and writes the node's probe (Campaign.Probe) into a
+// file that has none.
+func (c *Campaign) writeProbe(w *Writer, host, backend string) error {
+	if c.Probe == nil {
+		return nil
+	}
+	if have, err := ReadProbeFile(c.Out); err != nil || len(have) > 0 {
+		return err
+	}
+	o := *c.Probe
+	o.Host, o.Backend, o.Clock = host, backend, c.Clock
+	if o.Now == nil {
+		o.Now = c.now
+	}
+	p, err := MeasureProbe(o)
+	if err != nil {
+		return err
+	}
+	return w.WriteProbe(p)
+}
+
+// replaceSamples rewrites a sample file with rows, atomically, keeping its
+// probes.
 func replaceSamples(path string, rows []Sample) error {
+	probes, err := ReadProbeFile(path)
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
-	if err := WriteSamples(&buf, rows); err != nil {
+	if err := WriteSampleFile(&buf, rows, probes); err != nil {
 		return err
 	}
 	return atomicfile.WriteFile(path, buf.Bytes(), 0o644)

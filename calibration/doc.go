@@ -33,6 +33,11 @@
 //     least kernel,host,m,n,k,seconds) and merging several nodes' files;
 //   - network calibration input: ping-pong CSV (bytes,seconds) and the text
 //     output of osu_latency / osu_bw, as points for models.FitFactors;
+//   - the node's reference probe (MeasureProbe: a 512³ dgemm on one core,
+//     with the node's host, CPU model and cores), written into the sample
+//     file as a comment line, carried by Merge and by fit into the models
+//     file, measured again to read the models' drift (Compare) and rescale
+//     them (Rescale);
 //   - the fitting driver (FitSamples): per kernel (and per host) fits through
 //     models.Fit, giving a models.Set and a quality table.
 //

@@ -139,7 +139,7 @@ func TestMergeDropsDuplicates(t *testing.T) {
 		return f.Name()
 	}
 	pa, pb := write("a.csv", a), write("b.csv", b)
-	got, dups, err := Merge([]string{pa, pb, pa})
+	got, _, dups, err := Merge([]string{pa, pb, pa})
 	if err != nil || dups != 2 || len(got) != 4 {
 		t.Fatalf("merge: %d rows, %d duplicates, %v; want 4 and 2", len(got), dups, err)
 	}
@@ -148,7 +148,7 @@ func TestMergeDropsDuplicates(t *testing.T) {
 			t.Errorf("row %d: %+v, want %+v", i, got[i], want)
 		}
 	}
-	if _, _, err := Merge([]string{filepath.Join(dir, "missing.csv")}); err == nil {
+	if _, _, _, err := Merge([]string{filepath.Join(dir, "missing.csv")}); err == nil {
 		t.Error("merge of a missing file succeeded")
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/emu-hpc/emu/models"
 )
 
 // Durability of a sample file: every row reaches the kernel with one write
@@ -109,6 +111,19 @@ func (w *Writer) Write(s Sample) error {
 	return nil
 }
 
+// WriteProbe appends the node's reference probe as a comment line that
+// readers of samples skip (ReadProbes reads it), with one write, synced.
+func (w *Writer) WriteProbe(p models.Probe) error {
+	b, err := appendProbe(nil, p)
+	if err != nil {
+		return err
+	}
+	if _, err := w.f.Write(b); err != nil {
+		return err
+	}
+	return w.Sync()
+}
+
 // Sync forces the rows written so far to stable storage.
 func (w *Writer) Sync() error {
 	w.unsynced, w.lastSync = 0, time.Now()
@@ -123,7 +138,19 @@ func (w *Writer) Close() error {
 // WriteSamples writes a complete sample file (header and rows) to out, as
 // merge does.
 func WriteSamples(out io.Writer, samples []Sample) error {
+	return WriteSampleFile(out, samples, nil)
+}
+
+// WriteSampleFile writes a complete sample file: the header, a line per
+// probe (the nodes' references, models.Probe), then the rows.
+func WriteSampleFile(out io.Writer, samples []Sample, probes []models.Probe) error {
 	buf := headerLine()
+	for _, p := range probes {
+		var err error
+		if buf, err = appendProbe(buf, p); err != nil {
+			return err
+		}
+	}
 	for _, s := range samples {
 		for _, n := range [][2]string{{"host", s.Host}, {"kernel", s.Kernel}, {"backend", s.Backend}, {"plan", s.Plan}, {"clock", s.Clock}} {
 			if err := checkName(n[0], n[1]); err != nil {

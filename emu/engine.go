@@ -44,7 +44,7 @@ type Options struct {
 	// flow (fluid.System.StartLatent, in the network model's own order
 	// among actions due at one date), and the fluid system settles once
 	// per instant, when Next is asked for the next event (fluid.System.Settle).
-	// sys must then have been built with fluid.Options.SimGridHeap.
+	// sys must then have been built with the fluid.SimGrid solver.
 	SimGrid bool
 	// Precision is SimGrid's precision/timing under SimGrid: events less
 	// than Precision apart are one instant to the driver, so Skip refuses

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -66,7 +67,7 @@ func TestPerClassLatencyPredictsReemulation(t *testing.T) {
 			shift := classShift // a link class (and the switches) moves by δ
 			if !cg.Link[c] {
 				shift = base[c] / l0 * classShift // a factor class's (f−1)·ℓ moves by (f−1)·δ
-			} else if lambda > 0 && cg.Names[c] != scenario.SwitchClass {
+			} else if lambda > 0 && cg.Names[c] != observe.SwitchClass {
 				critical++
 			}
 			predicted += float64(lambda) * shift
@@ -78,7 +79,7 @@ func TestPerClassLatencyPredictsReemulation(t *testing.T) {
 		}
 		moves := []string{fmt.Sprintf("platform.link_latency=%gns", (l0+classShift)*1e9)}
 		if tc.switchLat > 0 {
-			if _, ok := cg.Class(scenario.SwitchClass); !ok {
+			if _, ok := cg.Class(observe.SwitchClass); !ok {
 				t.Fatalf("%s: a switch latency and no switch class (%v)", tc.file, cg.Names)
 			}
 			moves = append(moves, fmt.Sprintf("platform.switch_latency=%gns", (tc.switchLat+classShift)*1e9))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -120,7 +121,7 @@ func TestHPLDatAndCluster(t *testing.T) {
 // (SMPI's reverse traffic and bandwidth factor take the rest), against less
 // than 80% on the full tree.
 func TestExamplesTaperedTraffic(t *testing.T) {
-	run := func(f string) (float64, scenario.ClassUse) {
+	run := func(f string) (float64, observe.ClassUse) {
 		s, err := scenario.Load(f)
 		res := runScenario(t, s, err, scenario.RunOptions{Links: true})
 		for _, c := range res.Traffic.Classes {
@@ -129,7 +130,7 @@ func TestExamplesTaperedTraffic(t *testing.T) {
 			}
 		}
 		t.Fatalf("%s: no level1 class in %+v", f, res.Traffic.Classes)
-		return 0, scenario.ClassUse{}
+		return 0, observe.ClassUse{}
 	}
 	tf, full := run("alltoall-full.toml")
 	tt, tapered := run("alltoall-tapered.toml")

@@ -49,7 +49,11 @@ func traffic(topo fluid.Topology, rng *rand.Rand, pattern string) fluid.FlowSpec
 
 // loaded returns a System over topo already running benchFlows flows.
 func loaded(b *testing.B, topo fluid.Topology, rng *rand.Rand, pattern string, full, record bool) *fluid.System {
-	s := fluid.NewSystemOptions(topo.Links(), fluid.Options{FullResolve: full})
+	opts := fluid.Options{}
+	if full {
+		opts.Solver = fluid.FullResolve
+	}
+	s := fluid.NewSystemOptions(topo.Links(), opts)
 	if record {
 		s.RecordTraffic()
 	}

@@ -39,8 +39,8 @@ func smpiFlow(topo fluid.Topology, src, dst int, size float64) fluid.FlowSpec {
 // engine batches an instant's starts) and finished one by one in
 // completion order, each end re-solving what it shared. Reports CPU per
 // message (start and end): exact, with the messages light
-// (Options.LightBytes = 64 KiB), with local re-solves
-// (Options.LocalSolve), and with both.
+// (Approximations.LightBytes = 64 KiB), with local re-solves
+// (Approximations.LocalSolve), and with both.
 //
 // Figures (2026-11-26, the shared 2-core machine at load 2.3 with a long
 // run on the other core, -benchtime 20x, two runs of each):
@@ -60,9 +60,11 @@ func smpiFlow(topo fluid.Topology, src, dst int, size float64) fluid.FlowSpec {
 //	        and the exact solves that a full light budget forces are local.
 func BenchmarkContendedMessages(b *testing.B) {
 	b.Run("exact", func(b *testing.B) { benchContended(b, fluid.Options{}) })
-	b.Run("light", func(b *testing.B) { benchContended(b, fluid.Options{LightBytes: 65536}) })
-	b.Run("local", func(b *testing.B) { benchContended(b, fluid.Options{LocalSolve: true}) })
-	b.Run("light+local", func(b *testing.B) { benchContended(b, fluid.Options{LightBytes: 65536, LocalSolve: true}) })
+	b.Run("light", func(b *testing.B) { benchContended(b, fluid.Options{Approx: fluid.Approximations{LightBytes: 65536}}) })
+	b.Run("local", func(b *testing.B) { benchContended(b, fluid.Options{Approx: fluid.Approximations{LocalSolve: true}}) })
+	b.Run("light+local", func(b *testing.B) {
+		benchContended(b, fluid.Options{Approx: fluid.Approximations{LightBytes: 65536, LocalSolve: true}})
+	})
 }
 
 func benchContended(b *testing.B, opts fluid.Options) {

@@ -42,11 +42,11 @@ func solveWithSystem(p fluidtest.Problem, opts fluid.Options, batch bool) []floa
 
 func TestSystemSolvesCases(t *testing.T) {
 	for _, c := range fluidtest.Cases {
-		for _, full := range []bool{false, true} {
-			got := solveWithSystem(c.Problem, fluid.Options{FullResolve: full}, false)
+		for _, solver := range []fluid.Solver{fluid.Incremental, fluid.FullResolve} {
+			got := solveWithSystem(c.Problem, fluid.Options{Solver: solver}, false)
 			for i := range got {
 				if !close(got[i], c.Want[i]) {
-					t.Errorf("%s (full=%v): flow %d rate %v, want %v", c.Name, full, i, got[i], c.Want[i])
+					t.Errorf("%s (%v): flow %d rate %v, want %v", c.Name, solver, i, got[i], c.Want[i])
 				}
 			}
 		}
@@ -63,10 +63,10 @@ func TestSystemMatchesReference(t *testing.T) {
 		batch bool
 	}{
 		{"incremental", fluid.Options{}, false},
-		{"full", fluid.Options{FullResolve: true}, false},
+		{"full", fluid.Options{Solver: fluid.FullResolve}, false},
 		{"batch", fluid.Options{}, true},
-		{"local", fluid.Options{LocalSolve: true}, false},
-		{"local batch", fluid.Options{LocalSolve: true}, true},
+		{"local", fluid.Options{Approx: fluid.Approximations{LocalSolve: true}}, false},
+		{"local batch", fluid.Options{Approx: fluid.Approximations{LocalSolve: true}}, true},
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 600 {
@@ -89,9 +89,9 @@ func TestSystemMatchesReference(t *testing.T) {
 // TestDifferentialKit runs the fluidtest kit's own differential driver on
 // the System, with larger problems than TestSystemMatchesReference.
 func TestDifferentialKit(t *testing.T) {
-	for _, full := range []bool{false, true} {
+	for _, solver := range []fluid.Solver{fluid.Incremental, fluid.FullResolve} {
 		solve := func(p fluidtest.Problem) []float64 {
-			return solveWithSystem(p, fluid.Options{FullResolve: full}, false)
+			return solveWithSystem(p, fluid.Options{Solver: solver}, false)
 		}
 		fluidtest.Differential(t, solve, 42, 200, fluidtest.RandomConfig{MaxLinks: 20, MaxFlows: 40, MaxRoute: 6}, diffTol)
 	}

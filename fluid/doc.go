@@ -11,23 +11,25 @@
 //     their element arrays) are reused from a free list, found by id in a
 //     paged table (flowtable.go): starting and ending a flow allocates
 //     nothing in the steady state. The rates come from one of two solvers
-//     (solver.go), picked by Options.SimGridHeap for the System's life,
-//     each owning the per-link and per-flow state of its own arithmetic:
-//   - maxmin, emu's own (the default): weighted max-min fair rates, re-solved
+//     (solver.go), picked by Options.Solver for the System's life, each
+//     owning the per-link and per-flow state of its own arithmetic:
+//   - maxmin, emu's own (Solver Incremental, the default; FullResolve
+//     re-solves every flow, a baseline): weighted max-min fair rates, re-solved
 //     when a flow starts or ends for only the flows it can affect: those of
 //     the connected component it touches whose level (rate × weight) is not
 //     below the level where the change enters the sweep (solve.go,
 //     threshold.go). A flow alone on all its links is rated without building
-//     the solver's heap. Light flows (Options.LightBytes; light.go), an
+//     the solver's heap. Light flows (Approximations.LightBytes; light.go), an
 //     approximation, off by default: a small flow is rated at its max-min
 //     rate when it starts and the flows it shares links with keep theirs,
 //     so its start and end re-solve nothing, within a budget of LightBytes
 //     bytes of light flows per link.
-//     Local re-solves (Options.LocalSolve; local.go), an approximation, off
+//     Local re-solves (Approximations.LocalSolve; local.go), an approximation, off
 //     by default: a change re-solves the flows on its links with their
 //     other links' flows held, and grows that region only where a rate
-//     moved next to a flow outside it.
-//   - lmm, SimGrid 3.32's lazy network model (Options.SimGridHeap;
+//     moved next to a flow outside it. Both approximations apply to the
+//     Incremental solver only; Options.Check refuses them under another.
+//   - lmm, SimGrid 3.32's lazy network model (Options.Solver = SimGrid;
 //     simgrid.go), below.
 //   - Traffic accounting (RecordTraffic, Traffic; traffic.go): per link,
 //     the bytes its flows occupied (rate × time, integrated per flow at the
@@ -41,7 +43,10 @@
 //     each type). Every link has a Class naming its place (fat-tree level,
 //     torus dimension, dragonfly terminal/intra/inter, ...), ranked by
 //     ClassLevel; RouteClasses counts a route's cables per class (the
-//     execution graph's per-class latency terms).
+//     execution graph's per-class latency terms). What-ifs wrap a
+//     topology: WithSwitchLatency (a latency per switch crossed) and
+//     WithClassBandwidth (a class's links at another bandwidth, whose
+//     current values ClassBandwidths reads).
 //
 // The subpackage fluidtest holds a naive reference solver and the
 // invariants any max-min solver must meet.
@@ -49,7 +54,7 @@
 // # Units
 //
 // Time in seconds, sizes in bytes, bandwidth in bytes per second, all
-// float64. Unit conversion from user input happens in package scenario.
+// float64. Unit conversion from user input happens in package units.
 //
 // # Determinism
 //
@@ -58,9 +63,9 @@
 // Flow ids increase and are never reused; ties between completion times are
 // broken by the lower id. Maps are never ranged over.
 //
-// # SimGrid's arithmetic (Options.SimGridHeap)
+// # SimGrid's arithmetic (Options.Solver = SimGrid)
 //
-// With Options.SimGridHeap a System is rated by lmm, a replica of SimGrid
+// With Options.Solver = SimGrid a System is rated by lmm, a replica of SimGrid
 // 3.32's lazy network model float for float (simgrid.go), so that an
 // emulation driven by it gives SMPI's figures to the printed microsecond
 // even where a run is chaotic: a flow's latency phase is part of it (StartLatent, Activate);
@@ -81,7 +86,7 @@
 // New* constructors as an error naming the field. Misuse of a System or a
 // Topology by a program — an unknown flow or link id, a host out of range,
 // time going backwards, a negative or NaN size, a latency phase
-// (StartLatent, Activate) without Options.SimGridHeap — is a programmer
+// (StartLatent, Activate) without Options.Solver = SimGrid — is a programmer
 // error and panics with a message saying what was wrong.
 //
 // # Imports

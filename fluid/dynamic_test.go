@@ -195,7 +195,7 @@ func TestDynamicMatchesReference(t *testing.T) {
 	for i := range 300 {
 		sc := randomScenario(rng)
 		want := runReference(sc)
-		for _, opts := range []fluid.Options{{}, {FullResolve: true}, {LocalSolve: true}} {
+		for _, opts := range []fluid.Options{{}, {Solver: fluid.FullResolve}, {Approx: fluid.Approximations{LocalSolve: true}}} {
 			got := runSystem(t, sc, opts)
 			for f := range got {
 				if got[f] != want[f] && math.Abs(got[f]-want[f]) > timeTol*math.Max(1, want[f]) {
@@ -243,7 +243,7 @@ func TestDynamicOnTopologies(t *testing.T) {
 		for range 8 {
 			sc := smpiTraffic(rng, topo, 60, 0)
 			want := runReference(sc)
-			for _, opts := range []fluid.Options{{}, {LocalSolve: true}} {
+			for _, opts := range []fluid.Options{{}, {Approx: fluid.Approximations{LocalSolve: true}}} {
 				got := runSystem(t, sc, opts)
 				for f := range got {
 					if got[f] != want[f] && math.Abs(got[f]-want[f]) > timeTol*math.Max(1e-3, want[f]) {
@@ -255,7 +255,7 @@ func TestDynamicOnTopologies(t *testing.T) {
 	}
 }
 
-// TestLocalSolveOnTopologies checks local re-solves (Options.LocalSolve)
+// TestLocalSolveOnTopologies checks local re-solves (Approximations.LocalSolve)
 // against the reference after every event of dense traffic on the
 // reference topologies, with cancellations, where regions grow over
 // several rounds; and again with the growth capped at one round, so that
@@ -269,7 +269,7 @@ func TestLocalSolveOnTopologies(t *testing.T) {
 			rng := rand.New(rand.NewPCG(21, 22))
 			for range 3 {
 				sc := smpiTraffic(rng, topo, 250, 8)
-				runSystem(t, sc, fluid.Options{LocalSolve: true}) // compares every rate after every event
+				runSystem(t, sc, fluid.Options{Approx: fluid.Approximations{LocalSolve: true}}) // compares every rate after every event
 			}
 		}
 		restore()

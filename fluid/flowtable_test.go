@@ -134,7 +134,7 @@ func TestRetieKeepsOrder(t *testing.T) {
 			specs, starts = append(specs, spec), append(starts, float64(rng.IntN(8))/4)
 		}
 		var out []done
-		if opts.SimGridHeap {
+		if opts.Solver == SimGrid {
 			for i, spec := range specs {
 				s.StartLatent(0, spec, starts[i])
 			}
@@ -170,7 +170,7 @@ func TestRetieKeepsOrder(t *testing.T) {
 			s.StartAll(wave, batch, nil)
 		}
 	}
-	for _, opts := range []Options{{SimGridHeap: true}, {}} {
+	for _, opts := range []Options{{Solver: SimGrid}, {}} {
 		for seed := range uint64(20) {
 			want := run(opts, seed)
 			restore := setTieLimit(3)

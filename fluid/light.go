@@ -2,7 +2,7 @@ package fluid
 
 import "math"
 
-// Light flows (Options.LightBytes) are an approximation for the many small
+// Light flows (Approximations.LightBytes) are an approximation for the many small
 // messages that cross links loaded by long transfers (HPL's pivot search
 // and row swaps beside its panel broadcasts). Exactly, such a message's
 // start and end each re-solve every flow at or above its level in its
@@ -31,7 +31,7 @@ import "math"
 
 // lightState is maxmin's bookkeeping of its light flows.
 type lightState struct {
-	max   float64   // Options.LightBytes: a link's budget of light bytes; 0 for none
+	max   float64   // Approximations.LightBytes: a link's budget of light bytes; 0 for none
 	on    []int32   // per link: light flows on it; nil until the first
 	bytes []float64 // per link: Σ coefficient × starting bytes of its light flows
 	// started is indexed by flow slot: the bytes a light flow started

@@ -37,7 +37,7 @@ func TestLightRate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for trial := range 300 {
 		exact := NewSystem(links)
-		light := NewSystemOptions(links, Options{LightBytes: 100})
+		light := NewSystemOptions(links, Options{Approx: Approximations{LightBytes: 100}})
 		var ids []FlowID
 		for range 1 + rng.IntN(12) {
 			spec := randomSpec(rng, len(links), 1e3)
@@ -78,7 +78,7 @@ func TestLightRate(t *testing.T) {
 // most their capacity plus their light flows' load.
 func TestLightStartAll(t *testing.T) {
 	links := shared(10, 7)
-	s := NewSystemOptions(links, Options{LightBytes: 15})
+	s := NewSystemOptions(links, Options{Approx: Approximations{LightBytes: 15}})
 	heavy := s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 1000})
 	ids := s.StartAll(0, []FlowSpec{{Links: []LinkID{0, 1}, Bytes: 10}, {Links: []LinkID{0}, Bytes: 10}}, nil)
 	// exact: three flows of weight 1 on link 0 (10 B/s), 10/3 each
@@ -94,7 +94,7 @@ func TestLightStartAll(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	links = shared(10, 7, 5, 3, 11, 8)
 	for trial := range 200 {
-		s := NewSystemOptions(links, Options{LightBytes: 100})
+		s := NewSystemOptions(links, Options{Approx: Approximations{LightBytes: 100}})
 		var specs []FlowSpec
 		for range 2 + rng.IntN(10) {
 			bytes := 1e3
@@ -135,7 +135,7 @@ func TestLightStartAll(t *testing.T) {
 // TestLightTraffic: a light flow's bytes and busy time are accounted as
 // any flow's.
 func TestLightTraffic(t *testing.T) {
-	s := NewSystemOptions(shared(10, 10), Options{LightBytes: 100})
+	s := NewSystemOptions(shared(10, 10), Options{Approx: Approximations{LightBytes: 100}})
 	s.RecordTraffic()
 	s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 1000})
 	id := s.Start(0, FlowSpec{Links: []LinkID{0, 1}, Bytes: 50})
@@ -164,7 +164,7 @@ func TestLightLive(t *testing.T) {
 	links := shared(10, 7, 5)
 	rng := rand.New(rand.NewPCG(11, 11))
 	for trial := range 200 {
-		s := NewSystemOptions(links, Options{LightBytes: 200})
+		s := NewSystemOptions(links, Options{Approx: Approximations{LightBytes: 200}})
 		now, started := 0.0, 0
 		for step := 0; step < 10000 && (started < 200 || s.Active() > 0); step++ {
 			if started < 200 && rng.IntN(2) == 0 {

@@ -19,9 +19,9 @@ import (
 func TestLoadsChangeNothing(t *testing.T) {
 	modes := map[string]fluid.Options{
 		"maxmin":  {},
-		"full":    {FullResolve: true},
-		"local":   {LocalSolve: true},
-		"simgrid": {SimGridHeap: true},
+		"full":    {Solver: fluid.FullResolve},
+		"local":   {Approx: fluid.Approximations{LocalSolve: true}},
+		"simgrid": {Solver: fluid.SimGrid},
 	}
 	rng := rand.New(rand.NewPCG(15, 1))
 	for i := range 300 {

@@ -2,7 +2,7 @@ package fluid
 
 import "math"
 
-// Local re-solves (Options.LocalSolve) are an approximation for large
+// Local re-solves (Approximations.LocalSolve) are an approximation for large
 // components in which a change moves few rates: a panel broadcast's ring
 // on a fat tree joins most of the network into one component through the
 // leaf uplinks, and every message start or end re-solves all of it

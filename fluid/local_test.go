@@ -10,7 +10,7 @@ import "testing"
 // rate of −1 as a load.
 func TestLocalTakesUnratedFlows(t *testing.T) {
 	links := shared(10, 20, 10)
-	for _, opts := range []Options{{LightBytes: 100}, {LightBytes: 100, LocalSolve: true}} {
+	for _, opts := range []Options{{Approx: Approximations{LightBytes: 100}}, {Approx: Approximations{LightBytes: 100, LocalSolve: true}}} {
 		s := NewSystemOptions(links, opts)
 		g := s.Start(0, FlowSpec{Links: []LinkID{1, 2}, Bytes: 1e6})
 		ids := s.StartAll(0, []FlowSpec{

@@ -5,11 +5,11 @@ import "math"
 // maxmin is emu's own solver (solver.go): weighted max-min fair rates by
 // progressive filling, re-solved when a flow starts or ends, for only the
 // flows the change can affect (solve.go, threshold.go), and light flows
-// (light.go) when Options.LightBytes asks for them.
+// (light.go) when Approximations.LightBytes asks for them.
 type maxmin struct {
 	sys   *System
-	full  bool        // Options.FullResolve: every change re-solves every flow
-	local bool        // Options.LocalSolve: re-solve a region grown from the change (local.go)
+	full  bool        // Solver FullResolve: every change re-solves every flow
+	local bool        // Approximations.LocalSolve: re-solve a region grown from the change (local.go)
 	links []linkState // per link
 	// hot is indexed by flow.slot: members name their flow by slot, and
 	// what the solver reads of a flow sits here (flowHot) instead of
@@ -17,7 +17,7 @@ type maxmin struct {
 	hot   []flowHot
 	fill  filling    // one re-solve's scratch (solve.go)
 	batch []elem     // seeds of startAll, reused
-	light lightState // Options.LightBytes's bookkeeping (light.go)
+	light lightState // Approximations.LightBytes' bookkeeping (light.go)
 }
 
 // linkState is one link's constraint and the flows loading it.
@@ -51,11 +51,11 @@ type flowHot struct {
 }
 
 func newMaxmin(s *System, opts Options) *maxmin {
-	m := &maxmin{sys: s, full: opts.FullResolve, local: opts.LocalSolve, links: make([]linkState, len(s.links)), fill: filling{queue: newLevelQueue()}}
+	m := &maxmin{sys: s, full: opts.Solver == FullResolve, local: opts.Approx.LocalSolve, links: make([]linkState, len(s.links)), fill: filling{queue: newLevelQueue()}}
 	for l, c := range s.links {
 		m.links[l].capacity = c.capacity
 	}
-	m.light.max = opts.LightBytes
+	m.light.max = opts.Approx.LightBytes
 	return m
 }
 
@@ -231,13 +231,13 @@ func (h *flowHot) rated(x float64) { h.rate, h.level = x, x*h.weight }
 // phase and nothing to settle.
 
 func (m *maxmin) startLatent(float64, FlowSpec, float64) FlowID {
-	panic("fluid: StartLatent needs Options.SimGridHeap")
+	panic("fluid: StartLatent needs the SimGrid solver")
 }
 
 func (m *maxmin) latent(*flow) bool { return false }
 
 func (m *maxmin) activate(float64, *flow) {
-	panic("fluid: Activate needs Options.SimGridHeap")
+	panic("fluid: Activate needs the SimGrid solver")
 }
 
 func (m *maxmin) settle(float64) {}

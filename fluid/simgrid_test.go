@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// sgRun drives a SimGridHeap System as the engine does: every event due
+// sgRun drives a System with the SimGrid solver as the engine does: every event due
 // within precision of the next date is one instant (latency ends enable
 // their flows, completions are recorded in heap order), then the system
 // settles. It returns the completed flows in order, with their dates.
@@ -43,7 +43,7 @@ func sgRun(s *System, precision float64) (order []FlowID, at []float64) {
 // the stable action heap pops equal dates in stamp order.
 func TestSimGridTiesNewestEnabledFirst(t *testing.T) {
 	// link 0: the sender's up link; 1..4: the receivers' down links
-	s := NewSystemOptions(shared(1e10, 1e10, 1e10, 1e10, 1e10), Options{SimGridHeap: true})
+	s := NewSystemOptions(shared(1e10, 1e10, 1e10, 1e10, 1e10), Options{Solver: SimGrid})
 	var ids []FlowID
 	for _, down := range []LinkID{4, 3, 2, 1} { // to ranks 8, 4, 2, 1
 		ids = append(ids, s.StartLatent(0, FlowSpec{Links: []LinkID{0, down}, Bytes: 8, Weight: 2e-6}, 2e-6))
@@ -72,7 +72,7 @@ func TestSimGridTiesNewestEnabledFirst(t *testing.T) {
 func TestSimGridRestampOnTouch(t *testing.T) {
 	const lat = 1.0 / 1024
 	for _, touch := range []bool{false, true} {
-		s := NewSystemOptions(shared(1024, 1024, 1024), Options{SimGridHeap: true})
+		s := NewSystemOptions(shared(1024, 1024, 1024), Options{Solver: SimGrid})
 		x := s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 1024}, lat)
 		y := s.StartLatent(0, FlowSpec{Links: []LinkID{1}, Bytes: 1024}, lat)
 		s.Settle(0)
@@ -108,7 +108,7 @@ func TestSimGridSolveMatchesMaxMin(t *testing.T) {
 			bw[i] = 1e9 * (1 + 9*rng.Float64())
 		}
 		ref := NewSystem(shared(bw...))
-		sg := NewSystemOptions(shared(bw...), Options{SimGridHeap: true})
+		sg := NewSystemOptions(shared(bw...), Options{Solver: SimGrid})
 		var specs []FlowSpec
 		for range 1 + rng.IntN(12) {
 			links := rng.Perm(nl)[:1+rng.IntN(min(nl, 4))]
@@ -141,7 +141,7 @@ func TestSimGridSolveMatchesMaxMin(t *testing.T) {
 // many bytes per second. Two flows of factor 1/2 on a 1024 B/s link each get
 // 512 B/s of link and move 256 B/s: 256 bytes take 1 s.
 func TestSimGridRateFactor(t *testing.T) {
-	s := NewSystemOptions(shared(1024), Options{SimGridHeap: true})
+	s := NewSystemOptions(shared(1024), Options{Solver: SimGrid})
 	for range 2 {
 		s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 256, RateFactor: 0.5}, 0)
 	}
@@ -160,7 +160,7 @@ func TestSimGridLatentWithoutLinks(t *testing.T) {
 		links []LinkID
 		want  float64
 	}{{[]LinkID{0}, 1e-6 + 1e6/1e9}, {nil, 1e-6}} {
-		s := NewSystemOptions([]Link{{Bandwidth: 1e9, Sharing: FatPipe}}, Options{SimGridHeap: true})
+		s := NewSystemOptions([]Link{{Bandwidth: 1e9, Sharing: FatPipe}}, Options{Solver: SimGrid})
 		id := s.StartLatent(0, FlowSpec{Links: tc.links, Bytes: 1e6}, 1e-6)
 		order, at := sgRun(s, 1e-9)
 		if len(order) != 1 || order[0] != id || at[0] != tc.want {

@@ -7,10 +7,10 @@ package fluid
 //   - maxmin (solve.go, threshold.go, light.go), emu's own: weighted
 //     max-min by progressive filling, re-solved incrementally when a flow
 //     starts or ends (the flows above the change's level in its connected
-//     component), with the light-flow approximation of Options.LightBytes.
+//     component), with the light-flow approximation of Approximations.LightBytes.
 //     Its state: each link's member list, each flow's dense solver entry
 //     (flowHot), the filling's scratch and the light flows' budgets.
-//   - lmm (simgrid.go), Options.SimGridHeap: SimGrid 3.32's lazy network
+//   - lmm (simgrid.go), Options.Solver = SimGrid: SimGrid 3.32's lazy network
 //     model float for float, solved once per instant (settle) over the
 //     links modified since, with SimGrid's heap stamps as tie order. Its
 //     state: each link's lmm::Constraint (enabled and active element

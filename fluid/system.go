@@ -36,10 +36,10 @@ type FlowSpec struct {
 	// of its coefficients, as SimGrid merges them.
 	Reverse      []LinkID
 	ReverseShare float64
-	// RateFactor, under Options.SimGridHeap, is SimGrid's rate factor (SMPI's
+	// RateFactor, under the SimGrid solver, is SimGrid's rate factor (SMPI's
 	// bandwidth factor): the flow occupies its links at its max-min rate x
 	// and moves x·RateFactor bytes per second. 0 means 1. Without
-	// SimGridHeap the caller scales Bytes instead (the same times, other
+	// the SimGrid solver the caller scales Bytes instead (the same times, other
 	// floats).
 	RateFactor float64
 	// Loads, when not nil, is what System.Loads made of this spec's Links,
@@ -49,32 +49,78 @@ type FlowSpec struct {
 	Loads *Loads
 }
 
-// Options tunes a System.
-type Options struct {
-	// FullResolve re-solves every flow on each change instead of only the
-	// flows the change can affect (its component, above its level). Same
-	// rates, more work: it exists as a baseline for tests and benchmarks.
-	FullResolve bool
-	// SimGridHeap rates flows with lmm, a replica of SimGrid 3.32's lazy
-	// network model (simgrid.go), instead of emu's max-min: SimGrid's
-	// solve once per Settle, latency phases (StartLatent), and its heap's
-	// order among flows finishing at the same date. FullResolve and
-	// LightBytes are then ignored.
-	SimGridHeap bool
-	// LightBytes, when positive, is an approximation (light.go): a flow of
-	// at most LightBytes bytes (FlowSpec.Bytes) whose links carry no other
-	// light flow gets, when it starts, the rate max-min gives it, while the
-	// flows it shares links with keep theirs; its start and end re-solve
-	// nothing. 0 (the default) keeps every rate exact. Ignored under
-	// SimGridHeap.
+// Solver is how a System rates its flows, chosen once for its life.
+type Solver uint8
+
+const (
+	// Incremental (the default) is emu's max-min (solve.go): a flow's start
+	// or end re-solves only the flows it can affect, those of the connected
+	// component it touches whose level is not below where the change
+	// enters the sweep. The only solver the Approximations apply to.
+	Incremental Solver = iota
+	// FullResolve is emu's max-min re-solving every flow on each change:
+	// the same rates as Incremental with more work, a baseline for tests
+	// and benchmarks.
+	FullResolve
+	// SimGrid rates flows with lmm, a replica of SimGrid 3.32's lazy
+	// network model (simgrid.go): its solve once per Settle, latency phases
+	// (StartLatent), its rate factor (FlowSpec.RateFactor) and its heap's
+	// order among flows finishing at the same date.
+	SimGrid
+)
+
+var solverNames = [...]string{Incremental: "incremental", FullResolve: "full-resolve", SimGrid: "simgrid"}
+
+func (v Solver) String() string {
+	if int(v) < len(solverNames) {
+		return solverNames[v]
+	}
+	return fmt.Sprintf("Solver(%d)", v)
+}
+
+// Approximations trade exact max-min rates for speed on runs of many
+// flows. Each is off at its zero value and applies to the Incremental
+// solver only: FullResolve exists to be exact and SimGrid to be SimGrid's,
+// so Options.Check refuses an approximation under either.
+type Approximations struct {
+	// LightBytes, when positive (light.go): a flow of at most LightBytes
+	// bytes (FlowSpec.Bytes) whose links carry no other light flow gets,
+	// when it starts, the rate max-min gives it, while the flows it shares
+	// links with keep theirs; its start and end re-solve nothing. The
+	// error is at most LightBytes bytes of light flows a link.
 	LightBytes float64
-	// LocalSolve is an approximation (local.go): a flow's start or end
-	// re-solves the flows on its links and grows that region only where
-	// a rate moved by more than a relative 1e-9 next to a flow outside it,
-	// instead of re-solving the whole component. The rates are max-min's
-	// but for such unpropagated moves and rounding. Off (the default)
-	// keeps every rate exact. Ignored under SimGridHeap and FullResolve.
+	// LocalSolve (local.go): a flow's start or end re-solves the flows on
+	// its links and grows that region only where a rate moved by more than
+	// a relative 1e-9 next to a flow outside it, instead of re-solving the
+	// whole component. The rates are max-min's but for such unpropagated
+	// moves and rounding.
 	LocalSolve bool
+}
+
+// Any reports whether an approximation is on.
+func (a Approximations) Any() bool { return a.LightBytes != 0 || a.LocalSolve }
+
+// Options choose a System's solver and the approximations it applies.
+type Options struct {
+	Solver Solver
+	Approx Approximations
+}
+
+// Check reports options no System can honour: an unknown Solver, a
+// LightBytes that is negative, NaN or infinite, or an approximation
+// under a Solver other than Incremental.
+func (o Options) Check() error {
+	if int(o.Solver) >= len(solverNames) {
+		return fmt.Errorf("fluid: unknown solver %v", o.Solver)
+	}
+	if l := o.Approx.LightBytes; !(l >= 0) || math.IsInf(l, 1) {
+		return fmt.Errorf("fluid: LightBytes = %v, want a finite value ≥ 0", l)
+	}
+	if o.Solver != Incremental && o.Approx.Any() {
+		return fmt.Errorf("fluid: the %v solver takes no approximation (light bytes %v, local solve %v): they apply to the incremental solver only",
+			o.Solver, o.Approx.LightBytes, o.Approx.LocalSolve)
+	}
+	return nil
 }
 
 // System is a max-min fair sharing of links between flows. It is a
@@ -105,7 +151,7 @@ type System struct {
 	nextTie uint64
 	now     float64 // time of the last call, s
 	done    flowHeap
-	model   solver // maxmin (solve.go) or, under Options.SimGridHeap, lmm (simgrid.go)
+	model   solver // maxmin (solve.go) or, under the SimGrid solver, lmm (simgrid.go)
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
@@ -117,12 +163,12 @@ type System struct {
 // filling, how many flows those re-solves took in, and how many of those
 // got a new rate. Flows alone on their links, light flows and flows on no
 // Shared link are rated without a re-solve and not counted; under
-// Options.SimGridHeap (SimGrid's lmm) nothing is counted.
+// the SimGrid solver (SimGrid's lmm) nothing is counted.
 //
 // It tells where a run's network time goes: many re-solves of few flows
 // cost their fixed part, few of many flows their size; Changed far below
 // Flows means re-solves mostly confirm rates (what local re-solves,
-// Options.LocalSolve, skip).
+// Approximations.LocalSolve, skip).
 type SolveStats struct {
 	Resolves uint64 // progressive fillings run
 	Flows    uint64 // flows re-solved, summed over them
@@ -163,9 +209,13 @@ type flow struct {
 // NewSystem returns an empty System over links, re-solving incrementally.
 func NewSystem(links []Link) *System { return NewSystemOptions(links, Options{}) }
 
-// NewSystemOptions is NewSystem with options. A negative or NaN bandwidth is
-// a programmer error (topologies validate their configs) and panics.
+// NewSystemOptions is NewSystem with options. Options that Check refuses,
+// and a negative or NaN bandwidth, are programmer errors (callers check
+// their options, topologies their configs) and panic.
 func NewSystemOptions(links []Link, opts Options) *System {
+	if err := opts.Check(); err != nil {
+		panic(err.Error())
+	}
 	s := &System{links: make([]linkCap, len(links)), done: flowHeap{}}
 	for i, l := range links {
 		if !(l.Bandwidth >= 0) {
@@ -173,7 +223,7 @@ func NewSystemOptions(links []Link, opts Options) *System {
 		}
 		s.links[i] = linkCap{capacity: l.Bandwidth, sharing: l.Sharing}
 	}
-	if opts.SimGridHeap {
+	if opts.Solver == SimGrid {
 		s.model = newLmm(s)
 	} else {
 		s.model = newMaxmin(s, opts)
@@ -184,7 +234,7 @@ func NewSystemOptions(links []Link, opts Options) *System {
 // Start adds a flow at time now, re-solves the part of the system it
 // touches and returns the flow's id. A bad spec (unknown link, negative or
 // NaN bytes, bound, weight or share) or a time earlier than the last call
-// is a programmer error and panics. Under Options.SimGridHeap the flow gets
+// is a programmer error and panics. Under the SimGrid solver the flow gets
 // its rate at the next Settle, as a StartLatent without latency.
 func (s *System) Start(now float64, spec FlowSpec) FlowID {
 	s.advance(now)
@@ -203,28 +253,28 @@ func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 // latency has passed, when it is enabled (Activate) — SimGrid's
 // communicate(): a disabled variable, a heap entry of type latency at
 // latency + now, and every link of the route marked modified. It needs
-// Options.SimGridHeap; without it, it panics.
+// the SimGrid solver; without it, it panics.
 func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID {
 	s.advance(now)
 	return s.model.startLatent(now, spec, latency)
 }
 
 // Latent reports whether flow id is still in its latency phase (never,
-// without Options.SimGridHeap).
+// without the SimGrid solver).
 func (s *System) Latent(id FlowID) bool { return s.model.latent(s.mustFlow(id)) }
 
 // Activate ends flow id's latency phase at now: SimGrid's
 // update_variable_penalty enables the variable (its elements go to the
 // front of their links' lists) and marks its first link modified; the
-// rate comes at the next Settle. It needs Options.SimGridHeap.
+// rate comes at the next Settle. It needs the SimGrid solver.
 func (s *System) Activate(now float64, id FlowID) {
 	s.advance(now)
 	s.model.activate(now, s.mustFlow(id))
 }
 
-// Settle is SimGrid's solve at the end of an instant (Options.SimGridHeap,
+// Settle is SimGrid's solve at the end of an instant (the SimGrid solver,
 // simgrid.go): the flows started, activated or finished since the last
-// Settle get their rates and completion dates. Without SimGridHeap every
+// Settle get their rates and completion dates. Without the SimGrid solver every
 // call is solved when it is made, and Settle only moves the clock.
 func (s *System) Settle(now float64) {
 	s.advance(now)

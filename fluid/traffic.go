@@ -11,7 +11,7 @@ type LinkTraffic struct {
 	// utilisation (≤ 1 on a Shared link; a FatPipe link caps each flow, not
 	// their sum). A flow's bytes are its FlowSpec.Bytes as the caller sized
 	// them (message plus header, over SMPI's bandwidth factor), or, under
-	// Options.SimGridHeap, its Bytes over its RateFactor; reverse
+	// Options.Solver = SimGrid, its Bytes over its RateFactor; reverse
 	// cross-traffic adds ReverseShare × the rate on the reverse links.
 	Bytes float64
 	// Busy is the time during which at least one flow was on the link

@@ -58,7 +58,7 @@ func TestTraffic(t *testing.T) {
 		// a rate factor of 0.5: 30 B move at 0.5 × 10 B/s from t = 1 to
 		// t = 7, occupying 60 B of each link's capacity; busy 6 s.
 		name:  "SimGrid heap, latency and rate factor",
-		opts:  Options{SimGridHeap: true},
+		opts:  Options{Solver: SimGrid},
 		flows: []start{{0, FlowSpec{Links: []LinkID{0, 2, 3}, Bytes: 30, RateFactor: 0.5}}},
 		end:   7,
 		want:  []LinkTraffic{{60, 6}, {0, 0}, {60, 6}, {60, 6}},
@@ -94,7 +94,7 @@ func TestTraffic(t *testing.T) {
 			for _, f := range c.flows {
 				// run to the start time, then start the flow
 				for {
-					if c.opts.SimGridHeap {
+					if c.opts.Solver == SimGrid {
 						s.Settle(now)
 					}
 					at, id, ok := s.NextCompletion()
@@ -105,7 +105,7 @@ func TestTraffic(t *testing.T) {
 					s.Finish(now, id)
 				}
 				now = f.at
-				if c.opts.SimGridHeap {
+				if c.opts.Solver == SimGrid {
 					s.StartLatent(now, f.spec, 1)
 				} else {
 					s.Start(now, f.spec)

@@ -17,6 +17,9 @@
 //     model's duration is charged. Idamax returns a deterministic pseudo-random
 //     index so control flow stays realistic.
 //
+// In every mode, Config.HostSpeed (node variability as a what-if) divides each
+// duration charged on the rank's host by that host's speed factor.
+//
 // # Conventions
 //
 // Every matrix argument is column-major in HPL's (Fortran BLAS) argument

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -61,6 +62,12 @@ type Config struct {
 	// for calibration, explaining a prediction). It runs on the rank's
 	// goroutine and must not block.
 	Observe func(Observed)
+	// HostSpeed maps a host name to its speed relative to its model (a
+	// what-if: node variability). Every duration charged on Host — modelled,
+	// with its noise, or measured in Timed mode — is divided by it: 0.9 is a
+	// host 10% slower, whose calls take 1/0.9 as long. A host that is absent
+	// runs at 1. It is read, never written: ranks share it.
+	HostSpeed map[string]float64
 }
 
 // Validate reports a configuration New cannot use.
@@ -73,6 +80,15 @@ func (c Config) Validate() error {
 	}
 	if c.SpeedRatio < 0 || c.SpeedRatio != c.SpeedRatio {
 		return fmt.Errorf("kernels: speed_ratio %g must be positive", c.SpeedRatio)
+	}
+	bad := "" // the first bad host in name order, so the error is always the same
+	for h, v := range c.HostSpeed {
+		if (!(v > 0) || math.IsInf(v, 0)) && (bad == "" || h < bad) {
+			bad = h
+		}
+	}
+	if bad != "" {
+		return fmt.Errorf("kernels: host_speed of %s is %g, want a finite factor > 0", bad, c.HostSpeed[bad])
 	}
 	_, err := LookupBackend(c.Backend)
 	return err
@@ -103,6 +119,7 @@ type Set struct {
 	// observer is Config.Observe: nil on the hot path of large runs, so a
 	// call pays one nil check for it.
 	observer func(Observed)
+	speed    float64 // Config.HostSpeed of host: durations are divided by it
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for
@@ -130,6 +147,10 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 	if k.ratio == 0 {
 		k.ratio = 1
 	}
+	k.speed = 1
+	if v, ok := cfg.HostSpeed[cfg.Host]; ok {
+		k.speed = v
+	}
 	if k.mode == Timed {
 		k.be = OneCore(be) // a rank's call measures one core
 		k.zero = zeroNanos(cfg.Clock)
@@ -154,9 +175,9 @@ func (k *Set) modelTime(m models.Model, v models.Vars) float64 {
 		return 0
 	}
 	if k.noise && k.rng != nil {
-		return m.Sample(v, k.rng)
+		return m.Sample(v, k.rng) / k.speed
 	}
-	return m.Mean(v)
+	return m.Mean(v) / k.speed
 }
 
 // epoch anchors wall-clock readings so they fit an int64 of nanoseconds.
@@ -186,7 +207,7 @@ func (k *Set) elapsed(t0 int64) float64 {
 // otherwise.
 func (k *Set) finish(id kernelID, v models.Vars, f Form, t0 int64) {
 	if k.mode == Timed {
-		d := k.elapsed(t0) * k.ratio
+		d := k.elapsed(t0) * k.ratio / k.speed
 		k.observe(kernelNames[id], v, f, d)
 		k.charger.Compute(d, kernelNames[id])
 		return
@@ -259,7 +280,7 @@ func (k *Set) Run(kernel string, v models.Vars, work func()) {
 		}
 		t0 := k.start()
 		work()
-		d := k.elapsed(t0) * k.ratio
+		d := k.elapsed(t0) * k.ratio / k.speed
 		k.observe(kernel, v, 0, d)
 		k.charger.Compute(d, kernel)
 	}

@@ -16,6 +16,7 @@ type Set struct {
 	specs  map[string]Spec
 	models map[string]*model
 	hosts  map[string]map[string]*model // kernel → host → override
+	probes []Probe                      // [[probe]]: the calibrated nodes' reference (probe.go)
 }
 
 // NewSet validates and compiles specs, keyed by kernel name.
@@ -93,6 +94,7 @@ var tomlTypeError = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\)
 
 // setFile is the layout of models.toml: one [kernels.NAME] table per kernel.
 type setFile struct {
+	Probes  []Probe         `toml:"probe,omitempty"`
 	Kernels map[string]Spec `toml:"kernels"`
 }
 
@@ -132,6 +134,14 @@ func ParseSet(data []byte, file string) (*Set, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	for i, p := range doc.Probes {
+		if err := p.Validate(); err != nil {
+			se := err.(*specError)
+			at := fmt.Sprintf("probe[%d]", i)
+			return nil, fmt.Errorf("%s: %s.%s: %s", locate(data, file, []string{at, se.key}), at, se.key, se.msg)
+		}
+	}
+	s.probes = doc.Probes
 	return s, nil
 }
 
@@ -143,10 +153,11 @@ func (s *Set) MarshalTOML() ([]byte, error) {
 	enc := toml.NewEncoder(&buf)
 	enc.Indent = ""
 	specs := map[string]Spec{}
+	var probes []Probe
 	if s != nil {
-		specs = s.specs
+		specs, probes = s.specs, s.probes
 	}
-	if err := enc.Encode(setFile{Kernels: specs}); err != nil {
+	if err := enc.Encode(setFile{Probes: probes, Kernels: specs}); err != nil {
 		return nil, fmt.Errorf("models: encoding TOML: %w", err)
 	}
 	return tidyTOML(buf.Bytes()), nil

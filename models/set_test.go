@@ -173,6 +173,7 @@ func TestParseSetErrors(t *testing.T) {
 
 func FuzzParseSet(f *testing.F) {
 	f.Add([]byte(exampleSet))
+	f.Add([]byte(probeSet))
 	f.Add([]byte("[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n"))
 	f.Add([]byte("[kernels.x]\nnoise = \"mixture\"\nmixture = [{weight = 1}]\n"))
 	f.Add([]byte("[kernels.d]\nbreaks_on = \"m\"\n[[kernels.d.piece]]\nfrom = 0\nto = 1e400\n"))

@@ -85,7 +85,7 @@ func BenchmarkRing1024(b *testing.B) { benchRing(b, 1024, 100) }
 func BenchmarkRandomFatTree4096(b *testing.B) { benchRandomFatTree(b, 0, false) }
 
 // BenchmarkRandomFatTree4096Light is BenchmarkRandomFatTree4096 with the
-// messages light (Config.LightFlow = 64 KiB, fluid.Options.LightBytes).
+// messages light (Config.LightFlow = 64 KiB, fluid.Approximations.LightBytes).
 // Figures (2026-11-26, load 2–3, `-benchtime 2x -cpu 1`, two runs each,
 // alternated): 4.7–6.7 µs CPU a message against 15.8–16.1 exact (2.4–3.4×).
 // By a short pprof sample, fluid's StartAll is a quarter of what is left
@@ -95,7 +95,7 @@ func BenchmarkRandomFatTree4096(b *testing.B) { benchRandomFatTree(b, 0, false) 
 func BenchmarkRandomFatTree4096Light(b *testing.B) { benchRandomFatTree(b, 65536, false) }
 
 // BenchmarkRandomFatTree4096Local is BenchmarkRandomFatTree4096 with local
-// re-solves (Config.LocalSolve, fluid.Options.LocalSolve).
+// re-solves (Config.LocalSolve, fluid.Approximations.LocalSolve).
 func BenchmarkRandomFatTree4096Local(b *testing.B) { benchRandomFatTree(b, 0, true) }
 
 // BenchmarkRandomFatTree4096LightLocal has both approximations: light

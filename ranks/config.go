@@ -3,6 +3,8 @@ package ranks
 import (
 	"fmt"
 	"math"
+
+	"github.com/emu-hpc/emu/fluid"
 )
 
 // Collective algorithm names accepted by the Config's *Algo fields. An empty
@@ -104,18 +106,19 @@ type Config struct {
 	DelayDist    DelayDist
 	DelayClass   string // a fluid.Link Class ("backbone", "level2", ...); "" = every message
 	// LightFlow, when positive, is an approximation of the network model
-	// (fluid.Options.LightBytes): a message of at most LightFlow bytes on
+	// (fluid.Approximations.LightBytes): a message of at most LightFlow bytes on
 	// the wire (payload + envelope, over the bandwidth factor) gets its
 	// max-min rate when its transfer starts and keeps it, and moves no
 	// other message's rate, instead of re-solving the sharing at its start
-	// and end. 0 (the default) keeps the exact model. Ignored under
-	// WakeSimGrid.
+	// and end. 0 (the default) keeps the exact model. Refused under
+	// WakeSimGrid, whose network is SimGrid's lmm (Validate).
 	LightFlow float64
 	// LocalSolve is an approximation of the network model
-	// (fluid.Options.LocalSolve): a message's start or end re-solves the
+	// (fluid.Approximations.LocalSolve): a message's start or end re-solves the
 	// sharing of its own links and spreads only where a rate moved next to
 	// another flow, instead of re-solving its whole connected component.
-	// false (the default) keeps the exact model. Ignored under WakeSimGrid.
+	// false (the default) keeps the exact model. Refused under WakeSimGrid,
+	// whose network is SimGrid's lmm (Validate).
 	LocalSolve bool
 
 	// Collective algorithms (see the Algo* constants).
@@ -197,6 +200,17 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return "ranks config: " + e.Field + " " + e.Msg }
 
+// fluidOptions is the network model the Config asks for: SimGrid's lmm
+// under WakeSimGrid, else emu's incremental max-min with the Config's
+// approximations.
+func (c *Config) fluidOptions() fluid.Options {
+	o := fluid.Options{Approx: fluid.Approximations{LightBytes: c.LightFlow, LocalSolve: c.LocalSolve}}
+	if c.WakeOrder == WakeSimGrid {
+		o.Solver = fluid.SimGrid
+	}
+	return o
+}
+
 // Validate reports the first field that is out of range, by name (a
 // *ConfigError).
 func (c *Config) Validate() error {
@@ -222,6 +236,13 @@ func (c *Config) Validate() error {
 	}
 	if c.AsyncThreshold > c.EagerThreshold {
 		return &ConfigError{"AsyncThreshold", fmt.Sprintf("%d exceeds EagerThreshold %d", c.AsyncThreshold, c.EagerThreshold)}
+	}
+	if err := c.fluidOptions().Check(); err != nil {
+		field, v := "LocalSolve", "true"
+		if c.LightFlow > 0 {
+			field, v = "LightFlow", fmt.Sprint(c.LightFlow)
+		}
+		return &ConfigError{field, fmt.Sprintf("= %s: an approximation of emu's max-min, which wake order %q does not use (it rates messages with SimGrid's lmm)", v, c.WakeOrder)}
 	}
 	for _, a := range algos {
 		v := a.get(c)

@@ -76,7 +76,7 @@
 // run chaotic (a 1e-11 relative change of the Iprobe cost moves SMPI's HPL
 // Time by up to 9%; validation's testdata/smpi_reruns.csv, which
 // TestSMPIRerunsReproduced replays): the network is a fluid.System with SimGrid's heap,
-// solve and re-projection (fluid.Options.SimGridHeap) driven by an engine
+// solve and re-projection (fluid.SimGrid solver) driven by an engine
 // with SimGrid's clock (emu.Options.SimGrid); an injected duration d
 // becomes d·speed flops run at speed (Config.HostSpeed), as
 // smpi_execute_benched does; and Split exchanges the messages of SMPI's

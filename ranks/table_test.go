@@ -70,6 +70,9 @@ func TestPresetsAndValidate(t *testing.T) {
 		"IprobeCost":     func(c *Config) { c.IprobeCost = -1e-6 },
 		"BwFactor":       func(c *Config) { c.BwFactor = MustParseTable("0:1;100:0") },
 		"BcastAlgo":      func(c *Config) { c.BcastAlgo = "scatter" },
+		// The approximations of emu's max-min do not apply to SimGrid's lmm.
+		"LocalSolve": func(c *Config) { c.WakeOrder, c.LocalSolve = WakeSimGrid, true },
+		"LightFlow":  func(c *Config) { c.WakeOrder, c.LightFlow = WakeSimGrid, 65536 },
 	}
 	for field, mutate := range bad {
 		c := cm

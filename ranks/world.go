@@ -115,7 +115,7 @@ func newEngine(cfg Config, topo fluid.Topology) (*emu.Engine, *sched, error) {
 		return nil, nil, fmt.Errorf("ranks: no topology")
 	}
 	simgrid := cfg.WakeOrder == WakeSimGrid
-	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), fluid.Options{SimGridHeap: simgrid, LightBytes: cfg.LightFlow, LocalSolve: cfg.LocalSolve}),
+	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), cfg.fluidOptions()),
 		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
 	return eng, &sched{ready: readyQueue{fifo: cfg.WakeOrder != WakeRank}}, nil
 }

@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/observe"
 )
 
 // TestBounds checks seed 002's two bounds against what they must be.
@@ -21,7 +23,7 @@ func TestBounds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := p.Run(RunOptions{Bound: bound, Kernels: &KernelLog{}})
+		res, err := p.Run(RunOptions{Bound: bound, Kernels: &observe.KernelLog{}})
 		if err != nil {
 			t.Fatal(err)
 		}

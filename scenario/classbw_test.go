@@ -3,6 +3,8 @@ package scenario
 import (
 	"reflect"
 	"testing"
+
+	"github.com/emu-hpc/emu/fluid"
 )
 
 // A 1 MB cm02 ping-pong on a flat cluster of 10 Gb/s (1.25 GB/s), 1 µs links:
@@ -48,8 +50,12 @@ func TestClassBandwidthIsAPerClassWhatIf(t *testing.T) {
 			t.Errorf("%s: one way %.7g µs, want %.7g µs", c.name, got*1e6, c.want*1e6)
 		}
 		if c.name == "backbone" {
-			names, bw, err := ClassBandwidths(&p.Platform)
-			if err != nil || !reflect.DeepEqual(names, []string{"host", "backbone"}) || !reflect.DeepEqual(bw, []float64{1.25e9, 1.25e9}) {
+			topo, err := p.Platform.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, bw := fluid.ClassBandwidths(topo)
+			if !reflect.DeepEqual(names, []string{"host", "backbone"}) || !reflect.DeepEqual(bw, []float64{1.25e9, 1.25e9}) {
 				t.Errorf("ClassBandwidths: %v %v %v, want host and backbone at 1.25e9 B/s", names, bw, err)
 			}
 		}

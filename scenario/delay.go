@@ -5,24 +5,10 @@ import (
 	"fmt"
 
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity"
 )
-
-// deliveries tallies the messages a run delivers and their delivery times
-// (the RecvDone events' Transfer: first byte sent → last byte in, injected
-// delay included): Netscope's message delivery time M. It is a ranks hook.
-type deliveries struct {
-	n   int
-	sum float64 // s
-}
-
-func (d *deliveries) hook(ev *ranks.Event) {
-	if ev.Kind == ranks.RecvDone {
-		d.n++
-		d.sum += ev.Transfer
-	}
-}
 
 // DelaySweep runs the plan once per injected mean delay (network.message_delay,
 // with the plan's distribution and link class) and measures each run's
@@ -39,16 +25,16 @@ func (p *Plan) DelaySweep(delays []float64, opt RunOptions) ([]sensitivity.Delay
 	for _, d := range delays {
 		q := *p
 		q.Network.MessageDelay = d
-		var tally deliveries
+		var tally observe.Deliveries
 		o := opt
-		o.Listeners = append(append([]ranks.Listener(nil), opt.Listeners...), ranks.Listener{Kinds: ranks.KindsOf(ranks.RecvDone), Hook: tally.hook})
+		o.Listeners = append(append([]ranks.Listener(nil), opt.Listeners...), ranks.Listener{Kinds: ranks.KindsOf(ranks.RecvDone), Hook: tally.Hook})
 		res, err := q.Run(o)
 		if err != nil {
 			return nil, fmt.Errorf("delay %g s: %w", d, err)
 		}
-		pt := sensitivity.DelayPoint{Delay: d, T: res.SimulatedTime, Messages: tally.n}
-		if tally.n > 0 {
-			pt.M = tally.sum / float64(tally.n)
+		pt := sensitivity.DelayPoint{Delay: d, T: res.SimulatedTime, Messages: tally.N}
+		if tally.N > 0 {
+			pt.M = tally.Sum / float64(tally.N)
 		}
 		out = append(out, pt)
 	}

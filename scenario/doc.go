@@ -1,13 +1,17 @@
-// Package scenario turns what users write into a run of emu: scenario files (TOML),
-// HPL's own HPL.dat, SimGrid platform XML (the <cluster> subset), smpirun hostfiles, and
-// `--set key=value` overrides; it validates them in one place, builds the topology, the
-// rank placement,
-// the MPI world, the kernel sets and the application, runs it, and records what the
-// CLI writes (JSON results, the execution graph for sensitivity, a Chrome trace).
+// Package scenario says what to run: it turns what users write into a run
+// of emu — scenario files (TOML), HPL's own HPL.dat, SimGrid platform XML
+// (the <cluster> subset), smpirun hostfiles, and `--set key=value`
+// overrides — validates them in one place into a Plan, builds the
+// topology, the rank placement, the MPI world, the kernel sets and the
+// application, and runs it (one app, or the [[jobs]] of a shared machine).
+// What watches the run (trace, traffic, breakdown, kernel log, MPI calls,
+// the execution graph, the MPI split) is package observe's; RunOptions
+// says which observers a run gets.
 //
-// Units: user units ("10Gbps", "1us", "64KiB", "1Gf") are converted here, and only
-// here, into the core's: bytes, seconds, bytes per second, flop/s (ParseSize,
-// ParseTime, ParseBandwidth, ParseSpeed). A bandwidth without a unit is refused.
+// Units: user units ("10Gbps", "1us", "64KiB", "1Gf") are read by package
+// units, whose value types the schema uses (valuetypes.go), into the
+// core's: bytes, seconds, bytes per second, flop/s. A bandwidth without a
+// unit is refused.
 //
 // Error policy: every error caused by input names its origin and what is wrong, as
 // "FILE:LINE: key: what" (or "FILE: key: what" when the line is not known, or

@@ -6,18 +6,6 @@ import (
 	"github.com/emu-hpc/emu/scenario"
 )
 
-func ExampleParseBandwidth() {
-	for _, s := range []string{"10Gbps", "1.25GBps", "1GiBps", "10"} {
-		bw, err := scenario.ParseBandwidth(s)
-		fmt.Println(s, bw, err)
-	}
-	// Output:
-	// 10Gbps 1.25e+09 <nil>
-	// 1.25GBps 1.25e+09 <nil>
-	// 1GiBps 1.073741824e+09 <nil>
-	// 10 0 bandwidth "10" has no unit (e.g. "10Gbps" or "1.25GBps")
-}
-
 func ExampleScenario_Set() {
 	s, err := scenario.Parse([]byte(`
 app = "pingpong"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
 	"github.com/emu-hpc/emu/apps/pingpong"
 )
 

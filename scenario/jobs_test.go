@@ -334,3 +334,13 @@ func TestSetJobKeys(t *testing.T) {
 		}
 	}
 }
+
+// alltoallTrace is a TI trace of one all-to-all of size bytes per pair
+// between n ranks.
+func alltoallTrace(n, size int) string {
+	var b strings.Builder
+	for r := range n {
+		fmt.Fprintf(&b, "%d init\n%d alltoall %d %d\n%d finalize\n", r, r, size, size, r)
+	}
+	return b.String()
+}

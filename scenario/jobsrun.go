@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
 )
 
@@ -72,7 +73,7 @@ func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
 // RunOptions.Links, the traffic.
 type machineRun struct {
 	jobs    []*JobResult
-	traffic *Traffic
+	traffic *observe.Traffic
 }
 
 // runMachine runs jobs at once on one ranks.Machine over topo; a job's
@@ -82,12 +83,12 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 	if err != nil {
 		return nil, nil, err
 	}
-	var reach *reachCounter
+	var reach *observe.ReachCounter
 	if opt.Links {
 		m.Engine().System().RecordTraffic()
-		reach = newReachCounter(topo)
+		reach = observe.NewReachCounter(topo)
 	}
-	var tw *TraceWriter
+	var tw *observe.TraceWriter
 	if opt.Trace != nil {
 		if len(jobs) > 256 {
 			return nil, nil, fmt.Errorf("a trace of %d jobs: at most 256", len(jobs))
@@ -96,7 +97,7 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 		if to == 0 {
 			to = math.Inf(1)
 		}
-		tw = NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
+		tw = observe.NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
 	}
 	run := &machineRun{}
 	fns := make([]func(*ranks.World) error, len(jobs))
@@ -107,14 +108,14 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 			return nil, nil, fmt.Errorf("job %s: %w", j.Name, err)
 		}
 		if reach != nil {
-			w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.hookFor(j.Place)})
+			w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.HookFor(j.Place)})
 		}
 		if tw != nil {
 			w.AddHook(tw.JobHook(i, j.Name, first, j.Plan.Ranks))
 			first += j.Plan.Ranks
 		}
 		jr := &JobResult{Name: j.Name, App: j.Plan.App, Ranks: j.Plan.Ranks, Start: j.Start,
-			Result: &Result{App: j.Plan.App, Ranks: j.Plan.Ranks, Seed: j.Plan.Seed, Plan: j.Plan}}
+			Result: &Result{App: j.Plan.App, Ranks: j.Plan.Ranks, Seed: j.Plan.Seed, Plan: j.Plan, HostSpeed: j.Plan.Kernels.HostSpeed}}
 		run.jobs = append(run.jobs, jr)
 		fns[i] = func(w *ranks.World) error {
 			err := j.Plan.runApp(w, jr.Result, RunOptions{})
@@ -136,7 +137,7 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 	}
 	if reach != nil {
 		now := m.Engine().Now()
-		run.traffic = trafficOf(topo.Links(), m.Engine().System().Traffic(now), now, reach)
+		run.traffic = observe.TrafficOf(topo.Links(), m.Engine().System().Traffic(now), now, reach)
 	}
 	return run, m, nil
 }

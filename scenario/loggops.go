@@ -7,6 +7,8 @@ import (
 
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // replaySemantics resolves replay.semantics and, for "loggops", reads the
@@ -41,7 +43,7 @@ func (s *Scenario) replaySemantics(p *Plan) error {
 	if s.job != nil {
 		return s.errorAt("replay.semantics", "loggops runs one schedule alone, not a job of [[jobs]] beside others")
 	}
-	if p.Trace.Format != replay.FormatGOAL {
+	if p.Trace.Format != traceformat.FormatGOAL {
 		return s.errorAt("replay.semantics", fmt.Sprintf("loggops replays GOAL schedules only; %s is a %s trace", p.Trace.Name, p.Trace.Format))
 	}
 	n := s.Network
@@ -162,7 +164,7 @@ func (p *Plan) runLogGOPS(opt RunOptions) (*Result, error) {
 		res.Kernels = opt.Kernels.Totals()
 	}
 	if opt.MPICalls {
-		res.MPICalls = NewMPICalls(p.Ranks).Totals()
+		res.MPICalls = observe.NewMPICalls(p.Ranks).Totals()
 	}
 	return res, nil
 }

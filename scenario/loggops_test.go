@@ -29,7 +29,7 @@ eager_threshold = 65536
 // TestLogGOPSScenario: replay.semantics = "loggops" on the scenario above
 // gives LogGOPSim's printed runtimes at L = 3 µs (results.csv).
 func TestLogGOPSScenario(t *testing.T) {
-	const peerGOAL = "../sensitivity/goal/testdata/loggopsim/goal/"
+	const peerGOAL = "../loggops/testdata/loggopsim/goal/"
 	for _, tc := range []struct {
 		file string
 		want float64 // ns, LogGOPSim

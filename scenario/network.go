@@ -171,7 +171,7 @@ var configKeys = map[string]string{
 	"EagerThreshold": "network.eager_threshold", "AsyncThreshold": "network.async_threshold",
 	"Envelope": "network.envelope", "WeightS": "network.weight_s", "TCPGamma": "network.tcp_gamma",
 	"CrossTraffic": "network.cross_traffic", "IprobeCost": "network.iprobe_cost", "TestCost": "network.test_cost",
-	"LightFlow": "network.light_flow", "MessageDelay": "network.message_delay", "DelayDist": "network.message_delay_dist",
+	"LightFlow": "network.light_flow", "LocalSolve": "network.local_solve", "MessageDelay": "network.message_delay", "DelayDist": "network.message_delay_dist",
 	"LatFactor": "network.lat_factor", "BwFactor": "network.bw_factor",
 	"BcastAlgo": "network.bcast", "ReduceAlgo": "network.reduce", "GatherAlgo": "network.gather",
 	"ScatterAlgo": "network.scatter", "AllreduceAlgo": "network.allreduce", "AllgatherAlgo": "network.allgather",

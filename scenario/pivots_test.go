@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/observe"
 )
 
 func TestPivotsRoundTrip(t *testing.T) {
@@ -43,7 +44,7 @@ func FuzzParseTraceWindow(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		from, to, err := ParseTraceWindow(s)
+		from, to, err := observe.ParseTraceWindow(s)
 		if err == nil && (from < 0 || to < from) {
 			t.Errorf("%q gives the window [%g, %g]", s, from, to)
 		}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/emu-hpc/emu/units"
 )
 
 // ParsePlatformXML reads a SimGrid platform file whose machine is one <cluster>
@@ -123,7 +125,7 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	}
 	// speed may be a list of pstates; the first is the default pstate.
 	speed, _, _ := strings.Cut(a["speed"], ",")
-	if p.Speed, err = ParseSpeed(speed); err != nil {
+	if p.Speed, err = units.ParseSpeed(speed); err != nil {
 		return nil, wrap("speed", err)
 	}
 	if c, ok := a["core"]; ok {
@@ -131,10 +133,10 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 			return nil, wrap("core", fmt.Errorf("%q is not a positive integer", c))
 		}
 	}
-	if p.LinkBandwidth, err = ParseBandwidth(a["bw"]); err != nil {
+	if p.LinkBandwidth, err = units.ParseBandwidth(a["bw"]); err != nil {
 		return nil, wrap("bw", err)
 	}
-	if p.LinkLatency, err = ParseTime(a["lat"]); err != nil {
+	if p.LinkLatency, err = units.ParseTime(a["lat"]); err != nil {
 		return nil, wrap("lat", err)
 	}
 	p.Sharing, p.BackboneSharing = SharingSplitDuplex, SharingShared
@@ -153,9 +155,9 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 		parse func(string) (float64, error)
 		dst   *float64
 	}{
-		{"bb_bw", ParseBandwidth, &p.BackboneBandwidth}, {"bb_lat", ParseTime, &p.BackboneLatency},
-		{"loopback_bw", ParseBandwidth, &p.LoopbackBandwidth}, {"loopback_lat", ParseTime, &p.LoopbackLatency},
-		{"limiter_link", ParseBandwidth, &p.LimiterBandwidth},
+		{"bb_bw", units.ParseBandwidth, &p.BackboneBandwidth}, {"bb_lat", units.ParseTime, &p.BackboneLatency},
+		{"loopback_bw", units.ParseBandwidth, &p.LoopbackBandwidth}, {"loopback_lat", units.ParseTime, &p.LoopbackLatency},
+		{"limiter_link", units.ParseBandwidth, &p.LimiterBandwidth},
 	}
 	for _, o := range optional {
 		if s, ok := a[o.attr]; ok {

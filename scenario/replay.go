@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // replayTrace resolves [replay]: loads the trace (its errors name the trace's
@@ -18,7 +19,7 @@ func (s *Scenario) replayTrace(p *Plan) error {
 	if t.File == "" {
 		return s.errorAt("replay.file", `app = "replay" needs a trace file (a GOAL schedule or a SimGrid TI trace)`)
 	}
-	format, err := replay.ParseFormat(t.Format)
+	format, err := traceformat.ParseFormat(t.Format)
 	if err != nil {
 		return s.errorAt("replay.format", err.Error())
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/units"
 )
 
 // platform resolves the machine: a SimGrid XML (--platform or platform.file) with the
@@ -60,7 +61,7 @@ func (s *Scenario) platform() (Platform, error) {
 		p.CoresPerHost = *t.CoresPerHost
 	}
 	if t.Speed != "" {
-		if p.Speed, err = ParseSpeed(t.Speed); err != nil {
+		if p.Speed, err = units.ParseSpeed(t.Speed); err != nil {
 			return p, s.errorAt("platform.speed", err.Error())
 		}
 	}

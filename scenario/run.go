@@ -11,6 +11,7 @@ import (
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -24,7 +25,7 @@ type RunOptions struct {
 	// GraphLatency says what the graph's latency ℓ is: one link's latency
 	// (WireLatency, the default: hops+1 terms per message) or one message's
 	// end-to-end latency (EndToEndLatency: one term).
-	GraphLatency LatencyMode
+	GraphLatency observe.LatencyMode
 	Trace        io.Writer // write a Chrome trace-event JSON here, if not nil
 	// TraceFrom and TraceTo bound the trace, s (TraceTo 0 = no bound).
 	TraceFrom, TraceTo float64
@@ -43,7 +44,7 @@ type RunOptions struct {
 	// Result.Pivots, for a later replay.
 	RecordPivots bool
 	// Kernels, if set, logs every kernel call (Result.Kernels has its totals).
-	Kernels *KernelLog
+	Kernels *observe.KernelLog
 	// MPICalls tallies the time spent in each MPI call (Result.MPICalls).
 	MPICalls bool
 	// Links accounts the network's traffic per link and per class, and the
@@ -71,10 +72,13 @@ type Result struct {
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult, []*replay.Result, []*pingpong.CongestorResult; [] for [[jobs]] (see Jobs)
+	// HostSpeed is each host's speed factor where it is not 1
+	// ([kernels] host_speed, host_spread): which hosts were slow.
+	HostSpeed map[string]float64 `json:"host_speed,omitempty"`
 	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
-	Kernels []KernelTotal `json:"kernels,omitempty"`
+	Kernels []observe.KernelTotal `json:"kernels,omitempty"`
 	// MPICalls are the per-call totals over all ranks (RunOptions.MPICalls).
-	MPICalls []MPICallTotal `json:"mpi_calls,omitempty"`
+	MPICalls []observe.MPICallTotal `json:"mpi_calls,omitempty"`
 
 	HPL       []*hpl.Result             `json:"-"`
 	Pingpong  []pingpong.Result         `json:"-"`
@@ -85,13 +89,13 @@ type Result struct {
 	Jobs  []*JobResult       `json:"jobs,omitempty"`
 	Graph *sensitivity.Graph `json:"-"`
 	// ClassGraph: Graph with one latency class per link class (wire mode).
-	ClassGraph *ClassGraph `json:"-"`
-	Breakdown  *Breakdown  `json:"-"`
-	MPISplit   *MPISplit   `json:"-"`
-	GraphL     float64     `json:"-"` // the class-0 latency to analyse the graph at (GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
-	Pivots     *hpl.Pivots `json:"-"`
-	Traffic    *Traffic    `json:"-"`
-	Plan       *Plan       `json:"-"`
+	ClassGraph *observe.ClassGraph `json:"-"`
+	Breakdown  *observe.Breakdown  `json:"-"`
+	MPISplit   *observe.MPISplit   `json:"-"`
+	GraphL     float64             `json:"-"` // the class-0 latency to analyse the graph at (observe.GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
+	Pivots     *hpl.Pivots         `json:"-"`
+	Traffic    *observe.Traffic    `json:"-"`
+	Plan       *Plan               `json:"-"`
 	// Solver is the max-min solver's work over the run (fluid.SolveStats;
 	// zero in SimGrid's order, whose lmm keeps no counts, and for [[jobs]]).
 	Solver fluid.SolveStats `json:"-"`
@@ -111,7 +115,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	topo = withClassBandwidth(topo, opt.ClassBandwidth)
+	topo = fluid.WithClassBandwidth(topo, opt.ClassBandwidth)
 	if opt.Topology != nil {
 		if topo, err = opt.Topology(topo); err != nil {
 			return nil, err
@@ -128,39 +132,39 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var reach *reachCounter
+	var reach *observe.ReachCounter
 	if opt.Links {
 		w.Engine().System().RecordTraffic()
-		reach = newReachCounter(topo)
-		w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.hookFor(place)})
+		reach = observe.NewReachCounter(topo)
+		w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.HookFor(place)})
 	}
-	var rec *GraphRecorder
+	var rec *observe.GraphRecorder
 	if opt.Graph {
 		net := p.Network
-		rec = NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks), RecordOptions{
+		rec = observe.NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks), observe.RecordOptions{
 			Latency:       opt.GraphLatency,
 			LatFactor:     func(bytes int) float64 { return net.LatFactor.Value(bytes+net.Envelope, 1) },
 			SwitchLatency: p.Platform.SwitchLatency,
 		})
 		w.AddHook(rec.Hook)
 	}
-	var tw *TraceWriter
+	var tw *observe.TraceWriter
 	if opt.Trace != nil {
 		to := opt.TraceTo
 		if to == 0 {
 			to = math.Inf(1)
 		}
-		tw = NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
+		tw = observe.NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
 		w.AddHook(tw.Hook)
 	}
-	var calls *MPICalls
+	var calls *observe.MPICalls
 	if opt.MPICalls {
-		calls = NewMPICalls(p.Ranks)
+		calls = observe.NewMPICalls(p.Ranks)
 		w.AddHook(calls.Hook)
 	}
-	var split *Breakdown
+	var split *observe.Breakdown
 	if opt.Breakdown {
-		split = NewBreakdown(p.Ranks)
+		split = observe.NewBreakdown(p.Ranks)
 		w.AddHook(split.Hook)
 	}
 	for _, h := range opt.Hooks {
@@ -169,9 +173,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	for _, l := range opt.Listeners {
 		w.AddListener(l)
 	}
-	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound}
+	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound, HostSpeed: p.Kernels.HostSpeed}
 	if opt.MPISplit {
-		res.MPISplit = NewMPISplit(p.Ranks, p.Network)
+		res.MPISplit = observe.NewMPISplit(p.Ranks, p.Network)
 		w.AddHook(res.MPISplit.Hook)
 	}
 	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
@@ -200,7 +204,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		res.Solver = sys.SolveStats()
 	}
 	if reach != nil {
-		res.Traffic = trafficOf(topo.Links(), w.Engine().System().Traffic(res.SimulatedTime), res.SimulatedTime, reach)
+		res.Traffic = observe.TrafficOf(topo.Links(), w.Engine().System().Traffic(res.SimulatedTime), res.SimulatedTime, reach)
 	}
 	if rec != nil {
 		res.GraphL = rec.BaselineLatency()
@@ -241,7 +245,7 @@ func (p *Plan) runApp(w *ranks.World, res *Result, opt RunOptions) error {
 // runHPL runs every test of the plan in one World, in HPL's order, as one mpirun
 // of xhpl does. World rank 0 is grid rank (0, 0) of every test; its results are
 // the run's.
-func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) error {
+func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *observe.KernelLog) error {
 	rule, err := hpl.ParsePivotRule(p.Pivot)
 	if err != nil {
 		return err
@@ -264,7 +268,7 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 		cfg := p.Kernels
 		cfg.Host, cfg.Seed = r.HostName(), p.Seed
 		if log != nil {
-			cfg.Observe = log.observer(r.ID())
+			cfg.Observe = log.Observer(r.ID())
 		}
 		k := kernels.New(cfg, r, r.Rand())
 		results[r.ID()], errs[r.ID()] = hpl.RunDat(r, *p.HPLDat, k, opt)

@@ -227,10 +227,17 @@ type KernelsTable struct {
 	Clock      string                 // how timed mode measures a call: wall (SMPI's) | cpu
 	Models     string                 // models.toml, relative to the scenario
 	Specs      map[string]models.Spec // [kernels.NAME]
+	// Node variability (hostspeed.go): [kernels.host_speed] host or set of
+	// hosts → speed factor; host_spread, the relative SD of per-host factors
+	// drawn with host_spread_seed (nil: the scenario's seed).
+	HostSpeed      map[string]float64
+	HostSpread     *float64
+	HostSpreadSeed *uint64
 }
 
 // kernelScalars are the non-model keys of [kernels].
-var kernelScalars = map[string]bool{"mode": true, "pivot": true, "pivots": true, "speed_ratio": true, "noise": true, "models": true, "backend": true, "clock": true}
+var kernelScalars = map[string]bool{"mode": true, "pivot": true, "pivots": true, "speed_ratio": true, "noise": true, "models": true, "backend": true, "clock": true,
+	"host_speed": true, "host_spread": true, "host_spread_seed": true}
 
 // UnmarshalTOML implements toml.Unmarshaler: scalars are the table's settings, tables
 // are kernel models, merged into any model already present (so a --set changes one
@@ -247,6 +254,12 @@ func (k *KernelsTable) UnmarshalTOML(v any) error {
 	sort.Strings(names)
 	for _, name := range names {
 		val := table[name]
+		if variabilityKeys[name] {
+			if err := k.setVariability(name, val); err != nil {
+				return err
+			}
+			continue
+		}
 		if sub, isTable := val.(map[string]any); isTable {
 			if kernelScalars[name] {
 				return &keyError{key: "kernels." + name, msg: "is a setting, not a kernel model table"}

@@ -147,49 +147,6 @@ func pingpongPlan(t *testing.T, sizes []int) *Plan {
 	return mustPlan(t, s, err)
 }
 
-// TestReplayGraph: a replay records the execution graph like an HPL run, and
-// the graph evaluated at the recorded latency is the replay's time; moved to
-// another link latency it is the time of the replay re-run there (no
-// contention changes the order here: a chain of messages across the leaves).
-func TestReplayGraph(t *testing.T) {
-	trace := `0 compute 1e6
-0 send 4 1 1000
-4 recv 0 1 1000
-4 compute 2e6
-4 send 5 2 100000
-5 recv 4 2 100000
-5 allreduce 1 10
-0 allreduce 1 10
-1 allreduce 1 10
-2 allreduce 1 10
-3 allreduce 1 10
-4 allreduce 1 10
-6 allreduce 1 10
-7 allreduce 1 10
-`
-	run := func(lat string) (float64, *Result) {
-		p := replayPlan(t, trace, "network.model=cm02", "network.tcp_gamma=0", "platform.link_latency="+lat)
-		res, err := p.Run(RunOptions{Graph: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.SimulatedTime, res
-	}
-	end, res := run("1us")
-	g := res.Graph
-	if g == nil || g.Ranks() != 8 {
-		t.Fatalf("graph %v", g)
-	}
-	const graphTol = 1e-12 // s: the same durations added in another order
-	if got := g.Runtime(g.Baseline()); math.Abs(got-end) > graphTol {
-		t.Errorf("T(L) at the recorded L = %v: %.15g s, replay %.15g s", g.Baseline(), got, end)
-	}
-	endMore, _ := run("4us")
-	if got := g.Runtime([]float64{4e-6}); math.Abs(got-endMore) > graphTol {
-		t.Errorf("T(4 µs) = %.15g s, the replay re-run with 4 µs links %.15g s", got, endMore)
-	}
-}
-
 // TestDefaultScenarioSizedToTrace: emu run --replay FILE without a scenario or a
 // platform runs on the default flat cluster, one host per rank.
 func TestDefaultScenarioSizedToTrace(t *testing.T) {
@@ -217,29 +174,5 @@ func TestDefaultScenarioSizedToTrace(t *testing.T) {
 	}
 	if _, err := s.Validate(); err == nil || !strings.Contains(err.Error(), "the run needs 6") {
 		t.Errorf("platform.hosts set to 4 for 6 ranks: err = %v", err)
-	}
-}
-
-// TestReplayGraphGOAL: the same for GOAL schedules of the LogGOPSim study
-// under SMPI's model and factor tables, on the default cluster sized to the
-// trace — a stencil and a linear alltoall whose 32 ranks contend for links.
-func TestReplayGraphGOAL(t *testing.T) {
-	for _, f := range []string{"stencil2d_8x8_it50.goal", "linear_alltoall_32.goal"} {
-		s := Default()
-		if err := s.UseReplay(filepath.Join("..", "sensitivity", "goal", "testdata", "loggopsim", "goal", f)); err != nil {
-			t.Fatal(err)
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Run(RunOptions{Graph: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		const relTol = 1e-12 // the same durations added in another order
-		if got, end := res.Graph.Runtime(res.Graph.Baseline()), res.SimulatedTime; math.Abs(got-end) > relTol*end {
-			t.Errorf("%s: T at the recorded latencies %.15g s, replay %.15g s", f, got, end)
-		}
 	}
 }

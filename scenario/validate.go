@@ -13,9 +13,10 @@ import (
 	"github.com/emu-hpc/emu/apps/pingpong"
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/ranks"
-	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Plan is a validated scenario in the core's units: everything a run needs.
@@ -40,12 +41,12 @@ type Plan struct {
 	Iterations int   // pingpong / ring repetitions per size
 	Window     int   // pingpong bandwidth window (0 = osu_bw's 64)
 
-	Trace *replay.Trace // app replay: the loaded trace (its ranks are the run's)
+	Trace *traceformat.Trace // app replay: the loaded trace (its ranks are the run's)
 	// Semantics is how the trace runs (replay.semantics); under
 	// SemanticsLogGOPS, LogGOPS holds the parameters read from the scenario
 	// (scenario/loggops.go) and no World is built.
 	Semantics replay.Semantics
-	LogGOPS   goal.Params
+	LogGOPS   loggops.Params
 
 	Congestor pingpong.CongestorConfig // app congestor
 
@@ -301,7 +302,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 	}
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
-	return nil
+	return s.variability(p)
 }
 
 // checkModelNames refuses a model that nothing would use: one for a kernel emu

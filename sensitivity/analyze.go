@@ -91,7 +91,7 @@ type Report struct {
 	Pairs             []PairSensitivity   `json:"pairwise,omitempty"`
 	MPITime           []RankTime          `json:"mpi_time,omitempty"`
 	// MPIByProtocol and MPIByCall split the MPI time of an emulated run per
-	// protocol and per MPI call (scenario.MPISplit; emu sensitivity --mpi-time).
+	// protocol and per MPI call (observe.MPISplit; emu sensitivity --mpi-time).
 	MPIByProtocol []MPIPart `json:"mpi_by_protocol,omitempty"`
 	MPIByCall     []MPIPart `json:"mpi_by_call,omitempty"`
 	Evaluations   int       `json:"evaluations"` // longest-path passes used

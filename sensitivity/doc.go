@@ -16,7 +16,7 @@
 // end-to-end mode). Other classes are what a recorder chooses: emu's wire-mode
 // recorder keeps one class per link class of the topology (fat-tree host and
 // levelN cables, dragonfly terminal/intra/inter, torusN, backbone), a message
-// carrying its route's cables of each class (scenario TestWireLatencyPerLinkClass),
+// carrying its route's cables of each class (observe TestWireLatencyPerLinkClass),
 // and SMPI's latency factors' excess at (f−1)·L0; Merge folds the link classes
 // into the one class 0 of ℓ bit for bit (TestMergeIsTheMergedRecording). The
 // graph keeps each class's recorded latency (Baseline), and an analysis that
@@ -26,7 +26,7 @@
 // every link slower within 1% (examples TestPerClassLatencyPredictsReemulation).
 // With a switch latency (fluid.WithSwitchLatency, platform.switch_latency) the
 // recorder adds a class "switch" counting each message's switches, LLAMP
-// Appendix H's h·ℓ_switch (scenario TestWireLatencySwitchClass). rest is
+// Appendix H's h·ℓ_switch (observe TestWireLatencySwitchClass). rest is
 // everything else the run gave the edge (bandwidth time under contention,
 // overheads, gaps); a message edge also carries its bytes so that λ_G can be
 // reported.
@@ -75,6 +75,6 @@
 // parameters) gives an error prefixed "sensitivity:"; Builder.Graph panics
 // only for recorders that build cyclic graphs (a programming error).
 //
-// Imports: nothing of ours (ARCHITECTURE.md); sensitivity/goal imports this
-// package.
+// Imports: nothing of ours (ARCHITECTURE.md); sensitivity/goal, which records
+// the graph of a loggops replay, imports this package, loggops and traceformat.
 package sensitivity

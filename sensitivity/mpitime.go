@@ -25,7 +25,7 @@ func (g *Graph) isLocal(e int, v int) bool {
 
 // The split is exact where receives sit in their rank's program order (GOAL
 // replays); in emulator recordings a completion vertex runs beside program
-// order (scenario/record.go), so its waiting may overlap the rank's
+// order (observe/record.go), so its waiting may overlap the rank's
 // computation and the sums are an upper bound there.
 //
 // mpiTime attributes, for every vertex, the time between its local ready
@@ -143,7 +143,7 @@ func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 
 // MPIPart is seed 002's split of MPI time summed over the ranks for one
 // protocol or one MPI call (an emulated run's event-based split,
-// scenario.MPISplit). Times in s.
+// observe.MPISplit). Times in s.
 type MPIPart struct {
 	Name    string  `json:"name"`
 	Calls   int     `json:"calls,omitempty"` // per MPI call: how often the ranks made it

@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // peerCurveRel is the agreement required between the curve predicted from
@@ -48,7 +50,7 @@ func TestCurveFromOneReplayMatchesLogGOPSim(t *testing.T) {
 			t.Errorf("%s: no curve in tl_wide.csv", name)
 			continue
 		}
-		g := replayGraph(t, name, goal.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535})
+		g := replayGraph(t, name, loggops.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535})
 		rep, err := sensitivity.Analyze(g, sensitivity.Params{L0: 3e-6, Lmin: 3e-6, Lmax: 103e-6, Points: 101})
 		if err != nil {
 			t.Fatal(err)
@@ -69,7 +71,7 @@ func TestCurveFromOneReplayMatchesLogGOPSim(t *testing.T) {
 	}
 }
 
-func replayGraph(t *testing.T, name string, p goal.Params) *sensitivity.Graph {
+func replayGraph(t *testing.T, name string, p loggops.Params) *sensitivity.Graph {
 	t.Helper()
 	path := filepath.Join(goalDir, name+".goal")
 	f, err := os.Open(path)
@@ -77,7 +79,7 @@ func replayGraph(t *testing.T, name string, p goal.Params) *sensitivity.Graph {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s, err := goal.Parse(f, path)
+	s, err := traceformat.Parse(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +138,7 @@ func TestCurvesOfResultsCSV(t *testing.T) {
 		t.Fatal("no schedule of the vendored results.csv has its GOAL file")
 	}
 	for _, k := range order {
-		g := replayGraph(t, k.name, goal.Params{L: 3e-6, O: k.o * 1e-9, Gap: k.g * 1e-9, G: k.G * 1e-9, S: int64(k.S)})
+		g := replayGraph(t, k.name, loggops.Params{L: 3e-6, O: k.o * 1e-9, Gap: k.g * 1e-9, G: k.G * 1e-9, S: int64(k.S)})
 		rep, err := sensitivity.Analyze(g, sensitivity.Params{L0: 3e-6, Lmin: 3e-6, Lmax: 13e-6, Points: 11})
 		if err != nil {
 			t.Fatal(err)

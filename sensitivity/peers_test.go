@@ -7,13 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // goalDir holds the GOAL schedules LogGOPSim was run on (shared/reference/
 // goal-and-llamp.md §8), beside the checkout.
-const goalDir = "goal/testdata/loggopsim/goal" // vendored from shared/peers/loggopsim
+const goalDir = "../loggops/testdata/loggopsim/goal" // vendored from shared/peers/loggopsim
 
 // maxGlpsolEvents keeps the glpsol runs of the test short: the bigger
 // samples take glpsol tens of seconds (resnet_64, 12 864 events, agreed too:
@@ -29,7 +31,7 @@ func TestPeerSchedulesAgainstGlpsol(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no GOAL samples in %s", goalDir)
 	}
-	p := goal.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
+	p := loggops.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
 	checked := 0
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".goal")
@@ -37,7 +39,7 @@ func TestPeerSchedulesAgainstGlpsol(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := goal.Parse(f, path)
+		s, err := traceformat.Parse(f, path)
 		f.Close()
 		if err != nil {
 			t.Fatal(err)

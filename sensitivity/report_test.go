@@ -111,7 +111,7 @@ func TestWritePlots(t *testing.T) {
 
 // TestMPITimePostingEdge: an emulator-style receive completion with edges
 // from the send (rank 0) and from its own rank's posting point, both with
-// one latency term (scenario/record.go). Rank 1 posts at 1 µs, rank 0 sends
+// one latency term (observe/record.go). Rank 1 posts at 1 µs, rank 0 sends
 // at 4 µs (calc 3 + o 1), L = 2 µs, rest 0.5 µs: the message arrives at
 // 6.5 µs; 3 µs of the 5.5 µs wait are sync (the sender's lateness), 2.5 µs
 // network.

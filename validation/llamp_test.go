@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -82,7 +83,7 @@ swap_threshold = 64
 
 // linksPerRoute is the number of wire latencies in one message's route on the flat
 // cluster: the source's UP link and the destination's DOWN link. In the recorder's
-// wire mode (the default, scenario/record_latency.go) ℓ is one link's latency and
+// wire mode (the default, observe/record_latency.go) ℓ is one link's latency and
 // each message carries one term per link; end to end, ℓ is the route's 2 links.
 const linksPerRoute = 2
 
@@ -115,7 +116,7 @@ const injectionLink = 1e-6
 //     the bandwidth time of L0's overlap; on the non-blocking flat switch this moves
 //     the prediction by under 0.01% in the non-adaptive cases.
 //
-// At ΔL = 0 the graph must give the run's own time (scenario/record.go keeps probe
+// At ΔL = 0 the graph must give the run's own time (observe/record.go keeps probe
 // costs as Calc vertices): exactly with free probes, within injectionL0 otherwise.
 func TestLLAMPInjection(t *testing.T) {
 	cases := []struct {
@@ -140,7 +141,7 @@ func TestLLAMPInjection(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			text := fmt.Sprintf(injectionScenario, c.p*c.q, c.iprobe, c.n, c.p, c.q, c.bcast, c.depth)
-			pred, emul, l0 := injectionSweep(t, text, scenario.WireLatency, 1)
+			pred, emul, l0 := injectionSweep(t, text, observe.WireLatency, 1)
 			rr := rrmse(pred, emul)
 			atL0 := injectionL0
 			if c.iprobe == "0us" {
@@ -167,7 +168,7 @@ func TestLLAMPInjection(t *testing.T) {
 // number of links the recorder's ℓ stands for (1 in wire mode; the most common
 // route's links end to end), so ℓ = links × platform.link_latency and raising the
 // link latency by δ is raising ℓ by links·δ.
-func injectionSweep(t *testing.T, text string, mode scenario.LatencyMode, links int) (pred, emul []float64, l0 float64) {
+func injectionSweep(t *testing.T, text string, mode observe.LatencyMode, links int) (pred, emul []float64, l0 float64) {
 	t.Helper()
 	base := emulate(t, text, scenario.RunOptions{Graph: true, GraphLatency: mode})
 	l0 = base.GraphL
@@ -243,13 +244,13 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 		`topology = "flat"`, `topology = "fat-tree"`+"\nfat_tree = \"2;8,32;1,4;1,1\"", 1)
 	text = strings.Replace(text, "hosts = 256\n", "", 1)
 	cases := []struct {
-		mode     scenario.LatencyMode
+		mode     observe.LatencyMode
 		links    int     // links ℓ stands for
 		measured float64 // RRMSE when written, fraction
 		bound    float64 // fraction
 	}{
-		{scenario.WireLatency, 1, 0.00063, injectionRRMSE},
-		{scenario.EndToEndLatency, crossLeafLinks, 0.1408, 0.17},
+		{observe.WireLatency, 1, 0.00063, injectionRRMSE},
+		{observe.EndToEndLatency, crossLeafLinks, 0.1408, 0.17},
 	}
 	for _, c := range cases {
 		t.Run(c.mode.String(), func(t *testing.T) {
@@ -261,7 +262,7 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 					pred[i], emul[i], 100*(pred[i]-emul[i])/emul[i])
 			}
 			t.Logf("L0 = %g µs, RRMSE %.3f%% (measured when written %.2f%%)", l0*1e6, 100*rr, 100*c.measured)
-			if c.mode == scenario.WireLatency && math.Abs(pred[0]-emul[0]) > injectionL0*emul[0] {
+			if c.mode == observe.WireLatency && math.Abs(pred[0]-emul[0]) > injectionL0*emul[0] {
 				t.Errorf("graph at L0 %.9f s, run %.9f s", pred[0], emul[0])
 			}
 			if !(rr < c.bound) {
@@ -275,7 +276,7 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 // under network.model = "smpi": SMPI's size-dependent latency factors, 1.13 to
 // 11.6) with the long broadcast, which does not poll. In wire mode a message of
 // factor f carries links terms of ℓ and links terms of f's own class at baseline
-// (f−1)·L0 (scenario/record_latency.go); re-emulating at link latency ℓ moves
+// (f−1)·L0 (observe/record_latency.go); re-emulating at link latency ℓ moves
 // that class to (f−1)·ℓ, so the prediction scales the whole baseline by ℓ/L0 (as
 // `emu sensitivity`'s factor-scaled table does). That agrees with re-emulation
 // (measured RRMSE 0.014%); sweeping ℓ alone, the LP's λ_L, misses the factors'

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -111,7 +112,7 @@ func emuRowMoves(t *testing.T, modelsFile, grid string, p, q int) (seconds, cold
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &scenario.KernelLog{Shapes: true}
+	log := &observe.KernelLog{Shapes: true}
 	if _, err := plan.Run(scenario.RunOptions{Kernels: log}); err != nil {
 		t.Fatal(err)
 	}

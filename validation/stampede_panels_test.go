@@ -32,12 +32,12 @@ import (
 func BenchmarkStampedePanels(b *testing.B) { benchStampedePanels(b) }
 
 // BenchmarkStampedePanelsLocal is BenchmarkStampedePanels with local
-// re-solves (network.local_solve, an approximation: fluid.Options.LocalSolve).
+// re-solves (network.local_solve, an approximation: fluid.Approximations.LocalSolve).
 func BenchmarkStampedePanelsLocal(b *testing.B) { benchStampedePanels(b, "network.local_solve=true") }
 
 // BenchmarkStampedePanelsLight is BenchmarkStampedePanels with light flows
 // of up to 64 KiB (network.light_flow, an approximation:
-// fluid.Options.LightBytes), which takes the pivot search's messages out of
+// fluid.Approximations.LightBytes), which takes the pivot search's messages out of
 // most re-solves.
 func BenchmarkStampedePanelsLight(b *testing.B) {
 	benchStampedePanels(b, "network.light_flow=65536")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Figures: see README.md, "Replaying traces" (2 shared cores, `nice -n 19
@@ -111,7 +112,7 @@ func BenchmarkReplay(b *testing.B) {
 				runtime.ReadMemStats(&ms)
 				before, total := ms.HeapAlloc, ms.TotalAlloc
 				b.StartTimer()
-				tr, err := Load(path, FormatAuto)
+				tr, err := Load(path, traceformat.FormatAuto)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -6,11 +6,10 @@
 //
 // # What it owns
 //
-//   - Load and ParseTI: reading a trace (format.go guesses the format when
-//     it is not given). A TI trace is one file of "RANK ACTION ARGS..."
-//     lines, or an index file listing one such file per rank, as
-//     smpirun -trace-ti writes them; a GOAL schedule is parsed by
-//     sensitivity/goal's parser (goal.Parse), not by a copy of it.
+//   - Load: a trace as package traceformat reads it (a TI trace in one
+//     file of "RANK ACTION ARGS..." lines or an index of per-rank files, as
+//     smpirun -trace-ti writes them, or a GOAL schedule), less what has no
+//     MPI meaning (a GOAL send with tag -1).
 //   - Run: one rank per trace rank, each executing its actions in order
 //     (TI) or its operations as their dependencies allow (GOAL), and the
 //     report of a schedule that cannot complete (DeadlockError, which names
@@ -60,7 +59,7 @@
 // message matches at posting and moves as a flow while both CPUs work, and
 // the receive overhead is paid after the match; LogGOPSim pays the payload
 // on the receiving CPU and matches at processing. emu has one
-// implementation of those semantics, sensitivity/goal's engine (the one
+// implementation of those semantics, package loggops (the one
 // `emu analyze` checks against LogGOPSim), and RunLogGOPS runs it; a second
 // copy inside ranks would be a replica to keep in lockstep (STYLE.md
 // habit 16). The price: TI traces and the other applications have no
@@ -75,7 +74,7 @@
 //
 // # Imports
 //
-// ranks, and sensitivity/goal for the GOAL parser and the loggops
-// semantics (deps_test.go allows exactly that package of sensitivity). No wall clock, no goroutine of
-// its own; file I/O only in Load.
+// ranks, traceformat for the traces, and loggops for the loggops
+// semantics; nothing of sensitivity (deps_test.go). No wall clock, no
+// goroutine of its own; file I/O only in Load.
 package replay

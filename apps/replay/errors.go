@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/ranks"
-	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Blocked is a rank that a deadlocked replay left waiting.
@@ -49,10 +49,10 @@ func (x *exec) deadlock(dl *ranks.DeadlockError) error {
 		if br.Peer >= 0 {
 			call += fmt.Sprintf(" with rank %d", br.Peer)
 		}
-		if x.t.goal != nil {
+		if x.t.GOAL != nil {
 			b.File, b.Line, b.What = x.goalBlocked(br.Rank)
 		} else if a := x.cur[br.Rank]; a != nil {
-			b.File, b.Line, b.What = x.t.ti.file(br.Rank), int(a.line), describe(*a)
+			b.File, b.Line, b.What = x.t.TI.File(br.Rank), int(a.Line), describe(*a)
 		}
 		b.What += " (" + call + ")"
 		e.Blocked = append(e.Blocked, b)
@@ -62,7 +62,7 @@ func (x *exec) deadlock(dl *ranks.DeadlockError) error {
 
 // goalBlocked describes what a GOAL rank waits for: the ops it posted.
 func (x *exec) goalBlocked(rank int) (string, int, string) {
-	s := x.t.goal
+	s := x.t.GOAL
 	g := x.goal[rank]
 	var parts []string
 	line := 0
@@ -86,36 +86,36 @@ func (x *exec) goalBlocked(rank int) (string, int, string) {
 	return s.Name, line, "waiting for " + strings.Join(parts, ", ")
 }
 
-func describeGOAL(op goal.Op) string {
+func describeGOAL(op traceformat.Op) string {
 	peer := fmt.Sprint(op.Peer)
-	if op.Peer == goal.AnySource {
+	if op.Peer == traceformat.AnySource {
 		peer = "any"
 	}
 	tag := fmt.Sprint(goalTag(op.Tag))
-	if op.Tag == goal.AnyTag {
+	if op.Tag == traceformat.AnyTag {
 		tag = "any"
 	}
-	if op.Kind == goal.OpSend {
+	if op.Kind == traceformat.OpSend {
 		return fmt.Sprintf("send %db to %s tag %s (line %d)", op.Size, peer, tag, op.Line)
 	}
 	return fmt.Sprintf("recv %db from %s tag %s (line %d)", op.Size, peer, tag, op.Line)
 }
 
 // describe names a TI action for a report.
-func describe(a action) string {
-	switch a.kind {
-	case kSend, kIsend:
-		return fmt.Sprintf("%s of %d bytes to %d tag %d", a.kind, a.a, a.peer, a.tag)
-	case kRecv, kIrecv:
-		return fmt.Sprintf("%s from %d tag %d", a.kind, a.peer, a.tag)
-	case kWait, kTest:
-		return fmt.Sprintf("%s for %d→%d tag %d", a.kind, a.peer, a.peer2, a.tag)
-	case kSendrecv:
-		return fmt.Sprintf("sendrecv to %d from %d", a.peer, a.peer2)
-	case kBcast, kReduce, kGather, kGatherv, kScatter, kScatterv:
-		return fmt.Sprintf("%s (root %d)", a.kind, a.peer)
+func describe(a traceformat.TIAction) string {
+	switch a.Kind {
+	case traceformat.TISend, traceformat.TIIsend:
+		return fmt.Sprintf("%s of %d bytes to %d tag %d", a.Kind, a.Bytes, a.Peer, a.Tag)
+	case traceformat.TIRecv, traceformat.TIIrecv:
+		return fmt.Sprintf("%s from %d tag %d", a.Kind, a.Peer, a.Tag)
+	case traceformat.TIWait, traceformat.TITest:
+		return fmt.Sprintf("%s for %d→%d tag %d", a.Kind, a.Peer, a.Peer2, a.Tag)
+	case traceformat.TISendrecv:
+		return fmt.Sprintf("sendrecv to %d from %d", a.Peer, a.Peer2)
+	case traceformat.TIBcast, traceformat.TIReduce, traceformat.TIGather, traceformat.TIGatherv, traceformat.TIScatter, traceformat.TIScatterv:
+		return fmt.Sprintf("%s (root %d)", a.Kind, a.Peer)
 	}
-	return a.kind.String()
+	return a.Kind.String()
 }
 
 // UnmatchedError reports messages that no receive took, or receives that
@@ -188,38 +188,38 @@ func (x *exec) unmatched(left []ranks.Unmatched) error {
 // collective's internal message (a tag below AnyTag, which no trace line
 // has), the rank's last collective, described.
 func (x *exec) lineOf(u ranks.Unmatched) (file string, line int, coll string) {
-	if s := x.t.goal; s != nil {
+	if s := x.t.GOAL; s != nil {
 		first, end := s.RankOps(u.Rank)
 		for i := end - 1; i >= first; i-- {
 			op := s.Op(i)
-			send := op.Kind == goal.OpSend
-			if op.Kind != goal.OpCalc && send == u.Send && op.Peer == u.Peer && goalTag(op.Tag) == u.Tag {
+			send := op.Kind == traceformat.OpSend
+			if op.Kind != traceformat.OpCalc && send == u.Send && op.Peer == u.Peer && goalTag(op.Tag) == u.Tag {
 				return s.Name, op.Line, ""
 			}
 		}
 		return s.Name, 0, ""
 	}
-	ti := x.t.ti
+	ti := x.t.TI
 	internal := u.Tag < ranks.AnyTag
-	for _, chunk := range ti.rank[u.Rank].chunks {
+	for _, chunk := range ti.Chunks(u.Rank) {
 		for _, a := range chunk {
-			send := a.kind == kSend || a.kind == kIsend
-			recv := a.kind == kRecv || a.kind == kIrecv
+			send := a.Kind == traceformat.TISend || a.Kind == traceformat.TIIsend
+			recv := a.Kind == traceformat.TIRecv || a.Kind == traceformat.TIIrecv
 			switch {
-			case internal && a.kind.collective():
-				line, coll = int(a.line), describe(a)
-			case !internal && (send && u.Send || recv && !u.Send) && int(a.peer) == u.Peer && int(a.tag) == u.Tag:
-				line = int(a.line)
-			case !internal && a.kind == kSendrecv && u.Send && int(a.peer) == u.Peer && u.Tag == 0: // SimGrid's tag
-				line = int(a.line)
+			case internal && a.Kind.Collective():
+				line, coll = int(a.Line), describe(a)
+			case !internal && (send && u.Send || recv && !u.Send) && int(a.Peer) == u.Peer && int(a.Tag) == u.Tag:
+				line = int(a.Line)
+			case !internal && a.Kind == traceformat.TISendrecv && u.Send && int(a.Peer) == u.Peer && u.Tag == 0: // SimGrid's tag
+				line = int(a.Line)
 			}
 		}
 	}
-	return ti.file(u.Rank), line, coll
+	return ti.File(u.Rank), line, coll
 }
 
 // IncompleteError reports a GOAL schedule that the loggops semantics could
-// not run to its end (goal.IncompleteError: receives or messages left
+// not run to its end (loggops.IncompleteError: receives or messages left
 // unmatched), or ran only in part (ops that never started): like a
 // DeadlockError, the schedule's fault.
 type IncompleteError struct{ Err error }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/emu-hpc/emu/ranks"
-	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // nsPerSecond converts GOAL's calc durations (ns, Schedgen's convention).
@@ -12,19 +12,35 @@ const nsPerSecond = 1e9
 
 // checkGOAL refuses what has no MPI meaning: a send with tag -1 (GOAL's
 // "any tag", which matches any receive in LogGOPSim).
-func checkGOAL(s *goal.Schedule) error {
+func checkGOAL(s *traceformat.Schedule) error {
 	for i := 0; i < s.NumOps(); i++ {
-		if op := s.Op(i); op.Kind == goal.OpSend && op.Tag == goal.AnyTag {
+		if op := s.Op(i); op.Kind == traceformat.OpSend && op.Tag == traceformat.AnyTag {
 			return fmt.Errorf("%s:%d: a send with tag -1 (any tag) has no MPI equivalent; give it a tag", s.Name, op.Line)
 		}
 	}
 	return nil
 }
 
+// Load reads the trace at path in format f (traceformat.Load) and refuses
+// what an MPI replay cannot run: a GOAL send with tag -1 (checkGOAL). Both
+// semantics replay what Load returns.
+func Load(path string, f traceformat.Format) (*traceformat.Trace, error) {
+	t, err := traceformat.Load(path, f)
+	if err != nil {
+		return nil, err
+	}
+	if t.GOAL != nil {
+		if err := checkGOAL(t.GOAL); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
 // goalTag turns a GOAL tag (txt2bin's uint32, held as an int) into an MPI
 // tag: -1 stays the wildcard, other values are read unsigned.
 func goalTag(tag int) int {
-	if tag == goal.AnyTag {
+	if tag == traceformat.AnyTag {
 		return ranks.AnyTag
 	}
 	return int(uint32(tag))
@@ -53,7 +69,7 @@ const (
 
 // runGOAL executes rank r's ops.
 func (x *exec) runGOAL(r *ranks.Rank) {
-	s := x.t.goal
+	s := x.t.GOAL
 	me := r.ID()
 	first, end := s.RankOps(me)
 	g := &goalRank{first: first, pending: make([]int32, end-first), posted: r.NewWaitSet()}
@@ -107,7 +123,7 @@ func (x *exec) runGOAL(r *ranks.Rank) {
 
 // complete takes the next posted op to complete (waiting for it if none
 // has) and releases its successors.
-func (x *exec) complete(g *goalRank, s *goal.Schedule) {
+func (x *exec) complete(g *goalRank, s *traceformat.Schedule) {
 	q, i, _, _ := g.posted.Next()
 	q.Free()
 	g.pending[i-g.first] = opDone
@@ -116,13 +132,13 @@ func (x *exec) complete(g *goalRank, s *goal.Schedule) {
 
 // postReady posts every ready send and receive, and those their posting
 // makes ready (irequires).
-func (g *goalRank) postReady(c *ranks.Comm, s *goal.Schedule) {
+func (g *goalRank) postReady(c *ranks.Comm, s *traceformat.Schedule) {
 	for len(g.comms) > 0 {
 		i := g.comms[0]
 		g.comms = g.comms[1:]
 		op := s.Op(int(i))
 		var q *ranks.Request
-		if op.Kind == goal.OpSend {
+		if op.Kind == traceformat.OpSend {
 			q = c.Isend(op.Peer, goalTag(op.Tag), ranks.Msg{Bytes: int(op.Size)})
 		} else {
 			q = c.Irecv(op.Peer, goalTag(op.Tag))
@@ -134,8 +150,8 @@ func (g *goalRank) postReady(c *ranks.Comm, s *goal.Schedule) {
 }
 
 // ready queues op i, whose dependencies are all met.
-func (g *goalRank) ready(s *goal.Schedule, i int32) {
-	if s.Op(int(i)).Kind == goal.OpCalc {
+func (g *goalRank) ready(s *traceformat.Schedule, i int32) {
+	if s.Op(int(i)).Kind == traceformat.OpCalc {
 		g.calcs = append(g.calcs, i)
 	} else {
 		g.comms = append(g.comms, i)
@@ -143,7 +159,7 @@ func (g *goalRank) ready(s *goal.Schedule, i int32) {
 }
 
 // release meets one dependency of each successor.
-func (g *goalRank) release(s *goal.Schedule, succ []int32) {
+func (g *goalRank) release(s *traceformat.Schedule, succ []int32) {
 	for _, w := range succ {
 		if g.pending[int(w)-g.first]--; g.pending[int(w)-g.first] == 0 {
 			g.ready(s, w)

@@ -8,15 +8,15 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
-	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // TestGOALFiles replays every GOAL schedule the LogGOPSim study made
-// (sensitivity/goal/testdata/loggopsim: Schedgen's collectives, a stencil, a
+// (loggops/testdata/loggopsim: Schedgen's collectives, a stencil, a
 // ResNet step, LLAMP's samples; up to 1,024 ranks) on a flat cluster, one
 // host per rank, under SMPI's model: each must complete, and twice the same.
 func TestGOALFiles(t *testing.T) {
-	files, err := filepath.Glob("../../sensitivity/goal/testdata/loggopsim/goal/*.goal")
+	files, err := filepath.Glob("../../loggops/testdata/loggopsim/goal/*.goal")
 	if err != nil || len(files) < 10 {
 		t.Fatalf("GOAL files: %v %v", files, err)
 	}
@@ -25,7 +25,7 @@ func TestGOALFiles(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			tr, err := Load(f, FormatAuto)
+			tr, err := Load(f, traceformat.FormatAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,11 +67,11 @@ func FuzzReplayGOAL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		s, err := goal.Parse(strings.NewReader(text), "f.goal")
+		s, err := traceformat.Parse(strings.NewReader(text), "f.goal")
 		if err != nil || checkGOAL(s) != nil || s.NumRanks() > testHosts || s.NumOps() > 256 {
 			return
 		}
-		tr := &Trace{Name: "f.goal", Format: FormatGOAL, goal: s}
+		tr := &traceformat.Trace{Name: "f.goal", Format: traceformat.FormatGOAL, GOAL: s}
 		_, err = replayOn(t, cm02(), tr, nil)
 		var dl *DeadlockError
 		var un *UnmatchedError

@@ -8,6 +8,7 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Platform of the tests: a 1-D torus of 8 hosts (a route to the host d
@@ -40,7 +41,7 @@ func cm02() ranks.Config {
 
 // replayOn runs trace on n ranks placed on the given hosts (nil: rank i on
 // host i) of the test torus.
-func replayOn(t testing.TB, cfg ranks.Config, tr *Trace, hosts []int) (*Result, error) {
+func replayOn(t testing.TB, cfg ranks.Config, tr *traceformat.Trace, hosts []int) (*Result, error) {
 	t.Helper()
 	if hosts == nil {
 		for i := 0; i < tr.Ranks(); i++ {
@@ -67,9 +68,9 @@ func writeFiles(t testing.TB, files map[string]string) string {
 }
 
 // ti parses a one-file TI trace given as lines.
-func ti(t testing.TB, lines ...string) *Trace {
+func ti(t testing.TB, lines ...string) *traceformat.Trace {
 	t.Helper()
-	tr, err := ParseTI(strings.NewReader(strings.Join(lines, "\n")+"\n"), "t.txt")
+	tr, err := traceformat.ParseTI(strings.NewReader(strings.Join(lines, "\n")+"\n"), "t.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

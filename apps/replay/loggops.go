@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Semantics is how a replay turns a trace into time.
@@ -48,20 +49,20 @@ func ParseSemantics(s string) (Semantics, error) {
 }
 
 // RunLogGOPS replays t, a GOAL schedule, under LogGOPSim's semantics with
-// the LogGOPS parameters p. The schedule is evaluated by sensitivity/goal's
+// the LogGOPS parameters p. The schedule is evaluated by package loggops'
 // engine — the one implementation of those semantics in emu, equal to
 // LogGOPSim's runtime on the study's schedules — so ranks' model is not
 // involved: there are no flows, no factors, no envelope, and GOAL's cpu
 // and nic indices are honoured as LogGOPSim honours them (§5.8: time does
 // not cross between CPUs through a dependency). A TI trace has no LogGOPS
 // reading and is refused.
-func RunLogGOPS(t *Trace, p goal.Params) (*Result, error) {
-	if t.goal == nil {
+func RunLogGOPS(t *traceformat.Trace, p loggops.Params) (*Result, error) {
+	if t.GOAL == nil {
 		return nil, fmt.Errorf("replay: %s is a %s trace; the loggops semantics replays GOAL schedules only", t.Name, t.Format)
 	}
-	res, err := goal.Replay(t.goal, p)
+	res, err := loggops.Replay(t.GOAL, p)
 	if err != nil {
-		var inc *goal.IncompleteError
+		var inc *loggops.IncompleteError
 		if errors.As(err, &inc) {
 			return nil, &IncompleteError{Err: err}
 		}

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
-	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // peerDir holds the study's GOAL schedules and LogGOPSim's runtimes
-// (shared/peers/loggopsim, vendored by sensitivity/goal).
-const peerDir = "../../sensitivity/goal/testdata/loggopsim"
+// (shared/peers/loggopsim, vendored by loggops).
+const peerDir = "../../loggops/testdata/loggopsim"
 
 // logGOPSTol is the agreement required with LogGOPSim's printed runtimes,
 // relative. results.csv prints ns with three decimals (1 ps), and both run
@@ -86,7 +87,7 @@ func TestLogGOPSimSemantics(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), FormatAuto)
+			tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), traceformat.FormatAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +96,7 @@ func TestLogGOPSimSemantics(t *testing.T) {
 			}
 			worst := 0.0
 			for _, run := range runs[name] {
-				p := goal.Params{L: run.L * 1e-9, O: run.o * 1e-9, Gap: run.g * 1e-9, G: run.G * 1e-9, S: run.S}
+				p := loggops.Params{L: run.L * 1e-9, O: run.o * 1e-9, Gap: run.g * 1e-9, G: run.G * 1e-9, S: run.S}
 				res, err := RunLogGOPS(tr, p)
 				if err != nil {
 					t.Fatal(err)
@@ -113,13 +114,13 @@ func TestLogGOPSimSemantics(t *testing.T) {
 }
 
 // loadGOALText writes a GOAL schedule to a file and loads it.
-func loadGOALText(t *testing.T, text string) *Trace {
+func loadGOALText(t *testing.T, text string) *traceformat.Trace {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "case.goal")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := Load(path, FormatAuto)
+	tr, err := Load(path, traceformat.FormatAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func loadGOALText(t *testing.T, text string) *Trace {
 // per byte, S = 65535 bytes.
 func TestLogGOPSHandSolved(t *testing.T) {
 	const ns = 1e-9
-	defaults := goal.Params{L: 2500 * ns, O: 1500 * ns, Gap: 1000 * ns, G: 6 * ns, S: 65535}
+	defaults := loggops.Params{L: 2500 * ns, O: 1500 * ns, Gap: 1000 * ns, G: 6 * ns, S: 65535}
 	noGap := defaults
 	noGap.Gap = 0
 	eager := defaults
@@ -145,7 +146,7 @@ func TestLogGOPSHandSolved(t *testing.T) {
 		"rank 1 {\nl1: calc 50000\nl2: recv 100001b from 0 tag 0\nl2 requires l1\n}\n"
 	for _, tc := range []struct {
 		name, goal string
-		p          goal.Params
+		p          loggops.Params
 		want       float64 // ns
 	}{
 		// The sender pays o = 1500; the first byte arrives at o + L = 4000;
@@ -200,11 +201,11 @@ func TestLogGOPSHandSolved(t *testing.T) {
 
 // TestLogGOPSRefusesTI: a TI trace has no LogGOPS reading.
 func TestLogGOPSRefusesTI(t *testing.T) {
-	tr, err := ParseTI(strings.NewReader("0 send 1 0 8\n1 recv 0 0 8\n"), "two.txt")
+	tr, err := traceformat.ParseTI(strings.NewReader("0 send 1 0 8\n1 recv 0 0 8\n"), "two.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = RunLogGOPS(tr, goal.Params{})
+	_, err = RunLogGOPS(tr, loggops.Params{})
 	if err == nil || !strings.Contains(err.Error(), "GOAL schedules only") {
 		t.Errorf("err = %v, want a refusal of the TI trace", err)
 	}
@@ -221,7 +222,7 @@ func TestLogGOPSRefusesTI(t *testing.T) {
 // LogGOPSim" is this test's log (go test -run TestContention -v
 // ./apps/replay); the times are pinned to the replays' of 2026-11-26.
 func TestContention(t *testing.T) {
-	p := goal.Params{L: logGP.L, O: logGP.o, G: logGP.G, S: 65535}
+	p := loggops.Params{L: logGP.L, O: logGP.o, G: logGP.G, S: 65535}
 	backbone := &fluid.Backbone{Bandwidth: 8 / logGP.G}
 	pinned := map[string][3]float64{ // s: loggops, mpi flat, mpi with the backbone
 		"allreduce_recdoub_64":      {193158.696e-9, 153158.912e-9, 413271.296e-9},
@@ -241,7 +242,7 @@ func TestContention(t *testing.T) {
 	t.Logf("| schedule | ranks | LogGOPSim = loggops (µs) | mpi, flat (µs) | vs LogGOPSim | mpi, backbone 8/G (µs) | vs flat |")
 	t.Logf("|---|---|---|---|---|---|---|")
 	for _, name := range peerSchedules(t) {
-		tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), FormatAuto)
+		tr, err := Load(filepath.Join(peerDir, "goal", name+".goal"), traceformat.FormatAuto)
 		if err != nil {
 			t.Fatal(err)
 		}

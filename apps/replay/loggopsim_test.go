@@ -7,10 +7,11 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // logGP is LogGOPSim's parameter set of the study's runs
-// (sensitivity/goal/testdata/loggopsim/results.csv: L = 3 µs, o = 5 µs,
+// (loggops/testdata/loggopsim/results.csv: L = 3 µs, o = 5 µs,
 // G = 0.018 ns/byte, g = 0, S = 65535 bytes).
 var logGP = struct{ L, o, G float64 }{3e-6, 5e-6, 0.018e-9}
 
@@ -80,7 +81,7 @@ func TestLogGOPSimMapping(t *testing.T) {
 		{"dissemination_64", 78000.756e-9, 0, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			tr, err := Load(fmt.Sprintf("../../sensitivity/goal/testdata/loggopsim/goal/%s.goal", tc.file), FormatAuto)
+			tr, err := Load(fmt.Sprintf("../../loggops/testdata/loggopsim/goal/%s.goal", tc.file), traceformat.FormatAuto)
 			if err != nil {
 				t.Fatal(err)
 			}

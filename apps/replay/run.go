@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Config says how Run turns a trace's work into time.
@@ -27,7 +28,7 @@ type Result struct {
 // cannot complete is a *DeadlockError naming each blocked rank and the
 // trace line it is at; a message that no receive took (or a receive that
 // no message matched) is an *UnmatchedError.
-func Run(w *ranks.World, t *Trace, cfg Config) (*Result, error) {
+func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 	if w.Size() != t.Ranks() {
 		return nil, fmt.Errorf("replay: %s has %d ranks, the world %d", t.Name, t.Ranks(), w.Size())
 	}
@@ -36,13 +37,13 @@ func Run(w *ranks.World, t *Trace, cfg Config) (*Result, error) {
 	}
 	x := &exec{t: t, speed: cfg.Speed}
 	var main func(r *ranks.Rank)
-	if t.goal != nil {
+	if t.GOAL != nil {
 		x.goal = make([]*goalRank, t.Ranks())
 		x.at = make([]int32, t.Ranks())
 		main = x.runGOAL
 	} else {
 		x.parts = make([][]ranks.Msg, t.Ranks())
-		x.cur = make([]*action, t.Ranks())
+		x.cur = make([]*traceformat.TIAction, t.Ranks())
 		main = x.runTI
 	}
 	err := w.Run(main)
@@ -62,12 +63,12 @@ func Run(w *ranks.World, t *Trace, cfg Config) (*Result, error) {
 // exec is one replay's state, shared by the rank goroutines (one runs at a
 // time, ranks' rule).
 type exec struct {
-	t     *Trace
+	t     *traceformat.Trace
 	speed float64
 	// What the deadlock report names: cur[r], the TI action rank r is at
 	// (nil once it finished); for GOAL, at[r], the calc it runs, or −2
 	// while it waits for the ops it posted (goal[r].ops).
-	cur   []*action
+	cur   []*traceformat.TIAction
 	at    []int32
 	parts [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
 	goal  []*goalRank   // per rank: the GOAL executor's state
@@ -90,9 +91,9 @@ type pendingReq struct {
 // runTI executes rank r's TI actions in order.
 func (x *exec) runTI(r *ranks.Rank) {
 	me := r.ID()
-	ti := x.t.ti
+	ti := x.t.TI
 	var reqs []pendingReq
-	for _, chunk := range ti.rank[me].chunks {
+	for _, chunk := range ti.Chunks(me) {
 		for i := range chunk {
 			reqs = x.do(r, &chunk[i], reqs)
 		}
@@ -101,71 +102,71 @@ func (x *exec) runTI(r *ranks.Rank) {
 }
 
 // do executes action a of rank r; reqs are its pending requests.
-func (x *exec) do(r *ranks.Rank, a *action, reqs []pendingReq) []pendingReq {
+func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []pendingReq {
 	me := r.ID()
 	c := r.World()
-	ti := x.t.ti
+	ti := x.t.TI
 	x.cur[me] = a
-	peer, tag := int(a.peer), int(a.tag)
-	msg := ranks.Msg{Bytes: int(a.a)}
-	switch a.kind {
-	case kSend:
+	peer, tag := int(a.Peer), int(a.Tag)
+	msg := ranks.Msg{Bytes: int(a.Bytes)}
+	switch a.Kind {
+	case traceformat.TISend:
 		c.Send(peer, tag, msg)
-	case kIsend:
-		reqs = append(reqs, pendingReq{int32(me), a.peer, a.tag, c.Isend(peer, tag, msg)})
-	case kRecv:
+	case traceformat.TIIsend:
+		reqs = append(reqs, pendingReq{int32(me), a.Peer, a.Tag, c.Isend(peer, tag, msg)})
+	case traceformat.TIRecv:
 		c.Recv(peer, tag)
-	case kIrecv:
-		reqs = append(reqs, pendingReq{a.peer, int32(me), a.tag, c.Irecv(peer, tag)})
-	case kSendrecv:
-		c.Sendrecv(peer, 0, msg, int(a.peer2), 0)
-	case kWait, kTest:
+	case traceformat.TIIrecv:
+		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.Irecv(peer, tag)})
+	case traceformat.TISendrecv:
+		c.Sendrecv(peer, 0, msg, int(a.Peer2), 0)
+	case traceformat.TIWait, traceformat.TITest:
 		reqs = waitOne(reqs, *a)
-	case kWaitall:
+	case traceformat.TIWaitall:
 		for _, p := range reqs {
 			p.q.Wait()
 			p.q.Free()
 		}
 		reqs = reqs[:0]
-	case kBarrier:
+	case traceformat.TIBarrier:
 		c.Barrier()
-	case kBcast:
+	case traceformat.TIBcast:
 		c.Bcast(peer, msg)
-	case kReduce:
+	case traceformat.TIReduce:
 		c.Reduce(peer, msg, ranks.Sum)
-		x.compute(r, a.flops)
-	case kAllreduce:
+		x.compute(r, a.Flops)
+	case traceformat.TIAllreduce:
 		c.Allreduce(msg, ranks.Sum)
-		x.compute(r, a.flops)
-	case kScan:
+		x.compute(r, a.Flops)
+	case traceformat.TIScan:
 		c.Scan(msg, ranks.Sum)
-		x.compute(r, a.flops)
-	case kExscan:
+		x.compute(r, a.Flops)
+	case traceformat.TIExscan:
 		c.Exscan(msg, ranks.Sum)
-		x.compute(r, a.flops)
-	case kAlltoall, kAlltoallv:
+		x.compute(r, a.Flops)
+	case traceformat.TIAlltoall, traceformat.TIAlltoallv:
 		c.Alltoall(x.sizes(me, *a, -1))
-	case kGather, kGatherv:
+	case traceformat.TIGather, traceformat.TIGatherv:
 		c.Gather(peer, msg)
-	case kScatter, kScatterv:
+	case traceformat.TIScatter, traceformat.TIScatterv:
 		c.Scatter(peer, x.sizes(me, *a, peer))
-	case kAllgather, kAllgatherv:
+	case traceformat.TIAllgather, traceformat.TIAllgatherv:
 		c.Allgather(msg)
-	case kReducescatter:
+	case traceformat.TIReducescatter:
 		// SMPI's default: a reduction of the whole vector to rank 0, then
 		// a scatter of each rank's count.
 		total := 0
-		for _, b := range ti.counts[a.a : a.a+int64(x.t.Ranks())] {
+		for _, b := range ti.Counts(a) {
 			total += int(b)
 		}
 		parts := x.sizes(me, *a, 0)
 		c.Reduce(0, ranks.Msg{Bytes: total}, ranks.Sum)
 		c.Scatter(0, parts)
-		x.compute(r, a.flops)
-	case kCompute:
-		x.compute(r, a.flops)
-	case kSleep:
-		r.Sleep(a.flops)
+		x.compute(r, a.Flops)
+	case traceformat.TICompute:
+		x.compute(r, a.Flops)
+	case traceformat.TISleep:
+		r.Sleep(a.Flops)
 	}
 	return reqs
 }
@@ -173,12 +174,12 @@ func (x *exec) do(r *ranks.Rank, a *action, reqs []pendingReq) []pendingReq {
 // waitOne completes the oldest pending request of a wait's or a test's
 // key. As in SimGrid, a wait for no pending request returns at once (a
 // test may have completed it).
-func waitOne(reqs []pendingReq, a action) []pendingReq {
+func waitOne(reqs []pendingReq, a traceformat.TIAction) []pendingReq {
 	for i, p := range reqs {
-		if p.src != a.peer || p.dst != a.peer2 || p.tag != a.tag {
+		if p.src != a.Peer || p.dst != a.Peer2 || p.tag != a.Tag {
 			continue
 		}
-		if a.kind == kTest {
+		if a.Kind == traceformat.TITest {
 			if ok, _, _ := p.q.Test(); !ok {
 				return reqs
 			}
@@ -195,7 +196,7 @@ func waitOne(reqs []pendingReq, a action) []pendingReq {
 // a reducescatter in the rank's scratch list: every part a.a bytes, or
 // the v-collective's counts. A scatter's parts matter at its root only
 // (root ≥ 0: other ranks get nil).
-func (x *exec) sizes(me int, a action, root int) []ranks.Msg {
+func (x *exec) sizes(me int, a traceformat.TIAction, root int) []ranks.Msg {
 	if root >= 0 && me != root {
 		return nil
 	}
@@ -204,14 +205,14 @@ func (x *exec) sizes(me int, a action, root int) []ranks.Msg {
 		x.parts[me] = make([]ranks.Msg, n)
 	}
 	parts := x.parts[me]
-	switch a.kind {
-	case kAlltoallv, kScatterv, kReducescatter:
-		for i, b := range x.t.ti.counts[a.a : a.a+int64(n)] {
+	switch a.Kind {
+	case traceformat.TIAlltoallv, traceformat.TIScatterv, traceformat.TIReducescatter:
+		for i, b := range x.t.TI.Counts(&a) {
 			parts[i] = ranks.Msg{Bytes: int(b)}
 		}
 	default:
 		for i := range parts {
-			parts[i] = ranks.Msg{Bytes: int(a.a)}
+			parts[i] = ranks.Msg{Bytes: int(a.Bytes)}
 		}
 	}
 	return parts

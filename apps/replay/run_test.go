@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // TestClosedForm: rank 0 sends s bytes to rank 1, k links away, both at
@@ -65,10 +67,10 @@ func TestComputeUnits(t *testing.T) {
 	}
 }
 
-func loadGOAL(t testing.TB, text string) *Trace {
+func loadGOAL(t testing.TB, text string) *traceformat.Trace {
 	t.Helper()
 	dir := writeFiles(t, map[string]string{"s.goal": text})
-	tr, err := Load(filepath.Join(dir, "s.goal"), FormatAuto)
+	tr, err := Load(filepath.Join(dir, "s.goal"), traceformat.FormatAuto)
 	if err != nil {
 		t.Fatal(err)
 	}

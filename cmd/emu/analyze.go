@@ -13,8 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 func init() { register(newAnalyzeCmd) }
@@ -141,9 +143,9 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 const defaultSpan = 10e-6
 
 // params checks the flags and turns them into analysis and replay parameters.
-func (f *analyzeFlags) params() (sensitivity.Params, goal.Params, error) {
+func (f *analyzeFlags) params() (sensitivity.Params, loggops.Params, error) {
 	var p sensitivity.Params
-	var gp goal.Params
+	var gp loggops.Params
 	var err error
 	durations := []struct {
 		flag, text string
@@ -203,7 +205,7 @@ func parsePercents(flag, list string) ([]float64, error) {
 }
 
 // loadGraph reads a graph file, or parses and replays a .goal schedule.
-func loadGraph(path string, gp goal.Params) (*sensitivity.Graph, error) {
+func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, err // a missing input is the user's to fix: exit 2
@@ -217,7 +219,7 @@ func loadGraph(path string, gp goal.Params) (*sensitivity.Graph, error) {
 		}
 		return g, nil
 	}
-	s, err := goal.Parse(r, path)
+	s, err := traceformat.Parse(r, path)
 	if err != nil {
 		return nil, err
 	}

@@ -38,9 +38,10 @@ func newCalibrateCmd() *cobra.Command {
 		clock    string
 		sf       scenarioFlags
 		app      bool
+		check    checkFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "calibrate [FILE.toml] [--hpl-dat HPL.dat] --out samples.csv",
+		Use:   "calibrate [FILE.toml] [--hpl-dat HPL.dat] --out samples.csv | calibrate --check models.toml [--rescale [-o new.toml]]",
 		Short: "Measure this node's compute kernels into a sample file (resumable)",
 		Long: `calibrate measures emu's kernels (dgemm, dtrsm, ... and HPL's copies) on real data
 with randomized dimensions covering how HPL calls them, each on one core, warmed up
@@ -64,9 +65,29 @@ Each call is timed --repeats times after an untimed first run and the row holds
 the median; a long call (over 50 ms) counts its first run and stops when two runs
 agree within 5%. When the campaign completes, samples whose time per unit of
 work is far from their neighbours' are measured again; those still off are kept
-with status "outlier" and left out of fits. The summary says how many.`,
+with status "outlier" and left out of fits. The summary says how many.
+
+Before it measures, calibrate takes the node's reference probe (a 512³ dgemm
+timed 7 times on one core, with the node's host name, CPU model and cores) into
+the sample file; emu fit carries it into the models file. Models age: a node's
+speed moves (thermal limits, a neighbour, a BIOS change). --check models.toml
+measures the probe again in about a second and reports the drift (how many
+times as long a call takes now as when the models were calibrated) and whether
+this is the calibrated node; --rescale also writes the models multiplied by
+that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
+(default models.rescaled.toml), with the new probe as their reference.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if check.models != "" {
+				if len(args) > 0 {
+					return fmt.Errorf("--check: takes no scenario (%s)", args[0])
+				}
+				check.out, check.host = out, host
+				return runCheck(cmd.OutOrStdout(), check)
+			}
+			if check.rescale {
+				return fmt.Errorf("--rescale: only meaningful with --check models.toml")
+			}
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}
@@ -116,7 +137,8 @@ with status "outlier" and left out of fits. The summary says how many.`,
 				return fmt.Errorf("--clock: %w", err)
 			}
 			quiet, _ := cmd.Flags().GetBool("quiet")
-			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Repeats: repeats, Backend: backend, Clock: clk}
+			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Repeats: repeats, Backend: backend, Clock: clk,
+				Probe: &calibration.ProbeOptions{Node: thisNode(), Timer: probeTimer}}
 			if bar := newBar(cmd.ErrOrStderr(), plan.Total(), quiet); bar != nil {
 				c.Progress = func(done, _ int) { bar.Set(done) }
 				defer bar.Finish()
@@ -156,10 +178,12 @@ with status "outlier" and left out of fits. The summary says how many.`,
 	f.Uint64Var(&plan.Seed, "seed", 1, "seed of the sample plan (a rerun must use the same)")
 	f.IntVar(&repeats, "repeats", 5, "timed runs per call after its warm-up run; the sample is their median")
 	f.IntVar(&parallel, "parallel", 1, "workers measuring at once (one per core, as HPL loads a node)")
-	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV)")
-	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's)")
+	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV); with --check --rescale, the rescaled models")
+	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's); with --check, the node whose probe to compare")
 	f.StringVar(&backend, "backend", "", "BLAS backend: "+strings.Join(kernels.Backends(), ", ")+" (openblas needs a -tags cblas build)")
 	f.StringVar(&clock, "clock", "wall", "how calls are timed: wall (as SMPI) or cpu (CPU time of the process: robust on a shared machine; needs --parallel 1)")
+	f.StringVar(&check.models, "check", "", "measure this node's probe again and report its drift from the probe of this `models.toml`")
+	f.BoolVar(&check.rescale, "rescale", false, "with --check: write the models rescaled by the drift to -o (default MODELS.rescaled.toml)")
 	sf.add(cmd)
 	cmd.AddCommand(newCalibrateMergeCmd())
 	return cmd
@@ -210,12 +234,12 @@ func newCalibrateMergeCmd() *cobra.Command {
 					return err
 				}
 			}
-			merged, dups, err := calibration.Merge(args)
+			merged, probes, dups, err := calibration.Merge(args)
 			if err != nil {
 				return err
 			}
 			var buf bytes.Buffer
-			if err := calibration.WriteSamples(&buf, merged); err != nil {
+			if err := calibration.WriteSampleFile(&buf, merged, probes); err != nil {
 				return err
 			}
 			if out == "" || out == "-" {

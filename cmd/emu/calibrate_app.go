@@ -8,6 +8,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -85,7 +86,7 @@ func appCallsOf(sf *scenarioFlags, file string, first int) ([]calibration.AppCal
 		one := *plan
 		dat := test.Dat()
 		one.HPL, one.HPLDat = []hpl.Params{test}, &dat
-		log := &scenario.KernelLog{Shapes: true, Ranks: func(r int) bool { return place[r] == place[0] }}
+		log := &observe.KernelLog{Shapes: true, Ranks: func(r int) bool { return place[r] == place[0] }}
 		if _, err := one.Run(scenario.RunOptions{Kernels: log}); err != nil {
 			return nil, 0, "", fmt.Errorf("calibrate: emulating the run to record its kernel calls: %w", err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -93,7 +94,7 @@ one rank at a time.`,
 				plan *scenario.Plan
 				into *explainRun
 			}{{model, &ex.Model}, {timed, &ex.Timed}} {
-				log := &scenario.KernelLog{}
+				log := &observe.KernelLog{}
 				res, err := side.plan.Run(scenario.RunOptions{Kernels: log, Breakdown: true, MPICalls: true})
 				if err != nil {
 					return runError(err) // a trace that cannot complete is bad input, as in emu run
@@ -133,13 +134,13 @@ one rank at a time.`,
 
 // explainRun is one side of an explanation.
 type explainRun struct {
-	Kernels []scenario.KernelTotal `json:"kernels"`
-	Comm    float64                `json:"communication_s"`  // mean per rank, s
-	Wait    float64                `json:"waiting_s"`        // mean per rank, s
-	Time    float64                `json:"time_s"`           // the application's time (HPL: its first test's Time), s
-	Phases  *hpl.Phases            `json:"phases,omitempty"` // HPL's detailed timings of its first test
+	Kernels []observe.KernelTotal `json:"kernels"`
+	Comm    float64               `json:"communication_s"`  // mean per rank, s
+	Wait    float64               `json:"waiting_s"`        // mean per rank, s
+	Time    float64               `json:"time_s"`           // the application's time (HPL: its first test's Time), s
+	Phases  *hpl.Phases           `json:"phases,omitempty"` // HPL's detailed timings of its first test
 	// MPI is the time inside each MPI call, summed over the ranks.
-	MPI []scenario.MPICallTotal `json:"mpi_calls"`
+	MPI []observe.MPICallTotal `json:"mpi_calls"`
 }
 
 // callRow is one MPI call's row of the comparison: the time the ranks spent
@@ -266,7 +267,7 @@ func (ex *explanation) compare() {
 	calls := map[string]*callRow{}
 	var order []string
 	for _, side := range []struct {
-		totals []scenario.MPICallTotal
+		totals []observe.MPICallTotal
 		timed  bool
 	}{{ex.Model.MPI, false}, {ex.Timed.MPI, true}} {
 		for _, t := range side.totals {

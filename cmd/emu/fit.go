@@ -12,7 +12,7 @@ import (
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/models"
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/units"
 )
 
 func init() { register(newFitCmd) }
@@ -115,13 +115,21 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	if err != nil {
 		return fmt.Errorf("--loss: %w", err)
 	}
-	var samples []calibration.Sample
+	var (
+		samples []calibration.Sample
+		probes  []models.Probe
+	)
 	for _, f := range files {
 		s, err := calibration.ReadSampleFile(f)
 		if err != nil {
 			return err
 		}
 		samples = append(samples, s...)
+		p, err := calibration.ReadProbeFile(f)
+		if err != nil {
+			return err
+		}
+		probes = append(probes, p...)
 	}
 	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss}
 	// Kernels fit independently: fit those that can be, say which cannot.
@@ -132,6 +140,8 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	for _, e := range failed {
 		fmt.Fprintf(cmd.ErrOrStderr(), "emu: %v (skipped)\n", e)
 	}
+	// The nodes' reference probes go with their models (emu calibrate --check).
+	set = set.WithProbes(calibration.LatestPerHost(probes))
 	data, err := set.MarshalTOML()
 	if err != nil {
 		return asFailure(err)
@@ -165,11 +175,11 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if fl.latency == "" || fl.bandwidth == "" {
 		return errors.New("--network: --latency and --bandwidth of the measured route are required")
 	}
-	lat, err := scenario.ParseTime(fl.latency)
+	lat, err := units.ParseTime(fl.latency)
 	if err != nil {
 		return fmt.Errorf("--latency: %w", err)
 	}
-	bw, err := scenario.ParseBandwidth(fl.bandwidth)
+	bw, err := units.ParseBandwidth(fl.bandwidth)
 	if err != nil {
 		return fmt.Errorf("--bandwidth: %w", err)
 	}

@@ -104,7 +104,7 @@ func mpiTimeOf(t *testing.T, args ...string) []mpiRankTime {
 }
 
 // TestMPITimeEmulatedUsesTheEvents: emu sensitivity --mpi-time on an emulated
-// run splits from the run's events (scenario.MPISplit), with the graph
+// run splits from the run's events (observe.MPISplit), with the graph
 // split's meaning: on the ping-pong of TestMPITimeStackIsTheOverheadsOnAPingPong
 // (1000 B, detached: eager) each rank's stack time is exactly k·(o_s + o_r),
 // stack + network + sync is its MPI time, and the per-protocol and per-call

@@ -151,7 +151,7 @@ func TestTuneReplay(t *testing.T) {
 // o = 5 µs, G = 0.018 ns/B; shared/peers/loggopsim/results.csv), and what
 // it cannot do is one line, exit status 2.
 func TestRunLogGOPS(t *testing.T) {
-	const goalFile = "../../sensitivity/goal/testdata/loggopsim/goal/trace_bcast_4.goal"
+	const goalFile = "../../loggops/testdata/loggopsim/goal/trace_bcast_4.goal"
 	logGP := []string{"--set", "replay.semantics=loggops", "--set", "network.send_overhead=5us", "--set", "network.isend_overhead=5us",
 		"--set", "network.recv_overhead=5us", "--set", "network.link_latency=1.5us", "--set", "network.link_bandwidth=55.5555555556GBps"}
 	code, stdout, stderr := runCLI(t, append([]string{"run", "-q", "--replay", goalFile}, logGP...)...)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -252,10 +253,10 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
 				return fmt.Errorf(`--graph, --trace, --plot and --links record ranks' run; replay.semantics = "loggops" has none`)
 			}
 			if jsonOut != "" {
-				opt.Kernels = &scenario.KernelLog{} // per-kernel totals in the JSON
-				opt.MPICalls = true                 // and per MPI call
+				opt.Kernels = &observe.KernelLog{} // per-kernel totals in the JSON
+				opt.MPICalls = true                // and per MPI call
 			}
-			if opt.GraphLatency, err = scenario.ParseLatencyMode(latencyMode); err != nil {
+			if opt.GraphLatency, err = observe.ParseLatencyMode(latencyMode); err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}
 			if graphOut != "" || linksOut != "" {
@@ -268,7 +269,7 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
 					return fmt.Errorf("--record-pivots: %v", err)
 				}
 			}
-			if opt.TraceFrom, opt.TraceTo, err = scenario.ParseTraceWindow(traceWindow); err != nil {
+			if opt.TraceFrom, opt.TraceTo, err = observe.ParseTraceWindow(traceWindow); err != nil {
 				return err
 			}
 			ens, err := newEnsemble(ef.spec(), plan, bound, rerun{sf: &sf, file: file}.plan)
@@ -316,6 +317,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	}
 	if err := checkOutputs(outs...); err != nil {
 		return err
+	}
+	if !isQuiet(cmd) {
+		noteNodes(cmd.ErrOrStderr(), plan) // host speeds of a what-if; models of another node, or aged
 	}
 	var st staging
 	defer st.discard()

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -127,7 +128,7 @@ adapts to timing, contention that moves.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
-			mode, err := scenario.ParseLatencyMode(latency)
+			mode, err := observe.ParseLatencyMode(latency)
 			if err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}
@@ -155,7 +156,7 @@ adapts to timing, contention that moves.`,
 
 // runSensitivity checks the flags, emulates with the graph recorder, and
 // analyses the graph at the run's own latency.
-func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string, mode scenario.LatencyMode, class string, ex *sensitivityExtras) error {
+func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *analyzeFlags, graphOut string, mode observe.LatencyMode, class string, ex *sensitivityExtras) error {
 	// Check the analysis flags before a possibly long emulation; L is the run's,
 	// known only afterwards, and the G-based figures (ρ_G) need a symbolic G the
 	// emulated graph does not have.
@@ -180,7 +181,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if err := checkClassFlag(plan, class, mode); err != nil {
 		return err
 	}
-	if af.place != "" && mode != scenario.WireLatency {
+	if af.place != "" && mode != observe.WireLatency {
 		return fmt.Errorf("--place: needs --latency wire (routes per link class), not %s", mode)
 	}
 	if err := ex.check(cmd, plan, mode, class); err != nil {
@@ -226,7 +227,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		rep.MPITime, rep.MPIByProtocol, rep.MPIByCall = res.MPISplit.Ranks(), res.MPISplit.Protocols(), res.MPISplit.Calls()
 	}
 	var scaled *scaledReport
-	if mode == scenario.WireLatency && class == "" {
+	if mode == observe.WireLatency && class == "" {
 		scaled = scaledAnalysis(res.Graph, rep, p.Tolerances) // on the one-ℓ classes
 	}
 	if cg != nil {
@@ -244,7 +245,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	if class != "" {
 		what := "latency of one " + class + " link"
-		if class == scenario.SwitchClass {
+		if class == observe.SwitchClass {
 			what = "latency of one switch (platform.switch_latency)"
 		} else if !cg.Link[p.Class] {
 			what = "excess (f−1)·L0 of latency " + class
@@ -257,7 +258,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		fmt.Fprintf(out, "note: the graph at L0 gives %s, %+.3g%% off the run: %s\n",
 			sensitivity.FormatSeconds(rep.Runtime), 100*d, disagreementCause(mode))
 	}
-	if n := res.Graph.Classes(); mode == scenario.WireLatency && n > 1 && class == "" {
+	if n := res.Graph.Classes(); mode == observe.WireLatency && n > 1 && class == "" {
 		fmt.Fprintf(out, "note: %d latency factor(s) above 1 are classes 1..%d, held at (f−1)·L0 while ℓ moves; re-emulating with other links moves them too (last table)\n", n-1, n-1)
 	}
 	if err := rep.WriteTable(out); err != nil {
@@ -332,16 +333,16 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 const latencyFlagHelp = "what the graph's ℓ is: `wire` (one link's latency, one term per link of a message's route) or end-to-end (one message's latency)"
 
 // latencyMeaning says in words what ℓ is in a latency mode.
-func latencyMeaning(m scenario.LatencyMode) string {
-	if m == scenario.EndToEndLatency {
+func latencyMeaning(m observe.LatencyMode) string {
+	if m == observe.EndToEndLatency {
 		return "end-to-end latency of one network message"
 	}
 	return "latency of one link (a message carries one term per link of its route)"
 }
 
 // disagreementCause says why a graph's T(L0) can differ from its run.
-func disagreementCause(m scenario.LatencyMode) string {
-	if m == scenario.EndToEndLatency {
+func disagreementCause(m observe.LatencyMode) string {
+	if m == observe.EndToEndLatency {
 		return "its messages had different latencies (routes of different lengths, SMPI's size-dependent latency factors) and the graph puts them all at L0 (--latency wire counts links); also MPI-layer time the events do not show (probe costs of a rank that was waiting)"
 	}
 	return "links of different latencies all put at L0, or MPI-layer time the events do not show (probe costs of a rank that was waiting)"

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -44,10 +45,11 @@ func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandw
 	if err != nil {
 		return nil, err
 	}
-	names, bws, err := scenario.ClassBandwidths(&plan.Platform)
+	topo, err := plan.Platform.Build()
 	if err != nil {
 		return nil, err
 	}
+	names, bws := fluid.ClassBandwidths(topo)
 	cg := res.ClassGraph
 	if cg == nil {
 		return nil, fmt.Errorf("--bandwidth-tolerance: the run recorded no per-class graph")

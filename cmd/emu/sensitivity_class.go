@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -13,17 +14,17 @@ import (
 // must name a link class of the platform (its cables, not its limiters or
 // loopbacks), the switches' class when the platform has a switch latency, or a
 // latency factor's class ("factor…", known only after the run).
-func checkClassFlag(plan *scenario.Plan, class string, mode scenario.LatencyMode) error {
+func checkClassFlag(plan *scenario.Plan, class string, mode observe.LatencyMode) error {
 	if class == "" {
 		return nil
 	}
-	if mode != scenario.WireLatency {
+	if mode != observe.WireLatency {
 		return fmt.Errorf("--class %s: per-class latencies need --latency wire (end to end, a message has one latency)", class)
 	}
 	if strings.HasPrefix(class, "factor") {
 		return nil
 	}
-	if class == scenario.SwitchClass {
+	if class == observe.SwitchClass {
 		if plan.Platform.SwitchLatency > 0 {
 			return nil
 		}
@@ -53,7 +54,7 @@ func checkClassFlag(plan *scenario.Plan, class string, mode scenario.LatencyMode
 // sweepOneClass points p at class name of the per-link-class graph: every class
 // at the run's latency, the named one swept from its own (over --range, or
 // 50 µs above it when defaultRange). It returns the graph to analyse.
-func sweepOneClass(cg *scenario.ClassGraph, name string, p *sensitivity.Params, defaultRange bool) (*sensitivity.Graph, error) {
+func sweepOneClass(cg *observe.ClassGraph, name string, p *sensitivity.Params, defaultRange bool) (*sensitivity.Graph, error) {
 	if cg == nil {
 		return nil, fmt.Errorf("--class %s: the run recorded no per-class graph", name)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/internal/atomicfile"
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -31,7 +32,7 @@ type placement struct {
 // run's did. A swap's T comes from the graph (each message's latency scaled
 // to the route between its ranks' new hosts), a first-order answer that the
 // caller checks by re-emulating.
-func placeRanks(cg *scenario.ClassGraph, plat *scenario.Platform, ranks int) (placement, error) {
+func placeRanks(cg *observe.ClassGraph, plat *scenario.Platform, ranks int) (placement, error) {
 	topo, err := plat.Build()
 	if err != nil {
 		return placement{}, err

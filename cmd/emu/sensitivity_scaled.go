@@ -11,7 +11,7 @@ import (
 
 // A wire-mode graph of a run under SMPI's latency factors carries, per message,
 // links terms of class 0 (ℓ, the link latency) and links terms of one class per
-// factor value f at baseline (f−1)·L0 (scenario/record_latency.go). The LP sweep
+// factor value f at baseline (f−1)·L0 (observe/record_latency.go). The LP sweep
 // moves class 0 alone; re-emulating with another link latency moves every class
 // with it: the factor classes at (f−1)·ℓ, i.e. the whole baseline vector scaled
 // by ℓ/L0. scaledReport is that curve, evaluated on the graph.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -32,7 +33,7 @@ func (ex *sensitivityExtras) add(cmd *cobra.Command) {
 }
 
 // check refuses bad --verify and --bandwidth-tolerance values before the run.
-func (ex *sensitivityExtras) check(cmd *cobra.Command, plan *scenario.Plan, mode scenario.LatencyMode, class string) error {
+func (ex *sensitivityExtras) check(cmd *cobra.Command, plan *scenario.Plan, mode observe.LatencyMode, class string) error {
 	if err := ex.ensemble.check(cmd); err != nil {
 		return err
 	}
@@ -42,7 +43,7 @@ func (ex *sensitivityExtras) check(cmd *cobra.Command, plan *scenario.Plan, mode
 	if ex.verify < 0 {
 		return fmt.Errorf("--verify %d: want a number of re-emulations ≥ 1 (0: none)", ex.verify)
 	}
-	if ex.verify > 0 && mode != scenario.WireLatency {
+	if ex.verify > 0 && mode != observe.WireLatency {
 		return fmt.Errorf("--verify re-emulates with another link latency: it needs --latency wire")
 	}
 	if ex.verify > 0 && class != "" {
@@ -52,7 +53,7 @@ func (ex *sensitivityExtras) check(cmd *cobra.Command, plan *scenario.Plan, mode
 	if ex.bwPcts, err = parsePercents("--bandwidth-tolerance", ex.bandwidth); err != nil {
 		return err
 	}
-	if len(ex.bwPcts) > 0 && mode != scenario.WireLatency {
+	if len(ex.bwPcts) > 0 && mode != observe.WireLatency {
 		return fmt.Errorf("--bandwidth-tolerance works per link class: it needs --latency wire")
 	}
 	return nil
@@ -62,7 +63,7 @@ func (ex *sensitivityExtras) check(cmd *cobra.Command, plan *scenario.Plan, mode
 type rerun struct {
 	sf   *scenarioFlags
 	file string
-	mode scenario.LatencyMode
+	mode observe.LatencyMode
 	note io.Writer // one line per re-emulation, unless nil (-q)
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/tune"
+	"github.com/emu-hpc/emu/units"
 )
 
 // fidelityKey is the scenario key a search lowers to make an evaluation cheap: HPL
@@ -94,7 +95,7 @@ func (s *searchFlags) memoryAxis(swept map[string]string) (*tune.Axis, float64, 
 	if s.nodeMemory == "" {
 		return nil, 0, errors.New("--memory-fraction: give the memory of one node with --node-memory, e.g. 32GiB")
 	}
-	mem, err := scenario.ParseSize(s.nodeMemory)
+	mem, err := units.ParseSize(s.nodeMemory)
 	if err != nil || mem <= 0 {
 		return nil, 0, fmt.Errorf("--node-memory %q: want a positive size, e.g. 32GiB", s.nodeMemory)
 	}

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // linearAlltoall writes Schedgen's linear_alltoall pattern (schedgen -p
@@ -39,11 +42,11 @@ func TestLinearAlltoall(t *testing.T) {
 	if !bytes.Equal(linearAlltoall(32, 1024), peer) {
 		t.Fatal("generated linear_alltoall_32 differs from Schedgen's")
 	}
-	s, err := Parse(bytes.NewReader(linearAlltoall(256, 1024)), "linear_alltoall_256.goal")
+	s, err := traceformat.Parse(bytes.NewReader(linearAlltoall(256, 1024)), "linear_alltoall_256.goal")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Replay(s, Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535})
+	res, err := loggops.Replay(s, loggops.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535})
 	if err != nil {
 		t.Fatal(err)
 	}

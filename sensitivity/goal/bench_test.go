@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
+
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -40,11 +43,11 @@ func reportCPU(b *testing.B, start time.Duration) float64 {
 }
 
 // peerParams3us are the parameters of the peer runs at L = 3 µs.
-var peerParams3us = Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
+var peerParams3us = loggops.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
 
 // analyzeCurve builds the 11-point T(L) over 3..13 µs with all critical
 // latencies and the 1/2/5 % tolerances, from one graph.
-func analyzeCurve(b *testing.B, s *Schedule) *sensitivity.Report {
+func analyzeCurve(b *testing.B, s *traceformat.Schedule) *sensitivity.Report {
 	bld := sensitivity.NewBuilder(s.NumRanks())
 	if _, err := ReplayGraph(s, peerParams3us, bld); err != nil {
 		b.Fatal(err)
@@ -68,7 +71,7 @@ func analyzeCurve(b *testing.B, s *Schedule) *sensitivity.Report {
 // 6.04 s of CPU on average (median 5.84, best 5.00) against 7.40 s (7.23,
 // 5.04): 1.22× less on average, 1.24× at the median, and 11.2× less than
 // LogGOPSim's 11 runs (11.6× at the median, 13.5× at the best; the old
-// code 9.1×). Parse 1.51 s against 1.65 s on average.
+// code 9.1×). traceformat.Parse 1.51 s against 1.65 s on average.
 func BenchmarkStencil64(b *testing.B) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -79,13 +82,13 @@ func BenchmarkStencil64(b *testing.B) {
 	if out, err := gen.CombinedOutput(); err != nil {
 		b.Skipf("gen_stencil.py: %v %s", err, out)
 	}
-	parse := func(b *testing.B) *Schedule {
+	parse := func(b *testing.B) *traceformat.Schedule {
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer f.Close()
-		s, err := Parse(f, "stencil2d_64x64_it200.goal")
+		s, err := traceformat.Parse(f, "stencil2d_64x64_it200.goal")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -105,7 +108,7 @@ func BenchmarkStencil64(b *testing.B) {
 	b.Run("replay", func(b *testing.B) {
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			res, err := Replay(s, peerParams3us)
+			res, err := loggops.Replay(s, peerParams3us)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -141,7 +144,7 @@ func BenchmarkStencil64(b *testing.B) {
 // (0.78 M events; LogGOPSim: 77 s per L, its linear queues growing to 511
 // entries per rank) and checks the runtime LogGOPSim gave.
 func BenchmarkLinearAlltoall512(b *testing.B) {
-	s, err := Parse(bytes.NewReader(linearAlltoall(512, 1024)), "linear_alltoall_512.goal")
+	s, err := traceformat.Parse(bytes.NewReader(linearAlltoall(512, 1024)), "linear_alltoall_512.goal")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -149,7 +152,7 @@ func BenchmarkLinearAlltoall512(b *testing.B) {
 	b.Run("replay", func(b *testing.B) {
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			res, err := Replay(s, peerParams3us)
+			res, err := loggops.Replay(s, peerParams3us)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -180,13 +183,13 @@ func BenchmarkLinearAlltoall512(b *testing.B) {
 // and the fast one, on a linear all-to-all (long queues, many ops waiting
 // for one CPU) and on the 8×8 stencil (short queues).
 func BenchmarkReference(b *testing.B) {
-	a2a, err := Parse(bytes.NewReader(linearAlltoall(256, 1024)), "linear_alltoall_256.goal")
+	a2a, err := traceformat.Parse(bytes.NewReader(linearAlltoall(256, 1024)), "linear_alltoall_256.goal")
 	if err != nil {
 		b.Fatal(err)
 	}
 	cases := []struct {
 		name string
-		s    *Schedule
+		s    *traceformat.Schedule
 	}{{"alltoall256", a2a}, {"stencil8x8", parsePeer(b, "stencil2d_8x8_it50")}}
 	for _, c := range cases {
 		events := float64(c.s.NumOps() + c.s.NumMessages())

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // Replay a two-rank schedule under LogGOPSim's default parameters, and
@@ -23,12 +25,12 @@ l2: calc 2000
 l2 requires l1
 }
 `
-	s, err := goal.Parse(strings.NewReader(src), "pingpong.goal")
+	s, err := traceformat.Parse(strings.NewReader(src), "pingpong.goal")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	p := goal.Params{L: 2500e-9, O: 1500e-9, Gap: 1000e-9, G: 6e-9, S: 65535}
+	p := loggops.Params{L: 2500e-9, O: 1500e-9, Gap: 1000e-9, G: 6e-9, S: 65535}
 	b := sensitivity.NewBuilder(s.NumRanks())
 	res, err := goal.ReplayGraph(s, p, b)
 	if err != nil {

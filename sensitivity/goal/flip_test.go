@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
+
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -36,11 +39,11 @@ const flipSchedule = "num_ranks 3\n" +
 // instant A's processing ends and LogGOPSim's tie-break slips B in before
 // A's calc: a third order, with the same runtime at 5 µs only.)
 func TestGraphOrderFlip(t *testing.T) {
-	s, err := Parse(strings.NewReader(flipSchedule), "flip.goal")
+	s, err := traceformat.Parse(strings.NewReader(flipSchedule), "flip.goal")
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := func(L float64) Params { p := loggopsimDefaults; p.L = L * 1e-9; return p }
+	at := func(L float64) loggops.Params { p := loggopsimDefaults; p.L = L * 1e-9; return p }
 	bFirst := func(L float64) float64 { return 27500 + 2*L }
 	aFirst := func(L float64) float64 { return 31000 + L }
 	graphAt := func(L0 float64) *sensitivity.Graph {
@@ -52,7 +55,7 @@ func TestGraphOrderFlip(t *testing.T) {
 	}
 	g1, g8 := graphAt(1000), graphAt(8000)
 	for L := 0.0; L <= 10000; L += 500 {
-		res, err := Replay(s, at(L))
+		res, err := loggops.Replay(s, at(L))
 		if err != nil {
 			t.Fatal(err)
 		}

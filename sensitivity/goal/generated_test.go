@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/emu-hpc/emu/traceformat"
+
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -42,7 +44,7 @@ func binomialTreeBcast(n, size int) []byte {
 
 // checkCurve replays s once at the first row's L, records the graph, and
 // compares the replay and the graph's T(L) at every row with LogGOPSim.
-func checkCurve(t *testing.T, s *Schedule, runs []peerRow) {
+func checkCurve(t *testing.T, s *traceformat.Schedule, runs []peerRow) {
 	b := sensitivity.NewBuilder(s.NumRanks())
 	res, err := ReplayGraph(s, peerParams(runs[0]), b)
 	if err != nil {
@@ -76,7 +78,7 @@ func TestBinomialTreeBcast(t *testing.T) {
 	if !ok {
 		t.Skip("no LogGOPSim run of binomialtreebcast_65536")
 	}
-	s, err := Parse(bytes.NewReader(binomialTreeBcast(65536, 8)), "binomialtreebcast_65536.goal")
+	s, err := traceformat.Parse(bytes.NewReader(binomialTreeBcast(65536, 8)), "binomialtreebcast_65536.goal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestStencil32(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s, err := Parse(f, filepath.Base(path))
+	s, err := traceformat.Parse(f, filepath.Base(path))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
+
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -14,7 +17,7 @@ const graphTolerance = 1e-9
 
 // peerGraph replays a peer schedule at the first L of results.csv and
 // returns the recorded graph with the replay's result.
-func peerGraph(t *testing.T, name string, row peerRow) (*Schedule, *sensitivity.Graph, *Result) {
+func peerGraph(t *testing.T, name string, row peerRow) (*traceformat.Schedule, *sensitivity.Graph, *loggops.Result) {
 	s := parsePeer(t, name)
 	b := sensitivity.NewBuilder(s.NumRanks())
 	res, err := ReplayGraph(s, peerParams(row), b)

@@ -8,11 +8,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/traceformat"
+
+	"github.com/emu-hpc/emu/loggops"
 )
 
 // peerDir holds LogGOPSim's results on the sample schedules
 // (shared/reference/goal-and-llamp.md §8, §9), beside the checkout.
-const peerDir = "testdata/loggopsim" // vendored from shared/peers/loggopsim
+const peerDir = "../../loggops/testdata/loggopsim" // vendored from shared/peers/loggopsim, beside the engine
+
+// peerTolerance is the relative agreement required with LogGOPSim's
+// predicted runtimes (the 0.1 %).
+const peerTolerance = 1e-3
+
+// peerParams converts a results.csv row (ns) to loggops.Params (s).
+func peerParams(row peerRow) loggops.Params {
+	return loggops.Params{L: row.L * 1e-9, O: row.o * 1e-9, Gap: row.g * 1e-9, G: row.G * 1e-9, S: row.S}
+}
 
 // peerRow is one LogGOPSim run of results.csv.
 type peerRow struct {
@@ -78,13 +91,13 @@ func peerSchedules(t testing.TB) []string {
 	return names
 }
 
-func parsePeer(t testing.TB, name string) *Schedule {
+func parsePeer(t testing.TB, name string) *traceformat.Schedule {
 	f, err := os.Open(filepath.Join(peerDir, "goal", name+".goal"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s, err := Parse(f, name+".goal")
+	s, err := traceformat.Parse(f, name+".goal")
 	if err != nil {
 		t.Fatal(err)
 	}

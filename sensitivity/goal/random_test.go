@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
+
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -77,12 +80,12 @@ func TestGraphEqualsReplayRandom(t *testing.T) {
 	checked, deadlocked := 0, 0
 	for i := 0; i < 400; i++ {
 		src := randomSchedule(rng)
-		p := Params{
+		p := loggops.Params{
 			L: float64(rng.IntN(10000)) * 1e-9, O: float64(rng.IntN(6000)) * 1e-9,
 			Gap: float64(rng.IntN(3)*1000) * 1e-9, G: float64(rng.IntN(20)) * 1e-12,
 			OPerByte: float64(rng.IntN(2)) * 1e-12, S: []int64{0, 65535, 1 << 30}[rng.IntN(3)],
 		}
-		s, err := Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
+		s, err := traceformat.Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
@@ -135,11 +138,11 @@ func TestGraphReferenceRandom(t *testing.T) {
 				return fmt.Sprintf("%s cpu %d", m, rng.IntN(3))
 			})
 		}
-		s, err := Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
+		s, err := traceformat.Parse(strings.NewReader(src), fmt.Sprintf("random%d.goal", i))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		p := Params{L: 3e-6, O: float64(rng.IntN(6000)) * 1e-9, Gap: 1e-6, G: 0.018e-9, S: []int64{0, 65535}[rng.IntN(2)]}
+		p := loggops.Params{L: 3e-6, O: float64(rng.IntN(6000)) * 1e-9, Gap: 1e-6, G: 0.018e-9, S: []int64{0, 65535}[rng.IntN(2)]}
 		var files [2]bytes.Buffer
 		ok := true
 		for k, reference := range []bool{false, true} {

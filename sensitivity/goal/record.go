@@ -1,6 +1,10 @@
 package goal
 
-import "github.com/emu-hpc/emu/sensitivity"
+import (
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/traceformat"
+)
 
 // recorder turns a replay into a sensitivity graph whose longest path at
 // ℓ = L equals the replay's runtime and which keeps the replay's order of
@@ -37,9 +41,11 @@ import "github.com/emu-hpc/emu/sensitivity"
 // free time, even before its predecessor ends (§5.8), which no graph edge
 // can express; the recorder then writes the dependency anyway.
 type recorder struct {
-	e   *engine
-	b   *sensitivity.Builder
-	err error
+	e          *loggops.Engine
+	s          *traceformat.Schedule
+	ncpu, nnic int // CPU and NIC indices per rank
+	b          *sensitivity.Builder
+	err        error
 
 	cpuLast  []int32 // per (rank, cpu): last occupation vertex, -1 if none
 	cpuBumps [][]ref // per (rank, cpu): rendezvous matches since then
@@ -50,10 +56,9 @@ type recorder struct {
 	nicR      []ref // per (rank, nic): constraint on the next message's processing start
 	nicRCPU   []uint8
 
-	op []opState       // the engine's per-op state, whose v, aux and flg are the recorder's
-	sd map[int32]int32 // rendezvous send → its completion vertex
-
-	predStart, pred []int32 // dependencies of each op: p for requires, -1-p for irequires (the Schedule's)
+	ops []traceformat.OpRec // the Schedule's ops
+	op  []loggops.OpState   // the engine's per-op state, whose V, Aux and Flags are the recorder's
+	sd  map[int32]int32     // rendezvous send → its completion vertex
 
 	curMs int32 // processing-start vertex of the rendezvous message being processed
 	match ref   // when the current event completes a rendezvous: the match time
@@ -75,11 +80,10 @@ const (
 	flagOwnDeps                // a dependency of the op is not implied by CPU order (see meet)
 )
 
-func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
-	s := e.s
+func newRecorder(s *traceformat.Schedule, e *loggops.Engine, b *sensitivity.Builder) *recorder {
 	n := s.NumOps()
-	r := &recorder{e: e, b: b, curMs: -1}
-	nc, nn := s.NumRanks()*e.ncpu, s.NumRanks()*e.nnic
+	r := &recorder{e: e, s: s, ncpu: s.CPUs(), nnic: s.NICs(), b: b, curMs: -1}
+	nc, nn := s.NumRanks()*r.ncpu, s.NumRanks()*r.nnic
 	r.cpuLast = fill(make([]int32, nc), -1)
 	r.cpuBumps = make([][]ref, nc)
 	r.nicS = fill(make([]ref, nn), ref{v: -1})
@@ -87,9 +91,9 @@ func newRecorder(e *engine, b *sensitivity.Builder) *recorder {
 	r.nicSBumps = make([][]ref, nn)
 	r.nicR = fill(make([]ref, nn), ref{v: -1})
 	r.nicRCPU = make([]uint8, nn)
-	r.op = e.st
+	r.op = e.States()
 	r.sd = make(map[int32]int32)
-	r.pred, r.predStart = s.pred, s.predStart
+	r.ops = s.Ops()
 	// Typical shapes: one vertex per op, 1.4 edges per op (stencil, all-to-all).
 	b.Grow(n+n/8, n+n/2)
 	return r
@@ -102,7 +106,7 @@ func fill[T any](s []T, v T) []T {
 	return s
 }
 
-func sec(ps int64) float64 { return float64(ps) / psPerSecond }
+func sec(ps int64) float64 { return float64(ps) / loggops.PsPerSecond }
 
 func (r *recorder) edge(from ref, to int32, addRest, addBytes int64, lat ...sensitivity.LatTerm) {
 	if from.v < 0 {
@@ -127,43 +131,41 @@ func (r *recorder) occupy(c int, v int32) {
 // implied reports whether CPU order already implies that an op on CPU
 // index cpu starts after predecessor q started (start) or completed.
 func (r *recorder) implied(q int32, start bool, cpu uint8) bool {
-	s := r.e.s
-	if s.ops[q].cpu != cpu {
+	if r.ops[q].CPU != cpu {
 		return false
 	}
-	switch s.ops[q].kind {
-	case OpSend:
-		return start || r.op[q].flg&flagRendezvous == 0
-	case OpRecv:
-		return r.op[q].flg&flagPostVertex == 0 && (start || r.op[q].flg&flagMsgOwnCPU != 0)
+	switch r.ops[q].Kind {
+	case traceformat.OpSend:
+		return start || r.op[q].Flags&flagRendezvous == 0
+	case traceformat.OpRecv:
+		return r.op[q].Flags&flagPostVertex == 0 && (start || r.op[q].Flags&flagMsgOwnCPU != 0)
 	}
 	return true
 }
 
-// meet is called as op q starts (start) or completes, with w one of the
+// Met is called as op q starts (start) or completes, with w one of the
 // ops that wait for that and w's state: it marks w if CPU order does not
 // imply the dependency, so that depsIn and ready need to read w's
 // predecessor list (a cache miss per op) only for the ops marked. What
 // implied reads of q is settled by then: q's posting vertex when it was
 // queued, its match and rendezvous before it completes.
-func (r *recorder) meet(q, w int32, start bool, st *opState) {
+func (r *recorder) Met(q, w int32, start bool, st *loggops.OpState) {
 	var cpu uint8 // with one CPU index in the schedule, w's record need not be read
-	if r.e.ncpu > 1 {
-		cpu = r.e.s.ops[w].cpu
+	if r.ncpu > 1 {
+		cpu = r.ops[w].CPU
 	}
 	if !r.implied(q, start, cpu) {
-		st.flg |= flagOwnDeps
+		st.Flags |= flagOwnDeps
 	}
 }
 
 // depsIn adds the dependency edges of op into v, which runs on CPU index
 // cpu, leaving out those that CPU order implies.
 func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
-	if r.op[op].flg&flagOwnDeps == 0 && !r.walkAll {
+	if r.op[op].Flags&flagOwnDeps == 0 && !r.walkAll {
 		return // CPU order implies all of them
 	}
-	s := r.e.s
-	for _, q := range r.pred[r.predStart[op]:r.predStart[op+1]] {
+	for _, q := range r.s.Preds(int(op)) {
 		start := q < 0
 		if start {
 			q = -1 - q
@@ -171,19 +173,19 @@ func (r *recorder) depsIn(v int32, op int32, cpu uint8) {
 		if r.implied(q, start, cpu) {
 			continue
 		}
-		switch s.ops[q].kind {
-		case OpCalc:
-			r.edge(ref{v: r.op[q].v}, v, 0, 0)
-		case OpSend:
-			if !start && r.op[q].flg&flagRendezvous != 0 {
+		switch r.ops[q].Kind {
+		case traceformat.OpCalc:
+			r.edge(ref{v: r.op[q].V}, v, 0, 0)
+		case traceformat.OpSend:
+			if !start && r.op[q].Flags&flagRendezvous != 0 {
 				r.edge(ref{v: r.sd[q]}, v, 0, 0)
 			} else {
-				r.edge(ref{v: r.op[q].v}, v, 0, 0)
+				r.edge(ref{v: r.op[q].V}, v, 0, 0)
 			}
-		case OpRecv:
-			r.edge(ref{v: r.op[q].aux}, v, 0, 0)
+		case traceformat.OpRecv:
+			r.edge(ref{v: r.op[q].Aux}, v, 0, 0)
 			if !start {
-				r.edge(ref{v: r.op[q].v}, v, 0, 0)
+				r.edge(ref{v: r.op[q].V}, v, 0, 0)
 			}
 		}
 	}

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // TestFastEqualsReference replays the peer schedules and random ones with
@@ -13,7 +16,7 @@ import (
 // (LogGOPSim's linear lists and retries), and requires identical results:
 // the same per-rank times to the picosecond and the same event count.
 func TestFastEqualsReference(t *testing.T) {
-	same := func(name string, s *Schedule, p Params) {
+	same := func(name string, s *traceformat.Schedule, p loggops.Params) {
 		fast, err1 := replay(s, p, nil, false)
 		ref, err2 := replay(s, p, nil, true)
 		if (err1 == nil) != (err2 == nil) {
@@ -32,7 +35,7 @@ func TestFastEqualsReference(t *testing.T) {
 			same(name, parsePeer(t, name), peerParams(runs[0]))
 		}
 	}
-	s, err := Parse(bytes.NewReader(linearAlltoall(64, 1024)), "a2a64")
+	s, err := traceformat.Parse(bytes.NewReader(linearAlltoall(64, 1024)), "a2a64")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +49,11 @@ func TestFastEqualsReference(t *testing.T) {
 			src = strings.ReplaceAll(src, " tag 3 ", " tag -1 ")
 			wild++
 		}
-		s, err := Parse(strings.NewReader(src), "random.goal")
+		s, err := traceformat.Parse(strings.NewReader(src), "random.goal")
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := Params{L: float64(rng.IntN(5000)) * 1e-9, O: float64(rng.IntN(5000)) * 1e-9,
+		p := loggops.Params{L: float64(rng.IntN(5000)) * 1e-9, O: float64(rng.IntN(5000)) * 1e-9,
 			Gap: float64(rng.IntN(2000)) * 1e-9, G: float64(rng.IntN(10)) * 1e-12, S: 65535}
 		same(fmt.Sprintf("random %d", i), s, p)
 	}

@@ -2,138 +2,47 @@ package goal
 
 import (
 	"fmt"
-	"math"
 
+	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
-// Params are the LogGOPS parameters of a replay (shared/reference/
-// goal-and-llamp.md §3, §5). All times are in seconds.
-type Params struct {
-	L        float64 // end-to-end latency of a message's first byte, s
-	O        float64 // o: CPU overhead per message, charged at the sender and at the receiver, s
-	Gap      float64 // g: gap between two messages on one NIC (send and receive side apart), s
-	G        float64 // G: gap per byte on the NIC, s/byte; a message of s bytes costs (s−1)·G
-	OPerByte float64 // O: CPU overhead per byte (LogGOPS), s/byte; 0 in LogGOPSim's default
-	S        int64   // eager limit, bytes: s ≤ S is eager, s > S rendezvous
-}
-
-// psPerSecond converts seconds to the replay's integer time unit.
-const psPerSecond = 1e12
-
-// maxParamSeconds bounds each time parameter so that sums of millions of
-// them stay far from int64's 106 days of picoseconds.
-const maxParamSeconds = 1e3
-
-func (p Params) check() error {
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"L", p.L}, {"o", p.O}, {"g", p.Gap}, {"G", p.G}, {"O", p.OPerByte}} {
-		if !(f.v >= 0) || f.v > maxParamSeconds {
-			return fmt.Errorf("goal: parameter %s = %v s, want 0..%v", f.name, f.v, maxParamSeconds)
-		}
-	}
-	if p.S < 0 {
-		return fmt.Errorf("goal: eager limit S = %d bytes, want ≥ 0", p.S)
-	}
-	return nil
-}
-
-// maxMessagePs bounds the time of one message, (s−1)·max(G, O) + o + g,
-// so that the replay's int64 picoseconds (106 days) cannot overflow on any
-// schedule of fewer than 10⁶ messages in sequence.
-const maxMessagePs = 1e13 // 10 s
-
-// checkScale refuses parameters that would make one message of the
-// schedule take longer than maxMessagePs.
-func checkScale(s *Schedule, p Params) error {
-	var largest int64
-	for i := range s.ops {
-		if s.ops[i].kind != OpCalc {
-			largest = max(largest, s.ops[i].size)
-		}
-	}
-	perByte := max(float64(ps(p.G)), float64(ps(p.OPerByte)))
-	if t := float64(largest)*perByte + float64(ps(p.O)+ps(p.Gap)); t > maxMessagePs {
-		return fmt.Errorf("goal: replay of %s: a %d-byte message would take %.3g s with G = %g s/B, O = %g s/B; the limit is %g s",
-			s.Name, largest, t/psPerSecond, p.G, p.OPerByte, maxMessagePs/psPerSecond)
-	}
-	return nil
-}
-
-// ps rounds seconds to whole picoseconds.
-func ps(sec float64) int64 { return int64(math.Round(sec * psPerSecond)) }
-
-// Result is the outcome of a replay.
-type Result struct {
-	Runtime   float64   // max over ranks of the rank's finishing time, s
-	RankTimes []float64 // per rank: latest time any of its CPUs is busy until, s (LogGOPSim's host time)
-	Events    int64     // ops started plus messages sent: LogGOPSim's "Events"
-	Messages  int64     // messages sent
-	// Unstarted counts ops that never ran although no queue is left
-	// non-empty: in LogGOPSim this happens when a rendezvous message is
-	// received by a recv whose own size is ≤ S (its send never completes).
-	Unstarted int
-}
-
-// Replay runs the schedule under LogGOPSim's semantics and returns the
-// runtime. It fails if messages or receives are left unmatched.
-func Replay(s *Schedule, p Params) (*Result, error) {
-	return replay(s, p, nil, false)
-}
-
-// ReplayGraph is Replay that also records, into b, a graph whose longest
-// path at latency ℓ = p.L is the replay's runtime: each op and each
-// message's processing becomes a vertex, and edges record the program's
-// dependencies, the messages (one class-0 latency term each) and each
-// rank's actual order on its CPUs and NICs (recorder.go explains the
-// rules). b must have been made with NewBuilder(s.NumRanks()).
-func ReplayGraph(s *Schedule, p Params, b *sensitivity.Builder) (*Result, error) {
+// ReplayGraph replays s under LogGOPSim's semantics (loggops.Replay) and
+// also records, into b, a graph whose longest path at latency ℓ = p.L is
+// the replay's runtime: each op and each message's processing becomes a
+// vertex, and edges record the program's dependencies, the messages (one
+// class-0 latency term each) and each rank's actual order on its CPUs and
+// NICs (record.go explains the rules). b must have been made with
+// sensitivity.NewBuilder(s.NumRanks()).
+func ReplayGraph(s *traceformat.Schedule, p loggops.Params, b *sensitivity.Builder) (*loggops.Result, error) {
 	if b == nil {
 		return nil, fmt.Errorf("goal: ReplayGraph of %s: nil Builder", s.Name)
 	}
 	return replay(s, p, b, false)
 }
 
-// replay runs the engine; reference selects LogGOPSim's own data
-// structures (linear matching lists, retries through the event queue) as
-// a plain reference for tests and benchmarks.
-func replay(s *Schedule, p Params, b *sensitivity.Builder, reference bool) (*Result, error) {
-	if err := p.check(); err != nil {
+// replay runs the engine, recording into b unless it is nil; reference
+// selects LogGOPSim's own data structures (loggops.Options.Reference), and
+// makes the recorder read every op's predecessors, as a plain reference
+// for tests and benchmarks.
+func replay(s *traceformat.Schedule, p loggops.Params, b *sensitivity.Builder, reference bool) (*loggops.Result, error) {
+	e, err := loggops.New(s, p, loggops.Options{Reference: reference})
+	if err != nil {
 		return nil, err
 	}
-	if err := checkScale(s, p); err != nil {
-		return nil, err
-	}
-	e := newEngine(s, p)
-	e.reference = reference
-	e.rq.linear, e.uq.linear = reference, reference
+	var rec *recorder
 	if b != nil {
-		e.rec = newRecorder(e, b)
-		e.rec.walkAll = reference
+		rec = newRecorder(s, e, b)
+		rec.walkAll = reference
+		e.SetHooks(rec)
 	}
-	e.run()
-	if err := e.leftovers(); err != nil {
+	res, err := e.Run()
+	if err != nil {
 		return nil, err
 	}
-	res := &Result{RankTimes: make([]float64, s.NumRanks()), Events: e.ts, Messages: e.msgs}
-	ncpu := s.CPUs()
-	for h := range res.RankTimes {
-		var t int64
-		for c := 0; c < ncpu; c++ {
-			t = max(t, e.nexto[h*ncpu+c])
-		}
-		res.RankTimes[h] = float64(t) / psPerSecond
-		res.Runtime = max(res.Runtime, res.RankTimes[h])
-	}
-	for i := range e.st {
-		if e.st[i].pending > 0 {
-			res.Unstarted++
-		}
-	}
-	if e.rec != nil && e.rec.err != nil {
-		return nil, e.rec.err
+	if rec != nil && rec.err != nil {
+		return nil, rec.err
 	}
 	return res, nil
 }

@@ -6,13 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
+
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
 // loggopsimDefaults are LogGOPSim's default parameters (L=2500, o=1500,
 // g=1000, G=6, S=65535, in ns), under which the reference's worked
 // examples (shared/reference/goal-and-llamp.md §5.7) were checked.
-var loggopsimDefaults = Params{L: 2500e-9, O: 1500e-9, Gap: 1000e-9, G: 6e-9, S: 65535}
+var loggopsimDefaults = loggops.Params{L: 2500e-9, O: 1500e-9, Gap: 1000e-9, G: 6e-9, S: 65535}
 
 // exampleTolerance is the absolute agreement required on hand-derived
 // times, in ns: the replay is exact in ps, so this only absorbs the
@@ -22,9 +25,9 @@ const exampleTolerance = 1e-6
 // replayText parses src, replays it with p and checks that the recorded
 // graph's longest path at ℓ = p.L equals the replay, or graphT (ns) when
 // that is not 0. It returns the ranks' finishing times in ns.
-func replayText(t *testing.T, src string, p Params, graphT float64) []float64 {
+func replayText(t *testing.T, src string, p loggops.Params, graphT float64) []float64 {
 	t.Helper()
-	s, err := Parse(strings.NewReader(src), t.Name()+".goal")
+	s, err := traceformat.Parse(strings.NewReader(src), t.Name()+".goal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +55,12 @@ func replayText(t *testing.T, src string, p Params, graphT float64) []float64 {
 }
 
 func TestWorkedExamples(t *testing.T) {
-	withP := func(f func(*Params)) Params { p := loggopsimDefaults; f(&p); return p }
-	eager := withP(func(p *Params) { p.S = 200000 })
+	withP := func(f func(*loggops.Params)) loggops.Params { p := loggopsimDefaults; f(&p); return p }
+	eager := withP(func(p *loggops.Params) { p.S = 200000 })
 	cases := []struct {
 		name string
 		src  string
-		p    Params
+		p    loggops.Params
 		want []float64 // ns per rank
 		// graphT is the graph's T(L) in ns when it differs from the replay
 		graphT float64
@@ -74,10 +77,10 @@ func TestWorkedExamples(t *testing.T) {
 		// g = 0: the NIC gap is (s−1)G = 5994: sends at 0, 5994, 11988, end
 		// 13488. The receiver is still the bottleneck (7494 per message
 		// from 4000): 26482.
-		{"three sends g=0", threeSends, withP(func(p *Params) { p.Gap = 0 }), []float64{13488, 26482}, 0},
+		{"three sends g=0", threeSends, withP(func(p *loggops.Params) { p.Gap = 0 }), []float64{13488, 26482}, 0},
 		// G = 0, g = 10000: sends at 0, 10000, 20000, end 21500; arrivals
 		// at 4000, 14000, 24000, each o = 1500 long: 25500.
-		{"three sends G=0 g=10us", threeSends, withP(func(p *Params) { p.G, p.Gap = 0, 10000e-9 }), []float64{21500, 25500}, 0},
+		{"three sends G=0 g=10us", threeSends, withP(func(p *loggops.Params) { p.G, p.Gap = 0, 10000e-9 }), []float64{21500, 25500}, 0},
 		// Eager 100001 bytes: the sender's calc 100 follows its o: 1600.
 		// The message arrives at 4000 but the receiver computes until
 		// 50000; it then pays o+(s−1)G = 1500+600000: 651500.
@@ -143,64 +146,7 @@ const latePosting = "num_ranks 3\nrank 0 {\nsend 1b to 1\n}\n" +
 	"rank 1 {\nl1: recv 1b from 2\nl2: recv 1b from 0\nl2 requires l1\n}\n" +
 	"rank 2 {\nl1: calc 20000\nl2: send 1b to 1\nl2 requires l1\n}\n"
 
-// TestReplayUnmatched checks that a receive nobody sends to is an error
-// naming the rank and the (source, tag), as LogGOPSim reports it.
-func TestReplayUnmatched(t *testing.T) {
-	s, err := Parse(strings.NewReader("num_ranks 2\nrank 0 {\n}\nrank 1 {\nrecv 8b from 0 tag 4\n}\n"), "lonely.goal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Replay(s, loggopsimDefaults)
-	if err == nil || !strings.Contains(err.Error(), "rank 1 has 1 unmatched receives (src 0, tag 4)") {
-		t.Fatalf("err = %v", err)
-	}
-}
-
-// TestReplayParams rejects negative and absurd parameters.
-func TestReplayParams(t *testing.T) {
-	s, _ := Parse(strings.NewReader("num_ranks 1\nrank 0 {\ncalc 1\n}\n"), "p.goal")
-	for _, p := range []Params{{L: -1}, {O: math.NaN()}, {G: math.Inf(1)}, {S: -1}, {Gap: 1e9}} {
-		if _, err := Replay(s, p); err == nil {
-			t.Errorf("Replay accepted %+v", p)
-		}
-	}
-}
-
-// TestRendezvousSizeMismatch reproduces LogGOPSim's quirk of deciding
-// rendezvous by the recv's own size on an unexpected-queue hit (§1.4):
-// a 100001-byte message (rendezvous) taken by a recv that says 8 bytes
-// (eager) never completes its send, so the send's successor never runs;
-// LogGOPSim still reports times. The message reaches rank 1 at 4000 but
-// waits for its calc until 50000, then costs o + 100000·G = 601500.
-func TestRendezvousSizeMismatch(t *testing.T) {
-	const src = "num_ranks 2\nrank 0 {\nl1: send 100001b to 1\nl2: calc 10\nl2 requires l1\n}\n" +
-		"rank 1 {\nl1: calc 50000\nl2: recv 8b from 0\nl2 requires l1\n}\n"
-	s, err := Parse(strings.NewReader(src), "mismatch.goal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Replay(s, loggopsimDefaults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Unstarted != 1 || math.Abs(res.RankTimes[0]*1e9-1500) > exampleTolerance || math.Abs(res.RankTimes[1]*1e9-651500) > exampleTolerance {
-		t.Errorf("unstarted %d, rank times %v s; want 1, [1500 651500] ns", res.Unstarted, res.RankTimes)
-	}
-}
-
-// TestReplayScale refuses a per-byte cost that would make the schedule's
-// largest message overflow the replay's integer time.
-func TestReplayScale(t *testing.T) {
-	s, _ := Parse(strings.NewReader("num_ranks 2\nrank 0 {\nsend 4000000000b to 1\n}\nrank 1 {\nrecv 4000000000b from 0\n}\n"), "big.goal")
-	if _, err := Replay(s, Params{G: 1e-6}); err == nil || !strings.Contains(err.Error(), "4000000000-byte message") {
-		t.Fatalf("err = %v", err)
-	}
-	if _, err := Replay(s, Params{G: 1e-9}); err != nil { // 4 s: fine
-		t.Fatal(err)
-	}
-}
-
-// FuzzReplay replays whatever Parse accepts: no panic, and when the
+// FuzzReplay replays whatever traceformat.Parse accepts: no panic, and when the
 // replay completes on one CPU per rank, the graph's longest path is the
 // replay's runtime.
 func FuzzReplay(f *testing.F) {
@@ -211,11 +157,11 @@ func FuzzReplay(f *testing.F) {
 	f.Add(threeSends, uint16(2500), uint16(1500))
 	f.Add(latePosting, uint16(0), uint16(0))
 	f.Fuzz(func(t *testing.T, src string, L, o uint16) {
-		s, err := Parse(strings.NewReader(src), "fuzz.goal")
+		s, err := traceformat.Parse(strings.NewReader(src), "fuzz.goal")
 		if err != nil || s.NumOps() > 5000 {
 			return
 		}
-		p := Params{L: float64(L) * 1e-9, O: float64(o) * 1e-9, Gap: 1e-6, G: 6e-9, S: 65535}
+		p := loggops.Params{L: float64(L) * 1e-9, O: float64(o) * 1e-9, Gap: 1e-6, G: 6e-9, S: 65535}
 		b := sensitivity.NewBuilder(s.NumRanks())
 		res, err := ReplayGraph(s, p, b)
 		if err != nil || res.Unstarted > 0 || s.CPUs() > 1 {

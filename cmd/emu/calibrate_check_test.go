@@ -1,0 +1,387 @@
+package main
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/models"
+)
+
+// probeSeconds is how long the 512³ probe dgemm runs at gflops.
+func probeSeconds(gflops float64) float64 {
+	const n = calibration.ProbeSize
+	return 2 * n * n * n / (gflops * 1e9)
+}
+
+// fakeNode makes this node n1 (a 4-core "Test CPU") whose probe dgemm runs
+// at gflops, for the duration of the test.
+func fakeNode(t *testing.T, host string, gflops float64) {
+	t.Helper()
+	savedNode, savedTimer := thisNode, probeTimer
+	t.Cleanup(func() { thisNode, probeTimer = savedNode, savedTimer })
+	thisNode = func() calibration.Node { return calibration.Node{Host: host, CPU: "Test CPU", Cores: 4} }
+	probeTimer = func(func()) float64 { return probeSeconds(gflops) }
+}
+
+// agedModels is a models file calibrated on n1 when its dgemm ran at
+// 10 Gflop/s.
+const agedModels = `[[probe]]
+host = "n1"
+cpu = "Test CPU"
+cores = 4
+backend = "gonum"
+clock = "wall"
+kernel = "dgemm"
+size = 512
+runs = 7
+gflops = 10.0
+time = 2026-11-28T08:00:00Z
+
+[kernels.dgemm]
+terms = ["m*n*k"]
+coef = [2e-11]
+intercept = 1e-6
+noise = "gaussian"
+sigma = 4e-6
+
+[kernels.dtrsm]
+terms = ["w"]
+coef = [4e-11]
+intercept = 0.0
+
+[kernels.dlaswp]
+terms = ["w"]
+coef = [9e-9]
+intercept = 0.0
+`
+
+// TestCalibrateCheckRescale: the node now runs the probe at 8 Gflop/s
+// against 10 at calibration, so calls take 10/8 = 1.25 times as long;
+// --rescale writes dgemm's and dtrsm's coefficients and σ × 1.25 (worked by
+// hand below), dlaswp's as they were, and the new probe.
+func TestCalibrateCheckRescale(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "models.toml")
+	if err := os.WriteFile(in, []byte(agedModels), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fakeNode(t, "n1", 8)
+	code, stdout, stderr := runCLI(t, "calibrate", "--check", in)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"probe of n1, 2026-11-28 08:00 UTC: 10 Gflop/s", "n1 now: 8 Gflop/s (median of 7): calls take 1.25x as long as when calibrated (25.0% slower)",
+		"node: the calibrated one", "emu calibrate --check " + in + " --rescale"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--check output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "models.rescaled.toml")); err == nil {
+		t.Error("--check without --rescale wrote models")
+	}
+
+	code, stdout, stderr = runCLI(t, "calibrate", "--check", in, "--rescale")
+	if code != exitOK {
+		t.Fatalf("--rescale: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "models.rescaled.toml")
+	if !strings.Contains(stdout, "wrote "+out+": dgemm, dtrsm × 1.25") {
+		t.Errorf("--rescale output:\n%s", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := models.ParseSet(data, out)
+	if err != nil {
+		t.Fatalf("rescaled models do not parse: %v\n%s", err, data)
+	}
+	for _, c := range []struct {
+		kernel string
+		coef   float64
+		sigma  float64
+	}{{"dgemm", 2.5e-11, 5e-6}, {"dtrsm", 5e-11, 0}, {"dlaswp", 9e-9, 0}} {
+		sp, _ := set.Spec(c.kernel)
+		if math.Abs(sp.Coef[0]-c.coef) > 1e-15*c.coef || math.Abs(sp.Sigma-c.sigma) > 1e-15*c.sigma {
+			t.Errorf("%s: coef %g, sigma %g; want %g, %g", c.kernel, sp.Coef[0], sp.Sigma, c.coef, c.sigma)
+		}
+	}
+	if p := set.Probes(); len(p) != 1 || math.Abs(p[0].Gflops-8) > 1e-12 || p[0].Host != "n1" {
+		t.Errorf("rescaled models' probe %+v, want n1 at 8 Gflop/s", p)
+	}
+	// -o elsewhere, and the rescaled file checks as undrifted.
+	other := filepath.Join(dir, "now.toml")
+	if code, _, stderr := runCLI(t, "calibrate", "--check", in, "--rescale", "-o", other); code != exitOK {
+		t.Fatalf("-o: exit %d: %s", code, stderr)
+	}
+	if _, stdout, _ := runCLI(t, "calibrate", "--check", other); !strings.Contains(stdout, "calls take 1x as long as when calibrated (unchanged)") {
+		t.Errorf("the rescaled models checked again:\n%s", stdout)
+	}
+}
+
+func TestCalibrateCheckErrors(t *testing.T) {
+	dir := t.TempDir()
+	noProbe := filepath.Join(dir, "published.toml")
+	os.WriteFile(noProbe, []byte(agedModels[strings.Index(agedModels, "[kernels.dgemm]"):]), 0o644)
+	two := filepath.Join(dir, "two.toml")
+	os.WriteFile(two, []byte(strings.Replace(agedModels, "[kernels.dgemm]", strings.Replace(agedModels[:strings.Index(agedModels, "[kernels")], `"n1"`, `"n2"`, 1)+"[kernels.dgemm]", 1)), 0o644)
+	fakeNode(t, "n3", 8)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"calibrate", "--check", noProbe}, "emu: --check " + noProbe + ": the models carry no probe"},
+		{[]string{"calibrate", "--check", two}, "emu: --check " + two + ": no probe of n3 among those of n1, n2 (--host NAME picks one)"},
+		{[]string{"calibrate", "--rescale"}, "emu: --rescale: only meaningful with --check models.toml"},
+		{[]string{"calibrate", "--check", filepath.Join(dir, "missing.toml")}, "emu: --check: open "},
+	} {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != exitInput || !strings.HasPrefix(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2, %q", c.args, code, stderr, c.want)
+		}
+	}
+	// --host picks n2's probe among two nodes'.
+	if code, stdout, stderr := runCLI(t, "calibrate", "--check", two, "--host", "n2"); code != exitOK || !strings.Contains(stdout, "probe of n2") ||
+		!strings.Contains(stdout, "not the calibrated one: host n3, not n2") {
+		t.Errorf("--host n2: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestRunWarnsOnAgedModels: emu run says, in one line on stderr, when the
+// models' probe names another node or this node now runs at another speed
+// (beyond agedDrift), and nothing when the models carry no probe or the
+// drift is small.
+func TestRunWarnsOnAgedModels(t *testing.T) {
+	dir := t.TempDir()
+	aged := filepath.Join(dir, "aged.toml")
+	os.WriteFile(aged, []byte(agedModels), 0o644)
+	published := filepath.Join(dir, "published.toml")
+	os.WriteFile(published, []byte(agedModels[strings.Index(agedModels, "[kernels.dgemm]"):]), 0o644)
+	scenarioFor := func(models string) string {
+		path := filepath.Join(dir, filepath.Base(models)+".scenario.toml")
+		os.WriteFile(path, []byte("[platform]\nhosts = 2\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[kernels]\nmode = \"model\"\nmodels = \""+
+			filepath.Base(models)+"\"\n[hpl]\nn = 400\nnb = 64\ngrids = [[1, 2]]\n"), 0o644)
+		return path
+	}
+	cases := []struct {
+		name   string
+		models string
+		host   string
+		gflops float64
+		want   string // "" = no warning
+	}{
+		{"published models: silence", published, "n1", 5, ""},
+		{"same node, 5% drift: silence", aged, "n1", 10 / 1.05, ""},
+		{"same node, 1.25x: warning", aged, "n1", 8, "emu: this node's dgemm runs at 8 Gflop/s, 10 when the models were calibrated (2026-11-28 08:00 UTC): calls take 1.25x as long now (25.0% slower)"},
+		{"same node, faster: warning", aged, "n1", 20, "calls take 0.5x as long now (100.0% faster)"},
+		{"another node: warning", aged, "laptop", 10, "emu: the models were calibrated on another node (this one has host laptop, not n1): the prediction is for n1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fakeNode(t, c.host, c.gflops)
+			code, stdout, stderr := runCLI(t, "run", scenarioFor(c.models))
+			if code != exitOK || !strings.Contains(stdout, "WR11") {
+				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+			}
+			var lines []string
+			for _, l := range strings.Split(stderr, "\n") {
+				if strings.Contains(l, "calibrated") {
+					lines = append(lines, l)
+				}
+			}
+			switch {
+			case c.want == "" && len(lines) > 0:
+				t.Errorf("want silence, got %q", lines)
+			case c.want != "" && (len(lines) != 1 || !strings.Contains(lines[0], c.want)):
+				t.Errorf("want one line with %q, got %q", c.want, lines)
+			}
+		})
+	}
+}
+
+// TestCalibrateFitCarryProbe: emu calibrate writes the probe into the sample
+// file, emu fit into the models file, emu calibrate merge keeps each node's.
+func TestCalibrateFitCarryProbe(t *testing.T) {
+	dir := t.TempDir()
+	fakeNode(t, "n1", 12.5)
+	samples, modelsFile := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml")
+	if code, _, stderr := runCLI(t, "calibrate", "--kernels", "dgemm", "--samples", "4", "--max-dim", "32", "--host", "n1", "-o", samples); code != exitOK {
+		t.Fatalf("calibrate: exit %d: %s", code, stderr)
+	}
+	probes, err := calibration.ReadProbeFile(samples)
+	if err != nil || len(probes) != 1 || math.Abs(probes[0].Gflops-12.5) > 1e-12 || probes[0].Host != "n1" || probes[0].CPU != "Test CPU" || probes[0].Cores != 4 {
+		t.Fatalf("sample file's probes %+v, %v", probes, err)
+	}
+	// A second node's samples: the same rows and probe under host n2.
+	data, _ := os.ReadFile(samples)
+	n2 := filepath.Join(dir, "n2.csv")
+	os.WriteFile(n2, []byte(strings.ReplaceAll(string(data), "n1", "n2")), 0o644)
+	all := filepath.Join(dir, "all.csv")
+	if code, _, stderr := runCLI(t, "calibrate", "merge", samples, n2, "-o", all); code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "fit", all, "--family", "M1-N0", "-o", modelsFile); code != exitOK {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	text, _ := os.ReadFile(modelsFile)
+	set, err := models.ParseSet(text, modelsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := set.Probes(); len(p) != 2 || p[0].Host != "n1" || p[1].Host != "n2" || math.Abs(p[0].Gflops-12.5) > 1e-12 {
+		t.Errorf("models' probes %+v, want n1's and n2's", p)
+	}
+}
+
+// TestPerHostModelsWithHostSpeed: per-host models fitted from a two-node
+// campaign (merge, fit --per-host) and a host_speed what-if compose: the
+// rank on the slowed host computes exactly 1/speed as long as without it,
+// the other exactly as long. The samples are drawn without noise from
+// dgemm T = a·m·n·k, a = 1e-11 on h0 and 2e-11 on h1, so the fitted means
+// have no intercept worth a chunk of HPL's update (whose dgemm splits as
+// the broadcast progresses; the total m·n·k does not change).
+func TestPerHostModelsWithHostSpeed(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	p := calibration.Plan{Kernels: []string{"dgemm"}, Samples: 60, MaxDim: 300, Seed: 9}
+	for h, a := range []float64{1e-11, 2e-11} {
+		host := "h" + strconv.Itoa(h)
+		var rows []calibration.Sample
+		for i := 0; i < p.Total(); i++ {
+			c := p.Call(i)
+			rows = append(rows, calibration.Sample{Index: i, Plan: "p", Host: host, Core: 0, Kernel: c.Kernel, M: c.M, N: c.N, K: c.K,
+				Seconds: a * float64(c.M*c.N*c.K)})
+		}
+		path := filepath.Join(dir, host+".csv")
+		f, _ := os.Create(path)
+		if err := calibration.WriteSamples(f, rows); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		files = append(files, path)
+	}
+	all, modelsFile := filepath.Join(dir, "all.csv"), filepath.Join(dir, "m.toml")
+	if code, _, stderr := runCLI(t, append([]string{"calibrate", "merge", "-o", all}, files...)...); code != exitOK {
+		t.Fatalf("merge: %s", stderr)
+	}
+	if code, _, stderr := runCLI(t, "fit", all, "--family", "Mh1-N0", "-o", modelsFile); code != exitOK {
+		t.Fatalf("fit: %s", stderr)
+	}
+	sc := filepath.Join(dir, "s.toml")
+	os.WriteFile(sc, []byte("[platform]\nhosts = 2\nhost_prefix = \"h\"\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"+
+		"[kernels]\nmode = \"model\"\nmodels = \"m.toml\"\n[hpl]\nn = 600\nnb = 32\ngrids = [[1, 2]]\n"), 0o644)
+	compute := func(sets ...string) []float64 {
+		t.Helper()
+		plot := filepath.Join(dir, "plot-"+strconv.Itoa(len(sets)))
+		args := []string{"run", sc, "--plot", plot}
+		for _, s := range sets {
+			args = append(args, "--set", s)
+		}
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("run %v: %s", sets, stderr)
+		}
+		f, err := os.Open(filepath.Join(plot, "rank_time.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []float64
+		for _, r := range rows[1:] {
+			v, _ := strconv.ParseFloat(r[1], 64)
+			out = append(out, v)
+		}
+		return out
+	}
+	base, slowed := compute(), compute("kernels.host_speed.h1=0.5")
+	if len(base) != 2 || len(slowed) != 2 {
+		t.Fatalf("ranks: %v, %v", base, slowed)
+	}
+	// Rank 1 runs on h1, whose own model is twice h0's: about twice rank 0's dgemm.
+	if !(base[1] > 1.5*base[0]) {
+		t.Errorf("without a what-if rank 1 (h1, 2e-11 s per m·n·k) computes %g s, rank 0 (h0, 1e-11) %g s", base[1], base[0])
+	}
+	const tol = 1e-9 // relative: the fitted intercepts are rounding, far below a chunk's m·n·k
+	if math.Abs(slowed[0]-base[0]) > tol*base[0] || math.Abs(slowed[1]-2*base[1]) > tol*base[1] {
+		t.Errorf("h1 at 0.5: ranks compute %v s, want [%g %g]", slowed, base[0], 2*base[1])
+	}
+}
+
+// TestTuneSweepsVariability: the variability keys are sweep axes of emu tune
+// as they are: spreads (a percent or a fraction), a spread's seed, and one
+// host's factor by its bare name. On the embedded default, every point with a
+// spread or a slow host runs at another Time than the homogeneous cluster,
+// and a spread of 10% and of 0.1 are the same point.
+func TestTuneSweepsVariability(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, "tune", "--quiet", "--out", dir, "--sweep", "kernels.host_spread=0,10%,0.1",
+		"--sweep", "kernels.host_speed.host-1=1,0.5")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	times := map[string]string{} // point → time_s column
+	for _, line := range strings.Split(stdout, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 6 && f[0] != "rank" {
+			times[strings.Join(f[5:], " ")] = f[2]
+		}
+	}
+	base := times["host_spread=0 host-1=1"]
+	if len(times) != 6 || base == "" {
+		t.Fatalf("want 6 points, got %v\n%s", times, stdout)
+	}
+	for p, tm := range times {
+		if p != "host_spread=0 host-1=1" && tm == base {
+			t.Errorf("%s: Time %s, the homogeneous cluster's", p, tm)
+		}
+	}
+	if times["host_spread=10% host-1=1"] != times["host_spread=0.1 host-1=1"] {
+		t.Errorf("10%% and 0.1 differ: %s, %s", times["host_spread=10% host-1=1"], times["host_spread=0.1 host-1=1"])
+	}
+}
+
+// TestRunNotesHostSpeeds: emu run names the hosts a what-if slows, few of
+// them one by one, many as the slowest, the fastest and the spread.
+func TestRunNotesHostSpeeds(t *testing.T) {
+	cases := []struct {
+		sets []string
+		want string
+	}{
+		{[]string{"kernels.host_speed.host-1=0.8"}, "emu: host speeds (durations ÷ speed): host-1 0.8; the others 1\n"},
+		{[]string{"kernels.host_speed.host-1=0.8", "kernels.host_speed.host-3=1.25"}, "emu: host speeds (durations ÷ speed): host-1 0.8, host-3 1.25; the others 1\n"},
+		// 8 hosts: host-2 and host-5 at 0.5, host-7 at 0.9, host-0 and host-1 at
+		// 1.2, three at 1. Mean (1 + 0.9 + 2.4 + 3) / 8 = 0.9125; mean square
+		// (0.5 + 0.81 + 2.88 + 3) / 8 = 0.89875; SD √(0.89875 − 0.9125²) = 25.7%.
+		{[]string{"platform.hosts=8", `kernels.host_speed={"host-[25]" = 0.5, "host-7" = 0.9, "host-0..1" = 1.2}`},
+			"emu: host speeds (durations ÷ speed) of 8 hosts: slowest host-2 0.5, fastest host-0 1.2, mean 0.9125, SD 25.7% (--json lists each)\n"},
+		{nil, ""},
+	}
+	for _, c := range cases {
+		args := []string{"run"}
+		for _, s := range c.sets {
+			args = append(args, "--set", s)
+		}
+		code, _, stderr := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.sets, code, stderr)
+		}
+		got := ""
+		for _, l := range strings.SplitAfter(stderr, "\n") {
+			if strings.HasPrefix(l, "emu: host speeds") {
+				got += l
+			}
+		}
+		if got != c.want {
+			t.Errorf("%v: noted %q, want %q", c.sets, got, c.want)
+		}
+	}
+}

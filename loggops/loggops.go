@@ -1,0 +1,139 @@
+package loggops
+
+import (
+	"fmt"
+	"github.com/emu-hpc/emu/traceformat"
+	"math"
+)
+
+// Params are the LogGOPS parameters of a replay (shared/reference/
+// goal-and-llamp.md §3, §5). All times are in seconds.
+type Params struct {
+	L        float64 // end-to-end latency of a message's first byte, s
+	O        float64 // o: CPU overhead per message, charged at the sender and at the receiver, s
+	Gap      float64 // g: gap between two messages on one NIC (send and receive side apart), s
+	G        float64 // G: gap per byte on the NIC, s/byte; a message of s bytes costs (s−1)·G
+	OPerByte float64 // O: CPU overhead per byte (LogGOPS), s/byte; 0 in LogGOPSim's default
+	S        int64   // eager limit, bytes: s ≤ S is eager, s > S rendezvous
+}
+
+// PsPerSecond converts seconds to the replay's integer time unit.
+const PsPerSecond = 1e12
+
+// maxParamSeconds bounds each time parameter so that sums of millions of
+// them stay far from int64's 106 days of picoseconds.
+const maxParamSeconds = 1e3
+
+func (p Params) check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"L", p.L}, {"o", p.O}, {"g", p.Gap}, {"G", p.G}, {"O", p.OPerByte}} {
+		if !(f.v >= 0) || f.v > maxParamSeconds {
+			return fmt.Errorf("goal: parameter %s = %v s, want 0..%v", f.name, f.v, maxParamSeconds)
+		}
+	}
+	if p.S < 0 {
+		return fmt.Errorf("goal: eager limit S = %d bytes, want ≥ 0", p.S)
+	}
+	return nil
+}
+
+// maxMessagePs bounds the time of one message, (s−1)·max(G, O) + o + g,
+// so that the replay's int64 picoseconds (106 days) cannot overflow on any
+// schedule of fewer than 10⁶ messages in sequence.
+const maxMessagePs = 1e13 // 10 s
+
+// checkScale refuses parameters that would make one message of the
+// schedule take longer than maxMessagePs.
+func checkScale(s *traceformat.Schedule, p Params) error {
+	var largest int64
+	for _, op := range s.Ops() {
+		if op.Kind != traceformat.OpCalc {
+			largest = max(largest, op.Size)
+		}
+	}
+	perByte := max(float64(ps(p.G)), float64(ps(p.OPerByte)))
+	if t := float64(largest)*perByte + float64(ps(p.O)+ps(p.Gap)); t > maxMessagePs {
+		return fmt.Errorf("goal: replay of %s: a %d-byte message would take %.3g s with G = %g s/B, O = %g s/B; the limit is %g s",
+			s.Name, largest, t/PsPerSecond, p.G, p.OPerByte, maxMessagePs/PsPerSecond)
+	}
+	return nil
+}
+
+// ps rounds seconds to whole picoseconds.
+func ps(sec float64) int64 { return int64(math.Round(sec * PsPerSecond)) }
+
+// Result is the outcome of a replay.
+type Result struct {
+	Runtime   float64   // max over ranks of the rank's finishing time, s
+	RankTimes []float64 // per rank: latest time any of its CPUs is busy until, s (LogGOPSim's host time)
+	Events    int64     // ops started plus messages sent: LogGOPSim's "Events"
+	Messages  int64     // messages sent
+	// Unstarted counts ops that never ran although no queue is left
+	// non-empty: in LogGOPSim this happens when a rendezvous message is
+	// received by a recv whose own size is ≤ S (its send never completes).
+	Unstarted int
+}
+
+// Options select how a replay runs.
+type Options struct {
+	// Reference runs LogGOPSim's own data structures (linear matching
+	// lists, retries through the event queue) instead of the fast ones: a
+	// plain reference for tests and benchmarks, with the same results.
+	Reference bool
+}
+
+// Replay runs the schedule under LogGOPSim's semantics and returns the
+// runtime. It fails if messages or receives are left unmatched.
+func Replay(s *traceformat.Schedule, p Params) (*Result, error) {
+	e, err := New(s, p, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return e.Run()
+}
+
+// New checks the parameters against the schedule and makes an engine
+// ready to Run; SetHooks, before Run, gives it a listener (which may read
+// the engine: its States, its costs).
+func New(s *traceformat.Schedule, p Params, opt Options) (*Engine, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	if err := checkScale(s, p); err != nil {
+		return nil, err
+	}
+	e := newEngine(s, p)
+	e.reference = opt.Reference
+	e.rq.linear, e.uq.linear = opt.Reference, opt.Reference
+	return e, nil
+}
+
+// SetHooks sets what hears the loop's decisions; call it before Run.
+func (e *Engine) SetHooks(h Hooks) { e.hooks = h }
+
+// Run runs LogGOPSim's loop to its end, once.
+func (e *Engine) Run() (*Result, error) {
+	s := e.s
+	e.run()
+	if err := e.leftovers(); err != nil {
+		return nil, err
+	}
+	res := &Result{RankTimes: make([]float64, s.NumRanks()), Events: e.ts, Messages: e.msgs}
+	ncpu := s.CPUs()
+	for h := range res.RankTimes {
+		var t int64
+		for c := 0; c < ncpu; c++ {
+			t = max(t, e.nexto[h*ncpu+c])
+		}
+		res.RankTimes[h] = float64(t) / PsPerSecond
+		res.Runtime = max(res.Runtime, res.RankTimes[h])
+	}
+	for i := range e.st {
+		if e.st[i].pending > 0 {
+			res.Unstarted++
+		}
+	}
+	return res, nil
+}

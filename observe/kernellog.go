@@ -1,0 +1,110 @@
+package observe
+
+import (
+	"sort"
+
+	"github.com/emu-hpc/emu/kernels"
+)
+
+// KernelLog gathers the kernel calls of a run: per kernel, the calls and the
+// seconds charged (Result.Kernels, `--json`'s "kernels"), and with Shapes
+// set every distinct call shape with its count, the input of an
+// application-driven calibration (`emu calibrate --hpl-dat`). Ranks run one
+// at a time, so the log needs no lock.
+type KernelLog struct {
+	// Shapes keeps each distinct (kernel, m, n, k, form) with its count.
+	Shapes bool
+	// Ranks, if not nil, says which ranks' calls are logged (a calibration
+	// wants the calls of the ranks sharing one node); nil logs all.
+	Ranks func(rank int) bool
+
+	totals map[string]*KernelTotal
+	shapes map[CallShape]*ShapeCount
+}
+
+// KernelTotal is one kernel's share of a run, summed over the logged ranks.
+type KernelTotal struct {
+	Kernel  string  `json:"kernel"`
+	Calls   int     `json:"calls"`
+	Seconds float64 `json:"seconds"` // charged compute time, s
+}
+
+// CallShape is a kernel call's identity for calibration: its kernel, its
+// dimensions (kernels.VarsFor's conventions) and its BLAS form.
+type CallShape struct {
+	Kernel  string
+	M, N, K int
+	Form    kernels.Form
+}
+
+// ShapeCount is how often a shape was called and the seconds charged for it.
+type ShapeCount struct {
+	CallShape
+	Calls   int
+	Seconds float64
+}
+
+// Observer returns the kernels.Config.Observe function of one rank.
+func (l *KernelLog) Observer(rank int) func(kernels.Observed) {
+	if l.Ranks != nil && !l.Ranks(rank) {
+		return nil
+	}
+	if l.totals == nil {
+		l.totals = map[string]*KernelTotal{}
+		l.shapes = map[CallShape]*ShapeCount{}
+	}
+	return func(o kernels.Observed) {
+		t := l.totals[o.Kernel]
+		if t == nil {
+			t = &KernelTotal{Kernel: o.Kernel}
+			l.totals[o.Kernel] = t
+		}
+		t.Calls++
+		t.Seconds += o.Seconds
+		if !l.Shapes {
+			return
+		}
+		key := CallShape{Kernel: o.Kernel, M: int(o.Vars.M), N: int(o.Vars.N), K: int(o.Vars.K), Form: o.Form}
+		s := l.shapes[key]
+		if s == nil {
+			s = &ShapeCount{CallShape: key}
+			l.shapes[key] = s
+		}
+		s.Calls++
+		s.Seconds += o.Seconds
+	}
+}
+
+// Totals returns each kernel's calls and seconds, sorted by kernel name.
+func (l *KernelLog) Totals() []KernelTotal {
+	out := make([]KernelTotal, 0, len(l.totals))
+	for _, t := range l.totals {
+		out = append(out, *t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Kernel < out[j].Kernel })
+	return out
+}
+
+// Calls returns every distinct call shape logged (Shapes set), in a fixed
+// order: by kernel, then dimensions, then form.
+func (l *KernelLog) Calls() []ShapeCount {
+	out := make([]ShapeCount, 0, len(l.shapes))
+	for _, s := range l.shapes {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].CallShape, out[j].CallShape
+		switch {
+		case a.Kernel != b.Kernel:
+			return a.Kernel < b.Kernel
+		case a.M != b.M:
+			return a.M < b.M
+		case a.N != b.N:
+			return a.N < b.N
+		case a.K != b.K:
+			return a.K < b.K
+		}
+		return a.Form < b.Form
+	})
+	return out
+}

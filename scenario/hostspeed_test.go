@@ -1,0 +1,267 @@
+package scenario
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestHostMatcher(t *testing.T) {
+	cases := []struct {
+		pattern string
+		yes, no []string
+	}{
+		{"dahu-13", []string{"dahu-13"}, []string{"dahu-130", "dahu-1", "xdahu-13"}},
+		{"dahu-13..16", []string{"dahu-13", "dahu-14", "dahu-16"}, []string{"dahu-12", "dahu-17", "dahu-1", "dahu-", "dahu-1x", "dahu-160"}},
+		{"n1..3.site", []string{"n1.site", "n3.site"}, []string{"n4.site", "n2", "n2.other"}},
+		{"dahu-1*", []string{"dahu-1", "dahu-10", "dahu-19"}, []string{"dahu-2", "dahu-21"}},
+		{"h?", []string{"h1", "h9"}, []string{"h10", "h"}},
+		{"h[13]", []string{"h1", "h3"}, []string{"h2"}},
+	}
+	for _, c := range cases {
+		match, err := hostMatcher(c.pattern)
+		if err != nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		for _, h := range c.yes {
+			if !match(h) {
+				t.Errorf("%s does not match %s", c.pattern, h)
+			}
+		}
+		for _, h := range c.no {
+			if match(h) {
+				t.Errorf("%s matches %s", c.pattern, h)
+			}
+		}
+	}
+	for _, bad := range []string{"h16..13", "h[", "h99999999999999999999..1"} {
+		if _, err := hostMatcher(bad); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+// spreadTol is how far the sample mean and standard deviation of SpreadFactor
+// over spreadHosts hosts may be from the distribution's: four standard errors
+// (the SD of a sample mean is sd/√n; of a sample SD about sd/√(2n), a bit more
+// for the log-normal's heavier tail, so 4·sd/√n bounds both).
+const spreadHosts = 20000
+
+// TestSpreadFactor: the draw is reproducible from (seed, host), depends on
+// nothing else, and over many hosts has mean 1 and the asked relative SD.
+func TestSpreadFactor(t *testing.T) {
+	if a, b := SpreadFactor(7, "dahu-3", 0.05), SpreadFactor(7, "dahu-3", 0.05); a != b {
+		t.Fatalf("same seed and host: %g then %g", a, b)
+	}
+	if a, b := SpreadFactor(7, "dahu-3", 0.05), SpreadFactor(8, "dahu-3", 0.05); a == b {
+		t.Errorf("seeds 7 and 8 drew the same factor %g", a)
+	}
+	if f := SpreadFactor(7, "dahu-3", 0); f != 1 {
+		t.Errorf("no spread: factor %g, want 1", f)
+	}
+	for _, sd := range []float64{0.02, 0.05, 0.2} {
+		var sum, sum2 float64
+		for i := range spreadHosts {
+			f := SpreadFactor(1, "node-"+strconv.Itoa(i), sd)
+			if !(f > 0) {
+				t.Fatalf("sd %g: factor %g of node-%d is not positive", sd, f, i)
+			}
+			sum += f
+			sum2 += f * f
+		}
+		mean := sum / spreadHosts
+		got := math.Sqrt(sum2/spreadHosts - mean*mean)
+		tol := 4 * sd / math.Sqrt(spreadHosts)
+		if math.Abs(mean-1) > tol || math.Abs(got-sd) > tol {
+			t.Errorf("sd %g over %d hosts: mean %.5f, SD %.5f; want 1 and %g within %.2g", sd, spreadHosts, mean, got, sd, tol)
+		}
+	}
+}
+
+// varScenario is a 4-host cluster whose hosts are named n0 … n3, one rank
+// per host, a 1×4 HPL on the SMPI study's dgemm/dtrsm rates without their
+// intercepts: HPL's update splits its dgemm into chunks as the broadcast
+// progresses, so the number of calls depends on timing, but without an
+// intercept a rank's compute total (its flops × rate) does not.
+const varScenario = `
+seed = 3
+[platform]
+hosts = 4
+host_prefix = "n"
+link_bandwidth = "10Gbps"
+link_latency = "1us"
+[kernels]
+mode = "model"
+[kernels.dgemm]
+terms = ["m*n*k"]
+coef = [1.029e-11]
+intercept = 0
+[kernels.dtrsm]
+terms = ["w"]
+coef = [1.029e-11]
+intercept = 0
+[hpl]
+n = 1200
+nb = 64
+grids = [[1, 4]]
+`
+
+func varPlan(t *testing.T, doc string, sets ...string) (*Plan, error) {
+	t.Helper()
+	s, err := Parse([]byte(doc), "var.toml")
+	if err != nil {
+		return nil, err
+	}
+	for _, kv := range sets {
+		if err := s.Set(kv); err != nil {
+			return nil, err
+		}
+	}
+	return s.Validate()
+}
+
+// TestHostSpeedKeys: every spelling of [kernels.host_speed] and
+// host_spread resolves to the factors worked out by hand; factors of several
+// matching entries multiply.
+func TestHostSpeedKeys(t *testing.T) {
+	// Hosts are n0 … n3 (host_prefix and numbers from 0).
+	sp := func(seed uint64, host string) float64 { return SpreadFactor(seed, host, 0.05) }
+	cases := []struct {
+		name string
+		doc  string
+		sets []string
+		want map[string]float64
+	}{
+		{"none", varScenario, nil, nil},
+		{"one host by --set", varScenario, []string{"kernels.host_speed.n2=0.5"}, map[string]float64{"n2": 0.5}},
+		{"a range by --set inline table", varScenario, []string{`kernels.host_speed={"n1..2" = 0.8}`}, map[string]float64{"n1": 0.8, "n2": 0.8}},
+		{"file table, glob and host compose", varScenario + "[kernels.host_speed]\n\"n*\" = 0.5\nn3 = 0.5\n", nil,
+			map[string]float64{"n0": 0.5, "n1": 0.5, "n2": 0.5, "n3": 0.25}},
+		{"--set adds to the file's table", varScenario + "[kernels.host_speed]\nn0 = 0.5\n", []string{"kernels.host_speed.n1=2"},
+			map[string]float64{"n0": 0.5, "n1": 2}},
+		{"factor 1 is no entry", varScenario, []string{"kernels.host_speed.n1=1"}, nil},
+		{"spread: percent", varScenario, []string{"kernels.host_spread=5%"},
+			map[string]float64{"n0": sp(3, "n0"), "n1": sp(3, "n1"), "n2": sp(3, "n2"), "n3": sp(3, "n3")}},
+		{"spread: fraction and own seed", varScenario, []string{"kernels.host_spread=0.05", "kernels.host_spread_seed=9"},
+			map[string]float64{"n0": sp(9, "n0"), "n1": sp(9, "n1"), "n2": sp(9, "n2"), "n3": sp(9, "n3")}},
+		{"spread and a slow host", varScenario, []string{"kernels.host_spread=5%", "kernels.host_speed.n1=0.5"},
+			map[string]float64{"n0": sp(3, "n0"), "n1": sp(3, "n1") * 0.5, "n2": sp(3, "n2"), "n3": sp(3, "n3")}},
+		{"spread 0", varScenario, []string{"kernels.host_spread=0"}, nil},
+	}
+	for _, c := range cases {
+		p, err := varPlan(t, c.doc, c.sets...)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		got := p.Kernels.HostSpeed
+		if len(got) != len(c.want) {
+			t.Errorf("%s: factors %v, want %v", c.name, got, c.want)
+			continue
+		}
+		for h, w := range c.want {
+			if got[h] != w {
+				t.Errorf("%s: %s at %v, want %v", c.name, h, got[h], w)
+			}
+		}
+	}
+}
+
+func TestHostSpeedErrors(t *testing.T) {
+	cases := []struct {
+		doc  string
+		sets []string
+		want string
+	}{
+		{varScenario, []string{"kernels.host_speed.n9=0.5"}, "--set kernels.host_speed.n9=0.5: kernels.host_speed.n9: matches no host of the platform (n0 … n3)"},
+		{varScenario, []string{"kernels.host_speed.n1=0"}, "--set kernels.host_speed.n1=0: kernels.host_speed.n1: 0: want a speed factor > 0"},
+		{varScenario, []string{"kernels.host_speed.n1=fast"}, "--set kernels.host_speed.n1=fast: kernels.host_speed.n1: fast: want a speed factor > 0"},
+		{varScenario, []string{"kernels.host_speed=0.9"}, "--set kernels.host_speed=0.9: kernels.host_speed: want a table of host = factor"},
+		{varScenario, []string{"kernels.host_spread=150%"}, "--set kernels.host_spread=150%: kernels.host_spread: 150%: want a relative spread between 0 and 100%"},
+		{varScenario, []string{"kernels.host_spread=-0.1"}, "--set kernels.host_spread=-0.1: kernels.host_spread: -0.1: want a relative spread"},
+		{varScenario, []string{"kernels.host_spread_seed=4"}, "--set kernels.host_spread_seed=4: kernels.host_spread_seed: seeds kernels.host_spread, which is not given"},
+		{varScenario + "[kernels.host_speed]\n\"n5..7\" = 0.9\n", nil, "var.toml:23: kernels.host_speed.n5..7: matches no host of the platform"},
+		{varScenario + "[kernels.host_speed]\n\"n[\" = 0.9\n", nil, "var.toml:22: kernels.host_speed.n[: not a valid glob"},
+	}
+	for _, c := range cases {
+		_, err := varPlan(t, c.doc, c.sets...)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v:\n got %v\nwant %s...", c.sets, err, c.want)
+		}
+	}
+}
+
+// TestHostSpeedRun: on a real run, a slowed host's ranks compute exactly
+// 1/speed as long and the others as long as before (HPL's calls do not depend
+// on timing in model mode: the same calls, each divided by the speed); with
+// communication free (the compute-only bound) a single rank's Time is its
+// kernels' sum, so slowing its host by f multiplies its Time by exactly 1/f.
+// (HPL's Time itself need not grow when one host slows: this small run is
+// bound by its messages, and moving a rank's sends in time can change how
+// they share the links; here it came out 0.1% shorter.) The JSON result
+// names the factors.
+func TestHostSpeedRun(t *testing.T) {
+	run := func(doc string, bound string, sets ...string) *Result {
+		t.Helper()
+		p, err := varPlan(t, doc, sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bound != "" {
+			if err := p.ApplyBound(bound); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := p.Run(RunOptions{Breakdown: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	const slow = 0.8
+	base := run(varScenario, "")
+	slowed := run(varScenario, "", "kernels.host_speed.n2=0.8")
+	for r := range 4 {
+		want := base.Breakdown.Compute[r]
+		if r == 2 { // rank r is on host n<r> (one rank per host, in order)
+			want /= slow
+		}
+		if got := slowed.Breakdown.Compute[r]; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("rank %d computes %.9g s, want %.9g s", r, got, want)
+		}
+	}
+	b, err := json.Marshal(slowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"host_speed":{"n2":0.8}`) {
+		t.Errorf("JSON does not name the slow host: %s", b)
+	}
+
+	one := strings.Replace(varScenario, "grids = [[1, 4]]", "grids = [[1, 1]]", 1)
+	t1 := run(one, BoundComputeOnly).HPL[0].Time
+	tSlow := run(one, BoundComputeOnly, "kernels.host_speed.n0=0.8").HPL[0].Time
+	if want := t1 / slow; math.Abs(tSlow-want) > 1e-9*want {
+		t.Errorf("1 rank, compute only: Time %.9g s on a host at %g, want %.9g / %g = %.9g s", tSlow, slow, t1, slow, want)
+	}
+}
+
+// FuzzHostMatcher: a pattern either is refused or matches without panicking,
+// and always matches itself when it is a plain name.
+func FuzzHostMatcher(f *testing.F) {
+	for _, s := range []string{"dahu-13", "dahu-13..16", "h[13]", "n1..3.site", "*", "a..b", "9..1"} {
+		f.Add(s, "dahu-14")
+	}
+	f.Fuzz(func(t *testing.T, pattern, host string) {
+		match, err := hostMatcher(pattern)
+		if err != nil {
+			return
+		}
+		match(host)
+		if !strings.ContainsAny(pattern, "*?[\\") && !hostRange.MatchString(pattern) && !match(pattern) {
+			t.Fatalf("plain name %q does not match itself", pattern)
+		}
+	})
+}

@@ -1,0 +1,149 @@
+package traceformat
+
+// TIKind is a TI action.
+type TIKind uint8
+
+const (
+	TISend TIKind = iota + 1
+	TIIsend
+	TIRecv
+	TIIrecv
+	TISendrecv
+	TIWait
+	TITest
+	TIWaitall
+	TIBarrier
+	TIBcast
+	TIReduce
+	TIAllreduce
+	TIAlltoall
+	TIAlltoallv
+	TIGather
+	TIGatherv
+	TIScatter
+	TIScatterv
+	TIAllgather
+	TIAllgatherv
+	TIReducescatter
+	TIScan
+	TIExscan
+	TICompute
+	TISleep
+	// Actions that change the parser's state or nothing, never stored.
+	tiInit
+	tiIgnored
+	tiFinalize
+)
+
+// kinds maps the lower-cased action names of SimGrid 3.32's replayer.
+var kinds = map[string]TIKind{
+	"send": TISend, "isend": TIIsend, "recv": TIRecv, "irecv": TIIrecv, "sendrecv": TISendrecv,
+	"wait": TIWait, "test": TITest, "waitall": TIWaitall, "barrier": TIBarrier,
+	"bcast": TIBcast, "reduce": TIReduce, "allreduce": TIAllreduce,
+	"alltoall": TIAlltoall, "alltoallv": TIAlltoallv, "gather": TIGather, "gatherv": TIGatherv,
+	"scatter": TIScatter, "scatterv": TIScatterv, "allgather": TIAllgather, "allgatherv": TIAllgatherv,
+	"reducescatter": TIReducescatter, "compute": TICompute, "sleep": TISleep,
+	"init": tiInit, "finalize": tiFinalize,
+	"comm_size": tiIgnored, "comm_split": tiIgnored, "comm_dup": tiIgnored, "location": tiIgnored,
+	"scan": TIScan, "exscan": TIExscan,
+}
+
+var kindNames = func() map[TIKind]string {
+	m := make(map[TIKind]string, len(kinds))
+	for name, k := range kinds {
+		m[k] = name
+	}
+	return m
+}()
+
+func (k TIKind) String() string { return kindNames[k] }
+
+// Collective reports whether k is a collective, whose messages the World
+// sends under internal tags.
+func (k TIKind) Collective() bool { return k >= TIBarrier && k <= TIExscan }
+
+// actionList is what an unknown action's error offers.
+const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, test, waitall, barrier, bcast, reduce, allreduce, " +
+	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep"
+
+// TIAction is one TI line in 40 bytes. Sizes are in bytes (counts ×
+// datatype size) once parsed; receive sizes are not kept (a message's
+// size is its sender's). For the v-collectives, Bytes and Peer2 locate
+// their raw numbers in TI.args until finish decodes them into TI.counts
+// (read them with TI.Counts).
+type TIAction struct {
+	Kind  TIKind
+	Peer  int32   // partner, root, sendrecv's destination, wait's source
+	Peer2 int32   // sendrecv's source, wait's destination; v: number of args
+	Tag   int32   // p2p and wait tag (AnyTag allowed on receives); v: default datatype size
+	Line  int32   // line in the rank's file
+	Bytes int64   // bytes: p2p size, a collective's send size; v: offset into args, then into counts (TI.Counts)
+	Flops float64 // compute and reductions: flops; sleep: seconds
+}
+
+// TI is a TI trace, rank by rank.
+type TI struct {
+	files  []string    // files[r]: rank r's file, or files[0] for all ranks
+	rank   []rankTrace // the actions and parser state of each rank
+	n      int         // actions in all
+	args   []float64   // raw arguments of the v-collectives
+	counts []int64     // decoded per-rank byte counts of the v-collectives
+}
+
+// rankTrace is one rank's actions, in file order, and its parser state.
+// The actions sit in chunks that never move: a one-file trace interleaves
+// the ranks, and growing one slice per rank by append would copy (and
+// allocate) four times the trace's size over its growth, or sorting one
+// slice would double it.
+type rankTrace struct {
+	chunks    [][]TIAction
+	dtype     int32 // default datatype size: MPI_BYTE, or MPI_DOUBLE after "init X"
+	init      bool
+	finalized bool
+	lastLine  int32
+}
+
+// Chunk sizes, actions: the first chunk of a rank holds minChunk, each
+// next one twice the last, up to maxChunk (160 KiB).
+const (
+	minChunk = 16
+	maxChunk = 4096
+)
+
+// add appends a to the rank's actions.
+func (rt *rankTrace) add(a TIAction) {
+	k := len(rt.chunks)
+	if k == 0 || len(rt.chunks[k-1]) == cap(rt.chunks[k-1]) {
+		size := minChunk
+		if k > 0 {
+			size = min(2*cap(rt.chunks[k-1]), maxChunk)
+		}
+		rt.chunks = append(rt.chunks, make([]TIAction, 0, size))
+		k++
+	}
+	rt.chunks[k-1] = append(rt.chunks[k-1], a)
+}
+
+// Limits: ranks, and bytes of one message (1 TiB).
+const (
+	maxRanks = 1 << 20
+	maxBytes = 1 << 40
+)
+
+func (t *TI) Ranks() int { return len(t.rank) }
+
+// Chunks returns rank r's actions in file order, in chunks (the rank's
+// own storage, to be read and not changed).
+func (t *TI) Chunks(r int) [][]TIAction { return t.rank[r].chunks }
+
+// Counts returns the per-rank byte counts of a v-collective or a
+// reducescatter, one per rank of the trace.
+func (t *TI) Counts(a *TIAction) []int64 { return t.counts[a.Bytes : a.Bytes+int64(len(t.rank))] }
+
+// File is the file that holds rank r's actions.
+func (t *TI) File(r int) string {
+	if len(t.files) == 1 {
+		return t.files[0]
+	}
+	return t.files[r]
+}

@@ -1,0 +1,90 @@
+package traceformat
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestParseErrors: bad TI input is one line naming the file and the line.
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"unknown action", "0 init\n0 frobnicate 3\n", "t.txt:2: unknown action \"frobnicate\""},
+		{"rank out of range", "0 send 1 0 8\n1 recv 0 0 8\n0 send 5 0 8\n", "t.txt:3: send: rank 5 out of range (the trace has ranks 0..1)"},
+		{"negative rank", "-1 compute 3\n", "t.txt:1: rank -1 out of range"},
+		{"root out of range", "0 bcast 8 4\n1 bcast 8 4\n", "t.txt:1: bcast: rank 4 out of range"},
+		{"no rank", "send 1 0 8\n", "t.txt:1: want a rank number first"},
+		{"no action", "0\n0 compute 1\n", "t.txt:1: rank 0: want an action"},
+		{"missing argument", "0 send 1 0\n", "t.txt:1: want 3 to 4 arguments, found 2 (send takes partner tag count [datatype])"},
+		{"too many arguments", "0 compute 1 2\n", "t.txt:1: want 1 arguments, found 2"},
+		{"bad count", "0 send 1 0 lots\n", "t.txt:1: count \"lots\": want a number ≥ 0"},
+		{"negative count", "0 compute -5\n", "t.txt:1: compute's amount \"-5\": want a number ≥ 0"},
+		{"bad datatype", "0 send 1 0 8 9\n1 recv 0 0 8\n", "t.txt:1: datatype \"9\": want an id 0..6"},
+		{"bad tag", "0 send 1 x 8\n", "t.txt:1: tag \"x\""},
+		{"wildcard source on a send", "0 send -1 0 8\n", "t.txt:1: partner \"-1\": want a rank"},
+		{"wildcard tag on a send", "0 send 1 -1 8\n", "t.txt:1: tag \"-1\""},
+		{"truncated", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "t.txt:4: rank 1's trace ends without finalize (a truncated file?)"},
+		{"after finalize", "0 init\n0 finalize\n0 compute 1\n", "t.txt:3: rank 0: compute after finalize"},
+		{"v-collective too short", "0 alltoallv 1 2 3\n1 alltoallv 1 2 3\n", "t.txt:1: alltoallv: want 6 to 8 arguments for 2 ranks, found 3"},
+		{"v-collective root out of range", "0 gatherv 1 1 1 5\n1 gatherv 1 1 1 5\n", "t.txt:1: gatherv: root 5 out of range (the trace has ranks 0..1)"},
+		{"v-collective datatype", "0 allgatherv 1 1 1 9\n1 allgatherv 1 1 1\n", "t.txt:1: datatype 9: want an id 0..6"},
+		{"empty", "\n# nothing\n", "t.txt: no action: not a TI trace"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTI(strings.NewReader(tc.text), "t.txt")
+			switch {
+			case err == nil:
+				t.Fatalf("no error, want %q", tc.want)
+			case !strings.HasPrefix(err.Error(), tc.want):
+				t.Errorf("error %q\nwant it to start with %q", err, tc.want)
+			case strings.Contains(err.Error(), "\n"):
+				t.Errorf("error of several lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for s, want := range map[string]Format{"": FormatAuto, "goal": FormatGOAL, "TI": FormatTI, "auto": FormatAuto} {
+		if f, err := ParseFormat(s); err != nil || f != want {
+			t.Errorf("ParseFormat(%q) = %v, %v", s, f, err)
+		}
+	}
+	if _, err := ParseFormat("otf2"); err == nil {
+		t.Error("ParseFormat(otf2): no error")
+	}
+}
+
+// TestVCollectiveLayout: the v-collectives' numbers are laid out by the
+// number of ranks, counts turned into bytes with the datatype given or the
+// rank's default.
+func TestVCollectiveLayout(t *testing.T) {
+	tr, err := ParseTI(strings.NewReader(strings.Join([]string{
+		"0 init 1", // MPI_DOUBLE by default
+		"0 alltoallv 10 1 2 3 10 4 5 6",
+		"1 scatterv 1 2 3 7 2 1", // root 2, MPI_INT
+		"2 reducescatter 1 2 3 99",
+		"2 gatherv 4 1 1 1 1 6 6", // root 1, MPI_BYTE
+		"0 finalize",
+	}, "\n")+"\n"), "t.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tr.TI
+	at := func(r, i int) TIAction { return x.Chunks(r)[0][i] }
+	counts := func(a TIAction) []int64 { return x.Counts(&a) }
+	if a := at(0, 0); !reflect.DeepEqual(counts(a), []int64{8, 16, 24}) {
+		t.Errorf("alltoallv counts %v, want 1, 2, 3 doubles", counts(a))
+	}
+	if a := at(1, 0); a.Peer != 2 || !reflect.DeepEqual(counts(a), []int64{4, 8, 12}) {
+		t.Errorf("scatterv root %d counts %v, want root 2 and 1, 2, 3 ints", a.Peer, counts(a))
+	}
+	if a := at(2, 0); a.Flops != 99 || !reflect.DeepEqual(counts(a), []int64{1, 2, 3}) {
+		t.Errorf("reducescatter flops %g counts %v", a.Flops, counts(a))
+	}
+	if a := at(2, 1); a.Peer != 1 || a.Bytes != 4 {
+		t.Errorf("gatherv root %d send %d bytes, want root 1 and 4 bytes", a.Peer, a.Bytes)
+	}
+}

@@ -1,0 +1,205 @@
+package traceformat
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// nargs checks that an action has between min and min+opt arguments.
+func (p *tiParser) nargs(args [][]byte, min, opt int) error {
+	if len(args) < min || len(args) > min+opt {
+		want := fmt.Sprintf("%d", min)
+		if opt > 0 {
+			want = fmt.Sprintf("%d to %d", min, min+opt)
+		}
+		return p.errorf("want %s arguments, found %d", want, len(args))
+	}
+	return nil
+}
+
+// p2p parses "partner tag count [datatype]".
+func (p *tiParser) p2p(a *TIAction, args [][]byte, dtype int32) error {
+	if err := p.nargs(args, 3, 1); err != nil {
+		return fmt.Errorf("%w (%s takes partner tag count [datatype])", err, a.Kind)
+	}
+	anyOK := a.Kind == TIRecv || a.Kind == TIIrecv
+	peer, err := p.rank(args[0], "partner")
+	if anyOK && isAnySource(args[0]) {
+		peer, err = anySource, nil
+	}
+	if err != nil {
+		return err
+	}
+	tag, ok := parseInt(args[1])
+	if !ok || tag > math.MaxInt32 || tag < -1 || (tag == -1 && !anyOK) {
+		return p.errorf("tag %q: want an integer ≥ 0 (-1, any tag, on a receive)", clip(args[1]))
+	}
+	a.Peer, a.Tag = peer, int32(tag)
+	a.Bytes, err = p.size(args, 2, 3, dtype)
+	return err
+}
+
+// sendrecv parses "sendcount dst recvcount src [dt1 [dt2]]" (tag 0, as SimGrid's).
+func (p *tiParser) sendrecv(a *TIAction, args [][]byte, dtype int32) error {
+	if err := p.nargs(args, 4, 2); err != nil {
+		return err
+	}
+	var err error
+	if a.Peer, err = p.rank(args[1], "destination"); err != nil {
+		return err
+	}
+	if a.Peer2, err = p.rank(args[3], "source"); err != nil {
+		return err
+	}
+	if a.Bytes, err = p.size(args, 0, 4, dtype); err != nil {
+		return err
+	}
+	_, err = p.size(args, 2, 5, dtype) // checked, not kept
+	return err
+}
+
+// waitArgs parses "src dst tag".
+func (p *tiParser) waitArgs(a *TIAction, args [][]byte) error {
+	if err := p.nargs(args, 3, 0); err != nil {
+		return fmt.Errorf("%w (%s takes src dst tag)", err, a.Kind)
+	}
+	var err error
+	if a.Peer, err = p.rank(args[0], "source"); isAnySource(args[0]) {
+		a.Peer, err = anySource, nil
+	}
+	if err != nil {
+		return err
+	}
+	if a.Peer2, err = p.rank(args[1], "destination"); err != nil {
+		return err
+	}
+	tag, ok := parseInt(args[2])
+	if !ok || tag < -1 || tag > math.MaxInt32 {
+		return p.errorf("tag %q: want an integer ≥ -1", clip(args[2]))
+	}
+	a.Tag = int32(tag)
+	return nil
+}
+
+// rawArgs keeps a v-collective's numbers for finish, which knows the
+// number of ranks they are laid out by.
+func (p *tiParser) rawArgs(a *TIAction, args [][]byte, dtype int32) error {
+	t := p.t
+	if len(args) > math.MaxInt32 {
+		return p.errorf("%s: %d arguments", a.Kind, len(args))
+	}
+	a.Bytes, a.Peer2, a.Tag = int64(len(t.args)), int32(len(args)), dtype
+	for _, s := range args {
+		v, err := p.float(s, a.Kind.String()+"'s argument")
+		if err != nil {
+			t.args = t.args[:a.Bytes]
+			return err
+		}
+		t.args = append(t.args, v)
+	}
+	return nil
+}
+
+// anySource is a receive's wildcard source: -1 in a trace, or SMPI's
+// MPI_ANY_SOURCE, -555, as its tracer writes it.
+const anySource = -1
+
+func isAnySource(b []byte) bool {
+	v, ok := parseInt(b)
+	return ok && (v == -1 || v == -555)
+}
+
+// rank reads a rank argument (range checked by finish).
+func (p *tiParser) rank(b []byte, what string) (int32, error) {
+	v, ok := parseInt(b)
+	if !ok || v < 0 || v >= maxRanks {
+		return 0, p.errorf("%s %q: want a rank 0..%d", what, clip(b), maxRanks-1)
+	}
+	return int32(v), nil
+}
+
+// optRank reads the optional root at args[i] (0 when absent).
+func (p *tiParser) optRank(args [][]byte, i int) (int32, error) {
+	if i >= len(args) {
+		return 0, nil
+	}
+	return p.rank(args[i], "root")
+}
+
+// size reads the count args[i] and the optional datatype args[dt] into bytes.
+func (p *tiParser) size(args [][]byte, i, dt int, dtype int32) (int64, error) {
+	count, err := p.float(args[i], "count")
+	if err != nil {
+		return 0, err
+	}
+	if dt < len(args) {
+		if dtype, err = p.datatype(args[dt]); err != nil {
+			return 0, err
+		}
+	}
+	return p.bytes(count, dtype)
+}
+
+func (p *tiParser) bytes(count float64, dtype int32) (int64, error) {
+	b := math.Trunc(count) * float64(dtype)
+	if !(b >= 0 && b <= maxBytes) {
+		return 0, p.errorf("count %g: want 0 to %d bytes", count, int64(maxBytes))
+	}
+	return int64(b), nil
+}
+
+// datatypeSizes are the sizes of SimGrid's datatype ids in TI traces
+// (shared/reference/smpi-model.md §6.3): MPI_DOUBLE, INT, CHAR, SHORT,
+// LONG, FLOAT, BYTE.
+var datatypeSizes = [...]int32{8, 4, 1, 2, 8, 4, 1}
+
+func (p *tiParser) datatype(b []byte) (int32, error) {
+	v, ok := parseInt(b)
+	if !ok || v < 0 || v >= int64(len(datatypeSizes)) {
+		return 0, p.errorf("datatype %q: want an id 0..%d (MPI_DOUBLE, INT, CHAR, SHORT, LONG, FLOAT, BYTE)", clip(b), len(datatypeSizes)-1)
+	}
+	return datatypeSizes[v], nil
+}
+
+// datatypeID is datatype for an id read as a number.
+func (p *tiParser) datatypeID(v float64) (int32, error) {
+	if v != math.Trunc(v) || v < 0 || v >= float64(len(datatypeSizes)) {
+		return 0, p.errorf("datatype %g: want an id 0..%d (MPI_DOUBLE, INT, CHAR, SHORT, LONG, FLOAT, BYTE)", v, len(datatypeSizes)-1)
+	}
+	return datatypeSizes[int(v)], nil
+}
+
+// float reads a non-negative finite number (C's strtod forms).
+func (p *tiParser) float(b []byte, what string) (float64, error) {
+	if v, ok := parseInt(b); ok && v >= 0 {
+		return float64(v), nil
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, p.errorf("%s %q: want a number ≥ 0", what, clip(b))
+	}
+	return v, nil
+}
+
+// parseInt reads a decimal integer of up to 18 digits, with an optional '-'.
+func parseInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}

@@ -1,0 +1,107 @@
+package traceformat
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// WriteTo writes t as a TI trace in one file that ParseTI reads back into
+// the same actions (the same kinds, peers, tags, sizes, counts, flops and
+// seconds, in the same order; only the source lines differ). Every rank's
+// lines are written together, between an "init" and a "finalize", with
+// counts in bytes (MPI_BYTE, the datatype of an "init" without argument).
+// What a TI trace holds but TI does not keep is written as zero (the
+// receive count of sendrecv and of the v-collectives, a v-collective's
+// buffer sizes) or as the send count (the receive count of alltoall,
+// allgather, gather and scatter).
+func (t *TI) WriteTo(w io.Writer) (int64, error) {
+	bw := &countWriter{w: bufio.NewWriterSize(w, 1<<16)}
+	var buf []byte
+	n := len(t.rank)
+	for r := range t.rank {
+		rank := strconv.Itoa(r)
+		bw.line(append(append(buf[:0], rank...), " init"...))
+		for _, chunk := range t.rank[r].chunks {
+			for i := range chunk {
+				bw.line(t.appendAction(append(append(buf[:0], rank...), ' '), &chunk[i], n))
+			}
+		}
+		bw.line(append(append(buf[:0], rank...), " finalize"...))
+	}
+	if bw.err == nil {
+		bw.err = bw.w.Flush()
+	}
+	return bw.n, bw.err
+}
+
+// appendAction appends a's action name and arguments, for n ranks.
+func (t *TI) appendAction(b []byte, a *TIAction, n int) []byte {
+	b = append(b, a.Kind.String()...)
+	num := func(v int64) { b = strconv.AppendInt(append(b, ' '), v, 10) }
+	flt := func(v float64) { b = strconv.AppendFloat(append(b, ' '), v, 'g', -1, 64) }
+	zeros := func(k int) {
+		for range k {
+			b = append(b, " 0"...)
+		}
+	}
+	counts := func() {
+		for _, c := range t.Counts(a) {
+			num(c)
+		}
+	}
+	switch a.Kind {
+	case TISend, TIIsend, TIRecv, TIIrecv: // partner tag count
+		num(int64(a.Peer))
+		num(int64(a.Tag))
+		num(a.Bytes)
+	case TISendrecv: // sendcount dst recvcount src
+		num(a.Bytes)
+		num(int64(a.Peer))
+		num(0)
+		num(int64(a.Peer2))
+	case TIWait, TITest: // src dst tag
+		num(int64(a.Peer))
+		num(int64(a.Peer2))
+		num(int64(a.Tag))
+	case TIBcast: // count root
+		num(a.Bytes)
+		num(int64(a.Peer))
+	case TIReduce: // count flops root
+		num(a.Bytes)
+		flt(a.Flops)
+		num(int64(a.Peer))
+	case TIAllreduce, TIScan, TIExscan: // count flops
+		num(a.Bytes)
+		flt(a.Flops)
+	case TIAlltoall, TIAllgather: // send recv
+		num(a.Bytes)
+		num(a.Bytes)
+	case TIGather, TIScatter: // send recv root
+		num(a.Bytes)
+		num(a.Bytes)
+		num(int64(a.Peer))
+	case TIGatherv: // sendcount recvcounts[n] root
+		num(a.Bytes)
+		zeros(n)
+		num(int64(a.Peer))
+	case TIAllgatherv: // sendcount recvcounts[n]
+		num(a.Bytes)
+		zeros(n)
+	case TIScatterv: // sendcounts[n] recvcount root
+		counts()
+		num(0)
+		num(int64(a.Peer))
+	case TIAlltoallv: // sendbuf sendcounts[n] recvbuf recvcounts[n]
+		num(0)
+		counts()
+		num(0)
+		zeros(n)
+	case TIReducescatter: // recvcounts[n] flops
+		counts()
+		flt(a.Flops)
+	case TICompute, TISleep: // flops, or seconds
+		flt(a.Flops)
+	}
+	return b
+}

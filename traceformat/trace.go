@@ -1,0 +1,158 @@
+package traceformat
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Trace is a loaded trace, ready to Run: a GOAL schedule or a TI trace.
+type Trace struct {
+	Name   string // the file it came from (the index file for a TI trace in one file per rank)
+	Format Format
+	GOAL   *Schedule
+	TI     *TI
+}
+
+// Ranks is the number of ranks the trace was recorded for.
+func (t *Trace) Ranks() int {
+	if t.GOAL != nil {
+		return t.GOAL.NumRanks()
+	}
+	return t.TI.Ranks()
+}
+
+// Events is the number of operations the trace holds: GOAL ops, or TI
+// actions other than init, finalize and the ignored ones.
+func (t *Trace) Events() int {
+	if t.GOAL != nil {
+		return t.GOAL.NumOps()
+	}
+	return t.TI.n
+}
+
+// headBytes is how much of a file Guess reads.
+const headBytes = 4096
+
+// Load reads the trace at path in format f (FormatAuto: Guess). A TI
+// index file — one trace file name per line, rank 0's first, as smpirun
+// -trace-ti writes them — is followed to its files, read relative to the
+// index's folder. The files are read as streams: a trace is held only in
+// its parsed form.
+func Load(path string, f Format) (*Trace, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	head := make([]byte, headBytes)
+	n, err := io.ReadFull(fh, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	head = head[:n]
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if f == FormatAuto {
+		f = Guess(path, head)
+	}
+	if f == FormatGOAL {
+		s, err := Parse(fh, path) // *os.File: the parser sizes its arrays from the file's length
+		if err != nil {
+			return nil, err
+		}
+		return &Trace{Name: path, Format: FormatGOAL, GOAL: s}, nil
+	}
+	if isIndex(head) {
+		data, err := io.ReadAll(fh)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		files, err := indexFiles(data, path)
+		if err != nil {
+			return nil, err
+		}
+		return loadTIFiles(path, files)
+	}
+	ti, err := parseTI(fh, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Trace{Name: path, Format: FormatTI, TI: ti}, nil
+}
+
+// ParseTI reads a TI trace in one file (every rank's lines, each
+// starting with its rank).
+func ParseTI(r io.Reader, name string) (*Trace, error) {
+	ti, err := parseTI(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return &Trace{Name: name, Format: FormatTI, TI: ti}, nil
+}
+
+// isIndex tells a TI index file from a trace by its first line: a single
+// word that is not a rank number (a file name), where a trace line has a
+// rank and an action.
+func isIndex(head []byte) bool {
+	for _, line := range bytes.Split(head, []byte("\n")) {
+		f := bytes.Fields(line)
+		if len(f) == 0 || f[0][0] == '#' {
+			continue
+		}
+		_, isRank := parseInt(f[0])
+		return len(f) == 1 && !isRank
+	}
+	return false
+}
+
+// indexFiles reads an index file: one file name per line.
+func indexFiles(data []byte, name string) ([]string, error) {
+	var files []string
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		f := bytes.Fields(line)
+		switch {
+		case len(f) == 0 || f[0][0] == '#':
+			continue
+		case len(f) > 1:
+			return nil, fmt.Errorf("%s:%d: want one trace file name per line (an index of per-rank files), found %q", name, i+1, clip(line))
+		}
+		files = append(files, string(f[0]))
+	}
+	return files, nil
+}
+
+// loadTIFiles reads one TI file per rank, in the index's order.
+func loadTIFiles(index string, files []string) (*Trace, error) {
+	if len(files) > maxRanks {
+		return nil, fmt.Errorf("%s: %d trace files, more than %d ranks", index, len(files), maxRanks)
+	}
+	ti := &TI{files: make([]string, len(files)), rank: make([]rankTrace, len(files))}
+	for r := range ti.rank {
+		ti.rank[r].dtype = 1
+	}
+	dir := filepath.Dir(index)
+	for r, name := range files {
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, name)
+		}
+		ti.files[r] = path
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: rank %d's trace: %w", index, r+1, r, err)
+		}
+		err = ti.parse(fh, path, r, len(files))
+		fh.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ti.finish(len(files)); err != nil {
+		return nil, err
+	}
+	return &Trace{Name: index, Format: FormatTI, TI: ti}, nil
+}

@@ -1,0 +1,73 @@
+package units
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestListsTakeOneValueOrAList checks IntList and NameList on the values the
+// TOML decoder hands them (int64, string, []any): one value or a list is
+// kept in order, an empty list or a wrong element is an error naming what
+// the key wants, and on error the list keeps what it held.
+func TestListsTakeOneValueOrAList(t *testing.T) {
+	ints := []struct {
+		in      any
+		want    []int
+		errPart string
+	}{
+		{int64(1000), []int{1000}, ""},
+		{[]any{int64(1000), int64(2000)}, []int{1000, 2000}, ""},
+		{[]any{}, nil, "empty list"},
+		{[]any{int64(1), "2"}, nil, "want an integer or a list of integers, got 2"},
+		{"1000", nil, "want an integer"},
+	}
+	for _, c := range ints {
+		l := IntList{7}
+		err := l.UnmarshalTOML(c.in)
+		switch {
+		case c.errPart == "" && (err != nil || !slices.Equal(l, c.want)):
+			t.Errorf("IntList(%v) = %v, %v; want %v", c.in, l, err, c.want)
+		case c.errPart != "" && (err == nil || !strings.Contains(err.Error(), c.errPart) || !slices.Equal(l, IntList{7})):
+			t.Errorf("IntList(%v) = %v, %v; want error %q and the list unchanged", c.in, l, err, c.errPart)
+		}
+	}
+	names := []struct {
+		in      any
+		want    []string
+		errPart string
+	}{
+		{"1ringM", []string{"1ringM"}, ""},
+		{[]any{"1ring", "long"}, []string{"1ring", "long"}, ""},
+		{[]any{}, nil, "empty list"},
+		{[]any{"1ring", int64(2)}, []string{"1ring", "2"}, ""}, // HPL.dat's code, read by hpl.ParseBCast
+		{[]any{"1ring", 2.5}, nil, "want a name or a list of names, got 2.5"},
+	}
+	for _, c := range names {
+		l := NameList{"x"}
+		err := l.UnmarshalTOML(c.in)
+		switch {
+		case c.errPart == "" && (err != nil || !slices.Equal(l, c.want)):
+			t.Errorf("NameList(%v) = %v, %v; want %v", c.in, l, err, c.want)
+		case c.errPart != "" && (err == nil || !strings.Contains(err.Error(), c.errPart) || !slices.Equal(l, NameList{"x"})):
+			t.Errorf("NameList(%v) = %v, %v; want error %q and the list unchanged", c.in, l, err, c.errPart)
+		}
+	}
+}
+
+// Grids are written [P, Q] or "PxQ"; the README and HPL's docs write P×Q, so the
+// multiplication sign and capital X work too.
+func TestGridSpellings(t *testing.T) {
+	for in, want := range map[string][2]int{"2x4": {2, 4}, "2X4": {2, 4}, "2×4": {2, 4}, " 8 x 16 ": {8, 16}} {
+		var g GridList
+		if err := g.UnmarshalTOML(in); err != nil || len(g) != 1 || g[0] != want {
+			t.Errorf("%q: got %v, %v; want %v", in, g, err, want)
+		}
+	}
+	for _, in := range []string{"2x4x2", "2*4", "2 4", "x4"} {
+		var g GridList
+		if err := g.UnmarshalTOML(in); err == nil {
+			t.Errorf("%q: accepted as %v", in, g)
+		}
+	}
+}
