@@ -90,3 +90,73 @@ func TestParseCacheSize(t *testing.T) {
 		t.Errorf("lastLevelCache() = %d, want in (0, %d]", llc, maxLastLevelCache)
 	}
 }
+
+// The row-move stand-ins take hplDepth columns at a time, as HPL does; they
+// must move what the plain column-by-column loops move, for widths that are
+// and are not multiples of hplDepth, and with repeated pivots (interchanges
+// are sequential, as LAPACK's). The reference is written out per column.
+func TestRowMovesInHPLOrderMoveTheSameData(t *testing.T) {
+	for _, n := range []int{1, hplDepth, 70} {
+		const lda, top = 20, 3
+		piv := []int{7, 3, 19, 7, 0}
+		a := make([]float64, lda*n)
+		for i := range a {
+			a[i] = float64(i)
+		}
+		want := slices.Clone(a)
+		for j := 0; j < n; j++ {
+			col := want[j*lda : j*lda+lda]
+			for i, p := range piv {
+				col[top+i], col[p] = col[p], col[top+i]
+			}
+		}
+		got := slices.Clone(a)
+		laswp(n, got, lda, top, piv)
+		if !slices.Equal(got, want) {
+			t.Errorf("n = %d: laswp moved other data than the interchanges, column by column", n)
+		}
+
+		buf := make([]float64, len(piv)*n)
+		gather(n, a, lda, piv, buf)
+		for i, p := range piv {
+			for j := range n {
+				if buf[i*n+j] != a[j*lda+p] {
+					t.Fatalf("n = %d: gather's row %d, column %d holds %v, want A(%d, %d) = %v", n, i, j, buf[i*n+j], p, j, a[j*lda+p])
+				}
+			}
+		}
+		back := make([]float64, len(a))
+		scatter(n, back, lda, piv[2:3], buf[2*n:3*n])
+		for j := range n {
+			if back[j*lda+piv[2]] != a[j*lda+piv[2]] {
+				t.Fatalf("n = %d: scatter did not put gather's row back in column %d", n, j)
+			}
+		}
+	}
+}
+
+// dgather and dscatter calls are measured as dlaswp's are: rows anywhere
+// among K, the caches swept before each run, and a compact M×N buffer.
+func TestCopiesMeasuredColdOverK(t *testing.T) {
+	be, err := kernels.LookupBackend("gonum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kernel := range []string{kernels.Gather, kernels.Scatter} {
+		c := Call{Kernel: kernel, M: 8, N: 16, K: 3000}
+		w := newMeasurer(be, kernels.WallClock, 1, 1)
+		w.reserve(Plan{Calls: []Call{c}}, []bool{false})
+		for r := range 2 {
+			w.prepare(c)()
+			if w.sweep[0] != float64(r+1) {
+				t.Errorf("%s run %d: the caches were not swept before it", kernel, r)
+			}
+			if lo, hi := minMax(w.piv); len(w.piv) != 8 || lo < 0 || hi >= 3000 || hi < 16 {
+				t.Errorf("%s: pivots %v, want 8 rows in [0, 3000) reaching past the first 2M", kernel, w.piv)
+			}
+			if cap(w.b) < 8*16 {
+				t.Errorf("%s: buffer of %d elements, want M·N = %d", kernel, cap(w.b), 8*16)
+			}
+		}
+	}
+}
