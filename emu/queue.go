@@ -34,7 +34,6 @@ func (t *timer) before(at float64, seq uint64) bool {
 // latency phase is such a timer: one delay per route length and size
 // range, over and over.
 type lane struct {
-	d     float64 // s
 	items []timer
 	head  int // items[:head] have fired
 }
@@ -62,6 +61,9 @@ type timerQueue struct {
 	heap []timer // by (at, seq): heap[0] is the least
 	n    int     // timers queued, lanes and heap
 
+	// laneD[i] is lane i's delay (s; NaN for none), apart from the lanes
+	// so that the search of every push reads one cache line.
+	laneD  [lanes]float64
 	lane   [lanes]lane
 	busy   uint8               // bit i set: lane i holds timers
 	recent [laneRecall]float64 // delays of the last timers the heap took
@@ -80,7 +82,7 @@ type timerQueue struct {
 func newTimerQueue() timerQueue {
 	var q timerQueue
 	for i := range q.lane {
-		q.lane[i].d = math.NaN() // no lane yet: NaN equals no delay
+		q.laneD[i] = math.NaN() // no lane yet: NaN equals no delay
 	}
 	for i := range q.recent {
 		q.recent[i] = math.NaN()
@@ -160,8 +162,8 @@ func (q *timerQueue) heapPop() timer {
 // laneFor returns the lane of delay d, giving it an empty lane if d was
 // among the last delays the heap took, or −1.
 func (q *timerQueue) laneFor(d float64) int {
-	for i := range q.lane {
-		if q.lane[i].d == d {
+	for i := range q.laneD {
+		if q.laneD[i] == d {
 			return i
 		}
 	}
@@ -171,7 +173,7 @@ func (q *timerQueue) laneFor(d float64) int {
 		}
 		for i := range q.lane {
 			if l := &q.lane[i]; l.empty() {
-				l.d, l.items, l.head = d, l.items[:0], 0
+				q.laneD[i], l.items, l.head = d, l.items[:0], 0
 				return i
 			}
 		}
