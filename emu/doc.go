@@ -10,16 +10,14 @@
 //
 // Units: time in seconds (float64), sizes in bytes, rates in bytes/s.
 //
-// Ordering: timers are kept in a left-leaning red-black tree
-// (github.com/petar/GoLLRB) of same-instant buckets keyed by (time, sequence
-// of the bucket's first timer); within a bucket timers keep their insertion
-// order. Beside the tree, a few FIFO lanes each take the timers of one
+// Ordering: timers are kept in a binary min-heap keyed by (time, insertion
+// sequence). Beside the heap, a few FIFO lanes each take the timers of one
 // delay that recurs (a message's latency phase on one kind of route): the
 // clock never goes back, so a lane is sorted as it is filled. The earliest
-// of the tree's and the lanes' first timers, by (time, sequence), fires
+// of the heap's and the lanes' first timers, by (time, sequence), fires
 // next. Timers therefore fire in (time, insertion sequence) order, and the
-// many timers an SPMD program schedules for one instant or with one delay
-// cost an append each instead of a tree insertion. The next
+// many timers an SPMD program schedules with one delay cost an append each
+// instead of a heap push and pop. The next
 // event is the earlier of the next timer and the fluid.System's next flow
 // completion; at an exact tie the timer fires first. The same calls in the
 // same order therefore give the same event sequence, bit for bit.

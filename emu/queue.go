@@ -3,8 +3,6 @@ package emu
 import (
 	"math"
 	"math/bits"
-
-	"github.com/petar/GoLLRB/llrb"
 )
 
 // A Handler is an event target that needs no closure: drivers that schedule
@@ -30,45 +28,19 @@ func (t *timer) before(at float64, seq uint64) bool {
 	return t.at < at || t.at == at && t.seq < seq
 }
 
-// bucket holds timers due at the same instant, in insertion order. The
-// tree orders buckets by (at, seq of their first timer).
-//
-// Why buckets: SPMD programs schedule many timers for the same instant (all
-// ranks' messages of one round have the same latency). Appending to a
-// queued bucket costs O(1) instead of an O(log n) tree insertion. A bucket
-// accepts appends only while it is the newest bucket of its instant, so a
-// later bucket for the same instant holds only later timers, and ordering
-// buckets by (at, first seq) still fires timers in (at, seq) order.
-type bucket struct {
-	at    float64 // s
-	seq   uint64  // seq of the first timer
-	items []timer
-	head  int // items[:head] have fired
-}
-
-// Less orders buckets by due time, then by their first timer's seq.
-func (b *bucket) Less(than llrb.Item) bool {
-	o := than.(*bucket)
-	if b.at != o.at {
-		return b.at < o.at
-	}
-	return b.seq < o.seq
-}
-
 // A lane holds the timers pushed with one delay d. The clock never goes
 // back, so their due times now+d come in order: a FIFO keeps them sorted,
-// at O(1) a timer where the tree costs an insertion, an allocation and
-// O(log n) comparisons. A message's latency phase is such a timer: one
-// delay per route length and size range, over and over.
+// at O(1) a timer where the heap costs O(log n) moves to pop. A message's
+// latency phase is such a timer: one delay per route length and size
+// range, over and over.
 type lane struct {
-	d     float64 // s
 	items []timer
 	head  int // items[:head] have fired
 }
 
 func (l *lane) empty() bool { return l.head == len(l.items) }
 
-// The timer queue's lanes, and how many recent delays of tree timers it
+// The timer queue's lanes, and how many recent delays of heap timers it
 // remembers: a delay pushed again while remembered gets an empty lane.
 const (
 	lanes      = 8
@@ -78,56 +50,48 @@ const (
 // timerQueue.busy has a bit a lane: this fails to compile if lanes > 8.
 const _ = uint8(1 << (lanes - 1))
 
-// timerQueue is the engine's (time, seq)-ordered queue of timers: a tree of
-// buckets and a few lanes, merged at the front.
+// timerQueue is the engine's (time, seq)-ordered queue of timers: a binary
+// min-heap and a few lanes, merged at the front.
+//
+// The heap holds the timers themselves (no node, no pointer to chase), in an
+// array that stays in the cache at a thousand ranks' few thousand timers: a
+// push whose time is not before its parent's (most: a later instant than the
+// earliest) costs one comparison, a pop log2(n) levels of two. It is not
+// internal/heap's: those entries are a key and an ID, and a timer's action
+// would then sit in a side table looked up at every pop; here it moves with
+// its key (BenchmarkNoisyTimers measures this traffic; a 4-ary heap of the
+// same timers measured no faster there).
 type timerQueue struct {
-	tree *llrb.LLRB
-	min  *bucket // the tree's minimum, cached (nil when empty)
-	// open holds, in the slot of its due time's hash, the newest queued
-	// bucket of that time: the timers of one round interleave a few due
-	// times, and each appends to its own bucket. A bucket newer than the
-	// slot's for the same time always replaces it there, so a bucket found
-	// in its slot is the newest of its time.
-	open  [openSlots]*bucket
-	n     int       // timers queued
-	spare []*bucket // emptied buckets, reused
+	heap []timer // by (at, seq): heap[0] is the least
+	n    int     // timers queued, lanes and heap
 
+	// laneD[i] is lane i's delay (s; NaN for none), apart from the lanes
+	// so that the search of every push reads one cache line.
+	laneD  [lanes]float64
 	lane   [lanes]lane
 	busy   uint8               // bit i set: lane i holds timers
-	recent [laneRecall]float64 // delays of the last timers the tree took
+	recent [laneRecall]float64 // delays of the last timers the heap took
 	next   int                 // where recent takes the next one
-	// front is the earliest timer's place: -1 the tree's minimum bucket, i
-	// ≥ 0 lane i, and frontAt, frontSeq its key; valid says whether they
-	// are known (a pop forgets them). The engine peeks several times an
-	// event (Skip, Next, Step), and a cached key spares each peek a trip
-	// to the timer itself.
+	// front is the earliest timer's place: -1 the heap's least, i ≥ 0 lane
+	// i, and frontAt, frontSeq its key; valid says whether they are known
+	// (a pop forgets them). The engine peeks several times an event (Skip,
+	// Next, Step), and a cached key spares each peek a trip to the timer
+	// itself.
 	front    int
 	frontAt  float64
 	frontSeq uint64
 	valid    bool
 }
 
-// The size of timerQueue.open: 16 slots.
-const (
-	openBits  = 4
-	openSlots = 1 << openBits
-)
-
 func newTimerQueue() timerQueue {
-	q := timerQueue{tree: llrb.New()}
+	var q timerQueue
 	for i := range q.lane {
-		q.lane[i].d = math.NaN() // no lane yet: NaN equals no delay
+		q.laneD[i] = math.NaN() // no lane yet: NaN equals no delay
 	}
 	for i := range q.recent {
 		q.recent[i] = math.NaN()
 	}
 	return q
-}
-
-// slot returns the index in timerQueue.open of due time at (Fibonacci hashing
-// of its bits).
-func slot(at float64) int {
-	return int(math.Float64bits(at) * 0x9E3779B97F4A7C15 >> (64 - openBits))
 }
 
 // push queues a for time at = now + d; seq is its unique, increasing
@@ -144,34 +108,66 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 		}
 		return
 	}
-	k := slot(at)
-	if b := q.open[k]; b != nil && b.at == at {
-		b.items = append(b.items, t)
-		return
-	}
-	var b *bucket
-	if k := len(q.spare); k > 0 {
-		b, q.spare = q.spare[k-1], q.spare[:k-1]
-	} else {
-		b = new(bucket)
-	}
-	b.at, b.seq, b.head = at, seq, 0
-	b.items = append(b.items[:0], t)
-	q.tree.InsertNoReplace(b)
-	q.open[k] = b
-	if q.min == nil || b.Less(q.min) {
-		q.min = b
-		if q.valid && !q.frontBefore(at, seq) {
-			q.front, q.frontAt, q.frontSeq = -1, at, seq
-		}
+	q.heapPush(t)
+	if q.valid && !q.frontBefore(at, seq) {
+		q.front, q.frontAt, q.frontSeq = -1, at, seq
 	}
 }
 
+// heapPush adds t to the heap: up from the end while it is before its
+// parent, moving the parents down into the hole.
+func (q *timerQueue) heapPush(t timer) {
+	h := append(q.heap, timer{})
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) >> 1
+		if !t.before(h[p].at, h[p].seq) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = t
+	q.heap = h
+}
+
+// heapPop removes and returns the heap's least timer; the heap must not be
+// empty. The last timer goes down from the root into the hole the least
+// leaves, past the lesser child at each level.
+func (q *timerQueue) heapPop() timer {
+	h := q.heap
+	top := h[0]
+	last := len(h) - 1
+	t := h[last]
+	h[last] = timer{} // drop the action's references
+	h = h[:last]
+	if last > 0 {
+		i := 0
+		for {
+			c := 2*i + 1
+			if c >= last {
+				break
+			}
+			if r := c + 1; r < last && h[r].before(h[c].at, h[c].seq) {
+				c = r
+			}
+			if !h[c].before(t.at, t.seq) {
+				break
+			}
+			h[i] = h[c]
+			i = c
+		}
+		h[i] = t
+	}
+	q.heap = h
+	return top
+}
+
 // laneFor returns the lane of delay d, giving it an empty lane if d was
-// among the last delays the tree took, or −1.
+// among the last delays the heap took, or −1.
 func (q *timerQueue) laneFor(d float64) int {
-	for i := range q.lane {
-		if q.lane[i].d == d {
+	for i := range q.laneD {
+		if q.laneD[i] == d {
 			return i
 		}
 	}
@@ -181,7 +177,7 @@ func (q *timerQueue) laneFor(d float64) int {
 		}
 		for i := range q.lane {
 			if l := &q.lane[i]; l.empty() {
-				l.d, l.items, l.head = d, l.items[:0], 0
+				q.laneD[i], l.items, l.head = d, l.items[:0], 0
 				return i
 			}
 		}
@@ -201,7 +197,7 @@ func (q *timerQueue) frontBefore(at float64, seq uint64) bool {
 // earliest returns the first timer of place i (see front); it must hold one.
 func (q *timerQueue) earliest(i int) *timer {
 	if i < 0 {
-		return &q.min.items[q.min.head]
+		return &q.heap[0]
 	}
 	l := &q.lane[i]
 	return &l.items[l.head]
@@ -215,7 +211,7 @@ func (q *timerQueue) first() (int, bool) {
 	if !q.valid {
 		best := -2
 		var bt *timer
-		if q.min != nil {
+		if len(q.heap) > 0 {
 			best, bt = -1, q.earliest(-1)
 		}
 		for m := q.busy; m != 0; m &= m - 1 { // the lanes that hold timers, in order
@@ -259,21 +255,6 @@ func (q *timerQueue) pop() (float64, action) {
 		}
 		return t.at, t.a
 	}
-	b := q.min
-	t := b.items[b.head]
-	b.items[b.head] = timer{}
-	b.head++
-	if b.head == len(b.items) {
-		q.tree.DeleteMin()
-		if k := slot(b.at); q.open[k] == b {
-			q.open[k] = nil
-		}
-		q.min = nil
-		if m := q.tree.Min(); m != nil {
-			q.min = m.(*bucket)
-		}
-		b.items = b.items[:0]
-		q.spare = append(q.spare, b)
-	}
+	t := q.heapPop()
 	return t.at, t.a
 }

@@ -7,9 +7,9 @@ import (
 )
 
 // TestQueueMatchesReference: random pushes (few distinct delays, so lanes
-// take them and buckets are shared and re-created; or more delays than the
-// lanes and more times than the open buckets' slots, so they evict each
-// other) interleaved with pops come out exactly in
+// take them and the heap holds many timers of one instant; or more delays
+// than the lanes, so most go to the heap) interleaved with pops come out
+// exactly in
 // (time, seq) order, as a plain sort of the same timers says.
 func TestQueueMatchesReference(t *testing.T) {
 	type ref struct {
@@ -57,8 +57,8 @@ func TestQueueMatchesReference(t *testing.T) {
 }
 
 // TestSameInstantKeepsInsertionOrder names each timer by its seq: those at
-// one instant fire in insertion order even when another instant's bucket
-// was created between them.
+// one instant fire in insertion order even when another instant's timers
+// were queued between them.
 func TestSameInstantKeepsInsertionOrder(t *testing.T) {
 	e := NewEngine(nil)
 	var got []int

@@ -160,6 +160,16 @@ func (c *Comm) isend(dst, tag int, m Msg, blocking bool) *Request {
 // post posts a send: detached (complete at once for the sender) below the
 // eager threshold unless sync asks for MPI's synchronous mode.
 func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
+	m, d, call := c.prepareSend(dst, m, blocking, sync)
+	c.r.stack(d, call, m.Bytes)
+	return c.postPrepared(dst, tag, m, sync)
+}
+
+// prepareSend is the part of post before the send's overhead: it checks
+// dst, sizes m and copies its payload, and returns m with the overhead to
+// charge, d seconds under the name call (MPI_Send's smpi/os, charged only
+// when detached, or MPI_Isend's smpi/ois; 0 for none).
+func (c *Comm) prepareSend(dst int, m Msg, blocking, sync bool) (_ Msg, d float64, call string) {
 	c.checkRank("send", dst)
 	r := c.r
 	r.payOwed()
@@ -170,13 +180,23 @@ func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 	if m.Data != nil {
 		m.Data = w.copyPayload(m.Data) // the sender may reuse its buffer
 	}
-	detached := size < cfg.EagerThreshold && !sync
 	switch {
 	case !blocking:
-		r.stack(cfg.IsendOverhead.Value(size, 0), "Isend", size)
-	case detached:
-		r.stack(cfg.SendOverhead.Value(size, 0), "Send", size)
+		return m, cfg.IsendOverhead.Value(size, 0), "Isend"
+	case size < cfg.EagerThreshold && !sync: // detached
+		return m, cfg.SendOverhead.Value(size, 0), "Send"
 	}
+	return m, 0, ""
+}
+
+// postPrepared is the part of post after the send's overhead, for m as
+// prepareSend returned it.
+func (c *Comm) postPrepared(dst, tag int, m Msg, sync bool) *Request {
+	r := c.r
+	w := r.w
+	cfg := &w.cfg
+	size := m.Bytes
+	detached := size < cfg.EagerThreshold && !sync
 	to := w.ranks[c.WorldRank(dst)]
 	w.msgSeq++
 	s := w.newRequest()

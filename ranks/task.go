@@ -16,10 +16,12 @@ package ranks
 // resumed once at its end.
 //
 // A task's steps must not block: they post and test, and hand back the
-// request to wait for. That holds when nothing inside a post sleeps — no
-// send or receive overhead, and not SimGrid's wake order, whose simcalls
-// move ranks in the ready queue — otherwise tasks run on the coroutine as
-// the blocking calls they stand for (World.tasksInline).
+// request to wait for. A send or receive overhead is a sleep of the rank:
+// the step starts it (Rank.taskSleep: the clock jumps, or a timer is set)
+// and hands back sleepStep, and the task goes on when the timer has rung,
+// as the blocking call would. Under SimGrid's wake order, whose simcalls
+// move ranks in the ready queue inside a post, tasks run on the coroutine
+// as the blocking calls they stand for (World.tasksInline).
 
 // task is a rank's work made of posts and waits. step advances it up to the
 // next request it must wait for, which it returns (not yet complete, or
@@ -39,6 +41,12 @@ type task interface {
 func (r *Rank) runTask(t task, call string) {
 	if r.w.tasksInline {
 		for q := t.step(); q != nil; q = t.step() {
+			if q == sleepStep {
+				for !r.rang { // Rank.sleep's wait
+					r.block(call, noPeer, 0)
+				}
+				continue
+			}
 			q.await(call)
 		}
 		return
@@ -58,7 +66,14 @@ func (r *Rank) runTask(t task, call string) {
 // loop with the block taken out: the caller schedules.
 func (r *Rank) advance() bool {
 	for {
-		if q := r.waitOn; q != nil {
+		if q := r.waitOn; q == sleepStep {
+			if !r.rang { // Rank.sleep's wait
+				r.owed = 0
+				r.blk.peer, r.blk.tag = noPeer, 0
+				r.state = stateBlocked
+				return true
+			}
+		} else if q != nil {
 			if !q.done {
 				q.waiter = r
 				r.owed = 0
@@ -76,12 +91,50 @@ func (r *Rank) advance() bool {
 }
 
 // tasksInline reports whether a task's posts could block under cfg, so that
-// tasks must run on their rank's coroutine: any send or receive overhead
-// (a post or a receive's completion sleeps), or SimGrid's wake order (a
-// post may give up the rank's turn).
+// tasks must run on their rank's coroutine: SimGrid's wake order (a post
+// may give up the rank's turn). Overheads are sleeps a task waits for
+// (sleepStep).
 func tasksInline(cfg *Config) bool {
-	return cfg.WakeOrder == WakeSimGrid || !cfg.SendOverhead.alwaysZero() ||
-		!cfg.IsendOverhead.alwaysZero() || !cfg.RecvOverhead.alwaysZero()
+	return cfg.WakeOrder == WakeSimGrid
+}
+
+// sleepStep is what a task's step hands back to wait for the sleep it has
+// started with Rank.taskSleep: the task goes on once the rank's timer has
+// rung (Rank.rang). It is never posted or completed.
+var sleepStep = new(Request)
+
+// taskSleep is Rank.stack(d, call, bytes) for a task's step, up to the
+// wait: it tells the listeners, then the clock jumps when nothing else can
+// happen first (false: the step goes on), or the rank's timer is set
+// (true: the step hands back sleepStep). The same operations as stack's,
+// in the same order.
+func (r *Rank) taskSleep(d float64, call string, bytes int) bool {
+	if !(d > 0) {
+		return false
+	}
+	w := r.w
+	if w.hears(Stack) && !w.over {
+		ev := w.event(Stack, r.id, noPeer)
+		ev.Kernel, ev.Bytes, ev.Seconds = call, bytes, d
+		w.emit()
+	}
+	r.payOwed()
+	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
+		return false
+	}
+	r.rang = false
+	w.eng.AfterHandler(d, rankTimer{r})
+	return true
+}
+
+// taskPayRecv is Request.payRecv for a task's step: true when the step
+// must hand back sleepStep to wait for the receive overhead.
+func (q *Request) taskPayRecv() bool {
+	if q.orPaid {
+		return false
+	}
+	q.orPaid = true
+	return q.detached && q.owner.taskSleep(q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
 }
 
 // Exchanger says what each step of Comm.Exchanges or Comm.SendRecvs
@@ -146,36 +199,53 @@ type exchanges struct {
 	ex     Exchanger
 	sync   bool
 	k      int
-	phase  uint8 // step k: 0 to post, 1 waiting for its first request, 2 for its second
+	phase  uint8 // where step k is: the x* constants
 	send   *Request
 	recv   *Request
+	// Step k's send, between prepareSend and its post (an overhead's
+	// sleep between them), and its receive's source.
+	dst, src int
+	m        Msg
 }
+
+// The phases of an exchanges step. A sleep (an overhead) ends a step's
+// call with sleepStep and the next call goes on at the phase after it.
+const (
+	xPost     uint8 = iota // post step k
+	xSendOver              // the send's overhead is over: post it
+	xRecvPost              // Exchanges: the Issend is posted: post the Recv and wait for it
+	xFirst                 // the first wait is over; the second begins
+	xRecvOver              // Exchanges: the Recv's overhead is over
+	xSecond                // the second wait is over: the step is done
+	xWaitOver              // SendRecvs: the Wait's receive overhead is over
+)
 
 func (x *exchanges) step() *Request {
 	c, r := x.c, x.c.r
 	for {
 		switch x.phase {
-		case 0: // post step k; wait for its first blocking side
+		case xPost: // post step k; wait for its first blocking side
 			if x.k == x.n {
 				return nil
 			}
 			dst, m, src := x.ex.Exchange(x.k)
-			x.send, x.recv = nil, nil
-			x.phase = 1
+			x.send, x.recv, x.dst, x.src = nil, nil, dst, src
 			if x.sync { // Issend, then Recv's post and its wait
+				x.phase = xRecvPost
 				if dst != Nobody {
 					r.mpiEnter("MPI_Issend")
-					x.send = c.post(dst, x.tag, m, false, true)
-					r.mpiExit("MPI_Issend")
-				}
-				if src != Nobody {
-					r.mpiEnter("MPI_Recv")
-					x.recv = c.irecv(src, x.tag)
-					return x.recv
+					var d float64
+					var call string
+					x.m, d, call = c.prepareSend(dst, m, false, true)
+					x.phase = xSendOver
+					if r.taskSleep(d, call, x.m.Bytes) {
+						return sleepStep
+					}
 				}
 				continue
 			}
 			// Irecv, then Send's post and its wait
+			x.phase = xFirst
 			if src != Nobody {
 				r.mpiEnter("MPI_Irecv")
 				x.recv = c.irecv(src, x.tag)
@@ -183,27 +253,42 @@ func (x *exchanges) step() *Request {
 			}
 			if dst != Nobody {
 				r.mpiEnter("MPI_Send")
-				x.send = c.isend(dst, x.tag, m, true)
-				return x.send
-			}
-		case 1: // the first wait is over; the second begins
-			x.phase = 2
-			if x.sync {
-				if q := x.recv; q != nil { // the Recv is over
-					q.payRecv()
-					m := q.msg
-					q.w.recycle(q)
-					r.mpiExit("MPI_Recv")
-					x.recv = nil
-					x.ex.Received(x.k, m)
-					r.w.reusePayload(m.Data)
+				var d float64
+				var call string
+				x.m, d, call = c.prepareSend(dst, m, true, false)
+				x.phase = xSendOver
+				if r.taskSleep(d, call, x.m.Bytes) {
+					return sleepStep
 				}
-				if x.send != nil {
-					r.mpiEnter("MPI_Wait")
-					return x.send
+			}
+		case xSendOver:
+			m := x.m
+			x.m = Msg{}
+			if x.sync {
+				x.send = c.postPrepared(x.dst, x.tag, m, true)
+				r.mpiExit("MPI_Issend")
+				x.phase = xRecvPost
+				continue
+			}
+			x.send = c.postPrepared(x.dst, x.tag, m, false)
+			x.phase = xFirst
+			return x.send
+		case xRecvPost:
+			x.phase = xFirst
+			if x.src != Nobody {
+				r.mpiEnter("MPI_Recv")
+				x.recv = c.irecv(x.src, x.tag)
+				return x.recv
+			}
+		case xFirst: // the first wait is over; the second begins
+			if x.sync {
+				x.phase = xRecvOver
+				if q := x.recv; q != nil && q.taskPayRecv() { // the Recv is over
+					return sleepStep
 				}
 				continue
 			}
+			x.phase = xSecond
 			if x.send != nil { // the Send is over
 				x.send.w.release(x.send)
 				x.send = nil
@@ -213,7 +298,26 @@ func (x *exchanges) step() *Request {
 				r.mpiEnter("MPI_Wait")
 				return x.recv
 			}
-		default: // the second wait is over: the step is done
+		case xRecvOver:
+			x.phase = xSecond
+			if q := x.recv; q != nil {
+				m := q.msg
+				q.w.recycle(q)
+				r.mpiExit("MPI_Recv")
+				x.recv = nil
+				x.ex.Received(x.k, m)
+				r.w.reusePayload(m.Data)
+			}
+			if x.send != nil {
+				r.mpiEnter("MPI_Wait")
+				return x.send
+			}
+		case xSecond: // the second wait is over: the step is done
+			x.phase = xWaitOver
+			if !x.sync && x.recv != nil && x.recv.taskPayRecv() { // Wait on the Irecv: its overhead
+				return sleepStep
+			}
+		default: // xWaitOver
 			if x.sync && x.send != nil { // Wait on the Issend, then Free
 				x.send.finish()
 				r.mpiExit("MPI_Wait")
@@ -228,7 +332,7 @@ func (x *exchanges) step() *Request {
 				r.w.reusePayload(m.Data)
 			}
 			x.send, x.recv = nil, nil
-			x.phase = 0
+			x.phase = xPost
 			x.k++
 		}
 	}

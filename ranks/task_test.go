@@ -63,9 +63,10 @@ func (x *cube) Exchange(k int) (int, Msg, int) {
 // and once written out as the blocking calls they stand for, on random
 // topologies, models and wake orders, and wants the same hook events in the
 // same order at the same times, the same data received and the same end,
-// to the bit. Tasks run without the rank's coroutine only where their posts
-// cannot block; the cases with overheads or SimGrid's wake order check the
-// inline path.
+// to the bit. Tasks run without the rank's coroutine but under SimGrid's
+// wake order, whose cases check the inline path; the cases with overheads
+// check the tasks' sleeps (sleepStep), with the clock's jumps or, with
+// noSkip, every sleep through a timer.
 func TestTasksMatchBlockingCalls(t *testing.T) {
 	for seed := uint64(1); seed <= 80; seed++ {
 		task, task2 := runTaskProgram(t, seed, true), runTaskProgram(t, seed, false)
@@ -86,12 +87,21 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 	n := 2 + rng.IntN(30)
 	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
 	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO}[rng.IntN(2)]
+	noSkip := false
 	switch seed % 8 {
 	case 0:
 		cfg.WakeOrder = WakeSimGrid
+	case 2: // SMPI-like piecewise overheads, as on Dahu: tasks sleep through them
+		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
+		cfg.IsendOverhead = MustParseTable("0:1e-6:1e-10;8133:2e-6")
+		cfg.RecvOverhead = MustParseTable("0:5e-7:2e-10;15831:3e-6")
 	case 4:
 		cfg.IsendOverhead = ConstTable(2e-6)
 		cfg.RecvOverhead = ConstTable(1e-6)
+	case 6: // overheads, and every sleep through a timer
+		cfg.SendOverhead = ConstTable(1e-6)
+		cfg.RecvOverhead = ConstTable(1e-6)
+		noSkip = true
 	}
 	var topo fluid.Topology = newCrossbar(n, 1e9, 1e-6)
 	if rng.IntN(2) == 0 {
@@ -133,6 +143,7 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.noSkip = noSkip
 	var b strings.Builder
 	w.AddHook(func(e *Event) {
 		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)

@@ -99,6 +99,8 @@ type Result struct {
 	// Solver is the max-min solver's work over the run (fluid.SolveStats;
 	// zero in SimGrid's order, whose lmm keeps no counts, and for [[jobs]]).
 	Solver fluid.SolveStats `json:"-"`
+	// Events is how many events the World's engine fired (emu.Engine.Fired).
+	Events uint64 `json:"-"`
 }
 
 // Run executes the plan: builds the topology, places the ranks
@@ -188,6 +190,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		res.MPICalls = calls.Totals()
 	}
 	res.SimulatedTime = w.Now()
+	res.Events = w.Engine().Fired()
 	if split != nil {
 		split.Finish(res.SimulatedTime)
 		res.Breakdown = split

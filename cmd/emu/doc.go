@@ -17,11 +17,15 @@
 //
 // default.pgo is a CPU profile that Go's toolchain uses to build emu
 // (profile-guided optimization: go build, go run and go install pick it up by
-// themselves). It is the profile of the emulation at scale, Stampede's first panels:
+// themselves). It is the profile of the emulation at scale, Stampede's first panels
+// and a whole line-e-like Dahu run (1,024 ranks, noisy kernels, SMPI's overheads), merged:
 //
-//	go test -run XXX -bench 'StampedePanels$' -benchtime 1x -cpuprofile cmd/emu/default.pgo ./validation
+//	go test -run XXX -bench 'StampedePanels$' -benchtime 1x -cpuprofile stampede.prof ./validation
+//	go test -run XXX -bench 'DahuLineE/N50000$' -benchtime 1x -cpuprofile dahu.prof ./validation
+//	go tool pprof -proto stampede.prof dahu.prof > cmd/emu/default.pgo
 //
-// (from the repository's root; go test also leaves validation.test there). Rebuilt with it, that
-// benchmark costs 0.93x the CPU of a build with -pgo=off (README, "Profile-guided
-// build"); regenerate it when the hot paths of ranks, fluid or apps/hpl move.
+// (from the repository's root; go test also leaves validation.test there). Rebuilt with
+// Stampede's profile alone, that benchmark cost 0.93x the CPU of a build with -pgo=off
+// (docs/evidence/performance.md, "Profile-guided build"); regenerate it when the hot paths
+// of ranks, fluid or apps/hpl move.
 package main
