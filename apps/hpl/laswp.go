@@ -42,9 +42,29 @@ func (w swapCtx) real() bool { return w.pn.s.real }
 
 // charge bills rows moved between U or W buffers; chargeA rows of A, which
 // lie anywhere among the panel's local rows (kernels.Laswp explains why they
-// are two kernels).
-func (w swapCtx) charge(rows int)  { w.pn.s.k.charge(kUswp, rows, w.n, 0) }
-func (w swapCtx) chargeA(rows int) { w.pn.s.k.charge(kLaswp, rows, w.n, w.pn.mp) }
+// are two kernels). variant is HPL's routine ("dlaswp01", completed by
+// form with N or T), whose own model is used where a models file has one
+// (per-routine calibrations such as the Dahu study's).
+func (w swapCtx) charge(variant string, rows int) {
+	w.pn.s.k.charge(kUswp, w.form(variant), rows, w.n, 0)
+}
+func (w swapCtx) chargeA(variant string, rows int) {
+	w.pn.s.k.charge(kLaswp, w.form(variant), rows, w.n, w.pn.mp)
+}
+
+// form completes a routine name with the U form: HPL_dlaswp01T works on a
+// transposed U, HPL_dlaswp01N on a plain one. A name already ending in N or
+// T (HPL_dlaswp02N has one form) is kept.
+func (w swapCtx) form(variant string) string {
+	switch variant[len(variant)-1] {
+	case 'N', 'T':
+		return variant
+	}
+	if w.pn.s.p.UTransposed {
+		return variant + "T"
+	}
+	return variant + "N"
+}
 
 func copyRow(dst, src rowRef, n int) {
 	for c := range n {
@@ -63,7 +83,7 @@ func swapRows(a, b rowRef, n int) {
 // laswp01: the diagonal rank copies its m source rows into U slots, or into local
 // A rows (negative destination −la).
 func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
-	w.chargeA(m)
+	w.chargeA("dlaswp01", m)
 	if !w.real() {
 		return
 	}
@@ -80,7 +100,7 @@ func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
 
 // laswp02: pack m source rows into W with their U slots.
 func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
-	w.chargeA(m)
+	w.chargeA("dlaswp02N", m)
 	if !w.real() {
 		return
 	}
@@ -92,7 +112,7 @@ func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp03: write m W rows into their U slots.
 func (w swapCtx) laswp03(m int, wb []float64) {
-	w.charge(m)
+	w.charge("dlaswp03", m)
 	if !w.real() {
 		return
 	}
@@ -103,7 +123,7 @@ func (w swapCtx) laswp03(m int, wb []float64) {
 
 // laswp04: own rows m0: U slot → A, W → U slot; rows m0…m1−1: W → their U slots.
 func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
-	w.chargeA(m1)
+	w.chargeA("dlaswp04", m1)
 	if !w.real() {
 		return
 	}
@@ -119,7 +139,7 @@ func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp05: copy U slots into m local A rows.
 func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
-	w.chargeA(m)
+	w.chargeA("dlaswp05", m)
 	if !w.real() {
 		return
 	}
@@ -130,7 +150,7 @@ func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
 
 // laswp06: swap m local A rows with U rows off … off+m−1.
 func (w swapCtx) laswp06(m, off int, lindxA []int) {
-	w.chargeA(m)
+	w.chargeA("dlaswp06", m)
 	if !w.real() {
 		return
 	}
@@ -142,7 +162,11 @@ func (w swapCtx) laswp06(m, off int, lindxA []int) {
 // laswpU applies jb sequential interchanges to U's rows (HPL_dlaswp00N on the N
 // form, HPL_dlaswp10N on the T form).
 func (w swapCtx) laswpU(ipiv []int) {
-	w.charge(len(ipiv))
+	variant := "dlaswp00N"
+	if w.pn.s.p.UTransposed {
+		variant = "dlaswp10N"
+	}
+	w.charge(variant, len(ipiv))
 	if !w.real() {
 		return
 	}
@@ -156,7 +180,7 @@ func (w swapCtx) laswpU(ipiv []int) {
 // lacpy copies the m×n matrix at a[ao] (lda) to b[bo] (ldb); latcpy copies the
 // transpose of the n×m matrix at a[ao]. Both charge their kernel.
 func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLacpy, m, n, 0)
+	s.k.charge(kLacpy, "", m, n, 0)
 	if !s.real {
 		return
 	}
@@ -166,7 +190,7 @@ func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb 
 }
 
 func (s *solver) latcpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLatcpy, m, n, 0)
+	s.k.charge(kLatcpy, "", m, n, 0)
 	if !s.real {
 		return
 	}
