@@ -251,9 +251,10 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 	}
 	results := make([][]*hpl.Result, p.Ranks)
 	errs := make([]error, p.Ranks)
+	sockets := p.Platform.Sockets(p.Platform.Placement(p.Ranks))
 	err = w.Run(func(r *ranks.Rank) {
 		cfg := p.Kernels
-		cfg.Host, cfg.Seed = r.HostName(), p.Seed
+		cfg.Host, cfg.CPU, cfg.Seed = r.HostName(), sockets[r.ID()], p.Seed
 		if log != nil {
 			cfg.Observe = log.observer(r.ID())
 		}

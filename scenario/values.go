@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/emu-hpc/emu/ranks"
 )
 
 // Typed TOML values. Each remembers whether the file (or a --set) gave it, so that
@@ -21,6 +23,42 @@ type Size struct {
 type Time struct {
 	Seconds float64
 	Set     bool
+}
+
+// Overhead is a per-message software overhead: a duration ("1us", a number of
+// seconds), or SimGrid's piecewise table of the message size,
+// "bound:offset:perbyte;..." (smpi/os, smpi/or, smpi/ois), in which case
+// Table holds it and Seconds is 0.
+type Overhead struct {
+	Seconds float64
+	Table   ranks.Table
+	Set     bool
+}
+
+// Piecewise reports whether the overhead was given as a table.
+func (o Overhead) Piecewise() bool { return !o.Table.IsZero() }
+
+// Value is the overhead as the MPI layer takes it.
+func (o Overhead) Value() ranks.Table {
+	if o.Piecewise() {
+		return o.Table
+	}
+	return ranks.ConstTable(o.Seconds)
+}
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (o *Overhead) UnmarshalTOML(v any) error {
+	if str, ok := v.(string); ok && strings.ContainsAny(str, ":;") {
+		t, err := ranks.ParseTable(str)
+		if err != nil {
+			return fmt.Errorf("%v (want a time such as \"1us\" or SimGrid's \"bound:offset:perbyte;...\")", err)
+		}
+		*o = Overhead{Table: t, Set: true}
+		return nil
+	}
+	sec, err := quantity(v, ParseTime)
+	*o = Overhead{Seconds: sec, Set: err == nil}
+	return err
 }
 
 // Bandwidth is a rate: "10Gbps", "1.25GBps"; a bare number is refused.

@@ -361,6 +361,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		noteExtrapolated(cmd.ErrOrStderr(), res)
 		noteMergedRolls(cmd.ErrOrStderr(), plan)
 		notePivotExchange(cmd.ErrOrStderr(), plan)
+		for _, n := range plan.Notes {
+			fmt.Fprintln(cmd.ErrOrStderr(), "emu: note: "+n)
+		}
 	}
 	if out.graph != "" && !isQuiet(cmd) {
 		// The graph keeps its baseline latencies: emu analyze starts there.
