@@ -180,7 +180,7 @@ level, dragonfly terminal/intra/inter, torus dimension, backbone, loopback), and
 the messages and bytes by the highest class they cross; with --plot it also
 draws link_classes.svg and link_hottest.svg.`,
 		Example: `  emu run
-  emu run examples/dahu.toml --json out.json
+  emu run examples/dahu/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
   emu run --replay examples/replay-ring.txt --platform examples/cluster.xml
   emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
