@@ -251,7 +251,11 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *KernelLog) 
 	}
 	results := make([][]*hpl.Result, p.Ranks)
 	errs := make([]error, p.Ranks)
-	sockets := p.Platform.Sockets(p.Platform.Placement(p.Ranks))
+	place := p.jobPlace
+	if place == nil {
+		place = p.Platform.Placement(p.Ranks)
+	}
+	sockets := p.Platform.Sockets(place)
 	err = w.Run(func(r *ranks.Rank) {
 		cfg := p.Kernels
 		cfg.Host, cfg.CPU, cfg.Seed = r.HostName(), sockets[r.ID()], p.Seed

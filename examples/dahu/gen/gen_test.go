@@ -171,3 +171,34 @@ func TestBadCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestHPLDat: HPL.dat holds Figure 10's 14 sizes with the scenario's HPL
+// parameters (the same variant, WR12R2C4, as dahu.toml's [hpl]).
+func TestHPLDat(t *testing.T) {
+	s, err := scenario.Load("../dahu.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseHPLDat("../HPL.dat"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{50000, 75000, 100000, 125000, 150000, 175000, 200000, 225000, 250000, 300000, 350000, 400000, 450000, 500000}
+	if len(p.HPL) != len(want) {
+		t.Fatalf("%d tests, want %d", len(p.HPL), len(want))
+	}
+	for i, h := range p.HPL {
+		b := base.HPL[0]
+		b.N = want[i]
+		if h != b {
+			t.Errorf("test %d: %+v\nwant %+v", i, h, b)
+		}
+	}
+}
