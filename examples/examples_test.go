@@ -15,6 +15,7 @@ func TestExamplesLoad(t *testing.T) {
 	if err != nil || len(files) < 4 {
 		t.Fatalf("examples: %v %v", files, err)
 	}
+	files = append(files, "dahu/dahu.toml")
 	// What each example promises in its comments.
 	want := map[string]struct {
 		app         string
@@ -24,7 +25,7 @@ func TestExamplesLoad(t *testing.T) {
 		bandwidth   float64 // B/s
 		n, nb, p, q int
 	}{
-		"dahu.toml":             {"hpl", 1024, 32, scenario.TopoFlat, 12.5e9, 50000, 128, 32, 32},
+		"dahu/dahu.toml":        {"hpl", 1024, 32, scenario.TopoFlat, 12.5e9, 50000, 128, 32, 32},
 		"stampede.toml":         {"hpl", 6006, 6006, scenario.TopoFatTree, 7e9, 3875000, 1024, 77, 78},
 		"dragonfly.toml":        {"hpl", 256, 256, scenario.TopoDragonfly, 3.125e9, 10000, 128, 16, 16},
 		"pingpong.toml":         {"pingpong", 2, 2, scenario.TopoFlat, 1e10, 0, 0, 0, 0},
@@ -63,7 +64,7 @@ func TestExamplesLoad(t *testing.T) {
 // the files stay runnable; the full sizes are run by hand (see each file).
 func TestExamplesRun(t *testing.T) {
 	shrink := map[string][]string{
-		"dahu.toml":             {"hpl.n=2048", "hpl.max_iterations=2"},
+		"dahu/dahu.toml":        {"hpl.n=2048", "hpl.max_iterations=2"},
 		"stampede.toml":         {"hpl.n=16384", "hpl.nb=64", "hpl.grids=[[4,4]]"},
 		"dragonfly.toml":        {"hpl.n=2048"},
 		"pingpong.toml":         {"pingpong.iterations=2"},

@@ -48,6 +48,9 @@ type Config struct {
 	Models *models.Set
 	// Host selects per-host model overrides.
 	Host string
+	// CPU is the rank's socket on its host (0 on one-socket hosts): an
+	// override keyed "Host/cpuCPU" comes before Host's (models.Set.ForCPU).
+	CPU int
 	// Noise draws durations with Model.Sample and the rank's rng; otherwise
 	// Model.Mean is charged (deterministic).
 	Noise bool
@@ -111,6 +114,7 @@ type Set struct {
 	be      Backend
 	set     *models.Set
 	host    string
+	socket  int                      // Config.CPU
 	byID    [numKernels]models.Model // resolved once: the hot path does no map lookup
 	byName  map[string]models.Model  // Charge's kernels, resolved on first use
 	pivot   uint64                   // Idamax state in Model mode
@@ -139,6 +143,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 		be:       be,
 		set:      cfg.Models,
 		host:     cfg.Host,
+		socket:   cfg.CPU,
 		byName:   map[string]models.Model{},
 		pivot:    cfg.Seed,
 		cpu:      cfg.Clock == CPUClock && cpuClockWorks,
@@ -157,7 +162,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 	}
 	if cfg.Models != nil {
 		for id := range k.byID {
-			k.byID[id] = cfg.Models.For(kernelNames[id], cfg.Host)
+			k.byID[id] = cfg.Models.ForCPU(kernelNames[id], cfg.Host, cfg.CPU)
 		}
 	}
 	return k
@@ -228,11 +233,11 @@ func (k *Set) modelFor(kernel string) models.Model {
 	m, ok := k.byName[kernel]
 	if !ok {
 		if k.set != nil {
-			m = k.set.For(kernel, k.host)
+			m = k.set.ForCPU(kernel, k.host, k.socket)
 			if m == nil && (kernel == Uswp || kernel == Gather || kernel == Scatter) {
 				// Models written before these moves were kernels of
 				// their own cover them under dlaswp.
-				m = k.set.For(Laswp, k.host)
+				m = k.set.ForCPU(Laswp, k.host, k.socket)
 			}
 		}
 		k.byName[kernel] = m
@@ -244,13 +249,33 @@ func (k *Set) modelFor(kernel string) models.Model {
 // laswp, lacpy, latcpy family) in every mode. v.M is the number of rows, v.N
 // of columns; W defaults to M·N (doubles moved). An empty call costs nothing.
 func (k *Set) Charge(kernel string, v models.Vars) {
+	k.ChargeVariant(kernel, "", v)
+}
+
+// HasModel reports whether the set has a model of that very name (no
+// family fallback): a routine variant's own model, say.
+func (k *Set) HasModel(name string) bool {
+	return k.set != nil && k.set.ForCPU(name, k.host, k.socket) != nil
+}
+
+// ChargeVariant is Charge for one routine of a kernel's family (HPL's
+// "dlaswp01T" of "dlaswp"): the routine's own model if the set has one (a
+// per-routine calibration), else the kernel's. Time is reported under kernel
+// either way, so breakdowns read the same with both kinds of models.
+func (k *Set) ChargeVariant(kernel, variant string, v models.Vars) {
 	if v.M <= 0 || v.N <= 0 {
 		return
 	}
 	if v.W == 0 {
 		v.W = v.M * v.N
 	}
-	d := k.modelTime(k.modelFor(kernel), v)
+	m := k.modelFor(kernel)
+	if variant != "" && k.set != nil {
+		if vm := k.modelFor(variant); vm != nil {
+			m = vm
+		}
+	}
+	d := k.modelTime(m, v)
 	k.observe(kernel, v, 0, d)
 	if d > 0 {
 		k.charger.Compute(d, kernel)

@@ -26,6 +26,10 @@ intercept = 1e-6
 terms = ["m*n*k"]
 coef = [2e-9]
 intercept = 2e-6
+[kernels.dgemm.host."slow/cpu1"]
+terms = ["m*n*k"]
+coef = [3e-9]
+intercept = 3e-6
 [kernels.dtrsm]
 terms = ["w"]
 coef = [1e-9]
@@ -50,6 +54,9 @@ intercept = 1e-6
 terms = ["w"]
 coef = [1e-9]
 intercept = 1e-6
+[kernels.dlaswp02N]
+terms = ["m*n"]
+coef = [4e-9]
 `
 
 func parseModels(t testing.TB, text string) *models.Set {
@@ -72,29 +79,37 @@ func TestModelModeCharges(t *testing.T) {
 		call func(k *Set)
 		host string
 		want float64 // s; 0 = nothing charged
+		cpu  int
 	}{
-		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 20, 8, 1, nil, 100, nil, 8, 1, nil, 100) }, "", 1e-6 + 1e-9*100*20*8},
-		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.Trans, 100, 20, 8, 1, nil, 100, nil, 20, 1, nil, 100) }, "slow", 2e-6 + 2e-9*100*20*8},
-		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 0, 8, 1, nil, 100, nil, 8, 1, nil, 100) }, "", 0},
-		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 20, 0, 1, nil, 100, nil, 1, 1, nil, 100) }, "", 0},
+		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 20, 8, 1, nil, 100, nil, 8, 1, nil, 100) }, "", 1e-6 + 1e-9*100*20*8, 0},
+		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.Trans, 100, 20, 8, 1, nil, 100, nil, 20, 1, nil, 100) }, "slow", 2e-6 + 2e-9*100*20*8, 0},
+		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 0, 8, 1, nil, 100, nil, 8, 1, nil, 100) }, "", 0, 0},
+		{"dgemm", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 20, 0, 1, nil, 100, nil, 1, 1, nil, 100) }, "", 0, 0},
 		// Left: W = m²·n = 8·8·50; right: W = m·n² = 50·8·8.
-		{"dtrsm", func(k *Set) { k.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, 8, 50, 1, nil, 8, nil, 8) }, "", 1e-6 + 1e-9*8*8*50},
-		{"dtrsm", func(k *Set) { k.Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.Unit, 50, 8, 1, nil, 8, nil, 50) }, "", 1e-6 + 1e-9*50*8*8},
-		{"dgemv", func(k *Set) { k.Dgemv(blas.Trans, 30, 7, 1, nil, 30, nil, 1, 0, nil, 1) }, "", 1e-6 + 1e-9*30*7},
-		{"dtrsv", func(k *Set) { k.Dtrsv(blas.Upper, blas.NoTrans, blas.NonUnit, 12, nil, 12, nil, 1) }, "", 1e-6 + 1e-9*12*12},
-		{"daxpy", func(k *Set) { k.Daxpy(1000, 2, nil, 1, nil, 1) }, "", 1e-6 + 1e-9*1000},
-		{"idamax", func(k *Set) { k.Idamax(64, nil, 1) }, "", 1e-6 + 1e-9*64},
-		{"dscal (no model)", func(k *Set) { k.Dscal(64, 2, nil, 1) }, "", 0},
-		{"dlaswp", func(k *Set) { k.Charge(Laswp, models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300},
-		{"dlaswp empty", func(k *Set) { k.Charge(Laswp, models.Vars{M: 0, N: 300}) }, "", 0},
-		{"dlacpy (no model)", func(k *Set) { k.Charge(Lacpy, models.Vars{M: 16, N: 300}) }, "", 0},
+		{"dtrsm", func(k *Set) { k.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, 8, 50, 1, nil, 8, nil, 8) }, "", 1e-6 + 1e-9*8*8*50, 0},
+		{"dtrsm", func(k *Set) { k.Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.Unit, 50, 8, 1, nil, 8, nil, 50) }, "", 1e-6 + 1e-9*50*8*8, 0},
+		{"dgemv", func(k *Set) { k.Dgemv(blas.Trans, 30, 7, 1, nil, 30, nil, 1, 0, nil, 1) }, "", 1e-6 + 1e-9*30*7, 0},
+		{"dtrsv", func(k *Set) { k.Dtrsv(blas.Upper, blas.NoTrans, blas.NonUnit, 12, nil, 12, nil, 1) }, "", 1e-6 + 1e-9*12*12, 0},
+		{"daxpy", func(k *Set) { k.Daxpy(1000, 2, nil, 1, nil, 1) }, "", 1e-6 + 1e-9*1000, 0},
+		{"idamax", func(k *Set) { k.Idamax(64, nil, 1) }, "", 1e-6 + 1e-9*64, 0},
+		{"dscal (no model)", func(k *Set) { k.Dscal(64, 2, nil, 1) }, "", 0, 0},
+		{"dlaswp", func(k *Set) { k.Charge(Laswp, models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300, 0},
+		{"dlaswp empty", func(k *Set) { k.Charge(Laswp, models.Vars{M: 0, N: 300}) }, "", 0, 0},
+		{"dlacpy (no model)", func(k *Set) { k.Charge(Lacpy, models.Vars{M: 16, N: 300}) }, "", 0, 0},
 		// A models file without duswp (written before U and W moves were a
 		// kernel of their own) charges them with dlaswp's model.
-		{"duswp (dlaswp's model)", func(k *Set) { k.Charge(Uswp, models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300},
+		{"duswp (dlaswp's model)", func(k *Set) { k.Charge(Uswp, models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300, 0},
+		// Per-CPU overrides: slow/cpu1 before slow, slow's CPU 0 falls back to slow.
+		{"dgemm on CPU 1", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 20, 8, 1, nil, 100, nil, 8, 1, nil, 100) }, "slow", 3e-6 + 3e-9*100*20*8, 1},
+		{"dgemm on CPU 0", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 20, 8, 1, nil, 100, nil, 8, 1, nil, 100) }, "slow", 2e-6 + 2e-9*100*20*8, 0},
+		// A routine with its own model (HPL_dlaswp02N) takes it; one without
+		// (01T) takes its kernel's.
+		{"dlaswp02N", func(k *Set) { k.ChargeVariant(Laswp, "dlaswp02N", models.Vars{M: 16, N: 300}) }, "", 4e-9 * 16 * 300, 0},
+		{"dlaswp01T", func(k *Set) { k.ChargeVariant(Laswp, "dlaswp01T", models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300, 0},
 	}
 	for _, c := range cases {
 		rec := &recorder{}
-		k := New(Config{Mode: Model, Models: set, Host: c.host}, rec, nil)
+		k := New(Config{Mode: Model, Models: set, Host: c.host, CPU: c.cpu}, rec, nil)
 		c.call(k)
 		switch {
 		case c.want == 0 && len(rec.seconds) != 0:

@@ -14,10 +14,15 @@
 //	     of one variable (breaks_on), breakpoints found from the data,
 //	     possibly discontinuous; a level-3 kernel's pieces also carry the
 //	     output term m*n (PieceTerms)
-//	Mh   per-host variants of any of the above with a platform-wide fallback
 //	N0   no noise; N1 Gaussian with constant σ; N2 Gaussian with σ a
 //	     polynomial of the dimensions (heteroscedastic); Nmix a mixture of
-//	     Gaussians for multi-modal timings (the study's N′)
+//	     Gaussians for multi-modal timings (the study's N′); halfnormal the
+//	     study's published noise (shared/peers/dahu): the mean plus a
+//	     half-normal shifted to mean 0 with SD σ (constant or a polynomial
+//	     of the dimensions), a draw ≤ 0 costing 0 and σ not bounded by the
+//	     mean; it is written by hand or by a conversion, not fitted
+//	Mh   per-host variants, and per-CPU ones keyed "HOST/cpuS" (Set.ForCPU:
+//	     the CPU's, else the host's, else the platform-wide model)
 //
 // A Spec is the TOML table form of one model ([kernels.NAME] in models.toml or
 // in a scenario); Spec.Build compiles it into a Model; a Set maps kernel and

@@ -68,6 +68,7 @@ const (
 	noiseGaussian
 	noiseHetero
 	noiseMixture
+	noiseHalfNormal
 )
 
 // component is one mode of a mixture: mean·scale + offset with Gaussian
@@ -89,7 +90,7 @@ type model struct {
 
 	noise      noiseKind
 	sigma      float64 // N1, s
-	sigmaPoly  poly    // N2: σ(v), s, clamped at 0
+	sigmaPoly  poly    // N2 and half-normal: σ(v), s, clamped at 0
 	components []component
 
 	// For a mixture the expected duration is base·meanScale + meanOffset.
@@ -155,6 +156,11 @@ func (m *model) Sample(v Vars, rng *rand.Rand) float64 {
 		x = c + spreadAt(c, m.sigma)*rng.NormFloat64()
 	case noiseHetero:
 		x = c + spreadAt(c, m.sigmaPoly.eval(&v))*rng.NormFloat64()
+	case noiseHalfNormal:
+		// The study's published semantics: no bound on σ, and a draw at or
+		// below zero is not injected (costs 0, as the cut below does).
+		s := max(m.sigmaPoly.eval(&v), 0) * halfNormalScale
+		x = c + s*(math.Abs(rng.NormFloat64())-halfNormalMean)
 	case noiseMixture:
 		u := rng.Float64()
 		j := 0
@@ -168,6 +174,13 @@ func (m *model) Sample(v Vars, rng *rand.Rand) float64 {
 	// A Gaussian tail can cross zero for tiny calls; a duration cannot.
 	return math.Max(x, 0)
 }
+
+// A half-normal |Z| has mean √(2/π) and variance 1−2/π: X = s·(|Z|−√(2/π))
+// with s = σ/√(1−2/π) has mean 0 and SD σ.
+var (
+	halfNormalMean  = math.Sqrt(2 / math.Pi)
+	halfNormalScale = 1 / math.Sqrt(1-2/math.Pi)
+)
 
 // maxNoiseCV bounds a call's noise: σ at most this fraction of its mean
 // duration, so the cut at zero (three σ away) leaves the mean as fitted.

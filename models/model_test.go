@@ -43,6 +43,8 @@ func TestSampleNeverNegative(t *testing.T) {
 		{Intercept: -1e-6}, // a fitted intercept can be negative
 		{Terms: []string{"n"}, Coef: []float64{1e-9}, Noise: NoiseHetero, SigmaIntercept: 1e-6},
 		{Intercept: 1e-9, Noise: NoiseMixture, Mixture: []Component{{Weight: 1, MeanScale: 1, Offset: -1e-6, Sigma: 1e-6}}},
+		{Intercept: 1e-9, Noise: NoiseHalfNormal, Sigma: 1e-6},
+		{Intercept: 1e-9, Noise: NoiseHalfNormal, SigmaTerms: []string{"n"}, SigmaCoef: []float64{-1e-6}}, // σ(v) < 0 counts as 0
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i, s := range specs {
@@ -90,6 +92,12 @@ func TestNoiseMoments(t *testing.T) {
 		{"mixture", Spec{Intercept: 1e-3, Noise: NoiseMixture, Mixture: []Component{
 			{Weight: 0.7, MeanScale: 1, SigmaScale: 0.01}, {Weight: 0.3, MeanScale: 2, SigmaScale: 0.02}}},
 			Vars{}, 1.3e-3, math.Sqrt(2.1055e-7)},
+		// Half-normal, shifted to mean 0: center 1e-3, SD 1e-5 (far from the cut at 0).
+		{"halfnormal", Spec{Intercept: 1e-3, Noise: NoiseHalfNormal, Sigma: 1e-5}, Vars{}, 1e-3, 1e-5},
+		// Half-normal with σ(v) = 1e-6 + 2e-11·1e6 = 2.1e-5, center 1e-3, as the
+		// Dahu CSVs give dgemm's σ.
+		{"halfnormal σ(v)", Spec{Terms: []string{"n"}, Coef: []float64{1e-9}, Noise: NoiseHalfNormal,
+			SigmaTerms: []string{"n"}, SigmaCoef: []float64{2e-11}, SigmaIntercept: 1e-6}, Vars{N: 1e6}, 1e-3, 2.1e-5},
 	}
 	for _, c := range cases {
 		m := mustBuild(t, c.spec)
@@ -187,5 +195,57 @@ func TestNoiseKeepsTheMeanOfSmallCalls(t *testing.T) {
 				t.Errorf("%s, %g×%g×64: mean of draws %.4g s, model mean %.4g s (σ of draws %.3g)", name, d, d, got, want, sd)
 			}
 		}
+	}
+}
+
+// TestHalfNormalCutAtZero checks the study's rule against closed forms: a draw
+// at or below zero is not injected (costs 0), and σ is not bounded by the
+// mean as the Gaussian families' is. With center 0 and X = s(|Z| − a),
+// a = √(2/π), s = σ/√(1−2/π): P(cost = 0) = P(|Z| ≤ a) = 2Φ(a) − 1, and
+// E[cost] = s·E[(|Z| − a)⁺] = 2s(φ(a) − a(1 − Φ(a))).
+func TestHalfNormalCutAtZero(t *testing.T) {
+	const n = 200000
+	const sigma = 1e-3
+	a := math.Sqrt(2 / math.Pi)
+	s := sigma / math.Sqrt(1-2/math.Pi)
+	phi := math.Exp(-a*a/2) / math.Sqrt(2*math.Pi)
+	cdf := 0.5 * (1 + math.Erf(a/math.Sqrt2))
+	wantZero := 2*cdf - 1
+	wantMean := 2 * s * (phi - a*(1-cdf))
+
+	m := mustBuild(t, Spec{Noise: NoiseHalfNormal, Sigma: sigma}) // center 0
+	if got := m.Mean(Vars{}); got != 0 {
+		t.Fatalf("Mean = %g, want the center 0", got)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	zeros, sum := 0, 0.0
+	for range n {
+		x := m.Sample(Vars{}, rng)
+		if x < 0 {
+			t.Fatalf("drew %g", x)
+		}
+		if x == 0 {
+			zeros++
+		}
+		sum += x
+	}
+	p := float64(zeros) / n
+	if se := math.Sqrt(wantZero * (1 - wantZero) / n); math.Abs(p-wantZero) > statZ*se {
+		t.Errorf("share of zero draws %.4f, want %.4f ± %.4f", p, wantZero, statZ*se)
+	}
+	// The cost is at most the draw's own spread: its SD is below σ.
+	if mean, se := sum/n, sigma/math.Sqrt(n); math.Abs(mean-wantMean) > statZ*se {
+		t.Errorf("mean cost %.6g, want %.6g ± %.2g", mean, wantMean, statZ*se)
+	}
+
+	// σ far above the mean is kept (no maxNoiseCV bound): center 1e-6 with
+	// σ 1e-3 still draws costs of about a millisecond.
+	big := mustBuild(t, Spec{Intercept: 1e-6, Noise: NoiseHalfNormal, Sigma: sigma})
+	hi := 0.0
+	for range 1000 {
+		hi = max(hi, big.Sample(Vars{}, rng))
+	}
+	if hi < sigma {
+		t.Errorf("largest of 1000 draws %g, want above σ = %g: σ must not be bounded by the mean", hi, sigma)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -61,16 +62,50 @@ func (s *Set) add(name string, sp Spec) error {
 // one, else the platform-wide model, else nil (the kernel costs nothing).
 // A nil *Set has no models.
 func (s *Set) For(kernel, host string) Model {
+	return s.ForCPU(kernel, host, -1)
+}
+
+// ForCPU returns the model of kernel on socket cpu of host: the override
+// keyed CPUKey(host, cpu) ("dahu-3/cpu1", a per-CPU calibration), else the
+// host's, else the platform-wide model, else nil. A negative cpu skips the
+// per-CPU key.
+func (s *Set) ForCPU(kernel, host string, cpu int) Model {
 	if s == nil {
 		return nil
 	}
-	if hm, ok := s.hosts[kernel][host]; ok {
-		return hm
+	if hs := s.hosts[kernel]; hs != nil {
+		if cpu >= 0 {
+			if hm, ok := hs[CPUKey(host, cpu)]; ok {
+				return hm
+			}
+		}
+		if hm, ok := hs[host]; ok {
+			return hm
+		}
 	}
 	if m, ok := s.models[kernel]; ok {
 		return m
 	}
 	return nil
+}
+
+// CPUKey is the override key of socket cpu of host: "HOST/cpuS".
+func CPUKey(host string, cpu int) string { return host + "/cpu" + strconv.Itoa(cpu) }
+
+// SplitCPUKey reads an override key: the host, and the socket of a
+// "HOST/cpuS" key (-1 for a plain host name; ok false for a "/" key that is
+// not HOST/cpuS with S a non-negative integer).
+func SplitCPUKey(key string) (host string, cpu int, ok bool) {
+	h, c, found := strings.Cut(key, "/")
+	if !found {
+		return key, -1, true
+	}
+	digits, isCPU := strings.CutPrefix(c, "cpu")
+	n, err := strconv.Atoi(digits)
+	if !isCPU || err != nil || n < 0 || h == "" || digits != strconv.Itoa(n) {
+		return key, -1, false
+	}
+	return h, n, true
 }
 
 // Kernels lists the kernels that have a model, sorted.

@@ -95,6 +95,52 @@ func TestParseSetFor(t *testing.T) {
 // hand-derived closed forms.
 const relTol = 1e-12
 
+// TestForCPU checks the lookup order of per-CPU overrides: HOST/cpuS, then
+// HOST, then the platform-wide model, then nothing.
+func TestForCPU(t *testing.T) {
+	s, err := ParseSet([]byte(`[kernels.dgemm]
+intercept = 1.0
+[kernels.dgemm.host."n1/cpu1"]
+intercept = 2.0
+[kernels.dgemm.host.n1]
+intercept = 3.0
+[kernels.dgemm.host."n2/cpu0"]
+intercept = 4.0
+`), "m.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		host string
+		cpu  int
+		want float64
+	}{
+		{"n1", 1, 2}, {"n1", 0, 3}, {"n1", -1, 3}, {"n2", 0, 4}, {"n2", 1, 1}, {"n3", 0, 1},
+	} {
+		if got := s.ForCPU("dgemm", c.host, c.cpu).Mean(Vars{}); got != c.want {
+			t.Errorf("ForCPU(dgemm, %s, %d) = %g, want %g", c.host, c.cpu, got, c.want)
+		}
+	}
+	if got := s.For("dgemm", "n2").Mean(Vars{}); got != 1 {
+		t.Errorf("For(dgemm, n2) = %g, want the platform-wide 1 (no CPU given)", got)
+	}
+	if s.ForCPU("dtrsm", "n1", 1) != nil {
+		t.Error("a kernel without a model has one")
+	}
+	for _, c := range []struct {
+		key  string
+		host string
+		cpu  int
+		ok   bool
+	}{{"n1", "n1", -1, true}, {"n1/cpu0", "n1", 0, true}, {"dahu-32/cpu12", "dahu-32", 12, true},
+		{"n1/cpu", "n1/cpu", -1, false}, {"n1/cpu01", "n1/cpu01", -1, false}, {"/cpu0", "/cpu0", -1, false}, {"n1/gpu0", "n1/gpu0", -1, false}} {
+		host, cpu, ok := SplitCPUKey(c.key)
+		if host != c.host || cpu != c.cpu || ok != c.ok {
+			t.Errorf("SplitCPUKey(%q) = %q, %d, %v; want %q, %d, %v", c.key, host, cpu, ok, c.host, c.cpu, c.ok)
+		}
+	}
+}
+
 func TestMarshalRoundTrip(t *testing.T) {
 	s, err := ParseSet([]byte(exampleSet), "models.toml")
 	if err != nil {
@@ -156,6 +202,11 @@ func TestParseSetErrors(t *testing.T) {
 		{"kernels not a table", "kernels = 3\n", []string{"m.toml:1:", "kernels: must be a table"}},
 		{"kernel not a table", "[kernels]\ndgemm = 3\n", []string{"m.toml:2:", "kernels.dgemm"}},
 		{"piece not an array", "[kernels.d]\n[kernels.d.piece]\nfrom = 1\n", []string{"m.toml:2:", "kernels.d.piece"}},
+		{"halfnormal sigma and sigma_terms", "[kernels.dgemm]\nnoise = \"halfnormal\"\nsigma = 1.0\nsigma_intercept = 1.0\n",
+			[]string{"kernels.dgemm.sigma", "not both"}},
+		{"halfnormal negative sigma", "[kernels.dgemm]\nnoise = \"halfnormal\"\nsigma = -1.0\n", []string{"m.toml:3:", "kernels.dgemm.sigma"}},
+		{"bad CPU key", "[kernels.dgemm]\n[kernels.dgemm.host.\"n1/socket0\"]\nintercept = 1.0\n", []string{"kernels.dgemm.host", "HOST/cpuS"}},
+		{"negative CPU", "[kernels.dgemm]\n[kernels.dgemm.host.\"n1/cpu-1\"]\nintercept = 1.0\n", []string{"kernels.dgemm.host", "HOST/cpuS"}},
 	}
 	for _, c := range cases {
 		_, err := ParseSet([]byte(c.doc), "m.toml")

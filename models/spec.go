@@ -28,9 +28,16 @@ import (
 //	"hetero"            + N(0, σ(v)²), σ(v) = sigma_intercept + Σ sigma_coef·sigma_terms
 //	"mixture"           mode j with probability weight: center·mean_scale + offset
 //	                    + N(0, (sigma + sigma_scale·center)²)
+//	"halfnormal"        + X, the shifted half-normal of the SMPI/HPL study:
+//	                    X = s·|Z| − s·√(2/π), s = σ/√(1−2/π), so E[X] = 0 and
+//	                    SD[X] = σ; σ is sigma, or σ(v) as for "hetero"; a draw
+//	                    ≤ 0 costs 0 (the study injects no call), and unlike the
+//	                    Gaussian families σ is not bounded by the mean
 //
 // Host holds per-host overrides ([kernels.dgemm.host.NAME]); each replaces the
-// whole platform-wide model for that host and may not nest further hosts.
+// whole platform-wide model for that host and may not nest further hosts. A
+// key "NAME/cpuS" ([kernels.dgemm.host."dahu-3/cpu1"]) is the override of
+// socket S of host NAME, looked up before NAME's (Set.ForCPU).
 type Spec struct {
 	Terms     []string  `toml:"terms,omitempty"`
 	Coef      []float64 `toml:"coef,omitempty"`
@@ -74,6 +81,8 @@ const (
 	NoiseGaussian = "gaussian"
 	NoiseHetero   = "hetero"
 	NoiseMixture  = "mixture"
+	// NoiseHalfNormal is the study's published noise (shared/peers/dahu).
+	NoiseHalfNormal = "halfnormal"
 )
 
 // weightSumTol is how far mixture weights may sum from 1 (rounding in
@@ -180,10 +189,12 @@ func (s Spec) buildNoise(m *model) error {
 	hasMix := len(s.Mixture) > 0
 	unexpected := func(kind string) error {
 		switch {
-		case hasSigma && kind != NoiseGaussian:
-			return bad("sigma", "only applies to noise = %q, not %q", NoiseGaussian, kind)
-		case hasHetero && kind != NoiseHetero:
-			return bad("sigma_terms", "sigma_terms/sigma_coef/sigma_intercept only apply to noise = %q, not %q", NoiseHetero, kind)
+		case hasSigma && kind != NoiseGaussian && kind != NoiseHalfNormal:
+			return bad("sigma", "only applies to noise = %q or %q, not %q", NoiseGaussian, NoiseHalfNormal, kind)
+		case hasHetero && kind != NoiseHetero && kind != NoiseHalfNormal:
+			return bad("sigma_terms", "sigma_terms/sigma_coef/sigma_intercept only apply to noise = %q or %q, not %q", NoiseHetero, NoiseHalfNormal, kind)
+		case hasSigma && hasHetero:
+			return bad("sigma", "give either sigma or sigma_terms/sigma_coef/sigma_intercept, not both")
 		case hasMix && kind != NoiseMixture:
 			return bad("mixture", "only applies to noise = %q, not %q", NoiseMixture, kind)
 		}
@@ -211,8 +222,18 @@ func (s Spec) buildNoise(m *model) error {
 		if err := buildMixture(m, s.Mixture); err != nil {
 			return err
 		}
+	case NoiseHalfNormal:
+		m.noise = noiseHalfNormal
+		if !finite(s.Sigma) || s.Sigma < 0 {
+			return bad("sigma", "is %v, want a finite σ ≥ 0 in seconds", s.Sigma)
+		}
+		p, err := buildPoly("sigma_", s.SigmaTerms, s.SigmaCoef, s.SigmaIntercept+s.Sigma)
+		if err != nil {
+			return err
+		}
+		m.sigmaPoly = p
 	default:
-		return bad("noise", "is %q, want %q, %q, %q or %q", s.Noise, NoiseNone, NoiseGaussian, NoiseHetero, NoiseMixture)
+		return bad("noise", "is %q, want %q, %q, %q, %q or %q", s.Noise, NoiseNone, NoiseGaussian, NoiseHetero, NoiseMixture, NoiseHalfNormal)
 	}
 	return unexpected(s.Noise)
 }
@@ -257,6 +278,9 @@ func (s Spec) validateHosts() error {
 	for _, h := range sortedKeys(s.Host) {
 		if h == "" {
 			return bad("host", "empty host name")
+		}
+		if _, _, ok := SplitCPUKey(h); !ok {
+			return bad("host", "%q: an override is keyed by a host name or HOST/cpuS (S the socket, from 0)", h)
 		}
 		hs := s.Host[h]
 		if len(hs.Host) > 0 {

@@ -43,10 +43,11 @@ func TestBounds(t *testing.T) {
 		t.Errorf("all-to-all compute-only: %g s, want 0 (it computes nothing)", co)
 	}
 
-	hpl := []string{"hpl.n=2000", "hpl.nb=64", "hpl.grids=2x2", "platform.hosts=4", "platform.cores_per_host=1", "platform.link_latency=20us"}
-	base := run("../examples/dahu.toml", "", hpl...)
-	cf := run("../examples/dahu.toml", BoundContentionFree, hpl...)
-	co := run("../examples/dahu.toml", BoundComputeOnly, hpl...)
+	hpl := []string{"hpl.n=2000", "hpl.nb=64", "hpl.grids=2x2", "platform.hosts=4", "platform.cores_per_host=1", "platform.sockets_per_host=1",
+		"platform.link_latency=20us", "kernels.noise=false"}
+	base := run("../examples/dahu/dahu.toml", "", hpl...)
+	cf := run("../examples/dahu/dahu.toml", BoundContentionFree, hpl...)
+	co := run("../examples/dahu/dahu.toml", BoundComputeOnly, hpl...)
 	perRank := 0.0
 	for _, k := range co.Kernels {
 		perRank += k.Seconds

@@ -16,6 +16,10 @@ func TestKernelModelNamesMustExist(t *testing.T) {
 			"s.toml:5: kernels.dgemmm: no kernel of that name (did you mean dgemm?); emu's kernels: dgemm, dtrsm, dgemv, dger, dtrsv, dscal, daxpy, dcopy, dswap, idamax, dlaswp, dgather, dscatter, duswp, dlacpy, dlatcpy, dlocswp"},
 		{"unknown host", base + "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n[kernels.dgemm.host.host-9]\nintercept = 1e-6\n",
 			"s.toml:8: kernels.dgemm.host.host-9: the platform has no host of that name (host-0 … host-3)"},
+		{"unknown host of a CPU key", base + "[kernels.dgemm]\n[kernels.dgemm.host.\"host-9/cpu0\"]\nintercept = 1e-6\n",
+			"s.toml:6: kernels.dgemm.host.host-9/cpu0: the platform has no host of that name (host-0 … host-3)"},
+		{"CPU beyond the sockets", base + "sockets_per_host = 1\n[kernels.dgemm]\n[kernels.dgemm.host.\"host-1/cpu1\"]\nintercept = 1e-6\n",
+			"s.toml:7: kernels.dgemm.host.host-1/cpu1: CPU 1 of a host with platform.sockets_per_host = 1 (CPUs 0 … 0)"},
 	} {
 		s, err := Parse([]byte(c.doc), "s.toml")
 		if err == nil {
@@ -53,10 +57,15 @@ func TestKernelModelNamesMustExist(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err = Parse([]byte(base+"[kernels]\nmodels = \""+m+"\"\n"), "s.toml")
-	if err == nil {
-		_, err = s.Validate()
+	if err != nil {
+		t.Fatal(err)
 	}
+	p, err := s.Validate()
 	if err != nil {
 		t.Errorf("models file with hosts beyond the platform: %v", err)
+	}
+	// and the plan notes the ones it will not use
+	if want := m + ": per-host models for 1 host(s) or CPU(s) this platform lacks, unused: host-99"; len(p.Notes) != 1 || p.Notes[0] != want {
+		t.Errorf("notes %q, want [%q]", p.Notes, want)
 	}
 }

@@ -47,6 +47,14 @@ func (s *Scenario) replaySemantics(p *Plan) error {
 		return s.errorAt("replay.semantics", fmt.Sprintf("loggops replays GOAL schedules only; %s is a %s trace", p.Trace.Name, p.Trace.Format))
 	}
 	n := s.Network
+	for _, ov := range []struct {
+		key string
+		o   Overhead
+	}{{"network.send_overhead", n.SendOverhead}, {"network.isend_overhead", n.IsendOverhead}, {"network.recv_overhead", n.RecvOverhead}} {
+		if ov.o.Piecewise() {
+			return s.errorAt(ov.key, "loggops has one overhead o, a time: not a piecewise table")
+		}
+	}
 	o := n.SendOverhead.Seconds
 	if n.IsendOverhead.Seconds != o || n.RecvOverhead.Seconds != o {
 		key := "network.isend_overhead"

@@ -46,13 +46,13 @@ func (s *Scenario) network() (ranks.Config, error) {
 		}
 	}
 	if n.SendOverhead.Set {
-		c.SendOverhead = ranks.ConstTable(n.SendOverhead.Seconds)
+		c.SendOverhead = n.SendOverhead.Value()
 	}
 	if n.IsendOverhead.Set {
-		c.IsendOverhead = ranks.ConstTable(n.IsendOverhead.Seconds)
+		c.IsendOverhead = n.IsendOverhead.Value()
 	}
 	if n.RecvOverhead.Set {
-		c.RecvOverhead = ranks.ConstTable(n.RecvOverhead.Seconds)
+		c.RecvOverhead = n.RecvOverhead.Value()
 	}
 	for _, f := range []struct {
 		key, value, smpi string

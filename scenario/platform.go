@@ -45,6 +45,12 @@ type Platform struct {
 	Radical        []int
 	Name           string // the cluster id, used as a prefix of link names
 
+	// SocketsPerHost is a host's CPU (socket) count, 1 by default; the
+	// ranks of a host fill them in SocketOrder (Socket), and a rank's kernels
+	// take the per-CPU models keyed "HOST/cpuS" first (models.Set.ForCPU).
+	SocketsPerHost int
+	SocketOrder    string // SocketsBlock or SocketsCyclic
+
 	// Hostfile is the host of each line of an smpirun hostfile (platform.hostfile,
 	// "name:N" lines expanded); nil places ranks in host order, CoresPerHost a host.
 	Hostfile []int
@@ -57,6 +63,35 @@ const (
 	TopoTorus     = "torus"
 	TopoDragonfly = "dragonfly"
 )
+
+// Socket orders: how the ranks of a host are spread over its sockets.
+const (
+	SocketsBlock  = "block"  // the first cores_per_host/sockets ranks on socket 0, and so on
+	SocketsCyclic = "cyclic" // rank after rank on the next socket (Dahu's: cpu = rank parity)
+)
+
+// Sockets gives the socket of every rank of a placement: the rank's slot
+// among the ranks of its host, in rank order, spread over SocketsPerHost
+// sockets in SocketOrder. Without sockets every rank is on socket 0.
+func (p *Platform) Sockets(placement []int) []int {
+	out := make([]int, len(placement))
+	s := p.SocketsPerHost
+	if s <= 1 {
+		return out
+	}
+	perSocket := (p.CoresPerHost + s - 1) / s
+	slot := map[int]int{}
+	for r, h := range placement {
+		i := slot[h]
+		slot[h] = i + 1
+		if p.SocketOrder == SocketsCyclic {
+			out[r] = i % s
+		} else {
+			out[r] = min(i/perSocket, s-1)
+		}
+	}
+	return out
+}
 
 // Sharing policies, SimGrid's names in lower case.
 const (

@@ -110,6 +110,22 @@ func (s *Scenario) platform() (Platform, error) {
 	if t.HostPrefix != "" {
 		p.Prefix = t.HostPrefix
 	}
+	if t.Radical != "" {
+		if p.Radical, err = parseRadical(t.Radical); err != nil {
+			return p, s.errorAt("platform.radical", err.Error())
+		}
+	}
+	p.SocketsPerHost, p.SocketOrder = 1, SocketsBlock
+	if t.SocketsPerHost != 0 {
+		p.SocketsPerHost = t.SocketsPerHost
+	}
+	switch t.SocketOrder {
+	case "", SocketsBlock:
+	case SocketsCyclic:
+		p.SocketOrder = SocketsCyclic
+	default:
+		return p, s.errorAt("platform.socket_order", fmt.Sprintf("%q: want %q or %q", t.SocketOrder, SocketsBlock, SocketsCyclic))
+	}
 	if !fromXML {
 		if !t.LinkBandwidth.Set {
 			return p, s.errorAt("platform.link_bandwidth", "required (e.g. \"10Gbps\")")
@@ -123,6 +139,9 @@ func (s *Scenario) platform() (Platform, error) {
 	}
 	if p.CoresPerHost > maxPlatformHosts { // so that hosts × cores cannot overflow
 		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d: more than %d cores a host", p.CoresPerHost, maxPlatformHosts))
+	}
+	if p.SocketsPerHost < 1 || p.SocketsPerHost > p.CoresPerHost {
+		return p, s.errorAt("platform.sockets_per_host", fmt.Sprintf("%d: want 1 to cores_per_host (%d)", p.SocketsPerHost, p.CoresPerHost))
 	}
 	// Keys of another topology are a mistake, not something to ignore — unless the
 	// table names its topology: then they describe the same machine in the other
@@ -145,6 +164,9 @@ func (s *Scenario) platform() (Platform, error) {
 		if fromXML && p.Hosts > len(p.Radical) {
 			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d hosts, more than the %d the platform file names", p.Hosts, len(p.Radical)))
 		}
+		if t.Radical != "" && p.Hosts > len(p.Radical) {
+			return p, s.errorAt("platform.radical", fmt.Sprintf("%q names %d hosts, the platform has %d", t.Radical, len(p.Radical), p.Hosts))
+		}
 		return p, s.checkBuild(&p, "platform", fromXML, xml)
 	}
 	key := map[string]string{TopoFatTree: "platform.fat_tree", TopoTorus: "platform.torus", TopoDragonfly: "platform.dragonfly"}[p.Topology]
@@ -157,6 +179,9 @@ func (s *Scenario) platform() (Platform, error) {
 	}
 	if fromXML && nodes > len(p.Radical) {
 		return p, s.errorAt(key, fmt.Sprintf("%d hosts, more than the %d the platform file names", nodes, len(p.Radical)))
+	}
+	if t.Radical != "" && nodes > len(p.Radical) {
+		return p, s.errorAt("platform.radical", fmt.Sprintf("%q names %d hosts, the platform has %d", t.Radical, len(p.Radical), nodes))
 	}
 	p.Hosts = nodes
 	tableShape := t.FatTree != "" || len(t.Torus) > 0 || t.Dragonfly != "" || t.Topology != ""

@@ -267,9 +267,14 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *observe.Ker
 	}
 	results := make([][]*hpl.Result, p.Ranks)
 	errs := make([]error, p.Ranks)
+	place := p.jobPlace
+	if place == nil {
+		place = p.Platform.Placement(p.Ranks)
+	}
+	sockets := p.Platform.Sockets(place)
 	err = w.Run(func(r *ranks.Rank) {
 		cfg := p.Kernels
-		cfg.Host, cfg.Seed = r.HostName(), p.Seed
+		cfg.Host, cfg.CPU, cfg.Seed = r.HostName(), sockets[r.ID()], p.Seed
 		if log != nil {
 			cfg.Observe = log.Observer(r.ID())
 		}

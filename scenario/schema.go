@@ -82,8 +82,11 @@ type PlatformTable struct {
 	Torus             IntList   `toml:"torus"`     // dimensions
 	Dragonfly         string    `toml:"dragonfly"` // "groups,links;chassis,links;routers,links;nodes"
 	HostPrefix        string    `toml:"host_prefix"`
-	Hostfile          string    `toml:"hostfile"`  // smpirun's hostfile: which host each rank runs on
-	Placement         string    `toml:"placement"` // "block" (default: in order) or "random" (shuffled with the seed)
+	Radical           string    `toml:"radical"`          // SimGrid's host numbers, e.g. "1-32": host i is host_prefix + its i-th number
+	SocketsPerHost    int       `toml:"sockets_per_host"` // CPUs (sockets) of a host: a rank's kernels may have per-CPU models (HOST/cpuS)
+	SocketOrder       string    `toml:"socket_order"`     // how a host's ranks fill its sockets: "block" (default) or "cyclic" (alternating)
+	Hostfile          string    `toml:"hostfile"`         // smpirun's hostfile: which host each rank runs on
+	Placement         string    `toml:"placement"`        // "block" (default: in order) or "random" (shuffled with the seed)
 }
 
 // NetworkTable is [network]: the MPI layer's model (ranks.Config). Unset keys take
@@ -99,10 +102,10 @@ type NetworkTable struct {
 	EagerThreshold  Size      `toml:"eager_threshold"`
 	AsyncThreshold  Size      `toml:"async_threshold"`
 	Envelope        Size      `toml:"envelope"`
-	SendOverhead    Time      `toml:"send_overhead"`
-	IsendOverhead   Time      `toml:"isend_overhead"`
-	RecvOverhead    Time      `toml:"recv_overhead"`
-	LatFactor       string    `toml:"lat_factor"` // "default" | "none" | "size:factor;..."
+	SendOverhead    Overhead  `toml:"send_overhead"`  // a time, or SimGrid's "bound:offset:perbyte;..." (smpi/os)
+	IsendOverhead   Overhead  `toml:"isend_overhead"` // smpi/ois
+	RecvOverhead    Overhead  `toml:"recv_overhead"`  // smpi/or
+	LatFactor       string    `toml:"lat_factor"`     // "default" | "none" | "size:factor;..."
 	BwFactor        string    `toml:"bw_factor"`
 	WeightS         Size      `toml:"weight_s"`
 	TCPGamma        Size      `toml:"tcp_gamma"`

@@ -51,6 +51,15 @@ type Plan struct {
 	Congestor pingpong.CongestorConfig // app congestor
 
 	Jobs []*Job // AppJobs: the [[jobs]], each with its own Plan
+
+	// jobPlace is the hosts of a job's ranks (jobs), from which runHPL takes
+	// each rank's socket; nil: Platform.Placement's. A job's ranks fill a
+	// host's sockets in its own rank order, whatever cores other jobs hold.
+	jobPlace []int
+
+	// Notes are remarks on the scenario that are not errors (per-host models
+	// of a models file for hosts the platform lacks), for the user to read.
+	Notes []string
 }
 
 // Applications emu runs.
@@ -265,13 +274,22 @@ func (s *Scenario) kernels(p *Plan) error {
 		if err != nil {
 			return err // names the models file and its line
 		}
+		absent := map[string]bool{}
 		for _, name := range set.Kernels() {
 			specs[name], _ = set.Spec(name)
 			// a models file may hold per-host models of a whole machine, of which
-			// the platform emulates a part: only its kernel names are checked
+			// the platform emulates a part: only its kernel names are checked,
+			// and the hosts the platform lacks are noted
 			if err := checkModelNames(name, specs[name], nil); err != nil {
 				return fmt.Errorf("%s: %v", path, err)
 			}
+			for _, h := range unusedHosts(specs[name], &p.Platform) {
+				absent[h] = true
+			}
+		}
+		if len(absent) > 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s: per-host models for %d host(s) or CPU(s) this platform lacks, unused: %s",
+				path, len(absent), abbreviate(sortedKeys(absent), 4)))
 		}
 	}
 	names := make([]string, 0, len(k.Specs))
@@ -326,16 +344,50 @@ func checkModelNames(name string, spec models.Spec, pl *Platform) error {
 	if len(spec.Host) == 0 || pl == nil {
 		return nil
 	}
+	if bad := unusedHosts(spec, pl); len(bad) > 0 {
+		key := bad[0]
+		host, cpu, _ := models.SplitCPUKey(key)
+		if cpu >= 0 && hostNames(pl)[host] {
+			return fmt.Errorf("kernels.%s.host.%s: CPU %d of a host with platform.sockets_per_host = %d (CPUs 0 … %d)", name, key, cpu, pl.SocketsPerHost, pl.SocketsPerHost-1)
+		}
+		return fmt.Errorf("kernels.%s.host.%s: the platform has no host of that name (%s … %s)", name, key, pl.HostName(0), pl.HostName(pl.Hosts-1))
+	}
+	return nil
+}
+
+// hostNames is the set of the platform's host names.
+func hostNames(pl *Platform) map[string]bool {
 	hosts := make(map[string]bool, pl.Hosts)
 	for h := range pl.Hosts {
 		hosts[pl.HostName(h)] = true
 	}
-	for _, host := range sortedHosts(spec.Host) {
-		if !hosts[host] {
-			return fmt.Errorf("kernels.%s.host.%s: the platform has no host of that name (%s … %s)", name, host, pl.HostName(0), pl.HostName(pl.Hosts-1))
+	return hosts
+}
+
+// unusedHosts lists, sorted, the override keys of spec that no rank of the
+// platform would use: a host it does not have, or a "HOST/cpuS" with S beyond
+// its sockets_per_host.
+func unusedHosts(spec models.Spec, pl *Platform) []string {
+	if len(spec.Host) == 0 {
+		return nil
+	}
+	hosts := hostNames(pl)
+	var out []string
+	for _, key := range sortedHosts(spec.Host) {
+		host, cpu, _ := models.SplitCPUKey(key)
+		if !hosts[host] || cpu >= pl.SocketsPerHost {
+			out = append(out, key)
 		}
 	}
-	return nil
+	return out
+}
+
+// abbreviate joins up to n names, then says how many more there are.
+func abbreviate(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 func sortedHosts(m map[string]models.Spec) []string {

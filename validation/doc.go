@@ -22,6 +22,13 @@
 //     campaign's two 16×16 MR rows that are not in results.csv; emu must give
 //     each to the microsecond (TestSMPIRerunsReproduced, -emu.slow). The file's
 //     head records how SMPI was built and run.
+//   - SimGrid/SMPI of 2019 emulating HPL on Dahu, seed 003's Figure 10
+//     (examples/dahu/data/simulated.csv): examples/dahu/dahu.toml with the
+//     models files of lines a, c and d, under SMPI's host naming, within 2% of
+//     SMPI's Time; every run is a row of testdata/dahu_smpi.csv, checked
+//     against SMPI's CSV (TestDahuRecorded) and run again with -emu.slow
+//     (N = 50,000) or EMU_LONG=1 (larger N) (TestDahuReproduced); line e's
+//     seeds are logged against SMPI's D1_het.
 //   - LLAMP's latency-injection validation (TestLLAMPInjection), a self-consistency
 //     check of emu against emu: the execution graph recorded once predicts
 //     T(L0+ΔL), and re-emulation at that latency must agree to an RRMSE below 1%.

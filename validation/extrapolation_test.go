@@ -57,7 +57,7 @@ func extrapolationCases() []extrapolationCase {
 			sets: []string{"platform.hosts=64", "hpl.n=40000", "hpl.nb=128", "hpl.grids=[[8, 8]]", `hpl.bcast="2ringM"`}},
 		extrapolationCase{name: "peer_flat_8x8_N80000", load: peerRow("mr_ip6_flat_8x8_80000")},
 		extrapolationCase{name: "peer_flat_16x16_N80000", load: peerRow("ip6_diag_flat_16x16_80000")},
-		extrapolationCase{name: "dahu_32x32_N50000", load: fileWith("../examples/dahu.toml"), long: true},
+		extrapolationCase{name: "dahu_32x32_N50000", load: fileWith("../examples/dahu/dahu.toml"), sets: []string{"kernels.noise=false"}, long: true},
 	)
 	for _, c := range fig6Cases() {
 		c.long = true

@@ -38,7 +38,7 @@ func BenchmarkMergedRollError(b *testing.B) {
 	singles = append(singles, approxCase{stampedeCase(), 16})
 	long := os.Getenv("EMU_LONG") == "1"
 	if long {
-		singles = append(singles, approxCase{extrapolationCase{name: "dahu_32x32_N50000_longM", load: fileWith("../examples/dahu.toml"), sets: []string{`hpl.bcast="longM"`}}, 0})
+		singles = append(singles, approxCase{extrapolationCase{name: "dahu_32x32_N50000_longM", load: fileWith("../examples/dahu/dahu.toml"), sets: []string{`hpl.bcast="longM"`, "kernels.noise=false"}}, 0})
 	}
 	cmp := approximation{set: "hpl.roll=merged", base: "steps", with: "merged"}
 	for b.Loop() {

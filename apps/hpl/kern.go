@@ -22,8 +22,12 @@ type kern interface {
 	// charge bills one of HPL's own copy kernels (laswp, lacpy, latcpy) on m rows
 	// of n columns; span is how many rows of the local matrix those m rows are
 	// scattered over (0: adjacent), which sets the cache misses the call takes
-	// and is recorded for calibration as the call's K.
-	charge(kernel string, m, n, span int)
+	// and is recorded for calibration as the call's K. variant names HPL's
+	// routine ("dlaswp01T"; "" for none), whose own model, where there is
+	// one, is used instead of kernel's (kernels.Set.ChargeVariant).
+	charge(kernel, variant string, m, n, span int)
+	// owns reports whether the models have one for this routine variant.
+	owns(variant string) bool
 }
 
 // Names of HPL's own kernels as charged: package kernels' names, so their

@@ -44,11 +44,50 @@ func (w swapCtx) wRow(wb []float64, i int) rowRef { return rowRef{wb, i*(w.n+1) 
 
 func (w swapCtx) real() bool { return w.pn.s.real }
 
-// charge bills rows moved between U or W buffers; chargeA rows of A
-// interchanged in place, which lie anywhere among the panel's local rows
-// (kernels.Laswp explains why they are two kernels).
-func (w swapCtx) charge(rows int)  { w.pn.s.k.charge(kUswp, rows, w.n, 0) }
-func (w swapCtx) chargeA(rows int) { w.pn.s.k.charge(kLaswp, rows, w.n, w.pn.mp) }
+// charge bills rows moved between U or W buffers; chargeA rows of A, which
+// lie anywhere among the panel's local rows (kernels.Laswp explains why they
+// are two kernels). variant is HPL's routine ("dlaswp01", completed by
+// form with N or T), whose own model is used where a models file has one
+// (per-routine calibrations such as the Dahu study's).
+func (w swapCtx) charge(variant string, rows int) {
+	w.pn.s.k.charge(kUswp, w.form(variant), rows, w.n, 0)
+}
+func (w swapCtx) chargeA(variant string, rows int) {
+	w.pn.s.k.charge(kLaswp, w.form(variant), rows, w.n, w.pn.mp)
+}
+
+// own reports whether the models give HPL's routine variant a model of its
+// own: such a per-routine calibration (SMPI's on Dahu) charges each call's
+// rows alike, so the call is billed whole with it, not by moves.
+func (w swapCtx) own(variant string) bool { return w.pn.s.k.owns(w.form(variant)) }
+
+// form completes a routine name with the U form: HPL_dlaswp01T works on a
+// transposed U, HPL_dlaswp01N on a plain one. A name already ending in N or
+// T (HPL_dlaswp02N has one form) is kept.
+func (w swapCtx) form(variant string) string {
+	switch variant[len(variant)-1] {
+	case 'N', 'T':
+		return variant
+	}
+	forms, ok := routineForms[variant]
+	if !ok {
+		return variant // not one of HPL's two-form routines
+	}
+	if w.pn.s.p.UTransposed {
+		return forms[1]
+	}
+	return forms[0]
+}
+
+// routineForms names each two-form routine's N and T forms, once: form is
+// called per swap call and must not build strings.
+var routineForms = map[string][2]string{
+	"dlaswp01": {"dlaswp01N", "dlaswp01T"},
+	"dlaswp03": {"dlaswp03N", "dlaswp03T"},
+	"dlaswp04": {"dlaswp04N", "dlaswp04T"},
+	"dlaswp05": {"dlaswp05N", "dlaswp05T"},
+	"dlaswp06": {"dlaswp06N", "dlaswp06T"},
+}
 
 // top reports whether local row la of A lies in the panel's top block: on
 // the diagonal process row its first jb rows are adjacent, so a row moved out
@@ -114,10 +153,10 @@ func (mv *moves) bill() {
 		}
 	}
 	k := w.pn.s.k
-	w.chargeA(both)
-	k.charge(kGather, len(mv.read)-both, w.n, w.pn.mp)
-	k.charge(kScatter, len(mv.write)-both, w.n, w.pn.mp)
-	w.charge(mv.compact)
+	k.charge(kLaswp, "", both, w.n, w.pn.mp)
+	k.charge(kGather, "", len(mv.read)-both, w.n, w.pn.mp)
+	k.charge(kScatter, "", len(mv.write)-both, w.n, w.pn.mp)
+	k.charge(kUswp, "", mv.compact, w.n, 0)
 	sc := &w.pn.s.swap
 	sc.readRows, sc.writeRows = mv.read, mv.write
 }
@@ -139,15 +178,19 @@ func swapRows(a, b rowRef, n int) {
 // laswp01: the diagonal rank copies its m source rows into U slots, or into local
 // A rows (negative destination −la).
 func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
-	mv := w.moves()
-	for i := range m {
-		dst := -1 // lindxAU ≥ 0: a U slot
-		if lindxAU[i] < 0 {
-			dst = -lindxAU[i] // A row −lindxAU
+	if w.own("dlaswp01") {
+		w.chargeA("dlaswp01", m)
+	} else {
+		mv := w.moves()
+		for i := range m {
+			dst := -1 // lindxAU ≥ 0: a U slot
+			if lindxAU[i] < 0 {
+				dst = -lindxAU[i] // A row −lindxAU
+			}
+			mv.copyOf(lindxA[i], dst)
 		}
-		mv.copyOf(lindxA[i], dst)
+		mv.bill()
 	}
-	mv.bill()
 	if !w.real() {
 		return
 	}
@@ -164,11 +207,15 @@ func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
 
 // laswp02: pack m source rows into W with their U slots.
 func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
-	mv := w.moves()
-	for i := range m {
-		mv.copyOf(lindxA[i], -1)
+	if w.own("dlaswp02N") {
+		w.chargeA("dlaswp02N", m)
+	} else {
+		mv := w.moves()
+		for i := range m {
+			mv.copyOf(lindxA[i], -1)
+		}
+		mv.bill()
 	}
-	mv.bill()
 	if !w.real() {
 		return
 	}
@@ -180,7 +227,7 @@ func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp03: write m W rows into their U slots.
 func (w swapCtx) laswp03(m int, wb []float64) {
-	w.charge(m)
+	w.charge("dlaswp03", m)
 	if !w.real() {
 		return
 	}
@@ -191,12 +238,16 @@ func (w swapCtx) laswp03(m int, wb []float64) {
 
 // laswp04: own rows m0: U slot → A, W → U slot; rows m0…m1−1: W → their U slots.
 func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
-	mv := w.moves()
-	mv.compact = m1 // every U slot written from W
-	for i := range m0 {
-		mv.copyOf(-1, lindxA[i])
+	if w.own("dlaswp04") {
+		w.chargeA("dlaswp04", m1)
+	} else {
+		mv := w.moves()
+		mv.compact = m1 // every U slot written from W
+		for i := range m0 {
+			mv.copyOf(-1, lindxA[i])
+		}
+		mv.bill()
 	}
-	mv.bill()
 	if !w.real() {
 		return
 	}
@@ -212,11 +263,15 @@ func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp05: copy U slots into m local A rows.
 func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
-	mv := w.moves()
-	for i := range m {
-		mv.copyOf(-1, lindxA[i])
+	if w.own("dlaswp05") {
+		w.chargeA("dlaswp05", m)
+	} else {
+		mv := w.moves()
+		for i := range m {
+			mv.copyOf(-1, lindxA[i])
+		}
+		mv.bill()
 	}
-	mv.bill()
 	if !w.real() {
 		return
 	}
@@ -227,7 +282,7 @@ func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
 
 // laswp06: swap m local A rows with U rows off … off+m−1.
 func (w swapCtx) laswp06(m, off int, lindxA []int) {
-	w.chargeA(m)
+	w.chargeA("dlaswp06", m)
 	if !w.real() {
 		return
 	}
@@ -239,7 +294,11 @@ func (w swapCtx) laswp06(m, off int, lindxA []int) {
 // laswpU applies jb sequential interchanges to U's rows (HPL_dlaswp00N on the N
 // form, HPL_dlaswp10N on the T form).
 func (w swapCtx) laswpU(ipiv []int) {
-	w.charge(len(ipiv))
+	variant := "dlaswp00N"
+	if w.pn.s.p.UTransposed {
+		variant = "dlaswp10N"
+	}
+	w.charge(variant, len(ipiv))
 	if !w.real() {
 		return
 	}
@@ -253,7 +312,7 @@ func (w swapCtx) laswpU(ipiv []int) {
 // lacpy copies the m×n matrix at a[ao] (lda) to b[bo] (ldb); latcpy copies the
 // transpose of the n×m matrix at a[ao]. Both charge their kernel.
 func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLacpy, m, n, 0)
+	s.k.charge(kLacpy, "", m, n, 0)
 	if !s.real {
 		return
 	}
@@ -263,7 +322,7 @@ func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb 
 }
 
 func (s *solver) latcpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLatcpy, m, n, 0)
+	s.k.charge(kLatcpy, "", m, n, 0)
 	if !s.real {
 		return
 	}

@@ -115,6 +115,8 @@ func (w rankReq) wait() []float64 {
 // kernelsAdapter lets *kernels.Set satisfy kern.
 type kernelsAdapter struct{ *kernels.Set }
 
-func (k kernelsAdapter) charge(kernel string, m, n, span int) {
-	k.Charge(kernel, models.Vars{M: float64(m), N: float64(n), K: float64(span)})
+func (k kernelsAdapter) owns(variant string) bool { return k.HasModel(variant) }
+
+func (k kernelsAdapter) charge(kernel, variant string, m, n, span int) {
+	k.ChargeVariant(kernel, variant, models.Vars{M: float64(m), N: float64(n), K: float64(span)})
 }

@@ -44,7 +44,7 @@ func (s *solver) updateOneRow(pr *prober, pn *panel, n, nb int) {
 	}
 	apply := func(col, nn int) {
 		t0 := s.clk.now()
-		s.k.charge(kLaswp, jb, nn, pn.mp)
+		s.k.charge(kLaswp, "dlaswp00N", jb, nn, pn.mp)
 		if s.real {
 			for i, ip := range ipiv {
 				if i != ip {

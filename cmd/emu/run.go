@@ -196,7 +196,7 @@ and a top-level "ensemble". Quantiles interpolate between the sorted runs.
 When every run gives the same bits, emu says so on stderr (with --seeds: the
 scenario draws nothing from its seed that moves it; try --perturb).`,
 		Example: `  emu run
-  emu run examples/dahu.toml --json out.json
+  emu run examples/dahu/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
   emu run --replay examples/replay-ring.txt --platform examples/cluster.xml
   emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
@@ -394,6 +394,9 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 		noteExtrapolated(cmd.ErrOrStderr(), res)
 		noteMergedRolls(cmd.ErrOrStderr(), plan)
 		notePivotExchange(cmd.ErrOrStderr(), plan)
+		for _, n := range plan.Notes {
+			fmt.Fprintln(cmd.ErrOrStderr(), "emu: note: "+n)
+		}
 	}
 	if out.graph != "" && !isQuiet(cmd) {
 		// The graph keeps its baseline latencies: emu analyze starts there.

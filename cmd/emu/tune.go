@@ -88,7 +88,7 @@ decide the order of those two.
 With --slurm the points are submitted as a Slurm job array instead (one task per
 chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 'emu tune collect DIR'.`,
-		Example: `  emu tune examples/dahu.toml --sweep nb=128,256 --sweep bcast=all --sweep depth=0,1
+		Example: `  emu tune examples/dahu/dahu.toml --sweep nb=128,256 --sweep bcast=all --sweep depth=0,1
   emu tune --sweep grid=2x2,1x4,4x1 --sweep platform.link_latency=1us,10us --budget 4 --csv ranked.csv
   emu tune hpl.toml --sweep nb=64,128,256 --slurm --partition debug --tasks 8 --out sweep1
   emu tune collect sweep1

@@ -1,0 +1,169 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/observe"
+)
+
+// TestSockets checks which socket each rank of a placement is on, by hand.
+func TestSockets(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		p         Platform
+		placement []int
+		want      []int
+	}{
+		{"one socket", Platform{CoresPerHost: 4, SocketsPerHost: 1}, []int{0, 0, 0, 0}, []int{0, 0, 0, 0}},
+		// Dahu: ranks alternate sockets, cpu = rank parity.
+		{"cyclic", Platform{CoresPerHost: 4, SocketsPerHost: 2, SocketOrder: SocketsCyclic}, []int{0, 0, 0, 0, 1, 1, 1, 1}, []int{0, 1, 0, 1, 0, 1, 0, 1}},
+		{"block", Platform{CoresPerHost: 4, SocketsPerHost: 2, SocketOrder: SocketsBlock}, []int{0, 0, 0, 0, 1, 1, 1, 1}, []int{0, 0, 1, 1, 0, 0, 1, 1}},
+		// 6 cores on 4 sockets: 2 a socket, the last one short.
+		{"block, uneven", Platform{CoresPerHost: 6, SocketsPerHost: 4, SocketOrder: SocketsBlock}, []int{0, 0, 0, 0, 0, 0}, []int{0, 0, 1, 1, 2, 2}},
+		// A hostfile's round robin: the slot counts ranks on the same host.
+		{"interleaved hosts", Platform{CoresPerHost: 2, SocketsPerHost: 2, SocketOrder: SocketsCyclic}, []int{0, 1, 0, 1}, []int{0, 0, 1, 1}},
+	} {
+		if got := c.p.Sockets(c.placement); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+const socketBase = "[platform]\nhosts = 2\ncores_per_host = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
+
+func validate(doc string) (*Plan, error) {
+	s, err := Parse([]byte(doc), "s.toml")
+	if err != nil {
+		return nil, err
+	}
+	return s.Validate()
+}
+
+// TestPlatformRadicalAndSocketKeys: host names from platform.radical, and the
+// errors of the new keys name their key and line.
+func TestPlatformRadicalAndSocketKeys(t *testing.T) {
+	p, err := validate(strings.Replace(socketBase, "[platform]\n", "[platform]\nhost_prefix = \"dahu-\"\nradical = \"1-2\"\nsockets_per_host = 2\nsocket_order = \"cyclic\"\n", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := p.Platform.HostName(0), p.Platform.HostName(1); a != "dahu-1" || b != "dahu-2" {
+		t.Errorf("hosts %s, %s; want dahu-1, dahu-2", a, b)
+	}
+	if p.Platform.SocketsPerHost != 2 || p.Platform.SocketOrder != SocketsCyclic {
+		t.Errorf("sockets %d %q", p.Platform.SocketsPerHost, p.Platform.SocketOrder)
+	}
+	for _, c := range []struct{ key, want string }{
+		{"radical = \"1-x\"", "s.toml:2: platform.radical: radical \"1-x\": \"1-x\" is not a range A-B with A ≤ B"},
+		{"radical = \"5\"", "s.toml:2: platform.radical: \"5\" names 1 hosts, the platform has 2"},
+		{"sockets_per_host = 5", "s.toml:2: platform.sockets_per_host: 5: want 1 to cores_per_host (4)"},
+		{"sockets_per_host = -1", "s.toml:2: platform.sockets_per_host: -1: want 1 to cores_per_host (4)"},
+		{"socket_order = \"round\"", "s.toml:2: platform.socket_order: \"round\": want \"block\" or \"cyclic\""},
+	} {
+		_, err := validate(strings.Replace(socketBase, "[platform]\n", "[platform]\n"+c.key+"\n", 1))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.key, err, c.want)
+		}
+	}
+}
+
+// TestPerCPUModelsFollowTheSockets runs a 1×2 HPL on one host of 4 cores and
+// 2 sockets where only CPU 1's dgemm costs anything: in cyclic order rank 1
+// is on CPU 1 and pays; in block order ranks 0 and 1 are both on CPU 0.
+func TestPerCPUModelsFollowTheSockets(t *testing.T) {
+	doc := func(order string) string {
+		return fmt.Sprintf(`[platform]
+hosts = 1
+cores_per_host = 4
+sockets_per_host = 2
+socket_order = %q
+link_bandwidth = "10Gbps"
+link_latency = "1us"
+[hpl]
+n = 512
+nb = 64
+grids = [[1, 2]]
+[kernels]
+mode = "model"
+[kernels.dgemm]
+intercept = 0.0
+[kernels.dgemm.host."host-0/cpu1"]
+intercept = 1e-3
+`, order)
+	}
+	dgemm := func(order string) (float64, int) {
+		p, err := validate(doc(order))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(RunOptions{Kernels: &observe.KernelLog{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range res.Kernels {
+			if k.Kernel == "dgemm" {
+				return k.Seconds, k.Calls
+			}
+		}
+		t.Fatalf("%s: no dgemm in %+v", order, res.Kernels)
+		return 0, 0
+	}
+	if s, _ := dgemm(SocketsBlock); s != 0 {
+		t.Errorf("block: dgemm charged %g s, want 0 (both ranks on CPU 0)", s)
+	}
+	// Rank 1's calls each cost 1 ms: a whole number of ms, more than 0 and
+	// fewer than all the calls (rank 0's are free).
+	s, calls := dgemm(SocketsCyclic)
+	if ms := s * 1e3; !(ms >= 1 && ms < float64(calls)) || abs(ms-math.Round(ms)) > 1e-6 {
+		t.Errorf("cyclic: dgemm charged %g s over %d calls, want a whole number of ms, some calls but not all", s, calls)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestOverheadTables: network.*_overhead take SimGrid's piecewise tables
+// (smpi/os "bound:offset:perbyte;...") as well as a time; a bad table names
+// its key and line.
+func TestOverheadTables(t *testing.T) {
+	const plat = "[platform]\nhosts = 2\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[network]\n"
+	p, err := validate(plat + "send_overhead = \"0:1e-6:1e-10;8133:4e-6:2e-10;64000:0:0\"\nisend_overhead = \"2us\"\nrecv_overhead = 3e-6\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := p.Network
+	for _, c := range []struct {
+		size int
+		want float64
+	}{
+		{0, 0},                    // at or below the first bound: 0 (SimGrid's default)
+		{1000, 1e-6 + 1e-10*1000}, // (0, 8133]
+		{8133, 1e-6 + 1e-10*8133}, // a bound belongs to the piece below it
+		{8134, 4e-6 + 2e-10*8134}, // (8133, 64000]
+		{100000, 0},               // (64000, ∞)
+	} {
+		if got := n.SendOverhead.Value(c.size, 0); abs(got-c.want) > 1e-18 {
+			t.Errorf("send_overhead(%d) = %g, want %g", c.size, got, c.want)
+		}
+	}
+	if a, b := n.IsendOverhead.Value(100, 0), n.RecvOverhead.Value(1e6, 0); a != 2e-6 || b != 3e-6 {
+		t.Errorf("constant overheads %g, %g; want 2e-6, 3e-6", a, b)
+	}
+	for _, c := range []struct{ doc, want string }{
+		{"recv_overhead = \"0:1e-6;0:2e-6\"", "s.toml:6: network.recv_overhead"},
+		{"isend_overhead = \"0:-1e-6\"", "s.toml:6: network.isend_overhead"},
+		{"send_overhead = \"x:1\"", "s.toml:6: network.send_overhead"},
+	} {
+		_, err := validate(plat + c.doc + "\n")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %s...", c.doc, err, c.want)
+		}
+	}
+}
