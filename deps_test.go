@@ -28,8 +28,10 @@ var allowed = map[string][]string{
 	"traceformat": {},
 	// observe watches a run through ranks' events; the typed values and
 	// user units it shares with scenario are package units'.
-	"observe":     {"ranks", "fluid", "kernels", "sensitivity", "units"},
-	"units":       {},
+	"observe": {"ranks", "fluid", "kernels", "sensitivity", "units"},
+	"units":   {},
+	// the input formats stop at the edge: HPL.dat fills apps/hpl's Dat.
+	"hpldat":      {"apps"},
 	"calibration": {"kernels", "models", "internal"},
 	"tune":        {"internal"},
 	// apps/replay reads its traces with traceformat and runs its loggops

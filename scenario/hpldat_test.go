@@ -1,165 +1,21 @@
 package scenario
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
-	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/hpldat"
 )
 
-// peersDir holds the peer tools' input files (SimGrid platforms, HPL.dat files);
-// they must all load.
-const peersDir = "../validation/testdata" // the peer inputs, vendored from shared/peers/smpi
-
-// peerFile reads a file of the peer inputs (vendored in the repository).
-func peerFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(peersDir, name))
+// TestDefaultHPLDatRoundTrips: the [hpl] table's parameters (the embedded
+// default scenario) written as an HPL.dat read back to the same tests.
+func TestDefaultHPLDatRoundTrips(t *testing.T) {
+	plan, err := Default().Validate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
-}
-
-func readFile(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	back, err := hpldat.Parse(hpldat.Format(*plan.HPLDat), "written.dat", plan.Ranks)
+	if err != nil || !reflect.DeepEqual(back.Tests(), plan.HPL) {
+		t.Errorf("default scenario: %v\n got %+v\nwant %+v", err, back.Tests(), plan.HPL)
 	}
-	return b
-}
-
-func TestParseHPLDatShipped(t *testing.T) {
-	// HPL's shipped example (hpl.md §1): 4 Ns × 4 NBs × 3 grids × 3 PFACTs × 2 NBMINs ×
-	// 1 NDIV × 3 RFACTs × 1 BCAST × 1 DEPTH = 864 tests on 4 processes.
-	d, err := ParseHPLDat(readFile(t, "testdata/hpldat/shipped.dat"), "shipped.dat", 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := hpl.Dat{
-		OutFile: "HPL.out", Device: 6, Ns: []int{29, 30, 34, 35}, NBs: []int{1, 2, 3, 4},
-		PMap: hpl.RowMajor, Grids: []hpl.Grid{{P: 2, Q: 2}, {P: 1, Q: 4}, {P: 4, Q: 1}}, Threshold: 16,
-		PFacts: []hpl.Fact{hpl.Left, hpl.Crout, hpl.Right}, NBMins: []int{2, 4}, NDivs: []int{2},
-		RFacts: []hpl.Fact{hpl.Left, hpl.Crout, hpl.Right}, BCasts: []hpl.BCast{hpl.OneRing},
-		Depths: []int{0}, Swap: hpl.Mix, SwapThreshold: 64, L1Transposed: true, UTransposed: true,
-		Equilibration: true, Alignment: 8,
-	}
-	if !reflect.DeepEqual(d, want) {
-		t.Errorf("got  %+v\nwant %+v", d, want)
-	}
-	if n := len(d.Tests()); n != 864 {
-		t.Errorf("%d tests, want 864", n)
-	}
-}
-
-func TestParseHPLDatPeers(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(peersDir, "hpl_dat", "*.dat"))
-	if len(files) == 0 {
-		t.Fatalf("no peer HPL.dat files in %s (vendored)", peersDir)
-	}
-	for _, f := range files {
-		d, err := ParseHPLDat(readFile(t, f), filepath.Base(f), 256)
-		if err != nil {
-			t.Errorf("%v", err)
-			continue
-		}
-		// The peers' files are named HPL_PxQ_N..._bcastB_depthD.dat; their fixed
-		// parameters are listed in shared/peers/smpi/README.md §7.
-		ts := d.Tests()
-		if len(ts) != 1 || ts[0].NB != 128 || ts[0].PFact != hpl.Right || ts[0].RFact != hpl.Right ||
-			ts[0].Swap != hpl.Mix || ts[0].SwapThreshold != 64 || !ts[0].L1Transposed || !ts[0].UTransposed {
-			t.Errorf("%s: %+v", f, ts)
-		}
-		var p, q, n, b, dep int
-		name := strings.NewReplacer("x", " ", "_N", " ", "_bcast", " ", "_depth", " ", ".dat", "", "HPL_", "").Replace(filepath.Base(f))
-		if _, err := fmt.Sscan(name, &p, &q, &n, &b, &dep); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if ts[0].P != p || ts[0].Q != q || ts[0].N != n || int(ts[0].BCast) != b || ts[0].Depth != dep {
-			t.Errorf("%s: read %+v", f, ts[0])
-		}
-	}
-}
-
-func TestParseHPLDatErrors(t *testing.T) {
-	good := strings.Split(strings.TrimSuffix(string(readFile(t, "testdata/hpldat/shipped.dat")), "\n"), "\n")
-	edit := func(line int, text string) string {
-		l := append([]string(nil), good...)
-		l[line-1] = text
-		return strings.Join(l, "\n")
-	}
-	tests := []struct {
-		name, data string
-		ranks      int
-		want       string // the error must start with this
-	}{
-		{"empty", "", 0, "x.dat:2: missing line"},
-		{"truncated", strings.Join(good[:20], "\n") + "\n", 0, "x.dat:21: missing line"},
-		{"NB zero", edit(8, "0 2 3 4"), 0, "x.dat:8: NB = 0: must be ≥ 1"},
-		{"N negative", edit(6, "29 -30 34 35"), 0, "x.dat:6: N = -30"},
-		{"too few NBs", edit(8, "1 2"), 0, "x.dat:8: NB: want 4 values"},
-		{"count 0", edit(5, "0"), 0, "x.dat:5: number of N values = 0"},
-		{"count 21", edit(5, "21"), 0, "x.dat:5: number of N values = 21"},
-		{"not a number", edit(6, "29 thirty 34 35"), 0, `x.dat:6: N: "thirty" is not an integer`},
-		{"unknown bcast", edit(23, "7"), 0, "x.dat:23: BCAST = 7: unknown variant"},
-		{"unknown pfact", edit(15, "0 1 3"), 0, "x.dat:15: PFACT = 3: unknown variant"},
-		{"unknown swap", edit(26, "3"), 0, "x.dat:26: SWAP = 3: unknown variant"},
-		{"NDIV 1", edit(19, "1"), 0, "x.dat:19: NDIV = 1: must be ≥ 2"},
-		{"Q zero", edit(12, "2 0 1"), 0, "x.dat:12: Q = 0"},
-		{"depth negative", edit(25, "-1"), 0, "x.dat:25: DEPTH = -1"},
-		{"threshold", edit(13, "high"), 0, `x.dat:13: threshold: "high" is not a number`},
-		{"threshold NaN", edit(13, "nan"), 0, `x.dat:13: threshold: "nan" is not a number`},
-		{"DEPTH huge", edit(25, "1000000"), 0, "x.dat:25: DEPTH = 1000000: at most 1024"},
-		{"N beyond HPL's int", edit(6, "29 2147483648 34 35"), 0, "x.dat:6: N = 2147483648: at most 2147483647"},
-		{"grid too large", strings.Join(good, "\n"), 3, "x.dat:12: a 4-process grid needs more ranks than the 3"},
-		{"no output file for device 8", strings.Join(append(append(append([]string(nil), good[:2]...), "", "8 device out"), good[4:]...), "\n"), 0,
-			"x.dat:3: output file name: empty, but line 4's device 8 sends the report to it"},
-	}
-	for _, tt := range tests {
-		_, err := ParseHPLDat([]byte(tt.data), "x.dat", tt.ranks)
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("%s: got %v, want %q...", tt.name, err, tt.want)
-		}
-	}
-}
-
-func TestParseHPLDatFallbacks(t *testing.T) {
-	// hpl.md §1: swapping threshold ≤ 0 → 0, ALIGN ≤ 0 → 4; CRLF line ends are fine.
-	good := strings.Split(strings.TrimSuffix(string(readFile(t, "testdata/hpldat/shipped.dat")), "\n"), "\n")
-	good[26], good[30] = "-5", "0"
-	d, err := ParseHPLDat([]byte(strings.Join(good, "\r\n")), "x.dat", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.SwapThreshold != 0 || d.Alignment != 4 {
-		t.Errorf("threshold %d alignment %d; want 0 and 4", d.SwapThreshold, d.Alignment)
-	}
-}
-
-func FuzzParseHPLDat(f *testing.F) {
-	f.Add(readFile(f, "testdata/hpldat/shipped.dat"), 4)
-	files, _ := filepath.Glob(filepath.Join(peersDir, "hpl_dat", "*.dat"))
-	for _, file := range files[:min(3, len(files))] {
-		f.Add(readFile(f, file), 16)
-	}
-	f.Add([]byte("a\nb\nc\n6\n1\n-1\n"), 1)
-	f.Fuzz(func(t *testing.T, data []byte, ranks int) {
-		d, err := ParseHPLDat(data, "f.dat", ranks)
-		if err != nil {
-			return
-		}
-		for _, p := range d.Tests() {
-			if err := p.Validate(); err != nil {
-				t.Fatalf("accepted a test HPL rejects: %v", err)
-			}
-			if ranks > 0 && p.P*p.Q > ranks {
-				t.Fatalf("grid %dx%d accepted with %d ranks", p.P, p.Q, ranks)
-			}
-		}
-	})
 }

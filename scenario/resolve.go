@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/hpldat"
 	"github.com/emu-hpc/emu/units"
 )
 
@@ -224,7 +225,7 @@ func (s *Scenario) hplValues(p *Plan) error {
 	var d hpl.Dat
 	if s.hplDat != nil {
 		var err error
-		if d, err = ParseHPLDat(s.hplDat.data, s.hplDat.file, p.Platform.Ranks()); err != nil {
+		if d, err = hpldat.Parse(s.hplDat.data, s.hplDat.file, p.Platform.Ranks()); err != nil {
 			return err
 		}
 		p.HPLDatFile = s.hplDat.file

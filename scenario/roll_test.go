@@ -23,7 +23,7 @@ func TestHPLRoll(t *testing.T) {
 		{"table", base + "roll = \"merged\"\n", "", nil, hpl.RollMerged, ""},
 		{"set", base, "", []string{"hpl.roll=merged"}, hpl.RollMerged, ""},
 		{"set over table", base + "roll = \"merged\"\n", "", []string{"hpl.roll=steps"}, hpl.RollSteps, ""},
-		{"kept under an HPL.dat", base + "roll = \"merged\"\n", "testdata/hpldat/shipped.dat", nil, hpl.RollMerged, ""},
+		{"kept under an HPL.dat", base + "roll = \"merged\"\n", "../hpldat/testdata/shipped.dat", nil, hpl.RollMerged, ""},
 		{"bad word", base + "roll = \"rolled\"\n", "", nil, 0, `s.toml:9: hpl.roll: "rolled": want "steps" or "merged"`},
 		{"bad type", base + "roll = 2\n", "", nil, 0, "s.toml:9"},
 	} {
@@ -56,7 +56,7 @@ func TestHPLPivotExchange(t *testing.T) {
 		{"table", base + "pivot_exchange = \"uncontended\"\n", "", nil, hpl.PivotUncontended, ""},
 		{"set", base, "", []string{"hpl.pivot_exchange=uncontended"}, hpl.PivotUncontended, ""},
 		{"set over table", base + "pivot_exchange = \"uncontended\"\n", "", []string{"hpl.pivot_exchange=messages"}, hpl.PivotMessages, ""},
-		{"kept under an HPL.dat", base + "pivot_exchange = \"uncontended\"\n", "testdata/hpldat/shipped.dat", nil, hpl.PivotUncontended, ""},
+		{"kept under an HPL.dat", base + "pivot_exchange = \"uncontended\"\n", "../hpldat/testdata/shipped.dat", nil, hpl.PivotUncontended, ""},
 		{"bad word", base + "pivot_exchange = \"free\"\n", "", nil, 0, `s.toml:9: hpl.pivot_exchange: "free": want "messages" or "uncontended"`},
 		{"bad type", base + "pivot_exchange = 1\n", "", nil, 0, "s.toml:9"},
 	} {

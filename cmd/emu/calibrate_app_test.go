@@ -177,7 +177,7 @@ Max aggregated wall time up tr sv  . :            0.00100
 // empty name in the list is an error.
 func TestCalibrateSeveralHPLDats(t *testing.T) {
 	dir := t.TempDir()
-	shipped := strings.Split(strings.TrimSpace(string(mustRead(t, "../../scenario/testdata/hpldat/shipped.dat"))), "\n")
+	shipped := strings.Split(strings.TrimSpace(string(mustRead(t, "../../hpldat/testdata/shipped.dat"))), "\n")
 	dat := func(name, n, nb string) string {
 		lines := append([]string(nil), shipped...)
 		lines[4], lines[5], lines[6], lines[7] = "1 # of N", n+" Ns", "1 # of NBs", nb+" NBs"

@@ -9,7 +9,7 @@ import (
 // the error says which flag takes it.
 func TestRunHintsAtTheRightFlag(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
-		{"../../scenario/testdata/hpldat/shipped.dat", "(an HPL.dat goes with --hpl-dat FILE)"},
+		{"../../hpldat/testdata/shipped.dat", "(an HPL.dat goes with --hpl-dat FILE)"},
 		{"../../examples/cluster.xml", "(a SimGrid platform goes with --platform FILE)"},
 	} {
 		code, _, stderr := runCLI(t, "run", c.file)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/hpldat"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -313,7 +314,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 	if plan.App == scenario.AppHPL && plan.HPLDat.Device != 6 && plan.HPLDat.Device != 7 {
 		// Only an HPL.dat sets the device ([hpl] has no key for it): its line 3
 		// named the file, and an error there points at it as HPL.dat's others do.
-		outs = append(outs, outputPath{fmt.Sprintf("%s:%d: output file", plan.HPLDatFile, scenario.HPLDatLineOutFile), plan.HPLDat.OutFile, false})
+		outs = append(outs, outputPath{fmt.Sprintf("%s:%d: output file", plan.HPLDatFile, hpldat.LineOutFile), plan.HPLDat.OutFile, false})
 	}
 	if err := checkOutputs(outs...); err != nil {
 		return err

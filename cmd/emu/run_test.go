@@ -116,7 +116,7 @@ func TestRunBadInput(t *testing.T) {
 		return p
 	}
 	const plat = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
-	datLines := strings.Split(strings.TrimSpace(string(mustRead(t, "../../scenario/testdata/hpldat/shipped.dat"))), "\n")
+	datLines := strings.Split(strings.TrimSpace(string(mustRead(t, "../../hpldat/testdata/shipped.dat"))), "\n")
 	badDat := strings.Join(append(append([]string{}, datLines[:7]...), append([]string{"0 2 3 4"}, datLines[8:]...)...), "\n")
 	big := append([]string{}, datLines...)
 	big[9], big[10], big[11] = "1", "4", "4" // one 4×4 grid on the default's 4 ranks
@@ -170,8 +170,8 @@ func TestRunBadInput(t *testing.T) {
 		{"empty json", []string{"run", "--json="}, "emu: --json: empty value"},
 		{"empty HPL.dat", []string{"run", "--hpl-dat", ""}, "emu: --hpl-dat: empty value"},
 		{"two files", []string{"run", "a.toml", "b.toml"}, "emu: accepts at most 1 arg(s)"},
-		{"HPL.dat for pingpong", []string{"run", "testdata/pingpong.toml", "--hpl-dat", "../../scenario/testdata/hpldat/shipped.dat"},
-			"emu: ../../scenario/testdata/hpldat/shipped.dat: HPL.dat given, but the scenario's app is pingpong"},
+		{"HPL.dat for pingpong", []string{"run", "testdata/pingpong.toml", "--hpl-dat", "../../hpldat/testdata/shipped.dat"},
+			"emu: ../../hpldat/testdata/shipped.dat: HPL.dat given, but the scenario's app is pingpong"},
 		{"pivots in model mode", []string{"run", "--record-pivots", filepath.Join(dir, "p.txt")}, "emu: --record-pivots: recording pivots needs one HPL test in real or timed mode"},
 		{"replay without file", []string{"run", "--set", "kernels.pivot=replay"}, "emu: --set kernels.pivot=replay: kernels.pivot: replay needs kernels.pivots"},
 	}
@@ -218,7 +218,7 @@ func mustRead(t *testing.T, path string) []byte {
 func TestRunHPLDatDevice(t *testing.T) {
 	// HPL.dat line 4: any device but 6 and 7 sends the report to the file of line 3.
 	dir := t.TempDir()
-	lines := strings.Split(string(mustRead(t, "../../scenario/testdata/hpldat/shipped.dat")), "\n")
+	lines := strings.Split(string(mustRead(t, "../../hpldat/testdata/shipped.dat")), "\n")
 	out := filepath.Join(dir, "HPL.out")
 	lines[2], lines[3] = out+" output file name", "8 device out"
 	lines[5], lines[7], lines[9], lines[10], lines[11] = "600", "64", "1", "2", "2" // one small 2x2 test

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/hpldat"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/tune"
 	"github.com/emu-hpc/emu/units"
@@ -258,7 +259,7 @@ func writeBestDat(w io.Writer, r *scenarioRunner, best tune.Point, path string) 
 		return err
 	}
 	if err := writeFileAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(scenario.FormatHPLDat(*plan.HPLDat))
+		_, err := w.Write(hpldat.Format(*plan.HPLDat))
 		return err
 	}); err != nil {
 		return err

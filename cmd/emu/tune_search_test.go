@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/hpldat"
 	"github.com/emu-hpc/emu/tune"
 )
 
@@ -94,7 +94,7 @@ func TestTuneMemoryFraction(t *testing.T) {
 	if !strings.Contains(out, "memory_fraction=0.85") {
 		t.Errorf("best point is not the 0.85 fraction:\n%s", out)
 	}
-	d, err := scenario.ParseHPLDat([]byte(readFile(t, datPath)), datPath, 4)
+	d, err := hpldat.Parse([]byte(readFile(t, datPath)), datPath, 4)
 	if err != nil || len(d.Ns) != 1 || d.Ns[0] != 5312 {
 		t.Errorf("written N: %v %v, want [5312]", d.Ns, err)
 	}

@@ -1,4 +1,4 @@
-package scenario
+package hpldat
 
 import (
 	"bytes"
@@ -9,11 +9,11 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 )
 
-// FormatHPLDat writes d as an HPL.dat file (shared/reference/hpl.md §1) that
-// ParseHPLDat reads back to d: the 31 lines in HPL's order, each value followed
+// Format writes d as an HPL.dat file (shared/reference/hpl.md §1) that
+// Parse reads back to d: the 31 lines in HPL's order, each value followed
 // by HPL's own comment. The threshold is written with as many digits as it needs,
 // so nothing is rounded. `emu tune --write-hpl-dat` writes the best point with it.
-func FormatHPLDat(d hpl.Dat) []byte {
+func Format(d hpl.Dat) []byte {
 	var b bytes.Buffer
 	line := func(value, comment string) { fmt.Fprintf(&b, "%-12s %s\n", value, comment) }
 	ints := func(xs []int) string {

@@ -1,4 +1,4 @@
-package scenario
+package hpldat
 
 import (
 	"fmt"
@@ -13,19 +13,19 @@ import (
 // (HPL_MAX_PARAM, shared/reference/hpl.md §1).
 const maxHPLList = 20
 
-// hplDatLines is the number of significant lines of HPL.dat.
-const hplDatLines = 31
+// significantLines is the number of significant lines of HPL.dat.
+const significantLines = 31
 
 // Line numbers of HPL.dat that later checks refer to (hpl.md §1).
 const (
-	// HPLDatLineOutFile is the output file name's line, which emu run checks
+	// LineOutFile is the output file name's line, which emu run checks
 	// (it can be written) before the run.
-	HPLDatLineOutFile = 3
-	hplDatLinePs      = 11
-	hplDatLineQs      = 12
+	LineOutFile = 3
+	linePs      = 11
+	lineQs      = 12
 )
 
-// ParseHPLDat reads HPL.dat (shared/reference/hpl.md §1) into an hpl.Dat. ranks is the
+// Parse reads HPL.dat (shared/reference/hpl.md §1) into an hpl.Dat. ranks is the
 // number of ranks the platform offers; when it is positive, a grid with P·Q > ranks is
 // an error, as in HPL. Errors name the file and the line, e.g. "HPL.dat:8: NB = 0: must
 // be ≥ 1".
@@ -36,18 +36,18 @@ const (
 // silently changes the algorithm being measured. Values are split on white space, so
 // HPL's cursor quirk with runs of blanks (hpl.md §1) is not reproduced: "  8 16" reads
 // as 8 and 16. Text after the needed tokens is a comment, as in HPL.
-func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
+func Parse(data []byte, file string, ranks int) (hpl.Dat, error) {
 	text := strings.TrimSuffix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	p := datParser{file: file, lines: strings.Split(text, "\n")}
 	var d hpl.Dat
 	p.line(1) // free text
 	p.line(2)
-	if f := p.fields(HPLDatLineOutFile); len(f) > 0 {
+	if f := p.fields(LineOutFile); len(f) > 0 {
 		d.OutFile = f[0]
 	}
 	d.Device = p.int(4, "device out")
 	if p.err == nil && d.Device != 6 && d.Device != 7 && d.OutFile == "" {
-		p.fail(HPLDatLineOutFile, "output file name: empty, but line 4's device %d sends the report to it", d.Device)
+		p.fail(LineOutFile, "output file name: empty, but line 4's device %d sends the report to it", d.Device)
 	}
 	d.Ns = p.intList(5, "N", 0)
 	for _, v := range d.Ns {
@@ -58,8 +58,8 @@ func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
 	d.NBs = p.intList(7, "NB", 1)
 	d.PMap = hpl.PMap(p.code(9, "PMAP", 1))
 	np := p.count(10, "process grids")
-	ps := p.values(hplDatLinePs, "P", np, 1)
-	qs := p.values(hplDatLineQs, "Q", np, 1)
+	ps := p.values(linePs, "P", np, 1)
+	qs := p.values(lineQs, "Q", np, 1)
 	for i := range min(len(ps), len(qs)) {
 		d.Grids = append(d.Grids, hpl.Grid{P: ps[i], Q: qs[i]})
 	}
@@ -95,14 +95,14 @@ func ParseHPLDat(data []byte, file string, ranks int) (hpl.Dat, error) {
 	}
 	if ranks > 0 {
 		if need := d.MaxRanks(); need > ranks {
-			return hpl.Dat{}, fmt.Errorf("%s:%d: a %d-process grid needs more ranks than the %d the platform offers", file, hplDatLineQs, need, ranks)
+			return hpl.Dat{}, fmt.Errorf("%s:%d: a %d-process grid needs more ranks than the %d the platform offers", file, lineQs, need, ranks)
 		}
 	}
 	return d, nil
 }
 
 // datParser reads HPL.dat line by line; the first error sticks and later reads are
-// no-ops, so ParseHPLDat reads straight through and reports the first problem.
+// no-ops, so Parse reads straight through and reports the first problem.
 type datParser struct {
 	file  string
 	lines []string
@@ -121,7 +121,7 @@ func (p *datParser) line(n int) (string, bool) {
 		return "", false
 	}
 	if n > len(p.lines) {
-		p.fail(n, "missing line %d of %d (HPL.dat has %d significant lines)", n, hplDatLines, hplDatLines)
+		p.fail(n, "missing line %d of %d (HPL.dat has %d significant lines)", n, significantLines, significantLines)
 		return "", false
 	}
 	return p.lines[n-1], true
