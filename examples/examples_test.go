@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -25,14 +26,14 @@ func TestExamplesLoad(t *testing.T) {
 		bandwidth   float64 // B/s
 		n, nb, p, q int
 	}{
-		"dahu/dahu.toml":        {"hpl", 1024, 32, scenario.TopoFlat, 12.5e9, 50000, 128, 32, 32},
-		"stampede.toml":         {"hpl", 6006, 6006, scenario.TopoFatTree, 7e9, 3875000, 1024, 77, 78},
-		"dragonfly.toml":        {"hpl", 256, 256, scenario.TopoDragonfly, 3.125e9, 10000, 128, 16, 16},
-		"pingpong.toml":         {"pingpong", 2, 2, scenario.TopoFlat, 1e10, 0, 0, 0, 0},
-		"replay.toml":           {"replay", 8, 8, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
-		"alltoall-full.toml":    {"replay", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
-		"alltoall-tapered.toml": {"replay", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
-		"jobs-congestor.toml":   {"jobs", 32, 32, scenario.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"dahu/dahu.toml":        {"hpl", 1024, 32, platform.TopoFlat, 12.5e9, 50000, 128, 32, 32},
+		"stampede.toml":         {"hpl", 6006, 6006, platform.TopoFatTree, 7e9, 3875000, 1024, 77, 78},
+		"dragonfly.toml":        {"hpl", 256, 256, platform.TopoDragonfly, 3.125e9, 10000, 128, 16, 16},
+		"pingpong.toml":         {"pingpong", 2, 2, platform.TopoFlat, 1e10, 0, 0, 0, 0},
+		"replay.toml":           {"replay", 8, 8, platform.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"alltoall-full.toml":    {"replay", 32, 32, platform.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"alltoall-tapered.toml": {"replay", 32, 32, platform.TopoFatTree, 1e10, 0, 0, 0, 0},
+		"jobs-congestor.toml":   {"jobs", 32, 32, platform.TopoFatTree, 1e10, 0, 0, 0, 0},
 	}
 	for _, f := range files {
 		s, err := scenario.Load(f)

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/ranks"
 )
 
@@ -31,7 +32,7 @@ func (p *Plan) ApplyBound(bound string) error {
 	pl, net := &p.Platform, &p.Network
 	switch bound {
 	case BoundContentionFree:
-		pl.Sharing, pl.BackboneSharing = SharingFatPipe, SharingFatPipe
+		pl.Sharing, pl.BackboneSharing = platform.SharingFatPipe, platform.SharingFatPipe
 	case BoundComputeOnly:
 		pl.LinkLatency, pl.LoopbackLatency, pl.BackboneLatency, pl.SwitchLatency = 0, 0, 0, 0
 		pl.LinkBandwidth, pl.LoopbackBandwidth = freeBandwidth, freeBandwidth

@@ -6,7 +6,10 @@
 // application, and runs it (one app, or the [[jobs]] of a shared machine).
 // What watches the run (trace, traffic, breakdown, kernel log, MPI calls,
 // the execution graph, the MPI split) is package observe's; RunOptions
-// says which observers a run gets.
+// says which observers a run gets. The input formats that stop at the
+// edge are packages of their own: HPL.dat is package hpldat's; the machine
+// (the Platform type, SimGrid XML, hostfiles, its topology and rank
+// placement) is package platform's.
 //
 // Units: user units ("10Gbps", "1us", "64KiB", "1Gf") are read by package
 // units, whose value types the schema uses (valuetypes.go), into the

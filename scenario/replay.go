@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/traceformat"
 )
 
@@ -33,8 +34,8 @@ func (s *Scenario) replayTrace(p *Plan) error {
 		return err
 	}
 	p.Trace, p.Ranks = tr, tr.Ranks()
-	if p.Ranks > maxRanks {
-		return s.errorAt("replay.file", fmt.Sprintf("%s has %d ranks: more than %d", path, p.Ranks, maxRanks))
+	if p.Ranks > platform.MaxRanks {
+		return s.errorAt("replay.file", fmt.Sprintf("%s has %d ranks: more than %d", path, p.Ranks, platform.MaxRanks))
 	}
 	_, hostsSet := s.setKeys["platform.hosts"]
 	if s.embedded && s.xml == nil && !hostsSet && p.Platform.Hostfile == nil && p.Platform.Ranks() < p.Ranks {

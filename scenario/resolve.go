@@ -7,12 +7,13 @@ import (
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/hpldat"
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/units"
 )
 
 // platform resolves the machine: a SimGrid XML (--platform or platform.file) with the
 // table's keys over it, or the [platform] table alone.
-func (s *Scenario) platform() (Platform, error) {
+func (s *Scenario) platform() (platform.Platform, error) {
 	t := s.Platform
 	if n := s.Network; n.LinkBandwidth.Set {
 		t.LinkBandwidth = n.LinkBandwidth
@@ -24,13 +25,13 @@ func (s *Scenario) platform() (Platform, error) {
 		t.SwitchLatency = n.SwitchLatency
 	}
 	var (
-		p       Platform
+		p       platform.Platform
 		fromXML bool
 		xml     xmlSource // the platform file, for errors about its attributes
 	)
 	switch {
 	case s.xml != nil:
-		xp, err := ParsePlatformXML(s.xml.data, s.xml.file)
+		xp, err := platform.ParseXML(s.xml.data, s.xml.file)
 		if err != nil {
 			return p, err
 		}
@@ -41,17 +42,17 @@ func (s *Scenario) platform() (Platform, error) {
 		if err != nil {
 			return p, s.errorAt("platform.file", err.Error())
 		}
-		xp, err := ParsePlatformXML(data, path)
+		xp, err := platform.ParseXML(data, path)
 		if err != nil {
 			return p, err
 		}
 		p, fromXML, xml = *xp, true, xmlSource{file: path, data: data}
 	default:
-		p = Platform{Topology: TopoFlat, CoresPerHost: 1, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, Prefix: "host-", Speed: 1e9}
+		p = platform.Platform{Topology: platform.TopoFlat, CoresPerHost: 1, Sharing: platform.SharingSplitDuplex, BackboneSharing: platform.SharingShared, Prefix: "host-", Speed: 1e9}
 	}
 	var err error
 	if t.Topology != "" {
-		if p.Topology, err = parseTopology(t.Topology); err != nil {
+		if p.Topology, err = platform.ParseTopology(t.Topology); err != nil {
 			return p, s.errorAt("platform.topology", err.Error())
 		}
 	}
@@ -94,7 +95,7 @@ func (s *Scenario) platform() (Platform, error) {
 		dst    *string
 	}{{"platform.sharing_policy", t.SharingPolicy, &p.Sharing}, {"platform.backbone_sharing_policy", t.BackboneSharing, &p.BackboneSharing}} {
 		if sh.v != "" {
-			if *sh.dst, err = parseSharing(sh.v); err != nil {
+			if *sh.dst, err = platform.ParseSharing(sh.v); err != nil {
 				return p, s.errorAt(sh.key, err.Error())
 			}
 		}
@@ -112,20 +113,20 @@ func (s *Scenario) platform() (Platform, error) {
 		p.Prefix = t.HostPrefix
 	}
 	if t.Radical != "" {
-		if p.Radical, err = parseRadical(t.Radical); err != nil {
+		if p.Radical, err = platform.ParseRadical(t.Radical); err != nil {
 			return p, s.errorAt("platform.radical", err.Error())
 		}
 	}
-	p.SocketsPerHost, p.SocketOrder = 1, SocketsBlock
+	p.SocketsPerHost, p.SocketOrder = 1, platform.SocketsBlock
 	if t.SocketsPerHost != 0 {
 		p.SocketsPerHost = t.SocketsPerHost
 	}
 	switch t.SocketOrder {
-	case "", SocketsBlock:
-	case SocketsCyclic:
-		p.SocketOrder = SocketsCyclic
+	case "", platform.SocketsBlock:
+	case platform.SocketsCyclic:
+		p.SocketOrder = platform.SocketsCyclic
 	default:
-		return p, s.errorAt("platform.socket_order", fmt.Sprintf("%q: want %q or %q", t.SocketOrder, SocketsBlock, SocketsCyclic))
+		return p, s.errorAt("platform.socket_order", fmt.Sprintf("%q: want %q or %q", t.SocketOrder, platform.SocketsBlock, platform.SocketsCyclic))
 	}
 	if !fromXML {
 		if !t.LinkBandwidth.Set {
@@ -138,8 +139,8 @@ func (s *Scenario) platform() (Platform, error) {
 	if p.CoresPerHost < 1 {
 		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d must be ≥ 1", p.CoresPerHost))
 	}
-	if p.CoresPerHost > maxPlatformHosts { // so that hosts × cores cannot overflow
-		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d: more than %d cores a host", p.CoresPerHost, maxPlatformHosts))
+	if p.CoresPerHost > platform.MaxHosts { // so that hosts × cores cannot overflow
+		return p, s.errorAt("platform.cores_per_host", fmt.Sprintf("%d: more than %d cores a host", p.CoresPerHost, platform.MaxHosts))
 	}
 	if p.SocketsPerHost < 1 || p.SocketsPerHost > p.CoresPerHost {
 		return p, s.errorAt("platform.sockets_per_host", fmt.Sprintf("%d: want 1 to cores_per_host (%d)", p.SocketsPerHost, p.CoresPerHost))
@@ -155,12 +156,12 @@ func (s *Scenario) platform() (Platform, error) {
 	if t.LoopbackBandwidth.Set || t.LoopbackLatency.Set {
 		p.NoLoopback = false
 	}
-	if p.Topology == TopoFlat {
+	if p.Topology == platform.TopoFlat {
 		if p.Hosts < 1 {
 			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d: want at least 1 host", p.Hosts))
 		}
-		if p.Hosts > maxPlatformHosts {
-			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d: more than %d hosts", p.Hosts, maxPlatformHosts))
+		if p.Hosts > platform.MaxHosts {
+			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d: more than %d hosts", p.Hosts, platform.MaxHosts))
 		}
 		if fromXML && p.Hosts > len(p.Radical) {
 			return p, s.errorAt("platform.hosts", fmt.Sprintf("%d hosts, more than the %d the platform file names", p.Hosts, len(p.Radical)))
@@ -170,8 +171,8 @@ func (s *Scenario) platform() (Platform, error) {
 		}
 		return p, s.checkBuild(&p, "platform", fromXML, xml)
 	}
-	key := map[string]string{TopoFatTree: "platform.fat_tree", TopoTorus: "platform.torus", TopoDragonfly: "platform.dragonfly"}[p.Topology]
-	nodes, err := topologyNodes(&p)
+	key := map[string]string{platform.TopoFatTree: "platform.fat_tree", platform.TopoTorus: "platform.torus", platform.TopoDragonfly: "platform.dragonfly"}[p.Topology]
+	nodes, err := p.Nodes()
 	if err != nil {
 		return p, s.errorAt(key, err.Error())
 	}
@@ -199,16 +200,16 @@ type topologyKey struct {
 // topologyKeys are the keys of t that belong to one topology.
 func topologyKeys(t PlatformTable) []topologyKey {
 	return []topologyKey{
-		{"platform.fat_tree", TopoFatTree, t.FatTree != ""}, {"platform.torus", TopoTorus, len(t.Torus) > 0},
-		{"platform.dragonfly", TopoDragonfly, t.Dragonfly != ""}, {"platform.backbone_bandwidth", TopoFlat, t.BackboneBandwidth.Set},
-		{"platform.backbone_latency", TopoFlat, t.BackboneLatency.Set},
+		{"platform.fat_tree", platform.TopoFatTree, t.FatTree != ""}, {"platform.torus", platform.TopoTorus, len(t.Torus) > 0},
+		{"platform.dragonfly", platform.TopoDragonfly, t.Dragonfly != ""}, {"platform.backbone_bandwidth", platform.TopoFlat, t.BackboneBandwidth.Set},
+		{"platform.backbone_latency", platform.TopoFlat, t.BackboneLatency.Set},
 	}
 }
 
 // checkBuild builds the topology once, so that whatever fluid refuses is reported
 // here with the key — or, when the shape came from a platform file, with the
 // file's <cluster> line — not later.
-func (s *Scenario) checkBuild(p *Platform, key string, inXML bool, xml xmlSource) error {
+func (s *Scenario) checkBuild(p *platform.Platform, key string, inXML bool, xml xmlSource) error {
 	if _, err := p.Build(); err != nil {
 		if inXML {
 			return fmt.Errorf("%s:%d: cluster: %v", xml.file, xml.clusterLine(), err)
@@ -376,8 +377,8 @@ func (s *Scenario) hplValues(p *Plan) error {
 		return s.errorAt("hpl", fmt.Sprintf("the lists make %.0f tests, more than %d", n, maxHPLTests))
 	}
 	for _, g := range d.Grids {
-		if g.P > maxRanks/g.Q {
-			return s.errorAt("hpl.grids", fmt.Sprintf("%dx%d: more than %d ranks", g.P, g.Q, maxRanks))
+		if g.P > platform.MaxRanks/g.Q {
+			return s.errorAt("hpl.grids", fmt.Sprintf("%dx%d: more than %d ranks", g.P, g.Q, platform.MaxRanks))
 		}
 	}
 	p.HPL = d.Tests()
@@ -398,17 +399,14 @@ func (s *Scenario) hplFits(p *Plan) error {
 			key = "platform.hosts"
 		}
 		return s.errorAt(key, fmt.Sprintf("a %d-process grid needs more ranks than the %d the platform offers (%s)",
-			p.Ranks, avail, p.Platform.capacity()))
+			p.Ranks, avail, p.Platform.Capacity()))
 	}
 	return nil
 }
 
-// Limits that keep a typo from exhausting memory: HPL's tests are the product of its
-// lists, and every rank is a goroutine.
-const (
-	maxHPLTests = 100000
-	maxRanks    = 1 << 22
-)
+// maxHPLTests keeps a typo from exhausting memory: HPL's tests are the product
+// of its lists (platform.MaxRanks bounds the ranks, each a goroutine).
+const maxHPLTests = 100000
 
 // testCount is the number of tests HPL.dat's lists make (as a float: no overflow).
 func testCount(d hpl.Dat) float64 {

@@ -10,6 +10,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/ranks"
 )
 
@@ -41,7 +42,7 @@ func TestHPLScenario(t *testing.T) {
 	p := mustPlan(t, s, err)
 	// 2 grids × 2 Ns × 1 NB × 2 depths × 2 bcasts × 2 rfacts = 32 tests; the largest
 	// grid 4×8 = 32 ranks fits the fat tree's 16 hosts × 2 cores.
-	if len(p.HPL) != 32 || p.Ranks != 32 || p.Platform.Hosts != 16 || p.Platform.Topology != TopoFatTree {
+	if len(p.HPL) != 32 || p.Ranks != 32 || p.Platform.Hosts != 16 || p.Platform.Topology != platform.TopoFatTree {
 		t.Fatalf("%d tests on %d ranks, platform %+v", len(p.HPL), p.Ranks, p.Platform)
 	}
 	first := p.HPL[0]

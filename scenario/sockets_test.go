@@ -3,35 +3,12 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/platform"
 )
-
-// TestSockets checks which socket each rank of a placement is on, by hand.
-func TestSockets(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		p         Platform
-		placement []int
-		want      []int
-	}{
-		{"one socket", Platform{CoresPerHost: 4, SocketsPerHost: 1}, []int{0, 0, 0, 0}, []int{0, 0, 0, 0}},
-		// Dahu: ranks alternate sockets, cpu = rank parity.
-		{"cyclic", Platform{CoresPerHost: 4, SocketsPerHost: 2, SocketOrder: SocketsCyclic}, []int{0, 0, 0, 0, 1, 1, 1, 1}, []int{0, 1, 0, 1, 0, 1, 0, 1}},
-		{"block", Platform{CoresPerHost: 4, SocketsPerHost: 2, SocketOrder: SocketsBlock}, []int{0, 0, 0, 0, 1, 1, 1, 1}, []int{0, 0, 1, 1, 0, 0, 1, 1}},
-		// 6 cores on 4 sockets: 2 a socket, the last one short.
-		{"block, uneven", Platform{CoresPerHost: 6, SocketsPerHost: 4, SocketOrder: SocketsBlock}, []int{0, 0, 0, 0, 0, 0}, []int{0, 0, 1, 1, 2, 2}},
-		// A hostfile's round robin: the slot counts ranks on the same host.
-		{"interleaved hosts", Platform{CoresPerHost: 2, SocketsPerHost: 2, SocketOrder: SocketsCyclic}, []int{0, 1, 0, 1}, []int{0, 0, 1, 1}},
-	} {
-		if got := c.p.Sockets(c.placement); !slices.Equal(got, c.want) {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
-		}
-	}
-}
 
 const socketBase = "[platform]\nhosts = 2\ncores_per_host = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
 
@@ -53,7 +30,7 @@ func TestPlatformRadicalAndSocketKeys(t *testing.T) {
 	if a, b := p.Platform.HostName(0), p.Platform.HostName(1); a != "dahu-1" || b != "dahu-2" {
 		t.Errorf("hosts %s, %s; want dahu-1, dahu-2", a, b)
 	}
-	if p.Platform.SocketsPerHost != 2 || p.Platform.SocketOrder != SocketsCyclic {
+	if p.Platform.SocketsPerHost != 2 || p.Platform.SocketOrder != platform.SocketsCyclic {
 		t.Errorf("sockets %d %q", p.Platform.SocketsPerHost, p.Platform.SocketOrder)
 	}
 	for _, c := range []struct{ key, want string }{
@@ -111,12 +88,12 @@ intercept = 1e-3
 		t.Fatalf("%s: no dgemm in %+v", order, res.Kernels)
 		return 0, 0
 	}
-	if s, _ := dgemm(SocketsBlock); s != 0 {
+	if s, _ := dgemm(platform.SocketsBlock); s != 0 {
 		t.Errorf("block: dgemm charged %g s, want 0 (both ranks on CPU 0)", s)
 	}
 	// Rank 1's calls each cost 1 ms: a whole number of ms, more than 0 and
 	// fewer than all the calls (rank 0's are free).
-	s, calls := dgemm(SocketsCyclic)
+	s, calls := dgemm(platform.SocketsCyclic)
 	if ms := s * 1e3; !(ms >= 1 && ms < float64(calls)) || abs(ms-math.Round(ms)) > 1e-6 {
 		t.Errorf("cyclic: dgemm charged %g s over %d calls, want a whole number of ms, some calls but not all", s, calls)
 	}

@@ -1,6 +1,10 @@
 package scenario
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/emu-hpc/emu/platform"
+)
 
 // A platform may describe its machine in several topologies when it names the one
 // it uses: the others' keys wait for a --set (or a tune sweep) of
@@ -19,7 +23,7 @@ dragonfly = "2,1;2,1;2,1;2"
 n = 200
 grids = "4x4"
 `
-	for topo, want := range map[string]string{"": TopoFlat, "flat": TopoFlat, "fat-tree": TopoFatTree, "torus": TopoTorus, "dragonfly": TopoDragonfly} {
+	for topo, want := range map[string]string{"": platform.TopoFlat, "flat": platform.TopoFlat, "fat-tree": platform.TopoFatTree, "torus": platform.TopoTorus, "dragonfly": platform.TopoDragonfly} {
 		s, err := Parse([]byte(doc), "s.toml")
 		if err != nil {
 			t.Fatal(err)

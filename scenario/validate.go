@@ -15,6 +15,7 @@ import (
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/traceformat"
 )
@@ -24,7 +25,7 @@ type Plan struct {
 	App      string // AppHPL, AppPingpong, AppRing or AppReplay
 	Seed     uint64
 	Ranks    int // ranks of the run (the largest HPL grid, 2 for pingpong, ...)
-	Platform Platform
+	Platform platform.Platform
 	Network  ranks.Config
 	Kernels  kernels.Config // Mode, SpeedRatio, Models, Noise; Host and Seed are set per rank
 	Pivot    string         // HPL's pivot rule in model mode: splitmix | diagonal | random | replay
@@ -113,7 +114,7 @@ func (s *Scenario) Validate() (*Plan, error) {
 		if err != nil {
 			return nil, s.errorAt("platform.hostfile", err.Error())
 		}
-		if p.Platform.Hostfile, err = ParseHostfile(data, path, &p.Platform); err != nil {
+		if p.Platform.Hostfile, err = platform.ParseHostfile(data, path, &p.Platform); err != nil {
 			return nil, err
 		}
 	}
@@ -156,10 +157,10 @@ func (s *Scenario) Validate() (*Plan, error) {
 	}
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
 		if s.job != nil { // the job's size is at fault, not the platform's
-			return nil, s.errorAt("ranks", fmt.Sprintf("%d: the platform (%s) holds %d ranks", p.Ranks, p.Platform.capacity(), avail))
+			return nil, s.errorAt("ranks", fmt.Sprintf("%d: the platform (%s) holds %d ranks", p.Ranks, p.Platform.Capacity(), avail))
 		}
 		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%s hold %d ranks, the run needs %d",
-			p.Platform.capacity(), avail, p.Ranks))
+			p.Platform.Capacity(), avail, p.Ranks))
 	}
 	if p.App == AppReplay {
 		if err := s.replaySemantics(p); err != nil {
@@ -327,7 +328,7 @@ func (s *Scenario) kernels(p *Plan) error {
 // does not call (a typo leaves the real kernel without a model, so free), or, when
 // pl is not nil, a per-host model for a host the platform does not have. The error
 // starts with the key ("kernels.NAME: ...").
-func checkModelNames(name string, spec models.Spec, pl *Platform) error {
+func checkModelNames(name string, spec models.Spec, pl *platform.Platform) error {
 	if !kernels.Known(name) {
 		hint := ""
 		best, bestD := "", 3
@@ -356,7 +357,7 @@ func checkModelNames(name string, spec models.Spec, pl *Platform) error {
 }
 
 // hostNames is the set of the platform's host names.
-func hostNames(pl *Platform) map[string]bool {
+func hostNames(pl *platform.Platform) map[string]bool {
 	hosts := make(map[string]bool, pl.Hosts)
 	for h := range pl.Hosts {
 		hosts[pl.HostName(h)] = true
@@ -367,7 +368,7 @@ func hostNames(pl *Platform) map[string]bool {
 // unusedHosts lists, sorted, the override keys of spec that no rank of the
 // platform would use: a host it does not have, or a "HOST/cpuS" with S beyond
 // its sockets_per_host.
-func unusedHosts(spec models.Spec, pl *Platform) []string {
+func unusedHosts(spec models.Spec, pl *platform.Platform) []string {
 	if len(spec.Host) == 0 {
 		return nil
 	}
@@ -422,8 +423,8 @@ func (s *Scenario) messages(p *Plan) error {
 		if s.job != nil {
 			p.Ranks = s.job.Ranks
 		}
-		if p.Ranks > maxRanks {
-			return s.errorAt("platform.cores_per_host", fmt.Sprintf("a ring over %d ranks: more than %d", p.Ranks, maxRanks))
+		if p.Ranks > platform.MaxRanks {
+			return s.errorAt("platform.cores_per_host", fmt.Sprintf("a ring over %d ranks: more than %d", p.Ranks, platform.MaxRanks))
 		}
 		if p.Ranks < 2 {
 			return s.errorAt("platform.hosts", "a ring needs at least 2 ranks")
@@ -496,12 +497,12 @@ func (s *Scenario) checkOtherTopologies(p *Plan) error {
 		return nil // platform refused them already, or the scenario of the jobs checked them
 	}
 	for _, k := range topologyKeys(t) {
-		if !k.given || k.topo == TopoFlat || p.Platform.Topology == k.topo {
+		if !k.given || k.topo == platform.TopoFlat || p.Platform.Topology == k.topo {
 			continue
 		}
 		other := p.Platform
 		other.Topology, other.Hostfile = k.topo, nil
-		n, err := topologyNodes(&other)
+		n, err := other.Nodes()
 		if err == nil {
 			other.Hosts = n
 			_, err = other.Build()

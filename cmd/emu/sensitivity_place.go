@@ -9,6 +9,7 @@ import (
 
 	"github.com/emu-hpc/emu/internal/atomicfile"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -32,7 +33,7 @@ type placement struct {
 // run's did. A swap's T comes from the graph (each message's latency scaled
 // to the route between its ranks' new hosts), a first-order answer that the
 // caller checks by re-emulating.
-func placeRanks(cg *observe.ClassGraph, plat *scenario.Platform, ranks int) (placement, error) {
+func placeRanks(cg *observe.ClassGraph, plat *platform.Platform, ranks int) (placement, error) {
 	topo, err := plat.Build()
 	if err != nil {
 		return placement{}, err
@@ -92,7 +93,7 @@ func placeRanks(cg *observe.ClassGraph, plat *scenario.Platform, ranks int) (pla
 }
 
 // writeHostfile writes the placement as an smpirun hostfile: rank r on line r.
-func writeHostfile(path string, plat *scenario.Platform, hosts []int) error {
+func writeHostfile(path string, plat *platform.Platform, hosts []int) error {
 	var b strings.Builder
 	for _, h := range hosts {
 		b.WriteString(plat.HostName(h))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/emu-hpc/emu/internal/golden"
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -114,7 +115,7 @@ func TestScenarioNetwork(t *testing.T) {
 	}
 	pl := p.Platform
 	if pl.Hosts != 32 || pl.CoresPerHost != 32 || pl.HostName(0) != "dahu-1" || pl.HostName(31) != "dahu-32" ||
-		pl.SocketsPerHost != 2 || pl.SocketOrder != scenario.SocketsCyclic || pl.LinkBandwidth != 12.5e9 || math.Abs(pl.LinkLatency-5e-8) > 1e-20 {
+		pl.SocketsPerHost != 2 || pl.SocketOrder != platform.SocketsCyclic || pl.LinkBandwidth != 12.5e9 || math.Abs(pl.LinkLatency-5e-8) > 1e-20 {
 		t.Errorf("platform %+v", pl)
 	}
 	if len(p.Notes) != 0 {

@@ -1,4 +1,4 @@
-package scenario
+package platform
 
 import (
 	"fmt"
@@ -100,8 +100,8 @@ const (
 	SharingFatPipe     = "fatpipe"
 )
 
-// parseTopology accepts our names and SimGrid's (FLAT, FAT_TREE, TORUS, DRAGONFLY).
-func parseTopology(s string) (string, error) {
+// ParseTopology accepts our names and SimGrid's (FLAT, FAT_TREE, TORUS, DRAGONFLY).
+func ParseTopology(s string) (string, error) {
 	switch strings.ToLower(strings.ReplaceAll(s, "_", "-")) {
 	case "flat", "":
 		return TopoFlat, nil
@@ -115,9 +115,9 @@ func parseTopology(s string) (string, error) {
 	return "", fmt.Errorf("unknown topology %q (flat, fat-tree, torus or dragonfly)", s)
 }
 
-// parseSharing accepts SimGrid's policy names in any case; FULLDUPLEX is SimGrid's
+// ParseSharing accepts SimGrid's policy names in any case; FULLDUPLEX is SimGrid's
 // deprecated name of SPLITDUPLEX.
-func parseSharing(s string) (string, error) {
+func ParseSharing(s string) (string, error) {
 	switch strings.ToLower(s) {
 	case "splitduplex", "fullduplex", "split-duplex":
 		return SharingSplitDuplex, nil
@@ -129,15 +129,19 @@ func parseSharing(s string) (string, error) {
 	return "", fmt.Errorf("unknown sharing policy %q (SPLITDUPLEX, SHARED or FATPIPE)", s)
 }
 
-// maxPlatformHosts is the most hosts a platform may have, whatever its topology:
+// MaxHosts is the most hosts a platform may have, whatever its topology:
 // no platform of ours is larger, and building one of 10⁹ hosts would exhaust the
 // memory (or run for minutes) before any error could be reported.
-const maxPlatformHosts = 1 << 24
+const MaxHosts = 1 << 24
 
-// parseRadical reads SimGrid's radical list: comma-separated items, each N or A-B
+// MaxRanks is the most ranks a run may have (hostfile lines, grids, traces):
+// every rank is a goroutine, and a typo must not exhaust the memory.
+const MaxRanks = 1 << 22
+
+// ParseRadical reads SimGrid's radical list: comma-separated items, each N or A-B
 // (inclusive), e.g. "0-15,32-47".
-func parseRadical(s string) ([]int, error) {
-	const maxHosts = maxPlatformHosts // guards against "0-9999999999"
+func ParseRadical(s string) ([]int, error) {
+	const maxHosts = MaxHosts // guards against "0-9999999999"
 	var out []int
 	for _, item := range strings.Split(s, ",") {
 		item = strings.TrimSpace(item)
@@ -175,10 +179,10 @@ func parseIntList(s string) ([]int, error) {
 	return out, nil
 }
 
-// topologyNodes is the number of hosts a fat-tree, torus or dragonfly description
+// Nodes is the number of hosts a fat-tree, torus or dragonfly description
 // has, checking its syntax (smpi-model.md §4.5–4.7).
-func topologyNodes(p *Platform) (int, error) {
-	const maxNodes = maxPlatformHosts
+func (p *Platform) Nodes() (int, error) {
+	const maxNodes = MaxHosts
 	product := func(vs []int) (int, error) {
 		n := 1
 		for _, v := range vs {
@@ -252,8 +256,8 @@ func (p *Platform) HostName(h int) string {
 	return p.Prefix + strconv.Itoa(n) + p.Suffix
 }
 
-// capacity says in words what Ranks counts.
-func (p *Platform) capacity() string {
+// Capacity says in words what Ranks counts.
+func (p *Platform) Capacity() string {
 	if n := len(p.Hostfile); n > 0 {
 		return fmt.Sprintf("%d hostfile lines", n)
 	}

@@ -1,4 +1,4 @@
-package scenario
+package platform
 
 import (
 	"fmt"
@@ -34,8 +34,8 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: host %q is not in the platform (%s … %s)", file, i+1, name, p.HostName(0), p.HostName(p.Hosts-1))
 		}
-		if len(out)+count > maxRanks {
-			return nil, fmt.Errorf("%s:%d: more than %d lines", file, i+1, maxRanks)
+		if len(out)+count > MaxRanks {
+			return nil, fmt.Errorf("%s:%d: more than %d lines", file, i+1, MaxRanks)
 		}
 		for range count {
 			out = append(out, h)

@@ -1,4 +1,4 @@
-package scenario
+package platform
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/emu-hpc/emu/units"
 )
 
-// ParsePlatformXML reads a SimGrid platform file whose machine is one <cluster>
+// ParseXML reads a SimGrid platform file whose machine is one <cluster>
 // (shared/reference/smpi-model.md §4.3): FLAT (private links, optional backbone),
 // FAT_TREE, TORUS or DRAGONFLY, with prefix/radical/suffix host names, speed, core,
 // bw, lat, sharing_policy, bb_*, loopback_*, limiter_link. The cluster may sit inside
@@ -22,7 +22,7 @@ import (
 //
 // Deviation from SimGrid: a bandwidth without a unit is an error here (SimGrid takes it
 // in bytes/s with a deprecation warning).
-func ParsePlatformXML(data []byte, file string) (*Platform, error) {
+func ParseXML(data []byte, file string) (*Platform, error) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
 	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
@@ -120,7 +120,7 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	p := &Platform{Name: a["id"], Prefix: a["prefix"], Suffix: a["suffix"], CoresPerHost: 1}
 	var err error
 	wrap := func(attr string, e error) error { return fmt.Errorf("cluster attribute %s: %w", attr, e) }
-	if p.Radical, err = parseRadical(a["radical"]); err != nil {
+	if p.Radical, err = ParseRadical(a["radical"]); err != nil {
 		return nil, wrap("radical", err)
 	}
 	// speed may be a list of pstates; the first is the default pstate.
@@ -141,12 +141,12 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	}
 	p.Sharing, p.BackboneSharing = SharingSplitDuplex, SharingShared
 	if s, ok := a["sharing_policy"]; ok {
-		if p.Sharing, err = parseSharing(s); err != nil {
+		if p.Sharing, err = ParseSharing(s); err != nil {
 			return nil, wrap("sharing_policy", err)
 		}
 	}
 	if s, ok := a["bb_sharing_policy"]; ok {
-		if p.BackboneSharing, err = parseSharing(s); err != nil {
+		if p.BackboneSharing, err = ParseSharing(s); err != nil {
 			return nil, wrap("bb_sharing_policy", err)
 		}
 	}
@@ -169,7 +169,7 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	_, hasBW := a["loopback_bw"]
 	_, hasLat := a["loopback_lat"]
 	p.NoLoopback = !hasBW && !hasLat
-	if p.Topology, err = parseTopology(a["topology"]); err != nil {
+	if p.Topology, err = ParseTopology(a["topology"]); err != nil {
 		return nil, wrap("topology", err)
 	}
 	params := a["topo_parameters"]
@@ -185,7 +185,7 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	}
 	p.Hosts = len(p.Radical)
 	if p.Topology != TopoFlat {
-		nodes, err := topologyNodes(p)
+		nodes, err := p.Nodes()
 		if err != nil {
 			return nil, wrap("topo_parameters", err)
 		}

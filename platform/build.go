@@ -1,4 +1,4 @@
-package scenario
+package platform
 
 import (
 	"fmt"

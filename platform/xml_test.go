@@ -1,4 +1,4 @@
-package scenario
+package platform
 
 import (
 	"path/filepath"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestParsePlatformXMLPeers(t *testing.T) {
+func TestParseXMLPeers(t *testing.T) {
 	// shared/peers/smpi/README.md §3: both files declare 256 single-core hosts at
 	// 1 Gflop/s named node-0..node-255, links of 10 GB/s and 1 us, SPLITDUPLEX.
 	for _, tt := range []struct {
@@ -16,7 +16,7 @@ func TestParsePlatformXMLPeers(t *testing.T) {
 		{"cluster_flat_256.xml", TopoFlat, ""},
 		{"cluster_fattree_256.xml", TopoFatTree, "2;8,32;1,4;1,1"},
 	} {
-		p, err := ParsePlatformXML(peerFile(t, tt.file), tt.file)
+		p, err := ParseXML(peerFile(t, tt.file), tt.file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestParsePlatformXMLPeers(t *testing.T) {
 	}
 }
 
-func TestParsePlatformXMLTopologies(t *testing.T) {
+func TestParseXMLTopologies(t *testing.T) {
 	wrap := func(cluster string) []byte {
 		return []byte(`<?xml version='1.0'?>
 <platform version="4.1">
@@ -81,7 +81,7 @@ func TestParsePlatformXMLTopologies(t *testing.T) {
 				Topology: TopoDragonfly, Dragonfly: "2,2;2,1;1,2;2"}},
 	}
 	for _, tt := range tests {
-		p, err := ParsePlatformXML(wrap(tt.cluster), "p.xml")
+		p, err := ParseXML(wrap(tt.cluster), "p.xml")
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -92,7 +92,7 @@ func TestParsePlatformXMLTopologies(t *testing.T) {
 	}
 }
 
-func TestParsePlatformXMLErrors(t *testing.T) {
+func TestParseXMLErrors(t *testing.T) {
 	const ok = `speed="1Gf" bw="1GBps" lat="1us"`
 	tests := []struct{ xml, want string }{
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="10" lat="1us"/></platform>`,
@@ -119,14 +119,14 @@ func TestParsePlatformXMLErrors(t *testing.T) {
 			`p.xml:2: platform version 3: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml`},
 	}
 	for _, tt := range tests {
-		_, err := ParsePlatformXML([]byte(tt.xml), "p.xml")
+		_, err := ParseXML([]byte(tt.xml), "p.xml")
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s\n got %v\nwant %q...", tt.xml, err, tt.want)
 		}
 	}
 }
 
-func FuzzParsePlatformXML(f *testing.F) {
+func FuzzParseXML(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(peersDir, "*.xml"))
 	for _, file := range files {
 		f.Add(readFile(f, file))
@@ -134,7 +134,7 @@ func FuzzParsePlatformXML(f *testing.F) {
 	f.Add([]byte(`<platform><cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/></platform>`))
 	f.Add([]byte(`<platform><zone><cluster id="t" prefix="t" suffix="" radical="0-7" speed="1f" bw="1Bps" lat="0" topology="TORUS" topo_parameters="2,4"/></zone></platform>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := ParsePlatformXML(data, "f.xml")
+		p, err := ParseXML(data, "f.xml")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.xml:") {
 				t.Errorf("error without file and line: %v", err)

@@ -1,0 +1,28 @@
+// Package platform is the machine a run is emulated on: the Platform type (a
+// validated machine description in the core's units, whether it came from a
+// scenario's [platform] table or from SimGrid XML) and the input formats that
+// describe one, read at the edge.
+//
+// # What it owns
+//
+//   - Platform: hosts, cores, sockets, links, topology (flat, fat-tree,
+//     torus, dragonfly, SimGrid's descriptions), host names (prefix,
+//     radical, suffix), the hostfile's lines; Build (its fluid topology),
+//     Placement (the host of each rank), Sockets, HostName, Ranks, Nodes.
+//   - ParseXML: a SimGrid platform file whose machine is one <cluster>.
+//   - ParseHostfile: an smpirun hostfile against a platform.
+//   - The words of the topologies, sharing policies and socket orders, and
+//     the limits (MaxHosts, MaxRanks) that keep a typo from exhausting memory.
+//
+// # Error policy
+//
+// Errors of ParseXML and ParseHostfile name the file and the line; the
+// Parse* helpers of single values say what they wanted, the key being the
+// caller's (scenario's) to add. Bad input never panics; the parsers are
+// fuzzed. No I/O: callers read the files.
+//
+// # Imports
+//
+// fluid (Build) and units (XML's quantities) only; never scenario, which
+// fills a Platform from its TOML and imports this package.
+package platform

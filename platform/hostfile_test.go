@@ -1,0 +1,55 @@
+package platform
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// smpirun's hostfile (shared/reference/smpi-model.md §4.8): one host name a line,
+// empty lines ignored, "name:N" standing for N lines; rank i runs on line i mod lines.
+func TestParseHostfile(t *testing.T) {
+	p := &Platform{Hosts: 4, Prefix: "node-", CoresPerHost: 1}
+	for _, c := range []struct {
+		name, text string
+		want       []int
+		err        string
+	}{
+		{"in order", "node-0\nnode-1\nnode-2\nnode-3\n", []int{0, 1, 2, 3}, ""},
+		{"counts and blanks", "node-3:2\n\n  node-1  \r\nnode-0:1", []int{3, 3, 1, 0}, ""},
+		{"byte order mark", "\ufeffnode-2\nnode-1\n", []int{2, 1}, ""},
+		{"unknown host", "node-0\nnode-9\n", nil, "h.txt:2: host \"node-9\" is not in the platform (node-0 … node-3)"},
+		{"zero count", "node-0:0\n", nil, "h.txt:1: \"node-0:0\": want name or name:N with N ≥ 1"},
+		{"bad count", "node-0:x\n", nil, "h.txt:1: \"node-0:x\": want name or name:N with N ≥ 1"},
+		{"empty", "\n\n", nil, "h.txt: no host names"},
+	} {
+		got, err := ParseHostfile([]byte(c.text), "h.txt", p)
+		switch {
+		case c.err == "" && (err != nil || !slices.Equal(got, c.want)):
+			t.Errorf("%s: got %v, %v; want %v", c.name, got, err, c.want)
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("%s: got error %v, want %q", c.name, err, c.err)
+		}
+	}
+}
+
+func FuzzParseHostfile(f *testing.F) {
+	f.Add([]byte("node-0\nnode-1:2\n\n node-3 \n"))
+	f.Add([]byte("node-9:0\n"))
+	f.Add([]byte(":\n"))
+	p := &Platform{Hosts: 4, Prefix: "node-", CoresPerHost: 1}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rows, err := ParseHostfile(data, "h.txt", p)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "h.txt") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error without the file, or on several lines: %q", err)
+			}
+			return
+		}
+		for _, h := range rows {
+			if h < 0 || h >= p.Hosts {
+				t.Fatalf("host %d outside the platform", h)
+			}
+		}
+	})
+}
