@@ -11,6 +11,9 @@
 //     Placement (the host of each rank), Sockets, HostName, Ranks, Nodes.
 //   - ParseXML: a SimGrid platform file whose machine is one <cluster>.
 //   - ParseHostfile: an smpirun hostfile against a platform.
+//   - HostSpeeds: each host's speed factor, from patterns of host names
+//     (names, numbered ranges, globs) and a seeded log-normal spread
+//     (SpreadFactor).
 //   - The words of the topologies, sharing policies and socket orders, and
 //     the limits (MaxHosts, MaxRanks) that keep a typo from exhausting memory.
 //

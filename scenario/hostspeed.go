@@ -1,18 +1,15 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"os"
-	"path"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/platform"
 )
 
 // Node variability as a what-if ([kernels] host_speed, host_spread,
@@ -136,69 +133,9 @@ func parseFraction(val any) (float64, error) {
 	return v, nil
 }
 
-// hostRange is "PREFIX<a>..<b>SUFFIX", e.g. dahu-13..16.
-var hostRange = regexp.MustCompile(`^(.*?)(\d+)\.\.(\d+)(.*)$`)
-
-// hostMatcher returns whether a host name matches pattern: the name itself,
-// a numbered range (dahu-13..16: the prefix, a number from 13 to 16, the
-// suffix), or a glob of path.Match (*, ?, [...]).
-func hostMatcher(pattern string) (func(string) bool, error) {
-	if m := hostRange.FindStringSubmatch(pattern); m != nil {
-		prefix, suffix := m[1], m[4]
-		lo, err1 := strconv.Atoi(m[2])
-		hi, err2 := strconv.Atoi(m[3])
-		if err1 != nil || err2 != nil || lo > hi {
-			return nil, fmt.Errorf("range %s..%s is empty or too large", m[2], m[3])
-		}
-		return func(h string) bool {
-			mid, ok := strings.CutPrefix(h, prefix)
-			if mid, ok = strings.CutSuffix(mid, suffix); !ok || mid == "" {
-				return false
-			}
-			for _, c := range mid {
-				if c < '0' || c > '9' {
-					return false
-				}
-			}
-			n, err := strconv.Atoi(mid)
-			return err == nil && n >= lo && n <= hi
-		}, nil
-	}
-	if strings.ContainsAny(pattern, "*?[") {
-		if _, err := path.Match(pattern, ""); err != nil {
-			return nil, fmt.Errorf("not a valid glob: %v", err)
-		}
-		return func(h string) bool {
-			ok, _ := path.Match(pattern, h)
-			return ok
-		}, nil
-	}
-	return func(h string) bool { return h == pattern }, nil
-}
-
-// spreadSalt separates the host-spread streams from every other stream a
-// seed feeds (ranks' noise, placement).
-const spreadSalt = 0x686f73745f737064 // "host_spd"
-
-// SpreadFactor is host's speed factor drawn from a spread of relative
-// standard deviation sd: log-normal with mean 1 and standard deviation sd
-// (σ² = ln(1 + sd²), μ = −σ²/2), so it is always positive and its mean over
-// many hosts is 1. The draw depends only on (seed, host): not on how many
-// hosts or ranks there are, nor on their order.
-func SpreadFactor(seed uint64, host string, sd float64) float64 {
-	if sd == 0 {
-		return 1
-	}
-	h := fnv.New64a()
-	h.Write([]byte(host))
-	rng := rand.New(rand.NewPCG(seed^spreadSalt, h.Sum64()))
-	s2 := math.Log1p(sd * sd)
-	return math.Exp(math.Sqrt(s2)*rng.NormFloat64() - s2/2)
-}
-
 // hostSpeeds resolves [kernels]' variability keys over the plan's platform
-// into each host's speed factor; nil when every host runs at 1 (no key
-// given, or factors of exactly 1).
+// into each host's speed factor (platform.HostSpeeds); nil when every host
+// runs at 1 (no key given, or factors of exactly 1).
 func (s *Scenario) hostSpeeds(p *Plan) (map[string]float64, error) {
 	k := s.Kernels
 	spread := 0.0
@@ -208,48 +145,14 @@ func (s *Scenario) hostSpeeds(p *Plan) (map[string]float64, error) {
 	if k.HostSpreadSeed != nil && k.HostSpread == nil {
 		return nil, s.errorAt("kernels.host_spread_seed", "seeds kernels.host_spread, which is not given")
 	}
-	if len(k.HostSpeed) == 0 && spread == 0 {
-		return nil, nil
-	}
 	seed := p.Seed
 	if k.HostSpreadSeed != nil {
 		seed = *k.HostSpreadSeed
 	}
-	pl := &p.Platform
-	speeds := make(map[string]float64, pl.Hosts)
-	for h := range pl.Hosts {
-		name := pl.HostName(h)
-		speeds[name] = SpreadFactor(seed, name, spread)
+	speeds, err := p.Platform.HostSpeeds(k.HostSpeed, spread, seed)
+	var pe *platform.HostPatternError
+	if errors.As(err, &pe) {
+		return nil, s.errorAt("kernels.host_speed."+pe.Pattern, pe.Msg)
 	}
-	patterns := make([]string, 0, len(k.HostSpeed))
-	for pat := range k.HostSpeed {
-		patterns = append(patterns, pat)
-	}
-	sort.Strings(patterns)
-	for _, pat := range patterns {
-		key := "kernels.host_speed." + pat
-		match, err := hostMatcher(pat)
-		if err != nil {
-			return nil, s.errorAt(key, err.Error())
-		}
-		n := 0
-		for h := range pl.Hosts {
-			if name := pl.HostName(h); match(name) {
-				speeds[name] *= k.HostSpeed[pat]
-				n++
-			}
-		}
-		if n == 0 {
-			return nil, s.errorAt(key, fmt.Sprintf("matches no host of the platform (%s … %s)", pl.HostName(0), pl.HostName(pl.Hosts-1)))
-		}
-	}
-	for name, v := range speeds {
-		if v == 1 {
-			delete(speeds, name)
-		}
-	}
-	if len(speeds) == 0 {
-		return nil, nil
-	}
-	return speeds, nil
+	return speeds, err
 }
