@@ -31,7 +31,14 @@ var allowed = map[string][]string{
 	"observe": {"ranks", "fluid", "kernels", "sensitivity", "units"},
 	"units":   {},
 	// the input formats stop at the edge: HPL.dat fills apps/hpl's Dat.
-	"hpldat":      {"apps"},
+	"hpldat": {"apps/hpl"},
+	// the machine and its formats (SimGrid XML, hostfiles) build a fluid topology.
+	"platform": {"fluid", "units"},
+	// scenario says what to run; running it and watching it are runner's and
+	// observe's, never imported here.
+	"scenario": {"apps", "fluid", "hpldat", "kernels", "loggops", "models", "platform", "ranks", "traceformat", "units"},
+	// runner runs a scenario's Plan and wires the observers a run asks for.
+	"runner":      {"scenario", "platform", "apps", "ranks", "kernels", "fluid", "observe", "sensitivity"},
 	"calibration": {"kernels", "models", "internal"},
 	"tune":        {"internal"},
 	// apps/replay reads its traces with traceformat and runs its loggops

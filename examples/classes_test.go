@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -97,7 +98,7 @@ func TestPerClassLatencyPredictsReemulation(t *testing.T) {
 
 // runWith runs an example with its shrinking sets and extra ones, recording
 // the execution graph.
-func runWith(t *testing.T, file string, sets, extra []string) *scenario.Result {
+func runWith(t *testing.T, file string, sets, extra []string) *runner.Result {
 	t.Helper()
 	s, err := scenario.Load(file)
 	if err != nil {
@@ -112,7 +113,7 @@ func runWith(t *testing.T, file string, sets, extra []string) *scenario.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Run(scenario.RunOptions{Graph: true})
+	res, err := runner.Run(p, runner.Options{Graph: true})
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/platform"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -88,7 +89,7 @@ func TestExamplesRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Run(scenario.RunOptions{})
+		res, err := runner.Run(p, runner.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -125,7 +126,7 @@ func TestHPLDatAndCluster(t *testing.T) {
 func TestExamplesTaperedTraffic(t *testing.T) {
 	run := func(f string) (float64, observe.ClassUse) {
 		s, err := scenario.Load(f)
-		res := runScenario(t, s, err, scenario.RunOptions{Links: true})
+		res := runScenario(t, s, err, runner.Options{Links: true})
 		for _, c := range res.Traffic.Classes {
 			if c.Class == "level1" {
 				return res.SimulatedTime, c
@@ -161,7 +162,7 @@ func TestExamplesJobs(t *testing.T) {
 		}
 		doc := strings.ReplaceAll(string(data), `placement = "random"`, `placement = "`+tc.placement+`"`)
 		s, err := scenario.Parse([]byte(doc), "jobs-congestor.toml")
-		res := runScenario(t, s, err, scenario.RunOptions{})
+		res := runScenario(t, s, err, runner.Options{})
 		ring, cong := res.Jobs[0], res.Jobs[1]
 		if !tc.ok(ring.Slowdown, cong.Slowdown) {
 			t.Errorf("%s: ring slowdown %.4g, congestor %.4g", tc.placement, ring.Slowdown, cong.Slowdown)
@@ -173,7 +174,7 @@ func TestExamplesJobs(t *testing.T) {
 
 // runScenario validates and runs a loaded (or parsed) scenario, failing the
 // test on any error.
-func runScenario(t *testing.T, s *scenario.Scenario, err error, opt scenario.RunOptions) *scenario.Result {
+func runScenario(t *testing.T, s *scenario.Scenario, err error, opt runner.Options) *runner.Result {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +183,7 @@ func runScenario(t *testing.T, s *scenario.Scenario, err error, opt scenario.Run
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Run(opt)
+	res, err := runner.Run(p, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestExamplesPlacementGrid(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				res := runScenario(t, s, nil, scenario.RunOptions{Links: true})
+				res := runScenario(t, s, nil, runner.Options{Links: true})
 				tr := res.Traffic
 				top, hi := tr.Classes[len(tr.Classes)-1], tr.Highest[len(tr.Highest)-1]
 				c := gridCase{trace, place, topo.name, res.SimulatedTime, top.BusyUtil, hi.MsgShare}

@@ -23,7 +23,7 @@
 //   - MPISplit: the event-based split of MPI time into stack, sync and
 //     network, per protocol and per call (emu sensitivity --mpi-time).
 //
-// What runs, and which observers a run gets, is scenario's (RunOptions);
+// What runs is scenario's (the Plan); which observers a run gets is runner's (Options);
 // observe never decides what to run.
 //
 // # Units

@@ -7,6 +7,7 @@ import (
 
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -23,7 +24,7 @@ func TestKernelLogSumsToComputeTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := &observe.KernelLog{Shapes: true}
-	res, err := p.Run(scenario.RunOptions{Kernels: log, Breakdown: true})
+	res, err := runner.Run(p, runner.Options{Kernels: log, Breakdown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestKernelLogRecordsSwapSpans(t *testing.T) {
 			t.Fatal(err)
 		}
 		log := &observe.KernelLog{Shapes: true}
-		if _, err := p.Run(scenario.RunOptions{Kernels: log}); err != nil {
+		if _, err := runner.Run(p, runner.Options{Kernels: log}); err != nil {
 			t.Fatal(err)
 		}
 		var laswp, uswp int

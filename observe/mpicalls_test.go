@@ -6,6 +6,7 @@ import (
 
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -24,7 +25,7 @@ func TestMPICallsAccountForEveryRanksTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	var finished float64
-	res, err := p.Run(scenario.RunOptions{Kernels: &observe.KernelLog{}, MPICalls: true, Hooks: []ranks.Hook{func(ev *ranks.Event) {
+	res, err := runner.Run(p, runner.Options{Kernels: &observe.KernelLog{}, MPICalls: true, Hooks: []ranks.Hook{func(ev *ranks.Event) {
 		if ev.Kind == ranks.Finished {
 			finished += ev.Time
 		}

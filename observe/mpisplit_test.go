@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -69,7 +69,7 @@ recv_overhead = "2us"
 		"t.txt": trace,
 	})
 	p := loadPlan(t, filepath.Join(dir, "s.toml"))
-	res, err := p.Run(scenario.RunOptions{MPISplit: true})
+	res, err := runner.Run(p, runner.Options{MPISplit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestMPISplitDeferredWaits(t *testing.T) {
 		"t.txt": "1 irecv 0 0 1000\n1 compute 10000\n1 waitall\n0 compute 20000\n0 send 1 0 1000\n" +
 			"0 isend 1 0 1048576\n0 compute 5000\n0 waitall\n1 compute 10000\n1 recv 0 0 1048576\n",
 	})
-	res, err := loadPlan(t, filepath.Join(dir, "s.toml")).Run(scenario.RunOptions{MPISplit: true})
+	res, err := runner.Run(loadPlan(t, filepath.Join(dir, "s.toml")), runner.Options{MPISplit: true})
 	if err != nil {
 		t.Fatal(err)
 	}

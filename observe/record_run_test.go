@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -36,7 +37,7 @@ func TestGraphOfHPLReproducesItsTime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Run(scenario.RunOptions{Graph: true, GraphLatency: observe.EndToEndLatency})
+		res, err := runner.Run(p, runner.Options{Graph: true, GraphLatency: observe.EndToEndLatency})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +67,7 @@ func TestGraphLoopbackHasNoLatency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Run(scenario.RunOptions{Graph: true})
+	res, err := runner.Run(p, runner.Options{Graph: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,9 +96,9 @@ func TestReplayGraph(t *testing.T) {
 6 allreduce 1 10
 7 allreduce 1 10
 `
-	run := func(lat string) (float64, *scenario.Result) {
+	run := func(lat string) (float64, *runner.Result) {
 		p := replayPlan(t, trace, "network.model=cm02", "network.tcp_gamma=0", "platform.link_latency="+lat)
-		res, err := p.Run(scenario.RunOptions{Graph: true})
+		res, err := runner.Run(p, runner.Options{Graph: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +132,7 @@ func TestReplayGraphGOAL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Run(scenario.RunOptions{Graph: true})
+		res, err := runner.Run(p, runner.Options{Graph: true})
 		if err != nil {
 			t.Fatal(err)
 		}

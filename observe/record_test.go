@@ -8,6 +8,7 @@ import (
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -299,7 +300,7 @@ func BenchmarkRecordLatencyModes(b *testing.B) {
 		b.Run(m.String(), func(b *testing.B) {
 			edges := 0
 			for b.Loop() {
-				res, err := p.Run(scenario.RunOptions{Graph: true, GraphLatency: m})
+				res, err := runner.Run(p, runner.Options{Graph: true, GraphLatency: m})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -172,7 +173,7 @@ bcast = "`+bcast+`"
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if _, err := p.Run(scenario.RunOptions{Trace: &buf}); err != nil {
+		if _, err := runner.Run(p, runner.Options{Trace: &buf}); err != nil {
 			t.Fatal(err)
 		}
 		events := checkTrace(t, buf.Bytes())

@@ -8,7 +8,7 @@ import (
 	"github.com/emu-hpc/emu/ranks"
 )
 
-// Traffic is what a run's network carried (RunOptions.Links, emu run
+// Traffic is what a run's network carried (runner.Options.Links, emu run
 // --links): per link, per link class, and the messages by the highest
 // class their route crosses (how far up the topology they went).
 type Traffic struct {

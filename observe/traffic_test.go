@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 // trafficTol is the relative error allowed on a hand-derived byte count or
@@ -43,7 +43,7 @@ func TestTrafficOneMessage(t *testing.T) {
 		t.Run(fmt.Sprintf("to%d_s%d", tc.dst, tc.bytes), func(t *testing.T) {
 			trace := fmt.Sprintf("0 send %d 7 %d\n%d recv 0 7 %d\n", tc.dst, tc.bytes, tc.dst, tc.bytes)
 			p := replayPlan(t, trace, "network.model=cm02", "network.tcp_gamma=0")
-			res, err := p.Run(scenario.RunOptions{Links: true})
+			res, err := runner.Run(p, runner.Options{Links: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestTrafficTaperedFatTree(t *testing.T) {
 		t.Run(model, func(t *testing.T) {
 			run := func(tree string) *observe.Traffic {
 				p := replayPlan(t, alltoallTrace(32, 1<<20), "platform.fat_tree="+tree, "network.model="+model)
-				res, err := p.Run(scenario.RunOptions{Links: true})
+				res, err := runner.Run(p, runner.Options{Links: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -161,7 +161,7 @@ func TestTrafficClasses(t *testing.T) {
 	} {
 		t.Run(tc.topo, func(t *testing.T) {
 			p := replayPlan(t, trace, append([]string{"platform.topology=" + tc.topo}, tc.sets...)...)
-			res, err := p.Run(scenario.RunOptions{Links: true})
+			res, err := runner.Run(p, runner.Options{Links: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,20 +43,3 @@ func ExampleScenario_Validate() {
 	// Output:
 	// hpl.toml:6: hpl.grids: a 4-process grid needs more ranks than the 2 the platform offers (2 hosts × 1 cores)
 }
-
-func ExamplePlan_Run() {
-	// The embedded default: a 2×2 HPL, N = 2000, in model mode.
-	p, err := scenario.Default().Validate()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	res, err := p.Run(scenario.RunOptions{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(res.App, res.Ranks, res.HPL[0].Variant, res.HPL[0].N, res.HPL[0].NB)
-	// Output:
-	// hpl 4 WR11C2R4 2000 64
-}

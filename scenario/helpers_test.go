@@ -3,7 +3,6 @@ package scenario
 import (
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -16,16 +15,6 @@ func close(a, b float64) bool { return math.Abs(a-b) <= relTol*math.Max(math.Abs
 // peersDir holds the peer tools' input files (SimGrid platforms, HPL.dat files);
 // they must all load.
 const peersDir = "../validation/testdata" // the peer inputs, vendored from shared/peers/smpi
-
-// peerFile reads a file of the peer inputs (vendored in the repository).
-func peerFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(peersDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func readFile(t testing.TB, path string) []byte {
 	t.Helper()

@@ -91,7 +91,6 @@ func (s *Scenario) jobs(p *Plan) error {
 			place[r] = slots[idx[r]]
 			free[idx[r]] = false
 		}
-		jp.jobPlace = place
 		p.Jobs = append(p.Jobs, &Job{Name: name, Seed: p.Seed ^ uint64(i), Start: jt.Start.Seconds, Place: place, Plan: jp})
 		p.Ranks += jp.Ranks
 	}

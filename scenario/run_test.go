@@ -1,67 +1,9 @@
 package scenario
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func TestDefaultScenarioRuns(t *testing.T) {
-	p, err := Default().Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Run(RunOptions{Graph: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.HPL) != 1 || res.HPL[0] == nil || res.HPL[0].N != 2000 || res.HPL[0].Time <= 0 || res.Ranks != 4 {
-		t.Fatalf("result %+v", res)
-	}
-	t.Logf("HPL %s: %.6f s, %.4g Gflops, simulated %.6f s, wall %.3f s, graph %d vertices",
-		res.HPL[0].Variant, res.HPL[0].Time, res.HPL[0].Gflops, res.SimulatedTime, res.WallTime, res.Graph.NumVertices())
-}
-
-func TestRecordAndReplayPivots(t *testing.T) {
-	// A real-mode run records its pivot rows; a model-mode run replaying them from the
-	// file moves the same rows, so it sends the same messages and takes the same
-	// simulated time (DESIGN.md: skipping the work may not change the timing).
-	dir := t.TempDir()
-	run := func(sets ...string) *Result {
-		s := Default()
-		for _, kv := range append([]string{"hpl.n=240", "hpl.nb=16"}, sets...) {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s.dir = dir
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := p.Run(RunOptions{RecordPivots: p.Kernels.Mode.String() == "real"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	real := run("kernels.mode=real")
-	if !real.HPL[0].Passed {
-		t.Fatalf("real run failed its residual check: %+v", real.HPL[0])
-	}
-	if err := os.WriteFile(filepath.Join(dir, "pivots.txt"), FormatPivots(real.Pivots), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	replay := run("kernels.pivot=replay", "kernels.pivots=pivots.txt")
-	if replay.SimulatedTime != real.SimulatedTime || replay.HPL[0].Time != real.HPL[0].Time {
-		t.Errorf("replay: %.9f s (HPL %.9f); real: %.9f s (HPL %.9f)", replay.SimulatedTime, replay.HPL[0].Time, real.SimulatedTime, real.HPL[0].Time)
-	}
-	diag := run("kernels.pivot=diagonal")
-	if diag.SimulatedTime == real.SimulatedTime {
-		t.Errorf("the diagonal rule gives the real run's time too: the test cannot tell pivots apart")
-	}
-}
 
 func TestParsePivotsErrors(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{

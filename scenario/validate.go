@@ -53,11 +53,6 @@ type Plan struct {
 
 	Jobs []*Job // AppJobs: the [[jobs]], each with its own Plan
 
-	// jobPlace is the hosts of a job's ranks (jobs), from which runHPL takes
-	// each rank's socket; nil: Platform.Placement's. A job's ranks fill a
-	// host's sockets in its own rank order, whatever cores other jobs hold.
-	jobPlace []int
-
 	// Notes are remarks on the scenario that are not errors (per-host models
 	// of a models file for hosts the platform lacks), for the user to read.
 	Notes []string

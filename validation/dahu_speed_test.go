@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -119,7 +120,7 @@ func benchDahu(b *testing.B, sets []string) {
 			}
 		}
 		cpu0 := cpuSeconds()
-		res, err := plan.Run(scenario.RunOptions{Listeners: []ranks.Listener{{Kinds: ranks.KindsOf(ranks.SendPost), Hook: hook}}})
+		res, err := runner.Run(plan, runner.Options{Listeners: []ranks.Listener{{Kinds: ranks.KindsOf(ranks.SendPost), Hook: hook}}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -165,7 +166,7 @@ func TestDahuReproduced(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := p.Run(scenario.RunOptions{})
+			res, err := runner.Run(p, runner.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -200,7 +201,7 @@ func (c extrapolationCase) plan(tb testing.TB, k int) *scenario.Plan {
 // extrapolatedTime2 is the case's HPL Time and stated error bar, s.
 func extrapolatedTime2(b *testing.B, c extrapolationCase, k int) (float64, float64) {
 	b.Helper()
-	res, err := c.plan(b, k).Run(scenario.RunOptions{})
+	res, err := runner.Run(c.plan(b, k), runner.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 // BenchmarkFig6 runs seed 003's Fig. 6 grid (fig6Cases: 512 to 4,096 ranks × N =
@@ -84,10 +84,10 @@ func benchWholeRun(b *testing.B, c extrapolationCase, record func(testing.TB, fi
 	debug.FreeOSMemory()
 	resetPeakRSS()
 	cpu0, wall0, load0 := cpuSeconds(), time.Now(), loadAverage()
-	var res *scenario.Result
+	var res *runner.Result
 	for b.Loop() {
 		var err error
-		if res, err = plan.Run(scenario.RunOptions{}); err != nil {
+		if res, err = runner.Run(plan, runner.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -170,7 +171,7 @@ func TestLLAMPInjection(t *testing.T) {
 // link latency by δ is raising ℓ by links·δ.
 func injectionSweep(t *testing.T, text string, mode observe.LatencyMode, links int) (pred, emul []float64, l0 float64) {
 	t.Helper()
-	base := emulate(t, text, scenario.RunOptions{Graph: true, GraphLatency: mode})
+	base := emulate(t, text, runner.Options{Graph: true, GraphLatency: mode})
 	l0 = base.GraphL
 	if want := float64(links) * injectionLink; math.Abs(l0-want) > 1e-6*want {
 		t.Errorf("the recorder's baseline latency %g s, want %d links × %g s", l0, links, injectionLink)
@@ -185,14 +186,14 @@ func injectionSweep(t *testing.T, text string, mode observe.LatencyMode, links i
 	for i, pt := range rep.Curve {
 		pred = append(pred, pt.T)
 		link := injectionLink + float64(i)*injectionLinkDelta/injectionSteps
-		res := emulate(t, text, scenario.RunOptions{}, fmt.Sprintf("platform.link_latency=%.9gus", link*1e6))
+		res := emulate(t, text, runner.Options{}, fmt.Sprintf("platform.link_latency=%.9gus", link*1e6))
 		emul = append(emul, res.SimulatedTime)
 	}
 	return pred, emul, l0
 }
 
 // emulate runs a scenario text with overrides.
-func emulate(t *testing.T, text string, opt scenario.RunOptions, sets ...string) *scenario.Result {
+func emulate(t *testing.T, text string, opt runner.Options, sets ...string) *runner.Result {
 	t.Helper()
 	s, err := scenario.Parse([]byte(text), "injection.toml")
 	if err != nil {
@@ -207,7 +208,7 @@ func emulate(t *testing.T, text string, opt scenario.RunOptions, sets ...string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := plan.Run(opt)
+	res, err := runner.Run(plan, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestLLAMPInjectionFatTree(t *testing.T) {
 // share (RRMSE 40%), and so does end to end (41%, −4.0% at L0).
 func TestLLAMPInjectionLatencyFactors(t *testing.T) {
 	text := string(scenario.DefaultTOML())
-	base := emulate(t, text, scenario.RunOptions{Graph: true}, "hpl.bcast=longM")
+	base := emulate(t, text, runner.Options{Graph: true}, "hpl.bcast=longM")
 	lat0 := base.Graph.Baseline()
 	if len(lat0) < 2 || lat0[0] != injectionLink {
 		t.Fatalf("baseline %v: want the 1 µs link and factor classes", lat0)
@@ -299,7 +300,7 @@ func TestLLAMPInjectionLatencyFactors(t *testing.T) {
 		lat = append([]float64(nil), lat0...)
 		lat[0] = link
 		alone = append(alone, base.Graph.Runtime(lat))
-		res := emulate(t, text, scenario.RunOptions{}, "hpl.bcast=longM", fmt.Sprintf("platform.link_latency=%.9gus", link*1e6))
+		res := emulate(t, text, runner.Options{}, "hpl.bcast=longM", fmt.Sprintf("platform.link_latency=%.9gus", link*1e6))
 		emul = append(emul, res.SimulatedTime)
 		t.Logf("link %5.2f µs: factor-scaled %.6f s, ℓ alone %.6f s, re-emulated %.6f s (%+.3f%%, %+.3f%%)", link*1e6,
 			scaled[i], alone[i], emul[i], 100*(scaled[i]/emul[i]-1), 100*(alone[i]/emul[i]-1))

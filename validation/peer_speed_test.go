@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 // BenchmarkPeerSpeedZen5 runs the three MR rows of the like-for-like speed
@@ -51,7 +51,7 @@ func BenchmarkPeerSpeedZen5(b *testing.B) {
 			var cpu, hplTime float64
 			for b.Loop() {
 				cpu0 := cpuSeconds()
-				res, err := plan.Run(scenario.RunOptions{})
+				res, err := runner.Run(plan, runner.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/runner"
 )
 
 const csvHeader = "scenario,P,Q,N,NB,BCAST,DEPTH,topology,hpl_time_s,hpl_gflops,wall_s,peak_rss_mb,notes\n"
@@ -101,7 +103,7 @@ func ExamplePeerRow_Scenario() {
 		fmt.Println(err)
 		return
 	}
-	res, err := plan.Run(runOptions())
+	res, err := runner.Run(plan, runOptions())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -83,7 +84,7 @@ func TestProbeVisibilityOnTheRealTests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := plan.Run(scenario.RunOptions{})
+			res, err := runner.Run(plan, runner.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

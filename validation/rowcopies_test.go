@@ -10,6 +10,7 @@ import (
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -122,7 +123,7 @@ func emuRowMoves(t *testing.T, modelsFile, grid string, p, q int) (seconds, cold
 		t.Fatal(err)
 	}
 	log := &observe.KernelLog{Shapes: true}
-	if _, err := plan.Run(scenario.RunOptions{Kernels: log}); err != nil {
+	if _, err := runner.Run(plan, runner.Options{Kernels: log}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range log.Calls() {

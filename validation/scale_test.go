@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -98,7 +99,7 @@ func benchScenario(b *testing.B, s *scenario.Scenario, smpiWall, smpiBytes float
 	var wall, hplTime float64
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := plan.Run(scenario.RunOptions{})
+		res, err := runner.Run(plan, runner.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

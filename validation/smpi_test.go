@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/internal/golden"
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 var slow = flag.Bool("emu.slow", false, "also run the peer rows too slow for CI (8×8 N=80000 and 16×16 grids: minutes)")
@@ -222,7 +222,7 @@ func runPeerRow(t testing.TB, row PeerRow, extra ...string) emuOutcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := plan.Run(runOptions())
+	res, err := runner.Run(plan, runOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +331,7 @@ func TestPeerRowsCoverTheirFiles(t *testing.T) {
 }
 
 // runOptions are the options of every validation run: results only.
-func runOptions() scenario.RunOptions { return scenario.RunOptions{} }
+func runOptions() runner.Options { return runner.Options{} }
 
 // TestSMPIRerunsReproduced: SMPI runs made here with Debian's SimGrid 3.32
 // (testdata/smpi_reruns.csv). SMPI's 16×16 HPL Time is chaotic under its

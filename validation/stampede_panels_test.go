@@ -11,6 +11,7 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -128,7 +129,7 @@ func benchStampedeSlope(b *testing.B, kLo, kHi int, sets ...string) {
 			}
 		}
 		cpu0 := cpuSeconds()
-		res, err := plan.Run(scenario.RunOptions{Listeners: []ranks.Listener{{Kinds: ranks.KindsOf(ranks.SendPost), Hook: hook}}})
+		res, err := runner.Run(plan, runner.Options{Listeners: []ranks.Listener{{Kinds: ranks.KindsOf(ranks.SendPost), Hook: hook}}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 // TestStampedeWholeInsideBar checks issue 13's criterion on the recorded whole
@@ -38,7 +38,7 @@ func TestStampedeWholeInsideBar(t *testing.T) {
 			if !*slow {
 				t.Skip("the 16-panel extrapolation takes a CPU minute: -emu.slow")
 			}
-			res, err := c.plan(t, 16).Run(scenario.RunOptions{})
+			res, err := runner.Run(c.plan(t, 16), runner.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

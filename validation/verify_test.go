@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -27,7 +27,7 @@ const chaosStep = 1e-9
 func TestVerifyOnChaoticHPL(t *testing.T) {
 	text := fmt.Sprintf(injectionScenario, 64, "100us", 3000, 8, 8, "1ringM", 1)
 	at := func(l float64) float64 {
-		return emulate(t, text, scenario.RunOptions{}, "network.link_latency="+strconv.FormatFloat(l, 'g', -1, 64)+"s").SimulatedTime
+		return emulate(t, text, runner.Options{}, "network.link_latency="+strconv.FormatFloat(l, 'g', -1, 64)+"s").SimulatedTime
 	}
 	a, b := at(16e-6), at(16e-6+chaosStep)
 	t.Logf("T at 16 µs %.6f s, at 16.001 µs %.6f s (%+.1f%%)", a, b, 100*(b/a-1))
@@ -35,7 +35,7 @@ func TestVerifyOnChaoticHPL(t *testing.T) {
 		t.Errorf("1 ns moved T by %.2f%% only: 8×8's T(ℓ) is no longer chaotic, revisit the README", 100*math.Abs(b/a-1))
 	}
 
-	base := emulate(t, text, scenario.RunOptions{Graph: true})
+	base := emulate(t, text, runner.Options{Graph: true})
 	const lo, hi, points = injectionLink, injectionLink + 50e-6, 11
 	rep, err := sensitivity.Analyze(base.Graph, sensitivity.Params{Latencies: base.Graph.Baseline(), L0: base.GraphL, Lmin: lo, Lmax: hi, Points: points})
 	if err != nil {
@@ -43,7 +43,7 @@ func TestVerifyOnChaoticHPL(t *testing.T) {
 	}
 	v, err := sensitivity.Verify(base.Graph, sensitivity.VerifyParams{L0: base.GraphL, T0: base.SimulatedTime, Lmin: lo, Lmax: hi, Points: points, K: 5},
 		func(l float64) (float64, *sensitivity.Graph, error) {
-			r := emulate(t, text, scenario.RunOptions{Graph: true}, "network.link_latency="+strconv.FormatFloat(l, 'g', -1, 64)+"s")
+			r := emulate(t, text, runner.Options{Graph: true}, "network.link_latency="+strconv.FormatFloat(l, 'g', -1, 64)+"s")
 			return r.SimulatedTime, r.Graph, nil
 		})
 	if err != nil {
@@ -82,7 +82,7 @@ func TestHPL4x4LatencyNoiseFloor(t *testing.T) {
 	text := fmt.Sprintf(injectionScenario, 16, "100us", 4000, 4, 4, "1ringM", 1)
 	var ls, ts []float64
 	for l := 1; l <= 51; l++ {
-		res := emulate(t, text, scenario.RunOptions{}, fmt.Sprintf("network.link_latency=%dus", l))
+		res := emulate(t, text, runner.Options{}, fmt.Sprintf("network.link_latency=%dus", l))
 		ls, ts = append(ls, float64(l)), append(ts, res.SimulatedTime)
 	}
 	fit := relativeFit(ls, ts, 3)

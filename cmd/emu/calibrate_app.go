@@ -9,6 +9,7 @@ import (
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -87,7 +88,7 @@ func appCallsOf(sf *scenarioFlags, file string, first int) ([]calibration.AppCal
 		dat := test.Dat()
 		one.HPL, one.HPLDat = []hpl.Params{test}, &dat
 		log := &observe.KernelLog{Shapes: true, Ranks: func(r int) bool { return place[r] == place[0] }}
-		if _, err := one.Run(scenario.RunOptions{Kernels: log}); err != nil {
+		if _, err := runner.Run(&one, runner.Options{Kernels: log}); err != nil {
 			return nil, 0, "", fmt.Errorf("calibrate: emulating the run to record its kernel calls: %w", err)
 		}
 		for _, s := range log.Calls() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -67,7 +68,7 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 		if name == "" {
 			name = "(default)"
 		}
-		pts, err := p.DelaySweep(delays, scenario.RunOptions{})
+		pts, err := runner.DelaySweep(p, delays, runner.Options{})
 		if err != nil {
 			return runError(fmt.Errorf("%s: %w", name, err))
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -115,9 +116,9 @@ type ensemble struct {
 	bound  string // --bound, applied to every member's plan
 	seed   uint64 // member 0's seed
 
-	results []*scenario.Result // per member, after run
-	jobs    int                // runs that went at once
-	wall    time.Duration      // the ensemble's wall time
+	results []*runner.Result // per member, after run
+	jobs    int              // runs that went at once
+	wall    time.Duration    // the ensemble's wall time
 }
 
 // newEnsemble checks that the spec's seeds exist (a TOML integer is signed)
@@ -133,7 +134,7 @@ func newEnsemble(spec *ensembleSpec, base *scenario.Plan, bound string, replan f
 }
 
 // plan is member i's plan and the options its run adds to opt.
-func (e *ensemble) plan(i int, base *scenario.Plan, opt scenario.RunOptions) (*scenario.Plan, scenario.RunOptions, error) {
+func (e *ensemble) plan(i int, base *scenario.Plan, opt runner.Options) (*scenario.Plan, runner.Options, error) {
 	off, cp := e.spec.member(i)
 	plan := base
 	if i > 0 {
@@ -171,7 +172,7 @@ func (e *ensemble) plan(i int, base *scenario.Plan, opt scenario.RunOptions) (*s
 // run's memory (member 0's peak so far) fits in the memory available; timed
 // kernels go one at a time (they measure this machine's cores). progress, if
 // not nil, hears each finished run. The results are kept in member order.
-func (e *ensemble) run(base *scenario.Plan, opt scenario.RunOptions, progress func(done int)) (*scenario.Result, error) {
+func (e *ensemble) run(base *scenario.Plan, opt runner.Options, progress func(done int)) (*runner.Result, error) {
 	start := time.Now() // wall time of the ensemble, for its note on stderr
 	defer func() { e.wall = time.Since(start) }()
 	n := e.spec.runs()
@@ -183,8 +184,8 @@ func (e *ensemble) run(base *scenario.Plan, opt scenario.RunOptions, progress fu
 		jobs = 1
 	}
 	jobs = min(jobs, n)
-	rest := scenario.RunOptions{Bound: opt.Bound, ClassBandwidth: opt.ClassBandwidth}
-	e.results = make([]*scenario.Result, n)
+	rest := runner.Options{Bound: opt.Bound, ClassBandwidth: opt.ClassBandwidth}
+	e.results = make([]*runner.Result, n)
 	errs := make([]error, n)
 	var (
 		finished atomic.Int64
@@ -197,7 +198,7 @@ func (e *ensemble) run(base *scenario.Plan, opt scenario.RunOptions, progress fu
 		}
 		plan, o, err := e.plan(i, base, o)
 		if err == nil {
-			e.results[i], err = plan.Run(o)
+			e.results[i], err = runner.Run(plan, o)
 		}
 		if err != nil {
 			off, cp := e.spec.member(i)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 // BenchmarkEnsemble measures an ensemble's throughput (runs/s of wall time):
@@ -28,7 +28,7 @@ func BenchmarkEnsemble(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := e.run(base, scenario.RunOptions{}, nil); err != nil {
+				if _, err := e.run(base, runner.Options{}, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/emu-hpc/emu/internal/stats"
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 // figure is one number a result object carries, named as its JSON field.
@@ -21,7 +21,7 @@ type figure struct {
 // resultFigures are, for each object of res's "results" in order, a label for
 // the text table and the figures an ensemble summarises (none for a null
 // result: an HPL test skipped for memory); then the same for "jobs".
-func resultFigures(res *scenario.Result) (labels []string, figs [][]figure, jobLabels []string, jobFigs [][]figure) {
+func resultFigures(res *runner.Result) (labels []string, figs [][]figure, jobLabels []string, jobFigs [][]figure) {
 	add := func(label string, f ...figure) {
 		labels, figs = append(labels, label), append(figs, f)
 	}
@@ -208,7 +208,7 @@ type ensembleJSON struct {
 // {"runs", FIGURE: {mean, min, max, p05, p95, median}, ...} added to each
 // result object and to each job, and the top-level "ensemble". Every other
 // field is member 0's, in its place.
-func (e *ensemble) encodeJSON(w io.Writer, res *scenario.Result) error {
+func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 	results, jobs, sim, err := e.summaries()
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -20,9 +21,9 @@ import (
 
 // runWith runs plan with opt alone, or as member 0 of the ensemble beside
 // the other members, with a count of finished runs on a terminal's stderr.
-func (e *ensemble) runWith(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions) (*scenario.Result, error) {
+func (e *ensemble) runWith(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options) (*runner.Result, error) {
 	if e == nil {
-		return plan.Run(opt)
+		return runner.Run(plan, opt)
 	}
 	bar := ensembleBar(cmd.ErrOrStderr(), e.spec.runs(), isQuiet(cmd))
 	var mu sync.Mutex
@@ -48,7 +49,7 @@ func (e *ensemble) writeTableAfter(w io.Writer) error {
 }
 
 // writeJSON writes --json: the run's result, with the ensemble's figures.
-func (e *ensemble) writeJSON(w io.Writer, res *scenario.Result) error {
+func (e *ensemble) writeJSON(w io.Writer, res *runner.Result) error {
 	if e == nil {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

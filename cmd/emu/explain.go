@@ -16,6 +16,7 @@ import (
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -95,7 +96,7 @@ one rank at a time.`,
 				into *explainRun
 			}{{model, &ex.Model}, {timed, &ex.Timed}} {
 				log := &observe.KernelLog{}
-				res, err := side.plan.Run(scenario.RunOptions{Kernels: log, Breakdown: true, MPICalls: true})
+				res, err := runner.Run(side.plan, runner.Options{Kernels: log, Breakdown: true, MPICalls: true})
 				if err != nil {
 					return runError(err) // a trace that cannot complete is bad input, as in emu run
 				}
@@ -211,7 +212,7 @@ func (ex *explanation) addReal(p *scenario.Plan, rows []hpl.OutputRow, file stri
 		file, t.Variant(), t.N, t.NB, t.P, t.Q, strings.Join(have, ", "))
 }
 
-func summarize(res *scenario.Result) explainRun {
+func summarize(res *runner.Result) explainRun {
 	out := explainRun{Kernels: res.Kernels, Time: res.SimulatedTime, MPI: res.MPICalls}
 	if len(res.HPL) > 0 {
 		out.Time = res.HPL[0].Time

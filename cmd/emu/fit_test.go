@@ -12,6 +12,7 @@ import (
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -244,7 +245,7 @@ grids = [[2, 2]]
 			t.Fatal(err)
 		}
 		p.Kernels.Clock = kernels.CPUClock
-		res, err := p.Run(scenario.RunOptions{})
+		res, err := runner.Run(p, runner.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

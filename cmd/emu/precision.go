@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -51,7 +52,7 @@ func panelsFor(cmd *cobra.Command, sf *scenarioFlags, file, precision string, ma
 		if plan.App != scenario.AppHPL {
 			return 0, fmt.Errorf("--precision: the scenario's app is %s, not hpl", plan.App)
 		}
-		res, err := plan.Run(scenario.RunOptions{})
+		res, err := runner.Run(plan, runner.Options{})
 		if err != nil {
 			return 0, asFailure(err)
 		}

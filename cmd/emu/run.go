@@ -17,6 +17,7 @@ import (
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/hpldat"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -246,7 +247,7 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
 					fmt.Fprintf(cmd.ErrOrStderr(), "emu: the %s bound of this run (%s)\n", bound, boundMeaning[bound])
 				}
 			}
-			opt := scenario.RunOptions{Bound: bound, Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
+			opt := runner.Options{Bound: bound, Graph: graphOut != "", RecordPivots: pivotsOut != "", Breakdown: plotDir != "", Links: linksOut != "", NoAlone: noAlone}
 			if plan.App == scenario.AppJobs && (graphOut != "" || plotDir != "" || pivotsOut != "") {
 				return fmt.Errorf("--graph, --plot and --record-pivots record one application's run, not a scenario's [[jobs]] (--trace records them all)")
 			}
@@ -308,7 +309,7 @@ type runOutputs struct {
 // runPlan runs a validated plan and writes every output asked for. Outputs are
 // checked before the run and staged in temporary files renamed at the end, so an
 // error leaves none of them.
-func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, out runOutputs) error {
+func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out runOutputs) error {
 	outs := []outputPath{{"--json", out.json, false}, {"--graph", out.graph, false}, {"--trace", out.trace, false},
 		{"--record-pivots", out.pivots, false}, {"--plot", out.plot, true}, {"--links", out.links, false}}
 	if plan.App == scenario.AppHPL && plan.HPLDat.Device != 6 && plan.HPLDat.Device != 7 {
@@ -410,7 +411,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt scenario.RunOptions, o
 // noteExtrapolated says on stderr which HPL Times are extrapolations
 // (--max-iterations): HPL's report has no place for it, and a Time costed
 // from a few panels must not pass for an emulated one.
-func noteExtrapolated(w io.Writer, res *scenario.Result) {
+func noteExtrapolated(w io.Writer, res *runner.Result) {
 	for i, r := range res.HPL {
 		if r == nil || !r.Extrapolated {
 			continue
@@ -447,7 +448,7 @@ func noteMergedRolls(w io.Writer, plan *scenario.Plan) {
 // printTo prints the results where they belong: HPL's report as HPL.dat's lines
 // 3–4 say (6 stdout, 7 stderr, any other value the named file, written whole), the
 // other applications' tables on stdout.
-func printTo(cmd *cobra.Command, st *staging, plan *scenario.Plan, res *scenario.Result) error {
+func printTo(cmd *cobra.Command, st *staging, plan *scenario.Plan, res *runner.Result) error {
 	if plan.App != scenario.AppHPL || plan.HPLDat.Device == 6 {
 		return printResults(cmd.OutOrStdout(), plan, res)
 	}
@@ -458,7 +459,7 @@ func printTo(cmd *cobra.Command, st *staging, plan *scenario.Plan, res *scenario
 }
 
 // printResults prints HPL's own report, or the pingpong / ring table.
-func printResults(w io.Writer, plan *scenario.Plan, res *scenario.Result) error {
+func printResults(w io.Writer, plan *scenario.Plan, res *runner.Result) error {
 	switch plan.App {
 	case scenario.AppHPL:
 		out := hpl.NewOutput(w, *plan.HPLDat)
@@ -506,7 +507,7 @@ func printResults(w io.Writer, plan *scenario.Plan, res *scenario.Result) error 
 }
 
 // writeBreakdown writes the per-rank time split of a run into dir.
-func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *scenario.Result) error {
+func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *runner.Result) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return asFailure(err)
 	}
@@ -521,7 +522,7 @@ func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *scenario.
 
 // writeTraffic writes the run's traffic report to file (CSV if it ends in
 // .csv, else JSON) and, with a plot folder, its two plots there.
-func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *scenario.Result) error {
+func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *runner.Result) error {
 	t := res.Traffic
 	write := func(w io.Writer) error {
 		enc := json.NewEncoder(w)
@@ -553,7 +554,7 @@ func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *s
 
 // printJobs prints one line per job of a [[jobs]] scenario: its time with
 // the others, alone, and the slowdown ("-" when the alone runs were skipped).
-func printJobs(w io.Writer, res *scenario.Result) error {
+func printJobs(w io.Writer, res *runner.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "# job\tapp\tranks\tstart (s)\ttime (s)\talone (s)\tslowdown\n")
 	for _, j := range res.Jobs {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -192,13 +193,13 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	// --mpi-time on an emulated run: the events' split (exact: they see the
 	// calls, protocols, posts and arrivals), not the graph's upper bound.
-	opt := scenario.RunOptions{Graph: true, GraphLatency: mode, MPISplit: af.mpi}
+	opt := runner.Options{Graph: true, GraphLatency: mode, MPISplit: af.mpi}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd)); pr != nil {
 		opt.Listeners = append(opt.Listeners, pr.listener())
 		go pr.run()
 		defer pr.stop()
 	}
-	res, err := plan.Run(opt)
+	res, err := runner.Run(plan, opt)
 	if err != nil {
 		return runError(err) // the input was validated: a failing run is emu's fault, or a replayed trace's
 	}

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/emu-hpc/emu/fluid"
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -38,9 +38,9 @@ type bandwidthPoint struct {
 
 // bandwidthTolerances searches each link class the run's messages crossed for
 // the tolerances pcts by re-emulating with that class's links at other
-// bandwidths (scenario.RunOptions.ClassBandwidth), and reads the graph's
+// bandwidths (runner.Options.ClassBandwidth), and reads the graph's
 // answer from the per-class graph (sensitivity.RestScaled).
-func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandwidthClass, error) {
+func bandwidthTolerances(r rerun, res *runner.Result, pcts []float64) ([]bandwidthClass, error) {
 	plan, err := r.plan()
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func bandwidthTolerances(r rerun, res *scenario.Result, pcts []float64) ([]bandw
 				if err != nil {
 					return 0, err
 				}
-				rr, err := q.Run(scenario.RunOptions{ClassBandwidth: map[string]float64{name: b}})
+				rr, err := runner.Run(q, runner.Options{ClassBandwidth: map[string]float64{name: b}})
 				if err != nil {
 					return 0, err
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/emu-hpc/emu/internal/atomicfile"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/platform"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -104,7 +105,7 @@ func writeHostfile(path string, plat *platform.Platform, hosts []int) error {
 
 // reportPlacement runs --place: the search, the hostfile, and a re-emulation
 // with it that says what the placement is worth.
-func reportPlacement(out io.Writer, path string, sf *scenarioFlags, file string, plan *scenario.Plan, res *scenario.Result) error {
+func reportPlacement(out io.Writer, path string, sf *scenarioFlags, file string, plan *scenario.Plan, res *runner.Result) error {
 	if res.ClassGraph == nil {
 		return fmt.Errorf("--place: needs the per-link-class graph of --latency wire")
 	}
@@ -125,7 +126,7 @@ func reportPlacement(out io.Writer, path string, sf *scenarioFlags, file string,
 	if err != nil {
 		return err
 	}
-	res2, err := plan2.Run(scenario.RunOptions{})
+	res2, err := runner.Run(plan2, runner.Options{})
 	if err != nil {
 		return runError(err)
 	}

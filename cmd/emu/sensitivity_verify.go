@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -86,7 +87,7 @@ const linkLatencyAgreement = 1e-9
 
 // run re-emulates for --verify and --bandwidth-tolerance, prints their tables
 // and fills doc.
-func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, res *scenario.Result, p sensitivity.Params) error {
+func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, res *runner.Result, p sensitivity.Params) error {
 	if ex.verify > 0 {
 		plan, err := r.plan()
 		if err != nil {
@@ -118,7 +119,7 @@ func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, r
 }
 
 // verifyOnce is --verify with single re-emulations.
-func (ex *sensitivityExtras) verifyOnce(out io.Writer, doc *sensitivityJSON, r rerun, res *scenario.Result, p sensitivity.Params) error {
+func (ex *sensitivityExtras) verifyOnce(out io.Writer, doc *sensitivityJSON, r rerun, res *runner.Result, p sensitivity.Params) error {
 	v, err := sensitivity.Verify(res.Graph, sensitivity.VerifyParams{
 		L0: p.L0, T0: res.SimulatedTime, Lmin: p.Lmin, Lmax: p.Lmax, Points: p.Points, K: ex.verify,
 	}, func(l float64) (float64, *sensitivity.Graph, error) {
@@ -127,7 +128,7 @@ func (ex *sensitivityExtras) verifyOnce(out io.Writer, doc *sensitivityJSON, r r
 		if err != nil {
 			return 0, nil, err
 		}
-		rr, err := q.Run(scenario.RunOptions{Graph: true, GraphLatency: r.mode})
+		rr, err := runner.Run(q, runner.Options{Graph: true, GraphLatency: r.mode})
 		if err != nil {
 			return 0, nil, err
 		}

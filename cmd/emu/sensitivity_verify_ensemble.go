@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/emu-hpc/emu/internal/stats"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -45,12 +46,12 @@ type ensemblePoint struct {
 }
 
 // verifyEnsembles is --verify with an ensemble at L0 and at each latency.
-func (ex *sensitivityExtras) verifyEnsembles(out io.Writer, doc *sensitivityJSON, r rerun, plan *scenario.Plan, res *scenario.Result, p sensitivity.Params, spec *ensembleSpec) error {
+func (ex *sensitivityExtras) verifyEnsembles(out io.Writer, doc *sensitivityJSON, r rerun, plan *scenario.Plan, res *runner.Result, p sensitivity.Params, spec *ensembleSpec) error {
 	var what string
 	// at runs the ensemble with the link latency set to lat ("" for the
 	// scenario's own: L0 as the run had it, to the bit); member 0 records
 	// the graph when graph is set.
-	at := func(lat string, graph bool) (stats.Summary, *scenario.Result, error) {
+	at := func(lat string, graph bool) (stats.Summary, *runner.Result, error) {
 		replan := func(extra ...string) (*scenario.Plan, error) {
 			if lat != "" {
 				extra = append([]string{"network.link_latency=" + lat}, extra...)
@@ -65,9 +66,9 @@ func (ex *sensitivityExtras) verifyEnsembles(out io.Writer, doc *sensitivityJSON
 		if err != nil {
 			return stats.Summary{}, nil, err
 		}
-		opt := scenario.RunOptions{}
+		opt := runner.Options{}
 		if graph {
-			opt = scenario.RunOptions{Graph: true, GraphLatency: r.mode}
+			opt = runner.Options{Graph: true, GraphLatency: r.mode}
 		}
 		first, err := e.run(base, opt, nil)
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/runner"
 )
 
 // probeScenario is HPL 4×4 whose broadcasts poll with SimGrid's growing Iprobe
@@ -99,7 +99,7 @@ func TestSensitivityVerify(t *testing.T) {
 // reported tolerance holds by re-emulation. On the flat cluster every cable is
 // of class host at platform.link_bandwidth, so `emu run --set
 // network.link_bandwidth=B` re-emulates the class at B by another road than the
-// search's (scenario.RunOptions.ClassBandwidth): at the reported bandwidth T is
+// search's (runner.Options.ClassBandwidth): at the reported bandwidth T is
 // within x% of the run, at the reported "exceeded" bandwidth, at most 1% below
 // it, T is above.
 func TestSensitivityBandwidthTolerance(t *testing.T) {
@@ -200,11 +200,11 @@ func TestSensitivityBandwidthToleranceFatTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := func(class string, b float64) float64 {
-		var opt scenario.RunOptions
+		var opt runner.Options
 		if class != "" {
 			opt.ClassBandwidth = map[string]float64{class: b}
 		}
-		res, err := plan.Run(opt)
+		res, err := runner.Run(plan, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/tune"
 )
@@ -251,7 +252,7 @@ func (r *scenarioRunner) Run(_ context.Context, p tune.Point) (tune.Result, erro
 	if r.ensemble != nil {
 		return r.runEnsemble(p, plan)
 	}
-	res, err := plan.Run(scenario.RunOptions{})
+	res, err := runner.Run(plan, runner.Options{})
 	if err != nil {
 		return tune.Result{}, err
 	}

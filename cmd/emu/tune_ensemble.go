@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/internal/stats"
+	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/tune"
 )
@@ -29,7 +30,7 @@ func (r *scenarioRunner) runEnsemble(p tune.Point, plan *scenario.Plan) (tune.Re
 	if err != nil {
 		return tune.Result{}, err
 	}
-	if _, err := e.run(plan, scenario.RunOptions{}, nil); err != nil {
+	if _, err := e.run(plan, runner.Options{}, nil); err != nil {
 		return tune.Result{}, err
 	}
 	n := len(e.results)

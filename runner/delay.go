@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -14,11 +15,11 @@ import (
 // with the plan's distribution and link class) and measures each run's
 // simulated time T and mean message delivery time M, for
 // sensitivity.FitDelay. opt's hooks and listeners listen to every run.
-func (p *Plan) DelaySweep(delays []float64, opt RunOptions) ([]sensitivity.DelayPoint, error) {
-	if p.App == AppJobs {
+func DelaySweep(p *scenario.Plan, delays []float64, opt Options) ([]sensitivity.DelayPoint, error) {
+	if p.App == scenario.AppJobs {
 		return nil, errors.New("a delay sweep runs one application, not a scenario's [[jobs]]")
 	}
-	if p.App == AppReplay && p.Semantics == replay.SemanticsLogGOPS {
+	if p.App == scenario.AppReplay && p.Semantics == replay.SemanticsLogGOPS {
 		return nil, errors.New(`replay.semantics = "loggops" runs no ranks to delay messages of`)
 	}
 	out := make([]sensitivity.DelayPoint, 0, len(delays))
@@ -28,7 +29,7 @@ func (p *Plan) DelaySweep(delays []float64, opt RunOptions) ([]sensitivity.Delay
 		var tally observe.Deliveries
 		o := opt
 		o.Listeners = append(append([]ranks.Listener(nil), opt.Listeners...), ranks.Listener{Kinds: ranks.KindsOf(ranks.RecvDone), Hook: tally.Hook})
-		res, err := q.Run(o)
+		res, err := Run(&q, o)
 		if err != nil {
 			return nil, fmt.Errorf("delay %g s: %w", d, err)
 		}

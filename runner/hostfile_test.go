@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // platform.hostfile places the ranks; the ranks a platform offers are the
@@ -16,7 +18,7 @@ func TestHostfilePlacesRanks(t *testing.T) {
 	if err := os.WriteFile(hf, []byte("host-3\nhost-2\nhost-1\nhost-0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := Default()
+	s := scenario.Default()
 	for _, kv := range []string{"platform.hostfile=" + hf, "hpl.n=300"} {
 		if err := s.Set(kv); err != nil {
 			t.Fatal(err)
@@ -29,7 +31,7 @@ func TestHostfilePlacesRanks(t *testing.T) {
 	if got := p.Platform.Placement(6); !slices.Equal(got, []int{3, 2, 1, 0, 3, 2}) {
 		t.Errorf("placement %v, want [3 2 1 0 3 2]", got)
 	}
-	if _, err := p.Run(RunOptions{}); err != nil {
+	if _, err := Run(p, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	// all four ranks on one host: every message takes the loopback (10 GB/s, 0 s),
@@ -41,11 +43,11 @@ func TestHostfilePlacesRanks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r1, err := one.Run(RunOptions{})
+	r1, err := Run(one, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r4, err := p.Run(RunOptions{})
+	r4, err := Run(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

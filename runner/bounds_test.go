@@ -1,10 +1,11 @@
-package scenario
+package runner
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // TestBounds checks seed 002's two bounds against what they must be.
@@ -23,7 +24,7 @@ func TestBounds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := p.Run(RunOptions{Bound: bound, Kernels: &observe.KernelLog{}})
+		res, err := Run(p, Options{Bound: bound, Kernels: &observe.KernelLog{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,21 +34,21 @@ func TestBounds(t *testing.T) {
 		return res
 	}
 	full := run("../examples/alltoall-full.toml", "").SimulatedTime
-	cfFull := run("../examples/alltoall-full.toml", BoundContentionFree).SimulatedTime
-	cfTapered := run("../examples/alltoall-tapered.toml", BoundContentionFree).SimulatedTime
+	cfFull := run("../examples/alltoall-full.toml", scenario.BoundContentionFree).SimulatedTime
+	cfTapered := run("../examples/alltoall-tapered.toml", scenario.BoundContentionFree).SimulatedTime
 	if cfFull != cfTapered || !(cfFull < full) {
 		t.Errorf("all-to-all contention-free: full tree %g s, tapered %g s (want equal), contended full tree %g s", cfFull, cfTapered, full)
 	}
 	t.Logf("all-to-all: contended full tree %.6g s, contention-free %.6g s (full and tapered)", full, cfFull)
-	if co := run("../examples/alltoall-full.toml", BoundComputeOnly).SimulatedTime; co > 1e-15 {
+	if co := run("../examples/alltoall-full.toml", scenario.BoundComputeOnly).SimulatedTime; co > 1e-15 {
 		t.Errorf("all-to-all compute-only: %g s, want 0 (it computes nothing)", co)
 	}
 
 	hpl := []string{"hpl.n=2000", "hpl.nb=64", "hpl.grids=2x2", "platform.hosts=4", "platform.cores_per_host=1", "platform.sockets_per_host=1",
 		"platform.link_latency=20us", "kernels.noise=false"}
 	base := run("../examples/dahu/dahu.toml", "", hpl...)
-	cf := run("../examples/dahu/dahu.toml", BoundContentionFree, hpl...)
-	co := run("../examples/dahu/dahu.toml", BoundComputeOnly, hpl...)
+	cf := run("../examples/dahu/dahu.toml", scenario.BoundContentionFree, hpl...)
+	co := run("../examples/dahu/dahu.toml", scenario.BoundComputeOnly, hpl...)
 	perRank := 0.0
 	for _, k := range co.Kernels {
 		perRank += k.Seconds
@@ -58,7 +59,7 @@ func TestBounds(t *testing.T) {
 			co.SimulatedTime, perRank, cf.SimulatedTime, base.SimulatedTime)
 	}
 	t.Logf("HPL 2×2: run %.6g s, contention-free %.6g s, compute-only %.6g s (mean kernels per rank %.6g s)", base.SimulatedTime, cf.SimulatedTime, co.SimulatedTime, perRank)
-	var p Plan
+	var p scenario.Plan
 	if err := p.ApplyBound("free"); err == nil || !strings.Contains(err.Error(), "contention-free") {
 		t.Errorf("unknown bound: %v", err)
 	}

@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"fmt"
@@ -13,11 +13,12 @@ import (
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
-// RunOptions says what a run records besides its results.
-type RunOptions struct {
+// Options says what a run records besides its results.
+type Options struct {
 	Graph bool // record the execution graph (Result.Graph)
 	// Bound names the bound the plan was turned into (Plan.ApplyBound), for
 	// the result; "" for the run itself.
@@ -68,16 +69,16 @@ type Result struct {
 	App           string  `json:"app"`
 	Ranks         int     `json:"ranks"`
 	SimulatedTime float64 `json:"simulated_time_s"`
-	Bound         string  `json:"bound,omitempty"` // RunOptions.Bound
+	Bound         string  `json:"bound,omitempty"` // Options.Bound
 	WallTime      float64 `json:"wall_time_s"`
 	Seed          uint64  `json:"seed"`
 	Results       any     `json:"results"` // []*hpl.Result, []pingpong.Result, []pingpong.RingResult, []*replay.Result, []*pingpong.CongestorResult; [] for [[jobs]] (see Jobs)
 	// HostSpeed is each host's speed factor where it is not 1
 	// ([kernels] host_speed, host_spread): which hosts were slow.
 	HostSpeed map[string]float64 `json:"host_speed,omitempty"`
-	// Kernels are the per-kernel totals over all ranks (RunOptions.Kernels).
+	// Kernels are the per-kernel totals over all ranks (Options.Kernels).
 	Kernels []observe.KernelTotal `json:"kernels,omitempty"`
-	// MPICalls are the per-call totals over all ranks (RunOptions.MPICalls).
+	// MPICalls are the per-call totals over all ranks (Options.MPICalls).
 	MPICalls []observe.MPICallTotal `json:"mpi_calls,omitempty"`
 
 	HPL       []*hpl.Result             `json:"-"`
@@ -95,7 +96,7 @@ type Result struct {
 	GraphL     float64             `json:"-"` // the class-0 latency to analyse the graph at (observe.GraphRecorder.BaselineLatency), s; all classes: Graph.Baseline()
 	Pivots     *hpl.Pivots         `json:"-"`
 	Traffic    *observe.Traffic    `json:"-"`
-	Plan       *Plan               `json:"-"`
+	Plan       *scenario.Plan      `json:"-"`
 	// Solver is the max-min solver's work over the run (fluid.SolveStats;
 	// zero in SimGrid's order, whose lmm keeps no counts, and for [[jobs]]).
 	Solver fluid.SolveStats `json:"-"`
@@ -107,7 +108,7 @@ type Result struct {
 // (Platform.Placement), creates the World with the plan's MPI model, gives every
 // rank its kernel set, and runs the application. Errors of the run itself (a deadlock, an
 // application error) are returned as they are.
-func (p *Plan) Run(opt RunOptions) (*Result, error) {
+func Run(p *scenario.Plan, opt Options) (*Result, error) {
 	if opt.Graph || opt.Links {
 		if err := p.CanRecordMessages(); err != nil {
 			return nil, err
@@ -123,11 +124,11 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 			return nil, err
 		}
 	}
-	if p.App == AppJobs {
-		return p.runJobs(topo, opt)
+	if p.App == scenario.AppJobs {
+		return runJobs(p, topo, opt)
 	}
-	if p.App == AppReplay && p.Semantics == replay.SemanticsLogGOPS {
-		return p.runLogGOPS(opt)
+	if p.App == scenario.AppReplay && p.Semantics == replay.SemanticsLogGOPS {
+		return runLogGOPS(p, opt)
 	}
 	place := p.Platform.Placement(p.Ranks)
 	w, err := ranks.NewWorld(p.Network, topo, place, p.Seed)
@@ -180,8 +181,8 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		res.MPISplit = observe.NewMPISplit(p.Ranks, p.Network)
 		w.AddHook(res.MPISplit.Hook)
 	}
-	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
-	err = p.runApp(w, res, opt)
+	start := time.Now() // wall time of the emulation: runner is outside the deterministic core
+	err = runApp(p, w, res, opt, place)
 	res.WallTime = time.Since(start).Seconds()
 	if opt.Kernels != nil {
 		res.Kernels = opt.Kernels.Totals()
@@ -219,23 +220,24 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	return res, nil
 }
 
-// runApp runs the plan's application on w and puts its results in res.
-func (p *Plan) runApp(w *ranks.World, res *Result, opt RunOptions) error {
+// runApp runs the plan's application on w, its ranks on the hosts of place,
+// and puts its results in res.
+func runApp(p *scenario.Plan, w *ranks.World, res *Result, opt Options, place []int) error {
 	var err error
 	switch p.App {
-	case AppHPL:
-		err = p.runHPL(w, res, opt.RecordPivots, opt.Kernels)
-	case AppPingpong:
+	case scenario.AppHPL:
+		err = runHPL(p, w, res, opt.RecordPivots, opt.Kernels, place)
+	case scenario.AppPingpong:
 		res.Pingpong, err = pingpong.Pingpong(w, pingpong.Config{Sizes: p.Sizes, Iterations: p.Iterations, Window: p.Window})
 		res.Results = res.Pingpong
-	case AppRing:
+	case scenario.AppRing:
 		res.Ring, err = pingpong.Ring(w, pingpong.RingConfig{Sizes: p.Sizes, Iterations: p.Iterations})
 		res.Results = res.Ring
-	case AppReplay:
+	case scenario.AppReplay:
 		if res.Replay, err = replay.Run(w, p.Trace, replay.Config{Speed: p.Platform.Speed}); err == nil {
 			res.Results = []*replay.Result{res.Replay}
 		}
-	case AppCongestor:
+	case scenario.AppCongestor:
 		if res.Congestor, err = pingpong.Congestor(w, p.Congestor); err == nil {
 			res.Results = []*pingpong.CongestorResult{res.Congestor}
 		}
@@ -247,8 +249,10 @@ func (p *Plan) runApp(w *ranks.World, res *Result, opt RunOptions) error {
 
 // runHPL runs every test of the plan in one World, in HPL's order, as one mpirun
 // of xhpl does. World rank 0 is grid rank (0, 0) of every test; its results are
-// the run's.
-func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *observe.KernelLog) error {
+// the run's. place is the host of each rank, from which each rank takes its
+// socket: a job's ranks fill a host's sockets in the job's own rank order,
+// whatever cores other jobs hold.
+func runHPL(p *scenario.Plan, w *ranks.World, res *Result, record bool, log *observe.KernelLog, place []int) error {
 	rule, err := hpl.ParsePivotRule(p.Pivot)
 	if err != nil {
 		return err
@@ -267,10 +271,6 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *observe.Ker
 	}
 	results := make([][]*hpl.Result, p.Ranks)
 	errs := make([]error, p.Ranks)
-	place := p.jobPlace
-	if place == nil {
-		place = p.Platform.Placement(p.Ranks)
-	}
 	sockets := p.Platform.Sockets(place)
 	err = w.Run(func(r *ranks.Rank) {
 		cfg := p.Kernels
@@ -302,30 +302,5 @@ func (p *Plan) runHPL(w *ranks.World, res *Result, record bool, log *observe.Ker
 		}
 	}
 	res.Results = res.HPL
-	return nil
-}
-
-// CanRecordMessages says whether every message of the plan's run goes
-// through the network, as the execution graph (--graph, emu sensitivity)
-// and the per-link traffic (--links) need: not HPL's pivot exchanges timed
-// as wholes (hpl.pivot_exchange = "uncontended").
-func (p *Plan) CanRecordMessages() error {
-	if p.App == AppHPL && p.PivotExchange == hpl.PivotUncontended {
-		return fmt.Errorf(`hpl.pivot_exchange = "uncontended" times the pivot search's messages outside the network: the execution graph and the link traffic would miss them (drop the key to record them)`)
-	}
-	for _, j := range p.Jobs {
-		if err := j.Plan.CanRecordMessages(); err != nil {
-			return fmt.Errorf("job %s: %w", j.Name, err)
-		}
-	}
-	return nil
-}
-
-// CanRecordPivots says whether the plan can record pivot rows: one HPL test, on real
-// data (real or timed mode).
-func (p *Plan) CanRecordPivots() error {
-	if p.App != AppHPL || len(p.HPL) != 1 || p.Kernels.Mode == kernels.Model {
-		return fmt.Errorf("recording pivots needs one HPL test in real or timed mode (have app %s, %d tests, mode %v)", p.App, len(p.HPL), p.Kernels.Mode)
-	}
 	return nil
 }

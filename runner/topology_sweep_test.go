@@ -1,9 +1,10 @@
-package scenario
+package runner
 
 import (
 	"testing"
 
 	"github.com/emu-hpc/emu/platform"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // A platform may describe its machine in several topologies when it names the one
@@ -24,7 +25,7 @@ n = 200
 grids = "4x4"
 `
 	for topo, want := range map[string]string{"": platform.TopoFlat, "flat": platform.TopoFlat, "fat-tree": platform.TopoFatTree, "torus": platform.TopoTorus, "dragonfly": platform.TopoDragonfly} {
-		s, err := Parse([]byte(doc), "s.toml")
+		s, err := scenario.Parse([]byte(doc), "s.toml")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,12 +42,12 @@ grids = "4x4"
 		if p.Platform.Topology != want || p.Platform.Hosts != 16 {
 			t.Errorf("topology %q: got %s with %d hosts, want %s with 16", topo, p.Platform.Topology, p.Platform.Hosts, want)
 		}
-		if _, err := p.Run(RunOptions{}); err != nil {
+		if _, err := Run(p, Options{}); err != nil {
 			t.Errorf("topology %q: %v", topo, err)
 		}
 	}
 	const unnamed = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\ntorus = [2, 2]\n"
-	s, err := Parse([]byte(unnamed), "s.toml")
+	s, err := scenario.Parse([]byte(unnamed), "s.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

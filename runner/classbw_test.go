@@ -1,10 +1,11 @@
-package scenario
+package runner
 
 import (
 	"reflect"
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // A 1 MB cm02 ping-pong on a flat cluster of 10 Gb/s (1.25 GB/s), 1 µs links:
@@ -29,7 +30,7 @@ func TestClassBandwidthIsAPerClassWhatIf(t *testing.T) {
 		{"backbone", []string{"platform.backbone_bandwidth=10Gbps", "platform.backbone_latency=1us"},
 			map[string]float64{"backbone": 0.25e9}, 4003.064e-6},
 	} {
-		s, err := Parse([]byte(doc), "s.toml")
+		s, err := scenario.Parse([]byte(doc), "s.toml")
 		for _, kv := range c.sets {
 			if err == nil {
 				err = s.Set(kv)
@@ -42,7 +43,7 @@ func TestClassBandwidthIsAPerClassWhatIf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Run(RunOptions{ClassBandwidth: c.bw})
+		res, err := Run(p, Options{ClassBandwidth: c.bw})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

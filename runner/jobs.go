@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"fmt"
@@ -8,10 +8,11 @@ import (
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // JobResult is one [[jobs]] entry's outcome: its time among the others,
-// alone on the same hosts (RunOptions.NoAlone leaves it out), the slowdown
+// alone on the same hosts (Options.NoAlone leaves it out), the slowdown
 // the others cause, and its application's results as a run of it alone
 // would give them.
 type JobResult struct {
@@ -33,13 +34,13 @@ type JobResult struct {
 // and reports each job's time and slowdown. With opt.Links, the traffic is
 // that of the jobs together. Recording a graph, a trace, a breakdown or
 // pivots applies to one application's run, not to jobs.
-func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
+func runJobs(p *scenario.Plan, topo fluid.Topology, opt Options) (*Result, error) {
 	if opt.Graph || opt.Breakdown || opt.MPISplit || opt.RecordPivots {
 		return nil, fmt.Errorf("a scenario with [[jobs]] records no execution graph, breakdown or pivots")
 	}
-	start := time.Now() // wall time of the emulation: scenario is outside the deterministic core
-	res := &Result{App: AppJobs, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Results: []any{}, Bound: opt.Bound}
-	together, m, err := p.runMachine(topo, p.Jobs, opt)
+	start := time.Now() // wall time of the emulation: runner is outside the deterministic core
+	res := &Result{App: scenario.AppJobs, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Results: []any{}, Bound: opt.Bound}
+	together, m, err := runMachine(p, topo, p.Jobs, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +52,7 @@ func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
 		jr := together.jobs[i]
 		jr.Hosts = j.Place
 		if !opt.NoAlone {
-			alone, _, err := p.runMachine(topo, []*Job{j}, RunOptions{})
+			alone, _, err := runMachine(p, topo, []*scenario.Job{j}, Options{})
 			if err != nil {
 				return nil, err
 			}
@@ -70,7 +71,7 @@ func (p *Plan) runJobs(topo fluid.Topology, opt RunOptions) (*Result, error) {
 }
 
 // machineRun is what runMachine reports: each job's result and, with
-// RunOptions.Links, the traffic.
+// Options.Links, the traffic.
 type machineRun struct {
 	jobs    []*JobResult
 	traffic *observe.Traffic
@@ -78,7 +79,7 @@ type machineRun struct {
 
 // runMachine runs jobs at once on one ranks.Machine over topo; a job's
 // error is returned naming it.
-func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*machineRun, *ranks.Machine, error) {
+func runMachine(p *scenario.Plan, topo fluid.Topology, jobs []*scenario.Job, opt Options) (*machineRun, *ranks.Machine, error) {
 	m, err := ranks.NewMachine(p.Network, topo)
 	if err != nil {
 		return nil, nil, err
@@ -118,7 +119,7 @@ func (p *Plan) runMachine(topo fluid.Topology, jobs []*Job, opt RunOptions) (*ma
 			Result: &Result{App: j.Plan.App, Ranks: j.Plan.Ranks, Seed: j.Plan.Seed, Plan: j.Plan, HostSpeed: j.Plan.Kernels.HostSpeed}}
 		run.jobs = append(run.jobs, jr)
 		fns[i] = func(w *ranks.World) error {
-			err := j.Plan.runApp(w, jr.Result, RunOptions{})
+			err := runApp(j.Plan, w, jr.Result, Options{}, j.Place)
 			jr.Time = w.End() - j.Start
 			jr.Result.SimulatedTime = w.End()
 			jr.Results = jr.Result.Results

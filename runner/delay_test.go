@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"fmt"
@@ -9,13 +9,6 @@ import (
 
 	"github.com/emu-hpc/emu/sensitivity"
 )
-
-// delayEps is the relative tolerance on fitted slopes and c_a: the runs'
-// times are sums of a few floats, so only rounding separates the fit from
-// the closed form.
-const delayEps = 1e-9
-
-var sweepDelays = []float64{0, 1e-6, 2e-6, 5e-6} // s
 
 // TestDelaySensitivityPingpong: a ping-pong of k round trips (a replayed
 // trace, nothing else) has T(d) = T(0) + 2k·d and M(d) = M(0) + d under a
@@ -28,7 +21,7 @@ func TestDelaySensitivityPingpong(t *testing.T) {
 		trace.WriteString("0 send 1 0 8\n1 recv 0 0 8\n1 send 0 0 8\n0 recv 1 0 8\n")
 	}
 	p := replayPlan(t, trace.String(), "network.model=cm02")
-	pts, err := p.DelaySweep(sweepDelays, RunOptions{})
+	pts, err := DelaySweep(p, sweepDelays, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +62,7 @@ sizes = [8]
 iterations = %d
 `, n, k)})
 	p := loadPlan(t, filepath.Join(dir, "s.toml"))
-	pts, err := p.DelaySweep(sweepDelays, RunOptions{})
+	pts, err := DelaySweep(p, sweepDelays, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +81,7 @@ func TestDelaySweepSeeded(t *testing.T) {
 	trace := strings.Repeat("0 send 1 0 8\n1 recv 0 0 8\n1 send 0 0 8\n0 recv 1 0 8\n", 20)
 	sweep := func(seed string) []sensitivity.DelayPoint {
 		p := replayPlan(t, trace, "network.model=cm02", "network.message_delay_dist=exp", "seed="+seed)
-		pts, err := p.DelaySweep([]float64{1e-6}, RunOptions{})
+		pts, err := DelaySweep(p, []float64{1e-6}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,4 +96,11 @@ func TestDelaySweepSeeded(t *testing.T) {
 	}
 }
 
+var sweepDelays = []float64{0, 1e-6, 2e-6, 5e-6} // s
+
 func nearRel(a, b float64) bool { return math.Abs(a-b) <= delayEps*math.Max(1e-12, math.Abs(b)) }
+
+// delayEps is the relative tolerance on fitted slopes and c_a: the runs'
+// times are sums of a few floats, so only rounding separates the fit from
+// the closed form.
+const delayEps = 1e-9

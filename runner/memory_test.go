@@ -1,6 +1,10 @@
-package scenario
+package runner
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/emu-hpc/emu/scenario"
+)
 
 func TestParseMemTotal(t *testing.T) {
 	for _, c := range []struct {
@@ -30,7 +34,7 @@ func TestRealModeSkipsWhatDoesNotFit(t *testing.T) {
 		mode string
 		skip []bool
 	}{{"real", []bool{false, true}}, {"timed", []bool{false, true}}, {"model", []bool{false, false}}} {
-		s := Default()
+		s := scenario.Default()
 		for _, kv := range []string{"kernels.mode=" + c.mode, "hpl.n=[10,100]"} {
 			if err := s.Set(kv); err != nil {
 				t.Fatal(err)
@@ -40,7 +44,7 @@ func TestRealModeSkipsWhatDoesNotFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Run(RunOptions{})
+		res, err := Run(p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
