@@ -12,7 +12,7 @@ import (
 )
 
 // Scenario is a scenario file as written, after --set overrides: the typed form of
-// the TOML document. Validate checks it and resolves it into a Run's inputs; the
+// the TOML document. Validate checks it and resolves it into a Plan, runner.Run's input; the
 // README's "Scenario file reference" documents every key.
 type Scenario struct {
 	App      string        `toml:"app"`  // "hpl" (default), "pingpong", "ring", "replay" or "congestor"
