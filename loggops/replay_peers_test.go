@@ -27,14 +27,14 @@ func TestReplayMatchesLogGOPSim(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if res.Events != row.events {
-					t.Errorf("L = %g ns: %d events, LogGOPSim %d", row.L, res.Events, row.events)
+				if res.Events != row.Events {
+					t.Errorf("L = %g ns: %d events, LogGOPSim %d", row.L, res.Events, row.Events)
 				}
 				got := res.Runtime * 1e9
-				rel := math.Abs(got-row.runtime) / row.runtime
+				rel := math.Abs(got-row.Runtime) / row.Runtime
 				worst = max(worst, rel)
 				if rel > peerTolerance {
-					t.Errorf("L = %g ns: replay %.3f ns, LogGOPSim %.3f ns (%.2g relative)", row.L, got, row.runtime, rel)
+					t.Errorf("L = %g ns: replay %.3f ns, LogGOPSim %.3f ns (%.2g relative)", row.L, got, row.Runtime, rel)
 				}
 			}
 			t.Logf("%d L values, worst relative difference %.2g", len(runs), worst)
@@ -44,7 +44,7 @@ func TestReplayMatchesLogGOPSim(t *testing.T) {
 
 // peerParams converts a results.csv row (ns) to Params (s).
 func peerParams(row peerRow) Params {
-	return Params{L: row.L * 1e-9, O: row.o * 1e-9, Gap: row.g * 1e-9, G: row.G * 1e-9, S: row.S}
+	return Params{L: row.L * 1e-9, O: row.O * 1e-9, Gap: row.Gap * 1e-9, G: row.G * 1e-9, S: row.S}
 }
 
 // TestReplayMatchesWideCurves replays the tl_wide.csv schedules at every

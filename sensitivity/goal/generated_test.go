@@ -50,16 +50,16 @@ func checkCurve(t *testing.T, s *traceformat.Schedule, runs []peerRow) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := res.Runtime*1e9, runs[0].runtime; math.Abs(got-want) > peerTolerance*want || res.Events != runs[0].events {
-		t.Fatalf("replay %.3f ns with %d events, LogGOPSim %.3f ns with %d", got, res.Events, want, runs[0].events)
+	if got, want := res.Runtime*1e9, runs[0].Runtime; math.Abs(got-want) > peerTolerance*want || res.Events != runs[0].Events {
+		t.Fatalf("replay %.3f ns with %d events, LogGOPSim %.3f ns with %d", got, res.Events, want, runs[0].Events)
 	}
 	g, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, row := range runs {
-		if T := g.Runtime([]float64{row.L * 1e-9}) * 1e9; math.Abs(T-row.runtime) > graphTolerance*row.runtime {
-			t.Errorf("L = %g ns: graph %.3f ns, LogGOPSim %.3f ns", row.L, T, row.runtime)
+		if T := g.Runtime([]float64{row.L * 1e-9}) * 1e9; math.Abs(T-row.Runtime) > graphTolerance*row.Runtime {
+			t.Errorf("L = %g ns: graph %.3f ns, LogGOPSim %.3f ns", row.L, T, row.Runtime)
 		}
 	}
 }

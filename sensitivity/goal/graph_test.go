@@ -62,7 +62,7 @@ func TestGraphCurveMatchesLogGOPSim(t *testing.T) {
 				}
 			}
 			for _, row := range runs {
-				check(row.L, row.runtime)
+				check(row.L, row.Runtime)
 			}
 			for _, pt := range wide[name] {
 				check(pt[0], pt[1])
