@@ -1,0 +1,444 @@
+// Command nodeloop is issue 32 item 7's one-node loop as one command: real
+// HPL runs, emu calibrate and emu fit beside them, real runs again, and emu
+// run's prediction of each against the median of the real runs before and
+// after, repeated -loops times. docs/node.md ("Check a node in one command")
+// says how to run it; a loop of the 16 default tests takes about 10 minutes
+// on a 2-core node.
+//
+//	go run ./validation/nodeloop -hpl /path/to/xhpl -loops 3 -out loop-out
+//
+// It writes, under -out: configs.txt (the tests), hpl-dat/ (each test's
+// HPL.dat), real_runs.csv (every real run: loop, round, repeat, time, load),
+// predicted.csv (each loop's prediction and error per test), summary.txt
+// (each loop's verdict), and loopK/ (samples, models, each command's log).
+// The exit status is 0 when every loop meets the bar (every test within
+// 10%, 14 of 16 within 5%), 1 when one does not, 2 on bad flags or input,
+// 3 when a run failed.
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emu-hpc/emu/apps/hpl"
+)
+
+// options are the command's flags.
+type options struct {
+	HPL        string // an xhpl, or "hpcc"
+	MPIRun     string
+	MPIArgs    []string
+	Emu        string
+	Node       string
+	Configs    []config
+	Loops      int
+	Repeats    int
+	Samples    int
+	Out        string
+	RunTimeout time.Duration
+	EmuTimeout time.Duration
+	Sets       []string // --set of emu calibrate and emu run
+	Log        io.Writer
+}
+
+// runError is a real or emu run that failed: exit status 3.
+type runError struct{ err error }
+
+func (e runError) Error() string { return e.err.Error() }
+func (e runError) Unwrap() error { return e.err }
+
+func main() {
+	opt, err := parseFlags(os.Args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "nodeloop:", err)
+		os.Exit(2)
+	}
+	met, err := run(context.Background(), opt)
+	var re runError
+	switch {
+	case errors.As(err, &re):
+		fmt.Fprintln(os.Stderr, "nodeloop:", err)
+		os.Exit(3)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "nodeloop:", err)
+		os.Exit(2)
+	case !met:
+		os.Exit(1)
+	}
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func parseFlags(args []string) (options, error) {
+	fs := flag.NewFlagSet("nodeloop", flag.ContinueOnError)
+	opt := options{Log: os.Stdout}
+	var sets listFlag
+	configs := fs.String("configs", "", "file of tests, one a line: ID N NB P Q BCAST DEPTH (default: the 16 of docs/node.md)")
+	mpiArgs := fs.String("mpirun-args", "--bind-to core", "mpirun's options before -np (space-separated)")
+	fs.StringVar(&opt.HPL, "hpl", "", "the real HPL: an xhpl binary (HPL 2.3, what emu ports), or \"hpcc\" (runs its other benchmarks too: ~30 s a run)")
+	fs.StringVar(&opt.MPIRun, "mpirun", "mpirun", "MPI launcher")
+	fs.StringVar(&opt.Emu, "emu", "", "emu binary (default: build ./cmd/emu with -tags cblas into -out)")
+	fs.StringVar(&opt.Node, "node", "validation/testdata/realhpl/node.toml", "the node's scenario (docs/node.md, step 1)")
+	fs.IntVar(&opt.Loops, "loops", 3, "loops to make")
+	fs.IntVar(&opt.Repeats, "repeats", 3, "real runs of each test before and after each calibration (round robin)")
+	fs.IntVar(&opt.Samples, "samples", 0, "emu calibrate --samples (0: calibrate's default)")
+	fs.StringVar(&opt.Out, "out", "nodeloop-out", "folder for the results (created; must not hold a previous real_runs.csv)")
+	fs.DurationVar(&opt.RunTimeout, "run-timeout", 5*time.Minute, "limit of one real run")
+	fs.DurationVar(&opt.EmuTimeout, "emu-timeout", 20*time.Minute, "limit of one emu command")
+	fs.Var(&sets, "set", "KEY=VALUE given to emu calibrate and emu run as --set (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return opt, err
+	}
+	if fs.NArg() > 0 {
+		return opt, fmt.Errorf("unexpected argument %q (flags only)", fs.Arg(0))
+	}
+	if opt.HPL == "" {
+		return opt, errors.New("-hpl: give the real HPL to run (an xhpl binary, or hpcc)")
+	}
+	if opt.Loops < 1 || opt.Repeats < 1 {
+		return opt, fmt.Errorf("-loops %d, -repeats %d: want at least 1", opt.Loops, opt.Repeats)
+	}
+	if opt.Samples < 0 {
+		return opt, fmt.Errorf("-samples %d: want ≥ 0", opt.Samples)
+	}
+	opt.MPIArgs = strings.Fields(*mpiArgs)
+	opt.Sets = sets
+	opt.Configs = defaultConfigs
+	if *configs != "" {
+		cs, err := readConfigs(*configs)
+		if err != nil {
+			return opt, err
+		}
+		opt.Configs = cs
+	}
+	if _, err := os.Stat(opt.Node); err != nil {
+		return opt, fmt.Errorf("-node: %v", err)
+	}
+	return opt, nil
+}
+
+// run makes the loops and reports whether each met the bar.
+func run(ctx context.Context, opt options) (bool, error) {
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return false, err
+	}
+	if _, err := os.Stat(filepath.Join(opt.Out, "real_runs.csv")); err == nil {
+		return false, fmt.Errorf("%s already holds a loop's results: give another -out", opt.Out)
+	}
+	node, err := filepath.Abs(opt.Node)
+	if err != nil {
+		return false, err
+	}
+	if opt.HPL != "hpcc" {
+		if opt.HPL, err = filepath.Abs(opt.HPL); err != nil {
+			return false, err
+		}
+	}
+	if _, err := exec.LookPath(opt.HPL); err != nil {
+		return false, fmt.Errorf("-hpl: %v", err)
+	}
+	if _, err := exec.LookPath(opt.MPIRun); err != nil {
+		return false, fmt.Errorf("-mpirun: %v", err)
+	}
+	for _, c := range opt.Configs {
+		if c.P*c.Q > runtime.NumCPU() {
+			return false, fmt.Errorf("%v: %d ranks on %d CPUs (one rank a core)", c, c.P*c.Q, runtime.NumCPU())
+		}
+	}
+	emu := opt.Emu
+	if emu == "" {
+		emu = filepath.Join(opt.Out, "emu")
+		logf(opt, "building emu (-tags cblas) into %s", emu)
+		build := exec.CommandContext(ctx, "go", "build", "-tags", "cblas", "-o", emu, "github.com/emu-hpc/emu/cmd/emu")
+		if out, err := build.CombinedOutput(); err != nil {
+			return false, runError{fmt.Errorf("building emu: %v\n%s", err, out)}
+		}
+	}
+	if emu, err = filepath.Abs(emu); err != nil {
+		return false, err
+	}
+
+	dats := filepath.Join(opt.Out, "hpl-dat")
+	if err := os.MkdirAll(dats, 0o755); err != nil {
+		return false, err
+	}
+	var list strings.Builder
+	fmt.Fprintln(&list, "# ID N NB P Q BCAST DEPTH")
+	var datFiles []string
+	for _, c := range opt.Configs {
+		f, _ := filepath.Abs(filepath.Join(dats, c.ID+".dat"))
+		if err := os.WriteFile(f, c.hplDat(), 0o644); err != nil {
+			return false, err
+		}
+		datFiles = append(datFiles, f)
+		fmt.Fprintf(&list, "%s %d %d %d %d %s %d\n", c.ID, c.N, c.NB, c.P, c.Q, c.BCast, c.Depth)
+	}
+	if err := os.WriteFile(filepath.Join(opt.Out, "configs.txt"), []byte(list.String()), 0o644); err != nil {
+		return false, err
+	}
+
+	realCSV, err := newCSV(filepath.Join(opt.Out, "real_runs.csv"),
+		"loop", "round", "repeat", "id", "n", "nb", "p", "q", "bcast", "depth", "time_s", "gflops", "start_utc", "load1")
+	if err != nil {
+		return false, err
+	}
+	defer realCSV.close()
+	predCSV, err := newCSV(filepath.Join(opt.Out, "predicted.csv"),
+		"loop", "id", "n", "nb", "p", "q", "bcast", "depth", "predicted_s", "real_median_s", "real_min_s", "real_max_s",
+		"before_median_s", "after_median_s", "error_pct")
+	if err != nil {
+		return false, err
+	}
+	defer predCSV.close()
+
+	logf(opt, "%d tests, %d loops, %d real runs of each before and after each calibration; load %s", len(opt.Configs), opt.Loops, opt.Repeats, loadAvg())
+	if l, err := strconv.ParseFloat(loadAvg(), 64); err == nil && l > 1.5 {
+		logf(opt, "warning: load %.2f on %d CPUs: wall-clock runs on a busy machine do not predict a quiet one", l, runtime.NumCPU())
+	}
+	real := realRunner{hpl: opt.HPL, mpirun: opt.MPIRun, args: opt.MPIArgs, timeout: opt.RunTimeout}
+	var summaries []string
+	allMet := true
+	for loop := 1; loop <= opt.Loops; loop++ {
+		dir, _ := filepath.Abs(filepath.Join(opt.Out, fmt.Sprintf("loop%d", loop)))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return false, err
+		}
+		start := time.Now()
+		round := func(name string) (map[string][]float64, error) {
+			times := map[string][]float64{}
+			for rep := 1; rep <= opt.Repeats; rep++ {
+				for _, c := range opt.Configs {
+					runDir := filepath.Join(dir, "real", fmt.Sprintf("%s-%d-%s", name, rep, c.ID))
+					load, at := loadAvg(), time.Now().UTC()
+					sec, gf, err := real.run(ctx, runDir, c)
+					if err != nil {
+						return nil, runError{fmt.Errorf("loop %d, %s round, repeat %d: %v", loop, name, rep, err)}
+					}
+					times[c.ID] = append(times[c.ID], sec)
+					realCSV.write(loop, name, rep, c.ID, c.N, c.NB, c.P, c.Q, c.BCast, c.Depth,
+						fmt.Sprintf("%.6f", sec), fmt.Sprintf("%.5g", gf), at.Format("15:04:05"), load)
+					logf(opt, "loop %d %s %d/%d %-60v %8.3f s (load %s)", loop, name, rep, opt.Repeats, c, sec, load)
+				}
+			}
+			return times, realCSV.flush()
+		}
+		before, err := round("before")
+		if err != nil {
+			return false, err
+		}
+		samples, models := filepath.Join(dir, "samples.csv"), filepath.Join(dir, "models.toml")
+		args := []string{"calibrate", node, "--hpl-dat", strings.Join(datFiles, ","), "--seed", strconv.Itoa(loop), "-o", samples}
+		if opt.Samples > 0 {
+			args = append(args, "--samples", strconv.Itoa(opt.Samples))
+		}
+		logf(opt, "loop %d: emu calibrate (load %s)", loop, loadAvg())
+		if err := runEmu(ctx, opt, emu, filepath.Join(dir, "calibrate.log"), args...); err != nil {
+			return false, err
+		}
+		if err := runEmu(ctx, opt, emu, filepath.Join(dir, "fit.log"), "fit", samples, "-o", models); err != nil {
+			return false, err
+		}
+		after, err := round("after")
+		if err != nil {
+			return false, err
+		}
+		var preds []prediction
+		for i, c := range opt.Configs {
+			out := filepath.Join(dir, "predicted-"+c.ID+".json")
+			if err := runEmu(ctx, opt, emu, filepath.Join(dir, "run-"+c.ID+".log"),
+				"run", node, "--hpl-dat", datFiles[i], "--set", "kernels.models="+models, "--json", out); err != nil {
+				return false, err
+			}
+			t, err := predictedTime(out, c)
+			if err != nil {
+				return false, runError{err}
+			}
+			p := newPrediction(c, t, before[c.ID], after[c.ID])
+			preds = append(preds, p)
+			predCSV.write(loop, c.ID, c.N, c.NB, c.P, c.Q, c.BCast, c.Depth, fmt.Sprintf("%.6f", p.Predicted),
+				fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%.6f", p.Min), fmt.Sprintf("%.6f", p.Max),
+				fmt.Sprintf("%.6f", p.BeforeMed), fmt.Sprintf("%.6f", p.AfterMed), fmt.Sprintf("%+.2f", 100*p.Err))
+			logf(opt, "loop %d %-60v real %8.3f s [%.3f … %.3f] (before %.3f, after %.3f), emu %8.3f s: %+6.1f%%",
+				loop, c, p.Median, p.Min, p.Max, p.BeforeMed, p.AfterMed, p.Predicted, 100*p.Err)
+		}
+		if err := predCSV.flush(); err != nil {
+			return false, err
+		}
+		s := summarize(preds)
+		allMet = allMet && s.Met
+		line := fmt.Sprintf("loop %d (%s, %.0f s, load at the end %s): %v", loop, start.UTC().Format("2006-01-02 15:04"), time.Since(start).Seconds(), loadAvg(), s)
+		logf(opt, "%s", line)
+		summaries = append(summaries, line)
+		if err := os.WriteFile(filepath.Join(opt.Out, "summary.txt"), []byte(strings.Join(summaries, "\n")+"\n"), 0o644); err != nil {
+			return false, err
+		}
+	}
+	return allMet, nil
+}
+
+// realRunner runs a real HPL: an xhpl (HPL.dat in, results on stdout) or
+// hpcc (hpccinf.txt in, hpccoutf.txt out), under mpirun with one
+// single-threaded rank a core.
+type realRunner struct {
+	hpl, mpirun string
+	args        []string
+	timeout     time.Duration
+}
+
+// run runs c once in dir and returns HPL's Time (recovered from its Gflops)
+// and Gflops.
+func (r realRunner) run(ctx context.Context, dir string, c config) (float64, float64, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, 0, err
+	}
+	input, output := "HPL.dat", ""
+	if r.hpl == "hpcc" {
+		input, output = "hpccinf.txt", "hpccoutf.txt"
+	}
+	if err := os.WriteFile(filepath.Join(dir, input), c.hplDat(), 0o644); err != nil {
+		return 0, 0, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	args := append(append([]string{}, r.args...), "-np", strconv.Itoa(c.P*c.Q), r.hpl)
+	cmd := exec.CommandContext(ctx, r.mpirun, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+		"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1")
+	out, err := cmd.CombinedOutput()
+	_ = os.WriteFile(filepath.Join(dir, "stdout.txt"), out, 0o644)
+	if ctx.Err() == context.DeadlineExceeded {
+		return 0, 0, fmt.Errorf("%v: %s %s ran past -run-timeout %v (output in %s)", c, r.mpirun, strings.Join(args, " "), r.timeout, dir)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("%v: %s %s: %v\n%s", c, r.mpirun, strings.Join(args, " "), err, tail(out, 8))
+	}
+	name := filepath.Join(dir, "stdout.txt")
+	if output != "" {
+		name = filepath.Join(dir, output)
+		if out, err = os.ReadFile(name); err != nil {
+			return 0, 0, fmt.Errorf("%v: %v", c, err)
+		}
+	}
+	rows, err := hpl.ParseOutput(out, name)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, row := range rows {
+		if row.N == c.N && row.NB == c.NB && row.P == c.P && row.Q == c.Q {
+			return row.Time, row.Gflops, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("%v: %s has no result of this test (HPL skipped it?)\n%s", c, name, tail(out, 8))
+}
+
+// runEmu runs one emu command (with the loop's --set keys but for fit), its output into
+// logFile.
+func runEmu(ctx context.Context, opt options, emu, logFile string, args ...string) error {
+	ctx, cancel := context.WithTimeout(ctx, opt.EmuTimeout)
+	defer cancel()
+	if args[0] != "fit" { // fit reads samples, not a scenario
+		for _, s := range opt.Sets {
+			args = append(args, "--set", s)
+		}
+	}
+	cmd := exec.CommandContext(ctx, emu, args...)
+	out, err := cmd.CombinedOutput()
+	if werr := os.WriteFile(logFile, out, 0o644); werr != nil {
+		return werr
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		return runError{fmt.Errorf("emu %s ran past -emu-timeout %v (log: %s)", args[0], opt.EmuTimeout, logFile)}
+	}
+	if err != nil {
+		return runError{fmt.Errorf("emu %s: %v (log: %s)\n%s", strings.Join(args, " "), err, logFile, tail(out, 8))}
+	}
+	return nil
+}
+
+// predictedTime reads emu run's --json and returns the Time of c's test.
+func predictedTime(file string, c config) (float64, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0, err
+	}
+	var res struct {
+		Results []struct {
+			N, NB, P, Q int
+			Time        float64 `json:"time_s"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		return 0, fmt.Errorf("%s: %v", file, err)
+	}
+	for _, r := range res.Results {
+		if r.N == c.N && r.NB == c.NB && r.P == c.P && r.Q == c.Q {
+			return r.Time, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: no result for %v", file, c)
+}
+
+// loadAvg is the 1-minute load average, or "?" where /proc/loadavg is not.
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
+func logf(opt options, format string, args ...any) {
+	fmt.Fprintf(opt.Log, "%s "+format+"\n", append([]any{time.Now().UTC().Format("15:04:05")}, args...)...)
+}
+
+func tail(out []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// csvFile is an output CSV written row by row.
+type csvFile struct {
+	f *os.File
+	w *csv.Writer
+}
+
+func newCSV(path string, header ...string) (*csvFile, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &csvFile{f: f, w: csv.NewWriter(f)}
+	c.w.Write(header)
+	return c, nil
+}
+
+func (c *csvFile) write(fields ...any) {
+	s := make([]string, len(fields))
+	for i, f := range fields {
+		s[i] = fmt.Sprint(f)
+	}
+	c.w.Write(s)
+}
+
+func (c *csvFile) flush() error { c.w.Flush(); return c.w.Error() }
+
+func (c *csvFile) close() { c.w.Flush(); c.f.Close() }
