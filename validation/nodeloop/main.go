@@ -11,6 +11,10 @@
 // HPL.dat), real_runs.csv (every real run: loop, round, repeat, time, load),
 // predicted.csv (each loop's prediction and error per test), summary.txt
 // (each loop's verdict), and loopK/ (samples, models, each command's log).
+// With -apart (the default) each loop also calibrates the one-rank tests on
+// their own with one worker, as their real runs leave the other core idle,
+// and predicts them with both calibrations (predicted.csv's *_apart columns,
+// a second line a loop in summary.txt); the verdict is the first's.
 // The exit status is 0 when every loop meets the bar (every test within
 // 10%, 14 of 16 within 5%), 1 when one does not, 2 on bad flags or input,
 // 3 when a run failed.
@@ -50,6 +54,7 @@ type options struct {
 	RunTimeout time.Duration
 	EmuTimeout time.Duration
 	Sets       []string // --set of emu calibrate and emu run
+	Apart      bool     // also calibrate the one-rank tests apart, with one worker
 	Log        io.Writer
 }
 
@@ -103,6 +108,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&opt.Out, "out", "nodeloop-out", "folder for the results (created; must not hold a previous real_runs.csv)")
 	fs.DurationVar(&opt.RunTimeout, "run-timeout", 5*time.Minute, "limit of one real run")
 	fs.DurationVar(&opt.EmuTimeout, "emu-timeout", 20*time.Minute, "limit of one emu command")
+	fs.BoolVar(&opt.Apart, "apart", true, "also calibrate the one-rank tests apart with one worker and predict them with both (predicted.csv's *_apart columns)")
 	fs.Var(&sets, "set", "KEY=VALUE given to emu calibrate and emu run as --set (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -203,7 +209,7 @@ func run(ctx context.Context, opt options) (bool, error) {
 	defer realCSV.close()
 	predCSV, err := newCSV(filepath.Join(opt.Out, "predicted.csv"),
 		"loop", "id", "n", "nb", "p", "q", "bcast", "depth", "predicted_s", "real_median_s", "real_min_s", "real_max_s",
-		"before_median_s", "after_median_s", "error_pct")
+		"before_median_s", "after_median_s", "error_pct", "predicted_apart_s", "error_apart_pct")
 	if err != nil {
 		return false, err
 	}
@@ -244,40 +250,80 @@ func run(ctx context.Context, opt options) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		samples, models := filepath.Join(dir, "samples.csv"), filepath.Join(dir, "models.toml")
-		args := []string{"calibrate", node, "--hpl-dat", strings.Join(datFiles, ","), "--seed", strconv.Itoa(loop), "-o", samples}
-		if opt.Samples > 0 {
-			args = append(args, "--samples", strconv.Itoa(opt.Samples))
+		calibrate := func(name string, dats []string, extra ...string) (string, error) {
+			samples, models := filepath.Join(dir, "samples"+name+".csv"), filepath.Join(dir, "models"+name+".toml")
+			args := []string{"calibrate", node, "--hpl-dat", strings.Join(dats, ","), "--seed", strconv.Itoa(loop), "-o", samples}
+			if opt.Samples > 0 {
+				args = append(args, "--samples", strconv.Itoa(opt.Samples))
+			}
+			logf(opt, "loop %d: emu calibrate%s (load %s)", loop, strings.Join(append([]string{""}, extra...), " "), loadAvg())
+			if err := runEmu(ctx, opt, emu, filepath.Join(dir, "calibrate"+name+".log"), append(args, extra...)...); err != nil {
+				return "", err
+			}
+			return models, runEmu(ctx, opt, emu, filepath.Join(dir, "fit"+name+".log"), "fit", samples, "-o", models)
 		}
-		logf(opt, "loop %d: emu calibrate (load %s)", loop, loadAvg())
-		if err := runEmu(ctx, opt, emu, filepath.Join(dir, "calibrate.log"), args...); err != nil {
+		models, err := calibrate("", datFiles)
+		if err != nil {
 			return false, err
 		}
-		if err := runEmu(ctx, opt, emu, filepath.Join(dir, "fit.log"), "fit", samples, "-o", models); err != nil {
-			return false, err
+		// The one-rank tests calibrated apart, with one worker: their real
+		// runs have a core to themselves, the calibration of all the tests
+		// runs a worker on each core.
+		var alone []string
+		for i, c := range opt.Configs {
+			if c.P*c.Q == 1 {
+				alone = append(alone, datFiles[i])
+			}
+		}
+		modelsAlone := ""
+		if opt.Apart && len(alone) > 0 && len(alone) < len(opt.Configs) {
+			if modelsAlone, err = calibrate("-1rank", alone, "--parallel", "1"); err != nil {
+				return false, err
+			}
 		}
 		after, err := round("after")
 		if err != nil {
 			return false, err
 		}
-		var preds []prediction
-		for i, c := range opt.Configs {
-			out := filepath.Join(dir, "predicted-"+c.ID+".json")
-			if err := runEmu(ctx, opt, emu, filepath.Join(dir, "run-"+c.ID+".log"),
+		predict := func(i int, models, suffix string) (float64, error) {
+			c := opt.Configs[i]
+			out := filepath.Join(dir, "predicted-"+c.ID+suffix+".json")
+			if err := runEmu(ctx, opt, emu, filepath.Join(dir, "run-"+c.ID+suffix+".log"),
 				"run", node, "--hpl-dat", datFiles[i], "--set", "kernels.models="+models, "--json", out); err != nil {
-				return false, err
+				return 0, err
 			}
 			t, err := predictedTime(out, c)
 			if err != nil {
-				return false, runError{err}
+				return 0, runError{err}
+			}
+			return t, nil
+		}
+		var preds, apart []prediction
+		for i, c := range opt.Configs {
+			t, err := predict(i, models, "")
+			if err != nil {
+				return false, err
 			}
 			p := newPrediction(c, t, before[c.ID], after[c.ID])
 			preds = append(preds, p)
+			a, aCell, aErr := p, "", ""
+			if modelsAlone != "" && c.P*c.Q == 1 {
+				t, err := predict(i, modelsAlone, "-1rank")
+				if err != nil {
+					return false, err
+				}
+				a = newPrediction(c, t, before[c.ID], after[c.ID])
+				aCell, aErr = fmt.Sprintf("%.6f", a.Predicted), fmt.Sprintf("%+.2f", 100*a.Err)
+			}
+			apart = append(apart, a)
 			predCSV.write(loop, c.ID, c.N, c.NB, c.P, c.Q, c.BCast, c.Depth, fmt.Sprintf("%.6f", p.Predicted),
 				fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%.6f", p.Min), fmt.Sprintf("%.6f", p.Max),
-				fmt.Sprintf("%.6f", p.BeforeMed), fmt.Sprintf("%.6f", p.AfterMed), fmt.Sprintf("%+.2f", 100*p.Err))
+				fmt.Sprintf("%.6f", p.BeforeMed), fmt.Sprintf("%.6f", p.AfterMed), fmt.Sprintf("%+.2f", 100*p.Err), aCell, aErr)
 			logf(opt, "loop %d %-60v real %8.3f s [%.3f … %.3f] (before %.3f, after %.3f), emu %8.3f s: %+6.1f%%",
 				loop, c, p.Median, p.Min, p.Max, p.BeforeMed, p.AfterMed, p.Predicted, 100*p.Err)
+			if aCell != "" {
+				logf(opt, "loop %d %-60v calibrated apart, one worker: emu %8.3f s: %+6.1f%%", loop, c, a.Predicted, 100*a.Err)
+			}
 		}
 		if err := predCSV.flush(); err != nil {
 			return false, err
@@ -287,6 +333,11 @@ func run(ctx context.Context, opt options) (bool, error) {
 		line := fmt.Sprintf("loop %d (%s, %.0f s, load at the end %s): %v", loop, start.UTC().Format("2006-01-02 15:04"), time.Since(start).Seconds(), loadAvg(), s)
 		logf(opt, "%s", line)
 		summaries = append(summaries, line)
+		if modelsAlone != "" {
+			line := fmt.Sprintf("loop %d, one-rank tests calibrated apart: %v", loop, summarize(apart))
+			logf(opt, "%s", line)
+			summaries = append(summaries, line)
+		}
 		if err := os.WriteFile(filepath.Join(opt.Out, "summary.txt"), []byte(strings.Join(summaries, "\n")+"\n"), 0o644); err != nil {
 			return false, err
 		}

@@ -178,20 +178,20 @@ awk -v n=$n -v nb=$nb -v p=$p -v q=$q 'BEGIN {
 		t.Fatalf("building emu: %v\n%s", err, out)
 	}
 	out := filepath.Join(dir, "out")
-	configs := []config{{"a", 200, 32, 1, 2, hpl.OneRingM, 1}, {"b", 300, 48, 2, 1, hpl.Long, 0}}
+	configs := []config{{"a", 200, 32, 1, 2, hpl.OneRingM, 1}, {"b", 300, 48, 2, 1, hpl.Long, 0}, {"c", 250, 32, 1, 1, hpl.OneRing, 1}}
 	opt := options{HPL: fakeHPL, MPIRun: fakeMPI, Emu: emu, Node: "../testdata/realhpl/node.toml",
 		Configs: configs, Loops: 1, Repeats: 2, Samples: 8, Out: out, RunTimeout: time.Minute,
-		EmuTimeout: 5 * time.Minute, Sets: []string{"kernels.backend=gonum"}, Log: io.Discard}
+		EmuTimeout: 5 * time.Minute, Sets: []string{"kernels.backend=gonum"}, Apart: true, Log: io.Discard}
 	if _, err := run(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
 	real := readRows(t, filepath.Join(out, "real_runs.csv"))
-	if len(real) != 2*2*2 { // 2 tests, 2 repeats, before and after
-		t.Errorf("%d real runs recorded, want 8", len(real))
+	if len(real) != 3*2*2 { // 3 tests, 2 repeats, before and after
+		t.Errorf("%d real runs recorded, want 12", len(real))
 	}
 	pred := readRows(t, filepath.Join(out, "predicted.csv"))
-	if len(pred) != 2 {
-		t.Fatalf("%d predictions, want 2", len(pred))
+	if len(pred) != 3 {
+		t.Fatalf("%d predictions, want 3", len(pred))
 	}
 	for i, r := range pred {
 		wantMed := float64(configs[i].N) / 1000
@@ -204,8 +204,12 @@ awk -v n=$n -v nb=$nb -v p=$p -v q=$q 'BEGIN {
 		if p <= 0 || math.Abs(e-100*(p-med)/med) > 0.01 {
 			t.Errorf("%s: predicted %g s, error %g%%, want %.2f%%", r["id"], p, e, 100*(p-med)/med)
 		}
+		// Only the one-rank test is also calibrated apart.
+		if apart := r["predicted_apart_s"] != ""; apart != (configs[i].P*configs[i].Q == 1) {
+			t.Errorf("%s: predicted apart %q", r["id"], r["predicted_apart_s"])
+		}
 	}
-	if s, err := os.ReadFile(filepath.Join(out, "summary.txt")); err != nil || !strings.Contains(string(s), "loop 1 (") {
+	if s, err := os.ReadFile(filepath.Join(out, "summary.txt")); err != nil || !strings.Contains(string(s), "loop 1 (") || !strings.Contains(string(s), "calibrated apart") {
 		t.Errorf("summary.txt: %q, %v", s, err)
 	}
 	// A second run into the same folder is refused rather than mixed in.
@@ -262,7 +266,7 @@ func TestLoopOnRealHPL(t *testing.T) {
 	configs := []config{{"s1", 4000, 128, 1, 1, hpl.OneRingM, 1}, {"s2", 4000, 64, 1, 2, hpl.OneRingM, 1}, {"s3", 4000, 64, 2, 1, hpl.Long, 1}}
 	var log strings.Builder
 	opt := options{HPL: realHPL, MPIRun: "mpirun", MPIArgs: []string{"--bind-to", "core"}, Emu: emu,
-		Node: "../testdata/realhpl/node.toml", Configs: configs, Loops: 1, Repeats: 3, Out: filepath.Join(dir, "out"),
+		Node: "../testdata/realhpl/node.toml", Configs: configs, Loops: 1, Repeats: 3, Out: filepath.Join(dir, "out"), Apart: true,
 		RunTimeout: 5 * time.Minute, EmuTimeout: 10 * time.Minute, Log: &log}
 	_, err := run(context.Background(), opt)
 	t.Log(log.String())
