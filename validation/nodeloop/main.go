@@ -52,6 +52,8 @@ type options struct {
 	Samples    int
 	Out        string
 	RunTimeout time.Duration
+	QuietBusy  float64       // wait before each run until others keep at most this share of the CPUs busy (0: never wait)
+	QuietWait  time.Duration // the longest wait for quiet; past it the run is made and marked
 	EmuTimeout time.Duration
 	Sets       []string // --set of emu calibrate and emu run
 	Apart      bool     // also calibrate the one-rank tests apart, with one worker
@@ -107,6 +109,8 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&opt.Samples, "samples", 0, "emu calibrate --samples (0: calibrate's default)")
 	fs.StringVar(&opt.Out, "out", "nodeloop-out", "folder for the results (created; must not hold a previous real_runs.csv)")
 	fs.DurationVar(&opt.RunTimeout, "run-timeout", 5*time.Minute, "limit of one real run")
+	fs.Float64Var(&opt.QuietBusy, "quiet", 0.05, "before each real run and calibration, wait until the CPUs are at most this busy (share of all CPUs over 1 s; 0: never wait)")
+	fs.DurationVar(&opt.QuietWait, "quiet-wait", 10*time.Minute, "the longest such wait; past it the run is made and counted as noisy")
 	fs.DurationVar(&opt.EmuTimeout, "emu-timeout", 20*time.Minute, "limit of one emu command")
 	fs.BoolVar(&opt.Apart, "apart", true, "also calibrate the one-rank tests apart with one worker and predict them with both (predicted.csv's *_apart columns)")
 	fs.Var(&sets, "set", "KEY=VALUE given to emu calibrate and emu run as --set (repeatable)")
@@ -202,7 +206,7 @@ func run(ctx context.Context, opt options) (bool, error) {
 	}
 
 	realCSV, err := newCSV(filepath.Join(opt.Out, "real_runs.csv"),
-		"loop", "round", "repeat", "id", "n", "nb", "p", "q", "bcast", "depth", "time_s", "gflops", "start_utc", "load1")
+		"loop", "round", "repeat", "id", "n", "nb", "p", "q", "bcast", "depth", "time_s", "gflops", "start_utc", "load1", "busy_before")
 	if err != nil {
 		return false, err
 	}
@@ -219,6 +223,7 @@ func run(ctx context.Context, opt options) (bool, error) {
 	if l, err := strconv.ParseFloat(loadAvg(), 64); err == nil && l > 1.5 {
 		logf(opt, "warning: load %.2f on %d CPUs: wall-clock runs on a busy machine do not predict a quiet one", l, runtime.NumCPU())
 	}
+	quiet := &quietGate{opt: opt}
 	real := realRunner{hpl: opt.HPL, mpirun: opt.MPIRun, args: opt.MPIArgs, timeout: opt.RunTimeout}
 	var summaries []string
 	allMet := true
@@ -228,11 +233,17 @@ func run(ctx context.Context, opt options) (bool, error) {
 			return false, err
 		}
 		start := time.Now()
+		noisy, runs := 0, 0
 		round := func(name string) (map[string][]float64, error) {
 			times := map[string][]float64{}
 			for rep := 1; rep <= opt.Repeats; rep++ {
 				for _, c := range opt.Configs {
 					runDir := filepath.Join(dir, "real", fmt.Sprintf("%s-%d-%s", name, rep, c.ID))
+					busy := quiet.wait(ctx)
+					runs++
+					if busy > opt.QuietBusy && opt.QuietBusy > 0 {
+						noisy++
+					}
 					load, at := loadAvg(), time.Now().UTC()
 					sec, gf, err := real.run(ctx, runDir, c)
 					if err != nil {
@@ -240,7 +251,7 @@ func run(ctx context.Context, opt options) (bool, error) {
 					}
 					times[c.ID] = append(times[c.ID], sec)
 					realCSV.write(loop, name, rep, c.ID, c.N, c.NB, c.P, c.Q, c.BCast, c.Depth,
-						fmt.Sprintf("%.6f", sec), fmt.Sprintf("%.5g", gf), at.Format("15:04:05"), load)
+						fmt.Sprintf("%.6f", sec), fmt.Sprintf("%.5g", gf), at.Format("15:04:05"), load, busyCell(busy))
 					logf(opt, "loop %d %s %d/%d %-60v %8.3f s (load %s)", loop, name, rep, opt.Repeats, c, sec, load)
 				}
 			}
@@ -256,7 +267,8 @@ func run(ctx context.Context, opt options) (bool, error) {
 			if opt.Samples > 0 {
 				args = append(args, "--samples", strconv.Itoa(opt.Samples))
 			}
-			logf(opt, "loop %d: emu calibrate%s (load %s)", loop, strings.Join(append([]string{""}, extra...), " "), loadAvg())
+			busy := quiet.wait(ctx)
+			logf(opt, "loop %d: emu calibrate%s (load %s, CPUs %s busy before)", loop, strings.Join(append([]string{""}, extra...), " "), loadAvg(), busyCell(busy))
 			if err := runEmu(ctx, opt, emu, filepath.Join(dir, "calibrate"+name+".log"), append(args, extra...)...); err != nil {
 				return "", err
 			}
@@ -330,7 +342,8 @@ func run(ctx context.Context, opt options) (bool, error) {
 		}
 		s := summarize(preds)
 		allMet = allMet && s.Met
-		line := fmt.Sprintf("loop %d (%s, %.0f s, load at the end %s): %v", loop, start.UTC().Format("2006-01-02 15:04"), time.Since(start).Seconds(), loadAvg(), s)
+		line := fmt.Sprintf("loop %d (%s, %.0f s, load at the end %s, %d of %d real runs started on busy CPUs): %v",
+			loop, start.UTC().Format("2006-01-02 15:04"), time.Since(start).Seconds(), loadAvg(), noisy, runs, s)
 		logf(opt, "%s", line)
 		summaries = append(summaries, line)
 		if modelsAlone != "" {
@@ -446,6 +459,92 @@ func predictedTime(file string, c config) (float64, error) {
 		}
 	}
 	return 0, fmt.Errorf("%s: no result for %v", file, c)
+}
+
+// quietGate holds runs back until the machine is quiet.
+type quietGate struct {
+	opt    options
+	gaveUp bool // a wait ran out: the machine does not get quiet, later runs do not wait
+}
+
+// wait waits until the other processes keep at most opt.QuietBusy of the
+// CPUs busy (measured over a second, while the loop itself runs nothing), at
+// most opt.QuietWait, and returns the last share measured (−1 where
+// /proc/stat is not). The load average cannot say it: it trails the loop's
+// own runs by a minute. Once a wait has run out, later ones only measure.
+func (q *quietGate) wait(ctx context.Context) float64 {
+	opt := q.opt
+	if q.gaveUp {
+		return busyShare(200 * time.Millisecond)
+	}
+	if opt.QuietBusy <= 0 {
+		return busyShare(200 * time.Millisecond) // recorded only
+	}
+	busy := busyShare(time.Second)
+	if busy < 0 {
+		return busy
+	}
+	deadline := time.Now().Add(opt.QuietWait)
+	warned := false
+	for busy > opt.QuietBusy && time.Now().Before(deadline) && ctx.Err() == nil {
+		if !warned {
+			logf(opt, "waiting for quiet: CPUs %.0f%% busy (at most %.0f%%; -quiet, -quiet-wait)", 100*busy, 100*opt.QuietBusy)
+			warned = true
+		}
+		time.Sleep(4 * time.Second)
+		busy = busyShare(time.Second)
+	}
+	if busy > opt.QuietBusy {
+		q.gaveUp = true
+		logf(opt, "warning: CPUs still %.0f%% busy after -quiet-wait %v: running anyway, and no longer waiting (busy_before in real_runs.csv)", 100*busy, opt.QuietWait)
+	}
+	return busy
+}
+
+// busyShare is the share of all CPUs busy over d, from /proc/stat; −1
+// where it cannot be read.
+func busyShare(d time.Duration) float64 {
+	read := func() (busy, total float64, ok bool) {
+		data, err := os.ReadFile("/proc/stat")
+		if err != nil {
+			return 0, 0, false
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		f := strings.Fields(line)
+		if len(f) < 5 || f[0] != "cpu" {
+			return 0, 0, false
+		}
+		for i, x := range f[1:] {
+			v, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return 0, 0, false
+			}
+			if i < 8 { // user nice system idle iowait irq softirq steal (guest is in user)
+				total += v
+				if i != 3 && i != 4 {
+					busy += v
+				}
+			}
+		}
+		return busy, total, true
+	}
+	b0, t0, ok := read()
+	if !ok {
+		return -1
+	}
+	time.Sleep(d)
+	b1, t1, ok := read()
+	if !ok || t1 <= t0 {
+		return -1
+	}
+	return (b1 - b0) / (t1 - t0)
+}
+
+func busyCell(b float64) string {
+	if b < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.3f", b)
 }
 
 // loadAvg is the 1-minute load average, or "?" where /proc/loadavg is not.

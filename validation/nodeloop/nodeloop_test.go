@@ -279,3 +279,37 @@ func TestLoopOnRealHPL(t *testing.T) {
 		}
 	}
 }
+
+// TestBusyShare checks the share of the CPUs busy against a second
+// reading: a share of all CPUs, in [0, 1], and at least what one spinning
+// goroutine keeps busy (one CPU of runtime.NumCPU(), less a margin for the
+// scheduler).
+func TestBusyShare(t *testing.T) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		if b := busyShare(10 * time.Millisecond); b != -1 {
+			t.Errorf("without /proc/stat: %g, want -1", b)
+		}
+		t.Skip("no /proc/stat")
+	}
+	idle := busyShare(100 * time.Millisecond)
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	spun := busyShare(300 * time.Millisecond)
+	close(stop)
+	for _, b := range []float64{idle, spun} {
+		if b < 0 || b > 1 {
+			t.Errorf("busy share %g, want within [0, 1]", b)
+		}
+	}
+	if want := 0.7 / float64(runtime.NumCPU()); spun < want {
+		t.Errorf("one spinning goroutine: %.3f of the CPUs busy, want at least %.3f", spun, want)
+	}
+}
