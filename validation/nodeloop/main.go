@@ -109,7 +109,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&opt.Samples, "samples", 0, "emu calibrate --samples (0: calibrate's default)")
 	fs.StringVar(&opt.Out, "out", "nodeloop-out", "folder for the results (created; must not hold a previous real_runs.csv)")
 	fs.DurationVar(&opt.RunTimeout, "run-timeout", 5*time.Minute, "limit of one real run")
-	fs.Float64Var(&opt.QuietBusy, "quiet", 0.05, "before each real run and calibration, wait until the CPUs are at most this busy (share of all CPUs over 1 s; 0: never wait)")
+	fs.Float64Var(&opt.QuietBusy, "quiet", 0.05, "before each real run and calibration, wait until the CPUs are at most this busy (share of all CPUs over 1 s, niced processes aside; 0: never wait)")
 	fs.DurationVar(&opt.QuietWait, "quiet-wait", 10*time.Minute, "the longest such wait; past it the run is made and counted as noisy")
 	fs.DurationVar(&opt.EmuTimeout, "emu-timeout", 20*time.Minute, "limit of one emu command")
 	fs.BoolVar(&opt.Apart, "apart", true, "also calibrate the one-rank tests apart with one worker and predict them with both (predicted.csv's *_apart columns)")
@@ -501,8 +501,10 @@ func (q *quietGate) wait(ctx context.Context) float64 {
 	return busy
 }
 
-// busyShare is the share of all CPUs busy over d, from /proc/stat; −1
-// where it cannot be read.
+// busyShare is the share of all CPUs busy over d, from /proc/stat, but for
+// niced processes: a real run at the default priority takes a core from a
+// nice-19 process all but 1.5% of the time (a background job, as on the
+// project's VM, need not stop the loop); −1 where /proc/stat cannot be read.
 func busyShare(d time.Duration) float64 {
 	read := func() (busy, total float64, ok bool) {
 		data, err := os.ReadFile("/proc/stat")
@@ -521,7 +523,7 @@ func busyShare(d time.Duration) float64 {
 			}
 			if i < 8 { // user nice system idle iowait irq softirq steal (guest is in user)
 				total += v
-				if i != 3 && i != 4 {
+				if i != 1 && i != 3 && i != 4 {
 					busy += v
 				}
 			}

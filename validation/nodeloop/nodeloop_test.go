@@ -283,7 +283,7 @@ func TestLoopOnRealHPL(t *testing.T) {
 // TestBusyShare checks the share of the CPUs busy against a second
 // reading: a share of all CPUs, in [0, 1], and at least what one spinning
 // goroutine keeps busy (one CPU of runtime.NumCPU(), less a margin for the
-// scheduler).
+// scheduler; niced processes count for nothing, and the test is not one).
 func TestBusyShare(t *testing.T) {
 	if _, err := os.Stat("/proc/stat"); err != nil {
 		if b := busyShare(10 * time.Millisecond); b != -1 {
