@@ -54,6 +54,7 @@ type options struct {
 	RunTimeout time.Duration
 	QuietBusy  float64       // wait before each run until others keep at most this share of the CPUs busy (0: never wait)
 	QuietWait  time.Duration // the longest wait for quiet; past it the run is made and marked
+	IgnoreNice bool          // niced processes do not count as busy
 	EmuTimeout time.Duration
 	Sets       []string // --set of emu calibrate and emu run
 	Apart      bool     // also calibrate the one-rank tests apart, with one worker
@@ -109,7 +110,8 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&opt.Samples, "samples", 0, "emu calibrate --samples (0: calibrate's default)")
 	fs.StringVar(&opt.Out, "out", "nodeloop-out", "folder for the results (created; must not hold a previous real_runs.csv)")
 	fs.DurationVar(&opt.RunTimeout, "run-timeout", 5*time.Minute, "limit of one real run")
-	fs.Float64Var(&opt.QuietBusy, "quiet", 0.05, "before each real run and calibration, wait until the CPUs are at most this busy (share of all CPUs over 1 s, niced processes aside; 0: never wait)")
+	fs.Float64Var(&opt.QuietBusy, "quiet", 0.05, "before each real run and calibration, wait until the CPUs are at most this busy (share of all CPUs over 1 s; 0: never wait)")
+	fs.BoolVar(&opt.IgnoreNice, "ignore-nice", false, "niced processes do not count as busy for -quiet (a real run takes a nice-19 process's core all but 1.5% of the time, but not its caches)")
 	fs.DurationVar(&opt.QuietWait, "quiet-wait", 10*time.Minute, "the longest such wait; past it the run is made and counted as noisy")
 	fs.DurationVar(&opt.EmuTimeout, "emu-timeout", 20*time.Minute, "limit of one emu command")
 	fs.BoolVar(&opt.Apart, "apart", true, "also calibrate the one-rank tests apart with one worker and predict them with both (predicted.csv's *_apart columns)")
@@ -206,7 +208,7 @@ func run(ctx context.Context, opt options) (bool, error) {
 	}
 
 	realCSV, err := newCSV(filepath.Join(opt.Out, "real_runs.csv"),
-		"loop", "round", "repeat", "id", "n", "nb", "p", "q", "bcast", "depth", "time_s", "gflops", "start_utc", "load1", "busy_before")
+		"loop", "round", "repeat", "id", "n", "nb", "p", "q", "bcast", "depth", "time_s", "gflops", "start_utc", "load1", "busy_before", "nice_before")
 	if err != nil {
 		return false, err
 	}
@@ -251,7 +253,7 @@ func run(ctx context.Context, opt options) (bool, error) {
 					}
 					times[c.ID] = append(times[c.ID], sec)
 					realCSV.write(loop, name, rep, c.ID, c.N, c.NB, c.P, c.Q, c.BCast, c.Depth,
-						fmt.Sprintf("%.6f", sec), fmt.Sprintf("%.5g", gf), at.Format("15:04:05"), load, busyCell(busy))
+						fmt.Sprintf("%.6f", sec), fmt.Sprintf("%.5g", gf), at.Format("15:04:05"), load, busyCell(busy), busyCell(quiet.nice))
 					logf(opt, "loop %d %s %d/%d %-60v %8.3f s (load %s)", loop, name, rep, opt.Repeats, c, sec, load)
 				}
 			}
@@ -464,7 +466,19 @@ func predictedTime(file string, c config) (float64, error) {
 // quietGate holds runs back until the machine is quiet.
 type quietGate struct {
 	opt    options
-	gaveUp bool // a wait ran out: the machine does not get quiet, later runs do not wait
+	gaveUp bool    // a wait ran out: the machine does not get quiet, later runs do not wait
+	nice   float64 // the share of the CPUs niced processes kept busy at the last measure
+}
+
+// measure is the share of the CPUs busy over d (niced processes aside with
+// -ignore-nice), keeping the niced share in q.nice.
+func (q *quietGate) measure(d time.Duration) float64 {
+	busy, nice := cpuShares(d)
+	q.nice = nice
+	if busy >= 0 && !q.opt.IgnoreNice {
+		busy += nice
+	}
+	return busy
 }
 
 // wait waits until the other processes keep at most opt.QuietBusy of the
@@ -475,12 +489,12 @@ type quietGate struct {
 func (q *quietGate) wait(ctx context.Context) float64 {
 	opt := q.opt
 	if q.gaveUp {
-		return busyShare(200 * time.Millisecond)
+		return q.measure(200 * time.Millisecond)
 	}
 	if opt.QuietBusy <= 0 {
-		return busyShare(200 * time.Millisecond) // recorded only
+		return q.measure(200 * time.Millisecond) // recorded only
 	}
-	busy := busyShare(time.Second)
+	busy := q.measure(time.Second)
 	if busy < 0 {
 		return busy
 	}
@@ -492,7 +506,7 @@ func (q *quietGate) wait(ctx context.Context) float64 {
 			warned = true
 		}
 		time.Sleep(4 * time.Second)
-		busy = busyShare(time.Second)
+		busy = q.measure(time.Second)
 	}
 	if busy > opt.QuietBusy {
 		q.gaveUp = true
@@ -502,44 +516,53 @@ func (q *quietGate) wait(ctx context.Context) float64 {
 }
 
 // busyShare is the share of all CPUs busy over d, from /proc/stat, but for
-// niced processes: a real run at the default priority takes a core from a
-// nice-19 process all but 1.5% of the time (a background job, as on the
-// project's VM, need not stop the loop); −1 where /proc/stat cannot be read.
+// niced processes (cpuShares gives theirs apart); −1 where /proc/stat cannot
+// be read.
 func busyShare(d time.Duration) float64 {
-	read := func() (busy, total float64, ok bool) {
+	busy, _ := cpuShares(d)
+	return busy
+}
+
+// cpuShares is busyShare and the share niced processes kept busy.
+func cpuShares(d time.Duration) (busy, nice float64) {
+	read := func() (busy, nice, total float64, ok bool) {
 		data, err := os.ReadFile("/proc/stat")
 		if err != nil {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		line, _, _ := strings.Cut(string(data), "\n")
 		f := strings.Fields(line)
 		if len(f) < 5 || f[0] != "cpu" {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		for i, x := range f[1:] {
 			v, err := strconv.ParseFloat(x, 64)
 			if err != nil {
-				return 0, 0, false
+				return 0, 0, 0, false
 			}
 			if i < 8 { // user nice system idle iowait irq softirq steal (guest is in user)
 				total += v
-				if i != 1 && i != 3 && i != 4 {
+				switch i {
+				case 1:
+					nice += v
+				case 3, 4:
+				default:
 					busy += v
 				}
 			}
 		}
-		return busy, total, true
+		return busy, nice, total, true
 	}
-	b0, t0, ok := read()
+	b0, n0, t0, ok := read()
 	if !ok {
-		return -1
+		return -1, -1
 	}
 	time.Sleep(d)
-	b1, t1, ok := read()
+	b1, n1, t1, ok := read()
 	if !ok || t1 <= t0 {
-		return -1
+		return -1, -1
 	}
-	return (b1 - b0) / (t1 - t0)
+	return (b1 - b0) / (t1 - t0), (n1 - n0) / (t1 - t0)
 }
 
 func busyCell(b float64) string {
