@@ -37,6 +37,13 @@
 //     hpcc runs), fit and run predict each test of testdata/realhpl/hpccinf.txt
 //     within 10% of the median of its twelve real runs, the whole comparison
 //     made again, up to three times, while it misses.
+//   - HPL's row moves and a 1×1 run's kernels against an HPL 2.3 instrumented to
+//     time each call (CPU time of the calling thread), each real call billed with
+//     a calibration made between the real runs (TestRowCopiesAgainstRealHPL,
+//     TestOneByOneKernelsAgainstRealHPL, TestUInterchangesAgainstRealHPL; data
+//     and how it was made: testdata/realhpl/vm-2026-11-28 and -28b).
+//   - The one-node loop as one command, validation/nodeloop (docs/node.md): real
+//     runs of 16 HPL tests around each calibration, the bar of issue 32 item 7.
 //   - Scale benchmarks (go test -bench Scale -run XXX ./validation): wall time, CPU
 //     time and peak RSS of model-mode HPL against SMPI's figures, like for like
 //     (the same pivot rule and settings as the SMPI row, wall against wall).

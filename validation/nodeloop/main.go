@@ -30,10 +30,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/emu-hpc/emu/apps/hpl"
@@ -76,7 +78,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "nodeloop:", err)
 		os.Exit(2)
 	}
-	met, err := run(context.Background(), opt)
+	// Ctrl-C stops the run in flight (its mpirun is killed) and the loop.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	met, err := run(ctx, opt)
 	var re runError
 	switch {
 	case errors.As(err, &re):
@@ -262,6 +267,11 @@ func run(ctx context.Context, opt options) (bool, error) {
 		before, err := round("before")
 		if err != nil {
 			return false, err
+		}
+		if loop == 1 {
+			r := time.Since(start)
+			logf(opt, "the real runs of one round took %.0f s: a loop takes about %.0f minutes and the %d loops %.0f", r.Seconds(),
+				(2*r.Seconds()+90)/60, opt.Loops, float64(opt.Loops)*(2*r.Seconds()+90)/60)
 		}
 		calibrate := func(name string, dats []string, extra ...string) (string, error) {
 			samples, models := filepath.Join(dir, "samples"+name+".csv"), filepath.Join(dir, "models"+name+".toml")
