@@ -2,7 +2,7 @@
 // HPL runs, emu calibrate and emu fit beside them, real runs again, and emu
 // run's prediction of each against the median of the real runs before and
 // after, repeated -loops times. docs/node.md ("Check a node in one command")
-// says how to run it; a loop of the 16 default tests takes about 10 minutes
+// says how to run it; a loop of the 16 default tests takes 10-12 minutes
 // on a 2-core node.
 //
 //	go run ./validation/nodeloop -hpl /path/to/xhpl -loops 3 -out loop-out
@@ -115,7 +115,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&opt.Samples, "samples", 0, "emu calibrate --samples (0: calibrate's default)")
 	fs.StringVar(&opt.Out, "out", "nodeloop-out", "folder for the results (created; must not hold a previous real_runs.csv)")
 	fs.DurationVar(&opt.RunTimeout, "run-timeout", 5*time.Minute, "limit of one real run")
-	fs.Float64Var(&opt.QuietBusy, "quiet", 0.05, "before each real run and calibration, wait until the CPUs are at most this busy (share of all CPUs over 1 s; 0: never wait)")
+	fs.Float64Var(&opt.QuietBusy, "quiet", 0.05, "before each real run and calibration, wait until the CPUs are at most this busy (share of all CPUs over half a second; 0: never wait)")
 	fs.BoolVar(&opt.IgnoreNice, "ignore-nice", false, "niced processes do not count as busy for -quiet (a real run takes a nice-19 process's core all but 1.5% of the time, but not its caches)")
 	fs.DurationVar(&opt.QuietWait, "quiet-wait", 10*time.Minute, "the longest such wait; past it the run is made and counted as noisy")
 	fs.DurationVar(&opt.EmuTimeout, "emu-timeout", 20*time.Minute, "limit of one emu command")
@@ -492,7 +492,7 @@ func (q *quietGate) measure(d time.Duration) float64 {
 }
 
 // wait waits until the other processes keep at most opt.QuietBusy of the
-// CPUs busy (measured over a second, while the loop itself runs nothing), at
+// CPUs busy (measured over half a second, while the loop runs nothing), at
 // most opt.QuietWait, and returns the last share measured (−1 where
 // /proc/stat is not). The load average cannot say it: it trails the loop's
 // own runs by a minute. Once a wait has run out, later ones only measure.
@@ -504,7 +504,7 @@ func (q *quietGate) wait(ctx context.Context) float64 {
 	if opt.QuietBusy <= 0 {
 		return q.measure(200 * time.Millisecond) // recorded only
 	}
-	busy := q.measure(time.Second)
+	busy := q.measure(500 * time.Millisecond)
 	if busy < 0 {
 		return busy
 	}
@@ -516,7 +516,7 @@ func (q *quietGate) wait(ctx context.Context) float64 {
 			warned = true
 		}
 		time.Sleep(4 * time.Second)
-		busy = q.measure(time.Second)
+		busy = q.measure(500 * time.Millisecond)
 	}
 	if busy > opt.QuietBusy {
 		q.gaveUp = true
