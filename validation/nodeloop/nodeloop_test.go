@@ -280,10 +280,10 @@ func TestLoopOnRealHPL(t *testing.T) {
 	}
 }
 
-// TestBusyShare checks the share of the CPUs busy against a second
-// reading: a share of all CPUs, in [0, 1], and at least what one spinning
-// goroutine keeps busy (one CPU of runtime.NumCPU(), less a margin for the
-// scheduler; niced processes count for nothing, and the test is not one).
+// TestBusyShare checks the shares of the CPUs busy against a second
+// reading: each a share of all CPUs, in [0, 1], and together (niced and not)
+// at least what one spinning goroutine keeps busy (one CPU of
+// runtime.NumCPU(), less a margin for the scheduler), whatever else runs.
 func TestBusyShare(t *testing.T) {
 	if _, err := os.Stat("/proc/stat"); err != nil {
 		if b := busyShare(10 * time.Millisecond); b != -1 {
@@ -291,7 +291,7 @@ func TestBusyShare(t *testing.T) {
 		}
 		t.Skip("no /proc/stat")
 	}
-	idle := busyShare(100 * time.Millisecond)
+	idle, idleNice := cpuShares(100 * time.Millisecond)
 	stop := make(chan struct{})
 	go func() {
 		for {
@@ -302,14 +302,39 @@ func TestBusyShare(t *testing.T) {
 			}
 		}
 	}()
-	spun := busyShare(300 * time.Millisecond)
+	spun, spunNice := cpuShares(300 * time.Millisecond)
 	close(stop)
-	for _, b := range []float64{idle, spun} {
-		if b < 0 || b > 1 {
-			t.Errorf("busy share %g, want within [0, 1]", b)
+	for _, b := range []float64{idle, idleNice, spun, spunNice, idle + idleNice, spun + spunNice} {
+		if b < 0 || b > 1+1e-9 {
+			t.Errorf("share %g, want within [0, 1]", b)
 		}
 	}
-	if want := 0.7 / float64(runtime.NumCPU()); spun < want {
-		t.Errorf("one spinning goroutine: %.3f of the CPUs busy, want at least %.3f", spun, want)
+	if want := 0.7 / float64(runtime.NumCPU()); spun+spunNice < want {
+		t.Errorf("one spinning goroutine: %.3f of the CPUs busy, want at least %.3f", spun+spunNice, want)
+	}
+}
+
+// TestParseFlags checks the flags' checks: each bad value is one clear error.
+func TestParseFlags(t *testing.T) {
+	node := "../testdata/realhpl/node.toml"
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-node", node}, "-hpl: give the real HPL"},
+		{[]string{"-node", node, "-hpl", "x", "-loops", "0"}, "want at least 1"},
+		{[]string{"-node", node, "-hpl", "x", "-verdict", "best"}, `-verdict "best": want one or apart`},
+		{[]string{"-node", node, "-hpl", "x", "-verdict", "apart", "-apart=false"}, "-verdict apart needs -apart"},
+		{[]string{"-node", "missing.toml", "-hpl", "x"}, "-node:"},
+		{[]string{"-node", node, "-hpl", "x", "extra"}, `unexpected argument "extra"`},
+	} {
+		_, err := parseFlags(c.args)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: error %v, want one containing %q", c.args, err, c.msg)
+		}
+	}
+	opt, err := parseFlags([]string{"-node", node, "-hpl", "x", "-verdict", "apart"})
+	if err != nil || !opt.VerdictApart || !opt.Apart || len(opt.Configs) != 16 || opt.Loops != 3 || opt.Repeats != 3 {
+		t.Errorf("defaults with -verdict apart: %+v, %v", opt, err)
 	}
 }
