@@ -529,7 +529,10 @@ func (q *quietGate) wait(ctx context.Context) float64 {
 	warned := false
 	for busy > opt.QuietBusy && time.Now().Before(deadline) && ctx.Err() == nil {
 		if !warned {
-			logf(opt, "waiting for quiet: CPUs %.0f%% busy (at most %.0f%%; -quiet, -quiet-wait)", 100*busy, 100*opt.QuietBusy)
+			logf(opt, "waiting for quiet: CPUs %.0f%% busy, %.0f%% of it niced (at most %.0f%%; -quiet, -quiet-wait)", 100*busy, 100*q.nice, 100*opt.QuietBusy)
+			if q.nice > opt.QuietBusy && autogroups() {
+				logf(opt, "niced processes of other sessions do not yield under the kernel's autogroups: stop them or renice their group (echo 19 > /proc/PID/autogroup)")
+			}
 			warned = true
 		}
 		time.Sleep(4 * time.Second)
@@ -540,6 +543,13 @@ func (q *quietGate) wait(ctx context.Context) float64 {
 		logf(opt, "warning: CPUs still %.0f%% busy after -quiet-wait %v: running anyway, and no longer waiting (busy_before in real_runs.csv)", 100*busy, opt.QuietWait)
 	}
 	return busy
+}
+
+// autogroups reports whether the kernel schedules sessions as groups, among
+// which nice does not count (sched(7)).
+func autogroups() bool {
+	b, err := os.ReadFile("/proc/sys/kernel/sched_autogroup_enabled")
+	return err == nil && strings.TrimSpace(string(b)) == "1"
 }
 
 // busyShare is the share of all CPUs busy over d, from /proc/stat, but for
