@@ -62,6 +62,7 @@ type options struct {
 	Sets         []string // --set of emu calibrate and emu run
 	Apart        bool     // also calibrate the one-rank tests apart, with one worker
 	VerdictApart bool     // the exit status follows the predictions with the one-rank tests calibrated apart
+	Alts         []string // KEY=VALUE settings each test is also predicted with (same models)
 	Log          io.Writer
 }
 
@@ -105,7 +106,7 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 func parseFlags(args []string) (options, error) {
 	fs := flag.NewFlagSet("nodeloop", flag.ContinueOnError)
 	opt := options{Log: os.Stdout}
-	var sets listFlag
+	var sets, alts listFlag
 	configs := fs.String("configs", "", "file of tests, one a line: ID N NB P Q BCAST DEPTH (default: the 16 of docs/node.md)")
 	mpiArgs := fs.String("mpirun-args", "--bind-to core", "mpirun's options before -np (space-separated)")
 	fs.StringVar(&opt.HPL, "hpl", "", "the real HPL: an xhpl binary (HPL 2.3, what emu ports), or \"hpcc\" (runs its other benchmarks too: ~30 s a run)")
@@ -123,6 +124,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&opt.EmuTimeout, "emu-timeout", 20*time.Minute, "limit of one emu command")
 	fs.BoolVar(&opt.Apart, "apart", true, "also calibrate the one-rank tests apart with one worker and predict them with both (predicted.csv's *_apart columns)")
 	verdict := fs.String("verdict", "one", "which predictions the exit status follows: one (one calibration of all the tests) or apart (the one-rank tests calibrated apart, -apart)")
+	fs.Var(&alts, "alt", "KEY=VALUE: also predict every test with this --set, the same models (repeatable; one variant each; summary.txt and predicted_alt.csv)")
 	fs.Var(&sets, "set", "KEY=VALUE given to emu calibrate and emu run as --set (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -151,6 +153,12 @@ func parseFlags(args []string) (options, error) {
 	}
 	opt.MPIArgs = strings.Fields(*mpiArgs)
 	opt.Sets = sets
+	opt.Alts = alts
+	for _, a := range alts {
+		if k, _, ok := strings.Cut(a, "="); !ok || k == "" {
+			return opt, fmt.Errorf("-alt %q: want KEY=VALUE", a)
+		}
+	}
 	opt.Configs = defaultConfigs
 	if *configs != "" {
 		cs, err := readConfigs(*configs)
@@ -238,6 +246,11 @@ func run(ctx context.Context, opt options) (bool, error) {
 		return false, err
 	}
 	defer predCSV.close()
+	altCSV, err := newCSV(filepath.Join(opt.Out, "predicted_alt.csv"), "loop", "id", "set", "predicted_s", "real_median_s", "error_pct")
+	if err != nil {
+		return false, err
+	}
+	defer altCSV.close()
 
 	logf(opt, "%d tests, %d loops, %d real runs of each before and after each calibration; load %s", len(opt.Configs), opt.Loops, opt.Repeats, loadAvg())
 	if l, err := strconv.ParseFloat(loadAvg(), 64); err == nil && l > 1.5 {
@@ -322,11 +335,14 @@ func run(ctx context.Context, opt options) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		predict := func(i int, models, suffix string) (float64, error) {
+		predict := func(i int, models, suffix string, sets ...string) (float64, error) {
 			c := opt.Configs[i]
 			out := filepath.Join(dir, "predicted-"+c.ID+suffix+".json")
-			if err := runEmu(ctx, opt, emu, filepath.Join(dir, "run-"+c.ID+suffix+".log"),
-				"run", node, "--hpl-dat", datFiles[i], "--set", "kernels.models="+models, "--json", out); err != nil {
+			args := []string{"run", node, "--hpl-dat", datFiles[i], "--set", "kernels.models=" + models, "--json", out}
+			for _, kv := range sets {
+				args = append(args, "--set", kv)
+			}
+			if err := runEmu(ctx, opt, emu, filepath.Join(dir, "run-"+c.ID+suffix+".log"), args...); err != nil {
 				return 0, err
 			}
 			t, err := predictedTime(out, c)
@@ -379,6 +395,25 @@ func run(ctx context.Context, opt options) (bool, error) {
 			line := fmt.Sprintf("loop %d, one-rank tests calibrated apart: %v", loop, summarize(apart))
 			logf(opt, "%s", line)
 			summaries = append(summaries, line)
+		}
+		// The same models, each test run again with each -alt setting.
+		for k, alt := range opt.Alts {
+			var ps []prediction
+			for i, c := range opt.Configs {
+				t, err := predict(i, models, fmt.Sprintf("-alt%d", k+1), alt)
+				if err != nil {
+					return false, err
+				}
+				p := newPrediction(c, t, before[c.ID], after[c.ID])
+				ps = append(ps, p)
+				altCSV.write(loop, c.ID, alt, fmt.Sprintf("%.6f", p.Predicted), fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%+.2f", 100*p.Err))
+			}
+			line := fmt.Sprintf("loop %d, with %s: %v", loop, alt, summarize(ps))
+			logf(opt, "%s", line)
+			summaries = append(summaries, line)
+		}
+		if err := altCSV.flush(); err != nil {
+			return false, err
 		}
 		if err := os.WriteFile(filepath.Join(opt.Out, "summary.txt"), []byte(strings.Join(summaries, "\n")+"\n"), 0o644); err != nil {
 			return false, err

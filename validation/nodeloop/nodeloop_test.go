@@ -181,7 +181,8 @@ awk -v n=$n -v nb=$nb -v p=$p -v q=$q 'BEGIN {
 	configs := []config{{"a", 200, 32, 1, 2, hpl.OneRingM, 1}, {"b", 300, 48, 2, 1, hpl.Long, 0}, {"c", 250, 32, 1, 1, hpl.OneRing, 1}}
 	opt := options{HPL: fakeHPL, MPIRun: fakeMPI, Emu: emu, Node: "../testdata/realhpl/node.toml",
 		Configs: configs, Loops: 1, Repeats: 2, Samples: 8, Out: out, RunTimeout: time.Minute,
-		EmuTimeout: 5 * time.Minute, Sets: []string{"kernels.backend=gonum"}, Apart: true, Log: io.Discard}
+		EmuTimeout: 5 * time.Minute, Sets: []string{"kernels.backend=gonum"}, Apart: true,
+		Alts: []string{"network.probe_visibility=progressed"}, Log: io.Discard}
 	if _, err := run(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,11 @@ awk -v n=$n -v nb=$nb -v p=$p -v q=$q 'BEGIN {
 			t.Errorf("%s: predicted apart %q", r["id"], r["predicted_apart_s"])
 		}
 	}
-	if s, err := os.ReadFile(filepath.Join(out, "summary.txt")); err != nil || !strings.Contains(string(s), "loop 1 (") || !strings.Contains(string(s), "calibrated apart") {
+	if alt := readRows(t, filepath.Join(out, "predicted_alt.csv")); len(alt) != 3 || alt[0]["set"] != "network.probe_visibility=progressed" {
+		t.Errorf("predicted_alt.csv: %v", alt)
+	}
+	if s, err := os.ReadFile(filepath.Join(out, "summary.txt")); err != nil || !strings.Contains(string(s), "loop 1 (") || !strings.Contains(string(s), "calibrated apart") ||
+		!strings.Contains(string(s), "with network.probe_visibility=progressed") {
 		t.Errorf("summary.txt: %q, %v", s, err)
 	}
 	// A second run into the same folder is refused rather than mixed in.
@@ -327,6 +332,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-node", node, "-hpl", "x", "-verdict", "apart", "-apart=false"}, "-verdict apart needs -apart"},
 		{[]string{"-node", "missing.toml", "-hpl", "x"}, "-node:"},
 		{[]string{"-node", node, "-hpl", "x", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-node", node, "-hpl", "x", "-alt", "progressed"}, `-alt "progressed": want KEY=VALUE`},
 	} {
 		_, err := parseFlags(c.args)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
