@@ -15,7 +15,12 @@
 // their own with one worker, as their real runs leave the other core idle,
 // and predicts them with both calibrations (predicted.csv's *_apart columns,
 // a second line a loop in summary.txt); the exit status follows the first
-// unless -verdict apart.
+// unless -verdict apart. Each -alt KEY=VALUE predicts every test again with
+// that setting and the same models (predicted_alt.csv, a line in
+// summary.txt). Before each real run and calibration it waits, up to
+// -quiet-wait, for the CPUs to be at most -quiet busy, and records how busy
+// they were.
+//
 // The exit status is 0 when every loop meets the bar (every test within
 // 10%, 14 of 16 within 5%), 1 when one does not, 2 on bad flags or input,
 // 3 when a run failed.
@@ -296,8 +301,8 @@ func run(ctx context.Context, opt options) (bool, error) {
 		}
 		if loop == 1 {
 			r := time.Since(start)
-			logf(opt, "the real runs of one round took %.0f s: a loop takes about %.0f minutes and the %d loops %.0f", r.Seconds(),
-				(2*r.Seconds()+90)/60, opt.Loops, float64(opt.Loops)*(2*r.Seconds()+90)/60)
+			loopMin := (2*r.Seconds() + 90) / 60 // two rounds and the calibrations
+			logf(opt, "the real runs of one round took %.0f s: about %.0f minutes a loop, %.0f for the %d", r.Seconds(), loopMin, float64(opt.Loops)*loopMin, opt.Loops)
 		}
 		calibrate := func(name string, dats []string, extra ...string) (string, error) {
 			samples, models := filepath.Join(dir, "samples"+name+".csv"), filepath.Join(dir, "models"+name+".toml")
