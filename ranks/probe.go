@@ -69,10 +69,16 @@ func (c *Comm) peek(src, tag int, progressedOnly bool) (Status, bool) {
 func (c *Comm) Probe(src, tag int) Status {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Probe"))
 	if c.r.w.cfg.IprobeCost > 0 {
+		// The loop's Iprobes run as a task (task.go): most of a Dahu run's
+		// sleeps are these probes, and each resumed the rank's coroutine.
+		// A free probe, which may spin, ends the task; the loop goes on here.
+		p := probing{c: c, src: src, tag: tag}
 		for {
-			if ok, st := c.Iprobe(src, tag); ok {
-				return st
+			c.r.runTask(&p, "Iprobe")
+			if p.found {
+				return p.st
 			}
+			p.spinOut()
 		}
 	}
 	from := AnySource
@@ -88,4 +94,69 @@ func (c *Comm) Probe(src, tag int) Status {
 		c.r.probe = &probeWait{ctx: c.ctx, src: from, tag: tag}
 		c.r.block("Probe", from, tag)
 	}
+}
+
+// probing is the task of Comm.Probe with a positive IprobeCost: its loop of
+// Iprobes, each
+//
+//	n, free := r.pollCost(ctrIprobe, cost, 3, "Iprobe") // a sleep
+//	st, ok := c.peek(src, tag, …)
+//
+// as Comm.Iprobe makes them, with the same hooks, sleeps and counters, in
+// the same order. It ends when a probe finds a message (found, st) or when a
+// failed probe was free: Rank.spin may then park the rank, which only its
+// coroutine can do, so the task hands that probe's end back (spinOut) and is
+// run again for the next.
+type probing struct {
+	c        *Comm
+	src, tag int
+	n        *int // the poll counter of the probe in flight
+	free     bool // the probe in flight costs nothing the clock can count
+	slept    bool // its sleep has been started: look at the mailbox next
+	found    bool
+	st       Status
+}
+
+func (p *probing) step() *Request {
+	c, r := p.c, p.c.r
+	w := r.w
+	p.found = false
+	for {
+		if !p.slept { // Iprobe's start, up to its sleep
+			r.mpiEnter("MPI_Iprobe")
+			r.payOwed()
+			p.n = w.counter(r, ctrIprobe)
+			d := w.execTime(float64(*p.n) * w.cfg.IprobeCost)
+			if d > 0 {
+				r.simcalls(3)
+			}
+			now := w.eng.Now()
+			p.free, p.slept = now+d == now, true
+			if r.taskSleep(d, "Iprobe", 0) {
+				return sleepStep
+			}
+		}
+		p.slept = false // the sleep is over: the rest of Iprobe
+		st, ok := c.peek(p.src, p.tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
+		r.simcall()
+		r.payOwed()
+		if ok {
+			*p.n = 1
+			r.mpiExit("MPI_Iprobe")
+			p.found, p.st = true, st
+			return nil
+		}
+		w.failedPoll(p.n)
+		if p.free {
+			return nil // spinOut, on the coroutine
+		}
+		r.mpiExit("MPI_Iprobe")
+	}
+}
+
+// spinOut ends a failed free probe as Iprobe does, on the rank's coroutine.
+func (p *probing) spinOut() {
+	r := p.c.r
+	r.spin("Iprobe", p.c.peerOf(p.src), p.tag)
+	r.mpiExit("MPI_Iprobe")
 }

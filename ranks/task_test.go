@@ -325,3 +325,112 @@ func TestExchangesReusePayloads(t *testing.T) {
 		t.Error("no consumed payload came back to the pool")
 	}
 }
+
+// blockingProbe is Comm.Probe with a positive IprobeCost as it was before its
+// loop became a task (probing): Iprobes on the rank's coroutine.
+func blockingProbe(c *Comm, src, tag int) Status {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Probe"))
+	for {
+		if ok, st := c.Iprobe(src, tag); ok {
+			return st
+		}
+	}
+}
+
+// TestProbeTaskMatchesIprobeLoop runs random programs of sends, probes and
+// receives with a positive Iprobe cost, once with Comm.Probe (its Iprobes a
+// task) and once with the Iprobe loop it stands for on the coroutine
+// (blockingProbe), under random wake orders, overheads, simulation-wide or
+// per-rank counters, with and without timers for every sleep, and with free
+// probes (a cost the clock cannot count at 1e10 s, where the rank spins and is
+// parked), and wants the same hook events in the same order at the same times
+// and the same end, to the bit.
+func TestProbeTaskMatchesIprobeLoop(t *testing.T) {
+	for seed := uint64(1); seed <= 60; seed++ {
+		task, loop := runProbeProgram(t, seed, true), runProbeProgram(t, seed, false)
+		if task != loop {
+			a, b := strings.Split(task, "\n"), strings.Split(loop, "\n")
+			for i := range min(len(a), len(b)) {
+				if a[i] != b[i] {
+					t.Fatalf("seed %d: first difference at event %d:\n task: %s\n loop: %s", seed, i, a[i], b[i])
+				}
+			}
+			t.Fatalf("seed %d: %d events with the task, %d with the loop", seed, len(a), len(b))
+		}
+	}
+}
+
+func runProbeProgram(t *testing.T, seed uint64, task bool) string {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	n := 2 + rng.IntN(12)
+	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
+	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO}[rng.IntN(2)]
+	cfg.IprobeCost = []float64{1e-7, 1e-6, 2.1e-7}[rng.IntN(3)]
+	cfg.PerRankCounters = rng.IntN(3) == 0
+	noSkip, start := false, 0.0
+	switch seed % 6 {
+	case 0:
+		cfg.WakeOrder = WakeSimGrid
+	case 2:
+		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
+		cfg.RecvOverhead = MustParseTable("0:5e-7:2e-10;15831:3e-6")
+	case 3:
+		noSkip = true
+	case 5: // free probes (a cost below the clock's resolution at 1e10 s, not growing): ranks spin and park
+		start, cfg.NoGrowth = 1e10, true
+	}
+	w, err := NewWorld(cfg, newCrossbar(n, 1e9, 1e-6), identity(n), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.noSkip = noSkip
+	var b strings.Builder
+	w.AddHook(func(e *Event) {
+		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
+	})
+	rounds := 1 + rng.IntN(4)
+	compute := make([][]float64, n)
+	sizes := make([][]int, n)
+	anySrc := make([]bool, rounds)
+	for me := range n {
+		for range rounds {
+			compute[me] = append(compute[me], float64(rng.IntN(40))*1e-6)
+			sizes[me] = append(sizes[me], []int{8, 4000, 70000}[rng.IntN(3)])
+		}
+	}
+	for k := range anySrc {
+		anySrc[k] = rng.IntN(2) == 0
+	}
+	err = w.Run(func(r *Rank) {
+		c := r.World()
+		me := c.Rank()
+		if start > 0 {
+			r.Sleep(start)
+		}
+		for k := range rounds {
+			// Rank me sends to me+1 after its compute and probes for the
+			// message of me−1, then receives it.
+			r.Compute(compute[me][k], "work")
+			s := c.Isend((me+1)%n, k, Msg{Bytes: sizes[me][k]})
+			src := (me + n - 1) % n
+			if anySrc[k] {
+				src = AnySource
+			}
+			var st Status
+			if task {
+				st = c.Probe(src, k)
+			} else {
+				st = blockingProbe(c, src, k)
+			}
+			if _, got := c.Recv(st.Source, st.Tag); got.Bytes != st.Bytes {
+				panic(fmt.Sprintf("probed %d B, received %d B", st.Bytes, got.Bytes))
+			}
+			s.Wait()
+		}
+	})
+	if err != nil {
+		t.Fatalf("seed %d (task %v): %v", seed, task, err)
+	}
+	fmt.Fprintf(&b, "end %.17g\n", w.End())
+	return b.String()
+}
