@@ -9,17 +9,20 @@ import (
 // The methods below take HPL's column-major arguments (see the package
 // documentation). Each one either charges the model (Model mode), or executes
 // through the backend and then charges the model (Real) or the measured time
-// (Timed). Calls with an empty dimension charge nothing.
+// (Timed). Calls with an empty dimension charge nothing, unless
+// Config.ChargeEmpty.
 
 // Dgemm computes C = α·op(A)·op(B) + β·C with C m×n and inner dimension kk.
 func (k *Set) Dgemm(tA, tB blas.Transpose, m, n, kk int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m <= 0 || n <= 0 {
+		k.chargeEmpty(idDgemm, gemmVars(m, n, kk), GemmForm(tB))
 		return
 	}
 	if kk <= 0 { // C = β·C still happens, but is not a modelled multiply
 		if k.mode != Model && beta != 1 {
 			scaleMatrix(m, n, beta, c, ldc)
 		}
+		k.chargeEmpty(idDgemm, gemmVars(m, n, kk), GemmForm(tB))
 		return
 	}
 	fm, fn, fk := float64(m), float64(n), float64(kk)
@@ -54,15 +57,15 @@ func scaleMatrix(m, n int, beta float64, c []float64, ldc int) {
 // X, overwriting the m×n matrix B; A is triangular of order m (Left) or n
 // (Right). The model sees K = that order and W = M·N·K.
 func (k *Set) Dtrsm(side blas.Side, uplo blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	if m <= 0 || n <= 0 {
-		return
-	}
 	order := m
 	if side == blas.Right {
 		order = n
 	}
-	fm, fn, fk := float64(m), float64(n), float64(order)
-	v := models.Vars{M: fm, N: fn, K: fk, W: fm * fn * fk}
+	v := gemmVars(m, n, order)
+	if m <= 0 || n <= 0 {
+		k.chargeEmpty(idDtrsm, v, TrsmForm(side, uplo, tA))
+		return
+	}
 	if k.mode == Model {
 		k.chargeModel(idDtrsm, v, TrsmForm(side, uplo, tA))
 		return
@@ -74,11 +77,11 @@ func (k *Set) Dtrsm(side blas.Side, uplo blas.Uplo, tA blas.Transpose, d blas.Di
 
 // Dgemv computes y = α·op(A)·x + β·y with A m×n.
 func (k *Set) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	v := mnVars(m, n)
 	if m <= 0 || n <= 0 {
+		k.chargeEmpty(idDgemv, v, FormOf(tA))
 		return
 	}
-	fm, fn := float64(m), float64(n)
-	v := models.Vars{M: fm, N: fn, W: fm * fn}
 	if k.mode == Model {
 		k.chargeModel(idDgemv, v, FormOf(tA))
 		return
@@ -90,11 +93,11 @@ func (k *Set) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda
 
 // Dger computes A += α·x·yᵀ with A m×n.
 func (k *Set) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	v := mnVars(m, n)
 	if m <= 0 || n <= 0 {
+		k.chargeEmpty(idDger, v, 0)
 		return
 	}
-	fm, fn := float64(m), float64(n)
-	v := models.Vars{M: fm, N: fn, W: fm * fn}
 	if k.mode == Model {
 		k.chargeModel(idDger, v, 0)
 		return
@@ -106,11 +109,12 @@ func (k *Set) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, 
 
 // Dtrsv solves op(A)·x = b in place for triangular A of order n.
 func (k *Set) Dtrsv(uplo blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
+	fn := float64(max(n, 0))
+	v := models.Vars{N: fn, W: fn * fn}
 	if n <= 0 {
+		k.chargeEmpty(idDtrsv, v, TrsvForm(uplo, tA))
 		return
 	}
-	fn := float64(n)
-	v := models.Vars{N: fn, W: fn * fn}
 	if k.mode == Model {
 		k.chargeModel(idDtrsv, v, TrsvForm(uplo, tA))
 		return
@@ -118,6 +122,19 @@ func (k *Set) Dtrsv(uplo blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []f
 	t0 := k.start()
 	k.be.Dtrsv(uplo, tA, d, n, a, lda, x, incX)
 	k.finish(idDtrsv, v, TrsvForm(uplo, tA), t0)
+}
+
+// gemmVars is the model description of a call with dimensions m, n, k (W =
+// M·N·K); a dimension below zero counts as zero.
+func gemmVars(m, n, kk int) models.Vars {
+	fm, fn, fk := float64(max(m, 0)), float64(max(n, 0)), float64(max(kk, 0))
+	return models.Vars{M: fm, N: fn, K: fk, W: fm * fn * fk}
+}
+
+// mnVars is the model description of an m×n operand (W = M·N).
+func mnVars(m, n int) models.Vars {
+	fm, fn := float64(max(m, 0)), float64(max(n, 0))
+	return models.Vars{M: fm, N: fn, W: fm * fn}
 }
 
 // level1 is the model description of a vector kernel of length n.
@@ -129,6 +146,7 @@ func level1(n int) models.Vars {
 // Dscal computes x = α·x over n elements.
 func (k *Set) Dscal(n int, alpha float64, x []float64, incX int) {
 	if n <= 0 {
+		k.chargeEmpty(idDscal, level1(0), 0)
 		return
 	}
 	if k.mode == Model {
@@ -143,6 +161,7 @@ func (k *Set) Dscal(n int, alpha float64, x []float64, incX int) {
 // Daxpy computes y += α·x over n elements.
 func (k *Set) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
 	if n <= 0 {
+		k.chargeEmpty(idDaxpy, level1(0), 0)
 		return
 	}
 	if k.mode == Model {
@@ -157,6 +176,7 @@ func (k *Set) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, in
 // Dcopy copies n elements of x into y.
 func (k *Set) Dcopy(n int, x []float64, incX int, y []float64, incY int) {
 	if n <= 0 {
+		k.chargeEmpty(idDcopy, level1(0), 0)
 		return
 	}
 	if k.mode == Model {
@@ -171,6 +191,7 @@ func (k *Set) Dcopy(n int, x []float64, incX int, y []float64, incY int) {
 // Dswap exchanges n elements of x and y.
 func (k *Set) Dswap(n int, x []float64, incX int, y []float64, incY int) {
 	if n <= 0 {
+		k.chargeEmpty(idDswap, level1(0), 0)
 		return
 	}
 	if k.mode == Model {

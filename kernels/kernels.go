@@ -71,6 +71,16 @@ type Config struct {
 	// host 10% slower, whose calls take 1/0.9 as long. A host that is absent
 	// runs at 1. It is read, never written: ranks share it.
 	HostSpeed map[string]float64
+	// ChargeEmpty charges a call with an empty dimension its model, as any
+	// other call, in Model and Real modes (Timed mode measures it, and never
+	// charges it). SMPI's HPL fork (Cornebize's, used for seed 003's Dahu
+	// figures) does so: its kernel macros evaluate the model for every call,
+	// so an empty dgemm(M, 0, K) costs intercept + mk·M·K under a
+	// polynomial model. HPL makes such calls at the end of each level of its
+	// recursive panel factorization (the trailing update of zero columns)
+	// and each time its update polls a pending broadcast after running out
+	// of columns. Off, such a call costs nothing, as in a real BLAS.
+	ChargeEmpty bool
 }
 
 // Validate reports a configuration New cannot use.
@@ -124,6 +134,7 @@ type Set struct {
 	// call pays one nil check for it.
 	observer func(Observed)
 	speed    float64 // Config.HostSpeed of host: durations are divided by it
+	empty    bool    // Config.ChargeEmpty, outside Timed mode
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for
@@ -148,6 +159,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 		pivot:    cfg.Seed,
 		cpu:      cfg.Clock == CPUClock && cpuClockWorks,
 		observer: cfg.Observe,
+		empty:    cfg.ChargeEmpty && cfg.Mode != Timed,
 	}
 	if k.ratio == 0 {
 		k.ratio = 1
@@ -170,6 +182,18 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 
 // Mode returns the set's mode.
 func (k *Set) Mode() Mode { return k.mode }
+
+// ChargesEmpty reports whether calls with an empty dimension are charged
+// their model (Config.ChargeEmpty, outside Timed mode).
+func (k *Set) ChargesEmpty() bool { return k.empty }
+
+// chargeEmpty charges an empty call (a dimension <= 0, taken as 0) when the
+// set charges them.
+func (k *Set) chargeEmpty(id kernelID, v models.Vars, f Form) {
+	if k.empty {
+		k.chargeModel(id, v, f)
+	}
+}
 
 // Backend returns the name of the BLAS backend in use.
 func (k *Set) Backend() string { return k.be.Name() }
@@ -263,9 +287,10 @@ func (k *Set) HasModel(name string) bool {
 // per-routine calibration), else the kernel's. Time is reported under kernel
 // either way, so breakdowns read the same with both kinds of models.
 func (k *Set) ChargeVariant(kernel, variant string, v models.Vars) {
-	if v.M <= 0 || v.N <= 0 {
+	if (v.M <= 0 || v.N <= 0) && !k.empty {
 		return
 	}
+	v.M, v.N = max(v.M, 0), max(v.N, 0)
 	if v.W == 0 {
 		v.W = v.M * v.N
 	}
@@ -290,6 +315,9 @@ func (k *Set) Run(kernel string, v models.Vars, work func()) {
 	if v.M <= 0 || v.N <= 0 {
 		if k.mode != Model {
 			work()
+		}
+		if k.empty {
+			k.Charge(kernel, v)
 		}
 		return
 	}

@@ -277,3 +277,63 @@ func TestVarsFor(t *testing.T) {
 }
 
 func modelsVars(m, n float64) models.Vars { return models.Vars{M: m, N: n} }
+
+// TestChargeEmpty checks Config.ChargeEmpty against hand-solved charges of a
+// polynomial dgemm model (the form of seed 003's per-CPU Dahu models): SMPI's
+// HPL fork evaluates it for every call, so an empty dgemm(m, 0, k) costs
+// intercept + mk·m·k; a size-proportional model (dtrsm) still costs nothing
+// on an empty call, a constant one (daxpy) its constant. Without ChargeEmpty
+// every empty call is free, as in a real BLAS.
+func TestChargeEmpty(t *testing.T) {
+	set := parseModels(t, `
+[kernels.dgemm]
+terms = ["m*n*k", "m*n", "m*k", "n*k"]
+coef = [7e-11, -2e-10, 1.5e-9, 3e-9]
+intercept = 5e-7
+[kernels.dtrsm]
+terms = ["m*n*k"]
+coef = [5e-11]
+[kernels.daxpy]
+intercept = 6e-7
+[kernels.dlatcpy]
+terms = ["m*n"]
+coef = [5e-9]
+`)
+	cases := []struct {
+		name string
+		call func(k *Set)
+		want float64 // s with ChargeEmpty; 0 = nothing charged
+	}{
+		{"dgemm(1500, 0, 128)", func(k *Set) { k.Dgemm(blas.NoTrans, blas.Trans, 1500, 0, 128, -1, nil, 1500, nil, 1, 1, nil, 1500) }, 5e-7 + 1.5e-9*1500*128},
+		{"dgemm(0, 128, 128)", func(k *Set) { k.Dgemm(blas.NoTrans, blas.Trans, 0, 128, 128, -1, nil, 1, nil, 128, 1, nil, 1) }, 5e-7 + 3e-9*128*128},
+		{"dgemm(100, 128, 0)", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 100, 128, 0, -1, nil, 100, nil, 1, 1, nil, 100) }, 0}, // 5e-7 - 2e-10·12800 < 0: nothing
+		{"dgemm(10, 20, 0)", func(k *Set) { k.Dgemm(blas.NoTrans, blas.NoTrans, 10, 20, 0, -1, nil, 10, nil, 1, 1, nil, 10) }, 5e-7 - 2e-10*10*20},
+		{"dtrsm(0, 128)", func(k *Set) { k.Dtrsm(blas.Right, blas.Upper, blas.NoTrans, blas.Unit, 0, 128, 1, nil, 128, nil, 1) }, 0},
+		{"daxpy(0)", func(k *Set) { k.Daxpy(0, 1, nil, 1, nil, 1) }, 6e-7},
+		{"dlatcpy(128, 0)", func(k *Set) { k.Charge(Latcpy, models.Vars{M: 128, N: 0}) }, 0},
+	}
+	for _, c := range cases {
+		for _, on := range []bool{false, true} {
+			rec := &recorder{}
+			k := New(Config{Mode: Model, Models: set, ChargeEmpty: on}, rec, nil)
+			if k.ChargesEmpty() != on {
+				t.Errorf("ChargesEmpty() = %v with ChargeEmpty %v", k.ChargesEmpty(), on)
+			}
+			c.call(k)
+			want := c.want
+			if !on {
+				want = 0
+			}
+			switch {
+			case want == 0 && len(rec.seconds) != 0:
+				t.Errorf("%s, ChargeEmpty %v: charged %v, want nothing", c.name, on, rec.seconds)
+			case want != 0 && (len(rec.seconds) != 1 || !near(rec.seconds[0], want)):
+				t.Errorf("%s, ChargeEmpty %v: charged %v, want [%g]", c.name, on, rec.seconds, want)
+			}
+		}
+	}
+	// Timed mode measures calls; an empty one is never run, so never charged.
+	if New(Config{Mode: Timed, Models: set, ChargeEmpty: true}, &recorder{}, nil).ChargesEmpty() {
+		t.Error("Timed mode charges empty calls")
+	}
+}

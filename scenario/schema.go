@@ -226,10 +226,13 @@ type KernelsTable struct {
 	Pivots     string   // replay: a file of pivot rows, one per column (from emu run --record-pivots)
 	SpeedRatio *float64 // nil: 1
 	Noise      bool
-	Backend    string                 // BLAS of real and timed modes: gonum | openblas (a -tags cblas build)
-	Clock      string                 // how timed mode measures a call: wall (SMPI's) | cpu
-	Models     string                 // models.toml, relative to the scenario
-	Specs      map[string]models.Spec // [kernels.NAME]
+	// ChargeEmpty charges kernel calls with an empty dimension their model,
+	// as SMPI's HPL fork does (kernels.Config.ChargeEmpty).
+	ChargeEmpty bool
+	Backend     string                 // BLAS of real and timed modes: gonum | openblas (a -tags cblas build)
+	Clock       string                 // how timed mode measures a call: wall (SMPI's) | cpu
+	Models      string                 // models.toml, relative to the scenario
+	Specs       map[string]models.Spec // [kernels.NAME]
 	// Node variability (hostspeed.go): [kernels.host_speed] host or set of
 	// hosts → speed factor; host_spread, the relative SD of per-host factors
 	// drawn with host_spread_seed (nil: the scenario's seed).
@@ -239,7 +242,7 @@ type KernelsTable struct {
 }
 
 // kernelScalars are the non-model keys of [kernels].
-var kernelScalars = map[string]bool{"mode": true, "pivot": true, "pivots": true, "speed_ratio": true, "noise": true, "models": true, "backend": true, "clock": true,
+var kernelScalars = map[string]bool{"mode": true, "pivot": true, "pivots": true, "speed_ratio": true, "noise": true, "charge_empty": true, "models": true, "backend": true, "clock": true,
 	"host_speed": true, "host_spread": true, "host_spread_seed": true}
 
 // UnmarshalTOML implements toml.Unmarshaler: scalars are the table's settings, tables
@@ -302,12 +305,16 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 		k.Backend, err = wantString()
 	case "clock":
 		k.Clock, err = wantString()
-	case "noise":
+	case "noise", "charge_empty":
 		b, ok := val.(bool)
 		if !ok {
 			return &keyError{key: key, msg: fmt.Sprintf("want true or false, got %v", val)}
 		}
-		k.Noise = b
+		if name == "noise" {
+			k.Noise = b
+		} else {
+			k.ChargeEmpty = b
+		}
 	case "speed_ratio":
 		switch x := val.(type) {
 		case float64:

@@ -315,7 +315,8 @@ func (s *Scenario) kernels(p *Plan) error {
 			return s.errorAt("kernels.clock", fmt.Sprintf("unknown clock %q (wall or cpu)", k.Clock))
 		}
 	}
-	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock}
+	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock,
+		ChargeEmpty: k.ChargeEmpty}
 	return s.variability(p)
 }
 

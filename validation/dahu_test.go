@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/runner"
@@ -21,6 +22,10 @@ import (
 //	    --set hpl.n=N --set seed=SEED --json out.json
 //
 // (radical 0-31 is SMPI's host naming: its host 0 drew the default dgemm row).
+// The mapping column lists the settings a row was run with beyond dahu.toml's,
+// separated by ";": radical=0-31 (platform.radical), and charge_empty=false
+// (kernels.charge_empty) for rows recorded before dahu.toml charged empty
+// kernel calls as SMPI's fork does.
 // TestDahuRecorded checks the file against SMPI's CSV; TestDahuReproduced runs
 // its deterministic rows again (N = 50,000 with -emu.slow, larger ones with
 // EMU_LONG=1 as well: minutes to hours each).
@@ -58,9 +63,29 @@ func smpiFig10(t *testing.T) map[string]map[int]map[string]string {
 // dahuRow is one recorded comparison.
 type dahuRow struct {
 	line, models    string
+	sets            []string // the mapping column as --set assignments
 	n               int
 	seed            int
 	emu, smpi, errP float64
+}
+
+// mappingKeys are the settings the record's mapping column may name, and
+// the scenario keys they set.
+var mappingKeys = map[string]string{"radical": "platform.radical", "charge_empty": "kernels.charge_empty"}
+
+// mappingSets reads a mapping cell ("radical=0-31;charge_empty=false") as
+// --set assignments.
+func mappingSets(cell string) ([]string, error) {
+	var out []string
+	for _, kv := range strings.Split(cell, ";") {
+		k, v, ok := strings.Cut(kv, "=")
+		key, known := mappingKeys[k]
+		if !ok || !known {
+			return nil, fmt.Errorf("mapping %q: %q is not radical=… or charge_empty=…", cell, kv)
+		}
+		out = append(out, key+"="+v)
+	}
+	return out, nil
 }
 
 func readDahuRecord(t *testing.T) []dahuRow {
@@ -73,7 +98,11 @@ func readDahuRecord(t *testing.T) []dahuRow {
 		return v
 	}
 	for _, r := range readCSV(t, dahuRecord) {
-		out = append(out, dahuRow{line: r["line"], models: r["models"], n: int(num(r, "n")), seed: int(num(r, "seed")),
+		sets, err := mappingSets(r["mapping"])
+		if err != nil {
+			t.Fatalf("%s: %v", dahuRecord, err)
+		}
+		out = append(out, dahuRow{line: r["line"], models: r["models"], sets: sets, n: int(num(r, "n")), seed: int(num(r, "seed")),
 			emu: num(r, "emu_time_s"), smpi: num(r, "smpi_time_s"), errP: num(r, "err_pct")})
 	}
 	return out
@@ -87,7 +116,11 @@ func TestDahuRecorded(t *testing.T) {
 	rows := readDahuRecord(t)
 	have := map[string]bool{}
 	type span struct{ lo, hi, smpi float64 }
-	ens := map[int]*span{}
+	type ensKey struct {
+		n       int
+		mapping string
+	}
+	ens := map[ensKey]*span{} // line e's seeds run alike
 	for _, r := range rows {
 		code, ok := dahuLines[r.line]
 		if !ok {
@@ -111,10 +144,11 @@ func TestDahuRecorded(t *testing.T) {
 			t.Errorf("%s N=%d: models %q for line %s", code, r.n, r.models, r.line)
 		}
 		if r.line == "e" {
-			s := ens[r.n]
+			key := ensKey{r.n, strings.Join(r.sets, " ")}
+			s := ens[key]
 			if s == nil {
 				s = &span{lo: r.emu, hi: r.emu, smpi: want}
-				ens[r.n] = s
+				ens[key] = s
 			}
 			s.lo, s.hi = min(s.lo, r.emu), max(s.hi, r.emu)
 			continue
@@ -129,14 +163,19 @@ func TestDahuRecorded(t *testing.T) {
 			t.Errorf("line %s at N = 50,000 is not recorded", l)
 		}
 	}
-	ns := make([]int, 0, len(ens))
-	for n := range ens {
-		ns = append(ns, n)
+	keys := make([]ensKey, 0, len(ens))
+	for k := range ens {
+		keys = append(keys, k)
 	}
-	sort.Ints(ns)
-	for _, n := range ns {
-		s := ens[n]
-		t.Logf("line e N=%d: emu's seeds %.4g … %.4g s, SMPI's D1_het %.4g s: inside %v", n, s.lo, s.hi, s.smpi, s.lo <= s.smpi && s.smpi <= s.hi)
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].n != keys[j].n {
+			return keys[i].n < keys[j].n
+		}
+		return keys[i].mapping < keys[j].mapping
+	})
+	for _, k := range keys {
+		s := ens[k]
+		t.Logf("line e N=%d (%s): emu's seeds %.4g … %.4g s, SMPI's D1_het %.4g s: inside %v", k.n, k.mapping, s.lo, s.hi, s.smpi, s.lo <= s.smpi && s.smpi <= s.hi)
 	}
 }
 
@@ -157,7 +196,7 @@ func TestDahuReproduced(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, kv := range []string{"kernels.models=" + r.models, "platform.radical=0-31", fmt.Sprintf("hpl.n=%d", r.n), fmt.Sprintf("seed=%d", r.seed)} {
+			for _, kv := range append([]string{"kernels.models=" + r.models, fmt.Sprintf("hpl.n=%d", r.n), fmt.Sprintf("seed=%d", r.seed)}, r.sets...) {
 				if err := s.Set(kv); err != nil {
 					t.Fatal(err)
 				}

@@ -59,7 +59,7 @@ func (s *solver) updateOneRow(pr *prober, pn *panel, n, nb int) {
 		k.Dtrsm(blas.Left, uplo, tr, blas.Unit, jb, nn, 1, pn.l1, jb, pn.aat(0, col), lda)
 		k.Dgemm(blas.NoTrans, blas.NoTrans, mp, nn, jb, -1, at(pn.l2, pn.l2o), pn.ldl2, pn.aat(0, col), lda, 1, pn.aat(jb, col), lda)
 	}
-	pr.inChunks(n, nb, apply)
+	pr.inChunks(n, nb, chargesEmpty(s.k), apply)
 }
 
 // updateRows is the P > 1 branch: row swap (which builds U), then trsm on U, gemm
@@ -120,17 +120,20 @@ func (s *solver) updateRows(pr *prober, pn *panel, n, nb int) {
 			}
 		}
 	}
-	pr.inChunks(n, nb, apply)
+	pr.inChunks(n, nb, chargesEmpty(s.k), apply)
 }
 
 // inChunks applies the update to n columns as HPL's update routines do: nb
 // columns at a time with a probe of the broadcast after each chunk while it is
-// pending, then the rest in one call once it is done.
-func (pr *prober) inChunks(n, nb int, apply func(col, nn int)) {
+// pending, then the rest in one call once it is done. Once the columns are
+// exhausted, HPL keeps polling between empty calls (nn = 0): where those
+// cost time (emptyCosts, kernels.Config.ChargeEmpty) they are made, one per
+// poll, as HPL makes them; otherwise the rank spins on the broadcast alone.
+func (pr *prober) inChunks(n, nb int, emptyCosts bool, apply func(col, nn int)) {
 	done := 0
 	for !pr.done {
 		c := min(nb, n-done)
-		if c == 0 { // columns exhausted: HPL keeps polling between empty calls
+		if c == 0 && !emptyCosts {
 			pr.spin()
 			break
 		}
@@ -141,4 +144,11 @@ func (pr *prober) inChunks(n, nb int, apply func(col, nn int)) {
 	if n-done > 0 {
 		apply(done, n-done)
 	}
+}
+
+// chargesEmpty reports whether k charges calls with an empty dimension
+// (kernels.Set.ChargesEmpty); a kernel set that cannot say does not.
+func chargesEmpty(k kern) bool {
+	e, ok := k.(interface{ ChargesEmpty() bool })
+	return ok && e.ChargesEmpty()
 }

@@ -426,6 +426,11 @@ mode = "model"
 pivot = "splitmix"
 models = "e.toml"
 noise = true
+# SMPI's HPL fork charged every kernel call its model, even one with an empty dimension: each
+# level of HPL's recursive panel factorization ends with a dgemm(m, 0, jb), and an update that
+# has run out of columns polls the pending broadcast between dgemm(mp, 0, jb) calls; each costs
+# intercept + mk·m·jb under the polynomial models (d, e). false makes them free, as in a real BLAS.
+charge_empty = true
 
 [hpl]
 n = 50000
