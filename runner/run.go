@@ -258,7 +258,7 @@ func runHPL(p *scenario.Plan, w *ranks.World, res *Result, record bool, log *obs
 		return err
 	}
 	opt := hpl.Options{Pivot: rule, Seed: p.Seed, MaxIterations: p.MaxIterations, Replay: p.Replay, Shared: hpl.NewShared(), Roll: p.Roll,
-		PivotExchange: p.PivotExchange}
+		PivotExchange: p.PivotExchange, CopyL: p.CopyL}
 	if p.Kernels.Mode != kernels.Model {
 		opt.MemoryLimit = realMemory()
 	}

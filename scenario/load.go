@@ -292,7 +292,7 @@ func (s *Scenario) UseHPLDat(path string) error {
 	s.hplDat = &datSource{file: path, data: data}
 	// call before Set: --set hpl.* then applies over HPL.dat; the keys
 	// HPL.dat has no line for stay
-	s.HPL = HPLTable{MaxIterations: s.HPL.MaxIterations, Roll: s.HPL.Roll, PivotExchange: s.HPL.PivotExchange}
+	s.HPL = HPLTable{MaxIterations: s.HPL.MaxIterations, Roll: s.HPL.Roll, PivotExchange: s.HPL.PivotExchange, CopyL: s.HPL.CopyL}
 	return nil
 }
 

@@ -372,6 +372,7 @@ func (s *Scenario) hplValues(p *Plan) error {
 		}
 		p.PivotExchange = x
 	}
+	p.CopyL = t.CopyL
 	p.HPLDat = &d
 	if n := testCount(d); n > maxHPLTests {
 		return s.errorAt("hpl", fmt.Sprintf("the lists make %.0f tests, more than %d", n, maxHPLTests))

@@ -169,6 +169,7 @@ type HPLTable struct {
 	MaxIterations int      `toml:"max_iterations"` // emulate only K panels, sampled across the run, 0 = all
 	Roll          string   `toml:"roll"`           // long broadcasts' roll: steps (HPL's, default) | merged (an approximation)
 	PivotExchange string   `toml:"pivot_exchange"` // pivot search: messages (HPL's, default) | uncontended (an approximation)
+	CopyL         bool     `toml:"copy_l"`         // HPL built with -DHPL_NO_MPI_DATATYPE: charge HPL_copyL's dlacpy at each broadcast
 }
 
 // CongestorTable is [congestor]: one of GPCNeT's congestion patterns.

@@ -37,6 +37,7 @@ type Plan struct {
 	MaxIterations int               // emulate only K panels, sampled across the run (0 = all)
 	Roll          hpl.RollModel     // how long broadcasts' rolls are emulated (hpl.roll)
 	PivotExchange hpl.PivotExchange // how the pivot search's exchanges are emulated (hpl.pivot_exchange)
+	CopyL         bool              // HPL built without MPI datatypes copies L2 at each broadcast (hpl.copy_l)
 
 	Sizes      []int // pingpong / ring message sizes, bytes
 	Iterations int   // pingpong / ring repetitions per size

@@ -74,6 +74,9 @@ func (pn *panel) binit() {
 		b.full, b.tail = nil, zeroed(b.tail, pn.jb+1)
 	}
 	if s.g.mycol == pn.pcol {
+		if s.copyL { // HPL_copyL: L2 (ml2 × jb) into the buffer
+			s.k.charge(kLacpy, "", pn.ml2, pn.jb, 0)
+		}
 		pn.pack(b)
 	}
 	pn.bcst = bcastState{buf: b}

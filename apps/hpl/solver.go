@@ -32,6 +32,7 @@ type solver struct {
 	// pivotExchange is Options.PivotExchange; pivotSteps the scratch of
 	// its uncontended exchanges.
 	pivotExchange PivotExchange
+	copyL         bool // Options.CopyL
 	pivotSteps    []ranks.Step
 	factWork      []float64 // panel factorization workspace (panel.factor, without a Shared)
 	spare         []*panel  // released panels, whose arrays newPanel reuses
@@ -85,6 +86,11 @@ type Options struct {
 	// PivotUncontended (an approximation: each exchange timed as a whole,
 	// its messages alone on the network).
 	PivotExchange PivotExchange
+	// CopyL charges the root process column HPL_copyL's dlacpy of L2 into the
+	// broadcast buffer at each panel's HPL_binit, as HPL built with
+	// -DHPL_NO_MPI_DATATYPE does (SMPI's HPL fork among them); a build with MPI
+	// datatypes (HPL's default) sends L2 in place and copies nothing.
+	CopyL bool
 }
 
 // Result is one test's outcome, identical on every rank of the grid.
@@ -197,7 +203,7 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
 		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
 		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk, shared: opt.Shared, roll: opt.Roll,
-		pivotExchange: opt.PivotExchange}
+		pivotExchange: opt.PivotExchange, copyL: opt.CopyL}
 	if real {
 		s.rec = opt.Record
 	} else {

@@ -237,7 +237,7 @@ func writeRungs(w io.Writer, res tune.SearchResult) error {
 // whole).
 func inHPLDat(key string) bool {
 	key = strings.TrimSpace(key)
-	return strings.HasPrefix(key, "hpl.") && key != "hpl.roll" && key != "hpl.pivot_exchange"
+	return strings.HasPrefix(key, "hpl.") && key != "hpl.roll" && key != "hpl.pivot_exchange" && key != "hpl.copy_l"
 }
 
 // stripFidelity is the point a result evaluated, without the search's fidelity override.

@@ -449,6 +449,9 @@ u = "transposed"
 equilibration = true
 alignment = 8
 threshold = 16.0
+# SMPI's fork is built with -DHPL_NO_MPI_DATATYPE: each panel broadcast's root column copies L2
+# into a contiguous buffer first (HPL_copyL, a dlacpy of (mp - jb or mp) x jb, charged its model).
+copy_l = true
 `, g(s["cluster bw (node link)"]), g(s["cluster lat (node link)"]),
 		g(s["cluster loopback_bw (intra-node)"]), g(s["cluster loopback_lat (intra-node)"]),
 		g(s["smpi/send-is-detached-thresh"]), g(s["smpi/async-small-thresh"]),
