@@ -29,10 +29,12 @@ const dahuFork = "testdata/dahu_fork.csv"
 // under c's linear one, so they widen the gap between d and c. For every
 // configuration the fork was run on, emu with charge_empty (dahu.toml's
 // setting) must give the fork's d − c gap within 10% and each line within 3%
-// (Debian's SimGrid 3.32 puts 4 × 4 and 8 × 8 about 2.5% above emu for both
-// lines alike); without it, the gap misses somewhere (2 × 2: 70% of the
-// fork's; 16 × 16: 76%, with c 1.2% long and d 0.8% short, the pattern of
-// line d against SMPI's Figure 10 before). -short runs 2 × 2 only.
+// (Debian's SimGrid 3.32 puts 4 × 4 and 8 × 8 about 2% above emu for both
+// lines alike, with hpl.copy_l); without it, the gap misses somewhere (2 × 2:
+// 87% of the fork's; 16 × 16: 89%). The gap is not checked at 8 × 8, where a
+// single run is chaotic: under --perturb 5 emu's c spans 3.837-3.862 s and
+// d 4.048-4.070 s, so d − c lands anywhere in 0.92-1.15 of the fork's (2 × 2
+// and 4 × 4 move by 1e-11 s). -short runs 2 × 2 only.
 func TestDahuForkEmptyCalls(t *testing.T) {
 	type config struct{ n, p, q, hosts int }
 	fork := map[config]map[string]float64{}
@@ -81,6 +83,9 @@ func TestDahuForkEmptyCalls(t *testing.T) {
 		}
 		return res.HPL[0].Time
 	}
+	// chaotic: configurations whose d − c gap moves by more than the band
+	// under emu's --perturb (docs/evidence/dahu.md): each line is still checked.
+	chaotic := map[config]bool{{n: 20000, p: 8, q: 8, hosts: 2}: true}
 	missed := false // without charge_empty, some configuration's gap is off
 	for _, c := range configs {
 		f := fork[c]
@@ -101,7 +106,7 @@ func TestDahuForkEmptyCalls(t *testing.T) {
 				missed = missed || !inBand
 				continue
 			}
-			if !inBand {
+			if !inBand && !chaotic[c] {
 				t.Errorf("%dx%d N=%d: d − c gap %.3f of the fork's, want 0.9 … 1.1", c.p, c.q, c.n, ratio)
 			}
 			for line, got := range map[string]float64{"c": tc, "d": td} {
