@@ -23,9 +23,10 @@ import (
 //
 // (radical 0-31 is SMPI's host naming: its host 0 drew the default dgemm row).
 // The mapping column lists the settings a row was run with beyond dahu.toml's,
-// separated by ";": radical=0-31 (platform.radical), and charge_empty=false
+// separated by ";": radical=0-31 (platform.radical), charge_empty=false
 // (kernels.charge_empty) for rows recorded before dahu.toml charged empty
-// kernel calls as SMPI's fork does.
+// kernel calls as SMPI's fork does, and copy_l=false (hpl.copy_l) for rows
+// recorded before it charged the fork's copy of L at each broadcast.
 // TestDahuRecorded checks the file against SMPI's CSV; TestDahuReproduced runs
 // its deterministic rows again (N = 50,000 with -emu.slow, larger ones with
 // EMU_LONG=1 as well: minutes to hours each).
@@ -71,7 +72,7 @@ type dahuRow struct {
 
 // mappingKeys are the settings the record's mapping column may name, and
 // the scenario keys they set.
-var mappingKeys = map[string]string{"radical": "platform.radical", "charge_empty": "kernels.charge_empty"}
+var mappingKeys = map[string]string{"radical": "platform.radical", "charge_empty": "kernels.charge_empty", "copy_l": "hpl.copy_l"}
 
 // mappingSets reads a mapping cell ("radical=0-31;charge_empty=false") as
 // --set assignments.
@@ -81,7 +82,7 @@ func mappingSets(cell string) ([]string, error) {
 		k, v, ok := strings.Cut(kv, "=")
 		key, known := mappingKeys[k]
 		if !ok || !known {
-			return nil, fmt.Errorf("mapping %q: %q is not radical=… or charge_empty=…", cell, kv)
+			return nil, fmt.Errorf("mapping %q: %q is not radical=…, charge_empty=… or copy_l=…", cell, kv)
 		}
 		out = append(out, key+"="+v)
 	}
