@@ -43,7 +43,8 @@ func TestDahuCopyL(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, kv := range []string{"kernels.models=c.toml", "platform.hosts=1", "platform.radical=0-0",
+			// The fork charges empty calls too: the last panel's copy is (0 × jb).
+			for _, kv := range []string{"kernels.models=c.toml", "kernels.charge_empty=true", "platform.hosts=1", "platform.radical=0-0",
 				fmt.Sprintf("hpl.n=%d", c.n), fmt.Sprintf("hpl.nb=%d", c.nb), fmt.Sprintf("hpl.grids=[[%d, %d]]", c.p, c.q),
 				fmt.Sprintf("hpl.copy_l=%v", c.copyL)} {
 				if err := s.Set(kv); err != nil {

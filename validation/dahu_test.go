@@ -23,10 +23,11 @@ import (
 //
 // (radical 0-31 is SMPI's host naming: its host 0 drew the default dgemm row).
 // The mapping column lists the settings a row was run with beyond dahu.toml's,
-// separated by ";": radical=0-31 (platform.radical), charge_empty=false
-// (kernels.charge_empty) for rows recorded before dahu.toml charged empty
-// kernel calls as SMPI's fork does, and copy_l=false (hpl.copy_l) for rows
-// recorded before it charged the fork's copy of L at each broadcast.
+// separated by ";": radical=0-31 (platform.radical), charge_empty=true
+// (kernels.charge_empty: empty kernel calls charged as SMPI's fork did; the
+// rows marked false were run before emu could), and copy_l=false (hpl.copy_l)
+// for rows recorded before dahu.toml charged the fork's copy of L at each
+// broadcast.
 // TestDahuRecorded checks the file against SMPI's CSV; TestDahuReproduced runs
 // its deterministic rows again (N = 50,000 with -emu.slow, larger ones with
 // EMU_LONG=1 as well: minutes to hours each).
