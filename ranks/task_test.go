@@ -69,17 +69,24 @@ func (x *cube) Exchange(k int) (int, Msg, int) {
 // noSkip, every sleep through a timer.
 func TestTasksMatchBlockingCalls(t *testing.T) {
 	for seed := uint64(1); seed <= 80; seed++ {
-		task, task2 := runTaskProgram(t, seed, true), runTaskProgram(t, seed, false)
-		if task != task2 {
-			a, b := strings.Split(task, "\n"), strings.Split(task2, "\n")
-			for i := range min(len(a), len(b)) {
-				if a[i] != b[i] {
-					t.Fatalf("seed %d: first difference at event %d:\n tasks:    %s\n blocking: %s", seed, i, a[i], b[i])
-				}
-			}
-			t.Fatalf("seed %d: %d events as tasks, %d as blocking calls", seed, len(a), len(b))
+		sameEvents(t, seed, "tasks", runTaskProgram(t, seed, true), "blocking calls", runTaskProgram(t, seed, false))
+	}
+}
+
+// sameEvents fails the test at the first event where two runs' hook logs
+// (one event a line) differ, or where one log is longer.
+func sameEvents(t *testing.T, seed uint64, nameA, logA, nameB, logB string) {
+	t.Helper()
+	if logA == logB {
+		return
+	}
+	a, b := strings.Split(logA, "\n"), strings.Split(logB, "\n")
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			t.Fatalf("seed %d: first difference at event %d:\n %s: %s\n %s: %s", seed, i, nameA, a[i], nameB, b[i])
 		}
 	}
+	t.Fatalf("seed %d: %d events with %s, %d with %s", seed, len(a), nameA, len(b), nameB)
 }
 
 func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
@@ -347,16 +354,7 @@ func blockingProbe(c *Comm, src, tag int) Status {
 // and the same end, to the bit.
 func TestProbeTaskMatchesIprobeLoop(t *testing.T) {
 	for seed := uint64(1); seed <= 60; seed++ {
-		task, loop := runProbeProgram(t, seed, true), runProbeProgram(t, seed, false)
-		if task != loop {
-			a, b := strings.Split(task, "\n"), strings.Split(loop, "\n")
-			for i := range min(len(a), len(b)) {
-				if a[i] != b[i] {
-					t.Fatalf("seed %d: first difference at event %d:\n task: %s\n loop: %s", seed, i, a[i], b[i])
-				}
-			}
-			t.Fatalf("seed %d: %d events with the task, %d with the loop", seed, len(a), len(b))
-		}
+		sameEvents(t, seed, "task", runProbeProgram(t, seed, true), "loop", runProbeProgram(t, seed, false))
 	}
 }
 
