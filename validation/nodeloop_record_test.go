@@ -1,10 +1,8 @@
 package validation
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -27,24 +25,11 @@ const nodeLoopRecord = "testdata/realhpl/vm-2026-11-28c"
 // kernel billing that moves a one-node prediction shows here against real
 // runs, without running HPL again.
 func TestRecordedNodeLoops(t *testing.T) {
-	f, err := os.Open(filepath.Join(nodeLoopRecord, "predicted.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
 	type tally struct{ tests, within5, within10 int }
 	loops := map[string]*tally{}
-	for _, r := range recs[1:] {
-		loop, id := r[col["loop"]], r[col["id"]]
-		realMedian, err := strconv.ParseFloat(r[col["real_median_s"]], 64)
+	for _, r := range readCSV(t, filepath.Join(nodeLoopRecord, "predicted.csv")) {
+		loop, id := r["loop"], r["id"]
+		realMedian, err := strconv.ParseFloat(r["real_median_s"], 64)
 		if err != nil {
 			t.Fatalf("%s: loop %s %s: real_median_s: %v", nodeLoopRecord, loop, id, err)
 		}
@@ -68,7 +53,7 @@ func TestRecordedNodeLoops(t *testing.T) {
 		} else {
 			t.Errorf("loop %s %s: predicted %.4f s, real median %.4f s: %+.1f%%, beyond 10%%", loop, id, predicted, realMedian, errPct)
 		}
-		t.Logf("loop %s %s: predicted %.4f s (recorded %s), real median %.4f s: %+.1f%%", loop, id, predicted, r[col["predicted_s"]], realMedian, errPct)
+		t.Logf("loop %s %s: predicted %.4f s (recorded %s), real median %.4f s: %+.1f%%", loop, id, predicted, r["predicted_s"], realMedian, errPct)
 	}
 	if len(loops) != 3 {
 		t.Fatalf("%d loops recorded, want 3", len(loops))
