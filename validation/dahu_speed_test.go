@@ -10,6 +10,7 @@ import (
 	"runtime/metrics"
 	"testing"
 
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
@@ -28,7 +29,7 @@ import (
 //
 //	nice -n 19 go test -run XXX -bench 'DahuLineE/N50000$' -benchtime 1x ./validation
 func BenchmarkDahuLineE(b *testing.B) {
-	for _, n := range []int{20000, 50000, 500000} {
+	for _, n := range []int{10000, 20000, 50000, 500000} {
 		b.Run(fmt.Sprintf("N%d", n), func(b *testing.B) {
 			if n > 50000 && os.Getenv("EMU_LONG") != "1" {
 				b.Skip("3,907 panels take minutes: EMU_LONG=1")
@@ -41,6 +42,7 @@ func BenchmarkDahuLineE(b *testing.B) {
 func benchDahu(b *testing.B, sets []string) {
 	var cpu, sends, live, peak, events, simulated float64
 	var ranksN int
+	var solves fluid.SolveStats
 	panels := 0.0
 	for b.Loop() {
 		s, err := scenario.Load("../examples/dahu/dahu.toml")
@@ -78,6 +80,7 @@ func benchDahu(b *testing.B, sets []string) {
 		events = float64(res.Events)
 		simulated = res.SimulatedTime
 		ranksN = res.Ranks
+		solves = res.Solver
 		h := res.HPL[0]
 		panels = float64((h.N + h.NB - 1) / h.NB)
 	}
@@ -90,4 +93,11 @@ func benchDahu(b *testing.B, sets []string) {
 	b.ReportMetric(peak/float64(ranksN), "peak-rss-B/rank")
 	b.ReportMetric(peak/(1<<20), "peak-rss-MB")
 	b.ReportMetric(simulated, "simulated-s")
+	// Where the network's share goes: how often max-min re-solves, how
+	// many flows each takes in, and how many of them it actually moves.
+	if solves.Resolves > 0 {
+		b.ReportMetric(float64(solves.Resolves)/sends, "resolves/message")
+		b.ReportMetric(float64(solves.Flows)/float64(solves.Resolves), "flows/resolve")
+		b.ReportMetric(float64(solves.Changed)/float64(solves.Flows), "changed/flow")
+	}
 }
