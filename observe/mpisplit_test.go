@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -60,7 +61,7 @@ func TestMPISplitPerProtocolByHand(t *testing.T) {
 	for _, s := range []string{"100", "10000", "1048576"} {
 		trace += "1 compute 10000\n0 send 1 0 " + s + "\n0 recv 1 0 " + s + "\n1 recv 0 0 " + s + "\n1 send 0 0 " + s + "\n"
 	}
-	dir := writeScenario(t, map[string]string{
+	dir := scenariotest.WriteScenario(t, map[string]string{
 		"s.toml": splitPlatform + `async_threshold = "1KiB"
 send_overhead = "3us"
 isend_overhead = "3us"
@@ -107,7 +108,7 @@ recv_overhead = "2us"
 //
 // (The replay's waitall waits for each request in turn: MPI_Wait calls.)
 func TestMPISplitDeferredWaits(t *testing.T) {
-	dir := writeScenario(t, map[string]string{
+	dir := scenariotest.WriteScenario(t, map[string]string{
 		"s.toml": splitPlatform,
 		"t.txt": "1 irecv 0 0 1000\n1 compute 10000\n1 waitall\n0 compute 20000\n0 send 1 0 1000\n" +
 			"0 isend 1 0 1048576\n0 compute 5000\n0 waitall\n1 compute 10000\n1 recv 0 0 1048576\n",

@@ -20,7 +20,7 @@ func closeTo(got, want float64) bool {
 }
 
 // TestTrafficOneMessage: two ranks, one message of s bytes under plain
-// max-min (cm02, no TCP window) on replayPlatform's fat tree (10 GB/s,
+// max-min (cm02, no TCP window) on scenariotest.ReplayPlatform's fat tree (10 GB/s,
 // 1 µs links). Rank 1 sits on host 1 (same leaf: 2 links, host up and host
 // down) or host 4 (other leaf: 4 links, host, level1 up, level1 down,
 // host). Every link of the route carries s + 16 bytes (the model's
@@ -28,7 +28,7 @@ func closeTo(got, want float64) bool {
 // k·L + (s + 16)/B; no other link carries anything; the one message's
 // highest class is that of its route.
 func TestTrafficOneMessage(t *testing.T) {
-	const bw = 10e9 // B/s, replayPlatform's link_bandwidth
+	const bw = 10e9 // B/s, scenariotest.ReplayPlatform's link_bandwidth
 	const lat = 1e-6
 	for _, tc := range []struct {
 		dst     int // host (and rank) of the receiver

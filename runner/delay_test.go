@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -50,7 +51,7 @@ func TestDelaySensitivityPingpong(t *testing.T) {
 // n = 4, k = 3: slope 14, m̄ 10, c_a 1.4.
 func TestDelaySensitivityRing(t *testing.T) {
 	const n, k = 4, 3
-	dir := writeScenario(t, map[string]string{"s.toml": fmt.Sprintf(`app = "ring"
+	dir := scenariotest.WriteScenario(t, map[string]string{"s.toml": fmt.Sprintf(`app = "ring"
 [platform]
 hosts = %d
 link_bandwidth = "10GBps"

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -37,8 +38,8 @@ func TestHostSpeedRun(t *testing.T) {
 		return res
 	}
 	const slow = 0.8
-	base := run(varScenario, "")
-	slowed := run(varScenario, "", "kernels.host_speed.n2=0.8")
+	base := run(scenariotest.VarScenario, "")
+	slowed := run(scenariotest.VarScenario, "", "kernels.host_speed.n2=0.8")
 	for r := range 4 {
 		want := base.Breakdown.Compute[r]
 		if r == 2 { // rank r is on host n<r> (one rank per host, in order)
@@ -56,7 +57,7 @@ func TestHostSpeedRun(t *testing.T) {
 		t.Errorf("JSON does not name the slow host: %s", b)
 	}
 
-	one := strings.Replace(varScenario, "grids = [[1, 4]]", "grids = [[1, 1]]", 1)
+	one := strings.Replace(scenariotest.VarScenario, "grids = [[1, 4]]", "grids = [[1, 1]]", 1)
 	t1 := run(one, scenario.BoundComputeOnly).HPL[0].Time
 	tSlow := run(one, scenario.BoundComputeOnly, "kernels.host_speed.n0=0.8").HPL[0].Time
 	if want := t1 / slow; math.Abs(tSlow-want) > 1e-9*want {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -25,9 +26,9 @@ func TestJobsSlowdown(t *testing.T) {
 		doc             string
 		ringSlow, cSlow func(float64) bool
 	}{
-		{"block", jobsPlatform + ringJob("") + congestorJob(""), equalsOne, equalsOne},
-		{"random", jobsPlatform + ringJob(random) + congestorJob(random), func(s float64) bool { return s > 1.5 }, func(s float64) bool { return s > 1 }},
-		{"congestor after the ring", jobsPlatform + ringJob(random) + congestorJob(random+"start = \"1s\"\n"), equalsOne, equalsOne},
+		{"block", scenariotest.JobsPlatform + scenariotest.RingJob("") + scenariotest.CongestorJob(""), equalsOne, equalsOne},
+		{"random", scenariotest.JobsPlatform + scenariotest.RingJob(random) + scenariotest.CongestorJob(random), func(s float64) bool { return s > 1.5 }, func(s float64) bool { return s > 1 }},
+		{"congestor after the ring", scenariotest.JobsPlatform + scenariotest.RingJob(random) + scenariotest.CongestorJob(random+"start = \"1s\"\n"), equalsOne, equalsOne},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := jobsPlan(t, tc.doc)
@@ -47,7 +48,7 @@ func TestJobsSlowdown(t *testing.T) {
 				t.Errorf("ring job %+v", ring)
 			}
 			// The ring alone is the scenario of that one job.
-			doc := jobsPlatform + ringJob(strings.Repeat(random, strings.Count(tc.doc, random)/2))
+			doc := scenariotest.JobsPlatform + scenariotest.RingJob(strings.Repeat(random, strings.Count(tc.doc, random)/2))
 			alone, err := Run(jobsPlan(t, doc), Options{NoAlone: true})
 			if err != nil {
 				t.Fatal(err)
@@ -68,8 +69,8 @@ func TestJobsZeroTimeSlowdown(t *testing.T) {
 		name, doc string
 		bound     string
 	}{
-		{"compute-only ring started late", jobsPlatform + ringJob("start = \"10us\"\n"), scenario.BoundComputeOnly},
-		{"compute-only ring and congestor", jobsPlatform + ringJob("start = \"1ms\"\n") + congestorJob(""), scenario.BoundComputeOnly},
+		{"compute-only ring started late", scenariotest.JobsPlatform + scenariotest.RingJob("start = \"10us\"\n"), scenario.BoundComputeOnly},
+		{"compute-only ring and congestor", scenariotest.JobsPlatform + scenariotest.RingJob("start = \"1ms\"\n") + scenariotest.CongestorJob(""), scenario.BoundComputeOnly},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := jobsPlan(t, tc.doc)
@@ -99,9 +100,9 @@ func TestJobsZeroTimeSlowdown(t *testing.T) {
 // HPL job reports HPL's results (its Time within the job's), the replay its
 // own; the traffic report covers both jobs' messages.
 func TestJobsHPLAndReplay(t *testing.T) {
-	dir := writeScenario(t, map[string]string{
+	dir := scenariotest.WriteScenario(t, map[string]string{
 		"a2a.txt": alltoallTrace(8, 1<<16),
-		"s.toml": jobsPlatform + `
+		"s.toml": scenariotest.JobsPlatform + `
 [[jobs]]
 app = "hpl"
 placement = "random"
@@ -151,7 +152,7 @@ func TestOneJobIsTheApp(t *testing.T) {
 	for _, app := range []string{"ring", "hpl"} {
 		for _, wake := range []string{"rank", "simgrid"} {
 			t.Run(app+"/"+wake, func(t *testing.T) {
-				platform := strings.Replace(jobsPlatform, "seed = 1", "seed = 5", 1) + "[network]\nwake_order = \"" + wake + "\"\n"
+				platform := strings.Replace(scenariotest.JobsPlatform, "seed = 1", "seed = 5", 1) + "[network]\nwake_order = \"" + wake + "\"\n"
 				ranks := ""
 				if app == "ring" {
 					platform = strings.Replace(platform, "2;8,4;1,2;1,1", "2;4,2;1,2;1,1", 1)
@@ -183,8 +184,8 @@ func TestOneJobIsTheApp(t *testing.T) {
 // rounds that outlasts it.
 func TestJobsCongestorDuration(t *testing.T) {
 	random := "placement = \"random\"\n"
-	cong := strings.Replace(congestorJob(random), "iterations = 5\n", "duration = \"20ms\"\n", 1)
-	res, err := Run(jobsPlan(t, jobsPlatform+ringJob(random)+cong), Options{})
+	cong := strings.Replace(scenariotest.CongestorJob(random), "iterations = 5\n", "duration = \"20ms\"\n", 1)
+	res, err := Run(jobsPlan(t, scenariotest.JobsPlatform+scenariotest.RingJob(random)+cong), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestJobsCongestorDuration(t *testing.T) {
 		t.Errorf("ring %+v; congestor %+v, %+v", ring, c, r)
 	}
 	bad := strings.Replace(cong, "\"20ms\"", "\"0s\"", 1)
-	s, err := scenario.Parse([]byte(jobsPlatform+bad), "jobs.toml")
+	s, err := scenario.Parse([]byte(scenariotest.JobsPlatform+bad), "jobs.toml")
 	if err == nil {
 		_, err = s.Validate()
 	}
@@ -208,7 +209,7 @@ func TestJobsCongestorDuration(t *testing.T) {
 // makes the ring slower than the same scenario in blocks, and a bad index or
 // key is a one-line error naming it.
 func TestSetJobKeys(t *testing.T) {
-	doc := jobsPlatform + ringJob("") + congestorJob("")
+	doc := scenariotest.JobsPlatform + scenariotest.RingJob("") + scenariotest.CongestorJob("")
 	run := func(sets ...string) *Result {
 		t.Helper()
 		s, err := scenario.Parse([]byte(doc), "jobs.toml")

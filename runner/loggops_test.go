@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -27,7 +28,7 @@ func TestLogGOPSScenario(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := writeScenario(t, map[string]string{"s.toml": "app = \"replay\"\n[replay]\nsemantics = \"loggops\"\nfile = \"" + path + "\"\n" + logGOPSPlatform})
+			dir := scenariotest.WriteScenario(t, map[string]string{"s.toml": "app = \"replay\"\n[replay]\nsemantics = \"loggops\"\nfile = \"" + path + "\"\n" + scenariotest.LogGOPSPlatform})
 			s, err := scenario.Load(filepath.Join(dir, "s.toml"))
 			p := mustPlan(t, s, err)
 			res, err := Run(p, Options{})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
 // hpl.pivot_exchange picks how the pivot search's exchanges are emulated:
@@ -53,7 +54,7 @@ func TestHPLPivotExchange(t *testing.T) {
 // scenario unable to record every message: its link traffic is refused
 // naming the job.
 func TestJobsPivotExchangeRefusesLinks(t *testing.T) {
-	src := jobsPlatform + "\n[[jobs]]\nname = \"solver\"\napp = \"hpl\"\n[jobs.hpl]\nn = 400\ngrids = [[2, 2]]\npivot_exchange = \"uncontended\"\n" + ringJob("")
+	src := scenariotest.JobsPlatform + "\n[[jobs]]\nname = \"solver\"\napp = \"hpl\"\n[jobs.hpl]\nn = 400\ngrids = [[2, 2]]\npivot_exchange = \"uncontended\"\n" + scenariotest.RingJob("")
 	p := approxPlan(t, src, "", "")
 	err := p.CanRecordMessages()
 	if err == nil || !strings.HasPrefix(err.Error(), "job solver: hpl.pivot_exchange") {

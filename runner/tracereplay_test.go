@@ -3,11 +3,11 @@ package runner
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -40,7 +40,7 @@ func TestReplayMatchesPingpong(t *testing.T) {
 // TestDefaultScenarioSizedToTrace: emu run --replay FILE without a scenario or a
 // platform runs on the default flat cluster, one host per rank.
 func TestDefaultScenarioSizedToTrace(t *testing.T) {
-	dir := writeScenario(t, map[string]string{"t.txt": "0 barrier\n1 barrier\n2 barrier\n3 barrier\n4 barrier\n5 barrier\n"})
+	dir := scenariotest.WriteScenario(t, map[string]string{"t.txt": "0 barrier\n1 barrier\n2 barrier\n3 barrier\n4 barrier\n5 barrier\n"})
 	s := scenario.Default()
 	if err := s.UseReplay(filepath.Join(dir, "t.txt")); err != nil {
 		t.Fatal(err)
@@ -71,16 +71,7 @@ func TestDefaultScenarioSizedToTrace(t *testing.T) {
 // validates it.
 func replayPlan(t *testing.T, trace string, sets ...string) *scenario.Plan {
 	t.Helper()
-	dir := writeScenario(t, map[string]string{
-		"s.toml": "app = \"replay\"\n[replay]\nfile = \"sub/t.txt\"\n" + replayPlatform,
-	})
-	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "sub", "t.txt"), []byte(trace), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return loadPlan(t, filepath.Join(dir, "s.toml"), sets...)
+	return loadPlan(t, scenariotest.WriteReplay(t, trace), sets...)
 }
 
 // loadPlan loads the scenario file, applies the sets and validates it.
@@ -105,7 +96,7 @@ func loadPlan(t *testing.T, file string, sets ...string) *scenario.Plan {
 func pingpongPlan(t *testing.T, sizes []int) *scenario.Plan {
 	t.Helper()
 	list := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(sizes)), ", "), "[]")
-	dir := writeScenario(t, map[string]string{"p.toml": "app = \"pingpong\"\n[network]\nmodel = \"smpi\"\n[pingpong]\niterations = 3\nsizes = [" + list + "]\n" + replayPlatform})
+	dir := scenariotest.WriteScenario(t, map[string]string{"p.toml": "app = \"pingpong\"\n[network]\nmodel = \"smpi\"\n[pingpong]\niterations = 3\nsizes = [" + list + "]\n" + scenariotest.ReplayPlatform})
 	s, err := scenario.Load(filepath.Join(dir, "p.toml"))
 	return mustPlan(t, s, err)
 }

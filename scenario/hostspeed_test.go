@@ -4,36 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/platform"
 )
-
-// varScenario is a 4-host cluster whose hosts are named n0 … n3, one rank
-// per host, a 1×4 HPL on the SMPI study's dgemm/dtrsm rates without their
-// intercepts: HPL's update splits its dgemm into chunks as the broadcast
-// progresses, so the number of calls depends on timing, but without an
-// intercept a rank's compute total (its flops × rate) does not.
-const varScenario = `
-seed = 3
-[platform]
-hosts = 4
-host_prefix = "n"
-link_bandwidth = "10Gbps"
-link_latency = "1us"
-[kernels]
-mode = "model"
-[kernels.dgemm]
-terms = ["m*n*k"]
-coef = [1.029e-11]
-intercept = 0
-[kernels.dtrsm]
-terms = ["w"]
-coef = [1.029e-11]
-intercept = 0
-[hpl]
-n = 1200
-nb = 64
-grids = [[1, 4]]
-`
 
 func varPlan(t *testing.T, doc string, sets ...string) (*Plan, error) {
 	t.Helper()
@@ -61,21 +34,21 @@ func TestHostSpeedKeys(t *testing.T) {
 		sets []string
 		want map[string]float64
 	}{
-		{"none", varScenario, nil, nil},
-		{"one host by --set", varScenario, []string{"kernels.host_speed.n2=0.5"}, map[string]float64{"n2": 0.5}},
-		{"a range by --set inline table", varScenario, []string{`kernels.host_speed={"n1..2" = 0.8}`}, map[string]float64{"n1": 0.8, "n2": 0.8}},
-		{"file table, glob and host compose", varScenario + "[kernels.host_speed]\n\"n*\" = 0.5\nn3 = 0.5\n", nil,
+		{"none", scenariotest.VarScenario, nil, nil},
+		{"one host by --set", scenariotest.VarScenario, []string{"kernels.host_speed.n2=0.5"}, map[string]float64{"n2": 0.5}},
+		{"a range by --set inline table", scenariotest.VarScenario, []string{`kernels.host_speed={"n1..2" = 0.8}`}, map[string]float64{"n1": 0.8, "n2": 0.8}},
+		{"file table, glob and host compose", scenariotest.VarScenario + "[kernels.host_speed]\n\"n*\" = 0.5\nn3 = 0.5\n", nil,
 			map[string]float64{"n0": 0.5, "n1": 0.5, "n2": 0.5, "n3": 0.25}},
-		{"--set adds to the file's table", varScenario + "[kernels.host_speed]\nn0 = 0.5\n", []string{"kernels.host_speed.n1=2"},
+		{"--set adds to the file's table", scenariotest.VarScenario + "[kernels.host_speed]\nn0 = 0.5\n", []string{"kernels.host_speed.n1=2"},
 			map[string]float64{"n0": 0.5, "n1": 2}},
-		{"factor 1 is no entry", varScenario, []string{"kernels.host_speed.n1=1"}, nil},
-		{"spread: percent", varScenario, []string{"kernels.host_spread=5%"},
+		{"factor 1 is no entry", scenariotest.VarScenario, []string{"kernels.host_speed.n1=1"}, nil},
+		{"spread: percent", scenariotest.VarScenario, []string{"kernels.host_spread=5%"},
 			map[string]float64{"n0": sp(3, "n0"), "n1": sp(3, "n1"), "n2": sp(3, "n2"), "n3": sp(3, "n3")}},
-		{"spread: fraction and own seed", varScenario, []string{"kernels.host_spread=0.05", "kernels.host_spread_seed=9"},
+		{"spread: fraction and own seed", scenariotest.VarScenario, []string{"kernels.host_spread=0.05", "kernels.host_spread_seed=9"},
 			map[string]float64{"n0": sp(9, "n0"), "n1": sp(9, "n1"), "n2": sp(9, "n2"), "n3": sp(9, "n3")}},
-		{"spread and a slow host", varScenario, []string{"kernels.host_spread=5%", "kernels.host_speed.n1=0.5"},
+		{"spread and a slow host", scenariotest.VarScenario, []string{"kernels.host_spread=5%", "kernels.host_speed.n1=0.5"},
 			map[string]float64{"n0": sp(3, "n0"), "n1": sp(3, "n1") * 0.5, "n2": sp(3, "n2"), "n3": sp(3, "n3")}},
-		{"spread 0", varScenario, []string{"kernels.host_spread=0"}, nil},
+		{"spread 0", scenariotest.VarScenario, []string{"kernels.host_spread=0"}, nil},
 	}
 	for _, c := range cases {
 		p, err := varPlan(t, c.doc, c.sets...)
@@ -102,15 +75,15 @@ func TestHostSpeedErrors(t *testing.T) {
 		sets []string
 		want string
 	}{
-		{varScenario, []string{"kernels.host_speed.n9=0.5"}, "--set kernels.host_speed.n9=0.5: kernels.host_speed.n9: matches no host of the platform (n0 … n3)"},
-		{varScenario, []string{"kernels.host_speed.n1=0"}, "--set kernels.host_speed.n1=0: kernels.host_speed.n1: 0: want a speed factor > 0"},
-		{varScenario, []string{"kernels.host_speed.n1=fast"}, "--set kernels.host_speed.n1=fast: kernels.host_speed.n1: fast: want a speed factor > 0"},
-		{varScenario, []string{"kernels.host_speed=0.9"}, "--set kernels.host_speed=0.9: kernels.host_speed: want a table of host = factor"},
-		{varScenario, []string{"kernels.host_spread=150%"}, "--set kernels.host_spread=150%: kernels.host_spread: 150%: want a relative spread between 0 and 100%"},
-		{varScenario, []string{"kernels.host_spread=-0.1"}, "--set kernels.host_spread=-0.1: kernels.host_spread: -0.1: want a relative spread"},
-		{varScenario, []string{"kernels.host_spread_seed=4"}, "--set kernels.host_spread_seed=4: kernels.host_spread_seed: seeds kernels.host_spread, which is not given"},
-		{varScenario + "[kernels.host_speed]\n\"n5..7\" = 0.9\n", nil, "var.toml:23: kernels.host_speed.n5..7: matches no host of the platform"},
-		{varScenario + "[kernels.host_speed]\n\"n[\" = 0.9\n", nil, "var.toml:22: kernels.host_speed.n[: not a valid glob"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n9=0.5"}, "--set kernels.host_speed.n9=0.5: kernels.host_speed.n9: matches no host of the platform (n0 … n3)"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=0"}, "--set kernels.host_speed.n1=0: kernels.host_speed.n1: 0: want a speed factor > 0"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=fast"}, "--set kernels.host_speed.n1=fast: kernels.host_speed.n1: fast: want a speed factor > 0"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed=0.9"}, "--set kernels.host_speed=0.9: kernels.host_speed: want a table of host = factor"},
+		{scenariotest.VarScenario, []string{"kernels.host_spread=150%"}, "--set kernels.host_spread=150%: kernels.host_spread: 150%: want a relative spread between 0 and 100%"},
+		{scenariotest.VarScenario, []string{"kernels.host_spread=-0.1"}, "--set kernels.host_spread=-0.1: kernels.host_spread: -0.1: want a relative spread"},
+		{scenariotest.VarScenario, []string{"kernels.host_spread_seed=4"}, "--set kernels.host_spread_seed=4: kernels.host_spread_seed: seeds kernels.host_spread, which is not given"},
+		{scenariotest.VarScenario + "[kernels.host_speed]\n\"n5..7\" = 0.9\n", nil, "var.toml:23: kernels.host_speed.n5..7: matches no host of the platform"},
+		{scenariotest.VarScenario + "[kernels.host_speed]\n\"n[\" = 0.9\n", nil, "var.toml:22: kernels.host_speed.n[: not a valid glob"},
 	}
 	for _, c := range cases {
 		_, err := varPlan(t, c.doc, c.sets...)

@@ -5,25 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// logGOPSPlatform is LogGOPSim's parameters of the study's runs (L = 3 µs,
-// o = 5 µs, G = 0.018 ns/byte, g = 0, S = 65535) written as a scenario: a
-// flat cluster whose routes cross two links of L/2 at 1/G bytes/s.
-const logGOPSPlatform = `
-[platform]
-topology = "flat"
-hosts = 64
-cores_per_host = 1
-link_latency = "1.5us"
-link_bandwidth = "55.5555555556GBps"
-speed = "1Gf"
-[network]
-send_overhead = "5us"
-isend_overhead = "5us"
-recv_overhead = "5us"
-eager_threshold = 65536
-`
+	"github.com/emu-hpc/emu/internal/scenariotest"
+)
 
 // TestLogGOPSScenarioErrors: each scenario the loggops semantics cannot
 // read is one line naming the key.
@@ -36,22 +20,22 @@ func TestLogGOPSScenarioErrors(t *testing.T) {
 		files          map[string]string
 		want           string
 	}{
-		{"unknown semantics", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"logp\"\n" + logGOPSPlatform, goalFile,
+		{"unknown semantics", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"logp\"\n" + scenariotest.LogGOPSPlatform, goalFile,
 			`s.toml:4: replay.semantics: unknown semantics "logp" (mpi or loggops)`},
-		{"TI trace", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\nsemantics = \"loggops\"\n" + logGOPSPlatform,
+		{"TI trace", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\nsemantics = \"loggops\"\n" + scenariotest.LogGOPSPlatform,
 			map[string]string{"t.txt": "0 send 1 0 8\n1 recv 0 0 8\n"}, "s.toml:4: replay.semantics: loggops replays GOAL schedules only"},
-		{"overheads differ", head + strings.Replace(logGOPSPlatform, "recv_overhead = \"5us\"", "recv_overhead = \"1us\"", 1), goalFile,
+		{"overheads differ", head + strings.Replace(scenariotest.LogGOPSPlatform, "recv_overhead = \"5us\"", "recv_overhead = \"1us\"", 1), goalFile,
 			"s.toml:16: network.recv_overhead: loggops has one overhead o"},
-		{"routes differ", head + strings.Replace(logGOPSPlatform, `topology = "flat"`, "topology = \"torus\"\ntorus = [4, 4, 4]", 1),
+		{"routes differ", head + strings.Replace(scenariotest.LogGOPSPlatform, `topology = "flat"`, "topology = \"torus\"\ntorus = [4, 4, 4]", 1),
 			map[string]string{"t.goal": "num_ranks 3\nrank 0 {\nl1: send 8b to 2 tag 0\n}\nrank 1 {\n}\nrank 2 {\nl1: recv 8b from 0 tag 0\n}\n"},
 			"s.toml:4: replay.semantics: loggops has one L and one G, but ranks 0→1"},
-		{"ranks share a host", head + strings.Replace(logGOPSPlatform, "cores_per_host = 1", "cores_per_host = 2", 1), goalFile,
+		{"ranks share a host", head + strings.Replace(scenariotest.LogGOPSPlatform, "cores_per_host = 1", "cores_per_host = 2", 1), goalFile,
 			"replay.semantics: loggops gives each rank a host of its own; ranks 0 and 1 share host"},
-		{"no eager message", head + strings.Replace(logGOPSPlatform, "eager_threshold = 65536", "eager_threshold = 0", 1), goalFile,
+		{"no eager message", head + strings.Replace(scenariotest.LogGOPSPlatform, "eager_threshold = 65536", "eager_threshold = 0", 1), goalFile,
 			"network.eager_threshold: loggops needs eager_threshold ≥ 1 byte"},
-		{"gap under mpi", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\ngap = \"1us\"\n" + logGOPSPlatform, goalFile,
+		{"gap under mpi", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\ngap = \"1us\"\n" + scenariotest.LogGOPSPlatform, goalFile,
 			"s.toml:4: replay.gap: LogGOPS's g has no meaning under replay.semantics = \"mpi\""},
-		{"semantics for HPL", "[replay]\nsemantics = \"loggops\"\n" + logGOPSPlatform, nil,
+		{"semantics for HPL", "[replay]\nsemantics = \"loggops\"\n" + scenariotest.LogGOPSPlatform, nil,
 			"s.toml:2: replay.semantics: says how a trace replays, but the scenario's app is hpl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
@@ -68,9 +52,9 @@ func TestLogGOPSManyRanks(t *testing.T) {
 		fmt.Fprintf(&b, "rank %d {\n}\n", r)
 	}
 	fmt.Fprintf(&b, "rank %d {\nl1: recv 8b from 0 tag 0\n}\n", n-1)
-	platform := strings.Replace(logGOPSPlatform, "hosts = 64", fmt.Sprintf("hosts = %d", n), 1)
+	platform := strings.Replace(scenariotest.LogGOPSPlatform, "hosts = 64", fmt.Sprintf("hosts = %d", n), 1)
 	head := "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"loggops\"\n"
-	dir := writeScenario(t, map[string]string{"s.toml": head + platform, "t.goal": b.String()})
+	dir := scenariotest.WriteScenario(t, map[string]string{"s.toml": head + platform, "t.goal": b.String()})
 	s, err := Load(filepath.Join(dir, "s.toml"))
 	p := mustPlan(t, s, err)
 	if p.LogGOPS.L != 3e-6 {

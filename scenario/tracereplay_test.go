@@ -1,32 +1,12 @@
 package scenario
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
-
-// writeScenario writes files into a temporary folder and returns it.
-func writeScenario(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-const replayPlatform = `
-[platform]
-topology = "fat-tree"
-fat_tree = "2;4,2;1,2;1,1"
-link_bandwidth = "10GBps"
-link_latency = "1us"
-speed = "1Gf"
-`
 
 // TestReplayScenarioErrors: [replay] is validated in one place, each error one
 // line naming the scenario's key or the trace's file and line.
@@ -36,17 +16,17 @@ func TestReplayScenarioErrors(t *testing.T) {
 		files          map[string]string
 		want           string
 	}{
-		{"no file", "app = \"replay\"\n" + replayPlatform, nil, "s.toml: replay.file: app = \"replay\" needs a trace file"},
-		{"missing file", "app = \"replay\"\n[replay]\nfile = \"nope.txt\"\n" + replayPlatform, nil, "s.toml:3: replay.file: cannot read "},
-		{"bad format", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\nformat = \"otf2\"\n" + replayPlatform,
+		{"no file", "app = \"replay\"\n" + scenariotest.ReplayPlatform, nil, "s.toml: replay.file: app = \"replay\" needs a trace file"},
+		{"missing file", "app = \"replay\"\n[replay]\nfile = \"nope.txt\"\n" + scenariotest.ReplayPlatform, nil, "s.toml:3: replay.file: cannot read "},
+		{"bad format", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\nformat = \"otf2\"\n" + scenariotest.ReplayPlatform,
 			map[string]string{"t.txt": "0 compute 1\n"}, "s.toml:4: replay.format: unknown trace format \"otf2\" (goal or ti)"},
-		{"trace for another app", "[replay]\nfile = \"t.txt\"\n" + replayPlatform,
+		{"trace for another app", "[replay]\nfile = \"t.txt\"\n" + scenariotest.ReplayPlatform,
 			map[string]string{"t.txt": "0 compute 1\n"}, "s.toml:2: replay.file: a trace is given, but the scenario's app is hpl"},
-		{"bad trace line", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\n" + replayPlatform,
+		{"bad trace line", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\n" + scenariotest.ReplayPlatform,
 			map[string]string{"t.txt": "0 compute 1\n0 jump 3\n"}, "t.txt:2: unknown action \"jump\""},
-		{"too many ranks", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\n" + replayPlatform,
+		{"too many ranks", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\n" + scenariotest.ReplayPlatform,
 			map[string]string{"t.txt": "9 compute 1\n"}, "hold 8 ranks, the run needs 10"},
-		{"GOAL given as TI", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nformat = \"ti\"\n" + replayPlatform,
+		{"GOAL given as TI", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nformat = \"ti\"\n" + scenariotest.ReplayPlatform,
 			map[string]string{"t.goal": "num_ranks 1\nrank 0 {\ncalc 5\n}\n"}, "t.goal:1: want a rank number first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
@@ -61,7 +41,7 @@ func wantScenarioError(t *testing.T, scenario string, files map[string]string, w
 	for k, v := range files {
 		all[k] = v
 	}
-	dir := writeScenario(t, all)
+	dir := scenariotest.WriteScenario(t, all)
 	s, err := Load(filepath.Join(dir, "s.toml"))
 	if err == nil {
 		_, err = s.Validate()
