@@ -3,6 +3,8 @@ package loggops
 import (
 	"math"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/loggopspeers"
 )
 
 // peerTolerance is the relative agreement required with LogGOPSim's
@@ -13,14 +15,14 @@ const peerTolerance = 1e-3
 // results.csv (3..13 µs) with the o, g, G, S of that row and compares with
 // LogGOPSim's predicted_runtime.
 func TestReplayMatchesLogGOPSim(t *testing.T) {
-	rows := loadPeerResults(t)
-	for _, name := range peerSchedules(t) {
+	rows := loggopspeers.MustResults(t, peerDir)
+	for _, name := range loggopspeers.MustSchedules(t, peerDir) {
 		t.Run(name, func(t *testing.T) {
 			runs, ok := rows[name]
 			if !ok {
 				t.Skipf("no LogGOPSim run of %s in results.csv", name)
 			}
-			s := parsePeer(t, name)
+			s := loggopspeers.MustSchedule(t, peerDir, name)
 			worst := 0.0
 			for _, row := range runs {
 				res, err := Replay(s, peerParams(row))
@@ -50,14 +52,14 @@ func peerParams(row peerRow) Params {
 // TestReplayMatchesWideCurves replays the tl_wide.csv schedules at every
 // tenth L of 3..103 µs, beyond the range of results.csv.
 func TestReplayMatchesWideCurves(t *testing.T) {
-	rows := loadPeerResults(t)
-	for name, curve := range loadWideCurves(t) {
+	rows := loggopspeers.MustResults(t, peerDir)
+	for name, curve := range loggopspeers.MustWideCurves(t, peerDir) {
 		runs, ok := rows[name]
 		if !ok {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			s := parsePeer(t, name)
+			s := loggopspeers.MustSchedule(t, peerDir, name)
 			for i := 0; i < len(curve); i += 10 {
 				p := peerParams(runs[0])
 				p.L = curve[i][0] * 1e-9

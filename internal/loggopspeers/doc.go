@@ -4,7 +4,8 @@
 // themselves. The tests of the LogGOPS engine (loggops) and of the execution
 // graph built from it (sensitivity/goal) check against the same figures.
 //
-// Errors name the file and what is wrong; nothing panics on bad data.
+// Errors name the file and what is wrong; nothing panics on bad data. The
+// Must forms, which the tests call, fail the test instead of returning one.
 //
 // It imports traceformat only, so that package loggops's own tests may use it.
 package loggopspeers

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emu-hpc/emu/internal/loggopspeers"
 	"github.com/emu-hpc/emu/loggops"
-	"github.com/emu-hpc/emu/traceformat"
-
 	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // LogGOPSim's wall times on the benchmark schedules, per L value
@@ -190,7 +190,7 @@ func BenchmarkReference(b *testing.B) {
 	cases := []struct {
 		name string
 		s    *traceformat.Schedule
-	}{{"alltoall256", a2a}, {"stencil8x8", parsePeer(b, "stencil2d_8x8_it50")}}
+	}{{"alltoall256", a2a}, {"stencil8x8", loggopspeers.MustSchedule(b, peerDir, "stencil2d_8x8_it50")}}
 	for _, c := range cases {
 		events := float64(c.s.NumOps() + c.s.NumMessages())
 		for _, mode := range []struct {

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/emu-hpc/emu/traceformat"
-
+	"github.com/emu-hpc/emu/internal/loggopspeers"
 	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // binomialTreeBcast writes Schedgen's binomialtreebcast pattern (schedgen
@@ -74,7 +74,7 @@ func TestBinomialTreeBcast(t *testing.T) {
 	if !bytes.Equal(binomialTreeBcast(1024, 8), peer) {
 		t.Fatal("generated binomialtreebcast_1024 differs from Schedgen's")
 	}
-	runs, ok := loadPeerResults(t)["binomialtreebcast_65536"]
+	runs, ok := loggopspeers.MustResults(t, peerDir)["binomialtreebcast_65536"]
 	if !ok {
 		t.Skip("no LogGOPSim run of binomialtreebcast_65536")
 	}
@@ -89,7 +89,7 @@ func TestBinomialTreeBcast(t *testing.T) {
 // shared/tools/gen_stencil.py (1.4 M events) and compares it with
 // LogGOPSim at the 11 L of results.csv.
 func TestStencil32(t *testing.T) {
-	runs, ok := loadPeerResults(t)["stencil2d_32x32_it100"]
+	runs, ok := loggopspeers.MustResults(t, peerDir)["stencil2d_32x32_it100"]
 	if !ok {
 		t.Skip("no LogGOPSim run of stencil2d_32x32_it100")
 	}

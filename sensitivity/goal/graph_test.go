@@ -4,10 +4,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/loggopspeers"
 	"github.com/emu-hpc/emu/loggops"
-	"github.com/emu-hpc/emu/traceformat"
-
 	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // graphTolerance is the relative difference allowed between the graph's
@@ -18,7 +18,7 @@ const graphTolerance = 1e-9
 // peerGraph replays a peer schedule at the first L of results.csv and
 // returns the recorded graph with the replay's result.
 func peerGraph(t *testing.T, name string, row peerRow) (*traceformat.Schedule, *sensitivity.Graph, *loggops.Result) {
-	s := parsePeer(t, name)
+	s := loggopspeers.MustSchedule(t, peerDir, name)
 	b := sensitivity.NewBuilder(s.NumRanks())
 	res, err := ReplayGraph(s, peerParams(row), b)
 	if err != nil {
@@ -42,9 +42,9 @@ func peerGraph(t *testing.T, name string, row peerRow) (*traceformat.Schedule, *
 // comes out of the graph too.) Schedules whose order does flip are tested
 // in TestGraphOrderFlip.
 func TestGraphCurveMatchesLogGOPSim(t *testing.T) {
-	rows := loadPeerResults(t)
-	wide := loadWideCurves(t)
-	for _, name := range peerSchedules(t) {
+	rows := loggopspeers.MustResults(t, peerDir)
+	wide := loggopspeers.MustWideCurves(t, peerDir)
+	for _, name := range loggopspeers.MustSchedules(t, peerDir) {
 		t.Run(name, func(t *testing.T) {
 			runs, ok := rows[name]
 			if !ok {
@@ -78,7 +78,7 @@ func TestGraphCurveMatchesLogGOPSim(t *testing.T) {
 // message per iteration), so the only critical latency is 15 µs, where
 // 1 779 487.6 + 50·L meets the flat part.
 func TestStencilCriticalLatency(t *testing.T) {
-	rows := loadPeerResults(t)
+	rows := loggopspeers.MustResults(t, peerDir)
 	runs, ok := rows["stencil2d_8x8_it50"]
 	if !ok {
 		t.Skip("no LogGOPSim run")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/loggopspeers"
 	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/traceformat"
 )
@@ -29,10 +30,10 @@ func TestFastEqualsReference(t *testing.T) {
 			t.Fatalf("%s: fast %v (%d events), reference %v (%d events)", name, fast.Runtime, fast.Events, ref.Runtime, ref.Events)
 		}
 	}
-	rows := loadPeerResults(t)
-	for _, name := range peerSchedules(t) {
+	rows := loggopspeers.MustResults(t, peerDir)
+	for _, name := range loggopspeers.MustSchedules(t, peerDir) {
 		if runs, ok := rows[name]; ok {
-			same(name, parsePeer(t, name), peerParams(runs[0]))
+			same(name, loggopspeers.MustSchedule(t, peerDir, name), peerParams(runs[0]))
 		}
 	}
 	s, err := traceformat.Parse(bytes.NewReader(linearAlltoall(64, 1024)), "a2a64")
