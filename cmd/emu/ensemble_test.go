@@ -137,6 +137,20 @@ func TestSeedsEnsembleIsItsRuns(t *testing.T) {
 		if !(slices.Max(f.xs) > slices.Min(f.xs)) {
 			t.Errorf("%s: the five seeds gave one value %v: the scenario is not stochastic", f.name, f.xs)
 		}
+		// The sample SD and the prediction interval mean ∓ t₀.₉₅(4)·sd·√(6/5),
+		// t₀.₉₅(4) = 2.131847 (tables).
+		ss := 0.0
+		for _, x := range f.xs {
+			ss += (x - mean) * (x - mean)
+		}
+		sd := math.Sqrt(ss / 4)
+		next, _ := s["next90"].(map[string]any)
+		if got := s["sd"].(float64); math.Abs(got-sd) > 1e-9*sd {
+			t.Errorf("%s.sd = %.17g, from the runs alone %.17g", f.name, got, sd)
+		}
+		if half := 2.131847 * sd * math.Sqrt(1.2); next == nil || math.Abs(next["lo"].(float64)-(mean-half)) > 1e-6*half || math.Abs(next["hi"].(float64)-(mean+half)) > 1e-6*half {
+			t.Errorf("%s.next90 = %v, want mean ∓ %.6g around %.9g", f.name, next, half, mean)
+		}
 	}
 	top := d["ensemble"].(map[string]any)
 	if mustJSON(t, top["seeds"]) != "[1,2,3,4,5]" || top["runs"].(float64) != 5 || top["copies"].(float64) != 1 {

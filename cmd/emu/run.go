@@ -192,9 +192,11 @@ from the copy's index (a deterministic run whose order of events flips on
 ties); both together run every seed in every copy. The runs go on all cores
 (--jobs, fewer when memory is short). The report and every file are the first
 run's (the scenario as written), and a table after the report gives each
-result's mean, p05–p95 band and min–max; --json adds "ensemble": {"runs",
-"time_s": {mean, min, max, p05, p95, median}, "gflops": {...}} to each result
-and a top-level "ensemble". Quantiles interpolate between the sorted runs.
+result's mean, p05–p95 band, min–max and where one more run would fall
+(a 90% normal prediction interval, the figure to hold a real run against);
+--json adds "ensemble": {"runs", "time_s": {mean, min, max, p05, p95, median,
+sd, next90: {lo, hi}}, "gflops": {...}} to each result and a top-level
+"ensemble". Quantiles interpolate between the sorted runs.
 When every run gives the same bits, emu says so on stderr (with --seeds: the
 scenario draws nothing from its seed that moves it; try --perturb).`,
 		Example: `  emu run

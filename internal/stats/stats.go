@@ -3,6 +3,8 @@ package stats
 import (
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Summary is one figure over an ensemble of runs.
@@ -13,7 +15,23 @@ type Summary struct {
 	P05    float64 `json:"p05"`    // 5th percentile: the 90% band's lower end
 	P95    float64 `json:"p95"`    // 95th percentile: its upper end
 	Median float64 `json:"median"` // 50th percentile
+	SD     float64 `json:"sd"`     // sample standard deviation (K − 1 in the denominator); 0 for one run
+	// Next is where one more run would fall with 90% probability, if the
+	// runs are normally distributed: the prediction interval mean ∓
+	// t₀.₉₅(K−1)·sd·√(1 + 1/K). Unlike the band, it widens for a small K, so
+	// it is what an independent figure (a real run, another simulator's
+	// draw) is held against. Nil for one run.
+	Next *Interval `json:"next90,omitempty"`
 }
+
+// Interval is a closed range of a figure.
+type Interval struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
+
+// Contains reports whether x lies in the interval.
+func (i Interval) Contains(x float64) bool { return i.Lo <= x && x <= i.Hi }
 
 // Summarize returns the summary of xs, the figure of each run in run order.
 // The mean is summed in that order, so the same runs give the same bits
@@ -28,14 +46,32 @@ func Summarize(xs []float64) Summary {
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	return Summary{
-		Mean:   sum / float64(len(xs)),
+	k := float64(len(xs))
+	sum2 := 0.0
+	mean := sum / k
+	for _, x := range xs {
+		sum2 += (x - mean) * (x - mean)
+	}
+	out := Summary{
+		Mean:   mean,
 		Min:    s[0],
 		Max:    s[len(s)-1],
 		P05:    Quantile(s, 0.05),
 		P95:    Quantile(s, 0.95),
 		Median: Quantile(s, 0.5),
 	}
+	if len(xs) > 1 {
+		out.SD = math.Sqrt(sum2 / (k - 1))
+		half := studentT95(len(xs)-1) * out.SD * math.Sqrt(1+1/k)
+		out.Next = &Interval{Lo: mean - half, Hi: mean + half}
+	}
+	return out
+}
+
+// studentT95 is the 95th percentile of Student's t with dof degrees of
+// freedom: 6.314 for 1, 2.920 for 2, 1.645 as dof grows.
+func studentT95(dof int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(dof)}.Quantile(0.95)
 }
 
 // Quantile is the p-quantile (0 ≤ p ≤ 1) of sorted, interpolated linearly

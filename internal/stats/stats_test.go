@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -82,5 +83,71 @@ func TestBands(t *testing.T) {
 	}
 	if !(Summary{Min: 1, Max: 1}).Identical() || (Summary{Min: 1, Max: 1.0000001}).Identical() {
 		t.Error("Identical wrong")
+	}
+}
+
+// TestNextByHand: the prediction interval of one more run against Student's
+// t in closed form: ν = 1 is Cauchy's, t = tan(π(p − ½)); ν = 2 has
+// t = (2p − 1)/√(2p(1 − p)).
+func TestNextByHand(t *testing.T) {
+	t1 := math.Tan(math.Pi * 0.45)
+	t2 := 0.9 / math.Sqrt(2*0.95*0.05)
+	for _, c := range []struct {
+		name     string
+		xs       []float64
+		sd, half float64
+	}{
+		// 1, 3: mean 2, sd √2, half t₁·√2·√(3/2).
+		{"two", []float64{3, 1}, math.Sqrt2, t1 * math.Sqrt2 * math.Sqrt(1.5)},
+		// 4, 1, 2: mean 7/3, squares 25/9 + 16/9 + 1/9 = 42/9 over 2: sd √(7/3).
+		{"three", []float64{4, 1, 2}, math.Sqrt(7.0 / 3), t2 * math.Sqrt(7.0/3) * math.Sqrt(4.0/3)},
+		{"flat", []float64{0.7, 0.7, 0.7}, 0, 0},
+	} {
+		s := Summarize(c.xs)
+		if !near(s.SD, c.sd) {
+			t.Errorf("%s: sd = %.17g, want %.17g", c.name, s.SD, c.sd)
+		}
+		if s.Next == nil {
+			t.Fatalf("%s: no prediction interval", c.name)
+		}
+		if !near(s.Next.Lo, s.Mean-c.half) || !near(s.Next.Hi, s.Mean+c.half) {
+			t.Errorf("%s: next = [%.17g, %.17g], want mean ∓ %.17g around %.17g", c.name, s.Next.Lo, s.Next.Hi, c.half, s.Mean)
+		}
+	}
+	if s := Summarize([]float64{2.5}); s.Next != nil || s.SD != 0 {
+		t.Errorf("one run: sd %g, next %v; want 0 and none", s.SD, s.Next)
+	}
+}
+
+// TestNextCovers: for normal runs, one more run falls in Next 90% of the
+// time whatever K, while [min, max] of K runs holds it (K−1)/(K+1) of the
+// time: a half for three runs. 20,000 trials a K, seeded; the binomial
+// standard error of a 90% rate is 0.2%.
+func TestNextCovers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const trials = 20000
+	for _, k := range []int{2, 3, 5, 10} {
+		inNext, inRange := 0, 0
+		xs := make([]float64, k)
+		for range trials {
+			for i := range xs {
+				xs[i] = 5 + 0.3*rng.NormFloat64()
+			}
+			s := Summarize(xs)
+			y := 5 + 0.3*rng.NormFloat64()
+			if s.Next.Contains(y) {
+				inNext++
+			}
+			if s.Min <= y && y <= s.Max {
+				inRange++
+			}
+		}
+		next, rangeRate := float64(inNext)/trials, float64(inRange)/trials
+		if math.Abs(next-0.9) > 0.01 {
+			t.Errorf("K = %d: one more run inside Next %.3f of the time, want 0.90", k, next)
+		}
+		if want := float64(k-1) / float64(k+1); math.Abs(rangeRate-want) > 0.015 {
+			t.Errorf("K = %d: inside [min, max] %.3f of the time, want %.3f", k, rangeRate, want)
+		}
 	}
 }
