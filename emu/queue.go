@@ -114,6 +114,16 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 	}
 }
 
+// pushAt queues a for time at in the heap, off the lanes: a time that is
+// not now plus one of the lanes' delays.
+func (q *timerQueue) pushAt(at float64, seq uint64, a action) {
+	q.n++
+	q.heapPush(timer{at: at, seq: seq, a: a})
+	if q.valid && !q.frontBefore(at, seq) {
+		q.front, q.frontAt, q.frontSeq = -1, at, seq
+	}
+}
+
 // heapPush adds t to the heap: up from the end while it is before its
 // parent, moving the parents down into the hole.
 func (q *timerQueue) heapPush(t timer) {
