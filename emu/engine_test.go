@@ -320,7 +320,7 @@ func TestAtAndSkipTo(t *testing.T) {
 		return func() { got = append(got, fmt.Sprintf("%s@%g", name, e.Now())) }
 	}
 	e.After(1, mark("a"))
-	e.After(1, mark("b")) // a lane's second timer
+	e.After(1, mark("b"))
 	e.AtHandler(1, handlerFunc(mark("at")))
 	e.After(1, mark("c"))
 	e.AtHandler(0.5, handlerFunc(mark("early")))
