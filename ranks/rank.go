@@ -151,16 +151,13 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 		seconds = 0
 	}
 	if w.lazy {
-		// Nobody hears the compute events: the sleep joins the rank's
-		// owed ones (see World.lazy), unless the clock could not count it.
-		from := r.due
-		if from == 0 {
-			from = w.eng.Now()
+		// Nobody hears the compute events: the sleep joins the ones the
+		// rank owes (World.lazy), unless the clock could not count it.
+		if seconds == 0 {
+			return
 		}
-		if to := from + seconds; to > from || seconds == 0 {
-			if seconds > 0 {
-				r.due = to
-			}
+		if from := r.Now(); from+seconds > from {
+			r.due = from + seconds
 			return
 		}
 	}

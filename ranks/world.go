@@ -326,15 +326,15 @@ func (w *World) body(r *Rank) iter.Seq[struct{}] {
 // totals would change in their last bits).
 func (w *World) MergeKernelSleeps() { w.mergeAsked = true }
 
-// canMerge reports whether a rank's kernel sleeps merge: asked for
-// (MergeKernelSleeps), a rank's Compute then only adds its duration to the rank's own clock
-// (Rank.due), and the rank sleeps the sum off in one go, up to the very
-// float the clock would have reached sleeping each in turn, just before
-// it next does something another rank or the engine could see (an MPI
-// call, a task, Sleep, a request's Free, a WaitSet's Add or Done, the end
-// of its main: Rank.settle). Between two kernel calls a sleeping rank
-// only wakes, runs code of its own and sleeps again, so only its number
-// of timers changes, which matters where
+// canMerge reports whether a rank's kernel sleeps merge. Asked for
+// (MergeKernelSleeps), a rank's Compute only adds its duration to the
+// rank's own clock (Rank.due), and the rank sleeps the sum off in one go,
+// up to the very float the clock would have reached sleeping each in
+// turn, just before it next does something another rank or the engine
+// could see (an MPI call, a task, Sleep, a request's Free, a WaitSet's Add
+// or Done, the end of its main: Rank.settle). Between two kernel calls a
+// sleeping rank only wakes, runs code of its own and sleeps again, so only
+// its number of timers changes, which matters where
 //   - the order in which timers due at one instant fire matters: the
 //     ready ranks run lowest first (WakeRank), whatever order their
 //     timers fired in, but FIFO and SimGrid's order run them in that
@@ -342,7 +342,9 @@ func (w *World) MergeKernelSleeps() { w.mergeAsked = true }
 //   - a listener hears the compute events, which carry the times;
 //   - a poll may be free (a zero Iprobe or Test cost): spinning ranks
 //     are let go at each instant the engine fires, a sleeping rank's
-//     wake-up included, and their polls are counted.
+//     wake-up included, and their polls are counted. (A positive cost
+//     is free too where the clock cannot count it, past some 10⁹ s of
+//     simulated time at SMPI's 0.2 µs: not checked.)
 func (w *World) canMerge() bool {
 	c := &w.cfg
 	return c.WakeOrder == WakeRank && !w.hears(ComputeStart) && !w.hears(ComputeEnd) &&
