@@ -93,6 +93,21 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 	return TimerID(e.seq)
 }
 
+// AtHandler schedules h.Handle to run at time at, which must be finite and
+// not before Now(): a sleep made of several delays summed as the clock
+// would have summed them, one after the other (ranks' merged kernel
+// sleeps). Its timer orders among the others by (at, insertion) as
+// AfterHandler's do; it never takes a lane (a lane's times come from one
+// delay).
+func (e *Engine) AtHandler(at float64, h Handler) TimerID {
+	if !(at >= e.now) || math.IsInf(at, 1) {
+		panic(fmt.Sprintf("emu: At(%v) at time %v: want a finite time, not before now", at, e.now))
+	}
+	e.seq++
+	e.timers.pushAt(at, e.seq, action{h: h})
+	return TimerID(e.seq)
+}
+
 // flowDone is what to call when a flow completes: a func or a Handler.
 type flowDone struct {
 	fn   func()
@@ -250,6 +265,19 @@ func (e *Engine) Skip(d float64) bool {
 		return false
 	}
 	e.advance(end)
+	return true
+}
+
+// SkipTo is Skip to time at (not before Now()): it moves the clock to at
+// when no event is due at or before it, and reports whether it did.
+func (e *Engine) SkipTo(at float64) bool {
+	if !(at >= e.now) || math.IsInf(at, 1) {
+		panic(fmt.Sprintf("emu: SkipTo(%v) at time %v: want a finite time, not before now", at, e.now))
+	}
+	if next, ok := e.Next(); ok && (next <= at || e.simgrid && next < at+e.precision) {
+		return false
+	}
+	e.advance(at)
 	return true
 }
 

@@ -310,6 +310,55 @@ func TestSkip(t *testing.T) {
 	}
 }
 
+// TestAtAndSkipTo: a timer set for a time fires then, in insertion order
+// among the timers due then, on and off the lanes; SkipTo jumps only when
+// nothing is due at or before its time; both refuse a time in the past.
+func TestAtAndSkipTo(t *testing.T) {
+	e := NewEngine(nil)
+	var got []string
+	mark := func(name string) func() {
+		return func() { got = append(got, fmt.Sprintf("%s@%g", name, e.Now())) }
+	}
+	e.After(1, mark("a"))
+	e.After(1, mark("b"))
+	e.AtHandler(1, handlerFunc(mark("at")))
+	e.After(1, mark("c"))
+	e.AtHandler(0.5, handlerFunc(mark("early")))
+	if e.SkipTo(0.5) || e.Now() != 0 {
+		t.Fatalf("SkipTo onto a due timer jumped to %g", e.Now())
+	}
+	if !e.SkipTo(0.25) || e.Now() != 0.25 {
+		t.Fatalf("SkipTo(0.25) refused or clock %g", e.Now())
+	}
+	for e.Step() {
+	}
+	if want := "[early@0.5 a@1 b@1 at@1 c@1]"; fmt.Sprint(got) != want {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	for _, bad := range []float64{0.5, math.NaN(), math.Inf(1)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("AtHandler(%v) at time 1 did not panic", bad)
+				}
+			}()
+			e.AtHandler(bad, handlerFunc(func() {}))
+		}()
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SkipTo(%v) at time 1 did not panic", bad)
+				}
+			}()
+			e.SkipTo(bad)
+		}()
+	}
+}
+
+type handlerFunc func()
+
+func (f handlerFunc) Handle() { f() }
+
 // TestStepWithin: an event due before the limit fires without moving the
 // clock; one at or past the limit does not fire.
 func TestStepWithin(t *testing.T) {

@@ -40,11 +40,16 @@ type lane struct {
 
 func (l *lane) empty() bool { return l.head == len(l.items) }
 
-// The timer queue's lanes, and how many recent delays of heap timers it
-// remembers: a delay pushed again while remembered gets an empty lane.
+// The timer queue's lanes, and how many delays of heap timers it
+// remembers (a table indexed by a hash of the delay, one delay a slot): a
+// delay pushed again while remembered gets an empty lane. A run whose
+// ranks sleep noisy kernel times and growing probe costs pushes a delay
+// of its own between two of a message overhead's, so the overhead's
+// delays are found again only in a table this wide.
 const (
-	lanes      = 8
-	laneRecall = 4
+	lanes          = 8
+	laneRecallBits = 6
+	laneRecall     = 1 << laneRecallBits
 )
 
 // timerQueue.busy has a bit a lane: this fails to compile if lanes > 8.
@@ -69,9 +74,8 @@ type timerQueue struct {
 	// so that the search of every push reads one cache line.
 	laneD  [lanes]float64
 	lane   [lanes]lane
-	busy   uint8               // bit i set: lane i holds timers
-	recent [laneRecall]float64 // delays of the last timers the heap took
-	next   int                 // where recent takes the next one
+	busy   uint8              // bit i set: lane i holds timers
+	recent [laneRecall]recall // delays of timers the heap took, by recallSlot
 	// front is the earliest timer's place: -1 the heap's least, i ≥ 0 lane
 	// i, and frontAt, frontSeq its key; valid says whether they are known
 	// (a pop forgets them). The engine peeks several times an event (Skip,
@@ -89,7 +93,7 @@ func newTimerQueue() timerQueue {
 		q.laneD[i] = math.NaN() // no lane yet: NaN equals no delay
 	}
 	for i := range q.recent {
-		q.recent[i] = math.NaN()
+		q.recent[i].d = math.NaN()
 	}
 	return q
 }
@@ -109,6 +113,16 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 		return
 	}
 	q.heapPush(t)
+	if q.valid && !q.frontBefore(at, seq) {
+		q.front, q.frontAt, q.frontSeq = -1, at, seq
+	}
+}
+
+// pushAt queues a for time at in the heap, off the lanes: a time that is
+// not now plus one of the lanes' delays.
+func (q *timerQueue) pushAt(at float64, seq uint64, a action) {
+	q.n++
+	q.heapPush(timer{at: at, seq: seq, a: a})
 	if q.valid && !q.frontBefore(at, seq) {
 		q.front, q.frontAt, q.frontSeq = -1, at, seq
 	}
@@ -163,29 +177,47 @@ func (q *timerQueue) heapPop() timer {
 	return top
 }
 
-// laneFor returns the lane of delay d, giving it an empty lane if d was
-// among the last delays the heap took, or −1.
+// laneFor returns the lane of delay d, giving it an empty lane if d is
+// remembered from a heap timer, or −1.
 func (q *timerQueue) laneFor(d float64) int {
 	for i := range q.laneD {
 		if q.laneD[i] == d {
 			return i
 		}
 	}
-	for _, r := range q.recent {
-		if r != d {
-			continue
-		}
-		for i := range q.lane {
-			if l := &q.lane[i]; l.empty() {
-				q.laneD[i], l.items, l.head = d, l.items[:0], 0
-				return i
-			}
-		}
-		break
+	r := &q.recent[recallSlot(d)]
+	if r.d != d {
+		r.d, r.n = d, 1
+		return -1
 	}
-	q.recent[q.next] = d
-	q.next = (q.next + 1) % laneRecall
+	if r.n++; r.n < laneHits {
+		return -1
+	}
+	for i := range q.lane {
+		if l := &q.lane[i]; l.empty() {
+			q.laneD[i], l.items, l.head = d, l.items[:0], 0
+			return i
+		}
+	}
 	return -1
+}
+
+// recall is a delay the heap took and how many times in a row its slot
+// saw it.
+type recall struct {
+	d float64 // NaN for none
+	n int
+}
+
+// laneHits is how many times a delay must come back to its slot before it
+// may take an empty lane: the delays of one kernel call's noise or one
+// probe count come back a few times, a message overhead's all the time.
+const laneHits = 8
+
+// recallSlot is delay d's slot in timerQueue.recent: the top bits of a
+// multiplicative hash of its bits.
+func recallSlot(d float64) uint64 {
+	return (math.Float64bits(d) * 0x9e3779b97f4a7c15) >> (64 - laneRecallBits)
 }
 
 // frontBefore reports whether the earliest timer, which must be known

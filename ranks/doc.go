@@ -42,6 +42,14 @@
 // a message's cache misses (TestTasksMatchBlockingCalls checks the
 // equivalence event by event).
 //
+// An application whose ranks meet only through the World may let it merge
+// each rank's kernel sleeps between two MPI calls (World.MergeKernelSleeps,
+// HPL's runner does): Compute then only moves the rank's own clock
+// (Rank.Now), and the rank sleeps the sum off, to the float the clock
+// would have reached, before its next MPI call. Under the rank wake order,
+// with nobody hearing the compute events and no free poll, that changes
+// only the number of timers (TestMergedSleepsMatchEachSleep).
+//
 // Comm.Uncontended, an approximation an application opts into
 // (uncontended.go), makes a pattern of messages among every member of a
 // communicator as one collective: each member hands in its steps, and when

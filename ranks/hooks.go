@@ -153,6 +153,7 @@ func (r *Rank) stack(d float64, call string, bytes int) {
 // outermost call is told to the listeners: a collective's own sends are part
 // of it. Without a listener of calls it is a counter.
 func (r *Rank) mpiEnter(name string) string {
+	r.settle()
 	r.callDepth++
 	if r.callDepth == 1 && r.w.hears(CallStart) && !r.w.over {
 		r.w.event(CallStart, r.id, 0).Kernel = name

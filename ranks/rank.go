@@ -50,8 +50,12 @@ type Rank struct {
 
 	// The rest.
 	world Comm
-	host  int
-	rng   *rand.Rand // created on first use: most ranks of a big run never draw
+	host  int32
+	spins int32 // consecutive failed free polls at time spinAt
+	// due is when the rank's merged kernel sleeps end (World.lazy): the
+	// clock the rank runs on, ahead of the engine's; 0 when none is owed.
+	due float64
+	rng *rand.Rand // created on first use: most ranks of a big run never draw
 	// delayRng draws the injected message delays (Config.MessageDelay,
 	// DelayExp) of the messages this rank sends; created on first use.
 	delayRng *rand.Rand
@@ -59,7 +63,6 @@ type Rank struct {
 
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
 
-	spins  int     // consecutive failed free polls at time spinAt
 	spinAt float64 // s
 	// The task the scheduler advances in the rank's turns (task.go), and
 	// the request it waits for: in what was padding to 256 bytes (the
@@ -111,13 +114,19 @@ func (r *Rank) ID() int { return r.id }
 func (r *Rank) Size() int { return len(r.w.ranks) }
 
 // Host returns the index of the host the rank runs on.
-func (r *Rank) Host() int { return r.host }
+func (r *Rank) Host() int { return int(r.host) }
 
 // HostName returns the name of the rank's host in the topology.
-func (r *Rank) HostName() string { return r.w.topo.HostName(r.host) }
+func (r *Rank) HostName() string { return r.w.topo.HostName(int(r.host)) }
 
-// Now returns the current simulated time, s.
-func (r *Rank) Now() float64 { return r.w.eng.Now() }
+// Now returns the current simulated time, s: the rank's own, where it runs
+// ahead of the engine through merged kernel sleeps (World.lazy).
+func (r *Rank) Now() float64 {
+	if r.due != 0 {
+		return r.due
+	}
+	return r.w.eng.Now()
+}
 
 // World returns the rank's view of the world communicator.
 func (r *Rank) World() *Comm { return &r.world }
@@ -141,6 +150,18 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 	if !(seconds > 0) {
 		seconds = 0
 	}
+	if w.lazy {
+		// Nobody hears the compute events: the sleep joins the ones the
+		// rank owes (World.lazy), unless the clock could not count it.
+		if seconds == 0 {
+			return
+		}
+		if from := r.Now(); from+seconds > from {
+			r.due = from + seconds
+			return
+		}
+	}
+	r.settle()
 	if w.hears(ComputeStart) {
 		ev := w.event(ComputeStart, r.id, noPeer)
 		ev.Kernel, ev.Seconds = kernel, seconds
@@ -160,7 +181,31 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 }
 
 // Sleep lets seconds of simulated time pass for the rank.
-func (r *Rank) Sleep(seconds float64) { r.sleep(seconds, "Sleep") }
+func (r *Rank) Sleep(seconds float64) {
+	r.settle()
+	r.sleep(seconds, "Sleep")
+}
+
+// settle makes the rank sleep off the kernel sleeps it owes (World.lazy),
+// until r.due, before it does anything another rank or the engine could
+// see: the wake-up lands on the very float, and at the very point among
+// the other ranks, of the last of the sleeps made one after the other.
+func (r *Rank) settle() {
+	at := r.due
+	if at == 0 {
+		return
+	}
+	r.due = 0
+	w := r.w
+	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.SkipTo(at) {
+		return
+	}
+	r.rang = false
+	w.eng.AtHandler(at, rankTimer{r})
+	for !r.rang {
+		r.block("Compute", noPeer, 0)
+	}
+}
 
 // sleep blocks the rank for d simulated seconds (nothing if d ≤ 0).
 func (r *Rank) sleep(d float64, call string) {

@@ -39,6 +39,7 @@ type task interface {
 // turns (World.schedule), and resumes when t is over — or when the rank's
 // own scheduling loop finds it next, in which case it advances t itself.
 func (r *Rank) runTask(t task, call string) {
+	r.settle()
 	if r.w.tasksInline {
 		for q := t.step(); q != nil; q = t.step() {
 			if q == sleepStep {

@@ -72,7 +72,7 @@ func (r *Rank) pathTo(dst int) *cachedPath {
 	}
 	c := &r.paths[(uint32(dst)*0x9e3779b1)>>(32-pathCacheBits)]
 	if c.p == nil || c.dst != dst {
-		p := r.w.path(r.host, r.w.place[dst])
+		p := r.w.path(int(r.host), r.w.place[dst])
 		c.dst, c.p, c.latency = dst, p, p.latency
 	}
 	return c

@@ -244,6 +244,7 @@ func (w *World) failedPoll(n *int) {
 // of Isend/Irecv requests (HPL) otherwise hands each to the garbage
 // collector; Send and Recv already recycle theirs.
 func (q *Request) Free() {
+	q.owner.settle()
 	w := q.w
 	switch {
 	case q.send:

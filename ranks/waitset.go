@@ -22,7 +22,10 @@ func (s *WaitSet) Len() int { return s.members }
 
 // Done is the number of members complete and not yet taken: Next returns
 // at once while it is positive. Asking costs no simulated time.
-func (s *WaitSet) Done() int { return len(s.done) - s.head }
+func (s *WaitSet) Done() int {
+	s.owner.settle()
+	return len(s.done) - s.head
+}
 
 // Add puts q, a request of the set's rank not in another set and not
 // waited on otherwise, into the set, with an id of the caller's that Next
@@ -31,6 +34,7 @@ func (s *WaitSet) Add(q *Request, id int) {
 	if q.owner != s.owner || q.set != nil {
 		panic("ranks: WaitSet.Add of another rank's request, or of one already in a set")
 	}
+	s.owner.settle() // whether q is done yet
 	q.set, q.setID = s, id
 	s.members++
 	if q.done {

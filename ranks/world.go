@@ -54,9 +54,15 @@ type World struct {
 	simgrid bool
 	waitSeq uint64
 	noSkip  bool // tests: always take the timer path in Rank.sleep
+	// mergeAsked: the application's ranks meet only through the World
+	// (MergeKernelSleeps).
+	mergeAsked bool
 	// tasksInline: a task's posts could block (task.go), so tasks run on
 	// their rank's coroutine.
 	tasksInline bool
+	// lazy: a rank's kernel sleeps (Compute) are merged until it next
+	// does something another rank or the engine could see (canMerge).
+	lazy bool
 
 	// The run's error: set by the coroutine holding the baton, read by Run
 	// after the driver closed its done channel (which orders the accesses).
@@ -150,7 +156,7 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))
 	for i := range w.ranks {
-		r := &Rank{w: w, id: i, gid: int32(len(sc.ready.ranks)), host: placement[i], iprobeN: 1, testN: 1, testanyN: 1}
+		r := &Rank{w: w, id: i, gid: int32(len(sc.ready.ranks)), host: int32(placement[i]), iprobeN: 1, testN: 1, testanyN: 1}
 		r.world = Comm{r: r, ctx: world, rank: i}
 		w.ranks[i] = r
 		sc.ready.ranks = append(sc.ready.ranks, r)
@@ -214,6 +220,7 @@ func (sc *sched) drive(done chan struct{}) {
 	defer sc.cleanup()
 	var first *Rank
 	for _, w := range sc.worlds {
+		w.lazy = w.canMerge()
 		w.left = len(w.ranks)
 		sc.live += len(w.ranks)
 		for _, r := range w.ranks {
@@ -292,6 +299,7 @@ func (w *World) body(r *Rank) iter.Seq[struct{}] {
 			r.sleep(d, "start")
 		}
 		w.main(r)
+		r.settle()
 		if w.hears(Finished) {
 			w.event(Finished, r.id, 0)
 			w.emit()
@@ -303,6 +311,44 @@ func (w *World) body(r *Rank) iter.Seq[struct{}] {
 		}
 		w.schedule(r)
 	}
+}
+
+// MergeKernelSleeps lets the World merge each rank's kernel sleeps
+// (Compute) between two of its MPI calls into one (see canMerge), where
+// the run's configuration and listeners allow it: the same run, with
+// fewer timers and coroutine switches. A rank then runs the code between
+// its kernel calls before the engine's clock has reached the calls' ends,
+// so the ranks' Go code runs in another order; call it, before Run, only
+// for an application whose ranks see each other through the World alone
+// (messages, collectives), not through memory they share (HPL: its Shared
+// holds only what the ranks compute alike), and with nothing summing over
+// the ranks in the order they run (a kernels.Config.Observe log's float
+// totals would change in their last bits).
+func (w *World) MergeKernelSleeps() { w.mergeAsked = true }
+
+// canMerge reports whether a rank's kernel sleeps merge. Asked for
+// (MergeKernelSleeps), a rank's Compute only adds its duration to the
+// rank's own clock (Rank.due), and the rank sleeps the sum off in one go,
+// up to the very float the clock would have reached sleeping each in
+// turn, just before it next does something another rank or the engine
+// could see (an MPI call, a task, Sleep, a request's Free, a WaitSet's Add
+// or Done, the end of its main: Rank.settle). Between two kernel calls a
+// sleeping rank only wakes, runs code of its own and sleeps again, so only
+// its number of timers changes, which matters where
+//   - the order in which timers due at one instant fire matters: the
+//     ready ranks run lowest first (WakeRank), whatever order their
+//     timers fired in, but FIFO and SimGrid's order run them in that
+//     order;
+//   - a listener hears the compute events, which carry the times;
+//   - a poll may be free (a zero Iprobe or Test cost): spinning ranks
+//     are let go at each instant the engine fires, a sleeping rank's
+//     wake-up included, and their polls are counted. (A positive cost
+//     is free too where the clock cannot count it, past some 10⁹ s of
+//     simulated time at SMPI's 0.2 µs: not checked.)
+func (w *World) canMerge() bool {
+	c := &w.cfg
+	return c.WakeOrder == WakeRank && !w.hears(ComputeStart) && !w.hears(ComputeEnd) &&
+		c.IprobeCost > 0 && c.TestCost > 0 && w.mergeAsked
 }
 
 // schedule gives the baton away. r, the rank holding it, has just blocked or

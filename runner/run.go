@@ -163,7 +163,9 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 	var calls *observe.MPICalls
 	if opt.MPICalls {
 		calls = observe.NewMPICalls(p.Ranks)
-		w.AddHook(calls.Hook)
+		// Only the calls' bounds: a listener of every kind would hear the
+		// compute events too, which keeps kernel sleeps from merging.
+		w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.CallStart, ranks.CallEnd), Hook: calls.Hook})
 	}
 	var split *observe.Breakdown
 	if opt.Breakdown {
@@ -272,6 +274,11 @@ func runHPL(p *scenario.Plan, w *ranks.World, res *Result, record bool, log *obs
 	results := make([][]*hpl.Result, p.Ranks)
 	errs := make([]error, p.Ranks)
 	sockets := p.Platform.Sockets(place)
+	if log == nil {
+		// HPL's ranks meet through messages alone; a kernel log's totals
+		// are summed in the order the ranks run, which merging changes.
+		w.MergeKernelSleeps()
+	}
 	err = w.Run(func(r *ranks.Rank) {
 		cfg := p.Kernels
 		cfg.Host, cfg.CPU, cfg.Seed = r.HostName(), sockets[r.ID()], p.Seed
