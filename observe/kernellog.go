@@ -11,6 +11,12 @@ import (
 // set every distinct call shape with its count, the input of an
 // application-driven calibration (`emu calibrate --hpl-dat`). Ranks run one
 // at a time, so the log needs no lock.
+//
+// Each rank's seconds are summed in that rank's own call order, and the
+// ranks' sums added in rank order when asked: floats depend on the order
+// they are added in, and the order in which ranks interleave is the
+// scheduler's (merged kernel sleeps change it) while each rank's calls are
+// its program's. So the totals are the same bits however the ranks took turns.
 type KernelLog struct {
 	// Shapes keeps each distinct (kernel, m, n, k, form) with its count.
 	Shapes bool
@@ -18,6 +24,11 @@ type KernelLog struct {
 	// wants the calls of the ranks sharing one node); nil logs all.
 	Ranks func(rank int) bool
 
+	ranks map[int]*rankLog // by rank
+}
+
+// rankLog is one rank's share of the log.
+type rankLog struct {
 	totals map[string]*KernelTotal
 	shapes map[CallShape]*ShapeCount
 }
@@ -49,15 +60,19 @@ func (l *KernelLog) Observer(rank int) func(kernels.Observed) {
 	if l.Ranks != nil && !l.Ranks(rank) {
 		return nil
 	}
-	if l.totals == nil {
-		l.totals = map[string]*KernelTotal{}
-		l.shapes = map[CallShape]*ShapeCount{}
+	if l.ranks == nil {
+		l.ranks = map[int]*rankLog{}
+	}
+	rl := l.ranks[rank]
+	if rl == nil {
+		rl = &rankLog{totals: map[string]*KernelTotal{}, shapes: map[CallShape]*ShapeCount{}}
+		l.ranks[rank] = rl
 	}
 	return func(o kernels.Observed) {
-		t := l.totals[o.Kernel]
+		t := rl.totals[o.Kernel]
 		if t == nil {
 			t = &KernelTotal{Kernel: o.Kernel}
-			l.totals[o.Kernel] = t
+			rl.totals[o.Kernel] = t
 		}
 		t.Calls++
 		t.Seconds += o.Seconds
@@ -65,10 +80,10 @@ func (l *KernelLog) Observer(rank int) func(kernels.Observed) {
 			return
 		}
 		key := CallShape{Kernel: o.Kernel, M: int(o.Vars.M), N: int(o.Vars.N), K: int(o.Vars.K), Form: o.Form}
-		s := l.shapes[key]
+		s := rl.shapes[key]
 		if s == nil {
 			s = &ShapeCount{CallShape: key}
-			l.shapes[key] = s
+			rl.shapes[key] = s
 		}
 		s.Calls++
 		s.Seconds += o.Seconds
@@ -77,8 +92,18 @@ func (l *KernelLog) Observer(rank int) func(kernels.Observed) {
 
 // Totals returns each kernel's calls and seconds, sorted by kernel name.
 func (l *KernelLog) Totals() []KernelTotal {
-	out := make([]KernelTotal, 0, len(l.totals))
-	for _, t := range l.totals {
+	sum := map[string]*KernelTotal{}
+	for _, rl := range l.byRank() {
+		for k, t := range rl.totals {
+			if sum[k] == nil {
+				sum[k] = &KernelTotal{Kernel: k}
+			}
+			sum[k].Calls += t.Calls
+			sum[k].Seconds += t.Seconds
+		}
+	}
+	out := make([]KernelTotal, 0, len(sum))
+	for _, t := range sum {
 		out = append(out, *t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Kernel < out[j].Kernel })
@@ -88,8 +113,18 @@ func (l *KernelLog) Totals() []KernelTotal {
 // Calls returns every distinct call shape logged (Shapes set), in a fixed
 // order: by kernel, then dimensions, then form.
 func (l *KernelLog) Calls() []ShapeCount {
-	out := make([]ShapeCount, 0, len(l.shapes))
-	for _, s := range l.shapes {
+	sum := map[CallShape]*ShapeCount{}
+	for _, rl := range l.byRank() {
+		for k, c := range rl.shapes {
+			if sum[k] == nil {
+				sum[k] = &ShapeCount{CallShape: k}
+			}
+			sum[k].Calls += c.Calls
+			sum[k].Seconds += c.Seconds
+		}
+	}
+	out := make([]ShapeCount, 0, len(sum))
+	for _, s := range sum {
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -106,5 +141,19 @@ func (l *KernelLog) Calls() []ShapeCount {
 		}
 		return a.Form < b.Form
 	})
+	return out
+}
+
+// byRank lists the ranks' logs in rank order.
+func (l *KernelLog) byRank() []*rankLog {
+	ids := make([]int, 0, len(l.ranks))
+	for r := range l.ranks {
+		ids = append(ids, r)
+	}
+	sort.Ints(ids)
+	out := make([]*rankLog, len(ids))
+	for i, r := range ids {
+		out[i] = l.ranks[r]
+	}
 	return out
 }

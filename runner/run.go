@@ -274,11 +274,9 @@ func runHPL(p *scenario.Plan, w *ranks.World, res *Result, record bool, log *obs
 	results := make([][]*hpl.Result, p.Ranks)
 	errs := make([]error, p.Ranks)
 	sockets := p.Platform.Sockets(place)
-	if log == nil {
-		// HPL's ranks meet through messages alone; a kernel log's totals
-		// are summed in the order the ranks run, which merging changes.
-		w.MergeKernelSleeps()
-	}
+	// HPL's ranks meet through messages alone, and a kernel log sums each
+	// rank's calls apart (observe.KernelLog), so merging changes no figure.
+	w.MergeKernelSleeps()
 	err = w.Run(func(r *ranks.Rank) {
 		cfg := p.Kernels
 		cfg.Host, cfg.CPU, cfg.Seed = r.HostName(), sockets[r.ID()], p.Seed
