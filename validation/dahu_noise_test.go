@@ -35,6 +35,11 @@ const dahuNoise = "testdata/dahu_noise.csv"
 //     fork's: halving or doubling every σ moves it out of that band;
 //   - the spread of line e over seeds (its SD) within 0.5 … 2 of the fork's.
 //
+// At 16 × 16 (8 hosts, dahu-9 … 16; -emu.slow, a minute) the increment is
+// 0.84 of the fork's: there emu's d is 1.1% above the fork's, all of it the
+// copy of L (the record's d rows with and without it: the fork's d does not
+// move, emu's grows 0.8%), which the noise then partly hides.
+//
 // -short runs the 4 × 4 configuration with the copy of L only.
 func TestDahuNoiseAgainstFork(t *testing.T) {
 	type config struct {
@@ -102,10 +107,13 @@ func TestDahuNoiseAgainstFork(t *testing.T) {
 	}
 	for _, c := range configs {
 		f := fork[c]
+		if len(f.e) == 0 {
+			continue // line d only: the copy of L at 16 × 16 (docs/cluster.md, "Line e's noise")
+		}
 		if len(f.d) == 0 || len(f.e) < 5 {
 			t.Fatalf("%s: %+v: want line d and at least 5 seeds of line e, have %d and %d", dahuNoise, c, len(f.d), len(f.e))
 		}
-		if testing.Short() && (c.p*c.q > 16 || !c.copyL) {
+		if (testing.Short() && (c.p*c.q > 16 || !c.copyL)) || (c.p*c.q > 64 && !*slow) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%dx%d_N%d_dahu-%d_copyL=%v", c.p, c.q, c.n, c.first, c.copyL), func(t *testing.T) {
