@@ -160,7 +160,8 @@ func (m *model) Sample(v Vars, rng *rand.Rand) float64 {
 		// The study's published semantics: no bound on σ, and a draw at or
 		// below zero is not injected (costs 0, as the cut below does). A
 		// fitted σ(v) can come out negative (Dahu's dahu-15 cpu1 at
-		// dgemm(m, 0, k), m > 110): SMPI's HPL fork then draws with s < 0,
+		// dgemm(m, n ≤ 4, k) with m·k large, the empty calls among them):
+		// SMPI's HPL fork then draws with s < 0,
 		// the half-normal mirrored about the center (mean 0, SD |σ|), and so
 		// does this, rather than dropping the noise.
 		s := m.sigmaPoly.eval(&v) * halfNormalScale
