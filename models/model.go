@@ -90,7 +90,7 @@ type model struct {
 
 	noise      noiseKind
 	sigma      float64 // N1, s
-	sigmaPoly  poly    // N2 and half-normal: σ(v), s, clamped at 0
+	sigmaPoly  poly    // N2: σ(v), s, clamped at 0; half-normal: σ(v), s, any sign
 	components []component
 
 	// For a mixture the expected duration is base·meanScale + meanOffset.
@@ -158,8 +158,13 @@ func (m *model) Sample(v Vars, rng *rand.Rand) float64 {
 		x = c + spreadAt(c, m.sigmaPoly.eval(&v))*rng.NormFloat64()
 	case noiseHalfNormal:
 		// The study's published semantics: no bound on σ, and a draw at or
-		// below zero is not injected (costs 0, as the cut below does).
-		s := max(m.sigmaPoly.eval(&v), 0) * halfNormalScale
+		// below zero is not injected (costs 0, as the cut below does). A
+		// fitted σ(v) can come out negative (Dahu's dahu-15 cpu1 at
+		// dgemm(m, n ≤ 4, k) with m·k large, the empty calls among them):
+		// SMPI's HPL fork then draws with s < 0,
+		// the half-normal mirrored about the center (mean 0, SD |σ|), and so
+		// does this, rather than dropping the noise.
+		s := m.sigmaPoly.eval(&v) * halfNormalScale
 		x = c + s*(math.Abs(rng.NormFloat64())-halfNormalMean)
 	case noiseMixture:
 		u := rng.Float64()

@@ -44,7 +44,7 @@ func TestSampleNeverNegative(t *testing.T) {
 		{Terms: []string{"n"}, Coef: []float64{1e-9}, Noise: NoiseHetero, SigmaIntercept: 1e-6},
 		{Intercept: 1e-9, Noise: NoiseMixture, Mixture: []Component{{Weight: 1, MeanScale: 1, Offset: -1e-6, Sigma: 1e-6}}},
 		{Intercept: 1e-9, Noise: NoiseHalfNormal, Sigma: 1e-6},
-		{Intercept: 1e-9, Noise: NoiseHalfNormal, SigmaTerms: []string{"n"}, SigmaCoef: []float64{-1e-6}}, // σ(v) < 0 counts as 0
+		{Intercept: 1e-9, Noise: NoiseHalfNormal, SigmaTerms: []string{"n"}, SigmaCoef: []float64{-1e-6}}, // σ(v) < 0: mirrored, cut at 0
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i, s := range specs {
@@ -247,5 +247,43 @@ func TestHalfNormalCutAtZero(t *testing.T) {
 	}
 	if hi < sigma {
 		t.Errorf("largest of 1000 draws %g, want above σ = %g: σ must not be bounded by the mean", hi, sigma)
+	}
+}
+
+// TestHalfNormalNegativeSigma: a σ(v) below zero draws, as SMPI's HPL fork
+// does (random_halfnormal_shifted with std < 0), X = s(|Z| − a) with s < 0:
+// the half-normal mirrored about the center. Drawn from the same stream, the
+// draw of −σ is the draw of σ reflected about the center, exactly (hand-solved:
+// c + s(|z| − a) and c − s(|z| − a) for the same z); it has mean c, SD |σ|,
+// never exceeds c + |s|·a and has no lower bound but the cut at 0.
+func TestHalfNormalNegativeSigma(t *testing.T) {
+	const c, sigma = 1e-3, 1e-4 // center 10σ above the cut
+	spec := func(sg float64) Spec {
+		return Spec{Intercept: c, Noise: NoiseHalfNormal, SigmaTerms: []string{"n"}, SigmaCoef: []float64{sg}}
+	}
+	pos, neg := mustBuild(t, spec(sigma)), mustBuild(t, spec(-sigma))
+	v := Vars{N: 1}
+	r1, r2 := rand.New(rand.NewPCG(3, 4)), rand.New(rand.NewPCG(3, 4))
+	top := c + sigma/math.Sqrt(1-2/math.Pi)*math.Sqrt(2/math.Pi) // c + |s|·a
+	const n = 40000
+	var sum, ss float64
+	for range n {
+		x, y := pos.Sample(v, r1), neg.Sample(v, r2)
+		if math.Abs((x-c)+(y-c)) > 1e-15 {
+			t.Fatalf("σ draws %g, −σ draws %g: not mirrored about %g", x, y, c)
+		}
+		if y > top*(1+1e-12) {
+			t.Fatalf("−σ drew %g, above c + |s|·a = %g", y, top)
+		}
+		sum += y
+		ss += y * y
+	}
+	mean := sum / n
+	sd := math.Sqrt(ss/n - mean*mean)
+	if se := sigma / math.Sqrt(n); math.Abs(mean-c) > statZ*se {
+		t.Errorf("mean %g, want %g ± %g", mean, c, statZ*se)
+	}
+	if se := 2 * sigma / math.Sqrt(2*n); math.Abs(sd-sigma) > statZ*se {
+		t.Errorf("sd %g, want |σ| = %g ± %g", sd, sigma, statZ*se)
 	}
 }

@@ -32,7 +32,8 @@ import (
 //	                    X = s·|Z| − s·√(2/π), s = σ/√(1−2/π), so E[X] = 0 and
 //	                    SD[X] = σ; σ is sigma, or σ(v) as for "hetero"; a draw
 //	                    ≤ 0 costs 0 (the study injects no call), and unlike the
-//	                    Gaussian families σ is not bounded by the mean
+//	                    Gaussian families σ is not bounded by the mean; a σ(v)
+//	                    below 0 gives s < 0, X mirrored (SMPI's HPL fork)
 //
 // Host holds per-host overrides ([kernels.dgemm.host.NAME]); each replaces the
 // whole platform-wide model for that host and may not nest further hosts. A
