@@ -90,7 +90,7 @@ func TestDahuCopyL(t *testing.T) {
 // hpl.copy_l under 8 seeds (random pivots), and the two means of the paired
 // differences must agree within 3 standard errors of their difference; the
 // test fails if emu charged the copy off the critical path (no cost) or
-// twice. -short runs 4 × 4 only; 16 × 16 needs -emu.slow (two minutes).
+// twice. -short runs 4 × 4 only; 16 × 16 needs -emu.slow (a minute).
 func TestDahuCopyLTimeAgainstFork(t *testing.T) {
 	type config struct{ n, p, q, hosts, first int }
 	type pair struct{ with, without float64 }
