@@ -36,9 +36,9 @@ const dahuNoise = "testdata/dahu_noise.csv"
 //   - the spread of line e over seeds (its SD) within 0.5 … 2 of the fork's.
 //
 // At 16 × 16 (8 hosts, dahu-9 … 16; -emu.slow, a minute) the increment is
-// 0.84 of the fork's: there emu's d is 1.1% above the fork's, all of it the
-// copy of L (the record's d rows with and without it: the fork's d does not
-// move, emu's grows 0.8%), which the noise then partly hides.
+// 0.95 of the fork's (six seeds of the fork's d), emu's d 0.8% above the
+// fork's. The copy of L adds 10 ± 3 ms to emu's d there and 9 ± 5 ms to the
+// fork's, a per-seed draw from −6 to +23 ms (TestDahuCopyLTimeAgainstFork).
 //
 // -short runs the 4 × 4 configuration with the copy of L only.
 func TestDahuNoiseAgainstFork(t *testing.T) {
@@ -108,7 +108,7 @@ func TestDahuNoiseAgainstFork(t *testing.T) {
 	for _, c := range configs {
 		f := fork[c]
 		if len(f.e) == 0 {
-			continue // line d only: the copy of L at 16 × 16 (docs/cluster.md, "Line e's noise")
+			continue // line d only: the copy of L's paired runs (TestDahuCopyLTimeAgainstFork)
 		}
 		if len(f.d) == 0 || len(f.e) < 5 {
 			t.Fatalf("%s: %+v: want line d and at least 5 seeds of line e, have %d and %d", dahuNoise, c, len(f.d), len(f.e))
