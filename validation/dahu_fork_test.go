@@ -5,9 +5,6 @@ import (
 	"math"
 	"strconv"
 	"testing"
-
-	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // testdata/dahu_fork.csv holds runs of SMPI's own HPL fork (Ezibenroc/hpl at
@@ -62,26 +59,9 @@ func TestDahuForkEmptyCalls(t *testing.T) {
 		fork[c][r["line"]] = v
 	}
 	run := func(c config, line string, chargeEmpty bool) float64 {
-		s, err := scenario.Load(dahuScenario)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, kv := range []string{"kernels.models=" + line + ".toml", fmt.Sprintf("platform.hosts=%d", c.hosts),
+		return dahuTime(t, "kernels.models="+line+".toml", fmt.Sprintf("platform.hosts=%d", c.hosts),
 			fmt.Sprintf("platform.radical=0-%d", c.hosts-1), fmt.Sprintf("hpl.n=%d", c.n),
-			fmt.Sprintf("hpl.grids=[[%d, %d]]", c.p, c.q), fmt.Sprintf("kernels.charge_empty=%v", chargeEmpty)} {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := runner.Run(p, runner.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.HPL[0].Time
+			fmt.Sprintf("hpl.grids=[[%d, %d]]", c.p, c.q), fmt.Sprintf("kernels.charge_empty=%v", chargeEmpty))
 	}
 	// chaotic: configurations whose d − c gap moves by more than the band
 	// under emu's --perturb (docs/evidence/dahu.md): each line is still checked.

@@ -5,9 +5,6 @@ import (
 	"math"
 	"strconv"
 	"testing"
-
-	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // testdata/dahu_noise.csv holds runs of SMPI's own HPL fork at line e's
@@ -83,27 +80,10 @@ func TestDahuNoiseAgainstFork(t *testing.T) {
 		}
 	}
 	run := func(c config, line string, seed int) float64 {
-		s, err := scenario.Load(dahuScenario)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, kv := range []string{"kernels.models=" + line + ".toml", "kernels.charge_empty=true", "kernels.pivot=random",
+		return dahuTime(t, "kernels.models="+line+".toml", "kernels.charge_empty=true", "kernels.pivot=random",
 			fmt.Sprintf("platform.hosts=%d", c.hosts), fmt.Sprintf("platform.radical=%d-%d", c.first, c.first+c.hosts-1),
 			fmt.Sprintf("hpl.n=%d", c.n), fmt.Sprintf("hpl.grids=[[%d, %d]]", c.p, c.q),
-			fmt.Sprintf("hpl.copy_l=%v", c.copyL), fmt.Sprintf("seed=%d", seed)} {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := runner.Run(p, runner.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.HPL[0].Time
+			fmt.Sprintf("hpl.copy_l=%v", c.copyL), fmt.Sprintf("seed=%d", seed))
 	}
 	for _, c := range configs {
 		f := fork[c]

@@ -62,6 +62,29 @@ func smpiFig10(t *testing.T) map[string]map[int]map[string]string {
 	return out
 }
 
+// dahuTime runs dahu.toml with the sets applied and returns HPL's Time.
+func dahuTime(t *testing.T, sets ...string) float64 {
+	t.Helper()
+	s, err := scenario.Load(dahuScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range sets {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Run(p, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.HPL[0].Time
+}
+
 // dahuRow is one recorded comparison.
 type dahuRow struct {
 	line, models    string
@@ -194,24 +217,7 @@ func TestDahuReproduced(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%s_N%d", r.line, r.n), func(t *testing.T) {
-			s, err := scenario.Load(dahuScenario)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, kv := range append([]string{"kernels.models=" + r.models, fmt.Sprintf("hpl.n=%d", r.n), fmt.Sprintf("seed=%d", r.seed)}, r.sets...) {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
-			p, err := s.Validate()
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := runner.Run(p, runner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := res.HPL[0].Time
+			got := dahuTime(t, append([]string{"kernels.models=" + r.models, fmt.Sprintf("hpl.n=%d", r.n), fmt.Sprintf("seed=%d", r.seed)}, r.sets...)...)
 			if math.Abs(got-r.emu) > goldenDrift*r.emu {
 				t.Errorf("emu %.9g s, recorded %.9g s", got, r.emu)
 			}
