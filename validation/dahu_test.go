@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/stats"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -27,7 +28,11 @@ import (
 // (kernels.charge_empty: empty kernel calls charged as SMPI's fork did; the
 // rows marked false were run before emu could), and copy_l=false (hpl.copy_l)
 // for rows recorded before dahu.toml charged the fork's copy of L at each
-// broadcast.
+// broadcast. The emu column names the commit of the binary that made the row,
+// or "<3d1f924" for rows made before a negative σ(v) of a half-normal noise
+// drew the mirrored half-normal as SMPI's fork does (emu drew no noise there:
+// dahu-15 cpu1's dgemm with n ≤ 4); only line e's draws depend on it, and
+// docs/evidence/noise.md measures no effect beyond reordering at N = 50,000.
 // TestDahuRecorded checks the file against SMPI's CSV; TestDahuReproduced runs
 // its deterministic rows again (N = 50,000 with -emu.slow, larger ones with
 // EMU_LONG=1 as well: minutes to hours each).
@@ -92,6 +97,7 @@ type dahuRow struct {
 	n               int
 	seed            int
 	emu, smpi, errP float64
+	sigmaClamped    bool // made before 3d1f924 (see the record's emu column)
 }
 
 // mappingKeys are the settings the record's mapping column may name, and
@@ -128,24 +134,33 @@ func readDahuRecord(t *testing.T) []dahuRow {
 			t.Fatalf("%s: %v", dahuRecord, err)
 		}
 		out = append(out, dahuRow{line: r["line"], models: r["models"], sets: sets, n: int(num(r, "n")), seed: int(num(r, "seed")),
-			emu: num(r, "emu_time_s"), smpi: num(r, "smpi_time_s"), errP: num(r, "err_pct")})
+			emu: num(r, "emu_time_s"), smpi: num(r, "smpi_time_s"), errP: num(r, "err_pct"), sigmaClamped: r["emu"] == "<3d1f924"})
 	}
 	return out
 }
 
 // TestDahuRecorded: every recorded row quotes SMPI's CSV exactly and its error
-// right; the deterministic lines are within 2% of SMPI; N = 50,000 is recorded
-// for a, c and d; line e's seeds at each N bracket SMPI's figure or not (logged).
+// right; the deterministic lines are within 2% of SMPI; with the current
+// settings (SMPI's: currentSMPISettings) a, c and d are recorded at every N of
+// SMPI's Figure 10 and line e with at least 3 seeds; and SMPI's one draw of
+// line e lies, at all sizes but one at most, where emu's seeds say one more
+// run falls 9 times in 10 (stats.Summary.Next: with 3 seeds their min–max
+// holds a draw of the same distribution only half the time, so that range is
+// logged, not held to).
 func TestDahuRecorded(t *testing.T) {
 	smpi := smpiFig10(t)
 	rows := readDahuRecord(t)
 	have := map[string]bool{}
-	type span struct{ lo, hi, smpi float64 }
+	type draws struct {
+		times []float64
+		smpi  float64
+	}
 	type ensKey struct {
 		n       int
 		mapping string
+		clamped bool // drawn before 3d1f924
 	}
-	ens := map[ensKey]*span{} // line e's seeds run alike
+	ens := map[ensKey]*draws{} // line e's seeds run alike
 	for _, r := range rows {
 		code, ok := dahuLines[r.line]
 		if !ok {
@@ -169,23 +184,30 @@ func TestDahuRecorded(t *testing.T) {
 			t.Errorf("%s N=%d: models %q for line %s", code, r.n, r.models, r.line)
 		}
 		if r.line == "e" {
-			key := ensKey{r.n, strings.Join(r.sets, " ")}
-			s := ens[key]
-			if s == nil {
-				s = &span{lo: r.emu, hi: r.emu, smpi: want}
-				ens[key] = s
+			key := ensKey{r.n, strings.Join(r.sets, " "), r.sigmaClamped}
+			if ens[key] == nil {
+				ens[key] = &draws{smpi: want}
 			}
-			s.lo, s.hi = min(s.lo, r.emu), max(s.hi, r.emu)
+			ens[key].times = append(ens[key].times, r.emu)
 			continue
 		}
-		have[fmt.Sprintf("%s %d", r.line, r.n)] = true
+		if strings.Join(r.sets, " ") == currentSMPISettings {
+			have[fmt.Sprintf("%s %d", r.line, r.n)] = true
+		}
 		if math.Abs(e) > 100*dahuTolerance {
 			t.Errorf("line %s (%s) N=%d: emu %.6g s, SMPI %.6g s: %+.2f%%, beyond ±%g%%", r.line, code, r.n, r.emu, want, e, 100*dahuTolerance)
 		}
 	}
-	for _, l := range []string{"a", "c", "d"} {
-		if !have[l+" 50000"] {
-			t.Errorf("line %s at N = 50,000 is not recorded", l)
+	var sizes []int
+	for n := range smpi["D1_het"] {
+		sizes = append(sizes, n)
+	}
+	sort.Ints(sizes)
+	for _, n := range sizes {
+		for _, l := range []string{"a", "c", "d"} {
+			if !have[fmt.Sprintf("%s %d", l, n)] {
+				t.Errorf("line %s at N = %d is not recorded with the current settings (%s)", l, n, currentSMPISettings)
+			}
 		}
 	}
 	keys := make([]ensKey, 0, len(ens))
@@ -196,13 +218,53 @@ func TestDahuRecorded(t *testing.T) {
 		if keys[i].n != keys[j].n {
 			return keys[i].n < keys[j].n
 		}
-		return keys[i].mapping < keys[j].mapping
+		if keys[i].mapping != keys[j].mapping {
+			return keys[i].mapping < keys[j].mapping
+		}
+		return keys[i].clamped
 	})
+	inside := map[ensKey]bool{}
 	for _, k := range keys {
-		s := ens[k]
-		t.Logf("line e N=%d (%s): emu's seeds %.4g … %.4g s, SMPI's D1_het %.4g s: inside %v", k.n, k.mapping, s.lo, s.hi, s.smpi, s.lo <= s.smpi && s.smpi <= s.hi)
+		d := ens[k]
+		sum := stats.Summarize(d.times)
+		inside[k] = sum.Next != nil && sum.Next.Contains(d.smpi)
+		when := "after 3d1f924"
+		if k.clamped {
+			when = "before 3d1f924"
+		}
+		if sum.Next == nil {
+			t.Logf("line e N=%d (%s, %s): one seed, %.5g s, SMPI's D1_het %.5g s", k.n, k.mapping, when, sum.Mean, d.smpi)
+			continue
+		}
+		t.Logf("line e N=%d (%s, %s): emu's %d seeds %.5g … %.5g s (next run, 90%%: %.5g … %.5g), SMPI's D1_het %.5g s: inside min–max %v, inside next %v",
+			k.n, k.mapping, when, len(d.times), sum.Min, sum.Max, sum.Next.Lo, sum.Next.Hi, d.smpi, sum.Min <= d.smpi && d.smpi <= sum.Max, inside[k])
+	}
+	// Each size's ensemble is the current one (after 3d1f924) where it has
+	// 3 seeds, else the one drawn before.
+	misses := 0
+	for _, n := range sizes {
+		k := ensKey{n, currentSMPISettings, false}
+		if d := ens[k]; d == nil || len(d.times) < 3 {
+			k.clamped = true
+		}
+		d := ens[k]
+		if d == nil || len(d.times) < 3 {
+			t.Errorf("line e at N = %d: fewer than 3 seeds recorded with the current settings (%s)", n, currentSMPISettings)
+			continue
+		}
+		if !inside[k] {
+			misses++
+		}
+	}
+	if misses > 1 {
+		t.Errorf("SMPI's line e is outside emu's next-run interval at %d of %d sizes; the issue allows one", misses, len(sizes))
 	}
 }
+
+// currentSMPISettings are the record's mapping column for SMPI's own
+// settings as dahu.toml now stands (copy_l on): the rows the goals are
+// held to.
+const currentSMPISettings = "platform.radical=0-31 kernels.charge_empty=true"
 
 // TestDahuReproduced runs the recorded deterministic rows again: each must
 // give its recorded time (the run is deterministic; goldenDrift allows a small
