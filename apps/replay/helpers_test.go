@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,18 +51,6 @@ func replayOn(t testing.TB, cfg ranks.Config, tr *traceformat.Trace, hosts []int
 		t.Fatal(err)
 	}
 	return Run(w, tr, Config{Speed: testSpeed})
-}
-
-// writeFiles writes name → text under a temporary folder and returns it.
-func writeFiles(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 // ti parses a one-file TI trace given as lines.

@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/traceformat"
 )
 
 // TestLoadForms: one file, an index of per-rank files, a GOAL schedule,
 // and the format guessed or given.
 func TestLoadForms(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := scenariotest.WriteScenario(t, map[string]string{
 		"one.txt":     "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n1 finalize\n",
 		"index.txt":   "r0.txt\nr1.txt\n",
 		"r0.txt":      "0 init\n0 send 1 0 8\n0 finalize\n",

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/traceformat"
 )
 
@@ -69,7 +70,7 @@ func TestComputeUnits(t *testing.T) {
 
 func loadGOAL(t testing.TB, text string) *traceformat.Trace {
 	t.Helper()
-	dir := writeFiles(t, map[string]string{"s.goal": text})
+	dir := scenariotest.WriteScenario(t, map[string]string{"s.goal": text})
 	tr, err := Load(filepath.Join(dir, "s.goal"), traceformat.FormatAuto)
 	if err != nil {
 		t.Fatal(err)

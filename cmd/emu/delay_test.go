@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
 // TestDelaySensitivityCLI: emu sensitivity --delay over two scenarios, a
@@ -16,18 +18,13 @@ import (
 // first; the JSON holds the same fits.
 func TestDelaySensitivityCLI(t *testing.T) {
 	const k = 5
-	dir := t.TempDir()
 	trace := strings.Repeat("0 send 1 0 8\n1 recv 0 0 8\n1 send 0 0 8\n0 recv 1 0 8\n", k)
 	files := map[string]string{
 		"pp.txt":    trace,
 		"pp.toml":   "app = \"replay\"\n[replay]\nfile = \"pp.txt\"\n[platform]\nhosts = 2\nlink_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\n[network]\nmodel = \"cm02\"\n",
 		"ring.toml": "app = \"ring\"\n[platform]\nhosts = 4\nlink_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\n[network]\nmodel = \"cm02\"\n[ring]\nsizes = [8]\niterations = 3\n",
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := scenariotest.WriteScenario(t, files)
 	out := filepath.Join(dir, "d.json")
 	code, stdout, stderr := runCLI(t, "sensitivity", "--delay", "0,1us,3us", filepath.Join(dir, "pp.toml"), filepath.Join(dir, "ring.toml"), "--json", out)
 	if code != 0 {
