@@ -1,5 +1,5 @@
 // Package scenariotest holds the scenario snippets and file helpers that the
-// tests of scenario, runner, observe and examples share: small platforms
+// tests of scenario, runner, observe, apps/replay and cmd/emu share: small platforms
 // (a fat tree for replays, one for jobs, LogGOPSim's parameters as a flat
 // cluster), a 4-host HPL whose compute totals do not depend on timing, the
 // [[jobs]] entries, and writing a scenario's files into a test's folder.
