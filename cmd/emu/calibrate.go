@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -115,6 +116,11 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 				if err != nil {
 					return err
 				}
+				if cmd.Flags().Changed("kernels") {
+					if calls, err = onlyKernels(calls, plan.Kernels); err != nil {
+						return err
+					}
+				}
 				if !cmd.Flags().Changed("backend") {
 					backend = be // measure with the BLAS the run will use
 				}
@@ -171,7 +177,7 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&plan.Kernels, "kernels", calibration.DefaultKernels, "kernels to measure (comma-separated)")
+	f.StringSliceVar(&plan.Kernels, "kernels", calibration.DefaultKernels, "kernels to measure (comma-separated); with a scenario, only these of the run's kernels")
 	f.IntVar(&plan.Samples, "samples", 200, "samples per kernel (with a scenario: at most, of the calls the run makes)")
 	f.IntVar(&plan.MaxDim, "max-dim", 2048, "largest m or n measured (elements; take the local N/P of the runs to predict)")
 	f.IntSliceVar(&plan.NBs, "nb", calibration.DefaultNBs, "panel widths drawn (HPL's NB; take the NB of the runs to predict)")
@@ -255,4 +261,38 @@ func newCalibrateMergeCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "merged file (default: standard output)")
 	return cmd
+}
+
+// onlyKernels keeps the calls of the kernels --kernels lists: with a
+// scenario the run says which kernels there are to measure, and --kernels
+// narrows them (to measure one kernel again, say). A kernel the run never
+// calls is an error rather than a silent empty campaign.
+func onlyKernels(calls []calibration.AppCall, names []string) ([]calibration.AppCall, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		if !kernels.Known(n) {
+			return nil, fmt.Errorf("--kernels: unknown kernel %q", n)
+		}
+		want[kernels.Family(n)] = true
+	}
+	made := map[string]bool{}
+	var kept []calibration.AppCall
+	for _, c := range calls {
+		f := kernels.Family(c.Call.Kernel)
+		made[f] = true
+		if want[f] {
+			kept = append(kept, c)
+		}
+	}
+	var missing []string
+	for n := range want {
+		if !made[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("--kernels: the run makes no %s call", strings.Join(missing, ", "))
+	}
+	return kept, nil
 }

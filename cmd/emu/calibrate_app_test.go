@@ -58,6 +58,38 @@ func TestCalibrateMeasuresTheRunsCalls(t *testing.T) {
 	}
 }
 
+// TestCalibrateKernelsNarrowsTheRun checks that --kernels, given with a
+// scenario, measures the run's calls of those kernels only, and refuses a
+// kernel the run never calls.
+func TestCalibrateKernelsNarrowsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	run := []string{"calibrate", "--set", "hpl.n=300", "--set", "hpl.nb=32", "--set", "hpl.grids=[[1,2]]",
+		"--set", "platform.hosts=1", "--set", "platform.cores_per_host=2", "--samples", "4", "--repeats", "1"}
+	out := filepath.Join(dir, "s.csv")
+	if code, stdout, errOut := runCLI(t, append(run, "--kernels", "dlaswp,idamax", "-o", out)...); code != exitOK {
+		t.Fatalf("exit %d: %s %s", code, stdout, errOut)
+	}
+	samples, err := calibration.ReadSampleFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := map[string]int{}
+	for _, s := range samples {
+		measured[s.Kernel]++
+	}
+	if len(measured) != 2 || measured["dlaswp"] == 0 || measured["idamax"] == 0 {
+		t.Errorf("measured %v, want dlaswp and idamax only", measured)
+	}
+	// A 1×2 grid (P = 1) gathers no rows into U: HPL calls no dgather.
+	code, _, errOut := runCLI(t, append(run, "--kernels", "dgemm,dgather", "-o", filepath.Join(dir, "g.csv"))...)
+	if want := "emu: --kernels: the run makes no dgather call"; code != exitInput || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "g.csv")); err == nil {
+		t.Error("a refused calibration left its sample file behind")
+	}
+}
+
 // explainN256 runs emu explain on the default at N=256, NB=32 with the
 // extra flags, checks the printed table holds each of want, and returns the
 // table and the --json comparison.
