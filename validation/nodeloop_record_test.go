@@ -69,7 +69,14 @@ func TestRecordedNodeLoops(t *testing.T) {
 // dat --set kernels.models=models`, as the loop ran it, in model mode.
 func predictNodeTest(t *testing.T, dat, models string) float64 {
 	t.Helper()
-	s, err := scenario.Load("testdata/realhpl/node.toml")
+	return predictOnNode(t, "testdata/realhpl/node.toml", dat, models).Time
+}
+
+// predictOnNode is `emu run node --hpl-dat dat --set kernels.models=models`
+// in model mode: the one test of dat's result, with its phases.
+func predictOnNode(t *testing.T, node, dat, models string) *hpl.Result {
+	t.Helper()
+	s, err := scenario.Load(node)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,5 +101,5 @@ func predictNodeTest(t *testing.T, dat, models string) float64 {
 	if !ok || len(results) != 1 {
 		t.Fatalf("%s: %v, want one HPL result", dat, fmt.Sprintf("%T", res.Results))
 	}
-	return results[0].Time
+	return results[0]
 }

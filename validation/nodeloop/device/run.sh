@@ -1,0 +1,48 @@
+#!/bin/bash
+# run.sh BUDGET_S CONFIGS [SAMPLES]: on a node with none of the tools, one
+# round of validation/nodeloop (real HPL before and after a lockstep
+# calibration, then emu's predictions) on the tests of CONFIGS, with what
+# pack.sh packed beside this file; then a calibration with --repeats 1 if
+# time is left. Everything lands in $OUT (the device's) or ./device-out:
+# facts.txt (the machine), mhz.txt (clocks and load every 2 s),
+# pingpong.csv (tools/mpibench, 2 ranks), nodeloop.log and results.tgz.
+# It stops itself BUDGET_S seconds after it starts, keeping what it has.
+set -u
+t0=$(date +%s)
+budget=${1:?usage: run.sh BUDGET_S CONFIGS [SAMPLES]}
+configs=${2:?usage: run.sh BUDGET_S CONFIGS [SAMPLES]}
+samples=${3:-60}
+left() { echo $((budget - ($(date +%s) - t0))); }
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$PWD/device-out}
+b=/tmp/emu-bundle w=/tmp/emu-work
+mkdir -p "$out" "$b" "$w"
+tar -xJf "$here/bundle.tar.xz" -C "$b" || { echo "run.sh: cannot unpack the bundle"; exit 1; }
+export LD_LIBRARY_PATH=$b/lib OPAL_PREFIX=$b/root$(cat "$b/prefix") PATH=$b/bin:$PATH
+if [ -f "$b/pmix" ]; then
+	export PMIX_MCA_mca_base_component_path=$b/root$(cat "$b/pmix")
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Shared memory only; the packed network components would look for hardware.
+export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_mtl=^ofi,psm,psm2 OMPI_MCA_osc=^ucx
+export OMPI_MCA_btl_base_warn_component_unused=0 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+f=$out/facts.txt
+{ date -u; uname -a; lscpu; free -g; cat /sys/kernel/mm/transparent_hugepage/enabled; cat /proc/loadavg; } > "$f" 2>&1
+(while true; do echo "$(date +%s) $(awk '/MHz/{printf " %d", $4}' /proc/cpuinfo) $(cat /proc/loadavg)"; sleep 2; done) > "$out/mhz.txt" 2>&1 &
+mhz=$!
+echo "== mpibench, $(left) s left" | tee -a "$f"
+(cd "$w" && timeout 40 mpirun -np 2 --bind-to core "$b/bin/mpibench" > "$out/pingpong.csv" 2>> "$f")
+echo "== nodeloop, $(left) s left" | tee -a "$f"
+timeout $(($(left) - 100)) "$b/bin/nodeloop" -hpl "$b/bin/xhpl" -mpirun "$b/bin/mpirun" -emu "$b/bin/emu" \
+	-node "$here/node.toml" -configs "$configs" -loops 1 -repeats 1 -samples "$samples" -quiet 0 -apart=false \
+	-out "$w/loop" -run-timeout 80s -emu-timeout 200s > "$out/nodeloop.log" 2>&1
+echo "nodeloop exit $?, $(left) s left" | tee -a "$f"
+if [ "$(left)" -gt 50 ] && ls "$w"/loop/hpl-dat/*.dat > /dev/null 2>&1; then
+	echo "== calibrate --repeats 1, $(left) s left" | tee -a "$f"
+	timeout $(($(left) - 20)) "$b/bin/emu" calibrate "$here/node.toml" --hpl-dat "$(ls "$w"/loop/hpl-dat/*.dat | paste -sd,)" \
+		--repeats 1 --samples "$samples" -o "$w/samples_r1.csv" >> "$f" 2>&1
+	echo "calibrate exit $?" >> "$f"
+fi
+kill $mhz
+(cd "$w" && tar -czf "$out/results.tgz" loop $(ls samples_r1.csv 2>/dev/null)) 2>> "$f"
+echo "done, $(left) s left" | tee -a "$f"
