@@ -1,7 +1,7 @@
 #!/bin/bash
 # pack.sh XHPL [DIR]: packs what a node without Go, Open MPI or OpenBLAS needs
 # to run validation/nodeloop there (README.md beside this file): emu built
-# with -tags cblas, nodeloop, tools/mpibench, the given xhpl (HPL 2.3 built
+# with -tags cblas, nodeloop, tools/mpibench and tools/swapbench, the given xhpl (HPL 2.3 built
 # with -DHPL_DETAILED_TIMING against this machine's Open MPI and OpenBLAS;
 # build it outside the repository), this machine's Open MPI (mpirun, its
 # components and help files, relocated by OPAL_PREFIX on the node) and every
@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/lib" "$tmp/root/usr/share" "$dir"
 (cd "$root" && go build -tags cblas -o "$tmp/bin/emu" ./cmd/emu &&
 	CGO_ENABLED=0 go build -o "$tmp/bin/nodeloop" ./validation/nodeloop &&
-	mpicc -O2 -o "$tmp/bin/mpibench" tools/mpibench/mpibench.c)
+	mpicc -O2 -o "$tmp/bin/mpibench" tools/mpibench/mpibench.c &&
+	mpicc -O2 -o "$tmp/bin/swapbench" tools/swapbench/swapbench.c -lopenblas)
 cp "$xhpl" "$tmp/bin/xhpl"
 orterun=$(readlink -f "$(command -v mpirun)")
 cp "$orterun" "$tmp/bin/orterun"

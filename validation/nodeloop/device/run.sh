@@ -5,7 +5,8 @@
 # pack.sh packed beside this file; then a calibration with --repeats 1 if
 # time is left. Everything lands in $OUT (the device's) or ./device-out:
 # facts.txt (the machine), mhz.txt (clocks and load every 2 s),
-# pingpong.csv (tools/mpibench, 2 ranks), nodeloop.log and results.tgz.
+# pingpong.csv (tools/mpibench, 2 ranks), swaps.csv (tools/swapbench, a rank a
+# core), nodeloop.log and results.tgz.
 # It stops itself BUDGET_S seconds after it starts, keeping what it has.
 set -u
 t0=$(date +%s)
@@ -32,6 +33,9 @@ f=$out/facts.txt
 mhz=$!
 echo "== mpibench, $(left) s left" | tee -a "$f"
 (cd "$w" && timeout 40 mpirun -np 2 --bind-to core "$b/bin/mpibench" > "$out/pingpong.csv" 2>> "$f")
+echo "== swapbench, $(left) s left" | tee -a "$f"
+(cd "$w" && timeout 60 mpirun -np "$(getconf _NPROCESSORS_ONLN)" --bind-to core "$b/bin/swapbench" 12000 750 96 5 > "$out/swaps.csv" 2>> "$f")
+grep '^#' "$out/swaps.csv" >> "$f"
 echo "== nodeloop, $(left) s left" | tee -a "$f"
 timeout $(($(left) - 100)) "$b/bin/nodeloop" -hpl "$b/bin/xhpl" -mpirun "$b/bin/mpirun" -emu "$b/bin/emu" \
 	-node "$here/node.toml" -configs "$configs" -loops 1 -repeats 1 -samples "$samples" -quiet 0 -apart=false \
