@@ -1,11 +1,15 @@
 package validation
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/emu-hpc/emu/apps/hpl"
 )
 
 // fullNodeRecord holds issue 32 item 8's check of a node full of ranks: two
@@ -28,6 +32,7 @@ func TestRecordedFullNode(t *testing.T) {
 	for _, r := range readCSV(t, filepath.Join(fullNodeRecord, "real_runs.csv")) {
 		k := r["call"] + "/" + r["id"]
 		realRuns[k] = append(realRuns[k], r)
+		checkRealOutput(t, r)
 	}
 	within10, tests := 0, 0
 	for _, r := range readCSV(t, filepath.Join(fullNodeRecord, "predicted.csv")) {
@@ -69,6 +74,38 @@ func TestRecordedFullNode(t *testing.T) {
 		t.Fatalf("%s: no test in predicted.csv", fullNodeRecord)
 	}
 	t.Logf("%d of %d tests within 10%% of the real median (issue 32's bar: all)", within10, tests)
+}
+
+// checkRealOutput checks a row of real_runs.csv against the xhpl output it
+// was read from (real/callC-ROUND-REPEAT-ID.txt): HPL's Time (the row holds
+// it to more digits, recovered from the Gflops) and the six phases.
+func checkRealOutput(t *testing.T, r map[string]string) {
+	t.Helper()
+	name := filepath.Join(fullNodeRecord, "real", fmt.Sprintf("call%s-%s-1-%s.txt", r["call"], r["round"], r["id"]))
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := hpl.ParseOutput(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Phases == nil {
+		t.Fatalf("%s: %d results, want one with detailed timing", name, len(rows))
+	}
+	out := rows[0]
+	if want := parseCell(t, r, "time_s"); math.Abs(out.Time-want) > 0.006 {
+		t.Errorf("%s: Time %.2f, real_runs.csv %.6f", name, out.Time, want)
+	}
+	for _, ph := range out.Phases.Rows() {
+		column := map[string]string{"rfact": "rfact_s", "pfact": "pfact_s", "mxswp": "mxswp_s", "update": "update_s", "laswp": "laswp_s", "up tr sv": "uptrsv_s"}[ph.Name]
+		if column == "" {
+			t.Fatalf("phase %q has no column in real_runs.csv", ph.Name)
+		}
+		if want := parseCell(t, r, column); ph.Seconds != want {
+			t.Errorf("%s: %s %g, real_runs.csv %g", name, ph.Name, ph.Seconds, want)
+		}
+	}
 }
 
 func parseCell(t *testing.T, row map[string]string, column string) float64 {

@@ -128,18 +128,18 @@ func TestExplainComparesModelAndTimed(t *testing.T) {
 	// The default's dgemm model charges 1.029e-11 s per multiply-add plus
 	// 1.981e-12 s per call; timed mode measures real calls, so both are > 0
 	// and the error is what the two say.
-	if dgemm == nil || dgemm.Calls == 0 || dgemm.ModelS <= 0 || dgemm.TimedS <= 0 {
+	if dgemm == nil || dgemm.Calls == 0 || dgemm.ModelS <= 0 || dgemm.TimedS == nil || *dgemm.TimedS <= 0 || dgemm.ErrorPct == nil {
 		t.Fatalf("dgemm row %+v", dgemm)
 	}
-	if want := pctError(dgemm.ModelS, dgemm.TimedS); dgemm.ErrorPct != want {
-		t.Errorf("dgemm error %g%%, want %g%%", dgemm.ErrorPct, want)
+	if want := pctError(dgemm.ModelS, *dgemm.TimedS); *dgemm.ErrorPct != want {
+		t.Errorf("dgemm error %g%%, want %g%%", *dgemm.ErrorPct, want)
 	}
 	// Per MPI call: both runs' tallies, merged by call.
 	byCall := map[string]callRow{}
 	for _, c := range ex.Calls {
 		byCall[c.Call] = c
 	}
-	if r := byCall["MPI_Recv"]; r.Calls == 0 || r.ModelS <= 0 || r.TimedS <= 0 || len(ex.Calls) != max(len(ex.Model.MPI), len(ex.Timed.MPI)) {
+	if r := byCall["MPI_Recv"]; r.Calls == 0 || r.ModelS <= 0 || r.TimedS == nil || *r.TimedS <= 0 || len(ex.Calls) != max(len(ex.Model.MPI), len(ex.Timed.MPI)) {
 		t.Errorf("per-call rows %+v from %d and %d calls", ex.Calls, len(ex.Model.MPI), len(ex.Timed.MPI))
 	}
 	if !strings.Contains(out, "MPI call (summed over ranks)") {
@@ -200,6 +200,74 @@ Max aggregated wall time up tr sv  . :            0.00100
 	code, _, errOut := runCLI(t, "explain", "--set", "hpl.n=256", "--set", "hpl.nb=32", "--real", other)
 	if code != exitInput || !strings.Contains(errOut, "other.out has no result of the scenario's first test") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Errorf("exit %d, %q: want 2 and one line naming the file", code, errOut)
+	}
+}
+
+// TestExplainWithoutTimedRun: --timed=false compares the model with --real
+// alone (a run too large to execute here): the same model and real columns
+// and errors as with the timed run, no timed figure anywhere, and without
+// --real it is refused.
+func TestExplainWithoutTimedRun(t *testing.T) {
+	s := scenario.Default()
+	for _, kv := range []string{"hpl.n=256", "hpl.nb=32"} {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := p.HPL[0]
+	real := filepath.Join(t.TempDir(), "xhpl.out")
+	out := fmt.Sprintf(`%s  %d  %d  %d  %d  0.02  1.0e+00
+Max aggregated wall time rfact . . . :            0.00500
++ Max aggregated wall time pfact . . :            0.00400
++ Max aggregated wall time mxswp . . :            0.00300
+Max aggregated wall time update  . . :            0.01000
++ Max aggregated wall time laswp . . :            0.00200
+Max aggregated wall time up tr sv  . :            0.00100
+`, test.Variant(), test.N, test.NB, test.P, test.Q)
+	if err := os.WriteFile(real, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, with := explainN256(t, nil, "--real", real)
+	text, without := explainN256(t, []string{"share of model", "model error vs real"}, "--real", real, "--timed=false")
+	if without.Timed != nil || without.TimeErr != nil {
+		t.Errorf("timed run %+v, error %v: want none", without.Timed, without.TimeErr)
+	}
+	if without.Model.Time != with.Model.Time || *without.RealTimeErr != *with.RealTimeErr {
+		t.Errorf("model Time %g, error %g%%; with the timed run %g, %g%%", without.Model.Time, *without.RealTimeErr, with.Model.Time, *with.RealTimeErr)
+	}
+	if len(without.Phases) != len(with.Phases) || len(without.Phases) != 6 {
+		t.Fatalf("%d phases, with the timed run %d", len(without.Phases), len(with.Phases))
+	}
+	for i, ph := range without.Phases {
+		if ph.TimedS != nil || ph.ModelS != with.Phases[i].ModelS || *ph.RealS != *with.Phases[i].RealS || ph.ErrorPct != with.Phases[i].ErrorPct {
+			t.Errorf("phase %+v, with the timed run %+v", ph, with.Phases[i])
+		}
+	}
+	share := 0.0
+	for _, r := range without.Rows {
+		if r.TimedS != nil || r.ErrorPct != nil {
+			t.Errorf("kernel row %+v has a timed figure", r)
+		}
+		share += r.SharePct
+	}
+	for _, c := range without.Calls {
+		if c.TimedS != nil {
+			t.Errorf("MPI call row %+v has a timed figure", c)
+		}
+	}
+	if math.Abs(share-100) > 1e-9 {
+		t.Errorf("kernel shares add to %g%%, want 100%%", share)
+	}
+	if strings.Contains(text, "NaN") || strings.Contains(text, "Inf") {
+		t.Errorf("output:\n%s", text)
+	}
+	code, _, errOut := runCLI(t, "explain", "--set", "hpl.n=256", "--timed=false")
+	if want := "emu: --timed=false leaves nothing to compare the model with: give --real"; code != exitInput || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, %q: want 2 and %q", code, errOut, want)
 	}
 }
 

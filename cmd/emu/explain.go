@@ -24,10 +24,11 @@ func init() { register(newExplainCmd) }
 
 func newExplainCmd() *cobra.Command {
 	var (
-		sf      scenarioFlags
-		backend string
-		jsonOut string
-		realOut string
+		sf       scenarioFlags
+		backend  string
+		jsonOut  string
+		realOut  string
+		timedRun bool
 	)
 	cmd := &cobra.Command{
 		Use:   "explain [FILE.toml] [--hpl-dat HPL.dat]",
@@ -44,10 +45,12 @@ the same test (xhpl's, built with -DHPL_DETAILED_TIMING for the phases) is
 a third column, and the model's error is taken against it.
 A kernel whose model is far off is the one to calibrate again or fit
 differently. Keep the case small: timed mode executes the whole run on this node,
-one rank at a time.`,
+one rank at a time. --timed=false leaves timed mode out and compares the model
+with --real alone: for a run too large to execute here, or made on another node.`,
 		Example: `  emu explain node.toml --hpl-dat HPL.dat
   emu explain --hpl-dat HPL.dat --set kernels.models=models.toml --backend openblas
-  emu explain node.toml --hpl-dat HPL.dat --set kernels.models=models.toml --real xhpl.out`,
+  emu explain node.toml --hpl-dat HPL.dat --set kernels.models=models.toml --real xhpl.out
+  emu explain node16.toml --hpl-dat HPL.dat --set kernels.models=models.toml --real xhpl.out --timed=false`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := ""
@@ -56,6 +59,9 @@ one rank at a time.`,
 			}
 			if err := checkOutputs(outputPath{"--json", jsonOut, false}); err != nil {
 				return err
+			}
+			if !timedRun && realOut == "" {
+				return fmt.Errorf("--timed=false leaves nothing to compare the model with: give --real")
 			}
 			var realRows []hpl.OutputRow
 			if realOut != "" {
@@ -78,23 +84,31 @@ one rank at a time.`,
 			if model.Semantics == replay.SemanticsLogGOPS {
 				return fmt.Errorf(`explain compares the ranks' runs; replay.semantics = "loggops" has none`)
 			}
-			timed, err := sf.plan(file)
-			if err != nil {
-				return err
-			}
 			model.Kernels.Mode = kernels.Model
-			timed.Kernels.Mode = kernels.Timed
-			if backend != "" {
-				timed.Kernels.Backend = backend
-			}
-			if err := timed.Kernels.Validate(); err != nil {
-				return fmt.Errorf("--backend: %v", err)
-			}
 			var ex explanation
-			for _, side := range []struct {
+			sides := []struct {
 				plan *scenario.Plan
 				into *explainRun
-			}{{model, &ex.Model}, {timed, &ex.Timed}} {
+			}{{model, &ex.Model}}
+			if timedRun {
+				timed, err := sf.plan(file)
+				if err != nil {
+					return err
+				}
+				timed.Kernels.Mode = kernels.Timed
+				if backend != "" {
+					timed.Kernels.Backend = backend
+				}
+				if err := timed.Kernels.Validate(); err != nil {
+					return fmt.Errorf("--backend: %v", err)
+				}
+				ex.Timed = &explainRun{}
+				sides = append(sides, struct {
+					plan *scenario.Plan
+					into *explainRun
+				}{timed, ex.Timed})
+			}
+			for _, side := range sides {
 				log := &observe.KernelLog{}
 				res, err := runner.Run(side.plan, runner.Options{Kernels: log, Breakdown: true, MPICalls: true})
 				if err != nil {
@@ -130,6 +144,7 @@ one rank at a time.`,
 	cmd.Flags().StringVar(&backend, "backend", "", "BLAS backend of the timed run (default: the scenario's kernels.backend)")
 	cmd.Flags().StringVar(&jsonOut, "json", "", "write the comparison as JSON to `FILE`")
 	cmd.Flags().StringVar(&realOut, "real", "", "compare with the output `FILE` of a real HPL run of the same test (xhpl's; built with -DHPL_DETAILED_TIMING it gives the phases)")
+	cmd.Flags().BoolVar(&timedRun, "timed", true, "also run in timed mode, executing every kernel here (--timed=false: compare the model with --real only)")
 	return cmd
 }
 
@@ -148,10 +163,10 @@ type explainRun struct {
 // in it with the models and with the measured kernels (both runs' MPI is
 // emulated; what differs is how long the partners computed).
 type callRow struct {
-	Call   string  `json:"call"`
-	Calls  int     `json:"calls"`
-	ModelS float64 `json:"model_s"`
-	TimedS float64 `json:"timed_s"`
+	Call   string   `json:"call"`
+	Calls  int      `json:"calls"`
+	ModelS float64  `json:"model_s"`
+	TimedS *float64 `json:"timed_s,omitempty"` // nil with --timed=false
 }
 
 // realRun is the real HPL run an explanation is compared with (--real).
@@ -166,27 +181,28 @@ type realRun struct {
 type phaseError struct {
 	Phase    string   `json:"phase"`
 	ModelS   float64  `json:"model_s"`
-	TimedS   float64  `json:"timed_s"`
+	TimedS   *float64 `json:"timed_s,omitempty"` // nil with --timed=false
 	RealS    *float64 `json:"real_s,omitempty"`
 	ErrorPct float64  `json:"error_pct"` // model against real when given, else against timed
 }
 
 // kernelError is one kernel's row of the comparison.
 type kernelError struct {
-	Kernel   string  `json:"kernel"`
-	Calls    int     `json:"calls"`
-	ModelS   float64 `json:"model_s"`
-	TimedS   float64 `json:"timed_s"`
-	ErrorPct float64 `json:"error_pct"` // (model − timed) / timed × 100; NaN-free: 0 when both are 0
-	SharePct float64 `json:"share_pct"` // the kernel's part of the timed kernels' total
+	Kernel string   `json:"kernel"`
+	Calls  int      `json:"calls"`
+	ModelS float64  `json:"model_s"`
+	TimedS *float64 `json:"timed_s,omitempty"` // nil with --timed=false, as ErrorPct
+	// ErrorPct is (model − timed) / timed × 100; NaN-free: 0 when both are 0.
+	ErrorPct *float64 `json:"error_pct,omitempty"`
+	SharePct float64  `json:"share_pct"` // the kernel's part of the timed kernels' total (the model's with --timed=false)
 }
 
 // explanation is what explain prints and writes.
 type explanation struct {
 	Model   explainRun    `json:"model"`
-	Timed   explainRun    `json:"timed"`
+	Timed   *explainRun   `json:"timed,omitempty"` // nil with --timed=false
 	Rows    []kernelError `json:"per_kernel"`
-	TimeErr float64       `json:"time_error_pct"`
+	TimeErr *float64      `json:"time_error_pct,omitempty"` // the model's Time against the timed run's
 	Real    *realRun      `json:"real,omitempty"`
 	Phases  []phaseError  `json:"per_phase,omitempty"`
 	Calls   []callRow     `json:"per_mpi_call"`
@@ -230,7 +246,8 @@ func summarize(res *runner.Result) explainRun {
 	return out
 }
 
-// compare fills the per-kernel rows, largest timed share first.
+// compare fills the per-kernel, per-call and per-phase rows, largest timed
+// share first (the model's without a timed run).
 func (ex *explanation) compare() {
 	rows := map[string]*kernelError{}
 	row := func(k string) *kernelError {
@@ -243,34 +260,57 @@ func (ex *explanation) compare() {
 	for _, t := range ex.Model.Kernels {
 		r := row(t.Kernel)
 		r.ModelS, r.Calls = t.Seconds, t.Calls
+		if ex.Timed == nil {
+			total += t.Seconds
+		}
 	}
-	for _, t := range ex.Timed.Kernels {
-		r := row(t.Kernel)
-		r.TimedS = t.Seconds
-		r.Calls = max(r.Calls, t.Calls)
-		total += t.Seconds
+	if ex.Timed != nil {
+		for _, t := range ex.Timed.Kernels {
+			r := row(t.Kernel)
+			r.TimedS = ptr(t.Seconds)
+			r.Calls = max(r.Calls, t.Calls)
+			total += t.Seconds
+		}
 	}
 	ex.Rows = ex.Rows[:0]
 	for _, r := range rows {
-		r.ErrorPct = pctError(r.ModelS, r.TimedS)
+		share := r.ModelS
+		if ex.Timed != nil {
+			if r.TimedS == nil {
+				r.TimedS = ptr(0)
+			}
+			r.ErrorPct = ptr(pctError(r.ModelS, *r.TimedS))
+			share = *r.TimedS
+		}
 		if total > 0 {
-			r.SharePct = 100 * r.TimedS / total
+			r.SharePct = 100 * share / total
 		}
 		ex.Rows = append(ex.Rows, *r)
 	}
-	sort.Slice(ex.Rows, func(i, j int) bool {
-		if ex.Rows[i].TimedS != ex.Rows[j].TimedS {
-			return ex.Rows[i].TimedS > ex.Rows[j].TimedS
+	byShare := func(i, j int) bool {
+		if ex.Rows[i].SharePct != ex.Rows[j].SharePct {
+			return ex.Rows[i].SharePct > ex.Rows[j].SharePct
 		}
 		return ex.Rows[i].Kernel < ex.Rows[j].Kernel
-	})
-	ex.TimeErr = pctError(ex.Model.Time, ex.Timed.Time)
+	}
+	sort.Slice(ex.Rows, byShare)
+	if ex.Timed != nil {
+		ex.TimeErr = ptr(pctError(ex.Model.Time, ex.Timed.Time))
+	}
+
 	calls := map[string]*callRow{}
 	var order []string
-	for _, side := range []struct {
+	sides := []struct {
 		totals []observe.MPICallTotal
 		timed  bool
-	}{{ex.Model.MPI, false}, {ex.Timed.MPI, true}} {
+	}{{ex.Model.MPI, false}}
+	if ex.Timed != nil {
+		sides = append(sides, struct {
+			totals []observe.MPICallTotal
+			timed  bool
+		}{ex.Timed.MPI, true})
+	}
+	for _, side := range sides {
 		for _, t := range side.totals {
 			c := calls[t.Call]
 			if c == nil {
@@ -280,7 +320,7 @@ func (ex *explanation) compare() {
 			}
 			c.Calls = max(c.Calls, t.Calls)
 			if side.timed {
-				c.TimedS = t.Seconds
+				c.TimedS = ptr(t.Seconds)
 			} else {
 				c.ModelS = t.Seconds
 			}
@@ -288,31 +328,64 @@ func (ex *explanation) compare() {
 	}
 	ex.Calls = ex.Calls[:0]
 	for _, name := range order {
-		ex.Calls = append(ex.Calls, *calls[name])
-	}
-	sort.SliceStable(ex.Calls, func(i, j int) bool { return ex.Calls[i].TimedS > ex.Calls[j].TimedS })
-	ex.Phases = ex.Phases[:0]
-	if ex.Model.Phases != nil && ex.Timed.Phases != nil {
-		timed := ex.Timed.Phases.Rows()
-		var real []hpl.PhaseRow
-		if ex.Real != nil && ex.Real.Phases != nil {
-			real = ex.Real.Phases.Rows()
+		c := *calls[name]
+		if ex.Timed != nil && c.TimedS == nil {
+			c.TimedS = ptr(0)
 		}
+		ex.Calls = append(ex.Calls, c)
+	}
+	callTime := func(c callRow) float64 {
+		if c.TimedS != nil {
+			return *c.TimedS
+		}
+		return c.ModelS
+	}
+	sort.SliceStable(ex.Calls, func(i, j int) bool { return callTime(ex.Calls[i]) > callTime(ex.Calls[j]) })
+
+	ex.Phases = ex.Phases[:0]
+	var real []hpl.PhaseRow
+	if ex.Real != nil && ex.Real.Phases != nil {
+		real = ex.Real.Phases.Rows()
+	}
+	var timed []hpl.PhaseRow
+	if ex.Timed != nil && ex.Timed.Phases != nil {
+		timed = ex.Timed.Phases.Rows()
+	}
+	if ex.Model.Phases != nil && (timed != nil || real != nil) {
 		for i, m := range ex.Model.Phases.Rows() {
-			pe := phaseError{Phase: m.Name, ModelS: m.Seconds, TimedS: timed[i].Seconds}
-			pe.ErrorPct = pctError(pe.ModelS, pe.TimedS)
+			pe := phaseError{Phase: m.Name, ModelS: m.Seconds}
+			if timed != nil {
+				pe.TimedS = ptr(timed[i].Seconds)
+				pe.ErrorPct = pctError(pe.ModelS, timed[i].Seconds)
+			}
 			if real != nil {
-				r := real[i].Seconds
-				pe.RealS = &r
-				pe.ErrorPct = pctError(pe.ModelS, r)
+				pe.RealS = ptr(real[i].Seconds)
+				pe.ErrorPct = pctError(pe.ModelS, real[i].Seconds)
 			}
 			ex.Phases = append(ex.Phases, pe)
 		}
 	}
 	if ex.Real != nil {
-		e := pctError(ex.Model.Time, ex.Real.Time)
-		ex.RealTimeErr = &e
+		ex.RealTimeErr = ptr(pctError(ex.Model.Time, ex.Real.Time))
 	}
+}
+
+func ptr(x float64) *float64 { return &x }
+
+// cell prints an optional figure, "-" where there is none.
+func cell(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g", *x)
+}
+
+// pctCell prints an optional percentage, "-" where there is none.
+func pctCell(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%%", *x)
 }
 
 // pctError is (model − measured)/measured in percent; 0 when both are 0 and
@@ -332,18 +405,32 @@ func pctError(model, measured float64) float64 {
 }
 
 func (ex *explanation) write(w io.Writer) error {
+	timed := ex.Timed != nil
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kernel\tcalls\tmodel s\ttimed s\tmodel error\tshare of timed\t")
+	share := "share of timed"
+	if !timed {
+		share = "share of model"
+	}
+	fmt.Fprintf(tw, "kernel\tcalls\tmodel s\ttimed s\tmodel error\t%s\t\n", share)
 	var sumM, sumT float64
 	for _, r := range ex.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t%+.1f%%\t%.1f%%\t\n", r.Kernel, r.Calls, r.ModelS, r.TimedS, r.ErrorPct, r.SharePct)
+		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.1f%%\t\n", r.Kernel, r.Calls, r.ModelS, cell(r.TimedS), pctCell(r.ErrorPct), r.SharePct)
 		sumM += r.ModelS
-		sumT += r.TimedS
+		if r.TimedS != nil {
+			sumT += *r.TimedS
+		}
 	}
-	fmt.Fprintf(tw, "all kernels\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", sumM, sumT, pctError(sumM, sumT))
-	fmt.Fprintf(tw, "communication (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Comm, ex.Timed.Comm)
-	fmt.Fprintf(tw, "waiting (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Wait, ex.Timed.Wait)
-	fmt.Fprintf(tw, "application time\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", ex.Model.Time, ex.Timed.Time, ex.TimeErr)
+	if timed {
+		fmt.Fprintf(tw, "all kernels\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", sumM, sumT, pctError(sumM, sumT))
+		fmt.Fprintf(tw, "communication (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Comm, ex.Timed.Comm)
+		fmt.Fprintf(tw, "waiting (mean per rank)\t\t%.4g\t%.4g\t\t\t\n", ex.Model.Wait, ex.Timed.Wait)
+		fmt.Fprintf(tw, "application time\t\t%.4g\t%.4g\t%+.1f%%\t\t\n", ex.Model.Time, ex.Timed.Time, *ex.TimeErr)
+	} else {
+		fmt.Fprintf(tw, "all kernels\t\t%.4g\t-\t-\t\t\n", sumM)
+		fmt.Fprintf(tw, "communication (mean per rank)\t\t%.4g\t-\t\t\t\n", ex.Model.Comm)
+		fmt.Fprintf(tw, "waiting (mean per rank)\t\t%.4g\t-\t\t\t\n", ex.Model.Wait)
+		fmt.Fprintf(tw, "application time\t\t%.4g\t-\t-\t\t\n", ex.Model.Time)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -352,7 +439,7 @@ func (ex *explanation) write(w io.Writer) error {
 		tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "MPI call (summed over ranks)\tcalls\tmodel s\ttimed s\t")
 		for _, c := range ex.Calls {
-			fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t\n", c.Call, c.Calls, c.ModelS, c.TimedS)
+			fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t\n", c.Call, c.Calls, c.ModelS, cell(c.TimedS))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -370,14 +457,14 @@ func (ex *explanation) write(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "HPL phase (max over ranks)\tmodel s\ttimed s\treal s\tmodel error vs %s\t\n", against)
 	for _, p := range ex.Phases {
-		real := "-"
-		if p.RealS != nil {
-			real = fmt.Sprintf("%.4g", *p.RealS)
-		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%s\t%+.1f%%\t\n", p.Phase, p.ModelS, p.TimedS, real, p.ErrorPct)
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%+.1f%%\t\n", p.Phase, p.ModelS, cell(p.TimedS), cell(p.RealS), p.ErrorPct)
 	}
 	if ex.Real != nil {
-		fmt.Fprintf(tw, "Time\t%.4g\t%.4g\t%.4g\t%+.1f%%\t\n", ex.Model.Time, ex.Timed.Time, ex.Real.Time, *ex.RealTimeErr)
+		timedTime := "-"
+		if timed {
+			timedTime = fmt.Sprintf("%.4g", ex.Timed.Time)
+		}
+		fmt.Fprintf(tw, "Time\t%.4g\t%s\t%.4g\t%+.1f%%\t\n", ex.Model.Time, timedTime, ex.Real.Time, *ex.RealTimeErr)
 	}
 	return tw.Flush()
 }
