@@ -147,10 +147,10 @@ func TestExplainComparesModelAndTimed(t *testing.T) {
 	}
 }
 
-// TestExplainAgainstARealRun: --real reads a real HPL's output (detailed
-// timing) and puts its phases and Time beside the model's, the error taken
-// against the real run; a file without the scenario's test is bad input.
-func TestExplainAgainstARealRun(t *testing.T) {
+// writeRealN256 writes into dir the output of a real HPL run of explainN256's
+// test (Time 0.02 s, HPL's six detailed timings) and returns its path.
+func writeRealN256(t *testing.T, dir string) string {
+	t.Helper()
 	s := scenario.Default()
 	for _, kv := range []string{"hpl.n=256", "hpl.nb=32"} {
 		if err := s.Set(kv); err != nil {
@@ -162,7 +162,6 @@ func TestExplainAgainstARealRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	test := p.HPL[0]
-	dir := t.TempDir()
 	real := filepath.Join(dir, "xhpl.out")
 	out := fmt.Sprintf(`HPLinpack 2.3
 T/V                N    NB     P     Q               Time                 Gflops
@@ -178,6 +177,15 @@ Max aggregated wall time up tr sv  . :            0.00100
 	if err := os.WriteFile(real, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return real
+}
+
+// TestExplainAgainstARealRun: --real reads a real HPL's output (detailed
+// timing) and puts its phases and Time beside the model's, the error taken
+// against the real run; a file without the scenario's test is bad input.
+func TestExplainAgainstARealRun(t *testing.T) {
+	dir := t.TempDir()
+	real := writeRealN256(t, dir)
 	_, ex := explainN256(t, []string{"HPL phase", "real s", "laswp", "up tr sv", "model error vs real"}, "--real", real)
 	if ex.Real == nil || math.Abs(ex.Real.Time-0.02) > 1e-4*0.02 || ex.Real.Line != 4 {
 		t.Fatalf("real run %+v, want Time 0.02 s from line 4", ex.Real)
@@ -208,29 +216,7 @@ Max aggregated wall time up tr sv  . :            0.00100
 // and errors as with the timed run, no timed figure anywhere, and without
 // --real it is refused.
 func TestExplainWithoutTimedRun(t *testing.T) {
-	s := scenario.Default()
-	for _, kv := range []string{"hpl.n=256", "hpl.nb=32"} {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	test := p.HPL[0]
-	real := filepath.Join(t.TempDir(), "xhpl.out")
-	out := fmt.Sprintf(`%s  %d  %d  %d  %d  0.02  1.0e+00
-Max aggregated wall time rfact . . . :            0.00500
-+ Max aggregated wall time pfact . . :            0.00400
-+ Max aggregated wall time mxswp . . :            0.00300
-Max aggregated wall time update  . . :            0.01000
-+ Max aggregated wall time laswp . . :            0.00200
-Max aggregated wall time up tr sv  . :            0.00100
-`, test.Variant(), test.N, test.NB, test.P, test.Q)
-	if err := os.WriteFile(real, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	real := writeRealN256(t, t.TempDir())
 	_, with := explainN256(t, nil, "--real", real)
 	text, without := explainN256(t, []string{"share of model", "model error vs real"}, "--real", real, "--timed=false")
 	if without.Timed != nil || without.TimeErr != nil {
