@@ -86,10 +86,11 @@ with --real alone: for a run too large to execute here, or made on another node.
 			}
 			model.Kernels.Mode = kernels.Model
 			var ex explanation
-			sides := []struct {
+			type side struct {
 				plan *scenario.Plan
 				into *explainRun
-			}{{model, &ex.Model}}
+			}
+			sides := []side{{model, &ex.Model}}
 			if timedRun {
 				timed, err := sf.plan(file)
 				if err != nil {
@@ -103,10 +104,7 @@ with --real alone: for a run too large to execute here, or made on another node.
 					return fmt.Errorf("--backend: %v", err)
 				}
 				ex.Timed = &explainRun{}
-				sides = append(sides, struct {
-					plan *scenario.Plan
-					into *explainRun
-				}{timed, ex.Timed})
+				sides = append(sides, side{timed, ex.Timed})
 			}
 			for _, side := range sides {
 				log := &observe.KernelLog{}
@@ -300,15 +298,13 @@ func (ex *explanation) compare() {
 
 	calls := map[string]*callRow{}
 	var order []string
-	sides := []struct {
+	type side struct {
 		totals []observe.MPICallTotal
 		timed  bool
-	}{{ex.Model.MPI, false}}
+	}
+	sides := []side{{ex.Model.MPI, false}}
 	if ex.Timed != nil {
-		sides = append(sides, struct {
-			totals []observe.MPICallTotal
-			timed  bool
-		}{ex.Timed.MPI, true})
+		sides = append(sides, side{ex.Timed.MPI, true})
 	}
 	for _, side := range sides {
 		for _, t := range side.totals {
