@@ -27,7 +27,8 @@ const dahuNoise = "testdata/dahu_noise.csv"
 // 16 seeds and line d under 3, with pivot = "random" (the seed picks the
 // pivots, as rand() does in the fork), and must give
 //   - the fork's mean Time of line e within 2% (emu's deterministic d sits
-//     1-2% below the fork's at these grids: TestDahuForkEmptyCalls);
+//     1-2% below the fork's at these grids, whose pivots are not uniform
+//     with 16 MiB shared-malloc blocks: TestDahuForkPivots);
 //   - the noise's increment, mean e − mean d, within 0.8 … 1.35 of the
 //     fork's: halving or doubling every σ moves it out of that band;
 //   - the spread of line e over seeds (its SD) within 0.5 … 2 of the fork's.
