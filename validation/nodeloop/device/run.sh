@@ -4,7 +4,8 @@
 # calibration, then emu's predictions) on the tests of CONFIGS, with what
 # pack.sh packed beside this file; then a calibration with --repeats 1 if
 # time is left. Everything lands in $OUT (the device's) or ./device-out:
-# facts.txt (the machine), mhz.txt (clocks and load every 2 s),
+# facts.txt (the machine), node.txt (every 2 s: clocks, load, steal time,
+# context switches, page faults, TLB shootdowns),
 # pingpong.csv (tools/mpibench, 2 ranks), swaps.csv (tools/swapbench, a rank a
 # core), nodeloop.log and results.tgz.
 # It stops itself BUDGET_S seconds after it starts, keeping what it has.
@@ -29,8 +30,21 @@ export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_mtl=^ofi,psm,psm2 OMPI_
 export OMPI_MCA_btl_base_warn_component_unused=0 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 f=$out/facts.txt
 { date -u; uname -a; lscpu; free -g; cat /sys/kernel/mm/transparent_hugepage/enabled; cat /proc/loadavg; } > "$f" 2>&1
-(while true; do echo "$(date +%s) $(awk '/MHz/{printf " %d", $4}' /proc/cpuinfo) $(cat /proc/loadavg)"; sleep 2; done) > "$out/mhz.txt" 2>&1 &
-mhz=$!
+# Every 2 s: the clocks, the load, and what the kernel and the hypervisor did
+# (steal time and context switches from /proc/stat; page faults, NUMA hint
+# faults, TLB shootdowns), to set against the runs' start times.
+sample() {
+	echo "epoch mhz... load1 load5 load15 running steal_ticks ctxt pgfault pgmajfault numa_hint_faults tlb_shootdowns"
+	while true; do
+		echo "$(date +%s)$(awk '/MHz/{printf " %d", $4}' /proc/cpuinfo) $(cut -d' ' -f1-4 /proc/loadavg)" \
+			"$(awk '$1=="cpu"{s=$9} $1=="ctxt"{c=$2} END{print s, c}' /proc/stat)" \
+			"$(awk '$1=="pgfault"||$1=="pgmajfault"||$1=="numa_hint_faults"{v[$1]=$2} END{print v["pgfault"]+0, v["pgmajfault"]+0, v["numa_hint_faults"]+0}' /proc/vmstat)" \
+			"$(awk '$1=="TLB:"{for(i=2;i<=NF&&$i~/^[0-9]+$/;i++)t+=$i} END{print t+0}' /proc/interrupts)"
+		sleep 2
+	done
+}
+sample > "$out/node.txt" 2>&1 &
+sampler=$!
 echo "== mpibench, $(left) s left" | tee -a "$f"
 (cd "$w" && timeout 40 mpirun -np 2 --bind-to core "$b/bin/mpibench" > "$out/pingpong.csv" 2>> "$f")
 echo "== swapbench, $(left) s left" | tee -a "$f"
@@ -47,6 +61,6 @@ if [ "$(left)" -gt 50 ] && ls "$w"/loop/hpl-dat/*.dat > /dev/null 2>&1; then
 		--repeats 1 --samples "$samples" -o "$w/samples_r1.csv" >> "$f" 2>&1
 	echo "calibrate exit $?" >> "$f"
 fi
-kill $mhz
+kill $sampler
 (cd "$w" && tar -czf "$out/results.tgz" loop $(ls samples_r1.csv 2>/dev/null)) 2>> "$f"
 echo "done, $(left) s left" | tee -a "$f"
