@@ -6,7 +6,8 @@
 # time is left. Everything lands in $OUT (the device's) or ./device-out:
 # facts.txt (the machine), node.txt (every 2 s: clocks, load, steal time,
 # context switches, page faults, TLB shootdowns),
-# pingpong.csv (tools/mpibench, 2 ranks), swaps.csv (tools/swapbench, a rank a
+# pingpong.csv (tools/mpibench, 2 ranks), pingpong-loaded.csv (the same
+# while the other cores stream memory), swaps.csv (tools/swapbench, a rank a
 # core), nodeloop.log and results.tgz.
 # It stops itself BUDGET_S seconds after it starts, keeping what it has.
 set -u
@@ -47,6 +48,7 @@ sample > "$out/node.txt" 2>&1 &
 sampler=$!
 echo "== mpibench, $(left) s left" | tee -a "$f"
 (cd "$w" && timeout 40 mpirun -np 2 --bind-to core "$b/bin/mpibench" > "$out/pingpong.csv" 2>> "$f")
+(cd "$w" && timeout 40 mpirun -np "$(getconf _NPROCESSORS_ONLN)" --bind-to core "$b/bin/mpibench" > "$out/pingpong-loaded.csv" 2>> "$f")
 echo "== swapbench, $(left) s left" | tee -a "$f"
 (cd "$w" && timeout 60 mpirun -np "$(getconf _NPROCESSORS_ONLN)" --bind-to core "$b/bin/swapbench" 12000 750 96 5 > "$out/swaps.csv" 2>> "$f")
 grep '^#' "$out/swaps.csv" >> "$f"
