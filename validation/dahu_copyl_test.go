@@ -8,7 +8,6 @@ import (
 
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // TestDahuCopyL: HPL built with -DHPL_NO_MPI_DATATYPE, as SMPI's fork is,
@@ -40,22 +39,10 @@ func TestDahuCopyL(t *testing.T) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%dx%d_N%d_copyL=%v", c.p, c.q, c.n, c.copyL), func(t *testing.T) {
-			s, err := scenario.Load(dahuScenario)
-			if err != nil {
-				t.Fatal(err)
-			}
 			// The fork charges empty calls too: the last panel's copy is (0 × jb).
-			for _, kv := range []string{"kernels.models=c.toml", "kernels.charge_empty=true", "platform.hosts=1", "platform.radical=0-0",
+			plan := dahuPlan(t, "kernels.models=c.toml", "kernels.charge_empty=true", "platform.hosts=1", "platform.radical=0-0",
 				fmt.Sprintf("hpl.n=%d", c.n), fmt.Sprintf("hpl.nb=%d", c.nb), fmt.Sprintf("hpl.grids=[[%d, %d]]", c.p, c.q),
-				fmt.Sprintf("hpl.copy_l=%v", c.copyL)} {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
-			plan, err := s.Validate()
-			if err != nil {
-				t.Fatal(err)
-			}
+				fmt.Sprintf("hpl.copy_l=%v", c.copyL))
 			log := &observe.KernelLog{}
 			if _, err := runner.Run(plan, runner.Options{Kernels: log}); err != nil {
 				t.Fatal(err)
@@ -102,16 +89,7 @@ func TestDahuCopyLTimeAgainstFork(t *testing.T) {
 		}
 		var c config
 		var seed int
-		for _, f := range []struct {
-			col string
-			v   *int
-		}{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}, {"first_host", &c.first}, {"seed", &seed}} {
-			v, err := strconv.Atoi(r[f.col])
-			if err != nil {
-				t.Fatalf("%s:%d: %s %q", dahuNoise, i+2, f.col, r[f.col])
-			}
-			*f.v = v
-		}
+		intCells(t, fmt.Sprintf("%s:%d", dahuNoise, i+2), r, []intCell{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}, {"first_host", &c.first}, {"seed", &seed}})
 		copyL, err := strconv.ParseBool(r["copy_l"])
 		if err != nil {
 			t.Fatalf("%s:%d: copy_l %q", dahuNoise, i+2, r["copy_l"])

@@ -40,16 +40,7 @@ func TestDahuForkEmptyCalls(t *testing.T) {
 	var configs []config
 	for _, r := range readCSV(t, dahuFork) {
 		var c config
-		for _, f := range []struct {
-			col string
-			v   *int
-		}{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}} {
-			v, err := strconv.Atoi(r[f.col])
-			if err != nil {
-				t.Fatalf("%s: %s %q", dahuFork, f.col, r[f.col])
-			}
-			*f.v = v
-		}
+		intCells(t, dahuFork, r, []intCell{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}})
 		v, err := strconv.ParseFloat(r["time_s"], 64)
 		if err != nil {
 			t.Fatalf("%s: time_s %q", dahuFork, r["time_s"])

@@ -108,16 +108,7 @@ func TestDahuForkPivots(t *testing.T) {
 		line := i + 2
 		var c config
 		var panel int
-		for _, f := range []struct {
-			col string
-			v   *int
-		}{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"first_host", &c.first}, {"seed", &c.seed}, {"panel", &panel}} {
-			v, err := strconv.Atoi(r[f.col])
-			if err != nil {
-				t.Fatalf("%s:%d: %s %q", dahuForkPanels, line, f.col, r[f.col])
-			}
-			*f.v = v
-		}
+		intCells(t, fmt.Sprintf("%s:%d", dahuForkPanels, line), r, []intCell{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"first_host", &c.first}, {"seed", &c.seed}, {"panel", &panel}})
 		var err error
 		if c.copyL, err = strconv.ParseBool(r["copy_l"]); err != nil {
 			t.Fatalf("%s:%d: copy_l %q", dahuForkPanels, line, r["copy_l"])
@@ -154,16 +145,7 @@ func TestDahuForkPivots(t *testing.T) {
 			continue
 		}
 		var c config
-		for _, f := range []struct {
-			col string
-			v   *int
-		}{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"first_host", &c.first}, {"seed", &c.seed}} {
-			v, err := strconv.Atoi(r[f.col])
-			if err != nil {
-				t.Fatalf("%s:%d: %s %q", dahuNoise, i+2, f.col, r[f.col])
-			}
-			*f.v = v
-		}
+		intCells(t, fmt.Sprintf("%s:%d", dahuNoise, i+2), r, []intCell{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"first_host", &c.first}, {"seed", &c.seed}})
 		c.copyL = r["copy_l"] == "true"
 		if v, err := strconv.ParseFloat(r["time_s"], 64); err == nil {
 			forkTime[c] = v
@@ -237,19 +219,7 @@ func TestDahuForkPivots(t *testing.T) {
 // rank panel mod q.
 func dahuPanelStarts(t *testing.T, q int, sets ...string) (float64, []float64) {
 	t.Helper()
-	s, err := scenario.Load(dahuScenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range sets {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := dahuPlan(t, sets...)
 	calls := make([][]float64, q) // idamax start times of ranks 0 … q−1
 	hook := func(e *ranks.Event) {
 		if e.Rank < q && e.Kernel == "idamax" && e.Seconds > 0 {
@@ -303,16 +273,7 @@ func TestDahuForkUniformPivots(t *testing.T) {
 				continue
 			}
 			var c config
-			for _, f := range []struct {
-				col string
-				v   *int
-			}{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}, {"first_host", &c.first}} {
-				v, err := strconv.Atoi(r[f.col])
-				if err != nil {
-					t.Fatalf("%s:%d: %s %q", path, i+2, f.col, r[f.col])
-				}
-				*f.v = v
-			}
+			intCells(t, fmt.Sprintf("%s:%d", path, i+2), r, []intCell{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}, {"first_host", &c.first}})
 			x, err := strconv.ParseFloat(r["time_s"], 64)
 			if err != nil {
 				t.Fatalf("%s:%d: time_s %q", path, i+2, r["time_s"])

@@ -49,16 +49,7 @@ func TestDahuNoiseAgainstFork(t *testing.T) {
 	var configs []config
 	for i, r := range readCSV(t, dahuNoise) {
 		var c config
-		for _, f := range []struct {
-			col string
-			v   *int
-		}{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}, {"first_host", &c.first}} {
-			v, err := strconv.Atoi(r[f.col])
-			if err != nil {
-				t.Fatalf("%s:%d: %s %q", dahuNoise, i+2, f.col, r[f.col])
-			}
-			*f.v = v
-		}
+		intCells(t, fmt.Sprintf("%s:%d", dahuNoise, i+2), r, []intCell{{"n", &c.n}, {"p", &c.p}, {"q", &c.q}, {"hosts", &c.hosts}, {"first_host", &c.first}})
 		var err error
 		if c.copyL, err = strconv.ParseBool(r["copy_l"]); err != nil {
 			t.Fatalf("%s:%d: copy_l %q", dahuNoise, i+2, r["copy_l"])

@@ -67,8 +67,8 @@ func smpiFig10(t *testing.T) map[string]map[int]map[string]string {
 	return out
 }
 
-// dahuTime runs dahu.toml with the sets applied and returns HPL's Time.
-func dahuTime(t *testing.T, sets ...string) float64 {
+// dahuPlan is dahu.toml with the sets applied, validated.
+func dahuPlan(t *testing.T, sets ...string) *scenario.Plan {
 	t.Helper()
 	s, err := scenario.Load(dahuScenario)
 	if err != nil {
@@ -83,7 +83,13 @@ func dahuTime(t *testing.T, sets ...string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runner.Run(p, runner.Options{})
+	return p
+}
+
+// dahuTime runs dahu.toml with the sets applied and returns HPL's Time.
+func dahuTime(t *testing.T, sets ...string) float64 {
+	t.Helper()
+	res, err := runner.Run(dahuPlan(t, sets...), runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,5 +293,24 @@ func TestDahuReproduced(t *testing.T) {
 				t.Errorf("emu %.6g s, SMPI %.6g s: %+.2f%%", got, r.smpi, 100*e)
 			}
 		})
+	}
+}
+
+// intCell is an integer column of a CSV row and where its value goes.
+type intCell struct {
+	col string
+	v   *int
+}
+
+// intCells parses each cell's column of r into it; where names the row
+// (file:line) in the failure.
+func intCells(t *testing.T, where string, r map[string]string, cells []intCell) {
+	t.Helper()
+	for _, f := range cells {
+		v, err := strconv.Atoi(r[f.col])
+		if err != nil {
+			t.Fatalf("%s: %s %q", where, f.col, r[f.col])
+		}
+		*f.v = v
 	}
 }
