@@ -30,6 +30,17 @@ type Campaign struct {
 	// Clock times each call; use the clock the predicted runs will use
 	// (kernels.Config.Clock). A resumed file must have been made with it.
 	Clock kernels.Clock
+	// Beside, if set, names the kernel (in HPL, "dgemm") whose calls load
+	// the node while every other kernel is timed: its own calls are timed
+	// in lockstep as usual, then each other call is timed by one worker
+	// while the other Parallel-1 run the plan's largest call of Beside
+	// without a pause. In a run with look-ahead most of a rank's row moves
+	// and copies happen while its neighbours update, and a node full of
+	// ranks measured HPL's row interchanges at up to 30 times what
+	// lockstep times (every core interchanging rows) gave
+	// (docs/evidence/node16.md). The rows carry it in their plan column,
+	// so a file is never resumed under the other setting.
+	Beside string
 	// Probe, if set, measures the node's reference probe (MeasureProbe)
 	// before the first call and writes it into the sample file, unless the
 	// file already has one (a resumed campaign keeps its first). Its Host,
@@ -44,6 +55,9 @@ type Campaign struct {
 	midRow func()
 	// onStep is told each step of each worker in lockstep (tests only).
 	onStep func(core int, s lockStep)
+	// onLoadRun is told each run of a worker loading the node for Beside
+	// (tests only).
+	onLoadRun func(core int)
 }
 
 // Result tells what a Run did.
@@ -83,6 +97,14 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 	if parallel > 1 && c.Clock == kernels.CPUClock {
 		return res, fmt.Errorf("the cpu clock counts every worker's time: measure with 1 worker, or with the wall clock")
 	}
+	if c.Beside != "" {
+		if parallel < 2 {
+			return res, fmt.Errorf("timing beside %s needs 2 workers or more (one times, the others load the node)", c.Beside)
+		}
+		if _, ok := c.loadCall(); !ok {
+			return res, fmt.Errorf("timing beside %s: the plan has no %s call to load the node with", c.Beside, c.Beside)
+		}
+	}
 	now := c.now
 	if now == nil {
 		now = time.Now
@@ -106,7 +128,7 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		c.Progress(res.Resumed, res.Total)
 	}
 
-	fp := c.Plan.Fingerprint()
+	fp := c.fingerprint()
 	sample := func(core, i int, sec float64, runs int) Sample {
 		call := c.Plan.Call(i)
 		return Sample{Index: i, Plan: fp, Host: host, Core: core, Kernel: call.Kernel,
@@ -122,11 +144,14 @@ func (c *Campaign) Run(ctx context.Context) (Result, error) {
 		}
 		return nil
 	}
-	if parallel == 1 {
+	switch {
+	case parallel == 1:
 		m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^1)
 		m.reserve(c.Plan, have)
 		err = c.runAlone(ctx, have, m, c.Plan.Seed, sample, write)
-	} else {
+	case c.Beside != "":
+		err = c.runBeside(ctx, have, parallel, be, c.Plan.Seed, sample, write)
+	default:
 		err = c.runWorkers(ctx, have, parallel, be, c.Plan.Seed, sample, write)
 	}
 	if err := errors.Join(err, w.Close()); err != nil {
@@ -161,7 +186,7 @@ func (c *Campaign) screen(ctx context.Context, res *Result, be kernels.Backend) 
 	for r, s := range rows {
 		pos[s.Index] = r
 	}
-	fp := c.Plan.Fingerprint()
+	fp := c.fingerprint()
 	parallel := max(1, c.Parallel)
 	for pass := 0; pass < screenPasses; pass++ {
 		suspects := Suspects(rows)
@@ -185,11 +210,14 @@ func (c *Campaign) screen(ctx context.Context, res *Result, be kernels.Backend) 
 		}
 		var fresh []Sample
 		collect := func(s Sample) error { fresh = append(fresh, s); return nil }
-		if parallel == 1 {
+		switch {
+		case parallel == 1:
 			m := newMeasurer(be, c.Clock, c.Repeats, c.Plan.Seed^0x5c4ee9+uint64(pass))
 			m.reserve(c.Plan, have)
 			err = c.runAlone(ctx, have, m, c.Plan.Seed^0x5c4ee9+uint64(pass), sample, collect)
-		} else {
+		case c.Beside != "":
+			err = c.runBeside(ctx, have, parallel, be, c.Plan.Seed^0x5c4ee9+uint64(pass), sample, collect)
+		default:
 			err = c.runWorkers(ctx, have, parallel, be, c.Plan.Seed^0x5c4ee9+uint64(pass), sample, collect)
 		}
 		if err != nil {
@@ -307,13 +335,13 @@ func measureOrder(total, parallel int, seed uint64) []int {
 // checkResumed verifies that rows found in the file belong to this plan and
 // returns the set of indices they cover.
 func (c *Campaign) checkResumed(done []Sample) ([]bool, error) {
-	fp := c.Plan.Fingerprint()
+	fp := c.fingerprint()
 	have := make([]bool, c.Plan.Total())
 	for row, s := range done {
 		line := row + 2 // header is line 1
 		switch {
 		case s.Plan != fp:
-			return nil, fmt.Errorf("%s:%d: row of plan %q, this campaign's plan is %q (other --seed, --samples, --max-dim or --kernels); choose another --out", c.Out, line, s.Plan, fp)
+			return nil, fmt.Errorf("%s:%d: row of plan %q, this campaign's plan is %q (other --seed, --samples, --max-dim, --kernels or --beside); choose another --out", c.Out, line, s.Plan, fp)
 		case s.Index < 0 || s.Index >= len(have):
 			return nil, fmt.Errorf("%s:%d: index %d outside the plan's 0..%d", c.Out, line, s.Index, len(have)-1)
 		case s.Clock != c.Clock.String():

@@ -13,7 +13,10 @@
 //     kernels.Backend on one core (kernels.OneCore, as Timed mode runs
 //     calls), optionally one worker per core at once (in lockstep rounds of
 //     neighbouring calls, the rounds in an order shuffled by the seed, so a
-//     slow stretch of a shared machine is not read as a range of sizes),
+//     slow stretch of a shared machine is not read as a range of sizes;
+//     or, with Campaign.Beside, every kernel but one timed by a single
+//     worker while the others run that kernel's largest call, as a rank's
+//     row moves run beside its neighbours' updates),
 //     each call run once to
 //     warm caches and then timed Repeats times (the sample is the median;
 //     HPL's row interchanges on A, dlaswp, instead run cold: the caches are

@@ -35,6 +35,7 @@ func newCalibrateCmd() *cobra.Command {
 		host     string
 		backend  string
 		parallel int
+		beside   string
 		repeats  int
 		clock    string
 		sf       scenarioFlags
@@ -138,12 +139,15 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			if err := plan.Validate(); err != nil {
 				return fmt.Errorf("calibrate: %w", err)
 			}
+			if beside != "" && parallel < 2 {
+				return fmt.Errorf("--beside %s: needs 2 workers or more (--parallel; one times, the others load the node)", beside)
+			}
 			clk, err := kernels.ParseClock(clock)
 			if err != nil {
 				return fmt.Errorf("--clock: %w", err)
 			}
 			quiet, _ := cmd.Flags().GetBool("quiet")
-			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Repeats: repeats, Backend: backend, Clock: clk,
+			c := &calibration.Campaign{Plan: plan, Out: out, Host: host, Parallel: parallel, Repeats: repeats, Backend: backend, Clock: clk, Beside: beside,
 				Probe: &calibration.ProbeOptions{Node: thisNode(), Timer: probeTimer}}
 			if bar := newBar(cmd.ErrOrStderr(), plan.Total(), quiet); bar != nil {
 				c.Progress = func(done, _ int) { bar.Set(done) }
@@ -184,6 +188,7 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 	f.Uint64Var(&plan.Seed, "seed", 1, "seed of the sample plan (a rerun must use the same)")
 	f.IntVar(&repeats, "repeats", 5, "timed runs per call after its warm-up run; the sample is their median")
 	f.IntVar(&parallel, "parallel", 1, "workers measuring at once (one per core, as HPL loads a node)")
+	f.StringVar(&beside, "beside", "", "time every kernel but this one (dgemm) with one worker while the other workers run its largest call, as a rank's row moves run beside its neighbours' updates; this kernel's calls in lockstep")
 	f.StringVarP(&out, "out", "o", "", "sample file to write or resume (CSV); with --check --rescale, the rescaled models")
 	f.StringVar(&host, "host", "", "host name recorded in the samples (default: this machine's); with --check, the node whose probe to compare")
 	f.StringVar(&backend, "backend", "", "BLAS backend: "+strings.Join(kernels.Backends(), ", ")+" (openblas needs a -tags cblas build)")

@@ -53,12 +53,19 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"calibrate", "--kernels", "dgemm,", "-o", filepath.Join(dir, "k.csv")}, `emu: --kernels: unknown kernel ""`},
 		{[]string{"calibrate", "--repeats", "0", "-o", filepath.Join(dir, "r.csv")}, "emu: --repeats 0: want at least 1"},
 		{[]string{"calibrate", "--clock", "cpu", "--parallel", "2", "-o", filepath.Join(dir, "p.csv")}, "emu: the cpu clock counts every worker's time"},
+		{[]string{"calibrate", "--beside", "dgemm", "-o", filepath.Join(dir, "b1.csv")}, "emu: --beside dgemm: needs 2 workers or more"},
+		{[]string{"calibrate", "--beside", "dgemm", "--parallel", "2", "--kernels", "dlaswp", "-o", filepath.Join(dir, "b2.csv")}, "emu: timing beside dgemm: the plan has no dgemm call"},
 		{[]string{"calibrate", "merge", bad}, bad + ":2: column seconds: negative duration"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != exitInput || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	for _, f := range []string{"b1.csv", "b2.csv"} { // refused before a row or a probe is written
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s written by a refused calibration", f)
 		}
 	}
 }

@@ -42,6 +42,7 @@ type options struct {
 	Apart        bool     // also calibrate the one-rank tests apart, with one worker
 	VerdictApart bool     // the exit status follows the predictions with the one-rank tests calibrated apart
 	Alts         []string // KEY=VALUE settings each test is also predicted with (same models)
+	Beside       string   // also calibrate with emu calibrate --beside this kernel and predict with those models
 	Log          io.Writer
 }
 
@@ -104,6 +105,7 @@ func parseFlags(args []string) (options, error) {
 	fs.BoolVar(&opt.Apart, "apart", true, "also calibrate the one-rank tests apart with one worker and predict them with both (predicted.csv's *_apart columns)")
 	verdict := fs.String("verdict", "one", "which predictions the exit status follows: one (one calibration of all the tests) or apart (the one-rank tests calibrated apart, -apart)")
 	fs.Var(&alts, "alt", "KEY=VALUE: also predict every test with this --set, the same models (repeatable; one variant each; summary.txt and predicted_alt.csv)")
+	fs.StringVar(&opt.Beside, "beside", "", "KERNEL: also calibrate with emu calibrate --beside KERNEL (the other kernels timed while the other cores run it) and predict every test with those models (summary.txt and predicted_alt.csv)")
 	fs.Var(&sets, "set", "KEY=VALUE given to emu calibrate and emu run as --set (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return opt, err
@@ -304,6 +306,12 @@ func run(ctx context.Context, opt options) (bool, error) {
 				alone = append(alone, datFiles[i])
 			}
 		}
+		modelsBeside := ""
+		if opt.Beside != "" {
+			if modelsBeside, err = calibrate("-beside", datFiles, "--beside", opt.Beside); err != nil {
+				return false, err
+			}
+		}
 		modelsAlone := ""
 		if opt.Apart && len(alone) > 0 && len(alone) < len(opt.Configs) {
 			if modelsAlone, err = calibrate("-1rank", alone, "--parallel", "1"); err != nil {
@@ -388,6 +396,23 @@ func run(ctx context.Context, opt options) (bool, error) {
 				altCSV.write(loop, c.ID, alt, fmt.Sprintf("%.6f", p.Predicted), fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%+.2f", 100*p.Err))
 			}
 			line := fmt.Sprintf("loop %d, with %s: %v", loop, alt, summarize(ps))
+			logf(opt, "%s", line)
+			summaries = append(summaries, line)
+		}
+		// Every test again, with the models timed beside the load kernel.
+		if modelsBeside != "" {
+			var ps []prediction
+			for i, c := range opt.Configs {
+				t, err := predict(i, modelsBeside, "-beside")
+				if err != nil {
+					return false, err
+				}
+				p := newPrediction(c, t, before[c.ID], after[c.ID])
+				ps = append(ps, p)
+				altCSV.write(loop, c.ID, "calibrate --beside "+opt.Beside, fmt.Sprintf("%.6f", p.Predicted), fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%+.2f", 100*p.Err))
+				logf(opt, "loop %d %-60v calibrated beside %s: emu %8.3f s: %+6.1f%%", loop, c, opt.Beside, p.Predicted, 100*p.Err)
+			}
+			line := fmt.Sprintf("loop %d, calibrated beside %s: %v", loop, opt.Beside, summarize(ps))
 			logf(opt, "%s", line)
 			summaries = append(summaries, line)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/hpldat"
 )
 
@@ -182,7 +183,7 @@ awk -v n=$n -v nb=$nb -v p=$p -v q=$q 'BEGIN {
 	opt := options{HPL: fakeHPL, MPIRun: fakeMPI, Emu: emu, Node: "../testdata/realhpl/node.toml",
 		Configs: configs, Loops: 1, Repeats: 2, Samples: 8, Out: out, RunTimeout: time.Minute,
 		EmuTimeout: 5 * time.Minute, Sets: []string{"kernels.backend=gonum"}, Apart: true,
-		Alts: []string{"network.probe_visibility=progressed"}, Log: io.Discard}
+		Alts: []string{"network.probe_visibility=progressed"}, Beside: "dgemm", Log: io.Discard}
 	if _, err := run(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +211,16 @@ awk -v n=$n -v nb=$nb -v p=$p -v q=$q 'BEGIN {
 			t.Errorf("%s: predicted apart %q", r["id"], r["predicted_apart_s"])
 		}
 	}
-	if alt := readRows(t, filepath.Join(out, "predicted_alt.csv")); len(alt) != 3 || alt[0]["set"] != "network.probe_visibility=progressed" {
+	// Each -alt setting, then the models calibrated beside dgemm, each test once.
+	if alt := readRows(t, filepath.Join(out, "predicted_alt.csv")); len(alt) != 6 || alt[0]["set"] != "network.probe_visibility=progressed" ||
+		alt[3]["set"] != "calibrate --beside dgemm" || alt[5]["id"] != "c" {
 		t.Errorf("predicted_alt.csv: %v", alt)
 	}
+	if rows, err := calibration.ReadSampleFile(filepath.Join(out, "loop1", "samples-beside.csv")); err != nil || len(rows) == 0 || !strings.HasSuffix(rows[0].Plan, "+beside-dgemm") {
+		t.Errorf("samples-beside.csv: %d rows, %v", len(rows), err)
+	}
 	if s, err := os.ReadFile(filepath.Join(out, "summary.txt")); err != nil || !strings.Contains(string(s), "loop 1 (") || !strings.Contains(string(s), "calibrated apart") ||
-		!strings.Contains(string(s), "with network.probe_visibility=progressed") {
+		!strings.Contains(string(s), "with network.probe_visibility=progressed") || !strings.Contains(string(s), "calibrated beside dgemm") {
 		t.Errorf("summary.txt: %q, %v", s, err)
 	}
 	// A second run into the same folder is refused rather than mixed in.

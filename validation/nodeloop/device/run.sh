@@ -1,7 +1,9 @@
 #!/bin/bash
 # run.sh BUDGET_S CONFIGS [SAMPLES]: on a node with none of the tools, one
 # round of validation/nodeloop (real HPL before and after a lockstep
-# calibration, then emu's predictions) on the tests of CONFIGS, with what
+# calibration, then emu's predictions; with BESIDE=dgemm in the environment
+# also a calibration with --beside dgemm and the predictions from it) on the
+# tests of CONFIGS, with what
 # pack.sh packed beside this file; then a calibration with --repeats 1 if
 # time is left. Everything lands in $OUT (the device's) or ./device-out:
 # facts.txt (the machine), node.txt (every 2 s: clocks, load, steal time,
@@ -55,7 +57,7 @@ grep '^#' "$out/swaps.csv" >> "$f"
 echo "== nodeloop, $(left) s left" | tee -a "$f"
 timeout $(($(left) - 100)) "$b/bin/nodeloop" -hpl "$b/bin/xhpl" -mpirun "$b/bin/mpirun" -emu "$b/bin/emu" \
 	-node "$here/node.toml" -configs "$configs" -loops 1 -repeats 1 -samples "$samples" -quiet 0 -apart=false \
-	-out "$w/loop" -run-timeout 80s -emu-timeout 200s > "$out/nodeloop.log" 2>&1
+	-out "$w/loop" -run-timeout 80s -emu-timeout 200s ${BESIDE:+-beside "$BESIDE"} > "$out/nodeloop.log" 2>&1
 echo "nodeloop exit $?, $(left) s left" | tee -a "$f"
 if [ "$(left)" -gt 50 ] && ls "$w"/loop/hpl-dat/*.dat > /dev/null 2>&1; then
 	echo "== calibrate --repeats 1, $(left) s left" | tee -a "$f"
