@@ -57,9 +57,6 @@ type World struct {
 	// mergeAsked: the application's ranks meet only through the World
 	// (MergeKernelSleeps).
 	mergeAsked bool
-	// tasksInline: a task's posts could block (task.go), so tasks run on
-	// their rank's coroutine.
-	tasksInline bool
 	// lazy: a rank's kernel sleeps (Compute) are merged until it next
 	// does something another rank or the engine could see (canMerge).
 	lazy bool
@@ -139,19 +136,18 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		}
 	}
 	w := &World{
-		cfg:         cfg,
-		topo:        topo,
-		links:       topo.Links(),
-		place:       append([]int(nil), placement...),
-		seed:        seed,
-		eng:         eng,
-		sched:       sc,
-		routes:      make(map[uint64]*path),
-		simgrid:     cfg.WakeOrder == WakeSimGrid,
-		tasksInline: tasksInline(&cfg),
-		splits:      make(map[splitKey]*splitRound),
-		programs:    make(map[splitKey]*programRound),
-		iprobeN:     1, testN: 1, testanyN: 1,
+		cfg:      cfg,
+		topo:     topo,
+		links:    topo.Links(),
+		place:    append([]int(nil), placement...),
+		seed:     seed,
+		eng:      eng,
+		sched:    sc,
+		routes:   make(map[uint64]*path),
+		simgrid:  cfg.WakeOrder == WakeSimGrid,
+		splits:   make(map[splitKey]*splitRound),
+		programs: make(map[splitKey]*programRound),
+		iprobeN:  1, testN: 1, testanyN: 1,
 	}
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))
