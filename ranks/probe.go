@@ -72,9 +72,10 @@ func (c *Comm) Probe(src, tag int) Status {
 		// The loop's Iprobes run as a task (task.go): most of a Dahu run's
 		// sleeps are these probes, and each resumed the rank's coroutine.
 		// A free probe, which may spin, ends the task; the loop goes on here.
-		p := probing{c: c, src: src, tag: tag}
+		p := &c.r.w.tasksOf(c.r).p
+		*p = probing{c: c, src: src, tag: tag}
 		for {
-			c.r.runTask(&p, "Iprobe")
+			c.r.runTask(p, "Iprobe")
 			if p.found {
 				return p.st
 			}

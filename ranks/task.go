@@ -154,6 +154,50 @@ func (r *Rank) taskSleep(d float64) bool {
 	return true
 }
 
+// sleeping is Rank.sleep as a task, for a rank that owes simcalls while
+// others are ready: it gives up the rank's turn for each (taskPay), then
+// starts the sleep (taskSleep) and waits for it, as payOwed and sleep do,
+// with one park of the rank's coroutine where each turn and the wait took
+// one. Compute's two simcalls and an Iprobe's three come before their
+// sleeps: under SimGrid's order they took three and four hand-overs.
+type sleeping struct {
+	r    *Rank
+	d    float64 // s
+	paid bool    // the turns are given up and the sleep started
+}
+
+func (s *sleeping) step() *Request {
+	r := s.r
+	if s.paid {
+		return nil
+	}
+	if r.taskPay() {
+		return turnStep
+	}
+	s.paid = true
+	if r.taskSleep(s.d) {
+		return sleepStep
+	}
+	return nil
+}
+
+// rankTasks holds the tasks a rank runs, one at a time: a task is over
+// before runTask returns, so each call reuses its rank's (HPL's pivot
+// search makes one SendRecvs a column, and each allocated its task).
+type rankTasks struct {
+	x exchanges
+	s sleeping
+	p probing
+}
+
+// tasksOf returns rank r's task storage.
+func (w *World) tasksOf(r *Rank) *rankTasks {
+	if w.tasks == nil {
+		w.tasks = make([]rankTasks, len(w.ranks))
+	}
+	return &w.tasks[r.id]
+}
+
 // recvOverhead is what Request.payRecv charges a completed receive: the
 // receive overhead, once, for a detached message (0 otherwise).
 func (q *Request) recvOverhead() float64 {
@@ -201,7 +245,10 @@ const Nobody = -3
 func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 	checkUserTag("Exchanges", tag)
 	if n > 0 {
-		c.r.runTask(&exchanges{c: c, n: n, tag: tag, ex: ex, sync: true}, "Exchanges")
+		x := &c.r.w.tasksOf(c.r).x
+		*x = exchanges{c: c, n: n, tag: tag, ex: ex, sync: true}
+		c.r.runTask(x, "Exchanges")
+		x.ex = nil
 	}
 }
 
@@ -218,7 +265,10 @@ func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	checkUserTag("SendRecvs", tag)
 	if n > 0 {
-		c.r.runTask(&exchanges{c: c, n: n, tag: tag, ex: ex}, "SendRecvs")
+		x := &c.r.w.tasksOf(c.r).x
+		*x = exchanges{c: c, n: n, tag: tag, ex: ex}
+		c.r.runTask(x, "SendRecvs")
+		x.ex = nil
 	}
 }
 

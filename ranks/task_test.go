@@ -65,7 +65,9 @@ func (x *cube) Exchange(k int) (int, Msg, int) {
 // same order at the same times, the same data received and the same end,
 // to the bit. Tasks run without the rank's coroutine; under SimGrid's wake
 // order (a third of the seeds) they give up the rank's turn at each of the
-// simcalls a post or a sleep pays (turnStep); the cases with overheads
+// simcalls a post or a sleep pays (turnStep), and so do the Computes'
+// sleeps (sleeping), which the blocking runs pay on the coroutine
+// (World.sleepInline); the cases with overheads
 // check the tasks' sleeps (sleepStep), with the clock's jumps or, with
 // noSkip, every sleep through a timer.
 func TestTasksMatchBlockingCalls(t *testing.T) {
@@ -159,6 +161,7 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 		t.Fatal(err)
 	}
 	w.noSkip = noSkip
+	w.sleepInline = !tasks // the reference: every sleep's turns on the coroutine
 	var b strings.Builder
 	w.AddHook(func(e *Event) {
 		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
@@ -355,7 +358,8 @@ func blockingProbe(c *Comm, src, tag int) Status {
 // TestProbeTaskMatchesIprobeLoop runs random programs of sends, probes and
 // receives with a positive Iprobe cost, once with Comm.Probe (its Iprobes a
 // task) and once with the Iprobe loop it stands for on the coroutine
-// (blockingProbe), under random wake orders, overheads, simulation-wide or
+// (blockingProbe) and every sleep's owed turns paid on the coroutine
+// (World.sleepInline), under random wake orders, overheads, simulation-wide or
 // per-rank counters, with and without timers for every sleep, and with free
 // probes (a cost the clock cannot count at 1e10 s, where the rank spins and is
 // parked), and wants the same hook events in the same order at the same times
@@ -388,6 +392,7 @@ func runProbeProgram(t *testing.T, seed uint64, task bool) string {
 		t.Fatal(err)
 	}
 	w.noSkip = noSkip
+	w.sleepInline = !task // the reference: every sleep's turns on the coroutine
 	var b strings.Builder
 	w.AddHook(func(e *Event) {
 		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)

@@ -54,6 +54,10 @@ type World struct {
 	simgrid bool
 	waitSeq uint64
 	noSkip  bool // tests: always take the timer path in Rank.sleep
+	// sleepInline: tests: Rank.sleep gives up owed turns on the coroutine
+	// (payOwed), never as a task (sleeping).
+	sleepInline bool
+	tasks       []rankTasks // per rank: the tasks it runs (tasksOf)
 	// mergeAsked: the application's ranks meet only through the World
 	// (MergeKernelSleeps).
 	mergeAsked bool
