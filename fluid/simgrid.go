@@ -341,24 +341,26 @@ func (m *lmm) solve() {
 				}
 			}
 		}
-		for len(m.satVars) > 0 {
-			f := m.satVars[0]
+		// In the set's order; fixing a flow adds none to it. (Walked by
+		// index and emptied after, so that its array serves every round:
+		// taking flows off its front made the next round's appends grow a
+		// new one.)
+		for i, f := range m.satVars {
+			m.satVars[i] = nil
 			v := &m.vars[f.slot]
+			v.inSat = false
 			if m.minBound < 0 {
 				v.value = m.minUsage / f.weight
 			} else if math.Abs(m.minBound-f.bound*f.weight) < sgMaxminPrecision {
 				v.value = f.bound
 			} else {
-				v.inSat = false
-				m.satVars = m.satVars[1:]
 				continue
 			}
 			for _, e := range f.elems {
 				m.take(f, v, e)
 			}
-			v.inSat = false
-			m.satVars = m.satVars[1:]
 		}
+		m.satVars = m.satVars[:0]
 		m.minUsage, m.minBound = -1, -1
 		m.sat = m.sat[:0]
 		for pos := range m.light {
@@ -369,8 +371,6 @@ func (m *lmm) solve() {
 			break
 		}
 	}
-	clear(m.satVars[:cap(m.satVars)])
-	m.satVars = m.satVars[:0]
 }
 
 // take is the update of maxmin_solve for one link of a fixed flow f: the

@@ -80,6 +80,14 @@
 // began waiting; and events less than SimGridPrecision (precision/timing,
 // 1e-9 s under smpirun) apart finish together at the first one's time.
 //
+// Tasks run there too: where a blocking call gives up the rank's turn
+// (payOwed, before a post, a sleep or a probe's outcome), a task's step
+// queues the rank and hands back a turn, and goes on at the same point when
+// the rank is popped (task.go: turnStep). A sleep that must first give up
+// turns — Compute's two simcalls, an Iprobe's three — runs as a task of
+// its own (sleeping), so that the coroutine parks once for the turns and
+// the wait instead of once each.
+//
 // The floats are SimGrid's too, because at 256 ranks the counter makes a
 // run chaotic (a 1e-11 relative change of the Iprobe cost moves SMPI's HPL
 // Time by up to 9%; validation's testdata/smpi_reruns.csv, which

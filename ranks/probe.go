@@ -72,9 +72,10 @@ func (c *Comm) Probe(src, tag int) Status {
 		// The loop's Iprobes run as a task (task.go): most of a Dahu run's
 		// sleeps are these probes, and each resumed the rank's coroutine.
 		// A free probe, which may spin, ends the task; the loop goes on here.
-		p := probing{c: c, src: src, tag: tag}
+		p := &c.r.w.tasksOf(c.r).p
+		*p = probing{c: c, src: src, tag: tag}
 		for {
-			c.r.runTask(&p, "Iprobe")
+			c.r.runTask(p, "Iprobe")
 			if p.found {
 				return p.st
 			}
@@ -102,55 +103,84 @@ func (c *Comm) Probe(src, tag int) Status {
 //	n, free := r.pollCost(ctrIprobe, cost, 3, "Iprobe") // a sleep
 //	st, ok := c.peek(src, tag, …)
 //
-// as Comm.Iprobe makes them, with the same hooks, sleeps and counters, in
-// the same order. It ends when a probe finds a message (found, st) or when a
-// failed probe was free: Rank.spin may then park the rank, which only its
-// coroutine can do, so the task hands that probe's end back (spinOut) and is
-// run again for the next.
+// as Comm.Iprobe makes them, with the same hooks, sleeps, counters and
+// owed turns (taskPay where Iprobe calls payOwed), in the same order. It
+// ends when a probe finds a message (found, st) or when a failed probe was
+// free: Rank.spin may then park the rank, which only its coroutine can do,
+// so the task hands that probe's end back (spinOut) and is run again for
+// the next.
 type probing struct {
 	c        *Comm
 	src, tag int
-	n        *int // the poll counter of the probe in flight
-	free     bool // the probe in flight costs nothing the clock can count
-	slept    bool // its sleep has been started: look at the mailbox next
+	phase    uint8   // where the probe in flight is: the p* constants
+	n        *int    // the poll counter of the probe in flight
+	d        float64 // its sleep, s
+	free     bool    // it costs nothing the clock can count
+	ok       bool    // it found a message (st)
 	found    bool
 	st       Status
 }
 
+// The phases of a probe. Each pays the rank's owed turns (taskPay) before
+// it acts, where Iprobe calls payOwed.
+const (
+	pStart uint8 = iota // Iprobe's start
+	pCount              // read the counter and tell the sleep
+	pSleep              // sleep the probe's cost
+	pLook               // look at the mailbox
+	pEnd                // the probe's outcome
+)
+
 func (p *probing) step() *Request {
 	c, r := p.c, p.c.r
 	w := r.w
-	p.found = false
 	for {
-		if !p.slept { // Iprobe's start, up to its sleep
+		switch p.phase {
+		case pStart:
 			r.mpiEnter("MPI_Iprobe")
-			r.payOwed()
+			p.phase = pCount
+		case pCount:
+			if r.taskPay() {
+				return turnStep
+			}
 			p.n = w.counter(r, ctrIprobe)
 			d := w.execTime(float64(*p.n) * w.cfg.IprobeCost)
 			if d > 0 {
 				r.simcalls(3)
 			}
 			now := w.eng.Now()
-			p.free, p.slept = now+d == now, true
-			if r.taskSleep(d, "Iprobe", 0) {
+			p.free, p.d = now+d == now, d
+			r.taskStack(d, "Iprobe", 0)
+			p.phase = pSleep
+		case pSleep:
+			if p.d > 0 && r.taskPay() {
+				return turnStep
+			}
+			p.phase = pLook
+			if r.taskSleep(p.d) {
 				return sleepStep
 			}
-		}
-		p.slept = false // the sleep is over: the rest of Iprobe
-		st, ok := c.peek(p.src, p.tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
-		r.simcall()
-		r.payOwed()
-		if ok {
-			*p.n = 1
+		case pLook: // the sleep is over: the rest of Iprobe
+			p.st, p.ok = c.peek(p.src, p.tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
+			r.simcall()
+			p.phase = pEnd
+		default: // pEnd
+			if r.taskPay() {
+				return turnStep
+			}
+			p.phase = pStart
+			if p.ok {
+				*p.n = 1
+				r.mpiExit("MPI_Iprobe")
+				p.found = true
+				return nil
+			}
+			w.failedPoll(p.n)
+			if p.free {
+				return nil // spinOut, on the coroutine
+			}
 			r.mpiExit("MPI_Iprobe")
-			p.found, p.st = true, st
-			return nil
 		}
-		w.failedPoll(p.n)
-		if p.free {
-			return nil // spinOut, on the coroutine
-		}
-		r.mpiExit("MPI_Iprobe")
 	}
 }
 

@@ -216,6 +216,14 @@ func (r *Rank) sleep(d float64, call string) {
 	// due before the sleep ends — the rank would be the next to run anyway,
 	// so the clock just jumps (no timer, no scheduling).
 	w := r.w
+	if r.owed > 0 && !w.ready.empty() && !w.sleepInline {
+		// It gives up its turn first (SimGrid's simcalls): the turns and the
+		// wait as a task, so that the coroutine parks once for them all.
+		s := &w.tasksOf(r).s
+		*s = sleeping{r: r, d: d}
+		r.runTask(s, call)
+		return
+	}
 	r.payOwed()
 	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
 		return

@@ -19,9 +19,11 @@ package ranks
 // request to wait for. A send or receive overhead is a sleep of the rank:
 // the step starts it (Rank.taskSleep: the clock jumps, or a timer is set)
 // and hands back sleepStep, and the task goes on when the timer has rung,
-// as the blocking call would. Under SimGrid's wake order, whose simcalls
-// move ranks in the ready queue inside a post, tasks run on the coroutine
-// as the blocking calls they stand for (World.tasksInline).
+// as the blocking call would. Under SimGrid's wake order a post or a sleep
+// first gives up the rank's turn once for each simcall the rank owes
+// (Rank.payOwed): the step queues the rank (Rank.taskPay) and hands back
+// turnStep, and is called again, at the same point, when the rank is
+// popped — where payOwed would have returned to the blocking call.
 
 // task is a rank's work made of posts and waits. step advances it up to the
 // next request it must wait for, which it returns (not yet complete, or
@@ -35,23 +37,13 @@ type task interface {
 //
 //	for q := t.step(); q != nil; q = t.step() { q.await(call) }
 //
-// The rank's coroutine parks while the scheduler advances t in the rank's
-// turns (World.schedule), and resumes when t is over — or when the rank's
-// own scheduling loop finds it next, in which case it advances t itself.
+// (sleepStep waiting for the rank's timer, turnStep giving up the rank's
+// turn as payOwed does). The rank's coroutine parks while the scheduler
+// advances t in the rank's turns (World.schedule), and resumes when t is
+// over — or when the rank's own scheduling loop finds it next, in which
+// case it advances t itself.
 func (r *Rank) runTask(t task, call string) {
 	r.settle()
-	if r.w.tasksInline {
-		for q := t.step(); q != nil; q = t.step() {
-			if q == sleepStep {
-				for !r.rang { // Rank.sleep's wait
-					r.block(call, noPeer, 0)
-				}
-				continue
-			}
-			q.await(call)
-		}
-		return
-	}
 	r.task, r.waitOn, r.native = t, nil, true
 	r.blk.call = call // advance sets the peer and tag of each wait
 	for r.advance() {
@@ -63,18 +55,21 @@ func (r *Rank) runTask(t task, call string) {
 }
 
 // advance advances r's task until it must wait (r is then blocked on
-// r.waitOn, as await leaves a rank: true) or is over (false). It is await's
-// loop with the block taken out: the caller schedules.
+// r.waitOn, as await leaves a rank, or queued, as payOwed leaves it: true)
+// or is over (false). It is await's loop with the block taken out: the
+// caller schedules.
 func (r *Rank) advance() bool {
 	for {
-		if q := r.waitOn; q == sleepStep {
+		switch q := r.waitOn; q {
+		case nil, turnStep: // the rank has its turn back
+		case sleepStep:
 			if !r.rang { // Rank.sleep's wait
 				r.owed = 0
 				r.blk.peer, r.blk.tag = noPeer, 0
 				r.state = stateBlocked
 				return true
 			}
-		} else if q != nil {
+		default:
 			if !q.done {
 				q.waiter = r
 				r.owed = 0
@@ -84,19 +79,22 @@ func (r *Rank) advance() bool {
 			}
 			q.waiter = nil
 		}
-		if r.waitOn = r.task.step(); r.waitOn == nil {
-			r.task, r.native = nil, false
+		switch q := r.task.step(); q {
+		case nil:
+			r.task, r.waitOn, r.native = nil, nil, false
 			return false
+		case turnStep:
+			r.waitOn = q
+			return true // queued by taskPay
+		case sleepStep:
+			r.waitOn = q
+		default:
+			r.waitOn = q
+			if r.w.simgrid {
+				q.simgridWait()
+			}
 		}
 	}
-}
-
-// tasksInline reports whether a task's posts could block under cfg, so that
-// tasks must run on their rank's coroutine: SimGrid's wake order (a post
-// may give up the rank's turn). Overheads are sleeps a task waits for
-// (sleepStep).
-func tasksInline(cfg *Config) bool {
-	return cfg.WakeOrder == WakeSimGrid
 }
 
 // sleepStep is what a task's step hands back to wait for the sleep it has
@@ -104,22 +102,50 @@ func tasksInline(cfg *Config) bool {
 // rung (Rank.rang). It is never posted or completed.
 var sleepStep = new(Request)
 
-// taskSleep is Rank.stack(d, call, bytes) for a task's step, up to the
-// wait: it tells the listeners, then the clock jumps when nothing else can
-// happen first (false: the step goes on), or the rank's timer is set
-// (true: the step hands back sleepStep). The same operations as stack's,
-// in the same order.
-func (r *Rank) taskSleep(d float64, call string, bytes int) bool {
-	if !(d > 0) {
+// turnStep is what a task's step hands back once Rank.taskPay has queued
+// the rank: the task goes on when the rank is popped from the ready queue.
+// It is never posted or completed.
+var turnStep = new(Request)
+
+// taskPay is one turn of Rank.payOwed for a task's step: while the rank
+// owes simcalls and another rank is ready, it queues the rank for one of
+// them (true: the step hands back turnStep and, called again, pays the
+// next); once nothing is owed it returns false. A step calls it, until it
+// returns false, where the blocking call pays what it owes.
+func (r *Rank) taskPay() bool {
+	if r.owed <= 0 {
 		return false
 	}
 	w := r.w
-	if w.hears(Stack) && !w.over {
+	if w.ready.empty() {
+		r.owed = 0
+		return false
+	}
+	r.owed--
+	r.state = stateReady
+	w.ready.push(r)
+	return true
+}
+
+// taskStack tells the listeners of a task's overhead sleep of d seconds,
+// as Rank.stack does before its sleep.
+func (r *Rank) taskStack(d float64, call string, bytes int) {
+	if w := r.w; d > 0 && w.hears(Stack) && !w.over {
 		ev := w.event(Stack, r.id, noPeer)
 		ev.Kernel, ev.Bytes, ev.Seconds = call, bytes, d
 		w.emit()
 	}
-	r.payOwed()
+}
+
+// taskSleep starts a task's sleep of d seconds, told (taskStack) and its
+// owed turns paid (taskPay), as Rank.sleep does: the clock jumps when
+// nothing else can happen first (false: the step goes on), or the rank's
+// timer is set (true: the step hands back sleepStep).
+func (r *Rank) taskSleep(d float64) bool {
+	if !(d > 0) {
+		return false
+	}
+	w := r.w
 	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
 		return false
 	}
@@ -128,14 +154,61 @@ func (r *Rank) taskSleep(d float64, call string, bytes int) bool {
 	return true
 }
 
-// taskPayRecv is Request.payRecv for a task's step: true when the step
-// must hand back sleepStep to wait for the receive overhead.
-func (q *Request) taskPayRecv() bool {
+// sleeping is Rank.sleep as a task, for a rank that owes simcalls while
+// others are ready: it gives up the rank's turn for each (taskPay), then
+// starts the sleep (taskSleep) and waits for it, as payOwed and sleep do,
+// with one park of the rank's coroutine where each turn and the wait took
+// one. Compute's two simcalls and an Iprobe's three come before their
+// sleeps: under SimGrid's order they took three and four hand-overs.
+type sleeping struct {
+	r    *Rank
+	d    float64 // s
+	paid bool    // the turns are given up and the sleep started
+}
+
+func (s *sleeping) step() *Request {
+	r := s.r
+	if s.paid {
+		return nil
+	}
+	if r.taskPay() {
+		return turnStep
+	}
+	s.paid = true
+	if r.taskSleep(s.d) {
+		return sleepStep
+	}
+	return nil
+}
+
+// rankTasks holds the tasks a rank runs, one at a time: a task is over
+// before runTask returns, so each call reuses its rank's (HPL's pivot
+// search makes one SendRecvs a column, and each allocated its task).
+type rankTasks struct {
+	x exchanges
+	s sleeping
+	p probing
+}
+
+// tasksOf returns rank r's task storage.
+func (w *World) tasksOf(r *Rank) *rankTasks {
+	if w.tasks == nil {
+		w.tasks = make([]rankTasks, len(w.ranks))
+	}
+	return &w.tasks[r.id]
+}
+
+// recvOverhead is what Request.payRecv charges a completed receive: the
+// receive overhead, once, for a detached message (0 otherwise).
+func (q *Request) recvOverhead() float64 {
 	if q.orPaid {
-		return false
+		return 0
 	}
 	q.orPaid = true
-	return q.detached && q.owner.taskSleep(q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
+	if !q.detached {
+		return 0
+	}
+	return q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0)
 }
 
 // Exchanger says what each step of Comm.Exchanges or Comm.SendRecvs
@@ -172,7 +245,10 @@ const Nobody = -3
 func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 	checkUserTag("Exchanges", tag)
 	if n > 0 {
-		c.r.runTask(&exchanges{c: c, n: n, tag: tag, ex: ex, sync: true}, "Exchanges")
+		x := &c.r.w.tasksOf(c.r).x
+		*x = exchanges{c: c, n: n, tag: tag, ex: ex, sync: true}
+		c.r.runTask(x, "Exchanges")
+		x.ex = nil
 	}
 }
 
@@ -189,7 +265,10 @@ func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	checkUserTag("SendRecvs", tag)
 	if n > 0 {
-		c.r.runTask(&exchanges{c: c, n: n, tag: tag, ex: ex}, "SendRecvs")
+		x := &c.r.w.tasksOf(c.r).x
+		*x = exchanges{c: c, n: n, tag: tag, ex: ex}
+		c.r.runTask(x, "SendRecvs")
+		x.ex = nil
 	}
 }
 
@@ -201,25 +280,44 @@ type exchanges struct {
 	sync   bool
 	k      int
 	phase  uint8 // where step k is: the x* constants
+	after  uint8 // the phase xPay and xSleep go on at
 	send   *Request
 	recv   *Request
-	// Step k's send, between prepareSend and its post (an overhead's
-	// sleep between them), and its receive's source.
+	// Step k's send, between its post's start and its post, and its
+	// receive's source.
 	dst, src int
 	m        Msg
+	d        float64 // the overhead xSleep sleeps, s
 }
 
-// The phases of an exchanges step. A sleep (an overhead) ends a step's
-// call with sleepStep and the next call goes on at the phase after it.
+// The phases of an exchanges step. Where the blocking calls pay the turns
+// the rank owes (payOwed: before a post, before a sleep), the step goes
+// through xPay or xSleep, which hand back turnStep until they are paid; a
+// sleep (an overhead) hands back sleepStep; both go on at x.after.
 const (
 	xPost     uint8 = iota // post step k
+	xPay                   // pay the owed turns, then go on at after
+	xSleep                 // pay the owed turns, sleep d, then go on at after
+	xIrecv                 // SendRecvs: post the Irecv, then the Send
+	xSend                  // post step k's send up to its overhead
 	xSendOver              // the send's overhead is over: post it
-	xRecvPost              // Exchanges: the Issend is posted: post the Recv and wait for it
+	xRecvPost              // Exchanges: the Issend is posted: start the Recv
+	xRecv                  // Exchanges: post the Recv and wait for it
 	xFirst                 // the first wait is over; the second begins
 	xRecvOver              // Exchanges: the Recv's overhead is over
 	xSecond                // the second wait is over: the step is done
 	xWaitOver              // SendRecvs: the Wait's receive overhead is over
 )
+
+// pay goes on at phase next once the rank's owed turns are paid.
+func (x *exchanges) pay(next uint8) { x.phase, x.after = xPay, next }
+
+// sleep tells an overhead of d seconds and goes on at phase next once the
+// owed turns are paid and the sleep is over (Rank.stack's order).
+func (x *exchanges) sleep(d float64, call string, bytes int, next uint8) {
+	x.c.r.taskStack(d, call, bytes)
+	x.phase, x.after, x.d = xSleep, next, d
+}
 
 func (x *exchanges) step() *Request {
 	c, r := x.c, x.c.r
@@ -230,38 +328,48 @@ func (x *exchanges) step() *Request {
 				return nil
 			}
 			dst, m, src := x.ex.Exchange(x.k)
-			x.send, x.recv, x.dst, x.src = nil, nil, dst, src
-			if x.sync { // Issend, then Recv's post and its wait
+			x.send, x.recv, x.dst, x.src, x.m = nil, nil, dst, src, m
+			switch {
+			case x.sync && dst != Nobody: // Issend, then Recv's post and its wait
+				r.mpiEnter("MPI_Issend")
+				c.checkRank("send", dst) // before prepareSend's payOwed
+				x.pay(xSend)
+			case x.sync:
 				x.phase = xRecvPost
-				if dst != Nobody {
-					r.mpiEnter("MPI_Issend")
-					var d float64
-					var call string
-					x.m, d, call = c.prepareSend(dst, m, false, true)
-					x.phase = xSendOver
-					if r.taskSleep(d, call, x.m.Bytes) {
-						return sleepStep
-					}
-				}
-				continue
-			}
-			// Irecv, then Send's post and its wait
-			x.phase = xFirst
-			if src != Nobody {
+			case src != Nobody: // Irecv, then Send's post and its wait
 				r.mpiEnter("MPI_Irecv")
-				x.recv = c.irecv(src, x.tag)
+				x.pay(xIrecv)
+			default:
+				x.phase = xIrecv
+			}
+		case xPay:
+			if r.taskPay() {
+				return turnStep
+			}
+			x.phase = x.after
+		case xSleep:
+			if x.d > 0 && r.taskPay() {
+				return turnStep
+			}
+			x.phase = x.after
+			if r.taskSleep(x.d) {
+				return sleepStep
+			}
+		case xIrecv:
+			if x.src != Nobody {
+				x.recv = c.irecv(x.src, x.tag)
 				r.mpiExit("MPI_Irecv")
 			}
-			if dst != Nobody {
+			x.phase = xFirst
+			if x.dst != Nobody {
 				r.mpiEnter("MPI_Send")
-				var d float64
-				var call string
-				x.m, d, call = c.prepareSend(dst, m, true, false)
-				x.phase = xSendOver
-				if r.taskSleep(d, call, x.m.Bytes) {
-					return sleepStep
-				}
+				c.checkRank("send", x.dst)
+				x.pay(xSend)
 			}
+		case xSend: // the owed turns are paid: prepareSend's payOwed costs nothing
+			m, d, call := c.prepareSend(x.dst, x.m, !x.sync, x.sync)
+			x.m = m
+			x.sleep(d, call, m.Bytes, xSendOver)
 		case xSendOver:
 			m := x.m
 			x.m = Msg{}
@@ -278,14 +386,17 @@ func (x *exchanges) step() *Request {
 			x.phase = xFirst
 			if x.src != Nobody {
 				r.mpiEnter("MPI_Recv")
-				x.recv = c.irecv(x.src, x.tag)
-				return x.recv
+				x.pay(xRecv)
 			}
+		case xRecv:
+			x.recv = c.irecv(x.src, x.tag)
+			x.phase = xFirst
+			return x.recv
 		case xFirst: // the first wait is over; the second begins
 			if x.sync {
 				x.phase = xRecvOver
-				if q := x.recv; q != nil && q.taskPayRecv() { // the Recv is over
-					return sleepStep
+				if q := x.recv; q != nil { // the Recv is over
+					x.sleep(q.recvOverhead(), "Recv", q.msg.Bytes, xRecvOver)
 				}
 				continue
 			}
@@ -315,8 +426,9 @@ func (x *exchanges) step() *Request {
 			}
 		case xSecond: // the second wait is over: the step is done
 			x.phase = xWaitOver
-			if !x.sync && x.recv != nil && x.recv.taskPayRecv() { // Wait on the Irecv: its overhead
-				return sleepStep
+			if !x.sync && x.recv != nil { // Wait on the Irecv: its overhead
+				q := x.recv
+				x.sleep(q.recvOverhead(), "Recv", q.msg.Bytes, xWaitOver)
 			}
 		default: // xWaitOver
 			if x.sync && x.send != nil { // Wait on the Issend, then Free

@@ -63,12 +63,15 @@ func (x *cube) Exchange(k int) (int, Msg, int) {
 // and once written out as the blocking calls they stand for, on random
 // topologies, models and wake orders, and wants the same hook events in the
 // same order at the same times, the same data received and the same end,
-// to the bit. Tasks run without the rank's coroutine but under SimGrid's
-// wake order, whose cases check the inline path; the cases with overheads
+// to the bit. Tasks run without the rank's coroutine; under SimGrid's wake
+// order (a third of the seeds) they give up the rank's turn at each of the
+// simcalls a post or a sleep pays (turnStep), and so do the Computes'
+// sleeps (sleeping), which the blocking runs pay on the coroutine
+// (World.sleepInline); the cases with overheads
 // check the tasks' sleeps (sleepStep), with the clock's jumps or, with
 // noSkip, every sleep through a timer.
 func TestTasksMatchBlockingCalls(t *testing.T) {
-	for seed := uint64(1); seed <= 80; seed++ {
+	for seed := uint64(1); seed <= 120; seed++ {
 		sameEvents(t, seed, "tasks", runTaskProgram(t, seed, true), "blocking calls", runTaskProgram(t, seed, false))
 	}
 }
@@ -93,11 +96,11 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	n := 2 + rng.IntN(30)
 	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
-	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO}[rng.IntN(2)]
+	// A third of the seeds under SimGrid's order, whose simcalls give up a
+	// rank's turn inside a task's posts and sleeps, with every overhead case.
+	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO, WakeSimGrid}[rng.IntN(3)]
 	noSkip := false
 	switch seed % 8 {
-	case 0:
-		cfg.WakeOrder = WakeSimGrid
 	case 2: // SMPI-like piecewise overheads, as on Dahu: tasks sleep through them
 		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
 		cfg.IsendOverhead = MustParseTable("0:1e-6:1e-10;8133:2e-6")
@@ -110,6 +113,10 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 		cfg.RecvOverhead = ConstTable(1e-6)
 		noSkip = true
 	}
+	// Half the seeds move small messages before their receive is posted
+	// (true eager), so that a receive may be complete when it is waited
+	// for: a simcall the rank owes at its receive overhead's sleep.
+	cfg.AsyncThreshold = []int{0, cfg.EagerThreshold}[rng.IntN(2)]
 	var topo fluid.Topology = newCrossbar(n, 1e9, 1e-6)
 	if rng.IntN(2) == 0 {
 		ft, err := fluid.NewFatTree(fluid.FatTreeConfig{Levels: 2, Down: []int{4, (n + 3) / 4}, Up: []int{1, 2}, Parallel: []int{1, 1},
@@ -141,9 +148,12 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 				p.steps++
 			}
 		}
+		// Half the phases skew the ranks by more than a small message
+		// takes, so that one may be in before its receive is waited for.
+		skew := []float64{1e-6, 2e-5}[rng.IntN(2)]
 		for range n {
 			p.pieces = append(p.pieces, sizes[rng.IntN(len(sizes))])
-			p.compute = append(p.compute, float64(rng.IntN(3))*1e-6)
+			p.compute = append(p.compute, float64(rng.IntN(3))*skew)
 		}
 	}
 	w, err := NewWorld(cfg, topo, identity(n), seed)
@@ -151,6 +161,7 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 		t.Fatal(err)
 	}
 	w.noSkip = noSkip
+	w.sleepInline = !tasks // the reference: every sleep's turns on the coroutine
 	var b strings.Builder
 	w.AddHook(func(e *Event) {
 		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
@@ -347,13 +358,14 @@ func blockingProbe(c *Comm, src, tag int) Status {
 // TestProbeTaskMatchesIprobeLoop runs random programs of sends, probes and
 // receives with a positive Iprobe cost, once with Comm.Probe (its Iprobes a
 // task) and once with the Iprobe loop it stands for on the coroutine
-// (blockingProbe), under random wake orders, overheads, simulation-wide or
+// (blockingProbe) and every sleep's owed turns paid on the coroutine
+// (World.sleepInline), under random wake orders, overheads, simulation-wide or
 // per-rank counters, with and without timers for every sleep, and with free
 // probes (a cost the clock cannot count at 1e10 s, where the rank spins and is
 // parked), and wants the same hook events in the same order at the same times
 // and the same end, to the bit.
 func TestProbeTaskMatchesIprobeLoop(t *testing.T) {
-	for seed := uint64(1); seed <= 60; seed++ {
+	for seed := uint64(1); seed <= 90; seed++ {
 		sameEvents(t, seed, "task", runProbeProgram(t, seed, true), "loop", runProbeProgram(t, seed, false))
 	}
 }
@@ -362,13 +374,11 @@ func runProbeProgram(t *testing.T, seed uint64, task bool) string {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	n := 2 + rng.IntN(12)
 	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
-	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO}[rng.IntN(2)]
+	cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO, WakeSimGrid}[rng.IntN(3)]
 	cfg.IprobeCost = []float64{1e-7, 1e-6, 2.1e-7}[rng.IntN(3)]
 	cfg.PerRankCounters = rng.IntN(3) == 0
 	noSkip, start := false, 0.0
 	switch seed % 6 {
-	case 0:
-		cfg.WakeOrder = WakeSimGrid
 	case 2:
 		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
 		cfg.RecvOverhead = MustParseTable("0:5e-7:2e-10;15831:3e-6")
@@ -382,6 +392,7 @@ func runProbeProgram(t *testing.T, seed uint64, task bool) string {
 		t.Fatal(err)
 	}
 	w.noSkip = noSkip
+	w.sleepInline = !task // the reference: every sleep's turns on the coroutine
 	var b strings.Builder
 	w.AddHook(func(e *Event) {
 		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)

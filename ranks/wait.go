@@ -17,20 +17,28 @@ func (q *Request) wait(call string) (Msg, Status) {
 // copy none through the frames of the blocking path, whose stack lines
 // are cold when the rank resumes.
 func (q *Request) await(call string) {
-	w := q.w
-	switch {
-	case !w.simgrid:
-	case !q.done:
-		w.waitSeq++
-		q.waitSeq = w.waitSeq
-	case !(q.send && q.detached):
-		q.owner.simcall() // SMPI waits on everything but a detached send: answered at once
+	if q.w.simgrid {
+		q.simgridWait()
 	}
 	for !q.done {
 		q.waiter = q.owner
 		q.owner.block(call, q.other(), q.tag)
 	}
 	q.waiter = nil
+}
+
+// simgridWait is what a wait on q does under WakeSimGrid before it blocks:
+// a request still pending takes its place among the waits (waitSeq); one
+// already complete is answered at once, a simcall, except a detached send,
+// which SMPI does not wait on.
+func (q *Request) simgridWait() {
+	switch w := q.w; {
+	case !q.done:
+		w.waitSeq++
+		q.waitSeq = w.waitSeq
+	case !(q.send && q.detached):
+		q.owner.simcall()
+	}
 }
 
 // finish returns a completed request's result. A receive of a detached

@@ -54,12 +54,13 @@ type World struct {
 	simgrid bool
 	waitSeq uint64
 	noSkip  bool // tests: always take the timer path in Rank.sleep
+	// sleepInline: tests: Rank.sleep gives up owed turns on the coroutine
+	// (payOwed), never as a task (sleeping).
+	sleepInline bool
+	tasks       []rankTasks // per rank: the tasks it runs (tasksOf)
 	// mergeAsked: the application's ranks meet only through the World
 	// (MergeKernelSleeps).
 	mergeAsked bool
-	// tasksInline: a task's posts could block (task.go), so tasks run on
-	// their rank's coroutine.
-	tasksInline bool
 	// lazy: a rank's kernel sleeps (Compute) are merged until it next
 	// does something another rank or the engine could see (canMerge).
 	lazy bool
@@ -139,19 +140,18 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		}
 	}
 	w := &World{
-		cfg:         cfg,
-		topo:        topo,
-		links:       topo.Links(),
-		place:       append([]int(nil), placement...),
-		seed:        seed,
-		eng:         eng,
-		sched:       sc,
-		routes:      make(map[uint64]*path),
-		simgrid:     cfg.WakeOrder == WakeSimGrid,
-		tasksInline: tasksInline(&cfg),
-		splits:      make(map[splitKey]*splitRound),
-		programs:    make(map[splitKey]*programRound),
-		iprobeN:     1, testN: 1, testanyN: 1,
+		cfg:      cfg,
+		topo:     topo,
+		links:    topo.Links(),
+		place:    append([]int(nil), placement...),
+		seed:     seed,
+		eng:      eng,
+		sched:    sc,
+		routes:   make(map[uint64]*path),
+		simgrid:  cfg.WakeOrder == WakeSimGrid,
+		splits:   make(map[splitKey]*splitRound),
+		programs: make(map[splitKey]*programRound),
+		iprobeN:  1, testN: 1, testanyN: 1,
 	}
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))
