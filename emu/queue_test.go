@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -69,6 +70,32 @@ func TestSameInstantKeepsInsertionOrder(t *testing.T) {
 	for e.Step() {
 	}
 	want := []int{5, 0, 2, 3, 6, 1, 4}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("fired %v, want %v", got, want)
+		}
+	}
+}
+
+// TestNegativeZeroIsTimeZero: a timer due at −0 (AtHandler accepts it at
+// time 0) is due at 0, ordered by insertion among the timers due at 0 and
+// before every later one; the heap keys a time by its bits, where −0 would
+// otherwise sort after every positive time.
+func TestNegativeZeroIsTimeZero(t *testing.T) {
+	e := NewEngine(nil)
+	var got []int
+	fire := func(i int) Handler { return handlerFunc(func() { got = append(got, i) }) }
+	e.AtHandler(1e-9, fire(0))
+	e.AtHandler(math.Copysign(0, -1), fire(1))
+	e.AfterHandler(0, fire(2))
+	e.AtHandler(0, fire(3))
+	e.AtHandler(math.Copysign(0, -1), fire(4))
+	for e.Step() {
+	}
+	want := []int{1, 2, 3, 4, 0}
+	if len(got) != len(want) {
+		t.Fatalf("fired %v, want %v", got, want)
+	}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("fired %v, want %v", got, want)
