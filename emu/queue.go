@@ -47,8 +47,9 @@ const (
 	laneRecall     = 1 << laneRecallBits
 )
 
-// timerQueue.busy has a bit a lane: this fails to compile if lanes > 8.
-const _ = uint8(1 << (lanes - 1))
+// The lanes' tournament (timerQueue.win) is a complete binary tree over
+// them: this fails to compile unless lanes is a power of two.
+const _ = uint8(0 - lanes&(lanes-1))
 
 // A key is a timer's (time, insertion) order as one 128-bit number: hi the
 // bits of its due time, which order as the times do for times ≥ 0 (−0 is
@@ -107,11 +108,14 @@ type timerQueue struct {
 	// so that the search of every push reads one cache line.
 	laneD [lanes]float64
 	lane  [lanes]lane
-	// head[i] is the key of lane i's first timer when it holds one: the
-	// merge of the lanes with the heap at each pop reads these, not the
-	// lanes' arrays.
+	// head[i] is the key of lane i's first timer, noKey when it is empty,
+	// and win a tournament over them: win[p] is the lane of the least head
+	// under node p (the root is 1, p's children 2p and 2p+1, lane i's leaf
+	// lanes+i). A lane's head changes at its first push and at each of its
+	// pops, which replay its path (log2(lanes) comparisons); the merge with
+	// the heap is then one comparison, not one a lane.
 	head   [lanes]key
-	busy   uint8              // bit i set: lane i holds timers
+	win    [2 * lanes]uint8
 	recent [laneRecall]recall // delays of timers the heap took, by recallSlot
 	// front is the earliest timer's place: -1 the heap's least, i ≥ 0 lane
 	// i, and frontAt, frontSeq its key; valid says whether they are known
@@ -132,7 +136,27 @@ func newTimerQueue() timerQueue {
 	for i := range q.recent {
 		q.recent[i].d = math.NaN()
 	}
+	for i := range q.head {
+		q.head[i] = noKey
+		q.win[lanes+i] = uint8(i)
+	}
+	for p := lanes - 1; p > 0; p-- {
+		q.win[p] = q.win[2*p]
+	}
 	return q
+}
+
+// noKey is an empty lane's head: after every timer's key (a time's bits
+// are below it).
+var noKey = key{math.MaxUint64, math.MaxUint64}
+
+// replay brings the tournament up to date with lane i's head.
+func (q *timerQueue) replay(i int) {
+	for p := (lanes + i) >> 1; p > 0; p >>= 1 {
+		a, b := q.win[2*p], q.win[2*p+1]
+		m := uint8(0 - borrow(q.head[b], q.head[a])) // all ones when b's head is first
+		q.win[p] = a ^ (a^b)&m
+	}
 }
 
 // push queues a for time at = now + d; seq is its unique, increasing
@@ -141,10 +165,11 @@ func newTimerQueue() timerQueue {
 func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 	q.n++
 	if l := q.laneFor(d); l >= 0 {
-		q.lane[l].items = append(q.lane[l].items, timer{at: at, seq: seq, a: a})
-		if q.busy&(1<<l) == 0 {
+		ln := &q.lane[l]
+		ln.items = append(ln.items, timer{at: at, seq: seq, a: a})
+		if len(ln.items)-ln.head == 1 {
 			q.head[l] = keyOf(at, seq)
-			q.busy |= 1 << l
+			q.replay(l)
 		}
 		if q.valid && !q.frontBefore(at, seq) {
 			q.front, q.frontAt, q.frontSeq = l, at, seq
@@ -296,18 +321,12 @@ func (q *timerQueue) first() (int, bool) {
 }
 
 // settle finds the earliest timer, which it caches as front: the heap's
-// least or the least of the busy lanes' heads.
+// least or the lanes' (the tournament's winner), whichever is first.
 func (q *timerQueue) settle() {
-	best := -2
-	var bk key
-	if len(q.heap) > 0 {
+	best := int(q.win[1])
+	bk := q.head[best]
+	if len(q.heap) > 0 && q.heap[0].k.less(bk) {
 		best, bk = -1, q.heap[0].k
-	}
-	for m := q.busy; m != 0; m &= m - 1 { // the lanes that hold timers, in order
-		i := bits.TrailingZeros8(m)
-		if k := q.head[i]; best == -2 || k.less(bk) {
-			best, bk = i, k
-		}
 	}
 	q.front, q.frontAt, q.frontSeq, q.valid = best, timeOf(bk), bk.lo, true
 }
@@ -336,15 +355,17 @@ func (q *timerQueue) pop() (float64, action) {
 		switch {
 		case l.empty():
 			l.items, l.head = l.items[:0], 0
-			q.busy &^= 1 << i
-			return t.at, t.a
+			q.head[i] = noKey
 		case l.head >= 1024 && l.head >= len(l.items)/2: // slide the queued tail down: one array per lane
 			n := copy(l.items, l.items[l.head:])
 			clear(l.items[n:])
 			l.items, l.head = l.items[:n], 0
+			fallthrough
+		default:
+			h := &l.items[l.head]
+			q.head[i] = keyOf(h.at, h.seq)
 		}
-		h := &l.items[l.head]
-		q.head[i] = keyOf(h.at, h.seq)
+		q.replay(i)
 		return t.at, t.a
 	}
 	return q.heapPop()
