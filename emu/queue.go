@@ -108,13 +108,14 @@ type timerQueue struct {
 	// so that the search of every push reads one cache line.
 	laneD [lanes]float64
 	lane  [lanes]lane
-	// head[i] is the key of lane i's first timer, noKey when it is empty,
-	// and win a tournament over them: win[p] is the lane of the least head
-	// under node p (the root is 1, p's children 2p and 2p+1, lane i's leaf
-	// lanes+i). A lane's head changes at its first push and at each of its
-	// pops, which replay its path (log2(lanes) comparisons); the merge with
-	// the heap is then one comparison, not one a lane.
-	head   [lanes]key
+	// A tournament over the lanes' first timers: node p (the root is 1,
+	// p's children 2p and 2p+1) holds in win[p] the lane of the least head
+	// under it and in top[p] that head's key; lane i's leaf lanes+i holds
+	// its own (noKey when it is empty). A lane's head changes at its first
+	// push and at each of its pops, which replay its path (log2(lanes)
+	// comparisons); the merge with the heap is then one comparison, not
+	// one a lane.
+	top    [2 * lanes]key
 	win    [2 * lanes]uint8
 	recent [laneRecall]recall // delays of timers the heap took, by recallSlot
 	// front is the earliest timer's place: -1 the heap's least, i ≥ 0 lane
@@ -136,12 +137,9 @@ func newTimerQueue() timerQueue {
 	for i := range q.recent {
 		q.recent[i].d = math.NaN()
 	}
-	for i := range q.head {
-		q.head[i] = noKey
-		q.win[lanes+i] = uint8(i)
-	}
-	for p := lanes - 1; p > 0; p-- {
-		q.win[p] = q.win[2*p]
+	for p := range q.top {
+		q.top[p] = noKey
+		q.win[p] = uint8(p % lanes) // any lane: all are empty
 	}
 	return q
 }
@@ -150,12 +148,23 @@ func newTimerQueue() timerQueue {
 // are below it).
 var noKey = key{math.MaxUint64, math.MaxUint64}
 
-// replay brings the tournament up to date with lane i's head.
-func (q *timerQueue) replay(i int) {
-	for p := (lanes + i) >> 1; p > 0; p >>= 1 {
-		a, b := q.win[2*p], q.win[2*p+1]
-		m := uint8(0 - borrow(q.head[b], q.head[a])) // all ones when b's head is first
-		q.win[p] = a ^ (a^b)&m
+// setHead makes k lane i's head and replays the lane's path up the
+// tournament: at each node the lesser of the key from below and its
+// sibling's wins, chosen by masks (no branch).
+func (q *timerQueue) setHead(i int, k key) {
+	const mask = 2*lanes - 1 // spares the bounds checks
+	w := uint8(i)
+	p := (lanes + i) & mask
+	q.top[p] = k
+	for ; p > 1; p >>= 1 {
+		s := (p ^ 1) & mask
+		sk := q.top[s]
+		m := 0 - borrow(sk, k) // all ones when the sibling's is first
+		k.hi ^= (k.hi ^ sk.hi) & m
+		k.lo ^= (k.lo ^ sk.lo) & m
+		w ^= (w ^ q.win[s]) & uint8(m)
+		u := (p >> 1) & mask
+		q.top[u], q.win[u] = k, w
 	}
 }
 
@@ -168,8 +177,7 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 		ln := &q.lane[l]
 		ln.items = append(ln.items, timer{at: at, seq: seq, a: a})
 		if len(ln.items)-ln.head == 1 {
-			q.head[l] = keyOf(at, seq)
-			q.replay(l)
+			q.setHead(l, keyOf(at, seq))
 		}
 		if q.valid && !q.frontBefore(at, seq) {
 			q.front, q.frontAt, q.frontSeq = l, at, seq
@@ -323,8 +331,7 @@ func (q *timerQueue) first() (int, bool) {
 // settle finds the earliest timer, which it caches as front: the heap's
 // least or the lanes' (the tournament's winner), whichever is first.
 func (q *timerQueue) settle() {
-	best := int(q.win[1])
-	bk := q.head[best]
+	best, bk := int(q.win[1]), q.top[1]
 	if len(q.heap) > 0 && q.heap[0].k.less(bk) {
 		best, bk = -1, q.heap[0].k
 	}
@@ -355,7 +362,7 @@ func (q *timerQueue) pop() (float64, action) {
 		switch {
 		case l.empty():
 			l.items, l.head = l.items[:0], 0
-			q.head[i] = noKey
+			q.setHead(i, noKey)
 		case l.head >= 1024 && l.head >= len(l.items)/2: // slide the queued tail down: one array per lane
 			n := copy(l.items, l.items[l.head:])
 			clear(l.items[n:])
@@ -363,9 +370,8 @@ func (q *timerQueue) pop() (float64, action) {
 			fallthrough
 		default:
 			h := &l.items[l.head]
-			q.head[i] = keyOf(h.at, h.seq)
+			q.setHead(i, keyOf(h.at, h.seq))
 		}
-		q.replay(i)
 		return t.at, t.a
 	}
 	return q.heapPop()
