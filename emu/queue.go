@@ -48,8 +48,12 @@ const (
 )
 
 // The lanes' tournament (timerQueue.win) is a complete binary tree over
-// them: this fails to compile unless lanes is a power of two.
-const _ = uint8(0 - lanes&(lanes-1))
+// them, and timerQueue.laneSlots a bit a recall slot: this fails to
+// compile unless lanes is a power of two and there are at most 64 slots.
+const (
+	_ = uint8(0 - lanes&(lanes-1))
+	_ = uint64(1<<laneRecall - 1)
+)
 
 // A key is a timer's (time, insertion) order as one 128-bit number: hi the
 // bits of its due time, which order as the times do for times ≥ 0 (−0 is
@@ -108,6 +112,12 @@ type timerQueue struct {
 	// so that the search of every push reads one cache line.
 	laneD [lanes]float64
 	lane  [lanes]lane
+	// laneSlots has bit s set when a lane's delay has recallSlot s, and
+	// laneOf[s] is the first such lane: most pushes, whether of a lane's
+	// delay or of one the heap takes, then find out without a look at
+	// every lane's.
+	laneSlots uint64
+	laneOf    [laneRecall]uint8
 	// A tournament over the lanes' first timers: node p (the root is 1,
 	// p's children 2p and 2p+1) holds in win[p] the lane of the least head
 	// under it and in top[p] that head's key; lane i's leaf lanes+i holds
@@ -271,12 +281,21 @@ func (q *timerQueue) heapPop() (float64, action) {
 // laneFor returns the lane of delay d, giving it an empty lane if d is
 // remembered from a heap timer, or −1.
 func (q *timerQueue) laneFor(d float64) int {
-	for i := range q.laneD {
-		if q.laneD[i] == d {
-			return i
+	if d == 0 {
+		d = 0 // −0 is 0's delay, and hashes as 0
+	}
+	slot := recallSlot(d)
+	if q.laneSlots>>slot&1 != 0 { // a lane's delay has this slot: which?
+		if i := q.laneOf[slot]; q.laneD[i] == d {
+			return int(i)
+		}
+		for i := range q.laneD {
+			if q.laneD[i] == d {
+				return i
+			}
 		}
 	}
-	r := &q.recent[recallSlot(d)]
+	r := &q.recent[slot]
 	if r.d != d {
 		r.d, r.n = d, 1
 		return -1
@@ -287,6 +306,14 @@ func (q *timerQueue) laneFor(d float64) int {
 	for i := range q.lane {
 		if l := &q.lane[i]; l.empty() {
 			q.laneD[i], l.items, l.head = d, l.items[:0], 0
+			q.laneSlots = 0
+			for j := len(q.laneD) - 1; j >= 0; j-- {
+				if dj := q.laneD[j]; dj == dj { // not NaN: lane j has a delay
+					s := recallSlot(dj)
+					q.laneSlots |= 1 << s
+					q.laneOf[s] = uint8(j)
+				}
+			}
 			return i
 		}
 	}
