@@ -195,11 +195,16 @@ func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Han
 	e.track(id, flowDone{h: h, live: true})
 }
 
-// flush starts the flows batched by StartFlowHandler.
+// flush starts the flows batched by StartFlowHandler. It inlines: the
+// engine calls it once an event, most often with no flow batched.
 func (e *Engine) flush() {
-	if len(e.batch) == 0 {
-		return
+	if len(e.batch) > 0 {
+		e.startBatch()
 	}
+}
+
+// startBatch is flush once flows are batched.
+func (e *Engine) startBatch() {
 	e.ids = e.sys.StartAll(e.now, e.batch, e.ids[:0])
 	for i, id := range e.ids {
 		e.track(id, e.batchDone[i])
