@@ -109,7 +109,7 @@ type timerQueue struct {
 	n    int      // timers queued, lanes and heap
 
 	// laneD[i] is lane i's delay (s; NaN for none), apart from the lanes
-	// so that the search of every push reads one cache line.
+	// so that a search of them reads one cache line.
 	laneD [lanes]float64
 	lane  [lanes]lane
 	// laneSlots has bit s set when a lane's delay has recallSlot s, and
