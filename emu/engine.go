@@ -195,11 +195,16 @@ func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Han
 	e.track(id, flowDone{h: h, live: true})
 }
 
-// flush starts the flows batched by StartFlowHandler.
+// flush starts the flows batched by StartFlowHandler. It inlines: the
+// engine calls it once an event, most often with no flow batched.
 func (e *Engine) flush() {
-	if len(e.batch) == 0 {
-		return
+	if len(e.batch) > 0 {
+		e.startBatch()
 	}
+}
+
+// startBatch is flush once flows are batched.
+func (e *Engine) startBatch() {
 	e.ids = e.sys.StartAll(e.now, e.batch, e.ids[:0])
 	for i, id := range e.ids {
 		e.track(id, e.batchDone[i])
@@ -221,22 +226,22 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 // when nothing is pending. Under Options.SimGrid, once the current instant
 // has nothing left to fire, the fluid system settles first (SimGrid solves
 // when it looks for its next date).
-func (e *Engine) Next() (t float64, ok bool) {
-	if e.simgrid && e.sys != nil {
-		if at, due := e.timers.peek(); due && at <= e.now {
-			return at, true // more of this instant: keep batching flow starts
-		}
-		e.sys.Settle(e.now)
-	}
-	return e.peek()
-}
+func (e *Engine) Next() (t float64, ok bool) { return e.look(true) }
 
 // peek is Next without the settle: StepWithin looks ahead within an
 // instant, where SimGrid does not solve.
-func (e *Engine) peek() (t float64, ok bool) {
+func (e *Engine) peek() (t float64, ok bool) { return e.look(false) }
+
+// look is Next's body (settle true) and peek's (false): both inline to a
+// call of it, one call where Next called peek, and the drivers call Next
+// about twice an event.
+func (e *Engine) look(settle bool) (t float64, ok bool) {
 	at, tok := e.timers.peek()
 	if tok && at <= e.now {
 		return at, true // more of this instant: keep batching flow starts
+	}
+	if settle && e.simgrid && e.sys != nil {
+		e.sys.Settle(e.now)
 	}
 	e.flush() // starts flows, and queues no timer
 	t = math.Inf(1)

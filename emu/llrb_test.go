@@ -92,3 +92,37 @@ func BenchmarkQueueVsLLRB(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/timer")
 	})
 }
+
+// TestLongLanesMatchLLRB: lanes that keep a backlog for thousands of pops
+// (pushes outnumber pops, three delays) slide their queued tail down to the
+// front of their array, and still give up timers in the tree's order, their
+// heads' keys kept as they go.
+func TestLongLanesMatchLLRB(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 4 {
+		q := newTimerQueue()
+		tree := llrb.New()
+		var seq uint64
+		now := 0.0
+		for step := range 20000 {
+			if rng.IntN(5) < 3 || tree.Len() == 0 {
+				seq++
+				d := float64(1+rng.IntN(3)) * 1e-6
+				if rng.IntN(50) == 0 {
+					d = rng.Float64() * 1e-3 // now and then one for the heap
+				}
+				q.push(d, now+d, seq, action{})
+				tree.ReplaceOrInsert(llrbTimer{at: now + d, seq: seq})
+				continue
+			}
+			want := tree.DeleteMin().(llrbTimer)
+			i, _ := q.first()
+			gotSeq := q.frontSeq
+			at, _ := q.pop()
+			if at != want.at || gotSeq != want.seq {
+				t.Fatalf("trial %d step %d: popped (%g, %d) from front %d, the tree says (%g, %d)", trial, step, at, gotSeq, i, want.at, want.seq)
+			}
+			now = at
+		}
+	}
+}

@@ -23,11 +23,6 @@ type timer struct {
 	a   action
 }
 
-// before orders timers by (at, seq).
-func (t *timer) before(at float64, seq uint64) bool {
-	return t.at < at || t.at == at && t.seq < seq
-}
-
 // A lane holds the timers pushed with one delay d. The clock never goes
 // back, so their due times now+d come in order: a FIFO keeps them sorted,
 // at O(1) a timer where the heap costs O(log n) moves to pop. A message's
@@ -52,29 +47,86 @@ const (
 	laneRecall     = 1 << laneRecallBits
 )
 
-// timerQueue.busy has a bit a lane: this fails to compile if lanes > 8.
-const _ = uint8(1 << (lanes - 1))
+// The lanes' tournament (timerQueue.win) is a complete binary tree over
+// them, and timerQueue.laneSlots a bit a recall slot: this fails to
+// compile unless lanes is a power of two and there are at most 64 slots.
+const (
+	_ = uint8(0 - lanes&(lanes-1))
+	_ = uint64(1<<laneRecall - 1)
+)
+
+// A key is a timer's (time, insertion) order as one 128-bit number: hi the
+// bits of its due time, which order as the times do for times ≥ 0 (−0 is
+// keyed as +0, which it equals), lo its seq. less is then a subtraction
+// with borrow, no branch: the heap's sifts pick a child without a jump the
+// processor could mispredict, half the time, at every level.
+type key struct{ hi, lo uint64 }
+
+func keyOf(at float64, seq uint64) key {
+	if at == 0 {
+		at = 0 // −0 sorts as +0
+	}
+	return key{math.Float64bits(at), seq}
+}
+
+// less reports whether k orders before o.
+func (k key) less(o key) bool { return borrow(k, o) != 0 }
+
+// borrow is 1 if k orders before o, else 0.
+func borrow(k, o key) uint64 {
+	_, b := bits.Sub64(k.lo, o.lo, 0)
+	_, b = bits.Sub64(k.hi, o.hi, b)
+	return b
+}
+
+// timeOf is the due time of key k (+0 for a timer pushed at −0: the two
+// are one time to the clock).
+func timeOf(k key) float64 { return math.Float64frombits(k.hi) }
+
+// A node is a heap timer's key and the index of its action in
+// timerQueue.acts: the sifts move 24 bytes without pointers (no write
+// barrier), and a thousand ranks' timers stay in the first-level cache.
+type node struct {
+	k    key
+	slot uint32
+}
 
 // timerQueue is the engine's (time, seq)-ordered queue of timers: a binary
 // min-heap and a few lanes, merged at the front.
 //
-// The heap holds the timers themselves (no node, no pointer to chase), in an
-// array that stays in the cache at a thousand ranks' few thousand timers: a
-// push whose time is not before its parent's (most: a later instant than the
-// earliest) costs one comparison, a pop log2(n) levels of two. It is not
-// internal/heap's: those entries are a key and an ID, and a timer's action
-// would then sit in a side table looked up at every pop; here it moves with
-// its key (BenchmarkNoisyTimers measures this traffic; a 4-ary heap of the
-// same timers measured no faster there).
+// The heap's nodes are keys and slot numbers; a timer's action sits in its
+// slot, written once at push and read once at pop. A pop moves the hole the
+// least leaves down to a leaf along the lesser children (one branchless
+// comparison a level), and the last node up from there (it came from the
+// bottom, so it seldom climbs): about log2(n) comparisons where a sift of
+// the last node from the root makes two a level, one of them unpredictable
+// (BenchmarkNoisyTimers measures this traffic; a 4-ary heap of timers
+// measured no faster there).
 type timerQueue struct {
-	heap []timer // by (at, seq): heap[0] is the least
-	n    int     // timers queued, lanes and heap
+	heap []node   // by key: heap[0] is the least
+	acts []action // by node.slot
+	free []uint32 // indexes in acts not in use
+	n    int      // timers queued, lanes and heap
 
 	// laneD[i] is lane i's delay (s; NaN for none), apart from the lanes
-	// so that the search of every push reads one cache line.
-	laneD  [lanes]float64
-	lane   [lanes]lane
-	busy   uint8              // bit i set: lane i holds timers
+	// so that a search of them reads one cache line.
+	laneD [lanes]float64
+	lane  [lanes]lane
+	// laneSlots has bit s set when a lane's delay has recallSlot s, and
+	// laneOf[s] is the first such lane: most pushes, whether of a lane's
+	// delay or of one the heap takes, then find out without a look at
+	// every lane's.
+	laneSlots uint64
+	laneOf    [laneRecall]uint8
+	// A tournament over the lanes' first timers: node p (the root is 1,
+	// p's children 2p and 2p+1) holds in win[p] the lane of the least head
+	// under it and in top[p] that head's key; lane i's leaf lanes+i holds
+	// its own (noKey when it is empty). A lane's head changes at its first
+	// push and at each of its pops, which replay its path (log2(lanes)
+	// comparisons); the merge with the heap is then one comparison, not
+	// one a lane.
+	top    [2 * lanes]key
+	win    [2 * lanes]uint8
 	recent [laneRecall]recall // delays of timers the heap took, by recallSlot
 	// front is the earliest timer's place: -1 the heap's least, i ≥ 0 lane
 	// i, and frontAt, frontSeq its key; valid says whether they are known
@@ -95,7 +147,35 @@ func newTimerQueue() timerQueue {
 	for i := range q.recent {
 		q.recent[i].d = math.NaN()
 	}
+	for p := range q.top {
+		q.top[p] = noKey
+		q.win[p] = uint8(p % lanes) // any lane: all are empty
+	}
 	return q
+}
+
+// noKey is an empty lane's head: after every timer's key (a time's bits
+// are below it).
+var noKey = key{math.MaxUint64, math.MaxUint64}
+
+// setHead makes k lane i's head and replays the lane's path up the
+// tournament: at each node the lesser of the key from below and its
+// sibling's wins, chosen by masks (no branch).
+func (q *timerQueue) setHead(i int, k key) {
+	const mask = 2*lanes - 1 // spares the bounds checks
+	w := uint8(i)
+	p := (lanes + i) & mask
+	q.top[p] = k
+	for ; p > 1; p >>= 1 {
+		s := (p ^ 1) & mask
+		sk := q.top[s]
+		m := 0 - borrow(sk, k) // all ones when the sibling's is first
+		k.hi ^= (k.hi ^ sk.hi) & m
+		k.lo ^= (k.lo ^ sk.lo) & m
+		w ^= (w ^ q.win[s]) & uint8(m)
+		u := (p >> 1) & mask
+		q.top[u], q.win[u] = k, w
+	}
 }
 
 // push queues a for time at = now + d; seq is its unique, increasing
@@ -103,16 +183,18 @@ func newTimerQueue() timerQueue {
 // times (now never goes back).
 func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 	q.n++
-	t := timer{at: at, seq: seq, a: a}
 	if l := q.laneFor(d); l >= 0 {
-		q.lane[l].items = append(q.lane[l].items, t)
-		q.busy |= 1 << l
+		ln := &q.lane[l]
+		ln.items = append(ln.items, timer{at: at, seq: seq, a: a})
+		if len(ln.items)-ln.head == 1 {
+			q.setHead(l, keyOf(at, seq))
+		}
 		if q.valid && !q.frontBefore(at, seq) {
 			q.front, q.frontAt, q.frontSeq = l, at, seq
 		}
 		return
 	}
-	q.heapPush(t)
+	q.heapPush(at, seq, a)
 	if q.valid && !q.frontBefore(at, seq) {
 		q.front, q.frontAt, q.frontSeq = -1, at, seq
 	}
@@ -122,20 +204,30 @@ func (q *timerQueue) push(d, at float64, seq uint64, a action) {
 // not now plus one of the lanes' delays.
 func (q *timerQueue) pushAt(at float64, seq uint64, a action) {
 	q.n++
-	q.heapPush(timer{at: at, seq: seq, a: a})
+	q.heapPush(at, seq, a)
 	if q.valid && !q.frontBefore(at, seq) {
 		q.front, q.frontAt, q.frontSeq = -1, at, seq
 	}
 }
 
-// heapPush adds t to the heap: up from the end while it is before its
-// parent, moving the parents down into the hole.
-func (q *timerQueue) heapPush(t timer) {
-	h := append(q.heap, timer{})
+// heapPush adds a timer to the heap: its node goes up from the end while
+// it is before its parent, moving the parents down into the hole.
+func (q *timerQueue) heapPush(at float64, seq uint64, a action) {
+	var s uint32
+	if f := len(q.free); f > 0 {
+		s = q.free[f-1]
+		q.free = q.free[:f-1]
+		q.acts[s] = a
+	} else {
+		s = uint32(len(q.acts))
+		q.acts = append(q.acts, a)
+	}
+	t := node{k: keyOf(at, seq), slot: s}
+	h := append(q.heap, node{})
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) >> 1
-		if !t.before(h[p].at, h[p].seq) {
+		if !t.k.less(h[p].k) {
 			break
 		}
 		h[i] = h[p]
@@ -145,47 +237,65 @@ func (q *timerQueue) heapPush(t timer) {
 	q.heap = h
 }
 
-// heapPop removes and returns the heap's least timer; the heap must not be
-// empty. The last timer goes down from the root into the hole the least
-// leaves, past the lesser child at each level.
-func (q *timerQueue) heapPop() timer {
+// heapPop removes the heap's least timer and returns its time and action;
+// the heap must not be empty.
+func (q *timerQueue) heapPop() (float64, action) {
 	h := q.heap
 	top := h[0]
 	last := len(h) - 1
 	t := h[last]
-	h[last] = timer{} // drop the action's references
 	h = h[:last]
 	if last > 0 {
+		// The hole at the root goes down to a leaf, the lesser child
+		// moving up at each level (the right one when it is less: its
+		// borrow is the index step)...
 		i := 0
 		for {
 			c := 2*i + 1
-			if c >= last {
-				break
-			}
-			if r := c + 1; r < last && h[r].before(h[c].at, h[c].seq) {
-				c = r
-			}
-			if !h[c].before(t.at, t.seq) {
+			if c+1 < last {
+				c += int(borrow(h[c+1].k, h[c].k))
+			} else if c >= last {
 				break
 			}
 			h[i] = h[c]
 			i = c
 		}
+		// ... and the last node up from there while it is before its parent.
+		for i > 0 {
+			p := (i - 1) >> 1
+			if !t.k.less(h[p].k) {
+				break
+			}
+			h[i] = h[p]
+			i = p
+		}
 		h[i] = t
 	}
 	q.heap = h
-	return top
+	a := q.acts[top.slot]
+	q.acts[top.slot] = action{} // drop the action's references
+	q.free = append(q.free, top.slot)
+	return timeOf(top.k), a
 }
 
 // laneFor returns the lane of delay d, giving it an empty lane if d is
 // remembered from a heap timer, or −1.
 func (q *timerQueue) laneFor(d float64) int {
-	for i := range q.laneD {
-		if q.laneD[i] == d {
-			return i
+	if d == 0 {
+		d = 0 // −0 is 0's delay, and hashes as 0
+	}
+	slot := recallSlot(d)
+	if q.laneSlots>>slot&1 != 0 { // a lane's delay has this slot: which?
+		if i := q.laneOf[slot]; q.laneD[i] == d {
+			return int(i)
+		}
+		for i := range q.laneD {
+			if q.laneD[i] == d {
+				return i
+			}
 		}
 	}
-	r := &q.recent[recallSlot(d)]
+	r := &q.recent[slot]
 	if r.d != d {
 		r.d, r.n = d, 1
 		return -1
@@ -196,6 +306,14 @@ func (q *timerQueue) laneFor(d float64) int {
 	for i := range q.lane {
 		if l := &q.lane[i]; l.empty() {
 			q.laneD[i], l.items, l.head = d, l.items[:0], 0
+			q.laneSlots = 0
+			for j := len(q.laneD) - 1; j >= 0; j-- {
+				if dj := q.laneD[j]; dj == dj { // not NaN: lane j has a delay
+					s := recallSlot(dj)
+					q.laneSlots |= 1 << s
+					q.laneOf[s] = uint8(j)
+				}
+			}
 			return i
 		}
 	}
@@ -226,42 +344,34 @@ func (q *timerQueue) frontBefore(at float64, seq uint64) bool {
 	return q.frontAt < at || q.frontAt == at && q.frontSeq < seq
 }
 
-// earliest returns the first timer of place i (see front); it must hold one.
-func (q *timerQueue) earliest(i int) *timer {
-	if i < 0 {
-		return &q.heap[0]
-	}
-	l := &q.lane[i]
-	return &l.items[l.head]
-}
-
 // first finds the earliest timer's place; ok is false when none is queued.
 func (q *timerQueue) first() (int, bool) {
-	if q.n == 0 {
-		return 0, false
-	}
 	if !q.valid {
-		best := -2
-		var bt *timer
-		if len(q.heap) > 0 {
-			best, bt = -1, q.earliest(-1)
+		if q.n == 0 {
+			return 0, false
 		}
-		for m := q.busy; m != 0; m &= m - 1 { // the lanes that hold timers, in order
-			i := bits.TrailingZeros8(m)
-			l := &q.lane[i]
-			if t := &l.items[l.head]; bt == nil || t.before(bt.at, bt.seq) {
-				best, bt = i, t
-			}
-		}
-		q.front, q.frontAt, q.frontSeq, q.valid = best, bt.at, bt.seq, true
+		q.settle()
 	}
 	return q.front, true
 }
 
+// settle finds the earliest timer, which it caches as front: the heap's
+// least or the lanes' (the tournament's winner), whichever is first.
+func (q *timerQueue) settle() {
+	best, bk := int(q.win[1]), q.top[1]
+	if len(q.heap) > 0 && q.heap[0].k.less(bk) {
+		best, bk = -1, q.heap[0].k
+	}
+	q.front, q.frontAt, q.frontSeq, q.valid = best, timeOf(bk), bk.lo, true
+}
+
 // peek returns the due time of the earliest timer.
 func (q *timerQueue) peek() (float64, bool) {
-	if _, ok := q.first(); !ok {
-		return 0, false
+	if !q.valid {
+		if q.n == 0 {
+			return 0, false
+		}
+		q.settle()
 	}
 	return q.frontAt, true
 }
@@ -279,14 +389,17 @@ func (q *timerQueue) pop() (float64, action) {
 		switch {
 		case l.empty():
 			l.items, l.head = l.items[:0], 0
-			q.busy &^= 1 << i
+			q.setHead(i, noKey)
 		case l.head >= 1024 && l.head >= len(l.items)/2: // slide the queued tail down: one array per lane
 			n := copy(l.items, l.items[l.head:])
 			clear(l.items[n:])
 			l.items, l.head = l.items[:n], 0
+			fallthrough
+		default:
+			h := &l.items[l.head]
+			q.setHead(i, keyOf(h.at, h.seq))
 		}
 		return t.at, t.a
 	}
-	t := q.heapPop()
-	return t.at, t.a
+	return q.heapPop()
 }

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -72,6 +73,71 @@ func TestSameInstantKeepsInsertionOrder(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("fired %v, want %v", got, want)
+		}
+	}
+}
+
+// TestNegativeZeroIsTimeZero: a timer due at −0 (AtHandler accepts it at
+// time 0) is due at 0, ordered by insertion among the timers due at 0 and
+// before every later one; the heap keys a time by its bits, where −0 would
+// otherwise sort after every positive time.
+func TestNegativeZeroIsTimeZero(t *testing.T) {
+	e := NewEngine(nil)
+	var got []int
+	fire := func(i int) Handler { return handlerFunc(func() { got = append(got, i) }) }
+	e.AtHandler(1e-9, fire(0))
+	e.AtHandler(math.Copysign(0, -1), fire(1))
+	e.AfterHandler(0, fire(2))
+	e.AtHandler(0, fire(3))
+	e.AtHandler(math.Copysign(0, -1), fire(4))
+	for e.Step() {
+	}
+	want := []int{1, 2, 3, 4, 0}
+	if len(got) != len(want) {
+		t.Fatalf("fired %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("fired %v, want %v", got, want)
+		}
+	}
+}
+
+// TestLaneForFindsItsLane: once delays hold lanes, every push of one of
+// them finds its own lane, also when several lanes' delays share a recall
+// slot (the lanes' table then names only one of them), and a delay that
+// holds none finds none until it has come back laneHits times.
+func TestLaneForFindsItsLane(t *testing.T) {
+	// Delays two by two in one slot, and one alone.
+	bySlot := map[uint64][]float64{}
+	var delays []float64
+	for k := 1; len(delays) < lanes; k++ {
+		d := float64(k) * 1e-7
+		s := recallSlot(d)
+		bySlot[s] = append(bySlot[s], d)
+		if len(bySlot[s]) == 2 {
+			delays = append(delays, bySlot[s]...)
+		}
+	}
+	delays = delays[:lanes]
+	q := newTimerQueue()
+	var seq uint64
+	for _, d := range delays {
+		for range laneHits {
+			seq++
+			q.push(d, d, seq, action{})
+		}
+	}
+	for i, d := range delays {
+		if got := q.laneFor(d); got < 0 || q.laneD[got] != d {
+			t.Fatalf("delay %d (%g): lane %d, want the lane holding it (lanes hold %v)", i, d, got, q.laneD)
+		}
+	}
+	for _, d := range []float64{3.3e-3, 0.1234567} {
+		for n := 1; n < laneHits; n++ {
+			if got := q.laneFor(d); got >= 0 {
+				t.Fatalf("delay %g pushed %d times: lane %d, want none (lanes hold %v)", d, n, got, q.laneD)
+			}
 		}
 	}
 }
