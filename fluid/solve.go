@@ -124,22 +124,25 @@ func (m *maxmin) applySolve(now float64) {
 // search: a call a link cost its set-up and spills again and again.)
 func (m *maxmin) scanLinks() {
 	sv := &m.fill
+	// Locals: the appends below would make the compiler reload the fields,
+	// and each sum kept in sv.work would put a store and a load on its chain.
+	stamp, floor, hot, work := sv.stamp, sv.floor, m.hot, sv.work
 	for i := 0; i < len(sv.links); i++ {
 		l := sv.links[i]
-		ls, w := &m.links[l], &sv.work[l]
-		w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
+		ls := &m.links[l]
+		remaining, usage, unfixed := ls.capacity, 0.0, int32(0)
 		for _, mb := range ls.members {
-			h := &m.hot[mb.slot]
-			if h.level < sv.floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
-				w.remaining -= mb.coef * h.rate
+			h := &hot[mb.slot]
+			if h.level < floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
+				remaining -= mb.coef * h.rate
 				continue
 			}
-			w.usage += mb.share
-			w.unfixed++
-			if h.stamp == sv.stamp {
+			usage += mb.share
+			unfixed++
+			if h.stamp == stamp {
 				continue
 			}
-			h.stamp, h.x = sv.stamp, 0
+			h.stamp, h.x = stamp, 0
 			sv.flows = append(sv.flows, mb.slot)
 			if h.bounded {
 				sv.bounded = append(sv.bounded, m.sys.bySlot[mb.slot])
@@ -150,11 +153,12 @@ func (m *maxmin) scanLinks() {
 				}
 			}
 		}
-		if !(w.remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
-			w.remaining = max(w.remaining, 0)
+		if !(remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
+			remaining = max(remaining, 0)
 		}
-		if w.unfixed > 0 {
-			sv.queue.add(linkAt(w.remaining/w.usage, l))
+		work[l] = linkWork{remaining: remaining, usage: usage, unfixed: unfixed}
+		if unfixed > 0 {
+			sv.queue.add(linkAt(remaining/usage, l))
 		}
 	}
 }
