@@ -26,6 +26,7 @@ type filling struct {
 	// (local.go); core lists those links in the order they became core.
 	coreStamp []uint32
 	core      []LinkID
+	tree      linkTree // fillTree's ranking of the links
 }
 
 // linkWork is a link's solver scratch, kept apart from linkState so that
@@ -189,9 +190,10 @@ func (m *maxmin) visitLink(l LinkID) {
 // at rate level/weight_f; the rising stops for the flows of the first link
 // to saturate (level = remaining/usage) or for a flow reaching its bound
 // (level = bound·weight), whichever comes first; repeat on what is left.
-// Links wait in a lazy heap by saturation level (see levelQueue) and bounded
-// flows are sorted by bound level: fixing a flow costs O(1) per link it
-// crosses, and a solve O(elements + links·log links) in all.
+// Links wait in a lazy heap by saturation level (see levelQueue), or, up to
+// smallQueue of them, in a tournament tree (fillTree), and bounded flows
+// are sorted by bound level: fixing a flow costs O(1) per link it crosses,
+// and a solve O(elements + links·log links) in all.
 func (m *maxmin) progressiveFill() {
 	sv := &m.fill
 	// The heap and bounded lists come from scanLinks in discovery order;
@@ -202,8 +204,8 @@ func (m *maxmin) progressiveFill() {
 		}
 		return cmp.Compare(a.id, b.id)
 	})
-	if q := &sv.queue; len(q.parked) <= smallQueue && q.heap.Len() == 0 && keysOrdered(q.parked) {
-		m.fillSmall()
+	if q := &sv.queue; len(q.parked) <= min(smallQueue, maxTreeLinks) && q.heap.Len() == 0 && treeKeys(q.parked) {
+		m.fillTree()
 		return
 	}
 	sv.queue.order()
@@ -239,89 +241,11 @@ func (m *maxmin) progressiveFill() {
 	}
 }
 
-// smallQueue is the most links a re-solve ranks by scanning them rather
-// than through the level heap: most of a Dahu run's re-solves queue 4 to 8
-// links, where building and sifting a heap cost more than the scans.
-var smallQueue = 8 // a variable so that the tests can turn the scans off
-
-// keysOrdered reports whether no entry's key is NaN, so that (key, link)
-// orders them totally: the heap and a scan then pick the same least entry.
-func keysOrdered(entries []levelEntry) bool {
-	for _, e := range entries {
-		if e.Key != e.Key {
-			return false
-		}
-	}
-	return true
-}
-
-// fillSmall is progressiveFill over the few links scanLinks left in
-// sv.queue.parked, each lowestLink a scan of them: the least entry by (key,
-// link) among those with unfixed flows, its key raised to its level and
-// the scan repeated while the level is above the key. That is the order in
-// which the lazy heap gives the links up (its keys are a total order, so
-// its shape never matters), hence the same fixes in the same order, and
-// the same rates to the bit.
-func (m *maxmin) fillSmall() {
-	sv := &m.fill
-	links, work := sv.queue.parked, sv.work
-	sv.left = len(sv.flows)
-	next := 0 // first bounded flow not yet looked at
-	for sv.left > 0 {
-		for next < len(sv.bounded) && m.hot[sv.bounded[next].slot].stamp != sv.stamp {
-			next++
-		}
-		boundLevel := math.Inf(1)
-		if next < len(sv.bounded) {
-			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
-		}
-		linkLevel, at := math.Inf(1), -1
-		for {
-			best := -1
-			for i := 0; i < len(links); {
-				e := &links[i]
-				if work[e.ID].unfixed == 0 { // all its flows fixed: drop it
-					links[i] = links[len(links)-1]
-					links = links[:len(links)-1]
-					continue
-				}
-				if best < 0 || e.Key < links[best].Key || e.Key == links[best].Key && e.ID < links[best].ID {
-					best = i
-				}
-				i++
-			}
-			if best < 0 {
-				break
-			}
-			w := &work[links[best].ID]
-			if level := w.remaining / w.usage; level > links[best].Key {
-				links[best].Key = level
-				continue
-			} else {
-				linkLevel, at = level, best
-			}
-			break
-		}
-		switch {
-		case at < 0 && math.IsInf(boundLevel, 1):
-			sv.queue.parked = links
-			return
-		case boundLevel <= linkLevel:
-			f := sv.bounded[next]
-			m.fix(f.slot, f.bound)
-		default:
-			top := links[at].ID
-			links[at] = links[len(links)-1]
-			links = links[:len(links)-1]
-			for _, mb := range m.links[top].members {
-				if m.hot[mb.slot].stamp == sv.stamp { // re-solved, not fixed yet
-					m.fix(mb.slot, linkLevel/m.hot[mb.slot].weight)
-				}
-			}
-		}
-	}
-	sv.queue.parked = links
-}
+// smallQueue is the most links a re-solve ranks with a linkTree
+// (fillTree) rather than the level heap, up to maxTreeLinks: most of a Dahu
+// run's re-solves queue 4 to 64 links, where the heap's sifts cost more
+// than the tree's branch-free comparisons.
+var smallQueue = maxTreeLinks // a variable so that the tests can turn the tree off
 
 // lowestLink returns the link that saturates first and its level, after
 // dropping links whose flows are all fixed and refreshing stale keys; top
