@@ -7,22 +7,26 @@ import (
 
 // linkTree ranks the links of a re-solve of at most maxTreeLinks links
 // by (key, link), as the level heap does (solveheap.go), for fillTree.
-// It is a tournament tree: each leaf is a link's entry, and each inner
-// node holds the leaf that wins (the least entry) among the leaves below
-// it. Changing a leaf replays its path to the root, log₂ of the leaves
-// comparisons that do not branch on the keys; the heap's sifts branch on
-// every comparison, and mispredicting them was most of their cost on
-// Dahu's re-solves of 10 to 64 links, whose order they cannot learn.
+// It is a tournament tree of losers: each leaf is a link's entry, each
+// inner node holds the leaf that lost the match played there (the greater
+// of the two least entries below it), and the winner is kept apart. Only
+// the winner's key changes (raised, or taken out), so a change replays the
+// winner's path: at each node it meets the loser kept there, log₂ of the
+// leaves comparisons that do not branch on the keys, the winner carried in
+// registers. The heap's sifts branch on every comparison, and
+// mispredicting them was most of their cost on Dahu's re-solves of 10 to
+// 64 links, whose order they cannot learn.
 //
 // A key is kept as its float64's bits: the keys fillTree accepts are
 // non-negative and not NaN, whose bits order as the floats do, so that
 // (key bits, link) compares as one 128-bit integer, by a subtraction's
 // borrow. A leaf taken out holds treeGone, above every such key.
 type linkTree struct {
-	key  [maxTreeLinks]uint64    // the leaves' keys, as float64 bits, or treeGone
-	link [maxTreeLinks]LinkID    // the leaves' links
-	win  [2 * maxTreeLinks]uint8 // win[n]: the leaf winning node n; nodes 1 … p−1 inner, p … 2p−1 the leaves
-	p    int                     // leaves, a power of two ≥ 2
+	key  [maxTreeLinks]uint64 // the leaves' keys, as float64 bits, or treeGone
+	link [maxTreeLinks]LinkID // the leaves' links
+	lost [maxTreeLinks]uint8  // lost[n], n = 1 … p−1: the leaf that lost at inner node n (children 2n, 2n+1; leaf i is node p+i)
+	win  uint8                // the winning leaf: the least entry
+	p    int                  // leaves, a power of two ≥ 2
 }
 
 // maxTreeLinks is the most links a linkTree holds: enough for a flat
@@ -60,34 +64,47 @@ func (t *linkTree) build(entries []levelEntry) {
 	for i := len(entries); i < p; i++ {
 		t.key[i], t.link[i] = treeGone, 0
 	}
+	var won [2 * maxTreeLinks]uint8 // the winner of each node
 	for i := range p {
-		t.win[p+i] = uint8(i)
+		won[p+i] = uint8(i)
 	}
 	for n := p - 1; n >= 1; n-- {
-		t.win[n] = t.least(t.win[2*n], t.win[2*n+1])
+		a, b := won[2*n], won[2*n+1]
+		mask := uint8(-lessBits(t.key[a], t.link[a], t.key[b], t.link[b])) // a wins
+		won[n], t.lost[n] = b^(a^b)&mask, a^(a^b)&mask
 	}
+	t.win = won[1]
 }
 
-// least returns the leaf of a and b with the lesser (key, link); of equal
-// ones (two leaves taken out), b.
-func (t *linkTree) least(a, b uint8) uint8 {
-	// (key[a], link[a]) − (key[b], link[b]) as 128-bit integers borrows
-	// exactly when a's entry is the lesser. Links are ≥ 0.
-	_, borrow := bits.Sub64(uint64(uint32(t.link[a])), uint64(uint32(t.link[b])), 0)
-	_, borrow = bits.Sub64(t.key[a], t.key[b], borrow)
-	return b ^ (a^b)&uint8(-borrow)
+// lessBits is 1 if (ka, la) < (kb, lb), else 0: (ka, la) − (kb, lb) as
+// 128-bit integers borrows exactly then. Links are ≥ 0.
+func lessBits(ka uint64, la LinkID, kb uint64, lb LinkID) uint64 {
+	_, borrow := bits.Sub64(uint64(uint32(la)), uint64(uint32(lb)), 0)
+	_, borrow = bits.Sub64(ka, kb, borrow)
+	return borrow
 }
 
 // top returns the winning leaf; its key is treeGone when no entry is left.
-func (t *linkTree) top() uint8 { return t.win[1] }
+func (t *linkTree) top() uint8 { return t.win }
 
-// set gives leaf i the key bits k (treeGone takes its entry out) and
-// replays its path to the root.
-func (t *linkTree) set(i uint8, k uint64) {
-	t.key[i] = k
-	for n := (t.p + int(i)) >> 1; n >= 1; n >>= 1 {
-		t.win[n] = t.least(t.win[2*n], t.win[2*n+1])
+// setTop gives the winning leaf the key bits k, not less than its key
+// (treeGone takes its entry out), and replays its path to the root.
+func (t *linkTree) setTop(k uint64) {
+	w := t.win
+	t.key[w] = k
+	wk, wl := k, t.link[w]
+	for n := (t.p + int(w)) >> 1; n >= 1; n >>= 1 {
+		l := t.lost[n]
+		lk, ll := t.key[l], t.link[l]
+		// The loser kept here wins if it is the lesser: then the two
+		// swap, without a branch on the keys.
+		mask := -lessBits(lk, ll, wk, wl)
+		t.lost[n] = l ^ (l^w)&uint8(mask) // the one that loses now
+		w ^= (w ^ l) & uint8(mask)
+		wk ^= (wk ^ lk) & mask
+		wl ^= (wl ^ ll) & LinkID(mask)
 	}
+	t.win = w
 }
 
 // fillTree is progressiveFill over the links scanLinks left in
@@ -122,11 +139,11 @@ func (m *maxmin) fillTree() {
 			}
 			w := &work[t.link[i]]
 			if w.unfixed == 0 { // all its flows fixed: take it out
-				t.set(i, treeGone)
+				t.setTop(treeGone)
 				continue
 			}
 			if level := w.remaining / w.usage; level > math.Float64frombits(t.key[i]) {
-				t.set(i, math.Float64bits(level))
+				t.setTop(math.Float64bits(level))
 				continue
 			} else {
 				linkLevel, at = level, int(i)
@@ -141,7 +158,7 @@ func (m *maxmin) fillTree() {
 			m.fix(f.slot, f.bound)
 		default:
 			top := t.link[at]
-			t.set(uint8(at), treeGone)
+			t.setTop(treeGone)
 			for _, mb := range m.links[top].members {
 				if m.hot[mb.slot].stamp == sv.stamp { // re-solved, not fixed yet
 					m.fix(mb.slot, linkLevel/m.hot[mb.slot].weight)

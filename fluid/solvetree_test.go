@@ -40,7 +40,7 @@ func TestLinkTreeOrder(t *testing.T) {
 				}
 				if k := key[want.ID]; rng.IntN(3) == 0 || math.IsInf(k, 1) {
 					delete(key, want.ID)
-					tr.set(i, treeGone)
+					tr.setTop(treeGone)
 					continue
 				}
 				level := key[want.ID] + float64(rng.IntN(3)) // keys only grow
@@ -48,7 +48,7 @@ func TestLinkTreeOrder(t *testing.T) {
 					level = math.Nextafter(level, math.Inf(1))
 				}
 				key[want.ID] = level
-				tr.set(i, math.Float64bits(level))
+				tr.setTop(math.Float64bits(level))
 			}
 			if tr.key[tr.top()] != treeGone {
 				t.Fatalf("n=%d: an entry is left after all were taken out", n)
