@@ -173,3 +173,63 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		t.Fatalf("no re-solve queued more than %d links", maxTreeLinks)
 	}
 }
+
+// BenchmarkFlatReSolves is the solver's side of a Dahu run (examples/dahu:
+// a flat cluster of 32 hosts, each with an up and a down cable of 12.5 GB/s,
+// each message loading its route's cables at 1 and the reverse route's at
+// SMPI's 0.05): each op is one instant where one or two messages between
+// random hosts start (StartAll, a whole component re-solved), followed by
+// the completions, in order, that bring the running messages back to 24
+// (each end re-solving what it shared). Re-solves queue 4 to 64 links and
+// take in about as many flows as Dahu's (flows/resolve). "tree" ranks the
+// links of re-solves of up to maxTreeLinks links with the tournament tree
+// (fillTree), "heap" all through the level heap (the rates are the same
+// floats: TestTreeFillMatchesHeap).
+func BenchmarkFlatReSolves(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		small int
+	}{{"tree", maxTreeLinks}, {"heap", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			old := smallQueue
+			smallQueue = c.small
+			defer func() { smallQueue = old }()
+			const hosts, running = 32, 24
+			links := make([]Link, 2*hosts) // up[h] = 2h, down[h] = 2h+1
+			for i := range links {
+				links[i] = Link{Bandwidth: 12.5e9, Sharing: Shared}
+			}
+			s := NewSystem(links)
+			rng := rand.New(rand.NewPCG(1, 1))
+			message := func() FlowSpec {
+				src := rng.IntN(hosts)
+				dst := (src + 1 + rng.IntN(hosts-1)) % hosts
+				return FlowSpec{Links: []LinkID{LinkID(2 * src), LinkID(2*dst + 1)}, Bytes: float64(1 + rng.IntN(1<<20)),
+					Weight: 1e-6 + 7e-7*float64(rng.IntN(4)), Reverse: []LinkID{LinkID(2 * dst), LinkID(2*src + 1)}, ReverseShare: 0.05}
+			}
+			var ids []FlowID
+			specs := make([]FlowSpec, 0, 2)
+			now, messages := 0.0, 0
+			stats := s.SolveStats()
+			for b.Loop() {
+				specs = specs[:0]
+				for range 1 + rng.IntN(2) {
+					specs = append(specs, message())
+				}
+				ids = s.StartAll(now, specs, ids[:0])
+				messages += len(specs)
+				for s.Active() > running {
+					t, id, ok := s.NextCompletion()
+					if !ok {
+						b.Fatal("no completion")
+					}
+					now = t
+					s.Finish(now, id)
+				}
+			}
+			st := s.SolveStats()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(messages), "µs/message")
+			b.ReportMetric(float64(st.Flows-stats.Flows)/float64(st.Resolves-stats.Resolves), "flows/resolve")
+		})
+	}
+}
