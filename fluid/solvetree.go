@@ -66,14 +66,16 @@ func (t *linkTree) build(entries []levelEntry) {
 	for i := len(entries); i < p; i++ {
 		t.key[i], t.link[i] = treeGone, 0
 	}
-	var won [2 * maxTreeLinks]uint8 // the winner of each node
-	for i := range p {
-		won[p+i] = uint8(i)
-	}
-	for n := p - 1; n >= 1; n-- {
-		a, b := won[2*n], won[2*n+1]
+	var won [maxTreeLinks]uint8 // the winner of each inner node
+	play := func(n int, a, b uint8) {
 		mask := uint8(-lessBits(t.key[a], t.link[a], t.key[b], t.link[b])) // a wins
 		won[n], t.lost[n] = b^(a^b)&mask, a^(a^b)&mask
+	}
+	for n := p - 1; n >= p/2; n-- { // the matches of two leaves
+		play(n, uint8(2*n-p), uint8(2*n-p+1))
+	}
+	for n := p/2 - 1; n >= 1; n-- {
+		play(n, won[2*n], won[2*n+1])
 	}
 	t.win = won[1]
 }
