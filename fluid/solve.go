@@ -196,6 +196,10 @@ func (m *maxmin) visitLink(l LinkID) {
 // and a solve O(elements + links·log links) in all.
 func (m *maxmin) progressiveFill() {
 	sv := &m.fill
+	if len(sv.flows) == 0 { // every flow met was frozen (an end's re-solve, often)
+		sv.left = 0
+		return
+	}
 	// The heap and bounded lists come from scanLinks in discovery order;
 	// both orders are total (ties broken by id), so that order is moot.
 	slices.SortFunc(sv.bounded, func(a, b *flow) int {
