@@ -150,7 +150,9 @@ func (m *maxmin) scanLinks() {
 			}
 			if !m.full { // there every loaded link is queued already
 				for _, e := range h.elems {
-					m.visitLink(e.link)
+					if e.link != l { // l is queued: it is being scanned
+						m.visitLink(e.link)
+					}
 				}
 			}
 		}
