@@ -26,6 +26,7 @@ type filling struct {
 	// (local.go); core lists those links in the order they became core.
 	coreStamp []uint32
 	core      []LinkID
+	tree      linkTree // fillTree's ranking of the links
 }
 
 // linkWork is a link's solver scratch, kept apart from linkState so that
@@ -124,37 +125,43 @@ func (m *maxmin) applySolve(now float64) {
 // search: a call a link cost its set-up and spills again and again.)
 func (m *maxmin) scanLinks() {
 	sv := &m.fill
+	// Locals: the appends below would make the compiler reload the fields,
+	// and each sum kept in sv.work would put a store and a load on its chain.
+	stamp, floor, hot, work := sv.stamp, sv.floor, m.hot, sv.work
 	for i := 0; i < len(sv.links); i++ {
 		l := sv.links[i]
-		ls, w := &m.links[l], &sv.work[l]
-		w.remaining, w.usage, w.unfixed = ls.capacity, 0, 0
+		ls := &m.links[l]
+		remaining, usage, unfixed := ls.capacity, 0.0, int32(0)
 		for _, mb := range ls.members {
-			h := &m.hot[mb.slot]
-			if h.level < sv.floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
-				w.remaining -= mb.coef * h.rate
+			h := &hot[mb.slot]
+			if h.level < floor { // frozen below the floor: keeps its rate (a NaN level, no rate yet, is never below)
+				remaining -= mb.coef * h.rate
 				continue
 			}
-			w.usage += mb.share
-			w.unfixed++
-			if h.stamp == sv.stamp {
+			usage += mb.share
+			unfixed++
+			if h.stamp == stamp {
 				continue
 			}
-			h.stamp, h.x = sv.stamp, 0
+			h.stamp, h.x = stamp, 0
 			sv.flows = append(sv.flows, mb.slot)
 			if h.bounded {
 				sv.bounded = append(sv.bounded, m.sys.bySlot[mb.slot])
 			}
 			if !m.full { // there every loaded link is queued already
 				for _, e := range h.elems {
-					m.visitLink(e.link)
+					if e.link != l { // l is queued: it is being scanned
+						m.visitLink(e.link)
+					}
 				}
 			}
 		}
-		if !(w.remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
-			w.remaining = max(w.remaining, 0)
+		if !(remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
+			remaining = max(remaining, 0)
 		}
-		if w.unfixed > 0 {
-			sv.queue.add(linkAt(w.remaining/w.usage, l))
+		work[l] = linkWork{remaining: remaining, usage: usage, unfixed: unfixed}
+		if unfixed > 0 {
+			sv.queue.add(linkAt(remaining/usage, l))
 		}
 	}
 }
@@ -185,11 +192,16 @@ func (m *maxmin) visitLink(l LinkID) {
 // at rate level/weight_f; the rising stops for the flows of the first link
 // to saturate (level = remaining/usage) or for a flow reaching its bound
 // (level = bound·weight), whichever comes first; repeat on what is left.
-// Links wait in a lazy heap by saturation level (see levelQueue) and bounded
-// flows are sorted by bound level: fixing a flow costs O(1) per link it
-// crosses, and a solve O(elements + links·log links) in all.
+// Links wait in a lazy heap by saturation level (see levelQueue), or, up to
+// smallQueue of them, in a tournament tree (fillTree), and bounded flows
+// are sorted by bound level: fixing a flow costs O(1) per link it crosses,
+// and a solve O(elements + links·log links) in all.
 func (m *maxmin) progressiveFill() {
 	sv := &m.fill
+	if len(sv.flows) == 0 { // every flow met was frozen (an end's re-solve, often)
+		sv.left = 0
+		return
+	}
 	// The heap and bounded lists come from scanLinks in discovery order;
 	// both orders are total (ties broken by id), so that order is moot.
 	slices.SortFunc(sv.bounded, func(a, b *flow) int {
@@ -198,8 +210,8 @@ func (m *maxmin) progressiveFill() {
 		}
 		return cmp.Compare(a.id, b.id)
 	})
-	if q := &sv.queue; len(q.parked) <= smallQueue && q.heap.Len() == 0 && keysOrdered(q.parked) {
-		m.fillSmall()
+	if q := &sv.queue; len(q.parked) <= min(smallQueue, maxTreeLinks) && q.heap.Len() == 0 && treeKeys(q.parked) {
+		m.fillTree()
 		return
 	}
 	sv.queue.order()
@@ -235,89 +247,11 @@ func (m *maxmin) progressiveFill() {
 	}
 }
 
-// smallQueue is the most links a re-solve ranks by scanning them rather
-// than through the level heap: most of a Dahu run's re-solves queue 4 to 8
-// links, where building and sifting a heap cost more than the scans.
-var smallQueue = 8 // a variable so that the tests can turn the scans off
-
-// keysOrdered reports whether no entry's key is NaN, so that (key, link)
-// orders them totally: the heap and a scan then pick the same least entry.
-func keysOrdered(entries []levelEntry) bool {
-	for _, e := range entries {
-		if e.Key != e.Key {
-			return false
-		}
-	}
-	return true
-}
-
-// fillSmall is progressiveFill over the few links scanLinks left in
-// sv.queue.parked, each lowestLink a scan of them: the least entry by (key,
-// link) among those with unfixed flows, its key raised to its level and
-// the scan repeated while the level is above the key. That is the order in
-// which the lazy heap gives the links up (its keys are a total order, so
-// its shape never matters), hence the same fixes in the same order, and
-// the same rates to the bit.
-func (m *maxmin) fillSmall() {
-	sv := &m.fill
-	links, work := sv.queue.parked, sv.work
-	sv.left = len(sv.flows)
-	next := 0 // first bounded flow not yet looked at
-	for sv.left > 0 {
-		for next < len(sv.bounded) && m.hot[sv.bounded[next].slot].stamp != sv.stamp {
-			next++
-		}
-		boundLevel := math.Inf(1)
-		if next < len(sv.bounded) {
-			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
-		}
-		linkLevel, at := math.Inf(1), -1
-		for {
-			best := -1
-			for i := 0; i < len(links); {
-				e := &links[i]
-				if work[e.ID].unfixed == 0 { // all its flows fixed: drop it
-					links[i] = links[len(links)-1]
-					links = links[:len(links)-1]
-					continue
-				}
-				if best < 0 || e.Key < links[best].Key || e.Key == links[best].Key && e.ID < links[best].ID {
-					best = i
-				}
-				i++
-			}
-			if best < 0 {
-				break
-			}
-			w := &work[links[best].ID]
-			if level := w.remaining / w.usage; level > links[best].Key {
-				links[best].Key = level
-				continue
-			} else {
-				linkLevel, at = level, best
-			}
-			break
-		}
-		switch {
-		case at < 0 && math.IsInf(boundLevel, 1):
-			sv.queue.parked = links
-			return
-		case boundLevel <= linkLevel:
-			f := sv.bounded[next]
-			m.fix(f.slot, f.bound)
-		default:
-			top := links[at].ID
-			links[at] = links[len(links)-1]
-			links = links[:len(links)-1]
-			for _, mb := range m.links[top].members {
-				if m.hot[mb.slot].stamp == sv.stamp { // re-solved, not fixed yet
-					m.fix(mb.slot, linkLevel/m.hot[mb.slot].weight)
-				}
-			}
-		}
-	}
-	sv.queue.parked = links
-}
+// smallQueue is the most links a re-solve ranks with a linkTree
+// (fillTree) rather than the level heap, up to maxTreeLinks: most of a Dahu
+// run's re-solves queue 4 to 64 links, where the heap's sifts cost more
+// than the tree's branch-free comparisons.
+var smallQueue = maxTreeLinks // a variable so that the tests can turn the tree off
 
 // lowestLink returns the link that saturates first and its level, after
 // dropping links whose flows are all fixed and refreshing stale keys; top

@@ -91,8 +91,8 @@ func TestLevelQueueOrder(t *testing.T) {
 
 // TestSmallFillMatchesHeap runs random flow starts, completions and
 // cancellations twice, once with the re-solves of at most smallQueue links
-// ranked by scans (fillSmall) and once all through the level heap, and wants
-// every rate after every event to be the same float. The links' capacities,
+// ranked by the tournament tree (fillTree) and once all through the level
+// heap, and wants every rate after every event to be the same float. The links' capacities,
 // the weights and the bounds take few values, so that links saturate at
 // tied levels (broken by link) and bounds tie with links.
 func TestSmallFillMatchesHeap(t *testing.T) {

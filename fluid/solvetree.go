@@ -1,0 +1,173 @@
+package fluid
+
+import (
+	"math"
+	"math/bits"
+)
+
+// linkTree ranks the links of a re-solve of at most maxTreeLinks links
+// by (key, link), as the level heap does (solveheap.go), for fillTree.
+// It is a tournament tree of losers: each leaf is a link's entry, each
+// inner node holds the leaf that lost the match played there (the greater
+// of the two least entries below it), and the winner is kept apart. Only
+// the winner's key changes (raised, or taken out), so a change replays the
+// winner's path: at each node it meets the loser kept there, log₂ of the
+// leaves comparisons that do not branch on the keys, the winner carried in
+// registers. The heap's sifts branch on every comparison, and
+// mispredicting them was most of their cost on Dahu's re-solves of 10 to
+// 64 links, whose order they cannot learn. (BenchmarkFlatReSolves: the
+// tree takes 0.77 of the heap's time on Dahu's network; the replayed solver
+// of a Dahu run 0.82 of main's, docs/evidence/fluidspeed.md.)
+//
+// A key is kept as its float64's bits: the keys fillTree accepts are
+// non-negative and not NaN, whose bits order as the floats do, so that
+// (key bits, link) compares as one 128-bit integer, by a subtraction's
+// borrow. A leaf taken out holds treeGone, above every such key.
+type linkTree struct {
+	key  [maxTreeLinks]uint64 // the leaves' keys, as float64 bits, or treeGone
+	link [maxTreeLinks]LinkID // the leaves' links
+	lost [maxTreeLinks]uint8  // lost[n], n = 1 … p−1: the leaf that lost at inner node n (children 2n, 2n+1; leaf i is node p+i)
+	win  uint8                // the winning leaf: the least entry
+	p    int                  // leaves, a power of two ≥ 2
+}
+
+// maxTreeLinks is the most links a linkTree holds: enough for a flat
+// cluster of 32 hosts with SplitDuplex cables (Dahu), and its leaf
+// numbers fit a byte.
+const maxTreeLinks = 64
+
+// treeGone is the key of a leaf without an entry: no float64 bits of a
+// key fillTree accepts (at most +Inf's, 0x7FF0…) reach it.
+const treeGone = math.MaxUint64
+
+// treeKeys reports whether every entry's key is non-negative and not NaN
+// (−0 is out too: its bits would not order as the float does), so that
+// the bits order the keys.
+func treeKeys(entries []levelEntry) bool {
+	for _, e := range entries {
+		if math.Float64bits(e.Key) > math.Float64bits(math.Inf(1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// build makes the tree of entries (at most maxTreeLinks, keys passing
+// treeKeys).
+func (t *linkTree) build(entries []levelEntry) {
+	p := 2
+	for p < len(entries) {
+		p <<= 1
+	}
+	t.p = p
+	for i, e := range entries {
+		t.key[i], t.link[i] = math.Float64bits(e.Key), e.ID
+	}
+	for i := len(entries); i < p; i++ {
+		t.key[i], t.link[i] = treeGone, 0
+	}
+	var won [maxTreeLinks]uint8 // the winner of each inner node
+	play := func(n int, a, b uint8) {
+		mask := uint8(-lessBits(t.key[a], t.link[a], t.key[b], t.link[b])) // a wins
+		won[n], t.lost[n] = b^(a^b)&mask, a^(a^b)&mask
+	}
+	for n := p - 1; n >= p/2; n-- { // the matches of two leaves
+		play(n, uint8(2*n-p), uint8(2*n-p+1))
+	}
+	for n := p/2 - 1; n >= 1; n-- {
+		play(n, won[2*n], won[2*n+1])
+	}
+	t.win = won[1]
+}
+
+// lessBits is 1 if (ka, la) < (kb, lb), else 0: (ka, la) − (kb, lb) as
+// 128-bit integers borrows exactly then. Links are ≥ 0.
+func lessBits(ka uint64, la LinkID, kb uint64, lb LinkID) uint64 {
+	_, borrow := bits.Sub64(uint64(uint32(la)), uint64(uint32(lb)), 0)
+	_, borrow = bits.Sub64(ka, kb, borrow)
+	return borrow
+}
+
+// top returns the winning leaf; its key is treeGone when no entry is left.
+func (t *linkTree) top() uint8 { return t.win }
+
+// setTop gives the winning leaf the key bits k, not less than its key
+// (treeGone takes its entry out), and replays its path to the root.
+func (t *linkTree) setTop(k uint64) {
+	w := t.win
+	t.key[w] = k
+	wk, wl := k, t.link[w]
+	for n := (t.p + int(w)) >> 1; n >= 1; n >>= 1 {
+		l := t.lost[n]
+		lk, ll := t.key[l], t.link[l]
+		// The loser kept here wins if it is the lesser: then the two
+		// swap, without a branch on the keys.
+		mask := -lessBits(lk, ll, wk, wl)
+		t.lost[n] = l ^ (l^w)&uint8(mask) // the one that loses now
+		w ^= (w ^ l) & uint8(mask)
+		wk ^= (wk ^ lk) & mask
+		wl ^= (wl ^ ll) & LinkID(mask)
+	}
+	t.win = w
+}
+
+// fillTree is progressiveFill over the links scanLinks left in
+// sv.queue.parked (at most maxTreeLinks, keys passing treeKeys), ranked
+// by a linkTree instead of the level heap. Each lowestLink is the tree's
+// winner: the least entry by (key, link), taken out if its link has no
+// unfixed flow left, its key raised to its level while the level is above
+// it. That is the order in which the lazy heap gives the links up (its
+// keys are a total order, so its shape never matters, and an entry
+// without unfixed flows never comes out of it), hence the same fixes in
+// the same order, and the same rates to the bit.
+func (m *maxmin) fillTree() {
+	sv := &m.fill
+	t := &sv.tree
+	t.build(sv.queue.parked)
+	work := sv.work
+	sv.left = len(sv.flows)
+	next := 0 // first bounded flow not yet looked at
+	for sv.left > 0 {
+		for next < len(sv.bounded) && m.hot[sv.bounded[next].slot].stamp != sv.stamp {
+			next++
+		}
+		boundLevel := math.Inf(1)
+		if next < len(sv.bounded) {
+			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
+		}
+		linkLevel, at := math.Inf(1), -1
+		for {
+			i := t.top()
+			if t.key[i] == treeGone {
+				break
+			}
+			w := &work[t.link[i]]
+			if w.unfixed == 0 { // all its flows fixed: take it out
+				t.setTop(treeGone)
+				continue
+			}
+			if level := w.remaining / w.usage; level > math.Float64frombits(t.key[i]) {
+				t.setTop(math.Float64bits(level))
+				continue
+			} else {
+				linkLevel, at = level, int(i)
+			}
+			break
+		}
+		switch {
+		case at < 0 && math.IsInf(boundLevel, 1):
+			return
+		case boundLevel <= linkLevel:
+			f := sv.bounded[next]
+			m.fix(f.slot, f.bound)
+		default:
+			top := t.link[at]
+			t.setTop(treeGone)
+			for _, mb := range m.links[top].members {
+				if m.hot[mb.slot].stamp == sv.stamp { // re-solved, not fixed yet
+					m.fix(mb.slot, linkLevel/m.hot[mb.slot].weight)
+				}
+			}
+		}
+	}
+}

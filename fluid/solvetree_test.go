@@ -1,0 +1,235 @@
+package fluid
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestLinkTreeOrder drives a linkTree as fillTree does — the winner is
+// either taken out or its key raised — over keys with many ties, zeros
+// and +Inf, at every size up to maxTreeLinks, and checks each winner
+// against a plain scan for the least (key, link) of the entries left.
+func TestLinkTreeOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var tr linkTree
+	for n := 1; n <= maxTreeLinks; n++ {
+		for range 20 {
+			key := make(map[LinkID]float64, n) // the reference: current key per link
+			var entries []levelEntry
+			for _, l := range rng.Perm(4 * n)[:n] { // links in no order, with gaps
+				k := []float64{0, 1, 2, 2.5, math.Inf(1)}[rng.IntN(5)]
+				key[LinkID(l)] = k
+				entries = append(entries, linkAt(k, LinkID(l)))
+			}
+			if !treeKeys(entries) {
+				t.Fatalf("n=%d: treeKeys refuses %v", n, entries)
+			}
+			tr.build(entries)
+			for len(key) > 0 {
+				i := tr.top()
+				want := linkAt(math.Inf(1), math.MaxInt32)
+				for l, k := range key {
+					if k < want.Key || (k == want.Key && l < want.ID) {
+						want = linkAt(k, l)
+					}
+				}
+				if got := linkAt(math.Float64frombits(tr.key[i]), tr.link[i]); tr.key[i] == treeGone || got != want {
+					t.Fatalf("n=%d: winner %+v (bits %#x), want %+v", n, got, tr.key[i], want)
+				}
+				if k := key[want.ID]; rng.IntN(3) == 0 || math.IsInf(k, 1) {
+					delete(key, want.ID)
+					tr.setTop(treeGone)
+					continue
+				}
+				level := key[want.ID] + float64(rng.IntN(3)) // keys only grow
+				if level == key[want.ID] {
+					level = math.Nextafter(level, math.Inf(1))
+				}
+				key[want.ID] = level
+				tr.setTop(math.Float64bits(level))
+			}
+			if tr.key[tr.top()] != treeGone {
+				t.Fatalf("n=%d: an entry is left after all were taken out", n)
+			}
+		}
+	}
+}
+
+// TestTreeKeys: the tree takes keys from +0 to +Inf, and leaves −0,
+// negative keys and NaN to the heap, whose order their bits would not give.
+func TestTreeKeys(t *testing.T) {
+	for _, c := range []struct {
+		key  float64
+		want bool
+	}{{0, true}, {1e-300, true}, {3, true}, {math.MaxFloat64, true}, {math.Inf(1), true},
+		{math.Copysign(0, -1), false}, {-1, false}, {math.Inf(-1), false}, {math.NaN(), false}} {
+		if got := treeKeys([]levelEntry{linkAt(1, 0), linkAt(c.key, 1)}); got != c.want {
+			t.Errorf("treeKeys with key %v = %v, want %v", c.key, got, c.want)
+		}
+	}
+}
+
+// TestTreeFillMatchesHeap runs random traffic on flat clusters like
+// Dahu's (hosts with one up and one down cable, each flow loading the
+// cables of its route at 1 and those of the reverse route at a share, as
+// SMPI's cross-traffic does), with 2 to 40 hosts so that re-solves queue
+// from 2 to 80 links, across the tree's limit of maxTreeLinks: batches of
+// starts (StartAll, a whole component re-solved), completions in order and
+// cancellations. It runs each seed twice, once with the re-solves of at
+// most maxTreeLinks links ranked by the tournament tree (fillTree) and
+// once all through the level heap, and wants every rate and completion
+// date after every event to be the same float. Capacities, weights, bounds
+// and shares take few values, so that links saturate at tied levels
+// (broken by link) and bounds tie with links. It also wants both paths
+// taken, and fails if the tree ever ranked two links otherwise than the
+// heap did.
+func TestTreeFillMatchesHeap(t *testing.T) {
+	type outcome struct {
+		values []float64
+		tree   int // re-solves ranked by the tree
+		over   int // re-solves of more links than the tree takes
+	}
+	run := func(seed uint64, small int) outcome {
+		old := smallQueue
+		smallQueue = small
+		defer func() { smallQueue = old }()
+		rng := rand.New(rand.NewPCG(seed, 11))
+		hosts := 2 + rng.IntN(39)
+		bws := make([]float64, 2*hosts) // up[h] = 2h, down[h] = 2h+1
+		for i := range bws {
+			bws[i] = []float64{10, 20, 30, 7}[rng.IntN(4)]
+		}
+		s := NewSystem(shared(bws...))
+		m := s.mm()
+		var out outcome
+		var ids []FlowID
+		now := 0.0
+		for step := range 200 {
+			before := m.fill.stamp
+			switch r := rng.IntN(10); {
+			case r < 5 || len(ids) == 0:
+				specs := make([]FlowSpec, 1+rng.IntN(hosts))
+				for i := range specs {
+					src, dst := rng.IntN(hosts), rng.IntN(hosts)
+					spec := FlowSpec{Links: []LinkID{LinkID(2 * src), LinkID(2*dst + 1)}, Bytes: float64(1 + rng.IntN(50)),
+						Weight: []float64{1, 1, 2, 0.5}[rng.IntN(4)]}
+					if rng.IntN(3) > 0 {
+						spec.Reverse = []LinkID{LinkID(2 * dst), LinkID(2*src + 1)}
+						spec.ReverseShare = []float64{0.05, 0.5, 1}[rng.IntN(3)]
+					}
+					if rng.IntN(4) == 0 {
+						spec.Bound = []float64{2, 5, 10}[rng.IntN(3)]
+					}
+					specs[i] = spec
+				}
+				ids = s.StartAll(now, specs, ids)
+			case r < 8:
+				if tc, id, ok := s.NextCompletion(); ok {
+					now = max(now, tc)
+					s.Finish(now, id)
+					ids = slices.DeleteFunc(ids, func(x FlowID) bool { return x == id })
+				}
+			default:
+				k := rng.IntN(len(ids))
+				s.Cancel(now, ids[k])
+				ids = slices.Delete(ids, k, k+1)
+			}
+			if m.fill.stamp != before && len(m.fill.queue.parked) > 0 && m.fill.queue.heap.Len() == 0 &&
+				len(m.fill.queue.parked) <= min(small, maxTreeLinks) {
+				out.tree++ // a re-solve the tree ranked (it leaves the heap empty)
+			}
+			if m.fill.stamp != before && len(m.fill.links) > maxTreeLinks {
+				out.over++
+			}
+			if step%7 == 0 {
+				now += 0.25
+			}
+			for _, id := range ids {
+				f := s.mustFlow(id)
+				out.values = append(out.values, f.rate, f.finish)
+			}
+		}
+		return out
+	}
+	over := 0
+	for seed := uint64(1); seed <= 60; seed++ {
+		tree, heap := run(seed, math.MaxInt), run(seed, -1)
+		if tree.tree == 0 || heap.tree != 0 {
+			t.Fatalf("seed %d: %d re-solves ranked by the tree, %d with the tree off", seed, tree.tree, heap.tree)
+		}
+		if len(tree.values) != len(heap.values) {
+			t.Fatalf("seed %d: %d values with the tree, %d through the heap", seed, len(tree.values), len(heap.values))
+		}
+		for i := range tree.values {
+			if math.Float64bits(tree.values[i]) != math.Float64bits(heap.values[i]) {
+				t.Fatalf("seed %d: value %d is %v with the tree, %v through the heap", seed, i, tree.values[i], heap.values[i])
+			}
+		}
+		over += tree.over
+	}
+	if over == 0 {
+		t.Fatalf("no re-solve queued more than %d links", maxTreeLinks)
+	}
+}
+
+// BenchmarkFlatReSolves is the solver's side of a Dahu run (examples/dahu:
+// a flat cluster of 32 hosts, each with an up and a down cable of 12.5 GB/s,
+// each message loading its route's cables at 1 and the reverse route's at
+// SMPI's 0.05): each op is one instant where one or two messages between
+// random hosts start (StartAll, a whole component re-solved), followed by
+// the completions, in order, that bring the running messages back to 24
+// (each end re-solving what it shared). Re-solves queue 4 to 64 links and
+// take in about as many flows as Dahu's (flows/resolve). "tree" ranks the
+// links of re-solves of up to maxTreeLinks links with the tournament tree
+// (fillTree), "heap" all through the level heap (the rates are the same
+// floats: TestTreeFillMatchesHeap).
+func BenchmarkFlatReSolves(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		small int
+	}{{"tree", maxTreeLinks}, {"heap", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			old := smallQueue
+			smallQueue = c.small
+			defer func() { smallQueue = old }()
+			const hosts, running = 32, 24
+			links := make([]Link, 2*hosts) // up[h] = 2h, down[h] = 2h+1
+			for i := range links {
+				links[i] = Link{Bandwidth: 12.5e9, Sharing: Shared}
+			}
+			s := NewSystem(links)
+			rng := rand.New(rand.NewPCG(1, 1))
+			message := func() FlowSpec {
+				src := rng.IntN(hosts)
+				dst := (src + 1 + rng.IntN(hosts-1)) % hosts
+				return FlowSpec{Links: []LinkID{LinkID(2 * src), LinkID(2*dst + 1)}, Bytes: float64(1 + rng.IntN(1<<20)),
+					Weight: 1e-6 + 7e-7*float64(rng.IntN(4)), Reverse: []LinkID{LinkID(2 * dst), LinkID(2*src + 1)}, ReverseShare: 0.05}
+			}
+			var ids []FlowID
+			specs := make([]FlowSpec, 0, 2)
+			now, messages := 0.0, 0
+			stats := s.SolveStats()
+			for b.Loop() {
+				specs = specs[:0]
+				for range 1 + rng.IntN(2) {
+					specs = append(specs, message())
+				}
+				ids = s.StartAll(now, specs, ids[:0])
+				messages += len(specs)
+				for s.Active() > running {
+					t, id, ok := s.NextCompletion()
+					if !ok {
+						b.Fatal("no completion")
+					}
+					now = t
+					s.Finish(now, id)
+				}
+			}
+			st := s.SolveStats()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(messages), "µs/message")
+			b.ReportMetric(float64(st.Flows-stats.Flows)/float64(st.Resolves-stats.Resolves), "flows/resolve")
+		})
+	}
+}
