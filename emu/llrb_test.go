@@ -36,14 +36,7 @@ func TestQueueMatchesLLRB(t *testing.T) {
 				tree.ReplaceOrInsert(llrbTimer{at: now + d, seq: seq})
 				continue
 			}
-			want := tree.DeleteMin().(llrbTimer)
-			i, _ := q.first()
-			gotSeq := q.frontSeq
-			at, _ := q.pop()
-			if at != want.at || gotSeq != want.seq {
-				t.Fatalf("trial %d step %d: popped (%g, %d) from front %d, the tree says (%g, %d)", trial, step, at, gotSeq, i, want.at, want.seq)
-			}
-			now = at
+			now = popBoth(t, &q, tree, trial, step)
 		}
 	}
 }
@@ -115,14 +108,21 @@ func TestLongLanesMatchLLRB(t *testing.T) {
 				tree.ReplaceOrInsert(llrbTimer{at: now + d, seq: seq})
 				continue
 			}
-			want := tree.DeleteMin().(llrbTimer)
-			i, _ := q.first()
-			gotSeq := q.frontSeq
-			at, _ := q.pop()
-			if at != want.at || gotSeq != want.seq {
-				t.Fatalf("trial %d step %d: popped (%g, %d) from front %d, the tree says (%g, %d)", trial, step, at, gotSeq, i, want.at, want.seq)
-			}
-			now = at
+			now = popBoth(t, &q, tree, trial, step)
 		}
 	}
+}
+
+// popBoth pops the earliest timer from q and from the tree and fails unless
+// they are the same (time and insertion number); it returns the time.
+func popBoth(t *testing.T, q *timerQueue, tree *llrb.LLRB, trial, step int) float64 {
+	t.Helper()
+	want := tree.DeleteMin().(llrbTimer)
+	i, _ := q.first()
+	gotSeq := q.frontSeq
+	at, _ := q.pop()
+	if at != want.at || gotSeq != want.seq {
+		t.Fatalf("trial %d step %d: popped (%g, %d) from front %d, the tree says (%g, %d)", trial, step, at, gotSeq, i, want.at, want.seq)
+	}
+	return at
 }

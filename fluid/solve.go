@@ -221,13 +221,8 @@ func (m *maxmin) progressiveFill() {
 	// fixed flows, and popping them one by one (O(log n) each) was most of
 	// a contended solve's time.
 	for sv.left > 0 {
-		for next < len(sv.bounded) && m.hot[sv.bounded[next].slot].stamp != sv.stamp {
-			next++
-		}
-		boundLevel := math.Inf(1)
-		if next < len(sv.bounded) {
-			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
-		}
+		var boundLevel float64
+		next, boundLevel = m.nextBound(next)
 		linkLevel, top := m.lowestLink()
 		switch {
 		case top < 0 && math.IsInf(boundLevel, 1):
@@ -237,12 +232,32 @@ func (m *maxmin) progressiveFill() {
 			m.fix(f.slot, f.bound)
 		default:
 			sv.queue.heap.Pop()
-			for _, mb := range m.links[top].members {
-				if m.hot[mb.slot].stamp == sv.stamp { // re-solved, not fixed yet
-					m.fix(mb.slot, linkLevel/m.hot[mb.slot].weight)
-				}
-			}
+			m.fixMembers(top, linkLevel)
 			sv.dead-- // top itself, counted by fix though already popped
+		}
+	}
+}
+
+// nextBound skips the bounded flows this re-solve has fixed already, from
+// next on, and returns the first one left and the level at which its bound
+// binds (+Inf when none is left).
+func (m *maxmin) nextBound(next int) (int, float64) {
+	sv := &m.fill
+	for next < len(sv.bounded) && m.hot[sv.bounded[next].slot].stamp != sv.stamp {
+		next++
+	}
+	if next < len(sv.bounded) {
+		return next, sv.bounded[next].bound * sv.bounded[next].weight
+	}
+	return next, math.Inf(1)
+}
+
+// fixMembers fixes, at the level of link, each of its flows that this
+// re-solve takes in and has not fixed yet.
+func (m *maxmin) fixMembers(link LinkID, level float64) {
+	for _, mb := range m.links[link].members {
+		if m.hot[mb.slot].stamp == m.fill.stamp { // re-solved, not fixed yet
+			m.fix(mb.slot, level/m.hot[mb.slot].weight)
 		}
 	}
 }

@@ -128,13 +128,8 @@ func (m *maxmin) fillTree() {
 	sv.left = len(sv.flows)
 	next := 0 // first bounded flow not yet looked at
 	for sv.left > 0 {
-		for next < len(sv.bounded) && m.hot[sv.bounded[next].slot].stamp != sv.stamp {
-			next++
-		}
-		boundLevel := math.Inf(1)
-		if next < len(sv.bounded) {
-			boundLevel = sv.bounded[next].bound * sv.bounded[next].weight
-		}
+		var boundLevel float64
+		next, boundLevel = m.nextBound(next)
 		linkLevel, at := math.Inf(1), -1
 		for {
 			i := t.top()
@@ -163,11 +158,7 @@ func (m *maxmin) fillTree() {
 		default:
 			top := t.link[at]
 			t.setTop(treeGone)
-			for _, mb := range m.links[top].members {
-				if m.hot[mb.slot].stamp == sv.stamp { // re-solved, not fixed yet
-					m.fix(mb.slot, linkLevel/m.hot[mb.slot].weight)
-				}
-			}
+			m.fixMembers(top, linkLevel)
 		}
 	}
 }
