@@ -222,9 +222,14 @@ func (q *timerQueue) heapPush(at float64, seq uint64, a action) {
 		s = uint32(len(q.acts))
 		q.acts = append(q.acts, a)
 	}
-	t := node{k: keyOf(at, seq), slot: s}
 	h := append(q.heap, node{})
-	i := len(h) - 1
+	siftUp(h, len(h)-1, node{k: keyOf(at, seq), slot: s})
+	q.heap = h
+}
+
+// siftUp puts t in the hole at i of h or above it, moving down each parent
+// it comes before.
+func siftUp(h []node, i int, t node) {
 	for i > 0 {
 		p := (i - 1) >> 1
 		if !t.k.less(h[p].k) {
@@ -234,7 +239,6 @@ func (q *timerQueue) heapPush(at float64, seq uint64, a action) {
 		i = p
 	}
 	h[i] = t
-	q.heap = h
 }
 
 // heapPop removes the heap's least timer and returns its time and action;
@@ -261,15 +265,7 @@ func (q *timerQueue) heapPop() (float64, action) {
 			i = c
 		}
 		// ... and the last node up from there while it is before its parent.
-		for i > 0 {
-			p := (i - 1) >> 1
-			if !t.k.less(h[p].k) {
-				break
-			}
-			h[i] = h[p]
-			i = p
-		}
-		h[i] = t
+		siftUp(h, i, t)
 	}
 	q.heap = h
 	a := q.acts[top.slot]

@@ -122,16 +122,8 @@ func TestSmallFillMatchesHeap(t *testing.T) {
 					spec.Bound = []float64{2, 5, 10}[rng.IntN(3)]
 				}
 				ids = append(ids, s.Start(now, spec))
-			case r < 8:
-				if tc, id, ok := s.NextCompletion(); ok {
-					now = max(now, tc)
-					s.Finish(now, id)
-					ids = slices.DeleteFunc(ids, func(x FlowID) bool { return x == id })
-				}
 			default:
-				k := rng.IntN(len(ids))
-				s.Cancel(now, ids[k])
-				ids = slices.Delete(ids, k, k+1)
+				now, ids = endOne(s, rng, r < 8, now, ids)
 			}
 			if step%7 == 0 {
 				now += 0.25
@@ -153,4 +145,21 @@ func TestSmallFillMatchesHeap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// endOne ends a flow of ids: with finish the next to complete (the clock
+// moved to its completion), else one drawn and cancelled. It returns the
+// clock and the flows left.
+func endOne(s *System, rng *rand.Rand, finish bool, now float64, ids []FlowID) (float64, []FlowID) {
+	if finish {
+		if tc, id, ok := s.NextCompletion(); ok {
+			now = max(now, tc)
+			s.Finish(now, id)
+			ids = slices.DeleteFunc(ids, func(x FlowID) bool { return x == id })
+		}
+		return now, ids
+	}
+	k := rng.IntN(len(ids))
+	s.Cancel(now, ids[k])
+	return now, slices.Delete(ids, k, k+1)
 }

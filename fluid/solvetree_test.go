@@ -3,7 +3,6 @@ package fluid
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -125,16 +124,8 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 					specs[i] = spec
 				}
 				ids = s.StartAll(now, specs, ids)
-			case r < 8:
-				if tc, id, ok := s.NextCompletion(); ok {
-					now = max(now, tc)
-					s.Finish(now, id)
-					ids = slices.DeleteFunc(ids, func(x FlowID) bool { return x == id })
-				}
 			default:
-				k := rng.IntN(len(ids))
-				s.Cancel(now, ids[k])
-				ids = slices.Delete(ids, k, k+1)
+				now, ids = endOne(s, rng, r < 8, now, ids)
 			}
 			if m.fill.stamp != before && len(m.fill.queue.parked) > 0 && m.fill.queue.heap.Len() == 0 &&
 				len(m.fill.queue.parked) <= min(small, maxTreeLinks) {
