@@ -52,6 +52,14 @@ type bcastState struct {
 	done   bool
 	probed bool // a probe already saw the message: receive without probing
 	buf    *payload
+	// A ring receiver's route (binit): the row ranks it receives from and
+	// forwards to (to < 0: none). bcastStep probes from these alone, so that
+	// a poll that finds nothing, most polls, reads only the panel, not the
+	// solver and grid behind it, all of which a rank resumed after others
+	// ran finds out of cache.
+	ring     bool
+	from, to int
+	row      commPort
 }
 
 // binit prepares the broadcast (no message): the root packs its payload, others
@@ -80,6 +88,14 @@ func (pn *panel) binit() {
 		pn.pack(b)
 	}
 	pn.bcst = bcastState{buf: b}
+	switch s.p.BCast {
+	case Long, LongM:
+	default:
+		if s.g.mycol != pn.pcol {
+			from, to := pn.ringRoute()
+			pn.bcst.ring, pn.bcst.from, pn.bcst.to, pn.bcst.row = true, from, to, s.g.row
+		}
+	}
 }
 
 // pack copies this rank's L2, L1, DPIV and DINFO into b.
@@ -117,7 +133,13 @@ func (pn *panel) unpack(b *payload) {
 // bcastStep is HPL_bcast: one progress attempt; true when this rank is done.
 // A nil panel or a single process column is done at once.
 func bcastStep(pn *panel) bool {
-	if pn == nil || pn.s.g.q <= 1 || pn.bcst.done {
+	if pn == nil || pn.bcst.done {
+		return true
+	}
+	if x := &pn.bcst; x.ring && !x.probed && !x.row.iprobe(x.from, pn.msgid) {
+		return false
+	}
+	if pn.s.g.q <= 1 {
 		return true
 	}
 	var done bool
@@ -178,6 +200,29 @@ func (pn *panel) bcastSource() int {
 	return modAdd(from, pn.pcol, Q)
 }
 
+// ringRoute is a ring receiver's route (hpl.md §6.3): the row ranks it
+// receives the panel from and forwards it to, −1 for none.
+func (pn *panel) ringRoute() (from, to int) {
+	s := pn.s
+	Q := s.g.q
+	i := modSub(s.g.mycol, pn.pcol, Q)
+	h := (Q + 1) / 2
+	fwd := i+1 < Q
+	switch s.p.BCast {
+	case OneRingM:
+		fwd = fwd && i >= 2
+	case TwoRing:
+		fwd = fwd && i+1 != h
+	case TwoRingM:
+		fwd = fwd && i != 1 && i+1 != h
+	}
+	to = -1
+	if fwd {
+		to = modAdd(i+1, pn.pcol, Q)
+	}
+	return pn.bcastSource(), to
+}
+
 // bcastRing is one step of the four ring topologies (hpl.md §6.3).
 func (pn *panel) bcastRing() bool {
 	s := pn.s
@@ -214,31 +259,11 @@ func (pn *panel) bcastRing() bool {
 		}
 		return true
 	}
-	from := i - 1
-	fwd := i+1 < Q
-	switch s.p.BCast {
-	case OneRingM:
-		if i == 1 || i == 2 {
-			from = 0
-		}
-		fwd = fwd && i >= 2
-	case TwoRing:
-		if i == h {
-			from = 0
-		}
-		fwd = fwd && i+1 != h
-	case TwoRingM:
-		if i == 1 || i == 2 || i == h {
-			from = 0
-		}
-		fwd = fwd && i != 1 && i+1 != h
-	}
-	if !pn.bcst.probed && !c.iprobe(rel(from), pn.msgid) {
-		return false
-	}
-	b.store(0, c.recv(rel(from), pn.msgid))
-	if fwd {
-		c.send(rel(i+1), pn.msgid, bytes, b.slice(0, b.n))
+	// A receiver: bcastStep has seen its message (or a probe has).
+	x := &pn.bcst
+	b.store(0, c.recv(x.from, pn.msgid))
+	if x.to >= 0 {
+		c.send(x.to, pn.msgid, bytes, b.slice(0, b.n))
 	}
 	return true
 }

@@ -161,8 +161,9 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 	if dist < ip2 {
 		// The hypercube's hdim exchanges, as a task (ranks.Comm.SendRecvs):
 		// each is HPL_sdrv's, both counts positive.
-		c.sendRecvs(hdim, tagPfact, &pivotExchange{dist: dist, icur: icur, p: P,
-			cntA: cntA, cntB: cntB, work: work, a0: a0, real: s.real})
+		s.pivotX = pivotExchange{dist: dist, icur: icur, p: P,
+			cntA: cntA, cntB: cntB, work: work, a0: a0, real: s.real}
+		c.sendRecvs(hdim, tagPfact, &s.pivotX)
 	} else if size > 1 {
 		// binomial broadcast of the current row among the ranks ≥ ip2
 		root := modAdd(icur, ip2, P)

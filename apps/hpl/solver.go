@@ -34,9 +34,13 @@ type solver struct {
 	pivotExchange PivotExchange
 	copyL         bool // Options.CopyL
 	pivotSteps    []ranks.Step
-	factWork      []float64 // panel factorization workspace (panel.factor, without a Shared)
-	spare         []*panel  // released panels, whose arrays newPanel reuses
-	phases        Phases    // this rank's detailed timings
+	// pivotX is mxswp's hypercube exchange, reused: one is made a panel
+	// column on every rank (540,000 at N = 20,000 on Dahu), and
+	// Comm.SendRecvs keeps no reference to it once it returns.
+	pivotX   pivotExchange
+	factWork []float64 // panel factorization workspace (panel.factor, without a Shared)
+	spare    []*panel  // released panels, whose arrays newPanel reuses
+	phases   Phases    // this rank's detailed timings
 }
 
 // panelMark is the simulated time at which this rank finished a panel's iteration.
