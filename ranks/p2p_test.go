@@ -263,6 +263,36 @@ func TestPayloadCopiedAtSend(t *testing.T) {
 	})
 }
 
+// TestReleasedPayloadIsReused: a payload the receiver releases is the
+// array the next message of its size class is copied into, and the values
+// received are the sent ones each time; a payload not released is not.
+func TestReleasedPayloadIsReused(t *testing.T) {
+	run(t, preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+		c := r.World()
+		if r.ID() == 0 {
+			for i := range 3 {
+				if i == 2 { // a send copies its payload: the third once the second is released
+					c.Recv(1, 1)
+				}
+				c.Send(1, 0, Msg{Data: []float64{float64(i), 1, 2}})
+			}
+			return
+		}
+		first, _ := c.Recv(0, 0)
+		second, _ := c.Recv(0, 0)
+		if &second.Data[0] == &first.Data[0] || first.Data[0] != 0 || second.Data[0] != 1 {
+			t.Errorf("without a release: %v at %p, then %v at %p", first.Data, &first.Data[0], second.Data, &second.Data[0])
+		}
+		c.Release(second.Data)
+		c.Send(0, 1, Msg{})
+		third, _ := c.Recv(0, 0)
+		if &third.Data[0] != &second.Data[0] || third.Data[0] != 2 || len(third.Data) != 3 {
+			t.Errorf("after a release: %v at %p, want [2 1 2] in the released array %p", third.Data, &third.Data[0], &second.Data[0])
+		}
+		c.Release(nil) // nothing to give back
+	})
+}
+
 // TestSelfMessages: a detached send to oneself completes through the
 // loopback (zero latency, 10× bandwidth in the test topology); a
 // rendezvous one to oneself before the receive is a deadlock, as in MPI.

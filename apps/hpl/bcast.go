@@ -261,7 +261,9 @@ func (pn *panel) bcastRing() bool {
 	}
 	// A receiver: bcastStep has seen its message (or a probe has).
 	x := &pn.bcst
-	b.store(0, c.recv(x.from, pn.msgid))
+	data := c.recv(x.from, pn.msgid)
+	b.store(0, data)
+	c.release(data)
 	if x.to >= 0 {
 		c.send(x.to, pn.msgid, bytes, b.slice(0, b.n))
 	}
@@ -286,7 +288,9 @@ func (pn *panel) bcastLong(modified bool) {
 		if i == 0 {
 			c.ssend(toRank(1), pn.msgid, L*bytesPerDouble, b.slice(0, L))
 		} else if i == 1 {
-			b.store(0, c.recv(root, pn.msgid))
+			data := c.recv(root, pn.msgid)
+			b.store(0, data)
+			c.release(data)
 			return
 		}
 		if Q == 2 {
@@ -329,6 +333,7 @@ func (pn *panel) bcastLong(modified bool) {
 				if n > 0 {
 					b.store(st, data)
 				}
+				c.release(data)
 			} else if partner < G {
 				if n > 0 {
 					c.ssend(toRank(partner), pn.msgid, n*bytesPerDouble, b.slice(st, st+n))

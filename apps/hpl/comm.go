@@ -13,6 +13,7 @@ type commPort interface {
 	send(dst, tag, bytes int, data []float64)  // standard mode (eager or rendezvous by size)
 	ssend(dst, tag, bytes int, data []float64) // synchronous mode
 	recv(src, tag int) []float64
+	release(data []float64) // a received payload read whole, for later messages to reuse
 	irecv(src, tag int) waiter
 	issend(dst, tag, bytes int, data []float64) waiter
 	iprobe(src, tag int) bool

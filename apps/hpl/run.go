@@ -82,6 +82,7 @@ func (a rankComm) recv(src, tag int) []float64 {
 	m, _ := a.c.Recv(src, tag)
 	return m.Data
 }
+func (a rankComm) release(data []float64)    { a.c.Release(data) }
 func (a rankComm) irecv(src, tag int) waiter { return rankReq{a.c.Irecv(src, tag)} }
 func (a rankComm) issend(dst, tag, bytes int, data []float64) waiter {
 	return rankReq{a.c.Issend(dst, tag, ranks.Msg{Bytes: bytes, Data: data})}
