@@ -89,18 +89,20 @@ func (c *Comm) Probe(src, tag int) Status {
 	}
 }
 
-// probing is the task of Comm.Probe with a positive IprobeCost: its loop of
-// Iprobes, each
+// probing is the task of Comm.Probe with a positive IprobeCost, its loop
+// of Iprobes, and of Comm.Iprobe (once: one probe). Each probe is
 //
+//	mpiEnter("MPI_Iprobe"); payOwed()
 //	n, free := r.pollCost(ctrIprobe, cost, 3, "Iprobe") // a sleep
-//	st, ok := c.peek(src, tag, …)
+//	st, ok := c.peek(src, tag, …); simcall(); payOwed()
+//	found: *n = 1; failed: failedPoll(n), and spin if free; mpiExit
 //
-// as Comm.Iprobe makes them, with the same hooks, sleeps, counters and
-// owed turns (taskPay where Iprobe calls payOwed), in the same order. It
-// ends when a probe finds a message (found, st) or when a failed probe was
-// free: Rank.spin may then park the rank, which only its coroutine can do,
-// so the task hands that probe's end back (spinOut) and is run again for
-// the next.
+// as the blocking code makes it (Test's shape), with the same hooks,
+// sleeps, counters and owed turns (taskPay where it calls payOwed), in the
+// same order. The loop ends when a probe finds a message (found, st) or
+// when a failed probe was free: Rank.spin may then park the rank, which
+// only its coroutine can do, so the task hands that probe's end back
+// (spinOut) and, in Probe, is run again for the next.
 type probing struct {
 	c        *Comm
 	src, tag int
