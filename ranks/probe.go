@@ -14,28 +14,20 @@ type probeWait struct {
 // by all ranks unless Config.PerRankCounters. With a zero IprobeCost a
 // probe that finds nothing returns without any context switch.
 func (c *Comm) Iprobe(src, tag int) (bool, Status) {
-	defer c.r.mpiExit(c.r.mpiEnter("MPI_Iprobe"))
-	r := c.r
-	w := r.w
-	r.payOwed()
-	// SMPI's probe sleep is an exec: set_flops_amount, set_host and
-	// set_bound are simcalls before its start.
-	n, free := r.pollCost(ctrIprobe, w.cfg.IprobeCost, 3, "Iprobe")
-	// Under ProbeAfterProgress only an application's own Iprobe looks at
-	// what its rank's last call progressed; inside MPI_Probe the loop is
-	// the progress.
-	st, ok := c.peek(src, tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
-	r.simcall() // the mailbox probe: the counter is updated once it is answered
-	r.payOwed()
-	if !ok {
-		w.failedPoll(n)
-		if free {
-			r.spin("Iprobe", c.peerOf(src), tag)
-		}
-		return false, Status{}
+	// One probe of Probe's task (probing, as the blocking code
+	//	mpiEnter, payOwed, pollCost (a sleep), peek, simcall, payOwed
+	// runs it): the kernel sleeps the rank owes and the probe's cost then
+	// park its coroutine once, where each took a park and a resume.
+	p := &c.r.w.tasksOf(c.r).p
+	*p = probing{c: c, src: src, tag: tag, once: true}
+	c.r.runTask(p, "Iprobe")
+	switch {
+	case p.found:
+		return true, p.st
+	case p.free:
+		p.spinOut() // a failed free probe spins, on the coroutine
 	}
-	*n = 1
-	return true, st
+	return false, Status{}
 }
 
 // peerOf translates a communicator rank (or AnySource) to a world rank.
@@ -97,18 +89,20 @@ func (c *Comm) Probe(src, tag int) Status {
 	}
 }
 
-// probing is the task of Comm.Probe with a positive IprobeCost: its loop of
-// Iprobes, each
+// probing is the task of Comm.Probe with a positive IprobeCost, its loop
+// of Iprobes, and of Comm.Iprobe (once: one probe). Each probe is
 //
+//	mpiEnter("MPI_Iprobe"); payOwed()
 //	n, free := r.pollCost(ctrIprobe, cost, 3, "Iprobe") // a sleep
-//	st, ok := c.peek(src, tag, …)
+//	st, ok := c.peek(src, tag, …); simcall(); payOwed()
+//	found: *n = 1; failed: failedPoll(n), and spin if free; mpiExit
 //
-// as Comm.Iprobe makes them, with the same hooks, sleeps, counters and
-// owed turns (taskPay where Iprobe calls payOwed), in the same order. It
-// ends when a probe finds a message (found, st) or when a failed probe was
-// free: Rank.spin may then park the rank, which only its coroutine can do,
-// so the task hands that probe's end back (spinOut) and is run again for
-// the next.
+// as the blocking code makes it (Test's shape), with the same hooks,
+// sleeps, counters and owed turns (taskPay where it calls payOwed), in the
+// same order. The loop ends when a probe finds a message (found, st) or
+// when a failed probe was free: Rank.spin may then park the rank, which
+// only its coroutine can do, so the task hands that probe's end back
+// (spinOut) and, in Probe, is run again for the next.
 type probing struct {
 	c        *Comm
 	src, tag int
@@ -118,6 +112,7 @@ type probing struct {
 	free     bool    // it costs nothing the clock can count
 	ok       bool    // it found a message (st)
 	found    bool
+	once     bool // Iprobe's: one probe, found or not
 	st       Status
 }
 
@@ -180,6 +175,9 @@ func (p *probing) step() *Request {
 				return nil // spinOut, on the coroutine
 			}
 			r.mpiExit("MPI_Iprobe")
+			if p.once {
+				return nil
+			}
 		}
 	}
 }

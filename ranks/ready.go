@@ -1,28 +1,31 @@
 package ranks
 
-import "github.com/emu-hpc/emu/internal/heap"
+import "math/bits"
 
 // readyQueue holds the ranks ready to run. In rank order (the default) it
-// is a min-heap of rank ids; with fifo it is a queue in the order ranks
-// became ready (SimGrid's order). Both are deterministic.
+// is a set of rank ids that hands back the lowest; with fifo it is a queue
+// in the order ranks became ready (SimGrid's order). Both are
+// deterministic.
 //
-// The heap holds the ids themselves, not *Rank: its comparisons then read
-// one contiguous array instead of chasing a pointer into each Rank (with
-// 1,024 ranks those cache misses were 13% of a ring message's cost).
+// The set holds the ids themselves, not *Rank: finding the lowest then
+// reads a few words of one bitmap instead of chasing a pointer into each
+// Rank (with 1,024 ranks those cache misses were 13% of a ring message's
+// cost), and a push or a pop touches a word per level (two up to 4,096
+// ranks) where a heap sifted through about log₂ n entries.
 type readyQueue struct {
 	fifo  bool
-	ranks []*Rank                 // Rank.gid → rank, to hand back what pop takes out
-	byID  heap.Heap[int32, int32] // rank order: keyed by gid (unique, so never tied)
-	ids   []int32                 // fifo: ids[head:] in the order they became ready
-	head  int                     // fifo: ids[:head] have been popped
+	ranks []*Rank // Rank.gid → rank, to hand back what pop takes out
+	byID  idSet   // rank order: the gids of the ready ranks
+	ids   []int32 // fifo: ids[head:] in the order they became ready
+	head  int     // fifo: ids[:head] have been popped
 }
 
-func (q *readyQueue) empty() bool { return q.byID.Len() == 0 && len(q.ids) == q.head }
+func (q *readyQueue) empty() bool { return q.byID.n == 0 && len(q.ids) == q.head }
 
 func (q *readyQueue) push(r *Rank) {
 	id := r.gid
 	if !q.fifo {
-		q.byID.Push(heap.Entry[int32, int32]{Key: id, ID: id})
+		q.byID.add(id)
 		return
 	}
 	if q.head > 64 && 2*q.head > len(q.ids) {
@@ -38,7 +41,7 @@ func (q *readyQueue) pop() *Rank {
 		return nil
 	}
 	if !q.fifo {
-		return q.ranks[q.byID.Pop().ID]
+		return q.ranks[q.byID.popMin()]
 	}
 	id := q.ids[q.head]
 	q.head++
@@ -46,4 +49,78 @@ func (q *readyQueue) pop() *Rank {
 		q.ids, q.head = q.ids[:0], 0
 	}
 	return q.ranks[id]
+}
+
+// idSet is a set of non-negative ids that yields its least member: a bit
+// per id (levels[0]) and, above it, a bit per word of the level below that
+// has a bit set, up to a level of one word. Adding an id it holds already
+// changes nothing (a ready rank is queued once: wakeUp's state check).
+type idSet struct {
+	levels [][]uint64
+	n      int // members
+}
+
+// add puts id in the set.
+func (s *idSet) add(id int32) {
+	i := int(id)
+	if len(s.levels) == 0 || i>>6 >= len(s.levels[0]) {
+		s.grow(i)
+	}
+	for l, words := range s.levels {
+		w := &words[i>>6]
+		was := *w
+		*w = was | 1<<(i&63)
+		if l == 0 {
+			if was == *w {
+				return // already in
+			}
+			s.n++
+		}
+		if was != 0 {
+			return // the levels above already mark this word
+		}
+		i >>= 6
+	}
+}
+
+// popMin takes the least id out of the set, which must not be empty.
+func (s *idSet) popMin() int32 {
+	i := 0
+	for l := len(s.levels) - 1; l >= 0; l-- {
+		i = i<<6 | bits.TrailingZeros64(s.levels[l][i])
+	}
+	id := i
+	for _, words := range s.levels {
+		w := &words[i>>6]
+		*w &^= 1 << (i & 63)
+		if *w != 0 {
+			break
+		}
+		i >>= 6
+	}
+	s.n--
+	return int32(id)
+}
+
+// grow makes room for ids up to at least id, keeping the members.
+func (s *idSet) grow(id int) {
+	var old []uint64
+	if len(s.levels) > 0 {
+		old = s.levels[0]
+	}
+	words := max((id>>6)+1, 2*len(old))
+	s.levels = s.levels[:0]
+	leaf := make([]uint64, words)
+	copy(leaf, old)
+	s.levels = append(s.levels, leaf)
+	for below := leaf; len(below) > 1; {
+		up := make([]uint64, (len(below)+63)>>6)
+		for j, w := range below {
+			if w != 0 {
+				up[j>>6] |= 1 << (j & 63)
+			}
+		}
+		s.levels = append(s.levels, up)
+		below = up
+	}
 }

@@ -8,15 +8,24 @@ import (
 
 // TestReadyQueueOrder checks both orders against a reference list under
 // random interleavings of pushes and pops: the heap must always give the
-// lowest ready rank, the FIFO the oldest.
+// lowest ready rank, the FIFO the oldest. The sizes give the rank order's
+// bitmap one, two and three levels, grown as the ids come.
 func TestReadyQueueOrder(t *testing.T) {
-	const n = 300
+	for _, n := range []int{40, 300, 5000} {
+		for _, fifo := range []bool{false, true} {
+			checkReadyQueue(t, n, fifo)
+		}
+	}
+}
+
+func checkReadyQueue(t *testing.T, n int, fifo bool) {
+	t.Helper()
 	ranks := make([]*Rank, n)
 	for i := range ranks {
 		ranks[i] = &Rank{id: i, gid: int32(i)}
 	}
-	for _, fifo := range []bool{false, true} {
-		rng := rand.New(rand.NewPCG(1, 2))
+	{
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
 		q := readyQueue{fifo: fifo, ranks: ranks}
 		var ref []int
 		in := make([]bool, n)
@@ -30,7 +39,7 @@ func TestReadyQueueOrder(t *testing.T) {
 			got := q.pop()
 			if len(ref) == 0 {
 				if got != nil {
-					t.Fatalf("fifo=%v: pop of an empty queue gave rank %d", fifo, got.id)
+					t.Fatalf("n=%d fifo=%v: pop of an empty queue gave rank %d", n, fifo, got.id)
 				}
 				continue
 			}
@@ -41,7 +50,7 @@ func TestReadyQueueOrder(t *testing.T) {
 			want := ref[k]
 			ref = slices.Delete(ref, k, k+1)
 			if got == nil || got.id != want {
-				t.Fatalf("fifo=%v step %d: pop gave %v, want rank %d", fifo, step, got, want)
+				t.Fatalf("n=%d fifo=%v step %d: pop gave %v, want rank %d", n, fifo, step, got, want)
 			}
 			in[want] = false
 		}

@@ -41,10 +41,14 @@ type task interface {
 // turn as payOwed does). The rank's coroutine parks while the scheduler
 // advances t in the rank's turns (World.schedule), and resumes when t is
 // over — or when the rank's own scheduling loop finds it next, in which
-// case it advances t itself.
+// case it advances t itself. The kernel sleeps the rank owes (Rank.settle)
+// are the task's first wait: a rank that computes, then probes, parks
+// once for both.
 func (r *Rank) runTask(t task, call string) {
-	r.settle()
 	r.task, r.waitOn, r.native = t, nil, true
+	if r.taskSettle() {
+		r.waitOn = sleepStep
+	}
 	r.blk.call = call // advance sets the peer and tag of each wait
 	for r.advance() {
 		r.w.schedule(r)
@@ -135,6 +139,25 @@ func (r *Rank) taskStack(d float64, call string, bytes int) {
 		ev.Kernel, ev.Bytes, ev.Seconds = call, bytes, d
 		w.emit()
 	}
+}
+
+// taskSettle is Rank.settle for a task: it starts the sleep until r.due,
+// if the rank owes one, as settle does: the clock jumps when nothing else
+// can happen first (false), or the rank's timer is set (true: the task
+// waits for it as for sleepStep).
+func (r *Rank) taskSettle() bool {
+	at := r.due
+	if at == 0 {
+		return false
+	}
+	r.due = 0
+	w := r.w
+	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.SkipTo(at) {
+		return false
+	}
+	r.rang = false
+	w.eng.AtHandler(at, rankTimer{r})
+	return true
 }
 
 // taskSleep starts a task's sleep of d seconds, told (taskStack) and its
