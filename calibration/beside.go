@@ -23,14 +23,14 @@ func (c *Campaign) fingerprint() string {
 // dgemm the first trailing update, HPL's heaviest use of the memory).
 func (c *Campaign) loadCall() (Call, bool) {
 	var best Call
-	found := false
+	found, most := false, 0.0
 	for i := range c.Plan.Total() {
 		call := c.Plan.Call(i)
 		if call.Kernel != c.Beside {
 			continue
 		}
-		if work := float64(call.M) * float64(max(1, call.N)) * float64(max(1, call.K)); !found || work > float64(best.M)*float64(max(1, best.N))*float64(max(1, best.K)) {
-			best, found = call, true
+		if work := float64(call.M) * float64(max(1, call.N)) * float64(max(1, call.K)); !found || work > most {
+			best, found, most = call, true, work
 		}
 	}
 	return best, found

@@ -383,38 +383,39 @@ func run(ctx context.Context, opt options) (bool, error) {
 			logf(opt, "%s", line)
 			summaries = append(summaries, line)
 		}
-		// The same models, each test run again with each -alt setting.
-		for k, alt := range opt.Alts {
+		// Every test again under a variant: predicted_alt.csv's set column
+		// says which, the summary line's label too; each test is logged
+		// when perTest.
+		variant := func(models, suffix, set, label string, perTest bool, sets ...string) error {
 			var ps []prediction
 			for i, c := range opt.Configs {
-				t, err := predict(i, models, fmt.Sprintf("-alt%d", k+1), alt)
+				t, err := predict(i, models, suffix, sets...)
 				if err != nil {
-					return false, err
+					return err
 				}
 				p := newPrediction(c, t, before[c.ID], after[c.ID])
 				ps = append(ps, p)
-				altCSV.write(loop, c.ID, alt, fmt.Sprintf("%.6f", p.Predicted), fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%+.2f", 100*p.Err))
+				altCSV.write(loop, c.ID, set, fmt.Sprintf("%.6f", p.Predicted), fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%+.2f", 100*p.Err))
+				if perTest {
+					logf(opt, "loop %d %-60v %s: emu %8.3f s: %+6.1f%%", loop, c, label, p.Predicted, 100*p.Err)
+				}
 			}
-			line := fmt.Sprintf("loop %d, with %s: %v", loop, alt, summarize(ps))
+			line := fmt.Sprintf("loop %d, %s: %v", loop, label, summarize(ps))
 			logf(opt, "%s", line)
 			summaries = append(summaries, line)
+			return nil
 		}
-		// Every test again, with the models timed beside the load kernel.
-		if modelsBeside != "" {
-			var ps []prediction
-			for i, c := range opt.Configs {
-				t, err := predict(i, modelsBeside, "-beside")
-				if err != nil {
-					return false, err
-				}
-				p := newPrediction(c, t, before[c.ID], after[c.ID])
-				ps = append(ps, p)
-				altCSV.write(loop, c.ID, "calibrate --beside "+opt.Beside, fmt.Sprintf("%.6f", p.Predicted), fmt.Sprintf("%.6f", p.Median), fmt.Sprintf("%+.2f", 100*p.Err))
-				logf(opt, "loop %d %-60v calibrated beside %s: emu %8.3f s: %+6.1f%%", loop, c, opt.Beside, p.Predicted, 100*p.Err)
+		// The same models with each -alt setting.
+		for k, alt := range opt.Alts {
+			if err := variant(models, fmt.Sprintf("-alt%d", k+1), alt, "with "+alt, false, alt); err != nil {
+				return false, err
 			}
-			line := fmt.Sprintf("loop %d, calibrated beside %s: %v", loop, opt.Beside, summarize(ps))
-			logf(opt, "%s", line)
-			summaries = append(summaries, line)
+		}
+		// The models timed beside the load kernel.
+		if modelsBeside != "" {
+			if err := variant(modelsBeside, "-beside", "calibrate --beside "+opt.Beside, "calibrated beside "+opt.Beside, true); err != nil {
+				return false, err
+			}
 		}
 		if err := altCSV.flush(); err != nil {
 			return false, err
