@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
@@ -80,10 +81,35 @@ func (f *ensembleFlags) check(cmd *cobra.Command) error {
 			return fmt.Errorf("--%s %d: want a number of runs ≥ 1", c.name, c.v)
 		}
 	}
+	if s, c := max(1, f.seeds), max(1, f.perturb); s > maxRuns/c {
+		var asked string
+		switch {
+		case f.seeds > 0 && f.perturb > 0:
+			asked = fmt.Sprintf("--seeds %d --perturb %d: %s runs", f.seeds, f.perturb, runsText(s, c))
+		case f.seeds > 0:
+			asked = fmt.Sprintf("--seeds %d", f.seeds)
+		default:
+			asked = fmt.Sprintf("--perturb %d", f.perturb)
+		}
+		return fmt.Errorf("%s: want at most %d runs in all (each run's result is kept for the table)", asked, maxRuns)
+	}
 	if f.withJobs && cmd.Flags().Changed("jobs") && !f.on() {
 		return errors.New("--jobs: only meaningful with --seeds or --perturb")
 	}
 	return nil
+}
+
+// maxRuns bounds an ensemble: every run's result is kept until the table is
+// made, so a mistyped --seeds 100000000000 would otherwise end in the
+// runtime's out-of-memory crash instead of a line naming the flag.
+const maxRuns = 1_000_000
+
+// runsText is seeds × copies in words, without overflowing an int.
+func runsText(seeds, copies int) string {
+	if hi, lo := bits.Mul64(uint64(seeds), uint64(copies)); hi == 0 && lo <= math.MaxInt64 {
+		return strconv.FormatUint(lo, 10)
+	}
+	return "more than " + strconv.FormatInt(math.MaxInt64, 10)
 }
 
 // spec is the ensemble the flags ask for (nil without one).

@@ -291,6 +291,12 @@ func TestEnsembleBadFlags(t *testing.T) {
 		{[]string{"--jobs", "2"}, "only meaningful with --seeds or --perturb"},
 		{[]string{"--seeds", "x"}, `"x"`},
 		{[]string{"--seeds", "3", "--set", "seed=9223372036854775807"}, "pass the largest seed"},
+		// Far too many runs end in a line, not in the runtime's out-of-memory crash,
+		// and the product of the two flags does not overflow past the bound.
+		{[]string{"--seeds", "100000000000"}, "--seeds 100000000000: want at most 1000000 runs"},
+		{[]string{"--perturb", "1000001"}, "--perturb 1000001: want at most 1000000 runs"},
+		{[]string{"--seeds", "1000", "--perturb", "1001"}, "--seeds 1000 --perturb 1001: 1001000 runs"},
+		{[]string{"--seeds", "4294967296", "--perturb", "4294967296"}, "more than 9223372036854775807 runs"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"run", "-q"}, c.args...)...)
 		if code != exitInput || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
