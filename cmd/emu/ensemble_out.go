@@ -189,14 +189,21 @@ func (e *ensemble) identical() bool {
 // what that means and what to try.
 func (e *ensemble) note(w io.Writer) {
 	fmt.Fprintf(w, "emu: ensemble of %d runs, %d at once, in %.3g s of wall time\n", e.spec.runs(), e.jobs, e.wall.Seconds())
+	if why := e.identicalWhy(); why != "" {
+		fmt.Fprintf(w, "emu: the %d runs are identical: %s\n", e.spec.runs(), why)
+	}
+}
+
+// identicalWhy says what it means that the ensemble's runs came out the same,
+// bit for bit, and what to try; "" when they did not (or there is one run).
+func (e *ensemble) identicalWhy() string {
 	if e.spec.runs() < 2 || !e.identical() {
-		return
+		return ""
 	}
 	if e.spec.seeds > 1 {
-		fmt.Fprintf(w, "emu: the %d runs are identical: nothing this scenario draws from its seed moves its results (kernels.noise off or a model without noise, no random placement or delays); for a deterministic run whose order of events may flip, try --perturb K\n", e.spec.runs())
-		return
+		return "nothing this scenario draws from its seed moves its results (kernels.noise off or a model without noise, no random placement or delays); for a deterministic run whose order of events may flip, try --perturb K"
 	}
-	fmt.Fprintf(w, "emu: the %d runs are identical: this run does not move when its links move by parts in 10⁹ (it is not chaotic at that scale)\n", e.spec.runs())
+	return "this run does not move when its links move by parts in 10⁹ (it is not chaotic at that scale)"
 }
 
 // ensembleJSON is the top-level "ensemble" object.

@@ -47,7 +47,7 @@ type ensemblePoint struct {
 
 // verifyEnsembles is --verify with an ensemble at L0 and at each latency.
 func (ex *sensitivityExtras) verifyEnsembles(out io.Writer, doc *sensitivityJSON, r rerun, plan *scenario.Plan, res *runner.Result, p sensitivity.Params, spec *ensembleSpec) error {
-	var what string
+	var what, same string // same: why L0's runs came out identical ("" if not)
 	// at runs the ensemble with the link latency set to lat ("" for the
 	// scenario's own: L0 as the run had it, to the bit); member 0 records
 	// the graph when graph is set.
@@ -79,12 +79,18 @@ func (ex *sensitivityExtras) verifyEnsembles(out io.Writer, doc *sensitivityJSON
 			times[i] = rr.SimulatedTime
 		}
 		what = e.describe()
+		if lat == "" {
+			same = e.identicalWhy()
+		}
 		return stats.Summarize(times), first, nil
 	}
 	r.say("--verify: an ensemble of %d runs at L0 = %s", spec.runs(), sensitivity.FormatSeconds(p.L0))
 	s0, _, err := at("", false)
 	if err != nil {
 		return err
+	}
+	if same != "" {
+		r.say("--verify: the %d runs at L0 are identical, so the noise floor is 0: %s", spec.runs(), same)
 	}
 	ve := &verifyEnsemble{Runs: spec.runs(), What: what, NoiseFloor: s0.Spread(), Points: []ensemblePoint{{L: p.L0, T: s0}}}
 	ve.Accept = math.Max(sensitivity.DefaultDepart, ve.NoiseFloor)

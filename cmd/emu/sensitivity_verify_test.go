@@ -338,3 +338,27 @@ func TestSensitivityVerifyAgainstEnsembles(t *testing.T) {
 		t.Errorf("verified RRMSE %.2f%% beyond the accepted %.2f%%, or not 3× better than one graph's %.2f%%", 100*rv, 100*d.VE.Accept, 100*r1)
 	}
 }
+
+// TestSensitivityVerifySaysIdenticalRuns: when the ensemble at L0 gives the
+// same bits in every run, --verify says on stderr that its noise floor of 0 is
+// no measurement and what to try, as emu run --seeds does; a chaotic run
+// under --perturb moves and gets no such line, and -q silences it.
+func TestSensitivityVerifySaysIdenticalRuns(t *testing.T) {
+	const said = "runs at L0 are identical, so the noise floor is 0"
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--verify", "1", "--seeds", "3"}, true},
+		{[]string{"--verify", "1", "--seeds", "3", "-q"}, false},
+		{[]string{chaoticScenario, "--verify", "1", "--perturb", "2"}, false},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"sensitivity"}, c.args...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
+		}
+		if got := strings.Contains(errOut, said); got != c.want {
+			t.Errorf("%v: says %q: %v, want %v; stderr:\n%s", c.args, said, got, c.want, errOut)
+		}
+	}
+}
