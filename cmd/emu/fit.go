@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -131,7 +133,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 		probes = append(probes, p...)
 	}
-	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss}
+	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss, MinHost: minHostSamples}
 	// Kernels fit independently: fit those that can be, say which cannot.
 	set, fits, failed, err := calibration.FitEachKernel(samples, family, opts)
 	if err != nil {
@@ -139,6 +141,11 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	}
 	for _, e := range failed {
 		fmt.Fprintf(cmd.ErrOrStderr(), "emu: %v (skipped)\n", e)
+	}
+	if opts.PerHost {
+		for _, l := range pooledHosts(samples, fits) {
+			fmt.Fprintln(cmd.ErrOrStderr(), "emu: --per-host: "+l)
+		}
 	}
 	// The nodes' reference probes go with their models (emu calibrate --check).
 	set = set.WithProbes(calibration.LatestPerHost(probes))
@@ -204,3 +211,40 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	fmt.Fprintf(&buf, "[network]\nlat_factor = %q\nbw_factor = %q\n", fac.LatencyTable(), fac.BandwidthTable())
 	return writeTOML(buf.Bytes())
 }
+
+// pooledHosts names, per kernel fitted, the hosts of several that got no
+// model of their own under --per-host (too few samples: models.FitOptions'
+// MinHost), so a per-host fit that fell back to the pooled model says so.
+func pooledHosts(samples []calibration.Sample, fits []calibration.KernelFit) []string {
+	count := map[string]map[string]int{} // kernel → host → samples
+	for _, s := range samples {
+		if s.Host == "" || s.Status == calibration.StatusOutlier {
+			continue
+		}
+		if count[s.Kernel] == nil {
+			count[s.Kernel] = map[string]int{}
+		}
+		count[s.Kernel][s.Host]++
+	}
+	var lines []string
+	for _, f := range fits {
+		hosts := count[f.Kernel]
+		if len(hosts) < 2 {
+			continue
+		}
+		var few []string
+		for _, h := range slices.Sorted(maps.Keys(hosts)) {
+			if _, own := f.Spec.Host[h]; !own {
+				few = append(few, fmt.Sprintf("%s (%d samples)", h, hosts[h]))
+			}
+		}
+		if len(few) > 0 {
+			lines = append(lines, fmt.Sprintf("%s: no model of its own for %s, fewer than the %d a host needs; the pooled model applies", f.Kernel, strings.Join(few, ", "), minHostSamples))
+		}
+	}
+	return lines
+}
+
+// minHostSamples is the samples of a kernel a host needs for its own model
+// under --per-host (models.FitOptions.MinHost).
+const minHostSamples = 30

@@ -277,3 +277,71 @@ grids = [[2, 2]]
 	slices.Sort(runs)
 	return runs[len(runs)/2], hplTime("model", `models = "m.toml"`)
 }
+
+// TestFitPerHostSaysWhichHostsPool: --per-host gives a host its own model only
+// with 30 samples of a kernel; a host with fewer takes the pooled model, and
+// emu fit names it on stderr with its count instead of leaving the models
+// file without it silently. Without --per-host, or when every host has its
+// own model, nothing is said.
+func TestFitPerHostSaysWhichHostsPool(t *testing.T) {
+	const note = "emu: --per-host: dgemm: no model of its own for"
+	for _, c := range []struct {
+		name    string
+		counts  map[string]int // samples per host (dgemm T = a·mnk + 3 µs, a = 1e-11 × host number)
+		perHost bool
+		own     []string // hosts with their own model
+		pooled  string   // what the note names ("" for no note)
+	}{
+		{"every host enough", map[string]int{"h1": 40, "h2": 40}, true, []string{"h1", "h2"}, ""},
+		{"one host short", map[string]int{"h1": 40, "h2": 12}, true, []string{"h1"}, "h2 (12 samples)"},
+		{"both short", map[string]int{"h1": 20, "h2": 29}, true, nil, "h1 (20 samples), h2 (29 samples)"},
+		{"not asked", map[string]int{"h1": 40, "h2": 12}, false, nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			samples, out := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml")
+			var rows []calibration.Sample
+			for h, n := range c.counts {
+				a := 1e-11 * float64(h[1]-'0')
+				p := calibration.Plan{Kernels: []string{"dgemm"}, Samples: n, MaxDim: 300, Seed: 9}
+				for i := range p.Total() {
+					k := p.Call(i)
+					rows = append(rows, calibration.Sample{Index: i, Host: h, Core: 0, Kernel: k.Kernel, M: k.M, N: k.N, K: k.K,
+						Seconds: a*float64(k.M*k.N*k.K) + 3e-6})
+				}
+			}
+			f, err := os.Create(samples)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := calibration.WriteSamples(f, rows); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			args := []string{"fit", samples, "-o", out}
+			if c.perHost {
+				args = append(args, "--per-host")
+			}
+			code, _, stderr := runCLI(t, args...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if said := strings.Contains(stderr, note); said != (c.pooled != "") || !strings.Contains(stderr, c.pooled) {
+				t.Errorf("stderr %q; want a note naming %q", stderr, c.pooled)
+			}
+			set, err := models.ParseSet(mustRead(t, out), out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp, _ := set.Spec("dgemm")
+			var own []string
+			for h := range sp.Host {
+				own = append(own, h)
+			}
+			slices.Sort(own)
+			if !slices.Equal(own, c.own) {
+				t.Errorf("hosts with their own dgemm model: %v, want %v", own, c.own)
+			}
+		})
+	}
+}
