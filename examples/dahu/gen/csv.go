@@ -80,6 +80,16 @@ func (r row) num(col string) (float64, error) {
 	return v, nil
 }
 
+// nonNeg reads a finite number ≥ 0 from column col: a network overhead, a
+// factor, a size or a cost, which the scenario would refuse a line later.
+func (r row) nonNeg(col string) (float64, error) {
+	v, err := r.num(col)
+	if err == nil && v < 0 {
+		return 0, r.errorf(col, "%s is negative", r.str(col))
+	}
+	return v, err
+}
+
 // nums reads the columns prefix+suffix for each suffix.
 func (r row) nums(prefix string, suffixes []string) ([]float64, error) {
 	out := make([]float64, len(suffixes))

@@ -321,17 +321,17 @@ func readNetwork(fsys fs.FS, dir string) (network, error) {
 			lastMax[p] = r.str("size_max_bytes")
 			var chunk string
 			if strings.HasSuffix(p, "-factor") {
-				f, err := r.num("factor")
+				f, err := r.nonNeg("factor")
 				if err != nil {
 					return n, err
 				}
 				chunk = fmt.Sprintf("%d:%s", bound, g(f))
 			} else {
-				a, err := r.num("intercept_s")
+				a, err := r.nonNeg("intercept_s")
 				if err != nil {
 					return n, err
 				}
-				b, err := r.num("slope_s_per_byte")
+				b, err := r.nonNeg("slope_s_per_byte")
 				if err != nil {
 					return n, err
 				}
@@ -340,7 +340,7 @@ func readNetwork(fsys fs.FS, dir string) (network, error) {
 			parts[p] = append(parts[p], chunk)
 		case "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "smpi/iprobe", "smpi/test", "smpi/host-speed",
 			"cluster bw (node link)", "cluster lat (node link)", "cluster loopback_bw (intra-node)", "cluster loopback_lat (intra-node)":
-			v, err := r.num("value")
+			v, err := r.nonNeg("value")
 			if err != nil {
 				return n, err
 			}

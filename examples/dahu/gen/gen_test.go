@@ -164,6 +164,10 @@ func TestBadCSV(t *testing.T) {
 		{"size changed", with("other_kernel_models.csv", "dgemv,M*N", "dgemv,M*K"), "d/other_kernel_models.csv:3: size_expression: \"M*K\" for dgemv"},
 		{"not a number", with("other_kernel_models.csv", "1.278804e-09", "fast"), "d/other_kernel_models.csv:3: coef_mean: \"fast\" is not a finite number"},
 		{"missing column", with("dgemm_models.csv", "mu_mnk", "mu_mnq"), "d/dgemm_models.csv:1: no column \"mu_mnk\""},
+		// A negative overhead, factor or cost is refused at its CSV line, not by emu at dahu.toml's.
+		{"negative overhead", with("network_model.csv", "smpi/os,0,8133,2.965491847282898e-07", "smpi/os,0,8133,-2.965491847282898e-07"), "d/network_model.csv:2: intercept_s: -2.965491847282898e-07 is negative"},
+		{"negative factor", with("network_model.csv", ",0.4955575510466301,", ",-0.4955575510466301,"), "d/network_model.csv:17: factor: -0.4955575510466301 is negative"},
+		{"negative iprobe", with("network_model.csv", ",2.115437983643232e-07,", ",-2.115437983643232e-07,"), "d/network_model.csv:29: value: -2.115437983643232e-07 is negative"},
 		{"gap in a table", with("network_model.csv", "smpi/os,8133,15831", "smpi/os,8200,15831"), "d/network_model.csv:3: size_min_bytes"},
 	} {
 		_, err := generate(c.fs, "d")
