@@ -363,6 +363,15 @@ func TestRunNotesHostSpeeds(t *testing.T) {
 		// (0.5 + 0.81 + 2.88 + 3) / 8 = 0.89875; SD √(0.89875 − 0.9125²) = 25.7%.
 		{[]string{"platform.hosts=8", `kernels.host_speed={"host-[25]" = 0.5, "host-7" = 0.9, "host-0..1" = 1.2}`},
 			"emu: host speeds (durations ÷ speed) of 8 hosts: slowest host-2 0.5, fastest host-0 1.2, mean 0.9125, SD 25.7% (--json lists each)\n"},
+		// Five hosts slowed of 8 (0.5, 0.9 and three at 0.8): the three left at 1
+		// are the fastest. Mean (0.5 + 0.9 + 2.4 + 3) / 8 = 0.85; mean square
+		// (0.25 + 0.81 + 1.92 + 3) / 8 = 0.7475; SD √(0.7475 − 0.85²) = 15.8%.
+		{[]string{"platform.hosts=8", `kernels.host_speed={"host-0" = 0.5, "host-1" = 0.9, "host-2..4" = 0.8}`},
+			"emu: host speeds (durations ÷ speed) of 8 hosts: slowest host-0 0.5, fastest the 3 at 1, mean 0.85, SD 15.8% (--json lists each)\n"},
+		// And five sped up to 1.1: the hosts at 1 are the slowest. Mean 8.5 / 8 =
+		// 1.0625; mean square 9.05 / 8; SD √(1.13125 − 1.0625²) = 4.84%.
+		{[]string{"platform.hosts=8", `kernels.host_speed={"host-[0-4]" = 1.1}`},
+			"emu: host speeds (durations ÷ speed) of 8 hosts: slowest the 3 at 1, fastest host-0 1.1, mean 1.062, SD 4.84% (--json lists each)\n"},
 		{nil, ""},
 	}
 	for _, c := range cases {

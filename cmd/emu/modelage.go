@@ -54,12 +54,20 @@ func noteHostSpeeds(w io.Writer, plan *scenario.Plan) {
 		sum += v
 		sum2 += v * v
 	}
+	ones := plan.Platform.Hosts - len(hosts) // the hosts at 1, which speeds leaves out
 	n := float64(plan.Platform.Hosts)
-	sum += n - float64(len(hosts)) // the hosts at 1
-	sum2 += n - float64(len(hosts))
+	sum += float64(ones)
+	sum2 += float64(ones)
 	mean := sum / n
-	fmt.Fprintf(w, "emu: host speeds (durations ÷ speed) of %d hosts: slowest %s %.4g, fastest %s %.4g, mean %.4g, SD %.3g%% (--json lists each)\n",
-		plan.Platform.Hosts, slow, speeds[slow], fast, speeds[fast], mean, 100*math.Sqrt(max(sum2/n-mean*mean, 0)))
+	// An end held by the hosts at 1 is named by their count.
+	end := func(h string, beyond bool) string {
+		if ones > 0 && beyond {
+			return fmt.Sprintf("the %d at 1", ones)
+		}
+		return fmt.Sprintf("%s %.4g", h, speeds[h])
+	}
+	fmt.Fprintf(w, "emu: host speeds (durations ÷ speed) of %d hosts: slowest %s, fastest %s, mean %.4g, SD %.3g%% (--json lists each)\n",
+		plan.Platform.Hosts, end(slow, speeds[slow] > 1), end(fast, speeds[fast] < 1), mean, 100*math.Sqrt(max(sum2/n-mean*mean, 0)))
 }
 
 // agedDrift is how far this node's quick probe may be from the models'
