@@ -174,6 +174,13 @@ func (s *Scenario) platform() (platform.Platform, error) {
 	key := map[string]string{platform.TopoFatTree: "platform.fat_tree", platform.TopoTorus: "platform.torus", platform.TopoDragonfly: "platform.dragonfly"}[p.Topology]
 	nodes, err := p.Nodes()
 	if err != nil {
+		// No shape at all is the topology's key's fault (the --set that chose it,
+		// or its line), not a line of a file that never had the shape key.
+		for _, tk := range topologyKeys(t) {
+			if tk.key == key && !tk.given {
+				return p, s.errorAt("platform.topology", fmt.Sprintf("%s needs %s: %v", p.Topology, key, err))
+			}
+		}
 		return p, s.errorAt(key, err.Error())
 	}
 	if t.Hosts != 0 && t.Hosts != nodes {

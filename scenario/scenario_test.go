@@ -105,6 +105,16 @@ link_latency = "1us"
 	}{
 		{"unknown topology", "[platform]\ntopology = \"hypercube\"\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", nil,
 			`s.toml:2: platform.topology: unknown topology "hypercube"`},
+		// A topology without its shape is the topology key's fault: its line, or the
+		// --set that chose it (not the [platform] line of a file that never had the shape).
+		{"torus without dimensions", "[platform]\ntopology = \"torus\"\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", nil,
+			`s.toml:2: platform.topology: torus needs platform.torus: torus: no dimensions given`},
+		{"set a dragonfly without its shape", base, []string{"platform.topology=dragonfly"},
+			`--set platform.topology=dragonfly: platform.topology: dragonfly needs platform.dragonfly: `},
+		{"set a fat tree without its shape", base, []string{"platform.topology=fat-tree"},
+			`--set platform.topology=fat-tree: platform.topology: fat-tree needs platform.fat_tree: `},
+		{"set a bad torus shape", base, []string{"platform.topology=torus", "platform.torus=[0,2]"},
+			`--set platform.torus=[0,2]: platform.torus: torus: dimension 0 must be ≥ 1`},
 		{"unit-less bandwidth", "[platform]\nhosts = 4\nlink_bandwidth = 10\n", nil, `s.toml:3: platform.link_bandwidth: bandwidth 10 has no unit`},
 		{"unit-less bandwidth string", "[platform]\nhosts = 4\nlink_bandwidth = \"10\"\n", nil, `s.toml:3: platform.link_bandwidth: bandwidth "10" has no unit`},
 		{"negative bandwidth", "[platform]\nhosts = 4\nlink_bandwidth = \"-10Gbps\"\n", nil, `s.toml:3: platform.link_bandwidth: bandwidth "-10Gbps" must be positive`},
