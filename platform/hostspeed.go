@@ -56,6 +56,21 @@ func hostMatcher(pattern string) (func(string) bool, error) {
 	return func(h string) bool { return h == pattern }, nil
 }
 
+// rangeSize is how many host numbers a numbered range pattern names (16 for
+// dahu-1..16); 0 for a name or a glob.
+func rangeSize(pattern string) int {
+	m := hostRange.FindStringSubmatch(pattern)
+	if m == nil {
+		return 0
+	}
+	lo, err1 := strconv.Atoi(m[2])
+	hi, err2 := strconv.Atoi(m[3])
+	if err1 != nil || err2 != nil || lo > hi || hi-lo >= math.MaxInt32 {
+		return 0
+	}
+	return hi - lo + 1
+}
+
 // spreadSalt separates the host-spread streams from every other stream a
 // seed feeds (ranks' noise, placement).
 const spreadSalt = 0x686f73745f737064 // "host_spd"
@@ -117,6 +132,11 @@ func (p *Platform) HostSpeeds(factors map[string]float64, spread float64, seed u
 		}
 		if n == 0 {
 			return nil, &HostPatternError{pat, fmt.Sprintf("matches no host of the platform (%s … %s)", p.HostName(0), p.HostName(p.Hosts-1))}
+		}
+		// A range names each of its hosts: one past the platform's end is a typo
+		// (dahu-13..61 for 13..16) that would otherwise slow the hosts it does match.
+		if size := rangeSize(pat); n < size {
+			return nil, &HostPatternError{pat, fmt.Sprintf("names %d hosts, the platform has %d of them (%s … %s)", size, n, p.HostName(0), p.HostName(p.Hosts-1))}
 		}
 	}
 	for name, v := range speeds {

@@ -83,6 +83,9 @@ func TestHostSpeedErrors(t *testing.T) {
 		{scenariotest.VarScenario, []string{"kernels.host_spread=-0.1"}, "--set kernels.host_spread=-0.1: kernels.host_spread: -0.1: want a relative spread"},
 		{scenariotest.VarScenario, []string{"kernels.host_spread_seed=4"}, "--set kernels.host_spread_seed=4: kernels.host_spread_seed: seeds kernels.host_spread, which is not given"},
 		{scenariotest.VarScenario + "[kernels.host_speed]\n\"n5..7\" = 0.9\n", nil, "var.toml:23: kernels.host_speed.n5..7: matches no host of the platform"},
+		// A range that runs past the platform (n2..9 for n2..3) is a typo, not the hosts it matches.
+		{scenariotest.VarScenario, []string{`kernels.host_speed={"n2..9" = 0.9}`}, `--set kernels.host_speed={"n2..9" = 0.9}: kernels.host_speed.n2..9: names 8 hosts, the platform has 2 of them (n0 … n3)`},
+		{scenariotest.VarScenario + "[kernels.host_speed]\n\"n0..4\" = 0.9\n", nil, "var.toml:23: kernels.host_speed.n0..4: names 5 hosts, the platform has 4 of them"},
 		{scenariotest.VarScenario + "[kernels.host_speed]\n\"n[\" = 0.9\n", nil, "var.toml:22: kernels.host_speed.n[: not a valid glob"},
 	}
 	for _, c := range cases {
