@@ -257,8 +257,11 @@ func newCalibrateMergeCmd() *cobra.Command {
 				_, err = cmd.OutOrStdout().Write(buf.Bytes())
 				return asFailure(err)
 			}
-			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			if err := writeFileAtomic(out, func(w io.Writer) error {
+				_, err := w.Write(buf.Bytes())
 				return asFailure(err)
+			}); err != nil {
+				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d samples from %d files (%d duplicates dropped)\n", out, len(merged), len(args), dups)
 			return nil

@@ -33,6 +33,22 @@ func TestCalibrateRunsResumesAndMerges(t *testing.T) {
 	if err != nil || len(got) != 12 || got[0].Host != "n1" || got[11].Host != "n2" {
 		t.Fatalf("merged file: %d rows, %v", len(got), err)
 	}
+	// Merging onto one of its inputs replaces the file whole (a new file renamed
+	// over it, as every output of emu), never truncates it in place: a second
+	// name of the old file still reads the old samples.
+	old := filepath.Join(dir, "a-old.csv")
+	if err := os.Link(a, old); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	if code, _, errOut := runCLI(t, "calibrate", "merge", a, b, "-o", a); code != exitOK {
+		t.Fatalf("merge onto an input: exit %d: %s", code, errOut)
+	}
+	if kept, err := calibration.ReadSampleFile(old); err != nil || len(kept) != 6 {
+		t.Errorf("the old file's other name reads %d samples (%v), want the 6 it had", len(kept), err)
+	}
+	if merged, err := calibration.ReadSampleFile(a); err != nil || len(merged) != 12 {
+		t.Errorf("the merged file reads %d samples (%v), want 12", len(merged), err)
+	}
 }
 
 func TestCalibrateBadInput(t *testing.T) {
