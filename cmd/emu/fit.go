@@ -239,7 +239,7 @@ func pooledHosts(samples []calibration.Sample, fits []calibration.KernelFit) []s
 			}
 		}
 		if len(few) > 0 {
-			lines = append(lines, fmt.Sprintf("%s: no model of its own for %s, fewer than the %d a host needs; the pooled model applies", f.Kernel, strings.Join(few, ", "), minHostSamples))
+			lines = append(lines, fmt.Sprintf("%s: no model of its own for %s (a host needs %d samples, outliers and empty calls left out); the pooled model applies", f.Kernel, strings.Join(few, ", "), minHostSamples))
 		}
 	}
 	return lines
