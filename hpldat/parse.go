@@ -58,8 +58,8 @@ func Parse(data []byte, file string, ranks int) (hpl.Dat, error) {
 	d.NBs = p.intList(7, "NB", 1)
 	d.PMap = hpl.PMap(p.code(9, "PMAP", 1))
 	np := p.count(10, "process grids")
-	ps := p.values(linePs, "P", np, 1)
-	qs := p.values(lineQs, "Q", np, 1)
+	ps := p.values(linePs, "P", np, 10, 1)
+	qs := p.values(lineQs, "Q", np, 10, 1)
 	for i := range min(len(ps), len(qs)) {
 		d.Grids = append(d.Grids, hpl.Grid{P: ps[i], Q: qs[i]})
 	}
@@ -177,14 +177,15 @@ func (p *datParser) count(n int, what string) int {
 	return c
 }
 
-// values reads the first c integers of line n, each at least least.
-func (p *datParser) values(n int, what string, c, least int) []int {
+// values reads the first c integers of line n, each at least least; line
+// countLine gave c.
+func (p *datParser) values(n int, what string, c, countLine, least int) []int {
 	f := p.fields(n)
 	if p.err != nil {
 		return nil
 	}
 	if len(f) < c {
-		p.fail(n, "%s: want %d values (line %d says so), found %d", what, c, n-1, len(f))
+		p.fail(n, "%s: want %d values (line %d says so), found %d", what, c, countLine, len(f))
 		return nil
 	}
 	out := make([]int, c)
@@ -203,7 +204,7 @@ func (p *datParser) values(n int, what string, c, least int) []int {
 
 // intList reads a count on line n and that many values on line n+1.
 func (p *datParser) intList(n int, what string, least int) []int {
-	return p.values(n+1, what, p.count(n, what+" values"), least)
+	return p.values(n+1, what, p.count(n, what+" values"), n, least)
 }
 
 // code reads a single variant code on line n, legal in 0…top.

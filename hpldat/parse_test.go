@@ -111,6 +111,9 @@ func TestParseErrors(t *testing.T) {
 		{"unknown swap", edit(26, "3"), 0, "x.dat:26: SWAP = 3: unknown variant"},
 		{"NDIV 1", edit(19, "1"), 0, "x.dat:19: NDIV = 1: must be ≥ 2"},
 		{"Q zero", edit(12, "2 0 1"), 0, "x.dat:12: Q = 0"},
+		// Ps and Qs both take their count from line 10.
+		{"too few Ps", edit(11, "2 1"), 0, "x.dat:11: P: want 3 values (line 10 says so), found 2"},
+		{"too few Qs", edit(12, "2 1"), 0, "x.dat:12: Q: want 3 values (line 10 says so), found 2"},
 		{"depth negative", edit(25, "-1"), 0, "x.dat:25: DEPTH = -1"},
 		{"threshold", edit(13, "high"), 0, `x.dat:13: threshold: "high" is not a number`},
 		{"threshold NaN", edit(13, "nan"), 0, `x.dat:13: threshold: "nan" is not a number`},
