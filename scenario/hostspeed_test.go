@@ -37,6 +37,9 @@ func TestHostSpeedKeys(t *testing.T) {
 		{"none", scenariotest.VarScenario, nil, nil},
 		{"one host by --set", scenariotest.VarScenario, []string{"kernels.host_speed.n2=0.5"}, map[string]float64{"n2": 0.5}},
 		{"a range by --set inline table", scenariotest.VarScenario, []string{`kernels.host_speed={"n1..2" = 0.8}`}, map[string]float64{"n1": 0.8, "n2": 0.8}},
+		// A quoted part of a dotted key holds the range's dots, as in TOML.
+		{"a range by --set quoted key", scenariotest.VarScenario, []string{`kernels.host_speed."n1..2"=0.8`}, map[string]float64{"n1": 0.8, "n2": 0.8}},
+		{"a glob by --set quoted key", scenariotest.VarScenario, []string{`kernels.host_speed."n[02]"=0.5`}, map[string]float64{"n0": 0.5, "n2": 0.5}},
 		{"file table, glob and host compose", scenariotest.VarScenario + "[kernels.host_speed]\n\"n*\" = 0.5\nn3 = 0.5\n", nil,
 			map[string]float64{"n0": 0.5, "n1": 0.5, "n2": 0.5, "n3": 0.25}},
 		{"--set adds to the file's table", scenariotest.VarScenario + "[kernels.host_speed]\nn0 = 0.5\n", []string{"kernels.host_speed.n1=2"},
@@ -76,6 +79,11 @@ func TestHostSpeedErrors(t *testing.T) {
 		want string
 	}{
 		{scenariotest.VarScenario, []string{"kernels.host_speed.n9=0.5"}, "--set kernels.host_speed.n9=0.5: kernels.host_speed.n9: matches no host of the platform (n0 … n3)"},
+		{scenariotest.VarScenario, []string{`kernels.host_speed."n5..7"=0.5`}, `--set kernels.host_speed."n5..7"=0.5: kernels.host_speed.n5..7: matches no host of the platform (n0 … n3)`},
+		{scenariotest.VarScenario, []string{`kernels.host_speed."n1=0.5`}, `--set kernels.host_speed."n1=0.5: "kernels.host_speed.\"n1" is not a dotted key (quote a part that holds a dot`},
+		{scenariotest.VarScenario, []string{`kernels.host_speed."n1"x=0.5`}, `--set kernels.host_speed."n1"x=0.5: "kernels.host_speed.\"n1\"x" is not a dotted key`},
+		{scenariotest.VarScenario, []string{`kernels.host_speed.=0.5`}, `--set kernels.host_speed.=0.5: "kernels.host_speed." is not a dotted key`},
+		{scenariotest.VarScenario, []string{`kernels.host_speed.n1..2=0.5`}, `--set kernels.host_speed.n1..2=0.5: "kernels.host_speed.n1..2" is not a dotted key`},
 		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=0"}, "--set kernels.host_speed.n1=0: kernels.host_speed.n1: 0: want a speed factor > 0"},
 		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=fast"}, "--set kernels.host_speed.n1=fast: kernels.host_speed.n1: fast: want a speed factor > 0"},
 		{scenariotest.VarScenario, []string{"kernels.host_speed=0.9"}, "--set kernels.host_speed=0.9: kernels.host_speed: want a table of host = factor"},

@@ -211,12 +211,11 @@ func (s *Scenario) SetAs(arg, label string) error {
 	if !ok || key == "" {
 		return fmt.Errorf("%s: want key=value, e.g. platform.link_latency=5us", label)
 	}
-	parts := strings.Split(key, ".")
-	for _, p := range parts {
-		if p == "" || strings.ContainsAny(p, " \t\"'[]=#") {
-			return fmt.Errorf("%s: %q is not a dotted key", label, key)
-		}
+	parts, ok := splitKey(key)
+	if !ok {
+		return fmt.Errorf("%s: %q is not a dotted key (quote a part that holds a dot: kernels.host_speed.\"dahu-13..16\")", label, key)
 	}
+	key = strings.Join(parts, ".")
 	value = strings.TrimSpace(value)
 	var into any = s
 	prefix := ""
@@ -242,14 +241,65 @@ func (s *Scenario) SetAs(arg, label string) error {
 	return nil
 }
 
+// splitKey splits a --set key at its dots, as TOML does: a part is a bare key
+// or a "quoted" one, which may hold dots (a host range, "dahu-13..16") or a
+// slash ("dahu-1/cpu0"). ok is false for an empty part, a bare part with a
+// character TOML does not allow there, or an unclosed quote.
+func splitKey(key string) (parts []string, ok bool) {
+	for {
+		var part string
+		if rest, quoted := strings.CutPrefix(key, `"`); quoted {
+			end := strings.IndexByte(rest, '"')
+			if end < 0 || strings.ContainsRune(rest[:end], '\\') {
+				return nil, false
+			}
+			part, key = rest[:end], rest[end+1:]
+			if part == "" || (key != "" && key[0] != '.') {
+				return nil, false
+			}
+		} else {
+			end := strings.IndexByte(key, '.')
+			if end < 0 {
+				end = len(key)
+			}
+			part, key = key[:end], key[end:]
+			if part == "" || strings.ContainsAny(part, " \t\"'[]=#") {
+				return nil, false
+			}
+		}
+		parts = append(parts, part)
+		if key == "" {
+			return parts, true
+		}
+		key = key[1:] // the dot
+		if key == "" {
+			return nil, false
+		}
+	}
+}
+
+// tomlKey is part as a TOML key: bare when it can be, else quoted.
+func tomlKey(part string) string {
+	for _, c := range part {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return strconv.Quote(part)
+		}
+	}
+	return part
+}
+
 // setDocument is the TOML document that sets the dotted key parts to value;
 // a value that is not TOML (a bare word, or a list of them) is quoted.
 func setDocument(parts []string, value string) string {
+	keys := make([]string, len(parts))
+	for i, p := range parts {
+		keys[i] = tomlKey(p)
+	}
 	doc := func(v string) string {
-		if len(parts) == 1 {
-			return parts[0] + " = " + v + "\n"
+		if len(keys) == 1 {
+			return keys[0] + " = " + v + "\n"
 		}
-		return "[" + strings.Join(parts[:len(parts)-1], ".") + "]\n" + parts[len(parts)-1] + " = " + v + "\n"
+		return "[" + strings.Join(keys[:len(keys)-1], ".") + "]\n" + keys[len(keys)-1] + " = " + v + "\n"
 	}
 	text := doc(value)
 	if _, err := toml.Decode(text, new(map[string]any)); err != nil || value == "" {
