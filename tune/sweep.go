@@ -47,6 +47,12 @@ func (p Point) Label() string {
 }
 
 func shortKey(k string) string {
+	// A quoted last part (kernels.host_speed."dahu-13..16") is kept whole, quotes and dots.
+	if strings.HasSuffix(k, `"`) {
+		if i := strings.LastIndexByte(k[:len(k)-1], '"'); i >= 0 {
+			return k[i:]
+		}
+	}
 	if i := strings.LastIndexByte(k, '.'); i >= 0 {
 		return k[i+1:]
 	}

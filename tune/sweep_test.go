@@ -65,6 +65,11 @@ func TestPointsCrossProduct(t *testing.T) {
 	if got := pts[4].Label(); got != "a=2 b=y" {
 		t.Errorf("point 4 = %q, want a=2 b=y", got)
 	}
+	// A quoted key part keeps its dots in the label (a host range).
+	q := Point{Overrides: []Override{{Key: `kernels.host_speed."dahu-13..16"`, Value: "0.9"}, {Key: "hpl.nb", Value: "64"}}}
+	if got := q.Label(); got != `"dahu-13..16"=0.9 nb=64` {
+		t.Errorf("quoted key's label = %q", got)
+	}
 	ids := map[string]bool{}
 	for _, p := range pts {
 		ids[p.ID()] = true
