@@ -45,7 +45,7 @@ func (s *Scenario) variability(p *Plan) error {
 	path := s.path(s.Kernels.Models)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return s.errorAt("kernels.models", fmt.Sprintf("cannot read %s", path))
+		return s.errorAt("kernels.models", s.cannotRead(s.Kernels.Models, path))
 	}
 	probes, err := models.ParseProbes(data, path)
 	if err != nil {

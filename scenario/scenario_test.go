@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -497,5 +498,40 @@ pattern = "incast"
 	}
 	if _, err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "s.toml:8: hpl.grids: a 64-process grid needs more ranks than the 4") {
 		t.Errorf("app=hpl: got %v, want the grid refused", err)
+	}
+}
+
+// TestModelsPathHint: a models path is the scenario folder's, a --set one too;
+// when it names no file there but a file of the working folder, the error says
+// how to give that one, and when it names nothing at all it says no more.
+func TestModelsPathHint(t *testing.T) {
+	work := t.TempDir()
+	t.Chdir(work)
+	if err := os.Mkdir("sc", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doc := "[platform]\nhosts = 1\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n"
+	if err := os.WriteFile(filepath.Join("sc", "s.toml"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("here.toml", []byte("[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [2e-11]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ set, want string }{
+		{"kernels.models=here.toml", "--set kernels.models=here.toml: kernels.models: cannot read sc/here.toml (paths are relative to the scenario's folder; for ./here.toml give $PWD/here.toml)"},
+		{"kernels.models=nowhere.toml", "--set kernels.models=nowhere.toml: kernels.models: cannot read sc/nowhere.toml"},
+		{"kernels.models=" + filepath.Join(work, "here.toml"), ""},
+	} {
+		s, err := Load(filepath.Join("sc", "s.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Set(c.set); err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Validate()
+		if got := fmt.Sprint(err); (c.want == "" && err != nil) || (c.want != "" && got != c.want) {
+			t.Errorf("--set %s: %v, want %q", c.set, err, c.want)
+		}
 	}
 }

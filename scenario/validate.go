@@ -222,6 +222,19 @@ func (s *Scenario) path(p string) string {
 	return filepath.Join(s.dir, p)
 }
 
+// cannotRead says that path, the scenario's p resolved by path, cannot be
+// read; when p is relative and names a file of the working folder instead,
+// it says how to give that one (a --set path is the scenario's too).
+func (s *Scenario) cannotRead(p, path string) string {
+	msg := "cannot read " + path
+	if path != p && !filepath.IsAbs(p) {
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			msg += fmt.Sprintf(" (paths are relative to the scenario's folder; for ./%s give $PWD/%s)", p, p)
+		}
+	}
+	return msg
+}
+
 // kernels resolves [kernels]: mode, pivot rule, speed ratio and the models (the
 // models file first, inline [kernels.NAME] tables over it).
 func (s *Scenario) kernels(p *Plan) error {
@@ -265,7 +278,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		path := s.path(k.Models)
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return s.errorAt("kernels.models", fmt.Sprintf("cannot read %s", path))
+			return s.errorAt("kernels.models", s.cannotRead(k.Models, path))
 		}
 		set, err := models.ParseSet(data, path)
 		if err != nil {
