@@ -68,4 +68,28 @@ func TestKernelModelNamesMustExist(t *testing.T) {
 	if want := m + ": per-host models for 1 host(s) or CPU(s) this platform lacks, unused: host-99"; len(p.Notes) != 1 || p.Notes[0] != want {
 		t.Errorf("notes %q, want [%q]", p.Notes, want)
 	}
+	// A file of per-CPU models notes the CPUs it leaves to the platform-wide model
+	// (neither their own override nor their host's): with 2 sockets, host-0's
+	// two and host-2's cpu1, where host-1 has a host model and host-3 both CPUs.
+	perCPU := "[kernels.dgemm]\nintercept = 1e-6\n[kernels.dgemm.host.\"host-1\"]\nintercept = 2e-6\n" +
+		"[kernels.dgemm.host.\"host-2/cpu0\"]\nintercept = 3e-6\n[kernels.dgemm.host.\"host-3/cpu0\"]\nintercept = 3e-6\n[kernels.dgemm.host.\"host-3/cpu1\"]\nintercept = 3e-6\n"
+	if err := os.WriteFile(m, []byte(perCPU), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Parse([]byte(base+"[kernels]\nmodels = \""+m+"\"\n"), "s.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("platform.sockets_per_host=2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("platform.cores_per_host=2"); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if want := m + ": per-CPU models, but none for 3 CPU(s) of this platform, which take the platform-wide model: host-0/cpu0, host-0/cpu1, host-2/cpu1"; len(p.Notes) != 1 || p.Notes[0] != want {
+		t.Errorf("notes %q, want [%q]", p.Notes, want)
+	}
 }

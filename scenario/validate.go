@@ -284,7 +284,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		if err != nil {
 			return err // names the models file and its line
 		}
-		absent := map[string]bool{}
+		absent, bare := map[string]bool{}, map[string]bool{}
 		for _, name := range set.Kernels() {
 			specs[name], _ = set.Spec(name)
 			// a models file may hold per-host models of a whole machine, of which
@@ -296,10 +296,17 @@ func (s *Scenario) kernels(p *Plan) error {
 			for _, h := range unusedHosts(specs[name], &p.Platform) {
 				absent[h] = true
 			}
+			for _, c := range modelLessCPUs(specs[name], &p.Platform) {
+				bare[c] = true
+			}
 		}
 		if len(absent) > 0 {
 			p.Notes = append(p.Notes, fmt.Sprintf("%s: per-host models for %d host(s) or CPU(s) this platform lacks, unused: %s",
 				path, len(absent), abbreviate(sortedKeys(absent), 4)))
+		}
+		if len(bare) > 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s: per-CPU models, but none for %d CPU(s) of this platform, which take the platform-wide model: %s",
+				path, len(bare), abbreviate(sortedKeys(bare), 4)))
 		}
 	}
 	names := make([]string, 0, len(k.Specs))
@@ -388,6 +395,36 @@ func unusedHosts(spec models.Spec, pl *platform.Platform) []string {
 		host, cpu, _ := models.SplitCPUKey(key)
 		if !hosts[host] || cpu >= pl.SocketsPerHost {
 			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// modelLessCPUs lists the platform's CPUs ("HOST/cpuS") that a models file
+// of per-CPU models leaves to the platform-wide model: neither their own
+// override nor their host's. Nil when spec has no per-CPU override (a
+// file of per-host models, or of one model).
+func modelLessCPUs(spec models.Spec, pl *platform.Platform) []string {
+	perCPU := false
+	for key := range spec.Host {
+		if _, cpu, ok := models.SplitCPUKey(key); ok && cpu >= 0 {
+			perCPU = true
+			break
+		}
+	}
+	if !perCPU {
+		return nil
+	}
+	var out []string
+	for h := range pl.Hosts {
+		name := pl.HostName(h)
+		if _, ok := spec.Host[name]; ok {
+			continue
+		}
+		for cpu := range max(pl.SocketsPerHost, 1) {
+			if _, ok := spec.Host[models.CPUKey(name, cpu)]; !ok {
+				out = append(out, models.CPUKey(name, cpu))
+			}
 		}
 	}
 	return out

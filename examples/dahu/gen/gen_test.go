@@ -121,14 +121,16 @@ func TestScenarioNetwork(t *testing.T) {
 	if len(p.Notes) != 0 {
 		t.Errorf("the real mapping uses every per-CPU model, but: %q", p.Notes)
 	}
-	// SMPI's mapping leaves node 32's two CPUs unused, and says so.
+	// SMPI's mapping leaves node 32's two CPUs unused and host 0's two CPUs on
+	// the default row (the README of data/), and says both.
 	if err := s.Set("platform.radical=0-31"); err != nil {
 		t.Fatal(err)
 	}
 	if p, err = s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "dahu-32/cpu0, dahu-32/cpu1") {
+	if len(p.Notes) != 2 || !strings.Contains(p.Notes[0], "unused: dahu-32/cpu0, dahu-32/cpu1") ||
+		!strings.Contains(p.Notes[1], "take the platform-wide model: dahu-0/cpu0, dahu-0/cpu1") {
 		t.Errorf("notes %q", p.Notes)
 	}
 }
