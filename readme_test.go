@@ -52,15 +52,9 @@ func runBlocks(t *testing.T, blocks []string) {
 	if out, err := exec.Command("cp", "-r", filepath.Join(root, "examples"), work).CombinedOutput(); err != nil {
 		t.Fatalf("copying examples: %v\n%s", err, out)
 	}
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if name := e.Name(); e.IsDir() && name != "examples" && !strings.HasPrefix(name, ".") {
-			if err := os.Symlink(filepath.Join(root, name), filepath.Join(work, name)); err != nil {
-				t.Fatal(err)
-			}
+	for _, name := range treeDirs(t, root) {
+		if err := os.Symlink(filepath.Join(root, name), filepath.Join(work, name)); err != nil {
+			t.Fatal(err)
 		}
 	}
 	for i, b := range blocks {
@@ -73,6 +67,31 @@ func runBlocks(t *testing.T, blocks []string) {
 			t.Fatalf("command block %d failed: %v\n--- block\n%s\n--- output\n%s", i+1, err, b, out)
 		}
 	}
+}
+
+// treeDirs are the folders of root a reader's clone has, but examples/ (which
+// runBlocks copies): not hidden, not ignored by git. An ignored one is a run's
+// output (emu tune's emu-tune/ from an earlier session): linked, the guides'
+// commands would resume it, or write into it.
+func treeDirs(t *testing.T, root string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || name == "examples" || strings.HasPrefix(name, ".") {
+			continue
+		}
+		// exit 0: ignored; 1: not ignored; 128: no git or no repository (keep it)
+		if exec.Command("git", "-C", root, "check-ignore", "-q", name+"/").Run() == nil {
+			continue
+		}
+		dirs = append(dirs, name)
+	}
+	return dirs
 }
 
 // emuBinary builds emu once for the package's tests, into a folder TestMain
@@ -539,3 +558,24 @@ var (
 	testKind  = regexp.MustCompile(`^(Test|Fuzz|Example)`)
 	benchKind = regexp.MustCompile(`^Benchmark`)
 )
+
+// TestTreeDirsSkipsIgnored: the scratch folder of the docs' commands links the
+// tree's folders but not the hidden ones, examples/ (copied instead) or those
+// git ignores (a stale emu-tune/ made the README's tune command refuse to run).
+func TestTreeDirsSkipsIgnored(t *testing.T) {
+	root := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Skipf("no git: %v %s", err, out)
+	}
+	for _, d := range []string{"cmd", "docs", "examples", ".hidden", "emu-tune", "out"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("/out/\n/emu-tune/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := treeDirs(t, root); !slices.Equal(got, []string{"cmd", "docs"}) {
+		t.Errorf("linked %v, want [cmd docs]", got)
+	}
+}
