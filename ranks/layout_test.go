@@ -54,3 +54,16 @@ func TestPathLayout(t *testing.T) {
 		t.Errorf("path.classes and hops at bytes %d and %d, want them in the second 64", unsafe.Offsetof(p.classes), off)
 	}
 }
+
+// TestRankTasksLayout keeps a rank's task storage a whole number of cache
+// lines with the fields of a probe's steps in its first 64 bytes (see
+// rankTasks).
+func TestRankTasksLayout(t *testing.T) {
+	var x rankTasks
+	if n := unsafe.Sizeof(x); n%64 != 0 || n > 320 {
+		t.Errorf("rankTasks is %d bytes, want a multiple of 64 up to 320", n)
+	}
+	if end := unsafe.Offsetof(x.p) + unsafe.Offsetof(x.p.once) + 1; end > 64 {
+		t.Errorf("probing's hot fields end at byte %d, want them in the first 64", end)
+	}
+}

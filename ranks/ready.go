@@ -37,11 +37,14 @@ func (q *readyQueue) push(r *Rank) {
 }
 
 func (q *readyQueue) pop() *Rank {
-	if q.empty() {
-		return nil
-	}
 	if !q.fifo {
+		if q.byID.n == 0 {
+			return nil
+		}
 		return q.ranks[q.byID.popMin()]
+	}
+	if q.head == len(q.ids) {
+		return nil
 	}
 	id := q.ids[q.head]
 	q.head++
@@ -85,6 +88,19 @@ func (s *idSet) add(id int32) {
 
 // popMin takes the least id out of the set, which must not be empty.
 func (s *idSet) popMin() int32 {
+	if len(s.levels) == 2 {
+		// Up to 4,096 ids (a Dahu run's 1,024 ranks): the word of the
+		// leaf, then the bit, without the general loops.
+		top, leaf := &s.levels[1][0], s.levels[0]
+		i := bits.TrailingZeros64(*top)
+		w := &leaf[i&63]
+		b := bits.TrailingZeros64(*w)
+		if *w &^= 1 << b; *w == 0 {
+			*top &^= 1 << i
+		}
+		s.n--
+		return int32(i<<6 | b)
+	}
 	i := 0
 	for l := len(s.levels) - 1; l >= 0; l-- {
 		i = i<<6 | bits.TrailingZeros64(s.levels[l][i])
