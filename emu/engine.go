@@ -30,8 +30,16 @@ type Engine struct {
 	batch     []fluid.FlowSpec
 	batchDone []flowDone
 	ids       []fluid.FlowID
-	fired     uint64  // events fired so far (timers and flow completions)
-	hold      bool    // StepWithin is firing: the clock stays put
+	fired     uint64 // events fired so far (timers and flow completions)
+	hold      bool   // StepWithin is firing: the clock stays put
+	// The System's next completion (sys.NextCompletion) while known: the
+	// drivers look for the next event three to five times an event, and
+	// the System changes only through the engine's own calls (NewEngine),
+	// each of which forgets it (changed).
+	compKnown bool
+	compOK    bool
+	compAt    float64 // s
+	compID    fluid.FlowID
 	simgrid   bool    // Options.SimGrid
 	precision float64 // Options.Precision
 }
@@ -54,7 +62,9 @@ type Options struct {
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
-// be nil for an engine that only runs timers; StartFlow then panics.
+// be nil for an engine that only runs timers; StartFlow then panics. From
+// then on sys changes only through the engine (its flows start, end and
+// settle in the engine's calls), which keeps its next completion.
 func NewEngine(sys *fluid.System) *Engine { return NewEngineOptions(sys, Options{}) }
 
 // NewEngineOptions is NewEngine with options.
@@ -123,6 +133,7 @@ func (e *Engine) StartFlow(f fluid.FlowSpec, done func()) fluid.FlowID {
 	}
 	e.flush()
 	id := e.sys.Start(e.now, f)
+	e.changed()
 	e.track(id, flowDone{fn: done, live: true})
 	return id
 }
@@ -192,6 +203,7 @@ func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Han
 	}
 	e.flush()
 	id := e.sys.StartLatent(e.now, f, latency)
+	e.changed()
 	e.track(id, flowDone{h: h, live: true})
 }
 
@@ -206,6 +218,7 @@ func (e *Engine) flush() {
 // startBatch is flush once flows are batched.
 func (e *Engine) startBatch() {
 	e.ids = e.sys.StartAll(e.now, e.batch, e.ids[:0])
+	e.changed()
 	for i, id := range e.ids {
 		e.track(id, e.batchDone[i])
 	}
@@ -219,6 +232,7 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 	e.flush()
 	if _, ok := e.untrack(id); ok {
 		e.sys.Cancel(e.now, id)
+		e.changed()
 	}
 }
 
@@ -242,6 +256,7 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 	}
 	if settle && e.simgrid && e.sys != nil {
 		e.sys.Settle(e.now)
+		e.changed()
 	}
 	e.flush() // starts flows, and queues no timer
 	t = math.Inf(1)
@@ -249,12 +264,25 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 		t, ok = at, true
 	}
 	if e.sys != nil {
-		if ft, _, fok := e.sys.NextCompletion(); fok && ft < t {
+		if ft, _, fok := e.nextCompletion(); fok && ft < t {
 			t, ok = ft, true
 		}
 	}
 	return t, ok
 }
+
+// nextCompletion is sys.NextCompletion, kept until the System changes.
+func (e *Engine) nextCompletion() (t float64, id fluid.FlowID, ok bool) {
+	if !e.compKnown {
+		e.compAt, e.compID, e.compOK = e.sys.NextCompletion()
+		e.compKnown = true
+	}
+	return e.compAt, e.compID, e.compOK
+}
+
+// changed forgets the System's next completion: a call of the engine's
+// has changed the System, or is about to.
+func (e *Engine) changed() { e.compKnown = false }
 
 // Skip moves the clock forward by d when no event is due at or before
 // Now()+d, and reports whether it did. A driver whose only runnable actor
@@ -302,8 +330,9 @@ func (e *Engine) Step() bool {
 		e.flush()
 	}
 	if e.sys != nil {
-		if ft, id, ok := e.sys.NextCompletion(); ok && (!tok || ft < tt) {
+		if ft, id, ok := e.nextCompletion(); ok && (!tok || ft < tt) {
 			e.advance(ft)
+			e.changed()
 			if e.simgrid && e.sys.Latent(id) {
 				e.sys.Activate(e.now, id) // the latency phase is over: nothing to call
 				e.fired++

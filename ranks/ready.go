@@ -66,6 +66,20 @@ type idSet struct {
 // add puts id in the set.
 func (s *idSet) add(id int32) {
 	i := int(id)
+	if len(s.levels) == 2 && i>>6 < len(s.levels[0]) {
+		// Up to 4,096 ids, as popMin: the leaf's bit, and the top's when
+		// the leaf's word was empty.
+		w := &s.levels[0][i>>6]
+		was := *w
+		if *w = was | 1<<(i&63); *w == was {
+			return // already in
+		}
+		s.n++
+		if was == 0 {
+			s.levels[1][0] |= 1 << (i >> 6)
+		}
+		return
+	}
 	if len(s.levels) == 0 || i>>6 >= len(s.levels[0]) {
 		s.grow(i)
 	}

@@ -507,11 +507,16 @@ func (r *Rank) payTurns() {
 // at the current instant.
 func (w *World) pollersSawNow() bool { return w.released && w.releasedAt == w.eng.Now() }
 
-// releasePollers makes the parked pollers ready again.
+// releasePollers makes the parked pollers ready again. It inlines: the
+// engine fires an instant far more often than a poller is parked.
 func (w *World) releasePollers() {
-	if len(w.pollers) == 0 {
-		return
+	if len(w.pollers) > 0 {
+		w.releaseParked()
 	}
+}
+
+// releaseParked is releasePollers once some are parked.
+func (w *World) releaseParked() {
 	w.released, w.releasedAt = true, w.eng.Now()
 	for _, p := range w.pollers {
 		if p.parked {
