@@ -61,22 +61,27 @@ func (q *readyQueue) pop() *Rank {
 type idSet struct {
 	levels [][]uint64
 	n      int // members
+	// With two levels (up to 4,096 ids: a Dahu run's 1,024 ranks), leaf
+	// is levels[0] and top levels[1][0], so that add and popMin read
+	// neither through levels; leaf is nil otherwise.
+	leaf []uint64
+	top  *uint64
 }
 
 // add puts id in the set.
 func (s *idSet) add(id int32) {
 	i := int(id)
-	if len(s.levels) == 2 && i>>6 < len(s.levels[0]) {
-		// Up to 4,096 ids, as popMin: the leaf's bit, and the top's when
-		// the leaf's word was empty.
-		w := &s.levels[0][i>>6]
+	if i>>6 < len(s.leaf) {
+		// Two levels: the leaf's bit, and the top's when the leaf's word
+		// was empty.
+		w := &s.leaf[i>>6]
 		was := *w
 		if *w = was | 1<<(i&63); *w == was {
 			return // already in
 		}
 		s.n++
 		if was == 0 {
-			s.levels[1][0] |= 1 << (i >> 6)
+			*s.top |= 1 << (i >> 6)
 		}
 		return
 	}
@@ -102,12 +107,11 @@ func (s *idSet) add(id int32) {
 
 // popMin takes the least id out of the set, which must not be empty.
 func (s *idSet) popMin() int32 {
-	if len(s.levels) == 2 {
-		// Up to 4,096 ids (a Dahu run's 1,024 ranks): the word of the
-		// leaf, then the bit, without the general loops.
-		top, leaf := &s.levels[1][0], s.levels[0]
+	if top := s.top; top != nil {
+		// Two levels: the word of the leaf, then the bit, without the
+		// general loops.
 		i := bits.TrailingZeros64(*top)
-		w := &leaf[i&63]
+		w := &s.leaf[i&63]
 		b := bits.TrailingZeros64(*w)
 		if *w &^= 1 << b; *w == 0 {
 			*top &^= 1 << i
@@ -152,5 +156,9 @@ func (s *idSet) grow(id int) {
 		}
 		s.levels = append(s.levels, up)
 		below = up
+	}
+	s.leaf, s.top = nil, nil
+	if len(s.levels) == 2 {
+		s.leaf, s.top = s.levels[0], &s.levels[1][0]
 	}
 }
