@@ -264,20 +264,23 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 		t, ok = at, true
 	}
 	if e.sys != nil {
-		if ft, _, fok := e.nextCompletion(); fok && ft < t {
+		if !e.compKnown {
+			e.learnCompletion()
+		}
+		if ft := e.compAt; e.compOK && ft < t {
 			t, ok = ft, true
 		}
 	}
 	return t, ok
 }
 
-// nextCompletion is sys.NextCompletion, kept until the System changes.
-func (e *Engine) nextCompletion() (t float64, id fluid.FlowID, ok bool) {
-	if !e.compKnown {
-		e.compAt, e.compID, e.compOK = e.sys.NextCompletion()
-		e.compKnown = true
-	}
-	return e.compAt, e.compID, e.compOK
+// learnCompletion asks the System for its next completion, and keeps it
+// (compAt, compID, compOK) until the System changes. The lookers call it
+// only when none is kept, testing compKnown themselves (a call the
+// inliner would not take, for three results, on every look).
+func (e *Engine) learnCompletion() {
+	e.compAt, e.compID, e.compOK = e.sys.NextCompletion()
+	e.compKnown = true
 }
 
 // changed forgets the System's next completion: a call of the engine's
@@ -330,7 +333,10 @@ func (e *Engine) Step() bool {
 		e.flush()
 	}
 	if e.sys != nil {
-		if ft, id, ok := e.nextCompletion(); ok && (!tok || ft < tt) {
+		if !e.compKnown {
+			e.learnCompletion()
+		}
+		if ft, id := e.compAt, e.compID; e.compOK && (!tok || ft < tt) {
 			e.advance(ft)
 			e.changed()
 			if e.simgrid && e.sys.Latent(id) {

@@ -10,7 +10,7 @@ import (
 // TestNextCompletionKept drives random traffic through an engine — timers
 // that start flows (one by one, batched, latent) and cancel them, flows
 // whose ends start more — and checks, before and after every call the
-// drivers make, that the completion the engine keeps (nextCompletion) is
+// drivers make, that the completion the engine keeps (compAt, compID) is
 // the one the System would give now: every way the engine changes the
 // System forgets it. Both clock modes, each with its solver.
 func TestNextCompletionKept(t *testing.T) {
@@ -32,7 +32,10 @@ func checkNextKept(t *testing.T, simgrid bool, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 77))
 	check := func(where string) {
 		t.Helper()
-		kt, kid, kok := e.nextCompletion()
+		if !e.compKnown {
+			e.learnCompletion()
+		}
+		kt, kid, kok := e.compAt, e.compID, e.compOK
 		st, sid, sok := e.sys.NextCompletion()
 		if kt != st || kid != sid || kok != sok {
 			t.Fatalf("simgrid=%v seed %d, %s at %v: kept (%v, %d, %v), System (%v, %d, %v)",
