@@ -40,6 +40,14 @@ type Engine struct {
 	compOK    bool
 	compAt    float64 // s
 	compID    fluid.FlowID
+	// The time of the next event past the instant, as look last found it
+	// (lookKnown; not under SimGrid, whose looks settle the System): a
+	// rank that fails to Skip queues its timer after it, and the driver's
+	// next look then finds the same. A timer queued before it, a pop, a
+	// flow batched and any change of the System forget it.
+	lookKnown bool
+	lookOK    bool
+	lookAt    float64 // s
 	simgrid   bool    // Options.SimGrid
 	precision float64 // Options.Precision
 }
@@ -99,6 +107,7 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 		panic(fmt.Sprintf("emu: After(%v): delay must be finite and ≥ 0", d))
 	}
 	e.seq++
+	e.queued(e.now + d)
 	e.timers.push(d, e.now+d, e.seq, action{fn: fn, h: h})
 	return TimerID(e.seq)
 }
@@ -114,6 +123,7 @@ func (e *Engine) AtHandler(at float64, h Handler) TimerID {
 		panic(fmt.Sprintf("emu: At(%v) at time %v: want a finite time, not before now", at, e.now))
 	}
 	e.seq++
+	e.queued(at)
 	e.timers.pushAt(at, e.seq, action{h: h})
 	return TimerID(e.seq)
 }
@@ -189,6 +199,7 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 		e.StartLatentFlowHandler(f, 0, h)
 		return
 	}
+	e.lookKnown = false // flush has work again
 	e.batch = append(e.batch, f)
 	e.batchDone = append(e.batchDone, flowDone{h: h, live: true})
 }
@@ -254,6 +265,9 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 	if tok && at <= e.now {
 		return at, true // more of this instant: keep batching flow starts
 	}
+	if e.lookKnown {
+		return e.lookAt, e.lookOK
+	}
 	if settle && e.simgrid && e.sys != nil {
 		e.sys.Settle(e.now)
 		e.changed()
@@ -271,7 +285,16 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 			t, ok = ft, true
 		}
 	}
+	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid
 	return t, ok
+}
+
+// queued forgets the next event look found when a timer is queued for
+// time at before it (or when there was none: lookAt is then +Inf).
+func (e *Engine) queued(at float64) {
+	if !(at >= e.lookAt) {
+		e.lookKnown = false
+	}
 }
 
 // learnCompletion asks the System for its next completion, and keeps it
@@ -283,9 +306,9 @@ func (e *Engine) learnCompletion() {
 	e.compKnown = true
 }
 
-// changed forgets the System's next completion: a call of the engine's
-// has changed the System, or is about to.
-func (e *Engine) changed() { e.compKnown = false }
+// changed forgets the System's next completion, and the next event look
+// found: a call of the engine's has changed the System, or is about to.
+func (e *Engine) changed() { e.compKnown, e.lookKnown = false, false }
 
 // Skip moves the clock forward by d when no event is due at or before
 // Now()+d, and reports whether it did. A driver whose only runnable actor
@@ -360,6 +383,7 @@ func (e *Engine) Step() bool {
 		return false
 	}
 	at, a := e.timers.pop()
+	e.lookKnown = false
 	e.advance(at)
 	e.fired++
 	if a.h != nil {

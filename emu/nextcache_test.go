@@ -11,8 +11,10 @@ import (
 // that start flows (one by one, batched, latent) and cancel them, flows
 // whose ends start more — and checks, before and after every call the
 // drivers make, that the completion the engine keeps (compAt, compID) is
-// the one the System would give now: every way the engine changes the
-// System forgets it. Both clock modes, each with its solver.
+// the one the System would give now, and the next event look keeps
+// (lookAt) the one it would find now: every way the engine changes its
+// timers or the System forgets them. Both clock modes, each with its
+// solver.
 func TestNextCompletionKept(t *testing.T) {
 	for _, simgrid := range []bool{false, true} {
 		for seed := range uint64(6) {
@@ -40,6 +42,21 @@ func checkNextKept(t *testing.T, simgrid bool, seed uint64) {
 		if kt != st || kid != sid || kok != sok {
 			t.Fatalf("simgrid=%v seed %d, %s at %v: kept (%v, %d, %v), System (%v, %d, %v)",
 				simgrid, seed, where, e.Now(), kt, kid, kok, st, sid, sok)
+		}
+		if !e.lookKnown {
+			return
+		}
+		if len(e.batch) > 0 {
+			t.Fatalf("simgrid=%v seed %d, %s at %v: flows batched while look's answer is kept", simgrid, seed, where, e.Now())
+		}
+		if at, tok := e.timers.peek(); tok && at <= e.Now() {
+			return // look answers from the timers, not what it keeps
+		}
+		la, lok := e.lookAt, e.lookOK
+		e.lookKnown = false
+		if ft, fok := e.peek(); ft != la || fok != lok {
+			t.Fatalf("simgrid=%v seed %d, %s at %v: look kept (%v, %v), finds (%v, %v)",
+				simgrid, seed, where, e.Now(), la, lok, ft, fok)
 		}
 	}
 	spec := func() fluid.FlowSpec {
@@ -74,6 +91,7 @@ func checkNextKept(t *testing.T, simgrid bool, seed uint64) {
 			e.After(float64(rng.IntN(5))*1e-3, act)
 		}
 	}
+	e.Next() // nothing pending: look keeps that
 	for range 8 {
 		act()
 	}
@@ -92,6 +110,18 @@ func checkNextKept(t *testing.T, simgrid bool, seed uint64) {
 		check("after Step")
 		for e.StepWithin(next + 1e-9) {
 			check("after StepWithin")
+		}
+		if _, ok := e.Next(); ok && rng.IntN(2) == 0 && e.Fired() < 400 {
+			// A rank runs between two events: it queues work after
+			// look's answer, or before it.
+			one()
+			check("between events")
+			e.Next()
+			e.After(float64(rng.IntN(3))*1e-4, act)
+			check("after a timer")
+			e.Next()
+			e.AtHandler(e.Now()+float64(rng.IntN(3))*1e-4, handlerFunc(act))
+			check("after a timer at a time")
 		}
 	}
 	if e.Fired() < 50 {
