@@ -150,8 +150,8 @@ func (r *Rank) stack(d float64, call string, bytes int) {
 // outermost call is told to the listeners: a collective's own sends are part
 // of it. Without a listener of calls it is a counter.
 //
-// It inlines: a rank that owes no sleep, in a call already told or
-// unheard, only counts it.
+// A rank that owes no sleep, in a call already told or unheard, only
+// counts it; the rest is enterCall's.
 func (r *Rank) mpiEnter(name string) string {
 	if r.due != 0 || r.callDepth == 0 && r.w.hears(CallStart) {
 		r.enterCall(name)
@@ -172,7 +172,7 @@ func (r *Rank) enterCall(name string) {
 
 // tellCall tells the listeners that the outermost MPI call name starts or
 // ends (kind CallStart or CallEnd), unless the run is over. Out of line, so
-// that mpiEnter and mpiExit inline.
+// that mpiExit inlines.
 func (r *Rank) tellCall(kind EventKind, name string) {
 	if !r.w.over {
 		r.w.event(kind, r.id, 0).Kernel = name

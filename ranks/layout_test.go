@@ -56,14 +56,18 @@ func TestPathLayout(t *testing.T) {
 }
 
 // TestRankTasksLayout keeps a rank's task storage a whole number of cache
-// lines with the fields of a probe's steps in its first 64 bytes (see
-// rankTasks).
+// lines, the exchanges first and the fields of a probe's steps in one line
+// (see rankTasks).
 func TestRankTasksLayout(t *testing.T) {
 	var x rankTasks
 	if n := unsafe.Sizeof(x); n%64 != 0 || n > 320 {
 		t.Errorf("rankTasks is %d bytes, want a multiple of 64 up to 320", n)
 	}
-	if end := unsafe.Offsetof(x.p) + unsafe.Offsetof(x.p.once) + 1; end > 64 {
-		t.Errorf("probing's hot fields end at byte %d, want them in the first 64", end)
+	if off := unsafe.Offsetof(x.x); off != 0 {
+		t.Errorf("the exchanges at byte %d, want 0", off)
+	}
+	p := unsafe.Offsetof(x.p)
+	if end := p + unsafe.Offsetof(x.p.once) + 1; p%64 != 0 || end-p > 64 {
+		t.Errorf("probing at byte %d, its hot fields ending at %d: want them in one line", p, end)
 	}
 }

@@ -1,5 +1,7 @@
 package ranks
 
+import "unsafe"
+
 // Tasks: blocking work that runs without the rank's coroutine.
 //
 // At Stampede's scale (6,006 ranks) a message costs three to four times
@@ -137,7 +139,7 @@ func (r *Rank) taskTurn() bool {
 
 // taskStack tells the listeners of a task's overhead sleep of d seconds,
 // as Rank.stack does before its sleep.
-// It inlines: the telling is tellStack's.
+// The telling, rare, is tellStack's, out of line.
 func (r *Rank) taskStack(d float64, call string, bytes int) {
 	if d > 0 && r.w.hears(Stack) {
 		r.tellStack(d, call, bytes)
@@ -222,14 +224,17 @@ func (s *sleeping) step() *Request {
 // search makes one SendRecvs a column, and each allocated its task).
 //
 // Layout: a whole number of cache lines (TestRankTasksLayout), so that in
-// World.tasks, an array large enough to start on a page, the probe's hot
-// fields sit in the first line of their rank's entry: a probe between two
-// update chunks (most of a Dahu run's steps) then touches one line of it.
+// World.tasks, an array large enough to start on a page, the exchanges
+// take the first lines of their rank's entry and the probe starts a line
+// with its hot fields: a probe between two update chunks (most of a Dahu
+// run's steps) then touches one line of it, a step of HPL's pivot search
+// no more lines than the exchanges' size asks.
 type rankTasks struct {
+	x exchanges
+	_ [(64 - unsafe.Sizeof(exchanges{})%64) % 64]byte // p starts a line
 	p probing
 	s sleeping
-	x exchanges
-	_ [40]byte // to 320 bytes
+	_ [(64 - (unsafe.Sizeof(probing{})+unsafe.Sizeof(sleeping{}))%64) % 64]byte // to whole lines
 }
 
 // tasksOf returns rank r's task storage.
