@@ -30,8 +30,24 @@ type Engine struct {
 	batch     []fluid.FlowSpec
 	batchDone []flowDone
 	ids       []fluid.FlowID
-	fired     uint64  // events fired so far (timers and flow completions)
-	hold      bool    // StepWithin is firing: the clock stays put
+	fired     uint64 // events fired so far (timers and flow completions)
+	hold      bool   // StepWithin is firing: the clock stays put
+	// The System's next completion (sys.NextCompletion) while known: the
+	// drivers look for the next event three to five times an event, and
+	// the System changes only through the engine's own calls (NewEngine),
+	// each of which forgets it (changed).
+	compKnown bool
+	compOK    bool
+	compAt    float64 // s
+	compID    fluid.FlowID
+	// The time of the next event past the instant, as look last found it
+	// (lookKnown; not under SimGrid, whose looks settle the System): a
+	// rank that fails to Skip queues its timer after it, and the driver's
+	// next look then finds the same. A timer queued before it, a pop, a
+	// flow batched and any change of the System forget it.
+	lookKnown bool
+	lookOK    bool
+	lookAt    float64 // s
 	simgrid   bool    // Options.SimGrid
 	precision float64 // Options.Precision
 }
@@ -54,7 +70,9 @@ type Options struct {
 }
 
 // NewEngine returns an engine at time 0 over the given fluid system. sys may
-// be nil for an engine that only runs timers; StartFlow then panics.
+// be nil for an engine that only runs timers; StartFlow then panics. From
+// then on sys changes only through the engine (its flows start, end and
+// settle in the engine's calls), which keeps its next completion.
 func NewEngine(sys *fluid.System) *Engine { return NewEngineOptions(sys, Options{}) }
 
 // NewEngineOptions is NewEngine with options.
@@ -89,6 +107,7 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 		panic(fmt.Sprintf("emu: After(%v): delay must be finite and ≥ 0", d))
 	}
 	e.seq++
+	e.queued(e.now + d)
 	e.timers.push(d, e.now+d, e.seq, action{fn: fn, h: h})
 	return TimerID(e.seq)
 }
@@ -104,6 +123,7 @@ func (e *Engine) AtHandler(at float64, h Handler) TimerID {
 		panic(fmt.Sprintf("emu: At(%v) at time %v: want a finite time, not before now", at, e.now))
 	}
 	e.seq++
+	e.queued(at)
 	e.timers.pushAt(at, e.seq, action{h: h})
 	return TimerID(e.seq)
 }
@@ -123,6 +143,7 @@ func (e *Engine) StartFlow(f fluid.FlowSpec, done func()) fluid.FlowID {
 	}
 	e.flush()
 	id := e.sys.Start(e.now, f)
+	e.changed()
 	e.track(id, flowDone{fn: done, live: true})
 	return id
 }
@@ -178,6 +199,7 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 		e.StartLatentFlowHandler(f, 0, h)
 		return
 	}
+	e.lookKnown = false // flush has work again
 	e.batch = append(e.batch, f)
 	e.batchDone = append(e.batchDone, flowDone{h: h, live: true})
 }
@@ -192,6 +214,7 @@ func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Han
 	}
 	e.flush()
 	id := e.sys.StartLatent(e.now, f, latency)
+	e.changed()
 	e.track(id, flowDone{h: h, live: true})
 }
 
@@ -206,6 +229,7 @@ func (e *Engine) flush() {
 // startBatch is flush once flows are batched.
 func (e *Engine) startBatch() {
 	e.ids = e.sys.StartAll(e.now, e.batch, e.ids[:0])
+	e.changed()
 	for i, id := range e.ids {
 		e.track(id, e.batchDone[i])
 	}
@@ -219,6 +243,7 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 	e.flush()
 	if _, ok := e.untrack(id); ok {
 		e.sys.Cancel(e.now, id)
+		e.changed()
 	}
 }
 
@@ -240,8 +265,12 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 	if tok && at <= e.now {
 		return at, true // more of this instant: keep batching flow starts
 	}
+	if e.lookKnown {
+		return e.lookAt, e.lookOK
+	}
 	if settle && e.simgrid && e.sys != nil {
 		e.sys.Settle(e.now)
+		e.changed()
 	}
 	e.flush() // starts flows, and queues no timer
 	t = math.Inf(1)
@@ -249,12 +278,37 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 		t, ok = at, true
 	}
 	if e.sys != nil {
-		if ft, _, fok := e.sys.NextCompletion(); fok && ft < t {
+		if !e.compKnown {
+			e.learnCompletion()
+		}
+		if ft := e.compAt; e.compOK && ft < t {
 			t, ok = ft, true
 		}
 	}
+	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid
 	return t, ok
 }
+
+// queued forgets the next event look found when a timer is queued for
+// time at before it (or when there was none: lookAt is then +Inf).
+func (e *Engine) queued(at float64) {
+	if !(at >= e.lookAt) {
+		e.lookKnown = false
+	}
+}
+
+// learnCompletion asks the System for its next completion, and keeps it
+// (compAt, compID, compOK) until the System changes. The lookers call it
+// only when none is kept, testing compKnown themselves (a call the
+// inliner would not take, for three results, on every look).
+func (e *Engine) learnCompletion() {
+	e.compAt, e.compID, e.compOK = e.sys.NextCompletion()
+	e.compKnown = true
+}
+
+// changed forgets the System's next completion, and the next event look
+// found: a call of the engine's has changed the System, or is about to.
+func (e *Engine) changed() { e.compKnown, e.lookKnown = false, false }
 
 // Skip moves the clock forward by d when no event is due at or before
 // Now()+d, and reports whether it did. A driver whose only runnable actor
@@ -302,8 +356,12 @@ func (e *Engine) Step() bool {
 		e.flush()
 	}
 	if e.sys != nil {
-		if ft, id, ok := e.sys.NextCompletion(); ok && (!tok || ft < tt) {
+		if !e.compKnown {
+			e.learnCompletion()
+		}
+		if ft, id := e.compAt, e.compID; e.compOK && (!tok || ft < tt) {
 			e.advance(ft)
+			e.changed()
 			if e.simgrid && e.sys.Latent(id) {
 				e.sys.Activate(e.now, id) // the latency phase is over: nothing to call
 				e.fired++
@@ -325,6 +383,7 @@ func (e *Engine) Step() bool {
 		return false
 	}
 	at, a := e.timers.pop()
+	e.lookKnown = false
 	e.advance(at)
 	e.fired++
 	if a.h != nil {

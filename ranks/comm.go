@@ -47,10 +47,17 @@ func (c *Comm) WorldRank(rank int) int {
 
 // checkRank panics (programmer misuse, reported as the rank's panic) when
 // rank is not a member of c.
+// The panic's message is built out of line (badRank), so that the check
+// is a compare and a branch.
 func (c *Comm) checkRank(call string, rank int) {
-	if rank < 0 || rank >= int(c.ctx.size) {
-		panic(fmt.Sprintf("ranks: %s to rank %d of a communicator of size %d", call, rank, c.ctx.size))
+	if uint(rank) >= uint(c.ctx.size) {
+		c.badRank(call, rank)
 	}
+}
+
+// badRank panics for checkRank.
+func (c *Comm) badRank(call string, rank int) {
+	panic(fmt.Sprintf("ranks: %s to rank %d of a communicator of size %d", call, rank, c.ctx.size))
 }
 
 type splitKey struct{ comm, seq int32 }

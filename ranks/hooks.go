@@ -98,6 +98,7 @@ func (w *World) AddHook(h Hook) { w.AddListener(Listener{Kinds: AllKinds, Hook: 
 func (w *World) AddListener(l Listener) {
 	w.listeners = append(w.listeners, l)
 	w.heard |= l.Kinds
+	w.callEnds = w.callEnds || w.hears(CallEnd)
 }
 
 // The kinds whose events carry a receive's RecvID, and those that carry a
@@ -140,11 +141,7 @@ func (w *World) emit() {
 // stack charges d seconds of MPI-stack time to r (an overhead of a
 // message of bytes payload bytes, or a poll's cost) and tells the hooks.
 func (r *Rank) stack(d float64, call string, bytes int) {
-	if d > 0 && r.w.hears(Stack) && !r.w.over {
-		ev := r.w.event(Stack, r.id, noPeer)
-		ev.Kernel, ev.Bytes, ev.Seconds = call, bytes, d
-		r.w.emit()
-	}
+	r.taskStack(d, call, bytes)
 	r.sleep(d, call)
 }
 
@@ -152,29 +149,59 @@ func (r *Rank) stack(d float64, call string, bytes int) {
 // name for mpiExit (defer r.mpiExit(r.mpiEnter("MPI_Send"))). Only the
 // outermost call is told to the listeners: a collective's own sends are part
 // of it. Without a listener of calls it is a counter.
+//
+// A rank that owes no sleep, in a call already told or unheard, only
+// counts it; the rest is enterCall's.
 func (r *Rank) mpiEnter(name string) string {
-	r.settle()
-	r.callDepth++
-	if r.callDepth == 1 && r.w.hears(CallStart) && !r.w.over {
-		r.w.event(CallStart, r.id, 0).Kernel = name
-		r.w.emit()
+	if r.due != 0 || r.callDepth == 0 && r.w.hears(CallStart) {
+		r.enterCall(name)
+	} else {
+		r.callDepth++
 	}
 	return name
+}
+
+// enterCall is mpiEnter for a rank that owes a sleep or starts a call that
+// a listener hears.
+func (r *Rank) enterCall(name string) {
+	r.settle()
+	if r.callDepth++; r.callDepth == 1 && r.w.hears(CallStart) {
+		r.tellCall(CallStart, name)
+	}
+}
+
+// tellCall tells the listeners that the outermost MPI call name starts or
+// ends (kind CallStart or CallEnd), unless the run is over. Out of line, so
+// that mpiExit inlines.
+func (r *Rank) tellCall(kind EventKind, name string) {
+	if !r.w.over {
+		r.w.event(kind, r.id, 0).Kernel = name
+		r.w.emit()
+	}
 }
 
 // mpiExit marks the end of the call mpiEnter started. Under
 // Config.ProbeAfterProgress the end of an outermost call is the rank's
 // progress: the messages waiting in its mailbox become visible to its
 // next Iprobe.
+//
+// It inlines: the end of an outermost call does something only under
+// ProbeAfterProgress or for a listener of CallEnd (callEnded).
 func (r *Rank) mpiExit(name string) {
-	r.callDepth--
-	if r.callDepth == 0 && r.w.cfg.ProbeAfterProgress {
+	if r.callDepth--; r.callDepth == 0 && r.w.callEnds {
+		r.callEnded(name)
+	}
+}
+
+// callEnded is mpiExit's end of an outermost call.
+func (r *Rank) callEnded(name string) {
+	w := r.w
+	if w.cfg.ProbeAfterProgress {
 		for s := r.mbox.sends.head; s != nil; s = s.next {
 			s.progressed = true
 		}
 	}
-	if r.callDepth == 0 && r.w.hears(CallEnd) && !r.w.over {
-		r.w.event(CallEnd, r.id, 0).Kernel = name
-		r.w.emit()
+	if w.hears(CallEnd) {
+		r.tellCall(CallEnd, name)
 	}
 }

@@ -54,3 +54,20 @@ func TestPathLayout(t *testing.T) {
 		t.Errorf("path.classes and hops at bytes %d and %d, want them in the second 64", unsafe.Offsetof(p.classes), off)
 	}
 }
+
+// TestRankTasksLayout keeps a rank's task storage a whole number of cache
+// lines, the exchanges first and the fields of a probe's steps in one line
+// (see rankTasks).
+func TestRankTasksLayout(t *testing.T) {
+	var x rankTasks
+	if n := unsafe.Sizeof(x); n%64 != 0 || n > 320 {
+		t.Errorf("rankTasks is %d bytes, want a multiple of 64 up to 320", n)
+	}
+	if off := unsafe.Offsetof(x.x); off != 0 {
+		t.Errorf("the exchanges at byte %d, want 0", off)
+	}
+	p := unsafe.Offsetof(x.p)
+	if end := p + unsafe.Offsetof(x.p.once) + 1; p%64 != 0 || end-p > 64 {
+		t.Errorf("probing at byte %d, its hot fields ending at %d: want them in one line", p, end)
+	}
+}

@@ -19,7 +19,7 @@ func (c *Comm) Iprobe(src, tag int) (bool, Status) {
 	// runs it): the kernel sleeps the rank owes and the probe's cost then
 	// park its coroutine once, where each took a park and a resume.
 	p := &c.r.w.tasksOf(c.r).p
-	*p = probing{c: c, src: src, tag: tag, once: true}
+	*p = probing{r: c.r, c: c, src: src, tag: tag, once: true}
 	c.r.runTask(p, "Iprobe")
 	switch {
 	case p.found:
@@ -65,7 +65,7 @@ func (c *Comm) Probe(src, tag int) Status {
 		// sleeps are these probes, and each resumed the rank's coroutine.
 		// A free probe, which may spin, ends the task; the loop goes on here.
 		p := &c.r.w.tasksOf(c.r).p
-		*p = probing{c: c, src: src, tag: tag}
+		*p = probing{r: c.r, c: c, src: src, tag: tag}
 		for {
 			c.r.runTask(p, "Iprobe")
 			if p.found {
@@ -104,6 +104,7 @@ func (c *Comm) Probe(src, tag int) Status {
 // only its coroutine can do, so the task hands that probe's end back
 // (spinOut) and, in Probe, is run again for the next.
 type probing struct {
+	r        *Rank // c.r, held here: a step then reads the rank without first loading the Comm
 	c        *Comm
 	src, tag int
 	phase    uint8   // where the probe in flight is: the p* constants
@@ -113,7 +114,9 @@ type probing struct {
 	ok       bool    // it found a message (st)
 	found    bool
 	once     bool // Iprobe's: one probe, found or not
-	st       Status
+	// st, last: every field above fits in the task's first cache line (see
+	// rankTasks); st is written only by a probe that finds a message.
+	st Status
 }
 
 // The phases of a probe. Each pays the rank's owed turns (taskPay) before
@@ -127,7 +130,7 @@ const (
 )
 
 func (p *probing) step() *Request {
-	c, r := p.c, p.c.r
+	r := p.r
 	w := r.w
 	for {
 		switch p.phase {
@@ -156,7 +159,7 @@ func (p *probing) step() *Request {
 				return sleepStep
 			}
 		case pLook: // the sleep is over: the rest of Iprobe
-			p.st, p.ok = c.peek(p.src, p.tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
+			p.st, p.ok = p.c.peek(p.src, p.tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
 			r.simcall()
 			p.phase = pEnd
 		default: // pEnd
@@ -184,7 +187,7 @@ func (p *probing) step() *Request {
 
 // spinOut ends a failed free probe as Iprobe does, on the rank's coroutine.
 func (p *probing) spinOut() {
-	r := p.c.r
+	r := p.r
 	r.spin("Iprobe", p.c.peerOf(p.src), p.tag)
 	r.mpiExit("MPI_Iprobe")
 }

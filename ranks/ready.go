@@ -37,11 +37,14 @@ func (q *readyQueue) push(r *Rank) {
 }
 
 func (q *readyQueue) pop() *Rank {
-	if q.empty() {
-		return nil
-	}
 	if !q.fifo {
+		if q.byID.n == 0 {
+			return nil
+		}
 		return q.ranks[q.byID.popMin()]
+	}
+	if q.head == len(q.ids) {
+		return nil
 	}
 	id := q.ids[q.head]
 	q.head++
@@ -58,11 +61,30 @@ func (q *readyQueue) pop() *Rank {
 type idSet struct {
 	levels [][]uint64
 	n      int // members
+	// With two levels (up to 4,096 ids: a Dahu run's 1,024 ranks), leaf
+	// is levels[0] and top levels[1][0], so that add and popMin read
+	// neither through levels; leaf is nil otherwise.
+	leaf []uint64
+	top  *uint64
 }
 
 // add puts id in the set.
 func (s *idSet) add(id int32) {
 	i := int(id)
+	if i>>6 < len(s.leaf) {
+		// Two levels: the leaf's bit, and the top's when the leaf's word
+		// was empty.
+		w := &s.leaf[i>>6]
+		was := *w
+		if *w = was | 1<<(i&63); *w == was {
+			return // already in
+		}
+		s.n++
+		if was == 0 {
+			*s.top |= 1 << (i >> 6)
+		}
+		return
+	}
 	if len(s.levels) == 0 || i>>6 >= len(s.levels[0]) {
 		s.grow(i)
 	}
@@ -85,6 +107,18 @@ func (s *idSet) add(id int32) {
 
 // popMin takes the least id out of the set, which must not be empty.
 func (s *idSet) popMin() int32 {
+	if top := s.top; top != nil {
+		// Two levels: the word of the leaf, then the bit, without the
+		// general loops.
+		i := bits.TrailingZeros64(*top)
+		w := &s.leaf[i&63]
+		b := bits.TrailingZeros64(*w)
+		if *w &^= 1 << b; *w == 0 {
+			*top &^= 1 << i
+		}
+		s.n--
+		return int32(i<<6 | b)
+	}
 	i := 0
 	for l := len(s.levels) - 1; l >= 0; l-- {
 		i = i<<6 | bits.TrailingZeros64(s.levels[l][i])
@@ -122,5 +156,9 @@ func (s *idSet) grow(id int) {
 		}
 		s.levels = append(s.levels, up)
 		below = up
+	}
+	s.leaf, s.top = nil, nil
+	if len(s.levels) == 2 {
+		s.leaf, s.top = s.levels[0], &s.levels[1][0]
 	}
 }

@@ -1,5 +1,7 @@
 package ranks
 
+import "unsafe"
+
 // Tasks: blocking work that runs without the rank's coroutine.
 //
 // At Stampede's scale (6,006 ranks) a message costs three to four times
@@ -116,10 +118,14 @@ var turnStep = new(Request)
 // them (true: the step hands back turnStep and, called again, pays the
 // next); once nothing is owed it returns false. A step calls it, until it
 // returns false, where the blocking call pays what it owes.
+//
+// It inlines: under the rank order a rank never owes (taskTurn pays).
 func (r *Rank) taskPay() bool {
-	if r.owed <= 0 {
-		return false
-	}
+	return r.owed > 0 && r.taskTurn()
+}
+
+// taskTurn is taskPay for a rank that owes simcalls.
+func (r *Rank) taskTurn() bool {
 	w := r.w
 	if w.ready.empty() {
 		r.owed = 0
@@ -133,8 +139,17 @@ func (r *Rank) taskPay() bool {
 
 // taskStack tells the listeners of a task's overhead sleep of d seconds,
 // as Rank.stack does before its sleep.
+// The telling, rare, is tellStack's, out of line.
 func (r *Rank) taskStack(d float64, call string, bytes int) {
-	if w := r.w; d > 0 && w.hears(Stack) && !w.over {
+	if d > 0 && r.w.hears(Stack) {
+		r.tellStack(d, call, bytes)
+	}
+}
+
+// tellStack tells the listeners of an overhead or a poll's cost of d > 0
+// seconds, unless the run is over.
+func (r *Rank) tellStack(d float64, call string, bytes int) {
+	if w := r.w; !w.over {
 		ev := w.event(Stack, r.id, noPeer)
 		ev.Kernel, ev.Bytes, ev.Seconds = call, bytes, d
 		w.emit()
@@ -207,10 +222,19 @@ func (s *sleeping) step() *Request {
 // rankTasks holds the tasks a rank runs, one at a time: a task is over
 // before runTask returns, so each call reuses its rank's (HPL's pivot
 // search makes one SendRecvs a column, and each allocated its task).
+//
+// Layout: a whole number of cache lines (TestRankTasksLayout), so that in
+// World.tasks, an array large enough to start on a page, the exchanges
+// take the first lines of their rank's entry and the probe starts a line
+// with its hot fields: a probe between two update chunks (most of a Dahu
+// run's steps) then touches one line of it, a step of HPL's pivot search
+// no more lines than the exchanges' size asks.
 type rankTasks struct {
 	x exchanges
-	s sleeping
+	_ [(64 - unsafe.Sizeof(exchanges{})%64) % 64]byte // p starts a line
 	p probing
+	s sleeping
+	_ [(64 - (unsafe.Sizeof(probing{})+unsafe.Sizeof(sleeping{}))%64) % 64]byte // to whole lines
 }
 
 // tasksOf returns rank r's task storage.
@@ -269,7 +293,7 @@ func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 	checkUserTag("Exchanges", tag)
 	if n > 0 {
 		x := &c.r.w.tasksOf(c.r).x
-		*x = exchanges{c: c, n: n, tag: tag, ex: ex, sync: true}
+		*x = exchanges{r: c.r, c: c, n: n, tag: tag, ex: ex, sync: true}
 		c.r.runTask(x, "Exchanges")
 		x.ex = nil
 	}
@@ -289,7 +313,7 @@ func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	checkUserTag("SendRecvs", tag)
 	if n > 0 {
 		x := &c.r.w.tasksOf(c.r).x
-		*x = exchanges{c: c, n: n, tag: tag, ex: ex}
+		*x = exchanges{r: c.r, c: c, n: n, tag: tag, ex: ex}
 		c.r.runTask(x, "SendRecvs")
 		x.ex = nil
 	}
@@ -297,6 +321,7 @@ func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 
 // exchanges is the task of Comm.Exchanges (sync) and Comm.SendRecvs.
 type exchanges struct {
+	r      *Rank // c.r, held here: a step then reads the rank without first loading the Comm
 	c      *Comm
 	n, tag int
 	ex     Exchanger
@@ -338,12 +363,12 @@ func (x *exchanges) pay(next uint8) { x.phase, x.after = xPay, next }
 // sleep tells an overhead of d seconds and goes on at phase next once the
 // owed turns are paid and the sleep is over (Rank.stack's order).
 func (x *exchanges) sleep(d float64, call string, bytes int, next uint8) {
-	x.c.r.taskStack(d, call, bytes)
+	x.r.taskStack(d, call, bytes)
 	x.phase, x.after, x.d = xSleep, next, d
 }
 
 func (x *exchanges) step() *Request {
-	c, r := x.c, x.c.r
+	c, r := x.c, x.r
 	for {
 		switch x.phase {
 		case xPost: // post step k; wait for its first blocking side

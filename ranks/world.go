@@ -21,8 +21,12 @@ type World struct {
 	eng       *emu.Engine
 	ranks     []*Rank
 	listeners []Listener
-	heard     KindSet          // the union of the listeners' kinds
-	routes    map[uint64]*path // (src host, dst host) → cached route facts
+	heard     KindSet // the union of the listeners' kinds
+	// callEnds: the end of an outermost MPI call does something
+	// (Config.ProbeAfterProgress, or a listener hears CallEnd): mpiExit
+	// reads one bool.
+	callEnds bool
+	routes   map[uint64]*path // (src host, dst host) → cached route facts
 
 	// sched is the baton's state, shared by the Worlds of one Machine (its
 	// fields are promoted: w.ready is w.sched.ready).
@@ -77,9 +81,10 @@ type sched struct {
 	live    int        // ranks whose main has not returned
 	running *Rank      // the rank holding the baton
 	next    *Rank      // the rank the driver resumes next
-	// advancing is the rank whose task the holder of the baton is
-	// advancing (task.go), nil otherwise.
-	advancing *Rank
+	// advancing is 1 + the gid of the rank whose task the holder of the
+	// baton is advancing (task.go), 0 otherwise: an integer, not a
+	// *Rank, so that setting it twice a task step costs no write barrier.
+	advancing int32
 	worlds    []*World // the Worlds that run (for a Machine, those whose Run was called)
 
 	// End of the run: set by the coroutine holding the baton, read after
@@ -149,6 +154,7 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		sched:    sc,
 		routes:   make(map[uint64]*path),
 		simgrid:  cfg.WakeOrder == WakeSimGrid,
+		callEnds: cfg.ProbeAfterProgress,
 		splits:   make(map[splitKey]*splitRound),
 		programs: make(map[splitKey]*programRound),
 		iprobeN:  1, testN: 1, testanyN: 1,
@@ -283,8 +289,8 @@ func (w *World) body(r *Rank) iter.Seq[struct{}] {
 				if w.err == nil {
 					if v != nil {
 						who := r.id
-						if a := w.advancing; a != nil {
-							who = a.id // in that rank's task, advanced from r's scheduling loop
+						if a := w.advancing; a != 0 {
+							who = w.ready.ranks[a-1].id // in that rank's task, advanced from r's scheduling loop
 						}
 						w.err = &PanicError{Rank: who, Value: v, Stack: string(debug.Stack())}
 					} else {
@@ -365,9 +371,9 @@ func (w *World) schedule(r *Rank) {
 				return
 			}
 			if next.native {
-				w.advancing = next // a panic in its task is its own (body)
+				w.advancing = next.gid + 1 // a panic in its task is its own (body)
 				again := next.advance()
-				w.advancing = nil
+				w.advancing = 0
 				if again {
 					continue // its task waits again: its coroutine stays parked
 				}
@@ -474,7 +480,17 @@ func (r *Rank) simcalls(n int) {
 // payOwed lets the ranks ready at this instant take the steps the rank's
 // owed simcalls give them (see simcall). Without other ready ranks it costs
 // nothing.
+//
+// It inlines: under the rank order a rank never owes, and the turns are
+// payTurns'.
 func (r *Rank) payOwed() {
+	if r.owed > 0 {
+		r.payTurns()
+	}
+}
+
+// payTurns is payOwed for a rank that owes simcalls.
+func (r *Rank) payTurns() {
 	w := r.w
 	for ; r.owed > 0; r.owed-- {
 		if w.ready.empty() {
@@ -491,11 +507,16 @@ func (r *Rank) payOwed() {
 // at the current instant.
 func (w *World) pollersSawNow() bool { return w.released && w.releasedAt == w.eng.Now() }
 
-// releasePollers makes the parked pollers ready again.
+// releasePollers makes the parked pollers ready again. It inlines: the
+// engine fires an instant far more often than a poller is parked.
 func (w *World) releasePollers() {
-	if len(w.pollers) == 0 {
-		return
+	if len(w.pollers) > 0 {
+		w.releaseParked()
 	}
+}
+
+// releaseParked is releasePollers once some are parked.
+func (w *World) releaseParked() {
 	w.released, w.releasedAt = true, w.eng.Now()
 	for _, p := range w.pollers {
 		if p.parked {
