@@ -5,12 +5,40 @@ package hpl
 type prober struct {
 	pb   *panel
 	done bool
+	// A ring receiver's probe, from pb's route (armed while the message has
+	// not been seen): a poll that finds nothing, most polls, probes from
+	// here and reads no line of the panel, which a rank resumed after the
+	// others ran finds out of cache.
+	armed     bool
+	from, tag int
+	row       commPort
 }
 
-func (p *prober) poll() {
-	if !p.done {
-		p.done = bcastStep(p.pb)
+// newProber returns the prober of pb's broadcast (pb nil for none).
+func newProber(pb *panel) prober {
+	p := prober{pb: pb}
+	if pb != nil {
+		if x := &pb.bcst; !x.done && x.ring && !x.probed {
+			p.armed, p.from, p.tag, p.row = true, x.from, pb.msgid, x.row
+		}
 	}
+	return p
+}
+
+// poll is bcastStep's probe of an armed ring receiver, then bcastStep once
+// the message is seen (it then receives without probing again).
+func (p *prober) poll() {
+	if p.done {
+		return
+	}
+	if p.armed {
+		if !p.row.iprobe(p.from, p.tag) {
+			return
+		}
+		p.armed = false
+		p.pb.bcst.probed = true
+	}
+	p.done = bcastStep(p.pb)
 }
 
 // idle reports whether polling has nothing left to drive (no pending

@@ -23,7 +23,7 @@ type swapIndex struct {
 	// spread-roll (HPL_plindx1): this rank's share of sp (read-only), and
 	// iplen, its own copy of sp's offsets
 	sp      *spreadIndex
-	own     spreadIndex // sp when the moves are the rank's own (no Shared)
+	own     *spreadIndex // sp when the moves are the rank's own (no Shared)
 	ipA     int
 	lindxA1 []int
 	lindxU1 []int
@@ -305,8 +305,11 @@ func (pn *panel) spreadIndex() *spreadIndex {
 		}
 		return l.spread
 	}
-	pn.buildSpread(&x.own)
-	return &x.own
+	if x.own == nil {
+		x.own = new(spreadIndex)
+	}
+	pn.buildSpread(x.own)
+	return x.own
 }
 
 // buildSpread computes the panel's spreadIndex into sp, reusing its arrays:
