@@ -26,6 +26,7 @@ type swapScratch struct {
 	rowOffs     []int // buildSpread: each process row's local offset of the panel
 
 	readRows, writeRows []int // laswp.go's moves: rows of A a call reads and writes
+	pre                 []int // swapBinary's hypercube counts (hypercubeRows)
 
 	iwork, lindxA, where, inv []int // perm
 }
