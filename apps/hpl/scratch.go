@@ -27,6 +27,7 @@ type swapScratch struct {
 
 	readRows, writeRows []int // laswp.go's moves: rows of A a call reads and writes
 	pre                 []int // swapBinary's hypercube counts (hypercubeRows)
+	llen                []int // plindx0's rows per process row, before the Shared list keeps a copy
 
 	iwork, lindxA, where, inv []int // perm
 }

@@ -1,5 +1,7 @@
 package hpl
 
+import "slices"
+
 // Row-swap bookkeeping (hpl.md §7.1): local integer work, identical on every rank
 // of a process column, computed once per panel and cached.
 
@@ -211,11 +213,11 @@ func (pn *panel) plindx0() {
 	}
 	r := l.rows[myrow]
 	if r == nil {
-		var llen []int
+		sc := &pn.s.swap
 		r = new(rowIndex)
-		llen, r.lindxA, r.lindxAU = pn.binaryIndex(myrow, nil, nil, nil)
+		sc.llen, r.lindxA, r.lindxAU = pn.binaryIndex(myrow, sc.llen, nil, nil)
 		if l.llen == nil {
-			l.llen = llen
+			l.llen = slices.Clone(sc.llen)
 		}
 		l.rows[myrow] = r
 	}
@@ -232,12 +234,17 @@ func (pn *panel) binaryIndex(myrow int, llen, lindxA, lindxAU []int) ([]int, []i
 	icur, jb, ia, iroff := pn.prow, pn.jb, pn.ia, pn.ii
 	x := &pn.swp
 	llen = zeroed(llen, P)
+	for i := 0; i < len(x.owner); i += 2 {
+		llen[x.owner[i]]++
+	}
+	// at their final size at once: a row's new arrays (with a Shared) would grow by doubling
+	if n := llen[myrow]; cap(lindxA) < n || cap(lindxAU) < n {
+		lindxA, lindxAU = make([]int, 0, n), make([]int, 0, n)
+	}
 	lindxA, lindxAU = lindxA[:0], lindxAU[:0]
 	for i := 0; i < len(x.ipid); i += 2 {
 		src := x.ipid[i]
-		srow := x.owner[i]
-		llen[srow]++
-		if myrow != srow {
+		if x.owner[i] != myrow {
 			continue
 		}
 		lindxA = append(lindxA, g2l(src, nb, P)-iroff)
