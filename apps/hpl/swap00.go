@@ -225,7 +225,11 @@ type hypercube struct{ pre []int }
 // hypercubeRows sums llen (per process row, after the fold-in) over the
 // distances 0 … ip2−1 from icur, into pre's array.
 func hypercubeRows(pre *[]int, llen []int, icur, ip2 int) hypercube {
-	p := append((*pre)[:0], 0)
+	p := *pre
+	if cap(p) < ip2+1 {
+		p = make([]int, 0, ip2+1)
+	}
+	p = append(p[:0], 0)
 	P := len(llen)
 	for d, row := 0, icur; d < ip2; d++ {
 		p = append(p, p[d]+llen[row])
