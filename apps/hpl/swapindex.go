@@ -308,21 +308,21 @@ func (pn *panel) spreadIndex() *spreadIndex {
 	if l := x.list; l != nil {
 		if l.spread == nil {
 			l.spread = new(spreadIndex)
-			pn.buildSpread(l.spread)
+			pn.buildSpread(l.spread, -1)
 		}
 		return l.spread
 	}
 	if x.own == nil {
 		x.own = new(spreadIndex)
 	}
-	pn.buildSpread(x.own)
+	pn.buildSpread(x.own, pn.s.g.myrow)
 	return x.own
 }
 
 // buildSpread computes the panel's spreadIndex into sp, reusing its arrays:
 // HPL_plindx10's counts and logarithmic sort, then HPL_plindx1's pass over the
-// moves for every process row.
-func (pn *panel) buildSpread(sp *spreadIndex) {
+// moves, for process row row alone or, when row < 0, for every one.
+func (pn *panel) buildSpread(sp *spreadIndex, row int) {
 	s := pn.s
 	nb, P := s.nb, s.g.p
 	icur, jb, ia := pn.prow, pn.jb, pn.ia
@@ -352,9 +352,11 @@ func (pn *panel) buildSpread(sp *spreadIndex) {
 	for r := range sp.lindxA {
 		sp.lindxA[r] = sp.lindxA[r][:0]
 	}
-	rowOffs := sc.rowOffs[:0] // each process row's local offset of the panel (its panel.ii)
+	rowOffs := zeroed(sc.rowOffs, P) // the process rows' local offsets of the panel (their panel.ii)
 	for r := range P {
-		rowOffs = append(rowOffs, numroc(ia, nb, r, P))
+		if row < 0 || r == row || r == icur {
+			rowOffs[r] = numroc(ia, nb, r, P)
+		}
 	}
 	sc.rowOffs = rowOffs
 	rowOff := rowOffs[icur]
@@ -368,7 +370,7 @@ func (pn *panel) buildSpread(sp *spreadIndex) {
 	for i := 0; i < len(x.ipid); i += 2 {
 		src, dst := x.ipid[i], x.ipid[i+1]
 		srow, drow := x.owner[i], x.owner[i+1]
-		if drow != icur {
+		if drow != icur && (row < 0 || row == drow) {
 			sp.lindxA[drow] = append(sp.lindxA[drow], g2l(dst, nb, P)-rowOffs[drow])
 		}
 		if srow != icur {
