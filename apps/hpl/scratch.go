@@ -26,8 +26,12 @@ type swapScratch struct {
 	rowOffs     []int // buildSpread: each process row's local offset of the panel
 
 	readRows, writeRows []int // laswp.go's moves: rows of A a call reads and writes
-	pre                 []int // swapBinary's hypercube counts (hypercubeRows)
 	llen                []int // plindx0's rows per process row, before the Shared list keeps a copy
+
+	// swapBinary's hypercube counts (hypercubeRows): unlike the others, held
+	// across the hypercube's messages, which is safe as a rank makes one
+	// swap at a time and only swapBinary uses them
+	pre []int
 
 	iwork, lindxA, where, inv []int // perm
 }
