@@ -24,6 +24,7 @@ type swapScratch struct {
 	slot, permU []int // buildSpread's position-ordered slots and final rows of U
 	next        []int // buildSpread: next free slot of each position's piece
 	rowOffs     []int // buildSpread: each process row's local offset of the panel
+	rows1       []int // buildSpread: entries of each process row's lindxA
 
 	readRows, writeRows []int // laswp.go's moves: rows of A a call reads and writes
 	llen                []int // plindx0's rows per process row, before the Shared list keeps a copy

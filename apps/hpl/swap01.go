@@ -182,7 +182,10 @@ func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
 	if pr.idle() {
 		// Nothing to drive between the steps: the P−1 exchanges run as a
 		// task (ranks.Comm.SendRecvs), as the long broadcast's roll does.
-		c.sendRecvs(P-1, tagPfact, &swapRoll{w: w, my: my, p: P, off: off, prev: prev, next: next})
+		x := &w.pn.s.rollX
+		*x = swapRoll{w: w, my: my, p: P, off: off, prev: prev, next: next}
+		c.sendRecvs(P-1, tagPfact, x)
+		*x = swapRoll{} // drops the panel and the offsets
 		return
 	}
 	for k := 0; k < P-1; k++ {
@@ -253,6 +256,9 @@ func (e *equilPlan) build(off []int, P int) {
 	smin := slen / P
 	ip := slen - P*smin
 	e.built, e.balanced = true, true
+	if cap(e.steps) < P { // at their largest at once
+		e.steps, e.offs, e.targets = make([]equilStep, 0, P), make([]int, 0, P*(P+1)), make([]int, 0, P)
+	}
 	e.steps, e.offs = e.steps[:0], e.offs[:0]
 	for i := range P {
 		if ll := off[i+1] - off[i]; ll != smin && ll != smax {

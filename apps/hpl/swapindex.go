@@ -282,6 +282,7 @@ type spreadIndex struct {
 	lindxA  [][]int // per process row: on prow its source rows, elsewhere the rows its slice swaps with
 	lindxU  []int   // prow's: where each of its source rows goes (a U slot, or minus a local row)
 	eq      equilPlan
+	ints    []int // the array the others are cut from
 }
 
 // plindx1 is HPL_plindx1: the spread-roll arrays, this rank's share of the
@@ -327,7 +328,41 @@ func (pn *panel) buildSpread(sp *spreadIndex, row int) {
 	nb, P := s.nb, s.g.p
 	icur, jb, ia := pn.prow, pn.jb, pn.ia
 	x := &pn.swp
+	sc := &s.swap
 	sp.eq.built = false
+	// Every array is cut from one, at its final size: a Shared makes a new
+	// spreadIndex a panel, whose arrays would otherwise grow by doubling.
+	rows := zeroed(sc.rows1, P) // entries of each process row's lindxA
+	for i := 0; i < len(x.ipid); i += 2 {
+		if drow := x.owner[i+1]; drow != icur && (row < 0 || row == drow) {
+			rows[drow]++
+		}
+		if x.owner[i] == icur {
+			rows[icur]++
+		}
+	}
+	sc.rows1 = rows
+	n := 3*P + 1 + jb + rows[icur]
+	for _, k := range rows {
+		n += k
+	}
+	if cap(sp.ints) < n {
+		sp.ints = make([]int, n)
+	}
+	b := sp.ints[:n]
+	cut := func(k int) []int {
+		part := b[:0:k]
+		b = b[k:]
+		return part
+	}
+	sp.off, sp.ipmap, sp.ipmapm1, sp.permU, sp.lindxU = cut(P+1), cut(P), cut(P), cut(jb), cut(rows[icur])
+	if cap(sp.lindxA) < P {
+		sp.lindxA = make([][]int, P)
+	}
+	sp.lindxA = sp.lindxA[:P]
+	for r := range sp.lindxA {
+		sp.lindxA[r] = cut(rows[r])
+	}
 	// HPL_plindx10: the pieces' sizes per process row, then their positions.
 	sp.off = zeroed(sp.off, P+1)
 	for i := 0; i < len(x.ipid); i += 2 {
@@ -342,16 +377,8 @@ func (pn *panel) buildSpread(sp *spreadIndex, row int) {
 	}
 	sp.ipmap, sp.ipmapm1 = logsort(P, icur, sp.off, sp.ipmap, sp.ipmapm1)
 	// HPL_plindx1: each U row's slot, as the next free one of its piece.
-	sc := &s.swap
 	next := append(sc.next[:0], sp.off[:P]...) // next free slot of each position's piece
 	sc.next = next
-	if cap(sp.lindxA) < P {
-		sp.lindxA = make([][]int, P)
-	}
-	sp.lindxA = sp.lindxA[:P]
-	for r := range sp.lindxA {
-		sp.lindxA[r] = sp.lindxA[r][:0]
-	}
 	rowOffs := zeroed(sc.rowOffs, P) // the process rows' local offsets of the panel (their panel.ii)
 	for r := range P {
 		if row < 0 || r == row || r == icur {

@@ -232,3 +232,28 @@ func TestEquilPlanMatchesHPL(t *testing.T) {
 		t.Fatalf("%d unbalanced cases, want a test with many", plans)
 	}
 }
+
+// A panel's spreadIndex is cut from one array: through a Shared every panel
+// makes a new one, which allocates that array and the rows' slice headers
+// (the index itself aside), not an array a row grown by doubling.
+func TestSpreadIndexAllocatesOnce(t *testing.T) {
+	const P, nb, n = 16, 128, 80000
+	rng := rand.New(rand.NewPCG(25, 26))
+	pn := indexPanel(rng, false, 3, P, nb, 16*nb, n)
+	for i := range pn.dpiv { // model pivots: anywhere below, so every row has some
+		pn.dpiv[i] = float64(pn.ia + i + rng.IntN(n-pn.ia-i))
+	}
+	pn.swp.iflag = -1
+	pn.moves()
+	var sp *spreadIndex
+	allocs := testing.AllocsPerRun(20, func() {
+		sp = new(spreadIndex)
+		pn.buildSpread(sp, -1)
+	})
+	if allocs > 3 {
+		t.Fatalf("%v allocations a new index, want at most 3", allocs)
+	}
+	if nonEmpty := len(slices.DeleteFunc(slices.Clone(sp.lindxA), func(r []int) bool { return len(r) == 0 })); nonEmpty < P/2 {
+		t.Fatalf("%d of %d rows with moves, want a test where most have some", nonEmpty, P)
+	}
+}
