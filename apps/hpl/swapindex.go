@@ -332,13 +332,23 @@ func (pn *panel) buildSpread(sp *spreadIndex, row int) {
 	sp.eq.built = false
 	// Every array is cut from one, at its final size: a Shared makes a new
 	// spreadIndex a panel, whose arrays would otherwise grow by doubling.
-	rows := zeroed(sc.rows1, P) // entries of each process row's lindxA
-	for i := 0; i < len(x.ipid); i += 2 {
-		if drow := x.owner[i+1]; drow != icur && (row < 0 || row == drow) {
-			rows[drow]++
+	// A rank alone reuses its own index: its rows get room for every move,
+	// which saves it the count.
+	diag := row < 0 || row == icur // the diagonal process row's arrays are wanted
+	rows := zeroed(sc.rows1, P)    // room for each process row's lindxA
+	if row < 0 {
+		for i := 0; i < len(x.ipid); i += 2 {
+			if drow := x.owner[i+1]; drow != icur {
+				rows[drow]++
+			}
+			if x.owner[i] == icur {
+				rows[icur]++
+			}
 		}
-		if x.owner[i] == icur {
-			rows[icur]++
+	} else {
+		rows[row] = len(x.ipid) / 2
+		if diag {
+			rows[icur] = len(x.ipid) / 2
 		}
 	}
 	sc.rows1 = rows
@@ -417,11 +427,13 @@ func (pn *panel) buildSpread(sp *spreadIndex, row int) {
 			permU = append(permU, final)
 			au = take(drow)
 			slot = append(slot, au)
-		default:
+		case diag:
 			au = rowOff - g2l(dst, nb, P)
 		}
-		sp.lindxA[icur] = append(sp.lindxA[icur], g2l(src, nb, P)-rowOff)
-		lindxU = append(lindxU, au)
+		if diag {
+			sp.lindxA[icur] = append(sp.lindxA[icur], g2l(src, nb, P)-rowOff)
+			lindxU = append(lindxU, au)
+		}
 	}
 	sp.lindxU = lindxU
 	sc.permU, sc.slot = permU, slot
