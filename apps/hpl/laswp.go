@@ -46,47 +46,43 @@ func (w swapCtx) real() bool { return w.pn.s.real }
 
 // charge bills rows moved between U or W buffers; chargeA rows of A, which
 // lie anywhere among the panel's local rows (kernels.Laswp explains why they
-// are two kernels). variant is HPL's routine ("dlaswp01", completed by
-// form with N or T), whose own model is used where a models file has one
-// (per-routine calibrations such as the Dahu study's).
-func (w swapCtx) charge(variant string, rows int) {
-	w.pn.s.k.charge(kUswp, w.form(variant), rows, w.n, 0)
+// are two kernels). r is HPL's routine, named by form for the U form, whose
+// own model is used where a models file has one (per-routine calibrations
+// such as the Dahu study's).
+func (w swapCtx) charge(r routine, rows int) {
+	w.pn.s.k.charge(kUswp, w.form(r), rows, w.n, 0)
 }
-func (w swapCtx) chargeA(variant string, rows int) {
-	w.pn.s.k.charge(kLaswp, w.form(variant), rows, w.n, w.pn.mp)
+func (w swapCtx) chargeA(r routine, rows int) {
+	w.pn.s.k.charge(kLaswp, w.form(r), rows, w.n, w.pn.mp)
 }
 
-// own reports whether the models give HPL's routine variant a model of its
-// own: such a per-routine calibration (SMPI's on Dahu) charges each call's
-// rows alike, so the call is billed whole with it, not by moves.
-func (w swapCtx) own(variant string) bool { return w.pn.s.k.owns(w.form(variant)) }
+// own reports whether the models give HPL's routine r a model of its own:
+// such a per-routine calibration (SMPI's on Dahu) charges each call's rows
+// alike, so the call is billed whole with it, not by moves.
+func (w swapCtx) own(r routine) bool { return w.pn.s.k.owns(w.form(r)) }
 
-// form completes a routine name with the U form: HPL_dlaswp01T works on a
-// transposed U, HPL_dlaswp01N on a plain one. A name already ending in N or
-// T (HPL_dlaswp02N has one form) is kept.
-func (w swapCtx) form(variant string) string {
-	switch variant[len(variant)-1] {
-	case 'N', 'T':
-		return variant
-	}
-	forms, ok := routineForms[variant]
-	if !ok {
-		return variant // not one of HPL's two-form routines
-	}
+// routine is one of HPL's row-copy routines by its names on a plain (N) and
+// a transposed (T) U: HPL_dlaswp01T works on a transposed U, HPL_dlaswp01N
+// on a plain one; a routine of one form (HPL_dlaswp02N) has it twice.
+type routine struct{ n, t string }
+
+var (
+	dlaswp01 = routine{"dlaswp01N", "dlaswp01T"}
+	dlaswp02 = routine{"dlaswp02N", "dlaswp02N"}
+	dlaswp03 = routine{"dlaswp03N", "dlaswp03T"}
+	dlaswp04 = routine{"dlaswp04N", "dlaswp04T"}
+	dlaswp05 = routine{"dlaswp05N", "dlaswp05T"}
+	dlaswp06 = routine{"dlaswp06N", "dlaswp06T"}
+	// laswpU's interchanges: HPL_dlaswp00N on the N form, HPL_dlaswp10N on the T form
+	dlaswpU = routine{"dlaswp00N", "dlaswp10N"}
+)
+
+// form is r's name for this call's U form.
+func (w swapCtx) form(r routine) string {
 	if w.pn.s.p.UTransposed {
-		return forms[1]
+		return r.t
 	}
-	return forms[0]
-}
-
-// routineForms names each two-form routine's N and T forms, once: form is
-// called per swap call and must not build strings.
-var routineForms = map[string][2]string{
-	"dlaswp01": {"dlaswp01N", "dlaswp01T"},
-	"dlaswp03": {"dlaswp03N", "dlaswp03T"},
-	"dlaswp04": {"dlaswp04N", "dlaswp04T"},
-	"dlaswp05": {"dlaswp05N", "dlaswp05T"},
-	"dlaswp06": {"dlaswp06N", "dlaswp06T"},
+	return r.n
 }
 
 // top reports whether local row la of A lies in the panel's top block: on
@@ -178,8 +174,8 @@ func swapRows(a, b rowRef, n int) {
 // laswp01: the diagonal rank copies its m source rows into U slots, or into local
 // A rows (negative destination −la).
 func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
-	if w.own("dlaswp01") {
-		w.chargeA("dlaswp01", m)
+	if w.own(dlaswp01) {
+		w.chargeA(dlaswp01, m)
 	} else {
 		mv := w.moves()
 		for i := range m {
@@ -207,8 +203,8 @@ func (w swapCtx) laswp01(m int, lindxA, lindxAU []int) {
 
 // laswp02: pack m source rows into W with their U slots.
 func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
-	if w.own("dlaswp02N") {
-		w.chargeA("dlaswp02N", m)
+	if w.own(dlaswp02) {
+		w.chargeA(dlaswp02, m)
 	} else {
 		mv := w.moves()
 		for i := range m {
@@ -227,7 +223,7 @@ func (w swapCtx) laswp02(m int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp03: write m W rows into their U slots.
 func (w swapCtx) laswp03(m int, wb []float64) {
-	w.charge("dlaswp03", m)
+	w.charge(dlaswp03, m)
 	if !w.real() {
 		return
 	}
@@ -238,8 +234,8 @@ func (w swapCtx) laswp03(m int, wb []float64) {
 
 // laswp04: own rows m0: U slot → A, W → U slot; rows m0…m1−1: W → their U slots.
 func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
-	if w.own("dlaswp04") {
-		w.chargeA("dlaswp04", m1)
+	if w.own(dlaswp04) {
+		w.chargeA(dlaswp04, m1)
 	} else {
 		mv := w.moves()
 		mv.compact = m1 // every U slot written from W
@@ -263,8 +259,8 @@ func (w swapCtx) laswp04(m0, m1 int, wb []float64, lindxA, lindxAU []int) {
 
 // laswp05: copy U slots into m local A rows.
 func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
-	if w.own("dlaswp05") {
-		w.chargeA("dlaswp05", m)
+	if w.own(dlaswp05) {
+		w.chargeA(dlaswp05, m)
 	} else {
 		mv := w.moves()
 		for i := range m {
@@ -282,7 +278,7 @@ func (w swapCtx) laswp05(m int, lindxA, lindxAU []int) {
 
 // laswp06: swap m local A rows with U rows off … off+m−1.
 func (w swapCtx) laswp06(m, off int, lindxA []int) {
-	w.chargeA("dlaswp06", m)
+	w.chargeA(dlaswp06, m)
 	if !w.real() {
 		return
 	}
@@ -294,11 +290,7 @@ func (w swapCtx) laswp06(m, off int, lindxA []int) {
 // laswpU applies jb sequential interchanges to U's rows (HPL_dlaswp00N on the N
 // form, HPL_dlaswp10N on the T form).
 func (w swapCtx) laswpU(ipiv []int) {
-	variant := "dlaswp00N"
-	if w.pn.s.p.UTransposed {
-		variant = "dlaswp10N"
-	}
-	w.charge(variant, len(ipiv))
+	w.charge(dlaswpU, len(ipiv))
 	if !w.real() {
 		return
 	}

@@ -21,9 +21,18 @@ type swapScratch struct {
 	ids   []int // pipid: row id of each ipid entry (−1 for a placeholder), for nextOf
 	bySrc []int // nextOf: row id → dst of the first move from that row, −1 when none
 
-	slot, permU []int // plindx1's position-ordered slots and final rows of U
+	slot, permU []int // buildSpread's position-ordered slots and final rows of U
+	next        []int // buildSpread: next free slot of each position's piece
+	rowOffs     []int // buildSpread: each process row's local offset of the panel
+	rows1       []int // buildSpread: entries of each process row's lindxA
 
 	readRows, writeRows []int // laswp.go's moves: rows of A a call reads and writes
+	llen                []int // plindx0's rows per process row, before the Shared list keeps a copy
+
+	// swapBinary's hypercube counts (hypercubeRows): unlike the others, held
+	// across the hypercube's messages, which is safe as a rank makes one
+	// swap at a time and only swapBinary uses them
+	pre []int
 
 	iwork, lindxA, where, inv []int // perm
 }

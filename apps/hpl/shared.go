@@ -40,6 +40,9 @@ type moveList struct {
 	// process row r's own.
 	llen []int
 	rows []*rowIndex
+	// HPL_plindx1's arrays (panel.plindx1) for every process row, made by
+	// the first rank that needs them.
+	spread *spreadIndex
 }
 
 // rowIndex is HPL_plindx0's lindxA and lindxAU for the ranks of one

@@ -38,6 +38,7 @@ type solver struct {
 	// column on every rank (540,000 at N = 20,000 on Dahu), and
 	// Comm.SendRecvs keeps no reference to it once it returns.
 	pivotX   pivotExchange
+	rollX    swapRoll  // the spread-roll swap's roll, reused likewise (swapCtx.roll)
 	factWork []float64 // panel factorization workspace (panel.factor, without a Shared)
 	spare    []*panel  // released panels, whose arrays newPanel reuses
 	phases   Phases    // this rank's detailed timings

@@ -5,12 +5,40 @@ package hpl
 type prober struct {
 	pb   *panel
 	done bool
+	// A ring receiver's probe, from pb's route (armed while the message has
+	// not been seen): a poll that finds nothing, most polls, probes from
+	// here and reads no line of the panel, which a rank resumed after the
+	// others ran finds out of cache.
+	armed     bool
+	from, tag int
+	row       commPort
 }
 
-func (p *prober) poll() {
-	if !p.done {
-		p.done = bcastStep(p.pb)
+// newProber returns the prober of pb's broadcast (pb nil for none).
+func newProber(pb *panel) prober {
+	p := prober{pb: pb}
+	if pb != nil {
+		if x := &pb.bcst; !x.done && x.ring && !x.probed {
+			p.armed, p.from, p.tag, p.row = true, x.from, pb.msgid, x.row
+		}
 	}
+	return p
+}
+
+// poll is bcastStep's probe of an armed ring receiver, then bcastStep once
+// the message is seen (it then receives without probing again).
+func (p *prober) poll() {
+	if p.done {
+		return
+	}
+	if p.armed {
+		if !p.row.iprobe(p.from, p.tag) {
+			return
+		}
+		p.armed = false
+		p.pb.bcst.probed = true
+	}
+	p.done = bcastStep(p.pb)
 }
 
 // idle reports whether polling has nothing left to drive (no pending
@@ -123,33 +151,28 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	}
 	pr.poll()
 	if dist < ip2 {
+		h := hypercubeRows(&s.swap.pre, llen, icur, ip2)
 		for k, ipow := 0, 1; k < hdim; k, ipow = k+1, ipow<<1 {
 			partner := modAdd(icur, dist^ipow, P)
+			mine, theirs := h.rows(dist, k), h.rows(dist^ipow, k)
 			if dist>>(k+1) == 0 {
 				if dist>>k == 0 {
-					in := sdrv(c, partner, usize, uData(), llen[partner]*ldW, tagPfact)
+					in := sdrv(c, partner, usize, uData(), theirs*ldW, tagPfact)
 					putW(ipW, in)
 					if wb != nil {
-						w.laswp03(llen[partner], wb[ipW*ldW:])
+						w.laswp03(theirs, wb[ipW*ldW:])
 					} else {
-						w.laswp03(llen[partner], nil)
+						w.laswp03(theirs, nil)
 					}
-					ipW += llen[partner]
+					ipW += theirs
 				} else {
-					putU(sdrv(c, partner, llen[myrow]*ldW, wData(llen[myrow]), usize, tagPfact))
-					w.laswp04(ipA, llen[myrow], wb, x.lindxA, x.lindxAU)
+					putU(sdrv(c, partner, mine*ldW, wData(mine), usize, tagPfact))
+					w.laswp04(ipA, mine, wb, x.lindxA, x.lindxAU)
 				}
 			} else {
-				in := sdrv(c, partner, llen[myrow]*ldW, wData(llen[myrow]), llen[partner]*ldW, tagPfact)
+				in := sdrv(c, partner, mine*ldW, wData(mine), theirs*ldW, tagPfact)
 				putW(ipW, in)
-				ipW += llen[partner]
-			}
-			for ipdist, iprow := 0, icur; ipdist < ip2; ipdist, iprow = ipdist+1, modAdd(iprow, 1, P) {
-				if p2 := ipdist ^ ipow; p2 > ipdist {
-					p2 = modAdd(icur, p2, P)
-					llen[iprow] += llen[p2]
-					llen[p2] = llen[iprow]
-				}
+				ipW += theirs
 			}
 			pr.poll()
 		}
@@ -188,4 +211,38 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 		}
 	}
 	pr.poll()
+}
+
+// hypercube is the row counts of the binary exchange's hypercube steps
+// (hpl.md §7.2, 2a). HPL keeps llen per process row and, after each step k,
+// sets both entries of every pair (x, x XOR 2^k) of distances below ip2 to
+// their sum, so that at step k the entry of distance d holds the rows of the
+// 2^k distances of d's aligned block. A rank reads only its own entry and its
+// partner's, so prefix sums over the distances give it the same counts, once,
+// instead of hdim passes over ip2 entries.
+type hypercube struct{ pre []int }
+
+// hypercubeRows sums llen (per process row, after the fold-in) over the
+// distances 0 … ip2−1 from icur, into pre's array.
+func hypercubeRows(pre *[]int, llen []int, icur, ip2 int) hypercube {
+	p := *pre
+	if cap(p) < ip2+1 {
+		p = make([]int, 0, ip2+1)
+	}
+	p = append(p[:0], 0)
+	P := len(llen)
+	for d, row := 0, icur; d < ip2; d++ {
+		p = append(p, p[d]+llen[row])
+		if row++; row == P {
+			row = 0
+		}
+	}
+	*pre = p
+	return hypercube{p}
+}
+
+// rows is llen of the process row at distance d when step k begins.
+func (h hypercube) rows(d, k int) int {
+	lo := d >> k << k
+	return h.pre[lo+1<<k] - h.pre[lo]
 }

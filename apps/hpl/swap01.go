@@ -13,16 +13,17 @@ func (pn *panel) swapSpreadRoll(pr *prober, n int) {
 	}
 	equil := s.p.Equilibration
 	x := &pn.swp
-	switch {
-	case x.iflag == -1:
+	switch x.iflag {
+	case -1:
 		pn.moves()
 		pn.plindx1()
-	case x.iflag == 0:
+	case 0:
 		pn.plindx1()
-	case equil:
-		pn.plindx10()
 	}
 	x.iflag = 1
+	// The offsets as HPL_plindx1 left them: unchanged since unless
+	// equilibration rewrote them, when HPL recomputes them (HPL_plindx10).
+	x.iplen = append(x.iplen[:0], x.sp.off...)
 	w := swapCtx{pn: pn, n: n, u: pn.u}
 	myrow := s.g.myrow
 	if myrow == pn.prow {
@@ -34,7 +35,7 @@ func (pn *panel) swapSpreadRoll(pr *prober, n int) {
 		w.laswp06(x.iplen[k+1]-x.iplen[k], x.iplen[k], x.lindxA1)
 	}
 	if equil {
-		w.equil(pr, x.iplen, x.ipmap, x.ipmapm1)
+		w.equil(pr, &x.sp.eq, x.iplen, x.ipmap, x.ipmapm1)
 	}
 	w.roll(pr, x.iplen, x.ipmap, x.ipmapm1)
 	w.laswpU(x.permU)
@@ -181,7 +182,10 @@ func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
 	if pr.idle() {
 		// Nothing to drive between the steps: the P−1 exchanges run as a
 		// task (ranks.Comm.SendRecvs), as the long broadcast's roll does.
-		c.sendRecvs(P-1, tagPfact, &swapRoll{w: w, my: my, p: P, off: off, prev: prev, next: next})
+		x := &w.pn.s.rollX
+		*x = swapRoll{w: w, my: my, p: P, off: off, prev: prev, next: next}
+		c.sendRecvs(P-1, tagPfact, x)
+		*x = swapRoll{} // drops the panel and the offsets
 		return
 	}
 	for k := 0; k < P-1; k++ {
@@ -204,24 +208,65 @@ func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
 
 // equil is HPL_equil: rebalance the pieces to ⌊jb/P⌋ or ⌈jb/P⌉ rows before the
 // roll (skipped for P ≤ 2 or when already balanced); off becomes the targets.
-func (w swapCtx) equil(pr *prober, off, ipmap, ipmapm1 []int) {
+// Its spreads' offsets depend on the offsets alone, which are the panel's
+// (swapSpreadRoll copies them in), so e, the panel's plan, is made once.
+func (w swapCtx) equil(pr *prober, e *equilPlan, off, ipmap, ipmapm1 []int) {
 	P := w.pn.s.g.p
-	npm1 := P - 1
-	if npm1 <= 1 {
+	if P-1 <= 1 {
 		return
 	}
+	if !e.built {
+		e.build(off, P)
+	}
+	if e.balanced {
+		return
+	}
+	for k, st := range e.steps {
+		iw := e.offs[k*(P+1) : (k+1)*(P+1)]
+		if st.left {
+			w.spread(pr, false, st.src, iw, ipmap, ipmapm1)
+		}
+		if st.right {
+			w.spread(pr, true, st.src, iw, ipmap, ipmapm1)
+		}
+	}
+	copy(off[:P], e.targets)
+}
+
+// equilPlan is HPL_equil's work for one set of offsets: the spreads it
+// makes, in order, with their offsets, and the offsets it leaves.
+type equilPlan struct {
+	built, balanced bool
+	steps           []equilStep
+	offs            []int // each step's offsets, P+1 a step
+	targets         []int // the balanced pieces' offsets, P
+}
+
+// equilStep spreads process row src's piece to the left, the right or both.
+type equilStep struct {
+	src         int
+	left, right bool
+}
+
+// build plans HPL_equil for offsets off[0..P], reusing e's arrays.
+func (e *equilPlan) build(off []int, P int) {
+	npm1 := P - 1
 	slen := off[P]
 	smax := (slen + npm1) / P
 	smin := slen / P
 	ip := slen - P*smin
-	balanced := true
+	e.built, e.balanced = true, true
+	if cap(e.steps) < P { // at their largest at once
+		e.steps, e.offs, e.targets = make([]equilStep, 0, P), make([]int, 0, P*(P+1)), make([]int, 0, P)
+	}
+	e.steps, e.offs = e.steps[:0], e.offs[:0]
 	for i := range P {
 		if ll := off[i+1] - off[i]; ll != smin && ll != smax {
-			balanced = false
+			e.balanced = false
 			break
 		}
 	}
-	if balanced {
+	if e.balanced {
 		return
 	}
 	target := func(i int) (beg, cnt int) {
@@ -230,9 +275,6 @@ func (w swapCtx) equil(pr *prober, off, ipmap, ipmapm1 []int) {
 		}
 		return i*smin + ip, smin
 	}
-	x := &w.pn.swp
-	x.iw = zeroed(x.iw, P+1)
-	iw := x.iw
 	for iprow := range P {
 		ipU := off[iprow]
 		llU := off[iprow+1] - ipU
@@ -251,19 +293,16 @@ func (w swapCtx) equil(pr *prober, off, ipmap, ipmapm1 []int) {
 				ll = min(last-ipcur+1, llcur)
 				llcur -= ll
 			}
-			iw[i] = ipcur
+			e.offs = append(e.offs, ipcur) // iw[i]
 			ipcur += ll
-			iw[i+1] = ipcur // iw[P] ends as ipU+llU, as in HPL
 		}
-		if left {
-			w.spread(pr, false, iprow, iw, ipmap, ipmapm1)
-		}
-		if right {
-			w.spread(pr, true, iprow, iw, ipmap, ipmapm1)
-		}
+		e.offs = append(e.offs, ipcur) // iw[P] ends as ipU+llU, as in HPL
+		e.steps = append(e.steps, equilStep{src: iprow, left: left, right: right})
 	}
+	e.targets = e.targets[:0]
 	for i := range P {
-		off[i], _ = target(i)
+		b, _ := target(i)
+		e.targets = append(e.targets, b)
 	}
 }
 

@@ -1,5 +1,7 @@
 package hpl
 
+import "slices"
+
 // Row-swap bookkeeping (hpl.md §7.1): local integer work, identical on every rank
 // of a process column, computed once per panel and cached.
 
@@ -19,9 +21,11 @@ type swapIndex struct {
 	lindxA, lindxAU []int
 	llen            []int // rows per process row
 	llenW           []int // pdlaswp00's working copy of llen
-	iw              []int // equil's offsets
 
-	// spread-roll (HPL_plindx1 / HPL_plindx10)
+	// spread-roll (HPL_plindx1): this rank's share of sp (read-only), and
+	// iplen, its own copy of sp's offsets
+	sp      *spreadIndex
+	own     *spreadIndex // sp when the moves are the rank's own (no Shared)
 	ipA     int
 	lindxA1 []int
 	lindxU1 []int
@@ -209,11 +213,11 @@ func (pn *panel) plindx0() {
 	}
 	r := l.rows[myrow]
 	if r == nil {
-		var llen []int
+		sc := &pn.s.swap
 		r = new(rowIndex)
-		llen, r.lindxA, r.lindxAU = pn.binaryIndex(myrow, nil, nil, nil)
+		sc.llen, r.lindxA, r.lindxAU = pn.binaryIndex(myrow, sc.llen, nil, nil)
 		if l.llen == nil {
-			l.llen = llen
+			l.llen = slices.Clone(sc.llen)
 		}
 		l.rows[myrow] = r
 	}
@@ -230,12 +234,17 @@ func (pn *panel) binaryIndex(myrow int, llen, lindxA, lindxAU []int) ([]int, []i
 	icur, jb, ia, iroff := pn.prow, pn.jb, pn.ia, pn.ii
 	x := &pn.swp
 	llen = zeroed(llen, P)
+	for i := 0; i < len(x.owner); i += 2 {
+		llen[x.owner[i]]++
+	}
+	// at their final size at once: a row's new arrays (with a Shared) would grow by doubling
+	if n := llen[myrow]; cap(lindxA) < n || cap(lindxAU) < n {
+		lindxA, lindxAU = make([]int, 0, n), make([]int, 0, n)
+	}
 	lindxA, lindxAU = lindxA[:0], lindxAU[:0]
 	for i := 0; i < len(x.ipid); i += 2 {
 		src := x.ipid[i]
-		srow := x.owner[i]
-		llen[srow]++
-		if myrow != srow {
+		if x.owner[i] != myrow {
 			continue
 		}
 		lindxA = append(lindxA, g2l(src, nb, P)-iroff)
@@ -259,14 +268,113 @@ func (pn *panel) binaryIndex(myrow int, llen, lindxA, lindxAU []int) ([]int, []i
 	return llen, lindxA, lindxAU
 }
 
-// plindx10 is HPL_plindx10: piece counts per process row, logarithmically sorted
-// positions and their offsets.
-func (pn *panel) plindx10() {
+// spreadIndex is what HPL_plindx1 computes for one panel, for the ranks of
+// every process row at once: the ranks of a process column compute the same
+// offsets, positions and final interchanges of U, and the ranks of one
+// process row the same local rows, so with a Shared the first rank that
+// needs them computes them into the panel's list and the others read them
+// (read-only, like the list).
+type spreadIndex struct {
+	off     []int   // P+1 offsets of the positions' pieces of U (HPL_plindx10's IPLEN)
+	ipmap   []int   // position → process row
+	ipmapm1 []int   // process row → position
+	permU   []int   // final row interchanges of U (zero in model mode)
+	lindxA  [][]int // per process row: on prow its source rows, elsewhere the rows its slice swaps with
+	lindxU  []int   // prow's: where each of its source rows goes (a U slot, or minus a local row)
+	eq      equilPlan
+	ints    []int // the array the others are cut from
+}
+
+// plindx1 is HPL_plindx1: the spread-roll arrays, this rank's share of the
+// panel's spreadIndex. IPLEN is the rank's own copy, since equilibration
+// rewrites it; swapSpreadRoll copies the offsets in again before each swap,
+// which is what HPL's recomputation (HPL_plindx10) gives.
+func (pn *panel) plindx1() {
+	x := &pn.swp
+	sp := pn.spreadIndex()
+	x.sp = sp
+	myrow := pn.s.g.myrow
+	x.lindxA1, x.lindxU1, x.ipA = sp.lindxA[myrow], nil, 0
+	if myrow == pn.prow {
+		x.lindxU1, x.ipA = sp.lindxU, len(x.lindxA1)
+	}
+	x.ipmap, x.ipmapm1, x.permU = sp.ipmap, sp.ipmapm1, sp.permU
+}
+
+// spreadIndex returns the panel's spreadIndex: the list's when the moves
+// came from a Shared (computed by the first rank that asks), else the
+// panel's own, computed now.
+func (pn *panel) spreadIndex() *spreadIndex {
+	x := &pn.swp
+	if l := x.list; l != nil {
+		if l.spread == nil {
+			l.spread = new(spreadIndex)
+			pn.buildSpread(l.spread, -1)
+		}
+		return l.spread
+	}
+	if x.own == nil {
+		x.own = new(spreadIndex)
+	}
+	pn.buildSpread(x.own, pn.s.g.myrow)
+	return x.own
+}
+
+// buildSpread computes the panel's spreadIndex into sp, reusing its arrays:
+// HPL_plindx10's counts and logarithmic sort, then HPL_plindx1's pass over the
+// moves, for process row row alone or, when row < 0, for every one.
+func (pn *panel) buildSpread(sp *spreadIndex, row int) {
 	s := pn.s
-	P := s.g.p
+	nb, P := s.nb, s.g.p
 	icur, jb, ia := pn.prow, pn.jb, pn.ia
 	x := &pn.swp
-	x.iplen = zeroed(x.iplen, P+1)
+	sc := &s.swap
+	sp.eq.built = false
+	// Every array is cut from one, at its final size: a Shared makes a new
+	// spreadIndex a panel, whose arrays would otherwise grow by doubling.
+	// A rank alone reuses its own index: its rows get room for every move,
+	// which saves it the count.
+	diag := row < 0 || row == icur // the diagonal process row's arrays are wanted
+	rows := zeroed(sc.rows1, P)    // room for each process row's lindxA
+	if row < 0 {
+		for i := 0; i < len(x.ipid); i += 2 {
+			if drow := x.owner[i+1]; drow != icur {
+				rows[drow]++
+			}
+			if x.owner[i] == icur {
+				rows[icur]++
+			}
+		}
+	} else {
+		rows[row] = len(x.ipid) / 2
+		if diag {
+			rows[icur] = len(x.ipid) / 2
+		}
+	}
+	sc.rows1 = rows
+	n := 3*P + 1 + jb + rows[icur]
+	for _, k := range rows {
+		n += k
+	}
+	if cap(sp.ints) < n {
+		sp.ints = make([]int, n)
+	}
+	b := sp.ints[:n]
+	cut := func(k int) []int {
+		part := b[:0:k]
+		b = b[k:]
+		return part
+	}
+	sp.off, sp.ipmap, sp.ipmapm1, sp.permU, sp.lindxU = cut(P+1), cut(P), cut(P), cut(jb), cut(rows[icur])
+	if cap(sp.lindxA) < P {
+		sp.lindxA = make([][]int, P)
+	}
+	sp.lindxA = sp.lindxA[:P]
+	for r := range sp.lindxA {
+		sp.lindxA[r] = cut(rows[r])
+	}
+	// HPL_plindx10: the pieces' sizes per process row, then their positions.
+	sp.off = zeroed(sp.off, P+1)
 	for i := 0; i < len(x.ipid); i += 2 {
 		if x.owner[i] != icur {
 			continue
@@ -274,16 +382,72 @@ func (pn *panel) plindx10() {
 		dst := x.ipid[i+1]
 		drow := x.owner[i+1]
 		if drow != icur || dst-ia < jb {
-			x.iplen[drow+1]++
+			sp.off[drow+1]++
 		}
 	}
-	x.ipmap, x.ipmapm1 = logsort(P, icur, x.iplen, x.ipmap, x.ipmapm1)
+	sp.ipmap, sp.ipmapm1 = logsort(P, icur, sp.off, sp.ipmap, sp.ipmapm1)
+	// HPL_plindx1: each U row's slot, as the next free one of its piece.
+	next := append(sc.next[:0], sp.off[:P]...) // next free slot of each position's piece
+	sc.next = next
+	rowOffs := zeroed(sc.rowOffs, P) // the process rows' local offsets of the panel (their panel.ii)
+	for r := range P {
+		if row < 0 || r == row || r == icur {
+			rowOffs[r] = numroc(ia, nb, r, P)
+		}
+	}
+	sc.rowOffs = rowOffs
+	rowOff := rowOffs[icur]
+	lindxU, permU, slot := sp.lindxU[:0], sc.permU[:0], sc.slot[:0]
+	take := func(drow int) int {
+		il := sp.ipmapm1[drow]
+		j := next[il]
+		next[il]++
+		return j
+	}
+	for i := 0; i < len(x.ipid); i += 2 {
+		src, dst := x.ipid[i], x.ipid[i+1]
+		srow, drow := x.owner[i], x.owner[i+1]
+		if drow != icur && (row < 0 || row == drow) {
+			sp.lindxA[drow] = append(sp.lindxA[drow], g2l(dst, nb, P)-rowOffs[drow])
+		}
+		if srow != icur {
+			continue
+		}
+		var au int
+		switch {
+		case drow == icur && dst-ia < jb:
+			permU = append(permU, dst-ia)
+			au = take(drow)
+			slot = append(slot, au)
+		case drow != icur:
+			final := 0 // the U row only steers data: none in model mode
+			if s.real {
+				final = x.next[i/2] - ia
+			}
+			permU = append(permU, final)
+			au = take(drow)
+			slot = append(slot, au)
+		case diag:
+			au = rowOff - g2l(dst, nb, P)
+		}
+		if diag {
+			sp.lindxA[icur] = append(sp.lindxA[icur], g2l(src, nb, P)-rowOff)
+			lindxU = append(lindxU, au)
+		}
+	}
+	sp.lindxU = lindxU
+	sc.permU, sc.slot = permU, slot
+	if s.real {
+		sp.permU = sc.perm(sp.permU, jb, slot, permU)
+	} else { // laswpU moves no data in model mode, only charges its jb rows
+		sp.permU = zeroed(sp.permU, jb)
+	}
 }
 
 // logsort is HPL_logsort: position j starts with process (j + icur) mod P; the
-// counts are sorted so that positions of smaller binary weight (nearer the root
-// of the spread tree) hold larger pieces; iplen becomes the offsets. The maps
-// reuse the arrays of the ipmap and ipmapm1 passed in.
+// counts in iplen[1..P] are sorted so that positions of smaller binary weight
+// (nearer the root of the spread tree) hold larger pieces; iplen becomes the
+// offsets. The maps reuse the arrays of the ipmap and ipmapm1 passed in.
 func logsort(P, icur int, iplen, ipmap, ipmapm1 []int) ([]int, []int) {
 	ipmap = zeroed(ipmap, P)
 	ipmapm1 = zeroed(ipmapm1, P) // weights first, then the inverse map
@@ -323,70 +487,6 @@ func logsort(P, icur int, iplen, ipmap, ipmapm1 []int) ([]int, []int) {
 		iplen[i+1] += iplen[i]
 	}
 	return ipmap, ipmapm1
-}
-
-// plindx1 is HPL_plindx1: the spread-roll arrays.
-func (pn *panel) plindx1() {
-	pn.plindx10()
-	s := pn.s
-	nb, P := s.nb, s.g.p
-	myrow, icur, jb, ia, iroff := s.g.myrow, pn.prow, pn.jb, pn.ia, pn.ii
-	x := &pn.swp
-	x.lindxA1, x.lindxU1 = x.lindxA1[:0], x.lindxU1[:0]
-	sc := &s.swap
-	permU := sc.permU[:0]
-	slot := sc.slot[:0]          // iwork: U slot (position-ordered) of each permU entry
-	take := func(drow int) int { // next free slot of process row drow's piece
-		il := x.ipmapm1[drow]
-		j := x.iplen[il]
-		x.iplen[il]++
-		return j
-	}
-	for i := 0; i < len(x.ipid); i += 2 {
-		src, dst := x.ipid[i], x.ipid[i+1]
-		srow, drow := x.owner[i], x.owner[i+1]
-		if myrow != icur && myrow == drow {
-			x.lindxA1 = append(x.lindxA1, g2l(dst, nb, P)-iroff)
-		}
-		if srow != icur {
-			continue
-		}
-		var au int
-		switch {
-		case drow == icur && dst-ia < jb:
-			permU = append(permU, dst-ia)
-			au = take(drow)
-			slot = append(slot, au)
-		case drow != icur:
-			final := 0 // the U row only steers data: none in model mode
-			if s.real {
-				final = x.next[i/2] - ia
-			}
-			permU = append(permU, final)
-			au = take(drow)
-			slot = append(slot, au)
-		default:
-			au = iroff - g2l(dst, nb, P)
-		}
-		if myrow == icur {
-			x.lindxA1 = append(x.lindxA1, g2l(src, nb, P)-iroff)
-			x.lindxU1 = append(x.lindxU1, au)
-		}
-	}
-	x.ipA = 0
-	if myrow == icur {
-		x.ipA = len(x.lindxA1)
-	}
-	sc.permU, sc.slot = permU, slot
-	if s.real {
-		x.permU = sc.perm(x.permU, jb, slot, permU)
-	} else { // laswpU moves no data in model mode, only charges its jb rows
-		x.permU = zeroed(x.permU, jb)
-	}
-	for i := P; i > 0; i-- {
-		x.iplen[i] = x.iplen[i-1]
-	}
-	x.iplen[0] = 0
 }
 
 // perm is HPL_perm: turn "slot[i] holds final row permU[i]" into a sequence of

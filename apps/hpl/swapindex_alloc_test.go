@@ -65,3 +65,39 @@ func BenchmarkSwapIndex(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "panels/s")
 }
+
+// BenchmarkSwapIndexShared is BenchmarkSwapIndex's panel as the P ranks of
+// a process column index it (moves, then plindx1 and plindx0): "own", each
+// alone; "shared", through one Shared, as runner runs HPL. It reports the
+// cost per rank.
+func BenchmarkSwapIndexShared(b *testing.B) {
+	const P, nb, n = 16, 128, 80000
+	rng := rand.New(rand.NewPCG(5, 6))
+	dpiv := make([]float64, nb)
+	ia := 16 * nb
+	for i := range dpiv { // model pivots: anywhere below
+		dpiv[i] = float64(ia + i + rng.IntN(n-ia-i))
+	}
+	column := make([]*panel, P)
+	for myrow := range column {
+		pn := indexPanel(rng, false, myrow, P, nb, ia, n)
+		pn.dpiv = dpiv
+		column[myrow] = pn
+	}
+	for _, shared := range []bool{false, true} {
+		name := map[bool]string{false: "own", true: "shared"}[shared]
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				var sh *Shared
+				if shared {
+					sh = NewShared() // a new panel's lists
+				}
+				for _, pn := range column {
+					pn.s.shared = sh
+					indexAll(pn)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N*P), "ns/rank-panel")
+		})
+	}
+}

@@ -18,7 +18,8 @@ func (s *solver) update(pb, pn *panel, nn int) {
 		}
 		return
 	}
-	pr := &prober{pb: pb}
+	p := newProber(pb)
+	pr := &p
 	pr.poll()
 	if s.g.p == 1 {
 		s.updateOneRow(pr, pn, n, nb)
