@@ -199,7 +199,12 @@ func (m *lmm) processFrees() {
 func removeFlow(list []*flow, f *flow) []*flow {
 	for i, g := range list {
 		if g == f {
-			return append(list[:i], list[i+1:]...)
+			// The tail moves down one place by hand: these sets hold a few
+			// elements, fewer than a call of the runtime's typed copy costs.
+			for ; i+1 < len(list); i++ {
+				list[i] = list[i+1]
+			}
+			return list[:len(list)-1]
 		}
 	}
 	return list
@@ -209,7 +214,10 @@ func removeFlow(list []*flow, f *flow) []*flow {
 func removeElem(list []sgElem, f *flow) []sgElem {
 	for i := range list {
 		if list[i].f == f {
-			return append(list[:i], list[i+1:]...)
+			for ; i+1 < len(list); i++ { // as in removeFlow
+				list[i] = list[i+1]
+			}
+			return list[:len(list)-1]
 		}
 	}
 	return list
@@ -344,7 +352,9 @@ func (m *lmm) solve() {
 			cn.usage += el.share
 			if !v.activeOn(el.idx) { // push_front
 				cn.active = append(cn.active, nil)
-				copy(cn.active[1:], cn.active)
+				for j := len(cn.active) - 1; j > 0; j-- { // as in removeFlow
+					cn.active[j] = cn.active[j-1]
+				}
 				cn.active[0] = el.f
 				v.setActive(el.idx, true)
 			}
