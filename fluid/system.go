@@ -337,7 +337,9 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 		if ld.sys != s {
 			panic("fluid: FlowSpec.Loads made by another System")
 		}
-		f.elems = append(f.elems, ld.elems...)
+		for _, e := range ld.elems { // one at a time: a route has a few, fewer than a call of memmove costs
+			f.elems = append(f.elems, e)
+		}
 		f.bound = min(f.bound, ld.fatCap) // exact: the float addElem's mins reach one link at a time
 		if s.traffic != nil {
 			for _, e := range ld.fat {
