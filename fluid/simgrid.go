@@ -38,9 +38,22 @@ type lmm struct {
 // fixed flow, modified or not.
 type sgCnst struct {
 	remaining, usage float64
-	light            int32   // index in light, −1 if none
-	active           []*flow // active_element_set: oldest enabled first
-	enabled          []*flow // enabled_element_set, oldest first (SimGrid's list read backwards)
+	light            int32    // index in light, −1 if none
+	active           []*flow  // active_element_set: oldest enabled first
+	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
+}
+
+// sgElem is a flow's element in a link's enabled_element_set, with what
+// the walks over that set read of it: the flow's slot (its sgVar), the
+// element's index in the flow's elems (its bit in activeMask) and its
+// usage term. A solve then reads, for each enabled flow of a modified
+// link, this entry and the flow's sgVar, not the flow struct and its
+// elems as well (three cache lines an element, most of them cold).
+type sgElem struct {
+	f     *flow
+	share float64 // coefficient / weight: the same float as coefficient / weight computed in the solve
+	slot  int32   // f.slot
+	idx   int32   // the element's index in f.elems (links are merged: one element a link)
 }
 
 // sgVar is a flow's lmm::Variable state, with the marks of the walks
@@ -176,7 +189,7 @@ func (m *lmm) processFrees() {
 		for _, e := range f.elems {
 			cn := &m.cn[e.link]
 			cn.active = removeFlow(cn.active, f)
-			cn.enabled = removeFlow(cn.enabled, f)
+			cn.enabled = removeElem(cn.enabled, f)
 		}
 		m.sys.recycle(f)
 	}
@@ -186,7 +199,25 @@ func (m *lmm) processFrees() {
 func removeFlow(list []*flow, f *flow) []*flow {
 	for i, g := range list {
 		if g == f {
-			return append(list[:i], list[i+1:]...)
+			// The tail moves down one place by hand: these sets hold a few
+			// elements, fewer than a call of the runtime's typed copy costs.
+			for ; i+1 < len(list); i++ {
+				list[i] = list[i+1]
+			}
+			return list[:len(list)-1]
+		}
+	}
+	return list
+}
+
+// removeElem is removeFlow on an enabled_element_set.
+func removeElem(list []sgElem, f *flow) []sgElem {
+	for i := range list {
+		if list[i].f == f {
+			for ; i+1 < len(list); i++ { // as in removeFlow
+				list[i] = list[i+1]
+			}
+			return list[:len(list)-1]
 		}
 	}
 	return list
@@ -194,9 +225,9 @@ func removeFlow(list []*flow, f *flow) []*flow {
 
 // enable puts f at the front of its links' enabled_element_set.
 func (m *lmm) enable(f *flow) {
-	for _, e := range f.elems {
+	for i, e := range f.elems {
 		cn := &m.cn[e.link]
-		cn.enabled = append(cn.enabled, f)
+		cn.enabled = append(cn.enabled, sgElem{f: f, share: e.coef / f.weight, slot: f.slot, idx: int32(i)})
 	}
 }
 
@@ -215,8 +246,8 @@ func (m *lmm) markCnst(l LinkID) {
 func (m *lmm) markRec(l LinkID) {
 	en := m.cn[l].enabled // newest last; the walk below does not change it
 	for i := len(en) - 1; i >= 0; i-- {
-		f := en[i]
-		v := &m.vars[f.slot]
+		f := en[i].f
+		v := &m.vars[en[i].slot]
 		for _, e2 := range f.elems {
 			if v.visited == m.visited {
 				break
@@ -234,6 +265,9 @@ func (m *lmm) markRec(l LinkID) {
 // modified set, in its order, has its remaining bytes brought up to now
 // and its completion date re-projected, and gets a new heap stamp.
 func (m *lmm) settle(now float64) {
+	if len(m.frees) == 0 && len(m.modified) == 0 { // most calls: the engine settles at every look
+		return
+	}
 	m.processFrees()
 	if len(m.modified) == 0 {
 		return
@@ -244,10 +278,9 @@ func (m *lmm) settle(now float64) {
 	for _, l := range m.modified {
 		en := m.cn[l].enabled
 		for i := len(en) - 1; i >= 0; i-- {
-			f := en[i]
-			if v := &m.vars[f.slot]; v.inMod != m.solves {
+			if v := &m.vars[en[i].slot]; v.inMod != m.solves {
 				v.inMod = m.solves
-				list = append(list, f)
+				list = append(list, en[i].f)
 			}
 		}
 		m.linked[l] = false
@@ -313,15 +346,17 @@ func (m *lmm) solve() {
 		}
 		cn.usage = 0
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
-			f := cn.enabled[i]
-			v := &m.vars[f.slot]
+			el := &cn.enabled[i]
+			v := &m.vars[el.slot]
 			v.value = 0
-			cn.usage += coefOn(f, l) / f.weight
-			if !v.activeOn(f, l) { // push_front
+			cn.usage += el.share
+			if !v.activeOn(el.idx) { // push_front
 				cn.active = append(cn.active, nil)
-				copy(cn.active[1:], cn.active)
-				cn.active[0] = f
-				v.setActive(f, l, true)
+				for j := len(cn.active) - 1; j > 0; j-- { // as in removeFlow
+					cn.active[j] = cn.active[j-1]
+				}
+				cn.active[0] = el.f
+				v.setActive(el.idx, true)
 			}
 		}
 		if cn.usage > 0 {
@@ -356,8 +391,8 @@ func (m *lmm) solve() {
 			} else {
 				continue
 			}
-			for _, e := range f.elems {
-				m.take(f, v, e)
+			for i, e := range f.elems {
+				m.take(f, v, e, int32(i))
 			}
 		}
 		m.satVars = m.satVars[:0]
@@ -373,10 +408,11 @@ func (m *lmm) solve() {
 	}
 }
 
-// take is the update of maxmin_solve for one link of a fixed flow f: the
-// link gives up f's share (double_update on remaining and usage) and
-// leaves the links still to saturate when nothing is left of either.
-func (m *lmm) take(f *flow, v *sgVar, e elem) {
+// take is the update of maxmin_solve for one link of a fixed flow f (its
+// element i, e): the link gives up f's share (double_update on remaining
+// and usage) and leaves the links still to saturate when nothing is left
+// of either.
+func (m *lmm) take(f *flow, v *sgVar, e elem, i int32) {
 	cn := &m.cn[e.link]
 	capacity := m.sys.links[e.link].capacity
 	cn.remaining -= e.coef * v.value
@@ -398,9 +434,9 @@ func (m *lmm) take(f *flow, v *sgVar, e elem) {
 	} else if cn.light >= 0 {
 		m.light[cn.light].rou = cn.remaining / cn.usage
 	}
-	if v.activeOn(f, e.link) {
+	if v.activeOn(i) {
 		cn.active = removeFlow(cn.active, f)
-		v.setActive(f, e.link, false)
+		v.setActive(i, false)
 	}
 }
 
@@ -428,38 +464,24 @@ func (m *lmm) satVarsUpdate() {
 	}
 }
 
-// coefOn returns f's coefficient on link l.
-func coefOn(f *flow, l LinkID) float64 {
-	for _, e := range f.elems {
-		if e.link == l {
-			return e.coef
-		}
-	}
-	return 0
+// activeOn reports whether the flow's element i (a flow has one element
+// a link) is in its link's active_element_set. Only the first 64 elements
+// have a bit: the others never count as active (as before, when this
+// looked the element up by link).
+func (v *sgVar) activeOn(i int32) bool {
+	return i < 64 && v.activeMask&(1<<uint(i)) != 0
 }
 
-// activeOn reports whether f's element on link l is in the link's
+// setActive records whether the flow's element i is in its link's
 // active_element_set.
-func (v *sgVar) activeOn(f *flow, l LinkID) bool {
-	for i, e := range f.elems {
-		if e.link == l {
-			return i < 64 && v.activeMask&(1<<uint(i)) != 0
-		}
+func (v *sgVar) setActive(i int32, on bool) {
+	if i >= 64 {
+		return
 	}
-	return false
-}
-
-// setActive records whether f's element on link l is in the link's
-// active_element_set.
-func (v *sgVar) setActive(f *flow, l LinkID, on bool) {
-	for i, e := range f.elems {
-		if e.link == l && i < 64 {
-			if on {
-				v.activeMask |= 1 << uint(i)
-			} else {
-				v.activeMask &^= 1 << uint(i)
-			}
-		}
+	if on {
+		v.activeMask |= 1 << uint(i)
+	} else {
+		v.activeMask &^= 1 << uint(i)
 	}
 }
 

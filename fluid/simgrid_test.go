@@ -168,3 +168,85 @@ func TestSimGridLatentWithoutLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestSimGridElementsMatchFlows: each link's enabled_element_set entries
+// (sgElem) carry what the solve reads instead of the flow's elems: the
+// flow's slot, the index of its element on that link, and coefficient /
+// weight to the bit; and a flow is in the link's active_element_set
+// exactly when its element's bit is set. Checked after every call of
+// random traffic with reverse routes (links repeated in both, so merged),
+// weights, latencies and completions, in the engine's order (sgRun).
+func TestSimGridElementsMatchFlows(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		seed  uint64
+		links int
+	}{{"two links", 1, 2}, {"eight links", 2, 8}, {"twenty links", 3, 20}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(tc.seed, 7))
+			bw := make([]float64, tc.links)
+			for i := range bw {
+				bw[i] = 1e9 * (1 + rng.Float64())
+			}
+			s := NewSystemOptions(shared(bw...), Options{Solver: SimGrid})
+			now := 0.0
+			for round := range 60 {
+				for range 1 + rng.IntN(4) {
+					spec := FlowSpec{Bytes: 1e4 * (1 + rng.Float64()), Weight: rng.Float64(), ReverseShare: 0.05}
+					for _, l := range rng.Perm(tc.links)[:1+rng.IntN(min(tc.links, 3))] {
+						spec.Links = append(spec.Links, LinkID(l))
+					}
+					for _, l := range rng.Perm(tc.links)[:rng.IntN(min(tc.links, 3))] {
+						spec.Reverse = append(spec.Reverse, LinkID(l))
+					}
+					s.StartLatent(now, spec, 1e-6*float64(rng.IntN(3)))
+					checkElems(t, s, round)
+				}
+				s.Settle(now)
+				checkElems(t, s, round)
+				// Complete the next instant's events, as sgRun does.
+				t0, _, ok := s.NextCompletion()
+				if !ok {
+					continue
+				}
+				for {
+					tt, id, ok := s.NextCompletion()
+					if !ok || !(tt < t0+1e-9) {
+						break
+					}
+					if s.Latent(id) {
+						s.Activate(t0, id)
+					} else {
+						s.Finish(t0, id)
+					}
+					checkElems(t, s, round)
+				}
+				s.Settle(t0)
+				checkElems(t, s, round)
+				now = t0
+			}
+		})
+	}
+}
+
+// checkElems checks every link's enabled and active sets against the
+// flows they name (TestSimGridElementsMatchFlows).
+func checkElems(t *testing.T, s *System, round int) {
+	t.Helper()
+	m := s.model.(*lmm)
+	for l := range m.cn {
+		cn := &m.cn[l]
+		for _, el := range cn.enabled {
+			f := el.f
+			if el.slot != f.slot || int(el.idx) >= len(f.elems) || f.elems[el.idx].link != LinkID(l) {
+				t.Fatalf("round %d link %d: element of flow %d names slot %d, index %d (flow's slot %d, elems %v)", round, l, f.id, el.slot, el.idx, f.slot, f.elems)
+			}
+			if want := f.elems[el.idx].coef / f.weight; el.share != want {
+				t.Fatalf("round %d link %d flow %d: share %v, coefficient/weight %v", round, l, f.id, el.share, want)
+			}
+			if on := m.vars[el.slot].activeOn(el.idx); on != slices.Contains(cn.active, f) {
+				t.Fatalf("round %d link %d flow %d: active bit %v, in the active set %v", round, l, f.id, on, !on)
+			}
+		}
+	}
+}
