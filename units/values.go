@@ -2,6 +2,7 @@ package units
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -219,7 +220,7 @@ type Seed uint64
 func (s *Seed) UnmarshalTOML(v any) error {
 	n, ok := v.(int64)
 	if !ok || n < 0 {
-		return fmt.Errorf("seed %v: want an integer ≥ 0", v)
+		return fmt.Errorf("seed %v: want an integer from 0 to %d", v, math.MaxInt64)
 	}
 	*s = Seed(n)
 	return nil
