@@ -23,11 +23,18 @@ const fitCoefTol = 0.05
 // writeSynthetic writes a sample file drawn without noise from
 // dgemm T = 1e-11·m·n·k + 3e-6 s on host h1 and twice as slow on h2.
 func writeSynthetic(t *testing.T, path string) {
+	writeSyntheticCounts(t, path, map[string]int{"h1": 60, "h2": 60})
+}
+
+// writeSyntheticCounts writes counts[h] noiseless dgemm samples of host h,
+// T = a·mnk + 3 µs with a = 1e-11 × the host's number (h1, h2, ...).
+func writeSyntheticCounts(t *testing.T, path string, counts map[string]int) {
 	t.Helper()
-	p := calibration.Plan{Kernels: []string{"dgemm"}, Samples: 60, MaxDim: 300, Seed: 9}
 	var rows []calibration.Sample
-	for h, a := range map[string]float64{"h1": 1e-11, "h2": 2e-11} {
-		for i := 0; i < p.Total(); i++ {
+	for h, n := range counts {
+		a := 1e-11 * float64(h[1]-'0')
+		p := calibration.Plan{Kernels: []string{"dgemm"}, Samples: n, MaxDim: 300, Seed: 9}
+		for i := range p.Total() {
 			c := p.Call(i)
 			rows = append(rows, calibration.Sample{Index: i, Host: h, Core: 0, Kernel: c.Kernel, M: c.M, N: c.N, K: c.K,
 				Seconds: a*float64(c.M*c.N*c.K) + 3e-6})
@@ -300,24 +307,7 @@ func TestFitPerHostSaysWhichHostsPool(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			samples, out := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml")
-			var rows []calibration.Sample
-			for h, n := range c.counts {
-				a := 1e-11 * float64(h[1]-'0')
-				p := calibration.Plan{Kernels: []string{"dgemm"}, Samples: n, MaxDim: 300, Seed: 9}
-				for i := range p.Total() {
-					k := p.Call(i)
-					rows = append(rows, calibration.Sample{Index: i, Host: h, Core: 0, Kernel: k.Kernel, M: k.M, N: k.N, K: k.K,
-						Seconds: a*float64(k.M*k.N*k.K) + 3e-6})
-				}
-			}
-			f, err := os.Create(samples)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := calibration.WriteSamples(f, rows); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
+			writeSyntheticCounts(t, samples, c.counts)
 			args := []string{"fit", samples, "-o", out}
 			if c.perHost {
 				args = append(args, "--per-host")
