@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	goldenfile "github.com/emu-hpc/emu/internal/golden"
 	"github.com/spf13/cobra"
+
+	goldenfile "github.com/emu-hpc/emu/internal/golden"
 )
 
 // golden compares got with testdata/golden/name, or rewrites it with -update
