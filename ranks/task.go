@@ -274,6 +274,20 @@ type Exchanger interface {
 // Nobody, as an Exchanger step's dst or src, leaves that side out.
 const Nobody = -3
 
+// StepSkipper is an Exchanger that can say where its next non-empty step
+// is. A step whose dst and src are both Nobody makes no MPI call, takes no
+// time and tells no hook: Exchanges and SendRecvs go past it unseen, so
+// with a StepSkipper they jump over such steps without asking Exchange
+// (a tall grid's spread-roll swap, HPL_rollT, whose P−1 steps are mostly
+// empty when NB is small).
+type StepSkipper interface {
+	Exchanger
+	// NextStep returns a k' ≥ k with steps k … k'−1 all empty (both sides
+	// Nobody), and with Exchange having no effect for them; k' ≥ n, the
+	// exchanges' count, says that the rest are. k itself is always right.
+	NextStep(k int) int
+}
+
 // Exchanges makes n neighbour exchanges on c with tag, each step k being
 //
 //	s := c.Issend(dst, tag, m) // dst, m, src from ex.Exchange(k)
@@ -294,8 +308,9 @@ func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 	if n > 0 {
 		x := &c.r.w.tasksOf(c.r).x
 		*x = exchanges{r: c.r, c: c, n: n, tag: tag, ex: ex, sync: true}
+		x.skip, _ = ex.(StepSkipper)
 		c.r.runTask(x, "Exchanges")
-		x.ex = nil
+		x.ex, x.skip = nil, nil
 	}
 }
 
@@ -314,8 +329,9 @@ func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	if n > 0 {
 		x := &c.r.w.tasksOf(c.r).x
 		*x = exchanges{r: c.r, c: c, n: n, tag: tag, ex: ex}
+		x.skip, _ = ex.(StepSkipper)
 		c.r.runTask(x, "SendRecvs")
-		x.ex = nil
+		x.ex, x.skip = nil, nil
 	}
 }
 
@@ -325,6 +341,7 @@ type exchanges struct {
 	c      *Comm
 	n, tag int
 	ex     Exchanger
+	skip   StepSkipper // ex, when it says where its non-empty steps are
 	sync   bool
 	k      int
 	phase  uint8 // where step k is: the x* constants
@@ -372,6 +389,9 @@ func (x *exchanges) step() *Request {
 	for {
 		switch x.phase {
 		case xPost: // post step k; wait for its first blocking side
+			if x.skip != nil { // past empty steps, which nothing would see
+				x.k = min(max(x.skip.NextStep(x.k), x.k), x.n)
+			}
 			if x.k == x.n {
 				return nil
 			}

@@ -72,9 +72,64 @@ func (x *cube) Exchange(k int) (int, Msg, int) {
 // noSkip, every sleep through a timer.
 func TestTasksMatchBlockingCalls(t *testing.T) {
 	for seed := uint64(1); seed <= 120; seed++ {
-		sameEvents(t, seed, "tasks", runTaskProgram(t, seed, true), "blocking calls", runTaskProgram(t, seed, false))
+		sameEvents(t, seed, "tasks", runTaskProgram(t, seed, true, taskOpts{}), "blocking calls", runTaskProgram(t, seed, false, taskOpts{}))
 	}
 }
+
+// TestSkippedStepsMatch runs random programs whose pieces are mostly empty
+// as tasks whose Exchangers are StepSkippers, and as the blocking calls,
+// and wants the same hook events, data and end, to the bit: an empty step
+// skipped (NextStep) is one nothing sees. Some answers of NextStep skip only
+// part of the empty steps ahead, as the contract allows; Exchange is never
+// asked about a step NextStep said is empty.
+func TestSkippedStepsMatch(t *testing.T) {
+	for seed := uint64(1); seed <= 60; seed++ {
+		sameEvents(t, seed, "skipping tasks", runTaskProgram(t, seed, true, taskOpts{skip: true, sparse: true}),
+			"blocking calls", runTaskProgram(t, seed, false, taskOpts{sparse: true}))
+		sameEvents(t, seed, "skipping tasks", runTaskProgram(t, seed, true, taskOpts{skip: true, sparse: true}),
+			"tasks", runTaskProgram(t, seed, true, taskOpts{sparse: true}))
+	}
+}
+
+// taskOpts varies runTaskProgram: skip gives the tasks StepSkippers, sparse
+// makes most pieces empty.
+type taskOpts struct{ skip, sparse bool }
+
+// skipper is an Exchanger as a StepSkipper: step k is empty when Exchange
+// gives Nobody both ways (asked of a copy, so that e's calls are only the
+// ones Exchanges makes). Every third answer stops halfway through the
+// empty steps ahead. It fails t when Exchange is asked about a step its
+// last answer skipped.
+type skipper struct {
+	t        *testing.T
+	e, probe Exchanger
+	n, me    int
+	next     int // NextStep's last answer
+}
+
+func (x *skipper) NextStep(k int) int {
+	j := k
+	for j < x.n {
+		if dst, _, src := x.probe.Exchange(j); dst != Nobody || src != Nobody {
+			break
+		}
+		j++
+	}
+	if (k+x.me)%3 == 0 {
+		j = k + (j-k)/2
+	}
+	x.next = j
+	return j
+}
+
+func (x *skipper) Exchange(k int) (int, Msg, int) {
+	if k < x.next {
+		x.t.Errorf("rank %d: Exchange(%d) after NextStep said steps up to %d are empty", x.me, k, x.next)
+	}
+	return x.e.Exchange(k)
+}
+
+func (x *skipper) Received(k int, m Msg) { x.e.Received(k, m) }
 
 // sameEvents fails the test at the first event where two runs' hook logs
 // (one event a line) differ, or where one log is longer.
@@ -92,7 +147,7 @@ func sameEvents(t *testing.T, seed uint64, nameA, logA, nameB, logB string) {
 	t.Fatalf("seed %d: %d events with %s, %d with %s", seed, len(a), nameA, len(b), nameB)
 }
 
-func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
+func runTaskProgram(t *testing.T, seed uint64, tasks bool, opt taskOpts) string {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	n := 2 + rng.IntN(30)
 	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
@@ -127,6 +182,9 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 		topo = ft
 	}
 	sizes := []int{0, 8, 4000, 70000, 1 << 20}
+	if opt.sparse {
+		sizes = []int{0, 0, 0, 0, 0, 0, 0, 8, 4000, 70000}
+	}
 	type phase struct {
 		roll    bool
 		steps   int
@@ -174,6 +232,8 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 			r.Compute(p.compute[me], "work")
 			x := &ringRoll{me: me, n: n, pieces: p.pieces}
 			switch {
+			case p.roll && tasks && opt.skip:
+				c.Exchanges(p.steps, 3, &skipper{t: t, e: x, probe: &ringRoll{me: me, n: n, pieces: p.pieces}, n: p.steps, me: me})
 			case p.roll && tasks:
 				c.Exchanges(p.steps, 3, x)
 			case p.roll:
@@ -195,7 +255,11 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool) string {
 			case me >= ip2:
 			case tasks:
 				y := &cube{*x}
-				c.SendRecvs(p.steps, 5, y)
+				var ex Exchanger = y
+				if opt.skip {
+					ex = &skipper{t: t, e: y, probe: &cube{ringRoll{me: me, n: n, pieces: p.pieces}}, n: p.steps, me: me}
+				}
+				c.SendRecvs(p.steps, 5, ex)
 				got[me] = append(got[me], y.got...)
 				continue
 			default:

@@ -1,6 +1,10 @@
 package hpl
 
-import "github.com/emu-hpc/emu/ranks"
+import (
+	"math/bits"
+
+	"github.com/emu-hpc/emu/ranks"
+)
 
 // swapSpreadRoll is HPL_pdlaswp01N/T, the spread-roll row swap over n columns
 // (hpl.md §7.3).
@@ -183,9 +187,9 @@ func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
 		// Nothing to drive between the steps: the P−1 exchanges run as a
 		// task (ranks.Comm.SendRecvs), as the long broadcast's roll does.
 		x := &w.pn.s.rollX
-		*x = swapRoll{w: w, my: my, p: P, off: off, prev: prev, next: next}
+		*x = swapRoll{w: w, my: my, p: P, off: off, prev: prev, next: next, busy: x.busy[:0]}
 		c.sendRecvs(P-1, tagPfact, x)
-		*x = swapRoll{} // drops the panel and the offsets
+		*x = swapRoll{busy: x.busy[:0]} // drops the panel and the offsets
 		return
 	}
 	for k := 0; k < P-1; k++ {
@@ -314,6 +318,10 @@ type swapRoll struct {
 	my, p      int   // position in the roll, P
 	off        []int // pieces' row offsets, P+1
 	prev, next int   // column-communicator ranks of the neighbours
+	// busy has bit k set when step k sends or receives a piece (NextStep),
+	// marked at the first call; its array is kept from roll to roll.
+	busy   []uint64
+	marked bool
 }
 
 // sides returns the pieces step k sends and receives, and the partner.
@@ -336,6 +344,63 @@ func (x *swapRoll) Exchange(k int) (int, ranks.Msg, int) {
 		src = ranks.Nobody
 	}
 	return dst, m, src
+}
+
+// NextStep is the first step from k on that sends or receives a piece, or
+// P−1: an empty step (both pieces empty) makes no MPI call, so the roll
+// goes past it unseen (ranks.StepSkipper). The steps are found from the
+// non-empty pieces, each sent at one step and received at another in
+// each direction (rollStep's closed form), not by asking every step.
+func (x *swapRoll) NextStep(k int) int {
+	n := x.p - 1
+	if !x.marked {
+		x.markBusy()
+	}
+	for k < n {
+		w := x.busy[k>>6] >> (k & 63)
+		if w != 0 {
+			return min(k+bits.TrailingZeros64(w), n)
+		}
+		k = (k>>6 + 1) << 6
+	}
+	return n
+}
+
+// markBusy sets busy's bit k for each step k that sends or receives one
+// of the non-empty pieces. With d the piece's distance to the right of
+// my, rollStep sends it at l = k>>1 = d (odd my+k) or P−d (even), and
+// receives it at l = P−d−1 (odd) or d−1 (even), modulo P; k is the one of
+// 2l, 2l+1 with that parity, a step if below P−1.
+func (x *swapRoll) markBusy() {
+	P, my := x.p, x.my
+	n := P - 1
+	nw := (n + 63) >> 6
+	if cap(x.busy) < nw {
+		x.busy = make([]uint64, nw)
+	} else {
+		x.busy = x.busy[:nw]
+		clear(x.busy)
+	}
+	x.marked = true
+	mark := func(l, odd int) {
+		k := 2 * l
+		if (my+k)&1 != odd {
+			k++
+		}
+		if k < n {
+			x.busy[k>>6] |= 1 << (k & 63)
+		}
+	}
+	for i := range P {
+		if x.off[i+1]-x.off[i] <= 0 {
+			continue
+		}
+		d := modSub(i, my, P)
+		mark(d, 1)
+		mark(modSub(P, d, P), 0)
+		mark(P-d-1, 1)
+		mark(modSub(d, 1, P), 0)
+	}
 }
 
 func (x *swapRoll) Received(k int, m ranks.Msg) {
