@@ -203,7 +203,7 @@ func (r *Rank) settleDue() {
 	at := r.due
 	r.due = 0
 	w := r.w
-	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.SkipTo(at) {
+	if w.mayJump() && w.eng.SkipTo(at) {
 		return
 	}
 	r.rang = false
@@ -212,6 +212,12 @@ func (r *Rank) settleDue() {
 		r.block("Compute", noPeer, 0)
 	}
 }
+
+// mayJump says whether the running rank may move the clock itself, with no
+// timer: no other rank is ready and no poller is parked (the rank would be
+// the next to run anyway), unless a test asked for the timer path. The
+// engine still refuses if anything is due first.
+func (w *World) mayJump() bool { return w.ready.empty() && len(w.pollers) == 0 && !w.noSkip }
 
 // sleep blocks the rank for d simulated seconds (nothing if d ≤ 0).
 func (r *Rank) sleep(d float64, call string) {
@@ -231,7 +237,7 @@ func (r *Rank) sleep(d float64, call string) {
 		return
 	}
 	r.payOwed()
-	if w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.eng.Skip(d) {
+	if w.mayJump() && w.eng.Skip(d) {
 		return
 	}
 	// Looping makes the sleep immune to a stray wake-up. The timer's own
