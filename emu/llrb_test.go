@@ -22,16 +22,26 @@ func (t llrbTimer) Less(than llrb.Item) bool {
 // on pushes whose delays repeat (lanes) and do not (heap), with ties in time.
 func TestQueueMatchesLLRB(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for trial := range 100 {
+	matchLLRB(t, rng, 100, 2000, func(trial int) float64 {
+		return float64(rng.IntN([]int{3, 1000}[trial%2])) * 1e-6
+	})
+}
+
+// matchLLRB pushes delays drawn by delay into the timer queue and into the
+// tree, three pushes to two pops as rng decides (a pop when the tree is
+// empty pushes instead), for trials runs of steps steps, and fails at the
+// first pop on which they differ.
+func matchLLRB(t *testing.T, rng *rand.Rand, trials, steps int, delay func(trial int) float64) {
+	t.Helper()
+	for trial := range trials {
 		q := newTimerQueue()
 		tree := llrb.New()
 		var seq uint64
 		now := 0.0
-		delays := []int{3, 1000}[trial%2]
-		for step := range 2000 {
+		for step := range steps {
 			if rng.IntN(5) < 3 || tree.Len() == 0 {
 				seq++
-				d := float64(rng.IntN(delays)) * 1e-6
+				d := delay(trial)
 				q.push(d, now+d, seq, action{})
 				tree.ReplaceOrInsert(llrbTimer{at: now + d, seq: seq})
 				continue
@@ -92,25 +102,13 @@ func BenchmarkQueueVsLLRB(b *testing.B) {
 // heads' keys kept as they go.
 func TestLongLanesMatchLLRB(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for trial := range 4 {
-		q := newTimerQueue()
-		tree := llrb.New()
-		var seq uint64
-		now := 0.0
-		for step := range 20000 {
-			if rng.IntN(5) < 3 || tree.Len() == 0 {
-				seq++
-				d := float64(1+rng.IntN(3)) * 1e-6
-				if rng.IntN(50) == 0 {
-					d = rng.Float64() * 1e-3 // now and then one for the heap
-				}
-				q.push(d, now+d, seq, action{})
-				tree.ReplaceOrInsert(llrbTimer{at: now + d, seq: seq})
-				continue
-			}
-			now = popBoth(t, &q, tree, trial, step)
+	matchLLRB(t, rng, 4, 20000, func(int) float64 {
+		d := float64(1+rng.IntN(3)) * 1e-6
+		if rng.IntN(50) == 0 {
+			d = rng.Float64() * 1e-3 // now and then one for the heap
 		}
-	}
+		return d
+	})
 }
 
 // popBoth pops the earliest timer from q and from the tree and fails unless
