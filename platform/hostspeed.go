@@ -21,14 +21,19 @@ var hostRange = regexp.MustCompile(`^(.*?)(\d+)\.\.(\d+)(.*)$`)
 
 // hostMatcher returns whether a host name matches pattern: the name itself,
 // a numbered range (dahu-13..16: the prefix, a number from 13 to 16, the
-// suffix), or a glob of path.Match (*, ?, [...]).
-func hostMatcher(pattern string) (func(string) bool, error) {
+// suffix), or a glob of path.Match (*, ?, [...]). names is how many host
+// numbers a range names (16 for dahu-1..16; 0 for a name, a glob or a range
+// of 2³¹ or more).
+func hostMatcher(pattern string) (match func(string) bool, names int, err error) {
 	if m := hostRange.FindStringSubmatch(pattern); m != nil {
 		prefix, suffix := m[1], m[4]
 		lo, err1 := strconv.Atoi(m[2])
 		hi, err2 := strconv.Atoi(m[3])
 		if err1 != nil || err2 != nil || lo > hi {
-			return nil, fmt.Errorf("range %s..%s is empty or too large", m[2], m[3])
+			return nil, 0, fmt.Errorf("range %s..%s is empty or too large", m[2], m[3])
+		}
+		if hi-lo < math.MaxInt32 {
+			names = hi - lo + 1
 		}
 		return func(h string) bool {
 			mid, ok := strings.CutPrefix(h, prefix)
@@ -42,33 +47,18 @@ func hostMatcher(pattern string) (func(string) bool, error) {
 			}
 			n, err := strconv.Atoi(mid)
 			return err == nil && n >= lo && n <= hi
-		}, nil
+		}, names, nil
 	}
 	if strings.ContainsAny(pattern, "*?[") {
 		if _, err := path.Match(pattern, ""); err != nil {
-			return nil, fmt.Errorf("not a valid glob: %v", err)
+			return nil, 0, fmt.Errorf("not a valid glob: %v", err)
 		}
 		return func(h string) bool {
 			ok, _ := path.Match(pattern, h)
 			return ok
-		}, nil
+		}, 0, nil
 	}
-	return func(h string) bool { return h == pattern }, nil
-}
-
-// rangeSize is how many host numbers a numbered range pattern names (16 for
-// dahu-1..16); 0 for a name or a glob.
-func rangeSize(pattern string) int {
-	m := hostRange.FindStringSubmatch(pattern)
-	if m == nil {
-		return 0
-	}
-	lo, err1 := strconv.Atoi(m[2])
-	hi, err2 := strconv.Atoi(m[3])
-	if err1 != nil || err2 != nil || lo > hi || hi-lo >= math.MaxInt32 {
-		return 0
-	}
-	return hi - lo + 1
+	return func(h string) bool { return h == pattern }, 0, nil
 }
 
 // spreadSalt separates the host-spread streams from every other stream a
@@ -119,7 +109,7 @@ func (p *Platform) HostSpeeds(factors map[string]float64, spread float64, seed u
 	}
 	sort.Strings(patterns)
 	for _, pat := range patterns {
-		match, err := hostMatcher(pat)
+		match, names, err := hostMatcher(pat)
 		if err != nil {
 			return nil, &HostPatternError{pat, err.Error()}
 		}
@@ -135,8 +125,8 @@ func (p *Platform) HostSpeeds(factors map[string]float64, spread float64, seed u
 		}
 		// A range names each of its hosts: one past the platform's end is a typo
 		// (dahu-13..61 for 13..16) that would otherwise slow the hosts it does match.
-		if size := rangeSize(pat); n < size {
-			return nil, &HostPatternError{pat, fmt.Sprintf("names %d hosts, the platform has %d of them (%s … %s)", size, n, p.HostName(0), p.HostName(p.Hosts-1))}
+		if n < names {
+			return nil, &HostPatternError{pat, fmt.Sprintf("names %d hosts, the platform has %d of them (%s … %s)", names, n, p.HostName(0), p.HostName(p.Hosts-1))}
 		}
 	}
 	for name, v := range speeds {
