@@ -25,7 +25,10 @@ type probeQueue struct {
 }
 
 type probeEnd struct {
-	at  float64 // s
+	// at's bits: the ends are positive (a probe costs d > 0 from a clock
+	// at ≥ 0), so they order as their bits do, and an integer comparison
+	// picks the lesser child without a branch (replaceFirst).
+	key uint64
 	gid int32
 	// chain: the probe is one of Comm.Probe's loop that failed may run
 	// without its rank (World.chainProbe) when nothing was mailed to the
@@ -34,16 +37,19 @@ type probeEnd struct {
 }
 
 // after reports whether no probe ends at or before t.
-func (q *probeQueue) after(t float64) bool { return len(q.h) == 0 || q.h[0].at > t }
+func (q *probeQueue) after(t float64) bool { return len(q.h) == 0 || q.h[0].at() > t }
+
+// at is when the probe ends, s.
+func (e probeEnd) at() float64 { return math.Float64frombits(e.key) }
 
 // push adds rank gid's probe ending at at.
 func (q *probeQueue) push(at float64, gid int32, chain bool) {
-	e := probeEnd{at, gid, chain}
+	e := probeEnd{math.Float64bits(at), gid, chain}
 	h := append(q.h, e)
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !(at < h[p].at) {
+		if e.key >= h[p].key {
 			break
 		}
 		h[i] = h[p]
@@ -74,9 +80,9 @@ func (q *probeQueue) second() float64 {
 	case 0, 1:
 		return math.Inf(1)
 	case 2:
-		return h[1].at
+		return h[1].at()
 	}
-	return min(h[1].at, h[2].at)
+	return math.Float64frombits(min(h[1].key, h[2].key))
 }
 
 // replaceFirst puts e in the place of the probe that ends first and
@@ -97,15 +103,17 @@ func (q *probeQueue) replaceFirst(e probeEnd) {
 			}
 			break
 		}
-		if h[c+1].at < h[c].at {
-			c++
+		d := 0
+		if h[c+1].key < h[c].key { // a SETcc, not a branch
+			d = 1
 		}
+		c += d
 		h[i] = h[c]
 		i = c
 	}
 	for i > 0 {
 		p := (i - 1) / 2
-		if !(e.at < h[p].at) {
+		if e.key >= h[p].key {
 			break
 		}
 		h[i] = h[p]
@@ -118,7 +126,7 @@ func (q *probeQueue) replaceFirst(e probeEnd) {
 // event of the engine's (FireOutside: the clock moves to at) that makes its
 // rank ready, as rankTimer's Handle does.
 func (w *World) endProbes(at float64) {
-	for len(w.probes.h) > 0 && w.probes.h[0].at == at {
+	for len(w.probes.h) > 0 && w.probes.h[0].at() == at {
 		r := w.ready.ranks[w.probes.pop().gid]
 		w.eng.FireOutside(at)
 		r.rang = true
@@ -189,7 +197,7 @@ func (w *World) chainProbe(at float64) bool {
 			return true
 		}
 		if w.noSkip || !(second > end) || !w.eng.Skip(d) {
-			e.at = end
+			e.key = math.Float64bits(end)
 			w.probes.replaceFirst(e)
 			return true
 		}

@@ -168,3 +168,60 @@ func runProbeQueueProgram(t *testing.T, seed uint64, aside bool) (string, uint64
 	fmt.Fprintf(&b, "end %.17g\nclocks %v\ngot %v\n", w.End(), clocks, got)
 	return b.String(), w.eng.Fired(), w.chained
 }
+
+// TestProbeQueueOrder drives the probe queue with random pushes, pops and
+// replacements of its first (ends from a few values, so that they tie, and
+// random floats) and checks every answer against a sorted list: the first
+// end, the second (second), after, and that pop hands back an entry of the
+// least end.
+func TestProbeQueueOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var q probeQueue
+	var ref []float64 // the ends in the queue, sorted
+	end := func() float64 {
+		if rng.IntN(2) == 0 {
+			return float64(1+rng.IntN(8)) * 0.25
+		}
+		return rng.Float64() * 2
+	}
+	insert := func(at float64) {
+		i, _ := slices.BinarySearch(ref, at)
+		ref = slices.Insert(ref, i, at)
+	}
+	for step := range 200000 {
+		switch op := rng.IntN(3); {
+		case len(ref) == 0 || op == 0 && len(ref) < 600:
+			at := end()
+			q.push(at, int32(step), false)
+			insert(at)
+		case op == 1:
+			if got := q.pop().at(); got != ref[0] {
+				t.Fatalf("step %d: pop gave %v, want %v", step, got, ref[0])
+			}
+			ref = ref[1:]
+		default:
+			at := ref[0] + end()
+			e := q.h[0]
+			e.key = math.Float64bits(at)
+			q.replaceFirst(e)
+			ref = ref[1:]
+			insert(at)
+		}
+		if len(q.h) != len(ref) {
+			t.Fatalf("step %d: %d ends queued, want %d", step, len(q.h), len(ref))
+		}
+		if len(ref) == 0 {
+			continue
+		}
+		second := math.Inf(1)
+		if len(ref) > 1 {
+			second = ref[1]
+		}
+		if q.h[0].at() != ref[0] || q.second() != second {
+			t.Fatalf("step %d: first %v and second %v, want %v and %v", step, q.h[0].at(), q.second(), ref[0], second)
+		}
+		if q.after(ref[0]) || !q.after(math.Nextafter(ref[0], -1)) {
+			t.Fatalf("step %d: after wrong around the first end %v", step, ref[0])
+		}
+	}
+}

@@ -414,7 +414,7 @@ func (w *World) schedule(r *Rank) {
 			// A probe ending first fires first, alone, without the
 			// engine; one ending with the engine's next events fires
 			// with them (probeQueue).
-			if at := w.probes.h[0].at; !ok || at <= t {
+			if at := w.probes.h[0].at(); !ok || at <= t {
 				if (!ok || at < t) && w.chainProbe(at) {
 					continue
 				}
