@@ -23,8 +23,10 @@ import (
 // and with messages; some programs start at 1e10 s, where the first probes
 // of a growing counter are free (the rank spins, then the counter makes them
 // countable), some merge kernel sleeps, some take every sleep through a
-// timer (noSkip), some count per rank or do not grow. A third hear Stack,
-// which turns chaining off. It fails if the chain never ran.
+// timer (noSkip), some count per rank or do not grow, some probe only what
+// an earlier call of the rank progressed (ProbeAfterProgress). A third hear Stack,
+// which turns chaining off, a third hear no MPI call. It fails if the chain
+// never ran.
 func TestProbeQueueMatchesEngineTimers(t *testing.T) {
 	var chained uint64
 	for seed := uint64(1); seed <= 150; seed++ {
@@ -48,6 +50,7 @@ func runProbeQueueProgram(t *testing.T, seed uint64, aside bool) (string, uint64
 	cfg.IprobeCost = []float64{1e-7, 2.1e-7, 1e-6}[rng.IntN(3)]
 	cfg.PerRankCounters = rng.IntN(6) == 0
 	cfg.NoGrowth = rng.IntN(8) == 0
+	cfg.ProbeAfterProgress = rng.IntN(3) == 0 // an Iprobe sees what its rank's calls have progressed: callDepth counts
 	noSkip, start := false, 0.0
 	switch seed % 7 {
 	case 2:
@@ -68,8 +71,11 @@ func runProbeQueueProgram(t *testing.T, seed uint64, aside bool) (string, uint64
 		w.MergeKernelSleeps()
 	}
 	kinds := AllKinds &^ KindsOf(ComputeStart, ComputeEnd, Stack)
-	if seed%3 == 0 {
+	switch seed % 3 {
+	case 0:
 		kinds = AllKinds &^ KindsOf(ComputeStart, ComputeEnd) // Stack heard: no chaining
+	case 1:
+		kinds &^= KindsOf(CallStart, CallEnd)
 	}
 	var b strings.Builder
 	w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) {
