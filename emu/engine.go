@@ -422,3 +422,16 @@ func (e *Engine) advance(t float64) {
 		e.now = t
 	}
 }
+
+// FireOutside counts an event that the engine's driver kept outside the
+// queue, due at time at, and moves the clock there: a timer of the driver's
+// own (the ranks' probe costs in rank order) that it fires itself, having
+// checked with Next that nothing in the queue is due before it. Events of
+// the queue due at at as well fire after it, at the same instant.
+func (e *Engine) FireOutside(at float64) {
+	if !(at >= e.now) || math.IsInf(at, 1) {
+		panic(fmt.Sprintf("emu: FireOutside(%v) at time %v: want a finite time, not before now", at, e.now))
+	}
+	e.advance(at)
+	e.fired++
+}

@@ -42,6 +42,16 @@
 // a message's cache misses (TestTasksMatchBlockingCalls checks the
 // equivalence event by event).
 //
+// Under the rank wake order the ends of the probes' costs (Comm.Probe's
+// loops, Comm.Iprobe) wait in a queue of the World's own (probequeue.go),
+// not the engine's: a probe's end only wakes its rank, and ranks woken at
+// one instant run in rank order whatever order their wake-ups fired in. A
+// Probe loop's probe that ends first and alone, with nothing mailed to its
+// rank since its last look, fails as that look did: the scheduler makes it
+// and starts the next (counter, cost, sleep) itself, without the rank (most
+// of a Dahu run's events; TestProbeQueueMatchesEngineTimers checks the
+// equivalence against the engine's timers, events counted included).
+//
 // An application whose ranks meet only through the World may let it merge
 // each rank's kernel sleeps between two MPI calls (World.MergeKernelSleeps,
 // HPL's runner does): Compute then only moves the rank's own clock

@@ -225,6 +225,9 @@ func (c *Comm) postPrepared(dst, tag int, m Msg, sync bool) *Request {
 		return s
 	}
 	to.mbox.sends.push(s)
+	if w.mailed != nil {
+		w.mailed[to.gid>>6] |= 1 << (to.gid & 63)
+	}
 	if size < cfg.AsyncThreshold {
 		w.startTransfer(s) // true eager: the bytes move before the receive is posted
 	}

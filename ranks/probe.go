@@ -114,6 +114,7 @@ type probing struct {
 	ok       bool    // it found a message (st)
 	found    bool
 	once     bool // Iprobe's: one probe, found or not
+	looked   bool // it has looked at the mailbox once (pLook)
 	// st, last: every field above fits in the task's first cache line (see
 	// rankTasks); st is written only by a probe that finds a message.
 	st Status
@@ -155,10 +156,14 @@ func (p *probing) step() *Request {
 				return turnStep
 			}
 			p.phase = pLook
-			if r.taskSleep(p.d) {
+			if r.probeSleep(p.d) {
 				return sleepStep
 			}
 		case pLook: // the sleep is over: the rest of Iprobe
+			if w.mailed != nil {
+				w.mailed[r.gid>>6] &^= 1 << (r.gid & 63)
+			}
+			p.looked = true
 			p.st, p.ok = p.c.peek(p.src, p.tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
 			r.simcall()
 			p.phase = pEnd

@@ -203,7 +203,7 @@ func (r *Rank) settleDue() {
 	at := r.due
 	r.due = 0
 	w := r.w
-	if w.mayJump() && w.eng.SkipTo(at) {
+	if w.mayJump(at) && w.eng.SkipTo(at) {
 		return
 	}
 	r.rang = false
@@ -213,11 +213,14 @@ func (r *Rank) settleDue() {
 	}
 }
 
-// mayJump says whether the running rank may move the clock itself, with no
-// timer: no other rank is ready and no poller is parked (the rank would be
-// the next to run anyway), unless a test asked for the timer path. The
-// engine still refuses if anything is due first.
-func (w *World) mayJump() bool { return w.ready.empty() && len(w.pollers) == 0 && !w.noSkip }
+// mayJump says whether the running rank may move the clock itself to end,
+// with no timer: no other rank is ready, no poller is parked and no probe
+// kept out of the engine (probeQueue) ends at or before end (the rank would
+// be the next to run anyway), unless a test asked for the timer path. The
+// engine still refuses if anything in its queue is due first.
+func (w *World) mayJump(end float64) bool {
+	return w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.probes.after(end)
+}
 
 // sleep blocks the rank for d simulated seconds (nothing if d ≤ 0).
 func (r *Rank) sleep(d float64, call string) {
@@ -237,7 +240,7 @@ func (r *Rank) sleep(d float64, call string) {
 		return
 	}
 	r.payOwed()
-	if w.mayJump() && w.eng.Skip(d) {
+	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) {
 		return
 	}
 	// Looping makes the sleep immune to a stray wake-up. The timer's own

@@ -167,7 +167,7 @@ func (r *Rank) taskSettle() bool {
 	}
 	r.due = 0
 	w := r.w
-	if w.mayJump() && w.eng.SkipTo(at) {
+	if w.mayJump(at) && w.eng.SkipTo(at) {
 		return false
 	}
 	r.rang = false
@@ -184,7 +184,7 @@ func (r *Rank) taskSleep(d float64) bool {
 		return false
 	}
 	w := r.w
-	if w.mayJump() && w.eng.Skip(d) {
+	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) {
 		return false
 	}
 	r.rang = false

@@ -103,6 +103,16 @@ type sched struct {
 	// timers' ranks are queued.
 	firing   bool
 	netWakes []*Rank
+
+	// probes: the ends of the probes' sleeps, kept out of the engine
+	// (probeQueue), in rank order: probesAside (tests may turn it off,
+	// before Run, to set those timers in the engine as other sleeps).
+	probes      probeQueue
+	probesAside bool
+	// mailed[gid]: a send was left in the rank's mailbox since its last
+	// look (probing's pLook): a bitmap by gid, in rank order.
+	mailed  []uint64
+	chained uint64 // probes chainProbe ran (tests)
 }
 
 // NewWorld builds a job of len(placement) ranks, rank i running on host
@@ -129,7 +139,8 @@ func newEngine(cfg Config, topo fluid.Topology) (*emu.Engine, *sched, error) {
 	simgrid := cfg.WakeOrder == WakeSimGrid
 	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), cfg.fluidOptions()),
 		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
-	return eng, &sched{ready: readyQueue{fifo: cfg.WakeOrder != WakeRank}}, nil
+	rankOrder := cfg.WakeOrder == WakeRank
+	return eng, &sched{ready: readyQueue{fifo: !rankOrder}, probesAside: rankOrder}, nil
 }
 
 // newWorld builds a World on an engine and a scheduler, its ranks taking
@@ -238,6 +249,9 @@ func (sc *sched) drive(done chan struct{}) {
 			r.state = stateReady
 			sc.ready.push(r)
 		}
+	}
+	if sc.probesAside {
+		sc.mailed = make([]uint64, (len(sc.ready.ranks)+63)/64)
 	}
 	sc.next = first
 	first.state = stateRunning
@@ -396,6 +410,21 @@ func (w *World) schedule(r *Rank) {
 			continue
 		}
 		t, ok := w.eng.Next()
+		if len(w.probes.h) > 0 {
+			// A probe ending first fires first, alone, without the
+			// engine; one ending with the engine's next events fires
+			// with them (probeQueue).
+			if at := w.probes.h[0].at(); !ok || at <= t {
+				if (!ok || at < t) && w.chainProbe(at) {
+					continue
+				}
+				w.endProbes(at)
+				if !ok || at < t {
+					w.releasePollers()
+					continue
+				}
+			}
+		}
 		if !ok {
 			w.deadlocked()
 			w.over = true
