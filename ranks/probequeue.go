@@ -44,9 +44,13 @@ func (e probeEnd) at() float64 { return math.Float64frombits(e.key) }
 
 // push adds rank gid's probe ending at at.
 func (q *probeQueue) push(at float64, gid int32, chain bool) {
-	e := probeEnd{math.Float64bits(at), gid, chain}
-	h := append(q.h, e)
-	i := len(h) - 1
+	q.h = append(q.h, probeEnd{})
+	q.climb(len(q.h)-1, probeEnd{math.Float64bits(at), gid, chain})
+}
+
+// climb puts e in the hole at i and moves it up past the ends that are later.
+func (q *probeQueue) climb(i int, e probeEnd) {
+	h := q.h
 	for i > 0 {
 		p := (i - 1) / 2
 		if e.key >= h[p].key {
@@ -56,7 +60,6 @@ func (q *probeQueue) push(at float64, gid int32, chain bool) {
 		i = p
 	}
 	h[i] = e
-	q.h = h
 }
 
 // pop removes the probe that ends first (any of those ending at once) and
@@ -111,15 +114,7 @@ func (q *probeQueue) replaceFirst(e probeEnd) {
 		h[i] = h[c]
 		i = c
 	}
-	for i > 0 {
-		p := (i - 1) / 2
-		if e.key >= h[p].key {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
+	q.climb(i, e)
 }
 
 // endProbes fires every probe ending at at, the queue's front: each is an
