@@ -19,6 +19,8 @@ func TestParseErrors(t *testing.T) {
 		{"no action", "0\n0 compute 1\n", "t.txt:1: rank 0: want an action"},
 		{"missing argument", "0 send 1 0\n", "t.txt:1: want 3 to 4 arguments, found 2 (send takes partner tag count [datatype])"},
 		{"too many arguments", "0 compute 1 2\n", "t.txt:1: want 1 arguments, found 2"},
+		{"waitall count not a number", "0 waitall x\n", "t.txt:1: waitall's request count \"x\""},
+		{"waitall two arguments", "0 waitall 1 2\n", "t.txt:1: want 0 to 1 arguments, found 2"},
 		{"bad count", "0 send 1 0 lots\n", "t.txt:1: count \"lots\": want a number ≥ 0"},
 		{"negative count", "0 compute -5\n", "t.txt:1: compute's amount \"-5\": want a number ≥ 0"},
 		{"bad datatype", "0 send 1 0 8 9\n1 recv 0 0 8\n", "t.txt:1: datatype \"9\": want an id 0..6"},

@@ -144,7 +144,11 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 		err = p.sendrecv(&a, args, st.dtype)
 	case TIWait, TITest:
 		err = p.waitArgs(&a, args)
-	case TIWaitall, TIBarrier:
+	case TIWaitall: // [count]: SMPI's tracer writes the number of requests, its replayer ignores it
+		if err = p.nargs(args, 0, 1); err == nil && len(args) == 1 {
+			_, err = p.float(args[0], "waitall's request count")
+		}
+	case TIBarrier:
 		err = p.nargs(args, 0, 0)
 	case TIBcast: // count [root [dt]]
 		if err = p.nargs(args, 1, 2); err == nil {
