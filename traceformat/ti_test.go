@@ -23,7 +23,7 @@ func TestParseErrors(t *testing.T) {
 		{"waitall two arguments", "0 waitall 1 2\n", "t.txt:1: want 0 to 1 arguments, found 2"},
 		{"bad count", "0 send 1 0 lots\n", "t.txt:1: count \"lots\": want a number ≥ 0"},
 		{"negative count", "0 compute -5\n", "t.txt:1: compute's amount \"-5\": want a number ≥ 0"},
-		{"bad datatype", "0 send 1 0 8 9\n1 recv 0 0 8\n", "t.txt:1: datatype \"9\": want an id 0..6"},
+		{"bad datatype", "0 send 1 0 8 60\n1 recv 0 0 8\n", "t.txt:1: datatype \"60\": want a SimGrid datatype id -1..59"},
 		{"bad tag", "0 send 1 x 8\n", "t.txt:1: tag \"x\""},
 		{"wildcard source on a send", "0 send -1 0 8\n", "t.txt:1: partner \"-1\": want a rank"},
 		{"wildcard tag on a send", "0 send 1 -1 8\n", "t.txt:1: tag \"-1\""},
@@ -31,7 +31,10 @@ func TestParseErrors(t *testing.T) {
 		{"after finalize", "0 init\n0 finalize\n0 compute 1\n", "t.txt:3: rank 0: compute after finalize"},
 		{"v-collective too short", "0 alltoallv 1 2 3\n1 alltoallv 1 2 3\n", "t.txt:1: alltoallv: want 6 to 8 arguments for 2 ranks, found 3"},
 		{"v-collective root out of range", "0 gatherv 1 1 1 5\n1 gatherv 1 1 1 5\n", "t.txt:1: gatherv: root 5 out of range (the trace has ranks 0..1)"},
-		{"v-collective datatype", "0 allgatherv 1 1 1 9\n1 allgatherv 1 1 1\n", "t.txt:1: datatype 9: want an id 0..6"},
+		{"v-collective datatype", "0 allgatherv 1 1 1 60\n1 allgatherv 1 1 1\n", "t.txt:1: datatype 60: want a SimGrid datatype id -1..59"},
+		{"v-collective root -1", "0 gatherv 1 1 1 -1\n1 gatherv 1 1 1 -1\n", "t.txt:1: gatherv: argument 4 is -1: want a number ≥ 0"},
+		{"v-collective count -1", "0 allgatherv 1 -1 1\n1 allgatherv 1 1 1\n", "t.txt:1: allgatherv: argument 2 is -1: want a number ≥ 0"},
+		{"reducescatter flops -1", "0 reducescatter 1 1 -1\n1 reducescatter 1 1 1\n", "t.txt:1: reducescatter: argument 3 is -1: want a number ≥ 0"},
 		{"empty", "\n# nothing\n", "t.txt: no action: not a TI trace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

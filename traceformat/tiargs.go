@@ -91,6 +91,10 @@ func (p *tiParser) rawArgs(a *TIAction, args [][]byte, dtype int32) error {
 	}
 	a.Bytes, a.Peer2, a.Tag = int64(len(t.args)), int32(len(args)), dtype
 	for _, s := range args {
+		if v, ok := parseInt(s); ok && v == -1 { // MPI_DATATYPE_NULL's id; decodeV refuses it elsewhere
+			t.args = append(t.args, -1)
+			continue
+		}
 		v, err := p.float(s, a.Kind.String()+"'s argument")
 		if err != nil {
 			t.args = t.args[:a.Bytes]
@@ -149,25 +153,60 @@ func (p *tiParser) bytes(count float64, dtype int32) (int64, error) {
 	return int64(b), nil
 }
 
-// datatypeSizes are the sizes of SimGrid's datatype ids in TI traces
-// (shared/reference/smpi-model.md §6.3): MPI_DOUBLE, INT, CHAR, SHORT,
-// LONG, FLOAT, BYTE.
-var datatypeSizes = [...]int32{8, 4, 1, 2, 8, 4, 1}
+// datatypeSizes are the sizes, in bytes on LP64 Linux, of SimGrid's
+// predefined datatype ids as its TI tracer writes them (smpi_datatype.cpp's
+// table, ids 0..59): 0–6 MPI_DOUBLE, INT, CHAR, SHORT, LONG, FLOAT, BYTE;
+// 7–16 LONG_LONG, SIGNED_CHAR, UNSIGNED_CHAR, UNSIGNED_SHORT, UNSIGNED,
+// UNSIGNED_LONG, UNSIGNED_LONG_LONG, LONG_DOUBLE, WCHAR, C_BOOL; 17–24 the
+// INTn_T and UINTn_T; 25–27 the C complex types; 28–29 AINT, OFFSET; 30–37
+// the pair types (FLOAT_INT ... 2LONG, C structs with their padding); 38–49
+// Fortran's REAL*, COMPLEX*, INTEGER* (INTEGER1 is an int in SMPI, COMPLEX32
+// two doubles); 50 LONG_DOUBLE_INT; 51–54 the C++ bool and complex types;
+// 55–56 UB and LB (size 0); 57 PACKED; 58 PTR; 59 COUNT. MPI_DATATYPE_NULL,
+// id −1, has size 0 (datatypeSize).
+var datatypeSizes = [...]int32{
+	8, 4, 1, 2, 8, 4, 1, // 0–6
+	8, 1, 1, 2, 4, 8, 8, 16, 4, 1, // 7–16
+	1, 2, 4, 8, 1, 2, 4, 8, // 17–24
+	8, 16, 32, // 25–27
+	8, 8, // 28–29
+	8, 16, 16, 8, 8, 8, 16, 16, // 30–37: FLOAT_INT, LONG_INT, DOUBLE_INT, SHORT_INT, 2INT, 2FLOAT, 2DOUBLE, 2LONG
+	4, 4, 8, 16, 8, 16, 16, 4, 2, 4, 8, 16, // 38–49
+	32,           // 50
+	1, 8, 16, 32, // 51–54
+	0, 0, 1, 8, 8, // 55–59
+}
+
+// datatypeHint is what a bad datatype's error offers.
+var datatypeHint = fmt.Sprintf("want a SimGrid datatype id -1..%d (0 MPI_DOUBLE, 1 INT, 2 CHAR, 3 SHORT, 4 LONG, 5 FLOAT, 6 BYTE, ...)", len(datatypeSizes)-1)
+
+// datatypeSize is the size of datatype id v, ok false when v is no id.
+func datatypeSize(v int64) (int32, bool) {
+	switch {
+	case v == -1: // MPI_DATATYPE_NULL
+		return 0, true
+	case v < 0 || v >= int64(len(datatypeSizes)):
+		return 0, false
+	}
+	return datatypeSizes[v], true
+}
 
 func (p *tiParser) datatype(b []byte) (int32, error) {
 	v, ok := parseInt(b)
-	if !ok || v < 0 || v >= int64(len(datatypeSizes)) {
-		return 0, p.errorf("datatype %q: want an id 0..%d (MPI_DOUBLE, INT, CHAR, SHORT, LONG, FLOAT, BYTE)", clip(b), len(datatypeSizes)-1)
+	size, known := datatypeSize(v)
+	if !ok || !known {
+		return 0, p.errorf("datatype %q: %s", clip(b), datatypeHint)
 	}
-	return datatypeSizes[v], nil
+	return size, nil
 }
 
 // datatypeID is datatype for an id read as a number.
 func (p *tiParser) datatypeID(v float64) (int32, error) {
-	if v != math.Trunc(v) || v < 0 || v >= float64(len(datatypeSizes)) {
-		return 0, p.errorf("datatype %g: want an id 0..%d (MPI_DOUBLE, INT, CHAR, SHORT, LONG, FLOAT, BYTE)", v, len(datatypeSizes)-1)
+	size, known := datatypeSize(int64(v))
+	if v != math.Trunc(v) || math.Abs(v) > 1e9 || !known {
+		return 0, p.errorf("datatype %g: %s", v, datatypeHint)
 	}
-	return datatypeSizes[int(v)], nil
+	return size, nil
 }
 
 // float reads a non-negative finite number (C's strtod forms).

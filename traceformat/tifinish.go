@@ -83,9 +83,14 @@ func (p *tiParser) decodeV(a *TIAction, n int) error {
 	if len(raw) < l.fixed || len(raw) > l.fixed+l.opt {
 		return p.errorf("%s: want %d to %d arguments for %d ranks, found %d", a.Kind, l.fixed, l.fixed+l.opt, n, len(raw))
 	}
+	for i, v := range raw { // rawArgs let −1 through for MPI_DATATYPE_NULL's id only
+		if v < 0 && i != l.dtype && i != l.dtype+1 {
+			return p.errorf("%s: argument %d is %g: want a number ≥ 0", a.Kind, i+1, v)
+		}
+	}
 	if l.root >= 0 && l.root < len(raw) {
 		v := raw[l.root]
-		if v != math.Trunc(v) || v >= float64(n) {
+		if v != math.Trunc(v) || v < 0 || v >= float64(n) {
 			return p.errorf("%s: root %g out of range (the trace has ranks 0..%d)", a.Kind, v, n-1)
 		}
 		a.Peer = int32(v)

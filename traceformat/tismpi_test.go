@@ -19,6 +19,22 @@ func TestSMPIWriterForms(t *testing.T) {
 		// replayer ignores it.
 		{"waitall with its count", "0 waitall 3", TIWaitall, 0},
 		{"waitall bare", "0 waitall", TIWaitall, 0},
+		// Datatype ids past MPI_BYTE (SimGrid's smpi_datatype.cpp table), sizes
+		// on LP64 by hand: a count times the C type's sizeof.
+		{"MPI_LONG_LONG", "0 send 1 0 10 7", TISend, 80},
+		{"MPI_UNSIGNED", "0 send 1 0 10 11", TISend, 40},
+		{"MPI_LONG_DOUBLE", "0 isend 1 0 10 14", TIIsend, 160},
+		{"MPI_INT64_T", "0 bcast 10 0 20", TIBcast, 80},
+		{"MPI_C_DOUBLE_COMPLEX", "0 allreduce 10 5 26", TIAllreduce, 160},
+		{"MPI_DOUBLE_INT (double + int, padded)", "0 allreduce 3 1 32", TIAllreduce, 48},
+		{"MPI_SHORT_INT (short, pad, int)", "0 reduce 3 1 0 33", TIReduce, 24},
+		{"MPI_LONG_DOUBLE_INT", "0 allreduce 1 1 50", TIAllreduce, 32},
+		{"MPI_INTEGER8", "0 send 1 0 2 48", TISend, 16},
+		{"MPI_PACKED", "0 send 1 0 100 57", TISend, 100},
+		{"MPI_COUNT", "0 send 1 0 2 59", TISend, 16},
+		{"MPI_DATATYPE_NULL", "0 send 1 0 100 -1", TISend, 0},
+		{"allgatherv, send type MPI_DATATYPE_NULL", "0 allgatherv 5 2 3 -1 0", TIAllgatherv, 0},
+		{"gather with two types, the send's counts", "0 gather 4 8 0 21 20", TIGather, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr, err := ParseTI(strings.NewReader(tc.line+"\n1 compute 1\n"), "t.txt")
