@@ -2,8 +2,10 @@ package traceformat
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -39,7 +41,8 @@ const headBytes = 4096
 // Load reads the trace at path in format f (FormatAuto: Guess). A TI
 // index file — one trace file name per line, rank 0's first, as smpirun
 // -trace-ti writes them — is followed to its files, read relative to the
-// index's folder. The files are read as streams: a trace is held only in
+// index's folder (or, when not there, to the working directory, as SimGrid
+// does); an index of one name is the trace of every rank in one file. The files are read as streams: a trace is held only in
 // its parsed form.
 func Load(path string, f Format) (*Trace, error) {
 	fh, err := os.Open(path)
@@ -71,11 +74,16 @@ func Load(path string, f Format) (*Trace, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		files, err := indexFiles(data, path)
+		files, lines, err := indexFiles(data, path)
 		if err != nil {
 			return nil, err
 		}
-		return loadTIFiles(path, files)
+		if len(files) == 1 {
+			// One name: the trace of every rank in one file, as SimGrid's
+			// replayer reads an index of one line (ti-one-file mode).
+			return loadShared(path, files[0], lines[0])
+		}
+		return loadTIFiles(path, files, lines)
 	}
 	ti, err := parseTI(fh, path)
 	if err != nil {
@@ -109,24 +117,63 @@ func isIndex(head []byte) bool {
 	return false
 }
 
-// indexFiles reads an index file: one file name per line.
-func indexFiles(data []byte, name string) ([]string, error) {
-	var files []string
+// indexFiles reads an index file: one file name per line. It returns the
+// names and the line of each.
+func indexFiles(data []byte, name string) ([]string, []int, error) {
+	var (
+		files []string
+		lines []int
+	)
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		f := bytes.Fields(line)
 		switch {
 		case len(f) == 0 || f[0][0] == '#':
 			continue
 		case len(f) > 1:
-			return nil, fmt.Errorf("%s:%d: want one trace file name per line (an index of per-rank files), found %q", name, i+1, clip(line))
+			return nil, nil, fmt.Errorf("%s:%d: want one trace file name per line (an index of per-rank files), found %q", name, i+1, clip(line))
 		}
-		files = append(files, string(f[0]))
+		files, lines = append(files, string(f[0])), append(lines, i+1)
 	}
-	return files, nil
+	return files, lines, nil
 }
 
-// loadTIFiles reads one TI file per rank, in the index's order.
-func loadTIFiles(index string, files []string) (*Trace, error) {
+// openIndexed opens the file an index names: an absolute path as it is, a
+// relative one in the index's folder, or else, when it is not there, in the
+// working directory, where SimGrid's replayer looks (smpirun -trace-ti
+// writes the names relative to the directory it ran in).
+func openIndexed(index, name string) (string, *os.File, error) {
+	if filepath.IsAbs(name) {
+		fh, err := os.Open(name)
+		return name, fh, err
+	}
+	path := filepath.Join(filepath.Dir(index), name)
+	fh, err := os.Open(path)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return path, fh, err
+	}
+	if fh, err2 := os.Open(name); err2 == nil {
+		return name, fh, nil
+	}
+	return path, nil, fmt.Errorf("%w (nor %s from the working directory)", err, name)
+}
+
+// loadShared reads the one trace file an index names, every rank's lines in it.
+func loadShared(index, name string, line int) (*Trace, error) {
+	path, fh, err := openIndexed(index, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: the trace: %w", index, line, err)
+	}
+	defer fh.Close()
+	ti, err := parseTI(fh, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Trace{Name: index, Format: FormatTI, TI: ti}, nil
+}
+
+// loadTIFiles reads one TI file per rank, in the index's order; lines are
+// their lines in the index.
+func loadTIFiles(index string, files []string, lines []int) (*Trace, error) {
 	if len(files) > maxRanks {
 		return nil, fmt.Errorf("%s: %d trace files, more than %d ranks", index, len(files), maxRanks)
 	}
@@ -134,17 +181,12 @@ func loadTIFiles(index string, files []string) (*Trace, error) {
 	for r := range ti.rank {
 		ti.rank[r].dtype = 1
 	}
-	dir := filepath.Dir(index)
 	for r, name := range files {
-		path := name
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, name)
+		path, fh, err := openIndexed(index, name)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: rank %d's trace: %w", index, lines[r], r, err)
 		}
 		ti.files[r] = path
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: rank %d's trace: %w", index, r+1, r, err)
-		}
 		err = ti.parse(fh, path, r, len(files))
 		fh.Close()
 		if err != nil {
