@@ -101,6 +101,34 @@ var clusterAttrs = map[string]bool{
 	"loopback_bw": true, "loopback_lat": true, "router_id": true,
 }
 
+// optionalAttrs are the <cluster> attributes whose empty value means "not
+// given" (SimGrid's DTD defaults them to "").
+var optionalAttrs = map[string]bool{
+	"bb_bw": true, "bb_lat": true, "limiter_link": true, "loopback_bw": true, "loopback_lat": true,
+	"topo_parameters": true, "router_id": true,
+}
+
+// optionalBandwidth reads the bandwidth of an optional link (backbone,
+// loopback, limiter), where SimGrid takes 0 — "0", "0Bps", "0Gbps" — for
+// no link; any other value is a bandwidth with its unit.
+func optionalBandwidth(s string) (float64, error) {
+	v, err := units.ParseBandwidth(s)
+	if err == nil {
+		return v, nil
+	}
+	t := strings.TrimSpace(s)
+	num := strings.TrimRight(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/")
+	unit := t[len(num):]
+	z, zerr := strconv.ParseFloat(num, 64)
+	if zerr != nil || z != 0 {
+		return 0, err
+	}
+	if _, uerr := units.ParseBandwidth("1" + unit); unit != "" && uerr != nil {
+		return 0, err
+	}
+	return 0, nil
+}
+
 // clusterFromXML builds a Platform from a <cluster>'s attributes, with SimGrid's
 // defaults (core 1, SPLITDUPLEX, FLAT, backbone SHARED).
 func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
@@ -109,6 +137,9 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 		name := at.Name.Local
 		if !clusterAttrs[name] {
 			return nil, fmt.Errorf("cluster: unknown attribute %q", name)
+		}
+		if optionalAttrs[name] && strings.TrimSpace(at.Value) == "" {
+			continue // SimGrid's DTD default for these is "": not given
 		}
 		a[name] = at.Value
 	}
@@ -155,9 +186,9 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 		parse func(string) (float64, error)
 		dst   *float64
 	}{
-		{"bb_bw", units.ParseBandwidth, &p.BackboneBandwidth}, {"bb_lat", units.ParseTime, &p.BackboneLatency},
-		{"loopback_bw", units.ParseBandwidth, &p.LoopbackBandwidth}, {"loopback_lat", units.ParseTime, &p.LoopbackLatency},
-		{"limiter_link", units.ParseBandwidth, &p.LimiterBandwidth},
+		{"bb_bw", optionalBandwidth, &p.BackboneBandwidth}, {"bb_lat", units.ParseTime, &p.BackboneLatency},
+		{"loopback_bw", optionalBandwidth, &p.LoopbackBandwidth}, {"loopback_lat", units.ParseTime, &p.LoopbackLatency},
+		{"limiter_link", optionalBandwidth, &p.LimiterBandwidth},
 	}
 	for _, o := range optional {
 		if s, ok := a[o.attr]; ok {
@@ -166,9 +197,16 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 			}
 		}
 	}
-	_, hasBW := a["loopback_bw"]
-	_, hasLat := a["loopback_lat"]
-	p.NoLoopback = !hasBW && !hasLat
+	// SimGrid builds a backbone when bb_bw or bb_lat is above 0, and a
+	// loopback when loopback_bw or loopback_lat is: a latency alone would
+	// be a link of no bandwidth, which no message crosses.
+	switch {
+	case p.BackboneLatency > 0 && p.BackboneBandwidth == 0:
+		return nil, wrap("bb_lat", fmt.Errorf("%q without bb_bw: the backbone would have no bandwidth", a["bb_lat"]))
+	case p.LoopbackLatency > 0 && p.LoopbackBandwidth == 0:
+		return nil, wrap("loopback_lat", fmt.Errorf("%q without loopback_bw: the loopback would have no bandwidth", a["loopback_lat"]))
+	}
+	p.NoLoopback = p.LoopbackBandwidth == 0
 	if p.Topology, err = ParseTopology(a["topology"]); err != nil {
 		return nil, wrap("topology", err)
 	}

@@ -79,6 +79,23 @@ func TestParseXMLTopologies(t *testing.T) {
 			Platform{Name: "d", Prefix: "d-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7}, Hosts: 8, CoresPerHost: 1,
 				Speed: 1e9, LinkBandwidth: 1e10, LinkLatency: 1e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true,
 				Topology: TopoDragonfly, Dragonfly: "2,2;2,1;1,2;2"}},
+		// Optional attributes left empty, as SimGrid's DTD defaults them, or
+		// zero: no backbone, loopback or limiter (SimGrid builds each only
+		// for a value above 0). loopback_lat="0" alone is no loopback.
+		{`<cluster id="e" prefix="e" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="1us" bb_bw="" bb_lat="" limiter_link="" loopback_bw="" loopback_lat="" topo_parameters="" router_id=""/>`,
+			Platform{Name: "e", Prefix: "e", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
+				Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true, Topology: TopoFlat}},
+		{`<cluster id="z" prefix="z" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="1us" bb_bw="0" bb_lat="0s" limiter_link="0Bps" loopback_bw="0Gbps" loopback_lat="0"/>`,
+			Platform{Name: "z", Prefix: "z", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
+				Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true, Topology: TopoFlat}},
+		{`<cluster id="l" prefix="l" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="1us" loopback_lat="0"/>`,
+			Platform{Name: "l", Prefix: "l", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
+				Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true, Topology: TopoFlat}},
+		// SimGrid's cluster_torus.xml shape: loopback_bw given, loopback_lat="0".
+		{`<cluster id="b" topology="TORUS" topo_parameters="3,2,2" prefix="n-" radical="0-11" suffix=".x" speed="1Gf" bw="125MBps" lat="50us" loopback_bw="100MBps" loopback_lat="0"/>`,
+			Platform{Name: "b", Prefix: "n-", Suffix: ".x", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Hosts: 12, CoresPerHost: 1, Speed: 1e9,
+				LinkBandwidth: 125e6, LinkLatency: 50e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
+				LoopbackBandwidth: 100e6, Topology: TopoTorus, Torus: []int{3, 2, 2}}},
 	}
 	for _, tt := range tests {
 		p, err := ParseXML(wrap(tt.cluster), "p.xml")
@@ -109,6 +126,16 @@ func TestParseXMLErrors(t *testing.T) {
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` colour="red"/></platform>`, `p.xml:1: cluster: unknown attribute "colour"`},
 		{`<platform><cluster id="c" prefix="n" suffix="" ` + ok + `/></platform>`, `p.xml:1: cluster: attribute "radical" is required`},
 		{"<platform>\n\n<host id=\"h\" speed=\"1Gf\"/></platform>", "p.xml:3: <host> is not supported"},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` bb_lat="5us"/></platform>`,
+			`p.xml:1: cluster attribute bb_lat: "5us" without bb_bw: the backbone would have no bandwidth`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` loopback_lat="5us"/></platform>`,
+			`p.xml:1: cluster attribute loopback_lat: "5us" without loopback_bw`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` bb_bw="0furlongs"/></platform>`,
+			`p.xml:1: cluster attribute bb_bw: "0furlongs" is not a bandwidth`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` limiter_link="5"/></platform>`,
+			`p.xml:1: cluster attribute limiter_link: bandwidth "5" has no unit`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="" lat="1us"/></platform>`,
+			`p.xml:1: cluster attribute bw: empty bandwidth`},
 		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/>\n<cluster id=\"d\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/></platform>",
 			"p.xml:3: a second <cluster>"},
 		{"<platform>\n<cluster id=\"c\"", "p.xml:2: malformed XML"},
