@@ -7,8 +7,9 @@ import (
 )
 
 // ParseHostfile reads an smpirun hostfile (shared/reference/smpi-model.md §4.8)
-// against platform p: one host name a line, blank lines ignored, "name:N" standing
-// for N lines of name. It returns the host index of each line; rank i runs on line
+// against platform p: one host name a line, blank lines and "#" comments ignored
+// (SMPI has none, MPICH and Open MPI do; no SimGrid host name has a '#'),
+// "name:N" standing for N lines of name. It returns the host index of each line; rank i runs on line
 // i mod lines (Platform.Placement). Errors name the file and the line.
 func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 	index := make(map[string]int, p.Hosts)
@@ -18,9 +19,13 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 	var out []int
 	text := strings.TrimPrefix(string(data), "\ufeff") // an editor's byte order mark
 	for i, raw := range strings.Split(text, "\n") {
-		line := strings.TrimSpace(raw)
+		line, _, _ := strings.Cut(raw, "#") // a comment, as MPICH's and Open MPI's hostfiles have them
+		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
+		}
+		if strings.ContainsAny(line, " \t") && !strings.Contains(line, ":") {
+			return nil, fmt.Errorf("%s:%d: %q: want one host name a line, or name:N for N slots (not Open MPI's \"name slots=N\")", file, i+1, line)
 		}
 		name, count := line, 1
 		if n, c, ok := strings.Cut(line, ":"); ok {
