@@ -61,8 +61,12 @@ var (
 		"ns": {1, 1e9}, "ps": {1, 1e12}, "m": {60, 1}, "min": {60, 1}, "h": {3600, 1}, "d": {86400, 1}, "w": {7 * 86400, 1}}
 	// bandwidthUnits: bytes per second ("Bps", "B/s") or bits per second ("bps", "b/s", 8 bits a byte).
 	bandwidthUnits = merge(prefixed("Bps", 1), prefixed("B/s", 1), prefixed("bps", 8), prefixed("b/s", 8))
-	// speedUnits: flop/s, SimGrid's "f" or "flops".
-	speedUnits = merge(prefixed("f", 1), prefixed("flops", 1))
+	// speedUnits: flop/s, SimGrid's "f" or "flops", and its long forms
+	// ("kiloflops" ... "exaflops", xbt_parse_units.cpp).
+	speedUnits = merge(prefixed("f", 1), prefixed("flops", 1), unitTable{
+		"kiloflops": {1e3, 1}, "megaflops": {1e6, 1}, "gigaflops": {1e9, 1},
+		"teraflops": {1e12, 1}, "petaflops": {1e15, 1}, "exaflops": {1e18, 1},
+	})
 )
 
 // sortedSuffixes lists a table's units longest first, so "ms" is tried before "s"

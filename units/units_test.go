@@ -57,6 +57,9 @@ func TestParseUnits(t *testing.T) {
 		{ParseSpeed, "1Gf", 1e9},
 		{ParseSpeed, "20kf", 2e4},
 		{ParseSpeed, "1.5Gflops", 1.5e9},
+		{ParseSpeed, "2gigaflops", 2e9}, // SimGrid's long forms
+		{ParseSpeed, "3megaflops", 3e6},
+		{ParseSpeed, "1teraflops", 1e12},
 	}
 	for _, tt := range tests {
 		got, err := tt.parse(tt.in)
