@@ -154,10 +154,23 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	if p.Radical, err = ParseRadical(a["radical"]); err != nil {
 		return nil, wrap("radical", err)
 	}
-	// speed may be a list of pstates; the first is the default pstate.
-	speed, _, _ := strings.Cut(a["speed"], ",")
-	if p.Speed, err = units.ParseSpeed(speed); err != nil {
-		return nil, wrap("speed", err)
+	// speed may be a list of pstates; the first is the default pstate, and
+	// SimGrid checks them all.
+	for i, speed := range strings.Split(a["speed"], ",") {
+		v, err := units.ParseSpeed(speed)
+		if err != nil {
+			return nil, wrap("speed", err)
+		}
+		if i == 0 {
+			p.Speed = v
+		}
+	}
+	seen := make(map[int]bool, len(p.Radical))
+	for _, r := range p.Radical {
+		if seen[r] {
+			return nil, wrap("radical", fmt.Errorf("%q names host %s twice", a["radical"], p.Prefix+strconv.Itoa(r)+p.Suffix))
+		}
+		seen[r] = true
 	}
 	if c, ok := a["core"]; ok {
 		if p.CoresPerHost, err = strconv.Atoi(strings.TrimSpace(c)); err != nil || p.CoresPerHost < 1 {

@@ -126,6 +126,10 @@ func TestParseXMLErrors(t *testing.T) {
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` colour="red"/></platform>`, `p.xml:1: cluster: unknown attribute "colour"`},
 		{`<platform><cluster id="c" prefix="n" suffix="" ` + ok + `/></platform>`, `p.xml:1: cluster: attribute "radical" is required`},
 		{"<platform>\n\n<host id=\"h\" speed=\"1Gf\"/></platform>", "p.xml:3: <host> is not supported"},
+		{`<platform><cluster id="c" prefix="n" suffix=".x" radical="5-9,7" ` + ok + `/></platform>`,
+			`p.xml:1: cluster attribute radical: "5-9,7" names host n7.x twice`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf,fast" bw="1GBps" lat="1us"/></platform>`,
+			`p.xml:1: cluster attribute speed: "fast" is not a speed`},
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` bb_lat="5us"/></platform>`,
 			`p.xml:1: cluster attribute bb_lat: "5us" without bb_bw: the backbone would have no bandwidth`},
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` loopback_lat="5us"/></platform>`,
@@ -159,6 +163,7 @@ func FuzzParseXML(f *testing.F) {
 		f.Add(readFile(f, file))
 	}
 	f.Add([]byte(`<platform><cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/></platform>`))
+	f.Add([]byte(`<platform><cluster id="e" prefix="e" suffix="" radical="0-1,1" speed="1Gf,2Gf" bw="1GBps" lat="1us" bb_bw="" loopback_bw="0" loopback_lat="0" limiter_link="0Bps"/></platform>`))
 	f.Add([]byte(`<platform><zone><cluster id="t" prefix="t" suffix="" radical="0-7" speed="1f" bw="1Bps" lat="0" topology="TORUS" topo_parameters="2,4"/></zone></platform>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParseXML(data, "f.xml")
