@@ -25,6 +25,7 @@ import (
 func ParseXML(data []byte, file string) (*Platform, error) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
+	dec.CharsetReader = latin1Reader
 	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
 	var (
 		p        *Platform
@@ -91,6 +92,26 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 		return nil, fmt.Errorf("%s:1: no <cluster> element: emu reads platforms of one cluster", file)
 	}
 	return p, nil
+}
+
+// latin1Reader decodes the single-byte encodings a platform file may
+// declare (ISO-8859-1 and its aliases, US-ASCII), byte by byte into UTF-8;
+// SimGrid's parser takes the bytes whatever the declaration says.
+func latin1Reader(charset string, in io.Reader) (io.Reader, error) {
+	switch strings.ToLower(strings.ReplaceAll(charset, "_", "-")) {
+	case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "us-ascii", "ascii", "windows-1252", "cp1252":
+	default:
+		return nil, errors.New("emu reads UTF-8, ASCII and ISO-8859-1 platform files")
+	}
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]rune, len(data))
+	for i, b := range data {
+		out[i] = rune(b)
+	}
+	return strings.NewReader(string(out)), nil
 }
 
 // clusterAttrs lists the <cluster> attributes we read; any other is an error.

@@ -97,6 +97,12 @@ func TestParseXMLTopologies(t *testing.T) {
 				LinkBandwidth: 125e6, LinkLatency: 50e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
 				LoopbackBandwidth: 100e6, Topology: TopoTorus, Torus: []int{3, 2, 2}}},
 	}
+	// A Latin-1 declaration (é as one byte in the suffix) is read as SimGrid
+	// reads it.
+	latin := []byte("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n\" suffix=\".\xe9\" radical=\"0\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>")
+	if p, err := ParseXML(latin, "p.xml"); err != nil || p.HostName(0) != "n0.é" {
+		t.Errorf("Latin-1 file: %v, %v", p, err)
+	}
 	for _, tt := range tests {
 		p, err := ParseXML(wrap(tt.cluster), "p.xml")
 		if err != nil {
@@ -145,6 +151,7 @@ func TestParseXMLErrors(t *testing.T) {
 		{"<platform>\n<cluster id=\"c\"", "p.xml:2: malformed XML"},
 		{"<platform></platform>", "p.xml:1: no <cluster> element"},
 		{"<zone/>", "p.xml:1: root element is <zone>"},
+		{"<?xml version=\"1.0\" encoding=\"EBCDIC\"?>\n<platform/>", `p.xml:1: malformed XML: xml: opening charset "EBCDIC": emu reads UTF-8, ASCII and ISO-8859-1 platform files`},
 		{"", "p.xml:1: no <platform> element"},
 		{"<?xml version='1.0'?>\n<platform version=\"3\">\n<AS id=\"AS0\" routing=\"Full\">\n<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"0-9\" power=\"1000000000\" bw=\"125000000\" lat=\"5E-5\"/></AS></platform>",
 			`p.xml:2: platform version 3: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml`},
