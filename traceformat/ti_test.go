@@ -27,6 +27,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad tag", "0 send 1 x 8\n", "t.txt:1: tag \"x\""},
 		{"wildcard source on a send", "0 send -1 0 8\n", "t.txt:1: partner \"-1\": want a rank"},
 		{"wildcard tag on a send", "0 send 1 -1 8\n", "t.txt:1: tag \"-1\""},
+		{"SMPI's any tag on a send", "0 isend 1 -444 8\n", "t.txt:1: tag \"-444\": want an integer ≥ 0 (-1 or SMPI's -444, any tag, on a receive)"},
 		{"truncated", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "t.txt:4: rank 1's trace ends without finalize (a truncated file?)"},
 		{"after finalize", "0 init\n0 finalize\n0 compute 1\n", "t.txt:3: rank 0: compute after finalize"},
 		{"v-collective too short", "0 alltoallv 1 2 3\n1 alltoallv 1 2 3\n", "t.txt:1: alltoallv: want 6 to 8 arguments for 2 ranks, found 3"},

@@ -32,8 +32,11 @@ func (p *tiParser) p2p(a *TIAction, args [][]byte, dtype int32) error {
 		return err
 	}
 	tag, ok := parseInt(args[1])
+	if ok && tag == smpiAnyTag {
+		tag = -1
+	}
 	if !ok || tag > math.MaxInt32 || tag < -1 || (tag == -1 && !anyOK) {
-		return p.errorf("tag %q: want an integer ≥ 0 (-1, any tag, on a receive)", clip(args[1]))
+		return p.errorf("tag %q: want an integer ≥ 0 (-1 or SMPI's -444, any tag, on a receive)", clip(args[1]))
 	}
 	a.Peer, a.Tag = peer, int32(tag)
 	a.Bytes, err = p.size(args, 2, 3, dtype)
@@ -75,6 +78,9 @@ func (p *tiParser) waitArgs(a *TIAction, args [][]byte) error {
 		return err
 	}
 	tag, ok := parseInt(args[2])
+	if ok && tag == smpiAnyTag {
+		tag = -1
+	}
 	if !ok || tag < -1 || tag > math.MaxInt32 {
 		return p.errorf("tag %q: want an integer ≥ -1", clip(args[2]))
 	}
@@ -104,6 +110,10 @@ func (p *tiParser) rawArgs(a *TIAction, args [][]byte, dtype int32) error {
 	}
 	return nil
 }
+
+// smpiAnyTag is SMPI's MPI_ANY_TAG, as its tracer writes a receive's tag
+// (its replayer takes it for any tag); the parser stores it as −1.
+const smpiAnyTag = -444
 
 // anySource is a receive's wildcard source: -1 in a trace, or SMPI's
 // MPI_ANY_SOURCE, -555, as its tracer writes it.

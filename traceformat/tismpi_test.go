@@ -34,6 +34,7 @@ func TestSMPIWriterForms(t *testing.T) {
 		{"MPI_COUNT", "0 send 1 0 2 59", TISend, 16},
 		{"MPI_DATATYPE_NULL", "0 send 1 0 100 -1", TISend, 0},
 		{"allgatherv, send type MPI_DATATYPE_NULL", "0 allgatherv 5 2 3 -1 0", TIAllgatherv, 0},
+		{"irecv from MPI_ANY_SOURCE, MPI_ANY_TAG (SMPI's -555, -444)", "0 irecv -555 -444 8", TIIrecv, 8},
 		{"gather with two types, the send's counts", "0 gather 4 8 0 21 20", TIGather, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,6 +45,9 @@ func TestSMPIWriterForms(t *testing.T) {
 			a := tr.TI.Chunks(0)[0][0]
 			if a.Kind != tc.kind || a.Bytes != tc.bytes {
 				t.Errorf("%q: %v of %d bytes, want %v of %d", tc.line, a.Kind, a.Bytes, tc.kind, tc.bytes)
+			}
+			if strings.Contains(tc.line, "-444") && (a.Tag != AnyTag || a.Peer != AnyTag) {
+				t.Errorf("%q: source %d tag %d, want the wildcards %d", tc.line, a.Peer, a.Tag, AnyTag)
 			}
 		})
 	}
