@@ -214,6 +214,9 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 		if p.BackboneSharing, err = ParseSharing(s); err != nil {
 			return nil, wrap("bb_sharing_policy", err)
 		}
+		if p.BackboneSharing == SharingSplitDuplex { // one link, not two directions (SimGrid's DTD)
+			return nil, wrap("bb_sharing_policy", fmt.Errorf("%q: a backbone is SHARED or FATPIPE", s))
+		}
 	}
 	optional := []struct {
 		attr  string

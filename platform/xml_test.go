@@ -136,6 +136,8 @@ func TestParseXMLErrors(t *testing.T) {
 			`p.xml:1: cluster attribute radical: "5-9,7" names host n7.x twice`},
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf,fast" bw="1GBps" lat="1us"/></platform>`,
 			`p.xml:1: cluster attribute speed: "fast" is not a speed`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` bb_bw="1GBps" bb_sharing_policy="SPLITDUPLEX"/></platform>`,
+			`p.xml:1: cluster attribute bb_sharing_policy: "SPLITDUPLEX": a backbone is SHARED or FATPIPE`},
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` bb_lat="5us"/></platform>`,
 			`p.xml:1: cluster attribute bb_lat: "5us" without bb_bw: the backbone would have no bandwidth`},
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` loopback_lat="5us"/></platform>`,
