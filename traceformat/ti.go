@@ -64,7 +64,7 @@ func (k TIKind) Collective() bool { return k >= TIBarrier && k <= TIExscan }
 
 // actionList is what an unknown action's error offers.
 const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, test, waitall, barrier, bcast, reduce, allreduce, " +
-	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep"
+	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep, comm_size, comm_split, comm_dup, location: SimGrid's replayer's list"
 
 // TIAction is one TI line in 40 bytes. Sizes are in bytes (counts ×
 // datatype size) once parsed; receive sizes are not kept (a message's
