@@ -51,6 +51,9 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 			line := lineAt(off)
 			depth++
 			name := t.Name.Local
+			if dup := duplicateAttr(t.Attr); dup != "" {
+				return nil, fmt.Errorf("%s:%d: malformed XML: <%s> has attribute %q twice", file, line, name, dup)
+			}
 			switch {
 			case inIgnore > 0:
 				inIgnore++
@@ -92,6 +95,20 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 		return nil, fmt.Errorf("%s:1: no <cluster> element: emu reads platforms of one cluster", file)
 	}
 	return p, nil
+}
+
+// duplicateAttr returns the first attribute named twice, or "". XML forbids
+// it (SimGrid's parser refuses the file) and Go's decoder lets it through:
+// the last value would win without a word.
+func duplicateAttr(attrs []xml.Attr) string {
+	for i, a := range attrs {
+		for _, b := range attrs[:i] {
+			if a.Name == b.Name {
+				return a.Name.Local
+			}
+		}
+	}
+	return ""
 }
 
 // latin1Reader decodes the single-byte encodings a platform file may
