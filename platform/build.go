@@ -3,6 +3,7 @@ package platform
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/emu-hpc/emu/fluid"
@@ -57,19 +58,28 @@ func (p *Platform) Build() (fluid.Topology, error) {
 
 // Placement puts ranks on hosts: rank r on the host of hostfile line r mod lines
 // (smpirun's rule), or without a hostfile in order, CoresPerHost ranks per host:
-// rank r on host r / CoresPerHost (a hostfile of "name:cores" lines). With
-// RandomPlacement the slots those rules offer (every hostfile line, or every core
-// of every host) are shuffled with PlacementSeed first, and rank r takes the r-th.
+// rank r on host r / CoresPerHost (a hostfile of "name:cores" lines). With NP and
+// no hostfile, smpirun's rule without one: rank r on host r mod Hosts, the hosts
+// taken in the order of their names. With RandomPlacement the slots those rules
+// offer (every hostfile line, or every core of every host) are shuffled with
+// PlacementSeed first, and rank r takes the r-th.
 func (p *Platform) Placement(ranks int) []int {
 	n := ranks
 	if p.RandomPlacement {
 		n = max(ranks, p.Ranks())
 	}
+	var byName []int
+	if p.NP > 0 && len(p.Hostfile) == 0 {
+		byName = p.hostsByName()
+	}
 	out := make([]int, n)
 	for r := range out {
-		if lines := len(p.Hostfile); lines > 0 {
+		switch lines := len(p.Hostfile); {
+		case lines > 0:
 			out[r] = p.Hostfile[r%lines]
-		} else {
+		case byName != nil:
+			out[r] = byName[r%len(byName)]
+		default:
 			out[r] = r / p.CoresPerHost
 		}
 	}
@@ -83,3 +93,16 @@ func (p *Platform) Placement(ranks int) []int {
 // placementStream is the second word of the random placement's PCG seed: the
 // scenario's seed is the first, so placement draws differ from every rank's.
 const placementStream = 0x706c616365 // "place"
+
+// hostsByName lists the hosts in the order of their names, as SimGrid's
+// Engine::get_all_hosts returns them to smpirun (a byte-wise sort: "n-10"
+// before "n-2").
+func (p *Platform) hostsByName() []int {
+	hosts := make([]int, p.Hosts)
+	names := make([]string, p.Hosts)
+	for h := range hosts {
+		hosts[h], names[h] = h, p.HostName(h)
+	}
+	slices.SortStableFunc(hosts, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+	return hosts
+}

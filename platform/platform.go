@@ -54,6 +54,11 @@ type Platform struct {
 	// Hostfile is the host of each line of an smpirun hostfile (platform.hostfile,
 	// "name:N" lines expanded); nil places ranks in host order, CoresPerHost a host.
 	Hostfile []int
+	// NP is smpirun's -np (platform.np): the ranks the platform offers,
+	// placed as smpirun places them, rank i on hostfile line i mod lines or,
+	// without a hostfile, on host i mod Hosts in the order of their names
+	// (SimGrid sorts its hosts by name: n-10 comes before n-2). 0: not given.
+	NP int
 }
 
 // Topology names as scenario files write them.
@@ -258,15 +263,21 @@ func (p *Platform) HostName(h int) string {
 
 // Capacity says in words what Ranks counts.
 func (p *Platform) Capacity() string {
+	if p.NP > 0 {
+		return fmt.Sprintf("np = %d", p.NP)
+	}
 	if n := len(p.Hostfile); n > 0 {
 		return fmt.Sprintf("%d hostfile lines", n)
 	}
 	return fmt.Sprintf("%d hosts × %d cores", p.Hosts, p.CoresPerHost)
 }
 
-// Ranks is the number of ranks the platform can hold: one per core, or one per
-// hostfile line (smpirun's default -np).
+// Ranks is the number of ranks the platform can hold: NP when given, else one
+// per core, or one per hostfile line (smpirun's default -np).
 func (p *Platform) Ranks() int {
+	if p.NP > 0 {
+		return p.NP
+	}
 	if len(p.Hostfile) > 0 {
 		return len(p.Hostfile)
 	}

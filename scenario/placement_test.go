@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"fmt"
+	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,66 @@ func TestRandomPlacement(t *testing.T) {
 	}
 	if _, err := place("platform.placement=scatter"); err == nil || !strings.Contains(err.Error(), "platform.placement: unknown placement \"scatter\" (block or random)") {
 		t.Errorf("bad placement: err = %v", err)
+	}
+}
+
+// TestNPPlacesAsSmpirun: platform.np (--np) offers that many ranks and places
+// them as smpirun -np does (SimGrid's smpi_deployment_smpirun): on hostfile
+// line i mod lines, or without a hostfile on host i mod hosts, the hosts in
+// the order of their names (Engine::get_all_hosts sorts them: n-10 before
+// n-2). Without np nothing changes, and a grid or trace beyond np is refused
+// at the key.
+func TestNPPlacesAsSmpirun(t *testing.T) {
+	dir := t.TempDir()
+	hostfile := dir + "/hosts"
+	if err := os.WriteFile(hostfile, []byte("n-3\nn-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		sets []string
+		want []int // hosts of ranks 0..len-1
+		err  string
+	}{
+		{"names sort byte-wise", []string{"platform.hosts=12", "platform.np=14", "hpl.grids=[[2,7]]"},
+			[]int{0, 1, 10, 11, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1}, ""},
+		{"radical numbers name the hosts", []string{"platform.hosts=3", `platform.radical="8-10"`, "platform.np=4", "hpl.grids=[[2,2]]"},
+			[]int{2, 0, 1, 2}, ""}, // n-10, n-8, n-9
+		{"cores do not fill first", []string{"platform.hosts=4", "platform.cores_per_host=4", "platform.np=6", "hpl.grids=[[2,3]]"},
+			[]int{0, 1, 2, 3, 0, 1}, ""},
+		{"without np: in order, cores first", []string{"platform.hosts=4", "platform.cores_per_host=4", "hpl.grids=[[2,3]]"},
+			[]int{0, 0, 0, 0, 1, 1}, ""},
+		{"hostfile lines wrap", []string{"platform.hosts=4", "platform.hostfile=" + strconv.Quote(hostfile), "platform.np=5", "hpl.grids=[[1,5]]"},
+			[]int{3, 1, 3, 1, 3}, ""},
+		{"without np a hostfile offers its lines", []string{"platform.hosts=4", "platform.hostfile=" + strconv.Quote(hostfile), "hpl.grids=[[1,3]]"},
+			nil, "hpl.grids: a 3-process grid needs more ranks than the 2 the platform offers (2 hostfile lines)"},
+		{"a grid beyond np", []string{"platform.hosts=4", "platform.np=3", "hpl.grids=[[2,2]]"},
+			nil, "platform.np: a 4-process grid needs more ranks than the 3 the platform offers (np = 3)"},
+		{"pingpong beyond np", []string{"app=\"pingpong\"", "platform.np=1"},
+			nil, "platform.np: 1 ranks, the run needs 2"},
+		{"negative", []string{"platform.np=-2"}, nil, "platform.np: -2: want 1 to 4194304 ranks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Default()
+			for _, kv := range append([]string{`platform.host_prefix="n-"`}, tt.sets...) {
+				if err := s.Set(kv); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p, err := s.Validate()
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Platform.Placement(len(tt.want)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("placement %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -406,6 +406,9 @@ func (s *Scenario) hplFits(p *Plan) error {
 		if len(s.HPL.Grids) == 0 && s.hplDat == nil {
 			key = "platform.hosts"
 		}
+		if p.Platform.NP > 0 {
+			key = "platform.np"
+		}
 		return s.errorAt(key, fmt.Sprintf("a %d-process grid needs more ranks than the %d the platform offers (%s)",
 			p.Ranks, avail, p.Platform.Capacity()))
 	}

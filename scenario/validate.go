@@ -114,6 +114,12 @@ func (s *Scenario) Validate() (*Plan, error) {
 			return nil, err
 		}
 	}
+	if n := s.Platform.NP; n != 0 {
+		if n < 0 || n > platform.MaxRanks {
+			return nil, s.errorAt("platform.np", fmt.Sprintf("%d: want 1 to %d ranks", n, platform.MaxRanks))
+		}
+		p.Platform.NP = n
+	}
 	switch s.Platform.Placement {
 	case "", "block":
 	case "random":
@@ -154,6 +160,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
 		if s.job != nil { // the job's size is at fault, not the platform's
 			return nil, s.errorAt("ranks", fmt.Sprintf("%d: the platform (%s) holds %d ranks", p.Ranks, p.Platform.Capacity(), avail))
+		}
+		if p.Platform.NP > 0 {
+			return nil, s.errorAt("platform.np", fmt.Sprintf("%d ranks, the run needs %d", avail, p.Ranks))
 		}
 		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%s hold %d ranks, the run needs %d",
 			p.Platform.Capacity(), avail, p.Ranks))

@@ -64,3 +64,25 @@ func TestHostfileBeforeSet(t *testing.T) {
 		t.Errorf("--hostfile before --set:\n%s\nafter:\n%s\nwithout:\n%s", before, after, plain)
 	}
 }
+
+// --np is smpirun's -np: a --set of platform.np, bad values refused at the
+// flag with exit 2, and a grid beyond it refused as HPL refuses -np too small.
+func TestRunNP(t *testing.T) {
+	for _, c := range []struct {
+		np, want string
+	}{
+		{"x", "emu: --np x: platform.np: want an integer"},
+		{"-1", "emu: --np -1: platform.np: -1: want 1 to 4194304 ranks\n"},
+		{"3", "emu: --np 3: platform.np: a 4-process grid needs more ranks than the 3 the platform offers (np = 3)\n"},
+	} {
+		code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--np", c.np)
+		if code != exitInput || !strings.HasPrefix(stderr, c.want) {
+			t.Errorf("--np %s: exit %d, stderr %q; want exit 2 and %q", c.np, code, stderr, c.want)
+		}
+	}
+	_, set, _ := runCLI(t, "run", "-q", "--set", "hpl.n=300", "--set", "platform.np=6")
+	code, flag, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=300", "--np", "6")
+	if code != exitOK || flag != set {
+		t.Errorf("--np 6: exit %d, stderr %q; output differs from --set platform.np=6:\n%s\n%s", code, stderr, flag, set)
+	}
+}

@@ -51,6 +51,7 @@ func (f *scenarioFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
 	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` <cluster> (replaces [platform])")
 	fl.StringVar(&f.replay, "replay", "", "run this trace as the application: a GOAL schedule or a SimGrid TI trace `FILE` (app = \"replay\", replay.file = FILE)")
+	fl.Var(npFlag{f}, "np", "start `N` ranks as smpirun -np N does: rank i on hostfile line i mod lines or, without a hostfile, on host i mod hosts in name order (same as --set platform.np=N)")
 	fl.Var(hostfileFlag{f}, "hostfile", "place the ranks as smpirun -hostfile does: rank i on the host of line i mod lines (\"name:N\" counts N lines; same as --set platform.hostfile=`FILE`)")
 }
 
@@ -83,6 +84,16 @@ func (h hostfileFlag) Set(path string) error {
 		return err
 	}
 	h.f.setFor("platform.hostfile="+strconv.Quote(abs), "--hostfile "+path)
+	return nil
+}
+
+// npFlag is --np: a --set of platform.np, in the order given with the others.
+type npFlag struct{ f *scenarioFlags }
+
+func (n npFlag) String() string { return "" }
+func (n npFlag) Type() string   { return "N" }
+func (n npFlag) Set(v string) error {
+	n.f.setFor("platform.np="+v, "--np "+v)
 	return nil
 }
 
