@@ -54,11 +54,21 @@ type Platform struct {
 	// Hostfile is the host of each line of an smpirun hostfile (platform.hostfile,
 	// "name:N" lines expanded); nil places ranks in host order, CoresPerHost a host.
 	Hostfile []int
+	// Config is what the file's <config> elements set (SimGrid configuration
+	// items, <prop id="smpi/bw-factor" value="..."/>), in file order, for the
+	// scenario to apply or report; nil for a platform not from XML.
+	Config []ConfigProp
 	// NP is smpirun's -np (platform.np): the ranks the platform offers,
 	// placed as smpirun places them, rank i on hostfile line i mod lines or,
 	// without a hostfile, on host i mod Hosts in the order of their names
 	// (SimGrid sorts its hosts by name: n-10 comes before n-2). 0: not given.
 	NP int
+}
+
+// A ConfigProp is one SimGrid configuration item a platform file sets.
+type ConfigProp struct {
+	ID, Value string
+	Where     string // "file:line", for messages
 }
 
 // Topology names as scenario files write them.

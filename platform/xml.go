@@ -31,7 +31,9 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 		p        *Platform
 		depth    int
 		sawRoot  bool
-		inIgnore int // depth inside <prop>/<config> subtrees
+		inIgnore int  // depth inside <prop>/<config> subtrees
+		inConfig bool // the subtree is a <config>: its <prop>s are SimGrid settings
+		config   []ConfigProp
 	)
 	for {
 		off := dec.InputOffset()
@@ -56,6 +58,21 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 			}
 			switch {
 			case inIgnore > 0:
+				if inIgnore == 1 && inConfig && name == "prop" {
+					c := ConfigProp{Where: fmt.Sprintf("%s:%d", file, line)}
+					for _, a := range t.Attr {
+						switch a.Name.Local {
+						case "id":
+							c.ID = a.Value
+						case "value":
+							c.Value = a.Value
+						}
+					}
+					if c.ID == "" {
+						return nil, fmt.Errorf("%s: <prop> in <config> without an id", c.Where)
+					}
+					config = append(config, c)
+				}
 				inIgnore++
 			case depth == 1:
 				if name != "platform" {
@@ -70,7 +87,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 			case name == "zone" || name == "AS":
 				// a container; its routing does not matter for a single cluster
 			case name == "prop" || name == "config":
-				inIgnore = 1
+				inIgnore, inConfig = 1, name == "config"
 			case name == "cluster":
 				if p != nil {
 					return nil, fmt.Errorf("%s:%d: a second <cluster>: emu reads platforms of one cluster", file, line)
@@ -84,7 +101,9 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 		case xml.EndElement:
 			depth--
 			if inIgnore > 0 {
-				inIgnore--
+				if inIgnore--; inIgnore == 0 {
+					inConfig = false
+				}
 			}
 		}
 	}
@@ -94,6 +113,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 	case p == nil:
 		return nil, fmt.Errorf("%s:1: no <cluster> element: emu reads platforms of one cluster", file)
 	}
+	p.Config = config
 	return p, nil
 }
 

@@ -104,6 +104,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if p.Platform, err = s.platform(); err != nil {
 		return nil, err
 	}
+	if err := s.applyPlatformConfig(p); err != nil {
+		return nil, err
+	}
 	if f := s.Platform.Hostfile; f != "" {
 		path := s.path(f)
 		data, err := readInput(path)

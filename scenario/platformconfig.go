@@ -1,0 +1,112 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// simgridSetting says how one SimGrid configuration item, as a platform file's
+// <config> sets it, becomes a [network] key: the key, and the value written as
+// the key reads it (ok false: a value the item does not take, want saying
+// what it takes).
+type simgridSetting struct {
+	key, want string
+	value     func(v string) (toml string, ok bool)
+}
+
+// simgridSettings are the configuration items of SMPI's network model that a
+// platform file may set (<config><prop id="smpi/os" value="..."/></config>):
+// each is the [network] key that models the same thing, in SimGrid's own
+// syntax (times in seconds, sizes in bytes, SimGrid's piecewise tables).
+var simgridSettings = map[string]simgridSetting{
+	"network/model":                {"network.model", "SMPI or CM02", cfgNetworkModel},
+	"smpi/os":                      {"network.send_overhead", "", cfgQuoted},
+	"smpi/ois":                     {"network.isend_overhead", "", cfgQuoted},
+	"smpi/or":                      {"network.recv_overhead", "", cfgQuoted},
+	"smpi/bw-factor":               {"network.bw_factor", "", cfgQuoted},
+	"smpi/lat-factor":              {"network.lat_factor", "", cfgQuoted},
+	"smpi/send-is-detached-thresh": {"network.eager_threshold", "a number of bytes", cfgNumber},
+	"smpi/async-small-thresh":      {"network.async_threshold", "a number of bytes", cfgNumber},
+	"smpi/iprobe":                  {"network.iprobe_cost", "a number of seconds", cfgNumber},
+	"smpi/test":                    {"network.test_cost", "a number of seconds", cfgNumber},
+	"smpi/grow-injected-times":     {"network.iprobe_growth", "yes or no", cfgBoolean},
+	"network/TCP-gamma":            {"network.tcp_gamma", "a number of bytes", cfgNumber},
+	"network/weight-S":             {"network.weight_s", "a number of bytes", cfgNumber},
+	// SimGrid's cross-traffic is on or off; on, the reverse route carries
+	// SMPI's share of each flow (ranks.SMPICrossTraffic).
+	"network/crosstraffic": {"network.cross_traffic", "yes or no", cfgCrossTraffic},
+}
+
+func cfgQuoted(v string) (string, bool) { return strconv.Quote(strings.TrimSpace(v)), true }
+
+func cfgNumber(v string) (string, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	return strconv.FormatFloat(f, 'g', -1, 64), err == nil
+}
+
+func cfgBoolean(v string) (string, bool) {
+	on, ok := yesNo(v)
+	return strconv.FormatBool(on), ok
+}
+
+func cfgCrossTraffic(v string) (string, bool) {
+	on, ok := yesNo(v)
+	if on {
+		return "0.05", ok
+	}
+	return "0.0", ok
+}
+
+// yesNo reads a SimGrid boolean setting.
+func yesNo(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "on", "true", "1":
+		return true, true
+	case "no", "off", "false", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// cfgNetworkModel maps SimGrid's network/model to the two emu has.
+func cfgNetworkModel(v string) (string, bool) {
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "SMPI":
+		return `"smpi"`, true
+	case "CM02":
+		return `"cm02"`, true
+	}
+	return "", false
+}
+
+// applyPlatformConfig applies the settings of the platform file's <config>
+// as the [network] keys they stand for, over the scenario file's, as if each
+// were a --set given before the user's: a --set of the same key wins. An item
+// emu does not model, or a network model it does not have, becomes a note; a
+// value the item does not take is an error naming the file's line.
+func (s *Scenario) applyPlatformConfig(p *Plan) error {
+	for _, c := range p.Platform.Config {
+		label := fmt.Sprintf("%s: <prop id=%q>", c.Where, c.ID)
+		m, ok := simgridSettings[c.ID]
+		if !ok {
+			p.Notes = append(p.Notes, label+": a SimGrid setting emu does not model, ignored")
+			continue
+		}
+		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, c.Where[:strings.LastIndexByte(c.Where, ':')+1]) {
+			continue // the user's --set decides
+		}
+		v, ok := m.value(c.Value)
+		switch {
+		case !ok && c.ID == "network/model":
+			p.Notes = append(p.Notes, fmt.Sprintf("%s: network model %q: emu has SMPI's and CM02's (network.model), ignored", label, c.Value))
+			continue
+		case !ok:
+			return fmt.Errorf("%s: value %q: want %s", label, c.Value, m.want)
+		}
+		if err := s.SetAs(m.key+"="+v, label); err != nil {
+			return err
+		}
+	}
+	return nil
+}
