@@ -31,10 +31,7 @@ func (p *tiParser) p2p(a *TIAction, args [][]byte, dtype int32) error {
 	if err != nil {
 		return err
 	}
-	tag, ok := parseInt(args[1])
-	if ok && tag == smpiAnyTag {
-		tag = -1
-	}
+	tag, ok := parseTag(args[1])
 	if !ok || tag > math.MaxInt32 || tag < -1 || (tag == -1 && !anyOK) {
 		return p.errorf("tag %q: want an integer ≥ 0 (-1 or SMPI's -444, any tag, on a receive)", clip(args[1]))
 	}
@@ -77,10 +74,7 @@ func (p *tiParser) waitArgs(a *TIAction, args [][]byte) error {
 	if a.Peer2, err = p.rank(args[1], "destination"); err != nil {
 		return err
 	}
-	tag, ok := parseInt(args[2])
-	if ok && tag == smpiAnyTag {
-		tag = -1
-	}
+	tag, ok := parseTag(args[2])
 	if !ok || tag < -1 || tag > math.MaxInt32 {
 		return p.errorf("tag %q: want an integer ≥ -1", clip(args[2]))
 	}
@@ -114,6 +108,15 @@ func (p *tiParser) rawArgs(a *TIAction, args [][]byte, dtype int32) error {
 // smpiAnyTag is SMPI's MPI_ANY_TAG, as its tracer writes a receive's tag
 // (its replayer takes it for any tag); the parser stores it as −1.
 const smpiAnyTag = -444
+
+// parseTag reads a tag, SMPI's any-tag value as −1 (AnyTag).
+func parseTag(b []byte) (int64, bool) {
+	tag, ok := parseInt(b)
+	if ok && tag == smpiAnyTag {
+		tag = -1
+	}
+	return tag, ok
+}
 
 // anySource is a receive's wildcard source: -1 in a trace, or SMPI's
 // MPI_ANY_SOURCE, -555, as its tracer writes it.
