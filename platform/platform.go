@@ -68,7 +68,8 @@ type Platform struct {
 // A ConfigProp is one SimGrid configuration item a platform file sets.
 type ConfigProp struct {
 	ID, Value string
-	Where     string // "file:line", for messages
+	File      string // the platform file, and the prop's line in it
+	Line      int
 }
 
 // Topology names as scenario files write them.

@@ -59,7 +59,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 			switch {
 			case inIgnore > 0:
 				if inIgnore == 1 && inConfig && name == "prop" {
-					c := ConfigProp{Where: fmt.Sprintf("%s:%d", file, line)}
+					c := ConfigProp{File: file, Line: line}
 					for _, a := range t.Attr {
 						switch a.Name.Local {
 						case "id":
@@ -69,7 +69,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 						}
 					}
 					if c.ID == "" {
-						return nil, fmt.Errorf("%s: <prop> in <config> without an id", c.Where)
+						return nil, fmt.Errorf("%s:%d: <prop> in <config> without an id", file, line)
 					}
 					config = append(config, c)
 				}

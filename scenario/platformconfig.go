@@ -87,14 +87,14 @@ func cfgNetworkModel(v string) (string, bool) {
 // value the item does not take is an error naming the file's line.
 func (s *Scenario) applyPlatformConfig(p *Plan) error {
 	for _, c := range p.Platform.Config {
-		label := fmt.Sprintf("%s: <prop id=%q>", c.Where, c.ID)
+		label := fmt.Sprintf("%s:%d: <prop id=%q>", c.File, c.Line, c.ID)
 		m, ok := simgridSettings[c.ID]
 		if !ok {
 			p.Notes = append(p.Notes, label+": a SimGrid setting emu does not model, ignored")
 			continue
 		}
-		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, c.Where[:strings.LastIndexByte(c.Where, ':')+1]) {
-			continue // the user's --set decides
+		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, c.File+":") {
+			continue // the user's --set decides (the file's own props apply again at each Validate)
 		}
 		v, ok := m.value(c.Value)
 		switch {
