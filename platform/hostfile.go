@@ -9,8 +9,10 @@ import (
 // ParseHostfile reads an smpirun hostfile (shared/reference/smpi-model.md §4.8)
 // against platform p: one host name a line, blank lines and "#" comments ignored
 // (SMPI has none, MPICH and Open MPI do; no SimGrid host name has a '#'),
-// "name:N" standing for N lines of name. It returns the host index of each line; rank i runs on line
-// i mod lines (Platform.Placement). Errors name the file and the line.
+// "name:N" standing for N lines of name, as smpirun unrolls it (its last colon
+// splits; "name:0" stands for no line). It returns the host index of each line;
+// rank i runs on line i mod lines (Platform.Placement). Errors name the file and
+// the line.
 func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 	index := make(map[string]int, p.Hosts)
 	for h := range p.Hosts {
@@ -28,12 +30,12 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 			return nil, fmt.Errorf("%s:%d: %q: want one host name a line, or name:N for N slots (not Open MPI's \"name slots=N\")", file, i+1, line)
 		}
 		name, count := line, 1
-		if n, c, ok := strings.Cut(line, ":"); ok {
-			v, err := strconv.Atoi(strings.TrimSpace(c))
-			if err != nil || v < 1 {
-				return nil, fmt.Errorf("%s:%d: %q: want name or name:N with N ≥ 1", file, i+1, line)
+		if colon := strings.LastIndexByte(line, ':'); colon >= 0 {
+			v, err := strconv.Atoi(strings.TrimSpace(line[colon+1:]))
+			if err != nil || v < 0 {
+				return nil, fmt.Errorf("%s:%d: %q: want name or name:N with N ≥ 0", file, i+1, line)
 			}
-			name, count = strings.TrimSpace(n), v
+			name, count = strings.TrimSpace(line[:colon]), v
 		}
 		h, ok := index[name]
 		if !ok {

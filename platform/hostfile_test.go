@@ -23,8 +23,11 @@ func TestParseHostfile(t *testing.T) {
 		{"open mpi slots", "node-0 slots=2\n", nil, "h.txt:1: \"node-0 slots=2\": want one host name a line, or name:N for N slots (not Open MPI's \"name slots=N\")"},
 		{"spaced count", "node-1 : 2\n", []int{1, 1}, ""},
 		{"unknown host", "node-0\nnode-9\n", nil, "h.txt:2: host \"node-9\" is not in the platform (node-0 … node-3)"},
-		{"zero count", "node-0:0\n", nil, "h.txt:1: \"node-0:0\": want name or name:N with N ≥ 1"},
-		{"bad count", "node-0:x\n", nil, "h.txt:1: \"node-0:x\": want name or name:N with N ≥ 1"},
+		{"zero count", "node-0:0\nnode-2:1\n", []int{2}, ""}, // smpirun unrolls :0 to no line
+		{"only zero counts", "node-0:0\n", nil, "h.txt: no host names"},
+		{"bad count", "node-0:x\n", nil, "h.txt:1: \"node-0:x\": want name or name:N with N ≥ 0"},
+		{"negative count", "node-0:-1\n", nil, "h.txt:1: \"node-0:-1\": want name or name:N with N ≥ 0"},
+		{"last colon splits", "node-1:2:1\n", nil, "h.txt:1: host \"node-1:2\" is not in the platform (node-0 … node-3)"},
 		{"empty", "\n\n", nil, "h.txt: no host names"},
 	} {
 		got, err := ParseHostfile([]byte(c.text), "h.txt", p)
