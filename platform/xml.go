@@ -20,6 +20,9 @@ import (
 // the network (<host>, <link>, <route>, a second <cluster>...) is refused, naming the
 // line, since emu would otherwise silently simulate another machine.
 //
+// As SimGrid 3.32, sharing_policy="FATPIPE" gives the cluster's links one SHARED
+// link per cable (SimGrid reads the policy but builds the links without it).
+//
 // Deviation from SimGrid: a bandwidth without a unit is an error here (SimGrid takes it
 // in bytes/s with a deprecation warning).
 func ParseXML(data []byte, file string) (*Platform, error) {
@@ -245,6 +248,9 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	if s, ok := a["sharing_policy"]; ok {
 		if p.Sharing, err = ParseSharing(s); err != nil {
 			return nil, wrap("sharing_policy", err)
+		}
+		if p.Sharing == SharingFatPipe { // SimGrid 3.32 makes a cluster's FATPIPE links SHARED
+			p.Sharing = SharingShared
 		}
 	}
 	if s, ok := a["bb_sharing_policy"]; ok {
