@@ -20,9 +20,6 @@ import (
 // the network (<host>, <link>, <route>, a second <cluster>...) is refused, naming the
 // line, since emu would otherwise silently simulate another machine.
 //
-// As SimGrid 3.32, sharing_policy="FATPIPE" gives the cluster's links one SHARED
-// link per cable (SimGrid reads the policy but builds the links without it).
-//
 // Deviation from SimGrid: a bandwidth without a unit is an error here (SimGrid takes it
 // in bytes/s with a deprecation warning).
 func ParseXML(data []byte, file string) (*Platform, error) {
@@ -249,7 +246,9 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 		if p.Sharing, err = ParseSharing(s); err != nil {
 			return nil, wrap("sharing_policy", err)
 		}
-		if p.Sharing == SharingFatPipe { // SimGrid 3.32 makes a cluster's FATPIPE links SHARED
+		if p.Sharing == SharingFatPipe {
+			// SimGrid 3.32 reads FATPIPE but builds the cluster's links
+			// without it: one SHARED link per cable (TestRoutesMatchSimGrid).
 			p.Sharing = SharingShared
 		}
 	}
