@@ -1,6 +1,9 @@
 package fluid
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // DragonflyConfig describes a SimGrid DRAGONFLY <cluster>, topo_parameters
 // "g,nb;c,nk;r,ng;n": Groups groups of Chassis chassis of Routers routers
@@ -81,10 +84,22 @@ func (c DragonflyConfig) hosts() int {
 // assumes j < Routers (chassis 0); emu also accepts Routers ≤ j <
 // Chassis·Routers and reaches that router by its real chassis.
 //
-// Deviation: after the green hop within the destination group, SimGrid's
-// DragonflyZone continues from chassis 0's router whatever the current
-// chassis, which drops or misplaces the black hop when the source's
-// chassis is not 0. emu continues from the router the green hop reached.
+// As SimGrid 3.32's DragonflyZone, after the green hop within the
+// destination group the route continues from the router of that blade in
+// chassis 0, whatever chassis the green hop was in: from chassis c ≠ 0,
+// a route to another blade of chassis 0 has no black hop, and one to
+// chassis c ≠ 0 takes chassis 0's black link to c (SimGrid's routes,
+// checked pair by pair in platform's TestRoutesMatchSimGrid; not a
+// physical path).
+//
+// Links have SimGrid's names, suffixed with the number of cables made
+// before them (no cluster prefix; _UP and _DOWN when split):
+// "local_link_from_router_<r>_to_node_<n>_<k>",
+// "green_link_in_chassis_<c>_between_routers_<b1>_and_<b2>_<k>" (c counted
+// within the group), "black_link_in_group_<g>_between_chassis_<c1>_and_<c2>_blade_<b>_<k>",
+// "blue_link_between_group_<g1>_and_<g2>_routers_<r1>_and_<r2>_<k>"; a
+// limiter "<cluster>_link_<id>_limiter", where a host's id is its index and
+// router r's is 2·hosts−1−r; a loopback "<cluster>_link_<radical>_loopback".
 type Dragonfly struct {
 	base
 	cfg        DragonflyConfig
@@ -112,15 +127,21 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 	for i := range t.blue {
 		t.blue[i] = -1
 	}
+	cables := 0 // SimGrid's name suffix: the cables made so far
+	name := func(parts ...any) string {
+		n := fmt.Sprint(parts...) + "_" + strconv.Itoa(cables)
+		cables++
+		return n
+	}
 	for h := range t.hosts {
-		name := "local_link_from_router_" + strconv.Itoa(h/c.Nodes) + "_to_node_" + strconv.Itoa(h%c.Nodes)
-		t.nodeUp[h], t.nodeDown[h] = t.cable(name, "terminal", c.Link, 1)
+		n := name("local_link_from_router_", h/c.Nodes, "_to_node_", h%c.Nodes)
+		t.nodeUp[h], t.nodeDown[h] = t.cable(n, "terminal", c.Link, 1)
 	}
 	for gc := 0; gc < G*C; gc++ { // green: all pairs of blades of a chassis
 		for j := 0; j < R; j++ {
 			for k := j + 1; k < R; k++ {
-				name := "green_link_in_chassis_" + strconv.Itoa(gc) + "_between_routers_" + strconv.Itoa(j) + "_and_" + strconv.Itoa(k)
-				up, down := t.cable(name, "intra", c.Link, float64(c.RouterLinks))
+				n := name("green_link_in_chassis_", gc%C, "_between_routers_", j, "_and_", k)
+				up, down := t.cable(n, "intra", c.Link, float64(c.RouterLinks))
 				t.green[(gc*R+j)*R+k], t.green[(gc*R+k)*R+j] = up, down
 			}
 		}
@@ -129,8 +150,8 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 		for j := 0; j < C; j++ {
 			for k := j + 1; k < C; k++ {
 				for b := range R {
-					name := "black_link_in_group_" + strconv.Itoa(g) + "_between_chassis_" + strconv.Itoa(j) + "_and_" + strconv.Itoa(k) + "_blade_" + strconv.Itoa(b)
-					up, down := t.cable(name, "intra", c.Link, float64(c.ChassisLinks))
+					n := name("black_link_in_group_", g, "_between_chassis_", j, "_and_", k, "_blade_", b)
+					up, down := t.cable(n, "intra", c.Link, float64(c.ChassisLinks))
 					t.black[((g*C+j)*R+b)*C+k], t.black[((g*C+k)*R+b)*C+j] = up, down
 				}
 			}
@@ -138,17 +159,18 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 	}
 	for i := range G { // blue: group i's router j ↔ group j's router i
 		for j := i + 1; j < G; j++ {
-			name := "blue_link_between_group_" + strconv.Itoa(i) + "_and_" + strconv.Itoa(j)
-			up, down := t.cable(name, "inter", c.Link, float64(c.GroupLinks))
-			t.blue[i*C*R+j], t.blue[j*C*R+i] = up, down
+			ri, rj := i*C*R+j, j*C*R+i
+			n := name("blue_link_between_group_", i, "_and_", j, "_routers_", ri, "_and_", rj)
+			up, down := t.cable(n, "inter", c.Link, float64(c.GroupLinks))
+			t.blue[ri], t.blue[rj] = up, down
 		}
 	}
 	t.hostLims, t.routerLims = make([]LinkID, t.hosts), make([]LinkID, routers)
 	for h := range t.hosts {
-		t.hostLims[h] = t.addLimiter("link_" + strconv.Itoa(h))
+		t.hostLims[h] = t.addLimiter(h)
 	}
-	for r := range routers {
-		t.routerLims[r] = t.addLimiter("router_" + strconv.Itoa(r))
+	for r := range routers { // SimGrid's router ids count down from 2·hosts−1
+		t.routerLims[r] = t.addLimiter(2*t.hosts - 1 - r)
 	}
 	t.addLoopbacks()
 	return t, nil
@@ -193,7 +215,7 @@ func (t *Dragonfly) Route(src, dst int) Route {
 		if b != db {
 			path = appendLimiter(path, t.routerLims[router()])
 			path = append(path, t.green[router()*R+db])
-			b = db
+			b, ch = db, 0 // SimGrid's: blade db of chassis 0, whatever ch was
 		}
 		if ch != dch {
 			path = appendLimiter(path, t.routerLims[router()])

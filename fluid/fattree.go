@@ -108,6 +108,15 @@ func (c FatTreeConfig) hosts() int {
 // Level 0 holds the hosts, level L the top switches. Link classes: "host"
 // for host↔level-1 cables, "levelN" for cables between level N and N+1
 // switches, "limiter", "loopback".
+//
+// Links have SimGrid's names, which use its node ids: host h is h, and the
+// switches count down from 2·hosts−1, level by level from level 1, each
+// level in position order. A cable is "link_from_<child>_<parent>_<k>",
+// the k-th cable made (no cluster prefix; _UP and _DOWN when split); a
+// node's limiter "<cluster>_link_<id>_limiter", a host's loopback
+// "<cluster>_link_<radical>_loopback". Where the switches outnumber the
+// hosts, switch ids run into the hosts' (and below 0) and limiter names
+// repeat: SimGrid refuses such a platform with limiters.
 type FatTree struct {
 	base
 	spec          LinkSpec
@@ -159,7 +168,7 @@ func NewFatTree(c FatTreeConfig) (*FatTree, error) {
 	t.children = make([][]ftCable, total)
 	t.limiters = make([]LinkID, total)
 	for g := range total {
-		t.limiters[g] = t.addLimiter("node_" + strconv.Itoa(g))
+		t.limiters[g] = t.addLimiter(t.nodeID(g))
 	}
 	for l := 0; l <= L; l++ {
 		for p := 0; p < t.count[l]; p++ {
@@ -178,13 +187,14 @@ func NewFatTree(c FatTreeConfig) (*FatTree, error) {
 			}
 		}
 	}
+	cables := 0
 	for l := 0; l < L; l++ {
 		class := "host"
 		if l > 0 {
 			class = "level" + strconv.Itoa(l)
 		}
 		for p := 0; p < t.count[l]; p++ {
-			t.connectParents(t.offset[l]+p, l, class)
+			t.connectParents(t.offset[l]+p, l, class, &cables)
 		}
 	}
 	t.addLoopbacks()
@@ -201,12 +211,22 @@ func (t *FatTree) radix(l, j int) int {
 
 func (t *FatTree) label(g, j int) int { return int(t.labels[g*t.levels+j]) }
 
+// nodeID is SimGrid's id of node g: a host's index, or for a switch 2·hosts
+// − 1 counting down over the switches in emu's order (level, position).
+func (t *FatTree) nodeID(g int) int {
+	if g < t.hosts {
+		return g
+	}
+	return 2*t.hosts - 1 - (g - t.hosts)
+}
+
 // connectParents cables node g of level l to its parents: the level-(l+1)
 // switches whose labels equal g's except for digit l, in position order,
 // each with c_{l+1} parallel cables. Port numbers follow SimGrid: the
 // parent sees the child at g.label[l] + j·d, the child sees the parent at
-// parent.label[l] + j·u.
-func (t *FatTree) connectParents(g, l int, class string) {
+// parent.label[l] + j·u. *cables counts the cables made so far (SimGrid's
+// name suffix).
+func (t *FatTree) connectParents(g, l int, class string, cables *int) {
 	L := t.levels
 	// Position of the parent with digit l = 0; digit l has weight Π_{i<l} u_i.
 	pos0, weight, w := 0, 0, 1
@@ -221,7 +241,8 @@ func (t *FatTree) connectParents(g, l int, class string) {
 	for p := 0; p < t.up[l]; p++ {
 		parent := t.offset[l+1] + pos0 + p*weight
 		for j := 0; j < t.par[l]; j++ {
-			name := fmt.Sprintf("link_from_%d_%d_%d", g, parent, len(t.links))
+			name := fmt.Sprintf("link_from_%d_%d_%d", t.nodeID(g), t.nodeID(parent), *cables)
+			*cables++
 			up, down := t.cable(name, class, t.spec, 1)
 			cable := ftCable{upLink: up, downLink: down, parent: int32(parent), child: int32(g)}
 			t.children[parent][t.label(g, l)+j*t.down[l]] = cable

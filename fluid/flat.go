@@ -1,7 +1,5 @@
 package fluid
 
-import "strconv"
-
 // FlatConfig describes a SimGrid FLAT <cluster>: each host has a private
 // cable to a crossbar, optionally through a backbone every inter-host
 // message crosses.
@@ -50,7 +48,11 @@ func (c FlatConfig) Validate() error {
 // Flat is a flat cluster. Routes: [limiter of the source], up-link of the
 // source, [backbone], down-link of the destination, [limiter of the
 // destination], a link appearing twice kept once (SimGrid's star zone);
-// link classes "host", "backbone", "limiter", "loopback".
+// link classes "host", "backbone", "limiter", "loopback". Names are
+// SimGrid's: host h's private link "<cluster>_link_<radical>" (with _UP and
+// _DOWN when split), "<cluster>_backbone", limiters
+// "<cluster>_link_<radical>_limiter", loopbacks
+// "<cluster>_link_<radical>_loopback".
 type Flat struct {
 	base
 	up, down []LinkID
@@ -67,15 +69,15 @@ func NewFlat(c FlatConfig) (*Flat, error) {
 	t.up, t.down = make([]LinkID, c.Hosts), make([]LinkID, c.Hosts)
 	t.limiters = make([]LinkID, c.Hosts)
 	for h := range c.Hosts {
-		t.up[h], t.down[h] = t.cable("link_"+strconv.Itoa(h), "host", c.Link, 1)
-		t.limiters[h] = t.addLimiter("link_" + strconv.Itoa(h))
+		t.up[h], t.down[h] = t.cable(t.naming.link(t.naming.number(h)), "host", c.Link, 1)
+		t.limiters[h] = t.addLimiter(t.naming.number(h))
 	}
 	if bb := c.Backbone; bb != nil {
 		sh := Shared
 		if bb.FatPipe {
 			sh = FatPipe
 		}
-		t.backbone = t.add("backbone", "backbone", bb.Bandwidth, bb.Latency, sh)
+		t.backbone = t.add(t.naming.cluster("backbone"), "backbone", bb.Bandwidth, bb.Latency, sh)
 	}
 	t.addLoopbacks()
 	return t, nil

@@ -43,12 +43,16 @@ type Loopback struct {
 	Disabled bool
 }
 
-// Naming gives hosts SimGrid's names: Prefix + number + Suffix, where the
-// number of host h is Radical[h], or h when Radical is nil. With no prefix,
-// suffix or radical, hosts are named "host-<h>".
+// Naming gives hosts and links SimGrid's names. Host h is Prefix + number +
+// Suffix, where its number is Radical[h], or h when Radical is nil; with no
+// prefix, suffix or radical, hosts are named "host-<h>". Links take the names
+// SimGrid's <cluster> gives them (each topology's doc), most of them prefixed
+// with Cluster, the cluster's id, and "_" ("<id>_link_7_UP"); without an id
+// that prefix is left out ("link_7_UP").
 type Naming struct {
 	Prefix, Suffix string
-	Radical        []int // at least as many entries as hosts, or nil
+	Radical        []int  // at least as many entries as hosts, or nil
+	Cluster        string // SimGrid's cluster id
 }
 
 func (s LinkSpec) validate(field string) error {
@@ -81,6 +85,28 @@ func (n Naming) clone() Naming {
 	return n
 }
 
+// number is host h's number in its name: Radical[h], or h.
+func (n Naming) number(h int) int {
+	if n.Radical != nil {
+		return n.Radical[h]
+	}
+	return h
+}
+
+// cluster prefixes name with the cluster's id: "<id>_name", or name alone
+// without an id.
+func (n Naming) cluster(name string) string {
+	if n.Cluster == "" {
+		return name
+	}
+	return n.Cluster + "_" + name
+}
+
+// link is SimGrid's name of a cluster's per-node link: "<id>_link_<x>" (a
+// flat cluster's private links by radical, limiters by node index,
+// loopbacks by radical).
+func (n Naming) link(x int) string { return n.cluster("link_" + strconv.Itoa(x)) }
+
 func (n Naming) validate(field string, hosts int) error {
 	if n.Radical != nil && len(n.Radical) < hosts {
 		return fmt.Errorf("%s.Radical: %d numbers for %d hosts", field, len(n.Radical), hosts)
@@ -111,14 +137,15 @@ func validateLimiter(field string, bw float64) error {
 	return nil
 }
 
-// addLimiter adds one limiter link (SimGrid's limiter_link: a Shared link
-// of the node used in both directions, capping its total throughput) and
-// returns it, or -1 when the topology has none.
-func (b *base) addLimiter(name string) LinkID {
+// addLimiter adds the limiter link of node id (SimGrid's limiter_link: a
+// Shared link of the node used in both directions, capping its total
+// throughput), named "<cluster>_link_<id>_limiter", and returns it, or -1
+// when the topology has none.
+func (b *base) addLimiter(id int) LinkID {
 	if b.limiter == 0 {
 		return -1
 	}
-	return b.add(name+"_limiter", limiterClass, b.limiter, 0, Shared)
+	return b.add(b.naming.link(id)+"_limiter", limiterClass, b.limiter, 0, Shared)
 }
 
 // appendLimiter appends limiter l to path unless there is none (-1).
@@ -139,10 +166,7 @@ func (b *base) Links() []Link { return b.links }
 // HostName returns host h's name.
 func (b *base) HostName(h int) string {
 	b.check(h)
-	n := h
-	if b.naming.Radical != nil {
-		n = b.naming.Radical[h]
-	}
+	n := b.naming.number(h)
 	if b.naming.Prefix == "" && b.naming.Suffix == "" && b.naming.Radical == nil {
 		return "host-" + strconv.Itoa(n)
 	}
@@ -177,7 +201,8 @@ func (b *base) cable(name, class string, spec LinkSpec, scale float64) (up, down
 	return up, up
 }
 
-// addLoopbacks gives every host its loopback link (unless disabled).
+// addLoopbacks gives every host its loopback link (unless disabled), named
+// by the host's number as SimGrid names it: "<cluster>_link_<radical>_loopback".
 func (b *base) addLoopbacks() {
 	if b.loopback.Disabled {
 		return
@@ -188,7 +213,7 @@ func (b *base) addLoopbacks() {
 	}
 	b.loop0 = LinkID(len(b.links))
 	for h := range b.hosts {
-		b.add("link_"+strconv.Itoa(h)+"_loopback", "loopback", bw, b.loopback.Latency, FatPipe)
+		b.add(b.naming.link(b.naming.number(h))+"_loopback", "loopback", bw, b.loopback.Latency, FatPipe)
 	}
 }
 

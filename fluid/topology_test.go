@@ -81,16 +81,17 @@ func TestFlat(t *testing.T) {
 	}
 
 	// SHARED private links without loopback: 0→0 uses its link once, 0→1
-	// uses both hosts' single links.
+	// uses both hosts' single links, named by the cluster id and the hosts'
+	// radicals as SimGrid names them.
 	g, err := NewFlat(FlatConfig{Hosts: 2, Link: LinkSpec{Bandwidth: 1, Policy: SharedDuplex},
-		Loopback: Loopback{Disabled: true}, Naming: Naming{Prefix: "n", Suffix: ".org", Radical: []int{7, 9}}})
+		Loopback: Loopback{Disabled: true}, Naming: Naming{Prefix: "n", Suffix: ".org", Radical: []int{7, 9}, Cluster: "c"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(g, g.Route(0, 0)); !sameStrings(got, []string{"link_0"}) {
+	if got := names(g, g.Route(0, 0)); !sameStrings(got, []string{"c_link_7"}) {
 		t.Errorf("shared self route %v", got)
 	}
-	if got := names(g, g.Route(0, 1)); !sameStrings(got, []string{"link_0", "link_1"}) {
+	if got := names(g, g.Route(0, 1)); !sameStrings(got, []string{"c_link_7", "c_link_9"}) {
 		t.Errorf("shared route %v", got)
 	}
 	if got := g.HostName(1); got != "n9.org" {
@@ -114,7 +115,6 @@ func TestValidateNamesField(t *testing.T) {
 		{FatTreeConfig{Levels: 20, Down: repeat(2, 20), Up: append([]int{1}, repeat(2, 19)...), Parallel: repeat(1, 20), Link: spec}.Validate(), "FatTreeConfig.Levels"},
 		{FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 9000000}, Parallel: []int{1, 1}, Link: spec}.Validate(), "FatTreeConfig.Levels"},
 		{TorusConfig{Dims: []int{2, 0}, Link: spec}.Validate(), "TorusConfig.Dims[1]"},
-		{TorusConfig{Dims: []int{2}, Link: spec, Loopback: Loopback{Disabled: true}}.Validate(), "TorusConfig.Loopback.Disabled"},
 		{DragonflyConfig{Groups: 1, GroupLinks: 1, Chassis: 1, ChassisLinks: 0, Routers: 1, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.ChassisLinks"},
 		{DragonflyConfig{Groups: 3, GroupLinks: 1, Chassis: 1, ChassisLinks: 1, Routers: 2, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.Groups"},
 		{DragonflyConfig{Groups: 1, GroupLinks: 1, Chassis: 1, ChassisLinks: 1, Routers: 1, RouterLinks: 1, Nodes: 1, Link: spec, Limiter: -1}.Validate(), "DragonflyConfig.Limiter"},

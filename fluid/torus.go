@@ -6,9 +6,13 @@ import "strconv"
 // "d0,d1,...": a torus with Dims[i] nodes along dimension i, every node a
 // host with one cable per dimension to its + neighbour (wrapping).
 type TorusConfig struct {
-	Dims     []int // ≥ 1 dimension, each ≥ 1
-	Link     LinkSpec
-	Loopback Loopback // must not be Disabled: a torus has no route to self
+	Dims []int // ≥ 1 dimension, each ≥ 1
+	Link LinkSpec
+	// Loopback.Disabled (a SimGrid torus without loopback_bw/lat) routes a
+	// host's traffic to itself through its limiter alone, as SimGrid does;
+	// without limiters that route would be empty (SimGrid stops: "no
+	// connecting path"), so the hosts keep their loopbacks.
+	Loopback Loopback
 	Naming   Naming
 	// Limiter is the bandwidth (bytes/s) of a Shared link given to every
 	// node and crossed by all its traffic (SimGrid's limiter_link); 0 = none.
@@ -35,9 +39,6 @@ func (c TorusConfig) Validate() error {
 	if err := validateLimiter("TorusConfig.Limiter", c.Limiter); err != nil {
 		return wrap(err)
 	}
-	if c.Loopback.Disabled {
-		return errorf("TorusConfig.Loopback.Disabled: a torus needs loopbacks (its route from a host to itself would be empty)")
-	}
 	if err := c.Loopback.validate("TorusConfig.Loopback"); err != nil {
 		return wrap(err)
 	}
@@ -49,7 +50,11 @@ func (c TorusConfig) Validate() error {
 // node u uses u's cable (up side); a − hop from u to v uses v's cable (down
 // side). With limiters, each hop is preceded by the limiter of the node it
 // leaves and the destination's closes the route. Link classes: "torusN"
-// for the cables of dimension N (from 0), "limiter", "loopback".
+// for the cables of dimension N (from 0), "limiter", "loopback". Names are
+// SimGrid's: node n's cable of a dimension to its + neighbour m
+// "<cluster>_link_from_<n>_to_<m>" (by index; _UP and _DOWN when split), a
+// limiter "<cluster>_link_<n>_limiter", a loopback
+// "<cluster>_link_<radical>_loopback".
 type Torus struct {
 	base
 	dims   []int
@@ -71,6 +76,9 @@ func NewTorus(c TorusConfig) (*Torus, error) {
 		n *= d
 	}
 	t.base = base{hosts: n, naming: c.Naming.clone(), loopback: c.Loopback, limiter: c.Limiter}
+	if c.Limiter == 0 {
+		t.loopback.Disabled = false // the route to self would be empty
+	}
 	D := len(c.Dims)
 	t.up, t.down = make([]LinkID, n*D), make([]LinkID, n*D)
 	for node := range n {
@@ -79,13 +87,13 @@ func NewTorus(c TorusConfig) (*Torus, error) {
 			if (node/t.stride[i])%d == d-1 {
 				next = node - (d-1)*t.stride[i]
 			}
-			name := "link_from_" + strconv.Itoa(node) + "_to_" + strconv.Itoa(next)
+			name := t.naming.cluster("link_from_" + strconv.Itoa(node) + "_to_" + strconv.Itoa(next))
 			t.up[node*D+i], t.down[node*D+i] = t.cable(name, "torus"+strconv.Itoa(i), c.Link, 1)
 		}
 	}
 	t.lims = make([]LinkID, n)
 	for node := range n {
-		t.lims[node] = t.addLimiter("link_" + strconv.Itoa(node))
+		t.lims[node] = t.addLimiter(node)
 	}
 	t.addLoopbacks()
 	return t, nil
@@ -96,8 +104,10 @@ func (t *Torus) Route(src, dst int) Route {
 	t.check(src)
 	t.check(dst)
 	if src == dst {
-		r, _ := t.loopRoute(src) // Validate forbids disabling loopbacks
-		return r
+		if r, ok := t.loopRoute(src); ok {
+			return r
+		}
+		return t.switched([]LinkID{t.lims[src]}) // the loop below adds none
 	}
 	D := len(t.dims)
 	var path []LinkID

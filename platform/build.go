@@ -11,14 +11,15 @@ import (
 
 // Build makes the platform's fluid topology. SimGrid's rules for loopbacks apply:
 // a platform from XML without loopback_bw/loopback_lat routes a host's messages to
-// itself through its private link (except on a torus, which always has loopbacks);
+// itself through its private link (on a torus through its limiter link alone, or
+// without limiters over a loopback: SimGrid has no route there);
 // a TOML platform has loopbacks (10 GB/s, 0 s unless given). A limiter bandwidth
 // gives every host (and dragonfly router, fat-tree switch) SimGrid's limiter link.
 func (p *Platform) Build() (fluid.Topology, error) {
 	policy := map[string]fluid.LinkPolicy{SharingSplitDuplex: fluid.SplitDuplex, SharingShared: fluid.SharedDuplex, SharingFatPipe: fluid.FatPipeDuplex}[p.Sharing]
 	link := fluid.LinkSpec{Bandwidth: p.LinkBandwidth, Latency: p.LinkLatency, Policy: policy}
-	loop := fluid.Loopback{Bandwidth: p.LoopbackBandwidth, Latency: p.LoopbackLatency, Disabled: p.NoLoopback && p.Topology != TopoTorus}
-	naming := fluid.Naming{Prefix: p.Prefix, Suffix: p.Suffix, Radical: p.Radical}
+	loop := fluid.Loopback{Bandwidth: p.LoopbackBandwidth, Latency: p.LoopbackLatency, Disabled: p.NoLoopback}
+	naming := fluid.Naming{Prefix: p.Prefix, Suffix: p.Suffix, Radical: p.Radical, Cluster: p.Name}
 	var (
 		topo fluid.Topology
 		err  error

@@ -246,6 +246,11 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 		if p.Sharing, err = ParseSharing(s); err != nil {
 			return nil, wrap("sharing_policy", err)
 		}
+		if p.Sharing == SharingFatPipe {
+			// SimGrid 3.32 reads FATPIPE but builds the cluster's links
+			// without it: one SHARED link per cable (TestRoutesMatchSimGrid).
+			p.Sharing = SharingShared
+		}
 	}
 	if s, ok := a["bb_sharing_policy"]; ok {
 		if p.BackboneSharing, err = ParseSharing(s); err != nil {

@@ -189,8 +189,8 @@ link's latency, each message carrying one term per link of its route;
 end-to-end: one message's latency) and the run's L0 kept in the file; --plot draws each rank's time split into
 compute, communication and waiting; --trace writes a Chrome/Perfetto trace
 (one process per rank), bounded by --trace-window; --links writes the network's
-traffic (JSON, or CSV for a FILE ending in .csv): per link its name, class,
-bytes, busy time and mean utilisation, the same summed per class (fat-tree
+traffic (JSON, or CSV for a FILE ending in .csv): per link its name (SimGrid's),
+class, bytes, busy time and mean utilisation, the same summed per class (fat-tree
 level, dragonfly terminal/intra/inter, torus dimension, backbone, loopback), and
 the messages and bytes by the highest class they cross; with --plot it also
 draws link_classes.svg and link_hottest.svg.
