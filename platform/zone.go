@@ -92,9 +92,19 @@ type frame struct {
 	prevZone  int
 	hostLine  int         // first <host> of an opened zone
 	hostLinks []hostLink  // a Cluster zone's <host_link>s
+	cabinets  []cabinet   // a Cluster zone's <cabinet>s
 	backbone  *fluid.Link // a Cluster zone's <backbone>
 	bbLine    int         // its line
 	hasChild  bool        // the opened zone holds zones
+}
+
+// cabinet is a <cabinet>: hosts PREFIX<radical>SUFFIX of one speed, each
+// with its links link_HOST_UP and link_HOST_DOWN.
+type cabinet struct {
+	prefix, suffix string
+	radical        []int
+	speed, bw, lat float64
+	line           int
 }
 
 type hostLink struct {
@@ -188,6 +198,8 @@ func (z *zoneParser) start(t xml.StartElement) error {
 		err = z.backbone(t)
 	case "host_link":
 		err = z.hostLink(t)
+	case "cabinet":
+		err = z.cabinet(t)
 	case "route", "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute":
 		err = z.startRoute(t)
 	case "link_ctn":
@@ -299,7 +311,7 @@ func (z *zoneParser) startZone(t xml.StartElement, f *frame) error {
 
 // host reads a <host>: its speed is its initial pstate's.
 func (z *zoneParser) host(t xml.StartElement) error {
-	a, err := z.attrs(t, "id", "speed", "core", "pstate", "availability_file", "state_file", "coordinates")
+	a, err := z.attrs(t, "id", "speed", "core", "pstate", "availability_file", "state_file", "speed_file", "coordinates")
 	if err != nil {
 		return err
 	}
@@ -309,7 +321,7 @@ func (z *zoneParser) host(t xml.StartElement) error {
 	if err := z.inZone("host"); err != nil {
 		return err
 	}
-	for _, k := range []string{"availability_file", "state_file"} {
+	for _, k := range []string{"availability_file", "state_file", "speed_file"} {
 		if a[k] != "" {
 			return z.errorf("<host id=%q>: %s is not supported (emu's hosts do not change speed or fail)", a["id"], k)
 		}
@@ -498,6 +510,35 @@ func (z *zoneParser) hostLink(t xml.StartElement) error {
 	return nil
 }
 
+func (z *zoneParser) cabinet(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "prefix", "suffix", "radical", "speed", "bw", "lat")
+	if err != nil {
+		return err
+	}
+	if err := z.require("cabinet", a, "id", "prefix", "suffix", "radical", "speed", "bw", "lat"); err != nil {
+		return err
+	}
+	f := z.zoneFrame()
+	if err := z.inZone("cabinet"); err != nil || z.cfg.Zones[f.zone].Routing != fluid.ZoneStar {
+		return z.errorf("<cabinet> belongs in a <zone routing=\"Cluster\">")
+	}
+	c := cabinet{prefix: a["prefix"], suffix: a["suffix"], line: z.line}
+	if c.radical, err = ParseRadical(a["radical"]); err != nil {
+		return z.errorf("<cabinet id=%q> radical: %v", a["id"], err)
+	}
+	if c.speed, err = units.ParseSpeed(a["speed"]); err != nil {
+		return z.errorf("<cabinet id=%q> speed: %v", a["id"], err)
+	}
+	if c.bw, err = units.ParseBandwidth(a["bw"]); err != nil {
+		return z.errorf("<cabinet id=%q> bw: %v", a["id"], err)
+	}
+	if c.lat, err = units.ParseTime(a["lat"]); err != nil {
+		return z.errorf("<cabinet id=%q> lat: %v", a["id"], err)
+	}
+	f.cabinets = append(f.cabinets, c)
+	return nil
+}
+
 // point finds a netpoint by name for an attribute of a route.
 func (z *zoneParser) point(elem, attr, name string) (int, error) {
 	p, ok := z.points[name]
@@ -628,6 +669,9 @@ func (z *zoneParser) end() error {
 		if err := z.populateStar(&f); err != nil {
 			return err
 		}
+		if len(f.cabinets) > 0 && f.hasChild {
+			return fmt.Errorf("%s:%d: <cabinet> in zone %s, which also holds zones", z.file, f.cabinets[0].line, z.cfg.Zones[f.zone].Name)
+		}
 	}
 	z.zone = f.prevZone
 	return nil
@@ -665,6 +709,29 @@ func (z *zoneParser) populateStar(f *frame) error {
 		zs.Routes = append(zs.Routes,
 			fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Hops: append([]fluid.ZoneHop{ends[0]}, bb...), Where: where},
 			fluid.ZoneRoute{Src: -1, Dst: p, GwSrc: -1, GwDst: -1, Hops: append(append([]fluid.ZoneHop(nil), bb...), ends[1]), Where: where})
+	}
+	for _, c := range f.cabinets {
+		z.line = c.line
+		where := fmt.Sprintf("%s:%d: <cabinet>", z.file, c.line)
+		for _, r := range c.radical {
+			host := c.prefix + strconv.Itoa(r) + c.suffix
+			p, err := z.addPoint("cabinet", host, fluid.PointHost, -1)
+			if err != nil {
+				return err
+			}
+			z.names, z.speeds, z.cores = append(z.names, host), append(z.speeds, c.speed), append(z.cores, 1)
+			var ends [2]fluid.ZoneHop
+			for i, dir := range []string{"_UP", "_DOWN"} {
+				l, err := z.addLink("cabinet", "link_"+host+dir, "host", c.bw, c.lat, fluid.Shared)
+				if err != nil {
+					return err
+				}
+				ends[i] = fluid.ZoneHop{Fwd: l, Back: l}
+			}
+			zs.Routes = append(zs.Routes,
+				fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Hops: append([]fluid.ZoneHop{ends[0]}, bb...), Where: where},
+				fluid.ZoneRoute{Src: -1, Dst: p, GwSrc: -1, GwDst: -1, Hops: append(append([]fluid.ZoneHop(nil), bb...), ends[1]), Where: where})
+		}
 	}
 	return nil
 }
