@@ -222,11 +222,17 @@ func (t *Zones) seal(z *zone) error {
 	case ZoneFull:
 		return t.sealTable(z, false)
 	case ZoneFloyd:
+		if n := len(z.vertices); n > maxRoutedPoints {
+			return fmt.Errorf("%s: a Floyd zone of %d points: emu builds Floyd zones of up to %d (SimGrid's tables grow as the square, its closure as the cube)", z.Where, n, maxRoutedPoints)
+		}
 		if err := t.sealTable(z, true); err != nil {
 			return err
 		}
 		t.floyd(z)
 	case ZoneDijkstra, ZoneDijkstraCache:
+		if n := len(z.vertices); n > maxRoutedPoints {
+			return fmt.Errorf("%s: a Dijkstra zone of %d points: emu builds Dijkstra zones of up to %d", z.Where, n, maxRoutedPoints)
+		}
 		return t.sealDijkstra(z)
 	case ZoneStar:
 		return t.sealStar(z)
@@ -381,6 +387,11 @@ func (t *Zones) floyd(z *zone) {
 		}
 	}
 }
+
+// maxRoutedPoints is the most points of a Floyd or Dijkstra zone: their
+// tables take up to 12 bytes per pair (0.8 GB at this size), Floyd's
+// closure n³ steps.
+const maxRoutedPoints = 8192
 
 // Hosts returns the number of hosts.
 func (t *Zones) Hosts() int { return len(t.hosts) }
@@ -544,22 +555,87 @@ func (t *Zones) abort(err error) {
 	t.mu.Unlock()
 }
 
-// check computes the route between every two hosts of small platforms,
-// and for larger ones between every two zones' gateways and the hosts of
-// each zone, so that a route SimGrid cannot find is a build error, never
-// a silent empty route.
+// exhaustiveHosts is the most hosts whose every route check computes;
+// beyond, check covers the routes' parts instead (checkParts).
+const exhaustiveHosts = 512
+
+// check computes the routes SimGrid would need, so that a route it cannot
+// find is a build error, never a silent empty route: on small platforms
+// the route between every two hosts, on larger ones checkParts.
 func (t *Zones) check() error {
+	var points []int
+	if len(t.hosts) <= exhaustiveHosts {
+		points = t.hosts
+	} else {
+		var err error
+		if points, err = t.checkParts(); err != nil {
+			return err
+		}
+	}
 	var links []LinkID
-	lat := 0.0
-	n := len(t.hosts)
-	for a := range n {
-		for b := range n {
-			links, lat = links[:0], 0
-			t.global(t.hosts[a], t.hosts[b], &links, &lat)
+	for _, a := range points {
+		for _, b := range points {
+			links, lat := links[:0], 0.0
+			t.global(a, b, &links, &lat)
 			if t.fail != nil {
-				return fmt.Errorf("%w", t.fail)
+				return t.fail
 			}
 		}
 	}
 	return nil
+}
+
+// checkParts checks, zone by zone, the local routes between its hosts and
+// the gateways in it (a star zone: each point's links up and down), and
+// returns the points whose every global route check must still compute:
+// the first host of each zone and every gateway. A route between two
+// hosts is made of local routes between a host and a gateway of its zone,
+// between gateways, and between the first hosts' zones: all covered.
+func (t *Zones) checkParts() ([]int, error) {
+	gw := map[int]bool{}
+	for _, z := range t.zones {
+		for _, rs := range [][]ZoneRoute{z.Routes, z.Bypass} {
+			for _, r := range rs {
+				if r.GwSrc >= 0 {
+					gw[r.GwSrc], gw[r.GwDst] = true, true
+				}
+			}
+		}
+	}
+	var reps []int
+	for _, z := range t.zones {
+		var ends []int
+		first := true
+		for _, p := range z.vertices {
+			if k := t.points[p].Kind; (k == PointHost && first) || gw[p] {
+				reps = append(reps, p)
+			}
+			if k := t.points[p].Kind; k == PointHost || gw[p] {
+				first = first && k != PointHost
+				ends = append(ends, p)
+			}
+		}
+		if z.Routing == ZoneStar { // a point's links up and down, each alone
+			for _, p := range ends {
+				var links []LinkID
+				lat := 0.0
+				t.localRoute(z, p, p, &links, &lat)
+				if e := z.star[t.local[p]]; !e.upSet || !e.downSet {
+					t.abort(fmt.Errorf("%s: no link up from or down to %s", z.Where, t.points[p].Name))
+				}
+			}
+		} else if z.Routing != ZoneFull { // a Full zone's missing route is empty, not an error
+			for _, a := range ends {
+				for _, b := range ends {
+					var links []LinkID
+					lat := 0.0
+					t.localRoute(z, a, b, &links, &lat)
+				}
+			}
+		}
+		if t.fail != nil {
+			return nil, t.fail
+		}
+	}
+	return reps, nil
 }

@@ -172,7 +172,8 @@ func TestParseXMLErrors(t *testing.T) {
 
 func FuzzParseXML(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(peersDir, "*.xml"))
-	for _, file := range files {
+	zones, _ := filepath.Glob(filepath.Join("testdata", "zones", "*.xml"))
+	for _, file := range append(files, zones...) {
 		f.Add(readFile(f, file))
 	}
 	f.Add([]byte(`<platform><cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/></platform>`))

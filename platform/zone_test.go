@@ -213,3 +213,43 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestZonesLargeChecked: past the hosts whose every route NewZones computes,
+// a missing route is still found (checkParts), and a whole platform loads.
+func TestZonesLargeChecked(t *testing.T) {
+	build := func(withRoute bool) string {
+		var b strings.Builder
+		b.WriteString("<platform version=\"4.1\">\n<zone id=\"w\" routing=\"Full\">\n")
+		for _, c := range []string{"a", "b", "c"} {
+			b.WriteString(`<cluster id="` + c + `" prefix="` + c + `" suffix="" radical="0-299" speed="1Gf" bw="1GBps" lat="1us"/>` + "\n")
+		}
+		b.WriteString("<link id=\"ab\" bandwidth=\"1GBps\" latency=\"1ms\"/>\n")
+		b.WriteString(`<zoneRoute src="a" dst="b" gw_src="aa_router" gw_dst="bb_router"><link_ctn id="ab"/></zoneRoute>` + "\n")
+		b.WriteString(`<zoneRoute src="b" dst="c" gw_src="bb_router" gw_dst="cc_router"><link_ctn id="ab"/></zoneRoute>` + "\n")
+		if withRoute {
+			b.WriteString(`<zoneRoute src="a" dst="c" gw_src="aa_router" gw_dst="cc_router"><link_ctn id="ab"/></zoneRoute>` + "\n")
+		}
+		b.WriteString("</zone></platform>\n")
+		return b.String()
+	}
+	p, err := ParseXML([]byte(build(true)), "big.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := p.Build()
+	if err != nil || topo.Hosts() != 900 {
+		t.Fatalf("%v hosts, %v", topo.Hosts(), err)
+	}
+	// a0 → c299: a0's link up, the zone route, c299's link down
+	rt := topo.Route(0, 899)
+	var names []string
+	for _, l := range rt.Links {
+		names = append(names, topo.Links()[l].Name)
+	}
+	if got := strings.Join(names, " "); got != "a_link_0_UP ab c_link_299_DOWN" || !near(rt.Latency, 1e-6+1e-3+1e-6) {
+		t.Errorf("a0 → c299: %s, %v s", got, rt.Latency)
+	}
+	if _, err := ParseXML([]byte(build(false)), "big.xml"); err == nil || !strings.HasPrefix(err.Error(), `big.xml:2: <zone id="w">: no route between zones a and c`) {
+		t.Errorf("without a → c: %v", err)
+	}
+}
