@@ -212,6 +212,9 @@ func (t *Zones) seal(z *zone) error {
 		if len(r.Hops) == 0 {
 			return fmt.Errorf("%s: a bypass route cannot be empty", r.Where)
 		}
+		if r.GwSrc < 0 && (t.points[r.Src].Kind == PointZone || t.points[r.Dst].Kind == PointZone) {
+			return fmt.Errorf("%s: a bypass route between zones is a <bypassZoneRoute> with gateways", r.Where)
+		}
 		key := [2]int{r.Src, r.Dst}
 		if z.bypass[key] != nil {
 			return fmt.Errorf("%s: the bypass route from %s to %s already exists", r.Where, t.points[r.Src].Name, t.points[r.Dst].Name)

@@ -171,6 +171,8 @@ func TestZonesRefused(t *testing.T) {
 		{head + ab + "<backbone id=\"bb\" bandwidth=\"1GBps\" latency=\"0\"/>" + tail, `p.xml:5: <backbone> belongs in a <zone routing="Cluster">`},
 		{head + ab + "<cluster id=\"t\" prefix=\"t\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"TORUS\" topo_parameters=\"2,2\"/>" + tail, `p.xml:5: <cluster id="t">: a torus cluster among zones is not supported`},
 		{head + ab + "<trace id=\"t\" periodicity=\"1\"/>" + tail, `p.xml:5: <trace> is not supported`},
+		{head + "<zone id=\"y\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n<zone id=\"x\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n<link id=\"l\" bandwidth=\"1GBps\"/>\n<bypassRoute src=\"y\" dst=\"x\"><link_ctn id=\"l\"/></bypassRoute>" + tail,
+			`p.xml:6: <bypassRoute>: a bypass route between zones is a <bypassZoneRoute> with gateways`},
 	}
 	for _, tt := range tests {
 		_, err := ParseXML([]byte(tt.xml), "p.xml")
