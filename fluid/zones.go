@@ -414,6 +414,12 @@ func (t *Zones) Route(src, dst int) Route {
 	var links []LinkID
 	lat := 0.0
 	t.global(t.hosts[src], t.hosts[dst], &links, &lat)
+	t.mu.Lock()
+	fail := t.fail
+	t.mu.Unlock()
+	if fail != nil { // NewZones checks the routes' parts so that this never happens
+		panic(fmt.Sprintf("fluid: a route NewZones did not check: %v", fail))
+	}
 	cables := 0
 	for _, l := range links {
 		if t.links[l].Class != limiterClass {
