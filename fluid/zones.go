@@ -566,7 +566,7 @@ func (t *Zones) abort(err error) {
 
 // exhaustiveHosts is the most hosts whose every route check computes;
 // beyond, check covers the routes' parts instead (checkParts).
-const exhaustiveHosts = 512
+const exhaustiveHosts = 256
 
 // check computes the routes SimGrid would need, so that a route it cannot
 // find is a build error, never a silent empty route: on small platforms
