@@ -336,7 +336,8 @@ func (z *zoneParser) host(t xml.StartElement) error {
 	}
 	pstate := 0
 	if s, ok := a["pstate"]; ok {
-		if pstate, err = strconv.Atoi(strings.TrimSpace(s)); err != nil || pstate < 0 || pstate >= len(speeds) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64) // the DTD's default is "0.0"
+		if pstate = int(v); err != nil || v != float64(pstate) || pstate < 0 || pstate >= len(speeds) {
 			return z.errorf("<host id=%q> pstate: %q is not one of the %d speeds' index", a["id"], s, len(speeds))
 		}
 	}

@@ -157,6 +157,7 @@ func TestZonesRefused(t *testing.T) {
 		{head + ab + "<route src=\"a\" dst=\"b\"></route>" + tail, `p.xml:5: <route>: empty route from a to b`},
 		{head + "<host id=\"a\" speed=\"1Gf\" availability_file=\"av.txt\"/>" + tail, `p.xml:3: <host id="a">: availability_file is not supported`},
 		{head + "<host id=\"a\" speed=\"1Gf,2Gf\" pstate=\"2\"/>" + tail, `p.xml:3: <host id="a"> pstate: "2" is not one of the 2 speeds' index`},
+		{head + "<host id=\"a\" speed=\"1Gf,2Gf\" pstate=\"0.5\"/>" + tail, `p.xml:3: <host id="a"> pstate: "0.5" is not one of the 2 speeds' index`},
 		{head + "<host id=\"a\" speed=\"1Gf\" core=\"0\"/>" + tail, `p.xml:3: <host id="a"> core: "0" is not a positive integer`},
 		{head + "<link id=\"w\" bandwidth=\"1GBps\" sharing_policy=\"WIFI\"/>" + tail, `p.xml:3: <link id="w"> sharing_policy: unknown sharing policy "WIFI"`},
 		{"<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Vivaldi\">" + tail, `p.xml:2: <zone id="z">: routing "Vivaldi" is not supported`},
