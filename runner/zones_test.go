@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/scenario"
@@ -124,5 +125,55 @@ func TestZonesKeys(t *testing.T) {
 	}
 	if len(res.HPL) != 1 || !(res.HPL[0].Time > 0) {
 		t.Errorf("HPL on a platform of zones: %+v", res.HPL)
+	}
+}
+
+// TestZonesUnroutedNoted: ranks on two hosts a Full zone does not connect
+// get a note (smpirun 3.32 aborts on their first message, "no connecting
+// path"; docs/evidence/zones.md), and none where the route exists.
+func TestZonesUnroutedNoted(t *testing.T) {
+	dir := t.TempDir()
+	xml := filepath.Join(dir, "abc.xml")
+	if err := os.WriteFile(xml, []byte(`<platform version="4.1"><zone id="z" routing="Full">
+<host id="a" speed="1Gf"/><host id="b" speed="1Gf"/><host id="c" speed="1Gf"/>
+<link id="l" bandwidth="1GBps" latency="1us"/>
+<route src="a" dst="b"><link_ctn id="l"/></route></zone></platform>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(dir, "pp.txt")
+	if err := os.WriteFile(trace, []byte(ppTrace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		hosts string
+		notes int
+	}{{"a\nc\n", 1}, {"a\nb\n", 0}} {
+		hf := filepath.Join(dir, "h.txt")
+		if err := os.WriteFile(hf, []byte(tt.hosts), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := scenario.Default()
+		if err := s.UsePlatformXML(xml); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UseReplay(trace); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Set("platform.hostfile=" + hf); err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, note := range p.Notes {
+			if strings.Contains(note, "have no route in the platform (first a → c)") {
+				n++
+			}
+		}
+		if n != tt.notes {
+			t.Errorf("hosts %q: notes %q, want %d about a → c", tt.hosts, p.Notes, tt.notes)
+		}
 	}
 }

@@ -502,3 +502,49 @@ func (s *Scenario) zonePlatform(t PlatformTable, p *platform.Platform, xml xmlSo
 	}
 	return nil
 }
+
+// maxUnroutedCheck is the most hosts of a placement whose routes
+// noteUnrouted looks at (their square are computed).
+const maxUnroutedCheck = 1024
+
+// noteUnrouted notes the pairs of the ranks' hosts that a platform of zones
+// does not connect (an empty route of no latency: a Full zone that declares
+// none, a Cluster zone's host without links): SimGrid aborts on a message
+// between them ("no connecting path"), emu would move it in no time.
+func noteUnrouted(p *Plan) error {
+	if p.Platform.Topology != platform.TopoZones {
+		return nil
+	}
+	place := p.Platform.Placement(p.Ranks)
+	count := map[int]int{}
+	var hosts []int
+	for _, h := range place {
+		if count[h]++; count[h] == 1 {
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) > maxUnroutedCheck {
+		return nil
+	}
+	topo, err := p.Platform.Build()
+	if err != nil {
+		return err
+	}
+	n, first := 0, ""
+	for _, a := range hosts {
+		for _, b := range hosts {
+			if a == b && count[a] < 2 {
+				continue // one rank alone on its host sends nothing to itself there
+			}
+			if rt := topo.Route(a, b); len(rt.Links) == 0 && rt.Latency == 0 {
+				if n++; n == 1 {
+					first = topo.HostName(a) + " → " + topo.HostName(b)
+				}
+			}
+		}
+	}
+	if n > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d pairs of the ranks' hosts have no route in the platform (first %s): SimGrid aborts on a message between them (\"no connecting path\"), emu moves it in no time", n, first))
+	}
+	return nil
+}
