@@ -40,7 +40,9 @@
 //     (with SimGrid's split-duplex, shared or fat-pipe cables, loopbacks and
 //     limiters) and compute routes on demand, without N² tables, following
 //     SimGrid's cluster zones (reference §4; deviations are documented on
-//     each type). Every link has a Class naming its place (fat-tree level,
+//     each type); and Zones, a platform of SimGrid netzones (Full, Floyd,
+//     Dijkstra, star) routed as SimGrid 3.32 routes them (zones.go). Every
+//     link has a Class naming its place (fat-tree level,
 //     torus dimension, dragonfly terminal/intra/inter, ...), ranked by
 //     ClassLevel; RouteClasses counts a route's cables per class (the
 //     execution graph's per-class latency terms). What-ifs wrap a

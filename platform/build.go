@@ -39,6 +39,11 @@ func (p *Platform) Build() (fluid.Topology, error) {
 		}
 	case TopoTorus:
 		topo, err = fluid.NewTorus(fluid.TorusConfig{Dims: p.Torus, Link: link, Loopback: loop, Naming: naming, Limiter: p.LimiterBandwidth})
+	case TopoZones:
+		if p.Zones == nil {
+			return nil, fmt.Errorf("a platform of zones without its zones")
+		}
+		topo, err = fluid.NewZones(*p.Zones)
 	case TopoDragonfly:
 		var c fluid.DragonflyConfig
 		if c, err = fluid.ParseDragonflyParams(p.Dragonfly); err == nil {
@@ -74,12 +79,22 @@ func (p *Platform) Placement(ranks int) []int {
 		byName = p.hostsByName()
 	}
 	out := make([]int, n)
+	var first []int // the first rank of each host, when hosts differ in cores
+	if p.HostCores != nil && len(p.Hostfile) == 0 && byName == nil {
+		first = make([]int, p.Hosts+1)
+		for h := range p.Hosts {
+			first[h+1] = first[h] + p.HostCores[h]
+		}
+	}
 	for r := range out {
 		switch lines := len(p.Hostfile); {
 		case lines > 0:
 			out[r] = p.Hostfile[r%lines]
 		case byName != nil:
 			out[r] = byName[r%len(byName)]
+		case first != nil:
+			h, _ := slices.BinarySearch(first, r+1) // the first host whose cores end past r
+			out[r] = min(h-1, p.Hosts-1)
 		default:
 			out[r] = r / p.CoresPerHost
 		}

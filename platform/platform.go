@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/emu-hpc/emu/fluid"
 )
 
 // Platform is a validated machine description in the core's units, whether it came
 // from a scenario's [platform] table or from a SimGrid <cluster>. Build turns it into a
 // fluid topology.
 type Platform struct {
-	Topology     string // TopoFlat, TopoFatTree, TopoTorus or TopoDragonfly
+	Topology     string // TopoFlat, TopoFatTree, TopoTorus, TopoDragonfly or TopoZones
 	Hosts        int    // number of hosts (for fat-tree, torus and dragonfly: the topology's node count)
 	CoresPerHost int    // ranks placed per host (≥ 1)
 	// RandomPlacement shuffles the ranks over the slots of the hosts (or the
@@ -58,6 +60,15 @@ type Platform struct {
 	// items, <prop id="smpi/bw-factor" value="..."/>), in file order, for the
 	// scenario to apply or report; nil for a platform not from XML.
 	Config []ConfigProp
+	// Zones is a platform of SimGrid zones (TopoZones): its hosts, links
+	// and routes as fluid.NewZones builds them; nil for the other
+	// topologies. Names, HostCores and Speeds are then each host's name,
+	// core count and speed (flop/s), in the file's order; Speed and
+	// CoresPerHost are the first host's speed and the most cores a host has.
+	Zones     *fluid.ZonesConfig
+	Names     []string
+	HostCores []int
+	Speeds    []float64
 	// NP is smpirun's -np (platform.np): the ranks the platform offers,
 	// placed as smpirun places them, rank i on hostfile line i mod lines or,
 	// without a hostfile, on host i mod Hosts in the order of their names
@@ -78,6 +89,9 @@ const (
 	TopoFatTree   = "fat-tree"
 	TopoTorus     = "torus"
 	TopoDragonfly = "dragonfly"
+	// TopoZones is a SimGrid platform of zones, hosts, links and routes
+	// (ParseXML): no [platform] table describes one.
+	TopoZones = "zones"
 )
 
 // Socket orders: how the ranks of a host are spread over its sockets.
@@ -265,6 +279,9 @@ func (p *Platform) Nodes() (int, error) {
 
 // HostName is the SimGrid name of host h: prefix + radical + suffix.
 func (p *Platform) HostName(h int) string {
+	if p.Names != nil {
+		return p.Names[h]
+	}
 	n := h
 	if h < len(p.Radical) {
 		n = p.Radical[h]
@@ -280,7 +297,26 @@ func (p *Platform) Capacity() string {
 	if n := len(p.Hostfile); n > 0 {
 		return fmt.Sprintf("%d hostfile lines", n)
 	}
+	if p.HostCores != nil {
+		return fmt.Sprintf("%d hosts, %d cores", p.Hosts, p.Ranks())
+	}
 	return fmt.Sprintf("%d hosts × %d cores", p.Hosts, p.CoresPerHost)
+}
+
+// Cores is the number of cores of host h.
+func (p *Platform) Cores(h int) int {
+	if p.HostCores != nil {
+		return p.HostCores[h]
+	}
+	return p.CoresPerHost
+}
+
+// HostSpeed is host h's speed, flop/s.
+func (p *Platform) HostSpeed(h int) float64 {
+	if p.Speeds != nil {
+		return p.Speeds[h]
+	}
+	return p.Speed
 }
 
 // Ranks is the number of ranks the platform can hold: NP when given, else one
@@ -291,6 +327,13 @@ func (p *Platform) Ranks() int {
 	}
 	if len(p.Hostfile) > 0 {
 		return len(p.Hostfile)
+	}
+	if p.HostCores != nil {
+		n := 0
+		for _, c := range p.HostCores[:p.Hosts] {
+			n += c
+		}
+		return n
 	}
 	return p.Hosts * p.CoresPerHost
 }

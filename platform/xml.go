@@ -12,13 +12,14 @@ import (
 	"github.com/emu-hpc/emu/units"
 )
 
-// ParseXML reads a SimGrid platform file whose machine is one <cluster>
+// ParseXML reads a SimGrid platform file. One whose machine is one <cluster>
 // (shared/reference/smpi-model.md §4.3): FLAT (private links, optional backbone),
 // FAT_TREE, TORUS or DRAGONFLY, with prefix/radical/suffix host names, speed, core,
-// bw, lat, sharing_policy, bb_*, loopback_*, limiter_link. The cluster may sit inside
-// <zone>/<AS> elements; <prop> and <config> are read past. Anything else that shapes
-// the network (<host>, <link>, <route>, a second <cluster>...) is refused, naming the
-// line, since emu would otherwise silently simulate another machine.
+// bw, lat, sharing_policy, bb_*, loopback_*, limiter_link, is read as that cluster's
+// topology; the cluster may sit inside <zone>/<AS> elements; <prop> and <config> are
+// read past. Any other (<host>, <link>, <route>, several clusters...) is a platform
+// of zones (parseZones, TopoZones); what that reader does not model is refused,
+// naming the line, since emu would otherwise silently simulate another machine.
 //
 // Deviation from SimGrid: a bandwidth without a unit is an error here (SimGrid takes it
 // in bytes/s with a deprecation warning).
@@ -89,14 +90,14 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 			case name == "prop" || name == "config":
 				inIgnore, inConfig = 1, name == "config"
 			case name == "cluster":
-				if p != nil {
-					return nil, fmt.Errorf("%s:%d: a second <cluster>: emu reads platforms of one cluster", file, line)
+				if p != nil { // clusters among zones
+					return parseZones(data, file)
 				}
 				if p, err = clusterFromXML(t.Attr); err != nil {
 					return nil, fmt.Errorf("%s:%d: %w", file, line, err)
 				}
-			default:
-				return nil, fmt.Errorf("%s:%d: <%s> is not supported: emu reads the <cluster> subset of SimGrid platforms", file, line, name)
+			default: // a platform of zones, hosts, links and routes
+				return parseZones(data, file)
 			}
 		case xml.EndElement:
 			depth--
@@ -111,7 +112,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 	case !sawRoot:
 		return nil, fmt.Errorf("%s:1: no <platform> element", file)
 	case p == nil:
-		return nil, fmt.Errorf("%s:1: no <cluster> element: emu reads platforms of one cluster", file)
+		return parseZones(data, file)
 	}
 	p.Config = config
 	return p, nil

@@ -131,7 +131,7 @@ func TestParseXMLErrors(t *testing.T) {
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="3-1" ` + ok + `/></platform>`, "p.xml:1: cluster attribute radical"},
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + ` colour="red"/></platform>`, `p.xml:1: cluster: unknown attribute "colour"`},
 		{`<platform><cluster id="c" prefix="n" suffix="" ` + ok + `/></platform>`, `p.xml:1: cluster: attribute "radical" is required`},
-		{"<platform>\n\n<host id=\"h\" speed=\"1Gf\"/></platform>", "p.xml:3: <host> is not supported"},
+		{"<platform>\n\n<host id=\"h\" speed=\"1Gf\"/></platform>", "p.xml:3: <host> inside <platform>: it belongs in a <zone>"},
 		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" core=\"4\" " + ok + " core=\"1\"/></platform>",
 			`p.xml:2: malformed XML: <cluster> has attribute "core" twice`},
 		{`<platform version="4.1" version="4"><cluster id="c" prefix="n" suffix="" radical="0-3" ` + ok + `/></platform>`,
@@ -153,9 +153,9 @@ func TestParseXMLErrors(t *testing.T) {
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="" lat="1us"/></platform>`,
 			`p.xml:1: cluster attribute bw: empty bandwidth`},
 		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/>\n<cluster id=\"d\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/></platform>",
-			"p.xml:3: a second <cluster>"},
+			"p.xml:3: <cluster id=\"d\">: a second top-level zone"},
 		{"<platform>\n<cluster id=\"c\"", "p.xml:2: malformed XML"},
-		{"<platform></platform>", "p.xml:1: no <cluster> element"},
+		{"<platform></platform>", "p.xml:1: no <zone> or <cluster> element"},
 		{"<zone/>", "p.xml:1: root element is <zone>"},
 		{"<?xml version=\"1.0\" encoding=\"EBCDIC\"?>\n<platform/>", `p.xml:1: malformed XML: xml: opening charset "EBCDIC": emu reads UTF-8, ASCII and ISO-8859-1 platform files`},
 		{"", "p.xml:1: no <platform> element"},
@@ -172,7 +172,8 @@ func TestParseXMLErrors(t *testing.T) {
 
 func FuzzParseXML(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(peersDir, "*.xml"))
-	for _, file := range files {
+	zones, _ := filepath.Glob(filepath.Join("testdata", "zones", "*.xml"))
+	for _, file := range append(files, zones...) {
 		f.Add(readFile(f, file))
 	}
 	f.Add([]byte(`<platform><cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/></platform>`))
@@ -183,6 +184,23 @@ func FuzzParseXML(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.xml:") {
 				t.Errorf("error without file and line: %v", err)
+			}
+			return
+		}
+		if p.Topology == TopoZones {
+			if p.Hosts < 1 || len(p.Names) != p.Hosts || len(p.HostCores) != p.Hosts || len(p.Speeds) != p.Hosts {
+				t.Errorf("accepted an unusable platform of zones %+v", p)
+			}
+			topo, err := p.Build()
+			if err != nil {
+				t.Fatalf("accepted a platform that does not build: %v", err)
+			}
+			for a := range min(topo.Hosts(), 8) {
+				for b := range min(topo.Hosts(), 8) {
+					if rt := topo.Route(a, b); !(rt.Latency >= 0) {
+						t.Errorf("route %d→%d: latency %v", a, b, rt.Latency)
+					}
+				}
 			}
 			return
 		}

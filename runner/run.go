@@ -236,7 +236,14 @@ func runApp(p *scenario.Plan, w *ranks.World, res *Result, opt Options, place []
 		res.Ring, err = pingpong.Ring(w, pingpong.RingConfig{Sizes: p.Sizes, Iterations: p.Iterations})
 		res.Results = res.Ring
 	case scenario.AppReplay:
-		if res.Replay, err = replay.Run(w, p.Trace, replay.Config{Speed: p.Platform.Speed}); err == nil {
+		cfg := replay.Config{Speed: p.Platform.Speed}
+		if p.Platform.Speeds != nil { // hosts of their own speeds (a platform of zones)
+			cfg.RankSpeeds = make([]float64, len(place))
+			for r, h := range place {
+				cfg.RankSpeeds[r] = p.Platform.HostSpeed(h)
+			}
+		}
+		if res.Replay, err = replay.Run(w, p.Trace, cfg); err == nil {
 			res.Results = []*replay.Result{res.Replay}
 		}
 	case scenario.AppCongestor:

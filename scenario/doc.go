@@ -1,6 +1,6 @@
 // Package scenario says what to run: it turns what users write into a
 // validated Plan — scenario files (TOML), HPL's own HPL.dat, SimGrid
-// platform XML (the <cluster> subset), smpirun hostfiles, and `--set
+// platform XML (a <cluster>, or zones, hosts, links and routes), smpirun hostfiles, and `--set
 // key=value` overrides — checked in one place, with the [[jobs]] of a
 // shared machine and the loggops semantics resolved. Running a Plan, and
 // which observers watch it, is package runner's. The input formats that

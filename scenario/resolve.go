@@ -51,6 +51,9 @@ func (s *Scenario) platform() (platform.Platform, error) {
 		p = platform.Platform{Topology: platform.TopoFlat, CoresPerHost: 1, Sharing: platform.SharingSplitDuplex, BackboneSharing: platform.SharingShared, Prefix: "host-", Speed: 1e9}
 	}
 	var err error
+	if fromXML && p.Topology == platform.TopoZones {
+		return p, s.zonePlatform(t, &p, xml)
+	}
 	if t.Topology != "" {
 		if p.Topology, err = platform.ParseTopology(t.Topology); err != nil {
 			return p, s.errorAt("platform.topology", err.Error())
@@ -426,4 +429,122 @@ func testCount(d hpl.Dat) float64 {
 		n *= float64(l)
 	}
 	return n
+}
+
+// zonePlatform applies the [platform] keys that make sense over a platform
+// of zones (platform.TopoZones): cores_per_host and speed (every host's),
+// the loopback's bandwidth and latency, switch_latency, sockets. The keys
+// that shape a cluster (topology, hosts, links, backbone, ...) describe
+// another machine: an error, not a silent override.
+func (s *Scenario) zonePlatform(t PlatformTable, p *platform.Platform, xml xmlSource) error {
+	shape := []struct {
+		key   string
+		given bool
+	}{
+		{"network.link_bandwidth", s.Network.LinkBandwidth.Set}, {"network.link_latency", s.Network.LinkLatency.Set},
+		{"platform.topology", t.Topology != ""}, {"platform.hosts", t.Hosts != 0},
+		{"platform.link_bandwidth", t.LinkBandwidth.Set}, {"platform.link_latency", t.LinkLatency.Set},
+		{"platform.sharing_policy", t.SharingPolicy != ""}, {"platform.backbone_bandwidth", t.BackboneBandwidth.Set},
+		{"platform.backbone_latency", t.BackboneLatency.Set}, {"platform.backbone_sharing_policy", t.BackboneSharing != ""},
+		{"platform.limiter_bandwidth", t.LimiterBandwidth.Set}, {"platform.fat_tree", t.FatTree != ""},
+		{"platform.torus", len(t.Torus) > 0}, {"platform.dragonfly", t.Dragonfly != ""},
+		{"platform.host_prefix", t.HostPrefix != ""}, {"platform.radical", t.Radical != ""},
+	}
+	for _, k := range shape {
+		if k.given {
+			return s.errorAt(k.key, fmt.Sprintf("does not apply to %s, a platform of zones (its hosts, links and routes are the file's)", xml.file))
+		}
+	}
+	if t.CoresPerHost != nil {
+		if *t.CoresPerHost < 1 || *t.CoresPerHost > platform.MaxHosts {
+			return s.errorAt("platform.cores_per_host", fmt.Sprintf("%d: want 1 to %d", *t.CoresPerHost, platform.MaxHosts))
+		}
+		p.CoresPerHost, p.HostCores = *t.CoresPerHost, nil
+	}
+	if t.Speed != "" {
+		v, err := units.ParseSpeed(t.Speed)
+		if err != nil {
+			return s.errorAt("platform.speed", err.Error())
+		}
+		p.Speed, p.Speeds = v, nil
+	}
+	if t.LoopbackBandwidth.Set || t.LoopbackLatency.Set {
+		lb := *p.Zones.Loopback
+		if t.LoopbackBandwidth.Set {
+			lb.Bandwidth = t.LoopbackBandwidth.BytesPerSecond
+		}
+		if t.LoopbackLatency.Set {
+			lb.Latency = t.LoopbackLatency.Seconds
+		}
+		z := *p.Zones
+		z.Loopback = &lb
+		p.Zones = &z
+	}
+	if t.SwitchLatency.Set {
+		p.SwitchLatency = t.SwitchLatency.Seconds
+	}
+	p.SocketsPerHost, p.SocketOrder = 1, platform.SocketsBlock
+	if t.SocketsPerHost != 0 {
+		p.SocketsPerHost = t.SocketsPerHost
+	}
+	switch t.SocketOrder {
+	case "", platform.SocketsBlock:
+	case platform.SocketsCyclic:
+		p.SocketOrder = platform.SocketsCyclic
+	default:
+		return s.errorAt("platform.socket_order", fmt.Sprintf("%q: want %q or %q", t.SocketOrder, platform.SocketsBlock, platform.SocketsCyclic))
+	}
+	if p.SocketsPerHost < 1 || p.SocketsPerHost > p.CoresPerHost {
+		return s.errorAt("platform.sockets_per_host", fmt.Sprintf("%d: want 1 to cores_per_host (%d)", p.SocketsPerHost, p.CoresPerHost))
+	}
+	if _, err := p.Build(); err != nil {
+		return fmt.Errorf("%s: %v", xml.file, err)
+	}
+	return nil
+}
+
+// maxUnroutedCheck is the most hosts of a placement whose routes
+// noteUnrouted looks at (their square are computed).
+const maxUnroutedCheck = 1024
+
+// noteUnrouted notes the pairs of the ranks' hosts that a platform of zones
+// does not connect (an empty route of no latency: a Full zone that declares
+// none, a Cluster zone's host without links): SimGrid aborts on a message
+// between them ("no connecting path"), emu would move it in no time.
+func noteUnrouted(p *Plan) error {
+	if p.Platform.Topology != platform.TopoZones {
+		return nil
+	}
+	place := p.Platform.Placement(p.Ranks)
+	count := map[int]int{}
+	var hosts []int
+	for _, h := range place {
+		if count[h]++; count[h] == 1 {
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) > maxUnroutedCheck {
+		return nil
+	}
+	topo, err := p.Platform.Build()
+	if err != nil {
+		return err
+	}
+	n, first := 0, ""
+	for _, a := range hosts {
+		for _, b := range hosts {
+			if a == b && count[a] < 2 {
+				continue // one rank alone on its host sends nothing to itself there
+			}
+			if rt := topo.Route(a, b); len(rt.Links) == 0 && rt.Latency == 0 {
+				if n++; n == 1 {
+					first = topo.HostName(a) + " → " + topo.HostName(b)
+				}
+			}
+		}
+	}
+	if n > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d pairs of the ranks' hosts have no route in the platform (first %s): SimGrid aborts on a message between them (\"no connecting path\"), emu moves it in no time", n, first))
+	}
+	return nil
 }

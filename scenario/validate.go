@@ -178,6 +178,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if err := s.checkDelayClass(p); err != nil {
 		return nil, err
 	}
+	if err := noteUnrouted(p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

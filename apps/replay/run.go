@@ -13,6 +13,9 @@ type Config struct {
 	// Speed is the hosts' speed, flop/s: a TI compute of f flops (and a
 	// reduction's f flops) lasts f / Speed seconds. Must be > 0.
 	Speed float64
+	// RankSpeeds, when not nil, is each rank's host's speed, flop/s (a
+	// platform whose hosts differ): it replaces Speed rank by rank.
+	RankSpeeds []float64
 }
 
 // Result is a replay's outcome; its JSON names are the scenario contract.
@@ -35,7 +38,15 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 	if !(cfg.Speed > 0) {
 		return nil, fmt.Errorf("replay: host speed %g flop/s, want > 0", cfg.Speed)
 	}
-	x := &exec{t: t, speed: cfg.Speed}
+	if cfg.RankSpeeds != nil && len(cfg.RankSpeeds) != t.Ranks() {
+		return nil, fmt.Errorf("replay: %d rank speeds for %d ranks", len(cfg.RankSpeeds), t.Ranks())
+	}
+	for r, v := range cfg.RankSpeeds {
+		if !(v > 0) {
+			return nil, fmt.Errorf("replay: rank %d's host speed %g flop/s, want > 0", r, v)
+		}
+	}
+	x := &exec{t: t, speed: cfg.Speed, speeds: cfg.RankSpeeds}
 	var main func(r *ranks.Rank)
 	if t.GOAL != nil {
 		x.goal = make([]*goalRank, t.Ranks())
@@ -63,8 +74,9 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 // exec is one replay's state, shared by the rank goroutines (one runs at a
 // time, ranks' rule).
 type exec struct {
-	t     *traceformat.Trace
-	speed float64
+	t      *traceformat.Trace
+	speed  float64
+	speeds []float64 // per rank, when hosts differ (Config.RankSpeeds)
 	// What the deadlock report names: cur[r], the TI action rank r is at
 	// (nil once it finished); for GOAL, at[r], the calc it runs, or −2
 	// while it waits for the ops it posted (goal[r].ops).
@@ -77,7 +89,11 @@ type exec struct {
 // compute charges flops at the hosts' speed.
 func (x *exec) compute(r *ranks.Rank, flops float64) {
 	if flops > 0 {
-		r.Compute(flops/x.speed, "compute")
+		speed := x.speed
+		if x.speeds != nil {
+			speed = x.speeds[r.ID()]
+		}
+		r.Compute(flops/speed, "compute")
 	}
 }
 

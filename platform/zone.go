@@ -1,0 +1,856 @@
+package platform
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/units"
+)
+
+// parseZones reads a SimGrid platform of zones (TopoZones): <zone>/<AS>
+// (routing Full, Floyd, Dijkstra, DijkstraCache, None, Cluster) holding
+// <host>, <router>, <link>, <route> with <link_ctn>, <zoneRoute>/<ASroute>,
+// <bypassRoute>, <bypassZoneRoute>/<bypassASroute>, nested zones, flat
+// <cluster>s, and in a Cluster zone <host_link> and <backbone>. The
+// platform is built as SimGrid 3.32 builds it (fluid.Zones); what emu does
+// not model (profiles, Vivaldi and Wifi zones, cabinets, hierarchical
+// clusters among zones, actors) is refused, naming the line.
+func parseZones(data []byte, file string) (*Platform, error) {
+	z := &zoneParser{file: file, points: map[string]int{}, links: map[string]fluid.LinkID{}, split: map[string][2]fluid.LinkID{}}
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.Strict = true
+	dec.CharsetReader = latin1Reader
+	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
+	for {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				return nil, fmt.Errorf("%s:%d: malformed XML: %s", file, se.Line, se.Msg)
+			}
+			return nil, fmt.Errorf("%s:%d: malformed XML: %v", file, lineAt(dec.InputOffset()), err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			z.line = lineAt(off)
+			if dup := duplicateAttr(t.Attr); dup != "" {
+				return nil, fmt.Errorf("%s:%d: malformed XML: <%s> has attribute %q twice", file, z.line, t.Name.Local, dup)
+			}
+			if err := z.start(t); err != nil {
+				return nil, err
+			}
+		case xml.EndElement:
+			z.line = lineAt(off)
+			if err := z.end(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return z.platform()
+}
+
+// zoneParser is the state of a platform's reading: the fluid description
+// grown element by element, the open elements, the names seen.
+type zoneParser struct {
+	file string
+	line int
+	cfg  fluid.ZonesConfig
+
+	points map[string]int          // hosts, routers and zones by name (one namespace, SimGrid's netpoints)
+	links  map[string]fluid.LinkID // links by name, a split link's halves as NAME_UP and NAME_DOWN
+	split  map[string][2]fluid.LinkID
+
+	open   []frame // the open elements, innermost last
+	zone   int     // the innermost open zone; -1 none
+	route  *fluid.ZoneRoute
+	bypass bool // the open route is a bypass
+
+	names  []string  // host names, in creation order
+	speeds []float64 // host speeds (the initial pstate's), flop/s
+	cores  []int
+
+	config  []ConfigProp
+	sawRoot bool
+}
+
+// frame is an open element: its name, and what closing it must undo.
+type frame struct {
+	name      string
+	ignore    bool // a <prop>/<config>/<disk> subtree, read past
+	config    bool // a <config>: its props are SimGrid settings
+	zone      int  // the zone it opened (zone, AS, cluster); -1 otherwise
+	prevZone  int
+	hostLine  int         // first <host> of an opened zone
+	hostLinks []hostLink  // a Cluster zone's <host_link>s
+	cabinets  []cabinet   // a Cluster zone's <cabinet>s
+	backbone  *fluid.Link // a Cluster zone's <backbone>
+	bbLine    int         // its line
+	hasChild  bool        // the opened zone holds zones
+}
+
+// cabinet is a <cabinet>: hosts PREFIX<radical>SUFFIX of one speed, each
+// with its links link_HOST_UP and link_HOST_DOWN.
+type cabinet struct {
+	prefix, suffix string
+	radical        []int
+	speed, bw, lat float64
+	line           int
+}
+
+type hostLink struct {
+	id, up, down string
+	line         int
+}
+
+func (z *zoneParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", z.file, z.line, fmt.Sprintf(format, args...))
+}
+
+// attrs reads an element's attributes, refusing one not in allowed.
+func (z *zoneParser) attrs(t xml.StartElement, allowed ...string) (map[string]string, error) {
+	a := map[string]string{}
+	for _, at := range t.Attr {
+		ok := false
+		for _, name := range allowed {
+			ok = ok || name == at.Name.Local
+		}
+		if !ok {
+			return nil, z.errorf("<%s>: unknown attribute %q", t.Name.Local, at.Name.Local)
+		}
+		a[at.Name.Local] = at.Value
+	}
+	return a, nil
+}
+
+// require checks that the attributes named are given.
+func (z *zoneParser) require(elem string, a map[string]string, names ...string) error {
+	for _, n := range names {
+		if _, ok := a[n]; !ok {
+			return z.errorf("<%s>: attribute %q is required", elem, n)
+		}
+	}
+	return nil
+}
+
+func (z *zoneParser) start(t xml.StartElement) error {
+	name := t.Name.Local
+	f := frame{name: name, zone: -1, prevZone: z.zone}
+	if n := len(z.open); n > 0 && z.open[n-1].ignore {
+		f.ignore = true
+		if z.open[n-1].config && name == "prop" && n >= 1 && z.open[n-1].name == "config" {
+			c := ConfigProp{File: z.file, Line: z.line}
+			for _, a := range t.Attr {
+				switch a.Name.Local {
+				case "id":
+					c.ID = a.Value
+				case "value":
+					c.Value = a.Value
+				}
+			}
+			if c.ID == "" {
+				return z.errorf("<prop> in <config> without an id")
+			}
+			z.config = append(z.config, c)
+		}
+		z.open = append(z.open, f)
+		return nil
+	}
+	if len(z.open) == 0 {
+		if name != "platform" {
+			return z.errorf("root element is <%s>, want <platform>", name)
+		}
+		for _, a := range t.Attr {
+			if v, err := strconv.ParseFloat(a.Value, 64); a.Name.Local == "version" && err == nil && v < 4 {
+				return z.errorf("platform version %s: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml", a.Value)
+			}
+		}
+		z.sawRoot, z.zone = true, -1
+		z.open = append(z.open, f)
+		return nil
+	}
+	var err error
+	switch name {
+	case "prop", "disk":
+		f.ignore = true
+	case "config":
+		f.ignore, f.config = true, true
+	case "zone", "AS":
+		err = z.startZone(t, &f)
+	case "cluster":
+		err = z.cluster(t, &f)
+	case "host":
+		err = z.host(t)
+	case "router":
+		err = z.router(t)
+	case "link":
+		err = z.link(t)
+	case "backbone":
+		err = z.backbone(t)
+	case "host_link":
+		err = z.hostLink(t)
+	case "cabinet":
+		err = z.cabinet(t)
+	case "route", "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute":
+		err = z.startRoute(t)
+	case "link_ctn":
+		err = z.linkCtn(t)
+	default:
+		return z.errorf("<%s> is not supported: emu reads SimGrid's zones, hosts, routers, links, routes and flat clusters", name)
+	}
+	if err != nil {
+		return err
+	}
+	if f.zone >= 0 {
+		z.zone = f.zone
+	}
+	z.open = append(z.open, f)
+	return nil
+}
+
+// parent is the innermost open element but the one being opened.
+func (z *zoneParser) parent() string { return z.open[len(z.open)-1].name }
+
+// inZone checks that an element sits directly in a zone.
+func (z *zoneParser) inZone(elem string) error {
+	if p := z.parent(); p != "zone" && p != "AS" {
+		return z.errorf("<%s> inside <%s>: it belongs in a <zone>", elem, p)
+	}
+	return nil
+}
+
+// addPoint names a new netpoint of the current zone.
+func (z *zoneParser) addPoint(elem, name string, kind fluid.PointKind, child int) (int, error) {
+	if name == "" {
+		return 0, z.errorf("<%s>: empty id", elem)
+	}
+	if _, dup := z.points[name]; dup {
+		return 0, z.errorf("<%s id=%q>: a host, router or zone of that name already exists", elem, name)
+	}
+	p := len(z.cfg.Points)
+	z.cfg.Points = append(z.cfg.Points, fluid.NetPoint{Name: name, Kind: kind, Zone: z.zone, Child: child})
+	z.points[name] = p
+	if kind == fluid.PointHost {
+		z.cfg.Hosts = append(z.cfg.Hosts, p)
+	}
+	return p, nil
+}
+
+// newZone opens a zone of the given routing below the current one.
+func (z *zoneParser) newZone(elem, id string, routing fluid.ZoneRouting, f *frame) error {
+	if z.zone < 0 && len(z.cfg.Zones) > 0 {
+		return z.errorf("<%s id=%q>: a second top-level zone (a platform has one root)", elem, id)
+	}
+	if z.zone >= 0 {
+		if z.cfg.Zones[z.zone].Routing == fluid.ZoneStar {
+			return z.errorf("<%s id=%q> inside the Cluster zone %s: not supported", elem, id, z.cfg.Zones[z.zone].Name)
+		}
+		z.markChild()
+	}
+	zi := len(z.cfg.Zones)
+	pt, err := z.addPoint(elem, id, fluid.PointZone, zi)
+	if err != nil {
+		return err
+	}
+	z.cfg.Zones = append(z.cfg.Zones, fluid.ZoneSpec{Name: id, Routing: routing, Parent: z.zone, Point: pt, Where: fmt.Sprintf("%s:%d: <%s id=%q>", z.file, z.line, elem, id)})
+	f.zone = zi
+	return nil
+}
+
+// markChild records that the innermost open zone holds a zone.
+func (z *zoneParser) markChild() {
+	for i := len(z.open) - 1; i >= 0; i-- {
+		if z.open[i].zone >= 0 {
+			z.open[i].hasChild = true
+			return
+		}
+	}
+}
+
+// zoneFrame is the frame of the innermost open zone.
+func (z *zoneParser) zoneFrame() *frame {
+	for i := len(z.open) - 1; i >= 0; i-- {
+		if z.open[i].zone >= 0 {
+			return &z.open[i]
+		}
+	}
+	return nil
+}
+
+var routings = map[string]fluid.ZoneRouting{
+	"full": fluid.ZoneFull, "floyd": fluid.ZoneFloyd, "dijkstra": fluid.ZoneDijkstra,
+	"dijkstracache": fluid.ZoneDijkstraCache, "none": fluid.ZoneEmpty, "cluster": fluid.ZoneStar,
+}
+
+func (z *zoneParser) startZone(t xml.StartElement, f *frame) error {
+	a, err := z.attrs(t, "id", "routing")
+	if err != nil {
+		return err
+	}
+	if err := z.require(t.Name.Local, a, "id", "routing"); err != nil {
+		return err
+	}
+	if p := z.parent(); p != "platform" && p != "zone" && p != "AS" {
+		return z.errorf("<%s> inside <%s>", t.Name.Local, p)
+	}
+	r, ok := routings[strings.ToLower(a["routing"])]
+	if !ok {
+		return z.errorf("<%s id=%q>: routing %q is not supported (Full, Floyd, Dijkstra, DijkstraCache, None or Cluster)", t.Name.Local, a["id"], a["routing"])
+	}
+	return z.newZone(t.Name.Local, a["id"], r, f)
+}
+
+// host reads a <host>: its speed is its initial pstate's.
+func (z *zoneParser) host(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "speed", "core", "pstate", "availability_file", "state_file", "speed_file", "coordinates")
+	if err != nil {
+		return err
+	}
+	if err := z.require("host", a, "id", "speed"); err != nil {
+		return err
+	}
+	if err := z.inZone("host"); err != nil {
+		return err
+	}
+	for _, k := range []string{"availability_file", "state_file", "speed_file"} {
+		if a[k] != "" {
+			return z.errorf("<host id=%q>: %s is not supported (emu's hosts do not change speed or fail)", a["id"], k)
+		}
+	}
+	var speeds []float64
+	for _, s := range strings.Split(a["speed"], ",") {
+		v, err := units.ParseSpeed(s)
+		if err != nil && !zeroSpeed(s) { // a pstate may be 0 (a host switched off)
+			return z.errorf("<host id=%q> speed: %v", a["id"], err)
+		}
+		speeds = append(speeds, v)
+	}
+	pstate := 0
+	if s, ok := a["pstate"]; ok {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64) // the DTD's default is "0.0"
+		if pstate = int(v); err != nil || v != float64(pstate) || pstate < 0 || pstate >= len(speeds) {
+			return z.errorf("<host id=%q> pstate: %q is not one of the %d speeds' index", a["id"], s, len(speeds))
+		}
+	}
+	if speeds[pstate] == 0 {
+		return z.errorf("<host id=%q> speed: its pstate %d has speed 0", a["id"], pstate)
+	}
+	cores := 1
+	if s, ok := a["core"]; ok {
+		if cores, err = strconv.Atoi(strings.TrimSpace(s)); err != nil || cores < 1 || cores > MaxHosts {
+			return z.errorf("<host id=%q> core: %q is not a positive integer", a["id"], s)
+		}
+	}
+	if _, err := z.addPoint("host", a["id"], fluid.PointHost, -1); err != nil {
+		return err
+	}
+	if f := z.zoneFrame(); f.hostLine == 0 {
+		f.hostLine = z.line
+	}
+	z.names = append(z.names, a["id"])
+	z.speeds = append(z.speeds, speeds[pstate])
+	z.cores = append(z.cores, cores)
+	return nil
+}
+
+// zeroSpeed says whether s is a speed of 0 with a unit ("0f", "0Gf").
+func zeroSpeed(s string) bool {
+	t := strings.TrimSpace(s)
+	num := strings.TrimRight(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v != 0 || num == t {
+		return false
+	}
+	_, err = units.ParseSpeed("1" + t[len(num):])
+	return err == nil
+}
+
+func (z *zoneParser) router(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "coordinates")
+	if err != nil {
+		return err
+	}
+	if err := z.require("router", a, "id"); err != nil {
+		return err
+	}
+	if err := z.inZone("router"); err != nil {
+		return err
+	}
+	_, err = z.addPoint("router", a["id"], fluid.PointRouter, -1)
+	return err
+}
+
+// addLink adds one fluid link, refusing a name taken.
+func (z *zoneParser) addLink(elem, name, class string, bw, lat float64, sh fluid.Sharing) (fluid.LinkID, error) {
+	if _, dup := z.links[name]; dup {
+		return 0, z.errorf("<%s>: a link named %q already exists", elem, name)
+	}
+	id := fluid.LinkID(len(z.cfg.Links))
+	z.cfg.Links = append(z.cfg.Links, fluid.Link{Name: name, Bandwidth: bw, Latency: lat, Sharing: sh, Class: class})
+	z.links[name] = id
+	return id, nil
+}
+
+// addCable adds a link of a sharing policy: SPLITDUPLEX makes NAME_UP and
+// NAME_DOWN. It returns the links crossed up and down.
+func (z *zoneParser) addCable(elem, name, class string, bw, lat float64, policy string) (up, down fluid.LinkID, err error) {
+	switch policy {
+	case SharingSplitDuplex:
+		if _, dup := z.split[name]; dup {
+			return 0, 0, z.errorf("<%s>: a link named %q already exists", elem, name)
+		}
+		if up, err = z.addLink(elem, name+"_UP", class, bw, lat, fluid.Shared); err != nil {
+			return
+		}
+		if down, err = z.addLink(elem, name+"_DOWN", class, bw, lat, fluid.Shared); err != nil {
+			return
+		}
+		z.split[name] = [2]fluid.LinkID{up, down}
+		return up, down, nil
+	case SharingFatPipe:
+		up, err = z.addLink(elem, name, class, bw, lat, fluid.FatPipe)
+	default:
+		up, err = z.addLink(elem, name, class, bw, lat, fluid.Shared)
+	}
+	if _, dup := z.split[name]; dup && err == nil {
+		return 0, 0, z.errorf("<%s>: a link named %q already exists", elem, name)
+	}
+	return up, up, err
+}
+
+func (z *zoneParser) link(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "bandwidth", "latency", "sharing_policy", "bandwidth_file", "latency_file", "state_file")
+	if err != nil {
+		return err
+	}
+	if err := z.require("link", a, "id", "bandwidth"); err != nil {
+		return err
+	}
+	if err := z.inZone("link"); err != nil {
+		return err
+	}
+	for _, k := range []string{"bandwidth_file", "latency_file", "state_file"} {
+		if a[k] != "" {
+			return z.errorf("<link id=%q>: %s is not supported (emu's links do not change)", a["id"], k)
+		}
+	}
+	if a["id"] == "" {
+		return z.errorf("<link>: empty id")
+	}
+	bw, err := units.ParseBandwidth(a["bandwidth"])
+	if err != nil {
+		return z.errorf("<link id=%q> bandwidth: %v", a["id"], err)
+	}
+	lat := 0.0
+	if s, ok := a["latency"]; ok {
+		if lat, err = units.ParseTime(s); err != nil {
+			return z.errorf("<link id=%q> latency: %v", a["id"], err)
+		}
+	}
+	policy := SharingShared
+	if s, ok := a["sharing_policy"]; ok {
+		if policy, err = ParseSharing(s); err != nil {
+			return z.errorf("<link id=%q> sharing_policy: %v", a["id"], err)
+		}
+	}
+	_, _, err = z.addCable("link", a["id"], "link", bw, lat, policy)
+	return err
+}
+
+// backbone reads a Cluster zone's <backbone>, a SHARED link that every
+// <host_link> route crosses (made when the zone closes, as SimGrid does).
+func (z *zoneParser) backbone(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "bandwidth", "latency")
+	if err != nil {
+		return err
+	}
+	if err := z.require("backbone", a, "id", "bandwidth", "latency"); err != nil {
+		return err
+	}
+	f := z.zoneFrame()
+	if err := z.inZone("backbone"); err != nil || z.cfg.Zones[f.zone].Routing != fluid.ZoneStar {
+		return z.errorf("<backbone> belongs in a <zone routing=\"Cluster\">")
+	}
+	if f.backbone != nil {
+		return z.errorf("<backbone id=%q>: the zone has a backbone already", a["id"])
+	}
+	bw, err := units.ParseBandwidth(a["bandwidth"])
+	if err != nil {
+		return z.errorf("<backbone id=%q> bandwidth: %v", a["id"], err)
+	}
+	lat, err := units.ParseTime(a["latency"])
+	if err != nil {
+		return z.errorf("<backbone id=%q> latency: %v", a["id"], err)
+	}
+	f.backbone, f.bbLine = &fluid.Link{Name: a["id"], Bandwidth: bw, Latency: lat, Class: "backbone"}, z.line
+	return nil
+}
+
+func (z *zoneParser) hostLink(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "up", "down")
+	if err != nil {
+		return err
+	}
+	if err := z.require("host_link", a, "id", "up", "down"); err != nil {
+		return err
+	}
+	f := z.zoneFrame()
+	if err := z.inZone("host_link"); err != nil || z.cfg.Zones[f.zone].Routing != fluid.ZoneStar {
+		return z.errorf("<host_link> belongs in a <zone routing=\"Cluster\">")
+	}
+	f.hostLinks = append(f.hostLinks, hostLink{id: a["id"], up: a["up"], down: a["down"], line: z.line})
+	return nil
+}
+
+func (z *zoneParser) cabinet(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "prefix", "suffix", "radical", "speed", "bw", "lat")
+	if err != nil {
+		return err
+	}
+	if err := z.require("cabinet", a, "id", "prefix", "suffix", "radical", "speed", "bw", "lat"); err != nil {
+		return err
+	}
+	f := z.zoneFrame()
+	if err := z.inZone("cabinet"); err != nil || z.cfg.Zones[f.zone].Routing != fluid.ZoneStar {
+		return z.errorf("<cabinet> belongs in a <zone routing=\"Cluster\">")
+	}
+	c := cabinet{prefix: a["prefix"], suffix: a["suffix"], line: z.line}
+	if c.radical, err = ParseRadical(a["radical"]); err != nil {
+		return z.errorf("<cabinet id=%q> radical: %v", a["id"], err)
+	}
+	if c.speed, err = units.ParseSpeed(a["speed"]); err != nil {
+		return z.errorf("<cabinet id=%q> speed: %v", a["id"], err)
+	}
+	if c.bw, err = units.ParseBandwidth(a["bw"]); err != nil {
+		return z.errorf("<cabinet id=%q> bw: %v", a["id"], err)
+	}
+	if c.lat, err = units.ParseTime(a["lat"]); err != nil {
+		return z.errorf("<cabinet id=%q> lat: %v", a["id"], err)
+	}
+	f.cabinets = append(f.cabinets, c)
+	return nil
+}
+
+// point finds a netpoint by name for an attribute of a route.
+func (z *zoneParser) point(elem, attr, name string) (int, error) {
+	p, ok := z.points[name]
+	if !ok {
+		return 0, z.errorf("<%s> %s=%q: no host, router or zone of that name", elem, attr, name)
+	}
+	return p, nil
+}
+
+func (z *zoneParser) startRoute(t xml.StartElement) error {
+	elem := t.Name.Local
+	zoneRoute := elem != "route" && elem != "bypassRoute"
+	allowed := []string{"src", "dst"}
+	if zoneRoute {
+		allowed = append(allowed, "gw_src", "gw_dst")
+	}
+	if elem == "route" || elem == "zoneRoute" || elem == "ASroute" {
+		allowed = append(allowed, "symmetrical")
+	}
+	a, err := z.attrs(t, allowed...)
+	if err != nil {
+		return err
+	}
+	required := []string{"src", "dst"}
+	if zoneRoute {
+		required = append(required, "gw_src", "gw_dst")
+	}
+	if err := z.require(elem, a, required...); err != nil {
+		return err
+	}
+	if err := z.inZone(elem); err != nil {
+		return err
+	}
+	r := &fluid.ZoneRoute{GwSrc: -1, GwDst: -1, Symmetrical: true, Where: fmt.Sprintf("%s:%d: <%s>", z.file, z.line, elem)}
+	if r.Src, err = z.point(elem, "src", a["src"]); err != nil {
+		return err
+	}
+	if r.Dst, err = z.point(elem, "dst", a["dst"]); err != nil {
+		return err
+	}
+	if zoneRoute {
+		if r.GwSrc, err = z.point(elem, "gw_src", a["gw_src"]); err != nil {
+			return err
+		}
+		if r.GwDst, err = z.point(elem, "gw_dst", a["gw_dst"]); err != nil {
+			return err
+		}
+	}
+	if s, ok := a["symmetrical"]; ok {
+		switch s {
+		case "YES", "yes":
+		case "NO", "no":
+			r.Symmetrical = false
+		default:
+			return z.errorf("<%s> symmetrical=%q: YES or NO", elem, s)
+		}
+	}
+	z.bypass = strings.HasPrefix(elem, "bypass")
+	if z.bypass {
+		r.Symmetrical = false
+	}
+	z.route = r
+	return nil
+}
+
+// linkCtn adds a link to the open route: a link by its name (a split
+// link's half by NAME_UP or NAME_DOWN), or a split link with a direction.
+func (z *zoneParser) linkCtn(t xml.StartElement) error {
+	a, err := z.attrs(t, "id", "direction")
+	if err != nil {
+		return err
+	}
+	if err := z.require("link_ctn", a, "id"); err != nil {
+		return err
+	}
+	if z.route == nil || !strings.HasSuffix(strings.ToLower(z.parent()), "route") {
+		return z.errorf("<link_ctn> outside a route")
+	}
+	id := a["id"]
+	switch d := a["direction"]; d {
+	case "", "NONE":
+		l, ok := z.links[id]
+		if !ok {
+			if _, isSplit := z.split[id]; isSplit {
+				return z.errorf("<link_ctn id=%q>: a SPLITDUPLEX link needs direction=\"UP\" or \"DOWN\" (or its half %s_UP or %s_DOWN)", id, id, id)
+			}
+			return z.errorf("<link_ctn id=%q>: no such link", id)
+		}
+		z.route.Hops = append(z.route.Hops, fluid.ZoneHop{Fwd: l, Back: l})
+	case "UP", "DOWN":
+		s, ok := z.split[id]
+		if !ok {
+			return z.errorf("<link_ctn id=%q direction=%q>: no such SPLITDUPLEX link", id, d)
+		}
+		if d == "DOWN" {
+			s[0], s[1] = s[1], s[0]
+		}
+		z.route.Hops = append(z.route.Hops, fluid.ZoneHop{Fwd: s[0], Back: s[1]})
+	default:
+		return z.errorf("<link_ctn id=%q> direction=%q: UP, DOWN or NONE", id, d)
+	}
+	return nil
+}
+
+func (z *zoneParser) end() error {
+	f := z.open[len(z.open)-1]
+	z.open = z.open[:len(z.open)-1]
+	if f.ignore {
+		return nil
+	}
+	switch f.name {
+	case "route", "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute":
+		zs := &z.cfg.Zones[z.zone]
+		if z.bypass {
+			zs.Bypass = append(zs.Bypass, *z.route)
+		} else {
+			zs.Routes = append(zs.Routes, *z.route)
+		}
+		z.route = nil
+	}
+	if f.zone < 0 {
+		return nil
+	}
+	if f.hasChild && f.hostLine > 0 {
+		return fmt.Errorf("%s:%d: <host> in zone %s, which also holds zones: emu reads zones that hold either hosts or zones", z.file, f.hostLine, z.cfg.Zones[f.zone].Name)
+	}
+	if f.name != "cluster" && z.cfg.Zones[f.zone].Routing == fluid.ZoneStar {
+		if err := z.populateStar(&f); err != nil {
+			return err
+		}
+		if len(f.cabinets) > 0 && f.hasChild {
+			return fmt.Errorf("%s:%d: <cabinet> in zone %s, which also holds zones", z.file, f.cabinets[0].line, z.cfg.Zones[f.zone].Name)
+		}
+	}
+	z.zone = f.prevZone
+	return nil
+}
+
+// populateStar adds a Cluster zone's backbone and host_link routes, as
+// SimGrid does when the zone closes: up through the host's up link (then
+// the backbone), down through the backbone and the host's down link.
+func (z *zoneParser) populateStar(f *frame) error {
+	var bb []fluid.ZoneHop
+	if f.backbone != nil {
+		z.line = f.bbLine
+		l, err := z.addLink("backbone", f.backbone.Name, "backbone", f.backbone.Bandwidth, f.backbone.Latency, fluid.Shared)
+		if err != nil {
+			return err
+		}
+		bb = []fluid.ZoneHop{{Fwd: l, Back: l}}
+	}
+	zs := &z.cfg.Zones[f.zone]
+	for _, hl := range f.hostLinks {
+		z.line = hl.line
+		p, ok := z.points[hl.id]
+		if !ok || z.cfg.Points[p].Kind != fluid.PointHost || z.cfg.Points[p].Zone != f.zone {
+			return z.errorf("<host_link id=%q>: no host of that name in zone %s", hl.id, zs.Name)
+		}
+		var ends [2]fluid.ZoneHop
+		for i, name := range []string{hl.up, hl.down} {
+			l, ok := z.links[name]
+			if !ok {
+				return z.errorf("<host_link id=%q>: no link named %q", hl.id, name)
+			}
+			ends[i] = fluid.ZoneHop{Fwd: l, Back: l}
+		}
+		where := fmt.Sprintf("%s:%d: <host_link>", z.file, hl.line)
+		zs.Routes = append(zs.Routes,
+			fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Hops: append([]fluid.ZoneHop{ends[0]}, bb...), Where: where},
+			fluid.ZoneRoute{Src: -1, Dst: p, GwSrc: -1, GwDst: -1, Hops: append(append([]fluid.ZoneHop(nil), bb...), ends[1]), Where: where})
+	}
+	for _, c := range f.cabinets {
+		z.line = c.line
+		where := fmt.Sprintf("%s:%d: <cabinet>", z.file, c.line)
+		for _, r := range c.radical {
+			host := c.prefix + strconv.Itoa(r) + c.suffix
+			p, err := z.addPoint("cabinet", host, fluid.PointHost, -1)
+			if err != nil {
+				return err
+			}
+			z.names, z.speeds, z.cores = append(z.names, host), append(z.speeds, c.speed), append(z.cores, 1)
+			var ends [2]fluid.ZoneHop
+			for i, dir := range []string{"_UP", "_DOWN"} {
+				l, err := z.addLink("cabinet", "link_"+host+dir, "host", c.bw, c.lat, fluid.Shared)
+				if err != nil {
+					return err
+				}
+				ends[i] = fluid.ZoneHop{Fwd: l, Back: l}
+			}
+			zs.Routes = append(zs.Routes,
+				fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Hops: append([]fluid.ZoneHop{ends[0]}, bb...), Where: where},
+				fluid.ZoneRoute{Src: -1, Dst: p, GwSrc: -1, GwDst: -1, Hops: append(append([]fluid.ZoneHop(nil), bb...), ends[1]), Where: where})
+		}
+	}
+	return nil
+}
+
+// cluster reads a flat <cluster> among zones: SimGrid's star zone of
+// hosts PREFIX<radical>SUFFIX, each with its link ID_link_<radical>
+// (NAME_UP/NAME_DOWN when SPLITDUPLEX), loopback ID_link_<radical>_loopback
+// and limiter ID_link_<radical>_limiter when asked, the backbone
+// ID_backbone, and a router (router_id, or PREFIX ID_router SUFFIX).
+func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
+	c, err := clusterFromXML(t.Attr)
+	if err != nil {
+		return z.errorf("%v", err)
+	}
+	if c.Topology != TopoFlat {
+		return z.errorf("<cluster id=%q>: a %s cluster among zones is not supported (emu reads one such cluster alone, or flat clusters among zones)", c.Name, c.Topology)
+	}
+	if p := z.parent(); p != "platform" && p != "zone" && p != "AS" {
+		return z.errorf("<cluster> inside <%s>", p)
+	}
+	routerID := ""
+	for _, a := range t.Attr {
+		if a.Name.Local == "router_id" {
+			routerID = strings.TrimSpace(a.Value)
+		}
+	}
+	if err := z.newZone("cluster", c.Name, fluid.ZoneStar, f); err != nil {
+		return err
+	}
+	prev := z.zone
+	z.zone = f.zone
+	defer func() { z.zone = prev }()
+	zs := func() *fluid.ZoneSpec { return &z.cfg.Zones[f.zone] }
+	where := fmt.Sprintf("%s:%d: <cluster>", z.file, z.line)
+	var bb []fluid.ZoneHop
+	if c.BackboneBandwidth > 0 || c.BackboneLatency > 0 {
+		sh := fluid.Shared
+		if c.BackboneSharing == SharingFatPipe {
+			sh = fluid.FatPipe
+		}
+		l, err := z.addLink("cluster", c.Name+"_backbone", "backbone", c.BackboneBandwidth, c.BackboneLatency, sh)
+		if err != nil {
+			return err
+		}
+		bb = []fluid.ZoneHop{{Fwd: l, Back: l}}
+	}
+	for _, r := range c.Radical {
+		host := c.Prefix + strconv.Itoa(r) + c.Suffix
+		p, err := z.addPoint("cluster", host, fluid.PointHost, -1)
+		if err != nil {
+			return err
+		}
+		z.names, z.speeds, z.cores = append(z.names, host), append(z.speeds, c.Speed), append(z.cores, c.CoresPerHost)
+		linkID := c.Name + "_link_" + strconv.Itoa(r)
+		if c.LoopbackBandwidth > 0 || c.LoopbackLatency > 0 {
+			l, err := z.addLink("cluster", linkID+"_loopback", "loopback", c.LoopbackBandwidth, c.LoopbackLatency, fluid.FatPipe)
+			if err != nil {
+				return err
+			}
+			zs().Routes = append(zs().Routes, fluid.ZoneRoute{Src: p, Dst: p, GwSrc: -1, GwDst: -1, Hops: []fluid.ZoneHop{{Fwd: l, Back: l}}, Where: where})
+		}
+		var hops []fluid.ZoneHop
+		if c.LimiterBandwidth > 0 {
+			l, err := z.addLink("cluster", linkID+"_limiter", "limiter", c.LimiterBandwidth, 0, fluid.Shared)
+			if err != nil {
+				return err
+			}
+			hops = append(hops, fluid.ZoneHop{Fwd: l, Back: l})
+		}
+		// SimGrid 3.32 sets no sharing policy on a flat cluster's
+		// non-split private links: FATPIPE ones are SHARED.
+		policy := c.Sharing
+		if policy == SharingFatPipe {
+			policy = SharingShared
+		}
+		up, down, err := z.addCable("cluster", linkID, "host", c.LinkBandwidth, c.LinkLatency, policy)
+		if err != nil {
+			return err
+		}
+		hops = append(hops, fluid.ZoneHop{Fwd: up, Back: down})
+		hops = append(hops, bb...)
+		zs().Routes = append(zs().Routes, fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Hops: hops, Symmetrical: true, Where: where})
+	}
+	if routerID == "" {
+		routerID = c.Prefix + c.Name + "_router" + c.Suffix
+	}
+	p, err := z.addPoint("cluster", routerID, fluid.PointRouter, -1)
+	if err != nil {
+		return err
+	}
+	zs().Routes = append(zs().Routes, fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Symmetrical: true, Where: where})
+	return nil
+}
+
+// platform is the Platform read.
+func (z *zoneParser) platform() (*Platform, error) {
+	switch {
+	case !z.sawRoot:
+		return nil, fmt.Errorf("%s:1: no <platform> element", z.file)
+	case len(z.cfg.Zones) == 0:
+		return nil, fmt.Errorf("%s:1: no <zone> or <cluster> element", z.file)
+	case len(z.names) == 0:
+		return nil, fmt.Errorf("%s:1: no host", z.file)
+	case len(z.names) > MaxHosts:
+		return nil, fmt.Errorf("%s:1: %d hosts: more than %d", z.file, len(z.names), MaxHosts)
+	}
+	cfg := z.cfg
+	cfg.Loopback = &fluid.Link{Name: "__loopback__", Bandwidth: fluid.DefaultLoopbackBandwidth, Sharing: fluid.FatPipe, Class: "loopback"}
+	p := &Platform{
+		Topology: TopoZones, Hosts: len(z.names), Names: z.names, HostCores: z.cores, Speeds: z.speeds,
+		Speed: z.speeds[0], CoresPerHost: z.cores[0], Zones: &cfg, Config: z.config,
+		Sharing: SharingShared, BackboneSharing: SharingShared, NoLoopback: true,
+	}
+	for _, c := range z.cores {
+		p.CoresPerHost = max(p.CoresPerHost, c)
+	}
+	if _, err := p.Build(); err != nil {
+		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "fluid: "))
+	}
+	return p, nil
+}
