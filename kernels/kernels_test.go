@@ -120,6 +120,48 @@ func TestModelModeCharges(t *testing.T) {
 	}
 }
 
+// TestHasModelOwnName checks that HasModel answers for the very name, with
+// no family fallback, before and after Charge has resolved the same name
+// through one (a models file without duswp charges it dlaswp's model, but
+// has no duswp model), and that a routine's charge takes its own model or
+// its kernel's in either order of the questions.
+func TestHasModelOwnName(t *testing.T) {
+	set := parseModels(t, testModels)
+	for _, chargeFirst := range []bool{false, true} {
+		rec := &recorder{}
+		k := New(Config{Mode: Model, Models: set}, rec, nil)
+		if chargeFirst {
+			k.Charge(Uswp, models.Vars{M: 16, N: 300})
+			k.ChargeVariant(Laswp, "dlaswp01T", models.Vars{M: 16, N: 300})
+			k.ChargeVariant(Laswp, "dlaswp02N", models.Vars{M: 16, N: 300})
+		}
+		for _, c := range []struct {
+			name string
+			want bool
+		}{{Uswp, false}, {Laswp, true}, {"dlaswp02N", true}, {"dlaswp01T", false}, {Lacpy, false}} {
+			for range 2 {
+				if got := k.HasModel(c.name); got != c.want {
+					t.Errorf("charge first %v: HasModel(%s) = %v, want %v", chargeFirst, c.name, got, c.want)
+				}
+			}
+		}
+		if !chargeFirst {
+			k.Charge(Uswp, models.Vars{M: 16, N: 300})
+			k.ChargeVariant(Laswp, "dlaswp01T", models.Vars{M: 16, N: 300})
+			k.ChargeVariant(Laswp, "dlaswp02N", models.Vars{M: 16, N: 300})
+		}
+		want := []float64{1e-6 + 1e-9*16*300, 1e-6 + 1e-9*16*300, 4e-9 * 16 * 300}
+		if len(rec.seconds) != len(want) {
+			t.Fatalf("charge first %v: charged %v, want %v", chargeFirst, rec.seconds, want)
+		}
+		for i, w := range want {
+			if !near(rec.seconds[i], w) {
+				t.Errorf("charge first %v: charge %d is %g, want %g", chargeFirst, i, rec.seconds[i], w)
+			}
+		}
+	}
+}
+
 // program is a small mixed call sequence with real operands; in Model mode
 // the same dimensions are called with nil slices.
 func program(k *Set, real bool) {

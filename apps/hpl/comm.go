@@ -73,17 +73,43 @@ func recvD(c commPort, src, n, tag int) []float64 {
 }
 
 // sdrv is HPL_sdrv: post the receive, send, wait; either side skipped when its
-// count is ≤ 0.
-func sdrv(c commPort, partner, sn int, sdata []float64, rn, tag int) []float64 {
-	var w waiter
-	if rn > 0 {
-		w = c.irecv(partner, tag)
+// count is ≤ 0. It is one step of sendRecvs (ranks.Comm.SendRecvs: the same
+// calls, hooks and times, as a task), so that the rank parks once for its
+// Send and its Wait, where it parked for each (the binary-exchange row swap
+// makes log2(P) of them an update, with a probe after each). x is the
+// caller's step, reused: SendRecvs keeps no reference to it.
+func sdrv(c commPort, x *sdrvStep, partner, sn int, sdata []float64, rn, tag int) []float64 {
+	if sn <= 0 && rn <= 0 {
+		return nil // no call: sendRecvs would first settle the kernel sleeps owed
 	}
-	if sn > 0 {
-		c.send(partner, tag, sn*bytesPerDouble, sdata)
+	*x = sdrvStep{partner: partner, sn: sn, rn: rn, sdata: sdata}
+	c.sendRecvs(1, tag, x)
+	got := x.got
+	*x = sdrvStep{}
+	return got
+}
+
+// sdrvStep is HPL_sdrv as an Exchanger of one step.
+type sdrvStep struct {
+	partner, sn, rn int
+	sdata, got      []float64
+}
+
+func (x *sdrvStep) Exchange(int) (int, ranks.Msg, int) {
+	dst, src := ranks.Nobody, ranks.Nobody
+	if x.sn > 0 {
+		dst = x.partner
 	}
-	if w != nil {
-		return w.wait()
+	if x.rn > 0 {
+		src = x.partner
 	}
-	return nil
+	return dst, ranks.Msg{Bytes: x.sn * bytesPerDouble, Data: x.sdata}, src
+}
+
+// Received keeps a copy of the payload, which the World reuses once the
+// call returns (a receiver gets its own copy).
+func (x *sdrvStep) Received(_ int, m ranks.Msg) {
+	if m.Data != nil {
+		x.got = append([]float64(nil), m.Data...)
+	}
 }

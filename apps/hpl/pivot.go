@@ -138,7 +138,7 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 		if partner := dist ^ ip2; partner < P {
 			if dist&ip2 != 0 {
 				if dist == ip2 {
-					in := sdrv(c, peer(partner), cntA, payload(cntA), n0, tagPfact)
+					in := sdrv(c, &s.sdrvX, peer(partner), cntA, payload(cntA), n0, tagPfact)
 					if s.real {
 						copy(a0, in)
 					}
@@ -148,7 +148,7 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 			} else {
 				var in []float64
 				if dist == 0 {
-					in = sdrv(c, peer(partner), n0, rowOnly(), cntA, tagPfact)
+					in = sdrv(c, &s.sdrvX, peer(partner), n0, rowOnly(), cntA, tagPfact)
 				} else {
 					in = c.recv(peer(partner), tagPfact)
 				}

@@ -39,6 +39,7 @@ type solver struct {
 	// Comm.SendRecvs keeps no reference to it once it returns.
 	pivotX   pivotExchange
 	rollX    swapRoll  // the spread-roll swap's roll, reused likewise (swapCtx.roll)
+	sdrvX    sdrvStep  // sdrv's one step, reused likewise
 	factWork []float64 // panel factorization workspace (panel.factor, without a Shared)
 	spare    []*panel  // released panels, whose arrays newPanel reuses
 	phases   Phases    // this rank's detailed timings

@@ -128,13 +128,13 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 			partner = modAdd(icur, partner, P)
 			switch {
 			case dist == 0:
-				in := sdrv(c, partner, usize, uData(), llen[partner]*ldW, tagPfact)
+				in := sdrv(c, &s.sdrvX, partner, usize, uData(), llen[partner]*ldW, tagPfact)
 				putW(0, in)
 				if llen[partner] > 0 {
 					w.laswp03(llen[partner], wb)
 				}
 			case dist == ip2:
-				putU(sdrv(c, partner, llen[myrow]*ldW, wData(llen[myrow]), usize, tagPfact))
+				putU(sdrv(c, &s.sdrvX, partner, llen[myrow]*ldW, wData(llen[myrow]), usize, tagPfact))
 			case dist&ip2 != 0:
 				sendD(c, partner, llen[myrow]*ldW, wData(llen[myrow]), tagPfact)
 			default:
@@ -157,7 +157,7 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 			mine, theirs := h.rows(dist, k), h.rows(dist^ipow, k)
 			if dist>>(k+1) == 0 {
 				if dist>>k == 0 {
-					in := sdrv(c, partner, usize, uData(), theirs*ldW, tagPfact)
+					in := sdrv(c, &s.sdrvX, partner, usize, uData(), theirs*ldW, tagPfact)
 					putW(ipW, in)
 					if wb != nil {
 						w.laswp03(theirs, wb[ipW*ldW:])
@@ -166,11 +166,11 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 					}
 					ipW += theirs
 				} else {
-					putU(sdrv(c, partner, mine*ldW, wData(mine), usize, tagPfact))
+					putU(sdrv(c, &s.sdrvX, partner, mine*ldW, wData(mine), usize, tagPfact))
 					w.laswp04(ipA, mine, wb, x.lindxA, x.lindxAU)
 				}
 			} else {
-				in := sdrv(c, partner, mine*ldW, wData(mine), theirs*ldW, tagPfact)
+				in := sdrv(c, &s.sdrvX, partner, mine*ldW, wData(mine), theirs*ldW, tagPfact)
 				putW(ipW, in)
 				ipW += theirs
 			}
