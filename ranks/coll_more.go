@@ -191,13 +191,31 @@ func (c *Comm) Scatter(root int, parts []Msg) Msg {
 
 // Allgather collects every member's m on all of them, indexed by rank
 // (Config.AllgatherAlgo: recursive doubling when the size is a power of
-// two, otherwise — or with "ring" — the ring).
+// two, otherwise — or with "ring" — the ring; or "linear", SMPI's default).
 func (c *Comm) Allgather(m Msg) []Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Allgather"))
 	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
 	out := make([]Msg, p)
 	out[me] = m
+	if c.r.w.cfg.AllgatherAlgo == AlgoLinear {
+		// SMPI's default (its non-blocking iallgather, waited for): to
+		// every other rank in rank order an isend, then an irecv.
+		reqs := make([]*Request, 2*p)
+		for i := 0; i < p; i++ {
+			if i != me {
+				reqs[2*i], reqs[2*i+1] = c.isend(i, tagAllgather, m, false), c.irecv(i, tagAllgather)
+			}
+		}
+		for k, q := range reqs {
+			if q != nil {
+				if x, _ := q.wait("Allgather"); k%2 == 1 {
+					out[k/2] = x
+				}
+			}
+		}
+		return out
+	}
 	if c.r.w.cfg.AllgatherAlgo != AlgoRing && p&(p-1) == 0 {
 		// Recursive doubling: after the exchange at distance mask, each rank
 		// holds the aligned group of 2·mask blocks containing it.

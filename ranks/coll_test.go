@@ -18,6 +18,9 @@ func algoConfigs(t *testing.T) map[string]Config {
 	rb := base
 	rb.AllreduceAlgo = AlgoReduceBcast
 	out["reduce_bcast"] = rb
+	smpi := lin // SMPI's default selector's algorithms
+	smpi.BcastAlgo, smpi.AllreduceAlgo, smpi.AllgatherAlgo = AlgoBinomial, AlgoReduceBcast, AlgoLinear
+	out["smpi"] = smpi
 	eager := base
 	eager.EagerThreshold = 0 // every internal message rendezvous
 	out["rendezvous"] = eager

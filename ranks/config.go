@@ -11,7 +11,7 @@ import (
 // field selects the first (default) algorithm listed for that collective.
 const (
 	AlgoBinomial      = "binomial"      // Bcast, Reduce, Gather, Scatter (default)
-	AlgoLinear        = "linear"        // Bcast, Reduce, Gather, Scatter, Barrier, Alltoall
+	AlgoLinear        = "linear"        // Bcast, Reduce, Gather, Scatter, Barrier, Alltoall, Allgather
 	AlgoRecDoubling   = "rdb"           // Allreduce, Allgather (default)
 	AlgoRing          = "ring"          // Allreduce, Allgather
 	AlgoReduceBcast   = "reduce_bcast"  // Allreduce: Reduce to 0 then Bcast (SMPI's "default")
@@ -185,7 +185,7 @@ var algos = []struct {
 	{"GatherAlgo", func(c *Config) string { return c.GatherAlgo }, []string{AlgoBinomial, AlgoLinear}},
 	{"ScatterAlgo", func(c *Config) string { return c.ScatterAlgo }, []string{AlgoBinomial, AlgoLinear}},
 	{"AllreduceAlgo", func(c *Config) string { return c.AllreduceAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoReduceBcast}},
-	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing}},
+	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoLinear}},
 	{"AlltoallAlgo", func(c *Config) string { return c.AlltoallAlgo }, []string{AlgoPairwise, AlgoLinear}},
 	{"BarrierAlgo", func(c *Config) string { return c.BarrierAlgo }, []string{AlgoDissemination, AlgoLinear}},
 }
