@@ -236,7 +236,9 @@ func (c *Comm) Allgather(m Msg) []Msg {
 }
 
 // Alltoall sends parts[i] to rank i and returns what each rank sent here,
-// indexed by source (Config.AlltoallAlgo: pairwise or linear).
+// indexed by source (Config.AlltoallAlgo: pairwise, or linear as SMPI's
+// basic_linear and ialltoallv: every irecv, then every isend, then each
+// in the order they complete, as SMPI's waitall is a loop of waitany).
 func (c *Comm) Alltoall(parts []Msg) []Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Alltoall"))
 	p, me := c.Size(), c.rank
@@ -259,12 +261,16 @@ func (c *Comm) Alltoall(parts []Msg) []Msg {
 				sends = append(sends, c.isend(i, tagAlltoall, parts[i], false))
 			}
 		}
-		for i, q := range recvs {
-			if q != nil {
-				out[i], _ = q.wait("Alltoall")
+		all := append(recvs, sends...)
+		for {
+			i, m, _ := Waitany(all)
+			if i < 0 {
+				break
+			}
+			if i < p {
+				out[i] = m
 			}
 		}
-		Waitall(sends...)
 		return out
 	}
 	// Pairwise: at step k send to rank+k and receive from rank−k.

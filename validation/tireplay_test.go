@@ -16,17 +16,30 @@ import (
 // times for every pair (testdata/tireplay/README.md says how they were made).
 const tiDir = "testdata/tireplay"
 
-// tiTolerance is how close emu's replay must come to SMPI's replayer,
-// relative: the same model, float for float, up to the last bits of the
-// clock's sums.
-const tiTolerance = 1e-9
+// tiTolerance is how close emu's replay must come to SMPI's replayer, in
+// seconds: its last printed digit (smpi_times.csv has 15 decimals, so the
+// figure is SimGrid's to ±5e-16 s). Every pair but the departures is within
+// it (measured: 4.99e-16 s at most), i.e. the same floats.
+const tiTolerance = 1e-15
 
 // tiDepartures are the (trace, platform) pairs where emu does not give SMPI's
 // time, with the difference measured, (emu − SMPI)/SMPI, and why.
 var tiDepartures = map[string]struct {
 	measured float64
 	why      string
-}{}
+}{
+	// SMPI's alltoall__ompi picks alltoall__bruck for messages under 512
+	// bytes at 16 to 31 ranks (the trace's 64 and 300 bytes); emu's ranks
+	// have no Bruck algorithm, so every size runs basic_linear.
+	"alltoall_16/flat":     {-0.0903, "SMPI runs Bruck's alltoall below 512 B at 16 ranks; emu has none"},
+	"alltoall_16/fattree":  {-0.0965, "SMPI runs Bruck's alltoall below 512 B at 16 ranks; emu has none"},
+	"alltoall_16/backbone": {-0.0807, "SMPI runs Bruck's alltoall below 512 B at 16 ranks; emu has none"},
+	// Only the broadcast of 400,000 B from rank 15 differs; each step of its
+	// tree alone agrees, and the same platform without limiter_link agrees:
+	// what differs is how the overlapping steps share the nodes' limiters.
+	"bcast_16/torus":     {+0.00413, "torus limiters shared by overlapping tree steps; not found yet"},
+	"allreduce_16/torus": {-5.23e-7, "its broadcast, as bcast_16/torus"},
+}
 
 // tiUnreplayable are the pairs SimGrid 3.32's replayer fails on (smpi_times.csv
 // says "failed"), with why.
@@ -109,7 +122,10 @@ func runTI(t *testing.T, trace, platform string, extra ...string) float64 {
 // TestTIReplayAgainstSMPI replays every trace of testdata/tireplay on every
 // platform there and requires SimGrid 3.32's replayer's simulated time to
 // tiTolerance, but for the known departures (within 0.1 percentage point of
-// their measured difference) and the pairs SimGrid cannot replay.
+// their measured difference) and the pairs SimGrid cannot replay. The
+// settings are those that model SMPI: its network model (emu's default),
+// SimGrid's order within an instant, and the algorithms SMPI's default
+// collective selector runs at these sizes (runTI).
 func TestTIReplayAgainstSMPI(t *testing.T) {
 	for _, c := range loadTICases(t) {
 		key := c.trace + "/" + c.platform
@@ -133,8 +149,8 @@ func TestTIReplayAgainstSMPI(t *testing.T) {
 				}
 				return
 			}
-			if math.Abs(rel) > tiTolerance {
-				t.Errorf("%s: emu %.12f s, SMPI %.12f s: %+.3g (tolerance %g)", key, got, c.smpi, rel, tiTolerance)
+			if math.Abs(got-c.smpi) > tiTolerance {
+				t.Errorf("%s: emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", key, got, c.smpi, got-c.smpi, tiTolerance)
 			}
 		})
 	}

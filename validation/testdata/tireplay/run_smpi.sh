@@ -3,7 +3,8 @@
 # own replayer (smpirun -replay, SimGrid 3.32 as Debian packages it) and
 # writes smpi_times.csv: the simulated time at which the last rank finished,
 # read from the clock of the replayer's "Simulation time" line printed with 15
-# decimals ("failed" where smpirun printed none: it crashed). Run from this folder: sh run_smpi.sh > smpi_times.csv
+# decimals, the last such line: a rank that ends before the others start prints one too
+# ("failed" where smpirun printed none: it crashed). Run from this folder: sh run_smpi.sh > smpi_times.csv
 set -eu
 idx=$(mktemp smpi-idx-XXXXXX)
 trap 'rm -f "$idx"' EXIT
@@ -14,7 +15,7 @@ for t in traces/*.txt; do
   for p in platforms/*.xml; do
     line=$(smpirun -np "$n" -platform "$p" -hostfile hostfile.txt -replay "$idx" \
       --log=smpi_replay.fmt:%.15d%e%m%n --log=root.thres:critical --log=smpi_replay.thres:info 2>&1 |
-      grep ' Simulation time ' || echo "failed")
+      { grep ' Simulation time ' || echo failed; } | tail -n 1)
     echo "$(basename "$t" .txt),$(basename "$p" .xml),$n,${line%% *}"
   done
 done
