@@ -236,11 +236,24 @@ func (c *Comm) Allgather(m Msg) []Msg {
 }
 
 // Alltoall sends parts[i] to rank i and returns what each rank sent here,
-// indexed by source (Config.AlltoallAlgo: pairwise, or linear as SMPI's
-// basic_linear and ialltoallv: every irecv, then every isend, then each
-// in the order they complete, as SMPI's waitall is a loop of waitany).
+// indexed by source (Config.AlltoallAlgo: pairwise; linear, SMPI's
+// basic_linear; or ompi, SMPI's default, which picks basic_linear, pair or
+// Bruck's by the number of ranks and the block's size, alltoall.go). The
+// parts are the same size, as MPI_Alltoall's; Alltoallv takes any sizes.
 func (c *Comm) Alltoall(parts []Msg) []Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Alltoall"))
+	return c.alltoall(parts, false)
+}
+
+// Alltoallv is Alltoall with parts of any size (MPI_Alltoallv). Under
+// AlltoallAlgo "ompi" it runs SMPI's default alltoallv, its non-blocking
+// ialltoallv waited for; under the others, Alltoall's algorithm.
+func (c *Comm) Alltoallv(parts []Msg) []Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Alltoallv"))
+	return c.alltoall(parts, true)
+}
+
+func (c *Comm) alltoall(parts []Msg, v bool) []Msg {
 	p, me := c.Size(), c.rank
 	if len(parts) != p {
 		panic("ranks: Alltoall needs one part per rank")
@@ -248,35 +261,27 @@ func (c *Comm) Alltoall(parts []Msg) []Msg {
 	out := make([]Msg, p)
 	out[me] = parts[me]
 	out[me].Bytes = out[me].size()
-	if c.r.w.cfg.AlltoallAlgo == AlgoLinear {
-		recvs := make([]*Request, p)
-		sends := make([]*Request, 0, p-1)
-		for i := 0; i < p; i++ {
-			if i != me {
-				recvs[i] = c.irecv(i, tagAlltoall)
-			}
+	algo := c.r.w.cfg.AlltoallAlgo
+	if algo == AlgoOMPI {
+		if v {
+			c.alltoallNBC(parts, out)
+			return out
 		}
-		for i := 0; i < p; i++ {
-			if i != me {
-				sends = append(sends, c.isend(i, tagAlltoall, parts[i], false))
-			}
-		}
-		all := append(recvs, sends...)
-		for {
-			i, m, _ := Waitany(all)
-			if i < 0 {
-				break
-			}
-			if i < p {
-				out[i] = m
-			}
-		}
-		return out
+		algo = ompiAlltoall(p, parts[0].size())
 	}
-	// Pairwise: at step k send to rank+k and receive from rank−k.
-	for step := 1; step < p; step++ {
-		dst, src := (me+step)%p, (me-step+p)%p
-		out[src], _ = c.sendrecv(dst, tagAlltoall, parts[dst], src, tagAlltoall)
+	switch algo {
+	case AlgoLinear:
+		c.alltoallLinear(parts, out)
+	case AlgoBruck:
+		c.alltoallBruck(parts, out)
+	case algoPair:
+		c.alltoallPair(parts, out)
+	default:
+		// Pairwise: at step k send to rank+k and receive from rank−k.
+		for step := 1; step < p; step++ {
+			dst, src := (me+step)%p, (me-step+p)%p
+			out[src], _ = c.sendrecv(dst, tagAlltoall, parts[dst], src, tagAlltoall)
+		}
 	}
 	return out
 }

@@ -17,6 +17,8 @@ const (
 	AlgoReduceBcast   = "reduce_bcast"  // Allreduce: Reduce to 0 then Bcast (SMPI's "default")
 	AlgoPairwise      = "pairwise"      // Alltoall (default)
 	AlgoDissemination = "dissemination" // Barrier (default)
+	AlgoBruck         = "bruck"         // Alltoall: Bruck's, log2 p rounds
+	AlgoOMPI          = "ompi"          // Alltoall: SMPI's default (Open MPI's decision), Alltoallv: SMPI's ialltoallv
 )
 
 // Config is the MPI layer's model: protocol thresholds, software overheads,
@@ -186,7 +188,7 @@ var algos = []struct {
 	{"ScatterAlgo", func(c *Config) string { return c.ScatterAlgo }, []string{AlgoBinomial, AlgoLinear}},
 	{"AllreduceAlgo", func(c *Config) string { return c.AllreduceAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoReduceBcast}},
 	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoLinear}},
-	{"AlltoallAlgo", func(c *Config) string { return c.AlltoallAlgo }, []string{AlgoPairwise, AlgoLinear}},
+	{"AlltoallAlgo", func(c *Config) string { return c.AlltoallAlgo }, []string{AlgoPairwise, AlgoLinear, AlgoBruck, AlgoOMPI}},
 	{"BarrierAlgo", func(c *Config) string { return c.BarrierAlgo }, []string{AlgoDissemination, AlgoLinear}},
 }
 

@@ -28,12 +28,6 @@ var tiDepartures = map[string]struct {
 	measured float64
 	why      string
 }{
-	// SMPI's alltoall__ompi picks alltoall__bruck for messages under 512
-	// bytes at 16 to 31 ranks (the trace's 64 and 300 bytes); emu's ranks
-	// have no Bruck algorithm, so every size runs basic_linear.
-	"alltoall_16/flat":     {-0.0903, "SMPI runs Bruck's alltoall below 512 B at 16 ranks; emu has none"},
-	"alltoall_16/fattree":  {-0.0965, "SMPI runs Bruck's alltoall below 512 B at 16 ranks; emu has none"},
-	"alltoall_16/backbone": {-0.0807, "SMPI runs Bruck's alltoall below 512 B at 16 ranks; emu has none"},
 	// Only the broadcast of 400,000 B from rank 15 differs; each step of its
 	// tree alone agrees, and the same platform without limiter_link agrees:
 	// what differs is how the overlapping steps share the nodes' limiters.
@@ -101,7 +95,7 @@ func runTI(t *testing.T, trace, platform string, extra ...string) float64 {
 		"platform.hostfile=" + strconv.Quote(filepath.Join(tiDir, "hostfile.txt")),
 		"network.wake_order=simgrid",
 		"network.barrier=linear", "network.bcast=binomial", "network.reduce=linear", "network.allreduce=reduce_bcast",
-		"network.gather=linear", "network.scatter=linear", "network.alltoall=linear", "network.allgather=linear",
+		"network.gather=linear", "network.scatter=linear", "network.alltoall=ompi", "network.allgather=linear",
 	}, extra...)
 	for _, kv := range sets {
 		if err := s.Set(kv); err != nil {

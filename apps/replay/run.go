@@ -144,8 +144,10 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TIExscan:
 		c.Exscan(msg, ranks.Sum)
 		x.compute(r, a.Flops)
-	case traceformat.TIAlltoall, traceformat.TIAlltoallv:
+	case traceformat.TIAlltoall:
 		c.Alltoall(x.sizes(me, *a, -1))
+	case traceformat.TIAlltoallv:
+		c.Alltoallv(x.sizes(me, *a, -1))
 	case traceformat.TIGather, traceformat.TIGatherv:
 		c.Gather(peer, msg)
 	case traceformat.TIScatter, traceformat.TIScatterv:
