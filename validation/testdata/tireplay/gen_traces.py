@@ -79,6 +79,14 @@ for r in range(1, 8):
     L += [f"{r} waitall"]
 write("incast", 8, L, "7 senders to rank 0: eager, rendezvous, then uneven isends")
 
+# 6b. flows joining others mid-way: two long transfers, two short ones
+# starting 0.2 ms later (on the torus their routes share limiters with the
+# long ones' reverse routes, SMPI's 5% cross-traffic)
+L = []
+for a, b, t, s in ((15, 1, 0, 2000000), (7, 9, 0, 2000000), (3, 4, 0.0002, 400000), (11, 12, 0.0002, 400000)):
+    L += [f"{a} sleep {t}", f"{a} isend {b} 0 {s}", f"{b} irecv {a} 0 {s}", f"{a} waitall", f"{b} waitall"]
+write("staggered", 16, L, "two long transfers, two short ones joining 0.2 ms later")
+
 # 7. collectives
 def coll(n):
     CS = {}
