@@ -23,26 +23,13 @@ const tiDir = "testdata/tireplay"
 const tiTolerance = 1e-15
 
 // tiDepartures are the (trace, platform) pairs where emu does not give SMPI's
-// time, with the difference measured, (emu − SMPI)/SMPI, and why.
+// time, with the difference measured, (emu − SMPI)/SMPI, and why. None is
+// left: the last (the torus with limiters, where flows join others mid-way,
+// +3.6%) was SimGrid's user bound, which emu dropped (ranks/transfer.go).
 var tiDepartures = map[string]struct {
 	measured float64
 	why      string
-}{
-	// On the torus with limiters, flows that start while others run: the
-	// staggered trace is the smallest case found (two 2 MB transfers, two
-	// 400 kB ones starting 0.2 ms later; all four starting together agree,
-	// as do any three of them). It agrees without SMPI's 5% cross-traffic
-	// (network/crosstraffic:0, network.cross_traffic = 0) and without
-	// limiter_link; under CM02 it differs too (−2.9%). The short flows'
-	// routes cross the limiters of the long ones' reverse routes. Cause not
-	// found: emu's lmm follows SimGrid's selective update, merged elements
-	// and their order (fluid/simgrid.go).
-	"staggered/torus": {+0.03641, "torus limiters, cross-traffic and flows joining mid-way; cause not found"},
-	// In bcast_16 only the broadcast of 400,000 B from rank 15 differs: its
-	// tree's later sends start while earlier ones run, as in staggered.
-	"bcast_16/torus":     {+0.00413, "as staggered/torus: tree steps overlap on the torus's limiters"},
-	"allreduce_16/torus": {-5.23e-7, "its broadcast, as bcast_16/torus"},
-}
+}{}
 
 // tiUnreplayable are the pairs SimGrid 3.32's replayer fails on (smpi_times.csv
 // says "failed"), with why.
