@@ -34,14 +34,28 @@ var tiDepartures = map[string]struct {
 // tiUnreplayable are the pairs SimGrid 3.32's replayer fails on (smpi_times.csv
 // says "failed"), with why.
 var tiUnreplayable = map[string]string{
-	"alltoall_16/dragonfly": "smpirun -replay segfaults (exit 139)",
-	"alltoall_16/torus":     "smpirun -replay segfaults (exit 139)",
+	"alltoall_16/dragonfly/SMPI": "smpirun -replay segfaults (exit 139)",
+	"alltoall_16/dragonfly/CM02": "smpirun -replay segfaults (exit 139)",
+	"alltoall_16/torus/SMPI":     "smpirun -replay segfaults (exit 139)",
+	"alltoall_16/torus/CM02":     "smpirun -replay segfaults (exit 139)",
 }
 
 type tiCase struct {
 	trace, platform string
+	model           string // SimGrid's network/model: SMPI or CM02
 	ranks           int
 	smpi            float64 // s; NaN where SMPI failed
+}
+
+// key names a case in tiDepartures and tiUnreplayable: trace/platform/model.
+func (c tiCase) key() string { return c.trace + "/" + c.platform + "/" + c.model }
+
+// tiModels are emu's settings for SimGrid's network/model: SMPI's is emu's
+// default model; SimGrid's CM02 keeps network/crosstraffic on (5% of a
+// flow on its reverse route), which emu's cm02 preset leaves off.
+var tiModels = map[string][]string{
+	"SMPI": {"network.model=smpi"},
+	"CM02": {"network.model=cm02", "network.cross_traffic=0.05"},
 }
 
 func loadTICases(t *testing.T) []tiCase {
@@ -55,19 +69,22 @@ func loadTICases(t *testing.T) []tiCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) < 2 || len(rows[0]) != 4 || rows[0][3] != "smpi_time_s" {
-		t.Fatalf("smpi_times.csv: header %v, want trace,platform,ranks,smpi_time_s", rows[:min(1, len(rows))])
+	if len(rows) < 2 || len(rows[0]) != 5 || rows[0][4] != "smpi_time_s" {
+		t.Fatalf("smpi_times.csv: header %v, want trace,platform,model,ranks,smpi_time_s", rows[:min(1, len(rows))])
 	}
 	var cases []tiCase
 	for i, r := range rows[1:] {
-		n, err := strconv.Atoi(r[2])
+		n, err := strconv.Atoi(r[3])
 		if err != nil {
-			t.Fatalf("smpi_times.csv:%d: ranks %q", i+2, r[2])
+			t.Fatalf("smpi_times.csv:%d: ranks %q", i+2, r[3])
 		}
-		c := tiCase{trace: r[0], platform: r[1], ranks: n, smpi: math.NaN()}
-		if r[3] != "failed" {
-			if c.smpi, err = strconv.ParseFloat(r[3], 64); err != nil {
-				t.Fatalf("smpi_times.csv:%d: time %q", i+2, r[3])
+		if tiModels[r[2]] == nil {
+			t.Fatalf("smpi_times.csv:%d: model %q, want SMPI or CM02", i+2, r[2])
+		}
+		c := tiCase{trace: r[0], platform: r[1], model: r[2], ranks: n, smpi: math.NaN()}
+		if r[4] != "failed" {
+			if c.smpi, err = strconv.ParseFloat(r[4], 64); err != nil {
+				t.Fatalf("smpi_times.csv:%d: time %q", i+2, r[4])
 			}
 		}
 		cases = append(cases, c)
@@ -118,7 +135,7 @@ func runTI(t *testing.T, trace, platform string, extra ...string) float64 {
 // collective selector runs at these sizes (runTI).
 func TestTIReplayAgainstSMPI(t *testing.T) {
 	for _, c := range loadTICases(t) {
-		key := c.trace + "/" + c.platform
+		key := c.key()
 		t.Run(key, func(t *testing.T) {
 			if why, ok := tiUnreplayable[key]; ok {
 				if !math.IsNaN(c.smpi) {
@@ -130,7 +147,7 @@ func TestTIReplayAgainstSMPI(t *testing.T) {
 				t.Fatal("smpi_times.csv: SMPI failed, and tiUnreplayable does not say why")
 			}
 			t.Parallel()
-			got := runTI(t, c.trace, c.platform)
+			got := runTI(t, c.trace, c.platform, tiModels[c.model]...)
 			rel := (got - c.smpi) / c.smpi
 			if d, ok := tiDepartures[key]; ok {
 				t.Logf("known departure %+.4g%% (measured %+.4g%%): %s", 100*rel, 100*d.measured, d.why)
