@@ -99,6 +99,7 @@ def coll(n):
     CS["gather"] = [f"{r} gather {s} {s} {root}" for s, root in ((small, 0), (mid, 1), (big, 0)) for r in range(n)]
     CS["allgather"] = [f"{r} allgather {s} {s}" for s in (small, mid, big) for r in range(n)]
     CS["scatter"] = [f"{r} scatter {s} {s} {root}" for s, root in ((small, 0), (mid, 1), (big, 0)) for r in range(n)]
+    CS["scan"] = [f"{r} {op} {s} {f}" for op in ("scan", "exscan") for s, f in ((small, 10), (big, 1e5)) for r in range(n)]
     def v(k, base):
         return [base * (1 + (k + i) % 3) for i in range(n)]
     L = []
@@ -135,6 +136,12 @@ def coll(n):
     CS["reducescatter"] = L
     return CS
 
-for n in (4, 8, 16):
+for n in (4, 6, 8, 16):
     for name, L in coll(n).items():
         write(f"{name}_{n}", n, L, f"{name} at {n} ranks (MPI_BYTE counts)")
+
+# alltoall at 2 ranks, across SMPI's decision for two (pair and basic_linear),
+# and at 4 ranks in its pair band (524288 to 1048576 bytes a block)
+write("alltoall_2", 2, [f"{r} alltoall {s} {s}" for s in (1, 2, 8, 32, 100, 1000, 10000, 100000, 500000, 2000000) for r in range(2)],
+      "alltoall at 2 ranks: SMPI's pair and basic_linear by size")
+write("alltoall_4pair", 4, [f"{r} alltoall 600000 600000" for r in range(4)], "alltoall at 4 ranks, 600 kB blocks: SMPI's pair")
