@@ -129,7 +129,7 @@ func (c *Comm) alltoallPair(parts, out []Msg) {
 	p, me := c.Size(), c.rank
 	for i := 1; i < p; i++ {
 		peer := me ^ i
-		out[peer], _ = c.sendrecv(peer, tagAlltoall, parts[peer], peer, tagAlltoall)
+		out[peer] = c.smpiSendrecv(peer, tagAlltoall, parts[peer], peer, tagAlltoall)
 	}
 }
 
@@ -152,7 +152,7 @@ func (c *Comm) alltoallBruck(parts, out []Msg) {
 				sel = append(sel, blk[b])
 			}
 		}
-		x, _ := c.sendrecv((me+k)%p, tagAlltoall, packed(sel), (me-k+p)%p, tagAlltoall)
+		x := c.smpiSendrecv((me+k)%p, tagAlltoall, packed(sel), (me-k+p)%p, tagAlltoall)
 		j := 0
 		for b := 1; b < p; b++ {
 			if b&k != 0 {

@@ -70,6 +70,7 @@ const (
 	tagAlltoall
 	tagSplit
 	tagScan
+	tagReduceScatter
 )
 
 // send (p2p.go) and recv are the collectives' blocking point-to-point

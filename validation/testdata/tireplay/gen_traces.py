@@ -134,6 +134,15 @@ def coll(n):
         for r in range(n):
             L.append(f"{r} reducescatter {' '.join(map(str, counts))} {f:g}")
     CS["reducescatter"] = L
+    # unequal counts: SMPI runs MPICH's recursive doubling up to 524288
+    # elements in all, its pairwise exchange above (the last in doubles:
+    # few elements, many bytes)
+    L = []
+    for base, f, dt in ((1000, 0, ""), (100000, 1e5, ""), (20000, 0, " 0")):
+        counts = [base * (1 + j % 3) for j in range(n)]
+        for r in range(n):
+            L.append(f"{r} reducescatter {' '.join(map(str, counts))} {f:g}{dt}")
+    CS["reducescatterv"] = L
     return CS
 
 for n in (4, 6, 8, 16):
