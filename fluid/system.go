@@ -348,7 +348,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 		}
 		// The test below holds for some elem exactly when it holds for
 		// the least C/coef.
-		if f.bound >= ld.sharedCap {
+		if f.bound >= ld.sharedCap && !s.keepsBounds() {
 			f.bound = math.Inf(1)
 		}
 	} else {
@@ -365,7 +365,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 		// does not sort flows whose TCP window is far above any link's speed.
 		// (An SMPI route's TCP window is already above its first link's C/coef:
 		// one division a start, not one a link.)
-		if !math.IsInf(f.bound, 1) {
+		if !math.IsInf(f.bound, 1) && !s.keepsBounds() {
 			for _, e := range f.elems {
 				if f.bound >= s.links[e.link].capacity/e.coef {
 					f.bound = math.Inf(1)
@@ -379,6 +379,15 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	f.rate = -1 // no rate yet: the first rate, whatever it is, projects the completion
 	s.done.push(f)
 	return f
+}
+
+// keepsBounds says whether the solver needs a flow's bound even where a
+// link's C/coef is lower: SimGrid's (lmm) solves only the constraints
+// modified since its last solve, so a flow can be rated without the link
+// that caps it, and then its bound binds, as in SimGrid.
+func (s *System) keepsBounds() bool {
+	_, sg := s.model.(*lmm)
+	return sg
 }
 
 // addElem records that f loads link l at coef × its rate, merging repeated

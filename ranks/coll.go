@@ -70,6 +70,7 @@ const (
 	tagAlltoall
 	tagSplit
 	tagScan
+	tagReduceScatter
 )
 
 // send (p2p.go) and recv are the collectives' blocking point-to-point
@@ -92,18 +93,24 @@ func packed(parts []Msg) Msg {
 }
 
 // Barrier blocks until every member has entered it (Config.BarrierAlgo:
-// dissemination by default, or linear through rank 0 as SMPI's default).
+// dissemination by default, or linear through rank 0 as SMPI's default,
+// barrier__ompi_basic_linear: rank 0 posts every receive, waits for them,
+// then posts every send and waits for them).
 func (c *Comm) Barrier() {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Barrier"))
 	p, me := c.Size(), c.rank
 	if c.r.w.cfg.BarrierAlgo == AlgoLinear {
 		if me == 0 {
+			reqs := make([]*Request, 0, p-1)
 			for i := 1; i < p; i++ {
-				c.recv(i, tagBarrier)
+				reqs = append(reqs, c.irecv(i, tagBarrier))
 			}
+			Waitall(reqs...)
+			reqs = reqs[:0]
 			for i := 1; i < p; i++ {
-				c.send(i, tagBarrier, Msg{})
+				reqs = append(reqs, c.isend(i, tagBarrier, Msg{}, false))
 			}
+			Waitall(reqs...)
 			return
 		}
 		c.send(0, tagBarrier, Msg{})
@@ -159,7 +166,10 @@ func (c *Comm) Bcast(root int, m Msg) Msg {
 }
 
 // Reduce combines every member's m with op at root and returns the result
-// there (a zero Msg elsewhere). Config.ReduceAlgo: binomial or linear.
+// there (a zero Msg elsewhere). Config.ReduceAlgo: binomial, or linear as
+// SMPI's default (its non-blocking ireduce, waited for: every rank but the
+// root isends to it and waits; the root posts every receive, in rank
+// order, then waits for them all).
 func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Reduce"))
 	c.checkRank("Reduce", root)
@@ -167,13 +177,20 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 	m.Bytes = m.size()
 	if c.r.w.cfg.ReduceAlgo == AlgoLinear {
 		if me != root {
-			c.send(root, tagReduce, m)
+			Waitall(c.isend(root, tagReduce, m, false))
 			return Msg{}
 		}
-		acc := m
-		for i := 0; i < p; i++ {
+		reqs := make([]*Request, p)
+		for i := range reqs {
 			if i != root {
-				acc = combine(op, acc, c.recv(i, tagReduce))
+				reqs[i] = c.irecv(i, tagReduce)
+			}
+		}
+		acc := m
+		for _, q := range reqs {
+			if q != nil {
+				x, _ := q.wait("Reduce")
+				acc = combine(op, acc, x)
 			}
 		}
 		return acc

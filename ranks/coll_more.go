@@ -191,13 +191,31 @@ func (c *Comm) Scatter(root int, parts []Msg) Msg {
 
 // Allgather collects every member's m on all of them, indexed by rank
 // (Config.AllgatherAlgo: recursive doubling when the size is a power of
-// two, otherwise — or with "ring" — the ring).
+// two, otherwise — or with "ring" — the ring; or "linear", SMPI's default).
 func (c *Comm) Allgather(m Msg) []Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Allgather"))
 	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
 	out := make([]Msg, p)
 	out[me] = m
+	if c.r.w.cfg.AllgatherAlgo == AlgoLinear {
+		// SMPI's default (its non-blocking iallgather, waited for): to
+		// every other rank in rank order an isend, then an irecv.
+		reqs := make([]*Request, 2*p)
+		for i := 0; i < p; i++ {
+			if i != me {
+				reqs[2*i], reqs[2*i+1] = c.isend(i, tagAllgather, m, false), c.irecv(i, tagAllgather)
+			}
+		}
+		for k, q := range reqs {
+			if q != nil {
+				if x, _ := q.wait("Allgather"); k%2 == 1 {
+					out[k/2] = x
+				}
+			}
+		}
+		return out
+	}
 	if c.r.w.cfg.AllgatherAlgo != AlgoRing && p&(p-1) == 0 {
 		// Recursive doubling: after the exchange at distance mask, each rank
 		// holds the aligned group of 2·mask blocks containing it.
@@ -218,9 +236,24 @@ func (c *Comm) Allgather(m Msg) []Msg {
 }
 
 // Alltoall sends parts[i] to rank i and returns what each rank sent here,
-// indexed by source (Config.AlltoallAlgo: pairwise or linear).
+// indexed by source (Config.AlltoallAlgo: pairwise; linear, SMPI's
+// basic_linear; or ompi, SMPI's default, which picks basic_linear, pair or
+// Bruck's by the number of ranks and the block's size, alltoall.go). The
+// parts are the same size, as MPI_Alltoall's; Alltoallv takes any sizes.
 func (c *Comm) Alltoall(parts []Msg) []Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Alltoall"))
+	return c.alltoall(parts, false)
+}
+
+// Alltoallv is Alltoall with parts of any size (MPI_Alltoallv). Under
+// AlltoallAlgo "ompi" it runs SMPI's default alltoallv, its non-blocking
+// ialltoallv waited for; under the others, Alltoall's algorithm.
+func (c *Comm) Alltoallv(parts []Msg) []Msg {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Alltoallv"))
+	return c.alltoall(parts, true)
+}
+
+func (c *Comm) alltoall(parts []Msg, v bool) []Msg {
 	p, me := c.Size(), c.rank
 	if len(parts) != p {
 		panic("ranks: Alltoall needs one part per rank")
@@ -228,31 +261,27 @@ func (c *Comm) Alltoall(parts []Msg) []Msg {
 	out := make([]Msg, p)
 	out[me] = parts[me]
 	out[me].Bytes = out[me].size()
-	if c.r.w.cfg.AlltoallAlgo == AlgoLinear {
-		recvs := make([]*Request, p)
-		sends := make([]*Request, 0, p-1)
-		for i := 0; i < p; i++ {
-			if i != me {
-				recvs[i] = c.irecv(i, tagAlltoall)
-			}
+	algo := c.r.w.cfg.AlltoallAlgo
+	if algo == AlgoOMPI {
+		if v {
+			c.alltoallNBC(parts, out)
+			return out
 		}
-		for i := 0; i < p; i++ {
-			if i != me {
-				sends = append(sends, c.isend(i, tagAlltoall, parts[i], false))
-			}
-		}
-		for i, q := range recvs {
-			if q != nil {
-				out[i], _ = q.wait("Alltoall")
-			}
-		}
-		Waitall(sends...)
-		return out
+		algo = ompiAlltoall(p, parts[0].size())
 	}
-	// Pairwise: at step k send to rank+k and receive from rank−k.
-	for step := 1; step < p; step++ {
-		dst, src := (me+step)%p, (me-step+p)%p
-		out[src], _ = c.sendrecv(dst, tagAlltoall, parts[dst], src, tagAlltoall)
+	switch algo {
+	case AlgoLinear:
+		c.alltoallLinear(parts, out)
+	case AlgoBruck:
+		c.alltoallBruck(parts, out)
+	case algoPair:
+		c.alltoallPair(parts, out)
+	default:
+		// Pairwise: at step k send to rank+k and receive from rank−k.
+		for step := 1; step < p; step++ {
+			dst, src := (me+step)%p, (me-step+p)%p
+			out[src], _ = c.sendrecv(dst, tagAlltoall, parts[dst], src, tagAlltoall)
+		}
 	}
 	return out
 }

@@ -18,6 +18,13 @@ func algoConfigs(t *testing.T) map[string]Config {
 	rb := base
 	rb.AllreduceAlgo = AlgoReduceBcast
 	out["reduce_bcast"] = rb
+	smpi := lin // SMPI's default selector's algorithms
+	smpi.BcastAlgo, smpi.AllreduceAlgo, smpi.AllgatherAlgo = AlgoBinomial, AlgoReduceBcast, AlgoLinear
+	smpi.AlltoallAlgo = AlgoOMPI
+	out["smpi"] = smpi
+	bruck := base
+	bruck.AlltoallAlgo = AlgoBruck
+	out["bruck"] = bruck
 	eager := base
 	eager.EagerThreshold = 0 // every internal message rendezvous
 	out["rendezvous"] = eager

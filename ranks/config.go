@@ -11,12 +11,14 @@ import (
 // field selects the first (default) algorithm listed for that collective.
 const (
 	AlgoBinomial      = "binomial"      // Bcast, Reduce, Gather, Scatter (default)
-	AlgoLinear        = "linear"        // Bcast, Reduce, Gather, Scatter, Barrier, Alltoall
+	AlgoLinear        = "linear"        // Bcast, Reduce, Gather, Scatter, Barrier, Alltoall, Allgather
 	AlgoRecDoubling   = "rdb"           // Allreduce, Allgather (default)
 	AlgoRing          = "ring"          // Allreduce, Allgather
 	AlgoReduceBcast   = "reduce_bcast"  // Allreduce: Reduce to 0 then Bcast (SMPI's "default")
 	AlgoPairwise      = "pairwise"      // Alltoall (default)
 	AlgoDissemination = "dissemination" // Barrier (default)
+	AlgoBruck         = "bruck"         // Alltoall: Bruck's, log2 p rounds
+	AlgoOMPI          = "ompi"          // Alltoall: SMPI's default (Open MPI's decision), Alltoallv: SMPI's ialltoallv
 )
 
 // Config is the MPI layer's model: protocol thresholds, software overheads,
@@ -185,8 +187,8 @@ var algos = []struct {
 	{"GatherAlgo", func(c *Config) string { return c.GatherAlgo }, []string{AlgoBinomial, AlgoLinear}},
 	{"ScatterAlgo", func(c *Config) string { return c.ScatterAlgo }, []string{AlgoBinomial, AlgoLinear}},
 	{"AllreduceAlgo", func(c *Config) string { return c.AllreduceAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoReduceBcast}},
-	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing}},
-	{"AlltoallAlgo", func(c *Config) string { return c.AlltoallAlgo }, []string{AlgoPairwise, AlgoLinear}},
+	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoLinear}},
+	{"AlltoallAlgo", func(c *Config) string { return c.AlltoallAlgo }, []string{AlgoPairwise, AlgoLinear, AlgoBruck, AlgoOMPI}},
 	{"BarrierAlgo", func(c *Config) string { return c.BarrierAlgo }, []string{AlgoDissemination, AlgoLinear}},
 }
 

@@ -14,7 +14,7 @@ import (
 // cache when its message's latency phase ends.
 type path struct {
 	links, reverse []fluid.LinkID
-	bound          float64 // TCP window bound γ/(2·latency), bytes/s; 0 = none
+	bound          float64 // TCP window bound γ/(2·latency), and under SimGrid's arithmetic the route's least bandwidth, bytes/s; 0 = none
 	penalty        float64 // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
 
 	loads *fluid.Loads // links and reverse merged once for the route's flows (FlowSpec.Loads)
@@ -44,6 +44,17 @@ func (w *World) path(a, b int) *path {
 	p.loads = w.eng.System().Loads(fluid.FlowSpec{Links: p.links, Reverse: p.reverse, ReverseShare: w.cfg.CrossTraffic})
 	if w.cfg.TCPGamma > 0 && rt.Latency > 0 {
 		p.bound = w.cfg.TCPGamma / (2 * rt.Latency)
+	}
+	if w.simgrid {
+		// SimGrid's user bound: the least bandwidth of the route's links
+		// (network_cm02.cpp's comm_action_set_bounds). Exact max-min never
+		// needs it, but SimGrid's selective solve can rate a flow without
+		// the constraint of each of its links, and the bound then binds.
+		for _, l := range rt.Links {
+			if bw := w.links[l].Bandwidth; bw > 0 && (p.bound == 0 || bw < p.bound) {
+				p.bound = bw
+			}
+		}
 	}
 	p.penalty = rt.Latency
 	p.delay = w.cfg.MessageDelay > 0 && w.delayed(p)

@@ -109,6 +109,9 @@ func (p *tiParser) decodeV(a *TIAction, n int) error {
 		a.Bytes, err = p.bytes(raw[0], dtype)
 		return err
 	}
+	if a.Kind == TIReducescatter {
+		a.Tag = dtype // the element size, by which SMPI picks its algorithm
+	}
 	a.Bytes = int64(len(p.t.counts))
 	for _, c := range raw[l.counts : l.counts+n] {
 		b, err := p.bytes(c, dtype)

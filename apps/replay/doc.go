@@ -27,8 +27,10 @@
 // and runs for flops / Config.Speed seconds; sleep is in seconds; reduce,
 // allreduce, reducescatter, scan and exscan charge their flops after the
 // exchange. The collectives call the ranks package's (whose algorithm the
-// scenario's [network] keys choose); reducescatter is a Reduce to rank 0
-// then a Scatter of the counts, SMPI's default algorithm; scan and exscan
+// scenario's [network] keys choose; TestTIReplayAgainstSMPI in validation
+// gives SimGrid's replayer's times with SMPI's); reducescatter is ranks'
+// ReduceScatter, SMPI's default (a Reduce to rank 0 then a Scatter for
+// equal counts, MPICH's algorithms for unequal ones); scan and exscan
 // are ranks' linear Scan and Exscan, SMPI's only ones. Matching is MPI's,
 // by source, tag and posting order.
 //

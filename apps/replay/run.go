@@ -121,7 +121,6 @@ func (x *exec) runTI(r *ranks.Rank) {
 func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []pendingReq {
 	me := r.ID()
 	c := r.World()
-	ti := x.t.TI
 	x.cur[me] = a
 	peer, tag := int(a.Peer), int(a.Tag)
 	msg := ranks.Msg{Bytes: int(a.Bytes)}
@@ -160,8 +159,10 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TIExscan:
 		c.Exscan(msg, ranks.Sum)
 		x.compute(r, a.Flops)
-	case traceformat.TIAlltoall, traceformat.TIAlltoallv:
+	case traceformat.TIAlltoall:
 		c.Alltoall(x.sizes(me, *a, -1))
+	case traceformat.TIAlltoallv:
+		c.Alltoallv(x.sizes(me, *a, -1))
 	case traceformat.TIGather, traceformat.TIGatherv:
 		c.Gather(peer, msg)
 	case traceformat.TIScatter, traceformat.TIScatterv:
@@ -169,15 +170,9 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TIAllgather, traceformat.TIAllgatherv:
 		c.Allgather(msg)
 	case traceformat.TIReducescatter:
-		// SMPI's default: a reduction of the whole vector to rank 0, then
-		// a scatter of each rank's count.
-		total := 0
-		for _, b := range ti.Counts(a) {
-			total += int(b)
-		}
-		parts := x.sizes(me, *a, 0)
-		c.Reduce(0, ranks.Msg{Bytes: total}, ranks.Sum)
-		c.Scatter(0, parts)
+		// SMPI's default (ranks.Comm.ReduceScatter): equal counts reduce
+		// to rank 0 then scatter, unequal ones take MPICH's algorithms.
+		c.ReduceScatter(x.sizes(me, *a, -1), ranks.Sum, int(a.Tag))
 		x.compute(r, a.Flops)
 	case traceformat.TICompute:
 		x.compute(r, a.Flops)
