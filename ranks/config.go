@@ -308,3 +308,39 @@ func ParseWakeOrder(s string) (WakeOrder, error) {
 	}
 	return 0, fmt.Errorf("unknown order %q (rank, fifo or simgrid)", s)
 }
+
+// Collective sets name a choice of algorithm for every collective at once
+// (Config.SetCollectives).
+const (
+	CollectivesEmu  = "emu"  // each collective's first listed algorithm: MPICH-like, emu's default
+	CollectivesSMPI = "smpi" // what SMPI 3.32's default selector (smpi/coll-selector "default") runs
+)
+
+// SetCollectives gives every collective the algorithm of the named set whose
+// field is still empty, so that algorithms already chosen one by one win.
+// "smpi" is SMPI 3.32's default selector: a linear barrier, reduce, gather,
+// scatter and allgather (every request posted, then waited for), a binomial
+// bcast, allreduce as reduce then bcast, and alltoall by Open MPI's
+// decision on size; TI replays under it give SMPI's replayer's times.
+func (c *Config) SetCollectives(set string) error {
+	switch set {
+	case "", CollectivesEmu:
+		return nil
+	case CollectivesSMPI:
+	default:
+		return fmt.Errorf("collectives %q: want %q or %q", set, CollectivesEmu, CollectivesSMPI)
+	}
+	for _, f := range []struct {
+		dst  *string
+		algo string
+	}{
+		{&c.BarrierAlgo, AlgoLinear}, {&c.BcastAlgo, AlgoBinomial}, {&c.ReduceAlgo, AlgoLinear},
+		{&c.AllreduceAlgo, AlgoReduceBcast}, {&c.GatherAlgo, AlgoLinear}, {&c.ScatterAlgo, AlgoLinear},
+		{&c.AllgatherAlgo, AlgoLinear}, {&c.AlltoallAlgo, AlgoOMPI},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.algo
+		}
+	}
+	return nil
+}

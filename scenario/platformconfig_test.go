@@ -46,6 +46,7 @@ func TestPlatformConfig(t *testing.T) {
   <prop id="smpi/grow-injected-times" value="no"/>
   <prop id="network/TCP-gamma" value="65536"/>
   <prop id="network/crosstraffic" value="yes"/>
+  <prop id="smpi/coll-selector" value="default"/>
   <prop id="smpi/host-speed" value="1Gf"/>
 `
 	xml := write(t, all)
@@ -77,8 +78,11 @@ func TestPlatformConfig(t *testing.T) {
 	if !n.NoGrowth {
 		t.Error("smpi/grow-injected-times=no: the probe costs still grow")
 	}
-	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], xml+`:13: <prop id="smpi/host-speed">: a SimGrid setting emu does not model`) {
-		t.Errorf("notes %q, want one about smpi/host-speed at line 13", p.Notes)
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], xml+`:14: <prop id="smpi/host-speed">: a SimGrid setting emu does not model`) {
+		t.Errorf("notes %q, want one about smpi/host-speed at line 14", p.Notes)
+	}
+	if n.AlltoallAlgo != ranks.AlgoOMPI || n.BarrierAlgo != ranks.AlgoLinear {
+		t.Errorf("smpi/coll-selector=default: alltoall %q, barrier %q; want SMPI's (ompi, linear)", n.AlltoallAlgo, n.BarrierAlgo)
 	}
 
 	// a --set wins over the file, wherever it stands
@@ -95,6 +99,7 @@ func TestPlatformConfig(t *testing.T) {
 		{`  <prop id="network/crosstraffic" value="maybe"/>` + "\n", `:4: <prop id="network/crosstraffic">: value "maybe": want yes or no`},
 		{`  <prop id="smpi/bw-factor" value="0:x"/>` + "\n", `:4: <prop id="smpi/bw-factor">: network.bw_factor:`},
 		{`  <prop value="1"/>` + "\n", `:4: <prop> in <config> without an id`},
+		{`  <prop id="smpi/coll-selector" value="mpich"/>` + "\n", `:4: <prop id="smpi/coll-selector">: value "mpich": want "default" (SMPI's own selector)`},
 	} {
 		xml := write(t, c.props)
 		if _, err := plan(t, xml); err == nil || !strings.Contains(err.Error(), xml+c.want) {

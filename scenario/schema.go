@@ -138,14 +138,18 @@ type NetworkTable struct {
 	// (lowest rank first, the default), "fifo" (in the order they became
 	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.WakeOrder = WakeSimGrid).
 	WakeOrder string `toml:"wake_order"`
-	Bcast     string `toml:"bcast"`
-	Reduce    string `toml:"reduce"`
-	Gather    string `toml:"gather"`
-	Scatter   string `toml:"scatter"`
-	Allreduce string `toml:"allreduce"`
-	Allgather string `toml:"allgather"`
-	Alltoall  string `toml:"alltoall"`
-	Barrier   string `toml:"barrier"`
+	// Collectives chooses every collective's algorithm at once: "emu" (the
+	// default: each one's first) or "smpi" (SMPI 3.32's default selector,
+	// ranks.Config.SetCollectives); the keys below win over it.
+	Collectives string `toml:"collectives"`
+	Bcast       string `toml:"bcast"`
+	Reduce      string `toml:"reduce"`
+	Gather      string `toml:"gather"`
+	Scatter     string `toml:"scatter"`
+	Allreduce   string `toml:"allreduce"`
+	Allgather   string `toml:"allgather"`
+	Alltoall    string `toml:"alltoall"`
+	Barrier     string `toml:"barrier"`
 }
 
 // HPLTable is [hpl]; every key that HPL.dat can list takes a value or a list.

@@ -93,8 +93,8 @@ func loadTICases(t *testing.T) []tiCase {
 }
 
 // runTI replays trace on platform as SMPI's replayer does: the platform's
-// hosts in the hostfile's order, SMPI's network model (emu's default) and
-// SimGrid's order within an instant.
+// hosts in the hostfile's order, SMPI's network model (emu's default),
+// SMPI's default collective selector and SimGrid's order within an instant.
 func runTI(t *testing.T, trace, platform string, extra ...string) float64 {
 	t.Helper()
 	s := scenario.Default()
@@ -106,9 +106,7 @@ func runTI(t *testing.T, trace, platform string, extra ...string) float64 {
 	}
 	sets := append([]string{
 		"platform.hostfile=" + strconv.Quote(filepath.Join(tiDir, "hostfile.txt")),
-		"network.wake_order=simgrid",
-		"network.barrier=linear", "network.bcast=binomial", "network.reduce=linear", "network.allreduce=reduce_bcast",
-		"network.gather=linear", "network.scatter=linear", "network.alltoall=ompi", "network.allgather=linear",
+		"network.wake_order=simgrid", "network.collectives=smpi",
 	}, extra...)
 	for _, kv := range sets {
 		if err := s.Set(kv); err != nil {

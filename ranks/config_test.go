@@ -1,0 +1,36 @@
+package ranks
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestSetCollectives: "smpi" is SMPI 3.32's default selector's choice for
+// every collective left unset (smpi_coll.cpp's "default" table: linear
+// barrier, reduce, gather, scatter and allgather, binomial bcast, allreduce
+// as reduce then bcast, Open MPI's alltoall decision); a collective chosen
+// already keeps its algorithm; "emu" and "" change nothing.
+func TestSetCollectives(t *testing.T) {
+	var c Config
+	c.BcastAlgo = AlgoLinear
+	if err := c.SetCollectives(CollectivesSMPI); err != nil {
+		t.Fatal(err)
+	}
+	want := Config{BarrierAlgo: AlgoLinear, BcastAlgo: AlgoLinear, ReduceAlgo: AlgoLinear, AllreduceAlgo: AlgoReduceBcast,
+		GatherAlgo: AlgoLinear, ScatterAlgo: AlgoLinear, AllgatherAlgo: AlgoLinear, AlltoallAlgo: AlgoOMPI}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("smpi over a linear bcast: %+v, want %+v", c, want)
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("the smpi set does not validate: %v", err)
+	}
+	for _, set := range []string{"", CollectivesEmu} {
+		var d Config
+		if err := d.SetCollectives(set); err != nil || !reflect.DeepEqual(d, Config{}) {
+			t.Errorf("%q: %+v, %v; want no change", set, d, err)
+		}
+	}
+	if err := new(Config).SetCollectives("mpich"); err == nil {
+		t.Error(`"mpich" accepted`)
+	}
+}
