@@ -24,91 +24,76 @@ import (
 // Deviation from SimGrid: a bandwidth without a unit is an error here (SimGrid takes it
 // in bytes/s with a deprecation warning).
 func ParseXML(data []byte, file string) (*Platform, error) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	dec.Strict = true
-	dec.CharsetReader = latin1Reader
-	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
 	var (
 		p        *Platform
 		depth    int
 		sawRoot  bool
+		zones    bool // not one cluster: read again as a platform of zones
 		inIgnore int  // depth inside <prop>/<config> subtrees
 		inConfig bool // the subtree is a <config>: its <prop>s are SimGrid settings
 		config   []ConfigProp
 	)
-	for {
-		off := dec.InputOffset()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var se *xml.SyntaxError
-			if errors.As(err, &se) {
-				return nil, fmt.Errorf("%s:%d: malformed XML: %s", file, se.Line, se.Msg)
-			}
-			return nil, fmt.Errorf("%s:%d: malformed XML: %v", file, lineAt(dec.InputOffset()), err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			line := lineAt(off)
-			depth++
-			name := t.Name.Local
-			if dup := duplicateAttr(t.Attr); dup != "" {
-				return nil, fmt.Errorf("%s:%d: malformed XML: <%s> has attribute %q twice", file, line, name, dup)
-			}
-			switch {
-			case inIgnore > 0:
-				if inIgnore == 1 && inConfig && name == "prop" {
-					c := ConfigProp{File: file, Line: line}
-					for _, a := range t.Attr {
-						switch a.Name.Local {
-						case "id":
-							c.ID = a.Value
-						case "value":
-							c.Value = a.Value
-						}
-					}
-					if c.ID == "" {
-						return nil, fmt.Errorf("%s:%d: <prop> in <config> without an id", file, line)
-					}
-					config = append(config, c)
-				}
-				inIgnore++
-			case depth == 1:
-				if name != "platform" {
-					return nil, fmt.Errorf("%s:%d: root element is <%s>, want <platform>", file, line, name)
-				}
+	start := func(t xml.StartElement, line int) error {
+		depth++
+		name := t.Name.Local
+		switch {
+		case inIgnore > 0:
+			if inIgnore == 1 && inConfig && name == "prop" {
+				c := ConfigProp{File: file, Line: line}
 				for _, a := range t.Attr {
-					if v, err := strconv.ParseFloat(a.Value, 64); a.Name.Local == "version" && err == nil && v < 4 {
-						return nil, fmt.Errorf("%s:%d: platform version %s: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml", file, line, a.Value)
+					switch a.Name.Local {
+					case "id":
+						c.ID = a.Value
+					case "value":
+						c.Value = a.Value
 					}
 				}
-				sawRoot = true
-			case name == "zone" || name == "AS":
-				// a container; its routing does not matter for a single cluster
-			case name == "prop" || name == "config":
-				inIgnore, inConfig = 1, name == "config"
-			case name == "cluster":
-				if p != nil { // clusters among zones
-					return parseZones(data, file)
+				if c.ID == "" {
+					return fmt.Errorf("%s:%d: <prop> in <config> without an id", file, line)
 				}
-				if p, err = clusterFromXML(t.Attr); err != nil {
-					return nil, fmt.Errorf("%s:%d: %w", file, line, err)
-				}
-			default: // a platform of zones, hosts, links and routes
-				return parseZones(data, file)
+				config = append(config, c)
 			}
-		case xml.EndElement:
-			depth--
-			if inIgnore > 0 {
-				if inIgnore--; inIgnore == 0 {
-					inConfig = false
+			inIgnore++
+		case depth == 1:
+			if name != "platform" {
+				return fmt.Errorf("%s:%d: root element is <%s>, want <platform>", file, line, name)
+			}
+			for _, a := range t.Attr {
+				if v, err := strconv.ParseFloat(a.Value, 64); a.Name.Local == "version" && err == nil && v < 4 {
+					return fmt.Errorf("%s:%d: platform version %s: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml", file, line, a.Value)
 				}
+			}
+			sawRoot = true
+		case name == "zone" || name == "AS":
+			// a container; its routing does not matter for a single cluster
+		case name == "prop" || name == "config":
+			inIgnore, inConfig = 1, name == "config"
+		case name == "cluster" && p == nil:
+			var err error
+			if p, err = clusterFromXML(t.Attr); err != nil {
+				return fmt.Errorf("%s:%d: %w", file, line, err)
+			}
+		default: // clusters among zones, or zones of hosts, links and routes
+			zones = true
+			return errStopWalk
+		}
+		return nil
+	}
+	end := func(int) error {
+		depth--
+		if inIgnore > 0 {
+			if inIgnore--; inIgnore == 0 {
+				inConfig = false
 			}
 		}
+		return nil
+	}
+	if err := walkXML(data, file, start, end); err != nil {
+		return nil, err
 	}
 	switch {
+	case zones:
+		return parseZones(data, file)
 	case !sawRoot:
 		return nil, fmt.Errorf("%s:1: no <platform> element", file)
 	case p == nil:
@@ -116,6 +101,51 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 	}
 	p.Config = config
 	return p, nil
+}
+
+// errStopWalk, returned by a walkXML callback, ends the walk without error.
+var errStopWalk = errors.New("stop")
+
+// walkXML reads a platform file's elements in order, calling start at each
+// opening tag and end at each closing one with the tag's line, until a
+// callback fails (or returns errStopWalk). Malformed XML, an attribute
+// named twice included, is an error naming its line; Latin-1 and ASCII
+// files are read byte for byte (latin1Reader).
+func walkXML(data []byte, file string, start func(t xml.StartElement, line int) error, end func(line int) error) error {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.Strict = true
+	dec.CharsetReader = latin1Reader
+	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
+	for {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				return fmt.Errorf("%s:%d: malformed XML: %s", file, se.Line, se.Msg)
+			}
+			return fmt.Errorf("%s:%d: malformed XML: %v", file, lineAt(dec.InputOffset()), err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			line := lineAt(off)
+			if dup := duplicateAttr(t.Attr); dup != "" {
+				return fmt.Errorf("%s:%d: malformed XML: <%s> has attribute %q twice", file, line, t.Name.Local, dup)
+			}
+			err = start(t, line)
+		case xml.EndElement:
+			err = end(lineAt(off))
+		}
+		if err == errStopWalk {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // duplicateAttr returns the first attribute named twice, or "". XML forbids

@@ -1,11 +1,8 @@
 package platform
 
 import (
-	"bytes"
 	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -23,38 +20,16 @@ import (
 // clusters among zones, actors) is refused, naming the line.
 func parseZones(data []byte, file string) (*Platform, error) {
 	z := &zoneParser{file: file, points: map[string]int{}, links: map[string]fluid.LinkID{}, split: map[string][2]fluid.LinkID{}}
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	dec.Strict = true
-	dec.CharsetReader = latin1Reader
-	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
-	for {
-		off := dec.InputOffset()
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var se *xml.SyntaxError
-			if errors.As(err, &se) {
-				return nil, fmt.Errorf("%s:%d: malformed XML: %s", file, se.Line, se.Msg)
-			}
-			return nil, fmt.Errorf("%s:%d: malformed XML: %v", file, lineAt(dec.InputOffset()), err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			z.line = lineAt(off)
-			if dup := duplicateAttr(t.Attr); dup != "" {
-				return nil, fmt.Errorf("%s:%d: malformed XML: <%s> has attribute %q twice", file, z.line, t.Name.Local, dup)
-			}
-			if err := z.start(t); err != nil {
-				return nil, err
-			}
-		case xml.EndElement:
-			z.line = lineAt(off)
-			if err := z.end(); err != nil {
-				return nil, err
-			}
-		}
+	start := func(t xml.StartElement, line int) error {
+		z.line = line
+		return z.start(t)
+	}
+	end := func(line int) error {
+		z.line = line
+		return z.end()
+	}
+	if err := walkXML(data, file, start, end); err != nil {
+		return nil, err
 	}
 	return z.platform()
 }
