@@ -39,17 +39,9 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 		switch {
 		case inIgnore > 0:
 			if inIgnore == 1 && inConfig && name == "prop" {
-				c := ConfigProp{File: file, Line: line}
-				for _, a := range t.Attr {
-					switch a.Name.Local {
-					case "id":
-						c.ID = a.Value
-					case "value":
-						c.Value = a.Value
-					}
-				}
-				if c.ID == "" {
-					return fmt.Errorf("%s:%d: <prop> in <config> without an id", file, line)
+				c, err := configProp(t, file, line)
+				if err != nil {
+					return err
 				}
 				config = append(config, c)
 			}
@@ -101,6 +93,23 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 	}
 	p.Config = config
 	return p, nil
+}
+
+// configProp reads a <prop> of a <config>: one SimGrid setting.
+func configProp(t xml.StartElement, file string, line int) (ConfigProp, error) {
+	c := ConfigProp{File: file, Line: line}
+	for _, a := range t.Attr {
+		switch a.Name.Local {
+		case "id":
+			c.ID = a.Value
+		case "value":
+			c.Value = a.Value
+		}
+	}
+	if c.ID == "" {
+		return c, fmt.Errorf("%s:%d: <prop> in <config> without an id", file, line)
+	}
+	return c, nil
 }
 
 // errStopWalk, returned by a walkXML callback, ends the walk without error.

@@ -123,17 +123,9 @@ func (z *zoneParser) start(t xml.StartElement) error {
 	if n := len(z.open); n > 0 && z.open[n-1].ignore {
 		f.ignore = true
 		if z.open[n-1].config && name == "prop" && n >= 1 && z.open[n-1].name == "config" {
-			c := ConfigProp{File: z.file, Line: z.line}
-			for _, a := range t.Attr {
-				switch a.Name.Local {
-				case "id":
-					c.ID = a.Value
-				case "value":
-					c.Value = a.Value
-				}
-			}
-			if c.ID == "" {
-				return z.errorf("<prop> in <config> without an id")
+			c, err := configProp(t, z.file, z.line)
+			if err != nil {
+				return err
 			}
 			z.config = append(z.config, c)
 		}

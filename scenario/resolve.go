@@ -120,16 +120,8 @@ func (s *Scenario) platform() (platform.Platform, error) {
 			return p, s.errorAt("platform.radical", err.Error())
 		}
 	}
-	p.SocketsPerHost, p.SocketOrder = 1, platform.SocketsBlock
-	if t.SocketsPerHost != 0 {
-		p.SocketsPerHost = t.SocketsPerHost
-	}
-	switch t.SocketOrder {
-	case "", platform.SocketsBlock:
-	case platform.SocketsCyclic:
-		p.SocketOrder = platform.SocketsCyclic
-	default:
-		return p, s.errorAt("platform.socket_order", fmt.Sprintf("%q: want %q or %q", t.SocketOrder, platform.SocketsBlock, platform.SocketsCyclic))
+	if err := s.sockets(t, &p); err != nil {
+		return p, err
 	}
 	if !fromXML {
 		if !t.LinkBandwidth.Set {
@@ -208,6 +200,23 @@ type topologyKey struct {
 }
 
 // topologyKeys are the keys of t that belong to one topology.
+// sockets sets a platform's CPUs a host and how its ranks fill them, from
+// platform.sockets_per_host and platform.socket_order.
+func (s *Scenario) sockets(t PlatformTable, p *platform.Platform) error {
+	p.SocketsPerHost, p.SocketOrder = 1, platform.SocketsBlock
+	if t.SocketsPerHost != 0 {
+		p.SocketsPerHost = t.SocketsPerHost
+	}
+	switch t.SocketOrder {
+	case "", platform.SocketsBlock:
+	case platform.SocketsCyclic:
+		p.SocketOrder = platform.SocketsCyclic
+	default:
+		return s.errorAt("platform.socket_order", fmt.Sprintf("%q: want %q or %q", t.SocketOrder, platform.SocketsBlock, platform.SocketsCyclic))
+	}
+	return nil
+}
+
 func topologyKeys(t PlatformTable) []topologyKey {
 	return []topologyKey{
 		{"platform.fat_tree", platform.TopoFatTree, t.FatTree != ""}, {"platform.torus", platform.TopoTorus, len(t.Torus) > 0},
@@ -483,16 +492,8 @@ func (s *Scenario) zonePlatform(t PlatformTable, p *platform.Platform, xml xmlSo
 	if t.SwitchLatency.Set {
 		p.SwitchLatency = t.SwitchLatency.Seconds
 	}
-	p.SocketsPerHost, p.SocketOrder = 1, platform.SocketsBlock
-	if t.SocketsPerHost != 0 {
-		p.SocketsPerHost = t.SocketsPerHost
-	}
-	switch t.SocketOrder {
-	case "", platform.SocketsBlock:
-	case platform.SocketsCyclic:
-		p.SocketOrder = platform.SocketsCyclic
-	default:
-		return s.errorAt("platform.socket_order", fmt.Sprintf("%q: want %q or %q", t.SocketOrder, platform.SocketsBlock, platform.SocketsCyclic))
+	if err := s.sockets(t, p); err != nil {
+		return err
 	}
 	if p.SocketsPerHost < 1 || p.SocketsPerHost > p.CoresPerHost {
 		return s.errorAt("platform.sockets_per_host", fmt.Sprintf("%d: want 1 to cores_per_host (%d)", p.SocketsPerHost, p.CoresPerHost))
