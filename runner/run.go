@@ -243,6 +243,15 @@ func runApp(p *scenario.Plan, w *ranks.World, res *Result, opt Options, place []
 				cfg.RankSpeeds[r] = p.Platform.HostSpeed(h)
 			}
 		}
+		// A host that more ranks share than it has cores shares them
+		// among its ranks' computes, as SimGrid's CPU model does.
+		cpus := make([]ranks.CPU, p.Platform.Hosts)
+		for h := range cpus {
+			cpus[h] = ranks.CPU{Speed: p.Platform.HostSpeed(h), Cores: p.Platform.Cores(h)}
+		}
+		if err := w.SetCPUs(cpus); err != nil {
+			return err
+		}
 		if res.Replay, err = replay.Run(w, p.Trace, cfg); err == nil {
 			res.Results = []*replay.Result{res.Replay}
 		}
