@@ -84,6 +84,20 @@ func (sc *sched) shareCPUs() {
 	w.eng.SetCPUs(fluid.NewSystemOptions(links, o))
 }
 
+// ExecuteFor runs seconds of measured work as SMPI's benched execution
+// (smpi_execute_benched): an execution of seconds × the host's speed flops
+// (SetCPUs), which shares the host's cores where the ranks outnumber
+// them; elsewhere, and without SetCPUs, it is Compute(seconds, kernel).
+func (r *Rank) ExecuteFor(seconds float64, kernel string) {
+	w := r.w
+	if w.cpuLink == nil || w.cpuLink[r.host] < 0 || !(seconds > 0) {
+		r.Compute(seconds, kernel)
+		return
+	}
+	speed := w.cpus[r.host].Speed
+	r.Execute(seconds*speed, speed, kernel)
+}
+
 // execDone is the emu.Handler that ends a rank's shared execution.
 type execDone struct{ r *Rank }
 

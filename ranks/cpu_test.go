@@ -117,3 +117,69 @@ func TestSetCPUsRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestMachineSharesCPUs: two jobs of one rank each on a 1-core host share
+// it, as two ranks of one job would: 1e9 and 5e8 flops end at 1.5 and 1 s.
+func TestMachineSharesCPUs(t *testing.T) {
+	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: 1, Link: fluid.LinkSpec{Bandwidth: 1e9, Latency: 1e-6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, order := range []WakeOrder{WakeRank, WakeSimGrid} {
+		m, err := NewMachine(Config{WakeOrder: order}, topo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.SetCPUs([]CPU{{Speed: 1e9, Cores: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		var jobs []func(w *World) error
+		for _, flops := range []float64{1e9, 5e8} {
+			if _, err := m.NewWorld([]int{0}, 1, 0); err != nil {
+				t.Fatal(err)
+			}
+			jobs = append(jobs, func(w *World) error { return w.Run(func(r *Rank) { r.Execute(flops, 1e9, "x") }) })
+		}
+		for i, err := range m.Run(jobs) {
+			if err != nil {
+				t.Fatalf("%v: job %d: %v", order, i, err)
+			}
+		}
+		if a, b := m.all[0].End(), m.all[1].End(); a != 1.5 || b != 1 {
+			t.Errorf("%v: the jobs end at %g and %g s, want 1.5 and 1", order, a, b)
+		}
+	}
+}
+
+// TestCPUBenchedExecution: ExecuteFor(d) on a shared host is an
+// execution of d × the host's speed flops (SMPI's smpi_execute_benched),
+// elsewhere Compute(d): two ranks on a 1-core host of 2e9 flop/s, 1 s and
+// 0.5 s of work, end at 1.5 and 1 s; on a host each, at 1 and 0.5 s.
+func TestCPUBenchedExecution(t *testing.T) {
+	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: 2, Link: fluid.LinkSpec{Bandwidth: 1e9, Latency: 1e-6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		place []int
+		ends  [2]float64
+	}{{[]int{0, 0}, [2]float64{1.5, 1}}, {[]int{0, 1}, [2]float64{1, 0.5}}} {
+		w, err := NewWorld(Config{WakeOrder: WakeSimGrid}, topo, c.place, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SetCPUs([]CPU{{2e9, 1}, {2e9, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		var ends [2]float64
+		if err := w.Run(func(r *Rank) {
+			r.ExecuteFor(1/float64(1+r.ID()), "x")
+			ends[r.ID()] = r.Now()
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if ends != c.ends {
+			t.Errorf("placement %v: the ranks end at %v s, want %v", c.place, ends, c.ends)
+		}
+	}
+}
