@@ -50,6 +50,10 @@ type Engine struct {
 	lookAt    float64 // s
 	simgrid   bool    // Options.SimGrid
 	precision float64 // Options.Precision
+	// Executions (SetCPUs): a fluid system whose links are processors,
+	// and what to call when each execution ends; nil without one.
+	cpu     *fluid.System
+	cpuDone map[fluid.FlowID]Handler
 }
 
 // Options tunes an Engine.
@@ -238,6 +242,32 @@ func (e *Engine) startBatch() {
 	e.batch, e.batchDone = e.batch[:0], e.batchDone[:0]
 }
 
+// SetCPUs gives the engine a second fluid system, whose links are hosts'
+// processors and whose flows are executions (StartExec): SimGrid's CPU
+// model, an lmm system of its own beside the network's. Under
+// Options.SimGrid it must use the fluid.SimGrid solver; it then settles
+// once per instant, as the network does. An execution's end fires after
+// the timers due at the same time and before the flows (SimGrid's CPU
+// model ends its actions before the network model). Call it before the
+// first event.
+func (e *Engine) SetCPUs(sys *fluid.System) {
+	e.cpu, e.cpuDone = sys, make(map[fluid.FlowID]Handler)
+	e.changed()
+}
+
+// StartExec starts an execution on the CPU system (SetCPUs) at the
+// current time: f's links are the processor, its bytes the flops, its
+// bound one core's speed. h runs when it ends.
+func (e *Engine) StartExec(f fluid.FlowSpec, h Handler) fluid.FlowID {
+	if e.cpu == nil {
+		panic("emu: StartExec on an engine without CPUs (SetCPUs)")
+	}
+	id := e.cpu.Start(e.now, f)
+	e.cpuDone[id] = h
+	e.changed()
+	return id
+}
+
 // CancelFlow removes a running flow without calling its done function.
 func (e *Engine) CancelFlow(id fluid.FlowID) {
 	e.flush()
@@ -283,6 +313,14 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 		}
 		if ft := e.compAt; e.compOK && ft < t {
 			t, ok = ft, true
+		}
+	}
+	if e.cpu != nil {
+		if settle && e.simgrid {
+			e.cpu.Settle(e.now)
+		}
+		if ct, _, cok := e.cpu.NextCompletion(); cok && ct < t {
+			t, ok = ct, true
 		}
 	}
 	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid
@@ -341,7 +379,7 @@ func (e *Engine) SkipTo(at float64) bool {
 }
 
 // Pending returns the number of scheduled timers plus running flows.
-func (e *Engine) Pending() int { return e.timers.n + e.running + len(e.batch) }
+func (e *Engine) Pending() int { return e.timers.n + e.running + len(e.batch) + len(e.cpuDone) }
 
 // Step advances the clock to the next event and fires it: a timer's function
 // or a completed flow's done function. It returns false, without changing
@@ -354,6 +392,9 @@ func (e *Engine) Step() bool {
 		// flow completion is looked at. (Timers still due now fire first,
 		// so that the flows they start join the same batch.)
 		e.flush()
+	}
+	if e.cpu != nil && e.stepExec(tt, tok) {
+		return true
 	}
 	if e.sys != nil {
 		if !e.compKnown {
@@ -391,6 +432,32 @@ func (e *Engine) Step() bool {
 	} else {
 		a.fn()
 	}
+	return true
+}
+
+// stepExec ends the next execution if it is due before the next timer
+// (tt, if tok) and no later than the next flow completion, and reports
+// whether it did.
+func (e *Engine) stepExec(tt float64, tok bool) bool {
+	ct, id, ok := e.cpu.NextCompletion()
+	if !ok || tok && !(ct < tt) {
+		return false
+	}
+	if e.sys != nil {
+		if !e.compKnown {
+			e.learnCompletion()
+		}
+		if e.compOK && e.compAt < ct {
+			return false
+		}
+	}
+	e.advance(ct)
+	e.changed()
+	e.cpu.Finish(e.now, id)
+	h := e.cpuDone[id]
+	delete(e.cpuDone, id)
+	e.fired++
+	h.Handle()
 	return true
 }
 

@@ -110,13 +110,20 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 	if len(f.elems) == 0 {
 		// It crosses no Shared link, so no solve will rate it: it gets its
 		// bound at once, projected with emu's arithmetic and its id as tie
-		// (RateFactor is not applied here, unlike in activate).
+		// (a latent flow's RateFactor comes at activate).
 		s.switchRate(now, f, f.bound)
 	}
 	if !(latency > 0) {
 		// no latency phase: the variable is enabled at once (penalty 1)
 		if s.traffic != nil {
 			s.traffic.enter(f, now)
+		}
+		if share := f.bound * v.factor; len(f.elems) == 0 && v.factor != 1 && f.remaining > 0 && !math.IsInf(share, 1) {
+			// Its bytes move at RateFactor × its bound, as activate
+			// projects them: SimGrid's __loopback__ (a FATPIPE link of no
+			// latency) under SMPI's bandwidth factor.
+			f.finish = now + f.remaining/share
+			s.done.fix(f)
 		}
 		m.enable(f)
 		for _, e := range f.elems {

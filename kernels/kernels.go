@@ -238,7 +238,7 @@ func (k *Set) finish(id kernelID, v models.Vars, f Form, t0 int64) {
 	if k.mode == Timed {
 		d := k.elapsed(t0) * k.ratio / k.speed
 		k.observe(kernelNames[id], v, f, d)
-		k.charger.Compute(d, kernelNames[id])
+		k.execute(d, kernelNames[id])
 		return
 	}
 	k.chargeModel(id, v, f)
@@ -335,6 +335,25 @@ func (k *Set) Run(kernel string, v models.Vars, work func()) {
 		work()
 		d := k.elapsed(t0) * k.ratio / k.speed
 		k.observe(kernel, v, 0, d)
-		k.charger.Compute(d, kernel)
+		k.execute(d, kernel)
 	}
+}
+
+// Executor is a Charger that also runs measured work as SMPI's benched
+// execution, which shares a host's cores with the other executions there
+// (*ranks.Rank's ExecuteFor). Timed mode charges through it when the
+// Charger has it: what SMPI measures between MPI calls runs as an
+// execution. Real and Model modes charge a model's time, which SMPI's HPL
+// runs as a sleep (usleep), with Compute.
+type Executor interface {
+	ExecuteFor(seconds float64, kernel string)
+}
+
+// execute charges a measured call (Timed mode).
+func (k *Set) execute(d float64, kernel string) {
+	if x, ok := k.charger.(Executor); ok {
+		x.ExecuteFor(d, kernel)
+		return
+	}
+	k.charger.Compute(d, kernel)
 }

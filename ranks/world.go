@@ -113,6 +113,12 @@ type sched struct {
 	// look (probing's pLook): a bitmap by gid, in rank order.
 	mailed  []uint64
 	chained uint64 // probes chainProbe ran (tests)
+
+	// The hosts' processors (SetCPUs; nil: every rank computes on a core
+	// of its own) and, per host, its link in the engine's CPU system, −1
+	// where the ranks do not outnumber its cores (cpuLink nil: none does).
+	cpus    []CPU
+	cpuLink []fluid.LinkID
 }
 
 // NewWorld builds a job of len(placement) ranks, rank i running on host
@@ -250,6 +256,7 @@ func (sc *sched) drive(done chan struct{}) {
 			sc.ready.push(r)
 		}
 	}
+	sc.shareCPUs()
 	if sc.probesAside {
 		sc.mailed = make([]uint64, (len(sc.ready.ranks)+63)/64)
 	}

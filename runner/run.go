@@ -179,6 +179,11 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 		w.AddListener(l)
 	}
 	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound, HostSpeed: p.Kernels.HostSpeed}
+	if p.App == scenario.AppReplay || p.App == scenario.AppHPL && p.Kernels.Mode == kernels.Timed {
+		if err := w.SetCPUs(cpusOf(p)); err != nil {
+			return nil, err
+		}
+	}
 	if opt.MPISplit {
 		res.MPISplit = observe.NewMPISplit(p.Ranks, p.Network)
 		w.AddHook(res.MPISplit.Hook)
@@ -220,6 +225,21 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 		res.ClassGraph = rec.ClassGraph()
 	}
 	return res, nil
+}
+
+// cpusOf is each host's processor: the platform's speed and cores. A TI
+// replay's computes and timed kernels run as SimGrid's executions
+// (ranks.Rank.Execute, ExecuteFor): on a host whose cores its ranks
+// outnumber (smpirun's -np wrapping, a hostfile naming a host more often
+// than its cores) they share them, as SimGrid's CPU model does. HPL's
+// modelled kernels (real and model modes) are sleeps (SMPI's HPL runs them
+// as usleep) and share nothing.
+func cpusOf(p *scenario.Plan) []ranks.CPU {
+	cpus := make([]ranks.CPU, p.Platform.Hosts)
+	for h := range cpus {
+		cpus[h] = ranks.CPU{Speed: p.Platform.HostSpeed(h), Cores: p.Platform.Cores(h)}
+	}
+	return cpus
 }
 
 // runApp runs the plan's application on w, its ranks on the hosts of place,

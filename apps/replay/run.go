@@ -86,14 +86,17 @@ type exec struct {
 	goal  []*goalRank   // per rank: the GOAL executor's state
 }
 
-// compute charges flops at the hosts' speed.
+// compute runs flops at the host's speed as SMPI's replayer does, an
+// execution (smpi_execute_flops): on a host whose cores the ranks
+// outnumber (ranks.World.SetCPUs) it shares them; elsewhere it lasts
+// flops / speed.
 func (x *exec) compute(r *ranks.Rank, flops float64) {
 	if flops > 0 {
 		speed := x.speed
 		if x.speeds != nil {
 			speed = x.speeds[r.ID()]
 		}
-		r.Compute(flops/speed, "compute")
+		r.Execute(flops, speed, "compute")
 	}
 }
 

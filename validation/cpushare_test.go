@@ -1,0 +1,78 @@
+package validation
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/emu-hpc/emu/runner"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// cpuDir holds TI traces whose ranks share a host's cores, the platforms and
+// hostfiles that place them, and SimGrid 3.32's replayer's times for each
+// case (testdata/cpushare/README.md says how they were made).
+const cpuDir = "testdata/cpushare"
+
+// TestCPUSharingAgainstSMPI replays each case of testdata/cpushare (2, 3 and
+// 6 ranks placed 2 and 3 to a 1-core host, 3 and 6 to a 2-core host, by
+// hostfiles naming a host several times and by --np wrapping over a
+// hostfile or over every host) and requires SimGrid 3.32's replayer's time
+// to its printed digit (tiTolerance): the ranks' computes share their
+// host's cores as SimGrid's CPU model shares them, while their sleeps and
+// messages go on.
+func TestCPUSharingAgainstSMPI(t *testing.T) {
+	f, err := os.Open(filepath.Join(cpuDir, "smpi_times.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 2 || len(rows[0]) != 6 || rows[0][5] != "smpi_time_s" {
+		t.Fatalf("smpi_times.csv: header %v, want trace,platform,hostfile,np,model,smpi_time_s", rows[:min(1, len(rows))])
+	}
+	for i, r := range rows[1:] {
+		trace, plat, hostfile, np, model := r[0], r[1], r[2], r[3], r[4]
+		want, err := strconv.ParseFloat(r[5], 64)
+		if err != nil || tiModels[model] == nil {
+			t.Fatalf("smpi_times.csv:%d: %v", i+2, r)
+		}
+		t.Run(trace+"/"+plat+"/"+hostfile+"/"+np+"/"+model, func(t *testing.T) {
+			t.Parallel()
+			s := scenario.Default()
+			if err := s.UsePlatformXML(filepath.Join(cpuDir, "platforms", plat+".xml")); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.UseReplay(filepath.Join(cpuDir, "traces", trace+".txt")); err != nil {
+				t.Fatal(err)
+			}
+			sets := []string{"platform.np=" + np, "network.wake_order=simgrid",
+				"network.barrier=linear", "network.bcast=binomial", "network.reduce=linear", "network.allreduce=reduce_bcast"}
+			if hostfile != "-" {
+				sets = append(sets, "platform.hostfile="+strconv.Quote(filepath.Join(cpuDir, "hostfiles", hostfile+".txt")))
+			}
+			for _, kv := range append(sets, tiModels[model]...) {
+				if err := s.Set(kv); err != nil {
+					t.Fatal(err)
+				}
+			}
+			plan, err := s.Validate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := runner.Run(plan, runner.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.SimulatedTime; math.Abs(got-want) > tiTolerance {
+				t.Errorf("emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, want, got-want, tiTolerance)
+			}
+		})
+	}
+}
