@@ -24,6 +24,11 @@ type commPort interface {
 	// sendRecvs makes n HPL_sdrv exchanges (ranks.Comm.SendRecvs: per step,
 	// Irecv, Send, Wait).
 	sendRecvs(n, tag int, ex ranks.Exchanger)
+	// sendRecvsIprobe is sendRecvs, work.Work(), then pc.iprobe(src, ptag)
+	// (pc: another communicator of this rank), in one call
+	// (ranks.Comm.SendRecvsIprobe): work may only charge kernels and read
+	// the clock.
+	sendRecvsIprobe(n, tag int, ex ranks.Exchanger, work ranks.Worker, pc commPort, src, ptag int) bool
 	// uncontended makes this rank's steps of a program every member runs,
 	// timed as a whole (ranks.Comm.Uncontended), and returns what each
 	// member handed in.

@@ -1,5 +1,7 @@
 package hpl
 
+import "github.com/emu-hpc/emu/ranks"
+
 // prober drives the pending broadcast from inside a swap or update (hpl.md §7.4):
 // at each probe point, one bcastStep while the broadcast is not done.
 type prober struct {
@@ -31,14 +33,44 @@ func (p *prober) poll() {
 	if p.done {
 		return
 	}
+	if p.armed && !p.row.iprobe(p.from, p.tag) {
+		return
+	}
+	p.seen()
+}
+
+// seen is poll once the armed probe (if any) has seen the message:
+// bcastStep, which receives without probing again.
+func (p *prober) seen() {
 	if p.armed {
-		if !p.row.iprobe(p.from, p.tag) {
-			return
-		}
 		p.armed = false
 		p.pb.bcst.probed = true
 	}
 	p.done = bcastStep(p.pb)
+}
+
+// sdrvPoll is a step of the binary exchange's hypercube: sdrv (HPL_sdrv
+// with the partner, on x), work (the received rows put in place and the row
+// copies, which read x.got), then poll. While a ring receiver's probe is
+// armed the three are one call, sendRecvsIprobe (ranks.Comm.SendRecvsIprobe:
+// the same calls at the same instants, with one park of the rank's
+// coroutine where the exchange and the probe took one each).
+func (p *prober) sdrvPoll(c commPort, x *sdrvStep, partner, sn int, sdata []float64, rn, tag int, work ranks.Worker) {
+	*x = sdrvStep{partner: partner, sn: sn, rn: rn, sdata: sdata}
+	switch {
+	case sn <= 0 && rn <= 0: // sdrv makes no call
+		work.Work()
+		p.poll()
+	case !p.done && p.armed:
+		if c.sendRecvsIprobe(1, tag, x, work, p.row, p.from, p.tag) {
+			p.seen()
+		}
+	default:
+		c.sendRecvs(1, tag, x)
+		work.Work()
+		p.poll()
+	}
+	*x = sdrvStep{}
 }
 
 // idle reports whether polling has nothing left to drive (no pending
@@ -152,30 +184,28 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	pr.poll()
 	if dist < ip2 {
 		h := hypercubeRows(&s.swap.pre, llen, icur, ip2)
+		cw := &s.cubeX
 		for k, ipow := 0, 1; k < hdim; k, ipow = k+1, ipow<<1 {
 			partner := modAdd(icur, dist^ipow, P)
 			mine, theirs := h.rows(dist, k), h.rows(dist^ipow, k)
+			*cw = cubeWork{x: &s.sdrvX, w: w, wb: wb, ldW: ldW, at: ipW, rows: theirs}
 			if dist>>(k+1) == 0 {
 				if dist>>k == 0 {
-					in := sdrv(c, &s.sdrvX, partner, usize, uData(), theirs*ldW, tagPfact)
-					putW(ipW, in)
-					if wb != nil {
-						w.laswp03(theirs, wb[ipW*ldW:])
-					} else {
-						w.laswp03(theirs, nil)
-					}
+					cw.op = cubeW03
+					pr.sdrvPoll(c, &s.sdrvX, partner, usize, uData(), theirs*ldW, tagPfact, cw)
 					ipW += theirs
 				} else {
-					putU(sdrv(c, &s.sdrvX, partner, mine*ldW, wData(mine), usize, tagPfact))
-					w.laswp04(ipA, mine, wb, x.lindxA, x.lindxAU)
+					cw.op, cw.usize, cw.ipA, cw.rows = cubeU04, usize, ipA, mine
+					cw.lindxA, cw.lindxAU = x.lindxA, x.lindxAU
+					pr.sdrvPoll(c, &s.sdrvX, partner, mine*ldW, wData(mine), usize, tagPfact, cw)
 				}
 			} else {
-				in := sdrv(c, &s.sdrvX, partner, mine*ldW, wData(mine), theirs*ldW, tagPfact)
-				putW(ipW, in)
+				cw.op = cubeW
+				pr.sdrvPoll(c, &s.sdrvX, partner, mine*ldW, wData(mine), theirs*ldW, tagPfact, cw)
 				ipW += theirs
 			}
-			pr.poll()
 		}
+		*cw = cubeWork{}
 	} else {
 		if size > 1 {
 			ip2u, mask := 1, 1
@@ -211,6 +241,51 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 		}
 	}
 	pr.poll()
+}
+
+// cubeWork is what a hypercube step of swapBinary does after its sdrv
+// (x, whose received payload is x.got), as a ranks.Worker: sdrvPoll runs it
+// between the exchange and the poll, possibly in the rank's turn off its
+// coroutine, so it only copies rows and charges their kernels.
+type cubeWork struct {
+	x    *sdrvStep
+	w    swapCtx
+	wb   []float64 // W (nil in model mode)
+	ldW  int
+	op   uint8 // the cube* constants
+	at   int   // W rows received go at row at
+	rows int   // rows received (cubeW03, cubeW); the rows sent (cubeU04)
+	// cubeU04: U's received size, and laswp04's own rows and indexes
+	usize, ipA      int
+	lindxA, lindxAU []int
+}
+
+const (
+	cubeW03 uint8 = iota // W rows received: put them at row at, then laswp03
+	cubeU04              // U received: put it, then laswp04
+	cubeW                // W rows received: put them at row at
+)
+
+func (t *cubeWork) Work() {
+	w, in := t.w, t.x.got
+	switch t.op {
+	case cubeU04:
+		if w.u != nil {
+			copy(w.u[:t.usize], in)
+		}
+		w.laswp04(t.ipA, t.rows, t.wb, t.lindxA, t.lindxAU)
+		return
+	}
+	if t.wb != nil {
+		copy(t.wb[t.at*t.ldW:], in)
+	}
+	if t.op == cubeW03 {
+		if t.wb != nil {
+			w.laswp03(t.rows, t.wb[t.at*t.ldW:])
+		} else {
+			w.laswp03(t.rows, nil)
+		}
+	}
 }
 
 // hypercube is the row counts of the binary exchange's hypercube steps
