@@ -9,42 +9,54 @@ import (
 	"testing"
 )
 
-// sdrvOne is one HPL_sdrv step as an Exchanger: bytes to and from partner
-// (a side left out when 0).
-type sdrvOne struct {
-	partner, sn, rn int
-	got             []int
+// swapSteps is a hypercube's steps as an Exchanger: at step k, bytes
+// sn[k] to and rn[k] from the rank 2^k away (a side left out when 0).
+type swapSteps struct {
+	me     int
+	sn, rn []int
+	got    []int
 }
 
-func (x *sdrvOne) Exchange(int) (int, Msg, int) {
+func (x *swapSteps) Exchange(k int) (int, Msg, int) {
 	dst, src := Nobody, Nobody
-	if x.sn > 0 {
-		dst = x.partner
+	if x.sn[k] > 0 {
+		dst = x.me ^ 1<<k
 	}
-	if x.rn > 0 {
-		src = x.partner
+	if x.rn[k] > 0 {
+		src = x.me ^ 1<<k
 	}
-	return dst, Msg{Bytes: x.sn}, src
+	return dst, Msg{Bytes: x.sn[k]}, src
 }
 
-func (x *sdrvOne) Received(_ int, m Msg) { x.got = append(x.got, m.Bytes) }
+func (x *swapSteps) Received(k int, m Msg) { x.got = append(x.got, k, m.Bytes) }
 
-// kernelsWork charges its kernels and notes the clock after each: the row
-// copies between a swap step's exchange and its poll.
+func (x *swapSteps) empty(k int) bool { return x.sn[k] == 0 && x.rn[k] == 0 }
+
+// oneStep is step k of another Exchanger, as a SendRecvs of one step.
+type oneStep struct {
+	e Exchanger
+	k int
+}
+
+func (x oneStep) Exchange(int) (int, Msg, int) { return x.e.Exchange(x.k) }
+func (x oneStep) Received(_ int, m Msg)        { x.e.Received(x.k, m) }
+
+// kernelsWork charges step k's kernels and notes the clock after each: the
+// row copies between a swap step's exchange and its poll.
 type kernelsWork struct {
 	r       *Rank
-	ks      []float64
+	ks      [][]float64
 	clocks  *[]float64
 	inTask  *int
 	lostNow *int
 }
 
-func (k *kernelsWork) Work() {
+func (k *kernelsWork) Work(step int) {
 	r := k.r
 	if r.task != nil {
 		*k.inTask++
 	}
-	for _, d := range k.ks {
+	for _, d := range k.ks[step] {
 		if r.task != nil && d > 0 && r.Now()+d == r.Now() {
 			*k.lostNow++
 		}
@@ -130,13 +142,10 @@ func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, 
 	for 1<<(hdim+1) <= n {
 		hdim++
 	}
-	type step struct {
-		sn, rn int       // bytes each way (0: that side left out)
-		ks     []float64 // the work's kernels
-	}
 	type round struct {
-		delay  []float64 // per rank: kernels before its send
-		steps  [][]step  // per rank, per hypercube step
+		delay  []float64     // per rank: kernels before its send
+		sn, rn [][]int       // per rank, per hypercube step: bytes each way
+		ks     [][][]float64 // per rank, per step: the work's kernels
 		size   int
 		anySrc bool
 	}
@@ -148,7 +157,8 @@ func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, 
 		p.anySrc = rng.IntN(2) == 0
 		for range n {
 			p.delay = append(p.delay, []float64{0, 1e-6, 3e-5, 2e-4}[rng.IntN(4)])
-			p.steps = append(p.steps, make([]step, hdim))
+			p.sn, p.rn = append(p.sn, make([]int, hdim)), append(p.rn, make([]int, hdim))
+			p.ks = append(p.ks, make([][]float64, hdim))
 		}
 		for me := range n {
 			for j := range hdim {
@@ -157,12 +167,12 @@ func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, 
 					continue
 				}
 				a, c := sizes[rng.IntN(4)], sizes[rng.IntN(4)]
-				p.steps[me][j].sn, p.steps[partner][j].rn = a, a
-				p.steps[partner][j].sn, p.steps[me][j].rn = c, c
+				p.sn[me][j], p.rn[partner][j] = a, a
+				p.sn[partner][j], p.rn[me][j] = c, c
 			}
 			for j := range hdim {
 				for range rng.IntN(4) {
-					p.steps[me][j].ks = append(p.steps[me][j].ks, kernel())
+					p.ks[me][j] = append(p.ks[me][j], kernel())
 				}
 			}
 		}
@@ -180,7 +190,7 @@ func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, 
 		if start > 0 {
 			r.Sleep(start)
 		}
-		x := &sdrvOne{}
+		x := &swapSteps{me: me}
 		wk := &kernelsWork{r: r, clocks: &clocks[me], inTask: &inTask, lostNow: &lost}
 		for k, p := range plan {
 			tag := 2 * k
@@ -190,25 +200,33 @@ func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, 
 			if p.anySrc {
 				src = AnySource
 			}
-			seen := false
-			for j, st := range p.steps[me] {
-				if me >= 1<<hdim {
-					break
-				}
-				*x = sdrvOne{partner: me ^ 1<<j, sn: st.sn, rn: st.rn, got: x.got}
-				wk.ks = st.ks
-				switch {
-				case seen:
-					c.SendRecvs(1, 100, x)
-					wk.Work()
-				case task:
-					seen, _ = c.SendRecvsIprobe(1, 100, x, wk, pc, src, tag)
-				default:
-					c.SendRecvs(1, 100, x)
-					wk.Work()
+			x.sn, x.rn, wk.ks = p.sn[me], p.rn[me], p.ks[me]
+			steps := hdim
+			if me >= 1<<hdim {
+				steps = 0
+			}
+			// As HPL's swap: an empty step (no call) first, and every step
+			// of the calls written out, is the three calls; a task goes
+			// from a step with a call up to the probe that sees the message.
+			j, seen := 0, false
+			for j < steps && !seen {
+				if !task || x.empty(j) {
+					if !x.empty(j) {
+						c.SendRecvs(1, 100, oneStep{x, j})
+					}
+					wk.Work(j)
 					seen, _ = pc.Iprobe(src, tag)
+					j++
+				} else {
+					j, seen, _ = c.SendRecvsIprobe(j, steps, 100, x, wk, pc, src, tag)
 				}
-				got[me] = append(got[me], j, boolInt(seen))
+			}
+			got[me] = append(got[me], j, boolInt(seen))
+			for ; j < steps; j++ {
+				if !x.empty(j) {
+					c.SendRecvs(1, 100, oneStep{x, j})
+				}
+				wk.Work(j)
 			}
 			stat := pc.Probe(src, tag)
 			m, _ := pc.Recv(stat.Source, stat.Tag)

@@ -49,30 +49,6 @@ func (p *prober) seen() {
 	p.done = bcastStep(p.pb)
 }
 
-// sdrvPoll is a step of the binary exchange's hypercube: sdrv (HPL_sdrv
-// with the partner, on x), work (the received rows put in place and the row
-// copies, which read x.got), then poll. While a ring receiver's probe is
-// armed the three are one call, sendRecvsIprobe (ranks.Comm.SendRecvsIprobe:
-// the same calls at the same instants, with one park of the rank's
-// coroutine where the exchange and the probe took one each).
-func (p *prober) sdrvPoll(c commPort, x *sdrvStep, partner, sn int, sdata []float64, rn, tag int, work ranks.Worker) {
-	*x = sdrvStep{partner: partner, sn: sn, rn: rn, sdata: sdata}
-	switch {
-	case sn <= 0 && rn <= 0: // sdrv makes no call
-		work.Work()
-		p.poll()
-	case !p.done && p.armed:
-		if c.sendRecvsIprobe(1, tag, x, work, p.row, p.from, p.tag) {
-			p.seen()
-		}
-	default:
-		c.sendRecvs(1, tag, x)
-		work.Work()
-		p.poll()
-	}
-	*x = sdrvStep{}
-}
-
 // idle reports whether polling has nothing left to drive (no pending
 // broadcast, or one already done), marking it done as the next poll would:
 // bcastStep returns true at once for such a broadcast, doing nothing.
@@ -184,28 +160,29 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	pr.poll()
 	if dist < ip2 {
 		h := hypercubeRows(&s.swap.pre, llen, icur, ip2)
-		cw := &s.cubeX
-		for k, ipow := 0, 1; k < hdim; k, ipow = k+1, ipow<<1 {
-			partner := modAdd(icur, dist^ipow, P)
-			mine, theirs := h.rows(dist, k), h.rows(dist^ipow, k)
-			*cw = cubeWork{x: &s.sdrvX, w: w, wb: wb, ldW: ldW, at: ipW, rows: theirs}
-			if dist>>(k+1) == 0 {
-				if dist>>k == 0 {
-					cw.op = cubeW03
-					pr.sdrvPoll(c, &s.sdrvX, partner, usize, uData(), theirs*ldW, tagPfact, cw)
-					ipW += theirs
-				} else {
-					cw.op, cw.usize, cw.ipA, cw.rows = cubeU04, usize, ipA, mine
-					cw.lindxA, cw.lindxAU = x.lindxA, x.lindxAU
-					pr.sdrvPoll(c, &s.sdrvX, partner, mine*ldW, wData(mine), usize, tagPfact, cw)
+		cx := &s.cubeX
+		*cx = cubeSwap{w: w, h: h, icur: icur, p: P, dist: dist, ldW: ldW, usize: usize,
+			ipA: ipA, ipW: ipW, wb: wb, lindxA: x.lindxA, lindxAU: x.lindxAU, got: cx.got[:0]}
+		for k := 0; k < hdim; {
+			partner, sn, sdata, rn := cx.sides(k)
+			if (sn > 0 || rn > 0) && !pr.done && pr.armed {
+				// The steps and their polls up to the one that sees the
+				// broadcast, as one call (ranks.Comm.SendRecvsIprobe).
+				next, seen := c.sendRecvsIprobe(k, hdim, tagPfact, cx, cx, pr.row, pr.from, pr.tag)
+				k = next
+				if seen {
+					pr.seen()
 				}
-			} else {
-				cw.op = cubeW
-				pr.sdrvPoll(c, &s.sdrvX, partner, mine*ldW, wData(mine), theirs*ldW, tagPfact, cw)
-				ipW += theirs
+				continue
 			}
+			if sn > 0 || rn > 0 {
+				cx.got = append(cx.got[:0], sdrv(c, &s.sdrvX, partner, sn, sdata, rn, tagPfact)...)
+			}
+			cx.Work(k)
+			pr.poll()
+			k++
 		}
-		*cw = cubeWork{}
+		*cx = cubeSwap{got: cx.got[:0]}
 	} else {
 		if size > 1 {
 			ip2u, mask := 1, 1
@@ -243,49 +220,87 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	pr.poll()
 }
 
-// cubeWork is what a hypercube step of swapBinary does after its sdrv
-// (x, whose received payload is x.got), as a ranks.Worker: sdrvPoll runs it
-// between the exchange and the poll, possibly in the rank's turn off its
-// coroutine, so it only copies rows and charges their kernels.
-type cubeWork struct {
-	x    *sdrvStep
-	w    swapCtx
-	wb   []float64 // W (nil in model mode)
-	ldW  int
-	op   uint8 // the cube* constants
-	at   int   // W rows received go at row at
-	rows int   // rows received (cubeW03, cubeW); the rows sent (cubeU04)
-	// cubeU04: U's received size, and laswp04's own rows and indexes
-	usize, ipA      int
+// cubeSwap is the hypercube steps of swapBinary (hpl.md §7.2, 2b) as a
+// ranks.Exchanger and ranks.Worker: step k is HPL_sdrv with the row
+// distance dist XOR 2^k away, then the received rows put in place and HPL's
+// row copies (laswp03 or laswp04). ranks.Comm.SendRecvsIprobe runs them,
+// with a poll of the broadcast after each, possibly in the rank's turn off
+// its coroutine: Work only copies rows and charges their kernels.
+type cubeSwap struct {
+	w               swapCtx
+	h               hypercube
+	icur, p, dist   int
+	ldW, usize, ipA int
+	ipW             int       // W's next row for received rows
+	wb              []float64 // W (nil in model mode)
 	lindxA, lindxAU []int
+	got             []float64 // step k's received payload (real mode), reused
 }
 
-const (
-	cubeW03 uint8 = iota // W rows received: put them at row at, then laswp03
-	cubeU04              // U received: put it, then laswp04
-	cubeW                // W rows received: put them at row at
-)
+// sides returns step k's sdrv: its partner, the doubles sent (sdata) and
+// the doubles received.
+func (t *cubeSwap) sides(k int) (partner, sn int, sdata []float64, rn int) {
+	ipow := 1 << k
+	partner = modAdd(t.icur, t.dist^ipow, t.p)
+	mine, theirs := t.h.rows(t.dist, k), t.h.rows(t.dist^ipow, k)
+	switch {
+	case t.dist>>(k+1) != 0:
+		return partner, mine * t.ldW, t.wData(mine), theirs * t.ldW
+	case t.dist>>k == 0:
+		return partner, t.usize, at(t.w.u, 0), theirs * t.ldW
+	default:
+		return partner, mine * t.ldW, t.wData(mine), t.usize
+	}
+}
 
-func (t *cubeWork) Work() {
-	w, in := t.w, t.x.got
-	switch t.op {
-	case cubeU04:
+func (t *cubeSwap) wData(rows int) []float64 {
+	if t.wb == nil {
+		return nil
+	}
+	return t.wb[:rows*t.ldW]
+}
+
+func (t *cubeSwap) Exchange(k int) (int, ranks.Msg, int) {
+	partner, sn, sdata, rn := t.sides(k)
+	dst, src := ranks.Nobody, ranks.Nobody
+	if sn > 0 {
+		dst = partner
+	}
+	if rn > 0 {
+		src = partner
+	}
+	return dst, ranks.Msg{Bytes: sn * bytesPerDouble, Data: sdata}, src
+}
+
+// Received keeps a copy of the payload, which the World reuses once the
+// call returns; Work puts it in place.
+func (t *cubeSwap) Received(_ int, m ranks.Msg) { t.got = append(t.got[:0], m.Data...) }
+
+// Work is what step k does after its sdrv: the received rows put in W or U
+// and the row copies.
+func (t *cubeSwap) Work(k int) {
+	w, in := t.w, t.got
+	t.got = t.got[:0]
+	ipow := 1 << k
+	mine, theirs := t.h.rows(t.dist, k), t.h.rows(t.dist^ipow, k)
+	if t.dist>>(k+1) == 0 && t.dist>>k != 0 { // U received
 		if w.u != nil {
 			copy(w.u[:t.usize], in)
 		}
-		w.laswp04(t.ipA, t.rows, t.wb, t.lindxA, t.lindxAU)
+		w.laswp04(t.ipA, mine, t.wb, t.lindxA, t.lindxAU)
 		return
 	}
 	if t.wb != nil {
-		copy(t.wb[t.at*t.ldW:], in)
+		copy(t.wb[t.ipW*t.ldW:], in)
 	}
-	if t.op == cubeW03 {
+	if t.dist>>(k+1) == 0 { // dist>>k == 0: W rows received, then laswp03
 		if t.wb != nil {
-			w.laswp03(t.rows, t.wb[t.at*t.ldW:])
+			w.laswp03(theirs, t.wb[t.ipW*t.ldW:])
 		} else {
-			w.laswp03(t.rows, nil)
+			w.laswp03(theirs, nil)
 		}
 	}
+	t.ipW += theirs
 }
 
 // hypercube is the row counts of the binary exchange's hypercube steps
