@@ -160,7 +160,18 @@ func (r *Rank) Compute(seconds float64, kernel string) {
 			r.due = from + seconds
 			return
 		}
+		if r.task != nil { // in a task's work (Worker), which cannot sleep
+			r.deferKernel(seconds, kernel)
+			return
+		}
 	}
+	r.sleepKernel(seconds, kernel)
+}
+
+// sleepKernel is Compute's sleep of a kernel of seconds (≥ 0), after the
+// kernel sleeps the rank owes (settle).
+func (r *Rank) sleepKernel(seconds float64, kernel string) {
+	w := r.w
 	r.settle()
 	if w.hears(ComputeStart) {
 		ev := w.event(ComputeStart, r.id, noPeer)

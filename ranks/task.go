@@ -234,7 +234,11 @@ type rankTasks struct {
 	_ [(64 - unsafe.Sizeof(exchanges{})%64) % 64]byte // p starts a line
 	p probing
 	s sleeping
-	_ [(64 - (unsafe.Sizeof(probing{})+unsafe.Sizeof(sleeping{}))%64) % 64]byte // to whole lines
+	// SendRecvsIprobe's task, around x and p, and the kernels its work
+	// could not merge (rare)
+	t thenProbe
+	d deferredKernels
+	_ [(64 - (unsafe.Sizeof(probing{})+unsafe.Sizeof(sleeping{})+unsafe.Sizeof(thenProbe{})+unsafe.Sizeof(deferredKernels{}))%64) % 64]byte // to whole lines
 }
 
 // tasksOf returns rank r's task storage.

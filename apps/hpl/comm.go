@@ -24,6 +24,14 @@ type commPort interface {
 	// sendRecvs makes n HPL_sdrv exchanges (ranks.Comm.SendRecvs: per step,
 	// Irecv, Send, Wait).
 	sendRecvs(n, tag int, ex ranks.Exchanger)
+	// sendRecvsIprobe is, from step `from` of sendRecvs(n, tag, ex), each
+	// step (none where both its sides are empty), work.Work(k), then
+	// pc.iprobe(src, ptag) (pc: another communicator of this rank), until a
+	// probe sees the message; it returns the next step and whether one did
+	// (ranks.Comm.SendRecvsIprobe). Step `from` must make a call (it first
+	// settles the kernel sleeps owed); work may only charge kernels and
+	// read the clock.
+	sendRecvsIprobe(from, n, tag int, ex ranks.Exchanger, work ranks.Worker, pc commPort, src, ptag int) (int, bool)
 	// uncontended makes this rank's steps of a program every member runs,
 	// timed as a whole (ranks.Comm.Uncontended), and returns what each
 	// member handed in.

@@ -40,6 +40,7 @@ type solver struct {
 	pivotX   pivotExchange
 	rollX    swapRoll  // the spread-roll swap's roll, reused likewise (swapCtx.roll)
 	sdrvX    sdrvStep  // sdrv's one step, reused likewise
+	cubeX    cubeSwap  // the binary-exchange swap's hypercube steps, reused likewise
 	factWork []float64 // panel factorization workspace (panel.factor, without a Shared)
 	spare    []*panel  // released panels, whose arrays newPanel reuses
 	phases   Phases    // this rank's detailed timings

@@ -1,5 +1,7 @@
 package hpl
 
+import "github.com/emu-hpc/emu/ranks"
+
 // prober drives the pending broadcast from inside a swap or update (hpl.md §7.4):
 // at each probe point, one bcastStep while the broadcast is not done.
 type prober struct {
@@ -31,10 +33,16 @@ func (p *prober) poll() {
 	if p.done {
 		return
 	}
+	if p.armed && !p.row.iprobe(p.from, p.tag) {
+		return
+	}
+	p.seen()
+}
+
+// seen is poll once the armed probe (if any) has seen the message:
+// bcastStep, which receives without probing again.
+func (p *prober) seen() {
 	if p.armed {
-		if !p.row.iprobe(p.from, p.tag) {
-			return
-		}
 		p.armed = false
 		p.pb.bcst.probed = true
 	}
@@ -152,30 +160,29 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	pr.poll()
 	if dist < ip2 {
 		h := hypercubeRows(&s.swap.pre, llen, icur, ip2)
-		for k, ipow := 0, 1; k < hdim; k, ipow = k+1, ipow<<1 {
-			partner := modAdd(icur, dist^ipow, P)
-			mine, theirs := h.rows(dist, k), h.rows(dist^ipow, k)
-			if dist>>(k+1) == 0 {
-				if dist>>k == 0 {
-					in := sdrv(c, &s.sdrvX, partner, usize, uData(), theirs*ldW, tagPfact)
-					putW(ipW, in)
-					if wb != nil {
-						w.laswp03(theirs, wb[ipW*ldW:])
-					} else {
-						w.laswp03(theirs, nil)
-					}
-					ipW += theirs
-				} else {
-					putU(sdrv(c, &s.sdrvX, partner, mine*ldW, wData(mine), usize, tagPfact))
-					w.laswp04(ipA, mine, wb, x.lindxA, x.lindxAU)
+		cx := &s.cubeX
+		*cx = cubeSwap{w: w, h: h, icur: icur, p: P, dist: dist, ldW: ldW, usize: usize,
+			ipA: ipA, ipW: ipW, wb: wb, lindxA: x.lindxA, lindxAU: x.lindxAU, got: cx.got[:0]}
+		for k := 0; k < hdim; {
+			partner, sn, sdata, rn := cx.sides(k)
+			if (sn > 0 || rn > 0) && !pr.done && pr.armed {
+				// The steps and their polls up to the one that sees the
+				// broadcast, as one call (ranks.Comm.SendRecvsIprobe).
+				next, seen := c.sendRecvsIprobe(k, hdim, tagPfact, cx, cx, pr.row, pr.from, pr.tag)
+				k = next
+				if seen {
+					pr.seen()
 				}
-			} else {
-				in := sdrv(c, &s.sdrvX, partner, mine*ldW, wData(mine), theirs*ldW, tagPfact)
-				putW(ipW, in)
-				ipW += theirs
+				continue
 			}
+			if sn > 0 || rn > 0 {
+				cx.got = append(cx.got[:0], sdrv(c, &s.sdrvX, partner, sn, sdata, rn, tagPfact)...)
+			}
+			cx.Work(k)
 			pr.poll()
+			k++
 		}
+		*cx = cubeSwap{got: cx.got[:0]}
 	} else {
 		if size > 1 {
 			ip2u, mask := 1, 1
@@ -211,6 +218,89 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 		}
 	}
 	pr.poll()
+}
+
+// cubeSwap is the hypercube steps of swapBinary (hpl.md §7.2, 2b) as a
+// ranks.Exchanger and ranks.Worker: step k is HPL_sdrv with the row
+// distance dist XOR 2^k away, then the received rows put in place and HPL's
+// row copies (laswp03 or laswp04). ranks.Comm.SendRecvsIprobe runs them,
+// with a poll of the broadcast after each, possibly in the rank's turn off
+// its coroutine: Work only copies rows and charges their kernels.
+type cubeSwap struct {
+	w               swapCtx
+	h               hypercube
+	icur, p, dist   int
+	ldW, usize, ipA int
+	ipW             int       // W's next row for received rows
+	wb              []float64 // W (nil in model mode)
+	lindxA, lindxAU []int
+	got             []float64 // step k's received payload (real mode), reused
+}
+
+// sides returns step k's sdrv: its partner, the doubles sent (sdata) and
+// the doubles received.
+func (t *cubeSwap) sides(k int) (partner, sn int, sdata []float64, rn int) {
+	ipow := 1 << k
+	partner = modAdd(t.icur, t.dist^ipow, t.p)
+	mine, theirs := t.h.rows(t.dist, k), t.h.rows(t.dist^ipow, k)
+	switch {
+	case t.dist>>(k+1) != 0:
+		return partner, mine * t.ldW, t.wData(mine), theirs * t.ldW
+	case t.dist>>k == 0:
+		return partner, t.usize, at(t.w.u, 0), theirs * t.ldW
+	default:
+		return partner, mine * t.ldW, t.wData(mine), t.usize
+	}
+}
+
+func (t *cubeSwap) wData(rows int) []float64 {
+	if t.wb == nil {
+		return nil
+	}
+	return t.wb[:rows*t.ldW]
+}
+
+func (t *cubeSwap) Exchange(k int) (int, ranks.Msg, int) {
+	partner, sn, sdata, rn := t.sides(k)
+	dst, src := ranks.Nobody, ranks.Nobody
+	if sn > 0 {
+		dst = partner
+	}
+	if rn > 0 {
+		src = partner
+	}
+	return dst, ranks.Msg{Bytes: sn * bytesPerDouble, Data: sdata}, src
+}
+
+// Received keeps a copy of the payload, which the World reuses once the
+// call returns; Work puts it in place.
+func (t *cubeSwap) Received(_ int, m ranks.Msg) { t.got = append(t.got[:0], m.Data...) }
+
+// Work is what step k does after its sdrv: the received rows put in W or U
+// and the row copies.
+func (t *cubeSwap) Work(k int) {
+	w, in := t.w, t.got
+	t.got = t.got[:0]
+	ipow := 1 << k
+	mine, theirs := t.h.rows(t.dist, k), t.h.rows(t.dist^ipow, k)
+	if t.dist>>(k+1) == 0 && t.dist>>k != 0 { // U received
+		if w.u != nil {
+			copy(w.u[:t.usize], in)
+		}
+		w.laswp04(t.ipA, mine, t.wb, t.lindxA, t.lindxAU)
+		return
+	}
+	if t.wb != nil {
+		copy(t.wb[t.ipW*t.ldW:], in)
+	}
+	if t.dist>>(k+1) == 0 { // dist>>k == 0: W rows received, then laswp03
+		if t.wb != nil {
+			w.laswp03(theirs, t.wb[t.ipW*t.ldW:])
+		} else {
+			w.laswp03(theirs, nil)
+		}
+	}
+	t.ipW += theirs
 }
 
 // hypercube is the row counts of the binary exchange's hypercube steps
