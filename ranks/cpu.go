@@ -48,10 +48,11 @@ func (sc *sched) setCPUs(cpus []CPU, hosts int) error {
 // shareCPUs marks the hosts whose cores the ranks of the running Worlds
 // outnumber and gives the engine a CPU system for them (drive calls it
 // once every World is known): one link per shared host, of capacity
-// Speed × Cores, in SimGrid's lmm under WakeSimGrid.
-func (sc *sched) shareCPUs() {
+// Speed × Cores, in SimGrid's lmm under WakeSimGrid. It reports whether
+// any host is shared.
+func (sc *sched) shareCPUs() bool {
 	if sc.cpus == nil {
-		return
+		return false
 	}
 	count := make([]int, len(sc.cpus))
 	for _, w := range sc.worlds {
@@ -74,7 +75,7 @@ func (sc *sched) shareCPUs() {
 		links = append(links, fluid.Link{Name: fmt.Sprintf("cpu_%d", h), Bandwidth: c.Speed * float64(c.Cores), Sharing: fluid.Shared, Class: "cpu"})
 	}
 	if links == nil {
-		return
+		return false
 	}
 	w := sc.worlds[0]
 	o := fluid.Options{}
@@ -82,6 +83,7 @@ func (sc *sched) shareCPUs() {
 		o.Solver = fluid.SimGrid
 	}
 	w.eng.SetCPUs(fluid.NewSystemOptions(links, o))
+	return true
 }
 
 // ExecuteFor runs seconds of measured work as SMPI's benched execution

@@ -183,3 +183,56 @@ func TestCPUBenchedExecution(t *testing.T) {
 		}
 	}
 }
+
+// pairSwap is a one-step exchange between ranks 0 and 1 whose work runs a
+// benched execution of 0.1 s on the rank's host (cpuWorkTask).
+type pairSwap struct{ r *Rank }
+
+func (p pairSwap) Exchange(int) (int, Msg, int) {
+	peer := 1 - p.r.ID()
+	return peer, Msg{Bytes: 8}, peer
+}
+func (p pairSwap) Received(int, Msg) {}
+func (p pairSwap) Work(int)          { p.r.ExecuteFor(0.1, "work") }
+
+// TestSharedCPUsMergeNothing: an execution on a shared host blocks its rank
+// until the host's processor has done it, so where any host is shared the
+// World merges no kernel sleeps and runs no rank's kernels in a task: the
+// work of SendRecvsIprobe's steps (HPL's row copies) runs on the rank, and
+// two ranks on one core each take 0.2 s for their 0.1 s executions,
+// whether the World was asked to merge or not.
+func TestSharedCPUsMergeNothing(t *testing.T) {
+	topo, err := fluid.NewFlat(fluid.FlatConfig{Hosts: 1, Link: fluid.LinkSpec{Bandwidth: 1e9, Latency: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, merge := range []bool{false, true} {
+		w, err := NewWorld(Config{IprobeCost: 1e-9, TestCost: 1e-9}, topo, []int{0, 0}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if merge {
+			w.MergeKernelSleeps()
+		}
+		if err := w.SetCPUs([]CPU{{1e9, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		var ends [2]float64
+		if err := w.Run(func(r *Rank) {
+			p := pairSwap{r}
+			c := r.World()
+			c.SendRecvsIprobe(0, 1, 5, p, p, c, AnySource, 77) // tag 77: nothing to see
+			ends[r.ID()] = r.Now()
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if w.lazy {
+			t.Errorf("merge asked %v: the World merges sleeps with a shared host", merge)
+		}
+		for id, end := range ends {
+			if math.Abs(end-0.2) > 1e-6 {
+				t.Errorf("merge asked %v: rank %d ends at %.9f s, want about 0.2 (two 0.1 s executions sharing one core)", merge, id, end)
+			}
+		}
+	}
+}

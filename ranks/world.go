@@ -256,7 +256,14 @@ func (sc *sched) drive(done chan struct{}) {
 			sc.ready.push(r)
 		}
 	}
-	sc.shareCPUs()
+	if sc.shareCPUs() {
+		// A shared execution blocks its rank until the host's processor
+		// has done its flops, so no kernel may be deferred past it: no
+		// merged sleeps, and no task runs a rank's kernels (SendRecvsIprobe).
+		for _, w := range sc.worlds {
+			w.lazy = false
+		}
+	}
 	if sc.probesAside {
 		sc.mailed = make([]uint64, (len(sc.ready.ranks)+63)/64)
 	}
