@@ -7,9 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-
-	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // cpuDir holds TI traces whose ranks share a host's cores, the platforms and
@@ -45,32 +42,13 @@ func TestCPUSharingAgainstSMPI(t *testing.T) {
 		}
 		t.Run(trace+"/"+plat+"/"+hostfile+"/"+np+"/"+model, func(t *testing.T) {
 			t.Parallel()
-			s := scenario.Default()
-			if err := s.UsePlatformXML(filepath.Join(cpuDir, "platforms", plat+".xml")); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.UseReplay(filepath.Join(cpuDir, "traces", trace+".txt")); err != nil {
-				t.Fatal(err)
-			}
-			sets := []string{"platform.np=" + np, "network.wake_order=simgrid",
-				"network.barrier=linear", "network.bcast=binomial", "network.reduce=linear", "network.allreduce=reduce_bcast"}
+			sets := []string{"platform.np=" + np}
 			if hostfile != "-" {
 				sets = append(sets, "platform.hostfile="+strconv.Quote(filepath.Join(cpuDir, "hostfiles", hostfile+".txt")))
 			}
-			for _, kv := range append(sets, tiModels[model]...) {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
-			plan, err := s.Validate()
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := runner.Run(plan, runner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := res.SimulatedTime; math.Abs(got-want) > tiTolerance {
+			got := replaySMPI(t, filepath.Join(cpuDir, "platforms", plat+".xml"), filepath.Join(cpuDir, "traces", trace+".txt"),
+				append(sets, tiModels[model]...)...)
+			if math.Abs(got-want) > tiTolerance {
 				t.Errorf("emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, want, got-want, tiTolerance)
 			}
 		})

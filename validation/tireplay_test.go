@@ -93,22 +93,27 @@ func loadTICases(t *testing.T) []tiCase {
 }
 
 // runTI replays trace on platform as SMPI's replayer does: the platform's
-// hosts in the hostfile's order, SMPI's network model (emu's default),
-// SMPI's default collective selector and SimGrid's order within an instant.
+// hosts in the hostfile's order, and replaySMPI's settings.
 func runTI(t *testing.T, trace, platform string, extra ...string) float64 {
 	t.Helper()
+	return replaySMPI(t, filepath.Join(tiDir, "platforms", platform+".xml"), filepath.Join(tiDir, "traces", trace+".txt"),
+		append([]string{"platform.hostfile=" + strconv.Quote(filepath.Join(tiDir, "hostfile.txt"))}, extra...)...)
+}
+
+// replaySMPI replays the TI trace on the SimGrid platform file under SMPI's
+// network model (emu's default), SMPI's default collective selector and
+// SimGrid's order within an instant, then the given --set keys, and
+// returns the simulated time.
+func replaySMPI(t *testing.T, platformXML, trace string, sets ...string) float64 {
+	t.Helper()
 	s := scenario.Default()
-	if err := s.UsePlatformXML(filepath.Join(tiDir, "platforms", platform+".xml")); err != nil {
+	if err := s.UsePlatformXML(platformXML); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UseReplay(filepath.Join(tiDir, "traces", trace+".txt")); err != nil {
+	if err := s.UseReplay(trace); err != nil {
 		t.Fatal(err)
 	}
-	sets := append([]string{
-		"platform.hostfile=" + strconv.Quote(filepath.Join(tiDir, "hostfile.txt")),
-		"network.wake_order=simgrid", "network.collectives=smpi",
-	}, extra...)
-	for _, kv := range sets {
+	for _, kv := range append([]string{"network.wake_order=simgrid", "network.collectives=smpi"}, sets...) {
 		if err := s.Set(kv); err != nil {
 			t.Fatal(err)
 		}
