@@ -58,7 +58,22 @@ type PanicError struct {
 	Stack string // the panicking goroutine's stack
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("rank %d panicked: %v", e.Rank, e.Value) }
+func (e *PanicError) Error() string {
+	if u, ok := e.Value.(*UnroutedError); ok { // the platform's fault, not the rank's
+		return fmt.Sprintf("rank %d: %v", e.Rank, u)
+	}
+	return fmt.Sprintf("rank %d panicked: %v", e.Rank, e.Value)
+}
+
+// UnroutedError stops a run at a message between two hosts the platform
+// does not connect (an empty route of no latency: two hosts of a zone with
+// no route declared between them). SimGrid aborts there too ("no
+// connecting path"); moving the data in no time would be silently wrong.
+type UnroutedError struct{ From, To string }
+
+func (e *UnroutedError) Error() string {
+	return fmt.Sprintf("a message from host %s to host %s, which the platform does not connect (SimGrid aborts on it too)", e.From, e.To)
+}
 
 // Unwrap exposes a panic value that is an error.
 func (e *PanicError) Unwrap() error {

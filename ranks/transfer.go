@@ -34,6 +34,11 @@ func (w *World) path(a, b int) *path {
 		return p
 	}
 	rt := w.topo.Route(a, b)
+	if len(rt.Links) == 0 && !(rt.Latency > 0) {
+		// SimGrid refuses to move data over nothing (network_cm02's "no
+		// connecting path" assertion).
+		panic(&UnroutedError{From: w.topo.HostName(a), To: w.topo.HostName(b)})
+	}
 	p := &path{links: rt.Links, latency: rt.Latency, hops: rt.Hops}
 	if w.heard&routeKinds != 0 {
 		p.classes = fluid.RouteClasses(w.links, rt)

@@ -1,12 +1,14 @@
 package runner
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -129,8 +131,9 @@ func TestZonesKeys(t *testing.T) {
 }
 
 // TestZonesUnroutedNoted: ranks on two hosts a Full zone does not connect
-// get a note (smpirun 3.32 aborts on their first message, "no connecting
-// path"; docs/evidence/zones.md), and none where the route exists.
+// get a note, and their run stops at the first message between them, as
+// smpirun 3.32 aborts there ("no connecting path"; docs/evidence/zones.md);
+// where the route exists, neither.
 func TestZonesUnroutedNoted(t *testing.T) {
 	dir := t.TempDir()
 	xml := filepath.Join(dir, "abc.xml")
@@ -174,6 +177,15 @@ func TestZonesUnroutedNoted(t *testing.T) {
 		}
 		if n != tt.notes {
 			t.Errorf("hosts %q: notes %q, want %d about a → c", tt.hosts, p.Notes, tt.notes)
+		}
+		// and the run stops at the first message between them, as smpirun does
+		_, err = Run(p, Options{})
+		var u *ranks.UnroutedError
+		switch unrouted := errors.As(err, &u) && u.From == "a" && u.To == "c"; {
+		case tt.notes > 0 && !unrouted:
+			t.Errorf("hosts %q: the run gave %v, want it stopped at the message a → c", tt.hosts, err)
+		case tt.notes == 0 && err != nil:
+			t.Errorf("hosts %q: %v", tt.hosts, err)
 		}
 	}
 }

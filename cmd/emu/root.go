@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/ranks"
 )
 
 // Exit statuses of emu. Bad input (a file, a flag, a key) is 2, as in DESIGN.md;
@@ -54,13 +55,15 @@ func asFailure(err error) error {
 
 // runError classes an error of a validated plan's run: a replayed trace that
 // cannot complete (a deadlock, a message nobody receives, under either
-// semantics) is the trace's fault,
-// bad input (exit 2); anything else went wrong in emu (exit 1).
+// semantics) is the trace's fault, and a message between hosts the platform
+// does not connect the platform's: bad input (exit 2); anything else went
+// wrong in emu (exit 1).
 func runError(err error) error {
 	var dl *replay.DeadlockError
 	var un *replay.UnmatchedError
 	var inc *replay.IncompleteError
-	if errors.As(err, &dl) || errors.As(err, &un) || errors.As(err, &inc) {
+	var unrouted *ranks.UnroutedError // the platform cannot carry the run's messages
+	if errors.As(err, &dl) || errors.As(err, &un) || errors.As(err, &inc) || errors.As(err, &unrouted) {
 		return err
 	}
 	return asFailure(err)
