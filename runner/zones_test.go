@@ -30,6 +30,31 @@ const ppTrace = `0 init
 0 finalize
 `
 
+// zoneReplayPlan is the plan replaying trace on the platform file, its ranks on
+// the hosts of a hostfile holding hosts (written in a scratch folder).
+func zoneReplayPlan(t *testing.T, platformXML, trace, hosts string) *scenario.Plan {
+	t.Helper()
+	hf := filepath.Join(t.TempDir(), "hosts.txt")
+	if err := os.WriteFile(hf, []byte(hosts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := scenario.Default()
+	if err := s.UsePlatformXML(platformXML); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseReplay(trace); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("platform.hostfile=" + hf); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // smpiTol is how far emu's time may be from smpirun's, s: smpirun's program
 // printed MPI_Wtime with 9 decimals.
 const smpiTol = 1e-9
@@ -58,24 +83,7 @@ func TestZonesReplayMatchesSMPI(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.platform+"/"+tt.a+"-"+tt.b, func(t *testing.T) {
-			hf := filepath.Join(dir, "hosts.txt")
-			if err := os.WriteFile(hf, []byte(tt.a+"\n"+tt.b+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s := scenario.Default()
-			if err := s.UsePlatformXML(filepath.Join("..", "platform", "testdata", "zones", tt.platform)); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.UseReplay(trace); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Set("platform.hostfile=" + hf); err != nil {
-				t.Fatal(err)
-			}
-			p, err := s.Validate()
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := zoneReplayPlan(t, filepath.Join("..", "platform", "testdata", "zones", tt.platform), trace, tt.a+"\n"+tt.b+"\n")
 			res, err := Run(p, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -151,24 +159,7 @@ func TestZonesUnroutedNoted(t *testing.T) {
 		hosts string
 		notes int
 	}{{"a\nc\n", 1}, {"a\nb\n", 0}} {
-		hf := filepath.Join(dir, "h.txt")
-		if err := os.WriteFile(hf, []byte(tt.hosts), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s := scenario.Default()
-		if err := s.UsePlatformXML(xml); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.UseReplay(trace); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Set("platform.hostfile=" + hf); err != nil {
-			t.Fatal(err)
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := zoneReplayPlan(t, xml, trace, tt.hosts)
 		n := 0
 		for _, note := range p.Notes {
 			if strings.Contains(note, "have no route in the platform (first a → c)") {
@@ -179,7 +170,7 @@ func TestZonesUnroutedNoted(t *testing.T) {
 			t.Errorf("hosts %q: notes %q, want %d about a → c", tt.hosts, p.Notes, tt.notes)
 		}
 		// and the run stops at the first message between them, as smpirun does
-		_, err = Run(p, Options{})
+		_, err := Run(p, Options{})
 		var u *ranks.UnroutedError
 		switch unrouted := errors.As(err, &u) && u.From == "a" && u.To == "c"; {
 		case tt.notes > 0 && !unrouted:
