@@ -1,9 +1,7 @@
 package validation
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -22,19 +20,8 @@ const cpuDir = "testdata/cpushare"
 // host's cores as SimGrid's CPU model shares them, while their sleeps and
 // messages go on.
 func TestCPUSharingAgainstSMPI(t *testing.T) {
-	f, err := os.Open(filepath.Join(cpuDir, "smpi_times.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) < 2 || len(rows[0]) != 6 || rows[0][5] != "smpi_time_s" {
-		t.Fatalf("smpi_times.csv: header %v, want trace,platform,hostfile,np,model,smpi_time_s", rows[:min(1, len(rows))])
-	}
-	for i, r := range rows[1:] {
+	rows := readSMPITimes(t, filepath.Join(cpuDir, "smpi_times.csv"), "trace,platform,hostfile,np,model,smpi_time_s")
+	for i, r := range rows {
 		trace, plat, hostfile, np, model := r[0], r[1], r[2], r[3], r[4]
 		want, err := strconv.ParseFloat(r[5], 64)
 		if err != nil || tiModels[model] == nil {

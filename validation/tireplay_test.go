@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/runner"
@@ -60,20 +61,9 @@ var tiModels = map[string][]string{
 
 func loadTICases(t *testing.T) []tiCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join(tiDir, "smpi_times.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) < 2 || len(rows[0]) != 5 || rows[0][4] != "smpi_time_s" {
-		t.Fatalf("smpi_times.csv: header %v, want trace,platform,model,ranks,smpi_time_s", rows[:min(1, len(rows))])
-	}
+	rows := readSMPITimes(t, filepath.Join(tiDir, "smpi_times.csv"), "trace,platform,model,ranks,smpi_time_s")
 	var cases []tiCase
-	for i, r := range rows[1:] {
+	for i, r := range rows {
 		n, err := strconv.Atoi(r[3])
 		if err != nil {
 			t.Fatalf("smpi_times.csv:%d: ranks %q", i+2, r[3])
@@ -90,6 +80,25 @@ func loadTICases(t *testing.T) []tiCase {
 		cases = append(cases, c)
 	}
 	return cases
+}
+
+// readSMPITimes reads a CSV of SMPI's times under its header (want, the
+// columns joined by commas), and returns its rows after the header.
+func readSMPITimes(t *testing.T, file, want string) [][]string {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 2 || strings.Join(rows[0], ",") != want {
+		t.Fatalf("%s: header %v, want %s", filepath.Base(file), rows[:min(1, len(rows))], want)
+	}
+	return rows[1:]
 }
 
 // runTI replays trace on platform as SMPI's replayer does: the platform's
