@@ -87,30 +87,46 @@ func TestMPIBenchMeasures(t *testing.T) {
 	}
 }
 
-// TestSwapBenchMeasures builds tools/swapbench (MPI and OpenBLAS) and checks
-// that each of its four settings reports a positive median over the passes
-// it should have: rank 0's alone and beside, every rank's together and
-// updated.
+// TestSwapBenchMeasures builds tools/swapbench (MPI and OpenBLAS) and checks,
+// with the matrix paged each way it offers, that each of its four settings
+// reports a positive median over the passes it should have (rank 0's alone
+// and beside, every rank's together and updated) and that it says how the
+// matrix was paged.
 func TestSwapBenchMeasures(t *testing.T) {
 	bin := buildMPITool(t, "swapbench", "-lopenblas")
 	const ranks, passes = 2, 3
-	out := mpirunTool(t, ranks, bin, "3000", "200", "32", strconv.Itoa(passes))
 	median := regexp.MustCompile(`(?m)^# (\w+): median ([0-9.]+) ns per element over (\d+) passes$`)
 	want := map[string]int{"alone": passes, "together": ranks * passes, "updated": ranks * passes, "beside": passes}
-	found := median.FindAllSubmatch(out, -1)
-	if len(found) != len(want) {
-		t.Fatalf("%d settings reported, want %d:\n%s", len(found), len(want), out)
-	}
-	for _, m := range found {
-		setting := string(m[1])
-		ns, _ := strconv.ParseFloat(string(m[2]), 64)
-		n, _ := strconv.Atoi(string(m[3]))
-		if n != want[setting] || !(ns > 0) {
-			t.Errorf("%s: %g ns over %d passes, want a positive time over %d", setting, ns, n, want[setting])
+	for _, pages := range []string{"", "malloc", "small", "huge"} {
+		args := []string{"3000", "200", "32", strconv.Itoa(passes)}
+		if pages != "" {
+			args = append(args, pages)
+		}
+		out := mpirunTool(t, ranks, bin, args...)
+		said := pages
+		if said == "" {
+			said = "malloc"
+		}
+		if !regexp.MustCompile(`(?m)^# pages ` + said + `: rank 0 has -?\d+ KiB on transparent huge pages$`).Match(out) {
+			t.Errorf("pages %q: no line saying how the matrix was paged:\n%s", pages, out)
+		}
+		found := median.FindAllSubmatch(out, -1)
+		if len(found) != len(want) {
+			t.Fatalf("pages %q: %d settings reported, want %d:\n%s", pages, len(found), len(want), out)
+		}
+		for _, m := range found {
+			setting := string(m[1])
+			ns, _ := strconv.ParseFloat(string(m[2]), 64)
+			n, _ := strconv.Atoi(string(m[3]))
+			if n != want[setting] || !(ns > 0) {
+				t.Errorf("pages %q, %s: %g ns over %d passes, want a positive time over %d", pages, setting, ns, n, want[setting])
+			}
 		}
 	}
-	if code := mpirunExit(t, bin, "100", "10", "100", "1"); code != 2 {
-		t.Errorf("NB = LDA: exit %d, want 2 (usage)", code)
+	for _, bad := range [][]string{{"100", "10", "100", "1"}, {"100", "10", "10", "1", "giant"}} {
+		if code := mpirunExit(t, bin, bad...); code != 2 {
+			t.Errorf("swapbench %v: exit %d, want 2 (usage)", bad, code)
+		}
 	}
 }
 

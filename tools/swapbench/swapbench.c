@@ -19,8 +19,17 @@
  * It prints one CSV row per timed pass (setting,rank,pass,ns_per_element)
  * and, as comment lines, each setting's median.
  *
+ * A fifth argument says how the matrix is paged: "malloc" (the default, as
+ * HPL allocates it), "small" (4 KiB pages, madvise MADV_NOHUGEPAGE) or
+ * "huge" (2 MiB transparent huge pages, MADV_HUGEPAGE). An interchange
+ * touches one line a column, each column LDA*8 bytes from the next, so
+ * with 4 KiB pages nearly every element is on a page of its own: if the
+ * settings read far apart, HPL's laswp pays for the TLB (and, in a virtual
+ * machine, for the nested page walks), not for the lines it moves.
+ *
  *   mpicc -O2 -o swapbench tools/swapbench/swapbench.c -lopenblas
  *   mpirun -np 16 --bind-to core ./swapbench 12000 750 96 5 > swaps.csv
+ *   mpirun -np 16 --bind-to core ./swapbench 12000 750 96 5 huge > swaps-huge.csv
  *
  * Set OPENBLAS_NUM_THREADS=1, as for HPL: one rank a core.
  */
@@ -28,6 +37,8 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #define DEPTH 32 /* HPL_LASWP00N_DEPTH */
 
@@ -78,6 +89,35 @@ static double timedSwap(void) {
     return 1e9 * (MPI_Wtime() - t0) / ((double)nb * n);
 }
 
+/* allocMatrix allocates the bytes of the local matrix, paged as pages
+ * says ("malloc", "small" or "huge"); NULL when it cannot. */
+static double *allocMatrix(size_t bytes, const char *pages) {
+    if (strcmp(pages, "malloc") == 0)
+        return malloc(bytes);
+    size_t huge = (size_t)2 << 20;
+    bytes = (bytes + huge - 1) / huge * huge;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (madvise(p, bytes, strcmp(pages, "huge") == 0 ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) != 0)
+        fprintf(stderr, "swapbench: madvise %s failed; the matrix is paged as the system chooses\n", pages);
+    return p;
+}
+
+/* hugeKB reads how much of this process's memory is on transparent huge pages. */
+static long hugeKB(void) {
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    char line[256];
+    long kb = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "AnonHugePages:", 14) == 0)
+            kb = atol(line + 14);
+    fclose(f);
+    return kb;
+}
+
 static int cmp(const void *x, const void *y) {
     double p = *(const double *)x, q = *(const double *)y;
     return (p > q) - (p < q);
@@ -117,15 +157,17 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc != 5 || (lda = atoi(argv[1])) < 2 || (n = atoi(argv[2])) < 1 || (nb = atoi(argv[3])) < 1 ||
-        nb >= lda || (passes = atoi(argv[4])) < 1) {
+    const char *pages = argc == 6 ? argv[5] : "malloc";
+    if (argc < 5 || argc > 6 || (lda = atoi(argv[1])) < 2 || (n = atoi(argv[2])) < 1 || (nb = atoi(argv[3])) < 1 ||
+        nb >= lda || (passes = atoi(argv[4])) < 1 ||
+        (strcmp(pages, "malloc") != 0 && strcmp(pages, "small") != 0 && strcmp(pages, "huge") != 0)) {
         if (rank == 0)
-            fprintf(stderr, "usage: swapbench LDA N NB PASSES (NB < LDA)\n");
+            fprintf(stderr, "usage: swapbench LDA N NB PASSES [malloc|small|huge] (NB < LDA)\n");
         MPI_Finalize();
         return 2;
     }
     rng += 7919ULL * (unsigned long long)rank;
-    a = malloc((size_t)lda * n * sizeof *a);
+    a = allocMatrix((size_t)lda * n * sizeof *a, pages);
     l = malloc((size_t)(lda - nb) * nb * sizeof *l);
     u = malloc((size_t)nb * n * sizeof *u);
     piv = malloc(nb * sizeof *piv);
@@ -140,8 +182,11 @@ int main(int argc, char **argv) {
         l[i] = 1.0;
     for (size_t i = 0; i < (size_t)nb * n; i++)
         u[i] = 1.0;
-    if (rank == 0)
+    long kb = hugeKB();
+    if (rank == 0) {
+        printf("# pages %s: rank 0 has %ld KiB on transparent huge pages\n", pages, kb);
         printf("setting,rank,pass,ns_per_element\n");
+    }
 
     MPI_Barrier(MPI_COMM_WORLD);
     int count = 0;
@@ -183,7 +228,10 @@ int main(int argc, char **argv) {
     }
     report("beside", ns, count);
 
-    free(a);
+    if (strcmp(pages, "malloc") == 0)
+        free(a);
+    else
+        munmap(a, ((size_t)lda * n * sizeof *a + ((size_t)2 << 20) - 1) / ((size_t)2 << 20) * ((size_t)2 << 20));
     free(l);
     free(u);
     free(piv);

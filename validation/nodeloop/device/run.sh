@@ -10,7 +10,8 @@
 # context switches, page faults, TLB shootdowns),
 # pingpong.csv (tools/mpibench, 2 ranks), pingpong-loaded.csv (the same
 # while the other cores stream memory), swaps.csv (tools/swapbench, a rank a
-# core), nodeloop.log and results.tgz.
+# core, the matrix malloc'd as HPL's), swaps-huge.csv (the same on 2 MiB
+# pages), nodeloop.log and results.tgz.
 # It stops itself BUDGET_S seconds after it starts, keeping what it has.
 set -u
 t0=$(date +%s)
@@ -54,6 +55,8 @@ echo "== mpibench, $(left) s left" | tee -a "$f"
 echo "== swapbench, $(left) s left" | tee -a "$f"
 (cd "$w" && timeout 60 mpirun -np "$(getconf _NPROCESSORS_ONLN)" --bind-to core "$b/bin/swapbench" 12000 750 96 5 > "$out/swaps.csv" 2>> "$f")
 grep '^#' "$out/swaps.csv" >> "$f"
+(cd "$w" && timeout 60 mpirun -np "$(getconf _NPROCESSORS_ONLN)" --bind-to core "$b/bin/swapbench" 12000 750 96 5 huge > "$out/swaps-huge.csv" 2>> "$f")
+grep '^#' "$out/swaps-huge.csv" >> "$f"
 echo "== nodeloop, $(left) s left" | tee -a "$f"
 timeout $(($(left) - 100)) "$b/bin/nodeloop" -hpl "$b/bin/xhpl" -mpirun "$b/bin/mpirun" -emu "$b/bin/emu" \
 	-node "$here/node.toml" -configs "$configs" -loops 1 -repeats 1 -samples "$samples" -quiet 0 -apart=false \
