@@ -14,7 +14,7 @@ import (
 // replayTrace resolves [replay]: loads the trace (its errors name the trace's
 // file and line) and takes the run's ranks from it. Run on the embedded default
 // scenario (emu run --replay FILE, no --platform, no platform.hosts), the flat
-// cluster gets one host per rank.
+// cluster gets one host per rank (growDefault).
 func (s *Scenario) replayTrace(p *Plan) error {
 	t := s.Replay
 	if t.File == "" {
@@ -37,11 +37,29 @@ func (s *Scenario) replayTrace(p *Plan) error {
 	if p.Ranks > platform.MaxRanks {
 		return s.errorAt("replay.file", fmt.Sprintf("%s has %d ranks: more than %d", path, p.Ranks, platform.MaxRanks))
 	}
-	_, hostsSet := s.setKeys["platform.hosts"]
-	if s.embedded && s.xml == nil && !hostsSet && p.Platform.Hostfile == nil && p.Platform.Ranks() < p.Ranks {
-		p.Platform.Hosts = (p.Ranks + p.Platform.CoresPerHost - 1) / p.Platform.CoresPerHost
-	}
+	s.growDefault(p)
 	return nil
+}
+
+// defaultGrows reports whether the run's platform is the embedded default's
+// flat cluster with nothing naming its size: no --platform, platform.hosts,
+// hostfile or np. Such a platform takes the size the run needs (growDefault).
+func (s *Scenario) defaultGrows(p *Plan) bool {
+	_, hostsSet := s.setKeys["platform.hosts"]
+	return s.embedded && s.xml == nil && !hostsSet && p.Platform.Hostfile == nil && p.Platform.NP == 0
+}
+
+// growDefault gives the embedded default's flat cluster (defaultGrows) hosts
+// enough for p.Ranks, as `mpirun -np` would be sized for the run: `emu run
+// --replay FILE` runs every rank of the trace, `emu run --hpl-dat FILE` every
+// grid of the file.
+func (s *Scenario) growDefault(p *Plan) {
+	if s.defaultGrows(p) && p.Platform.Ranks() < p.Ranks {
+		was := p.Platform.Hosts
+		p.Platform.Hosts = (p.Ranks + p.Platform.CoresPerHost - 1) / p.Platform.CoresPerHost
+		p.Notes = append(p.Notes, fmt.Sprintf("platform.hosts: the default flat cluster grows from %d to %d hosts for the run's %d ranks (--platform or --set platform.hosts=N to choose)",
+			was, p.Platform.Hosts, p.Ranks))
+	}
 }
 
 // UseReplay makes the scenario run the trace at path (--replay): app = "replay",

@@ -245,7 +245,11 @@ func (s *Scenario) hplValues(p *Plan) error {
 	var d hpl.Dat
 	if s.hplDat != nil {
 		var err error
-		if d, err = hpldat.Parse(s.hplDat.data, s.hplDat.file, p.Platform.Ranks()); err != nil {
+		fits := p.Platform.Ranks() // HPL.dat's grids must fit, unless the platform grows to them
+		if s.defaultGrows(p) {
+			fits = 0
+		}
+		if d, err = hpldat.Parse(s.hplDat.data, s.hplDat.file, fits); err != nil {
 			return err
 		}
 		p.HPLDatFile = s.hplDat.file
@@ -411,8 +415,10 @@ func (s *Scenario) hplValues(p *Plan) error {
 	return nil
 }
 
-// hplFits refuses HPL tests whose largest grid the platform cannot hold.
+// hplFits refuses HPL tests whose largest grid the platform cannot hold,
+// after growing the embedded default's cluster to it (growDefault).
 func (s *Scenario) hplFits(p *Plan) error {
+	s.growDefault(p)
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
 		key := "hpl.grids"
 		if len(s.HPL.Grids) == 0 && s.hplDat == nil {

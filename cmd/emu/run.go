@@ -178,9 +178,11 @@ a small HPL (2×2 grid, N=2000, NB=64) in model mode on a flat 10 Gb/s cluster.
 HPL prints HPL 2.3's own output (the T/V table with its WR/WC codes); pingpong
 and ring print a table. --hpl-dat and --platform replace the scenario's [hpl]
 and [platform] tables with HPL's HPL.dat and a SimGrid platform file; --replay
-runs a GOAL schedule or a SimGrid time-independent trace instead (without a
-scenario or --platform, on the default flat cluster with one host per rank); --set
-changes any one key after that (a what-if in one flag).
+runs a GOAL schedule or a SimGrid time-independent trace instead. Without a
+scenario, --platform, platform.hosts, --np or a hostfile, the default flat
+cluster grows to one host per rank of the trace or of HPL's largest grid, as
+mpirun -np would be sized for the run; --set changes any one key after that
+(a what-if in one flag).
 
 Outputs: --json writes {"app", "ranks", "simulated_time_s", "wall_time_s",
 "seed", "results": [...]} (written whole or not at all); --graph writes the

@@ -147,7 +147,7 @@ func TestRunBadInput(t *testing.T) {
 		{"malformed TOML", []string{"run", write("e.toml", plat+"[hpl\n")}, "emu: " + dir + "/e.toml:5: malformed TOML"},
 		{"malformed XML", []string{"run", "--platform", write("f.xml", "<platform>\n<cluster id=\"x\"\n")}, "emu: " + dir + "/f.xml:3: malformed XML"},
 		{"bad HPL.dat", []string{"run", "--hpl-dat", write("HPL.dat", badDat)}, "emu: " + dir + "/HPL.dat:8: NB = 0: must be ≥ 1"},
-		{"HPL.dat grid too large", []string{"run", "--hpl-dat", write("big.dat", bigGrid)},
+		{"HPL.dat grid too large", []string{"run", "--hpl-dat", write("big.dat", bigGrid), "--set", "platform.hosts=4"},
 			"emu: " + dir + "/big.dat:12: a 16-process grid needs more ranks than the 4"},
 		{"HPL.dat output is a folder", []string{"run", "--hpl-dat", outDat("out1.dat", filepath.Join(dir, "adir"))},
 			"emu: " + dir + "/out1.dat:3: output file " + dir + "/adir: is a folder, want a file name"},
