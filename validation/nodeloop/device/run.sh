@@ -11,7 +11,8 @@
 # pingpong.csv (tools/mpibench, 2 ranks), pingpong-loaded.csv (the same
 # while the other cores stream memory), swaps.csv (tools/swapbench, a rank a
 # core, the matrix malloc'd as HPL's), swaps-huge.csv (the same on 2 MiB
-# pages), nodeloop.log and results.tgz.
+# pages), xhpl-f01-{4k,huge,4k-again}.txt (f01's real HPL with its matrix
+# on 4 KiB, then 2 MiB, then 4 KiB pages), nodeloop.log and results.tgz.
 # It stops itself BUDGET_S seconds after it starts, keeping what it has.
 set -u
 t0=$(date +%s)
@@ -57,6 +58,50 @@ echo "== swapbench, $(left) s left" | tee -a "$f"
 grep '^#' "$out/swaps.csv" >> "$f"
 (cd "$w" && timeout 60 mpirun -np "$(getconf _NPROCESSORS_ONLN)" --bind-to core "$b/bin/swapbench" 12000 750 96 5 huge > "$out/swaps-huge.csv" 2>> "$f")
 grep '^#' "$out/swaps-huge.csv" >> "$f"
+# f01's test (1x16, where laswp took 31 times emu's) with HPL's matrix on
+# 4 KiB pages, then on 2 MiB pages (glibc's malloc asks for transparent huge
+# pages under this tunable), then on 4 KiB again: its laswp phase says
+# whether the interchanges pay for page walks.
+echo "== xhpl f01, 4 KiB and 2 MiB pages, $(left) s left" | tee -a "$f"
+mkdir -p "$w/pages" && cat > "$w/pages/HPL.dat" <<'DAT'
+HPLinpack benchmark input file
+f01 on 4 KiB and 2 MiB pages
+HPL.out      output file name (if any)
+6            device out (6=stdout,7=stderr,file)
+1            # of problems sizes (N)
+12000        Ns
+1            # of NBs
+96           NBs
+0            PMAP process mapping (0=Row-,1=Column-major)
+1            # of process grids (P x Q)
+1            Ps
+16           Qs
+16.0         threshold
+1            # of panel fact
+2            PFACTs (0=left, 1=Crout, 2=Right)
+1            # of recursive stopping criterium
+4            NBMINs (>= 1)
+1            # of panels in recursion
+2            NDIVs
+1            # of recursive panel fact.
+1            RFACTs (0=left, 1=Crout, 2=Right)
+1            # of broadcast
+1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
+1            # of lookahead depth
+1            DEPTHs (>=0)
+2            SWAP (0=bin-exch,1=long,2=mix)
+64           swapping threshold
+0            L1 in (0=transposed,1=no-transposed) form
+0            U  in (0=transposed,1=no-transposed) form
+1            Equilibration (0=no,1=yes)
+8            memory alignment in double (> 0)
+DAT
+for pages in 4k huge 4k-again; do
+	tun=
+	[ "$pages" = huge ] && tun=glibc.malloc.hugetlb=1
+	(cd "$w/pages" && GLIBC_TUNABLES=$tun timeout 60 mpirun -np 16 --bind-to core -x GLIBC_TUNABLES "$b/bin/xhpl" > "$out/xhpl-f01-$pages.txt" 2>> "$f")
+	grep -E '^WR|Max aggregated wall time (laswp|update)' "$out/xhpl-f01-$pages.txt" | sed "s/^/$pages: /" >> "$f"
+done
 echo "== nodeloop, $(left) s left" | tee -a "$f"
 timeout $(($(left) - 100)) "$b/bin/nodeloop" -hpl "$b/bin/xhpl" -mpirun "$b/bin/mpirun" -emu "$b/bin/emu" \
 	-node "$here/node.toml" -configs "$configs" -loops 1 -repeats 1 -samples "$samples" -quiet 0 -apart=false \
