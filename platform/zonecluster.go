@@ -12,8 +12,9 @@ import (
 
 // The parts of a platform of zones that are clusters: a Cluster zone's
 // <backbone>, <host_link> and <cabinet>, its star of private links
-// (populateStar), and a flat <cluster> among zones, each built as SimGrid
-// 3.32's ClusterZone builds it.
+// (populateStar), a flat <cluster> among zones, each built as SimGrid
+// 3.32's ClusterZone builds it, and a fat-tree, torus or dragonfly
+// <cluster> among zones (topoCluster).
 
 // hostLink is a <host_link>: the up and down links of a Cluster zone's host.
 type hostLink struct {
@@ -173,11 +174,11 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 	if err != nil {
 		return z.errorf("%v", err)
 	}
-	if c.Topology != TopoFlat {
-		return z.errorf("<cluster id=%q>: a %s cluster among zones is not supported (emu reads one such cluster alone, or flat clusters among zones)", c.Name, c.Topology)
-	}
 	if p := z.parent(); p != "platform" && p != "zone" && p != "AS" {
 		return z.errorf("<cluster> inside <%s>", p)
+	}
+	if c.Topology != TopoFlat {
+		return z.topoCluster(c, f)
 	}
 	routerID := ""
 	for _, a := range t.Attr {
@@ -250,5 +251,42 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 		return err
 	}
 	zs().Routes = append(zs().Routes, fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Symmetrical: true, Where: where})
+	return nil
+}
+
+// topoCluster reads a fat-tree, torus or dragonfly <cluster> among zones:
+// SimGrid 3.32's FatTreeZone, TorusZone or DragonflyZone, whose hosts and
+// links are the cluster's alone (Platform.cluster: the same names and
+// routes), and which has no router (router_id is read past, as SimGrid
+// does): a zone route names one of its hosts as its gateway. The cables of
+// a platform's fat trees are numbered in one sequence (z.ftCables).
+func (z *zoneParser) topoCluster(c *Platform, f *frame) error {
+	topo, err := c.cluster(z.ftCables)
+	if err != nil {
+		return z.errorf("<cluster id=%q>: %s", c.Name, strings.TrimPrefix(err.Error(), "fluid: "))
+	}
+	if ft, ok := topo.(*fluid.FatTree); ok {
+		z.ftCables += ft.Cables()
+	}
+	if err := z.newZone("cluster", c.Name, fluid.ZoneCluster, f); err != nil {
+		return err
+	}
+	prev := z.zone
+	z.zone = f.zone
+	defer func() { z.zone = prev }()
+	for h := range topo.Hosts() {
+		if _, err := z.addPoint("cluster", topo.HostName(h), fluid.PointHost, -1); err != nil {
+			return err
+		}
+		z.names, z.speeds, z.cores = append(z.names, topo.HostName(h)), append(z.speeds, c.Speed), append(z.cores, c.CoresPerHost)
+	}
+	first := fluid.LinkID(len(z.cfg.Links))
+	for _, l := range topo.Links() {
+		if _, err := z.addLink("cluster", l.Name, l.Class, l.Bandwidth, l.Latency, l.Sharing); err != nil {
+			return err
+		}
+	}
+	zs := &z.cfg.Zones[f.zone]
+	zs.Cluster, zs.ClusterLinks = topo, first
 	return nil
 }
