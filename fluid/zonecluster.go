@@ -2,13 +2,23 @@ package fluid
 
 import "fmt"
 
-// A ZoneCluster zone is a fat-tree, torus or dragonfly <cluster> among
-// zones (SimGrid 3.32's FatTreeZone, TorusZone, DragonflyZone): its hosts
-// route between themselves as the cluster alone routes them, through the
-// topology's own code (NewFatTree, NewTorus, NewDragonfly), its links
-// shifted to where the platform holds them. SimGrid makes no router for
-// such a cluster (a <cluster>'s router_id is read past): a zone route
-// reaches it through one of its hosts, named as the route's gateway.
+// A ZoneCluster zone is a <cluster> among zones: a flat one (SimGrid 3.32's
+// star zone, with a router), a fat tree, torus or dragonfly (its
+// FatTreeZone, TorusZone, DragonflyZone, without). Its hosts route between
+// themselves as the cluster alone routes them, through the topology's own
+// code (NewFlat, NewFatTree, NewTorus, NewDragonfly), its links shifted to
+// where the platform holds them. A flat cluster's router is its zone's last
+// point: a host's route to it climbs the host's links, its route to itself
+// is empty (SimGrid's star). SimGrid makes no router for the other three (a
+// <cluster>'s router_id is read past there): a zone route reaches them
+// through one of their hosts, named as the route's gateway.
+
+// routered is a cluster topology with a router beside its hosts (Flat):
+// the links from host h to the router and from the router to h.
+type routered interface {
+	toRouter(h int) []LinkID
+	fromRouter(h int) []LinkID
+}
 
 // sealCluster checks that a cluster zone's points and links are its
 // topology's hosts and links, in order, and that no route is declared in it.
@@ -20,11 +30,16 @@ func (t *Zones) sealCluster(z *zone) error {
 	if len(z.Routes) > 0 || len(z.Bypass) > 0 {
 		return fmt.Errorf("%s: cluster zone %s accepts no routes", z.Where, z.Name)
 	}
-	if len(z.vertices) != c.Hosts() {
-		return fmt.Errorf("%s: cluster zone %s holds %d points, its topology %d hosts", z.Where, z.Name, len(z.vertices), c.Hosts())
+	_, hasRouter := c.(routered)
+	if n := len(z.vertices); n != c.Hosts() && (!hasRouter || n != c.Hosts()+1) {
+		return fmt.Errorf("%s: cluster zone %s holds %d points, its topology %d hosts", z.Where, z.Name, n, c.Hosts())
 	}
 	for i, p := range z.vertices {
-		if pt := t.points[p]; pt.Kind != PointHost || pt.Name != c.HostName(i) {
+		if i == c.Hosts() {
+			if t.points[p].Kind != PointRouter {
+				return fmt.Errorf("%s: cluster zone %s: point %q after its hosts is not a router", z.Where, z.Name, t.points[p].Name)
+			}
+		} else if pt := t.points[p]; pt.Kind != PointHost || pt.Name != c.HostName(i) {
 			return fmt.Errorf("%s: cluster zone %s: point %d is %q, want its topology's host %q", z.Where, z.Name, i, pt.Name, c.HostName(i))
 		}
 	}
@@ -41,9 +56,19 @@ func (t *Zones) sealCluster(z *zone) error {
 }
 
 // clusterRoute is the cluster zone's get_local_route between two of its
-// hosts: the topology's route, its latencies added in order.
+// points: the topology's route between hosts, a host's links to or from
+// the router, their latencies added in order.
 func (t *Zones) clusterRoute(z *zone, s, d int, links *[]LinkID, lat *float64) {
-	for _, l := range z.Cluster.Route(s, d).Links {
+	var path []LinkID
+	switch n := z.Cluster.Hosts(); {
+	case s < n && d < n:
+		path = z.Cluster.Route(s, d).Links
+	case s < n:
+		path = z.Cluster.(routered).toRouter(s)
+	case d < n:
+		path = z.Cluster.(routered).fromRouter(d)
+	}
+	for _, l := range path {
 		id := z.ClusterLinks + l
 		*links = append(*links, id)
 		*lat += t.links[id].Latency

@@ -9,8 +9,8 @@ import (
 // Zones is a SimGrid platform of netzones (zones.go, zonelocal.go): explicit
 // links, hosts and routers held by a tree of zones, each routing between
 // its points as SimGrid 3.32 does (Full, Floyd, Dijkstra, DijkstraCache,
-// Star: a flat <cluster> or a <zone routing="Cluster">, None; a fat-tree,
-// torus or dragonfly <cluster> through its own topology: zonecluster.go), and a
+// Star: a <zone routing="Cluster">, None; a <cluster> through its own
+// topology: zonecluster.go), and a
 // route between two hosts found as SimGrid's NetZoneImpl::get_global_route
 // finds it: through the hosts' first common zone, its bypass routes, its
 // local route between the children holding them and the gateways that
@@ -50,9 +50,9 @@ const (
 	ZoneFloyd                            // shortest paths in links crossed, Floyd–Warshall at build
 	ZoneDijkstra                         // shortest paths in links crossed, one Dijkstra per source
 	ZoneDijkstraCache                    // the same routes as ZoneDijkstra
-	ZoneStar                             // each point's links up and down (a flat cluster)
+	ZoneStar                             // each point's links up and down (a <zone routing="Cluster">)
 	ZoneEmpty                            // no routes (routing="None")
-	ZoneCluster                          // a fat-tree, torus or dragonfly <cluster>: ZoneSpec.Cluster's routes
+	ZoneCluster                          // a <cluster>: ZoneSpec.Cluster's routes
 )
 
 // PointKind says what a netpoint is.
@@ -99,9 +99,9 @@ type ZoneSpec struct {
 	Routes  []ZoneRoute
 	Bypass  []ZoneRoute
 	Where   string // where it was declared, for errors
-	// Cluster is a ZoneCluster zone's topology (a FatTree, Torus or
-	// Dragonfly, as SimGrid's FatTreeZone, TorusZone, DragonflyZone): the
-	// zone's points are its hosts, in its host order, and its links are
+	// Cluster is a ZoneCluster zone's topology (a Flat, FatTree, Torus or
+	// Dragonfly: zonecluster.go): the zone's points are its hosts, in its
+	// host order, then a Flat's router, and its links are
 	// ZonesConfig.Links[ClusterLinks:][:len(Cluster.Links())], the
 	// topology's own, so that a route may also name them.
 	Cluster      Topology

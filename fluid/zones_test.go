@@ -170,3 +170,33 @@ func TestZonesCluster(t *testing.T) {
 		}
 	}
 }
+
+// TestZonesFlatClusterAsStar: a flat cluster as a ZoneCluster zone over
+// NewFlat routes every pair of hosts, and each host to and from its router,
+// as the star zone of the same links does (SimGrid's StarZone, which the
+// platform reader built before): clustersConfig against starsConfig.
+func TestZonesFlatClusterAsStar(t *testing.T) {
+	star, err := NewZones(starsConfig(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewZones(clustersConfig(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(z *Zones, rt Route) string {
+		var s []string
+		for _, l := range rt.Links {
+			s = append(s, z.Links()[l].Name)
+		}
+		return strings.Join(s, " ")
+	}
+	for a := range star.Hosts() {
+		for b := range star.Hosts() {
+			rs, rc := star.Route(a, b), cl.Route(a, b)
+			if names(star, rs) != names(cl, rc) || rs.Latency != rc.Latency || rs.Hops != rc.Hops {
+				t.Errorf("%s → %s: star %s (%v s), cluster %s (%v s)", star.HostName(a), star.HostName(b), names(star, rs), rs.Latency, names(cl, rc), rc.Latency)
+			}
+		}
+	}
+}
