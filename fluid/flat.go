@@ -107,23 +107,22 @@ func (t *Flat) Route(src, dst int) Route {
 	return t.switched(path)
 }
 
-// toRouter is the path from host h up to the cluster's router (SimGrid's
-// star zone of a flat <cluster> among zones): [limiter], up-link, [backbone].
-func (t *Flat) toRouter(h int) []LinkID {
+// toRouter appends the path from host h up to the cluster's router
+// (SimGrid's star zone of a flat <cluster> among zones): [limiter],
+// up-link, [backbone].
+func (t *Flat) toRouter(path []LinkID, h int) []LinkID {
 	t.check(h)
-	path := appendLimiter(make([]LinkID, 0, 3), t.limiters[h])
-	path = append(path, t.up[h])
+	path = append(appendLimiter(path, t.limiters[h]), t.up[h])
 	if t.backbone >= 0 {
 		path = append(path, t.backbone)
 	}
 	return path
 }
 
-// fromRouter is the path from the router down to host h: [backbone],
+// fromRouter appends the path from the router down to host h: [backbone],
 // down-link, [limiter].
-func (t *Flat) fromRouter(h int) []LinkID {
+func (t *Flat) fromRouter(path []LinkID, h int) []LinkID {
 	t.check(h)
-	path := make([]LinkID, 0, 3)
 	if t.backbone >= 0 {
 		path = append(path, t.backbone)
 	}

@@ -14,10 +14,10 @@ import "fmt"
 // through one of their hosts, named as the route's gateway.
 
 // routered is a cluster topology with a router beside its hosts (Flat):
-// the links from host h to the router and from the router to h.
+// they append the links from host h to the router, from the router to h.
 type routered interface {
-	toRouter(h int) []LinkID
-	fromRouter(h int) []LinkID
+	toRouter(path []LinkID, h int) []LinkID
+	fromRouter(path []LinkID, h int) []LinkID
 }
 
 // sealCluster checks that a cluster zone's points and links are its
@@ -59,18 +59,17 @@ func (t *Zones) sealCluster(z *zone) error {
 // points: the topology's route between hosts, a host's links to or from
 // the router, their latencies added in order.
 func (t *Zones) clusterRoute(z *zone, s, d int, links *[]LinkID, lat *float64) {
-	var path []LinkID
+	from := len(*links)
 	switch n := z.Cluster.Hosts(); {
 	case s < n && d < n:
-		path = z.Cluster.Route(s, d).Links
+		*links = append(*links, z.Cluster.Route(s, d).Links...)
 	case s < n:
-		path = z.Cluster.(routered).toRouter(s)
+		*links = z.Cluster.(routered).toRouter(*links, s)
 	case d < n:
-		path = z.Cluster.(routered).fromRouter(d)
+		*links = z.Cluster.(routered).fromRouter(*links, d)
 	}
-	for _, l := range path {
-		id := z.ClusterLinks + l
-		*links = append(*links, id)
-		*lat += t.links[id].Latency
+	for i := from; i < len(*links); i++ {
+		(*links)[i] += z.ClusterLinks
+		*lat += t.links[(*links)[i]].Latency
 	}
 }
