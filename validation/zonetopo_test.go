@@ -37,6 +37,8 @@ func TestTIReplayZoneClustersAgainstSMPI(t *testing.T) {
 		{"incast", "torus_zones", "t0 t1 t2 t3 t5 f0.fl f1.fl solo", 0.052060046535369},                  // into the torus's gateway's limiter
 		{"bcast_8", "dragonfly_zones", "d0.df d3.df d6.df d9.df d12.df d15.df s0 r1", 0.284347757254908}, // two levels of zones
 		{"sendrecv", "fattree_zones", "n0 n3 n5 fl-1", 0.132509828988377},
+		{"pingpong", "dijkstra_zones", "t0 d5", 0.026013340137867}, // two zone routes of a Dijkstra zone, meeting at a router
+		{"alltoall_6", "dijkstra_zones", "t0 t1 t2 d3 d4 d5", 0.003497098547637},
 	}
 	dir := t.TempDir()
 	for i, tt := range tests {
