@@ -41,7 +41,8 @@
 //     limiters) and compute routes on demand, without N² tables, following
 //     SimGrid's cluster zones (reference §4; deviations are documented on
 //     each type); and Zones, a platform of SimGrid netzones (Full, Floyd,
-//     Dijkstra, star) routed as SimGrid 3.32 routes them (zones.go). Every
+//     Dijkstra, star, and clusters of those topologies as zones) routed as
+//     SimGrid 3.32 routes them (zones.go, zonecluster.go). Every
 //     link has a Class naming its place (fat-tree level,
 //     torus dimension, dragonfly terminal/intra/inter, ...), ranked by
 //     ClassLevel; RouteClasses counts a route's cables per class (the

@@ -20,6 +20,11 @@ type FatTreeConfig struct {
 	// host and switch and crossed by all its traffic (SimGrid's
 	// limiter_link); 0 = none.
 	Limiter float64
+	// FirstCable is the number SimGrid gives the first cable in its name
+	// (link_from_<child>_<parent>_<k>): SimGrid numbers the cables of all
+	// the fat trees of a platform in one sequence, in the order it builds
+	// them, so a second fat tree's start where the first's end (Cables).
+	FirstCable int
 }
 
 // Validate reports the first bad field.
@@ -57,6 +62,9 @@ func (c FatTreeConfig) Validate() error {
 	}
 	if err := validateLimiter("FatTreeConfig.Limiter", c.Limiter); err != nil {
 		return wrap(err)
+	}
+	if c.FirstCable < 0 {
+		return errorf("FatTreeConfig.FirstCable: must be ≥ 0, got %d", c.FirstCable)
 	}
 	return wrap(c.Naming.validate("FatTreeConfig.Naming", c.hosts()))
 }
@@ -122,6 +130,7 @@ type FatTree struct {
 	spec          LinkSpec
 	levels        int
 	down, up, par []int
+	cables        int         // cables made (each one link, or two when split)
 	count         []int       // nodes per level 0..L
 	offset        []int       // global index of the first node of each level
 	labels        []int32     // node g's label is labels[g*L : g*L+L]
@@ -187,7 +196,7 @@ func NewFatTree(c FatTreeConfig) (*FatTree, error) {
 			}
 		}
 	}
-	cables := 0
+	cables := c.FirstCable
 	for l := 0; l < L; l++ {
 		class := "host"
 		if l > 0 {
@@ -197,9 +206,14 @@ func NewFatTree(c FatTreeConfig) (*FatTree, error) {
 			t.connectParents(t.offset[l]+p, l, class, &cables)
 		}
 	}
+	t.cables = cables - c.FirstCable
 	t.addLoopbacks()
 	return t, nil
 }
+
+// Cables returns the number of cables between the tree's nodes (each one
+// link, or two when split): where the next fat tree's names start.
+func (t *FatTree) Cables() int { return t.cables }
 
 // radix is the range of label digit j at level l: u_j below l, d_j above.
 func (t *FatTree) radix(l, j int) int {

@@ -106,3 +106,25 @@ func (t *Flat) Route(src, dst int) Route {
 	}
 	return t.switched(path)
 }
+
+// toRouter appends the path from host h up to the cluster's router
+// (SimGrid's star zone of a flat <cluster> among zones): [limiter],
+// up-link, [backbone].
+func (t *Flat) toRouter(path []LinkID, h int) []LinkID {
+	t.check(h)
+	path = append(appendLimiter(path, t.limiters[h]), t.up[h])
+	if t.backbone >= 0 {
+		path = append(path, t.backbone)
+	}
+	return path
+}
+
+// fromRouter appends the path from the router down to host h: [backbone],
+// down-link, [limiter].
+func (t *Flat) fromRouter(path []LinkID, h int) []LinkID {
+	t.check(h)
+	if t.backbone >= 0 {
+		path = append(path, t.backbone)
+	}
+	return appendLimiter(append(path, t.down[h]), t.limiters[h])
+}

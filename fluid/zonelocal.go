@@ -25,6 +25,8 @@ func (t *Zones) localRoute(z *zone, src, dst int, links *[]LinkID, lat *float64)
 		return t.dijkstraRoute(z, s, d, links, lat)
 	case ZoneStar:
 		return t.starRoute(z, s, d, links, lat)
+	case ZoneCluster:
+		t.clusterRoute(z, s, d, links, lat)
 	case ZoneEmpty:
 		t.abort(fmt.Errorf("%s: a zone of routing None routes nothing (SimGrid's constant network model), from %s to %s", z.Where, t.points[src].Name, t.points[dst].Name))
 	}

@@ -9,7 +9,8 @@ import (
 // Zones is a SimGrid platform of netzones (zones.go, zonelocal.go): explicit
 // links, hosts and routers held by a tree of zones, each routing between
 // its points as SimGrid 3.32 does (Full, Floyd, Dijkstra, DijkstraCache,
-// Star: a flat <cluster> or a <zone routing="Cluster">, None), and a
+// Star: a <zone routing="Cluster">, None; a <cluster> through its own
+// topology: zonecluster.go), and a
 // route between two hosts found as SimGrid's NetZoneImpl::get_global_route
 // finds it: through the hosts' first common zone, its bypass routes, its
 // local route between the children holding them and the gateways that
@@ -49,8 +50,9 @@ const (
 	ZoneFloyd                            // shortest paths in links crossed, Floyd–Warshall at build
 	ZoneDijkstra                         // shortest paths in links crossed, one Dijkstra per source
 	ZoneDijkstraCache                    // the same routes as ZoneDijkstra
-	ZoneStar                             // each point's links up and down (a flat cluster)
+	ZoneStar                             // each point's links up and down (a <zone routing="Cluster">)
 	ZoneEmpty                            // no routes (routing="None")
+	ZoneCluster                          // a <cluster>: ZoneSpec.Cluster's routes
 )
 
 // PointKind says what a netpoint is.
@@ -97,6 +99,13 @@ type ZoneSpec struct {
 	Routes  []ZoneRoute
 	Bypass  []ZoneRoute
 	Where   string // where it was declared, for errors
+	// Cluster is a ZoneCluster zone's topology (a Flat, FatTree, Torus or
+	// Dragonfly: zonecluster.go): the zone's points are its hosts, in its
+	// host order, then a Flat's router, and its links are
+	// ZonesConfig.Links[ClusterLinks:][:len(Cluster.Links())], the
+	// topology's own, so that a route may also name them.
+	Cluster      Topology
+	ClusterLinks LinkID
 }
 
 // ZonesConfig describes a platform of zones.
@@ -239,6 +248,8 @@ func (t *Zones) seal(z *zone) error {
 		return t.sealDijkstra(z)
 	case ZoneStar:
 		return t.sealStar(z)
+	case ZoneCluster:
+		return t.sealCluster(z)
 	case ZoneEmpty:
 		if len(z.Routes) > 0 {
 			return fmt.Errorf("%s: zone %s (routing None) accepts no routes", z.Routes[0].Where, z.Name)
@@ -253,8 +264,8 @@ func (t *Zones) seal(z *zone) error {
 // refuses: ends outside the zone, an empty route, a zone route whose ends
 // are not zones or whose gateways are not inside them.
 func (t *Zones) checkRoute(z *zone, r ZoneRoute) error {
-	if z.Routing == ZoneStar {
-		return nil // star zones check their own (sealStar)
+	if z.Routing == ZoneStar || z.Routing == ZoneCluster {
+		return nil // star and cluster zones check their own (sealStar, sealCluster)
 	}
 	name := func(p int) string { return t.points[p].Name }
 	for _, p := range []int{r.Src, r.Dst} {
@@ -633,7 +644,7 @@ func (t *Zones) checkParts() ([]int, error) {
 					t.abort(fmt.Errorf("%s: no link up from or down to %s", z.Where, t.points[p].Name))
 				}
 			}
-		} else if z.Routing != ZoneFull { // a Full zone's missing route is empty, not an error
+		} else if z.Routing != ZoneFull && z.Routing != ZoneCluster { // a Full zone's missing route is empty, not an error; a cluster routes every pair
 			for _, a := range ends {
 				for _, b := range ends {
 					var links []LinkID

@@ -44,6 +44,31 @@ func starsConfig(k, m int) ZonesConfig {
 	return c
 }
 
+// clustersConfig is starsConfig with each cluster a flat <cluster> as the
+// platform reader builds one: a ZoneCluster zone over NewFlat, its router
+// last (the same hosts, links and routes).
+func clustersConfig(k, m int) ZonesConfig {
+	c := starsConfig(k, m)
+	wan := c.Links[k*m*2:]
+	c.Links = nil
+	radical := make([]int, m)
+	for h := range radical {
+		radical[h] = h
+	}
+	for z := 1; z <= k; z++ {
+		zs := &c.Zones[z]
+		f, err := NewFlat(FlatConfig{Hosts: m, Link: LinkSpec{Bandwidth: 1e9, Latency: 1e-6}, Loopback: Loopback{Disabled: true},
+			Naming: Naming{Prefix: zs.Name + "-", Radical: radical, Cluster: zs.Name}})
+		if err != nil {
+			panic(err)
+		}
+		zs.Routing, zs.Routes, zs.Cluster, zs.ClusterLinks = ZoneCluster, nil, f, LinkID(len(c.Links))
+		c.Links = append(c.Links, f.Links()...)
+	}
+	c.Links = append(c.Links, wan...) // at the same ids as in starsConfig: the zone routes' hops hold
+	return c
+}
+
 // BenchmarkZones builds platforms of clusters joined by zone routes
 // (NewZones: its checks included) and routes between hosts of different
 // clusters, the calls a World makes once per pair of hosts that talk.
@@ -65,6 +90,29 @@ func BenchmarkZones(b *testing.B) {
 			n := z.Hosts()
 			for i := range b.N {
 				if rt := z.Route(i%n, (i*7919+size.m)%n); rt.Latency < 0 {
+					b.Fatal(rt)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/route")
+		})
+		// The same clusters as ZoneCluster zones over NewFlat (the platform
+		// reader's flat <cluster>s).
+		cc := clustersConfig(size.k, size.m)
+		b.Run(fmt.Sprintf("clusterbuild/hosts=%d", size.k*size.m), func(b *testing.B) {
+			for range b.N {
+				if _, err := NewZones(cc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		zc, err := NewZones(cc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("clusterroute/hosts=%d", size.k*size.m), func(b *testing.B) {
+			n := zc.Hosts()
+			for i := range b.N {
+				if rt := zc.Route(i%n, (i*7919+size.m)%n); rt.Latency < 0 {
 					b.Fatal(rt)
 				}
 			}

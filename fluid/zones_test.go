@@ -95,3 +95,108 @@ func TestZonesRouteConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// torusAmongZones is a Full zone "w" holding a torus "tor" of hosts t0, t1
+// (links tor_link_from_0_to_1 and _1_to_0, shared, 1 µs, and loopbacks)
+// and a star zone "s" of host x without links, joined by a zone route over
+// link "wan" (1 ms) from the torus's host t1 to x.
+func torusAmongZones(t *testing.T) ZonesConfig {
+	tor, err := NewTorus(TorusConfig{Dims: []int{2}, Link: LinkSpec{Bandwidth: 1e9, Latency: 1e-6, Policy: SharedDuplex}, Naming: Naming{Prefix: "t", Cluster: "tor"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ZonesConfig{
+		Links:  append([]Link{{Name: "wan", Bandwidth: 1e9, Latency: 1e-3}}, tor.Links()...),
+		Points: []NetPoint{{Name: "w", Kind: PointZone, Zone: -1}, {Name: "tor", Kind: PointZone, Zone: 0, Child: 1}, {Name: "t0", Zone: 1}, {Name: "t1", Zone: 1}, {Name: "s", Kind: PointZone, Zone: 0, Child: 2}, {Name: "x", Zone: 2}},
+		Hosts:  []int{2, 3, 5},
+	}
+	c.Zones = []ZoneSpec{
+		{Name: "w", Routing: ZoneFull, Parent: -1, Point: 0, Where: "w.xml:2: <zone>", Routes: []ZoneRoute{{Src: 1, Dst: 4, GwSrc: 3, GwDst: 5, Hops: []ZoneHop{{0, 0}}, Symmetrical: true, Where: "w.xml:9: <zoneRoute>"}}},
+		{Name: "tor", Routing: ZoneCluster, Parent: 0, Point: 1, Where: "w.xml:3: <cluster>", Cluster: tor, ClusterLinks: 1},
+		{Name: "s", Routing: ZoneStar, Parent: 0, Point: 4, Where: "w.xml:5: <zone>"},
+	}
+	return c
+}
+
+// TestZonesCluster: a torus among zones routes its hosts as the torus
+// alone, its links where the platform holds them, and is reached through
+// the host its zone route names (hand-solved): t0 → x climbs the torus to
+// the gateway t1 (t0's + cable) then crosses wan, SimGrid adding wan's
+// latency first (the zone route before the route to its gateway); x → t0
+// crosses wan then t1's − hop to t0, the same shared cable.
+func TestZonesCluster(t *testing.T) {
+	z, err := NewZones(torusAmongZones(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(rt Route) string {
+		var s []string
+		for _, l := range rt.Links {
+			s = append(s, z.Links()[l].Name)
+		}
+		return strings.Join(s, " ")
+	}
+	tests := []struct {
+		src, dst int
+		links    string
+		lat      float64 // s
+	}{
+		{0, 1, "tor_link_from_0_to_1", 1e-6},
+		{0, 0, "tor_link_0_loopback", 0},
+		{0, 2, "tor_link_from_0_to_1 wan", 1e-3 + 1e-6},
+		{2, 0, "wan tor_link_from_0_to_1", 1e-3 + 1e-6},
+		{1, 2, "wan", 1e-3},
+	}
+	for _, tt := range tests {
+		if rt := z.Route(tt.src, tt.dst); names(rt) != tt.links || rt.Latency != tt.lat {
+			t.Errorf("%s → %s: %s, %v s; want %s, %v s", z.HostName(tt.src), z.HostName(tt.dst), names(rt), rt.Latency, tt.links, tt.lat)
+		}
+	}
+	// What NewZones refuses: a cluster zone whose links or hosts are not its topology's.
+	broken := []struct {
+		edit func(c *ZonesConfig)
+		want string
+	}{
+		{func(c *ZonesConfig) { c.Links[1].Name = "other" }, `w.xml:3: <cluster>: cluster zone tor: link 1 is "other", want its topology's "tor_link_from_0_to_1"`},
+		{func(c *ZonesConfig) { c.Points[3].Name = "u1" }, `w.xml:3: <cluster>: cluster zone tor: point 1 is "u1", want its topology's host "t1"`},
+		{func(c *ZonesConfig) { c.Zones[1].Cluster = nil }, `w.xml:3: <cluster>: a cluster zone without its topology`},
+		{func(c *ZonesConfig) { c.Zones[1].ClusterLinks = 2 }, `w.xml:3: <cluster>: cluster zone tor: links 2 to 6 out of range`},
+	}
+	for _, b := range broken {
+		c := torusAmongZones(t)
+		b.edit(&c)
+		if _, err := NewZones(c); err == nil || err.Error() != b.want {
+			t.Errorf("got %v, want %s", err, b.want)
+		}
+	}
+}
+
+// TestZonesFlatClusterAsStar: a flat cluster as a ZoneCluster zone over
+// NewFlat routes every pair of hosts, and each host to and from its router,
+// as the star zone of the same links does (SimGrid's StarZone, which the
+// platform reader built before): clustersConfig against starsConfig.
+func TestZonesFlatClusterAsStar(t *testing.T) {
+	star, err := NewZones(starsConfig(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := NewZones(clustersConfig(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(z *Zones, rt Route) string {
+		var s []string
+		for _, l := range rt.Links {
+			s = append(s, z.Links()[l].Name)
+		}
+		return strings.Join(s, " ")
+	}
+	for a := range star.Hosts() {
+		for b := range star.Hosts() {
+			rs, rc := star.Route(a, b), cl.Route(a, b)
+			if names(star, rs) != names(cl, rc) || rs.Latency != rc.Latency || rs.Hops != rc.Hops {
+				t.Errorf("%s → %s: star %s (%v s), cluster %s (%v s)", star.HostName(a), star.HostName(b), names(star, rs), rs.Latency, names(cl, rc), rc.Latency)
+			}
+		}
+	}
+}

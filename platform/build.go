@@ -16,42 +16,17 @@ import (
 // a TOML platform has loopbacks (10 GB/s, 0 s unless given). A limiter bandwidth
 // gives every host (and dragonfly router, fat-tree switch) SimGrid's limiter link.
 func (p *Platform) Build() (fluid.Topology, error) {
-	policy := map[string]fluid.LinkPolicy{SharingSplitDuplex: fluid.SplitDuplex, SharingShared: fluid.SharedDuplex, SharingFatPipe: fluid.FatPipeDuplex}[p.Sharing]
-	link := fluid.LinkSpec{Bandwidth: p.LinkBandwidth, Latency: p.LinkLatency, Policy: policy}
-	loop := fluid.Loopback{Bandwidth: p.LoopbackBandwidth, Latency: p.LoopbackLatency, Disabled: p.NoLoopback}
-	naming := fluid.Naming{Prefix: p.Prefix, Suffix: p.Suffix, Radical: p.Radical, Cluster: p.Name}
 	var (
 		topo fluid.Topology
 		err  error
 	)
-	switch p.Topology {
-	case TopoFlat:
-		c := fluid.FlatConfig{Hosts: p.Hosts, Link: link, Loopback: loop, Naming: naming, Limiter: p.LimiterBandwidth}
-		if p.BackboneBandwidth > 0 {
-			c.Backbone = &fluid.Backbone{Bandwidth: p.BackboneBandwidth, Latency: p.BackboneLatency, FatPipe: p.BackboneSharing == SharingFatPipe}
-		}
-		topo, err = fluid.NewFlat(c)
-	case TopoFatTree:
-		var c fluid.FatTreeConfig
-		if c, err = fluid.ParseFatTreeParams(p.FatTree); err == nil {
-			c.Link, c.Loopback, c.Naming, c.Limiter = link, loop, naming, p.LimiterBandwidth
-			topo, err = fluid.NewFatTree(c)
-		}
-	case TopoTorus:
-		topo, err = fluid.NewTorus(fluid.TorusConfig{Dims: p.Torus, Link: link, Loopback: loop, Naming: naming, Limiter: p.LimiterBandwidth})
-	case TopoZones:
+	if p.Topology == TopoZones {
 		if p.Zones == nil {
 			return nil, fmt.Errorf("a platform of zones without its zones")
 		}
 		topo, err = fluid.NewZones(*p.Zones)
-	case TopoDragonfly:
-		var c fluid.DragonflyConfig
-		if c, err = fluid.ParseDragonflyParams(p.Dragonfly); err == nil {
-			c.Link, c.Loopback, c.Naming, c.Limiter = link, loop, naming, p.LimiterBandwidth
-			topo, err = fluid.NewDragonfly(c)
-		}
-	default:
-		err = fmt.Errorf("unknown topology %q", p.Topology)
+	} else {
+		topo, err = p.cluster(0)
 	}
 	if err == nil {
 		topo, err = fluid.WithSwitchLatency(topo, p.SwitchLatency)
@@ -60,6 +35,42 @@ func (p *Platform) Build() (fluid.Topology, error) {
 		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "fluid: "))
 	}
 	return topo, nil
+}
+
+// cluster is the topology of a platform that is one cluster (flat,
+// fat-tree, torus or dragonfly), without the switch latency: Build's, and
+// a fat-tree, torus or dragonfly <cluster> among zones (ZoneCluster).
+// firstCable numbers a fat tree's first cable (FatTreeConfig.FirstCable).
+func (p *Platform) cluster(firstCable int) (fluid.Topology, error) {
+	policy := map[string]fluid.LinkPolicy{SharingSplitDuplex: fluid.SplitDuplex, SharingShared: fluid.SharedDuplex, SharingFatPipe: fluid.FatPipeDuplex}[p.Sharing]
+	link := fluid.LinkSpec{Bandwidth: p.LinkBandwidth, Latency: p.LinkLatency, Policy: policy}
+	loop := fluid.Loopback{Bandwidth: p.LoopbackBandwidth, Latency: p.LoopbackLatency, Disabled: p.NoLoopback}
+	naming := fluid.Naming{Prefix: p.Prefix, Suffix: p.Suffix, Radical: p.Radical, Cluster: p.Name}
+	switch p.Topology {
+	case TopoFlat:
+		c := fluid.FlatConfig{Hosts: p.Hosts, Link: link, Loopback: loop, Naming: naming, Limiter: p.LimiterBandwidth}
+		if p.BackboneBandwidth > 0 {
+			c.Backbone = &fluid.Backbone{Bandwidth: p.BackboneBandwidth, Latency: p.BackboneLatency, FatPipe: p.BackboneSharing == SharingFatPipe}
+		}
+		return fluid.NewFlat(c)
+	case TopoFatTree:
+		c, err := fluid.ParseFatTreeParams(p.FatTree)
+		if err != nil {
+			return nil, err
+		}
+		c.Link, c.Loopback, c.Naming, c.Limiter, c.FirstCable = link, loop, naming, p.LimiterBandwidth, firstCable
+		return fluid.NewFatTree(c)
+	case TopoTorus:
+		return fluid.NewTorus(fluid.TorusConfig{Dims: p.Torus, Link: link, Loopback: loop, Naming: naming, Limiter: p.LimiterBandwidth})
+	case TopoDragonfly:
+		c, err := fluid.ParseDragonflyParams(p.Dragonfly)
+		if err != nil {
+			return nil, err
+		}
+		c.Link, c.Loopback, c.Naming, c.Limiter = link, loop, naming, p.LimiterBandwidth
+		return fluid.NewDragonfly(c)
+	}
+	return nil, fmt.Errorf("unknown topology %q", p.Topology)
 }
 
 // Placement puts ranks on hosts: rank r on the host of hostfile line r mod lines

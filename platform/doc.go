@@ -10,8 +10,9 @@
 //     radical, suffix), the hostfile's lines; Build (its fluid topology),
 //     Placement (the host of each rank), Sockets, HostName, Ranks, Nodes.
 //   - ParseXML: a SimGrid platform file: one <cluster> (its topology), or
-//     zones, hosts, routers, links, routes and flat clusters (zone.go,
-//     TopoZones: a fluid.Zones with each host's name, cores and speed).
+//     zones, hosts, routers, links, routes and clusters of any topology
+//     (zone.go, zonecluster.go; TopoZones: a fluid.Zones with each host's
+//     name, cores and speed).
 //   - ParseHostfile: an smpirun hostfile against a platform.
 //   - HostSpeeds: each host's speed factor, from patterns of host names
 //     (names, numbered ranges, globs) and a seeded log-normal spread

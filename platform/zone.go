@@ -13,11 +13,12 @@ import (
 // parseZones reads a SimGrid platform of zones (TopoZones): <zone>/<AS>
 // (routing Full, Floyd, Dijkstra, DijkstraCache, None, Cluster) holding
 // <host>, <router>, <link>, <route> with <link_ctn>, <zoneRoute>/<ASroute>,
-// <bypassRoute>, <bypassZoneRoute>/<bypassASroute>, nested zones, flat
-// <cluster>s, and in a Cluster zone <host_link> and <backbone>. The
-// platform is built as SimGrid 3.32 builds it (fluid.Zones); what emu does
-// not model (profiles, Vivaldi and Wifi zones, cabinets, hierarchical
-// clusters among zones, actors) is refused, naming the line.
+// <bypassRoute>, <bypassZoneRoute>/<bypassASroute>, nested zones,
+// <cluster>s (flat ones as star zones, fat-tree, torus and dragonfly ones
+// through their topology: zonecluster.go), and in a Cluster zone
+// <host_link>, <backbone> and <cabinet>. The platform is built as SimGrid
+// 3.32 builds it (fluid.Zones); what emu does not model (profiles, Vivaldi
+// and Wifi zones, actors) is refused, naming the line.
 func parseZones(data []byte, file string) (*Platform, error) {
 	z := &zoneParser{file: file, points: map[string]int{}, links: map[string]fluid.LinkID{}, split: map[string][2]fluid.LinkID{}}
 	start := func(t xml.StartElement, line int) error {
@@ -54,8 +55,9 @@ type zoneParser struct {
 	speeds []float64 // host speeds (the initial pstate's), flop/s
 	cores  []int
 
-	config  []ConfigProp
-	sawRoot bool
+	config   []ConfigProp
+	sawRoot  bool
+	ftCables int // the fat-tree cables made so far (SimGrid numbers them across trees)
 }
 
 // frame is an open element: its name, and what closing it must undo.

@@ -12,8 +12,8 @@ import (
 
 // The parts of a platform of zones that are clusters: a Cluster zone's
 // <backbone>, <host_link> and <cabinet>, its star of private links
-// (populateStar), and a flat <cluster> among zones, each built as SimGrid
-// 3.32's ClusterZone builds it.
+// (populateStar), as SimGrid 3.32's ClusterZone builds it, and a <cluster>
+// among zones, through the cluster's own topology.
 
 // hostLink is a <host_link>: the up and down links of a Cluster zone's host.
 type hostLink struct {
@@ -163,21 +163,51 @@ func (z *zoneParser) populateStar(f *frame) error {
 	return nil
 }
 
-// cluster reads a flat <cluster> among zones: SimGrid's star zone of
-// hosts PREFIX<radical>SUFFIX, each with its link ID_link_<radical>
-// (NAME_UP/NAME_DOWN when SPLITDUPLEX), loopback ID_link_<radical>_loopback
-// and limiter ID_link_<radical>_limiter when asked, the backbone
-// ID_backbone, and a router (router_id, or PREFIX ID_router SUFFIX).
+// cluster reads a <cluster> among zones: a zone of its own (ZoneCluster)
+// whose hosts, links and routes are those of the cluster alone
+// (Platform.cluster: the same names, SimGrid's), as SimGrid 3.32 builds
+// its star zone (FLAT), FatTreeZone, TorusZone or DragonflyZone. A flat
+// cluster has a router, router_id or PREFIX ID_router SUFFIX; the others
+// have none (router_id is read past, as SimGrid does): a zone route names
+// one of their hosts as its gateway. The cables of a platform's fat trees
+// are numbered in one sequence (z.ftCables).
 func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 	c, err := clusterFromXML(t.Attr)
 	if err != nil {
 		return z.errorf("%v", err)
 	}
-	if c.Topology != TopoFlat {
-		return z.errorf("<cluster id=%q>: a %s cluster among zones is not supported (emu reads one such cluster alone, or flat clusters among zones)", c.Name, c.Topology)
-	}
 	if p := z.parent(); p != "platform" && p != "zone" && p != "AS" {
 		return z.errorf("<cluster> inside <%s>", p)
+	}
+	topo, err := c.cluster(z.ftCables)
+	if err != nil {
+		return z.errorf("<cluster id=%q>: %s", c.Name, strings.TrimPrefix(err.Error(), "fluid: "))
+	}
+	if ft, ok := topo.(*fluid.FatTree); ok {
+		z.ftCables += ft.Cables()
+	}
+	if err := z.newZone("cluster", c.Name, fluid.ZoneCluster, f); err != nil {
+		return err
+	}
+	prev := z.zone
+	z.zone = f.zone
+	defer func() { z.zone = prev }()
+	for h := range topo.Hosts() {
+		if _, err := z.addPoint("cluster", topo.HostName(h), fluid.PointHost, -1); err != nil {
+			return err
+		}
+		z.names, z.speeds, z.cores = append(z.names, topo.HostName(h)), append(z.speeds, c.Speed), append(z.cores, c.CoresPerHost)
+	}
+	first := fluid.LinkID(len(z.cfg.Links))
+	for _, l := range topo.Links() {
+		if _, err := z.addLink("cluster", l.Name, l.Class, l.Bandwidth, l.Latency, l.Sharing); err != nil {
+			return err
+		}
+	}
+	zs := &z.cfg.Zones[f.zone]
+	zs.Cluster, zs.ClusterLinks = topo, first
+	if c.Topology != TopoFlat {
+		return nil
 	}
 	routerID := ""
 	for _, a := range t.Attr {
@@ -185,70 +215,9 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 			routerID = strings.TrimSpace(a.Value)
 		}
 	}
-	if err := z.newZone("cluster", c.Name, fluid.ZoneStar, f); err != nil {
-		return err
-	}
-	prev := z.zone
-	z.zone = f.zone
-	defer func() { z.zone = prev }()
-	zs := func() *fluid.ZoneSpec { return &z.cfg.Zones[f.zone] }
-	where := fmt.Sprintf("%s:%d: <cluster>", z.file, z.line)
-	var bb []fluid.ZoneHop
-	if c.BackboneBandwidth > 0 || c.BackboneLatency > 0 {
-		sh := fluid.Shared
-		if c.BackboneSharing == SharingFatPipe {
-			sh = fluid.FatPipe
-		}
-		l, err := z.addLink("cluster", c.Name+"_backbone", "backbone", c.BackboneBandwidth, c.BackboneLatency, sh)
-		if err != nil {
-			return err
-		}
-		bb = []fluid.ZoneHop{{Fwd: l, Back: l}}
-	}
-	for _, r := range c.Radical {
-		host := c.Prefix + strconv.Itoa(r) + c.Suffix
-		p, err := z.addPoint("cluster", host, fluid.PointHost, -1)
-		if err != nil {
-			return err
-		}
-		z.names, z.speeds, z.cores = append(z.names, host), append(z.speeds, c.Speed), append(z.cores, c.CoresPerHost)
-		linkID := c.Name + "_link_" + strconv.Itoa(r)
-		if c.LoopbackBandwidth > 0 || c.LoopbackLatency > 0 {
-			l, err := z.addLink("cluster", linkID+"_loopback", "loopback", c.LoopbackBandwidth, c.LoopbackLatency, fluid.FatPipe)
-			if err != nil {
-				return err
-			}
-			zs().Routes = append(zs().Routes, fluid.ZoneRoute{Src: p, Dst: p, GwSrc: -1, GwDst: -1, Hops: []fluid.ZoneHop{{Fwd: l, Back: l}}, Where: where})
-		}
-		var hops []fluid.ZoneHop
-		if c.LimiterBandwidth > 0 {
-			l, err := z.addLink("cluster", linkID+"_limiter", "limiter", c.LimiterBandwidth, 0, fluid.Shared)
-			if err != nil {
-				return err
-			}
-			hops = append(hops, fluid.ZoneHop{Fwd: l, Back: l})
-		}
-		// SimGrid 3.32 sets no sharing policy on a flat cluster's
-		// non-split private links: FATPIPE ones are SHARED.
-		policy := c.Sharing
-		if policy == SharingFatPipe {
-			policy = SharingShared
-		}
-		up, down, err := z.addCable("cluster", linkID, "host", c.LinkBandwidth, c.LinkLatency, policy)
-		if err != nil {
-			return err
-		}
-		hops = append(hops, fluid.ZoneHop{Fwd: up, Back: down})
-		hops = append(hops, bb...)
-		zs().Routes = append(zs().Routes, fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Hops: hops, Symmetrical: true, Where: where})
-	}
 	if routerID == "" {
 		routerID = c.Prefix + c.Name + "_router" + c.Suffix
 	}
-	p, err := z.addPoint("cluster", routerID, fluid.PointRouter, -1)
-	if err != nil {
-		return err
-	}
-	zs().Routes = append(zs().Routes, fluid.ZoneRoute{Src: p, Dst: -1, GwSrc: -1, GwDst: -1, Symmetrical: true, Where: where})
-	return nil
+	_, err = z.addPoint("cluster", routerID, fluid.PointRouter, -1)
+	return err
 }
