@@ -34,6 +34,7 @@ type Engine struct {
 	ops   []traceformat.OpRec // s.Ops()
 	hooks Hooks               // nil: nobody listens
 
+	params        Params
 	L, o, g, G, O int64 // ps, ps/byte for G and O
 	S             int64
 
@@ -55,6 +56,13 @@ type Engine struct {
 	tokTS []int64   // per resource: ts of its live token, -1 if none
 
 	reference bool // retry through the event queue instead of parking
+
+	// wrapOp is the first op (send, or -1-send for its message) whose
+	// costs took a time below 0, which LogGOPSim's unsigned time wraps to
+	// near 2⁶⁴ (a 0-byte message's (s−1)·G or (s−1)·O is negative); the
+	// replay stops there.
+	wrapOp  int32
+	wrapped bool
 }
 
 func newEngine(s *traceformat.Schedule, p Params) *Engine {
@@ -123,7 +131,7 @@ func (e *Engine) run() {
 		}
 	}
 	e.ready = e.ready[:0]
-	for e.q.n > 0 {
+	for e.q.n > 0 && !e.wrapped {
 		ev := e.pop()
 		if ev.op >= e.nops {
 			e.token(ev)
@@ -184,6 +192,9 @@ func (e *Engine) send(ev event) {
 	e.started(op)
 	e.nexto[c] = ev.t + e.SendCPU(size)
 	e.nextgs[n] = ev.t + e.SendNIC(size)
+	if e.nexto[c] < 0 || e.nextgs[n] < 0 {
+		e.wrap(op)
+	}
 	if e.hooks != nil {
 		e.hooks.Started(op)
 	}
@@ -237,6 +248,9 @@ func (e *Engine) message(ev event) {
 	extra, _ := e.RecvCPUExtra(size)
 	e.nexto[c] = ev.t + e.o + extra
 	e.nextgr[n] = ev.t + e.RecvNIC(size)
+	if e.nexto[c] < 0 || e.nextgr[n] < 0 {
+		e.wrap(ev.op)
+	}
 	src := e.ops[sendOp].Rank
 	if e.hooks != nil {
 		e.hooks.Arrived(sendOp)
@@ -253,6 +267,17 @@ func (e *Engine) message(ev event) {
 		e.rendezvousDone(sendOp, int(src), ci, ni, ev.t)
 	}
 	e.done(recvOp)
+}
+
+// wrap stops the replay at op (a send, or −1−send for its message's
+// receipt), whose costs took a CPU's or a NIC's next free time below 0.
+// Until then every time is in [0, 2⁶³), where int64 and LogGOPSim's uint64
+// compare alike; past it LogGOPSim's times wrap around 2⁶⁴ and its figures
+// mean nothing, so Run reports a *WrapError instead of a runtime.
+func (e *Engine) wrap(op int32) {
+	if !e.wrapped {
+		e.wrapped, e.wrapOp = true, op
+	}
 }
 
 // rendezvousDone completes a rendezvous send when its message is matched

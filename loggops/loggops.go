@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/emu-hpc/emu/traceformat"
 	"math"
+	"strconv"
 )
 
 // Params are the LogGOPS parameters of a replay (shared/reference/
@@ -105,6 +106,7 @@ func New(s *traceformat.Schedule, p Params, opt Options) (*Engine, error) {
 		return nil, err
 	}
 	e := newEngine(s, p)
+	e.params = p
 	e.reference = opt.Reference
 	e.rq.linear, e.uq.linear = opt.Reference, opt.Reference
 	return e, nil
@@ -117,6 +119,9 @@ func (e *Engine) SetHooks(h Hooks) { e.hooks = h }
 func (e *Engine) Run() (*Result, error) {
 	s := e.s
 	e.run()
+	if e.wrapped {
+		return nil, e.wrapError()
+	}
 	if err := e.leftovers(); err != nil {
 		return nil, err
 	}
@@ -136,4 +141,40 @@ func (e *Engine) Run() (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// WrapError reports a replay in which a message of 0 bytes took a CPU's or
+// a NIC's next free time below 0: LogGOPSim charges (s−1)·G and (s−1)·O in
+// unsigned 64-bit arithmetic, so for s = 0 it subtracts G or O, and where
+// that goes below 0 (g < G, or o < G or O, early in the run) its time wraps
+// to near 2⁶⁴ and what it prints is an artefact. The replay refuses the
+// schedule there instead of printing a figure.
+type WrapError struct {
+	Schedule string
+	Line     int  // GOAL line of the send
+	Rank     int  // rank whose CPU or NIC wrapped
+	Receipt  bool // at the message's receipt (else at the send)
+	Params   Params
+}
+
+func (e *WrapError) Error() string {
+	where := "sending it"
+	if e.Receipt {
+		where = "receiving it at rank " + strconv.Itoa(e.Rank)
+	}
+	p := e.Params
+	return fmt.Sprintf("%s:%d: this 0-byte message's (s−1)·G or (s−1)·O (−G or −O) takes LogGOPSim's unsigned time below 0 %s (o = %g s, g = %g s, G = %g s/B, O = %g s/B); LogGOPSim's figures would wrap around 2⁶⁴: give o ≥ max(G, O) and g ≥ G, or the message a byte",
+		e.Schedule, e.Line, where, p.O, p.Gap, p.G, p.OPerByte)
+}
+
+func (e *Engine) wrapError() *WrapError {
+	op, receipt := e.wrapOp, false
+	if op < 0 {
+		op, receipt = -1-op, true
+	}
+	rank := int(e.ops[op].Rank)
+	if receipt {
+		rank = int(e.ops[op].Peer)
+	}
+	return &WrapError{Schedule: e.s.Name, Line: e.s.Op(int(op)).Line, Rank: rank, Receipt: receipt, Params: e.params}
 }
