@@ -119,6 +119,11 @@ func (e *Engine) SetHooks(h Hooks) { e.hooks = h }
 func (e *Engine) Run() (*Result, error) {
 	s := e.s
 	e.run()
+	for c, t := range e.nexto { // LogGOPSim prints a CPU's time as unsigned
+		if t < 0 {
+			e.readWrapped(e.cpuRes(c), -1)
+		}
+	}
 	if e.wrapped {
 		return nil, e.wrapError()
 	}
@@ -144,11 +149,12 @@ func (e *Engine) Run() (*Result, error) {
 }
 
 // WrapError reports a replay in which a message of 0 bytes took a CPU's or
-// a NIC's next free time below 0: LogGOPSim charges (s−1)·G and (s−1)·O in
-// unsigned 64-bit arithmetic, so for s = 0 it subtracts G or O, and where
-// that goes below 0 (g < G, or o < G or O, early in the run) its time wraps
-// to near 2⁶⁴ and what it prints is an artefact. The replay refuses the
-// schedule there instead of printing a figure.
+// a NIC's next free time below 0 and that time was then read: LogGOPSim
+// charges (s−1)·G and (s−1)·O in unsigned 64-bit arithmetic, so for s = 0
+// it subtracts G or O, and where that goes below 0 (g < G, or o < G or O,
+// early in the run) its time wraps to near 2⁶⁴ and what it prints from
+// there is an artefact. The replay refuses the schedule instead of printing
+// a figure.
 type WrapError struct {
 	Schedule string
 	Line     int  // GOAL line of the send
@@ -163,7 +169,7 @@ func (e *WrapError) Error() string {
 		where = "receiving it at rank " + strconv.Itoa(e.Rank)
 	}
 	p := e.Params
-	return fmt.Sprintf("%s:%d: this 0-byte message's (s−1)·G or (s−1)·O (−G or −O) takes LogGOPSim's unsigned time below 0 %s (o = %g s, g = %g s, G = %g s/B, O = %g s/B); LogGOPSim's figures would wrap around 2⁶⁴: give o ≥ max(G, O) and g ≥ G, or the message a byte",
+	return fmt.Sprintf("%s:%d: this 0-byte message's (s−1)·G or (s−1)·O (−G or −O) takes LogGOPSim's unsigned time below 0 %s, and the run reads it (o = %g s, g = %g s, G = %g s/B, O = %g s/B): LogGOPSim's figures would wrap around 2⁶⁴; give o ≥ max(G, O) and g ≥ G, or the message a byte",
 		e.Schedule, e.Line, where, p.O, p.Gap, p.G, p.OPerByte)
 }
 

@@ -12,9 +12,10 @@ import (
 // TestReplayWrap: a 0-byte message costs g + (0−1)·G on the NIC and
 // o + (0−1)·O on the CPU, which LogGOPSim computes in unsigned 64-bit time:
 // where that goes below 0 its time wraps near 2⁶⁴ (both runs below were
-// made with spcl/LogGOPSim 76451de, its unit taken as ns). The replay stops
-// there with a WrapError naming the send's line; where the same costs stay
-// at or above 0 it gives LogGOPSim's times, solved by hand.
+// made with spcl/LogGOPSim 76451de, its unit taken as ns). Where such a
+// time is read again the replay stops with a WrapError naming the send's
+// line; where the costs stay at or above 0, or the time below 0 is never
+// read, it gives LogGOPSim's times, solved by hand.
 func TestReplayWrap(t *testing.T) {
 	const (
 		// rank 0 sends 0 bytes then 8 bytes to rank 1.
@@ -47,6 +48,10 @@ func TestReplayWrap(t *testing.T) {
 		{"receipt wraps", oneZero, Params{O: ns(2), Gap: ns(10), G: ns(5), S: 512}, 3, true, nil},
 		// L = 1: from 3 + 2 − 5 = 0. LogGOPSim prints 2 and 0.
 		{"receipt at 0", oneZero, Params{L: ns(1), O: ns(2), Gap: ns(10), G: ns(5), S: 512}, 0, false, []float64{2, 0}},
+		// g = 0 < G = 5: rank 0's NIC is free "from" −5, but nothing reads
+		// it again, and LogGOPSim prints CPU times: 10 for rank 0, and
+		// 10 + 10 − 5 = 15 for rank 1 (the message arrives at 0 + o + L).
+		{"NIC wraps unread", oneZero, Params{O: ns(10), G: ns(5), S: 512}, 0, false, []float64{10, 15}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := traceformat.Parse(strings.NewReader(tc.src), "wrap.goal")
