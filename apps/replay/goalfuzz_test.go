@@ -1,0 +1,189 @@
+package replay
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/emu-hpc/emu/internal/golden"
+	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/traceformat"
+)
+
+// fuzzDir holds the generated schedules and LogGOPSim's figures on them.
+const fuzzDir = "testdata/goalfuzz"
+
+// TestGOALFuzzSchedules pins testdata/goalfuzz/*.goal to their generator
+// (goalfuzz_gen_test.go); go test -run GOALFuzzSchedules -update rewrites
+// them, after which loggopsim.csv must be made again (its README).
+func TestGOALFuzzSchedules(t *testing.T) {
+	for i, fs := range fuzzSchedules() {
+		golden.Check(t, filepath.Join(fuzzDir, fs.name+".goal"), []byte(fs.make(fuzzSeed(i)).text()))
+	}
+}
+
+// fuzzRun is one row of loggopsim.csv: a LogGOPSim run, its parameters in
+// LogGOPSim's integer time unit (ns, the unit of GOAL's calcs) and what it
+// printed.
+type fuzzRun struct {
+	schedule         string
+	L, o, g, G, O, S int64
+	outcome          string   // "ok" or "incomplete" (LogGOPSim listed non-empty queues instead of times)
+	runtime          string   // ns, as printed: the largest host time
+	hosts            []string // ns per host, as printed (16 ranks or fewer; else none)
+	line             int      // in loggopsim.csv
+}
+
+// fuzzColumns are loggopsim.csv's columns.
+var fuzzColumns = []string{"schedule", "L", "o", "g", "G", "O", "S", "outcome", "runtime", "host_times", "command"}
+
+// loadFuzzRuns reads loggopsim.csv, checking that each row's command is
+// the run its columns say.
+func loadFuzzRuns(t *testing.T) []fuzzRun {
+	t.Helper()
+	path := filepath.Join(fuzzDir, "loggopsim.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(recs[0], fuzzColumns) {
+		t.Fatalf("%s: columns %v, want %v", path, recs[0], fuzzColumns)
+	}
+	var runs []fuzzRun
+	for i, rec := range recs[1:] {
+		r := fuzzRun{schedule: rec[0], outcome: rec[7], runtime: rec[8], line: i + 2}
+		for j, p := range []*int64{&r.L, &r.o, &r.g, &r.G, &r.O, &r.S} {
+			if *p, err = strconv.ParseInt(rec[1+j], 10, 64); err != nil {
+				t.Fatalf("%s:%d: %v", path, r.line, err)
+			}
+		}
+		if rec[9] != "" {
+			r.hosts = strings.Fields(rec[9])
+		}
+		cmd := fmt.Sprintf("txt2bin -i %[1]s.goal -o %[1]s.bin && LogGOPSim -f %[1]s.bin -L %d -o %d -g %d -G %d -O %d -S %d", r.schedule, r.L, r.o, r.g, r.G, r.O, r.S)
+		if rec[10] != cmd {
+			t.Fatalf("%s:%d: command %q, want %q", path, r.line, rec[10], cmd)
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// TestGOALFuzzLogGOPSim replays every run of loggopsim.csv under the
+// loggops semantics and requires LogGOPSim's outcome: where it printed
+// times, the same runtime and (16 ranks or fewer) the same time per host,
+// to the unit it printed (1 ns here, 1,000 of the replay's picoseconds);
+// where it listed unmatched queues, an IncompleteError. Two refusals are
+// allowed, each checked for its cause: ops that never started (LogGOPSim
+// prints a time for the part it ran, which the engine must give too), and
+// LogGOPSim's unsigned time wrapping (a 0-byte message whose −G or −O took
+// a time below 0; TestLogGOPSimWrap).
+func TestGOALFuzzLogGOPSim(t *testing.T) {
+	runs := loadFuzzRuns(t)
+	traces := map[string]*traceformat.Trace{}
+	var agree, incomplete, partial, wrapped int
+	for _, r := range runs {
+		tr := traces[r.schedule]
+		if tr == nil {
+			var err error
+			if tr, err = Load(filepath.Join(fuzzDir, r.schedule+".goal"), traceformat.FormatGOAL); err != nil {
+				t.Fatal(err)
+			}
+			traces[r.schedule] = tr
+		}
+		name := fmt.Sprintf("loggopsim.csv:%d %s L=%d o=%d g=%d G=%d O=%d S=%d", r.line, r.schedule, r.L, r.o, r.g, r.G, r.O, r.S)
+		p := loggops.Params{L: float64(r.L) * 1e-9, O: float64(r.o) * 1e-9, Gap: float64(r.g) * 1e-9,
+			G: float64(r.G) * 1e-9, OPerByte: float64(r.O) * 1e-9, S: r.S}
+		res, err := RunLogGOPS(tr, p)
+		var inc *IncompleteError
+		var linc *loggops.IncompleteError
+		var wrap *loggops.WrapError
+		switch {
+		case errors.As(err, &wrap): // whether LogGOPSim then ran to its end or not
+			if !wrapPossible(tr.GOAL, r) {
+				t.Errorf("%s: %v, but no 0-byte message can wrap with these parameters", name, err)
+			}
+			wrapped++
+			continue
+		case r.outcome == "incomplete":
+			if !errors.As(err, &linc) {
+				t.Errorf("%s: LogGOPSim left queues unmatched; emu: %v", name, err)
+			}
+			incomplete++
+			continue
+		case r.outcome != "ok":
+			t.Fatalf("%s: outcome %q", name, r.outcome)
+		case errors.As(err, &inc):
+			partial++ // ops never started: the engine's figures must still be LogGOPSim's
+		case err != nil:
+			t.Errorf("%s: %v", name, err)
+			continue
+		default:
+			agree++
+		}
+		lr, err := loggops.Replay(tr.GOAL, p)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		// LogGOPSim's own structures (linear queues, retries) must agree.
+		if e, err := loggops.New(tr.GOAL, p, loggops.Options{Reference: true}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		} else if ref, err := e.Run(); err != nil || !slices.Equal(ref.RankTimes, lr.RankTimes) {
+			t.Errorf("%s: reference engine %v (%v), fast %v", name, ref, err, lr.RankTimes)
+		}
+		if res != nil && res.Time != lr.Runtime {
+			t.Errorf("%s: RunLogGOPS %v s, the engine %v s", name, res.Time, lr.Runtime)
+		}
+		if got := nsString(lr.Runtime); got != r.runtime {
+			t.Errorf("%s: emu %s ns, LogGOPSim %s ns", name, got, r.runtime)
+		}
+		if r.hosts != nil {
+			got := make([]string, len(lr.RankTimes))
+			for h, v := range lr.RankTimes {
+				got[h] = nsString(v)
+			}
+			if !slices.Equal(got, r.hosts) {
+				t.Errorf("%s: per host emu %v ns, LogGOPSim %v ns", name, got, r.hosts)
+			}
+		}
+	}
+	t.Logf("%d runs: %d agree, %d incomplete in both, %d partial (LogGOPSim's time for the part it ran), %d refused for LogGOPSim's wrapping time",
+		len(runs), agree, incomplete, partial, wrapped)
+	if agree == 0 || incomplete == 0 {
+		t.Errorf("the table should hold both complete and incomplete runs")
+	}
+}
+
+// nsString prints a replay time (seconds, a whole number of ns here) as
+// LogGOPSim prints its integer time.
+func nsString(sec float64) string {
+	return strconv.FormatInt(int64(math.Round(sec*1e9)), 10)
+}
+
+// wrapPossible reports whether run r's parameters let a 0-byte message of
+// s take a time below 0: at its send (o − O or g − G below 0) or at its
+// receipt (o minus the larger of −O and −G, unsigned; g − G).
+func wrapPossible(s *traceformat.Schedule, r fuzzRun) bool {
+	zero := false
+	for _, op := range s.Ops() {
+		zero = zero || op.Kind == traceformat.OpSend && op.Size == 0
+	}
+	recvExtra := min(r.O, r.G) // −min(O, G), or −max when one is 0
+	if r.O == 0 || r.G == 0 {
+		recvExtra = max(r.O, r.G)
+	}
+	return zero && (r.o < r.O || r.g < r.G || r.o < recvExtra)
+}
