@@ -46,20 +46,36 @@ func (p Params) check() error {
 const maxMessagePs = 1e13 // 10 s
 
 // checkScale refuses parameters that would make one message of the
-// schedule take longer than maxMessagePs.
+// schedule take longer than maxMessagePs (a *ScaleError).
 func checkScale(s *traceformat.Schedule, p Params) error {
 	var largest int64
-	for _, op := range s.Ops() {
-		if op.Kind != traceformat.OpCalc {
-			largest = max(largest, op.Size)
+	at := -1
+	for i, op := range s.Ops() {
+		if op.Kind != traceformat.OpCalc && (at < 0 || op.Size > largest) {
+			largest, at = op.Size, i
 		}
 	}
 	perByte := max(float64(ps(p.G)), float64(ps(p.OPerByte)))
-	if t := float64(largest)*perByte + float64(ps(p.O)+ps(p.Gap)); t > maxMessagePs {
-		return fmt.Errorf("goal: replay of %s: a %d-byte message would take %.3g s with G = %g s/B, O = %g s/B; the limit is %g s",
-			s.Name, largest, t/PsPerSecond, p.G, p.OPerByte, maxMessagePs/PsPerSecond)
+	if t := float64(largest)*perByte + float64(ps(p.O)+ps(p.Gap)); at >= 0 && t > maxMessagePs {
+		return &ScaleError{Schedule: s.Name, Line: s.Op(at).Line, Size: largest, Seconds: t / PsPerSecond, Params: p}
 	}
 	return nil
+}
+
+// ScaleError refuses a schedule whose largest message would take longer
+// than the replay's integer time allows for one message (10 s) with the
+// replay's G or O.
+type ScaleError struct {
+	Schedule string
+	Line     int   // GOAL line of the largest message's first op
+	Size     int64 // bytes
+	Seconds  float64
+	Params   Params
+}
+
+func (e *ScaleError) Error() string {
+	return fmt.Sprintf("%s:%d: a %d-byte message would take %.3g s with G = %g s/B, O = %g s/B; the loggops replay allows %g s a message",
+		e.Schedule, e.Line, e.Size, e.Seconds, e.Params.G, e.Params.OPerByte, maxMessagePs/PsPerSecond)
 }
 
 // ps rounds seconds to whole picoseconds.

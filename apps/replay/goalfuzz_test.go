@@ -187,3 +187,33 @@ func wrapPossible(s *traceformat.Schedule, r fuzzRun) bool {
 	}
 	return zero && (r.o < r.O || r.g < r.G || r.o < recvExtra)
 }
+
+// TestLogGOPSRefusals: what the loggops replay refuses that LogGOPSim
+// would run is an IncompleteError (the schedule's fault: emu exits 2) of
+// one line naming the file and the line of the message at fault. The wrap
+// is rank 0's NIC at 0 + g − G after a 0-byte send, read by its next send
+// (loggops.TestReplayWrap); the scale, a 5 GB message at 10 ns/B.
+func TestLogGOPSRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		p         loggops.Params
+		want      string
+	}{
+		{"wrap", "num_ranks 2\nrank 0 {\nl0: send 0b to 1\nl1: send 8b to 1 tag 1\n}\nrank 1 {\nl0: recv 0b from 0\nl1: recv 8b from 0 tag 1\n}\n",
+			loggops.Params{L: 3e-6, O: 5e-6, G: 18e-12, S: 65535}, "r.goal:3: this 0-byte message's"},
+		{"scale", "num_ranks 2\nrank 0 {\nl0: send 8b to 1\nl1: send 5000000000b to 1\n}\nrank 1 {\nrecv 8b from 0\nrecv 5000000000b from 0\n}\n",
+			loggops.Params{L: 3e-6, O: 5e-6, G: 10e-9, S: 65535}, "r.goal:4: a 5000000000-byte message would take 50 s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := traceformat.Parse(strings.NewReader(tc.src), "r.goal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = RunLogGOPS(&traceformat.Trace{Name: "r.goal", Format: traceformat.FormatGOAL, GOAL: s}, tc.p)
+			var inc *IncompleteError
+			if !errors.As(err, &inc) || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %v, want an IncompleteError of one line starting %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -57,7 +57,8 @@ func ParseSemantics(s string) (Semantics, error) {
 // not cross between CPUs through a dependency). A TI trace has no LogGOPS
 // reading and is refused; so is a schedule on which LogGOPSim's unsigned
 // time would wrap (loggops.WrapError: a 0-byte message with g < G, or
-// o < G or O), where LogGOPSim prints an artefact.
+// o < G or O), where LogGOPSim prints an artefact, or one with a message
+// too long for the replay's integer time (loggops.ScaleError).
 func RunLogGOPS(t *traceformat.Trace, p loggops.Params) (*Result, error) {
 	if t.GOAL == nil {
 		return nil, fmt.Errorf("replay: %s is a %s trace; the loggops semantics replays GOAL schedules only", t.Name, t.Format)
@@ -66,7 +67,8 @@ func RunLogGOPS(t *traceformat.Trace, p loggops.Params) (*Result, error) {
 	if err != nil {
 		var inc *loggops.IncompleteError
 		var wrap *loggops.WrapError
-		if errors.As(err, &inc) || errors.As(err, &wrap) {
+		var scale *loggops.ScaleError
+		if errors.As(err, &inc) || errors.As(err, &wrap) || errors.As(err, &scale) {
 			return nil, &IncompleteError{Err: err}
 		}
 		return nil, err
