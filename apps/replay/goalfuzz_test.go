@@ -89,7 +89,7 @@ func loadFuzzRuns(t *testing.T) []fuzzRun {
 // allowed, each checked for its cause: ops that never started (LogGOPSim
 // prints a time for the part it ran, which the engine must give too), and
 // LogGOPSim's unsigned time wrapping (a 0-byte message whose −G or −O took
-// a time below 0; TestLogGOPSimWrap).
+// a time below 0; loggops.TestReplayWrap).
 func TestGOALFuzzLogGOPSim(t *testing.T) {
 	runs := loadFuzzRuns(t)
 	traces := map[string]*traceformat.Trace{}
