@@ -37,12 +37,13 @@ type fuzzRun struct {
 	L, o, g, G, O, S int64
 	outcome          string   // "ok" or "incomplete" (LogGOPSim listed non-empty queues instead of times)
 	runtime          string   // ns, as printed: the largest host time
+	maxHost          int      // the first host with that time
 	hosts            []string // ns per host, as printed (16 ranks or fewer; else none)
 	line             int      // in loggopsim.csv
 }
 
 // fuzzColumns are loggopsim.csv's columns.
-var fuzzColumns = []string{"schedule", "L", "o", "g", "G", "O", "S", "outcome", "runtime", "host_times", "command"}
+var fuzzColumns = []string{"schedule", "L", "o", "g", "G", "O", "S", "outcome", "runtime", "max_host", "host_times", "command"}
 
 // loadFuzzRuns reads loggopsim.csv, checking that each row's command is
 // the run its columns say.
@@ -69,12 +70,17 @@ func loadFuzzRuns(t *testing.T) []fuzzRun {
 				t.Fatalf("%s:%d: %v", path, r.line, err)
 			}
 		}
-		if rec[9] != "" {
-			r.hosts = strings.Fields(rec[9])
+		if r.outcome == "ok" {
+			if r.maxHost, err = strconv.Atoi(rec[9]); err != nil {
+				t.Fatalf("%s:%d: %v", path, r.line, err)
+			}
+		}
+		if rec[10] != "" {
+			r.hosts = strings.Fields(rec[10])
 		}
 		cmd := fmt.Sprintf("txt2bin -i %[1]s.goal -o %[1]s.bin && LogGOPSim -f %[1]s.bin -L %d -o %d -g %d -G %d -O %d -S %d", r.schedule, r.L, r.o, r.g, r.G, r.O, r.S)
-		if rec[10] != cmd {
-			t.Fatalf("%s:%d: command %q, want %q", path, r.line, rec[10], cmd)
+		if rec[11] != cmd {
+			t.Fatalf("%s:%d: command %q, want %q", path, r.line, rec[11], cmd)
 		}
 		runs = append(runs, r)
 	}
@@ -149,6 +155,9 @@ func TestGOALFuzzLogGOPSim(t *testing.T) {
 		}
 		if got := nsString(lr.Runtime); got != r.runtime {
 			t.Errorf("%s: emu %s ns, LogGOPSim %s ns", name, got, r.runtime)
+		}
+		if h := slices.Index(lr.RankTimes, lr.Runtime); h != r.maxHost {
+			t.Errorf("%s: emu's first host to finish last is %d, LogGOPSim's %d", name, h, r.maxHost)
 		}
 		if r.hosts != nil {
 			got := make([]string, len(lr.RankTimes))
