@@ -226,3 +226,93 @@ func TestLogGOPSRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestGOALFuzzCoverage: the generated schedules hold what the README says
+// they cover, each at least a few times, so that a change of the generator
+// cannot quietly drop a feature from the comparison with LogGOPSim.
+func TestGOALFuzzCoverage(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(fuzzDir, "*.goal"))
+	if err != nil || len(files) < 80 {
+		t.Fatalf("%d schedules (%v)", len(files), err)
+	}
+	count := map[string]int{}
+	minRanks, maxRanks := 1<<30, 0
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := traceformat.Parse(f, path)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		minRanks, maxRanks = min(minRanks, s.NumRanks()), max(maxRanks, s.NumRanks())
+		for r := range s.NumRanks() {
+			first, end := s.RankOps(r)
+			if first == end {
+				count["a rank with no ops"]++
+			}
+			roots := 0
+			for i := first; i < end; i++ {
+				if s.NumPreds(i) == 0 {
+					roots++
+				}
+			}
+			if roots > 16 {
+				count["a rank with more than 16 ready ops"]++
+			}
+		}
+		for i := range s.NumOps() {
+			op := s.Op(i)
+			if len(s.IRequires(i)) > 0 {
+				count["irequires"]++
+			}
+			if len(s.Requires(i)) > 0 {
+				count["requires"]++
+			}
+			if op.CPU > 0 {
+				count["cpu > 0"]++
+			}
+			if op.NIC > 0 {
+				count["nic > 0"]++
+			}
+			switch op.Kind {
+			case traceformat.OpCalc:
+				count["calc"]++
+			case traceformat.OpRecv:
+				if op.Peer == traceformat.AnySource {
+					count["receive from any source"]++
+				}
+				if op.Tag == traceformat.AnyTag {
+					count["receive with any tag"]++
+				}
+			case traceformat.OpSend:
+				if op.Peer == op.Rank {
+					count["message to itself"]++
+				}
+				if op.Size == 0 {
+					count["0-byte message"]++
+				}
+				for _, S := range []int64{0, 512, 1024, 4096, 65535, 100000} {
+					if op.Size == S {
+						count["message of S bytes"]++
+					}
+					if op.Size == S+1 {
+						count["message of S + 1 bytes"]++
+					}
+				}
+			}
+		}
+	}
+	if minRanks > 2 || maxRanks < 64 {
+		t.Errorf("ranks %d..%d, want 2..64", minRanks, maxRanks)
+	}
+	for _, what := range []string{"a rank with no ops", "a rank with more than 16 ready ops", "irequires", "requires", "cpu > 0", "nic > 0",
+		"calc", "receive from any source", "receive with any tag", "message to itself", "0-byte message", "message of S bytes", "message of S + 1 bytes"} {
+		if count[what] < 3 {
+			t.Errorf("%s: %d times, want at least 3", what, count[what])
+		}
+	}
+	t.Log(count)
+}
