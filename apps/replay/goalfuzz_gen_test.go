@@ -17,8 +17,9 @@ import (
 // doubling, halo, linear all-to-all) and as random DAGs. TestGOALFuzzSchedules
 // pins the files to it; LogGOPSim's figures on them are loggopsim.csv.
 
-// fuzzSizes are the message sizes drawn: each S of fuzzParams, and S + 1,
-// and 0 (LogGOPSim's (s−1)·G wraps).
+// fuzzSizes are the message sizes drawn: most S of the golden runs' fixed
+// parameter sets (testdata/goalfuzz/README.md) and S + 1, and 0 (where
+// LogGOPSim's (s−1)·G goes below 0).
 var fuzzSizes = []int64{0, 1, 8, 100, 512, 513, 1024, 1025, 4096, 4097, 65535, 65536, 100000, 100001, 262144}
 
 // gOp is one op of a generated rank.
@@ -179,7 +180,7 @@ func binomialBcast(g *goalGen, anySource bool) {
 }
 
 // dissemination: round k sends to r+2^k and receives from r−2^k; a round
-// waits for the previous one's send and receive (and a calc between).
+// waits for the previous one's send and receive; a calc at the end.
 func dissemination(g *goalGen, tagged bool) {
 	n := len(g.ranks)
 	size := g.size()
@@ -315,11 +316,12 @@ func linearAlltoall(g *goalGen) {
 // randomDAG: steps in a global order, each a calc on one rank or a message
 // between two (a rank to itself now and then); every new op depends on up
 // to three earlier ops of its rank (requires, or irequires one time in
-// four), so that every op can run: messages of one source, destination
-// and tag have one size, so that whichever a receive matches it is on its
-// side of S. wild makes some receives take any source or any tag;
-// mismatch gives some receives a size other than their send's (both may
-// leave a schedule incomplete, in LogGOPSim as in emu).
+// four). Messages of one source, destination and tag have one size, so
+// that whichever of them a receive takes is on its side of S; they may
+// still be taken out of step order, which can hold a rendezvous send
+// forever (LogGOPSim and emu then both report the run incomplete). wild
+// makes some receives take any source or any tag; mismatch gives some
+// receives a size other than their send's.
 func randomDAG(g *goalGen, steps int, wild, mismatch bool) {
 	n := len(g.ranks)
 	tags := 1 + g.r.IntN(4)
@@ -397,9 +399,9 @@ func lateMatch(g *goalGen) {
 }
 
 // manyRoots gives each rank more than 16 ops ready at once, sends,
-// receives and calcs mixed in random order on several CPUs and NICs (the
-// type sort of LogGOPSim's ready ops then leaves insertion sort), and a
-// second wave that waits for some of them.
+// receives and calcs mixed in random order (LogGOPSim's type sort of its
+// ready ops then leaves insertion sort), and a second wave that waits for
+// some of them.
 func manyRoots(g *goalGen) {
 	n := len(g.ranks)
 	var later []gDep // dependencies of second-wave ops, on ranks laterRank
