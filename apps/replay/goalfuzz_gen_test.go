@@ -553,5 +553,38 @@ func fuzzSchedules() []fuzzSchedule {
 	return fs
 }
 
+// fuzzBigSchedules are 12 schedules of 64 ranks, 8 MB in all, for a
+// check at scale (testdata/goalfuzz/README.md): halos, rings, ten
+// recursive-doubling rounds overlapping and two all-to-alls, spread over
+// CPUs and NICs and written out of order in the later ones.
+func fuzzBigSchedules() []fuzzSchedule {
+	var fs []fuzzSchedule
+	for i := range 12 {
+		kind := []string{"halo", "ring", "recdoub10", "alltoall2"}[i%4]
+		fs = append(fs, fuzzSchedule{fmt.Sprintf("big_%02d_%s", i, kind), func(seed uint64) *goalGen {
+			g := newGoalGen(seed+4000, 64)
+			switch i % 4 {
+			case 0:
+				halo2D(g, 8, 8, 20)
+			case 1:
+				ringAllreduce(g)
+			case 2:
+				for range 10 {
+					recursiveDoubling(g)
+				}
+			case 3:
+				linearAlltoall(g)
+				linearAlltoall(g)
+			}
+			if i >= 4 {
+				g.spread(1+i%3, 1+i%2)
+			}
+			g.shuffle = i >= 8
+			return g
+		}})
+	}
+	return fs
+}
+
 // fuzzSeed is the seed of the i-th file.
 func fuzzSeed(i int) uint64 { return 1000 + uint64(i) }

@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/csv"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -20,6 +21,11 @@ import (
 // fuzzDir holds the generated schedules and LogGOPSim's figures on them.
 const fuzzDir = "testdata/goalfuzz"
 
+// -goalfuzz.big keeps the large schedules of the scale check
+// (fuzzBigSchedules: 8 MB, too large for testdata; their LogGOPSim table is
+// testdata/goalfuzz/big/loggopsim.csv) in a folder, for LogGOPSim's runs.
+var fuzzBigDir = flag.String("goalfuzz.big", "", "write the large schedules of the scale check into this folder")
+
 // TestGOALFuzzSchedules pins testdata/goalfuzz/*.goal to their generator
 // (goalfuzz_gen_test.go); go test -run GOALFuzzSchedules -update rewrites
 // them, after which loggopsim.csv must be made again (its README).
@@ -27,6 +33,22 @@ func TestGOALFuzzSchedules(t *testing.T) {
 	for i, fs := range fuzzSchedules() {
 		golden.Check(t, filepath.Join(fuzzDir, fs.name+".goal"), []byte(fs.make(fuzzSeed(i)).text()))
 	}
+}
+
+// writeBig writes the large schedules into dir and returns their ops.
+func writeBig(t *testing.T, dir string) int {
+	t.Helper()
+	ops := 0
+	for i, fs := range fuzzBigSchedules() {
+		g := fs.make(fuzzSeed(i))
+		for _, rk := range g.ranks {
+			ops += len(rk.ops)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fs.name+".goal"), []byte(g.text()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ops
 }
 
 // fuzzRun is one row of loggopsim.csv: a LogGOPSim run, its parameters in
@@ -47,9 +69,8 @@ var fuzzColumns = []string{"schedule", "L", "o", "g", "G", "O", "S", "outcome", 
 
 // loadFuzzRuns reads loggopsim.csv, checking that each row's command is
 // the run its columns say.
-func loadFuzzRuns(t *testing.T) []fuzzRun {
+func loadFuzzRuns(t *testing.T, path string) []fuzzRun {
 	t.Helper()
-	path := filepath.Join(fuzzDir, "loggopsim.csv")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -97,14 +118,35 @@ func loadFuzzRuns(t *testing.T) []fuzzRun {
 // LogGOPSim's unsigned time wrapping (a 0-byte message whose −G or −O took
 // a time below 0; loggops.TestReplayWrap).
 func TestGOALFuzzLogGOPSim(t *testing.T) {
-	runs := loadFuzzRuns(t)
+	compareFuzzRuns(t, fuzzDir, loadFuzzRuns(t, filepath.Join(fuzzDir, "loggopsim.csv")))
+}
+
+// TestGOALFuzzLogGOPSimBig is the same check on the large schedules,
+// written afresh by their generator into a temporary folder, or into
+// -goalfuzz.big DIR for LogGOPSim's runs (not in -short: 5 s).
+func TestGOALFuzzLogGOPSimBig(t *testing.T) {
+	if testing.Short() {
+		t.Skip("8 MB of schedules")
+	}
+	dir := *fuzzBigDir
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if ops := writeBig(t, dir); ops < 100000 {
+		t.Errorf("the large schedules hold %d ops, want at least 100,000", ops)
+	}
+	compareFuzzRuns(t, dir, loadFuzzRuns(t, filepath.Join(fuzzDir, "big", "loggopsim.csv")))
+}
+
+// compareFuzzRuns replays runs of the schedules in dir (TestGOALFuzzLogGOPSim).
+func compareFuzzRuns(t *testing.T, dir string, runs []fuzzRun) {
 	traces := map[string]*traceformat.Trace{}
 	var agree, incomplete, partial, wrapped int
 	for _, r := range runs {
 		tr := traces[r.schedule]
 		if tr == nil {
 			var err error
-			if tr, err = Load(filepath.Join(fuzzDir, r.schedule+".goal"), traceformat.FormatGOAL); err != nil {
+			if tr, err = Load(filepath.Join(dir, r.schedule+".goal"), traceformat.FormatGOAL); err != nil {
 				t.Fatal(err)
 			}
 			traces[r.schedule] = tr
