@@ -553,7 +553,7 @@ func fuzzSchedules() []fuzzSchedule {
 	return fs
 }
 
-// fuzzBigSchedules are 12 schedules of 64 ranks, 8 MB in all, for a
+// fuzzBigSchedules are 12 schedules of 64 ranks, 8.5 MB in all, for a
 // check at scale (testdata/goalfuzz/README.md): halos, rings, ten
 // recursive-doubling rounds overlapping and two all-to-alls, spread over
 // CPUs and NICs and written out of order in the later ones.
