@@ -34,6 +34,7 @@ type Engine struct {
 	ops   []traceformat.OpRec // s.Ops()
 	hooks Hooks               // nil: nobody listens
 
+	params        Params
 	L, o, g, G, O int64 // ps, ps/byte for G and O
 	S             int64
 
@@ -55,6 +56,15 @@ type Engine struct {
 	tokTS []int64   // per resource: ts of its live token, -1 if none
 
 	reference bool // retry through the event queue instead of parking
+
+	// wrapBy holds, per resource whose free time went below 0 (which
+	// LogGOPSim's unsigned time wraps to near 2⁶⁴: a 0-byte message's
+	// (s−1)·G or (s−1)·O is negative), the op that took it there (a send,
+	// or −1−send for its receipt). The replay stops when such a time is
+	// read (wrapped, wrapOp): see wrote.
+	wrapBy  map[int]int32
+	wrapOp  int32
+	wrapped bool
 }
 
 func newEngine(s *traceformat.Schedule, p Params) *Engine {
@@ -123,7 +133,7 @@ func (e *Engine) run() {
 		}
 	}
 	e.ready = e.ready[:0]
-	for e.q.n > 0 {
+	for e.q.n > 0 && !e.wrapped {
 		ev := e.pop()
 		if ev.op >= e.nops {
 			e.token(ev)
@@ -155,6 +165,10 @@ func (e *Engine) calc(ev event) {
 	op := ev.op
 	h := int(e.ops[op].Rank)
 	c := h*e.ncpu + int(e.ops[op].CPU)
+	if e.nexto[c] < 0 {
+		e.readWrapped(e.cpuRes(c), -1)
+		return
+	}
 	if e.nexto[c] > ev.t {
 		e.park(ev, e.cpuRes(c))
 		return
@@ -172,6 +186,10 @@ func (e *Engine) send(ev event) {
 	h := int(e.ops[op].Rank)
 	c := h*e.ncpu + int(e.ops[op].CPU)
 	n := h*e.nnic + int(e.ops[op].NIC)
+	if e.nexto[c] < 0 || e.nextgs[n] < 0 {
+		e.readWrapped(e.cpuRes(c), e.nicSRes(n))
+		return
+	}
 	if t := max(e.nexto[c], e.nextgs[n]); t > ev.t {
 		if e.nexto[c] == t {
 			e.park(ev, e.cpuRes(c))
@@ -184,6 +202,9 @@ func (e *Engine) send(ev event) {
 	e.started(op)
 	e.nexto[c] = ev.t + e.SendCPU(size)
 	e.nextgs[n] = ev.t + e.SendNIC(size)
+	if e.nexto[c] < 0 || e.nextgs[n] < 0 {
+		e.wrote(op, e.cpuRes(c), e.nicSRes(n))
+	}
 	if e.hooks != nil {
 		e.hooks.Started(op)
 	}
@@ -225,6 +246,10 @@ func (e *Engine) message(ev event) {
 	h := int(e.ops[sendOp].Peer)
 	ci, ni := int(e.ops[sendOp].CPU), int(e.ops[sendOp].NIC)
 	c, n := h*e.ncpu+ci, h*e.nnic+ni
+	if e.nexto[c] < 0 || e.nextgr[n] < 0 {
+		e.readWrapped(e.cpuRes(c), e.nicRRes(n))
+		return
+	}
 	if t := max(e.nexto[c], e.nextgr[n]); t > ev.t {
 		if e.nexto[c] == t {
 			e.park(ev, e.cpuRes(c))
@@ -237,6 +262,9 @@ func (e *Engine) message(ev event) {
 	extra, _ := e.RecvCPUExtra(size)
 	e.nexto[c] = ev.t + e.o + extra
 	e.nextgr[n] = ev.t + e.RecvNIC(size)
+	if e.nexto[c] < 0 || e.nextgr[n] < 0 {
+		e.wrote(ev.op, e.cpuRes(c), e.nicRRes(n))
+	}
 	src := e.ops[sendOp].Rank
 	if e.hooks != nil {
 		e.hooks.Arrived(sendOp)
@@ -255,11 +283,46 @@ func (e *Engine) message(ev event) {
 	e.done(recvOp)
 }
 
+// wrote notes that op (a send, or −1−send for its message's receipt) took
+// resource r1's or r2's free time below 0, where LogGOPSim's unsigned time
+// has wrapped to near 2⁶⁴. Such a time changes nothing until it is read:
+// every write of a free time follows a read of it, and all times are
+// otherwise in [0, 2⁶³), where int64 and uint64 compare alike. Any read
+// (an op or a message on that resource, a rendezvous freeing it, a token
+// or a queued op timed by it, a CPU's time at the end) compares it as
+// LogGOPSim would not, and from there LogGOPSim's figures are artefacts:
+// the replay stops (readWrapped) and Run reports a *WrapError. A NIC left
+// below 0 at the end is harmless (LogGOPSim prints CPU times).
+func (e *Engine) wrote(op int32, r1, r2 int) {
+	if e.wrapBy == nil {
+		e.wrapBy = map[int]int32{}
+	}
+	for _, r := range [2]int{r1, r2} {
+		if e.free(r) < 0 {
+			e.wrapBy[r] = op
+		}
+	}
+}
+
+// readWrapped stops the replay at a read of resource r1's or r2's free
+// time (−1: none) that wrote took below 0.
+func (e *Engine) readWrapped(r1, r2 int) {
+	for _, r := range [2]int{r1, r2} {
+		if r >= 0 && e.free(r) < 0 && !e.wrapped {
+			e.wrapped, e.wrapOp = true, e.wrapBy[r]
+		}
+	}
+}
+
 // rendezvousDone completes a rendezvous send when its message is matched
 // at time t: the sender's CPU cpu and NIC nic may not be used before t
 // (LogGOPSim charges no latency for the handshake; see §5.5).
 func (e *Engine) rendezvousDone(sendOp int32, src, cpu, nic int, t int64) {
 	c, n := src*e.ncpu+cpu, src*e.nnic+nic
+	if e.nexto[c] < 0 || e.nextgs[n] < 0 {
+		e.readWrapped(e.cpuRes(c), e.nicSRes(n))
+		return
+	}
 	if e.hooks != nil {
 		e.hooks.Freed(sendOp, c, n)
 	}
@@ -339,9 +402,19 @@ func (e *Engine) queueHost(ops []int32) {
 	stdSortByKind(ops, e.ops)
 	for _, op := range ops {
 		h := int(e.ops[op].Rank)
-		t := e.nexto[h*e.ncpu+int(e.ops[op].CPU)]
+		c := h*e.ncpu + int(e.ops[op].CPU)
+		t := e.nexto[c]
+		if t < 0 {
+			e.readWrapped(e.cpuRes(c), -1)
+			return
+		}
 		if e.ops[op].Kind == traceformat.OpSend {
-			t = max(t, e.nextgs[h*e.nnic+int(e.ops[op].NIC)])
+			n := h*e.nnic + int(e.ops[op].NIC)
+			if e.nextgs[n] < 0 {
+				e.readWrapped(e.nicSRes(n), -1)
+				return
+			}
+			t = max(t, e.nextgs[n])
 		}
 		if e.hooks != nil {
 			e.hooks.Queued(op)

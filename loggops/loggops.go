@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/emu-hpc/emu/traceformat"
 	"math"
+	"strconv"
 )
 
 // Params are the LogGOPS parameters of a replay (shared/reference/
@@ -45,20 +46,36 @@ func (p Params) check() error {
 const maxMessagePs = 1e13 // 10 s
 
 // checkScale refuses parameters that would make one message of the
-// schedule take longer than maxMessagePs.
+// schedule take longer than maxMessagePs (a *ScaleError).
 func checkScale(s *traceformat.Schedule, p Params) error {
 	var largest int64
-	for _, op := range s.Ops() {
-		if op.Kind != traceformat.OpCalc {
-			largest = max(largest, op.Size)
+	at := -1
+	for i, op := range s.Ops() {
+		if op.Kind != traceformat.OpCalc && (at < 0 || op.Size > largest) {
+			largest, at = op.Size, i
 		}
 	}
 	perByte := max(float64(ps(p.G)), float64(ps(p.OPerByte)))
-	if t := float64(largest)*perByte + float64(ps(p.O)+ps(p.Gap)); t > maxMessagePs {
-		return fmt.Errorf("goal: replay of %s: a %d-byte message would take %.3g s with G = %g s/B, O = %g s/B; the limit is %g s",
-			s.Name, largest, t/PsPerSecond, p.G, p.OPerByte, maxMessagePs/PsPerSecond)
+	if t := float64(largest)*perByte + float64(ps(p.O)+ps(p.Gap)); at >= 0 && t > maxMessagePs {
+		return &ScaleError{Schedule: s.Name, Line: s.Op(at).Line, Size: largest, Seconds: t / PsPerSecond, Params: p}
 	}
 	return nil
+}
+
+// ScaleError refuses a schedule whose largest message would take longer
+// than the replay's integer time allows for one message (10 s) with the
+// replay's G or O.
+type ScaleError struct {
+	Schedule string
+	Line     int   // GOAL line of the largest message's first op
+	Size     int64 // bytes
+	Seconds  float64
+	Params   Params
+}
+
+func (e *ScaleError) Error() string {
+	return fmt.Sprintf("%s:%d: a %d-byte message would take %.3g s with G = %g s/B, O = %g s/B; the loggops replay allows %g s a message",
+		e.Schedule, e.Line, e.Size, e.Seconds, e.Params.G, e.Params.OPerByte, maxMessagePs/PsPerSecond)
 }
 
 // ps rounds seconds to whole picoseconds.
@@ -105,6 +122,7 @@ func New(s *traceformat.Schedule, p Params, opt Options) (*Engine, error) {
 		return nil, err
 	}
 	e := newEngine(s, p)
+	e.params = p
 	e.reference = opt.Reference
 	e.rq.linear, e.uq.linear = opt.Reference, opt.Reference
 	return e, nil
@@ -117,6 +135,14 @@ func (e *Engine) SetHooks(h Hooks) { e.hooks = h }
 func (e *Engine) Run() (*Result, error) {
 	s := e.s
 	e.run()
+	for c, t := range e.nexto { // LogGOPSim prints a CPU's time as unsigned
+		if t < 0 {
+			e.readWrapped(e.cpuRes(c), -1)
+		}
+	}
+	if e.wrapped {
+		return nil, e.wrapError()
+	}
 	if err := e.leftovers(); err != nil {
 		return nil, err
 	}
@@ -136,4 +162,41 @@ func (e *Engine) Run() (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// WrapError reports a replay in which a message of 0 bytes took a CPU's or
+// a NIC's next free time below 0 and that time was then read: LogGOPSim
+// charges (s−1)·G and (s−1)·O in unsigned 64-bit arithmetic, so for s = 0
+// it subtracts G or O, and where that goes below 0 (g < G, or o < G or O,
+// early in the run) its time wraps to near 2⁶⁴ and what it prints from
+// there is an artefact. The replay refuses the schedule instead of printing
+// a figure.
+type WrapError struct {
+	Schedule string
+	Line     int  // GOAL line of the send
+	Rank     int  // rank whose CPU or NIC wrapped
+	Receipt  bool // at the message's receipt (else at the send)
+	Params   Params
+}
+
+func (e *WrapError) Error() string {
+	where := "sending it"
+	if e.Receipt {
+		where = "receiving it at rank " + strconv.Itoa(e.Rank)
+	}
+	p := e.Params
+	return fmt.Sprintf("%s:%d: this 0-byte message's (s−1)·G or (s−1)·O (−G or −O) takes LogGOPSim's unsigned time below 0 %s, and the run reads it (o = %g s, g = %g s, G = %g s/B, O = %g s/B): LogGOPSim's figures would wrap around 2⁶⁴; give o ≥ max(G, O) and g ≥ G, or the message a byte",
+		e.Schedule, e.Line, where, p.O, p.Gap, p.G, p.OPerByte)
+}
+
+func (e *Engine) wrapError() *WrapError {
+	op, receipt := e.wrapOp, false
+	if op < 0 {
+		op, receipt = -1-op, true
+	}
+	rank := int(e.ops[op].Rank)
+	if receipt {
+		rank = int(e.ops[op].Peer)
+	}
+	return &WrapError{Schedule: e.s.Name, Line: e.s.Op(int(op)).Line, Rank: rank, Receipt: receipt, Params: e.params}
 }

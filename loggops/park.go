@@ -49,6 +49,10 @@ func (e *Engine) park(ev event, r int) {
 // cover makes sure resource r has a live token no later than (free, ts).
 func (e *Engine) cover(r int, ts int64) {
 	f := e.free(r)
+	if f < 0 { // the parked entries would be retried near 2⁶⁴
+		e.readWrapped(r, -1)
+		return
+	}
 	if e.tokTS[r] >= 0 && (e.tokT[r] < f || (e.tokT[r] == f && e.tokTS[r] <= ts)) {
 		return
 	}

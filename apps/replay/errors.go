@@ -220,8 +220,10 @@ func (x *exec) lineOf(u ranks.Unmatched) (file string, line int, coll string) {
 
 // IncompleteError reports a GOAL schedule that the loggops semantics could
 // not run to its end (loggops.IncompleteError: receives or messages left
-// unmatched), or ran only in part (ops that never started): like a
-// DeadlockError, the schedule's fault.
+// unmatched), ran only in part (ops that never started), would run only
+// through LogGOPSim's unsigned time wrapping (loggops.WrapError), or has a
+// message too long for its integer time (loggops.ScaleError): like a
+// DeadlockError, the schedule's (and its parameters') fault.
 type IncompleteError struct{ Err error }
 
 func (e *IncompleteError) Error() string { return e.Err.Error() }

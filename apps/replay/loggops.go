@@ -55,7 +55,10 @@ func ParseSemantics(s string) (Semantics, error) {
 // involved: there are no flows, no factors, no envelope, and GOAL's cpu
 // and nic indices are honoured as LogGOPSim honours them (§5.8: time does
 // not cross between CPUs through a dependency). A TI trace has no LogGOPS
-// reading and is refused.
+// reading and is refused; so is a schedule on which LogGOPSim's unsigned
+// time would wrap (loggops.WrapError: a 0-byte message with g < G, or
+// o < G or O), where LogGOPSim prints an artefact, or one with a message
+// too long for the replay's integer time (loggops.ScaleError).
 func RunLogGOPS(t *traceformat.Trace, p loggops.Params) (*Result, error) {
 	if t.GOAL == nil {
 		return nil, fmt.Errorf("replay: %s is a %s trace; the loggops semantics replays GOAL schedules only", t.Name, t.Format)
@@ -63,7 +66,9 @@ func RunLogGOPS(t *traceformat.Trace, p loggops.Params) (*Result, error) {
 	res, err := loggops.Replay(t.GOAL, p)
 	if err != nil {
 		var inc *loggops.IncompleteError
-		if errors.As(err, &inc) {
+		var wrap *loggops.WrapError
+		var scale *loggops.ScaleError
+		if errors.As(err, &inc) || errors.As(err, &wrap) || errors.As(err, &scale) {
 			return nil, &IncompleteError{Err: err}
 		}
 		return nil, err
