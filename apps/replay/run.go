@@ -55,6 +55,7 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 	} else {
 		x.parts = make([][]ranks.Msg, t.Ranks())
 		x.cur = make([]*traceformat.TIAction, t.Ranks())
+		x.ending = make([]bool, t.Ranks())
 		main = x.runTI
 	}
 	err := w.Run(main)
@@ -80,10 +81,11 @@ type exec struct {
 	// What the deadlock report names: cur[r], the TI action rank r is at
 	// (nil once it finished); for GOAL, at[r], the calc it runs, or −2
 	// while it waits for the ops it posted (goal[r].ops).
-	cur   []*traceformat.TIAction
-	at    []int32
-	parts [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
-	goal  []*goalRank   // per rank: the GOAL executor's state
+	cur    []*traceformat.TIAction
+	ending []bool // ending[r]: rank r waits for what its trace left (waitLeft)
+	at     []int32
+	parts  [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
+	goal   []*goalRank   // per rank: the GOAL executor's state
 }
 
 // compute runs flops at the host's speed as SMPI's replayer does, an
@@ -105,6 +107,7 @@ func (x *exec) compute(r *ranks.Rank, flops float64) {
 type pendingReq struct {
 	src, dst, tag int32
 	q             *ranks.Request
+	a             *traceformat.TIAction // the isend or irecv
 }
 
 // runTI executes rank r's TI actions in order.
@@ -117,7 +120,32 @@ func (x *exec) runTI(r *ranks.Rank) {
 			reqs = x.do(r, &chunk[i], reqs)
 		}
 	}
+	x.ending[me] = true
+	x.waitLeft(me, reqs)
 	x.cur[me] = nil
+}
+
+// waitLeft ends a rank's trace as SimGrid's replayer does
+// (smpi_replay_main): it waits for the requests no wait or waitall took —
+// those of an MPI_Waitsome or an MPI_Request_free, which SMPI's tracer does
+// not write — but, of each (src, dst, tag) key, only the newest (SimGrid
+// 3.32 keeps one per key). The rank ends when they complete.
+func (x *exec) waitLeft(me int, reqs []pendingReq) {
+	type key struct{ src, dst, tag int32 }
+	var newer map[key]bool
+	for i := len(reqs) - 1; i >= 0; i-- {
+		p := reqs[i]
+		k := key{p.src, p.dst, p.tag}
+		if !newer[k] {
+			if newer == nil {
+				newer = make(map[key]bool, i+1)
+			}
+			newer[k] = true
+			x.cur[me] = p.a // what a deadlock report names
+			p.q.Wait()
+			p.q.Free()
+		}
+	}
 }
 
 // do executes action a of rank r; reqs are its pending requests.
@@ -131,11 +159,11 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TISend:
 		c.Send(peer, tag, msg)
 	case traceformat.TIIsend:
-		reqs = append(reqs, pendingReq{int32(me), a.Peer, a.Tag, c.Isend(peer, tag, msg)})
+		reqs = append(reqs, pendingReq{int32(me), a.Peer, a.Tag, c.Isend(peer, tag, msg), a})
 	case traceformat.TIRecv:
 		c.Recv(peer, tag)
 	case traceformat.TIIrecv:
-		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.Irecv(peer, tag)})
+		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.Irecv(peer, tag), a})
 	case traceformat.TISendrecv:
 		c.Sendrecv(peer, 0, msg, int(a.Peer2), 0)
 	case traceformat.TIWait, traceformat.TITest:
