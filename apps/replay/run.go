@@ -141,6 +141,9 @@ func (x *exec) waitLeft(me int, reqs []pendingReq) {
 				newer = make(map[key]bool, i+1)
 			}
 			newer[k] = true
+			if p.q == nil {
+				continue // a test's placeholder: done
+			}
 			x.cur[me] = p.a // what a deadlock report names
 			p.q.Wait()
 			p.q.Free()
@@ -170,8 +173,10 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 		reqs = waitOne(reqs, *a)
 	case traceformat.TIWaitall:
 		for _, p := range reqs {
-			p.q.Wait()
-			p.q.Free()
+			if p.q != nil {
+				p.q.Wait()
+				p.q.Free()
+			}
 		}
 		reqs = reqs[:0]
 	case traceformat.TIBarrier:
@@ -213,23 +218,34 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	return reqs
 }
 
-// waitOne completes the oldest pending request of a wait's or a test's
-// key. As in SimGrid, a wait for no pending request returns at once (a
-// test may have completed it).
+// waitOne runs a wait or a test on the requests of its (src, dst, tag) key
+// as SimGrid's replayer keeps them (RequestStorage: one FIFO list per key,
+// here the order of reqs among the key's entries): it pops the key's
+// oldest entry. A wait waits for it. A test tests it and pushes it back at
+// the end of the key's list — itself if it failed, a done placeholder (q
+// nil, SimGrid's MPI_REQUEST_NULL) if it succeeded, which the key's next
+// wait or test pops at no cost, even when a newer request of the key is
+// pending behind it (a loop that posts the same key again). A wait or test
+// of a key with nothing pending returns at once.
 func waitOne(reqs []pendingReq, a traceformat.TIAction) []pendingReq {
 	for i, p := range reqs {
 		if p.src != a.Peer || p.dst != a.Peer2 || p.tag != a.Tag {
 			continue
 		}
-		if a.Kind == traceformat.TITest {
-			if ok, _, _ := p.q.Test(); !ok {
-				return reqs
+		reqs = append(reqs[:i], reqs[i+1:]...)
+		switch {
+		case p.q == nil: // a test's placeholder
+		case a.Kind == traceformat.TITest:
+			if ok, _, _ := p.q.Test(); ok {
+				p.q.Free()
+				p.q = nil
 			}
-		} else {
+			reqs = append(reqs, p)
+		default:
 			p.q.Wait()
+			p.q.Free()
 		}
-		p.q.Free()
-		return append(reqs[:i], reqs[i+1:]...)
+		return reqs
 	}
 	return reqs
 }

@@ -70,6 +70,34 @@ func TestPendingAtEnd(t *testing.T) {
 	}
 }
 
+// TestTestPlaceholder: a test that succeeds leaves, as in SimGrid's
+// replayer, a done placeholder at the back of its key's list, which the
+// key's next wait pops at no cost even though a newer request of the key
+// is pending (a loop posting the same key again; SMPI 3.32's replay of the
+// traced calls.c depends on it). Rank 0's test at 10 µs finds the 8 bytes
+// in; its wait then returns at once, so its 8 bytes to rank 2 (on a route
+// of its own) leave at 10 µs and rank 2 ends 2 ms of compute later:
+//
+//	T = 10 µs + L + (8 + 16)/B + 2 ms
+//
+// (waiting for the megabyte first would add its transfer, about 1 ms).
+func TestTestPlaceholder(t *testing.T) {
+	cfg := cm02()
+	cfg.TestCost = 0
+	tr := ti(t,
+		"1 send 0 4 8", "1 isend 0 4 1000000",
+		"0 irecv 1 4 8", "0 compute 1e4", "0 test 1 0 4", "0 irecv 1 4 1000000", "0 wait 1 0 4", "0 send 2 5 8",
+		"2 recv 0 5 8", "2 compute 2e6")
+	res, err := replayOn(t, cfg, tr, []int{0, 1, testHosts - 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 1e4/testSpeed + testLatency + 24/testBandwidth + 2e6/testSpeed
+	if math.Abs(res.Time-want) > timeTol {
+		t.Errorf("T = %.15g s, want 10 µs + L + 24/B + 2 ms = %.15g s", res.Time, want)
+	}
+}
+
 // TestComputeUnits: TI's compute is flops at the host's speed, GOAL's calc
 // is nanoseconds; sleep is seconds.
 func TestComputeUnits(t *testing.T) {
