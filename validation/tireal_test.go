@@ -21,6 +21,8 @@ var tiRealUnreplayable = map[string]string{
 	"transpose_16/fattree/CM02": "smpirun -replay segfaults (exit 139) in Bruck's alltoall",
 	"transpose_32/fattree/SMPI": "smpirun -replay segfaults (exit 139) in Bruck's alltoall",
 	"transpose_32/fattree/CM02": "smpirun -replay segfaults (exit 139) in Bruck's alltoall",
+	"transpose_64/fattree/SMPI": "smpirun -replay crashes (bus error, exit 135) in the same alltoall",
+	"transpose_64/fattree/CM02": "smpirun -replay crashes (bus error, exit 135) in the same alltoall",
 }
 
 // TestTIRealAgainstSMPI replays the traces of real programs, traced by

@@ -35,8 +35,10 @@ for np in 4 8 16 32 64; do
   trace cg $np yes cg 20000 1000 15
 done
 for np in 4 8 16 32; do
-  trace transpose $np yes transpose
   trace colls $np yes colls
+done
+for np in 4 8 16 32 64; do
+  trace transpose $np yes transpose
 done
 for np in 6 8 16; do
   trace split $np yes split
