@@ -22,7 +22,7 @@
 // completion; at an exact tie the timer fires first. The same calls in the
 // same order therefore give the same event sequence, bit for bit.
 //
-// Precision: StepWithin fires an event due before a limit without moving
+// Precision: StepWithin fires an event due within a precision without moving
 // the clock, for drivers that, as SimGrid, treat events closer than a
 // precision as one instant.
 //

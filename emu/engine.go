@@ -358,7 +358,7 @@ func (e *Engine) Skip(d float64) bool {
 		panic(fmt.Sprintf("emu: Skip(%v): delay must be finite and ≥ 0", d))
 	}
 	end := e.now + d
-	if next, ok := e.Next(); ok && (next <= end || e.simgrid && next < end+e.precision) {
+	if next, ok := e.Next(); ok && (next <= end || e.simgrid && next-end < e.precision) {
 		return false
 	}
 	e.advance(end)
@@ -371,7 +371,7 @@ func (e *Engine) SkipTo(at float64) bool {
 	if !(at >= e.now) || math.IsInf(at, 1) {
 		panic(fmt.Sprintf("emu: SkipTo(%v) at time %v: want a finite time, not before now", at, e.now))
 	}
-	if next, ok := e.Next(); ok && (next <= at || e.simgrid && next < at+e.precision) {
+	if next, ok := e.Next(); ok && (next <= at || e.simgrid && next-at < e.precision) {
 		return false
 	}
 	e.advance(at)
@@ -461,13 +461,16 @@ func (e *Engine) stepExec(tt float64, tok bool) bool {
 	return true
 }
 
-// StepWithin fires the next event if it is due before limit, without
-// moving the clock, and reports whether it fired one. A driver that treats
-// events closer than some precision as one instant (SimGrid finishes every
-// action due within precision/timing of the current date at that date) calls
-// Step for the first and StepWithin(Now()+precision) for the rest.
-func (e *Engine) StepWithin(limit float64) bool {
-	if t, ok := e.peek(); !ok || !(t < limit) {
+// StepWithin fires the next event if it is due less than d after Now(),
+// without moving the clock, and reports whether it fired one. A driver that
+// treats events closer than some precision as one instant (SimGrid finishes
+// every action due within precision/timing of the current date at that
+// date) calls Step for the first and StepWithin(precision) for the rest.
+// The test is SimGrid's double_equals, date − now < d: the difference, not
+// date < now + d, whose sum rounds (at a date of 1.7 ms one event 1 ns after
+// another is one instant to SimGrid or not by the last bit).
+func (e *Engine) StepWithin(d float64) bool {
+	if t, ok := e.peek(); !ok || !(t-e.now < d) {
 		return false
 	}
 	e.hold = true

@@ -359,8 +359,40 @@ type handlerFunc func()
 
 func (f handlerFunc) Handle() { f() }
 
-// TestStepWithin: an event due before the limit fires without moving the
-// clock; one at or past the limit does not fire.
+// TestStepWithinDifference: the precision test is SimGrid's double_equals,
+// date − now < d, not date < now + d. At now = 1.718165697 ms, the event one
+// float below the rounded sum now + 1 ns is 1 ns minus a rounding after
+// now: SimGrid finishes it at now (in SMPI's replay of a CG loop, a compute
+// ending so close after a message ends 1 ns early), and so does StepWithin;
+// the event at the rounded sum itself is 1 ns after now and waits.
+func TestStepWithinDifference(t *testing.T) {
+	const now = 0.0017181656969357978
+	sum := now + 1e-9
+	for _, tc := range []struct {
+		at   float64
+		want bool
+	}{
+		{math.Nextafter(sum, 0), true}, // date − now < 1e-9 < the rounded sum − now
+		{sum, false},
+	} {
+		if got := tc.at-now < 1e-9; got != tc.want {
+			t.Fatalf("the case is wrong: %.20g − now < 1e-9 is %v", tc.at, got)
+		}
+		e := NewEngine(nil)
+		var fired []float64
+		e.AtHandler(now, handlerFunc(func() {}))
+		e.AtHandler(tc.at, handlerFunc(func() { fired = append(fired, e.Now()) }))
+		e.Step()
+		for e.StepWithin(1e-9) {
+		}
+		if got := len(fired) == 1; got != tc.want || got && fired[0] != now {
+			t.Errorf("event at %.20g: fired %v, want fired at now %v", tc.at, fired, tc.want)
+		}
+	}
+}
+
+// TestStepWithin: an event due less than the precision after now fires
+// without moving the clock; one at or past it does not fire.
 func TestStepWithin(t *testing.T) {
 	e := NewEngine(nil)
 	var got []float64
@@ -368,7 +400,7 @@ func TestStepWithin(t *testing.T) {
 		e.After(d, func() { got = append(got, e.Now()) })
 	}
 	e.Step()
-	for e.StepWithin(1 + 1e-9) {
+	for e.StepWithin(1e-9) {
 	}
 	if fmt.Sprint(got) != "[1 1]" || e.Now() != 1 {
 		t.Fatalf("fired at %v, clock %v; want [1 1] and 1", got, e.Now())

@@ -118,11 +118,26 @@ func (c *Comm) Irecv(src, tag int) *Request {
 	return c.irecv(src, tag)
 }
 
-// Sendrecv sends to dst and receives from src concurrently (MPI_Sendrecv).
+// Sendrecv sends to dst and receives from src concurrently (MPI_Sendrecv),
+// as SMPI's Request::sendrecv does: the send posted before the receive,
+// then both waited for in the order they complete (its waitall). The order
+// shows under contention: a replayed trace's sendRecv posted its receive
+// first and ended 3.85 ns early on a fat tree under CM02.
 func (c *Comm) Sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Sendrecv"))
 	checkUserTag("Sendrecv", sendTag)
-	return c.sendrecv(dst, sendTag, m, src, recvTag)
+	reqs := [2]*Request{c.isend(dst, sendTag, m, false), c.irecv(src, recvTag)}
+	var got Msg
+	var st Status
+	for {
+		k, x, s := Waitany(reqs[:])
+		if k < 0 {
+			return got, st
+		}
+		if k == 1 {
+			got, st = x, s
+		}
+	}
 }
 
 func (c *Comm) sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {

@@ -474,8 +474,7 @@ func (w *World) schedule(r *Rank) {
 func (w *World) fireSimGrid() {
 	w.firing = true
 	w.eng.Step()
-	limit := w.eng.Now() + SimGridPrecision
-	for w.eng.StepWithin(limit) {
+	for w.eng.StepWithin(SimGridPrecision) {
 	}
 	w.firing = false
 	for i, r := range w.netWakes {

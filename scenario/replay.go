@@ -34,6 +34,12 @@ func (s *Scenario) replayTrace(p *Plan) error {
 		return err
 	}
 	p.Trace, p.Ranks = tr, tr.Ranks()
+	if tr.TI != nil {
+		if n, file, line := tr.TI.ZeroSized(); n > 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s:%d and %d more line(s) count elements of a datatype of size 0: "+
+				"SMPI's tracer writes -1 (MPI_DATATYPE_NULL) for a derived datatype, so those messages carry 0 bytes, as in SimGrid's replayer", file, line, n-1))
+		}
+	}
 	if p.Ranks > platform.MaxRanks {
 		return s.errorAt("replay.file", fmt.Sprintf("%s has %d ranks: more than %d", path, p.Ranks, platform.MaxRanks))
 	}

@@ -62,6 +62,32 @@ func (k TIKind) String() string { return kindNames[k] }
 // sends under internal tags.
 func (k TIKind) Collective() bool { return k >= TIBarrier && k <= TIExscan }
 
+// tracerOnly names the MPI calls behind the actions SMPI 3.32's tracer
+// writes (smpi_pmpi_*.cpp) that its replayer does not read: a trace of a
+// program that makes them can be replayed by neither.
+var tracerOnly = map[string]string{
+	"waitany": "MPI_Waitany", "testany": "MPI_Testany", "testall": "MPI_Testall", "testsome": "MPI_Testsome",
+	"start": "MPI_Start (persistent requests)", "startall": "MPI_Startall (persistent requests)",
+	"ssend": "MPI_Ssend", "issend": "MPI_Issend", "bsend": "MPI_Bsend", "ibsend": "MPI_Ibsend",
+	"get": "MPI_Get (one-sided)", "put": "MPI_Put (one-sided)", "compare_and_swap": "MPI_Compare_and_swap (one-sided)",
+}
+
+// unknownHint says, for an action name (lower-cased) SimGrid's replayer
+// does not read, what SMPI's tracer wrote it for, or "" if it does not.
+func unknownHint(low string) string {
+	call := tracerOnly[low]
+	switch {
+	case call != "":
+	case len(low) > 4 && low[:4] == "win_":
+		call = "MPI_W" + low[1:] + " (one-sided)"
+	case len(low) > 1 && low[0] == 'i' && kinds[low[1:]] >= TIBarrier && kinds[low[1:]] <= TIExscan:
+		call = "MPI_I" + low[1:] + ", a nonblocking collective,"
+	default:
+		return ""
+	}
+	return "SMPI's tracer writes it for " + call + " but SimGrid 3.32's replayer does not read it either; "
+}
+
 // actionList is what an unknown action's error offers.
 const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, test, waitall, barrier, bcast, reduce, allreduce, " +
 	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep, comm_size, comm_split, comm_dup, location: SimGrid's replayer's list"
@@ -88,6 +114,23 @@ type TI struct {
 	n      int         // actions in all
 	args   []float64   // raw arguments of the v-collectives
 	counts []int64     // decoded per-rank byte counts of the v-collectives
+	zero   zeroSized   // lines whose counts are of a datatype of size 0
+}
+
+// zeroSized counts the lines that give elements of a datatype of size 0 —
+// SMPI's tracer writes −1, MPI_DATATYPE_NULL, for every derived datatype —
+// and keeps the first.
+type zeroSized struct {
+	lines      int
+	file       string
+	line, last int32
+}
+
+// ZeroSized returns how many lines give a count > 0 of a datatype of size
+// 0 (the messages of a derived datatype, which SMPI's tracer writes as −1,
+// carry 0 bytes, as in SimGrid's replayer), and the first such line.
+func (t *TI) ZeroSized() (lines int, file string, line int) {
+	return t.zero.lines, t.zero.file, int(t.zero.line)
 }
 
 // rankTrace is one rank's actions, in file order, and its parser state.

@@ -127,9 +127,18 @@ func isAnySource(b []byte) bool {
 	return ok && (v == -1 || v == -555)
 }
 
+// smpiUndefined is SMPI's MPI_UNDEFINED, which its tracer writes for the
+// partner of a receive from MPI_ANY_SOURCE (getPid of a wildcard) or
+// MPI_PROC_NULL, or of a send to MPI_PROC_NULL.
+const smpiUndefined = -333
+
 // rank reads a rank argument (range checked by finish).
 func (p *tiParser) rank(b []byte, what string) (int32, error) {
 	v, ok := parseInt(b)
+	if ok && v == smpiUndefined {
+		return 0, p.errorf("%s -333 is MPI_UNDEFINED: SMPI's tracer writes it for a receive from MPI_ANY_SOURCE or MPI_PROC_NULL and a send to MPI_PROC_NULL, "+
+			"not saying which, and SimGrid 3.32's replayer cannot replay it either", what)
+	}
 	if !ok || v < 0 || v >= maxRanks {
 		return 0, p.errorf("%s %q: want a rank 0..%d", what, clip(b), maxRanks-1)
 	}
@@ -159,6 +168,13 @@ func (p *tiParser) size(args [][]byte, i, dt int, dtype int32) (int64, error) {
 }
 
 func (p *tiParser) bytes(count float64, dtype int32) (int64, error) {
+	if z := &p.t.zero; dtype == 0 && count >= 1 && !(z.file == p.name && z.last == p.line) {
+		if z.lines == 0 {
+			z.file, z.line = p.name, p.line
+		}
+		z.lines++
+		z.last = p.line
+	}
 	b := math.Trunc(count) * float64(dtype)
 	if !(b >= 0 && b <= maxBytes) {
 		return 0, p.errorf("count %g: want 0 to %d bytes", count, int64(maxBytes))

@@ -110,7 +110,7 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 	}
 	k, ok := kinds[string(low)]
 	if !ok {
-		return p.errorf("unknown action %q (want %s)", clip(name), actionList)
+		return p.errorf("unknown action %q (%swant %s)", clip(name), unknownHint(string(low)), actionList)
 	}
 	t := p.t
 	for int(rank) >= len(t.rank) {

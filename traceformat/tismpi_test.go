@@ -52,3 +52,28 @@ func TestSMPIWriterForms(t *testing.T) {
 		})
 	}
 }
+
+// TestZeroSized: SMPI's tracer writes a derived datatype as -1, whose
+// messages then carry 0 bytes; the trace counts the lines that give a
+// count > 0 of a size-0 datatype (a sendRecv with two once) and keeps the
+// first, for the run's note. A count of 0, or of MPI_BYTE, is not one.
+func TestZeroSized(t *testing.T) {
+	const text = "0 init\n1 init\n0 send 1 11 0 -1\n1 recv 0 11 0 -1\n" + // counts 0: not counted
+		"0 sendRecv 1 1 1 1 -1 -1\n1 sendRecv 1 0 1 0 -1 -1\n" + // lines 5, 6
+		"0 bcast 3 0 -1\n1 bcast 3 0 -1\n" + // lines 7, 8
+		"0 allgatherv 2 2 2 -1 -1\n1 allgatherv 2 2 2 -1 -1\n" + // lines 9, 10 (decoded at the end)
+		"0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n1 finalize\n"
+	tr, err := ParseTI(strings.NewReader(text), "t.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, file, line := tr.TI.ZeroSized(); n != 6 || file != "t.txt" || line != 5 {
+		t.Errorf("ZeroSized = %d lines, first %s:%d; want 6, t.txt:5", n, file, line)
+	}
+	if tr, err = ParseTI(strings.NewReader("0 send 1 0 8 6\n1 recv 0 0 8\n"), "u.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _, _ := tr.TI.ZeroSized(); n != 0 {
+		t.Errorf("MPI_BYTE: ZeroSized = %d lines, want 0", n)
+	}
+}

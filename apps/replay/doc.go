@@ -22,8 +22,11 @@
 // datatype's size (MPI_BYTE by default, MPI_DOUBLE after an "init" with an
 // argument); send/recv/isend/irecv take "partner tag count [datatype]" (a
 // receive's partner -1 or -555, SMPI's MPI_ANY_SOURCE, and tag -1 are
-// wildcards); wait and test name a request by "src dst tag", oldest first;
-// waitall waits for every pending request of the rank; compute is in flops
+// wildcards); wait and test name a request by "src dst tag", oldest first
+// (a failed test puts it back last, a successful one leaves a done
+// placeholder the key's next wait or test pops, as SimGrid's RequestStorage);
+// waitall waits for every pending request of the rank, and so does the end
+// of a rank's trace, but only the newest of each key (SimGrid's); compute is in flops
 // and runs for flops / Config.Speed seconds; sleep is in seconds; reduce,
 // allreduce, reducescatter, scan and exscan charge their flops after the
 // exchange. The collectives call the ranks package's (whose algorithm the

@@ -53,6 +53,9 @@ func (x *exec) deadlock(dl *ranks.DeadlockError) error {
 			b.File, b.Line, b.What = x.goalBlocked(br.Rank)
 		} else if a := x.cur[br.Rank]; a != nil {
 			b.File, b.Line, b.What = x.t.TI.File(br.Rank), int(a.Line), describe(*a)
+			if x.ending[br.Rank] {
+				b.What += ", never waited: the trace's end waits for it, as SimGrid's replayer does"
+			}
 		}
 		b.What += " (" + call + ")"
 		e.Blocked = append(e.Blocked, b)

@@ -55,6 +55,7 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 	} else {
 		x.parts = make([][]ranks.Msg, t.Ranks())
 		x.cur = make([]*traceformat.TIAction, t.Ranks())
+		x.ending = make([]bool, t.Ranks())
 		main = x.runTI
 	}
 	err := w.Run(main)
@@ -80,10 +81,11 @@ type exec struct {
 	// What the deadlock report names: cur[r], the TI action rank r is at
 	// (nil once it finished); for GOAL, at[r], the calc it runs, or −2
 	// while it waits for the ops it posted (goal[r].ops).
-	cur   []*traceformat.TIAction
-	at    []int32
-	parts [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
-	goal  []*goalRank   // per rank: the GOAL executor's state
+	cur    []*traceformat.TIAction
+	ending []bool // ending[r]: rank r waits for what its trace left (waitLeft)
+	at     []int32
+	parts  [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
+	goal   []*goalRank   // per rank: the GOAL executor's state
 }
 
 // compute runs flops at the host's speed as SMPI's replayer does, an
@@ -105,6 +107,7 @@ func (x *exec) compute(r *ranks.Rank, flops float64) {
 type pendingReq struct {
 	src, dst, tag int32
 	q             *ranks.Request
+	a             *traceformat.TIAction // the isend or irecv
 }
 
 // runTI executes rank r's TI actions in order.
@@ -117,7 +120,35 @@ func (x *exec) runTI(r *ranks.Rank) {
 			reqs = x.do(r, &chunk[i], reqs)
 		}
 	}
+	x.ending[me] = true
+	x.waitLeft(me, reqs)
 	x.cur[me] = nil
+}
+
+// waitLeft ends a rank's trace as SimGrid's replayer does
+// (smpi_replay_main): it waits for the requests no wait or waitall took —
+// those of an MPI_Waitsome or an MPI_Request_free, which SMPI's tracer does
+// not write — but, of each (src, dst, tag) key, only the newest (SimGrid
+// 3.32 keeps one per key). The rank ends when they complete.
+func (x *exec) waitLeft(me int, reqs []pendingReq) {
+	type key struct{ src, dst, tag int32 }
+	var newer map[key]bool
+	for i := len(reqs) - 1; i >= 0; i-- {
+		p := reqs[i]
+		k := key{p.src, p.dst, p.tag}
+		if !newer[k] {
+			if newer == nil {
+				newer = make(map[key]bool, i+1)
+			}
+			newer[k] = true
+			if p.q == nil {
+				continue // a test's placeholder: done
+			}
+			x.cur[me] = p.a // what a deadlock report names
+			p.q.Wait()
+			p.q.Free()
+		}
+	}
 }
 
 // do executes action a of rank r; reqs are its pending requests.
@@ -131,19 +162,21 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TISend:
 		c.Send(peer, tag, msg)
 	case traceformat.TIIsend:
-		reqs = append(reqs, pendingReq{int32(me), a.Peer, a.Tag, c.Isend(peer, tag, msg)})
+		reqs = append(reqs, pendingReq{int32(me), a.Peer, a.Tag, c.Isend(peer, tag, msg), a})
 	case traceformat.TIRecv:
 		c.Recv(peer, tag)
 	case traceformat.TIIrecv:
-		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.Irecv(peer, tag)})
+		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.Irecv(peer, tag), a})
 	case traceformat.TISendrecv:
 		c.Sendrecv(peer, 0, msg, int(a.Peer2), 0)
 	case traceformat.TIWait, traceformat.TITest:
 		reqs = waitOne(reqs, *a)
 	case traceformat.TIWaitall:
 		for _, p := range reqs {
-			p.q.Wait()
-			p.q.Free()
+			if p.q != nil {
+				p.q.Wait()
+				p.q.Free()
+			}
 		}
 		reqs = reqs[:0]
 	case traceformat.TIBarrier:
@@ -185,23 +218,34 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	return reqs
 }
 
-// waitOne completes the oldest pending request of a wait's or a test's
-// key. As in SimGrid, a wait for no pending request returns at once (a
-// test may have completed it).
+// waitOne runs a wait or a test on the requests of its (src, dst, tag) key
+// as SimGrid's replayer keeps them (RequestStorage: one FIFO list per key,
+// here the order of reqs among the key's entries): it pops the key's
+// oldest entry. A wait waits for it. A test tests it and pushes it back at
+// the end of the key's list — itself if it failed, a done placeholder (q
+// nil, SimGrid's MPI_REQUEST_NULL) if it succeeded, which the key's next
+// wait or test pops at no cost, even when a newer request of the key is
+// pending behind it (a loop that posts the same key again). A wait or test
+// of a key with nothing pending returns at once.
 func waitOne(reqs []pendingReq, a traceformat.TIAction) []pendingReq {
 	for i, p := range reqs {
 		if p.src != a.Peer || p.dst != a.Peer2 || p.tag != a.Tag {
 			continue
 		}
-		if a.Kind == traceformat.TITest {
-			if ok, _, _ := p.q.Test(); !ok {
-				return reqs
+		reqs = append(reqs[:i], reqs[i+1:]...)
+		switch {
+		case p.q == nil: // a test's placeholder
+		case a.Kind == traceformat.TITest:
+			if ok, _, _ := p.q.Test(); ok {
+				p.q.Free()
+				p.q = nil
 			}
-		} else {
+			reqs = append(reqs, p)
+		default:
 			p.q.Wait()
+			p.q.Free()
 		}
-		p.q.Free()
-		return append(reqs[:i], reqs[i+1:]...)
+		return reqs
 	}
 	return reqs
 }

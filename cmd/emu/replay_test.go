@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -176,6 +177,42 @@ func TestRunLogGOPS(t *testing.T) {
 			}
 			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
 				t.Errorf("stderr %q\nwant one line containing %q", stderr, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunReplaySMPIRefused: the TI traces of real programs that SimGrid
+// 3.32's replayer cannot replay either (validation/testdata/tireal/refused,
+// traced by smpirun -trace-ti) exit 2 with one line naming the file and the
+// line that holds what SMPI's tracer wrote, and the MPI call behind it.
+func TestRunReplaySMPIRefused(t *testing.T) {
+	for _, tc := range []struct{ file, token, want string }{
+		{"anysource", "-333", "partner -333 is MPI_UNDEFINED: SMPI's tracer writes it for a receive from MPI_ANY_SOURCE or MPI_PROC_NULL"},
+		{"procnull", "-333", "partner -333 is MPI_UNDEFINED"},
+		{"ssend", "Ssend", "SMPI's tracer writes it for MPI_Ssend but SimGrid 3.32's replayer does not read it either"},
+		{"persistent", "Startall", "MPI_Startall (persistent requests)"},
+		{"waitany", "waitAny", "MPI_Waitany"},
+		{"testall", "testall", "MPI_Testall"},
+		{"iallreduce", "iallreduce", "MPI_Iallreduce, a nonblocking collective"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join("..", "..", "validation", "testdata", "tireal", "refused", tc.file+".txt")
+			code, stdout, stderr := runCLI(t, "run", "-q", "--replay", path)
+			if code != exitInput || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want 2 and one line containing %q", code, stdout, stderr, tc.want)
+			}
+			rest, ok := strings.CutPrefix(strings.TrimPrefix(stderr, "emu: "), path+":")
+			n, err := strconv.Atoi(rest[:max(0, strings.Index(rest, ":"))])
+			if !ok || err != nil {
+				t.Fatalf("stderr %q: want %s:LINE: first", stderr, path)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lines := strings.Split(string(b), "\n"); n < 1 || n > len(lines) || !strings.Contains(lines[n-1], tc.token) {
+				t.Errorf("line %d of %s is not the one with %q", n, path, tc.token)
 			}
 		})
 	}
