@@ -152,6 +152,7 @@ type System struct {
 	now     float64 // time of the last call, s
 	done    flowHeap
 	model   solver // maxmin (solve.go) or, under the SimGrid solver, lmm (simgrid.go)
+	sg      *lmm   // model under the SimGrid solver, nil otherwise (Settled reads it inline)
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
@@ -224,7 +225,8 @@ func NewSystemOptions(links []Link, opts Options) *System {
 		s.links[i] = linkCap{capacity: l.Bandwidth, sharing: l.Sharing}
 	}
 	if opts.Solver == SimGrid {
-		s.model = newLmm(s)
+		s.sg = newLmm(s)
+		s.model = s.sg
 	} else {
 		s.model = newMaxmin(s, opts)
 	}
@@ -279,6 +281,14 @@ func (s *System) Activate(now float64, id FlowID) {
 func (s *System) Settle(now float64) {
 	s.advance(now)
 	s.model.settle(now)
+}
+
+// Settled reports whether a Settle now would change nothing: under the
+// SimGrid solver, no flow has started, ended or left its latency phase
+// since the last one; under emu's solver, always. The engine asks before
+// each Settle, about twice an event, most often of a settled System.
+func (s *System) Settled() bool {
+	return s.sg == nil || len(s.sg.frees) == 0 && len(s.sg.modified) == 0
 }
 
 // NextCompletion returns the earliest projected completion among the
@@ -385,10 +395,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 // link's C/coef is lower: SimGrid's (lmm) solves only the constraints
 // modified since its last solve, so a flow can be rated without the link
 // that caps it, and then its bound binds, as in SimGrid.
-func (s *System) keepsBounds() bool {
-	_, sg := s.model.(*lmm)
-	return sg
-}
+func (s *System) keepsBounds() bool { return s.sg != nil }
 
 // addElem records that f loads link l at coef × its rate, merging repeated
 // links as SimGrid does (sum on Shared links, max on FatPipe ones). A
