@@ -321,6 +321,15 @@ func (s *System) Cancel(now float64, id FlowID) {
 // which is its solver's part. A flow that crosses no Shared link shares
 // nothing: its solver rates it at its bound (or +Inf) at once.
 func (s *System) add(now float64, spec FlowSpec) *flow {
+	f := s.addUnqueued(now, spec)
+	s.done.push(f)
+	return f
+}
+
+// addUnqueued is add without the heap entry: the caller pushes f once its
+// finish time and tie are set (lmm, which sets both at once), instead of
+// pushing it at +Inf and moving it there.
+func (s *System) addUnqueued(now float64, spec FlowSpec) *flow {
 	if !(spec.Bytes >= 0) || !(spec.Bound >= 0) || !(spec.Weight >= 0) || !(spec.ReverseShare >= 0) ||
 		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
 		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
@@ -387,7 +396,6 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	s.flows.put(f)
 	f.finish = math.Inf(1)
 	f.rate = -1 // no rate yet: the first rate, whatever it is, projects the completion
-	s.done.push(f)
 	return f
 }
 
