@@ -41,7 +41,7 @@ type Engine struct {
 	compAt    float64 // s
 	compID    fluid.FlowID
 	// The time of the next event past the instant, as look last found it
-	// (lookKnown; not under SimGrid, whose looks settle the System): a
+	// (lookKnown; under SimGrid only while the systems are settled): a
 	// rank that fails to Skip queues its timer after it, and the driver's
 	// next look then finds the same. A timer queued before it, a pop, a
 	// flow batched and any change of the System forget it.
@@ -298,7 +298,7 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 	if e.lookKnown {
 		return e.lookAt, e.lookOK
 	}
-	if settle && e.simgrid && e.sys != nil {
+	if settle && e.simgrid && e.sys != nil && !e.sys.Settled() {
 		e.sys.Settle(e.now)
 		e.changed()
 	}
@@ -316,15 +316,22 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 		}
 	}
 	if e.cpu != nil {
-		if settle && e.simgrid {
+		if settle && e.simgrid && !e.cpu.Settled() {
 			e.cpu.Settle(e.now)
 		}
 		if ct, _, cok := e.cpu.NextCompletion(); cok && ct < t {
 			t, ok = ct, true
 		}
 	}
-	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid
+	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid || e.settled()
 	return t, ok
+}
+
+// settled says whether the engine's systems are settled (under SimGrid,
+// look keeps its answer only then: a look of an unsettled System, peek's,
+// finds what the next settle may change).
+func (e *Engine) settled() bool {
+	return (e.sys == nil || e.sys.Settled()) && (e.cpu == nil || e.cpu.Settled())
 }
 
 // queued forgets the next event look found when a timer is queued for

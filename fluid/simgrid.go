@@ -97,8 +97,10 @@ func (m *lmm) startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
 // marked modified; without latency, the variable is enabled at once.
 func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 	s := m.sys
-	m.processFrees()
-	f := s.add(now, spec)
+	if len(m.frees) > 0 {
+		m.processFrees()
+	}
+	f := s.addUnqueued(now, spec) // its heap entry comes below, with its finish
 	if int(f.slot) == len(m.vars) {
 		m.vars = append(m.vars, sgVar{})
 	}
@@ -111,6 +113,7 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 		// It crosses no Shared link, so no solve will rate it: it gets its
 		// bound at once, projected with emu's arithmetic and its id as tie
 		// (a latent flow's RateFactor comes at activate).
+		s.done.push(f)
 		s.switchRate(now, f, f.bound)
 	}
 	if !(latency > 0) {
@@ -118,7 +121,9 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 		if s.traffic != nil {
 			s.traffic.enter(f, now)
 		}
-		if share := f.bound * v.factor; len(f.elems) == 0 && v.factor != 1 && f.remaining > 0 && !math.IsInf(share, 1) {
+		if len(f.elems) > 0 {
+			s.done.push(f) // at +Inf: the next settle rates it
+		} else if share := f.bound * v.factor; v.factor != 1 && f.remaining > 0 && !math.IsInf(share, 1) {
 			// Its bytes move at RateFactor × its bound, as activate
 			// projects them: SimGrid's __loopback__ (a FATPIPE link of no
 			// latency) under SMPI's bandwidth factor.
@@ -134,7 +139,11 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 	v.latent = true
 	f.finish = latency + now
 	m.newTie(f)
-	s.done.fix(f)
+	if len(f.elems) > 0 {
+		s.done.push(f)
+	} else {
+		s.done.fix(f)
+	}
 	for _, e := range f.elems {
 		m.markCnst(e.link)
 	}
@@ -275,30 +284,21 @@ func (m *lmm) settle(now float64) {
 	if len(m.frees) == 0 && len(m.modified) == 0 { // most calls: the engine settles at every look
 		return
 	}
-	m.processFrees()
+	if len(m.frees) > 0 {
+		m.processFrees()
+	}
 	if len(m.modified) == 0 {
 		return
 	}
-	m.solve()
 	m.solves++
-	list := m.list[:0]
-	for _, l := range m.modified {
-		en := m.cn[l].enabled
-		for i := len(en) - 1; i >= 0; i-- {
-			if v := &m.vars[en[i].slot]; v.inMod != m.solves {
-				v.inMod = m.solves
-				list = append(list, en[i].f)
-			}
-		}
-		m.linked[l] = false
-	}
+	m.solve() // and builds the modified action list
 	m.modified = m.modified[:0]
 	m.visited++
-	for _, f := range list {
+	for _, f := range m.list {
 		m.reproject(now, f)
 	}
-	clear(list)
-	m.list = list[:0]
+	clear(m.list)
+	m.list = m.list[:0]
 }
 
 // reproject is NetworkCm02Action::update_remains_lazy followed by the heap
@@ -341,20 +341,31 @@ const sgMaxminPrecision = 1e-5
 // order of the saturated_variable_set; each fixed flow takes its share
 // from every link it crosses (double_update), and links left with no
 // capacity or usage (within precision) drop out.
+//
+// Its first pass over the modified constraints also builds the modified
+// action list (m.list) that settle re-projects: each one's enabled flows,
+// newest first, each flow once, in the order the constraints were marked,
+// as lmm::System::solve builds it; and it clears their marks.
 func (m *lmm) solve() {
 	m.light, m.sat = m.light[:0], m.sat[:0]
 	m.minUsage, m.minBound = -1, -1
 	for _, l := range m.modified {
+		m.linked[l] = false
 		capacity := m.sys.links[l].capacity
 		cn := &m.cn[l]
 		cn.remaining = capacity
 		if !(cn.remaining > capacity*sgMaxminPrecision) {
+			m.listFlows(cn.enabled)
 			continue
 		}
 		cn.usage = 0
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
 			el := &cn.enabled[i]
 			v := &m.vars[el.slot]
+			if v.inMod != m.solves {
+				v.inMod = m.solves
+				m.list = append(m.list, el.f)
+			}
 			v.value = 0
 			cn.usage += el.share
 			if !v.activeOn(el.idx) { // push_front
@@ -411,6 +422,17 @@ func (m *lmm) solve() {
 		m.satVarsUpdate()
 		if len(m.light) == 0 {
 			break
+		}
+	}
+}
+
+// listFlows adds to the modified action list the flows of en not in it
+// yet, newest first.
+func (m *lmm) listFlows(en []sgElem) {
+	for i := len(en) - 1; i >= 0; i-- {
+		if v := &m.vars[en[i].slot]; v.inMod != m.solves {
+			v.inMod = m.solves
+			m.list = append(m.list, en[i].f)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package fluid
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -246,6 +247,82 @@ func checkElems(t *testing.T, s *System, round int) {
 			}
 			if on := m.vars[el.slot].activeOn(el.idx); on != slices.Contains(cn.active, f) {
 				t.Fatalf("round %d link %d flow %d: active bit %v, in the active set %v", round, l, f.id, on, !on)
+			}
+		}
+	}
+}
+
+// TestSettledMeansNothingToSettle drives random latent flows over three
+// links in SimGrid's way (sgRun's instants) and checks Settled, which the
+// engine asks before each Settle: every start, latency end and finish
+// leaves the System unsettled, a Settle settles it, and a Settle of a
+// settled System changes no flow (rate, remaining bytes, finish, tie)
+// and no heap entry.
+func TestSettledMeansNothingToSettle(t *testing.T) {
+	if !NewSystem(shared(1e3)).Settled() {
+		t.Fatal("emu's solver: a System is always settled")
+	}
+	type state struct {
+		rate, remaining, finish float64
+		tie                     uint64
+	}
+	snapshot := func(s *System) (fl []state, heap []string) {
+		for _, f := range s.bySlot {
+			fl = append(fl, state{f.rate, f.remaining, f.finish, f.tie})
+		}
+		for _, e := range s.done.Entries() {
+			heap = append(heap, fmt.Sprint(e))
+		}
+		return fl, heap
+	}
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		s := NewSystemOptions(shared(1e3, 2e3, 5e2), Options{Solver: SimGrid})
+		now, started := 0.0, 0
+		settle := func(where string) {
+			t.Helper()
+			if s.Settled() {
+				f0, h0 := snapshot(s)
+				s.Settle(now)
+				if f1, h1 := snapshot(s); !slices.Equal(f0, f1) || !slices.Equal(h0, h1) {
+					t.Fatalf("seed %d, %s at %v: Settled, but Settle changed the flows or the heap", seed, where, now)
+				}
+				return
+			}
+			s.Settle(now)
+			if !s.Settled() {
+				t.Fatalf("seed %d, %s at %v: not Settled after a Settle", seed, where, now)
+			}
+		}
+		for step := 0; step < 300; step++ {
+			settle("before the step")
+			if started < 60 && rng.IntN(3) == 0 {
+				links := []LinkID{LinkID(rng.IntN(3))}
+				if rng.IntN(2) == 0 {
+					links = append(links, LinkID(rng.IntN(3)))
+				}
+				s.StartLatent(now, FlowSpec{Links: links, Bytes: float64(1 + rng.IntN(3000))}, float64(rng.IntN(3))*1e-3)
+				started++
+				if s.Settled() {
+					t.Fatalf("seed %d: Settled after a start at %v", seed, now)
+				}
+				continue
+			}
+			at, id, ok := s.NextCompletion()
+			if !ok {
+				if started >= 60 {
+					break
+				}
+				continue
+			}
+			now = at
+			if s.Latent(id) {
+				s.Activate(now, id)
+			} else {
+				s.Finish(now, id)
+			}
+			if s.Settled() {
+				t.Fatalf("seed %d: Settled after flow %d's date %v", seed, id, now)
 			}
 		}
 	}

@@ -152,6 +152,7 @@ type System struct {
 	now     float64 // time of the last call, s
 	done    flowHeap
 	model   solver // maxmin (solve.go) or, under the SimGrid solver, lmm (simgrid.go)
+	sg      *lmm   // model under the SimGrid solver, nil otherwise (Settled reads it inline)
 	// traffic is the per-link accounting of RecordTraffic; nil (the
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
@@ -224,7 +225,8 @@ func NewSystemOptions(links []Link, opts Options) *System {
 		s.links[i] = linkCap{capacity: l.Bandwidth, sharing: l.Sharing}
 	}
 	if opts.Solver == SimGrid {
-		s.model = newLmm(s)
+		s.sg = newLmm(s)
+		s.model = s.sg
 	} else {
 		s.model = newMaxmin(s, opts)
 	}
@@ -281,6 +283,14 @@ func (s *System) Settle(now float64) {
 	s.model.settle(now)
 }
 
+// Settled reports whether a Settle now would change nothing: under the
+// SimGrid solver, no flow has started, ended or left its latency phase
+// since the last one; under emu's solver, always. The engine asks before
+// each Settle, about twice an event, most often of a settled System.
+func (s *System) Settled() bool {
+	return s.sg == nil || len(s.sg.frees) == 0 && len(s.sg.modified) == 0
+}
+
 // NextCompletion returns the earliest projected completion among the
 // running flows, ties broken by the lower id; ok is false when no flow will
 // ever complete (none running, or all stalled at rate 0).
@@ -311,6 +321,15 @@ func (s *System) Cancel(now float64, id FlowID) {
 // which is its solver's part. A flow that crosses no Shared link shares
 // nothing: its solver rates it at its bound (or +Inf) at once.
 func (s *System) add(now float64, spec FlowSpec) *flow {
+	f := s.addUnqueued(now, spec)
+	s.done.push(f)
+	return f
+}
+
+// addUnqueued is add without the heap entry: the caller pushes f once its
+// finish time and tie are set (lmm, which sets both at once), instead of
+// pushing it at +Inf and moving it there.
+func (s *System) addUnqueued(now float64, spec FlowSpec) *flow {
 	if !(spec.Bytes >= 0) || !(spec.Bound >= 0) || !(spec.Weight >= 0) || !(spec.ReverseShare >= 0) ||
 		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
 		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
@@ -377,7 +396,6 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 	s.flows.put(f)
 	f.finish = math.Inf(1)
 	f.rate = -1 // no rate yet: the first rate, whatever it is, projects the completion
-	s.done.push(f)
 	return f
 }
 
@@ -385,10 +403,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 // link's C/coef is lower: SimGrid's (lmm) solves only the constraints
 // modified since its last solve, so a flow can be rated without the link
 // that caps it, and then its bound binds, as in SimGrid.
-func (s *System) keepsBounds() bool {
-	_, sg := s.model.(*lmm)
-	return sg
-}
+func (s *System) keepsBounds() bool { return s.sg != nil }
 
 // addElem records that f loads link l at coef × its rate, merging repeated
 // links as SimGrid does (sum on Shared links, max on FatPipe ones). A
