@@ -54,6 +54,8 @@ type Engine struct {
 	// and what to call when each execution ends; nil without one.
 	cpu     *fluid.System
 	cpuDone map[fluid.FlowID]Handler
+	// prof: the profiles' events (AddProfile, profile.go); nil without any.
+	prof *profiles
 }
 
 // Options tunes an Engine.
@@ -323,6 +325,9 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 			t, ok = ct, true
 		}
 	}
+	if e.prof != nil {
+		t, ok = e.profileLook(t, ok, settle)
+	}
 	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid
 	return t, ok
 }
@@ -392,6 +397,9 @@ func (e *Engine) Step() bool {
 		// flow completion is looked at. (Timers still due now fire first,
 		// so that the flows they start join the same batch.)
 		e.flush()
+	}
+	if e.prof != nil && e.stepProfile(tt, tok) {
+		return true
 	}
 	if e.cpu != nil && e.stepExec(tt, tok) {
 		return true

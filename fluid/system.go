@@ -156,6 +156,9 @@ type System struct {
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
 	solves  SolveStats // emu's solver's work (maxmin.applySolve)
+	// varying: link capacities will change (VaryCapacities, capacity.go),
+	// so every flow keeps its bound.
+	varying bool
 }
 
 // SolveStats counts the work of emu's max-min solver since the System was
@@ -387,7 +390,7 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 // that caps it, and then its bound binds, as in SimGrid.
 func (s *System) keepsBounds() bool {
 	_, sg := s.model.(*lmm)
-	return sg
+	return sg || s.varying
 }
 
 // addElem records that f loads link l at coef × its rate, merging repeated

@@ -39,6 +39,7 @@ func (w *World) path(a, b int) *path {
 		// connecting path" assertion).
 		panic(&UnroutedError{From: w.topo.HostName(a), To: w.topo.HostName(b)})
 	}
+	rt.Latency = w.routeLatency(rt)
 	p := &path{links: rt.Links, latency: rt.Latency, hops: rt.Hops}
 	if w.heard&routeKinds != 0 {
 		p.classes = fluid.RouteClasses(w.links, rt)
