@@ -40,8 +40,8 @@ func (h profileHeap) Len() int { return len(h) }
 func (h profileHeap) Less(i, j int) bool {
 	return h[i].date < h[j].date || h[i].date == h[j].date && h[i].seq < h[j].seq
 }
-func (h profileHeap) Swap(i, j int)  { h[i], h[j] = h[j], h[i] }
-func (h *profileHeap) Push(x any)    { *h = append(*h, x.(*profileRun)) }
+func (h profileHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *profileHeap) Push(x any)   { *h = append(*h, x.(*profileRun)) }
 func (h *profileHeap) Pop() (x any) { x, *h = (*h)[len(*h)-1], (*h)[:len(*h)-1]; return x }
 
 // AddProfile plays profile p on target t: each step's value is applied at

@@ -65,12 +65,19 @@ type openTrace struct {
 	text        strings.Builder
 }
 
+// maxProfileBytes is the largest profile file read: a name that points at
+// a device or a huge file must not hang the reading.
+const maxProfileBytes = 1 << 26
+
 // readProfileFile reads a profile file named by a platform attribute,
 // relative to the platform file's folder (SimGrid's search path).
 func (z *zoneParser) readProfileFile(elem, id, attr, name string) (fluid.Profile, error) {
 	path := name
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(z.file), name)
+	}
+	if st, err := os.Stat(path); err == nil && (!st.Mode().IsRegular() || st.Size() > maxProfileBytes) {
+		return fluid.Profile{}, z.errorf("<%s id=%q> %s: %s is not a profile file (a regular file of at most %d bytes)", elem, id, attr, path, maxProfileBytes)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
