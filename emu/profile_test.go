@@ -115,7 +115,6 @@ func TestProfileAloneEnds(t *testing.T) {
 	}
 }
 
-
 // drive is a driver's step: look (under SimGrid, the instant's settle),
 // then fire; false when nothing is pending.
 func drive(e *Engine) bool {

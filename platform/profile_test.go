@@ -21,16 +21,16 @@ func TestParseProfile(t *testing.T) {
 		per  float64
 		want fluid.Profile
 	}{
-		{"0 0.5\n2 1.0\n4 0.7\n", -1, fluid.Profile{Steps: []fluid.ProfileStep{{0, 0.5}, {2, 1}, {2, 0.7}}, Repeat: -1}},
+		{"0 0.5\n2 1.0\n4 0.7\n", -1, fluid.Profile{Steps: steps(0, 0.5, 2, 1, 2, 0.7), Repeat: -1}},
 		// jupiter_speed.profile of SimGrid's examples
-		{"0 0.5\n2 1.0\n4 0.7\n6 0.1\n8 4\nLOOPAFTER 10", -1, fluid.Profile{Steps: []fluid.ProfileStep{{0, 0.5}, {2, 1}, {2, 0.7}, {2, 0.1}, {2, 4}}, Repeat: 10}},
+		{"0 0.5\n2 1.0\n4 0.7\n6 0.1\n8 4\nLOOPAFTER 10", -1, fluid.Profile{Steps: steps(0, 0.5, 2, 1, 2, 0.7, 2, 0.1, 2, 4), Repeat: 10}},
 		// comments, blank lines, CR, indentation
-		{"# c\r\n% d\r\n\r\n  1   3e6 \r\n  5 1e6\r\n", -1, fluid.Profile{Steps: []fluid.ProfileStep{{1, 3e6}, {4, 1e6}}, Repeat: -1}},
+		{"# c\r\n% d\r\n\r\n  1   3e6 \r\n  5 1e6\r\n", -1, fluid.Profile{Steps: steps(1, 3e6, 4, 1e6), Repeat: -1}},
 		// a <trace>'s periodicity: the loop delay is 21 − 20
-		{"0.0 1.0\n11.0 0.5\n20.0 0.9\n", 21, fluid.Profile{Steps: []fluid.ProfileStep{{0, 1}, {11, 0.5}, {9, 0.9}}, Repeat: 1}},
-		{"PERIODICITY 30\n0 1\n10 0.8\n20 0.4\n", -1, fluid.Profile{Steps: []fluid.ProfileStep{{0, 1}, {10, 0.8}, {10, 0.4}}, Repeat: 10}},
+		{"0.0 1.0\n11.0 0.5\n20.0 0.9\n", 21, fluid.Profile{Steps: steps(0, 1, 11, 0.5, 9, 0.9), Repeat: 1}},
+		{"PERIODICITY 30\n0 1\n10 0.8\n20 0.4\n", -1, fluid.Profile{Steps: steps(0, 1, 10, 0.8, 10, 0.4), Repeat: 10}},
 		{"", -1, fluid.Profile{Repeat: -1}},
-		{"3 1\n3 2\n", -1, fluid.Profile{Steps: []fluid.ProfileStep{{3, 1}, {0, 2}}, Repeat: -1}},
+		{"3 1\n3 2\n", -1, fluid.Profile{Steps: steps(3, 1, 0, 2), Repeat: -1}},
 	}
 	for _, tt := range tests {
 		got, err := ParseProfile(tt.text, tt.per, "p.txt", 1)
@@ -121,11 +121,11 @@ func TestSimGridProfilePlatforms(t *testing.T) {
 		t.Fatal(err)
 	}
 	pr := p.Profiles
-	jupiter := fluid.Profile{Steps: []fluid.ProfileStep{{0, 0.5}, {2, 1}, {2, 0.7}, {2, 0.1}, {2, 4}}, Repeat: 10}
+	jupiter := fluid.Profile{Steps: steps(0, 0.5, 2, 1, 2, 0.7, 2, 0.1, 2, 4), Repeat: 10}
 	link1 := p.Zones.Links[pr.Bandwidth[0].Link].Name
 	if len(pr.Speed) != 1 || p.Names[pr.Speed[0].Host] != "Jupiter" || !reflect.DeepEqual(pr.Speed[0].Profile, jupiter) ||
-		len(pr.Bandwidth) != 1 || link1 != "1" || !reflect.DeepEqual(pr.Bandwidth[0].Profile, fluid.Profile{Steps: []fluid.ProfileStep{{2, 2e6}, {2, 3e6}}, Repeat: 6}) ||
-		len(pr.Latency) != 1 || pr.Latency[0].Link != pr.Bandwidth[0].Link || !reflect.DeepEqual(pr.Latency[0].Profile, fluid.Profile{Steps: []fluid.ProfileStep{{1, 0.003}, {2, 0.015}}, Repeat: 6}) {
+		len(pr.Bandwidth) != 1 || link1 != "1" || !reflect.DeepEqual(pr.Bandwidth[0].Profile, fluid.Profile{Steps: steps(2, 2e6, 2, 3e6), Repeat: 6}) ||
+		len(pr.Latency) != 1 || pr.Latency[0].Link != pr.Bandwidth[0].Link || !reflect.DeepEqual(pr.Latency[0].Profile, fluid.Profile{Steps: steps(1, 0.003, 2, 0.015), Repeat: 6}) {
 		t.Errorf("small_platform_profile.xml: %+v", *pr)
 	}
 	for _, f := range []struct{ name, want string }{
@@ -146,8 +146,8 @@ func TestSimGridProfilePlatforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := fluid.Profile{Steps: []fluid.ProfileStep{{0, 1}, {11, 0.5}, {9, 0.9}}, Repeat: 1}
-	b := fluid.Profile{Steps: []fluid.ProfileStep{{0, 1}, {10, 0.8}, {10, 0.4}}, Repeat: 10}
+	a := fluid.Profile{Steps: steps(0, 1, 11, 0.5, 9, 0.9), Repeat: 1}
+	b := fluid.Profile{Steps: steps(0, 1, 10, 0.8, 10, 0.4), Repeat: 10}
 	if s := p.Profiles.Speed; len(s) != 2 || p.Names[s[0].Host] != "Cpu A" || !reflect.DeepEqual(s[0].Profile, a) || p.Names[s[1].Host] != "Cpu B" || !reflect.DeepEqual(s[1].Profile, b) {
 		t.Errorf("inline traces: %+v", p.Profiles.Speed)
 	}
@@ -162,4 +162,13 @@ func TestNoProfiles(t *testing.T) {
 	if p.Profiles != nil || !p.Profiles.Empty() {
 		t.Errorf("profiles %+v", p.Profiles)
 	}
+}
+
+// steps makes profile steps of (delta, value) pairs.
+func steps(pairs ...float64) []fluid.ProfileStep {
+	var out []fluid.ProfileStep
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, fluid.ProfileStep{Delta: pairs[i], Value: pairs[i+1]})
+	}
+	return out
 }

@@ -71,6 +71,7 @@ func TestProfilesAgainstSMPI(t *testing.T) {
 				}
 				return
 			}
+			t.Logf("emu %.15f s, SMPI %.15f s: %+.3g s", got, want, got-want)
 			if math.Abs(got-want) > tiTolerance {
 				t.Errorf("emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, want, got-want, tiTolerance)
 			}
