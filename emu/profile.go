@@ -158,3 +158,14 @@ func (e *Engine) fireProfile(pd float64) {
 
 // CPUs returns the engine's CPU system (SetCPUs; nil if none).
 func (e *Engine) CPUs() *fluid.System { return e.cpu }
+
+// FlowHandler returns the Handler that flow id (started by the engine
+// with a Handler) runs when it completes; nil if none or gone. A
+// profile's target finds the flows crossing a link through it.
+func (e *Engine) FlowHandler(id fluid.FlowID) Handler {
+	i := int(id - e.flowBase)
+	if i < 0 || i >= len(e.flows) || !e.flows[i].live {
+		return nil
+	}
+	return e.flows[i].h
+}

@@ -3,6 +3,7 @@ package fluid
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Capacities that change in time: SimGrid's availability profiles
@@ -61,21 +62,51 @@ func (s *System) SetBound(now float64, id FlowID, bound float64) {
 	s.model.rebound(now, f)
 }
 
-// FlowsOn appends to ids the flows loading link l (in their latency
-// phase or not, under the SimGrid solver), and returns it.
+// SetWeight changes flow id's sharing penalty at time now (0: 1) and
+// re-rates it: SimGrid's update_variable_penalty on an enabled variable,
+// which marks its first link modified. A flow in its latency phase takes
+// the weight when it starts loading its links.
+func (s *System) SetWeight(now float64, id FlowID, weight float64) {
+	s.advance(now)
+	f := s.mustFlow(id)
+	if !(weight >= 0) || math.IsInf(weight, 1) {
+		panic(fmt.Sprintf("fluid: SetWeight(%d, %v): want a finite weight ≥ 0", id, weight))
+	}
+	if weight == 0 {
+		weight = 1
+	}
+	f.weight = weight
+	s.model.reweight(now, f)
+}
+
+// FlowsOn appends to ids the flows loading link l, and returns it: under
+// the SimGrid solver in SimGrid's order (the link's enabled flows, the
+// latest enabled first, then those in their latency phase, oldest first),
+// else by slot.
 func (s *System) FlowsOn(l LinkID, ids []FlowID) []FlowID {
 	s.checkLink(l)
+	if m, ok := s.model.(*lmm); ok {
+		return m.flowsOn(l, ids)
+	}
 	for _, f := range s.bySlot {
-		if f.id == s.idBySlot[f.slot] && s.flows.get(f.id) == f {
-			for _, e := range f.elems {
-				if e.link == l {
-					ids = append(ids, f.id)
-					break
-				}
-			}
+		if s.live(f) && f.crosses(l) {
+			ids = append(ids, f.id)
 		}
 	}
 	return ids
+}
+
+// live reports whether f is a running flow (not a recycled struct).
+func (s *System) live(f *flow) bool { return s.flows.get(f.id) == f }
+
+// crosses reports whether f loads link l.
+func (f *flow) crosses(l LinkID) bool {
+	for _, e := range f.elems {
+		if e.link == l {
+			return true
+		}
+	}
+	return false
 }
 
 // Used reports whether a flow loads link l: SimGrid's is_used, which
@@ -109,11 +140,28 @@ func (m *maxmin) rebound(now float64, f *flow) {
 
 func (m *maxmin) used(l LinkID) bool { return len(m.links[l].members) > 0 }
 
+// reweight re-solves the component of f, whose weight changed: its
+// members' shares and its solver entry follow.
+func (m *maxmin) reweight(now float64, f *flow) {
+	h := &m.hot[f.slot]
+	h.weight = f.weight
+	if h.rate >= 0 {
+		h.level = h.rate * f.weight
+	}
+	for _, e := range f.elems {
+		m.links[e.link].members[e.pos].share = e.coef / f.weight
+	}
+	if len(f.elems) > 0 {
+		m.resolveWhole(now, f.elems, 0)
+	}
+}
+
 // setCapacity is update_constraint_bound: the link is marked modified.
 func (m *lmm) setCapacity(_ float64, l LinkID) { m.markCnst(l) }
 
-// rebound is update_variable_bound: the flow's first link is marked
-// modified. A flow on no Shared link runs at its new bound at once.
+// rebound is update_variable_bound: each of the flow's links is marked
+// modified, in order. A flow on no Shared link runs at its new bound at
+// once.
 func (m *lmm) rebound(now float64, f *flow) {
 	if len(f.elems) == 0 {
 		if !m.latent(f) {
@@ -123,9 +171,56 @@ func (m *lmm) rebound(now float64, f *flow) {
 		}
 		return
 	}
+	for _, e := range f.elems {
+		m.markCnst(e.link)
+	}
+}
+
+// reweight is update_variable_penalty on an enabled variable: its
+// elements' shares follow, and its first link is marked modified. A
+// latent flow's elements get the weight when it is enabled (activate).
+func (m *lmm) reweight(_ float64, f *flow) {
+	if m.latent(f) || len(f.elems) == 0 {
+		return
+	}
+	for i, e := range f.elems {
+		en := m.cn[e.link].enabled
+		for j := range en {
+			if en[j].f == f {
+				en[j].share = f.elems[i].coef / f.weight
+			}
+		}
+	}
 	m.markCnst(f.elems[0].link)
 }
 
+// flowsOn lists link l's flows in SimGrid's get_variable_safe order.
+func (m *lmm) flowsOn(l LinkID, ids []FlowID) []FlowID {
+	en := m.cn[l].enabled
+	for i := len(en) - 1; i >= 0; i-- {
+		ids = append(ids, en[i].f.id)
+	}
+	first := len(ids)
+	for _, f := range m.sys.bySlot {
+		if m.sys.live(f) && m.latent(f) && f.crosses(l) {
+			ids = append(ids, f.id)
+		}
+	}
+	slices.Sort(ids[first:]) // latent flows in the order they started (disabled_element_set, push_back)
+	return ids
+}
+
 // used is constraint_used: the link is in the active constraint set,
-// i.e. an enabled flow loads it.
-func (m *lmm) used(l LinkID) bool { return len(m.cn[l].enabled) > 0 }
+// which it joins when a flow's element is added to it, enabled or not (a
+// flow in its latency phase too), and leaves when the last is freed.
+func (m *lmm) used(l LinkID) bool {
+	if len(m.cn[l].enabled) > 0 {
+		return true
+	}
+	for _, f := range m.sys.bySlot {
+		if m.sys.live(f) && m.latent(f) && f.crosses(l) {
+			return true
+		}
+	}
+	return false
+}

@@ -45,4 +45,6 @@ type solver interface {
 	rebound(now float64, f *flow)
 	// used reports whether a flow loads link l (System.Used).
 	used(l LinkID) bool
+	// reweight re-rates f after its weight changed (System.SetWeight).
+	reweight(now float64, f *flow)
 }

@@ -57,7 +57,10 @@ func (w *World) SetLinkProfiles(bandwidth, latency []LinkProfile) error {
 		}
 	}
 	w.links = append([]fluid.Link(nil), w.links...) // the World's own: the topology's stay as built
+	w.varying = true
 	sys.VaryCapacities()
+	w.inflight = map[fluid.FlowID]*flowLatency{}
+	w.userBounds = map[*path]float64{}
 	if len(latency) > 0 {
 		w.latProfiled = make([]bool, len(w.links))
 		for _, p := range latency {
@@ -79,10 +82,35 @@ type linkBandwidth struct {
 	l fluid.LinkID
 }
 
+// Apply is SimGrid's set_bandwidth: the link's capacity is v from now on,
+// and under weight-S each flow crossing it, in SimGrid's order, has its
+// sharing penalty moved by S/v − S/(the old bandwidth). (SimGrid 3.32 also
+// gives a flow still in its latency phase that penalty at once, which
+// enables its variable early, and the flow then never completes unless
+// another change re-rates it: emu keeps the phase, and the flow takes the
+// penalty when it starts loading its links.)
 func (t linkBandwidth) Apply(v float64) {
-	t.w.links[t.l].Bandwidth = v
-	t.w.eng.System().SetCapacity(t.w.eng.Now(), t.l, v)
-	t.w.forgetRoutes()
+	w := t.w
+	old := w.links[t.l].Bandwidth
+	w.links[t.l].Bandwidth = v
+	sys := w.eng.System()
+	now := w.eng.Now()
+	sys.SetCapacity(now, t.l, v)
+	w.forgetRoutes()
+	if !(w.cfg.WeightS > 0) {
+		return
+	}
+	delta := w.cfg.WeightS/v - w.cfg.WeightS/old
+	w.flowIDs = sys.FlowsOn(t.l, w.flowIDs[:0])
+	for _, id := range w.flowIDs {
+		if st := w.flowState(id); st != nil {
+			st.penalty += delta
+			if st.penalty > 0 {
+				sys.SetWeight(now, id, st.penalty)
+			}
+		}
+	}
+	w.forgetFlows()
 }
 
 func (t linkBandwidth) Used() bool { return t.w.eng.System().Used(t.l) }
@@ -93,12 +121,95 @@ type linkLatency struct {
 	l fluid.LinkID
 }
 
+// Apply is SimGrid's set_latency: the link's latency is v from now on,
+// and each flow crossing it, in SimGrid's order, has its current latency
+// and sharing penalty moved by the change and its bound made
+// min(the route's least bandwidth at its start, γ/(2·latency)) (SimGrid's
+// update_variable_bound, then update_variable_penalty). A flow still in
+// its latency phase keeps that phase; the new penalty and bound apply
+// when it starts loading its links (SimGrid 3.32 enables its variable at
+// once, see docs/evidence/profiles.md).
 func (t linkLatency) Apply(v float64) {
-	t.w.links[t.l].Latency = v
-	t.w.forgetRoutes()
+	w := t.w
+	delta := v - w.links[t.l].Latency
+	w.links[t.l].Latency = v
+	w.forgetRoutes()
+	sys := w.eng.System()
+	now := w.eng.Now()
+	w.flowIDs = sys.FlowsOn(t.l, w.flowIDs[:0])
+	for _, id := range w.flowIDs {
+		st := w.flowState(id)
+		if st == nil {
+			continue
+		}
+		st.latency += delta
+		st.penalty += delta
+		bound := st.user
+		if w.cfg.TCPGamma > 0 && st.latency > 0 {
+			if b := w.cfg.TCPGamma / (2 * st.latency); bound == 0 || b < bound {
+				bound = b
+			}
+		}
+		sys.SetBound(now, id, bound)
+		if st.penalty > 0 {
+			sys.SetWeight(now, id, st.penalty)
+		}
+	}
+	w.forgetFlows()
+}
+
+// flowState is what a link's change moves of message flow id (nil for a
+// flow that is not a message's): its state from its route's facts at its
+// start, the first time.
+func (w *World) flowState(id fluid.FlowID) *flowLatency {
+	x, ok := w.eng.FlowHandler(id).(*xfer)
+	if !ok {
+		return nil
+	}
+	st := w.inflight[id]
+	if st == nil {
+		s := (*Request)(x)
+		st = &flowLatency{latency: s.path.latency, penalty: s.path.penalty, user: w.userBound(s.path)}
+		w.inflight[id] = st
+	}
+	return st
+}
+
+// forgetFlows drops the state of the flows that are gone.
+func (w *World) forgetFlows() {
+	for id := range w.inflight {
+		if w.eng.FlowHandler(id) == nil {
+			delete(w.inflight, id)
+		}
+	}
+}
+
+// flowLatency is what a latency change moves of a flow under way:
+// SimGrid's lat_current_ and sharing_penalty_, and its user bound.
+type flowLatency struct {
+	latency, penalty float64 // s
+	user             float64 // bytes/s, 0: none
+}
+
+// userBound is SimGrid's user bound of a flow on route p, its least
+// bandwidth when the route was looked up (under SimGrid's arithmetic; 0
+// otherwise: emu's max-min needs none).
+func (w *World) userBound(p *path) float64 {
+	if !w.simgrid {
+		return 0
+	}
+	return w.userBounds[p]
 }
 
 func (t linkLatency) Used() bool { return t.w.eng.System().Used(t.l) }
+
+// reroute looks send s's route up again when its transfer starts: SimGrid
+// takes a message's route facts (latency, user bound, penalty) when its
+// network action starts, and a profile may have changed them since the
+// send was posted.
+func (w *World) reroute(s *Request) {
+	w.route(s, s.owner)
+}
 
 // forgetRoutes drops the cached route facts, which a link's new bandwidth
 // or latency changes: the next message of each pair looks its route up

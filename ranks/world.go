@@ -30,6 +30,10 @@ type World struct {
 	// latProfiled[l]: link l has a latency profile (profile.go); nil if
 	// none has.
 	latProfiled []bool
+	varying     bool // links have profiles: a transfer looks its route up when it starts
+	inflight    map[fluid.FlowID]*flowLatency // flows a latency change moved
+	userBounds  map[*path]float64             // routes' least bandwidths, under latency profiles
+	flowIDs     []fluid.FlowID                // scratch
 
 	// sched is the baton's state, shared by the Worlds of one Machine (its
 	// fields are promoted: w.ready is w.sched.ready).
