@@ -30,7 +30,7 @@ type World struct {
 	// latProfiled[l]: link l has a latency profile (profile.go); nil if
 	// none has.
 	latProfiled []bool
-	varying     bool // links have profiles: a transfer looks its route up when it starts
+	varying     bool                          // links have profiles: a transfer looks its route up when it starts
 	inflight    map[fluid.FlowID]*flowLatency // flows a latency change moved
 	userBounds  map[*path]float64             // routes' least bandwidths, under latency profiles
 	flowIDs     []fluid.FlowID                // scratch
