@@ -366,6 +366,7 @@ func (e *Engine) Skip(d float64) bool {
 	if next, ok := e.Next(); ok && (next <= end || e.simgrid && next < end+e.precision) {
 		return false
 	}
+	e.profileCatchUp(end)
 	e.advance(end)
 	return true
 }
@@ -379,6 +380,7 @@ func (e *Engine) SkipTo(at float64) bool {
 	if next, ok := e.Next(); ok && (next <= at || e.simgrid && next < at+e.precision) {
 		return false
 	}
+	e.profileCatchUp(at)
 	e.advance(at)
 	return true
 }
@@ -507,6 +509,7 @@ func (e *Engine) FireOutside(at float64) {
 	if !(at >= e.now) || math.IsInf(at, 1) {
 		panic(fmt.Sprintf("emu: FireOutside(%v) at time %v: want a finite time, not before now", at, e.now))
 	}
+	e.profileCatchUp(at)
 	e.advance(at)
 	e.fired++
 }

@@ -169,3 +169,18 @@ func (e *Engine) FlowHandler(id fluid.FlowID) Handler {
 	}
 	return e.flows[i].h
 }
+
+// profileCatchUp applies the profile events due by end when nothing is
+// pending in the engine, before the clock jumps to end (Skip, SkipTo,
+// FireOutside): look does not show them then, and their resources are
+// unused, so they apply without stopping the clock at their dates, as
+// SimGrid applies an event on an unused resource. A message started at
+// end then sees the link as it is at end.
+func (e *Engine) profileCatchUp(end float64) {
+	if e.prof == nil || len(e.prof.h) == 0 || e.timers.n+e.running+len(e.batch)+len(e.cpuDone) > 0 {
+		return
+	}
+	if pd := e.prof.h[0].date; pd <= end {
+		e.fireProfile(end)
+	}
+}

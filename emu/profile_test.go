@@ -123,3 +123,30 @@ func drive(e *Engine) bool {
 	}
 	return e.Step()
 }
+
+// TestProfileBeforeSkip: a rank alone sleeping past a bandwidth change
+// (Skip: nothing pending in the engine) finds the link changed when it
+// wakes (what it reads of the link for a message, SimGrid's user bound,
+// is the new bandwidth), and a flow it starts then, 100 bytes at 5 B/s
+// from t = 3 s, ends at 23 s.
+func TestProfileBeforeSkip(t *testing.T) {
+	for _, solver := range []fluid.Solver{fluid.Incremental, fluid.SimGrid} {
+		sys := fluid.NewSystemOptions([]fluid.Link{{Name: "l", Bandwidth: 10, Sharing: fluid.Shared}}, fluid.Options{Solver: solver})
+		sys.VaryCapacities()
+		e := NewEngineOptions(sys, Options{SimGrid: solver == fluid.SimGrid})
+		e.AddProfile(fluid.Profile{Steps: []fluid.ProfileStep{{Delta: 2, Value: 5}}, Repeat: -1}, capTarget{e, e.System, 0, 1})
+		if !e.Skip(3) {
+			t.Fatalf("%v: Skip(3) refused", solver)
+		}
+		if c := sys.Capacity(0); c != 5 {
+			t.Errorf("%v: at 3 s the link has %v B/s, want 5", solver, c)
+		}
+		end := -1.0
+		e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() { end = e.Now() })
+		for drive(e) {
+		}
+		if math.Abs(end-23) > profEps {
+			t.Errorf("%v: the flow ends at %v, want 23", solver, end)
+		}
+	}
+}
