@@ -366,7 +366,9 @@ func (e *Engine) Skip(d float64) bool {
 	if next, ok := e.Next(); ok && (next <= end || e.simgrid && next < end+e.precision) {
 		return false
 	}
-	e.profileCatchUp(end)
+	if e.prof != nil {
+		e.profileCatchUp(end)
+	}
 	e.advance(end)
 	return true
 }
@@ -380,7 +382,9 @@ func (e *Engine) SkipTo(at float64) bool {
 	if next, ok := e.Next(); ok && (next <= at || e.simgrid && next < at+e.precision) {
 		return false
 	}
-	e.profileCatchUp(at)
+	if e.prof != nil {
+		e.profileCatchUp(at)
+	}
 	e.advance(at)
 	return true
 }
@@ -509,7 +513,9 @@ func (e *Engine) FireOutside(at float64) {
 	if !(at >= e.now) || math.IsInf(at, 1) {
 		panic(fmt.Sprintf("emu: FireOutside(%v) at time %v: want a finite time, not before now", at, e.now))
 	}
-	e.profileCatchUp(at)
+	if e.prof != nil {
+		e.profileCatchUp(at)
+	}
 	e.advance(at)
 	e.fired++
 }
