@@ -23,6 +23,7 @@ func ParseProfile(text string, periodicity float64, where string, line int) (flu
 	p := fluid.Profile{Repeat: -1}
 	loop, loopDelay, last := periodicity > 0, 0.0, 0.0
 	sawLoopAfter := false
+	loopLine := line // where the loop was asked for: the last directive, or the <trace> with its periodicity
 	bad := func(n int, format string, args ...any) (fluid.Profile, error) {
 		return fluid.Profile{}, fmt.Errorf("%s:%d: %s", where, n, fmt.Sprintf(format, args...))
 	}
@@ -42,7 +43,7 @@ func ParseProfile(text string, periodicity float64, where string, line int) (flu
 			if err != nil || v < 0 {
 				return bad(n, "%s %q: want a number of seconds ≥ 0", f[0], f[1])
 			}
-			loop = true
+			loop, loopLine = true, n
 			if f[0] == "PERIODICITY" {
 				periodicity = v
 			} else {
@@ -69,20 +70,19 @@ func ParseProfile(text string, periodicity float64, where string, line int) (flu
 		p.Steps = append(p.Steps, fluid.ProfileStep{Delta: date - last, Value: value})
 		last = date
 	}
-	end := line + strings.Count(text, "\n")
 	if periodicity > 0 {
 		if sawLoopAfter {
-			return bad(end, "both PERIODICITY and LOOPAFTER: give one")
+			return bad(loopLine, "both PERIODICITY and LOOPAFTER: give one")
 		}
 		loopDelay = periodicity - last
 	}
 	if loopDelay < 0 {
-		return bad(end, "periodicity %g is shorter than the last date, %g", periodicity, last)
+		return bad(loopLine, "periodicity %g is shorter than the last date, %g", periodicity, last)
 	}
 	if loop {
 		p.Repeat = loopDelay
 		if len(p.Steps) > 0 && loopDelay == 0 && last == 0 {
-			return bad(end, "the profile loops without time passing (all its dates 0 and no delay)")
+			return bad(loopLine, "the profile loops without time passing (all its dates 0 and no delay)")
 		}
 	}
 	return p, nil

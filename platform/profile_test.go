@@ -59,9 +59,10 @@ func TestParseProfileErrors(t *testing.T) {
 		{"LOOPAFTER -1\n", -1, `p.txt:1: LOOPAFTER "-1"`},
 		{"STOCHASTIC\n", -1, `p.txt:1: "STOCHASTIC": stochastic profiles are not supported`},
 		{"NORM 1 2 3\n", -1, `p.txt:1: "NORM 1 2 3": stochastic`},
-		{"0 1\n5 1\n", 3, `p.txt:3: periodicity 3 is shorter than the last date, 5`},
-		{"PERIODICITY 4\nLOOPAFTER 1\n0 1\n", -1, `p.txt:4: both PERIODICITY and LOOPAFTER`},
-		{"0 1\nLOOPAFTER 0\n", -1, `p.txt:3: the profile loops without time passing`},
+		{"0 1\n5 1\n", 3, `p.txt:1: periodicity 3 is shorter than the last date, 5`},
+		{"0 1\n5 1\nPERIODICITY 3\n", -1, `p.txt:3: periodicity 3 is shorter than the last date, 5`},
+		{"PERIODICITY 4\nLOOPAFTER 1\n0 1\n", -1, `p.txt:2: both PERIODICITY and LOOPAFTER`},
+		{"0 1\nLOOPAFTER 0\n", -1, `p.txt:2: the profile loops without time passing`},
 	}
 	for _, tt := range tests {
 		_, err := ParseProfile(tt.text, tt.per, "p.txt", 1)
