@@ -107,12 +107,24 @@ func (e *Engine) profileLook(t float64, ok, settle bool) (float64, bool) {
 		if !pok || ok && pd > t {
 			return t, ok
 		}
-		if settle && e.simgrid && !e.prof.h[0].t.Used() {
+		if settle && e.simgrid && !e.prof.usedAt(pd) {
 			e.fireProfile(pd)
 			continue
 		}
 		return pd, true
 	}
+}
+
+// usedAt reports whether a resource of an event dated pd or earlier is
+// used: SimGrid stops its clock at pd then (it pops them all and applies
+// each, stopping if any is used).
+func (p *profiles) usedAt(pd float64) bool {
+	for _, r := range p.h {
+		if r.date <= pd && r.t.Used() {
+			return true
+		}
+	}
+	return false
 }
 
 // stepProfile fires the profile events of the next date if they are due

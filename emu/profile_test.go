@@ -150,3 +150,26 @@ func TestProfileBeforeSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileStopsWhenUsed: under SimGrid, events on an unused link are
+// applied at once, without stopping the clock at their date, but one on a
+// used link at the same date as an unused one's stops it there.
+func TestProfileStopsWhenUsed(t *testing.T) {
+	sys := fluid.NewSystemOptions([]fluid.Link{{Name: "a", Bandwidth: 10, Sharing: fluid.Shared}, {Name: "b", Bandwidth: 10, Sharing: fluid.Shared}}, fluid.Options{Solver: fluid.SimGrid})
+	sys.VaryCapacities()
+	e := NewEngineOptions(sys, Options{SimGrid: true})
+	e.AddProfile(fluid.Profile{Steps: []fluid.ProfileStep{{Delta: 1, Value: 20}}, Repeat: -1}, capTarget{e, e.System, 1, 1})
+	e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() {})
+	if at, ok := e.Next(); !ok || at != 10 || sys.Capacity(1) != 20 {
+		t.Errorf("unused link: next event %v (%v), capacity %v; want 10 and 20 at once", at, ok, sys.Capacity(1))
+	}
+	e2sys := fluid.NewSystemOptions([]fluid.Link{{Name: "a", Bandwidth: 10, Sharing: fluid.Shared}, {Name: "b", Bandwidth: 10, Sharing: fluid.Shared}}, fluid.Options{Solver: fluid.SimGrid})
+	e2sys.VaryCapacities()
+	e2 := NewEngineOptions(e2sys, Options{SimGrid: true})
+	e2.AddProfile(fluid.Profile{Steps: []fluid.ProfileStep{{Delta: 1, Value: 20}}, Repeat: -1}, capTarget{e2, e2.System, 1, 1})
+	e2.AddProfile(fluid.Profile{Steps: []fluid.ProfileStep{{Delta: 1, Value: 5}}, Repeat: -1}, capTarget{e2, e2.System, 0, 1})
+	e2.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() {})
+	if at, ok := e2.Next(); !ok || at != 1 {
+		t.Errorf("used link: next event %v (%v), want 1", at, ok)
+	}
+}
