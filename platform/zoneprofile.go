@@ -83,7 +83,11 @@ func (z *zoneParser) readProfileFile(elem, id, attr, name string) (fluid.Profile
 	if err != nil {
 		return fluid.Profile{}, z.errorf("<%s id=%q> %s: %v", elem, id, attr, err)
 	}
-	return ParseProfile(string(data), -1, path, 1)
+	p, err := ParseProfile(string(data), -1, path, 1)
+	if err != nil {
+		return p, z.errorf("<%s id=%q> %s: %v", elem, id, attr, err)
+	}
+	return p, nil
 }
 
 // useFile records the profile of an attribute (speed_file, ...) of
