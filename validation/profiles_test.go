@@ -20,6 +20,7 @@ var profFailing = map[string]string{
 	"compute/bw":       "deadlock detected at 0.405048 s",
 	"allreduce/bwonly": "deadlock detected at 0.176528 s",
 	"sgpp/sg":          "deadlock detected at 4.120605 s, on SimGrid's own example platform",
+	"stall/bwonly":     "deadlock detected at 0.030349 s, the end of the one message's latency phase, in which la's bandwidth changed (nostall: the same message 5 ms later)",
 }
 
 // profDepartures are the cases where emu does not give SimGrid's time,
