@@ -54,6 +54,8 @@ type Engine struct {
 	// and what to call when each execution ends; nil without one.
 	cpu     *fluid.System
 	cpuDone map[fluid.FlowID]Handler
+	// prof: the profiles' events (AddProfile, profile.go); nil without any.
+	prof *profiles
 }
 
 // Options tunes an Engine.
@@ -323,7 +325,13 @@ func (e *Engine) look(settle bool) (t float64, ok bool) {
 			t, ok = ct, true
 		}
 	}
-	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid || e.settled()
+	if e.prof != nil {
+		t, ok = e.profileLook(t, ok, settle)
+	}
+	// Under SimGrid's order the answer is kept while the systems are
+	// settled, unless profiles are played: a look that settles fires the
+	// unused resources' events (profileLook), one that does not leaves them.
+	e.lookAt, e.lookOK, e.lookKnown = t, ok, !e.simgrid || e.prof == nil && e.settled()
 	return t, ok
 }
 
@@ -368,6 +376,9 @@ func (e *Engine) Skip(d float64) bool {
 	if next, ok := e.Next(); ok && (next <= end || e.simgrid && next-end < e.precision) {
 		return false
 	}
+	if e.prof != nil {
+		e.profileCatchUp(end)
+	}
 	e.advance(end)
 	return true
 }
@@ -380,6 +391,9 @@ func (e *Engine) SkipTo(at float64) bool {
 	}
 	if next, ok := e.Next(); ok && (next <= at || e.simgrid && next-at < e.precision) {
 		return false
+	}
+	if e.prof != nil {
+		e.profileCatchUp(at)
 	}
 	e.advance(at)
 	return true
@@ -399,6 +413,9 @@ func (e *Engine) Step() bool {
 		// flow completion is looked at. (Timers still due now fire first,
 		// so that the flows they start join the same batch.)
 		e.flush()
+	}
+	if e.prof != nil && e.stepProfile(tt, tok) {
+		return true
 	}
 	if e.cpu != nil && e.stepExec(tt, tok) {
 		return true
@@ -508,6 +525,9 @@ func (e *Engine) advance(t float64) {
 func (e *Engine) FireOutside(at float64) {
 	if !(at >= e.now) || math.IsInf(at, 1) {
 		panic(fmt.Sprintf("emu: FireOutside(%v) at time %v: want a finite time, not before now", at, e.now))
+	}
+	if e.prof != nil {
+		e.profileCatchUp(at)
 	}
 	e.advance(at)
 	e.fired++

@@ -38,4 +38,13 @@ type solver interface {
 	settle(now float64)
 	// end removes f, completed or cancelled (System.Finish, Cancel).
 	end(now float64, f *flow)
+	// setCapacity re-rates link l's flows after its capacity changed
+	// (System.SetCapacity, capacity.go).
+	setCapacity(now float64, l LinkID)
+	// rebound re-rates f after its bound changed (System.SetBound).
+	rebound(now float64, f *flow)
+	// used reports whether a flow loads link l (System.Used).
+	used(l LinkID) bool
+	// reweight re-rates f after its weight changed (System.SetWeight).
+	reweight(now float64, f *flow)
 }

@@ -157,6 +157,9 @@ type System struct {
 	// default) keeps it off the hot path but for a nil check per event.
 	traffic *traffic
 	solves  SolveStats // emu's solver's work (maxmin.applySolve)
+	// varying: link capacities will change (VaryCapacities, capacity.go),
+	// so every flow keeps its bound.
+	varying bool
 }
 
 // SolveStats counts the work of emu's max-min solver since the System was
@@ -403,7 +406,7 @@ func (s *System) addUnqueued(now float64, spec FlowSpec) *flow {
 // link's C/coef is lower: SimGrid's (lmm) solves only the constraints
 // modified since its last solve, so a flow can be rated without the link
 // that caps it, and then its bound binds, as in SimGrid.
-func (s *System) keepsBounds() bool { return s.sg != nil }
+func (s *System) keepsBounds() bool { return s.sg != nil || s.varying }
 
 // addElem records that f loads link l at coef × its rate, merging repeated
 // links as SimGrid does (sum on Shared links, max on FatPipe ones). A

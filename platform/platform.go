@@ -69,6 +69,9 @@ type Platform struct {
 	Names     []string
 	HostCores []int
 	Speeds    []float64
+	// Profiles are the file's availability profiles (speed, bandwidth and
+	// latency in time); nil without any.
+	Profiles *Profiles
 	// NP is smpirun's -np (platform.np): the ranks the platform offers,
 	// placed as smpirun places them, rank i on hostfile line i mod lines or,
 	// without a hostfile, on host i mod Hosts in the order of their names

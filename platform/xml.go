@@ -121,6 +121,12 @@ var errStopWalk = errors.New("stop")
 // named twice included, is an error naming its line; Latin-1 and ASCII
 // files are read byte for byte (latin1Reader).
 func walkXML(data []byte, file string, start func(t xml.StartElement, line int) error, end func(line int) error) error {
+	return walkXMLText(data, file, start, end, nil)
+}
+
+// walkXMLText is walkXML calling text, when not nil, with the character
+// data between tags (a <trace>'s profile).
+func walkXMLText(data []byte, file string, start func(t xml.StartElement, line int) error, end func(line int) error, text func(b []byte)) error {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
 	dec.CharsetReader = latin1Reader
@@ -147,6 +153,10 @@ func walkXML(data []byte, file string, start func(t xml.StartElement, line int) 
 			err = start(t, line)
 		case xml.EndElement:
 			err = end(lineAt(off))
+		case xml.CharData:
+			if text != nil {
+				text(t)
+			}
 		}
 		if err == errStopWalk {
 			return nil

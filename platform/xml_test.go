@@ -179,6 +179,7 @@ func FuzzParseXML(f *testing.F) {
 	f.Add([]byte(`<platform><cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/></platform>`))
 	f.Add([]byte(`<platform><cluster id="e" prefix="e" suffix="" radical="0-1,1" speed="1Gf,2Gf" bw="1GBps" lat="1us" bb_bw="" loopback_bw="0" loopback_lat="0" limiter_link="0Bps"/></platform>`))
 	f.Add([]byte(`<platform><zone><cluster id="t" prefix="t" suffix="" radical="0-7" speed="1f" bw="1Bps" lat="0" topology="TORUS" topo_parameters="2,4"/></zone></platform>`))
+	f.Add([]byte("<platform version=\"4.1\"><trace id=\"t\" periodicity=\"3\">0 1\n1 0.5</trace><zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/><link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/><route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route></zone><trace_connect kind=\"SPEED\" trace=\"t\" element=\"a\"/><trace_connect kind=\"LATENCY\" trace=\"t\" element=\"l\"/></platform>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParseXML(data, "f.xml")
 		if err != nil {

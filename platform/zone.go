@@ -17,10 +17,12 @@ import (
 // <cluster>s (flat ones as star zones, fat-tree, torus and dragonfly ones
 // through their topology: zonecluster.go), and in a Cluster zone
 // <host_link>, <backbone> and <cabinet>. The platform is built as SimGrid
-// 3.32 builds it (fluid.Zones); what emu does not model (profiles, Vivaldi
-// and Wifi zones, actors) is refused, naming the line.
+// 3.32 builds it (fluid.Zones), with its speed, bandwidth and latency
+// profiles (speed_file, bandwidth_file, latency_file, <trace> and
+// <trace_connect>: zoneprofile.go); what emu does not model (failures,
+// Vivaldi and Wifi zones, actors) is refused, naming the line.
 func parseZones(data []byte, file string) (*Platform, error) {
-	z := &zoneParser{file: file, points: map[string]int{}, links: map[string]fluid.LinkID{}, split: map[string][2]fluid.LinkID{}}
+	z := &zoneParser{file: file, points: map[string]int{}, links: map[string]fluid.LinkID{}, split: map[string][2]fluid.LinkID{}, traces: map[string]fluid.Profile{}}
 	start := func(t xml.StartElement, line int) error {
 		z.line = line
 		return z.start(t)
@@ -29,7 +31,12 @@ func parseZones(data []byte, file string) (*Platform, error) {
 		z.line = line
 		return z.end()
 	}
-	if err := walkXML(data, file, start, end); err != nil {
+	text := func(b []byte) {
+		if z.openTrace != nil {
+			z.openTrace.text.Write(b)
+		}
+	}
+	if err := walkXMLText(data, file, start, end, text); err != nil {
 		return nil, err
 	}
 	return z.platform()
@@ -58,6 +65,10 @@ type zoneParser struct {
 	config   []ConfigProp
 	sawRoot  bool
 	ftCables int // the fat-tree cables made so far (SimGrid numbers them across trees)
+
+	traces    map[string]fluid.Profile // <trace>s by id
+	openTrace *openTrace               // the <trace> being read
+	uses      []profileUse             // the profiles named, resolved at the end
 }
 
 // frame is an open element: its name, and what closing it must undo.
@@ -159,6 +170,10 @@ func (z *zoneParser) start(t xml.StartElement) error {
 		err = z.startRoute(t)
 	case "link_ctn":
 		err = z.linkCtn(t)
+	case "trace":
+		err = z.trace(t)
+	case "trace_connect":
+		err = z.traceConnect(t)
 	default:
 		return z.errorf("<%s> is not supported: emu reads SimGrid's zones, hosts, routers, links, routes and flat clusters", name)
 	}
@@ -276,9 +291,17 @@ func (z *zoneParser) host(t xml.StartElement) error {
 	if err := z.inZone("host"); err != nil {
 		return err
 	}
-	for _, k := range []string{"availability_file", "state_file", "speed_file"} {
+	if a["state_file"] != "" {
+		return z.errorf("<host id=%q>: state_file is not supported (emu's hosts do not fail)", a["id"])
+	}
+	if a["availability_file"] != "" && a["speed_file"] != "" {
+		return z.errorf("<host id=%q>: availability_file and speed_file: give one (SimGrid takes both as the speed profile)", a["id"])
+	}
+	for _, k := range []string{"availability_file", "speed_file"} {
 		if a[k] != "" {
-			return z.errorf("<host id=%q>: %s is not supported (emu's hosts do not change speed or fail)", a["id"], k)
+			if err := z.useFile("host", a["id"], k, a[k], kindSpeed); err != nil {
+				return err
+			}
 		}
 	}
 	var speeds []float64
@@ -393,9 +416,14 @@ func (z *zoneParser) link(t xml.StartElement) error {
 	if err := z.inZone("link"); err != nil {
 		return err
 	}
-	for _, k := range []string{"bandwidth_file", "latency_file", "state_file"} {
+	if a["state_file"] != "" {
+		return z.errorf("<link id=%q>: state_file is not supported (emu's links do not fail)", a["id"])
+	}
+	for i, k := range []string{"bandwidth_file", "latency_file"} {
 		if a[k] != "" {
-			return z.errorf("<link id=%q>: %s is not supported (emu's links do not change)", a["id"], k)
+			if err := z.useFile("link", a["id"], k, a[k], []profileKind{kindBandwidth, kindLatency}[i]); err != nil {
+				return err
+			}
 		}
 	}
 	if a["id"] == "" {
@@ -532,6 +560,8 @@ func (z *zoneParser) end() error {
 		return nil
 	}
 	switch f.name {
+	case "trace":
+		return z.endTrace()
 	case "route", "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute":
 		zs := &z.cfg.Zones[z.zone]
 		if z.bypass {
@@ -571,12 +601,16 @@ func (z *zoneParser) platform() (*Platform, error) {
 	case len(z.names) > MaxHosts:
 		return nil, fmt.Errorf("%s:1: %d hosts: more than %d", z.file, len(z.names), MaxHosts)
 	}
+	prof, err := z.profiles()
+	if err != nil {
+		return nil, err
+	}
 	cfg := z.cfg
 	cfg.Loopback = &fluid.Link{Name: "__loopback__", Bandwidth: fluid.DefaultLoopbackBandwidth, Sharing: fluid.FatPipe, Class: "loopback"}
 	p := &Platform{
 		Topology: TopoZones, Hosts: len(z.names), Names: z.names, HostCores: z.cores, Speeds: z.speeds,
 		Speed: z.speeds[0], CoresPerHost: z.cores[0], Zones: &cfg, Config: z.config,
-		Sharing: SharingShared, BackboneSharing: SharingShared, NoLoopback: true,
+		Sharing: SharingShared, BackboneSharing: SharingShared, NoLoopback: true, Profiles: prof,
 	}
 	for _, c := range z.cores {
 		p.CoresPerHost = max(p.CoresPerHost, c)

@@ -62,7 +62,7 @@ func (sc *sched) shareCPUs() bool {
 	}
 	var links []fluid.Link
 	for h, c := range sc.cpus {
-		if count[h] <= c.Cores {
+		if count[h] <= c.Cores && sc.speedProfile(h) == nil {
 			continue
 		}
 		if sc.cpuLink == nil {
@@ -82,7 +82,22 @@ func (sc *sched) shareCPUs() bool {
 	if w.simgrid {
 		o.Solver = fluid.SimGrid
 	}
-	w.eng.SetCPUs(fluid.NewSystemOptions(links, o))
+	cs := fluid.NewSystemOptions(links, o)
+	w.eng.SetCPUs(cs)
+	for h := range sc.cpus {
+		p := sc.speedProfile(h)
+		if p == nil {
+			continue
+		}
+		if sc.cpuScale == nil {
+			cs.VaryCapacities()
+			sc.cpuScale = make([]float64, len(sc.cpus))
+			for i := range sc.cpuScale {
+				sc.cpuScale[i] = 1
+			}
+		}
+		w.eng.AddProfile(*p, hostSpeed{sc, h})
+	}
 	return true
 }
 
@@ -145,7 +160,7 @@ func (r *Rank) Execute(flops, speed float64, kernel string) {
 	r.simcalls(2)
 	r.payOwed()
 	r.rang = false
-	w.eng.StartExec(fluid.FlowSpec{Links: []fluid.LinkID{link}, Bytes: flops, Bound: cpu.Speed}, execDone{r})
+	w.eng.StartExec(fluid.FlowSpec{Links: []fluid.LinkID{link}, Bytes: flops, Bound: w.execBound(int(r.host))}, execDone{r})
 	for !r.rang {
 		r.block("Compute", noPeer, 0)
 	}

@@ -39,6 +39,7 @@ func (w *World) path(a, b int) *path {
 		// connecting path" assertion).
 		panic(&UnroutedError{From: w.topo.HostName(a), To: w.topo.HostName(b)})
 	}
+	rt.Latency = w.routeLatency(rt)
 	p := &path{links: rt.Links, latency: rt.Latency, hops: rt.Hops}
 	if w.heard&routeKinds != 0 {
 		p.classes = fluid.RouteClasses(w.links, rt)
@@ -55,10 +56,17 @@ func (w *World) path(a, b int) *path {
 		// (network_cm02.cpp's comm_action_set_bounds). Exact max-min never
 		// needs it, but SimGrid's selective solve can rate a flow without
 		// the constraint of each of its links, and the bound then binds.
+		user := 0.0
 		for _, l := range rt.Links {
 			if bw := w.links[l].Bandwidth; bw > 0 && (p.bound == 0 || bw < p.bound) {
 				p.bound = bw
 			}
+			if bw := w.links[l].Bandwidth; bw > 0 && (user == 0 || bw < user) {
+				user = bw
+			}
+		}
+		if w.userBounds != nil {
+			w.userBounds[p] = user // a latency change re-bounds its flows with it (profile.go)
 		}
 	}
 	p.penalty = rt.Latency
@@ -139,6 +147,9 @@ type xfer Request
 func (w *World) startTransfer(s *Request) {
 	s.started = true
 	s.span = w.eng.Now() // the first instant (Handle turns it into the duration)
+	if w.varying {
+		w.reroute(s) // a profile may have changed the route since the send was posted
+	}
 	p := s.path
 	// An injected delay lengthens the latency phase; the events' Latency
 	// stays the route's, so a recorded graph keeps the delay in the

@@ -27,6 +27,13 @@ type World struct {
 	// reads one bool.
 	callEnds bool
 	routes   map[uint64]*path // (src host, dst host) → cached route facts
+	// latProfiled[l]: link l has a latency profile (profile.go); nil if
+	// none has.
+	latProfiled []bool
+	varying     bool                          // links have profiles: a transfer looks its route up when it starts
+	inflight    map[fluid.FlowID]*flowLatency // flows a latency change moved
+	userBounds  map[*path]float64             // routes' least bandwidths, under latency profiles
+	flowIDs     []fluid.FlowID                // scratch
 
 	// sched is the baton's state, shared by the Worlds of one Machine (its
 	// fields are promoted: w.ready is w.sched.ready).
@@ -119,6 +126,11 @@ type sched struct {
 	// where the ranks do not outnumber its cores (cpuLink nil: none does).
 	cpus    []CPU
 	cpuLink []fluid.LinkID
+	// cpuScale[h] is host h's speed profile's value now (profile.go); nil
+	// when no host has a speed profile. execIDs is scratch.
+	cpuScale []float64
+	execIDs  []fluid.FlowID
+	speeds   []*fluid.Profile // per host, its speed profile (SetSpeedProfiles); nil if none has one
 }
 
 // NewWorld builds a job of len(placement) ranks, rank i running on host

@@ -183,6 +183,12 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 		if err := w.SetCPUs(cpusOf(p)); err != nil {
 			return nil, err
 		}
+		if err := setSpeedProfiles(w, p); err != nil {
+			return nil, err
+		}
+	}
+	if err := setLinkProfiles(w, p); err != nil {
+		return nil, err
 	}
 	if opt.MPISplit {
 		res.MPISplit = observe.NewMPISplit(p.Ranks, p.Network)
