@@ -46,6 +46,19 @@ func (c *Comm) SendRecvsIprobe(from, n, tag int, ex Exchanger, work Worker, pc *
 	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, false)
 }
 
+// IprobeSendRecvs is pc.Iprobe(src, ptag), then, unless it sees the
+// message (it then returns from, true and its status), SendRecvsIprobe(from,
+// n, tag, ex, work, pc, src, ptag): the same calls, as one task where
+// SendRecvsIprobe is one. The probe's settle of the kernel sleeps the rank
+// owes comes first, so step `from` may have no side.
+func (c *Comm) IprobeSendRecvs(from, n, tag int, ex Exchanger, work Worker, pc *Comm, src, ptag int) (int, bool, Status) {
+	if pc.r != c.r {
+		panic("ranks: IprobeSendRecvs's probe on another rank's communicator")
+	}
+	checkUserTag("SendRecvs", tag)
+	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, true)
+}
+
 // IprobeWorks is
 //
 //	for k := 0; ; k++ {
