@@ -14,6 +14,9 @@ type prober struct {
 	armed     bool
 	from, tag int
 	row       commPort
+	// owed: a poll is due that the update's chunks make with theirs
+	// (swapBinary's last, while the probe is armed; inChunks).
+	owed bool
 }
 
 // newProber returns the prober of pb's broadcast (pb nil for none).
@@ -239,7 +242,13 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 			}
 		}
 	}
-	pr.poll()
+	// The last poll: while the probe is armed, the update's chunks make it
+	// with theirs (prober.owed).
+	if pr.armed && !pr.done {
+		pr.owed = true
+	} else {
+		pr.poll()
+	}
 }
 
 // cubeSwap is the hypercube steps of swapBinary (hpl.md §7.2, 2b) as a

@@ -63,9 +63,13 @@ func (s *solver) updateRows(pr *prober, pn *panel, n, nb int) {
 	} else {
 		pn.swapBinary(pr, n)
 	}
-	s.timed(&s.phases.Laswp, t0)
 	u := &s.chunkX
 	*u = updChunks{s: s, pn: pn, n: n, nb: nb, rows: true, curr: pn.curr(), mp: pn.mp, ipiv: u.ipiv[:0]}
+	if pr.owed { // the swap's time ends after its last poll, which the chunks make
+		u.swapT0, u.swapOwed = t0, true
+	} else {
+		s.timed(&s.phases.Laswp, t0)
+	}
 	if u.curr {
 		u.mp -= pn.jb
 	}
@@ -101,13 +105,26 @@ type updChunks struct {
 	uplo        blas.Uplo
 	tr          blas.Transpose
 	ipiv        []int // updateOneRow: the local interchanges, its array reused
+	// swapOwed: the swap's time, from swapT0, is taken after its last
+	// poll, which inChunks makes (prober.owed): before the first chunk.
+	swapOwed bool
+	swapT0   float64
 }
 
 // Work applies the next chunk.
 func (u *updChunks) Work(int) {
+	u.swapTimed()
 	nn := min(u.nb, u.n-u.done)
 	u.apply(u.done, nn)
 	u.done += nn
+}
+
+// swapTimed takes the swap's time, if it is owed.
+func (u *updChunks) swapTimed() {
+	if u.swapOwed {
+		u.swapOwed = false
+		u.s.timed(&u.s.phases.Laswp, u.swapT0)
+	}
 }
 
 // apply updates nn columns from col.
@@ -165,10 +182,18 @@ func (u *updChunks) apply(col, nn int) {
 // broadcast alone.
 //
 // While a ring receiver's probe is armed (most chunks), the chunks after
-// the first and their probes, up to the probe that sees the broadcast, are
-// one call (iprobeWorks: ranks.Comm.IprobeWorks), which makes them as the
+// the first (all, after the swap's last poll where the swap owes it:
+// prober.owed) and their probes, up to the probe that sees the broadcast,
+// are one call (iprobeWorks: ranks.Comm.IprobeWorks), which makes them as the
 // loop would without resuming the rank between them.
 func (pr *prober) inChunks(u *updChunks, emptyCosts bool) {
+	if pr.owed { // the swap's last poll first, then as below
+		pr.owed = false
+		if pr.row.iprobeWorks(u.steps(emptyCosts), u, pr.from, pr.tag) {
+			pr.seen()
+		}
+		u.swapTimed() // seen at once: after its bcastStep, as the swap's end
+	}
 	for !pr.done {
 		if u.done == u.n && !emptyCosts {
 			pr.spin()
@@ -179,17 +204,22 @@ func (pr *prober) inChunks(u *updChunks, emptyCosts bool) {
 			pr.poll()
 			continue
 		}
-		steps := math.MaxInt // empty calls, until the probe sees the broadcast
-		if !emptyCosts {
-			steps = (u.n - u.done + u.nb - 1) / u.nb
-		}
-		if pr.row.iprobeWorks(steps, u, pr.from, pr.tag) {
+		if pr.row.iprobeWorks(u.steps(emptyCosts), u, pr.from, pr.tag) {
 			pr.seen()
 		}
 	}
 	if u.done < u.n {
 		u.apply(u.done, u.n-u.done)
 	}
+}
+
+// steps is the chunks left to make between polls: those of the columns
+// left, or, where empty calls cost time, as many as the polls need.
+func (u *updChunks) steps(emptyCosts bool) int {
+	if emptyCosts {
+		return math.MaxInt // empty calls, until a poll sees the broadcast
+	}
+	return (u.n - u.done + u.nb - 1) / u.nb
 }
 
 // chargesEmpty reports whether k charges calls with an empty dimension
