@@ -39,28 +39,83 @@ type Worker interface{ Work(k int) }
 // the probe, then goes on. Elsewhere (another wake order, a listener of
 // the compute events) it is the loop above.
 func (c *Comm) SendRecvsIprobe(from, n, tag int, ex Exchanger, work Worker, pc *Comm, src, ptag int) (int, bool, Status) {
-	r := c.r
-	if pc.r != r {
+	if pc.r != c.r {
 		panic("ranks: SendRecvsIprobe's probe on another rank's communicator")
 	}
 	checkUserTag("SendRecvs", tag)
+	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, false)
+}
+
+// IprobeSendRecvs is pc.Iprobe(src, ptag), then, unless it sees the
+// message (it then returns from, true and its status), SendRecvsIprobe(from,
+// n, tag, ex, work, pc, src, ptag): the same calls, as one task where
+// SendRecvsIprobe is one. The probe's settle of the kernel sleeps the rank
+// owes comes first, so step `from` may have no side.
+func (c *Comm) IprobeSendRecvs(from, n, tag int, ex Exchanger, work Worker, pc *Comm, src, ptag int) (int, bool, Status) {
+	if pc.r != c.r {
+		panic("ranks: IprobeSendRecvs's probe on another rank's communicator")
+	}
+	checkUserTag("SendRecvs", tag)
+	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, true)
+}
+
+// IprobeWorks is
+//
+//	for k := 0; ; k++ {
+//		if ok, st := c.Iprobe(src, tag); ok {
+//			return k, true, st
+//		}
+//		if k == n {
+//			return n, false, Status{}
+//		}
+//		work.Work(k)
+//	}
+//
+// (HPL's update: a probe of the pending broadcast after each chunk of the
+// update's kernels, until it sees the broadcast or the columns run out; the
+// caller makes the first chunk), with the same calls, hooks, sleeps,
+// counters and events at the same times and in the same order. It is
+// SendRecvsIprobe without exchanges, from the probe: where the World merges
+// kernel sleeps it is one task, the kernel sleeps the rank owes settled
+// first as Iprobe settles them, and work runs in whichever goroutine
+// advances it, under the same rules (Worker).
+func (c *Comm) IprobeWorks(n int, work Worker, src, tag int) (int, bool, Status) {
+	return c.stepsIprobe(0, n, 0, nil, work, src, tag, c, true)
+}
+
+// stepsIprobe is SendRecvsIprobe (ex: the exchanges, on c) and IprobeWorks
+// (ex nil: no exchange; probe: the probe of step k−1 first).
+func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag int, pc *Comm, probe bool) (int, bool, Status) {
+	r := c.r
 	tk := r.w.tasksOf(r)
 	x, p, t := &tk.x, &tk.p, &tk.t
 	defer func() { x.ex, x.skip, t.work = nil, nil, nil }()
-	for k := from; k < n; {
-		*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
+	for probe || k < n {
 		if !r.w.lazy {
-			r.runTask(x, "SendRecvs")
-			work.Work(k)
-			k++
+			if !probe {
+				if ex != nil {
+					*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
+					r.runTask(x, "SendRecvs")
+				}
+				work.Work(k)
+				k++
+			}
+			probe = false
 			if ok, st := pc.Iprobe(src, ptag); ok {
 				return k, true, st
 			}
 			continue
 		}
+		*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
 		*p = probing{r: r, c: pc, src: src, tag: ptag, once: true}
 		t.x, t.p, t.work, t.phase, t.n = x, p, work, thenExchange, n
-		r.runTask(t, "SendRecvs")
+		call := "SendRecvs"
+		if probe { // the probe first: step k is its next
+			x.n, t.phase, call, probe = k, thenProbing, "Iprobe", false
+		} else if ex == nil {
+			call = "Iprobe"
+		}
+		r.runTask(t, call)
 		k = x.k
 		switch {
 		case t.phase == thenDeferred:
@@ -77,11 +132,13 @@ func (c *Comm) SendRecvsIprobe(from, n, tag int, ex Exchanger, work Worker, pc *
 	return n, false, Status{}
 }
 
-// thenProbe is the task of Comm.SendRecvsIprobe: step k of the exchanges
-// (x, one step at a time: x.n is k+1), then work, then, once the kernel
-// sleeps the rank owes are settled as Iprobe's runTask settles them, one
-// probe (p); then the next step, up to step n−1 or a probe that sees the
-// message (p.found), is free (p.free), or work that defers a kernel.
+// thenProbe is the task of Comm.SendRecvsIprobe and Comm.IprobeWorks: step
+// k of the exchanges (x, one step at a time: x.n is k+1; none where x.ex is
+// nil), then work, then, once the kernel sleeps the rank owes are settled
+// as Iprobe's runTask settles them, one probe (p); then the next step, up
+// to step n−1 or a probe that sees the message (p.found), is free
+// (p.free), or work that defers a kernel. IprobeWorks's starts at the
+// probe (thenProbing, with x.n = x.k).
 type thenProbe struct {
 	x     *exchanges
 	p     *probing
@@ -102,7 +159,9 @@ func (t *thenProbe) step() *Request {
 	for {
 		switch t.phase {
 		case thenExchange:
-			if q := x.step(); q != nil {
+			if x.ex == nil { // IprobeWorks: no exchange
+				x.k++
+			} else if q := x.step(); q != nil {
 				return q
 			}
 			r.blk.call = "Iprobe"
@@ -125,7 +184,9 @@ func (t *thenProbe) step() *Request {
 			}
 			*p = probing{r: r, c: p.c, src: p.src, tag: p.tag, once: true}
 			x.n++
-			r.blk.call = "SendRecvs"
+			if x.ex != nil {
+				r.blk.call = "SendRecvs"
+			}
 			t.phase = thenExchange
 		default: // thenDeferred
 			return nil

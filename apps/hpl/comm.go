@@ -32,6 +32,15 @@ type commPort interface {
 	// settles the kernel sleeps owed); work may only charge kernels and
 	// read the clock.
 	sendRecvsIprobe(from, n, tag int, ex ranks.Exchanger, work ranks.Worker, pc commPort, src, ptag int) (int, bool)
+	// iprobeSendRecvs is pc.iprobe(src, ptag), then, unless it sees the
+	// message (it then returns from, true), sendRecvsIprobe (ranks.Comm.
+	// IprobeSendRecvs); step `from` may then make no call.
+	iprobeSendRecvs(from, n, tag int, ex ranks.Exchanger, work ranks.Worker, pc commPort, src, ptag int) (int, bool)
+	// iprobeWorks is, from k = 0, iprobe(src, tag), then, until it sees
+	// the message or k = n, work.Work(k) and the next probe; it reports
+	// whether a probe saw the message (ranks.Comm.IprobeWorks). work may
+	// only charge kernels and read the clock.
+	iprobeWorks(n int, work ranks.Worker, src, tag int) bool
 	// uncontended makes this rank's steps of a program every member runs,
 	// timed as a whole (ranks.Comm.Uncontended), and returns what each
 	// member handed in.

@@ -102,6 +102,14 @@ func (a rankComm) sendRecvsIprobe(from, n, tag int, ex ranks.Exchanger, work ran
 	k, ok, _ := a.c.SendRecvsIprobe(from, n, tag, ex, work, pc.(rankComm).c, src, ptag)
 	return k, ok
 }
+func (a rankComm) iprobeSendRecvs(from, n, tag int, ex ranks.Exchanger, work ranks.Worker, pc commPort, src, ptag int) (int, bool) {
+	k, ok, _ := a.c.IprobeSendRecvs(from, n, tag, ex, work, pc.(rankComm).c, src, ptag)
+	return k, ok
+}
+func (a rankComm) iprobeWorks(n int, work ranks.Worker, src, tag int) bool {
+	_, ok, _ := a.c.IprobeWorks(n, work, src, tag)
+	return ok
+}
 func (a rankComm) uncontended(steps []ranks.Step, data []float64) [][]float64 {
 	return a.c.Uncontended(steps, data)
 }

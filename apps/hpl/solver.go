@@ -41,6 +41,7 @@ type solver struct {
 	rollX    swapRoll  // the spread-roll swap's roll, reused likewise (swapCtx.roll)
 	sdrvX    sdrvStep  // sdrv's one step, reused likewise
 	cubeX    cubeSwap  // the binary-exchange swap's hypercube steps, reused likewise
+	chunkX   updChunks // the update's chunks, reused likewise
 	factWork []float64 // panel factorization workspace (panel.factor, without a Shared)
 	spare    []*panel  // released panels, whose arrays newPanel reuses
 	phases   Phases    // this rank's detailed timings

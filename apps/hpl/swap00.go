@@ -14,6 +14,9 @@ type prober struct {
 	armed     bool
 	from, tag int
 	row       commPort
+	// owed: a poll is due that the update's chunks make with theirs
+	// (swapBinary's last, while the probe is armed; inChunks).
+	owed bool
 }
 
 // newProber returns the prober of pb's broadcast (pb nil for none).
@@ -106,14 +109,22 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 	} else {
 		w.laswp02(ipA, wb, x.lindxA, x.lindxAU)
 	}
-	pr.poll()
+	size := P - ip2
+	dist := modSub(myrow, icur, P)
+	// With P a power of two (size 0) nothing but index arithmetic comes
+	// between the next two polls and the hypercube: while the probe is
+	// armed they are made with its steps, as one leading step (lead).
+	lead := 0
+	if size == 0 && dist < ip2 && pr.armed && !pr.done {
+		lead = 1
+	} else {
+		pr.poll()
+	}
 	if myrow == icur {
 		llen[myrow] = 0
 		ipA = 0
 	}
 	ipW := ipA
-	size := P - ip2
-	dist := modSub(myrow, icur, P)
 	uData := func() []float64 { return at(pn.u, 0) }
 	wData := func(rows int) []float64 {
 		if wb == nil {
@@ -157,18 +168,32 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 		iprow := modAdd(icur, i, P)
 		llen[iprow] += llen[modAdd(iprow, ip2, P)]
 	}
-	pr.poll()
+	if lead == 0 {
+		pr.poll()
+	}
 	if dist < ip2 {
 		h := hypercubeRows(&s.swap.pre, llen, icur, ip2)
 		cx := &s.cubeX
 		*cx = cubeSwap{w: w, h: h, icur: icur, p: P, dist: dist, ldW: ldW, usize: usize,
-			ipA: ipA, ipW: ipW, wb: wb, lindxA: x.lindxA, lindxAU: x.lindxAU, got: cx.got[:0]}
-		for k := 0; k < hdim; {
+			ipA: ipA, ipW: ipW, wb: wb, lindxA: x.lindxA, lindxAU: x.lindxAU, got: cx.got[:0], lead: lead}
+		n := hdim + lead
+		for k := 0; k < n; {
 			partner, sn, sdata, rn := cx.sides(k)
+			if k == 0 && lead > 0 && !pr.done && pr.armed {
+				// The two polls, then the steps and their polls up to the
+				// one that sees the broadcast, as one call
+				// (ranks.Comm.IprobeSendRecvs).
+				next, seen := c.iprobeSendRecvs(0, n, tagPfact, cx, cx, pr.row, pr.from, pr.tag)
+				k = next
+				if seen {
+					pr.seen()
+				}
+				continue
+			}
 			if (sn > 0 || rn > 0) && !pr.done && pr.armed {
 				// The steps and their polls up to the one that sees the
 				// broadcast, as one call (ranks.Comm.SendRecvsIprobe).
-				next, seen := c.sendRecvsIprobe(k, hdim, tagPfact, cx, cx, pr.row, pr.from, pr.tag)
+				next, seen := c.sendRecvsIprobe(k, n, tagPfact, cx, cx, pr.row, pr.from, pr.tag)
 				k = next
 				if seen {
 					pr.seen()
@@ -217,7 +242,13 @@ func (pn *panel) swapBinary(pr *prober, n int) {
 			}
 		}
 	}
-	pr.poll()
+	// The last poll: while the probe is armed, the update's chunks make it
+	// with theirs (prober.owed).
+	if pr.armed && !pr.done {
+		pr.owed = true
+	} else {
+		pr.poll()
+	}
 }
 
 // cubeSwap is the hypercube steps of swapBinary (hpl.md §7.2, 2b) as a
@@ -235,11 +266,19 @@ type cubeSwap struct {
 	wb              []float64 // W (nil in model mode)
 	lindxA, lindxAU []int
 	got             []float64 // step k's received payload (real mode), reused
+	// lead is the steps before the hypercube's (0 or 1): no sides, no
+	// work, only their polls (swapBinary's two polls before it, with P a
+	// power of two). Step lead+k is the hypercube's step k.
+	lead int
 }
 
 // sides returns step k's sdrv: its partner, the doubles sent (sdata) and
 // the doubles received.
 func (t *cubeSwap) sides(k int) (partner, sn int, sdata []float64, rn int) {
+	if k < t.lead {
+		return 0, 0, nil, 0
+	}
+	k -= t.lead
 	ipow := 1 << k
 	partner = modAdd(t.icur, t.dist^ipow, t.p)
 	mine, theirs := t.h.rows(t.dist, k), t.h.rows(t.dist^ipow, k)
@@ -279,6 +318,10 @@ func (t *cubeSwap) Received(_ int, m ranks.Msg) { t.got = append(t.got[:0], m.Da
 // Work is what step k does after its sdrv: the received rows put in W or U
 // and the row copies.
 func (t *cubeSwap) Work(k int) {
+	if k < t.lead {
+		return
+	}
+	k -= t.lead
 	w, in := t.w, t.got
 	t.got = t.got[:0]
 	ipow := 1 << k

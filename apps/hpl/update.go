@@ -1,6 +1,10 @@
 package hpl
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+)
 
 // update is HPL_pdupdateNN/NT/TN/TT (hpl.md §8): apply panel pn to the next nn of
 // its remaining local columns (all when nn < 0), driving the broadcast of pb (nil
@@ -33,42 +37,23 @@ func (s *solver) update(pb, pn *panel, nn int) {
 // updateOneRow is the P = 1 branch: local interchanges, trsm and gemm in NB-wide
 // chunks while the broadcast is pending.
 func (s *solver) updateOneRow(pr *prober, pn *panel, n, nb int) {
-	k, lda, jb := s.k, s.lda, pn.jb
-	mp := pn.mp - jb
-	ipiv := make([]int, jb)
-	for i := range jb {
-		ipiv[i] = int(pn.dpiv[i]) - pn.ii
+	u := &s.chunkX
+	*u = updChunks{s: s, pn: pn, n: n, nb: nb, mp: pn.mp - pn.jb, ipiv: u.ipiv[:0], uplo: blas.Lower, tr: blas.NoTrans}
+	for i := range pn.jb {
+		u.ipiv = append(u.ipiv, int(pn.dpiv[i])-pn.ii)
 	}
-	uplo, tr := blas.Lower, blas.NoTrans
 	if s.p.L1Transposed {
-		uplo, tr = blas.Upper, blas.Trans
+		u.uplo, u.tr = blas.Upper, blas.Trans
 	}
-	apply := func(col, nn int) {
-		t0 := s.clk.now()
-		s.k.charge(kLaswp, "dlaswp00N", jb, nn, pn.mp)
-		if s.real {
-			for i, ip := range ipiv {
-				if i != ip {
-					a, b := pn.aoff(i, col), pn.aoff(ip, col)
-					for c := range nn {
-						s.a[a+c*lda], s.a[b+c*lda] = s.a[b+c*lda], s.a[a+c*lda]
-					}
-				}
-			}
-		}
-		s.timed(&s.phases.Laswp, t0)
-		k.Dtrsm(blas.Left, uplo, tr, blas.Unit, jb, nn, 1, pn.l1, jb, pn.aat(0, col), lda)
-		k.Dgemm(blas.NoTrans, blas.NoTrans, mp, nn, jb, -1, at(pn.l2, pn.l2o), pn.ldl2, pn.aat(0, col), lda, 1, pn.aat(jb, col), lda)
-	}
-	pr.inChunks(n, nb, chargesEmpty(s.k), apply)
+	pr.inChunks(u, chargesEmpty(s.k))
+	*u = updChunks{ipiv: u.ipiv[:0]}
 }
 
 // updateRows is the P > 1 branch: row swap (which builds U), then trsm on U, gemm
 // and, on the panel's process row, the copy of U back into A.
 func (s *solver) updateRows(pr *prober, pn *panel, n, nb int) {
-	k, lda, jb := s.k, s.lda, pn.jb
 	if s.real {
-		pn.u = make([]float64, jb*n)
+		pn.u = make([]float64, pn.jb*n)
 	} else {
 		pn.u = nil
 	}
@@ -78,73 +63,163 @@ func (s *solver) updateRows(pr *prober, pn *panel, n, nb int) {
 	} else {
 		pn.swapBinary(pr, n)
 	}
-	s.timed(&s.phases.Laswp, t0)
-	curr := pn.curr()
-	mp := pn.mp
-	if curr {
-		mp -= jb
+	u := &s.chunkX
+	*u = updChunks{s: s, pn: pn, n: n, nb: nb, rows: true, curr: pn.curr(), mp: pn.mp, ipiv: u.ipiv[:0]}
+	if pr.owed { // the swap's time ends after its last poll, which the chunks make
+		u.swapT0, u.swapOwed = t0, true
+	} else {
+		s.timed(&s.phases.Laswp, t0)
+	}
+	if u.curr {
+		u.mp -= pn.jb
 	}
 	lt, ut := s.p.L1Transposed, s.p.UTransposed
-	apply := func(col, nn int) {
-		var side blas.Side
-		var uplo blas.Uplo
-		var tr blas.Transpose
-		switch {
-		case !lt && !ut:
-			side, uplo, tr = blas.Left, blas.Lower, blas.NoTrans
-		case !lt && ut:
-			side, uplo, tr = blas.Right, blas.Lower, blas.Trans
-		case lt && !ut:
-			side, uplo, tr = blas.Left, blas.Upper, blas.Trans
-		default:
-			side, uplo, tr = blas.Right, blas.Upper, blas.NoTrans
-		}
-		var uo, ldu int
-		tB := blas.NoTrans
-		if ut {
-			uo, ldu, tB = col, n, blas.Trans
-			k.Dtrsm(side, uplo, tr, blas.Unit, nn, jb, 1, pn.l1, jb, at(pn.u, uo), ldu)
-		} else {
-			uo, ldu = col*jb, jb
-			k.Dtrsm(side, uplo, tr, blas.Unit, jb, nn, 1, pn.l1, jb, at(pn.u, uo), ldu)
-		}
-		dst := 0
-		if curr {
-			dst = jb
-		}
-		k.Dgemm(blas.NoTrans, tB, mp, nn, jb, -1, at(pn.l2, pn.l2o), pn.ldl2, at(pn.u, uo), ldu, 1, pn.aat(dst, col), lda)
-		if curr {
-			if ut {
-				s.latcpy(jb, nn, pn.u, uo, ldu, s.a, pn.aoff(0, col), lda)
-			} else {
-				s.lacpy(jb, nn, pn.u, uo, ldu, s.a, pn.aoff(0, col), lda)
-			}
-		}
+	switch {
+	case !lt && !ut:
+		u.side, u.uplo, u.tr = blas.Left, blas.Lower, blas.NoTrans
+	case !lt && ut:
+		u.side, u.uplo, u.tr = blas.Right, blas.Lower, blas.Trans
+	case lt && !ut:
+		u.side, u.uplo, u.tr = blas.Left, blas.Upper, blas.Trans
+	default:
+		u.side, u.uplo, u.tr = blas.Right, blas.Upper, blas.NoTrans
 	}
-	pr.inChunks(n, nb, chargesEmpty(s.k), apply)
+	pr.inChunks(u, chargesEmpty(s.k))
+	*u = updChunks{ipiv: u.ipiv[:0]}
 }
 
-// inChunks applies the update to n columns as HPL's update routines do: nb
-// columns at a time with a probe of the broadcast after each chunk while it is
-// pending, then the rest in one call once it is done. Once the columns are
-// exhausted, HPL keeps polling between empty calls (nn = 0): where those
-// cost time (emptyCosts, kernels.Config.ChargeEmpty) they are made, one per
-// poll, as HPL makes them; otherwise the rank spins on the broadcast alone.
-func (pr *prober) inChunks(n, nb int, emptyCosts bool, apply func(col, nn int)) {
-	done := 0
+// updChunks is an update's kernels over its n columns (hpl.md §8), made
+// chunk by chunk, as a ranks.Worker: Work applies the next chunk of nb
+// columns (fewer at the end, none once they are out). It is the solver's
+// (solver.chunkX), reused: ranks.Comm.IprobeWorks may run Work off the
+// rank's coroutine, in its turn, which only charges kernels, reads the
+// clock and moves the matrix's data.
+type updChunks struct {
+	s           *solver
+	pn          *panel
+	n, nb, done int  // columns, chunk width, columns done
+	rows        bool // updateRows' chunk (trsm on U, gemm, U back in A), else updateOneRow's
+	curr        bool // updateRows: the panel's process row
+	mp          int  // the gemm's rows
+	side        blas.Side
+	uplo        blas.Uplo
+	tr          blas.Transpose
+	ipiv        []int // updateOneRow: the local interchanges, its array reused
+	// swapOwed: the swap's time, from swapT0, is taken after its last
+	// poll, which inChunks makes (prober.owed): before the first chunk.
+	swapOwed bool
+	swapT0   float64
+}
+
+// Work applies the next chunk.
+func (u *updChunks) Work(int) {
+	u.swapTimed()
+	nn := min(u.nb, u.n-u.done)
+	u.apply(u.done, nn)
+	u.done += nn
+}
+
+// swapTimed takes the swap's time, if it is owed.
+func (u *updChunks) swapTimed() {
+	if u.swapOwed {
+		u.swapOwed = false
+		u.s.timed(&u.s.phases.Laswp, u.swapT0)
+	}
+}
+
+// apply updates nn columns from col.
+func (u *updChunks) apply(col, nn int) {
+	s, pn := u.s, u.pn
+	k, lda, jb := s.k, s.lda, pn.jb
+	if !u.rows {
+		t0 := s.clk.now()
+		s.k.charge(kLaswp, "dlaswp00N", jb, nn, pn.mp)
+		if s.real {
+			for i, ip := range u.ipiv {
+				if i != ip {
+					a, b := pn.aoff(i, col), pn.aoff(ip, col)
+					for c := range nn {
+						s.a[a+c*lda], s.a[b+c*lda] = s.a[b+c*lda], s.a[a+c*lda]
+					}
+				}
+			}
+		}
+		s.timed(&s.phases.Laswp, t0)
+		k.Dtrsm(blas.Left, u.uplo, u.tr, blas.Unit, jb, nn, 1, pn.l1, jb, pn.aat(0, col), lda)
+		k.Dgemm(blas.NoTrans, blas.NoTrans, u.mp, nn, jb, -1, at(pn.l2, pn.l2o), pn.ldl2, pn.aat(0, col), lda, 1, pn.aat(jb, col), lda)
+		return
+	}
+	ut := s.p.UTransposed
+	var uo, ldu int
+	tB := blas.NoTrans
+	if ut {
+		uo, ldu, tB = col, u.n, blas.Trans
+		k.Dtrsm(u.side, u.uplo, u.tr, blas.Unit, nn, jb, 1, pn.l1, jb, at(pn.u, uo), ldu)
+	} else {
+		uo, ldu = col*jb, jb
+		k.Dtrsm(u.side, u.uplo, u.tr, blas.Unit, jb, nn, 1, pn.l1, jb, at(pn.u, uo), ldu)
+	}
+	dst := 0
+	if u.curr {
+		dst = jb
+	}
+	k.Dgemm(blas.NoTrans, tB, u.mp, nn, jb, -1, at(pn.l2, pn.l2o), pn.ldl2, at(pn.u, uo), ldu, 1, pn.aat(dst, col), lda)
+	if u.curr {
+		if ut {
+			s.latcpy(jb, nn, pn.u, uo, ldu, s.a, pn.aoff(0, col), lda)
+		} else {
+			s.lacpy(jb, nn, pn.u, uo, ldu, s.a, pn.aoff(0, col), lda)
+		}
+	}
+}
+
+// inChunks applies the update to u's columns as HPL's update routines do:
+// nb columns at a time with a probe of the broadcast after each chunk while
+// it is pending, then the rest in one call once it is done. Once the
+// columns are exhausted, HPL keeps polling between empty calls (nn = 0):
+// where those cost time (emptyCosts, kernels.Config.ChargeEmpty) they are
+// made, one per poll, as HPL makes them; otherwise the rank spins on the
+// broadcast alone.
+//
+// While a ring receiver's probe is armed (most chunks), the chunks after
+// the first (all, after the swap's last poll where the swap owes it:
+// prober.owed) and their probes, up to the probe that sees the broadcast,
+// are one call (iprobeWorks: ranks.Comm.IprobeWorks), which makes them as the
+// loop would without resuming the rank between them.
+func (pr *prober) inChunks(u *updChunks, emptyCosts bool) {
+	if pr.owed { // the swap's last poll first, then as below
+		pr.owed = false
+		if pr.row.iprobeWorks(u.steps(emptyCosts), u, pr.from, pr.tag) {
+			pr.seen()
+		}
+		u.swapTimed() // seen at once: after its bcastStep, as the swap's end
+	}
 	for !pr.done {
-		c := min(nb, n-done)
-		if c == 0 && !emptyCosts {
+		if u.done == u.n && !emptyCosts {
 			pr.spin()
 			break
 		}
-		apply(done, c)
-		done += c
-		pr.poll()
+		u.Work(0)
+		if !pr.armed {
+			pr.poll()
+			continue
+		}
+		if pr.row.iprobeWorks(u.steps(emptyCosts), u, pr.from, pr.tag) {
+			pr.seen()
+		}
 	}
-	if n-done > 0 {
-		apply(done, n-done)
+	if u.done < u.n {
+		u.apply(u.done, u.n-u.done)
 	}
+}
+
+// steps is the chunks left to make between polls: those of the columns
+// left, or, where empty calls cost time, as many as the polls need.
+func (u *updChunks) steps(emptyCosts bool) int {
+	if emptyCosts {
+		return math.MaxInt // empty calls, until a poll sees the broadcast
+	}
+	return (u.n - u.done + u.nb - 1) / u.nb
 }
 
 // chargesEmpty reports whether k charges calls with an empty dimension

@@ -1,0 +1,188 @@
+package ranks
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// chunkWork charges the kernels of an update's chunks, cycling through ks
+// (a chunk after the last is the first again: HPL's empty calls once the
+// columns are out), and notes the clock after each.
+type chunkWork struct {
+	r       *Rank
+	ks      [][]float64
+	clocks  *[]float64
+	inTask  *int
+	lostNow *int
+	done    int // chunks made
+}
+
+func (c *chunkWork) Work(int) {
+	r := c.r
+	if r.task != nil {
+		*c.inTask++
+	}
+	for _, d := range c.ks[c.done%len(c.ks)] {
+		if r.task != nil && d > 0 && r.Now()+d == r.Now() {
+			*c.lostNow++
+		}
+		r.Compute(d, "gemm")
+		*c.clocks = append(*c.clocks, r.Now())
+	}
+	c.done++
+}
+
+// TestIprobeWorksMatchesCalls runs random programs of HPL's update shape —
+// a first chunk of kernels, then a probe of a pending message after each
+// next chunk until it is seen or the chunks run out — once with the calls
+// written out (the chunk, Iprobe: the reference) and once with
+// Comm.IprobeWorks, and wants the same hook events in the same order at
+// the same times, the same clock readings in the work, the same steps
+// made, end and number of events fired, to the bit. Most programs merge
+// kernel sleeps in rank order (the task); some run in FIFO or SimGrid's
+// order or hear the compute events (the calls themselves). Some start at
+// 1e4 s, where a kernel of 1e-13 s is lost to the clock (the task defers
+// it) and the first probes of a growing counter are free (the rank spins,
+// on its coroutine, and parks it after 64 at one time); some take every sleep through a timer (noSkip); some
+// rounds have no chunk after the first (the probe alone). It fails if no
+// kernel was deferred or little work ran in the task.
+func TestIprobeWorksMatchesCalls(t *testing.T) {
+	var lost, inTask int
+	for seed := uint64(1); seed <= 120; seed++ {
+		ref, firedRef, _, _ := runChunkProgram(t, seed, false)
+		got, fired, l, k := runChunkProgram(t, seed, true)
+		sameEvents(t, seed, "IprobeWorks", got, "the calls", ref)
+		if fired != firedRef {
+			t.Fatalf("seed %d: %d events fired with IprobeWorks, %d with the calls", seed, fired, firedRef)
+		}
+		lost += l
+		inTask += k
+	}
+	if lost < 20 || inTask < 500 {
+		t.Errorf("%d kernels lost to the clock in a task's work, %d works in a task: the task's paths hardly ran", lost, inTask)
+	}
+}
+
+func runChunkProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, int) {
+	rng := rand.New(rand.NewPCG(seed, 44))
+	n := 2 + rng.IntN(14)
+	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
+	cfg.IprobeCost = []float64{1e-7, 2.1e-7, 1e-6}[rng.IntN(3)]
+	cfg.PerRankCounters = rng.IntN(5) == 0
+	cfg.ProbeAfterProgress = rng.IntN(4) == 0
+	lazy := seed%5 != 0
+	if !lazy {
+		cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO, WakeSimGrid}[rng.IntN(3)]
+	}
+	noSkip, start := false, 0.0
+	switch seed % 6 {
+	case 2:
+		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
+		cfg.RecvOverhead = MustParseTable("0:5e-7:2e-10;15831:3e-6")
+	case 3:
+		noSkip = true
+	case 4, 1: // 1e-13 s vanishes at 1e4 s: lost kernels, free probes while the counter is small
+		start, cfg.IprobeCost = 1e4, 1e-13
+		noSkip = seed%4 < 2
+		if seed%12 == 1 { // free for hundreds of probes: the spins park the rank
+			cfg.IprobeCost = 1e-15
+		}
+	}
+	w, err := NewWorld(cfg, newCrossbar(n, 1e9, 1e-6), identity(n), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.noSkip = noSkip
+	w.MergeKernelSleeps()
+	kinds := AllKinds &^ KindsOf(ComputeStart, ComputeEnd)
+	if !lazy && rng.IntN(2) == 0 {
+		kinds = AllKinds // the compute events heard: no merging, the calls
+	}
+	var b strings.Builder
+	w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) {
+		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
+	}})
+	kernel := func() float64 {
+		if start > 0 && rng.IntN(3) == 0 {
+			return 1e-13
+		}
+		return []float64{0, 1e-7, 3e-7, 2e-6, 1e-5, rng.Float64() * 4e-5}[rng.IntN(6)]
+	}
+	type round struct {
+		delay  []float64     // per rank: kernels before its send
+		chunks []int         // per rank: the chunks after the first (the steps)
+		ks     [][][]float64 // per rank, per chunk: its kernels
+		size   int
+		anySrc bool
+	}
+	plan := make([]round, 1+rng.IntN(4))
+	for k := range plan {
+		p := &plan[k]
+		p.size = []int{8, 4000, 70000}[rng.IntN(3)]
+		p.anySrc = rng.IntN(2) == 0
+		for range n {
+			p.delay = append(p.delay, []float64{0, 1e-6, 3e-5, 2e-4}[rng.IntN(4)])
+			p.chunks = append(p.chunks, []int{0, 1, 3, 10, 40, 200}[rng.IntN(6)])
+			ks := make([][]float64, 1+rng.IntN(5))
+			for j := range ks {
+				for range rng.IntN(4) {
+					ks[j] = append(ks[j], kernel())
+				}
+			}
+			p.ks = append(p.ks, ks)
+		}
+	}
+	clocks := make([][]float64, n)
+	got := make([][]int, n)
+	lost, inTask := 0, 0
+	err = w.Run(func(r *Rank) {
+		c := r.World()
+		me, right, left := c.Rank(), (c.Rank()+1)%n, (c.Rank()+n-1)%n
+		if start > 0 {
+			r.Sleep(start)
+		}
+		wk := &chunkWork{r: r, clocks: &clocks[me], inTask: &inTask, lostNow: &lost}
+		for k, p := range plan {
+			tag := 2 * k
+			r.Compute(p.delay[me], "before")
+			s := c.Isend(right, tag, Msg{Bytes: p.size + me})
+			src := left
+			if p.anySrc {
+				src = AnySource
+			}
+			wk.ks, wk.done = p.ks[me], 0
+			steps := p.chunks[me]
+			wk.Work(0) // the first chunk, on the coroutine, as HPL's update
+			j, seen := 0, false
+			if task {
+				j, seen, _ = c.IprobeWorks(steps, wk, src, tag)
+			} else {
+				for {
+					if seen, _ = c.Iprobe(src, tag); seen || j == steps {
+						break
+					}
+					wk.Work(j)
+					j++
+				}
+			}
+			got[me] = append(got[me], j, boolInt(seen), wk.done)
+			stat := c.Probe(src, tag)
+			m, _ := c.Recv(stat.Source, stat.Tag)
+			got[me] = append(got[me], m.Bytes)
+			clocks[me] = append(clocks[me], r.Now())
+			s.Wait()
+		}
+	})
+	if err != nil {
+		t.Fatalf("seed %d (IprobeWorks %v): %v", seed, task, err)
+	}
+	if math.IsNaN(w.End()) || slices.ContainsFunc(clocks, func(c []float64) bool { return len(c) == 0 }) {
+		t.Fatalf("seed %d: no clock readings", seed)
+	}
+	fmt.Fprintf(&b, "end %.17g\nclocks %v\ngot %v\n", w.End(), clocks, got)
+	return b.String(), w.eng.Fired(), lost, inTask
+}
