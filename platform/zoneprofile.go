@@ -214,6 +214,9 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 				return nil, fmt.Errorf("%s: a bandwidth profile on the FATPIPE link %q is not supported", u.where, u.element)
 			}
 			if u.kind == kindBandwidth {
+				if d, ok := zeroDate(p); ok {
+					return nil, fmt.Errorf("%s: bandwidth 0 at %g s: a link's bandwidth must stay positive (emu's links do not fail)", u.where, d)
+				}
 				out.Bandwidth = append(out.Bandwidth, LinkProfile{Link: l, Profile: p})
 			} else {
 				out.Latency = append(out.Latency, LinkProfile{Link: l, Profile: p})
@@ -221,4 +224,18 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 		}
 	}
 	return out, nil
+}
+
+// zeroDate is the date of p's first event of value 0, if one: a link
+// whose bandwidth is 0 would hold its flows forever, with an infinite
+// sharing penalty (weight-S over the bandwidth), as a failure would.
+func zeroDate(p fluid.Profile) (float64, bool) {
+	date := 0.0
+	for _, s := range p.Steps {
+		date += s.Delta
+		if s.Value == 0 {
+			return date, true
+		}
+	}
+	return 0, false
 }
