@@ -19,6 +19,9 @@ type Profiles struct {
 	Speed     []HostProfile // values: a fraction of the host's speed
 	Bandwidth []LinkProfile // values: bytes/s
 	Latency   []LinkProfile // values: s
+	// Where is the first profile's place in the platform file (file:line:
+	// element and attribute), for errors about the profiles as a whole.
+	Where string
 }
 
 // A HostProfile is host Host's speed profile.
@@ -174,7 +177,7 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 	if len(z.uses) == 0 {
 		return nil, nil
 	}
-	out := &Profiles{}
+	out := &Profiles{Where: z.uses[0].where}
 	seen := map[string]string{}
 	hostOf := map[string]int{}
 	for h, n := range z.names {
