@@ -185,7 +185,7 @@ func (e *WrapError) Error() string {
 		where = "receiving it at rank " + strconv.Itoa(e.Rank)
 	}
 	p := e.Params
-	return fmt.Sprintf("%s:%d: this 0-byte message's (s−1)·G or (s−1)·O (−G or −O) takes LogGOPSim's unsigned time below 0 %s, and the run reads it (o = %g s, g = %g s, G = %g s/B, O = %g s/B): LogGOPSim's figures would wrap around 2⁶⁴; give o ≥ max(G, O) and g ≥ G, or the message a byte",
+	return fmt.Sprintf("%s:%d: this 0-byte message's (s−1)·G or (s−1)·O (−G or −O) takes LogGOPSim's unsigned time below 0 %s, and the run reads it (o = %.6g s, g = %.6g s, G = %.6g s/B, O = %.6g s/B): LogGOPSim's figures would wrap around 2⁶⁴; give o ≥ max(G, O) and g ≥ G, or the message a byte",
 		e.Schedule, e.Line, where, p.O, p.Gap, p.G, p.OPerByte)
 }
 

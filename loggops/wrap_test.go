@@ -80,3 +80,14 @@ func TestReplayWrap(t *testing.T) {
 		})
 	}
 }
+
+// TestWrapErrorParams: the refusal prints its parameters as given, not
+// their float residue: emu analyze's o of 5 µs arrives as
+// 4.9999999999999996e-06 s (it printed so).
+func TestWrapErrorParams(t *testing.T) {
+	e := &WrapError{Schedule: "w.goal", Line: 4, Params: Params{O: math.Nextafter(5e-6, 0), Gap: 0, G: 1.8e-11, OPerByte: 0}}
+	const want = "(o = 5e-06 s, g = 0 s, G = 1.8e-11 s/B, O = 0 s/B)"
+	if msg := e.Error(); !strings.Contains(msg, want) {
+		t.Errorf("%q: want %q", msg, want)
+	}
+}

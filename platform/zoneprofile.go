@@ -3,12 +3,14 @@ package platform
 import (
 	"encoding/xml"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/units"
 )
 
 // Profiles are a platform's availability profiles (SimGrid's speed_file,
@@ -19,6 +21,9 @@ type Profiles struct {
 	Speed     []HostProfile // values: a fraction of the host's speed
 	Bandwidth []LinkProfile // values: bytes/s
 	Latency   []LinkProfile // values: s
+	// Where is the first profile's place in the platform file (file:line:
+	// element and attribute), for errors about the profiles as a whole.
+	Where string
 }
 
 // A HostProfile is host Host's speed profile.
@@ -174,7 +179,7 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 	if len(z.uses) == 0 {
 		return nil, nil
 	}
-	out := &Profiles{}
+	out := &Profiles{Where: z.uses[0].where}
 	seen := map[string]string{}
 	hostOf := map[string]int{}
 	for h, n := range z.names {
@@ -198,6 +203,9 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s: no host %q", u.where, u.element)
 			}
+			if d, v, ok := firstStep(p, func(v float64) bool { return math.IsInf(v*z.speeds[h], 0) }); ok {
+				return nil, fmt.Errorf("%s: speed %g at %g s: %g times the host's %g flop/s is beyond a float", u.where, v, d, v, z.speeds[h])
+			}
 			out.Speed = append(out.Speed, HostProfile{Host: h, Profile: p})
 			continue
 		}
@@ -214,11 +222,49 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 				return nil, fmt.Errorf("%s: a bandwidth profile on the FATPIPE link %q is not supported", u.where, u.element)
 			}
 			if u.kind == kindBandwidth {
+				if d, _, ok := firstStep(p, func(v float64) bool { return v == 0 }); ok {
+					return nil, fmt.Errorf("%s: bandwidth 0 at %g s: a link's bandwidth must stay positive (emu's links do not fail)", u.where, d)
+				}
+				if d, v, ok := firstStep(p, func(v float64) bool { return bandwidthError(v) != nil }); ok {
+					return nil, fmt.Errorf("%s: at %g s: %v", u.where, d, bandwidthError(v))
+				}
 				out.Bandwidth = append(out.Bandwidth, LinkProfile{Link: l, Profile: p})
 			} else {
+				if d, v, ok := firstStep(p, func(v float64) bool { return latencyError(v) != nil }); ok {
+					return nil, fmt.Errorf("%s: latency at %g s: %v", u.where, d, latencyError(v))
+				}
 				out.Latency = append(out.Latency, LinkProfile{Link: l, Profile: p})
 			}
 		}
 	}
 	return out, nil
+}
+
+// firstStep is the date and value of p's first event whose value is bad,
+// if one: a bandwidth of 0 (a link that holds its flows forever, with an
+// infinite sharing penalty, weight-S over the bandwidth, as a failure
+// would) or near it, a latency past what the clock resolves, a speed whose
+// flop/s overflow.
+func firstStep(p fluid.Profile, bad func(v float64) bool) (date, value float64, ok bool) {
+	for _, s := range p.Steps {
+		date += s.Delta
+		if bad(s.Value) {
+			return date, s.Value, true
+		}
+	}
+	return 0, 0, false
+}
+
+// latencyError is what a link's latency attribute of v seconds would get:
+// past units' bound (ParseTime's) the clock loses the microseconds.
+func latencyError(v float64) error {
+	_, err := units.ParseTime(strconv.FormatFloat(v, 'g', -1, 64))
+	return err
+}
+
+// bandwidthError is what a link's bandwidth attribute of v bytes/s would
+// get (units.ParseBandwidth's bounds).
+func bandwidthError(v float64) error {
+	_, err := units.ParseBandwidth(strconv.FormatFloat(v, 'g', -1, 64) + "Bps")
+	return err
 }

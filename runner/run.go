@@ -109,7 +109,11 @@ type Result struct {
 // rank its kernel set, and runs the application. Errors of the run itself (a deadlock, an
 // application error) are returned as they are.
 func Run(p *scenario.Plan, opt Options) (*Result, error) {
-	if opt.Graph || opt.Links {
+	if opt.Graph {
+		if err := p.CanRecordGraph(); err != nil {
+			return nil, err
+		}
+	} else if opt.Links {
 		if err := p.CanRecordMessages(); err != nil {
 			return nil, err
 		}

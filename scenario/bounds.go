@@ -28,8 +28,18 @@ const freeBandwidth = 1e30 // B/s
 // ApplyBound turns the plan into one of its bounds (BoundContentionFree,
 // BoundComputeOnly). A limiter link, being every flow of its host at once,
 // stays shared in the contention-free bound.
+//
+// A platform of SimGrid zones (a platform file with zones, or a <cluster>
+// beside other elements: profiles, traces) is refused: its links keep their
+// own bandwidths, latencies and sharing, which the bounds, written on the
+// [platform] keys, do not reach, and its profiles would set them again;
+// the run came out as the plain run (contention-free) or kept every
+// transfer (compute-only).
 func (p *Plan) ApplyBound(bound string) error {
 	pl, net := &p.Platform, &p.Network
+	if pl.Topology == platform.TopoZones && (bound == BoundContentionFree || bound == BoundComputeOnly) {
+		return fmt.Errorf("%s is not built for a platform of SimGrid zones (its links keep their own bandwidths, latencies, sharing and profiles): give the machine as [platform] keys or a lone <cluster>", bound)
+	}
 	switch bound {
 	case BoundContentionFree:
 		pl.Sharing, pl.BackboneSharing = platform.SharingFatPipe, platform.SharingFatPipe

@@ -23,6 +23,22 @@ func (p *Plan) CanRecordMessages() error {
 	return nil
 }
 
+// CanRecordGraph says whether the plan's execution graph (--graph, emu
+// sensitivity) can stand for its run: every message through the network
+// (CanRecordMessages), and no profile, since the graph's terms hold the
+// links' latencies and bandwidths and the hosts' speeds as constants,
+// where a profile changes them in time (the graph's T at the run's
+// latency would not be the run's time).
+func (p *Plan) CanRecordGraph() error {
+	if err := p.CanRecordMessages(); err != nil {
+		return err
+	}
+	if !p.Platform.Profiles.Empty() {
+		return fmt.Errorf("%s: the platform's profiles change speeds, bandwidths or latencies in time; an execution graph holds them as constants, and its T would not be the run's time (drop the profiles to record one)", p.Platform.Profiles.Where)
+	}
+	return nil
+}
+
 // CanRecordPivots says whether the plan can record pivot rows: one HPL test, on real
 // data (real or timed mode).
 func (p *Plan) CanRecordPivots() error {

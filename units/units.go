@@ -183,8 +183,17 @@ func ParseBandwidth(s string) (float64, error) {
 	if err == nil && v <= 0 {
 		err = fmt.Errorf("bandwidth %q must be positive", s)
 	}
+	if err == nil && v < minBandwidth {
+		err = fmt.Errorf("bandwidth %q is below %g B/s: a byte would take longer than the clock's %gs", s, minBandwidth, maxTime)
+	}
 	return v, err
 }
+
+// minBandwidth bounds a bandwidth from below as maxTime bounds a time: a
+// byte in at most maxTime. Below it a message's time and its sharing
+// penalty (SMPI's weight-S over the bandwidth) overflow to +Inf, which a
+// flow cannot take.
+const minBandwidth = 1 / maxTime
 
 // ParseSpeed reads a host speed in flop/s: "1Gf", "20kf", "1.5Gflops".
 func ParseSpeed(s string) (float64, error) {

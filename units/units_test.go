@@ -93,6 +93,8 @@ func TestParseUnitsRejects(t *testing.T) {
 		{ParseTime, "2e9"},
 		{ParseSpeed, "0f"},
 		{ParseBandwidth, "1e308EBps"}, // overflows to +Inf
+		{ParseBandwidth, "1e-320Bps"}, // positive, but weight-S over it is +Inf: a run panicked
+		{ParseBandwidth, "5e-10Bps"},  // a byte in 2e9 s, past the clock's bound
 	}
 	for _, tt := range tests {
 		if got, err := tt.parse(tt.in); err == nil {
@@ -102,7 +104,8 @@ func TestParseUnitsRejects(t *testing.T) {
 }
 
 // FuzzUnits checks that the unit parsers never panic and never return a value that
-// the core cannot use (NaN, infinite, negative; non-positive bandwidth).
+// the core cannot use (NaN, infinite, negative; a bandwidth at or near 0, whose
+// weight-S penalty, 1e4 over it, overflows).
 func FuzzUnits(f *testing.F) {
 	for _, s := range []string{"64KiB", "1us", "10Gbps", "1.25GB/s", "-1", "1e308GBps", "", "µs", "1Eibps", "5.5e-3ms"} {
 		f.Add(s)
@@ -113,7 +116,7 @@ func FuzzUnits(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (name == "bandwidth" && v <= 0) {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (name == "bandwidth" && (v < minBandwidth || math.IsInf(1e4/v, 0))) {
 				t.Errorf("%s %q parsed to unusable %g", name, s, v)
 			}
 		}

@@ -225,6 +225,9 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
 	}
 	b := sensitivity.NewBuilder(s.NumRanks())
 	if _, err := goal.ReplayGraph(s, gp, b); err != nil {
+		if strings.HasPrefix(err.Error(), path+":") { // a refusal naming the schedule's line
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	g, err := b.Build()

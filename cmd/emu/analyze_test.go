@@ -196,6 +196,8 @@ func TestAnalyzeKeepsOtherClasses(t *testing.T) {
 
 func TestAnalyzeBadInput(t *testing.T) {
 	good := writeFile(t, "ok.goal", llampBlocking)
+	wrap := writeFile(t, "wrap.goal", "num_ranks 2\nrank 0 {\nl0: calc 0\nl1: send 0b to 1\nl2: send 8b to 1 tag 1\nl1 requires l0\nl2 requires l1\n}\n"+
+		"rank 1 {\nl0: recv 0b from 0\nl1: recv 8b from 0 tag 1\n}\n")
 	dir := t.TempDir()
 	cases := []struct {
 		name string
@@ -215,6 +217,8 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{"class beyond the graph's", []string{good, "--class", "8"}, "--class 8: " + good + " has latency classes 0..0"},
 		{"one path for two outputs", []string{good, "--json", filepath.Join(dir, "x"), "--lp", filepath.Join(dir, "x")}, "--lp " + filepath.Join(dir, "x") + ": also named by --json"},
 		{"a folder for a file", []string{good, "--json", dir}, "is a folder, want a file name"},
+		// LogGOPSim's time wraps (g = 0 < G): the refusal names the file once, with its line
+		{"a wrap", []string{wrap, "--json", filepath.Join(dir, "w.json")}, "emu: " + wrap + ":4: this 0-byte message's"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, append([]string{"analyze"}, c.args...)...)

@@ -35,3 +35,50 @@ func TestRunBadProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestProfilesRefusedWhereUnplayed: what cannot carry a platform's
+// profiles says so (exit 2, one line naming the profile's file and line)
+// and writes nothing, where it ran on the steady platform without a word:
+// an execution graph (its T was 1.5–24% off the run's), emu sensitivity,
+// and [[jobs]]. The same run without them plays the profile.
+func TestProfilesRefusedWhereUnplayed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("bw.txt", "0 1e6\n")
+	trace := write("pp.txt", "0 init\n1 init\n0 send 1 0 100000\n1 recv 0 0 100000\n0 finalize\n1 finalize\n")
+	plat := write("p.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"+
+		"<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\" bandwidth_file=\"bw.txt\"/>\n"+
+		"<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n</zone>\n</platform>\n")
+	sens := write("s.toml", "app = \"replay\"\n[replay]\nfile = \"pp.txt\"\n[platform]\nfile = \"p.xml\"\n")
+	jobs := write("j.toml", "[platform]\nfile = \"p.xml\"\n\n[[jobs]]\nname = \"pp\"\napp = \"replay\"\nranks = 2\n[jobs.replay]\nfile = \"pp.txt\"\n")
+	out := filepath.Join(dir, "out")
+	const where = "p.xml:5: <link id=\"l\"> bandwidth_file"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--platform", plat, "--replay", trace, "--graph", out}, "--graph: " + plat[:len(plat)-len("p.xml")] + where},
+		{[]string{"sensitivity", "-q", sens, "--json", out}, where},
+		{[]string{"run", jobs, "--json", out}, "j.toml:4: jobs: the platform's profiles (" + plat[:len(plat)-len("p.xml")] + where},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", tc.args, code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: %s written", tc.args, out)
+			os.Remove(out)
+		}
+	}
+	// the run itself plays the profile: 100 kB at 1 MB/s, 0.1 s and SMPI's factors (0.000123 s at 1 GB/s)
+	code, stdout, stderr := runCLI(t, "run", "--platform", plat, "--replay", trace)
+	if code != 0 || !strings.Contains(stdout, " 0.1") {
+		t.Errorf("run: exit %d, %q %q", code, stdout, stderr)
+	}
+}

@@ -276,9 +276,14 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
 			if opt.GraphLatency, err = observe.ParseLatencyMode(latencyMode); err != nil {
 				return fmt.Errorf("--latency: %v", err)
 			}
-			if graphOut != "" || linksOut != "" {
+			if graphOut != "" {
+				if err := plan.CanRecordGraph(); err != nil {
+					return fmt.Errorf("--graph: %v", err)
+				}
+			}
+			if linksOut != "" {
 				if err := plan.CanRecordMessages(); err != nil {
-					return fmt.Errorf("--graph, --links: %v", err)
+					return fmt.Errorf("--links: %v", err)
 				}
 			}
 			if opt.RecordPivots {

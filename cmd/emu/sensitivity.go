@@ -188,7 +188,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if err := ex.check(cmd, plan, mode, class); err != nil {
 		return err
 	}
-	if err := plan.CanRecordMessages(); err != nil {
+	if err := plan.CanRecordGraph(); err != nil {
 		return err
 	}
 	// --mpi-time on an emulated run: the events' split (exact: they see the
