@@ -342,6 +342,11 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 	}
 	if !isQuiet(cmd) {
 		noteNodes(cmd.ErrOrStderr(), plan) // host speeds of a what-if; models of another node, or aged
+		// The scenario's remarks come before the run: a platform grown to a
+		// large grid, or models left unused, matter while it runs.
+		for _, n := range plan.Notes {
+			fmt.Fprintln(cmd.ErrOrStderr(), "emu: note: "+n)
+		}
 	}
 	var st staging
 	defer st.discard()
@@ -416,9 +421,6 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 		noteExtrapolated(cmd.ErrOrStderr(), res)
 		noteMergedRolls(cmd.ErrOrStderr(), plan)
 		notePivotExchange(cmd.ErrOrStderr(), plan)
-		for _, n := range plan.Notes {
-			fmt.Fprintln(cmd.ErrOrStderr(), "emu: note: "+n)
-		}
 	}
 	if out.graph != "" && !isQuiet(cmd) {
 		// The graph keeps its baseline latencies: emu analyze starts there.

@@ -314,3 +314,19 @@ func TestRunNotesPivotExchange(t *testing.T) {
 		t.Errorf("bad value: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestNotesBeforeTheRun: the scenario's notes (here the default cluster
+// grown to the grid) come before what the run reports when it ends (the
+// extrapolation's error bar), so that a user waiting on a large run reads
+// them first.
+func TestNotesBeforeTheRun(t *testing.T) {
+	code, _, stderr := runCLI(t, "run", "--set", "hpl.grids=[[4,8]]", "--max-iterations", "4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	grew := strings.Index(stderr, "the default flat cluster grows from 4 to 32 hosts")
+	extrapolated := strings.Index(stderr, "Time extrapolated from 4 of its 32 panels")
+	if grew < 0 || extrapolated < 0 || grew > extrapolated {
+		t.Errorf("the note of the growth at %d, the extrapolation at %d, want the note first:\n%s", grew, extrapolated, stderr)
+	}
+}
