@@ -81,13 +81,22 @@ func (k *kernelsWork) Work(step int) {
 // some have send and receive overheads. It fails if no kernel was deferred
 // or little work ran in the task.
 func TestSendRecvsIprobeMatchesCalls(t *testing.T) {
+	checkTaskMatchesCalls(t, "SendRecvsIprobe", runSwapProgram)
+}
+
+// checkTaskMatchesCalls runs 120 random programs with a task (run's task
+// true) and with the calls it replaces, and wants the same events, clocks
+// and number of events fired, to the bit; it fails if the task's paths
+// hardly ran (few kernels lost to the clock in its work, few works in it).
+func checkTaskMatchesCalls(t *testing.T, name string, run func(t *testing.T, seed uint64, task bool) (events string, fired uint64, lost, inTask int)) {
+	t.Helper()
 	var lost, inTask int
 	for seed := uint64(1); seed <= 120; seed++ {
-		ref, firedRef, _, _ := runSwapProgram(t, seed, false)
-		got, fired, l, k := runSwapProgram(t, seed, true)
-		sameEvents(t, seed, "SendRecvsIprobe", got, "the calls", ref)
+		ref, firedRef, _, _ := run(t, seed, false)
+		got, fired, l, k := run(t, seed, true)
+		sameEvents(t, seed, name, got, "the calls", ref)
 		if fired != firedRef {
-			t.Fatalf("seed %d: %d events fired with SendRecvsIprobe, %d with the calls", seed, fired, firedRef)
+			t.Fatalf("seed %d: %d events fired with %s, %d with the calls", seed, fired, name, firedRef)
 		}
 		lost += l
 		inTask += k
@@ -99,26 +108,7 @@ func TestSendRecvsIprobeMatchesCalls(t *testing.T) {
 
 func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, int) {
 	rng := rand.New(rand.NewPCG(seed, 43))
-	n := 2 + rng.IntN(14)
-	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
-	cfg.IprobeCost = []float64{1e-7, 2.1e-7, 1e-6}[rng.IntN(3)]
-	cfg.PerRankCounters = rng.IntN(5) == 0
-	cfg.ProbeAfterProgress = rng.IntN(4) == 0
-	lazy := seed%5 != 0
-	if !lazy {
-		cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO, WakeSimGrid}[rng.IntN(3)]
-	}
-	noSkip, start := false, 0.0
-	switch seed % 6 {
-	case 2:
-		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
-		cfg.RecvOverhead = MustParseTable("0:5e-7:2e-10;15831:3e-6")
-	case 3:
-		noSkip = true
-	case 4, 1: // 1e-13 s vanishes at 1e4 s: lost kernels, free probes while the counter is small
-		start, cfg.IprobeCost = 1e4, 1e-13
-		noSkip = seed%4 < 2
-	}
+	n, cfg, lazy, noSkip, start := randomTaskConfig(t, rng, seed)
 	w, err := NewWorld(cfg, newCrossbar(n, 1e9, 1e-6), identity(n), seed)
 	if err != nil {
 		t.Fatal(err)
@@ -259,4 +249,32 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// randomTaskConfig draws the set-up of one random program of
+// checkTaskMatchesCalls: n ranks, the network model and probe costs, the
+// wake order (lazy: rank order with kernel sleeps merged, where the tasks
+// run), and by seed overheads, timers for every sleep (noSkip) or a start
+// at 1e4 s, where a kernel of 1e-13 s is lost to the clock.
+func randomTaskConfig(t *testing.T, rng *rand.Rand, seed uint64) (n int, cfg Config, lazy, noSkip bool, start float64) {
+	n = 2 + rng.IntN(14)
+	cfg = preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
+	cfg.IprobeCost = []float64{1e-7, 2.1e-7, 1e-6}[rng.IntN(3)]
+	cfg.PerRankCounters = rng.IntN(5) == 0
+	cfg.ProbeAfterProgress = rng.IntN(4) == 0
+	lazy = seed%5 != 0
+	if !lazy {
+		cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO, WakeSimGrid}[rng.IntN(3)]
+	}
+	switch seed % 6 {
+	case 2:
+		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
+		cfg.RecvOverhead = MustParseTable("0:5e-7:2e-10;15831:3e-6")
+	case 3:
+		noSkip = true
+	case 4, 1: // 1e-13 s vanishes at 1e4 s: lost kernels, free probes while the counter is small
+		start, cfg.IprobeCost = 1e4, 1e-13
+		noSkip = seed%4 < 2
+	}
+	return n, cfg, lazy, noSkip, start
 }

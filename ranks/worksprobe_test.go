@@ -51,46 +51,14 @@ func (c *chunkWork) Work(int) {
 // rounds have no chunk after the first (the probe alone). It fails if no
 // kernel was deferred or little work ran in the task.
 func TestIprobeWorksMatchesCalls(t *testing.T) {
-	var lost, inTask int
-	for seed := uint64(1); seed <= 120; seed++ {
-		ref, firedRef, _, _ := runChunkProgram(t, seed, false)
-		got, fired, l, k := runChunkProgram(t, seed, true)
-		sameEvents(t, seed, "IprobeWorks", got, "the calls", ref)
-		if fired != firedRef {
-			t.Fatalf("seed %d: %d events fired with IprobeWorks, %d with the calls", seed, fired, firedRef)
-		}
-		lost += l
-		inTask += k
-	}
-	if lost < 20 || inTask < 500 {
-		t.Errorf("%d kernels lost to the clock in a task's work, %d works in a task: the task's paths hardly ran", lost, inTask)
-	}
+	checkTaskMatchesCalls(t, "IprobeWorks", runChunkProgram)
 }
 
 func runChunkProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, int) {
 	rng := rand.New(rand.NewPCG(seed, 44))
-	n := 2 + rng.IntN(14)
-	cfg := preset(t, []string{"cm02", "smpi"}[rng.IntN(2)])
-	cfg.IprobeCost = []float64{1e-7, 2.1e-7, 1e-6}[rng.IntN(3)]
-	cfg.PerRankCounters = rng.IntN(5) == 0
-	cfg.ProbeAfterProgress = rng.IntN(4) == 0
-	lazy := seed%5 != 0
-	if !lazy {
-		cfg.WakeOrder = []WakeOrder{WakeRank, WakeFIFO, WakeSimGrid}[rng.IntN(3)]
-	}
-	noSkip, start := false, 0.0
-	switch seed % 6 {
-	case 2:
-		cfg.SendOverhead = MustParseTable("0:3e-7:1e-10;8133:4e-6:1e-10;65536:0")
-		cfg.RecvOverhead = MustParseTable("0:5e-7:2e-10;15831:3e-6")
-	case 3:
-		noSkip = true
-	case 4, 1: // 1e-13 s vanishes at 1e4 s: lost kernels, free probes while the counter is small
-		start, cfg.IprobeCost = 1e4, 1e-13
-		noSkip = seed%4 < 2
-		if seed%12 == 1 { // free for hundreds of probes: the spins park the rank
-			cfg.IprobeCost = 1e-15
-		}
+	n, cfg, lazy, noSkip, start := randomTaskConfig(t, rng, seed)
+	if seed%12 == 1 { // free for hundreds of probes: the spins park the rank
+		cfg.IprobeCost = 1e-15
 	}
 	w, err := NewWorld(cfg, newCrossbar(n, 1e9, 1e-6), identity(n), seed)
 	if err != nil {
