@@ -12,13 +12,7 @@ import (
 // line, exit 2.
 func TestRunBadProfile(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	write("speed.txt", "0 1\n# a comment\n2 fast\n")
 	trace := write("ring.txt", "0 init\n1 init\n0 send 1 0 100\n1 recv 0 0 100\n0 finalize\n1 finalize\n")
 	head := "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"
@@ -43,13 +37,7 @@ func TestRunBadProfile(t *testing.T) {
 // and [[jobs]]. The same run without them plays the profile.
 func TestProfilesRefusedWhereUnplayed(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	write("bw.txt", "0 1e6\n")
 	trace := write("pp.txt", "0 init\n1 init\n0 send 1 0 100000\n1 recv 0 0 100000\n0 finalize\n1 finalize\n")
 	plat := write("p.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"+
@@ -81,4 +69,15 @@ func TestProfilesRefusedWhereUnplayed(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, " 0.1") {
 		t.Errorf("run: exit %d, %q %q", code, stdout, stderr)
 	}
+}
+
+// writeIn writes text to the file name in dir (files that name each other
+// by relative paths share one) and returns its path.
+func writeIn(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
