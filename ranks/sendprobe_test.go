@@ -109,26 +109,7 @@ func checkTaskMatchesCalls(t *testing.T, name string, run func(t *testing.T, see
 func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, int) {
 	rng := rand.New(rand.NewPCG(seed, 43))
 	n, cfg, lazy, noSkip, start := randomTaskConfig(t, rng, seed)
-	w, err := NewWorld(cfg, newCrossbar(n, 1e9, 1e-6), identity(n), seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.noSkip = noSkip
-	w.MergeKernelSleeps()
-	kinds := AllKinds &^ KindsOf(ComputeStart, ComputeEnd)
-	if !lazy && rng.IntN(2) == 0 {
-		kinds = AllKinds // the compute events heard: no merging, the calls
-	}
-	var b strings.Builder
-	w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) {
-		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
-	}})
-	kernel := func() float64 {
-		if start > 0 && rng.IntN(3) == 0 {
-			return 1e-13
-		}
-		return []float64{0, 1e-7, 3e-7, 2e-6, 1e-5, rng.Float64() * 4e-5}[rng.IntN(6)]
-	}
+	w, b, kernel := randomTaskWorld(t, rng, seed, n, cfg, lazy, noSkip, start)
 	hdim := 0
 	for 1<<(hdim+1) <= n {
 		hdim++
@@ -171,7 +152,7 @@ func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, 
 	clocks := make([][]float64, n)
 	got := make([][]int, n)
 	lost, inTask := 0, 0
-	err = w.Run(func(r *Rank) {
+	err := w.Run(func(r *Rank) {
 		c := r.World()
 		me, right, left := c.Rank(), (c.Rank()+1)%n, (c.Rank()+n-1)%n
 		// The probes go through another communicator, of the ranks in
@@ -240,7 +221,7 @@ func runSwapProgram(t *testing.T, seed uint64, task bool) (string, uint64, int, 
 	if math.IsNaN(w.End()) || slices.ContainsFunc(clocks, func(c []float64) bool { return len(c) == 0 }) {
 		t.Fatalf("seed %d: no clock readings", seed)
 	}
-	fmt.Fprintf(&b, "end %.17g\nclocks %v\ngot %v\n", w.End(), clocks, got)
+	fmt.Fprintf(b, "end %.17g\nclocks %v\ngot %v\n", w.End(), clocks, got)
 	return b.String(), w.eng.Fired(), lost, inTask
 }
 
@@ -277,4 +258,34 @@ func randomTaskConfig(t *testing.T, rng *rand.Rand, seed uint64) (n int, cfg Con
 		noSkip = seed%4 < 2
 	}
 	return n, cfg, lazy, noSkip, start
+}
+
+// randomTaskWorld builds the World of one random program on a crossbar of n
+// hosts, with kernel sleeps merged (rank order, unless cfg says otherwise),
+// recording every event it hears into b (the compute events too, at
+// random, outside rank order: then nothing merges); kernel draws a
+// kernel's duration (1e-13 s, lost to the clock, a third of the time after
+// a start at 1e4 s).
+func randomTaskWorld(t *testing.T, rng *rand.Rand, seed uint64, n int, cfg Config, lazy, noSkip bool, start float64) (w *World, b *strings.Builder, kernel func() float64) {
+	w, err := NewWorld(cfg, newCrossbar(n, 1e9, 1e-6), identity(n), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.noSkip = noSkip
+	w.MergeKernelSleeps()
+	kinds := AllKinds &^ KindsOf(ComputeStart, ComputeEnd)
+	if !lazy && rng.IntN(2) == 0 {
+		kinds = AllKinds // the compute events heard: no merging, the calls
+	}
+	b = &strings.Builder{}
+	w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) {
+		fmt.Fprintf(b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
+	}})
+	kernel = func() float64 {
+		if start > 0 && rng.IntN(3) == 0 {
+			return 1e-13
+		}
+		return []float64{0, 1e-7, 3e-7, 2e-6, 1e-5, rng.Float64() * 4e-5}[rng.IntN(6)]
+	}
+	return w, b, kernel
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -60,26 +59,7 @@ func runChunkProgram(t *testing.T, seed uint64, task bool) (string, uint64, int,
 	if seed%12 == 1 { // free for hundreds of probes: the spins park the rank
 		cfg.IprobeCost = 1e-15
 	}
-	w, err := NewWorld(cfg, newCrossbar(n, 1e9, 1e-6), identity(n), seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.noSkip = noSkip
-	w.MergeKernelSleeps()
-	kinds := AllKinds &^ KindsOf(ComputeStart, ComputeEnd)
-	if !lazy && rng.IntN(2) == 0 {
-		kinds = AllKinds // the compute events heard: no merging, the calls
-	}
-	var b strings.Builder
-	w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) {
-		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
-	}})
-	kernel := func() float64 {
-		if start > 0 && rng.IntN(3) == 0 {
-			return 1e-13
-		}
-		return []float64{0, 1e-7, 3e-7, 2e-6, 1e-5, rng.Float64() * 4e-5}[rng.IntN(6)]
-	}
+	w, b, kernel := randomTaskWorld(t, rng, seed, n, cfg, lazy, noSkip, start)
 	type round struct {
 		delay  []float64     // per rank: kernels before its send
 		chunks []int         // per rank: the chunks after the first (the steps)
@@ -107,7 +87,7 @@ func runChunkProgram(t *testing.T, seed uint64, task bool) (string, uint64, int,
 	clocks := make([][]float64, n)
 	got := make([][]int, n)
 	lost, inTask := 0, 0
-	err = w.Run(func(r *Rank) {
+	err := w.Run(func(r *Rank) {
 		c := r.World()
 		me, right, left := c.Rank(), (c.Rank()+1)%n, (c.Rank()+n-1)%n
 		if start > 0 {
@@ -151,6 +131,6 @@ func runChunkProgram(t *testing.T, seed uint64, task bool) (string, uint64, int,
 	if math.IsNaN(w.End()) || slices.ContainsFunc(clocks, func(c []float64) bool { return len(c) == 0 }) {
 		t.Fatalf("seed %d: no clock readings", seed)
 	}
-	fmt.Fprintf(&b, "end %.17g\nclocks %v\ngot %v\n", w.End(), clocks, got)
+	fmt.Fprintf(b, "end %.17g\nclocks %v\ngot %v\n", w.End(), clocks, got)
 	return b.String(), w.eng.Fired(), lost, inTask
 }
