@@ -24,21 +24,38 @@ func Perturbed(t Topology, rel float64, rng *rand.Rand) (Topology, error) {
 	}
 	links := append([]Link(nil), t.Links()...)
 	dlat := make([]float64, len(links))
+	scale := make([][2]float64, len(links))
 	for i := range links {
 		el, eb := rel*(2*rng.Float64()-1), rel*(2*rng.Float64()-1)
 		dlat[i] = links[i].Latency * el
 		links[i].Latency += dlat[i]
+		scale[i] = [2]float64{1 + el, 1}
 		if !math.IsInf(links[i].Bandwidth, 1) {
 			links[i].Bandwidth *= 1 + eb
+			scale[i][1] = 1 + eb
 		}
 	}
-	return perturbed{Topology: t, links: links, dlat: dlat}, nil
+	return perturbed{Topology: t, links: links, dlat: dlat, scale: scale}, nil
+}
+
+// LinkScaled is a topology whose links' latencies and bandwidths are
+// another's scaled (Perturbed): a link's profiles, whose values replace
+// its latency or bandwidth in time, scale with it, so that a perturbed
+// run moves them too.
+type LinkScaled interface {
+	// LinkScale returns the factors of link l's latency and bandwidth.
+	LinkScale(l LinkID) (latency, bandwidth float64)
 }
 
 type perturbed struct {
 	Topology
 	links []Link
-	dlat  []float64 // each link's latency change, s
+	dlat  []float64    // each link's latency change, s
+	scale [][2]float64 // each link's latency and bandwidth factors
+}
+
+func (p perturbed) LinkScale(l LinkID) (latency, bandwidth float64) {
+	return p.scale[l][0], p.scale[l][1]
 }
 
 func (p perturbed) Links() []Link { return p.links }

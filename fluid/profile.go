@@ -27,5 +27,18 @@ type ProfileStep struct {
 	Delta, Value float64
 }
 
+// Scaled returns the profile with every value it applies (those ≥ 0)
+// multiplied by f, its dates as they are.
+func (p Profile) Scaled(f float64) Profile {
+	steps := make([]ProfileStep, len(p.Steps))
+	for i, st := range p.Steps {
+		if st.Value >= 0 {
+			st.Value *= f
+		}
+		steps[i] = st
+	}
+	return Profile{Steps: steps, Repeat: p.Repeat}
+}
+
 // Loops reports whether the profile repeats.
 func (p *Profile) Loops() bool { return p.Repeat >= 0 && len(p.Steps) > 0 }

@@ -67,11 +67,24 @@ func (w *World) SetLinkProfiles(bandwidth, latency []LinkProfile) error {
 			w.latProfiled[p.Link] = true
 		}
 	}
+	// A perturbed topology (emu run --perturb) moved each link's values:
+	// its profiles' values move with them.
+	scaled, _ := w.topo.(fluid.LinkScaled)
 	for _, p := range bandwidth {
-		w.eng.AddProfile(p.Profile, linkBandwidth{w, p.Link})
+		prof := p.Profile
+		if scaled != nil {
+			_, f := scaled.LinkScale(p.Link)
+			prof = prof.Scaled(f)
+		}
+		w.eng.AddProfile(prof, linkBandwidth{w, p.Link})
 	}
 	for _, p := range latency {
-		w.eng.AddProfile(p.Profile, linkLatency{w, p.Link})
+		prof := p.Profile
+		if scaled != nil {
+			f, _ := scaled.LinkScale(p.Link)
+			prof = prof.Scaled(f)
+		}
+		w.eng.AddProfile(prof, linkLatency{w, p.Link})
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
@@ -80,5 +81,56 @@ func TestProfilesRefused(t *testing.T) {
 	}
 	if err := wf.SetLinkProfiles([]LinkProfile{{Link: 0, Profile: p}}, nil); err == nil {
 		t.Error("a bandwidth profile of a fat pipe: no error")
+	}
+}
+
+// TestPerturbedTopologyScalesLinkProfiles: under emu run --perturb a link's
+// bandwidth and latency move by their factors, and so must the values its
+// profiles give it, or a perturbed run would drop the perturbation at the
+// profile's first event. A 1 MB message over a route whose first link's
+// bandwidth profile sets 1 MB/s at time 0 takes the route's latency plus
+// 1/f s, f that link's bandwidth factor (0.1 relative here, to be seen).
+func TestPerturbedTopologyScalesLinkProfiles(t *testing.T) {
+	flat, err := fluid.NewFlat(fluid.FlatConfig{Hosts: 2, Link: fluid.LinkSpec{Bandwidth: 1e9, Latency: 1e-6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []float64{0, 0.1} {
+		topo, err := fluid.Perturbed(flat, rel, rand.New(rand.NewPCG(7, 8)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := topo.Route(0, 1)
+		f := 1.0
+		if s, ok := topo.(fluid.LinkScaled); ok {
+			_, f = s.LinkScale(rt.Links[0])
+		} else if rel > 0 {
+			t.Fatal("a perturbed topology does not say its links' factors")
+		}
+		w, err := NewWorld(Config{}, topo, []int{0, 1}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow := fluid.Profile{Steps: []fluid.ProfileStep{{Delta: 0, Value: 1e6}}, Repeat: -1}
+		if err := w.SetLinkProfiles([]LinkProfile{{Link: rt.Links[0], Profile: slow}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		var end float64
+		if err := w.Run(func(r *Rank) {
+			if r.ID() == 0 {
+				r.World().Send(1, 0, Msg{Bytes: 1e6})
+			} else {
+				r.World().Recv(0, 0)
+				end = r.Now()
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if want := rt.Latency + 1/f; math.Abs(end-want) > 1e-12 {
+			t.Errorf("rel %g: the message ends at %.15g s, want %.15g (latency %g + 1 MB at 1 MB/s × %.9f)", rel, end, want, rt.Latency, f)
+		}
+		if rel > 0 && math.Abs(f-1) < 1e-6 {
+			t.Errorf("rel %g: the link's bandwidth factor %v is too close to 1 to tell", rel, f)
+		}
 	}
 }
