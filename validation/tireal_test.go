@@ -34,29 +34,9 @@ var tiRealUnreplayable = map[string]string{
 // and requires SimGrid 3.32's replayer's simulated time to tiTolerance,
 // with the settings that model SMPI (replaySMPI).
 func TestTIRealAgainstSMPI(t *testing.T) {
-	rows := readSMPITimes(t, filepath.Join(tiRealDir, "smpi_times.csv"), "trace,platform,model,ranks,smpi_time_s")
-	for i, r := range rows {
-		c := tiCase{trace: r[0], platform: r[1], model: r[2], smpi: math.NaN()}
-		if tiModels[c.model] == nil {
-			t.Fatalf("smpi_times.csv:%d: model %q, want SMPI or CM02", i+2, c.model)
-		}
-		if r[4] != "failed" {
-			var err error
-			if c.smpi, err = strconv.ParseFloat(r[4], 64); err != nil {
-				t.Fatalf("smpi_times.csv:%d: time %q", i+2, r[4])
-			}
-		}
-		key := c.key()
-		t.Run(key, func(t *testing.T) {
-			if why, ok := tiRealUnreplayable[key]; ok {
-				if !math.IsNaN(c.smpi) {
-					t.Fatalf("listed as unreplayable (%s) but smpi_times.csv has %g s", why, c.smpi)
-				}
-				t.Skip("SimGrid 3.32: " + why)
-			}
-			if math.IsNaN(c.smpi) {
-				t.Fatal("smpi_times.csv: SMPI failed, and tiRealUnreplayable does not say why")
-			}
+	for _, c := range loadTICases(t, tiRealDir) {
+		t.Run(c.key(), func(t *testing.T) {
+			skipUnreplayable(t, c, tiRealUnreplayable, "tiRealUnreplayable")
 			t.Parallel()
 			got := replaySMPI(t, filepath.Join(tiRealDir, "platforms", c.platform+".xml"),
 				filepath.Join(tiRealDir, "traces", c.trace+".txt"),
