@@ -58,12 +58,12 @@ func (w *World) path(a, b int) *path {
 		// the constraint of each of its links, and the bound then binds.
 		user := 0.0
 		for _, l := range rt.Links {
-			if bw := w.links[l].Bandwidth; bw > 0 && (p.bound == 0 || bw < p.bound) {
-				p.bound = bw
-			}
 			if bw := w.links[l].Bandwidth; bw > 0 && (user == 0 || bw < user) {
 				user = bw
 			}
+		}
+		if user > 0 && (p.bound == 0 || user < p.bound) {
+			p.bound = user
 		}
 		if w.userBounds != nil {
 			w.userBounds[p] = user // a latency change re-bounds its flows with it (profile.go)
