@@ -37,62 +37,105 @@ type LinkProfile struct {
 
 // SetLinkProfiles plays the profiles on the World's links, before Run:
 // bandwidth profiles change the links' capacities, latency profiles their
-// latencies (values in s).
+// latencies (values in s). A World of a Machine takes the Machine's
+// (Machine.SetLinkProfiles): its links are every job's.
 func (w *World) SetLinkProfiles(bandwidth, latency []LinkProfile) error {
 	if w.ran {
 		return fmt.Errorf("ranks: SetLinkProfiles after Run")
 	}
+	if w.machine != nil {
+		return fmt.Errorf("ranks: SetLinkProfiles on a World of a Machine: its links are every job's (Machine.SetLinkProfiles)")
+	}
+	return w.sched.setLinkProfiles(w.topo, bandwidth, latency)
+}
+
+// SetLinkProfiles is World.SetLinkProfiles for every job of the Machine,
+// before Run: each profile plays once, on the links the jobs share, and
+// every job's messages see the change (as SimGrid's actors of several
+// applications on one platform do).
+func (m *Machine) SetLinkProfiles(bandwidth, latency []LinkProfile) error {
+	if m.done != nil {
+		return fmt.Errorf("ranks: SetLinkProfiles after Run")
+	}
+	return m.sc.setLinkProfiles(m.topo, bandwidth, latency)
+}
+
+// linkProfiles are the profiles SetLinkProfiles was given, played when
+// the run starts (playLinkProfiles), once every World that runs is known.
+type linkProfiles struct {
+	topo               fluid.Topology
+	bandwidth, latency []LinkProfile
+}
+
+func (sc *sched) setLinkProfiles(topo fluid.Topology, bandwidth, latency []LinkProfile) error {
 	if len(bandwidth)+len(latency) == 0 {
+		sc.linkProf = nil
 		return nil
 	}
-	sys := w.eng.System()
+	links := topo.Links()
 	for _, p := range append(append([]LinkProfile(nil), bandwidth...), latency...) {
-		if p.Link < 0 || int(p.Link) >= len(w.links) {
-			return fmt.Errorf("ranks: profile of link %d: the topology has %d links", p.Link, len(w.links))
+		if p.Link < 0 || int(p.Link) >= len(links) {
+			return fmt.Errorf("ranks: profile of link %d: the topology has %d links", p.Link, len(links))
 		}
 	}
 	for _, p := range bandwidth {
-		if w.links[p.Link].Sharing == fluid.FatPipe {
-			return fmt.Errorf("ranks: a bandwidth profile on the FatPipe link %q", w.links[p.Link].Name)
+		if links[p.Link].Sharing == fluid.FatPipe {
+			return fmt.Errorf("ranks: a bandwidth profile on the FatPipe link %q", links[p.Link].Name)
 		}
 	}
-	w.links = append([]fluid.Link(nil), w.links...) // the World's own: the topology's stay as built
-	w.varying = true
-	sys.VaryCapacities()
-	w.inflight = map[fluid.FlowID]*flowLatency{}
-	w.userBounds = map[*path]float64{}
-	if len(latency) > 0 {
-		w.latProfiled = make([]bool, len(w.links))
-		for _, p := range latency {
-			w.latProfiled[p.Link] = true
+	sc.linkProf = &linkProfiles{topo: topo, bandwidth: bandwidth, latency: latency}
+	return nil
+}
+
+// playLinkProfiles gives every World that runs its own copy of the links,
+// which the profiles change, and has the engine play each profile once
+// (drive calls it before the ranks start, the engine at time 0).
+func (sc *sched) playLinkProfiles() {
+	lp := sc.linkProf
+	if lp == nil {
+		return
+	}
+	var latProfiled []bool // read-only, shared by the Worlds
+	if len(lp.latency) > 0 {
+		latProfiled = make([]bool, len(sc.worlds[0].links))
+		for _, p := range lp.latency {
+			latProfiled[p.Link] = true
 		}
 	}
+	for _, w := range sc.worlds {
+		w.links = append([]fluid.Link(nil), w.links...) // the World's own: the topology's stay as built
+		w.varying = true
+		w.inflight = map[fluid.FlowID]*flowLatency{}
+		w.userBounds = map[*path]float64{}
+		w.latProfiled = latProfiled
+	}
+	eng := sc.worlds[0].eng
+	eng.System().VaryCapacities()
 	// A perturbed topology (emu run --perturb) moved each link's values:
 	// its profiles' values move with them.
-	scaled, _ := w.topo.(fluid.LinkScaled)
-	for _, p := range bandwidth {
+	scaled, _ := lp.topo.(fluid.LinkScaled)
+	for _, p := range lp.bandwidth {
 		prof := p.Profile
 		if scaled != nil {
 			_, f := scaled.LinkScale(p.Link)
 			prof = prof.Scaled(f)
 		}
-		w.eng.AddProfile(prof, linkBandwidth{w, p.Link})
+		eng.AddProfile(prof, linkBandwidth{sc, p.Link})
 	}
-	for _, p := range latency {
+	for _, p := range lp.latency {
 		prof := p.Profile
 		if scaled != nil {
 			f, _ := scaled.LinkScale(p.Link)
 			prof = prof.Scaled(f)
 		}
-		w.eng.AddProfile(prof, linkLatency{w, p.Link})
+		eng.AddProfile(prof, linkLatency{sc, p.Link})
 	}
-	return nil
 }
 
 // linkBandwidth is a link's bandwidth as a profile's target.
 type linkBandwidth struct {
-	w *World
-	l fluid.LinkID
+	sc *sched // the Worlds on the engine: each has its copy of the links
+	l  fluid.LinkID
 }
 
 // Apply is SimGrid's set_bandwidth: the link's capacity is v from now on,
@@ -103,13 +146,15 @@ type linkBandwidth struct {
 // another change re-rates it: emu keeps the phase, and the flow takes the
 // penalty when it starts loading its links.)
 func (t linkBandwidth) Apply(v float64) {
-	w := t.w
+	w := t.sc.worlds[0] // the Worlds share the engine and the model (cfg)
 	old := w.links[t.l].Bandwidth
-	w.links[t.l].Bandwidth = v
+	for _, o := range t.sc.worlds {
+		o.links[t.l].Bandwidth = v
+		o.forgetRoutes()
+	}
 	sys := w.eng.System()
 	now := w.eng.Now()
 	sys.SetCapacity(now, t.l, v)
-	w.forgetRoutes()
 	if !(w.cfg.WeightS > 0) {
 		return
 	}
@@ -123,15 +168,15 @@ func (t linkBandwidth) Apply(v float64) {
 			}
 		}
 	}
-	w.forgetFlows()
+	t.sc.forgetFlows()
 }
 
-func (t linkBandwidth) Used() bool { return t.w.eng.System().Used(t.l) }
+func (t linkBandwidth) Used() bool { return t.sc.worlds[0].eng.System().Used(t.l) }
 
 // linkLatency is a link's latency as a profile's target.
 type linkLatency struct {
-	w *World
-	l fluid.LinkID
+	sc *sched // the Worlds on the engine: each has its copy of the links
+	l  fluid.LinkID
 }
 
 // Apply is SimGrid's set_latency: the link's latency is v from now on,
@@ -143,10 +188,12 @@ type linkLatency struct {
 // when it starts loading its links (SimGrid 3.32 enables its variable at
 // once, see docs/evidence/profiles.md).
 func (t linkLatency) Apply(v float64) {
-	w := t.w
+	w := t.sc.worlds[0] // the Worlds share the engine and the model (cfg)
 	delta := v - w.links[t.l].Latency
-	w.links[t.l].Latency = v
-	w.forgetRoutes()
+	for _, o := range t.sc.worlds {
+		o.links[t.l].Latency = v
+		o.forgetRoutes()
+	}
 	sys := w.eng.System()
 	now := w.eng.Now()
 	w.flowIDs = sys.FlowsOn(t.l, w.flowIDs[:0])
@@ -168,31 +215,35 @@ func (t linkLatency) Apply(v float64) {
 			sys.SetWeight(now, id, st.penalty)
 		}
 	}
-	w.forgetFlows()
+	t.sc.forgetFlows()
 }
 
 // flowState is what a link's change moves of message flow id (nil for a
 // flow that is not a message's): its state from its route's facts at its
-// start, the first time.
+// start, the first time, kept by the message's own World (on a Machine,
+// the flows on a link are any job's).
 func (w *World) flowState(id fluid.FlowID) *flowLatency {
 	x, ok := w.eng.FlowHandler(id).(*xfer)
 	if !ok {
 		return nil
 	}
-	st := w.inflight[id]
+	s := (*Request)(x)
+	o := s.w
+	st := o.inflight[id]
 	if st == nil {
-		s := (*Request)(x)
-		st = &flowLatency{latency: s.path.latency, penalty: s.path.penalty, user: w.userBound(s.path)}
-		w.inflight[id] = st
+		st = &flowLatency{latency: s.path.latency, penalty: s.path.penalty, user: o.userBound(s.path)}
+		o.inflight[id] = st
 	}
 	return st
 }
 
-// forgetFlows drops the state of the flows that are gone.
-func (w *World) forgetFlows() {
-	for id := range w.inflight {
-		if w.eng.FlowHandler(id) == nil {
-			delete(w.inflight, id)
+// forgetFlows drops the Worlds' state of the flows that are gone.
+func (sc *sched) forgetFlows() {
+	for _, w := range sc.worlds {
+		for id := range w.inflight {
+			if w.eng.FlowHandler(id) == nil {
+				delete(w.inflight, id)
+			}
 		}
 	}
 }
@@ -214,7 +265,7 @@ func (w *World) userBound(p *path) float64 {
 	return w.userBounds[p]
 }
 
-func (t linkLatency) Used() bool { return t.w.eng.System().Used(t.l) }
+func (t linkLatency) Used() bool { return t.sc.worlds[0].eng.System().Used(t.l) }
 
 // reroute looks send s's route up again when its transfer starts: SimGrid
 // takes a message's route facts (latency, user bound, penalty) when its
@@ -302,17 +353,31 @@ func (w *World) SetSpeedProfiles(profiles []HostProfile) error {
 	if w.ran {
 		return fmt.Errorf("ranks: SetSpeedProfiles after Run")
 	}
-	if w.cpus == nil && len(profiles) > 0 {
+	return w.sched.setSpeedProfiles(profiles)
+}
+
+// SetSpeedProfiles is World.SetSpeedProfiles for every job of the Machine,
+// with Machine.SetCPUs and before Run: a host's profile plays once, on the
+// processor its jobs' executions share.
+func (m *Machine) SetSpeedProfiles(profiles []HostProfile) error {
+	if m.done != nil {
+		return fmt.Errorf("ranks: SetSpeedProfiles after Run")
+	}
+	return m.sc.setSpeedProfiles(profiles)
+}
+
+func (sc *sched) setSpeedProfiles(profiles []HostProfile) error {
+	if sc.cpus == nil && len(profiles) > 0 {
 		return fmt.Errorf("ranks: SetSpeedProfiles without SetCPUs")
 	}
 	for _, p := range profiles {
-		if p.Host < 0 || p.Host >= len(w.cpus) {
-			return fmt.Errorf("ranks: speed profile of host %d: there are %d hosts", p.Host, len(w.cpus))
+		if p.Host < 0 || p.Host >= len(sc.cpus) {
+			return fmt.Errorf("ranks: speed profile of host %d: there are %d hosts", p.Host, len(sc.cpus))
 		}
-		if w.speeds == nil {
-			w.speeds = make([]*fluid.Profile, len(w.cpus))
+		if sc.speeds == nil {
+			sc.speeds = make([]*fluid.Profile, len(sc.cpus))
 		}
-		w.speeds[p.Host] = &p.Profile
+		sc.speeds[p.Host] = &p.Profile
 	}
 	return nil
 }

@@ -131,6 +131,7 @@ type sched struct {
 	cpuScale []float64
 	execIDs  []fluid.FlowID
 	speeds   []*fluid.Profile // per host, its speed profile (SetSpeedProfiles); nil if none has one
+	linkProf *linkProfiles    // the links' profiles (SetLinkProfiles), played by drive; nil if none
 }
 
 // NewWorld builds a job of len(placement) ranks, rank i running on host
@@ -268,6 +269,7 @@ func (sc *sched) drive(done chan struct{}) {
 			sc.ready.push(r)
 		}
 	}
+	sc.playLinkProfiles() // before the hosts' speed profiles (shareCPUs): links first among equal dates
 	if sc.shareCPUs() {
 		// A shared execution blocks its rank until the host's processor
 		// has done its flops, so no kernel may be deferred past it: no
