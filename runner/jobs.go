@@ -100,6 +100,9 @@ func runMachine(p *scenario.Plan, topo fluid.Topology, jobs []*scenario.Job, opt
 		}
 		tw = observe.NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
 	}
+	if err := setMachineProfiles(m, p, jobs); err != nil {
+		return nil, nil, err
+	}
 	run := &machineRun{}
 	fns := make([]func(*ranks.World) error, len(jobs))
 	first := 0
@@ -141,4 +144,25 @@ func runMachine(p *scenario.Plan, topo fluid.Topology, jobs []*scenario.Job, opt
 		run.traffic = observe.TrafficOf(topo.Links(), m.Engine().System().Traffic(now), now, reach)
 	}
 	return run, m, nil
+}
+
+// setMachineProfiles gives the Machine what runner.Run gives a job's World
+// alone: where a job runs executions (a TI replay, timed kernels), the
+// hosts' processors, which ranks that outnumber a host's cores share
+// (those of all the jobs on it), and their speed profiles; and the links'
+// profiles. Each profile plays once, for every job, as SimGrid plays a
+// platform's profiles for all the actors on it.
+func setMachineProfiles(m *ranks.Machine, p *scenario.Plan, jobs []*scenario.Job) error {
+	if err := setLinkProfiles(m, p); err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		if executes(j.Plan) {
+			if err := m.SetCPUs(cpusOf(p)); err != nil {
+				return err
+			}
+			return setSpeedProfiles(m, p)
+		}
+	}
+	return nil
 }

@@ -183,7 +183,7 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 		w.AddListener(l)
 	}
 	res := &Result{App: p.App, Ranks: p.Ranks, Seed: p.Seed, Plan: p, Bound: opt.Bound, HostSpeed: p.Kernels.HostSpeed}
-	if p.App == scenario.AppReplay || p.App == scenario.AppHPL && p.Kernels.Mode == kernels.Timed {
+	if executes(p) {
 		if err := w.SetCPUs(cpusOf(p)); err != nil {
 			return nil, err
 		}

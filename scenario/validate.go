@@ -142,12 +142,6 @@ func (s *Scenario) Validate() (*Plan, error) {
 	}
 	switch p.App {
 	case AppJobs:
-		if !p.Platform.Profiles.Empty() {
-			// The profiles play on a World's own copy of the links
-			// (ranks.World.SetLinkProfiles), not on a Machine's shared
-			// engine: the jobs would run on the steady platform, silently.
-			return nil, s.errorAt("jobs", fmt.Sprintf("the platform's profiles (%s, ...) play on one application's run, not on [[jobs]]: run each app alone on the platform, or drop the profiles", p.Platform.Profiles.Where))
-		}
 		return p, s.jobs(p)
 	case AppHPL:
 		if err = s.hplValues(p); err == nil {

@@ -33,8 +33,9 @@ func TestRunBadProfile(t *testing.T) {
 // TestProfilesRefusedWhereUnplayed: what cannot carry a platform's
 // profiles says so (exit 2, one line naming the profile's file and line)
 // and writes nothing, where it ran on the steady platform without a word:
-// an execution graph (its T was 1.5–24% off the run's), emu sensitivity,
-// and [[jobs]]. The same run without them plays the profile.
+// an execution graph (its T was 1.5–24% off the run's) and emu
+// sensitivity. The same run without them plays the profile, and so do
+// [[jobs]]: the job's time, alone and among the jobs, is the run's.
 func TestProfilesRefusedWhereUnplayed(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string { return writeIn(t, dir, name, text) }
@@ -53,7 +54,6 @@ func TestProfilesRefusedWhereUnplayed(t *testing.T) {
 	}{
 		{[]string{"run", "--platform", plat, "--replay", trace, "--graph", out}, "--graph: " + plat[:len(plat)-len("p.xml")] + where},
 		{[]string{"sensitivity", "-q", sens, "--json", out}, where},
-		{[]string{"run", jobs, "--json", out}, "j.toml:4: jobs: the platform's profiles (" + plat[:len(plat)-len("p.xml")] + where},
 	} {
 		code, _, stderr := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
@@ -68,6 +68,15 @@ func TestProfilesRefusedWhereUnplayed(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "run", "--platform", plat, "--replay", trace)
 	if code != 0 || !strings.Contains(stdout, " 0.1") {
 		t.Errorf("run: exit %d, %q %q", code, stdout, stderr)
+	}
+	// and so does the job: its time among the jobs (here alone) and alone
+	// are the run's
+	f := strings.Fields(stdout)
+	ran := f[len(f)-1]
+	code, stdout, stderr = runCLI(t, "run", "-q", jobs)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if f := strings.Fields(lines[len(lines)-1]); code != 0 || len(f) != 7 || f[4] != ran || f[5] != ran { // pp replay 2 0 TIME ALONE 1.0000
+		t.Errorf("jobs: exit %d, %q %q; want the job's time and time alone %s s", code, stdout, stderr, ran)
 	}
 }
 

@@ -1,0 +1,201 @@
+package validation
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/emu-hpc/emu/runner"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// jobsProfDir holds two TI traces replayed at once ([[jobs]]) on a platform
+// whose backbone's bandwidth, a link's latency and two hosts' speeds change
+// in time, and SimGrid 3.32's times for each case: the two traces as SMPI
+// application instances of one simulation (testdata/jobsprof/run_smpi.sh).
+const jobsProfDir = "testdata/jobsprof"
+
+// jobsProfStalled are the cases where SimGrid 3.32 stalls a message whose
+// latency phase holds a change of a link it crosses (docs/evidence/profiles.md:
+// SimGrid enables its variable at the change and schedules no completion
+// at the phase's end; another re-solve moves it again), so its job, and
+// what shares a link with it, ends otherwise in SimGrid; emu keeps the
+// phase. Each was read off both simulators' per-action times (SimGrid's
+// smpi_replay verbose log, emu's --trace): the first action to differ is
+// that message.
+var jobsProfStalled = map[string]string{
+	"pingpong+allreduce":   "job 1's 1 MB b→a from 0.005930 s has a latency phase of 11.64 × (300 + 20 + 5) µs, to 0.009715 s, which holds bb's change at 7 ms (alone on a, b SimGrid deadlocks at 0.009715 s)",
+	"pingpong+stream@0.02": "job 1's 1 MB b→a as above (job 2 starts after it)",
+	"pingpong+pingpong":    "job 2's 500 kB d→c from 0.089807 s has a latency phase of 11.64 × 30 µs, to 0.090156 s, which holds bb's change at 90 ms; it then loads bb, and job 1's 3 MB a→b on it ends 56 µs later",
+	"allreduce+pingpong":   "job 2's 2 MB c→d from 0.089778 s, phase to 0.090127 s, holds bb's change at 90 ms",
+	"share4+pingpong":      "job 2's 1 MB e→d from 0.022767 s, phase to 0.023116 s, holds bb's change at 23 ms: 71.7 ms in SimGrid, 11.5 ms in emu",
+}
+
+// TestJobsProfilesAgainstSMPI runs each case of testdata/jobsprof as two
+// [[jobs]] on backbone.xml and requires each job's end to be SimGrid's
+// (two SMPI instances in one simulation) to its printed digit: the
+// platform's profiles play once for both jobs, on the links their messages
+// share and the hosts their computes run on.
+func TestJobsProfilesAgainstSMPI(t *testing.T) {
+	rows := readSMPITimes(t, filepath.Join(jobsProfDir, "smpi_times.csv"), "job1,ranks1,job2,ranks2,start2_s,job1_s,job2_s")
+	for i, r := range rows {
+		key := r[0] + "+" + r[2]
+		if r[4] != "0" {
+			key += "@" + r[4]
+		}
+		t.Run(key, func(t *testing.T) {
+			var want [2]float64
+			for j := range want {
+				v, err := strconv.ParseFloat(r[5+j], 64)
+				if err != nil {
+					t.Fatalf("smpi_times.csv:%d: %v", i+2, r)
+				}
+				want[j] = v
+			}
+			t.Parallel()
+			got := runJobsProf(t, r[0], r[2], r[4], "simgrid")
+			if why, ok := jobsProfStalled[key]; ok {
+				if math.Abs(got[0]-want[0]) <= tiTolerance && math.Abs(got[1]-want[1]) <= tiTolerance {
+					t.Fatalf("listed as stalled in SimGrid (%s), but emu gives SimGrid's times", why)
+				}
+				t.Skipf("SimGrid 3.32 stalls a message: %s; SimGrid %.9f and %.9f s, emu %.9f and %.9f s", why, want[0], want[1], got[0], got[1])
+			}
+			for j := range got {
+				t.Logf("job %d: emu %.15f s, SMPI %.15f s: %+.3g s", j+1, got[j], want[j], got[j]-want[j])
+				if math.Abs(got[j]-want[j]) > tiTolerance {
+					t.Errorf("job %d ends at %.15f s, SMPI at %.15f s: %+.3g s (tolerance %g s)", j+1, got[j], want[j], got[j]-want[j], tiTolerance)
+				}
+			}
+		})
+	}
+}
+
+// runJobsProf runs traces job1 and job2 as two [[jobs]] on backbone.xml
+// (job 2 starting at start2 s) under wake order order and SMPI's
+// collectives, and returns each job's end, s.
+func runJobsProf(t *testing.T, job1, job2, start2, order string) [2]float64 {
+	t.Helper()
+	res, err := runner.Run(jobsProfPlan(t, order, jobsProfJob(job1, "0"), jobsProfJob(job2, start2)), runner.Options{NoAlone: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends [2]float64
+	for j, jr := range res.Jobs {
+		ends[j] = jr.Start + jr.Time
+	}
+	return ends
+}
+
+// jobsProfJob is a [[jobs]] entry replaying testdata/jobsprof's trace from
+// start s.
+func jobsProfJob(trace, start string) string {
+	file, _ := filepath.Abs(filepath.Join(jobsProfDir, "traces", trace+".txt"))
+	return fmt.Sprintf("\n[[jobs]]\napp = \"replay\"\nstart = \"%ss\"\n[jobs.replay]\nfile = %q\n", start, file)
+}
+
+// jobsProfXML is backbone.xml's path.
+func jobsProfXML(t *testing.T) string {
+	t.Helper()
+	xml, err := filepath.Abs(filepath.Join(jobsProfDir, "platforms", "backbone.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return xml
+}
+
+// steadyXML is backbone.xml without its profiles, in a file of the test's.
+func steadyXML(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(jobsProfXML(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steady := regexp.MustCompile(`\s(speed|bandwidth|latency)_file="[^"]*"|<trace_connect[^>]*/>`).ReplaceAll(data, nil)
+	if bytes.Contains(steady, []byte("_file")) || bytes.Contains(steady, []byte("trace_connect")) {
+		t.Fatal("backbone.xml's profiles were not all taken out")
+	}
+	out := filepath.Join(t.TempDir(), "steady.xml")
+	if err := os.WriteFile(out, steady, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// jobsProfPlan is the plan of jobs on backbone.xml under wake order order
+// and SMPI's collectives.
+func jobsProfPlan(t *testing.T, order string, jobs ...string) *scenario.Plan {
+	t.Helper()
+	doc := fmt.Sprintf("[platform]\nfile = %q\n[network]\nwake_order = %q\ncollectives = \"smpi\"\n", jobsProfXML(t), order)
+	for _, j := range jobs {
+		doc += j
+	}
+	s, err := scenario.Parse([]byte(doc), "jobs.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestJobAloneIsTheRun: a trace as the only [[jobs]] entry on backbone.xml
+// ends when the same trace run alone (emu run --replay, a World of its own)
+// ends, to the bit, in both wake orders: a Machine plays the profiles as a
+// World does. (The profiles change every trace's time: each is also
+// required to differ from its time on the platform without them.)
+func TestJobAloneIsTheRun(t *testing.T) {
+	for _, trace := range []string{"pingpong", "compute", "allreduce", "share4", "stream"} {
+		for _, order := range []string{"rank", "simgrid"} {
+			t.Run(trace+"/"+order, func(t *testing.T) {
+				t.Parallel()
+				res, err := runner.Run(jobsProfPlan(t, order, jobsProfJob(trace, "0")), runner.Options{NoAlone: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				job := res.Jobs[0].Time
+				alone := runAlone(t, jobsProfXML(t), trace, order)
+				steady := runAlone(t, steadyXML(t), trace, order)
+				if job != alone {
+					t.Errorf("as the only job %.17g s, alone %.17g s", job, alone)
+				}
+				if steady == alone {
+					t.Errorf("the profiles change nothing: %.17g s with and without", alone)
+				}
+			})
+		}
+	}
+}
+
+// runAlone runs testdata/jobsprof's trace alone on platform xml under wake
+// order order and returns its time.
+func runAlone(t *testing.T, xml, trace, order string) float64 {
+	t.Helper()
+	s := scenario.Default()
+	if err := s.UsePlatformXML(xml); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseReplay(filepath.Join(jobsProfDir, "traces", trace+".txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range []string{"network.wake_order=" + order, "network.collectives=smpi"} {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Run(p, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.SimulatedTime
+}
