@@ -174,7 +174,8 @@ func (z *zoneParser) traceConnect(t xml.StartElement) error {
 }
 
 // profiles resolves the profiles named: each to its host or links (both
-// halves of a SPLITDUPLEX link), one profile of a kind a resource.
+// halves of a SPLITDUPLEX <link> for its own attribute; a <trace_connect>
+// names one), one profile of a kind a resource.
 func (z *zoneParser) profiles() (*Profiles, error) {
 	if len(z.uses) == 0 {
 		return nil, nil
@@ -210,10 +211,15 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 			continue
 		}
 		var links []fluid.LinkID
-		if s, ok := z.split[u.element]; ok {
-			links = s[:]
+		if s, ok := z.split[u.element]; ok && u.trace == "" {
+			links = s[:] // a SPLITDUPLEX <link>'s profile attribute: both halves, as SimGrid sets it
 		} else if l, ok := z.links[u.element]; ok {
 			links = []fluid.LinkID{l}
+		} else if z.isSplit(u.element) {
+			// SimGrid's <trace_connect> looks its element up among the
+			// links by name, which a split-duplex link's halves have and
+			// the link itself has not ("Link NAME undefined").
+			return nil, fmt.Errorf("%s: %q is a SPLITDUPLEX link: connect the trace to its directions, %q and %q (SimGrid has no link %q either)", u.where, u.element, u.element+"_UP", u.element+"_DOWN", u.element)
 		} else {
 			return nil, fmt.Errorf("%s: no link %q", u.where, u.element)
 		}
@@ -238,6 +244,18 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 		}
 	}
 	return out, nil
+}
+
+// isSplit reports whether name is a split-duplex link's: a <link
+// sharing_policy="SPLITDUPLEX"> or a cluster's, whose halves are NAME_UP
+// and NAME_DOWN.
+func (z *zoneParser) isSplit(name string) bool {
+	if _, ok := z.split[name]; ok {
+		return true
+	}
+	_, up := z.links[name+"_UP"]
+	_, down := z.links[name+"_DOWN"]
+	return up && down
 }
 
 // firstStep is the date and value of p's first event whose value is bad,

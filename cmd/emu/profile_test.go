@@ -8,8 +8,9 @@ import (
 )
 
 // TestRunBadProfile: a bad line in a platform's profile file (a speed
-// profile, a <trace>) stops the run with one line naming the file and the
-// line, exit 2.
+// profile, a <trace>), a state_file, a <trace_connect> to a split-duplex
+// cluster link by its name stop the run with one line naming the file and
+// the line, exit 2.
 func TestRunBadProfile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string { return writeIn(t, dir, name, text) }
@@ -21,6 +22,10 @@ func TestRunBadProfile(t *testing.T) {
 		{head + strings.Replace(ab, "%s", ` speed_file="speed.txt"`, 1) + "</platform>\n", "speed.txt:3: value \"fast\": want a number ≥ 0"},
 		{head + strings.Replace(ab, "%s", "", 1) + "<trace id=\"t\" periodicity=\"2\">\n0 1\n3 0.5\n</trace>\n<trace_connect kind=\"SPEED\" trace=\"t\" element=\"a\"/>\n</platform>\n", "p.xml:9: periodicity 2 is shorter than the last date, 3"},
 		{head + strings.Replace(ab, "%s", ` state_file="speed.txt"`, 1) + "</platform>\n", "p.xml:4: <host id=\"a\">: state_file is not supported"},
+		{"<?xml version='1.0'?>\n<platform version=\"4.1\">\n<trace id=\"t\" periodicity=\"1\">0 1e6</trace>\n" +
+			"<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" sharing_policy=\"SPLITDUPLEX\"/>\n" +
+			"<trace_connect kind=\"BANDWIDTH\" trace=\"t\" element=\"c_link_0\"/>\n</platform>\n",
+			`p.xml:5: <trace_connect kind="BANDWIDTH" element="c_link_0">: "c_link_0" is a SPLITDUPLEX link: connect the trace to its directions, "c_link_0_UP" and "c_link_0_DOWN"`},
 	} {
 		plat := write("p.xml", tc.xml)
 		code, _, stderr := runCLI(t, "run", "--platform", plat, "--replay", trace)
