@@ -24,7 +24,9 @@ func (p *Platform) Build() (fluid.Topology, error) {
 		if p.Zones == nil {
 			return nil, fmt.Errorf("a platform of zones without its zones")
 		}
-		topo, err = fluid.NewZones(*p.Zones)
+		if topo, err = fluid.NewZones(*p.Zones); err == nil {
+			topo = withLinkBound(topo, p.LinkBound)
+		}
 	} else {
 		topo, err = p.cluster(0)
 	}

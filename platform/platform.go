@@ -72,6 +72,9 @@ type Platform struct {
 	// Profiles are the file's availability profiles (speed, bandwidth and
 	// latency in time); nil without any.
 	Profiles *Profiles
+	// LinkBound is a platform of zones' links under one of seed 002's
+	// bounds (SetLinkBound); LinksAsBuilt otherwise.
+	LinkBound LinkBound
 	// NP is smpirun's -np (platform.np): the ranks the platform offers,
 	// placed as smpirun places them, rank i on hostfile line i mod lines or,
 	// without a hostfile, on host i mod Hosts in the order of their names

@@ -36,6 +36,7 @@ type HostProfile struct {
 type LinkProfile struct {
 	Link    fluid.LinkID
 	Profile fluid.Profile
+	Where   string // its place in the platform file, for errors
 }
 
 // Empty reports whether there is no profile.
@@ -234,12 +235,12 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 				if d, v, ok := firstStep(p, func(v float64) bool { return bandwidthError(v) != nil }); ok {
 					return nil, fmt.Errorf("%s: at %g s: %v", u.where, d, bandwidthError(v))
 				}
-				out.Bandwidth = append(out.Bandwidth, LinkProfile{Link: l, Profile: p})
+				out.Bandwidth = append(out.Bandwidth, LinkProfile{Link: l, Profile: p, Where: u.where})
 			} else {
 				if d, v, ok := firstStep(p, func(v float64) bool { return latencyError(v) != nil }); ok {
 					return nil, fmt.Errorf("%s: latency at %g s: %v", u.where, d, latencyError(v))
 				}
-				out.Latency = append(out.Latency, LinkProfile{Link: l, Profile: p})
+				out.Latency = append(out.Latency, LinkProfile{Link: l, Profile: p, Where: u.where})
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,27 +62,5 @@ func TestBounds(t *testing.T) {
 	var p scenario.Plan
 	if err := p.ApplyBound("free"); err == nil || !strings.Contains(err.Error(), "contention-free") {
 		t.Errorf("unknown bound: %v", err)
-	}
-}
-
-// TestBoundsRefuseZones: a platform of zones is refused by both bounds,
-// which reach only the [platform] keys: on SimGrid's two-site example the
-// contention-free run gave the plain run's time and the compute-only one
-// kept its transfers.
-func TestBoundsRefuseZones(t *testing.T) {
-	xml, err := filepath.Abs("../examples/two-sites.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "s.toml")
-	if err := os.WriteFile(file, []byte("app = \"pingpong\"\n[platform]\nfile = \""+xml+"\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, bound := range []string{scenario.BoundContentionFree, scenario.BoundComputeOnly} {
-		p := loadPlan(t, file)
-		err := p.ApplyBound(bound)
-		if err == nil || !strings.HasPrefix(err.Error(), bound+" is not built for a platform of SimGrid zones") {
-			t.Errorf("%s: %v", bound, err)
-		}
 	}
 }

@@ -20,30 +20,34 @@ const (
 	BoundComputeOnly    = "compute-only"
 )
 
-// freeBandwidth stands for an infinitely fast link: a message of a GB takes
-// 1e-21 s, below the resolution of any simulated time, while the max-min
-// arithmetic stays finite.
-const freeBandwidth = 1e30 // B/s
+// freeBandwidth stands for an infinitely fast link (platform.FreeBandwidth).
+const freeBandwidth = platform.FreeBandwidth // B/s
 
 // ApplyBound turns the plan into one of its bounds (BoundContentionFree,
 // BoundComputeOnly). A limiter link, being every flow of its host at once,
 // stays shared in the contention-free bound.
 //
 // A platform of SimGrid zones (a platform file with zones, or a <cluster>
-// beside other elements: profiles, traces) is refused: its links keep their
-// own bandwidths, latencies and sharing, which the bounds, written on the
-// [platform] keys, do not reach, and its profiles would set them again;
-// the run came out as the plain run (contention-free) or kept every
-// transfer (compute-only).
+// beside other elements: profiles, traces) keeps its own links, which the
+// [platform] keys do not reach: the bound is taken on each of them
+// (platform.SetLinkBound), and a route keeps its links (contention-free:
+// its latency; compute-only: none).
 func (p *Plan) ApplyBound(bound string) error {
 	pl, net := &p.Platform, &p.Network
-	if pl.Topology == platform.TopoZones && (bound == BoundContentionFree || bound == BoundComputeOnly) {
-		return fmt.Errorf("%s is not built for a platform of SimGrid zones (its links keep their own bandwidths, latencies, sharing and profiles): give the machine as [platform] keys or a lone <cluster>", bound)
-	}
 	switch bound {
 	case BoundContentionFree:
 		pl.Sharing, pl.BackboneSharing = platform.SharingFatPipe, platform.SharingFatPipe
+		if pl.Topology == platform.TopoZones {
+			if err := pl.SetLinkBound(platform.LinksContentionFree); err != nil {
+				return err
+			}
+		}
 	case BoundComputeOnly:
+		if pl.Topology == platform.TopoZones {
+			if err := pl.SetLinkBound(platform.LinksFree); err != nil {
+				return err
+			}
+		}
 		pl.LinkLatency, pl.LoopbackLatency, pl.BackboneLatency, pl.SwitchLatency = 0, 0, 0, 0
 		pl.LinkBandwidth, pl.LoopbackBandwidth = freeBandwidth, freeBandwidth
 		if pl.BackboneBandwidth > 0 {

@@ -38,9 +38,10 @@ func TestRunBadProfile(t *testing.T) {
 // TestProfilesRefusedWhereUnplayed: what cannot carry a platform's
 // profiles says so (exit 2, one line naming the profile's file and line)
 // and writes nothing, where it ran on the steady platform without a word:
-// an execution graph (its T was 1.5–24% off the run's) and emu
-// sensitivity. The same run without them plays the profile, and so do
-// [[jobs]]: the job's time, alone and among the jobs, is the run's.
+// an execution graph (its T was 1.5–24% off the run's), emu sensitivity,
+// and --bound contention-free on a bandwidth profile (the bound makes the
+// link a fat pipe). The same run without them plays the profile, and so
+// do [[jobs]]: the job's time, alone and among the jobs, is the run's.
 func TestProfilesRefusedWhereUnplayed(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string { return writeIn(t, dir, name, text) }
@@ -59,6 +60,7 @@ func TestProfilesRefusedWhereUnplayed(t *testing.T) {
 	}{
 		{[]string{"run", "--platform", plat, "--replay", trace, "--graph", out}, "--graph: " + plat[:len(plat)-len("p.xml")] + where},
 		{[]string{"sensitivity", "-q", sens, "--json", out}, where},
+		{[]string{"run", "--platform", plat, "--replay", trace, "--bound", "contention-free", "--json", out}, "--bound: " + plat[:len(plat)-len("p.xml")] + where + `: contention-free makes link "l" a fat pipe`},
 	} {
 		code, _, stderr := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
