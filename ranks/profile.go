@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/emu-hpc/emu/fluid"
 )
@@ -83,7 +84,7 @@ func (sc *sched) setLinkProfiles(topo fluid.Topology, bandwidth, latency []LinkP
 			return fmt.Errorf("ranks: a bandwidth profile on the FatPipe link %q", links[p.Link].Name)
 		}
 	}
-	sc.linkProf = &linkProfiles{topo: topo, bandwidth: bandwidth, latency: latency}
+	sc.linkProf = &linkProfiles{topo: topo, bandwidth: slices.Clone(bandwidth), latency: slices.Clone(latency)}
 	return nil
 }
 
