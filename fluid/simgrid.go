@@ -361,6 +361,9 @@ func (m *lmm) solve() {
 			continue
 		}
 		cn.usage = 0
+		if len(cn.enabled) == 0 { // most modified links: marked by a latent flow's start
+			continue
+		}
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
 			el := &cn.enabled[i]
 			v := &m.vars[el.slot]
@@ -384,6 +387,9 @@ func (m *lmm) solve() {
 			m.light = append(m.light, sgLight{link: l, rou: cn.remaining / cn.usage})
 			m.satUpdate(cn.remaining/cn.usage, len(m.light)-1)
 		}
+	}
+	if len(m.light) == 0 { // no link to saturate (half the solves: their links have no enabled flow)
+		return
 	}
 	m.satVarsUpdate()
 	for {
