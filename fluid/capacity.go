@@ -157,7 +157,10 @@ func (m *maxmin) reweight(now float64, f *flow) {
 }
 
 // setCapacity is update_constraint_bound: the link is marked modified.
-func (m *lmm) setCapacity(_ float64, l LinkID) { m.markCnst(l) }
+func (m *lmm) setCapacity(_ float64, l LinkID) {
+	m.cn[l].capacity = m.sys.links[l].capacity
+	m.markCnst(l)
+}
 
 // rebound is update_variable_bound: each of the flow's links is marked
 // modified, in order. A flow on no Shared link runs at its new bound at

@@ -38,6 +38,7 @@ type lmm struct {
 // fixed flow, modified or not.
 type sgCnst struct {
 	remaining, usage float64
+	capacity         float64  // the link's capacity (System.links'), kept here for the solve's loops
 	light            int32    // index in light, −1 if none
 	active           []*flow  // active_element_set: oldest enabled first
 	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
@@ -77,6 +78,7 @@ func newLmm(s *System) *lmm {
 	m := &lmm{sys: s, linked: make([]bool, len(s.links)), cn: make([]sgCnst, len(s.links)), visited: 1}
 	for i := range m.cn {
 		m.cn[i].light = -1
+		m.cn[i].capacity = s.links[i].capacity
 	}
 	return m
 }
@@ -351,14 +353,17 @@ func (m *lmm) solve() {
 	m.minUsage, m.minBound = -1, -1
 	for _, l := range m.modified {
 		m.linked[l] = false
-		capacity := m.sys.links[l].capacity
 		cn := &m.cn[l]
+		capacity := cn.capacity
 		cn.remaining = capacity
 		if !(cn.remaining > capacity*sgMaxminPrecision) {
 			m.listFlows(cn.enabled)
 			continue
 		}
 		cn.usage = 0
+		if len(cn.enabled) == 0 { // most modified links: marked by a latent flow's start
+			continue
+		}
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
 			el := &cn.enabled[i]
 			v := &m.vars[el.slot]
@@ -382,6 +387,9 @@ func (m *lmm) solve() {
 			m.light = append(m.light, sgLight{link: l, rou: cn.remaining / cn.usage})
 			m.satUpdate(cn.remaining/cn.usage, len(m.light)-1)
 		}
+	}
+	if len(m.light) == 0 { // no link to saturate (half the solves: their links have no enabled flow)
+		return
 	}
 	m.satVarsUpdate()
 	for {
@@ -443,7 +451,7 @@ func (m *lmm) listFlows(en []sgElem) {
 // of either.
 func (m *lmm) take(f *flow, v *sgVar, e elem, i int32) {
 	cn := &m.cn[e.link]
-	capacity := m.sys.links[e.link].capacity
+	capacity := cn.capacity
 	cn.remaining -= e.coef * v.value
 	if cn.remaining < capacity*sgMaxminPrecision {
 		cn.remaining = 0

@@ -261,12 +261,18 @@ func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 // the SimGrid solver; without it, it panics.
 func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID {
 	s.advance(now)
+	if s.sg != nil { // the SimGrid order's calls go to lmm directly, not through s.model
+		return s.sg.startLatent(now, spec, latency)
+	}
 	return s.model.startLatent(now, spec, latency)
 }
 
 // Latent reports whether flow id is still in its latency phase (never,
 // without the SimGrid solver).
-func (s *System) Latent(id FlowID) bool { return s.model.latent(s.mustFlow(id)) }
+func (s *System) Latent(id FlowID) bool {
+	f := s.mustFlow(id)
+	return s.sg != nil && s.sg.latent(f)
+}
 
 // Activate ends flow id's latency phase at now: SimGrid's
 // update_variable_penalty enables the variable (its elements go to the
@@ -274,6 +280,10 @@ func (s *System) Latent(id FlowID) bool { return s.model.latent(s.mustFlow(id)) 
 // rate comes at the next Settle. It needs the SimGrid solver.
 func (s *System) Activate(now float64, id FlowID) {
 	s.advance(now)
+	if s.sg != nil {
+		s.sg.activate(now, s.mustFlow(id))
+		return
+	}
 	s.model.activate(now, s.mustFlow(id))
 }
 
@@ -283,7 +293,9 @@ func (s *System) Activate(now float64, id FlowID) {
 // call is solved when it is made, and Settle only moves the clock.
 func (s *System) Settle(now float64) {
 	s.advance(now)
-	s.model.settle(now)
+	if s.sg != nil {
+		s.sg.settle(now)
+	}
 }
 
 // Settled reports whether a Settle now would change nothing: under the
