@@ -135,10 +135,15 @@ func (e *Engine) AtHandler(at float64, h Handler) TimerID {
 }
 
 // flowDone is what to call when a flow completes: a func or a Handler.
+// latent says the flow is in its latency phase (StartLatentFlowHandler),
+// which only the engine ends (System.Activate): its first event is the
+// phase's end, not a completion, and the engine knows it without asking
+// the System.
 type flowDone struct {
-	fn   func()
-	h    Handler
-	live bool
+	fn     func()
+	h      Handler
+	live   bool
+	latent bool
 }
 
 // StartFlow starts a flow in the fluid system at the current time; done runs
@@ -221,7 +226,7 @@ func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Han
 	e.flush()
 	id := e.sys.StartLatent(e.now, f, latency)
 	e.changed()
-	e.track(id, flowDone{h: h, live: true})
+	e.track(id, flowDone{h: h, live: true, latent: latency > 0})
 }
 
 // flush starts the flows batched by StartFlowHandler. It inlines: the
@@ -427,7 +432,7 @@ func (e *Engine) Step() bool {
 		if ft, id := e.compAt, e.compID; e.compOK && (!tok || ft < tt) {
 			e.advance(ft)
 			e.changed()
-			if e.simgrid && e.sys.Latent(id) {
+			if e.simgrid && e.endsLatency(id) {
 				e.sys.Activate(e.now, id) // the latency phase is over: nothing to call
 				e.fired++
 				return true
@@ -456,6 +461,22 @@ func (e *Engine) Step() bool {
 	} else {
 		a.fn()
 	}
+	return true
+}
+
+// endsLatency reports whether flow id's next event ends its latency phase,
+// and forgets the phase if so. A flow the engine tracks says so itself; one
+// started on the System elsewhere, the System says.
+func (e *Engine) endsLatency(id fluid.FlowID) bool {
+	i := int(id - e.flowBase)
+	if i < 0 || i >= len(e.flows) || !e.flows[i].live {
+		return e.sys.Latent(id)
+	}
+	d := &e.flows[i]
+	if !d.latent {
+		return false
+	}
+	d.latent = false
 	return true
 }
 

@@ -14,7 +14,8 @@ import (
 // the one the System would give now, and the next event look keeps
 // (lookAt) the one it would find now: every way the engine changes its
 // timers or the System forgets them. Both clock modes, each with its
-// solver.
+// solver. Each flow's latency-phase flag the engine keeps is the System's
+// too.
 func TestNextCompletionKept(t *testing.T) {
 	for _, simgrid := range []bool{false, true} {
 		for seed := range uint64(6) {
@@ -42,6 +43,13 @@ func checkNextKept(t *testing.T, simgrid bool, seed uint64) {
 		if kt != st || kid != sid || kok != sok {
 			t.Fatalf("simgrid=%v seed %d, %s at %v: kept (%v, %d, %v), System (%v, %d, %v)",
 				simgrid, seed, where, e.Now(), kt, kid, kok, st, sid, sok)
+		}
+		for i, d := range e.flows {
+			// The engine's own latency-phase flag (endsLatency) is the System's.
+			if id := e.flowBase + fluid.FlowID(i); d.live && d.latent != e.sys.Latent(id) {
+				t.Fatalf("simgrid=%v seed %d, %s at %v: flow %d latent %v, System says %v",
+					simgrid, seed, where, e.Now(), id, d.latent, !d.latent)
+			}
 		}
 		if !e.lookKnown {
 			return

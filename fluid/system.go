@@ -46,6 +46,8 @@ type FlowSpec struct {
 	// Reverse and ReverseShare, which the System then does not walk again:
 	// a caller that starts many flows on one route (a rank pair's
 	// messages) merges its links once. It must come from the same System.
+	// Links, Reverse and ReverseShare are then not read: a caller may leave
+	// the reverse route out (its route's second cache line, per message).
 	Loads *Loads
 }
 

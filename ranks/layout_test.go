@@ -41,14 +41,18 @@ func TestRankLayout(t *testing.T) {
 }
 
 // TestPathLayout keeps a path at 128 bytes (64-byte aligned) with what a
-// flow's start reads in its first line (see path).
+// flow's start reads in its first line and what the hooks' events read in
+// its second (see path).
 func TestPathLayout(t *testing.T) {
 	var p path
 	if n := unsafe.Sizeof(p); n != 128 {
 		t.Errorf("path is %d bytes, want 128", n)
 	}
-	if off := unsafe.Offsetof(p.penalty); off+8 > 64 {
-		t.Errorf("path.penalty at byte %d, want it in the first 64", off)
+	for name, end := range map[string]uintptr{"links": unsafe.Offsetof(p.links) + unsafe.Sizeof(p.links), "loads": unsafe.Offsetof(p.loads) + 8,
+		"bound": unsafe.Offsetof(p.bound) + 8, "penalty": unsafe.Offsetof(p.penalty) + 8, "delay": unsafe.Offsetof(p.delay) + 1} {
+		if end > 64 {
+			t.Errorf("path.%s ends at byte %d, want it in the first 64", name, end)
+		}
 	}
 	if off := unsafe.Offsetof(p.hops); off < unsafe.Offsetof(p.classes) || off+8 > 128 || unsafe.Offsetof(p.classes) < 64 {
 		t.Errorf("path.classes and hops at bytes %d and %d, want them in the second 64", unsafe.Offsetof(p.classes), off)

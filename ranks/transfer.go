@@ -9,22 +9,23 @@ import (
 // path caches what the network model needs about a route between two hosts.
 //
 // Layout: 128 bytes, a size class of 64-byte aligned objects, with what a
-// flow's start (flowSpec) reads in the first line and what the hooks'
-// events read in the second: at Stampede's scale a route is out of the
-// cache when its message's latency phase ends.
+// flow's start (flowSpec, startTransfer) reads in the first line and what
+// the hooks' events and cross traffic read in the second: at Stampede's
+// scale a route is out of the cache when its message's latency phase ends,
+// and a start then reads one line, not two.
 type path struct {
-	links, reverse []fluid.LinkID
-	bound          float64 // TCP window bound γ/(2·latency), and under SimGrid's arithmetic the route's least bandwidth, bytes/s; 0 = none
-	penalty        float64 // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
+	links   []fluid.LinkID
+	loads   *fluid.Loads // links and reverse merged once for the route's flows (FlowSpec.Loads)
+	bound   float64      // TCP window bound γ/(2·latency), and under SimGrid's arithmetic the route's least bandwidth, bytes/s; 0 = none
+	penalty float64      // sharing penalty: latency + Σ WeightS/bandwidth (SimGrid), s
+	latency float64      // raw route latency (sum of link latencies), s
+	delay   bool         // messages on the route get Config.MessageDelay
+	_       [7]byte      // the second line starts at byte 64
 
-	loads *fluid.Loads // links and reverse merged once for the route's flows (FlowSpec.Loads)
-
+	reverse []fluid.LinkID     // the reverse route, under Config.CrossTraffic
 	classes []fluid.ClassCount // cables per link class, for the events of routeKinds (nil if none is heard)
 	hops    int
-	latency float64 // raw route latency (sum of link latencies), s
 	alone   float64 // a flow's rate alone on the route (aloneTime), bytes/s; 0 until needed
-	delay   bool    // messages on the route get Config.MessageDelay
-	_       [7]byte // to 128 bytes: the 120-byte size class is not 64-byte aligned
 }
 
 // path returns the cached route facts from host a to host b.
@@ -204,7 +205,7 @@ func (w *World) flowSpec(s *Request, p *path, afterLatency bool) fluid.FlowSpec 
 	if afterLatency && p.penalty > 0 {
 		spec.Weight = p.penalty
 	}
-	if w.cfg.CrossTraffic > 0 {
+	if w.cfg.CrossTraffic > 0 && p.loads == nil { // p.loads holds the reverse route's loads
 		spec.Reverse, spec.ReverseShare = p.reverse, w.cfg.CrossTraffic
 	}
 	if math.IsInf(spec.Bytes, 1) {
