@@ -9,3 +9,6 @@ func SetMaxLocalRounds(n int) (restore func()) {
 	maxLocalRounds = n
 	return func() { maxLocalRounds = old }
 }
+
+// IsLight reports whether flow id is a light flow (light.go).
+func IsLight(s *System, id FlowID) bool { return s.mm().light.is(s.flows.get(id).slot) }
