@@ -22,7 +22,7 @@ func TestRequestLayout(t *testing.T) {
 
 // TestRankLayout keeps a Rank at 256 bytes (64-byte aligned) with what a
 // message's matching, a block and a resumption touch in its first two lines
-// (see Rank).
+// and what a task's step reads in the third (see Rank).
 func TestRankLayout(t *testing.T) {
 	var r Rank
 	if n := unsafe.Sizeof(r); n != 256 {
@@ -36,6 +36,15 @@ func TestRankLayout(t *testing.T) {
 	for name, off := range map[string]uintptr{"mbox": unsafe.Offsetof(r.mbox), "blk": unsafe.Offsetof(r.blk)} {
 		if off < 64 || off+32 > 128 {
 			t.Errorf("Rank.%s at byte %d, want it in the second 64", name, off)
+		}
+	}
+	for name, f := range map[string][2]uintptr{
+		"task":   {unsafe.Offsetof(r.task), unsafe.Sizeof(r.task)},
+		"waitOn": {unsafe.Offsetof(r.waitOn), unsafe.Sizeof(r.waitOn)},
+		"due":    {unsafe.Offsetof(r.due), unsafe.Sizeof(r.due)},
+	} {
+		if off, size := f[0], f[1]; off < 128 || off+size > 192 {
+			t.Errorf("Rank.%s at bytes %d to %d, want it in the third 64", name, off, off+size)
 		}
 	}
 }
