@@ -79,4 +79,17 @@ func TestRankTasksLayout(t *testing.T) {
 	if end := p + unsafe.Offsetof(x.p.once) + 1; p%64 != 0 || end-p > 64 {
 		t.Errorf("probing at byte %d, its hot fields ending at %d: want them in one line", p, end)
 	}
+	// The exchanges: every step's fields in the first line, a post's, a
+	// wait's and an overhead's in the second.
+	e := &x.x
+	for line, fields := range [][]uintptr{
+		{unsafe.Offsetof(e.r), unsafe.Offsetof(e.c), unsafe.Offsetof(e.ex) + 8, unsafe.Offsetof(e.k), unsafe.Offsetof(e.n), unsafe.Offsetof(e.dst), unsafe.Offsetof(e.src), unsafe.Offsetof(e.skips)},
+		{unsafe.Offsetof(e.tag), unsafe.Offsetof(e.send), unsafe.Offsetof(e.recv), unsafe.Offsetof(e.bytes), unsafe.Offsetof(e.data) + unsafe.Sizeof(e.data) - 1, unsafe.Offsetof(e.d)},
+	} {
+		for i, off := range fields {
+			if int(off/64) != line {
+				t.Errorf("exchanges: field %d of line %d at byte %d", i, line, off)
+			}
+		}
+	}
 }

@@ -89,7 +89,7 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 	r := c.r
 	tk := r.w.tasksOf(r)
 	x, p, t := &tk.x, &tk.p, &tk.t
-	defer func() { x.ex, x.skip, t.work = nil, nil, nil }()
+	defer func() { x.ex, x.skip, x.skips, t.work = nil, nil, false, nil }()
 	for probe || k < n {
 		if !r.w.lazy {
 			if !probe {
