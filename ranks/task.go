@@ -1,6 +1,9 @@
 package ranks
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Tasks: blocking work that runs without the rank's coroutine.
 //
@@ -339,6 +342,29 @@ func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	}
 }
 
+// RecvSend is
+//
+//	_, _, src := ex.Exchange(0)
+//	got, _ := c.Recv(src, tag)
+//	ex.Received(0, got)
+//	dst, m, _ := ex.Exchange(1)
+//	c.Send(dst, tag, m)
+//
+// (the Recv and Received left out when src is Nobody, the Send when dst
+// is): a ring broadcast's receive and forward (HPL's bcast rings). It makes
+// the same calls, with the same hooks and times, but as a task (see
+// Exchanges): the rank's coroutine parks once for the receive's wait, its
+// overhead, the send's overhead and its wait, where each parked it. Step
+// 0's dst and step 1's src must be Nobody. Exchanger's methods run in
+// whichever goroutine advances the task: they must not call into ranks.
+func (c *Comm) RecvSend(tag int, ex Exchanger) {
+	checkUserTag("RecvSend", tag)
+	x := &c.r.w.tasksOf(c.r).x
+	*x = exchanges{r: c.r, c: c, n: 2, tag: tag, ex: ex, sync: true, forward: true}
+	c.r.runTask(x, "Recv")
+	x.ex = nil
+}
+
 // exchanges is the task of Comm.Exchanges (sync) and Comm.SendRecvs.
 //
 // Layout: what every step reads in the first cache line, what a post, a
@@ -355,6 +381,7 @@ type exchanges struct {
 	after    uint8 // the phase xPay and xSleep go on at
 	sync     bool
 	skips    bool // ex is a StepSkipper (skip)
+	forward  bool // RecvSend's: step 0 is Exchanges' (a Recv), step 1 SendRecvs' (a Send)
 
 	tag  int
 	send *Request
@@ -417,6 +444,9 @@ func (x *exchanges) step() *Request {
 				return nil
 			}
 			dst, m, src := x.ex.Exchange(x.k)
+			if x.forward && (x.sync && dst != Nobody || !x.sync && src != Nobody) {
+				panic(fmt.Sprintf("ranks: RecvSend's step %d sends to %d and receives from %d: step 0 only receives, step 1 only sends", x.k, dst, src))
+			}
 			x.send, x.recv, x.dst, x.src, x.bytes, x.data = nil, nil, int32(dst), int32(src), m.Bytes, m.Data
 			switch {
 			case x.sync && dst != Nobody: // Issend, then Recv's post and its wait
@@ -536,6 +566,10 @@ func (x *exchanges) step() *Request {
 			x.send, x.recv = nil, nil
 			x.phase = xPost
 			x.k++
+			if x.forward { // RecvSend's step 1: SendRecvs' Send
+				x.sync = false
+				r.blk.call = "Send"
+			}
 		}
 	}
 }

@@ -24,6 +24,9 @@ type commPort interface {
 	// sendRecvs makes n HPL_sdrv exchanges (ranks.Comm.SendRecvs: per step,
 	// Irecv, Send, Wait).
 	sendRecvs(n, tag int, ex ranks.Exchanger)
+	// recvSend is a recv, then a send (ranks.Comm.RecvSend: ex's step 0
+	// receives, its step 1 sends), as one call.
+	recvSend(tag int, ex ranks.Exchanger)
 	// sendRecvsIprobe is, from step `from` of sendRecvs(n, tag, ex), each
 	// step (none where both its sides are empty), work.Work(k), then
 	// pc.iprobe(src, ptag) (pc: another communicator of this rank), until a
