@@ -44,6 +44,10 @@ type commPort interface {
 	// whether a probe saw the message (ranks.Comm.IprobeWorks). work may
 	// only charge kernels and read the clock.
 	iprobeWorks(n int, work ranks.Worker, src, tag int) bool
+	// iprobeWorksProbe is iprobeWorks, then, unless it saw the message,
+	// iprobe(src, tag) and, unless that sees it, probe(src, tag)
+	// (ranks.Comm.IprobeWorksProbe): it returns once the message is posted.
+	iprobeWorksProbe(n int, work ranks.Worker, src, tag int)
 	// uncontended makes this rank's steps of a program every member runs,
 	// timed as a whole (ranks.Comm.Uncontended), and returns what each
 	// member handed in.

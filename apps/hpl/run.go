@@ -111,6 +111,9 @@ func (a rankComm) iprobeWorks(n int, work ranks.Worker, src, tag int) bool {
 	_, ok, _ := a.c.IprobeWorks(n, work, src, tag)
 	return ok
 }
+func (a rankComm) iprobeWorksProbe(n int, work ranks.Worker, src, tag int) {
+	a.c.IprobeWorksProbe(n, work, src, tag)
+}
 func (a rankComm) uncontended(steps []ranks.Step, data []float64) [][]float64 {
 	return a.c.Uncontended(steps, data)
 }
