@@ -369,8 +369,8 @@ func (c *Comm) RecvSend(tag int, ex Exchanger) {
 //
 // Layout: what every step reads in the first cache line, what a post, a
 // wait and an overhead read in the second; the third holds skip alone,
-// read only where ex is a StepSkipper (skips). Step k's sides are world
-// ranks of a communicator, whose size is an int32 (commCtx).
+// read only where ex is a StepSkipper (skips). Step k's sides are ranks of
+// the communicator, whose size is an int32 (commCtx).
 type exchanges struct {
 	r        *Rank // c.r, held here: a step then reads the rank without first loading the Comm
 	c        *Comm
@@ -444,6 +444,12 @@ func (x *exchanges) step() *Request {
 				return nil
 			}
 			dst, m, src := x.ex.Exchange(x.k)
+			if int(int32(dst)) != dst { // out of any communicator: checkRank's panic
+				c.checkRank("send", dst)
+			}
+			if int(int32(src)) != src {
+				c.checkRank("receive", src)
+			}
 			if x.forward && (x.sync && dst != Nobody || !x.sync && src != Nobody) {
 				panic(fmt.Sprintf("ranks: RecvSend's step %d sends to %d and receives from %d: step 0 only receives, step 1 only sends", x.k, dst, src))
 			}

@@ -599,3 +599,26 @@ func TestRecvSendErrors(t *testing.T) {
 		t.Errorf("a RecvSend whose step 0 sends: got %v, want rank 1's panic", err)
 	}
 }
+
+// farSides is an Exchanger whose step 0 names a rank beyond an int32.
+type farSides struct{ hop }
+
+func (h *farSides) Exchange(int) (int, Msg, int) { return Nobody, Msg{}, 1 << 40 }
+
+// TestExchangesFarRank: a side beyond any communicator's size panics as
+// checkRank does, not as the rank its low 32 bits name.
+func TestExchangesFarRank(t *testing.T) {
+	w, err := NewWorld(preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Run(func(r *Rank) {
+		if r.ID() == 0 {
+			r.World().Exchanges(1, 2, &farSides{})
+		}
+	})
+	var p *PanicError
+	if !errors.As(err, &p) || p.Rank != 0 || !strings.Contains(fmt.Sprint(p.Value), "receive to rank 1099511627776") {
+		t.Errorf("a side of 2^40: got %v, want rank 0's panic naming it", err)
+	}
+}
