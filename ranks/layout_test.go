@@ -22,7 +22,7 @@ func TestRequestLayout(t *testing.T) {
 
 // TestRankLayout keeps a Rank at 256 bytes (64-byte aligned) with what a
 // message's matching, a block and a resumption touch in its first two lines
-// (see Rank).
+// and what a task's step reads in the third (see Rank).
 func TestRankLayout(t *testing.T) {
 	var r Rank
 	if n := unsafe.Sizeof(r); n != 256 {
@@ -36,6 +36,15 @@ func TestRankLayout(t *testing.T) {
 	for name, off := range map[string]uintptr{"mbox": unsafe.Offsetof(r.mbox), "blk": unsafe.Offsetof(r.blk)} {
 		if off < 64 || off+32 > 128 {
 			t.Errorf("Rank.%s at byte %d, want it in the second 64", name, off)
+		}
+	}
+	for name, f := range map[string][2]uintptr{
+		"task":   {unsafe.Offsetof(r.task), unsafe.Sizeof(r.task)},
+		"waitOn": {unsafe.Offsetof(r.waitOn), unsafe.Sizeof(r.waitOn)},
+		"due":    {unsafe.Offsetof(r.due), unsafe.Sizeof(r.due)},
+	} {
+		if off, size := f[0], f[1]; off < 128 || off+size > 192 {
+			t.Errorf("Rank.%s at bytes %d to %d, want it in the third 64", name, off, off+size)
 		}
 	}
 }
@@ -73,5 +82,18 @@ func TestRankTasksLayout(t *testing.T) {
 	p := unsafe.Offsetof(x.p)
 	if end := p + unsafe.Offsetof(x.p.once) + 1; p%64 != 0 || end-p > 64 {
 		t.Errorf("probing at byte %d, its hot fields ending at %d: want them in one line", p, end)
+	}
+	// The exchanges: every step's fields in the first line, a post's, a
+	// wait's and an overhead's in the second.
+	e := &x.x
+	for line, fields := range [][]uintptr{
+		{unsafe.Offsetof(e.r), unsafe.Offsetof(e.c), unsafe.Offsetof(e.ex) + 8, unsafe.Offsetof(e.k), unsafe.Offsetof(e.n), unsafe.Offsetof(e.dst), unsafe.Offsetof(e.src), unsafe.Offsetof(e.skips)},
+		{unsafe.Offsetof(e.tag), unsafe.Offsetof(e.send), unsafe.Offsetof(e.recv), unsafe.Offsetof(e.bytes), unsafe.Offsetof(e.data) + unsafe.Sizeof(e.data) - 1, unsafe.Offsetof(e.d)},
+	} {
+		for i, off := range fields {
+			if int(off/64) != line {
+				t.Errorf("exchanges: field %d of line %d at byte %d", i, line, off)
+			}
+		}
 	}
 }

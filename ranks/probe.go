@@ -66,13 +66,7 @@ func (c *Comm) Probe(src, tag int) Status {
 		// A free probe, which may spin, ends the task; the loop goes on here.
 		p := &c.r.w.tasksOf(c.r).p
 		*p = probing{r: c.r, c: c, src: src, tag: tag}
-		for {
-			c.r.runTask(p, "Iprobe")
-			if p.found {
-				return p.st
-			}
-			p.spinOut()
-		}
+		return c.r.probeLoop(p)
 	}
 	from := AnySource
 	if src != AnySource {
@@ -86,6 +80,18 @@ func (c *Comm) Probe(src, tag int) Status {
 		}
 		c.r.probe = &probeWait{ctx: c.ctx, src: from, tag: tag}
 		c.r.block("Probe", from, tag)
+	}
+}
+
+// probeLoop is Probe's loop of Iprobes, p, run as a task up to the probe
+// that finds the message, the failed free ones spun on the coroutine.
+func (r *Rank) probeLoop(p *probing) Status {
+	for {
+		r.runTask(p, "Iprobe")
+		if p.found {
+			return p.st
+		}
+		p.spinOut()
 	}
 }
 

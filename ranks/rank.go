@@ -48,14 +48,20 @@ type Rank struct {
 	mbox mailbox // messages and receives addressed to this rank
 	blk  blockInfo
 
-	// The rest.
-	world Comm
-	host  int32
-	spins int32 // consecutive failed free polls at time spinAt
+	// Line 2: what a task's step reads (task.go): the task and the request
+	// it waits for (advance), and the merged sleeps owed (mpiEnter,
+	// taskSettle), in one line; the world communicator fills it.
+	task   task
+	waitOn *Request
 	// due is when the rank's merged kernel sleeps end (World.lazy): the
 	// clock the rank runs on, ahead of the engine's; 0 when none is owed.
-	due float64
-	rng *rand.Rand // created on first use: most ranks of a big run never draw
+	due   float64
+	world Comm
+
+	// The rest.
+	host  int32
+	spins int32      // consecutive failed free polls at time spinAt
+	rng   *rand.Rand // created on first use: most ranks of a big run never draw
 	// delayRng draws the injected message delays (Config.MessageDelay,
 	// DelayExp) of the messages this rank sends; created on first use.
 	delayRng *rand.Rand
@@ -64,11 +70,6 @@ type Rank struct {
 	iprobeN, testN, testanyN int // per-rank poll counters (Config.PerRankCounters)
 
 	spinAt float64 // s
-	// The task the scheduler advances in the rank's turns (task.go), and
-	// the request it waits for: in what was padding to 256 bytes (the
-	// 240-byte size class is not 64-byte aligned).
-	task   task
-	waitOn *Request
 }
 
 // spinLimit is how many failed free polls (Iprobe, Test, Testany with a zero

@@ -43,7 +43,7 @@ func (c *Comm) SendRecvsIprobe(from, n, tag int, ex Exchanger, work Worker, pc *
 		panic("ranks: SendRecvsIprobe's probe on another rank's communicator")
 	}
 	checkUserTag("SendRecvs", tag)
-	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, false)
+	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, false, false)
 }
 
 // IprobeSendRecvs is pc.Iprobe(src, ptag), then, unless it sees the
@@ -56,7 +56,7 @@ func (c *Comm) IprobeSendRecvs(from, n, tag int, ex Exchanger, work Worker, pc *
 		panic("ranks: IprobeSendRecvs's probe on another rank's communicator")
 	}
 	checkUserTag("SendRecvs", tag)
-	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, true)
+	return c.stepsIprobe(from, n, tag, ex, work, src, ptag, pc, true, false)
 }
 
 // IprobeWorks is
@@ -80,16 +80,41 @@ func (c *Comm) IprobeSendRecvs(from, n, tag int, ex Exchanger, work Worker, pc *
 // first as Iprobe settles them, and work runs in whichever goroutine
 // advances it, under the same rules (Worker).
 func (c *Comm) IprobeWorks(n int, work Worker, src, tag int) (int, bool, Status) {
-	return c.stepsIprobe(0, n, 0, nil, work, src, tag, c, true)
+	return c.stepsIprobe(0, n, 0, nil, work, src, tag, c, true, false)
 }
 
-// stepsIprobe is SendRecvsIprobe (ex: the exchanges, on c) and IprobeWorks
-// (ex nil: no exchange; probe: the probe of step k−1 first).
-func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag int, pc *Comm, probe bool) (int, bool, Status) {
+// IprobeWorksProbe is IprobeWorks, then, where none of its probes saw the
+// message, one more Iprobe and, unless it sees it, a Probe:
+//
+//	k, ok, st := c.IprobeWorks(n, work, src, tag)
+//	if !ok {
+//		ok, st = c.Iprobe(src, tag)
+//	}
+//	if !ok {
+//		st = c.Probe(src, tag)
+//	}
+//	return k, st
+//
+// (HPL's update whose columns run out before the broadcast it polls is
+// posted, and which then spins on it: HPL_bcast's probe, then HPL_bwait's),
+// with the same calls, hooks, sleeps, counters and events at the same
+// times and in the same order, as one task where IprobeWorks is one: the
+// rank's coroutine parks once for the works, the probes and the Probe's
+// loop, where it parked for each of the three calls.
+func (c *Comm) IprobeWorksProbe(n int, work Worker, src, tag int) (int, Status) {
+	k, _, st := c.stepsIprobe(0, n, 0, nil, work, src, tag, c, true, true)
+	return k, st
+}
+
+// stepsIprobe is SendRecvsIprobe (ex: the exchanges, on c), IprobeWorks
+// (ex nil: no exchange; probe: the probe of step k−1 first) and
+// IprobeWorksProbe (tail: the Iprobe and Probe after the steps, if none
+// saw the message; the result is then always true).
+func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag int, pc *Comm, probe, tail bool) (int, bool, Status) {
 	r := c.r
 	tk := r.w.tasksOf(r)
 	x, p, t := &tk.x, &tk.p, &tk.t
-	defer func() { x.ex, x.skip, t.work = nil, nil, nil }()
+	defer func() { x.ex, x.skip, x.skips, t.work = nil, nil, false, nil }()
 	for probe || k < n {
 		if !r.w.lazy {
 			if !probe {
@@ -108,7 +133,7 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 		}
 		*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
 		*p = probing{r: r, c: pc, src: src, tag: ptag, once: true}
-		t.x, t.p, t.work, t.phase, t.n = x, p, work, thenExchange, n
+		t.x, t.p, t.work, t.phase, t.n, t.tail = x, p, work, thenExchange, n, tail
 		call := "SendRecvs"
 		if probe { // the probe first: step k is its next
 			x.n, t.phase, call, probe = k, thenProbing, "Iprobe", false
@@ -125,9 +150,23 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 			}
 		case p.found:
 			return k, true, p.st
+		case t.phase == thenLast: // the tail's Iprobe was free: it spins, then the Probe
+			p.spinOut()
+			return k, true, pc.Probe(src, ptag)
+		case t.phase == thenProbeLoop: // one of the Probe's was: it spins, and the loop goes on
+			p.spinOut()
+			st := r.probeLoop(p)
+			r.mpiExit("MPI_Probe")
+			return k, true, st
 		case p.free:
 			p.spinOut() // a failed free probe spins, on the coroutine
 		}
+	}
+	if tail { // the steps ran out off the task (other orders, deferred kernels, a free probe)
+		if ok, st := pc.Iprobe(src, ptag); ok {
+			return n, true, st
+		}
+		return n, true, pc.Probe(src, ptag)
 	}
 	return n, false, Status{}
 }
@@ -138,19 +177,24 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 // as Iprobe's runTask settles them, one probe (p); then the next step, up
 // to step n−1 or a probe that sees the message (p.found), is free
 // (p.free), or work that defers a kernel. IprobeWorks's starts at the
-// probe (thenProbing, with x.n = x.k).
+// probe (thenProbing, with x.n = x.k). IprobeWorksProbe's (tail) goes on,
+// when the steps run out, with an Iprobe (thenLast), then a Probe's loop
+// (thenProbeLoop), up to a probe that sees the message or is free.
 type thenProbe struct {
 	x     *exchanges
 	p     *probing
 	work  Worker
 	n     int
 	phase uint8 // the then* constants
+	tail  bool
 }
 
 const (
-	thenExchange uint8 = iota // step x.k runs
-	thenProbing               // its work is done: the probe runs
-	thenDeferred              // work deferred kernels: the task is over
+	thenExchange  uint8 = iota // step x.k runs
+	thenProbing                // its work is done: the probe runs
+	thenDeferred               // work deferred kernels: the task is over
+	thenLast                   // tail: the steps ran out: one more Iprobe
+	thenProbeLoop              // tail: it failed: the Probe's loop
 )
 
 func (t *thenProbe) step() *Request {
@@ -179,15 +223,39 @@ func (t *thenProbe) step() *Request {
 			if q := p.step(); q != nil {
 				return q
 			}
-			if p.found || p.free || x.k == t.n {
+			if p.found || p.free || x.k == t.n && !t.tail {
 				return nil
 			}
 			*p = probing{r: r, c: p.c, src: p.src, tag: p.tag, once: true}
+			if x.k == t.n { // the tail's Iprobe: Comm.Iprobe's probe
+				t.phase = thenLast
+				continue
+			}
 			x.n++
 			if x.ex != nil {
 				r.blk.call = "SendRecvs"
 			}
 			t.phase = thenExchange
+		case thenLast:
+			if q := p.step(); q != nil {
+				return q
+			}
+			if p.found || p.free {
+				return nil
+			}
+			// Comm.Probe: nothing is owed since the last Work's settle,
+			// so mpiEnter only counts (or tells) the call.
+			r.mpiEnter("MPI_Probe")
+			*p = probing{r: r, c: p.c, src: p.src, tag: p.tag}
+			t.phase = thenProbeLoop
+		case thenProbeLoop:
+			if q := p.step(); q != nil {
+				return q
+			}
+			if p.found {
+				r.mpiExit("MPI_Probe")
+			}
+			return nil
 		default: // thenDeferred
 			return nil
 		}

@@ -1,6 +1,9 @@
 package ranks
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Tasks: blocking work that runs without the rank's coroutine.
 //
@@ -312,9 +315,9 @@ func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 	if n > 0 {
 		x := &c.r.w.tasksOf(c.r).x
 		*x = exchanges{r: c.r, c: c, n: n, tag: tag, ex: ex, sync: true}
-		x.skip, _ = ex.(StepSkipper)
+		x.setSkip(ex)
 		c.r.runTask(x, "Exchanges")
-		x.ex, x.skip = nil, nil
+		x.ex, x.skip, x.skips = nil, nil, false
 	}
 }
 
@@ -333,30 +336,71 @@ func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	if n > 0 {
 		x := &c.r.w.tasksOf(c.r).x
 		*x = exchanges{r: c.r, c: c, n: n, tag: tag, ex: ex}
-		x.skip, _ = ex.(StepSkipper)
+		x.setSkip(ex)
 		c.r.runTask(x, "SendRecvs")
-		x.ex, x.skip = nil, nil
+		x.ex, x.skip, x.skips = nil, nil, false
 	}
 }
 
+// RecvSend is
+//
+//	_, _, src := ex.Exchange(0)
+//	got, _ := c.Recv(src, tag)
+//	ex.Received(0, got)
+//	dst, m, _ := ex.Exchange(1)
+//	c.Send(dst, tag, m)
+//
+// (the Recv and Received left out when src is Nobody, the Send when dst
+// is): a ring broadcast's receive and forward (HPL's bcast rings). It makes
+// the same calls, with the same hooks and times, but as a task (see
+// Exchanges): the rank's coroutine parks once for the receive's wait, its
+// overhead, the send's overhead and its wait, where each parked it. Step
+// 0's dst and step 1's src must be Nobody. Exchanger's methods run in
+// whichever goroutine advances the task: they must not call into ranks.
+func (c *Comm) RecvSend(tag int, ex Exchanger) {
+	checkUserTag("RecvSend", tag)
+	x := &c.r.w.tasksOf(c.r).x
+	*x = exchanges{r: c.r, c: c, n: 2, tag: tag, ex: ex, sync: true, forward: true}
+	c.r.runTask(x, "Recv")
+	x.ex = nil
+}
+
 // exchanges is the task of Comm.Exchanges (sync) and Comm.SendRecvs.
+//
+// Layout: what every step reads in the first cache line, what a post, a
+// wait and an overhead read in the second; the third holds skip alone,
+// read only where ex is a StepSkipper (skips). Step k's sides are ranks of
+// the communicator, whose size is an int32 (commCtx).
 type exchanges struct {
-	r      *Rank // c.r, held here: a step then reads the rank without first loading the Comm
-	c      *Comm
-	n, tag int
-	ex     Exchanger
-	skip   StepSkipper // ex, when it says where its non-empty steps are
-	sync   bool
-	k      int
-	phase  uint8 // where step k is: the x* constants
-	after  uint8 // the phase xPay and xSleep go on at
-	send   *Request
-	recv   *Request
-	// Step k's send, between its post's start and its post, and its
-	// receive's source.
-	dst, src int
-	m        Msg
-	d        float64 // the overhead xSleep sleeps, s
+	r        *Rank // c.r, held here: a step then reads the rank without first loading the Comm
+	c        *Comm
+	ex       Exchanger
+	k, n     int
+	dst, src int32 // step k's send's destination and its receive's source
+	phase    uint8 // where step k is: the x* constants
+	after    uint8 // the phase xPay and xSleep go on at
+	sync     bool
+	skips    bool // ex is a StepSkipper (skip)
+	forward  bool // RecvSend's: step 0 is Exchanges' (a Recv), step 1 SendRecvs' (a Send)
+
+	tag  int
+	send *Request
+	recv *Request
+	// Step k's send, between its post's start and its post: a Msg but its
+	// parts, which only collectives set (an Exchanger cannot).
+	bytes int
+	data  []float64
+	d     float64 // the overhead xSleep sleeps, s
+
+	skip StepSkipper // ex, when it says where its non-empty steps are
+}
+
+// msg is step k's send.
+func (x *exchanges) msg() Msg { return Msg{Bytes: x.bytes, Data: x.data} }
+
+// setSkip keeps ex as a StepSkipper, if it is one.
+func (x *exchanges) setSkip(ex Exchanger) {
+	x.skip, x.skips = ex.(StepSkipper)
 }
 
 // The phases of an exchanges step. Where the blocking calls pay the turns
@@ -393,14 +437,23 @@ func (x *exchanges) step() *Request {
 	for {
 		switch x.phase {
 		case xPost: // post step k; wait for its first blocking side
-			if x.skip != nil { // past empty steps, which nothing would see
+			if x.skips { // past empty steps, which nothing would see
 				x.k = min(max(x.skip.NextStep(x.k), x.k), x.n)
 			}
 			if x.k == x.n {
 				return nil
 			}
 			dst, m, src := x.ex.Exchange(x.k)
-			x.send, x.recv, x.dst, x.src, x.m = nil, nil, dst, src, m
+			if int(int32(dst)) != dst { // out of any communicator: checkRank's panic
+				c.checkRank("send", dst)
+			}
+			if int(int32(src)) != src {
+				c.checkRank("receive", src)
+			}
+			if x.forward && (x.sync && dst != Nobody || !x.sync && src != Nobody) {
+				panic(fmt.Sprintf("ranks: RecvSend's step %d sends to %d and receives from %d: step 0 only receives, step 1 only sends", x.k, dst, src))
+			}
+			x.send, x.recv, x.dst, x.src, x.bytes, x.data = nil, nil, int32(dst), int32(src), m.Bytes, m.Data
 			switch {
 			case x.sync && dst != Nobody: // Issend, then Recv's post and its wait
 				r.mpiEnter("MPI_Issend")
@@ -429,29 +482,29 @@ func (x *exchanges) step() *Request {
 			}
 		case xIrecv:
 			if x.src != Nobody {
-				x.recv = c.irecv(x.src, x.tag)
+				x.recv = c.irecv(int(x.src), x.tag)
 				r.mpiExit("MPI_Irecv")
 			}
 			x.phase = xFirst
 			if x.dst != Nobody {
 				r.mpiEnter("MPI_Send")
-				c.checkRank("send", x.dst)
+				c.checkRank("send", int(x.dst))
 				x.pay(xSend)
 			}
 		case xSend: // the owed turns are paid: prepareSend's payOwed costs nothing
-			m, d, call := c.prepareSend(x.dst, x.m, !x.sync, x.sync)
-			x.m = m
+			m, d, call := c.prepareSend(int(x.dst), x.msg(), !x.sync, x.sync)
+			x.bytes, x.data = m.Bytes, m.Data
 			x.sleep(d, call, m.Bytes, xSendOver)
 		case xSendOver:
-			m := x.m
-			x.m = Msg{}
+			m := x.msg()
+			x.bytes, x.data = 0, nil
 			if x.sync {
-				x.send = c.postPrepared(x.dst, x.tag, m, true)
+				x.send = c.postPrepared(int(x.dst), x.tag, m, true)
 				r.mpiExit("MPI_Issend")
 				x.phase = xRecvPost
 				continue
 			}
-			x.send = c.postPrepared(x.dst, x.tag, m, false)
+			x.send = c.postPrepared(int(x.dst), x.tag, m, false)
 			x.phase = xFirst
 			return x.send
 		case xRecvPost:
@@ -461,7 +514,7 @@ func (x *exchanges) step() *Request {
 				x.pay(xRecv)
 			}
 		case xRecv:
-			x.recv = c.irecv(x.src, x.tag)
+			x.recv = c.irecv(int(x.src), x.tag)
 			x.phase = xFirst
 			return x.recv
 		case xFirst: // the first wait is over; the second begins
@@ -519,6 +572,10 @@ func (x *exchanges) step() *Request {
 			x.send, x.recv = nil, nil
 			x.phase = xPost
 			x.k++
+			if x.forward { // RecvSend's step 1: SendRecvs' Send
+				x.sync = false
+				r.blk.call = "Send"
+			}
 		}
 	}
 }

@@ -58,8 +58,28 @@ func (x *cube) Exchange(k int) (int, Msg, int) {
 	return p, Msg{Bytes: x.pieces[k], Data: []float64{float64(x.me*1000 + k)}}, p
 }
 
-// TestTasksMatchBlockingCalls runs random programs of rolls (Exchanges) and
-// hypercube exchanges (SendRecvs), with compute between them, once as tasks
+// hop is a ring broadcast's receive and forward (RecvSend): rank me takes
+// the message from me−1 and, unless it is the last, sends it on to me+1.
+type hop struct {
+	me, n, bytes int
+	got          []float64
+}
+
+func (h *hop) Exchange(k int) (int, Msg, int) {
+	switch {
+	case k == 0:
+		return Nobody, Msg{}, h.me - 1
+	case h.me+1 == h.n:
+		return Nobody, Msg{}, Nobody
+	}
+	return h.me + 1, Msg{Bytes: h.bytes, Data: h.got[len(h.got)-1:]}, Nobody
+}
+
+func (h *hop) Received(_ int, m Msg) { h.got = append(h.got, m.Data...) }
+
+// TestTasksMatchBlockingCalls runs random programs of rolls (Exchanges),
+// hypercube exchanges (SendRecvs) and ring broadcasts (RecvSend), with
+// compute between them, once as tasks
 // and once written out as the blocking calls they stand for, on random
 // topologies, models and wake orders, and wants the same hook events in the
 // same order at the same times, the same data received and the same end,
@@ -187,6 +207,7 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool, opt taskOpts) string 
 	}
 	type phase struct {
 		roll    bool
+		ring    bool // a ring broadcast from rank 0 of pieces[0] bytes
 		steps   int
 		pieces  []int // roll: per piece; cube: per step
 		compute []float64
@@ -199,6 +220,7 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool, opt taskOpts) string 
 	for i := range phases {
 		p := &phases[i]
 		p.roll = rng.IntN(2) == 0
+		p.ring = !p.roll && rng.IntN(3) == 0
 		if p.roll {
 			p.steps = n - 1
 		} else {
@@ -232,6 +254,19 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool, opt taskOpts) string 
 			r.Compute(p.compute[me], "work")
 			x := &ringRoll{me: me, n: n, pieces: p.pieces}
 			switch {
+			case p.ring && me == 0:
+				c.Send(1, 9, Msg{Bytes: p.pieces[0], Data: []float64{float64(1000 * len(got[0]))}})
+				got[0] = append(got[0], 0)
+			case p.ring && tasks:
+				h := &hop{me: me, n: n, bytes: p.pieces[0], got: got[me]}
+				c.RecvSend(9, h)
+				got[me] = h.got
+			case p.ring:
+				in, _ := c.Recv(me-1, 9)
+				got[me] = append(got[me], in.Data...)
+				if me+1 < n {
+					c.Send(me+1, 9, Msg{Bytes: p.pieces[0], Data: got[me][len(got[me])-1:]})
+				}
 			case p.roll && tasks && opt.skip:
 				c.Exchanges(p.steps, 3, &skipper{t: t, e: x, probe: &ringRoll{me: me, n: n, pieces: p.pieces}, n: p.steps, me: me})
 			case p.roll && tasks:
@@ -506,4 +541,84 @@ func runProbeProgram(t *testing.T, seed uint64, task bool) string {
 	}
 	fmt.Fprintf(&b, "end %.17g\n", w.End())
 	return b.String()
+}
+
+// badHop is a RecvSend Exchanger whose step 0 also sends.
+type badHop struct{ hop }
+
+func (h *badHop) Exchange(k int) (int, Msg, int) {
+	_, m, src := h.hop.Exchange(k)
+	return 0, m, src
+}
+
+// TestRecvSendErrors: a RecvSend whose sender never sends leaves its rank
+// blocked in Recv, one whose next rank never receives in Send (a
+// rendezvous message), each on its partner; a step 0 that also sends is
+// the application's error, reported as its rank's panic.
+func TestRecvSendErrors(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		main    func(r *Rank)
+		blocked BlockedRank
+	}{
+		{"no sender", func(r *Rank) {
+			if r.ID() == 1 {
+				r.World().RecvSend(4, &hop{me: 1, n: 3, bytes: 8})
+			}
+		}, BlockedRank{Rank: 1, Call: "Recv", Peer: 0, Tag: 4}},
+		{"no receiver", func(r *Rank) {
+			if r.ID() == 0 {
+				r.World().Send(1, 4, Msg{Bytes: 8, Data: []float64{1}})
+			}
+			if r.ID() == 1 {
+				r.World().RecvSend(4, &hop{me: 1, n: 3, bytes: 1 << 20})
+			}
+		}, BlockedRank{Rank: 1, Call: "Send", Peer: 2, Tag: 4}},
+	} {
+		w, err := NewWorld(preset(t, "cm02"), newCrossbar(3, 1e9, 1e-6), identity(3), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = w.Run(c.main)
+		var d *DeadlockError
+		if !errors.As(err, &d) || len(d.Blocked) != 1 || d.Blocked[0] != c.blocked {
+			t.Errorf("%s: got %v, want %+v", c.name, err, c.blocked)
+		}
+	}
+	w, err := NewWorld(preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Run(func(r *Rank) {
+		if r.ID() == 1 {
+			r.World().RecvSend(4, &badHop{hop{me: 1, n: 2, bytes: 8}})
+		}
+	})
+	var p *PanicError
+	if !errors.As(err, &p) || p.Rank != 1 || !strings.Contains(fmt.Sprint(p.Value), "step 0 only receives") {
+		t.Errorf("a RecvSend whose step 0 sends: got %v, want rank 1's panic", err)
+	}
+}
+
+// farSides is an Exchanger whose step 0 names a rank beyond an int32.
+type farSides struct{ hop }
+
+func (h *farSides) Exchange(int) (int, Msg, int) { return Nobody, Msg{}, 1 << 40 }
+
+// TestExchangesFarRank: a side beyond any communicator's size panics as
+// checkRank does, not as the rank its low 32 bits name.
+func TestExchangesFarRank(t *testing.T) {
+	w, err := NewWorld(preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Run(func(r *Rank) {
+		if r.ID() == 0 {
+			r.World().Exchanges(1, 2, &farSides{})
+		}
+	})
+	var p *PanicError
+	if !errors.As(err, &p) || p.Rank != 0 || !strings.Contains(fmt.Sprint(p.Value), "receive to rank 1099511627776") {
+		t.Errorf("a side of 2^40: got %v, want rank 0's panic naming it", err)
+	}
 }

@@ -47,8 +47,10 @@ func (c *chunkWork) Work(int) {
 // 1e4 s, where a kernel of 1e-13 s is lost to the clock (the task defers
 // it) and the first probes of a growing counter are free (the rank spins,
 // on its coroutine, and parks it after 64 at one time); some take every sleep through a timer (noSkip); some
-// rounds have no chunk after the first (the probe alone). It fails if no
-// kernel was deferred or little work ran in the task.
+// rounds have no chunk after the first (the probe alone). Half the rounds
+// go on, where no probe saw the message, with an Iprobe and a Probe
+// (Comm.IprobeWorksProbe). It fails if no kernel was deferred or little
+// work ran in the task.
 func TestIprobeWorksMatchesCalls(t *testing.T) {
 	checkTaskMatchesCalls(t, "IprobeWorks", runChunkProgram)
 }
@@ -66,12 +68,14 @@ func runChunkProgram(t *testing.T, seed uint64, task bool) (string, uint64, int,
 		ks     [][][]float64 // per rank, per chunk: its kernels
 		size   int
 		anySrc bool
+		tail   bool // IprobeWorksProbe
 	}
 	plan := make([]round, 1+rng.IntN(4))
 	for k := range plan {
 		p := &plan[k]
 		p.size = []int{8, 4000, 70000}[rng.IntN(3)]
 		p.anySrc = rng.IntN(2) == 0
+		p.tail = rng.IntN(2) == 0
 		for range n {
 			p.delay = append(p.delay, []float64{0, 1e-6, 3e-5, 2e-4}[rng.IntN(4)])
 			p.chunks = append(p.chunks, []int{0, 1, 3, 10, 40, 200}[rng.IntN(6)])
@@ -106,18 +110,28 @@ func runChunkProgram(t *testing.T, seed uint64, task bool) (string, uint64, int,
 			steps := p.chunks[me]
 			wk.Work(0) // the first chunk, on the coroutine, as HPL's update
 			j, seen := 0, false
-			if task {
-				j, seen, _ = c.IprobeWorks(steps, wk, src, tag)
-			} else {
+			var st Status
+			switch {
+			case task && p.tail:
+				j, st = c.IprobeWorksProbe(steps, wk, src, tag)
+				seen = true
+			case task:
+				j, seen, st = c.IprobeWorks(steps, wk, src, tag)
+			default:
 				for {
-					if seen, _ = c.Iprobe(src, tag); seen || j == steps {
+					if seen, st = c.Iprobe(src, tag); seen || j == steps {
 						break
 					}
 					wk.Work(j)
 					j++
 				}
+				if p.tail && !seen {
+					if seen, st = c.Iprobe(src, tag); !seen {
+						st, seen = c.Probe(src, tag), true
+					}
+				}
 			}
-			got[me] = append(got[me], j, boolInt(seen), wk.done)
+			got[me] = append(got[me], j, boolInt(seen), wk.done, st.Source, st.Bytes)
 			stat := c.Probe(src, tag)
 			m, _ := c.Recv(stat.Source, stat.Tag)
 			got[me] = append(got[me], m.Bytes)

@@ -259,16 +259,41 @@ func (pn *panel) bcastRing() bool {
 		}
 		return true
 	}
-	// A receiver: bcastStep has seen its message (or a probe has).
-	x := &pn.bcst
-	data := c.recv(x.from, pn.msgid)
-	b.store(0, data)
-	c.release(data)
-	if x.to >= 0 {
-		c.send(x.to, pn.msgid, bytes, b.slice(0, b.n))
-	}
+	// A receiver: bcastStep has seen its message (or a probe has). Its
+	// Recv, then its Send on, are one call (ringHop).
+	c.recvSend(pn.msgid, (*ringHop)(pn))
 	return true
 }
+
+// ringHop is a ring receiver's receive and forward as a ranks.Exchanger
+// for ranks.Comm.RecvSend:
+//
+//	data := c.recv(from, msgid)
+//	buf.store(0, data)
+//	c.release(data)
+//	if to >= 0 {
+//		c.send(to, msgid, bytes, buf.slice(0, buf.n))
+//	}
+//
+// (from, to and buf are the panel's bcastState), so that the rank's
+// coroutine parks once for both waits and both overheads.
+type ringHop panel
+
+func (h *ringHop) Exchange(k int) (int, ranks.Msg, int) {
+	x := &h.bcst
+	switch {
+	case k == 0:
+		return ranks.Nobody, ranks.Msg{}, x.from
+	case x.to < 0:
+		return ranks.Nobody, ranks.Msg{}, ranks.Nobody
+	}
+	b := x.buf
+	return x.to, ranks.Msg{Bytes: b.n * bytesPerDouble, Data: b.slice(0, b.n)}, ranks.Nobody
+}
+
+// Received stores the payload: the World reuses its array once the call
+// returns (what c.release did).
+func (h *ringHop) Received(_ int, m ranks.Msg) { h.bcst.buf.store(0, m.Data) }
 
 // bcastLong performs the whole long (spread + roll) broadcast, blocking; with m
 // set, the longM variant (hpl.md §6.5).

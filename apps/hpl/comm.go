@@ -24,6 +24,9 @@ type commPort interface {
 	// sendRecvs makes n HPL_sdrv exchanges (ranks.Comm.SendRecvs: per step,
 	// Irecv, Send, Wait).
 	sendRecvs(n, tag int, ex ranks.Exchanger)
+	// recvSend is a recv, then a send (ranks.Comm.RecvSend: ex's step 0
+	// receives, its step 1 sends), as one call.
+	recvSend(tag int, ex ranks.Exchanger)
 	// sendRecvsIprobe is, from step `from` of sendRecvs(n, tag, ex), each
 	// step (none where both its sides are empty), work.Work(k), then
 	// pc.iprobe(src, ptag) (pc: another communicator of this rank), until a
@@ -41,6 +44,10 @@ type commPort interface {
 	// whether a probe saw the message (ranks.Comm.IprobeWorks). work may
 	// only charge kernels and read the clock.
 	iprobeWorks(n int, work ranks.Worker, src, tag int) bool
+	// iprobeWorksProbe is iprobeWorks, then, unless it saw the message,
+	// iprobe(src, tag) and, unless that sees it, probe(src, tag)
+	// (ranks.Comm.IprobeWorksProbe): it returns once the message is posted.
+	iprobeWorksProbe(n int, work ranks.Worker, src, tag int)
 	// uncontended makes this rank's steps of a program every member runs,
 	// timed as a whole (ranks.Comm.Uncontended), and returns what each
 	// member handed in.

@@ -98,6 +98,7 @@ func (a rankComm) exchanges(n, tag int, ex ranks.Exchanger) {
 func (a rankComm) sendRecvs(n, tag int, ex ranks.Exchanger) {
 	a.c.SendRecvs(n, tag, ex)
 }
+func (a rankComm) recvSend(tag int, ex ranks.Exchanger) { a.c.RecvSend(tag, ex) }
 func (a rankComm) sendRecvsIprobe(from, n, tag int, ex ranks.Exchanger, work ranks.Worker, pc commPort, src, ptag int) (int, bool) {
 	k, ok, _ := a.c.SendRecvsIprobe(from, n, tag, ex, work, pc.(rankComm).c, src, ptag)
 	return k, ok
@@ -109,6 +110,9 @@ func (a rankComm) iprobeSendRecvs(from, n, tag int, ex ranks.Exchanger, work ran
 func (a rankComm) iprobeWorks(n int, work ranks.Worker, src, tag int) bool {
 	_, ok, _ := a.c.IprobeWorks(n, work, src, tag)
 	return ok
+}
+func (a rankComm) iprobeWorksProbe(n int, work ranks.Worker, src, tag int) {
+	a.c.IprobeWorksProbe(n, work, src, tag)
 }
 func (a rankComm) uncontended(steps []ranks.Step, data []float64) [][]float64 {
 	return a.c.Uncontended(steps, data)

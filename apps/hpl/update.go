@@ -189,7 +189,9 @@ func (u *updChunks) apply(col, nn int) {
 func (pr *prober) inChunks(u *updChunks, emptyCosts bool) {
 	if pr.owed { // the swap's last poll first, then as below
 		pr.owed = false
-		if pr.row.iprobeWorks(u.steps(emptyCosts), u, pr.from, pr.tag) {
+		if steps := u.steps(emptyCosts); pr.chunksThenSpin(u, steps, emptyCosts) {
+			pr.seen()
+		} else if pr.row.iprobeWorks(steps, u, pr.from, pr.tag) {
 			pr.seen()
 		}
 		u.swapTimed() // seen at once: after its bcastStep, as the swap's end
@@ -204,13 +206,31 @@ func (pr *prober) inChunks(u *updChunks, emptyCosts bool) {
 			pr.poll()
 			continue
 		}
-		if pr.row.iprobeWorks(u.steps(emptyCosts), u, pr.from, pr.tag) {
+		if steps := u.steps(emptyCosts); pr.chunksThenSpin(u, steps, emptyCosts) {
+			pr.seen()
+		} else if pr.row.iprobeWorks(steps, u, pr.from, pr.tag) {
 			pr.seen()
 		}
 	}
 	if u.done < u.n {
 		u.apply(u.done, u.n-u.done)
 	}
+}
+
+// chunksThenSpin makes the armed probe's steps of chunks and, where the
+// columns run out before a probe sees the broadcast, the spin on it that
+// inChunks's next round makes (prober.spin: bcastSpin's probe, then its
+// Probe), as one call (ranks.Comm.IprobeWorksProbe), and reports whether
+// it did: the broadcast is then seen. It does not where empty calls cost
+// time (no spin follows: the polls go on between them) nor, after the
+// swap, without a chunk (the swap's time is taken between that poll and
+// the spin).
+func (pr *prober) chunksThenSpin(u *updChunks, steps int, emptyCosts bool) bool {
+	if emptyCosts || steps == 0 && u.swapOwed {
+		return false
+	}
+	pr.row.iprobeWorksProbe(steps, u, pr.from, pr.tag)
+	return true
 }
 
 // steps is the chunks left to make between polls: those of the columns
