@@ -17,12 +17,14 @@
 //
 // default.pgo is a CPU profile that Go's toolchain uses to build emu
 // (profile-guided optimization: go build, go run and go install pick it up by
-// themselves). It is the profile of the emulation at scale, Stampede's first panels
-// and a whole line-e-like Dahu run (1,024 ranks, noisy kernels, SMPI's overheads), merged:
+// themselves). It is the profile of the emulation at scale in both wake orders,
+// merged: Stampede's first panels, Dahu's line e at N = 50,000 (1,024 ranks, noisy
+// kernels, SMPI's overheads) and ten runs of the peer 8x8 row in SimGrid's order:
 //
 //	go test -run XXX -bench 'StampedePanels$' -benchtime 1x -cpuprofile stampede.prof ./validation
 //	go test -run XXX -bench 'DahuLineE/N50000$' -benchtime 1x -cpuprofile dahu.prof ./validation
-//	go tool pprof -proto stampede.prof dahu.prof > cmd/emu/default.pgo
+//	go test -run XXX -bench 'PeerSpeedZen5/8x8' -benchtime 10x -cpuprofile peer.prof ./validation
+//	go tool pprof -proto dahu.prof peer.prof stampede.prof > cmd/emu/default.pgo
 //
 // (from the repository's root; go test also leaves validation.test there). Rebuilt with
 // Stampede's profile alone, that benchmark cost 0.93x the CPU of a build with -pgo=off
