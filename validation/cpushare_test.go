@@ -20,24 +20,40 @@ const cpuDir = "testdata/cpushare"
 // host's cores as SimGrid's CPU model shares them, while their sleeps and
 // messages go on.
 func TestCPUSharingAgainstSMPI(t *testing.T) {
+	forEachCPUShareCase(t, func(t *testing.T, c cpushareCase) {
+		sets := []string{"platform.np=" + c.np}
+		if c.hostfile != "-" {
+			sets = append(sets, "platform.hostfile="+strconv.Quote(filepath.Join(cpuDir, "hostfiles", c.hostfile+".txt")))
+		}
+		got := replaySMPI(t, filepath.Join(cpuDir, "platforms", c.plat+".xml"), filepath.Join(cpuDir, "traces", c.trace+".txt"),
+			append(sets, tiModels[c.model]...)...)
+		if math.Abs(got-c.want) > tiTolerance {
+			t.Errorf("emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, c.want, got-c.want, tiTolerance)
+		}
+	})
+}
+
+// cpushareCase is a row of testdata/cpushare/smpi_times.csv: a trace
+// replayed on a platform, placed by a hostfile ("-" for none) and --np,
+// under a network model of tiModels, and SimGrid 3.32's time for it.
+type cpushareCase struct {
+	trace, plat, hostfile, np, model string
+	want                             float64 // s
+}
+
+// forEachCPUShareCase runs check on every cpushare case as a parallel
+// subtest named by its columns.
+func forEachCPUShareCase(t *testing.T, check func(*testing.T, cpushareCase)) {
 	rows := readSMPITimes(t, filepath.Join(cpuDir, "smpi_times.csv"), "trace,platform,hostfile,np,model,smpi_time_s")
 	for i, r := range rows {
-		trace, plat, hostfile, np, model := r[0], r[1], r[2], r[3], r[4]
-		want, err := strconv.ParseFloat(r[5], 64)
-		if err != nil || tiModels[model] == nil {
+		c := cpushareCase{trace: r[0], plat: r[1], hostfile: r[2], np: r[3], model: r[4]}
+		var err error
+		if c.want, err = strconv.ParseFloat(r[5], 64); err != nil || tiModels[c.model] == nil {
 			t.Fatalf("smpi_times.csv:%d: %v", i+2, r)
 		}
-		t.Run(trace+"/"+plat+"/"+hostfile+"/"+np+"/"+model, func(t *testing.T) {
+		t.Run(c.trace+"/"+c.plat+"/"+c.hostfile+"/"+c.np+"/"+c.model, func(t *testing.T) {
 			t.Parallel()
-			sets := []string{"platform.np=" + np}
-			if hostfile != "-" {
-				sets = append(sets, "platform.hostfile="+strconv.Quote(filepath.Join(cpuDir, "hostfiles", hostfile+".txt")))
-			}
-			got := replaySMPI(t, filepath.Join(cpuDir, "platforms", plat+".xml"), filepath.Join(cpuDir, "traces", trace+".txt"),
-				append(sets, tiModels[model]...)...)
-			if math.Abs(got-want) > tiTolerance {
-				t.Errorf("emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, want, got-want, tiTolerance)
-			}
+			check(t, c)
 		})
 	}
 }

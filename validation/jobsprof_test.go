@@ -207,43 +207,34 @@ func runAlone(t *testing.T, xml, trace, order string) float64 {
 // executions on the Machine's CPUs (before, a job's computes were sleeps,
 // and share2 on one 1-core host took 0.257 s where SimGrid's takes 0.387).
 func TestJobSharesCoresAgainstSMPI(t *testing.T) {
-	rows := readSMPITimes(t, filepath.Join(cpuDir, "smpi_times.csv"), "trace,platform,hostfile,np,model,smpi_time_s")
-	for i, r := range rows {
-		trace, plat, hostfile, np, model := r[0], r[1], r[2], r[3], r[4]
-		want, err := strconv.ParseFloat(r[5], 64)
-		if err != nil || tiModels[model] == nil {
-			t.Fatalf("smpi_times.csv:%d: %v", i+2, r)
+	forEachCPUShareCase(t, func(t *testing.T, c cpushareCase) {
+		xml, _ := filepath.Abs(filepath.Join(cpuDir, "platforms", c.plat+".xml"))
+		file, _ := filepath.Abs(filepath.Join(cpuDir, "traces", c.trace+".txt"))
+		doc := fmt.Sprintf("[platform]\nfile = %q\nnp = %s\n[network]\nwake_order = \"simgrid\"\ncollectives = \"smpi\"\n\n[[jobs]]\napp = \"replay\"\n[jobs.replay]\nfile = %q\n", xml, c.np, file)
+		s, err := scenario.Parse([]byte(doc), "jobs.toml")
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Run(trace+"/"+plat+"/"+hostfile+"/"+np+"/"+model, func(t *testing.T) {
-			t.Parallel()
-			xml, _ := filepath.Abs(filepath.Join(cpuDir, "platforms", plat+".xml"))
-			file, _ := filepath.Abs(filepath.Join(cpuDir, "traces", trace+".txt"))
-			doc := fmt.Sprintf("[platform]\nfile = %q\nnp = %s\n[network]\nwake_order = \"simgrid\"\ncollectives = \"smpi\"\n\n[[jobs]]\napp = \"replay\"\n[jobs.replay]\nfile = %q\n", xml, np, file)
-			s, err := scenario.Parse([]byte(doc), "jobs.toml")
-			if err != nil {
+		sets := tiModels[c.model]
+		if c.hostfile != "-" {
+			hf, _ := filepath.Abs(filepath.Join(cpuDir, "hostfiles", c.hostfile+".txt"))
+			sets = append([]string{"platform.hostfile=" + strconv.Quote(hf)}, sets...)
+		}
+		for _, kv := range sets {
+			if err := s.Set(kv); err != nil {
 				t.Fatal(err)
 			}
-			sets := tiModels[model]
-			if hostfile != "-" {
-				hf, _ := filepath.Abs(filepath.Join(cpuDir, "hostfiles", hostfile+".txt"))
-				sets = append([]string{"platform.hostfile=" + strconv.Quote(hf)}, sets...)
-			}
-			for _, kv := range sets {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
-			p, err := s.Validate()
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := runner.Run(p, runner.Options{NoAlone: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := res.Jobs[0].Time; math.Abs(got-want) > tiTolerance {
-				t.Errorf("the job %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, want, got-want, tiTolerance)
-			}
-		})
-	}
+		}
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := runner.Run(p, runner.Options{NoAlone: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Jobs[0].Time; math.Abs(got-c.want) > tiTolerance {
+			t.Errorf("the job %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, c.want, got-c.want, tiTolerance)
+		}
+	})
 }
