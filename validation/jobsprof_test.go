@@ -177,27 +177,7 @@ func TestJobAloneIsTheRun(t *testing.T) {
 // order order and returns its time.
 func runAlone(t *testing.T, xml, trace, order string) float64 {
 	t.Helper()
-	s := scenario.Default()
-	if err := s.UsePlatformXML(xml); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.UseReplay(filepath.Join(jobsProfDir, "traces", trace+".txt")); err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range []string{"network.wake_order=" + order, "network.collectives=smpi"} {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(p, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.SimulatedTime
+	return replaySMPI(t, xml, filepath.Join(jobsProfDir, "traces", trace+".txt"), "network.wake_order="+order)
 }
 
 // TestJobSharesCoresAgainstSMPI: a TI replay as the only [[jobs]] entry
