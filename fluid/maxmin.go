@@ -226,18 +226,3 @@ func (m *maxmin) setRate(now float64, f *flow, x float64) {
 
 // rated records the flow's new rate x in its solver entry.
 func (h *flowHot) rated(x float64) { h.rate, h.level = x, x*h.weight }
-
-// maxmin rates every flow when it starts or ends: there is no latency
-// phase and nothing to settle.
-
-func (m *maxmin) startLatent(float64, FlowSpec, float64) FlowID {
-	panic("fluid: StartLatent needs the SimGrid solver")
-}
-
-func (m *maxmin) latent(*flow) bool { return false }
-
-func (m *maxmin) activate(float64, *flow) {
-	panic("fluid: Activate needs the SimGrid solver")
-}
-
-func (m *maxmin) settle(float64) {}

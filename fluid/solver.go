@@ -22,20 +22,13 @@ package fluid
 // completion heap, which the solvers update as they rate flows.
 //
 // The System checks time and flow ids and brings its clock to now before
-// calling a solver.
+// calling a solver. The latency phase and the settle at an instant's end
+// are lmm's alone: the System calls them on lmm itself (System.sg).
 type solver interface {
 	// start adds a flow (System.Start).
 	start(now float64, spec FlowSpec) FlowID
 	// startAll adds flows as Start would one by one (System.StartAll).
 	startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID
-	// startLatent adds a flow in its latency phase (System.StartLatent).
-	startLatent(now float64, spec FlowSpec, latency float64) FlowID
-	// latent reports whether f is in its latency phase.
-	latent(f *flow) bool
-	// activate ends f's latency phase (System.Activate).
-	activate(now float64, f *flow)
-	// settle rates what changed since the last settle (System.Settle).
-	settle(now float64)
 	// end removes f, completed or cancelled (System.Finish, Cancel).
 	end(now float64, f *flow)
 	// setCapacity re-rates link l's flows after its capacity changed

@@ -263,10 +263,10 @@ func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 // the SimGrid solver; without it, it panics.
 func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID {
 	s.advance(now)
-	if s.sg != nil { // the SimGrid order's calls go to lmm directly, not through s.model
-		return s.sg.startLatent(now, spec, latency)
+	if s.sg == nil { // maxmin rates every flow when it starts: it has no latency phase
+		panic("fluid: StartLatent needs the SimGrid solver")
 	}
-	return s.model.startLatent(now, spec, latency)
+	return s.sg.startLatent(now, spec, latency)
 }
 
 // Latent reports whether flow id is still in its latency phase (never,
@@ -282,11 +282,10 @@ func (s *System) Latent(id FlowID) bool {
 // rate comes at the next Settle. It needs the SimGrid solver.
 func (s *System) Activate(now float64, id FlowID) {
 	s.advance(now)
-	if s.sg != nil {
-		s.sg.activate(now, s.mustFlow(id))
-		return
+	if s.sg == nil {
+		panic("fluid: Activate needs the SimGrid solver")
 	}
-	s.model.activate(now, s.mustFlow(id))
+	s.sg.activate(now, s.mustFlow(id))
 }
 
 // Settle is SimGrid's solve at the end of an instant (the SimGrid solver,
