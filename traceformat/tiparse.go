@@ -2,6 +2,7 @@ package traceformat
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -34,7 +35,12 @@ func (t *TI) parse(r io.Reader, name string, only, n int) error {
 		if lineNo == math.MaxInt32 {
 			return fmt.Errorf("%s:%d: more than %d lines", name, lineNo, math.MaxInt32-1)
 		}
-		fields = splitFields(fields[:0], sc.Bytes())
+		line := sc.Bytes()
+		if lineNo == 1 {
+			// A UTF-8 byte order mark, which some editors save, is not text.
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
+		fields = splitFields(fields[:0], line)
 		if len(fields) == 0 || fields[0][0] == '#' {
 			continue
 		}

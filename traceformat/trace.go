@@ -55,7 +55,7 @@ func Load(path string, f Format) (*Trace, error) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	head = head[:n]
+	head = bytes.TrimPrefix(head[:n], utf8BOM) // Guess and isIndex look past an editor's byte order mark
 	if _, err := fh.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -74,7 +74,7 @@ func Load(path string, f Format) (*Trace, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		files, lines, err := indexFiles(data, path)
+		files, lines, err := indexFiles(bytes.TrimPrefix(data, utf8BOM), path)
 		if err != nil {
 			return nil, err
 		}
