@@ -342,6 +342,12 @@ func (s *Scenario) kernels(p *Plan) error {
 		key, msg := splitKeyMessage(err.Error())
 		return s.errorAt(key, msg)
 	}
+	if len(specs) == 0 && m != kernels.Timed && s.runsHPL() {
+		// Model and real modes charge a call its model's time, and a kernel
+		// without one costs nothing: HPL's Time would be its messages alone.
+		p.Notes = append(p.Notes, "kernels: no kernel models (kernels.models or [kernels.dgemm], ...): "+
+			"every BLAS call of HPL costs 0 s, so its Time is communication alone (emu calibrate and emu fit write a models file)")
+	}
 	if _, err := kernels.LookupBackend(k.Backend); err != nil {
 		return s.errorAt("kernels.backend", fmt.Sprintf("unknown BLAS backend %q (this build has: %s)", k.Backend, strings.Join(kernels.Backends(), ", ")))
 	}
@@ -354,6 +360,19 @@ func (s *Scenario) kernels(p *Plan) error {
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock,
 		ChargeEmpty: k.ChargeEmpty}
 	return s.variability(p)
+}
+
+// runsHPL reports whether the scenario runs HPL: as its app, or as a job.
+func (s *Scenario) runsHPL() bool {
+	if len(s.Jobs) == 0 {
+		return s.App == "" || s.App == AppHPL
+	}
+	for _, j := range s.Jobs {
+		if j.App == AppHPL {
+			return true
+		}
+	}
+	return false
 }
 
 // checkModelNames refuses a model that nothing would use: one for a kernel emu
