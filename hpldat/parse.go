@@ -37,8 +37,11 @@ const (
 // HPL's cursor quirk with runs of blanks (hpl.md §1) is not reproduced: "  8 16" reads
 // as 8 and 16. Text after the needed tokens is a comment, as in HPL.
 func Parse(data []byte, file string, ranks int) (hpl.Dat, error) {
-	text := strings.TrimSuffix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	p := datParser{file: file, lines: strings.Split(text, "\n")}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	p := datParser{file: file}
+	if text != "" { // an empty file has no line 1, where Split would give one
+		p.lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	}
 	var d hpl.Dat
 	p.line(1) // free text
 	p.line(2)

@@ -98,7 +98,9 @@ func TestParseErrors(t *testing.T) {
 		ranks      int
 		want       string // the error must start with this
 	}{
-		{"empty", "", 0, "x.dat:2: missing line"},
+		{"empty", "", 0, "x.dat:1: missing line 1 of 31"},
+		{"one blank line", "\n", 0, "x.dat:2: missing line 2 of 31"},
+		{"one line, CRLF", "HPL\r\n", 0, "x.dat:2: missing line 2 of 31"},
 		{"truncated", strings.Join(good[:20], "\n") + "\n", 0, "x.dat:21: missing line"},
 		{"NB zero", edit(8, "0 2 3 4"), 0, "x.dat:8: NB = 0: must be ≥ 1"},
 		{"N negative", edit(6, "29 -30 34 35"), 0, "x.dat:6: N = -30"},
