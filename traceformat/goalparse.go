@@ -355,7 +355,7 @@ func (p *parser) finish() error {
 	case p.inComment:
 		return fmt.Errorf("%s:%d: /* comment never closed", p.name, p.commentLine)
 	case !p.haveHeader:
-		return fmt.Errorf("%s:%d: no num_ranks header", p.name, p.line)
+		return fmt.Errorf("%s:%d: no num_ranks header", p.name, max(p.line, 1)) // an empty file: line 1
 	case p.curRank >= 0:
 		return fmt.Errorf("%s:%d: rank %d's block is not closed with '}'", p.name, p.line, p.curRank)
 	case p.nextRank < p.numRanks:
