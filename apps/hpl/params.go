@@ -178,7 +178,7 @@ const MaxDepth = 1024
 func DefaultParams() Params {
 	return Params{N: 1000, NB: 64, P: 1, Q: 1, PMap: RowMajor, PFact: Right, RFact: Crout,
 		NBMin: 4, NDiv: 2, BCast: OneRingM, Depth: 1, Swap: Mix, SwapThreshold: 64,
-		L1Transposed: true, UTransposed: false, Equilibration: true, Alignment: 8, Threshold: 16}
+		L1Transposed: true, UTransposed: true, Equilibration: true, Alignment: 8, Threshold: 16}
 }
 
 // Validate reports the first parameter HPL would reject (hpl.md §1).
