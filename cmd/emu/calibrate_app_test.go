@@ -340,3 +340,45 @@ func TestExplainBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainAgainstAPlainRealRun: the output of a plain xhpl (no detailed
+// timing, so no phases) still gives the real Time its row, with and without
+// the timed run; the phases' errors are then against the timed run and the
+// header says so. With --timed=false the table used to end before the Time
+// row: nothing compared the model with the real run.
+func TestExplainAgainstAPlainRealRun(t *testing.T) {
+	full, err := os.ReadFile(writeRealN256(t, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(t.TempDir(), "plain.out")
+	lines := strings.SplitAfter(string(full), "\n")
+	if err := os.WriteFile(plain, []byte(strings.Join(lines[:4], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		extra []string
+		want  []string
+	}{
+		{"without the timed run", []string{"--timed=false"}, []string{"model error vs real", "Time"}},
+		{"with the timed run", nil, []string{"model error vs timed (Time: real)", "laswp", "Time"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, ex := explainN256(t, c.want, append([]string{"--real", plain}, c.extra...)...)
+			if ex.Real == nil || ex.Real.Phases != nil || math.Abs(ex.Real.Time-0.02) > 1e-4*0.02 {
+				t.Fatalf("real run %+v: want Time 0.02 s and no phases", ex.Real)
+			}
+			row := ""
+			for _, l := range strings.Split(out, "\n") {
+				if f := strings.Fields(l); len(f) > 0 && f[0] == "Time" {
+					row = l
+				}
+			}
+			want := fmt.Sprintf("%+.1f%%", pctError(ex.Model.Time, ex.Real.Time))
+			if !strings.Contains(row, "0.02") || !strings.HasSuffix(strings.TrimSpace(row), want) {
+				t.Errorf("Time row %q: want the real 0.02 s and the error %s", row, want)
+			}
+		})
+	}
+}

@@ -441,15 +441,19 @@ func (ex *explanation) write(w io.Writer) error {
 			return err
 		}
 	}
-	if len(ex.Phases) == 0 {
+	if len(ex.Phases) == 0 && ex.Real == nil {
 		return nil
 	}
-	// HPL's phases (detailed timing), beside the real run's when given.
+	// HPL's phases (detailed timing), beside the real run's when given; a
+	// plain xhpl's output has no phases, but its Time is still the reference.
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	against := "timed"
-	if ex.Real != nil {
+	switch {
+	case ex.Real != nil && (ex.Real.Phases != nil || !timed):
 		against = "real"
+	case ex.Real != nil:
+		against = "timed (Time: real)" // the phases' errors are against the timed run
 	}
 	fmt.Fprintf(tw, "HPL phase (max over ranks)\tmodel s\ttimed s\treal s\tmodel error vs %s\t\n", against)
 	for _, p := range ex.Phases {
