@@ -48,6 +48,11 @@ func runCheck(w io.Writer, cf checkFlags) error {
 		host = cf.host
 	}
 	ref, ok := calibration.ReferenceFor(probes, host)
+	if cf.host != "" && ref.Host != cf.host {
+		// A file of one node stands for this machine whatever its name, but a
+		// node asked for by name is that node: another one's probe is no answer.
+		ok = false
+	}
 	if !ok {
 		return fmt.Errorf("--check %s: no probe of %s among those of %s (--host NAME picks one)", cf.models, host, probeHosts(probes))
 	}

@@ -131,6 +131,8 @@ func TestCalibrateCheckErrors(t *testing.T) {
 	os.WriteFile(noProbe, []byte(agedModels[strings.Index(agedModels, "[kernels.dgemm]"):]), 0o644)
 	two := filepath.Join(dir, "two.toml")
 	os.WriteFile(two, []byte(strings.Replace(agedModels, "[kernels.dgemm]", strings.Replace(agedModels[:strings.Index(agedModels, "[kernels")], `"n1"`, `"n2"`, 1)+"[kernels.dgemm]", 1)), 0o644)
+	one := filepath.Join(dir, "one.toml")
+	os.WriteFile(one, []byte(agedModels), 0o644)
 	fakeNode(t, "n3", 8)
 	for _, c := range []struct {
 		args []string
@@ -138,6 +140,8 @@ func TestCalibrateCheckErrors(t *testing.T) {
 	}{
 		{[]string{"calibrate", "--check", noProbe}, "emu: --check " + noProbe + ": the models carry no probe"},
 		{[]string{"calibrate", "--check", two}, "emu: --check " + two + ": no probe of n3 among those of n1, n2 (--host NAME picks one)"},
+		{[]string{"calibrate", "--check", two, "--host", "n4"}, "emu: --check " + two + ": no probe of n4 among those of n1, n2 (--host NAME picks one)"},
+		{[]string{"calibrate", "--check", one, "--host", "n4"}, "emu: --check " + one + ": no probe of n4 among those of n1 (--host NAME picks one)"},
 		{[]string{"calibrate", "--rescale"}, "emu: --rescale: only meaningful with --check models.toml"},
 		{[]string{"calibrate", "--check", filepath.Join(dir, "missing.toml")}, "emu: --check: open "},
 	} {
