@@ -27,6 +27,7 @@ func ParseProfile(text string, periodicity float64, where string, line int) (flu
 	bad := func(n int, format string, args ...any) (fluid.Profile, error) {
 		return fluid.Profile{}, fmt.Errorf("%s:%d: %s", where, n, fmt.Sprintf(format, args...))
 	}
+	text = strings.TrimPrefix(text, "\ufeff") // an editor's byte order mark
 	for i, raw := range strings.Split(text, "\n") {
 		n := line + i
 		s := strings.TrimSpace(raw)

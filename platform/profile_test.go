@@ -29,6 +29,8 @@ func TestParseProfile(t *testing.T) {
 		// a <trace>'s periodicity: the loop delay is 21 − 20
 		{"0.0 1.0\n11.0 0.5\n20.0 0.9\n", 21, fluid.Profile{Steps: steps(0, 1, 11, 0.5, 9, 0.9), Repeat: 1}},
 		{"PERIODICITY 30\n0 1\n10 0.8\n20 0.4\n", -1, fluid.Profile{Steps: steps(0, 1, 10, 0.8, 10, 0.4), Repeat: 10}},
+		// a UTF-8 byte order mark that an editor saved (was "date \"\ufeff0\"" on line 1)
+		{"\ufeff0 0.5\r\n2 1.0\r\n", -1, fluid.Profile{Steps: steps(0, 0.5, 2, 1), Repeat: -1}},
 		{"", -1, fluid.Profile{Repeat: -1}},
 		{"3 1\n3 2\n", -1, fluid.Profile{Steps: steps(3, 1, 0, 2), Repeat: -1}},
 	}
