@@ -105,7 +105,7 @@ type Word string
 func (w *Word) UnmarshalTOML(v any) error {
 	s, ok := wordOf(v)
 	if !ok {
-		return fmt.Errorf("want a name, got %v", v)
+		return fmt.Errorf("want a name, got %s", shown(v))
 	}
 	*w = Word(s)
 	return nil
@@ -137,7 +137,7 @@ func (t *Toggle) UnmarshalTOML(v any) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("want true or false (or 1, 0), got %v", v)
+	return fmt.Errorf("want true or false (or 1, 0), got %s", shown(v))
 }
 
 // listOf reads TOML's one value or list of values (n = 1000 or n = [1000,
@@ -155,11 +155,20 @@ func listOf[T any](v any, want string, one func(any) (T, bool)) ([]T, error) {
 	for i, it := range items {
 		x, ok := one(it)
 		if !ok {
-			return nil, fmt.Errorf("want %s, got %v", want, it)
+			return nil, fmt.Errorf("want %s, got %s", want, shown(it))
 		}
 		out[i] = x
 	}
 	return out, nil
+}
+
+// shown writes a decoded TOML value for an error: a string quoted, so that
+// n = "1000" reads got "1000", not got 1000, which looks like what was wanted.
+func shown(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
 }
 
 // GridList is a list of P×Q process grids: [[2, 2], [1, 4]], or "2x2", or ["2x2", "1x4"].

@@ -19,8 +19,9 @@ func TestListsTakeOneValueOrAList(t *testing.T) {
 		{int64(1000), []int{1000}, ""},
 		{[]any{int64(1000), int64(2000)}, []int{1000, 2000}, ""},
 		{[]any{}, nil, "empty list"},
-		{[]any{int64(1), "2"}, nil, "want an integer or a list of integers, got 2"},
-		{"1000", nil, "want an integer"},
+		{[]any{int64(1), "2"}, nil, `want an integer or a list of integers, got "2"`},
+		{"1000", nil, `want an integer or a list of integers, got "1000"`},
+		{1.5, nil, "want an integer or a list of integers, got 1.5"},
 	}
 	for _, c := range ints {
 		l := IntList{7}
@@ -68,6 +69,28 @@ func TestGridSpellings(t *testing.T) {
 		var g GridList
 		if err := g.UnmarshalTOML(in); err == nil {
 			t.Errorf("%q: accepted as %v", in, g)
+		}
+	}
+}
+
+// TestWordAndToggleErrorsQuoteStrings: a wrong value is shown as it was
+// written, a string in quotes (equilibration = "yes" said got yes, and
+// n = "1000" said got 1000, which reads as the integer that was wanted).
+func TestWordAndToggleErrorsQuoteStrings(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		fn   func(any) error
+		in   any
+		want string
+	}{
+		{"toggle string", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, "yes", `want true or false (or 1, 0), got "yes"`},
+		{"toggle 2", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, int64(2), "want true or false (or 1, 0), got 2"},
+		{"word float", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, 1.5, "want a name, got 1.5"},
+		{"word list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{"mix"}, "want a name, got [mix]"},
+		{"names float", func(v any) error { var x NameList; return x.UnmarshalTOML(v) }, []any{true}, "want a name or a list of names, got true"},
+	} {
+		if err := c.fn(c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
 }
