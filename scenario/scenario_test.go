@@ -175,6 +175,9 @@ link_latency = "1us"
 		{"zero cores", base, []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
 		{"zero speed ratio", base, []string{"kernels.speed_ratio=0"}, "--set kernels.speed_ratio=0: kernels.speed_ratio: 0 must be positive"},
 		{"zero iterations", "app = \"pingpong\"\n" + base + "[pingpong]\niterations = 0\n", nil, "s.toml:7: pingpong.iterations: 0 must be ≥ 1"},
+		// sizes = [] ran the default sizes, where hpl.n = [] is an error
+		{"empty sizes", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = []\n", nil, "s.toml:7: pingpong.sizes: empty list"},
+		{"empty ring sizes", "app = \"ring\"\n" + base, []string{"ring.sizes=[]"}, "--set ring.sizes=[]: ring.sizes: empty list"},
 		{"zero cores in file", base + "cores_per_host = 0\n", nil, "s.toml:5: platform.cores_per_host: 0 must be ≥ 1"},
 		{"too many flat hosts", "[platform]\nhosts = 2000000000\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n", nil,
 			"s.toml:2: platform.hosts: 2000000000: more than 16777216 hosts"},

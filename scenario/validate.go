@@ -526,6 +526,9 @@ func (s *Scenario) messageValues(p *Plan, t PingpongTable, table string) error {
 	if p.Iterations < 1 {
 		return s.errorAt(table+".iterations", fmt.Sprintf("%d must be ≥ 1", p.Iterations))
 	}
+	if t.Sizes != nil && len(t.Sizes) == 0 { // sizes = [] given, not left out
+		return s.errorAt(table+".sizes", "empty list")
+	}
 	if len(t.Sizes) == 0 {
 		p.Sizes = []int{8, 1024, 65536, 1 << 20}
 	}
