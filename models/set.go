@@ -137,6 +137,29 @@ type setFile struct {
 // which give the line where it can be found and the key at fault; unknown
 // keys and unknown terms are errors.
 func ParseSet(data []byte, file string) (*Set, error) {
+	s, err := parseSet(data, file)
+	if err != nil && looksLikeScenario(data) {
+		return nil, fmt.Errorf("%s: a scenario, not a models file (a models file holds [kernels.NAME] tables; a scenario names one with kernels.models)", file)
+	}
+	return s, err
+}
+
+// looksLikeScenario reports whether data is a TOML document with one of a
+// scenario's tables or keys at its top level, which a models file never has.
+func looksLikeScenario(data []byte) bool {
+	var top map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&top); err != nil {
+		return false
+	}
+	for _, k := range []string{"app", "platform", "network", "hpl", "jobs", "replay", "pingpong", "ring", "congestor"} {
+		if _, ok := top[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func parseSet(data []byte, file string) (*Set, error) {
 	var doc setFile
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&doc)
 	if err != nil {

@@ -182,6 +182,10 @@ func TestParseSetErrors(t *testing.T) {
 		{"unknown key", "[kernels.dgemm]\nterms = [\"m\"]\ncoef = [1.0]\nsigmaa = 3.0\n",
 			[]string{"m.toml:4:", "unknown key kernels.dgemm.sigmaa"}},
 		{"unknown top key", "mode = \"model\"\n", []string{"m.toml:1:", "unknown key mode"}},
+		// a scenario given where a models file is wanted (calibrate --check
+		// scenario.toml said "type mismatch for models.Spec")
+		{"a scenario", "app = \"hpl\"\n[platform]\nhosts = 2\n[kernels]\nmodels = \"m.toml\"\n", []string{"m.toml: a scenario, not a models file"}},
+		{"a scenario's tables", "[hpl]\nn = 1000\n[kernels.dgemm]\ncoef = [1.0]\nterms = [\"m*n*k\"]\n", []string{"m.toml: a scenario, not a models file"}},
 		{"coef count", "[kernels.dgemm]\nterms = [\"m\", \"n\"]\ncoef = [1.0]\n",
 			[]string{"m.toml:3:", "kernels.dgemm.coef", "1 coefficients for 2 terms"}},
 		{"bad noise", "[kernels.dgemm]\nnoise = \"pink\"\n", []string{"m.toml:2:", "kernels.dgemm.noise", "pink"}},
