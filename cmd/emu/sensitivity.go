@@ -243,6 +243,10 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	fmt.Fprintf(out, "emulated %s on %d ranks: simulated time %s", plan.App, res.Ranks, sensitivity.FormatSeconds(res.SimulatedTime))
 	if len(res.HPL) > 0 && res.HPL[0] != nil {
 		fmt.Fprintf(out, ", HPL Time %s", sensitivity.FormatSeconds(res.HPL[0].Time))
+		if n := len(res.HPL); n > 1 {
+			// The graph holds the whole run: T below is every test, one after another.
+			fmt.Fprintf(out, " (the first of %d tests; T below is all %d in turn)", n, n)
+		}
 	}
 	if class != "" {
 		what := "latency of one " + class + " link"

@@ -455,3 +455,24 @@ func TestSensitivitySwitchClass(t *testing.T) {
 		t.Errorf("negative switch latency: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestSensitivitySeveralTests: with several HPL tests the graph holds the
+// whole run, so T(ℓ) is all of them in turn while "HPL Time" was the first
+// test's alone; the first line now says which is which (a new user's HPL.dat
+// of nine variants read as one test of 412 ms against an HPL Time of 46 ms).
+func TestSensitivitySeveralTests(t *testing.T) {
+	const says = "(the first of 2 tests; T below is all 2 in turn)"
+	for _, c := range []struct {
+		n    string
+		says bool
+	}{{"hpl.n=300", false}, {"hpl.n=[300,400]", true}} {
+		code, out, errOut := runCLI(t, "sensitivity", "-q", "--set", c.n, "--set", "hpl.nb=32", "--range", "1us:2us", "--points", "2")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.n, code, errOut)
+		}
+		first, _, _ := strings.Cut(out, "\n")
+		if strings.Contains(first, says) != c.says {
+			t.Errorf("%s: first line %q, says %q: %v, want %v", c.n, first, says, !c.says, c.says)
+		}
+	}
+}
