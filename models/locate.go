@@ -13,7 +13,8 @@ import (
 // This is best effort (dotted keys and inline tables are matched loosely);
 // the key itself is always named in the message.
 func locate(data []byte, file string, key []string) string {
-	if line := findLine(strings.Split(string(data), "\n"), key); line > 0 {
+	text := strings.TrimPrefix(string(data), "\ufeff") // an editor's byte order mark hides line 1's header
+	if line := findLine(strings.Split(text, "\n"), key); line > 0 {
 		return file + ":" + strconv.Itoa(line)
 	}
 	return file

@@ -182,6 +182,9 @@ func TestParseSetErrors(t *testing.T) {
 		{"unknown key", "[kernels.dgemm]\nterms = [\"m\"]\ncoef = [1.0]\nsigmaa = 3.0\n",
 			[]string{"m.toml:4:", "unknown key kernels.dgemm.sigmaa"}},
 		{"unknown top key", "mode = \"model\"\n", []string{"m.toml:1:", "unknown key mode"}},
+		// a byte order mark before line 1's header lost the line ("m.toml: unknown key ...")
+		{"unknown key after a BOM", "\ufeff[kernels.dgemm]\r\nterms = [\"m\"]\r\ncoef = [1.0]\r\nsigmaa = 3.0\r\n",
+			[]string{"m.toml:4:", "unknown key kernels.dgemm.sigmaa"}},
 		// a scenario given where a models file is wanted (calibrate --check
 		// scenario.toml said "type mismatch for models.Spec")
 		{"a scenario", "app = \"hpl\"\n[platform]\nhosts = 2\n[kernels]\nmodels = \"m.toml\"\n", []string{"m.toml: a scenario, not a models file"}},
