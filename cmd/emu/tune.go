@@ -62,7 +62,8 @@ func newTuneCmd() *cobra.Command {
 		Long: `Tune evaluates the cross product of the --sweep axes (or a seeded random subset of
 --budget points) on the scenario of FILE.toml (the embedded default without a
 file), on all local cores, and prints the points ranked best first (highest HPL
-Gflops; for other apps, shortest simulated time).
+Gflops, and Time, of the point's best test where its HPL.dat or [hpl] lists
+several; for other apps, shortest simulated time).
 
 A sweep axis is key=value,value,... with a dotted scenario key (any key --set
 takes) or a short name: n, nb, grid (PxQ, e.g. 8x8), depth, bcast, pfact, rfact,

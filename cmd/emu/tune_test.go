@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -226,4 +227,49 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestTunePointOfSeveralTests: a point whose scenario lists several HPL tests
+// (here two Ns) is ranked on its best test, as emu tune's help says: its
+// Gflops and Time are those of the test with the highest Gflops that emu run
+// prints for the same point.
+func TestTunePointOfSeveralTests(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "tune.json")
+	code, _, errOut := runCLI(t, "tune", "-q", "--set", "hpl.n=[300,600]", "--set", "hpl.nb=32", "--sweep", "depth=0,1",
+		"--out", filepath.Join(dir, "sweep"), "--json", js)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var points []struct {
+		Label  string  `json:"label"`
+		Gflops float64 `json:"gflops"`
+		TimeS  float64 `json:"time_s"`
+	}
+	if err := json.Unmarshal(mustRead(t, js), &points); err != nil || len(points) != 2 {
+		t.Fatalf("%d points, %v", len(points), err)
+	}
+	for _, p := range points {
+		depth := strings.TrimPrefix(p.Label, "depth=")
+		rj := filepath.Join(dir, "run"+depth+".json")
+		if code, _, errOut := runCLI(t, "run", "-q", "--set", "hpl.n=[300,600]", "--set", "hpl.nb=32", "--set", "hpl.depth="+depth, "--json", rj); code != exitOK {
+			t.Fatalf("run depth %s: exit %d: %s", depth, code, errOut)
+		}
+		var run struct {
+			Results []struct {
+				Gflops float64 `json:"gflops"`
+				TimeS  float64 `json:"time_s"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal(mustRead(t, rj), &run); err != nil || len(run.Results) != 2 {
+			t.Fatalf("run depth %s: %d results, %v", depth, len(run.Results), err)
+		}
+		best := run.Results[0]
+		if run.Results[1].Gflops > best.Gflops {
+			best = run.Results[1]
+		}
+		if p.Gflops != best.Gflops || p.TimeS != best.TimeS {
+			t.Errorf("%s: %g Gflops, %g s; emu run's best test %g Gflops, %g s", p.Label, p.Gflops, p.TimeS, best.Gflops, best.TimeS)
+		}
+	}
 }
