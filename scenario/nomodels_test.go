@@ -45,3 +45,42 @@ func TestNoKernelModelsNote(t *testing.T) {
 		})
 	}
 }
+
+// TestFreeModelNote: a plain model with no positive coefficient and some
+// negative one charges every call 0 s (means are clamped at 0); a user's
+// dgemm with its sign lost ran HPL's updates free and printed no WR line
+// (Time 0). The plan notes such a kernel; a model that can be positive, a
+// piecewise or noisy one and an all-zero one get no note.
+func TestFreeModelNote(t *testing.T) {
+	const base = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
+	for _, c := range []struct {
+		name, model string
+		note        bool
+	}{
+		{"negative coefficient", "terms = [\"m*n*k\"]\ncoef = [-1e-11]\n", true},
+		{"negative intercept alone", "intercept = -1e-6\n", true},
+		{"negative and zero", "terms = [\"m*n*k\", \"m*n\"]\ncoef = [-1e-11, 0.0]\nintercept = 0.0\n", true},
+		{"a positive term", "terms = [\"m*n*k\", \"m*n\"]\ncoef = [1e-11, -1e-9]\n", false},
+		{"a positive intercept", "terms = [\"m*n*k\"]\ncoef = [-1e-11]\nintercept = 1e-6\n", false},
+		{"all zero", "intercept = 0.0\n", false},
+		{"noisy", "terms = [\"m*n*k\"]\ncoef = [-1e-11]\nnoise = \"gaussian\"\nsigma = 1e-6\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Parse([]byte(base+"[kernels.dgemm]\n"+c.model), "s.toml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := s.Validate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, n := range p.Notes {
+				got = got || strings.HasPrefix(n, "kernels.dgemm: its coefficients and intercept are all ≤ 0")
+			}
+			if got != c.note {
+				t.Errorf("note %v, want %v (notes %q)", got, c.note, p.Notes)
+			}
+		})
+	}
+}

@@ -342,6 +342,9 @@ func (s *Scenario) kernels(p *Plan) error {
 		key, msg := splitKeyMessage(err.Error())
 		return s.errorAt(key, msg)
 	}
+	for _, name := range sortedKeys(freeModels(specs)) {
+		p.Notes = append(p.Notes, fmt.Sprintf("kernels.%s: its coefficients and intercept are all ≤ 0, not all 0: every call costs 0 s (a sign lost?)", name))
+	}
 	if len(specs) == 0 && m != kernels.Timed && s.runsHPL() {
 		// Model and real modes charge a call its model's time, and a kernel
 		// without one costs nothing: HPL's Time would be its messages alone.
@@ -360,6 +363,27 @@ func (s *Scenario) kernels(p *Plan) error {
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock,
 		ChargeEmpty: k.ChargeEmpty}
 	return s.variability(p)
+}
+
+// freeModels is the set of kernels whose platform-wide model is a plain
+// polynomial (no pieces, no noise) with no positive coefficient and some
+// negative one: its terms being products of dimensions, every call costs ≤ 0,
+// which the kernels charge as 0 s.
+func freeModels(specs map[string]models.Spec) map[string]bool {
+	free := map[string]bool{}
+	for name, sp := range specs {
+		if len(sp.Pieces) > 0 || (sp.Noise != "" && sp.Noise != "none") {
+			continue
+		}
+		neg, pos := sp.Intercept < 0, sp.Intercept > 0
+		for _, c := range sp.Coef {
+			neg, pos = neg || c < 0, pos || c > 0
+		}
+		if neg && !pos {
+			free[name] = true
+		}
+	}
+	return free
 }
 
 // runsHPL reports whether the scenario runs HPL: as its app, or as a job.
