@@ -81,6 +81,18 @@ func WriteTable(w io.Writer, ranked []Result) error {
 	return nil
 }
 
+// csvValue is a swept value as a CSV cell: a TOML string without its quotes
+// (bcast "long" is the cell long, not the `"""long"""` a CSV writer makes of it),
+// anything else (numbers, grids) as written.
+func csvValue(v string) string {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		if s, err := strconv.Unquote(v); err == nil {
+			return s
+		}
+	}
+	return v
+}
+
 // WriteCSV writes ranked results with one column per swept key.
 func WriteCSV(w io.Writer, ranked []Result) error {
 	keys := sweptKeys(ranked)
@@ -101,7 +113,7 @@ func WriteCSV(w io.Writer, ranked []Result) error {
 	for i, r := range ranked {
 		vals := map[string]string{}
 		for _, o := range r.Overrides {
-			vals[o.Key] = o.Value
+			vals[o.Key] = csvValue(o.Value)
 		}
 		row := []string{strconv.Itoa(i + 1)}
 		for _, k := range keys {

@@ -96,3 +96,26 @@ func TestRankOnEnsembleMeansAndOverlaps(t *testing.T) {
 		t.Errorf("CSV:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// TestWriteCSVStringValues: a swept string (bcast "long", a TOML literal in
+// the journal) is its bare word in the CSV, where the quotes came out as
+// """long"""; numbers and grids are as written, and a comma still quotes.
+func TestWriteCSVStringValues(t *testing.T) {
+	for _, c := range []struct{ value, cell string }{
+		{`"long"`, "long"},
+		{`"1ringM"`, "1ringM"},
+		{"128", "128"},
+		{"[[2, 16]]", `"[[2, 16]]"`},
+		{`"a,b"`, `"a,b"`},
+		{`"unterminated`, `"""unterminated"`},
+	} {
+		var b bytes.Buffer
+		if err := WriteCSV(&b, Rank([]Result{{ID: "x", Overrides: []Override{{"k", c.value}}, Gflops: 1}})); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(b.String(), "\n")
+		if want := "1," + c.cell + ",1,0,0,0,"; lines[1] != want {
+			t.Errorf("%s: row %q, want %q", c.value, lines[1], want)
+		}
+	}
+}
