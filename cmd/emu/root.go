@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -106,13 +107,30 @@ Bad input exits with status 2 and one line naming the file, line or key.`,
 	root.SetErr(stderr)
 	root.PersistentFlags().BoolP("quiet", "q", false, "no progress output on stderr")
 	// Flag errors (unknown flag, bad value) are bad input like any other.
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
 	for _, newCmd := range commands {
 		sub := newCmd()
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		root.AddCommand(sub)
 	}
 	return root
+}
+
+// badNumber matches pflag's error for a flag value strconv refused.
+var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(Int|Uint|Float|Bool): parsing ".*": (invalid syntax|value out of range)$`)
+
+// flagError says what a numeric or boolean flag wants, in emu's form
+// (--seeds "x": want an integer), instead of strconv's own words.
+func flagError(err error) error {
+	m := badNumber.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	want := map[string]string{"Int": "an integer", "Uint": "an integer ≥ 0", "Float": "a number", "Bool": "true or false"}[m[3]]
+	if m[4] == "value out of range" {
+		want += " in range"
+	}
+	return fmt.Errorf("%s %q: want %s", m[2], m[1], want)
 }
 
 // run executes emu with the given arguments and returns the exit status. It never

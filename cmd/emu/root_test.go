@@ -133,3 +133,25 @@ func TestShellCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestNumericFlagErrors: a flag value strconv refuses is one line in emu's
+// form, the flag, the value and what it wants, where it was pflag's
+// `invalid argument "abc" for "--max-iterations" flag: strconv.ParseInt:
+// parsing "abc": invalid syntax`.
+func TestNumericFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--max-iterations", "abc"}, `emu: --max-iterations "abc": want an integer` + "\n"},
+		{[]string{"run", "--seeds", "1.5"}, `emu: --seeds "1.5": want an integer` + "\n"},
+		{[]string{"run", "--seeds", "99999999999999999999"}, `emu: --seeds "99999999999999999999": want an integer in range` + "\n"},
+		{[]string{"explain", "--timed=maybe"}, `emu: --timed "maybe": want true or false` + "\n"},
+		{[]string{"run", "--set"}, "emu: flag needs an argument: --set\n"},
+	} {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != exitInput || stderr != c.want {
+			t.Errorf("%v: exit %d, %q; want 2, %q", c.args, code, stderr, c.want)
+		}
+	}
+}
