@@ -287,6 +287,33 @@ func (k *Set) HasModel(name string) bool {
 // per-routine calibration), else the kernel's. Time is reported under kernel
 // either way, so breakdowns read the same with both kinds of models.
 func (k *Set) ChargeVariant(kernel, variant string, v models.Vars) {
+	k.ChargeCopy(k.Copy(kernel, variant), v)
+}
+
+// A Copy is one routine of a Charge kernel's family resolved by Set.Copy:
+// the kernel its time is reported under and the model that prices it. A
+// caller that charges the same routine millions of times (HPL's row swaps)
+// holds one, so no call hashes the names again.
+type Copy struct {
+	kernel string
+	model  models.Model // nil: the call costs nothing
+}
+
+// Copy resolves what ChargeVariant(kernel, variant, …) charges with: the
+// variant's own model if the set has one, else the kernel's. The set's
+// models do not change, so the Copy holds for the set's life.
+func (k *Set) Copy(kernel, variant string) Copy {
+	m := k.modelFor(kernel)
+	if variant != "" && k.set != nil {
+		if vm := k.modelFor(variant); vm != nil {
+			m = vm
+		}
+	}
+	return Copy{kernel: kernel, model: m}
+}
+
+// ChargeCopy is ChargeVariant with the routine resolved by Copy on this set.
+func (k *Set) ChargeCopy(c Copy, v models.Vars) {
 	if (v.M <= 0 || v.N <= 0) && !k.empty {
 		return
 	}
@@ -294,16 +321,10 @@ func (k *Set) ChargeVariant(kernel, variant string, v models.Vars) {
 	if v.W == 0 {
 		v.W = v.M * v.N
 	}
-	m := k.modelFor(kernel)
-	if variant != "" && k.set != nil {
-		if vm := k.modelFor(variant); vm != nil {
-			m = vm
-		}
-	}
-	d := k.modelTime(m, v)
-	k.observe(kernel, v, 0, d)
+	d := k.modelTime(c.model, v)
+	k.observe(c.kernel, v, 0, d)
 	if d > 0 {
-		k.charger.Compute(d, kernel)
+		k.charger.Compute(d, c.kernel)
 	}
 }
 

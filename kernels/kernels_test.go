@@ -106,6 +106,12 @@ func TestModelModeCharges(t *testing.T) {
 		// (01T) takes its kernel's.
 		{"dlaswp02N", func(k *Set) { k.ChargeVariant(Laswp, "dlaswp02N", models.Vars{M: 16, N: 300}) }, "", 4e-9 * 16 * 300, 0},
 		{"dlaswp01T", func(k *Set) { k.ChargeVariant(Laswp, "dlaswp01T", models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300, 0},
+		// The same charges through a Copy resolved beforehand.
+		{"Copy dlaswp02N", func(k *Set) { k.ChargeCopy(k.Copy(Laswp, "dlaswp02N"), models.Vars{M: 16, N: 300}) }, "", 4e-9 * 16 * 300, 0},
+		{"Copy dlaswp01T", func(k *Set) { k.ChargeCopy(k.Copy(Laswp, "dlaswp01T"), models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300, 0},
+		{"Copy duswp (dlaswp's model)", func(k *Set) { k.ChargeCopy(k.Copy(Uswp, ""), models.Vars{M: 16, N: 300}) }, "", 1e-6 + 1e-9*16*300, 0},
+		{"Copy dlacpy (no model)", func(k *Set) { k.ChargeCopy(k.Copy(Lacpy, ""), models.Vars{M: 16, N: 300}) }, "", 0, 0},
+		{"Copy dlaswp empty", func(k *Set) { k.ChargeCopy(k.Copy(Laswp, ""), models.Vars{M: 16, N: 0}) }, "", 0, 0},
 	}
 	for _, c := range cases {
 		rec := &recorder{}

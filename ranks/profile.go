@@ -281,6 +281,7 @@ func (w *World) reroute(s *Request) {
 // again.
 func (w *World) forgetRoutes() {
 	clear(w.routes)
+	clear(w.pairs)
 	for _, r := range w.ranks {
 		r.paths = nil
 	}

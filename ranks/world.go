@@ -27,6 +27,11 @@ type World struct {
 	// reads one bool.
 	callEnds bool
 	routes   map[uint64]*path // (src host, dst host) → cached route facts
+	// pairs caches routes by (src host·hosts + dst host) on a topology of
+	// at most pairHosts hosts (nil on a larger one), in place of the
+	// ranks' caches (Rank.pathTo).
+	pairs []routeEntry
+	hosts int
 	// latProfiled[l]: link l has a latency profile (profile.go); nil if
 	// none has.
 	latProfiled []bool
@@ -188,6 +193,9 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		splits:   make(map[splitKey]*splitRound),
 		programs: make(map[splitKey]*programRound),
 		iprobeN:  1, testN: 1, testanyN: 1,
+	}
+	if hosts <= pairHosts {
+		w.pairs, w.hosts = make([]routeEntry, hosts*hosts), hosts
 	}
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))

@@ -83,7 +83,7 @@ func (pn *panel) binit() {
 	}
 	if s.g.mycol == pn.pcol {
 		if s.copyL { // HPL_copyL: L2 (ml2 × jb) into the buffer
-			s.k.charge(kLacpy, "", pn.ml2, pn.jb, 0)
+			s.charge(cpLacpy, pn.ml2, pn.jb, 0)
 		}
 		pn.pack(b)
 	}

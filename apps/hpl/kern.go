@@ -19,16 +19,20 @@ type kern interface {
 	Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int)
 	Dcopy(n int, x []float64, incX int, y []float64, incY int)
 	Idamax(n int, x []float64, incX int) int
-	// charge bills one of HPL's own copy kernels (laswp, lacpy, latcpy) on m rows
-	// of n columns; span is how many rows of the local matrix those m rows are
-	// scattered over (0: adjacent), which sets the cache misses the call takes
-	// and is recorded for calibration as the call's K. variant names HPL's
-	// routine ("dlaswp01T"; "" for none), whose own model, where there is
-	// one, is used instead of kernel's (kernels.Set.ChargeVariant).
-	charge(kernel, variant string, m, n, span int)
+	// copier resolves one of HPL's own copy kernels (laswp, lacpy, latcpy)
+	// for billing. variant names HPL's routine ("dlaswp01T"; "" for none),
+	// whose own model, where there is one, is used instead of kernel's
+	// (kernels.Set.Copy). The solver resolves each pair once (copies.go).
+	copier(kernel, variant string) copier
 	// owns reports whether the models have one for this routine variant.
 	owns(variant string) bool
 }
+
+// copier bills calls of one copy kernel on m rows of n columns; span is how
+// many rows of the local matrix those m rows are scattered over (0:
+// adjacent), which sets the cache misses the call takes and is recorded for
+// calibration as the call's K.
+type copier interface{ charge(m, n, span int) }
 
 // Names of HPL's own kernels as charged: package kernels' names, so their
 // models come from the same models.toml entries calibration writes.

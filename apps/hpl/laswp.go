@@ -50,40 +50,16 @@ func (w swapCtx) real() bool { return w.pn.s.real }
 // own model is used where a models file has one (per-routine calibrations
 // such as the Dahu study's).
 func (w swapCtx) charge(r routine, rows int) {
-	w.pn.s.k.charge(kUswp, w.form(r), rows, w.n, 0)
+	w.pn.s.routine(r).uswp.charge(rows, w.n, 0)
 }
 func (w swapCtx) chargeA(r routine, rows int) {
-	w.pn.s.k.charge(kLaswp, w.form(r), rows, w.n, w.pn.mp)
+	w.pn.s.routine(r).laswp.charge(rows, w.n, w.pn.mp)
 }
 
 // own reports whether the models give HPL's routine r a model of its own:
 // such a per-routine calibration (SMPI's on Dahu) charges each call's rows
 // alike, so the call is billed whole with it, not by moves.
-func (w swapCtx) own(r routine) bool { return w.pn.s.k.owns(w.form(r)) }
-
-// routine is one of HPL's row-copy routines by its names on a plain (N) and
-// a transposed (T) U: HPL_dlaswp01T works on a transposed U, HPL_dlaswp01N
-// on a plain one; a routine of one form (HPL_dlaswp02N) has it twice.
-type routine struct{ n, t string }
-
-var (
-	dlaswp01 = routine{"dlaswp01N", "dlaswp01T"}
-	dlaswp02 = routine{"dlaswp02N", "dlaswp02N"}
-	dlaswp03 = routine{"dlaswp03N", "dlaswp03T"}
-	dlaswp04 = routine{"dlaswp04N", "dlaswp04T"}
-	dlaswp05 = routine{"dlaswp05N", "dlaswp05T"}
-	dlaswp06 = routine{"dlaswp06N", "dlaswp06T"}
-	// laswpU's interchanges: HPL_dlaswp00N on the N form, HPL_dlaswp10N on the T form
-	dlaswpU = routine{"dlaswp00N", "dlaswp10N"}
-)
-
-// form is r's name for this call's U form.
-func (w swapCtx) form(r routine) string {
-	if w.pn.s.p.UTransposed {
-		return r.t
-	}
-	return r.n
-}
+func (w swapCtx) own(r routine) bool { return w.pn.s.routine(r).own }
 
 // top reports whether local row la of A lies in the panel's top block: on
 // the diagonal process row its first jb rows are adjacent, so a row moved out
@@ -148,11 +124,11 @@ func (mv *moves) bill() {
 			j++
 		}
 	}
-	k := w.pn.s.k
-	k.charge(kLaswp, "", both, w.n, w.pn.mp)
-	k.charge(kGather, "", len(mv.read)-both, w.n, w.pn.mp)
-	k.charge(kScatter, "", len(mv.write)-both, w.n, w.pn.mp)
-	k.charge(kUswp, "", mv.compact, w.n, 0)
+	s := w.pn.s
+	s.charge(cpLaswp, both, w.n, w.pn.mp)
+	s.charge(cpGather, len(mv.read)-both, w.n, w.pn.mp)
+	s.charge(cpScatter, len(mv.write)-both, w.n, w.pn.mp)
+	s.charge(cpUswp, mv.compact, w.n, 0)
 	sc := &w.pn.s.swap
 	sc.readRows, sc.writeRows = mv.read, mv.write
 }
@@ -304,7 +280,7 @@ func (w swapCtx) laswpU(ipiv []int) {
 // lacpy copies the m×n matrix at a[ao] (lda) to b[bo] (ldb); latcpy copies the
 // transpose of the n×m matrix at a[ao]. Both charge their kernel.
 func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLacpy, "", m, n, 0)
+	s.charge(cpLacpy, m, n, 0)
 	if !s.real {
 		return
 	}
@@ -314,7 +290,7 @@ func (s *solver) lacpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb 
 }
 
 func (s *solver) latcpy(m, n int, a []float64, ao, lda int, b []float64, bo, ldb int) {
-	s.k.charge(kLatcpy, "", m, n, 0)
+	s.charge(cpLatcpy, m, n, 0)
 	if !s.real {
 		return
 	}

@@ -15,12 +15,20 @@ type chargeLog struct {
 
 func (l *chargeLog) owns(string) bool { return false }
 
-func (l *chargeLog) charge(kernel, _ string, m, n, span int) {
+func (l *chargeLog) copier(kernel, _ string) copier { return logCopier{l, kernel} }
+
+// logCopier records one kernel's charges in its log.
+type logCopier struct {
+	l      *chargeLog
+	kernel string
+}
+
+func (c logCopier) charge(m, n, span int) {
 	if m <= 0 || n <= 0 {
 		return // an empty call costs nothing (kernels.Set.Charge)
 	}
-	l.rows[kernel] += m
-	l.calls = append(l.calls, fmt.Sprintf("%s %d %d %d", kernel, m, n, span))
+	c.l.rows[c.kernel] += m
+	c.l.calls = append(c.l.calls, fmt.Sprintf("%s %d %d %d", c.kernel, m, n, span))
 }
 
 // rowPanel is a model-mode panel of width jb with mp local rows, seen by
@@ -116,4 +124,56 @@ type rowCount struct {
 
 func (r *rowCount) owns(string) bool { return false }
 
-func (r *rowCount) charge(_, _ string, m, _, _ int) { r.n += m }
+func (r *rowCount) copier(string, string) copier { return r }
+
+func (r *rowCount) charge(m, _, _ int) { r.n += m }
+
+// nameLog is a kern that records the names each copier and owns question
+// was resolved for.
+type nameLog struct {
+	kern
+	resolved []string // "kernel variant" of each copier resolved
+	asked    []string // each variant owns was asked about
+}
+
+func (l *nameLog) copier(kernel, variant string) copier {
+	l.resolved = append(l.resolved, kernel+" "+variant)
+	return &rowCount{}
+}
+
+func (l *nameLog) owns(variant string) bool {
+	l.asked = append(l.asked, variant)
+	return false
+}
+
+// A row-swap routine is billed under HPL's name for the run's U form
+// (HPL_dlaswp01T on a transposed U, 01N on a plain one; laswpU's
+// interchanges are HPL_dlaswp00N and 10N), and each name is resolved once
+// however many calls bill it.
+func TestRoutineResolvedOnceByUForm(t *testing.T) {
+	cases := []struct {
+		r          routine
+		transposed bool
+		want       string
+	}{
+		{dlaswp01, false, "dlaswp01N"},
+		{dlaswp01, true, "dlaswp01T"},
+		{dlaswp02, true, "dlaswp02N"},
+		{dlaswpU, false, "dlaswp00N"},
+		{dlaswpU, true, "dlaswp10N"},
+	}
+	for _, c := range cases {
+		log := &nameLog{}
+		s := &solver{k: log, p: Params{UTransposed: c.transposed}}
+		w := swapCtx{pn: &panel{s: s, jb: 4, mp: 100}, n: 50}
+		for range 3 {
+			w.own(c.r)
+			w.charge(c.r, 2)
+			w.chargeA(c.r, 2)
+		}
+		want := fmt.Sprint([]string{kUswp + " " + c.want, kLaswp + " " + c.want}, []string{c.want})
+		if got := fmt.Sprint(log.resolved, log.asked); got != want {
+			t.Errorf("routine %d, transposed %v: resolved %s, want %s", c.r, c.transposed, got, want)
+		}
+	}
+}

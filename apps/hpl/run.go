@@ -134,6 +134,16 @@ type kernelsAdapter struct{ *kernels.Set }
 
 func (k kernelsAdapter) owns(variant string) bool { return k.HasModel(variant) }
 
-func (k kernelsAdapter) charge(kernel, variant string, m, n, span int) {
-	k.ChargeVariant(kernel, variant, models.Vars{M: float64(m), N: float64(n), K: float64(span)})
+func (k kernelsAdapter) copier(kernel, variant string) copier {
+	return kernelsCopy{k.Set, k.Copy(kernel, variant)}
+}
+
+// kernelsCopy is a copier of a *kernels.Set.
+type kernelsCopy struct {
+	k *kernels.Set
+	c kernels.Copy
+}
+
+func (c kernelsCopy) charge(m, n, span int) {
+	c.k.ChargeCopy(c.c, models.Vars{M: float64(m), N: float64(n), K: float64(span)})
 }

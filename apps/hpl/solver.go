@@ -45,6 +45,7 @@ type solver struct {
 	factWork []float64 // panel factorization workspace (panel.factor, without a Shared)
 	spare    []*panel  // released panels, whose arrays newPanel reuses
 	phases   Phases    // this rank's detailed timings
+	copies   copies    // the copy kernels' copiers, resolved on first use
 }
 
 // panelMark is the simulated time at which this rank finished a panel's iteration.

@@ -133,7 +133,7 @@ func (u *updChunks) apply(col, nn int) {
 	k, lda, jb := s.k, s.lda, pn.jb
 	if !u.rows {
 		t0 := s.clk.now()
-		s.k.charge(kLaswp, "dlaswp00N", jb, nn, pn.mp)
+		s.charge(cpLaswp00N, jb, nn, pn.mp)
 		if s.real {
 			for i, ip := range u.ipiv {
 				if i != ip {
