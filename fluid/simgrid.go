@@ -65,8 +65,14 @@ type sgVar struct {
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
 	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
-	latent     bool    // in its latency phase: not yet on its links
-	inSat      bool    // in the saturated_variable_set
+	// pair is, for a flow of two links, the XOR of their ids (the other
+	// of link l is then l^pair); 0 for a flow of one link (its other is
+	// itself); −1 for more or none. markRec then walks a flow of one or two
+	// links without loading the flow and its elems. Set by enable: only
+	// enabled flows are walked.
+	pair   LinkID
+	latent bool // in its latency phase: not yet on its links
+	inSat  bool // in the saturated_variable_set
 }
 
 type sgLight struct {
@@ -241,12 +247,21 @@ func removeElem(list []sgElem, f *flow) []sgElem {
 	return list
 }
 
-// enable puts f at the front of its links' enabled_element_set.
+// enable puts f at the front of its links' enabled_element_set, and sets
+// its sgVar's pair for markRec, which walks only enabled flows.
 func (m *lmm) enable(f *flow) {
 	for i, e := range f.elems {
 		cn := &m.cn[e.link]
 		cn.enabled = append(cn.enabled, sgElem{f: f, share: e.coef / f.weight, slot: f.slot, idx: int32(i)})
 	}
+	pair := LinkID(-1)
+	switch es := f.elems; len(es) {
+	case 1:
+		pair = 0
+	case 2:
+		pair = es[0].link ^ es[1].link
+	}
+	m.vars[f.slot].pair = pair
 }
 
 // markCnst is lmm::System::update_modified_cnst_set.
@@ -264,8 +279,17 @@ func (m *lmm) markCnst(l LinkID) {
 func (m *lmm) markRec(l LinkID) {
 	en := m.cn[l].enabled // newest last; the walk below does not change it
 	for i := len(en) - 1; i >= 0; i-- {
-		f := en[i].f
 		v := &m.vars[en[i].slot]
+		if v.pair >= 0 {
+			// The walk below on a flow of one or two links: they are l
+			// and l^pair, and only the other can be marked.
+			if o := l ^ v.pair; v.visited != m.visited && o != l {
+				m.markCnst(o)
+			}
+			v.visited = m.visited
+			continue
+		}
+		f := en[i].f
 		for _, e2 := range f.elems {
 			if v.visited == m.visited {
 				break
