@@ -20,7 +20,6 @@ type lmm struct {
 	stamp    uint64   // heap insertions and updates so far
 	visited  uint64   // update_modified_cnst_set_rec's counter
 	solves   uint64   // solves so far (marks flows in the modified list)
-	linked   []bool   // per link: in the modified constraint list
 	modified []LinkID // modified constraints, in marking order
 	frees    []*flow  // finished flows whose variable is freed at post time
 	list     []*flow  // scratch: the modified action list
@@ -40,6 +39,7 @@ type sgCnst struct {
 	remaining, usage float64
 	capacity         float64  // the link's capacity (System.links'), kept here for the solve's loops
 	light            int32    // index in light, −1 if none
+	linked           bool     // in the modified constraint list (here, not in a list of its own: markCnst and the solve read this line anyway)
 	active           []*flow  // active_element_set: oldest enabled first
 	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
 }
@@ -81,7 +81,7 @@ type sgLight struct {
 }
 
 func newLmm(s *System) *lmm {
-	m := &lmm{sys: s, linked: make([]bool, len(s.links)), cn: make([]sgCnst, len(s.links)), visited: 1}
+	m := &lmm{sys: s, cn: make([]sgCnst, len(s.links)), visited: 1}
 	for i := range m.cn {
 		m.cn[i].light = -1
 		m.cn[i].capacity = s.links[i].capacity
@@ -266,18 +266,19 @@ func (m *lmm) enable(f *flow) {
 
 // markCnst is lmm::System::update_modified_cnst_set.
 func (m *lmm) markCnst(l LinkID) {
-	if m.linked[l] {
-		return
+	if cn := &m.cn[l]; !cn.linked {
+		cn.linked = true
+		m.markRec(l, cn)
 	}
-	m.linked[l] = true
-	m.modified = append(m.modified, l)
-	m.markRec(l)
 }
 
-// markRec is update_modified_cnst_set_rec: depth first through the
-// enabled flows of l to their other links.
-func (m *lmm) markRec(l LinkID) {
-	en := m.cn[l].enabled // newest last; the walk below does not change it
+// markRec is the rest of update_modified_cnst_set once link l (its
+// constraint cn) is marked: l joins the modified list, then
+// update_modified_cnst_set_rec goes depth first through the enabled flows
+// of l to their other links.
+func (m *lmm) markRec(l LinkID, cn *sgCnst) {
+	m.modified = append(m.modified, l)
+	en := cn.enabled // newest last; the walk below does not change it
 	for i := len(en) - 1; i >= 0; i-- {
 		v := &m.vars[en[i].slot]
 		if v.pair >= 0 {
@@ -376,8 +377,8 @@ func (m *lmm) solve() {
 	m.light, m.sat = m.light[:0], m.sat[:0]
 	m.minUsage, m.minBound = -1, -1
 	for _, l := range m.modified {
-		m.linked[l] = false
 		cn := &m.cn[l]
+		cn.linked = false
 		capacity := cn.capacity
 		cn.remaining = capacity
 		if !(cn.remaining > capacity*sgMaxminPrecision) {
