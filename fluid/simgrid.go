@@ -376,8 +376,9 @@ const sgMaxminPrecision = 1e-5
 func (m *lmm) solve() {
 	m.light, m.sat = m.light[:0], m.sat[:0]
 	m.minUsage, m.minBound = -1, -1
+	cns := m.cn // not reloaded after each store through cn
 	for _, l := range m.modified {
-		cn := &m.cn[l]
+		cn := &cns[l]
 		cn.linked = false
 		capacity := cn.capacity
 		cn.remaining = capacity
