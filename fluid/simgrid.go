@@ -40,7 +40,7 @@ type sgCnst struct {
 	capacity         float64  // the link's capacity (System.links'), kept here for the solve's loops
 	light            int32    // index in light, −1 if none
 	linked           bool     // in the modified constraint list (here, not in a list of its own: markCnst and the solve read this line anyway)
-	active           []*flow  // active_element_set: oldest enabled first
+	active           []*flow  // active_element_set, its front last (push_front is an append)
 	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
 }
 
@@ -400,11 +400,7 @@ func (m *lmm) solve() {
 			v.value = 0
 			cn.usage += el.share
 			if !v.activeOn(el.idx) { // push_front
-				cn.active = append(cn.active, nil)
-				for j := len(cn.active) - 1; j > 0; j-- { // as in removeFlow
-					cn.active[j] = cn.active[j-1]
-				}
-				cn.active[0] = el.f
+				cn.active = append(cn.active, el.f) // the front is the end (sgCnst.active)
 				v.setActive(el.idx, true)
 			}
 		}
@@ -518,7 +514,9 @@ func (m *lmm) satUpdate(rou float64, idx int) {
 // saturating constraints, in their active_element_set order.
 func (m *lmm) satVarsUpdate() {
 	for _, idx := range m.sat {
-		for _, f := range m.cn[m.light[idx].link].active {
+		active := m.cn[m.light[idx].link].active
+		for i := len(active) - 1; i >= 0; i-- { // front first
+			f := active[i]
 			if v := &m.vars[f.slot]; !v.inSat {
 				v.inSat = true
 				m.satVars = append(m.satVars, f)
