@@ -20,7 +20,6 @@ type lmm struct {
 	stamp    uint64   // heap insertions and updates so far
 	visited  uint64   // update_modified_cnst_set_rec's counter
 	solves   uint64   // solves so far (marks flows in the modified list)
-	linked   []bool   // per link: in the modified constraint list
 	modified []LinkID // modified constraints, in marking order
 	frees    []*flow  // finished flows whose variable is freed at post time
 	list     []*flow  // scratch: the modified action list
@@ -40,7 +39,8 @@ type sgCnst struct {
 	remaining, usage float64
 	capacity         float64  // the link's capacity (System.links'), kept here for the solve's loops
 	light            int32    // index in light, −1 if none
-	active           []*flow  // active_element_set: oldest enabled first
+	linked           bool     // in the modified constraint list (here, not in a list of its own: markCnst and the solve read this line anyway)
+	active           []*flow  // active_element_set, its front last (push_front is an append)
 	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
 }
 
@@ -65,8 +65,14 @@ type sgVar struct {
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
 	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
-	latent     bool    // in its latency phase: not yet on its links
-	inSat      bool    // in the saturated_variable_set
+	// pair is, for a flow of two links, the XOR of their ids (the other
+	// of link l is then l^pair); 0 for a flow of one link (its other is
+	// itself); −1 for more or none. markRec then walks a flow of one or two
+	// links without loading the flow and its elems. Set by enable: only
+	// enabled flows are walked.
+	pair   LinkID
+	latent bool // in its latency phase: not yet on its links
+	inSat  bool // in the saturated_variable_set
 }
 
 type sgLight struct {
@@ -75,7 +81,7 @@ type sgLight struct {
 }
 
 func newLmm(s *System) *lmm {
-	m := &lmm{sys: s, linked: make([]bool, len(s.links)), cn: make([]sgCnst, len(s.links)), visited: 1}
+	m := &lmm{sys: s, cn: make([]sgCnst, len(s.links)), visited: 1}
 	for i := range m.cn {
 		m.cn[i].light = -1
 		m.cn[i].capacity = s.links[i].capacity
@@ -241,31 +247,50 @@ func removeElem(list []sgElem, f *flow) []sgElem {
 	return list
 }
 
-// enable puts f at the front of its links' enabled_element_set.
+// enable puts f at the front of its links' enabled_element_set, and sets
+// its sgVar's pair for markRec, which walks only enabled flows.
 func (m *lmm) enable(f *flow) {
 	for i, e := range f.elems {
 		cn := &m.cn[e.link]
 		cn.enabled = append(cn.enabled, sgElem{f: f, share: e.coef / f.weight, slot: f.slot, idx: int32(i)})
 	}
+	pair := LinkID(-1)
+	switch es := f.elems; len(es) {
+	case 1:
+		pair = 0
+	case 2:
+		pair = es[0].link ^ es[1].link
+	}
+	m.vars[f.slot].pair = pair
 }
 
 // markCnst is lmm::System::update_modified_cnst_set.
 func (m *lmm) markCnst(l LinkID) {
-	if m.linked[l] {
-		return
+	if cn := &m.cn[l]; !cn.linked {
+		cn.linked = true
+		m.markRec(l, cn)
 	}
-	m.linked[l] = true
-	m.modified = append(m.modified, l)
-	m.markRec(l)
 }
 
-// markRec is update_modified_cnst_set_rec: depth first through the
-// enabled flows of l to their other links.
-func (m *lmm) markRec(l LinkID) {
-	en := m.cn[l].enabled // newest last; the walk below does not change it
+// markRec is the rest of update_modified_cnst_set once link l (its
+// constraint cn) is marked: l joins the modified list, then
+// update_modified_cnst_set_rec goes depth first through the enabled flows
+// of l to their other links.
+func (m *lmm) markRec(l LinkID, cn *sgCnst) {
+	m.modified = append(m.modified, l)
+	en := cn.enabled // newest last; the walk below does not change it
 	for i := len(en) - 1; i >= 0; i-- {
-		f := en[i].f
 		v := &m.vars[en[i].slot]
+		if v.pair >= 0 {
+			// The walk below on a flow of one or two links: they are l
+			// and l^pair, and only the other can be marked.
+			if o := l ^ v.pair; v.visited != m.visited && o != l {
+				m.markCnst(o)
+			}
+			v.visited = m.visited
+			continue
+		}
+		f := en[i].f
 		for _, e2 := range f.elems {
 			if v.visited == m.visited {
 				break
@@ -351,9 +376,10 @@ const sgMaxminPrecision = 1e-5
 func (m *lmm) solve() {
 	m.light, m.sat = m.light[:0], m.sat[:0]
 	m.minUsage, m.minBound = -1, -1
+	cns := m.cn // not reloaded after each store through cn
 	for _, l := range m.modified {
-		m.linked[l] = false
-		cn := &m.cn[l]
+		cn := &cns[l]
+		cn.linked = false
 		capacity := cn.capacity
 		cn.remaining = capacity
 		if !(cn.remaining > capacity*sgMaxminPrecision) {
@@ -374,11 +400,7 @@ func (m *lmm) solve() {
 			v.value = 0
 			cn.usage += el.share
 			if !v.activeOn(el.idx) { // push_front
-				cn.active = append(cn.active, nil)
-				for j := len(cn.active) - 1; j > 0; j-- { // as in removeFlow
-					cn.active[j] = cn.active[j-1]
-				}
-				cn.active[0] = el.f
+				cn.active = append(cn.active, el.f) // the front is the end (sgCnst.active)
 				v.setActive(el.idx, true)
 			}
 		}
@@ -492,7 +514,9 @@ func (m *lmm) satUpdate(rou float64, idx int) {
 // saturating constraints, in their active_element_set order.
 func (m *lmm) satVarsUpdate() {
 	for _, idx := range m.sat {
-		for _, f := range m.cn[m.light[idx].link].active {
+		active := m.cn[m.light[idx].link].active
+		for i := len(active) - 1; i >= 0; i-- { // front first
+			f := active[i]
 			if v := &m.vars[f.slot]; !v.inSat {
 				v.inSat = true
 				m.satVars = append(m.satVars, f)

@@ -173,7 +173,8 @@ func TestSimGridLatentWithoutLinks(t *testing.T) {
 // TestSimGridElementsMatchFlows: each link's enabled_element_set entries
 // (sgElem) carry what the solve reads instead of the flow's elems: the
 // flow's slot, the index of its element on that link, and coefficient /
-// weight to the bit; and a flow is in the link's active_element_set
+// weight to the bit, and the flow's sgVar the XOR of its links (markRec's
+// pair); and a flow is in the link's active_element_set
 // exactly when its element's bit is set. Checked after every call of
 // random traffic with reverse routes (links repeated in both, so merged),
 // weights, latencies and completions, in the engine's order (sgRun).
@@ -241,6 +242,16 @@ func checkElems(t *testing.T, s *System, round int) {
 			f := el.f
 			if el.slot != f.slot || int(el.idx) >= len(f.elems) || f.elems[el.idx].link != LinkID(l) {
 				t.Fatalf("round %d link %d: element of flow %d names slot %d, index %d (flow's slot %d, elems %v)", round, l, f.id, el.slot, el.idx, f.slot, f.elems)
+			}
+			pair := LinkID(-1) // markRec's: the XOR of two links, 0 for one
+			switch len(f.elems) {
+			case 1:
+				pair = 0
+			case 2:
+				pair = f.elems[0].link ^ f.elems[1].link
+			}
+			if got := m.vars[el.slot].pair; got != pair {
+				t.Fatalf("round %d link %d flow %d: pair %d, want %d (elems %v)", round, l, f.id, got, pair, f.elems)
 			}
 			if want := f.elems[el.idx].coef / f.weight; el.share != want {
 				t.Fatalf("round %d link %d flow %d: share %v, coefficient/weight %v", round, l, f.id, el.share, want)
