@@ -21,12 +21,7 @@ const cpuDir = "testdata/cpushare"
 // messages go on.
 func TestCPUSharingAgainstSMPI(t *testing.T) {
 	forEachCPUShareCase(t, func(t *testing.T, c cpushareCase) {
-		sets := []string{"platform.np=" + c.np}
-		if c.hostfile != "-" {
-			sets = append(sets, "platform.hostfile="+strconv.Quote(filepath.Join(cpuDir, "hostfiles", c.hostfile+".txt")))
-		}
-		got := replaySMPI(t, filepath.Join(cpuDir, "platforms", c.plat+".xml"), filepath.Join(cpuDir, "traces", c.trace+".txt"),
-			append(sets, tiModels[c.model]...)...)
+		got := replaySMPI(t, filepath.Join(cpuDir, "platforms", c.plat+".xml"), filepath.Join(cpuDir, "traces", c.trace+".txt"), c.sets()...)
 		if math.Abs(got-c.want) > tiTolerance {
 			t.Errorf("emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, c.want, got-c.want, tiTolerance)
 		}
@@ -39,6 +34,17 @@ func TestCPUSharingAgainstSMPI(t *testing.T) {
 type cpushareCase struct {
 	trace, plat, hostfile, np, model string
 	want                             float64 // s
+}
+
+// sets are the case's placement (--np, its hostfile) and network model as
+// scenario keys.
+func (c cpushareCase) sets() []string {
+	sets := []string{"platform.np=" + c.np}
+	if c.hostfile != "-" {
+		hf, _ := filepath.Abs(filepath.Join(cpuDir, "hostfiles", c.hostfile+".txt"))
+		sets = append(sets, "platform.hostfile="+strconv.Quote(hf))
+	}
+	return append(sets, tiModels[c.model]...)
 }
 
 // forEachCPUShareCase runs check on every cpushare case as a parallel

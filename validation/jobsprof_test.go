@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // jobsProfDir holds two TI traces replayed at once ([[jobs]]) on a platform
@@ -80,10 +80,7 @@ func TestJobsProfilesAgainstSMPI(t *testing.T) {
 // collectives, and returns each job's end, s.
 func runJobsProf(t *testing.T, job1, job2, start2, order string) [2]float64 {
 	t.Helper()
-	res, err := runner.Run(jobsProfPlan(t, order, jobsProfJob(job1, "0"), jobsProfJob(job2, start2)), runner.Options{NoAlone: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runJobsOn(t, order, jobsProfJob(job1, "0"), jobsProfJob(job2, start2))
 	var ends [2]float64
 	for j, jr := range res.Jobs {
 		ends[j] = jr.Start + jr.Time
@@ -126,23 +123,12 @@ func steadyXML(t *testing.T) string {
 	return out
 }
 
-// jobsProfPlan is the plan of jobs on backbone.xml under wake order order
-// and SMPI's collectives.
-func jobsProfPlan(t *testing.T, order string, jobs ...string) *scenario.Plan {
+// runJobsOn runs jobs on backbone.xml under wake order order and SMPI's
+// collectives, without the jobs' runs alone.
+func runJobsOn(t *testing.T, order string, jobs ...string) *runner.Result {
 	t.Helper()
 	doc := fmt.Sprintf("[platform]\nfile = %q\n[network]\nwake_order = %q\ncollectives = \"smpi\"\n", jobsProfXML(t), order)
-	for _, j := range jobs {
-		doc += j
-	}
-	s, err := scenario.Parse([]byte(doc), "jobs.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return emulate(t, doc+strings.Join(jobs, ""), runner.Options{NoAlone: true})
 }
 
 // TestJobAloneIsTheRun: a trace as the only [[jobs]] entry on backbone.xml
@@ -155,10 +141,7 @@ func TestJobAloneIsTheRun(t *testing.T) {
 		for _, order := range []string{"rank", "simgrid"} {
 			t.Run(trace+"/"+order, func(t *testing.T) {
 				t.Parallel()
-				res, err := runner.Run(jobsProfPlan(t, order, jobsProfJob(trace, "0")), runner.Options{NoAlone: true})
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := runJobsOn(t, order, jobsProfJob(trace, "0"))
 				job := res.Jobs[0].Time
 				alone := runAlone(t, jobsProfXML(t), trace, order)
 				steady := runAlone(t, steadyXML(t), trace, order)
@@ -190,29 +173,8 @@ func TestJobSharesCoresAgainstSMPI(t *testing.T) {
 	forEachCPUShareCase(t, func(t *testing.T, c cpushareCase) {
 		xml, _ := filepath.Abs(filepath.Join(cpuDir, "platforms", c.plat+".xml"))
 		file, _ := filepath.Abs(filepath.Join(cpuDir, "traces", c.trace+".txt"))
-		doc := fmt.Sprintf("[platform]\nfile = %q\nnp = %s\n[network]\nwake_order = \"simgrid\"\ncollectives = \"smpi\"\n\n[[jobs]]\napp = \"replay\"\n[jobs.replay]\nfile = %q\n", xml, c.np, file)
-		s, err := scenario.Parse([]byte(doc), "jobs.toml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sets := tiModels[c.model]
-		if c.hostfile != "-" {
-			hf, _ := filepath.Abs(filepath.Join(cpuDir, "hostfiles", c.hostfile+".txt"))
-			sets = append([]string{"platform.hostfile=" + strconv.Quote(hf)}, sets...)
-		}
-		for _, kv := range sets {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := runner.Run(p, runner.Options{NoAlone: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := fmt.Sprintf("[platform]\nfile = %q\n[network]\nwake_order = \"simgrid\"\ncollectives = \"smpi\"\n\n[[jobs]]\napp = \"replay\"\n[jobs.replay]\nfile = %q\n", xml, file)
+		res := emulate(t, doc, runner.Options{NoAlone: true}, c.sets()...)
 		if got := res.Jobs[0].Time; math.Abs(got-c.want) > tiTolerance {
 			t.Errorf("the job %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, c.want, got-c.want, tiTolerance)
 		}
