@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -157,24 +158,19 @@ func TestBoundsOnZonesWithProfiles(t *testing.T) {
 // split-duplex and shared cluster links, backbone and limiters, SMPI's
 // model. (Before, the zones' bounds changed nothing of their links.)
 func TestZoneBoundsAreTheClusters(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	write("incast.txt", "0 init\n1 init\n2 init\n3 init\n3 irecv 0 0 10000000\n3 irecv 1 1 10000000\n3 irecv 2 2 10000000\n"+
-		"0 send 3 0 10000000\n1 send 3 1 10000000\n2 send 3 2 10000000\n0 compute 1e8\n3 wait 0 3 0\n3 wait 1 3 1\n3 wait 2 3 2\n"+
-		"0 finalize\n1 finalize\n2 finalize\n3 finalize\n")
+	const incast = "0 init\n1 init\n2 init\n3 init\n3 irecv 0 0 10000000\n3 irecv 1 1 10000000\n3 irecv 2 2 10000000\n" +
+		"0 send 3 0 10000000\n1 send 3 1 10000000\n2 send 3 2 10000000\n0 compute 1e8\n3 wait 0 3 0\n3 wait 1 3 1\n3 wait 2 3 2\n" +
+		"0 finalize\n1 finalize\n2 finalize\n3 finalize\n"
 	for _, sharing := range []string{"SPLITDUPLEX", "SHARED", "FATPIPE"} {
 		times := map[string][2]float64{}
 		for i, beside := range []string{"", `<trace id="unused" periodicity="1">0 1</trace>`} {
-			xml := write(fmt.Sprintf("p%d.xml", i), "<?xml version='1.0'?>\n<platform version=\"4.1\">\n"+beside+
-				"<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\" sharing_policy=\""+sharing+
-				"\" bb_bw=\"2.25GBps\" bb_lat=\"500us\" limiter_link=\"200MBps\" loopback_bw=\"1GBps\" loopback_lat=\"1us\"/>\n</platform>\n")
-			file := write(fmt.Sprintf("s%d.toml", i), fmt.Sprintf("app = \"replay\"\n[replay]\nfile = \"incast.txt\"\n[platform]\nfile = %q\n", xml))
+			file := filepath.Join(scenariotest.WriteScenario(t, map[string]string{
+				"incast.txt": incast,
+				"p.xml": "<?xml version='1.0'?>\n<platform version=\"4.1\">\n" + beside +
+					"<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\" sharing_policy=\"" + sharing +
+					"\" bb_bw=\"2.25GBps\" bb_lat=\"500us\" limiter_link=\"200MBps\" loopback_bw=\"1GBps\" loopback_lat=\"1us\"/>\n</platform>\n",
+				"s.toml": "app = \"replay\"\n[replay]\nfile = \"incast.txt\"\n[platform]\nfile = \"p.xml\"\n",
+			}), "s.toml")
 			for _, bound := range []string{"", scenario.BoundContentionFree, scenario.BoundComputeOnly} {
 				p := loadPlan(t, file)
 				if zones := p.Platform.Topology == platform.TopoZones; zones != (i == 1) {
