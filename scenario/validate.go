@@ -230,6 +230,15 @@ func (s *Scenario) checkReplay(p *Plan) error {
 }
 
 // path resolves a path written in the scenario against the scenario's folder.
+// ModelsFile is the models file the scenario names (kernels.models),
+// resolved against the scenario's folder; "" when it names none.
+func (s *Scenario) ModelsFile() string {
+	if s.Kernels.Models == "" {
+		return ""
+	}
+	return s.path(s.Kernels.Models)
+}
+
 func (s *Scenario) path(p string) string {
 	if filepath.IsAbs(p) || s.dir == "" {
 		return p

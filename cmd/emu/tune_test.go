@@ -60,6 +60,31 @@ func TestTuneRanksAndResumes(t *testing.T) {
 	}
 }
 
+// TestTuneRefusesChangedModels: a models file rewritten under the same name
+// (rescaled by calibrate --check --rescale -o, refitted) is another input. The
+// rerun skipped every point as done and printed the old models' results.
+func TestTuneRefusesChangedModels(t *testing.T) {
+	tmp := t.TempDir()
+	dir, mf := filepath.Join(tmp, "sweep"), filepath.Join(tmp, "m.toml")
+	write := func(coef string) {
+		if err := os.WriteFile(mf, []byte("[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = ["+coef+"]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"tune", "--quiet", "--out", dir, "--sweep", "nb=32,64", "--set", "kernels.models=" + mf, "--set", "hpl.n=500"}
+	write("2e-11")
+	if code, _, errOut := runCLI(t, args...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, args...); code != exitOK || !strings.Contains(errOut, "2 of 2 points already done") {
+		t.Fatalf("rerun with the same models: exit %d, stderr %q", code, errOut)
+	}
+	write("8e-11")
+	if code, _, errOut := runCLI(t, args...); code != exitInput || !strings.Contains(errOut, "its models file") {
+		t.Errorf("rerun with other models: exit %d, stderr %q; want exit 2 naming the models file", code, errOut)
+	}
+}
+
 func TestTuneBadInput(t *testing.T) {
 	tests := []struct {
 		args []string
