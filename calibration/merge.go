@@ -43,7 +43,7 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 				k := key{s.Host, s.Plan, s.Index}
 				if f, ok := seen[k]; ok {
 					if !sameMeasurement(f.s, s) {
-						return nil, nil, 0, fmt.Errorf("%s: host %s's sample %d (plan %s) is also in %s, measured otherwise: two campaigns under one host name; give each node its own --host",
+						return nil, nil, 0, fmt.Errorf("%s: host %s's sample %d (plan %s) is also in %s, measured otherwise: two campaigns of one plan under one host name; give each node its own --host (one node measured twice: another --seed)",
 							p, s.Host, s.Index, s.Plan, f.path)
 					}
 					duplicates++
