@@ -9,8 +9,12 @@ import (
 // Merge combines several nodes' sample files, in the order given. A campaign
 // row is identified by (host, plan, index); a row seen before (the same file
 // given twice, or a copy of a node's file) is dropped and counted in
-// duplicates. Rows without an index (other tools' files) are all kept. The
-// files' probes are kept too, each node's latest (LatestPerHost).
+// duplicates. A row whose identity was seen before with another measurement
+// is an error: two campaigns under one host name (two nodes calibrated
+// without --host that share a name, or one node calibrated twice), whose
+// second campaign would otherwise be dropped unseen. Rows without an index
+// (other tools' files) are all kept. The files' probes are kept too, each
+// node's latest (LatestPerHost).
 func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates int, err error) {
 	if len(paths) == 0 {
 		return nil, nil, 0, fmt.Errorf("merge: no sample files given")
@@ -19,7 +23,11 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 		host, plan string
 		index      int
 	}
-	seen := map[key]bool{}
+	type first struct {
+		path string
+		s    Sample
+	}
+	seen := map[key]first{}
 	for _, p := range paths {
 		samples, err := ReadSampleFile(p)
 		if err != nil {
@@ -33,14 +41,25 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 		for _, s := range samples {
 			if s.Index >= 0 {
 				k := key{s.Host, s.Plan, s.Index}
-				if seen[k] {
+				if f, ok := seen[k]; ok {
+					if !sameMeasurement(f.s, s) {
+						return nil, nil, 0, fmt.Errorf("%s: host %s's sample %d (plan %s) is also in %s, measured otherwise: two campaigns of one plan under one host name; give each node its own --host (one node measured twice: another --seed)",
+							p, s.Host, s.Index, s.Plan, f.path)
+					}
 					duplicates++
 					continue
 				}
-				seen[k] = true
+				seen[k] = first{p, s}
 			}
 			merged = append(merged, s)
 		}
 	}
 	return merged, LatestPerHost(probes), duplicates, nil
+}
+
+// sameMeasurement reports whether two rows of one campaign's identity are
+// the same measurement (a file given twice, or a copy).
+func sameMeasurement(a, b Sample) bool {
+	return a.Kernel == b.Kernel && a.M == b.M && a.N == b.N && a.K == b.K &&
+		a.Seconds == b.Seconds && a.Time.Equal(b.Time)
 }

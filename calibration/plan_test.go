@@ -152,3 +152,43 @@ func TestMergeDropsDuplicates(t *testing.T) {
 		t.Error("merge of a missing file succeeded")
 	}
 }
+
+// TestMergeRefusesTwoCampaignsUnderOneHost: rows of one identity (host, plan,
+// index) but another measurement are two campaigns under one host name, not
+// a copy; dropping the second as duplicates lost its samples unseen.
+func TestMergeRefusesTwoCampaignsUnderOneHost(t *testing.T) {
+	dir := t.TempDir()
+	row := Sample{Index: 0, Plan: "p", Host: "n1", Core: 0, Kernel: "dgemm", M: 1, N: 2, K: 3, Seconds: 1e-6}
+	other := func(f func(*Sample)) Sample { s := row; f(&s); return s }
+	cases := []struct {
+		name  string
+		b     Sample
+		ok    bool // a copy: dropped as a duplicate
+		wants string
+	}{
+		{"a copy", row, true, ""},
+		{"another duration", other(func(s *Sample) { s.Seconds = 2e-6 }), false, "b.csv: host n1's sample 0 (plan p) is also in"},
+		{"another call", other(func(s *Sample) { s.M = 7 }), false, "measured otherwise"},
+		{"another time", other(func(s *Sample) { s.Time = row.Time.Add(1) }), false, "give each node its own --host"},
+	}
+	for _, c := range cases {
+		pa, pb := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+		for path, s := range map[string]Sample{pa: row, pb: c.b} {
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteSamples(f, []Sample{s}); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		}
+		got, _, dups, err := Merge([]string{pa, pb})
+		switch {
+		case c.ok && (err != nil || dups != 1 || len(got) != 1):
+			t.Errorf("%s: %d rows, %d duplicates, %v; want 1 row, 1 duplicate", c.name, len(got), dups, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), c.wants)):
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.wants)
+		}
+	}
+}

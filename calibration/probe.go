@@ -248,7 +248,8 @@ func LatestPerHost(probes []models.Probe) []models.Probe {
 // as they are). When the set describes that node alone (its probes are all
 // of one host), the whole models are rescaled; when it holds several nodes,
 // only that host's: its per-host override, or a new override made from the
-// platform-wide model. It returns the kernels rescaled.
+// platform-wide model, and its per-CPU overrides. It returns the kernels
+// rescaled.
 func Rescale(set *models.Set, d Drift) (*models.Set, []string, error) {
 	if !(d.Ratio > 0) {
 		return nil, nil, fmt.Errorf("rescale: ratio %g", d.Ratio)
@@ -275,6 +276,11 @@ func Rescale(set *models.Set, d Drift) (*models.Set, []string, error) {
 			}
 			hosts := make(map[string]models.Spec, len(sp.Host)+1)
 			for h, hs := range sp.Host {
+				// the node's per-CPU models ("HOST/cpuS") come before its
+				// own, so they move with it
+				if hh, cpu, ok := models.SplitCPUKey(h); ok && cpu >= 0 && hh == host {
+					hs = hs.Scaled(d.Ratio)
+				}
 				hosts[h] = hs
 			}
 			hosts[host] = own.Scaled(d.Ratio)

@@ -226,6 +226,52 @@ func TestRescale(t *testing.T) {
 	}
 }
 
+// TestRescalePerCPU: a node of a several-node file whose models are per CPU
+// (Dahu's [kernels.dgemm.host."N/cpuS"]) has its CPUs' models rescaled too.
+// Per-CPU models come before the host's, so rescaling only a host-level
+// override left every rank of the node at the old speed.
+func TestRescalePerCPU(t *testing.T) {
+	const doc = rescaleModels + `
+[kernels.dgemm.host."n1/cpu0"]
+terms = ["m*n*k"]
+coef = [5e-11]
+
+[kernels.dgemm.host."n1/cpu1"]
+terms = ["m*n*k"]
+coef = [6e-11]
+
+[kernels.dgemm.host."n2/cpu0"]
+terms = ["m*n*k"]
+coef = [7e-11]
+`
+	base, err := models.ParseSet([]byte(doc), "m.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	then, now := ref("n1", 10, testTime), ref("n1", 8, testTime.Add(time.Hour))
+	d, _ := Compare(then, now) // 10/8 = 1.25
+	set, _, err := Rescale(base.WithProbes([]models.Probe{then, ref("n2", 20, testTime)}), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := models.Vars{M: 100, N: 100, K: 100, W: 1e6}
+	for _, c := range []struct {
+		host string
+		cpu  int
+		want float64 // s, by hand
+	}{
+		{"n1", 0, 1.25 * 5e-11 * 1e6},
+		{"n1", 1, 1.25 * 6e-11 * 1e6},
+		{"n1", 2, 1.25 * (2e-11*1e6 + 1e-6)}, // no model of its own: the node's, made from the platform's
+		{"n2", 0, 7e-11 * 1e6},               // another node: unchanged
+		{"n2", 1, 3e-11 * 1e6},
+	} {
+		if got := set.ForCPU("dgemm", c.host, c.cpu).Mean(v); math.Abs(got-c.want) > 1e-12*c.want {
+			t.Errorf("dgemm on %s CPU %d: %g s, want %g s", c.host, c.cpu, got, c.want)
+		}
+	}
+}
+
 // TestProbeLines: probes written into a sample file come back from
 // ReadProbes, and readers of samples skip them; a bad line is named.
 func TestProbeLines(t *testing.T) {

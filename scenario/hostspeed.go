@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -76,8 +75,8 @@ func (k *KernelsTable) setVariability(name string, val any) error {
 		}
 		for _, h := range sortedKeys(table) {
 			v, ok := number(table[h])
-			if !ok || !(v > 0) || math.IsInf(v, 0) {
-				return &keyError{key: key + "." + h, msg: fmt.Sprintf("%v: want a speed factor > 0 (0.9: 10%% slower)", table[h])}
+			if !ok || !(v >= minSpeed && v <= maxSpeed) {
+				return &keyError{key: key + "." + h, msg: fmt.Sprintf("%s: want a speed factor from %g to %g (0.9: 10%% slower)", shown(table[h]), minSpeed, maxSpeed)}
 			}
 			k.HostSpeed[h] = v
 		}
@@ -96,6 +95,21 @@ func (k *KernelsTable) setVariability(name string, val any) error {
 		k.HostSpreadSeed = &seed
 	}
 	return nil
+}
+
+// minSpeed and maxSpeed bound a host's speed factor, each entry's and their
+// product on a host: a host a thousand times slower or faster than its model
+// is a typo, and factors far beyond (1e-13) make the run's clock so large
+// that a microsecond no longer moves it, and the emulation never ends.
+const minSpeed, maxSpeed = 1e-3, 1e3
+
+// shown writes a TOML value as the user wrote it: a string quoted, so that
+// "0.5" is not mistaken for the number 0.5.
+func shown(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
 }
 
 // number reads a TOML float or integer.
@@ -153,6 +167,11 @@ func (s *Scenario) hostSpeeds(p *Plan) (map[string]float64, error) {
 	var pe *platform.HostPatternError
 	if errors.As(err, &pe) {
 		return nil, s.errorAt("kernels.host_speed."+pe.Pattern, pe.Msg)
+	}
+	for _, h := range sortedKeys(speeds) {
+		if v := speeds[h]; !(v >= minSpeed && v <= maxSpeed) {
+			return nil, s.errorAt("kernels.host_speed", fmt.Sprintf("host %s's matching entries (and spread) multiply to %g, want from %g to %g", h, v, minSpeed, maxSpeed))
+		}
 	}
 	return speeds, err
 }

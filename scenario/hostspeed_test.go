@@ -84,8 +84,17 @@ func TestHostSpeedErrors(t *testing.T) {
 		{scenariotest.VarScenario, []string{`kernels.host_speed."n1"x=0.5`}, `--set kernels.host_speed."n1"x=0.5: "kernels.host_speed.\"n1\"x" is not a dotted key`},
 		{scenariotest.VarScenario, []string{`kernels.host_speed.=0.5`}, `--set kernels.host_speed.=0.5: "kernels.host_speed." is not a dotted key`},
 		{scenariotest.VarScenario, []string{`kernels.host_speed.n1..2=0.5`}, `--set kernels.host_speed.n1..2=0.5: "kernels.host_speed.n1..2" is not a dotted key`},
-		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=0"}, "--set kernels.host_speed.n1=0: kernels.host_speed.n1: 0: want a speed factor > 0"},
-		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=fast"}, "--set kernels.host_speed.n1=fast: kernels.host_speed.n1: fast: want a speed factor > 0"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=0"}, "--set kernels.host_speed.n1=0: kernels.host_speed.n1: 0: want a speed factor from 0.001 to 1000"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=fast"}, `--set kernels.host_speed.n1=fast: kernels.host_speed.n1: "fast": want a speed factor from 0.001 to 1000`},
+		// A string that reads as a number is shown quoted: "0.5" is not the number 0.5.
+		{scenariotest.VarScenario, []string{`kernels.host_speed.n1="0.5"`}, `--set kernels.host_speed.n1="0.5": kernels.host_speed.n1: "0.5": want a speed factor`},
+		// Factors far from 1 are typos; at 1e-13 the run's clock grows so large
+		// that a microsecond no longer moves it and the emulation never ended.
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=1e-13"}, "--set kernels.host_speed.n1=1e-13: kernels.host_speed.n1: 1e-13: want a speed factor from 0.001 to 1000"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=2000"}, "--set kernels.host_speed.n1=2000: kernels.host_speed.n1: 2000: want a speed factor from 0.001 to 1000"},
+		{scenariotest.VarScenario, []string{"kernels.host_speed.n1=inf"}, "--set kernels.host_speed.n1=inf: kernels.host_speed.n1: +Inf: want a speed factor"},
+		// Each entry in range, their product on n1 (0.01 × 0.01) not.
+		{scenariotest.VarScenario + "[kernels.host_speed]\n\"n*\" = 0.01\nn1 = 0.01\n", nil, "var.toml:22: kernels.host_speed: host n1's matching entries (and spread) multiply to 0.0001, want from 0.001 to 1000"},
 		{scenariotest.VarScenario, []string{"kernels.host_speed=0.9"}, "--set kernels.host_speed=0.9: kernels.host_speed: want a table of host = factor"},
 		{scenariotest.VarScenario, []string{"kernels.host_spread=150%"}, "--set kernels.host_spread=150%: kernels.host_spread: 150%: want a relative spread between 0 and 100%"},
 		{scenariotest.VarScenario, []string{"kernels.host_spread=-0.1"}, "--set kernels.host_spread=-0.1: kernels.host_spread: -0.1: want a relative spread"},

@@ -229,6 +229,21 @@ func (s *Scenario) checkReplay(p *Plan) error {
 	return nil
 }
 
+// InputFiles are the files the scenario names by key, each resolved as the
+// run reads it: platform.file, the hostfile, the replayed trace, the models
+// file and the pivots file, in that order; none when it names none. (Not
+// --platform's XML, which replaces platform.file; a TI trace's index is
+// named, not the per-rank files it lists; nor are [[jobs]]' traces.)
+func (s *Scenario) InputFiles() []string {
+	var out []string
+	for _, f := range []string{s.Platform.File, s.Platform.Hostfile, s.Replay.File, s.Kernels.Models, s.Kernels.Pivots} {
+		if f != "" {
+			out = append(out, s.path(f))
+		}
+	}
+	return out
+}
+
 // path resolves a path written in the scenario against the scenario's folder.
 func (s *Scenario) path(p string) string {
 	if filepath.IsAbs(p) || s.dir == "" {

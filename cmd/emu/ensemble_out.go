@@ -118,13 +118,21 @@ func (e *ensemble) describe() string {
 	var what string
 	switch {
 	case s.perturb && s.seeds > 1:
-		what = fmt.Sprintf("seeds %d to %d, each as written and in %d perturbed copies", e.seed, e.seed+uint64(s.seeds-1), s.copies-1)
+		what = fmt.Sprintf("seeds %d to %d, each as written and in %s", e.seed, e.seed+uint64(s.seeds-1), copies(s.copies-1, "perturbed "))
 	case s.perturb:
-		what = fmt.Sprintf("seed %d as written and in %d copies with every link moved by parts in 10⁹", e.seed, s.copies-1)
+		what = fmt.Sprintf("seed %d as written and in %s with every link moved by parts in 10⁹", e.seed, copies(s.copies-1, ""))
 	default:
 		what = fmt.Sprintf("seeds %d to %d", e.seed, e.seed+uint64(s.seeds-1))
 	}
 	return fmt.Sprintf("%d runs (%s)", s.runs(), what)
+}
+
+// copies is "1 copy" or "n copies", with adj before the noun.
+func copies(n int, adj string) string {
+	if n == 1 {
+		return "1 " + adj + "copy"
+	}
+	return fmt.Sprintf("%d %scopies", n, adj)
 }
 
 // writeTable prints the ensemble's table after the report: one row per figure

@@ -186,7 +186,7 @@ func TestEnsembleSameSeedSameBytes(t *testing.T) {
 			t.Errorf("run %d differs from run 0:\n%s\n%s", i, outs[i], outs[0])
 		}
 	}
-	if !strings.Contains(outs[0], "6 runs (seeds 1 to 3, each as written and in 1 perturbed copies)") {
+	if !strings.Contains(outs[0], "6 runs (seeds 1 to 3, each as written and in 1 perturbed copy)") {
 		t.Errorf("both flags: want 3 seeds × 2 copies:\n%s", outs[0])
 	}
 }

@@ -100,6 +100,16 @@ func (n npFlag) Set(v string) error {
 // plan loads the scenario (the embedded default when file is ""), applies
 // --platform and --hpl-dat, then every --set in order, and validates it.
 func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
+	s, err := f.scenario(file)
+	if err != nil {
+		return nil, err
+	}
+	return s.Validate()
+}
+
+// scenario is the scenario of file (or the embedded default) with the
+// flags' platform, HPL.dat, replay and --set applied, not yet validated.
+func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 	var (
 		s   *scenario.Scenario
 		err error
@@ -136,7 +146,7 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 			return nil, err
 		}
 	}
-	return s.Validate()
+	return s, nil
 }
 
 // withFlagHint adds to a scenario's load error which flag takes the file when

@@ -293,6 +293,20 @@ func (r *scenarioRunner) fingerprint() (string, error) {
 	if e := r.ensemble; e != nil { // the same: a single run's results are not an ensemble's
 		fmt.Fprintf(h, " ensemble %d seeds %d copies", e.seeds, e.copies)
 	}
+	// The bytes of the files the scenario names (only when it names some, as
+	// above): models rescaled or refitted under the same name, a hostfile or a
+	// trace edited in place, are other inputs, whose points were otherwise
+	// skipped as done with the old files' results. A file that cannot be read
+	// is left for the run to name.
+	s, err := r.flags.scenario(r.file)
+	if err != nil {
+		return "", err
+	}
+	for _, path := range s.InputFiles() {
+		if data, err := os.ReadFile(path); err == nil {
+			fmt.Fprintf(h, " file %x", sha256.Sum256(data))
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
@@ -308,7 +322,7 @@ func checkSweepDir(dir string, r *scenarioRunner) error {
 	path := filepath.Join(dir, "inputs")
 	old, err := os.ReadFile(path)
 	if err == nil && strings.TrimSpace(string(old)) != fp {
-		return fmt.Errorf("%s holds results of a sweep over other inputs (scenario, --set, --platform or --hpl-dat changed); use another --out", dir)
+		return fmt.Errorf("%s holds results of a sweep over other inputs (the scenario, a file it names, --set, --platform, --hostfile, --replay, --hpl-dat, --seeds, --perturb or --node-memory changed); use another --out", dir)
 	}
 	return os.WriteFile(path, []byte(fp+"\n"), 0o644)
 }

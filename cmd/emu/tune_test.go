@@ -60,6 +60,53 @@ func TestTuneRanksAndResumes(t *testing.T) {
 	}
 }
 
+// TestTuneRefusesChangedInputFiles: a file the scenario names, rewritten under
+// the same name (models rescaled by calibrate --check --rescale -o, a hostfile
+// or a trace edited), is another input. The rerun skipped every point as done
+// and printed the old files' results.
+func TestTuneRefusesChangedInputFiles(t *testing.T) {
+	trace, err := os.ReadFile("../../examples/replay-ring.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, file string
+		v1, v2     string
+		args       func(path string) []string
+	}{
+		{"models", "m.toml",
+			"[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [2e-11]\n", "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [8e-11]\n",
+			func(p string) []string {
+				return []string{"--set", "kernels.models=" + p, "--set", "hpl.n=500", "--sweep", "nb=32,64"}
+			}},
+		{"hostfile", "hosts.txt", "host-0\nhost-1\nhost-2\nhost-3\n", "host-0\nhost-0\nhost-1\nhost-1\n",
+			func(p string) []string { return []string{"--hostfile", p, "--set", "hpl.n=500", "--sweep", "nb=32,64"} }},
+		{"trace", "ring.txt", string(trace), strings.Replace(string(trace), "compute 2e9", "compute 4e9", 1),
+			func(p string) []string { return []string{"--replay", p, "--sweep", "latency=1us,2us"} }},
+	}
+	for _, c := range cases {
+		tmp := t.TempDir()
+		path := filepath.Join(tmp, c.file)
+		write := func(body string) {
+			if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args := append([]string{"tune", "--quiet", "--out", filepath.Join(tmp, "sweep")}, c.args(path)...)
+		write(c.v1)
+		if code, _, errOut := runCLI(t, args...); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, args...); code != exitOK || !strings.Contains(errOut, "2 of 2 points already done") {
+			t.Fatalf("%s: rerun with the same file: exit %d, stderr %q", c.name, code, errOut)
+		}
+		write(c.v2)
+		if code, _, errOut := runCLI(t, args...); code != exitInput || !strings.Contains(errOut, "a file it names") {
+			t.Errorf("%s: rerun with the file changed: exit %d, stderr %q; want exit 2 naming the file", c.name, code, errOut)
+		}
+	}
+}
+
 func TestTuneBadInput(t *testing.T) {
 	tests := []struct {
 		args []string

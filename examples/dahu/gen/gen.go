@@ -82,6 +82,9 @@ func generate(fsys fs.FS, dir string) (map[string][]byte, error) {
 		if len(rows) == 0 {
 			return nil, fmt.Errorf("%s/dgemm_models.csv: no row of model_id %s", dir, l.model)
 		}
+		if err := everyCPU(rows); err != nil {
+			return nil, fmt.Errorf("%s/dgemm_models.csv: model_id %s: %v", dir, l.model, err)
+		}
 		specs := map[string]models.Spec{}
 		for name, sp := range other {
 			specs[name] = sp.spec(l.noise)
@@ -111,6 +114,31 @@ func generate(fsys fs.FS, dir string) (map[string][]byte, error) {
 		out[l.file] = append([]byte(modelsHeader(l, len(rows))), body...)
 	}
 	return out, nil
+}
+
+// nodes is Dahu's node count: dahu.toml's hosts, dahu-1 … dahu-32.
+const nodes = 32
+
+// everyCPU checks that a per-CPU model (rows with a host) has a row for both
+// CPUs of every node: a CPU left out would silently take the default row.
+func everyCPU(rows []dgemmRow) error {
+	have := map[string]bool{}
+	for _, r := range rows {
+		if r.host != "" {
+			have[models.CPUKey(r.host, r.cpu)] = true
+		}
+	}
+	if len(have) == 0 { // a homogeneous model: the default row alone
+		return nil
+	}
+	for n := 1; n <= nodes; n++ {
+		for cpu := range 2 {
+			if host := fmt.Sprintf("dahu-%d", n); !have[models.CPUKey(host, cpu)] {
+				return fmt.Errorf("no row for %s CPU %d (cpu_id %d), which would take the default row", host, cpu, 2*n+cpu)
+			}
+		}
+	}
+	return nil
 }
 
 func modelsHeader(l line, rows int) string {
@@ -247,10 +275,10 @@ func readOther(fsys fs.FS, dir string) (map[string]otherRow, error) {
 			return nil, r.errorf("size_expression", "%q for %s, want %q (the mapping onto emu's dimensions assumes it)", got, name, k.size)
 		}
 		var o otherRow
-		if o.mean, err = r.num("coef_mean"); err != nil {
+		if o.mean, err = r.nonNeg("coef_mean"); err != nil {
 			return nil, err
 		}
-		if o.sd, err = r.num("coef_sd"); err != nil {
+		if o.sd, err = r.nonNeg("coef_sd"); err != nil {
 			return nil, err
 		}
 		if k.zero {

@@ -156,11 +156,29 @@ func TestBadCSV(t *testing.T) {
 		fs[file] = &fstest.MapFile{Data: []byte(strings.Replace(read(file), old, new, 1))}
 		return fs
 	}
+	// without drops the line of file that holds part.
+	without := func(file, part string) fstest.MapFS {
+		fs := with(file, "", "")
+		var kept []string
+		for _, l := range strings.SplitAfter(read(file), "\n") {
+			if !strings.Contains(l, part) {
+				kept = append(kept, l)
+			}
+		}
+		fs[file] = &fstest.MapFile{Data: []byte(strings.Join(kept, ""))}
+		return fs
+	}
 	for _, c := range []struct {
 		name string
 		fs   fstest.MapFS
 		want string
 	}{
+		// A CPU missing from a per-CPU model would take the default row unseen.
+		{"CPU missing", without("dgemm_models.csv", "C1_het;C2_het;D1_het;D2_het;simple,d;e;f,12d05513fab6709625f903a5ea3913ded1b48527,6,dahu-3,0,"),
+			"d/dgemm_models.csv: model_id het_poly: no row for dahu-3 CPU 0 (cpu_id 6)"},
+		// A kernel's cost per unit of size, and its spread, are never negative.
+		{"negative mean", with("other_kernel_models.csv", "1.278804e-09", "-1.278804e-09"), "d/other_kernel_models.csv:3: coef_mean: -1.278804e-09 is negative"},
+		{"negative sd", with("other_kernel_models.csv", "1.645759e-11", "-1.645759e-11"), "d/other_kernel_models.csv:3: coef_sd: -1.645759e-11 is negative"},
 		{"cpu_id against node", with("dgemm_models.csv", ",2,dahu-1,0,", ",3,dahu-1,0,"), "d/dgemm_models.csv:4: cpu_id: 3, but node 1 CPU 0 is CPU 2"},
 		{"unknown kernel", with("other_kernel_models.csv", "dgemv,M*N", "dgemx,M*N"), "d/other_kernel_models.csv:3: kernel: \"dgemx\""},
 		{"size changed", with("other_kernel_models.csv", "dgemv,M*N", "dgemv,M*K"), "d/other_kernel_models.csv:3: size_expression: \"M*K\" for dgemv"},
