@@ -1,6 +1,10 @@
 package scenario
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/emu-hpc/emu/models"
+)
 
 //go:embed default.toml
 var defaultScenario []byte
@@ -17,4 +21,10 @@ func Default() *Scenario {
 	}
 	s.embedded = true
 	return s
+}
+
+// defaultSpecs are the embedded default's inline kernel models as it ships
+// them: placeholders that a models file replaces (validate.go's kernels).
+func defaultSpecs() map[string]models.Spec {
+	return Default().Kernels.Specs
 }

@@ -266,7 +266,8 @@ func (s *Scenario) cannotRead(p, path string) string {
 }
 
 // kernels resolves [kernels]: mode, pivot rule, speed ratio and the models (the
-// models file first, inline [kernels.NAME] tables over it).
+// models file first, inline [kernels.NAME] tables over it, with a note; the
+// embedded default's own tables, placeholders, under it).
 func (s *Scenario) kernels(p *Plan) error {
 	k := s.Kernels
 	mode := k.Mode
@@ -344,7 +345,22 @@ func (s *Scenario) kernels(p *Plan) error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var placeholders map[string]models.Spec
+	if s.embedded {
+		placeholders = defaultSpecs()
+	}
 	for _, name := range names {
+		if _, inFile := specs[name]; inFile {
+			if def, ok := placeholders[name]; ok && reflect.DeepEqual(def, k.Specs[name]) {
+				// The embedded default's placeholder (the SMPI study's
+				// model) gives way to the models file the user named:
+				// `emu run --set kernels.models=fitted.toml` charges the
+				// fitted dgemm, not the study's.
+				continue
+			}
+			p.Notes = append(p.Notes, fmt.Sprintf("kernels.%s: the scenario's inline table comes over %s's %s (remove it to use the file's)",
+				name, s.path(k.Models), name))
+		}
 		specs[name] = k.Specs[name]
 		if err := checkModelNames(name, specs[name], &p.Platform); err != nil {
 			key, msg := splitKeyMessage(err.Error())
