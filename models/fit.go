@@ -64,6 +64,11 @@ func (f Family) String() string {
 	return m + "-" + noiseNames[f.Noise]
 }
 
+// FamilyCodes says what the letters of a family's name mean: a user who
+// asks for "linear" or "piecewise" (the words the guides use) learns the code.
+const FamilyCodes = "means: M0 constant, M1 linear in the kernel's product term, M2 polynomial, " +
+	"Mp piecewise, Mr rate, Mh1/Mh2 per host; noises: N0 none, N1 Gaussian, N2 Gaussian with σ growing with the call, Nmix mixture"
+
 // ParseFamily reads "auto", "auto-per-host", "M1-N0", "M2-N2", "Mp-N1",
 // "M2-Nmix", "Mh2-N2" (per host), "Mr-N0" (the rate; also "rate"), ...
 // (case-insensitive; "N'" is accepted for Nmix, "M'" for Mp).
@@ -80,7 +85,7 @@ func ParseFamily(s string) (Family, error) {
 	mean, noise, ok := strings.Cut(in, "-")
 	origMean, origNoise, _ := strings.Cut(strings.TrimSpace(s), "-") // as written, for errors
 	if !ok {
-		return Family{}, fmt.Errorf("unknown family %q: want auto or MEAN-NOISE such as M2-N2 (M0 M1 M2 Mp, Mh1 Mh2 per host; N0 N1 N2 Nmix)", s)
+		return Family{}, fmt.Errorf("unknown family %q: want auto, rate or MEAN-NOISE such as M1-N1 (%s)", s, FamilyCodes)
 	}
 	var f Family
 	if strings.HasPrefix(mean, "mh") {
@@ -99,7 +104,7 @@ func ParseFamily(s string) (Family, error) {
 	case "mr":
 		f.Mean = Mr
 	default:
-		return Family{}, fmt.Errorf("unknown mean part %q in family %q (want M0, M1, M2, Mp or Mr)", origMean, s)
+		return Family{}, fmt.Errorf("unknown mean part %q in family %q (%s)", origMean, s, FamilyCodes)
 	}
 	switch noise {
 	case "n0":
@@ -111,7 +116,7 @@ func ParseFamily(s string) (Family, error) {
 	case "nmix", "n'":
 		f.Noise = Nmix
 	default:
-		return Family{}, fmt.Errorf("unknown noise part %q in family %q (want N0, N1, N2 or Nmix)", origNoise, s)
+		return Family{}, fmt.Errorf("unknown noise part %q in family %q (%s)", origNoise, s, FamilyCodes)
 	}
 	return f, nil
 }

@@ -33,6 +33,23 @@ func TestParseFamily(t *testing.T) {
 	}
 }
 
+// The guides name the families in words (linear, polynomial, piecewise,
+// mixture); asked for by those words, the error says which code each is.
+func TestParseFamilyErrorNamesTheCodes(t *testing.T) {
+	for _, in := range []string{"linear", "polynomial", "piecewise", "per-host", "mixture", "M1-gaussian", "M1"} {
+		_, err := models.ParseFamily(in)
+		if err == nil {
+			t.Errorf("ParseFamily(%q): no error", in)
+			continue
+		}
+		for _, want := range []string{"M1 linear", "M2 polynomial", "Mp piecewise", "per host", "N1 Gaussian", "Nmix mixture"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("ParseFamily(%q): %v; want it to say %q", in, err, want)
+			}
+		}
+	}
+}
+
 func TestParseLoss(t *testing.T) {
 	for in, want := range map[string]string{"robust": "robust", "": "robust", "LS": "squares", "squares": "squares", "l1": ""} {
 		l, err := models.ParseLoss(in)

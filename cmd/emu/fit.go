@@ -76,7 +76,7 @@ scenario's [network] lat_factor and bw_factor.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.family, "family", "auto", "model family: auto, M0-N0, M1-N0, M2-N2, Mp-N1, M2-Nmix, Mh2-N2 (per host), ...")
+	f.StringVar(&fl.family, "family", "auto", "model family: auto, rate, or MEAN-NOISE (M1-N1, M2-N2, Mp-N1, M2-Nmix, Mh2-N2, ...): M0 constant, M1 linear, M2 polynomial, Mp piecewise, Mh1/Mh2 per host; N0 no noise, N1 Gaussian, N2 σ growing with the call, Nmix mixture")
 	f.BoolVar(&fl.perHost, "per-host", false, fmt.Sprintf("also fit each host with %d samples or more of a kernel (the study's Mh); fewer take the pooled model, and fit names them", minHostSamples))
 	f.StringVarP(&fl.out, "out", "o", "", "write the models (or network factors) here as TOML (default: standard output, table on standard error)")
 	f.StringVar(&fl.plotDir, "plot", "", "write SVG figures per kernel into this directory")

@@ -130,7 +130,7 @@ func TestFitBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"fit", samples, "--family", "M9-N0"}, "emu: --family: unknown mean part \"M9\" in family \"M9-N0\""},
-		{[]string{"fit", samples, "--family", "nope"}, "emu: --family: unknown family \"nope\": want auto or MEAN-NOISE"},
+		{[]string{"fit", samples, "--family", "nope"}, "emu: --family: unknown family \"nope\": want auto, rate or MEAN-NOISE"},
 		{[]string{"fit", bad, "--loss", "l1"}, "emu: --loss: unknown loss \"l1\": want robust or squares"},
 		{[]string{"fit", "--network", samples, samples}, "emu: --network " + samples + ": give either sample files or --network, not both"},
 		{[]string{"fit", "--network", samples, "--latency", "1us", "--bandwidth", "1"}, "emu: --bandwidth: bandwidth \"1\" has no unit"},
