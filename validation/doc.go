@@ -22,6 +22,11 @@
 //     campaign's two 16×16 MR rows that are not in results.csv; emu must give
 //     each to the microsecond (TestSMPIRerunsReproduced, -emu.slow). The file's
 //     head records how SMPI was built and run.
+//   - SimGrid/SMPI 3.32 and emu timed alternately on the development VM, the
+//     8×8 N = 80,000 MR row with Iprobe 1e-6 on cm02 (testdata/smpi_speed_vm.csv,
+//     every run with its wall, CPU, RSS and load; docs/evidence/smpihere.md says
+//     what was run). No test reads it: it is the like-for-like baseline on this
+//     machine for a benchmark that wants one.
 //   - SimGrid/SMPI of 2019 emulating HPL on Dahu, seed 003's Figure 10
 //     (examples/dahu/data/simulated.csv): examples/dahu/dahu.toml with the
 //     models files of lines a, c and d, under SMPI's host naming, within 2% of
