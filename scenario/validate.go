@@ -230,15 +230,36 @@ func (s *Scenario) checkReplay(p *Plan) error {
 }
 
 // InputFiles are the files the scenario names by key, each resolved as the
-// run reads it: platform.file, the hostfile, the replayed trace, the models
-// file and the pivots file, in that order; none when it names none. (Not
-// --platform's XML, which replaces platform.file; a TI trace's index is
-// named, not the per-rank files it lists; nor are [[jobs]]' traces.)
+// run reads it: platform.file, the hostfile, the replayed traces (its own,
+// then each of [[jobs]]'), the models file and the pivots file, in that
+// order; none when it names none. (Not --platform's XML, which replaces
+// platform.file; a TI trace's index is named, not the per-rank files it
+// lists: traceformat.IndexedFiles reads those.)
 func (s *Scenario) InputFiles() []string {
 	var out []string
-	for _, f := range []string{s.Platform.File, s.Platform.Hostfile, s.Replay.File, s.Kernels.Models, s.Kernels.Pivots} {
-		if f != "" {
-			out = append(out, s.path(f))
+	add := func(files ...string) {
+		for _, f := range files {
+			if f != "" {
+				out = append(out, s.path(f))
+			}
+		}
+	}
+	add(s.Platform.File, s.Platform.Hostfile)
+	out = append(out, s.TraceFiles()...)
+	add(s.Kernels.Models, s.Kernels.Pivots)
+	return out
+}
+
+// TraceFiles are the replayed traces the scenario names: replay.file, then
+// each [[jobs]]' replay.file, resolved as the run reads them.
+func (s *Scenario) TraceFiles() []string {
+	var out []string
+	if s.Replay.File != "" {
+		out = append(out, s.path(s.Replay.File))
+	}
+	for _, j := range s.Jobs {
+		if j.Replay.File != "" {
+			out = append(out, s.path(j.Replay.File))
 		}
 	}
 	return out

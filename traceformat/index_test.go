@@ -3,6 +3,7 @@ package traceformat
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,39 @@ func TestLoadIndex(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexedFiles: an index's files are found where Load reads them (the
+// index's folder, an absolute path as it is); a trace or a GOAL schedule is
+// no index.
+func TestIndexedFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	r0 := write("r0.txt", "0 init\n0 send 1 0 8\n0 finalize\n")
+	r1 := write("r1.txt", "1 init\n1 recv 0 0 8\n1 finalize\n")
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"two.idx", "# rank 0 first\nr0.txt\n" + r1 + "\n", []string{r0, r1}},
+		{"bom.idx", "\ufeffr1.txt\n", []string{r1}},
+		{"trace.txt", "0 init\n0 finalize\n", nil},
+		{"sched.goal", "num_ranks 1\nrank 0 {\nl1: calc 5\n}\n", nil},
+	}
+	for _, tc := range tests {
+		got, err := IndexedFiles(write(tc.name, tc.body))
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := IndexedFiles(filepath.Join(dir, "missing.idx")); err == nil {
+		t.Error("a missing index read as no index")
 	}
 }

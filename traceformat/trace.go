@@ -137,24 +137,56 @@ func indexFiles(data []byte, name string) ([]string, []int, error) {
 	return files, lines, nil
 }
 
-// openIndexed opens the file an index names: an absolute path as it is, a
-// relative one in the index's folder, or else, when it is not there, in the
-// working directory, where SimGrid's replayer looks (smpirun -trace-ti
-// writes the names relative to the directory it ran in).
+// openIndexed opens the file an index names (indexedPath).
 func openIndexed(index, name string) (string, *os.File, error) {
+	path := indexedPath(index, name)
+	fh, err := os.Open(path)
+	if err != nil && errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(name) {
+		err = fmt.Errorf("%w (nor %s from the working directory)", err, name)
+	}
+	return path, fh, err
+}
+
+// indexedPath is where the file an index names is read: an absolute path as
+// it is, a relative one in the index's folder, or else, when it is not there,
+// in the working directory, where SimGrid's replayer looks (smpirun -trace-ti
+// writes the names relative to the directory it ran in).
+func indexedPath(index, name string) string {
 	if filepath.IsAbs(name) {
-		fh, err := os.Open(name)
-		return name, fh, err
+		return name
 	}
 	path := filepath.Join(filepath.Dir(index), name)
-	fh, err := os.Open(path)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return path, fh, err
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(name); err == nil {
+			return name
+		}
 	}
-	if fh, err2 := os.Open(name); err2 == nil {
-		return name, fh, nil
+	return path
+}
+
+// IndexedFiles returns the trace files the TI index at path names, each
+// where Load reads it; none when path is not an index (a trace itself, or a
+// GOAL schedule). Whoever must know when a replay's input changed (tune's
+// sweep folders) needs these as well as the index.
+func IndexedFiles(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
-	return path, nil, fmt.Errorf("%w (nor %s from the working directory)", err, name)
+	data = bytes.TrimPrefix(data, utf8BOM)
+	head := data[:min(len(data), headBytes)]
+	if Guess(path, head) == FormatGOAL || !isIndex(head) {
+		return nil, nil
+	}
+	names, _, err := indexFiles(data, path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = indexedPath(path, name)
+	}
+	return out, nil
 }
 
 // loadShared reads the one trace file an index names, every rank's lines in it.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
+	"github.com/emu-hpc/emu/traceformat"
 	"github.com/emu-hpc/emu/tune"
 )
 
@@ -302,7 +303,12 @@ func (r *scenarioRunner) fingerprint() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, path := range s.InputFiles() {
+	inputs := s.InputFiles()
+	for _, trace := range s.TraceFiles() {
+		listed, _ := traceformat.IndexedFiles(trace) // a TI index's per-rank files
+		inputs = append(inputs, listed...)
+	}
+	for _, path := range inputs {
 		if data, err := os.ReadFile(path); err == nil {
 			fmt.Fprintf(h, " file %x", sha256.Sum256(data))
 		}

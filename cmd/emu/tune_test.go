@@ -83,6 +83,17 @@ func TestTuneRefusesChangedInputFiles(t *testing.T) {
 			func(p string) []string { return []string{"--hostfile", p, "--set", "hpl.n=500", "--sweep", "nb=32,64"} }},
 		{"trace", "ring.txt", string(trace), strings.Replace(string(trace), "compute 2e9", "compute 4e9", 1),
 			func(p string) []string { return []string{"--replay", p, "--sweep", "latency=1us,2us"} }},
+		// The index stays as it is; the trace it names changes.
+		{"trace behind a TI index", "ring.txt", string(trace), strings.Replace(string(trace), "compute 2e9", "compute 4e9", 1),
+			func(p string) []string {
+				return []string{"--replay", besideFile(t, p, "ring.idx", "ring.txt\n"), "--sweep", "latency=1us,2us"}
+			}},
+		{"a job's trace", "ring.txt", string(trace), strings.Replace(string(trace), "compute 2e9", "compute 4e9", 1),
+			func(p string) []string {
+				job := "[platform]\ntopology = \"fat-tree\"\nfat_tree = \"2;4,2;1,2;1,1\"\nlink_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\nspeed = \"10Gf\"\n" +
+					"[[jobs]]\nname = \"ring\"\napp = \"replay\"\n[jobs.replay]\nfile = \"ring.txt\"\n"
+				return []string{besideFile(t, p, "jobs.toml", job), "--sweep", "latency=1us,2us"}
+			}},
 	}
 	for _, c := range cases {
 		tmp := t.TempDir()
@@ -105,6 +116,16 @@ func TestTuneRefusesChangedInputFiles(t *testing.T) {
 			t.Errorf("%s: rerun with the file changed: exit %d, stderr %q; want exit 2 naming the file", c.name, code, errOut)
 		}
 	}
+}
+
+// besideFile writes body to the file name in path's folder and returns its path.
+func besideFile(t *testing.T, path, name, body string) string {
+	t.Helper()
+	p := filepath.Join(filepath.Dir(path), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestTuneBadInput(t *testing.T) {
