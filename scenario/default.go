@@ -2,6 +2,7 @@ package scenario
 
 import (
 	_ "embed"
+	"sync"
 
 	"github.com/emu-hpc/emu/models"
 )
@@ -25,6 +26,7 @@ func Default() *Scenario {
 
 // defaultSpecs are the embedded default's inline kernel models as it ships
 // them: placeholders that a models file replaces (validate.go's kernels).
-func defaultSpecs() map[string]models.Spec {
+// Parsed once, not at every validation of a sweep's points; read only.
+var defaultSpecs = sync.OnceValue(func() map[string]models.Spec {
 	return Default().Kernels.Specs
-}
+})
