@@ -3,6 +3,7 @@ package hpl
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 )
@@ -139,6 +140,19 @@ func (o *Output) Banner(d Dat) error {
 }
 
 // ctime is C's ctime() text of a calendar time, with its newline.
+// addSeconds is t + s seconds. A time.Duration holds 292 years: past that
+// (a run of absurd kernel models, Time 1.2e10 s) t.Add wrapped to 1677;
+// whole seconds are added apart there.
+func addSeconds(t time.Time, s float64) time.Time {
+	if math.Abs(s) < 9e9 {
+		return t.Add(time.Duration(s * float64(time.Second)))
+	}
+	s = max(min(s, 9e18), -9e18) // an int64 of seconds
+	whole := math.Floor(s)
+	return time.Unix(t.Unix()+int64(whole), int64(t.Nanosecond())).In(t.Location()).
+		Add(time.Duration((s - whole) * float64(time.Second)))
+}
+
 func ctime(t time.Time) string { return t.Format("Mon Jan _2 15:04:05 2006") + "\n" }
 
 // Test prints one test's block and counts it. Results that carry no residual
@@ -168,7 +182,7 @@ func (o *Output) Test(r *Result) error {
 		if epoch.IsZero() {
 			epoch = time.Unix(0, 0).UTC()
 		}
-		at := func(s float64) time.Time { return epoch.Add(time.Duration(s * float64(time.Second))) }
+		at := func(s float64) time.Time { return addSeconds(epoch, s) }
 		b.WriteString("HPL_pdgesv() start time " + ctime(at(r.Start)) + "\n")
 		b.WriteString("HPL_pdgesv() end time   " + ctime(at(r.Start+r.Time)) + "\n")
 	}

@@ -62,3 +62,26 @@ func TestResultLineFormat(t *testing.T) {
 		t.Errorf("time line:\n%s", b.String())
 	}
 }
+
+// TestEndTimeOfLongRuns: the end time line is the epoch plus Time at any
+// Time. A run of absurd kernel models (1000 s per m·n·k) took 1.15e10 s and
+// printed "Tue Sep 21 00:12:43 1677": a time.Duration wraps past 292 years.
+// The dates are Python's datetime(1970, 1, 1) + timedelta(seconds=Time).
+func TestEndTimeOfLongRuns(t *testing.T) {
+	for _, tc := range []struct {
+		time float64
+		want string
+	}{
+		{0.0123, "Thu Jan  1 00:00:00 1970"},
+		{8999999999, "Wed Mar 14 15:59:59 2255"},
+		{11509504667.56, "Fri Sep 21 20:37:47 2334"},
+		{86181513167.79, "Wed Dec 26 05:12:47 4700"},
+	} {
+		var b bytes.Buffer
+		o := NewOutput(&b, Dat{Threshold: 16})
+		o.Test(&Result{Variant: "WR00L2L2", N: 29, NB: 1, P: 2, Q: 2, Time: tc.time, Gflops: 1})
+		if want := "HPL_pdgesv() end time   " + tc.want + "\n"; !strings.Contains(b.String(), want) {
+			t.Errorf("Time %g: got\n%s\nwant the line\n%s", tc.time, b.String(), want)
+		}
+	}
+}
