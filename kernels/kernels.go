@@ -81,6 +81,43 @@ type Config struct {
 	// and each time its update polls a pending broadcast after running out
 	// of columns. Off, such a call costs nothing, as in a real BLAS.
 	ChargeEmpty bool
+	// Where names each kernel's model for CallTooLongError: its table's
+	// place ("models.toml:2"), by kernel name. Absent: the message names
+	// the kernel alone.
+	Where map[string]string
+}
+
+// MaxCallSeconds bounds the modelled duration of one kernel call. No BLAS
+// call of a real run lasts days (a dgemm's coefficient is about 1e-11 s per
+// m·n·k); a model that charges more has its units wrong, and a run of such
+// calls is not finite in practice: a wait of W seconds costs SMPI's growing
+// Iprobe about √(2W/iprobe_cost) polls (coefficient 1e9 s per m·n·k made an
+// N = 400 HPL poll for hours).
+const MaxCallSeconds = 1e6
+
+// CallTooLongError stops a run at a call whose model charges more than
+// MaxCallSeconds: the model's input fault, named with its place.
+type CallTooLongError struct {
+	Kernel  string // the model's name (kernels.Kernel)
+	Where   string // Config.Where's entry, or ""
+	Vars    models.Vars
+	Seconds float64 // what the model charged
+}
+
+// InputFault marks the error as its input's fault (ranks.InputFault).
+func (e *CallTooLongError) InputFault() {}
+
+func (e *CallTooLongError) Error() string {
+	at := ""
+	if e.Where != "" {
+		at = e.Where + ": "
+	}
+	dims := fmt.Sprintf("m = %g, n = %g", e.Vars.M, e.Vars.N)
+	if e.Vars.K != 0 {
+		dims += fmt.Sprintf(", k = %g", e.Vars.K)
+	}
+	return fmt.Sprintf("%skernels.%s: one call (%s) costs %.2g s by this model, over emu's bound of %g s (%.1f days) a call: are its coefficients in seconds?",
+		at, e.Kernel, dims, e.Seconds, float64(MaxCallSeconds), MaxCallSeconds/86400)
 }
 
 // Validate reports a configuration New cannot use.
@@ -133,8 +170,9 @@ type Set struct {
 	// observer is Config.Observe: nil on the hot path of large runs, so a
 	// call pays one nil check for it.
 	observer func(Observed)
-	speed    float64 // Config.HostSpeed of host: durations are divided by it
-	empty    bool    // Config.ChargeEmpty, outside Timed mode
+	speed    float64           // Config.HostSpeed of host: durations are divided by it
+	empty    bool              // Config.ChargeEmpty, outside Timed mode
+	where    map[string]string // Config.Where
 }
 
 // New returns the kernel set of one rank. rng is the rank's stream (used for
@@ -160,6 +198,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 		cpu:      cfg.Clock == CPUClock && cpuClockWorks,
 		observer: cfg.Observe,
 		empty:    cfg.ChargeEmpty && cfg.Mode != Timed,
+		where:    cfg.Where,
 	}
 	if k.ratio == 0 {
 		k.ratio = 1
@@ -246,6 +285,9 @@ func (k *Set) finish(id kernelID, v models.Vars, f Form, t0 int64) {
 
 func (k *Set) chargeModel(id kernelID, v models.Vars, f Form) {
 	d := k.modelTime(k.byID[id], v)
+	if d > MaxCallSeconds {
+		k.tooLong(kernelNames[id], v, d)
+	}
 	k.observe(kernelNames[id], v, f, d)
 	if d > 0 {
 		k.charger.Compute(d, kernelNames[id])
@@ -296,6 +338,7 @@ func (k *Set) ChargeVariant(kernel, variant string, v models.Vars) {
 // holds one, so no call hashes the names again.
 type Copy struct {
 	kernel string
+	from   string       // the name of model's table: kernel, its variant's or its family's
 	model  models.Model // nil: the call costs nothing
 }
 
@@ -303,13 +346,23 @@ type Copy struct {
 // variant's own model if the set has one, else the kernel's. The set's
 // models do not change, so the Copy holds for the set's life.
 func (k *Set) Copy(kernel, variant string) Copy {
-	m := k.modelFor(kernel)
+	m, from := k.modelFor(kernel), kernel
+	if m != nil && k.set != nil && k.set.ForCPU(kernel, k.host, k.socket) == nil {
+		from = Laswp // modelFor's fallback
+	}
 	if variant != "" && k.set != nil {
 		if vm := k.modelFor(variant); vm != nil {
-			m = vm
+			m, from = vm, variant
 		}
 	}
-	return Copy{kernel: kernel, model: m}
+	return Copy{kernel: kernel, from: from, model: m}
+}
+
+// tooLong stops the run at a call of d > MaxCallSeconds seconds: a panic
+// of *CallTooLongError, which the rank's World reports as the run's error
+// (ranks.PanicError wraps it).
+func (k *Set) tooLong(model string, v models.Vars, d float64) {
+	panic(&CallTooLongError{Kernel: model, Where: k.where[model], Vars: v, Seconds: d})
 }
 
 // ChargeCopy is ChargeVariant with the routine resolved by Copy on this set.
@@ -322,6 +375,9 @@ func (k *Set) ChargeCopy(c Copy, v models.Vars) {
 		v.W = v.M * v.N
 	}
 	d := k.modelTime(c.model, v)
+	if d > MaxCallSeconds {
+		k.tooLong(c.from, v, d)
+	}
 	k.observe(c.kernel, v, 0, d)
 	if d > 0 {
 		k.charger.Compute(d, c.kernel)

@@ -104,3 +104,7 @@ func splitIndex(s string) (string, int) {
 }
 
 func unquote(s string) string { return strings.Trim(s, `"'`) }
+
+// Locate returns "file:line" for a dotted key of the models.toml document
+// data ("kernels.dgemm"), or just "file" when its line cannot be found.
+func Locate(data []byte, file, key string) string { return locate(data, file, splitKey(key)) }

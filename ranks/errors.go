@@ -62,7 +62,18 @@ func (e *PanicError) Error() string {
 	if u, ok := e.Value.(*UnroutedError); ok { // the platform's fault, not the rank's
 		return fmt.Sprintf("rank %d: %v", e.Rank, u)
 	}
+	if f, ok := e.Value.(InputFault); ok { // an input's fault, which names it
+		return f.Error()
+	}
 	return fmt.Sprintf("rank %d panicked: %v", e.Rank, e.Value)
+}
+
+// InputFault is a panic value that stops a run for a fault of its input,
+// which its message names (kernels.CallTooLongError: a kernel model whose
+// calls last for days): PanicError reads as its message alone.
+type InputFault interface {
+	error
+	InputFault()
 }
 
 // UnroutedError stops a run at a message between two hosts the platform

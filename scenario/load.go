@@ -189,6 +189,29 @@ func (s *Scenario) errorAt(key, msg string) error {
 	return fmt.Errorf("%s: %s: %s", name, key, msg)
 }
 
+// keyPlace says where key is given, as errorAt names it: the --set that gave
+// it (or one of its keys), else "file:line", else the file.
+func (s *Scenario) keyPlace(key string) string {
+	for k := key; k != ""; k = parentKey(k) {
+		if arg, ok := s.setKeys[k]; ok {
+			return arg
+		}
+	}
+	for _, k := range sortedKeys(s.setKeys) {
+		if strings.HasPrefix(k, key+".") {
+			return s.setKeys[k]
+		}
+	}
+	name := s.file
+	if name == "" {
+		name = "default scenario"
+	}
+	if line := keyLine(s.data, key); line > 0 {
+		return fmt.Sprintf("%s:%d", name, line)
+	}
+	return name
+}
+
 func parentKey(k string) string {
 	i := strings.LastIndexByte(k, '.')
 	if i < 0 {

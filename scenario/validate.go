@@ -326,6 +326,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 	}
 	specs := map[string]models.Spec{}
+	where := map[string]string{} // each model's place, for kernels.CallTooLongError
 	if k.Models != "" {
 		path := s.path(k.Models)
 		data, err := os.ReadFile(path)
@@ -339,6 +340,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		absent, bare := map[string]bool{}, map[string]bool{}
 		for _, name := range set.Kernels() {
 			specs[name], _ = set.Spec(name)
+			where[name] = models.Locate(data, path, "kernels."+name)
 			// a models file may hold per-host models of a whole machine, of which
 			// the platform emulates a part: only its kernel names are checked,
 			// and the hosts the platform lacks are noted
@@ -383,6 +385,7 @@ func (s *Scenario) kernels(p *Plan) error {
 				name, s.path(k.Models), name))
 		}
 		specs[name] = k.Specs[name]
+		where[name] = s.keyPlace("kernels." + name)
 		if err := checkModelNames(name, specs[name], &p.Platform); err != nil {
 			key, msg := splitKeyMessage(err.Error())
 			return s.errorAt(key, msg)
@@ -413,7 +416,7 @@ func (s *Scenario) kernels(p *Plan) error {
 		}
 	}
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock,
-		ChargeEmpty: k.ChargeEmpty}
+		ChargeEmpty: k.ChargeEmpty, Where: where}
 	return s.variability(p)
 }
 

@@ -57,7 +57,8 @@ func asFailure(err error) error {
 // runError classes an error of a validated plan's run: a replayed trace that
 // cannot complete (a deadlock, a message nobody receives, under either
 // semantics) is the trace's fault, and a message between hosts the platform
-// does not connect the platform's: bad input (exit 2); anything else went
+// does not connect the platform's, and a kernel model whose calls last for
+// days (ranks.InputFault) the model's: bad input (exit 2); anything else went
 // wrong in emu (exit 1).
 func runError(err error) error {
 	var dl *replay.DeadlockError
@@ -66,6 +67,10 @@ func runError(err error) error {
 	var unrouted *ranks.UnroutedError // the platform cannot carry the run's messages
 	if errors.As(err, &dl) || errors.As(err, &un) || errors.As(err, &inc) || errors.As(err, &unrouted) {
 		return err
+	}
+	var fault ranks.InputFault // a kernel model whose calls last for days
+	if errors.As(err, &fault) {
+		return fault
 	}
 	return asFailure(err)
 }
