@@ -56,7 +56,7 @@ the x% latency tolerances, T(L) sampled on --points, per latency class, and opti
 	fl.StringVar(&f.L, "L", "3us", "latency L of the swept class at the baseline (default for a recorded graph: its run's)")
 	fl.StringVar(&f.o, "o", "5us", "GOAL: CPU overhead per message o")
 	fl.StringVar(&f.gap, "g", "0", "GOAL: NIC gap between messages g")
-	fl.StringVar(&f.G, "G", "0.018ns", "per-byte time G (GOAL replay; for a graph: the G its rest terms hold, for ρ_G and --lp)")
+	fl.StringVar(&f.G, "G", "0.018ns", "per-byte time G (GOAL replay; for a recorded graph, whose rest terms hold the run's bandwidth time: none unless given, else the G for ρ_G and --lp)")
 	fl.Int64Var(&f.S, "S", 65535, "GOAL: eager limit in bytes (larger messages use rendezvous)")
 	fl.StringVar(&f.rangeL, "range", "", "latency range LO:HI for critical latencies and the curve (default L:L+10us)")
 	fl.IntVar(&f.points, "points", 11, "curve points over the range")
@@ -95,6 +95,12 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	// so another L0 would analyse a different network).
 	if base := g.Baseline(); len(base) > f.class {
 		p.Latencies = base
+		if !cmd.Flags().Changed("G") {
+			// Its rest terms hold each message's bandwidth time as the run
+			// gave it, not s·G: LogGOPSim's default G would make up a ρ_G
+			// (emu sensitivity reports none for the same graph).
+			p.G = 0
+		}
 		if !cmd.Flags().Changed("L") {
 			p.L0 = base[f.class]
 			if f.rangeL == "" {

@@ -255,3 +255,46 @@ func TestParseSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeRecordedGraphHasNoG: a recorded graph keeps each message's
+// bandwidth time in its rest, at the run's bandwidth; it knows no G. analyze
+// took LogGOPSim's default G = 0.018 ns/B for it and printed ρ_G = 0.18 for
+// a 1 MB message at 10 GB/s that is 98% of T (100 µs of 102.0016 µs), where
+// emu sensitivity gives the same graph no ρ_G. Without --G a recorded graph
+// now has none; with --G 0.1ns (10 GB/s) ρ_G = 1e6 · 1e-10 / T, by hand.
+func TestAnalyzeRecordedGraphHasNoG(t *testing.T) {
+	dir := t.TempDir()
+	writeIn(t, dir, "pp.txt", "0 init\n1 init\n0 send 1 0 1000000\n1 recv 0 0 1000000\n0 finalize\n1 finalize\n")
+	scen := writeIn(t, dir, "pp.toml", "app = \"replay\"\n[replay]\nfile = \"pp.txt\"\n[platform]\nhosts = 2\ncores_per_host = 1\n"+
+		"link_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\n[network]\nmodel = \"smpi\"\nlat_factor = \"none\"\nbw_factor = \"none\"\n")
+	graph, js, sj := filepath.Join(dir, "pp.graph"), filepath.Join(dir, "a.json"), filepath.Join(dir, "s.json")
+	if code, _, errOut := runCLI(t, "run", "-q", scen, "--graph", graph); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "sensitivity", "-q", scen, "--json", sj); code != 0 {
+		t.Fatalf("sensitivity: exit %d: %s", code, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		rhoG float64 // × T
+	}{
+		{nil, 0},
+		{[]string{"--G", "0.1ns"}, 1e6 * 1e-10},
+	} {
+		code, out, errOut := runCLI(t, append([]string{"analyze", graph, "--json", js}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("analyze %v: exit %d: %s", tc.args, code, errOut)
+		}
+		m := readReport(t, js)
+		T := m["runtime_s"].(float64)
+		if math.Abs(T-102.0016e-6) > 1e-12 {
+			t.Errorf("analyze %v: T %v, want 102.0016 µs (2 µs of latency + 1 MB at 10 GB/s, and 1.6 ns)", tc.args, T)
+		}
+		if got := m["rho_G"].(float64); math.Abs(got-tc.rhoG/T) > 1e-9 || strings.Contains(out, "ρ_G") != (tc.rhoG != 0) {
+			t.Errorf("analyze %v: ρ_G %v, want %v\n%s", tc.args, got, tc.rhoG/T, out)
+		}
+	}
+	if got := readReport(t, sj)["rho_G"].(float64); got != 0 {
+		t.Errorf("sensitivity: ρ_G %v, want 0 as analyze's", got)
+	}
+}
