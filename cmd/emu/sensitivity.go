@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -70,8 +71,10 @@ backbone; 'emu run --links' lists a platform's), each class at its links' latenc
 in the run. The class table (JSON "classes", with "name") gives every class's λ
 and ρ, and for link classes their critical latencies and tolerances with that class
 alone moving over --range shifted to its latency. --class NAME sweeps that class as
-ℓ for the whole report, the other classes held. There is no switch latency in emu's
-topologies, so no per-switch class. --graph saves the one-ℓ graph.
+ℓ for the whole report, the other classes held. platform.switch_latency adds the
+class "switch" (each message's switches at that latency), held while ℓ moves, in
+the factor-scaled table too: re-emulating at another link latency leaves it. --graph
+saves the one-ℓ graph.
 
 --place FILE searches, on the graph, a placement of the ranks on the run's hosts that
 lowers T (swaps of two ranks between hosts; each message's link latency scaled to its
@@ -228,8 +231,10 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		rep.MPITime, rep.MPIByProtocol, rep.MPIByCall = res.MPISplit.Ranks(), res.MPISplit.Protocols(), res.MPISplit.Calls()
 	}
 	var scaled *scaledReport
-	if mode == observe.WireLatency && class == "" {
-		scaled = scaledAnalysis(res.Graph, rep, p.Tolerances) // on the one-ℓ classes
+	var moves []bool // per one-ℓ class: whether it moves with ℓ (the switches' does not)
+	if mode == observe.WireLatency && class == "" && cg != nil {
+		moves = oneEllFactors(cg)
+		scaled = scaledAnalysis(res.Graph, rep, p.Tolerances, moves) // on the one-ℓ classes
 	}
 	if cg != nil {
 		// Each class alone, the others held, over the range shifted to its latency.
@@ -264,7 +269,25 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 			sensitivity.FormatSeconds(rep.Runtime), 100*d, disagreementCause(mode))
 	}
 	if n := res.Graph.Classes(); mode == observe.WireLatency && n > 1 && class == "" {
-		fmt.Fprintf(out, "note: %d latency factor(s) above 1 are classes 1..%d, held at (f−1)·L0 while ℓ moves; re-emulating with other links moves them too (last table)\n", n-1, n-1)
+		var fc, sw []string
+		for c := 1; c < n; c++ {
+			if c < len(moves) && moves[c] {
+				fc = append(fc, strconv.Itoa(c))
+			} else {
+				sw = append(sw, strconv.Itoa(c))
+			}
+		}
+		classes := "classes 1.." + strconv.Itoa(n-1)
+		if len(sw) > 0 {
+			classes = "class(es) " + strings.Join(fc, ", ")
+		}
+		if len(fc) > 0 {
+			fmt.Fprintf(out, "note: %d latency factor(s) above 1 are %s, held at (f−1)·L0 while ℓ moves; re-emulating with other links moves them too (last table)\n",
+				len(fc), classes)
+		}
+		if len(sw) > 0 {
+			fmt.Fprintf(out, "note: class %s is the switches', held at platform.switch_latency while ℓ moves, as re-emulating with other links does\n", strings.Join(sw, ", "))
+		}
 	}
 	if err := rep.WriteTable(out); err != nil {
 		return asFailure(err)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/sensitivity"
 )
 
@@ -51,24 +52,53 @@ type sensitivityJSON struct {
 	Bandwidth []bandwidthClass `json:"bandwidth,omitempty"`
 }
 
+// oneEllFactors says, per class of the one-ℓ graph merged from cg (class 0,
+// then the factor classes and the switches' class in cg's order, as
+// observe's mergeMap numbers them), whether it moves with ℓ: class 0 and the
+// factor excesses do, the switches (platform.switch_latency, a key of its
+// own) do not.
+func oneEllFactors(cg *observe.ClassGraph) []bool {
+	moves := []bool{true}
+	for c, name := range cg.Names {
+		switch {
+		case name == observe.SwitchClass:
+			moves = append(moves, false)
+		case !cg.Link[c]:
+			moves = append(moves, true)
+		}
+	}
+	return moves
+}
+
 // scaledAnalysis evaluates the factor-scaled curve of g over the report's range
-// and points, its slope at L0 and the report's tolerances; nil when the graph has
-// no class beyond 0 or L0 is 0 (nothing to scale by).
-func scaledAnalysis(g *sensitivity.Graph, rep *sensitivity.Report, tolerances []float64) *scaledReport {
+// and points, its slope at L0 and the report's tolerances; moves says which of
+// g's classes scale with ℓ (oneEllFactors); nil when no class beyond 0 does or
+// L0 is 0 (nothing to scale by).
+func scaledAnalysis(g *sensitivity.Graph, rep *sensitivity.Report, tolerances []float64, moves []bool) *scaledReport {
 	base := g.Baseline()
-	if len(base) < 2 || !(base[0] > 0) {
+	scales := func(c int) bool { return c == 0 || (c < len(moves) && moves[c]) }
+	factors := 0
+	for c := 1; c < len(base); c++ {
+		if scales(c) {
+			factors++
+		}
+	}
+	if factors == 0 || !(base[0] > 0) {
 		return nil
 	}
 	at := func(l float64) float64 {
 		lat := make([]float64, len(base))
 		for c, b := range base {
-			lat[c] = b * l / base[0]
+			lat[c] = b
+			if scales(c) {
+				lat[c] = b * l / base[0]
+			}
 		}
 		return g.Runtime(lat)
 	}
 	s := &scaledReport{Tolerance: map[string]*float64{}}
 	for _, cs := range rep.Classes {
-		if cs.Class < len(base) {
+		if cs.Class < len(base) && scales(cs.Class) {
 			s.Lambda += float64(cs.LambdaRight) * base[cs.Class] / base[0]
 		}
 	}

@@ -476,3 +476,61 @@ func TestSensitivitySeveralTests(t *testing.T) {
 		}
 	}
 }
+
+// TestSensitivityFactorScaledHoldsTheSwitches: re-emulating at another link
+// latency leaves platform.switch_latency where it is, so the factor-scaled
+// curve ("the ones to compare with re-emulation") must not scale the
+// switches' class with ℓ. It did: on a two-leaf fat tree with 100 ns switches,
+// a 3-rank replay whose last message crosses 3 switches, the scaled curve was
+// 2.3% over re-emulation at 200.5 µs and 2.8% at 400 µs under SMPI's factors,
+// and without factors the switches alone made a "latency factor" note and a
+// scaled table (slope 4.3 for λ_L 4). The curve is held to re-emulation here,
+// and without factors there is no scaled table, its slope being λ_L's.
+func TestSensitivityFactorScaledHoldsTheSwitches(t *testing.T) {
+	dir := t.TempDir()
+	writeIn(t, dir, "tri.txt", "0 init\n1 init\n2 init\n0 compute 1e6\n0 send 1 0 1\n1 recv 0 0 1\n1 compute 1e6\n"+
+		"1 send 2 0 1\n2 recv 1 0 1\n0 compute 2e6\n0 send 2 1 1\n2 recv 0 1 1\n0 finalize\n1 finalize\n2 finalize\n")
+	scen := writeIn(t, dir, "ft.toml", "app = \"replay\"\n[replay]\nfile = \"tri.txt\"\n[platform]\ntopology = \"fat-tree\"\n"+
+		"fat_tree = \"2;2,2;1,2;1,1\"\nlink_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\nspeed = \"1Gf\"\nswitch_latency = \"100ns\"\n"+
+		"[network]\nmodel = \"smpi\"\n")
+	for _, factors := range []bool{true, false} {
+		sets := []string{}
+		if !factors {
+			sets = []string{"--set", "network.lat_factor=none"}
+		}
+		js := filepath.Join(dir, "s.json")
+		code, out, errOut := runCLI(t, append([]string{"sensitivity", "-q", scen, "--range", "1us:400us", "--points", "3", "--json", js}, sets...)...)
+		if code != 0 {
+			t.Fatalf("factors %v: exit %d: %s", factors, code, errOut)
+		}
+		m := readReport(t, js)
+		fs, ok := m["factor_scaled"].(map[string]any)
+		if !factors {
+			if ok || strings.Contains(out, "latency factor") {
+				t.Errorf("no factors: a factor-scaled analysis of the switches:\n%s", out)
+			}
+			continue
+		}
+		if !ok {
+			t.Fatalf("no factor_scaled:\n%s", out)
+		}
+		for i, pt := range fs["curve"].([]any) {
+			p := pt.(map[string]any)
+			L, T := p["L_s"].(float64), p["runtime_s"].(float64)
+			rj := filepath.Join(dir, strconv.Itoa(i)+".json")
+			code, _, errOut := runCLI(t, "run", "-q", scen, "--json", rj,
+				"--set", "platform.link_latency="+strconv.FormatFloat(L*1e6, 'g', -1, 64)+"us")
+			if code != 0 {
+				t.Fatalf("run: exit %d: %s", code, errOut)
+			}
+			// the replay does not adapt: the graph is the re-emulation but for
+			// the 1-byte transfers' share of bandwidth (ns of ms)
+			if sim := readReport(t, rj)["simulated_time_s"].(float64); math.Abs(T-sim) > 1e-5*sim {
+				t.Errorf("link %g µs: factor-scaled graph %.9f s, re-emulated %.9f s", L*1e6, T, sim)
+			}
+		}
+		if strings.Contains(out, "factor(s) above 1 are classes 1..2") {
+			t.Errorf("the switches' class is counted as a latency factor:\n%s", out)
+		}
+	}
+}
