@@ -59,7 +59,7 @@ func WritePlots(dir string, r *Report) error {
 		step    bool
 	}{
 		{"runtime.svg", "T [µs]", tPts, false},
-		{"lambda_L.svg", "λ_L (messages on the critical path)", lamPts, true},
+		{"lambda_L.svg", "λ_L = ∂T/∂L (latency terms on the critical path)", lamPts, true},
 		{"rho_L.svg", "ρ_L = λ_L·L/T", rhoPts, false},
 	}
 	for _, pl := range plots {

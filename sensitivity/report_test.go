@@ -95,6 +95,12 @@ func TestWritePlots(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "runtime_by_class.svg")); err == nil {
 		t.Error("runtime_by_class.svg written for a report without swept classes")
 	}
+	// λ_L counts latency terms: a message of a wire-mode graph carries one a
+	// link of its route (a 3-message critical path on a fat tree has λ_L 10),
+	// so the axis does not call them messages.
+	if b, _ := os.ReadFile(filepath.Join(dir, "lambda_L.svg")); !strings.Contains(string(b), "latency terms on the critical path") {
+		t.Error("lambda_L.svg: the axis does not say λ_L counts latency terms")
+	}
 	// With link classes swept alone, one line per class, named in the legend.
 	r.Classes = []ClassSensitivity{
 		{Class: 0, Name: "terminal", L: 1, Curve: []CurvePoint{{L: 1, T: 2}, {L: 2, T: 3}}},
