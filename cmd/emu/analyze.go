@@ -61,7 +61,7 @@ the x% latency tolerances, T(L) sampled on --points, per latency class, and opti
 	fl.StringVar(&f.rangeL, "range", "", "latency range LO:HI for critical latencies and the curve (default L:L+10us)")
 	fl.IntVar(&f.points, "points", 11, "curve points over the range")
 	fl.StringVar(&f.tolerance, "tolerance", "1,2,5", "latency tolerances to report, in percent")
-	fl.IntVar(&f.class, "class", 0, "latency class to sweep (0: end-to-end L)")
+	fl.IntVar(&f.class, "class", 0, "latency class to sweep (0: ℓ, one link's latency in a wire-mode graph, a message's in an end-to-end one or a GOAL schedule; 1..: a recorded graph's factor or switch classes)")
 	fl.StringVar(&f.json, "json", "", "write the report as JSON to this file")
 	fl.StringVar(&f.plot, "plot", "", "write runtime.svg, lambda_L.svg and rho_L.svg into this folder")
 	fl.StringVar(&f.lp, "lp", "", "write the LP (CPLEX LP format, ns) to this file")
