@@ -217,6 +217,9 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
 		return nil, err // a missing input is the user's to fix: exit 2
 	}
 	defer file.Close()
+	if st, err := file.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: a folder, want a graph file (emu run --graph) or a GOAL schedule", path)
+	}
 	r := bufio.NewReaderSize(file, 1<<20)
 	if !strings.EqualFold(filepath.Ext(path), ".goal") {
 		g, err := sensitivity.ReadGraph(r)

@@ -214,6 +214,8 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.goal")}, "no such file"},
 		{"unknown op", []string{writeFile(t, "bad.goal", "num_ranks 1\nrank 0 {\nl1: jump 5\n}\n")}, "bad.goal:3"},
 		{"not a graph", []string{writeFile(t, "x.graph", "hello")}, "x.graph: sensitivity: graph file"},
+		// a folder read as a graph said "file ends inside the magic number (truncated?)"
+		{"a folder", []string{dir}, "emu: " + dir + ": a folder, want a graph file (emu run --graph) or a GOAL schedule\n"},
 		{"class beyond the graph's", []string{good, "--class", "8"}, "--class 8: " + good + " has latency classes 0..0"},
 		{"one path for two outputs", []string{good, "--json", filepath.Join(dir, "x"), "--lp", filepath.Join(dir, "x")}, "--lp " + filepath.Join(dir, "x") + ": also named by --json"},
 		{"a folder for a file", []string{good, "--json", dir}, "is a folder, want a file name"},
