@@ -130,8 +130,8 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 		}
 	}
 	if f.replay != "" {
-		if _, err := os.Stat(f.replay); err != nil {
-			return nil, fmt.Errorf("--replay %s: %w", f.replay, errors.Unwrap(err))
+		if err := checkReplayFile(f.replay); err != nil {
+			return nil, err
 		}
 		if err := s.UseReplay(f.replay); err != nil {
 			return nil, fmt.Errorf("--replay %s: %w", f.replay, err)
@@ -147,6 +147,19 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkReplayFile refuses a --replay path that is missing or a folder (which
+// the scenario would blame on a default.toml the user never wrote).
+func checkReplayFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("--replay %s: %w", path, errors.Unwrap(err))
+	}
+	if st.IsDir() {
+		return fmt.Errorf("--replay %s: a folder, want a trace file (a GOAL schedule, a TI trace or a TI index of per-rank files)", path)
+	}
+	return nil
 }
 
 // withFlagHint adds to a scenario's load error which flag takes the file when

@@ -162,6 +162,10 @@ func TestRunBadInput(t *testing.T) {
 		{"missing hostfile", []string{"run", "--hostfile", filepath.Join(dir, "no-hosts.txt")},
 			"emu: --hostfile " + dir + "/no-hosts.txt: platform.hostfile: cannot read " + dir + "/no-hosts.txt: no such file"},
 		{"hostfile is a folder", []string{"run", "--hostfile", dir}, "emu: --hostfile " + dir + ": platform.hostfile: cannot read " + dir + ": is a directory"},
+		// blamed "default.toml: replay.file", a file the user never wrote
+		{"trace is a folder", []string{"run", "--replay", dir}, "emu: --replay " + dir + ": a folder, want a trace file"},
+		{"tune's trace is a folder", []string{"tune", "--replay", dir, "--sweep", "network.model=smpi,cm02", "--out", filepath.Join(dir, "tn")},
+			"emu: --replay " + dir + ": a folder, want a trace file"},
 		{"negative max-iterations", []string{"run", "--max-iterations", "-1"}, "emu: --max-iterations -1: hpl.max_iterations: -1 must be ≥ 0"},
 		{"window without a trace", []string{"run", "--trace-window", "0:5ms"}, "emu: --trace-window: only meaningful with --trace"},
 		{"latency without a graph", []string{"run", "--latency", "end-to-end"}, "emu: --latency: only meaningful with --graph"},

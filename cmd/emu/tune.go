@@ -166,8 +166,8 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			// A trace travels as the keys it sets, so that the plan of a Slurm
 			// array carries it too.
 			if f := runner.flags.replay; f != "" {
-				if _, err := os.Stat(f); err != nil {
-					return fmt.Errorf("--replay %s: %w", f, errors.Unwrap(err))
+				if err := checkReplayFile(f); err != nil {
+					return err
 				}
 				runner.flags.sets = append([]string{`app="replay"`, "replay.file=" + strconv.Quote(f)}, runner.flags.sets...)
 				runner.flags.replay = ""
