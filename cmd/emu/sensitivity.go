@@ -180,7 +180,13 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		return fmt.Errorf("%s: sensitivity analyses one application's run, not a scenario's [[jobs]]", file)
 	}
 	if plan.Semantics == replay.SemanticsLogGOPS {
-		return fmt.Errorf(`%s: replay.semantics = "loggops" runs no ranks to record a graph from; emu analyze SCHEDULE.goal analyses a schedule under LogGOPSim's semantics`, file)
+		where := file
+		for _, kv := range sf.sets { // the --set that asked for it, the last one winning
+			if k, _, _ := strings.Cut(kv, "="); strings.TrimSpace(k) == "replay.semantics" {
+				where = "--set " + kv
+			}
+		}
+		return fmt.Errorf(`%s: replay.semantics = "loggops" runs no ranks to record a graph from; emu analyze SCHEDULE.goal analyses a schedule under LogGOPSim's semantics`, where)
 	}
 	if err := checkClassFlag(plan, class, mode); err != nil {
 		return err

@@ -127,6 +127,9 @@ func TestSensitivityBadInput(t *testing.T) {
 		{[]string{"--class", "level9"}, "--class level9: the platform's link classes are host"},
 		{[]string{"--class", "host", "--latency", "end-to-end"}, "--class host"},
 		{[]string{"--place", "h.txt", "--latency", "end-to-end"}, "--place"},
+		// without a scenario file the line began "emu: : replay.semantics"
+		{[]string{"--replay", writeFile(t, "b.goal", llampBlocking), "--set", "replay.semantics=loggops"},
+			"emu: --set replay.semantics=loggops: replay.semantics = \"loggops\" runs no ranks"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
