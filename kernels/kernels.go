@@ -98,7 +98,7 @@ const MaxCallSeconds = 1e6
 // CallTooLongError stops a run at a call whose model charges more than
 // MaxCallSeconds: the model's input fault, named with its place.
 type CallTooLongError struct {
-	Kernel  string // the model's name (kernels.Kernel)
+	Kernel  string // the name of the model's table: the kernel, its routine variant or its family
 	Where   string // Config.Where's entry, or ""
 	Vars    models.Vars
 	Seconds float64 // what the model charged
