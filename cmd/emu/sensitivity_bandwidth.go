@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/emu-hpc/emu/fluid"
@@ -121,11 +122,22 @@ func writeBandwidth(w io.Writer, classes []bandwidthClass) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "\nbandwidth tolerance per link class (re-emulated, the other classes held; the graph's answer beside):\n")
 	fmt.Fprintf(tw, "class\tbandwidth\ttolerance\tleast bandwidth\texceeded at\temulations\tgraph predicts\n")
+	var beyond []string // classes with a tolerance not reached above the floor
 	for _, bc := range classes {
+		reached := true
 		for _, t := range bc.Tolerance {
 			fmt.Fprintf(tw, "%s\t%s\t%g%%\t%s\t%s\t%d\t%s\n", bc.Name, formatBps(&bc.Bandwidth), t.Percent,
 				formatBps(t.Bandwidth), formatBps(t.Exceeded), t.Emulations, formatBps(t.Predicted))
+			reached = reached && t.Bandwidth != nil
 		}
+		if !reached {
+			floor := bc.Bandwidth * sensitivity.DefaultBandwidthFloor
+			beyond = append(beyond, bc.Name+": "+formatBps(&floor))
+		}
+	}
+	if len(beyond) > 0 {
+		fmt.Fprintf(tw, "—: T stays within the tolerance down to the search's floor, 1/%g of the class's bandwidth (%s)\n",
+			1/sensitivity.DefaultBandwidthFloor, strings.Join(beyond, ", "))
 	}
 	for _, bc := range classes {
 		floor := bc.Bandwidth * sensitivity.DefaultBandwidthFloor

@@ -362,3 +362,29 @@ func TestSensitivityVerifySaysIdenticalRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestBandwidthToleranceBeyondTheFloor: where a run hardly moves with a
+// class's bandwidth (three 1-byte messages behind 3 ms of compute: 1% of T
+// needs the critical message's 17 bytes to take 30 µs, 566 kB/s, below the
+// search's floor b0/1024 = 9.766 MB/s), the table printed "—" in every
+// column without a word. A line under it now says what "—" means, with
+// the floor; --json keeps bandwidth_Bps null.
+func TestBandwidthToleranceBeyondTheFloor(t *testing.T) {
+	dir := t.TempDir()
+	writeIn(t, dir, "tri.txt", "0 init\n1 init\n2 init\n0 compute 1e6\n0 send 1 0 1\n1 recv 0 0 1\n1 compute 1e6\n"+
+		"1 send 2 0 1\n2 recv 1 0 1\n0 compute 2e6\n0 send 2 1 1\n2 recv 0 1 1\n0 finalize\n1 finalize\n2 finalize\n")
+	scen := writeIn(t, dir, "tri.toml", "app = \"replay\"\n[replay]\nfile = \"tri.txt\"\n[platform]\nhosts = 3\ncores_per_host = 1\n"+
+		"link_bandwidth = \"10GBps\"\nlink_latency = \"1us\"\nspeed = \"1Gf\"\n[network]\nmodel = \"smpi\"\nlat_factor = \"none\"\nbw_factor = \"none\"\n")
+	js := filepath.Join(dir, "b.json")
+	code, out, errOut := runCLI(t, "sensitivity", "-q", scen, "--bandwidth-tolerance", "1", "--json", js)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "—: T stays within the tolerance down to the search's floor, 1/1024 of the class's bandwidth (host: 0.009766 GB/s)"; !strings.Contains(out, want) {
+		t.Errorf("no word on \"—\"; want %q in\n%s", want, out)
+	}
+	tol := readReport(t, js)["bandwidth"].([]any)[0].(map[string]any)["tolerance"].([]any)[0].(map[string]any)
+	if tol["bandwidth_Bps"] != nil {
+		t.Errorf("tolerance %v, want bandwidth_Bps null", tol)
+	}
+}
