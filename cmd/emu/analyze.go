@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,7 +45,8 @@ func newAnalyzeCmd() *cobra.Command {
 		Use:   "analyze GRAPH|SCHEDULE.goal",
 		Short: "LLAMP latency/bandwidth sensitivity of a recorded execution graph or a GOAL schedule",
 		Long: `analyze reads an execution graph written by 'emu run --graph' or a GOAL schedule
-(LogGOPSim/Schedgen text; replayed once under LogGOPSim's rules with --L/--o/--g/--G/--S),
+(LogGOPSim/Schedgen text, named .goal or whose first statement is num_ranks, as emu run
+--replay tells it; replayed once under LogGOPSim's rules with --L/--o/--g/--G/--S),
 and reports, exactly and without re-simulating: the runtime T at latency L, λ_L = ∂T/∂L
 (left and right where they differ), λ_G, ρ_L = λ_L·L/T, every critical latency in --range,
 the x% latency tolerances, T(L) sampled on --points, per latency class, and optionally
@@ -221,7 +223,12 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
 		return nil, fmt.Errorf("%s: a folder, want a graph file (emu run --graph) or a GOAL schedule", path)
 	}
 	r := bufio.NewReaderSize(file, 1<<20)
-	if !strings.EqualFold(filepath.Ext(path), ".goal") {
+	// A GOAL schedule is known by its name or, as emu run --replay knows it,
+	// by its first statement; a graph file by its magic number.
+	head, _ := r.Peek(4096)
+	goalFile := strings.EqualFold(filepath.Ext(path), ".goal") || (!bytes.HasPrefix(head, []byte("EMUGRAPH")) &&
+		traceformat.Guess(path, bytes.TrimPrefix(head, []byte("\ufeff"))) == traceformat.FormatGOAL)
+	if !goalFile {
 		g, err := sensitivity.ReadGraph(r)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

@@ -114,6 +114,24 @@ func writeGraph(t *testing.T, b *sensitivity.Builder) string {
 	return path
 }
 
+// TestAnalyzeGOALWithoutItsExtension: emu run --replay takes a GOAL schedule
+// by its first statement (num_ranks) whatever its name; analyze read any
+// file not named .goal as a graph file ("magic \"num_rank\", want
+// \"EMUGRAPH\": not an emu graph file"). It now reads it as run does: LLAMP's
+// schedule saved as .txt, with a byte order mark, gives LogGOPSim's
+// 16.000054 µs as the .goal file does.
+func TestAnalyzeGOALWithoutItsExtension(t *testing.T) {
+	for _, name := range []string{"b.txt", "schedule"} {
+		for _, bom := range []string{"", "\ufeff"} {
+			path := writeFile(t, name, bom+"// LLAMP's sample\n"+llampBlocking)
+			code, out, errOut := runCLI(t, "analyze", path)
+			if code != exitOK || !strings.Contains(out, "T = 16.000054 µs") {
+				t.Errorf("%s (BOM %v): exit %d %s\n%s", name, bom != "", code, errOut, out)
+			}
+		}
+	}
+}
+
 func TestAnalyzeGraphFile(t *testing.T) {
 	// A late sender: rank 1 computes 10 µs, sends (o = 1 µs) to rank 0,
 	// whose receive costs 1 µs: T = 12 µs + L = 15 µs at L = 3 µs.
