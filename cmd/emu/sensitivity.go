@@ -277,7 +277,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if n := res.Graph.Classes(); mode == observe.WireLatency && n > 1 && class == "" {
 		var fc, sw []string
 		for c := 1; c < n; c++ {
-			if c < len(moves) && moves[c] {
+			if c >= len(moves) || moves[c] { // a class not known to be the switches' is a factor's
 				fc = append(fc, strconv.Itoa(c))
 			} else {
 				sw = append(sw, strconv.Itoa(c))
