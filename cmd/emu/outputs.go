@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // outputPath is one output a command was asked to write: the flag that named it,
@@ -76,6 +77,7 @@ func (s *staging) create(path string) (*os.File, error) {
 		return nil, asFailure(err)
 	}
 	s.tmp, s.dst = append(s.tmp, f.Name()), append(s.dst, path)
+	pending.add(f.Name())
 	return f, nil
 }
 
@@ -102,6 +104,7 @@ func (s *staging) commit() error {
 		if err := os.Rename(tmp, s.dst[i]); err != nil {
 			return asFailure(err)
 		}
+		pending.remove(tmp)
 	}
 	s.tmp, s.dst = nil, nil
 	return nil
@@ -111,6 +114,37 @@ func (s *staging) commit() error {
 func (s *staging) discard() {
 	for _, tmp := range s.tmp {
 		os.Remove(tmp)
+		pending.remove(tmp)
 	}
 	s.tmp, s.dst = nil, nil
+}
+
+// pending holds the staging files of this process not yet renamed or removed,
+// for removeStagedOnSignal.
+var pending = stagedFiles{paths: map[string]bool{}}
+
+type stagedFiles struct {
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func (p *stagedFiles) add(path string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paths[path] = true
+}
+
+func (p *stagedFiles) remove(path string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.paths, path)
+}
+
+// removeAll removes every pending staging file and holds the lock for good, so
+// that none is added while the process dies.
+func (p *stagedFiles) removeAll() {
+	p.mu.Lock()
+	for path := range p.paths {
+		os.Remove(path)
+	}
 }

@@ -371,6 +371,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 			fmt.Fprintln(cmd.ErrOrStderr(), "emu: note: "+n)
 		}
 	}
+	defer removeStagedOnSignal()()
 	var st staging
 	defer st.discard()
 	var trace *os.File

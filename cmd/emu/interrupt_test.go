@@ -1,0 +1,73 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestRunInterruptedLeavesNothing interrupts `emu run --trace` while the trace
+// streams into its staging file, as Ctrl-C (SIGINT) or a batch system's time
+// limit (SIGTERM) would, and wants the folder left as it was: no output, and no
+// hidden .t.json.tmp* of the trace (hundreds of MB on a large run). The child is
+// this test binary standing in for emu (TestMain, EMU_TEST_MAIN=1); its
+// ensemble of 400 runs lasts minutes, so the signal always arrives mid-run.
+func TestRunInterruptedLeavesNothing(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(os.Args[0], "run", "-q", "--set", "hpl.n=20000", "--set", "hpl.nb=16",
+				"--seeds", "400", "--jobs", "1",
+				"--trace", filepath.Join(dir, "t.json"), "--json", filepath.Join(dir, "o.json"))
+			cmd.Env = append(os.Environ(), "EMU_TEST_MAIN=1")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			deadline := time.Now().Add(60 * time.Second)
+			for staged(t, dir) == "" {
+				if time.Now().After(deadline) {
+					t.Fatal("the trace's staging file never appeared")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ok || !ws.Signaled() || ws.Signal() != sig {
+				t.Errorf("child ended %v, want killed by %v as before (a shell sees 128+%d)", cmd.ProcessState, sig, int(sig))
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var left []string
+			for _, e := range entries {
+				left = append(left, e.Name())
+			}
+			if len(left) > 0 {
+				t.Errorf("after %v the folder holds %s, want nothing", sig, strings.Join(left, ", "))
+			}
+		})
+	}
+}
+
+// staged names a staging file in dir, or "".
+func staged(t *testing.T, dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".t.json.tmp") {
+			return e.Name()
+		}
+	}
+	return ""
+}
