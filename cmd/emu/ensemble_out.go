@@ -115,16 +115,30 @@ func sameShape(a, b [][]figure) bool {
 // describe says in words which runs the ensemble holds.
 func (e *ensemble) describe() string {
 	s := e.spec
+	seeds := fmt.Sprintf("seeds %d to %d", e.seed, e.seed+uint64(s.seeds-1))
+	if s.seeds == 1 {
+		seeds = fmt.Sprintf("seed %d", e.seed)
+	}
 	var what string
 	switch {
+	case s.perturb && s.copies == 1: // --perturb 1: the run as written alone
+		what = seeds + ", not perturbed"
 	case s.perturb && s.seeds > 1:
-		what = fmt.Sprintf("seeds %d to %d, each as written and in %s", e.seed, e.seed+uint64(s.seeds-1), copies(s.copies-1, "perturbed "))
+		what = fmt.Sprintf("%s, each as written and in %s", seeds, copies(s.copies-1, "perturbed "))
 	case s.perturb:
-		what = fmt.Sprintf("seed %d as written and in %s with every link moved by parts in 10⁹", e.seed, copies(s.copies-1, ""))
+		what = fmt.Sprintf("%s as written and in %s with every link moved by parts in 10⁹", seeds, copies(s.copies-1, ""))
 	default:
-		what = fmt.Sprintf("seeds %d to %d", e.seed, e.seed+uint64(s.seeds-1))
+		what = seeds
 	}
-	return fmt.Sprintf("%d runs (%s)", s.runs(), what)
+	return fmt.Sprintf("%s (%s)", runsWord(s.runs()), what)
+}
+
+// runsWord is "1 run" or "n runs".
+func runsWord(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
 }
 
 // copies is "1 copy" or "n copies", with adj before the noun.
@@ -196,7 +210,7 @@ func (e *ensemble) identical() bool {
 // note says on stderr how the ensemble ran and, when its runs are identical,
 // what that means and what to try.
 func (e *ensemble) note(w io.Writer) {
-	fmt.Fprintf(w, "emu: ensemble of %d runs, %d at once, in %.3g s of wall time\n", e.spec.runs(), e.jobs, e.wall.Seconds())
+	fmt.Fprintf(w, "emu: ensemble of %s, %d at once, in %.3g s of wall time\n", runsWord(e.spec.runs()), e.jobs, e.wall.Seconds())
 	if why := e.identicalWhy(); why != "" {
 		fmt.Fprintf(w, "emu: the %d runs are identical: %s\n", e.spec.runs(), why)
 	}

@@ -346,3 +346,31 @@ func TestEnsembleGolden(t *testing.T) {
 	}
 	golden(t, "run_pingpong_seeds.txt", out)
 }
+
+// TestEnsembleOfOneSaysSo: an ensemble of one run (--seeds 1, --perturb 1, or
+// both) said "ensemble of 1 runs (seeds 1 to 1)" and "seed 1 as written and in
+// 0 copies"; it names the one run, and --perturb 2 --seeds 2 still counts its
+// copies.
+func TestEnsembleOfOneSaysSo(t *testing.T) {
+	for _, c := range []struct {
+		flags         []string
+		table, stderr string
+	}{
+		{[]string{"--seeds", "1"}, "ensemble of 1 run (seed 1);", "emu: ensemble of 1 run, 1 at once,"},
+		{[]string{"--perturb", "1"}, "ensemble of 1 run (seed 1, not perturbed);", "emu: ensemble of 1 run, 1 at once,"},
+		{[]string{"--seeds", "3", "--perturb", "1"}, "ensemble of 3 runs (seeds 1 to 3, not perturbed);", "emu: ensemble of 3 runs,"},
+		{[]string{"--seeds", "2", "--perturb", "2"}, "ensemble of 4 runs (seeds 1 to 2, each as written and in 1 perturbed copy);", "emu: ensemble of 4 runs,"},
+		{[]string{"--perturb", "2"}, "ensemble of 2 runs (seed 1 as written and in 1 copy with every link moved by parts in 10⁹);", "emu: ensemble of 2 runs,"},
+	} {
+		code, out, errOut := runCLI(t, append([]string{"run"}, c.flags...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.flags, code, errOut)
+		}
+		if !strings.Contains(out, "\n"+c.table) {
+			t.Errorf("%v: the table's first line is not %q:\n%s", c.flags, c.table, out[strings.LastIndex(out, "ensemble of"):])
+		}
+		if !strings.Contains(errOut, c.stderr) {
+			t.Errorf("%v: stderr does not say %q:\n%s", c.flags, c.stderr, errOut)
+		}
+	}
+}
