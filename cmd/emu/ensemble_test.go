@@ -374,3 +374,22 @@ func TestEnsembleOfOneSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphNoteRoundsL0: Dahu's 50 ns links made the --graph note say "L0 =
+// 0.049999999999999996us", the float product 5e-8·1e6 printed whole.
+func TestGraphNoteRoundsL0(t *testing.T) {
+	for _, c := range []struct{ latency, want string }{
+		{"50ns", "L0 = 0.05us)"},
+		{"1.5us", "L0 = 1.5us)"},
+		{"70ns", "L0 = 0.07us)"},
+	} {
+		g := filepath.Join(t.TempDir(), "g.graph")
+		code, _, errOut := runCLI(t, "run", "--set", "platform.link_latency="+c.latency, "--graph", g)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(errOut, c.want) {
+			t.Errorf("link latency %s: the note does not say %q:\n%s", c.latency, c.want, errOut)
+		}
+	}
+}
