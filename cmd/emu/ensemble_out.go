@@ -86,12 +86,12 @@ func (e *ensemble) summaries() (results, jobs []summary, sim stats.Summary, err 
 					xs[i] = per[i][k][j].value
 				}
 				out[k].names = append(out[k].names, f.name)
-				out[k].stats = append(out[k].stats, stats.Summarize(xs))
+				out[k].stats = append(out[k].stats, stats.SummarizeNonNegative(xs))
 			}
 		}
 		return out
 	}
-	return collect(l0, f0, per), collect(jl0, jf0, perJob), stats.Summarize(sims), nil
+	return collect(l0, f0, per), collect(jl0, jf0, perJob), stats.SummarizeNonNegative(sims), nil
 }
 
 // sameShape reports whether two members' figures name the same things.

@@ -82,7 +82,7 @@ func (ex *sensitivityExtras) verifyEnsembles(out io.Writer, doc *sensitivityJSON
 		if lat == "" {
 			same = e.identicalWhy()
 		}
-		return stats.Summarize(times), first, nil
+		return stats.SummarizeNonNegative(times), first, nil
 	}
 	r.say("--verify: an ensemble of %d runs at L0 = %s", spec.runs(), sensitivity.FormatSeconds(p.L0))
 	s0, _, err := at("", false)

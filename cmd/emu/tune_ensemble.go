@@ -45,7 +45,7 @@ func (r *scenarioRunner) runEnsemble(p tune.Point, plan *scenario.Plan) (tune.Re
 			}
 		}
 	}
-	sim := stats.Summarize(sims)
+	sim := stats.SummarizeNonNegative(sims)
 	out.SimulatedS = sim.Mean
 	out.Ensemble = &tune.Ensemble{Runs: n, TimeS: sim}
 	out.TimeS = sim.Mean
@@ -59,9 +59,9 @@ func (r *scenarioRunner) runEnsemble(p tune.Point, plan *scenario.Plan) (tune.Re
 				gf[i], ts[i] = h.Gflops, h.Time
 			}
 		}
-		if g := stats.Summarize(gf); g.Mean > out.Gflops {
+		if g := stats.SummarizeNonNegative(gf); g.Mean > out.Gflops {
 			out.Gflops, out.Ensemble.Gflops = g.Mean, g
-			out.Ensemble.TimeS = stats.Summarize(ts)
+			out.Ensemble.TimeS = stats.SummarizeNonNegative(ts)
 			out.TimeS = out.Ensemble.TimeS.Mean
 		}
 	}

@@ -68,6 +68,18 @@ func Summarize(xs []float64) Summary {
 	return out
 }
 
+// SummarizeNonNegative is Summarize for a figure that cannot be negative (a
+// time, a rate, a size): the next run's interval starts at 0 at the lowest. No
+// run falls below 0, so the cut keeps the interval's 90%; uncut, two runs of
+// 4,028 and 4,953 s gave -567 … 9,548 s.
+func SummarizeNonNegative(xs []float64) Summary {
+	s := Summarize(xs)
+	if s.Next != nil && s.Next.Lo < 0 {
+		s.Next.Lo = 0
+	}
+	return s
+}
+
 // studentT95 is the 95th percentile of Student's t with dof degrees of
 // freedom: 6.314 for 1, 2.920 for 2, 1.645 as dof grows.
 func studentT95(dof int) float64 {

@@ -151,3 +151,32 @@ func TestNextCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestNonNegativeNext: a time or a rate never falls below 0, so the next run's
+// interval of such a figure starts at 0 at the lowest. Two extrapolated Dahu
+// runs of 4027.8 and 4952.8 s gave -567.5 … 9548.1 s. By hand: mean 4490.3,
+// sd 925/√2 = 654.07, half 6.313752·654.07·√1.5 = 5057.8.
+func TestNonNegativeNext(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		xs     []float64
+		lo, hi float64
+	}{
+		{"cut at 0", []float64{4027.8, 4952.8}, 0, 4490.3 + 6.313752*925/math.Sqrt2*math.Sqrt(1.5)},
+		{"whole", []float64{10, 11, 12}, 11 - 2.919986*math.Sqrt(4.0/3), 11 + 2.919986*math.Sqrt(4.0/3)},
+	} {
+		s := SummarizeNonNegative(c.xs)
+		if s.Next == nil || math.Abs(s.Next.Lo-c.lo) > 1e-5*math.Max(1, c.hi) || math.Abs(s.Next.Hi-c.hi) > 1e-5*c.hi {
+			t.Errorf("%s: next %+v, want %g … %g", c.name, s.Next, c.lo, c.hi)
+		}
+		// Everything else is Summarize's.
+		want := Summarize(c.xs)
+		s.Next, want.Next = nil, nil
+		if s != want {
+			t.Errorf("%s: %+v, want %+v", c.name, s, want)
+		}
+	}
+	if s := SummarizeNonNegative([]float64{3}); s.Next != nil {
+		t.Errorf("one run: next %+v, want none", s.Next)
+	}
+}
