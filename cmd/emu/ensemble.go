@@ -141,10 +141,23 @@ type ensemble struct {
 	replan func(extra ...string) (*scenario.Plan, error)
 	bound  string // --bound, applied to every member's plan
 	seed   uint64 // member 0's seed
+	report string // where member 0's report went: "above" (standard output), "on standard error", "in FILE"
 
 	results []*runner.Result // per member, after run
 	jobs    int              // runs that went at once
 	wall    time.Duration    // the ensemble's wall time
+}
+
+// reportWhere says where printTo puts plan's report, as seen from standard
+// output, where the ensemble's table goes.
+func reportWhere(plan *scenario.Plan) string {
+	switch {
+	case plan.App != scenario.AppHPL || plan.HPLDat.Device == 6:
+		return "above"
+	case plan.HPLDat.Device == 7:
+		return "on standard error"
+	}
+	return "in " + plan.HPLDat.OutFile
 }
 
 // newEnsemble checks that the spec's seeds exist (a TOML integer is signed)
@@ -156,7 +169,7 @@ func newEnsemble(spec *ensembleSpec, base *scenario.Plan, bound string, replan f
 	if last := base.Seed + uint64(spec.seeds-1); last > math.MaxInt64 || last < base.Seed {
 		return nil, fmt.Errorf("--seeds %d: seeds %d to %d pass the largest seed, %d", spec.seeds, base.Seed, last, int64(math.MaxInt64))
 	}
-	return &ensemble{spec: *spec, replan: replan, bound: bound, seed: base.Seed}, nil
+	return &ensemble{spec: *spec, replan: replan, bound: bound, seed: base.Seed, report: reportWhere(base)}, nil
 }
 
 // plan is member i's plan and the options its run adds to opt.

@@ -158,7 +158,7 @@ func (e *ensemble) writeTable(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nensemble of %s; the report above is the first run's.\n", e.describe())
+	fmt.Fprintf(w, "\nensemble of %s; the report %s is the first run's.\n", e.describe(), e.report)
 	fmt.Fprintf(w, "band: p05–p95 of the runs, interpolated between the sorted runs (not a confidence interval); ±: half the band over the median\n")
 	fmt.Fprintf(w, "next run (90%%): where one more run falls 9 times in 10 if runs are normal, mean ∓ t·sd·√(1+1/K); hold a real run against it, not against min–max\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -393,3 +394,65 @@ func TestGraphNoteRoundsL0(t *testing.T) {
 		}
 	}
 }
+
+// TestEnsembleSaysWhereTheReportIs: with HPL.dat's device out at a file (8) or
+// standard error (7), the ensemble's table on standard output said "the report
+// above is the first run's" over nothing; it names where the report went.
+func TestEnsembleSaysWhereTheReportIs(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "hpl.out")
+	for _, c := range []struct {
+		device, want string
+	}{
+		{"6", "; the report above is the first run's."},
+		{"7", "; the report on standard error is the first run's."},
+		{"8", "; the report in " + report + " is the first run's."},
+	} {
+		dat := filepath.Join(dir, "HPL"+c.device+".dat")
+		text := strings.Replace(strings.Replace(smallHPLDat, "OUTFILE", report, 1), "DEVICE", c.device, 1)
+		if err := os.WriteFile(dat, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runCLI(t, "run", "-q", "--hpl-dat", dat, "--seeds", "2")
+		if code != exitOK {
+			t.Fatalf("device %s: exit %d: %s", c.device, code, errOut)
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("device %s: standard output does not say %q:\n%s", c.device, c.want, out)
+		}
+	}
+}
+
+// smallHPLDat is one 1 × 2 test of N = 500; OUTFILE and DEVICE are filled in.
+const smallHPLDat = `HPLinpack benchmark input file
+Innovative Computing Laboratory, University of Tennessee
+OUTFILE      output file name (if any)
+DEVICE       device out (6=stdout,7=stderr,file)
+1            # of problems sizes (N)
+500          Ns
+1            # of NBs
+96           NBs
+0            PMAP process mapping (0=Row-,1=Column-major)
+1            # of process grids (P x Q)
+1            Ps
+2            Qs
+16.0         threshold
+1            # of panel fact
+1            PFACTs (0=left, 1=Crout, 2=Right)
+1            # of recursive stopping criterium
+4            NBMINs (>= 1)
+1            # of panels in recursion
+2            NDIVs
+1            # of recursive panel fact.
+2            RFACTs (0=left, 1=Crout, 2=Right)
+1            # of broadcast
+1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
+1            # of lookahead depth
+1            DEPTHs (>=0)
+2            SWAP (0=bin-exch,1=long,2=mix)
+64           swapping threshold
+0            L1 in (0=transposed,1=no-transposed) form
+0            U  in (0=transposed,1=no-transposed) form
+1            Equilibration (0=no,1=yes)
+8            memory alignment in double (> 0)
+`
