@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
@@ -118,6 +119,14 @@ func (s *Scenario) platform() (platform.Platform, error) {
 	if t.Radical != "" {
 		if p.Radical, err = platform.ParseRadical(t.Radical); err != nil {
 			return p, s.errorAt("platform.radical", err.Error())
+		}
+		// Two hosts of one name would share their links' names, models and
+		// speed factors; a platform file's radical is refused so too.
+		sorted := slices.Sorted(slices.Values(p.Radical))
+		for i := 1; i < len(sorted); i++ {
+			if sorted[i] == sorted[i-1] {
+				return p, s.errorAt("platform.radical", fmt.Sprintf("%q names host %s%d%s twice", t.Radical, p.Prefix, sorted[i], p.Suffix))
+			}
 		}
 	}
 	if err := s.sockets(t, &p); err != nil {

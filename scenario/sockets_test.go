@@ -33,6 +33,10 @@ func TestPlatformRadicalAndSocketKeys(t *testing.T) {
 	for _, c := range []struct{ key, want string }{
 		{"radical = \"1-x\"", "s.toml:2: platform.radical: radical \"1-x\": \"1-x\" is not a range A-B with A ≤ B"},
 		{"radical = \"5\"", "s.toml:2: platform.radical: \"5\" names 1 hosts, the platform has 2"},
+		// Two hosts of one name (SimGrid refuses a second host of a name):
+		// "1-2,1" made two "dahu-1", with one link name, one model, one speed.
+		{"radical = \"1-2,1\"", "s.toml:2: platform.radical: \"1-2,1\" names host host-1 twice"},
+		{"radical = \"3,1-4\"", "s.toml:2: platform.radical: \"3,1-4\" names host host-3 twice"},
 		{"sockets_per_host = 5", "s.toml:2: platform.sockets_per_host: 5: want 1 to cores_per_host (4)"},
 		{"sockets_per_host = -1", "s.toml:2: platform.sockets_per_host: -1: want 1 to cores_per_host (4)"},
 		{"socket_order = \"round\"", "s.toml:2: platform.socket_order: \"round\": want \"block\" or \"cyclic\""},
