@@ -30,6 +30,16 @@ type checkFlags struct {
 // runCheck measures this node's probe again, compares it with the models
 // file's and, with --rescale, writes the models rescaled by the ratio.
 func runCheck(w io.Writer, cf checkFlags) error {
+	out := cf.out
+	if out == "" {
+		out = strings.TrimSuffix(cf.models, filepath.Ext(cf.models)) + ".rescaled.toml"
+	}
+	if cf.rescale {
+		// Bad input is refused before the probe is measured.
+		if err := checkOutputs(outputPath{"-o", out, false}); err != nil {
+			return err
+		}
+	}
 	data, err := os.ReadFile(cf.models)
 	if err != nil {
 		return fmt.Errorf("--check: %w", err)
@@ -85,13 +95,6 @@ func runCheck(w io.Writer, cf checkFlags) error {
 		}
 		fmt.Fprintf(w, "rescale the models to this drift with: emu calibrate --check %s%s --rescale\n", cf.models, hostFlag)
 		return nil
-	}
-	out := cf.out
-	if out == "" {
-		out = strings.TrimSuffix(cf.models, filepath.Ext(cf.models)) + ".rescaled.toml"
-	}
-	if err := checkOutputs(outputPath{"-o", out, false}); err != nil {
-		return err
 	}
 	rescaled, kernels, err := calibration.Rescale(set, d)
 	if err != nil {

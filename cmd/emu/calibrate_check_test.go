@@ -398,3 +398,19 @@ func TestRunNotesHostSpeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateRescaleRefusesItsOutputFirst: --rescale -o into a folder that
+// does not exist measured the probe and printed the drift before refusing the
+// path; a bad -o is bad input, refused before any work, with nothing printed.
+func TestCalibrateRescaleRefusesItsOutputFirst(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.toml")
+	os.WriteFile(one, []byte(agedModels), 0o644)
+	fakeNode(t, "n1", 8)
+	for _, out := range []string{filepath.Join(dir, "missing", "x.toml"), dir} {
+		code, stdout, stderr := runCLI(t, "calibrate", "--check", one, "--rescale", "-o", out)
+		if code != exitInput || !strings.HasPrefix(stderr, "emu: -o "+out+": ") || stdout != "" {
+			t.Errorf("-o %s: exit %d, stdout %q, stderr %q; want 2, nothing measured, the -o named", out, code, stdout, stderr)
+		}
+	}
+}
