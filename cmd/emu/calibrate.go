@@ -84,6 +84,10 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 				if len(args) > 0 {
 					return fmt.Errorf("--check: takes no scenario (%s)", args[0])
 				}
+				if out != "" && !check.rescale {
+					// Without --rescale nothing is written: an -o would be dropped.
+					return fmt.Errorf("-o %s: --check writes a file only with --rescale", out)
+				}
 				check.out, check.host = out, host
 				return runCheck(cmd.OutOrStdout(), check)
 			}

@@ -143,6 +143,7 @@ func TestCalibrateCheckErrors(t *testing.T) {
 		{[]string{"calibrate", "--check", two, "--host", "n4"}, "emu: --check " + two + ": no probe of n4 among those of n1, n2 (--host NAME picks one)"},
 		{[]string{"calibrate", "--check", one, "--host", "n4"}, "emu: --check " + one + ": no probe of n4 among those of n1 (--host NAME picks one)"},
 		{[]string{"calibrate", "--rescale"}, "emu: --rescale: only meaningful with --check models.toml"},
+		{[]string{"calibrate", "--check", one, "-o", filepath.Join(dir, "new.toml")}, "emu: -o " + filepath.Join(dir, "new.toml") + ": --check writes a file only with --rescale"},
 		{[]string{"calibrate", "--check", filepath.Join(dir, "missing.toml")}, "emu: --check: open "},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
