@@ -93,3 +93,29 @@ func TestOverheadTables(t *testing.T) {
 		}
 	}
 }
+
+// TestRadicalNamingMoreHostsIsNoted: a radical naming more hosts than the
+// platform has (Dahu's "0-31,33" on 32 hosts, or "1-32" with platform.hosts =
+// 16 to emulate part of it) left the extra names unused without a word, where
+// one naming fewer is an error; emu now notes which names went unused.
+func TestRadicalNamingMoreHostsIsNoted(t *testing.T) {
+	for _, c := range []struct{ radical, want string }{
+		{"1-2", ""},
+		{"1-3", `platform.radical: "1-3" names 3 hosts, the platform has 2: dahu-3 unused`},
+		{"0,2,4-9", `platform.radical: "0,2,4-9" names 8 hosts, the platform has 2: dahu-4, dahu-5, dahu-6, dahu-7 and 2 more unused`},
+	} {
+		p, err := validate(strings.Replace(socketBase, "[platform]\n", "[platform]\nhost_prefix = \"dahu-\"\nradical = \""+c.radical+"\"\n", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, n := range p.Notes {
+			if strings.HasPrefix(n, "platform.radical") {
+				got = n
+			}
+		}
+		if got != c.want {
+			t.Errorf("radical %q: note %q, want %q", c.radical, got, c.want)
+		}
+	}
+}

@@ -104,6 +104,16 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if p.Platform, err = s.platform(); err != nil {
 		return nil, err
 	}
+	if r := p.Platform.Radical; s.Platform.Radical != "" && len(r) > p.Platform.Hosts {
+		// More names than hosts may be meant (part of a machine emulated),
+		// but a name that picks no host should not go unsaid.
+		var unused []string
+		for _, n := range r[p.Platform.Hosts:] {
+			unused = append(unused, fmt.Sprintf("%s%d%s", p.Platform.Prefix, n, p.Platform.Suffix))
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("platform.radical: %q names %d hosts, the platform has %d: %s unused",
+			s.Platform.Radical, len(r), p.Platform.Hosts, abbreviate(unused, 4)))
+	}
 	if err := s.applyPlatformConfig(p); err != nil {
 		return nil, err
 	}
