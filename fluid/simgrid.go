@@ -21,8 +21,17 @@ type lmm struct {
 	visited  uint64   // update_modified_cnst_set_rec's counter
 	solves   uint64   // solves so far (marks flows in the modified list)
 	modified []LinkID // modified constraints, in marking order
-	frees    []*flow  // finished flows whose variable is freed at post time
-	list     []*flow  // scratch: the modified action list
+	// lazies are the links marked while they had no enabled flow (a
+	// latent flow's links, a lone flow's links when it is freed), in
+	// marking order, with their place in modified: such a link's place in
+	// the list matters only if a flow is enabled on it before the solve
+	// (enable then puts it back, promoted), else the solve would only reset
+	// it (see markLazy).
+	lazies   []lazyMark
+	promoted int // of lazies, those promoted
+	scratch  []LinkID
+	frees    []*flow // finished flows whose variable is freed at post time
+	list     []*flow // scratch: the modified action list
 
 	// SimGrid's max-min solve (solve)
 	light   []sgLight // constraints still to saturate
@@ -40,8 +49,16 @@ type sgCnst struct {
 	capacity         float64  // the link's capacity (System.links'), kept here for the solve's loops
 	light            int32    // index in light, −1 if none
 	linked           bool     // in the modified constraint list (here, not in a list of its own: markCnst and the solve read this line anyway)
+	lazy             bool     // linked, but kept in lmm.lazies (markLazy), not yet promoted
 	active           []*flow  // active_element_set, its front last (push_front is an append)
 	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
+}
+
+// lazyMark is a link marked while it had no enabled flow, and the length
+// of the modified list then (its place in it).
+type lazyMark struct {
+	link LinkID
+	pos  int32
 }
 
 // sgElem is a flow's element in a link's enabled_element_set, with what
@@ -153,7 +170,11 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 		s.done.fix(f)
 	}
 	for _, e := range f.elems {
-		m.markCnst(e.link)
+		if cn := &m.cn[e.link]; len(cn.enabled) == 0 {
+			m.markLazy(e.link, cn) // most of them: the flow is latent, so not on it
+		} else {
+			m.markCnst(e.link)
+		}
 	}
 	return f.id
 }
@@ -207,7 +228,7 @@ func (m *lmm) processFrees() {
 	for i, f := range m.frees {
 		m.frees[i] = nil
 		if len(f.elems) > 0 {
-			m.markCnst(f.elems[0].link)
+			m.markFreed(f)
 		}
 		m.sys.flows.del(f.id)
 		for _, e := range f.elems {
@@ -248,11 +269,17 @@ func removeElem(list []sgElem, f *flow) []sgElem {
 }
 
 // enable puts f at the front of its links' enabled_element_set, and sets
-// its sgVar's pair for markRec, which walks only enabled flows.
+// its sgVar's pair for markRec, which walks only enabled flows. A link
+// marked lazily since the last settle is promoted: the solve takes it in
+// its place in the modified list.
 func (m *lmm) enable(f *flow) {
 	for i, e := range f.elems {
 		cn := &m.cn[e.link]
 		cn.enabled = append(cn.enabled, sgElem{f: f, share: e.coef / f.weight, slot: f.slot, idx: int32(i)})
+		if cn.lazy {
+			cn.lazy = false
+			m.promoted++
+		}
 	}
 	pair := LinkID(-1)
 	switch es := f.elems; len(es) {
@@ -270,6 +297,53 @@ func (m *lmm) markCnst(l LinkID) {
 		cn.linked = true
 		m.markRec(l, cn)
 	}
+}
+
+// markLazy is markCnst on link l (its constraint cn), which has no enabled
+// flow: the walk has nothing to go through, and the solve would only reset
+// the link's remaining and usage, which no solve reads before it resets
+// them again (only the links it saturates, reset in its first pass, move
+// a rate). So the link is marked, which stops later marks of it until the
+// settle as SimGrid's would, but kept out of the modified list, in
+// lazies with its place there; enable puts it back if a flow is enabled
+// on it before the settle.
+func (m *lmm) markLazy(l LinkID, cn *sgCnst) {
+	if !cn.linked {
+		cn.linked, cn.lazy = true, true
+		m.lazies = append(m.lazies, lazyMark{link: l, pos: int32(len(m.modified))})
+	}
+}
+
+// markFreed is markCnst on the first link of f, a flow being freed (still
+// on its links): when f is alone on its one or two links, the walk would
+// mark them both, and the solve find them empty, so both are marked
+// lazily, in the walk's order.
+func (m *lmm) markFreed(f *flow) {
+	l := f.elems[0].link
+	cn := &m.cn[l]
+	if cn.linked {
+		return
+	}
+	v := &m.vars[f.slot]
+	switch en := cn.enabled; {
+	case len(en) == 0: // a latent flow, on an empty link
+		m.markLazy(l, cn)
+		return
+	case len(en) == 1 && v.pair >= 0 && en[0].slot == f.slot:
+		o := l ^ v.pair
+		co := &m.cn[o]
+		if o != l && len(co.enabled) != 1 {
+			break
+		}
+		m.markLazy(l, cn)
+		if v.visited != m.visited && o != l {
+			m.markLazy(o, co)
+		}
+		v.visited = m.visited
+		return
+	}
+	cn.linked = true
+	m.markRec(l, cn)
 }
 
 // markRec is the rest of update_modified_cnst_set once link l (its
@@ -308,13 +382,17 @@ func (m *lmm) markRec(l LinkID, cn *sgCnst) {
 // modified set, in its order, has its remaining bytes brought up to now
 // and its completion date re-projected, and gets a new heap stamp.
 func (m *lmm) settle(now float64) {
-	if len(m.frees) == 0 && len(m.modified) == 0 { // most calls: the engine settles at every look
+	if len(m.frees) == 0 && len(m.modified) == 0 && len(m.lazies) == 0 { // most calls: the engine settles at every look
 		return
 	}
 	if len(m.frees) > 0 {
 		m.processFrees()
 	}
+	if len(m.lazies) > 0 {
+		m.endLazies()
+	}
 	if len(m.modified) == 0 {
+		m.visited++
 		return
 	}
 	m.solves++
@@ -326,6 +404,32 @@ func (m *lmm) settle(now float64) {
 	}
 	clear(m.list)
 	m.list = m.list[:0]
+}
+
+// endLazies puts the promoted lazy marks (a flow was enabled on their
+// link since) in the modified list, each in its place, and forgets the
+// others.
+func (m *lmm) endLazies() {
+	if m.promoted > 0 {
+		out, j := m.scratch[:0], 0
+		for _, z := range m.lazies {
+			if m.cn[z.link].lazy {
+				continue // not promoted: unmarked below
+			}
+			out = append(out, m.modified[j:z.pos]...)
+			j = int(z.pos)
+			out = append(out, z.link)
+		}
+		out = append(out, m.modified[j:]...)
+		m.modified, m.scratch = out, m.modified[:0]
+		m.promoted = 0
+	}
+	for _, z := range m.lazies {
+		if cn := &m.cn[z.link]; cn.lazy { // a promoted one is unmarked by the solve
+			cn.linked, cn.lazy = false, false
+		}
+	}
+	m.lazies = m.lazies[:0]
 }
 
 // reproject is NetworkCm02Action::update_remains_lazy followed by the heap

@@ -97,6 +97,88 @@ func TestSimGridRestampOnTouch(t *testing.T) {
 	}
 }
 
+// TestSimGridEmptyLinkKeepsItsPlace: a message X still in its latency
+// phase marks its links modified, empty as they are. At one instant, in
+// this order, X starts over links A and B, Y's latency phase ends on C
+// and D, and Z starts without latency over B and E: lmm::System::solve
+// takes the modified links in the order they were marked, A, B, C, D, E,
+// so Z (on B) is re-stamped before Y (on C), and of the two, both alone
+// at 1024 B/s with 1024 bytes, Z completes first at the same date.
+// Without X, B is marked after C and D, and Y completes first. (lmm
+// keeps an empty link out of its modified list until a flow is enabled
+// on it, markLazy: here it must put B back in its first place.) Powers
+// of two keep every date exact.
+func TestSimGridEmptyLinkKeepsItsPlace(t *testing.T) {
+	const lat = 1.0 / 1024
+	const A, B, C, D, E = 0, 1, 2, 3, 4
+	for _, withX := range []bool{false, true} {
+		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
+		y := s.StartLatent(0, FlowSpec{Links: []LinkID{C, D}, Bytes: 1024}, lat)
+		s.Settle(0)
+		if at, id, _ := s.NextCompletion(); at != lat || id != y {
+			t.Fatalf("withX %v: first event %v at %v, want Y's latency end at %v", withX, id, at, lat)
+		}
+		if withX {
+			s.StartLatent(lat, FlowSpec{Links: []LinkID{A, B}, Bytes: 1}, 2)
+		}
+		s.Activate(lat, y)
+		z := s.Start(lat, FlowSpec{Links: []LinkID{B, E}, Bytes: 1024})
+		s.Settle(lat)
+		at, first, _ := s.NextCompletion()
+		if at != 1+lat {
+			t.Fatalf("withX %v: first completion at %v, want %v", withX, at, 1+lat)
+		}
+		if want := map[bool]FlowID{false: y, true: z}[withX]; first != want {
+			t.Errorf("withX %v: flow %v completes first, want %v (Y %v, Z %v)", withX, first, want, y, z)
+		}
+	}
+}
+
+// TestSimGridFreedLinksStayMarked: F, alone on links P and Q (in either
+// order: the free marks its first link and walks to the other), ends at
+// t1, and g's latency phase on Q and K ends at t1 too, while H runs on K
+// and L. When F's variable is freed before g is enabled (a message
+// started in between frees it), the free marks P and Q modified; g's
+// enabling then marks its first link, Q, which is marked already, so the
+// walk that would reach K (and H) does not run, the solve sees only Q
+// and g gets Q's whole 1024 B/s beside H's 1024 on K, as SimGrid's
+// lazy update gives. Freed after g is enabled, F's free comes at the
+// settle, after g's walk marked K and L: g and H share K at 512 B/s.
+// (lmm marks a lone flow's freed links lazily, markFreed: this is what
+// their mark still does.) Powers of two keep every rate exact.
+func TestSimGridFreedLinksStayMarked(t *testing.T) {
+	const lat = 1.0 / 1024
+	const P, Q, K, L, S, T = 0, 1, 2, 3, 4, 5
+	for i := range 4 {
+		freedFirst, fLinks := i%2 == 1, [][]LinkID{{P, Q}, {Q, P}}[i/2]
+		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
+		f := s.StartLatent(0, FlowSpec{Links: fLinks, Bytes: 1024}, lat)
+		h := s.StartLatent(0, FlowSpec{Links: []LinkID{K, L}, Bytes: 4096}, lat)
+		s.Settle(0)
+		for range 2 {
+			at, id, _ := s.NextCompletion()
+			s.Activate(at, id)
+		}
+		s.Settle(lat)
+		g := s.StartLatent(1, FlowSpec{Links: []LinkID{Q, K}, Bytes: 1024}, lat)
+		s.Settle(1)
+		t1 := 1 + lat
+		if at, _, _ := s.NextCompletion(); at != t1 {
+			t.Fatalf("F on %v, freedFirst %v: next event at %v, want %v", fLinks, freedFirst, at, t1)
+		}
+		s.Finish(t1, f)
+		if freedFirst {
+			s.StartLatent(t1, FlowSpec{Links: []LinkID{S, T}, Bytes: 1}, 1) // frees F's variable
+		}
+		s.Activate(t1, g)
+		s.Settle(t1)
+		want := map[bool][2]float64{false: {512, 512}, true: {1024, 1024}}[freedFirst]
+		if got := [2]float64{s.Rate(g), s.Rate(h)}; got != want {
+			t.Errorf("F on %v, freedFirst %v: rates of g and H %v, want %v", fLinks, freedFirst, got, want)
+		}
+	}
+}
+
 // TestSimGridSolveMatchesMaxMin: SimGrid's solve (with its precision
 // cut-offs) gives the rates of the exact max-min solver on random systems,
 // to far better than its 1e-5 precision.
