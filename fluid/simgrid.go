@@ -21,14 +21,16 @@ type lmm struct {
 	visited  uint64   // update_modified_cnst_set_rec's counter
 	solves   uint64   // solves so far (marks flows in the modified list)
 	modified []LinkID // modified constraints, in marking order
-	// lazies are the links marked while they had no enabled flow (a
-	// latent flow's links, a lone flow's links when it is freed), in
-	// marking order, with their place in modified: such a link's place in
-	// the list matters only if a flow is enabled on it before the solve
-	// (enable then puts it back, promoted), else the solve would only reset
-	// it (see markLazy).
-	lazies   []lazyMark
-	promoted int // of lazies, those promoted
+	// epoch names the marks since the last settle: a link is marked (in
+	// the modified constraint list) while its sgCnst.mark ≥ epoch, so that
+	// a settle unmarks every link at once by moving epoch on by 2.
+	epoch uint64
+	// lazies counts the links marked since the last settle while they had
+	// no enabled flow (a latent flow's links, a lone flow's links when it
+	// is freed), kept out of the modified list (markLazy); promoted are
+	// those of them a flow was enabled on since, to be put back in it.
+	lazies   int
+	promoted []LinkID
 	scratch  []LinkID
 	frees    []*flow // finished flows whose variable is freed at post time
 	list     []*flow // scratch: the modified action list
@@ -46,19 +48,17 @@ type lmm struct {
 // fixed flow, modified or not.
 type sgCnst struct {
 	remaining, usage float64
-	capacity         float64  // the link's capacity (System.links'), kept here for the solve's loops
-	light            int32    // index in light, −1 if none
-	linked           bool     // in the modified constraint list (here, not in a list of its own: markCnst and the solve read this line anyway)
-	lazy             bool     // linked, but kept in lmm.lazies (markLazy), not yet promoted
-	active           []*flow  // active_element_set, its front last (push_front is an append)
-	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
-}
-
-// lazyMark is a link marked while it had no enabled flow, and the length
-// of the modified list then (its place in it).
-type lazyMark struct {
-	link LinkID
-	pos  int32
+	capacity         float64 // the link's capacity (System.links'), kept here for the solve's loops
+	// mark says whether the link is in the modified constraint list: it
+	// is when mark ≥ lmm.epoch (here, not in a list of its own: markCnst
+	// and the solve read this line anyway); mark is epoch+1 while it is
+	// marked lazily (markLazy), not yet promoted.
+	mark    uint64
+	light   int32    // index in light, −1 if none
+	lazyPos int32    // when marked lazily, the length of the modified list then (its place in it)
+	lazySeq int      // when marked lazily, how many were before it since the last settle
+	active  []*flow  // active_element_set, its front last (push_front is an append)
+	enabled []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
 }
 
 // sgElem is a flow's element in a link's enabled_element_set, with what
@@ -98,7 +98,7 @@ type sgLight struct {
 }
 
 func newLmm(s *System) *lmm {
-	m := &lmm{sys: s, cn: make([]sgCnst, len(s.links)), visited: 1}
+	m := &lmm{sys: s, cn: make([]sgCnst, len(s.links)), visited: 1, epoch: 2}
 	for i := range m.cn {
 		m.cn[i].light = -1
 		m.cn[i].capacity = s.links[i].capacity
@@ -276,9 +276,9 @@ func (m *lmm) enable(f *flow) {
 	for i, e := range f.elems {
 		cn := &m.cn[e.link]
 		cn.enabled = append(cn.enabled, sgElem{f: f, share: e.coef / f.weight, slot: f.slot, idx: int32(i)})
-		if cn.lazy {
-			cn.lazy = false
-			m.promoted++
+		if cn.mark == m.epoch+1 {
+			cn.mark = m.epoch
+			m.promoted = append(m.promoted, e.link)
 		}
 	}
 	pair := LinkID(-1)
@@ -293,9 +293,8 @@ func (m *lmm) enable(f *flow) {
 
 // markCnst is lmm::System::update_modified_cnst_set.
 func (m *lmm) markCnst(l LinkID) {
-	if cn := &m.cn[l]; !cn.linked {
-		cn.linked = true
-		m.markRec(l, cn)
+	if cn := &m.cn[l]; cn.mark < m.epoch {
+		m.markRec(l, cn) // which marks it
 	}
 }
 
@@ -308,9 +307,9 @@ func (m *lmm) markCnst(l LinkID) {
 // lazies with its place there; enable puts it back if a flow is enabled
 // on it before the settle.
 func (m *lmm) markLazy(l LinkID, cn *sgCnst) {
-	if !cn.linked {
-		cn.linked, cn.lazy = true, true
-		m.lazies = append(m.lazies, lazyMark{link: l, pos: int32(len(m.modified))})
+	if cn.mark < m.epoch {
+		cn.mark, cn.lazyPos, cn.lazySeq = m.epoch+1, int32(len(m.modified)), m.lazies
+		m.lazies++
 	}
 }
 
@@ -321,7 +320,7 @@ func (m *lmm) markLazy(l LinkID, cn *sgCnst) {
 func (m *lmm) markFreed(f *flow) {
 	l := f.elems[0].link
 	cn := &m.cn[l]
-	if cn.linked {
+	if cn.mark >= m.epoch {
 		return
 	}
 	v := &m.vars[f.slot]
@@ -342,7 +341,6 @@ func (m *lmm) markFreed(f *flow) {
 		v.visited = m.visited
 		return
 	}
-	cn.linked = true
 	m.markRec(l, cn)
 }
 
@@ -351,6 +349,7 @@ func (m *lmm) markFreed(f *flow) {
 // update_modified_cnst_set_rec goes depth first through the enabled flows
 // of l to their other links.
 func (m *lmm) markRec(l LinkID, cn *sgCnst) {
+	cn.mark = m.epoch
 	m.modified = append(m.modified, l)
 	en := cn.enabled // newest last; the walk below does not change it
 	for i := len(en) - 1; i >= 0; i-- {
@@ -382,15 +381,17 @@ func (m *lmm) markRec(l LinkID, cn *sgCnst) {
 // modified set, in its order, has its remaining bytes brought up to now
 // and its completion date re-projected, and gets a new heap stamp.
 func (m *lmm) settle(now float64) {
-	if len(m.frees) == 0 && len(m.modified) == 0 && len(m.lazies) == 0 { // most calls: the engine settles at every look
+	if len(m.frees) == 0 && len(m.modified) == 0 && m.lazies == 0 { // most calls: the engine settles at every look
 		return
 	}
 	if len(m.frees) > 0 {
 		m.processFrees()
 	}
-	if len(m.lazies) > 0 {
-		m.endLazies()
+	if len(m.promoted) > 0 {
+		m.promote()
 	}
+	m.lazies = 0
+	m.epoch += 2 // every link unmarked, as the solve unmarks the modified ones
 	if len(m.modified) == 0 {
 		m.visited++
 		return
@@ -406,30 +407,25 @@ func (m *lmm) settle(now float64) {
 	m.list = m.list[:0]
 }
 
-// endLazies puts the promoted lazy marks (a flow was enabled on their
-// link since) in the modified list, each in its place, and forgets the
-// others.
-func (m *lmm) endLazies() {
-	if m.promoted > 0 {
-		out, j := m.scratch[:0], 0
-		for _, z := range m.lazies {
-			if m.cn[z.link].lazy {
-				continue // not promoted: unmarked below
-			}
-			out = append(out, m.modified[j:z.pos]...)
-			j = int(z.pos)
-			out = append(out, z.link)
-		}
-		out = append(out, m.modified[j:]...)
-		m.modified, m.scratch = out, m.modified[:0]
-		m.promoted = 0
-	}
-	for _, z := range m.lazies {
-		if cn := &m.cn[z.link]; cn.lazy { // a promoted one is unmarked by the solve
-			cn.linked, cn.lazy = false, false
+// promote puts the links marked lazily that a flow was enabled on since
+// in the modified list, each in its place, in the order they were marked.
+func (m *lmm) promote() {
+	p := m.promoted
+	for i := 1; i < len(p); i++ { // insertion sort by mark order: a few links
+		for j := i; j > 0 && m.cn[p[j]].lazySeq < m.cn[p[j-1]].lazySeq; j-- {
+			p[j], p[j-1] = p[j-1], p[j]
 		}
 	}
-	m.lazies = m.lazies[:0]
+	out, j := m.scratch[:0], 0
+	for _, l := range p {
+		pos := int(m.cn[l].lazyPos)
+		out = append(out, m.modified[j:pos]...)
+		out = append(out, l)
+		j = pos
+	}
+	out = append(out, m.modified[j:]...)
+	m.modified, m.scratch = out, m.modified[:0]
+	m.promoted = p[:0]
 }
 
 // reproject is NetworkCm02Action::update_remains_lazy followed by the heap
@@ -483,7 +479,6 @@ func (m *lmm) solve() {
 	cns := m.cn // not reloaded after each store through cn
 	for _, l := range m.modified {
 		cn := &cns[l]
-		cn.linked = false
 		capacity := cn.capacity
 		cn.remaining = capacity
 		if !(cn.remaining > capacity*sgMaxminPrecision) {

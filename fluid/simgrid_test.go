@@ -100,19 +100,20 @@ func TestSimGridRestampOnTouch(t *testing.T) {
 // TestSimGridEmptyLinkKeepsItsPlace: a message X still in its latency
 // phase marks its links modified, empty as they are. At one instant, in
 // this order, X starts over links A and B, Y's latency phase ends on C
-// and D, and Z starts without latency over B and E: lmm::System::solve
-// takes the modified links in the order they were marked, A, B, C, D, E,
-// so Z (on B) is re-stamped before Y (on C), and of the two, both alone
-// at 1024 B/s with 1024 bytes, Z completes first at the same date.
-// Without X, B is marked after C and D, and Y completes first. (lmm
-// keeps an empty link out of its modified list until a flow is enabled
-// on it, markLazy: here it must put B back in its first place.) Powers
-// of two keep every date exact.
+// and D, Z starts without latency over B and E, and W over A and F:
+// lmm::System::solve takes the modified links in the order they were
+// marked, A, B, C, D, E, F, so it re-stamps W (on A), then Z (on B), then
+// Y (on C); alone on their links at 1024 B/s with 1024 bytes each, they
+// complete at one date in that order. Without X, A and B are marked
+// after C and D, by Z and W, and the order is Y, Z, W. (lmm keeps an
+// empty link out of its modified list until a flow is enabled on it,
+// markLazy: here it must put A and B back in their first places, in the
+// order they were marked.) Powers of two keep every date exact.
 func TestSimGridEmptyLinkKeepsItsPlace(t *testing.T) {
 	const lat = 1.0 / 1024
-	const A, B, C, D, E = 0, 1, 2, 3, 4
+	const A, B, C, D, E, F = 0, 1, 2, 3, 4, 5
 	for _, withX := range []bool{false, true} {
-		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
+		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
 		y := s.StartLatent(0, FlowSpec{Links: []LinkID{C, D}, Bytes: 1024}, lat)
 		s.Settle(0)
 		if at, id, _ := s.NextCompletion(); at != lat || id != y {
@@ -123,13 +124,19 @@ func TestSimGridEmptyLinkKeepsItsPlace(t *testing.T) {
 		}
 		s.Activate(lat, y)
 		z := s.Start(lat, FlowSpec{Links: []LinkID{B, E}, Bytes: 1024})
+		w := s.Start(lat, FlowSpec{Links: []LinkID{A, F}, Bytes: 1024})
 		s.Settle(lat)
-		at, first, _ := s.NextCompletion()
-		if at != 1+lat {
-			t.Fatalf("withX %v: first completion at %v, want %v", withX, at, 1+lat)
+		var order []FlowID
+		for range 3 {
+			at, id, _ := s.NextCompletion()
+			if at != 1+lat {
+				t.Fatalf("withX %v: completion of %v at %v, want %v", withX, id, at, 1+lat)
+			}
+			s.Finish(at, id)
+			order = append(order, id)
 		}
-		if want := map[bool]FlowID{false: y, true: z}[withX]; first != want {
-			t.Errorf("withX %v: flow %v completes first, want %v (Y %v, Z %v)", withX, first, want, y, z)
+		if want := map[bool][]FlowID{false: {y, z, w}, true: {w, z, y}}[withX]; !slices.Equal(order, want) {
+			t.Errorf("withX %v: completion order %v, want %v (Y %v, Z %v, W %v)", withX, order, want, y, z, w)
 		}
 	}
 }
