@@ -476,18 +476,25 @@ const sgMaxminPrecision = 1e-5
 func (m *lmm) solve() {
 	m.light, m.sat = m.light[:0], m.sat[:0]
 	m.minUsage, m.minBound = -1, -1
-	cns := m.cn // not reloaded after each store through cn
+	cns := m.cn   // not reloaded after each store through cn
+	alone := true // every link to saturate has one flow, and every flow modified is on one
 	for _, l := range m.modified {
 		cn := &cns[l]
 		capacity := cn.capacity
 		cn.remaining = capacity
 		if !(cn.remaining > capacity*sgMaxminPrecision) {
-			m.listFlows(cn.enabled)
+			if len(cn.enabled) > 0 {
+				alone = false
+				m.listFlows(cn.enabled)
+			}
 			continue
 		}
 		cn.usage = 0
-		if len(cn.enabled) == 0 { // most modified links: marked by a latent flow's start
+		if len(cn.enabled) == 0 { // a link a flow has left since it was marked
 			continue
+		}
+		if len(cn.enabled) != 1 {
+			alone = false
 		}
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
 			el := &cn.enabled[i]
@@ -507,9 +514,14 @@ func (m *lmm) solve() {
 			cn.light = int32(len(m.light))
 			m.light = append(m.light, sgLight{link: l, rou: cn.remaining / cn.usage})
 			m.satUpdate(cn.remaining/cn.usage, len(m.light)-1)
+		} else {
+			alone = false
 		}
 	}
-	if len(m.light) == 0 { // no link to saturate (half the solves: their links have no enabled flow)
+	if len(m.light) == 0 { // no link to saturate
+		return
+	}
+	if alone && m.fixAlone() {
 		return
 	}
 	m.satVarsUpdate()
@@ -553,6 +565,52 @@ func (m *lmm) solve() {
 			break
 		}
 	}
+}
+
+// fixAlone is the rest of the solve when each link to saturate carries
+// one flow (the first pass found one enabled flow on each modified link
+// it did not leave empty): nothing is then shared, and the rounds would
+// fix each flow, when the least remaining/usage of its links to saturate
+// comes up as min_usage, at that min_usage over its weight, unless its
+// bound binds first. The rounds' order does not show: a flow's value is
+// that float whatever round fixes it; the links leave light (their usage
+// drops to 0: the flow's share is the very float taken off) and each
+// flow its links' active_element_set; the remaining and usage the
+// rounds would leave no solve reads (each resets them first). So each
+// flow is fixed at once, in the list's order. It declines, changing
+// nothing, when some flow's bound would bind (bound × weight below its
+// min_usage): the rounds then run.
+func (m *lmm) fixAlone() bool {
+	for _, f := range m.list {
+		rou := math.Inf(1)
+		for _, e := range f.elems {
+			if i := m.cn[e.link].light; i >= 0 && m.light[i].rou < rou {
+				rou = m.light[i].rou
+			}
+		}
+		if !math.IsInf(f.bound, 1) && f.bound*f.weight < rou {
+			for _, g := range m.list {
+				m.vars[g.slot].value = 0 // as the first pass left it
+			}
+			return false
+		}
+		m.vars[f.slot].value = rou // its min_usage, until all are checked
+	}
+	for _, f := range m.list {
+		v := &m.vars[f.slot]
+		v.value /= f.weight
+		for i, e := range f.elems {
+			cn := &m.cn[e.link]
+			cn.light = -1
+			if v.activeOn(int32(i)) {
+				cn.active = removeFlow(cn.active, f)
+				v.setActive(int32(i), false)
+			}
+		}
+	}
+	m.light, m.sat = m.light[:0], m.sat[:0]
+	m.minUsage = -1
+	return true
 }
 
 // listFlows adds to the modified action list the flows of en not in it
