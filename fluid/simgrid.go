@@ -82,6 +82,7 @@ type sgVar struct {
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
 	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
+	minRou     float64 // in a solve, the least remaining/usage of its links that carry it alone (fixAlone)
 	// pair is, for a flow of two links, the XOR of their ids (the other
 	// of link l is then l^pair); 0 for a flow of one link (its other is
 	// itself); −1 for more or none. markRec then walks a flow of one or two
@@ -501,27 +502,43 @@ func (m *lmm) solve() {
 			v := &m.vars[el.slot]
 			if v.inMod != m.solves {
 				v.inMod = m.solves
+				v.minRou = math.Inf(1)
 				m.list = append(m.list, el.f)
 			}
 			v.value = 0
 			cn.usage += el.share
-			if !v.activeOn(el.idx) { // push_front
-				cn.active = append(cn.active, el.f) // the front is the end (sgCnst.active)
-				v.setActive(el.idx, true)
-			}
 		}
 		if cn.usage > 0 {
+			rou := cn.remaining / cn.usage
 			cn.light = int32(len(m.light))
-			m.light = append(m.light, sgLight{link: l, rou: cn.remaining / cn.usage})
-			m.satUpdate(cn.remaining/cn.usage, len(m.light)-1)
+			m.light = append(m.light, sgLight{link: l, rou: rou})
+			m.satUpdate(rou, len(m.light)-1)
+			if v := &m.vars[cn.enabled[0].slot]; rou < v.minRou { // its flow, when alone
+				v.minRou = rou
+			}
 		} else {
 			alone = false
 		}
 	}
-	if len(m.light) == 0 { // no link to saturate
+	if len(m.light) > 0 && alone && m.fixAlone() {
 		return
 	}
-	if alone && m.fixAlone() {
+	// The pushes of the pass above (SimGrid's push_front of each element
+	// not yet active), made now: a link's pushes are in its own set, in
+	// its own order, so making them after the other links' changes
+	// nothing, and fixAlone has none to undo.
+	for _, l := range m.modified {
+		if cn := &cns[l]; cn.remaining > cn.capacity*sgMaxminPrecision {
+			for i := len(cn.enabled) - 1; i >= 0; i-- {
+				el := &cn.enabled[i]
+				if v := &m.vars[el.slot]; !v.activeOn(el.idx) { // push_front
+					cn.active = append(cn.active, el.f) // the front is the end (sgCnst.active)
+					v.setActive(el.idx, true)
+				}
+			}
+		}
+	}
+	if len(m.light) == 0 { // no link to saturate
 		return
 	}
 	m.satVarsUpdate()
@@ -571,42 +588,37 @@ func (m *lmm) solve() {
 // one flow (the first pass found one enabled flow on each modified link
 // it did not leave empty): nothing is then shared, and the rounds would
 // fix each flow, when the least remaining/usage of its links to saturate
-// comes up as min_usage, at that min_usage over its weight, unless its
-// bound binds first. The rounds' order does not show: a flow's value is
-// that float whatever round fixes it; the links leave light (their usage
-// drops to 0: the flow's share is the very float taken off) and each
-// flow its links' active_element_set; the remaining and usage the
+// (minRou) comes up as min_usage, at that min_usage over its weight,
+// unless its bound binds first. The rounds' order does not show: a
+// flow's value is that float whatever round fixes it; the links leave
+// light (their usage drops to 0: the flow's share is the very float
+// taken off) and each flow its links' active_element_set (the first
+// pass's pushes are not made yet, see solve); the remaining and usage the
 // rounds would leave no solve reads (each resets them first). So each
-// flow is fixed at once, in the list's order. It declines, changing
-// nothing, when some flow's bound would bind (bound × weight below its
-// min_usage): the rounds then run.
+// flow is fixed at once. It declines, changing nothing, when some flow's
+// bound would bind (bound × weight below its min_usage): the rounds then
+// run.
 func (m *lmm) fixAlone() bool {
 	for _, f := range m.list {
-		rou := math.Inf(1)
-		for _, e := range f.elems {
-			if i := m.cn[e.link].light; i >= 0 && m.light[i].rou < rou {
-				rou = m.light[i].rou
-			}
-		}
-		if !math.IsInf(f.bound, 1) && f.bound*f.weight < rou {
-			for _, g := range m.list {
-				m.vars[g.slot].value = 0 // as the first pass left it
-			}
+		if !math.IsInf(f.bound, 1) && f.bound*f.weight < m.vars[f.slot].minRou {
 			return false
 		}
-		m.vars[f.slot].value = rou // its min_usage, until all are checked
 	}
 	for _, f := range m.list {
 		v := &m.vars[f.slot]
-		v.value /= f.weight
-		for i, e := range f.elems {
-			cn := &m.cn[e.link]
-			cn.light = -1
-			if v.activeOn(int32(i)) {
-				cn.active = removeFlow(cn.active, f)
-				v.setActive(int32(i), false)
+		v.value = v.minRou / f.weight
+		if v.activeMask != 0 { // active before the solve: take leaves none
+			for i, e := range f.elems {
+				if v.activeOn(int32(i)) {
+					cn := &m.cn[e.link]
+					cn.active = removeFlow(cn.active, f)
+					v.setActive(int32(i), false)
+				}
 			}
 		}
+	}
+	for _, x := range m.light {
+		m.cn[x.link].light = -1
 	}
 	m.light, m.sat = m.light[:0], m.sat[:0]
 	m.minUsage = -1
