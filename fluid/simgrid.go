@@ -479,6 +479,7 @@ func (m *lmm) solve() {
 	m.minUsage, m.minBound = -1, -1
 	cns := m.cn   // not reloaded after each store through cn
 	alone := true // every link to saturate has one flow, and every flow modified is on one
+	light := false
 	for _, l := range m.modified {
 		cn := &cns[l]
 		capacity := cn.capacity
@@ -509,33 +510,39 @@ func (m *lmm) solve() {
 			cn.usage += el.share
 		}
 		if cn.usage > 0 {
-			rou := cn.remaining / cn.usage
-			cn.light = int32(len(m.light))
-			m.light = append(m.light, sgLight{link: l, rou: rou})
-			m.satUpdate(rou, len(m.light)-1)
-			if v := &m.vars[cn.enabled[0].slot]; rou < v.minRou { // its flow, when alone
-				v.minRou = rou
+			light = true
+			if v := &m.vars[cn.enabled[0].slot]; cn.remaining/cn.usage < v.minRou { // its flow's, when alone
+				v.minRou = cn.remaining / cn.usage
 			}
 		} else {
 			alone = false
 		}
 	}
-	if len(m.light) > 0 && alone && m.fixAlone() {
+	if light && alone && m.fixAlone() {
 		return
 	}
-	// The pushes of the pass above (SimGrid's push_front of each element
-	// not yet active), made now: a link's pushes are in its own set, in
-	// its own order, so making them after the other links' changes
-	// nothing, and fixAlone has none to undo.
+	// The rest of the pass above, made now, only when the rounds run:
+	// SimGrid's push_front of each element not yet active, and the links
+	// to saturate (light) with their remaining/usage, in the pass's order.
+	// A link's pushes are in its own set, in its own order, and the links
+	// to saturate and min_usage depend on their order alone, so making
+	// them after the pass changes nothing.
 	for _, l := range m.modified {
-		if cn := &cns[l]; cn.remaining > cn.capacity*sgMaxminPrecision {
-			for i := len(cn.enabled) - 1; i >= 0; i-- {
-				el := &cn.enabled[i]
-				if v := &m.vars[el.slot]; !v.activeOn(el.idx) { // push_front
-					cn.active = append(cn.active, el.f) // the front is the end (sgCnst.active)
-					v.setActive(el.idx, true)
-				}
+		cn := &cns[l]
+		if !(cn.remaining > cn.capacity*sgMaxminPrecision) || len(cn.enabled) == 0 {
+			continue
+		}
+		for i := len(cn.enabled) - 1; i >= 0; i-- {
+			el := &cn.enabled[i]
+			if v := &m.vars[el.slot]; !v.activeOn(el.idx) { // push_front
+				cn.active = append(cn.active, el.f) // the front is the end (sgCnst.active)
+				v.setActive(el.idx, true)
 			}
+		}
+		if cn.usage > 0 {
+			cn.light = int32(len(m.light))
+			m.light = append(m.light, sgLight{link: l, rou: cn.remaining / cn.usage})
+			m.satUpdate(cn.remaining/cn.usage, len(m.light)-1)
 		}
 	}
 	if len(m.light) == 0 { // no link to saturate
@@ -592,12 +599,11 @@ func (m *lmm) solve() {
 // unless its bound binds first. The rounds' order does not show: a
 // flow's value is that float whatever round fixes it; the links leave
 // light (their usage drops to 0: the flow's share is the very float
-// taken off) and each flow its links' active_element_set (the first
-// pass's pushes are not made yet, see solve); the remaining and usage the
-// rounds would leave no solve reads (each resets them first). So each
-// flow is fixed at once. It declines, changing nothing, when some flow's
-// bound would bind (bound × weight below its min_usage): the rounds then
-// run.
+// taken off) and each flow its links' active_element_set (solve has made
+// neither the pushes nor light yet); the remaining and usage the rounds
+// would leave no solve reads (each resets them first). So each flow is
+// fixed at once. It declines, changing nothing, when some flow's bound
+// would bind (bound × weight below its min_usage): the rounds then run.
 func (m *lmm) fixAlone() bool {
 	for _, f := range m.list {
 		if !math.IsInf(f.bound, 1) && f.bound*f.weight < m.vars[f.slot].minRou {
@@ -617,11 +623,6 @@ func (m *lmm) fixAlone() bool {
 			}
 		}
 	}
-	for _, x := range m.light {
-		m.cn[x.link].light = -1
-	}
-	m.light, m.sat = m.light[:0], m.sat[:0]
-	m.minUsage = -1
 	return true
 }
 
