@@ -21,8 +21,19 @@ type lmm struct {
 	visited  uint64   // update_modified_cnst_set_rec's counter
 	solves   uint64   // solves so far (marks flows in the modified list)
 	modified []LinkID // modified constraints, in marking order
-	frees    []*flow  // finished flows whose variable is freed at post time
-	list     []*flow  // scratch: the modified action list
+	// epoch names the marks since the last settle: a link is marked (in
+	// the modified constraint list) while its sgCnst.mark ≥ epoch, so that
+	// a settle unmarks every link at once by moving epoch on by 2.
+	epoch uint64
+	// lazies counts the links marked since the last settle while they had
+	// no enabled flow (a latent flow's links, a lone flow's links when it
+	// is freed), kept out of the modified list (markLazy); promoted are
+	// those of them a flow was enabled on since, to be put back in it.
+	lazies   int
+	promoted []LinkID
+	scratch  []LinkID
+	frees    []*flow // finished flows whose variable is freed at post time
+	list     []*flow // scratch: the modified action list
 
 	// SimGrid's max-min solve (solve)
 	light   []sgLight // constraints still to saturate
@@ -37,11 +48,17 @@ type lmm struct {
 // fixed flow, modified or not.
 type sgCnst struct {
 	remaining, usage float64
-	capacity         float64  // the link's capacity (System.links'), kept here for the solve's loops
-	light            int32    // index in light, −1 if none
-	linked           bool     // in the modified constraint list (here, not in a list of its own: markCnst and the solve read this line anyway)
-	active           []*flow  // active_element_set, its front last (push_front is an append)
-	enabled          []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
+	capacity         float64 // the link's capacity (System.links'), kept here for the solve's loops
+	// mark says whether the link is in the modified constraint list: it
+	// is when mark ≥ lmm.epoch (here, not in a list of its own: markCnst
+	// and the solve read this line anyway); mark is epoch+1 while it is
+	// marked lazily (markLazy), not yet promoted.
+	mark    uint64
+	light   int32    // index in light, −1 if none
+	lazyPos int32    // when marked lazily, the length of the modified list then (its place in it)
+	lazySeq int      // when marked lazily, how many were before it since the last settle
+	active  []*flow  // active_element_set, its front last (push_front is an append)
+	enabled []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
 }
 
 // sgElem is a flow's element in a link's enabled_element_set, with what
@@ -65,6 +82,7 @@ type sgVar struct {
 	visited    uint64  // update_modified_cnst_set_rec's marker
 	inMod      uint64  // in the modified action list of solve inMod
 	activeMask uint64  // elems (by index, first 64) in their links' active_element_set
+	minRou     float64 // in a solve, the least remaining/usage of its links that carry it alone (fixAlone)
 	// pair is, for a flow of two links, the XOR of their ids (the other
 	// of link l is then l^pair); 0 for a flow of one link (its other is
 	// itself); −1 for more or none. markRec then walks a flow of one or two
@@ -81,7 +99,7 @@ type sgLight struct {
 }
 
 func newLmm(s *System) *lmm {
-	m := &lmm{sys: s, cn: make([]sgCnst, len(s.links)), visited: 1}
+	m := &lmm{sys: s, cn: make([]sgCnst, len(s.links)), visited: 1, epoch: 2}
 	for i := range m.cn {
 		m.cn[i].light = -1
 		m.cn[i].capacity = s.links[i].capacity
@@ -153,7 +171,11 @@ func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
 		s.done.fix(f)
 	}
 	for _, e := range f.elems {
-		m.markCnst(e.link)
+		if cn := &m.cn[e.link]; len(cn.enabled) == 0 {
+			m.markLazy(e.link, cn) // most of them: the flow is latent, so not on it
+		} else {
+			m.markCnst(e.link)
+		}
 	}
 	return f.id
 }
@@ -207,7 +229,7 @@ func (m *lmm) processFrees() {
 	for i, f := range m.frees {
 		m.frees[i] = nil
 		if len(f.elems) > 0 {
-			m.markCnst(f.elems[0].link)
+			m.markFreed(f)
 		}
 		m.sys.flows.del(f.id)
 		for _, e := range f.elems {
@@ -248,11 +270,17 @@ func removeElem(list []sgElem, f *flow) []sgElem {
 }
 
 // enable puts f at the front of its links' enabled_element_set, and sets
-// its sgVar's pair for markRec, which walks only enabled flows.
+// its sgVar's pair for markRec, which walks only enabled flows. A link
+// marked lazily since the last settle is promoted: the solve takes it in
+// its place in the modified list.
 func (m *lmm) enable(f *flow) {
 	for i, e := range f.elems {
 		cn := &m.cn[e.link]
 		cn.enabled = append(cn.enabled, sgElem{f: f, share: e.coef / f.weight, slot: f.slot, idx: int32(i)})
+		if cn.mark == m.epoch+1 {
+			cn.mark = m.epoch
+			m.promoted = append(m.promoted, e.link)
+		}
 	}
 	pair := LinkID(-1)
 	switch es := f.elems; len(es) {
@@ -266,10 +294,55 @@ func (m *lmm) enable(f *flow) {
 
 // markCnst is lmm::System::update_modified_cnst_set.
 func (m *lmm) markCnst(l LinkID) {
-	if cn := &m.cn[l]; !cn.linked {
-		cn.linked = true
-		m.markRec(l, cn)
+	if cn := &m.cn[l]; cn.mark < m.epoch {
+		m.markRec(l, cn) // which marks it
 	}
+}
+
+// markLazy is markCnst on link l (its constraint cn), which has no enabled
+// flow: the walk has nothing to go through, and the solve would only reset
+// the link's remaining and usage, which no solve reads before it resets
+// them again (only the links it saturates, reset in its first pass, move
+// a rate). So the link is marked, which stops later marks of it until the
+// settle as SimGrid's would, but kept out of the modified list, in
+// lazies with its place there; enable puts it back if a flow is enabled
+// on it before the settle.
+func (m *lmm) markLazy(l LinkID, cn *sgCnst) {
+	if cn.mark < m.epoch {
+		cn.mark, cn.lazyPos, cn.lazySeq = m.epoch+1, int32(len(m.modified)), m.lazies
+		m.lazies++
+	}
+}
+
+// markFreed is markCnst on the first link of f, a flow being freed (still
+// on its links): when f is alone on its one or two links, the walk would
+// mark them both, and the solve find them empty, so both are marked
+// lazily, in the walk's order.
+func (m *lmm) markFreed(f *flow) {
+	l := f.elems[0].link
+	cn := &m.cn[l]
+	if cn.mark >= m.epoch {
+		return
+	}
+	v := &m.vars[f.slot]
+	switch en := cn.enabled; {
+	case len(en) == 0: // a latent flow, on an empty link
+		m.markLazy(l, cn)
+		return
+	case len(en) == 1 && v.pair >= 0 && en[0].slot == f.slot:
+		o := l ^ v.pair
+		co := &m.cn[o]
+		if o != l && len(co.enabled) != 1 {
+			break
+		}
+		m.markLazy(l, cn)
+		if v.visited != m.visited && o != l {
+			m.markLazy(o, co)
+		}
+		v.visited = m.visited
+		return
+	}
+	m.markRec(l, cn)
 }
 
 // markRec is the rest of update_modified_cnst_set once link l (its
@@ -277,6 +350,7 @@ func (m *lmm) markCnst(l LinkID) {
 // update_modified_cnst_set_rec goes depth first through the enabled flows
 // of l to their other links.
 func (m *lmm) markRec(l LinkID, cn *sgCnst) {
+	cn.mark = m.epoch
 	m.modified = append(m.modified, l)
 	en := cn.enabled // newest last; the walk below does not change it
 	for i := len(en) - 1; i >= 0; i-- {
@@ -308,13 +382,19 @@ func (m *lmm) markRec(l LinkID, cn *sgCnst) {
 // modified set, in its order, has its remaining bytes brought up to now
 // and its completion date re-projected, and gets a new heap stamp.
 func (m *lmm) settle(now float64) {
-	if len(m.frees) == 0 && len(m.modified) == 0 { // most calls: the engine settles at every look
+	if len(m.frees) == 0 && len(m.modified) == 0 && m.lazies == 0 { // most calls: the engine settles at every look
 		return
 	}
 	if len(m.frees) > 0 {
 		m.processFrees()
 	}
+	if len(m.promoted) > 0 {
+		m.promote()
+	}
+	m.lazies = 0
+	m.epoch += 2 // every link unmarked, as the solve unmarks the modified ones
 	if len(m.modified) == 0 {
+		m.visited++
 		return
 	}
 	m.solves++
@@ -326,6 +406,27 @@ func (m *lmm) settle(now float64) {
 	}
 	clear(m.list)
 	m.list = m.list[:0]
+}
+
+// promote puts the links marked lazily that a flow was enabled on since
+// in the modified list, each in its place, in the order they were marked.
+func (m *lmm) promote() {
+	p := m.promoted
+	for i := 1; i < len(p); i++ { // insertion sort by mark order: a few links
+		for j := i; j > 0 && m.cn[p[j]].lazySeq < m.cn[p[j-1]].lazySeq; j-- {
+			p[j], p[j-1] = p[j-1], p[j]
+		}
+	}
+	out, j := m.scratch[:0], 0
+	for _, l := range p {
+		pos := int(m.cn[l].lazyPos)
+		out = append(out, m.modified[j:pos]...)
+		out = append(out, l)
+		j = pos
+	}
+	out = append(out, m.modified[j:]...)
+	m.modified, m.scratch = out, m.modified[:0]
+	m.promoted = p[:0]
 }
 
 // reproject is NetworkCm02Action::update_remains_lazy followed by the heap
@@ -376,30 +477,64 @@ const sgMaxminPrecision = 1e-5
 func (m *lmm) solve() {
 	m.light, m.sat = m.light[:0], m.sat[:0]
 	m.minUsage, m.minBound = -1, -1
-	cns := m.cn // not reloaded after each store through cn
+	cns := m.cn   // not reloaded after each store through cn
+	alone := true // every link to saturate has one flow, and every flow modified is on one
+	light := false
 	for _, l := range m.modified {
 		cn := &cns[l]
-		cn.linked = false
 		capacity := cn.capacity
 		cn.remaining = capacity
 		if !(cn.remaining > capacity*sgMaxminPrecision) {
-			m.listFlows(cn.enabled)
+			if len(cn.enabled) > 0 {
+				alone = false
+				m.listFlows(cn.enabled)
+			}
 			continue
 		}
 		cn.usage = 0
-		if len(cn.enabled) == 0 { // most modified links: marked by a latent flow's start
+		if len(cn.enabled) == 0 { // a link a flow has left since it was marked
 			continue
+		}
+		if len(cn.enabled) != 1 {
+			alone = false
 		}
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
 			el := &cn.enabled[i]
 			v := &m.vars[el.slot]
 			if v.inMod != m.solves {
 				v.inMod = m.solves
+				v.minRou = math.Inf(1)
 				m.list = append(m.list, el.f)
 			}
 			v.value = 0
 			cn.usage += el.share
-			if !v.activeOn(el.idx) { // push_front
+		}
+		if cn.usage > 0 {
+			light = true
+			if v := &m.vars[cn.enabled[0].slot]; cn.remaining/cn.usage < v.minRou { // its flow's, when alone
+				v.minRou = cn.remaining / cn.usage
+			}
+		} else {
+			alone = false
+		}
+	}
+	if light && alone && m.fixAlone() {
+		return
+	}
+	// The rest of the pass above, made now, only when the rounds run:
+	// SimGrid's push_front of each element not yet active, and the links
+	// to saturate (light) with their remaining/usage, in the pass's order.
+	// A link's pushes are in its own set, in its own order, and the links
+	// to saturate and min_usage depend on their order alone, so making
+	// them after the pass changes nothing.
+	for _, l := range m.modified {
+		cn := &cns[l]
+		if !(cn.remaining > cn.capacity*sgMaxminPrecision) || len(cn.enabled) == 0 {
+			continue
+		}
+		for i := len(cn.enabled) - 1; i >= 0; i-- {
+			el := &cn.enabled[i]
+			if v := &m.vars[el.slot]; !v.activeOn(el.idx) { // push_front
 				cn.active = append(cn.active, el.f) // the front is the end (sgCnst.active)
 				v.setActive(el.idx, true)
 			}
@@ -410,7 +545,7 @@ func (m *lmm) solve() {
 			m.satUpdate(cn.remaining/cn.usage, len(m.light)-1)
 		}
 	}
-	if len(m.light) == 0 { // no link to saturate (half the solves: their links have no enabled flow)
+	if len(m.light) == 0 { // no link to saturate
 		return
 	}
 	m.satVarsUpdate()
@@ -454,6 +589,41 @@ func (m *lmm) solve() {
 			break
 		}
 	}
+}
+
+// fixAlone is the rest of the solve when each link to saturate carries
+// one flow (the first pass found one enabled flow on each modified link
+// it did not leave empty): nothing is then shared, and the rounds would
+// fix each flow, when the least remaining/usage of its links to saturate
+// (minRou) comes up as min_usage, at that min_usage over its weight,
+// unless its bound binds first. The rounds' order does not show: a
+// flow's value is that float whatever round fixes it; the links leave
+// light (their usage drops to 0: the flow's share is the very float
+// taken off) and each flow its links' active_element_set (solve has made
+// neither the pushes nor light yet); the remaining and usage the rounds
+// would leave no solve reads (each resets them first). So each flow is
+// fixed at once. It declines, changing nothing, when some flow's bound
+// would bind (bound × weight below its min_usage): the rounds then run.
+func (m *lmm) fixAlone() bool {
+	for _, f := range m.list {
+		if !math.IsInf(f.bound, 1) && f.bound*f.weight < m.vars[f.slot].minRou {
+			return false
+		}
+	}
+	for _, f := range m.list {
+		v := &m.vars[f.slot]
+		v.value = v.minRou / f.weight
+		if v.activeMask != 0 { // active before the solve: take leaves none
+			for i, e := range f.elems {
+				if v.activeOn(int32(i)) {
+					cn := &m.cn[e.link]
+					cn.active = removeFlow(cn.active, f)
+					v.setActive(int32(i), false)
+				}
+			}
+		}
+	}
+	return true
 }
 
 // listFlows adds to the modified action list the flows of en not in it

@@ -97,6 +97,95 @@ func TestSimGridRestampOnTouch(t *testing.T) {
 	}
 }
 
+// TestSimGridEmptyLinkKeepsItsPlace: a message X still in its latency
+// phase marks its links modified, empty as they are. At one instant, in
+// this order, X starts over links A and B, Y's latency phase ends on C
+// and D, Z starts without latency over B and E, and W over A and F:
+// lmm::System::solve takes the modified links in the order they were
+// marked, A, B, C, D, E, F, so it re-stamps W (on A), then Z (on B), then
+// Y (on C); alone on their links at 1024 B/s with 1024 bytes each, they
+// complete at one date in that order. Without X, A and B are marked
+// after C and D, by Z and W, and the order is Y, Z, W. (lmm keeps an
+// empty link out of its modified list until a flow is enabled on it,
+// markLazy: here it must put A and B back in their first places, in the
+// order they were marked.) Powers of two keep every date exact.
+func TestSimGridEmptyLinkKeepsItsPlace(t *testing.T) {
+	const lat = 1.0 / 1024
+	const A, B, C, D, E, F = 0, 1, 2, 3, 4, 5
+	for _, withX := range []bool{false, true} {
+		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
+		y := s.StartLatent(0, FlowSpec{Links: []LinkID{C, D}, Bytes: 1024}, lat)
+		s.Settle(0)
+		if at, id, _ := s.NextCompletion(); at != lat || id != y {
+			t.Fatalf("withX %v: first event %v at %v, want Y's latency end at %v", withX, id, at, lat)
+		}
+		if withX {
+			s.StartLatent(lat, FlowSpec{Links: []LinkID{A, B}, Bytes: 1}, 2)
+		}
+		s.Activate(lat, y)
+		z := s.Start(lat, FlowSpec{Links: []LinkID{B, E}, Bytes: 1024})
+		w := s.Start(lat, FlowSpec{Links: []LinkID{A, F}, Bytes: 1024})
+		s.Settle(lat)
+		var order []FlowID
+		for range 3 {
+			at, id, _ := s.NextCompletion()
+			if at != 1+lat {
+				t.Fatalf("withX %v: completion of %v at %v, want %v", withX, id, at, 1+lat)
+			}
+			s.Finish(at, id)
+			order = append(order, id)
+		}
+		if want := map[bool][]FlowID{false: {y, z, w}, true: {w, z, y}}[withX]; !slices.Equal(order, want) {
+			t.Errorf("withX %v: completion order %v, want %v (Y %v, Z %v, W %v)", withX, order, want, y, z, w)
+		}
+	}
+}
+
+// TestSimGridFreedLinksStayMarked: F, alone on links P and Q (in either
+// order: the free marks its first link and walks to the other), ends at
+// t1, and g's latency phase on Q and K ends at t1 too, while H runs on K
+// and L. When F's variable is freed before g is enabled (a message
+// started in between frees it), the free marks P and Q modified; g's
+// enabling then marks its first link, Q, which is marked already, so the
+// walk that would reach K (and H) does not run, the solve sees only Q
+// and g gets Q's whole 1024 B/s beside H's 1024 on K, as SimGrid's
+// lazy update gives. Freed after g is enabled, F's free comes at the
+// settle, after g's walk marked K and L: g and H share K at 512 B/s.
+// (lmm marks a lone flow's freed links lazily, markFreed: this is what
+// their mark still does.) Powers of two keep every rate exact.
+func TestSimGridFreedLinksStayMarked(t *testing.T) {
+	const lat = 1.0 / 1024
+	const P, Q, K, L, S, T = 0, 1, 2, 3, 4, 5
+	for i := range 4 {
+		freedFirst, fLinks := i%2 == 1, [][]LinkID{{P, Q}, {Q, P}}[i/2]
+		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
+		f := s.StartLatent(0, FlowSpec{Links: fLinks, Bytes: 1024}, lat)
+		h := s.StartLatent(0, FlowSpec{Links: []LinkID{K, L}, Bytes: 4096}, lat)
+		s.Settle(0)
+		for range 2 {
+			at, id, _ := s.NextCompletion()
+			s.Activate(at, id)
+		}
+		s.Settle(lat)
+		g := s.StartLatent(1, FlowSpec{Links: []LinkID{Q, K}, Bytes: 1024}, lat)
+		s.Settle(1)
+		t1 := 1 + lat
+		if at, _, _ := s.NextCompletion(); at != t1 {
+			t.Fatalf("F on %v, freedFirst %v: next event at %v, want %v", fLinks, freedFirst, at, t1)
+		}
+		s.Finish(t1, f)
+		if freedFirst {
+			s.StartLatent(t1, FlowSpec{Links: []LinkID{S, T}, Bytes: 1}, 1) // frees F's variable
+		}
+		s.Activate(t1, g)
+		s.Settle(t1)
+		want := map[bool][2]float64{false: {512, 512}, true: {1024, 1024}}[freedFirst]
+		if got := [2]float64{s.Rate(g), s.Rate(h)}; got != want {
+			t.Errorf("F on %v, freedFirst %v: rates of g and H %v, want %v", fLinks, freedFirst, got, want)
+		}
+	}
+}
+
 // TestSimGridSolveMatchesMaxMin: SimGrid's solve (with its precision
 // cut-offs) gives the rates of the exact max-min solver on random systems,
 // to far better than its 1e-5 precision.
@@ -232,12 +321,18 @@ func TestSimGridElementsMatchFlows(t *testing.T) {
 }
 
 // checkElems checks every link's enabled and active sets against the
-// flows they name (TestSimGridElementsMatchFlows).
+// flows they name (TestSimGridElementsMatchFlows). Outside a solve the
+// active sets are empty: a solve makes a flow active on its links in its
+// first pass, and fixes every flow it made active before it ends, which
+// takes the flow out of them.
 func checkElems(t *testing.T, s *System, round int) {
 	t.Helper()
 	m := s.model.(*lmm)
 	for l := range m.cn {
 		cn := &m.cn[l]
+		if len(cn.active) > 0 {
+			t.Fatalf("round %d link %d: %d flows left in the active set after a solve", round, l, len(cn.active))
+		}
 		for _, el := range cn.enabled {
 			f := el.f
 			if el.slot != f.slot || int(el.idx) >= len(f.elems) || f.elems[el.idx].link != LinkID(l) {

@@ -304,7 +304,7 @@ func (s *System) Settle(now float64) {
 // since the last one; under emu's solver, always. The engine asks before
 // each Settle, about twice an event, most often of a settled System.
 func (s *System) Settled() bool {
-	return s.sg == nil || len(s.sg.frees) == 0 && len(s.sg.modified) == 0
+	return s.sg == nil || len(s.sg.frees) == 0 && len(s.sg.modified) == 0 && s.sg.lazies == 0
 }
 
 // NextCompletion returns the earliest projected completion among the
