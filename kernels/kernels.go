@@ -163,7 +163,7 @@ type Set struct {
 	host    string
 	socket  int                      // Config.CPU
 	byID    [numKernels]models.Model // resolved once: the hot path does no map lookup
-	byName  map[string]models.Model  // Charge's kernels, resolved on first use
+	byName  map[string]resolvedModel // Charge's kernels, resolved on first use
 	pivot   uint64                   // Idamax state in Model mode
 	cpu     bool                     // Timed mode reads the process CPU clock
 	zero    int64                    // the clock's own cost, ns, subtracted from measurements
@@ -193,7 +193,7 @@ func New(cfg Config, c Charger, rng *rand.Rand) *Set {
 		set:      cfg.Models,
 		host:     cfg.Host,
 		socket:   cfg.CPU,
-		byName:   map[string]models.Model{},
+		byName:   map[string]resolvedModel{},
 		pivot:    cfg.Seed,
 		cpu:      cfg.Clock == CPUClock && cpuClockWorks,
 		observer: cfg.Observe,
@@ -294,21 +294,31 @@ func (k *Set) chargeModel(id kernelID, v models.Vars, f Form) {
 	}
 }
 
-// modelFor resolves a Charge kernel's model once and caches it (nil too).
-func (k *Set) modelFor(kernel string) models.Model {
-	m, ok := k.byName[kernel]
+// modelFor resolves a Charge kernel's model once and caches it (nil too),
+// with the name of its table.
+func (k *Set) modelFor(kernel string) resolvedModel {
+	r, ok := k.byName[kernel]
 	if !ok {
+		r.from = kernel
 		if k.set != nil {
-			m = k.set.ForCPU(kernel, k.host, k.socket)
-			if m == nil && (kernel == Uswp || kernel == Gather || kernel == Scatter) {
+			r.model = k.set.ForCPU(kernel, k.host, k.socket)
+			if r.model == nil && (kernel == Uswp || kernel == Gather || kernel == Scatter) {
 				// Models written before these moves were kernels of
 				// their own cover them under dlaswp.
-				m = k.set.ForCPU(Laswp, k.host, k.socket)
+				r.model, r.from = k.set.ForCPU(Laswp, k.host, k.socket), Laswp
 			}
 		}
-		k.byName[kernel] = m
+		k.byName[kernel] = r
 	}
-	return m
+	return r
+}
+
+// resolvedModel is a kernel's model as modelFor found it, with the name of
+// the table it came from (the kernel's own, or dlaswp's for the moves
+// models older than them price under it).
+type resolvedModel struct {
+	model models.Model // nil: no model, the call costs nothing
+	from  string
 }
 
 // Charge charges the model time of a kernel whose code lives elsewhere (HPL's
@@ -346,16 +356,13 @@ type Copy struct {
 // variant's own model if the set has one, else the kernel's. The set's
 // models do not change, so the Copy holds for the set's life.
 func (k *Set) Copy(kernel, variant string) Copy {
-	m, from := k.modelFor(kernel), kernel
-	if m != nil && k.set != nil && k.set.ForCPU(kernel, k.host, k.socket) == nil {
-		from = Laswp // modelFor's fallback
-	}
+	r := k.modelFor(kernel)
 	if variant != "" && k.set != nil {
-		if vm := k.modelFor(variant); vm != nil {
-			m, from = vm, variant
+		if vr := k.modelFor(variant); vr.model != nil {
+			r = vr
 		}
 	}
-	return Copy{kernel: kernel, from: from, model: m}
+	return Copy{kernel: kernel, from: r.from, model: r.model}
 }
 
 // tooLong stops the run at a call of d > MaxCallSeconds seconds: a panic
