@@ -139,7 +139,6 @@ func (o *Output) Banner(d Dat) error {
 	return err
 }
 
-// ctime is C's ctime() text of a calendar time, with its newline.
 // addSeconds is t + s seconds. A time.Duration holds 292 years: past that
 // (a run of absurd kernel models, Time 1.2e10 s) t.Add wrapped to 1677;
 // whole seconds are added apart there.
@@ -153,6 +152,7 @@ func addSeconds(t time.Time, s float64) time.Time {
 		Add(time.Duration((s - whole) * float64(time.Second)))
 }
 
+// ctime is C's ctime() text of a calendar time, with its newline.
 func ctime(t time.Time) string { return t.Format("Mon Jan _2 15:04:05 2006") + "\n" }
 
 // Test prints one test's block and counts it. Results that carry no residual
