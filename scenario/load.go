@@ -160,10 +160,8 @@ func (s *Scenario) errorAt(key, msg string) error {
 	if s.job != nil {
 		return s.jobError(key, msg)
 	}
-	for k := key; k != ""; k = parentKey(k) {
-		if arg, ok := s.setKeys[k]; ok {
-			return fmt.Errorf("%s: %s: %s", arg, key, msg)
-		}
+	if arg, ok := s.SetBy(key); ok {
+		return fmt.Errorf("%s: %s: %s", arg, key, msg)
 	}
 	// --platform replaced the file's [platform] table: a platform key no --set
 	// gave is the platform file's, not a line of the replaced table.
@@ -189,13 +187,23 @@ func (s *Scenario) errorAt(key, msg string) error {
 	return fmt.Errorf("%s: %s: %s", name, key, msg)
 }
 
+// SetBy returns the --set that gave key, or a table above it ("--set
+// replay.semantics=loggops"), for an error that must name where a value came
+// from; ok is false when no --set gave it.
+func (s *Scenario) SetBy(key string) (arg string, ok bool) {
+	for k := key; k != ""; k = parentKey(k) {
+		if arg, ok := s.setKeys[k]; ok {
+			return arg, true
+		}
+	}
+	return "", false
+}
+
 // keyPlace says where key is given, as errorAt names it: the --set that gave
 // it (or one of its keys), else "file:line", else the file.
 func (s *Scenario) keyPlace(key string) string {
-	for k := key; k != ""; k = parentKey(k) {
-		if arg, ok := s.setKeys[k]; ok {
-			return arg
-		}
+	if arg, ok := s.SetBy(key); ok {
+		return arg
 	}
 	for _, k := range sortedKeys(s.setKeys) {
 		if strings.HasPrefix(k, key+".") {

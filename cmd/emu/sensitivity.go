@@ -172,7 +172,11 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		outputPath{"--graph", graphOut, false}, outputPath{"--plot", af.plot, true}, outputPath{"--place", af.place, false}); err != nil {
 		return err
 	}
-	plan, err := sf.plan(file)
+	s, err := sf.scenario(file)
+	if err != nil {
+		return err
+	}
+	plan, err := s.Validate()
 	if err != nil {
 		return err
 	}
@@ -181,10 +185,8 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	if plan.Semantics == replay.SemanticsLogGOPS {
 		where := file
-		for _, kv := range sf.sets { // the --set that asked for it, the last one winning
-			if k, _, _ := strings.Cut(kv, "="); strings.TrimSpace(k) == "replay.semantics" {
-				where = "--set " + kv
-			}
+		if by, ok := s.SetBy("replay.semantics"); ok {
+			where = by
 		}
 		return fmt.Errorf(`%s: replay.semantics = "loggops" runs no ranks to record a graph from; emu analyze SCHEDULE.goal analyses a schedule under LogGOPSim's semantics`, where)
 	}
