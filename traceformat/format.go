@@ -42,11 +42,12 @@ func ParseFormat(s string) (Format, error) {
 
 // Guess tells the format of a file from its name and its first bytes: a
 // .goal file, or one whose first statement is "num_ranks", is GOAL;
-// anything else is TI.
+// anything else is TI. An editor's byte order mark before it is looked past.
 func Guess(name string, head []byte) Format {
 	if strings.EqualFold(filepath.Ext(name), ".goal") {
 		return FormatGOAL
 	}
+	head = bytes.TrimPrefix(head, utf8BOM)
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {

@@ -2,13 +2,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -224,11 +222,9 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
 	}
 	r := bufio.NewReaderSize(file, 1<<20)
 	// A GOAL schedule is known by its name or, as emu run --replay knows it,
-	// by its first statement; a graph file by its magic number.
+	// by its first statement (a graph file's is its magic number).
 	head, _ := r.Peek(4096)
-	goalFile := strings.EqualFold(filepath.Ext(path), ".goal") || (!bytes.HasPrefix(head, []byte("EMUGRAPH")) &&
-		traceformat.Guess(path, bytes.TrimPrefix(head, []byte("\ufeff"))) == traceformat.FormatGOAL)
-	if !goalFile {
+	if traceformat.Guess(path, head) != traceformat.FormatGOAL {
 		g, err := sensitivity.ReadGraph(r)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
