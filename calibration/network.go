@@ -93,18 +93,36 @@ func ParsePingPongCSV(data []byte, file string) ([]models.PingPong, error) {
 // pingPoint reads a (bytes, time) pair; time is multiplied by unit to get
 // seconds.
 func pingPoint(bs, ts string, unit float64) (models.PingPong, error) {
+	b, t, err := sizeValue(bs, ts)
+	if err != nil {
+		return models.PingPong{}, err
+	}
+	return oneWay(b, t*unit)
+}
+
+// sizeValue reads a line's size (bytes) and its non-negative value.
+func sizeValue(bs, vs string) (int, float64, error) {
 	b, err := strconv.ParseFloat(strings.TrimSpace(bs), 64)
 	if err != nil || b < 0 || b > math.MaxInt32 || b != math.Trunc(b) {
-		return models.PingPong{}, fmt.Errorf("bytes %q is not an integer in 0..2³¹−1", bs)
+		return 0, 0, fmt.Errorf("bytes %q is not an integer in 0..2³¹−1", bs)
 	}
-	t, err := strconv.ParseFloat(strings.TrimSpace(ts), 64)
-	if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-		return models.PingPong{}, fmt.Errorf("time %q is not a number", ts)
+	v, err := strconv.ParseFloat(strings.TrimSpace(vs), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, 0, fmt.Errorf("time %q is not a number", vs)
 	}
-	if t < 0 {
-		return models.PingPong{}, fmt.Errorf("negative time %s", ts)
+	if v < 0 {
+		return 0, 0, fmt.Errorf("negative time %s", vs)
 	}
-	return models.PingPong{Bytes: int(b), Seconds: t * unit}, nil
+	return int(b), v, nil
+}
+
+// oneWay is a measurement of a message of b bytes taking s seconds, which
+// must be positive: the fit divides by it, and a message takes time.
+func oneWay(b int, s float64) (models.PingPong, error) {
+	if !(s > 0) {
+		return models.PingPong{}, fmt.Errorf("time %g s for %d bytes: a message's one-way time must be positive", s, b)
+	}
+	return models.PingPong{Bytes: b, Seconds: s}, nil
 }
 
 // ParseOSU reads the output of osu_latency (one-way latency in µs per size)
@@ -171,16 +189,16 @@ func ParseOSU(data []byte, file string) ([]models.PingPong, error) {
 // bwPoint turns an osu_bw line into the time of one message: size bytes at
 // bw MB/s (10⁶ bytes per second, as OSU prints).
 func bwPoint(size, bw string) (models.PingPong, error) {
-	p, err := pingPoint(size, bw, 1)
+	b, v, err := sizeValue(size, bw)
 	if err != nil {
-		return p, err
+		return models.PingPong{}, err
 	}
-	if p.Seconds == 0 {
-		return p, fmt.Errorf("bandwidth %s is zero", bw)
+	if v == 0 {
+		return models.PingPong{}, fmt.Errorf("bandwidth %s is zero", bw)
 	}
-	p.Seconds = float64(p.Bytes) / (p.Seconds * 1e6)
-	if math.IsInf(p.Seconds, 0) {
-		return p, fmt.Errorf("bandwidth %s is too small for %s bytes", bw, size)
+	s := float64(b) / (v * 1e6)
+	if math.IsInf(s, 0) {
+		return models.PingPong{}, fmt.Errorf("bandwidth %s is too small for %s bytes", bw, size)
 	}
-	return p, nil
+	return oneWay(b, s)
 }

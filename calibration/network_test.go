@@ -62,6 +62,12 @@ func TestParseNetworkErrors(t *testing.T) {
 		{"osu unit", "# Size   Latency (ms)\n1 2\n", "net:1: header"},
 		{"osu short", "# Size   Latency (us)\n1\n", "net:2: want size and value"},
 		{"osu zero bw", "# Size   Bandwidth (MB/s)\n1 0\n", "net:2: bandwidth 0 is zero"},
+		// A message takes time: a zero one-way time is refused at its line,
+		// not later by the fit with a 0-based point index and no line.
+		{"zero time", "bytes,seconds\n8,1e-6\n16,0\n", "net:3: time 0 s"},
+		{"osu zero latency", "# Size   Latency (us)\n0 0.00\n", "net:2: time 0 s"},
+		{"osu latency underflow", "# Size   Latency (us)\n8 1e-320\n", "net:2: time 0 s"},
+		{"osu bw of size 0", "# Size   Bandwidth (MB/s)\n0 5.5\n", "net:2: time 0 s"},
 	}
 	for _, c := range cases {
 		_, err := ParseNetwork([]byte(c.data), "net")
@@ -85,7 +91,7 @@ func FuzzParseNetwork(f *testing.F) {
 			return
 		}
 		for _, p := range got {
-			if p.Bytes < 0 || !(p.Seconds >= 0) || math.IsInf(p.Seconds, 0) {
+			if p.Bytes < 0 || !(p.Seconds > 0) || math.IsInf(p.Seconds, 0) {
 				t.Fatalf("accepted %+v", p)
 			}
 		}
