@@ -60,6 +60,10 @@ func (f Factors) Time(bytes int, opts FactorOptions) float64 {
 	return f.Latency[i]*opts.Latency + float64(s)/(f.Bandwidth[i]*opts.Bandwidth)
 }
 
+// factorMinPiece is the fewest ping-pong sizes a range of fitted factors
+// holds: two points fit any line, the third tests it.
+const factorMinPiece = 3
+
 // FitFactors fits T(s) = a + b·s on size ranges found from the data (the
 // segmented regression of Mp, BIC choosing the number of ranges), then
 // turns each range's a and b into factors of the nominal latency and
@@ -87,7 +91,11 @@ func FitFactors(points []PingPong, opts FactorOptions) (Factors, error) {
 	if err := checkSamples(data); err != nil {
 		return Factors{}, fmt.Errorf("models: network factors: %w", err)
 	}
-	fc := &fitContext{opts: FitOptions{MaxPieces: opts.MaxPieces}.withDefaults(), product: term{0, 1, 0, 0}}
+	// A ping-pong is usually one mean time per size, sizes in powers of two
+	// (osu_latency, mpibench): a range of SMPI's table may hold only a few
+	// sizes (64 KiB to 4 MiB: 7). A range is a line, so three points are the
+	// fewest that show whether it fits; BIC keeps a range only where it pays.
+	fc := &fitContext{opts: FitOptions{MaxPieces: opts.MaxPieces}.withDefaults(), product: term{0, 1, 0, 0}, minPiece: factorMinPiece}
 	sg, err := fc.segment(data, 1)
 	if err != nil {
 		return Factors{}, fmt.Errorf("models: network factors: %w", err)

@@ -51,6 +51,59 @@ func TestFitFactorsRecovers(t *testing.T) {
 	}
 }
 
+// TestFitFactorsOnePointPerSize fits what osu_latency or mpibench print: one
+// mean time per size, sizes in powers of two. A range of SMPI's table then
+// holds few sizes (65536 to 4 MiB: six), and the fit must still find it: the
+// exact law's times are recovered exactly, bounds and factors.
+func TestFitFactorsOnePointPerSize(t *testing.T) {
+	const exact = 1e-9 // the times are the law's own: only rounding is left
+	cases := []struct {
+		name  string
+		sizes func() []int
+		truth models.Factors
+	}{
+		{"osu sizes, three ranges", powersOfTwo(0, 22), models.Factors{
+			Bounds: []int{0, 1024, 65536}, Latency: []float64{2, 5, 20}, Bandwidth: []float64{0.3, 0.6, 0.95}}},
+		{"osu sizes, four ranges", powersOfTwo(0, 24), models.Factors{
+			Bounds: []int{0, 256, 8192, 262144}, Latency: []float64{1.5, 3, 8, 15}, Bandwidth: []float64{0.2, 0.5, 0.8, 0.97}}},
+		{"osu sizes, one range", powersOfTwo(0, 22), models.Factors{
+			Bounds: []int{0}, Latency: []float64{3}, Bandwidth: []float64{0.9}}},
+	}
+	opts := models.FactorOptions{Latency: 1e-6, Bandwidth: 1e10}
+	for _, c := range cases {
+		var pts []models.PingPong
+		for _, b := range c.sizes() {
+			pts = append(pts, models.PingPong{Bytes: b, Seconds: c.truth.Time(b, opts)})
+		}
+		got, err := models.FitFactors(pts, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got.LatencyTable() != c.truth.LatencyTable() || got.BandwidthTable() != c.truth.BandwidthTable() {
+			// The tables print 6 digits: equal tables are the law to 1e-6.
+			t.Errorf("%s: fitted %q / %q, want %q / %q (R² %.4f)", c.name, got.LatencyTable(), got.BandwidthTable(),
+				c.truth.LatencyTable(), c.truth.BandwidthTable(), got.Quality.R2)
+			continue
+		}
+		for _, p := range pts {
+			if e := modelstest.RelErr(got.Time(p.Bytes, opts), p.Seconds); e > exact {
+				t.Errorf("%s: %d bytes: %g s, want %g", c.name, p.Bytes, got.Time(p.Bytes, opts), p.Seconds)
+			}
+		}
+	}
+}
+
+// powersOfTwo lists 2^lo … 2^hi bytes.
+func powersOfTwo(lo, hi int) func() []int {
+	return func() []int {
+		var out []int
+		for e := lo; e <= hi; e++ {
+			out = append(out, 1<<e)
+		}
+		return out
+	}
+}
+
 func TestFactorsTime(t *testing.T) {
 	// SMPI's worked example (reference/smpi-model.md §2.6): 1 MiB payload,
 	// L = 100 µs, B = 125 MB/s, factors 11.6436 / 0.940694 above 65472 bytes:

@@ -18,6 +18,8 @@ type fitContext struct {
 	// pieceTerms are the terms of each Mp piece: the product, and for the
 	// level-3 kernels the output term (see PieceTerms).
 	pieceTerms []term
+	// minPiece is the fewest samples an Mp piece holds (0: segMinSamples).
+	minPiece int
 }
 
 // fitResult is one fitted family.

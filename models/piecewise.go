@@ -117,7 +117,11 @@ func (fc *fitContext) segmentWeighted(data []Sample, variable int, lsw []float64
 		}
 	}
 	sums := newSegSums(t, y, w)
-	minSeg := max(segMinSamples, n/segMinFraction)
+	minPiece := fc.minPiece
+	if minPiece <= 0 {
+		minPiece = segMinSamples
+	}
+	minSeg := max(minPiece, n/segMinFraction)
 	// Valid cut positions: where the variable changes, leaving room for pieces.
 	var valid []int
 	for p := minSeg; p <= n-minSeg; p++ {
