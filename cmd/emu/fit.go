@@ -190,6 +190,9 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if err != nil {
 		return fmt.Errorf("--bandwidth: %w", err)
 	}
+	if fl.envelope < 0 {
+		return fmt.Errorf("--envelope: %d bytes is negative", fl.envelope)
+	}
 	data, err := os.ReadFile(fl.network)
 	if err != nil {
 		return err
@@ -204,10 +207,14 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	}
 	table, writeTOML := outputs(cmd, fl.out)
 	q := fac.Quality
-	fmt.Fprintf(table, "%s: %d measurements, %d size ranges, R² %.4f, RMSE %.3g µs, CV-RMSE %.3g µs\n",
-		fl.network, len(pp), len(fac.Bounds), q.R2, q.RMSE*1e6, q.CVRMSE*1e6)
+	fmt.Fprintf(table, "%s: %d measurements, %d size ranges, R² %.4f, RMSE %.3g µs\n",
+		fl.network, len(pp), len(fac.Bounds), q.R2, q.RMSE*1e6)
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "# emu fit --network %s --latency %s --bandwidth %s\n", fl.network, fl.latency, fl.bandwidth)
+	fmt.Fprintf(&buf, "# emu fit --network %s --latency %s --bandwidth %s", fl.network, fl.latency, fl.bandwidth)
+	if fl.envelope != 0 { // the factors are looked up on payload + envelope: part of what they mean
+		fmt.Fprintf(&buf, " --envelope %d", fl.envelope)
+	}
+	buf.WriteString("\n")
 	fmt.Fprintf(&buf, "[network]\nlat_factor = %q\nbw_factor = %q\n", fac.LatencyTable(), fac.BandwidthTable())
 	return writeTOML(buf.Bytes())
 }

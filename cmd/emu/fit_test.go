@@ -101,7 +101,10 @@ func TestCalibrateThenFit(t *testing.T) {
 func TestFitNetworkFactors(t *testing.T) {
 	// osu_latency of a route with L = 1 µs, B = 10 GB/s nominal: up to 1 KiB
 	// the time is 2 µs + s/5 GB/s (factors 2 and 0.5), beyond it
-	// 4 µs + s/8 GB/s (factors 4 and 0.8).
+	// 4 µs + s/8 GB/s (factors 4 and 0.8). With --envelope 16 the same times
+	// read as wire sizes 16 bytes larger: the bound moves to 1024 + 16 and
+	// the intercepts lose 16 B at each range's rate, 2 µs − 16/5e9 s and
+	// 4 µs − 16/8e9 s (latency factors 1.9968 and 3.998).
 	var b strings.Builder
 	b.WriteString("# OSU MPI Latency Test\n# Size          Latency (us)\n")
 	for s := 1; s <= 1<<20; s *= 2 {
@@ -113,9 +116,28 @@ func TestFitNetworkFactors(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "osu.txt")
 	os.WriteFile(path, []byte(b.String()), 0o644)
-	code, stdout, stderr := runCLI(t, "fit", "--network", path, "--latency", "1us", "--bandwidth", "10GBps")
-	if code != exitOK || !strings.Contains(stdout, "[network]\nlat_factor = \"0:") || !strings.Contains(stdout, "bw_factor = ") {
-		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	cases := []struct {
+		flags       []string
+		comment     string // the command the TOML says it came from
+		lat, bw     string
+		summaryWant string
+	}{
+		{nil, "# emu fit --network " + path + " --latency 1us --bandwidth 10GBps\n",
+			`lat_factor = "0:2;1024:4"`, `bw_factor = "0:0.5;1024:0.8"`, "21 measurements, 2 size ranges, R² 1.0000"},
+		{[]string{"--envelope", "16"}, "# emu fit --network " + path + " --latency 1us --bandwidth 10GBps --envelope 16\n",
+			`lat_factor = "0:1.9968;1040:3.998"`, `bw_factor = "0:0.5;1040:0.8"`, "21 measurements, 2 size ranges, R² 1.0000"},
+	}
+	for _, c := range cases {
+		args := append([]string{"fit", "--network", path, "--latency", "1us", "--bandwidth", "10GBps"}, c.flags...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != exitOK || !strings.HasPrefix(stdout, c.comment) || !strings.Contains(stdout, c.lat) || !strings.Contains(stdout, c.bw) {
+			t.Errorf("%v: exit %d\nstdout %s\nwant %q, %q and %q", c.flags, code, stdout, c.comment, c.lat, c.bw)
+		}
+		// The summary gives the figures the fit computes; it computes no
+		// cross-validation (a "CV-RMSE 0 µs" read as a perfect held-out fit).
+		if !strings.Contains(stderr, c.summaryWant) || strings.Contains(stderr, "CV") {
+			t.Errorf("%v: summary %q, want %q and no CV figure", c.flags, stderr, c.summaryWant)
+		}
 	}
 }
 
@@ -125,6 +147,8 @@ func TestFitBadInput(t *testing.T) {
 	writeSynthetic(t, samples)
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1e-6\ndgemm,h,1,2,x,1e-6\n"), 0o644)
+	pings := filepath.Join(dir, "pp.csv")
+	os.WriteFile(pings, []byte("bytes,seconds\n1,1e-6\n2,1e-6\n4,1e-6\n"), 0o644)
 	cases := []struct {
 		args []string
 		want string
@@ -140,6 +164,7 @@ func TestFitBadInput(t *testing.T) {
 		{[]string{"fit", "--network", samples}, "emu: --network: --latency and --bandwidth"},
 		{[]string{"fit", "--network", samples, "--latency", "1parsec", "--bandwidth", "1GBps"}, "emu: --latency: \"1parsec\" is not a time"},
 		{[]string{"fit", "--network", bad, "--latency", "1us", "--bandwidth", "1GBps"}, bad + ":1: want columns bytes and seconds"},
+		{[]string{"fit", "--network", pings, "--latency", "1us", "--bandwidth", "1GBps", "--envelope", "-16"}, "emu: --envelope: -16 bytes is negative"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)
