@@ -2,6 +2,7 @@ package tune
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -88,7 +89,8 @@ var aliases = map[string]struct {
 // numbers, booleans or already-quoted strings become TOML strings, so "nb=64,128" and
 // "bcast=1ring,long" both do what a user means; "grid=8x8,4x16" becomes [[8, 8]] and
 // [[4, 16]]; "all", alone or among other values, expands where the key has a
-// known finite set of values.
+// known finite set of values; start..stop[..step] expands to its values
+// (expandRange).
 func ParseSweep(spec string) (Axis, error) {
 	key, list, ok := strings.Cut(spec, "=")
 	key = strings.TrimSpace(key)
@@ -106,6 +108,13 @@ func ParseSweep(spec string) (Axis, error) {
 	// is every broadcast, duplicates dropped below), not a value of its own.
 	var raw []string
 	for _, v := range splitValues(list) {
+		if vs, isRange, err := expandRange(v); isRange {
+			if err != nil {
+				return Axis{}, fmt.Errorf("sweep %q: %v", spec, err)
+			}
+			raw = append(raw, vs...)
+			continue
+		}
 		if v != "all" {
 			raw = append(raw, v)
 			continue
@@ -154,6 +163,91 @@ func splitValues(s string) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// maxRangeValues bounds the values one range expands to: a typo's range
+// (1..1e9) is refused before a billion-value axis is built.
+const maxRangeValues = 10000
+
+// expandRange reads a value written start..stop or start..stop..step (step 1
+// when left out), as a shell's brace expansion writes it: every start + i·step
+// up to stop, stop included where a step lands on it. Each part is a number with
+// an optional unit (1us..4us..1us); the step may leave the unit out. A value
+// whose parts are not all numbers is no range (a path "../a.toml"): isRange is
+// false and the value stands as written.
+func expandRange(v string) (vals []string, isRange bool, err error) {
+	parts := strings.Split(v, "..")
+	if len(parts) < 2 {
+		return nil, false, nil
+	}
+	nums := make([]string, len(parts))
+	units := make([]string, len(parts))
+	for i, p := range parts {
+		nums[i], units[i] = splitUnit(p)
+		if _, err := strconv.ParseFloat(nums[i], 64); err != nil {
+			return nil, false, nil
+		}
+	}
+	if len(parts) > 3 {
+		return nil, true, fmt.Errorf("range %q: want start..stop or start..stop..step", v)
+	}
+	unit, step := units[0], "1"
+	if len(parts) == 3 {
+		step = nums[2]
+	}
+	if units[1] != unit || len(parts) == 3 && units[2] != "" && units[2] != unit {
+		return nil, true, fmt.Errorf("range %q: start, stop and step take one unit", v)
+	}
+	ints := true
+	for _, n := range []string{nums[0], nums[1], step} {
+		if _, err := strconv.ParseInt(n, 10, 64); err != nil {
+			ints = false
+		}
+	}
+	start, _ := strconv.ParseFloat(nums[0], 64)
+	stop, _ := strconv.ParseFloat(nums[1], 64)
+	inc, _ := strconv.ParseFloat(step, 64)
+	if !(inc > 0) || math.IsInf(inc, 0) {
+		return nil, true, fmt.Errorf("range %q: want a positive step", v)
+	}
+	// The count, with 10⁻⁹ of a step of slack so that 0.1..0.3..0.1 keeps 0.3
+	// ((0.3 − 0.1)/0.1 = 1.9999999999999998).
+	count := math.Floor((stop-start)/inc+1e-9) + 1
+	switch {
+	case !(count >= 1):
+		return nil, true, fmt.Errorf("range %q is empty: its stop is below its start", v)
+	case count > maxRangeValues:
+		return nil, true, fmt.Errorf("range %q has %.0f values, more than %d", v, count, maxRangeValues)
+	}
+	for i := range int(count) {
+		var x string
+		if ints {
+			a, _ := strconv.ParseInt(nums[0], 10, 64)
+			b, _ := strconv.ParseInt(step, 10, 64)
+			x = strconv.FormatInt(a+int64(i)*b, 10)
+		} else {
+			// Twelve significant digits: the value as typed, not its float
+			// sum (0.1 + 2·0.1 = 0.30000000000000004).
+			r, _ := strconv.ParseFloat(strconv.FormatFloat(start+float64(i)*inc, 'g', 12, 64), 64)
+			x = strconv.FormatFloat(r, 'g', -1, 64)
+		}
+		vals = append(vals, x+unit)
+	}
+	return vals, true, nil
+}
+
+// splitUnit parts a range bound such as "10GBps" into its number and its unit:
+// the trailing letters (and a /), when what precedes them is a number.
+func splitUnit(p string) (num, unit string) {
+	p = strings.TrimSpace(p)
+	i := len(p)
+	for i > 0 && (p[i-1] >= 'a' && p[i-1] <= 'z' || p[i-1] >= 'A' && p[i-1] <= 'Z' || p[i-1] == '/') {
+		i--
+	}
+	if _, err := strconv.ParseFloat(p[:i], 64); err != nil {
+		return p, ""
+	}
+	return p[:i], p[i:]
 }
 
 func literal(key, v string) (string, error) {

@@ -23,6 +23,21 @@ func TestParseSweep(t *testing.T) {
 		{"bcast=long,all", Axis{"hpl.bcast", []string{`"long"`, `"1ring"`, `"1ringM"`, `"2ring"`, `"2ringM"`, `"longM"`}}},
 		{"swap=all,mix", Axis{"hpl.swap", []string{`"binary-exchange"`, `"spread-roll"`, `"mix"`}}},
 		{`kernels.mode="model"`, Axis{"kernels.mode", []string{`"model"`}}},
+		// Ranges, start..stop..step as a shell's brace expansion writes them,
+		// stop included where a step lands on it; a range is one value of the
+		// list, beside others.
+		{"nb=32..128..32", Axis{"hpl.nb", []string{"32", "64", "96", "128"}}},
+		{"n=1000..4500..1000", Axis{"hpl.n", []string{"1000", "2000", "3000", "4000"}}},
+		{"depth=0..2", Axis{"hpl.depth", []string{"0", "1", "2"}}}, // step 1
+		{"nb=16,32..64..16,256", Axis{"hpl.nb", []string{"16", "32", "48", "64", "256"}}},
+		{"nb=64..64..8", Axis{"hpl.nb", []string{"64"}}},
+		// Decimal steps print as typed, not as their float sums (0.30000000000000004).
+		{"kernels.speed_ratio=0.1..0.5..0.1", Axis{"kernels.speed_ratio", []string{"0.1", "0.2", "0.3", "0.4", "0.5"}}},
+		{"latency=1us..4us..1us", Axis{"platform.link_latency", []string{`"1us"`, `"2us"`, `"3us"`, `"4us"`}}},
+		{"bandwidth=10GBps..30GBps..10", Axis{"platform.link_bandwidth", []string{`"10GBps"`, `"20GBps"`, `"30GBps"`}}},
+		// Not ranges: a path and a SimGrid table keep their dots and colons.
+		{"kernels.models=../a.toml", Axis{"kernels.models", []string{`"../a.toml"`}}},
+		{"network.send_overhead=0:1e-6:1e-9", Axis{"network.send_overhead", []string{`"0:1e-6:1e-9"`}}},
 	}
 	for _, tt := range tests {
 		got, err := ParseSweep(tt.spec)
@@ -46,6 +61,12 @@ func TestParseSweepErrors(t *testing.T) {
 		{"grid=8y8", "want PxQ"},
 		{"grid=0x8", "want PxQ"},
 		{"nb=64,,128", "empty value"},
+		{"nb=256..64..32", `range "256..64..32" is empty`},
+		{"nb=64..256..0", `range "64..256..0": want a positive step`},
+		{"nb=64..256..-32", `range "64..256..-32": want a positive step`},
+		{"latency=1us..4ms..1us", `range "1us..4ms..1us": start, stop and step take one unit`},
+		{"n=1..1e9", `range "1..1e9" has 1000000000 values`},
+		{"nb=1..2..3..4", `range "1..2..3..4": want start..stop or start..stop..step`},
 	}
 	for _, tt := range tests {
 		_, err := ParseSweep(tt.spec)

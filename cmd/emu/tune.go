@@ -70,7 +70,9 @@ A sweep axis is key=value,value,... with a dotted scenario key (any key --set
 takes) or a short name: n, nb, grid (PxQ, e.g. 8x8), depth, bcast, pfact, rfact,
 swap, pmap, nbmin, ndiv, l1, u, latency (platform.link_latency), bandwidth
 (platform.link_bandwidth), topology. "all" expands bcast, pfact, rfact, swap,
-depth, pmap, l1 and u to every variant.
+depth, pmap, l1 and u to every variant. A value start..stop..step is a range
+(stop included where a step lands on it; step 1 if left out; a unit as in
+1us..5us..2us), e.g. nb=64..256..64 or n=1000,2000..8000..2000.
 
 Results are appended to DIR/results.jsonl as they finish; rerunning the same
 sweep with the same --out skips the finished points, so an interrupted sweep
@@ -93,6 +95,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 'emu tune collect DIR'.`,
 		Example: `  emu tune examples/dahu/dahu.toml --sweep nb=128,256 --sweep bcast=all --sweep depth=0,1
   emu tune --sweep grid=2x2,1x4,4x1 --sweep platform.link_latency=1us,10us --budget 4 --csv ranked.csv
+  emu tune --sweep nb=32..128..32 --sweep latency=1us..9us..4us
   emu tune hpl.toml --sweep nb=64,128,256 --slurm --partition debug --tasks 8 --out sweep1
   emu tune collect sweep1
   emu tune --search --sweep nb=64,128,256 --sweep bcast=all --sweep grid=2x8,4x4 --write-hpl-dat best.dat
@@ -198,7 +201,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 	search.add(cmd)
 	ef.add(cmd, false)
 	f := cmd.Flags()
-	f.StringArrayVar(&sweeps, "sweep", nil, "sweep `key=v1,v2,...` (repeatable; the cross product is taken)")
+	f.StringArrayVar(&sweeps, "sweep", nil, "sweep `key=v1,v2,...` (repeatable; the cross product is taken; a value start..stop..step is a range)")
 	f.IntVar(&budget, "budget", 0, "evaluate only `K` points drawn at random (seeded) from the cross product")
 	f.Uint64Var(&seed, "seed", 1, "seed of the --budget draw")
 	f.IntVar(&jobs, "jobs", runtime.NumCPU(), "points evaluated at once (local cores)")
