@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,7 +191,8 @@ func TestTuneSlurm(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	code, out, errOut = runCLI(t, "tune", "collect", dir)
+	slurmCSV := filepath.Join(t.TempDir(), "slurm.csv")
+	code, out, errOut = runCLI(t, "tune", "collect", dir, "--csv", slurmCSV)
 	if code != exitOK || errOut != "" {
 		logs, _ := filepath.Glob(filepath.Join(dir, "slurm-*.out"))
 		for _, l := range logs {
@@ -203,6 +206,34 @@ func TestTuneSlurm(t *testing.T) {
 	if strings.Contains(out, "error") {
 		t.Errorf("a point failed:\n%s", out)
 	}
+	// The array's tasks ran the points the local sweep runs: the same ranking
+	// and figures, all but the wall clock.
+	localCSV := filepath.Join(t.TempDir(), "local.csv")
+	if code, _, errOut := runCLI(t, "tune", "--quiet", "--out", filepath.Join(t.TempDir(), "local"), "--csv", localCSV,
+		"--sweep", "nb=32,64,128", "--sweep", "depth=0,1"); code != exitOK {
+		t.Fatalf("local sweep: exit %d, %s", code, errOut)
+	}
+	if a, b := withoutWall(t, slurmCSV), withoutWall(t, localCSV); a != b {
+		t.Errorf("Slurm's ranking\n%s\ndiffers from the local sweep's\n%s", a, b)
+	}
+}
+
+// withoutWall is a ranked CSV with its wall_time_s column left out.
+func withoutWall(t *testing.T, path string) string {
+	t.Helper()
+	rows, err := csv.NewReader(strings.NewReader(readFile(t, path))).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("%s: %d rows, %v", path, len(rows), err)
+	}
+	wall := slices.Index(rows[0], "wall_time_s")
+	var b strings.Builder
+	for _, r := range rows {
+		if wall >= 0 {
+			r = slices.Delete(r, wall, wall+1)
+		}
+		b.WriteString(strings.Join(r, ",") + "\n")
+	}
+	return b.String()
 }
 
 func readFile(t *testing.T, path string) string {
