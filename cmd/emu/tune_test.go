@@ -23,6 +23,35 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// TestTuneJobsSameRanking: how many points run at once changes only the wall
+// clock; the ranking and every figure are the serial sweep's, plain and with
+// an ensemble per point.
+func TestTuneJobsSameRanking(t *testing.T) {
+	sweep := []string{"--set", "hpl.n=1200", "--sweep", "nb=32..96..32", "--sweep", "grid=2x2,1x4", "--sweep", "latency=1us,20us"}
+	noisy := []string{"--set", "kernels.noise=true", "--set", `kernels.dgemm.noise="hetero"`,
+		"--set", `kernels.dgemm.sigma_terms=["m*n*k"]`, "--set", "kernels.dgemm.sigma_coef=[3e-12]", "--seeds", "3"}
+	for _, tc := range []struct {
+		name  string
+		extra []string
+	}{{"plain", nil}, {"seeds", noisy}} {
+		var ranked []string
+		for _, jobs := range []string{"1", "3"} {
+			csvPath := filepath.Join(t.TempDir(), "r.csv")
+			args := append(append([]string{"tune", "--quiet", "--out", filepath.Join(t.TempDir(), "s"), "--csv", csvPath, "--jobs", jobs}, sweep...), tc.extra...)
+			if code, _, errOut := runCLI(t, args...); code != exitOK {
+				t.Fatalf("%s --jobs %s: exit %d, %s", tc.name, jobs, code, errOut)
+			}
+			ranked = append(ranked, withoutWall(t, csvPath))
+		}
+		if ranked[0] != ranked[1] {
+			t.Errorf("%s: --jobs 1\n%s\n--jobs 3\n%s", tc.name, ranked[0], ranked[1])
+		}
+		if n := strings.Count(ranked[0], "\n"); n != 13 || tc.extra != nil && !strings.Contains(ranked[0], ",band_p05,") {
+			t.Errorf("%s: want a header and 12 points (bands with --seeds), got\n%s", tc.name, ranked[0])
+		}
+	}
+}
+
 func TestTuneRanksAndResumes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sweep")
 	args := []string{"tune", "--quiet", "--out", dir, "--sweep", "nb=32,64", "--sweep", "bcast=1ring,longM", "--jobs", "2",
