@@ -75,8 +75,8 @@ func TestRendezvousSizeMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Unstarted != 1 || math.Abs(res.RankTimes[0]*1e9-1500) > exampleTolerance || math.Abs(res.RankTimes[1]*1e9-651500) > exampleTolerance {
-		t.Errorf("unstarted %d, rank times %v s; want 1, [1500 651500] ns", res.Unstarted, res.RankTimes)
+	if res.Unstarted != 1 || res.UnstartedLine != 4 || math.Abs(res.RankTimes[0]*1e9-1500) > exampleTolerance || math.Abs(res.RankTimes[1]*1e9-651500) > exampleTolerance {
+		t.Errorf("unstarted %d (first on line %d), rank times %v s; want 1 (l2, line 4), [1500 651500] ns", res.Unstarted, res.UnstartedLine, res.RankTimes)
 	}
 }
 
