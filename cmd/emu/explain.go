@@ -37,7 +37,8 @@ func newExplainCmd() *cobra.Command {
 		Long: `explain runs the scenario twice — once with its kernel models (model mode) and once
 executing every kernel on this node and charging its measured time (timed mode) —
 and prints, per kernel, the calls and the seconds each run charged, summed over
-all ranks (calls "model/timed" where the two runs made a different number), and the model's error against the measurement; then each run's
+all ranks (calls "model/timed" where the two runs made a different number), and
+the model's error against the measurement; then each run's
 communication and waiting time (mean per rank), the application's result, the
 time the ranks spent in each MPI call in both runs (summed over ranks) and,
 for HPL, the time of each of HPL's phases as HPL's detailed timing prints them
