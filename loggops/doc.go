@@ -34,8 +34,9 @@
 //
 // Parameters out of range, or that would overflow the integer time on the
 // schedule's largest message, are an error of New. A schedule that cannot
-// complete (unmatched receives or messages) is an *IncompleteError listing
-// what is left. Nothing panics on bad data.
+// complete (unmatched receives or messages) is an *IncompleteError: FILE:LINE
+// of the first rank's oldest op left, then what is left, each op with its
+// line. Nothing panics on bad data.
 //
 // # Imports
 //

@@ -91,6 +91,8 @@ type Result struct {
 	// non-empty: in LogGOPSim this happens when a rendezvous message is
 	// received by a recv whose own size is ≤ S (its send never completes).
 	Unstarted int
+	// UnstartedLine is the GOAL line of the first op that never ran (0: none).
+	UnstartedLine int
 }
 
 // Options select how a replay runs.
@@ -158,6 +160,9 @@ func (e *Engine) Run() (*Result, error) {
 	}
 	for i := range e.st {
 		if e.st[i].pending > 0 {
+			if res.Unstarted == 0 {
+				res.UnstartedLine = s.Op(i).Line
+			}
 			res.Unstarted++
 		}
 	}

@@ -2,8 +2,10 @@ package loggops
 
 import (
 	"fmt"
-	"github.com/emu-hpc/emu/traceformat"
+	"slices"
 	"strings"
+
+	"github.com/emu-hpc/emu/traceformat"
 )
 
 // matchQueues is one matching queue per rank (the posted receives RQ, or
@@ -186,42 +188,56 @@ func (m *matchQueues) take(h int, src, tag int32) (int32, bool) {
 	return op, true
 }
 
-// describe lists up to limit (source, tag) pairs left in rank h's queue.
-func (m *matchQueues) describe(h int, limit int) string {
-	var parts []string
+// left lists up to limit entries left in rank h's queue, as "(src S, tag T,
+// line N)" in file order, and the line of the oldest.
+func (m *matchQueues) left(s *traceformat.Schedule, h int, limit int) (string, int) {
+	var ops []int32
 	for _, le := range m.lists[h] {
-		if len(parts) < limit {
-			parts = append(parts, fmt.Sprintf("(src %d, tag %d)", le.src, le.tag))
+		ops = append(ops, le.op)
+	}
+	for q := m.rankHead[h]; q >= 0; q = m.qNext[q] {
+		for e := m.qHead[q]; e >= 0; e = m.eNext[e] {
+			ops = append(ops, m.eOp[e])
 		}
 	}
-	for q := m.rankHead[h]; q >= 0 && len(parts) < limit; q = m.qNext[q] {
-		k := m.qKey[q]
-		for e := m.qHead[q]; e >= 0 && len(parts) < limit; e = m.eNext[e] {
-			parts = append(parts, fmt.Sprintf("(src %d, tag %d)", k.src, k.tag))
+	slices.Sort(ops) // global op indices run in file order
+	parts := make([]string, 0, limit)
+	for _, i := range ops[:min(limit, len(ops))] {
+		o := s.Op(int(i))
+		src := o.Peer // a receive's source
+		if o.Kind == traceformat.OpSend {
+			src = o.Rank
 		}
+		parts = append(parts, fmt.Sprintf("(src %d, tag %d, line %d)", src, o.Tag, o.Line))
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " "), s.Op(int(ops[0])).Line
 }
 
 // leftovers reports receives or messages that were never matched, as
 // LogGOPSim does instead of printing times.
 func (e *Engine) leftovers() error {
 	var msgs []string
+	line := 0
 	for h := range e.rq.size {
-		if n := e.rq.size[h]; n > 0 {
-			msgs = append(msgs, fmt.Sprintf("rank %d has %d unmatched receives %s", h, n, e.rq.describe(h, 3)))
-		}
-		if n := e.uq.size[h]; n > 0 {
-			msgs = append(msgs, fmt.Sprintf("rank %d has %d unexpected messages never received %s", h, n, e.uq.describe(h, 3)))
-		}
-		if len(msgs) >= 4 {
-			break
+		for _, q := range []struct {
+			m    *matchQueues
+			what string
+		}{{&e.rq, "unmatched receives"}, {&e.uq, "unexpected messages never received"}} {
+			n := q.m.size[h]
+			if n == 0 || len(msgs) >= 4 {
+				continue
+			}
+			list, first := q.m.left(e.s, h, 3)
+			if line == 0 {
+				line = first
+			}
+			msgs = append(msgs, fmt.Sprintf("rank %d has %d %s %s", h, n, q.what, list))
 		}
 	}
 	if len(msgs) == 0 {
 		return nil
 	}
-	return &IncompleteError{Schedule: e.s.Name, Left: msgs}
+	return &IncompleteError{Schedule: e.s.Name, Line: line, Left: msgs}
 }
 
 // IncompleteError reports a schedule whose replay could not run to its end:
@@ -229,9 +245,10 @@ func (e *Engine) leftovers() error {
 // unmatched ops). It is the schedule's fault, not the replayer's.
 type IncompleteError struct {
 	Schedule string
+	Line     int      // the line of the first rank's oldest op left
 	Left     []string // what is left, per rank (at most four)
 }
 
 func (e *IncompleteError) Error() string {
-	return fmt.Sprintf("goal: replay of %s did not complete (deadlock or unmatched ops): %s", e.Schedule, strings.Join(e.Left, "; "))
+	return fmt.Sprintf("%s:%d: the replay did not complete (deadlock or unmatched ops): %s", e.Schedule, e.Line, strings.Join(e.Left, "; "))
 }

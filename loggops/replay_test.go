@@ -17,16 +17,34 @@ var loggopsimDefaults = Params{L: 2500e-9, O: 1500e-9, Gap: 1000e-9, G: 6e-9, S:
 // conversion to float64 seconds.
 const exampleTolerance = 1e-6
 
-// TestReplayUnmatched checks that a receive nobody sends to is an error
-// naming the rank and the (source, tag), as LogGOPSim reports it.
+// TestReplayUnmatched: a schedule that cannot complete is one error that
+// starts with FILE:LINE of its first rank's oldest op left (as every other
+// error of a trace does) and lists, as LogGOPSim reports them, each rank's
+// unmatched receives or messages by (source, tag), each with its line.
 func TestReplayUnmatched(t *testing.T) {
-	s, err := traceformat.Parse(strings.NewReader("num_ranks 2\nrank 0 {\n}\nrank 1 {\nrecv 8b from 0 tag 4\n}\n"), "lonely.goal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Replay(s, loggopsimDefaults)
-	if err == nil || !strings.Contains(err.Error(), "rank 1 has 1 unmatched receives (src 0, tag 4)") {
-		t.Fatalf("err = %v", err)
+	for _, tc := range []struct{ name, src, want string }{
+		{"lonely.goal", "num_ranks 2\nrank 0 {\n}\nrank 1 {\nrecv 8b from 0 tag 4\n}\n",
+			"lonely.goal:5: the replay did not complete (deadlock or unmatched ops): rank 1 has 1 unmatched receives (src 0, tag 4, line 5)"},
+		{"unexpected.goal", "num_ranks 2\nrank 0 {\nc: calc 5\ns: send 8b to 1 tag 2\n}\nrank 1 {\n}\n",
+			"unexpected.goal:4: the replay did not complete (deadlock or unmatched ops): rank 1 has 1 unexpected messages never received (src 0, tag 2, line 4)"},
+		// each rank waits to receive before it sends: the receives are what is left
+		{"crossed.goal", "num_ranks 2\nrank 0 {\nr: recv 8b from 1 tag 0\ns: send 8b to 1 tag 0\ns requires r\n}\n" +
+			"rank 1 {\nr: recv 8b from 0 tag 0\ns: send 8b to 0 tag 0\ns requires r\n}\n",
+			"crossed.goal:3: the replay did not complete (deadlock or unmatched ops): rank 0 has 1 unmatched receives (src 1, tag 0, line 3); rank 1 has 1 unmatched receives (src 0, tag 0, line 8)"},
+		// the oldest op left names the error, whatever order the lists are kept in
+		{"two.goal", "num_ranks 2\nrank 0 {\na: recv 8b from 1 tag 1\nb: recv 8b from 1 tag 2\n}\nrank 1 {\n}\n",
+			"two.goal:3: the replay did not complete (deadlock or unmatched ops): rank 0 has 2 unmatched receives"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := traceformat.Parse(strings.NewReader(tc.src), tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Replay(s, loggopsimDefaults)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant  %s", err, tc.want)
+			}
+		})
 	}
 }
 
@@ -57,8 +75,8 @@ func TestRendezvousSizeMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Unstarted != 1 || math.Abs(res.RankTimes[0]*1e9-1500) > exampleTolerance || math.Abs(res.RankTimes[1]*1e9-651500) > exampleTolerance {
-		t.Errorf("unstarted %d, rank times %v s; want 1, [1500 651500] ns", res.Unstarted, res.RankTimes)
+	if res.Unstarted != 1 || res.UnstartedLine != 4 || math.Abs(res.RankTimes[0]*1e9-1500) > exampleTolerance || math.Abs(res.RankTimes[1]*1e9-651500) > exampleTolerance {
+		t.Errorf("unstarted %d (first on line %d), rank times %v s; want 1 (l2, line 4), [1500 651500] ns", res.Unstarted, res.UnstartedLine, res.RankTimes)
 	}
 }
 

@@ -288,3 +288,46 @@ func alltoallTrace(n, size int) string {
 	}
 	return b.String()
 }
+
+// TestJobsReplayTime: a replay job's result holds its own time, from its
+// start to its last rank's end, as a run of the trace alone gives it (it
+// held the engine's time when the replay returned: the last job's end, so
+// a 402 µs ring beside an 802 µs message read 802 µs). By hand, on a flat
+// cluster of 1.25 GB/s, 1 µs links under plain max-min, no envelope: one
+// message of 10⁶ B takes 2 µs + 800 µs; a ring of 5 ranks passing 500 kB
+// to the next at once, 2 + 400 µs. The jobs share no link.
+func TestJobsReplayTime(t *testing.T) {
+	ring := ""
+	for r := 0; r < 5; r++ {
+		ring += fmt.Sprintf("%d isend %d 0 500000\n%d irecv %d 0 500000\n%d waitall 2\n", r, (r+1)%5, r, (r+4)%5, r)
+	}
+	const platform = "[platform]\nhosts = 7\nlink_bandwidth = \"1.25GBps\"\nlink_latency = \"1us\"\n" +
+		"[network]\nmodel = \"cm02\"\nlat_factor = \"none\"\nbw_factor = \"none\"\nenvelope = \"0B\"\ncross_traffic = 0\n"
+	const jobs = "[[jobs]]\napp = \"replay\"\n%s[jobs.replay]\nfile = \"p2p.txt\"\n[[jobs]]\napp = \"replay\"\n%s[jobs.replay]\nfile = \"ring.txt\"\n"
+	for _, tc := range []struct {
+		name, start0, start1 string
+		want                 [2]float64 // each job's result time, s
+	}{
+		{"together", "", "", [2]float64{802e-6, 402e-6}},
+		{"ring started late", "", "start = \"1ms\"\n", [2]float64{802e-6, 402e-6}},
+		{"message started late", "start = \"1ms\"\n", "", [2]float64{802e-6, 402e-6}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := scenariotest.WriteScenario(t, map[string]string{
+				"p2p.txt":  "0 send 1 0 1000000\n1 recv 0 0 1000000\n",
+				"ring.txt": ring,
+				"s.toml":   platform + fmt.Sprintf(jobs, tc.start0, tc.start1),
+			})
+			s, err := scenario.Load(filepath.Join(dir, "s.toml"))
+			res, err := Run(mustPlan(t, s, err), Options{NoAlone: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, j := range res.Jobs {
+				if got := j.Result.Replay.Time; math.Abs(got-tc.want[i]) > 1e-15 || math.Abs(j.Time-tc.want[i]) > 1e-15 {
+					t.Errorf("job %s: result %g s, job %g s; want %g s", j.Name, got, j.Time, tc.want[i])
+				}
+			}
+		})
+	}
+}

@@ -55,11 +55,7 @@ func (s *Scenario) replaySemantics(p *Plan) error {
 	}
 	o := n.SendOverhead.Seconds
 	if n.IsendOverhead.Seconds != o || n.RecvOverhead.Seconds != o {
-		key := "network.isend_overhead"
-		if n.IsendOverhead.Seconds == o {
-			key = "network.recv_overhead"
-		}
-		return s.errorAt(key, fmt.Sprintf(
+		return s.errorAt(s.oddOverhead(), fmt.Sprintf(
 			"loggops has one overhead o: send_overhead, isend_overhead and recv_overhead must be equal (%g s, %g s, %g s)",
 			o, n.IsendOverhead.Seconds, n.RecvOverhead.Seconds))
 	}
@@ -149,4 +145,27 @@ func routeG(links []fluid.Link, rt fluid.Route) float64 {
 		bw = min(bw, links[l].Bandwidth)
 	}
 	return 1 / bw
+}
+
+// oddOverhead is the overhead key to blame when the three differ: the one
+// unlike the other two, or where all three differ the first a --set gave
+// (else isend_overhead).
+func (s *Scenario) oddOverhead() string {
+	keys := [3]string{"network.send_overhead", "network.isend_overhead", "network.recv_overhead"}
+	n := s.Network
+	v := [3]float64{n.SendOverhead.Seconds, n.IsendOverhead.Seconds, n.RecvOverhead.Seconds}
+	switch {
+	case v[1] == v[2]:
+		return keys[0]
+	case v[0] == v[2]:
+		return keys[1]
+	case v[0] == v[1]:
+		return keys[2]
+	}
+	for _, k := range keys {
+		if _, set := s.SetBy(k); set {
+			return k
+		}
+	}
+	return keys[1]
 }

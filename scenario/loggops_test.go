@@ -64,3 +64,50 @@ func TestLogGOPSManyRanks(t *testing.T) {
 	torus = strings.Replace(torus, fmt.Sprintf("hosts = %d\n", n), "", 1)
 	wantScenarioError(t, torus, map[string]string{"t.goal": b.String()}, "loggops has one L and one G")
 }
+
+// TestLogGOPSOverheadBlame: of three overheads that differ, the error names
+// the one unlike the other two, or where all three differ the --set. A
+// --set network.send_overhead=1us once blamed isend_overhead's line in the
+// scenario, a key the user had not touched.
+func TestLogGOPSOverheadBlame(t *testing.T) {
+	const two = "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n"
+	head := "app = \"replay\"\n[replay]\nfile = \"t.goal\"\nsemantics = \"loggops\"\n"
+	five := head + scenariotest.LogGOPSPlatform // overheads on lines 14, 15, 16
+	with := func(key, value string) string {
+		return strings.Replace(five, key+" = \"5us\"", key+" = \""+value+"\"", 1)
+	}
+	for _, tc := range []struct {
+		name, scenario string
+		sets           []string
+		want           string
+	}{
+		{"send differs in the file", with("send_overhead", "1us"), nil, "s.toml:14: network.send_overhead: loggops has one overhead o"},
+		{"isend differs in the file", with("isend_overhead", "1us"), nil, "s.toml:15: network.isend_overhead: loggops has one overhead o"},
+		{"recv differs in the file", with("recv_overhead", "1us"), nil, "s.toml:16: network.recv_overhead: loggops has one overhead o"},
+		{"set send", five, []string{"network.send_overhead=1us"}, "--set network.send_overhead=1us: network.send_overhead: loggops has one overhead o"},
+		{"set recv", five, []string{"network.recv_overhead=2us"}, "--set network.recv_overhead=2us: network.recv_overhead: loggops has one overhead o"},
+		// two --sets that agree: the one left unlike them is named
+		{"set two", five, []string{"network.isend_overhead=2us", "network.recv_overhead=2us"}, "s.toml:14: network.send_overhead: loggops has one overhead o"},
+		// all three differ: the --set
+		{"set into three", with("recv_overhead", "1us"), []string{"network.send_overhead=3us"}, "--set network.send_overhead=3us: network.send_overhead: loggops has one overhead o"},
+		// a --set that agrees with the file leaves the blame to the odd one
+		{"set agrees", with("recv_overhead", "1us"), []string{"network.send_overhead=5us"}, "s.toml:16: network.recv_overhead: loggops has one overhead o"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := scenariotest.WriteScenario(t, map[string]string{"s.toml": tc.scenario, "t.goal": two})
+			s, err := Load(filepath.Join(dir, "s.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kv := range tc.sets {
+				if err := s.Set(kv); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err = s.Validate()
+			if err == nil || !strings.HasPrefix(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)), tc.want) {
+				t.Errorf("error %v\nwant %q...", err, tc.want)
+			}
+		})
+	}
+}

@@ -175,6 +175,11 @@ link_latency = "1us"
 		{"zero cores", base, []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
 		{"zero speed ratio", base, []string{"kernels.speed_ratio=0"}, "--set kernels.speed_ratio=0: kernels.speed_ratio: 0 must be positive"},
 		{"zero iterations", "app = \"pingpong\"\n" + base + "[pingpong]\niterations = 0\n", nil, "s.toml:7: pingpong.iterations: 0 must be ≥ 1"},
+		// window = 0 ran osu_bw's 64 in silence: a window given is a window of messages
+		{"zero window", "app = \"pingpong\"\n" + base + "[pingpong]\nwindow = 0\n", nil, "s.toml:7: pingpong.window: 0 must be ≥ 1"},
+		{"set zero window", "app = \"pingpong\"\n" + base, []string{"pingpong.window=0"}, "--set pingpong.window=0: pingpong.window: 0 must be ≥ 1"},
+		// a ring has no bandwidth test: its window was read and ignored
+		{"ring window", "app = \"ring\"\n" + base + "[ring]\nwindow = 8\n", nil, "s.toml:7: ring.window: a ring has no window (pingpong's bandwidth test has one)"},
 		// sizes = [] ran the default sizes, where hpl.n = [] is an error
 		{"empty sizes", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = []\n", nil, "s.toml:7: pingpong.sizes: empty list"},
 		{"empty ring sizes", "app = \"ring\"\n" + base, []string{"ring.sizes=[]"}, "--set ring.sizes=[]: ring.sizes: empty list"},

@@ -204,7 +204,7 @@ type JobTable struct {
 type PingpongTable struct {
 	Sizes      []Size `toml:"sizes"`
 	Iterations *int   `toml:"iterations"` // nil: 10
-	Window     int    `toml:"window"`     // pingpong: messages in flight in the bandwidth test (osu_bw's window)
+	Window     *int   `toml:"window"`     // pingpong: messages in flight in the bandwidth test; nil: osu_bw's 64
 }
 
 // ReplayTable is [replay]: the trace that app = "replay" runs.

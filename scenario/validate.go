@@ -605,12 +605,17 @@ func (s *Scenario) messages(p *Plan) error {
 
 // messageValues resolves a [pingpong] or [ring] table's values into p.
 func (s *Scenario) messageValues(p *Plan, t PingpongTable, table string) error {
-	p.Iterations, p.Window = 10, t.Window
+	p.Iterations, p.Window = 10, 0 // 0: osu_bw's window (pingpong.DefaultWindow)
 	if t.Iterations != nil {
 		p.Iterations = *t.Iterations
 	}
-	if p.Window < 0 {
-		return s.errorAt(table+".window", fmt.Sprintf("%d must be ≥ 0", t.Window))
+	if t.Window != nil {
+		if table == "ring" {
+			return s.errorAt(table+".window", "a ring has no window (pingpong's bandwidth test has one)")
+		}
+		if p.Window = *t.Window; p.Window < 1 {
+			return s.errorAt(table+".window", fmt.Sprintf("%d must be ≥ 1", p.Window))
+		}
 	}
 	if p.Iterations < 1 {
 		return s.errorAt(table+".iterations", fmt.Sprintf("%d must be ≥ 1", p.Iterations))

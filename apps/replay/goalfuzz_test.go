@@ -254,6 +254,9 @@ func TestLogGOPSRefusals(t *testing.T) {
 			loggops.Params{L: 3e-6, O: 5e-6, G: 18e-12, S: 65535}, "r.goal:3: this 0-byte message's"},
 		{"scale", "num_ranks 2\nrank 0 {\nl0: send 8b to 1\nl1: send 5000000000b to 1\n}\nrank 1 {\nrecv 8b from 0\nrecv 5000000000b from 0\n}\n",
 			loggops.Params{L: 3e-6, O: 5e-6, G: 10e-9, S: 65535}, "r.goal:4: a 5000000000-byte message would take 50 s"},
+		// l2 waits for a rendezvous send that a receive of 8 bytes took as eager
+		{"unstarted", "num_ranks 2\nrank 0 {\nl1: send 100001b to 1\nl2: calc 10\nl2 requires l1\n}\nrank 1 {\nl1: calc 50000\nl2: recv 8b from 0\nl2 requires l1\n}\n",
+			loggops.Params{L: 2.5e-6, O: 1.5e-6, Gap: 1e-6, G: 6e-9, S: 65535}, "r.goal:4: this op never started under loggops"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := traceformat.Parse(strings.NewReader(tc.src), "r.goal")

@@ -77,7 +77,11 @@ func RunLogGOPS(t *traceformat.Trace, p loggops.Params) (*Result, error) {
 		// LogGOPSim prints a time for such a schedule, silently leaving
 		// ops out (a rendezvous message taken by a receive of at most S
 		// bytes); a replay says so.
-		return nil, &IncompleteError{Err: fmt.Errorf("replay: %s: %d ops never started under loggops (a rendezvous message matched a receive of at most S bytes)", t.Name, res.Unstarted)}
+		more := ""
+		if res.Unstarted > 1 {
+			more = fmt.Sprintf(" and %d more", res.Unstarted-1)
+		}
+		return nil, &IncompleteError{Err: fmt.Errorf("%s:%d: this op%s never started under loggops (a rendezvous message matched a receive of at most S bytes)", t.Name, res.UnstartedLine, more)}
 	}
 	return &Result{File: t.Name, Format: t.Format.String(), Ranks: t.Ranks(), Events: t.Events(), Time: res.Runtime}, nil
 }

@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/traceformat"
@@ -24,7 +25,7 @@ type Result struct {
 	Format string  `json:"format"`
 	Ranks  int     `json:"ranks"`
 	Events int     `json:"events"` // operations replayed (Trace.Events)
-	Time   float64 `json:"time_s"` // simulated time when the last rank finished, s
+	Time   float64 `json:"time_s"` // from the ranks' start to the last rank's end, s
 }
 
 // Run replays t on w, one trace rank per world rank. A schedule that
@@ -58,6 +59,17 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 		x.ending = make([]bool, t.Ranks())
 		main = x.runTI
 	}
+	// The ranks start together: at 0, or at their job's start among
+	// [[jobs]]; the replay's time runs from there to its own last rank's
+	// end, not to the engine's time when the other jobs are done.
+	start := math.NaN()
+	body := main
+	main = func(r *ranks.Rank) {
+		if math.IsNaN(start) {
+			start = r.Now()
+		}
+		body(r)
+	}
 	err := w.Run(main)
 	var dl *ranks.DeadlockError
 	if errors.As(err, &dl) {
@@ -69,7 +81,7 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 	if left := w.Unmatched(); len(left) > 0 {
 		return nil, x.unmatched(left)
 	}
-	return &Result{File: t.Name, Format: t.Format.String(), Ranks: t.Ranks(), Events: t.Events(), Time: w.Now()}, nil
+	return &Result{File: t.Name, Format: t.Format.String(), Ranks: t.Ranks(), Events: t.Events(), Time: w.End() - start}, nil
 }
 
 // exec is one replay's state, shared by the rank goroutines (one runs at a

@@ -79,7 +79,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		outputPath{"--plot", f.plot, true}); err != nil {
 		return err
 	}
-	g, err := loadGraph(path, gp)
+	g, replayed, err := loadGraph(path, gp)
 	if err != nil {
 		return err
 	}
@@ -111,6 +111,9 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	rep, err := sensitivity.Analyze(g, p)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if replayed != nil {
+		replayed.note(cmd.OutOrStdout(), rep.Runtime)
 	}
 	if err := rep.WriteTable(cmd.OutOrStdout()); err != nil {
 		return asFailure(err)
@@ -210,15 +213,36 @@ func parsePercents(flag, list string) ([]float64, error) {
 	return out, nil
 }
 
-// loadGraph reads a graph file, or parses and replays a .goal schedule.
-func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
+// goalReplay is what the replay of a GOAL schedule gave, beside its graph.
+type goalReplay struct {
+	runtime float64 // LogGOPSim's runtime, s
+	cpus    int     // the cpu indices the schedule uses
+}
+
+// note says where the graph's T at the replay's L is not the replay's
+// runtime: in LogGOPSim an op that depends on an op of another cpu index
+// starts without waiting for it to end (goal-and-llamp §5.8); the graph waits.
+func (r *goalReplay) note(w io.Writer, graphT float64) {
+	if math.Abs(graphT-r.runtime) <= graphAgreement*r.runtime {
+		return
+	}
+	fmt.Fprintf(w, "note: the graph at L gives T = %s, LogGOPSim's replay %s", sensitivity.FormatSeconds(graphT), sensitivity.FormatSeconds(r.runtime))
+	if r.cpus > 1 {
+		fmt.Fprintf(w, ": the schedule uses %d cpu indices, and in LogGOPSim an op that depends on another cpu's op does not wait for it to end (the graph waits)", r.cpus)
+	}
+	fmt.Fprintln(w)
+}
+
+// loadGraph reads a graph file, or parses and replays a .goal schedule (then
+// also returning what the replay gave).
+func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, *goalReplay, error) {
 	file, err := os.Open(path)
 	if err != nil {
-		return nil, err // a missing input is the user's to fix: exit 2
+		return nil, nil, err // a missing input is the user's to fix: exit 2
 	}
 	defer file.Close()
 	if st, err := file.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s: a folder, want a graph file (emu run --graph) or a GOAL schedule", path)
+		return nil, nil, fmt.Errorf("%s: a folder, want a graph file (emu run --graph) or a GOAL schedule", path)
 	}
 	r := bufio.NewReaderSize(file, 1<<20)
 	// A GOAL schedule is known by its name or, as emu run --replay knows it,
@@ -227,26 +251,27 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, error) {
 	if traceformat.Guess(path, head) != traceformat.FormatGOAL {
 		g, err := sensitivity.ReadGraph(r)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return g, nil
+		return g, nil, nil
 	}
 	s, err := traceformat.Parse(r, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b := sensitivity.NewBuilder(s.NumRanks())
-	if _, err := goal.ReplayGraph(s, gp, b); err != nil {
+	res, err := goal.ReplayGraph(s, gp, b)
+	if err != nil {
 		if strings.HasPrefix(err.Error(), path+":") { // a refusal naming the schedule's line
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	g, err := b.Build()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return g, nil
+	return g, &goalReplay{runtime: res.Runtime, cpus: s.CPUs()}, nil
 }
 
 // secondsPerUnit are the duration suffixes analyze accepts.

@@ -318,3 +318,34 @@ func TestAnalyzeRecordedGraphHasNoG(t *testing.T) {
 		t.Errorf("sensitivity: ρ_G %v, want 0 as analyze's", got)
 	}
 }
+
+// TestAnalyzeGOALAcrossCPUs: a dependency across GOAL's cpu indices does not
+// wait in LogGOPSim (goal-and-llamp §5.8), so the replay and the graph can
+// give two runtimes; analyze says so, with both, where they differ. By hand
+// (L = 3 µs, o = 5 µs, G = 1 ns/B, 1000 B): rank 0's send on cpu 1 starts
+// with its calc at 0, the message arrives at 5 + 3 + 0.999 = 8.999 µs and
+// its receive overhead ends at 13.999 µs on rank 1's cpu 1 (the sender's
+// index), while the calc after the receive, on cpu 0, ran at 0: LogGOPSim's
+// runtime 13.999 µs. The graph waits for each dependency to end: the calc
+// (1 µs), the message, the receive, then the calc of 2 µs: 16.999 µs. On
+// one cpu the two agree (16.999 µs) and there is no note.
+func TestAnalyzeGOALAcrossCPUs(t *testing.T) {
+	const head = "num_ranks 2\nrank 0 {\nc: calc 1000\ns: send 1000b to 1 tag 7"
+	const tail = "\n}\nrank 1 {\nr: recv 1000b from 0 tag 7\nd: calc 2000\nd requires r\n}\n"
+	for _, tc := range []struct{ name, src, note string }{
+		{"two.goal", head + " cpu 1\ns irequires c" + tail,
+			"note: the graph at L gives T = 16.999000 µs, LogGOPSim's replay 13.999000 µs: the schedule uses 2 cpu indices, and in LogGOPSim an op that depends on another cpu's op does not wait for it to end (the graph waits)"},
+		{"one.goal", head + "\ns requires c" + tail, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, tc.name, tc.src)
+			code, out, errOut := runCLI(t, "analyze", path, "--L", "3us", "--o", "5us", "--G", "1ns")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if got := strings.Contains(out, "note:"); got != (tc.note != "") || !strings.Contains(out, tc.note) {
+				t.Errorf("output:\n%s\nwant the note %q", out, tc.note)
+			}
+		})
+	}
+}

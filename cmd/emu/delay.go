@@ -65,7 +65,10 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 	var fits []sensitivity.DelaySensitivity
 	for i, p := range plans {
 		name := files[i]
-		if name == "" {
+		switch {
+		case name == "" && p.Trace != nil: // --replay alone: the trace is what is measured
+			name = p.Trace.Name
+		case name == "":
 			name = "(default)"
 		}
 		pts, err := runner.DelaySweep(p, delays, runner.Options{})

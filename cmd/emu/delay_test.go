@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -79,5 +80,53 @@ func TestDelaySensitivityBadInput(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// TestDelaySensitivityOfATrace: with --replay and no scenario the row is
+// named after the trace (it read "(default)", the embedded scenario's name,
+// for every trace). A token ring of n ranks, one lap, is n messages in a
+// row: slope n, m̄ = 2, c_a = n/2; a ping-pong c_a = 1.
+func TestDelaySensitivityOfATrace(t *testing.T) {
+	ring := func(n int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "0 send 1 0 8\n0 recv %d 0 8\n", n-1)
+		for r := 1; r < n; r++ {
+			fmt.Fprintf(&b, "%d recv %d 0 8\n%d send %d 0 8\n", r, r-1, r, (r+1)%n)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, trace string
+		ca          float64
+	}{
+		{"pp.txt", strings.Repeat("0 send 1 0 8\n1 recv 0 0 8\n1 send 0 0 8\n0 recv 1 0 8\n", 3), 1},
+		{"ring3.txt", ring(3), 1.5},
+		{"ring5.txt", ring(5), 2.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := scenariotest.WriteScenario(t, map[string]string{tc.name: tc.trace})
+			trace, out := filepath.Join(dir, tc.name), filepath.Join(dir, "d.json")
+			code, stdout, stderr := runCLI(t, "sensitivity", "-q", "--delay", "0,1us,3us", "--replay", trace, "--set", "network.model=cm02", "--json", out)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var doc struct {
+				Apps []struct {
+					Name string  `json:"name"`
+					CA   float64 `json:"c_a"`
+				} `json:"apps"`
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Apps) != 1 || doc.Apps[0].Name != trace || math.Abs(doc.Apps[0].CA-tc.ca) > 1e-9 || !strings.Contains(stdout, trace) {
+				t.Errorf("JSON %s\ntable:\n%s\nwant the row %s, c_a %g", data, stdout, trace, tc.ca)
+			}
+		})
 	}
 }

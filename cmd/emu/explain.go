@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -36,7 +37,8 @@ func newExplainCmd() *cobra.Command {
 		Long: `explain runs the scenario twice — once with its kernel models (model mode) and once
 executing every kernel on this node and charging its measured time (timed mode) —
 and prints, per kernel, the calls and the seconds each run charged, summed over
-all ranks, and the model's error against the measurement; then each run's
+all ranks (calls "model/timed" where the two runs made a different number), and
+the model's error against the measurement; then each run's
 communication and waiting time (mean per rank), the application's result, the
 time the ranks spent in each MPI call in both runs (summed over ranks) and,
 for HPL, the time of each of HPL's phases as HPL's detailed timing prints them
@@ -161,10 +163,11 @@ type explainRun struct {
 // in it with the models and with the measured kernels (both runs' MPI is
 // emulated; what differs is how long the partners computed).
 type callRow struct {
-	Call   string   `json:"call"`
-	Calls  int      `json:"calls"`
-	ModelS float64  `json:"model_s"`
-	TimedS *float64 `json:"timed_s,omitempty"` // nil with --timed=false
+	Call       string   `json:"call"`
+	Calls      int      `json:"calls"` // the model run's
+	ModelS     float64  `json:"model_s"`
+	TimedCalls *int     `json:"timed_calls,omitempty"` // nil with --timed=false, as TimedS
+	TimedS     *float64 `json:"timed_s,omitempty"`
 }
 
 // realRun is the real HPL run an explanation is compared with (--real).
@@ -186,10 +189,11 @@ type phaseError struct {
 
 // kernelError is one kernel's row of the comparison.
 type kernelError struct {
-	Kernel string   `json:"kernel"`
-	Calls  int      `json:"calls"`
-	ModelS float64  `json:"model_s"`
-	TimedS *float64 `json:"timed_s,omitempty"` // nil with --timed=false, as ErrorPct
+	Kernel     string   `json:"kernel"`
+	Calls      int      `json:"calls"` // the model run's
+	ModelS     float64  `json:"model_s"`
+	TimedCalls *int     `json:"timed_calls,omitempty"` // nil with --timed=false, as TimedS and ErrorPct
+	TimedS     *float64 `json:"timed_s,omitempty"`
 	// ErrorPct is (model − timed) / timed × 100; NaN-free: 0 when both are 0.
 	ErrorPct *float64 `json:"error_pct,omitempty"`
 	SharePct float64  `json:"share_pct"` // the kernel's part of the timed kernels' total (the model's with --timed=false)
@@ -265,8 +269,8 @@ func (ex *explanation) compare() {
 	if ex.Timed != nil {
 		for _, t := range ex.Timed.Kernels {
 			r := row(t.Kernel)
-			r.TimedS = ptr(t.Seconds)
-			r.Calls = max(r.Calls, t.Calls)
+			n := t.Calls
+			r.TimedS, r.TimedCalls = ptr(t.Seconds), &n
 			total += t.Seconds
 		}
 	}
@@ -275,7 +279,7 @@ func (ex *explanation) compare() {
 		share := r.ModelS
 		if ex.Timed != nil {
 			if r.TimedS == nil {
-				r.TimedS = ptr(0)
+				r.TimedS, r.TimedCalls = ptr(0), new(int)
 			}
 			r.ErrorPct = ptr(pctError(r.ModelS, *r.TimedS))
 			share = *r.TimedS
@@ -314,11 +318,11 @@ func (ex *explanation) compare() {
 				calls[t.Call] = c
 				order = append(order, t.Call)
 			}
-			c.Calls = max(c.Calls, t.Calls)
 			if side.timed {
-				c.TimedS = ptr(t.Seconds)
+				n := t.Calls
+				c.TimedS, c.TimedCalls = ptr(t.Seconds), &n
 			} else {
-				c.ModelS = t.Seconds
+				c.ModelS, c.Calls = t.Seconds, t.Calls
 			}
 		}
 	}
@@ -326,7 +330,7 @@ func (ex *explanation) compare() {
 	for _, name := range order {
 		c := *calls[name]
 		if ex.Timed != nil && c.TimedS == nil {
-			c.TimedS = ptr(0)
+			c.TimedS, c.TimedCalls = ptr(0), new(int)
 		}
 		ex.Calls = append(ex.Calls, c)
 	}
@@ -376,6 +380,15 @@ func cell(x *float64) string {
 	return fmt.Sprintf("%.4g", *x)
 }
 
+// callsCell prints a row's calls: the model run's, and "/" the timed run's
+// where the two runs made a different number.
+func callsCell(model int, timed *int) string {
+	if timed == nil || *timed == model {
+		return strconv.Itoa(model)
+	}
+	return strconv.Itoa(model) + "/" + strconv.Itoa(*timed)
+}
+
 // pctCell prints an optional percentage, "-" where there is none.
 func pctCell(x *float64) string {
 	if x == nil {
@@ -410,7 +423,7 @@ func (ex *explanation) write(w io.Writer) error {
 	fmt.Fprintf(tw, "kernel\tcalls\tmodel s\ttimed s\tmodel error\t%s\t\n", share)
 	var sumM, sumT float64
 	for _, r := range ex.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t%s\t%.1f%%\t\n", r.Kernel, r.Calls, r.ModelS, cell(r.TimedS), pctCell(r.ErrorPct), r.SharePct)
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\t%.1f%%\t\n", r.Kernel, callsCell(r.Calls, r.TimedCalls), r.ModelS, cell(r.TimedS), pctCell(r.ErrorPct), r.SharePct)
 		sumM += r.ModelS
 		if r.TimedS != nil {
 			sumT += *r.TimedS
@@ -435,7 +448,7 @@ func (ex *explanation) write(w io.Writer) error {
 		tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "MPI call (summed over ranks)\tcalls\tmodel s\ttimed s\t")
 		for _, c := range ex.Calls {
-			fmt.Fprintf(tw, "%s\t%d\t%.4g\t%s\t\n", c.Call, c.Calls, c.ModelS, cell(c.TimedS))
+			fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t\n", c.Call, callsCell(c.Calls, c.TimedCalls), c.ModelS, cell(c.TimedS))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
