@@ -401,3 +401,50 @@ func TestTunePointOfSeveralTests(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneSlurmSbatchFails: when sbatch refuses the job (a bad partition) or
+// is not installed here, tune exits 1 and leaves the folder ready to submit
+// by hand; the message said only sbatch's error. It now names the folder and
+// the commands: the job script there, then tune collect.
+func TestTuneSlurmSbatchFails(t *testing.T) {
+	for _, tc := range []struct {
+		name, sbatch, why string
+	}{
+		{"refused", "#!/bin/sh\necho 'sbatch: error: Batch job submission failed: Invalid partition name specified' >&2\nexit 1\n",
+			"exit status 1: sbatch: error: Batch job submission failed: Invalid partition name specified;"},
+		{"not installed", "", `"sbatch": executable file not found`},
+	} {
+		bin := t.TempDir()
+		if tc.sbatch != "" {
+			if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(tc.sbatch), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Setenv("PATH", bin) // the fake sbatch, or none
+		dir := filepath.Join(t.TempDir(), "sweep")
+		code, out, errOut := runCLI(t, "tune", "--quiet", "--out", dir, "--slurm", "--partition", "nope", "--sweep", "nb=32,64")
+		if code != exitFailure || out != "" {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %s", tc.name, code, out, errOut)
+		}
+		script := filepath.Join(dir, "job.sh")
+		for _, want := range []string{tc.why, "nothing was submitted, but " + dir + " holds",
+			"submit it by hand with `sbatch " + script + "`, then `emu tune collect " + dir + "`"} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, want, errOut)
+			}
+		}
+		if n := strings.Count(strings.TrimSpace(errOut), "\n"); n != 0 {
+			t.Errorf("%s: %d lines of error, want one:\n%s", tc.name, n+1, errOut)
+		}
+		// What it names is there: the script runs the copied binary on the plan.
+		job := readFile(t, script)
+		for _, f := range []string{"plan.json", filepath.Join("bin", "emu")} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		}
+		if !strings.Contains(job, filepath.Join(dir, "bin", "emu")) || !strings.Contains(job, "--partition=nope") {
+			t.Errorf("%s: job script\n%s", tc.name, job)
+		}
+	}
+}
