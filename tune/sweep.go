@@ -47,6 +47,17 @@ func (p Point) Label() string {
 	return strings.Join(parts, " ")
 }
 
+// Settings is the point as its --set overrides, full keys and TOML values in
+// axis order: what error messages name, since Label's short keys would not
+// say which of two keys ending alike (or a key that does not exist) is meant.
+func (p Point) Settings() string {
+	parts := make([]string, len(p.Overrides))
+	for i, o := range p.Overrides {
+		parts[i] = o.Key + "=" + o.Value
+	}
+	return strings.Join(parts, " ")
+}
+
 func shortKey(k string) string {
 	// A quoted last part (kernels.host_speed."dahu-13..16") is kept whole, quotes and dots.
 	if strings.HasSuffix(k, `"`) {

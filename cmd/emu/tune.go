@@ -178,7 +178,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			// Fail on a bad key or value before any work is spent.
 			for _, p := range points {
 				if err := runner.Check(p); err != nil {
-					return fmt.Errorf("sweep point %s: %w", p.Label(), err)
+					return fmt.Errorf("sweep point %s: %w", p.Settings(), err)
 				}
 			}
 			if err := outs.check(outputPath{"--out", dir, true}, outputPath{"--write-hpl-dat", search.writeDat, false}); err != nil {

@@ -448,3 +448,21 @@ func TestTuneSlurmSbatchFails(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneSweepErrorNamesThePoint: a sweep point the scenario refuses is
+// named by its full keys, as the rest of the line names them.
+func TestTuneSweepErrorNamesThePoint(t *testing.T) {
+	for _, tc := range []struct {
+		sweep []string
+		want  string
+	}{
+		{[]string{"--sweep", "foo.key=1,2"}, "emu: sweep point foo.key=1: --set foo.key=1: unknown key foo.key\n"},
+		{[]string{"--sweep", "nb=32", "--sweep", "hpl.nosuch=1"}, "emu: sweep point hpl.nb=32 hpl.nosuch=1: --set hpl.nosuch=1: unknown key hpl.nosuch\n"},
+	} {
+		args := append([]string{"tune", "--quiet", "--out", filepath.Join(t.TempDir(), "s")}, tc.sweep...)
+		code, _, errOut := runCLI(t, args...)
+		if code != exitInput || errOut != tc.want {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, %q", tc.sweep, code, errOut, exitInput, tc.want)
+		}
+	}
+}
