@@ -151,3 +151,29 @@ func TestPointSettings(t *testing.T) {
 		t.Errorf("Sweep error %v, want %q", err, want)
 	}
 }
+
+// TestColonRange: start:stop[:step] read as the range it would be written
+// start..stop[..step]; anything else (a table with more entries, a word, one
+// number) is not.
+func TestColonRange(t *testing.T) {
+	for _, tc := range []struct {
+		value, want string
+		ok          bool
+	}{
+		{`"1000:4000:1000"`, "1000..4000..1000", true},
+		{"1000:4000:1000", "1000..4000..1000", true},
+		{`"1us:5us:2us"`, "1us..5us..2us", true},
+		{`"32:64"`, "32..64", true},
+		{`"0:1e-6:1e-9"`, "0..1e-6..1e-9", true}, // a table's form too: callers ask the scenario
+		{`"0:1e-6:1e-9;1024:2e-6:0"`, "", false},
+		{`"1:2:3:4"`, "", false},
+		{`"a:b:c"`, "", false},
+		{`"1000"`, "", false},
+		{"1000", "", false},
+	} {
+		got, ok := ColonRange(tc.value)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ColonRange(%s) = %q, %v; want %q, %v", tc.value, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -466,3 +466,29 @@ func TestTuneSweepErrorNamesThePoint(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneSweepColonRange: a range in the colon form reached the scenario as
+// a string and failed with no word of the range syntax. Where the key takes
+// a number the error now shows the range as emu writes it; a SimGrid table
+// key takes the string as it is, and a key that takes no number gets no hint.
+func TestTuneSweepColonRange(t *testing.T) {
+	const hint = "; a range is written start..stop..step: --sweep "
+	for _, tc := range []struct {
+		sweep []string
+		want  string
+	}{
+		{[]string{"--sweep", "n=1000:4000:1000"}, `emu: sweep point hpl.n="1000:4000:1000": --set hpl.n="1000:4000:1000": hpl.n: want an integer or a list of integers, got "1000:4000:1000"` +
+			hint + "hpl.n=1000..4000..1000\n"},
+		{[]string{"--sweep", "latency=1us:5us:2us"}, `emu: sweep point platform.link_latency="1us:5us:2us": --set platform.link_latency="1us:5us:2us": platform.link_latency: "1us:5us:2us" is not a time (a number and a unit, e.g. "1us")` +
+			hint + "platform.link_latency=1us..5us..2us\n"},
+		{[]string{"--sweep", "network.send_overhead=0:1e-6:1e-9", "--sweep", "hpl.nosuch=1"},
+			`emu: sweep point network.send_overhead="0:1e-6:1e-9" hpl.nosuch=1: --set hpl.nosuch=1: unknown key hpl.nosuch` + "\n"},
+		{[]string{"--sweep", "topology=1:2:3"}, `emu: sweep point platform.topology="1:2:3": --set platform.topology="1:2:3": platform.topology: unknown topology "1:2:3" (flat, fat-tree, torus or dragonfly)` + "\n"},
+	} {
+		args := append([]string{"tune", "--quiet", "--out", filepath.Join(t.TempDir(), "s")}, tc.sweep...)
+		code, _, errOut := runCLI(t, args...)
+		if code != exitInput || errOut != tc.want {
+			t.Errorf("%v: exit %d, stderr\n%q\nwant exit %d,\n%q", tc.sweep, code, errOut, exitInput, tc.want)
+		}
+	}
+}
