@@ -34,15 +34,17 @@ type Factors struct {
 	Latency   []float64
 	Bandwidth []float64
 	// Quality is of the fitted times against the measurements; its CVRMSE,
-	// CVRel (median) and CVTotal are leave-one-size-out: each size's
-	// measurements predicted by the factors refitted without that size.
+	// CVRel (median) and CVTotal are cross-validated by size: each size's
+	// measurements predicted by the factors refitted without that size
+	// (without its fold of sizes when there are more than 30).
 	Quality Quality
 	// CVMean and CVMax are the mean and the largest |predicted / measured −
 	// 1| over the held-out measurements; CVHeld is how many were held out,
 	// 0 when the sizes are too few to refit without one (then no CV figure
-	// is set).
-	CVMean, CVMax float64
-	CVHeld        int
+	// is set); CVFolds is how many refits there were, one per size up to 30
+	// sizes, else 10.
+	CVMean, CVMax   float64
+	CVHeld, CVFolds int
 }
 
 // LatencyTable is the "size:factor;..." form of network/latency-factor
@@ -80,8 +82,8 @@ const factorMinPiece = 3
 // bandwidth: latency factor a/L, bandwidth factor 1/(b·B). A range where the
 // time does not grow with size gets bandwidth factor 1 (the size term is
 // negligible there); a negative intercept gets latency factor 0. Its
-// cross-validation leaves each size out in turn, refits (ranges and all) and
-// predicts that size's measurements.
+// cross-validation leaves each size out in turn (ten folds of sizes beyond
+// 30 sizes), refits (ranges and all) and predicts the sizes left out.
 func FitFactors(points []PingPong, opts FactorOptions) (Factors, error) {
 	f, err := fitFactorTables(points, opts)
 	if err != nil {
@@ -104,29 +106,45 @@ func FitFactors(points []PingPong, opts FactorOptions) (Factors, error) {
 	return f, nil
 }
 
-// crossValidate sets the leave-one-size-out figures: for each payload size,
-// the factors refitted on the other sizes predict that size's measurements
-// (its ranges chosen afresh, as a user refitting without it would get). A
-// size whose refit fails (too few sizes left) leaves every CV figure unset.
+// factorCVSizes is the most sizes cross-validated one by one; beyond it the
+// sizes go into factorCVFolds interleaved folds, so that a ping-pong of
+// thousands of sizes costs ten refits, not thousands.
+const (
+	factorCVSizes = 30
+	factorCVFolds = 10
+)
+
+// crossValidate sets the cross-validation figures: the sizes, sorted, are
+// held out one by one (leave-one-size-out; every factorCVFolds-th size
+// together when there are more than factorCVSizes), the factors refitted on
+// the others (ranges chosen afresh, as a user refitting without them would
+// get) predict the held-out measurements. A refit that fails (too few sizes
+// left) leaves every CV figure unset.
 func (f *Factors) crossValidate(points []PingPong, opts FactorOptions) {
 	var sizes []int
-	seen := map[int]bool{}
 	for _, p := range points {
-		if !seen[p.Bytes] {
-			seen[p.Bytes] = true
-			sizes = append(sizes, p.Bytes)
-		}
+		sizes = append(sizes, p.Bytes)
 	}
-	if len(sizes) < 2 {
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	folds := len(sizes)
+	if folds > factorCVSizes {
+		folds = factorCVFolds
+	}
+	if folds < 2 {
 		return
+	}
+	fold := make(map[int]int, len(sizes)) // size → its fold
+	for i, s := range sizes {
+		fold[s] = i % folds
 	}
 	var rel []float64
 	var sse, pred, meas float64
 	rest := make([]PingPong, 0, len(points))
-	for _, size := range sizes {
+	for k := range folds {
 		rest = rest[:0]
 		for _, p := range points {
-			if p.Bytes != size {
+			if fold[p.Bytes] != k {
 				rest = append(rest, p)
 			}
 		}
@@ -135,7 +153,7 @@ func (f *Factors) crossValidate(points []PingPong, opts FactorOptions) {
 			return
 		}
 		for _, p := range points {
-			if p.Bytes != size {
+			if fold[p.Bytes] != k {
 				continue
 			}
 			t := g.Time(p.Bytes, opts)
@@ -148,7 +166,7 @@ func (f *Factors) crossValidate(points []PingPong, opts FactorOptions) {
 	n := float64(len(rel))
 	f.Quality.CVRMSE = math.Sqrt(sse / n)
 	f.Quality.CVTotal = math.Abs(pred/meas - 1)
-	f.CVHeld = len(rel)
+	f.CVHeld, f.CVFolds = len(rel), folds
 	for _, r := range rel {
 		f.CVMean += r / n
 		f.CVMax = math.Max(f.CVMax, r)

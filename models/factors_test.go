@@ -143,15 +143,16 @@ func TestFitFactorsErrors(t *testing.T) {
 	}
 }
 
-// looByHand is the leave-one-size-out of qa39's script, done apart from
-// FitFactors' own: for each size, refit drops it (refit, any fitting
-// procedure), predict its measurements, and take the error figures.
+// looByHand is qa39's by-hand cross-validation, done apart from FitFactors'
+// own: the sizes, sorted, go into folds (size i into fold i mod folds; one
+// size a fold is leave-one-size-out), each fold is predicted by refit of the
+// rest (any fitting procedure), and the error figures taken.
 type looFigures struct {
 	held                           int
 	mean, median, max, rmse, total float64
 }
 
-func looByHand(t *testing.T, pts []models.PingPong, refit func([]models.PingPong) func(int) float64) looFigures {
+func looByHand(t *testing.T, pts []models.PingPong, folds int, refit func([]models.PingPong) func(int) float64) looFigures {
 	t.Helper()
 	var sizes []int
 	for _, p := range pts {
@@ -159,19 +160,21 @@ func looByHand(t *testing.T, pts []models.PingPong, refit func([]models.PingPong
 			sizes = append(sizes, p.Bytes)
 		}
 	}
+	slices.Sort(sizes)
 	var rel []float64
 	var f looFigures
 	var pred, meas float64
-	for _, s := range sizes {
+	for k := range folds {
+		out := func(b int) bool { return slices.Index(sizes, b)%folds == k }
 		var rest []models.PingPong
 		for _, p := range pts {
-			if p.Bytes != s {
+			if !out(p.Bytes) {
 				rest = append(rest, p)
 			}
 		}
 		at := refit(rest)
 		for _, p := range pts {
-			if p.Bytes == s {
+			if out(p.Bytes) {
 				y := at(p.Bytes)
 				rel = append(rel, math.Abs(y-p.Seconds)/p.Seconds)
 				f.rmse += (y - p.Seconds) * (y - p.Seconds)
@@ -209,7 +212,8 @@ func wlsLine(pts []models.PingPong, envelope int) func(int) float64 {
 }
 
 // TestFitFactorsLeaveOneSizeOut: FitFactors' cross-validation is the by-hand
-// procedure: drop each size, refit, predict it. With five sizes every refit is
+// procedure: drop each size, refit, predict it (beyond 30 sizes, ten folds of
+// interleaved sizes: a fit of 1,500 sizes took 200 times as long one by one). With five sizes every refit is
 // one range (a second needs three sizes more), so the refits are weighted
 // lines in closed form; the size measured twice is left out whole. On a
 // three-range law with noise the refits are FitFactors' own, ranges chosen
@@ -220,9 +224,13 @@ func TestFitFactorsLeaveOneSizeOut(t *testing.T) {
 	line := []models.PingPong{{100, 1.12e-6}, {200, 1.19e-6}, {400, 1.45e-6}, {400, 1.38e-6}, {800, 1.78e-6}, {1600, 2.71e-6}}
 	law := models.Factors{Bounds: []int{0, 1024, 65536}, Latency: []float64{2, 3.5, 11.6}, Bandwidth: []float64{0.3, 0.7, 0.94}}
 	rng := rand.New(rand.NewPCG(5, 6))
-	var ranges []models.PingPong
+	var ranges, many []models.PingPong
 	for s := 1; s <= 4<<20; s *= 2 {
 		ranges = append(ranges, models.PingPong{Bytes: s, Seconds: law.Time(s, opts) * (1 + 0.02*rng.NormFloat64())})
+	}
+	for s := 1.0; s <= 4<<20; s *= 1.4 { // 44 sizes (1 thrice): ten folds of them
+		b := int(s)
+		many = append(many, models.PingPong{Bytes: b, Seconds: law.Time(b, opts) * (1 + 0.02*rng.NormFloat64())})
 	}
 	byFitFactors := func(rest []models.PingPong) func(int) float64 {
 		g, err := models.FitFactors(rest, opts)
@@ -234,11 +242,13 @@ func TestFitFactorsLeaveOneSizeOut(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		pts   []models.PingPong
+		folds int
 		refit func([]models.PingPong) func(int) float64
 	}{
-		{"one range, closed form", line, func(rest []models.PingPong) func(int) float64 { return wlsLine(rest, opts.Envelope) }},
-		{"three ranges, refitted", ranges, byFitFactors},
-		{"three sizes", []models.PingPong{{1, 1e-6}, {2, 1.1e-6}, {4, 1.3e-6}}, nil},
+		{"one range, closed form", line, 5, func(rest []models.PingPong) func(int) float64 { return wlsLine(rest, opts.Envelope) }},
+		{"three ranges, refitted", ranges, 23, byFitFactors},
+		{"44 sizes, ten folds", many, 10, byFitFactors},
+		{"three sizes", []models.PingPong{{1, 1e-6}, {2, 1.1e-6}, {4, 1.3e-6}}, 0, nil},
 	} {
 		f, err := models.FitFactors(tc.pts, opts)
 		if err != nil {
@@ -251,12 +261,12 @@ func TestFitFactorsLeaveOneSizeOut(t *testing.T) {
 			}
 			continue
 		}
-		want := looByHand(t, tc.pts, tc.refit)
+		want := looByHand(t, tc.pts, tc.folds, tc.refit)
 		got := looFigures{f.CVHeld, f.CVMean, q.CVRel, f.CVMax, q.CVRMSE, q.CVTotal}
 		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
-		if got.held != len(tc.pts) || !near(got.mean, want.mean) || !near(got.median, want.median) || !near(got.max, want.max) ||
+		if got.held != len(tc.pts) || f.CVFolds != tc.folds || !near(got.mean, want.mean) || !near(got.median, want.median) || !near(got.max, want.max) ||
 			!near(got.rmse, want.rmse) || !near(got.total, want.total) {
-			t.Errorf("%s: leave-one-size-out %+v, by hand %+v", tc.name, got, want)
+			t.Errorf("%s: %d folds %+v, by hand %d folds %+v", tc.name, f.CVFolds, got, tc.folds, want)
 		}
 		t.Logf("%s: %d ranges, mean %.2f%% median %.2f%% max %.2f%%", tc.name, len(f.Bounds), 100*got.mean, 100*got.median, 100*got.max)
 	}

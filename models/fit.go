@@ -168,9 +168,9 @@ type Quality struct {
 	Outliers int
 	R2       float64 // coefficient of determination of the mean
 	RMSE     float64 // root mean square residual of the mean, s
-	CVRMSE   float64 // k-fold cross-validated RMSE of the mean, s (FitFactors: leave-one-size-out)
-	// CVRel is the median over held-out calls (k-fold; FitFactors: each
-	// size left out in turn) of |predicted / measured − 1|; CVTotal is
+	CVRMSE   float64 // k-fold cross-validated RMSE of the mean, s (FitFactors: sizes held out)
+	// CVRel is the median over held-out calls (k-fold; FitFactors: sizes
+	// held out) of |predicted / measured − 1|; CVTotal is
 	// |Σ predicted / Σ measured − 1| over them, the error of a run's summed
 	// kernel time. Both are fractions.
 	CVRel, CVTotal float64

@@ -211,8 +211,12 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	fmt.Fprintf(table, "%s: %d measurements, %d size ranges, R² %.4f, RMSE %.3g µs\n",
 		fl.network, len(pp), len(fac.Bounds), q.R2, q.RMSE*1e6)
 	if fac.CVHeld > 0 {
-		fmt.Fprintf(table, "leave-one-size-out (each size predicted by the factors refitted without it): mean error %.3g%%, median %.3g%%, max %.3g%%, CV-RMSE %.3g µs, CV total %.3g%%\n",
-			100*fac.CVMean, 100*q.CVRel, 100*fac.CVMax, q.CVRMSE*1e6, 100*q.CVTotal)
+		how := "leave-one-size-out (each size predicted by the factors refitted without it)"
+		if fac.CVFolds < distinctSizes(pp) {
+			how = fmt.Sprintf("%d-fold by size (each fold of sizes predicted by the factors refitted without it)", fac.CVFolds)
+		}
+		fmt.Fprintf(table, "%s: mean error %.3g%%, median %.3g%%, max %.3g%%, CV-RMSE %.3g µs, CV total %.3g%%\n",
+			how, 100*fac.CVMean, 100*q.CVRel, 100*fac.CVMax, q.CVRMSE*1e6, 100*q.CVTotal)
 	} else {
 		fmt.Fprintf(table, "leave-one-size-out: none (too few sizes to refit without one)\n")
 	}
@@ -233,6 +237,14 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	return writeTOML(buf.Bytes())
 }
 
+func distinctSizes(pp []models.PingPong) int {
+	seen := map[int]bool{}
+	for _, p := range pp {
+		seen[p.Bytes] = true
+	}
+	return len(seen)
+}
+
 // factorsReport is fit --network's --report: the summary's figures, units in
 // the names; the cv_ fields are absent when the sizes are too few to leave
 // one out.
@@ -245,7 +257,8 @@ type factorsReport struct {
 	BwFactor     string   `json:"bw_factor"`
 	R2           float64  `json:"r2"`
 	RMSE         float64  `json:"rmse_s"`
-	CVHeld       int      `json:"cv_held"` // measurements predicted with their size left out
+	CVHeld       int      `json:"cv_held"`  // measurements predicted with their size left out
+	CVFolds      int      `json:"cv_folds"` // refits: one per size, or 10 folds of sizes beyond 30
 	CVMean       *float64 `json:"cv_mean_rel,omitempty"`
 	CVRel        *float64 `json:"cv_rel,omitempty"` // median
 	CVMax        *float64 `json:"cv_max_rel,omitempty"`
@@ -256,7 +269,7 @@ type factorsReport struct {
 func writeFactorsJSON(w io.Writer, fl fitFlags, measurements int, fac models.Factors) error {
 	q := fac.Quality
 	r := factorsReport{Network: fl.network, Envelope: fl.envelope, Measurements: measurements, Ranges: len(fac.Bounds),
-		LatFactor: fac.LatencyTable(), BwFactor: fac.BandwidthTable(), R2: q.R2, RMSE: q.RMSE, CVHeld: fac.CVHeld}
+		LatFactor: fac.LatencyTable(), BwFactor: fac.BandwidthTable(), R2: q.R2, RMSE: q.RMSE, CVHeld: fac.CVHeld, CVFolds: fac.CVFolds}
 	if fac.CVHeld > 0 {
 		r.CVMean, r.CVRel, r.CVMax, r.CVRMSE, r.CVTotal = &fac.CVMean, &q.CVRel, &fac.CVMax, &q.CVRMSE, &q.CVTotal
 	}

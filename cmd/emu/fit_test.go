@@ -151,15 +151,23 @@ func TestFitNetworkReport(t *testing.T) {
 	for i, s := range []int{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536} {
 		fmt.Fprintf(&b, "%d,%g\n", s, (2e-6+float64(s)/5e9)*(1+0.01*float64(i%3-1)))
 	}
-	many, few := filepath.Join(dir, "pp.csv"), filepath.Join(dir, "few.csv")
+	many, few, wide := filepath.Join(dir, "pp.csv"), filepath.Join(dir, "few.csv"), filepath.Join(dir, "wide.csv")
 	os.WriteFile(many, []byte(b.String()), 0o644)
+	b.Reset()
+	b.WriteString("bytes,seconds\n")
+	for i := range 40 { // more than 30 sizes: ten folds of them
+		s := 100 * (i + 1)
+		fmt.Fprintf(&b, "%d,%g\n", s, (2e-6+float64(s)/5e9)*(1+0.01*float64(i%3-1)))
+	}
+	os.WriteFile(wide, []byte(b.String()), 0o644)
 	os.WriteFile(few, []byte("bytes,seconds\n1,1e-6\n2,1.1e-6\n4,1.3e-6\n"), 0o644)
 	for _, c := range []struct {
 		path    string
 		cv      bool
 		summary string
 	}{
-		{many, true, "mean error "},
+		{many, true, "\nleave-one-size-out (each size predicted by the factors refitted without it): mean error "},
+		{wide, true, "\n10-fold by size (each fold of sizes predicted by the factors refitted without it): mean error "},
 		{few, false, "leave-one-size-out: none (too few sizes to refit without one)\n"},
 	} {
 		report := filepath.Join(dir, "r.json")
@@ -182,7 +190,7 @@ func TestFitNetworkReport(t *testing.T) {
 		}
 		m := readReport(t, report)
 		if m["lat_factor"] != want.LatencyTable() || m["bw_factor"] != want.BandwidthTable() || m["measurements"] != float64(len(pp)) ||
-			m["r2"] != want.Quality.R2 || m["envelope_bytes"] != 16.0 || m["cv_held"] != float64(want.CVHeld) {
+			m["r2"] != want.Quality.R2 || m["envelope_bytes"] != 16.0 || m["cv_held"] != float64(want.CVHeld) || m["cv_folds"] != float64(want.CVFolds) {
 			t.Errorf("%s: report %v, want the fit %+v", c.path, m, want)
 		}
 		for key, v := range map[string]float64{"cv_mean_rel": want.CVMean, "cv_rel": want.Quality.CVRel, "cv_max_rel": want.CVMax,
