@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -32,7 +33,18 @@ type Factors struct {
 	Bounds    []int // wire sizes in bytes; Bounds[0] is 0
 	Latency   []float64
 	Bandwidth []float64
-	Quality   Quality // of the fitted times against the measurements
+	// Quality is of the fitted times against the measurements; its CVRMSE,
+	// CVRel (median) and CVTotal are cross-validated by size: each size's
+	// measurements predicted by the factors refitted without that size
+	// (without its fold of sizes when there are more than 30).
+	Quality Quality
+	// CVMean and CVMax are the mean and the largest |predicted / measured −
+	// 1| over the held-out measurements; CVHeld is how many were held out,
+	// 0 when the sizes are too few to refit without one (then no CV figure
+	// is set); CVFolds is how many refits there were, one per size up to 30
+	// sizes, else 10.
+	CVMean, CVMax   float64
+	CVHeld, CVFolds int
 }
 
 // LatencyTable is the "size:factor;..." form of network/latency-factor
@@ -69,8 +81,105 @@ const factorMinPiece = 3
 // turns each range's a and b into factors of the nominal latency and
 // bandwidth: latency factor a/L, bandwidth factor 1/(b·B). A range where the
 // time does not grow with size gets bandwidth factor 1 (the size term is
-// negligible there); a negative intercept gets latency factor 0.
+// negligible there); a negative intercept gets latency factor 0. Its
+// cross-validation leaves each size out in turn (ten folds of sizes beyond
+// 30 sizes), refits (ranges and all) and predicts the sizes left out.
 func FitFactors(points []PingPong, opts FactorOptions) (Factors, error) {
+	f, err := fitFactorTables(points, opts)
+	if err != nil {
+		return Factors{}, err
+	}
+	// Quality of the factor model itself against the points.
+	var sse, sum, sum2 float64
+	for _, p := range points {
+		r := p.Seconds - f.Time(p.Bytes, opts)
+		sse += r * r
+		sum += p.Seconds
+		sum2 += p.Seconds * p.Seconds
+	}
+	n := float64(len(points))
+	f.Quality = Quality{Family: "Mp-N1", N: len(points), Params: 3*len(f.Bounds) - 1, RMSE: math.Sqrt(sse / n)}
+	if v := sum2/n - (sum/n)*(sum/n); v > 0 {
+		f.Quality.R2 = 1 - sse/n/v
+	}
+	f.crossValidate(points, opts)
+	return f, nil
+}
+
+// factorCVSizes is the most sizes cross-validated one by one; beyond it the
+// sizes go into factorCVFolds interleaved folds, so that a ping-pong of
+// thousands of sizes costs ten refits, not thousands.
+const (
+	factorCVSizes = 30
+	factorCVFolds = 10
+)
+
+// crossValidate sets the cross-validation figures: the sizes, sorted, are
+// held out one by one (leave-one-size-out; every factorCVFolds-th size
+// together when there are more than factorCVSizes), the factors refitted on
+// the others (ranges chosen afresh, as a user refitting without them would
+// get) predict the held-out measurements. A refit that fails (too few sizes
+// left) leaves every CV figure unset.
+func (f *Factors) crossValidate(points []PingPong, opts FactorOptions) {
+	var sizes []int
+	for _, p := range points {
+		sizes = append(sizes, p.Bytes)
+	}
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	folds := len(sizes)
+	if folds > factorCVSizes {
+		folds = factorCVFolds
+	}
+	if folds < 2 {
+		return
+	}
+	fold := make(map[int]int, len(sizes)) // size → its fold
+	for i, s := range sizes {
+		fold[s] = i % folds
+	}
+	var rel []float64
+	var sse, pred, meas float64
+	rest := make([]PingPong, 0, len(points))
+	for k := range folds {
+		rest = rest[:0]
+		for _, p := range points {
+			if fold[p.Bytes] != k {
+				rest = append(rest, p)
+			}
+		}
+		g, err := fitFactorTables(rest, opts)
+		if err != nil {
+			return
+		}
+		for _, p := range points {
+			if fold[p.Bytes] != k {
+				continue
+			}
+			t := g.Time(p.Bytes, opts)
+			sse += (t - p.Seconds) * (t - p.Seconds)
+			pred += t
+			meas += p.Seconds
+			rel = append(rel, math.Abs(t/p.Seconds-1))
+		}
+	}
+	n := float64(len(rel))
+	f.Quality.CVRMSE = math.Sqrt(sse / n)
+	f.Quality.CVTotal = math.Abs(pred/meas - 1)
+	f.CVHeld, f.CVFolds = len(rel), folds
+	for _, r := range rel {
+		f.CVMean += r / n
+		f.CVMax = math.Max(f.CVMax, r)
+	}
+	slices.Sort(rel)
+	f.Quality.CVRel = rel[len(rel)/2]
+	if len(rel)%2 == 0 {
+		f.Quality.CVRel = (rel[len(rel)/2-1] + rel[len(rel)/2]) / 2
+	}
+}
+
+// fitFactorTables is FitFactors without the quality figures.
+func fitFactorTables(points []PingPong, opts FactorOptions) (Factors, error) {
 	if !(opts.Latency > 0) || !(opts.Bandwidth > 0) || !finite(opts.Latency) || !finite(opts.Bandwidth) {
 		return Factors{}, fmt.Errorf("models: network factors need the nominal latency (%g s) and bandwidth (%g B/s) to be positive", opts.Latency, opts.Bandwidth)
 	}
@@ -133,19 +242,6 @@ func FitFactors(points []PingPong, opts FactorOptions) (Factors, error) {
 		f.Bounds = append(f.Bounds, bound)
 		f.Latency = append(f.Latency, math.Max(a, 0)/opts.Latency)
 		f.Bandwidth = append(f.Bandwidth, bw)
-	}
-	// Quality of the factor model itself against the points.
-	var sse, sum, sum2 float64
-	for _, p := range points {
-		r := p.Seconds - f.Time(p.Bytes, opts)
-		sse += r * r
-		sum += p.Seconds
-		sum2 += p.Seconds * p.Seconds
-	}
-	n := float64(len(points))
-	f.Quality = Quality{Family: "Mp-N1", N: len(points), Params: 3*len(f.Bounds) - 1, RMSE: math.Sqrt(sse / n)}
-	if v := sum2/n - (sum/n)*(sum/n); v > 0 {
-		f.Quality.R2 = 1 - sse/n/v
 	}
 	return f, nil
 }

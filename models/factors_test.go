@@ -3,6 +3,7 @@ package models_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,5 +140,134 @@ func TestFitFactorsErrors(t *testing.T) {
 		if _, err := models.FitFactors(c.pts, c.opts); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
+	}
+}
+
+// looByHand is qa39's by-hand cross-validation, done apart from FitFactors'
+// own: the sizes, sorted, go into folds (size i into fold i mod folds; one
+// size a fold is leave-one-size-out), each fold is predicted by refit of the
+// rest (any fitting procedure), and the error figures taken.
+type looFigures struct {
+	held                           int
+	mean, median, max, rmse, total float64
+}
+
+func looByHand(t *testing.T, pts []models.PingPong, folds int, refit func([]models.PingPong) func(int) float64) looFigures {
+	t.Helper()
+	var sizes []int
+	for _, p := range pts {
+		if !slices.Contains(sizes, p.Bytes) {
+			sizes = append(sizes, p.Bytes)
+		}
+	}
+	slices.Sort(sizes)
+	var rel []float64
+	var f looFigures
+	var pred, meas float64
+	for k := range folds {
+		out := func(b int) bool { return slices.Index(sizes, b)%folds == k }
+		var rest []models.PingPong
+		for _, p := range pts {
+			if !out(p.Bytes) {
+				rest = append(rest, p)
+			}
+		}
+		at := refit(rest)
+		for _, p := range pts {
+			if out(p.Bytes) {
+				y := at(p.Bytes)
+				rel = append(rel, math.Abs(y-p.Seconds)/p.Seconds)
+				f.rmse += (y - p.Seconds) * (y - p.Seconds)
+				pred, meas = pred+y, meas+p.Seconds
+			}
+		}
+	}
+	f.held = len(rel)
+	f.rmse = math.Sqrt(f.rmse / float64(len(rel)))
+	f.total = math.Abs(pred/meas - 1)
+	for _, r := range rel {
+		f.mean += r / float64(len(rel))
+		f.max = max(f.max, r)
+	}
+	slices.Sort(rel)
+	if n := len(rel); n%2 == 1 {
+		f.median = rel[n/2]
+	} else {
+		f.median = (rel[n/2-1] + rel[n/2]) / 2
+	}
+	return f
+}
+
+// wlsLine is the one-range fit in closed form: T = a + b·s by least squares
+// weighted 1/T² (relative errors), on wire sizes s = bytes + envelope.
+func wlsLine(pts []models.PingPong, envelope int) func(int) float64 {
+	var sw, sx, sy, sxx, sxy float64
+	for _, p := range pts {
+		w, x, y := 1/(p.Seconds*p.Seconds), float64(p.Bytes+envelope), p.Seconds
+		sw, sx, sy, sxx, sxy = sw+w, sx+w*x, sy+w*y, sxx+w*x*x, sxy+w*x*y
+	}
+	b := (sw*sxy - sx*sy) / (sw*sxx - sx*sx)
+	a := (sy - b*sx) / sw
+	return func(bytes int) float64 { return a + b*float64(bytes+envelope) }
+}
+
+// TestFitFactorsLeaveOneSizeOut: FitFactors' cross-validation is the by-hand
+// procedure: drop each size, refit, predict it (beyond 30 sizes, ten folds of
+// interleaved sizes: a fit of 1,500 sizes took 200 times as long one by one). With five sizes every refit is
+// one range (a second needs three sizes more), so the refits are weighted
+// lines in closed form; the size measured twice is left out whole. On a
+// three-range law with noise the refits are FitFactors' own, ranges chosen
+// afresh each time, as qa39's script did through the CLI. Three sizes leave
+// too few to refit: no figure.
+func TestFitFactorsLeaveOneSizeOut(t *testing.T) {
+	opts := models.FactorOptions{Latency: 1e-6, Bandwidth: 1e10, Envelope: 16}
+	line := []models.PingPong{{100, 1.12e-6}, {200, 1.19e-6}, {400, 1.45e-6}, {400, 1.38e-6}, {800, 1.78e-6}, {1600, 2.71e-6}}
+	law := models.Factors{Bounds: []int{0, 1024, 65536}, Latency: []float64{2, 3.5, 11.6}, Bandwidth: []float64{0.3, 0.7, 0.94}}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var ranges, many []models.PingPong
+	for s := 1; s <= 4<<20; s *= 2 {
+		ranges = append(ranges, models.PingPong{Bytes: s, Seconds: law.Time(s, opts) * (1 + 0.02*rng.NormFloat64())})
+	}
+	for s := 1.0; s <= 4<<20; s *= 1.4 { // 44 sizes (1 thrice): ten folds of them
+		b := int(s)
+		many = append(many, models.PingPong{Bytes: b, Seconds: law.Time(b, opts) * (1 + 0.02*rng.NormFloat64())})
+	}
+	byFitFactors := func(rest []models.PingPong) func(int) float64 {
+		g, err := models.FitFactors(rest, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(b int) float64 { return g.Time(b, opts) }
+	}
+	for _, tc := range []struct {
+		name  string
+		pts   []models.PingPong
+		folds int
+		refit func([]models.PingPong) func(int) float64
+	}{
+		{"one range, closed form", line, 5, func(rest []models.PingPong) func(int) float64 { return wlsLine(rest, opts.Envelope) }},
+		{"three ranges, refitted", ranges, 23, byFitFactors},
+		{"44 sizes, ten folds", many, 10, byFitFactors},
+		{"three sizes", []models.PingPong{{1, 1e-6}, {2, 1.1e-6}, {4, 1.3e-6}}, 0, nil},
+	} {
+		f, err := models.FitFactors(tc.pts, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		q := f.Quality
+		if tc.refit == nil {
+			if f.CVHeld != 0 || f.CVMean != 0 || q.CVRMSE != 0 || q.CVRel != 0 {
+				t.Errorf("%s: CV figures %d %g %g %g, want none", tc.name, f.CVHeld, f.CVMean, q.CVRMSE, q.CVRel)
+			}
+			continue
+		}
+		want := looByHand(t, tc.pts, tc.folds, tc.refit)
+		got := looFigures{f.CVHeld, f.CVMean, q.CVRel, f.CVMax, q.CVRMSE, q.CVTotal}
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
+		if got.held != len(tc.pts) || f.CVFolds != tc.folds || !near(got.mean, want.mean) || !near(got.median, want.median) || !near(got.max, want.max) ||
+			!near(got.rmse, want.rmse) || !near(got.total, want.total) {
+			t.Errorf("%s: %d folds %+v, by hand %d folds %+v", tc.name, f.CVFolds, got, tc.folds, want)
+		}
+		t.Logf("%s: %d ranges, mean %.2f%% median %.2f%% max %.2f%%", tc.name, len(f.Bounds), 100*got.mean, 100*got.median, 100*got.max)
 	}
 }

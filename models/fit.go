@@ -168,10 +168,11 @@ type Quality struct {
 	Outliers int
 	R2       float64 // coefficient of determination of the mean
 	RMSE     float64 // root mean square residual of the mean, s
-	CVRMSE   float64 // k-fold cross-validated RMSE of the mean, s
-	// CVRel is the median over held-out calls (k-fold) of |predicted /
-	// measured − 1|; CVTotal is |Σ predicted / Σ measured − 1| over them,
-	// the error of a run's summed kernel time. Both are fractions.
+	CVRMSE   float64 // k-fold cross-validated RMSE of the mean, s (FitFactors: sizes held out)
+	// CVRel is the median over held-out calls (k-fold; FitFactors: sizes
+	// held out) of |predicted / measured − 1|; CVTotal is
+	// |Σ predicted / Σ measured − 1| over them, the error of a run's summed
+	// kernel time. Both are fractions.
 	CVRel, CVTotal float64
 	// Intercept is the largest constant part of the mean applied to the
 	// smallest 5% of the calls (by product term), SmallCalls their median

@@ -14,8 +14,11 @@ type Params struct {
 	Class     int     // the latency class swept (0 = end-to-end L)
 	L0        float64 // baseline latency of the swept class, s
 	// Lmin..Lmax is the range searched for critical latencies and sampled
-	// for the curve (defaults: L0..L0).
+	// for the curve (default L0..L0: both 0 and RangeSet false).
 	Lmin, Lmax float64
+	// RangeSet says Lmin..Lmax is given even when both are 0: ℓ = 0 alone
+	// is a range a user may ask for, not the zero value's "no range".
+	RangeSet   bool
 	Points     int       // curve points, evenly spaced over [Lmin, Lmax] (default 11)
 	Tolerances []float64 // x in percent: largest L with T(L) ≤ (1+x/100)·T(L0)
 	G          float64   // s/byte the graph's rest terms were built with; only for ρ_G
@@ -134,7 +137,7 @@ func (p *Params) check() error {
 // Analyze computes T, λ_L, λ_G and ρ at L0, the exact critical latencies in
 // [Lmin, Lmax], the curve, the tolerances and the per-class sensitivities.
 func Analyze(g *Graph, p Params) (*Report, error) {
-	if p.Lmin == 0 && p.Lmax == 0 {
+	if !p.RangeSet && p.Lmin == 0 && p.Lmax == 0 {
 		p.Lmin, p.Lmax = p.L0, p.L0
 	}
 	if p.Points == 0 {

@@ -348,3 +348,36 @@ func TestAnalyzeFallsBackToSearch(t *testing.T) {
 		t.Errorf("search used %d passes, parametric %d: the fallback did not run", got.Evaluations, want.Evaluations)
 	}
 }
+
+// TestRangeAtZero: a range given as 0..0 is ℓ = 0 alone, not the zero value's
+// "no range" (L0..L0). On threePaths T(L) = max(12, 10 + L, 2 + 3L): at 0 the
+// curve's one point is 12 with slope 0; at L0 = 5 it is 17 with slope 3.
+func TestRangeAtZero(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		lo, hi     float64
+		set        bool
+		wantL      float64
+		wantT      float64
+		wantLambda int64
+	}{
+		{"0:0 given", 0, 0, true, 0, 12, 0},
+		{"no range", 0, 0, false, 5, 17, 3},
+		{"5:5 given", 5, 5, true, 5, 17, 3},
+		{"3:3 given", 3, 3, true, 3, 13, 1},
+	} {
+		r, err := Analyze(threePaths(), Params{L0: 5, Lmin: c.lo, Lmax: c.hi, RangeSet: c.set, Points: 11})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if r.Lmin != c.wantL || r.Lmax != c.wantL || len(r.Curve) != 1 {
+			t.Fatalf("%s: range %v..%v, curve %+v; want %v alone", c.name, r.Lmin, r.Lmax, r.Curve, c.wantL)
+		}
+		if p := r.Curve[0]; p.L != c.wantL || !close(p.T, c.wantT) || p.LambdaL != c.wantLambda {
+			t.Errorf("%s: curve point %+v, want T(%v) = %v, λ %d", c.name, p, c.wantL, c.wantT, c.wantLambda)
+		}
+		if r.L != 5 || !close(r.Runtime, 17) {
+			t.Errorf("%s: baseline T(%v) = %v, want T(5) = 17", c.name, r.L, r.Runtime)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func AnalyzeClasses(g *Graph, p Params, names []string, sweep []bool) ([]ClassSe
 		q := p
 		q.Latencies, q.Class, q.L0 = lat, c, lat[c]
 		q.Lmin, q.Lmax = max(0, lat[c]+p.Lmin-p.L0), lat[c]+p.Lmax-p.L0
-		if p.Lmin == 0 && p.Lmax == 0 {
+		if !p.RangeSet && p.Lmin == 0 && p.Lmax == 0 {
 			q.Lmin, q.Lmax = lat[c], lat[c]
 		}
 		q.Points, q.Pairwise, q.MPITime, q.noClasses = max(2, p.Points), false, false, true

@@ -73,3 +73,33 @@ func TestAnalyzeClassesByHand(t *testing.T) {
 		t.Errorf("sweep [false true]: %+v", cs)
 	}
 }
+
+// TestAnalyzeClassesRangeAtZero: on TestAnalyzeClassesByHand's graph, a range
+// 0..0 given around L0 = 1 µs is each class at 0 (the shift takes it to
+// 1 − 1 = 0): class 0 alone T = max(11 + 0, 12) = 12 µs, class 1 alone
+// 12 + 0 = 12 µs; without RangeSet each class stays at its own 1 µs: 13 µs.
+func TestAnalyzeClassesRangeAtZero(t *testing.T) {
+	const us = 1e-6
+	b := NewBuilder(2)
+	a := b.Vertex(0, Calc, 0)
+	r := b.Vertex(1, Recv, 0)
+	c := b.Vertex(0, Calc, 12*us)
+	b.Edge(a, r, 10*us, LatTerm{0, 2}, LatTerm{1, 1})
+	b.Edge(a, c, 0)
+	g := mustBuild(t, b)
+	for _, k := range []struct {
+		set   bool
+		wantL float64
+		wantT float64
+	}{{true, 0, 12 * us}, {false, us, 13 * us}} {
+		cs, err := AnalyzeClasses(g, Params{Latencies: []float64{us, us}, L0: us, RangeSet: k.set, Points: 5}, nil, []bool{true, true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, cl := range cs {
+			if len(cl.Curve) != 1 || cl.Curve[0].L != k.wantL || math.Abs(cl.Curve[0].T-k.wantT) > 1e-15 {
+				t.Errorf("RangeSet %v, class %d: curve %+v, want T(%g s) = %g s alone", k.set, i, cl.Curve, k.wantL, k.wantT)
+			}
+		}
+	}
+}

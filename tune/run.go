@@ -37,7 +37,7 @@ func Sweep(ctx context.Context, r Runner, points []Point, opt Options) ([]Result
 			break
 		}
 		if err := r.Check(p); err != nil {
-			return nil, fmt.Errorf("point %s: %w", p.Label(), err)
+			return nil, fmt.Errorf("point %s: %w", p.Settings(), err)
 		}
 	}
 	jobs := opt.Jobs

@@ -91,11 +91,11 @@ func Search(ctx context.Context, r Runner, points []Point, opt SearchOptions) (S
 	for _, p := range points {
 		for _, o := range p.Overrides {
 			if o.Key == opt.Fidelity {
-				return SearchResult{}, fmt.Errorf("search: point %s sets the fidelity key %s itself", p.Label(), opt.Fidelity)
+				return SearchResult{}, fmt.Errorf("search: point %s sets the fidelity key %s itself", p.Settings(), opt.Fidelity)
 			}
 		}
 		if err := r.Check(withFidelity(p, opt.Fidelity, opt.Whole)); err != nil {
-			return SearchResult{}, fmt.Errorf("point %s: %w", p.Label(), err)
+			return SearchResult{}, fmt.Errorf("point %s: %w", p.Settings(), err)
 		}
 	}
 	var out SearchResult

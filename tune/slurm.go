@@ -108,6 +108,7 @@ func JobScript(dir string, p Plan, o SlurmOptions) string {
 }
 
 // Submit writes dir/job.sh and submits it with sbatch, returning the job id.
+// When sbatch fails the error says how to submit the folder by hand.
 func Submit(ctx context.Context, dir string, p Plan, o SlurmOptions) (string, error) {
 	script := filepath.Join(dir, "job.sh")
 	if err := atomicfile.WriteFile(script, []byte(JobScript(dir, p, o)), 0o755); err != nil {
@@ -117,7 +118,14 @@ func Submit(ctx context.Context, dir string, p Plan, o SlurmOptions) (string, er
 	cmd := exec.CommandContext(ctx, "sbatch", "--parsable", script)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("sbatch %s: %v: %s", script, err, strings.TrimSpace(errb.String()))
+		// The folder is complete (plan, job script, binary): say how to submit
+		// it by hand, from a login node or once the partition is right.
+		why := strings.Join(strings.Fields(errb.String()), " ")
+		if why != "" {
+			why = ": " + why
+		}
+		return "", fmt.Errorf("sbatch %s: %v%s; nothing was submitted, but %s holds the plan, job script and emu binary: submit it by hand with `sbatch %s`, then `emu tune collect %s`",
+			script, err, why, dir, shellWord(script), shellWord(dir))
 	}
 	id := strings.TrimSpace(out.String())
 	if i := strings.IndexByte(id, ';'); i >= 0 { // "jobid;cluster" on federated clusters
@@ -164,4 +172,15 @@ func CopyExecutable(dir string) (string, error) {
 
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellWord is s as one shell word to show a user: as it is when no
+// character in it is special to the shell, else quoted.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("/._-+,:@%=", r)) {
+			return shellQuote(s)
+		}
+	}
+	return s
 }

@@ -47,6 +47,17 @@ func (p Point) Label() string {
 	return strings.Join(parts, " ")
 }
 
+// Settings is the point as its --set overrides, full keys and TOML values in
+// axis order: what error messages name, since Label's short keys would not
+// say which of two keys ending alike (or a key that does not exist) is meant.
+func (p Point) Settings() string {
+	parts := make([]string, len(p.Overrides))
+	for i, o := range p.Overrides {
+		parts[i] = o.Key + "=" + o.Value
+	}
+	return strings.Join(parts, " ")
+}
+
 func shortKey(k string) string {
 	// A quoted last part (kernels.host_speed."dahu-13..16") is kept whole, quotes and dots.
 	if strings.HasSuffix(k, `"`) {
@@ -234,6 +245,32 @@ func expandRange(v string) (vals []string, isRange bool, err error) {
 		vals = append(vals, x+unit)
 	}
 	return vals, true, nil
+}
+
+// ColonRange reads a swept value written start:stop:step or start:stop, a
+// range in the colon form some tools use, and returns it as this package's
+// range start..stop[..step]. value is the override's TOML literal (quoted or
+// not); ok is false unless it is two or three numbers (each with an optional
+// unit) parted by colons. A SimGrid table such as the overheads'
+// 0:1e-6:1e-9 has the same form: only the scenario knows whether a key takes
+// a number or such a string, so callers offer the hint when it takes the
+// start but refuses the whole.
+func ColonRange(value string) (rng string, ok bool) {
+	if u, err := strconv.Unquote(value); err == nil {
+		value = u
+	}
+	parts := strings.Split(value, ":")
+	if len(parts) != 2 && len(parts) != 3 {
+		return "", false
+	}
+	for i, p := range parts {
+		num, _ := splitUnit(p)
+		if _, err := strconv.ParseFloat(num, 64); err != nil {
+			return "", false
+		}
+		parts[i] = strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ".."), true
 }
 
 // splitUnit parts a range bound such as "10GBps" into its number and its unit:

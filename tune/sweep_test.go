@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -124,5 +125,55 @@ func TestPointsBudget(t *testing.T) {
 	}
 	if got := len(Points(axes, 1e6, 7)); got != 10000 {
 		t.Errorf("budget above the product size gave %d points, want all 10000", got)
+	}
+}
+
+// TestPointSettings: error messages name a point by its full keys, as the
+// --set they become (the scenario's own error names the full key too); the
+// short label cut "nosuch.key" to "key".
+func TestPointSettings(t *testing.T) {
+	for _, tc := range []struct {
+		point Point
+		want  string
+	}{
+		{Point{Overrides: []Override{{Key: "nosuch.key", Value: "1"}}}, "nosuch.key=1"},
+		{Point{Overrides: []Override{{Key: "hpl.nb", Value: "64"}, {Key: "hpl.bcast", Value: `"long"`}}}, `hpl.nb=64 hpl.bcast="long"`},
+		{Point{Overrides: []Override{{Key: `kernels.host_speed."dahu-13..16"`, Value: "0.9"}}}, `kernels.host_speed."dahu-13..16"=0.9`},
+	} {
+		if got := tc.point.Settings(); got != tc.want {
+			t.Errorf("Settings() = %q, want %q", got, tc.want)
+		}
+	}
+	// A point the runner refuses is named so in Sweep's error.
+	pts := Points([]Axis{{"a.b", []string{"1"}}, {"nosuch.key", []string{"2"}}}, 0, 0)
+	_, err := Sweep(context.Background(), &toyRunner{bad: "nosuch.key"}, pts, Options{})
+	if want := "point a.b=1 nosuch.key=2: unknown key nosuch.key"; err == nil || err.Error() != want {
+		t.Errorf("Sweep error %v, want %q", err, want)
+	}
+}
+
+// TestColonRange: start:stop[:step] read as the range it would be written
+// start..stop[..step]; anything else (a table with more entries, a word, one
+// number) is not.
+func TestColonRange(t *testing.T) {
+	for _, tc := range []struct {
+		value, want string
+		ok          bool
+	}{
+		{`"1000:4000:1000"`, "1000..4000..1000", true},
+		{"1000:4000:1000", "1000..4000..1000", true},
+		{`"1us:5us:2us"`, "1us..5us..2us", true},
+		{`"32:64"`, "32..64", true},
+		{`"0:1e-6:1e-9"`, "0..1e-6..1e-9", true}, // a table's form too: callers ask the scenario
+		{`"0:1e-6:1e-9;1024:2e-6:0"`, "", false},
+		{`"1:2:3:4"`, "", false},
+		{`"a:b:c"`, "", false},
+		{`"1000"`, "", false},
+		{"1000", "", false},
+	} {
+		got, ok := ColonRange(tc.value)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ColonRange(%s) = %q, %v; want %q, %v", tc.value, got, ok, tc.want, tc.ok)
+		}
 	}
 }

@@ -169,7 +169,8 @@ func (f *analyzeFlags) params() (sensitivity.Params, loggops.Params, error) {
 	if f.S < 0 {
 		return p, gp, fmt.Errorf("--S %d: want a size in bytes ≥ 0", f.S)
 	}
-	p.Lmin, p.Lmax = p.L0, p.L0+defaultSpan
+	// The range is always filled, so 0us:0us is ℓ = 0 alone, not "no range".
+	p.Lmin, p.Lmax, p.RangeSet = p.L0, p.L0+defaultSpan, true
 	if f.rangeL != "" {
 		lo, hi, ok := strings.Cut(f.rangeL, ":")
 		if !ok {

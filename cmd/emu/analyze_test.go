@@ -349,3 +349,38 @@ func TestAnalyzeGOALAcrossCPUs(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeRangeAtZero: --range 0us:0us is ℓ = 0 alone. It was read as
+// sensitivity.Params' zero value, "no range", and reported at L0 = 3 µs. On
+// LLAMP's blocking schedule T = 13.000054 µs + L (one message on the
+// critical path), so the curve's one point is T(LO) by hand.
+func TestAnalyzeRangeAtZero(t *testing.T) {
+	goalPath := writeFile(t, "blocking.goal", llampBlocking)
+	for _, c := range []struct {
+		rangeL string
+		at, t  float64
+	}{
+		{"0us:0us", 0, 13.000054e-6},
+		{"0:0", 0, 13.000054e-6},
+		{"2us:2us", 2e-6, 15.000054e-6},
+	} {
+		js := filepath.Join(t.TempDir(), "r.json")
+		code, _, errOut := runCLI(t, "analyze", goalPath, "--L", "3us", "--o", "5us", "--g", "0", "--G", "0.018ns",
+			"--range", c.rangeL, "--json", js)
+		if code != 0 {
+			t.Fatalf("--range %s: exit %d: %s", c.rangeL, code, errOut)
+		}
+		m := readReport(t, js)
+		curve := m["curve"].([]any)
+		if m["Lmin_s"].(float64) != c.at || m["Lmax_s"].(float64) != c.at || len(curve) != 1 {
+			t.Fatalf("--range %s: range %v..%v, curve %v; want %g s alone", c.rangeL, m["Lmin_s"], m["Lmax_s"], curve, c.at)
+		}
+		p := curve[0].(map[string]any)
+		if l, rt := p["L_s"].(float64), p["runtime_s"].(float64); l != c.at || math.Abs(rt-c.t) > runtimeRel*c.t {
+			t.Errorf("--range %s: curve point T(%v) = %v s, want T(%g) = %g s", c.rangeL, l, rt, c.at, c.t)
+		}
+		if rt := m["runtime_s"].(float64); math.Abs(rt-16.000054e-6) > runtimeRel*rt {
+			t.Errorf("--range %s: baseline %v s, want T(3 µs) = 16.000054 µs", c.rangeL, rt)
+		}
+	}
+}

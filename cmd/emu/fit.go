@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,7 +86,7 @@ scenario's [network] lat_factor and bw_factor.`,
 	f.StringVar(&fl.latency, "latency", "", "nominal latency of the measured route (e.g. 1us), with --network")
 	f.StringVar(&fl.bandwidth, "bandwidth", "", "nominal bandwidth of the measured route (e.g. 10GBps), with --network")
 	f.StringVar(&fl.loss, "loss", "robust", "how means are fitted: robust (relative errors, outliers rejected) or squares (plain least squares)")
-	f.StringVar(&fl.report, "report", "", "also write the fit table as JSON here (one object per kernel and host)")
+	f.StringVar(&fl.report, "report", "", "also write the fit table as JSON here (one object per kernel and host; with --network, the factors and their fit)")
 	f.IntVar(&fl.envelope, "envelope", 0, "bytes added to each payload before the factor lookup (SMPI adds 16), with --network")
 	return cmd
 }
@@ -209,6 +210,16 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	q := fac.Quality
 	fmt.Fprintf(table, "%s: %d measurements, %d size ranges, R² %.4f, RMSE %.3g µs\n",
 		fl.network, len(pp), len(fac.Bounds), q.R2, q.RMSE*1e6)
+	if fac.CVHeld > 0 {
+		how := "leave-one-size-out (each size predicted by the factors refitted without it)"
+		if fac.CVFolds < distinctSizes(pp) {
+			how = fmt.Sprintf("%d-fold by size (each fold of sizes predicted by the factors refitted without it)", fac.CVFolds)
+		}
+		fmt.Fprintf(table, "%s: mean error %.3g%%, median %.3g%%, max %.3g%%, CV-RMSE %.3g µs, CV total %.3g%%\n",
+			how, 100*fac.CVMean, 100*q.CVRel, 100*fac.CVMax, q.CVRMSE*1e6, 100*q.CVTotal)
+	} else {
+		fmt.Fprintf(table, "leave-one-size-out: none (too few sizes to refit without one)\n")
+	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "# emu fit --network %s --latency %s --bandwidth %s", fl.network, fl.latency, fl.bandwidth)
 	if fl.envelope != 0 { // the factors are looked up on payload + envelope: part of what they mean
@@ -216,7 +227,55 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	}
 	buf.WriteString("\n")
 	fmt.Fprintf(&buf, "[network]\nlat_factor = %q\nbw_factor = %q\n", fac.LatencyTable(), fac.BandwidthTable())
+	if fl.report != "" {
+		if err := writeFileAtomic(fl.report, func(w io.Writer) error {
+			return asFailure(writeFactorsJSON(w, fl, len(pp), fac))
+		}); err != nil {
+			return err
+		}
+	}
 	return writeTOML(buf.Bytes())
+}
+
+func distinctSizes(pp []models.PingPong) int {
+	seen := map[int]bool{}
+	for _, p := range pp {
+		seen[p.Bytes] = true
+	}
+	return len(seen)
+}
+
+// factorsReport is fit --network's --report: the summary's figures, units in
+// the names; the cv_ fields are absent when the sizes are too few to leave
+// one out.
+type factorsReport struct {
+	Network      string   `json:"network"`
+	Envelope     int      `json:"envelope_bytes"`
+	Measurements int      `json:"measurements"`
+	Ranges       int      `json:"ranges"`
+	LatFactor    string   `json:"lat_factor"`
+	BwFactor     string   `json:"bw_factor"`
+	R2           float64  `json:"r2"`
+	RMSE         float64  `json:"rmse_s"`
+	CVHeld       int      `json:"cv_held"`  // measurements predicted with their size left out
+	CVFolds      int      `json:"cv_folds"` // refits: one per size, or 10 folds of sizes beyond 30
+	CVMean       *float64 `json:"cv_mean_rel,omitempty"`
+	CVRel        *float64 `json:"cv_rel,omitempty"` // median
+	CVMax        *float64 `json:"cv_max_rel,omitempty"`
+	CVRMSE       *float64 `json:"cv_rmse_s,omitempty"`
+	CVTotal      *float64 `json:"cv_total,omitempty"`
+}
+
+func writeFactorsJSON(w io.Writer, fl fitFlags, measurements int, fac models.Factors) error {
+	q := fac.Quality
+	r := factorsReport{Network: fl.network, Envelope: fl.envelope, Measurements: measurements, Ranges: len(fac.Bounds),
+		LatFactor: fac.LatencyTable(), BwFactor: fac.BandwidthTable(), R2: q.R2, RMSE: q.RMSE, CVHeld: fac.CVHeld, CVFolds: fac.CVFolds}
+	if fac.CVHeld > 0 {
+		r.CVMean, r.CVRel, r.CVMax, r.CVRMSE, r.CVTotal = &fac.CVMean, &q.CVRel, &fac.CVMax, &q.CVRMSE, &q.CVTotal
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 // pooledHosts names, per kernel fitted, the hosts of several that got no

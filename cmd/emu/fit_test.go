@@ -133,10 +133,74 @@ func TestFitNetworkFactors(t *testing.T) {
 		if code != exitOK || !strings.HasPrefix(stdout, c.comment) || !strings.Contains(stdout, c.lat) || !strings.Contains(stdout, c.bw) {
 			t.Errorf("%v: exit %d\nstdout %s\nwant %q, %q and %q", c.flags, code, stdout, c.comment, c.lat, c.bw)
 		}
-		// The summary gives the figures the fit computes; it computes no
-		// cross-validation (a "CV-RMSE 0 µs" read as a perfect held-out fit).
-		if !strings.Contains(stderr, c.summaryWant) || strings.Contains(stderr, "CV") {
-			t.Errorf("%v: summary %q, want %q and no CV figure", c.flags, stderr, c.summaryWant)
+		// The summary gives the figures the fit computes, its leave-one-size-out
+		// among them (models' TestFitFactorsLeaveOneSizeOut checks them by hand).
+		if !strings.Contains(stderr, c.summaryWant) || !strings.Contains(stderr, "\nleave-one-size-out (each size predicted by the factors refitted without it): mean error ") {
+			t.Errorf("%v: summary %q, want %q and the CV line", c.flags, stderr, c.summaryWant)
+		}
+	}
+}
+
+// TestFitNetworkReport: --report was ignored with --network. It now writes
+// the summary's figures as JSON, the leave-one-size-out ones as FitFactors
+// computes them (and absent where too few sizes leave none to refit).
+func TestFitNetworkReport(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("bytes,seconds\n")
+	for i, s := range []int{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536} {
+		fmt.Fprintf(&b, "%d,%g\n", s, (2e-6+float64(s)/5e9)*(1+0.01*float64(i%3-1)))
+	}
+	many, few, wide := filepath.Join(dir, "pp.csv"), filepath.Join(dir, "few.csv"), filepath.Join(dir, "wide.csv")
+	os.WriteFile(many, []byte(b.String()), 0o644)
+	b.Reset()
+	b.WriteString("bytes,seconds\n")
+	for i := range 40 { // more than 30 sizes: ten folds of them
+		s := 100 * (i + 1)
+		fmt.Fprintf(&b, "%d,%g\n", s, (2e-6+float64(s)/5e9)*(1+0.01*float64(i%3-1)))
+	}
+	os.WriteFile(wide, []byte(b.String()), 0o644)
+	os.WriteFile(few, []byte("bytes,seconds\n1,1e-6\n2,1.1e-6\n4,1.3e-6\n"), 0o644)
+	for _, c := range []struct {
+		path    string
+		cv      bool
+		summary string
+	}{
+		{many, true, "\nleave-one-size-out (each size predicted by the factors refitted without it): mean error "},
+		{wide, true, "\n10-fold by size (each fold of sizes predicted by the factors refitted without it): mean error "},
+		{few, false, "leave-one-size-out: none (too few sizes to refit without one)\n"},
+	} {
+		report := filepath.Join(dir, "r.json")
+		code, table, _ := runCLI(t, "fit", "--network", c.path, "--latency", "1us", "--bandwidth", "10GBps",
+			"--envelope", "16", "--report", report, "-o", filepath.Join(dir, "f.toml"))
+		if code != exitOK || !strings.Contains(table, c.summary) {
+			t.Fatalf("%s: exit %d, %s", c.path, code, table)
+		}
+		data, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pp, err := calibration.ParseNetwork(data, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := models.FitFactors(pp, models.FactorOptions{Latency: 1e-6, Bandwidth: 1e10, Envelope: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := readReport(t, report)
+		if m["lat_factor"] != want.LatencyTable() || m["bw_factor"] != want.BandwidthTable() || m["measurements"] != float64(len(pp)) ||
+			m["r2"] != want.Quality.R2 || m["envelope_bytes"] != 16.0 || m["cv_held"] != float64(want.CVHeld) || m["cv_folds"] != float64(want.CVFolds) {
+			t.Errorf("%s: report %v, want the fit %+v", c.path, m, want)
+		}
+		for key, v := range map[string]float64{"cv_mean_rel": want.CVMean, "cv_rel": want.Quality.CVRel, "cv_max_rel": want.CVMax,
+			"cv_rmse_s": want.Quality.CVRMSE, "cv_total": want.Quality.CVTotal} {
+			if got, ok := m[key]; ok != c.cv || ok && got != v {
+				t.Errorf("%s: %s = %v (present %v), want %v (present %v)", c.path, key, got, ok, v, c.cv)
+			}
+		}
+		if c.cv && !strings.Contains(table, fmt.Sprintf("mean error %.3g%%", 100*want.CVMean)) {
+			t.Errorf("%s: summary %q lacks mean error %.3g%%", c.path, table, 100*want.CVMean)
 		}
 	}
 }

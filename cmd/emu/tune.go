@@ -178,7 +178,7 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			// Fail on a bad key or value before any work is spent.
 			for _, p := range points {
 				if err := runner.Check(p); err != nil {
-					return fmt.Errorf("sweep point %s: %w", p.Label(), err)
+					return fmt.Errorf("sweep point %s: %w%s", p.Settings(), err, colonRangeHint(runner, p))
 				}
 			}
 			if err := outs.check(outputPath{"--out", dir, true}, outputPath{"--write-hpl-dat", search.writeDat, false}); err != nil {
@@ -406,6 +406,27 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 		}
 	}
 	return nil
+}
+
+// colonRangeHint is "; a range is written ..." when one of the refused point's
+// values is start:stop[:step], its key refuses that string alone and takes
+// its start (a key that takes a number: a SimGrid table key takes the
+// string, hpl.bcast no number), else "".
+func colonRangeHint(r *scenarioRunner, p tune.Point) string {
+	one := func(o tune.Override) error { return r.Check(tune.Point{Overrides: []tune.Override{o}}) }
+	for _, o := range p.Overrides {
+		rng, ok := tune.ColonRange(o.Value)
+		if !ok || one(o) == nil {
+			continue
+		}
+		start, _, _ := strings.Cut(rng, "..")
+		ax, err := tune.ParseSweep(o.Key + "=" + start)
+		if err != nil || one(tune.Override{Key: o.Key, Value: ax.Values[0]}) != nil {
+			continue
+		}
+		return fmt.Sprintf("; a range is written start..stop..step: --sweep %s=%s", o.Key, rng)
+	}
+	return ""
 }
 
 func submitSlurm(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.Point, tasks int, o tune.SlurmOptions) error {

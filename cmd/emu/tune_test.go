@@ -401,3 +401,94 @@ func TestTunePointOfSeveralTests(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneSlurmSbatchFails: when sbatch refuses the job (a bad partition) or
+// is not installed here, tune exits 1 and leaves the folder ready to submit
+// by hand; the message said only sbatch's error. It now names the folder and
+// the commands: the job script there, then tune collect.
+func TestTuneSlurmSbatchFails(t *testing.T) {
+	for _, tc := range []struct {
+		name, sbatch, why string
+	}{
+		{"refused", "#!/bin/sh\necho 'sbatch: error: Batch job submission failed: Invalid partition name specified' >&2\nexit 1\n",
+			"exit status 1: sbatch: error: Batch job submission failed: Invalid partition name specified;"},
+		{"not installed", "", `"sbatch": executable file not found`},
+	} {
+		bin := t.TempDir()
+		if tc.sbatch != "" {
+			if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(tc.sbatch), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Setenv("PATH", bin) // the fake sbatch, or none
+		dir := filepath.Join(t.TempDir(), "sweep")
+		code, out, errOut := runCLI(t, "tune", "--quiet", "--out", dir, "--slurm", "--partition", "nope", "--sweep", "nb=32,64")
+		if code != exitFailure || out != "" {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %s", tc.name, code, out, errOut)
+		}
+		script := filepath.Join(dir, "job.sh")
+		for _, want := range []string{tc.why, "nothing was submitted, but " + dir + " holds",
+			"submit it by hand with `sbatch " + script + "`, then `emu tune collect " + dir + "`"} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, want, errOut)
+			}
+		}
+		if n := strings.Count(strings.TrimSpace(errOut), "\n"); n != 0 {
+			t.Errorf("%s: %d lines of error, want one:\n%s", tc.name, n+1, errOut)
+		}
+		// What it names is there: the script runs the copied binary on the plan.
+		job := readFile(t, script)
+		for _, f := range []string{"plan.json", filepath.Join("bin", "emu")} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		}
+		if !strings.Contains(job, filepath.Join(dir, "bin", "emu")) || !strings.Contains(job, "--partition=nope") {
+			t.Errorf("%s: job script\n%s", tc.name, job)
+		}
+	}
+}
+
+// TestTuneSweepErrorNamesThePoint: a sweep point the scenario refuses is
+// named by its full keys, as the rest of the line names them.
+func TestTuneSweepErrorNamesThePoint(t *testing.T) {
+	for _, tc := range []struct {
+		sweep []string
+		want  string
+	}{
+		{[]string{"--sweep", "foo.key=1,2"}, "emu: sweep point foo.key=1: --set foo.key=1: unknown key foo.key\n"},
+		{[]string{"--sweep", "nb=32", "--sweep", "hpl.nosuch=1"}, "emu: sweep point hpl.nb=32 hpl.nosuch=1: --set hpl.nosuch=1: unknown key hpl.nosuch\n"},
+	} {
+		args := append([]string{"tune", "--quiet", "--out", filepath.Join(t.TempDir(), "s")}, tc.sweep...)
+		code, _, errOut := runCLI(t, args...)
+		if code != exitInput || errOut != tc.want {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, %q", tc.sweep, code, errOut, exitInput, tc.want)
+		}
+	}
+}
+
+// TestTuneSweepColonRange: a range in the colon form reached the scenario as
+// a string and failed with no word of the range syntax. Where the key takes
+// a number the error now shows the range as emu writes it; a SimGrid table
+// key takes the string as it is, and a key that takes no number gets no hint.
+func TestTuneSweepColonRange(t *testing.T) {
+	const hint = "; a range is written start..stop..step: --sweep "
+	for _, tc := range []struct {
+		sweep []string
+		want  string
+	}{
+		{[]string{"--sweep", "n=1000:4000:1000"}, `emu: sweep point hpl.n="1000:4000:1000": --set hpl.n="1000:4000:1000": hpl.n: want an integer or a list of integers, got "1000:4000:1000"` +
+			hint + "hpl.n=1000..4000..1000\n"},
+		{[]string{"--sweep", "latency=1us:5us:2us"}, `emu: sweep point platform.link_latency="1us:5us:2us": --set platform.link_latency="1us:5us:2us": platform.link_latency: "1us:5us:2us" is not a time (a number and a unit, e.g. "1us")` +
+			hint + "platform.link_latency=1us..5us..2us\n"},
+		{[]string{"--sweep", "network.send_overhead=0:1e-6:1e-9", "--sweep", "hpl.nosuch=1"},
+			`emu: sweep point network.send_overhead="0:1e-6:1e-9" hpl.nosuch=1: --set hpl.nosuch=1: unknown key hpl.nosuch` + "\n"},
+		{[]string{"--sweep", "topology=1:2:3"}, `emu: sweep point platform.topology="1:2:3": --set platform.topology="1:2:3": platform.topology: unknown topology "1:2:3" (flat, fat-tree, torus or dragonfly)` + "\n"},
+	} {
+		args := append([]string{"tune", "--quiet", "--out", filepath.Join(t.TempDir(), "s")}, tc.sweep...)
+		code, _, errOut := runCLI(t, args...)
+		if code != exitInput || errOut != tc.want {
+			t.Errorf("%v: exit %d, stderr\n%q\nwant exit %d,\n%q", tc.sweep, code, errOut, exitInput, tc.want)
+		}
+	}
+}
