@@ -281,23 +281,15 @@ type deferredKernel struct {
 	kernel string
 }
 
-// deferKernel is Rank.Compute, in a task's work (thenProbe's Worker,
-// roundsTask's Next), for a kernel of seconds > 0 it would sleep at once:
-// the rank's clock cannot count it.
+// deferKernel is Rank.Compute, in a task's work (thenProbe's), for a kernel
+// of seconds > 0 it would sleep at once: the rank's clock cannot count it.
 // It records the sleep: Compute would settle until Rank.due (nothing if
 // nothing merged since the last deferred kernel, after which the rank owed
 // nothing), then sleep seconds, after which the clock reads what it reads
 // now.
 func (r *Rank) deferKernel(seconds float64, kernel string) {
-	inWork := false
-	switch t := r.task.(type) {
-	case *thenProbe:
-		inWork = t.phase == thenProbing
-	case *roundsTask:
-		inWork = t.phase == roundsWork
-	}
-	if !inWork {
-		panic("ranks: Compute in a task, outside a Worker's Work or a Rounds' Next")
+	if t, ok := r.task.(*thenProbe); !ok || t.phase != thenProbing {
+		panic("ranks: Compute in a task, outside a Worker's Work")
 	}
 	d := &r.w.tasksOf(r).d
 	at := r.due

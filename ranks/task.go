@@ -241,9 +241,7 @@ type rankTasks struct {
 	// could not merge (rare)
 	t thenProbe
 	d deferredKernels
-	// SendRecvsRounds's task, around x
-	r roundsTask
-	_ [(64 - (unsafe.Sizeof(probing{})+unsafe.Sizeof(sleeping{})+unsafe.Sizeof(thenProbe{})+unsafe.Sizeof(deferredKernels{})+unsafe.Sizeof(roundsTask{}))%64) % 64]byte // to whole lines
+	_ [(64 - (unsafe.Sizeof(probing{})+unsafe.Sizeof(sleeping{})+unsafe.Sizeof(thenProbe{})+unsafe.Sizeof(deferredKernels{}))%64) % 64]byte // to whole lines
 }
 
 // tasksOf returns rank r's task storage.

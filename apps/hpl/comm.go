@@ -27,11 +27,6 @@ type commPort interface {
 	// recvSend is a recv, then a send (ranks.Comm.RecvSend: ex's step 0
 	// receives, its step 1 sends), as one call.
 	recvSend(tag int, ex ranks.Exchanger)
-	// sendRecvsRounds is, until rounds.Next is over, each round's work
-	// (rounds.Next), then sendRecvs of the steps it returns
-	// (ranks.Comm.SendRecvsRounds). Past the first round, Next may only
-	// charge kernels and read the clock.
-	sendRecvsRounds(tag int, rounds ranks.Rounds)
 	// sendRecvsIprobe is, from step `from` of sendRecvs(n, tag, ex), each
 	// step (none where both its sides are empty), work.Work(k), then
 	// pc.iprobe(src, ptag) (pc: another communicator of this rank), until a

@@ -125,31 +125,13 @@ func (pn *panel) factor() {
 	t0 := s.clk.now()
 	if sh := s.shared; sh != nil {
 		work := sh.takeWork(4 + 2*jb)
-		pn.rfact(work)
+		pn.rfact(pn.mp, jb, 0, work)
 		sh.putWork(work)
 	} else {
 		s.factWork = zeroed(s.factWork, 4+2*jb) // one panel is factored at a time
-		pn.rfact(s.factWork)
+		pn.rfact(pn.mp, jb, 0, s.factWork)
 	}
 	s.timed(&s.phases.RFact, t0)
 	pn.jj += jb
 	pn.nq -= jb
-}
-
-// rfact factors the panel's jb columns with work as HPL's WORK (rfact.go):
-// its pivot exchanges and the work between them as rounds of one call
-// (ranks.Comm.SendRecvsRounds) where they are the hypercube's steps alone
-// (pivotRounds), otherwise each exchange as mxswp makes it.
-func (pn *panel) rfact(work []float64) {
-	s := pn.s
-	f := &s.fact
-	f.begin(pn, pn.mp, pn.jb, 0, work)
-	if s.pivotRounds() {
-		s.g.col.sendRecvsRounds(tagPfact, f)
-	} else {
-		for f.run() {
-			pn.mxswp(f.c.m, f.c.ii, f.jj, f.work)
-		}
-	}
-	f.end()
 }

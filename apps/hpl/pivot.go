@@ -76,8 +76,24 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 	icur := pn.prow
 	size := P - ip2
 	dist := modSub(g.myrow, icur, P)
+	wmx := work[4 : 4+n0]
 	a0 := work[4+n0 : 4+2*n0]
-	pn.loadRows(m, ii, work)
+	if s.real {
+		if m > 0 {
+			src := pn.aoff(ii+int(work[1]), 0)
+			for i := range n0 {
+				wmx[i] = s.a[src+i*s.lda]
+			}
+			if g.myrow == icur {
+				cur := pn.aoff(ii, 0)
+				for i := range n0 {
+					a0[i] = s.a[cur+i*s.lda]
+				}
+			}
+		} else {
+			clear(wmx)
+		}
+	}
 	if s.pivotExchange == PivotUncontended {
 		s.pivotSteps = appendPivotSteps(s.pivotSteps[:0], dist, icur, P, n0)
 		data := work[:4] // model mode: the header
@@ -95,7 +111,10 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 		if s.real {
 			copy(a0, all[icur][cntA:cntB])
 		}
-		pn.pivotDone(jj, work)
+		pn.dpiv[jj] = work[2]
+		if s.rec != nil && g.myrow == icur {
+			s.rec.set(pn.ia+jj, int(work[2]))
+		}
 		return
 	}
 	// payload returns what travels: everything in real mode, the header in model mode.
@@ -142,7 +161,8 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 	if dist < ip2 {
 		// The hypercube's hdim exchanges, as a task (ranks.Comm.SendRecvs):
 		// each is HPL_sdrv's, both counts positive.
-		pn.setPivotX(dist, work)
+		s.pivotX = pivotExchange{dist: dist, icur: icur, p: P,
+			cntA: cntA, cntB: cntB, work: work, a0: a0, real: s.real}
 		c.sendRecvs(hdim, tagPfact, &s.pivotX)
 	} else if size > 1 {
 		// binomial broadcast of the current row among the ranks ≥ ip2
@@ -167,70 +187,10 @@ func (pn *panel) mxswp(m, ii, jj int, work []float64) {
 			}
 		}
 	}
-	pn.pivotDone(jj, work)
-}
-
-// loadRows is mxswp's start: in real mode, the local candidate's row of
-// the panel (its offset in work[1]) into WORK's pivot row, and, on the
-// current row's owner, the current row into WORK's current row.
-func (pn *panel) loadRows(m, ii int, work []float64) {
-	s := pn.s
-	if !s.real {
-		return
-	}
-	n0 := pn.jb
-	wmx := work[4 : 4+n0]
-	if m <= 0 {
-		clear(wmx)
-		return
-	}
-	src := pn.aoff(ii+int(work[1]), 0)
-	for i := range n0 {
-		wmx[i] = s.a[src+i*s.lda]
-	}
-	if s.g.myrow == pn.prow {
-		a0 := work[4+n0 : 4+2*n0]
-		cur := pn.aoff(ii, 0)
-		for i := range n0 {
-			a0[i] = s.a[cur+i*s.lda]
-		}
-	}
-}
-
-// setPivotX readies the solver's hypercube exchange (pivotX) for the rank
-// at distance dist from the current row's owner.
-func (pn *panel) setPivotX(dist int, work []float64) {
-	s := pn.s
-	n0 := pn.jb
-	s.pivotX = pivotExchange{dist: dist, icur: pn.prow, p: s.g.p,
-		cntA: n0 + 4, cntB: 2*n0 + 4, work: work, a0: work[4+n0 : 4+2*n0], real: s.real}
-}
-
-// pivotDone is mxswp's end: column jj's pivot, agreed, into DPIV (and the
-// record of pivots, on the current row's owner).
-func (pn *panel) pivotDone(jj int, work []float64) {
-	s := pn.s
 	pn.dpiv[jj] = work[2]
-	if s.rec != nil && s.g.myrow == pn.prow {
+	if s.rec != nil && g.myrow == icur {
 		s.rec.set(pn.ia+jj, int(work[2]))
 	}
-}
-
-// pivotRounds reports whether every pivot exchange is the hypercube's
-// steps alone (mxswp with P a power of two and its messages sent), which
-// factor then runs as rounds (ranks.Comm.SendRecvsRounds).
-func (s *solver) pivotRounds() bool {
-	return s.pivotExchange == PivotMessages && s.g.p == pow2floor(s.g.p) && !s.mxswpCalls
-}
-
-// pivotCube is mxswp on m rows from trailing row ii for a P that is a
-// power of two, up to its exchanges (pivotRounds): the rows loaded and
-// pivotX readied; it returns the hypercube's dimension. pivotDone ends it.
-func (pn *panel) pivotCube(m, ii int, work []float64) int {
-	s := pn.s
-	pn.loadRows(m, ii, work)
-	pn.setPivotX(modSub(s.g.myrow, pn.prow, s.g.p), work)
-	return log2(s.g.p)
 }
 
 // PivotExchange is how the pivot search's exchanges (HPL_pdmxswp, one a

@@ -98,9 +98,6 @@ func (a rankComm) exchanges(n, tag int, ex ranks.Exchanger) {
 func (a rankComm) sendRecvs(n, tag int, ex ranks.Exchanger) {
 	a.c.SendRecvs(n, tag, ex)
 }
-func (a rankComm) sendRecvsRounds(tag int, rounds ranks.Rounds) {
-	a.c.SendRecvsRounds(tag, rounds)
-}
 func (a rankComm) recvSend(tag int, ex ranks.Exchanger) { a.c.RecvSend(tag, ex) }
 func (a rankComm) sendRecvsIprobe(from, n, tag int, ex ranks.Exchanger, work ranks.Worker, pc commPort, src, ptag int) (int, bool) {
 	k, ok, _ := a.c.SendRecvsIprobe(from, n, tag, ex, work, pc.(rankComm).c, src, ptag)

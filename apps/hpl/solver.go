@@ -33,7 +33,6 @@ type solver struct {
 	// its uncontended exchanges.
 	pivotExchange PivotExchange
 	copyL         bool // Options.CopyL
-	mxswpCalls    bool // Options.mxswpCalls
 	pivotSteps    []ranks.Step
 	// pivotX is mxswp's hypercube exchange, reused: one is made a panel
 	// column on every rank (540,000 at N = 20,000 on Dahu), and
@@ -44,7 +43,6 @@ type solver struct {
 	cubeX    cubeSwap  // the binary-exchange swap's hypercube steps, reused likewise
 	chunkX   updChunks // the update's chunks, reused likewise
 	factWork []float64 // panel factorization workspace (panel.factor, without a Shared)
-	fact     factRun   // the panel factorization's run, reused (panel.rfact)
 	spare    []*panel  // released panels, whose arrays newPanel reuses
 	phases   Phases    // this rank's detailed timings
 	copies   copies    // the copy kernels' copiers, resolved on first use
@@ -102,10 +100,6 @@ type Options struct {
 	// -DHPL_NO_MPI_DATATYPE does (SMPI's HPL fork among them); a build with MPI
 	// datatypes (HPL's default) sends L2 in place and copies nothing.
 	CopyL bool
-
-	// mxswpCalls makes every pivot exchange mxswp's calls, never rounds
-	// (pivotRounds): the reference the rounds are tested against.
-	mxswpCalls bool
 }
 
 // Result is one test's outcome, identical on every rank of the grid.
@@ -218,7 +212,7 @@ func runOnGrid(g *grid, clk clock, p Params, k kern, real bool, opt Options) *Re
 	s := &solver{p: p, g: g, k: k, real: real, n: p.N, nb: p.NB,
 		pivots: pivotSource{rule: opt.Pivot, seed: opt.Seed, replay: opt.Replay},
 		rec:    opt.Record, maxPanels: opt.MaxIterations, clk: clk, shared: opt.Shared, roll: opt.Roll,
-		pivotExchange: opt.PivotExchange, copyL: opt.CopyL, mxswpCalls: opt.mxswpCalls}
+		pivotExchange: opt.PivotExchange, copyL: opt.CopyL}
 	if real {
 		s.rec = opt.Record
 	} else {
