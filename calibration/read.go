@@ -64,8 +64,7 @@ func ReadSamples(data []byte, file string) ([]Sample, error) {
 			return nil, fmt.Errorf("%s:1: missing column %q (need %s in any order)", file, need, strings.Join(requiredColumns, ","))
 		}
 	}
-	_, ours := col["index"]
-	torn := ours && len(data) > 0 && data[len(data)-1] != '\n'
+	torn := TornLine(data) > 0
 	var out []Sample
 	for {
 		rec, err := r.Read()
@@ -93,6 +92,32 @@ func ReadSamples(data []byte, file string) ([]Sample, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// TornLine is the 1-based line of the row ReadSamples drops as torn: the
+// last line of a campaign file (one with an index column) when it has no
+// newline and is a row, not a comment or the header. 0: none.
+func TornLine(data []byte) int {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(data) == 0 || data[len(data)-1] == '\n' {
+		return 0
+	}
+	line := bytes.Count(data, []byte("\n")) + 1
+	if bytes.HasPrefix(data[bytes.LastIndexByte(data, '\n')+1:], []byte("#")) {
+		return 0
+	}
+	r := csv.NewReader(bytes.NewReader(data)) // the header: the first record, as ReadSamples reads it
+	r.Comment, r.FieldsPerRecord = '#', -1
+	header, err := r.Read()
+	if h, _ := r.FieldPos(0); err != nil || h == line {
+		return 0
+	}
+	for _, h := range header {
+		if strings.ToLower(strings.TrimSpace(h)) == "index" {
+			return line
+		}
+	}
+	return 0
 }
 
 // lastLine reports whether 1-based line is the file's last line.

@@ -92,6 +92,47 @@ func TestReadDropsTornRow(t *testing.T) {
 	}
 }
 
+// TestTornLine: TornLine names the line of the torn row ReadSamples drops
+// (so that emu fit can say it left one out), and 0 where it drops none: a
+// whole file, a file of no index column (a torn row there is read, and
+// refused if it does not parse), a torn comment line, a header alone.
+func TestTornLine(t *testing.T) {
+	rows := []Sample{
+		{Index: 0, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 5, Seconds: 1e-7},
+		{Index: 1, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 6, Seconds: 0.0012},
+	}
+	var b strings.Builder
+	if err := WriteSamples(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	whole := b.String() // header, row 0 (line 2), row 1 (line 3)
+	for _, tc := range []struct {
+		name string
+		data string
+		line int // the torn row's line, 0 for none
+		rows int // rows ReadSamples returns
+	}{
+		{"whole", whole, 0, 2},
+		{"torn last row", whole[:strings.LastIndex(whole, "0.0012")+4], 3, 1},
+		{"torn after a comment", whole + "# probe {}\n2,p,h,0,dsc", 5, 2},
+		{"torn comment", whole + "# probe {\"host\"", 0, 2},
+		{"no index column", "kernel,host,m,n,k,seconds\ndscal,h,0,5,0,1e-7", 0, 1},
+		{"header alone", strings.TrimSuffix(string(headerLine()), "\n"), 0, 0},
+		{"comment before the header", "# mine\n" + whole[:len(whole)-3], 4, 1},
+		{"byte-order mark", "\xef\xbb\xbf" + whole[:len(whole)-3], 3, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TornLine([]byte(tc.data)); got != tc.line {
+				t.Errorf("TornLine = %d, want %d", got, tc.line)
+			}
+			got, err := ReadSamples([]byte(tc.data), "c.csv")
+			if err != nil || len(got) != tc.rows {
+				t.Errorf("ReadSamples: %d rows, %v; want %d", len(got), err, tc.rows)
+			}
+		})
+	}
+}
+
 func FuzzReadSamples(f *testing.F) {
 	f.Add([]byte("kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,4e-6\n"))
 	f.Add([]byte("seconds,n,kernel,k,host,m\n1.5e-3,64,dgemm,128,node1,1000\n2e-7,100,daxpy,,node2,\n"))

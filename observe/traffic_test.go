@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
 )
@@ -189,6 +190,44 @@ func TestTrafficClasses(t *testing.T) {
 			}
 			if rows := strings.Count(csv.String(), "\n"); rows != 1+len(tr.Links)+len(tr.Classes)+len(tr.Highest) {
 				t.Errorf("CSV has %d rows, want a header and %d+%d+%d", rows, len(tr.Links), len(tr.Classes), len(tr.Highest))
+			}
+		})
+	}
+}
+
+// TestTrafficUtilisationRounding: a Shared link busy exactly while it carries
+// bytes at its bandwidth has utilisation 1, which bytes / (bandwidth · busy)
+// can round one ulp past (3·10⁶ B over 2.4 ms at 1.25 GB/s, qa38's three
+// round trips, printed 1.0000000000000002). Such a ratio reads 1; one a
+// rounding below 1, or a FatPipe link's real overshoot (two flows each at the
+// full bandwidth: 2), is kept as computed.
+func TestTrafficUtilisationRounding(t *testing.T) {
+	const bw = 1.25e9
+	for _, tc := range []struct {
+		name              string
+		sharing           fluid.Sharing
+		bytes, busy, time float64
+		snap              bool // want 1 for both utilisations, else the plain ratios
+	}{
+		{"one ulp past 1 reads 1", fluid.Shared, 3e6, 0.0024, 0.0024, true},
+		{"exact 1 stays", fluid.Shared, 3.0000000000000005e6, 0.0024000000000000002, 0.0024000000000000002, false},
+		{"below 1 stays", fluid.Shared, 3e6 * (1 - 1e-15), 0.0024, 0.0048, false},
+		{"fat pipe overshoot stays", fluid.FatPipe, 6e6, 0.0024, 0.0024, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			links := []fluid.Link{{Name: "l", Bandwidth: bw, Sharing: tc.sharing, Class: "host"}}
+			tr := observe.TrafficOf(links, []fluid.LinkTraffic{{Bytes: tc.bytes, Busy: tc.busy}}, tc.time, &observe.ReachCounter{})
+			b := float64(bw) // the ratios as computed, in float64 at run time
+			util, busyUt := tc.bytes/(b*tc.time), tc.bytes/(b*tc.busy)
+			if tc.snap {
+				if util <= 1 || busyUt <= 1 {
+					t.Fatalf("case does not round past 1: %v, %v", util, busyUt)
+				}
+				util, busyUt = 1, 1
+			}
+			l, c := tr.Links[0], tr.Classes[0]
+			if l.Util != util || l.BusyUtil != busyUt || c.Util != util || c.BusyUtil != busyUt {
+				t.Errorf("link %v (busy %v), class %v (busy %v), want %v (busy %v)", l.Util, l.BusyUtil, c.Util, c.BusyUtil, util, busyUt)
 			}
 		})
 	}

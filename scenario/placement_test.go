@@ -68,6 +68,11 @@ func TestNPPlacesAsSmpirun(t *testing.T) {
 	if err := os.WriteFile(hostfile, []byte("n-3\nn-1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trace := dir + "/ti2.txt" // a TI trace of 2 ranks
+	if err := os.WriteFile(trace, []byte("0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 1000\n0 finalize\n1 finalize\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay := []string{`app="replay"`, "replay.file=" + strconv.Quote(trace), "platform.hosts=4"}
 	tests := []struct {
 		name string
 		sets []string
@@ -91,6 +96,14 @@ func TestNPPlacesAsSmpirun(t *testing.T) {
 		{"pingpong beyond np", []string{"app=\"pingpong\"", "platform.np=1"},
 			nil, "platform.np: 1 ranks, the run needs 2"},
 		{"negative", []string{"platform.np=-2"}, nil, "platform.np: -2: want 1 to 4194304 ranks"},
+		// A replay starts the trace's ranks, each once: np offers placement
+		// (rank i on host i mod hosts), not more ranks. With more, SMPI's
+		// extra ranks would have no actions, and emu would run 2 of the 4
+		// ranks asked for without saying so: refused, as too few are.
+		{"replay at np", append(replay, "platform.np=2"), []int{0, 1}, ""},
+		{"replay beyond np", append(replay, "platform.np=1"), nil, "platform.np: 1 ranks, the run needs 2"},
+		{"replay short of np", append(replay, "platform.np=4"),
+			nil, "platform.np: 4 ranks, the trace has 2: a replay starts each of the trace's ranks once (np = 2, or leave np out)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -161,7 +161,12 @@ func (s *Scenario) Validate() (*Plan, error) {
 			err = s.checkReplay(p)
 		}
 	case AppReplay:
-		err = s.replayTrace(p)
+		if err = s.replayTrace(p); err == nil && s.job == nil && p.Platform.NP > p.Ranks {
+			// A replay starts each of the trace's ranks once: np beyond them
+			// would be ranks without actions, silently not run.
+			err = s.errorAt("platform.np", fmt.Sprintf("%d ranks, the trace has %d: a replay starts each of the trace's ranks once (np = %d, or leave np out)",
+				p.Platform.NP, p.Ranks, p.Ranks))
+		}
 	case AppCongestor:
 		err = s.congestor(p)
 	default:

@@ -128,6 +128,11 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 			return err
 		}
 		samples = append(samples, s...)
+		if data, err := os.ReadFile(f); err == nil {
+			if n := calibration.TornLine(data); n > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: %s:%d: a row without its newline (torn by an interrupted write) is left out\n", f, n)
+			}
+		}
 		p, err := calibration.ReadProbeFile(f)
 		if err != nil {
 			return err

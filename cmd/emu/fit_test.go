@@ -424,3 +424,36 @@ func TestFitPerHostSaysWhichHostsPool(t *testing.T) {
 		})
 	}
 }
+
+// TestFitSaysTornRowLeftOut: a sample file whose last row has no newline
+// (an interrupted calibration's, or a file cut short) is fitted without that
+// row, as calibration.ReadSamples drops it; fit says so at the row's line,
+// and says nothing of a whole file.
+func TestFitSaysTornRowLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "s.csv")
+	writeSynthetic(t, whole)
+	data, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := filepath.Join(dir, "torn.csv")
+	if err := os.WriteFile(torn, data[:len(data)-5], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(string(data), "\n") // the torn row is the last of them
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{whole, ""},
+		{torn, fmt.Sprintf("emu: note: %s:%d: a row without its newline (torn by an interrupted write) is left out", torn, lines)},
+	} {
+		code, _, stderr := runCLI(t, "fit", tc.file, "--family", "M1-N0", "-o", filepath.Join(dir, "m.toml"))
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.file, code, stderr)
+		}
+		if got := strings.Contains(stderr, "torn"); got != (tc.want != "") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: stderr %q, want %q", tc.file, stderr, tc.want)
+		}
+	}
+}
