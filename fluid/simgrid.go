@@ -492,12 +492,30 @@ func (m *lmm) solve() {
 			continue
 		}
 		cn.usage = 0
-		if len(cn.enabled) == 0 { // a link a flow has left since it was marked
+		switch len(cn.enabled) {
+		case 0: // a link a flow has left since it was marked
+			continue
+		case 1: // most of them: the loop below on one flow
+			el := &cn.enabled[0]
+			v := &m.vars[el.slot]
+			if v.inMod != m.solves {
+				v.inMod = m.solves
+				v.minRou = math.Inf(1)
+				m.list = append(m.list, el.f)
+			}
+			v.value = 0
+			cn.usage += el.share
+			if cn.usage > 0 {
+				light = true
+				if rou := cn.remaining / cn.usage; rou < v.minRou {
+					v.minRou = rou
+				}
+			} else {
+				alone = false
+			}
 			continue
 		}
-		if len(cn.enabled) != 1 {
-			alone = false
-		}
+		alone = false
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
 			el := &cn.enabled[i]
 			v := &m.vars[el.slot]
@@ -511,11 +529,6 @@ func (m *lmm) solve() {
 		}
 		if cn.usage > 0 {
 			light = true
-			if v := &m.vars[cn.enabled[0].slot]; cn.remaining/cn.usage < v.minRou { // its flow's, when alone
-				v.minRou = cn.remaining / cn.usage
-			}
-		} else {
-			alone = false
 		}
 	}
 	if light && alone && m.fixAlone() {
