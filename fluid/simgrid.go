@@ -232,10 +232,20 @@ func (m *lmm) processFrees() {
 			m.markFreed(f)
 		}
 		m.sys.flows.del(f.id)
+		// In no active_element_set when it has no active bit (most flows:
+		// a solve fixes, and so takes out, every flow it made active), but
+		// past 64 links, which have no bit.
+		active := m.vars[f.slot].activeMask != 0 || len(f.elems) > 64
 		for _, e := range f.elems {
 			cn := &m.cn[e.link]
-			cn.active = removeFlow(cn.active, f)
-			cn.enabled = removeElem(cn.enabled, f)
+			if active {
+				cn.active = removeFlow(cn.active, f)
+			}
+			if en := cn.enabled; len(en) == 1 && en[0].f == f { // most links: f alone
+				cn.enabled = en[:0]
+			} else {
+				cn.enabled = removeElem(en, f)
+			}
 		}
 		m.sys.recycle(f)
 	}
