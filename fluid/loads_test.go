@@ -106,3 +106,33 @@ func TestLoadsOfAnotherSystemPanic(t *testing.T) {
 	}()
 	b.Start(0, spec)
 }
+
+// TestLoadsOutliveTheirFlows: under SimGrid's lmm a flow started with
+// Loads reads its route's elems in place, and the flow struct is reused
+// once it ends, here by a flow of a plain route (link 1), whose start
+// must not write into the Loads: a later flow with it still crosses
+// links 0 and 1, so that a flow alone on link 0 beside it gets half of
+// link 0 (50 of 100 bytes/s), not the whole of it.
+func TestLoadsOutliveTheirFlows(t *testing.T) {
+	s := fluid.NewSystemOptions([]fluid.Link{{Bandwidth: 100}, {Bandwidth: 100}}, fluid.Options{Solver: fluid.SimGrid})
+	ld := s.Loads(fluid.FlowSpec{Links: []fluid.LinkID{0, 1}})
+	now := 0.0
+	run := func(spec fluid.FlowSpec) {
+		s.Start(now, spec)
+		s.Settle(now)
+		at, id, ok := s.NextCompletion()
+		if !ok {
+			t.Fatal("no completion")
+		}
+		now = at
+		s.Finish(now, id)
+	}
+	run(fluid.FlowSpec{Loads: ld, Bytes: 100})
+	run(fluid.FlowSpec{Links: []fluid.LinkID{1}, Bytes: 100}) // in the first flow's struct
+	s.Start(now, fluid.FlowSpec{Loads: ld, Bytes: 100})
+	alone := s.Start(now, fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100})
+	s.Settle(now)
+	if r := s.Rate(alone); r != 50 {
+		t.Errorf("the flow on link 0 at %v bytes/s, want 50: the Loads' links changed", r)
+	}
+}

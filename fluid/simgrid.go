@@ -232,10 +232,20 @@ func (m *lmm) processFrees() {
 			m.markFreed(f)
 		}
 		m.sys.flows.del(f.id)
+		// In no active_element_set when it has no active bit (most flows:
+		// a solve fixes, and so takes out, every flow it made active), but
+		// past 64 links, which have no bit.
+		active := m.vars[f.slot].activeMask != 0 || len(f.elems) > 64
 		for _, e := range f.elems {
 			cn := &m.cn[e.link]
-			cn.active = removeFlow(cn.active, f)
-			cn.enabled = removeElem(cn.enabled, f)
+			if active {
+				cn.active = removeFlow(cn.active, f)
+			}
+			if en := cn.enabled; len(en) == 1 && en[0].f == f { // most links: f alone
+				cn.enabled = en[:0]
+			} else {
+				cn.enabled = removeElem(en, f)
+			}
 		}
 		m.sys.recycle(f)
 	}
@@ -492,12 +502,30 @@ func (m *lmm) solve() {
 			continue
 		}
 		cn.usage = 0
-		if len(cn.enabled) == 0 { // a link a flow has left since it was marked
+		switch len(cn.enabled) {
+		case 0: // a link a flow has left since it was marked
+			continue
+		case 1: // most of them: the loop below on one flow
+			el := &cn.enabled[0]
+			v := &m.vars[el.slot]
+			if v.inMod != m.solves {
+				v.inMod = m.solves
+				v.minRou = math.Inf(1)
+				m.list = append(m.list, el.f)
+			}
+			v.value = 0
+			cn.usage += el.share
+			if cn.usage > 0 {
+				light = true
+				if rou := cn.remaining / cn.usage; rou < v.minRou {
+					v.minRou = rou
+				}
+			} else {
+				alone = false
+			}
 			continue
 		}
-		if len(cn.enabled) != 1 {
-			alone = false
-		}
+		alone = false
 		for i := len(cn.enabled) - 1; i >= 0; i-- {
 			el := &cn.enabled[i]
 			v := &m.vars[el.slot]
@@ -511,11 +539,6 @@ func (m *lmm) solve() {
 		}
 		if cn.usage > 0 {
 			light = true
-			if v := &m.vars[cn.enabled[0].slot]; cn.remaining/cn.usage < v.minRou { // its flow's, when alone
-				v.minRou = cn.remaining / cn.usage
-			}
-		} else {
-			alone = false
 		}
 	}
 	if light && alone && m.fixAlone() {

@@ -210,6 +210,9 @@ type flow struct {
 	finish    float64 // projected completion time, s; +Inf while stalled
 	tie       uint64  // heap tie-breaker: id, or lmm's heap stamp
 	slot      int32   // index in System.bySlot and the solvers' per-flow arrays, kept for life
+	// routeElems: elems is its Loads' array (lmm's flows started with
+	// FlowSpec.Loads), never to be written.
+	routeElems bool
 }
 
 // NewSystem returns an empty System over links, re-solving incrementally.
@@ -372,8 +375,15 @@ func (s *System) addUnqueued(now float64, spec FlowSpec) *flow {
 		if ld.sys != s {
 			panic("fluid: FlowSpec.Loads made by another System")
 		}
-		for _, e := range ld.elems { // one at a time: a route has a few, fewer than a call of memmove costs
-			f.elems = append(f.elems, e)
+		if s.sg != nil {
+			// lmm only reads a flow's elems (maxmin keeps its places in
+			// them): the flow takes its route's, capped so that no append
+			// can write into them, and recycle lets them go.
+			f.elems, f.routeElems = ld.elems[:len(ld.elems):len(ld.elems)], true
+		} else {
+			for _, e := range ld.elems { // one at a time: a route has a few, fewer than a call of memmove costs
+				f.elems = append(f.elems, e)
+			}
 		}
 		f.bound = min(f.bound, ld.fatCap) // exact: the float addElem's mins reach one link at a time
 		if s.traffic != nil {
@@ -505,7 +515,11 @@ func (s *System) newFlow() *flow {
 // recycle keeps a removed flow for newFlow. Nothing refers to it any more:
 // its solver took it off its links, the heap and the table.
 func (s *System) recycle(f *flow) {
-	*f = flow{elems: f.elems[:0], slot: f.slot}
+	elems := f.elems[:0]
+	if f.routeElems { // its Loads' own, not the flow's to reuse
+		elems = nil
+	}
+	*f = flow{elems: elems, slot: f.slot}
 	s.free = append(s.free, f)
 }
 
