@@ -203,6 +203,10 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if err != nil {
 		return err
 	}
+	if line := calibration.OlderMPIBenchCut(data, pp); line > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: %s:%d: the ping-pong stops at %d bytes with no poll costs after it, as an older mpibench's output cut short does: if it is one, the factors beyond %d bytes are extrapolated; rerun mpibench\n",
+			fl.network, line, pp[len(pp)-1].Bytes, pp[len(pp)-1].Bytes)
+	}
 	fac, err := models.FitFactors(pp, models.FactorOptions{Latency: lat, Bandwidth: bw, Envelope: fl.envelope})
 	if err != nil {
 		return fmt.Errorf("%s: %w", fl.network, err)
