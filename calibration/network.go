@@ -87,7 +87,78 @@ func ParsePingPongCSV(data []byte, file string) ([]models.PingPong, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no measurements", file)
 	}
+	if hasLine(data, MPIBenchFirst) && !hasLine(data, MPIBenchDone) {
+		return nil, fmt.Errorf("%s:%d: mpibench's output ends here without its last line %q: a run cut short (killed, or out of time), its larger messages or its poll costs missing; rerun mpibench",
+			file, lastLineNumber(data), MPIBenchDone)
+	}
 	return out, nil
+}
+
+// MPIBenchFirst and MPIBenchDone are the first and the last line of
+// tools/mpibench's output: a file that opens with the first and lacks the
+// last is a run cut short, whose larger messages (the factors beyond them
+// extrapolated) or poll costs are missing. (No "size" in them: a comment
+// line with it is an OSU header.)
+const (
+	MPIBenchFirst = "# mpibench: one-way ping-pong times, then the costs of a poll; its last line says done"
+	MPIBenchDone  = "# mpibench: done"
+)
+
+// mpibenchLargest is the largest message tools/mpibench times (16 MiB).
+const mpibenchLargest = 16 << 20
+
+// OlderMPIBenchCut is the line of the last row of a file that reads as an
+// older mpibench's output cut short (one from before MPIBenchFirst and
+// MPIBenchDone, so that it cannot be told for sure): sizes doubling from 1 B
+// that stop short of 16 MiB, with no poll costs after them. 0: not such a
+// file. pp is what ParseNetwork read of data.
+func OlderMPIBenchCut(data []byte, pp []models.PingPong) int {
+	if len(pp) == 0 || hasLine(data, MPIBenchFirst) || hasPrefixLine(data, "# iprobe_cost") || hasPrefixLine(data, "# test_cost") {
+		return 0
+	}
+	for i, p := range pp {
+		if p.Bytes != 1<<i || p.Bytes >= mpibenchLargest {
+			return 0
+		}
+	}
+	line := 0 // the last line holding a row
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {
+			line = i + 1
+		}
+	}
+	return line
+}
+
+// hasLine reports whether one of data's lines is text (spaces around it aside).
+func hasLine(data []byte, text string) bool {
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if string(bytes.TrimSpace(l)) == text {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPrefixLine reports whether one of data's lines begins with prefix
+// (leading spaces aside).
+func hasPrefixLine(data []byte, prefix string) bool {
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimSpace(l), []byte(prefix)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLineNumber is the 1-based number of data's last line (a final
+// newline ends a line, it does not begin one).
+func lastLineNumber(data []byte) int {
+	n := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return max(n, 1)
 }
 
 // pingPoint reads a (bytes, time) pair; time is multiplied by unit to get

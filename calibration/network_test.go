@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -96,4 +97,53 @@ func FuzzParseNetwork(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMPIBenchCutShort: mpibench opens its output with a line of its own and
+// ends it with MPIBenchDone; a file that opens so but lacks the last line is
+// a run cut short (killed, out of time) and is refused at its last line,
+// whichever row it was cut after. An older mpibench's file (no such lines)
+// is still read; when its sizes double from 1 B and stop short of 16 MiB with
+// no poll costs after them, as such a file cut short does, OlderMPIBenchCut
+// names its last row's line, and 0 for a whole one or another tool's CSV.
+func TestMPIBenchCutShort(t *testing.T) {
+	rows := func(n int) string { // mpibench's rows for sizes 1 B .. 2^(n-1) B
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "%d,%g\n", 1<<i, 1e-6*float64(i+1))
+		}
+		return b.String()
+	}
+	polls := "# iprobe_cost 7.5e-08 s (network.iprobe_cost)\n# test_cost 3.6e-08 s (network.test_cost)\n"
+	first := MPIBenchFirst + "\nbytes,seconds\n"
+	for _, tc := range []struct {
+		name, data string
+		err        string // refusal, "" for none
+		older      int    // OlderMPIBenchCut's line
+	}{
+		{"whole", first + rows(25) + polls + MPIBenchDone + "\n", "", 0},
+		{"whole, loaded", first + rows(25) + polls + "# loaded: 14 other ranks streaming memory throughout\n" + MPIBenchDone + "\n", "", 0},
+		{"cut between rows", first + rows(12), "net:14: mpibench's output ends here without its last line", 0},
+		{"cut before the polls", first + rows(25), "net:27: mpibench's output ends here", 0},
+		{"cut between the polls", first + rows(25) + polls[:strings.Index(polls, "\n")+1], "net:28: mpibench's output ends here", 0},
+		{"last line torn", first + rows(25) + polls + MPIBenchDone[:10], "net:30: mpibench's output ends here", 0},
+		{"older, whole", "bytes,seconds\n" + rows(25) + polls, "", 0},
+		{"older, cut between rows", "bytes,seconds\n" + rows(12), "", 13},
+		{"older, cut before the polls", "bytes,seconds\n" + rows(25), "", 0}, // every size there: nothing to extrapolate
+		{"another tool's sizes", "bytes,seconds\n8,1e-6\n64,2e-6\n", "", 0},
+		{"another tool's from 1 B", "bytes,seconds\n1,1e-6\n3,2e-6\n", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pp, err := ParseNetwork([]byte(tc.data), "net")
+			if (err != nil) != (tc.err != "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("ParseNetwork: %v, want %q", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			if got := OlderMPIBenchCut([]byte(tc.data), pp); got != tc.older {
+				t.Errorf("OlderMPIBenchCut = %d, want %d", got, tc.older)
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/calibration"
@@ -52,7 +53,7 @@ func mpirunTool(t *testing.T, np int, bin string, args ...string) []byte {
 
 // TestMPIBenchMeasures builds tools/mpibench and checks what emu fit
 // --network reads of it: every size from 1 B to 16 MiB once, in order,
-// positive times, and the two poll costs; with a third rank loading the node
+// positive times, and the two poll costs, between its first and last lines; with a third rank loading the node
 // the same, plus the line that says so.
 func TestMPIBenchMeasures(t *testing.T) {
 	bin := buildMPITool(t, "mpibench")
@@ -83,6 +84,12 @@ func TestMPIBenchMeasures(t *testing.T) {
 		loaded := regexp.MustCompile(`(?m)^# loaded: 1 other ranks`).Match(out)
 		if loaded != (np == 3) {
 			t.Errorf("np %d: the loaded line is there: %v", np, loaded)
+		}
+		// Its first and last lines, which tell a whole output from a cut one
+		// (calibration refuses a file with the first and not the last).
+		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		if lines[0] != calibration.MPIBenchFirst || lines[len(lines)-1] != calibration.MPIBenchDone {
+			t.Errorf("np %d: first line %q, last %q; want %q and %q", np, lines[0], lines[len(lines)-1], calibration.MPIBenchFirst, calibration.MPIBenchDone)
 		}
 	}
 }

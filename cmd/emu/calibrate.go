@@ -253,6 +253,13 @@ func newCalibrateMergeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			noted := map[string]bool{} // a file given twice is noted once
+			for _, f := range args {
+				if !noted[f] {
+					noted[f] = true
+					noteTornRow(cmd.ErrOrStderr(), f)
+				}
+			}
 			var buf bytes.Buffer
 			if err := calibration.WriteSampleFile(&buf, merged, probes); err != nil {
 				return err

@@ -85,3 +85,47 @@ func TestCalibrateBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateMergeSaysTornRowLeftOut: merge leaves out a sample file's
+// torn last row (no newline: an interrupted calibration's) as fit does, and
+// says so as fit does, at the row's file:line; the merged file lacks the
+// row and the exit status is unchanged. A whole file gets no note.
+func TestCalibrateMergeSaysTornRowLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	rows := []calibration.Sample{
+		{Index: 0, Plan: "p", Host: "n1", Kernel: "dscal", N: 5, Seconds: 1e-7},
+		{Index: 1, Plan: "p", Host: "n1", Kernel: "dscal", N: 6, Seconds: 2e-7},
+		{Index: 0, Plan: "p", Host: "n2", Kernel: "dscal", N: 5, Seconds: 1e-7},
+	}
+	var b strings.Builder
+	if err := calibration.WriteSamples(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(dir, "whole.csv")
+	torn := filepath.Join(dir, "torn.csv")
+	os.WriteFile(whole, []byte(b.String()), 0o644)
+	os.WriteFile(torn, []byte(strings.TrimSuffix(b.String(), "\n")), 0o644) // header, rows on lines 2-4
+	for _, tc := range []struct {
+		name  string
+		files []string
+		rows  int
+		note  string
+	}{
+		{"whole", []string{whole}, 3, ""},
+		{"torn", []string{torn}, 2, "emu: note: " + torn + ":4: a row without its newline (torn by an interrupted write) is left out\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, tc.name+"-all.csv")
+			code, _, errOut := runCLI(t, append(append([]string{"calibrate", "merge"}, tc.files...), "-o", out)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if got := strings.Contains(errOut, "torn"); got != (tc.note != "") || !strings.Contains(errOut, tc.note) {
+				t.Errorf("stderr %q, want the note %q", errOut, tc.note)
+			}
+			if got, err := calibration.ReadSampleFile(out); err != nil || len(got) != tc.rows {
+				t.Errorf("merged file: %d rows (%v), want %d", len(got), err, tc.rows)
+			}
+		})
+	}
+}

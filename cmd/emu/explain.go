@@ -48,7 +48,9 @@ a third column, and the model's error is taken against it.
 A kernel whose model is far off is the one to calibrate again or fit
 differently. Keep the case small: timed mode executes the whole run on this node,
 one rank at a time. --timed=false leaves timed mode out and compares the model
-with --real alone: for a run too large to execute here, or made on another node.`,
+with --real alone: for a run too large to execute here, or made on another node.
+A scenario that runs no compute kernels (a pingpong, a replay) has nothing to
+compare and is refused.`,
 		Example: `  emu explain node.toml --hpl-dat HPL.dat
   emu explain --hpl-dat HPL.dat --set kernels.models=models.toml --backend openblas
   emu explain node.toml --hpl-dat HPL.dat --set kernels.models=models.toml --real xhpl.out
@@ -115,6 +117,9 @@ with --real alone: for a run too large to execute here, or made on another node.
 					return runError(err) // a trace that cannot complete is bad input, as in emu run
 				}
 				*side.into = summarize(res)
+				if len(side.into.Kernels) == 0 { // the model run's: the timed one runs the same app
+					return fmt.Errorf("this scenario (app %s) runs no compute kernels: explain has none to compare; emu run gives its communication and MPI time", model.App)
+				}
 			}
 			if realOut != "" {
 				if err := ex.addReal(model, realRows, realOut); err != nil {

@@ -73,3 +73,38 @@ func timedCalls(n *int) int {
 	}
 	return *n
 }
+
+// TestExplainNoKernels: explain compares kernel models with measured kernels;
+// a scenario that runs none (a pingpong, a trace replay: their computing is
+// charged as given, alike in both modes) printed a table of zeros and two
+// identical columns. It is now refused in one line, exit 2, and nothing on
+// standard output; an HPL run, which has kernels, is still explained.
+func TestExplainNoKernels(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // stderr, "" for none
+	}{
+		{"pingpong", []string{"../../examples/pingpong.toml"}, exitInput, "emu: this scenario (app pingpong) runs no compute kernels: explain has none to compare; emu run gives its communication and MPI time\n"},
+		{"replay", []string{"../../examples/replay.toml"}, exitInput, "emu: this scenario (app replay) runs no compute kernels: explain has none to compare; emu run gives its communication and MPI time\n"},
+		{"replay, model alone", []string{"../../examples/replay.toml", "--timed=false", "--real", "../../validation/testdata/realhpl/device16-2026-11-28/real/call2-before-1-d06.txt"}, exitInput, "runs no compute kernels"},
+		{"hpl", []string{"--set", "hpl.n=64", "--set", "hpl.nb=16"}, exitOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"explain", "-q"}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			if tc.want == "" {
+				if stderr != "" || !strings.Contains(stdout, "dgemm") {
+					t.Errorf("stderr %q, stdout %q: want dgemm's row and no word", stderr, stdout)
+				}
+				return
+			}
+			if stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stdout %q, stderr %q; want one line with %q", stdout, stderr, tc.want)
+			}
+		})
+	}
+}

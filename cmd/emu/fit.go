@@ -128,11 +128,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 			return err
 		}
 		samples = append(samples, s...)
-		if data, err := os.ReadFile(f); err == nil {
-			if n := calibration.TornLine(data); n > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: %s:%d: a row without its newline (torn by an interrupted write) is left out\n", f, n)
-			}
-		}
+		noteTornRow(cmd.ErrOrStderr(), f)
 		p, err := calibration.ReadProbeFile(f)
 		if err != nil {
 			return err
@@ -206,6 +202,10 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	pp, err := calibration.ParseNetwork(data, fl.network)
 	if err != nil {
 		return err
+	}
+	if line := calibration.OlderMPIBenchCut(data, pp); line > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: %s:%d: the ping-pong stops at %d bytes with no poll costs after it, as an older mpibench's output cut short does: if it is one, the factors beyond %d bytes are extrapolated; rerun mpibench\n",
+			fl.network, line, pp[len(pp)-1].Bytes, pp[len(pp)-1].Bytes)
 	}
 	fac, err := models.FitFactors(pp, models.FactorOptions{Latency: lat, Bandwidth: bw, Envelope: fl.envelope})
 	if err != nil {
@@ -319,3 +319,15 @@ func pooledHosts(samples []calibration.Sample, fits []calibration.KernelFit) []s
 // minHostSamples is the samples of a kernel a host needs for its own model
 // under --per-host (models.FitOptions.MinHost).
 const minHostSamples = 30
+
+// noteTornRow says that sample file f's torn last row (no newline: an
+// interrupted calibration's, or a file cut short), which
+// calibration.ReadSamples leaves out, is left out, at its file:line; fit and
+// calibrate merge both read sample files so, and say it alike.
+func noteTornRow(w io.Writer, f string) {
+	if data, err := os.ReadFile(f); err == nil {
+		if n := calibration.TornLine(data); n > 0 {
+			fmt.Fprintf(w, "emu: note: %s:%d: a row without its newline (torn by an interrupted write) is left out\n", f, n)
+		}
+	}
+}

@@ -457,3 +457,42 @@ func TestFitSaysTornRowLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestFitNetworkCutMPIBench: an mpibench output cut short is refused at its
+// last line, exit 2, when it opens with mpibench's first line and lacks its
+// last (a large message's factors would be extrapolated unseen); an older
+// mpibench's file, which has neither, is still fitted, with a note at its
+// last row's line when its sizes stop short of 16 MiB with no poll costs
+// after them; a whole file gets no word.
+func TestFitNetworkCutMPIBench(t *testing.T) {
+	dir := t.TempDir()
+	var rows strings.Builder
+	for i := 0; i < 25; i++ { // 1 B .. 16 MiB: 1 µs plus 10 GB/s
+		fmt.Fprintf(&rows, "%d,%g\n", 1<<i, 1e-6+float64(int(1)<<i)/1e10)
+	}
+	polls := "# iprobe_cost 7.5e-08 s (network.iprobe_cost)\n# test_cost 3.6e-08 s (network.test_cost)\n"
+	first := calibration.MPIBenchFirst + "\nbytes,seconds\n"
+	cut := rows.String()[:strings.Index(rows.String(), "4096,")] // rows of 1 B .. 2 KiB: 12
+	for _, tc := range []struct {
+		name, data string
+		code       int
+		stderr     string // the line that says it, "" for none
+	}{
+		{"whole", first + rows.String() + polls + calibration.MPIBenchDone + "\n", exitOK, ""},
+		{"cut", first + cut, exitInput, "cut.csv:14: mpibench's output ends here without its last line"},
+		{"older whole", "bytes,seconds\n" + rows.String() + polls, exitOK, ""},
+		{"older cut", "bytes,seconds\n" + cut, exitOK, "emu: note: " + filepath.Join(dir, "older cut.csv") + ":13: the ping-pong stops at 2048 bytes with no poll costs after it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".csv")
+			os.WriteFile(path, []byte(tc.data), 0o644)
+			code, _, stderr := runCLI(t, "fit", "--network", path, "--latency", "1us", "--bandwidth", "10GBps", "-o", filepath.Join(dir, "n.toml"))
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			if (tc.stderr == "") != (stderr == "") || !strings.Contains(stderr, tc.stderr) || strings.Count(stderr, "\n") > 1 {
+				t.Errorf("stderr %q, want one line with %q", stderr, tc.stderr)
+			}
+		})
+	}
+}
