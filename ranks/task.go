@@ -422,13 +422,29 @@ const (
 	xWaitOver              // SendRecvs: the Wait's receive overhead is over
 )
 
-// pay goes on at phase next once the rank's owed turns are paid.
-func (x *exchanges) pay(next uint8) { x.phase, x.after = xPay, next }
+// pay goes on at phase next once the rank's owed turns are paid. A rank
+// that owes none goes on at once, as xPay would find, without a pass
+// through step's switch (after is read only by xPay and xSleep).
+func (x *exchanges) pay(next uint8) {
+	if x.r.owed <= 0 {
+		x.phase = next
+		return
+	}
+	x.phase, x.after = xPay, next
+}
 
 // sleep tells an overhead of d seconds and goes on at phase next once the
-// owed turns are paid and the sleep is over (Rank.stack's order).
+// owed turns are paid and the sleep is over (Rank.stack's order). Without
+// an overhead, which xSleep would neither tell, pay for nor sleep, it goes
+// on at once (d is read only by xSleep): the peer rows' overheads are 0.
 func (x *exchanges) sleep(d float64, call string, bytes int, next uint8) {
-	x.r.taskStack(d, call, bytes)
+	if !(d > 0) {
+		x.phase = next
+		return
+	}
+	if r := x.r; r.w.hears(Stack) { // taskStack, where d > 0 is known
+		r.tellStack(d, call, bytes)
+	}
 	x.phase, x.after, x.d = xSleep, next, d
 }
 
