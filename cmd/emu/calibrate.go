@@ -257,7 +257,9 @@ func newCalibrateMergeCmd() *cobra.Command {
 			for _, f := range args {
 				if !noted[f] {
 					noted[f] = true
-					noteTornRow(cmd.ErrOrStderr(), f)
+					if data, err := os.ReadFile(f); err == nil { // Merge has read it: it is there
+						noteTornRow(cmd.ErrOrStderr(), f, data)
+					}
 				}
 			}
 			var buf bytes.Buffer

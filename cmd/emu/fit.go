@@ -123,13 +123,17 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		probes  []models.Probe
 	)
 	for _, f := range files {
-		s, err := calibration.ReadSampleFile(f)
+		data, err := os.ReadFile(f) // once: its samples, its torn row, its probes
+		if err != nil {
+			return err
+		}
+		s, err := calibration.ReadSamples(data, f)
 		if err != nil {
 			return err
 		}
 		samples = append(samples, s...)
-		noteTornRow(cmd.ErrOrStderr(), f)
-		p, err := calibration.ReadProbeFile(f)
+		noteTornRow(cmd.ErrOrStderr(), f, data)
+		p, err := calibration.ReadProbes(data, f)
 		if err != nil {
 			return err
 		}
@@ -323,11 +327,10 @@ const minHostSamples = 30
 // noteTornRow says that sample file f's torn last row (no newline: an
 // interrupted calibration's, or a file cut short), which
 // calibration.ReadSamples leaves out, is left out, at its file:line; fit and
-// calibrate merge both read sample files so, and say it alike.
-func noteTornRow(w io.Writer, f string) {
-	if data, err := os.ReadFile(f); err == nil {
-		if n := calibration.TornLine(data); n > 0 {
-			fmt.Fprintf(w, "emu: note: %s:%d: a row without its newline (torn by an interrupted write) is left out\n", f, n)
-		}
+// calibrate merge both read sample files so, and say it alike. data is f's
+// content.
+func noteTornRow(w io.Writer, f string, data []byte) {
+	if n := calibration.TornLine(data); n > 0 {
+		fmt.Fprintf(w, "emu: note: %s:%d: a row without its newline (torn by an interrupted write) is left out\n", f, n)
 	}
 }
