@@ -111,3 +111,102 @@ func ExampleWorld_AddListener() {
 	// 1 → 2: 1000 bytes in 2.102e-06 s
 	// error: <nil>
 }
+
+// A halo exchange on a periodic ring of 4 hosts (1.25 GB/s, 1 µs links,
+// plain max-min): after 1 ms of modelled compute, each rank posts its two
+// receives, sends 8,000 B to each neighbour and waits for all four
+// requests. Each host's cable out (and in) carries two messages at once, so
+// each moves at half the bandwidth: 1000 µs + 2 µs + 2·(8000+16)/1.25e9 s =
+// 1014.8256 µs.
+func ExampleWaitall() {
+	const n = 4
+	topo, _ := fluid.NewFlat(fluid.FlatConfig{Hosts: n, Link: fluid.LinkSpec{Bandwidth: 1.25e9, Latency: 1e-6}})
+	cfg, _ := ranks.Preset("cm02")
+	w, _ := ranks.NewWorld(cfg, topo, []int{0, 1, 2, 3}, 1)
+	err := w.Run(func(r *ranks.Rank) {
+		c := r.World()
+		left, right := (c.Rank()+n-1)%n, (c.Rank()+1)%n
+		r.Compute(1e-3, "sweep") // a time model's answer for the local sweep
+		ranks.Waitall(
+			c.Irecv(left, 0), c.Irecv(right, 1),
+			c.Isend(right, 0, ranks.Msg{Bytes: 8000}), c.Isend(left, 1, ranks.Msg{Bytes: 8000}))
+		if c.Rank() == 0 {
+			fmt.Printf("halo done at %.4f µs\n", r.Now()*1e6)
+		}
+	})
+	fmt.Println("error:", err)
+	// Output:
+	// halo done at 1014.8256 µs
+	// error: <nil>
+}
+
+// Rank 0 broadcasts 800 B to 4 ranks (binomial tree: 0 sends to 2 and 1 at
+// once, sharing its cable, 2 µs + 2·816/1.25e9 s = 3.3056 µs; then 2 sends
+// to 3, 2.6528 µs more: 5.9584 µs), then all sum their ranks by recursive
+// doubling, two rounds of 8 B exchanges of 2.0192 µs each, the first of
+// ranks 2 and 3 waiting for 3: 5.9584 + 2·2.0192 = 9.9968 µs.
+func ExampleComm_Allreduce() {
+	topo, _ := fluid.NewFlat(fluid.FlatConfig{Hosts: 4, Link: fluid.LinkSpec{Bandwidth: 1.25e9, Latency: 1e-6}})
+	cfg, _ := ranks.Preset("cm02")
+	w, _ := ranks.NewWorld(cfg, topo, []int{0, 1, 2, 3}, 1)
+	err := w.Run(func(r *ranks.Rank) {
+		c := r.World()
+		var m ranks.Msg
+		if c.Rank() == 0 {
+			m = ranks.Msg{Data: make([]float64, 100)} // 800 B
+		}
+		c.Bcast(0, m)
+		sum := c.Allreduce(ranks.Msg{Data: []float64{float64(c.Rank())}}, ranks.Sum)
+		if c.Rank() == 3 {
+			fmt.Printf("sum %g at %.4f µs\n", sum.Data[0], r.Now()*1e6)
+		}
+	})
+	fmt.Println("error:", err)
+	// Output:
+	// sum 6 at 9.9968 µs
+	// error: <nil>
+}
+
+// A master and two workers: rank 0 hands rank 1 a task of 2 ms and rank 2 one
+// of 1 ms, then takes the results in the order they come with
+// Probe(AnySource, AnyTag). With free probes (IprobeCost = 0) a result is in
+// 2 µs + (8000+16)/1.25e9 s = 8.4128 µs after its worker finishes (the
+// tasks arrive after 2.0384 µs, sharing rank 0's cable). Under the presets,
+// as in SMPI, each failed probe costs 1e-4 s times a counter that grows by
+// one: the probes end at 100, 300, 600, 1000, 1500 µs, and the first result
+// is seen at the fifth.
+func ExampleComm_Probe() {
+	for _, cost := range []float64{0, 1e-4} {
+		topo, _ := fluid.NewFlat(fluid.FlatConfig{Hosts: 3, Link: fluid.LinkSpec{Bandwidth: 1.25e9, Latency: 1e-6}})
+		cfg, _ := ranks.Preset("cm02")
+		cfg.IprobeCost = cost
+		w, _ := ranks.NewWorld(cfg, topo, []int{0, 1, 2}, 1)
+		fmt.Printf("IprobeCost %g:\n", cost)
+		err := w.Run(func(r *ranks.Rank) {
+			c := r.World()
+			if c.Rank() != 0 {
+				m, _ := c.Recv(0, 0)
+				r.Compute(m.Data[0], "task")
+				c.Send(0, 0, ranks.Msg{Bytes: 8000})
+				return
+			}
+			c.Send(1, 0, ranks.Msg{Data: []float64{2e-3}})
+			c.Send(2, 0, ranks.Msg{Data: []float64{1e-3}})
+			for range 2 {
+				st := c.Probe(ranks.AnySource, ranks.AnyTag)
+				c.Recv(st.Source, st.Tag)
+				fmt.Printf("  result of rank %d at %.4f µs\n", st.Source, r.Now()*1e6)
+			}
+		})
+		fmt.Println("  error:", err)
+	}
+	// Output:
+	// IprobeCost 0:
+	//   result of rank 2 at 1010.4512 µs
+	//   result of rank 1 at 2010.4512 µs
+	//   error: <nil>
+	// IprobeCost 0.0001:
+	//   result of rank 2 at 1508.4128 µs
+	//   result of rank 1 at 2116.8256 µs
+	//   error: <nil>
+}
