@@ -6,6 +6,17 @@
 // point-to-point with selectable algorithms, and event hooks for tracers and
 // the execution-graph recorder.
 //
+// # Writing a program
+//
+// A program is a func(*Rank), every rank's main, as in MPI: build a
+// fluid.Topology (fluid.NewFlat, fluid.NewFatTree, or a SimGrid platform's
+// with platform.ParseXML and Build), a Config (Preset "smpi" for smpirun's
+// defaults, "cm02" for plain max-min), then NewWorld(cfg, topo, placement,
+// seed) and World.Run(main). In main, Rank.World is MPI_COMM_WORLD,
+// Rank.Compute charges a kernel's time (what a model says, not work done),
+// and after Run, World.End is the emulated time. The examples are such
+// programs, their times worked out by hand; docs/library.md is the guide.
+//
 // # Scheduling
 //
 // Several jobs on one machine (Machine): each job is a World of its own —
