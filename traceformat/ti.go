@@ -93,10 +93,11 @@ const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, te
 	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep, comm_size, comm_split, comm_dup, location: SimGrid's replayer's list"
 
 // TIAction is one TI line in 40 bytes. Sizes are in bytes (counts ×
-// datatype size) once parsed; receive sizes are not kept (a message's
-// size is its sender's). For the v-collectives, Bytes and Peer2 locate
-// their raw numbers in TI.args until finish decodes them into TI.counts
-// (read them with TI.Counts).
+// datatype size) once parsed; a recv's or irecv's is its buffer's (an
+// upper bound on its message's), the receive sizes of sendrecv and of the
+// collectives are not kept (a message's size is its sender's). For the
+// v-collectives, Bytes and Peer2 locate their raw numbers in TI.args until
+// finish decodes them into TI.counts (read them with TI.Counts).
 type TIAction struct {
 	Kind  TIKind
 	Peer  int32   // partner, root, sendrecv's destination, wait's source
