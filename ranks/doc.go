@@ -146,7 +146,7 @@
 // a negative user tag) panics in that rank and comes back from Run as a
 // *PanicError. MPI's errors stop the run as MPI's default error handler
 // (MPI_ERRORS_ARE_FATAL) does: a receive of at most n bytes
-// (Comm.RecvUpTo, IrecvUpTo) that matched a longer message raises
+// (Comm.RecvUpTo, IrecvUpTo, SendrecvUpTo) that matched a longer message raises
 // MPI_ERR_TRUNCATE in the call that completes it, a *PanicError that
 // unwraps to a *TruncateError; Recv and Irecv take a message of any size.
 //

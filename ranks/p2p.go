@@ -126,7 +126,13 @@ func (c *Comm) Irecv(src, tag int) *Request {
 func (c *Comm) Sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Sendrecv"))
 	checkUserTag("Sendrecv", sendTag)
-	reqs := [2]*Request{c.isend(dst, sendTag, m, false), c.irecv(src, recvTag)}
+	return c.sendrecvMax(dst, sendTag, m, src, recvTag, unbounded)
+}
+
+// sendrecvMax is Sendrecv with a receive of at most max bytes, or of any
+// size (unbounded).
+func (c *Comm) sendrecvMax(dst, sendTag int, m Msg, src, recvTag, max int) (Msg, Status) {
+	reqs := [2]*Request{c.isend(dst, sendTag, m, false), c.irecvMax(src, recvTag, max)}
 	var got Msg
 	var st Status
 	for {

@@ -63,3 +63,14 @@ func (e *TruncateError) Error() string {
 	return fmt.Sprintf("rank %d: MPI_ERR_TRUNCATE: a receive of at most %d bytes matched a message of %d bytes (from rank %d, tag %d)",
 		e.Rank, e.Max, e.Bytes, e.Source, e.Tag)
 }
+
+// SendrecvUpTo is Sendrecv whose receive takes at most max bytes (see
+// RecvUpTo): a longer message stops the run with a *TruncateError.
+func (c *Comm) SendrecvUpTo(dst, sendTag int, m Msg, src, recvTag, max int) (Msg, Status) {
+	defer c.r.mpiExit(c.r.mpiEnter("MPI_Sendrecv"))
+	checkUserTag("Sendrecv", sendTag)
+	if max < 0 {
+		panic(fmt.Sprintf("ranks: a receive of at most %d bytes: want ≥ 0", max))
+	}
+	return c.sendrecvMax(dst, sendTag, m, src, recvTag, max)
+}

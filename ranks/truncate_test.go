@@ -207,3 +207,48 @@ func TestRecvUpToBesideCollectives(t *testing.T) {
 		})
 	}
 }
+
+// TestSendrecvUpTo: Sendrecv's receive bounded as RecvUpTo's: ranks 0 and
+// 1 exchange messages of 1,000 and 8 bytes; rank 1's receive of at most
+// max bytes stops the run below 1,000 and gets the message, at the instant
+// of a plain Sendrecv, from 1,000 up.
+func TestSendrecvUpTo(t *testing.T) {
+	for _, max := range []int{0, 10, 999, 1000, 1e6} {
+		t.Run(fmt.Sprint(max), func(t *testing.T) {
+			prog := func(bounded bool, end *float64, st *Status) func(r *Rank) {
+				return func(r *Rank) {
+					c := r.World()
+					if r.ID() == 0 {
+						c.Sendrecv(1, 7, Msg{Bytes: 1000}, 1, 8)
+						return
+					}
+					if bounded {
+						_, *st = c.SendrecvUpTo(0, 8, Msg{Bytes: 8}, AnySource, 7, max)
+					} else {
+						_, *st = c.Sendrecv(0, 8, Msg{Bytes: 8}, AnySource, 7)
+					}
+					*end = r.Now()
+				}
+			}
+			cfg := preset(t, "smpi")
+			var wantEnd, end float64
+			var wantSt, st Status
+			run(t, cfg, newCrossbar(2, 1e9, 1e-6), 2, prog(false, &wantEnd, &wantSt))
+			w, err := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Run(prog(true, &end, &st))
+			if max < 1000 {
+				var te *TruncateError
+				if want := (TruncateError{Rank: 1, Source: 0, Tag: 7, Bytes: 1000, Max: max}); !errors.As(err, &te) || *te != want {
+					t.Errorf("error %v, want %+v", err, want)
+				}
+				return
+			}
+			if err != nil || st != wantSt || end != wantEnd {
+				t.Errorf("error %v, status %+v at %.15g s; want %+v at %.15g s", err, st, end, wantSt, wantEnd)
+			}
+		})
+	}
+}

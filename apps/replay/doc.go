@@ -36,11 +36,11 @@
 // ReduceScatter, SMPI's default (a Reduce to rank 0 then a Scatter for
 // equal counts, MPICH's algorithms for unequal ones); scan and exscan
 // are ranks' linear Scan and Exscan, SMPI's only ones. Matching is MPI's,
-// by source, tag and posting order. A recv's or irecv's count is MPI's upper
-// bound (ranks.Comm.RecvUpTo): a longer message is MPI_ERR_TRUNCATE, a
-// *TruncateError naming the receive's line, where SimGrid 3.32's replayer
-// aborts ("recv - returned MPI_ERR_TRUNCATE"); a shorter one is received
-// whole. sendrecv's receive count is not read.
+// by source, tag and posting order. The count of a recv, an irecv or a
+// sendrecv's receive is MPI's upper bound (ranks.Comm.RecvUpTo): a longer
+// message is MPI_ERR_TRUNCATE, a *TruncateError naming the receive's
+// line, where SimGrid 3.32's replayer aborts ("recv - returned
+// MPI_ERR_TRUNCATE"); a shorter one is received whole.
 //
 // GOAL (shared/reference/goal-and-llamp.md §1): send and recv become Isend
 // and Irecv posted as soon as their requires/irequires dependencies allow

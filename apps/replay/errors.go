@@ -258,8 +258,12 @@ func (x *exec) truncated(e *ranks.TruncateError) error {
 	if a == nil {
 		return e
 	}
-	src := fmt.Sprintf("rank %d", a.Peer)
-	if int(a.Peer) == ranks.AnySource {
+	kind, peer := a.Kind.String(), a.Peer
+	if a.Kind == traceformat.TISendrecv {
+		kind, peer = "sendrecv's receive", a.Peer2
+	}
+	src := fmt.Sprintf("rank %d", peer)
+	if int(peer) == ranks.AnySource {
 		src = "any source"
 	}
 	tag := fmt.Sprintf("tag %d", a.Tag)
@@ -267,7 +271,7 @@ func (x *exec) truncated(e *ranks.TruncateError) error {
 		tag = "any tag"
 	}
 	te := &TruncateError{File: x.t.TI.File(e.Rank), Line: int(a.Line), TruncateError: *e,
-		What: fmt.Sprintf("%s of at most %d bytes from %s %s", a.Kind, e.Max, src, tag)}
+		What: fmt.Sprintf("%s of at most %d bytes from %s %s", kind, e.Max, src, tag)}
 	switch c := x.cur[e.Rank]; {
 	case x.ending[e.Rank]:
 		te.At = "the trace's end"

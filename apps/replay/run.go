@@ -190,7 +190,8 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TIIrecv:
 		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.IrecvUpTo(peer, tag, int(a.Bytes)), a})
 	case traceformat.TISendrecv:
-		c.Sendrecv(peer, 0, msg, int(a.Peer2), 0)
+		x.recv[me] = a
+		c.SendrecvUpTo(peer, 0, msg, int(a.Peer2), 0, int(a.RecvBytes()))
 	case traceformat.TIWait, traceformat.TITest:
 		reqs = x.waitOne(me, reqs, *a)
 	case traceformat.TIWaitall:
