@@ -155,7 +155,11 @@
 // Error policy: NewWorld validates the Config and the placement and returns
 // errors naming the field. Misuse inside a rank (a destination out of range,
 // a negative user tag) panics in that rank and comes back from Run as a
-// *PanicError.
+// *PanicError. MPI's errors stop the run as MPI's default error handler
+// (MPI_ERRORS_ARE_FATAL) does: a receive of at most n bytes
+// (Comm.RecvUpTo, IrecvUpTo, SendrecvUpTo) that matched a longer message raises
+// MPI_ERR_TRUNCATE in the call that completes it, a *PanicError that
+// unwraps to a *TruncateError; Recv and Irecv take a message of any size.
 //
 // Imports: emu, fluid and internal/heap only (ARCHITECTURE.md). The
 // package starts the rank goroutines — it is the driver of the synchronous

@@ -65,6 +65,9 @@ func (e *PanicError) Error() string {
 	if f, ok := e.Value.(InputFault); ok { // an input's fault, which names it
 		return f.Error()
 	}
+	if t, ok := e.Value.(*TruncateError); ok { // MPI's error, which names the rank
+		return t.Error()
+	}
 	return fmt.Sprintf("rank %d panicked: %v", e.Rank, e.Value)
 }
 

@@ -126,7 +126,13 @@ func (c *Comm) Irecv(src, tag int) *Request {
 func (c *Comm) Sendrecv(dst, sendTag int, m Msg, src, recvTag int) (Msg, Status) {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Sendrecv"))
 	checkUserTag("Sendrecv", sendTag)
-	reqs := [2]*Request{c.isend(dst, sendTag, m, false), c.irecv(src, recvTag)}
+	return c.sendrecvMax(dst, sendTag, m, src, recvTag, unbounded)
+}
+
+// sendrecvMax is Sendrecv with a receive of at most max bytes, or of any
+// size (unbounded).
+func (c *Comm) sendrecvMax(dst, sendTag int, m Msg, src, recvTag, max int) (Msg, Status) {
+	reqs := [2]*Request{c.isend(dst, sendTag, m, false), c.irecvMax(src, recvTag, max)}
 	var got Msg
 	var st Status
 	for {
@@ -253,8 +259,15 @@ func (c *Comm) postPrepared(dst, tag int, m Msg, sync bool) *Request {
 	return s
 }
 
-// irecv posts a receive on the calling rank's mailbox.
-func (c *Comm) irecv(src, tag int) *Request {
+// irecv posts a receive on the calling rank's mailbox, of any size.
+func (c *Comm) irecv(src, tag int) *Request { return c.irecvMax(src, tag, unbounded) }
+
+// unbounded is irecvMax's max for a receive that takes a message of any
+// size (Recv, Irecv, the collectives' own receives).
+const unbounded = -1
+
+// irecvMax posts a receive of at most max bytes, or of any size.
+func (c *Comm) irecvMax(src, tag, max int) *Request {
 	r := c.r
 	r.payOwed()
 	w := r.w
@@ -265,6 +278,9 @@ func (c *Comm) irecv(src, tag int) *Request {
 	}
 	q := w.newRequest()
 	q.w, q.owner, q.ctx, q.src, q.tag = w, r, c.ctx, int32(from), tag
+	if max != unbounded {
+		q.bounded, q.msg.Bytes = true, max
+	}
 	if w.heard&recvKinds != 0 {
 		w.recvSeq++
 		q.id = w.recvSeq
@@ -344,6 +360,9 @@ func (w *World) matched(s, q *Request) {
 // delivered completes both sides of a matched message whose last byte is in.
 func (w *World) delivered(s *Request) {
 	q := s.match
+	if q.bounded && s.msg.Bytes > q.msg.Bytes {
+		w.truncate(s, q)
+	}
 	q.msg = s.msg
 	q.srcRank, q.detached = s.srcRank, s.detached // what the receive still needs from the send
 	q.done = true

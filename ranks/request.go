@@ -54,6 +54,11 @@ type Request struct {
 	// progressed: an MPI call of the receiving rank has ended since the
 	// send was posted (Config.ProbeAfterProgress).
 	progressed bool
+	// Receive side: bounded, a receive of at most msg.Bytes bytes until
+	// delivery (Comm.RecvUpTo; in msg, which holds nothing else until
+	// then, because the request has no byte to spare); truncated, it got
+	// a longer message (World.truncated holds its error).
+	bounded, truncated bool
 
 	// src is, for a send, the world rank of its sender (the owner); for a
 	// receive, the world rank it accepts (AnySource until matched, then

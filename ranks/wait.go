@@ -53,12 +53,16 @@ func (q *Request) finish() (Msg, Status) {
 }
 
 // payRecv charges a completed receive of a detached message the receive
-// overhead (smpi/or), once.
+// overhead (smpi/or), once, when its completion is first observed; there a
+// truncated one stops the run with its MPI_ERR_TRUNCATE (Comm.RecvUpTo).
 func (q *Request) payRecv() {
 	if !q.orPaid {
 		q.orPaid = true
 		if q.detached {
 			q.owner.stack(q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
+		}
+		if q.truncated {
+			panic(q.w.truncations[q])
 		}
 	}
 }
@@ -259,6 +263,9 @@ func (q *Request) Free() {
 		w.release(q)
 	case q.done:
 		q.waiter = nil
+		if q.truncated { // freed unobserved: its error goes, as MPI_Request_free's
+			delete(w.truncations, q)
+		}
 		w.recycle(q)
 	default:
 		panic("ranks: Free of a receive that has not completed")

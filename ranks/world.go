@@ -53,6 +53,10 @@ type World struct {
 	msgSeq   uint64 // last MsgID handed out
 	recvSeq  uint64 // last RecvID handed out
 	freeReqs []*Request
+	// truncations holds the error of each bounded receive that got a
+	// longer message, until the call that completes it raises it
+	// (Comm.RecvUpTo): the request has no room for it, and it is rare.
+	truncations map[*Request]*TruncateError
 	// freeData[c] holds payload arrays of capacity ≥ 2^c that a task's
 	// Exchanger has consumed (exchanges.step), for post's copies of the
 	// next payloads: HPL's pivot searches and row swaps send one a step.

@@ -93,10 +93,12 @@ const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, te
 	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep, comm_size, comm_split, comm_dup, location: SimGrid's replayer's list"
 
 // TIAction is one TI line in 40 bytes. Sizes are in bytes (counts ×
-// datatype size) once parsed; receive sizes are not kept (a message's
-// size is its sender's). For the v-collectives, Bytes and Peer2 locate
-// their raw numbers in TI.args until finish decodes them into TI.counts
-// (read them with TI.Counts).
+// datatype size) once parsed; a recv's, an irecv's and a sendrecv's
+// receive size is its buffer's (an upper bound on its message's), the
+// collectives' receive sizes are not kept (a message's size is its
+// sender's). For the
+// v-collectives, Bytes and Peer2 locate their raw numbers in TI.args until
+// finish decodes them into TI.counts (read them with TI.Counts).
 type TIAction struct {
 	Kind  TIKind
 	Peer  int32   // partner, root, sendrecv's destination, wait's source
@@ -104,8 +106,13 @@ type TIAction struct {
 	Tag   int32   // p2p and wait tag (AnyTag allowed on receives); v: default datatype size, then reducescatter's element size
 	Line  int32   // line in the rank's file
 	Bytes int64   // bytes: p2p size, a collective's send size; v: offset into args, then into counts (TI.Counts)
-	Flops float64 // compute and reductions: flops; sleep: seconds
+	Flops float64 // compute and reductions: flops; sleep: seconds; sendrecv: its receive's bytes (RecvBytes)
 }
+
+// RecvBytes is a sendrecv's receive size, bytes: an upper bound on the
+// message it takes. It sits in Flops, which a sendrecv has no other use for
+// (an action is 40 bytes, and a trace holds millions).
+func (a *TIAction) RecvBytes() int64 { return int64(a.Flops) }
 
 // TI is a TI trace, rank by rank.
 type TI struct {

@@ -55,7 +55,8 @@ func (p *tiParser) sendrecv(a *TIAction, args [][]byte, dtype int32) error {
 	if a.Bytes, err = p.size(args, 0, 4, dtype); err != nil {
 		return err
 	}
-	_, err = p.size(args, 2, 5, dtype) // checked, not kept
+	recv, err := p.size(args, 2, 5, dtype)
+	a.Flops = float64(recv) // RecvBytes: exact, ≤ maxBytes < 2^53
 	return err
 }
 

@@ -12,8 +12,7 @@ import (
 // lines are written together, between an "init" and a "finalize", with
 // counts in bytes (MPI_BYTE, the datatype of an "init" without argument).
 // What a TI trace holds but TI does not keep is written as zero (the
-// receive count of sendrecv and of the v-collectives, a v-collective's
-// buffer sizes) or as the send count (the receive count of alltoall,
+// receive count of the v-collectives, a v-collective's buffer sizes) or as the send count (the receive count of alltoall,
 // allgather, gather and scatter).
 func (t *TI) WriteTo(w io.Writer) (int64, error) {
 	bw := &countWriter{w: bufio.NewWriterSize(w, 1<<16)}
@@ -58,7 +57,7 @@ func (t *TI) appendAction(b []byte, a *TIAction, n int) []byte {
 	case TISendrecv: // sendcount dst recvcount src
 		num(a.Bytes)
 		num(int64(a.Peer))
-		num(0)
+		num(a.RecvBytes())
 		num(int64(a.Peer2))
 	case TIWait, TITest: // src dst tag
 		num(int64(a.Peer))

@@ -14,7 +14,8 @@
 //     (TI) or its operations as their dependencies allow (GOAL), and the
 //     report of a schedule that cannot complete (DeadlockError, which names
 //     the blocked ranks and the trace line each is at) or that leaves a
-//     message never received (UnmatchedError).
+//     message never received (UnmatchedError), or a receive smaller than
+//     its message (TruncateError).
 //
 // # Semantics
 //
@@ -35,7 +36,11 @@
 // ReduceScatter, SMPI's default (a Reduce to rank 0 then a Scatter for
 // equal counts, MPICH's algorithms for unequal ones); scan and exscan
 // are ranks' linear Scan and Exscan, SMPI's only ones. Matching is MPI's,
-// by source, tag and posting order.
+// by source, tag and posting order. The count of a recv, an irecv or a
+// sendrecv's receive is MPI's upper bound (ranks.Comm.RecvUpTo): a longer
+// message is MPI_ERR_TRUNCATE, a *TruncateError naming the receive's
+// line, where SimGrid 3.32's replayer aborts ("recv - returned
+// MPI_ERR_TRUNCATE"); a shorter one is received whole.
 //
 // GOAL (shared/reference/goal-and-llamp.md §1): send and recv become Isend
 // and Irecv posted as soon as their requires/irequires dependencies allow
@@ -44,7 +49,9 @@
 // speed), -1 is MPI's wildcard on a receive's source or tag; a send with
 // tag -1 has no MPI meaning and is refused. The cpu and nic indices are
 // ignored: each rank is one MPI process. The network is emu's, not
-// LogGOPSim's LogGP parameters.
+// LogGOPSim's LogGP parameters. A recv's size bounds nothing: LogGOPSim
+// matches by source and tag alone and never compares sizes, so a receive
+// takes its message whole whatever either size (under both semantics).
 //
 // # The loggops semantics
 //
@@ -75,7 +82,8 @@
 //
 // Seconds, bytes, flop/s. Bad input is an error "FILE:LINE: what" and never
 // a panic (the parser is fuzzed). A run that cannot complete is a
-// *DeadlockError or an *UnmatchedError, both one line.
+// *DeadlockError or an *UnmatchedError, a receive smaller than its message
+// a *TruncateError, each one line.
 //
 // # Imports
 //

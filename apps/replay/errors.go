@@ -231,3 +231,52 @@ type IncompleteError struct{ Err error }
 
 func (e *IncompleteError) Error() string { return e.Err.Error() }
 func (e *IncompleteError) Unwrap() error { return e.Err }
+
+// TruncateError reports a TI receive of fewer bytes than the message it
+// matched (MPI_ERR_TRUNCATE; SimGrid's replayer aborts on it): the
+// receive's place in the trace, the call that completed it, the message.
+type TruncateError struct {
+	File string
+	Line int    // the recv or irecv
+	What string // it, described
+	At   string // where it completed when not at its own line: "the wait of line 9", "the trace's end"
+	ranks.TruncateError
+}
+
+func (e *TruncateError) Error() string {
+	s := fmt.Sprintf("%s:%d: rank %d's %s matched rank %d's message of %d bytes (tag %d): MPI_ERR_TRUNCATE", e.File, e.Line, e.Rank, e.What, e.Source, e.Bytes, e.Tag)
+	if e.At != "" {
+		s += ", at " + e.At
+	}
+	return s + " (SimGrid's replayer aborts on it too)"
+}
+
+// truncated turns the World's MPI_ERR_TRUNCATE into the trace's: the
+// receive's line, and the wait, test or waitall that completed it.
+func (x *exec) truncated(e *ranks.TruncateError) error {
+	a := x.recv[e.Rank]
+	if a == nil {
+		return e
+	}
+	kind, peer := a.Kind.String(), a.Peer
+	if a.Kind == traceformat.TISendrecv {
+		kind, peer = "sendrecv's receive", a.Peer2
+	}
+	src := fmt.Sprintf("rank %d", peer)
+	if int(peer) == ranks.AnySource {
+		src = "any source"
+	}
+	tag := fmt.Sprintf("tag %d", a.Tag)
+	if int(a.Tag) == ranks.AnyTag {
+		tag = "any tag"
+	}
+	te := &TruncateError{File: x.t.TI.File(e.Rank), Line: int(a.Line), TruncateError: *e,
+		What: fmt.Sprintf("%s of at most %d bytes from %s %s", kind, e.Max, src, tag)}
+	switch c := x.cur[e.Rank]; {
+	case x.ending[e.Rank]:
+		te.At = "the trace's end"
+	case c != nil && c != a:
+		te.At = fmt.Sprintf("the %s of line %d", c.Kind, c.Line)
+	}
+	return te
+}

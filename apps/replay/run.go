@@ -57,6 +57,7 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 		x.parts = make([][]ranks.Msg, t.Ranks())
 		x.cur = make([]*traceformat.TIAction, t.Ranks())
 		x.ending = make([]bool, t.Ranks())
+		x.recv = make([]*traceformat.TIAction, t.Ranks())
 		main = x.runTI
 	}
 	// The ranks start together: at 0, or at their job's start among
@@ -74,6 +75,10 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 	var dl *ranks.DeadlockError
 	if errors.As(err, &dl) {
 		return nil, x.deadlock(dl)
+	}
+	var te *ranks.TruncateError
+	if errors.As(err, &te) && x.recv != nil {
+		return nil, x.truncated(te)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("replaying %s: %w", t.Name, err)
@@ -95,9 +100,12 @@ type exec struct {
 	// while it waits for the ops it posted (goal[r].ops).
 	cur    []*traceformat.TIAction
 	ending []bool // ending[r]: rank r waits for what its trace left (waitLeft)
-	at     []int32
-	parts  [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
-	goal   []*goalRank   // per rank: the GOAL executor's state
+	// recv[r] is the TI recv or irecv whose completion rank r observes
+	// last (what a truncation names, TruncateError).
+	recv  []*traceformat.TIAction
+	at    []int32
+	parts [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
+	goal  []*goalRank   // per rank: the GOAL executor's state
 }
 
 // compute runs flops at the host's speed as SMPI's replayer does, an
@@ -156,7 +164,7 @@ func (x *exec) waitLeft(me int, reqs []pendingReq) {
 			if p.q == nil {
 				continue // a test's placeholder: done
 			}
-			x.cur[me] = p.a // what a deadlock report names
+			x.cur[me], x.recv[me] = p.a, p.a // what a deadlock or a truncation names
 			p.q.Wait()
 			p.q.Free()
 		}
@@ -176,16 +184,20 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TIIsend:
 		reqs = append(reqs, pendingReq{int32(me), a.Peer, a.Tag, c.Isend(peer, tag, msg), a})
 	case traceformat.TIRecv:
-		c.Recv(peer, tag)
+		// The receive's count bounds it (MPI_ERR_TRUNCATE, as in SMPI).
+		x.recv[me] = a
+		c.RecvUpTo(peer, tag, int(a.Bytes))
 	case traceformat.TIIrecv:
-		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.Irecv(peer, tag), a})
+		reqs = append(reqs, pendingReq{a.Peer, int32(me), a.Tag, c.IrecvUpTo(peer, tag, int(a.Bytes)), a})
 	case traceformat.TISendrecv:
-		c.Sendrecv(peer, 0, msg, int(a.Peer2), 0)
+		x.recv[me] = a
+		c.SendrecvUpTo(peer, 0, msg, int(a.Peer2), 0, int(a.RecvBytes()))
 	case traceformat.TIWait, traceformat.TITest:
-		reqs = waitOne(reqs, *a)
+		reqs = x.waitOne(me, reqs, *a)
 	case traceformat.TIWaitall:
 		for _, p := range reqs {
 			if p.q != nil {
+				x.recv[me] = p.a
 				p.q.Wait()
 				p.q.Free()
 			}
@@ -239,12 +251,13 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 // wait or test pops at no cost, even when a newer request of the key is
 // pending behind it (a loop that posts the same key again). A wait or test
 // of a key with nothing pending returns at once.
-func waitOne(reqs []pendingReq, a traceformat.TIAction) []pendingReq {
+func (x *exec) waitOne(me int, reqs []pendingReq, a traceformat.TIAction) []pendingReq {
 	for i, p := range reqs {
 		if p.src != a.Peer || p.dst != a.Peer2 || p.tag != a.Tag {
 			continue
 		}
 		reqs = append(reqs[:i], reqs[i+1:]...)
+		x.recv[me] = p.a
 		switch {
 		case p.q == nil: // a test's placeholder
 		case a.Kind == traceformat.TITest:

@@ -63,6 +63,8 @@ func TestRunReplayBadInput(t *testing.T) {
 		{"truncated.txt", "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n0 finalize\n", "truncated.txt:4: rank 1's trace ends without finalize", nil},
 		{"unmatched.txt", "0 send 1 4 8\n1 compute 5\n", "unmatched.txt:1: rank 0's send of 8 bytes to rank 1 tag 4 has no matching receive", nil},
 		{"deadlock.txt", "0 recv 1 0 8\n1 recv 0 0 8\n", "deadlock at t=0s: 2 rank(s) blocked; rank 0 at ", nil},
+		{"truncate.txt", "0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 10\n0 finalize\n1 finalize\n",
+			"truncate.txt:4: rank 1's recv of at most 10 bytes from rank 0 tag 0 matched rank 0's message of 1000 bytes (tag 0): MPI_ERR_TRUNCATE", nil},
 		{"cut.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1\n", "cut.goal:3: rank 0's block is not closed", nil},
 		// The same faults under LogGOPSim's semantics are the schedule's too (exit 2, not 1).
 		{"loggops-unmatched.goal", "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\n}\n",
@@ -86,6 +88,28 @@ func TestRunReplayBadInput(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "run", "-q", "--replay", filepath.Join(dir, "absent.txt")); code != exitInput || !strings.Contains(stderr, "--replay ") {
 		t.Errorf("absent trace: exit %d, %q", code, stderr)
+	}
+}
+
+// TestRunReplayTruncateWritesNothing: a TI receive smaller than its message
+// (MPI_ERR_TRUNCATE) found part-way through the run exits 2 with its one
+// line, and leaves none of the outputs asked for, nor a half-written one.
+func TestRunReplayTruncateWritesNothing(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	trace := filepath.Join(dir, "cut.txt")
+	text := "0 compute 1e6\n0 send 1 3 8\n0 send 1 3 70000\n1 recv 0 3 8\n1 recv -1 3 65536\n"
+	if err := os.WriteFile(trace, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "run", "-q", "--replay", trace,
+		"--json", filepath.Join(out, "r.json"), "--trace", filepath.Join(out, "r.trace.json"), "--graph", filepath.Join(out, "r.graph"),
+		"--links", filepath.Join(out, "links.csv"), "--plot", filepath.Join(out, "plot"))
+	want := trace + ":5: rank 1's recv of at most 65536 bytes from any source tag 3 matched rank 0's message of 70000 bytes (tag 3): MPI_ERR_TRUNCATE"
+	if code != exitInput || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, one line containing %q", code, stdout, stderr, want)
+	}
+	if left, err := os.ReadDir(out); err != nil || len(left) > 0 {
+		t.Errorf("outputs left behind: %v %v", left, err)
 	}
 }
 

@@ -56,7 +56,8 @@ func asFailure(err error) error {
 
 // runError classes an error of a validated plan's run: a replayed trace that
 // cannot complete (a deadlock, a message nobody receives, under either
-// semantics) is the trace's fault, and a message between hosts the platform
+// semantics) or has a receive smaller than its message (MPI_ERR_TRUNCATE)
+// is the trace's fault, and a message between hosts the platform
 // does not connect the platform's, and a kernel model whose calls last for
 // days (ranks.InputFault) the model's: bad input (exit 2); anything else went
 // wrong in emu (exit 1).
@@ -64,8 +65,9 @@ func runError(err error) error {
 	var dl *replay.DeadlockError
 	var un *replay.UnmatchedError
 	var inc *replay.IncompleteError
+	var trunc *replay.TruncateError
 	var unrouted *ranks.UnroutedError // the platform cannot carry the run's messages
-	if errors.As(err, &dl) || errors.As(err, &un) || errors.As(err, &inc) || errors.As(err, &unrouted) {
+	if errors.As(err, &dl) || errors.As(err, &un) || errors.As(err, &inc) || errors.As(err, &trunc) || errors.As(err, &unrouted) {
 		return err
 	}
 	var fault ranks.InputFault // a kernel model whose calls last for days
