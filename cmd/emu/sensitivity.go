@@ -322,13 +322,17 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	return nil
 }
 
-// writeSensitivityOutputs writes the files asked for, each whole or not at all.
+// writeSensitivityOutputs writes the files asked for, all of them whole or
+// none: they are staged and renamed together once the last is written (the
+// plots, a folder of figures, are written in place before that).
 // g is the analysed graph (the LP's), saved the one-ℓ graph (--graph: graph
 // files do not keep class names yet).
 func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
 	rep := doc.Report
+	var st staging
+	defer st.discard()
 	if af.json != "" {
-		err := writeFileAtomic(af.json, func(w io.Writer) error {
+		err := st.write(af.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(doc)
@@ -337,16 +341,11 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 			return asFailure(fmt.Errorf("writing %s: %w", af.json, err))
 		}
 	}
-	if af.plot != "" {
-		if err := sensitivity.WritePlots(af.plot, rep); err != nil {
-			return asFailure(fmt.Errorf("writing plots into %s: %w", af.plot, err))
-		}
-	}
 	if af.lp != "" {
 		lat := make([]float64, max(g.Classes(), 1))
 		copy(lat, p.Latencies)
 		lat[p.Class] = p.L0
-		err := writeFileAtomic(af.lp, func(w io.Writer) error {
+		err := st.write(af.lp, func(w io.Writer) error {
 			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat})
 		})
 		if err != nil {
@@ -354,7 +353,7 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 		}
 	}
 	if graphOut != "" {
-		err := writeFileAtomic(graphOut, func(w io.Writer) error {
+		err := st.write(graphOut, func(w io.Writer) error {
 			_, err := saved.WriteTo(w)
 			return err
 		})
@@ -362,7 +361,12 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 			return asFailure(fmt.Errorf("writing %s: %w", graphOut, err))
 		}
 	}
-	return nil
+	if af.plot != "" {
+		if err := sensitivity.WritePlots(af.plot, rep); err != nil {
+			return asFailure(fmt.Errorf("writing plots into %s: %w", af.plot, err))
+		}
+	}
+	return st.commit()
 }
 
 // latencyFlagHelp is the --latency help of emu run and emu sensitivity.

@@ -390,14 +390,17 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 	if err := tune.WriteTable(cmd.OutOrStdout(), ranked); err != nil {
 		return asFailure(err)
 	}
+	// The files go together, whole or none (the plots' folder before them).
+	var st staging
+	defer st.discard()
 	if outs.csv != "" {
-		if err := writeFileAtomic(outs.csv, func(w io.Writer) error { return tune.WriteCSV(w, ranked) }); err != nil {
-			return err
+		if err := st.write(outs.csv, func(w io.Writer) error { return tune.WriteCSV(w, ranked) }); err != nil {
+			return asFailure(err)
 		}
 	}
 	if outs.json != "" {
-		if err := writeFileAtomic(outs.json, func(w io.Writer) error { return tune.WriteJSON(w, ranked) }); err != nil {
-			return err
+		if err := st.write(outs.json, func(w io.Writer) error { return tune.WriteJSON(w, ranked) }); err != nil {
+			return asFailure(err)
 		}
 	}
 	if outs.plot != "" {
@@ -405,7 +408,7 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 			return asFailure(err)
 		}
 	}
-	return nil
+	return st.commit()
 }
 
 // colonRangeHint is "; a range is written ..." when one of the refused point's
