@@ -208,7 +208,11 @@ mpirun -np would be sized for the run; --set changes any one key after that
 (a what-if in one flag).
 
 Outputs: --json writes {"app", "ranks", "simulated_time_s", "wall_time_s",
-"seed", "results": [...]} (written whole or not at all); --graph writes the
+"seed", "results": [...]} (written whole or not at all); an HPL result is
+{"variant", "n", "nb", "p", "q", "time_s", "gflops", "residual", "passed",
+"checked", ...}, where "checked" is false when no residual was computed (model
+mode, or a negative hpl.threshold) and "residual" is then 0 and "passed" false,
+as HPL counts the test "completed without checking"; --graph writes the
 execution graph for "emu analyze", with its latency ℓ per --latency (wire: one
 link's latency, each message carrying one term per link of its route;
 end-to-end: one message's latency) and the run's L0 kept in the file; --plot draws each rank's time split into
