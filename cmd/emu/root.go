@@ -99,7 +99,14 @@ kernels replaced by fitted time models (SimGrid/SMPI style). Every run can recor
 execution graph, which answers LLAMP-style latency-sensitivity questions offline.
 
 Inputs are a scenario file (TOML), or HPL's own HPL.dat plus a SimGrid platform XML.
-Bad input exits with status 2 and one line naming the file, line or key.`,
+Bad input exits with status 2 and one line naming the file, line or key; a
+failure that is not the input's (a full disk, an internal error) exits 1, with
+one line too; a run ended by SIGINT, SIGTERM or SIGHUP exits 128 + the signal,
+as the shell expects (an interrupted calibrate or tune, which keep what they
+finished and resume from it when rerun, exits 1 with a line saying so). A
+command that fails leaves none of its result files (--json, --trace, --graph,
+--lp, -o, ...), nor half of one; calibrate's sample file and tune's --out
+folder stay to resume from.`,
 		SilenceUsage:  true, // an error is one line, never a usage dump
 		SilenceErrors: true, // run prints the error itself, once
 		// Without subcommand or arguments, show the help instead of doing nothing.

@@ -367,7 +367,7 @@ func localSweep(cmd *cobra.Command, dir string, r tune.Runner, points []tune.Poi
 		bar.Finish()
 	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)
+		return asFailure(fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)) // not the input's fault
 	}
 	if err != nil {
 		return asFailure(err)

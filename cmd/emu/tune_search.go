@@ -160,7 +160,7 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		Known:     j.Result,
 	})
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)
+		return asFailure(fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)) // not the input's fault
 	}
 	if err != nil {
 		return asFailure(err)
