@@ -107,3 +107,38 @@ func TestTuneInterruptedExitsOne(t *testing.T) {
 		t.Errorf("interrupted sweep: %v, stderr %q; want exit %d and %q", cmd.ProcessState, stderr.String(), exitFailure, want)
 	}
 }
+
+// TestRunIntoClosedPipeLeavesNothing: `emu run --trace t.json | head -1` closes
+// emu's stdout while the report prints, when the trace is still a staging file.
+// The write's SIGPIPE ended the process (exit 141) and left the hidden
+// .t.json.tmp* behind, a file the size of the trace; now the write fails with
+// EPIPE, the staging files are discarded, and emu exits 141 without a line, as
+// the shell sees a process SIGPIPE ended.
+func TestRunIntoClosedPipeLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the reader is gone before emu writes its first line
+	cmd := exec.Command(os.Args[0], "run", "-q", "--set", "hpl.n=500", "--trace", filepath.Join(dir, "t.json"), "--json", filepath.Join(dir, "o.json"))
+	cmd.Env = append(os.Environ(), "EMU_TEST_MAIN=1")
+	cmd.Stdout = w
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitBrokenPipe || stderr.Len() > 0 {
+		t.Errorf("child ended %v, stderr %q; want exit %d (128 + SIGPIPE) and no line", cmd.ProcessState, stderr.String(), exitBrokenPipe)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("after a closed pipe the folder holds %s, want nothing", e.Name())
+	}
+}
