@@ -128,7 +128,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 			return enc.Encode(rep)
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", f.json, err))
+			return outputFailed("--json", f.json, err)
 		}
 	}
 	if f.lp != "" {
@@ -139,7 +139,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat, G: p.G, Pairwise: f.pairwise})
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", f.lp, err))
+			return outputFailed("--lp", f.lp, err)
 		}
 	}
 	if f.plot != "" {

@@ -81,6 +81,8 @@ func TestFailedWriteLeavesNoOutputs(t *testing.T) {
 	}{
 		{"run", []string{"run", "-q", "--set", "hpl.n=100", "--json", out("r.json"), "--trace", out("r.trace"), "--links", full},
 			[]string{out("r.json"), out("r.trace")}},
+		{"run, json last", []string{"run", "-q", "--set", "hpl.n=100", "--graph", out("r.graph"), "--json", full},
+			[]string{out("r.graph")}},
 		{"sensitivity", []string{"sensitivity", "-q", "--set", "hpl.n=100", "--json", out("s.json"), "--graph", out("s.graph"), "--lp", full},
 			[]string{out("s.json"), out("s.graph")}},
 		{"sensitivity, graph last", []string{"sensitivity", "-q", "--set", "hpl.n=100", "--json", out("s.json"), "--lp", out("s.lp"), "--graph", full},
@@ -102,6 +104,25 @@ func TestFailedWriteLeavesNoOutputs(t *testing.T) {
 		}
 		if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
 			t.Errorf("%s: temporary files left: %v", c.name, left)
+		}
+	}
+}
+
+// Outputs that fail after the run name their flag, as the checks before it
+// do: "write /dev/full: ..." left the user to find which flag that was, and
+// sensitivity's "writing FILE: write .FILE.tmp123: ..." named a staging file.
+func TestOutputFailureNamesItsFlag(t *testing.T) {
+	const full = "/dev/full"
+	if fi, err := os.Stat(full); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("no /dev/full here")
+	}
+	for _, c := range []struct{ cmd, flag string }{
+		{"run", "--json"}, {"run", "--graph"}, {"run", "--links"},
+		{"sensitivity", "--json"}, {"sensitivity", "--lp"}, {"sensitivity", "--graph"},
+	} {
+		code, _, stderr := runCLI(t, c.cmd, "-q", "--set", "hpl.n=100", c.flag, full)
+		if want := "emu: " + c.flag + " " + full + ": no space left on device\n"; code != exitFailure || stderr != want {
+			t.Errorf("%s %s %s: exit %d, stderr %q; want exit %d and %q", c.cmd, c.flag, full, code, stderr, exitFailure, want)
 		}
 	}
 }

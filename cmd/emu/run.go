@@ -415,7 +415,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 			_, err := res.Graph.WriteTo(w)
 			return err
 		}); err != nil {
-			return asFailure(err)
+			return outputFailed("--graph", out.graph, err)
 		}
 	}
 	if out.plot != "" {
@@ -433,12 +433,12 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 			_, err := w.Write(scenario.FormatPivots(res.Pivots))
 			return err
 		}); err != nil {
-			return asFailure(err)
+			return outputFailed("--record-pivots", out.pivots, err)
 		}
 	}
 	if out.json != "" {
 		if err := st.write(out.json, func(w io.Writer) error { return out.ensemble.writeJSON(w, res) }); err != nil {
-			return asFailure(err)
+			return outputFailed("--json", out.json, err)
 		}
 	}
 	if err := st.commit(); err != nil {
@@ -583,7 +583,7 @@ func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *r
 		write = t.WriteCSV
 	}
 	if err := st.write(file, write); err != nil {
-		return asFailure(err)
+		return outputFailed("--links", file, err)
 	}
 	if plotDir == "" {
 		return nil

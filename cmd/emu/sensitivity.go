@@ -338,7 +338,7 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 			return enc.Encode(doc)
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", af.json, err))
+			return outputFailed("--json", af.json, err)
 		}
 	}
 	if af.lp != "" {
@@ -349,7 +349,7 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat})
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", af.lp, err))
+			return outputFailed("--lp", af.lp, err)
 		}
 	}
 	if graphOut != "" {
@@ -358,7 +358,7 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 			return err
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", graphOut, err))
+			return outputFailed("--graph", graphOut, err)
 		}
 	}
 	if af.plot != "" {
