@@ -107,11 +107,11 @@ Inputs are a scenario file (TOML), or HPL's own HPL.dat plus a SimGrid platform 
 Bad input exits with status 2 and one line naming the file, line or key; a
 failure that is not the input's (a full disk, an internal error) exits 1, with
 one line too; a run ended by SIGINT, SIGTERM, SIGHUP or SIGPIPE (its output's
-reader gone: emu run | head) exits 128 + the signal, as the shell expects (an interrupted calibrate or tune, which keep what they
-finished and resume from it when rerun, exits 1 with a line saying so). A
-command that fails leaves none of its result files (--json, --trace, --graph,
---lp, -o, ...), nor half of one; calibrate's sample file and tune's --out
-folder stay to resume from.`,
+reader gone: emu run | head) exits 128 + the signal, as the shell expects (an
+interrupted calibrate or tune, which keep what they finished and resume from it
+when rerun, exits 1 with a line saying so). A command that fails leaves none of
+its result files (--json, --trace, --graph, --lp, -o, ...), nor half of one;
+calibrate's sample file and tune's --out folder stay to resume from.`,
 		SilenceUsage:  true, // an error is one line, never a usage dump
 		SilenceErrors: true, // run prints the error itself, once
 		// Without subcommand or arguments, show the help instead of doing nothing.
