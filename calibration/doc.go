@@ -59,5 +59,6 @@
 //
 // # Imports
 //
-// calibration imports kernels and models only among emu's packages.
+// calibration imports kernels and models only among emu's packages, and
+// internal/atomicfile for the screened sample file (layers_test.go).
 package calibration

@@ -25,7 +25,10 @@
 // Errors of ParseXML and ParseHostfile name the file and the line; the
 // Parse* helpers of single values say what they wanted, the key being the
 // caller's (scenario's) to add. Bad input never panics; the parsers are
-// fuzzed. No I/O: callers read the files.
+// fuzzed. Callers read the platform and host files; the one I/O here is
+// ParseXML's reading of the profile files a platform names (speed_file,
+// bandwidth_file, latency_file, a <trace>'s file), relative to its folder as
+// SimGrid does (zoneprofile.go).
 //
 // # Imports
 //

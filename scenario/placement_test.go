@@ -96,6 +96,8 @@ func TestNPPlacesAsSmpirun(t *testing.T) {
 		{"pingpong beyond np", []string{"app=\"pingpong\"", "platform.np=1"},
 			nil, "platform.np: 1 ranks, the run needs 2"},
 		{"negative", []string{"platform.np=-2"}, nil, "platform.np: -2: want 1 to 4194304 ranks"},
+		// smpirun -np 0 starts nothing: np = 0 was taken for np left out.
+		{"zero", []string{"platform.np=0"}, nil, "platform.np: 0: want 1 to 4194304 ranks"},
 		// A replay starts the trace's ranks, each once: np offers placement
 		// (rank i on host i mod hosts), not more ranks. With more, SMPI's
 		// extra ranks would have no actions, and emu would run 2 of the 4

@@ -86,7 +86,7 @@ type PlatformTable struct {
 	SocketsPerHost    int       `toml:"sockets_per_host"` // CPUs (sockets) of a host: a rank's kernels may have per-CPU models (HOST/cpuS)
 	SocketOrder       string    `toml:"socket_order"`     // how a host's ranks fill its sockets: "block" (default) or "cyclic" (alternating)
 	Hostfile          string    `toml:"hostfile"`         // smpirun's hostfile: which host each rank runs on
-	NP                int       `toml:"np"`               // smpirun's -np: the ranks offered, placed as smpirun places them (platform.Platform.NP)
+	NP                *int      `toml:"np"`               // smpirun's -np: the ranks offered, placed as smpirun places them (platform.Platform.NP); nil: not given
 	Placement         string    `toml:"placement"`        // "block" (default: in order) or "random" (shuffled with the seed)
 }
 

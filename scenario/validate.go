@@ -127,8 +127,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 			return nil, err
 		}
 	}
-	if n := s.Platform.NP; n != 0 {
-		if n < 0 || n > platform.MaxRanks {
+	if s.Platform.NP != nil {
+		n := *s.Platform.NP
+		if n < 1 || n > platform.MaxRanks {
 			return nil, s.errorAt("platform.np", fmt.Sprintf("%d: want 1 to %d ranks", n, platform.MaxRanks))
 		}
 		p.Platform.NP = n

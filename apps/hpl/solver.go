@@ -115,7 +115,7 @@ type Result struct {
 	Gflops       float64 `json:"gflops"`   // HPL's rate
 	Residual     float64 `json:"residual"` // scaled residual (0 when not checked)
 	Passed       bool    `json:"passed"`   // residual < threshold
-	Checked      bool    `json:"checked"`  // a residual was computed (real mode, threshold > 0, info 0)
+	Checked      bool    `json:"checked"`  // a residual was computed (real or timed mode, threshold > 0, info 0)
 	Info         int     `json:"info"`     // 1 + first column with an exact zero pivot, or 0
 	Panels       int     `json:"panels"`   // panels emulated
 	Extrapolated bool    `json:"extrapolated"`

@@ -118,14 +118,28 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err := rep.WriteTable(cmd.OutOrStdout()); err != nil {
 		return asFailure(err)
 	}
+	// The files go together, whole or none (the plots' folder before them).
+	var st staging
+	defer st.discard()
 	if f.json != "" {
-		err := writeFileAtomic(f.json, func(w io.Writer) error {
+		err := st.write(f.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(rep)
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", f.json, err))
+			return outputFailed("--json", f.json, err)
+		}
+	}
+	if f.lp != "" {
+		lat := make([]float64, max(g.Classes(), f.class+1))
+		copy(lat, p.Latencies)
+		lat[f.class] = p.L0
+		err := st.write(f.lp, func(w io.Writer) error {
+			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat, G: p.G, Pairwise: f.pairwise})
+		})
+		if err != nil {
+			return outputFailed("--lp", f.lp, err)
 		}
 	}
 	if f.plot != "" {
@@ -133,18 +147,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 			return asFailure(fmt.Errorf("writing plots into %s: %w", f.plot, err))
 		}
 	}
-	if f.lp != "" {
-		lat := make([]float64, max(g.Classes(), f.class+1))
-		copy(lat, p.Latencies)
-		lat[f.class] = p.L0
-		err := writeFileAtomic(f.lp, func(w io.Writer) error {
-			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat, G: p.G, Pairwise: f.pairwise})
-		})
-		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", f.lp, err))
-		}
-	}
-	return nil
+	return st.commit()
 }
 
 // defaultSpan is the latency range analysed above L0 without --range, s:

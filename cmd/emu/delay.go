@@ -97,7 +97,7 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 			}{delays, fits})
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", jsonOut, err))
+			return outputFailed("--json", jsonOut, err)
 		}
 	}
 	return nil

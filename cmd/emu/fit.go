@@ -92,9 +92,9 @@ scenario's [network] lat_factor and bw_factor.`,
 }
 
 // outputs returns where the table and the TOML go: with -o the table is on
-// stdout and the TOML in the file; without, the TOML is on stdout and the
-// table on stderr, so `emu fit s.csv > models.toml` works.
-func outputs(cmd *cobra.Command, out string) (table io.Writer, toml func([]byte) error) {
+// stdout and the TOML in the file, staged in st; without, the TOML is on stdout
+// and the table on stderr, so `emu fit s.csv > models.toml` works.
+func outputs(cmd *cobra.Command, st *staging, out string) (table io.Writer, toml func([]byte) error) {
 	if out == "" || out == "-" {
 		return cmd.ErrOrStderr(), func(b []byte) error {
 			_, err := cmd.OutOrStdout().Write(b)
@@ -102,7 +102,7 @@ func outputs(cmd *cobra.Command, out string) (table io.Writer, toml func([]byte)
 		}
 	}
 	return cmd.OutOrStdout(), func(b []byte) error {
-		return writeFileAtomic(out, func(w io.Writer) error {
+		return st.write(out, func(w io.Writer) error {
 			_, err := w.Write(b)
 			return asFailure(err)
 		})
@@ -159,12 +159,15 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	if err != nil {
 		return asFailure(err)
 	}
-	table, writeTOML := outputs(cmd, fl.out)
+	// The files go together, whole or none (the plots' folder before them).
+	var st staging
+	defer st.discard()
+	table, writeTOML := outputs(cmd, &st, fl.out)
 	if err := calibration.WriteFitTable(table, fits); err != nil {
 		return asFailure(err)
 	}
 	if fl.report != "" {
-		if err := writeFileAtomic(fl.report, func(w io.Writer) error {
+		if err := st.write(fl.report, func(w io.Writer) error {
 			return asFailure(calibration.WriteFitJSON(w, fits))
 		}); err != nil {
 			return err
@@ -181,7 +184,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 		fmt.Fprintf(table, "wrote %d figures in %s\n", len(written), fl.plotDir)
 	}
-	return nil
+	return st.commit()
 }
 
 func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
@@ -215,7 +218,9 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", fl.network, err)
 	}
-	table, writeTOML := outputs(cmd, fl.out)
+	var st staging // the report and the factors go together, whole or none
+	defer st.discard()
+	table, writeTOML := outputs(cmd, &st, fl.out)
 	q := fac.Quality
 	fmt.Fprintf(table, "%s: %d measurements, %d size ranges, R² %.4f, RMSE %.3g µs\n",
 		fl.network, len(pp), len(fac.Bounds), q.R2, q.RMSE*1e6)
@@ -237,13 +242,16 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	buf.WriteString("\n")
 	fmt.Fprintf(&buf, "[network]\nlat_factor = %q\nbw_factor = %q\n", fac.LatencyTable(), fac.BandwidthTable())
 	if fl.report != "" {
-		if err := writeFileAtomic(fl.report, func(w io.Writer) error {
+		if err := st.write(fl.report, func(w io.Writer) error {
 			return asFailure(writeFactorsJSON(w, fl, len(pp), fac))
 		}); err != nil {
 			return err
 		}
 	}
-	return writeTOML(buf.Bytes())
+	if err := writeTOML(buf.Bytes()); err != nil {
+		return err
+	}
+	return st.commit()
 }
 
 func distinctSizes(pp []models.PingPong) int {

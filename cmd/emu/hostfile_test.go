@@ -73,6 +73,7 @@ func TestRunNP(t *testing.T) {
 	}{
 		{"x", "emu: --np x: platform.np: want an integer"},
 		{"-1", "emu: --np -1: platform.np: -1: want 1 to 4194304 ranks\n"},
+		{"0", "emu: --np 0: platform.np: 0: want 1 to 4194304 ranks\n"},
 		{"3", "emu: --np 3: platform.np: a 4-process grid needs more ranks than the 3 the platform offers (np = 3)\n"},
 	} {
 		code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--np", c.np)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -57,6 +59,18 @@ func checkOutputs(outs ...outputPath) error {
 // isStream reports whether an existing path is neither a regular file nor a
 // folder: a device such as /dev/null, a pipe, a socket.
 func isStream(info os.FileInfo) bool { return !info.Mode().IsRegular() && !info.IsDir() }
+
+// outputFailed is the error of an output that could not be written after the
+// run (a full disk): the flag and the file, then what the system said, without
+// its path (the file's own, or its staging file's, a name the user never gave).
+// Exit 1.
+func outputFailed(flag, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return asFailure(fmt.Errorf("%s %s: %w", flag, path, err))
+}
 
 // staging writes a command's output files to temporary files beside their targets
 // and renames them all once every one is written, so that an error part-way

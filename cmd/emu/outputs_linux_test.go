@@ -55,3 +55,74 @@ func TestOutputsToDevicesAndPipesAreWrittenInPlace(t *testing.T) {
 		t.Errorf("the device was replaced: %v %v", fi.Mode(), err)
 	}
 }
+
+// A command whose last output cannot be written (/dev/full: every write fails
+// with ENOSPC) fails with exit 1 and leaves none of its other outputs: they go
+// together, as cmd/emu's doc promises ("a failed command leaves none"). emu
+// sensitivity, analyze, fit and tune committed each file as it was written, so
+// the first ones stayed behind a failure.
+func TestFailedWriteLeavesNoOutputs(t *testing.T) {
+	const full = "/dev/full"
+	if fi, err := os.Stat(full); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("no /dev/full here")
+	}
+	dir := t.TempDir()
+	out := func(name string) string { return filepath.Join(dir, name) }
+	samples := out("s.csv")
+	writeSynthetic(t, samples)
+	graph := out("run.graph")
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--graph", graph); code != exitOK {
+		t.Fatalf("recording a graph: exit %d: %s", code, stderr)
+	}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		files []string // outputs that must not be left
+	}{
+		{"run", []string{"run", "-q", "--set", "hpl.n=100", "--json", out("r.json"), "--trace", out("r.trace"), "--links", full},
+			[]string{out("r.json"), out("r.trace")}},
+		{"run, json last", []string{"run", "-q", "--set", "hpl.n=100", "--graph", out("r.graph"), "--json", full},
+			[]string{out("r.graph")}},
+		{"sensitivity", []string{"sensitivity", "-q", "--set", "hpl.n=100", "--json", out("s.json"), "--graph", out("s.graph"), "--lp", full},
+			[]string{out("s.json"), out("s.graph")}},
+		{"sensitivity, graph last", []string{"sensitivity", "-q", "--set", "hpl.n=100", "--json", out("s.json"), "--lp", out("s.lp"), "--graph", full},
+			[]string{out("s.json"), out("s.lp")}},
+		{"analyze", []string{"analyze", graph, "--json", out("a.json"), "--lp", full}, []string{out("a.json")}},
+		{"fit", []string{"fit", samples, "--family", "M1-N0", "--report", out("f.json"), "-o", full}, []string{out("f.json")}},
+		{"tune", []string{"tune", "-q", "--sweep", "nb=32,64", "--set", "hpl.n=100", "--out", out("sweep"), "--csv", out("t.csv"), "--json", full},
+			[]string{out("t.csv")}},
+	} {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != exitFailure || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no space left on device") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line of ENOSPC", c.name, code, stderr, exitFailure)
+		}
+		for _, f := range c.files {
+			if _, err := os.Stat(f); err == nil {
+				t.Errorf("%s: %s was left behind a failed command", c.name, f)
+				os.Remove(f)
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+			t.Errorf("%s: temporary files left: %v", c.name, left)
+		}
+	}
+}
+
+// Outputs that fail after the run name their flag, as the checks before it
+// do: "write /dev/full: ..." left the user to find which flag that was, and
+// sensitivity's "writing FILE: write .FILE.tmp123: ..." named a staging file.
+func TestOutputFailureNamesItsFlag(t *testing.T) {
+	const full = "/dev/full"
+	if fi, err := os.Stat(full); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("no /dev/full here")
+	}
+	for _, c := range []struct{ cmd, flag string }{
+		{"run", "--json"}, {"run", "--graph"}, {"run", "--links"},
+		{"sensitivity", "--json"}, {"sensitivity", "--lp"}, {"sensitivity", "--graph"},
+	} {
+		code, _, stderr := runCLI(t, c.cmd, "-q", "--set", "hpl.n=100", c.flag, full)
+		if want := "emu: " + c.flag + " " + full + ": no space left on device\n"; code != exitFailure || stderr != want {
+			t.Errorf("%s %s %s: exit %d, stderr %q; want exit %d and %q", c.cmd, c.flag, full, code, stderr, exitFailure, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -20,6 +21,10 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitInput   = 2
+	// exitBrokenPipe is a write to a pipe whose reader has gone (emu run | head)
+	// where emu catches SIGPIPE to clean up: 128 + SIGPIPE, what a shell sees of a
+	// process the signal ended, and no line (the reader wanted no more).
+	exitBrokenPipe = 128 + 13
 )
 
 // commands holds the constructors of emu's subcommands. Each file of this package that
@@ -101,7 +106,14 @@ kernels replaced by fitted time models (SimGrid/SMPI style). Every run can recor
 execution graph, which answers LLAMP-style latency-sensitivity questions offline.
 
 Inputs are a scenario file (TOML), or HPL's own HPL.dat plus a SimGrid platform XML.
-Bad input exits with status 2 and one line naming the file, line or key.`,
+Bad input exits with status 2 and one line naming the file, line or key; a
+failure that is not the input's (a full disk, an internal error) exits 1, with
+one line too; a run ended by SIGINT, SIGTERM, SIGHUP or SIGPIPE (its output's
+reader gone: emu run | head) exits 128 + the signal, as the shell expects (an
+interrupted calibrate or tune, which keep what they finished and resume from it
+when rerun, exits 1 with a line saying so). A command that fails leaves none of
+its result files (--json, --trace, --graph, --lp, -o, ...), nor half of one;
+calibrate's sample file and tune's --out folder stay to resume from.`,
 		SilenceUsage:  true, // an error is one line, never a usage dump
 		SilenceErrors: true, // run prints the error itself, once
 		// Without subcommand or arguments, show the help instead of doing nothing.
@@ -152,6 +164,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	if errors.Is(err, syscall.EPIPE) {
+		return exitBrokenPipe
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "emu: "+oneLine(err.Error()))
 	}

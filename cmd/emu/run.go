@@ -208,7 +208,11 @@ mpirun -np would be sized for the run; --set changes any one key after that
 (a what-if in one flag).
 
 Outputs: --json writes {"app", "ranks", "simulated_time_s", "wall_time_s",
-"seed", "results": [...]} (written whole or not at all); --graph writes the
+"seed", "results": [...]} (written whole or not at all); an HPL result is
+{"variant", "n", "nb", "p", "q", "time_s", "gflops", "residual", "passed",
+"checked", ...}, where "checked" is false when no residual was computed (model
+mode, or a negative hpl.threshold) and "residual" is then 0 and "passed" false,
+as HPL counts the test "completed without checking"; --graph writes the
 execution graph for "emu analyze", with its latency ℓ per --latency (wire: one
 link's latency, each message carrying one term per link of its route;
 end-to-end: one message's latency) and the run's L0 kept in the file; --plot draws each rank's time split into
@@ -411,7 +415,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 			_, err := res.Graph.WriteTo(w)
 			return err
 		}); err != nil {
-			return asFailure(err)
+			return outputFailed("--graph", out.graph, err)
 		}
 	}
 	if out.plot != "" {
@@ -429,12 +433,12 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 			_, err := w.Write(scenario.FormatPivots(res.Pivots))
 			return err
 		}); err != nil {
-			return asFailure(err)
+			return outputFailed("--record-pivots", out.pivots, err)
 		}
 	}
 	if out.json != "" {
 		if err := st.write(out.json, func(w io.Writer) error { return out.ensemble.writeJSON(w, res) }); err != nil {
-			return asFailure(err)
+			return outputFailed("--json", out.json, err)
 		}
 	}
 	if err := st.commit(); err != nil {
@@ -579,7 +583,7 @@ func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *r
 		write = t.WriteCSV
 	}
 	if err := st.write(file, write); err != nil {
-		return asFailure(err)
+		return outputFailed("--links", file, err)
 	}
 	if plotDir == "" {
 		return nil

@@ -322,19 +322,43 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	return nil
 }
 
-// writeSensitivityOutputs writes the files asked for, each whole or not at all.
+// writeSensitivityOutputs writes the files asked for, all of them whole or
+// none: they are staged and renamed together once the last is written (the
+// plots, a folder of figures, are written in place before that).
 // g is the analysed graph (the LP's), saved the one-ℓ graph (--graph: graph
 // files do not keep class names yet).
 func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
 	rep := doc.Report
+	var st staging
+	defer st.discard()
 	if af.json != "" {
-		err := writeFileAtomic(af.json, func(w io.Writer) error {
+		err := st.write(af.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(doc)
 		})
 		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", af.json, err))
+			return outputFailed("--json", af.json, err)
+		}
+	}
+	if af.lp != "" {
+		lat := make([]float64, max(g.Classes(), 1))
+		copy(lat, p.Latencies)
+		lat[p.Class] = p.L0
+		err := st.write(af.lp, func(w io.Writer) error {
+			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat})
+		})
+		if err != nil {
+			return outputFailed("--lp", af.lp, err)
+		}
+	}
+	if graphOut != "" {
+		err := st.write(graphOut, func(w io.Writer) error {
+			_, err := saved.WriteTo(w)
+			return err
+		})
+		if err != nil {
+			return outputFailed("--graph", graphOut, err)
 		}
 	}
 	if af.plot != "" {
@@ -342,27 +366,7 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 			return asFailure(fmt.Errorf("writing plots into %s: %w", af.plot, err))
 		}
 	}
-	if af.lp != "" {
-		lat := make([]float64, max(g.Classes(), 1))
-		copy(lat, p.Latencies)
-		lat[p.Class] = p.L0
-		err := writeFileAtomic(af.lp, func(w io.Writer) error {
-			return g.WriteLP(w, sensitivity.LPOptions{Latencies: lat})
-		})
-		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", af.lp, err))
-		}
-	}
-	if graphOut != "" {
-		err := writeFileAtomic(graphOut, func(w io.Writer) error {
-			_, err := saved.WriteTo(w)
-			return err
-		})
-		if err != nil {
-			return asFailure(fmt.Errorf("writing %s: %w", graphOut, err))
-		}
-	}
-	return nil
+	return st.commit()
 }
 
 // latencyFlagHelp is the --latency help of emu run and emu sensitivity.

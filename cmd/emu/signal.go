@@ -11,7 +11,11 @@ import (
 // its --trace streams (Ctrl-C, a batch system's time limit) would otherwise
 // leave a hidden .NAME.tmp* of up to gigabytes beside its outputs. A signal the
 // process was started with ignored (nohup, a background job of a script) stays
-// ignored. The returned function restores the signals' default handling.
+// ignored. SIGPIPE (stdout closed by its reader: `emu run --trace t.json | head`)
+// is caught too, so that the write that meets it fails with EPIPE instead of
+// killing the process where it stands: the error path then discards the staging
+// files and run exits 141 as the signal would have (exitBrokenPipe). The returned
+// function restores the signals' default handling.
 func removeStagedOnSignal() (stop func()) {
 	var sigs []os.Signal
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
@@ -22,6 +26,10 @@ func removeStagedOnSignal() (stop func()) {
 	ch := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	signal.Notify(ch, sigs...)
+	pipe := make(chan os.Signal, 1) // never read: Notify drops what does not fit
+	if !signal.Ignored(syscall.SIGPIPE) {
+		signal.Notify(pipe, syscall.SIGPIPE)
+	}
 	go func() {
 		select {
 		case sig := <-ch:
@@ -32,6 +40,7 @@ func removeStagedOnSignal() (stop func()) {
 	}()
 	return func() {
 		signal.Stop(ch)
+		signal.Stop(pipe)
 		close(done)
 	}
 }

@@ -367,7 +367,7 @@ func localSweep(cmd *cobra.Command, dir string, r tune.Runner, points []tune.Poi
 		bar.Finish()
 	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)
+		return asFailure(fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)) // not the input's fault
 	}
 	if err != nil {
 		return asFailure(err)
@@ -390,14 +390,17 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 	if err := tune.WriteTable(cmd.OutOrStdout(), ranked); err != nil {
 		return asFailure(err)
 	}
+	// The files go together, whole or none (the plots' folder before them).
+	var st staging
+	defer st.discard()
 	if outs.csv != "" {
-		if err := writeFileAtomic(outs.csv, func(w io.Writer) error { return tune.WriteCSV(w, ranked) }); err != nil {
-			return err
+		if err := st.write(outs.csv, func(w io.Writer) error { return tune.WriteCSV(w, ranked) }); err != nil {
+			return asFailure(err)
 		}
 	}
 	if outs.json != "" {
-		if err := writeFileAtomic(outs.json, func(w io.Writer) error { return tune.WriteJSON(w, ranked) }); err != nil {
-			return err
+		if err := st.write(outs.json, func(w io.Writer) error { return tune.WriteJSON(w, ranked) }); err != nil {
+			return asFailure(err)
 		}
 	}
 	if outs.plot != "" {
@@ -405,7 +408,7 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 			return asFailure(err)
 		}
 	}
-	return nil
+	return st.commit()
 }
 
 // colonRangeHint is "; a range is written ..." when one of the refused point's

@@ -160,7 +160,7 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		Known:     j.Result,
 	})
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)
+		return asFailure(fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)) // not the input's fault
 	}
 	if err != nil {
 		return asFailure(err)
@@ -184,19 +184,22 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		fmt.Fprintf(cmd.ErrOrStderr(), "tune: %d evaluations (%d whole), %d panels emulated, %.3g s of evaluation\n",
 			res.Evaluations, res.Whole, res.Panels, res.WallS)
 	}
+	// The files go together, whole or none (the plots' folder before them).
+	var st staging
+	defer st.discard()
 	if sf.writeDat != "" {
-		if err := writeBestDat(out, r, best, sf.writeDat); err != nil {
+		if err := writeBestDat(out, &st, r, best, sf.writeDat); err != nil {
 			return err
 		}
 	}
 	if outs.csv != "" {
-		if err := writeFileAtomic(outs.csv, func(w io.Writer) error { return tune.WriteCSV(w, last) }); err != nil {
-			return err
+		if err := st.write(outs.csv, func(w io.Writer) error { return tune.WriteCSV(w, last) }); err != nil {
+			return asFailure(err)
 		}
 	}
 	if outs.json != "" {
-		if err := writeFileAtomic(outs.json, func(w io.Writer) error { return writeSearchJSON(w, res) }); err != nil {
-			return err
+		if err := st.write(outs.json, func(w io.Writer) error { return writeSearchJSON(w, res) }); err != nil {
+			return asFailure(err)
 		}
 	}
 	if outs.plot != "" {
@@ -204,7 +207,7 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 			return asFailure(err)
 		}
 	}
-	return nil
+	return st.commit()
 }
 
 // writeRungs prints one line per round: fidelity, points, kept, best predicted.
@@ -251,18 +254,18 @@ func stripFidelity(r tune.Result) tune.Point {
 	return p
 }
 
-// writeBestDat writes the best point's HPL parameters as an HPL.dat and says how to
-// rerun it: the same scenario and --set, the point's non-HPL overrides, --hpl-dat FILE.
-func writeBestDat(w io.Writer, r *scenarioRunner, best tune.Point, path string) error {
+// writeBestDat stages the best point's HPL parameters as an HPL.dat in st and says
+// how to rerun it: the same scenario and --set, the point's non-HPL overrides, --hpl-dat FILE.
+func writeBestDat(w io.Writer, st *staging, r *scenarioRunner, best tune.Point, path string) error {
 	plan, err := r.plan(best)
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, func(w io.Writer) error {
+	if err := st.write(path, func(w io.Writer) error {
 		_, err := w.Write(hpldat.Format(*plan.HPLDat))
 		return err
 	}); err != nil {
-		return err
+		return asFailure(err)
 	}
 	args := []string{"emu", "run"}
 	if r.file != "" {

@@ -1,0 +1,264 @@
+package emuproject
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// listedPackage is what go list says of one package (its non-test files).
+type listedPackage struct {
+	ImportPath string
+	Dir        string
+	GoFiles    []string
+	Imports    []string // direct
+	Deps       []string // every package it needs, directly or not: what go list -deps lists
+}
+
+// listModule runs go list over the module and returns its packages by their
+// path under the module ("" for the root package).
+func listModule(t *testing.T) map[string]listedPackage {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(goTool, "list", "-json=ImportPath,Dir,GoFiles,Imports,Deps", "./...")
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	pkgs := map[string]listedPackage{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs[ours(p.ImportPath)] = p
+	}
+	if len(pkgs) < 20 {
+		t.Fatalf("go list found %d packages of the module", len(pkgs))
+	}
+	return pkgs
+}
+
+// ours turns an import path of the module into its path under the module;
+// another module's path comes back unchanged.
+func ours(path string) string {
+	if path == module {
+		return ""
+	}
+	return strings.TrimPrefix(path, module+"/")
+}
+
+func isOurs(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
+
+// layers says, for every package of the module, which packages of ours it may
+// depend on at all, directly or through another (go list's Deps), as its doc.go
+// and ARCHITECTURE.md's table state. Where TestImportRules checks each import
+// against its folder's row, this follows the closure: a package that may not
+// import sensitivity may not reach it through a third either. A package that
+// is not listed here fails the test, so a new one must say where it stands.
+var layers = []struct {
+	pkg   string
+	only  []string // its dependencies of ours, all of them; nil: any but never's
+	never []string // what it must not reach (besides cmd/emu, which no package may)
+}{
+	{pkg: "", only: []string{}}, // the module's doc and its tests
+	// The simulation core (shared/DESIGN.md): emu over fluid, models alone.
+	{pkg: "models", only: []string{}},
+	{pkg: "fluid", only: []string{"internal/heap"}},
+	{pkg: "emu", only: []string{"fluid", "internal/heap"}},
+	{pkg: "ranks", only: []string{"emu", "fluid", "internal/heap"}},
+	{pkg: "kernels", only: []string{"models"}},
+	// The formats and the units know nothing of emu's.
+	{pkg: "traceformat", only: []string{}},
+	{pkg: "units", only: []string{}},
+	{pkg: "loggops", only: []string{"traceformat", "internal/heap"}},
+	{pkg: "sensitivity", only: []string{}},
+	{pkg: "sensitivity/goal", only: []string{"sensitivity", "loggops", "traceformat", "internal/heap"}},
+	{pkg: "platform", only: []string{"fluid", "units", "internal/heap"}},
+	// The applications: never scenario, nor sensitivity (apps/replay).
+	{pkg: "apps/pingpong", only: []string{"ranks", "emu", "fluid", "internal/heap"}},
+	{pkg: "apps/hpl", only: []string{"ranks", "kernels", "models", "emu", "fluid", "internal/heap"}},
+	{pkg: "apps/replay", only: []string{"ranks", "traceformat", "loggops", "emu", "fluid", "internal/heap"}},
+	{pkg: "hpldat", only: []string{"apps/hpl", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"}},
+	{pkg: "observe", only: []string{"ranks", "fluid", "kernels", "sensitivity", "units", "emu", "models", "internal/heap"}},
+	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile"}},
+	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile"}},
+	// scenario says what to run; running and watching it are runner's and observe's.
+	{pkg: "scenario", never: []string{"observe", "sensitivity", "runner"}},
+	{pkg: "runner"},
+	{pkg: "cmd/emu"},
+	{pkg: "validation"},
+	// The node loop measures the emu binary a user runs: of emu's packages only
+	// apps/hpl's broadcast names and hpldat's writer.
+	{pkg: "validation/nodeloop", only: []string{"apps/hpl", "hpldat", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"}},
+	{pkg: "examples", only: []string{}},
+	{pkg: "examples/dahu/gen", only: []string{"models"}},
+	{pkg: "internal/heap", only: []string{}},
+	{pkg: "internal/stats", only: []string{}},
+	{pkg: "internal/atomicfile", only: []string{}},
+	{pkg: "internal/golden", only: []string{}},
+	{pkg: "internal/scenariotest", only: []string{}},
+	{pkg: "internal/loggopspeers", only: []string{"traceformat"}},
+	{pkg: "fluid/fluidtest", only: []string{"fluid", "internal/heap"}},
+	{pkg: "models/modelstest", only: []string{"models"}},
+}
+
+// testKits are for tests only: no package's own files may need them.
+var testKits = []string{"internal/golden", "internal/scenariotest", "fluid/fluidtest", "models/modelstest"}
+
+// TestLayers checks every package's whole dependency set against layers.
+func TestLayers(t *testing.T) {
+	pkgs := listModule(t)
+	seen := map[string]bool{}
+	for _, l := range layers {
+		p, ok := pkgs[l.pkg]
+		if !ok {
+			t.Errorf("layers names %q, which go list does not find: remove its row", l.pkg)
+			continue
+		}
+		seen[l.pkg] = true
+		for _, dep := range p.Deps {
+			if !isOurs(dep) {
+				continue
+			}
+			d := ours(dep)
+			switch {
+			case d == "cmd/emu" || strings.HasPrefix(d, "cmd/"):
+				t.Errorf("%s depends on %s: nothing may import the CLI", l.pkg, d)
+			case slices.Contains(testKits, d):
+				t.Errorf("%s depends on %s, a kit for tests only", l.pkg, d)
+			case l.only != nil && !slices.Contains(l.only, d):
+				t.Errorf("%s depends on %s (%s); it may depend only on %v", l.pkg, d, via(pkgs, l.pkg, d), l.only)
+			case slices.Contains(l.never, d):
+				t.Errorf("%s depends on %s (%s), which it must never", l.pkg, d, via(pkgs, l.pkg, d))
+			}
+		}
+	}
+	for name := range pkgs {
+		if !seen[name] {
+			t.Errorf("package %q has no row in layers: add one saying what it may depend on (its doc.go's # Imports)", name)
+		}
+	}
+}
+
+// via names the direct import of from through which it reaches to.
+func via(pkgs map[string]listedPackage, from, to string) string {
+	for _, imp := range pkgs[from].Imports {
+		if ours(imp) == to {
+			return "directly"
+		}
+	}
+	for _, imp := range pkgs[from].Imports {
+		if isOurs(imp) && slices.Contains(pkgs[ours(imp)].Deps, module+"/"+to) {
+			return "through " + ours(imp)
+		}
+	}
+	return "through the standard library?"
+}
+
+// ioPackages are the standard packages that reach files, the network or the
+// process: a package that does no I/O imports none of them.
+var ioPackages = []string{"os", "os/exec", "os/signal", "io/ioutil", "io/fs", "net", "net/http", "syscall", "log", "embed"}
+
+// clockFuncs are package time's functions that read the wall clock or wait on it.
+var clockFuncs = []string{"Now", "Since", "Until", "Sleep", "After", "AfterFunc", "Tick", "NewTicker", "NewTimer"}
+
+// pure lists what each package's doc.go promises of its own (non-test) files:
+// no I/O, no wall clock, no goroutine started. The simulation core (emu,
+// fluid, models) promises all three (shared/DESIGN.md): same seed, same bytes.
+var pure = []struct {
+	pkg                    string
+	noIO, noClock, noGoStm bool
+}{
+	{"emu", true, true, true},
+	{"fluid", true, true, true},
+	{"models", true, true, true},
+	{"ranks", false, true, false}, // one goroutine per rank, by design
+	{"loggops", true, true, true},
+	{"sensitivity/goal", true, true, true},
+	{"units", true, true, false},
+	{"hpldat", true, false, false},
+	{"traceformat", false, true, true}, // file I/O in Load
+	{"apps/replay", false, true, true},
+	{"observe", false, true, true},
+	{"internal/stats", true, false, false},
+	{"internal/heap", true, true, true}, // the core's one dependency of ours: pure as the core
+}
+
+// TestPurePackages checks pure against each package's own files: its direct
+// imports for I/O, and its syntax for calls of the wall clock and go statements.
+func TestPurePackages(t *testing.T) {
+	pkgs := listModule(t)
+	for _, c := range pure {
+		p, ok := pkgs[c.pkg]
+		if !ok {
+			t.Errorf("pure names %q, which go list does not find", c.pkg)
+			continue
+		}
+		if c.noIO {
+			for _, imp := range p.Imports {
+				if slices.Contains(ioPackages, imp) {
+					t.Errorf("%s imports %s: its doc.go says it does no I/O", c.pkg, imp)
+				}
+			}
+		}
+		fset := token.NewFileSet()
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, bad := range impurities(fset, f, c.noClock, c.noGoStm) {
+				t.Errorf("%s: %s", c.pkg, bad)
+			}
+		}
+	}
+}
+
+// impurities lists a file's calls of the wall clock (noClock) and its go
+// statements (noGo), each with its position.
+func impurities(fset *token.FileSet, f *ast.File, noClock, noGo bool) []string {
+	timeName := ""
+	for _, imp := range f.Imports {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == "time" {
+			timeName = "time"
+			if imp.Name != nil {
+				timeName = imp.Name.Name
+			}
+		}
+	}
+	var bad []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if noGo {
+				bad = append(bad, fset.Position(n.Pos()).String()+": starts a goroutine; its doc.go says it starts none")
+			}
+		case *ast.SelectorExpr:
+			if x, ok := n.X.(*ast.Ident); ok && noClock && timeName != "" && x.Name == timeName && slices.Contains(clockFuncs, n.Sel.Name) {
+				bad = append(bad, fset.Position(n.Pos()).String()+": time."+n.Sel.Name+" reads the wall clock; its doc.go says it reads none")
+			}
+		}
+		return true
+	})
+	return bad
+}
