@@ -30,7 +30,7 @@ func TestAutoKeepsMeasuredTotals(t *testing.T) {
 			if s.Status == StatusOutlier {
 				continue
 			}
-			v, _, err := varsOf(s)
+			v, _, err := varsOf(s, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -38,13 +38,21 @@ func FitSamples(samples []Sample, family models.Family, opts models.FitOptions) 
 // error each naming its kernel, and left out of the set. err is set when
 // no kernel could be fitted, a sample is malformed or the set does not build.
 func FitEachKernel(samples []Sample, family models.Family, opts models.FitOptions) (set *models.Set, fits []KernelFit, failed []error, err error) {
+	return FitEachKernelWith(samples, family, opts, nil)
+}
+
+// FitEachKernelWith is FitEachKernel with products: a kernel's product term
+// (models.FitOptions.Product, "m*n"), which a kernel emu does not know needs
+// (its samples' m, n and k are its variables as they are), and which a
+// kernel emu knows fits instead of its natural one. The others keep theirs.
+func FitEachKernelWith(samples []Sample, family models.Family, opts models.FitOptions, products map[string]string) (set *models.Set, fits []KernelFit, failed []error, err error) {
 	byKernel := map[string][]models.Sample{}
 	skipped := map[string]int{}
 	for _, s := range samples {
 		if s.Status == StatusOutlier {
 			continue // still off when measured again (Campaign.screen)
 		}
-		v, empty, err := varsOf(s)
+		v, empty, err := varsOf(s, products)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("sample of %s on %s: %w", s.Kernel, s.Host, err)
 		}
@@ -64,7 +72,11 @@ func FitEachKernel(samples []Sample, family models.Family, opts models.FitOption
 	}
 	specs := map[string]models.Spec{}
 	for _, k := range names {
-		spec, q, err := models.Fit(k, byKernel[k], family, opts)
+		o := opts
+		if p, ok := products[k]; ok {
+			o.Product = p
+		}
+		spec, q, err := models.Fit(k, byKernel[k], family, o)
 		if err != nil {
 			failed = append(failed, err) // it names the kernel
 			continue

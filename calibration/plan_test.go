@@ -24,7 +24,7 @@ func TestPlanIsPureAndInRange(t *testing.T) {
 		if c.M < 0 || c.N < 1 || c.K < 0 || c.M > p.MaxDim || c.N > p.MaxDim || c.K > p.MaxDim {
 			t.Fatalf("call %+v out of range", c)
 		}
-		if _, empty, err := varsOf(Sample{Kernel: c.Kernel, M: c.M, N: c.N, K: c.K}); err != nil || empty {
+		if _, empty, err := varsOf(Sample{Kernel: c.Kernel, M: c.M, N: c.N, K: c.K}, nil); err != nil || empty {
 			t.Fatalf("call %+v: empty %v, %v", c, empty, err)
 		}
 		switch c.Kernel {

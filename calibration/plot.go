@@ -39,7 +39,7 @@ func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error)
 	}
 	byKernel := map[string]map[string][]point{}
 	for _, s := range samples {
-		v, empty, err := varsOf(s)
+		v, empty, err := varsOf(s, nil)
 		if err != nil || empty || s.Seconds <= 0 {
 			continue // log axes need positive values; empty calls cost nothing
 		}

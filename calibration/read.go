@@ -39,6 +39,14 @@ func ReadSampleFile(path string) ([]Sample, error) {
 // A last line without its newline in a file written by a campaign (one with
 // an index column) is a row torn by an interrupted write and is dropped.
 func ReadSamples(data []byte, file string) ([]Sample, error) {
+	return ReadSamplesOf(data, file, nil)
+}
+
+// ReadSamplesOf is ReadSamples that also takes the rows of the kernels in
+// own, kernels emu does not know (a user's own, which emu fit fits with the
+// product its --product names). A row of a kernel neither emu's nor own's
+// is refused with an *UnknownKernelError.
+func ReadSamplesOf(data []byte, file string, own map[string]string) ([]Sample, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM from spreadsheets
 	r := csv.NewReader(bytes.NewReader(data))
 	r.Comment = '#'
@@ -89,9 +97,25 @@ func ReadSamples(data []byte, file string) ([]Sample, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", file, line, err)
 		}
+		if _, mine := own[s.Kernel]; !mine && !kernels.Known(s.Kernel) {
+			return nil, &UnknownKernelError{File: file, Line: line, Kernel: s.Kernel, M: s.M, N: s.N, K: s.K}
+		}
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// UnknownKernelError refuses a sample file's row of a kernel emu does not
+// know (ReadSamplesOf): File:Line is the row, M, N, K its sizes.
+type UnknownKernelError struct {
+	File    string
+	Line    int
+	Kernel  string
+	M, N, K int
+}
+
+func (e *UnknownKernelError) Error() string {
+	return fmt.Sprintf("%s:%d: unknown kernel %q (known: %s)", e.File, e.Line, e.Kernel, strings.Join(kernels.Names(), ", "))
 }
 
 // TornLine is the 1-based line of the row ReadSamples drops as torn: the
@@ -161,9 +185,6 @@ func parseRow(rec []string, col map[string]int) (Sample, error) {
 		}
 	}
 	s.Kernel, _ = cell(rec, col, "kernel")
-	if !kernels.Known(s.Kernel) {
-		return s, fmt.Errorf("unknown kernel %q (known: %s)", s.Kernel, strings.Join(kernels.Names(), ", "))
-	}
 	s.Host, _ = cell(rec, col, "host")
 	var err error
 	for _, d := range []struct {

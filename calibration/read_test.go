@@ -150,7 +150,7 @@ func FuzzReadSamples(f *testing.F) {
 			if s.Seconds < 0 || s.M < 0 || s.N < 0 || s.K < 0 {
 				t.Fatalf("accepted a negative value: %+v", s)
 			}
-			if _, _, err := varsOf(s); err != nil {
+			if _, _, err := varsOf(s, nil); err != nil {
 				t.Fatalf("accepted a sample it cannot model: %+v: %v", s, err)
 			}
 		}

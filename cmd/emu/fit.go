@@ -32,6 +32,7 @@ type fitFlags struct {
 	envelope  int
 	loss      string
 	report    string
+	products  []string // --product KERNEL=PRODUCT, as given
 }
 
 func newFitCmd() *cobra.Command {
@@ -49,6 +50,9 @@ picks one that predicts worse than the plain rate (Mr: seconds = rate × product
 M1-N0, M2-N2, Mp-N1, M2-Nmix, Mh2-N2 (per host), rate, ... force one. The table's last
 column says why a kernel's fit is poor (CV error > 10%, R² < 0.9, outliers, too few
 samples, an intercept above the smallest calls); --report FILE writes it as JSON.
+A kernel of your own (any name but emu's) is fitted with --product NAME=PRODUCT, the
+product of its m, n, k its time grows with (--product sweep=m*n); it then loads with
+models.ParseSet and charges ranks.Rank.Compute (docs/library.md).
 --plot DIR writes, per kernel, duration against its product term with the model and the
 residuals (SVG).
 
@@ -87,6 +91,7 @@ scenario's [network] lat_factor and bw_factor.`,
 	f.StringVar(&fl.bandwidth, "bandwidth", "", "nominal bandwidth of the measured route (e.g. 10GBps), with --network")
 	f.StringVar(&fl.loss, "loss", "robust", "how means are fitted: robust (relative errors, outliers rejected) or squares (plain least squares)")
 	f.StringVar(&fl.report, "report", "", "also write the fit table as JSON here (one object per kernel and host; with --network, the factors and their fit)")
+	f.StringArrayVar(&fl.products, "product", nil, "KERNEL=PRODUCT: fit KERNEL, one of your own, as growing with PRODUCT of its sizes (m*n, m*n*k, n*n, ...; repeatable); for one of emu's, fit PRODUCT instead of its natural term")
 	f.IntVar(&fl.envelope, "envelope", 0, "bytes added to each payload before the factor lookup (SMPI adds 16), with --network")
 	return cmd
 }
@@ -118,6 +123,10 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	if err != nil {
 		return fmt.Errorf("--loss: %w", err)
 	}
+	products, err := parseProducts(fl.products)
+	if err != nil {
+		return err
+	}
 	var (
 		samples []calibration.Sample
 		probes  []models.Probe
@@ -127,7 +136,11 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		if err != nil {
 			return err
 		}
-		s, err := calibration.ReadSamples(data, f)
+		s, err := calibration.ReadSamplesOf(data, f, products)
+		if uk := (*calibration.UnknownKernelError)(nil); errors.As(err, &uk) {
+			return fmt.Errorf("%s:%d: unknown kernel %q: for a kernel of your own, say which product of m, n, k its time grows with: --product %s=%s",
+				uk.File, uk.Line, uk.Kernel, uk.Kernel, productHint(uk.M, uk.N, uk.K))
+		}
 		if err != nil {
 			return err
 		}
@@ -141,7 +154,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	}
 	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss, MinHost: minHostSamples}
 	// Kernels fit independently: fit those that can be, say which cannot.
-	set, fits, failed, err := calibration.FitEachKernel(samples, family, opts)
+	set, fits, failed, err := calibration.FitEachKernelWith(samples, family, opts, products)
 	if err != nil {
 		return fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
 	}
@@ -173,7 +186,11 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 			return err
 		}
 	}
-	header := fmt.Sprintf("# emu fit --family %s of %s: %d samples\n", family, strings.Join(files, " "), len(samples))
+	given := ""
+	for _, p := range fl.products {
+		given += " --product " + p
+	}
+	header := fmt.Sprintf("# emu fit --family %s%s of %s: %d samples\n", family, given, strings.Join(files, " "), len(samples))
 	if err := writeTOML(append([]byte(header), data...)); err != nil {
 		return err
 	}
@@ -185,6 +202,54 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		fmt.Fprintf(table, "wrote %d figures in %s\n", len(written), fl.plotDir)
 	}
 	return st.commit()
+}
+
+// parseProducts reads fit's --product KERNEL=PRODUCT values into the
+// kernel → canonical product term map calibration.FitEachKernelWith takes.
+// A product is of the sizes a sample file has, m, n and k: w (a known
+// kernel's work variable) and "1" (no growth) are refused.
+func parseProducts(given []string) (map[string]string, error) {
+	if len(given) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(given))
+	for _, g := range given {
+		kernel, product, ok := strings.Cut(g, "=")
+		kernel = strings.TrimSpace(kernel)
+		if !ok || kernel == "" {
+			return nil, fmt.Errorf("--product %q: want KERNEL=PRODUCT, as sweep=m*n", g)
+		}
+		term, err := models.CanonicalTerm(product)
+		if err != nil {
+			return nil, fmt.Errorf("--product %q: %w", g, err)
+		}
+		if term == "1" || strings.Contains(term, "w") {
+			return nil, fmt.Errorf("--product %q: a product of m, n and k (sample files have no w), as m*n", g)
+		}
+		if _, dup := out[kernel]; dup {
+			return nil, fmt.Errorf("--product %q: %s's product is given twice", g, kernel)
+		}
+		out[kernel] = term
+	}
+	return out, nil
+}
+
+// productHint is the product of the sizes a row gives (m, n, k not 0), the
+// guess fit's refusal of an unknown kernel offers for --product.
+func productHint(m, n, k int) string {
+	var f []string
+	for _, d := range []struct {
+		name string
+		v    int
+	}{{"m", m}, {"n", n}, {"k", k}} {
+		if d.v != 0 {
+			f = append(f, d.name)
+		}
+	}
+	if len(f) == 0 {
+		return "n"
+	}
+	return strings.Join(f, "*")
 }
 
 func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
