@@ -79,6 +79,27 @@ type InputFault interface {
 	InputFault()
 }
 
+// EndlessError stops a run at a Compute or Sleep of +Inf seconds, which
+// would leave the rank's clock at infinity: a model that overflowed (its
+// coefficient or its sizes far off) is the usual cause. NaN and negative
+// durations charge nothing (Compute's documentation).
+type EndlessError struct {
+	Rank   int    // world rank
+	Call   string // "Compute" or "Sleep"
+	Kernel string // Compute's kernel
+}
+
+// InputFault marks the error as its input's fault: the model's or the
+// program's, which the message names.
+func (e *EndlessError) InputFault() {}
+
+func (e *EndlessError) Error() string {
+	if e.Call == "Sleep" {
+		return fmt.Sprintf("rank %d: Sleep(+Inf): a duration must be finite", e.Rank)
+	}
+	return fmt.Sprintf("rank %d: %s(+Inf, %q): a duration must be finite (a model that overflowed?)", e.Rank, e.Call, e.Kernel)
+}
+
 // UnroutedError stops a run at a message between two hosts the platform
 // does not connect (an empty route of no latency: two hosts of a zone with
 // no route declared between them). SimGrid aborts there too ("no

@@ -1,6 +1,9 @@
 package ranks
 
-import "math/rand/v2"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // Rank states. Exactly one rank is stateRunning at a time.
 const (
@@ -145,9 +148,13 @@ func (r *Rank) Rand() *rand.Rand {
 // Compute charges seconds of computation to the rank: it sleeps in virtual
 // time and emits ComputeStart and ComputeEnd. kernel names the work for
 // tracers. A non-positive or NaN duration charges nothing (the events are
-// still emitted, with Seconds 0).
+// still emitted, with Seconds 0); +Inf stops the run with an *EndlessError
+// naming the rank and the kernel (World.Run's *PanicError).
 func (r *Rank) Compute(seconds float64, kernel string) {
 	w := r.w
+	if math.IsInf(seconds, 1) {
+		panic(&EndlessError{Rank: r.id, Call: "Compute", Kernel: kernel})
+	}
 	if !(seconds > 0) {
 		seconds = 0
 	}
@@ -192,8 +199,12 @@ func (r *Rank) sleepKernel(seconds float64, kernel string) {
 	}
 }
 
-// Sleep lets seconds of simulated time pass for the rank.
+// Sleep lets seconds of simulated time pass for the rank; a non-positive or
+// NaN duration none, and +Inf stops the run with an *EndlessError.
 func (r *Rank) Sleep(seconds float64) {
+	if math.IsInf(seconds, 1) {
+		panic(&EndlessError{Rank: r.id, Call: "Sleep"})
+	}
 	r.settle()
 	r.sleep(seconds, "Sleep")
 }
