@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -31,6 +32,12 @@ const (
 // KERNEL-residuals.svg, the relative residual (measured − model)/model
 // against w. It returns the files written, sorted.
 func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error) {
+	return WritePlotsWith(dir, samples, set, nil)
+}
+
+// WritePlotsWith is WritePlots with FitEachKernelWith's products: a kernel
+// they name is drawn against that product.
+func WritePlotsWith(dir string, samples []Sample, set *models.Set, products map[string]string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -39,7 +46,7 @@ func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error)
 	}
 	byKernel := map[string]map[string][]point{}
 	for _, s := range samples {
-		v, empty, err := varsOf(s, nil)
+		v, empty, err := varsOf(s, products)
 		if err != nil || empty || s.Seconds <= 0 {
 			continue // log axes need positive values; empty calls cost nothing
 		}
@@ -57,7 +64,11 @@ func WritePlots(dir string, samples []Sample, set *models.Set) ([]string, error)
 		hosts := byKernel[kernel]
 		fit := plot.New()
 		fit.Title.Text = kernel + ": measured duration and model"
-		fit.X.Label.Text = "w = " + models.ProductTerm(kernel)
+		product := models.ProductTerm(kernel)
+		if p, ok := products[kernel]; ok && !kernels.Known(kernel) {
+			product = p
+		}
+		fit.X.Label.Text = "w = " + product
 		fit.Y.Label.Text = "duration (s)"
 		fit.X.Scale, fit.Y.Scale = plot.LogScale{}, plot.LogScale{}
 		fit.X.Tick.Marker, fit.Y.Tick.Marker = plot.LogTicks{Prec: 1}, plot.LogTicks{Prec: 1}

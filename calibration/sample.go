@@ -3,6 +3,7 @@ package calibration
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/emu-hpc/emu/kernels"
@@ -94,13 +95,25 @@ func headerLine() []byte {
 
 // varsOf gives a sample's model variables (kernels.VarsFor); a kernel emu
 // does not know that own names (FitEachKernelWith) has its sizes as M, N, K
-// and no call of it is empty: its model's intercept says what one costs.
+// and its product's value as W (the plots' x); no call of it is empty: its
+// model's intercept says what one costs.
 func varsOf(s Sample, own map[string]string) (models.Vars, bool, error) {
 	if _, mine := own[s.Kernel]; mine && !kernels.Known(s.Kernel) {
 		if s.M < 0 || s.N < 0 || s.K < 0 {
 			return models.Vars{}, false, fmt.Errorf("negative dimension (m=%d n=%d k=%d)", s.M, s.N, s.K)
 		}
-		return models.Vars{M: float64(s.M), N: float64(s.N), K: float64(s.K)}, false, nil
+		v := models.Vars{M: float64(s.M), N: float64(s.N), K: float64(s.K), W: 1}
+		for _, f := range strings.Split(own[s.Kernel], "*") { // W, as a known kernel's: its product
+			switch strings.TrimSpace(f) {
+			case "m":
+				v.W *= v.M
+			case "n":
+				v.W *= v.N
+			case "k":
+				v.W *= v.K
+			}
+		}
+		return v, false, nil
 	}
 	return kernels.VarsFor(s.Kernel, s.M, s.N, s.K)
 }

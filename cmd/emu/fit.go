@@ -195,7 +195,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		return err
 	}
 	if fl.plotDir != "" {
-		written, err := calibration.WritePlots(fl.plotDir, samples, set)
+		written, err := calibration.WritePlotsWith(fl.plotDir, samples, set, products)
 		if err != nil {
 			return asFailure(err)
 		}

@@ -50,11 +50,17 @@ func TestFitOwnKernel(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			samples, out := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml")
+			samples, out, plots := filepath.Join(dir, "s.csv"), filepath.Join(dir, "m.toml"), filepath.Join(dir, "fig")
 			writeOwnKernel(t, samples, c.kernel, c.dims, a, b)
-			code, _, stderr := runCLI(t, "fit", samples, "--product", c.product, "-o", out)
+			code, stdout, stderr := runCLI(t, "fit", samples, "--product", c.product, "-o", out, "--plot", plots)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			// Its figures too: duration and residuals against the product.
+			for _, f := range []string{c.kernel + ".svg", c.kernel + "-residuals.svg"} {
+				if _, err := os.Stat(filepath.Join(plots, f)); err != nil || !strings.Contains(stdout, "wrote 2 figures") {
+					t.Errorf("--plot: %v; stdout %q", err, stdout)
+				}
 			}
 			data, err := os.ReadFile(out)
 			if err != nil {
