@@ -58,12 +58,22 @@ func (q *readyQueue) pop() *Rank {
 		}
 		return q.ranks[q.byID.popMin()]
 	}
-	if q.head == q.tail {
-		return nil
+	for q.head != q.tail {
+		id := q.ids[q.head&uint(len(q.ids)-1)]
+		q.head++
+		r := q.ranks[id]
+		if r.waitOn != turnStep || r.owed <= 0 || q.head == q.tail {
+			return r
+		}
+		// r's task gave its turn up (turnStep) and owes another while
+		// another rank is ready: its step, called again, would only
+		// queue r once more (Rank.taskTurn). r goes back to the end at
+		// once, into the room its pop made: the turn without the step.
+		r.owed--
+		q.ids[q.tail&uint(len(q.ids)-1)] = id
+		q.tail++
 	}
-	id := q.ids[q.head&uint(len(q.ids)-1)]
-	q.head++
-	return q.ranks[id]
+	return nil
 }
 
 // idSet is a set of non-negative ids that yields its least member: a bit
