@@ -516,7 +516,7 @@ func (e *Engine) stepExec(tt float64, tok bool) bool {
 // date < now + d, whose sum rounds (at a date of 1.7 ms one event 1 ns after
 // another is one instant to SimGrid or not by the last bit).
 func (e *Engine) StepWithin(d float64) bool {
-	if t, ok := e.peek(); !ok || !(t-e.now < d) {
+	if t, ok := e.look(false); !ok || !(t-e.now < d) { // peek's look, without its call
 		return false
 	}
 	e.hold = true
