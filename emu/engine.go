@@ -207,7 +207,7 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 		panic("emu: StartFlow on an engine without a fluid.System")
 	}
 	if e.simgrid {
-		e.StartLatentFlowHandler(f, 0, h)
+		e.StartLatentFlowHandler(&f, 0, h)
 		return
 	}
 	e.lookKnown = false // flush has work again
@@ -219,7 +219,8 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 // link, as SimGrid's network model does: the latency phase and the transfer
 // are one action, and h runs when the last byte has arrived. It needs
 // Options.SimGrid; other engines time a latency phase with AfterHandler.
-func (e *Engine) StartLatentFlowHandler(f fluid.FlowSpec, latency float64, h Handler) {
+// f is read during the call only (fluid.System.StartLatent).
+func (e *Engine) StartLatentFlowHandler(f *fluid.FlowSpec, latency float64, h Handler) {
 	if e.sys == nil || !e.simgrid {
 		panic("emu: StartLatentFlowHandler needs an engine with Options.SimGrid and a fluid.System")
 	}
@@ -515,7 +516,7 @@ func (e *Engine) stepExec(tt float64, tok bool) bool {
 // date < now + d, whose sum rounds (at a date of 1.7 ms one event 1 ns after
 // another is one instant to SimGrid or not by the last bit).
 func (e *Engine) StepWithin(d float64) bool {
-	if t, ok := e.peek(); !ok || !(t-e.now < d) {
+	if t, ok := e.look(false); !ok || !(t-e.now < d) { // peek's look, without its call
 		return false
 	}
 	e.hold = true

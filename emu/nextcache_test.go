@@ -88,7 +88,8 @@ func checkNextKept(t *testing.T, simgrid bool, seed uint64) {
 		case k == 0:
 			live = append(live, e.StartFlow(spec(), act))
 		case k == 1 && simgrid:
-			e.StartLatentFlowHandler(spec(), float64(rng.IntN(3))*1e-3, handlerFunc(act))
+			f := spec()
+			e.StartLatentFlowHandler(&f, float64(rng.IntN(3))*1e-3, handlerFunc(act))
 		case k == 1:
 			e.StartFlowHandler(spec(), handlerFunc(act))
 		case k == 2 && len(live) > 0:

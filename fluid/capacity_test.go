@@ -99,9 +99,9 @@ func TestBoundKept(t *testing.T) {
 func TestFlowsOnOrder(t *testing.T) {
 	s := NewSystemOptions([]Link{{Bandwidth: 10, Sharing: Shared}, {Bandwidth: 10, Sharing: Shared}}, Options{Solver: SimGrid})
 	a := s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 100})
-	b := s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 100}, 1)
+	b := s.StartLatent(0, &FlowSpec{Links: []LinkID{0}, Bytes: 100}, 1)
 	c := s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 100})
-	d := s.StartLatent(0, FlowSpec{Links: []LinkID{0, 1}, Bytes: 100}, 2)
+	d := s.StartLatent(0, &FlowSpec{Links: []LinkID{0, 1}, Bytes: 100}, 2)
 	s.Start(0, FlowSpec{Links: []LinkID{1}, Bytes: 100})
 	want := []FlowID{c, a, b, d}
 	if got := s.FlowsOn(0, nil); len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
@@ -109,7 +109,7 @@ func TestFlowsOnOrder(t *testing.T) {
 	}
 	// a link crossed only by a latent flow is used (constraint_used)
 	s2 := NewSystemOptions([]Link{{Bandwidth: 10, Sharing: Shared}}, Options{Solver: SimGrid})
-	s2.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 100}, 1)
+	s2.StartLatent(0, &FlowSpec{Links: []LinkID{0}, Bytes: 100}, 1)
 	if !s2.Used(0) {
 		t.Error("a latent flow's link is not used")
 	}

@@ -136,7 +136,7 @@ func TestRetieKeepsOrder(t *testing.T) {
 		var out []done
 		if opts.Solver == SimGrid {
 			for i, spec := range specs {
-				s.StartLatent(0, spec, starts[i])
+				s.StartLatent(0, &spec, starts[i])
 			}
 			order, at := sgRun(s, 1e-9)
 			for i := range order {

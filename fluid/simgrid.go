@@ -108,12 +108,12 @@ func newLmm(s *System) *lmm {
 }
 
 func (m *lmm) start(now float64, spec FlowSpec) FlowID {
-	return m.startLatent(now, spec, 0) // SimGrid's solve, at the next settle
+	return m.startLatent(now, &spec, 0) // SimGrid's solve, at the next settle
 }
 
 func (m *lmm) startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
-	for _, spec := range specs {
-		ids = append(ids, m.startLatent(now, spec, 0))
+	for i := range specs {
+		ids = append(ids, m.startLatent(now, &specs[i], 0))
 	}
 	return ids
 }
@@ -121,7 +121,7 @@ func (m *lmm) startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
 // startLatent is SimGrid's communicate(): a disabled variable, a heap
 // entry of type latency at latency + now, and every link of the route
 // marked modified; without latency, the variable is enabled at once.
-func (m *lmm) startLatent(now float64, spec FlowSpec, latency float64) FlowID {
+func (m *lmm) startLatent(now float64, spec *FlowSpec, latency float64) FlowID {
 	s := m.sys
 	if len(m.frees) > 0 {
 		m.processFrees()

@@ -69,7 +69,7 @@ func lmmLog(h hash.Hash, seed uint64, hosts, flows int) (events int) {
 		if lat := 1e-6 * float64(rng.IntN(4)); rng.IntN(5) == 0 {
 			id = s.Start(now, spec)
 		} else {
-			id = s.StartLatent(now, spec, lat)
+			id = s.StartLatent(now, &spec, lat)
 		}
 		live = append(live, id)
 		started++

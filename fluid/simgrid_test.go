@@ -47,7 +47,7 @@ func TestSimGridTiesNewestEnabledFirst(t *testing.T) {
 	s := NewSystemOptions(shared(1e10, 1e10, 1e10, 1e10, 1e10), Options{Solver: SimGrid})
 	var ids []FlowID
 	for _, down := range []LinkID{4, 3, 2, 1} { // to ranks 8, 4, 2, 1
-		ids = append(ids, s.StartLatent(0, FlowSpec{Links: []LinkID{0, down}, Bytes: 8, Weight: 2e-6}, 2e-6))
+		ids = append(ids, s.StartLatent(0, &FlowSpec{Links: []LinkID{0, down}, Bytes: 8, Weight: 2e-6}, 2e-6))
 	}
 	order, at := sgRun(s, 1e-9)
 	want := []FlowID{ids[3], ids[2], ids[1], ids[0]}
@@ -74,8 +74,8 @@ func TestSimGridRestampOnTouch(t *testing.T) {
 	const lat = 1.0 / 1024
 	for _, touch := range []bool{false, true} {
 		s := NewSystemOptions(shared(1024, 1024, 1024), Options{Solver: SimGrid})
-		x := s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 1024}, lat)
-		y := s.StartLatent(0, FlowSpec{Links: []LinkID{1}, Bytes: 1024}, lat)
+		x := s.StartLatent(0, &FlowSpec{Links: []LinkID{0}, Bytes: 1024}, lat)
+		y := s.StartLatent(0, &FlowSpec{Links: []LinkID{1}, Bytes: 1024}, lat)
 		s.Settle(0)
 		for range 2 { // both latency phases end at lat
 			at, id, _ := s.NextCompletion()
@@ -83,7 +83,7 @@ func TestSimGridRestampOnTouch(t *testing.T) {
 		}
 		s.Settle(lat)
 		if touch { // half-way: a message to link 2 over link 0, still in its latency phase at the end
-			s.StartLatent(0.5+lat, FlowSpec{Links: []LinkID{0, 2}, Bytes: 1}, 1)
+			s.StartLatent(0.5+lat, &FlowSpec{Links: []LinkID{0, 2}, Bytes: 1}, 1)
 			s.Settle(0.5 + lat)
 		}
 		at, first, _ := s.NextCompletion()
@@ -114,13 +114,13 @@ func TestSimGridEmptyLinkKeepsItsPlace(t *testing.T) {
 	const A, B, C, D, E, F = 0, 1, 2, 3, 4, 5
 	for _, withX := range []bool{false, true} {
 		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
-		y := s.StartLatent(0, FlowSpec{Links: []LinkID{C, D}, Bytes: 1024}, lat)
+		y := s.StartLatent(0, &FlowSpec{Links: []LinkID{C, D}, Bytes: 1024}, lat)
 		s.Settle(0)
 		if at, id, _ := s.NextCompletion(); at != lat || id != y {
 			t.Fatalf("withX %v: first event %v at %v, want Y's latency end at %v", withX, id, at, lat)
 		}
 		if withX {
-			s.StartLatent(lat, FlowSpec{Links: []LinkID{A, B}, Bytes: 1}, 2)
+			s.StartLatent(lat, &FlowSpec{Links: []LinkID{A, B}, Bytes: 1}, 2)
 		}
 		s.Activate(lat, y)
 		z := s.Start(lat, FlowSpec{Links: []LinkID{B, E}, Bytes: 1024})
@@ -159,15 +159,15 @@ func TestSimGridFreedLinksStayMarked(t *testing.T) {
 	for i := range 4 {
 		freedFirst, fLinks := i%2 == 1, [][]LinkID{{P, Q}, {Q, P}}[i/2]
 		s := NewSystemOptions(shared(1024, 1024, 1024, 1024, 1024, 1024), Options{Solver: SimGrid})
-		f := s.StartLatent(0, FlowSpec{Links: fLinks, Bytes: 1024}, lat)
-		h := s.StartLatent(0, FlowSpec{Links: []LinkID{K, L}, Bytes: 4096}, lat)
+		f := s.StartLatent(0, &FlowSpec{Links: fLinks, Bytes: 1024}, lat)
+		h := s.StartLatent(0, &FlowSpec{Links: []LinkID{K, L}, Bytes: 4096}, lat)
 		s.Settle(0)
 		for range 2 {
 			at, id, _ := s.NextCompletion()
 			s.Activate(at, id)
 		}
 		s.Settle(lat)
-		g := s.StartLatent(1, FlowSpec{Links: []LinkID{Q, K}, Bytes: 1024}, lat)
+		g := s.StartLatent(1, &FlowSpec{Links: []LinkID{Q, K}, Bytes: 1024}, lat)
 		s.Settle(1)
 		t1 := 1 + lat
 		if at, _, _ := s.NextCompletion(); at != t1 {
@@ -175,7 +175,7 @@ func TestSimGridFreedLinksStayMarked(t *testing.T) {
 		}
 		s.Finish(t1, f)
 		if freedFirst {
-			s.StartLatent(t1, FlowSpec{Links: []LinkID{S, T}, Bytes: 1}, 1) // frees F's variable
+			s.StartLatent(t1, &FlowSpec{Links: []LinkID{S, T}, Bytes: 1}, 1) // frees F's variable
 		}
 		s.Activate(t1, g)
 		s.Settle(t1)
@@ -214,7 +214,7 @@ func TestSimGridSolveMatchesMaxMin(t *testing.T) {
 		refIDs := ref.StartAll(0, specs, nil)
 		var sgIDs []FlowID
 		for _, spec := range specs {
-			sgIDs = append(sgIDs, sg.StartLatent(0, spec, 0))
+			sgIDs = append(sgIDs, sg.StartLatent(0, &spec, 0))
 		}
 		sg.Settle(0)
 		for i := range specs {
@@ -233,7 +233,7 @@ func TestSimGridSolveMatchesMaxMin(t *testing.T) {
 func TestSimGridRateFactor(t *testing.T) {
 	s := NewSystemOptions(shared(1024), Options{Solver: SimGrid})
 	for range 2 {
-		s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 256, RateFactor: 0.5}, 0)
+		s.StartLatent(0, &FlowSpec{Links: []LinkID{0}, Bytes: 256, RateFactor: 0.5}, 0)
 	}
 	_, at := sgRun(s, 1e-9)
 	if len(at) != 2 || at[0] != 1 || at[1] != 1 {
@@ -251,7 +251,7 @@ func TestSimGridLatentWithoutLinks(t *testing.T) {
 		want  float64
 	}{{[]LinkID{0}, 1e-6 + 1e6/1e9}, {nil, 1e-6}} {
 		s := NewSystemOptions([]Link{{Bandwidth: 1e9, Sharing: FatPipe}}, Options{Solver: SimGrid})
-		id := s.StartLatent(0, FlowSpec{Links: tc.links, Bytes: 1e6}, 1e-6)
+		id := s.StartLatent(0, &FlowSpec{Links: tc.links, Bytes: 1e6}, 1e-6)
 		order, at := sgRun(s, 1e-9)
 		if len(order) != 1 || order[0] != id || at[0] != tc.want {
 			t.Errorf("links %v: completions %v at %v, want flow %v at %v", tc.links, order, at, id, tc.want)
@@ -290,7 +290,7 @@ func TestSimGridElementsMatchFlows(t *testing.T) {
 					for _, l := range rng.Perm(tc.links)[:rng.IntN(min(tc.links, 3))] {
 						spec.Reverse = append(spec.Reverse, LinkID(l))
 					}
-					s.StartLatent(now, spec, 1e-6*float64(rng.IntN(3)))
+					s.StartLatent(now, &spec, 1e-6*float64(rng.IntN(3)))
 					checkElems(t, s, round)
 				}
 				s.Settle(now)
@@ -407,7 +407,7 @@ func TestSettledMeansNothingToSettle(t *testing.T) {
 				if rng.IntN(2) == 0 {
 					links = append(links, LinkID(rng.IntN(3)))
 				}
-				s.StartLatent(now, FlowSpec{Links: links, Bytes: float64(1 + rng.IntN(3000))}, float64(rng.IntN(3))*1e-3)
+				s.StartLatent(now, &FlowSpec{Links: links, Bytes: float64(1 + rng.IntN(3000))}, float64(rng.IntN(3))*1e-3)
 				started++
 				if s.Settled() {
 					t.Fatalf("seed %d: Settled after a start at %v", seed, now)

@@ -263,8 +263,10 @@ func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 // latency has passed, when it is enabled (Activate) — SimGrid's
 // communicate(): a disabled variable, a heap entry of type latency at
 // latency + now, and every link of the route marked modified. It needs
-// the SimGrid solver; without it, it panics.
-func (s *System) StartLatent(now float64, spec FlowSpec, latency float64) FlowID {
+// the SimGrid solver; without it, it panics. spec is read during the
+// call only: a pointer, so that a message's spec is not copied at each
+// call on its way from the ranks to lmm.
+func (s *System) StartLatent(now float64, spec *FlowSpec, latency float64) FlowID {
 	s.advance(now)
 	if s.sg == nil { // maxmin rates every flow when it starts: it has no latency phase
 		panic("fluid: StartLatent needs the SimGrid solver")
@@ -340,7 +342,7 @@ func (s *System) Cancel(now float64, id FlowID) {
 // which is its solver's part. A flow that crosses no Shared link shares
 // nothing: its solver rates it at its bound (or +Inf) at once.
 func (s *System) add(now float64, spec FlowSpec) *flow {
-	f := s.addUnqueued(now, spec)
+	f := s.addUnqueued(now, &spec)
 	s.done.push(f)
 	return f
 }
@@ -348,10 +350,10 @@ func (s *System) add(now float64, spec FlowSpec) *flow {
 // addUnqueued is add without the heap entry: the caller pushes f once its
 // finish time and tie are set (lmm, which sets both at once), instead of
 // pushing it at +Inf and moving it there.
-func (s *System) addUnqueued(now float64, spec FlowSpec) *flow {
+func (s *System) addUnqueued(now float64, spec *FlowSpec) *flow {
 	if !(spec.Bytes >= 0) || !(spec.Bound >= 0) || !(spec.Weight >= 0) || !(spec.ReverseShare >= 0) ||
 		math.IsInf(spec.Weight, 1) || math.IsInf(spec.ReverseShare, 1) {
-		panic(fmt.Sprintf("fluid: bad flow spec %+v", spec))
+		panic(fmt.Sprintf("fluid: bad flow spec %+v", *spec))
 	}
 	if s.nextTie > tieLimit {
 		s.nextTie = s.retie() + 1

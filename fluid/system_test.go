@@ -87,7 +87,7 @@ func TestPanicsOnMisuse(t *testing.T) {
 		"bad link":      func(s *System) { s.Start(0, FlowSpec{Links: []LinkID{3}}) },
 		"negative size": func(s *System) { s.Start(0, FlowSpec{Bytes: -1}) },
 		// a latency phase is lmm's (Options.Solver = SimGrid), which NewSystem is not
-		"latent start": func(s *System) { s.StartLatent(0, FlowSpec{Links: []LinkID{0}, Bytes: 1}, 1e-6) },
+		"latent start": func(s *System) { s.StartLatent(0, &FlowSpec{Links: []LinkID{0}, Bytes: 1}, 1e-6) },
 		"activate":     func(s *System) { s.Activate(0, s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 1})) },
 	} {
 		func() {

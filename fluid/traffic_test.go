@@ -106,7 +106,7 @@ func TestTraffic(t *testing.T) {
 				}
 				now = f.at
 				if c.opts.Solver == SimGrid {
-					s.StartLatent(now, f.spec, 1)
+					s.StartLatent(now, &f.spec, 1)
 				} else {
 					s.Start(now, f.spec)
 				}

@@ -16,11 +16,16 @@ type readyQueue struct {
 	fifo  bool
 	ranks []*Rank // Rank.gid → rank, to hand back what pop takes out
 	byID  idSet   // rank order: the gids of the ready ranks
-	ids   []int32 // fifo: ids[head:] in the order they became ready
-	head  int     // fifo: ids[:head] have been popped
+	// fifo: a ring whose length is a power of two (or 0), holding the
+	// ids pushed and not yet popped, oldest first, from ids[head&mask]
+	// on; head and tail count the pops and the pushes. A ring pushes and
+	// pops with a masked index where a slice appended and, never drained
+	// for long, slid its live part down.
+	ids        []int32
+	head, tail uint
 }
 
-func (q *readyQueue) empty() bool { return q.byID.n == 0 && len(q.ids) == q.head }
+func (q *readyQueue) empty() bool { return q.byID.n == 0 && q.head == q.tail }
 
 func (q *readyQueue) push(r *Rank) {
 	id := r.gid
@@ -28,12 +33,22 @@ func (q *readyQueue) push(r *Rank) {
 		q.byID.add(id)
 		return
 	}
-	if q.head > 64 && 2*q.head > len(q.ids) {
-		// Never drained for long: slide the live part down.
-		n := copy(q.ids, q.ids[q.head:])
-		q.ids, q.head = q.ids[:n], 0
+	if q.tail-q.head == uint(len(q.ids)) {
+		q.grow()
 	}
-	q.ids = append(q.ids, id)
+	q.ids[q.tail&uint(len(q.ids)-1)] = id
+	q.tail++
+}
+
+// grow doubles the fifo's ring (64 ids at first), keeping its ids in order.
+func (q *readyQueue) grow() {
+	ids := make([]int32, max(64, 2*len(q.ids)))
+	n := uint(0)
+	for i := q.head; i != q.tail; i++ {
+		ids[n] = q.ids[i&uint(len(q.ids)-1)]
+		n++
+	}
+	q.ids, q.head, q.tail = ids, 0, n
 }
 
 func (q *readyQueue) pop() *Rank {
@@ -43,15 +58,22 @@ func (q *readyQueue) pop() *Rank {
 		}
 		return q.ranks[q.byID.popMin()]
 	}
-	if q.head == len(q.ids) {
-		return nil
+	for q.head != q.tail {
+		id := q.ids[q.head&uint(len(q.ids)-1)]
+		q.head++
+		r := q.ranks[id]
+		if r.waitOn != turnStep || r.owed <= 0 || q.head == q.tail {
+			return r
+		}
+		// r's task gave its turn up (turnStep) and owes another while
+		// another rank is ready: its step, called again, would only
+		// queue r once more (Rank.taskTurn). r goes back to the end at
+		// once, into the room its pop made: the turn without the step.
+		r.owed--
+		q.ids[q.tail&uint(len(q.ids)-1)] = id
+		q.tail++
 	}
-	id := q.ids[q.head]
-	q.head++
-	if q.head == len(q.ids) { // drained: reuse the array from the start
-		q.ids, q.head = q.ids[:0], 0
-	}
-	return q.ranks[id]
+	return nil
 }
 
 // idSet is a set of non-negative ids that yields its least member: a bit

@@ -185,7 +185,7 @@ func (w *World) startTransfer(s *Request) {
 			// place among actions due at one date follows the network
 			// model's heap, not the timers'
 			s.inFlow = true
-			w.eng.StartLatentFlowHandler(w.flowSpec(s, p, true), lat, (*xfer)(s))
+			w.eng.StartLatentFlowHandler(w.flowSpec(&w.spec, s, p, true), lat, (*xfer)(s))
 			return
 		}
 		w.eng.AfterHandler(lat, (*xfer)(s))
@@ -215,14 +215,16 @@ func (x *xfer) Handle() {
 // flows without one penalty 1.
 func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
 	s.inFlow = true
-	w.eng.StartFlowHandler(w.flowSpec(s, p, afterLatency), (*xfer)(s))
+	w.eng.StartFlowHandler(*w.flowSpec(&w.spec, s, p, afterLatency), (*xfer)(s))
 }
 
-// flowSpec is message s's flow on route p.
-func (w *World) flowSpec(s *Request, p *path, afterLatency bool) fluid.FlowSpec {
+// flowSpec sets spec to message s's flow on route p, and returns it:
+// filled in place (World.spec), as the engine and fluid take it, so that
+// it is not copied on its way.
+func (w *World) flowSpec(spec *fluid.FlowSpec, s *Request, p *path, afterLatency bool) *fluid.FlowSpec {
 	size := w.wire(s)
 	fb := w.cfg.BwFactor.Value(size, 1)
-	spec := fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1, Loads: p.loads}
+	*spec = fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1, Loads: p.loads}
 	if w.simgrid { // SimGrid's own arithmetic: size bytes at f_bw × the max-min rate
 		spec.Bytes, spec.RateFactor = float64(size), fb
 	}

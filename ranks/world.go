@@ -120,6 +120,9 @@ type sched struct {
 	firing   bool
 	netWakes []*Rank
 
+	// spec is a message's flow while the engine starts it (flowSpec).
+	spec fluid.FlowSpec
+
 	// probes: the ends of the probes' sleeps, kept out of the engine
 	// (probeQueue), in rank order: probesAside (tests may turn it off,
 	// before Run, to set those timers in the engine as other sleeps).
