@@ -72,6 +72,22 @@ func outputFailed(flag, path string, err error) error {
 	return asFailure(fmt.Errorf("%s %s: %w", flag, path, err))
 }
 
+// firstError passes writes to w and keeps the first error one returned, so
+// that an output written during a run (the trace) can be told apart from the
+// run's own errors, which the runner returns with it.
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
+}
+
 // staging writes a command's output files to temporary files beside their targets
 // and renames them all once every one is written, so that an error part-way
 // leaves none of them behind (nor a half-written one). A target that is a device
