@@ -323,8 +323,8 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 }
 
 // writeSensitivityOutputs writes the files asked for, all of them whole or
-// none: they are staged and renamed together once the last is written (the
-// plots, a folder of figures, are written in place before that).
+// none: they are staged, the plots' folder too, and renamed together once the
+// last is written.
 // g is the analysed graph (the LP's), saved the one-ℓ graph (--graph: graph
 // files do not keep class names yet).
 func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
@@ -362,8 +362,12 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 		}
 	}
 	if af.plot != "" {
-		if err := sensitivity.WritePlots(af.plot, rep); err != nil {
-			return asFailure(fmt.Errorf("writing plots into %s: %w", af.plot, err))
+		dir, err := st.folder(af.plot)
+		if err != nil {
+			return err
+		}
+		if err := sensitivity.WritePlots(dir, rep); err != nil {
+			return outputFailed("--plot", af.plot, err)
 		}
 	}
 	return st.commit()
