@@ -69,22 +69,27 @@ func ours(path string) string {
 
 func isOurs(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
 
-// layers says, for every package of the module, which packages of ours it may
-// depend on at all, directly or through another (go list's Deps), as its doc.go
-// and ARCHITECTURE.md's table state. Where TestImportRules checks each import
-// against its folder's row, this follows the closure: a package that may not
-// import sensitivity may not reach it through a third either. A package that
-// is not listed here fails the test, so a new one must say where it stands.
+const module = "github.com/emu-hpc/emu"
+
+// layers is the one table of the import rules (shared/DESIGN.md, "Packages and
+// who may import whom"; ARCHITECTURE.md's folder table; each doc.go's
+// "# Imports"). For every package of the module it says which packages of ours
+// it may depend on at all, directly or through another (go list's Deps:
+// TestLayers), and which it may import itself (TestImportRules): a package
+// that may not import sensitivity may not reach it through a third either. A
+// package that is not listed here fails the test, so a new one must say where
+// it stands.
 var layers = []struct {
-	pkg   string
-	only  []string // its dependencies of ours, all of them; nil: any but never's
-	never []string // what it must not reach (besides cmd/emu, which no package may)
+	pkg     string
+	only    []string // its dependencies of ours, all of them; nil: any but never's
+	never   []string // what it must not reach (besides cmd/emu, which no package may)
+	imports []string // its own imports of ours, where narrower than only; a folder allows what is under it; nil: as only
 }{
 	{pkg: "", only: []string{}}, // the module's doc and its tests
 	// The simulation core (shared/DESIGN.md): emu over fluid, models alone.
 	{pkg: "models", only: []string{}},
 	{pkg: "fluid", only: []string{"internal/heap"}},
-	{pkg: "emu", only: []string{"fluid", "internal/heap"}},
+	{pkg: "emu", only: []string{"fluid", "internal/heap"}, imports: []string{"fluid"}},
 	{pkg: "ranks", only: []string{"emu", "fluid", "internal/heap"}},
 	{pkg: "kernels", only: []string{"models"}},
 	// The formats and the units know nothing of emu's.
@@ -92,19 +97,29 @@ var layers = []struct {
 	{pkg: "units", only: []string{}},
 	{pkg: "loggops", only: []string{"traceformat", "internal/heap"}},
 	{pkg: "sensitivity", only: []string{}},
-	{pkg: "sensitivity/goal", only: []string{"sensitivity", "loggops", "traceformat", "internal/heap"}},
-	{pkg: "platform", only: []string{"fluid", "units", "internal/heap"}},
-	// The applications: never scenario, nor sensitivity (apps/replay).
-	{pkg: "apps/pingpong", only: []string{"ranks", "emu", "fluid", "internal/heap"}},
-	{pkg: "apps/hpl", only: []string{"ranks", "kernels", "models", "emu", "fluid", "internal/heap"}},
-	{pkg: "apps/replay", only: []string{"ranks", "traceformat", "loggops", "emu", "fluid", "internal/heap"}},
-	{pkg: "hpldat", only: []string{"apps/hpl", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"}},
-	{pkg: "observe", only: []string{"ranks", "fluid", "kernels", "sensitivity", "units", "emu", "models", "internal/heap"}},
+	// sensitivity/goal records the graph of a loggops replay.
+	{pkg: "sensitivity/goal", only: []string{"sensitivity", "loggops", "traceformat", "internal/heap"},
+		imports: []string{"sensitivity", "traceformat", "loggops"}},
+	// the machine and its formats (SimGrid XML, hostfiles) build a fluid topology.
+	{pkg: "platform", only: []string{"fluid", "units", "internal/heap"}, imports: []string{"fluid", "units"}},
+	// The applications: never scenario, nor sensitivity (apps/replay reads its
+	// traces with traceformat and runs its loggops semantics with package loggops).
+	{pkg: "apps/pingpong", only: []string{"ranks", "emu", "fluid", "internal/heap"}, imports: appImports},
+	{pkg: "apps/hpl", only: []string{"ranks", "kernels", "models", "emu", "fluid", "internal/heap"}, imports: appImports},
+	{pkg: "apps/replay", only: []string{"ranks", "traceformat", "loggops", "emu", "fluid", "internal/heap"}, imports: appImports},
+	// the input formats stop at the edge: HPL.dat fills apps/hpl's Dat.
+	{pkg: "hpldat", only: []string{"apps/hpl", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"}, imports: []string{"apps/hpl"}},
+	// observe watches a run through ranks' events; the typed values and user
+	// units it shares with scenario are package units'.
+	{pkg: "observe", only: []string{"ranks", "fluid", "kernels", "sensitivity", "units", "emu", "models", "internal/heap"},
+		imports: []string{"ranks", "fluid", "kernels", "sensitivity", "units"}},
 	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile"}},
 	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile"}},
 	// scenario says what to run; running and watching it are runner's and observe's.
-	{pkg: "scenario", never: []string{"observe", "sensitivity", "runner"}},
-	{pkg: "runner"},
+	{pkg: "scenario", never: []string{"observe", "sensitivity", "runner"},
+		imports: []string{"apps", "fluid", "hpldat", "kernels", "loggops", "models", "platform", "ranks", "traceformat", "units"}},
+	// runner runs a scenario's Plan and wires the observers a run asks for.
+	{pkg: "runner", imports: []string{"scenario", "platform", "apps", "ranks", "kernels", "fluid", "observe", "sensitivity"}},
 	{pkg: "cmd/emu"},
 	{pkg: "validation"},
 	// The node loop measures the emu binary a user runs: of emu's packages only
@@ -121,6 +136,9 @@ var layers = []struct {
 	{pkg: "fluid/fluidtest", only: []string{"fluid", "internal/heap"}},
 	{pkg: "models/modelstest", only: []string{"models"}},
 }
+
+// appImports are what an application may import itself.
+var appImports = []string{"apps", "ranks", "kernels", "models", "emu", "fluid", "traceformat", "loggops"}
 
 // testKits are for tests only: no package's own files may need them.
 var testKits = []string{"internal/golden", "internal/scenariotest", "fluid/fluidtest", "models/modelstest"}
@@ -156,6 +174,30 @@ func TestLayers(t *testing.T) {
 	for name := range pkgs {
 		if !seen[name] {
 			t.Errorf("package %q has no row in layers: add one saying what it may depend on (its doc.go's # Imports)", name)
+		}
+	}
+}
+
+// TestImportRules checks every package's own imports of ours (go list's
+// Imports) against its row of layers: imports where the row narrows them,
+// else only (which TestLayers checks on the whole set, and so on these too).
+func TestImportRules(t *testing.T) {
+	pkgs := listModule(t)
+	for _, l := range layers {
+		rule := l.imports
+		if rule == nil {
+			rule = l.only
+		}
+		if rule == nil {
+			continue
+		}
+		for _, imp := range pkgs[l.pkg].Imports {
+			if !isOurs(imp) {
+				continue
+			}
+			if d := ours(imp); !slices.ContainsFunc(rule, func(r string) bool { return d == r || strings.HasPrefix(d, r+"/") }) {
+				t.Errorf("%s imports %s; it may import only %v", l.pkg, d, rule)
+			}
 		}
 	}
 }

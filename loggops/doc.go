@@ -40,7 +40,7 @@
 //
 // # Imports
 //
-// traceformat and internal/heap of emu's, nothing else (deps_test.go): in
+// traceformat and internal/heap of emu's, nothing else (layers_test.go): in
 // particular not sensitivity, which listens through Hooks. No I/O, no
 // clock, no goroutine.
 package loggops

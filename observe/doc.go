@@ -42,6 +42,6 @@
 //
 // ranks (the events), fluid (links and their classes), kernels (the
 // observed calls), sensitivity (the graph and the MPI split's types) and
-// units; never scenario or cmd (deps_test.go). No goroutine of its own; no
+// units; never scenario or cmd (layers_test.go). No goroutine of its own; no
 // wall clock.
 package observe

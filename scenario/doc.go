@@ -19,6 +19,6 @@
 //
 // Imports: the applications' configurations, the formats (hpldat, platform,
 // traceformat, loggops), ranks, kernels, models, fluid and units
-// (ARCHITECTURE.md, deps_test.go); never observe, sensitivity or runner.
+// (ARCHITECTURE.md, layers_test.go); never observe, sensitivity or runner.
 // runner and cmd/emu import scenario.
 package scenario

@@ -88,6 +88,6 @@
 // # Imports
 //
 // ranks, traceformat for the traces, and loggops for the loggops
-// semantics; nothing of sensitivity (deps_test.go). No wall clock, no
+// semantics; nothing of sensitivity (layers_test.go). No wall clock, no
 // goroutine of its own; file I/O only in Load.
 package replay

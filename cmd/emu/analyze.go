@@ -118,7 +118,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err := rep.WriteTable(cmd.OutOrStdout()); err != nil {
 		return asFailure(err)
 	}
-	// The files go together, whole or none (the plots' folder before them).
+	// The files go together, the plots' folder too, whole or none.
 	var st staging
 	defer st.discard()
 	if f.json != "" {
@@ -143,8 +143,12 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		}
 	}
 	if f.plot != "" {
-		if err := sensitivity.WritePlots(f.plot, rep); err != nil {
-			return asFailure(fmt.Errorf("writing plots into %s: %w", f.plot, err))
+		dir, err := st.folder(f.plot)
+		if err != nil {
+			return err
+		}
+		if err := sensitivity.WritePlots(dir, rep); err != nil {
+			return outputFailed("--plot", f.plot, err)
 		}
 	}
 	return st.commit()

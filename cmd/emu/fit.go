@@ -172,7 +172,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	if err != nil {
 		return asFailure(err)
 	}
-	// The files go together, whole or none (the plots' folder before them).
+	// The files go together, the plots' folder too, whole or none.
 	var st staging
 	defer st.discard()
 	table, writeTOML := outputs(cmd, &st, fl.out)
@@ -194,14 +194,23 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	if err := writeTOML(append([]byte(header), data...)); err != nil {
 		return err
 	}
+	var written []string
 	if fl.plotDir != "" {
-		written, err := calibration.WritePlotsWith(fl.plotDir, samples, set, products)
+		dir, err := st.folder(fl.plotDir)
 		if err != nil {
-			return asFailure(err)
+			return err
 		}
+		if written, err = calibration.WritePlotsWith(dir, samples, set, products); err != nil {
+			return outputFailed("--plot", fl.plotDir, err)
+		}
+	}
+	if err := st.commit(); err != nil {
+		return err
+	}
+	if fl.plotDir != "" {
 		fmt.Fprintf(table, "wrote %d figures in %s\n", len(written), fl.plotDir)
 	}
-	return st.commit()
+	return nil
 }
 
 // parseProducts reads fit's --product KERNEL=PRODUCT values into the

@@ -72,12 +72,32 @@ func outputFailed(flag, path string, err error) error {
 	return asFailure(fmt.Errorf("%s %s: %w", flag, path, err))
 }
 
+// firstError passes writes to w and keeps the first error one returned, so
+// that an output written during a run (the trace) can be told apart from the
+// run's own errors, which the runner returns with it.
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
+}
+
 // staging writes a command's output files to temporary files beside their targets
 // and renames them all once every one is written, so that an error part-way
 // leaves none of them behind (nor a half-written one). A target that is a device
 // or a pipe is written in place: a rename would replace it (as root, /dev/null
-// itself) by a regular file.
-type staging struct{ tmp, dst []string }
+// itself) by a regular file. A folder of figures (--plot DIR) is staged as a
+// temporary folder beside DIR, its files moved into DIR with the others.
+type staging struct {
+	tmp, dst       []string
+	tmpDir, dstDir []string
+}
 
 // create opens a temporary file for path, or path itself when it is a device or
 // a pipe; the caller writes and closes it.
@@ -108,29 +128,93 @@ func (s *staging) write(path string, write func(w io.Writer) error) error {
 	return asFailure(f.Close())
 }
 
-// commit renames every staged file to its target; CreateTemp made them private
-// (0600), a result file is an ordinary file (0644).
-func (s *staging) commit() error {
-	for i, tmp := range s.tmp {
-		if err := os.Chmod(tmp, 0o644); err != nil {
-			return asFailure(err)
-		}
-		if err := os.Rename(tmp, s.dst[i]); err != nil {
-			return asFailure(err)
-		}
-		pending.remove(tmp)
+// folder stages the folder path: it returns a new empty folder beside it (its
+// parents made) for the caller to fill; commit moves what the caller wrote
+// into path, made if need be, replacing files of the same names and keeping
+// the others.
+func (s *staging) folder(path string) (string, error) {
+	path = filepath.Clean(path)
+	parent := filepath.Dir(path)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", asFailure(err)
 	}
-	s.tmp, s.dst = nil, nil
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return "", asFailure(err)
+	}
+	s.tmpDir, s.dstDir = append(s.tmpDir, tmp), append(s.dstDir, path)
+	pending.add(tmp)
+	return tmp, nil
+}
+
+// commit renames every staged file to its target; CreateTemp made them private
+// (0600), a result file is an ordinary file (0644). A staged folder whose
+// target does not exist is renamed whole; otherwise its files are moved into
+// the target. Every target is checked before the first rename: one that a
+// folder takes (a figure's name) would stop the renames part-way.
+func (s *staging) commit() error {
+	tmp, dst := s.tmp, s.dst
+	var whole []int // staged folders renamed whole
+	for i, dir := range s.tmpDir {
+		info, err := os.Stat(s.dstDir[i])
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			whole = append(whole, i)
+			continue
+		case err != nil:
+			return asFailure(err)
+		case !info.IsDir():
+			return asFailure(fmt.Errorf("%s: is a file, want a folder", s.dstDir[i]))
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return asFailure(err)
+		}
+		for _, e := range entries {
+			tmp, dst = append(tmp, filepath.Join(dir, e.Name())), append(dst, filepath.Join(s.dstDir[i], e.Name()))
+		}
+	}
+	for _, d := range dst {
+		if info, err := os.Lstat(d); err == nil && info.IsDir() {
+			return asFailure(fmt.Errorf("%s: is a folder, want a file name", d))
+		}
+	}
+	for i, t := range tmp {
+		if i < len(s.tmp) {
+			if err := os.Chmod(t, 0o644); err != nil {
+				return asFailure(err)
+			}
+		}
+		if err := os.Rename(t, dst[i]); err != nil {
+			return asFailure(err)
+		}
+		if i < len(s.tmp) {
+			pending.remove(t)
+		}
+	}
+	for _, i := range whole {
+		if err := os.Chmod(s.tmpDir[i], 0o755); err != nil { // MkdirTemp's 0700
+			return asFailure(err)
+		}
+		if err := os.Rename(s.tmpDir[i], s.dstDir[i]); err != nil {
+			return asFailure(err)
+		}
+	}
+	for _, dir := range s.tmpDir {
+		os.Remove(dir) // emptied, or renamed
+		pending.remove(dir)
+	}
+	s.tmp, s.dst, s.tmpDir, s.dstDir = nil, nil, nil, nil
 	return nil
 }
 
 // discard removes what is still staged (nothing after commit).
 func (s *staging) discard() {
-	for _, tmp := range s.tmp {
-		os.Remove(tmp)
+	for _, tmp := range append(s.tmp, s.tmpDir...) {
+		os.RemoveAll(tmp)
 		pending.remove(tmp)
 	}
-	s.tmp, s.dst = nil, nil
+	s.tmp, s.dst, s.tmpDir, s.dstDir = nil, nil, nil, nil
 }
 
 // pending holds the staging files of this process not yet renamed or removed,
@@ -154,11 +238,11 @@ func (p *stagedFiles) remove(path string) {
 	delete(p.paths, path)
 }
 
-// removeAll removes every pending staging file and holds the lock for good, so
-// that none is added while the process dies.
+// removeAll removes every pending staging file and folder and holds the lock
+// for good, so that none is added while the process dies.
 func (p *stagedFiles) removeAll() {
 	p.mu.Lock()
 	for path := range p.paths {
-		os.Remove(path)
+		os.RemoveAll(path)
 	}
 }

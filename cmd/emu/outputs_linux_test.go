@@ -111,13 +111,14 @@ func TestFailedWriteLeavesNoOutputs(t *testing.T) {
 // Outputs that fail after the run name their flag, as the checks before it
 // do: "write /dev/full: ..." left the user to find which flag that was, and
 // sensitivity's "writing FILE: write .FILE.tmp123: ..." named a staging file.
+// The trace, written while the run goes, said "writing the trace: ...".
 func TestOutputFailureNamesItsFlag(t *testing.T) {
 	const full = "/dev/full"
 	if fi, err := os.Stat(full); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		t.Skip("no /dev/full here")
 	}
 	for _, c := range []struct{ cmd, flag string }{
-		{"run", "--json"}, {"run", "--graph"}, {"run", "--links"},
+		{"run", "--json"}, {"run", "--graph"}, {"run", "--links"}, {"run", "--trace"},
 		{"sensitivity", "--json"}, {"sensitivity", "--lp"}, {"sensitivity", "--graph"},
 	} {
 		code, _, stderr := runCLI(t, c.cmd, "-q", "--set", "hpl.n=100", c.flag, full)

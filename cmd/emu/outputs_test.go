@@ -97,3 +97,57 @@ func TestTuneRefusesAKeySweptTwice(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
+
+// A --plot folder goes with the command's files, whole or none: a failure
+// while its figures are drawn leaves neither a figure nor the other outputs.
+// Here the second figure's name is taken by a folder, so that drawing it fails
+// after the first is drawn; sensitivity, analyze, fit and tune wrote their
+// figures in place, and the first stayed behind an exit 1.
+func TestFailedPlotLeavesNoFigures(t *testing.T) {
+	dir := t.TempDir()
+	out := func(name string) string { return filepath.Join(dir, name) }
+	samples := out("s.csv")
+	writeSynthetic(t, samples)
+	graph := out("run.graph")
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--graph", graph); code != exitOK {
+		t.Fatalf("recording a graph: exit %d: %s", code, stderr)
+	}
+	for _, c := range []struct {
+		name    string
+		args    []string // the plot folder is appended
+		blocked string   // the figure whose name a folder takes: not the first drawn
+		files   []string // the other outputs, which must not be left
+	}{
+		{"sensitivity", []string{"sensitivity", "-q", "--set", "hpl.n=100", "--json", out("s.json")}, "lambda_L.svg", []string{out("s.json")}},
+		{"analyze", []string{"analyze", graph, "--json", out("a.json")}, "lambda_L.svg", []string{out("a.json")}},
+		{"fit", []string{"fit", samples, "--family", "M1-N0", "--report", out("f.json"), "-o", out("f.toml")}, "dgemm-residuals.svg",
+			[]string{out("f.json"), out("f.toml")}},
+		{"tune", []string{"tune", "-q", "--sweep", "nb=32,64", "--sweep", "depth=0,1", "--set", "hpl.n=100", "--out", out("sweep"), "--csv", out("t.csv")},
+			"gflops_vs_hpl_depth.svg", []string{out("t.csv")}},
+	} {
+		plots := out(c.name + "-plots")
+		if err := os.MkdirAll(filepath.Join(plots, c.blocked), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, append(c.args, "--plot", plots)...)
+		if code != exitFailure || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line", c.name, code, stderr, exitFailure)
+		}
+		if left, _ := os.ReadDir(plots); len(left) != 1 {
+			var names []string
+			for _, e := range left {
+				names = append(names, e.Name())
+			}
+			t.Errorf("%s: the plot folder holds %v, want only the folder %s", c.name, names, c.blocked)
+		}
+		for _, f := range c.files {
+			if _, err := os.Stat(f); err == nil {
+				t.Errorf("%s: %s was left behind a failed command", c.name, f)
+				os.Remove(f)
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+			t.Errorf("%s: temporary files left: %v", c.name, left)
+		}
+	}
+}

@@ -379,13 +379,15 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 	var st staging
 	defer st.discard()
 	var trace *os.File
+	var traceW *firstError // the trace's writes, written while the run goes
 	if out.trace != "" {
 		f, err := st.create(out.trace)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		trace, opt.Trace = f, f
+		trace, traceW = f, &firstError{w: f}
+		opt.Trace = traceW
 	}
 	if pr := newProgress(cmd.ErrOrStderr(), isQuiet(cmd), plan); pr != nil && out.ensemble == nil {
 		opt.Listeners = append(opt.Listeners, pr.listener())
@@ -396,7 +398,11 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 	if err != nil {
 		// The input was validated: a run that fails (a deadlock, an application
 		// error) is emu's fault, not the user's, so it exits 1 — unless a
-		// replayed trace cannot complete (runError).
+		// replayed trace cannot complete (runError). A trace that could not be
+		// written is named by its flag, as the outputs written after the run are.
+		if traceW != nil && traceW.err != nil {
+			return outputFailed("--trace", out.trace, traceW.err)
+		}
 		return runError(err)
 	}
 	if err := printTo(cmd, &st, plan, res); err != nil {
@@ -407,7 +413,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 	}
 	if trace != nil {
 		if err := trace.Close(); err != nil {
-			return asFailure(err)
+			return outputFailed("--trace", out.trace, err)
 		}
 	}
 	if out.graph != "" {

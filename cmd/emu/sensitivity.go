@@ -313,24 +313,27 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if err := ex.run(out, &doc, rerun{sf: sf, file: file, mode: mode, note: note}, res, p); err != nil {
 		return err
 	}
-	if err := writeSensitivityOutputs(g, res.Graph, doc, p, af, graphOut); err != nil {
+	// The files go together, --place's hostfile too: renamed only when the
+	// re-emulation with it has succeeded.
+	var st staging
+	defer st.discard()
+	if err := writeSensitivityOutputs(&st, g, res.Graph, doc, p, af, graphOut); err != nil {
 		return err
 	}
 	if af.place != "" {
-		return reportPlacement(out, af.place, sf, file, plan, res)
+		if err := reportPlacement(out, &st, af.place, sf, file, plan, res); err != nil {
+			return err
+		}
 	}
-	return nil
+	return st.commit()
 }
 
-// writeSensitivityOutputs writes the files asked for, all of them whole or
-// none: they are staged and renamed together once the last is written (the
-// plots, a folder of figures, are written in place before that).
+// writeSensitivityOutputs stages the files asked for in st, the plots' folder
+// too, for the caller to rename together, whole or none.
 // g is the analysed graph (the LP's), saved the one-ℓ graph (--graph: graph
 // files do not keep class names yet).
-func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
+func writeSensitivityOutputs(st *staging, g, saved *sensitivity.Graph, doc sensitivityJSON, p sensitivity.Params, af *analyzeFlags, graphOut string) error {
 	rep := doc.Report
-	var st staging
-	defer st.discard()
 	if af.json != "" {
 		err := st.write(af.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -362,11 +365,15 @@ func writeSensitivityOutputs(g, saved *sensitivity.Graph, doc sensitivityJSON, p
 		}
 	}
 	if af.plot != "" {
-		if err := sensitivity.WritePlots(af.plot, rep); err != nil {
-			return asFailure(fmt.Errorf("writing plots into %s: %w", af.plot, err))
+		dir, err := st.folder(af.plot)
+		if err != nil {
+			return err
+		}
+		if err := sensitivity.WritePlots(dir, rep); err != nil {
+			return outputFailed("--plot", af.plot, err)
 		}
 	}
-	return st.commit()
+	return nil
 }
 
 // latencyFlagHelp is the --latency help of emu run and emu sensitivity.

@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
+	"os"
 	"strconv"
 	"strings"
 
-	"github.com/emu-hpc/emu/internal/atomicfile"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/runner"
@@ -93,19 +92,21 @@ func placeRanks(cg *observe.ClassGraph, plat *platform.Platform, ranks int) (pla
 	return p, nil
 }
 
-// writeHostfile writes the placement as an smpirun hostfile: rank r on line r.
-func writeHostfile(path string, plat *platform.Platform, hosts []int) error {
+// hostfile is the placement as an smpirun hostfile: rank r on line r.
+func hostfile(plat *platform.Platform, hosts []int) []byte {
 	var b strings.Builder
 	for _, h := range hosts {
 		b.WriteString(plat.HostName(h))
 		b.WriteByte('\n')
 	}
-	return atomicfile.WriteFile(path, []byte(b.String()), 0o644)
+	return []byte(b.String())
 }
 
-// reportPlacement runs --place: the search, the hostfile, and a re-emulation
-// with it that says what the placement is worth.
-func reportPlacement(out io.Writer, path string, sf *scenarioFlags, file string, plan *scenario.Plan, res *runner.Result) error {
+// reportPlacement runs --place: the search, the hostfile (staged in st), and
+// a re-emulation with it that says what the placement is worth. The
+// re-emulation reads a private copy: the staged file is renamed only when the
+// command succeeds, and a --place that is a pipe cannot be read back.
+func reportPlacement(out io.Writer, st *staging, path string, sf *scenarioFlags, file string, plan *scenario.Plan, res *runner.Result) error {
 	if res.ClassGraph == nil {
 		return fmt.Errorf("--place: needs the per-link-class graph of --latency wire")
 	}
@@ -113,18 +114,31 @@ func reportPlacement(out io.Writer, path string, sf *scenarioFlags, file string,
 	if err != nil {
 		return err
 	}
-	if err := writeHostfile(path, &plan.Platform, p.hosts); err != nil {
+	text := hostfile(&plan.Platform, p.hosts)
+	if err := st.write(path, func(w io.Writer) error {
+		_, err := w.Write(text)
 		return err
+	}); err != nil {
+		return outputFailed("--place", path, err)
 	}
-	abs, err := filepath.Abs(path)
+	cp, err := os.CreateTemp("", "emu-place-*.txt")
 	if err != nil {
-		return err
+		return asFailure(err)
+	}
+	defer os.Remove(cp.Name())
+	_, err = cp.Write(text)
+	if cerr := cp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return asFailure(err)
 	}
 	again := *sf
-	again.sets = append(append([]string(nil), sf.sets...), "platform.hostfile="+strconv.Quote(abs), `platform.placement="block"`)
+	again.sets = append(append([]string(nil), sf.sets...), "platform.hostfile="+strconv.Quote(cp.Name()), `platform.placement="block"`)
 	plan2, err := again.plan(file)
 	if err != nil {
-		return err
+		// The run's scenario validated: a placement it refuses is emu's fault.
+		return asFailure(fmt.Errorf("--place %s: re-emulating with the placement: %w", path, err))
 	}
 	res2, err := runner.Run(plan2, runner.Options{})
 	if err != nil {

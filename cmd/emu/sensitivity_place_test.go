@@ -81,3 +81,38 @@ func TestSensitivityPlace(t *testing.T) {
 		t.Errorf("emu run --hostfile %s: %.6f ms, the report said %s ms\n%s", hf, got, m[1], out2)
 	}
 }
+
+// --place's hostfile goes with the other outputs: a re-emulation with it that
+// fails leaves neither the hostfile nor --json. Here the hosts are named
+// n#0 and n#1 (a SimGrid cluster's prefix "n#"), which the hostfile's reader
+// cuts at its comment sign, so the re-emulation's plan fails. The hostfile was
+// written, and the other outputs renamed, before the re-emulation, and stayed.
+func TestFailedPlaceLeavesNoOutputs(t *testing.T) {
+	dir := t.TempDir()
+	toml, xml := filepath.Join(dir, "p.toml"), filepath.Join(dir, "c.xml")
+	for path, text := range map[string]string{
+		toml: "app = \"hpl\"\n[kernels]\nmode = \"model\"\n[hpl]\nn = 300\nnb = 64\ngrids = [[2, 2]]\n",
+		xml: `<?xml version='1.0'?>
+<platform version="4.1">
+  <cluster id="c" prefix="n#" suffix="" radical="0-1" speed="1Gf" core="2" bw="10Gbps" lat="20us"/>
+</platform>
+`,
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hf, js := filepath.Join(dir, "best.txt"), filepath.Join(dir, "s.json")
+	code, stdout, stderr := runCLI(t, "sensitivity", "-q", toml, "--platform", xml, "--latency", "wire", "--place", hf, "--json", js)
+	if code == exitOK || !strings.Contains(stdout, "emulated hpl on 4 ranks") {
+		t.Fatalf("exit %d, stderr %q: want the run's report, then a failure", code, stderr)
+	}
+	for _, f := range []string{hf, js} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s was left behind a failed --place (%s)", f, strings.TrimSpace(stderr))
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

@@ -390,7 +390,7 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 	if err := tune.WriteTable(cmd.OutOrStdout(), ranked); err != nil {
 		return asFailure(err)
 	}
-	// The files go together, whole or none (the plots' folder before them).
+	// The files go together, the plots' folder too, whole or none.
 	var st staging
 	defer st.discard()
 	if outs.csv != "" {
@@ -404,8 +404,12 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 		}
 	}
 	if outs.plot != "" {
-		if err := tune.WritePlots(outs.plot, ranked); err != nil {
-			return asFailure(err)
+		dir, err := st.folder(outs.plot)
+		if err != nil {
+			return err
+		}
+		if err := tune.WritePlots(dir, ranked); err != nil {
+			return outputFailed("--plot", outs.plot, err)
 		}
 	}
 	return st.commit()

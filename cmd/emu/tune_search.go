@@ -184,7 +184,7 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		fmt.Fprintf(cmd.ErrOrStderr(), "tune: %d evaluations (%d whole), %d panels emulated, %.3g s of evaluation\n",
 			res.Evaluations, res.Whole, res.Panels, res.WallS)
 	}
-	// The files go together, whole or none (the plots' folder before them).
+	// The files go together, the plots' folder too, whole or none.
 	var st staging
 	defer st.discard()
 	if sf.writeDat != "" {
@@ -203,8 +203,12 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		}
 	}
 	if outs.plot != "" {
-		if err := tune.WritePlots(outs.plot, res.Rungs[0].Results); err != nil {
-			return asFailure(err)
+		dir, err := st.folder(outs.plot)
+		if err != nil {
+			return err
+		}
+		if err := tune.WritePlots(dir, res.Rungs[0].Results); err != nil {
+			return outputFailed("--plot", outs.plot, err)
 		}
 	}
 	return st.commit()
