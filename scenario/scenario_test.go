@@ -235,9 +235,15 @@ func FuzzParseScenario(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
 		s, err := Parse(data, "f.toml")
 		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "f.toml") {
+				t.Fatalf("error %q: want one line naming f.toml", msg)
+			}
 			return
 		}
 		if err := s.Set(set); err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "--set ") {
+				t.Fatalf("error %q: want one line naming the --set", msg)
+			}
 			return
 		}
 		p, err := s.Validate()
