@@ -86,8 +86,8 @@ func FuzzParseNetwork(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := ParseNetwork(data, "fuzz")
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz") {
-				t.Fatalf("error without the file name: %v", err)
+			if !strings.HasPrefix(err.Error(), "fuzz") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error without the file name, or on several lines: %q", err)
 			}
 			return
 		}
