@@ -373,8 +373,9 @@ func Points(axes []Axis, budget int, seed uint64) []Point {
 }
 
 // tomlNumber is v, a number Go reads as x, as a TOML literal: v itself when
-// TOML reads it too, else x written out (".5" is 0.5, "064" 64, "1e+400" inf),
-// so that a value a user means as a number is not taken for a string.
+// TOML reads it too, else x written out (".5" is 0.5, "064" 64, an integer
+// beyond int64 a float), so that a value a user means as a number is not
+// taken for a string.
 func tomlNumber(v string, x float64) string {
 	switch {
 	case math.IsNaN(x):
@@ -383,10 +384,16 @@ func tomlNumber(v string, x float64) string {
 		return "inf"
 	case math.IsInf(x, -1):
 		return "-inf"
-	case tomlNumberForm(v):
-		return v
+	case tomlNumberForm(v) && (strings.ContainsAny(v, ".eE") || fitsInt64(v)):
+		return v // an integer beyond int64 is written as the float it is
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// fitsInt64 reports whether the integer v fits in an int64, as TOML's must.
+func fitsInt64(v string) bool {
+	_, err := strconv.ParseInt(v, 10, 64)
+	return err == nil
 }
 
 // tomlNumberForm reports whether v is written as TOML writes a decimal
