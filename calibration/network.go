@@ -248,7 +248,9 @@ func ParseOSU(data []byte, file string) ([]models.PingPong, error) {
 		}
 		out = append(out, p)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s: a line longer than 1 MiB: not the output of osu_latency or osu_bw", file)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(out) == 0 {

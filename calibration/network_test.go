@@ -69,6 +69,8 @@ func TestParseNetworkErrors(t *testing.T) {
 		{"osu zero latency", "# Size   Latency (us)\n0 0.00\n", "net:2: time 0 s"},
 		{"osu latency underflow", "# Size   Latency (us)\n8 1e-320\n", "net:2: time 0 s"},
 		{"osu bw of size 0", "# Size   Bandwidth (MB/s)\n0 5.5\n", "net:2: time 0 s"},
+		// A binary file: not Scanner's "token too long".
+		{"osu line over 1 MiB", "# Size   Latency (us)\n" + strings.Repeat("\x00", 1<<20+1), "net: a line longer than 1 MiB: not the output of osu_latency or osu_bw"},
 	}
 	for _, c := range cases {
 		_, err := ParseNetwork([]byte(c.data), "net")
@@ -86,8 +88,8 @@ func FuzzParseNetwork(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := ParseNetwork(data, "fuzz")
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "fuzz") {
-				t.Fatalf("error without the file name: %v", err)
+			if !strings.HasPrefix(err.Error(), "fuzz") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error without the file name, or on several lines: %q", err)
 			}
 			return
 		}

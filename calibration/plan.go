@@ -46,7 +46,27 @@ func (p Plan) nbs() []int {
 	return p.NBs
 }
 
-// Validate reports a plan that cannot run.
+// MaxSamples bounds a synthetic plan's samples per kernel: a campaign of a
+// million calls a kernel takes days, and a count near the largest int made
+// the plan's size overflow.
+const MaxSamples = 1_000_000
+
+// MaxDim bounds a synthetic plan's largest dimension, so that its operand
+// sizes (products of two dimensions) stay far within an int; what memory
+// the largest calls need is WorkerBytes.
+const MaxDim = 1 << 20
+
+// WorkerBytes is the memory one worker's operand buffers take for the
+// plan's largest calls (as the measurer reserves them), bytes.
+func (p Plan) WorkerBytes() float64 {
+	var na, nb, nc int
+	for i := range p.Total() {
+		a, b, c := operandSizes(p.Call(i))
+		na, nb, nc = max(na, a), max(nb, b), max(nc, c)
+	}
+	return 8 * (float64(na) + float64(nb) + float64(nc))
+}
+
 // FieldError is a synthetic plan's field out of range: Field is the Plan
 // field (Kernels, Samples, MaxDim, NBs), Value its offending value ("" when
 // the message says it), Msg what is wrong. Its text names the field in the
@@ -62,6 +82,7 @@ func (e *FieldError) Error() string {
 	return e.Name + " " + e.Value + ": " + e.Msg
 }
 
+// Validate reports a plan that cannot run.
 func (p Plan) Validate() error {
 	if len(p.Calls) > 0 {
 		return p.validateCalls()
@@ -77,9 +98,13 @@ func (p Plan) Validate() error {
 	}
 	if p.Samples <= 0 {
 		errs = append(errs, &FieldError{"Samples", "samples", fmt.Sprint(p.Samples), "want at least 1 per kernel"})
+	} else if p.Samples > MaxSamples {
+		errs = append(errs, &FieldError{"Samples", "samples", fmt.Sprint(p.Samples), fmt.Sprintf("want at most %d per kernel", MaxSamples)})
 	}
 	if p.MaxDim < 2 {
 		errs = append(errs, &FieldError{"MaxDim", "max dimension", fmt.Sprint(p.MaxDim), "want at least 2"})
+	} else if p.MaxDim > MaxDim {
+		errs = append(errs, &FieldError{"MaxDim", "max dimension", fmt.Sprint(p.MaxDim), fmt.Sprintf("want at most %d", MaxDim)})
 	}
 	for _, nb := range p.NBs {
 		if nb < 1 {

@@ -115,6 +115,13 @@ func TestPlanValidate(t *testing.T) {
 			t.Errorf("Validate: %v, want it to mention %q", err, want)
 		}
 	}
+	huge := Plan{Kernels: []string{"dgemm"}, Samples: MaxSamples + 1, MaxDim: MaxDim + 1}
+	err = huge.Validate()
+	for _, want := range []string{"samples 1000001: want at most 1000000", "max dimension 1048577: want at most 1048576"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate: %v, want it to mention %q", err, want)
+		}
+	}
 }
 
 func TestMergeDropsDuplicates(t *testing.T) {

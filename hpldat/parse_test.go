@@ -156,6 +156,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, ranks int) {
 		d, err := Parse(data, "f.dat", ranks)
 		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "f.dat") {
+				t.Fatalf("error %q: want one line naming f.dat", msg)
+			}
 			return
 		}
 		for _, p := range d.Tests() {

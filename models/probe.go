@@ -68,7 +68,7 @@ func ParseProbes(data []byte, file string) ([]Probe, error) {
 		Probes []Probe `toml:"probe"`
 	}
 	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %s", file, escapeControls(err.Error()))
 	}
 	for i, p := range doc.Probes {
 		if err := p.Validate(); err != nil {

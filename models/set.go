@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 )
@@ -159,13 +160,24 @@ func looksLikeScenario(data []byte) bool {
 	return false
 }
 
+// escapeControls escapes the control characters of a parser's message,
+// which may quote the bad input ("invalid escape in string '\⏎'"): an
+// error is one line.
+func escapeControls(msg string) string {
+	if !strings.ContainsFunc(msg, unicode.IsControl) {
+		return msg
+	}
+	q := strconv.Quote(msg)
+	return q[1 : len(q)-1]
+}
+
 func parseSet(data []byte, file string) (*Set, error) {
 	var doc setFile
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&doc)
 	if err != nil {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
-			return nil, fmt.Errorf("%s:%d: %s", file, perr.Position.Line, perr.Message)
+			return nil, fmt.Errorf("%s:%d: %s", file, perr.Position.Line, escapeControls(perr.Message))
 		}
 		// Type mismatches come as "toml: line N (last key "K"): msg".
 		if m := tomlTypeError.FindStringSubmatch(err.Error()); m != nil {

@@ -238,6 +238,9 @@ func FuzzParseSet(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ParseSet(data, "fuzz.toml")
 		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "fuzz.toml") {
+				t.Fatalf("error %q: want one line naming fuzz.toml", msg)
+			}
 			return
 		}
 		// Whatever parses must marshal, re-parse to the same bytes, and give
@@ -259,6 +262,34 @@ func FuzzParseSet(f *testing.F) {
 			if m := s.For(k, ""); m.Mean(v) < 0 {
 				t.Fatalf("%s: negative mean", k)
 			}
+		}
+	})
+}
+
+// FuzzParseProbes: the [[probe]] tables of a models file (read for
+// kernels.host_speed = "probe") give a one-line error naming the file, or
+// probes that each pass Validate and that ParseSet of the same document, when
+// it passes, holds too.
+func FuzzParseProbes(f *testing.F) {
+	f.Add([]byte(probeSet))
+	f.Add([]byte(exampleSet))
+	f.Add([]byte("[[probe]]\nhost = \"n1\"\nkernel = \"dgemm\"\nsize = 1024\nruns = 3\ngflops = 1e309\n"))
+	f.Add([]byte("[[probe]]\nhost = \"\"\n[[probe]]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		probes, err := ParseProbes(data, "fuzz.toml")
+		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "fuzz.toml") {
+				t.Fatalf("error %q: want one line naming fuzz.toml", msg)
+			}
+			return
+		}
+		for i, p := range probes {
+			if err := p.Validate(); err != nil {
+				t.Fatalf("probe %d accepted but %v", i, err)
+			}
+		}
+		if s, err := ParseSet(data, "fuzz.toml"); err == nil && len(s.Probes()) != len(probes) {
+			t.Fatalf("ParseSet holds %d probes, ParseProbes %d", len(s.Probes()), len(probes))
 		}
 	})
 }

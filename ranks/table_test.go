@@ -110,6 +110,9 @@ func FuzzParseTable(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, size int) {
 		tb, err := ParseTable(s)
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error on several lines: %q", err)
+			}
 			return
 		}
 		again, err := ParseTable(tb.String())

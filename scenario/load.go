@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 )
@@ -237,6 +238,11 @@ func (s *Scenario) Set(arg string) error { return s.SetAs(arg, "--set "+arg) }
 // SetAs is Set for a flag that stands for a --set (--hostfile FILE is
 // platform.hostfile=FILE): errors name the flag as label, not the --set.
 func (s *Scenario) SetAs(arg, label string) error {
+	if strings.ContainsFunc(label, unicode.IsControl) {
+		// A newline or tab in the argument, escaped: an error is one line.
+		q := strconv.Quote(label)
+		label = q[1 : len(q)-1]
+	}
 	key, value, ok := strings.Cut(arg, "=")
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
@@ -281,7 +287,7 @@ func splitKey(key string) (parts []string, ok bool) {
 		var part string
 		if rest, quoted := strings.CutPrefix(key, `"`); quoted {
 			end := strings.IndexByte(rest, '"')
-			if end < 0 || strings.ContainsRune(rest[:end], '\\') {
+			if end < 0 || strings.ContainsRune(rest[:end], '\\') || strings.ContainsFunc(rest[:end], unicode.IsControl) {
 				return nil, false
 			}
 			part, key = rest[:end], rest[end+1:]
@@ -294,7 +300,7 @@ func splitKey(key string) (parts []string, ok bool) {
 				end = len(key)
 			}
 			part, key = key[:end], key[end:]
-			if part == "" || strings.ContainsAny(part, " \t\"'[]=#") {
+			if part == "" || strings.ContainsAny(part, " \"'[]=#") || strings.ContainsFunc(part, unicode.IsControl) {
 				return nil, false
 			}
 		}

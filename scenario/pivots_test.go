@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/apps/hpl"
@@ -28,6 +29,9 @@ func FuzzParsePivots(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParsePivots(data, "f.txt")
 		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "f.txt") {
+				t.Fatalf("error %q: want one line naming f.txt", msg)
+			}
 			return
 		}
 		rows := p.Rows()
@@ -45,6 +49,9 @@ func FuzzParseTraceWindow(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		from, to, err := observe.ParseTraceWindow(s)
+		if err != nil && (strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "--trace-window ")) {
+			t.Errorf("error %q: want one line naming --trace-window", err)
+		}
 		if err == nil && (from < 0 || to < from) {
 			t.Errorf("%q gives the window [%g, %g]", s, from, to)
 		}

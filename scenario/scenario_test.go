@@ -171,6 +171,10 @@ link_latency = "1us"
 		{"set bad value", base, []string{"platform.link_bandwidth=10"}, "--set platform.link_bandwidth=10: platform.link_bandwidth: bandwidth 10 has no unit"},
 		{"set wrong type", base, []string{"hpl.nb=big"}, "--set hpl.nb=big: hpl.nb: want an integer"},
 		{"set no value", base, []string{"hpl.nb"}, "--set hpl.nb: want key=value"},
+		// A newline in the argument is escaped, so that the error stays one
+		// line, and a key may not hold one.
+		{"set a newline", base, []string{"\n"}, `--set \n: want key=value`},
+		{"set a newline in a key", base, []string{"hpl.n\nb=64"}, `--set hpl.n\nb=64: "hpl.n\nb" is not a dotted key`},
 		{"set then invalid", base, []string{"hpl.grids=[[4,4]]"}, "--set hpl.grids=[[4,4]]: hpl.grids: a 16-process grid needs more ranks"},
 		{"zero cores", base, []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
 		{"zero speed ratio", base, []string{"kernels.speed_ratio=0"}, "--set kernels.speed_ratio=0: kernels.speed_ratio: 0 must be positive"},
@@ -235,9 +239,15 @@ func FuzzParseScenario(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
 		s, err := Parse(data, "f.toml")
 		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "f.toml") {
+				t.Fatalf("error %q: want one line naming f.toml", msg)
+			}
 			return
 		}
 		if err := s.Set(set); err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "--set ") {
+				t.Fatalf("error %q: want one line naming the --set", msg)
+			}
 			return
 		}
 		p, err := s.Validate()

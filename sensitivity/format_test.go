@@ -120,6 +120,9 @@ func FuzzReadGraph(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ReadGraph(bytes.NewReader(data))
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error on several lines: %q", err)
+			}
 			return
 		}
 		// Whatever reads must evaluate and round-trip.

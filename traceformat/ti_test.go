@@ -63,6 +63,20 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// zeros reads as /dev/zero does: a line that never ends.
+type zeros struct{}
+
+func (zeros) Read(b []byte) (int, error) { clear(b); return len(b), nil }
+
+// TestParseEndlessLine: a TI index naming /dev/zero (or a binary file) is
+// refused at its first line in words, not with bufio's "token too long".
+func TestParseEndlessLine(t *testing.T) {
+	_, err := ParseTI(zeros{}, "/dev/zero")
+	if want := "/dev/zero:1: a line longer than 64 MiB: not a TI trace"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
 func TestParseFormat(t *testing.T) {
 	for s, want := range map[string]Format{"": FormatAuto, "goal": FormatGOAL, "TI": FormatTI, "auto": FormatAuto} {
 		if f, err := ParseFormat(s); err != nil || f != want {

@@ -3,6 +3,7 @@ package traceformat
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -26,7 +27,7 @@ func parseTI(r io.Reader, name string) (*TI, error) {
 // else 0.
 func (t *TI) parse(r io.Reader, name string, only, n int) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), maxTILine)
 	var fields [][]byte
 	var lineNo int32
 	p := tiParser{t: t, name: name}
@@ -49,11 +50,18 @@ func (t *TI) parse(r io.Reader, name string, only, n int) error {
 			return err
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		// /dev/zero, a binary file: Scanner's own "token too long" says nothing.
+		return fmt.Errorf("%s:%d: a line longer than %d MiB: not a TI trace", name, lineNo+1, maxTILine>>20)
+	} else if err != nil {
 		return fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
 	}
 	return nil
 }
+
+// maxTILine is the longest line a TI trace may hold, bytes (a collective
+// with per-rank counts of a large job).
+const maxTILine = 64 << 20
 
 // splitFields appends the blank-separated fields of line to dst.
 func splitFields(dst [][]byte, line []byte) [][]byte {

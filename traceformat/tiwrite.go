@@ -10,7 +10,9 @@ import (
 // the same actions (the same kinds, peers, tags, sizes, counts, flops and
 // seconds, in the same order; only the source lines differ). Every rank's
 // lines are written together, between an "init" and a "finalize", with
-// counts in bytes (MPI_BYTE, the datatype of an "init" without argument).
+// counts in bytes (MPI_BYTE, the datatype of an "init" without argument),
+// but for a reducescatter of another element size, whose counts are written
+// in elements of a datatype of that size, with its id.
 // What a TI trace holds but TI does not keep is written as zero (the
 // receive count of the v-collectives, a v-collective's buffer sizes) or as the send count (the receive count of alltoall,
 // allgather, gather and scatter).
@@ -96,11 +98,35 @@ func (t *TI) appendAction(b []byte, a *TIAction, n int) []byte {
 		counts()
 		num(0)
 		zeros(n)
-	case TIReducescatter: // recvcounts[n] flops
-		counts()
+	case TIReducescatter: // recvcounts[n] flops [dt]
+		if a.Tag == 1 { // the element size of the written trace's MPI_BYTE
+			counts()
+			flt(a.Flops)
+			break
+		}
+		// The element size (by which SMPI picks its algorithm) kept: the
+		// counts in elements of a datatype of that size, and its id.
+		for _, c := range t.Counts(a) {
+			num(c / max(int64(a.Tag), 1))
+		}
 		flt(a.Flops)
+		num(datatypeOfSize(a.Tag))
 	case TICompute, TISleep: // flops, or seconds
 		flt(a.Flops)
 	}
 	return b
+}
+
+// datatypeOfSize is the first SimGrid datatype id of the given size
+// (MPI_DATATYPE_NULL's −1 for 0).
+func datatypeOfSize(size int32) int64 {
+	if size == 0 {
+		return -1
+	}
+	for id, s := range datatypeSizes {
+		if s == size {
+			return int64(id)
+		}
+	}
+	return -1 // no such size: sizes come from datatypeSizes
 }

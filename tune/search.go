@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 )
@@ -138,7 +139,11 @@ func Search(ctx context.Context, r Runner, points []Point, opt SearchOptions) (S
 		rung.Kept = len(next)
 		out.Rungs = append(out.Rungs, rung)
 		live = next
-		fidelity *= growth
+		if fidelity > math.MaxInt/growth {
+			fidelity = math.MaxInt // a huge --growth: every panel, not a wrapped product
+		} else {
+			fidelity *= growth
+		}
 	}
 	if out.Best.ID == "" {
 		return out, fmt.Errorf("search: no point evaluated successfully")

@@ -99,6 +99,25 @@ func TestSearchHalves(t *testing.T) {
 	}
 }
 
+// TestSearchHugeGrowth: a growth whose product passes the largest int
+// saturates there (every panel) instead of wrapping: 2⁶² · 4 wrapped to 0
+// and 2⁶² + 1 times 4 to 4, fewer panels than the rung before.
+func TestSearchHugeGrowth(t *testing.T) {
+	r := &fidelityRunner{panels: 1000, bias: 0.5}
+	res, err := Search(context.Background(), r, space288()[:8], SearchOptions{Fidelity: "fid", Whole: "0", Start: 4, Growth: 1<<62 + 1, Eta: 2, Finalists: 1, Options: Options{Jobs: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8 at 4 keep 4; 4 at MaxInt keep 2; 2 at MaxInt keep 1; 1 whole.
+	var got []string
+	for _, g := range res.Rungs {
+		got = append(got, g.Fidelity)
+	}
+	if want := "4 9223372036854775807 9223372036854775807 0"; strings.Join(got, " ") != want {
+		t.Errorf("rungs at %v, want %s", got, want)
+	}
+}
+
 // TestSearchReusesExact: a point whose low-fidelity run covered it whole (K ≥ its
 // panels) is never run again, and later rungs rank it by that exact result.
 func TestSearchReusesExact(t *testing.T) {

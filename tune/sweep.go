@@ -230,19 +230,29 @@ func expandRange(v string) (vals []string, isRange bool, err error) {
 	case count > maxRangeValues:
 		return nil, true, fmt.Errorf("range %q has %.0f values, more than %d", v, count, maxRangeValues)
 	}
-	for i := range int(count) {
-		var x string
-		if ints {
-			a, _ := strconv.ParseInt(nums[0], 10, 64)
-			b, _ := strconv.ParseInt(step, 10, 64)
-			x = strconv.FormatInt(a+int64(i)*b, 10)
-		} else {
-			// Twelve significant digits: the value as typed, not its float
-			// sum (0.1 + 2·0.1 = 0.30000000000000004).
-			r, _ := strconv.ParseFloat(strconv.FormatFloat(start+float64(i)*inc, 'g', 12, 64), 64)
-			x = strconv.FormatFloat(r, 'g', -1, 64)
+	if ints {
+		// Whole numbers step in int64, each value checked against stop by
+		// their difference (exact as a uint64): the float count may round up
+		// one step past stop, and that step past the largest int64 would wrap
+		// to a negative value.
+		a, _ := strconv.ParseInt(nums[0], 10, 64)
+		z, _ := strconv.ParseInt(nums[1], 10, 64)
+		b, _ := strconv.ParseInt(step, 10, 64)
+		if z < a { // within a float's rounding of each other
+			return nil, true, fmt.Errorf("range %q is empty: its stop is below its start", v)
 		}
-		vals = append(vals, x+unit)
+		for x := a; ; x += b {
+			vals = append(vals, strconv.FormatInt(x, 10)+unit)
+			if uint64(z)-uint64(x) < uint64(b) {
+				return vals, true, nil
+			}
+		}
+	}
+	for i := range int(count) {
+		// Twelve significant digits: the value as typed, not its float sum
+		// (0.1 + 2·0.1 = 0.30000000000000004).
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(start+float64(i)*inc, 'g', 12, 64), 64)
+		vals = append(vals, strconv.FormatFloat(r, 'g', -1, 64)+unit)
 	}
 	return vals, true, nil
 }
@@ -300,8 +310,8 @@ func literal(key, v string) (string, error) {
 		}
 		return fmt.Sprintf("[[%d, %d]]", p, q), nil
 	}
-	if _, err := strconv.ParseFloat(v, 64); err == nil {
-		return v, nil
+	if x, err := strconv.ParseFloat(v, 64); err == nil {
+		return tomlNumber(v, x), nil
 	}
 	if v == "true" || v == "false" || strings.HasPrefix(v, "[") || strings.HasPrefix(v, `"`) {
 		return v, nil
@@ -360,4 +370,64 @@ func Points(axes []Axis, budget int, seed uint64) []Point {
 		pts[k] = PointAt(axes, i)
 	}
 	return pts
+}
+
+// tomlNumber is v, a number Go reads as x, as a TOML literal: v itself when
+// TOML reads it too, else x written out (".5" is 0.5, "064" 64, an integer
+// beyond int64 a float), so that a value a user means as a number is not
+// taken for a string.
+func tomlNumber(v string, x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	case tomlNumberForm(v) && (strings.ContainsAny(v, ".eE") || fitsInt64(v)):
+		return v // an integer beyond int64 is written as the float it is
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// fitsInt64 reports whether the integer v fits in an int64, as TOML's must.
+func fitsInt64(v string) bool {
+	_, err := strconv.ParseInt(v, 10, 64)
+	return err == nil
+}
+
+// tomlNumberForm reports whether v is written as TOML writes a decimal
+// number: a sign, digits without a leading zero, then a fraction and an
+// exponent, each optional.
+func tomlNumberForm(v string) bool {
+	if v != "" && (v[0] == '+' || v[0] == '-') {
+		v = v[1:]
+	}
+	n := 0
+	digits := func() int {
+		start := n
+		for n < len(v) && v[n] >= '0' && v[n] <= '9' {
+			n++
+		}
+		return n - start
+	}
+	if d := digits(); d == 0 || d > 1 && v[0] == '0' {
+		return false
+	}
+	if n < len(v) && v[n] == '.' {
+		n++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if n < len(v) && (v[n] == 'e' || v[n] == 'E') {
+		n++
+		if n < len(v) && (v[n] == '+' || v[n] == '-') {
+			n++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return n == len(v)
 }

@@ -32,6 +32,12 @@ func TestParseSweep(t *testing.T) {
 		{"depth=0..2", Axis{"hpl.depth", []string{"0", "1", "2"}}}, // step 1
 		{"nb=16,32..64..16,256", Axis{"hpl.nb", []string{"16", "32", "48", "64", "256"}}},
 		{"nb=64..64..8", Axis{"hpl.nb", []string{"64"}}},
+		// Near the largest int64 the float count takes one step too many
+		// (0, 2⁶², 2⁶³): that step would wrap to a negative value.
+		{"n=0..9223372036854775807..4611686018427387904", Axis{"hpl.n", []string{"0", "4611686018427387904"}}},
+		// Numbers Go reads but TOML does not are written out as numbers, not
+		// taken for strings that an integer key refuses.
+		{"nb=.5,064,+7", Axis{"hpl.nb", []string{"0.5", "64", "+7"}}},
 		// Decimal steps print as typed, not as their float sums (0.30000000000000004).
 		{"kernels.speed_ratio=0.1..0.5..0.1", Axis{"kernels.speed_ratio", []string{"0.1", "0.2", "0.3", "0.4", "0.5"}}},
 		{"latency=1us..4us..1us", Axis{"platform.link_latency", []string{`"1us"`, `"2us"`, `"3us"`, `"4us"`}}},
@@ -68,6 +74,7 @@ func TestParseSweepErrors(t *testing.T) {
 		{"latency=1us..4ms..1us", `range "1us..4ms..1us": start, stop and step take one unit`},
 		{"n=1..1e9", `range "1..1e9" has 1000000000 values`},
 		{"nb=1..2..3..4", `range "1..2..3..4": want start..stop or start..stop..step`},
+		{"n=9223372036854775807..9223372036854775806", "is empty"}, // one float apart
 	}
 	for _, tt := range tests {
 		_, err := ParseSweep(tt.spec)

@@ -2,6 +2,7 @@ package units
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -114,6 +115,9 @@ func FuzzUnits(f *testing.F) {
 		for name, parse := range map[string]func(string) (float64, error){"size": ParseSize, "time": ParseTime, "bandwidth": ParseBandwidth, "speed": ParseSpeed} {
 			v, err := parse(s)
 			if err != nil {
+				if strings.Contains(err.Error(), "\n") {
+					t.Errorf("%s %q: error on several lines: %q", name, s, err)
+				}
 				continue
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (name == "bandwidth" && (v < minBandwidth || math.IsInf(1e4/v, 0))) {

@@ -73,8 +73,8 @@ func FuzzReadPeerRows(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data string) {
 		rows, err := ReadPeerRows(strings.NewReader(data), "f.csv")
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), "f.csv") {
-				t.Errorf("error without the file name: %v", err)
+			if !strings.HasPrefix(err.Error(), "f.csv") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error without the file name, or on several lines: %q", err)
 			}
 			return
 		}

@@ -73,8 +73,8 @@ func FuzzParseOutput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		rows, err := ParseOutput(in, "f")
 		if err != nil {
-			if strings.Contains(err.Error(), "\n") {
-				t.Errorf("error over several lines: %q", err)
+			if strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "f") {
+				t.Errorf("error over several lines, or without the file: %q", err)
 			}
 			return
 		}

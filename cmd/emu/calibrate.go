@@ -100,11 +100,11 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
 				return err
 			}
-			if parallel < 1 {
-				return fmt.Errorf("--parallel %d: want at least 1", parallel)
+			if parallel < 1 || parallel > maxCalibrateWorkers {
+				return fmt.Errorf("--parallel %d: want 1 to %d", parallel, maxCalibrateWorkers)
 			}
-			if repeats < 1 {
-				return fmt.Errorf("--repeats %d: want at least 1", repeats)
+			if repeats < 1 || repeats > maxRepeats {
+				return fmt.Errorf("--repeats %d: want 1 to %d", repeats, maxRepeats)
 			}
 			file := ""
 			if len(args) == 1 {
@@ -142,6 +142,9 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			}
 			if err := plan.Validate(); err != nil {
 				return fmt.Errorf("calibrate: %w", err)
+			}
+			if err := checkCalibrateMemory(plan, parallel, memAvailable()); err != nil {
+				return err
 			}
 			if beside != "" && parallel < 2 {
 				return fmt.Errorf("--beside %s: needs 2 workers or more (--parallel; one times, the others load the node)", beside)
@@ -207,6 +210,27 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 // checkPlanFlags refuses the values of the flags that make a synthetic
 // plan (--kernels, --samples, --max-dim, --nb) by the flag's name, as the
 // other flags' errors are; Plan.Validate says them in the plan's words.
+// maxCalibrateWorkers and maxRepeats bound --parallel and --repeats: each
+// worker holds operand buffers, and the median of more runs changes nothing.
+const (
+	maxCalibrateWorkers = 4096
+	maxRepeats          = 10000
+)
+
+// checkCalibrateMemory refuses a campaign whose workers' operand buffers
+// (the largest calls' operands, per worker) would not fit in the memory the
+// system has available (avail bytes; 0: unknown, not checked): a giant
+// allocation ends in the runtime's out-of-memory crash, not a line naming
+// the flags.
+func checkCalibrateMemory(p calibration.Plan, workers int, avail uint64) error {
+	need := p.WorkerBytes() * float64(workers)
+	if avail == 0 || need <= float64(avail) {
+		return nil
+	}
+	return fmt.Errorf("--max-dim %d, --parallel %d: the largest calls' operands take %.3g GiB a worker, %.3g GiB in all, more than the %.3g GiB available",
+		p.MaxDim, workers, p.WorkerBytes()/(1<<30), need/(1<<30), float64(avail)/(1<<30))
+}
+
 func checkPlanFlags(p calibration.Plan) error {
 	var fe *calibration.FieldError
 	if err := p.Validate(); !errors.As(err, &fe) {

@@ -67,7 +67,14 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"calibrate", "--max-dim", "1", "-o", filepath.Join(dir, "m.csv")}, "emu: --max-dim 1: want at least 2"},
 		{[]string{"calibrate", "--nb", "64,0", "-o", filepath.Join(dir, "n.csv")}, "emu: --nb 0: want at least 1"},
 		{[]string{"calibrate", "--kernels", "dgemm,", "-o", filepath.Join(dir, "k.csv")}, `emu: --kernels: unknown kernel ""`},
-		{[]string{"calibrate", "--repeats", "0", "-o", filepath.Join(dir, "r.csv")}, "emu: --repeats 0: want at least 1"},
+		{[]string{"calibrate", "--repeats", "0", "-o", filepath.Join(dir, "r.csv")}, "emu: --repeats 0: want 1 to 10000"},
+		// Huge counts: the plan's size overflowed (makeslice panic), a
+		// billion workers ran out of memory, a huge --max-dim's operands
+		// could not be allocated.
+		{[]string{"calibrate", "--samples", "9223372036854775807", "-o", filepath.Join(dir, "h1.csv")}, "emu: --samples 9223372036854775807: want at most 1000000 per kernel"},
+		{[]string{"calibrate", "--parallel", "1000000000", "-o", filepath.Join(dir, "h2.csv")}, "emu: --parallel 1000000000: want 1 to 4096"},
+		{[]string{"calibrate", "--max-dim", "9223372036854775807", "-o", filepath.Join(dir, "h3.csv")}, "emu: --max-dim 9223372036854775807: want at most 1048576"},
+		{[]string{"calibrate", "--repeats", "9223372036854775807", "-o", filepath.Join(dir, "h4.csv")}, "emu: --repeats 9223372036854775807: want 1 to 10000"},
 		{[]string{"calibrate", "--clock", "cpu", "--parallel", "2", "-o", filepath.Join(dir, "p.csv")}, "emu: the cpu clock counts every worker's time"},
 		{[]string{"calibrate", "--beside", "dgemm", "-o", filepath.Join(dir, "b1.csv")}, "emu: --beside dgemm: needs 2 workers or more"},
 		{[]string{"calibrate", "--beside", "dgemm", "--parallel", "2", "--kernels", "dlaswp", "-o", filepath.Join(dir, "b2.csv")}, "emu: timing beside dgemm: the plan has no dgemm call"},
@@ -79,7 +86,7 @@ func TestCalibrateBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
 		}
 	}
-	for _, f := range []string{"b1.csv", "b2.csv"} { // refused before a row or a probe is written
+	for _, f := range []string{"b1.csv", "b2.csv", "h1.csv", "h2.csv", "h3.csv", "h4.csv"} { // refused before a row or a probe is written
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			t.Errorf("%s written by a refused calibration", f)
 		}
@@ -127,5 +134,24 @@ func TestCalibrateMergeSaysTornRowLeftOut(t *testing.T) {
 				t.Errorf("merged file: %d rows (%v), want %d", len(got), err, tc.rows)
 			}
 		})
+	}
+}
+
+// TestCheckCalibrateMemory: one dgemm of 100×200×50 holds A (100·50), B
+// (50·200) and C (100·200), 35,000 doubles = 280,000 bytes a worker; two
+// workers need 560,000 bytes.
+func TestCheckCalibrateMemory(t *testing.T) {
+	p := calibration.Plan{Calls: []calibration.Call{{Kernel: "dgemm", M: 100, N: 200, K: 50}}}
+	if got := p.WorkerBytes(); got != 280000 {
+		t.Fatalf("WorkerBytes = %v, want 280000", got)
+	}
+	for _, c := range []struct {
+		avail uint64
+		ok    bool
+	}{{560000, true}, {559999, false}, {0, true}} { // 0: unknown, not checked
+		err := checkCalibrateMemory(p, 2, c.avail)
+		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "--parallel 2") {
+			t.Errorf("%d bytes available: %v, want ok %v", c.avail, err, c.ok)
+		}
 	}
 }

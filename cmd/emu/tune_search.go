@@ -106,7 +106,7 @@ func (s *searchFlags) memoryAxis(swept map[string]string) (*tune.Axis, float64, 
 	ax := tune.Axis{Key: memFractionKey}
 	for _, v := range strings.Split(s.memFrac, ",") {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || f <= 0 || f > 1 {
+		if err != nil || !(f > 0 && f <= 1) { // NaN too
 			return nil, 0, fmt.Errorf("--memory-fraction %q: want fractions in (0, 1], e.g. 0.85", s.memFrac)
 		}
 		ax.Values = append(ax.Values, strconv.FormatFloat(f, 'g', -1, 64))

@@ -133,6 +133,7 @@ func TestTuneSearchBadInput(t *testing.T) {
 		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8"}, "--node-memory"},
 		{[]string{"--sweep", "nb=32", "--node-memory", "1GiB"}, "only meaningful with --memory-fraction"},
 		{[]string{"--sweep", "nb=32", "--memory-fraction", "1.5", "--node-memory", "1GiB"}, "fractions in (0, 1]"},
+		{[]string{"--sweep", "nb=32", "--memory-fraction", "NaN", "--node-memory", "1GiB"}, "fractions in (0, 1]"}, // NaN compares false either way
 		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8", "--node-memory", "lots"}, "--node-memory"},
 		{[]string{"--sweep", "n=1000,2000", "--memory-fraction", "0.8", "--node-memory", "1GiB"}, "derives N"},
 		{[]string{"--search", "--sweep", "pingpong.window=1,2", "--set", "app=pingpong"}, "app is pingpong"},
