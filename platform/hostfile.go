@@ -8,11 +8,12 @@ import (
 
 // ParseHostfile reads an smpirun hostfile (shared/reference/smpi-model.md §4.8)
 // against platform p: one host name a line, blank lines and "#" comments ignored
-// (SMPI has none, MPICH and Open MPI do; no SimGrid host name has a '#'),
-// "name:N" standing for N lines of name, as smpirun unrolls it (its last colon
-// splits; "name:0" stands for no line). It returns the host index of each line;
-// rank i runs on line i mod lines (Platform.Placement). Errors name the file and
-// the line.
+// (SMPI has none, MPICH and Open MPI do), "name:N" standing for N lines of name,
+// as smpirun unrolls it (its last colon splits; "name:0" stands for no line). A
+// line that is a host's whole name is that host, even where the name holds a
+// '#' or a ':' (a cluster's prefix may; sensitivity --place writes names as they
+// are). It returns the host index of each line; rank i runs on line i mod lines
+// (Platform.Placement). Errors name the file and the line.
 func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 	index := make(map[string]int, p.Hosts)
 	for h := range p.Hosts {
@@ -21,6 +22,13 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 	var out []int
 	text := strings.TrimPrefix(string(data), "\ufeff") // an editor's byte order mark
 	for i, raw := range strings.Split(text, "\n") {
+		if h, ok := index[strings.TrimSpace(raw)]; ok && strings.TrimSpace(raw) != "" { // a whole host name, even one holding '#' or ':'
+			if len(out)+1 > MaxRanks {
+				return nil, fmt.Errorf("%s:%d: more than %d lines", file, i+1, MaxRanks)
+			}
+			out = append(out, h)
+			continue
+		}
 		line, _, _ := strings.Cut(raw, "#") // a comment, as MPICH's and Open MPI's hostfiles have them
 		line = strings.TrimSpace(line)
 		if line == "" {

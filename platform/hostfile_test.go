@@ -40,6 +40,35 @@ func TestParseHostfile(t *testing.T) {
 	}
 }
 
+// A cluster's prefix may hold '#' or ':' (SimGrid takes any prefix), and
+// sensitivity --place writes each host's name as it is: a line that is a
+// whole host name is that host, though '#' starts a comment and the last ':'
+// a count elsewhere.
+func TestParseHostfileOddNames(t *testing.T) {
+	for _, c := range []struct {
+		prefix, text string
+		want         []int
+		err          string
+	}{
+		{"n#", "n#1\nn#0\n", []int{1, 0}, ""},
+		{"n#", " n#2 \r\n", []int{2}, ""},
+		{"n#", "n#1:2\n", nil, "h.txt:1: host \"n\" is not in the platform (n#0 … n#3)"}, // no whole name: the comment cuts it
+		{"n#", "# n#0\nn#3\n", []int{3}, ""},
+		{"r:", "r:0\nr:3\n", []int{0, 3}, ""},
+		{"r:", "r:1:2\n", []int{1, 1}, ""}, // no whole name: its last colon splits
+		{"node-", "node-0#\n", []int{0}, ""},
+	} {
+		p := &Platform{Hosts: 4, Prefix: c.prefix, CoresPerHost: 1}
+		got, err := ParseHostfile([]byte(c.text), "h.txt", p)
+		switch {
+		case c.err == "" && (err != nil || !slices.Equal(got, c.want)):
+			t.Errorf("%q %q: got %v, %v; want %v", c.prefix, c.text, got, err, c.want)
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("%q %q: got error %v, want %q", c.prefix, c.text, err, c.err)
+		}
+	}
+}
+
 func FuzzParseHostfile(f *testing.F) {
 	f.Add([]byte("node-0\nnode-1:2\n\n node-3 \n"))
 	f.Add([]byte("node-9:0\n"))
