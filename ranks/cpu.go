@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/emu-hpc/emu/fluid"
 )
@@ -129,7 +130,8 @@ func (d execDone) Handle() {
 // processor with the other executions running there; elsewhere it is
 // Compute(flops/speed, kernel). speed must be the host's (SetCPUs). The
 // compute events carry flops/speed as their Seconds, the time the work
-// takes alone on a core.
+// takes alone on a core. Work of no end (+Inf flops) stops the run with an
+// *EndlessError naming the rank and the kernel, as Compute(+Inf) does.
 func (r *Rank) Execute(flops, speed float64, kernel string) {
 	w := r.w
 	link := fluid.LinkID(-1)
@@ -149,6 +151,9 @@ func (r *Rank) Execute(flops, speed float64, kernel string) {
 		panic(fmt.Sprintf("ranks: Execute at %g flop/s on host %d, whose speed is %g flop/s", speed, r.host, cpu.Speed))
 	}
 	seconds := flops / speed
+	if math.IsInf(seconds, 1) { // a flow of endless work would only end in a deadlock
+		panic(&EndlessError{Rank: r.id, Call: "Execute", Kernel: kernel})
+	}
 	r.settle()
 	if w.hears(ComputeStart) {
 		ev := w.event(ComputeStart, r.id, noPeer)

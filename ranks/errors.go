@@ -79,13 +79,14 @@ type InputFault interface {
 	InputFault()
 }
 
-// EndlessError stops a run at a Compute or Sleep of +Inf seconds, which
-// would leave the rank's clock at infinity: a model that overflowed (its
-// coefficient or its sizes far off) is the usual cause. NaN and negative
-// durations charge nothing (Compute's documentation).
+// EndlessError stops a run at a Compute or Sleep of +Inf seconds, or an
+// Execute of +Inf flops on a shared host, which would leave the rank's clock
+// at infinity: a model that overflowed (its coefficient or its sizes far off)
+// is the usual cause. NaN and negative durations charge nothing (Compute's
+// documentation).
 type EndlessError struct {
 	Rank   int    // world rank
-	Call   string // "Compute" or "Sleep"
+	Call   string // "Compute", "Sleep" or "Execute"
 	Kernel string // Compute's kernel
 }
 
