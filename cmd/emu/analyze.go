@@ -143,12 +143,8 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		}
 	}
 	if f.plot != "" {
-		dir, err := st.folder(f.plot)
-		if err != nil {
+		if err := st.plots(f.plot, func(dir string) error { return sensitivity.WritePlots(dir, rep) }); err != nil {
 			return err
-		}
-		if err := sensitivity.WritePlots(dir, rep); err != nil {
-			return outputFailed("--plot", f.plot, err)
 		}
 	}
 	return st.commit()

@@ -196,12 +196,11 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	}
 	var written []string
 	if fl.plotDir != "" {
-		dir, err := st.folder(fl.plotDir)
-		if err != nil {
+		if err := st.plots(fl.plotDir, func(dir string) (err error) {
+			written, err = calibration.WritePlotsWith(dir, samples, set, products)
 			return err
-		}
-		if written, err = calibration.WritePlotsWith(dir, samples, set, products); err != nil {
-			return outputFailed("--plot", fl.plotDir, err)
+		}); err != nil {
+			return err
 		}
 	}
 	if err := st.commit(); err != nil {

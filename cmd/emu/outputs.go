@@ -147,6 +147,19 @@ func (s *staging) folder(path string) (string, error) {
 	return tmp, nil
 }
 
+// plots stages the --plot folder path and has draw fill the staged folder;
+// a figure that cannot be drawn fails as an output, naming the flag.
+func (s *staging) plots(path string, draw func(dir string) error) error {
+	dir, err := s.folder(path)
+	if err != nil {
+		return err
+	}
+	if err := draw(dir); err != nil {
+		return outputFailed("--plot", path, err)
+	}
+	return nil
+}
+
 // commit renames every staged file to its target; CreateTemp made them private
 // (0600), a result file is an ordinary file (0644). A staged folder whose
 // target does not exist is renamed whole; otherwise its files are moved into

@@ -365,12 +365,8 @@ func writeSensitivityOutputs(st *staging, g, saved *sensitivity.Graph, doc sensi
 		}
 	}
 	if af.plot != "" {
-		dir, err := st.folder(af.plot)
-		if err != nil {
+		if err := st.plots(af.plot, func(dir string) error { return sensitivity.WritePlots(dir, rep) }); err != nil {
 			return err
-		}
-		if err := sensitivity.WritePlots(dir, rep); err != nil {
-			return outputFailed("--plot", af.plot, err)
 		}
 	}
 	return nil

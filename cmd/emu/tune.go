@@ -404,12 +404,8 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 		}
 	}
 	if outs.plot != "" {
-		dir, err := st.folder(outs.plot)
-		if err != nil {
+		if err := st.plots(outs.plot, func(dir string) error { return tune.WritePlots(dir, ranked) }); err != nil {
 			return err
-		}
-		if err := tune.WritePlots(dir, ranked); err != nil {
-			return outputFailed("--plot", outs.plot, err)
 		}
 	}
 	return st.commit()

@@ -203,12 +203,8 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		}
 	}
 	if outs.plot != "" {
-		dir, err := st.folder(outs.plot)
-		if err != nil {
+		if err := st.plots(outs.plot, func(dir string) error { return tune.WritePlots(dir, res.Rungs[0].Results) }); err != nil {
 			return err
-		}
-		if err := tune.WritePlots(dir, res.Rungs[0].Results); err != nil {
-			return outputFailed("--plot", outs.plot, err)
 		}
 	}
 	return st.commit()
