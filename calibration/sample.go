@@ -3,7 +3,6 @@ package calibration
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/emu-hpc/emu/kernels"
@@ -102,17 +101,12 @@ func varsOf(s Sample, own map[string]string) (models.Vars, bool, error) {
 		if s.M < 0 || s.N < 0 || s.K < 0 {
 			return models.Vars{}, false, fmt.Errorf("negative dimension (m=%d n=%d k=%d)", s.M, s.N, s.K)
 		}
-		v := models.Vars{M: float64(s.M), N: float64(s.N), K: float64(s.K), W: 1}
-		for _, f := range strings.Split(own[s.Kernel], "*") { // W, as a known kernel's: its product
-			switch strings.TrimSpace(f) {
-			case "m":
-				v.W *= v.M
-			case "n":
-				v.W *= v.N
-			case "k":
-				v.W *= v.K
-			}
+		v := models.Vars{M: float64(s.M), N: float64(s.N), K: float64(s.K)}
+		w, err := models.TermValue(own[s.Kernel], v) // W, as a known kernel's: its product
+		if err != nil {
+			return models.Vars{}, false, err
 		}
+		v.W = w
 		return v, false, nil
 	}
 	return kernels.VarsFor(s.Kernel, s.M, s.N, s.K)

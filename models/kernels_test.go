@@ -55,3 +55,19 @@ func TestParseTerm(t *testing.T) {
 		}
 	}
 }
+
+// TestTermValue: a term written as CanonicalTerm reads it, at a call's sizes.
+func TestTermValue(t *testing.T) {
+	v := Vars{M: 2, N: 3, K: 5, W: 7}
+	for _, c := range []struct {
+		term string
+		want float64
+	}{{"m*n", 6}, {"k*n", 15}, {"n*k*k", 75}, {"1", 1}, {"w", 7}} {
+		if got, err := TermValue(c.term, v); err != nil || got != c.want {
+			t.Errorf("TermValue(%q) = %g, %v; want %g", c.term, got, err, c.want)
+		}
+	}
+	if _, err := TermValue("m*x", v); err == nil {
+		t.Error(`TermValue("m*x"): no error`)
+	}
+}

@@ -147,3 +147,13 @@ func CanonicalTerm(s string) (string, error) {
 	}
 	return t.String(), nil
 }
+
+// TermValue is the value at v of the term s, written as CanonicalTerm reads
+// it ("m*n", "n*k*k"): what a kernel's product is for a call of sizes v.
+func TermValue(s string, v Vars) (float64, error) {
+	t, err := parseTerm(s)
+	if err != nil {
+		return 0, err
+	}
+	return t.eval(&v), nil
+}
