@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -71,6 +74,14 @@ func isOurs(path string) bool { return path == module || strings.HasPrefix(path,
 
 const module = "github.com/emu-hpc/emu"
 
+// layerRow is a package's row of layers.
+type layerRow struct {
+	pkg     string
+	only    []string // its dependencies of ours, all of them; nil: any but never's
+	never   []string // what it must not reach (besides cmd/emu, which no package may)
+	imports []string // its own imports of ours, where narrower than only; a folder allows what is under it; nil: as only
+}
+
 // layers is the one table of the import rules (shared/DESIGN.md, "Packages and
 // who may import whom"; ARCHITECTURE.md's folder table; each doc.go's
 // "# Imports"). For every package of the module it says which packages of ours
@@ -79,12 +90,7 @@ const module = "github.com/emu-hpc/emu"
 // that may not import sensitivity may not reach it through a third either. A
 // package that is not listed here fails the test, so a new one must say where
 // it stands.
-var layers = []struct {
-	pkg     string
-	only    []string // its dependencies of ours, all of them; nil: any but never's
-	never   []string // what it must not reach (besides cmd/emu, which no package may)
-	imports []string // its own imports of ours, where narrower than only; a folder allows what is under it; nil: as only
-}{
+var layers = []layerRow{
 	{pkg: "", only: []string{}}, // the module's doc and its tests
 	// The simulation core (shared/DESIGN.md): emu over fluid, models alone.
 	{pkg: "models", only: []string{}},
@@ -102,11 +108,12 @@ var layers = []struct {
 		imports: []string{"sensitivity", "traceformat", "loggops"}},
 	// the machine and its formats (SimGrid XML, hostfiles) build a fluid topology.
 	{pkg: "platform", only: []string{"fluid", "units", "internal/heap"}, imports: []string{"fluid", "units"}},
-	// The applications: never scenario, nor sensitivity (apps/replay reads its
-	// traces with traceformat and runs its loggops semantics with package loggops).
-	{pkg: "apps/pingpong", only: []string{"ranks", "emu", "fluid", "internal/heap"}, imports: appImports},
-	{pkg: "apps/hpl", only: []string{"ranks", "kernels", "models", "emu", "fluid", "internal/heap"}, imports: appImports},
-	{pkg: "apps/replay", only: []string{"ranks", "traceformat", "loggops", "emu", "fluid", "internal/heap"}, imports: appImports},
+	// The applications: never scenario, nor sensitivity; each imports what its
+	// doc.go says (apps/replay reads its traces with traceformat and runs its
+	// loggops semantics with package loggops).
+	{pkg: "apps/pingpong", only: []string{"ranks", "emu", "fluid", "internal/heap"}, imports: []string{"ranks"}},
+	{pkg: "apps/hpl", only: []string{"ranks", "kernels", "models", "emu", "fluid", "internal/heap"}, imports: []string{"ranks", "kernels", "models"}},
+	{pkg: "apps/replay", only: []string{"ranks", "traceformat", "loggops", "emu", "fluid", "internal/heap"}, imports: []string{"ranks", "traceformat", "loggops"}},
 	// the input formats stop at the edge: HPL.dat fills apps/hpl's Dat.
 	{pkg: "hpldat", only: []string{"apps/hpl", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"}, imports: []string{"apps/hpl"}},
 	// observe watches a run through ranks' events; the typed values and user
@@ -124,7 +131,8 @@ var layers = []struct {
 	{pkg: "validation"},
 	// The node loop measures the emu binary a user runs: of emu's packages only
 	// apps/hpl's broadcast names and hpldat's writer.
-	{pkg: "validation/nodeloop", only: []string{"apps/hpl", "hpldat", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"}},
+	{pkg: "validation/nodeloop", only: []string{"apps/hpl", "hpldat", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"},
+		imports: []string{"apps/hpl", "hpldat"}},
 	{pkg: "examples", only: []string{}},
 	{pkg: "examples/dahu/gen", only: []string{"models"}},
 	{pkg: "internal/heap", only: []string{}},
@@ -133,12 +141,9 @@ var layers = []struct {
 	{pkg: "internal/golden", only: []string{}},
 	{pkg: "internal/scenariotest", only: []string{}},
 	{pkg: "internal/loggopspeers", only: []string{"traceformat"}},
-	{pkg: "fluid/fluidtest", only: []string{"fluid", "internal/heap"}},
+	{pkg: "fluid/fluidtest", only: []string{"fluid", "internal/heap"}, imports: []string{"fluid"}},
 	{pkg: "models/modelstest", only: []string{"models"}},
 }
-
-// appImports are what an application may import itself.
-var appImports = []string{"apps", "ranks", "kernels", "models", "emu", "fluid", "traceformat", "loggops"}
 
 // testKits are for tests only: no package's own files may need them.
 var testKits = []string{"internal/golden", "internal/scenariotest", "fluid/fluidtest", "models/modelstest"}
@@ -303,4 +308,132 @@ func impurities(fset *token.FileSet, f *ast.File, noClock, noGo bool) []string {
 		return true
 	})
 	return bad
+}
+
+// TestArchitectureTable checks ARCHITECTURE.md's folder table against layers,
+// both ways, so that the prose a reader trusts says what the tests enforce:
+// every package of layers has a row and every row's folders are packages of
+// layers; a row's "may import (of ours)" column lists exactly the package's
+// rule (imports where a row narrows it, else only; "everything" where it has
+// none, "nothing of ours" for an empty one), and its "(never …)" exactly
+// never. Other parentheses in the column are comments.
+func TestArchitectureTable(t *testing.T) {
+	data, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := architectureRows(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inTable := map[string]bool{}
+	for _, r := range rows {
+		for _, pkg := range r.folders {
+			inTable[pkg] = true
+			i := slices.IndexFunc(layers, func(l layerRow) bool { return l.pkg == pkg })
+			if i < 0 {
+				t.Errorf("ARCHITECTURE.md, line %d: %q has a row but no row in layers", r.line, pkg)
+				continue
+			}
+			l := layers[i]
+			rule := l.imports
+			if rule == nil {
+				rule = l.only
+			}
+			if (rule == nil) != (r.may == nil) || !sameSet(rule, r.may) {
+				t.Errorf("ARCHITECTURE.md, line %d: %q may import %s; layers says %s", r.line, pkg, describeRule(r.may), describeRule(rule))
+			}
+			if !sameSet(l.never, r.never) {
+				t.Errorf("ARCHITECTURE.md, line %d: %q never %v; layers says never %v", r.line, pkg, r.never, l.never)
+			}
+		}
+	}
+	for _, l := range layers {
+		if !inTable[l.pkg] {
+			t.Errorf("layers has %q, which ARCHITECTURE.md's folder table lacks: add its row", l.pkg)
+		}
+	}
+}
+
+// archRow is one row of ARCHITECTURE.md's folder table: its folders
+// (package paths under the module, "" for the root), what they may import
+// (nil: everything) and what they must never reach.
+type archRow struct {
+	line       int
+	folders    []string
+	may, never []string
+}
+
+var (
+	backticked  = regexp.MustCompile("`([^`]+)`")
+	parenthesis = regexp.MustCompile(`\s*\(([^()]*)\)`)
+)
+
+// architectureRows reads the table that follows the header whose last column
+// is "may import (of ours)".
+func architectureRows(doc string) ([]archRow, error) {
+	var rows []archRow
+	in := false
+	for i, line := range strings.Split(doc, "\n") {
+		if !in {
+			in = strings.HasPrefix(line, "| folder |") && strings.HasSuffix(line, "| may import (of ours) |")
+			continue
+		}
+		if strings.HasPrefix(line, "|---") {
+			continue
+		}
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if len(cells) != 3 {
+			return nil, fmt.Errorf("line %d: %d cells, want 3 (a | in a cell?)", i+1, len(cells))
+		}
+		r := archRow{line: i + 1}
+		for _, m := range backticked.FindAllStringSubmatch(cells[0], -1) {
+			r.folders = append(r.folders, strings.TrimPrefix(strings.TrimPrefix(m[1], "."), "/"))
+		}
+		if len(r.folders) == 0 {
+			return nil, fmt.Errorf("line %d: no `folder` in %q", i+1, cells[0])
+		}
+		may := parenthesis.ReplaceAllStringFunc(cells[2], func(p string) string {
+			inner := parenthesis.FindStringSubmatch(p)[1]
+			if rest, ok := strings.CutPrefix(inner, "never "); ok {
+				for _, w := range strings.Split(rest, ",") {
+					r.never = append(r.never, strings.TrimSpace(w))
+				}
+			}
+			return ""
+		})
+		switch may = strings.TrimSpace(may); may {
+		case "everything":
+		case "nothing of ours":
+			r.may = []string{}
+		default:
+			for _, w := range strings.Split(may, ",") {
+				r.may = append(r.may, strings.TrimSpace(w))
+			}
+		}
+		rows = append(rows, r)
+	}
+	if len(rows) < 20 {
+		return nil, fmt.Errorf("found %d rows of the folder table (its header changed?)", len(rows))
+	}
+	return rows, nil
+}
+
+func sameSet(a, b []string) bool {
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(s string) bool { return !slices.Contains(b, s) })
+}
+
+func describeRule(r []string) string {
+	switch {
+	case r == nil:
+		return "everything"
+	case len(r) == 0:
+		return "nothing of ours"
+	}
+	s := slices.Clone(r)
+	slices.Sort(s)
+	return strings.Join(s, ", ")
 }
