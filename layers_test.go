@@ -80,6 +80,7 @@ type layerRow struct {
 	only    []string // its dependencies of ours, all of them; nil: any but never's
 	never   []string // what it must not reach (besides cmd/emu, which no package may)
 	imports []string // its own imports of ours, where narrower than only; a folder allows what is under it; nil: as only
+	draws   bool     // it may link gonum/plot (plotLibrary): it draws figures
 }
 
 // layers is the one table of the import rules (shared/DESIGN.md, "Packages and
@@ -120,14 +121,19 @@ var layers = []layerRow{
 	// units it shares with scenario are package units'.
 	{pkg: "observe", only: []string{"ranks", "fluid", "kernels", "sensitivity", "units", "emu", "models", "internal/heap"},
 		imports: []string{"ranks", "fluid", "kernels", "sensitivity", "units"}},
-	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile"}},
-	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile"}},
+	// plots draws what observe and sensitivity compute: the one package of a
+	// run's path that links gonum/plot, so a program of one's own over ranks,
+	// platform, observe and sensitivity does not (docs/library.md).
+	{pkg: "plots", only: []string{"observe", "sensitivity", "ranks", "fluid", "kernels", "units", "emu", "models", "internal/heap"},
+		imports: []string{"observe", "sensitivity"}, draws: true},
+	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile"}, draws: true},
+	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile"}, draws: true},
 	// scenario says what to run; running and watching it are runner's and observe's.
 	{pkg: "scenario", never: []string{"observe", "sensitivity", "runner"},
 		imports: []string{"apps", "fluid", "hpldat", "kernels", "loggops", "models", "platform", "ranks", "traceformat", "units"}},
 	// runner runs a scenario's Plan and wires the observers a run asks for.
 	{pkg: "runner", imports: []string{"scenario", "platform", "apps", "ranks", "kernels", "fluid", "observe", "sensitivity"}},
-	{pkg: "cmd/emu"},
+	{pkg: "cmd/emu", draws: true},
 	{pkg: "validation"},
 	// The node loop measures the emu binary a user runs: of emu's packages only
 	// apps/hpl's broadcast names and hpldat's writer.
@@ -145,10 +151,16 @@ var layers = []layerRow{
 	{pkg: "models/modelstest", only: []string{"models"}},
 }
 
+// plotLibrary is the import path of gonum/plot: its packages (and through
+// them fonts, image and PDF writers) are linked only by the packages that
+// draw (layers' draws).
+const plotLibrary = "gonum.org/v1/plot"
+
 // testKits are for tests only: no package's own files may need them.
 var testKits = []string{"internal/golden", "internal/scenariotest", "fluid/fluidtest", "models/modelstest"}
 
-// TestLayers checks every package's whole dependency set against layers.
+// TestLayers checks every package's whole dependency set against layers
+// (go list -deps), and that only the packages that draw link gonum/plot.
 func TestLayers(t *testing.T) {
 	pkgs := listModule(t)
 	seen := map[string]bool{}
@@ -159,7 +171,12 @@ func TestLayers(t *testing.T) {
 			continue
 		}
 		seen[l.pkg] = true
+		plotted := false // reported once a package, at the first of gonum/plot's packages it links
 		for _, dep := range p.Deps {
+			if !l.draws && !plotted && (dep == plotLibrary || strings.HasPrefix(dep, plotLibrary+"/")) {
+				t.Errorf("%s links %s (%s): only the packages that draw may link gonum/plot", l.pkg, dep, viaExternal(pkgs, l.pkg, dep))
+				plotted = true
+			}
 			if !isOurs(dep) {
 				continue
 			}
@@ -222,6 +239,22 @@ func via(pkgs map[string]listedPackage, from, to string) string {
 	return "through the standard library?"
 }
 
+// viaExternal names the direct import of from through which it reaches dep,
+// a package of another module.
+func viaExternal(pkgs map[string]listedPackage, from, dep string) string {
+	for _, imp := range pkgs[from].Imports {
+		if imp == dep {
+			return "directly"
+		}
+	}
+	for _, imp := range pkgs[from].Imports {
+		if isOurs(imp) && slices.Contains(pkgs[ours(imp)].Deps, dep) {
+			return "through " + ours(imp)
+		}
+	}
+	return "through another module"
+}
+
 // ioPackages are the standard packages that reach files, the network or the
 // process: a package that does no I/O imports none of them.
 var ioPackages = []string{"os", "os/exec", "os/signal", "io/ioutil", "io/fs", "net", "net/http", "syscall", "log", "embed"}
@@ -247,6 +280,7 @@ var pure = []struct {
 	{"traceformat", false, true, true}, // file I/O in Load
 	{"apps/replay", false, true, true},
 	{"observe", false, true, true},
+	{"plots", false, true, true}, // Sensitivity writes its figures' files
 	{"internal/stats", true, false, false},
 	{"internal/heap", true, true, true}, // the core's one dependency of ours: pure as the core
 }

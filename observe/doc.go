@@ -10,9 +10,9 @@
 //     of a shared machine (ParseTraceWindow reads --trace-window).
 //   - Traffic (traffic.go, traffic_out.go): bytes and busy time per link
 //     and per link class, and how far each message travels (ReachCounter),
-//     as CSV and SVG (emu run --links).
-//   - Breakdown (breakdown.go, breakdown_plot.go): each rank's time split
-//     into compute, MPI and idle, as CSV and SVG (emu run --plot).
+//     as CSV (emu run --links).
+//   - Breakdown (breakdown.go, breakdown_csv.go): each rank's time split
+//     into compute, MPI and idle, as CSV (emu run --plot).
 //   - KernelLog: per-kernel totals and each distinct call shape, from the
 //     kernels' Observe callback (--json "kernels", emu explain, emu
 //     calibrate --hpl-dat).
@@ -24,7 +24,9 @@
 //     network, per protocol and per call (emu sensitivity --mpi-time).
 //
 // What runs is scenario's (the Plan); which observers a run gets is runner's (Options);
-// observe never decides what to run.
+// observe never decides what to run. Their figures are package plots':
+// observe draws nothing, so a program that watches its own run links no
+// plotting library.
 //
 // # Units
 //
@@ -42,6 +44,6 @@
 //
 // ranks (the events), fluid (links and their classes), kernels (the
 // observed calls), sensitivity (the graph and the MPI split's types) and
-// units; never scenario or cmd (layers_test.go). No goroutine of its own; no
-// wall clock.
+// units; never scenario, plots or cmd, and no gonum/plot (layers_test.go).
+// No goroutine of its own; no wall clock.
 package observe

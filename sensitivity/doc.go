@@ -75,6 +75,8 @@
 // parameters) gives an error prefixed "sensitivity:"; Builder.Graph panics
 // only for recorders that build cyclic graphs (a programming error).
 //
-// Imports: nothing of ours (ARCHITECTURE.md); sensitivity/goal, which records
-// the graph of a loggops replay, imports this package, loggops and traceformat.
+// Imports: nothing of ours (ARCHITECTURE.md), and no gonum/plot: the
+// figures of a Report (runtime.svg, lambda_L.svg, rho_L.svg) are package
+// plots'; sensitivity/goal, which records the graph of a loggops replay,
+// imports this package, loggops and traceformat.
 package sensitivity

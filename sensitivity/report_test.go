@@ -3,9 +3,7 @@ package sensitivity
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/emu-hpc/emu/internal/golden"
@@ -74,44 +72,6 @@ func TestMPITimeByHand(t *testing.T) {
 	}
 	if len(r.Pairs) == 2 && r.Pairs[0].LambdaG+r.Pairs[1].LambdaG != r.LambdaG {
 		t.Errorf("pairs' bytes %g + %g, λ_G %g", r.Pairs[0].LambdaG, r.Pairs[1].LambdaG, r.LambdaG)
-	}
-}
-
-func TestWritePlots(t *testing.T) {
-	dir := t.TempDir()
-	r, err := Analyze(threePaths(), Params{L0: 1, Lmin: 0, Lmax: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WritePlots(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"runtime.svg", "lambda_L.svg", "rho_L.svg"} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil || !strings.Contains(string(b), "<svg") {
-			t.Errorf("%s: %v, %d bytes", f, err, len(b))
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "runtime_by_class.svg")); err == nil {
-		t.Error("runtime_by_class.svg written for a report without swept classes")
-	}
-	// λ_L counts latency terms: a message of a wire-mode graph carries one a
-	// link of its route (a 3-message critical path on a fat tree has λ_L 10),
-	// so the axis does not call them messages.
-	if b, _ := os.ReadFile(filepath.Join(dir, "lambda_L.svg")); !strings.Contains(string(b), "latency terms on the critical path") {
-		t.Error("lambda_L.svg: the axis does not say λ_L counts latency terms")
-	}
-	// With link classes swept alone, one line per class, named in the legend.
-	r.Classes = []ClassSensitivity{
-		{Class: 0, Name: "terminal", L: 1, Curve: []CurvePoint{{L: 1, T: 2}, {L: 2, T: 3}}},
-		{Class: 1, Name: "inter", L: 1, Curve: []CurvePoint{{L: 1, T: 2}, {L: 2, T: 5}}},
-	}
-	if err := WritePlots(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "runtime_by_class.svg"))
-	if err != nil || !strings.Contains(string(b), "terminal") || !strings.Contains(string(b), "inter") {
-		t.Errorf("runtime_by_class.svg: %v, %d bytes, want both classes in the legend", err, len(b))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/loggops"
+	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
 	"github.com/emu-hpc/emu/traceformat"
@@ -143,7 +144,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		}
 	}
 	if f.plot != "" {
-		if err := st.plots(f.plot, func(dir string) error { return sensitivity.WritePlots(dir, rep) }); err != nil {
+		if err := st.plots(f.plot, func(dir string) error { return plots.Sensitivity(dir, rep) }); err != nil {
 			return err
 		}
 	}

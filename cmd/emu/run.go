@@ -17,6 +17,7 @@ import (
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/hpldat"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -569,7 +570,7 @@ func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *runner.Re
 	}
 	title := fmt.Sprintf("%s, %d ranks: time per rank (simulated %.6g s)", plan.App, res.Ranks, res.SimulatedTime)
 	if err := st.write(filepath.Join(dir, "rank_time.svg"), func(w io.Writer) error {
-		return res.Breakdown.WriteSVG(w, title)
+		return plots.Breakdown(w, res.Breakdown, title)
 	}); err != nil {
 		return err
 	}
@@ -599,12 +600,12 @@ func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *r
 	}
 	run := fmt.Sprintf("%s, %d ranks, %.6g s", plan.App, res.Ranks, res.SimulatedTime)
 	if err := st.write(filepath.Join(plotDir, "link_classes.svg"), func(w io.Writer) error {
-		return t.WriteClassesSVG(w, "utilisation per link class ("+run+")")
+		return plots.LinkClasses(w, t, "utilisation per link class ("+run+")")
 	}); err != nil {
 		return asFailure(err)
 	}
 	return asFailure(st.write(filepath.Join(plotDir, "link_hottest.svg"), func(w io.Writer) error {
-		return t.WriteHottestSVG(w, "hottest links ("+run+")")
+		return plots.HottestLinks(w, t, "hottest links ("+run+")")
 	}))
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -365,7 +366,7 @@ func writeSensitivityOutputs(st *staging, g, saved *sensitivity.Graph, doc sensi
 		}
 	}
 	if af.plot != "" {
-		if err := st.plots(af.plot, func(dir string) error { return sensitivity.WritePlots(dir, rep) }); err != nil {
+		if err := st.plots(af.plot, func(dir string) error { return plots.Sensitivity(dir, rep) }); err != nil {
 			return err
 		}
 	}

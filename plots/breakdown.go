@@ -1,7 +1,6 @@
-package observe
+package plots
 
 import (
-	"encoding/csv"
 	"fmt"
 	"image/color"
 	"io"
@@ -12,25 +11,13 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/emu-hpc/emu/observe"
 )
 
-// WriteCSV writes one row per rank: rank, compute_s, comm_s, wait_s.
-func (b *Breakdown) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"rank", "compute_s", "comm_s", "wait_s"})
-	for r := range b.Compute {
-		cw.Write([]string{strconv.Itoa(r), fmtExact(b.Compute[r]), fmtExact(b.Comm[r]), fmtExact(b.Wait[r])})
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// fmtExact formats a float exactly (shortest round-trip form): a breakdown's
-// three parts must add up to the run, a traffic report's links to their class.
-func fmtExact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// WriteSVG draws the breakdown as stacked bars, one per rank.
-func (b *Breakdown) WriteSVG(w io.Writer, title string) error {
+// Breakdown draws b as stacked bars, one per rank: compute, communication
+// and waiting (emu run --plot's rank_time.svg).
+func Breakdown(w io.Writer, b *observe.Breakdown, title string) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "rank"

@@ -1,4 +1,4 @@
-package sensitivity
+package plots
 
 import (
 	"fmt"
@@ -9,13 +9,15 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/emu-hpc/emu/sensitivity"
 )
 
-// WritePlots writes runtime.svg, lambda_L.svg and rho_L.svg into dir: T,
+// Sensitivity writes runtime.svg, lambda_L.svg and rho_L.svg into dir: T,
 // λ_L and ρ_L against ΔL = L − L0 in µs (LLAMP's Figure 9). T is drawn
 // through the breakpoints as well as the curve samples, so its kinks are
 // where they belong; λ_L is a step function.
-func WritePlots(dir string, r *Report) error {
+func Sensitivity(dir string, r *sensitivity.Report) error {
 	if len(r.Curve) == 0 {
 		return fmt.Errorf("sensitivity: report has no curve to plot")
 	}
@@ -64,7 +66,7 @@ func WritePlots(dir string, r *Report) error {
 	}
 	for _, pl := range plots {
 		p := plot.New()
-		p.Title.Text = fmt.Sprintf("L0 = %s", FormatSeconds(r.L))
+		p.Title.Text = fmt.Sprintf("L0 = %s", sensitivity.FormatSeconds(r.L))
 		p.X.Label.Text = "ΔL [µs]"
 		p.Y.Label.Text = pl.y
 		line, err := plotter.NewLine(pl.pts)
@@ -85,7 +87,7 @@ func WritePlots(dir string, r *Report) error {
 // writeClassPlot writes runtime_by_class.svg when the report has link
 // classes swept alone: T against each class's ΔL, one line per class, so
 // that which kind of wire the run is sensitive to is read at a glance.
-func writeClassPlot(dir string, r *Report) error {
+func writeClassPlot(dir string, r *sensitivity.Report) error {
 	p := plot.New()
 	p.Title.Text = "each link class's latency alone moving"
 	p.X.Label.Text = "ΔL of the class [µs]"
