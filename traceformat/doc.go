@@ -15,13 +15,17 @@
 //     parsers accept).
 //   - ParseTI and the TI type: a TI trace rank by rank, actions in chunks
 //     that never move (TI.Chunks), sizes in bytes once parsed, the
-//     v-collectives' per-rank counts decoded (TI.Counts).
+//     v-collectives' per-rank counts decoded (TI.Counts), receive sizes
+//     kept (TIAction.RecvBytes, TI.RecvCounts).
 //   - Format, ParseFormat, Guess and Load: a trace file of either format
 //     (the format guessed from the name and first bytes when not given), a
 //     TI index file followed to its per-rank files; Trace holds the result.
 //   - Validation of both: every check that needs only the file (syntax,
 //     unknown operation or action, labels, dependency cycles, peers and
-//     roots out of range, counts that do not fit, a truncated TI rank).
+//     roots out of range, counts that do not fit, a truncated TI rank, and
+//     a TI collective whose receive count on a rank is smaller than the
+//     message another rank sends it in that call: MPI_ERR_TRUNCATE, on
+//     which SimGrid's replayer aborts; ticolls.go).
 //
 // What a trace means when it runs is not here: apps/replay runs either
 // format over ranks (MPI semantics), package loggops runs a GOAL schedule

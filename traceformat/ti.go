@@ -93,12 +93,14 @@ const actionList = "init, finalize, send, isend, recv, irecv, sendrecv, wait, te
 	"alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, compute, sleep, comm_size, comm_split, comm_dup, location: SimGrid's replayer's list"
 
 // TIAction is one TI line in 40 bytes. Sizes are in bytes (counts ×
-// datatype size) once parsed; a recv's, an irecv's and a sendrecv's
-// receive size is its buffer's (an upper bound on its message's), the
-// collectives' receive sizes are not kept (a message's size is its
-// sender's). For the
-// v-collectives, Bytes and Peer2 locate their raw numbers in TI.args until
-// finish decodes them into TI.counts (read them with TI.Counts).
+// datatype size) once parsed. A receive's size is its buffer's, an upper
+// bound on its message's (a message's size is its sender's): a recv's and
+// an irecv's in Bytes; a sendrecv's, an alltoall's, an allgather's, a
+// gather's, a scatter's and a scatterv's in Flops (RecvBytes); a gatherv's,
+// an allgatherv's and an alltoallv's, one per rank, in TI.counts (read them
+// with TI.RecvCounts). For the v-collectives, Bytes and Peer2 locate their
+// raw numbers in TI.args until finish decodes them into TI.counts (read
+// them with TI.Counts).
 type TIAction struct {
 	Kind  TIKind
 	Peer  int32   // partner, root, sendrecv's destination, wait's source
@@ -106,12 +108,15 @@ type TIAction struct {
 	Tag   int32   // p2p and wait tag (AnyTag allowed on receives); v: default datatype size, then reducescatter's element size
 	Line  int32   // line in the rank's file
 	Bytes int64   // bytes: p2p size, a collective's send size; v: offset into args, then into counts (TI.Counts)
-	Flops float64 // compute and reductions: flops; sleep: seconds; sendrecv: its receive's bytes (RecvBytes)
+	Flops float64 // compute and reductions: flops; sleep: seconds; a receive size (RecvBytes); gatherv, allgatherv: offset into counts (RecvCounts)
 }
 
-// RecvBytes is a sendrecv's receive size, bytes: an upper bound on the
-// message it takes. It sits in Flops, which a sendrecv has no other use for
-// (an action is 40 bytes, and a trace holds millions).
+// RecvBytes is the receive size, bytes, of a sendrecv, an alltoall, an
+// allgather, a gather, a scatter or a scatterv: an upper bound on each
+// message the action takes (of an alltoall or an allgather, each rank's
+// part; of a gather, each rank's at the root). It sits in Flops, which
+// these actions have no other use for (an action is 40 bytes, and a trace
+// holds millions).
 func (a *TIAction) RecvBytes() int64 { return int64(a.Flops) }
 
 // TI is a TI trace, rank by rank.
@@ -189,6 +194,21 @@ func (t *TI) Chunks(r int) [][]TIAction { return t.rank[r].chunks }
 // Counts returns the per-rank byte counts of a v-collective or a
 // reducescatter, one per rank of the trace.
 func (t *TI) Counts(a *TIAction) []int64 { return t.counts[a.Bytes : a.Bytes+int64(len(t.rank))] }
+
+// RecvCounts returns the per-rank receive sizes, bytes, of a gatherv, an
+// allgatherv or an alltoallv: element i bounds the message the action takes
+// from rank i (of a gatherv, at its root). Other actions have none (nil).
+func (t *TI) RecvCounts(a *TIAction) []int64 {
+	n := int64(len(t.rank))
+	switch a.Kind {
+	case TIGatherv, TIAllgatherv:
+		at := int64(a.Flops)
+		return t.counts[at : at+n]
+	case TIAlltoallv: // after its send counts
+		return t.counts[a.Bytes+n : a.Bytes+2*n]
+	}
+	return nil
+}
 
 // File is the file that holds rank r's actions.
 func (t *TI) File(r int) string {

@@ -6,8 +6,9 @@ import (
 )
 
 // finish checks what needs the number of ranks n: peers in range, the
-// v-collectives' count lists, and ranks whose trace stops without the
-// finalize their init promises (a truncated file).
+// v-collectives' count lists, ranks whose trace stops without the
+// finalize their init promises (a truncated file), and the collectives'
+// receive counts against their messages (checkReceiveCounts).
 func (t *TI) finish(n int) error {
 	if n == 0 {
 		return fmt.Errorf("%s: no action: not a TI trace", t.files[0])
@@ -30,7 +31,7 @@ func (t *TI) finish(n int) error {
 			return fmt.Errorf("%s:%d: rank %d's trace ends without finalize (a truncated file?)", t.File(r), st.lastLine, r)
 		}
 	}
-	return nil
+	return t.checkReceiveCounts()
 }
 
 // check decodes a v-collective and checks that a's ranks are in 0..n−1.
@@ -78,6 +79,7 @@ func vLayoutOf(k TIKind, n int) vLayout {
 func (p *tiParser) decodeV(a *TIAction, n int) error {
 	raw := p.t.args[a.Bytes : a.Bytes+int64(a.Peer2)]
 	dtype := a.Tag
+	recvType := dtype // the receive counts': the second datatype, else the rank's default (SimGrid 3.32's parsers)
 	a.Tag = 0
 	l := vLayoutOf(a.Kind, n)
 	if len(raw) < l.fixed || len(raw) > l.fixed+l.opt {
@@ -101,19 +103,44 @@ func (p *tiParser) decodeV(a *TIAction, n int) error {
 			return err
 		}
 	}
+	if l.dtype+1 < len(raw) {
+		var err error
+		if recvType, err = p.datatypeID(raw[l.dtype+1]); err != nil {
+			return err
+		}
+	}
 	if l.flops >= 0 {
 		a.Flops = raw[l.flops]
 	}
-	if l.counts < 0 {
+	if l.counts < 0 { // gatherv, allgatherv: a send count, then the receive counts (RecvCounts)
 		var err error
-		a.Bytes, err = p.bytes(raw[0], dtype)
-		return err
+		if a.Bytes, err = p.bytes(raw[0], dtype); err != nil {
+			return err
+		}
+		a.Flops = float64(len(p.t.counts))
+		return p.appendCounts(raw[1:1+n], recvType)
 	}
 	if a.Kind == TIReducescatter {
 		a.Tag = dtype // the element size, by which SMPI picks its algorithm
 	}
 	a.Bytes = int64(len(p.t.counts))
-	for _, c := range raw[l.counts : l.counts+n] {
+	if err := p.appendCounts(raw[l.counts:l.counts+n], dtype); err != nil {
+		return err
+	}
+	switch a.Kind {
+	case TIScatterv: // its receive count (RecvBytes)
+		b, err := p.bytes(raw[n], recvType)
+		a.Flops = float64(b)
+		return err
+	case TIAlltoallv: // its receive counts, after the send counts (RecvCounts)
+		return p.appendCounts(raw[2+n:2+2*n], recvType)
+	}
+	return nil
+}
+
+// appendCounts appends counts of a datatype of dtype bytes to TI.counts, in bytes.
+func (p *tiParser) appendCounts(counts []float64, dtype int32) error {
+	for _, c := range counts {
 		b, err := p.bytes(c, dtype)
 		if err != nil {
 			return err

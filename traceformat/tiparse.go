@@ -196,8 +196,10 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 		if err == nil {
 			a.Bytes, err = p.size(args, 0, dt, st.dtype)
 		}
+		var recv int64
 		if err == nil {
-			_, err = p.size(args, 1, dt+1, st.dtype) // checked, not kept
+			recv, err = p.size(args, 1, dt+1, st.dtype)
+			a.Flops = float64(recv) // RecvBytes: exact, ≤ maxBytes < 2^53
 		}
 	case TIAlltoallv, TIGatherv, TIAllgatherv, TIScatterv, TIReducescatter:
 		err = p.rawArgs(&a, args, st.dtype)

@@ -13,19 +13,17 @@ import (
 // counts in bytes (MPI_BYTE, the datatype of an "init" without argument),
 // but for a reducescatter of another element size, whose counts are written
 // in elements of a datatype of that size, with its id.
-// What a TI trace holds but TI does not keep is written as zero (the
-// receive count of the v-collectives, a v-collective's buffer sizes) or as the send count (the receive count of alltoall,
-// allgather, gather and scatter).
+// What a TI trace holds but TI does not keep is written as zero (an
+// alltoallv's buffer sizes).
 func (t *TI) WriteTo(w io.Writer) (int64, error) {
 	bw := &countWriter{w: bufio.NewWriterSize(w, 1<<16)}
 	var buf []byte
-	n := len(t.rank)
 	for r := range t.rank {
 		rank := strconv.Itoa(r)
 		bw.line(append(append(buf[:0], rank...), " init"...))
 		for _, chunk := range t.rank[r].chunks {
 			for i := range chunk {
-				bw.line(t.appendAction(append(append(buf[:0], rank...), ' '), &chunk[i], n))
+				bw.line(t.appendAction(append(append(buf[:0], rank...), ' '), &chunk[i]))
 			}
 		}
 		bw.line(append(append(buf[:0], rank...), " finalize"...))
@@ -36,18 +34,13 @@ func (t *TI) WriteTo(w io.Writer) (int64, error) {
 	return bw.n, bw.err
 }
 
-// appendAction appends a's action name and arguments, for n ranks.
-func (t *TI) appendAction(b []byte, a *TIAction, n int) []byte {
+// appendAction appends a's action name and arguments.
+func (t *TI) appendAction(b []byte, a *TIAction) []byte {
 	b = append(b, a.Kind.String()...)
 	num := func(v int64) { b = strconv.AppendInt(append(b, ' '), v, 10) }
 	flt := func(v float64) { b = strconv.AppendFloat(append(b, ' '), v, 'g', -1, 64) }
-	zeros := func(k int) {
-		for range k {
-			b = append(b, " 0"...)
-		}
-	}
-	counts := func() {
-		for _, c := range t.Counts(a) {
+	counts := func(cs []int64) {
+		for _, c := range cs {
 			num(c)
 		}
 	}
@@ -77,30 +70,30 @@ func (t *TI) appendAction(b []byte, a *TIAction, n int) []byte {
 		flt(a.Flops)
 	case TIAlltoall, TIAllgather: // send recv
 		num(a.Bytes)
-		num(a.Bytes)
+		num(a.RecvBytes())
 	case TIGather, TIScatter: // send recv root
 		num(a.Bytes)
-		num(a.Bytes)
+		num(a.RecvBytes())
 		num(int64(a.Peer))
 	case TIGatherv: // sendcount recvcounts[n] root
 		num(a.Bytes)
-		zeros(n)
+		counts(t.RecvCounts(a))
 		num(int64(a.Peer))
 	case TIAllgatherv: // sendcount recvcounts[n]
 		num(a.Bytes)
-		zeros(n)
+		counts(t.RecvCounts(a))
 	case TIScatterv: // sendcounts[n] recvcount root
-		counts()
-		num(0)
+		counts(t.Counts(a))
+		num(a.RecvBytes())
 		num(int64(a.Peer))
 	case TIAlltoallv: // sendbuf sendcounts[n] recvbuf recvcounts[n]
 		num(0)
-		counts()
+		counts(t.Counts(a))
 		num(0)
-		zeros(n)
+		counts(t.RecvCounts(a))
 	case TIReducescatter: // recvcounts[n] flops [dt]
 		if a.Tag == 1 { // the element size of the written trace's MPI_BYTE
-			counts()
+			counts(t.Counts(a))
 			flt(a.Flops)
 			break
 		}

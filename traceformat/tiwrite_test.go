@@ -113,7 +113,7 @@ func TestTIWriteRoundTrip(t *testing.T) {
 	}
 	check("every.txt", tr)
 	dir := t.TempDir()
-	for name, text := range map[string]string{"index.txt": "r0.txt\nr1.txt\n", "r0.txt": "0 init\n0 send 1 0 8\n0 alltoallv 2 1 1 2 1 1\n0 finalize\n", "r1.txt": "7 init 1\n7 recv 0 0 1\n7 alltoallv 2 1 1 2 1 1\n7 finalize\n"} {
+	for name, text := range map[string]string{"index.txt": "r0.txt\nr1.txt\n", "r0.txt": "0 init\n0 send 1 0 8\n0 alltoallv 2 1 1 9 1 8\n0 finalize\n", "r1.txt": "7 init 1\n7 recv 0 0 1\n7 alltoallv 2 1 1 2 1 1\n7 finalize\n"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

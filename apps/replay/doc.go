@@ -40,7 +40,11 @@
 // sendrecv's receive is MPI's upper bound (ranks.Comm.RecvUpTo): a longer
 // message is MPI_ERR_TRUNCATE, a *TruncateError naming the receive's
 // line, where SimGrid 3.32's replayer aborts ("recv - returned
-// MPI_ERR_TRUNCATE"); a shorter one is received whole.
+// MPI_ERR_TRUNCATE"); a shorter one is received whole. A collective's
+// messages are its senders' sizes; its receive counts (alltoall,
+// allgather, gather, scatter and their v forms) bound them as in SMPI, whose
+// collectives post their receives with them: a smaller one is refused as
+// the trace is read (traceformat), a larger one changes nothing.
 //
 // GOAL (shared/reference/goal-and-llamp.md §1): send and recv become Isend
 // and Irecv posted as soon as their requires/irequires dependencies allow

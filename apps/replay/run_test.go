@@ -196,8 +196,9 @@ func TestCollectives(t *testing.T) {
 		next, prev := (r+1)%4, (r+3)%4
 		for _, l := range []string{
 			"init 1", "barrier", "bcast 100 1", "reduce 100 1e6 2", "allreduce 10 1e3",
-			"alltoall 10 10", "alltoallv 40 1 2 3 4 40 1 2 3 4", "gather 10 10 3", "gatherv 10 10 10 10 10 0",
-			"scatter 5 5 1", "scatterv 1 2 3 4 2 0", "allgather 10 10 0 0", "allgatherv 3 3 3 3 3",
+			// rank r receives r+1 doubles from each rank in alltoallv, r+1 in scatterv
+			"alltoall 10 10", fmt.Sprintf("alltoallv 40 1 2 3 4 40 %[1]d %[1]d %[1]d %[1]d", r+1), "gather 10 10 3", "gatherv 10 10 10 10 10 0",
+			"scatter 5 5 1", fmt.Sprintf("scatterv 1 2 3 4 %d 0", r+1), "allgather 10 10 0 0", "allgatherv 3 3 3 3 3",
 			"reducescatter 1 2 3 4 100", "scan 8 10", "exscan 8 10 0", "compute 1e6",
 			fmt.Sprintf("isend %d 1 100", next), fmt.Sprintf("irecv %d 1 100", prev),
 			fmt.Sprintf("wait %d %d 1", r, next), "waitall",

@@ -65,6 +65,8 @@ func TestRunReplayBadInput(t *testing.T) {
 		{"deadlock.txt", "0 recv 1 0 8\n1 recv 0 0 8\n", "deadlock at t=0s: 2 rank(s) blocked; rank 0 at ", nil},
 		{"truncate.txt", "0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 10\n0 finalize\n1 finalize\n",
 			"truncate.txt:4: rank 1's recv of at most 10 bytes from rank 0 tag 0 matched rank 0's message of 1000 bytes (tag 0): MPI_ERR_TRUNCATE", nil},
+		{"gather.txt", "0 gather 1000 1000 0\n1 gather 1000 10 0\n2 gather 1000 10 0\n0 gather 1000 10 0\n1 gather 1000 10 0\n2 gather 1000 10 0\n",
+			"gather.txt:4: rank 0's gather receives at most 10 bytes from rank 1, whose gather (line 5) sends 1000: MPI_ERR_TRUNCATE", nil},
 		{"cut.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1\n", "cut.goal:3: rank 0's block is not closed", nil},
 		// The same faults under LogGOPSim's semantics are the schedule's too (exit 2, not 1).
 		{"loggops-unmatched.goal", "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\n}\n",
