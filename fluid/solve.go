@@ -264,7 +264,8 @@ func (m *maxmin) fixMembers(link LinkID, level float64) {
 
 // smallQueue is the most links a re-solve ranks with a linkTree
 // (fillTree) rather than the level heap, up to maxTreeLinks: most of a Dahu
-// run's re-solves queue 4 to 64 links, where the heap's sifts cost more
+// run's re-solves queue 4 to 64 links, and an end's re-solve in a flat
+// cluster's large component hundreds, where the heap's sifts cost more
 // than the tree's branch-free comparisons.
 var smallQueue = maxTreeLinks // a variable so that the tests can turn the tree off
 

@@ -17,7 +17,10 @@ import (
 // mispredicting them was most of their cost on Dahu's re-solves of 10 to
 // 64 links, whose order they cannot learn. (BenchmarkFlatReSolves: the
 // tree takes 0.77 of the heap's time on Dahu's network; the replayed solver
-// of a Dahu run 0.82 of main's, docs/evidence/fluidspeed.md.)
+// of a Dahu run 0.82 of main's, docs/evidence/fluidspeed.md.) The same
+// holds for the hundreds of links of a flat cluster's large components,
+// where the tree halves the solver's mispredicted branches
+// (BenchmarkStencilHalos, docs/evidence/flatfill.md).
 //
 // A key is kept as its float64's bits: the keys fillTree accepts are
 // non-negative and not NaN, whose bits order as the floats do, so that
@@ -26,15 +29,22 @@ import (
 type linkTree struct {
 	key  [maxTreeLinks]uint64 // the leaves' keys, as float64 bits, or treeGone
 	link [maxTreeLinks]LinkID // the leaves' links
-	lost [maxTreeLinks]uint8  // lost[n], n = 1 … p−1: the leaf that lost at inner node n (children 2n, 2n+1; leaf i is node p+i)
-	win  uint8                // the winning leaf: the least entry
+	lost [maxTreeLinks]leaf   // lost[n], n = 1 … p−1: the leaf that lost at inner node n (children 2n, 2n+1; leaf i is node p+i)
+	won  [maxTreeLinks]leaf   // build's scratch: the winner of each inner node
+	win  leaf                 // the winning leaf: the least entry
 	p    int                  // leaves, a power of two ≥ 2
 }
 
-// maxTreeLinks is the most links a linkTree holds: enough for a flat
-// cluster of 32 hosts with SplitDuplex cables (Dahu), and its leaf
-// numbers fit a byte.
-const maxTreeLinks = 64
+// maxTreeLinks is the most links a linkTree holds, a power of two: a
+// whole flat cluster of 2,048 hosts with SplitDuplex cables (Dahu's 32
+// hosts queue at most 64). Its arrays take 64 KiB a System; a re-solve
+// touches those of its p leaves. Larger re-solves (mostly links whose
+// flows other links fix first) go to the level heap, which parks and
+// drops such links in O(1) each where the tree would replay a path.
+const maxTreeLinks = 4096
+
+// leaf numbers a linkTree's leaf (and its inner nodes).
+type leaf = uint16
 
 // treeGone is the key of a leaf without an entry: no float64 bits of a
 // key fillTree accepts (at most +Inf's, 0x7FF0…) reach it.
@@ -66,13 +76,13 @@ func (t *linkTree) build(entries []levelEntry) {
 	for i := len(entries); i < p; i++ {
 		t.key[i], t.link[i] = treeGone, 0
 	}
-	var won [maxTreeLinks]uint8 // the winner of each inner node
-	play := func(n int, a, b uint8) {
-		mask := uint8(-lessBits(t.key[a], t.link[a], t.key[b], t.link[b])) // a wins
+	won := &t.won
+	play := func(n int, a, b leaf) {
+		mask := leaf(-lessBits(t.key[a], t.link[a], t.key[b], t.link[b])) // a wins
 		won[n], t.lost[n] = b^(a^b)&mask, a^(a^b)&mask
 	}
 	for n := p - 1; n >= p/2; n-- { // the matches of two leaves
-		play(n, uint8(2*n-p), uint8(2*n-p+1))
+		play(n, leaf(2*n-p), leaf(2*n-p+1))
 	}
 	for n := p/2 - 1; n >= 1; n-- {
 		play(n, won[2*n], won[2*n+1])
@@ -89,7 +99,7 @@ func lessBits(ka uint64, la LinkID, kb uint64, lb LinkID) uint64 {
 }
 
 // top returns the winning leaf; its key is treeGone when no entry is left.
-func (t *linkTree) top() uint8 { return t.win }
+func (t *linkTree) top() leaf { return t.win }
 
 // setTop gives the winning leaf the key bits k, not less than its key
 // (treeGone takes its entry out), and replays its path to the root.
@@ -97,14 +107,15 @@ func (t *linkTree) setTop(k uint64) {
 	w := t.win
 	t.key[w] = k
 	wk, wl := k, t.link[w]
-	for n := (t.p + int(w)) >> 1; n >= 1; n >>= 1 {
-		l := t.lost[n]
-		lk, ll := t.key[l], t.link[l]
+	for n := uint(t.p+int(w)) >> 1; n >= 1; n >>= 1 {
+		// The masks cost less than bounds checks: n < p and l < p.
+		l := t.lost[n&(maxTreeLinks-1)]
+		lk, ll := t.key[l&(maxTreeLinks-1)], t.link[l&(maxTreeLinks-1)]
 		// The loser kept here wins if it is the lesser: then the two
 		// swap, without a branch on the keys.
 		mask := -lessBits(lk, ll, wk, wl)
-		t.lost[n] = l ^ (l^w)&uint8(mask) // the one that loses now
-		w ^= (w ^ l) & uint8(mask)
+		t.lost[n&(maxTreeLinks-1)] = l ^ (l^w)&leaf(mask) // the one that loses now
+		w ^= (w ^ l) & leaf(mask)
 		wk ^= (wk ^ lk) & mask
 		wl ^= (wl ^ ll) & LinkID(mask)
 	}

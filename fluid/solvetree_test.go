@@ -8,45 +8,58 @@ import (
 
 // TestLinkTreeOrder drives a linkTree as fillTree does — the winner is
 // either taken out or its key raised — over keys with many ties, zeros
-// and +Inf, at every size up to maxTreeLinks, and checks each winner
-// against a plain scan for the least (key, link) of the entries left.
+// and +Inf, at every size up to 80 and at sizes around the powers of two
+// up to maxTreeLinks, and checks each winner against a plain scan for the
+// least (key, link) of the entries left.
 func TestLinkTreeOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	var tr linkTree
-	for n := 1; n <= maxTreeLinks; n++ {
-		for range 20 {
-			key := make(map[LinkID]float64, n) // the reference: current key per link
-			var entries []levelEntry
+	var sizes []int
+	for n := 1; n <= 80; n++ {
+		sizes = append(sizes, n)
+	}
+	for p := 128; p <= maxTreeLinks; p *= 2 {
+		sizes = append(sizes, p-1, p, p/2+p/4+1)
+	}
+	for _, n := range sizes {
+		reps := 20
+		if n > 80 {
+			reps = max(1, 20*80/n) // the scan below costs n² a build
+		}
+		for range reps {
+			// The reference: the entries left, with their current keys.
+			var live []levelEntry
 			for _, l := range rng.Perm(4 * n)[:n] { // links in no order, with gaps
 				k := []float64{0, 1, 2, 2.5, math.Inf(1)}[rng.IntN(5)]
-				key[LinkID(l)] = k
-				entries = append(entries, linkAt(k, LinkID(l)))
+				live = append(live, linkAt(k, LinkID(l)))
 			}
-			if !treeKeys(entries) {
-				t.Fatalf("n=%d: treeKeys refuses %v", n, entries)
+			if !treeKeys(live) {
+				t.Fatalf("n=%d: treeKeys refuses %v", n, live)
 			}
-			tr.build(entries)
-			for len(key) > 0 {
+			tr.build(live)
+			for len(live) > 0 {
 				i := tr.top()
-				want := linkAt(math.Inf(1), math.MaxInt32)
-				for l, k := range key {
-					if k < want.Key || (k == want.Key && l < want.ID) {
-						want = linkAt(k, l)
+				least := 0
+				for j, e := range live {
+					if w := live[least]; e.Key < w.Key || (e.Key == w.Key && e.ID < w.ID) {
+						least = j
 					}
 				}
+				want := live[least]
 				if got := linkAt(math.Float64frombits(tr.key[i]), tr.link[i]); tr.key[i] == treeGone || got != want {
 					t.Fatalf("n=%d: winner %+v (bits %#x), want %+v", n, got, tr.key[i], want)
 				}
-				if k := key[want.ID]; rng.IntN(3) == 0 || math.IsInf(k, 1) {
-					delete(key, want.ID)
+				if rng.IntN(3) == 0 || math.IsInf(want.Key, 1) {
+					live[least] = live[len(live)-1]
+					live = live[:len(live)-1]
 					tr.setTop(treeGone)
 					continue
 				}
-				level := key[want.ID] + float64(rng.IntN(3)) // keys only grow
-				if level == key[want.ID] {
+				level := want.Key + float64(rng.IntN(3)) // keys only grow
+				if level == want.Key {
 					level = math.Nextafter(level, math.Inf(1))
 				}
-				key[want.ID] = level
+				live[least].Key = level
 				tr.setTop(math.Float64bits(level))
 			}
 			if tr.key[tr.top()] != treeGone {
@@ -73,21 +86,24 @@ func TestTreeKeys(t *testing.T) {
 // TestTreeFillMatchesHeap runs random traffic on flat clusters like
 // Dahu's (hosts with one up and one down cable, each flow loading the
 // cables of its route at 1 and those of the reverse route at a share, as
-// SMPI's cross-traffic does), with 2 to 40 hosts so that re-solves queue
-// from 2 to 80 links, across the tree's limit of maxTreeLinks: batches of
-// starts (StartAll, a whole component re-solved), completions in order and
-// cancellations. It runs each seed twice, once with the re-solves of at
-// most maxTreeLinks links ranked by the tournament tree (fillTree) and
-// once all through the level heap, and wants every rate and completion
-// date after every event to be the same float. Capacities, weights, bounds
-// and shares take few values, so that links saturate at tied levels
-// (broken by link) and bounds tie with links. It also wants both paths
-// taken, and fails if the tree ever ranked two links otherwise than the
+// SMPI's cross-traffic does), with 2 to 40 hosts, so that re-solves queue
+// from 2 to 80 links, or (one seed in three) 100 to 200 hosts, so that
+// they queue hundreds: batches of starts (StartAll, a whole component
+// re-solved), completions in order and cancellations. It runs each seed
+// twice, once with the re-solves of at most a limit of links ranked by the
+// tournament tree (fillTree) and once all through the level heap, and
+// wants every rate and completion date after every event to be the same
+// float. The limit is maxTreeLinks, or for odd seeds 32, so that a run
+// crosses it. Capacities, weights, bounds and shares take few values, so
+// that links saturate at tied levels (broken by link) and bounds tie with
+// links. It also wants both paths taken, trees of more than 64 links
+// built, and fails if the tree ever ranked two links otherwise than the
 // heap did.
 func TestTreeFillMatchesHeap(t *testing.T) {
 	type outcome struct {
 		values []float64
 		tree   int // re-solves ranked by the tree
+		big    int // of those, re-solves of more than 64 links
 		over   int // re-solves of more links than the tree takes
 	}
 	run := func(seed uint64, small int) outcome {
@@ -96,6 +112,9 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		defer func() { smallQueue = old }()
 		rng := rand.New(rand.NewPCG(seed, 11))
 		hosts := 2 + rng.IntN(39)
+		if seed%3 == 0 {
+			hosts = 100 + rng.IntN(101)
+		}
 		bws := make([]float64, 2*hosts) // up[h] = 2h, down[h] = 2h+1
 		for i := range bws {
 			bws[i] = []float64{10, 20, 30, 7}[rng.IntN(4)]
@@ -109,7 +128,7 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 			before := m.fill.stamp
 			switch r := rng.IntN(10); {
 			case r < 5 || len(ids) == 0:
-				specs := make([]FlowSpec, 1+rng.IntN(hosts))
+				specs := make([]FlowSpec, 1+rng.IntN(min(hosts, 40)))
 				for i := range specs {
 					src, dst := rng.IntN(hosts), rng.IntN(hosts)
 					spec := FlowSpec{Links: []LinkID{LinkID(2 * src), LinkID(2*dst + 1)}, Bytes: float64(1 + rng.IntN(50)),
@@ -130,8 +149,11 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 			if m.fill.stamp != before && len(m.fill.queue.parked) > 0 && m.fill.queue.heap.Len() == 0 &&
 				len(m.fill.queue.parked) <= min(small, maxTreeLinks) {
 				out.tree++ // a re-solve the tree ranked (it leaves the heap empty)
+				if len(m.fill.queue.parked) > 64 {
+					out.big++
+				}
 			}
-			if m.fill.stamp != before && len(m.fill.links) > maxTreeLinks {
+			if m.fill.stamp != before && len(m.fill.links) > min(small, maxTreeLinks) {
 				out.over++
 			}
 			if step%7 == 0 {
@@ -144,9 +166,13 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		}
 		return out
 	}
-	over := 0
+	over, big := 0, 0
 	for seed := uint64(1); seed <= 60; seed++ {
-		tree, heap := run(seed, math.MaxInt), run(seed, -1)
+		limit := maxTreeLinks
+		if seed%2 == 1 {
+			limit = 32
+		}
+		tree, heap := run(seed, limit), run(seed, -1)
 		if tree.tree == 0 || heap.tree != 0 {
 			t.Fatalf("seed %d: %d re-solves ranked by the tree, %d with the tree off", seed, tree.tree, heap.tree)
 		}
@@ -159,9 +185,10 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 			}
 		}
 		over += tree.over
+		big += tree.big
 	}
-	if over == 0 {
-		t.Fatalf("no re-solve queued more than %d links", maxTreeLinks)
+	if over == 0 || big == 0 {
+		t.Fatalf("%d re-solves queued more links than the tree's limit, %d trees of more than 64 links", over, big)
 	}
 }
 
