@@ -118,6 +118,20 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err := rep.WriteTable(cmd.OutOrStdout()); err != nil {
 		return asFailure(err)
 	}
+	// A graph recorded under SMPI's latency factors holds their classes at
+	// the run's latencies while ℓ moves; re-emulating at link latency ℓ
+	// moves them with it. The graph file does not say which classes are
+	// factors and which a switch delay (emu sensitivity knows), so the
+	// curve with every class moving is printed beside, named as such.
+	var scaled *scaledReport
+	if replayed == nil && f.class == 0 {
+		scaled = scaledAnalysis(g, rep, p.Tolerances, allClassesMove(g.Classes()))
+	}
+	if scaled != nil {
+		if err := writeAllScaled(cmd.OutOrStdout(), scaled, p.Tolerances, rep.L); err != nil {
+			return asFailure(err)
+		}
+	}
 	// The files go together, the plots' folder too, whole or none.
 	var st staging
 	defer st.discard()
@@ -125,7 +139,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		err := st.write(f.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
+			return enc.Encode(analyzeJSON{rep, scaled})
 		})
 		if err != nil {
 			return outputFailed("--json", f.json, err)
@@ -148,6 +162,32 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		}
 	}
 	return st.commit()
+}
+
+// analyzeJSON is analyze's --json document: the report, plus the curve with
+// every recorded class moving with ℓ when the graph has classes beyond 0.
+type analyzeJSON struct {
+	*sensitivity.Report
+	Scaled *scaledReport `json:"all_classes_scaled,omitempty"`
+}
+
+// allClassesMove says that every one of n classes moves with ℓ.
+func allClassesMove(n int) []bool {
+	moves := make([]bool, n)
+	for c := range moves {
+		moves[c] = true
+	}
+	return moves
+}
+
+// writeAllScaled prints the curve with every class moving in proportion to
+// ℓ after analyze's table, and says what it stands for.
+func writeAllScaled(w io.Writer, s *scaledReport, tolerances []float64, l0 float64) error {
+	fmt.Fprint(w, "\nnote: the table holds classes 1.. at the run's latencies while ℓ moves. SMPI's latency factors\n"+
+		"make a message's latency f·ℓ, so re-emulating at link latency ℓ moves their classes with it;\n"+
+		"below, every class moves in proportion to ℓ (a platform.switch_latency class would not:\n"+
+		"emu sensitivity tells the two apart)\n")
+	return writeScaledTable(w, s, tolerances, l0, "with every class moving with ℓ", "T (all classes scaled)")
 }
 
 // defaultSpan is the latency range analysed above L0 without --range, s:
