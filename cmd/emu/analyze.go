@@ -48,7 +48,10 @@ func newAnalyzeCmd() *cobra.Command {
 and reports, exactly and without re-simulating: the runtime T at latency L, λ_L = ∂T/∂L
 (left and right where they differ), λ_G, ρ_L = λ_L·L/T, every critical latency in --range,
 the x% latency tolerances, T(L) sampled on --points, per latency class, and optionally
-λ_L(i,j) by rank pair and each rank's MPI-time split. Durations take a unit: 3us, 0.018ns.`,
+λ_L(i,j) by rank pair and each rank's MPI-time split. Durations take a unit: 3us, 0.018ns.
+A recorded graph's classes 1.. (SMPI's latency factors' excess, a switch delay) stay at the
+run's latencies in that report; when it has any, a last table moves every class in proportion
+to ℓ, as re-emulating at link latency ℓ moves the factors (JSON "all_classes_scaled").`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runAnalyze(cmd, args[0], f) },
 	}
