@@ -80,7 +80,7 @@ func TestZonesRefused(t *testing.T) {
 		// SimGrid makes no router for a torus, fat-tree or dragonfly cluster: router_id is read past
 		{head + "<cluster id=\"t\" prefix=\"t\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"TORUS\" topo_parameters=\"2,2\" router_id=\"t-gw\"/>\n" +
 			"<zone id=\"x\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/><router id=\"r\"/></zone>\n<link id=\"l\" bandwidth=\"1GBps\"/>\n" +
-			"<zoneRoute src=\"t\" dst=\"x\" gw_src=\"t-gw\" gw_dst=\"r\"><link_ctn id=\"l\"/></zoneRoute>" + tail, `p.xml:6: <zoneRoute> gw_src="t-gw": no host, router or zone of that name`},
+			"<zoneRoute src=\"t\" dst=\"x\" gw_src=\"t-gw\" gw_dst=\"r\"><link_ctn id=\"l\"/></zoneRoute>" + tail, `p.xml:6: <zoneRoute> gw_src="t-gw": the router_id of cluster "t", a torus cluster, which has no router (SimGrid makes none): name one of its hosts, e.g. "t0", as the gateway`},
 		{head + "<cluster id=\"t\" prefix=\"t\" suffix=\"\" radical=\"0-2\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"TORUS\" topo_parameters=\"2,2\"/>" + tail, `p.xml:3: cluster attribute radical: 3 host numbers for a torus of 4 nodes`},
 		{head + "<host id=\"t1\" speed=\"1Gf\"/><cluster id=\"t\" prefix=\"t\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"TORUS\" topo_parameters=\"2,2\"/>" + tail, `p.xml:3: <cluster id="t1">: a host, router or zone of that name already exists`},
 		{head + ab + "<trace id=\"t\" periodicity=\"1\">\n0 1\n1 x\n</trace>" + tail, `p.xml:7: value "x": want a number ≥ 0`},

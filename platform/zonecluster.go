@@ -206,14 +206,20 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 	}
 	zs := &z.cfg.Zones[f.zone]
 	zs.Cluster, zs.ClusterLinks = topo, first
-	if c.Topology != TopoFlat {
-		return nil
-	}
 	routerID := ""
 	for _, a := range t.Attr {
 		if a.Name.Local == "router_id" {
 			routerID = strings.TrimSpace(a.Value)
 		}
+	}
+	if c.Topology != TopoFlat {
+		if routerID != "" {
+			if z.noRouter == nil {
+				z.noRouter = map[string][3]string{}
+			}
+			z.noRouter[routerID] = [3]string{c.Name, c.Topology, topo.HostName(0)}
+		}
+		return nil
 	}
 	if routerID == "" {
 		routerID = c.Prefix + c.Name + "_router" + c.Suffix

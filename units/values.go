@@ -104,6 +104,10 @@ type Word string
 // UnmarshalTOML implements toml.Unmarshaler.
 func (w *Word) UnmarshalTOML(v any) error {
 	s, ok := wordOf(v)
+	if _, list := v.([]any); list {
+		// hpl.swap, pmap, l1 and u: HPL.dat gives each one line of one value
+		return fmt.Errorf("want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got %s", shown(v))
+	}
 	if !ok {
 		return fmt.Errorf("want a name, got %s", shown(v))
 	}

@@ -86,7 +86,8 @@ func TestWordAndToggleErrorsQuoteStrings(t *testing.T) {
 		{"toggle string", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, "yes", `want true or false (or 1, 0), got "yes"`},
 		{"toggle 2", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, int64(2), "want true or false (or 1, 0), got 2"},
 		{"word float", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, 1.5, "want a name, got 1.5"},
-		{"word list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{"mix"}, "want a name, got [mix]"},
+		{"word list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{"mix"}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [mix]"},
+		{"word codes list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{int64(0), int64(1), int64(2)}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [0 1 2]"},
 		{"names float", func(v any) error { var x NameList; return x.UnmarshalTOML(v) }, []any{true}, "want a name or a list of names, got true"},
 	} {
 		if err := c.fn(c.in); err == nil || err.Error() != c.want {

@@ -49,7 +49,10 @@ func newAnalyzeCmd() *cobra.Command {
 and reports, exactly and without re-simulating: the runtime T at latency L, λ_L = ∂T/∂L
 (left and right where they differ), λ_G, ρ_L = λ_L·L/T, every critical latency in --range,
 the x% latency tolerances, T(L) sampled on --points, per latency class, and optionally
-λ_L(i,j) by rank pair and each rank's MPI-time split. Durations take a unit: 3us, 0.018ns.`,
+λ_L(i,j) by rank pair and each rank's MPI-time split. Durations take a unit: 3us, 0.018ns.
+A recorded graph's classes 1.. (SMPI's latency factors' excess, a switch delay) stay at the
+run's latencies in that report; when it has any, a last table moves every class in proportion
+to ℓ, as re-emulating at link latency ℓ moves the factors (JSON "all_classes_scaled").`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runAnalyze(cmd, args[0], f) },
 	}
@@ -119,6 +122,20 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err := rep.WriteTable(cmd.OutOrStdout()); err != nil {
 		return asFailure(err)
 	}
+	// A graph recorded under SMPI's latency factors holds their classes at
+	// the run's latencies while ℓ moves; re-emulating at link latency ℓ
+	// moves them with it. The graph file does not say which classes are
+	// factors and which a switch delay (emu sensitivity knows), so the
+	// curve with every class moving is printed beside, named as such.
+	var scaled *scaledReport
+	if replayed == nil && f.class == 0 {
+		scaled = scaledAnalysis(g, rep, p.Tolerances, allClassesMove(g.Classes()))
+	}
+	if scaled != nil {
+		if err := writeAllScaled(cmd.OutOrStdout(), scaled, p.Tolerances, rep.L); err != nil {
+			return asFailure(err)
+		}
+	}
 	// The files go together, the plots' folder too, whole or none.
 	var st staging
 	defer st.discard()
@@ -126,7 +143,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		err := st.write(f.json, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
+			return enc.Encode(analyzeJSON{rep, scaled})
 		})
 		if err != nil {
 			return outputFailed("--json", f.json, err)
@@ -149,6 +166,32 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 		}
 	}
 	return st.commit()
+}
+
+// analyzeJSON is analyze's --json document: the report, plus the curve with
+// every recorded class moving with ℓ when the graph has classes beyond 0.
+type analyzeJSON struct {
+	*sensitivity.Report
+	Scaled *scaledReport `json:"all_classes_scaled,omitempty"`
+}
+
+// allClassesMove says that every one of n classes moves with ℓ.
+func allClassesMove(n int) []bool {
+	moves := make([]bool, n)
+	for c := range moves {
+		moves[c] = true
+	}
+	return moves
+}
+
+// writeAllScaled prints the curve with every class moving in proportion to
+// ℓ after analyze's table, and says what it stands for.
+func writeAllScaled(w io.Writer, s *scaledReport, tolerances []float64, l0 float64) error {
+	fmt.Fprint(w, "\nnote: the table holds classes 1.. at the run's latencies while ℓ moves. SMPI's latency factors\n"+
+		"make a message's latency f·ℓ, so re-emulating at link latency ℓ moves their classes with it;\n"+
+		"below, every class moves in proportion to ℓ (a platform.switch_latency class would not:\n"+
+		"emu sensitivity tells the two apart)\n")
+	return writeScaledTable(w, s, tolerances, l0, "with every class moving with ℓ", "T (all classes scaled)")
 }
 
 // defaultSpan is the latency range analysed above L0 without --range, s:

@@ -212,6 +212,70 @@ func TestAnalyzeKeepsOtherClasses(t *testing.T) {
 	}
 }
 
+// TestAnalyzeScalesEveryClass: a recorded graph with a class beyond 0 (SMPI's
+// latency-factor excess, held at (f−1)·L0 by the table) also gets the curve
+// with every class moving in proportion to ℓ, which is what re-emulating at
+// link latency ℓ gives under the factors. Hand-solved: rank 1 computes 10 µs
+// and sends over one ℓ term and two class-1 terms recorded at ℓ0 = 3 µs,
+// ℓ1 = 2 µs (f = 5/3), so held T(ℓ) = 10 + ℓ + 4 µs and scaled T(ℓ) = 10 +
+// ℓ + 2·(2/3)·ℓ µs: slope 7/3, 24 µs at ℓ = 6 µs. A one-class graph and a
+// swept factor class have nothing to scale.
+func TestAnalyzeScalesEveryClass(t *testing.T) {
+	graph := func(terms []sensitivity.LatTerm, base []float64) string {
+		b := sensitivity.NewBuilder(2)
+		c := b.Vertex(1, sensitivity.Calc, 10e-6)
+		s := b.Vertex(1, sensitivity.Send, 0)
+		r := b.Vertex(0, sensitivity.Recv, 0)
+		b.Edge(c, s, 0)
+		b.Edge(s, r, 0, terms...)
+		b.SetBaseline(base)
+		return writeGraph(t, b)
+	}
+	factored := graph([]sensitivity.LatTerm{{Class: 0, Count: 1}, {Class: 1, Count: 2}}, []float64{3e-6, 2e-6})
+	plain := graph([]sensitivity.LatTerm{{Class: 0, Count: 1}}, []float64{3e-6})
+	for _, c := range []struct {
+		name   string
+		args   []string
+		slope  float64 // 0: no scaled curve
+		at6us  string  // the scaled curve's T at ℓ = 6 µs
+		heldT6 string  // the table's T at 6 µs, class 1 held
+	}{
+		{"factor class", []string{factored}, 7.0 / 3, "24.000000 µs", "20.000000 µs"},
+		{"factor class, --L", []string{factored, "--L", "3us"}, 7.0 / 3, "24.000000 µs", "20.000000 µs"},
+		{"one class", []string{plain}, 0, "", "16.000000 µs"},
+		{"factor class swept", []string{factored, "--class", "1", "--L", "2us"}, 0, "", ""},
+	} {
+		js := filepath.Join(t.TempDir(), "a.json")
+		args := append([]string{"analyze", "--range", "3us:6us", "--points", "2", "--json", js}, c.args...)
+		code, out, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Errorf("%s: exit %d %s", c.name, code, errOut)
+			continue
+		}
+		if c.heldT6 != "" && !strings.Contains(out, c.heldT6) {
+			t.Errorf("%s: the table lacks T(6 µs) = %s (class 1 held):\n%s", c.name, c.heldT6, out)
+		}
+		m := readReport(t, js)
+		sc, ok := m["all_classes_scaled"].(map[string]any)
+		if c.slope == 0 {
+			if ok || strings.Contains(out, "every class moving") {
+				t.Errorf("%s: a scaled curve where nothing scales:\n%s", c.name, out)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s: no all_classes_scaled in --json:\n%s", c.name, out)
+			continue
+		}
+		if got := sc["lambda"].(float64); math.Abs(got-c.slope) > 1e-9*c.slope {
+			t.Errorf("%s: scaled slope %v, want %v", c.name, got, c.slope)
+		}
+		if !strings.Contains(out, "every class moving with ℓ: slope at L0 2.33333") || !strings.Contains(out, c.at6us) {
+			t.Errorf("%s: the scaled curve lacks slope 2.33333 or T(6 µs) = %s:\n%s", c.name, c.at6us, out)
+		}
+	}
+}
+
 func TestAnalyzeBadInput(t *testing.T) {
 	good := writeFile(t, "ok.goal", llampBlocking)
 	wrap := writeFile(t, "wrap.goal", "num_ranks 2\nrank 0 {\nl0: calc 0\nl1: send 0b to 1\nl2: send 8b to 1 tag 1\nl1 requires l0\nl2 requires l1\n}\n"+

@@ -130,10 +130,20 @@ func driftWords(r float64) string {
 	return "unchanged"
 }
 
+// probeHostsShown is how many of a models file's probed nodes a message
+// names: a campaign on a whole cluster carries hundreds, and one warning line
+// naming 1,024 hosts is 6 KB of stderr.
+const probeHostsShown = 8
+
+// probeHosts names the nodes the probes were taken on, in the file's order:
+// every one up to probeHostsShown, else the first few and how many more.
 func probeHosts(probes []models.Probe) string {
-	hosts := make([]string, len(probes))
-	for i, p := range probes {
-		hosts[i] = p.Host
+	hosts := make([]string, 0, min(len(probes), probeHostsShown))
+	for _, p := range probes {
+		if len(hosts) == probeHostsShown-1 && len(probes) > probeHostsShown {
+			return fmt.Sprintf("%s and %d more (%d nodes)", strings.Join(hosts, ", "), len(probes)-len(hosts), len(probes))
+		}
+		hosts = append(hosts, p.Host)
 	}
 	return strings.Join(hosts, ", ")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -412,6 +413,35 @@ func TestCalibrateRescaleRefusesItsOutputFirst(t *testing.T) {
 		code, stdout, stderr := runCLI(t, "calibrate", "--check", one, "--rescale", "-o", out)
 		if code != exitInput || !strings.HasPrefix(stderr, "emu: -o "+out+": ") || stdout != "" {
 			t.Errorf("-o %s: exit %d, stdout %q, stderr %q; want 2, nothing measured, the -o named", out, code, stdout, stderr)
+		}
+	}
+}
+
+// TestProbeHostsNamesAFew: the nodes a models file was calibrated on are all
+// named up to 8; a campaign on more (64 or 1,024 nodes, calibrate merge) names
+// the first 7 and counts the rest, so that emu run's one warning line stays a
+// line.
+func TestProbeHostsNamesAFew(t *testing.T) {
+	probes := func(n int) []models.Probe {
+		ps := make([]models.Probe, n)
+		for i := range ps {
+			ps[i].Host = fmt.Sprintf("n%d", i)
+		}
+		return ps
+	}
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{1, "n0"},
+		{2, "n0, n1"},
+		{8, "n0, n1, n2, n3, n4, n5, n6, n7"},
+		{9, "n0, n1, n2, n3, n4, n5, n6 and 2 more (9 nodes)"},
+		{64, "n0, n1, n2, n3, n4, n5, n6 and 57 more (64 nodes)"},
+		{1024, "n0, n1, n2, n3, n4, n5, n6 and 1017 more (1024 nodes)"},
+	} {
+		if got := probeHosts(probes(c.n)); got != c.want {
+			t.Errorf("%d probes: %q, want %q", c.n, got, c.want)
 		}
 	}
 }

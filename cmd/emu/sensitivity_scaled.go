@@ -131,8 +131,14 @@ func scaledAnalysis(g *sensitivity.Graph, rep *sensitivity.Report, tolerances []
 
 // writeScaled prints the factor-scaled analysis after the report's table.
 func writeScaled(w io.Writer, s *scaledReport, tolerances []float64, l0 float64) error {
+	return writeScaledTable(w, s, tolerances, l0, "with the latency factors moving with ℓ (as re-emulating at link latency ℓ does)", "T (factors scaled)")
+}
+
+// writeScaledTable prints a scaled analysis: its heading, slope and
+// tolerances, then the curve under the column title tcol.
+func writeScaledTable(w io.Writer, s *scaledReport, tolerances []float64, l0 float64, heading, tcol string) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "\nwith the latency factors moving with ℓ (as re-emulating at link latency ℓ does): slope at L0 %.6g", s.Lambda)
+	fmt.Fprintf(tw, "\n%s: slope at L0 %.6g", heading, s.Lambda)
 	for i, x := range tolerances {
 		key := strconv.FormatFloat(x, 'g', -1, 64)
 		sep := ","
@@ -145,7 +151,7 @@ func writeScaled(w io.Writer, s *scaledReport, tolerances []float64, l0 float64)
 			fmt.Fprintf(tw, "%s %s%%: beyond the range", sep, key)
 		}
 	}
-	fmt.Fprintf(tw, "\n\nL\tΔL\tT (factors scaled)\n")
+	fmt.Fprintf(tw, "\n\nL\tΔL\t%s\n", tcol)
 	for _, pt := range s.Curve {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", sensitivity.FormatSeconds(pt.L), sensitivity.FormatSeconds(pt.L-l0), sensitivity.FormatSeconds(pt.T))
 	}
