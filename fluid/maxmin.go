@@ -89,7 +89,19 @@ func (m *maxmin) startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 		}
 	}
 	if len(m.batch) > 0 {
-		m.resolveAbove(now, m.batch, 0)
+		// Only flows at or above the level where the first link of the
+		// batch's unrated flows saturates can change (threshold.go). That
+		// needs the current rates to be max-min, which light flows break:
+		// one overloads its links while it runs, and its end leaves
+		// capacity unused. With them on, a batch re-solves whole
+		// components, which also makes the light flows it reaches
+		// ordinary; above a level, a flow could be fixed at rate 0 beside
+		// frozen light flows and never restarted.
+		level := 0.0
+		if !m.full && m.light.max == 0 {
+			level = m.batchLevel(ids[first:])
+		}
+		m.resolveAbove(now, m.batch, level)
 	}
 	if light {
 		m.startLightBatch(now, specs, ids[first:])

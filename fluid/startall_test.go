@@ -22,7 +22,7 @@ const batchTol = 1e-12
 type twins struct {
 	links []fluid.Link
 	specs []fluid.FlowSpec // the live flows' specs
-	batch *fluid.System    // StartAll
+	batch *fluid.System    // StartAll above a threshold (threshold.go)
 	full  *fluid.System    // FullResolve: every change re-solves every flow
 	seq   *fluid.System    // Start for each spec in turn
 	local *fluid.System    // LocalSolve, StartAll
@@ -99,10 +99,11 @@ func randomBatch(rng *rand.Rand, private, links int) []fluid.FlowSpec {
 }
 
 // TestStartAllMatchesStart plays random histories of batches and
-// cancellations, and after each batch wants StartAll's rates to equal a
-// whole re-solve's and those of Start called for each spec (which
-// re-solves above its own flow's threshold, threshold.go), within
-// batchTol, and the reference solver's within diffTol.
+// cancellations, and after each batch wants StartAll's rates, re-solved
+// only above the level where the first link of the batch's new flows
+// saturates (threshold.go), to equal a whole re-solve's and those of
+// Start called for each spec (which re-solves above its own flow's
+// threshold), within batchTol, and the reference solver's within diffTol.
 func TestStartAllMatchesStart(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	for trial := range 400 {

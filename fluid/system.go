@@ -252,8 +252,10 @@ func (s *System) Start(now float64, spec FlowSpec) FlowID {
 }
 
 // StartAll starts several flows at time now with one re-solve, appends
-// their ids to ids and returns it. It gives the same rates as calling
-// Start for each spec in order, for the cost of one call.
+// their ids to ids and returns it. It gives the rates of calling Start
+// for each spec in order, for the cost of one call: the same max-min
+// allocation, equal to rounding (each re-solves above its own threshold,
+// so the floats' order of operations differs; threshold.go).
 func (s *System) StartAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
 	s.advance(now)
 	return s.model.startAll(now, specs, ids)

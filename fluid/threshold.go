@@ -22,6 +22,20 @@ import (
 //     other link sees the same history, so flows below t0 keep their rates.
 //     (If g reaches its bound first, it stops rising there and t0 is
 //     where its links saturate with g held at its bound.)
+//   - Adding a set G of flows at once (StartAll): the same holds with t0
+//     the level at which the first link of any flow of G saturates in the
+//     new sweep. Below it no link of G saturates, so each flow of G rises
+//     freely, at level min(t, its bound level); a link of G carries at
+//     least what it carried in the old sweep and, not saturating below t0,
+//     did not saturate there before either; and the links of no flow of G
+//     carry what they did. By induction over the saturations below t0,
+//     each happens at the same level on the same link in both sweeps, so
+//     flows below t0 keep their rates. A link's saturation level in the new
+//     sweep below t0 is thus that of its rated flows at their current
+//     levels and all of its flows of G rising together, each up to its
+//     bound level: t0 is the least of those over the links of G. Leaving a
+//     flow of G out of that sweep raises it (a link loaded by less
+//     saturates later) and is not safe.
 //
 // Any lower threshold is also safe: re-solving every flow at or above a
 // threshold τ, against capacities reduced by the frozen flows below τ,
@@ -38,7 +52,29 @@ const levelSlack = 1e-9 // relative, dimensionless
 func (m *maxmin) startLevel(f *flow) float64 {
 	t0 := math.Inf(1)
 	for _, e := range f.elems {
-		t0 = min(t0, m.saturationLevel(e.link, f))
+		t0 = min(t0, m.saturationLevel(e.link))
+	}
+	return t0
+}
+
+// batchLevel returns t0 for the flows ids just added by a StartAll, those
+// of them still without a rate (G above; a flow alone on its links is
+// rated already): the smallest, over their links, level at which the
+// link saturates when its rated flows follow their current levels and
+// every flow of G on it rises with them up to its bound level. It stops
+// at 0, below which no level goes.
+func (m *maxmin) batchLevel(ids []FlowID) float64 {
+	t0 := math.Inf(1)
+	for _, id := range ids {
+		f := m.sys.flows.get(id)
+		if f.rate >= 0 {
+			continue // alone, or crossing no Shared link
+		}
+		for _, e := range f.elems {
+			if t0 = min(t0, m.saturationLevel(e.link)); t0 <= 0 {
+				return 0
+			}
+		}
 	}
 	return t0
 }
@@ -46,15 +82,17 @@ func (m *maxmin) startLevel(f *flow) float64 {
 // saturationLevel sweeps link l's flows by level: below level t the link
 // carries Σ_{λ<t} coef·rate (flows already stopped) + t·Σ_{λ≥t} share
 // (flows still rising), and saturates where that reaches its capacity.
-// The fresh flow stops at its bound level, carrying coef·bound from there.
-func (m *maxmin) saturationLevel(l LinkID, fresh *flow) float64 {
+// A fresh flow (no rate yet: the one a Start adds, or the unrated flows
+// of a StartAll) stops at its bound level, carrying coef·bound from there.
+func (m *maxmin) saturationLevel(l LinkID) float64 {
 	ls := &m.links[l]
 	levels := m.fill.levels[:0]
 	for _, mb := range ls.members {
-		if f := m.sys.bySlot[mb.slot]; f == fresh {
-			levels = append(levels, flowLevel{level: fresh.bound * fresh.weight, share: mb.share, load: mb.coef * fresh.bound})
+		if h := &m.hot[mb.slot]; h.rate >= 0 {
+			levels = append(levels, flowLevel{level: h.level, share: mb.share, load: mb.coef * h.rate})
 		} else {
-			levels = append(levels, flowLevel{level: f.rate * f.weight, share: mb.share, load: mb.coef * f.rate})
+			f := m.sys.bySlot[mb.slot]
+			levels = append(levels, flowLevel{level: f.bound * f.weight, share: mb.share, load: mb.coef * f.bound})
 		}
 	}
 	m.fill.levels = levels
