@@ -66,10 +66,9 @@ type zoneParser struct {
 	sawRoot  bool
 	ftCables int // the fat-tree cables made so far (SimGrid numbers them across trees)
 	// noRouter holds the router_id of each fat-tree, torus or dragonfly
-	// cluster (read past: SimGrid makes them no router), by name, with the
-	// cluster's id, its topology and its first host, for the error of a
-	// route that names one.
-	noRouter map[string][3]string
+	// cluster (read past: SimGrid makes them no router), by name, for the
+	// error of a route that names one.
+	noRouter map[string]routerless
 
 	traces    map[string]fluid.Profile // <trace>s by id
 	openTrace *openTrace               // the <trace> being read
@@ -460,7 +459,7 @@ func (z *zoneParser) point(elem, attr, name string) (int, error) {
 	if !ok {
 		if c, ok := z.noRouter[name]; ok {
 			return 0, z.errorf("<%s> %s=%q: the router_id of cluster %q, a %s cluster, which has no router (SimGrid makes none): name one of its hosts, e.g. %q, as the gateway",
-				elem, attr, name, c[0], c[1], c[2])
+				elem, attr, name, c.cluster, c.topology, c.firstHost)
 		}
 		return 0, z.errorf("<%s> %s=%q: no host, router or zone of that name", elem, attr, name)
 	}

@@ -215,9 +215,9 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 	if c.Topology != TopoFlat {
 		if routerID != "" {
 			if z.noRouter == nil {
-				z.noRouter = map[string][3]string{}
+				z.noRouter = map[string]routerless{}
 			}
-			z.noRouter[routerID] = [3]string{c.Name, c.Topology, topo.HostName(0)}
+			z.noRouter[routerID] = routerless{cluster: c.Name, topology: c.Topology, firstHost: topo.HostName(0)}
 		}
 		return nil
 	}
@@ -227,3 +227,8 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 	_, err = z.addPoint("cluster", routerID, fluid.PointRouter, -1)
 	return err
 }
+
+// routerless is a fat-tree, torus or dragonfly cluster named by its
+// router_id, which SimGrid makes no router of: what the error of a route
+// through it says.
+type routerless struct{ cluster, topology, firstHost string }
