@@ -9,6 +9,7 @@ import (
 
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/platform"
+	"github.com/emu-hpc/emu/units"
 )
 
 // Node variability as a what-if ([kernels] host_speed, host_spread,
@@ -68,7 +69,7 @@ func (k *KernelsTable) setVariability(name string, val any) error {
 	case "host_speed":
 		table, ok := val.(map[string]any)
 		if !ok {
-			return &keyError{key: key, msg: fmt.Sprintf(`want a table of host = factor, e.g. [kernels.host_speed] dahu-13 = 0.9 (or --set kernels.host_speed.dahu-13=0.9), got %v`, val)}
+			return &keyError{key: key, msg: fmt.Sprintf(`want a table of host = factor, e.g. [kernels.host_speed] dahu-13 = 0.9 (or --set kernels.host_speed.dahu-13=0.9), got %s`, units.Kind(val))}
 		}
 		if k.HostSpeed == nil {
 			k.HostSpeed = map[string]float64{}

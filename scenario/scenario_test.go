@@ -151,7 +151,7 @@ link_latency = "1us"
 		{"too many ranks", base + "[hpl]\ngrids = [[100000, 100000]]\n", nil, "s.toml:6: hpl.grids: 100000x100000: more than 4194304 ranks"},
 		{"key of another topology", base + "torus = [2, 2]\n", nil, "s.toml:5: platform.torus: given for a flat platform"},
 		{"negative seed", "seed = -1\n" + base, nil, "s.toml:1: seed: seed -1: want an integer from 0 to 9223372036854775807"},
-		{"seed past int64", base, []string{"seed=9223372036854775808"}, "--set seed=9223372036854775808: seed: seed 9223372036854775808: want an integer from 0 to 9223372036854775807"},
+		{"seed past int64", base, []string{"seed=9223372036854775808"}, "--set seed=9223372036854775808: seed: want an integer from 0 to 9223372036854775807, got \"9223372036854775808\""},
 		{"scalar for a table", "platform = 3\n", nil, "s.toml:1: platform: want a table, not an integer"},
 		{"integer for a name", base + "[network]\nmodel = 2\n", nil, "s.toml:6: network.model: want a string, got an integer"},
 		{"a table for [[jobs]]", base + "[jobs]\napp = \"ring\"\nranks = 2\n", nil, "s.toml:5: jobs: want a list, got a table"},

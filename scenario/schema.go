@@ -9,6 +9,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/units"
 )
 
 // Scenario is a scenario file as written, after --set overrides: the typed form of
@@ -293,7 +294,7 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 	wantString := func() (string, error) {
 		s, ok := val.(string)
 		if !ok {
-			return "", &keyError{key: key, msg: fmt.Sprintf("want a string, got %v", val)}
+			return "", &keyError{key: key, msg: fmt.Sprintf("want a string, got %s", units.Kind(val))}
 		}
 		return s, nil
 	}
@@ -314,7 +315,7 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 	case "noise", "charge_empty":
 		b, ok := val.(bool)
 		if !ok {
-			return &keyError{key: key, msg: fmt.Sprintf("want true or false, got %v", val)}
+			return &keyError{key: key, msg: fmt.Sprintf("want true or false, got %s", units.Kind(val))}
 		}
 		if name == "noise" {
 			k.Noise = b
@@ -329,7 +330,7 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 			r := float64(x)
 			k.SpeedRatio = &r
 		default:
-			return &keyError{key: key, msg: fmt.Sprintf("want a number, got %v", val)}
+			return &keyError{key: key, msg: fmt.Sprintf("want a number, got %s", units.Kind(val))}
 		}
 	default:
 		if hint := suggest(key); hint != "" {

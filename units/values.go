@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Typed TOML values. Each remembers whether the file (or a --set) gave it, so that
@@ -65,7 +66,7 @@ func quantity(v any, parse func(string) (float64, error)) (float64, error) {
 	case float64:
 		return parse(strconv.FormatFloat(x, 'g', -1, 64))
 	}
-	return 0, fmt.Errorf("want a number or a string with a unit, got %T", v)
+	return 0, fmt.Errorf("want a number or a string with a unit, got %s", Kind(v))
 }
 
 // IntList is one integer or a list of them (HPL's lists: n = 1000 or n = [1000, 2000]).
@@ -175,6 +176,23 @@ func shown(v any) string {
 	return fmt.Sprint(v)
 }
 
+// Kind writes a decoded TOML value of the wrong kind for an error in the
+// scenario's words: Go's type names (bool, []interface {}, time.Time) mean
+// nothing to whoever wrote the file; a string or number is shown as written.
+func Kind(v any) string {
+	switch v.(type) {
+	case bool:
+		return "a boolean"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a table"
+	case time.Time:
+		return "a date"
+	}
+	return shown(v)
+}
+
 // GridList is a list of P×Q process grids: [[2, 2], [1, 4]], or "2x2", or ["2x2", "1x4"].
 type GridList [][2]int
 
@@ -232,8 +250,14 @@ type Seed uint64
 // UnmarshalTOML implements toml.Unmarshaler.
 func (s *Seed) UnmarshalTOML(v any) error {
 	n, ok := v.(int64)
-	if !ok || n < 0 {
-		return fmt.Errorf("seed %v: want an integer from 0 to %d", v, math.MaxInt64)
+	if !ok {
+		if x, isFloat := v.(float64); isFloat { // seed = 1e3 or 1000.0: TOML's float
+			return fmt.Errorf("want an integer from 0 to %d, got the float %s", int64(math.MaxInt64), strconv.FormatFloat(x, 'g', -1, 64))
+		}
+		return fmt.Errorf("want an integer from 0 to %d, got %s", int64(math.MaxInt64), Kind(v))
+	}
+	if n < 0 {
+		return fmt.Errorf("seed %d: want an integer from 0 to %d", n, int64(math.MaxInt64))
 	}
 	*s = Seed(n)
 	return nil

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestListsTakeOneValueOrAList checks IntList and NameList on the values the
@@ -89,6 +90,38 @@ func TestWordAndToggleErrorsQuoteStrings(t *testing.T) {
 		{"word list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{"mix"}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [mix]"},
 		{"word codes list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{int64(0), int64(1), int64(2)}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [0 1 2]"},
 		{"names float", func(v any) error { var x NameList; return x.UnmarshalTOML(v) }, []any{true}, "want a name or a list of names, got true"},
+	} {
+		if err := c.fn(c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestWrongKindsInPlainWords: a value of the wrong kind is named in the
+// scenario's words. A quantity said "got bool", "got []interface {}",
+// "got map[string]interface {}" or "got time.Time" (Go's type names), and a
+// seed said "seed abc:" (unquoted) or "seed 1000:" for seed = 1e3, which
+// reads as if 1000 were out of range.
+func TestWrongKindsInPlainWords(t *testing.T) {
+	quantity := func(v any) error { var x Time; return x.UnmarshalTOML(v) }
+	seed := func(v any) error { var x Seed; return x.UnmarshalTOML(v) }
+	const seeds = "want an integer from 0 to 9223372036854775807, got "
+	for _, c := range []struct {
+		name string
+		fn   func(any) error
+		in   any
+		want string
+	}{
+		{"time bool", quantity, true, "want a number or a string with a unit, got a boolean"},
+		{"time list", quantity, []any{int64(1), int64(2)}, "want a number or a string with a unit, got a list"},
+		{"time table", quantity, map[string]any{"a": int64(1)}, "want a number or a string with a unit, got a table"},
+		{"time date", quantity, time.Date(1979, 5, 27, 0, 0, 0, 0, time.UTC), "want a number or a string with a unit, got a date"},
+		{"seed float", seed, 1000.0, seeds + "the float 1000"},
+		{"seed fraction", seed, 1.5, seeds + "the float 1.5"},
+		{"seed string", seed, "abc", seeds + `"abc"`},
+		{"seed list", seed, []any{int64(1)}, seeds + "a list"},
+		{"seed bool", seed, true, seeds + "a boolean"},
+		{"seed negative", seed, int64(-1), "seed -1: " + seeds[:len(seeds)-len(", got ")]},
 	} {
 		if err := c.fn(c.in); err == nil || err.Error() != c.want {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
