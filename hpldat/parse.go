@@ -1,6 +1,7 @@
 package hpldat
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -150,9 +151,24 @@ func (p *datParser) int(n int, what string) int {
 	}
 	v, err := strconv.Atoi(f[0])
 	if err != nil {
-		p.fail(n, "%s: %q is not an integer", what, f[0])
+		p.failInt(n, what, f[0], err)
 	}
 	return v
+}
+
+// failInt reports a token of line n that strconv.Atoi refused with err: an
+// integer too large for one ("N = 99999999999999999999", which is an integer,
+// said "is not an integer") or not an integer at all.
+func (p *datParser) failInt(n int, what, tok string, err error) {
+	if errors.Is(err, strconv.ErrRange) {
+		bound := fmt.Sprintf("at most %d", math.MaxInt)
+		if strings.HasPrefix(tok, "-") {
+			bound = fmt.Sprintf("at least %d", math.MinInt)
+		}
+		p.fail(n, "%s = %s: out of range (%s)", what, tok, bound)
+		return
+	}
+	p.fail(n, "%s: %q is not an integer", what, tok)
 }
 
 func (p *datParser) float(n int, what string) float64 {
@@ -196,7 +212,7 @@ func (p *datParser) values(n int, what string, c, countLine, least int) []int {
 		v, err := strconv.Atoi(f[i])
 		switch {
 		case err != nil:
-			p.fail(n, "%s: %q is not an integer", what, f[i])
+			p.failInt(n, what, f[i], err)
 		case v < least:
 			p.fail(n, "%s = %d: must be ≥ %d", what, v, least)
 		}

@@ -121,6 +121,11 @@ func TestParseErrors(t *testing.T) {
 		{"threshold NaN", edit(13, "nan"), 0, `x.dat:13: threshold: "nan" is not a number`},
 		{"DEPTH huge", edit(25, "1000000"), 0, "x.dat:25: DEPTH = 1000000: at most 1024"},
 		{"N beyond HPL's int", edit(6, "29 2147483648 34 35"), 0, "x.dat:6: N = 2147483648: at most 2147483647"},
+		// An integer past int64 is out of range, not "not an integer" (it is one).
+		{"N past int64", edit(6, "29 99999999999999999999 34 35"), 0, "x.dat:6: N = 99999999999999999999: out of range (at most 9223372036854775807)"},
+		{"count past int64", edit(5, "99999999999999999999"), 0, "x.dat:5: number of N values = 99999999999999999999: out of range"},
+		{"P below int64", edit(11, "-99999999999999999999 2 1"), 0, "x.dat:11: P = -99999999999999999999: out of range (at least -9223372036854775808)"},
+		{"device past int64", edit(4, "99999999999999999999 device"), 0, "x.dat:4: device out = 99999999999999999999: out of range"},
 		{"grid too large", strings.Join(good, "\n"), 3, "x.dat:12: a 4-process grid needs more ranks than the 3"},
 		{"no output file for device 8", strings.Join(append(append(append([]string(nil), good[:2]...), "", "8 device out"), good[4:]...), "\n"), 0,
 			"x.dat:3: output file name: empty, but line 4's device 8 sends the report to it"},
