@@ -49,10 +49,13 @@ func (s *Scenario) replayTrace(p *Plan) error {
 
 // defaultGrows reports whether the run's platform is the embedded default's
 // flat cluster with nothing naming its size: no --platform, platform.hosts,
-// hostfile or np. Such a platform takes the size the run needs (growDefault).
+// hostfile or np, and no other topology (a fat tree's, torus's or dragonfly's
+// shape is its size: grown, its ranks fell off the shape, exit 1). Such a
+// platform takes the size the run needs (growDefault).
 func (s *Scenario) defaultGrows(p *Plan) bool {
 	_, hostsSet := s.setKeys["platform.hosts"]
-	return s.embedded && s.xml == nil && !hostsSet && p.Platform.Hostfile == nil && p.Platform.NP == 0
+	return s.embedded && s.xml == nil && !hostsSet && p.Platform.Hostfile == nil && p.Platform.NP == 0 &&
+		p.Platform.Topology == platform.TopoFlat
 }
 
 // growDefault gives the embedded default's flat cluster (defaultGrows) hosts

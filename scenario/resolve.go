@@ -175,7 +175,7 @@ func (s *Scenario) platform() (platform.Platform, error) {
 		}
 		return p, s.checkBuild(&p, "platform", fromXML, xml)
 	}
-	key := map[string]string{platform.TopoFatTree: "platform.fat_tree", platform.TopoTorus: "platform.torus", platform.TopoDragonfly: "platform.dragonfly"}[p.Topology]
+	key := shapeKeys[p.Topology]
 	nodes, err := p.Nodes()
 	if err != nil {
 		// No shape at all is the topology's key's fault (the --set that chose it,
@@ -187,7 +187,11 @@ func (s *Scenario) platform() (platform.Platform, error) {
 		}
 		return p, s.errorAt(key, err.Error())
 	}
-	if t.Hosts != 0 && t.Hosts != nodes {
+	// The embedded default's hosts = 4 sizes its flat cluster, nothing else: a
+	// shape set over it (--set platform.topology=torus --set platform.torus=[2,2,2])
+	// has the hosts its shape says, where the check blamed default.toml's line 9.
+	_, hostsSet := s.setKeys["platform.hosts"]
+	if t.Hosts != 0 && t.Hosts != nodes && (!s.embedded || hostsSet) {
 		return p, s.errorAt("platform.hosts", fmt.Sprintf("%d, but the %s %s has %d hosts", t.Hosts, p.Topology, key, nodes))
 	}
 	if fromXML && nodes > len(p.Radical) {
@@ -225,6 +229,10 @@ func (s *Scenario) sockets(t PlatformTable, p *platform.Platform) error {
 	}
 	return nil
 }
+
+// shapeKeys name the key whose shape sizes each topology but the flat one
+// (whose size is platform.hosts).
+var shapeKeys = map[string]string{platform.TopoFatTree: "platform.fat_tree", platform.TopoTorus: "platform.torus", platform.TopoDragonfly: "platform.dragonfly"}
 
 func topologyKeys(t PlatformTable) []topologyKey {
 	return []topologyKey{

@@ -183,7 +183,11 @@ func (s *Scenario) Validate() (*Plan, error) {
 		if p.Platform.NP > 0 {
 			return nil, s.errorAt("platform.np", fmt.Sprintf("%d ranks, the run needs %d", avail, p.Ranks))
 		}
-		return nil, s.errorAt("platform.hosts", fmt.Sprintf("%s hold %d ranks, the run needs %d",
+		key := "platform.hosts" // a fat tree's, torus's or dragonfly's shape is its size
+		if k, ok := shapeKeys[p.Platform.Topology]; ok {
+			key = k
+		}
+		return nil, s.errorAt(key, fmt.Sprintf("%s hold %d ranks, the run needs %d",
 			p.Platform.Capacity(), avail, p.Ranks))
 	}
 	if p.App == AppReplay {
