@@ -64,16 +64,23 @@ func panelsFor(cmd *cobra.Command, sf *scenarioFlags, file, precision string, ma
 				panels = max(panels, (r.N+r.NB-1)/r.NB)
 			}
 		}
-		if !isQuiet(cmd) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "emu: --precision %g%%: %d panels: expected error ±%.2g%%\n", 100*p, k, 100*worst)
+		say := func(format string, args ...any) {
+			if !isQuiet(cmd) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "emu: --precision %g%%: "+format+"\n", append([]any{100 * p}, args...)...)
+			}
 		}
+		// A run that ends whole says so: its last line was the sample's error
+		// bar (±42%), which the exact run that follows does not have.
 		if whole {
-			return 0, nil // every test fits in k panels: run whole
+			say("%d panels cover every test: the run is whole, without an error bar", k)
+			return 0, nil
 		}
+		say("%d panels: expected error ±%.2g%%", k, 100*worst)
 		if worst <= p {
 			return k, nil
 		}
-		if 2*k >= panels { // the next try would cover the run: run it whole
+		if 2*k >= panels {
+			say("the next try would cover every test's panels: the run is whole, without an error bar")
 			return 0, nil
 		}
 	}

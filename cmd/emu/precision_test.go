@@ -24,6 +24,27 @@ func TestRunPrecision(t *testing.T) {
 	if code != exitOK || !strings.Contains(stderr, "64 panels") || strings.Contains(stderr, "128 panels") || strings.Contains(stderr, "Time extrapolated") {
 		t.Errorf("0.01%%: exit %d, stderr %q", code, stderr)
 	}
+
+	// A run that ends whole says so last: it said only the last sample's error
+	// bar ("32 panels: expected error ±42%", or ±0% where 8 panels covered
+	// every test), which the exact run that followed does not have.
+	for _, c := range []struct {
+		name, precision, n, last string
+	}{
+		{"not met before the whole run", "0.0001", "8000", "emu: --precision 0.01%: the next try would cover every test's panels: the run is whole, without an error bar"},
+		{"8 panels are the whole run", "5%", "500", "emu: --precision 5%: 8 panels cover every test: the run is whole, without an error bar"},
+	} {
+		code, _, stderr := runCLI(t, "run", "--precision", c.precision, "--set", "hpl.n="+c.n)
+		var last string
+		for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+			if strings.HasPrefix(line, "emu: --precision") {
+				last = line
+			}
+		}
+		if code != exitOK || last != c.last {
+			t.Errorf("%s: exit %d, last --precision line %q, want %q", c.name, code, last, c.last)
+		}
+	}
 }
 
 func TestRunPrecisionBadInput(t *testing.T) {
