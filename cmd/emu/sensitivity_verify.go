@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -85,6 +86,19 @@ func (r rerun) plan(extra ...string) (*scenario.Plan, error) {
 // link latency for --verify to re-emulate by setting the latter, relative.
 const linkLatencyAgreement = 1e-9
 
+// hasLatencyTerm reports whether some edge of g carries a latency term: a
+// message over a network link. Without one (ranks on one host, whose loopback
+// carries none, or no message at all) the graph's L0 is 0 and T is flat in ℓ.
+func hasLatencyTerm(g *sensitivity.Graph) bool {
+	var buf []sensitivity.LatTerm
+	for e := range g.NumEdges() {
+		if buf = g.EdgeLat(e, buf[:0]); len(buf) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // run re-emulates for --verify and --bandwidth-tolerance, prints their tables
 // and fills doc.
 func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, res *runner.Result, p sensitivity.Params) error {
@@ -92,6 +106,9 @@ func (ex *sensitivityExtras) run(out io.Writer, doc *sensitivityJSON, r rerun, r
 		plan, err := r.plan()
 		if err != nil {
 			return err
+		}
+		if res.Graph != nil && !hasLatencyTerm(res.Graph) {
+			return errors.New("--verify: no message of the run crosses a network link (its ranks share one host, or send nothing), so T does not depend on ℓ: nothing to re-emulate")
 		}
 		if link := plan.Platform.LinkLatency; math.Abs(link-p.L0) > linkLatencyAgreement*link {
 			return fmt.Errorf("--verify re-emulates with network.link_latency = ℓ, but the run's ℓ (L0 = %s) is not the platform's link latency (%s)",

@@ -162,6 +162,11 @@ func TestSensitivityReemulationFlagsAreChecked(t *testing.T) {
 		{[]string{"--perturb", "3"}, "only meaningful with --verify"},
 		{[]string{"--verify", "2", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"--verify", "2", "--perturb", "2", "--jobs", "-1"}, "--jobs -1"},
+		// No message over a network link: the graph's L0 is 0 and T flat in ℓ.
+		// It said "the run's ℓ (L0 = 0 s) is not the platform's link latency
+		// (1.000000 µs)", as if the user had set something wrong.
+		{[]string{"--verify", "2", "--set", "platform.cores_per_host=4", "--set", "hpl.n=300"}, "--verify: no message of the run crosses a network link"},
+		{[]string{"--verify", "2", "--set", "hpl.grids=1x1", "--set", "hpl.n=200"}, "--verify: no message of the run crosses a network link"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"sensitivity", "-q"}, c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
