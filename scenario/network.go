@@ -12,6 +12,20 @@ import (
 // network resolves [network] into the MPI layer's configuration: the preset named
 // by model ("smpi" by default, as smpirun; "cm02" is plain max-min), then every key
 // the scenario gives over it.
+// bytesError says what is wrong with a size of b bytes that must be a whole
+// number of bytes up to most (limit in words), or "" if nothing is: a size too
+// large ("1TiB") was "1.099511627776e+12 bytes is not a whole number of bytes
+// below 2GiB", which it is.
+func bytesError(b, most float64, limit string) string {
+	switch {
+	case b != math.Trunc(b):
+		return fmt.Sprintf("%g bytes is not a whole number of bytes", b)
+	case b > most:
+		return fmt.Sprintf("%.0f bytes: more than %s", b, limit)
+	}
+	return ""
+}
+
 func (s *Scenario) network() (ranks.Config, error) {
 	n := s.Network
 	model := n.Model
@@ -26,8 +40,8 @@ func (s *Scenario) network() (ranks.Config, error) {
 		if !v.Set {
 			return nil
 		}
-		if v.Bytes != math.Trunc(v.Bytes) || v.Bytes > math.MaxInt32 {
-			return s.errorAt(key, fmt.Sprintf("%g bytes is not a whole number of bytes below 2GiB", v.Bytes))
+		if msg := bytesError(v.Bytes, math.MaxInt32, "2GiB − 1 (2147483647)"); msg != "" {
+			return s.errorAt(key, msg)
 		}
 		*dst = int(v.Bytes)
 		return nil

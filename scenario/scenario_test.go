@@ -186,6 +186,11 @@ link_latency = "1us"
 		{"ring window", "app = \"ring\"\n" + base + "[ring]\nwindow = 8\n", nil, "s.toml:7: ring.window: a ring has no window (pingpong's bandwidth test has one)"},
 		// sizes = [] ran the default sizes, where hpl.n = [] is an error
 		{"empty sizes", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = []\n", nil, "s.toml:7: pingpong.sizes: empty list"},
+		// A size too large is whole: it said "1.099511627776e+12 bytes is not a
+		// whole number of bytes below 2GiB".
+		{"eager threshold past 2GiB", base, []string{"network.eager_threshold=1TiB"}, "--set network.eager_threshold=1TiB: network.eager_threshold: 1099511627776 bytes: more than 2GiB − 1 (2147483647)"},
+		{"fractional envelope", base, []string{"network.envelope=0.5"}, "--set network.envelope=0.5: network.envelope: 0.5 bytes is not a whole number of bytes"},
+		{"ping-pong size past 1TiB", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = [\"2TiB\"]\n", nil, "s.toml:7: pingpong.sizes: 2199023255552 bytes: more than 1TiB"},
 		{"empty ring sizes", "app = \"ring\"\n" + base, []string{"ring.sizes=[]"}, "--set ring.sizes=[]: ring.sizes: empty list"},
 		{"zero cores in file", base + "cores_per_host = 0\n", nil, "s.toml:5: platform.cores_per_host: 0 must be ≥ 1"},
 		{"too many flat hosts", "[platform]\nhosts = 2000000000\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n", nil,

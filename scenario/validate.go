@@ -637,8 +637,8 @@ func (s *Scenario) messageValues(p *Plan, t PingpongTable, table string) error {
 		p.Sizes = []int{8, 1024, 65536, 1 << 20}
 	}
 	for _, sz := range t.Sizes {
-		if sz.Bytes != float64(int(sz.Bytes)) || sz.Bytes > 1<<40 {
-			return s.errorAt(table+".sizes", fmt.Sprintf("%g bytes is not a whole number of bytes up to 1TiB", sz.Bytes))
+		if msg := bytesError(sz.Bytes, 1<<40, "1TiB"); msg != "" {
+			return s.errorAt(table+".sizes", msg)
 		}
 		p.Sizes = append(p.Sizes, int(sz.Bytes))
 	}
