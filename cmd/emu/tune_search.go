@@ -96,9 +96,11 @@ func (s *searchFlags) memoryAxis(swept map[string]string) (*tune.Axis, float64, 
 	if s.nodeMemory == "" {
 		return nil, 0, errors.New("--memory-fraction: give the memory of one node with --node-memory, e.g. 32GiB")
 	}
+	// A unit is required: a bare number is bytes (ParseSize), and a node of
+	// 1024 bytes (--node-memory 1024, meant as MiB or GB) gave every grid N = NB.
 	mem, err := units.ParseSize(s.nodeMemory)
-	if err != nil || mem <= 0 {
-		return nil, 0, fmt.Errorf("--node-memory %q: want a positive size, e.g. 32GiB", s.nodeMemory)
+	if _, bare := strconv.ParseFloat(strings.TrimSpace(s.nodeMemory), 64); err != nil || mem <= 0 || bare == nil {
+		return nil, 0, fmt.Errorf("--node-memory %q: want a positive size with its unit, e.g. 32GiB", s.nodeMemory)
 	}
 	if by, ok := swept["hpl.n"]; ok {
 		return nil, 0, fmt.Errorf("--memory-fraction derives N: drop %q", by)

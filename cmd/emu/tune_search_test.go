@@ -135,6 +135,9 @@ func TestTuneSearchBadInput(t *testing.T) {
 		{[]string{"--sweep", "nb=32", "--memory-fraction", "1.5", "--node-memory", "1GiB"}, "fractions in (0, 1]"},
 		{[]string{"--sweep", "nb=32", "--memory-fraction", "NaN", "--node-memory", "1GiB"}, "fractions in (0, 1]"}, // NaN compares false either way
 		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8", "--node-memory", "lots"}, "--node-memory"},
+		// A bare number was bytes: a node of 1024 B ran every grid at N = NB.
+		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8", "--node-memory", "1024"}, `--node-memory "1024": want a positive size with its unit, e.g. 32GiB`},
+		{[]string{"--sweep", "nb=32", "--memory-fraction", "0.8", "--node-memory", "64e9"}, `--node-memory "64e9": want a positive size with its unit`},
 		{[]string{"--sweep", "n=1000,2000", "--memory-fraction", "0.8", "--node-memory", "1GiB"}, "derives N"},
 		{[]string{"--search", "--sweep", "pingpong.window=1,2", "--set", "app=pingpong"}, "app is pingpong"},
 		// Values Search would silently replace by its defaults, and search flags without --search.
