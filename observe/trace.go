@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/units"
@@ -233,14 +234,21 @@ func ParseTraceWindow(s string) (from, to float64, err error) {
 	if !ok {
 		return 0, 0, fmt.Errorf("--trace-window %q: want t0:t1, e.g. 0:5ms", s)
 	}
-	if a != "" {
-		if from, err = units.ParseTime(a); err != nil {
+	for _, side := range []struct {
+		text string
+		dst  *float64
+	}{{a, &from}, {b, &to}} {
+		if side.text == "" {
+			continue
+		}
+		if *side.dst, err = units.ParseTime(side.text); err != nil {
 			return 0, 0, fmt.Errorf("--trace-window %q: %v", s, err)
 		}
-	}
-	if b != "" {
-		if to, err = units.ParseTime(b); err != nil {
-			return 0, 0, fmt.Errorf("--trace-window %q: %v", s, err)
+		// A bare number is seconds to units.ParseTime, but "0:5" meant
+		// as 5 ms is easy to write: as --L, --range and --delay, a time
+		// other than 0 needs its unit.
+		if x, bare := strconv.ParseFloat(strings.TrimSpace(side.text), 64); bare == nil && x != 0 {
+			return 0, 0, fmt.Errorf("--trace-window %q: %q has no unit (ps, ns, us, ms, s), e.g. 0:5ms", s, side.text)
 		}
 	}
 	if to < from {
