@@ -135,8 +135,9 @@ calibrate's sample file and tune's --out folder stay to resume from.`,
 	return root
 }
 
-// badNumber matches pflag's error for a flag value strconv refused.
-var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(Int|Uint|Float|Bool): parsing ".*": (invalid syntax|value out of range)$`)
+// badNumber matches pflag's error for a flag value strconv refused (Atoi: an
+// element of a list flag, calibrate's --nb 64,x).
+var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.(ParseInt|ParseUint|ParseFloat|ParseBool|Atoi): parsing ".*": (invalid syntax|value out of range)$`)
 
 // flagError says what a numeric or boolean flag wants, in emu's form
 // (--seeds "x": want an integer), instead of strconv's own words.
@@ -145,7 +146,8 @@ func flagError(err error) error {
 	if m == nil {
 		return err
 	}
-	want := map[string]string{"Int": "an integer", "Uint": "an integer ≥ 0", "Float": "a number", "Bool": "true or false"}[m[3]]
+	want := map[string]string{"ParseInt": "an integer", "ParseUint": "an integer ≥ 0", "ParseFloat": "a number", "ParseBool": "true or false",
+		"Atoi": "comma-separated integers"}[m[3]]
 	if m[4] == "value out of range" {
 		want += " in range"
 	}

@@ -147,6 +147,10 @@ func TestNumericFlagErrors(t *testing.T) {
 		{[]string{"run", "--seeds", "1.5"}, `emu: --seeds "1.5": want an integer` + "\n"},
 		{[]string{"run", "--seeds", "99999999999999999999"}, `emu: --seeds "99999999999999999999": want an integer in range` + "\n"},
 		{[]string{"explain", "--timed=maybe"}, `emu: --timed "maybe": want true or false` + "\n"},
+		// A list flag's element: it said `invalid argument "64,x" for "--nb"
+		// flag: strconv.Atoi: parsing "x": invalid syntax`.
+		{[]string{"calibrate", "--nb", "64,x"}, `emu: --nb "64,x": want comma-separated integers` + "\n"},
+		{[]string{"calibrate", "--nb", "64,99999999999999999999"}, `emu: --nb "64,99999999999999999999": want comma-separated integers in range` + "\n"},
 		{[]string{"run", "--set"}, "emu: flag needs an argument: --set\n"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
