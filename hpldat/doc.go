@@ -3,7 +3,9 @@
 // significant lines the way HPL reads them (stricter where HPL would
 // silently fall back), Format writes the file Parse reads back to the same
 // parameters, and LineOutFile names the line of the output file name, which
-// emu run checks before a run.
+// emu run checks before a run. CursorNotes names the lines a real HPL reads
+// otherwise than Parse (HPL's cursor quirk with runs of blanks, which Parse
+// does not reproduce).
 //
 // # Error policy
 //

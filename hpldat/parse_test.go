@@ -174,5 +174,10 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("grid %dx%d accepted with %d ranks", p.P, p.Q, ranks)
 			}
 		}
+		for _, note := range CursorNotes(data, "f.dat") {
+			if strings.Contains(note, "\n") || !strings.HasPrefix(note, "f.dat:") {
+				t.Fatalf("note %q: want one line naming f.dat and its line", note)
+			}
+		}
 	})
 }

@@ -270,6 +270,7 @@ func (s *Scenario) hplValues(p *Plan) error {
 			return err
 		}
 		p.HPLDatFile = s.hplDat.file
+		p.Notes = append(p.Notes, hpldat.CursorNotes(s.hplDat.data, s.hplDat.file)...)
 	} else {
 		def := hpl.DefaultParams()
 		d = hpl.Dat{OutFile: "HPL.out", Device: 6, Ns: []int{def.N}, NBs: []int{def.NB}, PMap: def.PMap,

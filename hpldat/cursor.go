@@ -1,0 +1,100 @@
+package hpldat
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// listLines are HPL.dat's lines of values (N, NB, P, Q, PFACT, NBMIN, NDIV,
+// RFACT, BCAST, DEPTH), each with the line of its count and its name.
+var listLines = []struct {
+	line, count int
+	what        string
+}{{6, 5, "N"}, {8, 7, "NB"}, {linePs, 10, "P"}, {lineQs, 10, "Q"}, {15, 14, "PFACT"}, {17, 16, "NBMIN"},
+	{19, 18, "NDIV"}, {21, 20, "RFACT"}, {23, 22, "BCAST"}, {25, 24, "DEPTH"}}
+
+// CursorNotes names the list lines of a well-formed HPL.dat (one Parse
+// accepted) that a real HPL 2.3 reads otherwise than Parse does, one note a
+// line. Parse splits a line on white space; HPL moves its cursor by a value's
+// length + 1 from where each scan began, so blanks before a line's first value
+// or more than one between values leave it behind, and once two behind it
+// re-reads a value's tail (shared/reference/hpl.md §1): "  10 20" is 10 and 0
+// to HPL, "0   1   4" is 0, 1 and 1. emu keeps its reading and says so, since
+// the same file gives other tests under xhpl.
+func CursorNotes(data []byte, file string) []string {
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	var notes []string
+	for _, l := range listLines {
+		if l.line > len(lines) {
+			break
+		}
+		count := strings.Fields(lines[l.count-1])
+		if len(count) == 0 {
+			continue
+		}
+		c, err := strconv.Atoi(count[0])
+		if err != nil || c < 1 || c > maxHPLList {
+			continue
+		}
+		ours := strings.Fields(lines[l.line-1])
+		if len(ours) < c {
+			continue
+		}
+		theirs := hplReads(lines[l.line-1], c)
+		same := true
+		for i := range c {
+			v, _ := strconv.Atoi(ours[i])
+			same = same && v == theirs[i]
+		}
+		if !same {
+			notes = append(notes, fmt.Sprintf("%s:%d: a real HPL 2.3 reads %s here as %s (blanks before the first value or runs of them between values put its cursor behind, hpl.md §1); emu reads %s",
+				file, l.line, l.what, joinInts(theirs), strings.Join(ours[:c], " ")))
+		}
+	}
+	return notes
+}
+
+// hplReads is what HPL_pdinfo reads from a list line for c values: each scan
+// skips white space and takes the token after it, as sscanf's %s, then the
+// cursor moves the token's length + 1 from where the scan began; a value is
+// the token's atoi.
+func hplReads(line string, c int) []int {
+	out := make([]int, 0, c)
+	cursor, prev := 0, ""
+	for range c {
+		tok := prev // a scan that finds no token leaves HPL's buffer as it was
+		if f := strings.Fields(line[min(cursor, len(line)):]); len(f) > 0 {
+			tok = f[0]
+		}
+		out = append(out, atoi(tok))
+		cursor += len(tok) + 1
+		prev = tok
+	}
+	return out
+}
+
+// atoi is C's: an optional sign and the digits that follow, 0 without any.
+func atoi(s string) int {
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	v := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9' && v < 1<<40; i++ {
+		v = 10*v + int(s[i]-'0')
+	}
+	if neg {
+		return -v
+	}
+	return v
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, " ")
+}
