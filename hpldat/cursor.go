@@ -6,6 +6,11 @@ import (
 	"strings"
 )
 
+// hplLineCut is the length from which HPL_pdinfo reads a line in two pieces:
+// fgets into HPL_LINE_MAX − 2 = 254 bytes takes at most 253 characters, and a
+// line of 253 or more leaves its rest (at least its newline) to the next read.
+const hplLineCut = 253
+
 // listLines are HPL.dat's lines of values (N, NB, P, Q, PFACT, NBMIN, NDIV,
 // RFACT, BCAST, DEPTH), each with the line of its count and its name.
 var listLines = []struct {
@@ -20,9 +25,20 @@ var listLines = []struct {
 // length + 1 from where each scan began, so blanks before a line's first value
 // or more than one between values leave it behind, and once two behind it
 // re-reads a value's tail (shared/reference/hpl.md §1): "  10 20" is 10 and 0
-// to HPL, "0   1   4" is 0, 1 and 1. emu keeps its reading and says so, since
-// the same file gives other tests under xhpl.
+// to HPL, "0   1   4" is 0, 1 and 1. A line of 253 characters or more HPL
+// reads in two pieces, shifting the lines after it (hpcc's HPL then stops:
+// "Value of NB less than 1"). emu keeps its reading and says so, since the
+// same file gives other tests under xhpl.
 func CursorNotes(data []byte, file string) []string {
+	raw := strings.Split(string(data), "\n")
+	for n, line := range raw[:min(len(raw), significantLines)] {
+		if len(line) >= hplLineCut {
+			// The lines after it shift, so what HPL reads of the lists below
+			// is not worth naming.
+			return []string{fmt.Sprintf("%s:%d: %d characters: a real HPL 2.3 reads a line in pieces of at most %d, so it reads the rest of this one as line %d and every line after it one further down",
+				file, n+1, len(line), hplLineCut, n+2)}
+		}
+	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var notes []string
 	for _, l := range listLines {
