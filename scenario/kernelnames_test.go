@@ -18,6 +18,12 @@ func TestKernelModelNamesMustExist(t *testing.T) {
 			"s.toml:8: kernels.dgemm.host.host-9: the platform has no host of that name (host-0 … host-3)"},
 		{"unknown host of a CPU key", base + "[kernels.dgemm]\n[kernels.dgemm.host.\"host-9/cpu0\"]\nintercept = 1e-6\n",
 			"s.toml:6: kernels.dgemm.host.host-9/cpu0: the platform has no host of that name (host-0 … host-3)"},
+		// host_speed takes "host-1..2" and globs; a model table does not, and
+		// said only that no host has that name.
+		{"a range", base + "[kernels.dgemm]\n[kernels.dgemm.host.\"host-1..2\"]\nintercept = 1e-6\n",
+			"s.toml:6: kernels.dgemm.host.host-1..2: the platform has no host of that name (host-0 … host-3); a per-host model names one host (ranges and globs are kernels.host_speed's)"},
+		{"a glob", base + "[kernels.dgemm]\n[kernels.dgemm.host.\"host-*\"]\nintercept = 1e-6\n",
+			"s.toml:6: kernels.dgemm.host.host-*: the platform has no host of that name (host-0 … host-3); a per-host model names one host (ranges and globs are kernels.host_speed's)"},
 		{"CPU beyond the sockets", base + "sockets_per_host = 1\n[kernels.dgemm]\n[kernels.dgemm.host.\"host-1/cpu1\"]\nintercept = 1e-6\n",
 			"s.toml:7: kernels.dgemm.host.host-1/cpu1: CPU 1 of a host with platform.sockets_per_host = 1 (CPUs 0 … 0)"},
 	} {

@@ -501,7 +501,12 @@ func checkModelNames(name string, spec models.Spec, pl *platform.Platform) error
 		if cpu >= 0 && hostNames(pl)[host] {
 			return fmt.Errorf("kernels.%s.host.%s: CPU %d of a host with platform.sockets_per_host = %d (CPUs 0 … %d)", name, key, cpu, pl.SocketsPerHost, pl.SocketsPerHost-1)
 		}
-		return fmt.Errorf("kernels.%s.host.%s: the platform has no host of that name (%s … %s)", name, key, pl.HostName(0), pl.HostName(pl.Hosts-1))
+		hint := ""
+		if strings.Contains(host, "..") || strings.ContainsAny(host, "*?[") {
+			// kernels.host_speed takes ranges and globs; a model is one host's.
+			hint = "; a per-host model names one host (ranges and globs are kernels.host_speed's)"
+		}
+		return fmt.Errorf("kernels.%s.host.%s: the platform has no host of that name (%s … %s)%s", name, key, pl.HostName(0), pl.HostName(pl.Hosts-1), hint)
 	}
 	return nil
 }
