@@ -44,32 +44,37 @@ func TestCursorNotes(t *testing.T) {
 		return []byte(strings.Join(l, "\r\n") + "\r\n")
 	}
 	for _, c := range []struct {
-		name string
-		data []byte
-		want []string
+		name     string
+		data     []byte
+		replaced map[int]bool
+		want     []string
 	}{
-		{"shipped", edit(nil), nil},
+		{"shipped", edit(nil), nil, nil},
 		// hpcc's HPL on a file whose line 2 has 300 characters: "Value of NB
 		// less than 1", its lines shifted by one from line 3 on.
-		{"a long line", edit(map[int]string{2: strings.Repeat("x", 300), 6: "  29 30 34 35"}), []string{
+		{"a long line", edit(map[int]string{2: strings.Repeat("x", 300), 6: "  29 30 34 35"}), nil, []string{
 			"x.dat:2: 301 characters: a real HPL 2.3 reads a line in pieces of at most 253, so it reads the rest of this one as line 3 and every line after it one further down",
 		}},
 		// fgets reads 253 characters at most; the file's lines end in CR LF,
 		// and the CR is one of them. hpcc's HPL reads a line 2 of 252 x's
 		// and stops on one of 253.
-		{"252 characters with the CR", edit(map[int]string{2: strings.Repeat("x", 251)}), nil},
-		{"253 characters with the CR", edit(map[int]string{2: strings.Repeat("x", 252)}), []string{
+		{"252 characters with the CR", edit(map[int]string{2: strings.Repeat("x", 251)}), nil, nil},
+		{"253 characters with the CR", edit(map[int]string{2: strings.Repeat("x", 252)}), nil, []string{
 			"x.dat:2: 253 characters: a real HPL 2.3 reads a line in pieces of at most 253, so it reads the rest of this one as line 3 and every line after it one further down",
 		}},
-		{"aligned columns", edit(map[int]string{6: "  29 30 34 35", 12: "2   2   1"}), []string{
+		{"aligned columns", edit(map[int]string{6: "  29 30 34 35", 12: "2   2   1"}), nil, []string{
 			"x.dat:6: a real HPL 2.3 reads N here as 29 9 30 34 (blanks before the first value or runs of them between values put its cursor behind, hpl.md §1); emu reads 29 30 34 35",
+			"x.dat:12: a real HPL 2.3 reads Q here as 2 2 2 (blanks before the first value or runs of them between values put its cursor behind, hpl.md §1); emu reads 2 2 1",
+		}},
+		// --set hpl.n replaces line 6: what HPL reads there does not matter.
+		{"line 6 replaced", edit(map[int]string{6: "  29 30 34 35", 12: "2   2   1"}), map[int]bool{6: true}, []string{
 			"x.dat:12: a real HPL 2.3 reads Q here as 2 2 2 (blanks before the first value or runs of them between values put its cursor behind, hpl.md §1); emu reads 2 2 1",
 		}},
 	} {
 		if _, err := Parse(c.data, "x.dat", 0); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if got := CursorNotes(c.data, "x.dat"); !slices.Equal(got, c.want) {
+		if got := CursorNotes(c.data, "x.dat", c.replaced); !slices.Equal(got, c.want) {
 			t.Errorf("%s: notes\n%q\nwant\n%q", c.name, got, c.want)
 		}
 	}

@@ -174,7 +174,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("grid %dx%d accepted with %d ranks", p.P, p.Q, ranks)
 			}
 		}
-		for _, note := range CursorNotes(data, "f.dat") {
+		for _, note := range CursorNotes(data, "f.dat", nil) {
 			if strings.Contains(note, "\n") || !strings.HasPrefix(note, "f.dat:") {
 				t.Fatalf("note %q: want one line naming f.dat and its line", note)
 			}

@@ -35,10 +35,12 @@ func TestHPLDatCursorNote(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		ns    string // line 6
+		sets  []string
 		notes int
 	}{
-		{"as shipped", lines[5], 0},
-		{"two leading blanks", "  " + lines[5], 1},
+		{"as shipped", lines[5], nil, 0},
+		{"two leading blanks", "  " + lines[5], nil, 1},
+		{"two leading blanks, N set", "  " + lines[5], []string{"hpl.n=1000"}, 0}, // the line is not read
 	} {
 		lines[5] = tc.ns
 		dat := filepath.Join(t.TempDir(), "HPL.dat")
@@ -48,6 +50,11 @@ func TestHPLDatCursorNote(t *testing.T) {
 		s := Default()
 		if err := s.UseHPLDat(dat); err != nil {
 			t.Fatal(err)
+		}
+		for _, kv := range tc.sets {
+			if err := s.Set(kv); err != nil {
+				t.Fatal(err)
+			}
 		}
 		p, err := s.Validate()
 		if err != nil {

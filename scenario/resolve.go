@@ -270,7 +270,9 @@ func (s *Scenario) hplValues(p *Plan) error {
 			return err
 		}
 		p.HPLDatFile = s.hplDat.file
-		p.Notes = append(p.Notes, hpldat.CursorNotes(s.hplDat.data, s.hplDat.file)...)
+		replaced := map[int]bool{6: len(t.N) > 0, 8: len(t.NB) > 0, 11: len(t.Grids) > 0, 12: len(t.Grids) > 0, // --set hpl.* over HPL.dat's lines
+			15: len(t.PFact) > 0, 17: len(t.NBMin) > 0, 19: len(t.NDiv) > 0, 21: len(t.RFact) > 0, 23: len(t.BCast) > 0, 25: len(t.Depth) > 0}
+		p.Notes = append(p.Notes, hpldat.CursorNotes(s.hplDat.data, s.hplDat.file, replaced)...)
 	} else {
 		def := hpl.DefaultParams()
 		d = hpl.Dat{OutFile: "HPL.out", Device: 6, Ns: []int{def.N}, NBs: []int{def.NB}, PMap: def.PMap,
