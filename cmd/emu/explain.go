@@ -88,6 +88,13 @@ compare and is refused.`,
 			if model.Semantics == replay.SemanticsLogGOPS {
 				return fmt.Errorf(`explain compares the ranks' runs; replay.semantics = "loggops" has none`)
 			}
+			if n := len(model.HPL); n > 1 && !isQuiet(cmd) {
+				// The kernel and MPI rows add up every test; Time, the phases
+				// and --real are the first test's alone.
+				t := model.HPL[0]
+				fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: the scenario runs %d HPL tests: kernels and MPI calls are summed over all of them, the application's Time and HPL's phases are its first test's (%s N=%d NB=%d %dx%d)\n",
+					n, t.Variant(), t.N, t.NB, t.P, t.Q)
+			}
 			model.Kernels.Mode = kernels.Model
 			var ex explanation
 			type side struct {

@@ -108,3 +108,24 @@ func TestExplainNoKernels(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainSeveralTests: on a scenario of several HPL tests the kernel and
+// MPI rows sum every test while Time and the phases (and --real) are the
+// first test's; explain said nothing of it (32 tests: dgemm summed over all
+// 32 beside the first test's Time).
+func TestExplainSeveralTests(t *testing.T) {
+	const note = "emu: note: the scenario runs 2 HPL tests: kernels and MPI calls are summed over all of them, the application's Time and HPL's phases are its first test's (WR11C2R4 N=64 NB=16 2x2)\n"
+	for _, tc := range []struct {
+		name string
+		n    string
+		want string // stderr
+	}{
+		{"one test", "hpl.n=64", ""},
+		{"two tests", "hpl.n=[64,96]", note},
+	} {
+		code, stdout, stderr := runCLI(t, "explain", "--set", tc.n, "--set", "hpl.nb=16")
+		if code != exitOK || stderr != tc.want || !strings.Contains(stdout, "dgemm") {
+			t.Errorf("%s: exit %d, stderr %q, want %q", tc.name, code, stderr, tc.want)
+		}
+	}
+}
