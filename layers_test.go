@@ -121,13 +121,15 @@ var layers = []layerRow{
 	// units it shares with scenario are package units'.
 	{pkg: "observe", only: []string{"ranks", "fluid", "kernels", "sensitivity", "units", "emu", "models", "internal/heap"},
 		imports: []string{"ranks", "fluid", "kernels", "sensitivity", "units"}},
-	// plots draws what observe and sensitivity compute: the one package of a
-	// run's path that links gonum/plot, so a program of one's own over ranks,
-	// platform, observe and sensitivity does not (docs/library.md).
-	{pkg: "plots", only: []string{"observe", "sensitivity", "ranks", "fluid", "kernels", "units", "emu", "models", "internal/heap"},
-		imports: []string{"observe", "sensitivity"}, draws: true},
-	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile"}, draws: true},
-	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile"}, draws: true},
+	// plots draws what observe, sensitivity, calibration and tune compute:
+	// the one package below cmd/emu that links gonum/plot, so a program of
+	// one's own over ranks, platform, observe and sensitivity does not
+	// (docs/library.md), nor one over calibration or tune.
+	{pkg: "plots", only: []string{"observe", "sensitivity", "calibration", "tune", "ranks", "fluid", "kernels", "units", "emu", "models",
+		"internal/heap", "internal/stats", "internal/atomicfile"},
+		imports: []string{"observe", "sensitivity", "calibration", "tune"}, draws: true},
+	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile"}},
+	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile"}},
 	// scenario says what to run; running and watching it are runner's and observe's.
 	{pkg: "scenario", never: []string{"observe", "sensitivity", "runner"},
 		imports: []string{"apps", "fluid", "hpldat", "kernels", "loggops", "models", "platform", "ranks", "traceformat", "units"}},

@@ -3,8 +3,6 @@ package calibration
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,27 +82,95 @@ func TestFitSamplesErrors(t *testing.T) {
 	}
 }
 
-func TestWritePlots(t *testing.T) {
-	p := Plan{Kernels: []string{"dgemm", "daxpy"}, Samples: 50, MaxDim: 200, Seed: 2}
-	samples := synthetic(p, map[string]float64{"a": 1e-11, "b": 3e-11})
-	family, _ := models.ParseFamily("Mh2-N0")
-	set, _, err := FitSamples(samples, family, models.FitOptions{PerHost: true, MinHost: 10})
+// pointsModels are hand-written models for TestPointsVsModel: dgemm at 1 ns
+// per m·n·k pooled and 2 ns on host b, and a kernel of one's own at 1 ns per
+// w plus 1 µs.
+const pointsModels = `
+[kernels.dgemm]
+terms = ["m*n*k"]
+coef = [1e-9]
+intercept = 0.0
+
+[kernels.dgemm.host.b]
+terms = ["m*n*k"]
+coef = [2e-9]
+intercept = 0.0
+
+[kernels.sweep]
+terms = ["w"]
+coef = [1e-9]
+intercept = 1e-6
+`
+
+// TestPointsVsModel: each sample is set against its product term beside the
+// model's mean there, worked by hand: kernels and hosts by name, points by
+// w; samples of no time, empty calls and kernels without a model are left
+// out; a kernel of one's own is set against its --product.
+func TestPointsVsModel(t *testing.T) {
+	set, err := models.ParseSet([]byte(pointsModels), "m.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	files, err := WritePlots(dir, samples, set)
-	if err != nil {
-		t.Fatal(err)
+	samples := []Sample{
+		{Kernel: "dgemm", Host: "b", M: 10, N: 10, K: 10, Seconds: 3e-6}, // w 1000, model 2e-6: residual +0.5
+		{Kernel: "dgemm", Host: "a", M: 2, N: 2, K: 2, Seconds: 1e-8},    // w 8, model 8e-9: +0.25
+		{Kernel: "dgemm", Host: "a", M: 1, N: 1, K: 1, Seconds: 5e-10},   // w 1, model 1e-9: -0.5
+		{Kernel: "dgemm", Host: "a", M: 3, N: 3, K: 3, Seconds: 0},       // no time: left out
+		{Kernel: "dgemm", Host: "a", M: 0, N: 3, K: 3, Seconds: 1e-9},    // empty call: left out
+		{Kernel: "daxpy", Host: "a", N: 100, Seconds: 1e-7},              // no model: left out
+		{Kernel: "sweep", Host: "a", M: 10, N: 20, Seconds: 2.4e-6},      // w 200, model 1.2e-6: +1
 	}
-	want := []string{"daxpy-residuals.svg", "daxpy.svg", "dgemm-residuals.svg", "dgemm.svg"}
-	if len(files) != len(want) {
-		t.Fatalf("wrote %v, want %v", files, want)
+	got := PointsVsModel(samples, set, map[string]string{"sweep": "m*n"})
+	type point struct {
+		kernel, product, host  string
+		w, seconds, model, res float64
 	}
-	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if filepath.Base(f) != want[i] || err != nil || !strings.Contains(string(data), "<svg") {
-			t.Errorf("file %s: %v, %d bytes", f, err, len(data))
+	want := []point{
+		{"dgemm", "m*n*k", "a", 1, 5e-10, 1e-9, -0.5},
+		{"dgemm", "m*n*k", "a", 8, 1e-8, 8e-9, 0.25},
+		{"dgemm", "m*n*k", "b", 1000, 3e-6, 2e-6, 0.5},
+		{"sweep", "m*n", "a", 200, 2.4e-6, 1.2e-6, 1},
+	}
+	var flat []point
+	for _, k := range got {
+		for _, h := range k.Hosts {
+			for _, p := range h.Points {
+				r, ok := p.Residual()
+				if !ok {
+					t.Errorf("%s on %s at w %g: no residual", k.Kernel, h.Host, p.W)
+				}
+				flat = append(flat, point{k.Kernel, k.Product, h.Host, p.W, p.Seconds, p.Model, r})
+			}
+		}
+	}
+	if len(flat) != len(want) {
+		t.Fatalf("points %+v, want %+v", flat, want)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+	for i, w := range want {
+		g := flat[i]
+		if g.kernel != w.kernel || g.product != w.product || g.host != w.host || g.w != w.w || g.seconds != w.seconds ||
+			!near(g.model/w.model, 1) || !near(g.res, w.res) {
+			t.Errorf("point %d = %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+// TestResidualNeedsAPositiveModel: a model of no time or less has no
+// relative residual.
+func TestResidualNeedsAPositiveModel(t *testing.T) {
+	for _, c := range []struct {
+		p    FitPoint
+		want float64
+		ok   bool
+	}{
+		{FitPoint{W: 1, Seconds: 3, Model: 2}, 0.5, true},
+		{FitPoint{W: 1, Seconds: 1, Model: 4}, -0.75, true},
+		{FitPoint{W: 1, Seconds: 1, Model: 0}, 0, false},
+		{FitPoint{W: 1, Seconds: 1, Model: -1}, 0, false},
+	} {
+		if r, ok := c.p.Residual(); r != c.want || ok != c.ok {
+			t.Errorf("%+v.Residual() = %g, %v, want %g, %v", c.p, r, ok, c.want, c.ok)
 		}
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/sensitivity"
+	"github.com/emu-hpc/emu/tune"
 )
 
 // TestBreakdown: the three parts are drawn and named in the legend.
@@ -103,5 +105,71 @@ func TestSensitivity(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, "runtime_by_class.svg"))
 	if err != nil || !strings.Contains(string(b), "terminal") || !strings.Contains(string(b), "inter") {
 		t.Errorf("runtime_by_class.svg: %v, %d bytes, want both classes in the legend", err, len(b))
+	}
+}
+
+// TestCalibration: each kernel gets its figure and its residuals', the
+// files come back sorted, and each host is named in the legend, with its
+// model line only where the model predicts a positive time.
+func TestCalibration(t *testing.T) {
+	dir := t.TempDir()
+	fits := []calibration.KernelPoints{
+		{Kernel: "dgemm", Product: "m*n*k", Hosts: []calibration.HostPoints{
+			{Host: "node1", Points: []calibration.FitPoint{{W: 1, Seconds: 1e-9, Model: 1.1e-9}, {W: 8, Seconds: 9e-9, Model: 8e-9}}},
+			{Host: "node2", Points: []calibration.FitPoint{{W: 1000, Seconds: 2e-6, Model: 0}, {W: 2000, Seconds: 3e-6, Model: 0}}},
+		}},
+		{Kernel: "daxpy", Product: "n", Hosts: []calibration.HostPoints{
+			{Host: "node1", Points: []calibration.FitPoint{{W: 100, Seconds: 1e-7, Model: 1e-7}, {W: 200, Seconds: 2.2e-7, Model: 2e-7}}},
+		}},
+	}
+	files, err := plots.Calibration(dir, fits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"daxpy-residuals.svg", "daxpy.svg", "dgemm-residuals.svg", "dgemm.svg"}
+	if len(files) != len(want) {
+		t.Fatalf("wrote %v, want %v", files, want)
+	}
+	for i, f := range files {
+		if filepath.Base(f) != want[i] || filepath.Dir(f) != dir {
+			t.Errorf("file %d: %s, want %s in %s", i, f, want[i], dir)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "dgemm.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"<svg", "dgemm: measured duration and model", "w = m*n*k", ">node1<", ">node1 model<", ">node2<"} {
+		if !strings.Contains(string(b), s) {
+			t.Errorf("dgemm.svg lacks %q", s)
+		}
+	}
+	if strings.Contains(string(b), "node2 model") {
+		t.Error("dgemm.svg draws node2's model, which predicts no time")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "dgemm-residuals.svg")); !strings.Contains(string(b), "(measured − model) / model") {
+		t.Error("dgemm-residuals.svg lacks its axis")
+	}
+}
+
+// TestTune: one bar chart per envelope, named after its key with dots and
+// slashes as underscores, its values' quotes left off the labels.
+func TestTune(t *testing.T) {
+	dir := t.TempDir()
+	envs := []tune.Envelope{
+		{Key: "hpl.nb", Values: []string{"64", "256"}, Best: []float64{4, 5}},
+		{Key: "hpl/bcast", Values: []string{`"1ring"`, `"2ringM"`}, Best: []float64{3, 2}},
+	}
+	if err := plots.Tune(dir, envs); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, label string }{{"gflops_vs_hpl_nb.svg", ">256<"}, {"gflops_vs_hpl_bcast.svg", ">2ringM<"}} {
+		b, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil || !strings.Contains(string(b), "<svg") || !strings.Contains(string(b), c.label) {
+			t.Errorf("%s: %v, %d bytes, want an SVG labelled %s", c.file, err, len(b), c.label)
+		}
+		if strings.Contains(string(b), `"1ring"`) || strings.Contains(string(b), "&#34;") {
+			t.Errorf("%s: a value's quotes are drawn", c.file)
+		}
 	}
 }

@@ -2,8 +2,6 @@ package tune
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,15 +38,15 @@ func TestEnvelopeTakesBestPerValueInNumericOrder(t *testing.T) {
 	if strings.Join(vals, ",") != "64,256" || best[0] != 4 || best[1] != 5 {
 		t.Errorf("envelope = %v %v, want [64 256] [4 5] (failed point left out)", vals, best)
 	}
-	dir := t.TempDir()
-	if err := WritePlots(dir, rs); err != nil {
-		t.Fatal(err)
+	// Envelopes: one per swept key in the order the keys first appear; a key
+	// whose points all failed has none.
+	rs = append(rs, Result{Overrides: []Override{{"hpl.bcast", `"1ring"`}}, Error: "y"})
+	envs := Envelopes(rs)
+	if len(envs) != 2 || envs[0].Key != "hpl.nb" || envs[1].Key != "hpl.depth" {
+		t.Fatalf("envelopes %+v, want hpl.nb then hpl.depth", envs)
 	}
-	for _, name := range []string{"gflops_vs_hpl_nb.svg", "gflops_vs_hpl_depth.svg"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil || !bytes.Contains(b, []byte("<svg")) {
-			t.Errorf("%s: not an SVG (%v)", name, err)
-		}
+	if d := envs[1]; strings.Join(d.Values, ",") != "0,1" || d.Best[0] != 5 || d.Best[1] != 4 {
+		t.Errorf("hpl.depth's envelope = %v %v, want [0 1] [5 4]", d.Values, d.Best)
 	}
 }
 

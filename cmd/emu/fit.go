@@ -15,6 +15,7 @@ import (
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/models"
+	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/units"
 )
 
@@ -197,7 +198,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	var written []string
 	if fl.plotDir != "" {
 		if err := st.plots(fl.plotDir, func(dir string) (err error) {
-			written, err = calibration.WritePlotsWith(dir, samples, set, products)
+			written, err = plots.Calibration(dir, calibration.PointsVsModel(samples, set, products))
 			return err
 		}); err != nil {
 			return err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/traceformat"
@@ -404,7 +405,7 @@ func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 		}
 	}
 	if outs.plot != "" {
-		if err := st.plots(outs.plot, func(dir string) error { return tune.WritePlots(dir, ranked) }); err != nil {
+		if err := st.plots(outs.plot, func(dir string) error { return plots.Tune(dir, tune.Envelopes(ranked)) }); err != nil {
 			return err
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/hpldat"
+	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/tune"
 	"github.com/emu-hpc/emu/units"
@@ -205,7 +206,7 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		}
 	}
 	if outs.plot != "" {
-		if err := st.plots(outs.plot, func(dir string) error { return tune.WritePlots(dir, res.Rungs[0].Results) }); err != nil {
+		if err := st.plots(outs.plot, func(dir string) error { return plots.Tune(dir, tune.Envelopes(res.Rungs[0].Results)) }); err != nil {
 			return err
 		}
 	}
