@@ -76,6 +76,9 @@ func Calibration(dir string, fits []calibration.KernelPoints) ([]string, error) 
 				return nil, fmt.Errorf("plotting %s residuals: %w", k.Kernel, err)
 			}
 		}
+		widenLog(&fit.X)
+		widenLog(&fit.Y)
+		widenLog(&res.X)
 		fit.Legend.Top, fit.Legend.Left = true, true
 		res.Legend.Top = true
 		res.Add(plotter.NewGrid())
@@ -92,6 +95,15 @@ func Calibration(dir string, fits []calibration.KernelPoints) ([]string, error) 
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// widenLog gives a log axis whose data are one value a decade either side:
+// gonum/plot widens such a range by one unit each way, which below 1 (every
+// duration) reaches zero or less, where its log ticks panic.
+func widenLog(a *plot.Axis) {
+	if a.Min == a.Max && a.Min > 0 {
+		a.Min, a.Max = a.Min/10, a.Max*10
+	}
 }
 
 func addScatter(p *plot.Plot, xys plotter.XYs, c color.Color, g draw.GlyphDrawer, radius vg.Length, label string) error {

@@ -173,3 +173,17 @@ func TestTune(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrationOfOneDuration: a kernel whose samples all took the same
+// time, below a second, as its model says, is drawn, not a panic (gonum/plot
+// widened the one-value log axis to [t−1, t+1], below zero); so is one whose
+// only product term is 1.
+func TestCalibrationOfOneDuration(t *testing.T) {
+	for _, p := range []calibration.FitPoint{{W: 100, Seconds: 1e-7, Model: 1e-7}, {W: 1, Seconds: 2e-9, Model: 1e-9}} {
+		fits := []calibration.KernelPoints{{Kernel: "daxpy", Product: "n", Hosts: []calibration.HostPoints{{Host: "h", Points: []calibration.FitPoint{p, p}}}}}
+		files, err := plots.Calibration(t.TempDir(), fits)
+		if err != nil || len(files) != 2 {
+			t.Errorf("%+v: wrote %v, %v; want daxpy's two figures", p, files, err)
+		}
+	}
+}
