@@ -1,6 +1,9 @@
 package sensitivity
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // tieRel is the relative difference (of times in s) below which two paths
 // count as equally long. Sums along paths of millions of edges round
@@ -146,10 +149,40 @@ func (ev *evaluator) run(x float64) point {
 
 // Runtime is T for the latencies lat (s, indexed by class; missing classes
 // are 0): the length of the longest path, which is the optimum of LLAMP's LP.
+//
+// It keeps one finish time per vertex, not an evaluator's state, in a
+// buffer reused across calls: searches call it tens of times on one graph
+// (emu analyze's factor-scaled tolerances), and a fresh 32-byte record per
+// vertex each time was most of what analyze allocated (docs/evidence/graphmem.md).
+// T is the same bits as run's: run's accumulators take the exact maximum of
+// their candidates (ties only choose the derivatives), and so does this.
 func (g *Graph) Runtime(lat []float64) float64 {
-	ev := newEvaluator(g, lat, 0)
-	return ev.run(ev.lat[0]).T
+	l := make([]float64, max(g.classes, 1, len(lat)))
+	copy(l, lat)
+	bp := finishPool.Get().(*[]float64)
+	if cap(*bp) < len(g.vCost) {
+		*bp = make([]float64, len(g.vCost))
+	}
+	finish := (*bp)[:len(g.vCost)]
+	t := 0.0
+	for v := range g.vCost {
+		start := 0.0
+		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
+			if c := finish[g.eFrom[e]] + g.edgeCost(int(e), l); c > start {
+				start = c
+			}
+		}
+		finish[v] = start + g.vCost[v]
+		if v == 0 || finish[v] > t {
+			t = finish[v]
+		}
+	}
+	finishPool.Put(bp)
+	return t
 }
+
+// finishPool holds Runtime's finish-time buffers.
+var finishPool = sync.Pool{New: func() any { return new([]float64) }}
 
 // FinishTimes returns each vertex's finish time (s, Graph order) for lat.
 func (g *Graph) FinishTimes(lat []float64) []float64 {
