@@ -172,8 +172,9 @@ func (e *FormatError) Error() string {
 
 // decoder reads the fields of a graph file, stopping at the first error.
 type decoder struct {
-	fr  *fileReader
-	err error
+	fr       *fileReader
+	err      error
+	prealloc int // the most items a count may make room for before they are read
 }
 
 func (d *decoder) failf(format string, args ...any) {
@@ -226,9 +227,23 @@ const preallocation = 1 << 20
 
 // ReadGraph reads a graph written by WriteTo, checking every field, the
 // topological order and the checksum.
-func ReadGraph(r io.Reader) (*Graph, error) {
+func ReadGraph(r io.Reader) (*Graph, error) { return ReadGraphSize(r, 0) }
+
+// minItemBytes is the fewest bytes a vertex (rank, kind, cost, in-degree)
+// or an edge (source, rest, bytes, latency word) takes in a graph file.
+const minItemBytes = 4
+
+// ReadGraphSize is ReadGraph for a file of size bytes (0: unknown). Its
+// arrays are then made once at their full length, up to what that many
+// bytes can hold, where ReadGraph grows them from preallocation: growing
+// leaves each array's earlier copies to the collector, which at 12 million
+// vertices was about half of emu analyze's peak (docs/evidence/graphmem.md).
+func ReadGraphSize(r io.Reader, size int64) (*Graph, error) {
 	fr := &fileReader{r: r, buf: make([]byte, 1<<16)}
-	d := &decoder{fr: fr}
+	d := &decoder{fr: fr, prealloc: preallocation}
+	if size/minItemBytes > preallocation {
+		d.prealloc = int(min(size/minItemBytes, math.MaxInt32))
+	}
 	var magic [len(graphMagic)]byte
 	for i := range magic {
 		magic[i] = d.byte1("the magic number")
@@ -287,7 +302,7 @@ func ReadGraph(r io.Reader) (*Graph, error) {
 }
 
 func (d *decoder) vertices(g *Graph, nv int) {
-	c := min(nv, preallocation)
+	c := min(nv, d.prealloc)
 	g.vRank, g.vKind, g.vCost = make([]int32, 0, c), make([]Kind, 0, c), make([]float64, 0, c)
 	for v := 0; v < nv && d.err == nil; v++ {
 		rank := d.uvarint("vertex rank")
@@ -309,8 +324,8 @@ func (d *decoder) vertices(g *Graph, nv int) {
 }
 
 func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {
-	c := min(ne, preallocation)
-	g.inStart = make([]int32, 1, min(nv, preallocation)+1)
+	c := min(ne, d.prealloc)
+	g.inStart = make([]int32, 1, min(nv, d.prealloc)+1)
 	g.eFrom, g.eRest, g.eBytes, g.eLat = make([]int32, 0, c), make([]float64, 0, c), make([]float64, 0, c), make([]uint32, 0, c)
 	for v := 0; v < nv && d.err == nil; v++ {
 		deg := d.bounded("in-degree", uint64(ne-len(g.eFrom)))
