@@ -338,7 +338,7 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 			fu := st.load(u)
 			cost, c := g.edgeCostCount(int(e), lat, ev.class) // lat[class] = 0
 			vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
-			negIn = negIn || g.eRest[e] < 0
+			negIn = negIn || g.pay.rest[g.ePay[e]] < 0
 			switch {
 			case e == first:
 				copyShifted(&acc, vw, lo, hi, pool)

@@ -46,7 +46,7 @@ func (ev *evaluator) outEdges() ([]int32, []bool) {
 		ev.outDeg = make([]int32, g.NumVertices())
 		for e, u := range g.eFrom {
 			ev.outDeg[u]++
-			if g.eRest[e] < 0 {
+			if g.pay.rest[g.ePay[e]] < 0 {
 				if ev.negOut == nil {
 					ev.negOut = make([]bool, g.NumVertices())
 				}
@@ -133,7 +133,7 @@ func (ev *evaluator) run(x float64) point {
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
 			u := &st[g.eFrom[e]]
 			cost, c := g.edgeCostCount(int(e), ev.lat, cl)
-			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.eBytes[e], e)
+			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.pay.bytes[g.ePay[e]], e)
 		}
 		st[v] = vstate{finish: a.t + g.vCost[v], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
 		if ev.pred != nil {

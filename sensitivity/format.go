@@ -90,9 +90,10 @@ func (g *Graph) WriteTo(w io.Writer) (int64, error) {
 		fw.uvarint(uint64(end - first))
 		for e := first; e < end; e++ {
 			fw.uvarint(uint64(int32(v) - g.eFrom[e] - 1))
-			fw.uvarint(floatWord(g.eRest[e]))
-			fw.uvarint(floatWord(g.eBytes[e]))
-			fw.uvarint(uint64(g.eLat[e]))
+			k := g.ePay[e]
+			fw.uvarint(floatWord(g.pay.rest[k]))
+			fw.uvarint(floatWord(g.pay.bytes[k]))
+			fw.uvarint(uint64(g.pay.lat[k]))
 		}
 	}
 	for k := 0; k < nmulti; k++ {
@@ -326,7 +327,8 @@ func (d *decoder) vertices(g *Graph, nv int) {
 func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {
 	c := min(ne, d.prealloc)
 	g.inStart = make([]int32, 1, min(nv, d.prealloc)+1)
-	g.eFrom, g.eRest, g.eBytes, g.eLat = make([]int32, 0, c), make([]float64, 0, c), make([]float64, 0, c), make([]uint32, 0, c)
+	g.eFrom, g.ePay = make([]int32, 0, c), make([]uint32, 0, c)
+	pay := newPayTable()
 	for v := 0; v < nv && d.err == nil; v++ {
 		deg := d.bounded("in-degree", uint64(ne-len(g.eFrom)))
 		for k := 0; k < deg && d.err == nil; k++ {
@@ -355,12 +357,11 @@ func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {
 				g.classes = max(g.classes, int(word>>24)+1)
 			}
 			g.eFrom = append(g.eFrom, int32(v)-int32(back)-1)
-			g.eRest = append(g.eRest, rest)
-			g.eBytes = append(g.eBytes, by)
-			g.eLat = append(g.eLat, uint32(word))
+			g.ePay = append(g.ePay, pay.add(rest, by, uint32(word)))
 		}
 		g.inStart = append(g.inStart, int32(len(g.eFrom)))
 	}
+	g.pay = pay.payloads
 	if d.err == nil && len(g.eFrom) != ne {
 		d.failf("%d edges, header says %d", len(g.eFrom), ne)
 	}

@@ -44,10 +44,10 @@ func (g *Graph) writePairwiseLP(w io.Writer, o LPOptions, unit float64) error {
 				lw.printf(" - %d %s", t.Count, pairVar(t.Class, i, j))
 				used[pair{t.Class, i, j}] = true
 			}
-			if b := g.eBytes[e]; b != 0 {
+			if b := g.pay.bytes[g.ePay[e]]; b != 0 {
 				lw.printf(" - %s g", num(b))
 			}
-			lw.printf(" >= %s\n", num((g.vCost[u]+g.eRest[e]-g.eBytes[e]*o.G)/unit))
+			lw.printf(" >= %s\n", num((g.vCost[u]+g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit))
 		}
 	}
 	for v := range nv {

@@ -20,7 +20,7 @@ type RankTime struct {
 // no latency terms, no bytes. Other edges are messages (or rendezvous
 // handshakes) whose waiting time the split attributes.
 func (g *Graph) isLocal(e int, v int) bool {
-	return g.vRank[g.eFrom[e]] == g.vRank[v] && g.eLat[e] == 0 && g.eBytes[e] == 0
+	return g.vRank[g.eFrom[e]] == g.vRank[v] && g.pay.lat[g.ePay[e]] == 0 && g.pay.bytes[g.ePay[e]] == 0
 }
 
 // The split is exact where receives sit in their rank's program order (GOAL
@@ -112,7 +112,7 @@ func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 			break
 		}
 		u := g.eFrom[e]
-		c, b := g.latCount(int(e), ev.class), g.eBytes[e]
+		c, b := g.latCount(int(e), ev.class), g.pay.bytes[g.ePay[e]]
 		if c > 0 || b > 0 {
 			src, dst := int(g.vRank[u]), int(g.vRank[v])
 			if src == dst {
