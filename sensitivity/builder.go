@@ -16,8 +16,8 @@ type Builder struct {
 	err   error
 
 	vRank []int32
-	vKind []Kind
-	vCost []float64
+	vPay  []uint32 // index in vtab
+	vtab  vertexTable
 
 	eFrom []int32
 	ePay  []uint32 // index in pay
@@ -40,7 +40,7 @@ type Builder struct {
 
 // NewBuilder starts a graph of the given number of ranks.
 func NewBuilder(ranks int) *Builder {
-	b := &Builder{ranks: ranks, classes: 1, multiStart: []int32{0}, pay: newPayTable(), inDeg: []int32{0}}
+	b := &Builder{ranks: ranks, classes: 1, multiStart: []int32{0}, pay: newPayTable(), vtab: newVertexTable(), inDeg: []int32{0}}
 	if ranks <= 0 || ranks > math.MaxInt32 {
 		b.err = fmt.Errorf("sensitivity: NewBuilder: %d ranks, want 1..%d", ranks, math.MaxInt32)
 	}
@@ -50,8 +50,7 @@ func NewBuilder(ranks int) *Builder {
 // Grow reserves room for about v more vertices and e more edges.
 func (b *Builder) Grow(v, e int) {
 	b.vRank = grow(b.vRank, v)
-	b.vKind = grow(b.vKind, v)
-	b.vCost = grow(b.vCost, v)
+	b.vPay = grow(b.vPay, v)
 	if b.eTo == nil {
 		b.inDeg = grow(b.inDeg, v)
 	} else {
@@ -90,7 +89,7 @@ func (b *Builder) SetBaseline(lat []float64) {
 func (b *Builder) Err() error { return b.err }
 
 // NumVertices is the number of vertices added so far.
-func (b *Builder) NumVertices() int { return len(b.vCost) }
+func (b *Builder) NumVertices() int { return len(b.vRank) }
 
 func (b *Builder) fail(format string, args ...any) {
 	if b.err == nil {
@@ -100,7 +99,7 @@ func (b *Builder) fail(format string, args ...any) {
 
 // Vertex adds a vertex of a rank with a constant cost (s, finite, ≥ 0).
 func (b *Builder) Vertex(rank int, kind Kind, cost float64) VertexID {
-	id := VertexID(len(b.vCost))
+	id := VertexID(len(b.vRank))
 	if rank < 0 || rank >= b.ranks {
 		b.fail("vertex %d: rank %d outside 0..%d", id, rank, b.ranks-1)
 		rank = 0
@@ -111,13 +110,12 @@ func (b *Builder) Vertex(rank int, kind Kind, cost float64) VertexID {
 	if !(cost >= 0) || math.IsInf(cost, 1) {
 		b.fail("vertex %d: cost %v s, want finite and ≥ 0", id, cost)
 	}
-	if len(b.vCost) == math.MaxInt32 {
+	if len(b.vRank) == math.MaxInt32 {
 		b.fail("more than %d vertices", math.MaxInt32)
 		return id - 1
 	}
 	b.vRank = append(b.vRank, int32(rank))
-	b.vKind = append(b.vKind, kind)
-	b.vCost = append(b.vCost, cost)
+	b.vPay = append(b.vPay, b.vtab.add(kind, cost))
 	if b.eTo == nil {
 		b.inDeg = append(b.inDeg, 0)
 	}
@@ -134,7 +132,7 @@ func (b *Builder) Edge(from, to VertexID, rest float64, lat ...LatTerm) {
 // bandwidth time bytes·G, and bytes is kept so that λ_G = ∂T/∂G can be
 // reported (the bytes on the critical path).
 func (b *Builder) EdgeBytes(from, to VertexID, rest, bytes float64, lat ...LatTerm) {
-	n := VertexID(len(b.vCost))
+	n := VertexID(len(b.vRank))
 	switch {
 	case from < 0 || from >= n || to < 0 || to >= n:
 		b.fail("edge %d→%d: unknown vertex (have %d)", from, to, n)
@@ -288,13 +286,13 @@ func (b *Builder) Build() (*Graph, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi, baseline: b.baseline, pay: b.pay.payloads}
-	nv := len(b.vCost)
+	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi, baseline: b.baseline, pay: b.pay.payloads, vtab: b.vtab.vertexPayloads}
+	nv := len(b.vRank)
 	if b.eTo == nil && b.groupedInOrder() {
 		// Edges grouped by destination in creation order, every source
 		// before its destination (recorders: observe's, goal's): the
 		// arrays become the graph's as they are, with no copy of any.
-		g.vRank, g.vKind, g.vCost = b.vRank, b.vKind, b.vCost
+		g.vRank, g.vPay = b.vRank, b.vPay
 		g.inStart = b.inDeg
 		for v := range nv {
 			g.inStart[v+1] += g.inStart[v]
@@ -309,15 +307,14 @@ func (b *Builder) Build() (*Graph, error) {
 		return nil, err
 	}
 	if order == nil {
-		g.vRank, g.vKind, g.vCost = b.vRank, b.vKind, b.vCost
+		g.vRank, g.vPay = b.vRank, b.vPay
 	} else {
 		g.newID = make([]int32, nv)
 		for newV, old := range order {
 			g.newID[old] = int32(newV)
 		}
 		g.vRank = permute(b.vRank, order)
-		g.vKind = permute(b.vKind, order)
-		g.vCost = permute(b.vCost, order)
+		g.vPay = permute(b.vPay, order)
 		for i := range b.eFrom {
 			b.eFrom[i] = g.newID[b.eFrom[i]]
 			b.eTo[i] = g.newID[b.eTo[i]]
@@ -412,7 +409,7 @@ func (b *Builder) topoOrder() ([]int32, error) {
 	if sorted {
 		return nil, nil
 	}
-	nv := len(b.vCost)
+	nv := len(b.vRank)
 	outStart := make([]int32, nv+1)
 	indeg := make([]int32, nv)
 	for i, f := range b.eFrom {
@@ -480,7 +477,7 @@ func (b *Builder) cycleError(indeg []int32, stuck int) error {
 		v := walk[i]
 		e.Cycle = append(e.Cycle, VertexID(v))
 		e.Ranks = append(e.Ranks, int(b.vRank[v]))
-		e.Kinds = append(e.Kinds, b.vKind[v])
+		e.Kinds = append(e.Kinds, b.vtab.kind[b.vPay[v]])
 	}
 	return e
 }

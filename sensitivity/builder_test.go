@@ -265,3 +265,44 @@ func TestEdgePayloadsShared(t *testing.T) {
 		}
 	}
 }
+
+// Vertices share their (kind, cost) as edges share their payloads; each
+// keeps its own, bit for bit, -0 and beyond the index's bound included.
+func TestVertexPayloadsShared(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, tc := range []struct {
+		name     string
+		distinct int // costs, each on vertices far apart
+		repeat   int
+		maxTable int // entries the graph may keep, numKinds zero costs included
+	}{
+		{"zero costs", 1, 3000, int(numKinds) + 1},
+		{"beyond the index", maxInterned + 100, 2, int(numKinds) + maxInterned + 2*100},
+	} {
+		b := NewBuilder(3)
+		type want struct {
+			kind Kind
+			cost float64
+		}
+		var wants []want
+		for range tc.repeat {
+			for k := range tc.distinct {
+				w := want{Kind(k % 3), float64(k) * 1e-9}
+				if k == 1 {
+					w.cost = negZero
+				}
+				b.Vertex(k%3, w.kind, w.cost)
+				wants = append(wants, w)
+			}
+		}
+		g := mustBuild(t, b)
+		if n := len(g.vtab.cost); n > tc.maxTable {
+			t.Errorf("%s: %d vertex payloads kept, want ≤ %d", tc.name, n, tc.maxTable)
+		}
+		for v, w := range wants {
+			if got := g.Cost(VertexID(v)); math.Float64bits(got) != math.Float64bits(w.cost) || g.Kind(VertexID(v)) != w.kind {
+				t.Fatalf("%s: vertex %d: %v %v, want %v %v", tc.name, v, g.Kind(VertexID(v)), got, w.kind, w.cost)
+			}
+		}
+	}
+}

@@ -361,8 +361,8 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 			m.merge(view{f: &acc}, view{f: &zero})
 			m.result(&acc, pool)
 		}
-		acc.v0 += g.vCost[v]
-		acc.vHi += g.vCost[v]
+		acc.v0 += g.vtab.cost[g.vPay[v]]
+		acc.vHi += g.vtab.cost[g.vPay[v]]
 		if len(acc.p) == 0 {
 			pool.put(acc.p)
 			acc.p = nil

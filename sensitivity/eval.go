@@ -128,14 +128,14 @@ func (ev *evaluator) run(x float64) point {
 	cl := ev.class
 	st := ev.st
 	best := acc{t: math.Inf(-1), pred: -1}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		a := acc{pred: -1}
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
 			u := &st[g.eFrom[e]]
 			cost, c := g.edgeCostCount(int(e), ev.lat, cl)
 			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.pay.bytes[g.ePay[e]], e)
 		}
-		st[v] = vstate{finish: a.t + g.vCost[v], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
+		st[v] = vstate{finish: a.t + g.vtab.cost[g.vPay[v]], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
 		if ev.pred != nil {
 			ev.pred[v] = a.pred
 		}
@@ -160,19 +160,19 @@ func (g *Graph) Runtime(lat []float64) float64 {
 	l := make([]float64, max(g.classes, 1, len(lat)))
 	copy(l, lat)
 	bp := finishPool.Get().(*[]float64)
-	if cap(*bp) < len(g.vCost) {
-		*bp = make([]float64, len(g.vCost))
+	if cap(*bp) < len(g.vRank) {
+		*bp = make([]float64, len(g.vRank))
 	}
-	finish := (*bp)[:len(g.vCost)]
+	finish := (*bp)[:len(g.vRank)]
 	t := 0.0
-	for v := range g.vCost {
+	for v := range g.vRank {
 		start := 0.0
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
 			if c := finish[g.eFrom[e]] + g.edgeCost(int(e), l); c > start {
 				start = c
 			}
 		}
-		finish[v] = start + g.vCost[v]
+		finish[v] = start + g.vtab.cost[g.vPay[v]]
 		if v == 0 || finish[v] > t {
 			t = finish[v]
 		}
@@ -213,7 +213,7 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0
 	best, bestB := int64(-1), 0.0
-	for v := range g.vCost {
+	for v := range g.vRank {
 		var m int64
 		var mb float64
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
@@ -224,7 +224,7 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 				m, mb = c, cb
 			}
 		}
-		st[v].cmax, st[v].finish = m, mb+g.vCost[v]
+		st[v].cmax, st[v].finish = m, mb+g.vtab.cost[g.vPay[v]]
 		if m > best || m == best && st[v].finish > bestB {
 			best, bestB = m, st[v].finish
 		}

@@ -73,19 +73,19 @@ func (g *Graph) WriteTo(w io.Writer) (int64, error) {
 	if len(g.multiStart) == 0 {
 		nmulti = 0
 	}
-	for _, x := range []uint64{graphVersion, uint64(g.ranks), uint64(len(g.vCost)), uint64(len(g.eFrom)), uint64(nmulti)} {
+	for _, x := range []uint64{graphVersion, uint64(g.ranks), uint64(len(g.vRank)), uint64(len(g.eFrom)), uint64(nmulti)} {
 		fw.uvarint(x)
 	}
 	fw.uvarint(uint64(len(g.baseline)))
 	for _, l := range g.baseline {
 		fw.uvarint(floatWord(l))
 	}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		fw.uvarint(uint64(g.vRank[v]))
-		fw.byte1(byte(g.vKind[v]))
-		fw.uvarint(floatWord(g.vCost[v]))
+		fw.byte1(byte(g.vtab.kind[g.vPay[v]]))
+		fw.uvarint(floatWord(g.vtab.cost[g.vPay[v]]))
 	}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		first, end := g.inStart[v], g.inStart[v+1]
 		fw.uvarint(uint64(end - first))
 		for e := first; e < end; e++ {
@@ -304,7 +304,8 @@ func ReadGraphSize(r io.Reader, size int64) (*Graph, error) {
 
 func (d *decoder) vertices(g *Graph, nv int) {
 	c := min(nv, d.prealloc)
-	g.vRank, g.vKind, g.vCost = make([]int32, 0, c), make([]Kind, 0, c), make([]float64, 0, c)
+	g.vRank, g.vPay = make([]int32, 0, c), make([]uint32, 0, c)
+	vtab := newVertexTable()
 	for v := 0; v < nv && d.err == nil; v++ {
 		rank := d.uvarint("vertex rank")
 		if d.err == nil && rank >= uint64(g.ranks) {
@@ -319,9 +320,9 @@ func (d *decoder) vertices(g *Graph, nv int) {
 			d.failf("vertex %d: cost %v s, want finite and ≥ 0", v, cost)
 		}
 		g.vRank = append(g.vRank, int32(rank))
-		g.vKind = append(g.vKind, kind)
-		g.vCost = append(g.vCost, cost)
+		g.vPay = append(g.vPay, vtab.add(kind, cost))
 	}
+	g.vtab = vtab.vertexPayloads
 }
 
 func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {

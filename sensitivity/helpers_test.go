@@ -79,8 +79,12 @@ type flatGraph struct {
 }
 
 func flatten(g *Graph) flatGraph {
-	f := flatGraph{ranks: g.ranks, classes: g.classes, vRank: g.vRank, vKind: g.vKind, vCost: g.vCost,
+	f := flatGraph{ranks: g.ranks, classes: g.classes, vRank: g.vRank,
 		inStart: g.inStart, eFrom: g.eFrom, multiStart: g.multiStart, multi: g.multi, baseline: g.baseline}
+	for v := range g.vRank {
+		f.vKind = append(f.vKind, g.Kind(VertexID(v)))
+		f.vCost = append(f.vCost, g.Cost(VertexID(v)))
+	}
 	for e := range g.eFrom {
 		f.eRest = append(f.eRest, g.rest(e))
 		f.eBytes = append(f.eBytes, g.bytes(e))

@@ -90,7 +90,7 @@ func (g *Graph) WriteLP(w io.Writer, o LPOptions) error {
 					bytes[u]+g.pay.bytes[g.ePay[e]], konst[u]+(g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit)
 			}
 		}
-		konst[v] += g.vCost[v] / unit
+		konst[v] += g.vtab.cost[g.vPay[v]] / unit
 		if !hasOut[v] {
 			lw.row(fmt.Sprintf("end%d", v), -2, base[v], row, nil, bytes[v], konst[v])
 		}

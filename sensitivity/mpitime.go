@@ -39,14 +39,14 @@ func mpiTime(g *Graph, finish []float64, lat []float64) []RankTime {
 	for r := range out {
 		out[r].Rank = r
 	}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		rt := &out[g.vRank[v]]
-		start := finish[v] - g.vCost[v]
+		start := finish[v] - g.vtab.cost[g.vPay[v]]
 		rt.End = max(rt.End, finish[v])
-		if g.vKind[v] == Calc {
-			rt.Compute += g.vCost[v]
+		if g.vtab.kind[g.vPay[v]] == Calc {
+			rt.Compute += g.vtab.cost[g.vPay[v]]
 		} else {
-			rt.Stack += g.vCost[v]
+			rt.Stack += g.vtab.cost[g.vPay[v]]
 		}
 		ready, other, arrival := 0.0, 0.0, -1.0
 		for e := int(g.inStart[v]); e < int(g.inStart[v+1]); e++ {
@@ -97,7 +97,7 @@ func (g *Graph) messageEnds(v int32, class uint8) (src, dst int) {
 			break
 		}
 	}
-	if g.vKind[v] == Send {
+	if g.vtab.kind[g.vPay[v]] == Send {
 		return me, peer // the sender's completion: the message went to peer
 	}
 	return peer, me

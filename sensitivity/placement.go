@@ -70,7 +70,7 @@ func (p *Placer) Runtime(route func(src, dst int) float64) float64 {
 			}
 			start = max(start, p.finish[g.eFrom[e]]+c)
 		}
-		p.finish[v] = start + g.vCost[v]
+		p.finish[v] = start + g.vtab.cost[g.vPay[v]]
 		t = max(t, p.finish[v])
 	}
 	return t
