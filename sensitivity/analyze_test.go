@@ -115,7 +115,7 @@ func allPaths(g *Graph, class int, lat []float64) []line {
 	var lines []line
 	var walk func(v int, a, b float64)
 	walk = func(v int, a, b float64) {
-		b += g.vCost[v]
+		b += g.vtab.cost[g.vPay[v]]
 		lines = append(lines, line{a, b})
 		for _, e := range out[v] {
 			l := slices.Clone(lat)

@@ -199,15 +199,16 @@ func (s BandwidthSearch) search(pct float64, known *[]bwSample, run func(float64
 // BandwidthPieces gives it exactly (bandwidth_lp.go).
 
 // RestScaled returns g with the rest of every edge that carries class-c
-// latency terms multiplied by s ≥ 0 (the other fields shared, not copied).
+// latency terms multiplied by s ≥ 0 (the other fields shared, not copied:
+// edges share their payloads, so only the payloads' rests are new).
 func (g *Graph) RestScaled(class int, s float64) *Graph {
 	h := *g
-	h.eRest = make([]float64, len(g.eRest))
-	for e, r := range g.eRest {
-		if class >= 0 && class <= MaxClass && g.latCount(e, uint8(class)) > 0 {
+	h.pay.rest = make([]float64, len(g.pay.rest))
+	for k, r := range g.pay.rest {
+		if class >= 0 && class <= MaxClass && g.latCountWord(g.pay.lat[k], uint8(class)) > 0 {
 			r *= s
 		}
-		h.eRest[e] = r
+		h.pay.rest[k] = r
 	}
 	return &h
 }

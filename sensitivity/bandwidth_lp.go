@@ -25,12 +25,12 @@ type BandwidthPiece struct {
 // the evaluator prefers the larger byte sum among tied paths).
 func (g *Graph) bandwidthView(class int, s float64) *Graph {
 	h := *g
-	h.eRest, h.eBytes = make([]float64, len(g.eRest)), make([]float64, len(g.eRest))
-	for e, r := range g.eRest {
-		if class >= 0 && class <= MaxClass && g.latCount(e, uint8(class)) > 0 {
-			h.eRest[e], h.eBytes[e] = r*s, r
+	h.pay.rest, h.pay.bytes = make([]float64, len(g.pay.rest)), make([]float64, len(g.pay.rest))
+	for k, r := range g.pay.rest {
+		if class >= 0 && class <= MaxClass && g.latCountWord(g.pay.lat[k], uint8(class)) > 0 {
+			h.pay.rest[k], h.pay.bytes[k] = r*s, r
 		} else {
-			h.eRest[e] = r
+			h.pay.rest[k] = r
 		}
 	}
 	return &h

@@ -16,13 +16,21 @@ type Builder struct {
 	err   error
 
 	vRank []int32
-	vKind []Kind
-	vCost []float64
+	vPay  []uint32 // index in vtab
+	vtab  vertexTable
 
-	eFrom, eTo []int32
-	eRest      []float64
-	eBytes     []float64
-	eLat       []uint32
+	eFrom []int32
+	ePay  []uint32 // index in pay
+	pay   payTable
+	// Recorders add a vertex's in-edges right after the vertex, so the
+	// edges arrive grouped by destination: while they do, inDeg[v+1] is
+	// v's in-degree (inDeg[0] = 0; summed up it is the Graph's inStart)
+	// and eTo is nil. The first edge out of that order writes out eTo,
+	// each edge's destination, and drops inDeg.
+	inDeg  []int32
+	lastTo int32
+	eTo    []int32
+
 	multiStart []int32
 	multi      []LatTerm
 	classes    int
@@ -32,7 +40,7 @@ type Builder struct {
 
 // NewBuilder starts a graph of the given number of ranks.
 func NewBuilder(ranks int) *Builder {
-	b := &Builder{ranks: ranks, classes: 1, multiStart: []int32{0}}
+	b := &Builder{ranks: ranks, classes: 1, multiStart: []int32{0}, pay: newPayTable(), vtab: newVertexTable(), inDeg: []int32{0}}
 	if ranks <= 0 || ranks > math.MaxInt32 {
 		b.err = fmt.Errorf("sensitivity: NewBuilder: %d ranks, want 1..%d", ranks, math.MaxInt32)
 	}
@@ -42,13 +50,14 @@ func NewBuilder(ranks int) *Builder {
 // Grow reserves room for about v more vertices and e more edges.
 func (b *Builder) Grow(v, e int) {
 	b.vRank = grow(b.vRank, v)
-	b.vKind = grow(b.vKind, v)
-	b.vCost = grow(b.vCost, v)
+	b.vPay = grow(b.vPay, v)
+	if b.eTo == nil {
+		b.inDeg = grow(b.inDeg, v)
+	} else {
+		b.eTo = grow(b.eTo, e)
+	}
 	b.eFrom = grow(b.eFrom, e)
-	b.eTo = grow(b.eTo, e)
-	b.eRest = grow(b.eRest, e)
-	b.eBytes = grow(b.eBytes, e)
-	b.eLat = grow(b.eLat, e)
+	b.ePay = grow(b.ePay, e)
 }
 
 func grow[T any](s []T, n int) []T {
@@ -80,7 +89,7 @@ func (b *Builder) SetBaseline(lat []float64) {
 func (b *Builder) Err() error { return b.err }
 
 // NumVertices is the number of vertices added so far.
-func (b *Builder) NumVertices() int { return len(b.vCost) }
+func (b *Builder) NumVertices() int { return len(b.vRank) }
 
 func (b *Builder) fail(format string, args ...any) {
 	if b.err == nil {
@@ -90,7 +99,7 @@ func (b *Builder) fail(format string, args ...any) {
 
 // Vertex adds a vertex of a rank with a constant cost (s, finite, ≥ 0).
 func (b *Builder) Vertex(rank int, kind Kind, cost float64) VertexID {
-	id := VertexID(len(b.vCost))
+	id := VertexID(len(b.vRank))
 	if rank < 0 || rank >= b.ranks {
 		b.fail("vertex %d: rank %d outside 0..%d", id, rank, b.ranks-1)
 		rank = 0
@@ -101,13 +110,15 @@ func (b *Builder) Vertex(rank int, kind Kind, cost float64) VertexID {
 	if !(cost >= 0) || math.IsInf(cost, 1) {
 		b.fail("vertex %d: cost %v s, want finite and ≥ 0", id, cost)
 	}
-	if len(b.vCost) == math.MaxInt32 {
+	if len(b.vRank) == math.MaxInt32 {
 		b.fail("more than %d vertices", math.MaxInt32)
 		return id - 1
 	}
 	b.vRank = append(b.vRank, int32(rank))
-	b.vKind = append(b.vKind, kind)
-	b.vCost = append(b.vCost, cost)
+	b.vPay = append(b.vPay, b.vtab.add(kind, cost))
+	if b.eTo == nil {
+		b.inDeg = append(b.inDeg, 0)
+	}
 	return id
 }
 
@@ -121,7 +132,7 @@ func (b *Builder) Edge(from, to VertexID, rest float64, lat ...LatTerm) {
 // bandwidth time bytes·G, and bytes is kept so that λ_G = ∂T/∂G can be
 // reported (the bytes on the critical path).
 func (b *Builder) EdgeBytes(from, to VertexID, rest, bytes float64, lat ...LatTerm) {
-	n := VertexID(len(b.vCost))
+	n := VertexID(len(b.vRank))
 	switch {
 	case from < 0 || from >= n || to < 0 || to >= n:
 		b.fail("edge %d→%d: unknown vertex (have %d)", from, to, n)
@@ -137,11 +148,31 @@ func (b *Builder) EdgeBytes(from, to VertexID, rest, bytes float64, lat ...LatTe
 	if !ok {
 		return
 	}
+	if b.eTo == nil && int32(to) < b.lastTo {
+		b.writeOutTo()
+	}
+	if b.eTo == nil {
+		b.inDeg[to+1]++
+		b.lastTo = int32(to)
+	} else {
+		b.eTo = append(b.eTo, int32(to))
+	}
 	b.eFrom = append(b.eFrom, int32(from))
-	b.eTo = append(b.eTo, int32(to))
-	b.eRest = append(b.eRest, rest)
-	b.eBytes = append(b.eBytes, bytes)
-	b.eLat = append(b.eLat, word)
+	b.ePay = append(b.ePay, b.pay.add(rest, bytes, word))
+}
+
+// writeOutTo makes eTo from the in-degrees of edges grouped by destination.
+func (b *Builder) writeOutTo() {
+	if b.eTo != nil {
+		return
+	}
+	b.eTo = make([]int32, 0, cap(b.eFrom))
+	for v, d := range b.inDeg[1:] {
+		for range d {
+			b.eTo = append(b.eTo, int32(v))
+		}
+	}
+	b.inDeg = nil
 }
 
 // packTerms validates lat, merges repeated classes and packs them.
@@ -255,22 +286,35 @@ func (b *Builder) Build() (*Graph, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
+	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi, baseline: b.baseline, pay: b.pay.payloads, vtab: b.vtab.vertexPayloads}
+	nv := len(b.vRank)
+	if b.eTo == nil && b.groupedInOrder() {
+		// Edges grouped by destination in creation order, every source
+		// before its destination (recorders: observe's, goal's): the
+		// arrays become the graph's as they are, with no copy of any.
+		g.vRank, g.vPay = b.vRank, b.vPay
+		g.inStart = b.inDeg
+		for v := range nv {
+			g.inStart[v+1] += g.inStart[v]
+		}
+		g.eFrom, g.ePay = b.eFrom, b.ePay
+		*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
+		return g, nil
+	}
+	b.writeOutTo()
 	order, err := b.topoOrder()
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi, baseline: b.baseline}
-	nv := len(b.vCost)
 	if order == nil {
-		g.vRank, g.vKind, g.vCost = b.vRank, b.vKind, b.vCost
+		g.vRank, g.vPay = b.vRank, b.vPay
 	} else {
 		g.newID = make([]int32, nv)
 		for newV, old := range order {
 			g.newID[old] = int32(newV)
 		}
 		g.vRank = permute(b.vRank, order)
-		g.vKind = permute(b.vKind, order)
-		g.vCost = permute(b.vCost, order)
+		g.vPay = permute(b.vPay, order)
 		for i := range b.eFrom {
 			b.eFrom[i] = g.newID[b.eFrom[i]]
 			b.eTo[i] = g.newID[b.eTo[i]]
@@ -284,15 +328,6 @@ func (b *Builder) Build() (*Graph, error) {
 	for v := 0; v < nv; v++ {
 		g.inStart[v+1] += g.inStart[v]
 	}
-	if order == nil && nondecreasing(b.eTo) {
-		// Recorders that add each vertex's in-edges right after the vertex
-		// (goal's) hand over edges already grouped by destination: the
-		// arrays become the graph's as they are, saving a copy of every
-		// edge array (on the 64×64 stencil 0.3 GB of fresh memory).
-		g.eFrom, g.eRest, g.eBytes, g.eLat = b.eFrom, b.eRest, b.eBytes, b.eLat
-		*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
-		return g, nil
-	}
 	ne := len(b.eFrom)
 	pos := make([]int32, ne)
 	next := append([]int32(nil), g.inStart[:nv]...)
@@ -303,23 +338,46 @@ func (b *Builder) Build() (*Graph, error) {
 	next, b.eTo = nil, nil
 	g.eFrom = scatter(b.eFrom, pos)
 	b.eFrom = nil
-	g.eRest = scatter(b.eRest, pos)
-	b.eRest = nil
-	g.eBytes = scatter(b.eBytes, pos)
-	b.eBytes = nil
-	g.eLat = scatter(b.eLat, pos)
+	g.ePay = scatter(b.ePay, pos)
+	g.renumberPayloads()
 	*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
 	return g, nil
 }
 
-// nondecreasing reports whether s is sorted in increasing order.
-func nondecreasing(s []int32) bool {
-	for i := 1; i < len(s); i++ {
-		if s[i] < s[i-1] {
-			return false
+// groupedInOrder reports, for edges grouped by destination (eTo nil),
+// whether each edge's source was created before its destination.
+func (b *Builder) groupedInOrder() bool {
+	e := 0
+	for v, d := range b.inDeg[1:] {
+		for _, f := range b.eFrom[e : e+int(d)] {
+			if int(f) >= v {
+				return false
+			}
 		}
+		e += int(d)
 	}
 	return true
+}
+
+// renumberPayloads numbers the payloads in the order of their first edge,
+// as a graph read from a file has them, so that what follows the edges
+// (Merge's term lists) comes out as it would from the file.
+func (g *Graph) renumberPayloads() {
+	old := g.pay
+	newK := make([]uint32, len(old.rest)) // 0: not met yet (entry 0 stays 0)
+	g.pay = payloads{rest: old.rest[:1:1], bytes: old.bytes[:1:1], lat: old.lat[:1:1]}
+	for e, k := range g.ePay {
+		if k == 0 {
+			continue
+		}
+		if newK[k] == 0 {
+			newK[k] = uint32(len(g.pay.rest))
+			g.pay.rest = append(g.pay.rest, old.rest[k])
+			g.pay.bytes = append(g.pay.bytes, old.bytes[k])
+			g.pay.lat = append(g.pay.lat, old.lat[k])
+		}
+		g.ePay[e] = newK[k]
+	}
 }
 
 func permute[T any](s []T, order []int32) []T {
@@ -351,7 +409,7 @@ func (b *Builder) topoOrder() ([]int32, error) {
 	if sorted {
 		return nil, nil
 	}
-	nv := len(b.vCost)
+	nv := len(b.vRank)
 	outStart := make([]int32, nv+1)
 	indeg := make([]int32, nv)
 	for i, f := range b.eFrom {
@@ -419,7 +477,7 @@ func (b *Builder) cycleError(indeg []int32, stuck int) error {
 		v := walk[i]
 		e.Cycle = append(e.Cycle, VertexID(v))
 		e.Ranks = append(e.Ranks, int(b.vRank[v]))
-		e.Kinds = append(e.Kinds, b.vKind[v])
+		e.Kinds = append(e.Kinds, b.vtab.kind[b.vPay[v]])
 	}
 	return e
 }

@@ -1,7 +1,9 @@
 package sensitivity
 
 import (
+	"bytes"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -207,5 +209,100 @@ func TestBuildGroupedEdges(t *testing.T) {
 	}
 	if ta, tb := a.Runtime([]float64{1e-6, 2e-6}), b.Runtime([]float64{1e-6, 2e-6}); ta != tb {
 		t.Errorf("T = %v and %v", ta, tb)
+	}
+	var fa, fb bytes.Buffer
+	if _, err := a.WriteTo(&fa); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.WriteTo(&fb); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fa.Bytes(), fb.Bytes()) {
+		t.Errorf("the two graphs' files differ (%d and %d bytes)", fa.Len(), fb.Len())
+	}
+}
+
+// Edges share their (rest, bytes, latency) payloads: a graph keeps one entry
+// per distinct payload while the index finds them, and every edge keeps its
+// own values, bit for bit, also beyond the index's bound and for -0.
+func TestEdgePayloadsShared(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, tc := range []struct {
+		name     string
+		distinct int // payloads, each on edges far apart
+		repeat   int // edges per payload
+		maxTable int // entries the graph may keep, the zero payload included
+	}{
+		{"program order only", 0, 0, 1},
+		{"three payloads", 3, 1000, 4},
+		{"beyond the index", maxInterned + 100, 2, 1 + maxInterned + 2*100},
+	} {
+		b := NewBuilder(2)
+		prev := b.Vertex(0, Calc, 0)
+		type want struct{ rest, bytes float64 }
+		var wants []want
+		for range tc.repeat {
+			for k := range tc.distinct {
+				v := b.Vertex(1, Recv, 0)
+				b.Edge(prev, v, 0) // program order: the zero payload
+				rest := float64(k+1) * 1e-9
+				if k == 0 {
+					rest = negZero
+				}
+				b.EdgeBytes(prev, v, rest, float64(k), LatTerm{Class: 0, Count: 1})
+				wants = append(wants, want{0, 0}, want{rest, float64(k)})
+				prev = v
+			}
+		}
+		g := mustBuild(t, b)
+		if n := len(g.pay.rest); n > tc.maxTable {
+			t.Errorf("%s: %d payloads kept, want ≤ %d", tc.name, n, tc.maxTable)
+		}
+		for e, w := range wants {
+			if math.Float64bits(g.EdgeRest(e)) != math.Float64bits(w.rest) || g.EdgeBytes(e) != w.bytes {
+				t.Fatalf("%s: edge %d: rest %v bytes %v, want %v %v", tc.name, e, g.EdgeRest(e), g.EdgeBytes(e), w.rest, w.bytes)
+			}
+		}
+	}
+}
+
+// Vertices share their (kind, cost) as edges share their payloads; each
+// keeps its own, bit for bit, -0 and beyond the index's bound included.
+func TestVertexPayloadsShared(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, tc := range []struct {
+		name     string
+		distinct int // costs, each on vertices far apart
+		repeat   int
+		maxTable int // entries the graph may keep, numKinds zero costs included
+	}{
+		{"zero costs", 1, 3000, int(numKinds) + 1},
+		{"beyond the index", maxInterned + 100, 2, int(numKinds) + maxInterned + 2*100},
+	} {
+		b := NewBuilder(3)
+		type want struct {
+			kind Kind
+			cost float64
+		}
+		var wants []want
+		for range tc.repeat {
+			for k := range tc.distinct {
+				w := want{Kind(k % 3), float64(k) * 1e-9}
+				if k == 1 {
+					w.cost = negZero
+				}
+				b.Vertex(k%3, w.kind, w.cost)
+				wants = append(wants, w)
+			}
+		}
+		g := mustBuild(t, b)
+		if n := len(g.vtab.cost); n > tc.maxTable {
+			t.Errorf("%s: %d vertex payloads kept, want ≤ %d", tc.name, n, tc.maxTable)
+		}
+		for v, w := range wants {
+			if got := g.Cost(VertexID(v)); math.Float64bits(got) != math.Float64bits(w.cost) || g.Kind(VertexID(v)) != w.kind {
+				t.Fatalf("%s: vertex %d: %v %v, want %v %v", tc.name, v, g.Kind(VertexID(v)), got, w.kind, w.cost)
+			}
+		}
 	}
 }

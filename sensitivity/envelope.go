@@ -338,7 +338,7 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 			fu := st.load(u)
 			cost, c := g.edgeCostCount(int(e), lat, ev.class) // lat[class] = 0
 			vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
-			negIn = negIn || g.eRest[e] < 0
+			negIn = negIn || g.pay.rest[g.ePay[e]] < 0
 			switch {
 			case e == first:
 				copyShifted(&acc, vw, lo, hi, pool)
@@ -361,8 +361,8 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 			m.merge(view{f: &acc}, view{f: &zero})
 			m.result(&acc, pool)
 		}
-		acc.v0 += g.vCost[v]
-		acc.vHi += g.vCost[v]
+		acc.v0 += g.vtab.cost[g.vPay[v]]
+		acc.vHi += g.vtab.cost[g.vPay[v]]
 		if len(acc.p) == 0 {
 			pool.put(acc.p)
 			acc.p = nil

@@ -1,6 +1,9 @@
 package sensitivity
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // tieRel is the relative difference (of times in s) below which two paths
 // count as equally long. Sums along paths of millions of edges round
@@ -43,7 +46,7 @@ func (ev *evaluator) outEdges() ([]int32, []bool) {
 		ev.outDeg = make([]int32, g.NumVertices())
 		for e, u := range g.eFrom {
 			ev.outDeg[u]++
-			if g.eRest[e] < 0 {
+			if g.pay.rest[g.ePay[e]] < 0 {
 				if ev.negOut == nil {
 					ev.negOut = make([]bool, g.NumVertices())
 				}
@@ -125,14 +128,14 @@ func (ev *evaluator) run(x float64) point {
 	cl := ev.class
 	st := ev.st
 	best := acc{t: math.Inf(-1), pred: -1}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		a := acc{pred: -1}
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
 			u := &st[g.eFrom[e]]
 			cost, c := g.edgeCostCount(int(e), ev.lat, cl)
-			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.eBytes[e], e)
+			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.pay.bytes[g.ePay[e]], e)
 		}
-		st[v] = vstate{finish: a.t + g.vCost[v], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
+		st[v] = vstate{finish: a.t + g.vtab.cost[g.vPay[v]], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
 		if ev.pred != nil {
 			ev.pred[v] = a.pred
 		}
@@ -146,10 +149,40 @@ func (ev *evaluator) run(x float64) point {
 
 // Runtime is T for the latencies lat (s, indexed by class; missing classes
 // are 0): the length of the longest path, which is the optimum of LLAMP's LP.
+//
+// It keeps one finish time per vertex, not an evaluator's state, in a
+// buffer reused across calls: searches call it tens of times on one graph
+// (emu analyze's factor-scaled tolerances), and a fresh 32-byte record per
+// vertex each time was most of what analyze allocated (docs/evidence/graphmem.md).
+// T is the same bits as run's: run's accumulators take the exact maximum of
+// their candidates (ties only choose the derivatives), and so does this.
 func (g *Graph) Runtime(lat []float64) float64 {
-	ev := newEvaluator(g, lat, 0)
-	return ev.run(ev.lat[0]).T
+	l := make([]float64, max(g.classes, 1, len(lat)))
+	copy(l, lat)
+	bp := finishPool.Get().(*[]float64)
+	if cap(*bp) < len(g.vRank) {
+		*bp = make([]float64, len(g.vRank))
+	}
+	finish := (*bp)[:len(g.vRank)]
+	t := 0.0
+	for v := range g.vRank {
+		start := 0.0
+		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
+			if c := finish[g.eFrom[e]] + g.edgeCost(int(e), l); c > start {
+				start = c
+			}
+		}
+		finish[v] = start + g.vtab.cost[g.vPay[v]]
+		if v == 0 || finish[v] > t {
+			t = finish[v]
+		}
+	}
+	finishPool.Put(bp)
+	return t
 }
+
+// finishPool holds Runtime's finish-time buffers.
+var finishPool = sync.Pool{New: func() any { return new([]float64) }}
 
 // FinishTimes returns each vertex's finish time (s, Graph order) for lat.
 func (g *Graph) FinishTimes(lat []float64) []float64 {
@@ -180,7 +213,7 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0
 	best, bestB := int64(-1), 0.0
-	for v := range g.vCost {
+	for v := range g.vRank {
 		var m int64
 		var mb float64
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
@@ -191,7 +224,7 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 				m, mb = c, cb
 			}
 		}
-		st[v].cmax, st[v].finish = m, mb+g.vCost[v]
+		st[v].cmax, st[v].finish = m, mb+g.vtab.cost[g.vPay[v]]
 		if m > best || m == best && st[v].finish > bestB {
 			best, bestB = m, st[v].finish
 		}

@@ -73,26 +73,27 @@ func (g *Graph) WriteTo(w io.Writer) (int64, error) {
 	if len(g.multiStart) == 0 {
 		nmulti = 0
 	}
-	for _, x := range []uint64{graphVersion, uint64(g.ranks), uint64(len(g.vCost)), uint64(len(g.eFrom)), uint64(nmulti)} {
+	for _, x := range []uint64{graphVersion, uint64(g.ranks), uint64(len(g.vRank)), uint64(len(g.eFrom)), uint64(nmulti)} {
 		fw.uvarint(x)
 	}
 	fw.uvarint(uint64(len(g.baseline)))
 	for _, l := range g.baseline {
 		fw.uvarint(floatWord(l))
 	}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		fw.uvarint(uint64(g.vRank[v]))
-		fw.byte1(byte(g.vKind[v]))
-		fw.uvarint(floatWord(g.vCost[v]))
+		fw.byte1(byte(g.vtab.kind[g.vPay[v]]))
+		fw.uvarint(floatWord(g.vtab.cost[g.vPay[v]]))
 	}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		first, end := g.inStart[v], g.inStart[v+1]
 		fw.uvarint(uint64(end - first))
 		for e := first; e < end; e++ {
 			fw.uvarint(uint64(int32(v) - g.eFrom[e] - 1))
-			fw.uvarint(floatWord(g.eRest[e]))
-			fw.uvarint(floatWord(g.eBytes[e]))
-			fw.uvarint(uint64(g.eLat[e]))
+			k := g.ePay[e]
+			fw.uvarint(floatWord(g.pay.rest[k]))
+			fw.uvarint(floatWord(g.pay.bytes[k]))
+			fw.uvarint(uint64(g.pay.lat[k]))
 		}
 	}
 	for k := 0; k < nmulti; k++ {
@@ -172,8 +173,9 @@ func (e *FormatError) Error() string {
 
 // decoder reads the fields of a graph file, stopping at the first error.
 type decoder struct {
-	fr  *fileReader
-	err error
+	fr       *fileReader
+	err      error
+	prealloc int // the most items a count may make room for before they are read
 }
 
 func (d *decoder) failf(format string, args ...any) {
@@ -226,9 +228,23 @@ const preallocation = 1 << 20
 
 // ReadGraph reads a graph written by WriteTo, checking every field, the
 // topological order and the checksum.
-func ReadGraph(r io.Reader) (*Graph, error) {
+func ReadGraph(r io.Reader) (*Graph, error) { return ReadGraphSize(r, 0) }
+
+// minItemBytes is the fewest bytes a vertex (rank, kind, cost, in-degree)
+// or an edge (source, rest, bytes, latency word) takes in a graph file.
+const minItemBytes = 4
+
+// ReadGraphSize is ReadGraph for a file of size bytes (0: unknown). Its
+// arrays are then made once at their full length, up to what that many
+// bytes can hold, where ReadGraph grows them from preallocation: growing
+// leaves each array's earlier copies to the collector, which at 12 million
+// vertices was about half of emu analyze's peak (docs/evidence/graphmem.md).
+func ReadGraphSize(r io.Reader, size int64) (*Graph, error) {
 	fr := &fileReader{r: r, buf: make([]byte, 1<<16)}
-	d := &decoder{fr: fr}
+	d := &decoder{fr: fr, prealloc: preallocation}
+	if size/minItemBytes > preallocation {
+		d.prealloc = int(min(size/minItemBytes, math.MaxInt32))
+	}
 	var magic [len(graphMagic)]byte
 	for i := range magic {
 		magic[i] = d.byte1("the magic number")
@@ -287,8 +303,9 @@ func ReadGraph(r io.Reader) (*Graph, error) {
 }
 
 func (d *decoder) vertices(g *Graph, nv int) {
-	c := min(nv, preallocation)
-	g.vRank, g.vKind, g.vCost = make([]int32, 0, c), make([]Kind, 0, c), make([]float64, 0, c)
+	c := min(nv, d.prealloc)
+	g.vRank, g.vPay = make([]int32, 0, c), make([]uint32, 0, c)
+	vtab := newVertexTable()
 	for v := 0; v < nv && d.err == nil; v++ {
 		rank := d.uvarint("vertex rank")
 		if d.err == nil && rank >= uint64(g.ranks) {
@@ -303,15 +320,16 @@ func (d *decoder) vertices(g *Graph, nv int) {
 			d.failf("vertex %d: cost %v s, want finite and ≥ 0", v, cost)
 		}
 		g.vRank = append(g.vRank, int32(rank))
-		g.vKind = append(g.vKind, kind)
-		g.vCost = append(g.vCost, cost)
+		g.vPay = append(g.vPay, vtab.add(kind, cost))
 	}
+	g.vtab = vtab.vertexPayloads
 }
 
 func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {
-	c := min(ne, preallocation)
-	g.inStart = make([]int32, 1, min(nv, preallocation)+1)
-	g.eFrom, g.eRest, g.eBytes, g.eLat = make([]int32, 0, c), make([]float64, 0, c), make([]float64, 0, c), make([]uint32, 0, c)
+	c := min(ne, d.prealloc)
+	g.inStart = make([]int32, 1, min(nv, d.prealloc)+1)
+	g.eFrom, g.ePay = make([]int32, 0, c), make([]uint32, 0, c)
+	pay := newPayTable()
 	for v := 0; v < nv && d.err == nil; v++ {
 		deg := d.bounded("in-degree", uint64(ne-len(g.eFrom)))
 		for k := 0; k < deg && d.err == nil; k++ {
@@ -340,12 +358,11 @@ func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {
 				g.classes = max(g.classes, int(word>>24)+1)
 			}
 			g.eFrom = append(g.eFrom, int32(v)-int32(back)-1)
-			g.eRest = append(g.eRest, rest)
-			g.eBytes = append(g.eBytes, by)
-			g.eLat = append(g.eLat, uint32(word))
+			g.ePay = append(g.ePay, pay.add(rest, by, uint32(word)))
 		}
 		g.inStart = append(g.inStart, int32(len(g.eFrom)))
 	}
+	g.pay = pay.payloads
 	if d.err == nil && len(g.eFrom) != ne {
 		d.failf("%d edges, header says %d", len(g.eFrom), ne)
 	}

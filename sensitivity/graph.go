@@ -1,6 +1,9 @@
 package sensitivity
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Kind says what a vertex stands for in a rank's program.
 type Kind uint8
@@ -55,15 +58,14 @@ func packTerm(t LatTerm) uint32 { return uint32(t.Class)<<24 | uint32(t.Count) }
 type Graph struct {
 	ranks int
 
-	vRank []int32   // rank of each vertex
-	vKind []Kind    // kind of each vertex
-	vCost []float64 // constant cost of each vertex, s
+	vRank []int32  // rank of each vertex
+	vPay  []uint32 // kind and cost of each vertex: vtab's entry
+	vtab  vertexPayloads
 
-	inStart []int32   // in-edges of v are inStart[v]..inStart[v+1]-1
-	eFrom   []int32   // source vertex of each edge (always < destination)
-	eRest   []float64 // non-latency cost of each edge, s
-	eBytes  []float64 // bytes carried (for λ_G); 0 for program-order edges
-	eLat    []uint32  // packed latency terms, see packTerm
+	inStart []int32  // in-edges of v are inStart[v]..inStart[v+1]-1
+	eFrom   []int32  // source vertex of each edge (always < destination)
+	ePay    []uint32 // each edge's rest, bytes and latency terms: pay's entry
+	pay     payloads
 
 	multiStart []int32 // offsets into multi for multi-term edges
 	multi      []LatTerm
@@ -74,14 +76,129 @@ type Graph struct {
 	baseline []float64 // ℓ per class of the recorded run, s (nil if unknown)
 }
 
+// payloads are the distinct (rest, bytes, latency terms) of a graph's
+// edges, which the edges share by index: most edges of a recorded run are
+// program order (all three 0, entry 0) and its messages come in a few
+// thousand sizes and routes, so a graph keeps 8 bytes per edge where a
+// rest, bytes and latency word of its own took 20 (docs/evidence/graphmem.md).
+type payloads struct {
+	rest  []float64 // non-latency cost, s
+	bytes []float64 // bytes carried (for λ_G); 0 for program-order edges
+	lat   []uint32  // packed latency terms, see packTerm
+}
+
+// vertexPayloads are the distinct (kind, cost) of a graph's vertices, which
+// the vertices share by index as edges share theirs: 93% of a recorded
+// HPL's vertices are a send, a receive or a join of cost 0.
+type vertexPayloads struct {
+	kind []Kind
+	cost []float64 // constant cost, s
+}
+
+// vertexTable hands out vertex payload indices, the same for the same bits.
+type vertexTable struct {
+	vertexPayloads
+	index map[vertexKey]uint32
+}
+
+func newVertexTable() vertexTable {
+	t := vertexTable{}
+	for k := range numKinds {
+		t.kind = append(t.kind, k)
+		t.cost = append(t.cost, 0)
+	}
+	return t
+}
+
+type vertexKey struct {
+	cost uint64
+	kind Kind
+}
+
+// add returns the index of the vertex payload (kind, cost), adding it if new.
+func (t *vertexTable) add(kind Kind, cost float64) uint32 {
+	key := vertexKey{math.Float64bits(cost), kind}
+	if key.cost == 0 && kind < numKinds {
+		return uint32(kind) // entries 0.. are each kind at cost 0 (newVertexTable)
+	}
+	k, ok := t.index[key]
+	if !ok {
+		k = uint32(len(t.cost))
+		t.kind = append(t.kind, kind)
+		t.cost = append(t.cost, cost)
+		if t.index == nil {
+			t.index = map[vertexKey]uint32{}
+		}
+		if len(t.index) < maxInterned {
+			t.index[key] = k
+		}
+	}
+	return k
+}
+
+// payKey is a payload's bits, to find it again.
+type payKey struct {
+	rest, bytes uint64
+	lat         uint32
+}
+
+// maxInterned bounds how many payloads a payTable finds again by their
+// bits: beyond it (a run whose every message has a rest of its own, say)
+// a new payload is only compared with the one before it (the two edges of a
+// message), so the index's memory stays a few MB.
+const maxInterned = 1 << 16
+
+// payTable hands out payload indices, the same index for the same bits.
+type payTable struct {
+	payloads
+	index map[payKey]uint32
+	last  payKey
+	lastK uint32
+}
+
+func newPayTable() payTable {
+	return payTable{payloads: payloads{rest: []float64{0}, bytes: []float64{0}, lat: []uint32{0}}}
+}
+
+// add returns the index of the payload (rest, bytes, lat), adding it if new.
+func (t *payTable) add(rest, bytes float64, lat uint32) uint32 {
+	key := payKey{math.Float64bits(rest), math.Float64bits(bytes), lat}
+	switch {
+	case key == payKey{}:
+		return 0
+	case key == t.last:
+		return t.lastK
+	}
+	k, ok := t.index[key]
+	if !ok {
+		k = uint32(len(t.rest))
+		t.rest = append(t.rest, rest)
+		t.bytes = append(t.bytes, bytes)
+		t.lat = append(t.lat, lat)
+		if t.index == nil {
+			t.index = map[payKey]uint32{}
+		}
+		if len(t.index) < maxInterned {
+			t.index[key] = k
+		}
+	}
+	t.last, t.lastK = key, k
+	return k
+}
+
 // Ranks is the number of ranks the graph was built for.
 func (g *Graph) Ranks() int { return g.ranks }
 
 // NumVertices is the number of vertices.
-func (g *Graph) NumVertices() int { return len(g.vCost) }
+func (g *Graph) NumVertices() int { return len(g.vRank) }
 
 // NumEdges is the number of edges.
 func (g *Graph) NumEdges() int { return len(g.eFrom) }
+
+// rest, bytes and latWord are edge e's payload.
+func (g *Graph) rest(e int) float64   { return g.pay.rest[g.ePay[e]] }
+func (g *Graph) bytes(e int) float64  { return g.pay.bytes[g.ePay[e]] }
+func (g *Graph) latWord(e int) uint32 { return g.pay.lat[g.ePay[e]] }
 
 // Classes is one more than the largest latency class used by any edge (at least 1).
 func (g *Graph) Classes() int { return g.classes }
@@ -101,8 +218,8 @@ func (g *Graph) ID(v VertexID) VertexID {
 
 // Rank, Kind and Cost describe vertex v (a Graph index).
 func (g *Graph) Rank(v VertexID) int     { return int(g.vRank[v]) }
-func (g *Graph) Kind(v VertexID) Kind    { return g.vKind[v] }
-func (g *Graph) Cost(v VertexID) float64 { return g.vCost[v] }
+func (g *Graph) Kind(v VertexID) Kind    { return g.vtab.kind[g.vPay[v]] }
+func (g *Graph) Cost(v VertexID) float64 { return g.vtab.cost[g.vPay[v]] }
 
 // InEdges returns the edges into vertex v as the index range [first, end):
 // edges are stored grouped by their head, so a vertex's predecessors are
@@ -113,12 +230,14 @@ func (g *Graph) InEdges(v VertexID) (first, end int) {
 
 // EdgeFrom, EdgeRest and EdgeBytes describe edge e (an index in [0, NumEdges)).
 func (g *Graph) EdgeFrom(e int) VertexID { return VertexID(g.eFrom[e]) }
-func (g *Graph) EdgeRest(e int) float64  { return g.eRest[e] }
-func (g *Graph) EdgeBytes(e int) float64 { return g.eBytes[e] }
+func (g *Graph) EdgeRest(e int) float64  { return g.rest(e) }
+func (g *Graph) EdgeBytes(e int) float64 { return g.bytes(e) }
 
 // EdgeLat appends edge e's latency terms to buf and returns it.
-func (g *Graph) EdgeLat(e int, buf []LatTerm) []LatTerm {
-	w := g.eLat[e]
+func (g *Graph) EdgeLat(e int, buf []LatTerm) []LatTerm { return g.wordTerms(g.latWord(e), buf) }
+
+// wordTerms appends the latency terms of packed word w to buf.
+func (g *Graph) wordTerms(w uint32, buf []LatTerm) []LatTerm {
 	switch {
 	case w == 0:
 		return buf
@@ -131,8 +250,10 @@ func (g *Graph) EdgeLat(e int, buf []LatTerm) []LatTerm {
 }
 
 // latCount is the number of class-c terms on edge e.
-func (g *Graph) latCount(e int, c uint8) int32 {
-	w := g.eLat[e]
+func (g *Graph) latCount(e int, c uint8) int32 { return g.latCountWord(g.latWord(e), c) }
+
+// latCountWord is the number of class-c terms in packed word w.
+func (g *Graph) latCountWord(w uint32, c uint8) int32 {
 	switch {
 	case w == 0:
 		return 0
@@ -153,8 +274,9 @@ func (g *Graph) latCount(e int, c uint8) int32 {
 
 // edgeCost is the cost of edge e for latencies lat (indexed by class; missing classes are 0).
 func (g *Graph) edgeCost(e int, lat []float64) float64 {
-	c := g.eRest[e]
-	w := g.eLat[e]
+	p := g.ePay[e]
+	c := g.pay.rest[p]
+	w := g.pay.lat[p]
 	switch {
 	case w == 0:
 	case w>>24 == multiClass:
@@ -175,16 +297,17 @@ func (g *Graph) edgeCost(e int, lat []float64) float64 {
 // edgeCostCount is edgeCost and latCount of class cl in one decoding of the
 // packed word, for the evaluator's inner loop.
 func (g *Graph) edgeCostCount(e int, lat []float64, cl uint8) (float64, int64) {
-	w := g.eLat[e]
+	p := g.ePay[e]
+	w := g.pay.lat[p]
 	if w == 0 {
-		return g.eRest[e], 0
+		return g.pay.rest[p], 0
 	}
 	if w>>24 == multiClass {
 		return g.edgeCost(e, lat), int64(g.latCount(e, cl))
 	}
 	n := w & maxTermCount
 	c := uint8(w >> 24)
-	cost := g.eRest[e]
+	cost := g.pay.rest[p]
 	if int(c) < len(lat) {
 		cost += float64(n) * lat[c]
 	}

@@ -69,7 +69,7 @@ func (g *Graph) WriteLP(w io.Writer, o LPOptions) error {
 	var terms []LatTerm
 	for v := range nv {
 		first, end := g.inStart[v], g.inStart[v+1]
-		single := end-first == 1 && g.eRest[first]-g.eBytes[first]*o.G >= 0
+		single := end-first == 1 && g.pay.rest[g.ePay[first]]-g.pay.bytes[g.ePay[first]]*o.G >= 0
 		row := lat[v*k : v*k+k]
 		switch {
 		case first == end: // a starting vertex: starts at 0
@@ -77,7 +77,7 @@ func (g *Graph) WriteLP(w io.Writer, o LPOptions) error {
 		case single: // Algorithm 1, line 10: no variable
 			e := int(first)
 			u := g.eFrom[e]
-			base[v], konst[v], bytes[v] = base[u], konst[u]+(g.eRest[e]-g.eBytes[e]*o.G)/unit, bytes[u]+g.eBytes[e]
+			base[v], konst[v], bytes[v] = base[u], konst[u]+(g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit, bytes[u]+g.pay.bytes[g.ePay[e]]
 			copy(row, lat[int(u)*k:int(u)*k+k])
 			for _, t := range g.EdgeLat(e, terms[:0]) {
 				row[t.Class] += int64(t.Count)
@@ -87,10 +87,10 @@ func (g *Graph) WriteLP(w io.Writer, o LPOptions) error {
 			for e := int(first); e < int(end); e++ {
 				u := g.eFrom[e]
 				lw.row(fmt.Sprintf("e%d", e), int32(v), base[u], lat[int(u)*k:int(u)*k+k], g.EdgeLat(e, terms[:0]),
-					bytes[u]+g.eBytes[e], konst[u]+(g.eRest[e]-g.eBytes[e]*o.G)/unit)
+					bytes[u]+g.pay.bytes[g.ePay[e]], konst[u]+(g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit)
 			}
 		}
-		konst[v] += g.vCost[v] / unit
+		konst[v] += g.vtab.cost[g.vPay[v]] / unit
 		if !hasOut[v] {
 			lw.row(fmt.Sprintf("end%d", v), -2, base[v], row, nil, bytes[v], konst[v])
 		}

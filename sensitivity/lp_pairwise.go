@@ -44,15 +44,15 @@ func (g *Graph) writePairwiseLP(w io.Writer, o LPOptions, unit float64) error {
 				lw.printf(" - %d %s", t.Count, pairVar(t.Class, i, j))
 				used[pair{t.Class, i, j}] = true
 			}
-			if b := g.eBytes[e]; b != 0 {
+			if b := g.pay.bytes[g.ePay[e]]; b != 0 {
 				lw.printf(" - %s g", num(b))
 			}
-			lw.printf(" >= %s\n", num((g.vCost[u]+g.eRest[e]-g.eBytes[e]*o.G)/unit))
+			lw.printf(" >= %s\n", num((g.vtab.cost[g.vPay[u]]+g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit))
 		}
 	}
 	for v := range nv {
 		if !hasOut[v] {
-			lw.printf(" end%d: t - y%d >= %s\n", v, v, num(g.vCost[v]/unit))
+			lw.printf(" end%d: t - y%d >= %s\n", v, v, num(g.vtab.cost[g.vPay[v]]/unit))
 		}
 	}
 	pairs := make([]pair, 0, len(used))

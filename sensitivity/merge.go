@@ -13,7 +13,7 @@ import "fmt"
 // graph's latency per class (s); nil keeps none.
 //
 // The result shares g's vertices and edges (both are immutable) and has
-// its own latency words, so it costs 4 bytes per edge.
+// its own payloads' latency words, 4 bytes per distinct payload.
 func (g *Graph) Merge(into []uint8, baseline []float64) (*Graph, error) {
 	for c, to := range into {
 		if to > MaxClass {
@@ -21,43 +21,45 @@ func (g *Graph) Merge(into []uint8, baseline []float64) (*Graph, error) {
 		}
 	}
 	m := *g
-	m.eLat = make([]uint32, len(g.eLat))
+	m.pay.lat = make([]uint32, len(g.pay.lat))
 	m.multi, m.multiStart, m.classes = nil, []int32{0}, 1
 	m.baseline = append([]float64(nil), baseline...)
 	var intern termLists
 	var tb [8]LatTerm
-	for e, w := range g.eLat {
+	// Payloads are numbered in the order of their first edge, so the
+	// merged term lists are numbered as a pass over the edges would.
+	for k, w := range g.pay.lat {
 		if w == 0 {
 			continue
 		}
-		terms := g.EdgeLat(e, tb[:0])
+		terms := g.wordTerms(w, tb[:0])
 		out := terms[:0] // in place: out never passes the term it reads
 		for _, t := range terms {
 			if int(t.Class) < len(into) {
 				t.Class = into[t.Class]
 			}
 			m.classes = max(m.classes, int(t.Class)+1)
-			k := 0
-			for k < len(out) && out[k].Class != t.Class {
-				k++
+			i := 0
+			for i < len(out) && out[i].Class != t.Class {
+				i++
 			}
-			if k < len(out) {
-				if out[k].Count += t.Count; out[k].Count > maxTermCount {
-					return nil, fmt.Errorf("sensitivity: Merge: edge %d has more than %d class-%d terms", e, maxTermCount, t.Class)
+			if i < len(out) {
+				if out[i].Count += t.Count; out[i].Count > maxTermCount {
+					return nil, fmt.Errorf("sensitivity: Merge: an edge has more than %d class-%d terms", maxTermCount, t.Class)
 				}
 				continue
 			}
 			out = append(out, t)
 		}
 		if len(out) == 1 {
-			m.eLat[e] = packTerm(out[0])
+			m.pay.lat[k] = packTerm(out[0])
 			continue
 		}
-		k, ok := intern.index(out, &m.multi, &m.multiStart)
+		i, ok := intern.index(out, &m.multi, &m.multiStart)
 		if !ok {
 			return nil, fmt.Errorf("sensitivity: Merge: more than %d distinct multi-class term lists", maxTermCount)
 		}
-		m.eLat[e] = multiClass<<24 | k
+		m.pay.lat[k] = multiClass<<24 | i
 	}
 	return &m, nil
 }

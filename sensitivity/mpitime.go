@@ -20,7 +20,7 @@ type RankTime struct {
 // no latency terms, no bytes. Other edges are messages (or rendezvous
 // handshakes) whose waiting time the split attributes.
 func (g *Graph) isLocal(e int, v int) bool {
-	return g.vRank[g.eFrom[e]] == g.vRank[v] && g.eLat[e] == 0 && g.eBytes[e] == 0
+	return g.vRank[g.eFrom[e]] == g.vRank[v] && g.pay.lat[g.ePay[e]] == 0 && g.pay.bytes[g.ePay[e]] == 0
 }
 
 // The split is exact where receives sit in their rank's program order (GOAL
@@ -39,14 +39,14 @@ func mpiTime(g *Graph, finish []float64, lat []float64) []RankTime {
 	for r := range out {
 		out[r].Rank = r
 	}
-	for v := range g.vCost {
+	for v := range g.vRank {
 		rt := &out[g.vRank[v]]
-		start := finish[v] - g.vCost[v]
+		start := finish[v] - g.vtab.cost[g.vPay[v]]
 		rt.End = max(rt.End, finish[v])
-		if g.vKind[v] == Calc {
-			rt.Compute += g.vCost[v]
+		if g.vtab.kind[g.vPay[v]] == Calc {
+			rt.Compute += g.vtab.cost[g.vPay[v]]
 		} else {
-			rt.Stack += g.vCost[v]
+			rt.Stack += g.vtab.cost[g.vPay[v]]
 		}
 		ready, other, arrival := 0.0, 0.0, -1.0
 		for e := int(g.inStart[v]); e < int(g.inStart[v+1]); e++ {
@@ -97,7 +97,7 @@ func (g *Graph) messageEnds(v int32, class uint8) (src, dst int) {
 			break
 		}
 	}
-	if g.vKind[v] == Send {
+	if g.vtab.kind[g.vPay[v]] == Send {
 		return me, peer // the sender's completion: the message went to peer
 	}
 	return peer, me
@@ -112,7 +112,7 @@ func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 			break
 		}
 		u := g.eFrom[e]
-		c, b := g.latCount(int(e), ev.class), g.eBytes[e]
+		c, b := g.latCount(int(e), ev.class), g.pay.bytes[g.ePay[e]]
 		if c > 0 || b > 0 {
 			src, dst := int(g.vRank[u]), int(g.vRank[v])
 			if src == dst {

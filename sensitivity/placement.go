@@ -64,13 +64,13 @@ func (p *Placer) Runtime(route func(src, dst int) float64) float64 {
 	for v := range g.NumVertices() {
 		start := 0.0
 		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			c := g.eRest[e] + p.latSum[e]
+			c := g.pay.rest[g.ePay[e]] + p.latSum[e]
 			if lk := p.link[e]; lk > 0 {
 				c += p.latSum[e] * (route(int(p.src[e]), int(p.dst[e]))/lk - 1)
 			}
 			start = max(start, p.finish[g.eFrom[e]]+c)
 		}
-		p.finish[v] = start + g.vCost[v]
+		p.finish[v] = start + g.vtab.cost[g.vPay[v]]
 		t = max(t, p.finish[v])
 	}
 	return t
