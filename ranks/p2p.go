@@ -248,6 +248,9 @@ func (c *Comm) postPrepared(dst, tag int, m Msg, sync bool) *Request {
 	to.mbox.sends.push(s)
 	if w.mailed != nil {
 		w.mailed[to.gid>>6] |= 1 << (to.gid & 63)
+		if w.dormants > 0 && w.dormant[to.gid] != 0 {
+			w.wakeDormant(to)
+		}
 	}
 	if size < cfg.AsyncThreshold {
 		w.startTransfer(s) // true eager: the bytes move before the receive is posted

@@ -141,10 +141,15 @@ func (r *Rank) probeSleep(d float64) bool {
 	}
 	end := w.eng.Now() + d // as Skip and AfterHandler compute it
 	if w.mayJump(end) && w.eng.Skip(d) {
+		w.arrived(r)
 		return false
 	}
 	r.rang = false
 	p := &w.tasksOf(r).p
+	if w.dormancy(r, p, end) {
+		w.sleepDormant(r, end)
+		return true
+	}
 	w.probes.push(end, r.gid, p.looked && !p.once && !p.free && p.n == &w.iprobeN &&
 		r.callDepth > 1 && !w.hears(Stack) && len(w.worlds) == 1)
 	return true
