@@ -86,6 +86,8 @@ func (w *World) sleepDormant(r *Rank, end float64) {
 // noteRun records that rank gid runs at the clock's instant (popped, or
 // after a jump of the clock to it), for looked. Kept only while some probe
 // is dormant: a probe made dormant at T ends after T.
+//
+//go:noinline
 func (sc *sched) noteRun(now float64, gid int32) {
 	if now != sc.instAt {
 		sc.instAt, sc.instTop, sc.instOut = now, gid, false
@@ -107,12 +109,77 @@ func (sc *sched) looked(now float64, gid int32) bool {
 	return sc.instAt == now && (sc.instOut || sc.instTop > gid)
 }
 
-// arrived notes that r jumped the clock (a sleep's fast path). It inlines:
-// nothing to do while no probe is dormant; noteJump does it.
-func (w *World) arrived(r *Rank) {
+// arrived notes that r jumped the clock (a sleep's fast path), and returns
+// true, so that it ends the jump's condition (the jumps' call sites keep
+// their lines: default.pgo keys its inlining on them). It inlines: nothing
+// to do while no probe is dormant; noteJump does it.
+func (w *World) arrived(r *Rank) bool {
 	if w.dormants > 0 {
 		w.noteJump(r.gid)
 	}
+	return true
+}
+
+// run marks the rank the scheduler popped as running, and notes it while
+// a probe is dormant.
+func (w *World) run(r *Rank) {
+	r.state = stateRunning
+	if w.dormants > 0 {
+		w.noteRun(w.eng.Now(), r.gid)
+	}
+}
+
+// probesQueued reports whether the probe queue holds a probe's end, for
+// the scheduler, no rank being ready, the engine's next event at t (if
+// ok); while a probe is dormant, after wakeDormantsBefore.
+func (w *World) probesQueued(t float64, ok bool) bool {
+	if w.dormants > 0 {
+		w.wakeDormantsBefore(t, ok)
+	}
+	return len(w.probes.h) > 0
+}
+
+// mailBit is rank to's bit in its word of World.mailed, for a send left in
+// its mailbox; it wakes the rank's probe first if it is dormant (the probe
+// then goes to the queue, where the mailed bit is read once set).
+func (w *World) mailBit(to *Rank) uint64 {
+	if w.dormants > 0 {
+		w.wakeMailed(to)
+	}
+	return 1 << (to.gid & 63)
+}
+
+// wakeMailed wakes rank to's probe if it is dormant.
+//
+//go:noinline
+func (w *World) wakeMailed(to *Rank) {
+	if w.dormant[to.gid] != 0 {
+		w.wakeDormant(to)
+	}
+}
+
+// park parks r, a poller: pollers are let go at each instant the engine
+// fires, a probe's end too, so every dormant probe is woken first.
+func (w *World) park(r *Rank) {
+	if w.dormants > 0 {
+		w.wakeDormants()
+	}
+	w.pollers = append(w.pollers, r)
+}
+
+// sleptDormant makes r's probe p, ending at end, dormant if it may be
+// (dormancy), and reports whether it did. Kept out of line (noinline), as
+// are the notes and the wakes: the hot paths that call them (a probe's
+// sleep, a pop, a jump, a send's post) keep their size, and so the
+// inlining default.pgo gives them.
+//
+//go:noinline
+func (w *World) sleptDormant(r *Rank, p *probing, end float64) bool {
+	if !w.dormancy(r, p, end) {
+		return false
+	}
+	w.sleepDormant(r, end)
+	return true
 }
 
 // noteJump notes a jump of rank gid's: to a new instant, where it runs
@@ -121,6 +188,8 @@ func (w *World) arrived(r *Rank) {
 // rank ready at it, a dormant probe ending at it too. (A dormant probe
 // ending at the instant was dormant when rank gid came to it, which noted
 // it: instAt is the instant.)
+//
+//go:noinline
 func (w *World) noteJump(gid int32) {
 	now := w.eng.Now()
 	if now == w.instAt {
@@ -159,11 +228,13 @@ func (w *World) wakeDormant(r *Rank) {
 }
 
 // wakeDormantsBefore is the scheduler's, some probe being dormant, when
-// no rank is ready: the ready ranks ran out at this instant (noteOut); if
-// the next event (the engine's at t, if ok, or the probe queue's) is at or
-// past dormLimit, or there is none, every dormant probe is woken
-// (wakeDormants) and it reports true: the scheduler looks again.
-func (w *World) wakeDormantsBefore(t float64, ok bool) bool {
+// no rank is ready: the ready ranks ran out at this instant (noteOut), so
+// a probe ending now has run; if the next event (the engine's at t, if ok,
+// or the probe queue's) is at or past dormLimit, or there is none, every
+// dormant probe is woken (wakeDormants): each goes to the probe queue.
+//
+//go:noinline
+func (w *World) wakeDormantsBefore(t float64, ok bool) {
 	w.noteOut(w.eng.Now())
 	if !ok {
 		t = math.Inf(1)
@@ -171,11 +242,9 @@ func (w *World) wakeDormantsBefore(t float64, ok bool) bool {
 	if len(w.probes.h) > 0 {
 		t = min(t, w.probes.h[0].at())
 	}
-	if t < w.dormLimit {
-		return false
+	if t >= w.dormLimit {
+		w.wakeDormants()
 	}
-	w.wakeDormants()
-	return true
 }
 
 // wakeDormants wakes every dormant probe (wakeDormant), in rank order.

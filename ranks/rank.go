@@ -97,10 +97,7 @@ func (r *Rank) spin(call string, peer, tag int) {
 	}
 	r.spins = 0
 	r.parked = true
-	if r.w.dormants > 0 { // pollers are let go at each instant fired: a probe's end too
-		r.w.wakeDormants()
-	}
-	r.w.pollers = append(r.w.pollers, r)
+	r.w.park(r)
 	for r.parked {
 		r.block(call, peer, tag)
 	}
@@ -229,8 +226,7 @@ func (r *Rank) settleDue() {
 	at := r.due
 	r.due = 0
 	w := r.w
-	if w.mayJump(at) && w.eng.SkipTo(at) {
-		w.arrived(r)
+	if w.mayJump(at) && w.eng.SkipTo(at) && w.arrived(r) {
 		return
 	}
 	r.rang = false
@@ -269,8 +265,7 @@ func (r *Rank) sleep(d float64, call string) {
 		return
 	}
 	r.payOwed()
-	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) {
-		w.arrived(r)
+	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) && w.arrived(r) {
 		return
 	}
 	// Looping makes the sleep immune to a stray wake-up. The timer's own

@@ -438,10 +438,7 @@ func (w *World) canMerge() bool {
 func (w *World) schedule(r *Rank) {
 	for {
 		if next := w.ready.pop(); next != nil {
-			next.state = stateRunning
-			if w.dormants > 0 {
-				w.noteRun(w.eng.Now(), next.gid)
-			}
+			w.run(next)
 			if next == r {
 				return
 			}
@@ -471,10 +468,7 @@ func (w *World) schedule(r *Rank) {
 			continue
 		}
 		t, ok := w.eng.Next()
-		if w.dormants > 0 && w.wakeDormantsBefore(t, ok) {
-			continue
-		}
-		if len(w.probes.h) > 0 {
+		if w.probesQueued(t, ok) {
 			// A probe ending first fires first, alone, without the
 			// engine; one ending with the engine's next events fires
 			// with them (probeQueue).
