@@ -62,6 +62,13 @@
 // and starts the next (counter, cost, sleep) itself, without the rank (most
 // of a Dahu run's events; TestProbeQueueMatchesEngineTimers checks the
 // equivalence against the engine's timers, events counted included).
+// With the counters' growth off every such probe costs the same, so a
+// Probe loop's failed probes follow each other, t, t+d, (t+d)+d, …, until
+// something is mailed to the rank: its probe goes dormant (dormant.go),
+// in no queue, and is woken, its ends added up to the clock, by the send
+// that mails it; which of a probe ending at that very instant and the
+// send came first is the rank order's (TestDormantProbesMatchEventByEvent;
+// the engine then fires fewer events, which no output shows).
 //
 // An application whose ranks meet only through the World may let it merge
 // each rank's kernel sleeps between two MPI calls (World.MergeKernelSleeps,

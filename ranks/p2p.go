@@ -247,7 +247,7 @@ func (c *Comm) postPrepared(dst, tag int, m Msg, sync bool) *Request {
 	}
 	to.mbox.sends.push(s)
 	if w.mailed != nil {
-		w.mailed[to.gid>>6] |= 1 << (to.gid & 63)
+		w.mailed[to.gid>>6] |= w.mailBit(to)
 	}
 	if size < cfg.AsyncThreshold {
 		w.startTransfer(s) // true eager: the bytes move before the receive is posted

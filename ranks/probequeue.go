@@ -42,10 +42,12 @@ func (q *probeQueue) after(t float64) bool { return len(q.h) == 0 || q.h[0].at()
 // at is when the probe ends, s.
 func (e probeEnd) at() float64 { return math.Float64frombits(e.key) }
 
-// push adds rank gid's probe ending at at.
-func (q *probeQueue) push(at float64, gid int32, chain bool) {
+// push adds rank gid's probe ending at at. It returns true, for
+// probeSleep's expression.
+func (q *probeQueue) push(at float64, gid int32, chain bool) bool {
 	q.h = append(q.h, probeEnd{})
 	q.climb(len(q.h)-1, probeEnd{math.Float64bits(at), gid, chain})
+	return true
 }
 
 // climb puts e in the hole at i and moves it up past the ends that are later.
@@ -130,7 +132,11 @@ func (w *World) endProbes(at float64) {
 }
 
 // probeSleep is Rank.taskSleep for a probe's cost: in rank order its timer
-// waits in the World's probe queue (probeQueue), not in the engine's.
+// waits in the World's probe queue (probeQueue), not in the engine's, or,
+// a Probe loop's without the counters' growth, sleeps dormant (dormant.go:
+// sleptDormant, in the push's expression; the jump notes itself in its
+// condition, arrived: default.pgo keys its inlining on the lines of the
+// calls within a function, which therefore stay where they were).
 func (r *Rank) probeSleep(d float64) bool {
 	w := r.w
 	if !w.probesAside {
@@ -140,12 +146,12 @@ func (r *Rank) probeSleep(d float64) bool {
 		return false
 	}
 	end := w.eng.Now() + d // as Skip and AfterHandler compute it
-	if w.mayJump(end) && w.eng.Skip(d) {
+	if w.mayJump(end) && w.eng.Skip(d) && w.arrived(r) {
 		return false
 	}
 	r.rang = false
 	p := &w.tasksOf(r).p
-	w.probes.push(end, r.gid, p.looked && !p.once && !p.free && p.n == &w.iprobeN &&
+	_ = w.cfg.NoGrowth && w.sleptDormant(r, p, end) || w.probes.push(end, r.gid, p.looked && !p.once && !p.free && p.n == &w.iprobeN &&
 		r.callDepth > 1 && !w.hears(Stack) && len(w.worlds) == 1)
 	return true
 }

@@ -97,7 +97,7 @@ func (r *Rank) spin(call string, peer, tag int) {
 	}
 	r.spins = 0
 	r.parked = true
-	r.w.pollers = append(r.w.pollers, r)
+	r.w.park(r)
 	for r.parked {
 		r.block(call, peer, tag)
 	}
@@ -226,7 +226,7 @@ func (r *Rank) settleDue() {
 	at := r.due
 	r.due = 0
 	w := r.w
-	if w.mayJump(at) && w.eng.SkipTo(at) {
+	if w.mayJump(at) && w.eng.SkipTo(at) && w.arrived(r) {
 		return
 	}
 	r.rang = false
@@ -239,10 +239,12 @@ func (r *Rank) settleDue() {
 // mayJump says whether the running rank may move the clock itself to end,
 // with no timer: no other rank is ready, no poller is parked and no probe
 // kept out of the engine (probeQueue) ends at or before end (the rank would
-// be the next to run anyway), unless a test asked for the timer path. The
-// engine still refuses if anything in its queue is due first.
+// be the next to run anyway), unless a test asked for the timer path, nor
+// does end reach dormLimit while a probe is dormant (dormant.go: a dormant
+// probe's end does not stop the jump). The engine still refuses if
+// anything in its queue is due first.
 func (w *World) mayJump(end float64) bool {
-	return w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.probes.after(end)
+	return w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.probes.after(end) && end < w.dormLimit
 }
 
 // sleep blocks the rank for d simulated seconds (nothing if d ≤ 0).
@@ -263,7 +265,7 @@ func (r *Rank) sleep(d float64, call string) {
 		return
 	}
 	r.payOwed()
-	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) {
+	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) && w.arrived(r) {
 		return
 	}
 	// Looping makes the sleep immune to a stray wake-up. The timer's own

@@ -170,7 +170,7 @@ func (r *Rank) taskSettle() bool {
 	}
 	r.due = 0
 	w := r.w
-	if w.mayJump(at) && w.eng.SkipTo(at) {
+	if w.mayJump(at) && w.eng.SkipTo(at) && w.arrived(r) {
 		return false
 	}
 	r.rang = false
@@ -187,7 +187,7 @@ func (r *Rank) taskSleep(d float64) bool {
 		return false
 	}
 	w := r.w
-	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) {
+	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) && w.arrived(r) {
 		return false
 	}
 	r.rang = false

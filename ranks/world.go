@@ -3,6 +3,7 @@ package ranks
 import (
 	"fmt"
 	"iter"
+	"math"
 	"runtime"
 	"runtime/debug"
 
@@ -132,6 +133,20 @@ type sched struct {
 	// look (probing's pLook): a bitmap by gid, in rank order.
 	mailed  []uint64
 	chained uint64 // probes chainProbe ran (tests)
+	// dormant[gid]: the next end of the rank's dormant probe (dormant.go),
+	// 0 for none; dormants of them; dormLimit: the clock none may pass
+	// (+Inf while none is dormant). dormed counts those made (tests);
+	// noDormant: tests: make none.
+	dormant   []float64
+	dormants  int
+	dormLimit float64
+	dormed    uint64
+	noDormant bool
+	// While some probe is dormant: the instant instAt (s), the highest gid
+	// that ran at it and whether its ready ranks ran out (sched.looked).
+	instAt  float64
+	instTop int32
+	instOut bool
 
 	// The hosts' processors (SetCPUs; nil: every rank computes on a core
 	// of its own) and, per host, its link in the engine's CPU system, −1
@@ -171,7 +186,7 @@ func newEngine(cfg Config, topo fluid.Topology) (*emu.Engine, *sched, error) {
 	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), cfg.fluidOptions()),
 		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
 	rankOrder := cfg.WakeOrder == WakeRank
-	return eng, &sched{ready: readyQueue{fifo: !rankOrder}, probesAside: rankOrder}, nil
+	return eng, &sched{ready: readyQueue{fifo: !rankOrder}, probesAside: rankOrder, dormLimit: math.Inf(1)}, nil
 }
 
 // newWorld builds a World on an engine and a scheduler, its ranks taking
@@ -423,7 +438,7 @@ func (w *World) canMerge() bool {
 func (w *World) schedule(r *Rank) {
 	for {
 		if next := w.ready.pop(); next != nil {
-			next.state = stateRunning
+			w.run(next)
 			if next == r {
 				return
 			}
@@ -453,7 +468,7 @@ func (w *World) schedule(r *Rank) {
 			continue
 		}
 		t, ok := w.eng.Next()
-		if len(w.probes.h) > 0 {
+		if w.probesQueued(t, ok) {
 			// A probe ending first fires first, alone, without the
 			// engine; one ending with the engine's next events fires
 			// with them (probeQueue).
