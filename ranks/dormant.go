@@ -33,7 +33,8 @@ import "math"
 //     e+d; if not, it is made ready now, as its end made it, and runs in
 //     its place among the ranks still ready at T.
 //
-// The ranks that ran at an instant are those the scheduler popped and
+// The ranks that ran at an instant are those the scheduler popped (the
+// ready queue notes its pops, byRankNoted, while a probe is dormant) and
 // those that jumped the clock to it (Rank.sleep's fast path and its
 // kind: World.mayJump ignores dormant probes, whose ends would only have
 // stopped the jump at a failed look): sched.noteRun. A jump is the path a
@@ -77,6 +78,8 @@ func (w *World) sleepDormant(r *Rank, end float64) {
 	}
 	if w.dormants == 0 {
 		w.dormLimit = w.cfg.IprobeCost * dormantSpan
+		w.setJumpLimit(w.dormLimit)
+		w.ready.order, w.ready.noted = byRankNoted, w // pops are noted (noteRun)
 	}
 	w.dormant[r.gid] = end
 	w.dormants++
@@ -118,25 +121,6 @@ func (w *World) arrived(r *Rank) bool {
 		w.noteJump(r.gid)
 	}
 	return true
-}
-
-// run marks the rank the scheduler popped as running, and notes it while
-// a probe is dormant.
-func (w *World) run(r *Rank) {
-	r.state = stateRunning
-	if w.dormants > 0 {
-		w.noteRun(w.eng.Now(), r.gid)
-	}
-}
-
-// probesQueued reports whether the probe queue holds a probe's end, for
-// the scheduler, no rank being ready, the engine's next event at t (if
-// ok); while a probe is dormant, after wakeDormantsBefore.
-func (w *World) probesQueued(t float64, ok bool) bool {
-	if w.dormants > 0 {
-		w.wakeDormantsBefore(t, ok)
-	}
-	return len(w.probes.h) > 0
 }
 
 // mailBit is rank to's bit in its word of World.mailed, for a send left in
@@ -209,6 +193,8 @@ func (w *World) wakeDormant(r *Rank) {
 	w.dormant[r.gid] = 0
 	if w.dormants--; w.dormants == 0 {
 		w.dormLimit = math.Inf(1)
+		w.setJumpLimit(w.dormLimit)
+		w.ready.order, w.ready.noted = byRank, nil
 	}
 	now := w.eng.Now()
 	d := w.cfg.IprobeCost
@@ -228,14 +214,15 @@ func (w *World) wakeDormant(r *Rank) {
 }
 
 // wakeDormantsBefore is the scheduler's, some probe being dormant, when
-// no rank is ready: the ready ranks ran out at this instant (noteOut), so
-// a probe ending now has run; if the next event (the engine's at t, if ok,
-// or the probe queue's) is at or past dormLimit, or there is none, every
-// dormant probe is woken (wakeDormants): each goes to the probe queue.
-//
-//go:noinline
-func (w *World) wakeDormantsBefore(t float64, ok bool) {
+// no rank is ready (readyQueue.popNoted): the ready ranks ran out at this
+// instant (noteOut), so a probe ending now has run; if the next event (the
+// engine's or the probe queue's) is at or past dormLimit, or there is
+// none, every dormant probe is woken (wakeDormants): each goes to the probe
+// queue. (No poller is parked while a probe is dormant, and a dormant
+// probe's rank is live: the scheduler's next test is the engine's.)
+func (w *World) wakeDormantsBefore() {
 	w.noteOut(w.eng.Now())
+	t, ok := w.eng.Next()
 	if !ok {
 		t = math.Inf(1)
 	}

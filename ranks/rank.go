@@ -244,7 +244,16 @@ func (r *Rank) settleDue() {
 // probe's end does not stop the jump). The engine still refuses if
 // anything in its queue is due first.
 func (w *World) mayJump(end float64) bool {
-	return w.ready.empty() && len(w.pollers) == 0 && !w.noSkip && w.probes.after(end) && end < w.dormLimit
+	return w.ready.empty() && len(w.pollers) == 0 && w.probes.after(end) && end < w.jumpLimit
+}
+
+// setJumpLimit sets the clock a jump ends below (jumpLimit): limit, or
+// −Inf where a test asked for the timer path (noSkip), in one comparison.
+func (w *World) setJumpLimit(limit float64) {
+	w.jumpLimit = limit
+	if w.noSkip {
+		w.jumpLimit = math.Inf(-1)
+	}
 }
 
 // sleep blocks the rank for d simulated seconds (nothing if d ≤ 0).

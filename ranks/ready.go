@@ -3,9 +3,11 @@ package ranks
 import "math/bits"
 
 // readyQueue holds the ranks ready to run. In rank order (the default) it
-// is a set of rank ids that hands back the lowest; with fifo it is a queue
+// is a set of rank ids that hands back the lowest; byArrival it is a queue
 // in the order ranks became ready (SimGrid's order). Both are
-// deterministic.
+// deterministic. byRankNoted is rank order while a probe is dormant
+// (dormant.go): each pop is noted (World.noteRun), out of line, past the
+// fifo's empty ring, so that neither order's pops test anything more.
 //
 // The set holds the ids themselves, not *Rank: finding the lowest then
 // reads a few words of one bitmap instead of chasing a pointer into each
@@ -13,9 +15,10 @@ import "math/bits"
 // cost), and a push or a pop touches a word per level (two up to 4,096
 // ranks) where a heap sifted through about log₂ n entries.
 type readyQueue struct {
-	fifo  bool
+	order readyOrder
 	ranks []*Rank // Rank.gid → rank, to hand back what pop takes out
 	byID  idSet   // rank order: the gids of the ready ranks
+	noted *World  // byRankNoted: the World whose pops are noted
 	// fifo: a ring whose length is a power of two (or 0), holding the
 	// ids pushed and not yet popped, oldest first, from ids[head&mask]
 	// on; head and tail count the pops and the pushes. A ring pushes and
@@ -25,11 +28,20 @@ type readyQueue struct {
 	head, tail uint
 }
 
+// readyOrder is the order in which a readyQueue hands its ranks back.
+type readyOrder uint8
+
+const (
+	byRank      readyOrder = iota // lowest rank first
+	byArrival                     // first ready first (fifo)
+	byRankNoted                   // byRank, each pop noted
+)
+
 func (q *readyQueue) empty() bool { return q.byID.n == 0 && q.head == q.tail }
 
 func (q *readyQueue) push(r *Rank) {
 	id := r.gid
-	if !q.fifo {
+	if q.order != byArrival {
 		q.byID.add(id)
 		return
 	}
@@ -52,7 +64,7 @@ func (q *readyQueue) grow() {
 }
 
 func (q *readyQueue) pop() *Rank {
-	if !q.fifo {
+	if q.order == byRank {
 		if q.byID.n == 0 {
 			return nil
 		}
@@ -72,6 +84,9 @@ func (q *readyQueue) pop() *Rank {
 		r.owed--
 		q.ids[q.tail&uint(len(q.ids)-1)] = id
 		q.tail++
+	}
+	if q.order == byRankNoted { // its ring is empty: pushes went to byID
+		return q.popNoted()
 	}
 	return nil
 }
@@ -183,4 +198,26 @@ func (s *idSet) grow(id int) {
 	if len(s.levels) == 2 {
 		s.leaf, s.top = s.levels[0], &s.levels[1][0]
 	}
+}
+
+// readyOrderOf is byRank in rank order, else byArrival.
+func readyOrderOf(rankOrder bool) readyOrder {
+	if rankOrder {
+		return byRank
+	}
+	return byArrival
+}
+
+// popNoted pops the lowest ready rank and notes it runs (World.noteRun);
+// or, none being ready, notes that they ran out (World.wakeDormantsBefore).
+//
+//go:noinline
+func (q *readyQueue) popNoted() *Rank {
+	if q.byID.n == 0 {
+		q.noted.wakeDormantsBefore()
+		return nil
+	}
+	r := q.ranks[q.byID.popMin()]
+	q.noted.noteRun(q.noted.eng.Now(), r.gid)
+	return r
 }

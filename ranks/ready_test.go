@@ -26,7 +26,7 @@ func checkReadyQueue(t *testing.T, n int, fifo bool) {
 	}
 	{
 		rng := rand.New(rand.NewPCG(uint64(n), 2))
-		q := readyQueue{fifo: fifo, ranks: ranks}
+		q := readyQueue{order: readyOrderOf(!fifo), ranks: ranks}
 		var ref []int
 		in := make([]bool, n)
 		for step := 0; step < 20000; step++ {

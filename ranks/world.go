@@ -75,6 +75,9 @@ type World struct {
 	simgrid bool
 	waitSeq uint64
 	noSkip  bool // tests: always take the timer path in Rank.sleep
+	// jumpLimit: a jump of the clock (mayJump) ends below it: +Inf,
+	// dormLimit while a probe is dormant, −Inf with noSkip (setJumpLimit).
+	jumpLimit float64
 	// sleepInline: tests: Rank.sleep gives up owed turns on the coroutine
 	// (payOwed), never as a task (sleeping).
 	sleepInline bool
@@ -186,7 +189,7 @@ func newEngine(cfg Config, topo fluid.Topology) (*emu.Engine, *sched, error) {
 	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), cfg.fluidOptions()),
 		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
 	rankOrder := cfg.WakeOrder == WakeRank
-	return eng, &sched{ready: readyQueue{fifo: !rankOrder}, probesAside: rankOrder, dormLimit: math.Inf(1)}, nil
+	return eng, &sched{ready: readyQueue{order: readyOrderOf(rankOrder)}, probesAside: rankOrder, dormLimit: math.Inf(1)}, nil
 }
 
 // newWorld builds a World on an engine and a scheduler, its ranks taking
@@ -287,6 +290,7 @@ func (sc *sched) drive(done chan struct{}) {
 	var first *Rank
 	for _, w := range sc.worlds {
 		w.lazy = w.canMerge()
+		w.setJumpLimit(math.Inf(1))
 		w.left = len(w.ranks)
 		sc.live += len(w.ranks)
 		for _, r := range w.ranks {
@@ -438,7 +442,7 @@ func (w *World) canMerge() bool {
 func (w *World) schedule(r *Rank) {
 	for {
 		if next := w.ready.pop(); next != nil {
-			w.run(next)
+			next.state = stateRunning
 			if next == r {
 				return
 			}
@@ -468,7 +472,7 @@ func (w *World) schedule(r *Rank) {
 			continue
 		}
 		t, ok := w.eng.Next()
-		if w.probesQueued(t, ok) {
+		if len(w.probes.h) > 0 {
 			// A probe ending first fires first, alone, without the
 			// engine; one ending with the engine's next events fires
 			// with them (probeQueue).
