@@ -30,9 +30,11 @@ var listLines = []struct {
 // "Value of NB less than 1"). emu keeps its reading and says so, since the
 // same file gives other tests under xhpl.
 //
-// replaced names the lines whose values the caller replaces (emu run's --set
-// hpl.n over an HPL.dat replaces line 6): what HPL reads there does not matter.
-func CursorNotes(data []byte, file string, replaced map[int]bool) []string {
+// replaced names the lists whose values the caller replaces, by listLines'
+// names ("N", "NB", "P", "Q", "PFACT", "NBMIN", "NDIV", "RFACT", "BCAST",
+// "DEPTH"; emu run's --set hpl.n over an HPL.dat replaces "N"): what HPL reads
+// there does not matter.
+func CursorNotes(data []byte, file string, replaced map[string]bool) []string {
 	raw := strings.Split(string(data), "\n")
 	for n, line := range raw[:min(len(raw), significantLines)] {
 		if len(line) >= hplLineCut {
@@ -48,7 +50,7 @@ func CursorNotes(data []byte, file string, replaced map[int]bool) []string {
 		if l.line > len(lines) {
 			break
 		}
-		if replaced[l.line] {
+		if replaced[l.what] {
 			continue
 		}
 		count := strings.Fields(lines[l.count-1])

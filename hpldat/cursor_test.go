@@ -46,7 +46,7 @@ func TestCursorNotes(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		data     []byte
-		replaced map[int]bool
+		replaced map[string]bool
 		want     []string
 	}{
 		{"shipped", edit(nil), nil, nil},
@@ -67,7 +67,7 @@ func TestCursorNotes(t *testing.T) {
 			"x.dat:12: a real HPL 2.3 reads Q here as 2 2 2 (blanks before the first value or runs of them between values put its cursor behind, hpl.md §1); emu reads 2 2 1",
 		}},
 		// --set hpl.n replaces line 6: what HPL reads there does not matter.
-		{"line 6 replaced", edit(map[int]string{6: "  29 30 34 35", 12: "2   2   1"}), map[int]bool{6: true}, []string{
+		{"line 6 replaced", edit(map[int]string{6: "  29 30 34 35", 12: "2   2   1"}), map[string]bool{"N": true}, []string{
 			"x.dat:12: a real HPL 2.3 reads Q here as 2 2 2 (blanks before the first value or runs of them between values put its cursor behind, hpl.md §1); emu reads 2 2 1",
 		}},
 	} {

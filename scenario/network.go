@@ -9,9 +9,6 @@ import (
 	"github.com/emu-hpc/emu/ranks"
 )
 
-// network resolves [network] into the MPI layer's configuration: the preset named
-// by model ("smpi" by default, as smpirun; "cm02" is plain max-min), then every key
-// the scenario gives over it.
 // bytesError says what is wrong with a size of b bytes that must be a whole
 // number of bytes up to most (limit in words), or "" if nothing is: a size too
 // large ("1TiB") was "1.099511627776e+12 bytes is not a whole number of bytes
@@ -26,6 +23,9 @@ func bytesError(b, most float64, limit string) string {
 	return ""
 }
 
+// network resolves [network] into the MPI layer's configuration: the preset named
+// by model ("smpi" by default, as smpirun; "cm02" is plain max-min), then every key
+// the scenario gives over it.
 func (s *Scenario) network() (ranks.Config, error) {
 	n := s.Network
 	model := n.Model

@@ -270,8 +270,8 @@ func (s *Scenario) hplValues(p *Plan) error {
 			return err
 		}
 		p.HPLDatFile = s.hplDat.file
-		replaced := map[int]bool{6: len(t.N) > 0, 8: len(t.NB) > 0, 11: len(t.Grids) > 0, 12: len(t.Grids) > 0, // --set hpl.* over HPL.dat's lines
-			15: len(t.PFact) > 0, 17: len(t.NBMin) > 0, 19: len(t.NDiv) > 0, 21: len(t.RFact) > 0, 23: len(t.BCast) > 0, 25: len(t.Depth) > 0}
+		replaced := map[string]bool{"N": len(t.N) > 0, "NB": len(t.NB) > 0, "P": len(t.Grids) > 0, "Q": len(t.Grids) > 0, // --set hpl.* over HPL.dat's lists
+			"PFACT": len(t.PFact) > 0, "NBMIN": len(t.NBMin) > 0, "NDIV": len(t.NDiv) > 0, "RFACT": len(t.RFact) > 0, "BCAST": len(t.BCast) > 0, "DEPTH": len(t.Depth) > 0}
 		p.Notes = append(p.Notes, hpldat.CursorNotes(s.hplDat.data, s.hplDat.file, replaced)...)
 	} else {
 		def := hpl.DefaultParams()
