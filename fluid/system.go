@@ -330,7 +330,11 @@ func (s *System) NextCompletion() (t float64, id FlowID, ok bool) {
 // system it shared links with.
 func (s *System) Finish(now float64, id FlowID) {
 	s.advance(now)
-	s.model.end(now, s.mustFlow(id))
+	f := s.mustFlow(id)
+	if s.traffic != nil {
+		s.traffic.done[f.slot] = true
+	}
+	s.model.end(now, f)
 }
 
 // Cancel removes a flow whether or not it has completed.
@@ -367,7 +371,11 @@ func (s *System) addUnqueued(now float64, spec *FlowSpec) *flow {
 	s.nextID++
 	s.nextTie++
 	if s.traffic != nil {
-		s.traffic.reset(f.slot)
+		whole := spec.Bytes
+		if s.sg != nil && spec.RateFactor > 0 {
+			whole /= spec.RateFactor // its links carry its rate, it moves RateFactor × as many bytes
+		}
+		s.traffic.reset(f.slot, whole)
 	}
 	if f.weight == 0 {
 		f.weight = 1

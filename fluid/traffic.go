@@ -19,11 +19,14 @@ type LinkTraffic struct {
 	Busy float64
 }
 
-// traffic is a System's per-link accounting (RecordTraffic). The bytes are
-// integrated per flow, rate × dt for each stretch at one rate, closed where
-// the System already brings a flow's remaining bytes up to date (a rate
-// change, a completion), so recording costs O(links of the flow) at those
-// events and nothing on a System that does not record.
+// traffic is a System's per-link accounting (RecordTraffic). A flow that
+// completes (Finish) books its whole size on its links, coef × its bytes:
+// summing its stretches instead, rate × dt each, left a 1,000-byte message
+// as 1000.0000000000005 bytes. A flow's stretches, closed where the System
+// already brings its remaining bytes up to date (a rate change), are summed
+// per flow for what a running flow (Traffic) or a cancelled one has moved.
+// Recording costs O(links of the flow) at its start and end, O(1) at a
+// rate change, and nothing on a System that does not record.
 //
 // What it keeps per flow sits here, by the flow's slot, not in the flow
 // struct: a System that does not record keeps its flows as small as before
@@ -35,6 +38,9 @@ type traffic struct {
 	since []float64 // per link: start of the current busy period, s
 	fat   [][]elem  // per flow slot: the FatPipe links it crosses, which its elems leave out
 	on    []bool    // per flow slot: counted on its links' busy periods
+	whole []float64 // per flow slot: the capacity its whole transfer occupies (its bytes, over its RateFactor under SimGrid)
+	moved []float64 // per flow slot: the capacity its closed stretches occupied
+	done  []bool    // per flow slot: completed (Finish), so its whole size is booked
 }
 
 // RecordTraffic makes the System account, per link, the bytes its flows
@@ -68,7 +74,7 @@ func (s *System) Traffic(now float64) []LinkTraffic {
 			continue
 		}
 		f := s.bySlot[slot]
-		b := stretch(f, now)
+		b := t.moved[slot] + stretch(f, now)
 		for _, e := range f.elems {
 			out[e.link].Bytes += e.coef * b
 		}
@@ -88,10 +94,20 @@ func stretch(f *flow, now float64) float64 {
 	return 0
 }
 
-// carry books f's stretch up to now on its links. The caller then moves
-// f.last to now (or forgets the flow).
+// carry adds f's stretch up to now to what it has moved. The caller then
+// moves f.last to now (or forgets the flow).
 func (t *traffic) carry(f *flow, now float64) {
-	b := stretch(f, now)
+	t.moved[f.slot] += stretch(f, now)
+}
+
+// book puts what f carried on its links: its whole size if it completed,
+// else (cancelled) its stretches up to now.
+func (t *traffic) book(f *flow, now float64) {
+	b := t.whole[f.slot]
+	if !t.done[f.slot] {
+		t.carry(f, now)
+		b = t.moved[f.slot]
+	}
 	if b <= 0 {
 		return
 	}
@@ -110,12 +126,12 @@ func (t *traffic) enter(f *flow, now float64) {
 	t.count(t.fat[f.slot], 1, now)
 }
 
-// leave books f's last stretch and takes it off its links' busy counts.
+// leave books what f carried and takes it off its links' busy counts.
 func (t *traffic) leave(f *flow, now float64) {
 	if !t.on[f.slot] {
 		return
 	}
-	t.carry(f, now)
+	t.book(f, now)
 	t.on[f.slot] = false
 	t.count(f.elems, -1, now)
 	t.count(t.fat[f.slot], -1, now)
@@ -134,12 +150,15 @@ func (t *traffic) count(es []elem, d int32, now float64) {
 	}
 }
 
-// reset readies slot for a new flow: no FatPipe link, not on its links.
-func (t *traffic) reset(slot int32) {
+// reset readies slot for a new flow of the given whole size: no FatPipe
+// link, not on its links, nothing moved.
+func (t *traffic) reset(slot int32, whole float64) {
 	for int(slot) >= len(t.on) {
 		t.on, t.fat = append(t.on, false), append(t.fat, nil)
+		t.whole, t.moved, t.done = append(t.whole, 0), append(t.moved, 0), append(t.done, false)
 	}
 	t.on[slot], t.fat[slot] = false, t.fat[slot][:0]
+	t.whole[slot], t.moved[slot], t.done[slot] = whole, 0, false
 }
 
 // addFat records that the flow of slot loads FatPipe link l at coef (the

@@ -1,6 +1,7 @@
 package fluid
 
 import (
+	"math"
 	"testing"
 )
 
@@ -151,4 +152,76 @@ func TestTrafficOff(t *testing.T) {
 	if got := s.Traffic(1); got != nil {
 		t.Errorf("Traffic without RecordTraffic = %v, want nil", got)
 	}
+}
+
+// TestTrafficWholeMessages: a completed flow puts its whole size on its
+// links, so a link's bytes are the sum of the messages that crossed it,
+// exactly, however often their rates changed (summing rate × dt stretches
+// gave 2000.0000000000005 for two 1,000-byte messages); a cancelled flow
+// puts what it moved. Link 0 is Shared at 3 B/s, link 1 FatPipe at 7 B/s;
+// a 1,000-byte flow on both shares link 0 with small flows that start and
+// end beside it, each moving its rate.
+func TestTrafficWholeMessages(t *testing.T) {
+	links := []Link{{Bandwidth: 3, Sharing: Shared}, {Bandwidth: 7, Sharing: FatPipe}}
+	cases := []struct {
+		name   string
+		opts   Options
+		factor float64 // RateFactor (SimGrid)
+		small  []float64
+		want   [2]float64 // bytes on links 0 and 1: Σ sizes / factor
+	}{
+		{"max-min, 1,000 B beside 9 small flows", Options{}, 0, []float64{1, 2, 3, 5, 7, 11, 13, 17, 19}, [2]float64{1078, 1000}},
+		{"max-min, fractions of a byte", Options{}, 0, []float64{0.25, 0.5, 0.125, 1.75}, [2]float64{1002.625, 1000}},
+		{"SimGrid, rate factor 0.5", Options{Solver: SimGrid}, 0.5, []float64{1, 2, 3, 5, 7, 11, 13, 17, 19}, [2]float64{2156, 2000}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewSystemOptions(links, c.opts)
+			s.RecordTraffic()
+			start := func(now float64, spec FlowSpec) {
+				spec.RateFactor = c.factor
+				if c.opts.Solver == SimGrid {
+					s.StartLatent(now, &spec, 0)
+					s.Settle(now)
+				} else {
+					s.Start(now, spec)
+				}
+			}
+			start(0, FlowSpec{Links: []LinkID{0, 1}, Bytes: 1000})
+			now := 0.0
+			finishUntil := func(at float64) { // finish what completes by at
+				for {
+					if c.opts.Solver == SimGrid {
+						s.Settle(now)
+					}
+					t, id, ok := s.NextCompletion()
+					if !ok || t > at {
+						return
+					}
+					now = t
+					s.Finish(now, id)
+				}
+			}
+			for i, b := range c.small {
+				at := 0.3 * float64(i+1)
+				finishUntil(at)
+				now = at
+				start(now, FlowSpec{Links: []LinkID{0}, Bytes: b})
+			}
+			finishUntil(math.Inf(1))
+			got := s.Traffic(now)
+			if got[0].Bytes != c.want[0] || got[1].Bytes != c.want[1] {
+				t.Errorf("bytes %v and %v, want exactly %v", got[0].Bytes, got[1].Bytes, c.want)
+			}
+		})
+	}
+	t.Run("cancelled mid-flow", func(t *testing.T) {
+		s := NewSystem(links)
+		s.RecordTraffic()
+		id := s.Start(0, FlowSpec{Links: []LinkID{0}, Bytes: 30})
+		s.Cancel(2, id) // 3 B/s for 2 s
+		if got := s.Traffic(5); !near(got[0].Bytes, 6) || !near(got[0].Busy, 2) {
+			t.Errorf("cancelled at 2 s: %+v, want {6 2}", got[0])
+		}
+	})
 }
