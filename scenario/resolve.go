@@ -436,9 +436,20 @@ func (s *Scenario) hplValues(p *Plan) error {
 }
 
 // hplFits refuses HPL tests whose largest grid the platform cannot hold,
-// after growing the embedded default's cluster to it (growDefault).
+// after growing the embedded default's cluster to it (growDefault), and
+// sizes HPL's world: as `mpirun -np N xhpl`, N ranks start where N is given
+// (np, a hostfile's lines, a [[jobs]] entry's ranks), and those past the
+// largest grid take part in HPL's start-up (the parameters' broadcasts, each
+// grid's MPI_Comm_split) and then sit idle. Without N, the world is the
+// largest grid.
 func (s *Scenario) hplFits(p *Plan) error {
 	s.growDefault(p)
+	switch {
+	case s.job != nil:
+		p.Ranks = max(p.Ranks, s.job.Ranks) // fewer: refused by jobs, naming the job's ranks
+	case p.Platform.NP > 0 || len(p.Platform.Hostfile) > 0:
+		p.Ranks = max(p.Ranks, p.Platform.Ranks())
+	}
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
 		key := "hpl.grids"
 		if len(s.HPL.Grids) == 0 && s.hplDat == nil {

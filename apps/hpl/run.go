@@ -19,6 +19,13 @@ func Run(r *ranks.Rank, p Params, k *kernels.Set, opt Options) (*Result, error) 
 // returns the results of the tests this rank took part in (nil entries for the
 // others). As HPL, consecutive tests on the same grid share its communicators.
 func RunTests(r *ranks.Rank, tests []Params, k *kernels.Set, opt Options) ([]*Result, error) {
+	return runTests(r, tests, 0, k, opt)
+}
+
+// runTests is RunTests; perGrid > 0 sets up a grid every perGrid tests, as
+// HPL sets up (MPI_Comm_split) and frees each grid of HPL.dat's list, even
+// one that repeats the grid before it.
+func runTests(r *ranks.Rank, tests []Params, perGrid int, k *kernels.Set, opt Options) ([]*Result, error) {
 	world := rankComm{r.World()}
 	for _, p := range tests {
 		if err := checkTest(world, p); err != nil {
@@ -29,7 +36,11 @@ func RunTests(r *ranks.Rank, tests []Params, k *kernels.Set, opt Options) ([]*Re
 	out := make([]*Result, len(tests))
 	var g *grid
 	for i, p := range tests {
-		if i == 0 || p.P != tests[i-1].P || p.Q != tests[i-1].Q || p.PMap != tests[i-1].PMap {
+		next := i == 0 || p.P != tests[i-1].P || p.Q != tests[i-1].Q || p.PMap != tests[i-1].PMap
+		if perGrid > 0 {
+			next = i%perGrid == 0
+		}
+		if next {
 			g = newGrid(world, p.P, p.Q, p.PMap)
 		}
 		out[i] = runOnGrid(g, rankClock{r}, p, kernelsAdapter{k}, real, opt)
@@ -39,7 +50,7 @@ func RunTests(r *ranks.Rank, tests []Params, k *kernels.Set, opt Options) ([]*Re
 
 // RunDat is HPL's whole driver for one HPL.dat: the start-up exchange of the
 // parameters (HPL's tree collectives on the world, hpl.md §1), then every test
-// of d.Tests() as RunTests.
+// of d.Tests() as RunTests, a grid set up for each of d.Grids.
 func RunDat(r *ranks.Rank, d Dat, k *kernels.Set, opt Options) ([]*Result, error) {
 	world := rankComm{r.World()}
 	lists := len(d.Ns) + len(d.NBs) + 2*len(d.Grids) + len(d.PFacts) + len(d.NBMins) +
@@ -56,7 +67,8 @@ func RunDat(r *ranks.Rank, d Dat, k *kernels.Set, opt Options) ([]*Result, error
 	treeBcast(world, 0, ctl(d.Threshold), 1, bytesPerDouble)
 	treeBcast(world, 0, ctl(make([]float64, 15)...), 15, bytesPerInt)
 	treeBcast(world, 0, ctl(make([]float64, lists)...), lists, bytesPerInt)
-	return RunTests(r, d.Tests(), k, opt)
+	tests := d.Tests()
+	return runTests(r, tests, len(tests)/max(len(d.Grids), 1), k, opt)
 }
 
 // rankClock reads simulated time.
