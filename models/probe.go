@@ -40,6 +40,11 @@ type Probe struct {
 	Time    time.Time `toml:"time" json:"time"`                           // when it was measured (UTC)
 }
 
+// MaxProbeSize is the largest probe order a models file may give: the probe
+// is measured again with it (emu calibrate --check, emu run's check), and a
+// dgemm of order 100,000 would ask for 240 GB.
+const MaxProbeSize = 2048
+
 // Validate reports a probe that cannot serve as a reference; the error
 // starts with the field's key.
 func (p Probe) Validate() error {
@@ -48,8 +53,8 @@ func (p Probe) Validate() error {
 		return bad("host", "missing (the node the probe was measured on)")
 	case p.Kernel == "":
 		return bad("kernel", "missing (the call measured, e.g. \"dgemm\")")
-	case p.Size <= 0:
-		return bad("size", "%d, want the call's order > 0", p.Size)
+	case p.Size <= 0 || p.Size > MaxProbeSize:
+		return bad("size", "%d, want the call's order from 1 to %d (emu probes 512)", p.Size, MaxProbeSize)
 	case p.Runs <= 0:
 		return bad("runs", "%d, want at least 1", p.Runs)
 	case !(p.Gflops > 0) || math.IsInf(p.Gflops, 0):
@@ -68,14 +73,33 @@ func ParseProbes(data []byte, file string) ([]Probe, error) {
 		Probes []Probe `toml:"probe"`
 	}
 	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return nil, fmt.Errorf("%s: %s", file, escapeControls(err.Error()))
+		return nil, decodeError(data, file, err)
 	}
-	for i, p := range doc.Probes {
-		if err := p.Validate(); err != nil {
-			return nil, fmt.Errorf("%s: probe[%d].%v", file, i, err)
-		}
+	if err := checkProbes(data, file, doc.Probes); err != nil {
+		return nil, err
 	}
 	return doc.Probes, nil
+}
+
+// checkProbes validates each probe, and that no two are of one node (which
+// one would --check compare with?), naming the file's line and key.
+func checkProbes(data []byte, file string, probes []Probe) error {
+	at := func(i int, key, msg string) error {
+		k := fmt.Sprintf("probe[%d]", i)
+		return fmt.Errorf("%s: %s.%s: %s", locate(data, file, []string{k, key}), k, key, msg)
+	}
+	first := map[string]int{}
+	for i, p := range probes {
+		if err := p.Validate(); err != nil {
+			se := err.(*specError)
+			return at(i, se.key, se.msg)
+		}
+		if j, ok := first[p.Host]; ok {
+			return at(i, "host", fmt.Sprintf("%q is also probe[%d]'s: one probe a node", p.Host, j))
+		}
+		first[p.Host] = i
+	}
+	return nil
 }
 
 // Probes returns the set's reference probes, one per calibrated node (none

@@ -104,11 +104,28 @@ func TestProbeErrors(t *testing.T) {
 		{"zero gflops", strings.Replace(base, "10.0", "0.0", 1), "m.toml:6: probe[0].gflops: 0, want a finite rate > 0"},
 		{"second probe's size", base + strings.Replace(base, "512", "-1", 1), "m.toml:10: probe[1].size: -1"},
 		{"unknown key", base + "speed = 3\n", "m.toml:7: unknown key probe.speed"},
+		// qa48: a probe is measured again at its size; 100,000 asked for 240 GB and died
+		{"size past the largest", strings.Replace(base, "512", "100000", 1), "m.toml:4: probe[0].size: 100000, want the call's order from 1 to 2048"},
+		{"two probes of one node", base + strings.Replace(base, "10.0", "12.0", 1), `m.toml:8: probe[1].host: "n" is also probe[0]'s: one probe a node`},
+		// Go's type names said as the file's reader would say them
+		{"size a string", strings.Replace(base, "512", `"big"`, 1), "m.toml:4: probe.size: want an integer, got a string"},
+		{"cores a float", base + "cores = 2.5\n", "m.toml:7: probe.cores: want an integer, got a number"},
+		{"runs a boolean", strings.Replace(base, "runs = 3", "runs = true", 1), "m.toml:5: probe.runs: want an integer, got a boolean"},
+		{"time a word", base + "time = \"yesterday\"\n", "m.toml:7: probe.time: want a date and time, e.g. 2026-11-28T08:30:00Z"},
+		{"[probe] for [[probe]]", strings.Replace(base, "[[probe]]", "[probe]", 1), "m.toml:1: probe: want a list, got a table"},
+		{"coef a string", base + "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = \"x\"\n", "m.toml:9: kernels.dgemm.coef: want a list, got a string"},
+		{"intercept a list", base + "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\nintercept = [1]\n", "m.toml:10: kernels.dgemm.intercept: want a number, got a list"},
 	}
 	for _, c := range cases {
 		_, err := ParseSet([]byte(c.doc), "m.toml")
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "type") {
 			t.Errorf("%s: got %v, want %q...", c.name, err, c.want)
+		}
+		// emu run and --check read the probes alone: the same message
+		if strings.Contains(c.want, "probe") && !strings.Contains(c.want, "unknown key") {
+			if _, err := ParseProbes([]byte(c.doc), "m.toml"); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("%s: ParseProbes: got %v, want %q...", c.name, err, c.want)
+			}
 		}
 	}
 }

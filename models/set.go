@@ -128,6 +128,55 @@ func (s *Set) Spec(kernel string) (Spec, bool) {
 
 var tomlTypeError = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
+// decodeError is the TOML decoder's error as one line naming the file, the
+// line and the key, in a models file's words: "want a number, got a string",
+// not Go's "TOML value has type string; destination has type float".
+func decodeError(data []byte, file string, err error) error {
+	var perr toml.ParseError
+	if errors.As(err, &perr) {
+		if strings.HasPrefix(perr.Message, "parsing time ") && perr.LastKey != "" {
+			return fmt.Errorf("%s:%d: %s: want a date and time, e.g. 2026-11-28T08:30:00Z", file, perr.Position.Line, perr.LastKey)
+		}
+		return fmt.Errorf("%s:%d: %s", file, perr.Position.Line, escapeControls(perr.Message))
+	}
+	// Type mismatches come as "toml: line N (last key "K"): msg".
+	if m := tomlTypeError.FindStringSubmatch(err.Error()); m != nil {
+		msg := m[3]
+		if t := incompatible.FindStringSubmatch(msg); t != nil {
+			msg = "want " + typeWords(t[2]) + ", got " + typeWords(t[1])
+		}
+		return fmt.Errorf("%s:%s: %s: %s", file, m[1], m[2], escapeControls(msg))
+	}
+	return fmt.Errorf("%s: %s", file, escapeControls(err.Error()))
+}
+
+// incompatible is the decoder's message for a value of the wrong type.
+var incompatible = regexp.MustCompile(`^incompatible types: TOML value has type (.+); destination has type (\S+)$`)
+
+// typeWords names a type of the decoder's message (Go's, or the
+// destination's kind) as a models file's reader would.
+func typeWords(t string) string {
+	switch t {
+	case "int64", "integer":
+		return "an integer"
+	case "float64", "float":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "boolean":
+		return "true or false"
+	case "slice", "array", "[]any", "[]interface {}":
+		return "a list"
+	case "map", "struct", "map[string]any", "map[string]interface {}":
+		return "a table"
+	case "time.Time":
+		return "a date"
+	}
+	return t
+}
+
 // setFile is the layout of models.toml: one [kernels.NAME] table per kernel.
 type setFile struct {
 	Probes  []Probe         `toml:"probe,omitempty"`
@@ -175,15 +224,7 @@ func parseSet(data []byte, file string) (*Set, error) {
 	var doc setFile
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&doc)
 	if err != nil {
-		var perr toml.ParseError
-		if errors.As(err, &perr) {
-			return nil, fmt.Errorf("%s:%d: %s", file, perr.Position.Line, escapeControls(perr.Message))
-		}
-		// Type mismatches come as "toml: line N (last key "K"): msg".
-		if m := tomlTypeError.FindStringSubmatch(err.Error()); m != nil {
-			return nil, fmt.Errorf("%s:%s: %s: %s", file, m[1], m[2], m[3])
-		}
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, decodeError(data, file, err)
 	}
 	for _, k := range md.Keys() {
 		// The decoder drops a non-table where a table is expected
@@ -204,12 +245,8 @@ func parseSet(data []byte, file string) (*Set, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	for i, p := range doc.Probes {
-		if err := p.Validate(); err != nil {
-			se := err.(*specError)
-			at := fmt.Sprintf("probe[%d]", i)
-			return nil, fmt.Errorf("%s: %s.%s: %s", locate(data, file, []string{at, se.key}), at, se.key, se.msg)
-		}
+	if err := checkProbes(data, file, doc.Probes); err != nil {
+		return nil, err
 	}
 	s.probes = doc.Probes
 	return s, nil

@@ -205,7 +205,7 @@ func TestParseSetErrors(t *testing.T) {
 		{"host term", "[kernels.dgemm]\n[kernels.dgemm.host.a]\nterms = [\"z\"]\ncoef = [1.0]\n",
 			[]string{"m.toml:3:", "kernels.dgemm.host.a.terms"}},
 		{"nested host", "[kernels.dgemm.host.a.host.b]\n", []string{"cannot nest"}},
-		{"wrong type", "[kernels.dgemm]\ncoef = \"fast\"\n", []string{"m.toml:2:", "kernels.dgemm.coef", "incompatible types"}},
+		{"wrong type", "[kernels.dgemm]\ncoef = \"fast\"\n", []string{"m.toml:2:", "kernels.dgemm.coef", "want a list, got a string"}},
 		{"kernels not a table", "kernels = 3\n", []string{"m.toml:1:", "kernels: must be a table"}},
 		{"kernel not a table", "[kernels]\ndgemm = 3\n", []string{"m.toml:2:", "kernels.dgemm"}},
 		{"piece not an array", "[kernels.d]\n[kernels.d.piece]\nfrom = 1\n", []string{"m.toml:2:", "kernels.d.piece"}},

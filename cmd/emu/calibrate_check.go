@@ -80,7 +80,7 @@ func runCheck(w io.Writer, cf checkFlags) error {
 		return fmt.Errorf("--check %s: %w", cf.models, err)
 	}
 	fmt.Fprintf(w, "%s: %s probe of %s, %s: %.4g Gflop/s (%s, %s clock, median of %d)\n",
-		cf.models, probeCall(ref), ref.Host, ref.Time.UTC().Format("2006-01-02 15:04 MST"), ref.Gflops, ref.Backend, ref.Clock, ref.Runs)
+		cf.models, probeCall(ref), ref.Host, probeWhen(ref), ref.Gflops, ref.Backend, ref.Clock, ref.Runs)
 	fmt.Fprintf(w, "%s now: %.4g Gflop/s (median of %d): calls take %.4gx as long as when calibrated (%s)\n",
 		now.Host, now.Gflops, now.Runs, d.Ratio, driftWords(d.Ratio))
 	if len(d.Differs) > 0 {
@@ -119,13 +119,28 @@ func runCheck(w io.Writer, cf checkFlags) error {
 
 func probeCall(p models.Probe) string { return fmt.Sprintf("%s %d³", p.Kernel, p.Size) }
 
+// probeWhen is when a probe was measured, or "time unknown" for a probe
+// written without its time.
+func probeWhen(p models.Probe) string {
+	if p.Time.IsZero() {
+		return "time unknown"
+	}
+	return p.Time.UTC().Format("2006-01-02 15:04 MST")
+}
+
 // driftWords says a ratio of durations in words.
 func driftWords(r float64) string {
+	pct := func(x float64) string { // %.1f of 10³⁰⁰ is 300 digits
+		if x < 1e5 {
+			return fmt.Sprintf("%.1f%%", x)
+		}
+		return fmt.Sprintf("%.3g%%", x)
+	}
 	switch {
 	case r > 1:
-		return fmt.Sprintf("%.1f%% slower", 100*(r-1))
+		return pct(100*(r-1)) + " slower"
 	case r < 1:
-		return fmt.Sprintf("%.1f%% faster", 100*(1/r-1))
+		return pct(100*(1/r-1)) + " faster"
 	}
 	return "unchanged"
 }

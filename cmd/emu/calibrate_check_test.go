@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/models"
@@ -443,5 +444,33 @@ func TestProbeHostsNamesAFew(t *testing.T) {
 		if got := probeHosts(probes(c.n)); got != c.want {
 			t.Errorf("%d probes: %q, want %q", c.n, got, c.want)
 		}
+	}
+}
+
+// TestDriftWords: a drift in words; a ratio read from a probe of 10³⁰⁰
+// Gflop/s printed 300 digits of percent, one without its time read
+// "0001-01-01 00:00 UTC".
+func TestDriftWords(t *testing.T) {
+	for _, tc := range []struct {
+		ratio float64
+		want  string
+	}{
+		{1.046, "4.6% slower"},
+		{0.5, "100.0% faster"},
+		{1, "unchanged"},
+		{11, "1000.0% slower"},
+		{1001, "1e+05% slower"},
+		{2.661e299, "2.66e+301% slower"},
+		{1e-300, "1e+302% faster"},
+	} {
+		if got := driftWords(tc.ratio); got != tc.want {
+			t.Errorf("driftWords(%g) = %q, want %q", tc.ratio, got, tc.want)
+		}
+	}
+	if got := probeWhen(models.Probe{}); got != "time unknown" {
+		t.Errorf("a probe without its time: %q", got)
+	}
+	if got := probeWhen(models.Probe{Time: time.Date(2026, 11, 28, 8, 30, 0, 0, time.UTC)}); got != "2026-11-28 08:30 UTC" {
+		t.Errorf("a probe of 2026-11-28T08:30Z: %q", got)
 	}
 }

@@ -110,5 +110,5 @@ func warnAgedModels(w io.Writer, plan *scenario.Plan) {
 		return
 	}
 	fmt.Fprintf(w, "emu: this node's dgemm runs at %.3g Gflop/s, %.3g when the models were calibrated (%s): calls take %.3gx as long now (%s); emu calibrate --check MODELS --rescale writes models of the node as it is\n",
-		now.Gflops, ref.Gflops, ref.Time.UTC().Format("2006-01-02 15:04 MST"), d.Ratio, driftWords(d.Ratio))
+		now.Gflops, ref.Gflops, probeWhen(ref), d.Ratio, driftWords(d.Ratio))
 }
