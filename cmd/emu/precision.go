@@ -75,7 +75,7 @@ func panelsFor(cmd *cobra.Command, sf *scenarioFlags, file, precision string, ma
 			say("%d panels cover every test: the run is whole, without an error bar", k)
 			return 0, nil
 		}
-		say("%d panels: expected error ±%.2g%%", k, 100*worst)
+		say("%d panels: expected error ±%s%%", k, twoDigits(100*worst))
 		if worst <= p {
 			return k, nil
 		}

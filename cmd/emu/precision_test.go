@@ -67,3 +67,19 @@ func TestRunPrecisionBadInput(t *testing.T) {
 		t.Errorf("2%%: %v %v", p, err)
 	}
 }
+
+// TestTwoDigits: error bars to two significant digits, never with an
+// exponent: the dragonfly example's --max-iterations 4 said "(±1e+02%)".
+func TestTwoDigits(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want string
+	}{
+		{101.6, "100"}, {99.6, "100"}, {42.4, "42"}, {1234, "1200"}, {9.96, "10"},
+		{5.04, "5"}, {0.61, "0.61"}, {0.0123, "0.012"}, {0, "0"}, {123456789, "120000000"},
+	} {
+		if got := twoDigits(tc.x); got != tc.want {
+			t.Errorf("twoDigits(%v) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}

@@ -474,8 +474,8 @@ func noteExtrapolated(w io.Writer, res *runner.Result) {
 			continue
 		}
 		total := (r.N + r.NB - 1) / r.NB
-		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated), expected error ±%.3g s (±%.2g%%)\n",
-			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime, r.ExpectedError, 100*r.ExpectedError/r.Time)
+		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated), expected error ±%.3g s (±%s%%)\n",
+			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime, r.ExpectedError, twoDigits(100*r.ExpectedError/r.Time))
 	}
 }
 
@@ -628,4 +628,11 @@ func printJobs(w io.Writer, res *runner.Result) error {
 var boundMeaning = map[string]string{
 	scenario.BoundContentionFree: "every link caps each flow at its capacity instead of sharing it",
 	scenario.BoundComputeOnly:    "communication is free: no latency, transfer time, MPI overheads or probe costs",
+}
+
+// twoDigits writes x to two significant digits without an exponent: an
+// error bar of 100% as 100, not as %.2g's 1e+02.
+func twoDigits(x float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 2, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
