@@ -167,14 +167,29 @@ type Drift struct {
 }
 
 // Compare reads the drift between a reference probe and one measured now.
-// They must be the same measurement (kernel, size, backend, clock).
+// They must be the same measurement (kernel, size, backend, clock; a
+// reference that names no backend or clock took the defaults).
 func Compare(then, now models.Probe) (Drift, error) {
+	then, now = measuredAs(then), measuredAs(now)
 	if then.Kernel != now.Kernel || then.Size != now.Size || then.Backend != now.Backend || then.Clock != now.Clock {
 		return Drift{}, fmt.Errorf("probes differ: %s %d³ on %s (%s clock) then, %s %d³ on %s (%s clock) now",
 			then.Kernel, then.Size, then.Backend, then.Clock, now.Kernel, now.Size, now.Backend, now.Clock)
 	}
 	return Drift{Then: then, Now: now, Ratio: then.Gflops / now.Gflops,
 		Differs: NodeDiffers(then, Node{Host: now.Host, CPU: now.CPU, Cores: now.Cores})}, nil
+}
+
+// measuredAs is how a probe was taken: a hand-written probe's missing
+// backend and clock are the defaults OptionsFor measures it again with (a
+// probe of neither said "on  ( clock) then, on gonum (wall clock) now").
+func measuredAs(p models.Probe) models.Probe {
+	if p.Backend == "" {
+		p.Backend = kernels.DefaultBackend
+	}
+	if p.Clock == "" {
+		p.Clock = kernels.WallClock.String()
+	}
+	return p
 }
 
 // NodeDiffers says in words how node n differs from the node ref was

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -378,4 +379,31 @@ func FuzzReadProbes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCompareHandWrittenProbe: a probe written without its backend or clock
+// (both optional in a models file) took the defaults, which --check measures
+// it again with, so it compares with a probe of them; before, --check said
+// "probes differ: dgemm 256³ on  ( clock) then, dgemm 256³ on gonum (wall
+// clock) now". A backend or clock named otherwise still differs.
+func TestCompareHandWrittenProbe(t *testing.T) {
+	now := ref("n1", 8, testTime)
+	now.Backend, now.Clock = kernels.DefaultBackend, "wall"
+	for _, tc := range []struct {
+		backend, clock string
+		ok             bool
+	}{
+		{"", "", true},
+		{kernels.DefaultBackend, "", true},
+		{"", "wall", true},
+		{"", "cpu", false},
+		{"openblas", "", false},
+	} {
+		then := ref("n1", 10, testTime)
+		then.Backend, then.Clock = tc.backend, tc.clock
+		d, err := Compare(then, now)
+		if (err == nil) != tc.ok || (tc.ok && d.Ratio != 10.0/8) {
+			t.Errorf("backend %q, clock %q: drift %+v, %v; want compared: %v", tc.backend, tc.clock, d, err, tc.ok)
+		}
+	}
 }

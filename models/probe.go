@@ -81,23 +81,16 @@ func ParseProbes(data []byte, file string) ([]Probe, error) {
 	return doc.Probes, nil
 }
 
-// checkProbes validates each probe, and that no two are of one node (which
-// one would --check compare with?), naming the file's line and key.
+// checkProbes validates each probe, naming the file's line and key. Several
+// probes of one node may stand (its latest is the reference,
+// calibration.ReferenceFor).
 func checkProbes(data []byte, file string, probes []Probe) error {
-	at := func(i int, key, msg string) error {
-		k := fmt.Sprintf("probe[%d]", i)
-		return fmt.Errorf("%s: %s.%s: %s", locate(data, file, []string{k, key}), k, key, msg)
-	}
-	first := map[string]int{}
 	for i, p := range probes {
 		if err := p.Validate(); err != nil {
 			se := err.(*specError)
-			return at(i, se.key, se.msg)
+			k := fmt.Sprintf("probe[%d]", i)
+			return fmt.Errorf("%s: %s.%s: %s", locate(data, file, []string{k, se.key}), k, se.key, se.msg)
 		}
-		if j, ok := first[p.Host]; ok {
-			return at(i, "host", fmt.Sprintf("%q is also probe[%d]'s: one probe a node", p.Host, j))
-		}
-		first[p.Host] = i
 	}
 	return nil
 }

@@ -106,7 +106,6 @@ func TestProbeErrors(t *testing.T) {
 		{"unknown key", base + "speed = 3\n", "m.toml:7: unknown key probe.speed"},
 		// qa48: a probe is measured again at its size; 100,000 asked for 240 GB and died
 		{"size past the largest", strings.Replace(base, "512", "100000", 1), "m.toml:4: probe[0].size: 100000, want the call's order from 1 to 2048"},
-		{"two probes of one node", base + strings.Replace(base, "10.0", "12.0", 1), `m.toml:8: probe[1].host: "n" is also probe[0]'s: one probe a node`},
 		// Go's type names said as the file's reader would say them
 		{"size a string", strings.Replace(base, "512", `"big"`, 1), "m.toml:4: probe.size: want an integer, got a string"},
 		{"cores a float", base + "cores = 2.5\n", "m.toml:7: probe.cores: want an integer, got a number"},
