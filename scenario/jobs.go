@@ -59,7 +59,7 @@ func (s *Scenario) jobs(p *Plan) error {
 			return err
 		}
 		if jt.Ranks != 0 && jt.Ranks < jp.Ranks && jt.App == AppHPL {
-			return sub.errorAt("ranks", fmt.Sprintf("%d, but the job's largest HPL grid needs %d ranks (more than it leaves idle ranks, as mpirun -np does)", jt.Ranks, jp.Ranks))
+			return sub.errorAt("ranks", fmt.Sprintf("%d, but the job's largest HPL grid needs %d ranks (more may be given: those past the grid sit idle, as with mpirun -np)", jt.Ranks, jp.Ranks))
 		}
 		if jt.Ranks != 0 && jt.Ranks != jp.Ranks {
 			return sub.errorAt("ranks", fmt.Sprintf("%d, but the job's %s has %d ranks", jt.Ranks, jt.App, jp.Ranks))
