@@ -35,6 +35,7 @@ func TestJobsErrors(t *testing.T) {
 		{"jobs = [{app = \"ring\", ranks = 1}]\n" + scenariotest.JobsPlatform, `jobs.toml:1: jobs[0].ranks: 1: a ring job needs ranks ≥ 2`},
 		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"pingpong\"\nranks = 3\n", `jobs[0].ranks: 3, but the job's pingpong has 2 ranks`},
 		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"hpl\"\nranks = 3\n[jobs.hpl]\ngrids = [[2, 2], [1, 2]]\n", `jobs.toml:10: jobs[0].ranks: 3, but the job's largest HPL grid needs 4 ranks`},
+		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"hpl\"\nranks = 40\n[jobs.hpl]\ngrids = [[2, 2]]\n", `jobs.toml:10: jobs[0].ranks: 40: the platform (32 hosts × 1 cores) holds 32 ranks`},
 	} {
 		s, err := Parse([]byte(tc.doc), "jobs.toml")
 		if err == nil {

@@ -444,12 +444,6 @@ func (s *Scenario) hplValues(p *Plan) error {
 // largest grid.
 func (s *Scenario) hplFits(p *Plan) error {
 	s.growDefault(p)
-	switch {
-	case s.job != nil:
-		p.Ranks = max(p.Ranks, s.job.Ranks) // fewer: refused by jobs, naming the job's ranks
-	case p.Platform.NP > 0 || len(p.Platform.Hostfile) > 0:
-		p.Ranks = max(p.Ranks, p.Platform.Ranks())
-	}
 	if avail := p.Platform.Ranks(); p.Ranks > avail {
 		key := "hpl.grids"
 		if len(s.HPL.Grids) == 0 && s.hplDat == nil {
@@ -460,6 +454,12 @@ func (s *Scenario) hplFits(p *Plan) error {
 		}
 		return s.errorAt(key, fmt.Sprintf("a %d-process grid needs more ranks than the %d the platform offers (%s)",
 			p.Ranks, avail, p.Platform.Capacity()))
+	}
+	switch {
+	case s.job != nil: // fewer: refused by jobs; more than the platform holds: by Validate, both at the job's ranks
+		p.Ranks = max(p.Ranks, s.job.Ranks)
+	case p.Platform.NP > 0 || len(p.Platform.Hostfile) > 0:
+		p.Ranks = max(p.Ranks, p.Platform.Ranks())
 	}
 	return nil
 }
