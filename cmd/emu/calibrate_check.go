@@ -91,9 +91,9 @@ func runCheck(w io.Writer, cf checkFlags) error {
 	if !cf.rescale {
 		hostFlag := ""
 		if cf.host != "" {
-			hostFlag = " --host " + cf.host
+			hostFlag = " --host " + shellQuote(cf.host)
 		}
-		fmt.Fprintf(w, "rescale the models to this drift with: emu calibrate --check %s%s --rescale\n", cf.models, hostFlag)
+		fmt.Fprintf(w, "rescale the models to this drift with: emu calibrate --check %s%s --rescale\n", shellQuote(cf.models), hostFlag)
 		return nil
 	}
 	rescaled, kernels, err := calibration.Rescale(set, d)

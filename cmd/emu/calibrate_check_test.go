@@ -474,3 +474,30 @@ func TestDriftWords(t *testing.T) {
 		t.Errorf("a probe of 2026-11-28T08:30Z: %q", got)
 	}
 }
+
+// TestPrintedCommandsQuotePaths: the commands emu prints to copy (rescale
+// the models, reproduce a search's best point, analyse the graph) quote a path the shell would split: a
+// models file "my models.toml" gave "emu calibrate --check my models.toml
+// --rescale", which the shell reads as two files.
+func TestPrintedCommandsQuotePaths(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "my models.toml")
+	if err := os.WriteFile(in, []byte(agedModels), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fakeNode(t, "n1", 8)
+	if _, stdout, _ := runCLI(t, "calibrate", "--check", in, "--host", "n1"); !strings.Contains(stdout, "emu calibrate --check '"+in+"' --host n1 --rescale") {
+		t.Errorf("--check's suggestion does not quote the models' path:\n%s", stdout)
+	}
+	dat := filepath.Join(dir, "best point.dat")
+	code, stdout, stderr := runCLI(t, "tune", "--quiet", "--search", "--out", filepath.Join(dir, "s"), "--write-hpl-dat", dat,
+		"--set", "platform.hosts=4", "--set", "hpl.n=500", "--sweep", "nb=32,64", "--sweep", "grid=1x4")
+	if code != exitOK || !strings.Contains(stdout, "reproduce with: emu run --hpl-dat '"+dat+"'") {
+		t.Errorf("exit %d; tune --search's command does not quote its HPL.dat:\n%s%s", code, stdout, stderr)
+	}
+	graph := filepath.Join(dir, "a graph")
+	code, _, stderr = runCLI(t, "run", "--set", "hpl.n=200", "--graph", graph)
+	if code != exitOK || !strings.Contains(stderr, "analyse it with: emu analyze '"+graph+"'") {
+		t.Errorf("exit %d; --graph's suggestion does not quote its path:\n%s", code, stderr)
+	}
+}

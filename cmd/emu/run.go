@@ -460,7 +460,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 	if out.graph != "" && !isQuiet(cmd) {
 		// The graph keeps its baseline latencies: emu analyze starts there.
 		fmt.Fprintf(cmd.ErrOrStderr(), "emu: graph written to %s (ℓ = %s, L0 = %.9gus); analyse it with: emu analyze %s\n",
-			out.graph, latencyMeaning(opt.GraphLatency), res.GraphL*1e6, out.graph)
+			out.graph, latencyMeaning(opt.GraphLatency), res.GraphL*1e6, shellQuote(out.graph))
 	}
 	return nil
 }

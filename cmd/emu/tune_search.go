@@ -272,12 +272,12 @@ func writeBestDat(w io.Writer, st *staging, r *scenarioRunner, best tune.Point, 
 	}
 	args := []string{"emu", "run"}
 	if r.file != "" {
-		args = append(args, r.file)
+		args = append(args, shellQuote(r.file))
 	}
 	if r.flags.platform != "" {
-		args = append(args, "--platform", r.flags.platform)
+		args = append(args, "--platform", shellQuote(r.flags.platform))
 	}
-	args = append(args, "--hpl-dat", path)
+	args = append(args, "--hpl-dat", shellQuote(path))
 	for _, s := range r.flags.sets {
 		if key, _, _ := strings.Cut(s, "="); !inHPLDat(key) {
 			args = append(args, "--set", shellQuote(s))
