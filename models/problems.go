@@ -1,6 +1,9 @@
 package models
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Thresholds of Quality.Problems.
 const (
@@ -33,13 +36,13 @@ func (q Quality) problems() (p []string, poor bool) {
 		p = append(p, fmt.Sprintf("fewer than %d samples", FewSamples))
 	}
 	if q.CVRel > PoorCVRel {
-		p = append(p, fmt.Sprintf("CV rel. error %.0f%% > %.0f%%", 100*q.CVRel, 100*PoorCVRel))
+		p = append(p, fmt.Sprintf("CV rel. error %s%% > %.0f%%", apart(100*q.CVRel, 100*PoorCVRel, 0), 100*PoorCVRel))
 	}
 	if q.CVTotal > PoorCVRel {
-		p = append(p, fmt.Sprintf("CV total error %.0f%% > %.0f%%", 100*q.CVTotal, 100*PoorCVRel))
+		p = append(p, fmt.Sprintf("CV total error %s%% > %.0f%%", apart(100*q.CVTotal, 100*PoorCVRel, 0), 100*PoorCVRel))
 	}
 	if q.R2 < PoorR2 {
-		p = append(p, fmt.Sprintf("R² %.2f < %g", q.R2, PoorR2))
+		p = append(p, fmt.Sprintf("R² %s < %g", apart(q.R2, PoorR2, 2), PoorR2))
 	}
 	poor = len(p) > 0
 	if q.Outliers == 1 {
@@ -52,4 +55,14 @@ func (q Quality) problems() (p []string, poor bool) {
 		poor = true
 	}
 	return p, poor
+}
+
+// apart writes x with dec decimals, or with more where dec would show it
+// equal to the threshold it is past ("CV rel. error 10% > 10%" for 10.2%).
+func apart(x, limit float64, dec int) string {
+	for d := dec; ; d++ {
+		if s := strconv.FormatFloat(x, 'f', d, 64); d == dec+4 || s != strconv.FormatFloat(limit, 'f', d, 64) {
+			return s
+		}
+	}
 }

@@ -20,6 +20,11 @@ func TestQualityProblems(t *testing.T) {
 		{"cv", func(q *models.Quality) { q.CVRel = 0.23 }, []string{"CV rel. error 23% > 10%"}, true},
 		{"total", func(q *models.Quality) { q.CVTotal = 0.15 }, []string{"CV total error 15% > 10%"}, true},
 		{"r2", func(q *models.Quality) { q.R2 = -0.31 }, []string{"R² -0.31 < 0.9"}, true},
+		// qa48: a value just past its threshold rounded onto it ("10% > 10%")
+		{"cv just past", func(q *models.Quality) { q.CVRel = 0.102 }, []string{"CV rel. error 10.2% > 10%"}, true},
+		{"total just past", func(q *models.Quality) { q.CVTotal = 0.10004 }, []string{"CV total error 10.004% > 10%"}, true},
+		{"r2 just below", func(q *models.Quality) { q.R2 = 0.899 }, []string{"R² 0.899 < 0.9"}, true},
+		{"r2 a hair below", func(q *models.Quality) { q.R2 = 0.9 - 1e-12 }, []string{"R² 0.900000 < 0.9"}, true},
 		// Outliers are reported, but a fit that left them out is not poor for it.
 		{"outliers", func(q *models.Quality) { q.Outliers = 3 }, []string{"3 outliers down-weighted"}, false},
 		{"outlier", func(q *models.Quality) { q.Outliers = 1 }, []string{"1 outlier down-weighted"}, false},
