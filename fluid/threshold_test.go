@@ -20,7 +20,7 @@ func TestStartLevel(t *testing.T) {
 	if s.Rate(a) != 2 || s.Rate(b) != 10 {
 		t.Fatalf("before: a %v b %v, want 2 and 10", s.Rate(a), s.Rate(b))
 	}
-	g := s.mm().add(0, FlowSpec{Links: []LinkID{0}, Bytes: 100})
+	g := s.mm().add(0, &FlowSpec{Links: []LinkID{0}, Bytes: 100})
 	if t0 := s.mm().startLevel(g); !near(t0, 5) {
 		t.Errorf("t0 = %v, want 5", t0)
 	}
