@@ -60,7 +60,7 @@ func newMaxmin(s *System, opts Options) *maxmin {
 }
 
 func (m *maxmin) start(now float64, spec FlowSpec) FlowID {
-	f := m.add(now, spec)
+	f := m.add(now, &spec)
 	if x, ok := m.alone(f); ok {
 		m.setRate(now, f, x)
 	} else if !m.startLight(now, f, spec) {
@@ -72,8 +72,8 @@ func (m *maxmin) start(now float64, spec FlowSpec) FlowID {
 func (m *maxmin) startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID {
 	m.batch = m.batch[:0]
 	first := len(ids)
-	for _, spec := range specs {
-		f := m.add(now, spec)
+	for i := range specs {
+		f := m.add(now, &specs[i]) // by address: a FlowSpec is 12 words
 		ids = append(ids, f.id)
 	}
 	// Only once all are in can a flow be known to be alone on its links.
@@ -111,7 +111,7 @@ func (m *maxmin) startAll(now float64, specs []FlowSpec, ids []FlowID) []FlowID 
 
 // add registers a flow with the System and puts it on its links' member
 // lists, unrated but for a flow that crosses no Shared link.
-func (m *maxmin) add(now float64, spec FlowSpec) *flow {
+func (m *maxmin) add(now float64, spec *FlowSpec) *flow {
 	s := m.sys
 	f := s.add(now, spec)
 	m.attach(f)

@@ -105,6 +105,7 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		tree   int // re-solves ranked by the tree
 		big    int // of those, re-solves of more than 64 links
 		over   int // re-solves of more links than the tree takes
+		one    int // re-solves of a single flow (fillOne's)
 	}
 	run := func(seed uint64, small int) outcome {
 		old := smallQueue
@@ -149,6 +150,9 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 			if m.fill.stamp != before && len(m.fill.queue.parked) > 0 && m.fill.queue.heap.Len() == 0 &&
 				len(m.fill.queue.parked) <= min(small, maxTreeLinks) {
 				out.tree++ // a re-solve the tree ranked (it leaves the heap empty)
+				if len(m.fill.flows) == 1 {
+					out.one++
+				}
 				if len(m.fill.queue.parked) > 64 {
 					out.big++
 				}
@@ -166,7 +170,7 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		}
 		return out
 	}
-	over, big := 0, 0
+	over, big, one := 0, 0, 0
 	for seed := uint64(1); seed <= 60; seed++ {
 		limit := maxTreeLinks
 		if seed%2 == 1 {
@@ -186,9 +190,10 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		}
 		over += tree.over
 		big += tree.big
+		one += tree.one
 	}
-	if over == 0 || big == 0 {
-		t.Fatalf("%d re-solves queued more links than the tree's limit, %d trees of more than 64 links", over, big)
+	if over == 0 || big == 0 || one == 0 {
+		t.Fatalf("%d re-solves queued more links than the tree's limit, %d trees of more than 64 links, %d of one flow", over, big, one)
 	}
 }
 

@@ -347,8 +347,8 @@ func (s *System) Cancel(now float64, id FlowID) {
 // completion heap, without a rate (−1) and without loading its links,
 // which is its solver's part. A flow that crosses no Shared link shares
 // nothing: its solver rates it at its bound (or +Inf) at once.
-func (s *System) add(now float64, spec FlowSpec) *flow {
-	f := s.addUnqueued(now, &spec)
+func (s *System) add(now float64, spec *FlowSpec) *flow {
+	f := s.addUnqueued(now, spec)
 	s.done.push(f)
 	return f
 }

@@ -1,6 +1,9 @@
 package fluid
 
 import (
+	"cmp"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -17,7 +20,7 @@ func TestStartLevel(t *testing.T) {
 	if s.Rate(a) != 2 || s.Rate(b) != 10 {
 		t.Fatalf("before: a %v b %v, want 2 and 10", s.Rate(a), s.Rate(b))
 	}
-	g := s.mm().add(0, FlowSpec{Links: []LinkID{0}, Bytes: 100})
+	g := s.mm().add(0, &FlowSpec{Links: []LinkID{0}, Bytes: 100})
 	if t0 := s.mm().startLevel(g); !near(t0, 5) {
 		t.Errorf("t0 = %v, want 5", t0)
 	}
@@ -77,5 +80,31 @@ func TestSolveStatsCountsReSolves(t *testing.T) {
 	s.Finish(0, e)
 	if got, want := s.SolveStats(), (SolveStats{Resolves: 2, Flows: 2, Changed: 1}); got != want || s.Rate(f) != 4 {
 		t.Fatalf("after e ends: %+v (f at %v), want %+v (f at 4)", got, s.Rate(f), want)
+	}
+}
+
+// TestSortLevels: sortLevels gives slices.SortFunc's order of a link's
+// flows, element for element, on slices of 0 to 40 flows whose levels tie
+// often (drawn from five values, NaN and +Inf among them), so that an
+// order that differed on ties (a stable sort beyond insertionMax, where
+// SortFunc is not one, or a comparison that ordered NaN otherwise) fails.
+func TestSortLevels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 32))
+	values := []float64{0, 1.5, 2, math.Inf(1), math.NaN()}
+	for trial := range 4000 {
+		n := trial % 41
+		got := make([]flowLevel, n)
+		for i := range got {
+			got[i] = flowLevel{level: values[rng.IntN(len(values))], share: float64(i), load: rng.Float64()}
+		}
+		want := slices.Clone(got)
+		slices.SortFunc(want, func(a, b flowLevel) int { return cmp.Compare(a.level, b.level) })
+		sortLevels(got)
+		for i := range got {
+			g, w := got[i], want[i]
+			if math.Float64bits(g.level) != math.Float64bits(w.level) || g.share != w.share || g.load != w.load {
+				t.Fatalf("trial %d (%d flows): at %d got %+v, SortFunc %+v", trial, n, i, g, w)
+			}
+		}
 	}
 }
