@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -367,3 +368,50 @@ type oneSend struct {
 
 func (x oneSend) Exchange(int) (int, Msg, int) { return x.dst, x.m, Nobody }
 func (x oneSend) Received(int, Msg)            {}
+
+// TestFirstEndFromMatchesAdditions checks firstEndFrom against the loop of
+// additions it replaces: dormant ends of SMPI's and round costs from
+// 10⁻⁷ s to 10⁴ s, up to clocks many binades later, at an end, one ulp
+// either side of one, and costs whose ratio to the ulp ends in one half
+// (ties) in one binade and not in the next.
+func TestFirstEndFromMatchesAdditions(t *testing.T) {
+	loop := func(end, d, now float64) float64 {
+		for end < now {
+			end += d
+		}
+		return end
+	}
+	type tc struct{ end, d, now float64 }
+	cases := []tc{
+		{0, 1, 0}, // nothing to follow
+		// d/u = 1000.5 in [1, 2) (a tie at each step: from an odd multiple
+		// of u the first rounds up to an even one, the rest down), 500.25
+		// in [2, 4)
+		{2 - 3e8*0x1p-52, 1000.5 * 0x1p-52, 2 + 2e5*1000.5*0x1p-52},
+		{2 - (3e8+1)*0x1p-52, 1000.5 * 0x1p-52, 2 + 2e5*1000.5*0x1p-52},
+		{1 + 0x1p-52, 1000.5 * 0x1p-52, 1 + 1e5*1000.5*0x1p-52}, // within [1, 2)
+		// d/u = 3.5 in [1, 2), 1.75 in [2, 4)
+		{2 - 1e6*0x1p-52, 3.5 * 0x1p-52, 2 + 1e6*0x1p-52},
+		{0.999, 2.1e-7, 1.001}, // across 1
+		{1e4 - 1e-3, 2.115437983643232e-07, 1e4 + 1e-3},
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	costs := []float64{2.1e-7, 2.115437983643232e-07, 1e-7, 2e-7, 3e-9}
+	for range 3000 {
+		end := math.Ldexp(1+rng.Float64(), rng.IntN(40)-25) // 3·10⁻⁸ s to 10⁴ s
+		d := costs[rng.IntN(len(costs))]
+		if rng.IntN(4) == 0 {
+			d = end * math.Ldexp(1+rng.Float64(), -10-rng.IntN(20))
+		}
+		now := end + d*float64(rng.IntN(200000))*rng.Float64()
+		if e := loop(end, d, now); rng.IntN(3) == 0 { // at an end, or an ulp either side
+			now = []float64{e, math.Nextafter(e, 0), math.Nextafter(e, math.Inf(1))}[rng.IntN(3)]
+		}
+		cases = append(cases, tc{end, d, now})
+	}
+	for i, c := range cases {
+		if got, want := firstEndFrom(c.end, c.d, c.now), loop(c.end, c.d, c.now); got != want {
+			t.Fatalf("case %d: from %.17g by %.17g to %.17g: %.17g, the additions %.17g", i, c.end, c.d, c.now, got, want)
+		}
+	}
+}
