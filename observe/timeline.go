@@ -9,9 +9,9 @@ import "github.com/emu-hpc/emu/ranks"
 // calls, and listening to them is not free: a World whose listeners hear
 // Stack fires every failed poll of a blocking probe loop without the growth
 // (network.iprobe_growth = false), where it otherwise lets the polls sleep
-// dormant (ranks/dormant.go), about 20 times less CPU at 1,024 ranks. The
-// graph and the trace are the same either way (TestTimelineListenersMatch
-// EveryKind).
+// dormant (ranks/dormant.go), about 10 times less CPU at 1,024 ranks. The
+// graph and the trace are the same either way:
+// TestTimelineListenersMatchEveryKind.
 const TimelineKinds = ranks.KindSet(1<<ranks.ComputeStart | 1<<ranks.ComputeEnd |
 	1<<ranks.SendPost | 1<<ranks.RecvPost | 1<<ranks.Match | 1<<ranks.SendDone |
 	1<<ranks.RecvDone | 1<<ranks.Finished)
