@@ -23,6 +23,10 @@
 //   - MPISplit: the event-based split of MPI time into stack, sync and
 //     network, per protocol and per call (emu sensitivity --mpi-time).
 //
+// The trace and the graph recorder read only TimelineKinds (timeline.go):
+// add them with their Listener, not AddHook, or the World fires every poll
+// of a blocking probe loop that it could otherwise let sleep.
+//
 // What runs is scenario's (the Plan); which observers a run gets is runner's (Options);
 // observe never decides what to run. Their figures are package plots':
 // observe draws nothing, so a program that watches its own run links no

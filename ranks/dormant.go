@@ -198,9 +198,7 @@ func (w *World) wakeDormant(r *Rank) {
 	}
 	now := w.eng.Now()
 	d := w.cfg.IprobeCost
-	for end < now { // each failed look at end starts the sleep to end+d
-		end += d
-	}
+	end = firstEndFrom(end, d, now)
 	if end == now {
 		if !w.looked(now, r.gid) {
 			w.eng.FireOutside(now)
@@ -241,4 +239,44 @@ func (w *World) wakeDormants() {
 			w.wakeDormant(w.ready.ranks[gid])
 		}
 	}
+}
+
+// firstEndFrom returns the first of a dormant probe's ends end, end+d,
+// (end+d)+d, … (each failed look at e starts the sleep to e+d, the clock's
+// float addition) at or after now; d > 0.
+//
+// Why not the loop of additions alone: a rank dormant for 1 ms of 0.2 µs
+// polls has 5,000 ends to follow, and the loop took 8% of Dahu's CPU at
+// N = 10,000 without the growth. Within a binade [2ᵉ, 2ᵉ⁺¹) of ulp u every
+// end is a multiple of u, so e+d rounds to e + δ, δ = d rounded to a multiple
+// of u (RoundToEven(d/u)·u), the same for every e — unless d/u ends in
+// exactly one half, a tie, which rounds to even: the step from an odd
+// multiple of u is not the step from an even one — as long as e + δ < 2ᵉ⁺¹
+// (if e + d reached 2ᵉ⁺¹ it would round to 2ᵉ⁺¹ or above, and so would
+// e + δ). So the ends in the binade are integers m + k·s times u (m = e/u,
+// s = δ/u), and the first at or after now is found by a division; the step
+// out of the binade, and every step where d/u ends in one half, is the
+// plain addition. TestFirstEndFromMatchesAdditions checks it against the
+// loop.
+func firstEndFrom(end, d, now float64) float64 {
+	for end < now {
+		frac, exp := math.Frexp(end) // end = frac·2^exp, frac in [0.5, 1)
+		u := math.Ldexp(1, exp-53)   // end's ulp, and of every float up to 2^exp
+		q := d / u                   // exact: a power of two
+		s := math.RoundToEven(q)
+		if q-math.Floor(q) == 0.5 || s < 1 || s >= 1<<52 {
+			end += d // a tie; a step of no ulp, or of half the binade or more
+			continue
+		}
+		m, st := int64(frac*(1<<53)), int64(s) // end = m·u, δ = st·u
+		last := (1<<53 - 1 - m) / st           // steps whose end stays below 2^exp
+		if now < math.Ldexp(1, exp) {          // now = n·u, in the binade
+			n := int64(now / u)
+			if k := (n - m + st - 1) / st; k <= last {
+				return float64(m+k*st) * u
+			}
+		}
+		end = float64(m+last*st)*u + d // the binade's last end, then the step out
+	}
+	return end
 }

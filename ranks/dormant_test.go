@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -159,26 +160,40 @@ func TestDormantProbesMatchEventByEvent(t *testing.T) {
 			sends: []plannedSend{{from: 0, to: 3, tag: 9, at: e[20]}, {from: 0, to: 1, tag: 0, at: e[50]}, {from: 0, to: 2, tag: 0, at: e[50]}}, want: []int{-1, 50, 50, -1}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			dormant, dormed, found := runDormantCase(t, tc, modeDormant)
-			for _, ref := range []dormantMode{modeEventByEvent, modeEngineTimers} {
-				got, _, refFound := runDormantCase(t, tc, ref)
-				sameEvents(t, 0, "dormant", dormant, ref.String(), got)
-				if fmt.Sprint(refFound) != fmt.Sprint(found) {
-					t.Fatalf("found at %v dormant, %v %v", found, refFound, ref)
+		for _, l := range dormantListeners {
+			t.Run(tc.name+", "+l.name, func(t *testing.T) {
+				dormant, dormed, found := runDormantCase(t, tc, modeDormant, l.kinds)
+				for _, ref := range []dormantMode{modeEventByEvent, modeEngineTimers} {
+					got, _, refFound := runDormantCase(t, tc, ref, l.kinds)
+					sameEvents(t, 0, "dormant", dormant, ref.String(), got)
+					if fmt.Sprint(refFound) != fmt.Sprint(found) {
+						t.Fatalf("found at %v dormant, %v %v", found, refFound, ref)
+					}
 				}
-			}
-			e := pollEnds(tc.start, dormantCost, 100)
-			for r, j := range tc.want {
-				if j >= 0 && found[r] != e[j] {
-					t.Errorf("rank %d saw its message at %.17g, want e[%d] = %.17g", r, found[r], j, e[j])
+				e := pollEnds(tc.start, dormantCost, 100)
+				for r, j := range tc.want {
+					if j >= 0 && found[r] != e[j] {
+						t.Errorf("rank %d saw its message at %.17g, want e[%d] = %.17g", r, found[r], j, e[j])
+					}
 				}
-			}
-			if dormed == 0 {
-				t.Error("no probe was dormant")
-			}
-		})
+				if dormed == 0 {
+					t.Error("no probe was dormant")
+				}
+			})
+		}
 	}
+}
+
+// dormantListeners are the kinds the hand-made cases' listener hears: the
+// messages' and the calls' events, or a timeline's — what observe's graph
+// recorder and trace hear (observe.TimelineKinds): the compute events too,
+// which stop kernel sleeps from merging, and not the calls' bounds.
+var dormantListeners = []struct {
+	name  string
+	kinds KindSet
+}{
+	{"messages and calls heard", AllKinds &^ KindsOf(Stack, ComputeStart, ComputeEnd)},
+	{"a timeline heard", AllKinds &^ KindsOf(Stack, CallStart, CallEnd)},
 }
 
 // dormantMode is how a hand-made case runs its probes.
@@ -194,9 +209,10 @@ func (m dormantMode) String() string {
 	return [...]string{"dormant", "event by event", "engine timers"}[m]
 }
 
-// runDormantCase runs tc and returns its hook events and clock readings,
-// how many probes went dormant and when each rank's Probe saw its message.
-func runDormantCase(t *testing.T, tc dormantCase, mode dormantMode) (string, uint64, []float64) {
+// runDormantCase runs tc, a listener hearing kinds, and returns the events
+// it heard and the clock readings, how many probes went dormant and when
+// each rank's Probe saw its message.
+func runDormantCase(t *testing.T, tc dormantCase, mode dormantMode, kinds KindSet) (string, uint64, []float64) {
 	t.Helper()
 	cfg := preset(t, "smpi")
 	cfg.IprobeCost, cfg.NoGrowth = dormantCost, true
@@ -214,8 +230,8 @@ func runDormantCase(t *testing.T, tc dormantCase, mode dormantMode) (string, uin
 		w.MergeKernelSleeps()
 	}
 	var b strings.Builder
-	w.AddListener(Listener{Kinds: AllKinds &^ KindsOf(Stack, ComputeStart, ComputeEnd), Hook: func(ev *Event) {
-		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", ev.Kind, ev.Rank, ev.Peer, ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Kernel, ev.Time)
+	w.AddListener(Listener{Kinds: kinds, Hook: func(ev *Event) {
+		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g %.17g\n", ev.Kind, ev.Rank, ev.Peer, ev.Tag, ev.Bytes, ev.MsgID, ev.RecvID, ev.Kernel, ev.Seconds, ev.Time)
 	}})
 	found := make([]float64, tc.n)
 	early := pollEnds(tc.start, dormantCost, 4)[3]
@@ -308,20 +324,24 @@ func kernelTo(t *testing.T, from, at float64) float64 {
 // TestDormantProbesInRandomPrograms runs TestProbeQueueMatchesEngineTimers'
 // random programs with the counters' growth off — Probe loops and Iprobe
 // loops between kernel calls, messages of another tag, merged kernels,
-// sleeps through timers, per-rank counters, Stack heard in a third — with
+// sleeps through timers, per-rank counters, Stack heard in a third, the
+// compute events (observe's timeline) in a sixth — with
 // dormant probes, and wants what every probe's end as an engine timer
-// gives (the engine fires fewer events: not compared). It fails if no
-// probe went dormant.
+// gives (the engine fires fewer events: not compared). It fails if few
+// probes went dormant, or few where the compute events are heard.
 func TestDormantProbesInRandomPrograms(t *testing.T) {
-	var dormed uint64
+	var dormed, timeline uint64
 	for seed := uint64(1); seed <= 150; seed++ {
 		ref, _, _, _ := runProbeQueueProgram(t, seed, false, true)
 		got, _, _, d := runProbeQueueProgram(t, seed, true, true)
 		sameEvents(t, seed, "dormant probes", got, "engine timers", ref)
 		dormed += d
+		if seed%6 == 2 { // the timeline heard
+			timeline += d
+		}
 	}
-	if dormed < 400 { // 558 when written
-		t.Errorf("%d probes made dormant in 150 programs", dormed)
+	if dormed < 400 || timeline < 100 { // 558 and 149 when written
+		t.Errorf("%d probes made dormant in 150 programs, %d where the compute events are heard", dormed, timeline)
 	}
 }
 
@@ -348,3 +368,50 @@ type oneSend struct {
 
 func (x oneSend) Exchange(int) (int, Msg, int) { return x.dst, x.m, Nobody }
 func (x oneSend) Received(int, Msg)            {}
+
+// TestFirstEndFromMatchesAdditions checks firstEndFrom against the loop of
+// additions it replaces: dormant ends of SMPI's and round costs from
+// 10⁻⁷ s to 10⁴ s, up to clocks many binades later, at an end, one ulp
+// either side of one, and costs whose ratio to the ulp ends in one half
+// (ties) in one binade and not in the next.
+func TestFirstEndFromMatchesAdditions(t *testing.T) {
+	loop := func(end, d, now float64) float64 {
+		for end < now {
+			end += d
+		}
+		return end
+	}
+	type tc struct{ end, d, now float64 }
+	cases := []tc{
+		{0, 1, 0}, // nothing to follow
+		// d/u = 1000.5 in [1, 2) (a tie at each step: from an odd multiple
+		// of u the first rounds up to an even one, the rest down), 500.25
+		// in [2, 4)
+		{2 - 3e8*0x1p-52, 1000.5 * 0x1p-52, 2 + 2e5*1000.5*0x1p-52},
+		{2 - (3e8+1)*0x1p-52, 1000.5 * 0x1p-52, 2 + 2e5*1000.5*0x1p-52},
+		{1 + 0x1p-52, 1000.5 * 0x1p-52, 1 + 1e5*1000.5*0x1p-52}, // within [1, 2)
+		// d/u = 3.5 in [1, 2), 1.75 in [2, 4)
+		{2 - 1e6*0x1p-52, 3.5 * 0x1p-52, 2 + 1e6*0x1p-52},
+		{0.999, 2.1e-7, 1.001}, // across 1
+		{1e4 - 1e-3, 2.115437983643232e-07, 1e4 + 1e-3},
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	costs := []float64{2.1e-7, 2.115437983643232e-07, 1e-7, 2e-7, 3e-9}
+	for range 3000 {
+		end := math.Ldexp(1+rng.Float64(), rng.IntN(40)-25) // 3·10⁻⁸ s to 10⁴ s
+		d := costs[rng.IntN(len(costs))]
+		if rng.IntN(4) == 0 {
+			d = end * math.Ldexp(1+rng.Float64(), -10-rng.IntN(20))
+		}
+		now := end + d*float64(rng.IntN(200000))*rng.Float64()
+		if e := loop(end, d, now); rng.IntN(3) == 0 { // at an end, or an ulp either side
+			now = []float64{e, math.Nextafter(e, 0), math.Nextafter(e, math.Inf(1))}[rng.IntN(3)]
+		}
+		cases = append(cases, tc{end, d, now})
+	}
+	for i, c := range cases {
+		if got, want := firstEndFrom(c.end, c.d, c.now), loop(c.end, c.d, c.now); got != want {
+			t.Fatalf("case %d: from %.17g by %.17g to %.17g: %.17g, the additions %.17g", i, c.end, c.d, c.now, got, want)
+		}
+	}
+}

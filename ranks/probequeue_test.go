@@ -25,8 +25,9 @@ import (
 // countable), some merge kernel sleeps, some take every sleep through a
 // timer (noSkip), some count per rank or do not grow, some probe only what
 // an earlier call of the rank progressed (ProbeAfterProgress). A third hear Stack,
-// which turns chaining off, a third hear no MPI call. It fails if the chain
-// never ran.
+// which turns chaining off, a third hear no MPI call, a sixth hear what
+// observe's graph and trace hear (the compute events, no call, no Stack).
+// It fails if the chain never ran.
 func TestProbeQueueMatchesEngineTimers(t *testing.T) {
 	var chained uint64
 	for seed := uint64(1); seed <= 150; seed++ {
@@ -81,10 +82,14 @@ func runProbeQueueProgram(t *testing.T, seed uint64, aside, noGrowth bool) (stri
 		kinds = AllKinds &^ KindsOf(ComputeStart, ComputeEnd) // Stack heard: no chaining
 	case 1:
 		kinds &^= KindsOf(CallStart, CallEnd)
+	case 2:
+		if seed%2 == 0 { // a timeline's (observe's graph and trace): compute, not calls
+			kinds = AllKinds &^ KindsOf(Stack, CallStart, CallEnd)
+		}
 	}
 	var b strings.Builder
 	w.AddListener(Listener{Kinds: kinds, Hook: func(e *Event) {
-		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
+		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Seconds, e.Time)
 	}})
 	scale := 1.0 // of the kernels
 	if start > 0 {

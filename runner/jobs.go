@@ -115,7 +115,7 @@ func runMachine(p *scenario.Plan, topo fluid.Topology, jobs []*scenario.Job, opt
 			w.AddListener(ranks.Listener{Kinds: ranks.KindsOf(ranks.SendPost), Hook: reach.HookFor(j.Place)})
 		}
 		if tw != nil {
-			w.AddHook(tw.JobHook(i, j.Name, first, j.Plan.Ranks))
+			w.AddListener(tw.JobListener(i, j.Name, first, j.Plan.Ranks))
 			first += j.Plan.Ranks
 		}
 		jr := &JobResult{Name: j.Name, App: j.Plan.App, Ranks: j.Plan.Ranks, Start: j.Start,

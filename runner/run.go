@@ -153,7 +153,7 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 			LatFactor:     func(bytes int) float64 { return net.LatFactor.Value(bytes+net.Envelope, 1) },
 			SwitchLatency: p.Platform.SwitchLatency,
 		})
-		w.AddHook(rec.Hook)
+		w.AddListener(rec.Listener())
 	}
 	var tw *observe.TraceWriter
 	if opt.Trace != nil {
@@ -162,7 +162,7 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 			to = math.Inf(1)
 		}
 		tw = observe.NewTraceWriter(opt.Trace, p.Ranks, opt.TraceFrom, to)
-		w.AddHook(tw.Hook)
+		w.AddListener(tw.Listener())
 	}
 	var calls *observe.MPICalls
 	if opt.MPICalls {

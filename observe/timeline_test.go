@@ -1,0 +1,128 @@
+package observe_test
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/emu-hpc/emu/observe"
+	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/runner"
+	"github.com/emu-hpc/emu/scenario"
+)
+
+// TestTimelineListenersMatchEveryKind records HPL's graph and trace the way
+// runner does, the recorders listening to TimelineKinds only, and again with
+// one more hook of every kind beside them. That hook hears Stack, which makes
+// the World fire every poll of a probe loop as an event of its own (no
+// dormant probe, no probe chained in the queue): the event-by-event path,
+// which recorded the graphs and traces before the recorders listened to
+// their kinds only. The run, the graph and the trace must be the same to
+// the byte; where the polls go dormant (the growth off, rank order) the
+// engine must also fire several times fewer events, or the case tests
+// nothing.
+func TestTimelineListenersMatchEveryKind(t *testing.T) {
+	hpl := []string{"platform.hosts=16", "hpl.grids=4x4", "hpl.n=1200", "network.iprobe_cost=2e-7"}
+	off := "network.iprobe_growth=false"
+	tests := []struct {
+		name  string
+		sets  []string
+		fewer float64 // the event-by-event path fires at least this many times the events
+	}{
+		{"growth off", []string{off}, 3},
+		{"growth off, 2ringM, depth 0", []string{off, "hpl.bcast=2ringM", "hpl.depth=0"}, 3},
+		{"growth off, 1ring, binary-exchange", []string{off, "hpl.bcast=1ring", "hpl.swap=binary-exchange"}, 3},
+		{"growth off, long (no Probe loop)", []string{off, "hpl.bcast=long"}, 1},
+		{"growth off, per-rank counters", []string{off, "network.per_rank_counters=true"}, 3},
+		{"growth off, SimGrid's order", []string{off, "network.wake_order=simgrid"}, 1},
+		{"growth on", nil, 1},
+		{"growth on, SimGrid's order", []string{"network.wake_order=simgrid"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan(t, append(append([]string(nil), hpl...), tc.sets...))
+			// runner's recorders, and the test's own (wire mode, the whole
+			// trace): fed TimelineKinds (Listener), and in the reference
+			// every kind (Hook), as they were before.
+			type recorded struct {
+				res          *runner.Result
+				graph, trace bytes.Buffer // runner's
+				own          *observe.GraphRecorder
+				ownTrace     bytes.Buffer
+			}
+			run := func(listen bool) *recorded {
+				out := &recorded{own: observe.NewGraphRecorder(p.Ranks, p.Platform.Placement(p.Ranks))}
+				tw := observe.NewTraceWriter(&out.ownTrace, p.Ranks, 0, math.Inf(1))
+				opt := runner.Options{Graph: true, Trace: &out.trace}
+				if listen {
+					opt.Listeners = []ranks.Listener{out.own.Listener(), tw.Listener()}
+				} else {
+					opt.Hooks = []ranks.Hook{out.own.Hook, tw.Hook}
+				}
+				var err error
+				if out.res, err = runner.Run(p, opt); err != nil {
+					t.Fatal(err)
+				}
+				if err := tw.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := out.res.Graph.WriteTo(&out.graph); err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			got, ref := run(true), run(false)
+			res := got.res
+			if res.SimulatedTime != ref.res.SimulatedTime {
+				t.Errorf("time %.17g s, every kind heard %.17g s", res.SimulatedTime, ref.res.SimulatedTime)
+			}
+			own, refOwn := graphBytes(t, got.own), graphBytes(t, ref.own)
+			for _, c := range []struct {
+				what     string
+				got, ref []byte
+			}{
+				{"runner's graphs", got.graph.Bytes(), ref.graph.Bytes()},
+				{"runner's traces", got.trace.Bytes(), ref.trace.Bytes()},
+				{"graphs", own, refOwn},
+				{"traces", got.ownTrace.Bytes(), ref.ownTrace.Bytes()},
+			} {
+				if !bytes.Equal(c.got, c.ref) {
+					t.Errorf("%s differ: %d bytes, every kind heard %d", c.what, len(c.got), len(c.ref))
+				}
+			}
+			if float64(ref.res.Events) < tc.fewer*float64(res.Events) {
+				t.Errorf("%d events fired, %d with every kind heard: want %g times fewer", res.Events, ref.res.Events, tc.fewer)
+			}
+		})
+	}
+}
+
+// graphBytes is the recorder's graph as written.
+func graphBytes(t *testing.T, g *observe.GraphRecorder) []byte {
+	t.Helper()
+	pg, err := g.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := pg.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// plan is the default scenario with sets applied, validated.
+func plan(t *testing.T, sets []string) *scenario.Plan {
+	t.Helper()
+	s := scenario.Default()
+	for _, kv := range sets {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
