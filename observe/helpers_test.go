@@ -20,6 +20,12 @@ func loadPlan(t *testing.T, file string, sets ...string) *scenario.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return validated(t, s, sets)
+}
+
+// validated is s with the sets applied, validated.
+func validated(t *testing.T, s *scenario.Scenario, sets []string) *scenario.Plan {
+	t.Helper()
 	for _, kv := range sets {
 		if err := s.Set(kv); err != nil {
 			t.Fatal(err)

@@ -114,15 +114,5 @@ func graphBytes(t *testing.T, g *observe.GraphRecorder) []byte {
 // plan is the default scenario with sets applied, validated.
 func plan(t *testing.T, sets []string) *scenario.Plan {
 	t.Helper()
-	s := scenario.Default()
-	for _, kv := range sets {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return validated(t, scenario.Default(), sets)
 }
