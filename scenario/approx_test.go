@@ -24,11 +24,7 @@ func TestApproximationsNeedEmusSolver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, kv := range tc.sets {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
+		mustSet(t, s, tc.sets)
 		_, err = s.Validate()
 		switch {
 		case tc.want == "" && err != nil:

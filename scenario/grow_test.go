@@ -60,11 +60,7 @@ func TestDefaultGrowsToTheGrid(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, kv := range tc.sets {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
+			mustSet(t, s, tc.sets)
 			p, err := s.Validate()
 			if tc.wantHosts == 0 {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
@@ -139,11 +135,7 @@ func TestDefaultTakesItsShapesSize(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, kv := range tc.sets {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
+			mustSet(t, s, tc.sets)
 			p, err := s.Validate()
 			if tc.wantHosts == 0 {
 				if err == nil || err.Error() != tc.wantErr {

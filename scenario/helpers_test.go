@@ -24,3 +24,13 @@ func readFile(t testing.TB, path string) []byte {
 	}
 	return b
 }
+
+// mustSet applies each of sets to s, as emu run's --set flags.
+func mustSet(t *testing.T, s *Scenario, sets []string) {
+	t.Helper()
+	for _, kv := range sets {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

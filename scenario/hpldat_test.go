@@ -51,11 +51,7 @@ func TestHPLDatCursorNote(t *testing.T) {
 		if err := s.UseHPLDat(dat); err != nil {
 			t.Fatal(err)
 		}
-		for _, kv := range tc.sets {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
+		mustSet(t, s, tc.sets)
 		p, err := s.Validate()
 		if err != nil {
 			t.Fatal(err)

@@ -99,11 +99,7 @@ func TestLogGOPSOverheadBlame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, kv := range tc.sets {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
+			mustSet(t, s, tc.sets)
 			_, err = s.Validate()
 			if err == nil || !strings.HasPrefix(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)), tc.want) {
 				t.Errorf("error %v\nwant %q...", err, tc.want)

@@ -110,11 +110,7 @@ func TestNPPlacesAsSmpirun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := Default()
-			for _, kv := range append([]string{`platform.host_prefix="n-"`}, tt.sets...) {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
+			mustSet(t, s, append([]string{`platform.host_prefix="n-"`}, tt.sets...))
 			p, err := s.Validate()
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {

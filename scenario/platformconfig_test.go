@@ -30,11 +30,7 @@ func TestPlatformConfig(t *testing.T) {
 		if err := s.UsePlatformXML(xml); err != nil {
 			t.Fatal(err)
 		}
-		for _, kv := range append([]string{"hpl.n=200"}, sets...) {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
+		mustSet(t, s, append([]string{"hpl.n=200"}, sets...))
 		return s.Validate()
 	}
 	all := `  <prop id="network/model" value="CM02"/>
