@@ -143,7 +143,7 @@ func decodeError(data []byte, file string, err error) error {
 	if m := tomlTypeError.FindStringSubmatch(err.Error()); m != nil {
 		msg := m[3]
 		if t := incompatible.FindStringSubmatch(msg); t != nil {
-			msg = "want " + typeWords(t[2]) + ", got " + typeWords(t[1])
+			msg = "want " + TypeWords(t[2]) + ", got " + TypeWords(t[1])
 		}
 		return fmt.Errorf("%s:%s: %s: %s", file, m[1], m[2], escapeControls(msg))
 	}
@@ -153,9 +153,10 @@ func decodeError(data []byte, file string, err error) error {
 // incompatible is the decoder's message for a value of the wrong type.
 var incompatible = regexp.MustCompile(`^incompatible types: TOML value has type (.+); destination has type (\S+)$`)
 
-// typeWords names a type of the decoder's message (Go's, or the
-// destination's kind) as a models file's reader would.
-func typeWords(t string) string {
+// TypeWords names a type of the TOML decoder's messages (Go's, or the
+// destination's kind) as a reader of a models file or a scenario would:
+// "an integer", not "int64". Types it does not know come back as they are.
+func TypeWords(t string) string {
 	switch t {
 	case "int64", "integer":
 		return "an integer"

@@ -12,6 +12,8 @@ import (
 	"unicode"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/emu-hpc/emu/models"
 )
 
 // keyError is an error tied to a dotted scenario key; Scenario.errorAt turns it into
@@ -135,22 +137,12 @@ var incompatible = regexp.MustCompile(`incompatible types: TOML value has type (
 // plainTypes says type errors in the scenario's words: "want a string, got an
 // integer" instead of "TOML value has type int64; destination has type string".
 func plainTypes(msg string) string {
-	words := map[string]string{"int64": "an integer", "integer": "an integer", "float64": "a number", "float": "a number",
-		"string": "a string", "bool": "a boolean", "boolean": "true or false", "slice": "a list", "array": "a list",
-		"[]interface {}": "a list", "map[string]interface {}": "a table", "struct": "a table", "map": "a table",
-		"[]any": "a list", "map[string]any": "a table"} // how Go ≥ 1.18 prints the two above
-	word := func(t string) string {
-		if w, ok := words[t]; ok {
-			return w
-		}
-		return t
-	}
 	msg = incompatible.ReplaceAllStringFunc(msg, func(m string) string {
 		sub := incompatible.FindStringSubmatch(m)
-		return "want " + word(sub[2]) + ", got " + word(sub[1])
+		return "want " + models.TypeWords(sub[2]) + ", got " + models.TypeWords(sub[1])
 	})
 	for _, t := range []string{"int64", "float64", "bool", "string"} { // "want a table, not a int64"
-		msg = strings.ReplaceAll(msg, "want a table, not a "+t, "want a table, not "+word(t))
+		msg = strings.ReplaceAll(msg, "want a table, not a "+t, "want a table, not "+models.TypeWords(t))
 	}
 	return msg
 }
