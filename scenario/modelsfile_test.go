@@ -179,7 +179,7 @@ func TestInlineOverModelsFileKeyByKey(t *testing.T) {
 
 // A key that does not belong to the form of the part it sets, under the
 // file's model or one the table gives, is an error naming the --set and the
-// key, one line.
+// key, one line; so is a host's table that its CPUs' own models shadow.
 func TestInlineOverModelsFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "m.toml"), []byte(perHostModels), 0o644); err != nil {
@@ -202,6 +202,8 @@ func TestInlineOverModelsFileErrors(t *testing.T) {
 			`--set kernels.dgemm.host.n2.sigma_coef=[1e-13]: kernels.dgemm.host.n2.sigma_coef: not a key of noise = "gaussian", which takes sigma; give noise too to change the family`},
 		{[]string{"kernels.dgemm.breaks_on=m"},
 			`--set kernels.dgemm.breaks_on=m: kernels.dgemm.breaks_on: the model's mean is a polynomial (terms, coef, intercept); give piece too to make it piecewise`},
+		{[]string{`kernels.dgemm.host."n3/cpu0".intercept=1e-6`, "kernels.dgemm.host.n3.intercept=2e-6"},
+			`--set kernels.dgemm.host.n3.intercept=2e-6: kernels.dgemm.host.n3: no call would use it: its CPUs' own models (n3/cpu0) come before a host's; set theirs, e.g. kernels.dgemm.host."n3/cpu0"`},
 		{[]string{"kernels.dgemm.host.n9.intercept=1e-6"},
 			`--set kernels.dgemm.host.n9.intercept=1e-6: kernels.dgemm.host.n9: the platform has no host of that name (n0 … n3)`},
 	}

@@ -482,8 +482,33 @@ func (s *Scenario) kernelSpec(name string, file models.Spec, inFile bool, pl *pl
 		}
 		keys = append(keys, leafKeys(table, "")...)
 	}
+	for _, host := range sortedKeys(hosts) {
+		if err := shadowedHost(name, host, spec, pl); err != nil {
+			key, msg := splitKeyMessage(err.Error())
+			return models.Spec{}, nil, s.errorAt(key, msg)
+		}
+	}
 	sort.Strings(keys)
 	return spec, slices.Compact(keys), nil
+}
+
+// shadowedHost refuses the scenario's table of a host (not of one CPU) when
+// every CPU of the host has a model of its own, which comes first
+// (models.Set.ForCPU): no call would use it, and a tweak of Dahu's per-CPU
+// models written as kernels.dgemm.host.dahu-5.intercept would change nothing.
+func shadowedHost(name, host string, spec models.Spec, pl *platform.Platform) error {
+	if _, cpu, _ := models.SplitCPUKey(host); cpu >= 0 || pl.SocketsPerHost < 1 {
+		return nil
+	}
+	cpus := make([]string, pl.SocketsPerHost)
+	for c := range cpus {
+		cpus[c] = models.CPUKey(host, c)
+		if _, ok := spec.Host[cpus[c]]; !ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("kernels.%s.host.%s: no call would use it: its CPUs' own models (%s) come before a host's; set theirs, e.g. kernels.%s.host.%q",
+		name, host, strings.Join(cpus, ", "), name, cpus[0])
 }
 
 // leafKeys are the dotted keys of table's values that are not tables,
