@@ -221,3 +221,24 @@ func TestInlineOverModelsFileErrors(t *testing.T) {
 		})
 	}
 }
+
+// Without a models file, a --set over the scenario's own host table is key by
+// key too (the decoder's map had made it a new table of the --set's keys
+// alone, a constant dgemm): n1 = 3e-11·1.28e6 + 1e-10·2e4 + 5e-6 = 4.54e-5 s.
+func TestSetOverInlineHostTable(t *testing.T) {
+	doc := "[platform]\nhosts = 4\nhost_prefix = \"n\"\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n" +
+		"[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [2e-11]\n" +
+		"[kernels.dgemm.host.n1]\nterms = [\"m*n*k\", \"m*n\"]\ncoef = [3e-11, 1e-10]\nintercept = 2e-6\n"
+	s, err := Parse([]byte(doc), "s.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSet(t, s, []string{"kernels.dgemm.host.n1.intercept=5e-6"})
+	p := mustPlan(t, s, nil)
+	v := models.Vars{M: 100, N: 200, K: 64}
+	for host, want := range map[string]float64{"n0": 2.56e-5, "n1": 4.54e-5} {
+		if got := p.Kernels.Models.For("dgemm", host).Mean(v); !close(got, want) {
+			t.Errorf("dgemm(100, 200, 64) on %s = %.10g s, want %.10g", host, got, want)
+		}
+	}
+}

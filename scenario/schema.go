@@ -242,7 +242,7 @@ type KernelsTable struct {
 	Specs       map[string]models.Spec // [kernels.NAME] of the document
 	// tables are the document's [kernels.NAME] tables as read, and sets the
 	// --set's, merged key by key in their order: the two layers that come
-	// over a models file's tables (Scenario.kernelSpecs).
+	// over a models file's tables (Scenario.kernelSpec).
 	tables, sets map[string]map[string]any
 	// parsed: the document is read, the tables that follow are --set's.
 	parsed bool
@@ -350,7 +350,7 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 // mergeSpec reads a [kernels.NAME] table: the document's, decoded into Specs,
 // or a --set's, merged into the --set's earlier ones key by key. Unknown keys
 // of the model table and values of the wrong type are errors; how the layers
-// come over a models file is Scenario.kernelSpecs's.
+// come over a models file is Scenario.kernelSpec's.
 func (k *KernelsTable) mergeSpec(name string, sub map[string]any) error {
 	spec, err := decodeSpec(name, sub)
 	if err != nil {

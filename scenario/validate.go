@@ -444,13 +444,24 @@ func (s *Scenario) kernels(p *Plan) error {
 // none when the model is the file's alone.
 func (s *Scenario) kernelSpec(name string, file models.Spec, inFile bool, pl *platform.Platform) (models.Spec, []string, error) {
 	k := s.Kernels
-	tables := []map[string]any{k.tables[name], k.sets[name]}
-	if inFile && s.embedded {
-		tables[0] = nil // a placeholder
+	type layer struct {
+		over  models.Spec    // the table decoded
+		table map[string]any // the table as read: its keys are the ones it sets
 	}
-	hosts := map[string]models.Spec{} // the hosts the scenario names
-	for _, t := range tables {
-		h, _ := t["host"].(map[string]any)
+	var layers []layer
+	if table := k.tables[name]; table != nil && !(inFile && s.embedded) { // the default's: a placeholder
+		layers = append(layers, layer{k.Specs[name], table})
+	}
+	if table := k.sets[name]; table != nil {
+		over, err := decodeSpec(name, table) // each --set was decoded alone already
+		if err != nil {
+			return models.Spec{}, nil, err
+		}
+		layers = append(layers, layer{over, table})
+	}
+	hosts := map[string]models.Spec{} // the hosts the scenario names, for their names alone
+	for _, l := range layers {
+		h, _ := l.table["host"].(map[string]any)
 		for host := range h {
 			hosts[host] = models.Spec{}
 		}
@@ -464,23 +475,13 @@ func (s *Scenario) kernelSpec(name string, file models.Spec, inFile bool, pl *pl
 		spec = file
 	}
 	var keys []string
-	for i, table := range tables {
-		if table == nil {
-			continue
-		}
-		over := k.Specs[name]
-		if i == 1 {
-			var err error
-			if over, err = decodeSpec(name, table); err != nil { // each --set was decoded alone already
-				return models.Spec{}, nil, err
-			}
-		}
+	for _, l := range layers {
 		var err error
-		if spec, err = spec.Override(over, table); err != nil {
+		if spec, err = spec.Override(l.over, l.table); err != nil {
 			key, msg := splitKeyMessage(err.Error())
 			return models.Spec{}, nil, s.errorAt("kernels."+name+"."+key, msg)
 		}
-		keys = append(keys, leafKeys(table, "")...)
+		keys = append(keys, leafKeys(l.table, "")...)
 	}
 	for _, host := range sortedKeys(hosts) {
 		if err := shadowedHost(name, host, spec, pl); err != nil {
