@@ -408,8 +408,12 @@ func schemaKeys() (keys, arrays map[string]bool) {
 		path = append(path, t)
 		if t == reflect.TypeFor[scenario.KernelsTable]() {
 			// [kernels] decodes itself (UnmarshalTOML): its settings are its
-			// fields in snake case, its tables [kernels.NAME] kernel models.
+			// exported fields in snake case, its tables [kernels.NAME] kernel
+			// models.
 			for f := range t.Fields() {
+				if !f.IsExported() {
+					continue // the tables as read, kept for the models file
+				}
 				if f.Name == "Specs" {
 					walk(reflect.TypeFor[models.Spec](), join(prefix, "NAME"), path)
 					continue

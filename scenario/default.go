@@ -2,9 +2,6 @@ package scenario
 
 import (
 	_ "embed"
-	"sync"
-
-	"github.com/emu-hpc/emu/models"
 )
 
 //go:embed default.toml
@@ -23,10 +20,3 @@ func Default() *Scenario {
 	s.embedded = true
 	return s
 }
-
-// defaultSpecs are the embedded default's inline kernel models as it ships
-// them: placeholders that a models file replaces (validate.go's kernels).
-// Parsed once, not at every validation of a sweep's points; read only.
-var defaultSpecs = sync.OnceValue(func() map[string]models.Spec {
-	return Default().Kernels.Specs
-})

@@ -63,6 +63,7 @@ func Parse(data []byte, file string) (*Scenario, error) {
 	if k := unknownKey(md); k != "" {
 		return nil, s.errorAt(k, "unknown key"+suggest(k))
 	}
+	s.Kernels.parsed = true // the [kernels.NAME] tables that follow are --set's
 	return s, nil
 }
 

@@ -239,7 +239,13 @@ type KernelsTable struct {
 	Backend     string                 // BLAS of real and timed modes: gonum | openblas (a -tags cblas build)
 	Clock       string                 // how timed mode measures a call: wall (SMPI's) | cpu
 	Models      string                 // models.toml, relative to the scenario
-	Specs       map[string]models.Spec // [kernels.NAME]
+	Specs       map[string]models.Spec // [kernels.NAME] of the document
+	// tables are the document's [kernels.NAME] tables as read, and sets the
+	// --set's, merged key by key in their order: the two layers that come
+	// over a models file's tables (Scenario.kernelSpec).
+	tables, sets map[string]map[string]any
+	// parsed: the document is read, the tables that follow are --set's.
+	parsed bool
 	// Node variability (hostspeed.go): [kernels.host_speed] host or set of
 	// hosts → speed factor; host_spread, the relative SD of per-host factors
 	// drawn with host_spread_seed (nil: the scenario's seed).
@@ -341,34 +347,71 @@ func (k *KernelsTable) setScalar(name string, val any) error {
 	return err
 }
 
-// mergeSpec decodes a [kernels.NAME] table into the kernel's Spec, over what the
-// Spec already holds. Unknown keys of the model table are errors.
+// mergeSpec reads a [kernels.NAME] table: the document's, decoded into Specs,
+// or a --set's, merged into the --set's earlier ones key by key. Unknown keys
+// of the model table and values of the wrong type are errors; how the layers
+// come over a models file is Scenario.kernelSpec's.
 func (k *KernelsTable) mergeSpec(name string, sub map[string]any) error {
-	var buf bytes.Buffer
-	if err := toml.NewEncoder(&buf).Encode(sub); err != nil {
-		return &keyError{key: "kernels." + name, msg: err.Error()}
+	spec, err := decodeSpec(name, sub)
+	if err != nil {
+		return err
+	}
+	if k.parsed {
+		if k.sets == nil {
+			k.sets = map[string]map[string]any{}
+		}
+		k.sets[name] = mergeTables(k.sets[name], sub)
+		return nil
 	}
 	if k.Specs == nil {
-		k.Specs = map[string]models.Spec{}
+		k.Specs, k.tables = map[string]models.Spec{}, map[string]map[string]any{}
 	}
-	spec := k.Specs[name]
+	k.Specs[name], k.tables[name] = spec, sub
+	return nil
+}
+
+// decodeSpec decodes a [kernels.NAME] table; its errors name the key.
+func decodeSpec(name string, sub map[string]any) (models.Spec, error) {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(sub); err != nil {
+		return models.Spec{}, &keyError{key: "kernels." + name, msg: err.Error()}
+	}
+	var spec models.Spec
 	md, err := toml.Decode(buf.String(), &spec)
 	if err != nil {
 		msg := err.Error()
 		var pe toml.ParseError
 		if asParseError(err, &pe) {
-			return &keyError{key: joinKey("kernels."+name, pe.LastKey), msg: pe.Message}
+			return spec, &keyError{key: joinKey("kernels."+name, pe.LastKey), msg: pe.Message}
 		}
 		if m := lineOfError.FindStringSubmatch(msg); m != nil { // toml: line 1 (last key "coef"): ...
-			return &keyError{key: joinKey("kernels."+name, m[2]), msg: m[3]}
+			return spec, &keyError{key: joinKey("kernels."+name, m[2]), msg: m[3]}
 		}
-		return &keyError{key: "kernels." + name, msg: strings.TrimPrefix(msg, "toml: ")}
+		return spec, &keyError{key: "kernels." + name, msg: strings.TrimPrefix(msg, "toml: ")}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return &keyError{key: "kernels." + name + "." + und[0].String(), msg: "unknown key"}
+		return spec, &keyError{key: "kernels." + name + "." + und[0].String(), msg: "unknown key"}
 	}
-	k.Specs[name] = spec
-	return nil
+	return spec, nil
+}
+
+// mergeTables is over set over base key by key, as TOML tables: a table
+// merges into base's table of that key, any other value (a list of tables
+// too) replaces base's. Neither argument is modified.
+func mergeTables(base, over map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(over))
+	for key, v := range base {
+		out[key] = v
+	}
+	for key, v := range over {
+		sub, isTable := v.(map[string]any)
+		below, wasTable := out[key].(map[string]any)
+		if isTable && wasTable {
+			v = mergeTables(below, sub)
+		}
+		out[key] = v
+	}
+	return out
 }
 
 func joinKey(a, b string) string {

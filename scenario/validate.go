@@ -307,8 +307,8 @@ func (s *Scenario) cannotRead(p, path string) string {
 }
 
 // kernels resolves [kernels]: mode, pivot rule, speed ratio and the models (the
-// models file first, inline [kernels.NAME] tables over it, with a note; the
-// embedded default's own tables, placeholders, under it).
+// models file first, inline [kernels.NAME] tables over it key by key, with a
+// note: kernelSpec).
 func (s *Scenario) kernels(p *Plan) error {
 	k := s.Kernels
 	mode := k.Mode
@@ -383,33 +383,28 @@ func (s *Scenario) kernels(p *Plan) error {
 				path, len(bare), abbreviate(sortedKeys(bare), 4)))
 		}
 	}
-	names := make([]string, 0, len(k.Specs))
-	for name := range k.Specs {
-		names = append(names, name)
+	names := sortedKeys(k.Specs)
+	for name := range k.sets {
+		if _, ok := k.Specs[name]; !ok {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
-	var placeholders map[string]models.Spec
-	if s.embedded {
-		placeholders = defaultSpecs()
-	}
 	for _, name := range names {
-		if _, inFile := specs[name]; inFile {
-			if def, ok := placeholders[name]; ok && reflect.DeepEqual(def, k.Specs[name]) {
-				// The embedded default's placeholder (the SMPI study's
-				// model) gives way to the models file the user named:
-				// `emu run --set kernels.models=fitted.toml` charges the
-				// fitted dgemm, not the study's.
-				continue
-			}
-			p.Notes = append(p.Notes, fmt.Sprintf("kernels.%s: the scenario's inline table comes over %s's %s (remove it to use the file's)",
-				name, s.path(k.Models), name))
+		fileSpec, inFile := specs[name]
+		spec, keys, err := s.kernelSpec(name, fileSpec, inFile, &p.Platform)
+		if err != nil {
+			return err
 		}
-		specs[name] = k.Specs[name]
+		specs[name] = spec
+		if inFile && len(keys) == 0 {
+			continue // the file's alone (the embedded default's placeholder gave way)
+		}
+		if inFile {
+			p.Notes = append(p.Notes, fmt.Sprintf("kernels.%s: the scenario's %s over %s's %s, key by key",
+				name, abbreviate(keys, 4), s.path(k.Models), name))
+		}
 		where[name] = s.keyPlace("kernels." + name)
-		if err := checkModelNames(name, specs[name], &p.Platform); err != nil {
-			key, msg := splitKeyMessage(err.Error())
-			return s.errorAt(key, msg)
-		}
 	}
 	set, err := models.NewSet(specs)
 	if err != nil {
@@ -438,6 +433,97 @@ func (s *Scenario) kernels(p *Plan) error {
 	p.Kernels = kernels.Config{Mode: m, SpeedRatio: ratio, Models: set, Noise: k.Noise, Backend: k.Backend, Clock: clock,
 		ChargeEmpty: k.ChargeEmpty, Where: where}
 	return s.variability(p)
+}
+
+// kernelSpec is kernel name's model: the models file's (file, when inFile),
+// the scenario's inline table over it, then the --set's over that, each key
+// by key (models.Spec.Override: a part of another form replaces the file's
+// part whole). The embedded default's own tables are placeholders that give
+// way to a models file: `emu run --set kernels.models=fitted.toml` charges
+// the fitted dgemm, not the SMPI study's. keys lists the keys the layers set,
+// none when the model is the file's alone.
+func (s *Scenario) kernelSpec(name string, file models.Spec, inFile bool, pl *platform.Platform) (models.Spec, []string, error) {
+	k := s.Kernels
+	type layer struct {
+		over  models.Spec    // the table decoded
+		table map[string]any // the table as read: its keys are the ones it sets
+	}
+	var layers []layer
+	if table := k.tables[name]; table != nil && !(inFile && s.embedded) { // the default's: a placeholder
+		layers = append(layers, layer{k.Specs[name], table})
+	}
+	if table := k.sets[name]; table != nil {
+		over, err := decodeSpec(name, table) // each --set was decoded alone already
+		if err != nil {
+			return models.Spec{}, nil, err
+		}
+		layers = append(layers, layer{over, table})
+	}
+	hosts := map[string]models.Spec{} // the hosts the scenario names, for their names alone
+	for _, l := range layers {
+		h, _ := l.table["host"].(map[string]any)
+		for host := range h {
+			hosts[host] = models.Spec{}
+		}
+	}
+	if err := checkModelNames(name, models.Spec{Host: hosts}, pl); err != nil {
+		key, msg := splitKeyMessage(err.Error())
+		return models.Spec{}, nil, s.errorAt(key, msg)
+	}
+	spec := models.Spec{}
+	if inFile {
+		spec = file
+	}
+	var keys []string
+	for _, l := range layers {
+		var err error
+		if spec, err = spec.Override(l.over, l.table); err != nil {
+			key, msg := splitKeyMessage(err.Error())
+			return models.Spec{}, nil, s.errorAt("kernels."+name+"."+key, msg)
+		}
+		keys = append(keys, leafKeys(l.table, "")...)
+	}
+	for _, host := range sortedKeys(hosts) {
+		if err := shadowedHost(name, host, spec, pl); err != nil {
+			key, msg := splitKeyMessage(err.Error())
+			return models.Spec{}, nil, s.errorAt(key, msg)
+		}
+	}
+	sort.Strings(keys)
+	return spec, slices.Compact(keys), nil
+}
+
+// shadowedHost refuses the scenario's table of a host (not of one CPU) when
+// every CPU of the host has a model of its own, which comes first
+// (models.Set.ForCPU): no call would use it, and a tweak of Dahu's per-CPU
+// models written as kernels.dgemm.host.dahu-5.intercept would change nothing.
+func shadowedHost(name, host string, spec models.Spec, pl *platform.Platform) error {
+	if _, cpu, _ := models.SplitCPUKey(host); cpu >= 0 || pl.SocketsPerHost < 1 {
+		return nil
+	}
+	cpus := make([]string, pl.SocketsPerHost)
+	for c := range cpus {
+		cpus[c] = models.CPUKey(host, c)
+		if _, ok := spec.Host[cpus[c]]; !ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("kernels.%s.host.%s: no call would use it: its CPUs' own models (%s) come before a host's; set theirs, e.g. kernels.%s.host.%q",
+		name, host, strings.Join(cpus, ", "), name, cpus[0])
+}
+
+// leafKeys are the dotted keys of table's values that are not tables,
+// below prefix.
+func leafKeys(table map[string]any, prefix string) []string {
+	var keys []string
+	for key, v := range table {
+		if sub, ok := v.(map[string]any); ok {
+			keys = append(keys, leafKeys(sub, prefix+tomlKey(key)+".")...)
+			continue
+		}
+		keys = append(keys, prefix+tomlKey(key))
+	}
+	return keys
 }
 
 // freeModels is the set of kernels whose platform-wide model is a plain
