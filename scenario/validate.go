@@ -57,6 +57,10 @@ type Plan struct {
 	// Notes are remarks on the scenario that are not errors (per-host models
 	// of a models file for hosts the platform lacks), for the user to read.
 	Notes []string
+
+	// Inputs are the files the plan was read from (ReadFiles), for a command
+	// to refuse an output that would overwrite one of them.
+	Inputs []string
 }
 
 // Applications emu runs.
@@ -73,7 +77,7 @@ const (
 // Validate checks the whole scenario in one place and resolves it into a Plan.
 // Errors name the file and line (or the --set argument) and the key.
 func (s *Scenario) Validate() (*Plan, error) {
-	p := &Plan{App: s.App, Seed: uint64(s.Seed)}
+	p := &Plan{App: s.App, Seed: uint64(s.Seed), Inputs: s.ReadFiles()}
 	switch p.App {
 	case "":
 		p.App = AppHPL
@@ -268,6 +272,23 @@ func (s *Scenario) InputFiles() []string {
 	out = append(out, s.TraceFiles()...)
 	add(s.Kernels.Models, s.Kernels.Pivots)
 	return out
+}
+
+// ReadFiles are every file the scenario is read from: its own file, the
+// HPL.dat and the platform XML that replace its tables (--hpl-dat,
+// --platform), then InputFiles; the embedded default has no file of its own.
+func (s *Scenario) ReadFiles() []string {
+	var out []string
+	if s.file != "" && !s.embedded {
+		out = append(out, s.file)
+	}
+	if s.hplDat != nil {
+		out = append(out, s.hplDat.file)
+	}
+	if s.xml != nil {
+		out = append(out, s.xml.file)
+	}
+	return append(out, s.InputFiles()...)
 }
 
 // TraceFiles are the replayed traces the scenario names: replay.file, then

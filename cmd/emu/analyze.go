@@ -79,7 +79,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(outputPath{"--json", f.json, false}, outputPath{"--lp", f.lp, false},
+	if err := checkOutputs([]string{path}, outputPath{"--json", f.json, false}, outputPath{"--lp", f.lp, false},
 		outputPath{"--plot", f.plot, true}); err != nil {
 		return err
 	}

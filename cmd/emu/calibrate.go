@@ -97,7 +97,10 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}
-			if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
+			// The sample file itself is read back to resume a campaign; the
+			// scenario and its HPL.dat and platform files are not to be replaced.
+			inputs := append(append([]string{}, args...), strings.Split(sf.hplDat, ",")...)
+			if err := checkOutputs(append(inputs, sf.platform), outputPath{"--out", out, false}); err != nil {
 				return err
 			}
 			if parallel < 1 || parallel > maxCalibrateWorkers {
@@ -269,7 +272,9 @@ func newCalibrateMergeCmd() *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out != "-" {
-				if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
+				// Every file is read whole before the merge is written, atomically:
+				// -o one of them updates it in place.
+				if err := checkOutputs(nil, outputPath{"--out", out, false}); err != nil {
 					return err
 				}
 			}

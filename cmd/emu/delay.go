@@ -48,19 +48,21 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 			return fmt.Errorf("--delay: --%s steers the latency analysis of one recorded graph, not a delay sweep", name)
 		}
 	}
-	if err := checkOutputs(outputPath{"--json", jsonOut, false}); err != nil {
-		return err
-	}
 	if len(files) == 0 {
 		files = []string{""} // the embedded default
 	}
 	plans := make([]*scenario.Plan, len(files))
+	var inputs []string
 	for i, f := range files {
 		p, err := sf.plan(f)
 		if err != nil {
 			return err
 		}
 		plans[i] = p
+		inputs = append(inputs, p.Inputs...)
+	}
+	if err := checkOutputs(inputs, outputPath{"--json", jsonOut, false}); err != nil {
+		return err
 	}
 	var fits []sensitivity.DelaySensitivity
 	for i, p := range plans {

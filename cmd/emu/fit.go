@@ -66,7 +66,7 @@ scenario's [network] lat_factor and bw_factor.`,
 			if out == "-" {
 				out = ""
 			}
-			if err := checkOutputs(outputPath{"-o", out, false}, outputPath{"--plot", fl.plotDir, true}, outputPath{"--report", fl.report, false}); err != nil {
+			if err := checkOutputs(append(append([]string{}, args...), fl.network), outputPath{"-o", out, false}, outputPath{"--plot", fl.plotDir, true}, outputPath{"--report", fl.report, false}); err != nil {
 				return err
 			}
 			if fl.network != "" {

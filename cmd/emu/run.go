@@ -365,7 +365,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 		// named the file, and an error there points at it as HPL.dat's others do.
 		outs = append(outs, outputPath{fmt.Sprintf("%s:%d: output file", plan.HPLDatFile, hpldat.LineOutFile), plan.HPLDat.OutFile, false})
 	}
-	if err := checkOutputs(outs...); err != nil {
+	if err := checkOutputs(plan.Inputs, outs...); err != nil {
 		return err
 	}
 	if !isQuiet(cmd) {

@@ -31,8 +31,8 @@ type tuneOutputs struct {
 }
 
 // check refuses outputs that could not be written, before the sweep runs.
-func (o *tuneOutputs) check(extra ...outputPath) error {
-	return checkOutputs(append([]outputPath{{"--csv", o.csv, false}, {"--json", o.json, false}, {"--plot", o.plot, true}}, extra...)...)
+func (o *tuneOutputs) check(inputs []string, extra ...outputPath) error {
+	return checkOutputs(inputs, append([]outputPath{{"--csv", o.csv, false}, {"--json", o.json, false}, {"--plot", o.plot, true}}, extra...)...)
 }
 
 func (o *tuneOutputs) add(cmd *cobra.Command) {
@@ -182,7 +182,11 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 					return fmt.Errorf("sweep point %s: %w%s", p.Settings(), err, colonRangeHint(runner, p))
 				}
 			}
-			if err := outs.check(outputPath{"--out", dir, true}, outputPath{"--write-hpl-dat", search.writeDat, false}); err != nil {
+			s, err := runner.flags.scenario(runner.file)
+			if err != nil {
+				return err
+			}
+			if err := outs.check(s.ReadFiles(), outputPath{"--out", dir, true}, outputPath{"--write-hpl-dat", search.writeDat, false}); err != nil {
 				return err
 			}
 			if err := checkSweepDir(dir, runner); err != nil {
@@ -538,7 +542,7 @@ func newTuneCollectCmd() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "tune collect: %d of %d points have no result yet (tasks still running or failed; see %s/slurm-*.out)\n",
 					missing, len(plan.Points), dir)
 			}
-			if err := outs.check(); err != nil {
+			if err := outs.check(nil); err != nil {
 				return err
 			}
 			return report(cmd, tune.Rank(results), &outs)
