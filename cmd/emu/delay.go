@@ -48,6 +48,12 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 			return fmt.Errorf("--delay: --%s steers the latency analysis of one recorded graph, not a delay sweep", name)
 		}
 	}
+	for _, name := range []string{"seeds", "perturb", "jobs"} {
+		if cmd.Flags().Changed(name) {
+			// A delay sweep runs each delay once: the ensemble would be dropped.
+			return fmt.Errorf("--delay: --%s makes ensembles of --verify's re-emulations; a delay sweep runs each delay once", name)
+		}
+	}
 	if len(files) == 0 {
 		files = []string{""} // the embedded default
 	}
