@@ -153,6 +153,9 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 		probes = append(probes, p...)
 	}
+	if err := checkProductsSampled(fl.products, products, samples); err != nil {
+		return err
+	}
 	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss, MinHost: minHostSamples}
 	// Kernels fit independently: fit those that can be, say which cannot.
 	set, fits, failed, err := calibration.FitEachKernelWith(samples, family, opts, products)
@@ -217,6 +220,25 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 // kernel → canonical product term map calibration.FitEachKernelWith takes.
 // A product is of the sizes a sample file has, m, n and k: w (a known
 // kernel's work variable) and "1" (no growth) are refused.
+// checkProductsSampled refuses a --product whose kernel no sample calls: a
+// misspelt name fitted nothing and was dropped without a word.
+func checkProductsSampled(given []string, products map[string]string, samples []calibration.Sample) error {
+	if len(products) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, s := range samples {
+		seen[s.Kernel] = true
+	}
+	for _, g := range given {
+		kernel, _, _ := strings.Cut(g, "=")
+		if kernel = strings.TrimSpace(kernel); !seen[kernel] {
+			return fmt.Errorf("--product %q: no sample is a call of %s (the samples hold %s)", g, kernel, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+		}
+	}
+	return nil
+}
+
 func parseProducts(given []string) (map[string]string, error) {
 	if len(given) == 0 {
 		return nil, nil
