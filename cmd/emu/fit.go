@@ -129,8 +129,8 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		return err
 	}
 	var (
-		samples []calibration.Sample
-		probes  []models.Probe
+		sets   [][]calibration.Sample
+		probes []models.Probe
 	)
 	for _, f := range files {
 		data, err := os.ReadFile(f) // once: its samples, its torn row, its probes
@@ -145,13 +145,22 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		if err != nil {
 			return err
 		}
-		samples = append(samples, s...)
+		sets = append(sets, s)
 		noteTornRow(cmd.ErrOrStderr(), f, data)
 		p, err := calibration.ReadProbes(data, f)
 		if err != nil {
 			return err
 		}
 		probes = append(probes, p...)
+	}
+	// A row read before (a file given twice, a merged file beside its parts)
+	// would count twice in the fit and its cross-validation, as merge drops it.
+	samples, dups, err := calibration.Combine(files, sets)
+	if err != nil {
+		return err
+	}
+	if dups > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: %d samples are in more than one file (the same campaign's rows): each counted once\n", dups)
 	}
 	if err := checkProductsSampled(fl.products, products, samples); err != nil {
 		return err
