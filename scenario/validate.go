@@ -104,6 +104,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	if s.hplDat != nil && p.App != AppHPL {
 		return nil, fmt.Errorf("%s: HPL.dat given, but the scenario's app is %s", s.hplDat.file, p.App)
 	}
+	if err := s.checkSetsRead(p.App); err != nil {
+		return nil, err
+	}
 	var err error
 	if p.Platform, err = s.platform(); err != nil {
 		return nil, err
@@ -272,6 +275,28 @@ func (s *Scenario) InputFiles() []string {
 	out = append(out, s.TraceFiles()...)
 	add(s.Kernels.Models, s.Kernels.Pivots)
 	return out
+}
+
+// appTables are the tables that only one application reads.
+var appTables = map[string]string{"hpl": AppHPL, "pingpong": AppPingpong, "ring": AppRing, "replay": AppReplay, "congestor": AppCongestor}
+
+// checkSetsRead refuses a --set (or a flag standing for one, --max-iterations)
+// of a table the scenario's app does not read: --set hpl.nb=3 on a ping-pong
+// changed nothing and the run printed the same figures, a what-if that
+// silently was not one. Under [[jobs]] each job reads its own tables.
+func (s *Scenario) checkSetsRead(app string) error {
+	for _, key := range sortedKeys(s.setKeys) {
+		table, _, _ := strings.Cut(key, ".")
+		owner, ok := appTables[table]
+		if !ok || owner == app {
+			continue
+		}
+		if app == AppJobs {
+			return fmt.Errorf("%s: the scenario runs [[jobs]], which read their own tables: set jobs.N.%s", s.setKeys[key], key)
+		}
+		return fmt.Errorf("%s: the scenario's app is %s, which reads no [%s] table (app = %q runs it)", s.setKeys[key], app, table, owner)
+	}
+	return nil
 }
 
 // ReadFiles are every file the scenario is read from: its own file, the
