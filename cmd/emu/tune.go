@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -482,6 +483,9 @@ func newTuneTaskCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			plan, err := tune.ReadPlan(dir)
+			if errors.Is(err, fs.ErrNotExist) {
+				return notSlurmSweep(dir)
+			}
 			if err != nil {
 				return err
 			}
@@ -508,6 +512,19 @@ func newTuneTaskCmd() *cobra.Command {
 	return cmd
 }
 
+// notSlurmSweep says why DIR, without the plan.json --slurm writes, has
+// nothing to collect: it does not exist, it holds a sweep run here (ranked by
+// rerunning it: the rerun resumes and prints the table), or neither.
+func notSlurmSweep(dir string) error {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return fmt.Errorf("tune collect %s: no such folder", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.jsonl")); err == nil {
+		return fmt.Errorf("tune collect %s: a sweep run here, not submitted with --slurm (no plan.json); rank it by running the same emu tune command again with --out %s: it skips the points done and prints the table", dir, shellQuote(dir))
+	}
+	return fmt.Errorf("tune collect %s: no plan.json: not the --out of an emu tune --slurm", dir)
+}
+
 func newTuneCollectCmd() *cobra.Command {
 	var outs tuneOutputs
 	cmd := &cobra.Command{
@@ -517,6 +534,9 @@ func newTuneCollectCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			plan, err := tune.ReadPlan(dir)
+			if errors.Is(err, fs.ErrNotExist) {
+				return notSlurmSweep(dir)
+			}
 			if err != nil {
 				return err
 			}
