@@ -139,6 +139,9 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				swept[ax.Key] = s
 				axes = append(axes, ax)
 			}
+			if err := checkSetNotSwept(&sf, swept); err != nil {
+				return err
+			}
 			memAxis, nodeMemory, err := search.memoryAxis(swept)
 			if err != nil {
 				return err
@@ -510,6 +513,23 @@ func newTuneTaskCmd() *cobra.Command {
 	cmd.Flags().IntVar(&task, "task", -1, "array task index (SLURM_ARRAY_TASK_ID)")
 	cmd.Flags().IntVar(&jobs, "jobs", 1, "points evaluated at once")
 	return cmd
+}
+
+// checkSetNotSwept refuses a --set (or a flag standing for one) of a key a
+// --sweep also gives: every point's value replaces it, so the --set was
+// dropped without a word.
+func checkSetNotSwept(sf *scenarioFlags, swept map[string]string) error {
+	for _, kv := range sf.sets {
+		key, _, _ := strings.Cut(kv, "=")
+		if sweep, ok := swept[strings.TrimSpace(key)]; ok {
+			label := "--set " + kv
+			if l, ok := sf.labels[kv]; ok {
+				label = l
+			}
+			return fmt.Errorf("%s: %s is also swept by %q, whose values replace it: give one of them", label, strings.TrimSpace(key), sweep)
+		}
+	}
+	return nil
 }
 
 // notSlurmSweep says why DIR, without the plan.json --slurm writes, has

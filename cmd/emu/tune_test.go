@@ -170,6 +170,9 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"tune", "--sweep", "hpl.nb=0"}, "hpl.nb"},
 		{[]string{"tune", "--sweep", "nb=all"}, `no known set of values for "all"`},
 		{[]string{"tune", "collect", "/nonexistent-dir"}, "tune collect /nonexistent-dir: no such folder"},
+		// A --set the sweep replaces at every point was dropped without a word.
+		{[]string{"tune", "--set", "hpl.nb=128", "--sweep", "nb=32,64"}, `--set hpl.nb=128: hpl.nb is also swept by "nb=32,64", whose values replace it`},
+		{[]string{"tune", "--hostfile", "h.txt", "--sweep", "platform.hostfile=a,b"}, `--hostfile h.txt: platform.hostfile is also swept by`},
 	}
 	for _, tt := range tests {
 		args := tt.args
