@@ -12,6 +12,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/emu-hpc/emu/calibration"
@@ -88,6 +89,19 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 					// Without --rescale nothing is written: an -o would be dropped.
 					return fmt.Errorf("-o %s: --check writes a file only with --rescale", out)
 				}
+				// --check measures the models' own probe, with its call, BLAS and
+				// clock: a campaign's flags would be dropped without a word.
+				var dropped []string
+				cmd.Flags().Visit(func(f *pflag.Flag) {
+					switch f.Name {
+					case "check", "rescale", "host", "out", "quiet":
+					default:
+						dropped = append(dropped, "--"+f.Name)
+					}
+				})
+				if len(dropped) > 0 {
+					return fmt.Errorf("%s: --check measures the models' probe again with its own call, BLAS and clock; it takes --host, --rescale and -o only", strings.Join(dropped, ", "))
+				}
 				check.out, check.host = out, host
 				return runCheck(cmd.OutOrStdout(), check)
 			}
@@ -113,7 +127,7 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			if len(args) == 1 {
 				file = args[0]
 			}
-			app = file != "" || sf.hplDat != "" || sf.platform != "" || len(sf.sets) > 0
+			app = file != "" || sf.hplDat != "" || sf.platform != "" || sf.replay != "" || len(sf.sets) > 0
 			if !app {
 				if err := checkPlanFlags(plan); err != nil {
 					return err
