@@ -30,6 +30,14 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 		if o.path == "" {
 			continue
 		}
+		if o.path == "-" {
+			// Where "-" means standard output (fit's and merge's -o) the
+			// caller takes it before; here it would be a file named "-".
+			if o.folder {
+				return fmt.Errorf("%s -: want a folder name", o.flag)
+			}
+			return fmt.Errorf("%s -: want a file name (not standard output, which holds the report; /dev/stdout is a file name for it)", o.flag)
+		}
 		abs, err := filepath.Abs(o.path)
 		if err != nil {
 			return fmt.Errorf("%s %s: %v", o.flag, o.path, err)

@@ -31,6 +31,9 @@ func TestRunRefusesUnwritableOutputsBeforeRunning(t *testing.T) {
 		{"same file, other spelling", []string{"--json", js, "--graph", filepath.Join(dir, ".", "r.json")},
 			"emu: --graph " + filepath.Join(dir, ".", "r.json") + ": also named by --json"},
 		{"plot is a file", []string{"--json", js, "--plot", file}, "emu: --plot " + file + ": is a file, want a folder"},
+		// "-" made a file of that name, where fit -o - and merge -o - write to standard output.
+		{"json to -", []string{"--json", "-"}, "emu: --json -: want a file name (not standard output, which holds the report; /dev/stdout is a file name for it)"},
+		{"plot to -", []string{"--json", js, "--plot", "-"}, "emu: --plot -: want a folder name"},
 		{"pivots in a folder", []string{"--set", "kernels.mode=real", "--set", "hpl.n=50", "--json", js, "--record-pivots", dir},
 			"emu: --record-pivots " + dir + ": is a folder"},
 	} {
