@@ -23,6 +23,8 @@ func TestSetOfAnotherAppsTable(t *testing.T) {
 		{"ping-pong key on HPL", "", []string{"pingpong.iterations=3"}, "--set pingpong.iterations=3: the scenario's app is hpl, which reads no [pingpong] table"},
 		{"congestor key on HPL", "", []string{"congestor.bytes=8"}, "the scenario's app is hpl, which reads no [congestor] table"},
 		{"top-level table under jobs", jobs, []string{"ring.iterations=2"}, "--set ring.iterations=2: the scenario runs [[jobs]], which read their own tables: set jobs.N.ring.iterations"},
+		{"another app's table of a job", jobs, []string{"jobs.0.hpl.nb=3"}, "--set jobs.0.hpl.nb=3: job 0's app is ring, which reads no [jobs.hpl] table (app = \"hpl\" runs it)"},
+		{"a job's app changed with it", jobs, []string{"jobs.1.app=ring", "jobs.1.ranks=2", "jobs.1.ring.iterations=2"}, ""},
 		{"the app's own table", pingpong, []string{"pingpong.iterations=2"}, ""},
 		{"a job's own table", jobs, []string{"jobs.0.ring.iterations=2"}, ""},
 		{"app changed with it", "", []string{"app=pingpong", "pingpong.iterations=2"}, ""},

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
@@ -287,6 +288,14 @@ var appTables = map[string]string{"hpl": AppHPL, "pingpong": AppPingpong, "ring"
 func (s *Scenario) checkSetsRead(app string) error {
 	for _, key := range sortedKeys(s.setKeys) {
 		table, _, _ := strings.Cut(key, ".")
+		if part := strings.SplitN(key, ".", 4); table == "jobs" && len(part) == 4 {
+			// jobs.N.TABLE.KEY: the N-th job's own table (Set checked N).
+			i, err := strconv.Atoi(part[1])
+			if owner, ok := appTables[part[2]]; ok && err == nil && i < len(s.Jobs) && owner != s.Jobs[i].App && knownApp(s.Jobs[i].App) {
+				return fmt.Errorf("%s: job %d's app is %s, which reads no [jobs.%s] table (app = %q runs it)", s.setKeys[key], i, s.Jobs[i].App, part[2], owner)
+			}
+			continue
+		}
 		owner, ok := appTables[table]
 		if !ok || owner == app {
 			continue
@@ -297,6 +306,17 @@ func (s *Scenario) checkSetsRead(app string) error {
 		return fmt.Errorf("%s: the scenario's app is %s, which reads no [%s] table (app = %q runs it)", s.setKeys[key], app, table, owner)
 	}
 	return nil
+}
+
+// knownApp reports whether app names an application (a job's app is checked
+// with the job, after the --sets).
+func knownApp(app string) bool {
+	for _, a := range appTables {
+		if a == app {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadFiles are every file the scenario is read from: its own file, the
