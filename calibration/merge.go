@@ -19,18 +19,9 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 	if len(paths) == 0 {
 		return nil, nil, 0, fmt.Errorf("merge: no sample files given")
 	}
-	type key struct {
-		host, plan string
-		index      int
-	}
-	type first struct {
-		path string
-		s    Sample
-	}
-	seen := map[key]first{}
-	for _, p := range paths {
-		samples, err := ReadSampleFile(p)
-		if err != nil {
+	sets := make([][]Sample, len(paths))
+	for i, p := range paths {
+		if sets[i], err = ReadSampleFile(p); err != nil {
 			return nil, nil, 0, err
 		}
 		ps, err := ReadProbeFile(p)
@@ -38,23 +29,52 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 			return nil, nil, 0, err
 		}
 		probes = append(probes, ps...)
+	}
+	merged, duplicates, err = Combine(paths, sets)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return merged, LatestPerHost(probes), duplicates, nil
+}
+
+// Combine joins the samples of several files (sets[i] read from paths[i]),
+// dropping a row already read (a file given twice, or a merged file beside
+// the ones it merged) and counting it; two rows of one campaign's identity
+// (host, plan, index) measured otherwise are two campaigns under one host
+// name, an error naming both files. Rows of one file are not compared with
+// each other (a hand-made table may number each kernel's rows from 0), and
+// rows without an index are all kept.
+func Combine(paths []string, sets [][]Sample) (merged []Sample, duplicates int, err error) {
+	type key struct {
+		host, plan string
+		index      int
+	}
+	type first struct {
+		file int // its index in sets
+		s    Sample
+	}
+	seen := map[key]first{}
+	for i, samples := range sets {
+		p := paths[i]
 		for _, s := range samples {
 			if s.Index >= 0 {
 				k := key{s.Host, s.Plan, s.Index}
-				if f, ok := seen[k]; ok {
+				if f, ok := seen[k]; ok && f.file != i {
 					if !sameMeasurement(f.s, s) {
-						return nil, nil, 0, fmt.Errorf("%s: host %s's sample %d (plan %s) is also in %s, measured otherwise: two campaigns of one plan under one host name; give each node its own --host (one node measured twice: another --seed)",
-							p, s.Host, s.Index, s.Plan, f.path)
+						return nil, 0, fmt.Errorf("%s: host %s's sample %d (plan %s) is also in %s, measured otherwise: two campaigns of one plan under one host name; give each node its own --host (one node measured twice: another --seed)",
+							p, s.Host, s.Index, s.Plan, paths[f.file])
 					}
 					duplicates++
 					continue
 				}
-				seen[k] = first{p, s}
+				if _, ok := seen[k]; !ok {
+					seen[k] = first{i, s}
+				}
 			}
 			merged = append(merged, s)
 		}
 	}
-	return merged, LatestPerHost(probes), duplicates, nil
+	return merged, duplicates, nil
 }
 
 // sameMeasurement reports whether two rows of one campaign's identity are

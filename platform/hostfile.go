@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,6 +41,9 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 		name, count := line, 1
 		if colon := strings.LastIndexByte(line, ':'); colon >= 0 {
 			v, err := strconv.Atoi(strings.TrimSpace(line[colon+1:]))
+			if ne := (*strconv.NumError)(nil); errors.As(err, &ne) && ne.Err == strconv.ErrRange && !strings.HasPrefix(ne.Num, "-") {
+				return nil, fmt.Errorf("%s:%d: %q: N is more than the %d ranks emu runs at most", file, i+1, line, MaxRanks)
+			}
 			if err != nil || v < 0 {
 				return nil, fmt.Errorf("%s:%d: %q: want name or name:N with N ≥ 0", file, i+1, line)
 			}
@@ -49,7 +53,7 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: host %q is not in the platform (%s … %s)", file, i+1, name, p.HostName(0), p.HostName(p.Hosts-1))
 		}
-		if len(out)+count > MaxRanks {
+		if count > MaxRanks-len(out) { // not len+count: a count near MaxInt wrapped past the check
 			return nil, fmt.Errorf("%s:%d: more than %d lines", file, i+1, MaxRanks)
 		}
 		for range count {

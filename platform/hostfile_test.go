@@ -27,6 +27,10 @@ func TestParseHostfile(t *testing.T) {
 		{"only zero counts", "node-0:0\n", nil, "h.txt: no host names"},
 		{"bad count", "node-0:x\n", nil, "h.txt:1: \"node-0:x\": want name or name:N with N ≥ 0"},
 		{"negative count", "node-0:-1\n", nil, "h.txt:1: \"node-0:-1\": want name or name:N with N ≥ 0"},
+		// 1 + MaxInt wrapped below the bound of ranks: the loop then grew without end.
+		{"count wrapping the bound", "node-0\nnode-1:9223372036854775807\n", nil, "h.txt:2: more than 4194304 lines"},
+		{"count past int64", "node-0:99999999999999999999\n", nil, "h.txt:1: \"node-0:99999999999999999999\": N is more than the 4194304 ranks emu runs at most"},
+		{"negative past int64", "node-0:-99999999999999999999\n", nil, "h.txt:1: \"node-0:-99999999999999999999\": want name or name:N with N ≥ 0"},
 		{"last colon splits", "node-1:2:1\n", nil, "h.txt:1: host \"node-1:2\" is not in the platform (node-0 … node-3)"},
 		{"empty", "\n\n", nil, "h.txt: no host names"},
 	} {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 
+	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/ranks"
 )
@@ -62,6 +63,14 @@ func (p *Plan) ApplyBound(bound string) error {
 		net.TCPGamma, net.CrossTraffic = 0, 0
 	default:
 		return fmt.Errorf("unknown bound %q (%s or %s)", bound, BoundContentionFree, BoundComputeOnly)
+	}
+	// A schedule under LogGOPSim's semantics reads its network from the LogGOPS
+	// parameters, not from the links above: communication free is L, o, g, G
+	// and O at 0 (the bound was the whole run). LogGOPS shares no link, so
+	// the run is its own contention-free bound.
+	if p.Semantics == replay.SemanticsLogGOPS && bound == BoundComputeOnly {
+		lp := &p.LogGOPS
+		lp.L, lp.O, lp.Gap, lp.G, lp.OPerByte = 0, 0, 0, 0, 0
 	}
 	for _, j := range p.Jobs {
 		if err := j.Plan.ApplyBound(bound); err != nil {

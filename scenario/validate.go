@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/emu-hpc/emu/apps/hpl"
@@ -57,6 +58,10 @@ type Plan struct {
 	// Notes are remarks on the scenario that are not errors (per-host models
 	// of a models file for hosts the platform lacks), for the user to read.
 	Notes []string
+
+	// Inputs are the files the plan was read from (ReadFiles), for a command
+	// to refuse an output that would overwrite one of them.
+	Inputs []string
 }
 
 // Applications emu runs.
@@ -73,7 +78,7 @@ const (
 // Validate checks the whole scenario in one place and resolves it into a Plan.
 // Errors name the file and line (or the --set argument) and the key.
 func (s *Scenario) Validate() (*Plan, error) {
-	p := &Plan{App: s.App, Seed: uint64(s.Seed)}
+	p := &Plan{App: s.App, Seed: uint64(s.Seed), Inputs: s.ReadFiles()}
 	switch p.App {
 	case "":
 		p.App = AppHPL
@@ -99,6 +104,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	}
 	if s.hplDat != nil && p.App != AppHPL {
 		return nil, fmt.Errorf("%s: HPL.dat given, but the scenario's app is %s", s.hplDat.file, p.App)
+	}
+	if err := s.checkSetsRead(p.App); err != nil {
+		return nil, err
 	}
 	var err error
 	if p.Platform, err = s.platform(); err != nil {
@@ -268,6 +276,64 @@ func (s *Scenario) InputFiles() []string {
 	out = append(out, s.TraceFiles()...)
 	add(s.Kernels.Models, s.Kernels.Pivots)
 	return out
+}
+
+// appTables are the tables that only one application reads.
+var appTables = map[string]string{"hpl": AppHPL, "pingpong": AppPingpong, "ring": AppRing, "replay": AppReplay, "congestor": AppCongestor}
+
+// checkSetsRead refuses a --set (or a flag standing for one, --max-iterations)
+// of a table the scenario's app does not read: --set hpl.nb=3 on a ping-pong
+// changed nothing and the run printed the same figures, a what-if that
+// silently was not one. Under [[jobs]] each job reads its own tables.
+func (s *Scenario) checkSetsRead(app string) error {
+	for _, key := range sortedKeys(s.setKeys) {
+		table, _, _ := strings.Cut(key, ".")
+		if part := strings.SplitN(key, ".", 4); table == "jobs" && len(part) == 4 {
+			// jobs.N.TABLE.KEY: the N-th job's own table (Set checked N).
+			i, err := strconv.Atoi(part[1])
+			if owner, ok := appTables[part[2]]; ok && err == nil && i < len(s.Jobs) && owner != s.Jobs[i].App && knownApp(s.Jobs[i].App) {
+				return fmt.Errorf("%s: job %d's app is %s, which reads no [jobs.%s] table (app = %q runs it)", s.setKeys[key], i, s.Jobs[i].App, part[2], owner)
+			}
+			continue
+		}
+		owner, ok := appTables[table]
+		if !ok || owner == app {
+			continue
+		}
+		if app == AppJobs {
+			return fmt.Errorf("%s: the scenario runs [[jobs]], which read their own tables: set jobs.N.%s", s.setKeys[key], key)
+		}
+		return fmt.Errorf("%s: the scenario's app is %s, which reads no [%s] table (app = %q runs it)", s.setKeys[key], app, table, owner)
+	}
+	return nil
+}
+
+// knownApp reports whether app names an application (a job's app is checked
+// with the job, after the --sets).
+func knownApp(app string) bool {
+	for _, a := range appTables {
+		if a == app {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadFiles are every file the scenario is read from: its own file, the
+// HPL.dat and the platform XML that replace its tables (--hpl-dat,
+// --platform), then InputFiles; the embedded default has no file of its own.
+func (s *Scenario) ReadFiles() []string {
+	var out []string
+	if s.file != "" && !s.embedded {
+		out = append(out, s.file)
+	}
+	if s.hplDat != nil {
+		out = append(out, s.hplDat.file)
+	}
+	if s.xml != nil {
+		out = append(out, s.xml.file)
+	}
+	return append(out, s.InputFiles()...)
 }
 
 // TraceFiles are the replayed traces the scenario names: replay.file, then

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,7 +80,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(outputPath{"--json", f.json, false}, outputPath{"--lp", f.lp, false},
+	if err := checkOutputs([]string{path}, outputPath{"--json", f.json, false}, outputPath{"--lp", f.lp, false},
 		outputPath{"--plot", f.plot, true}); err != nil {
 		return err
 	}
@@ -245,7 +246,7 @@ func (f *analyzeFlags) params() (sensitivity.Params, loggops.Params, error) {
 }
 
 // parsePercents reads a flag's comma-separated percentages (each ≥ 0, a "%"
-// allowed); an empty list is none.
+// allowed), in increasing order and each once; an empty list is none.
 func parsePercents(flag, list string) ([]float64, error) {
 	var out []float64
 	if strings.TrimSpace(list) == "" {
@@ -258,7 +259,10 @@ func parsePercents(flag, list string) ([]float64, error) {
 		}
 		out = append(out, x)
 	}
-	return out, nil
+	// In increasing order, each once: every table of the report lists them so
+	// (the factor-scaled one printed "5%, 1%, 1%" beside the LP's "1%, 5%").
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // goalReplay is what the replay of a GOAL schedule gave, beside its graph.

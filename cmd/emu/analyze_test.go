@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -446,5 +447,46 @@ func TestAnalyzeRangeAtZero(t *testing.T) {
 		if rt := m["runtime_s"].(float64); math.Abs(rt-16.000054e-6) > runtimeRel*rt {
 			t.Errorf("--range %s: baseline %v s, want T(3 µs) = 16.000054 µs", c.rangeL, rt)
 		}
+	}
+}
+
+// TestToleranceListsReadInOrder: --tolerance 5,1,1 gave the LP's table
+// "1%, 5%" and the factor-scaled one "5%, 1%, 1%" (the list as typed);
+// percentages are read in increasing order, each once, for every table.
+func TestToleranceListsReadInOrder(t *testing.T) {
+	for _, c := range []struct {
+		list string
+		want []float64
+	}{
+		{"5,1,1", []float64{1, 5}},
+		{"2%, 1", []float64{1, 2}},
+		{"1,2,5", []float64{1, 2, 5}},
+		{"0", []float64{0}},
+		{"", nil},
+	} {
+		got, err := parsePercents("--tolerance", c.list)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, %v; want %v", c.list, got, err, c.want)
+		}
+	}
+	graph := filepath.Join(t.TempDir(), "g.graph")
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=300", "--graph", graph); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCLI(t, "analyze", graph, "--tolerance", "5,1,1")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := 0
+	for _, l := range strings.Split(stdout, "\n") {
+		if i := strings.Index(l, "latency tolerance"); i >= 0 {
+			lines++
+			if tol := l[i:]; strings.Count(tol, "%") != 2 || strings.Index(tol, "1%") > strings.Index(tol, "5%") {
+				t.Errorf("%q: want 1%% then 5%%, once each", tol)
+			}
+		}
+	}
+	if lines != 2 {
+		t.Errorf("%d tolerance lines, want the LP's and the factor-scaled one:\n%s", lines, stdout)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/emu-hpc/emu/calibration"
@@ -88,6 +89,19 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 					// Without --rescale nothing is written: an -o would be dropped.
 					return fmt.Errorf("-o %s: --check writes a file only with --rescale", out)
 				}
+				// --check measures the models' own probe, with its call, BLAS and
+				// clock: a campaign's flags would be dropped without a word.
+				var dropped []string
+				cmd.Flags().Visit(func(f *pflag.Flag) {
+					switch f.Name {
+					case "check", "rescale", "host", "out", "quiet":
+					default:
+						dropped = append(dropped, "--"+f.Name)
+					}
+				})
+				if len(dropped) > 0 {
+					return fmt.Errorf("%s: --check measures the models' probe again with its own call, BLAS and clock; it takes --host, --rescale and -o only", strings.Join(dropped, ", "))
+				}
 				check.out, check.host = out, host
 				return runCheck(cmd.OutOrStdout(), check)
 			}
@@ -97,7 +111,10 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}
-			if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
+			// The sample file itself is read back to resume a campaign; the
+			// scenario and its HPL.dat and platform files are not to be replaced.
+			inputs := append(append([]string{}, args...), strings.Split(sf.hplDat, ",")...)
+			if err := checkOutputs(append(inputs, sf.platform), outputPath{"--out", out, false}); err != nil {
 				return err
 			}
 			if parallel < 1 || parallel > maxCalibrateWorkers {
@@ -110,7 +127,7 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			if len(args) == 1 {
 				file = args[0]
 			}
-			app = file != "" || sf.hplDat != "" || sf.platform != "" || len(sf.sets) > 0
+			app = file != "" || sf.hplDat != "" || sf.platform != "" || sf.replay != "" || len(sf.sets) > 0
 			if !app {
 				if err := checkPlanFlags(plan); err != nil {
 					return err
@@ -269,7 +286,9 @@ func newCalibrateMergeCmd() *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out != "-" {
-				if err := checkOutputs(outputPath{"--out", out, false}); err != nil {
+				// Every file is read whole before the merge is written, atomically:
+				// -o one of them updates it in place.
+				if err := checkOutputs(nil, outputPath{"--out", out, false}); err != nil {
 					return err
 				}
 			}

@@ -36,7 +36,8 @@ func runCheck(w io.Writer, cf checkFlags) error {
 	}
 	if cf.rescale {
 		// Bad input is refused before the probe is measured.
-		if err := checkOutputs(outputPath{"-o", out, false}); err != nil {
+		// -o the models file itself rescales it in place: no input to refuse.
+		if err := checkOutputs(nil, outputPath{"-o", out, false}); err != nil {
 			return err
 		}
 	}

@@ -147,6 +147,11 @@ func TestCalibrateCheckErrors(t *testing.T) {
 		{[]string{"calibrate", "--rescale"}, "emu: --rescale: only meaningful with --check models.toml"},
 		{[]string{"calibrate", "--check", one, "-o", filepath.Join(dir, "new.toml")}, "emu: -o " + filepath.Join(dir, "new.toml") + ": --check writes a file only with --rescale"},
 		{[]string{"calibrate", "--check", filepath.Join(dir, "missing.toml")}, "emu: --check: open "},
+		// A campaign's flags were dropped without a word: the probe is the models' own.
+		{[]string{"calibrate", "--check", one, "--samples", "3", "--backend", "gonum"}, "emu: --backend, --samples: --check measures the models' probe again with its own call, BLAS and clock; it takes --host, --rescale and -o only"},
+		{[]string{"calibrate", "--check", one, "--set", "hpl.n=100"}, "emu: --set: --check measures the models' probe again"},
+		// --replay was no scenario to calibrate: a standard campaign ran (exit 0).
+		{[]string{"calibrate", "--replay", "../../examples/replay-ring.txt", "-o", filepath.Join(dir, "s.csv")}, "emu: calibrate: the scenario runs replay; recording an application's kernel calls needs HPL"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != exitInput || !strings.HasPrefix(stderr, c.want) {

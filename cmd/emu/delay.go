@@ -48,19 +48,27 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 			return fmt.Errorf("--delay: --%s steers the latency analysis of one recorded graph, not a delay sweep", name)
 		}
 	}
-	if err := checkOutputs(outputPath{"--json", jsonOut, false}); err != nil {
-		return err
+	for _, name := range []string{"seeds", "perturb", "jobs"} {
+		if cmd.Flags().Changed(name) {
+			// A delay sweep runs each delay once: the ensemble would be dropped.
+			return fmt.Errorf("--delay: --%s makes ensembles of --verify's re-emulations; a delay sweep runs each delay once", name)
+		}
 	}
 	if len(files) == 0 {
 		files = []string{""} // the embedded default
 	}
 	plans := make([]*scenario.Plan, len(files))
+	var inputs []string
 	for i, f := range files {
 		p, err := sf.plan(f)
 		if err != nil {
 			return err
 		}
 		plans[i] = p
+		inputs = append(inputs, p.Inputs...)
+	}
+	if err := checkOutputs(inputs, outputPath{"--json", jsonOut, false}); err != nil {
+		return err
 	}
 	var fits []sensitivity.DelaySensitivity
 	for i, p := range plans {

@@ -73,6 +73,10 @@ func TestDelaySensitivityBadInput(t *testing.T) {
 		{[]string{"--delay", "0,2us", "--set", "network.message_delay_dist=normal"}, "network.message_delay_dist: unknown delay distribution \"normal\""},
 		{[]string{"a.toml", "b.toml"}, "several scenarios only with --delay"},
 		{[]string{"--delay", "2us,2us"}, "give two delays or more"},
+		// Ensembles belong to --verify: a delay sweep ran each delay once and dropped them (exit 0).
+		{[]string{"--delay", "0,1us", "--perturb", "2"}, "--delay: --perturb makes ensembles of --verify's re-emulations"},
+		{[]string{"--delay", "0,1us", "--seeds", "3"}, "--delay: --seeds makes ensembles"},
+		{[]string{"--delay", "0,1us", "--jobs", "2"}, "--delay: --jobs makes ensembles"},
 		// HPL on one rank sends nothing: no delay to measure (was exit 1, "give delays that differ").
 		{[]string{"--delay", "0,2us", "--set", "hpl.grids=[[1,1]]"}, "(default): delay sensitivity: the run sends no message"},
 	} {

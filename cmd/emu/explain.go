@@ -61,9 +61,6 @@ compare and is refused.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
-			if err := checkOutputs(outputPath{"--json", jsonOut, false}); err != nil {
-				return err
-			}
 			if !timedRun && realOut == "" {
 				return fmt.Errorf("--timed=false leaves nothing to compare the model with: give --real")
 			}
@@ -79,6 +76,9 @@ compare and is refused.`,
 			}
 			model, err := sf.plan(file)
 			if err != nil {
+				return err
+			}
+			if err := checkOutputs(append(model.Inputs, realOut), outputPath{"--json", jsonOut, false}); err != nil {
 				return err
 			}
 			// Both runs record a breakdown of one application's ranks.

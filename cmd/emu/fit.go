@@ -66,7 +66,7 @@ scenario's [network] lat_factor and bw_factor.`,
 			if out == "-" {
 				out = ""
 			}
-			if err := checkOutputs(outputPath{"-o", out, false}, outputPath{"--plot", fl.plotDir, true}, outputPath{"--report", fl.report, false}); err != nil {
+			if err := checkOutputs(append(append([]string{}, args...), fl.network), outputPath{"-o", out, false}, outputPath{"--plot", fl.plotDir, true}, outputPath{"--report", fl.report, false}); err != nil {
 				return err
 			}
 			if fl.network != "" {
@@ -129,8 +129,8 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		return err
 	}
 	var (
-		samples []calibration.Sample
-		probes  []models.Probe
+		sets   [][]calibration.Sample
+		probes []models.Probe
 	)
 	for _, f := range files {
 		data, err := os.ReadFile(f) // once: its samples, its torn row, its probes
@@ -145,13 +145,25 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		if err != nil {
 			return err
 		}
-		samples = append(samples, s...)
+		sets = append(sets, s)
 		noteTornRow(cmd.ErrOrStderr(), f, data)
 		p, err := calibration.ReadProbes(data, f)
 		if err != nil {
 			return err
 		}
 		probes = append(probes, p...)
+	}
+	// A row read before (a file given twice, a merged file beside its parts)
+	// would count twice in the fit and its cross-validation, as merge drops it.
+	samples, dups, err := calibration.Combine(files, sets)
+	if err != nil {
+		return err
+	}
+	if dups > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: %d samples are in more than one file (the same campaign's rows): each counted once\n", dups)
+	}
+	if err := checkProductsSampled(fl.products, products, samples); err != nil {
+		return err
 	}
 	opts := models.FitOptions{Seed: fl.seed, PerHost: fl.perHost || family.PerHost, Loss: loss, MinHost: minHostSamples}
 	// Kernels fit independently: fit those that can be, say which cannot.
@@ -217,6 +229,25 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 // kernel → canonical product term map calibration.FitEachKernelWith takes.
 // A product is of the sizes a sample file has, m, n and k: w (a known
 // kernel's work variable) and "1" (no growth) are refused.
+// checkProductsSampled refuses a --product whose kernel no sample calls: a
+// misspelt name fitted nothing and was dropped without a word.
+func checkProductsSampled(given []string, products map[string]string, samples []calibration.Sample) error {
+	if len(products) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, s := range samples {
+		seen[s.Kernel] = true
+	}
+	for _, g := range given {
+		kernel, _, _ := strings.Cut(g, "=")
+		if kernel = strings.TrimSpace(kernel); !seen[kernel] {
+			return fmt.Errorf("--product %q: no sample is a call of %s (the samples hold %s)", g, kernel, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+		}
+	}
+	return nil
+}
+
 func parseProducts(given []string) (map[string]string, error) {
 	if len(given) == 0 {
 		return nil, nil

@@ -496,3 +496,51 @@ func TestFitNetworkCutMPIBench(t *testing.T) {
 		})
 	}
 }
+
+// TestFitCountsASampleOnce: a sample file given twice, or a merged file beside
+// the files it merged, holds each row twice; fit counted both, so 20 samples of
+// a host read twice passed --per-host's 30 and got a model of their own, and
+// the fit's cross-validation saw its test rows in training. Rows are now
+// counted once (as calibrate merge counts them), and two campaigns under one
+// host name are refused, naming both files.
+func TestFitCountsASampleOnce(t *testing.T) {
+	dir := t.TempDir()
+	h1, h2 := filepath.Join(dir, "h1.csv"), filepath.Join(dir, "h2.csv")
+	writeSyntheticCounts(t, h1, map[string]int{"h1": 40})
+	writeSyntheticCounts(t, h2, map[string]int{"h2": 20})
+	fit := func(files ...string) (models string, stderr string) {
+		out := filepath.Join(dir, "m.toml")
+		code, _, stderr := runCLI(t, append([]string{"fit", "--per-host", "-o", out}, files...)...)
+		if code != exitOK {
+			t.Fatalf("fit %v: exit %d: %s", files, code, stderr)
+		}
+		text := string(mustRead(t, out))
+		return text[strings.Index(text, "\n")+1:], stderr // the header names the files
+	}
+	once, _ := fit(h1, h2)
+	if strings.Contains(once, "[kernels.dgemm.host.h2]") {
+		t.Fatalf("h2's 20 samples got a model of their own:\n%s", once)
+	}
+	for _, files := range [][]string{{h1, h2, h2}, {h1, h2, h1, h2}} {
+		twice, stderr := fit(files...)
+		if twice != once {
+			t.Errorf("fit %v: models differ from the files given once:\n%s\nwant\n%s", files, twice, once)
+		}
+		if !strings.Contains(stderr, "samples are in more than one file") {
+			t.Errorf("fit %v: stderr %q; want the note", files, stderr)
+		}
+	}
+	// Another campaign under h2's name: the same identities, other times.
+	other := filepath.Join(dir, "other.csv")
+	rows := strings.Split(string(mustRead(t, h2)), "\n")
+	f := strings.Split(rows[1], ",")
+	f[8] = "1" // one row's seconds
+	rows[1] = strings.Join(f, ",")
+	if err := os.WriteFile(other, []byte(strings.Join(rows, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "fit", h2, other, "-o", filepath.Join(dir, "x.toml"))
+	if want := "is also in " + h2 + ", measured otherwise"; code != exitInput || !strings.Contains(stderr, want) {
+		t.Errorf("two campaigns as h2: exit %d, %q; want exit 2 and %q", code, stderr, want)
+	}
+}

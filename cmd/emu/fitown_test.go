@@ -118,6 +118,8 @@ func TestFitOwnKernelRefusals(t *testing.T) {
 		{[]string{"fit", own, "--product", "sweep=1"}, `emu: --product "sweep=1": a product of m, n and k (sample files have no w)`},
 		{[]string{"fit", own, "--product", "=m*n"}, `emu: --product "=m*n": want KERNEL=PRODUCT, as sweep=m*n`},
 		{[]string{"fit", own, "--product", "sweep=m*n", "--product", "sweep=n"}, `emu: --product "sweep=n": sweep's product is given twice`},
+		// A product for a kernel no sample calls (a typo) fitted nothing, exit 0.
+		{[]string{"fit", own, "--product", "sweep=m*n", "--product", "sweeep=m*n"}, `emu: --product "sweeep=m*n": no sample is a call of sweeep (the samples hold sweep)`},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)

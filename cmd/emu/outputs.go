@@ -19,14 +19,24 @@ type outputPath struct {
 
 // checkOutputs refuses, before any work is done, outputs that cannot all be
 // written: a file that names a folder, a folder that names a file, a file in a
-// folder that does not exist, two outputs naming one path. These are input errors
+// folder that does not exist, two outputs naming one path, and a file that is
+// one of inputs, the files the command reads (its scenario, HPL.dat, models,
+// graph or samples), which the output would replace. These are input errors
 // (exit 2); found after a long run they would cost the run and leave the outputs
 // written before the failing one behind.
-func checkOutputs(outs ...outputPath) error {
+func checkOutputs(inputs []string, outs ...outputPath) error {
 	seen := map[string]string{} // absolute path → the flag that named it
 	for _, o := range outs {
 		if o.path == "" {
 			continue
+		}
+		if o.path == "-" {
+			// Where "-" means standard output (fit's and merge's -o) the
+			// caller takes it before; here it would be a file named "-".
+			if o.folder {
+				return fmt.Errorf("%s -: want a folder name", o.flag)
+			}
+			return fmt.Errorf("%s -: want a file name (not standard output, which holds the report; /dev/stdout is a file name for it)", o.flag)
 		}
 		abs, err := filepath.Abs(o.path)
 		if err != nil {
@@ -35,6 +45,13 @@ func checkOutputs(outs ...outputPath) error {
 		info, err := os.Stat(o.path)
 		if err == nil && isStream(info) {
 			continue // /dev/null, a pipe: written in place, by as many flags as like
+		}
+		if err == nil && !info.IsDir() {
+			for _, in := range inputs {
+				if i, err := os.Stat(in); err == nil && os.SameFile(info, i) {
+					return fmt.Errorf("%s %s: is an input of this command (%s); writing it would replace it, give another file", o.flag, o.path, in)
+				}
+			}
 		}
 		if first, ok := seen[abs]; ok {
 			return fmt.Errorf("%s %s: also named by %s", o.flag, o.path, first)

@@ -31,6 +31,9 @@ func TestRunRefusesUnwritableOutputsBeforeRunning(t *testing.T) {
 		{"same file, other spelling", []string{"--json", js, "--graph", filepath.Join(dir, ".", "r.json")},
 			"emu: --graph " + filepath.Join(dir, ".", "r.json") + ": also named by --json"},
 		{"plot is a file", []string{"--json", js, "--plot", file}, "emu: --plot " + file + ": is a file, want a folder"},
+		// "-" made a file of that name, where fit -o - and merge -o - write to standard output.
+		{"json to -", []string{"--json", "-"}, "emu: --json -: want a file name (not standard output, which holds the report; /dev/stdout is a file name for it)"},
+		{"plot to -", []string{"--json", js, "--plot", "-"}, "emu: --plot -: want a folder name"},
 		{"pivots in a folder", []string{"--set", "kernels.mode=real", "--set", "hpl.n=50", "--json", js, "--record-pivots", dir},
 			"emu: --record-pivots " + dir + ": is a folder"},
 	} {
@@ -149,5 +152,69 @@ func TestFailedPlotLeavesNoFigures(t *testing.T) {
 		if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
 			t.Errorf("%s: temporary files left: %v", c.name, left)
 		}
+	}
+}
+
+// An output that names one of the command's inputs would replace the file the
+// command read (a scenario, an HPL.dat, a models file, a graph, the samples of
+// a calibration): refused before any work, exit 2, the input left as it was.
+// A file read back on purpose stays writable: calibrate's own sample file
+// (resumed), merge's and --rescale's -o (updated in place).
+func TestOutputsRefuseInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	scen := write("s.toml", "app = \"pingpong\"\n[platform]\nhosts = 2\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[pingpong]\nsizes = [8]\niterations = 1\n")
+	hplScen := write("h.toml", "[platform]\nhosts = 1\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[hpl]\nn = 100\n")
+	dat := write("HPL.dat", string(mustRead(t, "../../examples/HPL.dat")))
+	samples := write("samples.csv", "index,plan,host,core,kernel,m,n,k,seconds\n")
+	models := write("models.toml", "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n")
+	modelScen := write("m.toml", "[platform]\nhosts = 1\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[kernels]\nmodels = \"models.toml\"\n[hpl]\nn = 100\n")
+	graph := filepath.Join(dir, "g.graph")
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--graph", graph); code != 0 {
+		t.Fatalf("recording the graph: exit %d: %s", code, stderr)
+	}
+	inputs := []string{scen, hplScen, dat, samples, models, modelScen, graph}
+	before := map[string][]byte{}
+	for _, p := range inputs {
+		before[p] = mustRead(t, p)
+	}
+	for _, c := range []struct {
+		args []string
+		flag string // the refused output flag and the input it names
+		file string
+	}{
+		{[]string{"run", "-q", scen, "--json", scen}, "--json", scen},
+		{[]string{"run", "-q", scen, "--links", filepath.Join(dir, ".", "s.toml")}, "--links", filepath.Join(dir, ".", "s.toml")},
+		{[]string{"run", "-q", "--hpl-dat", dat, "--set", "hpl.n=100", "--trace", dat}, "--trace", dat},
+		{[]string{"run", "-q", modelScen, "--json", models}, "--json", models},
+		{[]string{"analyze", graph, "--json", graph}, "--json", graph},
+		{[]string{"sensitivity", "-q", hplScen, "--lp", hplScen}, "--lp", hplScen},
+		{[]string{"sensitivity", "-q", "--delay", "0,1us", scen, "--json", scen}, "--json", scen},
+		{[]string{"tune", "-q", scen, "--sweep", "pingpong.iterations=1,2", "--out", filepath.Join(dir, "t"), "--csv", scen}, "--csv", scen},
+		{[]string{"explain", "-q", modelScen, "--json", models}, "--json", models},
+		{[]string{"fit", samples, "-o", samples}, "-o", samples},
+		{[]string{"calibrate", hplScen, "-o", hplScen}, "--out", hplScen},
+	} {
+		code, stdout, stderr := runCLI(t, c.args...)
+		want := "emu: " + c.flag + " " + c.file + ": is an input of this command"
+		if code != exitInput || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q\nstderr %q\nwant   %q...", c.args, code, stdout, stderr, want)
+		}
+		for _, p := range inputs {
+			if got := mustRead(t, p); string(got) != string(before[p]) {
+				t.Fatalf("%v: %s was rewritten", c.args, p)
+			}
+		}
+	}
+	// The embedded default has no file: a --json named default.toml is no input.
+	out := filepath.Join(dir, "default.toml")
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--json", out); code != 0 {
+		t.Errorf("--json default.toml: exit %d: %s", code, stderr)
 	}
 }

@@ -42,15 +42,18 @@ func panelsFor(cmd *cobra.Command, sf *scenarioFlags, file, precision string, ma
 	if maxIterations != 0 {
 		return 0, fmt.Errorf("--precision picks --max-iterations itself: give one of them")
 	}
+	// The app first: the tries below set an [hpl] key, which another app refuses.
+	if plan, err := sf.plan(file); err != nil {
+		return 0, err
+	} else if plan.App != scenario.AppHPL {
+		return 0, fmt.Errorf("--precision: the scenario's app is %s, not hpl", plan.App)
+	}
 	try := *sf
 	for k := precisionStart; ; k *= 2 {
 		try.sets = append(append([]string(nil), sf.sets...), fmt.Sprintf("hpl.max_iterations=%d", k))
 		plan, err := try.plan(file)
 		if err != nil {
 			return 0, err
-		}
-		if plan.App != scenario.AppHPL {
-			return 0, fmt.Errorf("--precision: the scenario's app is %s, not hpl", plan.App)
 		}
 		res, err := runner.Run(plan, runner.Options{})
 		if err != nil {

@@ -208,6 +208,44 @@ func TestRunLogGOPS(t *testing.T) {
 	}
 }
 
+// TestLogGOPSComputeOnly: --bound compute-only under LogGOPSim's semantics
+// left L, o, g and G as they were, so the "bound" was the whole run. Solved by
+// hand: rank 0 computes 1,000 ns, sends 100 B to rank 1, which then computes
+// 500 ns: with communication free 1,500 ns; as written 2o + L + 99·G more
+// (the embedded default's o, L, G are the network's). The contention-free
+// bound of a model that shares no link is the run itself.
+func TestLogGOPSComputeOnly(t *testing.T) {
+	goal := filepath.Join(t.TempDir(), "b.goal")
+	if err := os.WriteFile(goal, []byte("num_ranks 2\nrank 0 {\nl1: calc 1000\nl2: send 100b to 1\nl2 requires l1\n}\n"+
+		"rank 1 {\nl1: recv 100b from 0\nl2: calc 500\nl2 requires l1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	timeOf := func(extra ...string) float64 {
+		out := filepath.Join(filepath.Dir(goal), "r.json")
+		args := append([]string{"run", "-q", "--replay", goal, "--set", "replay.semantics=loggops", "--json", out}, extra...)
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+		}
+		var r struct {
+			T float64 `json:"simulated_time_s"`
+		}
+		if err := json.Unmarshal(mustRead(t, out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.T
+	}
+	run := timeOf()
+	if got := timeOf("--bound", "compute-only"); math.Abs(got-1.5e-6) > 1e-15 {
+		t.Errorf("compute-only: %g s, want the calcs alone, 1.5e-06 s (the run is %g s)", got, run)
+	}
+	if run <= 1.5e-6 {
+		t.Errorf("the run as written, %g s, should cost its message", run)
+	}
+	if got := timeOf("--bound", "contention-free"); got != run {
+		t.Errorf("contention-free: %g s, want the run's %g s", got, run)
+	}
+}
+
 // TestRunReplaySMPIRefused: the TI traces of real programs that SimGrid
 // 3.32's replayer cannot replay either (validation/testdata/tireal/refused,
 // traced by smpirun -trace-ti) exit 2 with one line naming the file and the

@@ -365,7 +365,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 		// named the file, and an error there points at it as HPL.dat's others do.
 		outs = append(outs, outputPath{fmt.Sprintf("%s:%d: output file", plan.HPLDatFile, hpldat.LineOutFile), plan.HPLDat.OutFile, false})
 	}
-	if err := checkOutputs(outs...); err != nil {
+	if err := checkOutputs(plan.Inputs, outs...); err != nil {
 		return err
 	}
 	if !isQuiet(cmd) {
@@ -454,6 +454,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 	out.ensemble.noteAfter(cmd)
 	if !isQuiet(cmd) {
 		noteExtrapolated(cmd.ErrOrStderr(), res)
+		noteEmptyTrace(cmd.ErrOrStderr(), out.trace, opt, res)
 		noteMergedRolls(cmd.ErrOrStderr(), plan)
 		notePivotExchange(cmd.ErrOrStderr(), plan)
 	}
@@ -476,6 +477,16 @@ func noteExtrapolated(w io.Writer, res *runner.Result) {
 		total := (r.N + r.NB - 1) / r.NB
 		fmt.Fprintf(w, "emu: HPL test %d (N=%d, NB=%d, %dx%d): Time extrapolated from %d of its %d panels (%.6g s emulated), expected error ±%.3g s (±%s%%)\n",
 			i+1, r.N, r.NB, r.P, r.Q, r.Panels, total, r.EmulatedTime, r.ExpectedError, twoDigits(100*r.ExpectedError/r.Time))
+	}
+}
+
+// noteEmptyTrace says on stderr that --trace-window began after the run had
+// ended: the trace is written, valid and empty, and a viewer shows nothing
+// without saying why.
+func noteEmptyTrace(w io.Writer, trace string, opt runner.Options, res *runner.Result) {
+	if trace != "" && opt.TraceFrom > 0 && opt.TraceFrom >= res.SimulatedTime {
+		fmt.Fprintf(w, "emu: note: --trace-window starts at %.6g s, after the run ended (%.6g s): %s holds no event\n",
+			opt.TraceFrom, res.SimulatedTime, trace)
 	}
 }
 

@@ -106,6 +106,31 @@ func TestRunWritesGraphAndTrace(t *testing.T) {
 	}
 }
 
+// TestRunNotesEmptyTraceWindow: a --trace-window that starts after the run
+// ended wrote a valid, empty trace without a word (a viewer then shows
+// nothing); emu says so. A window inside the run, or one starting at 0, says
+// nothing. The default HPL (N = 400) ends at about 6.4 ms.
+func TestRunNotesEmptyTraceWindow(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.json")
+	for _, c := range []struct {
+		window string
+		note   bool
+	}{{"10s:20s", true}, {"7ms:", true}, {"1ms:2ms", false}, {"0:1us", false}} {
+		code, _, stderr := runCLI(t, "run", "--trace", trace, "--trace-window", c.window, "--set", "hpl.n=400")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", c.window, code, stderr)
+		}
+		said := strings.Contains(stderr, "after the run ended")
+		if said != c.note {
+			t.Errorf("--trace-window %s: stderr %q; want a note: %v", c.window, stderr, c.note)
+		}
+		if events := strings.Count(string(mustRead(t, trace)), `"ph"`); (events == 0) != c.note {
+			t.Errorf("--trace-window %s: %d events, note %v", c.window, events, said)
+		}
+	}
+}
+
 func TestRunBadInput(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {

@@ -169,12 +169,12 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	if _, _, err := af.params(); err != nil {
 		return err
 	}
-	if err := checkOutputs(outputPath{"--json", af.json, false}, outputPath{"--lp", af.lp, false},
-		outputPath{"--graph", graphOut, false}, outputPath{"--plot", af.plot, true}, outputPath{"--place", af.place, false}); err != nil {
-		return err
-	}
 	s, err := sf.scenario(file)
 	if err != nil {
+		return err
+	}
+	if err := checkOutputs(s.ReadFiles(), outputPath{"--json", af.json, false}, outputPath{"--lp", af.lp, false},
+		outputPath{"--graph", graphOut, false}, outputPath{"--plot", af.plot, true}, outputPath{"--place", af.place, false}); err != nil {
 		return err
 	}
 	plan, err := s.Validate()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -31,8 +32,8 @@ type tuneOutputs struct {
 }
 
 // check refuses outputs that could not be written, before the sweep runs.
-func (o *tuneOutputs) check(extra ...outputPath) error {
-	return checkOutputs(append([]outputPath{{"--csv", o.csv, false}, {"--json", o.json, false}, {"--plot", o.plot, true}}, extra...)...)
+func (o *tuneOutputs) check(inputs []string, extra ...outputPath) error {
+	return checkOutputs(inputs, append([]outputPath{{"--csv", o.csv, false}, {"--json", o.json, false}, {"--plot", o.plot, true}}, extra...)...)
 }
 
 func (o *tuneOutputs) add(cmd *cobra.Command) {
@@ -138,6 +139,9 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				swept[ax.Key] = s
 				axes = append(axes, ax)
 			}
+			if err := checkSetNotSwept(&sf, swept); err != nil {
+				return err
+			}
 			memAxis, nodeMemory, err := search.memoryAxis(swept)
 			if err != nil {
 				return err
@@ -182,7 +186,11 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 					return fmt.Errorf("sweep point %s: %w%s", p.Settings(), err, colonRangeHint(runner, p))
 				}
 			}
-			if err := outs.check(outputPath{"--out", dir, true}, outputPath{"--write-hpl-dat", search.writeDat, false}); err != nil {
+			s, err := runner.flags.scenario(runner.file)
+			if err != nil {
+				return err
+			}
+			if err := outs.check(s.ReadFiles(), outputPath{"--out", dir, true}, outputPath{"--write-hpl-dat", search.writeDat, false}); err != nil {
 				return err
 			}
 			if err := checkSweepDir(dir, runner); err != nil {
@@ -478,6 +486,9 @@ func newTuneTaskCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			plan, err := tune.ReadPlan(dir)
+			if errors.Is(err, fs.ErrNotExist) {
+				return notSlurmSweep(dir)
+			}
 			if err != nil {
 				return err
 			}
@@ -504,6 +515,36 @@ func newTuneTaskCmd() *cobra.Command {
 	return cmd
 }
 
+// checkSetNotSwept refuses a --set (or a flag standing for one) of a key a
+// --sweep also gives: every point's value replaces it, so the --set was
+// dropped without a word.
+func checkSetNotSwept(sf *scenarioFlags, swept map[string]string) error {
+	for _, kv := range sf.sets {
+		key, _, _ := strings.Cut(kv, "=")
+		if sweep, ok := swept[strings.TrimSpace(key)]; ok {
+			label := "--set " + kv
+			if l, ok := sf.labels[kv]; ok {
+				label = l
+			}
+			return fmt.Errorf("%s: %s is also swept by %q, whose values replace it: give one of them", label, strings.TrimSpace(key), sweep)
+		}
+	}
+	return nil
+}
+
+// notSlurmSweep says why DIR, without the plan.json --slurm writes, has
+// nothing to collect: it does not exist, it holds a sweep run here (ranked by
+// rerunning it: the rerun resumes and prints the table), or neither.
+func notSlurmSweep(dir string) error {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return fmt.Errorf("tune collect %s: no such folder", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.jsonl")); err == nil {
+		return fmt.Errorf("tune collect %s: a sweep run here, not submitted with --slurm (no plan.json); rank it by running the same emu tune command again with --out %s: it skips the points done and prints the table", dir, shellQuote(dir))
+	}
+	return fmt.Errorf("tune collect %s: no plan.json: not the --out of an emu tune --slurm", dir)
+}
+
 func newTuneCollectCmd() *cobra.Command {
 	var outs tuneOutputs
 	cmd := &cobra.Command{
@@ -513,6 +554,9 @@ func newTuneCollectCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			plan, err := tune.ReadPlan(dir)
+			if errors.Is(err, fs.ErrNotExist) {
+				return notSlurmSweep(dir)
+			}
 			if err != nil {
 				return err
 			}
@@ -538,7 +582,7 @@ func newTuneCollectCmd() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "tune collect: %d of %d points have no result yet (tasks still running or failed; see %s/slurm-*.out)\n",
 					missing, len(plan.Points), dir)
 			}
-			if err := outs.check(); err != nil {
+			if err := outs.check(nil); err != nil {
 				return err
 			}
 			return report(cmd, tune.Rank(results), &outs)

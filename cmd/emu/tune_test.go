@@ -169,7 +169,10 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"tune", "--sweep", "nosuch=1,2"}, "unknown key nosuch"},
 		{[]string{"tune", "--sweep", "hpl.nb=0"}, "hpl.nb"},
 		{[]string{"tune", "--sweep", "nb=all"}, `no known set of values for "all"`},
-		{[]string{"tune", "collect", "/nonexistent-dir"}, "plan.json"},
+		{[]string{"tune", "collect", "/nonexistent-dir"}, "tune collect /nonexistent-dir: no such folder"},
+		// A --set the sweep replaces at every point was dropped without a word.
+		{[]string{"tune", "--set", "hpl.nb=128", "--sweep", "nb=32,64"}, `--set hpl.nb=128: hpl.nb is also swept by "nb=32,64", whose values replace it`},
+		{[]string{"tune", "--hostfile", "h.txt", "--sweep", "platform.hostfile=a,b"}, `--hostfile h.txt: platform.hostfile is also swept by`},
 	}
 	for _, tt := range tests {
 		args := tt.args
@@ -180,6 +183,29 @@ func TestTuneBadInput(t *testing.T) {
 		if code != exitInput || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line mentioning %q", tt.args, code, errOut, tt.want)
 		}
+	}
+}
+
+// TestTuneCollectOfALocalSweep: collect on a sweep run here said only
+// "open DIR/plan.json: no such file or directory"; it says what the folder
+// is and how its results are ranked (the same command again, which resumes
+// and prints the table, as it does below), and what a folder of neither is.
+func TestTuneCollectOfALocalSweep(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweep")
+	sweep := []string{"tune", "-q", "--sweep", "nb=32,64", "--set", "hpl.n=200", "--out", dir}
+	if code, _, stderr := runCLI(t, sweep...); code != exitOK {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runCLI(t, "tune", "collect", dir)
+	if want := "tune collect " + dir + ": a sweep run here, not submitted with --slurm (no plan.json); rank it by running the same emu tune command again with --out " + dir; code != exitInput || !strings.HasPrefix(stderr, "emu: "+want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	if code, stdout, stderr := runCLI(t, sweep...); code != exitOK || !strings.Contains(stdout, "nb=64") || !strings.Contains(stderr, "2 of 2 points already done") {
+		t.Errorf("rerun: exit %d, stdout %q, stderr %q; want the table of the points done", code, stdout, stderr)
+	}
+	empty := t.TempDir()
+	if code, _, stderr := runCLI(t, "tune", "collect", empty); code != exitInput || !strings.Contains(stderr, "no plan.json: not the --out of an emu tune --slurm") {
+		t.Errorf("empty folder: exit %d, stderr %q", code, stderr)
 	}
 }
 
