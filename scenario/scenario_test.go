@@ -341,7 +341,7 @@ func TestPlatformXMLErrorsNameTheXML(t *testing.T) {
 		sets []string
 		want string
 	}{
-		{"HPL grid of the default", nil, "default.toml:36: hpl.grids: a 4-process grid needs more ranks than the 2 the platform offers"},
+		{"HPL grid of the default", nil, "scenario/default.toml:36: hpl.grids: a 4-process grid needs more ranks than the 2 the platform offers"},
 		{"ring of more ranks", []string{"app=\"ring\"", "ring.iterations=1"}, ""},
 		{"a --set key is still the --set's", []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
 	} {

@@ -30,7 +30,7 @@ func TestErrorsOfSetTablesNameTheSet(t *testing.T) {
 	if err := s.Set("platform.hosts=2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "default.toml:36: hpl.grids: a 4-process grid") {
+	if _, err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "scenario/default.toml:36: hpl.grids: a 4-process grid") {
 		t.Errorf("hosts: %v", err)
 	}
 }
