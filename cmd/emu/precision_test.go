@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -80,6 +81,29 @@ func TestTwoDigits(t *testing.T) {
 	} {
 		if got := twoDigits(tc.x); got != tc.want {
 			t.Errorf("twoDigits(%v) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}
+
+// TestMaxIterationsInOrder: --max-iterations K is a --set of hpl.max_iterations
+// where it stands, so the later of it and a --set wins, as between two --sets
+// (it was applied after every --set, whatever the order).
+func TestMaxIterationsInOrder(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		panels string
+	}{
+		{[]string{"--set", "hpl.max_iterations=8", "--max-iterations", "4"}, `"panels": 4`},
+		{[]string{"--max-iterations", "4", "--set", "hpl.max_iterations=8"}, `"panels": 8`},
+	} {
+		out := t.TempDir() + "/run.json"
+		args := append([]string{"run", "-q", "--set", "hpl.n=4000", "--json", out}, c.args...)
+		if code, _, stderr := runCLI(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil || !strings.Contains(string(data), c.panels) {
+			t.Errorf("%v: want %s in --json, err %v", c.args, c.panels, err)
 		}
 	}
 }

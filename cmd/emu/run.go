@@ -98,6 +98,26 @@ func (n npFlag) Set(v string) error {
 	return nil
 }
 
+// maxIterationsFlag is --max-iterations: a --set of hpl.max_iterations in the
+// order given with the others, so that a later --set overrides it as a later
+// --set would (it was applied after them all, whatever the order).
+type maxIterationsFlag struct {
+	f *scenarioFlags
+	k *int
+}
+
+func (m maxIterationsFlag) String() string { return "" }
+func (m maxIterationsFlag) Type() string   { return "int" }
+func (m maxIterationsFlag) Set(v string) error {
+	k, err := strconv.ParseInt(v, 0, strconv.IntSize) // as pflag's int flags, whose errors root words
+	if err != nil {
+		return err
+	}
+	*m.k = int(k)
+	m.f.setFor(fmt.Sprintf("hpl.max_iterations=%d", k), "--max-iterations "+v)
+	return nil
+}
+
 // plan loads the scenario (the embedded default when file is ""), applies
 // --platform and --hpl-dat, then every --set in order, and validates it.
 func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
@@ -265,9 +285,6 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
 			if err := ef.check(cmd); err != nil {
 				return err
 			}
-			if maxIterations != 0 {
-				sf.setFor(fmt.Sprintf("hpl.max_iterations=%d", maxIterations), fmt.Sprintf("--max-iterations %d", maxIterations))
-			}
 			if precision != "" {
 				k, err := panelsFor(cmd, &sf, file, precision, maxIterations)
 				if err != nil {
@@ -341,7 +358,7 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
 	fl.StringVar(&linksOut, "links", "", "write the traffic per link, per link class and by highest class crossed to `FILE` (JSON, or CSV if FILE ends in .csv)")
 	fl.BoolVar(&noAlone, "no-alone", false, "[[jobs]]: do not run each job alone as well (no alone_s, no slowdown)")
 	fl.StringVar(&bound, "bound", "", "run a bound of the scenario (seed 002): contention-free (links cap each flow instead of sharing: SimGrid's FATPIPE) or compute-only (communication free: no latency, transfer time, MPI overheads or probe costs)")
-	fl.IntVar(&maxIterations, "max-iterations", 0, "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
+	fl.Var(maxIterationsFlag{&sf, &maxIterations}, "max-iterations", "HPL: emulate only `K` panels, sampled across the factorization, and extrapolate Time (same as --set hpl.max_iterations=K)")
 	ef.add(cmd, true)
 	fl.StringVar(&precision, "precision", "", "HPL: pick --max-iterations for this expected relative error of Time, e.g. 2% (doubles K from 8 until the stated error bar is within it)")
 	return cmd
