@@ -234,25 +234,25 @@ func (m *maxmin) fillFew() bool {
 // above its key to that level and lets it surface again, so the entry it
 // accepts is the least by (level if above the key, else key; link), at
 // its level. Entries without unfixed flows never win there, and no entry
-// was raised in the first round, so that is exact. The entry fixMembers
-// took in the first round is out, as fillTree takes it out; one passed
-// over for a bound stays in.
+// was raised in the first round, so that is exact. The link fixMembers
+// took in the first round has no unfixed flow left; one passed over for a
+// bound stays in.
 func (m *maxmin) fillTwo() bool {
 	sv := &m.fill
 	parked, work := sv.queue.parked, sv.work
-	first := -1 // index in parked of the least entry
-	var fk uint64
-	var fl LinkID
-	for i, e := range parked {
+	// The least entry by (key, link), chosen by masks as linkTree's
+	// matches are: a branch on the keys would mispredict.
+	fk, fl := uint64(treeGone), LinkID(0)
+	for _, e := range parked {
 		k := math.Float64bits(e.Key)
 		if k > math.Float64bits(math.Inf(1)) {
 			return false // not a key fillTree takes (treeKeys)
 		}
-		if first < 0 || lessBits(k, e.ID, fk, fl) == 1 {
-			first, fk, fl = i, k, e.ID
-		}
+		mask := -lessBits(k, e.ID, fk, fl)
+		fk ^= (fk ^ k) & mask
+		fl ^= (fl ^ e.ID) & LinkID(mask)
 	}
-	if first < 0 || fk == math.Float64bits(math.Inf(1)) {
+	if fk >= math.Float64bits(math.Inf(1)) { // no entry, or +Inf: fillTree's own case
 		return false
 	}
 	if b := sv.bounded; len(b) == 2 && boundAfter(b[0], b[1]) {
@@ -261,39 +261,34 @@ func (m *maxmin) fillTwo() bool {
 	sv.left = 2
 	w := &work[fl]
 	level := w.remaining / w.usage
-	taken := -1 // the entry fixMembers took: out of the second round
 	next, boundLevel := m.nextBound(0)
 	if boundLevel <= level {
 		f := sv.bounded[next]
 		m.fix(f.slot, f.bound)
 	} else {
-		taken = first
-		m.fixMembers(fl, level)
+		m.fixMembers(fl, level) // fl is left with no unfixed flow: out of round two
 	}
 	if sv.left == 0 {
 		return true
 	}
-	at := -1
-	var ak uint64
-	var al LinkID
-	linkLevel := math.Inf(1)
-	for i, e := range parked {
+	// Round two, by masks too: an entry whose link has no unfixed flow
+	// left is keyed treeGone, after every live one.
+	ak, al, lv := uint64(treeGone), LinkID(0), math.Float64bits(math.Inf(1))
+	for _, e := range parked {
 		w := &work[e.ID]
-		if i == taken || w.unfixed == 0 {
-			continue
-		}
 		level := w.remaining / w.usage
-		k := math.Float64bits(e.Key)
-		if level > e.Key {
-			k = math.Float64bits(level)
-		}
-		if at < 0 || lessBits(k, e.ID, ak, al) == 1 {
-			at, ak, al, linkLevel = i, k, e.ID, level
-		}
+		k, lb := math.Float64bits(e.Key), math.Float64bits(level)
+		k ^= (k ^ lb) & -b2u(level > e.Key) // the raise
+		k |= -b2u(w.unfixed == 0)
+		mask := -lessBits(k, e.ID, ak, al)
+		ak ^= (ak ^ k) & mask
+		al ^= (al ^ e.ID) & LinkID(mask)
+		lv ^= (lv ^ lb) & mask
 	}
+	linkLevel := math.Float64frombits(lv)
 	next, boundLevel = m.nextBound(next)
 	switch {
-	case at < 0 && math.IsInf(boundLevel, 1):
+	case ak == treeGone && math.IsInf(boundLevel, 1):
 	case boundLevel <= linkLevel:
 		f := sv.bounded[next]
 		m.fix(f.slot, f.bound)
@@ -301,6 +296,14 @@ func (m *maxmin) fillTwo() bool {
 		m.fixMembers(al, linkLevel)
 	}
 	return true
+}
+
+// b2u is 1 for true, 0 for false (a SETcc, not a branch).
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // boundAfter reports whether bounded flow a sorts after b in
