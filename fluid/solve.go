@@ -198,7 +198,7 @@ func (m *maxmin) visitLink(l LinkID) {
 // and a solve O(elements + links·log links) in all.
 func (m *maxmin) progressiveFill() {
 	sv := &m.fill
-	if len(sv.flows) == 0 || len(sv.flows) == 1 && m.fillOne() { // every flow met was frozen (an end's re-solve, often), or one, rated alone
+	if len(sv.flows) == 0 || len(sv.flows) <= 2 && m.fillFew() { // every flow met was frozen (an end's re-solve, often), or one or two, rated without the tree
 		sv.left = 0
 		return
 	}

@@ -1,6 +1,7 @@
 package fluid
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 )
@@ -174,25 +175,31 @@ func (m *maxmin) fillTree() {
 	}
 }
 
-// fillOne is fillTree for a re-solve of a single flow (a quarter of a
-// Dahu run's re-solves), where progressiveFill would call fillTree.
-// Rising alone, the flow stops at the least key of its links (each is its
-// link's remaining/usage, which fillTree's winner finds unchanged) or at
-// its bound level if that is not above it, and is fixed there as fillTree
-// fixes it; only the ranking of the links, whose ties would all give the
-// same level, is left out. It reports false, having done nothing, where
-// fillTree would not run or no link binds the flow (no key is finite).
+// fillFew is fillTree for a re-solve of one flow or two (a quarter and
+// another quarter of a Dahu run's re-solves), where progressiveFill would
+// call fillTree. It reports false, having done nothing, where fillTree
+// would not run or a flow's first link to bind is not at a finite level
+// (fillTree's own case, left to it).
+//
+// One flow, rising alone, stops at the least key of its links (each is
+// its link's remaining/usage, which fillTree's winner finds unchanged) or
+// at its bound level if that is not above it, and is fixed there as
+// fillTree fixes it; only the ranking of the links, whose ties would all
+// give the same level, is left out. Two flows: fillTwo.
 //
 // It stays a call, reached from a line progressiveFill had already: PGO
 // names hot call sites by their line in the function, and lines added
 // there, or an inlined fix, moved what it inlines (+0.25% instructions).
 //
 //go:noinline
-func (m *maxmin) fillOne() bool {
+func (m *maxmin) fillFew() bool {
 	sv := &m.fill
 	q := &sv.queue
 	if len(q.parked) > min(smallQueue, maxTreeLinks) || q.heap.Len() > 0 {
 		return false
+	}
+	if len(sv.flows) == 2 {
+		return m.fillTwo()
 	}
 	level := math.Inf(1)
 	for _, e := range q.parked {
@@ -214,4 +221,96 @@ func (m *maxmin) fillOne() bool {
 	}
 	m.fix(slot, level/m.hot[slot].weight)
 	return true
+}
+
+// fillTwo is fillTree for a re-solve of two flows, with the tree's
+// rounds written out. The first round takes the least entry by (key,
+// link): nothing is fixed yet, so its level is its key, and the first
+// bounded flow (by bound level, then id, as progressiveFill sorts them)
+// or that link's members are fixed as fillTree fixes them. If one flow is
+// left, the second round takes, among the entries whose links still carry
+// an unfixed flow (the left flow's links), the one fillTree's winner
+// would come to: fillTree raises an entry that surfaces with a level
+// above its key to that level and lets it surface again, so the entry it
+// accepts is the least by (level if above the key, else key; link), at
+// its level. Entries without unfixed flows never win there, and no entry
+// was raised in the first round, so that is exact. The link fixMembers
+// took in the first round has no unfixed flow left; one passed over for a
+// bound stays in.
+func (m *maxmin) fillTwo() bool {
+	sv := &m.fill
+	parked, work := sv.queue.parked, sv.work
+	// The least entry by (key, link), chosen by masks as linkTree's
+	// matches are: a branch on the keys would mispredict.
+	fk, fl := uint64(treeGone), LinkID(0)
+	for _, e := range parked {
+		k := math.Float64bits(e.Key)
+		if k > math.Float64bits(math.Inf(1)) {
+			return false // not a key fillTree takes (treeKeys)
+		}
+		mask := -lessBits(k, e.ID, fk, fl)
+		fk ^= (fk ^ k) & mask
+		fl ^= (fl ^ e.ID) & LinkID(mask)
+	}
+	if fk >= math.Float64bits(math.Inf(1)) { // no entry, or +Inf: fillTree's own case
+		return false
+	}
+	if b := sv.bounded; len(b) == 2 && boundAfter(b[0], b[1]) {
+		b[0], b[1] = b[1], b[0]
+	}
+	sv.left = 2
+	w := &work[fl]
+	level := w.remaining / w.usage
+	next, boundLevel := m.nextBound(0)
+	if boundLevel <= level {
+		f := sv.bounded[next]
+		m.fix(f.slot, f.bound)
+	} else {
+		m.fixMembers(fl, level) // fl is left with no unfixed flow: out of round two
+	}
+	if sv.left == 0 {
+		return true
+	}
+	// Round two, by masks too: an entry whose link has no unfixed flow
+	// left is keyed treeGone, after every live one.
+	ak, al, lv := uint64(treeGone), LinkID(0), math.Float64bits(math.Inf(1))
+	for _, e := range parked {
+		w := &work[e.ID]
+		level := w.remaining / w.usage
+		k, lb := math.Float64bits(e.Key), math.Float64bits(level)
+		k ^= (k ^ lb) & -b2u(level > e.Key) // the raise
+		k |= -b2u(w.unfixed == 0)
+		mask := -lessBits(k, e.ID, ak, al)
+		ak ^= (ak ^ k) & mask
+		al ^= (al ^ e.ID) & LinkID(mask)
+		lv ^= (lv ^ lb) & mask
+	}
+	linkLevel := math.Float64frombits(lv)
+	next, boundLevel = m.nextBound(next)
+	switch {
+	case ak == treeGone && math.IsInf(boundLevel, 1):
+	case boundLevel <= linkLevel:
+		f := sv.bounded[next]
+		m.fix(f.slot, f.bound)
+	default:
+		m.fixMembers(al, linkLevel)
+	}
+	return true
+}
+
+// b2u is 1 for true, 0 for false (a SETcc, not a branch).
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// boundAfter reports whether bounded flow a sorts after b in
+// progressiveFill's order: by bound level, then by id.
+func boundAfter(a, b *flow) bool {
+	if c := cmp.Compare(a.bound*a.weight, b.bound*b.weight); c != 0 {
+		return c > 0
+	}
+	return a.id > b.id
 }

@@ -96,8 +96,11 @@ func TestTreeKeys(t *testing.T) {
 // float. The limit is maxTreeLinks, or for odd seeds 32, so that a run
 // crosses it. Capacities, weights, bounds and shares take few values, so
 // that links saturate at tied levels (broken by link) and bounds tie with
-// links. It also wants both paths taken, trees of more than 64 links
-// built, and fails if the tree ever ranked two links otherwise than the
+// links; from seed 61 on, half the values are moved by a random factor, so that
+// a link's level after a fix falls below its key in the last bits, which
+// decides which entry the tree accepts (fillTwo). It also wants both paths
+// taken, trees of more than 64 links built, re-solves of one and of two
+// flows, and fails if the tree ever ranked two links otherwise than the
 // heap did.
 func TestTreeFillMatchesHeap(t *testing.T) {
 	type outcome struct {
@@ -105,20 +108,28 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		tree   int // re-solves ranked by the tree
 		big    int // of those, re-solves of more than 64 links
 		over   int // re-solves of more links than the tree takes
-		one    int // re-solves of a single flow (fillOne's)
+		one    int // re-solves of a single flow (fillFew's)
+		two    int // re-solves of two flows (fillTwo's)
 	}
 	run := func(seed uint64, small int) outcome {
 		old := smallQueue
 		smallQueue = small
 		defer func() { smallQueue = old }()
 		rng := rand.New(rand.NewPCG(seed, 11))
+		val := func(vs ...float64) float64 { // one of vs, moved from seed 61 on
+			v := vs[rng.IntN(len(vs))]
+			if seed > 60 && rng.IntN(2) == 0 {
+				v *= 1 + rng.Float64()/7
+			}
+			return v
+		}
 		hosts := 2 + rng.IntN(39)
 		if seed%3 == 0 {
 			hosts = 100 + rng.IntN(101)
 		}
 		bws := make([]float64, 2*hosts) // up[h] = 2h, down[h] = 2h+1
 		for i := range bws {
-			bws[i] = []float64{10, 20, 30, 7}[rng.IntN(4)]
+			bws[i] = val(10, 20, 30, 7)
 		}
 		s := NewSystem(shared(bws...))
 		m := s.mm()
@@ -133,13 +144,13 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 				for i := range specs {
 					src, dst := rng.IntN(hosts), rng.IntN(hosts)
 					spec := FlowSpec{Links: []LinkID{LinkID(2 * src), LinkID(2*dst + 1)}, Bytes: float64(1 + rng.IntN(50)),
-						Weight: []float64{1, 1, 2, 0.5}[rng.IntN(4)]}
+						Weight: val(1, 1, 2, 0.5)}
 					if rng.IntN(3) > 0 {
 						spec.Reverse = []LinkID{LinkID(2 * dst), LinkID(2*src + 1)}
-						spec.ReverseShare = []float64{0.05, 0.5, 1}[rng.IntN(3)]
+						spec.ReverseShare = val(0.05, 0.5, 1)
 					}
 					if rng.IntN(4) == 0 {
-						spec.Bound = []float64{2, 5, 10}[rng.IntN(3)]
+						spec.Bound = val(2, 5, 10)
 					}
 					specs[i] = spec
 				}
@@ -150,8 +161,11 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 			if m.fill.stamp != before && len(m.fill.queue.parked) > 0 && m.fill.queue.heap.Len() == 0 &&
 				len(m.fill.queue.parked) <= min(small, maxTreeLinks) {
 				out.tree++ // a re-solve the tree ranked (it leaves the heap empty)
-				if len(m.fill.flows) == 1 {
+				switch len(m.fill.flows) {
+				case 1:
 					out.one++
+				case 2:
+					out.two++
 				}
 				if len(m.fill.queue.parked) > 64 {
 					out.big++
@@ -170,8 +184,8 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		}
 		return out
 	}
-	over, big, one := 0, 0, 0
-	for seed := uint64(1); seed <= 60; seed++ {
+	over, big, one, two := 0, 0, 0, 0
+	for seed := uint64(1); seed <= 90; seed++ {
 		limit := maxTreeLinks
 		if seed%2 == 1 {
 			limit = 32
@@ -191,9 +205,10 @@ func TestTreeFillMatchesHeap(t *testing.T) {
 		over += tree.over
 		big += tree.big
 		one += tree.one
+		two += tree.two
 	}
-	if over == 0 || big == 0 || one == 0 {
-		t.Fatalf("%d re-solves queued more links than the tree's limit, %d trees of more than 64 links, %d of one flow", over, big, one)
+	if over == 0 || big == 0 || one == 0 || two == 0 {
+		t.Fatalf("%d re-solves queued more links than the tree's limit, %d trees of more than 64 links, %d of one flow, %d of two", over, big, one, two)
 	}
 }
 
@@ -254,5 +269,54 @@ func BenchmarkFlatReSolves(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(messages), "µs/message")
 			b.ReportMetric(float64(st.Flows-stats.Flows)/float64(st.Resolves-stats.Resolves), "flows/resolve")
 		})
+	}
+}
+
+// TestFillTwoLevelBelowKey solves by hand two flows whose second round
+// (fillTwo) meets a level below its link's key. Flow F crosses links A
+// (capacity 10, F alone: key 10) and S; flow R crosses T at 1 and S at a
+// share s, so S's key is capS/(1+s), with capS = 10·(1+s) chosen so that it
+// is 10 too, tied with A. A wins the tie (lower link), F is fixed at 10, and
+// S's level becomes (capS − 10)/((1+s) − 1), which rounding puts below 10
+// for the s found here: its entry keeps key 10 and is accepted at that
+// level. With T's key above 10, R gets S's level; with T's key 10 (a tie
+// that T, the lower link, wins), R gets 10. The heap path (the tree off)
+// must agree, and so must the hand-computed floats.
+func TestFillTwoLevelBelowKey(t *testing.T) {
+	s, dip := 0.0, 0.0
+	for i := 1; i < 10000; i++ {
+		c := float64(i) / 997
+		capS := 10 * (1 + c)
+		if capS/(1+c) != 10 {
+			continue
+		}
+		if l := (capS - 10) / ((1 + c) - 1); l < 10 {
+			s, dip = c, l
+			break
+		}
+	}
+	if s == 0 {
+		t.Fatal("no share found whose level dips below its key")
+	}
+	for _, c := range []struct {
+		capT float64
+		want float64 // R's rate
+	}{{1000, dip}, {10, 10}} {
+		for _, small := range []int{maxTreeLinks, -1} {
+			old := smallQueue
+			smallQueue = small
+			sys := NewSystem(shared(10, c.capT, 10*(1+s))) // A = 0, T = 1, S = 2
+			ids := sys.StartAll(0, []FlowSpec{
+				{Links: []LinkID{0, 2}, Bytes: 1},
+				{Links: []LinkID{1}, Reverse: []LinkID{2}, ReverseShare: s, Bytes: 1},
+			}, nil)
+			smallQueue = old
+			if f := sys.mustFlow(ids[0]).rate; f != 10 {
+				t.Errorf("capT %v, tree limit %d: F's rate %v, want 10", c.capT, small, f)
+			}
+			if r := sys.mustFlow(ids[1]).rate; r != c.want {
+				t.Errorf("capT %v, tree limit %d: R's rate %v, want %v (s = %v)", c.capT, small, r, c.want, s)
+			}
+		}
 	}
 }
