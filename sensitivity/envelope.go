@@ -330,15 +330,15 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 	haveTotal := false
 	live := 0
 	for v := int32(0); v < int32(nv); v++ {
-		first, end := g.inStart[v], g.inStart[v+1]
+		first, end := g.inStart.at(int(v)), g.inStart.at(int(v)+1)
 		acc = plf{}
 		negIn := false
 		for e := first; e < end; e++ {
-			u := g.eFrom[e]
+			u := g.eFrom.at(int(e))
 			fu := st.load(u)
 			cost, c := g.edgeCostCount(int(e), lat, ev.class) // lat[class] = 0
 			vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
-			negIn = negIn || g.pay.rest[g.ePay[e]] < 0
+			negIn = negIn || g.pay.rest[g.ePay.at(int(e))] < 0
 			switch {
 			case e == first:
 				copyShifted(&acc, vw, lo, hi, pool)
@@ -361,8 +361,8 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 			m.merge(view{f: &acc}, view{f: &zero})
 			m.result(&acc, pool)
 		}
-		acc.v0 += g.vtab.cost[g.vPay[v]]
-		acc.vHi += g.vtab.cost[g.vPay[v]]
+		acc.v0 += g.vtab.cost[g.vPay.at(int(v))]
+		acc.vHi += g.vtab.cost[g.vPay.at(int(v))]
 		if len(acc.p) == 0 {
 			pool.put(acc.p)
 			acc.p = nil

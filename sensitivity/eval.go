@@ -44,9 +44,10 @@ func (ev *evaluator) outEdges() ([]int32, []bool) {
 	if ev.outDeg == nil {
 		g := ev.g
 		ev.outDeg = make([]int32, g.NumVertices())
-		for e, u := range g.eFrom {
+		for e := range g.eFrom.len() {
+			u := g.eFrom.at(e)
 			ev.outDeg[u]++
-			if g.pay.rest[g.ePay[e]] < 0 {
+			if g.pay.rest[g.ePay.at(e)] < 0 {
 				if ev.negOut == nil {
 					ev.negOut = make([]bool, g.NumVertices())
 				}
@@ -128,14 +129,17 @@ func (ev *evaluator) run(x float64) point {
 	cl := ev.class
 	st := ev.st
 	best := acc{t: math.Inf(-1), pred: -1}
-	for v := range g.vRank {
+	end := 0
+	for v := range g.vRank.len() {
+		first := end
+		end = int(g.inStart.at(v + 1))
 		a := acc{pred: -1}
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			u := &st[g.eFrom[e]]
-			cost, c := g.edgeCostCount(int(e), ev.lat, cl)
-			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.pay.bytes[g.ePay[e]], e)
+		for e := first; e < end; e++ {
+			u := &st[g.eFrom.at(e)]
+			cost, c := g.edgeCostCount(e, ev.lat, cl)
+			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.pay.bytes[g.ePay.at(e)], int32(e))
 		}
-		st[v] = vstate{finish: a.t + g.vtab.cost[g.vPay[v]], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
+		st[v] = vstate{finish: a.t + g.vtab.cost[g.vPay.at(v)], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
 		if ev.pred != nil {
 			ev.pred[v] = a.pred
 		}
@@ -160,19 +164,23 @@ func (g *Graph) Runtime(lat []float64) float64 {
 	l := make([]float64, max(g.classes, 1, len(lat)))
 	copy(l, lat)
 	bp := finishPool.Get().(*[]float64)
-	if cap(*bp) < len(g.vRank) {
-		*bp = make([]float64, len(g.vRank))
+	nv := g.vRank.len()
+	if cap(*bp) < nv {
+		*bp = make([]float64, nv)
 	}
-	finish := (*bp)[:len(g.vRank)]
+	finish := (*bp)[:nv]
 	t := 0.0
-	for v := range g.vRank {
+	end := 0
+	for v := range nv {
+		first := end
+		end = int(g.inStart.at(v + 1))
 		start := 0.0
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			if c := finish[g.eFrom[e]] + g.edgeCost(int(e), l); c > start {
+		for e := first; e < end; e++ {
+			if c := finish[g.eFrom.at(e)] + g.edgeCost(e, l); c > start {
 				start = c
 			}
 		}
-		finish[v] = start + g.vtab.cost[g.vPay[v]]
+		finish[v] = start + g.vtab.cost[g.vPay.at(v)]
 		if v == 0 || finish[v] > t {
 			t = finish[v]
 		}
@@ -213,18 +221,21 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0
 	best, bestB := int64(-1), 0.0
-	for v := range g.vRank {
+	end := 0
+	for v := range g.vRank.len() {
 		var m int64
 		var mb float64
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			u := &st[g.eFrom[e]]
-			c := u.cmax + int64(g.latCount(int(e), ev.class))
-			cb := u.finish + g.edgeCost(int(e), lat)
+		first := end
+		end = int(g.inStart.at(v + 1))
+		for e := first; e < end; e++ {
+			u := &st[g.eFrom.at(e)]
+			c := u.cmax + int64(g.latCount(e, ev.class))
+			cb := u.finish + g.edgeCost(e, lat)
 			if c > m || c == m && cb > mb {
 				m, mb = c, cb
 			}
 		}
-		st[v].cmax, st[v].finish = m, mb+g.vtab.cost[g.vPay[v]]
+		st[v].cmax, st[v].finish = m, mb+g.vtab.cost[g.vPay.at(v)]
 		if m > best || m == best && st[v].finish > bestB {
 			best, bestB = m, st[v].finish
 		}
