@@ -102,3 +102,33 @@ func (c *column[T]) slice() []T {
 	}
 	return s
 }
+
+// nextEdges hands out a graph's edges in order, as runs that lie in one
+// block of eFrom and ePay, so that a pass reads them as plain slices
+// without at's shift, mask and block lookup per entry
+// (docs/evidence/evalmem.md). The cursor is the caller's local variables,
+// which the compiler keeps in registers: the rest of the current block
+// (from, pay) and the next block. It returns the next n edges (n > 0), or
+// what is left of the block (the caller takes again for the rest), and the
+// cursor after them. A pass reads each vertex's in-edges in turn, so one
+// cursor serves it whole.
+func (g *Graph) nextEdges(n int, from []int32, pay []uint32, next int) (f []int32, p []uint32, restF []int32, restP []uint32, after int) {
+	if len(from) == 0 {
+		from, pay = g.eFrom.blocks[next], g.ePay.blocks[next]
+		next++
+	}
+	f, p = from, pay[:len(from)]
+	if n < len(f) {
+		f, p = f[:n], p[:n]
+	}
+	return f, p, from[len(f):], pay[len(f):], next
+}
+
+// inEnd is inStart(v+1) for the vertex v whose inStart entry is is[j] (is
+// a block of inStart): the end of v's in-edges.
+func (g *Graph) inEnd(is []int32, j, v int) int {
+	if j+1 < len(is) {
+		return int(is[j+1])
+	}
+	return int(g.inStart.at(v + 1))
+}

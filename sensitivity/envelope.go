@@ -329,32 +329,41 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 	var acc, total plf
 	haveTotal := false
 	live := 0
+	var ef []int32 // edge cursor (nextEdges)
+	var ep []uint32
+	eb, e := 0, 0
 	for v := int32(0); v < int32(nv); v++ {
-		first, end := g.inStart.at(int(v)), g.inStart.at(int(v)+1)
+		end := int(g.inStart.at(int(v) + 1))
 		acc = plf{}
 		negIn := false
-		for e := first; e < end; e++ {
-			u := g.eFrom.at(int(e))
-			fu := st.load(u)
-			cost, c := g.edgeCostCount(int(e), lat, ev.class) // lat[class] = 0
-			vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
-			negIn = negIn || g.pay.rest[g.ePay.at(int(e))] < 0
-			switch {
-			case e == first:
-				copyShifted(&acc, vw, lo, hi, pool)
-			case dominates(view{f: &acc}, vw, lo, hi):
-				// acc stays as it is
-			case dominates(vw, view{f: &acc}, lo, hi):
-				copyShifted(&acc, vw, lo, hi, pool)
-			default:
-				m.merge(view{f: &acc}, vw)
-				m.result(&acc, pool)
-			}
-			if k := st.st[u].cmax; k != 0 { // u has pieces: count the out-edge off
-				if st.uses[k]--; st.uses[k] == 0 && !keep(u) {
-					live -= st.release(u, pool)
+		for first := e; e < end; {
+			var from []int32
+			var pay []uint32
+			from, pay, ef, ep, eb = g.nextEdges(end-e, ef, ep, eb)
+			pay = pay[:len(from)] // lets the compiler drop pay[k]'s bounds check
+			for k, u := range from {
+				fu := st.load(u)
+				cost, c := g.payCostCount(pay[k], lat, ev.class) // lat[class] = 0
+				vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
+				negIn = negIn || g.pay.rest[pay[k]] < 0
+				switch {
+				case e+k == first:
+					copyShifted(&acc, vw, lo, hi, pool)
+				case dominates(view{f: &acc}, vw, lo, hi):
+					// acc stays as it is
+				case dominates(vw, view{f: &acc}, lo, hi):
+					copyShifted(&acc, vw, lo, hi, pool)
+				default:
+					m.merge(view{f: &acc}, vw)
+					m.result(&acc, pool)
+				}
+				if slot := st.st[u].cmax; slot != 0 { // u has pieces: count the out-edge off
+					if st.uses[slot]--; st.uses[slot] == 0 && !keep(u) {
+						live -= st.release(u, pool)
+					}
 				}
 			}
+			e += len(from)
 		}
 		if negIn && acc.minValue(lo, hi) < 0 { // start times are ≥ 0
 			zero := plf{}

@@ -44,14 +44,16 @@ func (ev *evaluator) outEdges() ([]int32, []bool) {
 	if ev.outDeg == nil {
 		g := ev.g
 		ev.outDeg = make([]int32, g.NumVertices())
-		for e := range g.eFrom.len() {
-			u := g.eFrom.at(e)
-			ev.outDeg[u]++
-			if g.pay.rest[g.ePay.at(e)] < 0 {
-				if ev.negOut == nil {
-					ev.negOut = make([]bool, g.NumVertices())
+		for b, from := range g.eFrom.blocks {
+			pay := g.ePay.blocks[b][:len(from)]
+			for k, u := range from {
+				ev.outDeg[u]++
+				if g.pay.rest[pay[k]] < 0 {
+					if ev.negOut == nil {
+						ev.negOut = make([]bool, g.NumVertices())
+					}
+					ev.negOut[u] = true
 				}
-				ev.negOut[u] = true
 			}
 		}
 	}
@@ -129,21 +131,34 @@ func (ev *evaluator) run(x float64) point {
 	cl := ev.class
 	st := ev.st
 	best := acc{t: math.Inf(-1), pred: -1}
-	end := 0
-	for v := range g.vRank.len() {
-		first := end
-		end = int(g.inStart.at(v + 1))
-		a := acc{pred: -1}
-		for e := first; e < end; e++ {
-			u := &st[g.eFrom.at(e)]
-			cost, c := g.edgeCostCount(e, ev.lat, cl)
-			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.pay.bytes[g.ePay.at(e)], int32(e))
+	var ef []int32 // edge cursor (nextEdges)
+	var ep []uint32
+	eb, e := 0, 0
+	for b, vp := range g.vPay.blocks {
+		is := g.inStart.blocks[b]
+		for j, vpay := range vp {
+			v := b<<blockBits + j
+			end := g.inEnd(is, j, v)
+			a := acc{pred: -1}
+			for e < end {
+				var from []int32
+				var pay []uint32
+				from, pay, ef, ep, eb = g.nextEdges(end-e, ef, ep, eb)
+				pay = pay[:len(from)] // lets the compiler drop pay[k]'s bounds check
+				for k, u := range from {
+					p := pay[k]
+					us := &st[u]
+					cost, c := g.payCostCount(p, ev.lat, cl)
+					a.add(us.finish+cost, us.cmin+c, us.cmax+c, us.bytes+g.pay.bytes[p], int32(e+k))
+				}
+				e += len(from)
+			}
+			st[v] = vstate{finish: a.t + g.vtab.cost[vpay], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
+			if ev.pred != nil {
+				ev.pred[v] = a.pred
+			}
+			best.add(st[v].finish, a.cmin, a.cmax, a.bytes, int32(v))
 		}
-		st[v] = vstate{finish: a.t + g.vtab.cost[g.vPay.at(v)], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
-		if ev.pred != nil {
-			ev.pred[v] = a.pred
-		}
-		best.add(st[v].finish, a.cmin, a.cmax, a.bytes, int32(v))
 	}
 	if best.pred < 0 {
 		return point{L: x, Sink: -1}
@@ -170,19 +185,32 @@ func (g *Graph) Runtime(lat []float64) float64 {
 	}
 	finish := (*bp)[:nv]
 	t := 0.0
-	end := 0
-	for v := range nv {
-		first := end
-		end = int(g.inStart.at(v + 1))
-		start := 0.0
-		for e := first; e < end; e++ {
-			if c := finish[g.eFrom.at(e)] + g.edgeCost(e, l); c > start {
-				start = c
+	var ef []int32 // edge cursor (nextEdges)
+	var ep []uint32
+	eb, e := 0, 0
+	for b, vp := range g.vPay.blocks {
+		is := g.inStart.blocks[b]
+		for j, vpay := range vp {
+			v := b<<blockBits + j
+			end := g.inEnd(is, j, v)
+			start := 0.0
+			for e < end {
+				var from []int32
+				var pay []uint32
+				from, pay, ef, ep, eb = g.nextEdges(end-e, ef, ep, eb)
+				pay = pay[:len(from)] // lets the compiler drop pay[k]'s bounds check
+				for k, u := range from {
+					if c := finish[u] + g.payCost(pay[k], l); c > start {
+						start = c
+					}
+				}
+				e += len(from)
 			}
-		}
-		finish[v] = start + g.vtab.cost[g.vPay.at(v)]
-		if v == 0 || finish[v] > t {
-			t = finish[v]
+			f := start + g.vtab.cost[vpay]
+			finish[v] = f
+			if v == 0 || f > t {
+				t = f
+			}
 		}
 	}
 	finishPool.Put(bp)
@@ -221,23 +249,34 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0
 	best, bestB := int64(-1), 0.0
-	end := 0
-	for v := range g.vRank.len() {
-		var m int64
-		var mb float64
-		first := end
-		end = int(g.inStart.at(v + 1))
-		for e := first; e < end; e++ {
-			u := &st[g.eFrom.at(e)]
-			c := u.cmax + int64(g.latCount(e, ev.class))
-			cb := u.finish + g.edgeCost(e, lat)
-			if c > m || c == m && cb > mb {
-				m, mb = c, cb
+	var ef []int32 // edge cursor (nextEdges)
+	var ep []uint32
+	eb, e := 0, 0
+	for b, vp := range g.vPay.blocks {
+		is := g.inStart.blocks[b]
+		for j, vpay := range vp {
+			v := b<<blockBits + j
+			end := g.inEnd(is, j, v)
+			var m int64
+			var mb float64
+			for e < end {
+				var from []int32
+				var pay []uint32
+				from, pay, ef, ep, eb = g.nextEdges(end-e, ef, ep, eb)
+				pay = pay[:len(from)] // lets the compiler drop pay[k]'s bounds check
+				for k, u := range from {
+					c := st[u].cmax + int64(g.latCountWord(g.pay.lat[pay[k]], ev.class))
+					cb := st[u].finish + g.payCost(pay[k], lat)
+					if c > m || c == m && cb > mb {
+						m, mb = c, cb
+					}
+				}
+				e += len(from)
 			}
-		}
-		st[v].cmax, st[v].finish = m, mb+g.vtab.cost[g.vPay.at(v)]
-		if m > best || m == best && st[v].finish > bestB {
-			best, bestB = m, st[v].finish
+			st[v].cmax, st[v].finish = m, mb+g.vtab.cost[vpay]
+			if m > best || m == best && st[v].finish > bestB {
+				best, bestB = m, st[v].finish
+			}
 		}
 	}
 	return max(best, 0), bestB

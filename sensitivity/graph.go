@@ -273,8 +273,10 @@ func (g *Graph) latCountWord(w uint32, c uint8) int32 {
 }
 
 // edgeCost is the cost of edge e for latencies lat (indexed by class; missing classes are 0).
-func (g *Graph) edgeCost(e int, lat []float64) float64 {
-	p := g.ePay.at(e)
+func (g *Graph) edgeCost(e int, lat []float64) float64 { return g.payCost(g.ePay.at(e), lat) }
+
+// payCost is the cost of an edge of payload p for latencies lat.
+func (g *Graph) payCost(p uint32, lat []float64) float64 {
 	c := g.pay.rest[p]
 	w := g.pay.lat[p]
 	switch {
@@ -294,16 +296,16 @@ func (g *Graph) edgeCost(e int, lat []float64) float64 {
 	return c
 }
 
-// edgeCostCount is edgeCost and latCount of class cl in one decoding of the
-// packed word, for the evaluator's inner loop.
-func (g *Graph) edgeCostCount(e int, lat []float64, cl uint8) (float64, int64) {
-	p := g.ePay.at(e)
+// payCostCount is payCost and the number of class-cl terms of an edge of
+// payload p in one decoding of the packed word, for the evaluator's inner
+// loop.
+func (g *Graph) payCostCount(p uint32, lat []float64, cl uint8) (float64, int64) {
 	w := g.pay.lat[p]
 	if w == 0 {
 		return g.pay.rest[p], 0
 	}
 	if w>>24 == multiClass {
-		return g.edgeCost(e, lat), int64(g.latCount(e, cl))
+		return g.payCost(p, lat), int64(g.latCountWord(w, cl))
 	}
 	n := w & maxTermCount
 	c := uint8(w >> 24)
