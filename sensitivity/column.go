@@ -103,26 +103,16 @@ func (c *column[T]) slice() []T {
 	return s
 }
 
-// nextEdges hands out a graph's edges in order, as runs that lie in one
-// block of eFrom and ePay, so that a pass reads them as plain slices
-// without at's shift, mask and block lookup per entry
-// (docs/evidence/evalmem.md). The cursor is the caller's local variables,
-// which the compiler keeps in registers: the rest of the current block
-// (from, pay) and the next block. It returns the next n edges (n > 0), or
-// what is left of the block (the caller takes again for the rest), and the
-// cursor after them. A pass reads each vertex's in-edges in turn, so one
-// cursor serves it whole.
-func (g *Graph) nextEdges(n int, from []int32, pay []uint32, next int) (f []int32, p []uint32, restF []int32, restP []uint32, after int) {
-	if len(from) == 0 {
-		from, pay = g.eFrom.blocks[next], g.ePay.blocks[next]
-		next++
-	}
-	f, p = from, pay[:len(from)]
-	if n < len(f) {
-		f, p = f[:n], p[:n]
-	}
-	return f, p, from[len(f):], pay[len(f):], next
-}
+// The passes over a graph (the evaluator's run, asymptote and parametric
+// pass, Runtime) read every vertex's in-edges in turn, so they walk the
+// edge columns with a cursor held in local variables, which the compiler
+// keeps in registers: the block of each column that holds the next edge,
+// the index of its first entry and the next block. A vertex's in-edges are
+// read as index runs within a block, a run ending where the vertex's edges
+// or the block end, so the inner loops index plain slices instead of
+// paying at's shift, mask and block lookup per entry
+// (docs/evidence/evalmem.md). The vertex columns are walked block by block
+// the same way, each vertex's in-edges ending where inEnd says.
 
 // inEnd is inStart(v+1) for the vertex v whose inStart entry is is[j] (is
 // a block of inStart): the end of v's in-edges.

@@ -171,6 +171,9 @@ func TestGraphAcrossBlocks(t *testing.T) {
 			if got := gr.Runtime(lat); math.Abs(got-want) > 1e-12*want {
 				t.Errorf("shuffle %v, %s: T = %v, want %v", shuffle, name, got, want)
 			}
+			if got, _, _, _ := gr.Slopes(lat, 0); math.Abs(got-want) > 1e-12*want { // the evaluator, on its slot plan
+				t.Errorf("shuffle %v, %s: the evaluator's T = %v, want %v", shuffle, name, got, want)
+			}
 			ft := gr.FinishTimes(lat)
 			for p := range nv {
 				if got := ft[g.ID(id[p])]; math.Abs(got-finish[p]) > 1e-12*want {

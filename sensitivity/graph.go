@@ -297,13 +297,19 @@ func (g *Graph) payCost(p uint32, lat []float64) float64 {
 }
 
 // payCostCount is payCost and the number of class-cl terms of an edge of
-// payload p in one decoding of the packed word, for the evaluator's inner
-// loop.
+// payload p in one decoding of the packed word, for the evaluators' inner
+// loops. An edge without latency terms (program order: most edges) costs
+// its rest; run makes that test in its loop and calls latCost for the
+// others.
 func (g *Graph) payCostCount(p uint32, lat []float64, cl uint8) (float64, int64) {
-	w := g.pay.lat[p]
-	if w == 0 {
-		return g.pay.rest[p], 0
+	if w := g.pay.lat[p]; w != 0 {
+		return g.latCost(p, w, lat, cl)
 	}
+	return g.pay.rest[p], 0
+}
+
+// latCost is payCostCount of an edge whose packed word w is not 0.
+func (g *Graph) latCost(p, w uint32, lat []float64, cl uint8) (float64, int64) {
 	if w>>24 == multiClass {
 		return g.payCost(p, lat), int64(g.latCountWord(w, cl))
 	}
