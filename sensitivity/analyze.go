@@ -163,7 +163,7 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 		r.Pairs = criticalPairs(ev, base)
 	}
 	if p.MPITime {
-		r.MPITime = mpiTime(g, ev.finishTimes(), ev.lat)
+		r.MPITime = mpiTime(g, g.FinishTimes(ev.lat), ev.lat)
 	}
 	var err error
 	pieces, ok := ev.parametric(p.Lmin, p.Lmax)

@@ -103,19 +103,20 @@ func allPaths(g *Graph, class int, lat []float64) []line {
 	n := g.NumVertices()
 	out := make([][]int, n)
 	for e := range g.NumEdges() {
-		u := int(g.eFrom[e])
+		u := int(g.EdgeFrom(e))
 		out[u] = append(out[u], e)
 	}
 	to := make([]int, g.NumEdges())
 	for v := range n {
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
+		first, end := g.InEdges(VertexID(v))
+		for e := first; e < end; e++ {
 			to[e] = v
 		}
 	}
 	var lines []line
 	var walk func(v int, a, b float64)
 	walk = func(v int, a, b float64) {
-		b += g.vtab.cost[g.vPay[v]]
+		b += g.Cost(VertexID(v))
 		lines = append(lines, line{a, b})
 		for _, e := range out[v] {
 			l := slices.Clone(lat)

@@ -15,21 +15,24 @@ type Builder struct {
 	ranks int
 	err   error
 
-	vRank []int32
-	vPay  []uint32 // index in vtab
+	// The vertex and edge arrays are columns, which grow without copying
+	// (column.go), and become the Graph's as they are.
+	vRank column[int32]
+	vPay  column[uint32] // index in vtab
 	vtab  vertexTable
 
-	eFrom []int32
-	ePay  []uint32 // index in pay
+	eFrom column[int32]
+	ePay  column[uint32] // index in pay
 	pay   payTable
 	// Recorders add a vertex's in-edges right after the vertex, so the
 	// edges arrive grouped by destination: while they do, inDeg[v+1] is
 	// v's in-degree (inDeg[0] = 0; summed up it is the Graph's inStart)
 	// and eTo is nil. The first edge out of that order writes out eTo,
 	// each edge's destination, and drops inDeg.
-	inDeg  []int32
-	lastTo int32
-	eTo    []int32
+	inDeg   column[int32]
+	lastTo  int32
+	grouped bool // eTo not written out yet
+	eTo     column[int32]
 
 	multiStart []int32
 	multi      []LatTerm
@@ -40,7 +43,8 @@ type Builder struct {
 
 // NewBuilder starts a graph of the given number of ranks.
 func NewBuilder(ranks int) *Builder {
-	b := &Builder{ranks: ranks, classes: 1, multiStart: []int32{0}, pay: newPayTable(), vtab: newVertexTable(), inDeg: []int32{0}}
+	b := &Builder{ranks: ranks, classes: 1, multiStart: []int32{0}, pay: newPayTable(), vtab: newVertexTable(), grouped: true}
+	b.inDeg.append(0)
 	if ranks <= 0 || ranks > math.MaxInt32 {
 		b.err = fmt.Errorf("sensitivity: NewBuilder: %d ranks, want 1..%d", ranks, math.MaxInt32)
 	}
@@ -49,24 +53,15 @@ func NewBuilder(ranks int) *Builder {
 
 // Grow reserves room for about v more vertices and e more edges.
 func (b *Builder) Grow(v, e int) {
-	b.vRank = grow(b.vRank, v)
-	b.vPay = grow(b.vPay, v)
-	if b.eTo == nil {
-		b.inDeg = grow(b.inDeg, v)
+	b.vRank.reserve(v)
+	b.vPay.reserve(v)
+	if b.grouped {
+		b.inDeg.reserve(v)
 	} else {
-		b.eTo = grow(b.eTo, e)
+		b.eTo.reserve(e)
 	}
-	b.eFrom = grow(b.eFrom, e)
-	b.ePay = grow(b.ePay, e)
-}
-
-func grow[T any](s []T, n int) []T {
-	if n <= cap(s)-len(s) {
-		return s
-	}
-	t := make([]T, len(s), len(s)+n)
-	copy(t, s)
-	return t
+	b.eFrom.reserve(e)
+	b.ePay.reserve(e)
 }
 
 // SetBaseline records the latency per class (s) the graph's run had, so that
@@ -89,7 +84,7 @@ func (b *Builder) SetBaseline(lat []float64) {
 func (b *Builder) Err() error { return b.err }
 
 // NumVertices is the number of vertices added so far.
-func (b *Builder) NumVertices() int { return len(b.vRank) }
+func (b *Builder) NumVertices() int { return b.vRank.len() }
 
 func (b *Builder) fail(format string, args ...any) {
 	if b.err == nil {
@@ -99,7 +94,7 @@ func (b *Builder) fail(format string, args ...any) {
 
 // Vertex adds a vertex of a rank with a constant cost (s, finite, ≥ 0).
 func (b *Builder) Vertex(rank int, kind Kind, cost float64) VertexID {
-	id := VertexID(len(b.vRank))
+	id := VertexID(b.vRank.len())
 	if rank < 0 || rank >= b.ranks {
 		b.fail("vertex %d: rank %d outside 0..%d", id, rank, b.ranks-1)
 		rank = 0
@@ -110,14 +105,14 @@ func (b *Builder) Vertex(rank int, kind Kind, cost float64) VertexID {
 	if !(cost >= 0) || math.IsInf(cost, 1) {
 		b.fail("vertex %d: cost %v s, want finite and ≥ 0", id, cost)
 	}
-	if len(b.vRank) == math.MaxInt32 {
+	if b.vRank.len() == math.MaxInt32 {
 		b.fail("more than %d vertices", math.MaxInt32)
 		return id - 1
 	}
-	b.vRank = append(b.vRank, int32(rank))
-	b.vPay = append(b.vPay, b.vtab.add(kind, cost))
-	if b.eTo == nil {
-		b.inDeg = append(b.inDeg, 0)
+	b.vRank.append(int32(rank))
+	b.vPay.append(b.vtab.add(kind, cost))
+	if b.grouped {
+		b.inDeg.append(0)
 	}
 	return id
 }
@@ -132,7 +127,7 @@ func (b *Builder) Edge(from, to VertexID, rest float64, lat ...LatTerm) {
 // bandwidth time bytes·G, and bytes is kept so that λ_G = ∂T/∂G can be
 // reported (the bytes on the critical path).
 func (b *Builder) EdgeBytes(from, to VertexID, rest, bytes float64, lat ...LatTerm) {
-	n := VertexID(len(b.vRank))
+	n := VertexID(b.vRank.len())
 	switch {
 	case from < 0 || from >= n || to < 0 || to >= n:
 		b.fail("edge %d→%d: unknown vertex (have %d)", from, to, n)
@@ -148,31 +143,30 @@ func (b *Builder) EdgeBytes(from, to VertexID, rest, bytes float64, lat ...LatTe
 	if !ok {
 		return
 	}
-	if b.eTo == nil && int32(to) < b.lastTo {
+	if b.grouped && int32(to) < b.lastTo {
 		b.writeOutTo()
 	}
-	if b.eTo == nil {
-		b.inDeg[to+1]++
+	if b.grouped {
+		b.inDeg.add(int(to)+1, 1)
 		b.lastTo = int32(to)
 	} else {
-		b.eTo = append(b.eTo, int32(to))
+		b.eTo.append(int32(to))
 	}
-	b.eFrom = append(b.eFrom, int32(from))
-	b.ePay = append(b.ePay, b.pay.add(rest, bytes, word))
+	b.eFrom.append(int32(from))
+	b.ePay.append(b.pay.add(rest, bytes, word))
 }
 
 // writeOutTo makes eTo from the in-degrees of edges grouped by destination.
 func (b *Builder) writeOutTo() {
-	if b.eTo != nil {
+	if !b.grouped {
 		return
 	}
-	b.eTo = make([]int32, 0, cap(b.eFrom))
-	for v, d := range b.inDeg[1:] {
-		for range d {
-			b.eTo = append(b.eTo, int32(v))
+	for v := range b.inDeg.len() - 1 {
+		for range b.inDeg.at(v + 1) {
+			b.eTo.append(int32(v))
 		}
 	}
-	b.inDeg = nil
+	b.inDeg, b.grouped = column[int32]{}, false
 }
 
 // packTerms validates lat, merges repeated classes and packs them.
@@ -287,15 +281,15 @@ func (b *Builder) Build() (*Graph, error) {
 		return nil, b.err
 	}
 	g := &Graph{ranks: b.ranks, classes: b.classes, multiStart: b.multiStart, multi: b.multi, baseline: b.baseline, pay: b.pay.payloads, vtab: b.vtab.vertexPayloads}
-	nv := len(b.vRank)
-	if b.eTo == nil && b.groupedInOrder() {
+	nv := b.vRank.len()
+	if b.grouped && b.groupedInOrder() {
 		// Edges grouped by destination in creation order, every source
 		// before its destination (recorders: observe's, goal's): the
 		// arrays become the graph's as they are, with no copy of any.
 		g.vRank, g.vPay = b.vRank, b.vPay
 		g.inStart = b.inDeg
 		for v := range nv {
-			g.inStart[v+1] += g.inStart[v]
+			g.inStart.add(v+1, g.inStart.at(v))
 		}
 		g.eFrom, g.ePay = b.eFrom, b.ePay
 		*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
@@ -313,32 +307,36 @@ func (b *Builder) Build() (*Graph, error) {
 		for newV, old := range order {
 			g.newID[old] = int32(newV)
 		}
-		g.vRank = permute(b.vRank, order)
-		g.vPay = permute(b.vPay, order)
-		for i := range b.eFrom {
-			b.eFrom[i] = g.newID[b.eFrom[i]]
-			b.eTo[i] = g.newID[b.eTo[i]]
+		g.vRank = permute(&b.vRank, order)
+		g.vPay = permute(&b.vPay, order)
+		for i := range b.eFrom.len() {
+			b.eFrom.set(i, g.newID[b.eFrom.at(i)])
+			b.eTo.set(i, g.newID[b.eTo.at(i)])
 		}
 	}
 	// Counting sort of the edges by destination, stable in insertion order.
-	g.inStart = make([]int32, nv+1)
-	for _, t := range b.eTo {
-		g.inStart[t+1]++
+	g.inStart = makeColumn[int32](nv + 1)
+	ne := b.eFrom.len()
+	for i := range ne {
+		g.inStart.add(int(b.eTo.at(i))+1, 1)
 	}
 	for v := 0; v < nv; v++ {
-		g.inStart[v+1] += g.inStart[v]
+		g.inStart.add(v+1, g.inStart.at(v))
 	}
-	ne := len(b.eFrom)
 	pos := make([]int32, ne)
-	next := append([]int32(nil), g.inStart[:nv]...)
-	for i, t := range b.eTo {
+	next := make([]int32, nv)
+	for v := range next {
+		next[v] = g.inStart.at(v)
+	}
+	for i := range ne {
+		t := b.eTo.at(i)
 		pos[i] = next[t]
 		next[t]++
 	}
-	next, b.eTo = nil, nil
-	g.eFrom = scatter(b.eFrom, pos)
-	b.eFrom = nil
-	g.ePay = scatter(b.ePay, pos)
+	next, b.eTo = nil, column[int32]{}
+	g.eFrom = scatter(&b.eFrom, pos)
+	b.eFrom = column[int32]{}
+	g.ePay = scatter(&b.ePay, pos)
 	g.renumberPayloads()
 	*b = Builder{ranks: b.ranks, err: fmt.Errorf("sensitivity: Builder used after Build")}
 	return g, nil
@@ -348,13 +346,13 @@ func (b *Builder) Build() (*Graph, error) {
 // whether each edge's source was created before its destination.
 func (b *Builder) groupedInOrder() bool {
 	e := 0
-	for v, d := range b.inDeg[1:] {
-		for _, f := range b.eFrom[e : e+int(d)] {
-			if int(f) >= v {
+	for v := range b.inDeg.len() - 1 {
+		for range b.inDeg.at(v + 1) {
+			if int(b.eFrom.at(e)) >= v {
 				return false
 			}
+			e++
 		}
-		e += int(d)
 	}
 	return true
 }
@@ -366,7 +364,8 @@ func (g *Graph) renumberPayloads() {
 	old := g.pay
 	newK := make([]uint32, len(old.rest)) // 0: not met yet (entry 0 stays 0)
 	g.pay = payloads{rest: old.rest[:1:1], bytes: old.bytes[:1:1], lat: old.lat[:1:1]}
-	for e, k := range g.ePay {
+	for e := range g.ePay.len() {
+		k := g.ePay.at(e)
 		if k == 0 {
 			continue
 		}
@@ -376,22 +375,22 @@ func (g *Graph) renumberPayloads() {
 			g.pay.bytes = append(g.pay.bytes, old.bytes[k])
 			g.pay.lat = append(g.pay.lat, old.lat[k])
 		}
-		g.ePay[e] = newK[k]
+		g.ePay.set(e, newK[k])
 	}
 }
 
-func permute[T any](s []T, order []int32) []T {
-	t := make([]T, len(s))
+func permute[T ~int32 | ~uint32](s *column[T], order []int32) column[T] {
+	t := makeColumn[T](s.len())
 	for i, old := range order {
-		t[i] = s[old]
+		t.set(i, s.at(int(old)))
 	}
 	return t
 }
 
-func scatter[T any](s []T, pos []int32) []T {
-	t := make([]T, len(s))
+func scatter[T ~int32 | ~uint32](s *column[T], pos []int32) column[T] {
+	t := makeColumn[T](s.len())
 	for i, p := range pos {
-		t[p] = s[i]
+		t.set(int(p), s.at(i))
 	}
 	return t
 }
@@ -399,9 +398,10 @@ func scatter[T any](s []T, pos []int32) []T {
 // topoOrder returns nil if the creation order is already topological, else
 // a topological order (Kahn's algorithm, FIFO, so ties keep creation order).
 func (b *Builder) topoOrder() ([]int32, error) {
+	ne := b.eFrom.len()
 	sorted := true
-	for i, f := range b.eFrom {
-		if f >= b.eTo[i] {
+	for i := range ne {
+		if b.eFrom.at(i) >= b.eTo.at(i) {
 			sorted = false
 			break
 		}
@@ -409,20 +409,21 @@ func (b *Builder) topoOrder() ([]int32, error) {
 	if sorted {
 		return nil, nil
 	}
-	nv := len(b.vRank)
+	nv := b.vRank.len()
 	outStart := make([]int32, nv+1)
 	indeg := make([]int32, nv)
-	for i, f := range b.eFrom {
-		outStart[f+1]++
-		indeg[b.eTo[i]]++
+	for i := range ne {
+		outStart[b.eFrom.at(i)+1]++
+		indeg[b.eTo.at(i)]++
 	}
 	for v := 0; v < nv; v++ {
 		outStart[v+1] += outStart[v]
 	}
-	outTo := make([]int32, len(b.eFrom))
+	outTo := make([]int32, ne)
 	fill := append([]int32(nil), outStart[:nv]...)
-	for i, f := range b.eFrom {
-		outTo[fill[f]] = b.eTo[i]
+	for i := range ne {
+		f := b.eFrom.at(i)
+		outTo[fill[f]] = b.eTo.at(i)
 		fill[f]++
 	}
 	fill = nil
@@ -455,8 +456,8 @@ func (b *Builder) cycleError(indeg []int32, stuck int) error {
 		pred[i] = -1
 	}
 	start := int32(-1)
-	for i, f := range b.eFrom {
-		if t := b.eTo[i]; indeg[t] > 0 && indeg[f] > 0 {
+	for i := range b.eFrom.len() {
+		if f, t := b.eFrom.at(i), b.eTo.at(i); indeg[t] > 0 && indeg[f] > 0 {
 			pred[t] = f
 			start = t
 		}
@@ -476,8 +477,8 @@ func (b *Builder) cycleError(indeg []int32, stuck int) error {
 	for i := len(walk) - 1; i >= 0 && len(e.Cycle) < 16; i-- {
 		v := walk[i]
 		e.Cycle = append(e.Cycle, VertexID(v))
-		e.Ranks = append(e.Ranks, int(b.vRank[v]))
-		e.Kinds = append(e.Kinds, b.vtab.kind[b.vPay[v]])
+		e.Ranks = append(e.Ranks, int(b.vRank.at(int(v))))
+		e.Kinds = append(e.Kinds, b.vtab.kind[b.vPay.at(int(v))])
 	}
 	return e
 }

@@ -255,22 +255,22 @@ func (f *plf) minValue(lo, hi float64) float64 {
 }
 
 // plfStore keeps the functions of the vertices whose out-edges are not all
-// consumed yet. The scalar parts live in the evaluator's per-vertex records
-// (free during a parametric pass): v0 in finish, vHi in bytes, s0 in cmin
-// and in cmax the index of the pieces in slots (0 for none; sLast is the
-// last piece's slope, or s0). The pieces live in slots, reused through a
-// free list, so memory grows with the live frontier, not with V. Only a
-// function with pieces has memory to give back, so only its slot counts
-// the out-edges of its vertex not yet consumed (uses).
+// consumed yet. The scalar parts live in the evaluator's frontier records
+// (free during a parametric pass), at the vertex's slot of the evaluator's
+// plan: v0 in finish, vHi in bytes, s0 in cmin and in cmax the index of
+// the pieces in slots (0 for none; sLast is the last piece's slope, or
+// s0). The pieces live in slots, reused through a free list, so memory
+// grows with the live frontier, not with V. The plan says which out-edge
+// of a vertex is its last, after which its pieces go back.
 type plfStore struct {
-	st    []vstate
+	st    []vstate  // per frontier slot
 	slots [][]piece // slots[0] unused
-	uses  []int32   // per slot: out-edges of its vertex not yet consumed
 	free  []int32
 }
 
-func (st *plfStore) load(v int32) plf {
-	r := &st.st[v]
+// load is the function kept at frontier slot s.
+func (st *plfStore) load(s uint32) plf {
+	r := &st.st[s]
 	f := plf{v0: r.finish, vHi: r.bytes, s0: r.cmin, sLast: r.cmin}
 	if k := r.cmax; k != 0 {
 		f.p = st.slots[k]
@@ -279,9 +279,9 @@ func (st *plfStore) load(v int32) plf {
 	return f
 }
 
-// save stores f as vertex v's function; v has uses out-edges.
-func (st *plfStore) save(v int32, f plf, uses int32) {
-	r := &st.st[v]
+// save stores f at frontier slot s.
+func (st *plfStore) save(s uint32, f plf) {
+	r := &st.st[s]
 	*r = vstate{finish: f.v0, bytes: f.vHi, cmin: f.s0}
 	if len(f.p) == 0 {
 		return
@@ -293,22 +293,21 @@ func (st *plfStore) save(v int32, f plf, uses int32) {
 	} else {
 		k = int32(len(st.slots))
 		st.slots = append(st.slots, nil)
-		st.uses = append(st.uses, 0)
 	}
-	st.slots[k], st.uses[k] = f.p, uses
+	st.slots[k] = f.p
 	r.cmax = int64(k)
 }
 
-// release returns v's pieces to the pool.
-func (st *plfStore) release(v int32, pool *piecePool) int {
-	k := st.st[v].cmax
+// release returns the pieces kept at frontier slot s to the pool.
+func (st *plfStore) release(s uint32, pool *piecePool) int {
+	k := st.st[s].cmax
 	if k == 0 {
 		return 0
 	}
 	n := len(st.slots[k])
 	pool.put(st.slots[k])
 	st.slots[k] = nil
-	st.st[v].cmax = 0
+	st.st[s].cmax = 0
 	st.free = append(st.free, int32(k))
 	return n
 }
@@ -319,60 +318,73 @@ func (st *plfStore) release(v int32, pool *piecePool) int {
 func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 	g := ev.g
 	nv := g.NumVertices()
-	outDeg, negOut := ev.outEdges()
+	negOut := ev.plan.negOut
 	keep := func(v int32) bool { return negOut != nil && negOut[v] }
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0 // the swept class enters through the slopes
-	st := &plfStore{st: ev.st, slots: [][]piece{nil}, uses: []int32{0}}
+	st := &plfStore{st: ev.st, slots: [][]piece{nil}}
 	pool := &piecePool{}
 	m := &merger{lo: lo, hi: hi, xEps: tieRel * math.Max(math.Abs(lo), math.Abs(hi))}
 	var acc, total plf
 	haveTotal := false
 	live := 0
+	var from, pay []uint32 // edge cursor (column.go): the blocks of eSlot and ePay that hold edge e
+	e, e0, next := 0, 0, 0 // the next edge, the index of from[0], the next block
 	for v := int32(0); v < int32(nv); v++ {
-		first, end := g.inStart[v], g.inStart[v+1]
+		end := int(g.inStart.at(int(v) + 1))
 		acc = plf{}
 		negIn := false
-		for e := first; e < end; e++ {
-			u := g.eFrom[e]
-			fu := st.load(u)
-			cost, c := g.edgeCostCount(int(e), lat, ev.class) // lat[class] = 0
-			vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
-			negIn = negIn || g.pay.rest[g.ePay[e]] < 0
-			switch {
-			case e == first:
-				copyShifted(&acc, vw, lo, hi, pool)
-			case dominates(view{f: &acc}, vw, lo, hi):
-				// acc stays as it is
-			case dominates(vw, view{f: &acc}, lo, hi):
-				copyShifted(&acc, vw, lo, hi, pool)
-			default:
-				m.merge(view{f: &acc}, vw)
-				m.result(&acc, pool)
+		for first := e; e < end; {
+			if e-e0 == len(from) {
+				e0 += len(from)
+				from, pay = ev.plan.eSlot.blocks[next], g.ePay.blocks[next]
+				next++
 			}
-			if k := st.st[u].cmax; k != 0 { // u has pieces: count the out-edge off
-				if st.uses[k]--; st.uses[k] == 0 && !keep(u) {
-					live -= st.release(u, pool)
+			stop := min(end-e0, len(from))
+			for k := e - e0; k < stop; k++ {
+				w := from[k]
+				fu := st.load(w >> 1)
+				cost, c := g.payCostCount(pay[k], lat, ev.class) // lat[class] = 0
+				vw := view{f: &fu, add: cost + float64(c)*lo, c: c}
+				negIn = negIn || g.pay.rest[pay[k]] < 0
+				switch {
+				case e0+k == first:
+					copyShifted(&acc, vw, lo, hi, pool)
+				case dominates(view{f: &acc}, vw, lo, hi):
+					// acc stays as it is
+				case dominates(vw, view{f: &acc}, lo, hi):
+					copyShifted(&acc, vw, lo, hi, pool)
+				default:
+					m.merge(view{f: &acc}, vw)
+					m.result(&acc, pool)
+				}
+				// The source's last out-edge: its pieces go back, unless
+				// it may end the run (keep).
+				if w&1 != 0 && st.st[w>>1].cmax != 0 && !keep(g.eFrom.at(e0+k)) {
+					live -= st.release(w>>1, pool)
 				}
 			}
+			e = e0 + stop
 		}
 		if negIn && acc.minValue(lo, hi) < 0 { // start times are ≥ 0
 			zero := plf{}
 			m.merge(view{f: &acc}, view{f: &zero})
 			m.result(&acc, pool)
 		}
-		acc.v0 += g.vtab.cost[g.vPay[v]]
-		acc.vHi += g.vtab.cost[g.vPay[v]]
+		acc.v0 += g.vtab.cost[g.vPay.at(int(v))]
+		acc.vHi += g.vtab.cost[g.vPay.at(int(v))]
 		if len(acc.p) == 0 {
 			pool.put(acc.p)
 			acc.p = nil
 		}
-		st.save(v, acc, outDeg[v])
+		vs := ev.plan.vSlot.at(int(v))
+		st.save(vs>>1, acc)
 		live += len(acc.p)
 		if live > maxLivePieces {
 			return nil, false
 		}
-		if outDeg[v] == 0 || keep(v) {
+		noOut := vs&1 != 0
+		if noOut || keep(v) {
 			switch {
 			case !haveTotal:
 				copyShifted(&total, view{f: &acc}, lo, hi, pool)
@@ -382,8 +394,8 @@ func (ev *evaluator) parametric(lo, hi float64) (pieces []Breakpoint, ok bool) {
 				m.merge(view{f: &total}, view{f: &acc})
 				m.result(&total, pool)
 			}
-			if outDeg[v] == 0 {
-				live -= st.release(v, pool)
+			if noOut {
+				live -= st.release(vs>>1, pool)
 			}
 		}
 	}

@@ -25,43 +25,22 @@ type point struct {
 	Sink  int32   // vertex where that path ends, -1 for an empty graph
 }
 
-// evaluator holds the per-vertex state of longest-path evaluations so that
-// repeated evaluations of a big graph do not allocate.
+// evaluator holds the state of longest-path evaluations so that repeated
+// evaluations of a big graph do not allocate: each vertex's state lives in
+// a slot of a small frontier array while its out-edges are still to be
+// read (slotPlan), not in a record per vertex.
 type evaluator struct {
 	g     *Graph
 	lat   []float64 // ℓ per class, s; lat[class] is overwritten by each run
 	class uint8     // the swept class
-	st    []vstate  // per vertex
-	pred  []int32   // edge chosen into each vertex on the cmax path, -1 if none (nil unless wanted)
-
-	outDeg []int32 // per vertex: out-edges (nil until outEdges)
-	negOut []bool  // per vertex: has an out-edge of negative rest (nil if none)
-}
-
-// outEdges returns each vertex's number of out-edges and, if any edge has
-// a negative rest, which vertices have one; counted once per evaluator.
-func (ev *evaluator) outEdges() ([]int32, []bool) {
-	if ev.outDeg == nil {
-		g := ev.g
-		ev.outDeg = make([]int32, g.NumVertices())
-		for e, u := range g.eFrom {
-			ev.outDeg[u]++
-			if g.pay.rest[g.ePay[e]] < 0 {
-				if ev.negOut == nil {
-					ev.negOut = make([]bool, g.NumVertices())
-				}
-				ev.negOut[u] = true
-			}
-		}
-	}
-	return ev.outDeg, ev.negOut
+	plan  *slotPlan
+	st    []vstate // per slot (plan)
+	pred  []int32  // edge chosen into each vertex on the cmax path, -1 if none (nil unless wanted)
 }
 
 // vstate is what an evaluation keeps of one vertex, in one 32-byte record:
-// an edge reads all of its source's fields, and the sources of a real
-// graph's edges lie far apart (on the 64×64 stencil, one cache miss per
-// edge instead of four). The parametric pass keeps its functions' scalar
-// parts here too (plfStore).
+// an edge reads all of its source's fields. The parametric pass keeps its
+// functions' scalar parts here too (plfStore).
 type vstate struct {
 	finish float64 // finish time, s
 	bytes  float64 // bytes on the cmax path
@@ -72,21 +51,13 @@ type vstate struct {
 func newEvaluator(g *Graph, lat []float64, class uint8) *evaluator {
 	l := make([]float64, max(g.classes, int(class)+1, len(lat)))
 	copy(l, lat)
-	return &evaluator{g: g, lat: l, class: class, st: make([]vstate, g.NumVertices())}
-}
-
-// finishTimes copies out each vertex's finish time of the last run.
-func (ev *evaluator) finishTimes() []float64 {
-	f := make([]float64, len(ev.st))
-	for v := range ev.st {
-		f[v] = ev.st[v].finish
-	}
-	return f
+	plan := newSlotPlan(g)
+	return &evaluator{g: g, lat: l, class: class, plan: plan, st: make([]vstate, plan.slots)}
 }
 
 // withPath makes the next runs record the critical path.
 func (ev *evaluator) withPath() *evaluator {
-	ev.pred = make([]int32, len(ev.st))
+	ev.pred = make([]int32, ev.g.NumVertices())
 	return ev
 }
 
@@ -128,18 +99,63 @@ func (ev *evaluator) run(x float64) point {
 	cl := ev.class
 	st := ev.st
 	best := acc{t: math.Inf(-1), pred: -1}
-	for v := range g.vRank {
-		a := acc{pred: -1}
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			u := &st[g.eFrom[e]]
-			cost, c := g.edgeCostCount(int(e), ev.lat, cl)
-			a.add(u.finish+cost, u.cmin+c, u.cmax+c, u.bytes+g.pay.bytes[g.ePay[e]], e)
+	var from, pay []uint32 // edge cursor (column.go): the blocks of eSlot and ePay that hold edge e
+	e, e0, next := 0, 0, 0 // the next edge, the index of from[0], the next block
+	for b, vp := range g.vPay.blocks {
+		is := g.inStart.blocks[b]
+		vs := ev.plan.vSlot.blocks[b][:len(vp)]
+		for j, vpay := range vp {
+			v := b<<blockBits + j
+			end := g.inEnd(is, j, v)
+			a := acc{pred: -1}
+			for e < end {
+				if e-e0 == len(from) {
+					e0 += len(from)
+					from, pay = ev.plan.eSlot.blocks[next], g.ePay.blocks[next]
+					next++
+				}
+				stop := min(end-e0, len(from))
+				ps := pay[e-e0 : stop]
+				for i, w := range from[e-e0 : stop] {
+					p := ps[i]
+					us := &st[w>>1]
+					// payCostCount inline but for multi-term edges.
+					cost, c := g.pay.rest[p], int64(0)
+					if lw := g.pay.lat[p]; lw>>24 == multiClass {
+						cost, c = g.latCost(p, lw, ev.lat, cl)
+					} else if lw != 0 {
+						n, k := lw&maxTermCount, uint8(lw>>24)
+						if int(k) < len(ev.lat) {
+							cost += float64(n) * ev.lat[k]
+						}
+						if k == cl {
+							c = int64(n)
+						}
+					}
+					// a.add, its common cases inline: a longer path
+					// replaces a, a shorter one leaves it; a tie (within
+					// tieRel), a NaN or an a at -Inf (best's start) go to
+					// add, as neither test holds for them.
+					t := us.finish + cost
+					if d, tol := t-a.t, tieRel*absMax(t, a.t); d > tol {
+						a = acc{t, us.cmin + c, us.cmax + c, us.bytes + g.pay.bytes[p], int32(e + i)}
+					} else if !(d < -tol) {
+						a.add(t, us.cmin+c, us.cmax+c, us.bytes+g.pay.bytes[p], int32(e+i))
+					}
+				}
+				e = e0 + stop
+			}
+			f := a.t + g.vtab.cost[vpay]
+			st[vs[j]>>1] = vstate{finish: f, bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
+			if ev.pred != nil {
+				ev.pred[v] = a.pred
+			}
+			if d, tol := f-best.t, tieRel*absMax(f, best.t); d > tol { // best.add, inline as a's
+				best = acc{f, a.cmin, a.cmax, a.bytes, int32(v)}
+			} else if !(d < -tol) {
+				best.add(f, a.cmin, a.cmax, a.bytes, int32(v))
+			}
 		}
-		st[v] = vstate{finish: a.t + g.vtab.cost[g.vPay[v]], bytes: a.bytes, cmin: a.cmin, cmax: a.cmax}
-		if ev.pred != nil {
-			ev.pred[v] = a.pred
-		}
-		best.add(st[v].finish, a.cmin, a.cmax, a.bytes, int32(v))
 	}
 	if best.pred < 0 {
 		return point{L: x, Sink: -1}
@@ -160,24 +176,55 @@ func (g *Graph) Runtime(lat []float64) float64 {
 	l := make([]float64, max(g.classes, 1, len(lat)))
 	copy(l, lat)
 	bp := finishPool.Get().(*[]float64)
-	if cap(*bp) < len(g.vRank) {
-		*bp = make([]float64, len(g.vRank))
+	nv := g.vRank.len()
+	if cap(*bp) < nv {
+		*bp = make([]float64, nv)
 	}
-	finish := (*bp)[:len(g.vRank)]
+	t := g.finishInto((*bp)[:nv], l)
+	finishPool.Put(bp)
+	return t
+}
+
+// finishInto sets finish (one entry per vertex) to each vertex's finish
+// time for the latencies l and returns the longest, T.
+func (g *Graph) finishInto(finish, l []float64) float64 {
 	t := 0.0
-	for v := range g.vRank {
-		start := 0.0
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			if c := finish[g.eFrom[e]] + g.edgeCost(int(e), l); c > start {
-				start = c
+	var from []int32 // edge cursor (column.go): the blocks of eFrom and ePay that hold edge e
+	var pay []uint32
+	e, e0, next := 0, 0, 0 // the next edge, the index of from[0], the next block
+	for b, vp := range g.vPay.blocks {
+		is := g.inStart.blocks[b]
+		for j, vpay := range vp {
+			v := b<<blockBits + j
+			end := g.inEnd(is, j, v)
+			start := 0.0
+			for e < end {
+				if e-e0 == len(from) {
+					e0 += len(from)
+					from, pay = g.eFrom.blocks[next], g.ePay.blocks[next]
+					next++
+				}
+				stop := min(end-e0, len(from))
+				ps := pay[e-e0 : stop]
+				for i, u := range from[e-e0 : stop] {
+					p := ps[i]
+					cost := g.pay.rest[p] // payCost, its call made only for latency terms
+					if g.pay.lat[p] != 0 {
+						cost = g.payCost(p, l)
+					}
+					if c := finish[u] + cost; c > start {
+						start = c
+					}
+				}
+				e = e0 + stop
+			}
+			f := start + g.vtab.cost[vpay]
+			finish[v] = f
+			if v == 0 || f > t {
+				t = f
 			}
 		}
-		finish[v] = start + g.vtab.cost[g.vPay[v]]
-		if v == 0 || finish[v] > t {
-			t = finish[v]
-		}
 	}
-	finishPool.Put(bp)
 	return t
 }
 
@@ -186,9 +233,11 @@ var finishPool = sync.Pool{New: func() any { return new([]float64) }}
 
 // FinishTimes returns each vertex's finish time (s, Graph order) for lat.
 func (g *Graph) FinishTimes(lat []float64) []float64 {
-	ev := newEvaluator(g, lat, 0)
-	ev.run(ev.lat[0])
-	return ev.finishTimes()
+	l := make([]float64, max(g.classes, 1, len(lat)))
+	copy(l, lat)
+	f := make([]float64, g.NumVertices())
+	g.finishInto(f, l)
+	return f
 }
 
 // Slopes returns T at lat and its left and right derivatives with respect to
@@ -213,20 +262,37 @@ func (ev *evaluator) asymptote() (slope int64, intercept float64) {
 	lat := append([]float64(nil), ev.lat...)
 	lat[ev.class] = 0
 	best, bestB := int64(-1), 0.0
-	for v := range g.vRank {
-		var m int64
-		var mb float64
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			u := &st[g.eFrom[e]]
-			c := u.cmax + int64(g.latCount(int(e), ev.class))
-			cb := u.finish + g.edgeCost(int(e), lat)
-			if c > m || c == m && cb > mb {
-				m, mb = c, cb
+	var from, pay []uint32 // edge cursor (column.go): the blocks of eSlot and ePay that hold edge e
+	e, e0, next := 0, 0, 0 // the next edge, the index of from[0], the next block
+	for b, vp := range g.vPay.blocks {
+		is := g.inStart.blocks[b]
+		vs := ev.plan.vSlot.blocks[b][:len(vp)]
+		for j, vpay := range vp {
+			end := g.inEnd(is, j, b<<blockBits+j)
+			var m int64
+			var mb float64
+			for e < end {
+				if e-e0 == len(from) {
+					e0 += len(from)
+					from, pay = ev.plan.eSlot.blocks[next], g.ePay.blocks[next]
+					next++
+				}
+				stop := min(end-e0, len(from))
+				for k := e - e0; k < stop; k++ {
+					us := &st[from[k]>>1]
+					c := us.cmax + int64(g.latCountWord(g.pay.lat[pay[k]], ev.class))
+					cb := us.finish + g.payCost(pay[k], lat)
+					if c > m || c == m && cb > mb {
+						m, mb = c, cb
+					}
+				}
+				e = e0 + stop
 			}
-		}
-		st[v].cmax, st[v].finish = m, mb+g.vtab.cost[g.vPay[v]]
-		if m > best || m == best && st[v].finish > bestB {
-			best, bestB = m, st[v].finish
+			f := mb + g.vtab.cost[vpay]
+			st[vs[j]>>1].cmax, st[vs[j]>>1].finish = m, f
+			if m > best || m == best && f > bestB {
+				best, bestB = m, f
+			}
 		}
 	}
 	return max(best, 0), bestB

@@ -73,24 +73,25 @@ func (g *Graph) WriteTo(w io.Writer) (int64, error) {
 	if len(g.multiStart) == 0 {
 		nmulti = 0
 	}
-	for _, x := range []uint64{graphVersion, uint64(g.ranks), uint64(len(g.vRank)), uint64(len(g.eFrom)), uint64(nmulti)} {
+	for _, x := range []uint64{graphVersion, uint64(g.ranks), uint64(g.vRank.len()), uint64(g.eFrom.len()), uint64(nmulti)} {
 		fw.uvarint(x)
 	}
 	fw.uvarint(uint64(len(g.baseline)))
 	for _, l := range g.baseline {
 		fw.uvarint(floatWord(l))
 	}
-	for v := range g.vRank {
-		fw.uvarint(uint64(g.vRank[v]))
-		fw.byte1(byte(g.vtab.kind[g.vPay[v]]))
-		fw.uvarint(floatWord(g.vtab.cost[g.vPay[v]]))
+	nv := g.vRank.len()
+	for v := range nv {
+		fw.uvarint(uint64(g.vRank.at(v)))
+		fw.byte1(byte(g.vtab.kind[g.vPay.at(v)]))
+		fw.uvarint(floatWord(g.vtab.cost[g.vPay.at(v)]))
 	}
-	for v := range g.vRank {
-		first, end := g.inStart[v], g.inStart[v+1]
+	for v := range nv {
+		first, end := g.inStart.at(v), g.inStart.at(v+1)
 		fw.uvarint(uint64(end - first))
 		for e := first; e < end; e++ {
-			fw.uvarint(uint64(int32(v) - g.eFrom[e] - 1))
-			k := g.ePay[e]
+			fw.uvarint(uint64(int32(v) - g.eFrom.at(int(e)) - 1))
+			k := g.ePay.at(int(e))
 			fw.uvarint(floatWord(g.pay.rest[k]))
 			fw.uvarint(floatWord(g.pay.bytes[k]))
 			fw.uvarint(uint64(g.pay.lat[k]))
@@ -173,9 +174,8 @@ func (e *FormatError) Error() string {
 
 // decoder reads the fields of a graph file, stopping at the first error.
 type decoder struct {
-	fr       *fileReader
-	err      error
-	prealloc int // the most items a count may make room for before they are read
+	fr  *fileReader
+	err error
 }
 
 func (d *decoder) failf(format string, args ...any) {
@@ -227,24 +227,13 @@ func (d *decoder) bounded(what string, limit uint64) int {
 const preallocation = 1 << 20
 
 // ReadGraph reads a graph written by WriteTo, checking every field, the
-// topological order and the checksum.
-func ReadGraph(r io.Reader) (*Graph, error) { return ReadGraphSize(r, 0) }
-
-// minItemBytes is the fewest bytes a vertex (rank, kind, cost, in-degree)
-// or an edge (source, rest, bytes, latency word) takes in a graph file.
-const minItemBytes = 4
-
-// ReadGraphSize is ReadGraph for a file of size bytes (0: unknown). Its
-// arrays are then made once at their full length, up to what that many
-// bytes can hold, where ReadGraph grows them from preallocation: growing
-// leaves each array's earlier copies to the collector, which at 12 million
-// vertices was about half of emu analyze's peak (docs/evidence/graphmem.md).
-func ReadGraphSize(r io.Reader, size int64) (*Graph, error) {
+// topological order and the checksum. Its vertex and edge arrays grow in
+// blocks (column.go), with no copy of what they hold and no room made for
+// the header's counts before the data is there, so a corrupt header cannot
+// exhaust memory.
+func ReadGraph(r io.Reader) (*Graph, error) {
 	fr := &fileReader{r: r, buf: make([]byte, 1<<16)}
-	d := &decoder{fr: fr, prealloc: preallocation}
-	if size/minItemBytes > preallocation {
-		d.prealloc = int(min(size/minItemBytes, math.MaxInt32))
-	}
+	d := &decoder{fr: fr}
 	var magic [len(graphMagic)]byte
 	for i := range magic {
 		magic[i] = d.byte1("the magic number")
@@ -303,8 +292,8 @@ func ReadGraphSize(r io.Reader, size int64) (*Graph, error) {
 }
 
 func (d *decoder) vertices(g *Graph, nv int) {
-	c := min(nv, d.prealloc)
-	g.vRank, g.vPay = make([]int32, 0, c), make([]uint32, 0, c)
+	g.vRank.reserve(nv)
+	g.vPay.reserve(nv)
 	vtab := newVertexTable()
 	for v := 0; v < nv && d.err == nil; v++ {
 		rank := d.uvarint("vertex rank")
@@ -319,19 +308,20 @@ func (d *decoder) vertices(g *Graph, nv int) {
 		if d.err == nil && (!(cost >= 0) || math.IsInf(cost, 1)) {
 			d.failf("vertex %d: cost %v s, want finite and ≥ 0", v, cost)
 		}
-		g.vRank = append(g.vRank, int32(rank))
-		g.vPay = append(g.vPay, vtab.add(kind, cost))
+		g.vRank.append(int32(rank))
+		g.vPay.append(vtab.add(kind, cost))
 	}
 	g.vtab = vtab.vertexPayloads
 }
 
 func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {
-	c := min(ne, d.prealloc)
-	g.inStart = make([]int32, 1, min(nv, d.prealloc)+1)
-	g.eFrom, g.ePay = make([]int32, 0, c), make([]uint32, 0, c)
+	g.inStart.reserve(nv + 1)
+	g.inStart.append(0)
+	g.eFrom.reserve(ne)
+	g.ePay.reserve(ne)
 	pay := newPayTable()
 	for v := 0; v < nv && d.err == nil; v++ {
-		deg := d.bounded("in-degree", uint64(ne-len(g.eFrom)))
+		deg := d.bounded("in-degree", uint64(ne-g.eFrom.len()))
 		for k := 0; k < deg && d.err == nil; k++ {
 			back := d.uvarint("edge source")
 			if d.err == nil && back >= uint64(v) {
@@ -357,14 +347,14 @@ func (d *decoder) edges(g *Graph, nv, ne, nmulti int) {
 			case word != 0 && word>>24 != multiClass:
 				g.classes = max(g.classes, int(word>>24)+1)
 			}
-			g.eFrom = append(g.eFrom, int32(v)-int32(back)-1)
-			g.ePay = append(g.ePay, pay.add(rest, by, uint32(word)))
+			g.eFrom.append(int32(v) - int32(back) - 1)
+			g.ePay.append(pay.add(rest, by, uint32(word)))
 		}
-		g.inStart = append(g.inStart, int32(len(g.eFrom)))
+		g.inStart.append(int32(g.eFrom.len()))
 	}
 	g.pay = pay.payloads
-	if d.err == nil && len(g.eFrom) != ne {
-		d.failf("%d edges, header says %d", len(g.eFrom), ne)
+	if d.err == nil && g.eFrom.len() != ne {
+		d.failf("%d edges, header says %d", g.eFrom.len(), ne)
 	}
 }
 

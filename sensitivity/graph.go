@@ -58,13 +58,13 @@ func packTerm(t LatTerm) uint32 { return uint32(t.Class)<<24 | uint32(t.Count) }
 type Graph struct {
 	ranks int
 
-	vRank []int32  // rank of each vertex
-	vPay  []uint32 // kind and cost of each vertex: vtab's entry
+	vRank column[int32]  // rank of each vertex
+	vPay  column[uint32] // kind and cost of each vertex: vtab's entry
 	vtab  vertexPayloads
 
-	inStart []int32  // in-edges of v are inStart[v]..inStart[v+1]-1
-	eFrom   []int32  // source vertex of each edge (always < destination)
-	ePay    []uint32 // each edge's rest, bytes and latency terms: pay's entry
+	inStart column[int32]  // in-edges of v are inStart[v]..inStart[v+1]-1
+	eFrom   column[int32]  // source vertex of each edge (always < destination)
+	ePay    column[uint32] // each edge's rest, bytes and latency terms: pay's entry
 	pay     payloads
 
 	multiStart []int32 // offsets into multi for multi-term edges
@@ -190,15 +190,15 @@ func (t *payTable) add(rest, bytes float64, lat uint32) uint32 {
 func (g *Graph) Ranks() int { return g.ranks }
 
 // NumVertices is the number of vertices.
-func (g *Graph) NumVertices() int { return len(g.vRank) }
+func (g *Graph) NumVertices() int { return g.vRank.len() }
 
 // NumEdges is the number of edges.
-func (g *Graph) NumEdges() int { return len(g.eFrom) }
+func (g *Graph) NumEdges() int { return g.eFrom.len() }
 
 // rest, bytes and latWord are edge e's payload.
-func (g *Graph) rest(e int) float64   { return g.pay.rest[g.ePay[e]] }
-func (g *Graph) bytes(e int) float64  { return g.pay.bytes[g.ePay[e]] }
-func (g *Graph) latWord(e int) uint32 { return g.pay.lat[g.ePay[e]] }
+func (g *Graph) rest(e int) float64   { return g.pay.rest[g.ePay.at(e)] }
+func (g *Graph) bytes(e int) float64  { return g.pay.bytes[g.ePay.at(e)] }
+func (g *Graph) latWord(e int) uint32 { return g.pay.lat[g.ePay.at(e)] }
 
 // Classes is one more than the largest latency class used by any edge (at least 1).
 func (g *Graph) Classes() int { return g.classes }
@@ -217,19 +217,19 @@ func (g *Graph) ID(v VertexID) VertexID {
 }
 
 // Rank, Kind and Cost describe vertex v (a Graph index).
-func (g *Graph) Rank(v VertexID) int     { return int(g.vRank[v]) }
-func (g *Graph) Kind(v VertexID) Kind    { return g.vtab.kind[g.vPay[v]] }
-func (g *Graph) Cost(v VertexID) float64 { return g.vtab.cost[g.vPay[v]] }
+func (g *Graph) Rank(v VertexID) int     { return int(g.vRank.at(int(v))) }
+func (g *Graph) Kind(v VertexID) Kind    { return g.vtab.kind[g.vPay.at(int(v))] }
+func (g *Graph) Cost(v VertexID) float64 { return g.vtab.cost[g.vPay.at(int(v))] }
 
 // InEdges returns the edges into vertex v as the index range [first, end):
 // edges are stored grouped by their head, so a vertex's predecessors are
 // EdgeFrom(first) … EdgeFrom(end-1).
 func (g *Graph) InEdges(v VertexID) (first, end int) {
-	return int(g.inStart[v]), int(g.inStart[v+1])
+	return int(g.inStart.at(int(v))), int(g.inStart.at(int(v) + 1))
 }
 
 // EdgeFrom, EdgeRest and EdgeBytes describe edge e (an index in [0, NumEdges)).
-func (g *Graph) EdgeFrom(e int) VertexID { return VertexID(g.eFrom[e]) }
+func (g *Graph) EdgeFrom(e int) VertexID { return VertexID(g.eFrom.at(e)) }
 func (g *Graph) EdgeRest(e int) float64  { return g.rest(e) }
 func (g *Graph) EdgeBytes(e int) float64 { return g.bytes(e) }
 
@@ -273,8 +273,10 @@ func (g *Graph) latCountWord(w uint32, c uint8) int32 {
 }
 
 // edgeCost is the cost of edge e for latencies lat (indexed by class; missing classes are 0).
-func (g *Graph) edgeCost(e int, lat []float64) float64 {
-	p := g.ePay[e]
+func (g *Graph) edgeCost(e int, lat []float64) float64 { return g.payCost(g.ePay.at(e), lat) }
+
+// payCost is the cost of an edge of payload p for latencies lat.
+func (g *Graph) payCost(p uint32, lat []float64) float64 {
 	c := g.pay.rest[p]
 	w := g.pay.lat[p]
 	switch {
@@ -294,16 +296,22 @@ func (g *Graph) edgeCost(e int, lat []float64) float64 {
 	return c
 }
 
-// edgeCostCount is edgeCost and latCount of class cl in one decoding of the
-// packed word, for the evaluator's inner loop.
-func (g *Graph) edgeCostCount(e int, lat []float64, cl uint8) (float64, int64) {
-	p := g.ePay[e]
-	w := g.pay.lat[p]
-	if w == 0 {
-		return g.pay.rest[p], 0
+// payCostCount is payCost and the number of class-cl terms of an edge of
+// payload p in one decoding of the packed word, for the evaluators' inner
+// loops. An edge without latency terms (program order: most edges) costs
+// its rest; run makes that test in its loop and calls latCost for the
+// others.
+func (g *Graph) payCostCount(p uint32, lat []float64, cl uint8) (float64, int64) {
+	if w := g.pay.lat[p]; w != 0 {
+		return g.latCost(p, w, lat, cl)
 	}
+	return g.pay.rest[p], 0
+}
+
+// latCost is payCostCount of an edge whose packed word w is not 0.
+func (g *Graph) latCost(p, w uint32, lat []float64, cl uint8) (float64, int64) {
 	if w>>24 == multiClass {
-		return g.edgeCost(e, lat), int64(g.latCount(e, cl))
+		return g.payCost(p, lat), int64(g.latCountWord(w, cl))
 	}
 	n := w & maxTermCount
 	c := uint8(w >> 24)

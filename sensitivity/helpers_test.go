@@ -79,13 +79,13 @@ type flatGraph struct {
 }
 
 func flatten(g *Graph) flatGraph {
-	f := flatGraph{ranks: g.ranks, classes: g.classes, vRank: g.vRank,
-		inStart: g.inStart, eFrom: g.eFrom, multiStart: g.multiStart, multi: g.multi, baseline: g.baseline}
-	for v := range g.vRank {
+	f := flatGraph{ranks: g.ranks, classes: g.classes, vRank: g.vRank.slice(),
+		inStart: g.inStart.slice(), eFrom: g.eFrom.slice(), multiStart: g.multiStart, multi: g.multi, baseline: g.baseline}
+	for v := range g.NumVertices() {
 		f.vKind = append(f.vKind, g.Kind(VertexID(v)))
 		f.vCost = append(f.vCost, g.Cost(VertexID(v)))
 	}
-	for e := range g.eFrom {
+	for e := range g.NumEdges() {
 		f.eRest = append(f.eRest, g.rest(e))
 		f.eBytes = append(f.eBytes, g.bytes(e))
 		f.eLat = append(f.eLat, g.latWord(e))

@@ -60,24 +60,24 @@ func (g *Graph) WriteLP(w io.Writer, o LPOptions) error {
 	lat := make([]int64, nv*k)
 	bytes := make([]float64, nv)
 	hasOut := make([]bool, nv)
-	for e := range g.eFrom {
-		hasOut[g.eFrom[e]] = true
+	for e := range g.eFrom.len() {
+		hasOut[g.eFrom.at(e)] = true
 	}
 	lw.printf("\\ emu execution graph: %d ranks, %d vertices, %d edges; LLAMP Algorithm 1\n", g.ranks, nv, g.NumEdges())
 	lw.printf("\\ time unit %v s; l<c> latency of class c, g per-byte time, y<v> start of vertex v\n", unit)
 	lw.printf("Minimize\n obj: t\nSubject To\n")
 	var terms []LatTerm
 	for v := range nv {
-		first, end := g.inStart[v], g.inStart[v+1]
-		single := end-first == 1 && g.pay.rest[g.ePay[first]]-g.pay.bytes[g.ePay[first]]*o.G >= 0
+		first, end := g.inStart.at(v), g.inStart.at(v+1)
+		single := end-first == 1 && g.pay.rest[g.ePay.at(int(first))]-g.pay.bytes[g.ePay.at(int(first))]*o.G >= 0
 		row := lat[v*k : v*k+k]
 		switch {
 		case first == end: // a starting vertex: starts at 0
 			base[v] = -1
 		case single: // Algorithm 1, line 10: no variable
 			e := int(first)
-			u := g.eFrom[e]
-			base[v], konst[v], bytes[v] = base[u], konst[u]+(g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit, bytes[u]+g.pay.bytes[g.ePay[e]]
+			u := g.eFrom.at(e)
+			base[v], konst[v], bytes[v] = base[u], konst[u]+(g.pay.rest[g.ePay.at(e)]-g.pay.bytes[g.ePay.at(e)]*o.G)/unit, bytes[u]+g.pay.bytes[g.ePay.at(e)]
 			copy(row, lat[int(u)*k:int(u)*k+k])
 			for _, t := range g.EdgeLat(e, terms[:0]) {
 				row[t.Class] += int64(t.Count)
@@ -85,12 +85,12 @@ func (g *Graph) WriteLP(w io.Writer, o LPOptions) error {
 		default: // Algorithm 1, lines 12–21: y_v ≥ every predecessor's finish + edge
 			base[v] = int32(v)
 			for e := int(first); e < int(end); e++ {
-				u := g.eFrom[e]
+				u := g.eFrom.at(e)
 				lw.row(fmt.Sprintf("e%d", e), int32(v), base[u], lat[int(u)*k:int(u)*k+k], g.EdgeLat(e, terms[:0]),
-					bytes[u]+g.pay.bytes[g.ePay[e]], konst[u]+(g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit)
+					bytes[u]+g.pay.bytes[g.ePay.at(e)], konst[u]+(g.pay.rest[g.ePay.at(e)]-g.pay.bytes[g.ePay.at(e)]*o.G)/unit)
 			}
 		}
-		konst[v] += g.vtab.cost[g.vPay[v]] / unit
+		konst[v] += g.vtab.cost[g.vPay.at(v)] / unit
 		if !hasOut[v] {
 			lw.row(fmt.Sprintf("end%d", v), -2, base[v], row, nil, bytes[v], konst[v])
 		}

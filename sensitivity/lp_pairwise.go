@@ -29,11 +29,11 @@ func (g *Graph) writePairwiseLP(w io.Writer, o LPOptions, unit float64) error {
 	used := map[pair]bool{}
 	var terms []LatTerm
 	for v := range nv {
-		ri := g.vRank[v]
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			u := g.eFrom[e]
+		ri := g.vRank.at(v)
+		for e := g.inStart.at(v); e < g.inStart.at(v+1); e++ {
+			u := g.eFrom.at(int(e))
 			hasOut[u] = true
-			ru := g.vRank[u]
+			ru := g.vRank.at(int(u))
 			lw.printf(" e%d: y%d - y%d", e, v, u)
 			for _, t := range g.EdgeLat(int(e), terms[:0]) {
 				i, j := ru, ri
@@ -44,15 +44,15 @@ func (g *Graph) writePairwiseLP(w io.Writer, o LPOptions, unit float64) error {
 				lw.printf(" - %d %s", t.Count, pairVar(t.Class, i, j))
 				used[pair{t.Class, i, j}] = true
 			}
-			if b := g.pay.bytes[g.ePay[e]]; b != 0 {
+			if b := g.pay.bytes[g.ePay.at(int(e))]; b != 0 {
 				lw.printf(" - %s g", num(b))
 			}
-			lw.printf(" >= %s\n", num((g.vtab.cost[g.vPay[u]]+g.pay.rest[g.ePay[e]]-g.pay.bytes[g.ePay[e]]*o.G)/unit))
+			lw.printf(" >= %s\n", num((g.vtab.cost[g.vPay.at(int(u))]+g.pay.rest[g.ePay.at(int(e))]-g.pay.bytes[g.ePay.at(int(e))]*o.G)/unit))
 		}
 	}
 	for v := range nv {
 		if !hasOut[v] {
-			lw.printf(" end%d: t - y%d >= %s\n", v, v, num(g.vtab.cost[g.vPay[v]]/unit))
+			lw.printf(" end%d: t - y%d >= %s\n", v, v, num(g.vtab.cost[g.vPay.at(v)]/unit))
 		}
 	}
 	pairs := make([]pair, 0, len(used))

@@ -20,7 +20,7 @@ type RankTime struct {
 // no latency terms, no bytes. Other edges are messages (or rendezvous
 // handshakes) whose waiting time the split attributes.
 func (g *Graph) isLocal(e int, v int) bool {
-	return g.vRank[g.eFrom[e]] == g.vRank[v] && g.pay.lat[g.ePay[e]] == 0 && g.pay.bytes[g.ePay[e]] == 0
+	return g.vRank.at(int(g.eFrom.at(e))) == g.vRank.at(v) && g.pay.lat[g.ePay.at(e)] == 0 && g.pay.bytes[g.ePay.at(e)] == 0
 }
 
 // The split is exact where receives sit in their rank's program order (GOAL
@@ -39,23 +39,23 @@ func mpiTime(g *Graph, finish []float64, lat []float64) []RankTime {
 	for r := range out {
 		out[r].Rank = r
 	}
-	for v := range g.vRank {
-		rt := &out[g.vRank[v]]
-		start := finish[v] - g.vtab.cost[g.vPay[v]]
+	for v := range g.vRank.len() {
+		rt := &out[g.vRank.at(v)]
+		start := finish[v] - g.vtab.cost[g.vPay.at(v)]
 		rt.End = max(rt.End, finish[v])
-		if g.vtab.kind[g.vPay[v]] == Calc {
-			rt.Compute += g.vtab.cost[g.vPay[v]]
+		if g.vtab.kind[g.vPay.at(v)] == Calc {
+			rt.Compute += g.vtab.cost[g.vPay.at(v)]
 		} else {
-			rt.Stack += g.vtab.cost[g.vPay[v]]
+			rt.Stack += g.vtab.cost[g.vPay.at(v)]
 		}
 		ready, other, arrival := 0.0, 0.0, -1.0
-		for e := int(g.inStart[v]); e < int(g.inStart[v+1]); e++ {
-			u := g.eFrom[e]
+		for e := int(g.inStart.at(v)); e < int(g.inStart.at(v+1)); e++ {
+			u := g.eFrom.at(e)
 			t := finish[u] + g.edgeCost(e, lat)
 			switch {
 			case g.isLocal(e, v):
 				ready = max(ready, t)
-			case g.vRank[u] == g.vRank[v]:
+			case g.vRank.at(int(u)) == g.vRank.at(int(v)):
 				// A message edge from the rank's own posting point (an
 				// emulator recording): the post is when the rank was ready.
 				ready = max(ready, finish[u])
@@ -89,15 +89,15 @@ func mpiTime(g *Graph, finish []float64, lat []float64) []RankTime {
 // v's kind says which end v is. Without one the message went to the rank
 // itself.
 func (g *Graph) messageEnds(v int32, class uint8) (src, dst int) {
-	me := int(g.vRank[v])
+	me := int(g.vRank.at(int(v)))
 	peer := me
-	for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-		if r := int(g.vRank[g.eFrom[e]]); r != me && g.latCount(int(e), class) > 0 {
+	for e := g.inStart.at(int(v)); e < g.inStart.at(int(v)+1); e++ {
+		if r := int(g.vRank.at(int(g.eFrom.at(int(e))))); r != me && g.latCount(int(e), class) > 0 {
 			peer = r
 			break
 		}
 	}
-	if g.vtab.kind[g.vPay[v]] == Send {
+	if g.vtab.kind[g.vPay.at(int(v))] == Send {
 		return me, peer // the sender's completion: the message went to peer
 	}
 	return peer, me
@@ -111,10 +111,10 @@ func criticalPairs(ev *evaluator, p point) []PairSensitivity {
 		if e < 0 {
 			break
 		}
-		u := g.eFrom[e]
-		c, b := g.latCount(int(e), ev.class), g.pay.bytes[g.ePay[e]]
+		u := g.eFrom.at(int(e))
+		c, b := g.latCount(int(e), ev.class), g.pay.bytes[g.ePay.at(int(e))]
 		if c > 0 || b > 0 {
-			src, dst := int(g.vRank[u]), int(g.vRank[v])
+			src, dst := int(g.vRank.at(int(u))), int(g.vRank.at(int(v)))
 			if src == dst {
 				src, dst = g.messageEnds(v, ev.class)
 			}

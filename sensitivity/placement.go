@@ -27,7 +27,7 @@ func NewPlacer(g *Graph, lat []float64, link []bool) *Placer {
 		src: make([]int32, ne), dst: make([]int32, ne), finish: make([]float64, g.NumVertices())}
 	var terms []LatTerm
 	for v := range g.NumVertices() {
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
+		for e := g.inStart.at(v); e < g.inStart.at(v+1); e++ {
 			terms = g.EdgeLat(int(e), terms[:0])
 			var sum, lk float64
 			var cl uint8
@@ -44,7 +44,7 @@ func NewPlacer(g *Graph, lat []float64, link []bool) *Placer {
 			}
 			p.latSum[e], p.link[e] = sum, lk
 			if lk > 0 {
-				s, d := g.vRank[g.eFrom[e]], g.vRank[v]
+				s, d := g.vRank.at(int(g.eFrom.at(int(e)))), g.vRank.at(int(v))
 				if s == d { // the message's ends, as criticalPairs finds them
 					si, di := g.messageEnds(int32(v), cl)
 					s, d = int32(si), int32(di)
@@ -63,14 +63,14 @@ func (p *Placer) Runtime(route func(src, dst int) float64) float64 {
 	t := 0.0
 	for v := range g.NumVertices() {
 		start := 0.0
-		for e := g.inStart[v]; e < g.inStart[v+1]; e++ {
-			c := g.pay.rest[g.ePay[e]] + p.latSum[e]
+		for e := g.inStart.at(v); e < g.inStart.at(v+1); e++ {
+			c := g.pay.rest[g.ePay.at(int(e))] + p.latSum[e]
 			if lk := p.link[e]; lk > 0 {
 				c += p.latSum[e] * (route(int(p.src[e]), int(p.dst[e]))/lk - 1)
 			}
-			start = max(start, p.finish[g.eFrom[e]]+c)
+			start = max(start, p.finish[g.eFrom.at(int(e))]+c)
 		}
-		p.finish[v] = start + g.vtab.cost[g.vPay[v]]
+		p.finish[v] = start + g.vtab.cost[g.vPay.at(v)]
 		t = max(t, p.finish[v])
 	}
 	return t

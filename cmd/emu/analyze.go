@@ -301,11 +301,7 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, *goalReplay,
 	// by its first statement (a graph file's is its magic number).
 	head, _ := r.Peek(4096)
 	if traceformat.Guess(path, head) != traceformat.FormatGOAL {
-		var size int64
-		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
-			size = st.Size()
-		}
-		g, err := sensitivity.ReadGraphSize(r, size)
+		g, err := sensitivity.ReadGraph(r)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
