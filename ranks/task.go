@@ -521,7 +521,7 @@ func (x *exchanges) step() *Request {
 				continue
 			}
 			if x.send, x.phase = c.postPrepared(int(x.dst), x.tag, m, false), xFirst; !x.send.done || r.w.simgrid {
-				return x.send // a done send in rank order: advance would only call step again
+				return x.send // a done send outside SimGrid's order: advance would only call step again
 			}
 		case xRecvPost:
 			x.phase = xFirst
