@@ -520,9 +520,9 @@ func (x *exchanges) step() *Request {
 				x.phase = xRecvPost
 				continue
 			}
-			x.send = c.postPrepared(int(x.dst), x.tag, m, false)
-			x.phase = xFirst
-			return x.send
+			if x.send, x.phase = c.postPrepared(int(x.dst), x.tag, m, false), xFirst; !x.send.done || r.w.simgrid {
+				return x.send // a done send outside SimGrid's order: advance would only call step again
+			}
 		case xRecvPost:
 			x.phase = xFirst
 			if x.src != Nobody {
