@@ -162,13 +162,7 @@ func TestFailedPlotLeavesNoFigures(t *testing.T) {
 // (resumed), merge's and --rescale's -o (updated in place).
 func TestOutputsRefuseInputs(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	scen := write("s.toml", "app = \"pingpong\"\n[platform]\nhosts = 2\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[pingpong]\nsizes = [8]\niterations = 1\n")
 	hplScen := write("h.toml", "[platform]\nhosts = 1\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[hpl]\nn = 100\n")
 	dat := write("HPL.dat", string(mustRead(t, "../../examples/HPL.dat")))

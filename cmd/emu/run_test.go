@@ -133,13 +133,7 @@ func TestRunNotesEmptyTraceWindow(t *testing.T) {
 
 func TestRunBadInput(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return writeIn(t, dir, name, text) }
 	const plat = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
 	datLines := strings.Split(strings.TrimSpace(string(mustRead(t, "../../hpldat/testdata/shipped.dat"))), "\n")
 	badDat := strings.Join(append(append([]string{}, datLines[:7]...), append([]string{"0 2 3 4"}, datLines[8:]...)...), "\n")
