@@ -297,7 +297,7 @@ func (s *Scenario) checkSetsRead(app string) error {
 			continue
 		}
 		owner, ok := appTables[table]
-		if !ok || owner == app {
+		if !ok || owner == app || slices.Contains(s.sweptApps, owner) {
 			continue
 		}
 		if app == AppJobs {
@@ -307,6 +307,12 @@ func (s *Scenario) checkSetsRead(app string) error {
 	}
 	return nil
 }
+
+// SweptApps tells the scenario that a sweep runs it under each of apps (emu
+// tune --sweep app=pingpong,ring): a --set of a table one of them reads, such
+// as ring.iterations, is for the points of that app and not refused at the
+// others', which do not read it.
+func (s *Scenario) SweptApps(apps ...string) { s.sweptApps = apps }
 
 // knownApp reports whether app names an application (a job's app is checked
 // with the job, after the --sets).

@@ -34,6 +34,8 @@ type scenarioFlags struct {
 	// labels names the flag that stands for a --set of sets (the --set of
 	// --hostfile FILE, of --max-iterations K), for errors to name that flag.
 	labels map[string]string
+	// sweptApps are the apps emu tune sweeps (scenario.Scenario.SweptApps).
+	sweptApps []string
 }
 
 // setFor adds the --set kv that flag (e.g. "--hostfile h.txt") stands for.
@@ -158,6 +160,7 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 			return nil, fmt.Errorf("--replay %s: %w", f.replay, err)
 		}
 	}
+	s.SweptApps(f.sweptApps...)
 	for _, kv := range f.sets {
 		label, ok := f.labels[kv]
 		if !ok {

@@ -138,6 +138,13 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				}
 				swept[ax.Key] = s
 				axes = append(axes, ax)
+				if ax.Key == "app" {
+					for _, v := range ax.Values {
+						if app, err := strconv.Unquote(v); err == nil {
+							sf.sweptApps = append(sf.sweptApps, app)
+						}
+					}
+				}
 			}
 			if err := checkSetNotSwept(&sf, swept); err != nil {
 				return err
