@@ -291,13 +291,14 @@ func (s *Scenario) checkSetsRead(app string) error {
 		if part := strings.SplitN(key, ".", 4); table == "jobs" && len(part) == 4 {
 			// jobs.N.TABLE.KEY: the N-th job's own table (Set checked N).
 			i, err := strconv.Atoi(part[1])
-			if owner, ok := appTables[part[2]]; ok && err == nil && i < len(s.Jobs) && owner != s.Jobs[i].App && knownApp(s.Jobs[i].App) {
+			swept := s.sweptApps["jobs."+part[1]+".app"]
+			if owner, ok := appTables[part[2]]; ok && err == nil && i < len(s.Jobs) && owner != s.Jobs[i].App && knownApp(s.Jobs[i].App) && !slices.Contains(swept, owner) {
 				return fmt.Errorf("%s: job %d's app is %s, which reads no [jobs.%s] table (app = %q runs it)", s.setKeys[key], i, s.Jobs[i].App, part[2], owner)
 			}
 			continue
 		}
 		owner, ok := appTables[table]
-		if !ok || owner == app || slices.Contains(s.sweptApps, owner) {
+		if !ok || owner == app || slices.Contains(s.sweptApps["app"], owner) {
 			continue
 		}
 		if app == AppJobs {
@@ -308,11 +309,16 @@ func (s *Scenario) checkSetsRead(app string) error {
 	return nil
 }
 
-// SweptApps tells the scenario that a sweep runs it under each of apps (emu
-// tune --sweep app=pingpong,ring): a --set of a table one of them reads, such
-// as ring.iterations, is for the points of that app and not refused at the
-// others', which do not read it.
-func (s *Scenario) SweptApps(apps ...string) { s.sweptApps = apps }
+// SweptApps tells the scenario that a sweep gives each of apps to its app
+// key, "app" or "jobs.N.app" (emu tune --sweep app=pingpong,ring): a --set of
+// a table one of them reads, such as ring.iterations, is for the points of
+// that app and not refused at the others', which do not read it.
+func (s *Scenario) SweptApps(key string, apps ...string) {
+	if s.sweptApps == nil {
+		s.sweptApps = map[string][]string{}
+	}
+	s.sweptApps[key] = apps
+}
 
 // knownApp reports whether app names an application (a job's app is checked
 // with the job, after the --sets).

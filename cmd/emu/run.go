@@ -34,8 +34,9 @@ type scenarioFlags struct {
 	// labels names the flag that stands for a --set of sets (the --set of
 	// --hostfile FILE, of --max-iterations K), for errors to name that flag.
 	labels map[string]string
-	// sweptApps are the apps emu tune sweeps (scenario.Scenario.SweptApps).
-	sweptApps []string
+	// sweptApps are the apps emu tune sweeps, by app key ("app",
+	// "jobs.N.app"; scenario.Scenario.SweptApps).
+	sweptApps map[string][]string
 }
 
 // setFor adds the --set kv that flag (e.g. "--hostfile h.txt") stands for.
@@ -160,7 +161,9 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 			return nil, fmt.Errorf("--replay %s: %w", f.replay, err)
 		}
 	}
-	s.SweptApps(f.sweptApps...)
+	for key, apps := range f.sweptApps {
+		s.SweptApps(key, apps...)
+	}
 	for _, kv := range f.sets {
 		label, ok := f.labels[kv]
 		if !ok {

@@ -138,10 +138,13 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				}
 				swept[ax.Key] = s
 				axes = append(axes, ax)
-				if ax.Key == "app" {
+				if ax.Key == "app" || strings.HasPrefix(ax.Key, "jobs.") && strings.HasSuffix(ax.Key, ".app") {
+					if sf.sweptApps == nil {
+						sf.sweptApps = map[string][]string{}
+					}
 					for _, v := range ax.Values {
 						if app, err := strconv.Unquote(v); err == nil {
-							sf.sweptApps = append(sf.sweptApps, app)
+							sf.sweptApps[ax.Key] = append(sf.sweptApps[ax.Key], app)
 						}
 					}
 				}

@@ -562,4 +562,11 @@ func TestTuneSweepOfAppsTakesTheirKeys(t *testing.T) {
 	if want := `emu: sweep point app="pingpong": --set hpl.nb=2: the scenario's app is pingpong, which reads no [hpl] table (app = "hpl" runs it)`; code != exitInput || strings.TrimSpace(stderr) != want {
 		t.Errorf("hpl.nb beside a sweep of pingpong and ring: exit %d, %q, want %q", code, stderr, want)
 	}
+	// A job's app swept likewise takes that job's key of a swept app.
+	jobs := "../../examples/jobs-congestor.toml"
+	code, _, stderr = runCLI(t, "tune", "-q", jobs, "--sweep", "jobs.0.app=ring,pingpong", "--set", "jobs.0.ranks=2",
+		"--set", "jobs.0.pingpong.iterations=2", "--out", filepath.Join(dir, "j"))
+	if code != 0 {
+		t.Errorf("a sweep of job 0's app with its pingpong.iterations: exit %d: %s", code, stderr)
+	}
 }
