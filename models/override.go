@@ -83,6 +83,10 @@ func (s Spec) overrideEntry(over Spec, given map[string]any) (Spec, error) {
 	out := s
 
 	// The mean: the table's piece makes it piecewise, its terms a polynomial.
+	// An empty piece list would make it neither, a mean of 0 s a call.
+	if has("piece") && len(over.Pieces) == 0 {
+		return Spec{}, bad("piece", "an empty list, which would make every call cost 0 s; give [[piece]] tables (with breaks_on), or terms for a polynomial")
+	}
 	wasPieces := len(s.Pieces) > 0 || s.BreaksOn != ""
 	pieces := wasPieces
 	switch {

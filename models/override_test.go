@@ -98,6 +98,9 @@ func TestOverride(t *testing.T) {
 			`host.n2.mixture: not a key of noise = "halfnormal", which takes sigma, sigma_terms, sigma_coef, sigma_intercept; give noise too to change the family`},
 		{"breaks_on over a polynomial", "breaks_on = \"m\"", Spec{},
 			"breaks_on: the model's mean is a polynomial (terms, coef, intercept); give piece too to make it piecewise"},
+		// qa51: an empty list made the mean neither, every call 0 s, exit 0.
+		{"an empty piece list over a polynomial", "host.n1.piece = []", Spec{},
+			"host.n1.piece: an empty list, which would make every call cost 0 s; give [[piece]] tables (with breaks_on), or terms for a polynomial"},
 		{"intercept beside new pieces", piecesDoc + "intercept = 1e-6", Spec{},
 			"intercept: the model's mean is piecewise (breaks_on and [[piece]]), which takes terms, coef and intercept in each piece; give terms too to make it a polynomial"},
 	}

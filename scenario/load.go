@@ -272,15 +272,18 @@ func (s *Scenario) SetAs(arg, label string) error {
 }
 
 // splitKey splits a --set key at its dots, as TOML does: a part is a bare key
-// or a "quoted" one, which may hold dots (a host range, "dahu-13..16") or a
+// or a "quoted" one ('quoted' too), which may hold dots (a host range, "dahu-13..16") or a
 // slash ("dahu-1/cpu0"). ok is false for an empty part, a bare part with a
 // character TOML does not allow there, or an unclosed quote.
 func splitKey(key string) (parts []string, ok bool) {
 	for {
 		var part string
-		if rest, quoted := strings.CutPrefix(key, `"`); quoted {
-			end := strings.IndexByte(rest, '"')
-			if end < 0 || strings.ContainsRune(rest[:end], '\\') || strings.ContainsFunc(rest[:end], unicode.IsControl) {
+		if key != "" && (key[0] == '"' || key[0] == '\'') {
+			// A basic string ("…", no escapes taken) or a literal one ('…',
+			// TOML's other quote, which a shell's double quotes keep as is).
+			quote, rest := key[0], key[1:]
+			end := strings.IndexByte(rest, quote)
+			if end < 0 || (quote == '"' && strings.ContainsRune(rest[:end], '\\')) || strings.ContainsFunc(rest[:end], unicode.IsControl) {
 				return nil, false
 			}
 			part, key = rest[:end], rest[end+1:]

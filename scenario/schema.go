@@ -36,8 +36,12 @@ type Scenario struct {
 	dir     string            // folder relative paths in the file are read from
 	data    []byte            // the document's text, to find keys' lines
 	setKeys map[string]string // key → the flag that last changed it ("--set k=v", "--hostfile FILE")
-	hplDat  *datSource        // an HPL.dat replacing [hpl] (--hpl-dat)
-	xml     *xmlSource        // a platform XML replacing [platform] (--platform)
+	// sweptApps are the apps a sweep gives the scenario by its app key
+	// ("app", "jobs.N.app": emu tune --sweep app=...): a --set of a table
+	// one of them reads is for its points.
+	sweptApps map[string][]string
+	hplDat    *datSource // an HPL.dat replacing [hpl] (--hpl-dat)
+	xml       *xmlSource // a platform XML replacing [platform] (--platform)
 	// job is set on the scenario a [[jobs]] entry is validated as (jobs.go):
 	// its ranks, and where its errors point.
 	job *jobRef

@@ -291,13 +291,14 @@ func (s *Scenario) checkSetsRead(app string) error {
 		if part := strings.SplitN(key, ".", 4); table == "jobs" && len(part) == 4 {
 			// jobs.N.TABLE.KEY: the N-th job's own table (Set checked N).
 			i, err := strconv.Atoi(part[1])
-			if owner, ok := appTables[part[2]]; ok && err == nil && i < len(s.Jobs) && owner != s.Jobs[i].App && knownApp(s.Jobs[i].App) {
+			swept := s.sweptApps["jobs."+part[1]+".app"]
+			if owner, ok := appTables[part[2]]; ok && err == nil && i < len(s.Jobs) && owner != s.Jobs[i].App && knownApp(s.Jobs[i].App) && !slices.Contains(swept, owner) {
 				return fmt.Errorf("%s: job %d's app is %s, which reads no [jobs.%s] table (app = %q runs it)", s.setKeys[key], i, s.Jobs[i].App, part[2], owner)
 			}
 			continue
 		}
 		owner, ok := appTables[table]
-		if !ok || owner == app {
+		if !ok || owner == app || slices.Contains(s.sweptApps["app"], owner) {
 			continue
 		}
 		if app == AppJobs {
@@ -306,6 +307,17 @@ func (s *Scenario) checkSetsRead(app string) error {
 		return fmt.Errorf("%s: the scenario's app is %s, which reads no [%s] table (app = %q runs it)", s.setKeys[key], app, table, owner)
 	}
 	return nil
+}
+
+// SweptApps tells the scenario that a sweep gives each of apps to its app
+// key, "app" or "jobs.N.app" (emu tune --sweep app=pingpong,ring): a --set of
+// a table one of them reads, such as ring.iterations, is for the points of
+// that app and not refused at the others', which do not read it.
+func (s *Scenario) SweptApps(key string, apps ...string) {
+	if s.sweptApps == nil {
+		s.sweptApps = map[string][]string{}
+	}
+	s.sweptApps[key] = apps
 }
 
 // knownApp reports whether app names an application (a job's app is checked
@@ -555,8 +567,53 @@ func (s *Scenario) kernelSpec(name string, file models.Spec, inFile bool, pl *pl
 			return models.Spec{}, nil, s.errorAt(key, msg)
 		}
 	}
+	// A platform-wide key that no call reads: every host has its own model,
+	// which comes first, as for a host whose CPUs all have theirs.
+	var wide []string
+	for _, l := range layers {
+		for _, key := range leafKeys(l.table, "") {
+			if !strings.HasPrefix(key, "host.") {
+				wide = append(wide, key)
+			}
+		}
+	}
+	if own, every := everyHostHasOwn(spec, pl); every && len(wide) > 0 {
+		sort.Strings(wide)
+		return models.Spec{}, nil, s.errorAt("kernels."+name+"."+wide[0], fmt.Sprintf(
+			"no call would use it: every host of the platform has its own %s model (its CPUs' or its own), which comes before the platform-wide one; set a host's, e.g. kernels.%s.host.%q",
+			name, name, own))
+	}
 	sort.Strings(keys)
 	return spec, slices.Compact(keys), nil
+}
+
+// everyHostHasOwn reports whether every host of the platform has a model of
+// its own in spec, its host's or each of its CPUs', so that no call takes
+// the platform-wide model (models.Set.ForCPU); own is the first such key, for
+// the error to show.
+func everyHostHasOwn(spec models.Spec, pl *platform.Platform) (own string, every bool) {
+	if len(spec.Host) == 0 || pl.Hosts < 1 {
+		return "", false
+	}
+	for h := range pl.Hosts {
+		name := pl.HostName(h)
+		key := name
+		if _, ok := spec.Host[name]; !ok {
+			if pl.SocketsPerHost < 1 {
+				return "", false
+			}
+			for c := range pl.SocketsPerHost {
+				if _, ok := spec.Host[models.CPUKey(name, c)]; !ok {
+					return "", false
+				}
+			}
+			key = models.CPUKey(name, 0)
+		}
+		if own == "" {
+			own = key
+		}
+	}
+	return own, true
 }
 
 // shadowedHost refuses the scenario's table of a host (not of one CPU) when

@@ -288,6 +288,11 @@ func ReadGraph(r io.Reader) (*Graph, error) {
 	if got := binary.LittleEndian.Uint32(tail[:]); got != want {
 		return nil, &FormatError{fr.offset() - 4, fmt.Sprintf("checksum %08x, content sums to %08x: the file is corrupt", got, want)}
 	}
+	// A graph ends at its checksum: more bytes are another file joined to
+	// it (cat a.graph b.graph), which would be read as the first alone.
+	if _, err := fr.ReadByte(); err == nil {
+		return nil, &FormatError{fr.offset() - 1, "bytes after the graph's checksum: more than one graph, or another file joined to it"}
+	}
 	return g, nil
 }
 

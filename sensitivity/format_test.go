@@ -105,6 +105,13 @@ func TestReadGraphErrors(t *testing.T) {
 		{"EMUGRAPH\x01\x01\x01\x00\x00\x00\x07", "unknown kind 7"},
 		{"EMUGRAPH\x01\x01\x02\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00", "does not precede"},
 	}
+	// Two graphs joined (cat a.graph b.graph) were read as the first alone,
+	// exit 0 (qa51).
+	_, err := ReadGraph(bytes.NewReader(append(append([]byte(nil), good...), good...)))
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Offset != int64(len(good)) || !strings.Contains(err.Error(), "bytes after the graph's checksum") {
+		t.Errorf("two graphs joined: err = %v, want a FormatError at byte %d", err, len(good))
+	}
 	for _, c := range cases {
 		_, err := ReadGraph(strings.NewReader(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -34,6 +34,9 @@ type scenarioFlags struct {
 	// labels names the flag that stands for a --set of sets (the --set of
 	// --hostfile FILE, of --max-iterations K), for errors to name that flag.
 	labels map[string]string
+	// sweptApps are the apps emu tune sweeps, by app key ("app",
+	// "jobs.N.app"; scenario.Scenario.SweptApps).
+	sweptApps map[string][]string
 }
 
 // setFor adds the --set kv that flag (e.g. "--hostfile h.txt") stands for.
@@ -158,6 +161,9 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 			return nil, fmt.Errorf("--replay %s: %w", f.replay, err)
 		}
 	}
+	for key, apps := range f.sweptApps {
+		s.SweptApps(key, apps...)
+	}
 	for _, kv := range f.sets {
 		label, ok := f.labels[kv]
 		if !ok {
@@ -183,8 +189,9 @@ func checkReplayFile(path string) error {
 	return nil
 }
 
-// withFlagHint adds to a scenario's load error which flag takes the file when
-// it is an HPL.dat or a SimGrid platform, not a scenario.
+// withFlagHint adds to a scenario's load error which flag or command takes the
+// file when it is an HPL.dat, a SimGrid platform, a replayed trace or an
+// execution graph, not a scenario: their bytes otherwise read as malformed TOML.
 func withFlagHint(err error, file string) error {
 	data, rerr := os.ReadFile(file)
 	if rerr != nil {
@@ -196,8 +203,31 @@ func withFlagHint(err error, file string) error {
 		return fmt.Errorf("%w (a SimGrid platform goes with --platform FILE)", err)
 	case strings.HasPrefix(head, "HPLinpack") || strings.EqualFold(filepath.Ext(file), ".dat"):
 		return fmt.Errorf("%w (an HPL.dat goes with --hpl-dat FILE)", err)
+	case strings.HasPrefix(head, "EMUGRAPH"):
+		return fmt.Errorf("%w (an execution graph is read by emu analyze FILE)", err)
+	case strings.EqualFold(filepath.Ext(file), ".goal") || looksLikeTrace(string(data[:min(len(data), 4096)])):
+		return fmt.Errorf("%w (a trace goes with --replay FILE)", err)
 	}
 	return err
+}
+
+// looksLikeTrace reports whether a file's first statement, past '#' comments,
+// is a GOAL schedule's num_ranks or a TI trace's "RANK ACTION" (a rank being N
+// or pN), which no scenario's first TOML line is.
+func looksLikeTrace(head string) bool {
+	for _, line := range strings.Split(head, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if f[0] == "num_ranks" {
+			return true
+		}
+		_, err := strconv.Atoi(strings.TrimPrefix(f[0], "p"))
+		return err == nil && len(f) >= 2
+	}
+	return false
 }
 
 func newRunCmd() *cobra.Command {

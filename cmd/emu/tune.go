@@ -138,6 +138,16 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				}
 				swept[ax.Key] = s
 				axes = append(axes, ax)
+				if ax.Key == "app" || strings.HasPrefix(ax.Key, "jobs.") && strings.HasSuffix(ax.Key, ".app") {
+					if sf.sweptApps == nil {
+						sf.sweptApps = map[string][]string{}
+					}
+					for _, v := range ax.Values {
+						if app, err := strconv.Unquote(v); err == nil {
+							sf.sweptApps[ax.Key] = append(sf.sweptApps[ax.Key], app)
+						}
+					}
+				}
 			}
 			if err := checkSetNotSwept(&sf, swept); err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -516,5 +517,56 @@ func TestTuneSweepColonRange(t *testing.T) {
 		if code != exitInput || errOut != tc.want {
 			t.Errorf("%v: exit %d, stderr\n%q\nwant exit %d,\n%q", tc.sweep, code, errOut, exitInput, tc.want)
 		}
+	}
+}
+
+// TestTuneSweepOfAppsTakesTheirKeys: a sweep of app=pingpong,ring with a --set
+// of ring.iterations was refused at the ping-pong point (qa51; qa50's refusal
+// of a --set no app of the run reads), so no sweep across apps could set one
+// app's key. The ring point must be the run of that app with the key, by
+// emu run; a key no swept app reads is still refused.
+func TestTuneSweepOfAppsTakesTheirKeys(t *testing.T) {
+	scen := "../../examples/pingpong.toml"
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, "run", "-q", scen, "--set", "app=ring", "--set", "ring.iterations=2", "--json", filepath.Join(dir, "r.json"))
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	var run struct {
+		SimulatedTime float64 `json:"simulated_time_s"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil || json.Unmarshal(data, &run) != nil || run.SimulatedTime <= 0 {
+		t.Fatalf("run's JSON: %v %s", err, data)
+	}
+	code, _, stderr = runCLI(t, "tune", "-q", scen, "--sweep", "app=pingpong,ring", "--set", "ring.iterations=2",
+		"--out", filepath.Join(dir, "t"), "--csv", filepath.Join(dir, "t.csv"))
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	table, err := os.ReadFile(filepath.Join(dir, "t.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strconv.FormatFloat(run.SimulatedTime, 'g', 10, 64) // the CSV's 10 digits
+	found := false
+	for _, line := range strings.Split(string(table), "\n") {
+		if strings.Contains(line, "ring") && strings.Contains(line, want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no ring row with simulated time %s in\n%s", want, table)
+	}
+	code, _, stderr = runCLI(t, "tune", "-q", scen, "--sweep", "app=pingpong,ring", "--set", "hpl.nb=2", "--out", filepath.Join(dir, "u"))
+	if want := `emu: sweep point app="pingpong": --set hpl.nb=2: the scenario's app is pingpong, which reads no [hpl] table (app = "hpl" runs it)`; code != exitInput || strings.TrimSpace(stderr) != want {
+		t.Errorf("hpl.nb beside a sweep of pingpong and ring: exit %d, %q, want %q", code, stderr, want)
+	}
+	// A job's app swept likewise takes that job's key of a swept app.
+	jobs := "../../examples/jobs-congestor.toml"
+	code, _, stderr = runCLI(t, "tune", "-q", jobs, "--sweep", "jobs.0.app=ring,pingpong", "--set", "jobs.0.ranks=2",
+		"--set", "jobs.0.pingpong.iterations=2", "--out", filepath.Join(dir, "j"))
+	if code != 0 {
+		t.Errorf("a sweep of job 0's app with its pingpong.iterations: exit %d: %s", code, stderr)
 	}
 }
