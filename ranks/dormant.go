@@ -218,13 +218,21 @@ func (w *World) wakeDormant(r *Rank) {
 	w.probes.push(end, r.gid, true)
 }
 
-// tellDormant tells the LateStack listeners the failed polls of rank id, if
-// dormant, that ended before now, ahead of an event of the rank (one
-// World: id is its gid).
-func (w *World) tellDormant(id int) {
-	if uint(id) < uint(len(w.dormant)) && w.dormant[id] != 0 {
-		w.dormant[id] = w.tellPolls(id, w.dormant[id], w.eng.Now())
+// tellDormant tells the LateStack listeners the failed polls that ended
+// before now of the scratch event's rank, if its probe is dormant, ahead of
+// the event (one World: the rank's id is its gid). Out of line: emit, which
+// calls it, keeps its size.
+//
+//go:noinline
+func (w *World) tellDormant() {
+	id := w.scratch.Rank
+	if w.dormants == 0 || uint(id) >= uint(len(w.dormant)) || w.dormant[id] == 0 || w.dormant[id] >= w.scratch.Time {
+		return
 	}
+	ev, end := w.scratch, w.dormant[id]
+	w.dormant[id] = 0 // the polls' own emits tell nothing
+	w.dormant[id] = w.tellPolls(id, end, ev.Time)
+	w.scratch = ev
 }
 
 // tellPolls tells the listeners of Stack, all LateStack, of the failed polls

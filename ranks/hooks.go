@@ -132,9 +132,6 @@ func (w *World) hears(k EventKind) bool { return w.heard.Has(k) }
 // where every message emits some ten events to the one hook that listens.
 // Clearing the scratch and storing the fields into it loads nothing back.
 func (w *World) event(kind EventKind, rank, peer int) *Event {
-	if w.lateStack && w.dormants > 0 {
-		w.tellDormant(rank)
-	}
 	ev := &w.scratch
 	*ev = Event{}
 	ev.Kind, ev.Time, ev.Rank, ev.Peer = kind, w.eng.Now(), rank, peer
@@ -144,6 +141,9 @@ func (w *World) event(kind EventKind, rank, peer int) *Event {
 // emit passes the scratch event that event started to every listener that
 // wants its kind.
 func (w *World) emit() {
+	if w.lateStack {
+		w.tellDormant()
+	}
 	for _, l := range w.listeners {
 		if l.Kinds.Has(w.scratch.Kind) {
 			l.Hook(&w.scratch)
