@@ -116,3 +116,61 @@ func plan(t *testing.T, sets []string) *scenario.Plan {
 	t.Helper()
 	return validated(t, scenario.Default(), sets)
 }
+
+// TestBreakdownHearsDormantPollsLate runs HPL with runner's time split
+// (--plot's Breakdown, a LateStack listener: the polls of a dormant probe
+// told at the rank's next event or its wake) and again with a hook of every
+// kind beside it, which hears Stack as it happens and so makes the World
+// fire every poll (the event-by-event path, as the split was recorded
+// before). Each rank's compute, communication and waiting must be the same
+// floats; where the polls go dormant the engine must fire several times
+// fewer events, or the case tests nothing.
+func TestBreakdownHearsDormantPollsLate(t *testing.T) {
+	hpl := []string{"platform.hosts=16", "hpl.grids=4x4", "hpl.n=1200", "network.iprobe_cost=2e-7"}
+	off := "network.iprobe_growth=false"
+	tests := []struct {
+		name  string
+		sets  []string
+		fewer float64 // the event-by-event path fires at least this many times the events
+	}{
+		{"growth off", []string{off}, 3},
+		{"growth off, 2ringM, depth 0", []string{off, "hpl.bcast=2ringM", "hpl.depth=0"}, 3},
+		{"growth off, 1ring, binary-exchange", []string{off, "hpl.bcast=1ring", "hpl.swap=binary-exchange"}, 3},
+		{"growth off, per-rank counters", []string{off, "network.per_rank_counters=true"}, 3},
+		{"growth off, SimGrid's order", []string{off, "network.wake_order=simgrid"}, 1},
+		{"growth on", nil, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan(t, append(append([]string(nil), hpl...), tc.sets...))
+			run := func(hooks []ranks.Hook) *runner.Result {
+				res, err := runner.Run(p, runner.Options{Breakdown: true, Hooks: hooks})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			got, ref := run(nil), run([]ranks.Hook{func(*ranks.Event) {}})
+			if got.SimulatedTime != ref.SimulatedTime {
+				t.Errorf("time %.17g s, every kind heard %.17g s", got.SimulatedTime, ref.SimulatedTime)
+			}
+			for _, c := range []struct {
+				what     string
+				got, ref []float64
+			}{
+				{"compute", got.Breakdown.Compute, ref.Breakdown.Compute},
+				{"communication", got.Breakdown.Comm, ref.Breakdown.Comm},
+				{"waiting", got.Breakdown.Wait, ref.Breakdown.Wait},
+			} {
+				for r := range c.ref {
+					if c.got[r] != c.ref[r] {
+						t.Errorf("rank %d's %s %.17g s, every kind heard %.17g s", r, c.what, c.got[r], c.ref[r])
+					}
+				}
+			}
+			if float64(ref.Events) < tc.fewer*float64(got.Events) {
+				t.Errorf("%d events fired, %d with every kind heard: want %g times fewer", got.Events, ref.Events, tc.fewer)
+			}
+		})
+	}
+}

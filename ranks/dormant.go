@@ -61,7 +61,7 @@ import "math"
 // constant cost, no listener of Stack, one World, no pollers, no profiles.
 func (w *World) dormancy(r *Rank, p *probing, end float64) bool {
 	return w.cfg.NoGrowth && p.looked && !p.once && !p.free && p.d == w.cfg.IprobeCost &&
-		r.callDepth > 1 && !w.hears(Stack) && len(w.worlds) == 1 && len(w.pollers) == 0 &&
+		r.callDepth > 1 && !w.strictStack && len(w.worlds) == 1 && len(w.pollers) == 0 &&
 		!w.noDormant && w.linkProf == nil && w.speeds == nil &&
 		end < p.d*dormantSpan && w.mailed[r.gid>>6]&(1<<(r.gid&63)) == 0
 }
@@ -198,7 +198,11 @@ func (w *World) wakeDormant(r *Rank) {
 	}
 	now := w.eng.Now()
 	d := w.cfg.IprobeCost
-	end = firstEndFrom(end, d, now)
+	if w.lateStack {
+		end = w.tellPolls(r.id, end, now)
+	} else {
+		end = firstEndFrom(end, d, now)
+	}
 	if end == now {
 		if !w.looked(now, r.gid) {
 			w.eng.FireOutside(now)
@@ -206,9 +210,47 @@ func (w *World) wakeDormant(r *Rank) {
 			w.wakeUp(r)
 			return
 		}
+		if w.lateStack {
+			w.tellPolls(r.id, end, math.Nextafter(end, math.Inf(1)))
+		}
 		end += d
 	}
 	w.probes.push(end, r.gid, true)
+}
+
+// tellDormant tells the LateStack listeners the failed polls that ended
+// before now of the scratch event's rank, if its probe is dormant, ahead of
+// the event (one World: the rank's id is its gid). Out of line: emit, which
+// calls it, keeps its size.
+//
+//go:noinline
+func (w *World) tellDormant() {
+	id := w.scratch.Rank
+	if w.dormants == 0 || uint(id) >= uint(len(w.dormant)) || w.dormant[id] == 0 || w.dormant[id] >= w.scratch.Time {
+		return
+	}
+	ev, end := w.scratch, w.dormant[id]
+	w.dormant[id] = 0 // the polls' own emits tell nothing
+	w.dormant[id] = w.tellPolls(id, end, ev.Time)
+	w.scratch = ev
+}
+
+// tellPolls tells the listeners of Stack, all LateStack, of the failed polls
+// of dormant rank id at end, end+d, (end+d)+d, … before upTo, as the polls
+// would have told them (Rank.tellStack), and returns the first end at or
+// after upTo. One event a poll: no scheduler's turn, no engine's event.
+func (w *World) tellPolls(id int, end, upTo float64) float64 {
+	d := w.cfg.IprobeCost
+	for ; end < upTo; end += d {
+		if !w.over {
+			ev := &w.scratch
+			*ev = Event{}
+			ev.Kind, ev.Time, ev.Rank, ev.Peer = Stack, end, id, noPeer
+			ev.Kernel, ev.Seconds = "Iprobe", d
+			w.emit()
+		}
+	}
+	return end
 }
 
 // wakeDormantsBefore is the scheduler's, some probe being dormant, when

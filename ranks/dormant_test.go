@@ -415,3 +415,67 @@ func TestFirstEndFromMatchesAdditions(t *testing.T) {
 		}
 	}
 }
+
+// TestLateStackHearsEachRanksEventsInOrder: rank 0 Isends 2 MB to rank 1
+// (rendezvous, received at once), then Probes for rank 2's message, sent
+// after a 5 ms kernel; the Isend completes (rank 0's SendDone) at about
+// 2 ms, while rank 0's probe is dormant. A LateStack listener must hear
+// each rank's events, the polls' Stack included, in the order and at the
+// times the event-by-event path (noDormant) tells them, with the probe
+// dormant: the polls before the SendDone told before it (World.tellDormant),
+// the rest at the wake.
+func TestLateStackHearsEachRanksEventsInOrder(t *testing.T) {
+	run := func(noDormant bool) ([]string, uint64) {
+		cfg := preset(t, "smpi")
+		cfg.IprobeCost, cfg.NoGrowth = dormantCost, true
+		w, err := NewWorld(cfg, newCrossbar(3, 1e9, 1e-6), identity(3), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.noDormant = noDormant
+		per := make([]strings.Builder, 3)
+		w.AddListener(Listener{Kinds: AllKinds, LateStack: true, Hook: func(ev *Event) {
+			fmt.Fprintf(&per[ev.Rank], "%v p%d t%d %dB %s %.17g %.17g\n", ev.Kind, ev.Peer, ev.Tag, ev.Bytes, ev.Kernel, ev.Seconds, ev.Time)
+		}})
+		err = w.Run(func(r *Rank) {
+			c := r.World()
+			switch r.ID() {
+			case 0:
+				q := c.Isend(1, 1, Msg{Bytes: 2 << 20})
+				st := c.Probe(2, 5)
+				c.Recv(st.Source, st.Tag)
+				q.Wait()
+			case 1:
+				c.Recv(0, 1)
+			case 2:
+				r.Compute(5e-3, "k")
+				c.Send(0, 5, Msg{Bytes: 8})
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]string, 3)
+		for i := range per {
+			out[i] = per[i].String()
+		}
+		return out, w.dormed
+	}
+	got, dormed := run(false)
+	ref, _ := run(true)
+	if dormed == 0 {
+		t.Fatal("no probe went dormant: the case tests nothing")
+	}
+	if n := strings.Count(ref[0], "Stack"); n < 1000 {
+		t.Fatalf("rank 0 told %d Stack events event by event: want the polls of 5 ms", n)
+	}
+	done := strings.Index(ref[0], "SendDone")
+	if done < 0 || !strings.Contains(ref[0][:done], "Iprobe") || !strings.Contains(ref[0][done:], "Iprobe") {
+		t.Fatal("rank 0's SendDone does not fall among its polls: the case tests nothing")
+	}
+	for r := range ref {
+		if got[r] != ref[r] {
+			t.Errorf("rank %d heard %d bytes of events, event by event %d", r, len(got[r]), len(ref[r]))
+		}
+	}
+}

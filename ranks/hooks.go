@@ -87,6 +87,14 @@ func (s KindSet) Has(k EventKind) bool { return s&(1<<k) != 0 }
 type Listener struct {
 	Kinds KindSet
 	Hook  Hook
+	// LateStack: the hook may hear a dormant probe's failed polls (Stack
+	// events, Time each poll's look) late: all of a rank's before its next
+	// event, or when it wakes, in its order, but after other ranks' events
+	// and after its own at the same instant. Right for a hook whose state is
+	// per rank and to which a second event at an instant adds nothing (the
+	// time split Breakdown); such listeners of Stack let the polls go
+	// dormant (ranks/dormant.go).
+	LateStack bool
 }
 
 // AddHook registers h for every kind of event: AddListener(Listener{AllKinds, h}).
@@ -98,6 +106,8 @@ func (w *World) AddHook(h Hook) { w.AddListener(Listener{Kinds: AllKinds, Hook: 
 func (w *World) AddListener(l Listener) {
 	w.listeners = append(w.listeners, l)
 	w.heard |= l.Kinds
+	w.strictStack = w.strictStack || l.Kinds.Has(Stack) && !l.LateStack
+	w.lateStack = w.hears(Stack) && !w.strictStack
 	w.callEnds = w.callEnds || w.hears(CallEnd)
 }
 
@@ -131,6 +141,9 @@ func (w *World) event(kind EventKind, rank, peer int) *Event {
 // emit passes the scratch event that event started to every listener that
 // wants its kind.
 func (w *World) emit() {
+	if w.lateStack {
+		w.tellDormant()
+	}
 	for _, l := range w.listeners {
 		if l.Kinds.Has(w.scratch.Kind) {
 			l.Hook(&w.scratch)

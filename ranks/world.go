@@ -27,7 +27,10 @@ type World struct {
 	// (Config.ProbeAfterProgress, or a listener hears CallEnd): mpiExit
 	// reads one bool.
 	callEnds bool
-	routes   map[uint64]*path // (src host, dst host) → cached route facts
+	// strictStack: a listener hears Stack as it happens (not LateStack);
+	// lateStack: Stack is heard, by LateStack listeners only.
+	strictStack, lateStack bool
+	routes                 map[uint64]*path // (src host, dst host) → cached route facts
 	// pairs caches routes by (src host·hosts + dst host) on a topology of
 	// at most pairHosts hosts (nil on a larger one), in place of the
 	// ranks' caches (Rank.pathTo).

@@ -174,7 +174,8 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 	var split *observe.Breakdown
 	if opt.Breakdown {
 		split = observe.NewBreakdown(p.Ranks)
-		w.AddHook(split.Hook)
+		// Its state is per rank, so it may hear a dormant probe's polls late.
+		w.AddListener(ranks.Listener{Kinds: ranks.AllKinds, Hook: split.Hook, LateStack: true})
 	}
 	for _, h := range opt.Hooks {
 		w.AddHook(h)
