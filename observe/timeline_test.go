@@ -11,6 +11,32 @@ import (
 	"github.com/emu-hpc/emu/scenario"
 )
 
+// dormantHPL is the HPL both tests below run: 16 ranks whose broadcasts
+// poll MPI_Iprobe, small enough to run each case twice.
+var dormantHPL = []string{"platform.hosts=16", "hpl.grids=4x4", "hpl.n=1200", "network.iprobe_cost=2e-7"}
+
+// dormantCases are the settings under which the tests below compare a run
+// whose listeners let probes go dormant with the event-by-event path.
+var dormantCases = func() []dormantCase {
+	off := "network.iprobe_growth=false"
+	return []dormantCase{
+		{"growth off", []string{off}, 3},
+		{"growth off, 2ringM, depth 0", []string{off, "hpl.bcast=2ringM", "hpl.depth=0"}, 3},
+		{"growth off, 1ring, binary-exchange", []string{off, "hpl.bcast=1ring", "hpl.swap=binary-exchange"}, 3},
+		{"growth off, long (no Probe loop)", []string{off, "hpl.bcast=long"}, 1},
+		{"growth off, per-rank counters", []string{off, "network.per_rank_counters=true"}, 3},
+		{"growth off, SimGrid's order", []string{off, "network.wake_order=simgrid"}, 1},
+		{"growth on", nil, 1},
+		{"growth on, SimGrid's order", []string{"network.wake_order=simgrid"}, 1},
+	}
+}()
+
+type dormantCase struct {
+	name  string
+	sets  []string
+	fewer float64 // the event-by-event path fires at least this many times the events
+}
+
 // TestTimelineListenersMatchEveryKind records HPL's graph and trace the way
 // runner does, the recorders listening to TimelineKinds only, and again with
 // one more hook of every kind beside them. That hook hears Stack, which makes
@@ -22,25 +48,9 @@ import (
 // engine must also fire several times fewer events, or the case tests
 // nothing.
 func TestTimelineListenersMatchEveryKind(t *testing.T) {
-	hpl := []string{"platform.hosts=16", "hpl.grids=4x4", "hpl.n=1200", "network.iprobe_cost=2e-7"}
-	off := "network.iprobe_growth=false"
-	tests := []struct {
-		name  string
-		sets  []string
-		fewer float64 // the event-by-event path fires at least this many times the events
-	}{
-		{"growth off", []string{off}, 3},
-		{"growth off, 2ringM, depth 0", []string{off, "hpl.bcast=2ringM", "hpl.depth=0"}, 3},
-		{"growth off, 1ring, binary-exchange", []string{off, "hpl.bcast=1ring", "hpl.swap=binary-exchange"}, 3},
-		{"growth off, long (no Probe loop)", []string{off, "hpl.bcast=long"}, 1},
-		{"growth off, per-rank counters", []string{off, "network.per_rank_counters=true"}, 3},
-		{"growth off, SimGrid's order", []string{off, "network.wake_order=simgrid"}, 1},
-		{"growth on", nil, 1},
-		{"growth on, SimGrid's order", []string{"network.wake_order=simgrid"}, 1},
-	}
-	for _, tc := range tests {
+	for _, tc := range dormantCases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := plan(t, append(append([]string(nil), hpl...), tc.sets...))
+			p := plan(t, append(append([]string(nil), dormantHPL...), tc.sets...))
 			// runner's recorders, and the test's own (wire mode, the whole
 			// trace): fed TimelineKinds (Listener), and in the reference
 			// every kind (Hook), as they were before.
@@ -126,23 +136,9 @@ func plan(t *testing.T, sets []string) *scenario.Plan {
 // floats; where the polls go dormant the engine must fire several times
 // fewer events, or the case tests nothing.
 func TestBreakdownHearsDormantPollsLate(t *testing.T) {
-	hpl := []string{"platform.hosts=16", "hpl.grids=4x4", "hpl.n=1200", "network.iprobe_cost=2e-7"}
-	off := "network.iprobe_growth=false"
-	tests := []struct {
-		name  string
-		sets  []string
-		fewer float64 // the event-by-event path fires at least this many times the events
-	}{
-		{"growth off", []string{off}, 3},
-		{"growth off, 2ringM, depth 0", []string{off, "hpl.bcast=2ringM", "hpl.depth=0"}, 3},
-		{"growth off, 1ring, binary-exchange", []string{off, "hpl.bcast=1ring", "hpl.swap=binary-exchange"}, 3},
-		{"growth off, per-rank counters", []string{off, "network.per_rank_counters=true"}, 3},
-		{"growth off, SimGrid's order", []string{off, "network.wake_order=simgrid"}, 1},
-		{"growth on", nil, 1},
-	}
-	for _, tc := range tests {
+	for _, tc := range dormantCases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := plan(t, append(append([]string(nil), hpl...), tc.sets...))
+			p := plan(t, append(append([]string(nil), dormantHPL...), tc.sets...))
 			run := func(hooks []ranks.Hook) *runner.Result {
 				res, err := runner.Run(p, runner.Options{Breakdown: true, Hooks: hooks})
 				if err != nil {
