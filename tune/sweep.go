@@ -38,11 +38,19 @@ func (p Point) ID() string {
 	return strings.Join(parts, " ")
 }
 
-// Label is the short human form used in tables: the swept values in axis order.
+// Label is the short human form used in tables: the swept values in axis order,
+// each key cut to its last part, or to as many last parts as tell it from the
+// point's other keys (jobs.0.start and jobs.1.start, kernels.dgemm.intercept and
+// kernels.dtrsm.intercept, platform.link_latency and network.link_latency), a
+// list index kept with the part before it.
 func (p Point) Label() string {
+	keys := make([][]string, len(p.Overrides))
+	for i, o := range p.Overrides {
+		keys[i] = keyParts(o.Key)
+	}
 	parts := make([]string, len(p.Overrides))
 	for i, o := range p.Overrides {
-		parts[i] = shortKey(o.Key) + "=" + strings.Trim(o.Value, `"`)
+		parts[i] = shortKey(keys, i) + "=" + strings.Trim(o.Value, `"`)
 	}
 	return strings.Join(parts, " ")
 }
@@ -58,17 +66,62 @@ func (p Point) Settings() string {
 	return strings.Join(parts, " ")
 }
 
-func shortKey(k string) string {
-	// A quoted last part (kernels.host_speed."dahu-13..16") is kept whole, quotes and dots.
-	if strings.HasSuffix(k, `"`) {
-		if i := strings.LastIndexByte(k[:len(k)-1], '"'); i >= 0 {
-			return k[i:]
+// shortKey is keys[i]'s fewest last parts that no other key of keys ends with,
+// extended past a list index (jobs.0.start, not 0.start).
+func shortKey(keys [][]string, i int) string {
+	k := keys[i]
+	n := 1
+	for ; n < len(k); n++ {
+		if isIndex(k[len(k)-n]) {
+			continue
+		}
+		clash := false
+		for j, o := range keys {
+			if j != i && len(o) >= n && strings.Join(o[len(o)-n:], ".") == strings.Join(k[len(k)-n:], ".") {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			break
 		}
 	}
-	if i := strings.LastIndexByte(k, '.'); i >= 0 {
-		return k[i+1:]
+	return strings.Join(k[len(k)-n:], ".")
+}
+
+func isIndex(part string) bool {
+	if part == "" {
+		return false
 	}
-	return k
+	for _, c := range part {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// keyParts splits a dotted key at the dots outside quotes: a quoted part
+// (kernels.host_speed."dahu-13..16", or 'dahu-5/cpu0') is kept whole, quotes
+// and dots.
+func keyParts(k string) []string {
+	var parts []string
+	start := 0
+	var quote rune
+	for i, c := range k {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '.':
+			parts = append(parts, k[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, k[start:])
 }
 
 // aliases map the short names users type to scenario keys, with the value sets that

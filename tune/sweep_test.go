@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -132,6 +133,36 @@ func TestPointsBudget(t *testing.T) {
 	}
 	if got := len(Points(axes, 1e6, 7)); got != 10000 {
 		t.Errorf("budget above the product size gave %d points, want all 10000", got)
+	}
+}
+
+// TestPointLabels: a table's label tells every swept key from the point's
+// others. Cut to their last part, jobs.0.start and jobs.1.start both read
+// "start" (a tune of two jobs' starts printed "start=1ms start=0" and
+// "start=0 start=0.5ms"), as did two kernels' intercepts and the two
+// link_latency keys.
+func TestPointLabels(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"hpl.nb", "platform.link_latency"}, "nb=v0 link_latency=v1"},
+		{[]string{"jobs.0.start", "jobs.1.start"}, "jobs.0.start=v0 jobs.1.start=v1"},
+		{[]string{"jobs.0.start", "jobs.1.ring.iterations"}, "start=v0 iterations=v1"},
+		{[]string{"kernels.dgemm.intercept", "kernels.dtrsm.intercept", "hpl.nb"}, "dgemm.intercept=v0 dtrsm.intercept=v1 nb=v2"},
+		{[]string{"platform.link_latency", "network.link_latency"}, "platform.link_latency=v0 network.link_latency=v1"},
+		{[]string{`kernels.host_speed."dahu-1..2"`, `kernels.host_speed."dahu-3"`}, `"dahu-1..2"=v0 "dahu-3"=v1`},
+		{[]string{`kernels.dgemm.host."dahu-5/cpu0".intercept`, `kernels.dgemm.host.'dahu-6/cpu0'.intercept`},
+			`"dahu-5/cpu0".intercept=v0 'dahu-6/cpu0'.intercept=v1`},
+		{[]string{"a.b.c", "b.c", "x"}, "a.b.c=v0 b.c=v1 x=v2"},
+	} {
+		var p Point
+		for i, k := range tc.keys {
+			p.Overrides = append(p.Overrides, Override{Key: k, Value: fmt.Sprintf("v%d", i)})
+		}
+		if got := p.Label(); got != tc.want {
+			t.Errorf("Label of %q = %q, want %q", tc.keys, got, tc.want)
+		}
 	}
 }
 
