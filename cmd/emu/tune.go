@@ -78,7 +78,8 @@ depth, pmap, l1 and u to every variant. A value start..stop..step is a range
 
 Results are appended to DIR/results.jsonl as they finish; rerunning the same
 sweep with the same --out skips the finished points, so an interrupted sweep
-resumes where it stopped.
+resumes where it stopped. A failed point is ranked last with its error; a sweep
+of which no point ran exits 2, naming one, and writes no --csv, --json or --plot.
 
 With --search (HPL) the points are not all run whole: successive halving costs
 each from 8 emulated panels (hpl.max_iterations, its Time extrapolated), keeps
@@ -408,6 +409,13 @@ func localSweep(cmd *cobra.Command, dir string, r tune.Runner, points []tune.Poi
 func report(cmd *cobra.Command, ranked []tune.Result, outs *tuneOutputs) error {
 	if err := tune.WriteTable(cmd.OutOrStdout(), ranked); err != nil {
 		return asFailure(err)
+	}
+	// Failed points rank last: a first that failed is a sweep of which no
+	// point ran (a trace that deadlocks, a model no point can run), which
+	// exited 0 with a CSV of errors. It fails as emu run of one of them does,
+	// its result files unwritten; the journal stays.
+	if len(ranked) > 0 && ranked[0].Error != "" {
+		return fmt.Errorf("no point of the sweep ran (%d failed); point %s: %s", len(ranked), tune.Point{Overrides: ranked[0].Overrides}.Settings(), ranked[0].Error)
 	}
 	// The files go together, the plots' folder too, whole or none.
 	var st staging

@@ -187,6 +187,43 @@ func TestTuneBadInput(t *testing.T) {
 	}
 }
 
+// TestTuneOfWhichNoPointRan: a sweep whose every point failed (here a trace
+// that deadlocks whatever the latency) printed its table of errors, wrote
+// them as the --csv and exited 0, so a script took it for results. It fails
+// as emu run of one of its points does (exit 2, one line naming the point),
+// its result files unwritten; a sweep with one point that ran still exits 0.
+func TestTuneOfWhichNoPointRan(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ok.goal", "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 1\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n")
+	write("stuck.goal", "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 1\n}\nrank 1 {\nl1: recv 8b from 0 tag 2\n}\n")
+	write("r.toml", "app = \"replay\"\n[platform]\nhosts = 2\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[replay]\nfile = \"ok.goal\"\n")
+	for i, tc := range []struct {
+		sweep []string
+		code  int
+		want  string // in stderr; "" for none
+	}{
+		{[]string{"--sweep", "replay.file=stuck.goal", "--sweep", "latency=1us,2us"}, exitInput,
+			`no point of the sweep ran (2 failed); point replay.file="stuck.goal" platform.link_latency="1us": deadlock`},
+		{[]string{"--sweep", "replay.file=ok.goal,stuck.goal"}, exitOK, ""},
+	} {
+		csv := filepath.Join(dir, fmt.Sprintf("ranked%d.csv", i))
+		args := append([]string{"tune", "-q", filepath.Join(dir, "r.toml"), "--out", filepath.Join(dir, fmt.Sprint("sweep", i)), "--csv", csv}, tc.sweep...)
+		code, _, errOut := runCLI(t, args...)
+		_, statErr := os.Stat(csv)
+		if code != tc.code || (tc.want == "") != (errOut == "") || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") > 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.sweep, code, errOut, tc.code, tc.want)
+		}
+		if written := statErr == nil; written != (tc.code == exitOK) {
+			t.Errorf("%v: exit %d and the --csv written: %v", tc.sweep, code, written)
+		}
+	}
+}
+
 // TestTuneCollectOfALocalSweep: collect on a sweep run here said only
 // "open DIR/plan.json: no such file or directory"; it says what the folder
 // is and how its results are ranked (the same command again, which resumes
