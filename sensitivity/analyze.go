@@ -154,7 +154,8 @@ func Analyze(g *Graph, p Params) (*Report, error) {
 	base := s.eval(p.L0)
 	r := &Report{Vertices: g.NumVertices(), Edges: g.NumEdges(), Ranks: g.Ranks(), Class: p.Class,
 		L: p.L0, Runtime: base.T, LambdaL: base.Right, LambdaLLeft: base.Left, LambdaG: base.Bytes,
-		Lmin: p.Lmin, Lmax: p.Lmax, Tolerance: map[string]*float64{}}
+		Lmin: p.Lmin, Lmax: p.Lmax, Tolerance: map[string]*float64{},
+		CriticalLatencies: []float64{}, Breakpoints: []Breakpoint{}} // [] in --json where there are none, not null
 	if base.T > 0 {
 		r.RhoL = float64(base.Right) * p.L0 / base.T
 		r.RhoG = base.Bytes * p.G / base.T

@@ -88,6 +88,41 @@ func TestToleranceUnbounded(t *testing.T) {
 	}
 }
 
+// TestReportJSONListsNotNull: --json wrote "critical_latencies_s": null and
+// "breakpoints": null where a range has none (a graph without latency, or a
+// range before the first breakpoint), where the report's other lists are []
+// and a reader iterating them fails on null.
+func TestReportJSONListsNotNull(t *testing.T) {
+	b := NewBuilder(1)
+	b.Vertex(0, Calc, 5)
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+		p    Params
+	}{
+		{"no latency", b.Graph(), Params{L0: 1e-6, Tolerances: []float64{1}}},
+		{"range before the breakpoints", threePaths(), Params{L0: 1, Lmin: 0, Lmax: 1.5}},
+	} {
+		r, err := Analyze(tc.g, tc.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(js, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"critical_latencies_s", "breakpoints", "curve", "classes"} {
+			if got := string(m[k]); got == "" || got == "null" {
+				t.Errorf("%s: %q is %q, want a list", tc.name, k, got)
+			}
+		}
+	}
+}
+
 // relEps is the relative rounding allowed between computed and hand-derived
 // values: intersections are computed from rounded sums.
 const relEps = 1e-13
