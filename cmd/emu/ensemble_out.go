@@ -48,7 +48,11 @@ func resultFigures(res *runner.Result) (labels []string, figs [][]figure, jobLab
 		add(res.Congestor.Pattern, figure{"time_s", res.Congestor.Time})
 	}
 	for _, j := range res.Jobs {
-		jobLabels, jobFigs = append(jobLabels, j.Name), append(jobFigs, []figure{{"time_s", j.Time}})
+		f := []figure{{"time_s", j.Time}}
+		if j.Alone > 0 { // run alone too (not --no-alone): what the others cost it
+			f = append(f, figure{"alone_s", j.Alone}, figure{"slowdown", j.Slowdown})
+		}
+		jobLabels, jobFigs = append(jobLabels, j.Name), append(jobFigs, f)
 	}
 	return labels, figs, jobLabels, jobFigs
 }

@@ -280,6 +280,65 @@ func TestEnsembleOfOtherApps(t *testing.T) {
 	}
 }
 
+// TestEnsembleOfJobsKeepsSlowdown: an ensemble of a [[jobs]] scenario kept
+// each job's time_s but dropped its alone_s and slowdown, the figure the
+// scenario is run for (what the other jobs cost it), though every run had
+// them. Each is now the ensemble of the single runs' figures; --no-alone,
+// which has none, keeps time_s alone.
+func TestEnsembleOfJobsKeepsSlowdown(t *testing.T) {
+	base := []string{"run", "../../examples/jobs-congestor.toml", "-q",
+		"--set", "jobs.0.ring.iterations=2", "--set", "jobs.1.congestor.iterations=2"}
+	type job struct {
+		Name     string         `json:"name"`
+		Time     float64        `json:"time_s"`
+		Alone    float64        `json:"alone_s"`
+		Slowdown float64        `json:"slowdown"`
+		Ensemble map[string]any `json:"ensemble"`
+	}
+	jobsOf := func(doc string) []job {
+		var d struct {
+			Jobs []job `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(doc), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d.Jobs
+	}
+	var single [][]job
+	for s := 1; s <= 3; s++ {
+		_, _, doc := runJSON(t, append(slices.Clone(base), "--set", "seed="+strconv.Itoa(s))...)
+		single = append(single, jobsOf(doc))
+	}
+	_, _, doc := runJSON(t, append(slices.Clone(base), "--seeds", "3")...)
+	for k, j := range jobsOf(doc) {
+		for _, f := range []struct {
+			name string
+			of   func(job) float64
+		}{{"time_s", func(j job) float64 { return j.Time }}, {"alone_s", func(j job) float64 { return j.Alone }},
+			{"slowdown", func(j job) float64 { return j.Slowdown }}} {
+			var xs []float64
+			for _, run := range single {
+				xs = append(xs, f.of(run[k]))
+			}
+			s, _ := j.Ensemble[f.name].(map[string]any)
+			if s == nil {
+				t.Errorf("job %s: ensemble has no %s: %v", j.Name, f.name, j.Ensemble)
+				continue
+			}
+			mean := (xs[0] + xs[1] + xs[2]) / 3
+			if got := s["mean"].(float64); math.Abs(got-mean) > 1e-12*mean || s["min"].(float64) != slices.Min(xs) || s["max"].(float64) != slices.Max(xs) {
+				t.Errorf("job %s: %s = %v, from the runs alone %v (mean %v)", j.Name, f.name, s, xs, mean)
+			}
+		}
+	}
+	_, _, doc = runJSON(t, append(slices.Clone(base), "--seeds", "2", "--no-alone")...)
+	for _, j := range jobsOf(doc) {
+		if _, ok := j.Ensemble["slowdown"]; ok || j.Ensemble["time_s"] == nil {
+			t.Errorf("--no-alone: job %s's ensemble %v, want time_s alone", j.Name, j.Ensemble)
+		}
+	}
+}
+
 func TestEnsembleBadFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
