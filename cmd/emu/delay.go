@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -63,6 +64,21 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 		p, err := sf.plan(f)
 		if err != nil {
 			return err
+		}
+		// What runner.DelaySweep cannot run is the input's fault (exit 2),
+		// refused before any scenario runs (it exited 1 after the others').
+		name := f
+		switch {
+		case name == "" && p.Trace != nil:
+			name = p.Trace.Name
+		case name == "":
+			name = "(default)"
+		}
+		switch {
+		case p.App == scenario.AppJobs:
+			return fmt.Errorf("%s: a delay sweep runs one application, not a scenario's [[jobs]]", name)
+		case p.App == scenario.AppReplay && p.Semantics == replay.SemanticsLogGOPS:
+			return fmt.Errorf(`%s: replay.semantics = "loggops" runs no ranks to delay messages of (a delay sweep needs the mpi semantics)`, name)
 		}
 		plans[i] = p
 		inputs = append(inputs, p.Inputs...)

@@ -63,6 +63,10 @@ func TestDelaySensitivityCLI(t *testing.T) {
 
 // TestDelaySensitivityBadInput: one line, exit 2, naming the flag or key.
 func TestDelaySensitivityBadInput(t *testing.T) {
+	goal := filepath.Join(t.TempDir(), "s.goal")
+	if err := os.WriteFile(goal, []byte("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 1\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -79,6 +83,9 @@ func TestDelaySensitivityBadInput(t *testing.T) {
 		{[]string{"--delay", "0,1us", "--jobs", "2"}, "--delay: --jobs makes ensembles"},
 		// HPL on one rank sends nothing: no delay to measure (was exit 1, "give delays that differ").
 		{[]string{"--delay", "0,2us", "--set", "hpl.grids=[[1,1]]"}, "(default): delay sensitivity: the run sends no message"},
+		// What the sweep cannot run exited 1, as emu's own failure, after the other scenarios had run.
+		{[]string{"--delay", "0,2us", "testdata/pingpong.toml", "../../examples/jobs-congestor.toml"}, "jobs-congestor.toml: a delay sweep runs one application, not a scenario's [[jobs]]"},
+		{[]string{"--delay", "0,2us", "--replay", goal, "--set", "replay.semantics=loggops"}, `s.goal: replay.semantics = "loggops" runs no ranks to delay messages of`},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"sensitivity"}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
