@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -303,7 +304,7 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, *goalReplay,
 	if traceformat.Guess(path, head) != traceformat.FormatGOAL {
 		g, err := sensitivity.ReadGraph(r)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
+			return nil, nil, fmt.Errorf("%s: %w%s", path, err, analyzeHint(path, head))
 		}
 		return g, nil, nil
 	}
@@ -324,6 +325,27 @@ func loadGraph(path string, gp loggops.Params) (*sensitivity.Graph, *goalReplay,
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return g, &goalReplay{runtime: res.Runtime, cpus: s.CPUs()}, nil
+}
+
+// analyzeHint says which command takes a file given to analyze that is no
+// graph (its magic number is not EMUGRAPH) but a scenario, a SimGrid
+// platform, an HPL.dat or a TI trace: analyze said only that its first bytes
+// were not a graph's, where run names the right flag (withFlagHint).
+func analyzeHint(path string, head []byte) string {
+	h := strings.TrimSpace(string(head))
+	switch {
+	case strings.HasPrefix(h, "EMUGRAPH"):
+		return "" // a graph, damaged: the error says where
+	case strings.HasPrefix(h, "<"):
+		return " (a SimGrid platform goes with emu sensitivity --platform FILE)"
+	case strings.HasPrefix(h, "HPLinpack") || strings.EqualFold(filepath.Ext(path), ".dat"):
+		return " (an HPL.dat goes with emu sensitivity --hpl-dat FILE)"
+	case strings.EqualFold(filepath.Ext(path), ".toml"):
+		return " (a scenario is emulated and analysed by emu sensitivity FILE.toml)"
+	case looksLikeTrace(h):
+		return " (a TI trace is replayed and analysed by emu sensitivity --replay FILE)"
+	}
+	return ""
 }
 
 // secondsPerUnit are the duration suffixes analyze accepts.

@@ -297,6 +297,11 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{"missing file", []string{filepath.Join(t.TempDir(), "none.goal")}, "no such file"},
 		{"unknown op", []string{writeFile(t, "bad.goal", "num_ranks 1\nrank 0 {\nl1: jump 5\n}\n")}, "bad.goal:3"},
 		{"not a graph", []string{writeFile(t, "x.graph", "hello")}, "x.graph: sensitivity: graph file"},
+		// Another input of emu's said only that its first bytes were not a graph's; it names the command that reads it.
+		{"a scenario", []string{writeFile(t, "s.toml", "app = \"ring\"\n")}, `not an emu graph file (a scenario is emulated and analysed by emu sensitivity FILE.toml)` + "\n"},
+		{"a platform", []string{writeFile(t, "p.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\"/>\n")}, `(a SimGrid platform goes with emu sensitivity --platform FILE)` + "\n"},
+		{"an HPL.dat", []string{writeFile(t, "HPL.dat", "HPLinpack benchmark input file\n")}, `(an HPL.dat goes with emu sensitivity --hpl-dat FILE)` + "\n"},
+		{"a TI trace", []string{writeFile(t, "t.txt", "0 send 1 0 8\n1 recv 0 0 8\n")}, `(a TI trace is replayed and analysed by emu sensitivity --replay FILE)` + "\n"},
 		// a folder read as a graph said "file ends inside the magic number (truncated?)"
 		{"a folder", []string{dir}, "emu: " + dir + ": a folder, want a graph file (emu run --graph) or a GOAL schedule\n"},
 		{"class beyond the graph's", []string{good, "--class", "8"}, "--class 8: " + good + " has latency classes 0..0"},
