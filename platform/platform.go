@@ -60,6 +60,9 @@ type Platform struct {
 	// items, <prop id="smpi/bw-factor" value="..."/>), in file order, for the
 	// scenario to apply or report; nil for a platform not from XML.
 	Config []ConfigProp
+	// HostProps are the file's per-host SMPI settings (HostPropIDs), in file
+	// order; the scenario applies them or refuses them.
+	HostProps []HostProp
 	// Zones is a platform of SimGrid zones (TopoZones): its hosts, links
 	// and routes as fluid.NewZones builds them; nil for the other
 	// topologies. Names, HostCores and Speeds are then each host's name,
@@ -88,6 +91,21 @@ type ConfigProp struct {
 	File      string // the platform file, and the prop's line in it
 	Line      int
 }
+
+// HostProp is a <prop> of a <host>, or of a <cluster> (SimGrid gives it to
+// each of the cluster's hosts), whose id is one SMPI reads per host
+// (HostPropIDs): Hosts are the indices of the hosts it is set on, nil for
+// every host of the platform (a platform of one <cluster>).
+type HostProp struct {
+	ConfigProp
+	Hosts []int
+}
+
+// HostPropIDs are the host properties SMPI reads: its software overheads,
+// which a host's property sets for the ranks on that host over the global
+// setting (shared/reference/smpi-model.md §2.7). Other host properties
+// change no time and are read past.
+var HostPropIDs = map[string]bool{"smpi/os": true, "smpi/ois": true, "smpi/or": true}
 
 // Topology names as scenario files write them.
 const (

@@ -32,6 +32,9 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 		inIgnore int  // depth inside <prop>/<config> subtrees
 		inConfig bool // the subtree is a <config>: its <prop>s are SimGrid settings
 		config   []ConfigProp
+		// the cluster's element depth, and its <prop>s SMPI reads per host
+		clusterDepth int
+		hostProps    []HostProp
 	)
 	start := func(t xml.StartElement, line int) error {
 		depth++
@@ -46,6 +49,12 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 				config = append(config, c)
 			}
 			inIgnore++
+		case name == "prop" && p != nil && depth == clusterDepth+1:
+			// a <prop> of the cluster: SimGrid sets it on each of its hosts
+			inIgnore = 1
+			if c, err := configProp(t, file, line); err == nil && HostPropIDs[c.ID] {
+				hostProps = append(hostProps, HostProp{ConfigProp: c}) // Hosts nil: every host
+			}
 		case depth == 1:
 			if name != "platform" {
 				return fmt.Errorf("%s:%d: root element is <%s>, want <platform>", file, line, name)
@@ -65,6 +74,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 			if p, err = clusterFromXML(t.Attr); err != nil {
 				return fmt.Errorf("%s:%d: %w", file, line, err)
 			}
+			clusterDepth = depth
 		default: // clusters among zones, or zones of hosts, links and routes
 			zones = true
 			return errStopWalk
@@ -91,7 +101,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 	case p == nil:
 		return parseZones(data, file)
 	}
-	p.Config = config
+	p.Config, p.HostProps = config, hostProps
 	return p, nil
 }
 

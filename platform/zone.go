@@ -62,9 +62,10 @@ type zoneParser struct {
 	speeds []float64 // host speeds (the initial pstate's), flop/s
 	cores  []int
 
-	config   []ConfigProp
-	sawRoot  bool
-	ftCables int // the fat-tree cables made so far (SimGrid numbers them across trees)
+	config    []ConfigProp
+	hostProps []HostProp
+	sawRoot   bool
+	ftCables  int // the fat-tree cables made so far (SimGrid numbers them across trees)
 	// noRouter holds the router_id of each fat-tree, torus or dragonfly
 	// cluster (read past: SimGrid makes them no router), by name, for the
 	// error of a route that names one.
@@ -88,6 +89,9 @@ type frame struct {
 	backbone  *fluid.Link // a Cluster zone's <backbone>
 	bbLine    int         // its line
 	hasChild  bool        // the opened zone holds zones
+	// hosts are the indices [from, to) of the hosts a <host> or a <cluster>
+	// made, which its <prop>s are set on; to = 0 for other elements.
+	hosts [2]int
 }
 
 func (z *zoneParser) errorf(format string, args ...any) error {
@@ -149,8 +153,12 @@ func (z *zoneParser) start(t xml.StartElement) error {
 		return nil
 	}
 	var err error
+	madeFrom := len(z.names)
 	switch name {
-	case "prop", "disk":
+	case "prop":
+		f.ignore = true
+		err = z.hostProp(t)
+	case "disk":
 		f.ignore = true
 	case "config":
 		f.ignore, f.config = true, true
@@ -184,10 +192,32 @@ func (z *zoneParser) start(t xml.StartElement) error {
 	if err != nil {
 		return err
 	}
+	if name == "host" || name == "cluster" {
+		f.hosts = [2]int{madeFrom, len(z.names)}
+	}
 	if f.zone >= 0 {
 		z.zone = f.zone
 	}
 	z.open = append(z.open, f)
+	return nil
+}
+
+// hostProp keeps a <prop> of a <host> or a <cluster> that SMPI reads per
+// host (HostPropIDs), with the hosts it is set on.
+func (z *zoneParser) hostProp(t xml.StartElement) error {
+	parent := z.open[len(z.open)-1]
+	if parent.hosts[1] == 0 {
+		return nil // a zone's or a link's property: SMPI reads none of them
+	}
+	c, err := configProp(t, z.file, z.line)
+	if err != nil || !HostPropIDs[c.ID] {
+		return nil // read past, as before: no SMPI setting
+	}
+	hp := HostProp{ConfigProp: c}
+	for h := parent.hosts[0]; h < parent.hosts[1]; h++ {
+		hp.Hosts = append(hp.Hosts, h)
+	}
+	z.hostProps = append(z.hostProps, hp)
 	return nil
 }
 
@@ -617,7 +647,7 @@ func (z *zoneParser) platform() (*Platform, error) {
 	cfg.Loopback = &fluid.Link{Name: "__loopback__", Bandwidth: fluid.DefaultLoopbackBandwidth, Sharing: fluid.FatPipe, Class: "loopback"}
 	p := &Platform{
 		Topology: TopoZones, Hosts: len(z.names), Names: z.names, HostCores: z.cores, Speeds: z.speeds,
-		Speed: z.speeds[0], CoresPerHost: z.cores[0], Zones: &cfg, Config: z.config,
+		Speed: z.speeds[0], CoresPerHost: z.cores[0], Zones: &cfg, Config: z.config, HostProps: z.hostProps,
 		Sharing: SharingShared, BackboneSharing: SharingShared, NoLoopback: true, Profiles: prof,
 	}
 	for _, c := range z.cores {

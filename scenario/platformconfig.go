@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/emu-hpc/emu/platform"
 )
 
 // simgridSetting says how one SimGrid configuration item, as a platform file's
@@ -111,6 +113,62 @@ func (s *Scenario) applyPlatformConfig(p *Plan) error {
 		case !ok:
 			return fmt.Errorf("%s: value %q: want %s", label, c.Value, m.want)
 		}
+		if err := s.SetAs(m.key+"="+v, label); err != nil {
+			return err
+		}
+	}
+	return s.applyHostProps(p)
+}
+
+// applyHostProps applies the platform's per-host SMPI overheads (<prop
+// id="smpi/os"> in a <host> or a <cluster>), which SimGrid reads for the
+// ranks on that host over the global setting. emu has one setting for every
+// host: the same value on every host is that setting, over the <config>'s
+// (a --set of the key still wins); hosts that differ, or some without it,
+// are refused naming the prop's line, where they were read past and the run
+// took the global overheads without a word.
+func (s *Scenario) applyHostProps(p *Plan) error {
+	hosts := len(p.Platform.Names)
+	for _, id := range []string{"smpi/os", "smpi/ois", "smpi/or"} {
+		m := simgridSettings[id]
+		var first *platform.HostProp
+		value := map[int]string{} // host → its value, when the props name hosts
+		all := false              // a prop of every host (a platform of one <cluster>)
+		for i := range p.Platform.HostProps {
+			hp := &p.Platform.HostProps[i]
+			if hp.ID != id {
+				continue
+			}
+			label := fmt.Sprintf("%s:%d: <prop id=%q>", hp.File, hp.Line, hp.ID)
+			v := strings.TrimSpace(hp.Value)
+			if first == nil {
+				first = hp
+			} else if w := strings.TrimSpace(first.Value); v != w {
+				return fmt.Errorf("%s: value %q, where line %d gives %q: emu models one %s for every host (%s)", label, hp.Value, first.Line, first.Value, id, m.key)
+			}
+			if hp.Hosts == nil {
+				all = true
+			}
+			for _, h := range hp.Hosts {
+				value[h] = v
+			}
+		}
+		if first == nil {
+			continue
+		}
+		if !all && len(value) < hosts {
+			for h := range hosts {
+				if _, ok := value[h]; !ok {
+					return fmt.Errorf("%s:%d: <prop id=%q> is set on some hosts, not on %s: emu models one %s for every host (%s); give every host the same or none",
+						first.File, first.Line, id, p.Platform.HostName(h), id, m.key)
+				}
+			}
+		}
+		label := fmt.Sprintf("%s:%d: <prop id=%q>", first.File, first.Line, id)
+		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, first.File+":") {
+			continue // the user's --set decides
+		}
+		v, _ := m.value(first.Value)
 		if err := s.SetAs(m.key+"="+v, label); err != nil {
 			return err
 		}

@@ -107,3 +107,71 @@ func TestPlatformConfig(t *testing.T) {
 		t.Errorf("LV08: err %v, notes %q; want a note", err, p.Notes)
 	}
 }
+
+// TestHostOverheadProps: SMPI reads smpi/os, ois and or from a host's <prop>
+// (or a cluster's, which SimGrid sets on each of its hosts) over the global
+// setting; emu read them past and charged the global overheads, so a
+// platform with 1 ms of smpi/os on its hosts ran with none. The same value
+// on every host is now the setting, over the <config>'s; a --set still wins;
+// hosts that differ, or some without it, are refused at the prop's line.
+func TestHostOverheadProps(t *testing.T) {
+	zones := func(h0, h1 string) string {
+		return `<zone id="w" routing="Full">
+<host id="h0" speed="1Gf">` + h0 + `</host>
+<host id="h1" speed="1Gf">` + h1 + `</host>
+<link id="l" bandwidth="1GBps" latency="1us"/>
+<route src="h0" dst="h1"><link_ctn id="l"/></route>
+</zone>`
+	}
+	const os1ms, os2ms = `<prop id="smpi/os" value="0:1e-3:0"/>`, `<prop id="smpi/os" value="0:2e-3:0"/>`
+	for _, tc := range []struct {
+		name, body string
+		sets       []string
+		os, or     float64 // the overheads of a 100-byte message
+		err        string  // or the refusal, after the file's name
+	}{
+		{"a cluster's prop", `<config><prop id="smpi/os" value="5e-6"/></config>
+<cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="1GBps" lat="1us">` + os1ms + `<prop id="smpi/or" value="0:1e-6:1e-9"/><prop id="watt_per_state" value="1:2"/></cluster>`,
+			nil, 1e-3, 1e-6 + 100e-9, ""},
+		{"a --set wins", `<cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="1GBps" lat="1us">` + os1ms + `</cluster>`,
+			[]string{"network.send_overhead=3us"}, 3e-6, 0, ""},
+		{"every host the same", zones(os1ms, os1ms), nil, 1e-3, 0, ""},
+		{"another prop of a host", zones(`<prop id="color" value="red"/>`, ""), nil, 0, 0, ""},
+		{"one host without", zones(os1ms, ""), nil, 0, 0, `:4: <prop id="smpi/os"> is set on some hosts, not on h1: emu models one smpi/os for every host (network.send_overhead)`},
+		{"hosts that differ", zones(os1ms, os2ms), nil, 0, 0, `:5: <prop id="smpi/os">: value "0:2e-3:0", where line 4 gives "0:1e-3:0"`},
+		{"a bad value", zones(`<prop id="smpi/os" value="fast"/>`, `<prop id="smpi/os" value="fast"/>`), nil, 0, 0, `:4: <prop id="smpi/os">: network.send_overhead:`},
+		{"a cluster among zones, a host without", `<zone id="w" routing="Full">
+<cluster id="c" prefix="n" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="1us" router_id="r">` + os1ms + `</cluster>
+<zone id="z" routing="Full"><host id="h" speed="1Gf"/></zone>
+<link id="wan" bandwidth="1GBps" latency="1us"/>
+<zoneRoute src="c" dst="z" gw_src="r" gw_dst="h"><link_ctn id="wan"/></zoneRoute>
+</zone>`, nil, 0, 0, `:4: <prop id="smpi/os"> is set on some hosts, not on h:`},
+	} {
+		path := filepath.Join(t.TempDir(), "p.xml")
+		doc := "<?xml version='1.0'?>\n<platform version=\"4.1\">\n" + tc.body + "\n</platform>\n"
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := Default()
+		if err := s.UsePlatformXML(path); err != nil {
+			if tc.err != "" && strings.Contains(err.Error(), path+tc.err) {
+				continue
+			}
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		mustSet(t, s, append([]string{"app=pingpong"}, tc.sets...))
+		p, err := s.Validate()
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), path+tc.err) {
+				t.Errorf("%s: err = %v, want %q", tc.name, err, path+tc.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		default:
+			if os, or := p.Network.SendOverhead.Value(100, 0), p.Network.RecvOverhead.Value(100, 0); os != tc.os || or != tc.or {
+				t.Errorf("%s: os %g, or %g at 100 B; want %g, %g", tc.name, os, or, tc.os, tc.or)
+			}
+		}
+	}
+}
