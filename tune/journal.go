@@ -32,6 +32,11 @@ type Result struct {
 	// are then the means over the runs, which Rank orders by.
 	Ensemble *Ensemble `json:"ensemble,omitempty"`
 
+	// Inputs is a digest of the files the point names beyond the sweep's own
+	// (a swept trace, models file or platform), "" for none: a point whose
+	// files changed since it ran is run again when the sweep resumes.
+	Inputs string `json:"inputs,omitempty"`
+
 	base string // Search: the ID of the point without its fidelity override
 }
 

@@ -78,7 +78,8 @@ depth, pmap, l1 and u to every variant. A value start..stop..step is a range
 
 Results are appended to DIR/results.jsonl as they finish; rerunning the same
 sweep with the same --out skips the finished points, so an interrupted sweep
-resumes where it stopped. A failed point is ranked last with its error; a sweep
+resumes where it stopped (a point whose swept file, a trace or a models file,
+changed since runs again). A failed point is ranked last with its error; a sweep
 of which no point ran exits 2, naming one, and writes no --csv, --json or --plot.
 
 With --search (HPL) the points are not all run whole: successive halving costs
@@ -244,6 +245,9 @@ type scenarioRunner struct {
 	// one after the other: the sweep runs points at once) and ranks on the
 	// mean (tune_ensemble.go).
 	ensemble *ensembleSpec
+	// baseInputs are the files the sweep's scenario names (fingerprint
+	// sets them), which pointInputs leaves to the fingerprint.
+	baseInputs map[string]bool
 }
 
 func (r *scenarioRunner) plan(p tune.Point) (*scenario.Plan, error) {
@@ -269,7 +273,14 @@ func (r *scenarioRunner) Check(p tune.Point) error {
 	return err
 }
 
-func (r *scenarioRunner) Run(_ context.Context, p tune.Point) (tune.Result, error) {
+func (r *scenarioRunner) Run(ctx context.Context, p tune.Point) (tune.Result, error) {
+	inputs := r.pointInputs(p) // before the run: a file edited during it is another input
+	res, err := r.run(ctx, p)
+	res.Inputs = inputs
+	return res, err
+}
+
+func (r *scenarioRunner) run(_ context.Context, p tune.Point) (tune.Result, error) {
 	plan, err := r.plan(p)
 	if err != nil {
 		return tune.Result{}, err
@@ -326,17 +337,68 @@ func (r *scenarioRunner) fingerprint() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	inputs := s.InputFiles()
-	for _, trace := range s.TraceFiles() {
-		listed, _ := traceformat.IndexedFiles(trace) // a TI index's per-rank files
-		inputs = append(inputs, listed...)
-	}
+	inputs := inputFiles(s)
+	r.baseInputs = map[string]bool{}
 	for _, path := range inputs {
+		r.baseInputs[path] = true
 		if data, err := os.ReadFile(path); err == nil {
 			fmt.Fprintf(h, " file %x", sha256.Sum256(data))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// inputFiles are the files a scenario names: platform, hostfile, traces (and
+// a TI index's per-rank files), models, pivots.
+func inputFiles(s *scenario.Scenario) []string {
+	inputs := s.InputFiles()
+	for _, trace := range s.TraceFiles() {
+		listed, _ := traceformat.IndexedFiles(trace) // a TI index's per-rank files
+		inputs = append(inputs, listed...)
+	}
+	return inputs
+}
+
+// pointInputs is a digest of the bytes of the files point p names that the
+// sweep's scenario does not (a --sweep replay.file=a.txt,b.txt, a swept
+// models file or platform), "" when it names none: the fingerprint covers
+// the sweep's own files, and a resumed sweep skipped a point whose swept
+// trace had been edited, keeping its old result. A file that cannot be read
+// is left for the run to name.
+func (r *scenarioRunner) pointInputs(p tune.Point) string {
+	f := r.flags
+	f.sets = append([]string(nil), r.flags.sets...)
+	for _, o := range p.Overrides {
+		if o.Key != memFractionKey {
+			f.sets = append(f.sets, o.Key+"="+o.Value)
+		}
+	}
+	s, err := f.scenario(r.file)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	n := 0
+	for _, path := range inputFiles(s) {
+		if r.baseInputs[path] {
+			continue
+		}
+		if data, err := os.ReadFile(path); err == nil {
+			fmt.Fprintf(h, "%s %x\n", path, sha256.Sum256(data))
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// done says whether point p has a result in j that still holds: one run
+// with the same files as p names now.
+func (r *scenarioRunner) done(j *tune.Journal, p tune.Point) bool {
+	res, ok := j.Result(p.ID())
+	return ok && res.Inputs == r.pointInputs(p)
 }
 
 // checkSweepDir creates dir and refuses to reuse it for a sweep of other fixed inputs.
@@ -356,20 +418,27 @@ func checkSweepDir(dir string, r *scenarioRunner) error {
 	return os.WriteFile(path, []byte(fp+"\n"), 0o644)
 }
 
-func localSweep(cmd *cobra.Command, dir string, r tune.Runner, points []tune.Point, jobs int, outs *tuneOutputs) error {
+func localSweep(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.Point, jobs int, outs *tuneOutputs) error {
 	j, err := tune.OpenJournal(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		return err
 	}
 	defer j.Close()
-	todo := 0
+	todo, stale := 0, 0
+	done := map[string]bool{} // decided once: a file edited during the sweep is the next run's
 	for _, p := range points {
-		if !j.Done(p.ID()) {
+		if done[p.ID()] = r.done(j, p); !done[p.ID()] {
 			todo++
+			if j.Done(p.ID()) {
+				stale++
+			}
 		}
 	}
 	if skipped := len(points) - todo; skipped > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "tune: %d of %d points already done in %s, skipping them\n", skipped, len(points), dir)
+	}
+	if stale > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "tune: %d point(s) done in %s run again: a file they name changed since\n", stale, dir)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -377,7 +446,7 @@ func localSweep(cmd *cobra.Command, dir string, r tune.Runner, points []tune.Poi
 	opt := tune.Options{
 		Jobs:   jobs,
 		Record: j.Append,
-		Skip:   func(p tune.Point) bool { return j.Done(p.ID()) },
+		Skip:   func(p tune.Point) bool { return done[p.ID()] },
 	}
 	if bar != nil {
 		opt.Progress = func(done, total int) { bar.Set(done) }

@@ -150,6 +150,71 @@ func TestTuneRefusesChangedInputFiles(t *testing.T) {
 	}
 }
 
+// TestTuneRerunsPointsWhoseSweptFilesChanged: a file named by a swept value
+// (--sweep replay.file=a,b, a swept models file or hostfile) is not the
+// scenario's, which the folder's fingerprint covers: edited between two runs
+// of the same sweep, its point was skipped as done and ranked with the old
+// file's result. That point now runs again (and only it), its new result
+// ranked; unchanged, every point is skipped as before.
+func TestTuneRerunsPointsWhoseSweptFilesChanged(t *testing.T) {
+	msg := func(bytes int) string { return fmt.Sprintf("0 send 1 0 %d\n1 recv 0 0 %d\n", bytes, bytes) }
+	for _, tc := range []struct {
+		name, file, v1, v2, key, other, scenario string
+	}{
+		{"a swept trace", "b.txt", msg(8), msg(80000), "replay.file", "a.txt", "r.toml"},
+		{"a swept models file", "b.toml", "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [2e-11]\n", "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [8e-11]\n",
+			"kernels.models", "a.toml", "h.toml"},
+	} {
+		dir := t.TempDir()
+		write := func(name, body string) {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write("a.txt", msg(8))
+		write("a.toml", "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\n")
+		const platform = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n"
+		write("r.toml", "app = \"replay\"\n"+platform+"[replay]\nfile = \"a.txt\"\n")
+		write("h.toml", "app = \"hpl\"\n"+platform+"[hpl]\nn = 300\ngrids = [[2, 2]]\n")
+		write(tc.file, tc.v1)
+		args := []string{"tune", "-q", filepath.Join(dir, tc.scenario), "--out", filepath.Join(dir, "sweep"),
+			"--sweep", tc.key + "=" + tc.other + "," + tc.file}
+		timeOf := func(out string) string { // the time_s of the point of tc.file in the table
+			for _, line := range strings.Split(out, "\n") {
+				if f := strings.Fields(line); len(f) > 5 && strings.HasSuffix(line, "="+tc.file) {
+					return f[2]
+				}
+			}
+			t.Fatalf("%s: no row of %s in\n%s", tc.name, tc.file, out)
+			return ""
+		}
+		_, first, _ := runCLIOK(t, args...)
+		_, again, errOut := runCLIOK(t, args...)
+		if !strings.Contains(errOut, "2 of 2 points already done") || timeOf(again) != timeOf(first) {
+			t.Errorf("%s: the same files: stderr %q, %s then %s", tc.name, errOut, timeOf(first), timeOf(again))
+		}
+		write(tc.file, tc.v2)
+		_, changed, errOut := runCLIOK(t, args...)
+		if !strings.Contains(errOut, "1 of 2 points already done") || !strings.Contains(errOut, "1 point(s) done in") || timeOf(changed) == timeOf(first) {
+			t.Errorf("%s: %s edited: stderr %q, time_s %s (before %s); want its point run again", tc.name, tc.file, errOut, timeOf(changed), timeOf(first))
+		}
+		write(tc.file, tc.v1) // back as it was: its first result is not taken for the new file's
+		if _, back, _ := runCLIOK(t, args...); timeOf(back) != timeOf(first) {
+			t.Errorf("%s: %s restored: time_s %s, want %s", tc.name, tc.file, timeOf(back), timeOf(first))
+		}
+	}
+}
+
+// runCLIOK is runCLI of a command that must succeed.
+func runCLIOK(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	code, out, errOut := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("emu %v: exit %d: %s", args, code, errOut)
+	}
+	return code, out, errOut
+}
+
 // besideFile writes body to the file name in path's folder and returns its path.
 func besideFile(t *testing.T, path, name, body string) string {
 	t.Helper()
