@@ -160,7 +160,10 @@ func searchHPL(cmd *cobra.Command, dir string, r *scenarioRunner, points []tune.
 		Growth:    sf.growth,
 		Eta:       sf.eta,
 		Finalists: sf.finalists,
-		Known:     j.Result,
+		Known: func(id string) (tune.Result, bool) { // a result whose point's files changed is not known
+			res, ok := j.Result(id)
+			return res, ok && res.Inputs == r.pointInputs(tune.Point{Overrides: res.Overrides})
+		},
 	})
 	if errors.Is(err, context.Canceled) {
 		return asFailure(fmt.Errorf("tune: interrupted; rerun the same command to resume from %s", dir)) // not the input's fault

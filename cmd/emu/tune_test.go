@@ -205,6 +205,32 @@ func TestTuneRerunsPointsWhoseSweptFilesChanged(t *testing.T) {
 	}
 }
 
+// TestTuneSearchRerunsPointsWhoseSweptFilesChanged: a resumed --search took
+// the journal's results as known whatever the files its points name; one of a
+// swept models file edited since is evaluated again, the others not.
+func TestTuneSearchRerunsPointsWhoseSweptFilesChanged(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	models := func(coef string) string { return "[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [" + coef + "]\n" }
+	write("a.toml", models("1e-11"))
+	write("b.toml", models("2e-11"))
+	write("h.toml", "app = \"hpl\"\n[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[hpl]\nn = 600\ngrids = [[2, 2]]\n")
+	args := []string{"tune", filepath.Join(dir, "h.toml"), "--search", "--sweep", "kernels.models=a.toml,b.toml", "--sweep", "nb=32,64", "--out", filepath.Join(dir, "search")}
+	runCLIOK(t, args...)
+	if _, _, errOut := runCLIOK(t, args...); !strings.Contains(errOut, "tune: 0 evaluations") {
+		t.Errorf("the same files: stderr %q, want 0 evaluations", errOut)
+	}
+	write("b.toml", models("1e-13"))
+	_, out, errOut := runCLIOK(t, args...)
+	if strings.Contains(errOut, "tune: 0 evaluations") || !strings.Contains(out, "best: models=b.toml") {
+		t.Errorf("b.toml edited: stderr %q, stdout %q; want its points evaluated again and best", errOut, out)
+	}
+}
+
 // runCLIOK is runCLI of a command that must succeed.
 func runCLIOK(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
