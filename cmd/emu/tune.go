@@ -592,7 +592,7 @@ func newTuneTaskCmd() *cobra.Command {
 			}
 			defer j.Close()
 			_, err = tune.Sweep(cmd.Context(), r, plan.TaskPoints(task), tune.Options{
-				Jobs: jobs, Record: j.Append, Skip: func(p tune.Point) bool { return j.Done(p.ID()) },
+				Jobs: jobs, Record: j.Append, Skip: func(p tune.Point) bool { return r.done(j, p) },
 			})
 			return asFailure(err)
 		},

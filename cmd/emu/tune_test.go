@@ -231,6 +231,45 @@ func TestTuneSearchRerunsPointsWhoseSweptFilesChanged(t *testing.T) {
 	}
 }
 
+// TestTuneTaskRerunsPointsWhoseSweptFilesChanged: a Slurm array task rerun
+// (a requeued task) skipped a point of its journal whose swept trace had been
+// edited; collect ranked the old result. The task runs it again.
+func TestTuneTaskRerunsPointsWhoseSweptFilesChanged(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msg := func(bytes int) string { return fmt.Sprintf("0 send 1 0 %d\n1 recv 0 0 %d\n", bytes, bytes) }
+	write("a.txt", msg(8))
+	write("b.txt", msg(8))
+	write("r.toml", "app = \"replay\"\n[platform]\nhosts = 2\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[replay]\nfile = \"a.txt\"\n")
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte("#!/bin/sh\necho 7\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin) // a fake sbatch: the task is run below by hand
+	sweep := filepath.Join(dir, "sweep")
+	runCLIOK(t, "tune", "-q", filepath.Join(dir, "r.toml"), "--sweep", "replay.file=a.txt,b.txt", "--slurm", "--tasks", "1", "--out", sweep)
+	row := func() string {
+		runCLIOK(t, "tune", "task", sweep, "--task", "0")
+		_, out, _ := runCLIOK(t, "tune", "collect", sweep)
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasSuffix(line, "file=b.txt") {
+				return strings.Fields(line)[2]
+			}
+		}
+		t.Fatalf("no row of b.txt in\n%s", out)
+		return ""
+	}
+	first := row()
+	write("b.txt", msg(80000))
+	if again := row(); again == first {
+		t.Errorf("b.txt edited: time_s %s, as before: the task kept the old result", again)
+	}
+}
+
 // runCLIOK is runCLI of a command that must succeed.
 func runCLIOK(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
