@@ -16,11 +16,11 @@ import (
 	"github.com/emu-hpc/emu/scenario"
 )
 
-// The docs' size limits, in bytes: the README is a front door read in ten
-// minutes, a guide is read top to bottom. The generated references and the
+// The docs' size limits, in bytes: the README is a short front door (what emu
+// is, the set-up, which guide for which task), a guide is read top to bottom. The generated references and the
 // evidence files are looked up, not read through, and have none.
 const (
-	readmeLimit = 25_000
+	readmeLimit = 8_000
 	guideLimit  = 15_000
 )
 
@@ -41,7 +41,7 @@ func guides(t *testing.T) []string {
 	return files
 }
 
-// TestDocsSizes holds the README under 25 KB and each guide under 15 KB.
+// TestDocsSizes holds the README under 8 KB and each guide under 15 KB.
 func TestDocsSizes(t *testing.T) {
 	limits := map[string]int{"README.md": readmeLimit}
 	for _, g := range guides(t) {
@@ -152,27 +152,39 @@ func TestDocsCommandBlocksMarked(t *testing.T) {
 	}
 }
 
-// TestReadmeTasks runs the README's command blocks outside its tour (which
-// TestReadmeTour runs): the one command of each task, in order, after the
-// tour's in the same folder, as a reader copying the README top to bottom
-// runs them (the tour's `emu tune` left emu-tune/ holding its sweep, and the
-// task's `emu tune --search`, into the same default --out, was refused).
+// TestReadmeTasks runs the first command of each task of the README's guide
+// table (its `go run ./cmd/emu ...` code spans), in order, in one scratch folder
+// as a reader trying them top to bottom would, and checks that the README links
+// every guide of docs/ and the CLI reference, so a newcomer reaches each page
+// from the front door.
 func TestReadmeTasks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds emu and runs the README's task commands")
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
 	}
+	_, table, _ := strings.Cut(string(data), "\n## Guides\n")
+	table, _, _ = strings.Cut(table, "\n## ")
 	var blocks []string
-	tasks := 0
-	for _, b := range fences(t, "README.md") {
-		if b.lang == "sh" && b.notRun == "" {
-			blocks = append(blocks, b.text)
-			if b.section != "## Five-minute tour" {
-				tasks++
+	for _, line := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		for _, span := range codeSpan.FindAllString(line, -1) {
+			if span = strings.Trim(span, "`"); strings.HasPrefix(span, "go run ./cmd/emu ") {
+				blocks = append(blocks, span)
 			}
 		}
 	}
-	if tasks < 4 {
-		t.Fatalf("README has %d task command blocks outside its tour", tasks)
+	if len(blocks) < 8 {
+		t.Fatalf("README's guide table has %d task commands, want one for most tasks", len(blocks))
+	}
+	for _, page := range append(guides(t), "docs/cli.md") {
+		if !strings.Contains(table, "]("+page+")") {
+			t.Errorf("README's guide table does not link %s", page)
+		}
+	}
+	if testing.Short() {
+		t.Skip("builds emu and runs the README's task commands")
 	}
 	runBlocks(t, blocks)
 }
