@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -640,5 +641,56 @@ func TestEvidenceRows(t *testing.T) {
 	}
 	if rows < 15 {
 		t.Errorf("the evidence tables hold %d rows", rows)
+	}
+}
+
+// TestDocsRooms checks that every folder says what it holds: a package by its
+// doc.go, which also says what it imports (and so what it must not), any other
+// folder by a README.md; and that the folders a newcomer browses file by file
+// (examples/, validation/, tools/) name each of their entries there. Hidden
+// folders (but .ci), testdata and what git ignores are left out.
+func TestDocsRooms(t *testing.T) {
+	listed := map[string]bool{"examples": true, "validation": true, "tools": true}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if path != "." && (name == "testdata" || strings.HasPrefix(name, ".") && path != ".ci") {
+			return filepath.SkipDir
+		}
+		if path != "." && exec.Command("git", "check-ignore", "-q", path+"/").Run() == nil {
+			return filepath.SkipDir
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return err
+		}
+		var doc string
+		hasGo := slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".go") })
+		for _, f := range []string{"doc.go", "README.md"} {
+			if data, err := os.ReadFile(filepath.Join(path, f)); err == nil {
+				doc += string(data)
+			}
+		}
+		switch _, err := os.Stat(filepath.Join(path, "doc.go")); {
+		case hasGo && err != nil:
+			t.Errorf("%s: a package without a doc.go saying what it holds and imports", path)
+		case hasGo && !strings.Contains(strings.ToLower(doc), "import"):
+			t.Errorf("%s/doc.go does not say what the package imports", path)
+		case !hasGo && doc == "":
+			t.Errorf("%s: no README.md saying what the folder holds", path)
+		}
+		if listed[path] {
+			for _, e := range entries {
+				if n := e.Name(); !strings.HasPrefix(n, ".") && n != "README.md" && n != "testdata" && !strings.Contains(doc, n) {
+					t.Errorf("%s: its README.md or doc.go does not say what %s is", path, n)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
