@@ -647,10 +647,11 @@ func TestEvidenceRows(t *testing.T) {
 // TestDocsRooms checks that every folder says what it holds: a package by its
 // doc.go, which also says what it imports (and so what it must not), any other
 // folder by a README.md; and that the folders a newcomer browses file by file
-// (examples/, validation/, tools/) name each of their entries there. Hidden
-// folders (but .ci), testdata and what git ignores are left out.
+// (examples/, validation/, tools/, and apps/, internal/, cmd/ that hold only
+// packages) name each of their entries there. Hidden folders (but .ci),
+// testdata and what git ignores are left out.
 func TestDocsRooms(t *testing.T) {
-	listed := map[string]bool{"examples": true, "validation": true, "tools": true}
+	listed := map[string]bool{"examples": true, "examples/dahu": true, "validation": true, "tools": true, "apps": true, "internal": true, "cmd": true}
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
