@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -16,11 +17,11 @@ import (
 	"github.com/emu-hpc/emu/scenario"
 )
 
-// The docs' size limits, in bytes: the README is a front door read in ten
-// minutes, a guide is read top to bottom. The generated references and the
+// The docs' size limits, in bytes: the README is a short front door (what emu
+// is, the set-up, which guide for which task), a guide is read top to bottom. The generated references and the
 // evidence files are looked up, not read through, and have none.
 const (
-	readmeLimit = 25_000
+	readmeLimit = 8_000
 	guideLimit  = 15_000
 )
 
@@ -41,7 +42,7 @@ func guides(t *testing.T) []string {
 	return files
 }
 
-// TestDocsSizes holds the README under 25 KB and each guide under 15 KB.
+// TestDocsSizes holds the README under 8 KB and each guide under 15 KB.
 func TestDocsSizes(t *testing.T) {
 	limits := map[string]int{"README.md": readmeLimit}
 	for _, g := range guides(t) {
@@ -152,27 +153,39 @@ func TestDocsCommandBlocksMarked(t *testing.T) {
 	}
 }
 
-// TestReadmeTasks runs the README's command blocks outside its tour (which
-// TestReadmeTour runs): the one command of each task, in order, after the
-// tour's in the same folder, as a reader copying the README top to bottom
-// runs them (the tour's `emu tune` left emu-tune/ holding its sweep, and the
-// task's `emu tune --search`, into the same default --out, was refused).
+// TestReadmeTasks runs the first command of each task of the README's guide
+// table (its `go run ./cmd/emu ...` code spans), in order, in one scratch folder
+// as a reader trying them top to bottom would, and checks that the README links
+// every guide of docs/ and the CLI reference, so a newcomer reaches each page
+// from the front door.
 func TestReadmeTasks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds emu and runs the README's task commands")
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
 	}
+	_, table, _ := strings.Cut(string(data), "\n## Guides\n")
+	table, _, _ = strings.Cut(table, "\n## ")
 	var blocks []string
-	tasks := 0
-	for _, b := range fences(t, "README.md") {
-		if b.lang == "sh" && b.notRun == "" {
-			blocks = append(blocks, b.text)
-			if b.section != "## Five-minute tour" {
-				tasks++
+	for _, line := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		for _, span := range codeSpan.FindAllString(line, -1) {
+			if span = strings.Trim(span, "`"); strings.HasPrefix(span, "go run ./cmd/emu ") {
+				blocks = append(blocks, span)
 			}
 		}
 	}
-	if tasks < 4 {
-		t.Fatalf("README has %d task command blocks outside its tour", tasks)
+	if len(blocks) < 8 {
+		t.Fatalf("README's guide table has %d task commands, want one for most tasks", len(blocks))
+	}
+	for _, page := range append(guides(t), "docs/cli.md") {
+		if !strings.Contains(table, "]("+page+")") {
+			t.Errorf("README's guide table does not link %s", page)
+		}
+	}
+	if testing.Short() {
+		t.Skip("builds emu and runs the README's task commands")
 	}
 	runBlocks(t, blocks)
 }
@@ -628,5 +641,57 @@ func TestEvidenceRows(t *testing.T) {
 	}
 	if rows < 15 {
 		t.Errorf("the evidence tables hold %d rows", rows)
+	}
+}
+
+// TestDocsRooms checks that every folder says what it holds: a package by its
+// doc.go, which also says what it imports (and so what it must not), any other
+// folder by a README.md; and that the folders a newcomer browses file by file
+// (examples/, validation/, tools/, and apps/, internal/, cmd/ that hold only
+// packages) name each of their entries there. Hidden folders (but .ci),
+// testdata and what git ignores are left out.
+func TestDocsRooms(t *testing.T) {
+	listed := map[string]bool{"examples": true, "examples/dahu": true, "validation": true, "tools": true, "apps": true, "internal": true, "cmd": true}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if path != "." && (name == "testdata" || strings.HasPrefix(name, ".") && path != ".ci") {
+			return filepath.SkipDir
+		}
+		if path != "." && exec.Command("git", "check-ignore", "-q", path+"/").Run() == nil {
+			return filepath.SkipDir
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return err
+		}
+		var doc string
+		hasGo := slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasSuffix(e.Name(), ".go") })
+		for _, f := range []string{"doc.go", "README.md"} {
+			if data, err := os.ReadFile(filepath.Join(path, f)); err == nil {
+				doc += string(data)
+			}
+		}
+		switch _, err := os.Stat(filepath.Join(path, "doc.go")); {
+		case hasGo && err != nil:
+			t.Errorf("%s: a package without a doc.go saying what it holds and imports", path)
+		case hasGo && !strings.Contains(strings.ToLower(doc), "import"):
+			t.Errorf("%s/doc.go does not say what the package imports", path)
+		case !hasGo && doc == "":
+			t.Errorf("%s: no README.md saying what the folder holds", path)
+		}
+		if listed[path] {
+			for _, e := range entries {
+				if n := e.Name(); !strings.HasPrefix(n, ".") && n != "README.md" && n != "testdata" && !strings.Contains(doc, n) {
+					t.Errorf("%s: its README.md or doc.go does not say what %s is", path, n)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

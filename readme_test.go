@@ -20,20 +20,48 @@ import (
 	"testing"
 )
 
-// TestReadmeTour runs every command block of the README's five-minute tour, as a
-// newcomer would type them, so the README cannot drift from what emu does. The
-// commands are written `go run ./cmd/emu ...`; the test builds emu once and runs the
-// blocks in order in a scratch folder holding a copy of examples/, with bash -e, so a
-// failing command fails the test with its output.
-func TestReadmeTour(t *testing.T) {
+// TestReadmeSetup checks the README's set-up, what a newcomer types first on a
+// fresh machine: exactly two commands, the first emulating the embedded default
+// (run here: it must print the small HPL the comment says, 2×2, N=2000, NB=64)
+// and the second the test command that .ci/run also runs, so the two cannot
+// drift apart.
+func TestReadmeSetup(t *testing.T) {
+	var setup []fence
+	for _, b := range fences(t, "README.md") {
+		if b.lang == "sh" && strings.HasPrefix(b.section, "## Set-up") {
+			setup = append(setup, b)
+		}
+	}
+	if len(setup) != 1 {
+		t.Fatalf("README's set-up has %d command blocks, want one", len(setup))
+	}
+	var commands []string
+	for _, line := range strings.Split(setup[0].text, "\n") {
+		command, _, _ := strings.Cut(line, "#")
+		if command = strings.TrimSpace(command); command != "" {
+			commands = append(commands, command)
+		}
+	}
+	if len(commands) != 2 || commands[0] != "go run ./cmd/emu run" {
+		t.Fatalf("README's set-up: %q, want two commands, `go run ./cmd/emu run` then the tests", commands)
+	}
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(strings.Split(string(ci), "\n"), commands[1]) {
+		t.Errorf("README's test command %q is not a line of .ci/run", commands[1])
+	}
 	if testing.Short() {
-		t.Skip("builds emu and runs the README's tour")
+		return
 	}
-	blocks := tourBlocks(t, "README.md", "## Five-minute tour")
-	if len(blocks) < 5 {
-		t.Fatalf("README's tour has %d command blocks; want the run, calibrate, fit, sensitivity and tune steps", len(blocks))
+	out, err := exec.Command(emuBinary(t), "run").CombinedOutput()
+	if err != nil {
+		t.Fatalf("emu run: %v\n%s", err, out)
 	}
-	runBlocks(t, blocks)
+	if !regexp.MustCompile(`(?m)^WR\w+ +2000 +64 +2 +2 +[0-9.]+ +[0-9.e+]+$`).Match(out) {
+		t.Errorf("emu run prints no result line of N=2000, NB=64, 2×2:\n%s", out)
+	}
 }
 
 // runBlocks runs command blocks in order, as a reader would type them from the

@@ -99,7 +99,7 @@ func TestExamplesRun(t *testing.T) {
 	}
 }
 
-// TestHPLDatAndCluster checks the pair the README's tour runs with
+// TestHPLDatAndCluster checks the pair docs/tour.md runs with
 // emu run --hpl-dat examples/HPL.dat --platform examples/cluster.xml.
 func TestHPLDatAndCluster(t *testing.T) {
 	s := scenario.Default()
@@ -118,7 +118,7 @@ func TestHPLDatAndCluster(t *testing.T) {
 	}
 }
 
-// TestExamplesTaperedTraffic backs the README's claim on the two all-to-all
+// TestExamplesTaperedTraffic backs docs/replay.md's claim on the two all-to-all
 // examples: the 4:1 tapered fat tree is more than twice as slow as the full
 // one, and its top level, while busy, runs at more than 95% of its capacity
 // (SMPI's reverse traffic and bandwidth factor take the rest), against less
@@ -144,7 +144,7 @@ func TestExamplesTaperedTraffic(t *testing.T) {
 		tf, full.BusyUtil, full.Util, tt, tt/tf, tapered.BusyUtil, tapered.Util)
 }
 
-// TestExamplesJobs backs the README's claim on jobs-congestor.toml: placed at
+// TestExamplesJobs backs docs/replay.md's claim on jobs-congestor.toml: placed at
 // random, the ring runs more than 1.5× slower beside the all-to-all
 // congestor than alone; placed in blocks (the ring on leaves 0–1, the
 // congestor on 2–3) nothing is shared and both slowdowns are exactly 1.
@@ -190,7 +190,7 @@ func runScenario(t *testing.T, s *scenario.Scenario, err error, opt runner.Optio
 	return res
 }
 
-// gridCase is one run of the README's table of traffic by topology and
+// gridCase is one run of docs/evidence/replay.md's table of traffic by topology and
 // placement: a trace on alltoall-full.toml's platform reshaped by sets.
 type gridCase struct {
 	trace, placement, topo string
@@ -198,7 +198,7 @@ type gridCase struct {
 	topBusy, topShare      float64 // the highest class's utilisation while busy; the share of messages whose highest class it is
 }
 
-// TestExamplesPlacementGrid backs the README's table: a 2-D stencil
+// TestExamplesPlacementGrid backs docs/evidence/replay.md's table: a 2-D stencil
 // (stencil-32.txt: 8×4 periodic, 256 KiB halos, 1 ms of compute a step) and
 // the all-to-all of alltoall-32.txt, on the full and the 4:1 tapered fat
 // tree and a 32-host dragonfly, ranks placed in order or at random. The

@@ -26,7 +26,7 @@ import "math"
 // past that, a small message is solved exactly, and so are the light
 // flows that solve reaches. The error is thus at most LightBytes bytes of
 // unaccounted traffic per link at any time. What it does to an
-// application's figures is measured in the README's Performance section
+// application's figures is measured in docs/evidence/approximations.md (Light flows)
 // (Stampede, the examples).
 
 // lightState is maxmin's bookkeeping of its light flows.

@@ -11,7 +11,7 @@ import (
 
 // A models file's kernels are the ones a run charges, unless the scenario
 // itself says otherwise: the embedded default's placeholder dgemm and dtrsm
-// (the SMPI study's) give way to a fitted file, as README's tour runs it
+// (the SMPI study's) give way to a fitted file, as docs/tour.md runs it
 // (`emu fit ... -o models.toml; emu run --set kernels.models=models.toml`),
 // where they silently replaced the fitted ones; a scenario's own inline table
 // and a --set come over the file key by key, and say so. The expected

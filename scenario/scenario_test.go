@@ -385,7 +385,7 @@ func TestPlatformXMLErrorsNameTheXML(t *testing.T) {
 }
 
 func TestKnownKeys(t *testing.T) {
-	// Every key the README's reference and the examples use is known, and only those.
+	// Every key docs/scenario.md and the examples use is known, and only those.
 	for _, k := range []string{"app", "seed", "platform.link_bandwidth", "platform.fat_tree", "network.iprobe_cost",
 		"network.allreduce", "kernels.mode", "kernels.pivots", "hpl.swap_threshold", "hpl.max_iterations", "pingpong.window", "ring.sizes"} {
 		i := sort.SearchStrings(knownKeys, k)

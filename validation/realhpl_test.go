@@ -74,7 +74,7 @@ func parseHPLTable(out []byte) (map[hplTest][]float64, error) {
 // node's OpenBLAS and Open MPI) runs the tests of testdata/realhpl/hpccinf.txt
 // (1×2 grids, N = 4,000, NB 64 and 128, both broadcasts, each listed three
 // times) realSegments+1 times, one single-threaded rank per core; between
-// those runs the README's commands — emu calibrate on the same HPL.dat, in
+// those runs docs/node.md's commands — emu calibrate on the same HPL.dat, in
 // realSegments pieces, then emu fit on the pieces and emu run — predict each
 // test, which must lie within realTolerance of the median real time. The
 // log names the CPU, so a miss on another machine says where it was made. It

@@ -19,7 +19,7 @@ const chaosStep = 1e-9
 // latencies 1–51 µs. There T(ℓ) is chaotic: the polling order flips with the
 // smallest change, and moving every link by 1 ns at 16 µs moves T by 29%
 // (0.5047 s to 0.6501 s when written), so no curve can be within 1% of single
-// re-emulations; the test pins that (over 5%) so the README's claim stays true.
+// re-emulations; the test pins that (over 5%) so the guides' claim (docs/sensitivity.md, docs/error-bars.md) stays true.
 // With 5 re-emulations the verified curve's RRMSE against re-emulation at the 11
 // curve points was 4.94% when written (one graph: 25%); the bound guards against
 // regressions, and the verified curve must stay at least 3× closer than the one
@@ -32,7 +32,7 @@ func TestVerifyOnChaoticHPL(t *testing.T) {
 	a, b := at(16e-6), at(16e-6+chaosStep)
 	t.Logf("T at 16 µs %.6f s, at 16.001 µs %.6f s (%+.1f%%)", a, b, 100*(b/a-1))
 	if !(math.Abs(b-a) > 0.05*a) {
-		t.Errorf("1 ns moved T by %.2f%% only: 8×8's T(ℓ) is no longer chaotic, revisit the README", 100*math.Abs(b/a-1))
+		t.Errorf("1 ns moved T by %.2f%% only: 8×8's T(ℓ) is no longer chaotic, revisit docs/sensitivity.md", 100*math.Abs(b/a-1))
 	}
 
 	base := emulate(t, text, runner.Options{Graph: true})

@@ -53,7 +53,7 @@ func (f *scenarioFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.Var(setFlag{f}, "set", "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set platform.link_latency=5us")
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
-	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` <cluster> (replaces [platform])")
+	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` (version 4: clusters, zones, links and routes; replaces [platform])")
 	fl.StringVar(&f.replay, "replay", "", "run this trace as the application: a GOAL schedule or a SimGrid TI trace `FILE` (app = \"replay\", replay.file = FILE)")
 	fl.Var(npFlag{f}, "np", "start `N` ranks as smpirun -np N does: rank i on hostfile line i mod lines or, without a hostfile, on host i mod hosts in name order (same as --set platform.np=N)")
 	fl.Var(hostfileFlag{f}, "hostfile", "place the ranks as smpirun -hostfile does: rank i on the host of line i mod lines (\"name:N\" counts N lines; same as --set platform.hostfile=`FILE`)")

@@ -10,4 +10,7 @@
 // Units are fluid's: bytes/s for rates and capacities. The kit does no I/O;
 // randomness comes from the *rand.Rand passed in. Failures are returned as
 // errors describing the violated invariant; nothing panics on bad rates.
+//
+// Imports: fluid only among emu's packages (layers_test.go also allows
+// internal/heap); only tests import it.
 package fluidtest
