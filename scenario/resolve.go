@@ -262,8 +262,10 @@ func (s *Scenario) hplValues(p *Plan) error {
 	var d hpl.Dat
 	if s.hplDat != nil {
 		var err error
-		fits := p.Platform.Ranks() // HPL.dat's grids must fit, unless the platform grows to them
-		if s.defaultGrows(p) {
+		// HPL.dat's grids must fit, unless the platform grows to them or
+		// --set hpl.grids replaces them (hplFits checks the grids run)
+		fits := p.Platform.Ranks()
+		if s.defaultGrows(p) || len(t.Grids) > 0 {
 			fits = 0
 		}
 		if d, err = hpldat.Parse(s.hplDat.data, s.hplDat.file, fits); err != nil {
