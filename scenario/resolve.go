@@ -376,9 +376,9 @@ func (s *Scenario) hplValues(p *Plan) error {
 	for _, f := range forms {
 		switch strings.ToLower(string(f.v)) {
 		case "":
-		case "transposed", "0": // HPL.dat lines 28–29: 0 = transposed
+		case "transposed", "0", "transposed form": // HPL.dat lines 28–29: 0 = transposed; HPL's echo
 			*f.dst = true
-		case "no-transposed", "1":
+		case "no-transposed", "1", "no-transposed form":
 			*f.dst = false
 		default:
 			return s.errorAt(f.key, fmt.Sprintf("%s: want \"transposed\" (0) or \"no-transposed\" (1)", f.v))
