@@ -30,6 +30,13 @@ func TestHPLTableTakesHPLDatCodes(t *testing.T) {
 		// HPL.dat lines 28–29: 0 = transposed, 1 = no-transposed
 		{"l1 and u codes", base + "[hpl]\nl1 = 1\nu = 0\n", nil, func(d *hpl.Dat) bool { return !d.L1Transposed && d.UTransposed }},
 		{"equilibration code", base, []string{"hpl.equilibration=0"}, func(d *hpl.Dat) bool { return !d.Equilibration }},
+		// the words of HPL's echo and HPL.dat's comments, as docs/scenario.md
+		// promises: equilibration = "yes" was refused, want true or false
+		{"equilibration echo word", base, []string{"hpl.equilibration=no"}, func(d *hpl.Dat) bool { return !d.Equilibration }},
+		{"equilibration comment word", base + "[hpl]\nequilibration = \"YES\"\n", []string{"hpl.threshold=1"}, func(d *hpl.Dat) bool { return d.Equilibration }},
+		{"l1 and u echo words", base + "[hpl]\nl1 = \"no-transposed form\"\nu = \"transposed form\"\n", nil, func(d *hpl.Dat) bool { return !d.L1Transposed && d.UTransposed }},
+		{"pmap echo words", base, []string{"hpl.pmap=Column-major process mapping"}, func(d *hpl.Dat) bool { return d.PMap == hpl.ColumnMajor }},
+		{"pmap comment word", base, []string{"hpl.pmap=Column-"}, func(d *hpl.Dat) bool { return d.PMap == hpl.ColumnMajor }},
 	} {
 		s, err := Parse([]byte(c.doc), "s.toml")
 		for _, kv := range c.sets {
@@ -52,7 +59,7 @@ func TestHPLTableTakesHPLDatCodes(t *testing.T) {
 	for _, c := range []struct{ set, want string }{
 		{"hpl.bcast=6", "--set hpl.bcast=6: hpl.bcast: hpl: bcast code 6: want 0…5"},
 		{"hpl.l1=2", "--set hpl.l1=2: hpl.l1: 2: want \"transposed\" (0) or \"no-transposed\" (1)"},
-		{"hpl.equilibration=2", "--set hpl.equilibration=2: hpl.equilibration: want true or false (or 1, 0), got 2"},
+		{"hpl.equilibration=2", "--set hpl.equilibration=2: hpl.equilibration: want true or false (or 1, 0, yes, no), got 2"},
 	} {
 		s := Default()
 		err := s.Set(c.set)

@@ -67,3 +67,54 @@ func TestHPLDatCursorNote(t *testing.T) {
 		}
 	}
 }
+
+// TestHPLDatGridsReplacedBySet: an HPL.dat whose grid is larger than the
+// platform is refused at its line 12, unless --set hpl.grids replaces its
+// grids, when the grids run are the ones checked (a site's HPL.dat of a large
+// cluster tried on a small one). It was refused at line 12 either way.
+func TestHPLDatGridsReplacedBySet(t *testing.T) {
+	data, err := os.ReadFile("../examples/HPL.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	lines[10] = "30 4         Ps" // grids 30x4 and 4x4 on line 11, 12
+	dat := filepath.Join(t.TempDir(), "HPL.dat")
+	if err := os.WriteFile(dat, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sets  []string
+		err   string // "" runs
+		grids int    // tests' grids when it runs
+	}{
+		{nil, dat + ":12: a 120-process grid needs more ranks than the 16", 0},
+		{[]string{"hpl.grids=2x2"}, "", 1},
+		{[]string{"hpl.grids=[[4,4],[2,8]]"}, "", 2},
+		{[]string{"hpl.grids=8x4"}, "hpl.grids: a 32-process grid needs more ranks than the 16", 0},
+		{[]string{"hpl.n=100"}, dat + ":12: a 120-process grid", 0},
+	} {
+		s := Default()
+		if err := s.UseHPLDat(dat); err != nil {
+			t.Fatal(err)
+		}
+		mustSet(t, s, append([]string{"platform.hosts=16"}, tc.sets...))
+		p, err := s.Validate()
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want one with %q", tc.sets, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%q: %v", tc.sets, err)
+		default:
+			grids := map[[2]int]bool{}
+			for _, test := range p.HPL {
+				grids[[2]int{test.P, test.Q}] = true
+			}
+			if len(grids) != tc.grids {
+				t.Errorf("%q: grids %v, want %d", tc.sets, grids, tc.grids)
+			}
+		}
+	}
+}

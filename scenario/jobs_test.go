@@ -69,3 +69,24 @@ func TestJobsKeepProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsSetHints: an unknown key of a [[jobs]] entry's --set suggests a key
+// of the entry, spelt as --set takes it; it suggested the scenario's own
+// (`jobs.0.nb=4`: "did you mean hpl.nb?", which sets no job).
+func TestJobsSetHints(t *testing.T) {
+	doc := scenariotest.JobsPlatform + scenariotest.RingJob("")
+	for _, tc := range []struct{ set, want string }{
+		{"jobs.0.nb=4", "--set jobs.0.nb=4: unknown key jobs[0].nb (did you mean jobs.0.hpl.nb?)"},
+		{"jobs.0.rank=4", "--set jobs.0.rank=4: unknown key jobs[0].rank (did you mean jobs.0.ranks?)"},
+		{"jobs.0.iterations=3", "--set jobs.0.iterations=3: unknown key jobs[0].iterations (did you mean jobs.0.congestor.iterations, jobs.0.pingpong.iterations or jobs.0.ring.iterations?)"},
+		{"jobs.0.seed=3", "--set jobs.0.seed=3: unknown key jobs[0].seed"},
+	} {
+		s, err := Parse([]byte(doc), "jobs.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Set(tc.set); err == nil || err.Error() != tc.want {
+			t.Errorf("--set %s: got %v, want %q", tc.set, err, tc.want)
+		}
+	}
+}

@@ -248,7 +248,7 @@ func (s *Scenario) SetAs(arg, label string) error {
 	key = strings.Join(parts, ".")
 	value = strings.TrimSpace(value)
 	var into any = s
-	prefix := ""
+	prefix, hint := "", suggest
 	if parts[0] == "jobs" && len(parts) >= 2 {
 		// jobs.N.key: a key of the N-th [[jobs]] entry (from 0, as errors number them).
 		i, err := strconv.Atoi(parts[1])
@@ -259,13 +259,14 @@ func (s *Scenario) SetAs(arg, label string) error {
 			return fmt.Errorf("%s: jobs[%d]: the scenario has %d [[jobs]] entries, numbered from 0", label, i, len(s.Jobs))
 		}
 		into, prefix, parts = &s.Jobs[i], fmt.Sprintf("jobs[%d].", i), parts[2:]
+		hint = func(k string) string { return suggestAmong(k, jobKeys, fmt.Sprintf("jobs.%d.", i)) }
 	}
 	md, err := toml.Decode(setDocument(parts, value), into)
 	if err != nil {
 		return s.decodeError(err, arg, label, prefix)
 	}
 	if k := unknownKey(md); k != "" {
-		return fmt.Errorf("%s: unknown key %s%s%s", label, prefix, k, suggest(k))
+		return fmt.Errorf("%s: unknown key %s%s%s", label, prefix, k, hint(k))
 	}
 	s.setKeys[key] = label
 	return nil

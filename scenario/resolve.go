@@ -262,8 +262,10 @@ func (s *Scenario) hplValues(p *Plan) error {
 	var d hpl.Dat
 	if s.hplDat != nil {
 		var err error
-		fits := p.Platform.Ranks() // HPL.dat's grids must fit, unless the platform grows to them
-		if s.defaultGrows(p) {
+		// HPL.dat's grids must fit, unless the platform grows to them or
+		// --set hpl.grids replaces them (hplFits checks the grids run)
+		fits := p.Platform.Ranks()
+		if s.defaultGrows(p) || len(t.Grids) > 0 {
 			fits = 0
 		}
 		if d, err = hpldat.Parse(s.hplDat.data, s.hplDat.file, fits); err != nil {
@@ -374,9 +376,9 @@ func (s *Scenario) hplValues(p *Plan) error {
 	for _, f := range forms {
 		switch strings.ToLower(string(f.v)) {
 		case "":
-		case "transposed", "0": // HPL.dat lines 28–29: 0 = transposed
+		case "transposed", "0", "transposed form": // HPL.dat lines 28–29: 0 = transposed; HPL's echo
 			*f.dst = true
-		case "no-transposed", "1":
+		case "no-transposed", "1", "no-transposed form":
 			*f.dst = false
 		default:
 			return s.errorAt(f.key, fmt.Sprintf("%s: want \"transposed\" (0) or \"no-transposed\" (1)", f.v))

@@ -166,6 +166,12 @@ link_latency = "1us"
 		{"set integer for a model's list", base, []string{"kernels.dgemm.coef=1"}, "--set kernels.dgemm.coef=1: kernels.dgemm.coef: want a list, got an integer"},
 		{"set unknown key", base, []string{"network.eager=1KiB"}, "--set network.eager=1KiB: unknown key network.eager"},
 		{"typo", base, []string{"platform.link_latncy=5us"}, "--set platform.link_latncy=5us: unknown key platform.link_latncy (did you mean platform.link_latency?)"},
+		// a key without its table, as emu tune's short names (--sweep nb=…)
+		// are spelt: it said "unknown key nb" alone
+		{"set a key without its table", base, []string{"nb=64"}, "--set nb=64: unknown key nb (did you mean hpl.nb?)"},
+		{"set a short name's key", base, []string{"grid=2x2"}, "--set grid=2x2: unknown key grid (did you mean hpl.grids?)"},
+		{"set a key of two tables", base, []string{"iterations=3"}, "--set iterations=3: unknown key iterations (did you mean congestor.iterations, pingpong.iterations or ring.iterations?)"},
+		{"key without its table in file", "threshold = 1.0\n" + base, nil, "s.toml:1: threshold: unknown key (did you mean hpl.threshold?)"},
 		{"typo in file", base + "[network]\neager_treshold = \"1KiB\"\n", nil, "s.toml:6: network.eager_treshold: unknown key (did you mean network.eager_threshold?)"},
 		{"set unknown table", base, []string{"netwrk.eager_threshold=1KiB"}, "--set netwrk.eager_threshold=1KiB: unknown key netwrk.eager_threshold"},
 		{"set bad value", base, []string{"platform.link_bandwidth=10"}, "--set platform.link_bandwidth=10: platform.link_bandwidth: bandwidth 10 has no unit"},

@@ -127,7 +127,9 @@ func wordOf(v any) (string, bool) {
 	return "", false
 }
 
-// Toggle is true or false, or HPL.dat's 1 or 0 (equilibration = 1).
+// Toggle is true or false, or HPL.dat's 1 or 0 (equilibration = 1), or the
+// yes and no of HPL's echo ("EQUIL  : yes") and HPL.dat's comment
+// ("Equilibration (0=no,1=yes)"), in any case.
 type Toggle struct{ On, Set bool }
 
 // UnmarshalTOML implements toml.Unmarshaler.
@@ -141,8 +143,13 @@ func (t *Toggle) UnmarshalTOML(v any) error {
 			*t = Toggle{On: x == 1, Set: true}
 			return nil
 		}
+	case string:
+		if yes, no := strings.EqualFold(x, "yes"), strings.EqualFold(x, "no"); yes || no {
+			*t = Toggle{On: yes, Set: true}
+			return nil
+		}
 	}
-	return fmt.Errorf("want true or false (or 1, 0), got %s", shown(v))
+	return fmt.Errorf("want true or false (or 1, 0, yes, no), got %s", shown(v))
 }
 
 // listOf reads TOML's one value or list of values (n = 1000 or n = [1000,

@@ -84,8 +84,8 @@ func TestWordAndToggleErrorsQuoteStrings(t *testing.T) {
 		in   any
 		want string
 	}{
-		{"toggle string", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, "yes", `want true or false (or 1, 0), got "yes"`},
-		{"toggle 2", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, int64(2), "want true or false (or 1, 0), got 2"},
+		{"toggle string", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, "on", `want true or false (or 1, 0, yes, no), got "on"`},
+		{"toggle 2", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, int64(2), "want true or false (or 1, 0, yes, no), got 2"},
 		{"word float", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, 1.5, "want a name, got 1.5"},
 		{"word list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{"mix"}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [mix]"},
 		{"word codes list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{int64(0), int64(1), int64(2)}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [0 1 2]"},

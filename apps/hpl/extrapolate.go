@@ -46,16 +46,8 @@ type segmentPoint struct{ m, d float64 }
 // in s.spread.
 func (s *solver) sample() int {
 	total := s.totalPanels()
-	k := s.maxPanels
-	b := min(max(k/4, 1), 8)
-	// With look-ahead a segment starts with DEPTH prologue panels that are
-	// factored but not yet applied to the trailing matrix: they are not
-	// measured (below), and a segment has at least as many iterations of the
-	// loop after them (2·DEPTH panels, segmentPanels). Otherwise K ≤ DEPTH, or
-	// a DEPTH of 3 against segments of 4, extrapolated the prologue's cheap
-	// panels: 2 to 30 times too fast.
+	b, l := s.segments()
 	ahead := s.lookaheadPanels()
-	l := max(k/b, s.segmentPanels())
 	var points, late []segmentPoint
 	emulated, se2 := 0, 0.0
 	for i := range b {
@@ -90,6 +82,18 @@ func (s *solver) sample() int {
 	s.trsv()
 	s.estimate += s.clk.now() - start
 	return emulated
+}
+
+// segments is the sample's shape: b segments of l consecutive panels, B =
+// clamp(K/4, 1, 8) and L = K/B. With look-ahead a segment starts with DEPTH
+// prologue panels that are factored but not yet applied to the trailing
+// matrix: they are not measured (sample), and a segment has at least as many
+// iterations of the loop after them (2·DEPTH panels, segmentPanels).
+// Otherwise K ≤ DEPTH, or a DEPTH of 3 against segments of 4, extrapolated the
+// prologue's cheap panels: 2 to 30 times too fast.
+func (s *solver) segments() (b, l int) {
+	b = min(max(s.maxPanels/4, 1), 8)
+	return b, max(s.maxPanels/b, s.segmentPanels())
 }
 
 // everyOther keeps points 0, 2, 4, ... and the last one; of two points, the

@@ -40,7 +40,10 @@ func TestMaxIterationsWithDeepLookahead(t *testing.T) {
 	for _, depth := range []int{1, 2, 3, 4} {
 		p := peerParams(2, 2, 6000, OneRingM, depth)
 		full := runHPL(t, p, kernels.Model, Options{}, 1e-6)
-		for _, k := range []int{1, 2, 3, 8, 32} {
+		// K = 32 at DEPTH 3 and 4 makes 8 segments of 6 and 8 panels, as
+		// many as the run's 47 or more: it runs whole
+		// (TestMaxIterationsCoveringTheRun)
+		for _, k := range []int{1, 2, 3, 8, 16} {
 			est := runHPL(t, p, kernels.Model, Options{MaxIterations: k}, 1e-6)
 			if !est.Extrapolated || est.Panels < max(k, 2*depth) {
 				t.Fatalf("depth %d K=%d: extrapolated %v over %d panels", depth, k, est.Extrapolated, est.Panels)
@@ -50,6 +53,43 @@ func TestMaxIterationsWithDeepLookahead(t *testing.T) {
 			if math.Abs(dev) > 2*extrapolationTolerance {
 				t.Errorf("depth %d K=%d: %+.2f%% off the full run", depth, k, 100*dev)
 			}
+		}
+	}
+}
+
+// TestMaxIterationsCoveringTheRun: K panels whose segments hold all the
+// run's panels or more run it whole, to the bit of the run without K. At N =
+// 650, NB = 64 (11 panels), DEPTH 3, K = 9 made two segments of 6 panels: 12
+// panels emulated, overlapping, and a Time extrapolated 7% short.
+func TestMaxIterationsCoveringTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		depth, k     int
+		extrapolated bool
+	}{
+		{3, 5, true},   // one segment of 6 panels
+		{3, 9, false},  // two of 6: 12
+		{3, 10, false}, // two of 6
+		{0, 10, true},  // two of 5: 10 of 11
+		{0, 11, false},
+		{1, 12, false},
+		{2, 8, false}, // two of 4, 8 of 8
+	} {
+		p := peerParams(2, 2, 650, OneRingM, tc.depth)
+		p.NB = 64
+		if tc.depth == 2 {
+			p.N = 512 // 8 panels
+		}
+		full := runHPL(t, p, kernels.Model, Options{}, 1e-6)
+		est := runHPL(t, p, kernels.Model, Options{MaxIterations: tc.k}, 1e-6)
+		if est.Extrapolated != tc.extrapolated {
+			t.Errorf("depth %d K=%d: extrapolated %v over %d panels, want %v", tc.depth, tc.k, est.Extrapolated, est.Panels, tc.extrapolated)
+			continue
+		}
+		if !tc.extrapolated && (est.Time != full.Time || est.Panels != full.Panels) {
+			t.Errorf("depth %d K=%d: Time %v over %d panels, the whole run's %v over %d", tc.depth, tc.k, est.Time, est.Panels, full.Time, full.Panels)
+		}
+		if tc.extrapolated && est.Panels >= full.Panels {
+			t.Errorf("depth %d K=%d: %d panels sampled of %d", tc.depth, tc.k, est.Panels, full.Panels)
 		}
 	}
 }

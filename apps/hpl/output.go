@@ -133,10 +133,19 @@ func (o *Output) Banner(d Dat) error {
 		b.WriteString("- The following scaled residual check will be computed:\n")
 		b.WriteString("      ||Ax-b||_oo / ( eps * ( || x ||_oo * || A ||_oo + || b ||_oo ) * N )\n")
 		fmt.Fprintf(&b, "%s %21.6e\n", "- The relative machine precision (eps) is taken to be     ", eps)
-		fmt.Fprintf(&b, "%s   %11.1f\n\n", "- Computational tests pass if scaled residuals are less than      ", d.Threshold)
+		fmt.Fprintf(&b, "%s   %11s\n\n", "- Computational tests pass if scaled residuals are less than      ", cFixed1(d.Threshold))
 	}
 	_, err := io.WriteString(o.W, b.String())
 	return err
+}
+
+// cFixed1 is C's "%.1f" of v: Go writes an infinite threshold (HPL.dat's
+// "inf", which HPL's atof reads) as "+Inf", glibc's printf as "inf".
+func cFixed1(v float64) string {
+	if math.IsInf(v, 1) {
+		return "inf"
+	}
+	return fmt.Sprintf("%.1f", v)
 }
 
 // addSeconds is t + s seconds. A time.Duration holds 292 years: past that

@@ -2,6 +2,7 @@ package hpl
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,6 +83,32 @@ func TestEndTimeOfLongRuns(t *testing.T) {
 		o.Test(&Result{Variant: "WR00L2L2", N: 29, NB: 1, P: 2, Q: 2, Time: tc.time, Gflops: 1})
 		if want := "HPL_pdgesv() end time   " + tc.want + "\n"; !strings.Contains(b.String(), want) {
 			t.Errorf("Time %g: got\n%s\nwant the line\n%s", tc.time, b.String(), want)
+		}
+	}
+}
+
+// TestBannerThreshold: the threshold line is HPL's "%11.1f" after three
+// blanks, as glibc prints it: an HPL.dat threshold of "inf" (HPL's atof reads
+// it; every residual passes) printed "       +Inf", Go's spelling.
+func TestBannerThreshold(t *testing.T) {
+	const label = "- Computational tests pass if scaled residuals are less than         "
+	for _, tc := range []struct {
+		threshold float64
+		want      string
+	}{
+		{16, label + "       16.0\n"},
+		{0.05, label + "        0.1\n"},
+		{123456789.987, label + "123456790.0\n"},
+		{math.Inf(1), label + "        inf\n"},
+	} {
+		var b bytes.Buffer
+		d := tinyDat()
+		d.Threshold = tc.threshold
+		if err := NewOutput(&b, d).Banner(d); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("threshold %g: no line %q in\n%s", tc.threshold, tc.want, b.String())
 		}
 	}
 }

@@ -99,7 +99,7 @@ func parseName(names []string, aliases map[string]int, s, kind string) (uint8, e
 // Other spellings, in lower case (they match in any case): HPL's banner words and
 // HPL.dat's comment abbreviations.
 var (
-	pmapAliases  = map[string]int{"row-major": 0, "column-major": 1, "col": 1}
+	pmapAliases  = map[string]int{"row-major": 0, "column-major": 1, "col": 1, "row-major process mapping": 0, "column-major process mapping": 1, "row-": 0, "column-": 1}
 	factAliases  = map[string]int{}
 	bcastAliases = map[string]int{"1rg": 0, "1rm": 1, "2rg": 2, "2rm": 3, "lng": 4, "lnm": 5, "blong": 4, "blongm": 5}
 	swapAliases  = map[string]int{"bin-exch": 0, "binary exchange": 0, "long": 1, "spread roll": 1, "spread-roll (long)": 1}

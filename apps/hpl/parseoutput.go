@@ -42,7 +42,8 @@ var phaseLabels = []struct {
 }
 
 // ParseOutput reads the results of an HPL output file; file names it in
-// errors. Lines that are not results (HPL's banner, parameters, residual
+// errors. A test of N = 0 (HPL prints its row, Gflops 0, when its clock
+// moved) keeps its printed Time. Lines that are not results (HPL's banner, parameters, residual
 // checks) are skipped. A result row whose numbers do not parse, or a file
 // with none, is an error naming the file and line.
 func ParseOutput(data []byte, file string) ([]OutputRow, error) {
@@ -66,12 +67,26 @@ func ParseOutput(data []byte, file string) ([]OutputRow, error) {
 		r := OutputRow{Variant: f[0], Line: line}
 		for i, dst := range []*int{&r.N, &r.NB, &r.P, &r.Q} {
 			v, err := strconv.Atoi(f[1+i])
+			if i == 0 && err == nil && v == 0 {
+				continue // N = 0: a test HPL times and prints when its clock moved
+			}
 			if err != nil || v < 1 {
 				return nil, fmt.Errorf("%s:%d: HPL result %s: %q is not a positive integer", file, line, f[0], f[1+i])
 			}
 			*dst = v
 		}
 		g, err := strconv.ParseFloat(f[6], 64)
+		if r.N == 0 {
+			// HPL's rate of N = 0 is 0 whatever the time: the row's Time is
+			// the one kept
+			t, terr := strconv.ParseFloat(f[5], 64)
+			if err != nil || g != 0 || terr != nil || !(t >= 0) || t > 1e30 {
+				return nil, fmt.Errorf("%s:%d: HPL result %s of N = 0: want Time ≥ 0 and Gflops 0, have %q and %q", file, line, f[0], f[5], f[6])
+			}
+			r.Time = t
+			out = append(out, r)
+			continue
+		}
 		if err != nil || !(g > 0) || g > 1e30 {
 			return nil, fmt.Errorf("%s:%d: HPL result %s: Gflops %q is not a positive number", file, line, f[0], f[6])
 		}
