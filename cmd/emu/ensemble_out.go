@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/internal/stats"
 	"github.com/emu-hpc/emu/runner"
 )
@@ -261,7 +262,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 	}
 	top := *res
 	top.Results, top.Jobs = objs, nil
-	doc, err := json.Marshal(&top)
+	doc, err := jsonout.Marshal(&top)
 	if err != nil {
 		return err
 	}
@@ -275,7 +276,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 				return err
 			}
 		}
-		arr, err := json.Marshal(jobObjs)
+		arr, err := jsonout.Marshal(jobObjs)
 		if err != nil {
 			return err
 		}
@@ -288,7 +289,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 	if e.spec.perturb {
 		ej.Perturbation = perturbRel
 	}
-	top2, err := json.Marshal(ej)
+	top2, err := jsonout.Marshal(ej)
 	if err != nil {
 		return err
 	}
@@ -304,7 +305,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 
 // rawObjects is a JSON array's elements, each as its own JSON.
 func rawObjects(v any) ([]json.RawMessage, error) {
-	data, err := json.Marshal(v)
+	data, err := jsonout.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +325,7 @@ func withEnsemble(obj json.RawMessage, runs int, s summary) (json.RawMessage, er
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `{"runs":%d`, runs)
 	for j, name := range s.names {
-		v, err := json.Marshal(s.stats[j])
+		v, err := jsonout.Marshal(s.stats[j])
 		if err != nil {
 			return nil, err
 		}

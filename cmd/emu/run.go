@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/hpldat"
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/runner"
@@ -640,9 +640,7 @@ func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *runner.Re
 func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *runner.Result) error {
 	t := res.Traffic
 	write := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(t)
+		return jsonout.Encode(w, t)
 	}
 	if strings.EqualFold(filepath.Ext(file), ".csv") {
 		write = t.WriteCSV
