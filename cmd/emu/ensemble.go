@@ -205,8 +205,8 @@ func (e *ensemble) plan(i int, base *scenario.Plan, opt runner.Options) (*scenar
 }
 
 // run runs every member: member 0 is base run with opt (its outputs, its
-// recorders), the others with only what changes their time (the bound, the
-// per-class bandwidths). Member 0 starts alone and the others join it once it
+// recorders), the others with only what changes their figures (the bound, the
+// per-class bandwidths, --no-alone: no job run alone, no slowdown). Member 0 starts alone and the others join it once it
 // has finished or run probeWindow, as many at once as jobs allow and as one
 // run's memory (member 0's peak so far) fits in the memory available; timed
 // kernels go one at a time (they measure this machine's cores). progress, if
@@ -223,7 +223,7 @@ func (e *ensemble) run(base *scenario.Plan, opt runner.Options, progress func(do
 		jobs = 1
 	}
 	jobs = min(jobs, n)
-	rest := runner.Options{Bound: opt.Bound, ClassBandwidth: opt.ClassBandwidth}
+	rest := runner.Options{Bound: opt.Bound, ClassBandwidth: opt.ClassBandwidth, NoAlone: opt.NoAlone}
 	e.results = make([]*runner.Result, n)
 	errs := make([]error, n)
 	var (

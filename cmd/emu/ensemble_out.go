@@ -49,7 +49,11 @@ func resultFigures(res *runner.Result) (labels []string, figs [][]figure, jobLab
 		add(res.Congestor.Pattern, figure{"time_s", res.Congestor.Time})
 	}
 	for _, j := range res.Jobs {
-		jobLabels, jobFigs = append(jobLabels, j.Name), append(jobFigs, []figure{{"time_s", j.Time}})
+		f := []figure{{"time_s", j.Time}}
+		if j.Alone > 0 { // run alone too (not --no-alone): its time alone and the slowdown
+			f = append(f, figure{"alone_s", j.Alone}, figure{"slowdown", j.Slowdown})
+		}
+		jobLabels, jobFigs = append(jobLabels, j.Name), append(jobFigs, f)
 	}
 	return labels, figs, jobLabels, jobFigs
 }
@@ -164,10 +168,15 @@ func (e *ensemble) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "next run (90%%): where one more run falls 9 times in 10 if runs are normal, mean ∓ t·sd·√(1+1/K); hold a real run against it, not against min–max\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "#\tresult\tfigure\tmean\tp05\tp95\tmin\tmax\t±\tnext run (90%%)\n")
+	cut := false
 	row := func(num, label string, name string, s stats.Summary) {
 		next := "-"
 		if s.Next != nil {
 			next = fmt.Sprintf("%.6g–%.6g", s.Next.Lo, s.Next.Hi)
+			if s.Next.Cut() {
+				next = fmt.Sprintf("0*–%.6g", s.Next.Hi)
+				cut = true
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.2f%%\t%s\n", num, label, name, s.Mean, s.P05, s.P95, s.Min, s.Max, 100*s.Spread(), next)
 	}
@@ -187,7 +196,13 @@ func (e *ensemble) writeTable(w io.Writer) error {
 		}
 	}
 	row("-", "simulated time", "simulated_time_s", sim)
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if cut {
+		_, err = fmt.Fprintf(w, "*: the normal interval reaches below 0 and is cut there, as none of these figures (times, rates, slowdowns) can be negative; --json gives its own lower end as next90.lo_normal\n")
+	}
+	return err
 }
 
 // identical reports whether every run gave every figure bit for bit.

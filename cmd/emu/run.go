@@ -284,10 +284,13 @@ ties); both together run every seed in every copy. The runs go on all cores
 (--jobs, fewer when memory is short). The report and every file are the first
 run's (the scenario as written), and a table after the report gives each
 result's mean, p05–p95 band, min–max and where one more run would fall
-(a 90% normal prediction interval, the figure to hold a real run against);
---json adds "ensemble": {"runs", "time_s": {mean, min, max, p05, p95, median,
-sd, next90: {lo, hi}}, "gflops": {...}} to each result and a top-level
-"ensemble". Quantiles interpolate between the sorted runs.
+(a 90% normal prediction interval, the figure to hold a real run against;
+every figure is a time, a rate or a slowdown, so one reaching below 0 is cut
+at 0, marked 0*); --json adds "ensemble": {"runs", "time_s": {mean, min, max,
+p05, p95, median, sd, next90: {lo, hi, lo_normal where cut}}, "gflops":
+{...}} to each result, to each [[jobs]] entry (time_s, and alone_s and
+slowdown unless --no-alone) and a top-level "ensemble". Quantiles interpolate
+between the sorted runs.
 When every run gives the same bits, emu says so on stderr (with --seeds: the
 scenario draws nothing from its seed that moves it; try --perturb).`,
 		Example: `  emu run
