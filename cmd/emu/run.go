@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -37,6 +38,34 @@ type scenarioFlags struct {
 	// sweptApps are the apps emu tune sweeps, by app key ("app",
 	// "jobs.N.app"; scenario.Scenario.SweptApps).
 	sweptApps map[string][]string
+	// unread prints each plan's Plan.Unread once on the command's stderr
+	// (copies of the flags share it: tune's points, sensitivity's reruns).
+	unread *unreadWarner
+}
+
+// unreadWarner prints the warnings of the scenario's tables that a run does
+// not read (scenario.Plan.Unread), each table once per command, unless -q.
+type unreadWarner struct {
+	cmd  *cobra.Command
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (u *unreadWarner) tell(plan *scenario.Plan) {
+	if u == nil || plan == nil || len(plan.Unread) == 0 || isQuiet(u.cmd) {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, w := range plan.Unread {
+		if key := w.Where + " " + w.Table; !u.seen[key] { // a sweep's points say it once
+			if u.seen == nil {
+				u.seen = map[string]bool{}
+			}
+			u.seen[key] = true
+			fmt.Fprintln(u.cmd.ErrOrStderr(), "emu: warning: "+w.String())
+		}
+	}
 }
 
 // setFor adds the --set kv that flag (e.g. "--hostfile h.txt") stands for.
@@ -50,6 +79,7 @@ func (f *scenarioFlags) setFor(kv, flag string) {
 
 // add declares the flags on cmd.
 func (f *scenarioFlags) add(cmd *cobra.Command) {
+	f.unread = &unreadWarner{cmd: cmd}
 	fl := cmd.Flags()
 	fl.Var(setFlag{f}, "set", "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set platform.link_latency=5us")
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
@@ -128,7 +158,9 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Validate()
+	plan, err := s.Validate()
+	f.unread.tell(plan)
+	return plan, err
 }
 
 // scenario is the scenario of file (or the embedded default) with the

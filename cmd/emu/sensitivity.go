@@ -178,6 +178,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		return err
 	}
 	plan, err := s.Validate()
+	sf.unread.tell(plan)
 	if err != nil {
 		return err
 	}
