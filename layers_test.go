@@ -126,10 +126,10 @@ var layers = []layerRow{
 	// one's own over ranks, platform, observe and sensitivity does not
 	// (docs/library.md), nor one over calibration or tune.
 	{pkg: "plots", only: []string{"observe", "sensitivity", "calibration", "tune", "ranks", "fluid", "kernels", "units", "emu", "models",
-		"internal/heap", "internal/stats", "internal/atomicfile"},
+		"internal/heap", "internal/stats", "internal/atomicfile", "internal/jsonout"},
 		imports: []string{"observe", "sensitivity", "calibration", "tune"}, draws: true},
-	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile"}},
-	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile"}},
+	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile", "internal/jsonout"}},
+	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile", "internal/jsonout"}},
 	// scenario says what to run; running and watching it are runner's and observe's.
 	{pkg: "scenario", never: []string{"observe", "sensitivity", "runner"},
 		imports: []string{"apps", "fluid", "hpldat", "kernels", "loggops", "models", "platform", "ranks", "traceformat", "units"}},
@@ -146,6 +146,7 @@ var layers = []layerRow{
 	{pkg: "internal/heap", only: []string{}},
 	{pkg: "internal/stats", only: []string{}},
 	{pkg: "internal/atomicfile", only: []string{}},
+	{pkg: "internal/jsonout", only: []string{}},
 	{pkg: "internal/golden", only: []string{}},
 	{pkg: "internal/scenariotest", only: []string{}},
 	{pkg: "internal/loggopspeers", only: []string{"traceformat"}},

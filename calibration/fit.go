@@ -1,7 +1,6 @@
 package calibration
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -159,9 +159,6 @@ func Reports(fits []KernelFit) []FitReport {
 	var out []FitReport
 	add := func(kernel, host string, q models.Quality) {
 		p := q.Problems()
-		if p == nil {
-			p = []string{}
-		}
 		out = append(out, FitReport{Kernel: kernel, Host: host, Family: q.Family, Samples: q.N, Outliers: q.Outliers,
 			Params: q.Params, R2: q.R2, RMSE: q.RMSE, CVRMSE: q.CVRMSE, CVRel: q.CVRel, CVTotal: q.CVTotal,
 			Intercept: q.Intercept, SmallCalls: q.SmallCalls, AIC: finiteOr(q.AIC), BIC: finiteOr(q.BIC), Problems: p, Poor: q.Poor()})
@@ -177,12 +174,7 @@ func Reports(fits []KernelFit) []FitReport {
 
 // WriteFitJSON writes Reports(fits) as an indented JSON array.
 func WriteFitJSON(w io.Writer, fits []KernelFit) error {
-	b, err := json.MarshalIndent(Reports(fits), "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return jsonout.Encode(w, Reports(fits))
 }
 
 func finiteOr(x float64) float64 {

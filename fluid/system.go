@@ -49,6 +49,11 @@ type FlowSpec struct {
 	// Links, Reverse and ReverseShare are then not read: a caller may leave
 	// the reverse route out (its route's second cache line, per message).
 	Loads *Loads
+	// Free is a transfer that costs no time (the compute-only bound:
+	// communication is free): the flow completes when it starts, its links'
+	// traffic (RecordTraffic) still books its Bytes. Links of a finite
+	// bandwidth, however large, left a 100-byte message 1e-28 s.
+	Free bool
 }
 
 // Solver is how a System rates its flows, chosen once for its life.
@@ -366,6 +371,9 @@ func (s *System) addUnqueued(now float64, spec *FlowSpec) *flow {
 	}
 	f := s.newFlow()
 	f.id, f.remaining, f.last, f.weight, f.bound = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1)
+	if spec.Free {
+		f.remaining = 0
+	}
 	f.tie = s.nextTie
 	s.idBySlot[f.slot] = f.id
 	s.nextID++

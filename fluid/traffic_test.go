@@ -225,3 +225,67 @@ func TestTrafficWholeMessages(t *testing.T) {
 		}
 	})
 }
+
+// TestFreeFlow: a FlowSpec.Free flow (the compute-only bound) completes when
+// it starts, at that very time, and its links book its whole size, under
+// both solvers and with a latency phase of 0; a flow beside it finishes as
+// it does alone (30 B at 10 B/s: t = 3). On links of 1e30 B/s a flow of
+// 116 B that is not Free takes 1.16e-28 s, the leftover qa50 found.
+func TestFreeFlow(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{{"max-min", Options{}}, {"SimGrid", Options{Solver: SimGrid}}} {
+		t.Run(c.name, func(t *testing.T) {
+			links := []Link{{Bandwidth: 10, Sharing: Shared}, {Bandwidth: 1e30, Sharing: Shared}}
+			s := NewSystemOptions(links, c.opts)
+			s.RecordTraffic()
+			start := func(now float64, spec FlowSpec) FlowID {
+				if c.opts.Solver == SimGrid {
+					id := s.StartLatent(now, &spec, 0)
+					s.Settle(now)
+					return id
+				}
+				return s.Start(now, spec)
+			}
+			other := start(0, FlowSpec{Links: []LinkID{0}, Bytes: 30})
+			free := start(0.5, FlowSpec{Links: []LinkID{0, 1}, Bytes: 116, Free: true})
+			var done []float64
+			var ids []FlowID
+			now := 0.5
+			for {
+				if c.opts.Solver == SimGrid {
+					s.Settle(now)
+				}
+				at, id, ok := s.NextCompletion()
+				if !ok {
+					break
+				}
+				now = at
+				s.Finish(now, id)
+				done, ids = append(done, at), append(ids, id)
+			}
+			if len(ids) != 2 || ids[0] != free || done[0] != 0.5 || ids[1] != other || done[1] != 3 {
+				t.Errorf("completions %v at %v; want the free flow %v at 0.5 exactly, then %v at 3", ids, done, free, other)
+			}
+			tr := s.Traffic(now)
+			if tr[0].Bytes != 146 || tr[1].Bytes != 116 || tr[1].Busy != 0 {
+				t.Errorf("traffic %+v; want 146 B and 116 B booked, link 1 never busy", tr)
+			}
+			// The same flow, not free, on the fast link alone.
+			s2 := NewSystemOptions(links, c.opts)
+			start2 := s2.Start
+			if c.opts.Solver == SimGrid {
+				start2 = func(now float64, spec FlowSpec) FlowID {
+					id := s2.StartLatent(now, &spec, 0)
+					s2.Settle(now)
+					return id
+				}
+			}
+			start2(0, FlowSpec{Links: []LinkID{1}, Bytes: 116})
+			if at, _, _ := s2.NextCompletion(); !(at > 0) || math.Abs(at-1.16e-28) > 1e-40 {
+				t.Errorf("116 B at 1e30 B/s: %g s, want 1.16e-28", at)
+			}
+		})
+	}
+}

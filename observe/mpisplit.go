@@ -193,6 +193,32 @@ func (m *MPISplit) Hook(ev *ranks.Event) {
 	}
 }
 
+// Listener is the split's listener: every kind, and with late its
+// ranks.Listener.LateStack, so that a dormant probe's failed polls may be
+// told late (all of a rank's before its next event, in its order), which
+// lets them go dormant (ranks/dormant.go).
+//
+// When that keeps the bytes. A rank's own figures hear only its events, in
+// its order, as before. The sums shared by the ranks (per call, per
+// protocol) take each addition in the order told, and float addition is
+// not associative: a rank's polls told after another rank's events change
+// them unless every value moved past is the same. A dormant poll adds
+// nothing but its cost d = Config.IprobeCost to the stack of its call
+// (MPI_Probe, into which only the Iprobe polls of the ranks in it book
+// stack) and of protocol none, and nothing to sync and network (its wait
+// is 0). Under Config.NoGrowth, which dormancy needs, every other Iprobe
+// costs d too, and the only other stack of protocol none is MPI_Test's and
+// MPI_Testany's, Config.TestCost: late is exact when the run makes no test
+// or TestCost is 0 or d (the caller knows which: runner's HPL, ping-pong,
+// ring and congestor make none). Repeated additions of d in another order
+// are the same additions. A closed form of k additions, or per-rank
+// subtotals summed at the end, would round otherwise (HPL 4×4: the polls'
+// 0.125334200001544 s summed per rank then over the ranks gives
+// 0.125334199999930 s).
+func (m *MPISplit) Listener(late bool) ranks.Listener {
+	return ranks.Listener{Kinds: ranks.AllKinds, Hook: m.Hook, LateStack: late}
+}
+
 // Ranks returns each rank's split (End: its last event; Compute: its kernels).
 func (m *MPISplit) Ranks() []sensitivity.RankTime {
 	out := make([]sensitivity.RankTime, len(m.rank))

@@ -3,6 +3,7 @@ package observe_test
 import (
 	"bytes"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/emu-hpc/emu/observe"
@@ -163,6 +164,45 @@ func TestBreakdownHearsDormantPollsLate(t *testing.T) {
 						t.Errorf("rank %d's %s %.17g s, every kind heard %.17g s", r, c.what, c.got[r], c.ref[r])
 					}
 				}
+			}
+			if float64(ref.Events) < tc.fewer*float64(got.Events) {
+				t.Errorf("%d events fired, %d with every kind heard: want %g times fewer", got.Events, ref.Events, tc.fewer)
+			}
+		})
+	}
+}
+
+// TestMPISplitHearsDormantPollsLate runs HPL with the MPI split (emu
+// sensitivity --mpi-time), which hears a dormant probe's polls late, and
+// again with a hook of every kind beside it, which makes the World fire
+// every poll (the event-by-event path the split took before): each rank's
+// split and the sums per protocol and per MPI call must be the same floats
+// (the shared sums too: the polls add only the probe's cost, and HPL makes
+// no MPI_Test), and where the polls go dormant the engine fires several
+// times fewer events, or the case tests nothing.
+func TestMPISplitHearsDormantPollsLate(t *testing.T) {
+	for _, tc := range dormantCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan(t, append(append([]string(nil), dormantHPL...), tc.sets...))
+			run := func(hooks []ranks.Hook) *runner.Result {
+				res, err := runner.Run(p, runner.Options{MPISplit: true, Hooks: hooks})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			got, ref := run(nil), run([]ranks.Hook{func(*ranks.Event) {}})
+			if got.SimulatedTime != ref.SimulatedTime {
+				t.Errorf("time %.17g s, every kind heard %.17g s", got.SimulatedTime, ref.SimulatedTime)
+			}
+			if g, r := got.MPISplit.Ranks(), ref.MPISplit.Ranks(); !slices.Equal(g, r) {
+				t.Errorf("ranks' split\n%+v\nevery kind heard\n%+v", g, r)
+			}
+			if g, r := got.MPISplit.Protocols(), ref.MPISplit.Protocols(); !slices.Equal(g, r) {
+				t.Errorf("per protocol\n%+v\nevery kind heard\n%+v", g, r)
+			}
+			if g, r := got.MPISplit.Calls(), ref.MPISplit.Calls(); !slices.Equal(g, r) {
+				t.Errorf("per call\n%+v\nevery kind heard\n%+v", g, r)
 			}
 			if float64(ref.Events) < tc.fewer*float64(got.Events) {
 				t.Errorf("%d events fired, %d with every kind heard: want %g times fewer", got.Events, ref.Events, tc.fewer)

@@ -58,6 +58,12 @@ type Config struct {
 	// TCPGamma is network/TCP-gamma, bytes: the TCP window bound
 	// rate ≤ γ/(2·route latency). 0 disables it.
 	TCPGamma float64
+	// FreeTransfers makes every message's transfer take no time
+	// (fluid.FlowSpec.Free), its bytes still counted on its links: the
+	// compute-only bound (scenario.Plan.ApplyBound), whose links of a huge
+	// finite bandwidth otherwise leave each message a leftover of
+	// bytes/bandwidth (1.16e-28 s for 100 bytes).
+	FreeTransfers bool
 	// CrossTraffic is the share of a flow's rate loaded on the links of its
 	// reverse route (SMPI: 0.05, the ACK stream). 0 disables it.
 	CrossTraffic float64

@@ -351,6 +351,9 @@ func (w *World) aloneTime(src, dst, bytes int) float64 {
 		}
 		p.alone = rate
 	}
+	if w.cfg.FreeTransfers {
+		return w.cfg.LatFactor.Value(wire, 1) * cp.latency
+	}
 	return w.cfg.LatFactor.Value(wire, 1)*cp.latency + float64(wire)/w.cfg.BwFactor.Value(wire, 1)/p.alone
 }
 

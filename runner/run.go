@@ -104,6 +104,15 @@ type Result struct {
 	Events uint64 `json:"-"`
 }
 
+// splitHearsLate says whether the MPI split may hear a dormant probe's
+// polls late (observe.MPISplit.Listener) with the same bytes: when no rank
+// books a test's cost other than the probes' beside them, as MPI_Test and
+// MPI_Testany of a replay may; the other apps make no test.
+func splitHearsLate(p *scenario.Plan) bool {
+	c := p.Network
+	return p.App != scenario.AppReplay || c.TestCost == 0 || c.TestCost == c.IprobeCost
+}
+
 // Run executes the plan: builds the topology, places the ranks
 // (Platform.Placement), creates the World with the plan's MPI model, gives every
 // rank its kernel set, and runs the application. Errors of the run itself (a deadlock, an
@@ -197,7 +206,7 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 	}
 	if opt.MPISplit {
 		res.MPISplit = observe.NewMPISplit(p.Ranks, p.Network)
-		w.AddHook(res.MPISplit.Hook)
+		w.AddListener(res.MPISplit.Listener(splitHearsLate(p)))
 	}
 	start := time.Now() // wall time of the emulation: runner is outside the deterministic core
 	err = runApp(p, w, res, opt, place)

@@ -61,6 +61,7 @@ func (p *Plan) ApplyBound(bound string) error {
 		net.LatFactor, net.BwFactor = ranks.Table{}, ranks.Table{}
 		net.IprobeCost, net.TestCost = 0, 0
 		net.TCPGamma, net.CrossTraffic = 0, 0
+		net.FreeTransfers = true // the links' bandwidth is finite: no leftover of bytes/bandwidth
 	default:
 		return fmt.Errorf("unknown bound %q (%s or %s)", bound, BoundContentionFree, BoundComputeOnly)
 	}

@@ -45,7 +45,8 @@ func Parse(data []byte, file string) (*Scenario, error) {
 	s := &Scenario{file: file, dir: ".", data: data, setKeys: map[string]string{}}
 	// A first pass finds syntax errors alone, so that they are not reported against
 	// the last key read (which BurntSushi/toml does for value errors).
-	if _, err := toml.Decode(string(data), new(map[string]any)); err != nil {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			line := pe.Position.Line
@@ -64,6 +65,7 @@ func Parse(data []byte, file string) (*Scenario, error) {
 		return nil, s.errorAt(k, "unknown key"+suggest(k))
 	}
 	s.Kernels.parsed = true // the [kernels.NAME] tables that follow are --set's
+	s.fileTables, s.jobFileTables = appTablesIn(doc)
 	return s, nil
 }
 

@@ -35,8 +35,6 @@ func TestLogGOPSScenarioErrors(t *testing.T) {
 			"network.eager_threshold: loggops needs eager_threshold ≥ 1 byte"},
 		{"gap under mpi", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\ngap = \"1us\"\n" + scenariotest.LogGOPSPlatform, goalFile,
 			"s.toml:4: replay.gap: LogGOPS's g has no meaning under replay.semantics = \"mpi\""},
-		{"semantics for HPL", "[replay]\nsemantics = \"loggops\"\n" + scenariotest.LogGOPSPlatform, nil,
-			"s.toml:2: replay.semantics: says how a trace replays, but the scenario's app is hpl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
 	}

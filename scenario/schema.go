@@ -48,6 +48,12 @@ type Scenario struct {
 	// embedded is set on the default scenario (Default), whose platform a replay
 	// sizes to its trace.
 	embedded bool
+	// fileTables are the application tables ([hpl], [pingpong], ...) the
+	// file itself holds, jobFileTables those of each [[jobs]] entry: a table
+	// the run does not read is a warning (Plan.Unread), not an error, as a
+	// file may keep several apps' tables to switch with --set app=....
+	fileTables    []string
+	jobFileTables [][]string
 }
 
 type datSource struct {

@@ -20,8 +20,7 @@ func TestReplayScenarioErrors(t *testing.T) {
 		{"missing file", "app = \"replay\"\n[replay]\nfile = \"nope.txt\"\n" + scenariotest.ReplayPlatform, nil, "s.toml:3: replay.file: cannot read "},
 		{"bad format", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\nformat = \"otf2\"\n" + scenariotest.ReplayPlatform,
 			map[string]string{"t.txt": "0 compute 1\n"}, "s.toml:4: replay.format: unknown trace format \"otf2\" (goal or ti)"},
-		{"trace for another app", "[replay]\nfile = \"t.txt\"\n" + scenariotest.ReplayPlatform,
-			map[string]string{"t.txt": "0 compute 1\n"}, "s.toml:2: replay.file: a trace is given, but the scenario's app is hpl"},
+		// a file's [replay] under another app is a warning (TestFileTablesOfOtherApps); a --set of it is refused there
 		{"bad trace line", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\n" + scenariotest.ReplayPlatform,
 			map[string]string{"t.txt": "0 compute 1\n0 jump 3\n"}, "t.txt:2: unknown action \"jump\""},
 		{"too many ranks", "app = \"replay\"\n[replay]\nfile = \"t.txt\"\n" + scenariotest.ReplayPlatform,

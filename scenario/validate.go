@@ -57,6 +57,12 @@ type Plan struct {
 	// Notes are remarks on the scenario that are not errors (per-host models
 	// of a models file for hosts the platform lacks), for the user to read.
 	Notes []string
+	// Unread are warnings, one line each, naming the scenario file's
+	// application tables that this run does not read ([hpl] in a ping-pong
+	// file, [jobs.ring] in a job whose app is hpl), with the file and the
+	// table's line; none for an app a sweep gives the scenario (SweptApps)
+	// nor for the embedded default. A --set of such a table is an error.
+	Unread []UnreadTable
 
 	// Inputs are the files the plan was read from (ReadFiles), for a command
 	// to refuse an output that would overwrite one of them.
@@ -91,14 +97,16 @@ func (s *Scenario) Validate() (*Plan, error) {
 	default:
 		return nil, s.errorAt("app", fmt.Sprintf("unknown application %q (hpl, pingpong, ring, replay or congestor)", s.App))
 	}
-	if (s.Replay.Semantics != "" || s.Replay.Gap.Set) && p.App != AppReplay {
+	// A --set of [replay]'s keys under another app is refused; the file's own
+	// [replay] table is one of Unread's, as another app's table is.
+	if (s.Replay.Semantics != "" && s.isSet("replay.semantics") || s.Replay.Gap.Set && s.isSet("replay.gap")) && p.App != AppReplay {
 		key := "replay.semantics"
-		if s.Replay.Semantics == "" {
+		if s.Replay.Semantics == "" || !s.isSet(key) {
 			key = "replay.gap"
 		}
 		return nil, s.errorAt(key, fmt.Sprintf("says how a trace replays, but the scenario's app is %s (set app = \"replay\")", p.App))
 	}
-	if s.Replay.File != "" && p.App != AppReplay {
+	if s.Replay.File != "" && s.isSet("replay.file") && p.App != AppReplay {
 		return nil, s.errorAt("replay.file", fmt.Sprintf("a trace is given, but the scenario's app is %s (set app = \"replay\")", p.App))
 	}
 	if s.hplDat != nil && p.App != AppHPL {
@@ -106,6 +114,9 @@ func (s *Scenario) Validate() (*Plan, error) {
 	}
 	if err := s.checkSetsRead(p.App); err != nil {
 		return nil, err
+	}
+	if s.job == nil {
+		p.Unread = s.unreadTables(p.App)
 	}
 	var err error
 	if p.Platform, err = s.platform(); err != nil {
@@ -306,6 +317,109 @@ func (s *Scenario) checkSetsRead(app string) error {
 		return fmt.Errorf("%s: the scenario's app is %s, which reads no [%s] table (app = %q runs it)", s.setKeys[key], app, table, owner)
 	}
 	return nil
+}
+
+// UnreadTable is one of Plan.Unread: a table of the scenario file that the
+// run does not read, where it is and why.
+type UnreadTable struct {
+	Where string // FILE:LINE (FILE where the line is not known)
+	Table string // as written: "[hpl]", "jobs[1]: [jobs.ring]"
+	Why   string // "the scenario's app is pingpong (--set app=hpl runs it)"
+}
+
+// String is the warning's line: "FILE:LINE: [hpl] is not read: WHY".
+func (u UnreadTable) String() string { return u.Where + ": " + u.Table + " is not read: " + u.Why }
+
+// isSet reports whether a --set (or a flag standing for one) gave key, a
+// key of the scenario's own tables (of the job's, for a [[jobs]] entry).
+func (s *Scenario) isSet(key string) bool {
+	if s.job != nil {
+		key = fmt.Sprintf("jobs.%d.%s", s.job.index, key)
+	}
+	_, ok := s.setKeys[key]
+	return ok
+}
+
+// appTablesIn are the application tables a decoded document holds at its top
+// level, and in each entry of its [[jobs]], in appTables' names' order.
+func appTablesIn(doc map[string]any) (top []string, jobs [][]string) {
+	in := func(m map[string]any) []string {
+		var out []string
+		for _, name := range sortedKeys(appTables) {
+			if _, ok := m[name].(map[string]any); ok {
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	top = in(doc)
+	var entries []map[string]any
+	switch l := doc["jobs"].(type) {
+	case []map[string]any:
+		entries = l
+	case []any:
+		for _, e := range l {
+			m, _ := e.(map[string]any)
+			entries = append(entries, m)
+		}
+	}
+	for _, e := range entries {
+		jobs = append(jobs, in(e))
+	}
+	return top, jobs
+}
+
+// unreadTables are Plan.Unread: the file's application tables that app (the
+// scenario's, "jobs" for [[jobs]]) and each job's app do not read, but those
+// of an app a sweep gives.
+func (s *Scenario) unreadTables(app string) []UnreadTable {
+	if s.embedded || s.file == "" {
+		return nil
+	}
+	at := func(line int) string {
+		if line > 0 {
+			return fmt.Sprintf("%s:%d", s.file, line)
+		}
+		return s.file
+	}
+	var out []UnreadTable
+	swept := s.sweptApps["app"]
+	for _, table := range s.fileTables {
+		owner := appTables[table]
+		if owner == app || slices.Contains(swept, owner) {
+			continue
+		}
+		why := fmt.Sprintf("the scenario's app is %s (--set app=%s runs it)", app, owner)
+		switch {
+		case app == AppJobs:
+			why = fmt.Sprintf("the scenario runs [[jobs]], which read their own tables ([jobs.%s])", table)
+		case len(swept) > 0:
+			why = fmt.Sprintf("no app of the sweep (%s) reads it", strings.Join(swept, ", "))
+		}
+		out = append(out, UnreadTable{at(keyLine(s.data, table)), "[" + table + "]", why})
+	}
+	if app != AppJobs {
+		return out
+	}
+	for i, tables := range s.jobFileTables {
+		if i >= len(s.Jobs) || !knownApp(s.Jobs[i].App) {
+			continue
+		}
+		jobApp := s.Jobs[i].App
+		for _, table := range tables {
+			owner := appTables[table]
+			swept := s.sweptApps[fmt.Sprintf("jobs.%d.app", i)]
+			if owner == jobApp || slices.Contains(swept, owner) {
+				continue
+			}
+			why := fmt.Sprintf("the job's app is %s (--set jobs.%d.app=%s runs it)", jobApp, i, owner)
+			if len(swept) > 0 {
+				why = fmt.Sprintf("no app of the sweep of jobs.%d.app (%s) reads it", i, strings.Join(swept, ", "))
+			}
+			out = append(out, UnreadTable{at(jobKeyLine(s.data, i, table)), fmt.Sprintf("jobs[%d]: [jobs.%s]", i, table), why})
+		}
+	}
+	return out
 }
 
 // SweptApps tells the scenario that a sweep gives each of apps to its app

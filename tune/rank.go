@@ -2,12 +2,13 @@ package tune
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/emu-hpc/emu/internal/jsonout"
 )
 
 // Rank orders results best first: higher Gflops, then (for apps without a rate) shorter
@@ -137,12 +138,7 @@ func WriteCSV(w io.Writer, ranked []Result) error {
 
 // WriteJSON writes ranked results as a JSON array.
 func WriteJSON(w io.Writer, ranked []Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if ranked == nil {
-		ranked = []Result{}
-	}
-	return enc.Encode(ranked)
+	return jsonout.Encode(w, ranked)
 }
 
 func sweptKeys(rs []Result) []string {

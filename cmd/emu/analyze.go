@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -143,9 +143,7 @@ func runAnalyze(cmd *cobra.Command, path string, f *analyzeFlags) error {
 	defer st.discard()
 	if f.json != "" {
 		err := st.write(f.json, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(analyzeJSON{rep, scaled})
+			return jsonout.Encode(w, analyzeJSON{rep, scaled})
 		})
 		if err != nil {
 			return outputFailed("--json", f.json, err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/sensitivity"
@@ -113,9 +113,7 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 	}
 	if jsonOut != "" {
 		err := writeFileAtomic(jsonOut, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(struct {
+			return jsonout.Encode(w, struct {
 				Delays []float64                      `json:"delays_s"`
 				Apps   []sensitivity.DelaySensitivity `json:"apps"`
 			}{delays, fits})

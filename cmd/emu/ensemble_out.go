@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/internal/stats"
 	"github.com/emu-hpc/emu/runner"
 )
@@ -167,10 +168,15 @@ func (e *ensemble) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "next run (90%%): where one more run falls 9 times in 10 if runs are normal, mean ∓ t·sd·√(1+1/K); hold a real run against it, not against min–max\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "#\tresult\tfigure\tmean\tp05\tp95\tmin\tmax\t±\tnext run (90%%)\n")
+	cut := false
 	row := func(num, label string, name string, s stats.Summary) {
 		next := "-"
 		if s.Next != nil {
 			next = fmt.Sprintf("%.6g–%.6g", s.Next.Lo, s.Next.Hi)
+			if s.Next.Cut() {
+				next = fmt.Sprintf("0*–%.6g", s.Next.Hi)
+				cut = true
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t%.2f%%\t%s\n", num, label, name, s.Mean, s.P05, s.P95, s.Min, s.Max, 100*s.Spread(), next)
 	}
@@ -190,7 +196,13 @@ func (e *ensemble) writeTable(w io.Writer) error {
 		}
 	}
 	row("-", "simulated time", "simulated_time_s", sim)
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if cut {
+		_, err = fmt.Fprintf(w, "*: the normal interval reaches below 0 and is cut there, as none of these figures (times, rates, slowdowns) can be negative; --json gives its own lower end as next90.lo_normal\n")
+	}
+	return err
 }
 
 // identical reports whether every run gave every figure bit for bit.
@@ -265,7 +277,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 	}
 	top := *res
 	top.Results, top.Jobs = objs, nil
-	doc, err := json.Marshal(&top)
+	doc, err := jsonout.Marshal(&top)
 	if err != nil {
 		return err
 	}
@@ -279,7 +291,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 				return err
 			}
 		}
-		arr, err := json.Marshal(jobObjs)
+		arr, err := jsonout.Marshal(jobObjs)
 		if err != nil {
 			return err
 		}
@@ -292,7 +304,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 	if e.spec.perturb {
 		ej.Perturbation = perturbRel
 	}
-	top2, err := json.Marshal(ej)
+	top2, err := jsonout.Marshal(ej)
 	if err != nil {
 		return err
 	}
@@ -308,7 +320,7 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 
 // rawObjects is a JSON array's elements, each as its own JSON.
 func rawObjects(v any) ([]json.RawMessage, error) {
-	data, err := json.Marshal(v)
+	data, err := jsonout.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +340,7 @@ func withEnsemble(obj json.RawMessage, runs int, s summary) (json.RawMessage, er
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `{"runs":%d`, runs)
 	for j, name := range s.names {
-		v, err := json.Marshal(s.stats[j])
+		v, err := jsonout.Marshal(s.stats[j])
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -51,9 +51,7 @@ func (e *ensemble) writeTableAfter(w io.Writer) error {
 // writeJSON writes --json: the run's result, with the ensemble's figures.
 func (e *ensemble) writeJSON(w io.Writer, res *runner.Result) error {
 	if e == nil {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return jsonout.Encode(w, res)
 	}
 	return e.encodeJSON(w, res)
 }

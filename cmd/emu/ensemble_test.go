@@ -280,65 +280,6 @@ func TestEnsembleOfOtherApps(t *testing.T) {
 	}
 }
 
-// TestEnsembleOfJobsKeepsSlowdown: an ensemble of a [[jobs]] scenario kept
-// each job's time_s but dropped its alone_s and slowdown, the figure the
-// scenario is run for (what the other jobs cost it), though every run had
-// them. Each is now the ensemble of the single runs' figures; --no-alone,
-// which has none, keeps time_s alone.
-func TestEnsembleOfJobsKeepsSlowdown(t *testing.T) {
-	base := []string{"run", "../../examples/jobs-congestor.toml", "-q",
-		"--set", "jobs.0.ring.iterations=2", "--set", "jobs.1.congestor.iterations=2"}
-	type job struct {
-		Name     string         `json:"name"`
-		Time     float64        `json:"time_s"`
-		Alone    float64        `json:"alone_s"`
-		Slowdown float64        `json:"slowdown"`
-		Ensemble map[string]any `json:"ensemble"`
-	}
-	jobsOf := func(doc string) []job {
-		var d struct {
-			Jobs []job `json:"jobs"`
-		}
-		if err := json.Unmarshal([]byte(doc), &d); err != nil {
-			t.Fatal(err)
-		}
-		return d.Jobs
-	}
-	var single [][]job
-	for s := 1; s <= 3; s++ {
-		_, _, doc := runJSON(t, append(slices.Clone(base), "--set", "seed="+strconv.Itoa(s))...)
-		single = append(single, jobsOf(doc))
-	}
-	_, _, doc := runJSON(t, append(slices.Clone(base), "--seeds", "3")...)
-	for k, j := range jobsOf(doc) {
-		for _, f := range []struct {
-			name string
-			of   func(job) float64
-		}{{"time_s", func(j job) float64 { return j.Time }}, {"alone_s", func(j job) float64 { return j.Alone }},
-			{"slowdown", func(j job) float64 { return j.Slowdown }}} {
-			var xs []float64
-			for _, run := range single {
-				xs = append(xs, f.of(run[k]))
-			}
-			s, _ := j.Ensemble[f.name].(map[string]any)
-			if s == nil {
-				t.Errorf("job %s: ensemble has no %s: %v", j.Name, f.name, j.Ensemble)
-				continue
-			}
-			mean := (xs[0] + xs[1] + xs[2]) / 3
-			if got := s["mean"].(float64); math.Abs(got-mean) > 1e-12*mean || s["min"].(float64) != slices.Min(xs) || s["max"].(float64) != slices.Max(xs) {
-				t.Errorf("job %s: %s = %v, from the runs alone %v (mean %v)", j.Name, f.name, s, xs, mean)
-			}
-		}
-	}
-	_, _, doc = runJSON(t, append(slices.Clone(base), "--seeds", "2", "--no-alone")...)
-	for _, j := range jobsOf(doc) {
-		if _, ok := j.Ensemble["slowdown"]; ok || j.Ensemble["time_s"] == nil {
-			t.Errorf("--no-alone: job %s's ensemble %v, want time_s alone", j.Name, j.Ensemble)
-		}
-	}
-}
-
 func TestEnsembleBadFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -515,3 +456,97 @@ DEVICE       device out (6=stdout,7=stderr,file)
 1            Equilibration (0=no,1=yes)
 8            memory alignment in double (> 0)
 `
+
+// TestEnsembleOfJobsKeepsSlowdown: under [[jobs]] the ensemble summarises
+// each job's time_s, alone_s and slowdown as the runs alone give them (qa50:
+// only time_s was kept); a next-run interval reaching below 0 starts at 0,
+// marked so in the table and with its own lower end in lo_normal; --no-alone
+// leaves alone_s and slowdown out.
+func TestEnsembleOfJobsKeepsSlowdown(t *testing.T) {
+	const file = "../../examples/jobs-congestor.toml"
+	type job struct {
+		Name     string         `json:"name"`
+		Time     float64        `json:"time_s"`
+		Alone    float64        `json:"alone_s"`
+		Slowdown float64        `json:"slowdown"`
+		Ensemble map[string]any `json:"ensemble"`
+	}
+	jobsOf := func(doc string) []job {
+		var d struct {
+			Jobs []job `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(doc), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d.Jobs
+	}
+	var runs [][]job // seed → job
+	for s := 1; s <= 2; s++ {
+		_, _, doc := runJSON(t, "run", "-q", file, "--set", "seed="+strconv.Itoa(s))
+		runs = append(runs, jobsOf(doc))
+	}
+	out, _, doc := runJSON(t, "run", "-q", file, "--seeds", "2")
+	ens := jobsOf(doc)
+	if len(ens) != len(runs[0]) || len(ens) == 0 {
+		t.Fatalf("%d jobs in the ensemble, %d alone", len(ens), len(runs[0]))
+	}
+	cuts := 0
+	for k, j := range ens {
+		for _, f := range []struct {
+			name string
+			x    func(job) float64
+		}{{"time_s", func(j job) float64 { return j.Time }}, {"alone_s", func(j job) float64 { return j.Alone }},
+			{"slowdown", func(j job) float64 { return j.Slowdown }}} {
+			x1, x2 := f.x(runs[0][k]), f.x(runs[1][k])
+			s, ok := j.Ensemble[f.name].(map[string]any)
+			if !ok {
+				t.Errorf("job %s: no ensemble.%s: %v", j.Name, f.name, j.Ensemble)
+				continue
+			}
+			// two runs: mean, sd = |x1−x2|/√2, next run mean ∓ t₀.₉₅(1)·sd·√(3/2),
+			// t₀.₉₅(1) = 6.313752 (tables)
+			mean := (x1 + x2) / 2
+			half := 6.313752 * math.Abs(x1-x2) / math.Sqrt2 * math.Sqrt(1.5)
+			for key, want := range map[string]float64{"mean": mean, "min": min(x1, x2), "max": max(x1, x2)} {
+				if got := s[key].(float64); math.Abs(got-want) > 1e-14*want {
+					t.Errorf("job %s: %s.%s = %.17g, from the runs alone %.17g", j.Name, f.name, key, got, want)
+				}
+			}
+			next := s["next90"].(map[string]any)
+			lo, hi := next["lo"].(float64), next["hi"].(float64)
+			if math.Abs(hi-(mean+half)) > 1e-6*half {
+				t.Errorf("job %s: %s.next90.hi = %g, want %g", j.Name, f.name, hi, mean+half)
+			}
+			loNormal, cut := next["lo_normal"].(float64)
+			switch {
+			case mean-half < 0:
+				cuts++
+				if lo != 0 || !cut || math.Abs(loNormal-(mean-half)) > 1e-6*half {
+					t.Errorf("job %s: %s.next90 = %v, want lo 0 and lo_normal %g", j.Name, f.name, next, mean-half)
+				}
+			case cut || math.Abs(lo-(mean-half)) > 1e-6*half:
+				t.Errorf("job %s: %s.next90 = %v, want lo %g, no lo_normal", j.Name, f.name, next, mean-half)
+			}
+		}
+	}
+	if cuts == 0 {
+		t.Fatalf("no interval reached below 0: the case does not check the cut")
+	}
+	if !strings.Contains(out, "0*–") || !strings.Contains(out, "*: the normal interval reaches below 0 and is cut there") {
+		t.Errorf("the table does not mark the cut:\n%s", out)
+	}
+	for _, row := range []string{"alone_s", "slowdown"} {
+		if !strings.Contains(out, " "+row+" ") {
+			t.Errorf("the table has no %s row:\n%s", row, out)
+		}
+	}
+	out, _, doc = runJSON(t, "run", "-q", file, "--seeds", "2", "--no-alone")
+	for _, j := range jobsOf(doc) {
+		if _, ok := j.Ensemble["slowdown"]; ok || j.Ensemble["time_s"] == nil {
+			t.Errorf("--no-alone: job %s's ensemble %v, want time_s alone", j.Name, j.Ensemble)
+		}
+	}
+	if _, table, _ := strings.Cut(out, "ensemble of"); strings.Contains(table, "slowdown ") || !strings.Contains(table, " time_s ") {
+		t.Errorf("--no-alone: the ensemble's table has a slowdown row, or no time_s:\n%s", out)
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
@@ -141,9 +141,7 @@ compare and is refused.`,
 				var st staging
 				defer st.discard()
 				if err := st.write(jsonOut, func(w io.Writer) error {
-					enc := json.NewEncoder(w)
-					enc.SetIndent("", "  ")
-					return enc.Encode(ex)
+					return jsonout.Encode(w, ex)
 				}); err != nil {
 					return asFailure(err)
 				}

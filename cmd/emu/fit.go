@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/units"
@@ -395,9 +395,7 @@ func writeFactorsJSON(w io.Writer, fl fitFlags, measurements int, fac models.Fac
 	if fac.CVHeld > 0 {
 		r.CVMean, r.CVRel, r.CVMax, r.CVRMSE, r.CVTotal = &fac.CVMean, &q.CVRel, &fac.CVMax, &q.CVRMSE, &q.CVTotal
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return jsonout.Encode(w, r)
 }
 
 // pooledHosts names, per kernel fitted, the hosts of several that got no

@@ -281,3 +281,52 @@ func TestRunReplaySMPIRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestComputeOnlyOfMessagesIsZero: under --bound compute-only, communication
+// is free, so a run made of messages alone takes exactly 0 s (qa50: one
+// 100-byte message took 1.16e-28 s, bytes over the free links' finite
+// bandwidth), in rank order and in SimGrid's, a GOAL schedule and a TI trace
+// alike; with calcs of 1,000 and 500 ns around the message, the calcs alone.
+func TestComputeOnlyOfMessagesIsZero(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.goal")
+	calcs := filepath.Join(dir, "calcs.goal")
+	ring := filepath.Join(dir, "ring.txt")
+	for path, text := range map[string]string{
+		one:   "num_ranks 2\nrank 0 {\nl1: send 100b to 1 tag 0\n}\nrank 1 {\nl1: recv 100b from 0 tag 0\n}\n",
+		calcs: "num_ranks 2\nrank 0 {\nl1: calc 1000\nl2: send 100b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 100b from 0\nl2: calc 500\nl2 requires l1\n}\n",
+		ring:  "0 send 1 0 1000000\n1 recv 0 0 1000000\n1 send 2 0 1000000\n2 recv 1 0 1000000\n2 send 0 0 1000000\n0 recv 2 0 1000000\n",
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		file  string
+		extra []string
+		want  float64
+	}{
+		{"one message", one, nil, 0},
+		{"one message, SimGrid's order", one, []string{"--set", `network.wake_order="simgrid"`}, 0},
+		{"a ring of 1 MB messages, TI", ring, nil, 0},
+		{"calcs around a message", calcs, nil, 1000e-9 + 500e-9},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, "r.json")
+			args := append([]string{"run", "-q", "--replay", c.file, "--bound", "compute-only", "--json", out}, c.extra...)
+			if code, _, stderr := runCLI(t, args...); code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var r struct {
+				T float64 `json:"simulated_time_s"`
+			}
+			if err := json.Unmarshal(mustRead(t, out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.T != c.want {
+				t.Errorf("compute-only: %g s, want exactly %g", r.T, c.want)
+			}
+		})
+	}
+}

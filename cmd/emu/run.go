@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -16,6 +16,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/hpldat"
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/runner"
@@ -37,6 +38,34 @@ type scenarioFlags struct {
 	// sweptApps are the apps emu tune sweeps, by app key ("app",
 	// "jobs.N.app"; scenario.Scenario.SweptApps).
 	sweptApps map[string][]string
+	// unread prints each plan's Plan.Unread once on the command's stderr
+	// (copies of the flags share it: tune's points, sensitivity's reruns).
+	unread *unreadWarner
+}
+
+// unreadWarner prints the warnings of the scenario's tables that a run does
+// not read (scenario.Plan.Unread), each table once per command, unless -q.
+type unreadWarner struct {
+	cmd  *cobra.Command
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (u *unreadWarner) tell(plan *scenario.Plan) {
+	if u == nil || plan == nil || len(plan.Unread) == 0 || isQuiet(u.cmd) {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, w := range plan.Unread {
+		if key := w.Where + " " + w.Table; !u.seen[key] { // a sweep's points say it once
+			if u.seen == nil {
+				u.seen = map[string]bool{}
+			}
+			u.seen[key] = true
+			fmt.Fprintln(u.cmd.ErrOrStderr(), "emu: warning: "+w.String())
+		}
+	}
 }
 
 // setFor adds the --set kv that flag (e.g. "--hostfile h.txt") stands for.
@@ -50,6 +79,7 @@ func (f *scenarioFlags) setFor(kv, flag string) {
 
 // add declares the flags on cmd.
 func (f *scenarioFlags) add(cmd *cobra.Command) {
+	f.unread = &unreadWarner{cmd: cmd}
 	fl := cmd.Flags()
 	fl.Var(setFlag{f}, "set", "override a scenario key, `key=value` with a dotted key (repeatable), e.g. --set platform.link_latency=5us")
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
@@ -128,7 +158,9 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Validate()
+	plan, err := s.Validate()
+	f.unread.tell(plan)
+	return plan, err
 }
 
 // scenario is the scenario of file (or the embedded default) with the
@@ -284,10 +316,13 @@ ties); both together run every seed in every copy. The runs go on all cores
 (--jobs, fewer when memory is short). The report and every file are the first
 run's (the scenario as written), and a table after the report gives each
 result's mean, p05–p95 band, min–max and where one more run would fall
-(a 90% normal prediction interval, the figure to hold a real run against);
---json adds "ensemble": {"runs", "time_s": {mean, min, max, p05, p95, median,
-sd, next90: {lo, hi}}, "gflops": {...}} to each result and a top-level
-"ensemble". Quantiles interpolate between the sorted runs.
+(a 90% normal prediction interval, the figure to hold a real run against;
+every figure is a time, a rate or a slowdown, so one reaching below 0 is cut
+at 0, marked 0*); --json adds "ensemble": {"runs", "time_s": {mean, min, max,
+p05, p95, median, sd, next90: {lo, hi, lo_normal where cut}}, "gflops":
+{...}} to each result, to each [[jobs]] entry (time_s, and alone_s and
+slowdown unless --no-alone) and a top-level "ensemble". Quantiles interpolate
+between the sorted runs.
 When every run gives the same bits, emu says so on stderr (with --seeds: the
 scenario draws nothing from its seed that moves it; try --perturb).`,
 		Example: `  emu run
@@ -640,9 +675,7 @@ func writeBreakdown(st *staging, dir string, plan *scenario.Plan, res *runner.Re
 func writeTraffic(st *staging, file, plotDir string, plan *scenario.Plan, res *runner.Result) error {
 	t := res.Traffic
 	write := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(t)
+		return jsonout.Encode(w, t)
 	}
 	if strings.EqualFold(filepath.Ext(file), ".csv") {
 		write = t.WriteCSV

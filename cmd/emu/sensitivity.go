@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/runner"
@@ -178,6 +178,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 		return err
 	}
 	plan, err := s.Validate()
+	sf.unread.tell(plan)
 	if err != nil {
 		return err
 	}
@@ -337,9 +338,7 @@ func writeSensitivityOutputs(st *staging, g, saved *sensitivity.Graph, doc sensi
 	rep := doc.Report
 	if af.json != "" {
 		err := st.write(af.json, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(doc)
+			return jsonout.Encode(w, doc)
 		})
 		if err != nil {
 			return outputFailed("--json", af.json, err)

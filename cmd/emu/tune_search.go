@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/hpldat"
+	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/plots"
 	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/tune"
@@ -323,7 +323,5 @@ func (r *scenarioRunner) memoryPlan(f scenarioFlags, plan *scenario.Plan, fracti
 
 // writeSearchJSON writes the whole search: the best point, every round, the cost.
 func writeSearchJSON(w io.Writer, res tune.SearchResult) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(res)
+	return jsonout.Encode(w, res)
 }

@@ -28,7 +28,14 @@ type Summary struct {
 type Interval struct {
 	Lo float64 `json:"lo"`
 	Hi float64 `json:"hi"`
+	// LoNormal is, where SummarizeNonNegative cut the interval at 0, the
+	// normal interval's own lower end (negative); 0 (left out of JSON)
+	// where nothing was cut.
+	LoNormal float64 `json:"lo_normal,omitempty"`
 }
+
+// Cut reports whether the interval's lower end was cut at 0 (LoNormal).
+func (i Interval) Cut() bool { return i.LoNormal < 0 }
 
 // Contains reports whether x lies in the interval.
 func (i Interval) Contains(x float64) bool { return i.Lo <= x && x <= i.Hi }
@@ -69,13 +76,15 @@ func Summarize(xs []float64) Summary {
 }
 
 // SummarizeNonNegative is Summarize for a figure that cannot be negative (a
-// time, a rate, a size): the next run's interval starts at 0 at the lowest. No
-// run falls below 0, so the cut keeps the interval's 90%; uncut, two runs of
-// 4,028 and 4,953 s gave -567 … 9,548 s.
+// time, a rate, a size, a slowdown): the next run's interval starts at 0 at
+// the lowest, and says so (Interval.LoNormal keeps the normal interval's lower
+// end). No run falls below 0, so the cut keeps the interval's 90%; uncut, two
+// runs of 4,028 and 4,953 s gave -567 … 9,548 s. A figure that can be negative
+// is Summarize's, uncut.
 func SummarizeNonNegative(xs []float64) Summary {
 	s := Summarize(xs)
 	if s.Next != nil && s.Next.Lo < 0 {
-		s.Next.Lo = 0
+		s.Next.LoNormal, s.Next.Lo = s.Next.Lo, 0
 	}
 	return s
 }

@@ -157,17 +157,26 @@ func TestNextCovers(t *testing.T) {
 // runs of 4027.8 and 4952.8 s gave -567.5 … 9548.1 s. By hand: mean 4490.3,
 // sd 925/√2 = 654.07, half 6.313752·654.07·√1.5 = 5057.8.
 func TestNonNegativeNext(t *testing.T) {
+	half := 6.313752 * 925 / math.Sqrt2 * math.Sqrt(1.5) // t₀.₉₅(1)·sd·√(1+1/2)
 	for _, c := range []struct {
-		name   string
-		xs     []float64
-		lo, hi float64
+		name     string
+		xs       []float64
+		lo, hi   float64
+		loNormal float64 // the uncut lower end where cut, else 0
 	}{
-		{"cut at 0", []float64{4027.8, 4952.8}, 0, 4490.3 + 6.313752*925/math.Sqrt2*math.Sqrt(1.5)},
-		{"whole", []float64{10, 11, 12}, 11 - 2.919986*math.Sqrt(4.0/3), 11 + 2.919986*math.Sqrt(4.0/3)},
+		{"cut at 0", []float64{4027.8, 4952.8}, 0, 4490.3 + half, 4490.3 - half},
+		{"whole", []float64{10, 11, 12}, 11 - 2.919986*math.Sqrt(4.0/3), 11 + 2.919986*math.Sqrt(4.0/3), 0},
 	} {
 		s := SummarizeNonNegative(c.xs)
 		if s.Next == nil || math.Abs(s.Next.Lo-c.lo) > 1e-5*math.Max(1, c.hi) || math.Abs(s.Next.Hi-c.hi) > 1e-5*c.hi {
 			t.Errorf("%s: next %+v, want %g … %g", c.name, s.Next, c.lo, c.hi)
+		}
+		// The cut says where the normal interval went: Summarize's own end.
+		if s.Next != nil && (math.Abs(s.Next.LoNormal-c.loNormal) > 1e-5*c.hi || s.Next.Cut() != (c.loNormal < 0)) {
+			t.Errorf("%s: lo_normal %g (cut %v), want %g", c.name, s.Next.LoNormal, s.Next.Cut(), c.loNormal)
+		}
+		if w := Summarize(c.xs); c.loNormal < 0 && s.Next.LoNormal != w.Next.Lo {
+			t.Errorf("%s: lo_normal %g, Summarize's lo %g", c.name, s.Next.LoNormal, w.Next.Lo)
 		}
 		// Everything else is Summarize's.
 		want := Summarize(c.xs)
