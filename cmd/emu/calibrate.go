@@ -17,6 +17,7 @@ import (
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/models"
 )
 
 func init() { register(newCalibrateCmd) }
@@ -122,6 +123,10 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			}
 			if repeats < 1 || repeats > maxRepeats {
 				return fmt.Errorf("--repeats %d: want 1 to %d", repeats, maxRepeats)
+			}
+			if _, _, ok := models.SplitCPUKey(host); !ok {
+				// emu fit could read these samples, but not write this host's model.
+				return fmt.Errorf("--host %q: a host name holds no \"/\" (HOST/cpuS names socket S of HOST)", host)
 			}
 			file := ""
 			if len(args) == 1 {

@@ -79,6 +79,9 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"calibrate", "--beside", "dgemm", "-o", filepath.Join(dir, "b1.csv")}, "emu: --beside dgemm: needs 2 workers or more"},
 		{[]string{"calibrate", "--beside", "dgemm", "--parallel", "2", "--kernels", "dlaswp", "-o", filepath.Join(dir, "b2.csv")}, "emu: timing beside dgemm: the plan has no dgemm call"},
 		{[]string{"calibrate", "merge", bad}, bad + ":2: column seconds: negative duration"},
+		// A models file keys a host by its name, a CPU as HOST/cpuS: fit could
+		// not write such a host's model (it measured, then failed at the end).
+		{[]string{"calibrate", "--host", "rack1/n1", "-o", filepath.Join(dir, "sl.csv")}, `emu: --host "rack1/n1": a host name holds no "/"`},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)
@@ -86,7 +89,7 @@ func TestCalibrateBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
 		}
 	}
-	for _, f := range []string{"b1.csv", "b2.csv", "h1.csv", "h2.csv", "h3.csv", "h4.csv"} { // refused before a row or a probe is written
+	for _, f := range []string{"b1.csv", "b2.csv", "sl.csv", "h1.csv", "h2.csv", "h3.csv", "h4.csv"} { // refused before a row or a probe is written
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			t.Errorf("%s written by a refused calibration", f)
 		}
