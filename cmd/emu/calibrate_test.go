@@ -158,3 +158,42 @@ func TestCheckCalibrateMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateMergeOfHeadersAlone: merge of sample files that hold a
+// header alone (a calibration that measured nothing) is refused, exit 2,
+// no -o written; beside a file with rows it merges those and notes the
+// empty one; one file is "1 file". Before, a merge of nothing wrote an
+// empty sample file, exit 0 ("0 samples from 1 files"), which emu fit
+// then refused.
+func TestCalibrateMergeOfHeadersAlone(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	if err := calibration.WriteSamples(&b, []calibration.Sample{{Index: 0, Plan: "p", Host: "n1", Kernel: "dscal", N: 5, Seconds: 1e-7}}); err != nil {
+		t.Fatal(err)
+	}
+	rows, header := filepath.Join(dir, "rows.csv"), filepath.Join(dir, "header.csv")
+	os.WriteFile(rows, []byte(b.String()), 0o644)
+	os.WriteFile(header, []byte(strings.SplitAfter(b.String(), "\n")[0]), 0o644)
+
+	out := filepath.Join(dir, "none.csv")
+	code, _, errOut := runCLI(t, "calibrate", "merge", header, "-o", out)
+	if want := header + ": no samples to merge"; code != exitInput || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("merge of a header alone: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("merge of nothing wrote its -o")
+	}
+
+	out = filepath.Join(dir, "some.csv")
+	code, _, errOut = runCLI(t, "calibrate", "merge", rows, header, "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "emu: note: " + header + ": no samples (a header alone), nothing merged from it\n"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	code, _, errOut = runCLI(t, "calibrate", "merge", rows, "-o", filepath.Join(dir, "one.csv"))
+	if code != exitOK || !strings.Contains(errOut, "1 samples from 1 file (") {
+		t.Errorf("exit %d, stderr %q; want \"from 1 file\"", code, errOut)
+	}
+}
