@@ -68,6 +68,19 @@ func FitEachKernelWith(samples []Sample, family models.Family, opts models.FitOp
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
+		empty, outliers := 0, 0
+		for _, n := range skipped {
+			empty += n
+		}
+		for _, s := range samples {
+			if s.Status == StatusOutlier {
+				outliers++
+			}
+		}
+		if empty+outliers > 0 {
+			// Say why, rather than leave the user to count rows.
+			return nil, nil, nil, fmt.Errorf("no samples to fit: of %d, %d are empty calls (a dimension 0, which cost nothing) and %d outliers of their campaign", len(samples), empty, outliers)
+		}
 		return nil, nil, nil, fmt.Errorf("no samples to fit")
 	}
 	specs := map[string]models.Spec{}

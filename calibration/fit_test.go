@@ -80,6 +80,14 @@ func TestFitSamplesErrors(t *testing.T) {
 	if _, _, err := FitSamples(two, family, models.FitOptions{}); err == nil || !strings.Contains(err.Error(), "kernel dgemm") {
 		t.Errorf("fitting two samples: %v, want an error naming dgemm", err)
 	}
+	// Only empty calls and outliers: the error says so, where it said "no
+	// samples to fit" of a file of rows.
+	none := []Sample{{Kernel: "dgemm", Host: "h", M: 0, N: 4, K: 4, Seconds: 1e-6}, {Kernel: "dgemm", Host: "h", M: 4, N: 0, K: 4, Seconds: 1e-6},
+		{Kernel: "dgemm", Host: "h", M: 4, N: 4, K: 4, Seconds: 1, Status: StatusOutlier}}
+	want := "no samples to fit: of 3, 2 are empty calls (a dimension 0, which cost nothing) and 1 outliers of their campaign"
+	if _, _, err := FitSamples(none, family, models.FitOptions{}); err == nil || err.Error() != want {
+		t.Errorf("fitting empty calls: %v, want %q", err, want)
+	}
 }
 
 // pointsModels are hand-written models for TestPointsVsModel: dgemm at 1 ns

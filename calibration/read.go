@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/models"
 )
 
 // MaxCallSeconds bounds the duration of one measured kernel call (11.6 days).
@@ -186,6 +187,11 @@ func parseRow(rec []string, col map[string]int) (Sample, error) {
 	}
 	s.Kernel, _ = cell(rec, col, "kernel")
 	s.Host, _ = cell(rec, col, "host")
+	if _, _, ok := models.SplitCPUKey(s.Host); !ok {
+		// A models file keys a host's model by its name, HOST/cpuS a CPU's:
+		// emu fit --per-host could not write this host's.
+		return s, fmt.Errorf("column host: %q: a host name holds no \"/\" (HOST/cpuS names socket S of HOST)", s.Host)
+	}
 	var err error
 	for _, d := range []struct {
 		name string

@@ -51,6 +51,10 @@ func TestReadSamplesErrors(t *testing.T) {
 		{"extra field", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1\ndgemm,h,1,2,3,1,5\n", "s.csv:3: row has 7 fields, the header 6 columns"},
 		{"unquoted comma", "kernel,host,m,n,k,seconds\ndgemm,node,1,1,2,3,1\n", "s.csv:2: row has 7 fields"},
 		{"bad timestamp", "kernel,host,m,n,k,seconds,timestamp\ndgemm,h,1,2,3,1,yesterday\n", `s.csv:2: column timestamp`},
+		// emu fit --per-host could not key such a host's model (HOST/cpuS is a CPU's);
+		// before, fit measured every kernel and failed at the end, naming no line.
+		{"host with a slash", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1\ndgemm,rack1/n1,1,2,3,1\n", `s.csv:3: column host: "rack1/n1": a host name holds no "/"`},
+		{"host of an empty socket", "kernel,host,m,n,k,seconds\ndgemm,h/cpu,1,2,3,1\n", `s.csv:2: column host: "h/cpu"`},
 	}
 	for _, c := range cases {
 		_, err := ReadSamples([]byte(c.file), "s.csv")

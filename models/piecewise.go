@@ -102,11 +102,7 @@ func (fc *fitContext) segmentWeighted(data []Sample, variable int, lsw []float64
 		return data[sg.order[a]].Vars.get(variable) < data[sg.order[b]].Vars.get(variable)
 	})
 	t, y, w := make([]float64, n), make([]float64, n), make([]float64, n)
-	eps := 0.0
-	for i := range data {
-		eps = math.Max(eps, data[i].Seconds)
-	}
-	eps *= 1e-9 // zero durations must not get infinite weight
+	eps := durationFloor(data) // zero durations must not get infinite weight
 	for p, i := range sg.order {
 		v := data[i].Vars
 		t[p], y[p] = fc.product.eval(&v), data[i].Seconds

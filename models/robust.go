@@ -123,7 +123,14 @@ func isOutlier(y, c, u float64) bool {
 func outliers(data []Sample, c, r, s []float64) []bool {
 	out := make([]bool, len(data))
 	var cand []int
+	// A call measured at 0 s among calls that took time is no structure
+	// the mean missed: it is out, whatever the share of such calls.
+	zeroOut := durationFloor(data) > math.SmallestNonzeroFloat64
 	for i := range out {
+		if zeroOut && data[i].Seconds <= 0 {
+			out[i] = true
+			continue
+		}
 		if isOutlier(data[i].Seconds, c[i], r[i]/s[i]) {
 			cand = append(cand, i)
 		}
@@ -311,14 +318,15 @@ func (fc *fitContext) meanFitWeights(kind MeanKind, data []Sample) (Spec, *model
 func (fc *fitContext) fitRobust(kind MeanKind, data []Sample) (Spec, *model, []bool, robustWeights, error) {
 	n := len(data)
 	w := make([]float64, n)
-	top := 0.0
-	for i := range data {
-		top = math.Max(top, data[i].Seconds)
-	}
-	eps := math.Max(top*1e-9, math.SmallestNonzeroFloat64)
+	eps := durationFloor(data)
 	for i := range data {
 		d := math.Max(data[i].Seconds, eps)
 		w[i] = 1 / (d * d)
+		if data[i].Seconds <= 0 && eps > math.SmallestNonzeroFloat64 {
+			// A call measured at 0 s says nothing of the mean: it starts
+			// outside the fit, and the rounds below judge it.
+			w[i] = 0
+		}
 	}
 	sp, m, err := fc.fitMean(kind, data, w)
 	if err != nil {
@@ -415,4 +423,25 @@ func contaminationLogPDF(data []Sample) float64 {
 		return 0
 	}
 	return -math.Log(top)
+}
+
+// durationFloor is the smallest duration a relative weight 1/y² is taken
+// at: the shortest call measured above 0 s. A call measured at 0 s (a
+// clock coarser than the call, a row written by hand) then weighs as the
+// shortest call does, and the robust fit finds it 100% off its neighbours,
+// an outlier; floored at 10⁻⁹ of the longest call as before, one such call
+// in 40 weighed 10¹⁸ times a 1 s call, pulled the start's fit to itself and
+// was never flagged (TestRobustFitIgnoresZeroDurations). Samples above 0 s
+// are weighted as they were.
+func durationFloor(data []Sample) float64 {
+	low := math.Inf(1)
+	for i := range data {
+		if d := data[i].Seconds; d > 0 && d < low {
+			low = d
+		}
+	}
+	if math.IsInf(low, 1) {
+		return math.SmallestNonzeroFloat64
+	}
+	return low
 }

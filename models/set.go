@@ -192,7 +192,33 @@ func ParseSet(data []byte, file string) (*Set, error) {
 	if err != nil && looksLikeScenario(data) {
 		return nil, fmt.Errorf("%s: a scenario, not a models file (a models file holds [kernels.NAME] tables; a scenario names one with kernels.models)", file)
 	}
+	if err != nil && looksLikeSamples(data) {
+		return nil, fmt.Errorf("%s: a samples CSV, not a models file (emu fit %s -o models.toml fits the models from it)", file, shellWord(file))
+	}
 	return s, err
+}
+
+// shellWord quotes a path for a command to copy, where the shell would split
+// or expand it.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// looksLikeSamples reports whether data opens with a samples CSV's header
+// (emu calibrate's, or any with kernel and seconds columns), which a TOML
+// parser reads as a bad key at line 1.
+func looksLikeSamples(data []byte) bool {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	cols := map[string]bool{}
+	for _, c := range strings.Split(string(bytes.TrimPrefix(line, []byte("\ufeff"))), ",") {
+		cols[strings.ToLower(strings.TrimSpace(c))] = true
+	}
+	return cols["kernel"] && cols["seconds"]
 }
 
 // looksLikeScenario reports whether data is a TOML document with one of a

@@ -189,6 +189,12 @@ func TestParseSetErrors(t *testing.T) {
 		// scenario.toml said "type mismatch for models.Spec")
 		{"a scenario", "app = \"hpl\"\n[platform]\nhosts = 2\n[kernels]\nmodels = \"m.toml\"\n", []string{"m.toml: a scenario, not a models file"}},
 		{"a scenario's tables", "[hpl]\nn = 1000\n[kernels.dgemm]\ncoef = [1.0]\nterms = [\"m*n*k\"]\n", []string{"m.toml: a scenario, not a models file"}},
+		// a samples CSV given where a models file is wanted (calibrate --check
+		// samples.csv, kernels.models = "samples.csv") said "m.toml:1:
+		// expected '.' or '=', but got ',' instead"
+		{"a samples CSV", "index,plan,host,core,kernel,m,n,k,seconds,timestamp,backend,clock,runs,status\n0,ab,h,0,dgemm,1,2,3,1e-6,,gonum,wall,5,\n",
+			[]string{"m.toml: a samples CSV, not a models file (emu fit m.toml -o models.toml"}},
+		{"another tool's samples CSV", "\ufeffKernel, host,m,n,k, Seconds\r\ndgemm,h,1,2,3,1e-6\r\n", []string{"m.toml: a samples CSV, not a models file"}},
 		{"coef count", "[kernels.dgemm]\nterms = [\"m\", \"n\"]\ncoef = [1.0]\n",
 			[]string{"m.toml:3:", "kernels.dgemm.coef", "1 coefficients for 2 terms"}},
 		{"bad noise", "[kernels.dgemm]\nnoise = \"pink\"\n", []string{"m.toml:2:", "kernels.dgemm.noise", "pink"}},
@@ -292,4 +298,21 @@ func FuzzParseProbes(f *testing.F) {
 			t.Fatalf("ParseSet holds %d probes, ParseProbes %d", len(s.Probes()), len(probes))
 		}
 	})
+}
+
+// TestShellWord: the path in a command emu prints to copy is quoted where a
+// shell would split or expand it, and left bare where it would not.
+func TestShellWord(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"samples.csv", "samples.csv"},
+		{"/tmp/run-1/s_2.csv", "/tmp/run-1/s_2.csv"},
+		{"my samples.csv", "'my samples.csv'"},
+		{"it's.csv", `'it'\''s.csv'`},
+		{"$HOME.csv", "'$HOME.csv'"},
+		{"", "''"},
+	} {
+		if got := shellWord(tc.in); got != tc.want {
+			t.Errorf("shellWord(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
 }

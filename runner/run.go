@@ -257,9 +257,26 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 func cpusOf(p *scenario.Plan) []ranks.CPU {
 	cpus := make([]ranks.CPU, p.Platform.Hosts)
 	for h := range cpus {
-		cpus[h] = ranks.CPU{Speed: p.Platform.HostSpeed(h), Cores: p.Platform.Cores(h)}
+		cpus[h] = ranks.CPU{Speed: hostSpeed(p, h), Cores: p.Platform.Cores(h)}
 	}
 	return cpus
+}
+
+// hostFactor is host h's speed factor ([kernels] host_speed, host_spread:
+// scenario's Plan.Kernels.HostSpeed, by host name), 1 where it has none.
+// The kernels divide their durations by it (kernels.Config.HostSpeed); a
+// replay's computes and calcs are divided by it here.
+func hostFactor(p *scenario.Plan, h int) float64 {
+	if f, ok := p.Kernels.HostSpeed[p.Platform.HostName(h)]; ok {
+		return f
+	}
+	return 1
+}
+
+// hostSpeed is host h's speed, flop/s, with its speed factor: what a TI
+// compute runs at there, and its processor's speed (cpusOf).
+func hostSpeed(p *scenario.Plan, h int) float64 {
+	return p.Platform.HostSpeed(h) * hostFactor(p, h)
 }
 
 // runApp runs the plan's application on w, its ranks on the hosts of place,
@@ -277,10 +294,14 @@ func runApp(p *scenario.Plan, w *ranks.World, res *Result, opt Options, place []
 		res.Results = res.Ring
 	case scenario.AppReplay:
 		cfg := replay.Config{Speed: p.Platform.Speed}
-		if p.Platform.Speeds != nil { // hosts of their own speeds (a platform of zones)
+		// Hosts of their own speeds (a platform of zones), or of their own
+		// speed factors (node variability as a what-if).
+		if p.Platform.Speeds != nil || len(p.Kernels.HostSpeed) > 0 {
 			cfg.RankSpeeds = make([]float64, len(place))
+			cfg.RankFactors = make([]float64, len(place))
 			for r, h := range place {
-				cfg.RankSpeeds[r] = p.Platform.HostSpeed(h)
+				cfg.RankSpeeds[r] = hostSpeed(p, h)
+				cfg.RankFactors[r] = hostFactor(p, h)
 			}
 		}
 		if res.Replay, err = replay.Run(w, p.Trace, cfg); err == nil {

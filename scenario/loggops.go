@@ -44,6 +44,15 @@ func (s *Scenario) replaySemantics(p *Plan) error {
 	if p.Trace.Format != traceformat.FormatGOAL {
 		return s.errorAt("replay.semantics", fmt.Sprintf("loggops replays GOAL schedules only; %s is a %s trace", p.Trace.Name, p.Trace.Format))
 	}
+	if len(p.Kernels.HostSpeed) > 0 {
+		// LogGOPSim's calcs last what the schedule says, on no host: a
+		// speed factor would be announced and change nothing.
+		key := "kernels.host_spread"
+		if len(s.Kernels.HostSpeed) > 0 {
+			key = "kernels.host_speed"
+		}
+		return s.errorAt(key, `loggops has no hosts to slow: its calcs last what the schedule says (replay.semantics = "mpi" divides them by a host's speed factor)`)
+	}
 	n := s.Network
 	for _, ov := range []struct {
 		key string

@@ -35,6 +35,10 @@ func TestLogGOPSScenarioErrors(t *testing.T) {
 			"network.eager_threshold: loggops needs eager_threshold ≥ 1 byte"},
 		{"gap under mpi", "app = \"replay\"\n[replay]\nfile = \"t.goal\"\ngap = \"1us\"\n" + scenariotest.LogGOPSPlatform, goalFile,
 			"s.toml:4: replay.gap: LogGOPS's g has no meaning under replay.semantics = \"mpi\""},
+		{"a host slowed", head + scenariotest.LogGOPSPlatform + "[kernels.host_speed]\nhost-1 = 0.5\n", goalFile,
+			"kernels.host_speed: loggops has no hosts to slow"},
+		{"a spread of hosts", head + scenariotest.LogGOPSPlatform + "[kernels]\nhost_spread = \"5%\"\n", goalFile,
+			"kernels.host_spread: loggops has no hosts to slow"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantScenarioError(t, tc.scenario, tc.files, tc.want) })
 	}

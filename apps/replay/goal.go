@@ -105,7 +105,11 @@ func (x *exec) runGOAL(r *ranks.Rank) {
 			g.release(s, s.IRequires(int(i)))
 			g.postReady(c, s)
 			x.at[me] = i
-			r.Compute(float64(s.Op(int(i)).Size)/nsPerSecond, "calc")
+			d := float64(s.Op(int(i)).Size) / nsPerSecond
+			if x.factors != nil {
+				d /= x.factors[r.ID()]
+			}
+			r.Compute(d, "calc")
 			g.pending[int(i)-first] = opDone
 			g.release(s, s.Requires(int(i)))
 			left--

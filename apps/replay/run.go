@@ -17,6 +17,10 @@ type Config struct {
 	// RankSpeeds, when not nil, is each rank's host's speed, flop/s (a
 	// platform whose hosts differ): it replaces Speed rank by rank.
 	RankSpeeds []float64
+	// RankFactors, when not nil, is each rank's host's speed factor
+	// (kernels.host_speed, host_spread: node variability as a what-if): a
+	// GOAL calc of d ns lasts d / factor. A TI compute's is in RankSpeeds.
+	RankFactors []float64
 }
 
 // Result is a replay's outcome; its JSON names are the scenario contract.
@@ -47,7 +51,15 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("replay: rank %d's host speed %g flop/s, want > 0", r, v)
 		}
 	}
-	x := &exec{t: t, speed: cfg.Speed, speeds: cfg.RankSpeeds}
+	if cfg.RankFactors != nil && len(cfg.RankFactors) != t.Ranks() {
+		return nil, fmt.Errorf("replay: %d rank speed factors for %d ranks", len(cfg.RankFactors), t.Ranks())
+	}
+	for r, v := range cfg.RankFactors {
+		if !(v > 0) || math.IsInf(v, 1) {
+			return nil, fmt.Errorf("replay: rank %d's host speed factor %g, want a finite factor > 0", r, v)
+		}
+	}
+	x := &exec{t: t, speed: cfg.Speed, speeds: cfg.RankSpeeds, factors: cfg.RankFactors}
 	var main func(r *ranks.Rank)
 	if t.GOAL != nil {
 		x.goal = make([]*goalRank, t.Ranks())
@@ -95,6 +107,8 @@ type exec struct {
 	t      *traceformat.Trace
 	speed  float64
 	speeds []float64 // per rank, when hosts differ (Config.RankSpeeds)
+	// factors: per rank, when hosts have speed factors (Config.RankFactors)
+	factors []float64
 	// What the deadlock report names: cur[r], the TI action rank r is at
 	// (nil once it finished); for GOAL, at[r], the calc it runs, or −2
 	// while it waits for the ops it posted (goal[r].ops).

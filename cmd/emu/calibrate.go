@@ -17,6 +17,7 @@ import (
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/kernels"
+	"github.com/emu-hpc/emu/models"
 )
 
 func init() { register(newCalibrateCmd) }
@@ -122,6 +123,10 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			}
 			if repeats < 1 || repeats > maxRepeats {
 				return fmt.Errorf("--repeats %d: want 1 to %d", repeats, maxRepeats)
+			}
+			if _, _, ok := models.SplitCPUKey(host); !ok {
+				// emu fit could read these samples, but not write this host's model.
+				return fmt.Errorf("--host %q: a host name holds no \"/\" (HOST/cpuS names socket S of HOST)", host)
 			}
 			file := ""
 			if len(args) == 1 {
@@ -296,12 +301,20 @@ func newCalibrateMergeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if len(merged) == 0 {
+				// A header alone (a calibration that wrote no row): a merged
+				// file of nothing would only fail later, at emu fit.
+				return fmt.Errorf("%s: no samples to merge (a header alone: a calibration that measured nothing?)", strings.Join(args, ", "))
+			}
 			noted := map[string]bool{} // a file given twice is noted once
 			for _, f := range args {
 				if !noted[f] {
 					noted[f] = true
 					if data, err := os.ReadFile(f); err == nil { // Merge has read it: it is there
 						noteTornRow(cmd.ErrOrStderr(), f, data)
+						if s, err := calibration.ReadSamples(data, f); err == nil && len(s) == 0 {
+							fmt.Fprintf(cmd.ErrOrStderr(), "emu: note: %s: no samples (a header alone), nothing merged from it\n", f)
+						}
 					}
 				}
 			}
@@ -319,7 +332,11 @@ func newCalibrateMergeCmd() *cobra.Command {
 			}); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d samples from %d files (%d duplicates dropped)\n", out, len(merged), len(args), dups)
+			files := "files"
+			if len(args) == 1 {
+				files = "file"
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d samples from %d %s (%d duplicates dropped)\n", out, len(merged), len(args), files, dups)
 			return nil
 		},
 	}

@@ -506,3 +506,38 @@ func TestPrintedCommandsQuotePaths(t *testing.T) {
 		t.Errorf("exit %d; --graph's suggestion does not quote its path:\n%s", code, stderr)
 	}
 }
+
+// TestRunNotesHostSpeedsOfNoCompute: a what-if of host speeds on a run that
+// computes nothing (ping-pong, ring, a job mix of ring and congestor) says
+// that it moves no time, once; a run that computes (HPL) gets no such note.
+// Before, emu named the slow hosts and ran the same times without a word.
+func TestRunNotesHostSpeedsOfNoCompute(t *testing.T) {
+	const note = "emu: note: %s computes nothing (messages alone): host speeds change no time\n"
+	for _, tc := range []struct {
+		args []string
+		apps string // "" for no note
+	}{
+		{[]string{"run", "../../examples/pingpong.toml", "--set", "kernels.host_speed.host-1=0.5"}, "pingpong"},
+		{[]string{"run", "../../examples/pingpong.toml", "--set", "app=ring", "--set", "ring.iterations=2", "--set", "kernels.host_speed.host-1=0.5"}, "ring"},
+		{[]string{"run", "../../examples/jobs-congestor.toml", "--no-alone", "--set", `kernels.host_speed."*"=0.5`}, "congestor and ring"},
+		{[]string{"run", "--set", "kernels.host_speed.host-1=0.5"}, ""},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+		want := ""
+		if tc.apps != "" {
+			want = fmt.Sprintf(note, tc.apps)
+		}
+		got := ""
+		for _, l := range strings.SplitAfter(stderr, "\n") {
+			if strings.Contains(l, "computes nothing") {
+				got += l
+			}
+		}
+		if got != want {
+			t.Errorf("%v: noted %q, want %q", tc.args, got, want)
+		}
+	}
+}

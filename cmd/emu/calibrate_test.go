@@ -79,6 +79,9 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"calibrate", "--beside", "dgemm", "-o", filepath.Join(dir, "b1.csv")}, "emu: --beside dgemm: needs 2 workers or more"},
 		{[]string{"calibrate", "--beside", "dgemm", "--parallel", "2", "--kernels", "dlaswp", "-o", filepath.Join(dir, "b2.csv")}, "emu: timing beside dgemm: the plan has no dgemm call"},
 		{[]string{"calibrate", "merge", bad}, bad + ":2: column seconds: negative duration"},
+		// A models file keys a host by its name, a CPU as HOST/cpuS: fit could
+		// not write such a host's model (it measured, then failed at the end).
+		{[]string{"calibrate", "--host", "rack1/n1", "-o", filepath.Join(dir, "sl.csv")}, `emu: --host "rack1/n1": a host name holds no "/"`},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(t, c.args...)
@@ -86,7 +89,7 @@ func TestCalibrateBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
 		}
 	}
-	for _, f := range []string{"b1.csv", "b2.csv", "h1.csv", "h2.csv", "h3.csv", "h4.csv"} { // refused before a row or a probe is written
+	for _, f := range []string{"b1.csv", "b2.csv", "sl.csv", "h1.csv", "h2.csv", "h3.csv", "h4.csv"} { // refused before a row or a probe is written
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			t.Errorf("%s written by a refused calibration", f)
 		}
@@ -153,5 +156,44 @@ func TestCheckCalibrateMemory(t *testing.T) {
 		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "--parallel 2") {
 			t.Errorf("%d bytes available: %v, want ok %v", c.avail, err, c.ok)
 		}
+	}
+}
+
+// TestCalibrateMergeOfHeadersAlone: merge of sample files that hold a
+// header alone (a calibration that measured nothing) is refused, exit 2,
+// no -o written; beside a file with rows it merges those and notes the
+// empty one; one file is "1 file". Before, a merge of nothing wrote an
+// empty sample file, exit 0 ("0 samples from 1 files"), which emu fit
+// then refused.
+func TestCalibrateMergeOfHeadersAlone(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	if err := calibration.WriteSamples(&b, []calibration.Sample{{Index: 0, Plan: "p", Host: "n1", Kernel: "dscal", N: 5, Seconds: 1e-7}}); err != nil {
+		t.Fatal(err)
+	}
+	rows, header := filepath.Join(dir, "rows.csv"), filepath.Join(dir, "header.csv")
+	os.WriteFile(rows, []byte(b.String()), 0o644)
+	os.WriteFile(header, []byte(strings.SplitAfter(b.String(), "\n")[0]), 0o644)
+
+	out := filepath.Join(dir, "none.csv")
+	code, _, errOut := runCLI(t, "calibrate", "merge", header, "-o", out)
+	if want := header + ": no samples to merge"; code != exitInput || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("merge of a header alone: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("merge of nothing wrote its -o")
+	}
+
+	out = filepath.Join(dir, "some.csv")
+	code, _, errOut = runCLI(t, "calibrate", "merge", rows, header, "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "emu: note: " + header + ": no samples (a header alone), nothing merged from it\n"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	code, _, errOut = runCLI(t, "calibrate", "merge", rows, "-o", filepath.Join(dir, "one.csv"))
+	if code != exitOK || !strings.Contains(errOut, "1 samples from 1 file (") {
+		t.Errorf("exit %d, stderr %q; want \"from 1 file\"", code, errOut)
 	}
 }

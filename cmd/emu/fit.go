@@ -174,6 +174,9 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	for _, e := range failed {
 		fmt.Fprintf(cmd.ErrOrStderr(), "emu: %v (skipped)\n", e)
 	}
+	for _, l := range mixedSources(samples, fits) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "emu: note: "+l)
+	}
 	if opts.PerHost {
 		for _, l := range pooledHosts(samples, fits) {
 			fmt.Fprintln(cmd.ErrOrStderr(), "emu: --per-host: "+l)
@@ -426,6 +429,50 @@ func pooledHosts(samples []calibration.Sample, fits []calibration.KernelFit) []s
 		}
 		if len(few) > 0 {
 			lines = append(lines, fmt.Sprintf("%s: no model of its own for %s (a host needs %d samples, outliers and empty calls left out); the pooled model applies", f.Kernel, strings.Join(few, ", "), minHostSamples))
+		}
+	}
+	return lines
+}
+
+// mixedSources names, per kernel fitted, the BLAS backends and the clocks
+// its samples were measured with where there are several: a model fitted
+// on gonum's and OpenBLAS's calls together (two nodes' files merged, one
+// node calibrated with two builds), or on wall and CPU times, is the
+// model of neither. Samples that do not say (other tools' files) and
+// outliers are not counted.
+func mixedSources(samples []calibration.Sample, fits []calibration.KernelFit) []string {
+	type count = map[string]int
+	backends, clocks := map[string]count{}, map[string]count{}
+	add := func(m map[string]count, kernel, v string) {
+		if v == "" {
+			return
+		}
+		if m[kernel] == nil {
+			m[kernel] = count{}
+		}
+		m[kernel][v]++
+	}
+	for _, s := range samples {
+		if s.Status == calibration.StatusOutlier {
+			continue
+		}
+		add(backends, s.Kernel, s.Backend)
+		add(clocks, s.Kernel, s.Clock)
+	}
+	list := func(c count) string {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(c)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, c[k]))
+		}
+		return strings.Join(parts, ", ")
+	}
+	var lines []string
+	for _, f := range fits {
+		if b := backends[f.Kernel]; len(b) > 1 {
+			lines = append(lines, fmt.Sprintf("%s: samples of %d BLAS backends (%s) fitted as one model, which is neither's; fit each backend's files apart", f.Kernel, len(b), list(b)))
+		}
+		if c := clocks[f.Kernel]; len(c) > 1 {
+			lines = append(lines, fmt.Sprintf("%s: samples timed by %d clocks (%s) fitted as one model; fit each clock's files apart", f.Kernel, len(c), list(c)))
 		}
 	}
 	return lines

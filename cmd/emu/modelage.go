@@ -28,6 +28,10 @@ func noteHostSpeeds(w io.Writer, plan *scenario.Plan) {
 	if len(speeds) == 0 {
 		return
 	}
+	if apps := computingNothing(plan); apps != "" {
+		// The what-if was asked of a run it cannot move: say so, once.
+		defer fmt.Fprintf(w, "emu: note: %s computes nothing (messages alone): host speeds change no time\n", apps)
+	}
 	hosts := slices.Sorted(maps.Keys(speeds))
 	if len(hosts) <= 4 {
 		parts := make([]string, len(hosts))
@@ -68,6 +72,26 @@ func noteHostSpeeds(w io.Writer, plan *scenario.Plan) {
 	}
 	fmt.Fprintf(w, "emu: host speeds (durations ÷ speed) of %d hosts: slowest %s, fastest %s, mean %.4g, SD %.3g%% (--json lists each)\n",
 		plan.Platform.Hosts, end(slow, speeds[slow] > 1), end(fast, speeds[fast] < 1), mean, 100*math.Sqrt(max(sum2/n-mean*mean, 0)))
+}
+
+// computingNothing names the run's applications when none of them
+// computes (ping-pong, ring, congestor: messages alone), which a host's
+// speed factor cannot slow; "" when one does (HPL, a replay).
+func computingNothing(plan *scenario.Plan) string {
+	apps := []string{plan.App}
+	if len(plan.Jobs) > 0 {
+		apps = apps[:0]
+		for _, j := range plan.Jobs {
+			apps = append(apps, j.Plan.App)
+		}
+	}
+	for _, a := range apps {
+		if a != scenario.AppPingpong && a != scenario.AppRing && a != scenario.AppCongestor {
+			return ""
+		}
+	}
+	slices.Sort(apps)
+	return strings.Join(slices.Compact(apps), " and ")
 }
 
 // agedDrift is how far this node's quick probe may be from the models'
