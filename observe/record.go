@@ -67,6 +67,7 @@ type GraphRecorder struct {
 	termBuf    []sensitivity.LatTerm
 	perClass   *ClassGraph // built by Graph
 	switchLat  float64     // the platform's latency per switch crossed, s
+	linkLat    float64     // the platform's link latency, s: wire mode's baseline without network messages
 	switchCls  int         // the switches' latency class, −1 before the first switched message
 
 	// Local time the events do not show as compute (Iprobe/Test costs, overheads,
@@ -100,7 +101,7 @@ func NewGraphRecorder(n int, placement []int, opts ...RecordOptions) *GraphRecor
 	}
 	g.switchCls = -1
 	for _, o := range opts {
-		g.mode, g.factor, g.switchLat = o.Latency, o.LatFactor, o.SwitchLatency
+		g.mode, g.factor, g.switchLat, g.linkLat = o.Latency, o.LatFactor, o.SwitchLatency, o.LinkLatency
 	}
 	for r := range n {
 		g.last[r] = g.b.Vertex(r, sensitivity.Calc, 0)
@@ -252,11 +253,18 @@ func (g *GraphRecorder) loopback(ev *ranks.Event) bool {
 
 // BaselineLatency is the class-0 latency the graph should be analysed at: the most
 // common class-0 latency of the run's network messages, s (the smallest of equally
-// common ones; 0 without network messages) — one link's latency in WireLatency
-// mode, one message's end-to-end latency in EndToEndLatency mode. With one link
-// latency (and, end to end, one route length and no latency factor) every message
-// has it and the graph evaluated there gives the run's time.
-func (g *GraphRecorder) BaselineLatency() float64 { return g.lats.mode() }
+// common ones) — one link's latency in WireLatency mode, one message's end-to-end
+// latency in EndToEndLatency mode. With one link latency (and, end to end, one
+// route length and no latency factor) every message has it and the graph evaluated
+// there gives the run's time. A run without network messages (one rank, or all on
+// one host) has none: wire mode then takes RecordOptions.LinkLatency, the
+// platform's, which no edge depends on; end to end it is 0.
+func (g *GraphRecorder) BaselineLatency() float64 {
+	if len(g.lats.n) == 0 && g.mode == WireLatency {
+		return g.linkLat
+	}
+	return g.lats.mode()
+}
 
 // Baseline is the latency per class the graph should be analysed at, s: class 0
 // at BaselineLatency, and in wire mode class c ≥ 1 at (f_c − 1) × that, f_c being

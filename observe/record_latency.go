@@ -73,6 +73,11 @@ type RecordOptions struct {
 	// (a platform's switch delays are then inside its link latencies, as in
 	// SimGrid's).
 	SwitchLatency float64
+	// LinkLatency is the platform's link latency, s: in WireLatency mode the
+	// baseline ℓ of a run whose ranks send no network message, which would
+	// otherwise say 0 for a platform that has a latency (nothing in such a
+	// graph depends on it).
+	LinkLatency float64
 }
 
 // latencyQuantum is the grid class-0 latencies are rounded to before they are

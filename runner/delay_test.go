@@ -42,13 +42,14 @@ func TestDelaySensitivityPingpong(t *testing.T) {
 
 // TestDelaySensitivityRing: the ring app on n ranks, k laps, starts with a
 // dissemination barrier (⌈log₂ n⌉ rounds, each rank sending and receiving one
-// message a round), then passes the token n·k times in sequence. Under a
-// constant delay d every one of those steps waits d longer:
+// message a round), then passes the token n·(k+1) times in sequence (one
+// untimed lap first). Under a constant delay d every one of those steps waits
+// d longer:
 //
-//	slope = ⌈log₂ n⌉ + n·k,   m̄ = 2·(n⌈log₂ n⌉ + n·k)/n = 2(⌈log₂ n⌉ + k),
-//	c_a = (⌈log₂ n⌉ + n·k) / (2(⌈log₂ n⌉ + k))
+//	slope = ⌈log₂ n⌉ + n·(k+1),   m̄ = 2·(n⌈log₂ n⌉ + n·(k+1))/n = 2(⌈log₂ n⌉ + k+1),
+//	c_a = (⌈log₂ n⌉ + n·(k+1)) / (2(⌈log₂ n⌉ + k+1))
 //
-// n = 4, k = 3: slope 14, m̄ 10, c_a 1.4.
+// n = 4, k = 3: slope 18, m̄ 12, c_a 1.5.
 func TestDelaySensitivityRing(t *testing.T) {
 	const n, k = 4, 3
 	dir := scenariotest.WriteScenario(t, map[string]string{"s.toml": fmt.Sprintf(`app = "ring"
@@ -71,8 +72,8 @@ iterations = %d
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !nearRel(d.Slope, 14) || d.MessagesPerRank != 10 || !nearRel(d.CA, 1.4) || !nearRel(d.R2, 1) {
-		t.Errorf("slope %v (want 14), m̄ %v (want 10), c_a %v (want 1.4), R² %v", d.Slope, d.MessagesPerRank, d.CA, d.R2)
+	if !nearRel(d.Slope, 18) || d.MessagesPerRank != 12 || !nearRel(d.CA, 1.5) || !nearRel(d.R2, 1) {
+		t.Errorf("slope %v (want 18), m̄ %v (want 12), c_a %v (want 1.5), R² %v", d.Slope, d.MessagesPerRank, d.CA, d.R2)
 	}
 }
 

@@ -161,6 +161,7 @@ func Run(p *scenario.Plan, opt Options) (*Result, error) {
 			Latency:       opt.GraphLatency,
 			LatFactor:     func(bytes int) float64 { return net.LatFactor.Value(bytes+net.Envelope, 1) },
 			SwitchLatency: p.Platform.SwitchLatency,
+			LinkLatency:   p.Platform.LinkLatency,
 		})
 		w.AddListener(rec.Listener())
 	}

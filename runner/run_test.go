@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -61,5 +62,46 @@ func TestRecordAndReplayPivots(t *testing.T) {
 	diag := run("kernels.pivot=diagonal")
 	if diag.SimulatedTime == real.SimulatedTime {
 		t.Errorf("the diagonal rule gives the real run's time too: the test cannot tell pivots apart")
+	}
+}
+
+// A run whose ranks send no network message (one rank; two on one host) has
+// no message latency to take the graph's baseline ℓ from: wire mode takes the
+// platform's link latency, as for any other run on it, and the graph still
+// gives the run's time there. The baseline said 0 s, and emu sensitivity
+// "the run's L0 = 0 s", on a platform whose links have 3 us.
+func TestGraphBaselineWithoutMessages(t *testing.T) {
+	const doc = "app = \"hpl\"\n[platform]\nhosts = 2\ncores_per_host = 2\nlink_bandwidth = \"1GBps\"\nlink_latency = \"3us\"\n[hpl]\nn = 200\n"
+	for _, tt := range []struct {
+		name string
+		sets []string
+		want float64 // s
+	}{
+		{"one rank", []string{"hpl.grids=[[1,1]]"}, 3e-6},
+		{"two ranks on one host", []string{"hpl.grids=[[1,2]]"}, 3e-6},
+		{"two hosts: the messages'", []string{"hpl.grids=[[1,2]]", "platform.cores_per_host=1"}, 3e-6},
+		{"end to end without messages", []string{"hpl.grids=[[1,1]]"}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := varPlan(t, doc, tt.sets...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := Options{Graph: true}
+			if tt.want == 0 {
+				opt.GraphLatency = observe.EndToEndLatency
+			}
+			res, err := Run(p, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := res.Graph.Baseline()
+			if len(b) == 0 || abs(b[0]-tt.want) > 1e-15 {
+				t.Fatalf("baseline %v, want ℓ = %g s", b, tt.want)
+			}
+			if T := res.Graph.Runtime(b); abs(T-res.SimulatedTime) > 1e-12*res.SimulatedTime {
+				t.Errorf("T(baseline) = %g s, the run %g s", T, res.SimulatedTime)
+			}
+		})
 	}
 }

@@ -248,7 +248,7 @@ func (s *Scenario) congestor(p *Plan) error {
 		p.Ranks = s.job.Ranks
 	}
 	if p.Ranks < 2 {
-		return s.errorAt("platform.hosts", "a congestor needs at least 2 ranks")
+		return s.errorAt(ranksKey(&p.Platform, "platform.hosts"), fmt.Sprintf("a congestor needs at least 2 ranks, the platform starts %d (%s)", p.Ranks, p.Platform.Capacity()))
 	}
 	return nil
 }

@@ -68,6 +68,10 @@ func TestNPPlacesAsSmpirun(t *testing.T) {
 	if err := os.WriteFile(hostfile, []byte("n-3\nn-1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	hostfile1 := dir + "/host1"
+	if err := os.WriteFile(hostfile1, []byte("n-2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	trace := dir + "/ti2.txt" // a TI trace of 2 ranks
 	if err := os.WriteFile(trace, []byte("0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 1000\n0 finalize\n1 finalize\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -95,6 +99,16 @@ func TestNPPlacesAsSmpirun(t *testing.T) {
 			nil, "platform.np: a 4-process grid needs more ranks than the 3 the platform offers (np = 3)"},
 		{"pingpong beyond np", []string{"app=\"pingpong\"", "platform.np=1"},
 			nil, "platform.np: 1 ranks, the run needs 2"},
+		// A ring or congestor runs on every rank the platform starts: too few
+		// is np's or the hostfile's fault when they set the count.
+		{"ring under np", []string{`app="ring"`, "platform.np=1"},
+			nil, "platform.np: a ring needs at least 2 ranks, the platform starts 1 (np = 1)"},
+		{"congestor under np", []string{`app="congestor"`, `congestor.pattern="incast"`, "platform.np=1"},
+			nil, "platform.np: a congestor needs at least 2 ranks, the platform starts 1 (np = 1)"},
+		{"ring of a one-line hostfile", []string{`app="ring"`, "platform.hostfile=" + strconv.Quote(hostfile1)},
+			nil, "platform.hostfile: a ring needs at least 2 ranks, the platform starts 1 (1 hostfile lines)"},
+		{"ring of one host", []string{`app="ring"`, "platform.hosts=1"},
+			nil, "platform.hosts: a ring needs at least 2 ranks, the platform starts 1 (1 hosts × 1 cores)"},
 		{"negative", []string{"platform.np=-2"}, nil, "platform.np: -2: want 1 to 4194304 ranks"},
 		// smpirun -np 0 starts nothing: np = 0 was taken for np left out.
 		{"zero", []string{"platform.np=0"}, nil, "platform.np: 0: want 1 to 4194304 ranks"},

@@ -510,13 +510,30 @@ func (s *Scenario) messages(p *Plan) error {
 			p.Ranks = s.job.Ranks
 		}
 		if p.Ranks > platform.MaxRanks {
-			return s.errorAt("platform.cores_per_host", fmt.Sprintf("a ring over %d ranks: more than %d", p.Ranks, platform.MaxRanks))
+			return s.errorAt(ranksKey(&p.Platform, "platform.cores_per_host"), fmt.Sprintf("a ring over %d ranks: more than %d", p.Ranks, platform.MaxRanks))
 		}
 		if p.Ranks < 2 {
-			return s.errorAt("platform.hosts", "a ring needs at least 2 ranks")
+			return s.errorAt(ranksKey(&p.Platform, "platform.hosts"), fmt.Sprintf("a ring needs at least 2 ranks, the platform starts %d (%s)", p.Ranks, p.Platform.Capacity()))
 		}
 	}
 	return s.messageValues(p, t, table)
+}
+
+// ranksKey names the key that sets how many ranks a platform starts, for an
+// app that runs on all of them (ring, congestor): np when given, else the
+// hostfile's lines, else the platform's size (key: its hosts or cores; a fat
+// tree's, torus's or dragonfly's shape).
+func ranksKey(pl *platform.Platform, key string) string {
+	switch {
+	case pl.NP > 0:
+		return "platform.np"
+	case len(pl.Hostfile) > 0:
+		return "platform.hostfile"
+	}
+	if k, ok := shapeKeys[pl.Topology]; ok && key == "platform.hosts" {
+		return k
+	}
+	return key
 }
 
 // messageValues resolves a [pingpong] or [ring] table's values into p.

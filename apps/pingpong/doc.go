@@ -7,6 +7,10 @@
 //   - Ring: per message size, a token passed around all ranks; the time of
 //     one lap and of one hop.
 //
+// Each size's timed part follows a barrier and one untimed round trip, window
+// or lap (OSU's skip): a barrier's ranks leave at different times, which the
+// first timed one would otherwise hold.
+//
 // Both take a config struct and a *ranks.World and return result structs;
 // printing and JSON belong to scenario. Units: bytes, seconds, bytes per
 // second (all simulated). Errors: a bad config is reported before running;

@@ -9,7 +9,7 @@ import (
 // Config sets up Pingpong.
 type Config struct {
 	Sizes      []int // message sizes, bytes (≥ 0)
-	Iterations int   // round trips (latency) and windows (bandwidth) per size, ≥ 1
+	Iterations int   // timed round trips (latency) and windows (bandwidth) per size, ≥ 1, after one untimed of each
 	// Window is the number of messages in flight in the bandwidth test
 	// (osu_bw's window size); 0 means DefaultWindow.
 	Window int
@@ -70,10 +70,15 @@ func Pingpong(w *ranks.World, cfg Config) ([]Result, error) {
 		peer := 1 - r.ID()
 		for i, size := range cfg.Sizes {
 			m := ranks.Msg{Bytes: size}
-			// Latency: rank 0 sends, rank 1 echoes; the two start together.
+			// Latency: rank 0 sends, rank 1 echoes. A barrier's ranks leave
+			// at different times (a linear one's root first), so one untimed
+			// round trip (osu_latency's skip) lines them up before the clock.
 			c.Barrier()
-			start := r.Now()
-			for it := 0; it < cfg.Iterations; it++ {
+			var start float64
+			for it := -1; it < cfg.Iterations; it++ {
+				if it == 0 {
+					start = r.Now()
+				}
 				if r.ID() == 0 {
 					c.Send(peer, 1, m)
 					c.Recv(peer, 1)
@@ -84,11 +89,14 @@ func Pingpong(w *ranks.World, cfg Config) ([]Result, error) {
 			}
 			rtt := (r.Now() - start) / float64(cfg.Iterations)
 			// Bandwidth: rank 0 posts a window of Isends, rank 1 a window of
-			// Irecvs; a short acknowledgement closes each window.
+			// Irecvs; a short acknowledgement closes each window. One untimed
+			// window first, as osu_bw's skip.
 			c.Barrier()
-			start = r.Now()
 			reqs := make([]*ranks.Request, window)
-			for it := 0; it < cfg.Iterations; it++ {
+			for it := -1; it < cfg.Iterations; it++ {
+				if it == 0 {
+					start = r.Now()
+				}
 				for k := range reqs {
 					if r.ID() == 0 {
 						reqs[k] = c.Isend(peer, 2, m)

@@ -14,8 +14,8 @@ import (
 
 // TestDelaySensitivityCLI: emu sensitivity --delay over two scenarios, a
 // replayed ping-pong (c_a = 1 by the normalisation's definition: slope 2k,
-// m̄ = 2k) and a 4-rank token ring of 3 laps after its barrier (c_a =
-// (2 + 12)/(2·(2 + 3)) = 1.4, scenario.TestDelaySensitivityRing), ranked ring
+// m̄ = 2k) and a 4-rank token ring of 3 timed laps and one untimed after its
+// barrier (c_a = (2 + 16)/(2·(2 + 4)) = 1.5, runner.TestDelaySensitivityRing), ranked ring
 // first; the JSON holds the same fits.
 func TestDelaySensitivityCLI(t *testing.T) {
 	const k = 5
@@ -50,8 +50,8 @@ func TestDelaySensitivityCLI(t *testing.T) {
 		t.Fatalf("JSON %s", data)
 	}
 	const eps = 1e-9
-	if a := doc.Apps[0]; !strings.HasSuffix(a.Name, "ring.toml") || math.Abs(a.CA-1.4) > eps {
-		t.Errorf("first %s c_a %v, want ring.toml 1.4", a.Name, a.CA)
+	if a := doc.Apps[0]; !strings.HasSuffix(a.Name, "ring.toml") || math.Abs(a.CA-1.5) > eps {
+		t.Errorf("first %s c_a %v, want ring.toml 1.5", a.Name, a.CA)
 	}
 	if a := doc.Apps[1]; !strings.HasSuffix(a.Name, "pp.toml") || math.Abs(a.CA-1) > eps {
 		t.Errorf("second %s c_a %v, want pp.toml 1", a.Name, a.CA)

@@ -62,15 +62,37 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 			return fmt.Errorf("%s %s: is a file, want a folder", o.flag, o.path)
 		case err == nil && !o.folder && info.IsDir():
 			return fmt.Errorf("%s %s: is a folder, want a file name", o.flag, o.path)
-		case err == nil || o.folder: // a folder is created with its parents
+		case err == nil:
+		case o.folder: // a folder is created with its parents, below folders only
+			if f := fileAbove(o.path); f != "" {
+				return fmt.Errorf("%s %s: %s is a file, not a folder", o.flag, o.path, f)
+			}
 		default:
 			dir := filepath.Dir(o.path)
-			if d, err := os.Stat(dir); err != nil || !d.IsDir() {
+			if d, err := os.Stat(dir); err == nil && !d.IsDir() {
+				return fmt.Errorf("%s %s: %s is a file, not a folder", o.flag, o.path, dir)
+			} else if err != nil {
 				return fmt.Errorf("%s %s: folder %s does not exist", o.flag, o.path, dir)
 			}
 		}
 	}
 	return nil
+}
+
+// fileAbove returns the nearest existing ancestor of path when it is not a
+// folder (a file that creating path's folders would fail on), else "".
+func fileAbove(path string) string {
+	for dir := filepath.Dir(filepath.Clean(path)); ; dir = filepath.Dir(dir) {
+		if info, err := os.Stat(dir); err == nil {
+			if info.IsDir() {
+				return ""
+			}
+			return dir
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
 }
 
 // isStream reports whether an existing path is neither a regular file nor a

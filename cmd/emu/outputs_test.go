@@ -31,6 +31,12 @@ func TestRunRefusesUnwritableOutputsBeforeRunning(t *testing.T) {
 		{"same file, other spelling", []string{"--json", js, "--graph", filepath.Join(dir, ".", "r.json")},
 			"emu: --graph " + filepath.Join(dir, ".", "r.json") + ": also named by --json"},
 		{"plot is a file", []string{"--json", js, "--plot", file}, "emu: --plot " + file + ": is a file, want a folder"},
+		// A folder below a file cannot be made: the run went whole, then
+		// failed (exit 1) on "mkdir …: not a directory", naming no flag.
+		{"plot below a file", []string{"--json", js, "--plot", filepath.Join(file, "p", "q")},
+			"emu: --plot " + filepath.Join(file, "p", "q") + ": " + file + " is a file, not a folder"},
+		{"graph below a file", []string{"--json", js, "--graph", filepath.Join(file, "g")},
+			"emu: --graph " + filepath.Join(file, "g") + ": " + file + " is a file, not a folder"},
 		// "-" made a file of that name, where fit -o - and merge -o - write to standard output.
 		{"json to -", []string{"--json", "-"}, "emu: --json -: want a file name (not standard output, which holds the report; /dev/stdout is a file name for it)"},
 		{"plot to -", []string{"--json", js, "--plot", "-"}, "emu: --plot -: want a folder name"},
