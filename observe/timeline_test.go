@@ -139,18 +139,7 @@ func plan(t *testing.T, sets []string) *scenario.Plan {
 func TestBreakdownHearsDormantPollsLate(t *testing.T) {
 	for _, tc := range dormantCases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := plan(t, append(append([]string(nil), dormantHPL...), tc.sets...))
-			run := func(hooks []ranks.Hook) *runner.Result {
-				res, err := runner.Run(p, runner.Options{Breakdown: true, Hooks: hooks})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return res
-			}
-			got, ref := run(nil), run([]ranks.Hook{func(*ranks.Event) {}})
-			if got.SimulatedTime != ref.SimulatedTime {
-				t.Errorf("time %.17g s, every kind heard %.17g s", got.SimulatedTime, ref.SimulatedTime)
-			}
+			got, ref := runHeardLateAndEvery(t, tc, runner.Options{Breakdown: true})
 			for _, c := range []struct {
 				what     string
 				got, ref []float64
@@ -172,6 +161,28 @@ func TestBreakdownHearsDormantPollsLate(t *testing.T) {
 	}
 }
 
+// runHeardLateAndEvery runs tc's HPL with opt as it is (dormant polls heard
+// late) and again with a hook of every kind beside it (every poll fired);
+// both runs must end at the same time.
+func runHeardLateAndEvery(t *testing.T, tc dormantCase, opt runner.Options) (late, every *runner.Result) {
+	t.Helper()
+	p := plan(t, append(append([]string(nil), dormantHPL...), tc.sets...))
+	run := func(hooks []ranks.Hook) *runner.Result {
+		o := opt
+		o.Hooks = hooks
+		res, err := runner.Run(p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	late, every = run(nil), run([]ranks.Hook{func(*ranks.Event) {}})
+	if late.SimulatedTime != every.SimulatedTime {
+		t.Errorf("time %.17g s, every kind heard %.17g s", late.SimulatedTime, every.SimulatedTime)
+	}
+	return late, every
+}
+
 // TestMPISplitHearsDormantPollsLate runs HPL with the MPI split (emu
 // sensitivity --mpi-time), which hears a dormant probe's polls late, and
 // again with a hook of every kind beside it, which makes the World fire
@@ -183,18 +194,7 @@ func TestBreakdownHearsDormantPollsLate(t *testing.T) {
 func TestMPISplitHearsDormantPollsLate(t *testing.T) {
 	for _, tc := range dormantCases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := plan(t, append(append([]string(nil), dormantHPL...), tc.sets...))
-			run := func(hooks []ranks.Hook) *runner.Result {
-				res, err := runner.Run(p, runner.Options{MPISplit: true, Hooks: hooks})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return res
-			}
-			got, ref := run(nil), run([]ranks.Hook{func(*ranks.Event) {}})
-			if got.SimulatedTime != ref.SimulatedTime {
-				t.Errorf("time %.17g s, every kind heard %.17g s", got.SimulatedTime, ref.SimulatedTime)
-			}
+			got, ref := runHeardLateAndEvery(t, tc, runner.Options{MPISplit: true})
 			if g, r := got.MPISplit.Ranks(), ref.MPISplit.Ranks(); !slices.Equal(g, r) {
 				t.Errorf("ranks' split\n%+v\nevery kind heard\n%+v", g, r)
 			}
