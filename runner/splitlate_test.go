@@ -29,6 +29,7 @@ func TestSplitHearsLate(t *testing.T) {
 	}
 }
 
+// loadPlanOf is s with the sets applied, validated.
 func loadPlanOf(t *testing.T, s *scenario.Scenario, sets ...string) *scenario.Plan {
 	t.Helper()
 	for _, kv := range sets {

@@ -81,16 +81,7 @@ func loadPlan(t *testing.T, file string, sets ...string) *scenario.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range sets {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return loadPlanOf(t, s, sets...)
 }
 
 func pingpongPlan(t *testing.T, sizes []int) *scenario.Plan {
