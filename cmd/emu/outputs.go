@@ -145,12 +145,19 @@ func (s *staging) create(path string) (*os.File, error) {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		return f, asFailure(err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	var f *os.File
+	err := pending.made(func() (string, error) {
+		var err error
+		f, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+		if err != nil {
+			return "", err
+		}
+		return f.Name(), nil
+	})
 	if err != nil {
 		return nil, asFailure(err)
 	}
 	s.tmp, s.dst = append(s.tmp, f.Name()), append(s.dst, path)
-	pending.add(f.Name())
 	return f, nil
 }
 
@@ -177,12 +184,16 @@ func (s *staging) folder(path string) (string, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", asFailure(err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(path)+".tmp*")
+	var tmp string
+	err := pending.made(func() (string, error) {
+		var err error
+		tmp, err = os.MkdirTemp(parent, "."+filepath.Base(path)+".tmp*")
+		return tmp, err
+	})
 	if err != nil {
 		return "", asFailure(err)
 	}
 	s.tmpDir, s.dstDir = append(s.tmpDir, tmp), append(s.dstDir, path)
-	pending.add(tmp)
 	return tmp, nil
 }
 
@@ -278,10 +289,18 @@ type stagedFiles struct {
 	paths map[string]bool
 }
 
-func (p *stagedFiles) add(path string) {
+// made runs create, which makes a staging file or folder and returns its
+// path, and holds it pending: both under the lock, so that a signal that
+// comes between the two (removeAll) still finds it, or waits for it.
+func (p *stagedFiles) made(create func() (string, error)) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	path, err := create()
+	if err != nil {
+		return err
+	}
 	p.paths[path] = true
+	return nil
 }
 
 func (p *stagedFiles) remove(path string) {
