@@ -49,11 +49,6 @@ type FlowSpec struct {
 	// Links, Reverse and ReverseShare are then not read: a caller may leave
 	// the reverse route out (its route's second cache line, per message).
 	Loads *Loads
-	// Free is a transfer that costs no time (the compute-only bound:
-	// communication is free): the flow completes when it starts, its links'
-	// traffic (RecordTraffic) still books its Bytes. Links of a finite
-	// bandwidth, however large, left a 100-byte message 1e-28 s.
-	Free bool
 }
 
 // Solver is how a System rates its flows, chosen once for its life.
@@ -111,6 +106,13 @@ func (a Approximations) Any() bool { return a.LightBytes != 0 || a.LocalSolve }
 type Options struct {
 	Solver Solver
 	Approx Approximations
+	// FreeFlows makes every flow a transfer that costs no time (the
+	// compute-only bound: communication is free): a flow completes when it
+	// starts, its links' traffic (RecordTraffic) still books its Bytes.
+	// Links of a finite bandwidth, however large, left a 100-byte message
+	// 1e-28 s. It is the System's, not a FlowSpec's: a bound frees every
+	// message, and a field in each spec cost every run's copies of it.
+	FreeFlows bool
 }
 
 // Check reports options no System can honour: an unknown Solver, a
@@ -167,6 +169,8 @@ type System struct {
 	// varying: link capacities will change (VaryCapacities, capacity.go),
 	// so every flow keeps its bound.
 	varying bool
+	// freeFlows: Options.FreeFlows, every flow done when it starts.
+	freeFlows bool
 }
 
 // SolveStats counts the work of emu's max-min solver since the System was
@@ -230,7 +234,7 @@ func NewSystemOptions(links []Link, opts Options) *System {
 	if err := opts.Check(); err != nil {
 		panic(err.Error())
 	}
-	s := &System{links: make([]linkCap, len(links)), done: flowHeap{}}
+	s := &System{links: make([]linkCap, len(links)), done: flowHeap{}, freeFlows: opts.FreeFlows}
 	for i, l := range links {
 		if !(l.Bandwidth >= 0) {
 			panic(fmt.Sprintf("fluid: link %d (%q) has bandwidth %v", i, l.Name, l.Bandwidth))
@@ -371,7 +375,7 @@ func (s *System) addUnqueued(now float64, spec *FlowSpec) *flow {
 	}
 	f := s.newFlow()
 	f.id, f.remaining, f.last, f.weight, f.bound = s.nextID, spec.Bytes, now, spec.Weight, math.Inf(1)
-	if spec.Free {
+	if s.freeFlows {
 		f.remaining = 0
 	}
 	f.tie = s.nextTie

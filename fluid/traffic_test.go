@@ -226,11 +226,12 @@ func TestTrafficWholeMessages(t *testing.T) {
 	})
 }
 
-// TestFreeFlow: a FlowSpec.Free flow (the compute-only bound) completes when
-// it starts, at that very time, and its links book its whole size, under
-// both solvers and with a latency phase of 0; a flow beside it finishes as
-// it does alone (30 B at 10 B/s: t = 3). On links of 1e30 B/s a flow of
-// 116 B that is not Free takes 1.16e-28 s, the leftover qa50 found.
+// TestFreeFlow: in a System of Options.FreeFlows (the compute-only bound)
+// every flow completes when it starts, at that very time, and its links
+// book its whole size, under both solvers and with a latency phase of 0:
+// 30 B started at 0 on a 10 B/s link end at 0, not 3, and 116 B started at
+// 0.5 over it and a link of 1e30 B/s end at 0.5. Without the option a flow
+// of 116 B on links of 1e30 B/s takes 1.16e-28 s, the leftover qa50 found.
 func TestFreeFlow(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -238,7 +239,9 @@ func TestFreeFlow(t *testing.T) {
 	}{{"max-min", Options{}}, {"SimGrid", Options{Solver: SimGrid}}} {
 		t.Run(c.name, func(t *testing.T) {
 			links := []Link{{Bandwidth: 10, Sharing: Shared}, {Bandwidth: 1e30, Sharing: Shared}}
-			s := NewSystemOptions(links, c.opts)
+			freeOpts := c.opts
+			freeOpts.FreeFlows = true
+			s := NewSystemOptions(links, freeOpts)
 			s.RecordTraffic()
 			start := func(now float64, spec FlowSpec) FlowID {
 				if c.opts.Solver == SimGrid {
@@ -248,29 +251,31 @@ func TestFreeFlow(t *testing.T) {
 				}
 				return s.Start(now, spec)
 			}
-			other := start(0, FlowSpec{Links: []LinkID{0}, Bytes: 30})
-			free := start(0.5, FlowSpec{Links: []LinkID{0, 1}, Bytes: 116, Free: true})
 			var done []float64
 			var ids []FlowID
-			now := 0.5
-			for {
-				if c.opts.Solver == SimGrid {
-					s.Settle(now)
+			finish := func(now float64) {
+				for {
+					if c.opts.Solver == SimGrid {
+						s.Settle(now)
+					}
+					at, id, ok := s.NextCompletion()
+					if !ok {
+						return
+					}
+					s.Finish(at, id)
+					done, ids = append(done, at), append(ids, id)
 				}
-				at, id, ok := s.NextCompletion()
-				if !ok {
-					break
-				}
-				now = at
-				s.Finish(now, id)
-				done, ids = append(done, at), append(ids, id)
 			}
-			if len(ids) != 2 || ids[0] != free || done[0] != 0.5 || ids[1] != other || done[1] != 3 {
-				t.Errorf("completions %v at %v; want the free flow %v at 0.5 exactly, then %v at 3", ids, done, free, other)
+			first := start(0, FlowSpec{Links: []LinkID{0}, Bytes: 30})
+			finish(0)
+			second := start(0.5, FlowSpec{Links: []LinkID{0, 1}, Bytes: 116})
+			finish(0.5)
+			if len(ids) != 2 || ids[0] != first || done[0] != 0 || ids[1] != second || done[1] != 0.5 {
+				t.Errorf("completions %v at %v; want %v at 0 and %v at 0.5 exactly", ids, done, first, second)
 			}
-			tr := s.Traffic(now)
-			if tr[0].Bytes != 146 || tr[1].Bytes != 116 || tr[1].Busy != 0 {
-				t.Errorf("traffic %+v; want 146 B and 116 B booked, link 1 never busy", tr)
+			tr := s.Traffic(0.5)
+			if tr[0].Bytes != 146 || tr[1].Bytes != 116 || tr[0].Busy != 0 || tr[1].Busy != 0 {
+				t.Errorf("traffic %+v; want 146 B and 116 B booked, neither link ever busy", tr)
 			}
 			// The same flow, not free, on the fast link alone.
 			s2 := NewSystemOptions(links, c.opts)

@@ -59,7 +59,7 @@ type Config struct {
 	// rate ≤ γ/(2·route latency). 0 disables it.
 	TCPGamma float64
 	// FreeTransfers makes every message's transfer take no time
-	// (fluid.FlowSpec.Free), its bytes still counted on its links: the
+	// (fluid.Options.FreeFlows), its bytes still counted on its links: the
 	// compute-only bound (scenario.Plan.ApplyBound), whose links of a huge
 	// finite bandwidth otherwise leave each message a leftover of
 	// bytes/bandwidth (1.16e-28 s for 100 bytes).
@@ -212,7 +212,7 @@ func (e *ConfigError) Error() string { return "ranks config: " + e.Field + " " +
 // under WakeSimGrid, else emu's incremental max-min with the Config's
 // approximations.
 func (c *Config) fluidOptions() fluid.Options {
-	o := fluid.Options{Approx: fluid.Approximations{LightBytes: c.LightFlow, LocalSolve: c.LocalSolve}}
+	o := fluid.Options{Approx: fluid.Approximations{LightBytes: c.LightFlow, LocalSolve: c.LocalSolve}, FreeFlows: c.FreeTransfers}
 	if c.WakeOrder == WakeSimGrid {
 		o.Solver = fluid.SimGrid
 	}

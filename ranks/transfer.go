@@ -224,7 +224,7 @@ func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
 func (w *World) flowSpec(spec *fluid.FlowSpec, s *Request, p *path, afterLatency bool) *fluid.FlowSpec {
 	size := w.wire(s)
 	fb := w.cfg.BwFactor.Value(size, 1)
-	*spec = fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1, Loads: p.loads, Free: w.cfg.FreeTransfers}
+	*spec = fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1, Loads: p.loads}
 	if w.simgrid { // SimGrid's own arithmetic: size bytes at f_bw × the max-min rate
 		spec.Bytes, spec.RateFactor = float64(size), fb
 	}
