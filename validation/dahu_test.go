@@ -167,6 +167,12 @@ func TestDahuRecorded(t *testing.T) {
 		clamped bool // drawn before 3d1f924
 	}
 	ens := map[ensKey]*draws{} // line e's seeds run alike
+	type drawKey struct {
+		ens  ensKey
+		seed int
+		time float64
+	}
+	drawn := map[drawKey]bool{} // a seed redrawn at a later commit to the same bits is the same draw
 	for _, r := range rows {
 		code, ok := dahuLines[r.line]
 		if !ok {
@@ -194,7 +200,10 @@ func TestDahuRecorded(t *testing.T) {
 			if ens[key] == nil {
 				ens[key] = &draws{smpi: want}
 			}
-			ens[key].times = append(ens[key].times, r.emu)
+			if d := (drawKey{key, r.seed, r.emu}); !drawn[d] {
+				drawn[d] = true
+				ens[key].times = append(ens[key].times, r.emu)
+			}
 			continue
 		}
 		if strings.Join(r.sets, " ") == currentSMPISettings {
@@ -245,8 +254,13 @@ func TestDahuRecorded(t *testing.T) {
 		t.Logf("line e N=%d (%s, %s): emu's %d seeds %.5g … %.5g s (next run, 90%%: %.5g … %.5g), SMPI's D1_het %.5g s: inside min–max %v, inside next %v",
 			k.n, k.mapping, when, len(d.times), sum.Min, sum.Max, sum.Next.Lo, sum.Next.Hi, d.smpi, sum.Min <= d.smpi && d.smpi <= sum.Max, inside[k])
 	}
-	// Each size's ensemble is the current one (after 3d1f924) where it has
-	// 3 seeds, else the one drawn before.
+	// Each size's ensemble is every draw after 3d1f924 with the current
+	// settings, pooled across the commits it was drawn at (aade96c, then
+	// e920842 after StartAll's threshold moved the rates' last bits: a seed
+	// then gives another, unrelated draw of the same model, so the two are
+	// one ensemble of 6; a seed that gave the same bits at both, as all
+	// three did at N = 450,000, is one draw), where it has 3 seeds, else
+	// the one drawn before.
 	misses := 0
 	for _, n := range sizes {
 		k := ensKey{n, currentSMPISettings, false}
