@@ -34,3 +34,16 @@ func mustSet(t *testing.T, s *Scenario, sets []string) {
 		}
 	}
 }
+
+// defaultOr is src parsed as s.toml, or the embedded default when src is "".
+func defaultOr(t *testing.T, src string) *Scenario {
+	t.Helper()
+	if src == "" {
+		return Default()
+	}
+	s, err := Parse([]byte(src), "s.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -32,13 +32,7 @@ func TestSetOfAnotherAppsTable(t *testing.T) {
 		{"other tables", pingpong, []string{"network.iprobe_cost=1e-7", "kernels.noise=true"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := Default()
-			if c.src != "" {
-				var err error
-				if s, err = Parse([]byte(c.src), "s.toml"); err != nil {
-					t.Fatal(err)
-				}
-			}
+			s := defaultOr(t, c.src)
 			mustSet(t, s, c.sets)
 			_, err := s.Validate()
 			switch {
@@ -102,13 +96,7 @@ func TestFileTablesOfOtherApps(t *testing.T) {
 			"--set hpl.nb=64: the scenario's app is pingpong, which reads no [hpl] table"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := Default()
-			if c.src != "" {
-				var err error
-				if s, err = Parse([]byte(c.src), "s.toml"); err != nil {
-					t.Fatal(err)
-				}
-			}
+			s := defaultOr(t, c.src)
 			if c.swept != nil {
 				s.SweptApps("app", c.swept...)
 			}
