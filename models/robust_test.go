@@ -38,35 +38,39 @@ func withOutliers(t *testing.T, spec models.Spec, dims modelstest.DimsFunc, n, p
 	return data, k
 }
 
+// robustCase is a kernel whose samples a robust-fit test draws from spec
+// at dims, fitted with family.
+type robustCase struct {
+	name, kernel, family string
+	spec                 models.Spec
+	dims                 modelstest.DimsFunc
+}
+
+// robustCases are the polynomial models the robust-fit tests fit, their
+// dimensions drawn from smallest up.
+func robustCases(smallest int) []robustCase {
+	gemm := models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 2e-6}
+	return []robustCase{
+		{"M1 dgemm", "dgemm", "M1-N0", gemm, modelstest.GemmDims(smallest, 2048)},
+		{"M1 dgemm, N1", "dgemm", "M1-N1", gemm, modelstest.GemmDims(smallest, 2048)},
+		{"M2 dgemv", "dgemv", "M2-N2",
+			models.Spec{Terms: []string{"m*n", "m", "n"}, Coef: []float64{1e-10, 1e-8, 3e-8}, Intercept: 2e-6},
+			modelstest.MatrixDims(smallest, 4096)},
+		{"Mh1 dgemm", "dgemm", "Mh1-N0", gemm, modelstest.GemmDims(smallest, 2048)},
+	}
+}
+
 // TestRobustFitRejectsOutliers: 0.25% of the samples 300× too slow (issue
 // 10's six in 2,400), 1% relative noise. The robust fit recovers every
 // coefficient within 1%, flags exactly the spoiled samples and keeps the
 // intercept below the smallest calls; least squares (LossSquares) on the
 // same samples misses by far more than 1%.
 func TestRobustFitRejectsOutliers(t *testing.T) {
-	cases := []struct {
-		name, kernel, family string
-		spec                 models.Spec
-		dims                 modelstest.DimsFunc
-	}{
-		{"M1 dgemm", "dgemm", "M1-N0",
-			models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 2e-6},
-			modelstest.GemmDims(1, 2048)},
-		{"M1 dgemm, N1", "dgemm", "M1-N1",
-			models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 2e-6},
-			modelstest.GemmDims(1, 2048)},
-		{"M2 dgemv", "dgemv", "M2-N2",
-			models.Spec{Terms: []string{"m*n", "m", "n"}, Coef: []float64{1e-10, 1e-8, 3e-8}, Intercept: 2e-6},
-			modelstest.MatrixDims(1, 4096)},
-		{"Mp daxpy", "daxpy", "Mp-N1",
-			models.Spec{BreaksOn: "n", Pieces: []models.Piece{
-				{From: 0, To: 2000, Terms: []string{"n"}, Coef: []float64{1e-9}, Intercept: 5e-7},
-				{From: 2000, Terms: []string{"n"}, Coef: []float64{2e-9}, Intercept: 4e-6}}},
-			modelstest.VectorDims(10, 1000000)},
-		{"Mh1 dgemm", "dgemm", "Mh1-N0",
-			models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 2e-6},
-			modelstest.GemmDims(1, 2048)},
-	}
+	cases := append(robustCases(1), robustCase{"Mp daxpy", "daxpy", "Mp-N1",
+		models.Spec{BreaksOn: "n", Pieces: []models.Piece{
+			{From: 0, To: 2000, Terms: []string{"n"}, Coef: []float64{1e-9}, Intercept: 5e-7},
+			{From: 2000, Terms: []string{"n"}, Coef: []float64{2e-9}, Intercept: 4e-6}}},
+		modelstest.VectorDims(10, 1000000)})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			data, spoiled := withOutliers(t, c.spec, c.dims, 2400, 400, 0.01, 5)

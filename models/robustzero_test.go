@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/models"
-	"github.com/emu-hpc/emu/models/modelstest"
 )
 
 // TestRobustFitIgnoresZeroDurations: a call measured at 0 s (a clock
@@ -18,24 +17,7 @@ import (
 // and four zeros in 40 (more than the 5% of outliers a fit may reject, but
 // a 0 s call is no structure the mean missed) dgemm's 100% off.
 func TestRobustFitIgnoresZeroDurations(t *testing.T) {
-	cases := []struct {
-		name, kernel, family string
-		spec                 models.Spec
-		dims                 modelstest.DimsFunc
-	}{
-		{"M1 dgemm", "dgemm", "M1-N0",
-			models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 2e-6},
-			modelstest.GemmDims(16, 2048)},
-		{"M1 dgemm, N1", "dgemm", "M1-N1",
-			models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 2e-6},
-			modelstest.GemmDims(16, 2048)},
-		{"M2 dgemv", "dgemv", "M2-N2",
-			models.Spec{Terms: []string{"m*n", "m", "n"}, Coef: []float64{1e-10, 1e-8, 3e-8}, Intercept: 2e-6},
-			modelstest.MatrixDims(16, 4096)},
-		{"Mh1 dgemm", "dgemm", "Mh1-N0",
-			models.Spec{Terms: []string{"m*n*k"}, Coef: []float64{1e-11}, Intercept: 2e-6},
-			modelstest.GemmDims(16, 2048)},
-	}
+	cases := robustCases(16)
 	for _, c := range cases {
 		for _, every := range []int{10, 40} { // 4 zeros in 40 exact samples, and 1
 			t.Run(fmt.Sprintf("%s, one zero in %d", c.name, every), func(t *testing.T) {
