@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -409,7 +410,7 @@ func TestEnsembleSaysWhereTheReportIs(t *testing.T) {
 		{"8", "; the report in " + report + " is the first run's."},
 	} {
 		dat := filepath.Join(dir, "HPL"+c.device+".dat")
-		text := strings.Replace(strings.Replace(smallHPLDat, "OUTFILE", report, 1), "DEVICE", c.device, 1)
+		text := oneTestHPLDat(report, c.device, 500, 96, 1, 2, 1) // one 1 × 2 test of N = 500
 		if err := os.WriteFile(dat, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -423,22 +424,26 @@ func TestEnsembleSaysWhereTheReportIs(t *testing.T) {
 	}
 }
 
-// smallHPLDat is one 1 × 2 test of N = 500; OUTFILE and DEVICE are filled in.
-const smallHPLDat = `HPLinpack benchmark input file
+// oneTestHPLDat is an HPL.dat of one test as a user writes it (HPL 2.3's
+// sample, one value a line): outFile and device say where the report goes;
+// n, nb, the p × q grid and pfact (0 left, 1 Crout, 2 right) are the test's,
+// and the other lines are the sample's.
+func oneTestHPLDat(outFile, device string, n, nb, p, q, pfact int) string {
+	return fmt.Sprintf(`HPLinpack benchmark input file
 Innovative Computing Laboratory, University of Tennessee
-OUTFILE      output file name (if any)
-DEVICE       device out (6=stdout,7=stderr,file)
+%-12s output file name (if any)
+%-12s device out (6=stdout,7=stderr,file)
 1            # of problems sizes (N)
-500          Ns
+%-12d Ns
 1            # of NBs
-96           NBs
+%-12d NBs
 0            PMAP process mapping (0=Row-,1=Column-major)
 1            # of process grids (P x Q)
-1            Ps
-2            Qs
+%-12d Ps
+%-12d Qs
 16.0         threshold
 1            # of panel fact
-1            PFACTs (0=left, 1=Crout, 2=Right)
+%-12d PFACTs (0=left, 1=Crout, 2=Right)
 1            # of recursive stopping criterium
 4            NBMINs (>= 1)
 1            # of panels in recursion
@@ -455,7 +460,8 @@ DEVICE       device out (6=stdout,7=stderr,file)
 0            U  in (0=transposed,1=no-transposed) form
 1            Equilibration (0=no,1=yes)
 8            memory alignment in double (> 0)
-`
+`, outFile, device, n, nb, p, q, pfact)
+}
 
 // TestEnsembleOfJobsKeepsSlowdown: under [[jobs]] the ensemble summarises
 // each job's time_s, alone_s and slowdown as the runs alone give them (qa50:

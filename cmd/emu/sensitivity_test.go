@@ -159,38 +159,7 @@ func TestSensitivityHPLDatAndPlatform(t *testing.T) {
            bw="10GBps" lat="1us" sharing_policy="SPLITDUPLEX"/>
 </platform>
 `)
-	dat := writeFile(t, "HPL.dat", `HPLinpack benchmark input file
-Innovative Computing Laboratory, University of Tennessee
-HPL.out      output file name (if any)
-6            device out (6=stdout,7=stderr,file)
-1            # of problems sizes (N)
-1000         Ns
-1            # of NBs
-64           NBs
-0            PMAP process mapping (0=Row-,1=Column-major)
-1            # of process grids (P x Q)
-2            Ps
-2            Qs
-16.0         threshold
-1            # of panel fact
-2            PFACTs (0=left, 1=Crout, 2=Right)
-1            # of recursive stopping criterium
-4            NBMINs (>= 1)
-1            # of panels in recursion
-2            NDIVs
-1            # of recursive panel fact.
-2            RFACTs (0=left, 1=Crout, 2=Right)
-1            # of broadcast
-1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
-1            # of lookahead depth
-1            DEPTHs (>=0)
-2            SWAP (0=bin-exch,1=long,2=mix)
-64           swapping threshold
-0            L1 in (0=transposed,1=no-transposed) form
-0            U  in (0=transposed,1=no-transposed) form
-1            Equilibration (0=no,1=yes)
-8            memory alignment in double (> 0)
-`)
+	dat := writeFile(t, "HPL.dat", oneTestHPLDat("HPL.out", "6", 1000, 64, 2, 2, 2))
 	js := filepath.Join(dir, "s.json")
 	code, out, errOut := runCLI(t, "sensitivity", "-q", "--hpl-dat", dat, "--platform", xml,
 		"--set", "network.model=cm02", "--set", "network.iprobe_cost=0us", "--json", js)
