@@ -271,11 +271,7 @@ func TestPerHostModelsWithHostSpeed(t *testing.T) {
 				Seconds: a * float64(c.M*c.N*c.K)})
 		}
 		path := filepath.Join(dir, host+".csv")
-		f, _ := os.Create(path)
-		if err := calibration.WriteSamples(f, rows); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+		writeSampleFile(t, path, rows)
 		files = append(files, path)
 	}
 	all, modelsFile := filepath.Join(dir, "all.csv"), filepath.Join(dir, "m.toml")

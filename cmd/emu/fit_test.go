@@ -40,12 +40,21 @@ func writeSyntheticCounts(t *testing.T, path string, counts map[string]int) {
 				Seconds: a*float64(c.M*c.N*c.K) + 3e-6})
 		}
 	}
+	writeSampleFile(t, path, rows)
+}
+
+// writeSampleFile writes rows as calibrate's sample file at path (the
+// fit and merge tests' input).
+func writeSampleFile(t *testing.T, path string, rows []calibration.Sample) {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	if err := calibration.WriteSamples(f, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,14 +40,7 @@ func TestFitNotesMixedBackendsAndClocks(t *testing.T) {
 				}
 			}
 			samples := filepath.Join(dir, "s.csv")
-			f, err := os.Create(samples)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := calibration.WriteSamples(f, rows); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
+			writeSampleFile(t, samples, rows)
 			code, _, stderr := runCLI(t, "fit", samples, "--family", "M1-N0", "-o", filepath.Join(dir, "m.toml"))
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)

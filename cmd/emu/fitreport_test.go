@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,14 +39,7 @@ func writeFlagged(t *testing.T, path string) {
 		n := 1000 * (i + 1)
 		rows = append(rows, calibration.Sample{Index: i, Host: "node0", Kernel: "daxpy", N: n, Seconds: (1e-9*float64(n) + 1e-7) * (1 + 0.02*rng.NormFloat64())})
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := calibration.WriteSamples(f, rows); err != nil {
-		t.Fatal(err)
-	}
+	writeSampleFile(t, path, rows)
 }
 
 // TestFitTableFlagsPoorFits pins the fit table (golden) of a file with a
