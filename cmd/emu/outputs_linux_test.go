@@ -96,15 +96,7 @@ func TestFailedWriteLeavesNoOutputs(t *testing.T) {
 		if code != exitFailure || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no space left on device") {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line of ENOSPC", c.name, code, stderr, exitFailure)
 		}
-		for _, f := range c.files {
-			if _, err := os.Stat(f); err == nil {
-				t.Errorf("%s: %s was left behind a failed command", c.name, f)
-				os.Remove(f)
-			}
-		}
-		if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
-			t.Errorf("%s: temporary files left: %v", c.name, left)
-		}
+		checkNothingLeft(t, c.name, dir, c.files)
 	}
 }
 

@@ -47,15 +47,23 @@ func TestRunRefusesUnwritableOutputsBeforeRunning(t *testing.T) {
 		if code != exitInput || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q\nstderr %q\nwant   %q...", c.name, code, stdout, stderr, c.want)
 		}
-		for _, p := range []string{js, gr} {
-			if _, err := os.Stat(p); err == nil {
-				t.Errorf("%s: %s was written", c.name, p)
-				os.Remove(p)
-			}
+		checkNothingLeft(t, c.name, dir, []string{js, gr})
+	}
+}
+
+// checkNothingLeft fails the test for each of files that a failed or refused
+// command (named by what) left behind, removing it so that the next case
+// starts clean, and for any staging file (.NAME.tmp…) left in dir.
+func checkNothingLeft(t *testing.T, what, dir string, files []string) {
+	t.Helper()
+	for _, f := range files {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s: %s was left behind a failed command", what, f)
+			os.Remove(f)
 		}
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
+		t.Errorf("%s: temporary files left: %v", what, left)
 	}
 }
 
@@ -149,15 +157,7 @@ func TestFailedPlotLeavesNoFigures(t *testing.T) {
 			}
 			t.Errorf("%s: the plot folder holds %v, want only the folder %s", c.name, names, c.blocked)
 		}
-		for _, f := range c.files {
-			if _, err := os.Stat(f); err == nil {
-				t.Errorf("%s: %s was left behind a failed command", c.name, f)
-				os.Remove(f)
-			}
-		}
-		if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
-			t.Errorf("%s: temporary files left: %v", c.name, left)
-		}
+		checkNothingLeft(t, c.name, dir, c.files)
 	}
 }
 

@@ -138,12 +138,5 @@ func TestFailedPlaceLeavesNoOutputs(t *testing.T) {
 	if code != exitFailure || !strings.Contains(stderr, "no space left on device") {
 		t.Fatalf("exit %d, stderr %q: want exit %d and ENOSPC", code, stderr, exitFailure)
 	}
-	for _, f := range []string{hf, js} {
-		if _, err := os.Stat(f); err == nil {
-			t.Errorf("%s was left behind a failed write (%s)", f, strings.TrimSpace(stderr))
-		}
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
-	}
+	checkNothingLeft(t, "sensitivity --lp "+full, dir, []string{hf, js})
 }
