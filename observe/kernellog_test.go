@@ -8,21 +8,13 @@ import (
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 func TestKernelLogSumsToComputeTime(t *testing.T) {
 	// Every second a rank computes is charged by one kernel call, so the
 	// per-kernel totals add up to the ranks' compute time (Breakdown), an
 	// independent bookkeeping of the same run.
-	s := scenario.Default()
-	if err := s.Set("hpl.n=512"); err != nil {
-		t.Fatal(err)
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := plan(t, []string{"hpl.n=512"})
 	log := &observe.KernelLog{Shapes: true}
 	res, err := runner.Run(p, runner.Options{Kernels: log, Breakdown: true})
 	if err != nil {
@@ -56,16 +48,7 @@ func TestKernelLogSumsToComputeTime(t *testing.T) {
 // compact, K = 0.
 func TestKernelLogRecordsSwapSpans(t *testing.T) {
 	for _, grid := range []struct{ p, q int }{{1, 2}, {2, 1}} {
-		s := scenario.Default()
-		for _, kv := range []string{"hpl.n=600", "hpl.nb=32", fmt.Sprintf("hpl.grids=[%dx%d]", grid.p, grid.q)} {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := plan(t, []string{"hpl.n=600", "hpl.nb=32", fmt.Sprintf("hpl.grids=[%dx%d]", grid.p, grid.q)})
 		log := &observe.KernelLog{Shapes: true}
 		if _, err := runner.Run(p, runner.Options{Kernels: log}); err != nil {
 			t.Fatal(err)

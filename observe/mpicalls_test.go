@@ -7,7 +7,6 @@ import (
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // TestMPICallsAccountForEveryRanksTime: HPL's own code costs no simulated
@@ -16,14 +15,7 @@ import (
 // bookkeepings, must add up to the ranks' finish times, and HPL's calls
 // must be there (its broadcasts poll with MPI_Iprobe).
 func TestMPICallsAccountForEveryRanksTime(t *testing.T) {
-	s := scenario.Default()
-	if err := s.Set("hpl.n=512"); err != nil {
-		t.Fatal(err)
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := plan(t, []string{"hpl.n=512"})
 	var finished float64
 	res, err := runner.Run(p, runner.Options{Kernels: &observe.KernelLog{}, MPICalls: true, Hooks: []ranks.Hook{func(ev *ranks.Event) {
 		if ev.Kind == ranks.Finished {

@@ -27,16 +27,7 @@ func TestGraphOfHPLReproducesItsTime(t *testing.T) {
 		{"hpl.bcast=2ringM", "hpl.depth=0", "hpl.swap=binary-exchange"},
 		{"hpl.bcast=1ring", "network.eager_threshold=1MiB"},
 	} {
-		s := scenario.Default()
-		for _, kv := range append([]string{"network.model=cm02", "hpl.n=1000"}, sets...) {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := plan(t, append([]string{"network.model=cm02", "hpl.n=1000"}, sets...))
 		res, err := runner.Run(p, runner.Options{Graph: true, GraphLatency: observe.EndToEndLatency})
 		if err != nil {
 			t.Fatal(err)
