@@ -74,20 +74,7 @@ func TestRobustFitRejectsOutliers(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			data, spoiled := withOutliers(t, c.spec, c.dims, 2400, 400, 0.01, 5)
-			fam, err := models.ParseFamily(c.family)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, q, err := models.Fit(c.kernel, data, fam, models.FitOptions{Seed: 1, MinHost: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if q.Outliers != spoiled {
-				t.Errorf("%d outliers flagged, want the %d spoiled samples", q.Outliers, spoiled)
-			}
-			if worst := worstCoefErr(t, got, c.spec); worst > robustCoefTol {
-				t.Errorf("robust fit: a coefficient %.2f%% off, want within %g%%: %+v %+v", 100*worst, 100*robustCoefTol, got.Pieces, got)
-			}
+			fam, got, q := checkRobustFit(t, c, data, spoiled, "spoiled")
 			if q.Intercept > (1+models.InterceptSlack)*q.SmallCalls {
 				t.Errorf("intercept %g s above the smallest calls' %g s", q.Intercept, q.SmallCalls)
 			}
@@ -103,6 +90,29 @@ func TestRobustFitRejectsOutliers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkRobustFit fits c's kernel to data with the robust loss and checks
+// that it flags exactly the want samples spoiled (kind says how) and recovers
+// every coefficient of c.spec within robustCoefTol; it returns the family,
+// the fit and its quality for the caller's own checks.
+func checkRobustFit(t *testing.T, c robustCase, data []models.Sample, want int, kind string) (models.Family, models.Spec, models.Quality) {
+	t.Helper()
+	fam, err := models.ParseFamily(c.family)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, q, err := models.Fit(c.kernel, data, fam, models.FitOptions{Seed: 1, MinHost: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Outliers != want {
+		t.Errorf("%d outliers flagged, want the %d %s samples", q.Outliers, want, kind)
+	}
+	if worst := worstCoefErr(t, got, c.spec); worst > robustCoefTol {
+		t.Errorf("robust fit: a coefficient %.2f%% off, want within %g%%: %+v %+v", 100*worst, 100*robustCoefTol, got.Pieces, got)
+	}
+	return fam, got, q
 }
 
 // worstCoefErr is the largest relative error of a coefficient or intercept

@@ -3,8 +3,6 @@ package models_test
 import (
 	"fmt"
 	"testing"
-
-	"github.com/emu-hpc/emu/models"
 )
 
 // TestRobustFitIgnoresZeroDurations: a call measured at 0 s (a clock
@@ -30,20 +28,7 @@ func TestRobustFitIgnoresZeroDurations(t *testing.T) {
 						zeros++
 					}
 				}
-				fam, err := models.ParseFamily(c.family)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, q, err := models.Fit(c.kernel, data, fam, models.FitOptions{Seed: 1, MinHost: 10})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if q.Outliers != zeros {
-					t.Errorf("%d outliers flagged, want the %d zero samples", q.Outliers, zeros)
-				}
-				if worst := worstCoefErr(t, got, c.spec); worst > robustCoefTol {
-					t.Errorf("robust fit: a coefficient %.2f%% off, want within %g%%: %+v", 100*worst, 100*robustCoefTol, got)
-				}
+				checkRobustFit(t, c, data, zeros, "zero")
 			})
 		}
 	}
