@@ -14,13 +14,7 @@ import (
 // range 0..2 µs given around L0 = 1 µs is shifted to each class's own 1 µs.
 func TestAnalyzeClassesByHand(t *testing.T) {
 	const us = 1e-6
-	b := NewBuilder(2)
-	a := b.Vertex(0, Calc, 0)
-	r := b.Vertex(1, Recv, 0)
-	c := b.Vertex(0, Calc, 12*us)
-	b.Edge(a, r, 10*us, LatTerm{0, 2}, LatTerm{1, 1})
-	b.Edge(a, c, 0)
-	g := mustBuild(t, b)
+	g := classesByHandGraph(t)
 	cs, err := AnalyzeClasses(g, Params{Latencies: []float64{us, us}, L0: us, Lmin: 0, Lmax: 2 * us, Points: 5, Tolerances: []float64{10}},
 		[]string{"terminal", "intra"}, []bool{true, true})
 	if err != nil {
@@ -74,11 +68,10 @@ func TestAnalyzeClassesByHand(t *testing.T) {
 	}
 }
 
-// TestAnalyzeClassesRangeAtZero: on TestAnalyzeClassesByHand's graph, a range
-// 0..0 given around L0 = 1 µs is each class at 0 (the shift takes it to
-// 1 − 1 = 0): class 0 alone T = max(11 + 0, 12) = 12 µs, class 1 alone
-// 12 + 0 = 12 µs; without RangeSet each class stays at its own 1 µs: 13 µs.
-func TestAnalyzeClassesRangeAtZero(t *testing.T) {
+// classesByHandGraph is TestAnalyzeClassesByHand's graph: rank 0's message
+// edge of rest 10 µs with 2 terms of class 0 and 1 of class 1, racing its
+// 12 µs computation.
+func classesByHandGraph(t *testing.T) *Graph {
 	const us = 1e-6
 	b := NewBuilder(2)
 	a := b.Vertex(0, Calc, 0)
@@ -87,6 +80,16 @@ func TestAnalyzeClassesRangeAtZero(t *testing.T) {
 	b.Edge(a, r, 10*us, LatTerm{0, 2}, LatTerm{1, 1})
 	b.Edge(a, c, 0)
 	g := mustBuild(t, b)
+	return g
+}
+
+// TestAnalyzeClassesRangeAtZero: on TestAnalyzeClassesByHand's graph, a range
+// 0..0 given around L0 = 1 µs is each class at 0 (the shift takes it to
+// 1 − 1 = 0): class 0 alone T = max(11 + 0, 12) = 12 µs, class 1 alone
+// 12 + 0 = 12 µs; without RangeSet each class stays at its own 1 µs: 13 µs.
+func TestAnalyzeClassesRangeAtZero(t *testing.T) {
+	const us = 1e-6
+	g := classesByHandGraph(t)
 	for _, k := range []struct {
 		set   bool
 		wantL float64
