@@ -76,15 +76,7 @@ func TestReadSamplesTrailingCommas(t *testing.T) {
 // without its newline was cut by an interrupted write and is ignored even if
 // it parses ("0.00" may be the start of "0.0012").
 func TestReadDropsTornRow(t *testing.T) {
-	rows := []Sample{
-		{Index: 0, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 5, Seconds: 1e-7},
-		{Index: 1, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 6, Seconds: 0.0012},
-	}
-	var b strings.Builder
-	if err := WriteSamples(&b, rows); err != nil {
-		t.Fatal(err)
-	}
-	whole := b.String()
+	whole := twoRowCampaign(t)
 	torn := whole[:strings.LastIndex(whole, "0.0012")+4]
 	got, err := ReadSamples([]byte(torn), "c.csv")
 	if err != nil || len(got) != 1 || got[0].Index != 0 {
@@ -96,11 +88,11 @@ func TestReadDropsTornRow(t *testing.T) {
 	}
 }
 
-// TestTornLine: TornLine names the line of the torn row ReadSamples drops
-// (so that emu fit can say it left one out), and 0 where it drops none: a
-// whole file, a file of no index column (a torn row there is read, and
-// refused if it does not parse), a torn comment line, a header alone.
-func TestTornLine(t *testing.T) {
+// twoRowCampaign is a campaign file (index column) of two dscal rows, the
+// second's seconds 0.0012, whose first digits "0.00" a torn write may keep
+// alone and still parse.
+func twoRowCampaign(t *testing.T) string {
+	t.Helper()
 	rows := []Sample{
 		{Index: 0, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 5, Seconds: 1e-7},
 		{Index: 1, Plan: "p", Host: "h", Core: 0, Kernel: "dscal", N: 6, Seconds: 0.0012},
@@ -109,7 +101,15 @@ func TestTornLine(t *testing.T) {
 	if err := WriteSamples(&b, rows); err != nil {
 		t.Fatal(err)
 	}
-	whole := b.String() // header, row 0 (line 2), row 1 (line 3)
+	return b.String()
+}
+
+// TestTornLine: TornLine names the line of the torn row ReadSamples drops
+// (so that emu fit can say it left one out), and 0 where it drops none: a
+// whole file, a file of no index column (a torn row there is read, and
+// refused if it does not parse), a torn comment line, a header alone.
+func TestTornLine(t *testing.T) {
+	whole := twoRowCampaign(t) // header, row 0 (line 2), row 1 (line 3)
 	for _, tc := range []struct {
 		name string
 		data string
