@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -106,14 +105,8 @@ func explainN256(t *testing.T, want []string, extra ...string) (string, explanat
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
-	data, err := os.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ex explanation
-	if err := json.Unmarshal(data, &ex); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, js, &ex)
 	return out, ex
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -39,15 +38,9 @@ func TestDelaySensitivityCLI(t *testing.T) {
 			R2   float64 `json:"r2"`
 		} `json:"apps"`
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, out, &doc)
 	if len(doc.Apps) != 2 || len(doc.Delays) != 3 {
-		t.Fatalf("JSON %s", data)
+		t.Fatalf("JSON %s", mustRead(t, out))
 	}
 	const eps = 1e-9
 	if a := doc.Apps[0]; !strings.HasSuffix(a.Name, "ring.toml") || math.Abs(a.CA-1.5) > eps {
@@ -128,15 +121,9 @@ func TestDelaySensitivityOfATrace(t *testing.T) {
 					CA   float64 `json:"c_a"`
 				} `json:"apps"`
 			}
-			data, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(data, &doc); err != nil {
-				t.Fatal(err)
-			}
+			readJSON(t, out, &doc)
 			if len(doc.Apps) != 1 || doc.Apps[0].Name != trace || math.Abs(doc.Apps[0].CA-tc.ca) > 1e-9 || !strings.Contains(stdout, trace) {
-				t.Errorf("JSON %s\ntable:\n%s\nwant the row %s, c_a %g", data, stdout, trace, tc.ca)
+				t.Errorf("JSON %s\ntable:\n%s\nwant the row %s, c_a %g", mustRead(t, out), stdout, trace, tc.ca)
 			}
 		})
 	}

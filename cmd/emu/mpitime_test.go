@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -90,16 +89,10 @@ func mpiTimeOf(t *testing.T, args ...string) []mpiRankTime {
 	if code, _, errOut := runCLI(t, "analyze", graph, "--mpi-time", "--json", out, "-q"); code != exitOK {
 		t.Fatalf("analyze: %s", errOut)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rep struct {
 		MPI []mpiRankTime `json:"mpi_time"`
 	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, out, &rep)
 	return rep.MPI
 }
 
@@ -126,10 +119,6 @@ func TestMPITimeEmulatedUsesTheEvents(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("sensitivity: %s", errOut)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	type part struct {
 		Name    string  `json:"name"`
 		Calls   int     `json:"calls"`
@@ -142,9 +131,7 @@ func TestMPITimeEmulatedUsesTheEvents(t *testing.T) {
 		Protocol []part        `json:"mpi_by_protocol"`
 		Call     []part        `json:"mpi_by_call"`
 	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, out, &rep)
 	const tol = 1e-12 // s
 	if len(rep.MPI) != 2 {
 		t.Fatalf("%d ranks, want 2", len(rep.MPI))

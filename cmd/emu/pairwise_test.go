@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -23,10 +21,6 @@ func TestPairwiseBooksSenderToReceiver(t *testing.T) {
 	if code, _, errOut := runCLI(t, "analyze", graph, "--pairwise", "--json", out, "-q"); code != exitOK {
 		t.Fatalf("analyze: exit %d: %s", code, errOut)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rep struct {
 		Lambda  float64 `json:"lambda_L"`
 		LambdaG float64 `json:"lambda_G"`
@@ -36,9 +30,7 @@ func TestPairwiseBooksSenderToReceiver(t *testing.T) {
 			LambdaG  float64 `json:"lambda_G"`
 		} `json:"pairwise"`
 	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, out, &rep)
 	sum, bytes := 0.0, 0.0
 	for _, p := range rep.Pairs {
 		bytes += p.LambdaG
