@@ -572,10 +572,7 @@ func newTuneTaskCmd() *cobra.Command {
 		Args:   cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			plan, err := tune.ReadPlan(dir)
-			if errors.Is(err, fs.ErrNotExist) {
-				return notSlurmSweep(dir)
-			}
+			plan, err := readSlurmPlan(dir)
 			if err != nil {
 				return err
 			}
@@ -619,6 +616,16 @@ func checkSetNotSwept(sf *scenarioFlags, swept map[string]string) error {
 	return nil
 }
 
+// readSlurmPlan reads the plan.json that --slurm wrote in dir; without one
+// the error says why there is nothing to collect (notSlurmSweep).
+func readSlurmPlan(dir string) (tune.Plan, error) {
+	plan, err := tune.ReadPlan(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return plan, notSlurmSweep(dir)
+	}
+	return plan, err
+}
+
 // notSlurmSweep says why DIR, without the plan.json --slurm writes, has
 // nothing to collect: it does not exist, it holds a sweep run here (ranked by
 // rerunning it: the rerun resumes and prints the table), or neither.
@@ -640,10 +647,7 @@ func newTuneCollectCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			plan, err := tune.ReadPlan(dir)
-			if errors.Is(err, fs.ErrNotExist) {
-				return notSlurmSweep(dir)
-			}
+			plan, err := readSlurmPlan(dir)
 			if err != nil {
 				return err
 			}
