@@ -45,6 +45,29 @@ func reportCPU(b *testing.B, start time.Duration) float64 {
 // peerParams3us are the parameters of the peer runs at L = 3 µs.
 var peerParams3us = loggops.Params{L: 3e-6, O: 5e-6, G: 0.018e-9, S: 65535}
 
+// benchReplay is the sub-benchmark "replay": s replayed at L = 3 µs, its
+// runtime checked against LogGOPSim's want (ns), reporting events/s and the
+// speed-up over LogGOPSim's wall time per L (s).
+func benchReplay(b *testing.B, s *traceformat.Schedule, want, loggopsimPerL float64) {
+	events := float64(s.NumOps() + s.NumMessages())
+	b.Run("replay", func(b *testing.B) {
+		c0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			res, err := loggops.Replay(s, peerParams3us)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got := res.Runtime * 1e9; math.Abs(got-want) > peerTolerance*want {
+				b.Fatalf("replay %.3f ns, LogGOPSim %.3f ns", got, want)
+			}
+		}
+		sec := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(events/sec, "events/s")
+		b.ReportMetric(loggopsimPerL/sec, "x_LogGOPSim")
+		reportCPU(b, c0)
+	})
+}
+
 // analyzeCurve builds the 11-point T(L) over 3..13 µs with all critical
 // latencies and the 1/2/5 % tolerances, from one graph.
 func analyzeCurve(b *testing.B, s *traceformat.Schedule) *sensitivity.Report {
@@ -105,23 +128,7 @@ func BenchmarkStencil64(b *testing.B) {
 	})
 	s := parse(b)
 	events := float64(s.NumOps() + s.NumMessages())
-	b.Run("replay", func(b *testing.B) {
-		c0 := cpuTime()
-		for i := 0; i < b.N; i++ {
-			res, err := loggops.Replay(s, peerParams3us)
-			if err != nil {
-				b.Fatal(err)
-			}
-			const want = 10117950.400 // ns, LogGOPSim (§8.2)
-			if got := res.Runtime * 1e9; math.Abs(got-want) > peerTolerance*want {
-				b.Fatalf("replay %.3f ns, LogGOPSim %.3f ns", got, want)
-			}
-		}
-		sec := b.Elapsed().Seconds() / float64(b.N)
-		b.ReportMetric(events/sec, "events/s")
-		b.ReportMetric(loggopsimStencil64PerL/sec, "x_LogGOPSim")
-		reportCPU(b, c0)
-	})
+	benchReplay(b, s, 10117950.400, loggopsimStencil64PerL) // ns, LogGOPSim (§8.2)
 	s = nil
 	b.Run("parse+curve11", func(b *testing.B) {
 		c0 := cpuTime()
@@ -149,23 +156,7 @@ func BenchmarkLinearAlltoall512(b *testing.B) {
 		b.Fatal(err)
 	}
 	events := float64(s.NumOps() + s.NumMessages())
-	b.Run("replay", func(b *testing.B) {
-		c0 := cpuTime()
-		for i := 0; i < b.N; i++ {
-			res, err := loggops.Replay(s, peerParams3us)
-			if err != nil {
-				b.Fatal(err)
-			}
-			const want = 5119409.554 // ns, §8.2
-			if got := res.Runtime * 1e9; math.Abs(got-want) > peerTolerance*want {
-				b.Fatalf("replay %.3f ns, LogGOPSim %.3f ns", got, want)
-			}
-		}
-		sec := b.Elapsed().Seconds() / float64(b.N)
-		b.ReportMetric(events/sec, "events/s")
-		b.ReportMetric(loggopsimAlltoall512/sec, "x_LogGOPSim")
-		reportCPU(b, c0)
-	})
+	benchReplay(b, s, 5119409.554, loggopsimAlltoall512) // ns, LogGOPSim (§8.2)
 	b.Run("curve11", func(b *testing.B) {
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
