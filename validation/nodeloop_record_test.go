@@ -72,9 +72,10 @@ func predictNodeTest(t *testing.T, dat, models string) float64 {
 	return predictOnNode(t, "testdata/realhpl/node.toml", dat, models).Time
 }
 
-// predictOnNode is `emu run node --hpl-dat dat --set kernels.models=models`
-// in model mode: the one test of dat's result, with its phases.
-func predictOnNode(t *testing.T, node, dat, models string) *hpl.Result {
+// modelNodePlan is the node scenario with dat's tests, in model mode on the
+// models file models (a path the test's folder does not change), and the sets
+// applied, validated.
+func modelNodePlan(t *testing.T, node, dat, models string, sets ...string) *scenario.Plan {
 	t.Helper()
 	s, err := scenario.Load(node)
 	if err != nil {
@@ -84,7 +85,7 @@ func predictOnNode(t *testing.T, node, dat, models string) *hpl.Result {
 		t.Fatal(err)
 	}
 	// Model mode charges the models whatever the BLAS; gonum is in every build.
-	for _, kv := range []string{"kernels.models=" + models, "kernels.backend=gonum"} {
+	for _, kv := range append([]string{"kernels.models=" + models, "kernels.backend=gonum"}, sets...) {
 		if err := s.Set(kv); err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +94,14 @@ func predictOnNode(t *testing.T, node, dat, models string) *hpl.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runner.Run(plan, runner.Options{})
+	return plan
+}
+
+// predictOnNode is `emu run node --hpl-dat dat --set kernels.models=models`
+// in model mode: the one test of dat's result, with its phases.
+func predictOnNode(t *testing.T, node, dat, models string) *hpl.Result {
+	t.Helper()
+	res, err := runner.Run(modelNodePlan(t, node, dat, models), runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // oneByOneDir holds the second instrumented HPL 2.3 (its HPL_dlaswp10N also
@@ -154,23 +153,8 @@ func TestUInterchangesAgainstRealHPL(t *testing.T) {
 	}
 	t.Logf("HPL_dlaswp10N charged ×%.2f its real CPU time, HPL_dlaswp00N ×%.2f; %.1f%% of its pivots move a row", model/real, modelA/realA, 100*moved/all)
 
-	s, err := scenario.Load("testdata/realhpl/node.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.UseHPLDat(filepath.Join(oneByOneDir, "hpl-2x1.dat")); err != nil {
-		t.Fatal(err)
-	}
 	abs, _ := filepath.Abs(filepath.Join(oneByOneDir, "models.toml"))
-	for _, kv := range []string{"kernels.models=" + abs, "kernels.backend=gonum"} {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := modelNodePlan(t, "testdata/realhpl/node.toml", filepath.Join(oneByOneDir, "hpl-2x1.dat"), abs)
 	log := &observe.KernelLog{Shapes: true}
 	if _, err := runner.Run(plan, runner.Options{Kernels: log}); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // realGap is the long broadcast's time over 1ringM's, less one, in the real
@@ -67,23 +66,7 @@ func TestProbeVisibilityOnTheRealTests(t *testing.T) {
 		abs, _ := filepath.Abs(m)
 		times := map[string]map[string]float64{}
 		for _, vis := range []string{"posted", "progressed"} {
-			s, err := scenario.Load("testdata/realhpl/node.toml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.UseHPLDat("testdata/realhpl/hpccinf.txt"); err != nil {
-				t.Fatal(err)
-			}
-			// Model mode needs no BLAS: the node's openblas is for timed runs.
-			for _, kv := range []string{"kernels.models=" + abs, "kernels.backend=gonum", "network.probe_visibility=" + vis} {
-				if err := s.Set(kv); err != nil {
-					t.Fatal(err)
-				}
-			}
-			plan, err := s.Validate()
-			if err != nil {
-				t.Fatal(err)
-			}
+			plan := modelNodePlan(t, "testdata/realhpl/node.toml", "testdata/realhpl/hpccinf.txt", abs, "network.probe_visibility="+vis)
 			res, err := runner.Run(plan, runner.Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // rowMovesDir holds the real runs and the calibration TestRowCopiesAgainstRealHPL
@@ -101,27 +100,12 @@ func realRowMoves(t *testing.T, grid string) (seconds []float64, cold float64) {
 // elements billed to the ones that touch rows of A.
 func emuRowMoves(t *testing.T, modelsFile, grid string, p, q int) (seconds, cold float64) {
 	t.Helper()
-	s, err := scenario.Load("testdata/realhpl/node.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	models, err := filepath.Abs(filepath.Join(rowMovesDir, modelsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UseHPLDat(filepath.Join(rowMovesDir, "hpl-"+grid+".dat")); err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range []string{"kernels.models=" + models, "kernels.backend=gonum",
-		"platform.cores_per_host=" + strconv.Itoa(p*q)} {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := modelNodePlan(t, "testdata/realhpl/node.toml", filepath.Join(rowMovesDir, "hpl-"+grid+".dat"), models,
+		"platform.cores_per_host="+strconv.Itoa(p*q))
 	log := &observe.KernelLog{Shapes: true}
 	if _, err := runner.Run(plan, runner.Options{Kernels: log}); err != nil {
 		t.Fatal(err)
