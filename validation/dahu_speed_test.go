@@ -13,7 +13,6 @@ import (
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // BenchmarkDahuLineE costs a whole Dahu run of seed 003's Figure 10 line e
@@ -45,19 +44,7 @@ func benchDahu(b *testing.B, sets []string) {
 	var solves fluid.SolveStats
 	panels := 0.0
 	for b.Loop() {
-		s, err := scenario.Load("../examples/dahu/dahu.toml")
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, set := range sets {
-			if err := s.Set(set); err != nil {
-				b.Fatal(err)
-			}
-		}
-		plan, err := s.Validate()
-		if err != nil {
-			b.Fatal(err)
-		}
+		plan := loadPlan(b, dahuScenario, sets...)
 		runtime.GC()
 		debug.FreeOSMemory()
 		resetPeakRSS()

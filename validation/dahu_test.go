@@ -70,18 +70,24 @@ func smpiFig10(t *testing.T) map[string]map[int]map[string]string {
 // dahuPlan is dahu.toml with the sets applied, validated.
 func dahuPlan(t *testing.T, sets ...string) *scenario.Plan {
 	t.Helper()
-	s, err := scenario.Load(dahuScenario)
+	return loadPlan(t, dahuScenario, sets...)
+}
+
+// loadPlan is the scenario file with the sets applied, validated.
+func loadPlan(tb testing.TB, file string, sets ...string) *scenario.Plan {
+	tb.Helper()
+	s, err := scenario.Load(file)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	for _, kv := range sets {
 		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	p, err := s.Validate()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return p
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/emu-hpc/emu/fluid"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
-	"github.com/emu-hpc/emu/scenario"
 )
 
 // BenchmarkStampedePanels costs examples/stampede.toml (77×78 ranks, N =
@@ -95,19 +94,7 @@ func benchStampedeSlope(b *testing.B, kLo, kHi int, sets ...string) {
 		solver             fluid.SolveStats
 	}
 	run := func(k int) cost {
-		s, err := scenario.Load("../examples/stampede.toml")
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, set := range append(sets, fmt.Sprintf("hpl.max_iterations=%d", k)) {
-			if err := s.Set(set); err != nil {
-				b.Fatal(err)
-			}
-		}
-		plan, err := s.Validate()
-		if err != nil {
-			b.Fatal(err)
-		}
+		plan := loadPlan(b, "../examples/stampede.toml", append(sets, fmt.Sprintf("hpl.max_iterations=%d", k))...)
 		runtime.GC()
 		debug.FreeOSMemory()
 		resetPeakRSS()
