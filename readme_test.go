@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
 // TestReadmeSetup checks the README's set-up, what a newcomer types first on a
@@ -272,24 +274,7 @@ const (
 
 func readCSV(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, h := range rows[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
+	return scenariotest.CSVRows(t, path)
 }
 
 // TestReadmeBarrierFigures recomputes the sleeping/spinning barrier comparison

@@ -1,13 +1,13 @@
 package sensitivity_test
 
 import (
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
@@ -26,15 +26,7 @@ const peerCurveRel = 1e-9
 // does not change with L (each rank's operations are chained, or the
 // collisions resolve the same way), so the two must agree everywhere.
 func TestCurveFromOneReplayMatchesLogGOPSim(t *testing.T) {
-	f, err := os.Open(filepath.Join(goalDir, "..", "tl_wide.csv"))
-	if err != nil {
-		t.Fatalf("vendored peer curves missing: %v", err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := scenariotest.ReadCSV(t, filepath.Join(goalDir, "..", "tl_wide.csv"))
 	curves := map[string]map[float64]float64{} // schedule → L (ns) → T (ns)
 	for _, r := range recs[1:] {
 		l, _ := strconv.ParseFloat(r[1], 64)
@@ -97,15 +89,7 @@ func replayGraph(t *testing.T, name string, p loggops.Params) *sensitivity.Graph
 // TestCurvesOfResultsCSV does the same over 3–13 µs for every schedule of
 // results.csv whose GOAL file is at hand (same o, g, G, S per row).
 func TestCurvesOfResultsCSV(t *testing.T) {
-	f, err := os.Open(filepath.Join(goalDir, "..", "results.csv"))
-	if err != nil {
-		t.Fatalf("vendored peer results missing: %v", err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := scenariotest.ReadCSV(t, filepath.Join(goalDir, "..", "results.csv"))
 	col := map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i

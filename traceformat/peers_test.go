@@ -1,12 +1,13 @@
 package traceformat
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
 // peerDir holds LogGOPSim's results on the sample schedules
@@ -19,15 +20,7 @@ type peerCounts struct{ ranks, goalOps, messages int }
 
 // loadPeerCounts reads results.csv's first row of each schedule.
 func loadPeerCounts(t testing.TB) map[string]peerCounts {
-	f, err := os.Open(filepath.Join(peerDir, "results.csv"))
-	if err != nil {
-		t.Fatalf("peer results (vendored): %v", err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := scenariotest.ReadCSV(t, filepath.Join(peerDir, "results.csv"))
 	col := map[string]int{}
 	for i, h := range recs[0] {
 		col[h] = i

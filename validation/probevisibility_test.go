@@ -1,16 +1,15 @@
 package validation
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/runner"
 )
 
@@ -147,25 +146,9 @@ func medianOfSorted(x []float64) float64 {
 // each a map from the header's column names to its fields.
 func readCSV(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) < 2 {
+	rows := scenariotest.CSVRows(t, path)
+	if len(rows) == 0 {
 		t.Fatalf("%s: no rows", path)
 	}
-	out := make([]map[string]string, 0, len(rows)-1)
-	for _, r := range rows[1:] {
-		m := make(map[string]string, len(r))
-		for i, name := range rows[0] {
-			m[name] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
+	return rows
 }

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/internal/golden"
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/traceformat"
 )
@@ -71,21 +71,14 @@ var fuzzColumns = []string{"schedule", "L", "o", "g", "G", "O", "S", "outcome", 
 // the run its columns say.
 func loadFuzzRuns(t *testing.T, path string) []fuzzRun {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := scenariotest.ReadCSV(t, path)
 	if !slices.Equal(recs[0], fuzzColumns) {
 		t.Fatalf("%s: columns %v, want %v", path, recs[0], fuzzColumns)
 	}
 	var runs []fuzzRun
 	for i, rec := range recs[1:] {
 		r := fuzzRun{schedule: rec[0], outcome: rec[7], runtime: rec[8], line: i + 2}
+		var err error
 		for j, p := range []*int64{&r.L, &r.o, &r.g, &r.G, &r.O, &r.S} {
 			if *p, err = strconv.ParseInt(rec[1+j], 10, 64); err != nil {
 				t.Fatalf("%s:%d: %v", path, r.line, err)

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/traceformat"
 )
@@ -32,15 +32,7 @@ type peerRun struct {
 // loadPeerRuns reads results.csv, keyed by schedule.
 func loadPeerRuns(t *testing.T) map[string][]peerRun {
 	t.Helper()
-	f, err := os.Open(filepath.Join(peerDir, "results.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := scenariotest.ReadCSV(t, filepath.Join(peerDir, "results.csv"))
 	col := map[string]int{}
 	for i, name := range recs[0] {
 		col[name] = i

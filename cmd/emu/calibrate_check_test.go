@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -294,15 +294,7 @@ func TestPerHostModelsWithHostSpeed(t *testing.T) {
 		if code, _, stderr := runCLI(t, args...); code != exitOK {
 			t.Fatalf("run %v: %s", sets, stderr)
 		}
-		f, err := os.Open(filepath.Join(plot, "rank_time.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rows, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rows := scenariotest.ReadCSV(t, filepath.Join(plot, "rank_time.csv"))
 		var out []float64
 		for _, r := range rows[1:] {
 			v, _ := strconv.ParseFloat(r[1], 64)

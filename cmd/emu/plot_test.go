@@ -1,13 +1,14 @@
 package main
 
 import (
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
 func TestRunPlotSplitsEveryRanksTime(t *testing.T) {
@@ -20,14 +21,9 @@ func TestRunPlotSplitsEveryRanksTime(t *testing.T) {
 	if err != nil || !strings.Contains(string(svg), "<svg") {
 		t.Fatalf("rank_time.svg: %v", err)
 	}
-	f, err := os.Open(filepath.Join(dir, "rank_time.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) != 5 { // header + the default's 4 ranks
-		t.Fatalf("rank_time.csv: %d rows, %v", len(rows), err)
+	rows := scenariotest.ReadCSV(t, filepath.Join(dir, "rank_time.csv"))
+	if len(rows) != 5 { // header + the default's 4 ranks
+		t.Fatalf("rank_time.csv: %d rows", len(rows))
 	}
 	end := runEndTime(t, jsonOut)
 	for _, row := range rows[1:] {

@@ -2,7 +2,10 @@
 // tests of scenario, runner, observe, apps/replay and cmd/emu share: small platforms
 // (a fat tree for replays, one for jobs, LogGOPSim's parameters as a flat
 // cluster), a 4-host HPL whose compute totals do not depend on timing, the
-// [[jobs]] entries, and writing a scenario's files into a test's folder.
+// [[jobs]] entries, writing a scenario's files into a test's folder, and
+// reading a CSV file (peers' results, recorded runs) whole or as rows by
+// column name, which the tests of traceformat, sensitivity, validation and
+// the README's figures read too.
 // Before it, each package's tests kept a copy of each, and the copies drifted.
 //
 // It is for tests only. It imports nothing of ours (standard library only),

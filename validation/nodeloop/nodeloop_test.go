@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"io"
 	"math"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/hpldat"
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
 // TestSummarize checks the bar on hand-made error lists: 14 of 16 within 5%
@@ -231,24 +231,7 @@ awk -v n=$n -v nb=$nb -v p=$p -v q=$q 'BEGIN {
 
 func readRows(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []map[string]string
-	for _, r := range recs[1:] {
-		m := map[string]string{}
-		for i, h := range recs[0] {
-			m[h] = r[i]
-		}
-		rows = append(rows, m)
-	}
-	return rows
+	return scenariotest.CSVRows(t, path)
 }
 
 // TestLoopOnRealHPL is the loop in small, on this node against a real HPL:
