@@ -149,6 +149,7 @@ var layers = []layerRow{
 	{pkg: "internal/jsonout", only: []string{}},
 	{pkg: "internal/golden", only: []string{}},
 	{pkg: "internal/scenariotest", only: []string{}},
+	{pkg: "internal/plantest", never: []string{"observe", "sensitivity", "runner"}, imports: []string{"scenario"}},
 	{pkg: "internal/loggopspeers", only: []string{"traceformat"}},
 	{pkg: "fluid/fluidtest", only: []string{"fluid", "internal/heap"}, imports: []string{"fluid"}},
 	{pkg: "models/modelstest", only: []string{"models"}},
@@ -160,7 +161,7 @@ var layers = []layerRow{
 const plotLibrary = "gonum.org/v1/plot"
 
 // testKits are for tests only: no package's own files may need them.
-var testKits = []string{"internal/golden", "internal/scenariotest", "fluid/fluidtest", "models/modelstest"}
+var testKits = []string{"internal/golden", "internal/scenariotest", "internal/plantest", "fluid/fluidtest", "models/modelstest"}
 
 // TestLayers checks every package's whole dependency set against layers
 // (go list -deps), and that only the packages that draw link gonum/plot.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/runner"
@@ -80,20 +81,7 @@ func TestExamplesRun(t *testing.T) {
 		"jobs-congestor.toml":   {},
 	}
 	for f, sets := range shrink {
-		s, err := scenario.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, kv := range sets {
-			if err := s.Set(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p, err := s.Validate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := runner.Run(p, runner.Options{})
+		res, err := runner.Run(plantest.Load(t, f, sets...), runner.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
@@ -69,7 +70,7 @@ recv_overhead = "2us"
 `,
 		"t.txt": trace,
 	})
-	p := loadPlan(t, filepath.Join(dir, "s.toml"))
+	p := plantest.Load(t, filepath.Join(dir, "s.toml"))
 	res, err := runner.Run(p, runner.Options{MPISplit: true})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func TestMPISplitDeferredWaits(t *testing.T) {
 		"t.txt": "1 irecv 0 0 1000\n1 compute 10000\n1 waitall\n0 compute 20000\n0 send 1 0 1000\n" +
 			"0 isend 1 0 1048576\n0 compute 5000\n0 waitall\n1 compute 10000\n1 recv 0 0 1048576\n",
 	})
-	res, err := runner.Run(loadPlan(t, filepath.Join(dir, "s.toml")), runner.Options{MPISplit: true})
+	res, err := runner.Run(plantest.Load(t, filepath.Join(dir, "s.toml")), runner.Options{MPISplit: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
@@ -125,7 +126,7 @@ func graphBytes(t *testing.T, g *observe.GraphRecorder) []byte {
 // plan is the default scenario with sets applied, validated.
 func plan(t *testing.T, sets []string) *scenario.Plan {
 	t.Helper()
-	return validated(t, scenario.Default(), sets)
+	return plantest.Validated(t, scenario.Default(), sets...)
 }
 
 // TestBreakdownHearsDormantPollsLate runs HPL with runner's time split

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -18,7 +19,7 @@ import (
 func TestBounds(t *testing.T) {
 	run := func(file, bound string, sets ...string) *Result {
 		t.Helper()
-		p := loadPlan(t, file, sets...)
+		p := plantest.Load(t, file, sets...)
 		if bound != "" {
 			if err := p.ApplyBound(bound); err != nil {
 				t.Fatal(err)

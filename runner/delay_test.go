@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/sensitivity"
 )
@@ -63,7 +64,7 @@ model = "cm02"
 sizes = [8]
 iterations = %d
 `, n, k)})
-	p := loadPlan(t, filepath.Join(dir, "s.toml"))
+	p := plantest.Load(t, filepath.Join(dir, "s.toml"))
 	pts, err := DelaySweep(p, sweepDelays, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
@@ -37,7 +38,7 @@ func TestHostSpeedSlowsReplays(t *testing.T) {
 				"s.toml": "app = \"replay\"\n[replay]\nfile = \"" + tc.file + "\"\n" + platform + tc.hosts,
 				tc.file:  tc.trace,
 			})
-			p := loadPlan(t, dir+"/s.toml", tc.sets...)
+			p := plantest.Load(t, dir+"/s.toml", tc.sets...)
 			res, err := Run(p, Options{})
 			if err != nil {
 				t.Fatal(err)

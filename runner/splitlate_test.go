@@ -3,6 +3,7 @@ package runner
 import (
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -18,28 +19,13 @@ func TestSplitHearsLate(t *testing.T) {
 		want bool
 	}{
 		{"HPL, the default costs", mustPlan(t, scenario.Default(), nil), true},
-		{"HPL, test cost unlike the probe's", loadPlanOf(t, scenario.Default(), "network.iprobe_cost=2e-7", "network.test_cost=1e-4"), true},
-		{"replay, costs equal", loadPlan(t, replay, "network.iprobe_cost=1e-4", "network.test_cost=1e-4"), true},
-		{"replay, no test cost", loadPlan(t, replay, "network.iprobe_cost=2e-7", "network.test_cost=0"), true},
-		{"replay, test cost unlike the probe's", loadPlan(t, replay, "network.iprobe_cost=2e-7", "network.test_cost=1e-4"), false},
+		{"HPL, test cost unlike the probe's", plantest.Validated(t, scenario.Default(), "network.iprobe_cost=2e-7", "network.test_cost=1e-4"), true},
+		{"replay, costs equal", plantest.Load(t, replay, "network.iprobe_cost=1e-4", "network.test_cost=1e-4"), true},
+		{"replay, no test cost", plantest.Load(t, replay, "network.iprobe_cost=2e-7", "network.test_cost=0"), true},
+		{"replay, test cost unlike the probe's", plantest.Load(t, replay, "network.iprobe_cost=2e-7", "network.test_cost=1e-4"), false},
 	} {
 		if got := splitHearsLate(c.plan); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
-}
-
-// loadPlanOf is s with the sets applied, validated.
-func loadPlanOf(t *testing.T, s *scenario.Scenario, sets ...string) *scenario.Plan {
-	t.Helper()
-	for _, kv := range sets {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

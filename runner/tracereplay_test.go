@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -71,17 +72,7 @@ func TestDefaultScenarioSizedToTrace(t *testing.T) {
 // validates it.
 func replayPlan(t *testing.T, trace string, sets ...string) *scenario.Plan {
 	t.Helper()
-	return loadPlan(t, scenariotest.WriteReplay(t, trace), sets...)
-}
-
-// loadPlan loads the scenario file, applies the sets and validates it.
-func loadPlan(t *testing.T, file string, sets ...string) *scenario.Plan {
-	t.Helper()
-	s, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loadPlanOf(t, s, sets...)
+	return plantest.Load(t, scenariotest.WriteReplay(t, trace), sets...)
 }
 
 func pingpongPlan(t *testing.T, sizes []int) *scenario.Plan {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/scenario"
@@ -50,7 +51,7 @@ func TestBoundsOnZones(t *testing.T) {
 				bound string
 				want  float64
 			}{{"", tc.run}, {scenario.BoundContentionFree, tc.cf}, {scenario.BoundComputeOnly, 0}} {
-				p := loadPlan(t, file)
+				p := plantest.Load(t, file)
 				if c.bound != "" {
 					if err := p.ApplyBound(c.bound); err != nil {
 						t.Fatal(err)
@@ -129,7 +130,7 @@ func TestBoundsOnZonesWithProfiles(t *testing.T) {
 	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := loadPlan(t, file)
+	p := plantest.Load(t, file)
 	if err := p.ApplyBound(scenario.BoundComputeOnly); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestBoundsOnZonesWithProfiles(t *testing.T) {
 	if want := 0.2 + 2e8/3e8; math.Abs(res.SimulatedTime-want) > zoneBoundTol {
 		t.Errorf("compute-only: %.15g s, want %.15g s", res.SimulatedTime, want)
 	}
-	err = loadPlan(t, file).ApplyBound(scenario.BoundContentionFree)
+	err = plantest.Load(t, file).ApplyBound(scenario.BoundContentionFree)
 	if want := filepath.Join(dir, "platforms", "backbone.xml") + `:19: <link id="bb"> bandwidth_file: contention-free makes link "bb" a fat pipe`; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("contention-free: %v, want an error starting %q", err, want)
 	}
@@ -172,7 +173,7 @@ func TestZoneBoundsAreTheClusters(t *testing.T) {
 				"s.toml": "app = \"replay\"\n[replay]\nfile = \"incast.txt\"\n[platform]\nfile = \"p.xml\"\n",
 			}), "s.toml")
 			for _, bound := range []string{"", scenario.BoundContentionFree, scenario.BoundComputeOnly} {
-				p := loadPlan(t, file)
+				p := plantest.Load(t, file)
 				if zones := p.Platform.Topology == platform.TopoZones; zones != (i == 1) {
 					t.Fatalf("%s: platform %d is a platform of zones: %v", sharing, i, zones)
 				}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
 )
@@ -44,7 +45,7 @@ func benchDahu(b *testing.B, sets []string) {
 	var solves fluid.SolveStats
 	panels := 0.0
 	for b.Loop() {
-		plan := loadPlan(b, dahuScenario, sets...)
+		plan := plantest.Load(b, dahuScenario, sets...)
 		runtime.GC()
 		debug.FreeOSMemory()
 		resetPeakRSS()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/internal/stats"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
@@ -70,26 +71,7 @@ func smpiFig10(t *testing.T) map[string]map[int]map[string]string {
 // dahuPlan is dahu.toml with the sets applied, validated.
 func dahuPlan(t *testing.T, sets ...string) *scenario.Plan {
 	t.Helper()
-	return loadPlan(t, dahuScenario, sets...)
-}
-
-// loadPlan is the scenario file with the sets applied, validated.
-func loadPlan(tb testing.TB, file string, sets ...string) *scenario.Plan {
-	tb.Helper()
-	s, err := scenario.Load(file)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, kv := range sets {
-		if err := s.Set(kv); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
+	return plantest.Load(t, dahuScenario, sets...)
 }
 
 // dahuTime runs dahu.toml with the sets applied and returns HPL's Time.

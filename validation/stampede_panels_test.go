@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
 )
@@ -94,7 +95,7 @@ func benchStampedeSlope(b *testing.B, kLo, kHi int, sets ...string) {
 		solver             fluid.SolveStats
 	}
 	run := func(k int) cost {
-		plan := loadPlan(b, "../examples/stampede.toml", append(sets, fmt.Sprintf("hpl.max_iterations=%d", k))...)
+		plan := plantest.Load(b, "../examples/stampede.toml", append(sets, fmt.Sprintf("hpl.max_iterations=%d", k))...)
 		runtime.GC()
 		debug.FreeOSMemory()
 		resetPeakRSS()
