@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/observe"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
@@ -199,16 +200,7 @@ func emulate(t *testing.T, text string, opt runner.Options, sets ...string) *run
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range sets {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(plan, opt)
+	res, err := runner.Run(plantest.Validated(t, s, sets...), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/apps/hpl"
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -85,16 +86,7 @@ func modelNodePlan(t *testing.T, node, dat, models string, sets ...string) *scen
 		t.Fatal(err)
 	}
 	// Model mode charges the models whatever the BLAS; gonum is in every build.
-	for _, kv := range append([]string{"kernels.models=" + models, "kernels.backend=gonum"}, sets...) {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return plan
+	return plantest.Validated(t, s, append([]string{"kernels.models=" + models, "kernels.backend=gonum"}, sets...)...)
 }
 
 // predictOnNode is `emu run node --hpl-dat dat --set kernels.models=models`
