@@ -171,11 +171,7 @@ func runScenario(t *testing.T, s *scenario.Scenario, err error, opt runner.Optio
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(p, opt)
+	res, err := runner.Run(plantest.Validated(t, s), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

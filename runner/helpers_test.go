@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/scenario"
 )
 
@@ -59,16 +60,13 @@ func approxPlan(t *testing.T, src, hplDat, wantErr string, sets ...string) *scen
 	return p
 }
 
+// mustPlan is a loaded or parsed scenario, validated; err is the load's.
 func mustPlan(t *testing.T, s *scenario.Scenario, err error) *scenario.Plan {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return plantest.Validated(t, s)
 }
 
 func validate(doc string) (*scenario.Plan, error) {
