@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/loggopspeers"
 	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/loggops"
 	"github.com/emu-hpc/emu/sensitivity"
 	"github.com/emu-hpc/emu/sensitivity/goal"
-	"github.com/emu-hpc/emu/traceformat"
 )
 
 // peerCurveRel is the agreement required between the curve predicted from
@@ -26,15 +26,12 @@ const peerCurveRel = 1e-9
 // does not change with L (each rank's operations are chained, or the
 // collisions resolve the same way), so the two must agree everywhere.
 func TestCurveFromOneReplayMatchesLogGOPSim(t *testing.T) {
-	recs := scenariotest.ReadCSV(t, filepath.Join(goalDir, "..", "tl_wide.csv"))
 	curves := map[string]map[float64]float64{} // schedule → L (ns) → T (ns)
-	for _, r := range recs[1:] {
-		l, _ := strconv.ParseFloat(r[1], 64)
-		tt, _ := strconv.ParseFloat(r[2], 64)
-		if curves[r[0]] == nil {
-			curves[r[0]] = map[float64]float64{}
+	for name, points := range loggopspeers.MustWideCurves(t, filepath.Join(goalDir, "..")) {
+		curves[name] = map[float64]float64{}
+		for _, lt := range points {
+			curves[name][lt[0]] = lt[1]
 		}
-		curves[r[0]][l] = tt
 	}
 	for _, name := range []string{"stencil2d_8x8_it50", "allreduce_ring_fifo_16", "linear_alltoall_32", "resnet_64", "sample_llamp_non_blocking", "trace_bcast_4"} {
 		peer := curves[name]
@@ -65,16 +62,7 @@ func TestCurveFromOneReplayMatchesLogGOPSim(t *testing.T) {
 
 func replayGraph(t *testing.T, name string, p loggops.Params) *sensitivity.Graph {
 	t.Helper()
-	path := filepath.Join(goalDir, name+".goal")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := traceformat.Parse(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loggopspeers.MustSchedule(t, filepath.Join(goalDir, ".."), name)
 	b := sensitivity.NewBuilder(s.NumRanks())
 	if _, err := goal.ReplayGraph(s, p, b); err != nil {
 		t.Fatalf("%s: %v", name, err)
