@@ -66,14 +66,8 @@ func TestFailedWriteLeavesNoOutputs(t *testing.T) {
 	if fi, err := os.Stat(full); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		t.Skip("no /dev/full here")
 	}
-	dir := t.TempDir()
+	dir, samples, graph := failedOutputsInputs(t)
 	out := func(name string) string { return filepath.Join(dir, name) }
-	samples := out("s.csv")
-	writeSynthetic(t, samples)
-	graph := out("run.graph")
-	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--graph", graph); code != exitOK {
-		t.Fatalf("recording a graph: exit %d: %s", code, stderr)
-	}
 	for _, c := range []struct {
 		name  string
 		args  []string

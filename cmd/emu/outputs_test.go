@@ -51,6 +51,19 @@ func TestRunRefusesUnwritableOutputsBeforeRunning(t *testing.T) {
 	}
 }
 
+// failedOutputsInputs makes a folder holding what the failed-output tests
+// give fit and analyze: a sample file (writeSynthetic's) and a recorded graph.
+func failedOutputsInputs(t *testing.T) (dir, samples, graph string) {
+	t.Helper()
+	dir = t.TempDir()
+	samples, graph = filepath.Join(dir, "s.csv"), filepath.Join(dir, "run.graph")
+	writeSynthetic(t, samples)
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--graph", graph); code != exitOK {
+		t.Fatalf("recording a graph: exit %d: %s", code, stderr)
+	}
+	return dir, samples, graph
+}
+
 // checkNothingLeft fails the test for each of files that a failed or refused
 // command (named by what) left behind, removing it so that the next case
 // starts clean, and for any staging file (.NAME.tmp…) left in dir.
@@ -121,14 +134,8 @@ func TestTuneRefusesAKeySweptTwice(t *testing.T) {
 // after the first is drawn; sensitivity, analyze, fit and tune wrote their
 // figures in place, and the first stayed behind an exit 1.
 func TestFailedPlotLeavesNoFigures(t *testing.T) {
-	dir := t.TempDir()
+	dir, samples, graph := failedOutputsInputs(t)
 	out := func(name string) string { return filepath.Join(dir, name) }
-	samples := out("s.csv")
-	writeSynthetic(t, samples)
-	graph := out("run.graph")
-	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--graph", graph); code != exitOK {
-		t.Fatalf("recording a graph: exit %d: %s", code, stderr)
-	}
 	for _, c := range []struct {
 		name    string
 		args    []string // the plot folder is appended
