@@ -56,18 +56,8 @@ func TestTuneSearchFindsGridBest(t *testing.T) {
 	}
 
 	runJSON := filepath.Join(dir, "run.json")
-	code, _, errOut = runCLI(t, "run", "--hpl-dat", datPath, "--set", "platform.hosts=4", "--json", runJSON)
-	if code != exitOK {
-		t.Fatalf("run --hpl-dat: exit %d: %s", code, errOut)
-	}
-	var run struct {
-		Results []struct {
-			Gflops float64 `json:"gflops"`
-		} `json:"results"`
-	}
-	readJSON(t, runJSON, &run)
-	if len(run.Results) != 1 || run.Results[0].Gflops != res.Best.Gflops {
-		t.Errorf("run --hpl-dat %s: %+v, want one test at the search's %v Gflops", datPath, run.Results, res.Best.Gflops)
+	if got := runGflops(t, "run --hpl-dat", runJSON, "run", "--hpl-dat", datPath, "--set", "platform.hosts=4", "--json", runJSON); len(got) != 1 || got[0] != res.Best.Gflops {
+		t.Errorf("run --hpl-dat %s: Gflops %v, want one test at the search's %v", datPath, got, res.Best.Gflops)
 	}
 
 	// Rerunning the search finds every evaluation in its journal.
@@ -158,6 +148,29 @@ func TestTuneSearchBadInput(t *testing.T) {
 	}
 }
 
+// runGflops runs the CLI with args, which write a run's --json to runJSON,
+// failing the test (what names the command) unless it exits 0, and returns
+// the Gflops of each HPL test of the report.
+func runGflops(t *testing.T, what, runJSON string, args ...string) []float64 {
+	t.Helper()
+	if code, _, errOut := runCLI(t, args...); code != exitOK {
+		t.Fatalf("%s: exit %d: %s", what, code, errOut)
+	}
+	var run struct {
+		Results []struct {
+			Gflops float64 `json:"gflops"`
+		} `json:"results"`
+	}
+	readJSON(t, runJSON, &run)
+	gflops := make([]float64, len(run.Results))
+	for i, r := range run.Results {
+		gflops[i] = r.Gflops
+	}
+	return gflops
+}
+
+// readJSON decodes the JSON file at path into v, failing the test with the
+// file's name when it cannot.
 func readJSON(t *testing.T, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -204,18 +217,8 @@ func TestTuneSearchKeepsMergedRolls(t *testing.T) {
 			for i, f := range fields {
 				fields[i] = strings.Trim(f, "'") // as the shell would
 			}
-			code, _, errOut = runCLI(t, append([]string{"run", "--json", runJSON}, fields...)...)
-			if code != exitOK {
-				t.Fatalf("%s: exit %d: %s", command, code, errOut)
-			}
-			var run struct {
-				Results []struct {
-					Gflops float64 `json:"gflops"`
-				} `json:"results"`
-			}
-			readJSON(t, runJSON, &run)
-			if len(run.Results) != 1 || run.Results[0].Gflops != res.Best.Gflops {
-				t.Errorf("%s: %+v, want one test at the search's %v Gflops (%s)", command, run.Results, res.Best.Gflops, res.Best.Label)
+			if got := runGflops(t, command, runJSON, append([]string{"run", "--json", runJSON}, fields...)...); len(got) != 1 || got[0] != res.Best.Gflops {
+				t.Errorf("%s: Gflops %v, want one test at the search's %v (%s)", command, got, res.Best.Gflops, res.Best.Label)
 			}
 		})
 	}
