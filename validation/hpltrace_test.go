@@ -101,9 +101,9 @@ var hplCalls = map[string]string{
 // hplOpRecorder listens to a World and keeps each rank's point-to-point
 // calls as the digests write them: the call a rank is in names the
 // operation of its SendPost or RecvPost; a receive's size is its match's; a
-// wait is on the rank's oldest request not yet waited for (HPL 2.3 has at
-// most one pending when it waits, but at the ends of its swaps' and
-// broadcasts' loops, where it waits in posting order).
+// wait is on the rank's oldest request not yet waited for (HPL 2.3 has one
+// request pending when it waits: HPL_sdrv's or a roll step's Irecv, a long
+// broadcast step's Issend).
 type hplOpRecorder struct {
 	ops     [][]hplOp
 	call    []string
