@@ -120,6 +120,7 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 			if !probe {
 				if ex != nil {
 					*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
+					x.setBlocking(ex)
 					r.runTask(x, "SendRecvs")
 				}
 				work.Work(k)
@@ -132,6 +133,7 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 			continue
 		}
 		*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
+		x.setBlocking(ex)
 		*p = probing{r: r, c: pc, src: src, tag: ptag, once: true}
 		t.x, t.p, t.work, t.phase, t.n, t.tail = x, p, work, thenExchange, n, tail
 		call := "SendRecvs"

@@ -330,16 +330,28 @@ func (c *Comm) Exchanges(n, tag int, ex Exchanger) {
 //	q.Free()
 //	ex.Received(k, got)
 //
-// (the Send left out when dst is Nobody, the rest when src is).
+// (the Send left out when dst is Nobody, the rest when src is). When ex
+// is a BlockingReceiver, a step that only receives is a blocking
+// Recv(src, tag) instead of the Irecv and its Wait.
 func (c *Comm) SendRecvs(n, tag int, ex Exchanger) {
 	checkUserTag("SendRecvs", tag)
 	if n > 0 {
 		x := &c.r.w.tasksOf(c.r).x
 		*x = exchanges{r: c.r, c: c, n: n, tag: tag, ex: ex}
 		x.setSkip(ex)
+		x.setBlocking(ex)
 		c.r.runTask(x, "SendRecvs")
 		x.ex, x.skip, x.skips = nil, nil, false
 	}
+}
+
+// BlockingReceiver is an Exchanger whose SendRecvs steps are HPL_sdrv's:
+// with nothing to send, HPL_sdrv receives with a blocking MPI_Recv, where
+// other exchanges (HPL's rolls) post an Irecv and wait for it. The method
+// only marks the type.
+type BlockingReceiver interface {
+	Exchanger
+	BlockingRecvs()
 }
 
 // RecvSend is
@@ -382,6 +394,8 @@ type exchanges struct {
 	sync     bool
 	skips    bool // ex is a StepSkipper (skip)
 	forward  bool // RecvSend's: step 0 is Exchanges' (a Recv), step 1 SendRecvs' (a Send)
+	blocking bool // ex is a BlockingReceiver: a SendRecvs step that only receives is a Recv
+	recvOnly bool // this step is such a Recv (Exchanges' path)
 
 	tag  int
 	send *Request
@@ -397,6 +411,11 @@ type exchanges struct {
 
 // msg is step k's send.
 func (x *exchanges) msg() Msg { return Msg{Bytes: x.bytes, Data: x.data} }
+
+// setBlocking notes whether ex is a BlockingReceiver.
+func (x *exchanges) setBlocking(ex Exchanger) {
+	_, x.blocking = ex.(BlockingReceiver)
+}
 
 // setSkip keeps ex as a StepSkipper, if it is one.
 func (x *exchanges) setSkip(ex Exchanger) {
@@ -477,6 +496,8 @@ func (x *exchanges) step() *Request {
 				x.pay(xSend)
 			case x.sync:
 				x.phase = xRecvPost
+			case x.blocking && dst == Nobody && src != Nobody: // HPL_sdrv with nothing to send: a blocking Recv
+				x.recvOnly, x.phase = true, xRecvPost
 			case src != Nobody: // Irecv, then Send's post and its wait
 				r.mpiEnter("MPI_Irecv")
 				x.pay(xIrecv)
@@ -534,7 +555,7 @@ func (x *exchanges) step() *Request {
 			x.phase = xFirst
 			return x.recv
 		case xFirst: // the first wait is over; the second begins
-			if x.sync {
+			if x.sync || x.recvOnly {
 				x.phase = xRecvOver
 				if q := x.recv; q != nil { // the Recv is over
 					x.sleep(q.recvOverhead(), "Recv", q.msg.Bytes, xRecvOver)
@@ -585,7 +606,7 @@ func (x *exchanges) step() *Request {
 				x.ex.Received(x.k, m)
 				r.w.reusePayload(m.Data)
 			}
-			x.send, x.recv = nil, nil
+			x.send, x.recv, x.recvOnly = nil, nil, false
 			x.phase = xPost
 			x.k++
 			if x.forward { // RecvSend's step 1: SendRecvs' Send

@@ -622,3 +622,96 @@ func TestExchangesFarRank(t *testing.T) {
 		t.Errorf("a side of 2^40: got %v, want rank 0's panic naming it", err)
 	}
 }
+
+// oneRecv is an Exchanger of one step, a receive from src.
+type oneRecv struct{ src int }
+
+func (x oneRecv) Exchange(int) (int, Msg, int) { return Nobody, Msg{}, x.src }
+func (x oneRecv) Received(int, Msg)            {}
+
+// sdrvRecv is oneRecv as HPL_sdrv's step: a BlockingReceiver.
+type sdrvRecv struct{ oneRecv }
+
+func (sdrvRecv) BlockingRecvs() {}
+
+// TestSendRecvsBlockingReceiver: a SendRecvs step that only receives is an
+// Irecv and its Wait, or for a BlockingReceiver (HPL_sdrv with nothing to
+// send) a blocking Recv: the same events, calls and times as the calls
+// written out, with overheads, a receive posted before and after its
+// message is in, small and large messages, and through SendRecvsIprobe.
+func TestSendRecvsBlockingReceiver(t *testing.T) {
+	for _, bytes := range []int{8, 200000} {
+		for _, late := range []bool{false, true} {
+			for _, probe := range []bool{false, true} {
+				for _, blocking := range []bool{false, true} {
+					name := fmt.Sprintf("%dB/late=%v/probe=%v/blocking=%v", bytes, late, probe, blocking)
+					run := func(task bool) string {
+						cfg := DefaultConfig()
+						cfg.SendOverhead = ConstTable(1e-6)
+						cfg.RecvOverhead = ConstTable(2e-6)
+						w, err := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+						if err != nil {
+							t.Fatal(err)
+						}
+						var b strings.Builder
+						w.AddHook(func(e *Event) {
+							fmt.Fprintf(&b, "%v r%d p%d t%d %dB %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.Kernel, e.Time)
+						})
+						err = w.Run(func(r *Rank) {
+							c := r.World()
+							if c.Rank() == 0 {
+								if late {
+									r.Compute(1e-3, "work")
+								}
+								c.Send(1, 5, Msg{Bytes: bytes})
+								return
+							}
+							if !late {
+								r.Compute(1e-3, "work")
+							}
+							var ex Exchanger = oneRecv{0}
+							if blocking {
+								ex = sdrvRecv{oneRecv{0}}
+							}
+							switch {
+							case task && probe:
+								c.SendRecvsIprobe(0, 1, 5, ex, noWork{}, c, 0, 77)
+							case task:
+								c.SendRecvs(1, 5, ex)
+							case blocking:
+								c.Recv(0, 5)
+							default:
+								q := c.Irecv(0, 5)
+								q.Wait()
+								q.Free()
+							}
+							if !task && probe {
+								c.Iprobe(0, 77)
+							}
+						})
+						if err != nil {
+							t.Fatal(err)
+						}
+						return b.String()
+					}
+					got, want := run(true), run(false)
+					if got != want {
+						t.Errorf("%s: SendRecvs\n%s\nthe calls\n%s", name, got, want)
+					}
+					call := "MPI_Irecv"
+					if blocking {
+						call = "MPI_Recv"
+					}
+					if !strings.Contains(got, "CallStart r1 p0 t0 0B "+call+" ") {
+						t.Errorf("%s: no %s:\n%s", name, call, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// noWork is a Worker that does nothing.
+type noWork struct{}
+
+func (noWork) Work(int) {}

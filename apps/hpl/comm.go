@@ -97,7 +97,8 @@ func recvD(c commPort, src, n, tag int) []float64 {
 }
 
 // sdrv is HPL_sdrv: post the receive, send, wait; either side skipped when its
-// count is ≤ 0. It is one step of sendRecvs (ranks.Comm.SendRecvs: the same
+// count is ≤ 0, and with nothing to send a blocking receive (HPL_sdrv's
+// MPI_Recv: sdrvStep is a ranks.BlockingReceiver). It is one step of sendRecvs (ranks.Comm.SendRecvs: the same
 // calls, hooks and times, as a task), so that the rank parks once for its
 // Send and its Wait, where it parked for each (the binary-exchange row swap
 // makes log2(P) of them an update, with a probe after each). x is the
@@ -118,6 +119,9 @@ type sdrvStep struct {
 	partner, sn, rn int
 	sdata, got      []float64
 }
+
+// BlockingRecvs marks sdrvStep as HPL_sdrv's: nothing to send, a blocking receive.
+func (*sdrvStep) BlockingRecvs() {}
 
 func (x *sdrvStep) Exchange(int) (int, ranks.Msg, int) {
 	dst, src := ranks.Nobody, ranks.Nobody

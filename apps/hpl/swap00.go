@@ -272,6 +272,10 @@ type cubeSwap struct {
 	lead int
 }
 
+// BlockingRecvs marks cubeSwap's steps as HPL_sdrv's: a step with nothing
+// to send (W's rows, none here) receives with a blocking MPI_Recv.
+func (*cubeSwap) BlockingRecvs() {}
+
 // sides returns step k's sdrv: its partner, the doubles sent (sdata) and
 // the doubles received.
 func (t *cubeSwap) sides(k int) (partner, sn int, sdata []float64, rn int) {

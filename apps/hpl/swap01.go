@@ -211,7 +211,8 @@ func (w swapCtx) roll(pr *prober, off, ipmap, ipmapm1 []int) {
 }
 
 // equil is HPL_equil: rebalance the pieces to ⌊jb/P⌋ or ⌈jb/P⌉ rows before the
-// roll (skipped for P ≤ 2 or when already balanced); off becomes the targets.
+// roll (skipped for P ≤ 2 or when the first P−1 pieces are balanced, as
+// HPL 2.3 tests it); off becomes the targets.
 // Its spreads' offsets depend on the offsets alone, which are the panel's
 // (swapSpreadRoll copies them in), so e, the panel's plan, is made once.
 func (w swapCtx) equil(pr *prober, e *equilPlan, off, ipmap, ipmapm1 []int) {
@@ -264,7 +265,11 @@ func (e *equilPlan) build(off []int, P int) {
 		e.steps, e.offs, e.targets = make([]equilStep, 0, P), make([]int, 0, P*(P+1)), make([]int, 0, P)
 	}
 	e.steps, e.offs = e.steps[:0], e.offs[:0]
-	for i := range P {
+	// HPL 2.3's test looks at the first P−1 pieces only: its loop ends, as
+	// when all are balanced, once it has read the last piece, whatever that
+	// piece's size. A last piece of neither size is left as it is, and the
+	// roll moves the pieces as they are.
+	for i := range P - 1 {
 		if ll := off[i+1] - off[i]; ll != smin && ll != smax {
 			e.balanced = false
 			break
