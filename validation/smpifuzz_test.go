@@ -19,7 +19,7 @@ const fuzzDir = "testdata/smpifuzz"
 // and SMPI's settings (replaySMPI), and requires smpirun -replay's time
 // to tiTolerance. Among them are the cases where a FATPIPE link of a zone
 // saturates under flows of unequal penalties (s080, s110, fatpipe3), which
-// emu's SimGrid solver gave 0.0008% to 49% short before it solved FATPIPE
+// emu's SimGrid solver missed by up to 49% before it solved FATPIPE
 // constraints as SimGrid's lmm does.
 func TestSMPIFuzzAgainstSMPI(t *testing.T) {
 	rows := readSMPITimes(t, filepath.Join(fuzzDir, "smpi_times.csv"), "case,model,ranks,smpi_time_s")
