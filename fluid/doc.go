@@ -103,5 +103,6 @@
 // the others ("max of a·x ≤ C"). SimGrid's solver, when a fat-pipe
 // constraint is the bottleneck, fixes all its flows at the same level, which
 // gives flows of unequal weights less than the cap; with equal weights (the
-// usual case: loopbacks, zero-latency routes) both agree.
+// usual case: loopbacks, zero-latency routes) both agree. The SimGrid
+// solver (Options.Solver = SimGrid) does as SimGrid does.
 package fluid

@@ -59,6 +59,10 @@ type sgCnst struct {
 	lazySeq int      // when marked lazily, how many were before it since the last settle
 	active  []*flow  // active_element_set, its front last (push_front is an append)
 	enabled []sgElem // enabled_element_set, oldest first (SimGrid's list read backwards)
+	// fat: a FATPIPE constraint (a FatPipe link): its usage is the max of
+	// its flows' shares, not their sum, and fixing a flow takes nothing of
+	// its remaining (take).
+	fat bool
 }
 
 // sgElem is a flow's element in a link's enabled_element_set, with what
@@ -103,6 +107,7 @@ func newLmm(s *System) *lmm {
 	for i := range m.cn {
 		m.cn[i].light = -1
 		m.cn[i].capacity = s.links[i].capacity
+		m.cn[i].fat = s.links[i].sharing == FatPipe
 	}
 	return m
 }
@@ -535,7 +540,11 @@ func (m *lmm) solve() {
 				m.list = append(m.list, el.f)
 			}
 			v.value = 0
-			cn.usage += el.share
+			if !cn.fat {
+				cn.usage += el.share
+			} else if cn.usage < el.share { // FATPIPE: the max
+				cn.usage = el.share
+			}
 		}
 		if cn.usage > 0 {
 			light = true
@@ -667,13 +676,17 @@ func (m *lmm) listFlows(en []sgElem) {
 func (m *lmm) take(f *flow, v *sgVar, e elem, i int32) {
 	cn := &m.cn[e.link]
 	capacity := cn.capacity
-	cn.remaining -= e.coef * v.value
-	if cn.remaining < capacity*sgMaxminPrecision {
-		cn.remaining = 0
-	}
-	cn.usage -= e.coef / f.weight
-	if cn.usage < sgMaxminPrecision {
-		cn.usage = 0
+	if cn.fat {
+		m.takeFat(cn)
+	} else {
+		cn.remaining -= e.coef * v.value
+		if cn.remaining < capacity*sgMaxminPrecision {
+			cn.remaining = 0
+		}
+		cn.usage -= e.coef / f.weight
+		if cn.usage < sgMaxminPrecision {
+			cn.usage = 0
+		}
 	}
 	if !(cn.usage > sgMaxminPrecision) || !(cn.remaining > capacity*sgMaxminPrecision) {
 		if i := cn.light; i >= 0 {
@@ -689,6 +702,24 @@ func (m *lmm) take(f *flow, v *sgVar, e elem, i int32) {
 	if v.activeOn(i) {
 		cn.active = removeFlow(cn.active, f)
 		v.setActive(i, false)
+	}
+}
+
+// takeFat is take's update of a FATPIPE constraint cn: its remaining
+// stays, its usage becomes the largest share of its flows not fixed yet
+// (value 0: the solve's first pass zeroed every flow of a link it
+// saturates). So when a fat pipe saturates, every flow on it is fixed at
+// the same min_usage / weight, the least penalty's flow at the cap and the
+// others below it, as SimGrid 3.32's maxmin_solve does.
+func (m *lmm) takeFat(cn *sgCnst) {
+	cn.usage = 0
+	for _, el := range cn.enabled {
+		if m.vars[el.slot].value > 0 {
+			continue
+		}
+		if el.share > 0 {
+			cn.usage = max(cn.usage, el.share)
+		}
 	}
 }
 

@@ -433,3 +433,31 @@ func TestSettledMeansNothingToSettle(t *testing.T) {
 		}
 	}
 }
+
+// TestSimGridFatPipeSaturation: two flows of 1 GB on one FatPipe link of
+// 1 GB/s, of penalties 1 and 4 (SMPI's penalty grows with a route's
+// latency), each on a Shared link of its own too, as the routes of two
+// hosts of a zone through a host's FATPIPE link. SimGrid 3.32's
+// maxmin_solve takes the fat pipe's usage as the largest share, 1/1, so it
+// saturates at min_usage = 1e9 × 1, and fixes every flow on it at
+// min_usage / penalty: the first at 1 GB/s (done at 1 s), the second at
+// 0.25 GB/s until then and alone at 1 GB/s after (7.5e8 bytes left: done
+// at 1.75 s), the mechanism behind smpirun 3.32's times on FATPIPE links of
+// zones (validation's TestSMPIFuzzAgainstSMPI).
+// emu's own max-min caps each flow at the pipe's capacity (fluid's doc:
+// both done at 1 s).
+func TestSimGridFatPipeSaturation(t *testing.T) {
+	links := []Link{{Bandwidth: 1e9, Sharing: FatPipe}, {Bandwidth: 1e12, Sharing: Shared}, {Bandwidth: 1e12, Sharing: Shared}}
+	for _, tc := range []struct {
+		solver Solver
+		want   []float64
+	}{{SimGrid, []float64{1, 1.75}}, {Incremental, []float64{1, 1}}} {
+		s := NewSystemOptions(links, Options{Solver: tc.solver})
+		s.Start(0, FlowSpec{Links: []LinkID{0, 1}, Bytes: 1e9, Weight: 1})
+		s.Start(0, FlowSpec{Links: []LinkID{0, 2}, Bytes: 1e9, Weight: 4})
+		_, at := sgRun(s, 1e-12)
+		if len(at) != 2 || math.Abs(at[0]-tc.want[0]) > 1e-12 || math.Abs(at[1]-tc.want[1]) > 1e-12 {
+			t.Errorf("solver %v: completions at %v, want %v", tc.solver, at, tc.want)
+		}
+	}
+}

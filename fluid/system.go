@@ -457,7 +457,9 @@ func (s *System) keepsBounds() bool { return s.sg != nil || s.varying }
 
 // addElem records that f loads link l at coef × its rate, merging repeated
 // links as SimGrid does (sum on Shared links, max on FatPipe ones). A
-// FatPipe link only caps the flow: coef·x ≤ capacity.
+// FatPipe link only caps the flow, coef·x ≤ capacity; under the SimGrid
+// solver it is an elem like a Shared link's, which lmm solves as SimGrid's
+// FATPIPE constraint (simgrid.go).
 func (s *System) addElem(f *flow, l LinkID, coef float64) {
 	var fat bool
 	if f.elems, f.bound, fat = s.merge(f.elems, f.bound, l, coef); fat && s.traffic != nil {
@@ -466,17 +468,23 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 }
 
 // merge is addElem on a flow's elems and bound, for a flow or for Loads;
-// fat says that l is a FatPipe link.
+// fat says that l is a FatPipe link it folded into the bound (all of them
+// but under the SimGrid solver).
 func (s *System) merge(elems []elem, bound float64, l LinkID, coef float64) (_ []elem, _ float64, fat bool) {
 	if l < 0 || int(l) >= len(s.links) {
 		panic(fmt.Sprintf("fluid: flow uses link %d, system has %d links", l, len(s.links)))
 	}
-	if s.links[l].sharing == FatPipe {
+	fatPipe := s.links[l].sharing == FatPipe
+	if fatPipe && s.sg == nil {
 		return elems, min(bound, s.links[l].capacity/coef), true
 	}
 	for i := range elems {
 		if elems[i].link == l {
-			elems[i].coef += coef
+			if fatPipe { // SimGrid's expand_add_to_elem: the max on a FATPIPE constraint
+				elems[i].coef = max(elems[i].coef, coef)
+			} else {
+				elems[i].coef += coef
+			}
 			return elems, bound, false
 		}
 	}

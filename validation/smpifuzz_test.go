@@ -1,0 +1,49 @@
+package validation
+
+import (
+	"math"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// fuzzDir holds random SimGrid platforms, hostfiles and TI traces drawn by
+// gen.py, with SimGrid 3.32's replayer's time for each
+// (testdata/smpifuzz/README.md says how they were made and chosen).
+const fuzzDir = "testdata/smpifuzz"
+
+// TestSMPIFuzzAgainstSMPI replays each case of testdata/smpifuzz (a random
+// platform of clusters of every topology or of zones of hosts and links
+// under Full, Floyd, Dijkstra and DijkstraCache routing, a random
+// placement and a random trace) under SimGrid's network model of its row
+// and SMPI's settings (replaySMPI), and requires smpirun -replay's time
+// to tiTolerance. Among them are the cases where a FATPIPE link of a zone
+// saturates under flows of unequal penalties (s080, s110, fatpipe3), which
+// emu's SimGrid solver missed by up to 49% before it solved FATPIPE
+// constraints as SimGrid's lmm does.
+func TestSMPIFuzzAgainstSMPI(t *testing.T) {
+	rows := readSMPITimes(t, filepath.Join(fuzzDir, "smpi_times.csv"), "case,model,ranks,smpi_time_s")
+	if len(rows) == 0 {
+		t.Fatal("no case in smpi_times.csv")
+	}
+	for i, r := range rows {
+		name, model := r[0], r[1]
+		sets := tiModels[model]
+		if sets == nil {
+			t.Fatalf("smpi_times.csv:%d: model %q, want SMPI or CM02", i+2, model)
+		}
+		smpi, err := strconv.ParseFloat(r[3], 64)
+		if err != nil {
+			t.Fatalf("smpi_times.csv:%d: time %q", i+2, r[3])
+		}
+		t.Run(name+"/"+model, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(fuzzDir, "cases", name)
+			got := replaySMPI(t, filepath.Join(dir, "p.xml"), filepath.Join(dir, "t.txt"),
+				append([]string{"platform.hostfile=" + strconv.Quote(filepath.Join(dir, "hosts.txt"))}, sets...)...)
+			if math.Abs(got-smpi) > tiTolerance {
+				t.Errorf("emu %.15f s, SMPI %.15f s: %+.3g s (tolerance %g s)", got, smpi, got-smpi, tiTolerance)
+			}
+		})
+	}
+}
