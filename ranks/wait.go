@@ -134,9 +134,21 @@ func Waitany(reqs []*Request) (int, Msg, Status) {
 		if owner == nil {
 			return -1, Msg{}, Status{}
 		}
+		// Under WakeSimGrid the call takes its place among the waits on
+		// each pending request (SimGrid's waitany registers its simcall
+		// with every comm it waits for, anew at each call), so that a
+		// comm's completion wakes its two sides in the order they waited.
+		var seq uint64
+		if w := owner.w; w.simgrid {
+			w.waitSeq++
+			seq = w.waitSeq
+		}
 		for _, q := range reqs {
 			if q != nil {
 				q.waiter = owner
+				if seq != 0 {
+					q.waitSeq = seq
+				}
 			}
 		}
 		owner.block("Waitany", noPeer, 0)
