@@ -1,14 +1,13 @@
 package validation
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/scenariotest"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -103,15 +102,7 @@ func skipUnreplayable(t *testing.T, c tiCase, unreplayable map[string]string, ta
 // columns joined by commas), and returns its rows after the header.
 func readSMPITimes(t *testing.T, file, want string) [][]string {
 	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := scenariotest.ReadCSV(t, file)
 	if len(rows) < 2 || strings.Join(rows[0], ",") != want {
 		t.Fatalf("%s: header %v, want %s", filepath.Base(file), rows[:min(1, len(rows))], want)
 	}
