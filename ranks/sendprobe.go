@@ -119,8 +119,7 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 		if !r.w.lazy {
 			if !probe {
 				if ex != nil {
-					*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
-					x.setBlocking(ex)
+					*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex, blocking: isBlockingReceiver(ex)}
 					r.runTask(x, "SendRecvs")
 				}
 				work.Work(k)
@@ -132,8 +131,7 @@ func (c *Comm) stepsIprobe(k, n, tag int, ex Exchanger, work Worker, src, ptag i
 			}
 			continue
 		}
-		*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex}
-		x.setBlocking(ex)
+		*x = exchanges{r: r, c: c, k: k, n: k + 1, tag: tag, ex: ex, blocking: isBlockingReceiver(ex)}
 		*p = probing{r: r, c: pc, src: src, tag: ptag, once: true}
 		t.x, t.p, t.work, t.phase, t.n, t.tail = x, p, work, thenExchange, n, tail
 		call := "SendRecvs"
