@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
@@ -177,15 +178,7 @@ func emuHPLOps(t *testing.T, dat string, sets ...string) [][]hplOp {
 	if err := s.UseHPLDat(dat); err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range append([]string{"kernels.mode=real"}, sets...) {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := plantest.Validated(t, s, append([]string{"kernels.mode=real"}, sets...)...)
 	rec := newHPLOpRecorder(plan.Ranks)
 	kinds := ranks.KindsOf(ranks.CallStart, ranks.CallEnd, ranks.SendPost, ranks.RecvPost, ranks.Match)
 	res, err := runner.Run(plan, runner.Options{Listeners: []ranks.Listener{{Kinds: kinds, Hook: rec.hook}}})
