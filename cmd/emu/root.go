@@ -106,7 +106,9 @@ kernels replaced by fitted time models (SimGrid/SMPI style). Every run can recor
 execution graph, which answers LLAMP-style latency-sensitivity questions offline.
 
 Inputs are a scenario file (TOML), or HPL's own HPL.dat plus a SimGrid platform XML.
-Bad input exits with status 2 and one line naming the file, line or key; a
+Bad input exits with status 2 and one line naming the file, line or key (a
+flag that takes one value given twice is bad input: only --set, tune's
+--sweep, fit's --product and calibrate's lists repeat); a
 failure that is not the input's (a full disk, an internal error) exits 1, with
 one line too; a run ended by SIGINT, SIGTERM, SIGHUP or SIGPIPE (its output's
 reader gone: emu run | head) exits 128 + the signal, as the shell expects (an
@@ -135,6 +137,7 @@ absent or unbounded (a tolerance not reached).`,
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		root.AddCommand(sub)
 	}
+	onceOnly(root) // a flag that takes one value, given twice, is refused
 	return root
 }
 
@@ -145,6 +148,9 @@ var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: st
 // flagError says what a numeric or boolean flag wants, in emu's form
 // (--seeds "x": want an integer), instead of strconv's own words.
 func flagError(err error) error {
+	if r, ok := asRepeated(err); ok {
+		return r
+	}
 	m := badNumber.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
