@@ -40,6 +40,19 @@ func newPoly(terms []term, coef []float64, intercept float64) poly {
 	return p
 }
 
+// zero reports whether p is 0 for every v: no intercept and no coefficient.
+func (p poly) zero() bool {
+	if p.intercept != 0 {
+		return false
+	}
+	for _, c := range p.coef {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *poly) eval(v *Vars) float64 {
 	vals := [numVars]float64{v.M, v.N, v.K, v.W}
 	x := p.intercept

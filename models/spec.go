@@ -207,8 +207,11 @@ func (s Spec) buildNoise(m *model) error {
 		return unexpected(NoiseNone)
 	case NoiseGaussian:
 		m.noise = noiseGaussian
+		if s.Sigma == 0 {
+			return bad("sigma", "missing or 0: noise = %q needs a σ > 0 in seconds (leave noise out for none)", NoiseGaussian)
+		}
 		if !finite(s.Sigma) || s.Sigma < 0 {
-			return bad("sigma", "is %v, want a finite σ ≥ 0 in seconds", s.Sigma)
+			return bad("sigma", "is %v, want a finite σ > 0 in seconds", s.Sigma)
 		}
 		m.sigma = s.Sigma
 	case NoiseHetero:
@@ -216,6 +219,9 @@ func (s Spec) buildNoise(m *model) error {
 		p, err := buildPoly("sigma_", s.SigmaTerms, s.SigmaCoef, s.SigmaIntercept)
 		if err != nil {
 			return err
+		}
+		if p.zero() {
+			return bad("sigma_intercept", "missing or 0, and so is every sigma_coef: noise = %q needs σ(v) = sigma_intercept + Σ sigma_coef·sigma_terms (leave noise out for none)", NoiseHetero)
 		}
 		m.sigmaPoly = p
 	case NoiseMixture:
@@ -231,6 +237,9 @@ func (s Spec) buildNoise(m *model) error {
 		p, err := buildPoly("sigma_", s.SigmaTerms, s.SigmaCoef, s.SigmaIntercept+s.Sigma)
 		if err != nil {
 			return err
+		}
+		if p.zero() {
+			return bad("sigma", "missing or 0, and so is σ(v): noise = %q needs sigma, or sigma_terms with sigma_coef (leave noise out for none)", NoiseHalfNormal)
 		}
 		m.sigmaPoly = p
 	default:
