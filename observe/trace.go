@@ -224,7 +224,7 @@ func (t *TraceWriter) Close() error {
 }
 
 // ParseTraceWindow reads --trace-window "t0:t1" in time units ("0:5ms", "1s:",
-// ":100us"); an empty side is unbounded.
+// ":100us"); an empty side is unbounded, and t1 must be after t0 (from < to).
 func ParseTraceWindow(s string) (from, to float64, err error) {
 	to = math.Inf(1)
 	if s == "" {
@@ -253,6 +253,11 @@ func ParseTraceWindow(s string) (from, to float64, err error) {
 	}
 	if to < from {
 		return 0, 0, fmt.Errorf("--trace-window %q: ends before it starts", s)
+	}
+	// An empty window would trace nothing, and 0:0 (to = 0) was taken
+	// downstream as no bound at all: the whole run.
+	if to == from {
+		return 0, 0, fmt.Errorf("--trace-window %q: empty (ends where it starts); want t0 < t1, or leave t1 out for no end", s)
 	}
 	return from, to, nil
 }

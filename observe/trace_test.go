@@ -133,7 +133,10 @@ func TestParseTraceWindow(t *testing.T) {
 	}{{"0:5ms", 0, 5e-3, true}, {"1s:", 1, math.Inf(1), true}, {":100us", 0, 1e-4, true}, {"", 0, math.Inf(1), true},
 		{"5ms", 0, 0, false}, {"2s:1s", 0, 0, false}, {"a:b", 0, 0, false},
 		// A time without its unit (meant as ms, taken as s) is refused but 0.
-		{"0:5", 0, 0, false}, {"1:", 0, 0, false}, {":2.5", 0, 0, false}, {"0:1e-3", 0, 0, false}, {"0:5ms", 0, 5e-3, true}, {"0:0", 0, 0, true}} {
+		{"0:5", 0, 0, false}, {"1:", 0, 0, false}, {":2.5", 0, 0, false}, {"0:1e-3", 0, 0, false}, {"0:5ms", 0, 5e-3, true},
+		// An empty window is refused: 0:0 traced the whole run (to = 0 is "no bound" downstream).
+		{"0:0", 0, 0, false}, {":0", 0, 0, false}, {"0:-0", 0, 0, false}, {"1ms:1ms", 0, 0, false}, {"1ms:1000us", 0, 0, false},
+		{"-1ms:2ms", 0, 0, false}, {"0:5ms:7ms", 0, 0, false}, {"0:1e400s", 0, 0, false}, {"NaNs:", 0, 0, false}, {"0:", 0, math.Inf(1), true}} {
 		from, to, err := observe.ParseTraceWindow(tt.in)
 		if (err == nil) != tt.ok || tt.ok && (!close(from, tt.from) || to != tt.to && !close(to, tt.to)) {
 			t.Errorf("%q: %g, %g, %v", tt.in, from, to, err)

@@ -44,7 +44,7 @@ func FuzzParsePivots(f *testing.F) {
 }
 
 func FuzzParseTraceWindow(f *testing.F) {
-	for _, s := range []string{"0:5ms", "1s:", ":100us", "", "2s:1s", "::"} {
+	for _, s := range []string{"0:5ms", "1s:", ":100us", "", "2s:1s", "::", "0:0", "1ms:1ms"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -52,7 +52,7 @@ func FuzzParseTraceWindow(f *testing.F) {
 		if err != nil && (strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "--trace-window ")) {
 			t.Errorf("error %q: want one line naming --trace-window", err)
 		}
-		if err == nil && (from < 0 || to < from) {
+		if err == nil && (from < 0 || to <= from) {
 			t.Errorf("%q gives the window [%g, %g]", s, from, to)
 		}
 	})

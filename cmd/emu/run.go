@@ -417,7 +417,7 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
 	fl.StringVar(&graphOut, "graph", "", "write the execution graph to `FILE` (for emu analyze)")
 	fl.StringVar(&latencyMode, "latency", "wire", latencyFlagHelp)
 	fl.StringVar(&traceOut, "trace", "", "write a Chrome trace-event JSON to `FILE`")
-	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms")
+	fl.StringVar(&traceWindow, "trace-window", "", "trace only `t0:t1` of simulated time, e.g. 0:5ms (t1 after t0; a side left out is unbounded: 1ms:)")
 	fl.StringVar(&pivotsOut, "record-pivots", "", "HPL in real mode: write the pivot rows to `FILE`, for kernels.pivot = \"replay\" (kernels.pivots = FILE)")
 	fl.StringVar(&plotDir, "plot", "", "write rank_time.svg and rank_time.csv (each rank's time in compute, communication and waiting) into `DIR`")
 	fl.StringVar(&linksOut, "links", "", "write the traffic per link, per link class and by highest class crossed to `FILE` (JSON, or CSV if FILE ends in .csv)")

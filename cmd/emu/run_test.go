@@ -178,6 +178,10 @@ func TestRunBadInput(t *testing.T) {
 		{"bad --set value", []string{"run", "--set", "hpl.nb=-1"}, "emu: --set hpl.nb=-1: hpl.nb: -1 must be ≥ 1"},
 		{"missing file", []string{"run", filepath.Join(dir, "nope.toml")}, "emu: " + dir + "/nope.toml: no such file"},
 		{"bad window", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "5ms"}, "emu: --trace-window \"5ms\": want t0:t1"},
+		// an empty window traced the whole run (0:0) or nothing (1ms:1ms)
+		{"empty window", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "0:0"}, "emu: --trace-window \"0:0\": empty (ends where it starts)"},
+		{"window that ends before", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "5ms:3ms"}, "emu: --trace-window \"5ms:3ms\": ends before it starts"},
+		{"negative window", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "-1ms:2ms"}, "emu: --trace-window \"-1ms:2ms\": time \"-1ms\" is negative"},
 		{"missing hostfile", []string{"run", "--hostfile", filepath.Join(dir, "no-hosts.txt")},
 			"emu: --hostfile " + dir + "/no-hosts.txt: platform.hostfile: cannot read " + dir + "/no-hosts.txt: no such file"},
 		{"hostfile is a folder", []string{"run", "--hostfile", dir}, "emu: --hostfile " + dir + ": platform.hostfile: cannot read " + dir + ": is a directory"},
@@ -203,6 +207,9 @@ func TestRunBadInput(t *testing.T) {
 		if code != exitInput || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q\nstderr %q\nwant   %q...", tt.name, code, stdout, stderr, tt.want)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.json")); err == nil {
+		t.Errorf("a refused --trace-window left its trace behind")
 	}
 }
 
