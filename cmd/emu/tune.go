@@ -572,7 +572,7 @@ func newTuneTaskCmd() *cobra.Command {
 		Args:   cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			plan, err := readSlurmPlan(dir)
+			plan, err := readSlurmPlan("tune task", dir)
 			if err != nil {
 				return err
 			}
@@ -616,12 +616,13 @@ func checkSetNotSwept(sf *scenarioFlags, swept map[string]string) error {
 	return nil
 }
 
-// readSlurmPlan reads the plan.json that --slurm wrote in dir; without one
-// the error says why there is nothing to collect (notSlurmSweep).
-func readSlurmPlan(dir string) (tune.Plan, error) {
+// readSlurmPlan reads the plan.json that --slurm wrote in dir for the
+// command name (tune collect, tune task: the one the user ran, which the
+// error names); without one the error says why (notSlurmSweep).
+func readSlurmPlan(name, dir string) (tune.Plan, error) {
 	plan, err := tune.ReadPlan(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return plan, notSlurmSweep(dir)
+		return plan, notSlurmSweep(name, dir)
 	}
 	return plan, err
 }
@@ -629,14 +630,14 @@ func readSlurmPlan(dir string) (tune.Plan, error) {
 // notSlurmSweep says why DIR, without the plan.json --slurm writes, has
 // nothing to collect: it does not exist, it holds a sweep run here (ranked by
 // rerunning it: the rerun resumes and prints the table), or neither.
-func notSlurmSweep(dir string) error {
+func notSlurmSweep(name, dir string) error {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return fmt.Errorf("tune collect %s: no such folder", dir)
+		return fmt.Errorf("%s %s: no such folder", name, dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "results.jsonl")); err == nil {
-		return fmt.Errorf("tune collect %s: a sweep run here, not submitted with --slurm (no plan.json); rank it by running the same emu tune command again with --out %s: it skips the points done and prints the table", dir, shellQuote(dir))
+		return fmt.Errorf("%s %s: a sweep run here, not submitted with --slurm (no plan.json); rank it by running the same emu tune command again with --out %s: it skips the points done and prints the table", name, dir, shellQuote(dir))
 	}
-	return fmt.Errorf("tune collect %s: no plan.json: not the --out of an emu tune --slurm", dir)
+	return fmt.Errorf("%s %s: no plan.json: not the --out of an emu tune --slurm", name, dir)
 }
 
 func newTuneCollectCmd() *cobra.Command {
@@ -647,7 +648,7 @@ func newTuneCollectCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			plan, err := readSlurmPlan(dir)
+			plan, err := readSlurmPlan("tune collect", dir)
 			if err != nil {
 				return err
 			}

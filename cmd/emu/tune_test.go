@@ -301,13 +301,16 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"tune", "--sweep", "hpl.nb=0"}, "hpl.nb"},
 		{[]string{"tune", "--sweep", "nb=all"}, `no known set of values for "all"`},
 		{[]string{"tune", "collect", "/nonexistent-dir"}, "tune collect /nonexistent-dir: no such folder"},
+		// the hidden command's name leaked into task's message ("tune collect DIR: ...")
+		{[]string{"tune", "task", "/nonexistent-dir", "--task", "0"}, "emu: tune task /nonexistent-dir: no such folder"},
+		{[]string{"tune", "task", ".", "--task", "0"}, "emu: tune task .: no plan.json"},
 		// A --set the sweep replaces at every point was dropped without a word.
 		{[]string{"tune", "--set", "hpl.nb=128", "--sweep", "nb=32,64"}, `--set hpl.nb=128: hpl.nb is also swept by "nb=32,64", whose values replace it`},
 		{[]string{"tune", "--hostfile", "h.txt", "--sweep", "platform.hostfile=a,b"}, `--hostfile h.txt: platform.hostfile is also swept by`},
 	}
 	for _, tt := range tests {
 		args := tt.args
-		if len(args) < 2 || args[1] != "collect" {
+		if len(args) < 2 || args[1] != "collect" && args[1] != "task" {
 			args = append(args, "--out", t.TempDir())
 		}
 		code, _, errOut := runCLI(t, args...)
