@@ -77,13 +77,8 @@ func replayGraph(t *testing.T, name string, p loggops.Params) *sensitivity.Graph
 // TestCurvesOfResultsCSV does the same over 3–13 µs for every schedule of
 // results.csv whose GOAL file is at hand (same o, g, G, S per row).
 func TestCurvesOfResultsCSV(t *testing.T) {
-	recs := scenariotest.ReadCSV(t, filepath.Join(goalDir, "..", "results.csv"))
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	num := func(r []string, k string) float64 {
-		x, err := strconv.ParseFloat(r[col[k]], 64)
+	num := func(r map[string]string, k string) float64 {
+		x, err := strconv.ParseFloat(r[k], 64)
 		if err != nil {
 			t.Fatalf("results.csv %s: %v", k, err)
 		}
@@ -95,8 +90,8 @@ func TestCurvesOfResultsCSV(t *testing.T) {
 	}
 	rows := map[key]map[float64]float64{}
 	var order []key
-	for _, r := range recs[1:] {
-		k := key{r[col["schedule"]], num(r, "o_ns"), num(r, "g_ns"), num(r, "G"), num(r, "S_bytes")}
+	for _, r := range scenariotest.CSVRows(t, filepath.Join(goalDir, "..", "results.csv")) {
+		k := key{r["schedule"], num(r, "o_ns"), num(r, "g_ns"), num(r, "G"), num(r, "S_bytes")}
 		if _, err := os.Stat(filepath.Join(goalDir, k.name+".goal")); err != nil {
 			continue
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/emu-hpc/emu/internal/scenariotest"
 )
 
 // TestMain lets the test binary stand in for emu: the Slurm test copies this binary into
@@ -447,9 +448,9 @@ func TestTuneSlurm(t *testing.T) {
 // withoutWall is a ranked CSV with its wall_time_s column left out.
 func withoutWall(t *testing.T, path string) string {
 	t.Helper()
-	rows, err := csv.NewReader(strings.NewReader(readFile(t, path))).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("%s: %d rows, %v", path, len(rows), err)
+	rows := scenariotest.ReadCSV(t, path)
+	if len(rows) < 2 {
+		t.Fatalf("%s: %d rows, want a header and a point", path, len(rows))
 	}
 	wall := slices.Index(rows[0], "wall_time_s")
 	var b strings.Builder
