@@ -66,20 +66,42 @@ type summary struct {
 	stats []stats.Summary
 }
 
+// jobOwnFigures are, for each [[jobs]] entry of res, resultFigures of the
+// job's own results (a ring job's lap_s, an HPL job's time_s and gflops).
+func jobOwnFigures(res *runner.Result) (labels [][]string, figs [][][]figure) {
+	for _, j := range res.Jobs {
+		var l []string
+		var f [][]figure
+		if j.Result != nil {
+			l, f, _, _ = resultFigures(j.Result)
+		}
+		labels, figs = append(labels, l), append(figs, f)
+	}
+	return labels, figs
+}
+
 // summaries summarises the members' figures object by object; members that
 // do not give the same objects and figures as member 0 are an error (emu's).
-func (e *ensemble) summaries() (results, jobs []summary, sim stats.Summary, err error) {
+// jobOwn holds, job by job, the summaries of each job's own results.
+func (e *ensemble) summaries() (results, jobs []summary, jobOwn [][]summary, sim stats.Summary, err error) {
 	n := len(e.results)
 	l0, f0, jl0, jf0 := resultFigures(e.results[0])
+	ol0, of0 := jobOwnFigures(e.results[0])
 	per := make([][][]figure, n) // member → object → figures
 	perJob := make([][][]figure, n)
+	perOwn := make([][][][]figure, n) // member → job → object → figures
 	sims := make([]float64, n)
 	for i, r := range e.results {
 		_, f, _, jf := resultFigures(r)
-		if !sameShape(f, f0) || !sameShape(jf, jf0) {
-			return nil, nil, sim, fmt.Errorf("run %d of the ensemble gave other results than run 0 (%d objects, run 0 %d)", i, len(f), len(f0))
+		_, of := jobOwnFigures(r)
+		same := sameShape(f, f0) && sameShape(jf, jf0) && len(of) == len(of0)
+		for k := range of {
+			same = same && sameShape(of[k], of0[k])
 		}
-		per[i], perJob[i], sims[i] = f, jf, r.SimulatedTime
+		if !same {
+			return nil, nil, nil, sim, fmt.Errorf("run %d of the ensemble gave other results than run 0 (%d objects, run 0 %d)", i, len(f), len(f0))
+		}
+		per[i], perJob[i], perOwn[i], sims[i] = f, jf, of, r.SimulatedTime
 	}
 	collect := func(labels []string, first [][]figure, per [][][]figure) []summary {
 		out := make([]summary, len(first))
@@ -96,7 +118,14 @@ func (e *ensemble) summaries() (results, jobs []summary, sim stats.Summary, err 
 		}
 		return out
 	}
-	return collect(l0, f0, per), collect(jl0, jf0, perJob), stats.SummarizeNonNegative(sims), nil
+	for k := range of0 {
+		own := make([][][]figure, n)
+		for i := range n {
+			own[i] = perOwn[i][k]
+		}
+		jobOwn = append(jobOwn, collect(ol0[k], of0[k], own))
+	}
+	return collect(l0, f0, per), collect(jl0, jf0, perJob), jobOwn, stats.SummarizeNonNegative(sims), nil
 }
 
 // sameShape reports whether two members' figures name the same things.
@@ -159,7 +188,7 @@ func copies(n int, adj string) string {
 // number, never with HPL's T/V code, so that scripts reading HPL's report do
 // not read them as tests.
 func (e *ensemble) writeTable(w io.Writer) error {
-	results, jobs, sim, err := e.summaries()
+	results, jobs, jobOwn, sim, err := e.summaries()
 	if err != nil {
 		return err
 	}
@@ -193,6 +222,17 @@ func (e *ensemble) writeTable(w io.Writer) error {
 				}
 				row(num, label, name, s.stats[j])
 			}
+			if set == 1 { // the job's own results, under its rows
+				for _, o := range jobOwn[k] {
+					for j, name := range o.names {
+						label := ""
+						if j == 0 {
+							label = s.label + ": " + o.label
+						}
+						row(num, label, name, o.stats[j])
+					}
+				}
+			}
 		}
 	}
 	row("-", "simulated time", "simulated_time_s", sim)
@@ -207,11 +247,11 @@ func (e *ensemble) writeTable(w io.Writer) error {
 
 // identical reports whether every run gave every figure bit for bit.
 func (e *ensemble) identical() bool {
-	results, jobs, sim, err := e.summaries()
+	results, jobs, jobOwn, sim, err := e.summaries()
 	if err != nil || !sim.Identical() {
 		return false
 	}
-	for _, ss := range [][]summary{results, jobs} {
+	for _, ss := range append([][]summary{results, jobs}, jobOwn...) {
 		for _, s := range ss {
 			for _, st := range s.stats {
 				if !st.Identical() {
@@ -259,7 +299,7 @@ type ensembleJSON struct {
 // result object and to each job, and the top-level "ensemble". Every other
 // field is member 0's, in its place.
 func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
-	results, jobs, sim, err := e.summaries()
+	results, jobs, jobOwn, sim, err := e.summaries()
 	if err != nil {
 		return err
 	}
@@ -282,7 +322,25 @@ func (e *ensemble) encodeJSON(w io.Writer, res *runner.Result) error {
 		return err
 	}
 	if len(res.Jobs) > 0 {
-		jobObjs, err := rawObjects(res.Jobs)
+		// Each job's own results get their "ensemble" as a run's do.
+		withOwn := make([]runner.JobResult, len(res.Jobs))
+		for k, j := range res.Jobs {
+			withOwn[k] = *j
+			own, err := rawObjects(j.Results)
+			if err != nil {
+				return err
+			}
+			if len(own) != len(jobOwn[k]) {
+				return fmt.Errorf("job %s: %d result objects, %d summaries", j.Name, len(own), len(jobOwn[k]))
+			}
+			for o := range own {
+				if own[o], err = withEnsemble(own[o], e.spec.runs(), jobOwn[k][o]); err != nil {
+					return err
+				}
+			}
+			withOwn[k].Results = own
+		}
+		jobObjs, err := rawObjects(withOwn)
 		if err != nil {
 			return err
 		}

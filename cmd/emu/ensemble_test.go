@@ -471,11 +471,12 @@ Innovative Computing Laboratory, University of Tennessee
 func TestEnsembleOfJobsKeepsSlowdown(t *testing.T) {
 	const file = "../../examples/jobs-congestor.toml"
 	type job struct {
-		Name     string         `json:"name"`
-		Time     float64        `json:"time_s"`
-		Alone    float64        `json:"alone_s"`
-		Slowdown float64        `json:"slowdown"`
-		Ensemble map[string]any `json:"ensemble"`
+		Name     string           `json:"name"`
+		Time     float64          `json:"time_s"`
+		Alone    float64          `json:"alone_s"`
+		Slowdown float64          `json:"slowdown"`
+		Ensemble map[string]any   `json:"ensemble"`
+		Results  []map[string]any `json:"results"` // the job's own (ring's lap_s)
 	}
 	jobsOf := func(doc string) []job {
 		var d struct {
@@ -541,10 +542,38 @@ func TestEnsembleOfJobsKeepsSlowdown(t *testing.T) {
 	if !strings.Contains(out, "0*–") || !strings.Contains(out, "*: the normal interval reaches below 0 and is cut there") {
 		t.Errorf("the table does not mark the cut:\n%s", out)
 	}
-	for _, row := range []string{"alone_s", "slowdown"} {
+	for _, row := range []string{"alone_s", "slowdown", "ring: 1048576 bytes, 16 ranks  lap_s", "congestor: all-to-all"} {
 		if !strings.Contains(out, " "+row+" ") {
 			t.Errorf("the table has no %s row:\n%s", row, out)
 		}
+	}
+	// Each job's own results carry their ensemble too (leftover41 left a
+	// ring job's lap_s as the first run's alone), the mean of the runs alone.
+	own := 0
+	for k, j := range ens {
+		if len(j.Results) != len(runs[0][k].Results) {
+			t.Fatalf("job %s: %d results in the ensemble, %d alone", j.Name, len(j.Results), len(runs[0][k].Results))
+		}
+		for o, r := range j.Results {
+			e, _ := r["ensemble"].(map[string]any)
+			if e == nil || e["runs"] != 2.0 {
+				t.Errorf("job %s result %d: ensemble %v, want one of 2 runs", j.Name, o, r["ensemble"])
+				continue
+			}
+			for name, v := range e {
+				if name == "runs" {
+					continue
+				}
+				x1, x2 := runs[0][k].Results[o][name].(float64), runs[1][k].Results[o][name].(float64)
+				if got, want := v.(map[string]any)["mean"].(float64), (x1+x2)/2; math.Abs(got-want) > 1e-14*want {
+					t.Errorf("job %s: results[%d].ensemble.%s.mean = %.17g, from the runs alone %.17g", j.Name, o, name, got, want)
+				}
+				own++
+			}
+		}
+	}
+	if own < 2 || ens[0].Results[0]["ensemble"].(map[string]any)["lap_s"] == nil {
+		t.Errorf("%d of the jobs' own figures summarised; want the ring's lap_s and the congestor's time_s", own)
 	}
 	out, _, doc = runJSON(t, "run", "-q", file, "--seeds", "2", "--no-alone")
 	for _, j := range jobsOf(doc) {

@@ -321,7 +321,8 @@ every figure is a time, a rate or a slowdown, so one reaching below 0 is cut
 at 0, marked 0*); --json adds "ensemble": {"runs", "time_s": {mean, min, max,
 p05, p95, median, sd, next90: {lo, hi, lo_normal where cut}}, "gflops":
 {...}} to each result, to each [[jobs]] entry (time_s, and alone_s and
-slowdown unless --no-alone) and a top-level "ensemble". Quantiles interpolate
+slowdown unless --no-alone) and to each of its own results (a ring job's
+lap_s), and a top-level "ensemble". Quantiles interpolate
 between the sorted runs.
 When every run gives the same bits, emu says so on stderr (with --seeds: the
 scenario draws nothing from its seed that moves it; try --perturb).`,
