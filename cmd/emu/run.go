@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,6 +161,15 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 	}
 	plan, err := s.Validate()
 	f.unread.tell(plan)
+	if err != nil {
+		// A file a flag names is read here: when the error is in that file
+		// and the file is another kind of input, say which flag takes it.
+		for _, g := range []struct{ path, flag string }{{f.hplDat, "--hpl-dat"}, {f.platform, "--platform"}, {f.replay, "--replay"}} {
+			if g.path != "" && strings.HasPrefix(strings.TrimPrefix(err.Error(), "--replay "+g.path+": "), g.path+":") {
+				return plan, withFlagHint(err, g.path, g.flag)
+			}
+		}
+	}
 	return plan, err
 }
 
@@ -173,16 +183,16 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 	if file == "" {
 		s = scenario.Default()
 	} else if s, err = scenario.Load(file); err != nil {
-		return nil, withFlagHint(err, file)
+		return nil, withFlagHint(err, file, "")
 	}
 	if f.platform != "" {
 		if err := s.UsePlatformXML(f.platform); err != nil {
-			return nil, err
+			return nil, withFlagHint(err, f.platform, "--platform")
 		}
 	}
 	if f.hplDat != "" {
 		if err := s.UseHPLDat(f.hplDat); err != nil {
-			return nil, err
+			return nil, withFlagHint(err, f.hplDat, "--hpl-dat")
 		}
 	}
 	if f.replay != "" {
@@ -190,7 +200,7 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 			return nil, err
 		}
 		if err := s.UseReplay(f.replay); err != nil {
-			return nil, fmt.Errorf("--replay %s: %w", f.replay, err)
+			return nil, withFlagHint(fmt.Errorf("--replay %s: %w", f.replay, err), f.replay, "--replay")
 		}
 	}
 	for key, apps := range f.sweptApps {
@@ -221,27 +231,54 @@ func checkReplayFile(path string) error {
 	return nil
 }
 
-// withFlagHint adds to a scenario's load error which flag or command takes the
-// file when it is an HPL.dat, a SimGrid platform, a replayed trace or an
-// execution graph, not a scenario: their bytes otherwise read as malformed TOML.
-func withFlagHint(err error, file string) error {
+// withFlagHint adds to a load error which flag or command takes the file
+// when it is another kind of input than the one given (given is "" for a
+// scenario, else the flag: --platform, --hpl-dat, --replay): an HPL.dat, a
+// SimGrid platform, a scenario, a replayed trace or an execution graph,
+// whose bytes otherwise read as malformed input of the kind wanted.
+func withFlagHint(err error, file, given string) error {
 	data, rerr := os.ReadFile(file)
 	if rerr != nil {
 		return err
 	}
 	head := strings.TrimSpace(string(data[:min(len(data), 512)]))
+	var flag, hint string
 	switch {
 	case strings.HasPrefix(head, "<"):
-		return fmt.Errorf("%w (a SimGrid platform goes with --platform FILE)", err)
+		flag, hint = "--platform", "a SimGrid platform goes with --platform FILE"
 	case strings.HasPrefix(head, "HPLinpack") || strings.EqualFold(filepath.Ext(file), ".dat"):
-		return fmt.Errorf("%w (an HPL.dat goes with --hpl-dat FILE)", err)
+		flag, hint = "--hpl-dat", "an HPL.dat goes with --hpl-dat FILE"
 	case strings.HasPrefix(head, "EMUGRAPH"):
-		return fmt.Errorf("%w (an execution graph is read by emu analyze FILE)", err)
+		flag, hint = "analyze", "an execution graph is read by emu analyze FILE"
 	case strings.EqualFold(filepath.Ext(file), ".goal") || looksLikeTrace(string(data[:min(len(data), 4096)])):
-		return fmt.Errorf("%w (a trace goes with --replay FILE)", err)
+		flag, hint = "--replay", "a trace goes with --replay FILE"
+	case strings.EqualFold(filepath.Ext(file), ".toml") || looksLikeTOML(head):
+		flag, hint = "", "a scenario is given as emu run FILE.toml, without a flag"
+	default:
+		return err
 	}
-	return err
+	if flag == given {
+		return err
+	}
+	return fmt.Errorf("%w (%s)", err, hint)
 }
+
+// looksLikeTOML reports whether a file's first statement, past '#'
+// comments, is a TOML table header ([hpl]) or key = value, which no HPL.dat,
+// platform XML or trace begins with.
+func looksLikeTOML(head string) bool {
+	for _, line := range strings.Split(head, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		return tomlStart.MatchString(line)
+	}
+	return false
+}
+
+// tomlStart matches a TOML table header or a bare key's assignment.
+var tomlStart = regexp.MustCompile(`^(\[\[?[A-Za-z0-9_."-]+\]\]?|[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\s*=)`)
 
 // looksLikeTrace reports whether a file's first statement, past '#' comments,
 // is a GOAL schedule's num_ranks or a TI trace's "RANK ACTION" (a rank being N

@@ -181,6 +181,13 @@ func TestRunBadInput(t *testing.T) {
 		// an empty window traced the whole run (0:0) or nothing (1ms:1ms)
 		{"empty window", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "0:0"}, "emu: --trace-window \"0:0\": empty (ends where it starts)"},
 		{"window that ends before", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "5ms:3ms"}, "emu: --trace-window \"5ms:3ms\": ends before it starts"},
+		// a file given with another kind's flag: the line says which flag takes it
+		{"platform as HPL.dat", []string{"run", "--hpl-dat", "../../examples/cluster.xml"},
+			`emu: ../../examples/cluster.xml:4: device out: "<!--" is not an integer (a SimGrid platform goes with --platform FILE)`},
+		{"scenario as platform", []string{"run", "--platform", "testdata/pingpong.toml"},
+			"emu: testdata/pingpong.toml:1: no <platform> element (a scenario is given as emu run FILE.toml, without a flag)"},
+		{"HPL.dat as trace", []string{"run", "--replay", "../../hpldat/testdata/shipped.dat"},
+			`emu: ../../hpldat/testdata/shipped.dat:1: want a rank number first, found "HPLinpack" (an HPL.dat goes with --hpl-dat FILE)`},
 		{"negative window", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "-1ms:2ms"}, "emu: --trace-window \"-1ms:2ms\": time \"-1ms\" is negative"},
 		{"missing hostfile", []string{"run", "--hostfile", filepath.Join(dir, "no-hosts.txt")},
 			"emu: --hostfile " + dir + "/no-hosts.txt: platform.hostfile: cannot read " + dir + "/no-hosts.txt: no such file"},
