@@ -12,6 +12,18 @@ import (
 	"github.com/emu-hpc/emu/units"
 )
 
+// platformFile is the path of the platform XML the machine comes from, ""
+// for none.
+func (s *Scenario) platformFile() string {
+	switch {
+	case s.xml != nil:
+		return s.xml.file
+	case s.Platform.File != "":
+		return s.path(s.Platform.File)
+	}
+	return ""
+}
+
 // platform resolves the machine: a SimGrid XML (--platform or platform.file) with the
 // table's keys over it, or the [platform] table alone.
 func (s *Scenario) platform() (platform.Platform, error) {
@@ -584,7 +596,7 @@ func noteUnrouted(p *Plan) error {
 		}
 	}
 	if n > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("%d pairs of the ranks' hosts have no route in the platform (first %s): SimGrid aborts on a message between them (\"no connecting path\"), emu moves it in no time", n, first))
+		p.Notes = append(p.Notes, fmt.Sprintf("%d pairs of the ranks' hosts have no route in the platform (first %s): a message between them stops the run, as SimGrid aborts on it (\"no connecting path\")", n, first))
 	}
 	return nil
 }
