@@ -31,9 +31,13 @@ type Plan struct {
 	Pivot    string         // HPL's pivot rule in model mode: splitmix | diagonal | random | replay
 	Replay   *hpl.Pivots    // the rows the replay rule reads
 
-	HPL           []hpl.Params      // the tests, in HPL's order
-	HPLDat        *hpl.Dat          // the parameters as HPL echoes them (from HPL.dat or [hpl])
-	HPLDatFile    string            // the HPL.dat they came from (--hpl-dat), "" for [hpl]
+	HPL        []hpl.Params // the tests, in HPL's order
+	HPLDat     *hpl.Dat     // the parameters as HPL echoes them (from HPL.dat or [hpl])
+	HPLDatFile string       // the HPL.dat they came from (--hpl-dat), "" for [hpl]
+	// PlatformFile is the SimGrid platform XML the machine came from
+	// (--platform or platform.file), "" for a [platform] table alone: run
+	// errors about the machine (a route it lacks) name it.
+	PlatformFile  string
 	MaxIterations int               // emulate only K panels, sampled across the run (0 = all)
 	Roll          hpl.RollModel     // how long broadcasts' rolls are emulated (hpl.roll)
 	PivotExchange hpl.PivotExchange // how the pivot search's exchanges are emulated (hpl.pivot_exchange)
@@ -119,6 +123,7 @@ func (s *Scenario) Validate() (*Plan, error) {
 		p.Unread = s.unreadTables(p.App)
 	}
 	var err error
+	p.PlatformFile = s.platformFile()
 	if p.Platform, err = s.platform(); err != nil {
 		return nil, err
 	}

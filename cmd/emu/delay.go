@@ -97,7 +97,7 @@ func runDelaySensitivity(cmd *cobra.Command, files []string, sf *scenarioFlags, 
 		}
 		pts, err := runner.DelaySweep(p, delays, runner.Options{})
 		if err != nil {
-			return runError(fmt.Errorf("%s: %w", name, err))
+			return runError(fmt.Errorf("%s: %w", name, inPlatform(err, p)))
 		}
 		d, err := sensitivity.FitDelay(name, p.Ranks, pts)
 		if err != nil {

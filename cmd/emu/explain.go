@@ -121,7 +121,7 @@ compare and is refused.`,
 				log := &observe.KernelLog{}
 				res, err := runner.Run(side.plan, runner.Options{Kernels: log, Breakdown: true, MPICalls: true})
 				if err != nil {
-					return runError(err) // a trace that cannot complete is bad input, as in emu run
+					return runError(inPlatform(err, side.plan)) // a trace that cannot complete is bad input, as in emu run
 				}
 				*side.into = summarize(res)
 				if len(side.into.Kernels) == 0 { // the model run's: the timed one runs the same app

@@ -13,6 +13,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/replay"
 	"github.com/emu-hpc/emu/ranks"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // Exit statuses of emu. Bad input (a file, a flag, a key) is 2, as in DESIGN.md;
@@ -80,6 +81,17 @@ func runError(err error) error {
 		return fault
 	}
 	return asFailure(err)
+}
+
+// inPlatform names the platform file of plan at the head of a run's error
+// that is about the machine (a message between hosts it does not connect),
+// which otherwise names hosts of a file the line does not name.
+func inPlatform(err error, plan *scenario.Plan) error {
+	var unrouted *ranks.UnroutedError
+	if plan == nil || plan.PlatformFile == "" || !errors.As(err, &unrouted) || strings.HasPrefix(err.Error(), plan.PlatformFile+":") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", plan.PlatformFile, err)
 }
 
 // exitCode maps an error returned by a command to emu's exit status.

@@ -524,7 +524,7 @@ func runPlan(cmd *cobra.Command, plan *scenario.Plan, opt runner.Options, out ru
 		if traceW != nil && traceW.err != nil {
 			return outputFailed("--trace", out.trace, traceW.err)
 		}
-		return runError(err)
+		return runError(inPlatform(err, plan))
 	}
 	if err := printTo(cmd, &st, plan, res); err != nil {
 		return asFailure(err)

@@ -181,6 +181,12 @@ func TestRunBadInput(t *testing.T) {
 		// an empty window traced the whole run (0:0) or nothing (1ms:1ms)
 		{"empty window", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "0:0"}, "emu: --trace-window \"0:0\": empty (ends where it starts)"},
 		{"window that ends before", []string{"run", "--trace", filepath.Join(dir, "t.json"), "--trace-window", "5ms:3ms"}, "emu: --trace-window \"5ms:3ms\": ends before it starts"},
+		// a platform that does not connect two hosts the run uses: the line names it
+		{"unrouted platform", []string{"run", "--platform", write("zones.xml", "<?xml version=\"1.0\"?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/></zone>\n</platform>\n"),
+			"--set", "hpl.grids=[[1,2]]", "--set", "hpl.n=100", "-q"},
+			"emu: " + dir + "/zones.xml: rank 1: a message from host b to host a, which the platform does not connect"},
+		{"unrouted platform.file", []string{"run", "-q", write("zones.toml", "[platform]\nfile = \"zones.xml\"\n[hpl]\nn = 100\ngrids = [[1, 2]]\n")},
+			"emu: " + dir + "/zones.xml: rank 1: a message from host b to host a"},
 		// a file given with another kind's flag: the line says which flag takes it
 		{"platform as HPL.dat", []string{"run", "--hpl-dat", "../../examples/cluster.xml"},
 			`emu: ../../examples/cluster.xml:4: device out: "<!--" is not an integer (a SimGrid platform goes with --platform FILE)`},

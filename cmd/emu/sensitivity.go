@@ -214,7 +214,7 @@ func runSensitivity(cmd *cobra.Command, file string, sf *scenarioFlags, af *anal
 	}
 	res, err := runner.Run(plan, opt)
 	if err != nil {
-		return runError(err) // the input was validated: a failing run is emu's fault, or a replayed trace's
+		return runError(inPlatform(err, plan)) // the input was validated: a failing run is emu's fault, or a replayed trace's
 	}
 	af.L = strconv.FormatFloat(res.GraphL*1e6, 'g', -1, 64) + "us"
 	p, _, err := af.params()

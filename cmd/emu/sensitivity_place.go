@@ -142,7 +142,7 @@ func reportPlacement(out io.Writer, st *staging, path string, sf *scenarioFlags,
 	}
 	res2, err := runner.Run(plan2, runner.Options{})
 	if err != nil {
-		return runError(err)
+		return runError(inPlatform(err, plan2))
 	}
 	fmt.Fprintf(out, "\nplacement (--place %s): %d swaps of ranks between hosts in %d graph evaluations; T on the graph %s → %s (%+.2f%%); re-emulated with it: %s (%+.2f%% against the run's %s)\n",
 		path, p.swaps, p.evals, sensitivity.FormatSeconds(p.before), sensitivity.FormatSeconds(p.best), 100*(p.best/p.before-1),
