@@ -70,6 +70,15 @@ func ReadSamplesOf(data []byte, file string, own map[string]string) ([]Sample, e
 	}
 	for _, need := range requiredColumns {
 		if _, ok := col[need]; !ok {
+			// A spreadsheet of a locale whose decimal mark is ',' saves its
+			// CSV with ';' (or a tab) between fields: one column here.
+			if len(header) == 1 {
+				for _, sep := range []string{";", "\t"} {
+					if strings.Contains(header[0], sep) {
+						return nil, fmt.Errorf("%s:1: the header is one column separated by %q, want commas (kernel,host,m,n,k,seconds)", file, sep)
+					}
+				}
+			}
 			return nil, fmt.Errorf("%s:1: missing column %q (need %s in any order)", file, need, strings.Join(requiredColumns, ","))
 		}
 	}

@@ -38,6 +38,9 @@ func TestReadSamplesErrors(t *testing.T) {
 	}{
 		{"empty", "", "s.csv: empty file"},
 		{"missing column", "kernel,host,m,n,seconds\ndgemm,h,1,2,3\n", `s.csv:1: missing column "k"`},
+		// a spreadsheet's CSV of ';' or tabs said only: missing column "kernel"
+		{"semicolons", "kernel;host;m;n;k;seconds\ndgemm;h;1;2;3;1e-6\n", `s.csv:1: the header is one column separated by ";", want commas`},
+		{"tabs", "kernel\thost\tm\tn\tk\tseconds\n", `s.csv:1: the header is one column separated by "\t", want commas`},
 		{"duplicate column", "kernel,host,m,n,k,seconds,m\n", `s.csv:1: column "m" appears twice`},
 		{"non-numeric seconds", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,4e-6\ndgemm,h,1,2,3,fast\n", `s.csv:3: column seconds: "fast" is not a number`},
 		{"negative duration", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,-1e-6\n", "s.csv:2: column seconds: negative duration"},
