@@ -294,7 +294,8 @@ func TestAnalyzeBadInput(t *testing.T) {
 		{"one point", []string{good, "--points", "1"}, "--points 1: want 2 to 100000"},
 		{"a typo's points", []string{good, "--points", "100000000"}, "--points 100000000: want 2 to 100000"},
 		{"bad tolerance", []string{good, "--tolerance", "1,x"}, "not a percentage"},
-		{"missing file", []string{filepath.Join(t.TempDir(), "none.goal")}, "no such file"},
+		// said as every other missing input is, not "open PATH: ..." (the system's words)
+		{"missing file", []string{filepath.Join(dir, "none.goal")}, "emu: " + dir + "/none.goal: no such file or directory\n"},
 		{"unknown op", []string{writeFile(t, "bad.goal", "num_ranks 1\nrank 0 {\nl1: jump 5\n}\n")}, "bad.goal:3"},
 		{"not a graph", []string{writeFile(t, "x.graph", "hello")}, "x.graph: sensitivity: graph file"},
 		// Another input of emu's said only that its first bytes were not a graph's; it names the command that reads it.

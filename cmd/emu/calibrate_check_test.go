@@ -146,7 +146,7 @@ func TestCalibrateCheckErrors(t *testing.T) {
 		{[]string{"calibrate", "--check", one, "--host", "n4"}, "emu: --check " + one + ": no probe of n4 among those of n1 (--host NAME picks one)"},
 		{[]string{"calibrate", "--rescale"}, "emu: --rescale: only meaningful with --check models.toml"},
 		{[]string{"calibrate", "--check", one, "-o", filepath.Join(dir, "new.toml")}, "emu: -o " + filepath.Join(dir, "new.toml") + ": --check writes a file only with --rescale"},
-		{[]string{"calibrate", "--check", filepath.Join(dir, "missing.toml")}, "emu: --check: open "},
+		{[]string{"calibrate", "--check", filepath.Join(dir, "missing.toml")}, "emu: --check: " + filepath.Join(dir, "missing.toml") + ": no such file or directory"},
 		// A campaign's flags were dropped without a word: the probe is the models' own.
 		{[]string{"calibrate", "--check", one, "--samples", "3", "--backend", "gonum"}, "emu: --backend, --samples: --check measures the models' probe again with its own call, BLAS and clock; it takes --host, --rescale and -o only"},
 		{[]string{"calibrate", "--check", one, "--set", "hpl.n=100"}, "emu: --set: --check measures the models' probe again"},

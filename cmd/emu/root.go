@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
 	"strings"
 	"syscall"
@@ -191,9 +192,21 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return exitBrokenPipe
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "emu: "+oneLine(err.Error()))
+		fmt.Fprintln(stderr, "emu: "+oneLine(pathFirst(err)))
 	}
 	return exitCode(err)
+}
+
+// pathFirst is err's message with the system's "open PATH: no such file or
+// directory" (a *fs.PathError, wherever it is wrapped) said as every other
+// error of emu's says a file's: "PATH: no such file or directory".
+func pathFirst(err error) string {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op != "" && pe.Path != "" {
+		msg = strings.Replace(msg, pe.Error(), pe.Path+": "+pe.Err.Error(), 1)
+	}
+	return msg
 }
 
 // oneLine keeps an error message to one line: joined errors (errors.Join) and

@@ -159,3 +159,26 @@ func TestNumericFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingInputsNamedAlike: every command says a missing input as
+// "PATH: no such file or directory"; analyze, fit, calibrate --check and
+// calibrate merge said the system's "open PATH: ..." instead.
+func TestMissingInputsNamedAlike(t *testing.T) {
+	dir := t.TempDir()
+	none := filepath.Join(dir, "none")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", none + ".toml"}, none + ".toml: no such file or directory"},
+		{[]string{"analyze", none + ".graph"}, none + ".graph: no such file or directory"},
+		{[]string{"fit", none + ".csv", "-o", filepath.Join(dir, "m.toml")}, none + ".csv: no such file or directory"},
+		{[]string{"calibrate", "--check", none + ".toml"}, "--check: " + none + ".toml: no such file or directory"},
+		{[]string{"calibrate", "merge", none + "1.csv", none + "2.csv", "-o", filepath.Join(dir, "m.csv")}, none + "1.csv: no such file or directory"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != exitInput || errOut != "emu: "+tc.want+"\n" {
+			t.Errorf("emu %s: exit %d, stderr %q; want 2 and %q", strings.Join(tc.args, " "), code, errOut, "emu: "+tc.want)
+		}
+	}
+}

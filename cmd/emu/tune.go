@@ -167,6 +167,11 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			points := tune.Points(axes, budget, seed)
 			runner := &scenarioRunner{file: file, flags: sf, nodeMemory: nodeMemory, ensemble: ef.spec()}
 			if file != "" {
+				// The file as the user named it first (a missing one was
+				// named by its absolute path, after "sweep point ...").
+				if _, err := scenario.Load(file); err != nil {
+					return withFlagHint(err, file, "")
+				}
 				abs, err := filepath.Abs(file)
 				if err != nil {
 					return err

@@ -302,6 +302,8 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"tune", "--sweep", "hpl.nb=0"}, "hpl.nb"},
 		{[]string{"tune", "--sweep", "nb=all"}, `no known set of values for "all"`},
 		{[]string{"tune", "collect", "/nonexistent-dir"}, "tune collect /nonexistent-dir: no such folder"},
+		// a missing scenario was named by its absolute path after "sweep point nb=32"
+		{[]string{"tune", "none.toml", "--sweep", "nb=32"}, "emu: none.toml: no such file or directory\n"},
 		// the hidden command's name leaked into task's message ("tune collect DIR: ...")
 		{[]string{"tune", "task", "/nonexistent-dir", "--task", "0"}, "emu: tune task /nonexistent-dir: no such folder"},
 		{[]string{"tune", "task", ".", "--task", "0"}, "emu: tune task .: no plan.json"},
