@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,12 +16,13 @@ import (
 // flag that takes several (--set, --sweep, --product, calibrate's lists)
 // stays repeatable.
 func TestFlagGivenTwice(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "a.json") // nothing may be written; if it were, not here
 	tests := []struct {
 		args []string
 		want string // the whole of stderr; "" for a run that must not be refused
 	}{
 		{[]string{"run", "--seeds", "3", "--seeds", "5"}, "emu: --seeds given twice (3, then 5): give it once\n"},
-		{[]string{"run", "--seeds=3", "--json", "a.json", "--seeds=3"}, "emu: --seeds given twice (3): give it once\n"},
+		{[]string{"run", "--seeds=3", "--json", js, "--seeds=3"}, "emu: --seeds given twice (3): give it once\n"},
 		{[]string{"-q", "run", "-q"}, "emu: --quiet given twice (true): give it once\n"},
 		{[]string{"run", "--np", "4", "--np", "8"}, "emu: --np given twice (4, then 8): give it once\n"},
 		{[]string{"run", "--max-iterations", "2", "--max-iterations", "4"}, "emu: --max-iterations given twice (2, then 4): give it once\n"},
