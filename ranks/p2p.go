@@ -211,9 +211,9 @@ func (c *Comm) prepareSend(dst int, m Msg, blocking, sync bool) (_ Msg, d float6
 	}
 	switch {
 	case !blocking:
-		return m, cfg.IsendOverhead.Cost(size), "Isend"
+		return m, cfg.IsendOverhead.Value(size, 0), "Isend"
 	case size < cfg.EagerThreshold && !sync: // detached
-		return m, cfg.SendOverhead.Cost(size), "Send"
+		return m, cfg.SendOverhead.Value(size, 0), "Send"
 	}
 	return m, 0, ""
 }

@@ -150,3 +150,20 @@ func TestOverheadCostAtFirstBound(t *testing.T) {
 		t.Errorf("the zero Table costs %g, want 0", got)
 	}
 }
+
+// TestOverheadForm: the World's form of an overhead table gives Cost
+// through Value(size, 0) at every size around its bounds.
+func TestOverheadForm(t *testing.T) {
+	for _, s := range []string{"0:1e-6:1e-9;100:2e-6", "64:3e-6;65536:1e-5:1e-10", "2e-6"} {
+		tb := MustParseTable(s)
+		f := tb.overheadForm()
+		if g := f.overheadForm(); len(g.chunks) != len(f.chunks) {
+			t.Errorf("%s: overheadForm twice adds a chunk again", s)
+		}
+		for _, size := range []int{0, 1, 63, 64, 65, 99, 100, 101, 65536, 65537, 1 << 30} {
+			if got, want := f.Value(size, 0), tb.Cost(size); got != want {
+				t.Errorf("%s at %d bytes: Value %g, Cost %g", s, size, got, want)
+			}
+		}
+	}
+}

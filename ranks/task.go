@@ -262,7 +262,7 @@ func (q *Request) recvOverhead() float64 {
 	if !q.detached {
 		return 0
 	}
-	return q.w.cfg.RecvOverhead.Cost(q.msg.Bytes)
+	return q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0)
 }
 
 // Exchanger says what each step of Comm.Exchanges or Comm.SendRecvs

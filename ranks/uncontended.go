@@ -195,7 +195,7 @@ func (w *World) play(c *Comm, round *programRound) {
 					if u.send >= 0 {
 						m := &pg.msgs[u.send]
 						if m.bytes < cfg.EagerThreshold {
-							t[i] += cfg.SendOverhead.Cost(m.bytes)
+							t[i] += cfg.SendOverhead.Value(m.bytes, 0)
 						}
 						m.sendPost, m.posted = t[i], true
 						w.arrive(m)
@@ -219,7 +219,7 @@ func (w *World) play(c *Comm, round *programRound) {
 					}
 					t[i] = max(t[i], m.arrival)
 					if m.bytes < cfg.EagerThreshold {
-						t[i] += cfg.RecvOverhead.Cost(m.bytes)
+						t[i] += cfg.RecvOverhead.Value(m.bytes, 0)
 					}
 				}
 				pg.phase[i] = 0
