@@ -71,17 +71,17 @@ func (t Table) Cost(size int) float64 {
 	return t.Value(size, 0)
 }
 
-// overheadForm is t as Value(size, 0) reads it to give Cost: a chunk from
-// bound −1 up to the first bound, with the first chunk's cost. The World
-// keeps its overhead tables so (newWorld), so that their lookups on every
-// message stay Value's, one chunk longer.
+// overheadForm is t as Value(size, 0) reads it to give Cost: its first
+// chunk from bound −1 (the first chunk covers the sizes up to the second
+// bound either way). The World keeps its overhead tables so (newWorld), so
+// that their lookups on every message stay Value's.
 func (t Table) overheadForm() Table {
 	if t.hasConstant || len(t.chunks) == 0 || t.chunks[0].bound < 0 {
 		return t
 	}
-	first := t.chunks[0]
-	first.bound = -1
-	return Table{chunks: append([]chunk{first}, t.chunks...)}
+	chunks := append([]chunk(nil), t.chunks...)
+	chunks[0].bound = -1
+	return Table{chunks: chunks}
 }
 
 // Value returns the table's value for a message of size bytes, or def when
