@@ -73,3 +73,5 @@ func ClassBandwidths(topo Topology) (names []string, bw []float64) {
 	}
 	return names, bw
 }
+
+func (x classBandwidthTopo) unwrap() Topology { return x.Topology }

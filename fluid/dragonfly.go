@@ -39,11 +39,6 @@ func (c DragonflyConfig) Validate() error {
 			return errorf("DragonflyConfig.%s: %d is more than %d", f.name, f.v, maxNodes)
 		}
 	}
-	if c.Groups > c.Chassis*c.Routers {
-		// The blue link of group i towards group j sits on router j of group
-		// i (counting blades fastest), so every group needs Groups routers.
-		return errorf("DragonflyConfig.Groups: %d groups need as many routers per group, got Chassis×Routers = %d", c.Groups, c.Chassis*c.Routers)
-	}
 	if c.hosts() > maxNodes || c.Groups*c.Chassis*c.Routers*c.Routers > maxNodes {
 		return errorf("DragonflyConfig: %d×%d×%d×%d is too large", c.Groups, c.Chassis, c.Routers, c.Nodes)
 	}
@@ -159,10 +154,19 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 	}
 	for i := range G { // blue: group i's router j ↔ group j's router i
 		for j := i + 1; j < G; j++ {
+			// With more groups than routers a group, SimGrid's indices
+			// run into the next group's routers, whose blue link a later
+			// cable replaces, or past the last router (its write is lost
+			// here: no route can reach it).
 			ri, rj := i*C*R+j, j*C*R+i
 			n := name("blue_link_between_group_", i, "_and_", j, "_routers_", ri, "_and_", rj)
 			up, down := t.cable(n, "inter", c.Link, float64(c.GroupLinks))
-			t.blue[ri], t.blue[rj] = up, down
+			if ri < routers {
+				t.blue[ri] = up
+			}
+			if rj < routers {
+				t.blue[rj] = down
+			}
 		}
 	}
 	t.hostLims, t.routerLims = make([]LinkID, t.hosts), make([]LinkID, routers)
@@ -176,25 +180,51 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 	return t, nil
 }
 
-// Route returns the minimal route from src to dst.
+// Route returns the minimal route from src to dst, empty where SimGrid
+// cannot build it (Refusal).
 func (t *Dragonfly) Route(src, dst int) Route {
+	r, _ := t.route(src, dst)
+	return r
+}
+
+// Refusal says why SimGrid 3.32 cannot route from host src to host dst,
+// nil where it can. Only a dragonfly of more groups than routers a group
+// has such routes: towards a group g ≥ Chassis·Routers there is no router
+// g to leave by (SimGrid reads past a router's green links), a group's
+// router with no blue link has none to cross (SimGrid's is null), and the
+// router SimGrid lands on in the other group, number (group of the
+// source) of that group counted on through the next groups, may be past
+// the last one. SimGrid fails there, at the first message that needs
+// such a route; emu stops there too (ranks.UnroutedError).
+func (t *Dragonfly) Refusal(src, dst int) error {
+	_, err := t.route(src, dst)
+	return err
+}
+
+func (t *Dragonfly) route(src, dst int) (Route, error) {
 	t.check(src)
 	t.check(dst)
 	if src == dst {
 		if r, ok := t.loopRoute(src); ok {
-			return r
+			return r, nil
 		}
 	}
-	C, R, N := t.cfg.Chassis, t.cfg.Routers, t.cfg.Nodes
+	G, C, R, N := t.cfg.Groups, t.cfg.Chassis, t.cfg.Routers, t.cfg.Nodes
 	path := make([]LinkID, 0, 16)
 	path = appendLimiter(path, t.hostLims[src])
 	path = append(path, t.nodeUp[src])
 	sr, dr := src/N, dst/N // global router indices
+	refuse := func(format string, a ...any) (Route, error) {
+		return Route{}, fmt.Errorf("a dragonfly of %d groups of %d routers: "+format+", which SimGrid 3.32 cannot route", append([]any{G, C * R}, a...)...)
+	}
 	if sr != dr {
 		g, ch, b := sr/(C*R), (sr/R)%C, sr%R
 		dg, dch, db := dr/(C*R), (dr/R)%C, dr%R
 		router := func() int { return (g*C+ch)*R + b }
 		if g != dg {
+			if dg >= C*R {
+				return refuse("group %d has no router %d, wired to group %d", g, dg, dg)
+			}
 			// Go to the router wired to group dg: router number dg of
 			// this group (blade dg mod R of chassis dg div R).
 			if b != dg%R {
@@ -207,15 +237,23 @@ func (t *Dragonfly) Route(src, dst int) Route {
 				path = append(path, t.black[router()*C+dg/R])
 				ch = dg / R
 			}
+			if t.blue[router()] < 0 {
+				return refuse("router %d of group %d has no blue link", dg, g)
+			}
 			path = append(path, t.blue[router()])
 			path = appendLimiter(path, t.routerLims[router()])
-			sg := sr / (C * R) // arrive at router number sg of group dg
-			g, ch, b = dg, sg/R, sg%R
+			// Arrive at router number g of group dg, counted on through
+			// the next groups as SimGrid's index runs.
+			x := dg*C*R + sr/(C*R)
+			if x >= G*C*R {
+				return refuse("router %d of group %d is past the last router", sr/(C*R), dg)
+			}
+			g, ch, b = x/(C*R), (x/R)%C, x%R
 		}
 		if b != db {
 			path = appendLimiter(path, t.routerLims[router()])
 			path = append(path, t.green[router()*R+db])
-			b, ch = db, 0 // SimGrid's: blade db of chassis 0, whatever ch was
+			g, b, ch = dg, db, 0 // SimGrid's: blade db of chassis 0, whatever ch was
 		}
 		if ch != dch {
 			path = appendLimiter(path, t.routerLims[router()])
@@ -225,5 +263,5 @@ func (t *Dragonfly) Route(src, dst int) Route {
 	path = appendLimiter(path, t.routerLims[dr])
 	path = append(path, t.nodeDown[dst])
 	path = appendLimiter(path, t.hostLims[dst])
-	return t.switched(path)
+	return t.switched(path), nil
 }

@@ -55,6 +55,29 @@ type Route struct {
 	Hops    int      // switches crossed: cables − 1 on a switched path (limiter links are not cables), 0 for loopback
 }
 
+// A Refuser is a Topology with routes SimGrid 3.32 cannot build, on which
+// it fails only when a message needs one: Route gives such a route empty
+// (no link, no latency) and Refusal says why (nil where Route is a route).
+type Refuser interface {
+	Refusal(src, dst int) error
+}
+
+// RouteRefusal is t's Refusal of the route from host src to host dst,
+// through this package's wrappers; nil for a topology that routes every
+// pair.
+func RouteRefusal(t Topology, src, dst int) error {
+	for {
+		if r, ok := t.(Refuser); ok {
+			return r.Refusal(src, dst)
+		}
+		w, ok := t.(interface{ unwrap() Topology })
+		if !ok {
+			return nil
+		}
+		t = w.unwrap()
+	}
+}
+
 // A Topology is immutable once built; several engines may share one, also
 // from several goroutines.
 type Topology interface {

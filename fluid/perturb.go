@@ -67,3 +67,5 @@ func (p perturbed) Route(src, dst int) Route {
 	}
 	return rt
 }
+
+func (x perturbed) unwrap() Topology { return x.Topology }

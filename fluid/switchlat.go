@@ -32,3 +32,5 @@ func (s switched) Route(src, dst int) Route {
 	rt.Latency += float64(rt.Hops) * s.latency
 	return rt
 }
+
+func (x switched) unwrap() Topology { return x.Topology }

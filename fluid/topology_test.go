@@ -116,7 +116,7 @@ func TestValidateNamesField(t *testing.T) {
 		{FatTreeConfig{Levels: 2, Down: []int{2, 2}, Up: []int{1, 9000000}, Parallel: []int{1, 1}, Link: spec}.Validate(), "FatTreeConfig.Levels"},
 		{TorusConfig{Dims: []int{2, 0}, Link: spec}.Validate(), "TorusConfig.Dims[1]"},
 		{DragonflyConfig{Groups: 1, GroupLinks: 1, Chassis: 1, ChassisLinks: 0, Routers: 1, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.ChassisLinks"},
-		{DragonflyConfig{Groups: 3, GroupLinks: 1, Chassis: 1, ChassisLinks: 1, Routers: 2, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.Groups"},
+		{DragonflyConfig{Groups: 0, GroupLinks: 1, Chassis: 1, ChassisLinks: 1, Routers: 2, RouterLinks: 1, Nodes: 1, Link: spec}.Validate(), "DragonflyConfig.Groups"},
 		{DragonflyConfig{Groups: 1, GroupLinks: 1, Chassis: 1, ChassisLinks: 1, Routers: 1, RouterLinks: 1, Nodes: 1, Link: spec, Limiter: -1}.Validate(), "DragonflyConfig.Limiter"},
 		{FlatConfig{Hosts: 1, Link: spec, Limiter: math.Inf(1)}.Validate(), "FlatConfig.Limiter"},
 	}

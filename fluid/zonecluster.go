@@ -62,7 +62,13 @@ func (t *Zones) clusterRoute(z *zone, s, d int, links *[]LinkID, lat *float64) {
 	from := len(*links)
 	switch n := z.Cluster.Hosts(); {
 	case s < n && d < n:
-		*links = append(*links, z.Cluster.Route(s, d).Links...)
+		rt := z.Cluster.Route(s, d)
+		if len(rt.Links) == 0 {
+			if err := RouteRefusal(z.Cluster, s, d); err != nil { // a dragonfly's
+				t.refuse(fmt.Errorf("%s: %v", z.Where, err))
+			}
+		}
+		*links = append(*links, rt.Links...)
 	case s < n:
 		*links = z.Cluster.(routered).toRouter(*links, s)
 	case d < n:

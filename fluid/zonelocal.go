@@ -211,8 +211,8 @@ func (t *Zones) dijkstraRoute(z *zone, s, d int, links *[]LinkID, lat *float64) 
 		}
 		if z.recursive && v != dn && t.points[r.gwDst].Name != t.points[prevGwSrc].Name {
 			// SimGrid 3.32 looks up the route between two null points
-			// here, and aborts.
-			t.abort(fmt.Errorf("%s: the zone routes from %s to %s meet at different gateways, which SimGrid 3.32 cannot route (Dijkstra)", z.Where, name(s), name(d)))
+			// here, and aborts: where a message needs this route.
+			t.refuse(fmt.Errorf("%s: the zone routes from %s to %s meet at different gateways, which SimGrid 3.32 cannot route (Dijkstra)", z.Where, name(s), name(d)))
 			return -1, -1
 		}
 		front(r.links)

@@ -38,8 +38,13 @@ type Zones struct {
 	hosts  []int  // the point of each host
 	loop   LinkID // the loopback link; -1 none
 
-	mu   sync.Mutex // guards the Dijkstra zones' per-source caches
+	mu   sync.Mutex // guards the Dijkstra zones' per-source caches, fail and refused
 	fail error      // set by a route computation that SimGrid would abort (checked at build)
+	// refused is set by a route computation that SimGrid 3.32 fails only
+	// when a message needs that route (refuse): Route gives it empty and
+	// Refusal returns this. routeMu makes one computation at a time.
+	refused error
+	routeMu sync.Mutex
 }
 
 // ZoneRouting is how a zone routes between its points (SimGrid's routing attribute).
@@ -183,6 +188,7 @@ func NewZones(c ZonesConfig) (*Zones, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
+	t.refused = nil // refused routes stop a run only where one is needed
 	return t, nil
 }
 
@@ -417,19 +423,42 @@ func (t *Zones) Links() []Link { return t.links }
 // HostName returns host h's name.
 func (t *Zones) HostName(h int) string { return t.points[t.hosts[h]].Name }
 
-// Route returns SimGrid's route from host src to host dst.
+// Route returns SimGrid's route from host src to host dst, empty where
+// SimGrid 3.32 fails on it (Refusal).
 func (t *Zones) Route(src, dst int) Route {
+	r, _ := t.route(src, dst)
+	return r
+}
+
+// Refusal says why SimGrid 3.32 cannot route from host src to host dst,
+// nil where it can. SimGrid builds a platform whose routes between some
+// hosts meet a part it cannot route through, and fails at the first
+// message between them: Dijkstra zone routes that meet at different
+// gateways, a dragonfly of more groups than routers a group (Dragonfly's
+// Refusal). Other routes SimGrid cannot find, NewZones refuses.
+func (t *Zones) Refusal(src, dst int) error {
+	_, err := t.route(src, dst)
+	return err
+}
+
+func (t *Zones) route(src, dst int) (Route, error) {
 	if src < 0 || src >= len(t.hosts) || dst < 0 || dst >= len(t.hosts) {
 		panic(fmt.Sprintf("fluid: host %d or %d out of range [0, %d)", src, dst, len(t.hosts)))
 	}
 	var links []LinkID
 	lat := 0.0
+	t.routeMu.Lock()
 	t.global(t.hosts[src], t.hosts[dst], &links, &lat)
 	t.mu.Lock()
-	fail := t.fail
+	fail, refused := t.fail, t.refused
+	t.refused = nil
 	t.mu.Unlock()
+	t.routeMu.Unlock()
 	if fail != nil { // NewZones checks the routes' parts so that this never happens
 		panic(fmt.Sprintf("fluid: a route NewZones did not check: %v", fail))
+	}
+	if refused != nil {
+		return Route{}, refused
 	}
 	cables := 0
 	for _, l := range links {
@@ -437,7 +466,7 @@ func (t *Zones) Route(src, dst int) Route {
 			cables++
 		}
 	}
-	return Route{Links: links, Latency: lat, Hops: max(0, cables-1)}
+	return Route{Links: links, Latency: lat, Hops: max(0, cables-1)}, nil
 }
 
 // zoneOf is the zone holding point p.
@@ -497,6 +526,9 @@ func (t *Zones) global(src, dst int, links *[]LinkID, lat *float64) {
 	var part []LinkID
 	gwSrc, gwDst := t.localRoute(c, t.zones[srcAnc].Point, t.zones[dstAnc].Point, &part, lat)
 	if gwSrc < 0 || gwDst < 0 {
+		if t.refusing() {
+			return
+		}
 		t.abort(fmt.Errorf("%s: no route between zones %s and %s in zone %s, from %s to %s", c.Where, t.zones[srcAnc].Name, t.zones[dstAnc].Name, c.Name, t.points[src].Name, t.points[dst].Name))
 		return
 	}
@@ -575,6 +607,23 @@ func (t *Zones) abort(err error) {
 	t.mu.Unlock()
 }
 
+// refuse records the first part of a route that SimGrid 3.32 fails on
+// only when a message needs the route (Refusal).
+func (t *Zones) refuse(err error) {
+	t.mu.Lock()
+	if t.refused == nil {
+		t.refused = err
+	}
+	t.mu.Unlock()
+}
+
+// refusing reports whether the route being computed was refused.
+func (t *Zones) refusing() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.refused != nil
+}
+
 // exhaustiveHosts is the most hosts whose every route check computes;
 // beyond, check covers the routes' parts instead (checkParts).
 const exhaustiveHosts = 256
@@ -596,6 +645,7 @@ func (t *Zones) check() error {
 	for _, a := range points {
 		for _, b := range points {
 			links, lat := links[:0], 0.0
+			t.refused = nil // each route's own
 			t.global(a, b, &links, &lat)
 			if t.fail != nil {
 				return t.fail

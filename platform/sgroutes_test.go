@@ -75,10 +75,12 @@ type sgRoute struct {
 	src, dst string
 	lat      float64
 	links    []string
+	crash    bool // SimGrid crashed computing it ("route SRC DST crash")
 }
 
 // parseSGRoutes reads sgroutes' lines: "host NAME speed=S cores=C pstates=P",
-// "link NAME bw=B lat=L POLICY", "route SRC DST lat=L LINK...".
+// "link NAME bw=B lat=L POLICY", "route SRC DST lat=L LINK...", or "route
+// SRC DST crash" where SimGrid crashed computing the route.
 func parseSGRoutes(data []byte) (*sgView, error) {
 	v := &sgView{links: map[string]sgLink{}}
 	value := func(field, key string) (float64, error) {
@@ -108,6 +110,8 @@ func parseSGRoutes(data []byte) (*sgView, error) {
 				l.lat, err = value(f[3], "lat")
 			}
 			v.links[f[1]] = l
+		case len(f) == 4 && f[0] == "route" && f[3] == "crash":
+			v.routes = append(v.routes, sgRoute{src: f[1], dst: f[2], crash: true})
 		case len(f) >= 4 && f[0] == "route":
 			r := sgRoute{src: f[1], dst: f[2], links: f[4:]}
 			r.lat, err = value(f[3], "lat")
@@ -132,7 +136,8 @@ func sameFloat(a, b float64) bool { return math.Abs(a-b) <= 1e-15*math.Max(math.
 // "no connecting path"), emu's is a loopback of SimGrid's default
 // bandwidth (fluid.Loopback), a link SimGrid does not list; and SimGrid's
 // network model always makes its "__loopback__" link, which emu makes only
-// where a route takes it.
+// where a route takes it. A route SimGrid crashed on must be one emu
+// refuses (fluid.RouteRefusal), and no other.
 func diffSimGrid(p *Platform, topo fluid.Topology, sg *sgView) []string {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
@@ -170,6 +175,12 @@ func diffSimGrid(p *Platform, topo fluid.Topology, sg *sgView) []string {
 			continue // reported with the hosts
 		}
 		rt := topo.Route(s, d)
+		if refused := fluid.RouteRefusal(topo, s, d); r.crash || refused != nil {
+			if !r.crash || refused == nil || len(rt.Links) > 0 {
+				add("route %s→%s: SimGrid crashed: %v; emu refuses: %v, route %d links", r.src, r.dst, r.crash, refused, len(rt.Links))
+			}
+			continue
+		}
 		got := make([]string, len(rt.Links))
 		for i, id := range rt.Links {
 			got[i] = links[id].Name

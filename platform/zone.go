@@ -89,6 +89,7 @@ type frame struct {
 	backbone  *fluid.Link // a Cluster zone's <backbone>
 	bbLine    int         // its line
 	hasChild  bool        // the opened zone holds zones
+	routed    string      // the opened zone's first route element, once one started
 	// hosts are the indices [from, to) of the hosts a <host> or a <cluster>
 	// made, which its <prop>s are set on; to = 0 for other elements.
 	hosts [2]int
@@ -152,6 +153,9 @@ func (z *zoneParser) start(t xml.StartElement) error {
 		z.open = append(z.open, f)
 		return nil
 	}
+	if err := z.afterRoutes(name); err != nil {
+		return err
+	}
 	var err error
 	madeFrom := len(z.names)
 	switch name {
@@ -199,6 +203,25 @@ func (z *zoneParser) start(t xml.StartElement) error {
 		z.zone = f.zone
 	}
 	z.open = append(z.open, f)
+	return nil
+}
+
+// afterRoutes refuses a zone's resource (a host, link, router, zone or
+// cluster) after one of its routes, as SimGrid's DTD and parser do
+// ("Starting tag <link> is not allowed here"): a zone lists its resources,
+// then its routes. It notes a zone's first route.
+func (z *zoneParser) afterRoutes(name string) error {
+	parent := &z.open[len(z.open)-1]
+	switch name {
+	case "route", "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute":
+		if parent.routed == "" {
+			parent.routed = name
+		}
+	case "zone", "AS", "cluster", "cabinet", "host", "router", "link", "backbone", "host_link", "peer", "storage", "storage_type", "include":
+		if parent.routed != "" {
+			return z.errorf("<%s> after <%s>: SimGrid's DTD puts a zone's routes after its hosts, links and zones (\"Starting tag <%s> is not allowed here\")", name, parent.routed, name)
+		}
+	}
 	return nil
 }
 

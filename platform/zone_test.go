@@ -76,6 +76,10 @@ func TestZonesRefused(t *testing.T) {
 		{head + "<zone id=\"y\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n<host id=\"c\" speed=\"1Gf\"/>" + tail, `p.xml:4: <host> in zone z, which also holds zones`},
 		{head + "<zone id=\"y\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n<zone id=\"x\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/><router id=\"r\"/></zone>\n<link id=\"l\" bandwidth=\"1GBps\"/>\n<zoneRoute src=\"y\" dst=\"x\" gw_src=\"r\" gw_dst=\"b\"><link_ctn id=\"l\"/></zoneRoute>" + tail,
 			`p.xml:6: <zoneRoute>: gateway r is not inside zone y`},
+		{head + ab + "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n<host id=\"c\" speed=\"1Gf\"/>" + tail,
+			`p.xml:6: <host> after <route>: SimGrid's DTD puts a zone's routes after its hosts, links and zones ("Starting tag <host> is not allowed here")`},
+		{head + "<zone id=\"y\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n<zone id=\"x\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n<link id=\"l\" bandwidth=\"1GBps\"/>\n<zoneRoute src=\"y\" dst=\"x\" gw_src=\"a\" gw_dst=\"b\"><link_ctn id=\"l\"/></zoneRoute>\n<link id=\"m\" bandwidth=\"1GBps\"/>" + tail,
+			`p.xml:7: <link> after <zoneRoute>: SimGrid's DTD puts a zone's routes after its hosts, links and zones ("Starting tag <link> is not allowed here")`},
 		{head + ab + "<backbone id=\"bb\" bandwidth=\"1GBps\" latency=\"0\"/>" + tail, `p.xml:5: <backbone> belongs in a <zone routing="Cluster">`},
 		// SimGrid makes no router for a torus, fat-tree or dragonfly cluster: router_id is read past
 		{head + "<cluster id=\"t\" prefix=\"t\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"TORUS\" topo_parameters=\"2,2\" router_id=\"t-gw\"/>\n" +

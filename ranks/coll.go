@@ -169,7 +169,8 @@ func (c *Comm) Bcast(root int, m Msg) Msg {
 // there (a zero Msg elsewhere). Config.ReduceAlgo: binomial, or linear as
 // SMPI's default (its non-blocking ireduce, waited for: every rank but the
 // root isends to it and waits; the root posts every receive, in rank
-// order, then waits for them all).
+// order, then waits for them all: in rank order, or under WakeSimGrid in
+// the order they complete, SMPI's waitall).
 func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Reduce"))
 	c.checkRank("Reduce", root)
@@ -186,10 +187,20 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 				reqs[i] = c.irecv(i, tagReduce)
 			}
 		}
+		// Under WakeSimGrid, as SMPI: the ireduce's wait is a waitall on
+		// the receives (finish_nbc_requests), which takes them in the
+		// order they complete; the op is applied in rank order after.
+		sg := c.r.w.simgrid
+		if sg {
+			Waitall(reqs...)
+		}
 		acc := m
 		for _, q := range reqs {
 			if q != nil {
-				x, _ := q.wait("Reduce")
+				x := q.msg
+				if !sg {
+					x, _ = q.wait("Reduce")
+				}
 				acc = combine(op, acc, x)
 			}
 		}

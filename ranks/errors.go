@@ -103,11 +103,19 @@ func (e *EndlessError) Error() string {
 
 // UnroutedError stops a run at a message between two hosts the platform
 // does not connect (an empty route of no latency: two hosts of a zone with
-// no route declared between them). SimGrid aborts there too ("no
-// connecting path"); moving the data in no time would be silently wrong.
-type UnroutedError struct{ From, To string }
+// no route declared between them), or whose route SimGrid 3.32 cannot
+// build (Why, fluid.RouteRefusal: it fails at that message too). SimGrid
+// aborts there too ("no connecting path"); moving the data in no time
+// would be silently wrong.
+type UnroutedError struct {
+	From, To string
+	Why      error // the topology's refusal of the route; nil: no route
+}
 
 func (e *UnroutedError) Error() string {
+	if e.Why != nil {
+		return fmt.Sprintf("a message from host %s to host %s: %v (SimGrid fails on it too)", e.From, e.To, e.Why)
+	}
 	return fmt.Sprintf("a message from host %s to host %s, which the platform does not connect (SimGrid aborts on it too)", e.From, e.To)
 }
 

@@ -3,6 +3,7 @@ package ranks
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -159,6 +160,64 @@ func TestWaitanyTestany(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[1 2 0]" {
 		t.Fatalf("Waitany order %v, want [1 2 0]", got)
+	}
+}
+
+// TestWaitallOrder: rank 0 waits on two eager receives, from rank 1 (sent
+// after 3 ms of work) and from rank 2 (sent at once), with a 1 ms receive
+// overhead (smpi/or, charged when a completion is taken). In rank order
+// Waitall takes them one after the other: rank 1's message, then its
+// overhead, then rank 2's, at arrival + 2 ms. Under WakeSimGrid it is
+// SMPI's waitall, a loop of waitany: rank 2's message is taken (and its
+// overhead paid) while rank 1 computes, so the call ends 1 ms sooner.
+// Both arrivals are the same in either order (no shared link), so the
+// difference is exactly one overhead; took sees the completion order.
+func TestWaitallOrder(t *testing.T) {
+	const or = 1e-3
+	ends := map[bool]float64{}
+	for _, tc := range []struct {
+		simgrid bool
+		took    string
+	}{{false, "[0 1]"}, {true, "[1 0]"}} {
+		cfg := preset(t, "cm02")
+		cfg.RecvOverhead = ConstTable(or)
+		if tc.simgrid {
+			cfg.WakeOrder = WakeSimGrid
+		}
+		var took []int
+		var arrived, end float64
+		run(t, cfg, newCrossbar(3, 1e9, 1e-6), 3, func(r *Rank) {
+			c := r.World()
+			switch r.ID() {
+			case 0:
+				reqs := []*Request{c.Irecv(1, 0), c.Irecv(2, 0)}
+				WaitallFunc(reqs, func(i int) {
+					took = append(took, i)
+					if i == 0 {
+						arrived = r.Now()
+					}
+				})
+				end = r.Now()
+				if reqs[0] == nil || reqs[1] == nil {
+					t.Errorf("simgrid=%v: WaitallFunc cleared the caller's requests", tc.simgrid)
+				}
+			case 1:
+				r.Compute(3e-3, "k")
+				c.Send(0, 0, Msg{Bytes: 8})
+			default:
+				c.Send(0, 0, Msg{Bytes: 8})
+			}
+		})
+		if fmt.Sprint(took) != tc.took {
+			t.Errorf("simgrid=%v: took %v, want %s", tc.simgrid, took, tc.took)
+		}
+		if arrived < 3e-3 {
+			t.Fatalf("simgrid=%v: rank 1's message taken at %g, before it was sent", tc.simgrid, arrived)
+		}
+		ends[tc.simgrid] = end
+	}
+	if d := ends[false] - ends[true]; math.Abs(d-or) > 1e-15 {
+		t.Errorf("Waitall ends at %v in rank order, %v under WakeSimGrid: %g apart, want one overhead (%g)", ends[false], ends[true], d, or)
 	}
 }
 

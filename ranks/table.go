@@ -19,8 +19,9 @@ const (
 // Table is a piecewise function of a message size, in SimGrid's form. A
 // chunk "b:v0[:v1]" applies to sizes strictly greater than b, up to and
 // including the next boundary; sizes at or below the smallest boundary get
-// the default. Value(s) is v0 + v1·s (v1 is 0 for factor tables, the
-// per-byte cost for overhead tables such as smpi/os).
+// the default (a factor table's) or the first chunk (an overhead's, Cost).
+// Value(s) is v0 + v1·s (v1 is 0 for factor tables, the per-byte cost for
+// overhead tables such as smpi/os).
 //
 // The zero Table has no chunk and no constant: it returns its caller's
 // default (1 for factors, 0 for overheads).
@@ -56,6 +57,31 @@ func (t Table) alwaysZero() bool {
 		}
 	}
 	return true
+}
+
+// Cost is the table's value for a message of size bytes as SimGrid 3.32
+// reads an overhead table (smpi/os, ois, or: smpi_host.cpp's osend, oisend,
+// orecv): a size at or below every bound takes the first chunk's value,
+// where a factor table takes its default; the zero Table costs 0.
+func (t Table) Cost(size int) float64 {
+	if !t.hasConstant && len(t.chunks) > 0 && size <= t.chunks[0].bound {
+		c := &t.chunks[0]
+		return c.offset + c.perByte*float64(size)
+	}
+	return t.Value(size, 0)
+}
+
+// overheadForm is t as Value(size, 0) reads it to give Cost: its first
+// chunk from bound −1 (the first chunk covers the sizes up to the second
+// bound either way). The World keeps its overhead tables so (newWorld), so
+// that their lookups on every message stay Value's.
+func (t Table) overheadForm() Table {
+	if t.hasConstant || len(t.chunks) == 0 || t.chunks[0].bound < 0 {
+		return t
+	}
+	chunks := append([]chunk(nil), t.chunks...)
+	chunks[0].bound = -1
+	return Table{chunks: chunks}
 }
 
 // Value returns the table's value for a message of size bytes, or def when

@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -125,4 +126,44 @@ func FuzzParseTable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOverheadCostAtFirstBound: SimGrid 3.32 reads an overhead table
+// (smpi_host.cpp's orecv, osend, oisend) starting from its first section's
+// value, so a size at or below the first bound costs that section's
+// offset + perbyte·size, not 0; a factor table keeps its default there
+// (network_smpi.cpp starts from 1). Hand-evaluated on "0:1e-6:1e-9;100:2e-6".
+func TestOverheadCostAtFirstBound(t *testing.T) {
+	tb := MustParseTable("0:1e-6:1e-9;100:2e-6")
+	for _, tc := range []struct {
+		size int
+		cost float64
+	}{{0, 1e-6}, {50, 1e-6 + 50e-9}, {100, 1e-6 + 100e-9}, {101, 2e-6}, {1 << 20, 2e-6}} {
+		if got := tb.Cost(tc.size); math.Abs(got-tc.cost) > 1e-21 {
+			t.Errorf("Cost(%d) = %g, want %g", tc.size, got, tc.cost)
+		}
+	}
+	if got := MustParseTable("10:2").Value(0, 1); got != 1 {
+		t.Errorf("a factor table at 0 bytes: %g, want its default 1", got)
+	}
+	if got := (Table{}).Cost(0); got != 0 {
+		t.Errorf("the zero Table costs %g, want 0", got)
+	}
+}
+
+// TestOverheadForm: the World's form of an overhead table gives Cost
+// through Value(size, 0) at every size around its bounds.
+func TestOverheadForm(t *testing.T) {
+	for _, s := range []string{"0:1e-6:1e-9;100:2e-6", "64:3e-6;65536:1e-5:1e-10", "2e-6"} {
+		tb := MustParseTable(s)
+		f := tb.overheadForm()
+		if g := f.overheadForm(); len(g.chunks) != len(tb.chunks) || len(tb.chunks) > 0 && tb.chunks[0].bound < 0 {
+			t.Errorf("%s: overheadForm changed the table's chunks or the table itself", s)
+		}
+		for _, size := range []int{0, 1, 63, 64, 65, 99, 100, 101, 65536, 65537, 1 << 30} {
+			if got, want := f.Value(size, 0), tb.Cost(size); got != want {
+				t.Errorf("%s at %d bytes: Value %g, Cost %g", s, size, got, want)
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/emu-hpc/emu/fluid"
@@ -38,7 +39,7 @@ func (w *World) path(a, b int) *path {
 	if len(rt.Links) == 0 && !(rt.Latency > 0) {
 		// SimGrid refuses to move data over nothing (network_cm02's "no
 		// connecting path" assertion).
-		panic(&UnroutedError{From: w.topo.HostName(a), To: w.topo.HostName(b)})
+		panic(&UnroutedError{From: w.topo.HostName(a), To: w.topo.HostName(b), Why: fluid.RouteRefusal(w.topo, a, b)})
 	}
 	rt.Latency = w.routeLatency(rt)
 	p := &path{links: rt.Links, latency: rt.Latency, hops: rt.Hops}
@@ -46,7 +47,7 @@ func (w *World) path(a, b int) *path {
 		p.classes = fluid.RouteClasses(w.links, rt)
 	}
 	if w.cfg.CrossTraffic > 0 {
-		p.reverse = w.topo.Route(b, a).Links
+		p.reverse = w.reverseRoute(a, b)
 	}
 	p.loads = w.eng.System().Loads(fluid.FlowSpec{Links: p.links, Reverse: p.reverse, ReverseShare: w.cfg.CrossTraffic})
 	if w.cfg.TCPGamma > 0 && rt.Latency > 0 {
@@ -158,6 +159,19 @@ func (w *World) route(s *Request, r *Rank) {
 	c := r.pathTo(int(s.peer))
 	s.path = c.p
 	s.latency = w.cfg.LatFactor.Value(w.wire(s), 1) * c.latency
+}
+
+// reverseRoute is the route back from b to a, which a message from a to b
+// loads with its cross traffic (SimGrid's back route). Where SimGrid 3.32
+// cannot build it (fluid.RouteRefusal), it fails at that message too.
+func (w *World) reverseRoute(a, b int) []fluid.LinkID {
+	rt := w.topo.Route(b, a)
+	if len(rt.Links) == 0 {
+		if err := fluid.RouteRefusal(w.topo, b, a); err != nil {
+			panic(&UnroutedError{From: w.topo.HostName(a), To: w.topo.HostName(b), Why: fmt.Errorf("its cross traffic's route back: %w", err)})
+		}
+	}
+	return rt.Links
 }
 
 // xfer is a send Request seen as the emu.Handler of its network transfer,

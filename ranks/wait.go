@@ -91,29 +91,58 @@ func (q *Request) Test() (bool, Msg, Status) {
 	return true, m, st
 }
 
-// Waitall waits for every request (nil entries are skipped).
-func Waitall(reqs ...*Request) {
-	for _, q := range reqs {
-		if q != nil {
-			defer q.owner.mpiExit(q.owner.mpiEnter("MPI_Waitall"))
-			break
+// Waitall waits for every request (nil entries are skipped). Under
+// WakeSimGrid it is SMPI's Request::waitall, a loop of waitany over the
+// requests not yet taken (waitanySimGrid): the rank is woken by whichever
+// completes first, pays a detached message's receive overhead then, and
+// waits again on the others, each time taking its place anew among their
+// waiters. In rank order it waits for one request after the other.
+func Waitall(reqs ...*Request) { WaitallFunc(reqs, nil) }
+
+// WaitallFunc is Waitall that calls took(i), when took is not nil, as it
+// takes reqs[i], complete: before its completion is charged (a detached
+// message's receive overhead) or raised (a truncation, which the TI
+// replayer names by its receive). It leaves reqs as they are.
+func WaitallFunc(reqs []*Request, took func(i int)) {
+	for i, q := range reqs {
+		if q == nil {
+			continue
 		}
-	}
-	for _, q := range reqs {
-		if q != nil {
-			q.wait("Waitall")
+		defer q.owner.mpiExit(q.owner.mpiEnter("MPI_Waitall"))
+		if q.w.simgrid {
+			var buf [16]*Request
+			left := append(buf[:0], reqs...)
+			for {
+				if k, _, _ := waitanySimGrid(left, "Waitall", took); k < 0 {
+					return
+				}
+			}
 		}
+		for ; i < len(reqs); i++ {
+			if q = reqs[i]; q != nil {
+				q.await("Waitall")
+				if took != nil {
+					took(i)
+				}
+				q.finish()
+			}
+		}
+		return
 	}
 }
 
 // Waitany blocks until one of the requests completes and returns its index
 // and result; the completed entry is set to nil, as MPI sets it to
 // MPI_REQUEST_NULL. If every entry is nil it returns -1 at once. Among
-// requests already complete, the lowest index wins.
+// requests already complete, the lowest index wins (under WakeSimGrid,
+// a detached send first: waitanySimGrid).
 func Waitany(reqs []*Request) (int, Msg, Status) {
 	for _, q := range reqs {
 		if q != nil {
 			defer q.owner.mpiExit(q.owner.mpiEnter("MPI_Waitany"))
+			if q.w.simgrid {
+				return waitanySimGrid(reqs, "Waitany", nil)
+			}
 			break
 		}
 	}
@@ -134,25 +163,73 @@ func Waitany(reqs []*Request) (int, Msg, Status) {
 		if owner == nil {
 			return -1, Msg{}, Status{}
 		}
-		// Under WakeSimGrid the call takes its place among the waits on
-		// each pending request (SimGrid's waitany registers its simcall
-		// with every comm it waits for, anew at each call), so that a
-		// comm's completion wakes its two sides in the order they waited.
-		var seq uint64
-		if w := owner.w; w.simgrid {
-			w.waitSeq++
-			seq = w.waitSeq
-		}
 		for _, q := range reqs {
 			if q != nil {
 				q.waiter = owner
-				if seq != 0 {
-					q.waitSeq = seq
-				}
 			}
 		}
 		owner.block("Waitany", noPeer, 0)
 	}
+}
+
+// waitanySimGrid is SMPI 3.32's Request::waitany, for WakeSimGrid. It
+// takes the first detached send at once and at no cost (SMPI holds no
+// comm for one); else the first request already complete, for one
+// simcall (the waitany simcall, answered at once); else it waits on every
+// pending request at once, taking its place among the waits on each
+// (waitSeq: the simcall registers with every comm, anew at each call, and
+// a comm's completion answers its waiters in the order they registered),
+// and takes the one whose completion woke it (the lowest index if several
+// completed at that instant). It sets the entry taken to nil, calls
+// took(i) before taking it, and returns its index and result, or -1 with
+// every entry nil.
+func waitanySimGrid(reqs []*Request, call string, took func(int)) (int, Msg, Status) {
+	var owner *Rank
+	k := -1
+	for i, q := range reqs {
+		if q == nil {
+			continue
+		}
+		owner = q.owner
+		if q.send && q.detached {
+			k = i
+			break
+		}
+		if k < 0 && q.done {
+			k = i
+		}
+	}
+	switch {
+	case owner == nil:
+		return -1, Msg{}, Status{}
+	case k < 0:
+		w := owner.w
+		w.waitSeq++
+		for _, q := range reqs {
+			if q != nil {
+				q.waiter, q.waitSeq = owner, w.waitSeq
+			}
+		}
+		for k < 0 {
+			owner.block(call, noPeer, 0)
+			for i, q := range reqs {
+				if q != nil && q.done {
+					k = i
+					break
+				}
+			}
+		}
+		clearWaiters(reqs)
+	case !(reqs[k].send && reqs[k].detached):
+		owner.simcall()
+	}
+	q := reqs[k]
+	reqs[k] = nil
+	if took != nil {
+		took(k)
+	}
+	m, st := q.finish()
+	return k, m, st
 }
 
 func clearWaiters(reqs []*Request) {

@@ -225,6 +225,9 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 	if hosts <= pairHosts {
 		w.pairs, w.hosts = make([]routeEntry, hosts*hosts), hosts
 	}
+	for _, t := range []*Table{&w.cfg.SendOverhead, &w.cfg.IsendOverhead, &w.cfg.RecvOverhead} {
+		*t = t.overheadForm() // read as SimGrid reads them (Table.Cost)
+	}
 	world := &commCtx{id: 0, size: int32(len(placement))}
 	w.ranks = make([]*Rank, len(placement))
 	for i := range w.ranks {

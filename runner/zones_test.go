@@ -32,7 +32,7 @@ const ppTrace = `0 init
 
 // zoneReplayPlan is the plan replaying trace on the platform file, its ranks on
 // the hosts of a hostfile holding hosts (written in a scratch folder).
-func zoneReplayPlan(t *testing.T, platformXML, trace, hosts string) *scenario.Plan {
+func zoneReplayPlan(t *testing.T, platformXML, trace, hosts string, sets ...string) *scenario.Plan {
 	t.Helper()
 	hf := filepath.Join(t.TempDir(), "hosts.txt")
 	if err := os.WriteFile(hf, []byte(hosts), 0o644); err != nil {
@@ -45,8 +45,10 @@ func zoneReplayPlan(t *testing.T, platformXML, trace, hosts string) *scenario.Pl
 	if err := s.UseReplay(trace); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Set("platform.hostfile=" + hf); err != nil {
-		t.Fatal(err)
+	for _, kv := range append([]string{"platform.hostfile=" + hf}, sets...) {
+		if err := s.Set(kv); err != nil {
+			t.Fatal(err)
+		}
 	}
 	p, err := s.Validate()
 	if err != nil {
@@ -178,6 +180,64 @@ func TestZonesUnroutedNoted(t *testing.T) {
 			t.Errorf("hosts %q: the run gave %v, want it stopped at the message a → c", tt.hosts, err)
 		case tt.notes == 0 && err != nil:
 			t.Errorf("hosts %q: %v", tt.hosts, err)
+		}
+	}
+}
+
+// TestRefusedRouteStopsTheRun: a dragonfly of 2 groups of 1 router has no
+// router wired to group 1 in group 0, so SimGrid 3.32 crashes on a route
+// from group 0 to group 1 (platform's testdata/sgroutes/dragonfly_groups2),
+// at the first message that needs it: the platform loads, a message from
+// n1 to n0 runs (without cross traffic, which loads the route back), and
+// one from n0 to n1 stops the run with the refusal, naming both hosts. So
+// does a Dijkstra zone whose zone routes from A to B meet at different
+// gateways of C (smpirun crashes on a1 → b1 and runs a1 → a2).
+func TestRefusedRouteStopsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	xml := filepath.Join(dir, "df.xml")
+	if err := os.WriteFile(xml, []byte(`<platform version="4.1">
+<cluster id="d" prefix="n" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="10us" topology="DRAGONFLY" topo_parameters="2,1;1,1;1,1;1"/>
+</platform>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dj := filepath.Join(dir, "dj.xml") // A to B crosses C, entered at c1 and left at c2
+	if err := os.WriteFile(dj, []byte(`<platform version="4.1"><zone id="top" routing="Dijkstra">
+<zone id="A" routing="Full"><host id="a1" speed="1Gf"/><host id="a2" speed="1Gf"/><link id="la" bandwidth="1GBps" latency="1us"/><route src="a1" dst="a2"><link_ctn id="la"/></route></zone>
+<zone id="B" routing="Full"><host id="b1" speed="1Gf"/></zone>
+<zone id="C" routing="Full"><host id="c1" speed="1Gf"/><host id="c2" speed="1Gf"/><link id="lc" bandwidth="1GBps" latency="1us"/><route src="c1" dst="c2"><link_ctn id="lc"/></route></zone>
+<link id="l1" bandwidth="1GBps" latency="1us"/><link id="l2" bandwidth="1GBps" latency="1us"/>
+<zoneRoute src="A" dst="C" gw_src="a1" gw_dst="c1"><link_ctn id="l1"/></zoneRoute>
+<zoneRoute src="C" dst="B" gw_src="c2" gw_dst="b1"><link_ctn id="l2"/></zoneRoute>
+</zone></platform>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pp := "0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 1000\n0 finalize\n1 finalize\n"
+	for _, tt := range []struct {
+		name, xml, hosts string
+		trace, cross     string
+		want             string // the error, or "" for a run
+	}{
+		{"Dijkstra, a1 to a2", dj, "a1\na2\n", pp, "0.05", ""},
+		{"Dijkstra, a1 to b1", dj, "a1\nb1\n", pp, "0",
+			"rank 0: a message from host a1 to host b1: " + dj + ":1: <zone id=\"top\">: the zone routes from A to B meet at different gateways, which SimGrid 3.32 cannot route (Dijkstra) (SimGrid fails on it too)"},
+		{"n1 to n0", xml, "n0\nn1\n", "0 init\n1 init\n1 send 0 0 1000\n0 recv 1 0 1000\n0 finalize\n1 finalize\n", "0", ""},
+		{"n1 to n0, cross traffic", xml, "n0\nn1\n", "0 init\n1 init\n1 send 0 0 1000\n0 recv 1 0 1000\n0 finalize\n1 finalize\n", "0.05",
+			"rank 1: a message from host n1 to host n0: its cross traffic's route back: a dragonfly of 2 groups of 1 routers: group 0 has no router 1, wired to group 1, which SimGrid 3.32 cannot route (SimGrid fails on it too)"},
+		{"n0 to n1", xml, "n0\nn1\n", "0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 1000\n0 finalize\n1 finalize\n", "0",
+			"rank 0: a message from host n0 to host n1: a dragonfly of 2 groups of 1 routers: group 0 has no router 1, wired to group 1, which SimGrid 3.32 cannot route (SimGrid fails on it too)"},
+	} {
+		trace := filepath.Join(dir, "t.txt")
+		if err := os.WriteFile(trace, []byte(tt.trace), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := zoneReplayPlan(t, tt.xml, trace, tt.hosts, "network.cross_traffic="+tt.cross)
+		_, err := Run(p, Options{})
+		var u *ranks.UnroutedError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (!errors.As(err, &u) || u.Why == nil || !strings.HasSuffix(err.Error(), tt.want)):
+			t.Errorf("%s: got %v\nwant …%s", tt.name, err, tt.want)
 		}
 	}
 }

@@ -67,6 +67,7 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 		main = x.runGOAL
 	} else {
 		x.parts = make([][]ranks.Msg, t.Ranks())
+		x.waitReqs = make([][]*ranks.Request, t.Ranks())
 		x.cur = make([]*traceformat.TIAction, t.Ranks())
 		x.ending = make([]bool, t.Ranks())
 		x.recv = make([]*traceformat.TIAction, t.Ranks())
@@ -116,10 +117,11 @@ type exec struct {
 	ending []bool // ending[r]: rank r waits for what its trace left (waitLeft)
 	// recv[r] is the TI recv or irecv whose completion rank r observes
 	// last (what a truncation names, TruncateError).
-	recv  []*traceformat.TIAction
-	at    []int32
-	parts [][]ranks.Msg // per rank: the scratch message list of alltoall and scatter
-	goal  []*goalRank   // per rank: the GOAL executor's state
+	recv     []*traceformat.TIAction
+	at       []int32
+	parts    [][]ranks.Msg      // per rank: the scratch message list of alltoall and scatter
+	waitReqs [][]*ranks.Request // per rank: waitall's scratch request list
+	goal     []*goalRank        // per rank: the GOAL executor's state
 }
 
 // compute runs flops at the host's speed as SMPI's replayer does, an
@@ -209,13 +211,7 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TIWait, traceformat.TITest:
 		reqs = x.waitOne(me, reqs, *a)
 	case traceformat.TIWaitall:
-		for _, p := range reqs {
-			if p.q != nil {
-				x.recv[me] = p.a
-				p.q.Wait()
-				p.q.Free()
-			}
-		}
+		x.waitall(me, reqs)
 		reqs = reqs[:0]
 	case traceformat.TIBarrier:
 		c.Barrier()
@@ -254,6 +250,27 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 		r.Sleep(a.Flops)
 	}
 	return reqs
+}
+
+// waitall runs a TI waitall as SimGrid's replayer does (WaitAllAction):
+// one MPI waitall on every pending request (ranks.WaitallFunc), which
+// under SimGrid's wake order takes them in the order they complete; then
+// it gives them back. SimGrid lists them in its hash map's order, emu in
+// the order they were posted: the two differ only in which of several
+// requests complete at one instant is taken first.
+func (x *exec) waitall(me int, reqs []pendingReq) {
+	qs := x.waitReqs[me][:0]
+	for _, p := range reqs {
+		qs = append(qs, p.q) // a test's placeholder is nil: skipped
+	}
+	ranks.WaitallFunc(qs, func(i int) { x.recv[me] = reqs[i].a })
+	for i, q := range qs {
+		if q != nil {
+			q.Free()
+		}
+		qs[i] = nil
+	}
+	x.waitReqs[me] = qs
 }
 
 // waitOne runs a wait or a test on the requests of its (src, dst, tag) key
