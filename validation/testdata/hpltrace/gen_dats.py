@@ -5,7 +5,9 @@ Usage: python3 gen_dats.py SEED COUNT OUTDIR
 
 Every file holds one or two grids of at most 16 ranks (wide rows from file 120 on) and a handful of tests (HPL runs every
 combination of its lists). The broadcast, swap and the two factorizations are cycled over the
-files so that every value appears; the rest is drawn.
+files so that every value appears; the rest is drawn. Files 144 to 151 take one grid of 17 to 63
+ranks (P and Q not powers of 2, LARGE); from file 152 on, DAHU's: examples/dahu's HPL.dat (Crout,
+Right, NBMIN 4, NDIV 2, 2ring, DEPTH 1, binary exchange) at small N on grids up to 32 x 32.
 """
 import random
 import sys
@@ -19,7 +21,27 @@ GRIDS = [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (1, 4), (4, 1), (2, 3),
 WIDE = [(1, 6), (1, 7), (1, 8), (2, 6), (2, 7), (2, 8), (1, 16), (3, 5)]
 
 
+# Files 144 to 151: one grid of 17 to 64 ranks, P and Q not powers of 2 (drawn like the rest).
+LARGE = [(3, 7), (5, 4), (6, 5), (7, 3), (3, 11), (9, 7), (5, 5), (6, 9)]
+
+# From file 152 on: examples/dahu's HPL.dat but for N and NB, which are small so that the
+# matrix is computed fast and the digests stay small (each rank's calls grow with the number
+# of panels) yet hold several panels: (P, Q, PMAP, N, NB).
+DAHU = [(4, 8, 0, 700, 32), (8, 4, 1, 900, 128), (8, 8, 0, 500, 24), (8, 8, 1, 400, 16),
+        (16, 16, 0, 250, 20), (16, 16, 1, 200, 16), (32, 32, 0, 250, 32)]
+
+
+def dahu(i):
+    p, q, pmap, n, nb = DAHU[i - 152]
+    return dict(ns=[n], nbs=[nb], pmap=pmap, grids=[(p, q)], pf=[1], nbmin=[4], ndiv=[2], rf=[2],
+                bc=[2], depth=[1], swap=0, thr=64, l1=0, u=0, equil=1, align=8)
+
+
 def draw(rng, i):
+    if i >= 152:
+        return dahu(i)
+    if i >= 144:
+        return draw_large(rng, i)
     p, q = GRIDS[i % len(GRIDS)] if i < 120 else WIDE[i % len(WIDE)]
     grids = [(p, q)]
     if rng.random() < 0.25:
@@ -69,6 +91,24 @@ def draw(rng, i):
         if tests(d) > 6 and len(d[k]) > 1:
             d[k] = d[k][:1]
     return d
+
+
+def draw_large(rng, i):
+    """One test on one grid of LARGE, drawn as draw's files are; N small and one test, so that
+    the digests of 17 to 63 ranks stay small."""
+    p, q = LARGE[i - 144]
+    n = rng.randint(200, 500)
+    nb = rng.choice([7, 12, 16, 17, 24, 31, 32])
+    nbs = [nb]
+    pf = [i % 3]
+    rf = [(i // 3) % 3]
+    bc = [i % 6]
+    swap = i % 3
+    thr = max(0, nb + rng.randint(-nb // 2 - 1, nb // 2 + 1))
+    return dict(ns=[n], nbs=nbs, pmap=rng.randint(0, 1), grids=[(p, q)], pf=pf,
+                nbmin=[rng.randint(1, 8)], ndiv=[rng.randint(2, 4)], rf=rf, bc=bc,
+                depth=[rng.choice([0, 1, 2])], swap=swap, thr=thr, l1=rng.randint(0, 1),
+                u=rng.randint(0, 1), equil=rng.randint(0, 1), align=rng.choice([4, 8, 16]))
 
 
 def tests(d):

@@ -13,7 +13,8 @@ for n in $names; do
 	d=$(mktemp -d /tmp/hpltrace-run.XXXXXX)
 	cp "dats/$n.dat" "$d/HPL.dat"
 	np=$(awk 'NR==11{for(i=1;i<=NF&&$i~/^[0-9]+$/;i++)p[i]=$i} NR==12{m=0;for(i=1;i<=NF&&$i~/^[0-9]+$/;i++)if(p[i]*$i>m)m=p[i]*$i; print m}' "$d/HPL.dat")
-	common="-np $np -platform $here/platform.xml -hostfile $here/hostfile.txt --cfg=smpi/host-speed:1Gf"
+	seq 0 $((np - 1)) | sed 's/^/node-/' > "$d/hostfile.txt" # rank i on node-i
+	common="-np $np -platform $here/platform.xml -hostfile $d/hostfile.txt --cfg=smpi/host-speed:1Gf"
 	(cd "$d" && smpirun $common -trace-ti --cfg=tracing/filename:ti.txt \
 		--cfg=tracing/smpi/format/ti-one-file:yes "$XHPL" > out-ti.txt 2> err-ti.txt)
 	(cd "$d" && smpirun $common -trace --cfg=tracing/smpi/display-sizes:yes \
