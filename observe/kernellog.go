@@ -29,7 +29,7 @@ type KernelLog struct {
 
 // rankLog is one rank's share of the log.
 type rankLog struct {
-	totals map[string]*KernelTotal
+	totals byName[KernelTotal]
 	shapes map[CallShape]*ShapeCount
 }
 
@@ -65,15 +65,11 @@ func (l *KernelLog) Observer(rank int) func(kernels.Observed) {
 	}
 	rl := l.ranks[rank]
 	if rl == nil {
-		rl = &rankLog{totals: map[string]*KernelTotal{}, shapes: map[CallShape]*ShapeCount{}}
+		rl = &rankLog{shapes: map[CallShape]*ShapeCount{}}
 		l.ranks[rank] = rl
 	}
 	return func(o kernels.Observed) {
-		t := rl.totals[o.Kernel]
-		if t == nil {
-			t = &KernelTotal{Kernel: o.Kernel}
-			rl.totals[o.Kernel] = t
-		}
+		t := rl.totals.get(o.Kernel, newKernelTotal)
 		t.Calls++
 		t.Seconds += o.Seconds
 		if !l.Shapes {
@@ -94,7 +90,7 @@ func (l *KernelLog) Observer(rank int) func(kernels.Observed) {
 func (l *KernelLog) Totals() []KernelTotal {
 	sum := map[string]*KernelTotal{}
 	for _, rl := range l.byRank() {
-		for k, t := range rl.totals {
+		for k, t := range rl.totals.entries {
 			if sum[k] == nil {
 				sum[k] = &KernelTotal{Kernel: k}
 			}
@@ -157,3 +153,5 @@ func (l *KernelLog) byRank() []*rankLog {
 	}
 	return out
 }
+
+func newKernelTotal(kernel string) *KernelTotal { return &KernelTotal{Kernel: kernel} }

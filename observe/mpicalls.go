@@ -13,7 +13,7 @@ import (
 // ranks hook; events arrive in simulation order.
 type MPICalls struct {
 	open   []float64 // per rank, the start of its open call
-	totals map[string]*MPICallTotal
+	totals byName[MPICallTotal]
 }
 
 // MPICallTotal is one MPI call's share of a run, summed over the ranks.
@@ -25,7 +25,7 @@ type MPICallTotal struct {
 
 // NewMPICalls returns an empty tally for n ranks.
 func NewMPICalls(n int) *MPICalls {
-	return &MPICalls{open: make([]float64, n), totals: map[string]*MPICallTotal{}}
+	return &MPICalls{open: make([]float64, n)}
 }
 
 // Hook is the ranks.Hook that feeds the tally.
@@ -34,11 +34,7 @@ func (m *MPICalls) Hook(ev *ranks.Event) {
 	case ranks.CallStart:
 		m.open[ev.Rank] = ev.Time
 	case ranks.CallEnd:
-		t := m.totals[ev.Kernel]
-		if t == nil {
-			t = &MPICallTotal{Call: ev.Kernel}
-			m.totals[ev.Kernel] = t
-		}
+		t := m.totals.get(ev.Kernel, newMPICallTotal)
 		t.Calls++
 		t.Seconds += ev.Time - m.open[ev.Rank]
 	}
@@ -47,8 +43,8 @@ func (m *MPICalls) Hook(ev *ranks.Event) {
 // Totals returns each call's count and seconds, the most time first (then
 // by name).
 func (m *MPICalls) Totals() []MPICallTotal {
-	out := make([]MPICallTotal, 0, len(m.totals))
-	for _, t := range m.totals {
+	out := make([]MPICallTotal, 0, len(m.totals.entries))
+	for _, t := range m.totals.entries {
 		out = append(out, *t)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -59,3 +55,5 @@ func (m *MPICalls) Totals() []MPICallTotal {
 	})
 	return out
 }
+
+func newMPICallTotal(call string) *MPICallTotal { return &MPICallTotal{Call: call} }
