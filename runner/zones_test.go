@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/ranks"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -45,16 +46,7 @@ func zoneReplayPlan(t *testing.T, platformXML, trace, hosts string, sets ...stri
 	if err := s.UseReplay(trace); err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range append([]string{"platform.hostfile=" + hf}, sets...) {
-		if err := s.Set(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := s.Validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return plantest.Validated(t, s, append([]string{"platform.hostfile=" + hf}, sets...)...)
 }
 
 // smpiTol is how far emu's time may be from smpirun's, s: smpirun's program

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/runner"
 	"github.com/emu-hpc/emu/scenario"
 )
@@ -186,16 +187,7 @@ func (c extrapolationCase) plan(tb testing.TB, k int) *scenario.Plan {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, kv := range append(append([]string(nil), c.sets...), fmt.Sprintf("hpl.max_iterations=%d", k)) {
-		if err := s.Set(kv); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	plan, err := s.Validate()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return plan
+	return plantest.Validated(tb, s, append(append([]string(nil), c.sets...), fmt.Sprintf("hpl.max_iterations=%d", k))...)
 }
 
 // extrapolatedTime2 is the case's HPL Time and stated error bar, s.
