@@ -46,14 +46,8 @@ func (o *onceValue) Set(v string) error {
 // tune's --sweep, fit's --product) or a list it appends to (calibrate's
 // --nb 64 --nb 128): only those may be given more than once.
 func repeatable(f *pflag.Flag) bool {
-	if _, ok := f.Value.(pflag.SliceValue); ok {
-		return true
-	}
-	switch f.Value.Type() {
-	case "stringArray", "stringSlice", "intSlice":
-		return true
-	}
-	return false
+	_, ok := f.Value.(pflag.SliceValue) // pflag's stringArray, stringSlice, intSlice…
+	return ok
 }
 
 // onceOnly makes every flag of cmd and of its subcommands that takes one
