@@ -46,8 +46,12 @@ func (o *onceValue) Set(v string) error {
 // tune's --sweep, fit's --product) or a list it appends to (calibrate's
 // --nb 64 --nb 128): only those may be given more than once.
 func repeatable(f *pflag.Flag) bool {
-	_, ok := f.Value.(pflag.SliceValue) // pflag's stringArray, stringSlice, intSlice…
-	return ok
+	if _, ok := f.Value.(pflag.SliceValue); ok { // pflag's stringArray, stringSlice, intSlice
+		return true
+	}
+	// run's --set is a Value of its own (setFlag appends in order with
+	// --hostfile's), not a SliceValue: its type name is what says it is a list.
+	return f.Value.Type() == "stringArray"
 }
 
 // onceOnly makes every flag of cmd and of its subcommands that takes one
