@@ -151,7 +151,30 @@ absent or unbounded (a tolerance not reached).`,
 		root.AddCommand(sub)
 	}
 	onceOnly(root) // a flag that takes one value, given twice, is refused
+	namedArgs(root)
 	return root
+}
+
+// namedArgs makes every subcommand's argument-count error say which command
+// refused what and what it takes: cobra's own "accepts 1 arg(s), received 0"
+// named neither, so `emu analyze` alone or `emu calibrate merge` without a file
+// left a newcomer guessing. The error becomes "analyze GRAPH|SCHEDULE.goal:
+// accepts 1 arg(s), received 0".
+func namedArgs(cmd *cobra.Command) {
+	for _, sub := range cmd.Commands() {
+		if check := sub.Args; check != nil {
+			sub.Args = func(c *cobra.Command, args []string) error {
+				err := check(c, args)
+				if err == nil {
+					return nil
+				}
+				path := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+				use := strings.TrimPrefix(c.Use, c.Name())
+				return fmt.Errorf("%s%s: %w", path, use, err)
+			}
+		}
+		namedArgs(sub)
+	}
 }
 
 // badNumber matches pflag's error for a flag value strconv refused (Atoi: an

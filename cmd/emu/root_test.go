@@ -182,3 +182,26 @@ func TestMissingInputsNamedAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestArgCountErrorsNameTheCommand checks that a wrong number of arguments is
+// refused in one line naming the command and what it takes; cobra's own
+// "accepts 1 arg(s), received 0" named neither (qa57).
+func TestArgCountErrorsNameTheCommand(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze"}, "emu: analyze GRAPH|SCHEDULE.goal: accepts 1 arg(s), received 0\n"},
+		{[]string{"analyze", "a.graph", "b.graph"}, "emu: analyze GRAPH|SCHEDULE.goal: accepts 1 arg(s), received 2\n"},
+		{[]string{"calibrate", "merge"}, "emu: calibrate merge node1.csv node2.csv ... [-o all.csv]: requires at least 1 arg(s), only received 0\n"},
+		{[]string{"tune", "collect"}, "emu: tune collect DIR: accepts 1 arg(s), received 0\n"},
+		{[]string{"explain", "a.toml", "b.toml"}, "emu: explain [FILE.toml] [--hpl-dat HPL.dat]: accepts at most 1 arg(s), received 2\n"},
+		{[]string{"sensitivity", "a.toml", "b.toml"}, "emu: sensitivity [FILE.toml]: accepts at most 1 arg(s), received 2 (several scenarios only with --delay)\n"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCLI(t, tt.args...)
+		if code != exitInput || stderr != tt.want || stdout != "" {
+			t.Errorf("emu %s: exit %d, stdout %q\nstderr %q\nwant   %q", strings.Join(tt.args, " "), code, stdout, stderr, tt.want)
+		}
+	}
+}

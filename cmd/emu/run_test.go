@@ -209,7 +209,7 @@ func TestRunBadInput(t *testing.T) {
 		{"empty bound", []string{"run", "--bound", ""}, "emu: --bound: empty value (leave the flag out instead)"},
 		{"empty json", []string{"run", "--json="}, "emu: --json: empty value"},
 		{"empty HPL.dat", []string{"run", "--hpl-dat", ""}, "emu: --hpl-dat: empty value"},
-		{"two files", []string{"run", "a.toml", "b.toml"}, "emu: accepts at most 1 arg(s)"},
+		{"two files", []string{"run", "a.toml", "b.toml"}, "emu: run [FILE.toml]: accepts at most 1 arg(s), received 2"},
 		{"HPL.dat for pingpong", []string{"run", "testdata/pingpong.toml", "--hpl-dat", "../../hpldat/testdata/shipped.dat"},
 			"emu: ../../hpldat/testdata/shipped.dat: HPL.dat given, but the scenario's app is pingpong"},
 		{"pivots in model mode", []string{"run", "--record-pivots", filepath.Join(dir, "p.txt")}, "emu: --record-pivots: recording pivots needs one HPL test in real or timed mode"},

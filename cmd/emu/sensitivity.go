@@ -127,7 +127,7 @@ adapts to timing, contention that moves.`,
 				return runDelaySensitivity(cmd, args, &sf, delays, af.json)
 			}
 			if len(args) > 1 {
-				return fmt.Errorf("accepts at most 1 arg(s), received %d (several scenarios only with --delay)", len(args))
+				return fmt.Errorf("sensitivity [FILE.toml]: accepts at most 1 arg(s), received %d (several scenarios only with --delay)", len(args))
 			}
 			file := ""
 			if len(args) == 1 {
