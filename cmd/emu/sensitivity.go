@@ -115,7 +115,7 @@ adapts to timing, contention that moves.`,
   emu sensitivity examples/dragonfly.toml --class inter --json inter.json
   emu sensitivity hpl.toml --range 1us:51us --verify 5
   emu sensitivity hpl.toml --bandwidth-tolerance 1,2,5
-  emu sensitivity --delay 0,2us,5us,10us examples/pingpong.toml examples/hpl.toml --json delay.json
+  emu sensitivity --delay 0,2us,5us,10us examples/pingpong.toml examples/dragonfly.toml --json delay.json
   emu sensitivity --hpl-dat HPL.dat --platform cluster.xml --set network.model=cm02 --graph hpl.graph`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
