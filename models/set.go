@@ -192,6 +192,9 @@ func ParseSet(data []byte, file string) (*Set, error) {
 	if err != nil && looksLikeScenario(data) {
 		return nil, fmt.Errorf("%s: a scenario, not a models file (a models file holds [kernels.NAME] tables; a scenario names one with kernels.models)", file)
 	}
+	if err != nil && bytes.HasPrefix(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff"))), []byte("HPLinpack")) {
+		return nil, fmt.Errorf("%s: an HPL.dat, not a models file (an HPL.dat goes with --hpl-dat FILE)", file)
+	}
 	if err != nil && looksLikeSamples(data) {
 		return nil, fmt.Errorf("%s: a samples CSV, not a models file (emu fit %s -o models.toml fits the models from it)", file, shellWord(file))
 	}
@@ -213,7 +216,13 @@ func shellWord(s string) string {
 // (emu calibrate's, or any with kernel and seconds columns), which a TOML
 // parser reads as a bad key at line 1.
 func looksLikeSamples(data []byte) bool {
-	line, _, _ := bytes.Cut(data, []byte("\n"))
+	// Past the '#' comments and blank lines a sample file may begin with
+	// (calibration.ReadSamples skips them).
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	line, rest, _ := bytes.Cut(data, []byte("\n"))
+	for len(rest) > 0 && (len(bytes.TrimSpace(line)) == 0 || bytes.HasPrefix(bytes.TrimSpace(line), []byte("#"))) {
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+	}
 	cols := map[string]bool{}
 	for _, c := range strings.Split(string(bytes.TrimPrefix(line, []byte("\ufeff"))), ",") {
 		cols[strings.ToLower(strings.TrimSpace(c))] = true

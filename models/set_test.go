@@ -195,6 +195,12 @@ func TestParseSetErrors(t *testing.T) {
 		{"a samples CSV", "index,plan,host,core,kernel,m,n,k,seconds,timestamp,backend,clock,runs,status\n0,ab,h,0,dgemm,1,2,3,1e-6,,gonum,wall,5,\n",
 			[]string{"m.toml: a samples CSV, not a models file (emu fit m.toml -o models.toml"}},
 		{"another tool's samples CSV", "\ufeffKernel, host,m,n,k, Seconds\r\ndgemm,h,1,2,3,1e-6\r\n", []string{"m.toml: a samples CSV, not a models file"}},
+		// a samples CSV opening with '#' comments, as examples/sweep-samples.csv
+		// does, and an HPL.dat said "m.toml:3: expected '.' or '='" (qa57)
+		{"a samples CSV after comments", "# my sweep\n\n# 2 calls\nkernel,host,m,n,k,seconds\nsweep,h,1,2,,1e-6\n",
+			[]string{"m.toml: a samples CSV, not a models file (emu fit m.toml -o models.toml"}},
+		{"an HPL.dat", "HPLinpack benchmark input file\nInnovative Computing Laboratory\nHPL.out output file name\n6 device out\n",
+			[]string{"m.toml: an HPL.dat, not a models file (an HPL.dat goes with --hpl-dat FILE)"}},
 		{"coef count", "[kernels.dgemm]\nterms = [\"m\", \"n\"]\ncoef = [1.0]\n",
 			[]string{"m.toml:3:", "kernels.dgemm.coef", "1 coefficients for 2 terms"}},
 		{"bad noise", "[kernels.dgemm]\nnoise = \"pink\"\n", []string{"m.toml:2:", "kernels.dgemm.noise", "pink"}},

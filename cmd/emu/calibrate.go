@@ -299,6 +299,11 @@ func newCalibrateMergeCmd() *cobra.Command {
 			}
 			merged, probes, dups, err := calibration.Merge(args)
 			if err != nil {
+				for _, f := range args { // the file the error names, if another kind of input
+					if strings.HasPrefix(err.Error(), f+":") {
+						return withFlagHint(err, f, "fit")
+					}
+				}
 				return err
 			}
 			if len(merged) == 0 {

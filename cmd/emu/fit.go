@@ -143,7 +143,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 				uk.File, uk.Line, uk.Kernel, uk.Kernel, productHint(uk.M, uk.N, uk.K))
 		}
 		if err != nil {
-			return err
+			return withFlagHint(err, f, "fit")
 		}
 		sets = append(sets, s)
 		noteTornRow(cmd.ErrOrStderr(), f, data)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,6 +25,37 @@ func TestRunHintsAtTheRightFlag(t *testing.T) {
 		code, _, stderr := runCLI(t, "run", c.file)
 		if code != exitInput || !strings.HasSuffix(strings.TrimSpace(stderr), c.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("run %s: exit %d, stderr %q, want it to end with %q", c.file, code, stderr, c.want)
+		}
+	}
+}
+
+// A models file given as the scenario said only "platform.link_bandwidth:
+// required", and a scenario, a models file or an HPL.dat given to emu fit or
+// calibrate merge said "missing column "kernel"" or a CSV parser's words,
+// without naming what the file is and where it goes (qa57).
+func TestOtherInputsHintWhereTheyGo(t *testing.T) {
+	dir := t.TempDir()
+	models := writeIn(t, dir, "m.toml", "# emu fit of s.csv\n[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [1e-10]\n")
+	samples := writeIn(t, dir, "s.csv", "# my sweep\nkernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1e-6\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", models}, "(a models file goes with --set kernels.models=FILE)"},
+		{[]string{"run", samples}, "(a sample file is fitted into a models file by emu fit FILE)"},
+		{[]string{"fit", models, "-o", filepath.Join(dir, "o.toml")}, "(a models file goes with --set kernels.models=FILE)"},
+		{[]string{"fit", "../../examples/pingpong.toml", "-o", filepath.Join(dir, "o.toml")}, "(a scenario is given as emu run FILE.toml, without a flag)"},
+		{[]string{"fit", "../../hpldat/testdata/shipped.dat", "-o", filepath.Join(dir, "o.toml")}, "(an HPL.dat goes with --hpl-dat FILE)"},
+		{[]string{"calibrate", "merge", samples, models, "-o", filepath.Join(dir, "all.csv")}, "(a models file goes with --set kernels.models=FILE)"},
+	} {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != exitInput || !strings.HasSuffix(strings.TrimSpace(stderr), c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("emu %s: exit %d, stderr %q, want it to end with %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+	for _, out := range []string{"o.toml", "all.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, out)); err == nil {
+			t.Errorf("a refused input left %s behind", out)
 		}
 	}
 }

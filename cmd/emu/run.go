@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/apps/hpl"
@@ -164,7 +166,7 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 	if err != nil {
 		// A file a flag names is read here: when the error is in that file
 		// and the file is another kind of input, say which flag takes it.
-		for _, g := range []struct{ path, flag string }{{f.hplDat, "--hpl-dat"}, {f.platform, "--platform"}, {f.replay, "--replay"}} {
+		for _, g := range []struct{ path, flag string }{{f.hplDat, "--hpl-dat"}, {f.platform, "--platform"}, {f.replay, "--replay"}, {file, ""}} {
 			if g.path != "" && strings.HasPrefix(strings.TrimPrefix(err.Error(), "--replay "+g.path+": "), g.path+":") {
 				return plan, withFlagHint(err, g.path, g.flag)
 			}
@@ -252,6 +254,10 @@ func withFlagHint(err error, file, given string) error {
 		flag, hint = "analyze", "an execution graph is read by emu analyze FILE"
 	case strings.EqualFold(filepath.Ext(file), ".goal") || looksLikeTrace(string(data[:min(len(data), 4096)])):
 		flag, hint = "--replay", "a trace goes with --replay FILE"
+	case looksLikeModels(head, data):
+		flag, hint = "kernels.models", "a models file goes with --set kernels.models=FILE"
+	case looksLikeSamples(head):
+		flag, hint = "fit", "a sample file is fitted into a models file by emu fit FILE"
 	case strings.EqualFold(filepath.Ext(file), ".toml") || looksLikeTOML(head):
 		flag, hint = "", "a scenario is given as emu run FILE.toml, without a flag"
 	default:
@@ -275,6 +281,49 @@ func looksLikeTOML(head string) bool {
 		return tomlStart.MatchString(line)
 	}
 	return false
+}
+
+// firstStatement is head's first line that is neither blank nor a '#'
+// comment, trimmed ("" when there is none).
+func firstStatement(head string) string {
+	for _, line := range strings.Split(head, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return ""
+}
+
+// looksLikeModels reports whether a file is a models file as emu fit writes
+// it: its first statement a [kernels.NAME] or [[probe]] table and nothing at
+// its top level but kernels and probe (a scenario may hold models of its own
+// under [kernels.NAME], never without a platform). emu run models.toml read
+// one as a scenario missing its platform.
+func looksLikeModels(head string, data []byte) bool {
+	line := firstStatement(head)
+	if !strings.HasPrefix(line, "[kernels.") && !strings.HasPrefix(line, "[[probe]]") {
+		return false
+	}
+	var top map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&top); err != nil {
+		return false
+	}
+	for k := range top {
+		if k != "kernels" && k != "probe" {
+			return false
+		}
+	}
+	return true
+}
+
+// looksLikeSamples reports whether a file's first statement is a sample CSV's
+// header (kernel,host,m,n,k,seconds in some order), as calibrate writes it.
+func looksLikeSamples(head string) bool {
+	cols := map[string]bool{}
+	for _, c := range strings.Split(firstStatement(head), ",") {
+		cols[strings.ToLower(strings.TrimSpace(c))] = true
+	}
+	return cols["kernel"] && cols["seconds"]
 }
 
 // tomlStart matches a TOML table header or a bare key's assignment.
