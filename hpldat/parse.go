@@ -1,11 +1,13 @@
 package hpldat
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/emu-hpc/emu/apps/hpl"
 )
@@ -38,6 +40,9 @@ const (
 // HPL's cursor quirk with runs of blanks (hpl.md §1) is not reproduced: "  8 16" reads
 // as 8 and 16. Text after the needed tokens is a comment, as in HPL.
 func Parse(data []byte, file string, ranks int) (hpl.Dat, error) {
+	if n := nulLine(data); n > 0 {
+		return hpl.Dat{}, fmt.Errorf("%s:%d: a NUL byte: binary data, not an HPL.dat (%d lines of text)", file, n, significantLines)
+	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	p := datParser{file: file}
 	if text != "" { // an empty file has no line 1, where Split would give one
@@ -105,6 +110,31 @@ func Parse(data []byte, file string, ranks int) (hpl.Dat, error) {
 	return d, nil
 }
 
+// nulLine is the line (1-based) of the first NUL byte among HPL.dat's
+// significant lines, 0 when there is none: no text file holds one, so the
+// file is binary (an execution graph, a compressed file) given by mistake,
+// whose tokens would otherwise be quoted in the error as a screenful of
+// escapes. What follows line 31 HPL does not read.
+func nulLine(data []byte) int {
+	lines := bytes.SplitN(data, []byte("\n"), significantLines+1) // the last holds the lines after 31
+	for n, line := range lines[:min(len(lines), significantLines)] {
+		if bytes.IndexByte(line, 0) >= 0 {
+			return n + 1
+		}
+	}
+	return 0
+}
+
+// quoteToken quotes a token for an error, cut to its first 24 characters
+// when it is longer than 32, so that the error stays one readable line.
+func quoteToken(tok string) string {
+	if utf8.RuneCountInString(tok) <= 32 {
+		return strconv.Quote(tok)
+	}
+	r := []rune(tok)
+	return strconv.Quote(string(r[:24])) + "…"
+}
+
 // datParser reads HPL.dat line by line; the first error sticks and later reads are
 // no-ops, so Parse reads straight through and reports the first problem.
 type datParser struct {
@@ -168,7 +198,7 @@ func (p *datParser) failInt(n int, what, tok string, err error) {
 		p.fail(n, "%s = %s: out of range (%s)", what, tok, bound)
 		return
 	}
-	p.fail(n, "%s: %q is not an integer", what, tok)
+	p.fail(n, "%s: %s is not an integer", what, quoteToken(tok))
 }
 
 func (p *datParser) float(n int, what string) float64 {
@@ -182,7 +212,7 @@ func (p *datParser) float(n int, what string) float64 {
 	}
 	v, err := strconv.ParseFloat(f[0], 64)
 	if err != nil || math.IsNaN(v) {
-		p.fail(n, "%s: %q is not a number", what, f[0])
+		p.fail(n, "%s: %s is not a number", what, quoteToken(f[0]))
 	}
 	return v
 }

@@ -127,6 +127,11 @@ func TestParseErrors(t *testing.T) {
 		{"P below int64", edit(11, "-99999999999999999999 2 1"), 0, "x.dat:11: P = -99999999999999999999: out of range (at least -9223372036854775808)"},
 		{"device past int64", edit(4, "99999999999999999999 device"), 0, "x.dat:4: device out = 99999999999999999999: out of range"},
 		{"grid too large", strings.Join(good, "\n"), 3, "x.dat:12: a 4-process grid needs more ranks than the 3"},
+		// A binary file (an execution graph given to --hpl-dat) quoted its
+		// tokens whole, a screenful of escapes on one line (qa57).
+		{"binary", "EMUGRAPH\x02\x00\x01\x00\xbf\x9a\n\x00\x00\n", 0, "x.dat:1: a NUL byte: binary data, not an HPL.dat (31 lines of text)"},
+		{"NUL in line 31", strings.Join(good[:30], "\n") + "\n8\x00\n", 0, "x.dat:31: a NUL byte"},
+		{"long token", edit(6, "29 "+strings.Repeat("x", 300)+" 34 35"), 0, `x.dat:6: N: "xxxxxxxxxxxxxxxxxxxxxxxx"… is not an integer`},
 		{"no output file for device 8", strings.Join(append(append(append([]string(nil), good[:2]...), "", "8 device out"), good[4:]...), "\n"), 0,
 			"x.dat:3: output file name: empty, but line 4's device 8 sends the report to it"},
 	}
@@ -180,4 +185,18 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseIgnoresBytesAfterLine31 checks that what follows line 31, which
+// HPL never reads (hpcc keeps its PTRANS lines there), may be anything, a
+// NUL byte included: only the significant lines are held to being text.
+func TestParseIgnoresBytesAfterLine31(t *testing.T) {
+	good := strings.TrimSuffix(string(readFile(t, "testdata/shipped.dat")), "\n")
+	lines := strings.Split(good, "\n")
+	for _, tail := range []string{"", "\n", "\n##### line 32\n\x00\x01binary", "\n\x00"} {
+		data := strings.Join(lines[:31], "\n") + tail
+		if _, err := Parse([]byte(data), "x.dat", 0); err != nil {
+			t.Errorf("tail %q: %v", tail, err)
+		}
+	}
 }
