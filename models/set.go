@@ -284,6 +284,12 @@ func parseSet(data []byte, file string) (*Set, error) {
 	if err := checkProbes(data, file, doc.Probes); err != nil {
 		return nil, err
 	}
+	if len(doc.Kernels) == 0 {
+		// An empty file (or one of comments or probes alone) ran as the
+		// scenario's own models without a word (qa57): emu fit never writes
+		// one, so it is a file cut short or the wrong file.
+		return nil, fmt.Errorf("%s: no [kernels.NAME] table: a models file holds one a kernel (emu fit writes them)", file)
+	}
 	s.probes = doc.Probes
 	return s, nil
 }

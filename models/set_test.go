@@ -199,6 +199,9 @@ func TestParseSetErrors(t *testing.T) {
 		// does, and an HPL.dat said "m.toml:3: expected '.' or '='" (qa57)
 		{"a samples CSV after comments", "# my sweep\n\n# 2 calls\nkernel,host,m,n,k,seconds\nsweep,h,1,2,,1e-6\n",
 			[]string{"m.toml: a samples CSV, not a models file (emu fit m.toml -o models.toml"}},
+		// an empty models file ran as the scenario's own models, silently (qa57)
+		{"empty", "", []string{"m.toml: no [kernels.NAME] table"}},
+		{"comments alone", "# emu fit of nothing\n\n", []string{"m.toml: no [kernels.NAME] table"}},
 		{"an HPL.dat", "HPLinpack benchmark input file\nInnovative Computing Laboratory\nHPL.out output file name\n6 device out\n",
 			[]string{"m.toml: an HPL.dat, not a models file (an HPL.dat goes with --hpl-dat FILE)"}},
 		{"coef count", "[kernels.dgemm]\nterms = [\"m\", \"n\"]\ncoef = [1.0]\n",

@@ -247,3 +247,22 @@ func TestSetOverInlineHostTable(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyModelsFileRefused: a models file with no kernel table (empty, or
+// comments alone) ran as the default's own dgemm and dtrsm without a word,
+// the same Time as no file at all (qa57); it is refused at the file.
+func TestEmptyModelsFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, body := range []string{"", "# models of this node\n"} {
+		path := filepath.Join(dir, "m.toml")
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := Default()
+		mustSet(t, s, []string{"kernels.models=" + path})
+		_, err := s.Validate()
+		if want := path + ": no [kernels.NAME] table"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("models file %q: error %v, want %s...", body, err, want)
+		}
+	}
+}
