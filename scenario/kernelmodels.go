@@ -113,6 +113,12 @@ func (s *Scenario) kernels(p *Plan) error {
 			p.Notes = append(p.Notes, fmt.Sprintf("kernels.%s: the scenario's %s over %s's %s, key by key",
 				name, abbreviate(keys, 4), s.path(k.Models), name))
 		}
+		if !inFile && k.Models != "" && s.embedded && k.tables[name] != nil && k.sets[name] == nil {
+			// A file of this node's dtrsm alone (calibrate --kernels dtrsm)
+			// left the study's dgemm charging every update without a word.
+			p.Notes = append(p.Notes, fmt.Sprintf("kernels.%s: %s has no %s model, so the embedded default's (the SMPI study's) charges it",
+				name, s.path(k.Models), name))
+		}
 		where[name] = s.keyPlace("kernels." + name)
 	}
 	set, err := models.NewSet(specs)

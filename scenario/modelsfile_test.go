@@ -266,3 +266,38 @@ func TestEmptyModelsFileRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsFileLackingADefaultKernelIsNoted: the embedded default's dgemm
+// and dtrsm give way to a models file kernel by kernel, so a file of dtrsm
+// alone keeps the SMPI study's dgemm; that mix was silent (qa57), now noted,
+// and a file of both leaves no such note.
+func TestModelsFileLackingADefaultKernelIsNoted(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		body string
+		want []string
+	}{
+		{"[kernels.dtrsm]\nterms = [\"w\"]\ncoef = [2e-11]\n", []string{"kernels.dgemm: " + filepath.Join(dir, "m.toml") + " has no dgemm model, so the embedded default's (the SMPI study's) charges it"}},
+		{"[kernels.dtrsm]\nterms = [\"w\"]\ncoef = [2e-11]\n[kernels.dgemm]\nterms = [\"m*n*k\"]\ncoef = [2e-11]\n", nil},
+	} {
+		path := filepath.Join(dir, "m.toml")
+		if err := os.WriteFile(path, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := Default()
+		mustSet(t, s, []string{"kernels.models=" + path})
+		p, err := s.Validate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range p.Notes {
+			if strings.Contains(n, "the embedded default's") {
+				got = append(got, n)
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("file %q: notes %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}
