@@ -89,6 +89,12 @@ func FitEachKernelWith(samples []Sample, family models.Family, opts models.FitOp
 		if p, ok := products[k]; ok {
 			o.Product = p
 		}
+		if allZero(byKernel[k]) {
+			// A clock that never ticked (too coarse for the calls) fitted
+			// "intercept = 0.0", marked ok: a model of nothing (qa57).
+			failed = append(failed, fmt.Errorf("kernel %s: all %d samples take 0 s (a clock too coarse for these calls?): nothing to fit", k, len(byKernel[k])))
+			continue
+		}
 		spec, q, err := models.Fit(k, byKernel[k], family, o)
 		if err != nil {
 			failed = append(failed, err) // it names the kernel
@@ -195,4 +201,14 @@ func finiteOr(x float64) float64 {
 		return 0
 	}
 	return x
+}
+
+// allZero reports whether every sample took 0 s.
+func allZero(samples []models.Sample) bool {
+	for _, s := range samples {
+		if s.Seconds != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -207,3 +207,34 @@ func TestFitEachKernelReportsFailures(t *testing.T) {
 		t.Errorf("only daxpy: %v, %v", failed, err)
 	}
 }
+
+// TestFitRefusesKernelsOfZeroTimes: a kernel whose every sample took 0 s (a
+// clock too coarse for its calls) was fitted "intercept = 0.0" and marked ok
+// (qa57); it is a failure naming the kernel, and the others still fit. One
+// zero among timed samples is data and is kept.
+func TestFitRefusesKernelsOfZeroTimes(t *testing.T) {
+	family, _ := models.ParseFamily("auto")
+	var rows []Sample
+	for i := 1; i <= 6; i++ {
+		rows = append(rows, Sample{Kernel: "daxpy", Host: "h", N: 10 * i, Seconds: 0},
+			Sample{Kernel: "dgemm", Host: "h", M: 10 * i, N: 10, K: 10, Seconds: 1e-9 * float64(100*10*i)})
+	}
+	rows[1].Seconds = 0 // one dgemm of 0 s among timed ones
+	_, fits, failed, err := FitEachKernel(rows, family, models.FitOptions{})
+	want := "kernel daxpy: all 6 samples take 0 s (a clock too coarse for these calls?): nothing to fit"
+	if err != nil || len(fits) != 1 || fits[0].Kernel != "dgemm" || len(failed) != 1 || failed[0].Error() != want {
+		t.Fatalf("fits %+v, failed %v, err %v; want dgemm fitted and %q", fits, failed, err, want)
+	}
+	if _, _, _, err := FitEachKernel(rows[:0:0], family, models.FitOptions{}); err == nil {
+		t.Error("no rows fitted")
+	}
+	var zeros []Sample
+	for _, r := range rows {
+		if r.Kernel == "daxpy" {
+			zeros = append(zeros, r)
+		}
+	}
+	if _, _, _, err := FitEachKernel(zeros, family, models.FitOptions{}); err == nil || err.Error() != "no kernel could be fitted: "+want {
+		t.Errorf("daxpy alone: %v, want no kernel could be fitted: %s", err, want)
+	}
+}
