@@ -91,10 +91,15 @@ func (p Plan) Validate() error {
 	if len(p.Kernels) == 0 {
 		errs = append(errs, &FieldError{Field: "Kernels", Msg: "no kernels to measure"})
 	}
+	seen := map[string]bool{}
 	for _, k := range p.Kernels {
 		if !kernels.Known(k) || kernels.Family(k) != k {
 			errs = append(errs, &FieldError{Field: "Kernels", Msg: fmt.Sprintf("unknown kernel %q (known: %s)", k, strings.Join(kernels.Names(), ", "))})
+		} else if seen[k] {
+			// dgemm,dgemm measured dgemm's samples twice over, silently.
+			errs = append(errs, &FieldError{Field: "Kernels", Msg: fmt.Sprintf("%s given twice: give each kernel once (--samples sets how many calls each gets)", k)})
 		}
+		seen[k] = true
 	}
 	if p.Samples <= 0 {
 		errs = append(errs, &FieldError{"Samples", "samples", fmt.Sprint(p.Samples), "want at least 1 per kernel"})

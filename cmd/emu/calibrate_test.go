@@ -67,6 +67,8 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"calibrate", "--max-dim", "1", "-o", filepath.Join(dir, "m.csv")}, "emu: --max-dim 1: want at least 2"},
 		{[]string{"calibrate", "--nb", "64,0", "-o", filepath.Join(dir, "n.csv")}, "emu: --nb 0: want at least 1"},
 		{[]string{"calibrate", "--kernels", "dgemm,", "-o", filepath.Join(dir, "k.csv")}, `emu: --kernels: unknown kernel ""`},
+		// a kernel listed twice measured its samples twice over (qa57)
+		{[]string{"calibrate", "--kernels", "dgemm,dtrsm", "--kernels", "dgemm", "-o", filepath.Join(dir, "k2.csv")}, "emu: --kernels: dgemm given twice: give each kernel once (--samples sets how many calls each gets)"},
 		{[]string{"calibrate", "--repeats", "0", "-o", filepath.Join(dir, "r.csv")}, "emu: --repeats 0: want 1 to 10000"},
 		// Huge counts: the plan's size overflowed (makeslice panic), a
 		// billion workers ran out of memory, a huge --max-dim's operands
