@@ -592,3 +592,37 @@ func TestTreeDirsSkipsIgnored(t *testing.T) {
 		t.Errorf("linked %v, want [cmd docs]", got)
 	}
 }
+
+// TestReadmeDocsTestCommand checks that the command the README gives for the
+// docs' own tests runs all of them: it said `go test . -run
+// 'Docs|Evidence|Readme|Layer'`, which left out TestGuideCommands (every
+// guide's command blocks, which broke CI in session 44), TestScenarioReference
+// and six others (qa57).
+func TestReadmeDocsTestCommand(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(data)), " ")
+	m := regexp.MustCompile("the docs' own tests are [^`]*`(go test \\.[^`]*)`").FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("README names no `go test .` command for the docs' own tests")
+	}
+	run := regexp.MustCompile(`-run '([^']*)'`).FindStringSubmatch(m[1])
+	if run == nil {
+		return // the whole package
+	}
+	re := regexp.MustCompile(run[1])
+	files, _ := filepath.Glob("*_test.go")
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range regexp.MustCompile(`(?m)^func (Test[A-Z]\w*)\(t \*testing\.T\)`).FindAllStringSubmatch(string(src), -1) {
+			if !re.MatchString(name[1]) {
+				t.Errorf("README's %q leaves out %s (%s)", m[1], name[1], f)
+			}
+		}
+	}
+}
