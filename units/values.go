@@ -110,7 +110,7 @@ func (w *Word) UnmarshalTOML(v any) error {
 		return fmt.Errorf("want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got %s", shown(v))
 	}
 	if !ok {
-		return fmt.Errorf("want a name, got %s", shown(v))
+		return fmt.Errorf("want a name, got %s", valueWord(v))
 	}
 	*w = Word(s)
 	return nil
@@ -167,7 +167,7 @@ func listOf[T any](v any, want string, one func(any) (T, bool)) ([]T, error) {
 	for i, it := range items {
 		x, ok := one(it)
 		if !ok {
-			return nil, fmt.Errorf("want %s, got %s", want, shown(it))
+			return nil, fmt.Errorf("want %s, got %s", want, valueWord(it))
 		}
 		out[i] = x
 	}
@@ -196,6 +196,19 @@ func Kind(v any) string {
 		return "a table"
 	case time.Time:
 		return "a date"
+	}
+	return shown(v)
+}
+
+// valueWord is Kind, with a float named as one: "want an integer, got 300"
+// (hpl.n = 3e2, hpl.nb = 64.0) read as if 300 were what was wanted, and a
+// table printed Go's map[x:5] (--set hpl.n.x=5).
+func valueWord(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return "the float " + strconv.FormatFloat(x, 'g', -1, 64)
+	case map[string]any, time.Time:
+		return Kind(v)
 	}
 	return shown(v)
 }
@@ -242,8 +255,11 @@ func (g *GridList) UnmarshalTOML(v any) error {
 				return fmt.Errorf("grid %v: want two integers [P, Q]", x)
 			}
 			out[i] = [2]int{int(p), int(q)}
+		case int64:
+			// --set hpl.grids=0x2 is TOML's hexadecimal 2, and said "grid 2".
+			return fmt.Errorf("grid %d: a number, want [P, Q] or \"PxQ\" (TOML reads 0x… as a hexadecimal number: quote the grid, and P must be ≥ 1)", x)
 		default:
-			return fmt.Errorf("grid %v: want [P, Q] or \"PxQ\"", it)
+			return fmt.Errorf("want each grid as [P, Q] or \"PxQ\", got %s", valueWord(it))
 		}
 	}
 	*g = out

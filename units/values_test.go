@@ -22,7 +22,7 @@ func TestListsTakeOneValueOrAList(t *testing.T) {
 		{[]any{}, nil, "empty list"},
 		{[]any{int64(1), "2"}, nil, `want an integer or a list of integers, got "2"`},
 		{"1000", nil, `want an integer or a list of integers, got "1000"`},
-		{1.5, nil, "want an integer or a list of integers, got 1.5"},
+		{1.5, nil, "want an integer or a list of integers, got the float 1.5"},
 	}
 	for _, c := range ints {
 		l := IntList{7}
@@ -43,7 +43,7 @@ func TestListsTakeOneValueOrAList(t *testing.T) {
 		{[]any{"1ring", "long"}, []string{"1ring", "long"}, ""},
 		{[]any{}, nil, "empty list"},
 		{[]any{"1ring", int64(2)}, []string{"1ring", "2"}, ""}, // HPL.dat's code, read by hpl.ParseBCast
-		{[]any{"1ring", 2.5}, nil, "want a name or a list of names, got 2.5"},
+		{[]any{"1ring", 2.5}, nil, "want a name or a list of names, got the float 2.5"},
 	}
 	for _, c := range names {
 		l := NameList{"x"}
@@ -86,7 +86,14 @@ func TestWordAndToggleErrorsQuoteStrings(t *testing.T) {
 	}{
 		{"toggle string", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, "on", `want true or false (or 1, 0, yes, no), got "on"`},
 		{"toggle 2", func(v any) error { var x Toggle; return x.UnmarshalTOML(v) }, int64(2), "want true or false (or 1, 0, yes, no), got 2"},
-		{"word float", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, 1.5, "want a name, got 1.5"},
+		{"word float", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, 1.5, "want a name, got the float 1.5"},
+		// hpl.n = 3e2 said "want an integer ..., got 300", as if 300 were
+		// wanted; --set hpl.n.x=5 said "got map[x:5]"; --set hpl.grids=0x2
+		// (TOML's hexadecimal 2) said "grid 2" (qa57)
+		{"ints float", func(v any) error { var x IntList; return x.UnmarshalTOML(v) }, 300.0, "want an integer or a list of integers, got the float 300"},
+		{"ints table", func(v any) error { var x IntList; return x.UnmarshalTOML(v) }, map[string]any{"x": int64(5)}, "want an integer or a list of integers, got a table"},
+		{"grid number", func(v any) error { var x GridList; return x.UnmarshalTOML(v) }, int64(2), `grid 2: a number, want [P, Q] or "PxQ" (TOML reads 0x… as a hexadecimal number: quote the grid, and P must be ≥ 1)`},
+		{"grid table", func(v any) error { var x GridList; return x.UnmarshalTOML(v) }, map[string]any{"p": int64(2)}, `want each grid as [P, Q] or "PxQ", got a table`},
 		{"word list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{"mix"}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [mix]"},
 		{"word codes list", func(v any) error { var x Word; return x.UnmarshalTOML(v) }, []any{int64(0), int64(1), int64(2)}, "want one name, not a list (HPL.dat has one value for this key; emu tune --sweep tries several), got [0 1 2]"},
 		{"names float", func(v any) error { var x NameList; return x.UnmarshalTOML(v) }, []any{true}, "want a name or a list of names, got true"},
