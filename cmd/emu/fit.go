@@ -97,6 +97,30 @@ scenario's [network] lat_factor and bw_factor.`,
 	return cmd
 }
 
+// onceEach drops a sample file given again (fit s.csv s.csv, or s.csv
+// ./s.csv), with a note: rows with calibrate's identity columns were already
+// counted once, but a file of plain kernel,host,m,n,k,seconds rows (as
+// examples/sweep-samples.csv) counted twice over, which moved the family
+// chosen (M1-N2 on that file, Mp-N2 doubled) without a word.
+func onceEach(stderr io.Writer, files []string) []string {
+	var out []string
+	var stats []os.FileInfo
+next:
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err == nil {
+			for i, seen := range stats {
+				if seen != nil && os.SameFile(seen, st) {
+					fmt.Fprintf(stderr, "emu: note: %s given again (as %s): read once\n", out[i], f)
+					continue next
+				}
+			}
+		}
+		out, stats = append(out, f), append(stats, st) // a missing file: reading it says why
+	}
+	return out
+}
+
 // outputs returns where the table and the TOML go: with -o the table is on
 // stdout and the TOML in the file, staged in st; without, the TOML is on stdout
 // and the table on stderr, so `emu fit s.csv > models.toml` works.
@@ -128,6 +152,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	if err != nil {
 		return err
 	}
+	files = onceEach(cmd.ErrOrStderr(), files)
 	var (
 		sets   [][]calibration.Sample
 		probes []models.Probe

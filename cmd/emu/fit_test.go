@@ -535,7 +535,21 @@ func TestFitCountsASampleOnce(t *testing.T) {
 		if twice != once {
 			t.Errorf("fit %v: models differ from the files given once:\n%s\nwant\n%s", files, twice, once)
 		}
-		if !strings.Contains(stderr, "samples are in more than one file") {
+		if !strings.Contains(stderr, "given again (as ") {
+			t.Errorf("fit %v: stderr %q; want the note", files, stderr)
+		}
+	}
+	// A file of plain rows (no calibrate identity columns, as
+	// examples/sweep-samples.csv) given twice counted twice over: 96 samples
+	// of 48, another family chosen (qa57).
+	plain := filepath.Join("..", "..", "examples", "sweep-samples.csv")
+	out := filepath.Join(dir, "p.toml")
+	for _, files := range [][]string{{plain}, {plain, plain}, {plain, "./" + plain}} {
+		code, stdout, stderr := runCLI(t, append([]string{"fit", "--product", "sweep=m*n", "-o", out}, files...)...)
+		if code != exitOK || !strings.Contains(stdout, "M1-N2   48 ") {
+			t.Errorf("fit %v: exit %d, table %q; want the 48 samples' M1-N2 (%s)", files, code, stdout, stderr)
+		}
+		if len(files) > 1 && !strings.Contains(stderr, "given again (as ") {
 			t.Errorf("fit %v: stderr %q; want the note", files, stderr)
 		}
 	}
