@@ -1,7 +1,10 @@
 package calibration
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"regexp"
 
 	"github.com/emu-hpc/emu/models"
 )
@@ -14,14 +17,16 @@ import (
 // without --host that share a name, or one node calibrated twice), whose
 // second campaign would otherwise be dropped unseen. Rows without an index
 // (other tools' files) are all kept. The files' probes are kept too, each
-// node's latest (LatestPerHost).
+// node's latest (LatestPerHost). Rows of a kernel of the user's own (one emu
+// does not know, which emu fit fits with --product) are merged as they are:
+// merging needs no product.
 func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates int, err error) {
 	if len(paths) == 0 {
 		return nil, nil, 0, fmt.Errorf("merge: no sample files given")
 	}
 	sets := make([][]Sample, len(paths))
 	for i, p := range paths {
-		if sets[i], err = ReadSampleFile(p); err != nil {
+		if sets[i], err = readAnyKernel(p); err != nil {
 			return nil, nil, 0, err
 		}
 		ps, err := ReadProbeFile(p)
@@ -35,6 +40,34 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 		return nil, nil, 0, err
 	}
 	return merged, LatestPerHost(probes), duplicates, nil
+}
+
+// maxOwnKernels bounds the kernels of one's own a merged file may hold: each
+// costs readAnyKernel one more pass over the file.
+const maxOwnKernels = 64
+
+// ownKernelName is the name a kernel of one's own may have in a merged file:
+// one word, so that the file's CSV and a --product KERNEL=... can name it.
+var ownKernelName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.+-]*$`)
+
+// readAnyKernel is ReadSampleFile that also takes the rows of kernels emu does
+// not know: calibrate merge refused a file of one's own kernel's samples
+// (examples/sweep-samples.csv: unknown kernel "sweep"), so the samples of
+// several nodes could not be merged before emu fit --product.
+func readAnyKernel(path string) ([]Sample, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	own := map[string]string{}
+	for {
+		samples, err := ReadSamplesOf(data, path, own)
+		var uk *UnknownKernelError
+		if !errors.As(err, &uk) || !ownKernelName.MatchString(uk.Kernel) || len(own) >= maxOwnKernels {
+			return samples, err // an empty or odd name stays "unknown kernel", at its line
+		}
+		own[uk.Kernel] = ""
+	}
 }
 
 // Combine joins the samples of several files (sets[i] read from paths[i]),

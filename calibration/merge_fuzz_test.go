@@ -21,6 +21,7 @@ func FuzzMerge(f *testing.F) {
 	var probe bytes.Buffer
 	WriteSampleFile(&probe, nil, nil)
 	f.Add(probe.Bytes(), []byte("kernel,host,m,n,k,seconds\ndgemm,\"h\"\"x\",1,2,3,1\n"))
+	f.Add([]byte("kernel,host,m,n,k,seconds\nsweep,n1,100,200,,2e-5\n"), []byte("kernel,host,m,n,k,seconds\nsweep,n2,100,200,,2.1e-5\ndgemm,n2,1,2,3,1e-6\n")) // one's own kernel
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		dir := t.TempDir()
 		pa, pb := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
@@ -40,7 +41,7 @@ func FuzzMerge(f *testing.F) {
 		// a again adds its rows without an index (other tools' rows, all
 		// kept) and nothing else.
 		want := merged
-		rowsA, _ := ReadSamples(a, pa)
+		rowsA, _ := readAnyKernel(pa) // Merge's reading: kernels of one's own too
 		for _, s := range rowsA {
 			if s.Index < 0 {
 				want = append(want[:len(want):len(want)], s)
@@ -57,7 +58,11 @@ func FuzzMerge(f *testing.F) {
 			}
 			return // a name that needs CSV quoting, refused with its name
 		}
-		back, err := ReadSamples(out.Bytes(), "out.csv")
+		own := map[string]string{} // the merged kernels, one's own among them
+		for _, s := range merged {
+			own[s.Kernel] = ""
+		}
+		back, err := ReadSamplesOf(out.Bytes(), "out.csv", own)
 		if err != nil || len(back) != len(merged) {
 			t.Fatalf("merged file reads back %d rows (%v), want %d:\n%s", len(back), err, len(merged), out.Bytes())
 		}
