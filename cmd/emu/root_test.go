@@ -205,3 +205,20 @@ func TestArgCountErrorsNameTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestThresholdZeroSkipsTheCheck backs scenario.md's hpl.threshold row: HPL
+// skips its residual check for a threshold ≤ 0 (HPL_pdtest's thrsh <=
+// HPL_rzero), 0 included, which the page had as "negative" (qa57).
+func TestThresholdZeroSkipsTheCheck(t *testing.T) {
+	for _, c := range []struct{ threshold, want string }{
+		{"0", "1 tests completed without checking,"},
+		{"-1", "1 tests completed without checking,"},
+		{"16", "1 tests completed and passed residual checks,"},
+	} {
+		code, stdout, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=60", "--set", "hpl.nb=8", "--set", "hpl.grids=1x1",
+			"--set", "kernels.mode=real", "--set", "hpl.threshold="+c.threshold)
+		if code != exitOK || !strings.Contains(stdout, c.want) {
+			t.Errorf("threshold %s: exit %d (%s), want %q in\n%s", c.threshold, code, stderr, c.want, stdout)
+		}
+	}
+}
