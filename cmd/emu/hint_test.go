@@ -47,6 +47,9 @@ func TestOtherInputsHintWhereTheyGo(t *testing.T) {
 		{[]string{"fit", "../../examples/pingpong.toml", "-o", filepath.Join(dir, "o.toml")}, "(a scenario is given as emu run FILE.toml, without a flag)"},
 		{[]string{"fit", "../../hpldat/testdata/shipped.dat", "-o", filepath.Join(dir, "o.toml")}, "(an HPL.dat goes with --hpl-dat FILE)"},
 		{[]string{"calibrate", "merge", samples, models, "-o", filepath.Join(dir, "all.csv")}, "(a models file goes with --set kernels.models=FILE)"},
+		// --hostfile of a scenario said only `host "[platform]" is not in the platform`
+		{[]string{"run", "--hostfile", "../../examples/pingpong.toml"}, "(a scenario is given as emu run FILE.toml, without a flag)"},
+		{[]string{"run", "--hostfile", "../../hpldat/testdata/shipped.dat"}, "(an HPL.dat goes with --hpl-dat FILE)"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != exitInput || !strings.HasSuffix(strings.TrimSpace(stderr), c.want) || strings.Count(stderr, "\n") != 1 {

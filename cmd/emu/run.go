@@ -124,6 +124,22 @@ func (h hostfileFlag) Set(path string) error {
 	return nil
 }
 
+// hostfile is the path the last --hostfile gave ("" without one), for errors
+// in that file to say which flag takes it when it is another kind of input
+// (a scenario given to --hostfile said only `host "[network]" is not in the
+// platform`).
+func (f *scenarioFlags) hostfile() string {
+	path := ""
+	for _, kv := range f.sets {
+		if v, ok := strings.CutPrefix(kv, "platform.hostfile="); ok && strings.HasPrefix(f.labels[kv], "--hostfile ") {
+			if q, err := strconv.Unquote(v); err == nil {
+				path = q
+			}
+		}
+	}
+	return path
+}
+
 // npFlag is --np: a --set of platform.np, in the order given with the others.
 type npFlag struct{ f *scenarioFlags }
 
@@ -166,7 +182,7 @@ func (f *scenarioFlags) plan(file string) (*scenario.Plan, error) {
 	if err != nil {
 		// A file a flag names is read here: when the error is in that file
 		// and the file is another kind of input, say which flag takes it.
-		for _, g := range []struct{ path, flag string }{{f.hplDat, "--hpl-dat"}, {f.platform, "--platform"}, {f.replay, "--replay"}, {file, ""}} {
+		for _, g := range []struct{ path, flag string }{{f.hplDat, "--hpl-dat"}, {f.platform, "--platform"}, {f.replay, "--replay"}, {f.hostfile(), "--hostfile"}, {file, ""}} {
 			if g.path != "" && strings.HasPrefix(strings.TrimPrefix(err.Error(), "--replay "+g.path+": "), g.path+":") {
 				return plan, withFlagHint(err, g.path, g.flag)
 			}
