@@ -46,6 +46,10 @@ func CursorNotes(data []byte, file string, replaced map[string]bool) []string {
 	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var notes []string
+	if d, err := Parse(data, file, 0); err == nil && len(strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")) == significantLines-1 {
+		notes = append(notes, fmt.Sprintf("%s:%d: the alignment line is missing; a real HPL 2.3 reads line 30 again in its place, so emu takes the alignment HPL does: %d",
+			file, significantLines, d.Alignment))
+	}
 	for _, l := range listLines {
 		if l.line > len(lines) {
 			break

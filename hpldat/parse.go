@@ -96,7 +96,9 @@ func Parse(data []byte, file string, ranks int) (hpl.Dat, error) {
 	d.L1Transposed = p.code(28, "L1 form", 1) == 0
 	d.UTransposed = p.code(29, "U form", 1) == 0
 	d.Equilibration = p.code(30, "equilibration", 1) == 1
-	if d.Alignment = p.int(31, "alignment"); d.Alignment <= 0 {
+	if p.err == nil && len(p.lines) == significantLines-1 {
+		d.Alignment = alignmentOfShortFile(d.Equilibration)
+	} else if d.Alignment = p.int(31, "alignment"); d.Alignment <= 0 {
 		d.Alignment = 4
 	}
 	if p.err != nil {
@@ -108,6 +110,17 @@ func Parse(data []byte, file string, ranks int) (hpl.Dat, error) {
 		}
 	}
 	return d, nil
+}
+
+// alignmentOfShortFile is the alignment HPL 2.3 takes from an HPL.dat of 30
+// lines, as older files were written (no alignment line): its fgets at the
+// end of the file leaves line 30 in the buffer, so it reads the
+// equilibration's 0 or 1 again as the alignment, and 0 falls back to 4.
+func alignmentOfShortFile(equilibration bool) int {
+	if equilibration {
+		return 1
+	}
+	return 4
 }
 
 // nulLine is the line (1-based) of the first NUL byte among HPL.dat's

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,5 +199,46 @@ func TestParseIgnoresBytesAfterLine31(t *testing.T) {
 		if _, err := Parse([]byte(data), "x.dat", 0); err != nil {
 			t.Errorf("tail %q: %v", tail, err)
 		}
+	}
+}
+
+// TestParseThirtyLines: a file without line 31 (the alignment), as some
+// HPL.dat files are, runs under a real HPL 2.3, whose fgets at the end of the
+// file leaves line 30 in its buffer: the equilibration's 1 is read again as
+// the alignment, its 0 falls back to 4 (HPL_pdinfo.c, lines 603-605). emu
+// takes the same and says so in a note.
+func TestParseThirtyLines(t *testing.T) {
+	good := strings.Split(strings.TrimSuffix(string(readFile(t, "testdata/shipped.dat")), "\n"), "\n")
+	for _, c := range []struct {
+		name, equil, end string
+		want             int
+	}{
+		{"equilibration 1", "1 Equilibration (0=no,1=yes)", "\n", 1},
+		{"equilibration 0", "0 Equilibration (0=no,1=yes)", "\n", 4},
+		{"no last newline", "1", "", 1},
+		{"CRLF", "0", "\r\n", 4},
+	} {
+		l := append([]string(nil), good[:30]...)
+		l[29] = c.equil
+		sep := "\n"
+		if c.end == "\r\n" {
+			sep = "\r\n"
+		}
+		data := []byte(strings.Join(l, sep) + c.end)
+		d, err := Parse(data, "x.dat", 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if d.Alignment != c.want {
+			t.Errorf("%s: alignment %d, want %d", c.name, d.Alignment, c.want)
+		}
+		want := []string{fmt.Sprintf("x.dat:31: the alignment line is missing; a real HPL 2.3 reads line 30 again in its place, so emu takes the alignment HPL does: %d", c.want)}
+		if got := CursorNotes(data, "x.dat", nil); !slices.Equal(got, want) {
+			t.Errorf("%s: notes %q, want %q", c.name, got, want)
+		}
+	}
+	// 29 lines stay an error: HPL would read line 29 again twice.
+	if _, err := Parse([]byte(strings.Join(good[:29], "\n")+"\n"), "x.dat", 0); err == nil || !strings.HasPrefix(err.Error(), "x.dat:30: missing line 30") {
+		t.Errorf("29 lines: %v", err)
 	}
 }
