@@ -18,7 +18,9 @@ package ranks
 //     in the order the round first modified them, every execution running
 //     on it, newest first (System::solve walks the constraint's
 //     enabled_element_set_, to whose front expand_create_elem puts each
-//     new one).
+//     new one). An end that leaves a host with no action at all takes it
+//     out of the round's list (var_free, make_constraint_inactive): the
+//     next start there puts it last.
 //
 // So an execution's entry is rewritten each time its host is modified,
 // and a sleep's only once. emu keeps the timers' own order between
@@ -34,12 +36,14 @@ type lazyCPU struct {
 	seq     uint64  // CPU actions started so far
 	mods    uint64  // hosts modified so far, over all rounds
 	// hostRound[h] and hostOrder[h]: the round that last modified host h,
-	// and the place of that modification (a value of mods) in its round.
+	// and the place of that modification (a value of mods) in its round;
+	// live[h]: the actions started on it and not ended.
 	hostRound, hostOrder []uint64
+	live                 []int32
 	acts                 []cpuAction // by Rank.gid: the CPU action each rank started last
-	// jumped is the rank whose execution may have ended without a timer
-	// (the clock jumped to its end, Engine.Skip): its end modified its host
-	// in a round of its own, or first in the round of its end.
+	// jumped is the rank whose action may have ended without a timer (the
+	// clock jumped to its end, Engine.Skip): it ended in a round of its own,
+	// or first in the round of its end.
 	jumped *Rank
 }
 
@@ -87,9 +91,8 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 	}
 	c.acts[r.gid] = cpuAction{at: now + d, seq: c.seq, round: c.round, exec: exec, armed: true}
 	c.modify(r.host)
-	if exec {
-		c.jumped = r
-	}
+	c.live[r.host]++
+	c.jumped = r
 }
 
 // newRound starts the round at time now, unless it is the current one.
@@ -104,11 +107,11 @@ func (c *lazyCPU) newRound(now float64) {
 	}
 	if j := c.jumped; j != nil {
 		c.jumped = nil
-		if a := &c.acts[j.gid]; a.armed && a.exec && a.at <= now {
+		if a := &c.acts[j.gid]; a.armed && a.at <= now {
 			a.armed = false
 			c.round++
 			c.roundAt = a.at
-			c.modify(j.host)
+			c.end(j.host, a.exec)
 			if a.at == now {
 				return
 			}
@@ -124,11 +127,24 @@ func (c *lazyCPU) modify(h int32) {
 		n := max(int(h)+1, 2*len(c.hostRound))
 		c.hostRound = append(c.hostRound, make([]uint64, n-len(c.hostRound))...)
 		c.hostOrder = append(c.hostOrder, make([]uint64, n-len(c.hostOrder))...)
+		c.live = append(c.live, make([]int32, n-len(c.live))...)
 	}
 	if c.hostRound[h] != c.round {
 		c.hostRound[h] = c.round
 		c.mods++
 		c.hostOrder[h] = c.mods
+	}
+}
+
+// end notes that an action on host h ended in the current round: an
+// execution's end modifies the host; then a host left with no action
+// leaves the round's list (round 0: no place).
+func (c *lazyCPU) end(h int32, exec bool) {
+	if exec {
+		c.modify(h)
+	}
+	if c.live[h]--; c.live[h] == 0 && c.hostRound[h] == c.round {
+		c.hostRound[h] = 0
 	}
 }
 
@@ -195,9 +211,7 @@ func (w *World) reorderTimerWakes(from uint) {
 	for i := from; i != q.tail; i++ {
 		if r := at(i); act(r).fired {
 			act(r).fired = false
-			if act(r).exec {
-				c.modify(r.host)
-			}
+			c.end(r.host, act(r).exec)
 		}
 	}
 }
