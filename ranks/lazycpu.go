@@ -96,8 +96,8 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 }
 
 // newRound starts the round at time now, unless it is the current one.
-// An execution that ended by a jump before now had its own round; one that
-// ended at now modified its host first in now's round.
+// An action that ended by a jump before now ended in a round of its own;
+// one that ended at now, first in now's round.
 func (c *lazyCPU) newRound(now float64) {
 	if c.round == 0 {
 		c.roundAt = -1
