@@ -140,7 +140,7 @@ func (w *World) endProbes(at float64) {
 func (r *Rank) probeSleep(d float64) bool {
 	w := r.w
 	if !w.probesAside {
-		return r.taskSleep(d)
+		return r.taskSleep(d, true)
 	}
 	if !(d > 0) {
 		return false

@@ -269,11 +269,11 @@ func (r *Rank) sleep(d float64, call string) {
 		// It gives up its turn first (SimGrid's simcalls): the turns and the
 		// wait as a task, so that the coroutine parks once for them all.
 		s := &w.tasksOf(r).s
-		*s = sleeping{r: r, d: d}
+		*s = sleeping{r: r, d: d, exec: isExec(call)}
 		r.runTask(s, call)
 		return
 	}
-	r.payOwed()
+	r.payStart(d, call)
 	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) && w.arrived(r) {
 		return
 	}

@@ -181,12 +181,13 @@ func (r *Rank) taskSettle() bool {
 // taskSleep starts a task's sleep of d seconds, told (taskStack) and its
 // owed turns paid (taskPay), as Rank.sleep does: the clock jumps when
 // nothing else can happen first (false: the step goes on), or the rank's
-// timer is set (true: the step hands back sleepStep).
-func (r *Rank) taskSleep(d float64) bool {
+// timer is set (true: the step hands back sleepStep). exec: SMPI runs it as
+// an execution, not a sleep (lazyCPU).
+func (r *Rank) taskSleep(d float64, exec bool) bool {
 	if !(d > 0) {
 		return false
 	}
-	w := r.w
+	w := r.startCPU(d, exec)
 	if w.mayJump(w.eng.Now()+d) && w.eng.Skip(d) && w.arrived(r) {
 		return false
 	}
@@ -205,6 +206,7 @@ type sleeping struct {
 	r    *Rank
 	d    float64 // s
 	paid bool    // the turns are given up and the sleep started
+	exec bool    // SMPI's execution, not a sleep (isExec)
 }
 
 func (s *sleeping) step() *Request {
@@ -216,7 +218,7 @@ func (s *sleeping) step() *Request {
 		return turnStep
 	}
 	s.paid = true
-	if r.taskSleep(s.d) {
+	if r.taskSleep(s.d, s.exec) {
 		return sleepStep
 	}
 	return nil
@@ -523,7 +525,7 @@ func (x *exchanges) step() *Request {
 				return turnStep
 			}
 			x.phase = x.after
-			if r.taskSleep(x.d) {
+			if r.taskSleep(x.d, false) {
 				return sleepStep
 			}
 		case xIrecv:

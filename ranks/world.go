@@ -126,6 +126,7 @@ type sched struct {
 	// timers' ranks are queued.
 	firing   bool
 	netWakes []*Rank
+	cpu      lazyCPU
 
 	// spec is a message's flow while the engine starts it (flowSpec).
 	spec fluid.FlowSpec
@@ -527,10 +528,12 @@ func (w *World) schedule(r *Rank) {
 // network) — queue before those woken by messages.
 func (w *World) fireSimGrid() {
 	w.firing = true
+	from := w.ready.tail
 	w.eng.Step()
 	for w.eng.StepWithin(SimGridPrecision) {
 	}
 	w.firing = false
+	w.reorderTimerWakes(from)
 	for i, r := range w.netWakes {
 		w.ready.push(r)
 		w.netWakes[i] = nil

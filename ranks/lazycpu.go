@@ -1,0 +1,217 @@
+package ranks
+
+// The tie order of SimGrid's lazy CPU update (Config.WakeOrder WakeSimGrid).
+//
+// SMPI runs each rank's injected times on its host's CPU: a kernel
+// (smpi_execute_benched) and an Iprobe's cost (exec_init) as executions,
+// the os, or, ois and Test costs as sleeps (sleep_for). Under SimGrid's
+// default cpu/optim:Lazy (Model::next_occurring_event_lazy) they wait in
+// one heap of end dates, a boost pairing heap made stable: of two actions
+// due at the same date, the one whose entry was written first pops first,
+// so its actor wakes first. An entry is written at the solve that follows
+// each round of the actors at one instant, for every action in the lmm
+// system's modified set, in that set's order:
+//   - the sleeps started in the round, newest first (CpuCas01::sleep puts
+//     each at the front of the set);
+//   - then, for each host CPU the round modified (an execution or a sleep
+//     started on it, an execution ended on it; a sleep's end does not),
+//     in the order the round first modified them, every execution running
+//     on it, newest first (System::solve walks the constraint's
+//     enabled_element_set_, to whose front expand_create_elem puts each
+//     new one). An end that leaves a host with no action at all takes it
+//     out of the round's list (var_free, make_constraint_inactive): the
+//     next start there puts it last.
+//
+// So an execution's entry is rewritten each time its host is modified,
+// and a sleep's only once. emu keeps the timers' own order between
+// different dates; lazyCPU reorders the ranks its timers woke at one date
+// by those entries (reorderTimerWakes). Under cpu/optim:Full SimGrid walks
+// its actions in the order they started instead, the engine's own order.
+// lazyCPU does not follow Lazy's remaining-work arithmetic, which moves an
+// execution's date by its last bits each time its entry is rewritten
+// (docs/evidence/sgnext.md).
+type lazyCPU struct {
+	round   uint64  // the current round: the instant the ranks run at
+	roundAt float64 // its time, s (−1 before the first)
+	seq     uint64  // CPU actions started so far
+	mods    uint64  // hosts modified so far, over all rounds
+	// hostRound[h] and hostOrder[h]: the round that last modified host h,
+	// and the place of that modification (a value of mods) in its round;
+	// live[h]: the actions started on it and not ended.
+	hostRound, hostOrder []uint64
+	live                 []int32
+	acts                 []cpuAction // by Rank.gid: the CPU action each rank started last
+	// jumped is the rank whose action may have ended without a timer (the
+	// clock jumped to its end, Engine.Skip): it ended in a round of its own,
+	// or first in the round of its end.
+	jumped *Rank
+}
+
+// cpuAction is the CPU action a rank started last: what lazyCPU needs to
+// place its heap entry.
+type cpuAction struct {
+	at    float64 // its end, s, as the rank's timer has it
+	seq   uint64  // lazyCPU.seq when it started
+	round uint64  // the round it started in
+	exec  bool    // an execution (else a sleep)
+	armed bool    // started, not yet seen to end
+	fired bool    // its timer fired at the instant being reordered
+}
+
+// isExec reports whether SMPI runs the injected time of call (Rank.sleep's
+// names) as an execution rather than a sleep.
+func isExec(call string) bool { return call == "Compute" || call == "Iprobe" }
+
+// startCPU records that r starts a CPU action of d > 0 seconds (an
+// execution if exec) under WakeSimGrid, after its owed turns, and returns
+// r's World. It inlines: in rank order it is a load and a test.
+func (r *Rank) startCPU(d float64, exec bool) *World {
+	w := r.w
+	if w.simgrid {
+		w.cpu.start(w, r, d, exec)
+	}
+	return w
+}
+
+// payStart is payOwed, then startCPU for Rank.sleep's d and call.
+func (r *Rank) payStart(d float64, call string) {
+	r.payOwed()
+	if r.w.simgrid {
+		r.w.cpu.start(r.w, r, d, isExec(call))
+	}
+}
+
+//go:noinline
+func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
+	now := w.eng.Now()
+	c.newRound(now)
+	c.seq++
+	if int(r.gid) >= len(c.acts) {
+		c.acts = append(c.acts, make([]cpuAction, int(r.gid)+1-len(c.acts))...)
+	}
+	c.acts[r.gid] = cpuAction{at: now + d, seq: c.seq, round: c.round, exec: exec, armed: true}
+	c.modify(r.host)
+	c.live[r.host]++
+	c.jumped = r
+}
+
+// newRound starts the round at time now, unless it is the current one.
+// An action that ended by a jump before now ended in a round of its own;
+// one that ended at now, first in now's round.
+func (c *lazyCPU) newRound(now float64) {
+	if c.round == 0 {
+		c.roundAt = -1
+	}
+	if now == c.roundAt {
+		return
+	}
+	if j := c.jumped; j != nil {
+		c.jumped = nil
+		if a := &c.acts[j.gid]; a.armed && a.at <= now {
+			a.armed = false
+			c.round++
+			c.roundAt = a.at
+			c.end(j.host, a.exec)
+			if a.at == now {
+				return
+			}
+		}
+	}
+	c.round++
+	c.roundAt = now
+}
+
+// modify notes that the current round modifies host h's CPU.
+func (c *lazyCPU) modify(h int32) {
+	if int(h) >= len(c.hostRound) {
+		n := max(int(h)+1, 2*len(c.hostRound))
+		c.hostRound = append(c.hostRound, make([]uint64, n-len(c.hostRound))...)
+		c.hostOrder = append(c.hostOrder, make([]uint64, n-len(c.hostOrder))...)
+		c.live = append(c.live, make([]int32, n-len(c.live))...)
+	}
+	if c.hostRound[h] != c.round {
+		c.hostRound[h] = c.round
+		c.mods++
+		c.hostOrder[h] = c.mods
+	}
+}
+
+// end notes that an action on host h ended in the current round: an
+// execution's end modifies the host; then a host left with no action
+// leaves the round's list (round 0: no place).
+func (c *lazyCPU) end(h int32, exec bool) {
+	if exec {
+		c.modify(h)
+	}
+	if c.live[h]--; c.live[h] == 0 && c.hostRound[h] == c.round {
+		c.hostRound[h] = 0
+	}
+}
+
+// before reports whether a's heap entry was written before b's (both CPU
+// actions, due at the same date).
+func (c *lazyCPU) before(a, b *Rank) bool {
+	ka, kb := c.entry(a), c.entry(b)
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return ka[i] < kb[i]
+		}
+	}
+	return false
+}
+
+// entry orders r's action's heap entry: the round of the solve that wrote
+// it last, sleeps before executions, then the host's place in the round,
+// then newest first.
+func (c *lazyCPU) entry(r *Rank) [4]uint64 {
+	a := &c.acts[r.gid]
+	if a.exec {
+		return [4]uint64{c.hostRound[r.host], 1, c.hostOrder[r.host], -a.seq}
+	}
+	return [4]uint64{a.round, 0, 0, -a.seq}
+}
+
+// reorderTimerWakes puts the ranks that the instant's timers woke, the
+// ready queue's ids from index from on (in the engine's order: by date,
+// then as they were set), in SimGrid's order: between ranks whose actions
+// end at the same date, by their heap entries (lazyCPU). Then the ended
+// executions modify their hosts, in that order, in the instant's round.
+//
+//go:noinline
+func (w *World) reorderTimerWakes(from uint) {
+	c, q := &w.cpu, &w.ready
+	if from == q.tail {
+		return
+	}
+	mask := uint(len(q.ids) - 1)
+	at := func(i uint) *Rank { return q.ranks[q.ids[i&mask]] }
+	act := func(r *Rank) *cpuAction {
+		if int(r.gid) >= len(c.acts) { // never started one
+			c.acts = append(c.acts, make([]cpuAction, int(r.gid)+1-len(c.acts))...)
+		}
+		return &c.acts[r.gid]
+	}
+	for i := from; i != q.tail; i++ { // a shared execution's (execDone) is not one of them
+		a := act(at(i))
+		a.fired, a.armed = a.armed, false
+	}
+	c.newRound(w.eng.Now())
+	// An insertion sort of each run of equal dates: runs are short.
+	for i := from; i != q.tail; i++ {
+		r := at(i)
+		ra := act(r)
+		for j := i; j != from; j-- {
+			p := at(j - 1)
+			if pa := act(p); !ra.fired || !pa.fired || pa.at != ra.at || !c.before(r, p) {
+				break
+			}
+			q.ids[j&mask], q.ids[(j-1)&mask] = q.ids[(j-1)&mask], q.ids[j&mask]
+		}
+	}
+	for i := from; i != q.tail; i++ {
+		if r := at(i); act(r).fired {
+			act(r).fired = false
+			c.end(r.host, act(r).exec)
+		}
+	}
+}
