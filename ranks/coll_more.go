@@ -102,7 +102,11 @@ func (c *Comm) Gather(root int, m Msg) []Msg {
 	m.Bytes = m.size()
 	if c.r.w.cfg.GatherAlgo == AlgoLinear {
 		if me != root {
-			c.send(root, tagGather, m)
+			// SMPI's gather__default posts an isend_init, so the send
+			// costs MPI_Isend's overhead (smpi/ois), not MPI_Send's.
+			sq := c.isend(root, tagGather, m, false)
+			sq.await("Gather")
+			sq.w.release(sq)
 			return nil
 		}
 		out := make([]Msg, p)
