@@ -116,11 +116,8 @@ func (c *Comm) Gather(root int, m Msg) []Msg {
 				reqs[i] = c.irecv(i, tagGather)
 			}
 		}
-		for i, q := range reqs {
-			if q != nil {
-				out[i], _ = q.wait("Gather")
-			}
-		}
+		// the sub-requests' waitall, as for Allgather
+		WaitallFunc(reqs, func(i int) { out[i] = reqs[i].msg })
 		out[root] = m
 		return out
 	}
@@ -211,13 +208,14 @@ func (c *Comm) Allgather(m Msg) []Msg {
 				reqs[2*i], reqs[2*i+1] = c.isend(i, tagAllgather, m, false), c.irecv(i, tagAllgather)
 			}
 		}
-		for k, q := range reqs {
-			if q != nil {
-				if x, _ := q.wait("Allgather"); k%2 == 1 {
-					out[k/2] = x
-				}
+		// Waited as SMPI waits a non-blocking collective (its sub-requests'
+		// waitall): under SimGrid's order as they complete, each detached
+		// receive paying smpi/or then.
+		WaitallFunc(reqs, func(k int) {
+			if k%2 == 1 {
+				out[k/2] = reqs[k].msg
 			}
-		}
+		})
 		return out
 	}
 	if c.r.w.cfg.AllgatherAlgo != AlgoRing && p&(p-1) == 0 {
