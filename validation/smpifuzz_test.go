@@ -26,8 +26,10 @@ const fuzzDir = "testdata/smpifuzz"
 // four messages started and the run's end by 14.1 µs. The s1NNN cases
 // (seeds from 1000) add Cluster zones with host links, bypass routes,
 // profiles and <config>s; oisgather (a gather's non-roots pay smpi/ois)
-// and orleft (an irecv no wait took pays smpi/or when it completes, in
-// the replayer's closing waitall) failed before emu did as SMPI does.
+// orleft (an irecv no wait took pays smpi/or when it completes, in the
+// replayer's closing waitall) and orallgather (an allgatherv's receives
+// pay smpi/or as they complete, in its sub-requests' waitall) failed
+// before emu did as SMPI does.
 func TestSMPIFuzzAgainstSMPI(t *testing.T) {
 	rows := readSMPITimes(t, filepath.Join(fuzzDir, "smpi_times.csv"), "case,model,ranks,smpi_time_s")
 	if len(rows) == 0 {
