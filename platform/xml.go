@@ -34,6 +34,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 		config   []ConfigProp
 		// the cluster's element depth, and its <prop>s SMPI reads per host
 		clusterDepth int
+		clusterLine  int
 		hostProps    []HostProp
 	)
 	start := func(t xml.StartElement, line int) error {
@@ -74,7 +75,7 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 			if p, err = clusterFromXML(t.Attr); err != nil {
 				return fmt.Errorf("%s:%d: %w", file, line, err)
 			}
-			clusterDepth = depth
+			clusterDepth, clusterLine = depth, line
 		default: // clusters among zones, or zones of hosts, links and routes
 			zones = true
 			return errStopWalk
@@ -101,8 +102,35 @@ func ParseXML(data []byte, file string) (*Platform, error) {
 	case p == nil:
 		return parseZones(data, file)
 	}
+	if err := p.uniqueLimiters(); err != nil {
+		return nil, fmt.Errorf("%s:%d: <cluster id=%q>: %v", file, clusterLine, p.Name, err)
+	}
 	p.Config, p.HostProps = config, hostProps
 	return p, nil
+}
+
+// uniqueLimiters refuses a fat tree whose limiters share a name, as SimGrid
+// 3.32 does ("declared several times in the platform"): a host's limiter
+// is named by its radical, a switch's by its id (counted down from 2·hosts−1),
+// so radicals that reach the switches' ids make the same name twice. Other
+// topologies' generated names cannot meet; a <cluster> among zones is
+// checked link by link as it is read.
+func (p *Platform) uniqueLimiters() error {
+	if p.Topology != TopoFatTree || p.LimiterBandwidth <= 0 {
+		return nil
+	}
+	topo, err := p.cluster(0)
+	if err != nil {
+		return nil // Build reports it
+	}
+	seen := map[string]bool{}
+	for _, l := range topo.Links() {
+		if seen[l.Name] {
+			return fmt.Errorf("two links named %q (a host's limiter and a switch's): SimGrid 3.32 refuses the platform (\"declared several times\")", l.Name)
+		}
+		seen[l.Name] = true
+	}
+	return nil
 }
 
 // configProp reads a <prop> of a <config>: one SimGrid setting.

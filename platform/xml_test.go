@@ -159,6 +159,10 @@ func TestParseXMLErrors(t *testing.T) {
 		{"<zone/>", "p.xml:1: root element is <zone>"},
 		{"<?xml version=\"1.0\" encoding=\"EBCDIC\"?>\n<platform/>", `p.xml:1: malformed XML: xml: opening charset "EBCDIC": emu reads UTF-8, ASCII and ISO-8859-1 platform files`},
 		{"", "p.xml:1: no <platform> element"},
+		// seed 1052 of the random platforms: host 17's limiter and switch
+		// 17's have one name; SimGrid 3.32 aborts on the file
+		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"1-18\" " + ok + ` limiter_link="1GBps" topology="FAT_TREE" topo_parameters="3;2,3,3;1,2,2;2,1,2"/></platform>`,
+			`p.xml:2: <cluster id="c">: two links named "c_link_17_limiter"`},
 		{"<?xml version='1.0'?>\n<platform version=\"3\">\n<AS id=\"AS0\" routing=\"Full\">\n<cluster id=\"c\" prefix=\"c-\" suffix=\"\" radical=\"0-9\" power=\"1000000000\" bw=\"125000000\" lat=\"5E-5\"/></AS></platform>",
 			`p.xml:2: platform version 3: emu reads SimGrid's version 4 files (bandwidths with units, speed instead of power); convert it with SimGrid's simgrid_update_xml`},
 	}

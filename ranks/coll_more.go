@@ -102,7 +102,11 @@ func (c *Comm) Gather(root int, m Msg) []Msg {
 	m.Bytes = m.size()
 	if c.r.w.cfg.GatherAlgo == AlgoLinear {
 		if me != root {
-			c.send(root, tagGather, m)
+			// SMPI's gather__default posts an isend_init, so the send
+			// costs MPI_Isend's overhead (smpi/ois), not MPI_Send's.
+			sq := c.isend(root, tagGather, m, false)
+			sq.await("Gather")
+			sq.w.release(sq)
 			return nil
 		}
 		out := make([]Msg, p)
@@ -112,11 +116,8 @@ func (c *Comm) Gather(root int, m Msg) []Msg {
 				reqs[i] = c.irecv(i, tagGather)
 			}
 		}
-		for i, q := range reqs {
-			if q != nil {
-				out[i], _ = q.wait("Gather")
-			}
-		}
+		// the sub-requests' waitall, as for Allgather
+		WaitallFunc(reqs, func(i int) { out[i] = reqs[i].msg })
 		out[root] = m
 		return out
 	}
@@ -207,13 +208,14 @@ func (c *Comm) Allgather(m Msg) []Msg {
 				reqs[2*i], reqs[2*i+1] = c.isend(i, tagAllgather, m, false), c.irecv(i, tagAllgather)
 			}
 		}
-		for k, q := range reqs {
-			if q != nil {
-				if x, _ := q.wait("Allgather"); k%2 == 1 {
-					out[k/2] = x
-				}
+		// Waited as SMPI waits a non-blocking collective (its sub-requests'
+		// waitall): under SimGrid's order as they complete, each detached
+		// receive paying smpi/or then.
+		WaitallFunc(reqs, func(k int) {
+			if k%2 == 1 {
+				out[k/2] = reqs[k].msg
 			}
-		}
+		})
 		return out
 	}
 	if c.r.w.cfg.AllgatherAlgo != AlgoRing && p&(p-1) == 0 {

@@ -23,7 +23,13 @@ const fuzzDir = "testdata/smpifuzz"
 // constraints as SimGrid's lmm does; and s154min, where two ranks woken by
 // one message's end ran in the wrong order (the receiver first, though the
 // sender's waitany had waited longer), which moved the order in which
-// four messages started and the run's end by 14.1 µs.
+// four messages started and the run's end by 14.1 µs. The s1NNN cases
+// (seeds from 1000) add Cluster zones with host links, bypass routes,
+// profiles and <config>s; oisgather (a gather's non-roots pay smpi/ois)
+// orleft (an irecv no wait took pays smpi/or when it completes, in the
+// replayer's closing waitall) and orallgather (an allgatherv's receives
+// pay smpi/or as they complete, in its sub-requests' waitall) failed
+// before emu did as SMPI does.
 func TestSMPIFuzzAgainstSMPI(t *testing.T) {
 	rows := readSMPITimes(t, filepath.Join(fuzzDir, "smpi_times.csv"), "case,model,ranks,smpi_time_s")
 	if len(rows) == 0 {

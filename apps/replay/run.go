@@ -162,13 +162,17 @@ func (x *exec) runTI(r *ranks.Rank) {
 }
 
 // waitLeft ends a rank's trace as SimGrid's replayer does
-// (smpi_replay_main): it waits for the requests no wait or waitall took —
-// those of an MPI_Waitsome or an MPI_Request_free, which SMPI's tracer does
-// not write — but, of each (src, dst, tag) key, only the newest (SimGrid
-// 3.32 keeps one per key). The rank ends when they complete.
+// (smpi_replay_main): one MPI waitall on the requests no wait or waitall
+// took — those of an MPI_Waitsome or an MPI_Request_free, which SMPI's
+// tracer does not write — but, of each (src, dst, tag) key, only the newest
+// (SimGrid 3.32 keeps one per key). Under SimGrid's wake order the waitall
+// takes them as they complete, each detached receive paying its receive
+// overhead then (smpi/or), not after the ones listed before it; in rank
+// order it waits for them newest first. The rank ends when they complete.
 func (x *exec) waitLeft(me int, reqs []pendingReq) {
 	type key struct{ src, dst, tag int32 }
 	var newer map[key]bool
+	var left []pendingReq
 	for i := len(reqs) - 1; i >= 0; i-- {
 		p := reqs[i]
 		k := key{p.src, p.dst, p.tag}
@@ -177,13 +181,22 @@ func (x *exec) waitLeft(me int, reqs []pendingReq) {
 				newer = make(map[key]bool, i+1)
 			}
 			newer[k] = true
-			if p.q == nil {
-				continue // a test's placeholder: done
+			if p.q != nil { // a test's placeholder is done
+				left = append(left, p)
 			}
-			x.cur[me], x.recv[me] = p.a, p.a // what a deadlock or a truncation names
-			p.q.Wait()
-			p.q.Free()
 		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	qs := make([]*ranks.Request, len(left))
+	for i, p := range left {
+		qs[i] = p.q
+	}
+	x.cur[me], x.recv[me] = left[0].a, left[0].a // what a deadlock or a truncation names
+	ranks.WaitallFunc(qs, func(i int) { x.cur[me], x.recv[me] = left[i].a, left[i].a })
+	for _, q := range qs {
+		q.Free()
 	}
 }
 

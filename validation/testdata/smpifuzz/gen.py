@@ -15,11 +15,22 @@ LAT_UNITS = [("us", 1e-6), ("ms", 1e-3), ("ns", 1e-9), ("s", 1.0), ("ps", 1e-12)
 SPEED_UNITS = [("Gf", 1e9), ("Mf", 1e6), ("f", 1), ("kf", 1e3), ("Tf", 1e12)]
 
 
+V2 = 1000
+
+
 class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
         self.n = 0
         self.features = set()
+        # Seeds from V2 on also draw what the first 400 seeds did not
+        # (Cluster zones with host links, bypass routes, profiles, <config>,
+        # pstates, a third level of zones, legacy tag names). Every such
+        # draw is made only when v2 holds, so seeds below V2 give the same
+        # files as before and the committed cases keep their meaning.
+        self.v2 = seed >= V2
+        self.files = {}     # profile files to write beside p.xml
+        self.traces = []    # <trace>/<trace_connect> lines, at the platform's end
 
     def name(self, p):
         self.n += 1
@@ -49,6 +60,180 @@ class Gen:
         v = self.num(1e8, 2e10)
         u, f = self.r.choice(SPEED_UNITS)
         return f"{v / f:.6g}{u}"
+
+    # ---- v2 draws (seeds >= V2 only) -----------------------------------
+    def profile_text(self, kind, loop=True):
+        """A SimGrid profile: DATE VALUE lines, maybe LOOPAFTER."""
+        r = self.r
+        t, lines = 0.0, []
+        if r.random() < 0.3:
+            lines.append((0.0, None))
+        for _ in range(r.randint(1, 3)):
+            t += self.num(1e-5, 0.2)
+            lines.append((float(f"{t:.6g}"), None))
+        out = []
+        for d, _ in lines:
+            if kind == "SPEED":
+                v = f"{self.num(0.1, 2.0):.4g}"
+            elif kind == "BANDWIDTH":
+                v = f"{self.num(1e7, 5e10):.6g}"
+            else:
+                v = f"{self.num(1e-8, 2e-4):.6g}"
+            out.append(f"{d:.9g} {v}")
+        if loop and r.random() < 0.2:
+            out.append(f"LOOPAFTER {self.num(1e-4, 0.1):.6g}")
+            self.features.add("profile:loop")
+        return "\n".join(out) + "\n"
+
+    def profile_file(self, kind):
+        name = f"prof{len(self.files) + 1}.txt"
+        self.files[name] = self.profile_text(kind)
+        self.features.add("profile:" + kind)
+        return name
+
+    def speed_attrs(self):
+        """A host's speed (a pstate list sometimes) and a speed profile."""
+        r = self.r
+        if not self.v2:
+            return f'speed="{self.speed()}"'
+        if r.random() < 0.15:
+            ps = [self.speed() for _ in range(r.randint(2, 3))]
+            self.features.add("pstate")
+            a = f'speed="{",".join(ps)}" pstate="{r.randrange(len(ps))}"'
+        else:
+            a = f'speed="{self.speed()}"'
+        if r.random() < self.p_speed:
+            a += f' {r.choice(["speed_file", "speed_file", "availability_file"])}="{self.profile_file("SPEED")}"'
+        return a
+
+    def link_extra(self, pol):
+        """A zone link's profiles and the FULLDUPLEX spelling (v2)."""
+        r = self.r
+        if not self.v2:
+            return pol, ""
+        if pol == "SPLITDUPLEX" and r.random() < 0.15:
+            pol = "FULLDUPLEX"
+            self.features.add("policy:FULLDUPLEX")
+        extra = ""
+        if r.random() < self.p_bw:
+            extra += f' bandwidth_file="{self.profile_file("BANDWIDTH")}"'
+        if r.random() < self.p_lat:
+            extra += f' latency_file="{self.profile_file("LATENCY")}"'
+        return pol, extra
+
+    def host_traces(self, hosts):
+        """Inline <trace>s joined to hosts by <trace_connect kind=SPEED>."""
+        r = self.r
+        if not self.v2 or r.random() > 0.15:
+            return
+        for h in r.sample(hosts, min(len(hosts), r.randint(1, 2))):
+            tid = self.name("tr")
+            # SimGrid's DTD requires the periodicity; -1: no repeat
+            per = self.num(1e-3, 0.2) if r.random() < 0.3 else -1
+            self.traces.append(f'<trace id="{tid}" periodicity="{per:.6g}">\n' + self.profile_text("SPEED", per < 0) + "</trace>")
+            self.traces.append(f'<trace_connect kind="SPEED" trace="{tid}" element="{h}"/>')
+            self.features.add("profile:trace_connect")
+
+    def config(self):
+        """SMPI settings in the platform's <config> (v2)."""
+        r = self.r
+        props = []
+        if r.random() > 0.3:
+            return props
+
+        def piecewise(per_byte):
+            n, out, b = r.randint(1, 3), [], 0
+            for _ in range(n):
+                if per_byte:
+                    out.append(f"{b}:{self.num(1e-7, 1e-5):.3g}:{self.num(1e-11, 1e-9):.3g}")
+                else:
+                    out.append(f"{b}:{self.num(0.2, 3.0):.4g}")
+                b += r.choice([1420, 4096, 65536, 320000])
+            return ";".join(out)
+        for key in ["smpi/os", "smpi/or", "smpi/ois"]:
+            if r.random() < 0.3:
+                props.append((key, piecewise(True)))
+        for key in ["smpi/bw-factor", "smpi/lat-factor"]:
+            if r.random() < 0.25:
+                props.append((key, piecewise(False)))
+        if r.random() < 0.2:
+            props.append(("smpi/async-small-thresh", str(r.choice([0, 1000, 65536, 200000]))))
+        if r.random() < 0.2:
+            props.append(("smpi/send-is-detached-thresh", str(r.choice([0, 1000, 20000, 1000000]))))
+        if r.random() < 0.2:
+            props.append(("network/weight-S", f"{self.num(1, 30000):.6g}"))
+        if not props:
+            return []
+        self.features.add("config")
+        for k, _ in props:
+            self.features.add("config:" + k)
+        return ["<config>"] + [f'  <prop id="{k}" value="{v}"/>' for k, v in props] + ["</config>"]
+
+    def cluster_zone(self, zid):
+        """A <zone routing="Cluster">: hosts joined to it by <host_link>s,
+        maybe a <backbone>, <cabinet>s, a router, a route to itself."""
+        r = self.r
+        self.features.add("routing:Cluster")
+        hosts = [self.name(zid + "h") for _ in range(r.randint(1, 5))]
+        L = [f'<zone id="{zid}" routing="Cluster">']
+        for h in hosts:
+            extra = f' core="{r.randint(1, 4)}"' if r.random() < 0.3 else ""
+            L.append(f'  <host id="{h}" {self.speed_attrs()}{extra}/>')
+        routers = [self.name(zid + "r") for _ in range(1 if r.random() < 0.15 else 0)]
+        for ro in routers:
+            L.append(f'  <router id="{ro}"/>')
+            self.features.add("czone:router")
+        made = []
+
+        def mklink(split_ok=True):
+            lid = self.name(zid + "l")
+            pol = self.policy(split_ok)
+            pol, extra = self.link_extra(pol)
+            L.append(f'  <link id="{lid}" bandwidth="{self.bw()}" latency="{self.lat()}" sharing_policy="{pol}"{extra}/>')
+            if pol in ("SPLITDUPLEX", "FULLDUPLEX"):
+                made.append(lid + "_UP")
+                made.append(lid + "_DOWN")
+                return lid + "_UP", lid + "_DOWN"
+            made.append(lid)
+            return lid, lid
+        hl = []
+        for h in hosts:
+            if r.random() < 0.08:
+                self.features.add("czone:nolink")
+                continue
+            k = r.random()
+            if k < 0.35:
+                up, down = mklink()
+            elif k < 0.8 or not made:
+                up, _ = mklink(False)
+                down, _ = mklink(False)
+            else:
+                up, down = r.choice(made), r.choice(made)
+                self.features.add("czone:sharedlink")
+            hl.append(f'  <host_link id="{h}" up="{up}" down="{down}"/>')
+        if r.random() < 0.6:
+            L.append(f'  <backbone id="{self.name(zid + "bb")}" bandwidth="{self.bw()}" latency="{self.lat()}"/>')
+            self.features.add("czone:backbone")
+        L += hl
+        if r.random() < 0.35:
+            pre = f"{zid}cab{self.n}-"
+            a = r.choice([0, 1, 3])
+            rad = f"{a}-{a + r.randint(0, 2)}" if r.random() < 0.7 else f"{a},{a + 2}"
+            ids = []
+            for part in rad.split(","):
+                lo, _, hi = part.partition("-")
+                ids += list(range(int(lo), int(hi or lo) + 1))
+            suf = r.choice(["", ".c"])
+            L.append(f'  <cabinet id="{pre}cab" prefix="{pre}" suffix="{suf}" radical="{rad}" speed="{self.speed()}" bw="{self.bw()}" lat="{self.lat()}"/>')
+            hosts = hosts + [f"{pre}{i}{suf}" for i in ids]
+            self.features.add("czone:cabinet")
+        if r.random() < 0.2:
+            h = r.choice(hosts[:1])
+            lb, _ = mklink(False)
+            L.append(f'  <route src="{h}" dst="{h}"><link_ctn id="{lb}"/></route>')
+            self.features.add("czone:loopback")
+        L.append("</zone>")
+        return L, hosts, hosts + routers
 
     def policy(self, allow_split=True):
         c = ["SHARED", "SHARED", "FATPIPE"] + (["SPLITDUPLEX", "SPLITDUPLEX"] if allow_split else [])
@@ -145,6 +330,8 @@ class Gen:
     # ---- leaf zones of hosts, routers and links ------------------------
     def leaf_zone(self, zid, depth_pad=""):
         r = self.r
+        if self.v2 and r.random() < 0.3:
+            return self.cluster_zone(zid)
         routing = r.choice(["Full", "Floyd", "Dijkstra", "DijkstraCache"])
         self.features.add("routing:" + routing)
         nh = r.randint(2, 6)
@@ -157,7 +344,7 @@ class Gen:
             if r.random() < 0.3:
                 extra = f' core="{r.randint(1, 4)}"'
                 self.features.add("cores")
-            L.append(f'  <host id="{h}" speed="{self.speed()}"{extra}/>')
+            L.append(f'  <host id="{h}" {self.speed_attrs()}{extra}/>')
         for ro in routers:
             L.append(f'  <router id="{ro}"/>')
         links = {}
@@ -166,7 +353,9 @@ class Gen:
             lid = self.name(zid + "l")
             pol = self.policy()
             links[lid] = pol
-            L.append(f'  <link id="{lid}" bandwidth="{self.bw()}" latency="{self.lat()}" sharing_policy="{pol}"/>')
+            bw, lat = self.bw(), self.lat()
+            spelled, extra = self.link_extra(pol)
+            L.append(f'  <link id="{lid}" bandwidth="{bw}" latency="{lat}" sharing_policy="{spelled}"{extra}/>')
             return lid
 
         def ctn(lid, d):
@@ -222,11 +411,46 @@ class Gen:
                     routes.append((b, a, [(l, "DOWN") for l in ls2], "NO"))
                 else:
                     routes.append((a, b, fw, None))
+        bypass = []
+        if self.v2 and r.random() < 0.35:
+            # bypass routes between points, one way, over links of their own
+            for _ in range(r.randint(1, 2)):
+                a, b = r.sample(points, 2)
+                if (a, b) not in [(x, y) for x, y, _ in bypass]:
+                    bypass.append((a, b, [(mklink(), r.choice(["UP", "DOWN"])) for _ in range(r.choice([1, 1, 2]))]))
+            self.features.add("bypassRoute")
         for a, b, ls, sym in routes:
             s = f' symmetrical="{sym}"' if sym else ""
             L.append(f'  <route src="{a}" dst="{b}"{s}>' + "".join(ctn(l, d) for l, d in ls) + "</route>")
+        for a, b, ls in bypass:
+            L.append(f'  <bypassRoute src="{a}" dst="{b}">' + "".join(ctn(l, d) for l, d in ls) + "</bypassRoute>")
         L.append("</zone>")
         return L, hosts, points
+
+    def mid_zone(self, zid):
+        """A Full zone of two zones (leaf or Cluster zones, or a cluster)
+        joined by a zoneRoute: a third level (v2)."""
+        r = self.r
+        self.features.add("zone:mid")
+        L = [f'<zone id="{zid}" routing="Full">']
+        kids, hosts = [], []
+        for k in range(2):
+            sid = f"{zid}s{k}"
+            if r.random() < 0.3:
+                xml, hs, topo = self.cluster(sid, f"{sid}n", 8)
+                L.append(xml)
+                kids.append((sid, hs))
+            else:
+                Z, hs, points = self.leaf_zone(sid)
+                L += Z
+                kids.append((sid, points))
+            hosts += hs
+        lid = self.name("ml")
+        L.append(f'<link id="{lid}" bandwidth="{self.bw()}" latency="{self.lat()}" sharing_policy="{r.choice(["SHARED", "FATPIPE"])}"/>')
+        (a, pa), (b, pb) = kids
+        L.append(f'<zoneRoute src="{a}" dst="{b}" gw_src="{r.choice(pa)}" gw_dst="{r.choice(pb)}"><link_ctn id="{lid}"/></zoneRoute>')
+        L.append("</zone>")
+        return L, hosts, pa + pb, dict(kids)
 
     # ---- platforms --------------------------------------------------------
     def platform(self):
@@ -234,7 +458,12 @@ class Gen:
         kind = r.choice(["cluster", "cluster", "zone", "nested", "nested"])
         self.features.add("kind:" + kind)
         out = ['<?xml version="1.0"?>', '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">', '<platform version="4.1">']
-        cores = {}
+        legacy = False
+        if self.v2:
+            out += self.config()
+            legacy = r.random() < 0.15
+            # profiles in one platform of three or so
+            self.p_speed, self.p_bw, self.p_lat = [r.choice([0, 0, p]) for p in (0.15, 0.12, 0.08)]
         if kind == "cluster":
             xml, hosts, _ = self.cluster("c", r.choice(["node-", "n", "host"]), 24)
             if r.random() < 0.5:
@@ -250,9 +479,16 @@ class Gen:
             out.append(f'<zone id="top" routing="{top}">')
             kids = []
             hosts = []
+            grand = {}  # zones inside the kids: id -> their points
             for k in range(r.randint(2, 4)):
                 zid = f"k{k}"
-                if r.random() < 0.45:
+                if self.v2 and r.random() < 0.25:
+                    L, hs, points, sub = self.mid_zone(zid)
+                    out += L
+                    kids.append((zid, points))
+                    grand.update(sub)
+                    hosts += hs
+                elif r.random() < 0.45:
                     xml, hs, topo = self.cluster(zid, f"{zid}n", 12)
                     out.append(xml)
                     # SimGrid picks any host as a cluster's gateway
@@ -303,9 +539,38 @@ class Gen:
                 else:
                     zr.append(f'<zoneRoute src="{a}" dst="{b}" gw_src="{ga}" gw_dst="{gb}">' +
                                "".join(ctn(l, "UP") for l in ls) + "</zoneRoute>")
+            first_route = len(out)
             out += zr
+            if self.v2 and r.random() < 0.4:
+                # bypassZoneRoutes between kids or zones inside them
+                zones = dict(kids)
+                zones.update(grand)
+                seen = set()
+                for _ in range(r.randint(1, 2)):
+                    a, b = r.sample(sorted(zones), 2)
+                    if (a, b) in seen or a.startswith(b) or b.startswith(a):
+                        continue
+                    seen.add((a, b))
+                    ls = [mklink() for _ in range(r.choice([1, 1, 2]))]
+                    # the links are declared before the routes
+                    out.insert(first_route, out.pop())
+                    for _ in ls[1:]:
+                        out.insert(first_route, out.pop())
+                    out.append(f'<bypassZoneRoute src="{a}" dst="{b}" gw_src="{r.choice(zones[a])}" gw_dst="{r.choice(zones[b])}">' +
+                               "".join(ctn(l, "UP") for l in ls) + "</bypassZoneRoute>")
+                    self.features.add("bypassZoneRoute")
+                    if a in grand or b in grand:
+                        self.features.add("bypassZoneRoute:deep")
             out.append("</zone>")
+        if self.v2:
+            self.host_traces(hosts)
+            out += self.traces
         out.append("</platform>")
+        if legacy:
+            self.features.add("legacy:AS")
+            for a, b in [("<zone ", "<AS "), ("</zone>", "</AS>"), ("<zoneRoute ", "<ASroute "), ("</zoneRoute>", "</ASroute>"),
+                         ("<bypassZoneRoute ", "<bypassASroute "), ("</bypassZoneRoute>", "</bypassASroute>")]:
+                out = [x.replace(a, b) for x in out]
         return "\n".join(out) + "\n", hosts
 
     # ---- traces -----------------------------------------------------------
@@ -440,6 +705,8 @@ def main():
     open(os.path.join(outdir, "p.xml"), "w").write(xml)
     open(os.path.join(outdir, "hosts.txt"), "w").write("\n".join(place) + "\n")
     open(os.path.join(outdir, "t.txt"), "w").write(tr)
+    for name, text in g.files.items():
+        open(os.path.join(outdir, name), "w").write(text)
     open(os.path.join(outdir, "idx"), "w").write(os.path.join(outdir, "t.txt") + "\n")
     open(os.path.join(outdir, "meta"), "w").write(f"n={n}\nmodel={model}\nfeatures={' '.join(sorted(g.features))}\n")
 
