@@ -95,11 +95,16 @@ func cfgNetworkModel(v string) (string, bool) {
 // emu does not model, or a network model it does not have, becomes a note; a
 // value the item does not take is an error naming the file's line.
 func (s *Scenario) applyPlatformConfig(p *Plan) error {
+	var factors []platform.ConfigProp // applied last, when the model is known
 	for _, c := range p.Platform.Config {
 		label := fmt.Sprintf("%s:%d: <prop id=%q>", c.File, c.Line, c.ID)
 		m, ok := simgridSettings[c.ID]
 		if !ok {
 			p.Notes = append(p.Notes, label+": a SimGrid setting emu does not model, ignored")
+			continue
+		}
+		if smpiModelOnly[c.ID] {
+			factors = append(factors, c)
 			continue
 		}
 		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, c.File+":") {
@@ -117,8 +122,28 @@ func (s *Scenario) applyPlatformConfig(p *Plan) error {
 			return err
 		}
 	}
+	for _, c := range factors {
+		label := fmt.Sprintf("%s:%d: <prop id=%q>", c.File, c.Line, c.ID)
+		m := simgridSettings[c.ID]
+		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, c.File+":") {
+			continue
+		}
+		if strings.EqualFold(s.Network.Model, "cm02") {
+			p.Notes = append(p.Notes, label+": SimGrid reads it only in its SMPI network model; under CM02 (network.model) it has no effect, ignored")
+			continue
+		}
+		v, _ := m.value(c.Value)
+		if err := s.SetAs(m.key+"="+v, label); err != nil {
+			return err
+		}
+	}
 	return s.applyHostProps(p)
 }
+
+// smpiModelOnly are the settings only SimGrid's SMPI network model reads
+// (NetworkSmpiModel's factors): under CM02 a platform's <config> giving them
+// changes nothing in SimGrid, so emu ignores them there too.
+var smpiModelOnly = map[string]bool{"smpi/bw-factor": true, "smpi/lat-factor": true}
 
 // applyHostProps applies the platform's per-host SMPI overheads (<prop
 // id="smpi/os"> in a <host> or a <cluster>), which SimGrid reads for the

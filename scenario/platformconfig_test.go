@@ -59,8 +59,9 @@ func TestPlatformConfig(t *testing.T) {
 		{"os at 100 B", n.SendOverhead.Value(100, -1), 1e-6 + 100*1e-9},
 		{"os at 2 KiB", n.SendOverhead.Value(2048, -1), 2e-6},
 		{"or", n.RecvOverhead.Value(10, -1), 3e-6},
-		{"bw factor at 1 KiB", n.BwFactor.Value(1024, -1), 0.5},
-		{"bw factor at 1 MiB", n.BwFactor.Value(1<<20, -1), 0.9},
+		// SimGrid reads smpi/bw-factor only in its SMPI model: CM02's stays
+		{"bw factor at 1 KiB", n.BwFactor.Value(1024, -1), cm02.BwFactor.Value(1024, -1)},
+		{"bw factor at 1 MiB", n.BwFactor.Value(1<<20, -1), cm02.BwFactor.Value(1<<20, -1)},
 		{"eager threshold", float64(n.EagerThreshold), 1024},
 		{"iprobe", n.IprobeCost, 2e-6},
 		{"TCP gamma", float64(n.TCPGamma), 65536},
@@ -74,8 +75,28 @@ func TestPlatformConfig(t *testing.T) {
 	if !n.NoGrowth {
 		t.Error("smpi/grow-injected-times=no: the probe costs still grow")
 	}
-	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], xml+`:14: <prop id="smpi/host-speed">: a SimGrid setting emu does not model`) {
-		t.Errorf("notes %q, want one about smpi/host-speed at line 14", p.Notes)
+	if len(p.Notes) != 2 || !strings.Contains(p.Notes[0], xml+`:14: <prop id="smpi/host-speed">: a SimGrid setting emu does not model`) ||
+		!strings.Contains(p.Notes[1], xml+`:7: <prop id="smpi/bw-factor">: SimGrid reads it only in its SMPI network model; under CM02`) {
+		t.Errorf("notes %q, want one about smpi/host-speed at line 14, one about smpi/bw-factor under CM02 at line 7", p.Notes)
+	}
+	// The same factors under SMPI's model (the file's, or the default) apply,
+	// wherever the model's prop stands; a --set of the model decides as well.
+	for _, c := range []struct {
+		props string
+		sets  []string
+		want  float64 // the bw factor at 1 KiB
+	}{
+		{`  <prop id="smpi/bw-factor" value="0:0.5;65536:0.9"/>` + "\n", nil, 0.5},
+		{`  <prop id="smpi/bw-factor" value="0:0.5"/>` + "\n" + `  <prop id="network/model" value="SMPI"/>` + "\n", nil, 0.5},
+		{`  <prop id="smpi/lat-factor" value="0:3"/>` + "\n" + `  <prop id="smpi/bw-factor" value="0:0.5"/>` + "\n", []string{"network.model=cm02"}, cm02.BwFactor.Value(1024, -1)},
+	} {
+		p, err := plan(t, write(t, c.props), c.sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Network.BwFactor.Value(1024, -1); got != c.want {
+			t.Errorf("%q %q: bw factor %g, want %g", c.props, c.sets, got, c.want)
+		}
 	}
 	if n.AlltoallAlgo != ranks.AlgoOMPI || n.BarrierAlgo != ranks.AlgoLinear {
 		t.Errorf("smpi/coll-selector=default: alltoall %q, barrier %q; want SMPI's (ompi, linear)", n.AlltoallAlgo, n.BarrierAlgo)
