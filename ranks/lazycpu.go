@@ -31,20 +31,25 @@ package ranks
 // execution's date by its last bits each time its entry is rewritten
 // (docs/evidence/sgnext.md).
 type lazyCPU struct {
-	round   uint64  // the current round: the instant the ranks run at
-	roundAt float64 // its time, s (−1 before the first)
-	seq     uint64  // CPU actions started so far
-	mods    uint64  // hosts modified so far, over all rounds
-	// hostRound[h] and hostOrder[h]: the round that last modified host h,
-	// and the place of that modification (a value of mods) in its round;
-	// live[h]: the actions started on it and not ended.
-	hostRound, hostOrder []uint64
-	live                 []int32
-	acts                 []cpuAction // by Rank.gid: the CPU action each rank started last
+	round   uint64      // the current round: the instant the ranks run at
+	roundAt float64     // its time, s (−1 before the first)
+	seq     uint64      // CPU actions started so far
+	mods    uint64      // hosts modified so far, over all rounds
+	hosts   []hostCPU   // by host index
+	acts    []cpuAction // by Rank.gid: the CPU action each rank started last
 	// jumped is the rank whose action may have ended without a timer (the
 	// clock jumped to its end, Engine.Skip): it ended in a round of its own,
 	// or first in the round of its end.
 	jumped *Rank
+}
+
+// hostCPU is what lazyCPU keeps of a host's CPU: the round that last
+// modified it and the place of that modification (a value of mods) in its
+// round, and the actions started on it and not ended. (One slice of them,
+// not three, so that modify and end inline: one bounds check.)
+type hostCPU struct {
+	round, order uint64
+	live         int32
 }
 
 // cpuAction is the CPU action a rank started last: what lazyCPU needs to
@@ -86,12 +91,9 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 	now := w.eng.Now()
 	c.newRound(now)
 	c.seq++
-	if int(r.gid) >= len(c.acts) {
-		c.acts = append(c.acts, make([]cpuAction, int(r.gid)+1-len(c.acts))...)
-	}
 	c.acts[r.gid] = cpuAction{at: now + d, seq: c.seq, round: c.round, exec: exec, armed: true}
 	c.modify(r.host)
-	c.live[r.host]++
+	c.hosts[r.host].live++
 	c.jumped = r
 }
 
@@ -99,6 +101,15 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 // An action that ended by a jump before now ended in a round of its own;
 // one that ended at now, first in now's round.
 func (c *lazyCPU) newRound(now float64) {
+	if now != c.roundAt || c.round == 0 {
+		c.openRound(now)
+	}
+}
+
+// openRound is newRound's work when now starts a round.
+//
+//go:noinline
+func (c *lazyCPU) openRound(now float64) {
 	if c.round == 0 {
 		c.roundAt = -1
 	}
@@ -123,16 +134,22 @@ func (c *lazyCPU) newRound(now float64) {
 
 // modify notes that the current round modifies host h's CPU.
 func (c *lazyCPU) modify(h int32) {
-	if int(h) >= len(c.hostRound) {
-		n := max(int(h)+1, 2*len(c.hostRound))
-		c.hostRound = append(c.hostRound, make([]uint64, n-len(c.hostRound))...)
-		c.hostOrder = append(c.hostOrder, make([]uint64, n-len(c.hostOrder))...)
-		c.live = append(c.live, make([]int32, n-len(c.live))...)
-	}
-	if c.hostRound[h] != c.round {
-		c.hostRound[h] = c.round
+	if hc := &c.hosts[h]; hc.round != c.round {
+		hc.round = c.round
 		c.mods++
-		c.hostOrder[h] = c.mods
+		hc.order = c.mods
+	}
+}
+
+// size makes room for the actions of ranks ranks (by Rank.gid) on hosts
+// hosts, so that the calls of every action need no check: a World's ranks
+// are all known when it is built (several Worlds share one scheduler).
+func (c *lazyCPU) size(hosts, ranks int) {
+	if n := hosts - len(c.hosts); n > 0 {
+		c.hosts = append(c.hosts, make([]hostCPU, n)...)
+	}
+	if n := ranks - len(c.acts); n > 0 {
+		c.acts = append(c.acts, make([]cpuAction, n)...)
 	}
 }
 
@@ -143,8 +160,9 @@ func (c *lazyCPU) end(h int32, exec bool) {
 	if exec {
 		c.modify(h)
 	}
-	if c.live[h]--; c.live[h] == 0 && c.hostRound[h] == c.round {
-		c.hostRound[h] = 0
+	hc := &c.hosts[h]
+	if hc.live--; hc.live == 0 && hc.round == c.round {
+		hc.round = 0
 	}
 }
 
@@ -166,7 +184,8 @@ func (c *lazyCPU) before(a, b *Rank) bool {
 func (c *lazyCPU) entry(r *Rank) [4]uint64 {
 	a := &c.acts[r.gid]
 	if a.exec {
-		return [4]uint64{c.hostRound[r.host], 1, c.hostOrder[r.host], -a.seq}
+		hc := &c.hosts[r.host]
+		return [4]uint64{hc.round, 1, hc.order, -a.seq}
 	}
 	return [4]uint64{a.round, 0, 0, -a.seq}
 }
@@ -185,11 +204,17 @@ func (w *World) reorderTimerWakes(from uint) {
 	}
 	mask := uint(len(q.ids) - 1)
 	at := func(i uint) *Rank { return q.ranks[q.ids[i&mask]] }
-	act := func(r *Rank) *cpuAction {
-		if int(r.gid) >= len(c.acts) { // never started one
-			c.acts = append(c.acts, make([]cpuAction, int(r.gid)+1-len(c.acts))...)
+	act := func(r *Rank) *cpuAction { return &c.acts[r.gid] }
+	if from+1 == q.tail { // one rank woken, most instants: nothing to sort
+		r := at(from)
+		a := act(r)
+		armed := a.armed
+		a.armed = false
+		c.newRound(w.eng.Now())
+		if armed {
+			c.end(r.host, a.exec)
 		}
-		return &c.acts[r.gid]
+		return
 	}
 	for i := from; i != q.tail; i++ { // a shared execution's (execDone) is not one of them
 		a := act(at(i))

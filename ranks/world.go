@@ -237,6 +237,7 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		w.ranks[i] = r
 		sc.ready.ranks = append(sc.ready.ranks, r)
 	}
+	sc.cpu.size(hosts, len(sc.ready.ranks))
 	return w, nil
 }
 
