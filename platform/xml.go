@@ -326,7 +326,7 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 	if p.LinkBandwidth, err = units.ParseBandwidth(a["bw"]); err != nil {
 		return nil, wrap("bw", err)
 	}
-	if p.LinkLatency, err = units.ParseTime(a["lat"]); err != nil {
+	if p.LinkLatency, err = units.ParseUnitTime(a["lat"]); err != nil {
 		return nil, wrap("lat", err)
 	}
 	p.Sharing, p.BackboneSharing = SharingSplitDuplex, SharingShared
@@ -353,8 +353,8 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 		parse func(string) (float64, error)
 		dst   *float64
 	}{
-		{"bb_bw", optionalBandwidth, &p.BackboneBandwidth}, {"bb_lat", units.ParseTime, &p.BackboneLatency},
-		{"loopback_bw", optionalBandwidth, &p.LoopbackBandwidth}, {"loopback_lat", units.ParseTime, &p.LoopbackLatency},
+		{"bb_bw", optionalBandwidth, &p.BackboneBandwidth}, {"bb_lat", units.ParseUnitTime, &p.BackboneLatency},
+		{"loopback_bw", optionalBandwidth, &p.LoopbackBandwidth}, {"loopback_lat", units.ParseUnitTime, &p.LoopbackLatency},
 		{"limiter_link", optionalBandwidth, &p.LimiterBandwidth},
 	}
 	for _, o := range optional {

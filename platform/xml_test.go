@@ -120,6 +120,14 @@ func TestParseXMLErrors(t *testing.T) {
 	tests := []struct{ xml, want string }{
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="10" lat="1us"/></platform>`,
 			`p.xml:1: cluster attribute bw: bandwidth "10" has no unit`},
+		// SimGrid reads a bare latency as seconds with a deprecation warning;
+		// emu asks for the unit (0 may go without), as for a bandwidth
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="10GBps" lat="1"/></platform>`,
+			`p.xml:1: cluster attribute lat: time "1" has no unit (e.g. "1us"; SimGrid would read seconds)`},
+		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="10GBps" lat="0" bb_bw="1GBps" bb_lat="2e-6"/></platform>`,
+			`p.xml:1: cluster attribute bb_lat: time "2e-6" has no unit`},
+		{"<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n<link id=\"l\" bandwidth=\"1GBps\" latency=\"5\"/>\n</zone></platform>",
+			`p.xml:3: <link id="l"> latency: time "5" has no unit`},
 		{`<platform><cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" bw="-1GBps" lat="1us"/></platform>`,
 			`p.xml:1: cluster attribute bw: bandwidth "-1GBps" must be positive`},
 		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" " + ok + " topology=\"HYPERCUBE\"/></platform>",

@@ -492,7 +492,7 @@ func (z *zoneParser) link(t xml.StartElement) error {
 	}
 	lat := 0.0
 	if s, ok := a["latency"]; ok {
-		if lat, err = units.ParseTime(s); err != nil {
+		if lat, err = units.ParseUnitTime(s); err != nil {
 			return z.errorf("<link id=%q> latency: %v", a["id"], err)
 		}
 	}

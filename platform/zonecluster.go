@@ -51,7 +51,7 @@ func (z *zoneParser) backbone(t xml.StartElement) error {
 	if err != nil {
 		return z.errorf("<backbone id=%q> bandwidth: %v", a["id"], err)
 	}
-	lat, err := units.ParseTime(a["latency"])
+	lat, err := units.ParseUnitTime(a["latency"])
 	if err != nil {
 		return z.errorf("<backbone id=%q> latency: %v", a["id"], err)
 	}
@@ -97,7 +97,7 @@ func (z *zoneParser) cabinet(t xml.StartElement) error {
 	if c.bw, err = units.ParseBandwidth(a["bw"]); err != nil {
 		return z.errorf("<cabinet id=%q> bw: %v", a["id"], err)
 	}
-	if c.lat, err = units.ParseTime(a["lat"]); err != nil {
+	if c.lat, err = units.ParseUnitTime(a["lat"]); err != nil {
 		return z.errorf("<cabinet id=%q> lat: %v", a["id"], err)
 	}
 	f.cabinets = append(f.cabinets, c)

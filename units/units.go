@@ -170,6 +170,18 @@ func ParseTime(s string) (float64, error) {
 	return v, err
 }
 
+// ParseUnitTime is ParseTime for a SimGrid platform file's latencies: a value
+// other than 0 must carry its unit. SimGrid reads a bare number as seconds and
+// warns that it is deprecated; a bare "1" meant as a microsecond ran a
+// million times slower without a word, so emu refuses it, as it refuses a
+// bandwidth without its unit.
+func ParseUnitTime(s string) (float64, error) {
+	if v, err := parseNumber(strings.TrimSpace(s)); err == nil && v != 0 {
+		return 0, fmt.Errorf("time %q has no unit (e.g. %s; SimGrid would read seconds)", s, example("time"))
+	}
+	return ParseTime(s)
+}
+
 // maxTime bounds every duration a scenario gives (31 years). The clock is a
 // float64: past about 1e10 s an Iprobe's microsecond no longer moves it, and a
 // polling rank would spin forever at one instant.
