@@ -109,6 +109,9 @@ that ratio (every BLAS kernel's mean and noise; HPL's copies unchanged) to -o
 			if check.rescale {
 				return fmt.Errorf("--rescale: only meaningful with --check models.toml")
 			}
+			if err := subcommandTypo(cmd, args); err != nil {
+				return err
+			}
 			if out == "" {
 				return fmt.Errorf("--out is required")
 			}

@@ -110,6 +110,9 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			if len(args) == 1 {
 				file = args[0]
 			}
+			if err := subcommandTypo(cmd, args); err != nil {
+				return err
+			}
 			if len(sweeps) == 0 {
 				return errors.New("tune: give at least one --sweep key=value,value")
 			}
