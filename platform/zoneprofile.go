@@ -113,7 +113,9 @@ func (z *zoneParser) trace(t xml.StartElement) error {
 	if err != nil {
 		return err
 	}
-	if err := z.require("trace", a, "id"); err != nil {
+	// SimGrid's DTD requires periodicity (≤ 0: the profile does not loop) and
+	// its parser refuses a <trace> without it.
+	if err := z.require("trace", a, "id", "periodicity"); err != nil {
 		return err
 	}
 	if _, dup := z.traces[a["id"]]; dup {
