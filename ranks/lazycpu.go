@@ -81,9 +81,7 @@ func (r *Rank) startCPU(d float64, exec bool) *World {
 // payStart is payOwed, then startCPU for Rank.sleep's d and call.
 func (r *Rank) payStart(d float64, call string) {
 	r.payOwed()
-	if r.w.simgrid {
-		r.w.cpu.start(r.w, r, d, isExec(call))
-	}
+	r.startCPU(d, isExec(call))
 }
 
 //go:noinline
@@ -101,7 +99,7 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 // An action that ended by a jump before now ended in a round of its own;
 // one that ended at now, first in now's round.
 func (c *lazyCPU) newRound(now float64) {
-	if now != c.roundAt || c.round == 0 {
+	if now != c.roundAt {
 		c.openRound(now)
 	}
 }
@@ -110,12 +108,6 @@ func (c *lazyCPU) newRound(now float64) {
 //
 //go:noinline
 func (c *lazyCPU) openRound(now float64) {
-	if c.round == 0 {
-		c.roundAt = -1
-	}
-	if now == c.roundAt {
-		return
-	}
 	if j := c.jumped; j != nil {
 		c.jumped = nil
 		if a := &c.acts[j.gid]; a.armed && a.at <= now {
@@ -145,6 +137,9 @@ func (c *lazyCPU) modify(h int32) {
 // hosts, so that the calls of every action need no check: a World's ranks
 // are all known when it is built (several Worlds share one scheduler).
 func (c *lazyCPU) size(hosts, ranks int) {
+	if c.round == 0 {
+		c.roundAt = -1 // no round yet, not one at time 0
+	}
 	if n := hosts - len(c.hosts); n > 0 {
 		c.hosts = append(c.hosts, make([]hostCPU, n)...)
 	}
