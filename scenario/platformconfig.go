@@ -95,20 +95,28 @@ func cfgNetworkModel(v string) (string, bool) {
 // emu does not model, or a network model it does not have, becomes a note; a
 // value the item does not take is an error naming the file's line.
 func (s *Scenario) applyPlatformConfig(p *Plan) error {
-	var factors []platform.ConfigProp // applied last, when the model is known
+	// The settings only SMPI's model reads go last, when the model is known.
+	var props, factors []platform.ConfigProp
 	for _, c := range p.Platform.Config {
+		if smpiModelOnly[c.ID] {
+			factors = append(factors, c)
+		} else {
+			props = append(props, c)
+		}
+	}
+	for _, c := range append(props, factors...) {
 		label := fmt.Sprintf("%s:%d: <prop id=%q>", c.File, c.Line, c.ID)
 		m, ok := simgridSettings[c.ID]
 		if !ok {
 			p.Notes = append(p.Notes, label+": a SimGrid setting emu does not model, ignored")
 			continue
 		}
-		if smpiModelOnly[c.ID] {
-			factors = append(factors, c)
-			continue
-		}
 		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, c.File+":") {
 			continue // the user's --set decides (the file's own props apply again at each Validate)
+		}
+		if smpiModelOnly[c.ID] && strings.EqualFold(s.Network.Model, "cm02") {
+			p.Notes = append(p.Notes, label+": SimGrid reads it only in its SMPI network model; under CM02 (network.model) it has no effect, ignored")
+			continue
 		}
 		v, ok := m.value(c.Value)
 		switch {
@@ -118,21 +126,6 @@ func (s *Scenario) applyPlatformConfig(p *Plan) error {
 		case !ok:
 			return fmt.Errorf("%s: value %q: want %s", label, c.Value, m.want)
 		}
-		if err := s.SetAs(m.key+"="+v, label); err != nil {
-			return err
-		}
-	}
-	for _, c := range factors {
-		label := fmt.Sprintf("%s:%d: <prop id=%q>", c.File, c.Line, c.ID)
-		m := simgridSettings[c.ID]
-		if by, set := s.setKeys[m.key]; set && !strings.HasPrefix(by, c.File+":") {
-			continue
-		}
-		if strings.EqualFold(s.Network.Model, "cm02") {
-			p.Notes = append(p.Notes, label+": SimGrid reads it only in its SMPI network model; under CM02 (network.model) it has no effect, ignored")
-			continue
-		}
-		v, _ := m.value(c.Value)
 		if err := s.SetAs(m.key+"="+v, label); err != nil {
 			return err
 		}
