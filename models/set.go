@@ -224,7 +224,7 @@ func looksLikeSamples(data []byte) bool {
 		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 	}
 	cols := map[string]bool{}
-	for _, c := range strings.Split(string(bytes.TrimPrefix(line, []byte("\ufeff"))), ",") {
+	for _, c := range strings.Split(string(line), ",") {
 		cols[strings.ToLower(strings.TrimSpace(c))] = true
 	}
 	return cols["kernel"] && cols["seconds"]
