@@ -195,6 +195,9 @@ link_latency = "1us"
 		// A size too large is whole: it said "1.099511627776e+12 bytes is not a
 		// whole number of bytes below 2GiB".
 		{"eager threshold past 2GiB", base, []string{"network.eager_threshold=1TiB"}, "--set network.eager_threshold=1TiB: network.eager_threshold: 1099511627776 bytes: more than 2GiB − 1 (2147483647)"},
+		// 1e300 bytes were written out in 301 digits
+		{"huge envelope", base, []string{"network.envelope=1e300"}, "--set network.envelope=1e300: network.envelope: 1e+300 bytes: more than 2GiB − 1 (2147483647)"},
+		{"huge ping-pong size", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = [1e300]\n", nil, "s.toml:7: pingpong.sizes: 1e+300 bytes: more than 1TiB"},
 		{"fractional envelope", base, []string{"network.envelope=0.5"}, "--set network.envelope=0.5: network.envelope: 0.5 bytes is not a whole number of bytes"},
 		{"ping-pong size past 1TiB", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = [\"2TiB\"]\n", nil, "s.toml:7: pingpong.sizes: 2199023255552 bytes: more than 1TiB"},
 		{"empty ring sizes", "app = \"ring\"\n" + base, []string{"ring.sizes=[]"}, "--set ring.sizes=[]: ring.sizes: empty list"},
