@@ -207,6 +207,12 @@ link_latency = "1us"
 		{"too many cores", base, []string{"platform.cores_per_host=9223372036854775807"},
 			"--set platform.cores_per_host=9223372036854775807: platform.cores_per_host: 9223372036854775807: more than 16777216 cores a host"},
 		{"unused [hpl]", "app = \"pingpong\"\n" + base + "[hpl]\nnb = [-5]\n", nil, "s.toml:7: hpl.nb: -5 must be ≥ 1"},
+		// HPL's integers are C ints: NB = 99999999999 ran and was printed so.
+		{"NB past a C int", base, []string{"hpl.nb=99999999999"}, "--set hpl.nb=99999999999: hpl.nb: 99999999999: at most 2147483647 (HPL holds it in a C int)"},
+		{"NBMIN past a C int", base + "[hpl]\nnbmin = [4, 2147483648]\n", nil, "s.toml:6: hpl.nbmin: 2147483648: at most 2147483647"},
+		{"NDIV past a C int", base, []string{"hpl.ndiv=9999999999"}, "--set hpl.ndiv=9999999999: hpl.ndiv: 9999999999: at most 2147483647"},
+		{"swap threshold past a C int", base, []string{"hpl.swap_threshold=2147483648"}, "--set hpl.swap_threshold=2147483648: hpl.swap_threshold: 2147483648: at most 2147483647"},
+		{"alignment past a C int", base, []string{"hpl.alignment=9999999999"}, "--set hpl.alignment=9999999999: hpl.alignment: 9999999999: at most 2147483647"},
 		{"unused [ring]", base + "[ring]\niterations = 0\n", nil, "s.toml:6: ring.iterations: 0 must be ≥ 1"},
 		{"unused [pingpong]", base + "[pingpong]\nsizes = [\"0.5B\"]\n", nil, "s.toml:6: pingpong.sizes: 0.5 bytes is not a whole number"},
 		{"unused [congestor]", base + "[congestor]\npattern = \"storm\"\n", nil, `s.toml:6: congestor.pattern: unknown pattern "storm"`},
