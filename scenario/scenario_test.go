@@ -184,6 +184,15 @@ link_latency = "1us"
 		{"set then invalid", base, []string{"hpl.grids=[[4,4]]"}, "--set hpl.grids=[[4,4]]: hpl.grids: a 16-process grid needs more ranks"},
 		{"zero cores", base, []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
 		{"zero speed ratio", base, []string{"kernels.speed_ratio=0"}, "--set kernels.speed_ratio=0: kernels.speed_ratio: 0 must be positive"},
+		// Values that stretch a message or a kernel past the clock: a polling
+		// HPL rank then polls for ever (1e-300, 1e300 hung; 1e-320 and +Inf
+		// failed later, as a deadlock or a Compute(+Inf), exit 1 or 2).
+		{"infinite speed ratio", base, []string{"kernels.speed_ratio=inf"}, "--set kernels.speed_ratio=inf: kernels.speed_ratio: +Inf: at most 1e+09"},
+		{"huge speed ratio", base + "[kernels]\nspeed_ratio = 1e300\n", nil, "s.toml:6: kernels.speed_ratio: 1e+300: at most 1e+09 (a measured second would pass the clock's 1e9 s)"},
+		{"tiny TCP window", base, []string{"network.tcp_gamma=1e-300"}, "--set network.tcp_gamma=1e-300: network.tcp_gamma: 1e-300 bytes: a TCP window under one byte holds every message back"},
+		{"half-byte TCP window", base + "[network]\ntcp_gamma = 0.5\n", nil, "s.toml:6: network.tcp_gamma: 0.5 bytes: a TCP window under one byte"},
+		{"tiny bw factor", base, []string{`network.bw_factor="1e-300"`}, `--set network.bw_factor="1e-300": network.bw_factor: "1e-300" has a factor of 1e-300, below 1e-09: a message would crawl`},
+		{"tiny bw factor chunk", base + "[network]\nbw_factor = \"0:1;65536:1e-12\"\n", nil, `s.toml:6: network.bw_factor: "0:1;65536:1e-12" has a factor of 1e-12, below 1e-09`},
 		{"zero iterations", "app = \"pingpong\"\n" + base + "[pingpong]\niterations = 0\n", nil, "s.toml:7: pingpong.iterations: 0 must be ≥ 1"},
 		// window = 0 ran osu_bw's 64 in silence: a window given is a window of messages
 		{"zero window", "app = \"pingpong\"\n" + base + "[pingpong]\nwindow = 0\n", nil, "s.toml:7: pingpong.window: 0 must be ≥ 1"},
