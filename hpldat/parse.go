@@ -228,6 +228,9 @@ func (p *datParser) float(n int, what string) float64 {
 		return 0
 	}
 	v, err := strconv.ParseFloat(f[0], 64)
+	if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
+		err = nil // 1e999: HPL's atof reads ±inf, as it reads "inf" (said "is not a number")
+	}
 	if err != nil || math.IsNaN(v) {
 		p.fail(n, "%s: %s is not a number", what, quoteToken(f[0]))
 	}

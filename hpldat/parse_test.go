@@ -2,6 +2,7 @@ package hpldat
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -160,6 +161,26 @@ func TestParseFallbacks(t *testing.T) {
 	}
 	if d.SwapThreshold != 0 || d.Alignment != 4 {
 		t.Errorf("threshold %d alignment %d; want 0 and 4", d.SwapThreshold, d.Alignment)
+	}
+}
+
+// TestParseThresholdAsAtof: HPL 2.3 reads the threshold with atof, so a
+// number past a double is ±inf, as "inf" is; emu said `"1e999" is not a
+// number` while it took "inf".
+func TestParseThresholdAsAtof(t *testing.T) {
+	good := strings.Split(strings.TrimSuffix(string(readFile(t, "testdata/shipped.dat")), "\n"), "\n")
+	for _, tc := range []struct {
+		line string
+		want float64
+	}{
+		{"inf threshold", math.Inf(1)}, {"1e999 threshold", math.Inf(1)}, {"-1e999", math.Inf(-1)}, {"1e-999", 0}, {"16.0", 16},
+	} {
+		l := append([]string(nil), good...)
+		l[12] = tc.line
+		d, err := Parse([]byte(strings.Join(l, "\n")), "x.dat", 0)
+		if err != nil || d.Threshold != tc.want {
+			t.Errorf("%q: threshold %v (%v), want %v", tc.line, d.Threshold, err, tc.want)
+		}
 	}
 }
 
