@@ -291,7 +291,7 @@ func TestHalfNormalNegativeSigma(t *testing.T) {
 // TestSpreadAtMostAThirdOfTheMean pins what scenario-models.md says: a
 // gaussian, hetero or mixture σ far above a call's mean draws with a third
 // of that mean (sigma = 1e-3 on a 1 µs call: SD 0.33 µs, mean 1 µs), where
-// halfnormal's is not bounded (TestHalfNormal…). A user's sigma = 1e-3 on a
+// halfnormal's is not bounded (TestHalfNormalCutAtZero). A user's sigma = 1e-3 on a
 // small HPL moved its time by 2e-8 s and looked ignored.
 func TestSpreadAtMostAThirdOfTheMean(t *testing.T) {
 	const c, sigma, n = 1e-6, 1e-3, 20000
