@@ -5,11 +5,11 @@ package scenario
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/platform"
@@ -61,9 +61,9 @@ func (s *Scenario) kernels(p *Plan) error {
 	where := map[string]string{} // each model's place, for kernels.CallTooLongError
 	if k.Models != "" {
 		path := s.path(k.Models)
-		data, err := os.ReadFile(path)
+		data, err := inputfile.ReadFile(path)
 		if err != nil {
-			return s.errorAt("kernels.models", s.cannotRead(k.Models, path))
+			return s.errorAt("kernels.models", s.cannotRead(k.Models, path, err))
 		}
 		set, err := models.ParseSet(data, path)
 		if err != nil {
