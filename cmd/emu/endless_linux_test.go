@@ -20,6 +20,7 @@ func TestEndlessInputRefused(t *testing.T) {
 		{"run", "--hostfile", "/dev/zero"},
 		{"fit", "/dev/zero"},
 		{"calibrate", "--check", "/dev/zero"},
+		{"explain", "--timed=false", "--real", "/dev/zero"},
 	} {
 		code, stdout, stderr := runCLI(t, append(args, "-q")...)
 		if code != exitInput || !strings.Contains(stderr, why) || strings.Count(stderr, "\n") != 1 || stdout != "" {
