@@ -100,21 +100,21 @@ var layers = []layerRow{
 	{pkg: "ranks", only: []string{"emu", "fluid", "internal/heap"}},
 	{pkg: "kernels", only: []string{"models"}},
 	// The formats and the units know nothing of emu's.
-	{pkg: "traceformat", only: []string{}},
+	{pkg: "traceformat", only: []string{"internal/inputfile"}},
 	{pkg: "units", only: []string{}},
-	{pkg: "loggops", only: []string{"traceformat", "internal/heap"}},
+	{pkg: "loggops", only: []string{"traceformat", "internal/heap", "internal/inputfile"}},
 	{pkg: "sensitivity", only: []string{}},
 	// sensitivity/goal records the graph of a loggops replay.
-	{pkg: "sensitivity/goal", only: []string{"sensitivity", "loggops", "traceformat", "internal/heap"},
+	{pkg: "sensitivity/goal", only: []string{"sensitivity", "loggops", "traceformat", "internal/heap", "internal/inputfile"},
 		imports: []string{"sensitivity", "traceformat", "loggops"}},
 	// the machine and its formats (SimGrid XML, hostfiles) build a fluid topology.
-	{pkg: "platform", only: []string{"fluid", "units", "internal/heap"}, imports: []string{"fluid", "units"}},
+	{pkg: "platform", only: []string{"fluid", "units", "internal/heap", "internal/inputfile"}, imports: []string{"fluid", "units", "internal/inputfile"}},
 	// The applications: never scenario, nor sensitivity; each imports what its
 	// doc.go says (apps/replay reads its traces with traceformat and runs its
 	// loggops semantics with package loggops).
 	{pkg: "apps/pingpong", only: []string{"ranks", "emu", "fluid", "internal/heap"}, imports: []string{"ranks"}},
 	{pkg: "apps/hpl", only: []string{"ranks", "kernels", "models", "emu", "fluid", "internal/heap"}, imports: []string{"ranks", "kernels", "models"}},
-	{pkg: "apps/replay", only: []string{"ranks", "traceformat", "loggops", "emu", "fluid", "internal/heap"}, imports: []string{"ranks", "traceformat", "loggops"}},
+	{pkg: "apps/replay", only: []string{"ranks", "traceformat", "loggops", "emu", "fluid", "internal/heap", "internal/inputfile"}, imports: []string{"ranks", "traceformat", "loggops"}},
 	// the input formats stop at the edge: HPL.dat fills apps/hpl's Dat.
 	{pkg: "hpldat", only: []string{"apps/hpl", "ranks", "kernels", "models", "emu", "fluid", "internal/heap"}, imports: []string{"apps/hpl"}},
 	// observe watches a run through ranks' events; the typed values and user
@@ -126,13 +126,13 @@ var layers = []layerRow{
 	// one's own over ranks, platform, observe and sensitivity does not
 	// (docs/library.md), nor one over calibration or tune.
 	{pkg: "plots", only: []string{"observe", "sensitivity", "calibration", "tune", "ranks", "fluid", "kernels", "units", "emu", "models",
-		"internal/heap", "internal/stats", "internal/atomicfile", "internal/jsonout"},
+		"internal/heap", "internal/stats", "internal/atomicfile", "internal/jsonout", "internal/inputfile"},
 		imports: []string{"observe", "sensitivity", "calibration", "tune"}, draws: true},
-	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile", "internal/jsonout"}},
+	{pkg: "calibration", only: []string{"kernels", "models", "internal/atomicfile", "internal/jsonout", "internal/inputfile"}},
 	{pkg: "tune", only: []string{"internal/stats", "internal/atomicfile", "internal/jsonout"}},
 	// scenario says what to run; running and watching it are runner's and observe's.
 	{pkg: "scenario", never: []string{"observe", "sensitivity", "runner"},
-		imports: []string{"apps", "fluid", "hpldat", "kernels", "loggops", "models", "platform", "ranks", "traceformat", "units"}},
+		imports: []string{"apps", "fluid", "hpldat", "kernels", "loggops", "models", "platform", "ranks", "traceformat", "units", "internal/inputfile"}},
 	// runner runs a scenario's Plan and wires the observers a run asks for.
 	{pkg: "runner", imports: []string{"scenario", "platform", "apps", "ranks", "kernels", "fluid", "observe", "sensitivity"}},
 	{pkg: "cmd/emu", draws: true},
@@ -147,10 +147,11 @@ var layers = []layerRow{
 	{pkg: "internal/stats", only: []string{}},
 	{pkg: "internal/atomicfile", only: []string{}},
 	{pkg: "internal/jsonout", only: []string{}},
+	{pkg: "internal/inputfile", only: []string{}},
 	{pkg: "internal/golden", only: []string{}},
 	{pkg: "internal/scenariotest", only: []string{}},
 	{pkg: "internal/plantest", never: []string{"observe", "sensitivity", "runner"}, imports: []string{"scenario"}},
-	{pkg: "internal/loggopspeers", only: []string{"traceformat"}},
+	{pkg: "internal/loggopspeers", only: []string{"traceformat", "internal/inputfile"}},
 	{pkg: "fluid/fluidtest", only: []string{"fluid", "internal/heap"}, imports: []string{"fluid"}},
 	{pkg: "models/modelstest", only: []string{"models"}},
 }

@@ -60,5 +60,6 @@
 // # Imports
 //
 // calibration imports kernels and models only among emu's packages, and
-// internal/atomicfile for the screened sample file (layers_test.go).
+// internal/atomicfile for the screened sample file, internal/inputfile for
+// the files it reads (layers_test.go).
 package calibration

@@ -3,9 +3,9 @@ package calibration
 import (
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -55,7 +55,7 @@ var ownKernelName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.+-]*$`)
 // (examples/sweep-samples.csv: unknown kernel "sweep"), so the samples of
 // several nodes could not be merged before emu fit --product.
 func readAnyKernel(path string) ([]Sample, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

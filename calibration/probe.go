@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 )
@@ -366,7 +367,7 @@ func ReadProbes(data []byte, file string) ([]models.Probe, error) {
 
 // ReadProbeFile reads the probes of a sample file on disk.
 func ReadProbeFile(path string) ([]models.Probe, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

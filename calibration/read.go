@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 )
@@ -23,7 +23,7 @@ const MaxCallSeconds = 1e6
 
 // ReadSampleFile reads a sample file from disk (see ReadSamples).
 func ReadSampleFile(path string) ([]Sample, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

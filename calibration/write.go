@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -40,7 +41,7 @@ type Writer struct {
 // interrupted write) is cut off, and the complete rows it holds are returned
 // so the campaign can skip them.
 func OpenSampleFile(path string) (*Writer, []Sample, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
 	}

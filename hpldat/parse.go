@@ -195,20 +195,24 @@ func (p *datParser) int(n int, what string) int {
 	v, err := strconv.Atoi(f[0])
 	if err != nil {
 		p.failInt(n, what, f[0], err)
+	} else if v > math.MaxInt32 || v < math.MinInt32 {
+		p.failInt(n, what, f[0], strconv.ErrRange)
 	}
 	return v
 }
 
-// failInt reports a token of line n that strconv.Atoi refused with err: an
-// integer too large for one ("N = 99999999999999999999", which is an integer,
-// said "is not an integer") or not an integer at all.
+// failInt reports a token of line n that is no integer HPL can read: one
+// beyond a C int (HPL 2.3 reads every integer with atoi, which wraps NB =
+// 99999999999 to 1215752191; emu ran it as 99999999999 and printed it so;
+// "N = 99999999999999999999", which is an integer, said "is not an
+// integer") or not an integer at all.
 func (p *datParser) failInt(n int, what, tok string, err error) {
 	if errors.Is(err, strconv.ErrRange) {
-		bound := fmt.Sprintf("at most %d", math.MaxInt)
+		bound := fmt.Sprintf("at most %d", math.MaxInt32)
 		if strings.HasPrefix(tok, "-") {
-			bound = fmt.Sprintf("at least %d", math.MinInt)
+			bound = fmt.Sprintf("at least %d", math.MinInt32)
 		}
-		p.fail(n, "%s = %s: out of range (%s)", what, tok, bound)
+		p.fail(n, "%s = %s: %s (HPL reads it as a C int)", what, tok, bound)
 		return
 	}
 	p.fail(n, "%s: %s is not an integer", what, quoteToken(tok))
@@ -224,6 +228,9 @@ func (p *datParser) float(n int, what string) float64 {
 		return 0
 	}
 	v, err := strconv.ParseFloat(f[0], 64)
+	if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
+		err = nil // 1e999: HPL's atof reads ±inf, as it reads "inf" (said "is not a number")
+	}
 	if err != nil || math.IsNaN(v) {
 		p.fail(n, "%s: %s is not a number", what, quoteToken(f[0]))
 	}
@@ -256,6 +263,8 @@ func (p *datParser) values(n int, what string, c, countLine, least int) []int {
 		switch {
 		case err != nil:
 			p.failInt(n, what, f[i], err)
+		case v > math.MaxInt32 || v < math.MinInt32:
+			p.failInt(n, what, f[i], strconv.ErrRange)
 		case v < least:
 			p.fail(n, "%s = %d: must be ≥ %d", what, v, least)
 		}

@@ -2,6 +2,7 @@ package hpldat
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -123,10 +124,16 @@ func TestParseErrors(t *testing.T) {
 		{"DEPTH huge", edit(25, "1000000"), 0, "x.dat:25: DEPTH = 1000000: at most 1024"},
 		{"N beyond HPL's int", edit(6, "29 2147483648 34 35"), 0, "x.dat:6: N = 2147483648: at most 2147483647"},
 		// An integer past int64 is out of range, not "not an integer" (it is one).
-		{"N past int64", edit(6, "29 99999999999999999999 34 35"), 0, "x.dat:6: N = 99999999999999999999: out of range (at most 9223372036854775807)"},
-		{"count past int64", edit(5, "99999999999999999999"), 0, "x.dat:5: number of N values = 99999999999999999999: out of range"},
-		{"P below int64", edit(11, "-99999999999999999999 2 1"), 0, "x.dat:11: P = -99999999999999999999: out of range (at least -9223372036854775808)"},
-		{"device past int64", edit(4, "99999999999999999999 device"), 0, "x.dat:4: device out = 99999999999999999999: out of range"},
+		{"N past int64", edit(6, "29 99999999999999999999 34 35"), 0, "x.dat:6: N = 99999999999999999999: at most 2147483647 (HPL reads it as a C int)"},
+		{"count past int64", edit(5, "99999999999999999999"), 0, "x.dat:5: number of N values = 99999999999999999999: at most 2147483647"},
+		{"P below int64", edit(11, "-99999999999999999999 2 1"), 0, "x.dat:11: P = -99999999999999999999: at least -2147483648 (HPL reads it as a C int)"},
+		{"device past int64", edit(4, "99999999999999999999 device"), 0, "x.dat:4: device out = 99999999999999999999: at most 2147483647"},
+		// Every integer of HPL.dat is a C int HPL reads with atoi, which wraps
+		// NB = 99999999999 to 1215752191: emu ran NB 99999999999 and printed it.
+		{"NB beyond HPL's int", edit(8, "1 2 99999999999 4"), 0, "x.dat:8: NB = 99999999999: at most 2147483647 (HPL reads it as a C int)"},
+		{"NBMIN beyond HPL's int", edit(17, "2147483648 4"), 0, "x.dat:17: NBMIN = 2147483648: at most 2147483647"},
+		{"swap threshold beyond HPL's int", edit(27, "-2147483649 thr"), 0, "x.dat:27: swapping threshold = -2147483649: at least -2147483648"},
+		{"alignment beyond HPL's int", edit(31, "4294967304 align"), 0, "x.dat:31: alignment = 4294967304: at most 2147483647"},
 		{"grid too large", strings.Join(good, "\n"), 3, "x.dat:12: a 4-process grid needs more ranks than the 3"},
 		// A binary file (an execution graph given to --hpl-dat) quoted its
 		// tokens whole, a screenful of escapes on one line (qa57).
@@ -154,6 +161,26 @@ func TestParseFallbacks(t *testing.T) {
 	}
 	if d.SwapThreshold != 0 || d.Alignment != 4 {
 		t.Errorf("threshold %d alignment %d; want 0 and 4", d.SwapThreshold, d.Alignment)
+	}
+}
+
+// TestParseThresholdAsAtof: HPL 2.3 reads the threshold with atof, so a
+// number past a double is ±inf, as "inf" is; emu said `"1e999" is not a
+// number` while it took "inf".
+func TestParseThresholdAsAtof(t *testing.T) {
+	good := strings.Split(strings.TrimSuffix(string(readFile(t, "testdata/shipped.dat")), "\n"), "\n")
+	for _, tc := range []struct {
+		line string
+		want float64
+	}{
+		{"inf threshold", math.Inf(1)}, {"1e999 threshold", math.Inf(1)}, {"-1e999", math.Inf(-1)}, {"1e-999", 0}, {"16.0", 16},
+	} {
+		l := append([]string(nil), good...)
+		l[12] = tc.line
+		d, err := Parse([]byte(strings.Join(l, "\n")), "x.dat", 0)
+		if err != nil || d.Threshold != tc.want {
+			t.Errorf("%q: threshold %v (%v), want %v", tc.line, d.Threshold, err, tc.want)
+		}
 	}
 }
 

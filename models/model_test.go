@@ -287,3 +287,39 @@ func TestHalfNormalNegativeSigma(t *testing.T) {
 		t.Errorf("sd %g, want |σ| = %g ± %g", sd, sigma, statZ*se)
 	}
 }
+
+// TestSpreadAtMostAThirdOfTheMean pins what scenario-models.md says: a
+// gaussian, hetero or mixture σ far above a call's mean draws with a third
+// of that mean (sigma = 1e-3 on a 1 µs call: SD 0.33 µs, mean 1 µs), where
+// halfnormal's is not bounded (TestHalfNormalCutAtZero). A user's sigma = 1e-3 on a
+// small HPL moved its time by 2e-8 s and looked ignored.
+func TestSpreadAtMostAThirdOfTheMean(t *testing.T) {
+	const c, sigma, n = 1e-6, 1e-3, 20000
+	for _, tc := range []struct {
+		name string
+		spec Spec
+	}{
+		{"gaussian", Spec{Intercept: c, Noise: NoiseGaussian, Sigma: sigma}},
+		{"hetero", Spec{Intercept: c, Noise: NoiseHetero, SigmaIntercept: sigma}},
+		{"mixture", Spec{Intercept: c, Noise: NoiseMixture, Mixture: []Component{{Weight: 1, MeanScale: 1, Sigma: sigma}}}},
+	} {
+		m := mustBuild(t, tc.spec)
+		rng := rand.New(rand.NewPCG(3, 4))
+		var sum, sq float64
+		for range n {
+			x := m.Sample(Vars{}, rng)
+			sum += x
+			sq += x * x
+		}
+		mean := sum / n
+		sd := math.Sqrt(sq/n - mean*mean)
+		// Cut at 0, three σ below the center: mean and SD are N(c, (c/3)²)'s
+		// within a few standard errors (the cut moves them by ~1e-3 relative).
+		if want, se := c, c/3/math.Sqrt(n); math.Abs(mean-want) > statZ*se+2e-3*want {
+			t.Errorf("%s: mean %.4g, want %.4g", tc.name, mean, want)
+		}
+		if want := c / 3; math.Abs(sd-want) > 0.03*want {
+			t.Errorf("%s: SD %.4g, want %.4g (a third of the mean)", tc.name, sd, want)
+		}
+	}
+}

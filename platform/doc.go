@@ -32,6 +32,7 @@
 //
 // # Imports
 //
-// fluid (Build) and units (XML's quantities) only; never scenario, which
+// fluid (Build), units (XML's quantities) and internal/inputfile (profile
+// files) only; never scenario, which
 // fills a Platform from its TOML and imports this package.
 package platform

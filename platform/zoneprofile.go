@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/emu-hpc/emu/fluid"
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/units"
 )
 
@@ -85,7 +86,7 @@ func (z *zoneParser) readProfileFile(elem, id, attr, name string) (fluid.Profile
 	if st, err := os.Stat(path); err == nil && (!st.Mode().IsRegular() || st.Size() > maxProfileBytes) {
 		return fluid.Profile{}, z.errorf("<%s id=%q> %s: %s is not a profile file (a regular file of at most %d bytes)", elem, id, attr, path, maxProfileBytes)
 	}
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return fluid.Profile{}, z.errorf("<%s id=%q> %s: %v", elem, id, attr, err)
 	}

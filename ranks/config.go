@@ -219,6 +219,11 @@ func (c *Config) fluidOptions() fluid.Options {
 	return o
 }
 
+// MinBwFactor is the least bandwidth factor Validate takes: below it a
+// message on a link of a few B/s would outlast the clock (1e9 s), and HPL's
+// polling ranks, whose probe costs grow one step a probe, poll for ever.
+const MinBwFactor = 1e-9
+
 // Validate reports the first field that is out of range, by name (a
 // *ConfigError).
 func (c *Config) Validate() error {
@@ -239,8 +244,13 @@ func (c *Config) Validate() error {
 	if err := c.validateDelay(); err != nil {
 		return err
 	}
-	if c.BwFactor.hasZero() {
+	if f := c.BwFactor.smallest(); f == 0 {
 		return &ConfigError{"BwFactor", fmt.Sprintf("%q has a zero factor (a message would never finish)", c.BwFactor.String())}
+	} else if f < MinBwFactor {
+		return &ConfigError{"BwFactor", fmt.Sprintf("%q has a factor of %g, below %g: a message would crawl more than a billion times slower than its link, and a rank polling for it would poll for ever", c.BwFactor.String(), f, MinBwFactor)}
+	}
+	if g := c.TCPGamma; g > 0 && g < 1 {
+		return &ConfigError{"TCPGamma", fmt.Sprintf("= %g bytes: a TCP window under one byte holds every message back (a rank polling for one would poll for ever); 0 turns the bound off", g)}
 	}
 	if c.AsyncThreshold > c.EagerThreshold {
 		return &ConfigError{"AsyncThreshold", fmt.Sprintf("%d exceeds EagerThreshold %d", c.AsyncThreshold, c.EagerThreshold)}

@@ -105,17 +105,18 @@ func (t Table) Value(size int, def float64) float64 {
 	return c.offset + c.perByte*float64(size)
 }
 
-// hasZero reports whether some size gets a zero value.
-func (t Table) hasZero() bool {
+// smallest returns the least value a factor table gives a size: its
+// constant, or the least of its chunks' first values and the default 1
+// that sizes at or below the first bound get.
+func (t Table) smallest() float64 {
 	if t.hasConstant {
-		return t.constant == 0
+		return t.constant
 	}
+	least := 1.0
 	for _, c := range t.chunks {
-		if c.offset == 0 && c.perByte == 0 {
-			return true
-		}
+		least = min(least, c.offset+c.perByte*float64(c.bound+1))
 	}
-	return false
+	return least
 }
 
 // String writes the table back in SimGrid's syntax (ascending bounds).

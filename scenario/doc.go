@@ -18,7 +18,8 @@
 // "--set key: what" for an override). Bad input never panics; the parsers are fuzzed.
 //
 // Imports: the applications' configurations, the formats (hpldat, platform,
-// traceformat, loggops), ranks, kernels, models, fluid and units
+// traceformat, loggops), ranks, kernels, models, fluid, units and
+// internal/inputfile (the files it reads)
 // (ARCHITECTURE.md, layers_test.go); never observe, sensitivity or runner.
 // runner and cmd/emu import scenario.
 package scenario

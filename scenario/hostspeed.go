@@ -3,10 +3,10 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/platform"
 	"github.com/emu-hpc/emu/units"
@@ -43,9 +43,9 @@ func (s *Scenario) variability(p *Plan) error {
 		return nil
 	}
 	path := s.path(s.Kernels.Models)
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
-		return s.errorAt("kernels.models", s.cannotRead(s.Kernels.Models, path))
+		return s.errorAt("kernels.models", s.cannotRead(s.Kernels.Models, path, err))
 	}
 	probes, err := models.ParseProbes(data, path)
 	if err != nil {

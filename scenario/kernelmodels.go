@@ -5,11 +5,11 @@ package scenario
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/platform"
@@ -53,14 +53,17 @@ func (s *Scenario) kernels(p *Plan) error {
 		if ratio = *k.SpeedRatio; !(ratio > 0) {
 			return s.errorAt("kernels.speed_ratio", fmt.Sprintf("%g must be positive", ratio))
 		}
+		if ratio > maxSpeedRatio { // +Inf ran until a Compute(+Inf); 1e300 polled for ever
+			return s.errorAt("kernels.speed_ratio", fmt.Sprintf("%g: at most %g (a measured second would pass the clock's 1e9 s)", ratio, float64(maxSpeedRatio)))
+		}
 	}
 	specs := map[string]models.Spec{}
 	where := map[string]string{} // each model's place, for kernels.CallTooLongError
 	if k.Models != "" {
 		path := s.path(k.Models)
-		data, err := os.ReadFile(path)
+		data, err := inputfile.ReadFile(path)
 		if err != nil {
-			return s.errorAt("kernels.models", s.cannotRead(k.Models, path))
+			return s.errorAt("kernels.models", s.cannotRead(k.Models, path, err))
 		}
 		set, err := models.ParseSet(data, path)
 		if err != nil {
@@ -441,3 +444,9 @@ func splitKeyMessage(s string) (string, string) {
 	}
 	return "kernels", s
 }
+
+// maxSpeedRatio bounds kernels.speed_ratio as units bounds a time: a second
+// of wall time measured in timed mode is charged at most 1e9 s, the clock's
+// bound, past which HPL's polling ranks (each probe one step dearer) poll
+// for ever.
+const maxSpeedRatio = 1e9

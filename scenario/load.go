@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -27,7 +27,7 @@ func asParseError(err error, pe *toml.ParseError) bool { return errors.As(err, p
 // Load reads a scenario file. Relative paths inside it (platform.file,
 // kernels.models) are read from the file's folder.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
 	}
@@ -371,7 +371,7 @@ func bareList(v string) (string, bool) {
 // UseHPLDat makes an HPL.dat replace the [hpl] table (--hpl-dat). It is parsed by
 // Validate, once the number of ranks the platform offers is known.
 func (s *Scenario) UseHPLDat(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, errors.Unwrap(err))
 	}
@@ -385,7 +385,7 @@ func (s *Scenario) UseHPLDat(path string) error {
 // UsePlatformXML makes a SimGrid platform file replace the [platform] table
 // (--platform). Keys set with --set platform.* still apply over it.
 func (s *Scenario) UsePlatformXML(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, errors.Unwrap(err))
 	}
@@ -464,7 +464,7 @@ func unquoteKey(k string) string {
 
 // readInput reads a file named by the scenario, with an error that names it.
 func readInput(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, errors.Unwrap(err))
 	}

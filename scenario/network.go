@@ -17,8 +17,10 @@ func bytesError(b, most float64, limit string) string {
 	switch {
 	case b != math.Trunc(b):
 		return fmt.Sprintf("%g bytes is not a whole number of bytes", b)
-	case b > most:
+	case b > most && b < 1e15:
 		return fmt.Sprintf("%.0f bytes: more than %s", b, limit)
+	case b > most: // 1e300 wrote 301 digits
+		return fmt.Sprintf("%.6g bytes: more than %s", b, limit)
 	}
 	return ""
 }

@@ -313,6 +313,9 @@ func (s *Scenario) hplValues(p *Plan) error {
 			if x < l.least {
 				return s.errorAt(l.key, fmt.Sprintf("%d must be ≥ %d", x, l.least))
 			}
+			if x > math.MaxInt32 && l.key != "hpl.n" && l.key != "hpl.depth" { // their own bounds below
+				return s.errorAt(l.key, cIntError(x))
+			}
 		}
 		*l.dst = append([]int(nil), l.v...)
 	}
@@ -378,6 +381,9 @@ func (s *Scenario) hplValues(p *Plan) error {
 		if *t.SwapThreshold < 0 {
 			return s.errorAt("hpl.swap_threshold", fmt.Sprintf("%d must be ≥ 0", *t.SwapThreshold))
 		}
+		if *t.SwapThreshold > math.MaxInt32 {
+			return s.errorAt("hpl.swap_threshold", cIntError(*t.SwapThreshold))
+		}
 		d.SwapThreshold = *t.SwapThreshold
 	}
 	forms := []struct {
@@ -402,6 +408,9 @@ func (s *Scenario) hplValues(p *Plan) error {
 	if t.Alignment != nil {
 		if *t.Alignment < 1 {
 			return s.errorAt("hpl.alignment", fmt.Sprintf("%d must be ≥ 1", *t.Alignment))
+		}
+		if *t.Alignment > math.MaxInt32 {
+			return s.errorAt("hpl.alignment", cIntError(*t.Alignment))
 		}
 		d.Alignment = *t.Alignment
 	}
@@ -599,4 +608,12 @@ func noteUnrouted(p *Plan) error {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d pairs of the ranks' hosts have no route in the platform (first %s): a message between them stops the run, as SimGrid aborts on it (\"no connecting path\")", n, first))
 	}
 	return nil
+}
+
+// cIntError says why an [hpl] integer past a C int is refused: HPL holds
+// NB, NBMIN, NDIV, the swapping threshold and the alignment in C ints and
+// reads HPL.dat's with atoi, which wraps 99999999999 to 1215752191; emu ran
+// NB = 99999999999 and printed it in HPL's report.
+func cIntError(x int) string {
+	return fmt.Sprintf("%d: at most %d (HPL holds it in a C int)", x, math.MaxInt32)
 }

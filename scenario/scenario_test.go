@@ -184,6 +184,15 @@ link_latency = "1us"
 		{"set then invalid", base, []string{"hpl.grids=[[4,4]]"}, "--set hpl.grids=[[4,4]]: hpl.grids: a 16-process grid needs more ranks"},
 		{"zero cores", base, []string{"platform.cores_per_host=0"}, "--set platform.cores_per_host=0: platform.cores_per_host: 0 must be ≥ 1"},
 		{"zero speed ratio", base, []string{"kernels.speed_ratio=0"}, "--set kernels.speed_ratio=0: kernels.speed_ratio: 0 must be positive"},
+		// Values that stretch a message or a kernel past the clock: a polling
+		// HPL rank then polls for ever (1e-300, 1e300 hung; 1e-320 and +Inf
+		// failed later, as a deadlock or a Compute(+Inf), exit 1 or 2).
+		{"infinite speed ratio", base, []string{"kernels.speed_ratio=inf"}, "--set kernels.speed_ratio=inf: kernels.speed_ratio: +Inf: at most 1e+09"},
+		{"huge speed ratio", base + "[kernels]\nspeed_ratio = 1e300\n", nil, "s.toml:6: kernels.speed_ratio: 1e+300: at most 1e+09 (a measured second would pass the clock's 1e9 s)"},
+		{"tiny TCP window", base, []string{"network.tcp_gamma=1e-300"}, "--set network.tcp_gamma=1e-300: network.tcp_gamma: 1e-300 bytes: a TCP window under one byte holds every message back"},
+		{"half-byte TCP window", base + "[network]\ntcp_gamma = 0.5\n", nil, "s.toml:6: network.tcp_gamma: 0.5 bytes: a TCP window under one byte"},
+		{"tiny bw factor", base, []string{`network.bw_factor="1e-300"`}, `--set network.bw_factor="1e-300": network.bw_factor: "1e-300" has a factor of 1e-300, below 1e-09: a message would crawl`},
+		{"tiny bw factor chunk", base + "[network]\nbw_factor = \"0:1;65536:1e-12\"\n", nil, `s.toml:6: network.bw_factor: "0:1;65536:1e-12" has a factor of 1e-12, below 1e-09`},
 		{"zero iterations", "app = \"pingpong\"\n" + base + "[pingpong]\niterations = 0\n", nil, "s.toml:7: pingpong.iterations: 0 must be ≥ 1"},
 		// window = 0 ran osu_bw's 64 in silence: a window given is a window of messages
 		{"zero window", "app = \"pingpong\"\n" + base + "[pingpong]\nwindow = 0\n", nil, "s.toml:7: pingpong.window: 0 must be ≥ 1"},
@@ -195,6 +204,9 @@ link_latency = "1us"
 		// A size too large is whole: it said "1.099511627776e+12 bytes is not a
 		// whole number of bytes below 2GiB".
 		{"eager threshold past 2GiB", base, []string{"network.eager_threshold=1TiB"}, "--set network.eager_threshold=1TiB: network.eager_threshold: 1099511627776 bytes: more than 2GiB − 1 (2147483647)"},
+		// 1e300 bytes were written out in 301 digits
+		{"huge envelope", base, []string{"network.envelope=1e300"}, "--set network.envelope=1e300: network.envelope: 1e+300 bytes: more than 2GiB − 1 (2147483647)"},
+		{"huge ping-pong size", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = [1e300]\n", nil, "s.toml:7: pingpong.sizes: 1e+300 bytes: more than 1TiB"},
 		{"fractional envelope", base, []string{"network.envelope=0.5"}, "--set network.envelope=0.5: network.envelope: 0.5 bytes is not a whole number of bytes"},
 		{"ping-pong size past 1TiB", "app = \"pingpong\"\n" + base + "[pingpong]\nsizes = [\"2TiB\"]\n", nil, "s.toml:7: pingpong.sizes: 2199023255552 bytes: more than 1TiB"},
 		{"empty ring sizes", "app = \"ring\"\n" + base, []string{"ring.sizes=[]"}, "--set ring.sizes=[]: ring.sizes: empty list"},
@@ -204,6 +216,12 @@ link_latency = "1us"
 		{"too many cores", base, []string{"platform.cores_per_host=9223372036854775807"},
 			"--set platform.cores_per_host=9223372036854775807: platform.cores_per_host: 9223372036854775807: more than 16777216 cores a host"},
 		{"unused [hpl]", "app = \"pingpong\"\n" + base + "[hpl]\nnb = [-5]\n", nil, "s.toml:7: hpl.nb: -5 must be ≥ 1"},
+		// HPL's integers are C ints: NB = 99999999999 ran and was printed so.
+		{"NB past a C int", base, []string{"hpl.nb=99999999999"}, "--set hpl.nb=99999999999: hpl.nb: 99999999999: at most 2147483647 (HPL holds it in a C int)"},
+		{"NBMIN past a C int", base + "[hpl]\nnbmin = [4, 2147483648]\n", nil, "s.toml:6: hpl.nbmin: 2147483648: at most 2147483647"},
+		{"NDIV past a C int", base, []string{"hpl.ndiv=9999999999"}, "--set hpl.ndiv=9999999999: hpl.ndiv: 9999999999: at most 2147483647"},
+		{"swap threshold past a C int", base, []string{"hpl.swap_threshold=2147483648"}, "--set hpl.swap_threshold=2147483648: hpl.swap_threshold: 2147483648: at most 2147483647"},
+		{"alignment past a C int", base, []string{"hpl.alignment=9999999999"}, "--set hpl.alignment=9999999999: hpl.alignment: 9999999999: at most 2147483647"},
 		{"unused [ring]", base + "[ring]\niterations = 0\n", nil, "s.toml:6: ring.iterations: 0 must be ≥ 1"},
 		{"unused [pingpong]", base + "[pingpong]\nsizes = [\"0.5B\"]\n", nil, "s.toml:6: pingpong.sizes: 0.5 bytes is not a whole number"},
 		{"unused [congestor]", base + "[congestor]\npattern = \"storm\"\n", nil, `s.toml:6: congestor.pattern: unknown pattern "storm"`},
@@ -549,10 +567,16 @@ func TestModelsPathHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ set, want string }{
-		{"kernels.models=here.toml", "--set kernels.models=here.toml: kernels.models: cannot read sc/here.toml (paths are relative to the scenario's folder; for ./here.toml give $PWD/here.toml)"},
-		{"kernels.models=nowhere.toml", "--set kernels.models=nowhere.toml: kernels.models: cannot read sc/nowhere.toml"},
+		{"kernels.models=here.toml", "--set kernels.models=here.toml: kernels.models: cannot read sc/here.toml: no such file or directory (paths are relative to the scenario's folder; for ./here.toml give $PWD/here.toml)"},
+		{"kernels.models=nowhere.toml", "--set kernels.models=nowhere.toml: kernels.models: cannot read sc/nowhere.toml: no such file or directory"},
+		// an input that never ends is refused with why (it took the memory;
+		// then it said "cannot read /dev/zero" and not why)
+		{"kernels.models=/dev/zero", "--set kernels.models=/dev/zero: kernels.models: cannot read /dev/zero: not a regular file, and more than 256 MiB came from it (a device such as /dev/zero never ends): give a file"},
 		{"kernels.models=" + filepath.Join(work, "here.toml"), ""},
 	} {
+		if _, err := os.Stat("/dev/zero"); err != nil && strings.Contains(c.set, "/dev/zero") {
+			continue
+		}
 		s, err := Load(filepath.Join("sc", "s.toml"))
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -490,10 +492,15 @@ func (s *Scenario) path(p string) string {
 }
 
 // cannotRead says that path, the scenario's p resolved by path, cannot be
-// read; when p is relative and names a file of the working folder instead,
-// it says how to give that one (a --set path is the scenario's too).
-func (s *Scenario) cannotRead(p, path string) string {
+// read, and why (err's cause: "no such file or directory", a device that
+// never ends); when p is relative and names a file of the working folder
+// instead, it says how to give that one (a --set path is the scenario's too).
+func (s *Scenario) cannotRead(p, path string, err error) string {
 	msg := "cannot read " + path
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg += ": " + pe.Err.Error()
+	}
 	if path != p && !filepath.IsAbs(p) {
 		if info, err := os.Stat(p); err == nil && !info.IsDir() {
 			msg += fmt.Sprintf(" (paths are relative to the scenario's folder; for ./%s give $PWD/%s)", p, p)

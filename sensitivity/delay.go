@@ -37,6 +37,39 @@ type DelaySensitivity struct {
 	R2              float64      `json:"r2"`                // coefficient of determination (1 when every T is the same and fits)
 	MessagesPerRank float64      `json:"messages_per_rank"` // m̄
 	CA              float64      `json:"c_a"`
+	// Fall is the largest drop of T from one delay to the next larger one,
+	// nil when T never falls as the delay grows. Adding a delay to every
+	// message cannot shorten a run whose order of events is fixed; where
+	// it does, the application adapts to timing (HPL's broadcasts poll
+	// with MPI_Iprobe) and one run per delay moves by more than the delay
+	// does. The const delay draws nothing and the exp draws of a sender
+	// are the same Exp(1) stream at every delay (common random numbers),
+	// so a fall is the run's own order flipping, not a different draw.
+	Fall *DelayFall `json:"falls,omitempty"`
+}
+
+// DelayFall is a drop of T between two delays of a sweep, the smaller
+// delay first.
+type DelayFall struct {
+	FromDelay float64 `json:"from_delay_s"`
+	ToDelay   float64 `json:"to_delay_s"`
+	FromT     float64 `json:"from_time_s"`
+	ToT       float64 `json:"to_time_s"`
+}
+
+// largestFall returns the largest drop of T between consecutive delays
+// (in delay order; equal delays compared in the order given), or nil.
+func largestFall(pts []DelayPoint) *DelayFall {
+	s := append([]DelayPoint(nil), pts...)
+	sort.SliceStable(s, func(i, j int) bool { return s[i].Delay < s[j].Delay })
+	var f *DelayFall
+	for i := 1; i < len(s); i++ {
+		a, b := s[i-1], s[i]
+		if b.Delay > a.Delay && b.T < a.T && (f == nil || a.T-b.T > f.FromT-f.ToT) {
+			f = &DelayFall{a.Delay, b.Delay, a.T, b.T}
+		}
+	}
+	return f
 }
 
 // FitDelay fits T = Slope·M + K over the points by least squares and
@@ -97,6 +130,7 @@ func FitDelay(name string, ranks int, pts []DelayPoint) (DelaySensitivity, error
 	if math.IsNaN(d.CA) || math.IsInf(d.CA, 0) {
 		return d, errors.New("delay sensitivity: the fit is not finite")
 	}
+	d.Fall = largestFall(pts)
 	return d, nil
 }
 

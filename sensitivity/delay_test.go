@@ -51,3 +51,40 @@ func TestRankByDelay(t *testing.T) {
 		t.Errorf("order %s %s %s, want c a b", ds[0].Name, ds[1].Name, ds[2].Name)
 	}
 }
+
+// TestDelayFall: a T that falls as the delay grows (a run whose order of
+// events flips, as examples/dragonfly.toml's 16×16 HPL: 2.481 s at 5 µs,
+// 1.243 s at 10 µs) is reported, the largest drop in delay order whatever
+// the order the delays were given in; a T that only grows or stays has none.
+func TestDelayFall(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pts  []DelayPoint
+		want *DelayFall
+	}{
+		{"grows", []DelayPoint{{Delay: 0, M: 1, T: 1}, {Delay: 1, M: 2, T: 2}, {Delay: 2, M: 3, T: 3}}, nil},
+		{"flat", []DelayPoint{{Delay: 0, M: 1, T: 1}, {Delay: 1, M: 2, T: 1}}, nil},
+		{"dragonfly", []DelayPoint{{Delay: 0, M: 14.8e-6, T: 0.866}, {Delay: 2e-6, M: 16.6e-6, T: 1.008}, {Delay: 5e-6, M: 19.6e-6, T: 2.481}, {Delay: 10e-6, M: 24.4e-6, T: 1.243}},
+			&DelayFall{FromDelay: 5e-6, ToDelay: 10e-6, FromT: 2.481, ToT: 1.243}},
+		// given out of order: 3 → 1 is a fall between delays 1 and 2 once sorted
+		{"unsorted", []DelayPoint{{Delay: 2, M: 3, T: 1}, {Delay: 0, M: 1, T: 2}, {Delay: 1, M: 2, T: 3}},
+			&DelayFall{FromDelay: 1, ToDelay: 2, FromT: 3, ToT: 1}},
+		// two falls: the larger (5 → 2) is the one reported
+		{"largest", []DelayPoint{{Delay: 0, M: 1, T: 4}, {Delay: 1, M: 2, T: 3}, {Delay: 2, M: 3, T: 5}, {Delay: 3, M: 4, T: 2}},
+			&DelayFall{FromDelay: 2, ToDelay: 3, FromT: 5, ToT: 2}},
+	} {
+		for i := range tc.pts {
+			tc.pts[i].Messages = 1
+		}
+		d, err := FitDelay(tc.name, 1, tc.pts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		switch {
+		case tc.want == nil && d.Fall != nil:
+			t.Errorf("%s: fall %+v, want none", tc.name, *d.Fall)
+		case tc.want != nil && (d.Fall == nil || *d.Fall != *tc.want):
+			t.Errorf("%s: fall %+v, want %+v", tc.name, d.Fall, *tc.want)
+		}
+	}
+}

@@ -46,5 +46,6 @@
 //
 // # Imports
 //
-// Nothing of emu's. File I/O only in Load; no clock, no goroutine.
+// Nothing of emu's but internal/inputfile (a trace that is not a regular
+// file is refused). File I/O only in Load; no clock, no goroutine.
 package traceformat

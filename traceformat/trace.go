@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/emu-hpc/emu/internal/inputfile"
 )
 
 // Trace is a loaded trace, ready to Run: a GOAL schedule or a TI trace.
@@ -50,6 +52,11 @@ func Load(path string, f Format) (*Trace, error) {
 		return nil, err
 	}
 	defer fh.Close()
+	// A trace is read from its start twice (its head, then whole): a pipe
+	// failed on "illegal seek", /dev/zero was read until memory ran out.
+	if info, err := fh.Stat(); err == nil && !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
+	}
 	head := make([]byte, headBytes)
 	n, err := io.ReadFull(fh, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
@@ -137,10 +144,14 @@ func indexFiles(data []byte, name string) ([]string, []int, error) {
 	return files, lines, nil
 }
 
-// openIndexed opens the file an index names (indexedPath).
-func openIndexed(index, name string) (string, *os.File, error) {
+// errNotRegular refuses a trace that is no regular file.
+var errNotRegular = errors.New("not a regular file (a trace is read from its start twice, a device such as /dev/zero never ends): give a file")
+
+// openIndexed opens the file an index names (indexedPath); one that is not
+// a regular file is read up to inputfile.MaxStream bytes.
+func openIndexed(index, name string) (string, io.ReadCloser, error) {
 	path := indexedPath(index, name)
-	fh, err := os.Open(path)
+	fh, err := inputfile.Open(path)
 	if err != nil && errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(name) {
 		err = fmt.Errorf("%w (nor %s from the working directory)", err, name)
 	}
@@ -169,7 +180,7 @@ func indexedPath(index, name string) string {
 // GOAL schedule). Whoever must know when a replay's input changed (tune's
 // sweep folders) needs these as well as the index.
 func IndexedFiles(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/internal/atomicfile"
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/models"
 )
 
@@ -41,7 +41,7 @@ func runCheck(w io.Writer, cf checkFlags) error {
 			return err
 		}
 	}
-	data, err := os.ReadFile(cf.models)
+	data, err := inputfile.ReadFile(cf.models)
 	if err != nil {
 		return fmt.Errorf("--check: %w", err)
 	}

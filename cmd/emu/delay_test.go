@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/emu-hpc/emu/internal/scenariotest"
+	"github.com/emu-hpc/emu/sensitivity"
 )
 
 // TestDelaySensitivityCLI: emu sensitivity --delay over two scenarios, a
@@ -126,5 +127,39 @@ func TestDelaySensitivityOfATrace(t *testing.T) {
 				t.Errorf("JSON %s\ntable:\n%s\nwant the row %s, c_a %g", mustRead(t, out), stdout, trace, tc.ca)
 			}
 		})
+	}
+}
+
+// TestDelayTableSaysWhenTFalls: a T that falls as the delay grows (as
+// examples/dragonfly.toml's 16×16 HPL: 2.481 s at 5 µs, 1.243 s at 10 µs)
+// gets one line under its runs naming the fall and the command that gives
+// one delay's spread; a T that grows gets none. R² by hand: M evenly spaced
+// (mean 19.6 µs), Σ(ΔM)² = 46.08, ΣΔMΔT = 4.8·0.377 = 1.8096, slope 0.03927,
+// explained 0.0711 of Σ(ΔT)² = 1.4277: 0.050.
+func TestDelayTableSaysWhenTFalls(t *testing.T) {
+	pts := []sensitivity.DelayPoint{{Delay: 0, M: 14.8e-6, T: 0.866, Messages: 9}, {Delay: 5e-6, M: 19.6e-6, T: 2.481, Messages: 9}, {Delay: 10e-6, M: 24.4e-6, T: 1.243, Messages: 9}}
+	for _, tc := range []struct {
+		name string
+		pts  []sensitivity.DelayPoint
+		want string // "" for no line
+	}{
+		{"examples/dragonfly.toml", pts, "  T falls from 2.481000 s at 5.000000 µs to 1.243000 s at 10.000000 µs: this run's order of events moves with its timing (as HPL's polling broadcasts do), so one run a delay moves by more than the delay does (R² 0.050); one delay's spread: emu run examples/dragonfly.toml --set network.message_delay=10us --perturb 8\n"},
+		{"grows.toml", pts[:2], ""},
+	} {
+		d, err := sensitivity.FitDelay(tc.name, 2, tc.pts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := writeDelayTable(&b, []sensitivity.DelaySensitivity{d}); err != nil {
+			t.Fatal(err)
+		}
+		got := b.String()
+		switch {
+		case tc.want == "" && strings.Contains(got, "falls"):
+			t.Errorf("%s: a fall reported:\n%s", tc.name, got)
+		case tc.want != "" && !strings.HasSuffix(got, tc.want):
+			t.Errorf("%s: got\n%s\nwant it to end with\n%s", tc.name, got, tc.want)
+		}
 	}
 }

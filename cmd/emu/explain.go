@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/emu-hpc/emu/apps/hpl"
 	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/kernels"
 	"github.com/emu-hpc/emu/observe"
@@ -66,9 +66,9 @@ compare and is refused.`,
 			}
 			var realRows []hpl.OutputRow
 			if realOut != "" {
-				data, err := os.ReadFile(realOut)
+				data, err := inputfile.ReadFile(realOut)
 				if err != nil {
-					return fmt.Errorf("--real: %v", err)
+					return fmt.Errorf("--real: %w", err) // "--real: F: no such file or directory", not "open F: …"
 				}
 				if realRows, err = hpl.ParseOutput(data, realOut); err != nil {
 					return fmt.Errorf("--real: %v", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/emu-hpc/emu/calibration"
+	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/internal/jsonout"
 	"github.com/emu-hpc/emu/models"
 	"github.com/emu-hpc/emu/plots"
@@ -158,7 +159,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		probes []models.Probe
 	)
 	for _, f := range files {
-		data, err := os.ReadFile(f) // once: its samples, its torn row, its probes
+		data, err := inputfile.ReadFile(f) // once: its samples, its torn row, its probes
 		if err != nil {
 			return err
 		}
@@ -335,7 +336,7 @@ func fitNetwork(cmd *cobra.Command, fl fitFlags) error {
 	if fl.envelope < 0 {
 		return fmt.Errorf("--envelope: %d bytes is negative", fl.envelope)
 	}
-	data, err := os.ReadFile(fl.network)
+	data, err := inputfile.ReadFile(fl.network)
 	if err != nil {
 		return err
 	}

@@ -8,13 +8,14 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/emu-hpc/emu/internal/inputfile"
 )
 
 // withFlagHint adds to a load error which flag or command takes the file
@@ -23,7 +24,7 @@ import (
 // SimGrid platform, a scenario, a replayed trace or an execution graph,
 // whose bytes otherwise read as malformed input of the kind wanted.
 func withFlagHint(err error, file, given string) error {
-	data, rerr := os.ReadFile(file)
+	data, rerr := inputfile.ReadFile(file)
 	if rerr != nil {
 		return err
 	}

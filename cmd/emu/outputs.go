@@ -62,10 +62,16 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 			return fmt.Errorf("%s %s: is a file, want a folder", o.flag, o.path)
 		case err == nil && !o.folder && info.IsDir():
 			return fmt.Errorf("%s %s: is a folder, want a file name", o.flag, o.path)
-		case err == nil:
+		case err == nil && o.folder:
+			if err := canCreateIn(o.path); err != nil {
+				return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
+			}
 		case o.folder: // a folder is created with its parents, below folders only
 			if f := fileAbove(o.path); f != "" {
 				return fmt.Errorf("%s %s: %s is a file, not a folder", o.flag, o.path, f)
+			}
+			if err := canCreateIn(folderAbove(o.path)); err != nil {
+				return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 			}
 		default:
 			dir := filepath.Dir(o.path)
@@ -74,9 +80,45 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 			} else if err != nil {
 				return fmt.Errorf("%s %s: folder %s does not exist", o.flag, o.path, dir)
 			}
+			// A file is written beside itself and renamed over (an existing
+			// one too): its folder must take a new file.
+			if err := canCreateIn(dir); err != nil {
+				return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
+			}
 		}
 	}
 	return nil
+}
+
+// canCreateIn tries a file in folder dir, removed at once: a folder the
+// user may not write (or /proc, /sys) failed after the whole run, exit 1.
+func canCreateIn(dir string) error {
+	f, err := os.CreateTemp(dir, ".emu-check-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot create a file in folder %s (%v)", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// folderAbove returns the nearest existing ancestor of path (a folder, when
+// fileAbove found no file).
+func folderAbove(path string) string {
+	dir := filepath.Dir(filepath.Clean(path))
+	for {
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
 }
 
 // fileAbove returns the nearest existing ancestor of path when it is not a

@@ -113,3 +113,39 @@ func TestOutputFailureNamesItsFlag(t *testing.T) {
 		}
 	}
 }
+
+// An output in a folder that takes no new file (/proc; a read-only folder
+// for a user who is not root) is refused before the run, exit 2, one line
+// naming the flag: it ran the whole emulation, then failed with exit 1 on
+// "--json /proc/x.json: no such file or directory".
+func TestRunRefusesAFolderThatTakesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "r.json")
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"json in /proc", []string{"--json", "/proc/emu-qa.json"}, "emu: --json /proc/emu-qa.json: cannot create a file in folder /proc ("},
+		{"graph in /proc beside a json", []string{"--json", js, "--graph", "/proc/emu-qa.graph"}, "emu: --graph /proc/emu-qa.graph: cannot create a file in folder /proc ("},
+		{"plot below /proc", []string{"--plot", "/proc/emu-qa/p"}, "emu: --plot /proc/emu-qa/p: cannot create a file in folder /proc ("},
+	}
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro")
+		if err := os.Mkdir(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			name string
+			args []string
+			want string
+		}{"json in a read-only folder", []string{"--json", filepath.Join(ro, "r.json")}, "emu: --json " + filepath.Join(ro, "r.json") + ": cannot create a file in folder " + ro + " (permission denied)"})
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCLI(t, append([]string{"run", "-q", "--set", "hpl.n=100"}, c.args...)...)
+		if code != exitInput || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q\nstderr %q\nwant   %q...", c.name, code, stdout, stderr, c.want)
+		}
+		checkNothingLeft(t, c.name, dir, []string{js})
+	}
+}

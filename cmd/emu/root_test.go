@@ -175,6 +175,8 @@ func TestMissingInputsNamedAlike(t *testing.T) {
 		{[]string{"fit", none + ".csv", "-o", filepath.Join(dir, "m.toml")}, none + ".csv: no such file or directory"},
 		{[]string{"calibrate", "--check", none + ".toml"}, "--check: " + none + ".toml: no such file or directory"},
 		{[]string{"calibrate", "merge", none + "1.csv", none + "2.csv", "-o", filepath.Join(dir, "m.csv")}, none + "1.csv: no such file or directory"},
+		// explain's --real said "--real: open …: no such file or directory"
+		{[]string{"explain", "--timed=false", "--real", none + ".out"}, "--real: " + none + ".out: no such file or directory"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
 		if code != exitInput || errOut != "emu: "+tc.want+"\n" {

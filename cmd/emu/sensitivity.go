@@ -108,7 +108,9 @@ c_a = slope / m̄, m̄ = 2·messages/ranks (each rank's sends and receives; from
 run at the smallest delay), so that a ping-pong's c_a is 1 and a token ring's on n
 ranks n/2. The scenarios are ranked by c_a, the most sensitive first; --json too.
 It re-emulates (no graph), so it also sees what the graph cannot: polling that
-adapts to timing, contention that moves.`,
+adapts to timing, contention that moves. Where T falls as the delay grows (a run
+whose order of events moves with timing, so one run a delay says little), a line
+under its runs says so (JSON "falls").`,
 		Example: `  emu sensitivity
   emu sensitivity hpl.toml --range 1us:26us --tolerance 1,2,5 --json s.json --plot plots
   emu sensitivity hpl.toml --latency end-to-end --range 2us:52us
