@@ -150,20 +150,11 @@ func writeDelayTable(out io.Writer, fits []sensitivity.DelaySensitivity) error {
 		if f := d.Fall; f != nil {
 			// A delay on every message cannot shorten a run of fixed order:
 			// the run adapts to timing, and the fit is of that, not of the delay.
-			fmt.Fprintf(out, "  T falls from %s at %s to %s at %s: this run's order of events moves with its timing (as HPL's polling broadcasts do), so one run a delay moves by more than the delay does (R² %.3f); one delay's spread: emu run %s --set network.message_delay=%s --perturb 8\n",
-				sensitivity.FormatSeconds(f.FromT), sensitivity.FormatSeconds(f.FromDelay), sensitivity.FormatSeconds(f.ToT), sensitivity.FormatSeconds(f.ToDelay), d.R2, runName(d.Name), durationArg(f.ToDelay))
+			fmt.Fprintf(out, "  T falls from %s at %s to %s at %s: this run's order of events moves with its timing (as HPL's polling broadcasts do), so one run a delay moves by more than the delay does (R² %.3f); one delay's spread: emu run with the same inputs and --set network.message_delay=%s --perturb 8\n",
+				sensitivity.FormatSeconds(f.FromT), sensitivity.FormatSeconds(f.FromDelay), sensitivity.FormatSeconds(f.ToT), sensitivity.FormatSeconds(f.ToDelay), d.R2, durationArg(f.ToDelay))
 		}
 	}
 	return nil
-}
-
-// runName is how a delay table's scenario is given back to emu run: its
-// file, or nothing for the embedded default.
-func runName(name string) string {
-	if name == "(default)" {
-		return "…"
-	}
-	return name
 }
 
 // durationArg writes seconds as a --set value emu reads back, in µs to 12

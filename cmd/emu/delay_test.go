@@ -143,7 +143,7 @@ func TestDelayTableSaysWhenTFalls(t *testing.T) {
 		pts  []sensitivity.DelayPoint
 		want string // "" for no line
 	}{
-		{"examples/dragonfly.toml", pts, "  T falls from 2.481000 s at 5.000000 µs to 1.243000 s at 10.000000 µs: this run's order of events moves with its timing (as HPL's polling broadcasts do), so one run a delay moves by more than the delay does (R² 0.050); one delay's spread: emu run examples/dragonfly.toml --set network.message_delay=10us --perturb 8\n"},
+		{"examples/dragonfly.toml", pts, "  T falls from 2.481000 s at 5.000000 µs to 1.243000 s at 10.000000 µs: this run's order of events moves with its timing (as HPL's polling broadcasts do), so one run a delay moves by more than the delay does (R² 0.050); one delay's spread: emu run with the same inputs and --set network.message_delay=10us --perturb 8\n"},
 		{"grows.toml", pts[:2], ""},
 	} {
 		d, err := sensitivity.FitDelay(tc.name, 2, tc.pts)
