@@ -149,7 +149,7 @@ func (p *probing) step() *Request {
 				return turnStep
 			}
 			p.n = w.counter(r, ctrIprobe)
-			d := w.execTime(float64(*p.n) * w.cfg.IprobeCost)
+			d := r.execTime(float64(*p.n) * w.cfg.IprobeCost)
 			if d > 0 {
 				r.simcalls(3)
 			}
