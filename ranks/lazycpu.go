@@ -72,6 +72,7 @@ const lazyRemainsPrecision = 1e-5 * SimGridPrecision
 type hostCPU struct {
 	round, order uint64
 	live         int32
+	execs        int32 // executions running, under Lazy's arithmetic (lazyCPU.execs' length)
 }
 
 // cpuAction is the CPU action a rank started last: what lazyCPU needs to
@@ -132,6 +133,7 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 		es := c.execs[r.host]
 		a.slot = int32(len(es))
 		c.execs[r.host] = append(es, r)
+		c.hosts[r.host].execs++
 	}
 }
 
@@ -162,6 +164,7 @@ func (c *lazyCPU) retire(r *Rank) {
 	es[a.slot] = last
 	c.acts[last.gid].slot = a.slot
 	c.execs[r.host] = es[:len(es)-1]
+	c.hosts[r.host].execs--
 }
 
 // rewrite redoes Lazy's arithmetic for every execution running on host h
@@ -232,7 +235,7 @@ func (c *lazyCPU) modify(h int32) {
 		hc.round = c.round
 		c.mods++
 		hc.order = c.mods
-		if c.speed > 0 && len(c.execs[h]) > 0 {
+		if hc.execs > 0 {
 			c.rewrite(h)
 		}
 	}
