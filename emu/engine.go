@@ -118,6 +118,29 @@ func (e *Engine) schedule(d float64, fn func(), h Handler) TimerID {
 	return TimerID(e.seq)
 }
 
+// A Revocable is a Handler whose timer can be withdrawn (Engine.Revoke):
+// a driver that moves an event to another date revokes its timer and
+// queues a new one. Give each timer a Revocable of its own.
+type Revocable struct {
+	H       Handler
+	revoked bool
+}
+
+// Handle runs v's handler.
+func (v *Revocable) Handle() { v.H.Handle() }
+
+// Revoke withdraws the queued timer whose handler is v: it will not fire,
+// and the clock does not move to its date. v must be queued (not fired).
+func (e *Engine) Revoke(v *Revocable) {
+	if v.revoked {
+		return
+	}
+	v.revoked = true
+	e.timers.revoked++
+	e.timers.valid = false
+	e.lookKnown = false
+}
+
 // AtHandler schedules h.Handle to run at time at, which must be finite and
 // not before Now(): a sleep made of several delays summed as the clock
 // would have summed them, one after the other (ranks' merged kernel
@@ -406,7 +429,9 @@ func (e *Engine) SkipTo(at float64) bool {
 }
 
 // Pending returns the number of scheduled timers plus running flows.
-func (e *Engine) Pending() int { return e.timers.n + e.running + len(e.batch) + len(e.cpuDone) }
+func (e *Engine) Pending() int {
+	return e.timers.n - e.timers.revoked + e.running + len(e.batch) + len(e.cpuDone)
+}
 
 // Step advances the clock to the next event and fires it: a timer's function
 // or a completed flow's done function. It returns false, without changing

@@ -137,6 +137,11 @@ type timerQueue struct {
 	frontAt  float64
 	frontSeq uint64
 	valid    bool
+
+	// revoked counts the timers withdrawn (Engine.Revoke) and still
+	// queued: settle drops one that comes first. 0, one test, where no
+	// driver revokes.
+	revoked int
 }
 
 func newTimerQueue() timerQueue {
@@ -342,32 +347,50 @@ func (q *timerQueue) frontBefore(at float64, seq uint64) bool {
 
 // first finds the earliest timer's place; ok is false when none is queued.
 func (q *timerQueue) first() (int, bool) {
-	if !q.valid {
-		if q.n == 0 {
-			return 0, false
-		}
-		q.settle()
+	if !q.valid && !q.settle() {
+		return 0, false
 	}
 	return q.front, true
 }
 
 // settle finds the earliest timer, which it caches as front: the heap's
-// least or the lanes' (the tournament's winner), whichever is first.
-func (q *timerQueue) settle() {
-	best, bk := int(q.win[1]), q.top[1]
-	if len(q.heap) > 0 && q.heap[0].k.less(bk) {
-		best, bk = -1, q.heap[0].k
+// least or the lanes' (the tournament's winner), whichever is first. A
+// revoked timer found first is dropped, unfired, and the search goes on;
+// settle reports whether a timer is left.
+func (q *timerQueue) settle() bool {
+	for q.n > 0 {
+		best, bk := int(q.win[1]), q.top[1]
+		if len(q.heap) > 0 && q.heap[0].k.less(bk) {
+			best, bk = -1, q.heap[0].k
+		}
+		q.front, q.frontAt, q.frontSeq, q.valid = best, timeOf(bk), bk.lo, true
+		if q.revoked == 0 || !q.frontRevoked() {
+			return true
+		}
+		q.revoked--
+		q.pop()
 	}
-	q.front, q.frontAt, q.frontSeq, q.valid = best, timeOf(bk), bk.lo, true
+	return false
+}
+
+// frontRevoked reports whether the earliest timer (front, known) was
+// withdrawn.
+func (q *timerQueue) frontRevoked() bool {
+	var h Handler
+	if i := q.front; i < 0 {
+		h = q.acts[q.heap[0].slot].h
+	} else {
+		l := &q.lane[i]
+		h = l.items[l.head].a.h
+	}
+	v, ok := h.(*Revocable)
+	return ok && v.revoked
 }
 
 // peek returns the due time of the earliest timer.
 func (q *timerQueue) peek() (float64, bool) {
-	if !q.valid {
-		if q.n == 0 {
-			return 0, false
-		}
-		q.settle()
+	if !q.valid && !q.settle() {
+		return 0, false
 	}
 	return q.frontAt, true
 }

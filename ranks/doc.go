@@ -96,7 +96,9 @@
 // answers those simcalls in the same order; an answered actor joins the end
 // of the list for the next sub-round. The counter is read in the actor's
 // own code before an Iprobe's first simcall and raised only after its
-// mailbox probe has been answered, one sub-round later. emu gives each rank
+// mailbox probe has been answered, one sub-round later (two: under an
+// AsyncThreshold SMPI probes the small messages' mailbox, then, unless
+// the message is there, the other one). emu gives each rank
 // the same steps: a rank goes to the back of the FIFO ready queue at each
 // of SMPI's simcalls (after posting a send or a receive, after the probe or
 // test itself, at a wait on a request already complete other than a

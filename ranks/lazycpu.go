@@ -1,5 +1,7 @@
 package ranks
 
+import "github.com/emu-hpc/emu/emu"
+
 // The tie order of SimGrid's lazy CPU update (Config.WakeOrder WakeSimGrid).
 //
 // SMPI runs each rank's injected times on its host's CPU: a kernel
@@ -22,14 +24,24 @@ package ranks
 //     out of the round's list (var_free, make_constraint_inactive): the
 //     next start there puts it last.
 //
+// A blocking wait on a communication still pending modifies its host too:
+// SimGrid's wait starts a sleep with no end there (lazyCPU.wait).
+//
 // So an execution's entry is rewritten each time its host is modified,
 // and a sleep's only once. emu keeps the timers' own order between
 // different dates; lazyCPU reorders the ranks its timers woke at one date
 // by those entries (reorderTimerWakes). Under cpu/optim:Full SimGrid walks
 // its actions in the order they started instead, the engine's own order.
-// lazyCPU does not follow Lazy's remaining-work arithmetic, which moves an
-// execution's date by its last bits each time its entry is rewritten
-// (docs/evidence/sgnext.md).
+//
+// Each rewrite also recomputes the execution's date (Model::
+// next_occurring_event_lazy, CpuAction::update_remains_lazy): its
+// remaining flops lose rate × (now − last update), or become 0 below
+// maxmin/precision × surf/precision, and the date is now + remains /
+// rate, which moves it by its last bits. With the hosts' speed known
+// (Config.HostSpeed), lazyCPU keeps each execution's flops and last update,
+// redoes that arithmetic at each rewrite, and moves the rank's timer to the
+// new date (a revocable timer), so that near-ties fall as in SimGrid.
+// The rate is the host's speed: one core an execution, never shared.
 type lazyCPU struct {
 	round   uint64      // the current round: the instant the ranks run at
 	roundAt float64     // its time, s (−1 before the first)
@@ -41,7 +53,17 @@ type lazyCPU struct {
 	// clock jumped to its end, Engine.Skip): it ended in a round of its own,
 	// or first in the round of its end.
 	jumped *Rank
+
+	// Lazy's arithmetic (speed > 0): the engine whose timers it moves, the
+	// hosts' speed (flop/s) and, by host, the ranks whose execution runs.
+	eng   *emu.Engine
+	speed float64
+	execs [][]*Rank
 }
+
+// lazyRemainsPrecision is maxmin/precision × surf/precision as smpirun
+// sets them (1e-5 × 1e-9): remaining flops below it are none.
+const lazyRemainsPrecision = 1e-5 * SimGridPrecision
 
 // hostCPU is what lazyCPU keeps of a host's CPU: the round that last
 // modified it and the place of that modification (a value of mods) in its
@@ -50,6 +72,7 @@ type lazyCPU struct {
 type hostCPU struct {
 	round, order uint64
 	live         int32
+	execs        int32 // executions running, under Lazy's arithmetic (lazyCPU.execs' length)
 }
 
 // cpuAction is the CPU action a rank started last: what lazyCPU needs to
@@ -61,6 +84,17 @@ type cpuAction struct {
 	exec  bool    // an execution (else a sleep)
 	armed bool    // started, not yet seen to end
 	fired bool    // its timer fired at the instant being reordered
+
+	// Lazy's arithmetic (lazyCPU.speed > 0), for an execution: flops is
+	// what the rank's next execution will run (execTime), remains and
+	// last its remaining flops and their date, slot its place in its
+	// host's lazyCPU.execs, timer its timer (nil: none, the clock jumped).
+	flops, remains, last float64
+	slot                 int32
+	timer                *emu.Revocable
+	// wait is the communication the rank waits on, holding a sleep on its
+	// host (lazyCPU.wait), or nil.
+	wait *Request
 }
 
 // isExec reports whether SMPI runs the injected time of call (Rank.sleep's
@@ -89,10 +123,79 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 	now := w.eng.Now()
 	c.newRound(now)
 	c.seq++
-	c.acts[r.gid] = cpuAction{at: now + d, seq: c.seq, round: c.round, exec: exec, armed: true}
+	a := &c.acts[r.gid]
+	a.at, a.seq, a.round, a.exec, a.armed, a.fired = now+d, c.seq, c.round, exec, true, false
 	c.modify(r.host)
 	c.hosts[r.host].live++
 	c.jumped = r
+	if exec && c.speed > 0 {
+		a.remains, a.last = a.flops, now
+		es := c.execs[r.host]
+		a.slot = int32(len(es))
+		c.execs[r.host] = append(es, r)
+		c.hosts[r.host].execs++
+	}
+}
+
+// timer sets r's timer for the CPU action it started (start), d from
+// now: a revocable one for an execution whose date Lazy's arithmetic
+// may move.
+func (c *lazyCPU) timer(w *World, r *Rank, d float64) {
+	a := &c.acts[r.gid]
+	if !a.exec || !(c.speed > 0) {
+		w.eng.AfterHandler(d, rankTimer{r})
+		return
+	}
+	if a.timer == nil {
+		a.timer = &emu.Revocable{H: rankTimer{r}}
+	}
+	w.eng.AfterHandler(d, a.timer)
+}
+
+// retire forgets r's execution, over: its host's list loses it, and its
+// timer (fired, or none) may serve the next.
+func (c *lazyCPU) retire(r *Rank) {
+	a := &c.acts[r.gid]
+	if !a.exec || !(c.speed > 0) {
+		return
+	}
+	es := c.execs[r.host]
+	last := es[len(es)-1]
+	es[a.slot] = last
+	c.acts[last.gid].slot = a.slot
+	c.execs[r.host] = es[:len(es)-1]
+	c.hosts[r.host].execs--
+}
+
+// rewrite redoes Lazy's arithmetic for every execution running on host h
+// at the round's date, and moves the timers of those whose date moved.
+//
+//go:noinline
+func (c *lazyCPU) rewrite(h int32) {
+	now, rate := c.roundAt, c.speed
+	for _, r := range c.execs[h] {
+		a := &c.acts[r.gid]
+		if a.remains > 0 {
+			a.remains -= rate * (now - a.last)
+			if a.remains < lazyRemainsPrecision {
+				a.remains = 0
+			}
+		}
+		a.last = now
+		at := now
+		if a.remains > 0 {
+			at = now + a.remains/rate
+		}
+		if at == a.at {
+			continue
+		}
+		a.at = at
+		if a.timer != nil {
+			c.eng.Revoke(a.timer)
+			a.timer = &emu.Revocable{H: rankTimer{r}}
+			c.eng.AtHandler(max(at, c.eng.Now()), a.timer)
+		}
+	}
 }
 
 // newRound starts the round at time now, unless it is the current one.
@@ -112,6 +215,7 @@ func (c *lazyCPU) openRound(now float64) {
 		c.jumped = nil
 		if a := &c.acts[j.gid]; a.armed && a.at <= now {
 			a.armed = false
+			c.retire(j)
 			c.round++
 			c.roundAt = a.at
 			c.end(j.host, a.exec)
@@ -124,12 +228,16 @@ func (c *lazyCPU) openRound(now float64) {
 	c.roundAt = now
 }
 
-// modify notes that the current round modifies host h's CPU.
+// modify notes that the current round modifies host h's CPU, and redoes
+// the arithmetic of the executions running there (rewrite).
 func (c *lazyCPU) modify(h int32) {
 	if hc := &c.hosts[h]; hc.round != c.round {
 		hc.round = c.round
 		c.mods++
 		hc.order = c.mods
+		if hc.execs > 0 {
+			c.rewrite(h)
+		}
 	}
 }
 
@@ -142,6 +250,7 @@ func (c *lazyCPU) size(hosts, ranks int) {
 	}
 	if n := hosts - len(c.hosts); n > 0 {
 		c.hosts = append(c.hosts, make([]hostCPU, n)...)
+		c.execs = append(c.execs, make([][]*Rank, n)...)
 	}
 	if n := ranks - len(c.acts); n > 0 {
 		c.acts = append(c.acts, make([]cpuAction, n)...)
@@ -155,6 +264,44 @@ func (c *lazyCPU) end(h int32, exec bool) {
 	if exec {
 		c.modify(h)
 	}
+	hc := &c.hosts[h]
+	if hc.live--; hc.live == 0 && hc.round == c.round {
+		hc.round = 0
+	}
+}
+
+// wait notes that q's owner blocks on q, a communication still pending,
+// under WakeSimGrid: SimGrid's wait (ActivityImpl::wait_for) starts a
+// sleep with no end on the owner's host to hear of its failures, which
+// modifies the host (and rewrites its executions) and stays on it, with
+// no heap entry, until the communication completes (done).
+//
+//go:noinline
+func (c *lazyCPU) wait(w *World, q *Request) {
+	r := q.owner
+	if a := &c.acts[r.gid]; a.wait != q {
+		a.wait = q
+		c.newRound(w.eng.Now())
+		c.modify(r.host)
+		c.hosts[r.host].live++
+	}
+}
+
+// done notes that q completed: if its owner waits on it (wait), the
+// wait's sleep leaves the owner's host (CommImpl::cleanup_surf) without
+// modifying it, and a host left with no action leaves the round's list.
+func (c *lazyCPU) done(w *World, q *Request) {
+	if a := &c.acts[q.owner.gid]; a.wait == q {
+		a.wait = nil
+		c.waited(w, q.owner.host)
+	}
+}
+
+// waited is done's work for a wait's sleep on host h.
+//
+//go:noinline
+func (c *lazyCPU) waited(w *World, h int32) {
+	c.newRound(w.eng.Now())
 	hc := &c.hosts[h]
 	if hc.live--; hc.live == 0 && hc.round == c.round {
 		hc.round = 0
@@ -205,6 +352,9 @@ func (w *World) reorderTimerWakes(from uint) {
 		a := act(r)
 		armed := a.armed
 		a.armed = false
+		if armed {
+			c.retire(r)
+		}
 		c.newRound(w.eng.Now())
 		if armed {
 			c.end(r.host, a.exec)
@@ -212,8 +362,11 @@ func (w *World) reorderTimerWakes(from uint) {
 		return
 	}
 	for i := from; i != q.tail; i++ { // a shared execution's (execDone) is not one of them
-		a := act(at(i))
-		a.fired, a.armed = a.armed, false
+		r := at(i)
+		a := act(r)
+		if a.fired, a.armed = a.armed, false; a.fired {
+			c.retire(r)
+		}
 	}
 	c.newRound(w.eng.Now())
 	// An insertion sort of each run of equal dates: runs are short.

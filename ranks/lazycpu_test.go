@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,6 +66,100 @@ func TestSimGridLazyCPUTies(t *testing.T) {
 			if got := fmt.Sprint(woke); err != nil || got != want {
 				t.Errorf("same host %v, %s | %s, order %v: woke %s (%v), want %s", tc.sameHost, tc.a, tc.b, order, got, err, want)
 			}
+		}
+	}
+}
+
+// TestSimGridLazyArithmetic: under SimGrid's order, the dates of the CPU
+// actions are SimGrid's to the bit: each time an execution's host is
+// modified (another execution or a sleep starts there, one ends, or a
+// rank starts to wait on a communication still pending), Lazy recomputes
+// its date from its remaining flops (lazyCPU.rewrite), which can move it
+// by its last bit; two actions that end at the same date in exact
+// arithmetic then wake in date order, not in the heap's tie order. The
+// want values are smpirun's (testdata/lazyarith, whose README says how
+// they were made): each rank's time after each compute and sleep, in the
+// order SMPI printed them. Messages' times are not compared (the preset's
+// network is not SMPI's default).
+func TestSimGridLazyArithmetic(t *testing.T) {
+	data, err := os.ReadFile("testdata/lazyarith/smpirun.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		rank int
+		act  string
+		at   float64
+	}
+	type tcase struct {
+		sameHost bool
+		acts     [2]string
+		want     []line
+	}
+	var cases []*tcase
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(l)
+		switch {
+		case strings.HasPrefix(l, "#"):
+		case len(f) == 4 && f[0] == "case":
+			cases = append(cases, &tcase{sameHost: f[1] == "one", acts: [2]string{f[2], f[3]}})
+		case len(f) == 3 && len(cases) > 0:
+			rank, err1 := strconv.Atoi(f[0])
+			at, err2 := strconv.ParseFloat(f[2], 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("smpirun.txt:%d: %q", i+1, l)
+			}
+			if c := f[1][0]; c == 'c' || c == 's' {
+				tc := cases[len(cases)-1]
+				tc.want = append(tc.want, line{rank, f[1], at})
+			}
+		default:
+			t.Fatalf("smpirun.txt:%d: %q", i+1, l)
+		}
+	}
+	if len(cases) < 8 {
+		t.Fatalf("smpirun.txt: %d cases, want 8", len(cases))
+	}
+	for _, tc := range cases {
+		cfg := preset(t, "cm02")
+		cfg.WakeOrder = WakeSimGrid
+		cfg.HostSpeed = 1e9
+		place := []int{0, 1}
+		if tc.sameHost {
+			place = []int{0, 0}
+		}
+		w, err := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), place, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []line
+		err = w.Run(func(r *Rank) {
+			for _, a := range strings.Split(tc.acts[r.ID()], ",") {
+				d, _ := strconv.ParseFloat(a[1:], 64)
+				switch a[0] {
+				case 'c':
+					r.Compute(d, "k")
+				case 's':
+					r.Sleep(d)
+				case 't':
+					r.World().Send(int(d), 0, Msg{Bytes: 4})
+				case 'r':
+					r.World().Recv(int(d), 0)
+				}
+				if a[0] == 'c' || a[0] == 's' {
+					got = append(got, line{r.ID(), a, r.Now()})
+				}
+			}
+		})
+		show := func(ls []line) string {
+			var b strings.Builder
+			for _, l := range ls {
+				fmt.Fprintf(&b, " %d:%s@%x", l.rank, l.act, l.at)
+			}
+			return b.String()
+		}
+		if err != nil || show(got) != show(tc.want) {
+			t.Errorf("same host %v, %s | %s:\n got%s (%v)\nwant%s", tc.sameHost, tc.acts[0], tc.acts[1], show(got), err, show(tc.want))
 		}
 	}
 }

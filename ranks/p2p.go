@@ -366,6 +366,9 @@ func (w *World) delivered(s *Request) {
 	q.msg = s.msg
 	q.srcRank, q.detached = s.srcRank, s.detached // what the receive still needs from the send
 	q.done = true
+	if w.simgrid && q.waitSeq != 0 { // waited on while pending, maybe (lazyCPU.wait)
+		w.cpu.done(w, q)
+	}
 	if w.hears(RecvDone) {
 		p := s.path
 		ev := w.event(RecvDone, int(s.peer), int(s.src))
@@ -396,6 +399,9 @@ func (w *World) delivered(s *Request) {
 // arrival for a rendezvous one).
 func (w *World) completeSend(s *Request) {
 	s.done = true
+	if w.simgrid && s.waitSeq != 0 {
+		w.cpu.done(w, s)
+	}
 	if w.hears(SendDone) {
 		ev := w.event(SendDone, int(s.src), int(s.peer))
 		ev.Tag, ev.Bytes, ev.MsgID, ev.Rendezvous = s.tag, s.msg.Bytes, s.id, !s.detached

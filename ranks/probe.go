@@ -101,6 +101,7 @@ func (r *Rank) probeLoop(p *probing) Status {
 //	mpiEnter("MPI_Iprobe"); payOwed()
 //	n, free := r.pollCost(ctrIprobe, cost, 3, "Iprobe") // a sleep
 //	st, ok := c.peek(src, tag, …); simcall(); payOwed()
+//	    (two simcalls under an AsyncThreshold, unless it finds a small message)
 //	found: *n = 1; failed: failedPoll(n), and spin if free; mpiExit
 //
 // as the blocking code makes it (Test's shape), with the same hooks,
@@ -149,7 +150,7 @@ func (p *probing) step() *Request {
 				return turnStep
 			}
 			p.n = w.counter(r, ctrIprobe)
-			d := w.execTime(float64(*p.n) * w.cfg.IprobeCost)
+			d := r.execTime(float64(*p.n) * w.cfg.IprobeCost)
 			if d > 0 {
 				r.simcalls(3)
 			}
@@ -172,6 +173,11 @@ func (p *probing) step() *Request {
 			p.looked = true
 			p.st, p.ok = p.c.peek(p.src, p.tag, w.cfg.ProbeAfterProgress && r.callDepth == 1)
 			r.simcall()
+			if a := w.cfg.AsyncThreshold; a > 0 && !(p.ok && p.st.Bytes < a) {
+				// SMPI probes the small messages' mailbox first and, unless
+				// the message is there, the other one: a second simcall.
+				r.simcall()
+			}
 			p.phase = pEnd
 		default: // pEnd
 			if r.taskPay() {

@@ -191,7 +191,7 @@ func (r *Rank) sleepKernel(seconds float64, kernel string) {
 		// before start (whose order sets the CPU heap's tie order).
 		r.simcalls(2)
 	}
-	r.sleep(r.w.execTime(seconds), "Compute")
+	r.sleep(r.execTime(seconds), "Compute")
 	if w.hears(ComputeEnd) {
 		ev := w.event(ComputeEnd, r.id, noPeer)
 		ev.Kernel, ev.Seconds = kernel, seconds
@@ -281,7 +281,11 @@ func (r *Rank) sleep(d float64, call string) {
 	// flag, not the clock, says it is over: under WakeSimGrid it may fire
 	// up to SimGridPrecision early.
 	r.rang = false
-	r.w.eng.AfterHandler(d, rankTimer{r}) // pointer-shaped: no allocation
+	if w.simgrid {
+		w.cpu.timer(w, r, d)
+	} else {
+		w.eng.AfterHandler(d, rankTimer{r}) // pointer-shaped: no allocation
+	}
 	for !r.rang {
 		r.block(call, noPeer, 0)
 	}
@@ -296,12 +300,16 @@ func (r *Rank) block(call string, peer, tag int) {
 	r.w.schedule(r)
 }
 
-// execTime is how long SMPI's execution of d seconds of work lasts:
+// execTime is how long SMPI's execution of d seconds of work by r lasts:
 // smpi_execute_benched(d) runs d·speed flops on a host of that speed
 // (Config.HostSpeed, under WakeSimGrid), which take flops/speed seconds.
-func (w *World) execTime(d float64) float64 {
+// The flops are noted for r's next execution (lazyCPU's arithmetic).
+func (r *Rank) execTime(d float64) float64 {
+	w := r.w
 	if !w.simgrid || !(w.cfg.HostSpeed > 0) {
 		return d
 	}
-	return d * w.cfg.HostSpeed / w.cfg.HostSpeed
+	f := d * w.cfg.HostSpeed
+	w.cpu.acts[r.gid].flops = f
+	return f / w.cfg.HostSpeed
 }

@@ -192,7 +192,11 @@ func (r *Rank) taskSleep(d float64, exec bool) bool {
 		return false
 	}
 	r.rang = false
-	w.eng.AfterHandler(d, rankTimer{r})
+	if w.simgrid {
+		w.cpu.timer(w, r, d)
+	} else {
+		w.eng.AfterHandler(d, rankTimer{r})
+	}
 	return true
 }
 

@@ -28,7 +28,8 @@ func (q *Request) await(call string) {
 }
 
 // simgridWait is what a wait on q does under WakeSimGrid before it blocks:
-// a request still pending takes its place among the waits (waitSeq); one
+// a request still pending takes its place among the waits (waitSeq) and
+// holds a sleep on its owner's CPU until it completes (lazyCPU.wait); one
 // already complete is answered at once, a simcall, except a detached send,
 // which SMPI does not wait on.
 func (q *Request) simgridWait() {
@@ -36,6 +37,7 @@ func (q *Request) simgridWait() {
 	case !q.done:
 		w.waitSeq++
 		q.waitSeq = w.waitSeq
+		w.cpu.wait(w, q)
 	case !(q.send && q.detached):
 		q.owner.simcall()
 	}
@@ -298,7 +300,7 @@ const (
 func (r *Rank) pollCost(which int, cost float64, simcalls int, call string) (n *int, free bool) {
 	n = r.w.counter(r, which)
 	// SMPI computes the flops as nsleeps·cost·speed and runs them at speed
-	d := r.w.execTime(float64(*n) * cost)
+	d := r.execTime(float64(*n) * cost)
 	if d > 0 {
 		r.simcalls(simcalls)
 	}

@@ -238,6 +238,9 @@ func newWorld(cfg Config, topo fluid.Topology, placement []int, seed uint64, eng
 		sc.ready.ranks = append(sc.ready.ranks, r)
 	}
 	sc.cpu.size(hosts, len(sc.ready.ranks))
+	if w.simgrid && cfg.HostSpeed > 0 {
+		sc.cpu.eng, sc.cpu.speed = eng, cfg.HostSpeed
+	}
 	return w, nil
 }
 

@@ -35,36 +35,41 @@ const dahuSMPI332Chaos = 0.03
 // (network.wake_order = simgrid), with SMPI's host naming and the fork's
 // charges (platform.radical 0-31, kernels.charge_empty) and no noise.
 //
-// emu must give SMPI's Time to the printed microsecond on the grids of one
-// host listed in exact: with the growing probe cost (iprobe_growth = yes)
-// under SimGrid's default CPU update (cpu/optim:Lazy) at 2 × 2, 4 × 1,
-// 1 × 4, 2 × 4, 4 × 2 and 4 × 4 (ranks woken at one date in the lazy CPU
-// heap's order: docs/evidence/sgnext.md), and without it at 1 × 4 and
-// 4 × 4. Elsewhere it departs: across hosts with growth −0.99% at 8 × 8,
-// −0.52% at 4 × 16, +0.35% (line a) and −1.87% (line d) at 32 × 32 N = 5,000,
-// +0.40% at N = 10,000 (line a); −5 µs at
-// 8 × 8 without growth; and under cpu/optim:Full, whose order emu does not
-// follow, −30 µs at 1 × 4 and up to +1.0% (32 × 32). SimGrid's own Time moves as much with how it
-// updates its CPUs (8 × 8 without growth: −0.14% under Full; 32 × 32 with
-// it: −0.64%), the chaos of HPL's polls (docs/evidence/dahusmpi.md). Those
-// rows are held to dahuSMPI332Chaos, and the test fails if one of them
-// becomes exact, so that the record is updated. -short runs the rows of at
-// most 16 ranks.
+// emu must give SMPI's Time to the printed microsecond on the rows listed
+// in exact: with the growing probe cost (iprobe_growth = yes) under
+// SimGrid's default CPU update (cpu/optim:Lazy) on one host at 2 × 2,
+// 4 × 1, 1 × 4, 2 × 4, 4 × 2 and 4 × 4 (ranks woken at one date in the lazy
+// CPU heap's order: docs/evidence/sgnext.md), across two hosts at 8 × 8
+// (N = 1,000 and 5,000), 4 × 16 and with 2, 4 or 8 ranks a host
+// (ranks_per_host; the hostfile lists dahu-0 and dahu-1 that many times
+// each) at 2 × 2, 2 × 4 and 4 × 4 (Lazy's arithmetic on the dates it
+// rewrites, the sleep a wait holds on its host, an Iprobe's second
+// mailbox: docs/evidence/lazyarith.md), and without growth at 1 × 4,
+// 4 × 4 and 8 × 8. Elsewhere it departs: with growth at 32 × 32 (lazyarith.md
+// gives the figures), and under cpu/optim:Full, whose order emu does not
+// follow. SimGrid's own Time moves as much with how it updates its CPUs
+// (8 × 8 without growth: −0.14% under Full; 32 × 32 with it: −0.64%), the
+// chaos of HPL's polls (docs/evidence/dahusmpi.md). Those rows are held to
+// dahuSMPI332Chaos, and the test fails if one of them becomes exact, so
+// that the record is updated. -short runs the rows of at most 16 ranks.
 func TestDahuSMPI332(t *testing.T) {
-	// exact are the cases emu reproduces to the microsecond (all on one host).
+	// exact are the cases emu reproduces to the microsecond.
 	type grid struct {
-		p, q          int
-		growth, optim string
+		n, p, q, perHost int
+		growth, optim    string
 	}
 	exact := map[grid]bool{
-		{2, 2, "yes", "Lazy"}: true, {4, 1, "yes", "Lazy"}: true, {1, 4, "yes", "Lazy"}: true,
-		{2, 4, "yes", "Lazy"}: true, {4, 2, "yes", "Lazy"}: true, {4, 4, "yes", "Lazy"}: true,
-		{1, 4, "no", "Lazy"}: true, {4, 4, "no", "Lazy"}: true,
+		{5000, 2, 2, 32, "yes", "Lazy"}: true, {5000, 4, 1, 32, "yes", "Lazy"}: true, {5000, 1, 4, 32, "yes", "Lazy"}: true,
+		{5000, 2, 4, 32, "yes", "Lazy"}: true, {5000, 4, 2, 32, "yes", "Lazy"}: true, {5000, 4, 4, 32, "yes", "Lazy"}: true,
+		{5000, 4, 16, 32, "yes", "Lazy"}: true, {5000, 8, 8, 32, "yes", "Lazy"}: true, {1000, 8, 8, 32, "yes", "Lazy"}: true,
+		{5000, 2, 2, 2, "yes", "Lazy"}: true, {5000, 2, 4, 4, "yes", "Lazy"}: true, {5000, 4, 4, 8, "yes", "Lazy"}: true,
+		{5000, 1, 4, 32, "no", "Lazy"}: true, {5000, 4, 4, 32, "no", "Lazy"}: true, {5000, 8, 8, 32, "no", "Lazy"}: true,
 	}
 	rows := readCSV(t, dahuSMPI332)
 	for _, r := range rows {
 		var n, p, q, host int
-		intCells(t, dahuSMPI332, r, []intCell{{"n", &n}, {"p", &p}, {"q", &q}, {"first_host", &host}})
+		var perHost int
+		intCells(t, dahuSMPI332, r, []intCell{{"n", &n}, {"p", &p}, {"q", &q}, {"first_host", &host}, {"ranks_per_host", &perHost}})
 		smpi, err := strconv.ParseFloat(r["smpi_time_s"], 64)
 		if err != nil || smpi <= 0 {
 			t.Fatalf("%s: smpi_time_s %q", dahuSMPI332, r["smpi_time_s"])
@@ -78,6 +83,9 @@ func TestDahuSMPI332(t *testing.T) {
 			t.Fatalf("%s: cpu_optim %q, want Lazy or Full", dahuSMPI332, optim)
 		}
 		name := fmt.Sprintf("%s_%dx%d_N%d_host%d_growth_%s_%s", r["line"], p, q, n, host, r["iprobe_growth"], optim)
+		if perHost != 32 {
+			name += fmt.Sprintf("_%d_a_host", perHost)
+		}
 		t.Run(name, func(t *testing.T) {
 			if testing.Short() && p*q > 16 {
 				t.Skip("-short: more than 16 ranks")
@@ -85,10 +93,11 @@ func TestDahuSMPI332(t *testing.T) {
 			got := dahuTime(t, "kernels.models="+r["line"]+".toml", "kernels.noise=false",
 				fmt.Sprintf("platform.radical=%d-%d", host, host+31), "kernels.charge_empty=true", fmt.Sprintf("hpl.n=%d", n),
 				fmt.Sprintf("hpl.grids=[[%d, %d]]", p, q), "network.wake_order=simgrid",
+				fmt.Sprintf("platform.cores_per_host=%d", perHost),
 				"network.iprobe_growth="+growth)
 			diff := got - smpi
 			t.Logf("emu %.9f s, SMPI %.6f s: %+.6f s (%+.4f%%)", got, smpi, diff, 100*diff/smpi)
-			exactRow := exact[grid{p, q, r["iprobe_growth"], optim}]
+			exactRow := exact[grid{n, p, q, perHost, r["iprobe_growth"], optim}]
 			switch {
 			case exactRow && math.Abs(diff) > dahuSMPI332Exact:
 				t.Errorf("emu %.9f s, SMPI %.6f s: want SMPI's Time to the printed microsecond", got, smpi)
