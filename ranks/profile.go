@@ -79,11 +79,6 @@ func (sc *sched) setLinkProfiles(topo fluid.Topology, bandwidth, latency []LinkP
 			return fmt.Errorf("ranks: profile of link %d: the topology has %d links", p.Link, len(links))
 		}
 	}
-	for _, p := range bandwidth {
-		if links[p.Link].Sharing == fluid.FatPipe {
-			return fmt.Errorf("ranks: a bandwidth profile on the FatPipe link %q", links[p.Link].Name)
-		}
-	}
 	sc.linkProf = &linkProfiles{topo: topo, bandwidth: slices.Clone(bandwidth), latency: slices.Clone(latency)}
 	return nil
 }
