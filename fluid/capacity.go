@@ -212,11 +212,19 @@ func (m *lmm) rebound(now float64, f *flow) {
 	}
 }
 
-// reweight is update_variable_penalty on an enabled variable: its
-// elements' shares follow, and its first link is marked modified. A
-// latent flow's elements get the weight when it is enabled (activate).
+// reweight is update_variable_penalty: an enabled variable's elements'
+// shares follow, and its first link is marked modified. A latent flow is
+// enabled at once with that penalty, as SimGrid 3.32 enables it (its
+// action keeps its latency event; activate then finds it enabled: the
+// stall of simgrid.go's sgVar.early).
 func (m *lmm) reweight(_ float64, f *flow) {
-	if m.latent(f) || len(f.elems) == 0 {
+	if len(f.elems) == 0 {
+		return
+	}
+	if v := &m.vars[f.slot]; v.latent && !v.early {
+		v.early = true
+		m.enable(f)
+		m.markCnst(f.elems[0].link)
 		return
 	}
 	for i, e := range f.elems {
@@ -238,7 +246,7 @@ func (m *lmm) flowsOn(l LinkID, ids []FlowID) []FlowID {
 	}
 	first := len(ids)
 	for _, f := range m.sys.bySlot {
-		if m.sys.live(f) && m.latent(f) && f.crosses(l) {
+		if m.sys.live(f) && m.latent(f) && !m.vars[f.slot].early && f.crosses(l) {
 			ids = append(ids, f.id)
 		}
 	}
