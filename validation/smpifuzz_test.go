@@ -33,6 +33,8 @@ const fuzzDir = "testdata/smpifuzz"
 // bandwidth profile) were refused before emu played it; s1048, s1148 and
 // s1292 hold a link change in a message's latency phase, which SimGrid
 // 3.32 stalls: emu ended earlier before it stalled such a message too.
+// s1235 and s1248 hold two dragonflies, whose cables SimGrid numbers in
+// one sequence: emu refused their names as clashing before.
 func TestSMPIFuzzAgainstSMPI(t *testing.T) {
 	rows := readSMPITimes(t, filepath.Join(fuzzDir, "smpi_times.csv"), "case,model,ranks,smpi_time_s")
 	if len(rows) == 0 {
