@@ -2,6 +2,7 @@ package validation
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,7 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/runner"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // jobsProfDir holds two TI traces replayed at once ([[jobs]]) on a platform
@@ -110,8 +114,22 @@ func steadyXML(t *testing.T) string {
 // collectives, without the jobs' runs alone.
 func runJobsOn(t *testing.T, order string, jobs ...string) *runner.Result {
 	t.Helper()
+	res, err := runJobsOnErr(t, order, jobs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// runJobsOnErr is runJobsOn returning the run's error.
+func runJobsOnErr(t *testing.T, order string, jobs ...string) (*runner.Result, error) {
+	t.Helper()
 	doc := fmt.Sprintf("[platform]\nfile = %q\n[network]\nwake_order = %q\ncollectives = \"smpi\"\n", jobsProfXML(t), order)
-	return emulate(t, doc+strings.Join(jobs, ""), runner.Options{NoAlone: true})
+	s, err := scenario.Parse([]byte(doc+strings.Join(jobs, "")), "jobs.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runner.Run(plantest.Validated(t, s), runner.Options{NoAlone: true})
 }
 
 // TestJobAloneIsTheRun: a trace as the only [[jobs]] entry on backbone.xml
@@ -119,11 +137,27 @@ func runJobsOn(t *testing.T, order string, jobs ...string) *runner.Result {
 // ends, to the bit, in both wake orders: a Machine plays the profiles as a
 // World does. (The profiles change every trace's time: each is also
 // required to differ from its time on the platform without them.)
+// pingpong under SimGrid's order stalls its 1 MB b→a, whose latency phase
+// holds bb's change at 7 ms, as SimGrid 3.32 does: alone, SimGrid
+// deadlocks at 0.009715 s, and so must emu, as a job and alone, at one
+// date.
 func TestJobAloneIsTheRun(t *testing.T) {
 	for _, trace := range []string{"pingpong", "compute", "allreduce", "share4", "stream"} {
 		for _, order := range []string{"rank", "simgrid"} {
 			t.Run(trace+"/"+order, func(t *testing.T) {
 				t.Parallel()
+				if trace == "pingpong" && order == "simgrid" {
+					_, errJob := runJobsOnErr(t, order, jobsProfJob(trace, "0"))
+					_, errAlone := replaySMPIErr(t, jobsProfXML(t), filepath.Join(jobsProfDir, "traces", trace+".txt"), "network.wake_order="+order)
+					var job, alone *replay.DeadlockError
+					if !errors.As(errJob, &job) || !errors.As(errAlone, &alone) || job.Stalled == 0 || alone.Stalled == 0 {
+						t.Fatalf("want a stalled message's deadlock as a job and alone; got %v and %v", errJob, errAlone)
+					}
+					if job.Time != alone.Time || math.Abs(job.Time-0.009715) > 5e-7 {
+						t.Errorf("deadlocks at %.17g s as a job, %.17g s alone; SimGrid's at 0.009715 s", job.Time, alone.Time)
+					}
+					return
+				}
 				res := runJobsOn(t, order, jobsProfJob(trace, "0"))
 				job := res.Jobs[0].Time
 				alone := runAlone(t, jobsProfXML(t), trace, order)
