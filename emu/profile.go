@@ -101,10 +101,14 @@ func (e *Engine) profileNext() (float64, bool) {
 // profileLook folds the profile events into look's next event t (ok):
 // under Options.SimGrid (settle), the events due by then on unused
 // resources are applied at once; the first other one stops the clock.
+// Under Options.SimGrid no event fires when nothing else has a date (ok
+// false: only flows that will never complete, SimGrid's stalled ones, are
+// pending): SimGrid's solve reads the profiles only up to the models'
+// next event, and finds none.
 func (e *Engine) profileLook(t float64, ok, settle bool) (float64, bool) {
 	for {
 		pd, pok := e.profileNext()
-		if !pok || ok && pd > t {
+		if !pok || ok && pd > t || !ok && e.simgrid {
 			return t, ok
 		}
 		if settle && e.simgrid && !e.prof.usedAt(pd) {
@@ -129,12 +133,14 @@ func (p *profiles) usedAt(pd float64) bool {
 
 // stepProfile fires the profile events of the next date if they are due
 // no later than the next timer (tt, if tok) and every completion, and
-// reports whether it did.
+// reports whether it did; under Options.SimGrid, only if one of those
+// has a date (profileLook).
 func (e *Engine) stepProfile(tt float64, tok bool) bool {
 	pd, ok := e.profileNext()
 	if !ok || tok && pd > tt {
 		return false
 	}
+	dated := tok
 	if e.sys != nil {
 		if !e.compKnown {
 			e.learnCompletion()
@@ -142,11 +148,17 @@ func (e *Engine) stepProfile(tt float64, tok bool) bool {
 		if e.compOK && e.compAt < pd {
 			return false
 		}
+		dated = dated || e.compOK
 	}
 	if e.cpu != nil {
-		if ct, _, cok := e.cpu.NextCompletion(); cok && ct < pd {
+		ct, _, cok := e.cpu.NextCompletion()
+		if cok && ct < pd {
 			return false
 		}
+		dated = dated || cok
+	}
+	if e.simgrid && !dated {
+		return false
 	}
 	e.advance(pd)
 	e.fireProfile(pd)

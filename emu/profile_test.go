@@ -173,3 +173,27 @@ func TestProfileStopsWhenUsed(t *testing.T) {
 		t.Errorf("used link: next event %v (%v), want 1", at, ok)
 	}
 }
+
+// TestProfileNotInInstant: under SimGrid a profile's event 1e-12 s after
+// a timer is not one of the timer's instant (StepWithin fires the events
+// within SimGrid's precision of now, but SimGrid's solve applies a
+// profile's by its date, once the instant's actors have run): the link
+// keeps 10 B/s through the instant and has 5 B/s at the event's date.
+func TestProfileNotInInstant(t *testing.T) {
+	sys := fluid.NewSystemOptions([]fluid.Link{{Name: "l", Bandwidth: 10, Sharing: fluid.Shared}}, fluid.Options{Solver: fluid.SimGrid})
+	sys.VaryCapacities()
+	e := NewEngineOptions(sys, Options{SimGrid: true})
+	at := 1 + 1e-12
+	e.AddProfile(fluid.Profile{Steps: []fluid.ProfileStep{{Delta: at, Value: 5}}, Repeat: -1}, capTarget{e, e.System, 0, 1})
+	e.StartFlow(fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100}, func() {})
+	e.After(1, func() {})
+	if next, ok := e.Next(); !ok || next != 1 || !e.Step() {
+		t.Fatalf("first event %v (%v), want the timer at 1 s", next, ok)
+	}
+	if e.StepWithin(1e-9) || sys.Capacity(0) != 10 {
+		t.Errorf("the profile's event fired within the timer's instant: capacity %v at %v s", sys.Capacity(0), e.Now())
+	}
+	if next, ok := e.Next(); !ok || next != at || !e.Step() || sys.Capacity(0) != 5 {
+		t.Errorf("next event %v (%v), capacity %v; want the profile's at %v s, 5 B/s", next, ok, sys.Capacity(0), at)
+	}
+}

@@ -26,21 +26,33 @@ func (s *System) VaryCapacities() {
 // Capacity returns link l's capacity, bytes/s.
 func (s *System) Capacity(l LinkID) float64 { return s.links[s.checkLink(l)].capacity }
 
-// SetCapacity changes link l's capacity at time now (a Shared link; a
-// FatPipe link caps its flows when they start, and changing it is a
-// programmer error). Under emu's max-min the flows of the link's component
-// are re-solved at once, each brought up to now at its old rate first;
-// under the SimGrid solver the link is marked modified, as SimGrid's
-// update_constraint_bound marks it, and its flows get their new rates at
-// the next Settle (their bytes moved at the old rate until then).
+// SetCapacity changes link l's capacity at time now. Under emu's max-min
+// the flows of the link's component are re-solved at once, each brought
+// up to now at its old rate first (a FatPipe link, a cap on each of its
+// flows, re-caps each and re-solves its component: only after
+// VaryCapacities, which has the flows keep their FatPipe links); under
+// the SimGrid solver the link, Shared or FatPipe, is marked modified, as
+// SimGrid's update_constraint_bound marks it, and its flows get their
+// new rates at the next Settle (their bytes moved at the old rate until
+// then).
 func (s *System) SetCapacity(now float64, l LinkID, capacity float64) {
 	s.advance(now)
 	s.checkLink(l)
 	if !(capacity >= 0) || math.IsInf(capacity, 1) {
 		panic(fmt.Sprintf("fluid: SetCapacity(%d, %v): want a finite capacity ≥ 0", l, capacity))
 	}
-	if s.links[l].sharing == FatPipe {
-		panic(fmt.Sprintf("fluid: SetCapacity on the FatPipe link %d", l))
+	if s.links[l].sharing == FatPipe && s.sg == nil {
+		if !s.varying {
+			panic(fmt.Sprintf("fluid: SetCapacity on the FatPipe link %d without VaryCapacities", l))
+		}
+		s.links[l].capacity = capacity
+		for _, f := range s.bySlot {
+			if s.live(f) && f.crosses(l) {
+				f.bound = s.capped(f, f.userBound)
+				s.model.rebound(now, f)
+			}
+		}
+		return
 	}
 	s.links[l].capacity = capacity
 	s.model.setCapacity(now, l)
@@ -55,10 +67,11 @@ func (s *System) SetBound(now float64, id FlowID, bound float64) {
 	if !(bound >= 0) || math.IsInf(bound, 1) {
 		panic(fmt.Sprintf("fluid: SetBound(%d, %v): want a finite bound ≥ 0", id, bound))
 	}
-	f.bound = math.Inf(1)
+	f.userBound = math.Inf(1)
 	if bound > 0 {
-		f.bound = bound
+		f.userBound = bound
 	}
+	f.bound = s.capped(f, f.userBound)
 	s.model.rebound(now, f)
 }
 
@@ -99,9 +112,15 @@ func (s *System) FlowsOn(l LinkID, ids []FlowID) []FlowID {
 // live reports whether f is a running flow (not a recycled struct).
 func (s *System) live(f *flow) bool { return s.flows.get(f.id) == f }
 
-// crosses reports whether f loads link l.
+// crosses reports whether f loads link l, or is capped by it (a FatPipe
+// link of flow.fats).
 func (f *flow) crosses(l LinkID) bool {
 	for _, e := range f.elems {
+		if e.link == l {
+			return true
+		}
+	}
+	for _, e := range f.fats {
 		if e.link == l {
 			return true
 		}
@@ -138,7 +157,21 @@ func (m *maxmin) rebound(now float64, f *flow) {
 	m.resolveWhole(now, f.elems, 0)
 }
 
-func (m *maxmin) used(l LinkID) bool { return len(m.links[l].members) > 0 }
+// used: a FatPipe link, a cap and no member, is used by the flows it caps.
+func (m *maxmin) used(l LinkID) bool {
+	if len(m.links[l].members) > 0 {
+		return true
+	}
+	if m.sys.links[l].sharing != FatPipe {
+		return false
+	}
+	for _, f := range m.sys.bySlot {
+		if m.sys.live(f) && f.crosses(l) {
+			return true
+		}
+	}
+	return false
+}
 
 // reweight re-solves the component of f, whose weight changed: its
 // members' shares and its solver entry follow.
@@ -179,11 +212,19 @@ func (m *lmm) rebound(now float64, f *flow) {
 	}
 }
 
-// reweight is update_variable_penalty on an enabled variable: its
-// elements' shares follow, and its first link is marked modified. A
-// latent flow's elements get the weight when it is enabled (activate).
+// reweight is update_variable_penalty: an enabled variable's elements'
+// shares follow, and its first link is marked modified. A latent flow is
+// enabled at once with that penalty, as SimGrid 3.32 enables it (its
+// action keeps its latency event; activate then finds it enabled: the
+// stall of simgrid.go's sgVar.early).
 func (m *lmm) reweight(_ float64, f *flow) {
-	if m.latent(f) || len(f.elems) == 0 {
+	if len(f.elems) == 0 {
+		return
+	}
+	if v := &m.vars[f.slot]; v.latent && !v.early {
+		v.early = true
+		m.enable(f)
+		m.markCnst(f.elems[0].link)
 		return
 	}
 	for i, e := range f.elems {
@@ -205,7 +246,7 @@ func (m *lmm) flowsOn(l LinkID, ids []FlowID) []FlowID {
 	}
 	first := len(ids)
 	for _, f := range m.sys.bySlot {
-		if m.sys.live(f) && m.latent(f) && f.crosses(l) {
+		if m.sys.live(f) && m.latent(f) && !m.vars[f.slot].early && f.crosses(l) {
 			ids = append(ids, f.id)
 		}
 	}

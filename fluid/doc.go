@@ -81,7 +81,11 @@
 // most recently enabled first), and equal dates complete in stamp order,
 // as SimGrid's stable action heap pops them. A completed flow leaves its
 // links at the next Settle or flow start (SimGrid frees its variable when
-// the completion is posted).
+// the completion is posted). A flow whose weight changes in its latency
+// phase (SetWeight) loads its links from then on, as SimGrid 3.32's
+// enabled variable does, and stalls: at the phase's end nothing projects
+// its completion, and its bytes move from the next Settle that re-rates
+// it (none may come).
 //
 // # Error policy
 //

@@ -23,6 +23,12 @@ type DragonflyConfig struct {
 	// host and router and crossed by all its traffic (SimGrid's
 	// limiter_link); 0 = none.
 	Limiter float64
+	// FirstCable is the number SimGrid gives the first cable in its name
+	// (the suffix _<k>): SimGrid 3.32's DragonflyZone numbers the cables
+	// of all the dragonflies of a platform in one sequence (a counter
+	// static to its process), in the order it builds them, so a second
+	// dragonfly's start where the first's end (Cables).
+	FirstCable int
 }
 
 // Validate reports the first bad field.
@@ -41,6 +47,9 @@ func (c DragonflyConfig) Validate() error {
 	}
 	if c.hosts() > maxNodes || c.Groups*c.Chassis*c.Routers*c.Routers > maxNodes {
 		return errorf("DragonflyConfig: %d×%d×%d×%d is too large", c.Groups, c.Chassis, c.Routers, c.Nodes)
+	}
+	if c.FirstCable < 0 {
+		return errorf("DragonflyConfig.FirstCable: must be ≥ 0, got %d", c.FirstCable)
 	}
 	if err := c.Link.validate("DragonflyConfig.Link"); err != nil {
 		return wrap(err)
@@ -88,7 +97,8 @@ func (c DragonflyConfig) hosts() int {
 // physical path).
 //
 // Links have SimGrid's names, suffixed with the number of cables made
-// before them (no cluster prefix; _UP and _DOWN when split):
+// before them, in this dragonfly and those before it (FirstCable; no
+// cluster prefix; _UP and _DOWN when split):
 // "local_link_from_router_<r>_to_node_<n>_<k>",
 // "green_link_in_chassis_<c>_between_routers_<b1>_and_<b2>_<k>" (c counted
 // within the group), "black_link_in_group_<g>_between_chassis_<c1>_and_<c2>_blade_<b>_<k>",
@@ -105,7 +115,13 @@ type Dragonfly struct {
 	blue       []LinkID // router ρ's link to another group, -1 if none
 	hostLims   []LinkID // per host, -1 if none
 	routerLims []LinkID // per router, -1 if none
+	cables     int      // cables made (Cables)
 }
+
+// Cables returns the number of cables between the dragonfly's hosts and
+// routers (each one link, or two when split): where the next dragonfly's
+// names start.
+func (t *Dragonfly) Cables() int { return t.cables }
 
 // NewDragonfly builds the dragonfly.
 func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
@@ -122,7 +138,7 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 	for i := range t.blue {
 		t.blue[i] = -1
 	}
-	cables := 0 // SimGrid's name suffix: the cables made so far
+	cables := c.FirstCable // SimGrid's name suffix: the cables made so far
 	name := func(parts ...any) string {
 		n := fmt.Sprint(parts...) + "_" + strconv.Itoa(cables)
 		cables++
@@ -169,6 +185,7 @@ func NewDragonfly(c DragonflyConfig) (*Dragonfly, error) {
 			}
 		}
 	}
+	t.cables = cables - c.FirstCable
 	t.hostLims, t.routerLims = make([]LinkID, t.hosts), make([]LinkID, routers)
 	for h := range t.hosts {
 		t.hostLims[h] = t.addLimiter(h)

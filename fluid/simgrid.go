@@ -95,6 +95,11 @@ type sgVar struct {
 	pair   LinkID
 	latent bool // in its latency phase: not yet on its links
 	inSat  bool // in the saturated_variable_set
+	// early: latent, but enabled by a penalty change (reweight), as
+	// SimGrid 3.32 enables a variable whose action still wears its
+	// latency hat: it loads its links, but its bytes do not move until
+	// the first re-projection after its phase (SimGrid's stall).
+	early bool
 }
 
 type sgLight struct {
@@ -194,6 +199,23 @@ func (m *lmm) activate(now float64, f *flow) {
 	s := m.sys
 	v := &m.vars[f.slot]
 	v.latent = false
+	if v.early {
+		// SimGrid 3.32's stall: the variable is enabled already, at the
+		// action's penalty, so update_variable_penalty changes nothing
+		// and marks nothing; the action leaves the heap with its last
+		// update now and its last value still 0 (no solve re-projected
+		// it in its phase). Its bytes start to move, and its completion
+		// is projected, at the next solve that puts it in the modified
+		// action set; none may come (SimGrid's "Deadlock detected").
+		v.early = false
+		if s.traffic != nil {
+			s.traffic.enter(f, now)
+		}
+		f.last = now
+		f.finish = math.Inf(1)
+		s.done.fix(f)
+		return
+	}
 	if s.traffic != nil {
 		s.traffic.enter(f, now)
 	}
@@ -417,6 +439,9 @@ func (m *lmm) settle(now float64) {
 	m.modified = m.modified[:0]
 	m.visited++
 	for _, f := range m.list {
+		if m.vars[f.slot].latent {
+			continue // enabled early (reweight), still wearing its latency hat: next_occurring_event_lazy skips it
+		}
 		m.reproject(now, f)
 	}
 	clear(m.list)

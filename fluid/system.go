@@ -222,6 +222,12 @@ type flow struct {
 	// routeElems: elems is its Loads' array (lmm's flows started with
 	// FlowSpec.Loads), never to be written.
 	routeElems bool
+	// userBound and fats: the flow's own bound (+Inf if none) and the
+	// FatPipe links folded into bound, kept only under emu's max-min when
+	// capacities vary (VaryCapacities), so that a FatPipe link's new
+	// capacity can re-cap its flows (capacity.go).
+	userBound float64
+	fats      []elem
 }
 
 // NewSystem returns an empty System over links, re-solving incrementally.
@@ -410,6 +416,9 @@ func (s *System) addUnqueued(now float64, spec *FlowSpec) *flow {
 			}
 		}
 		f.bound = min(f.bound, ld.fatCap) // exact: the float addElem's mins reach one link at a time
+		if s.keepsFats() {
+			f.userBound, f.fats = spec.boundOrInf(), append(f.fats[:0], ld.fat...)
+		}
 		if s.traffic != nil {
 			for _, e := range ld.fat {
 				s.traffic.addFat(f.slot, e.link, e.coef)
@@ -421,6 +430,9 @@ func (s *System) addUnqueued(now float64, spec *FlowSpec) *flow {
 			f.bound = math.Inf(1)
 		}
 	} else {
+		if s.keepsFats() {
+			f.userBound, f.fats = spec.boundOrInf(), f.fats[:0]
+		}
 		for _, l := range spec.Links {
 			s.addElem(f, l, 1)
 		}
@@ -465,6 +477,31 @@ func (s *System) addElem(f *flow, l LinkID, coef float64) {
 	if f.elems, f.bound, fat = s.merge(f.elems, f.bound, l, coef); fat && s.traffic != nil {
 		s.traffic.addFat(f.slot, l, coef)
 	}
+	if fat && s.keepsFats() {
+		f.fats = append(f.fats, elem{link: l, coef: coef})
+	}
+}
+
+// boundOrInf is the spec's Bound, +Inf for none.
+func (spec *FlowSpec) boundOrInf() float64 {
+	if spec.Bound > 0 {
+		return spec.Bound
+	}
+	return math.Inf(1)
+}
+
+// keepsFats says whether flows keep their FatPipe links and own bound
+// (flow.fats): under emu's max-min, where a FatPipe link is a cap folded
+// into each flow's bound, once capacities vary.
+func (s *System) keepsFats() bool { return s.varying && s.sg == nil }
+
+// capped is bound (+Inf if none) capped by f's FatPipe links at their
+// capacities now (f.fats: none unless keepsFats).
+func (s *System) capped(f *flow, bound float64) float64 {
+	for _, e := range f.fats {
+		bound = min(bound, s.links[e.link].capacity/e.coef)
+	}
+	return bound
 }
 
 // merge is addElem on a flow's elems and bound, for a flow or for Loads;
@@ -551,7 +588,7 @@ func (s *System) recycle(f *flow) {
 	if f.routeElems { // its Loads' own, not the flow's to reuse
 		elems = nil
 	}
-	*f = flow{elems: elems, slot: f.slot}
+	*f = flow{elems: elems, fats: f.fats[:0], slot: f.slot}
 	s.free = append(s.free, f)
 }
 

@@ -387,6 +387,20 @@ func TestDragonflyNamedRoute(t *testing.T) {
 	if r.Hops != 5 || math.Abs(r.Latency-6*spec.Latency) > latTol {
 		t.Errorf("hops %d latency %v", r.Hops, r.Latency)
 	}
+	// 120 local, 120 green, 90 black and 3 blue cables: a second
+	// dragonfly of the platform numbers its own from 333, as SimGrid
+	// 3.32's counter (static to its process) goes on.
+	if n := df.Cables(); n != 333 {
+		t.Errorf("%d cables, want 333", n)
+	}
+	c.FirstCable = df.Cables()
+	df2, err := NewDragonfly(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := names(df2, df2.Route(0, 97))[1], "green_link_in_chassis_0_between_routers_0_and_2_454_UP"; got != w {
+		t.Errorf("second dragonfly: %s, want %s", got, w)
+	}
 }
 
 // TestLimiters follows SimGrid's limiter placement by hand. Flat cluster:

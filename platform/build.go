@@ -42,7 +42,8 @@ func (p *Platform) Build() (fluid.Topology, error) {
 // cluster is the topology of a platform that is one cluster (flat,
 // fat-tree, torus or dragonfly), without the switch latency: Build's, and
 // a fat-tree, torus or dragonfly <cluster> among zones (ZoneCluster).
-// firstCable numbers a fat tree's first cable (FatTreeConfig.FirstCable).
+// firstCable numbers a fat tree's or a dragonfly's first cable
+// (FatTreeConfig.FirstCable, DragonflyConfig.FirstCable).
 func (p *Platform) cluster(firstCable int) (fluid.Topology, error) {
 	policy := map[string]fluid.LinkPolicy{SharingSplitDuplex: fluid.SplitDuplex, SharingShared: fluid.SharedDuplex, SharingFatPipe: fluid.FatPipeDuplex}[p.Sharing]
 	link := fluid.LinkSpec{Bandwidth: p.LinkBandwidth, Latency: p.LinkLatency, Policy: policy}
@@ -69,7 +70,7 @@ func (p *Platform) cluster(firstCable int) (fluid.Topology, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.Link, c.Loopback, c.Naming, c.Limiter = link, loop, naming, p.LimiterBandwidth
+		c.Link, c.Loopback, c.Naming, c.Limiter, c.FirstCable = link, loop, naming, p.LimiterBandwidth, firstCable
 		return fluid.NewDragonfly(c)
 	}
 	return nil, fmt.Errorf("unknown topology %q", p.Topology)

@@ -66,6 +66,7 @@ type zoneParser struct {
 	hostProps []HostProp
 	sawRoot   bool
 	ftCables  int // the fat-tree cables made so far (SimGrid numbers them across trees)
+	dfCables  int // the dragonfly cables made so far (SimGrid numbers them across dragonflies)
 	// noRouter holds the router_id of each fat-tree, torus or dragonfly
 	// cluster (read past: SimGrid makes them no router), by name, for the
 	// error of a route that names one.

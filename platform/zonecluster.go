@@ -170,7 +170,8 @@ func (z *zoneParser) populateStar(f *frame) error {
 // cluster has a router, router_id or PREFIX ID_router SUFFIX; the others
 // have none (router_id is read past, as SimGrid does): a zone route names
 // one of their hosts as its gateway. The cables of a platform's fat trees
-// are numbered in one sequence (z.ftCables).
+// are numbered in one sequence (z.ftCables), and so are its dragonflies'
+// (z.dfCables), as SimGrid 3.32 names them.
 func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 	c, err := clusterFromXML(t.Attr)
 	if err != nil {
@@ -179,12 +180,19 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 	if p := z.parent(); p != "platform" && p != "zone" && p != "AS" {
 		return z.errorf("<cluster> inside <%s>", p)
 	}
-	topo, err := c.cluster(z.ftCables)
+	first := z.ftCables
+	if c.Topology == TopoDragonfly {
+		first = z.dfCables
+	}
+	topo, err := c.cluster(first)
 	if err != nil {
 		return z.errorf("<cluster id=%q>: %s", c.Name, strings.TrimPrefix(err.Error(), "fluid: "))
 	}
-	if ft, ok := topo.(*fluid.FatTree); ok {
-		z.ftCables += ft.Cables()
+	switch t := topo.(type) {
+	case *fluid.FatTree:
+		z.ftCables += t.Cables()
+	case *fluid.Dragonfly:
+		z.dfCables += t.Cables()
 	}
 	if err := z.newZone("cluster", c.Name, fluid.ZoneCluster, f); err != nil {
 		return err
@@ -198,14 +206,14 @@ func (z *zoneParser) cluster(t xml.StartElement, f *frame) error {
 		}
 		z.names, z.speeds, z.cores = append(z.names, topo.HostName(h)), append(z.speeds, c.Speed), append(z.cores, c.CoresPerHost)
 	}
-	first := fluid.LinkID(len(z.cfg.Links))
+	firstLink := fluid.LinkID(len(z.cfg.Links))
 	for _, l := range topo.Links() {
 		if _, err := z.addLink("cluster", l.Name, l.Class, l.Bandwidth, l.Latency, l.Sharing); err != nil {
 			return err
 		}
 	}
 	zs := &z.cfg.Zones[f.zone]
-	zs.Cluster, zs.ClusterLinks = topo, first
+	zs.Cluster, zs.ClusterLinks = topo, firstLink
 	routerID := ""
 	for _, a := range t.Attr {
 		if a.Name.Local == "router_id" {

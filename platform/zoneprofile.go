@@ -228,9 +228,6 @@ func (z *zoneParser) profiles() (*Profiles, error) {
 			return nil, fmt.Errorf("%s: no link %q", u.where, u.element)
 		}
 		for _, l := range links {
-			if u.kind == kindBandwidth && z.cfg.Links[l].Sharing == fluid.FatPipe {
-				return nil, fmt.Errorf("%s: a bandwidth profile on the FATPIPE link %q is not supported", u.where, u.element)
-			}
 			if u.kind == kindBandwidth {
 				if d, _, ok := firstStep(p, func(v float64) bool { return v == 0 }); ok {
 					return nil, fmt.Errorf("%s: bandwidth 0 at %g s: a link's bandwidth must stay positive (emu's links do not fail)", u.where, d)

@@ -23,6 +23,16 @@ const noPeer = -2
 type DeadlockError struct {
 	Time    float64 // s, when it was detected
 	Blocked []BlockedRank
+	// Stalled counts the messages in flight that will never complete:
+	// under SimGrid's order, messages whose latency phase held a change of
+	// a link's bandwidth or latency, which SimGrid 3.32 stalls until a
+	// later change re-rates them (StalledNote).
+	Stalled int
+}
+
+// StalledNote is what a deadlock's report adds when messages stalled.
+func StalledNote(n int) string {
+	return fmt.Sprintf("; %d message(s) in flight never complete: a link they cross changed in their latency phase, which SimGrid 3.32 stalls, as emu does under network.wake_order = \"simgrid\" (docs/network.md)", n)
 }
 
 func (e *DeadlockError) Error() string {
@@ -47,6 +57,9 @@ func (e *DeadlockError) Error() string {
 				fmt.Fprintf(&b, " tag %d", r.Tag)
 			}
 		}
+	}
+	if e.Stalled > 0 {
+		b.WriteString(StalledNote(e.Stalled))
 	}
 	return b.String()
 }

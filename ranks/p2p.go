@@ -197,7 +197,9 @@ func (c *Comm) post(dst, tag int, m Msg, blocking, sync bool) *Request {
 // prepareSend is the part of post before the send's overhead: it checks
 // dst, sizes m and copies its payload, and returns m with the overhead to
 // charge, d seconds under the name call (MPI_Send's smpi/os, charged only
-// when detached, or MPI_Isend's smpi/ois; 0 for none).
+// when detached, MPI_Ssend's smpi/os, always charged, as SMPI 3.32's
+// Request::start charges a request of its SSEND flag, or MPI_Isend's and
+// MPI_Issend's smpi/ois; 0 for none).
 func (c *Comm) prepareSend(dst int, m Msg, blocking, sync bool) (_ Msg, d float64, call string) {
 	c.checkRank("send", dst)
 	r := c.r
@@ -214,6 +216,8 @@ func (c *Comm) prepareSend(dst int, m Msg, blocking, sync bool) (_ Msg, d float6
 		return m, cfg.IsendOverhead.Value(size, 0), "Isend"
 	case size < cfg.EagerThreshold && !sync: // detached
 		return m, cfg.SendOverhead.Value(size, 0), "Send"
+	case sync: // MPI_Ssend: SMPI charges smpi/os on its SSEND flag, whatever the size
+		return m, cfg.SendOverhead.Value(size, 0), "Ssend"
 	}
 	return m, 0, ""
 }

@@ -19,9 +19,8 @@ import (
 //     started keeps the facts of its start, as SimGrid's action does.
 //   - Latency: messages whose transfer starts later have the new route
 //     latency (their latency phase and TCP window). A transfer already
-//     started keeps its latency phase and window (SimGrid changes an
-//     in-flight action's window and penalty; emu does not: see
-//     docs/network.md).
+//     started keeps the length of its latency phase; its window and
+//     penalty move, as SimGrid's action's do (linkLatency.Apply).
 //   - Speed: the value is a fraction of the host's speed. Executions
 //     (Rank.Execute: a TI trace's computes, timed kernels) on the host run
 //     in the engine's CPU system, whose capacity (cores × speed × value)
@@ -77,11 +76,6 @@ func (sc *sched) setLinkProfiles(topo fluid.Topology, bandwidth, latency []LinkP
 	for _, p := range append(append([]LinkProfile(nil), bandwidth...), latency...) {
 		if p.Link < 0 || int(p.Link) >= len(links) {
 			return fmt.Errorf("ranks: profile of link %d: the topology has %d links", p.Link, len(links))
-		}
-	}
-	for _, p := range bandwidth {
-		if links[p.Link].Sharing == fluid.FatPipe {
-			return fmt.Errorf("ranks: a bandwidth profile on the FatPipe link %q", links[p.Link].Name)
 		}
 	}
 	sc.linkProf = &linkProfiles{topo: topo, bandwidth: slices.Clone(bandwidth), latency: slices.Clone(latency)}
@@ -141,11 +135,11 @@ type linkBandwidth struct {
 
 // Apply is SimGrid's set_bandwidth: the link's capacity is v from now on,
 // and under weight-S each flow crossing it, in SimGrid's order, has its
-// sharing penalty moved by S/v − S/(the old bandwidth). (SimGrid 3.32 also
-// gives a flow still in its latency phase that penalty at once, which
-// enables its variable early, and the flow then never completes unless
-// another change re-rates it: emu keeps the phase, and the flow takes the
-// penalty when it starts loading its links.)
+// sharing penalty moved by S/v − S/(the old bandwidth). A flow still in
+// its latency phase gets that penalty too, which under SimGrid's solver
+// enables it at once and stalls it past its phase, as in SimGrid 3.32
+// (fluid's lmm.reweight); emu's own solver has no latency phase in the
+// fluid system.
 func (t linkBandwidth) Apply(v float64) {
 	w := t.sc.worlds[0] // the Worlds share the engine and the model (cfg)
 	old := w.links[t.l].Bandwidth
@@ -185,9 +179,8 @@ type linkLatency struct {
 // and sharing penalty moved by the change and its bound made
 // min(the route's least bandwidth at its start, γ/(2·latency)) (SimGrid's
 // update_variable_bound, then update_variable_penalty). A flow still in
-// its latency phase keeps that phase; the new penalty and bound apply
-// when it starts loading its links (SimGrid 3.32 enables its variable at
-// once, see docs/evidence/profiles.md).
+// its latency phase keeps that phase's length, and under SimGrid's solver
+// the penalty enables it at once and stalls it, as linkBandwidth's does.
 func (t linkLatency) Apply(v float64) {
 	w := t.sc.worlds[0] // the Worlds share the engine and the model (cfg)
 	delta := v - w.links[t.l].Latency

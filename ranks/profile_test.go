@@ -71,17 +71,6 @@ func TestProfilesRefused(t *testing.T) {
 	if err := w.SetSpeedProfiles([]HostProfile{{Host: 2, Profile: p}}); err == nil {
 		t.Error("a profile of host 2: no error")
 	}
-	fat, err := fluid.NewFlat(fluid.FlatConfig{Hosts: 2, Link: fluid.LinkSpec{Bandwidth: 1e9, Policy: fluid.FatPipeDuplex}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wf, err := NewWorld(Config{}, fat, []int{0, 1}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wf.SetLinkProfiles([]LinkProfile{{Link: 0, Profile: p}}, nil); err == nil {
-		t.Error("a bandwidth profile of a fat pipe: no error")
-	}
 }
 
 // TestPerturbedTopologyScalesLinkProfiles: under emu run --perturb a link's

@@ -657,6 +657,9 @@ func (w *World) deadlocked() {
 // deadlock lists the blocked ranks.
 func (w *World) deadlock() *DeadlockError {
 	e := &DeadlockError{Time: w.eng.Now()}
+	if sys := w.eng.System(); sys != nil {
+		e.Stalled = sys.Active() // nothing is pending: the flows left will never complete
+	}
 	for _, r := range w.ranks {
 		if r.state == stateBlocked {
 			e.Blocked = append(e.Blocked, BlockedRank{Rank: r.id, Call: r.blk.call, Peer: r.blk.peer, Tag: r.blk.tag})

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,7 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emu-hpc/emu/apps/replay"
+	"github.com/emu-hpc/emu/internal/plantest"
 	"github.com/emu-hpc/emu/runner"
+	"github.com/emu-hpc/emu/scenario"
 )
 
 // jobsProfDir holds two TI traces replayed at once ([[jobs]]) on a platform
@@ -20,27 +24,16 @@ import (
 // application instances of one simulation (testdata/jobsprof/run_smpi.sh).
 const jobsProfDir = "testdata/jobsprof"
 
-// jobsProfStalled are the cases where SimGrid 3.32 stalls a message whose
-// latency phase holds a change of a link it crosses (docs/evidence/profiles.md:
-// SimGrid enables its variable at the change and schedules no completion
-// at the phase's end; another re-solve moves it again), so its job, and
-// what shares a link with it, ends otherwise in SimGrid; emu keeps the
-// phase. Each was read off both simulators' per-action times (SimGrid's
-// smpi_replay verbose log, emu's --trace): the first action to differ is
-// that message.
-var jobsProfStalled = map[string]string{
-	"pingpong+allreduce":   "job 1's 1 MB b→a from 0.005930 s has a latency phase of 11.64 × (300 + 20 + 5) µs, to 0.009715 s, which holds bb's change at 7 ms (alone on a, b SimGrid deadlocks at 0.009715 s)",
-	"pingpong+stream@0.02": "job 1's 1 MB b→a as above (job 2 starts after it)",
-	"pingpong+pingpong":    "job 2's 500 kB d→c from 0.089807 s has a latency phase of 11.64 × 30 µs, to 0.090156 s, which holds bb's change at 90 ms; it then loads bb, and job 1's 3 MB a→b on it ends 56 µs later",
-	"allreduce+pingpong":   "job 2's 2 MB c→d from 0.089778 s, phase to 0.090127 s, holds bb's change at 90 ms",
-	"share4+pingpong":      "job 2's 1 MB e→d from 0.022767 s, phase to 0.023116 s, holds bb's change at 23 ms: 71.7 ms in SimGrid, 11.5 ms in emu",
-}
-
 // TestJobsProfilesAgainstSMPI runs each case of testdata/jobsprof as two
 // [[jobs]] on backbone.xml and requires each job's end to be SimGrid's
 // (two SMPI instances in one simulation) to its printed digit: the
 // platform's profiles play once for both jobs, on the links their messages
-// share and the hosts their computes run on.
+// share and the hosts their computes run on. In five cases
+// (pingpong+allreduce, pingpong+stream@0.02, pingpong+pingpong,
+// allreduce+pingpong, share4+pingpong) a message's latency phase holds a
+// change of a link it crosses, which SimGrid 3.32 stalls (enabled at the
+// change, no completion projected at the phase's end, moved on by the
+// next re-solve): emu skipped them before it stalled such a message too.
 func TestJobsProfilesAgainstSMPI(t *testing.T) {
 	rows := readSMPITimes(t, filepath.Join(jobsProfDir, "smpi_times.csv"), "job1,ranks1,job2,ranks2,start2_s,job1_s,job2_s")
 	for i, r := range rows {
@@ -59,12 +52,6 @@ func TestJobsProfilesAgainstSMPI(t *testing.T) {
 			}
 			t.Parallel()
 			got := runJobsProf(t, r[0], r[2], r[4], "simgrid")
-			if why, ok := jobsProfStalled[key]; ok {
-				if math.Abs(got[0]-want[0]) <= tiTolerance && math.Abs(got[1]-want[1]) <= tiTolerance {
-					t.Fatalf("listed as stalled in SimGrid (%s), but emu gives SimGrid's times", why)
-				}
-				t.Skipf("SimGrid 3.32 stalls a message: %s; SimGrid %.9f and %.9f s, emu %.9f and %.9f s", why, want[0], want[1], got[0], got[1])
-			}
 			for j := range got {
 				t.Logf("job %d: emu %.15f s, SMPI %.15f s: %+.3g s", j+1, got[j], want[j], got[j]-want[j])
 				if math.Abs(got[j]-want[j]) > tiTolerance {
@@ -127,8 +114,22 @@ func steadyXML(t *testing.T) string {
 // collectives, without the jobs' runs alone.
 func runJobsOn(t *testing.T, order string, jobs ...string) *runner.Result {
 	t.Helper()
+	res, err := runJobsOnErr(t, order, jobs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// runJobsOnErr is runJobsOn returning the run's error.
+func runJobsOnErr(t *testing.T, order string, jobs ...string) (*runner.Result, error) {
+	t.Helper()
 	doc := fmt.Sprintf("[platform]\nfile = %q\n[network]\nwake_order = %q\ncollectives = \"smpi\"\n", jobsProfXML(t), order)
-	return emulate(t, doc+strings.Join(jobs, ""), runner.Options{NoAlone: true})
+	s, err := scenario.Parse([]byte(doc+strings.Join(jobs, "")), "jobs.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runner.Run(plantest.Validated(t, s), runner.Options{NoAlone: true})
 }
 
 // TestJobAloneIsTheRun: a trace as the only [[jobs]] entry on backbone.xml
@@ -136,11 +137,27 @@ func runJobsOn(t *testing.T, order string, jobs ...string) *runner.Result {
 // ends, to the bit, in both wake orders: a Machine plays the profiles as a
 // World does. (The profiles change every trace's time: each is also
 // required to differ from its time on the platform without them.)
+// pingpong under SimGrid's order stalls its 1 MB b→a, whose latency phase
+// holds bb's change at 7 ms, as SimGrid 3.32 does: alone, SimGrid
+// deadlocks at 0.009715 s, and so must emu, as a job and alone, at one
+// date.
 func TestJobAloneIsTheRun(t *testing.T) {
 	for _, trace := range []string{"pingpong", "compute", "allreduce", "share4", "stream"} {
 		for _, order := range []string{"rank", "simgrid"} {
 			t.Run(trace+"/"+order, func(t *testing.T) {
 				t.Parallel()
+				if trace == "pingpong" && order == "simgrid" {
+					_, errJob := runJobsOnErr(t, order, jobsProfJob(trace, "0"))
+					_, errAlone := replaySMPIErr(t, jobsProfXML(t), filepath.Join(jobsProfDir, "traces", trace+".txt"), "network.wake_order="+order)
+					var job, alone *replay.DeadlockError
+					if !errors.As(errJob, &job) || !errors.As(errAlone, &alone) || job.Stalled == 0 || alone.Stalled == 0 {
+						t.Fatalf("want a stalled message's deadlock as a job and alone; got %v and %v", errJob, errAlone)
+					}
+					if job.Time != alone.Time || math.Abs(job.Time-0.009715) > 5e-7 {
+						t.Errorf("deadlocks at %.17g s as a job, %.17g s alone; SimGrid's at 0.009715 s", job.Time, alone.Time)
+					}
+					return
+				}
 				res := runJobsOn(t, order, jobsProfJob(trace, "0"))
 				job := res.Jobs[0].Time
 				alone := runAlone(t, jobsProfXML(t), trace, order)

@@ -123,6 +123,17 @@ func runTI(t *testing.T, trace, platform string, extra ...string) float64 {
 // returns the simulated time.
 func replaySMPI(t *testing.T, platformXML, trace string, sets ...string) float64 {
 	t.Helper()
+	got, err := replaySMPIErr(t, platformXML, trace, sets...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// replaySMPIErr is replaySMPI returning the run's error (bad inputs still
+// fail the test).
+func replaySMPIErr(t *testing.T, platformXML, trace string, sets ...string) (float64, error) {
+	t.Helper()
 	s := scenario.Default()
 	if err := s.UsePlatformXML(platformXML); err != nil {
 		t.Fatal(err)
@@ -141,9 +152,9 @@ func replaySMPI(t *testing.T, platformXML, trace string, sets ...string) float64
 	}
 	res, err := runner.Run(plan, runner.Options{})
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
-	return res.SimulatedTime
+	return res.SimulatedTime, nil
 }
 
 // TestTIReplayAgainstSMPI replays every trace of testdata/tireplay on every

@@ -22,6 +22,7 @@ type Blocked struct {
 type DeadlockError struct {
 	Time    float64 // s
 	Blocked []Blocked
+	Stalled int // messages in flight that never complete (ranks.DeadlockError.Stalled)
 }
 
 // maxListed bounds the ranks and messages an error message lists.
@@ -37,12 +38,15 @@ func (e *DeadlockError) Error() string {
 		}
 		fmt.Fprintf(&b, "; rank %d at %s:%d: %s", r.Rank, r.File, r.Line, r.What)
 	}
+	if e.Stalled > 0 {
+		b.WriteString(ranks.StalledNote(e.Stalled))
+	}
 	return b.String()
 }
 
 // deadlock turns the World's report into the trace's.
 func (x *exec) deadlock(dl *ranks.DeadlockError) error {
-	e := &DeadlockError{Time: dl.Time}
+	e := &DeadlockError{Time: dl.Time, Stalled: dl.Stalled}
 	for _, br := range dl.Blocked {
 		b := Blocked{Rank: br.Rank}
 		call := fmt.Sprintf("blocked in %s", br.Call)

@@ -16,6 +16,7 @@ SPEED_UNITS = [("Gf", 1e9), ("Mf", 1e6), ("f", 1), ("kf", 1e3), ("Tf", 1e12)]
 
 
 V2 = 1000
+V3 = 1301
 
 
 class Gen:
@@ -29,6 +30,10 @@ class Gen:
         # draw is made only when v2 holds, so seeds below V2 give the same
         # files as before and the committed cases keep their meaning.
         self.v2 = seed >= V2
+        # Seeds from V3 on also draw, the same way: <config>s of
+        # network/TCP-gamma, network/crosstraffic, smpi/test and
+        # smpi/coll-selector, and tests of requests before their wait.
+        self.v3 = seed >= V3
         self.files = {}     # profile files to write beside p.xml
         self.traces = []    # <trace>/<trace_connect> lines, at the platform's end
 
@@ -162,6 +167,15 @@ class Gen:
             props.append(("smpi/send-is-detached-thresh", str(r.choice([0, 1000, 20000, 1000000]))))
         if r.random() < 0.2:
             props.append(("network/weight-S", f"{self.num(1, 30000):.6g}"))
+        if self.v3:
+            if r.random() < 0.3:
+                props.append(("network/TCP-gamma", str(r.choice([65536, 1000000, 4194304, 20000000]))))
+            if r.random() < 0.3:
+                props.append(("network/crosstraffic", r.choice(["0", "1"])))
+            if r.random() < 0.3:
+                props.append(("smpi/test", f"{self.num(1e-8, 1e-4):.3g}"))
+            if r.random() < 0.2:
+                props.append(("smpi/coll-selector", "default"))
         if not props:
             return []
         self.features.add("config")
@@ -612,6 +626,10 @@ class Gen:
                     tg = t()
                     L += [f"{a} isend {b} {tg} {s}", f"{b} irecv {a} {tg} {s}"]
                     ws.append((a, b, tg))
+                if self.v3 and r.random() < 0.5:
+                    for a, b, tg in ws:  # a test of each request, before its wait
+                        L += [f"{a} test {a} {b} {tg}", f"{b} test {a} {b} {tg}"]
+                    self.features.add("p2p:test")
                 if r.random() < 0.3:
                     for a, b, tg in ws:
                         c = r.choice(range(n))
