@@ -289,8 +289,15 @@ func (t *Zones) starRoute(z *zone, s, d int, links *[]LinkID, lat *float64) (gwS
 		add(src.loopback)
 		return -1, -1
 	}
-	if !src.upSet || !dst.downSet {
-		t.abort(fmt.Errorf("%s: no link up from %s or down to %s", z.Where, t.points[z.vertices[s]].Name, t.points[z.vertices[d]].Name))
+	// SimGrid 3.32 builds a star zone whose point has no links up or down
+	// (a host without <host_link>) and aborts at the first message that
+	// needs them: a refusal, not a build error.
+	if !src.upSet {
+		t.refuse(fmt.Errorf("%s: no link up from %s, on its route to %s (a star zone)", z.Where, t.points[z.vertices[s]].Name, t.points[z.vertices[d]].Name))
+		return -1, -1
+	}
+	if !dst.downSet {
+		t.refuse(fmt.Errorf("%s: no link down to %s, on its route from %s (a star zone)", z.Where, t.points[z.vertices[d]].Name, t.points[z.vertices[s]].Name))
 		return -1, -1
 	}
 	add(src.up)

@@ -183,7 +183,9 @@ func TestZonesUnroutedNoted(t *testing.T) {
 // n1 to n0 runs (without cross traffic, which loads the route back), and
 // one from n0 to n1 stops the run with the refusal, naming both hosts. So
 // does a Dijkstra zone whose zone routes from A to B meet at different
-// gateways of C (smpirun crashes on a1 → b1 and runs a1 → a2).
+// gateways of C (smpirun crashes on a1 → b1 and runs a1 → a2), and a
+// Cluster zone's host with a loopback but no <host_link> (smpirun aborts
+// on a message to or from it, not at load).
 func TestRefusedRouteStopsTheRun(t *testing.T) {
 	dir := t.TempDir()
 	xml := filepath.Join(dir, "df.xml")
@@ -203,6 +205,14 @@ func TestRefusedRouteStopsTheRun(t *testing.T) {
 </zone></platform>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	star := filepath.Join(dir, "star.xml") // s1 has a loopback but no <host_link>: no links up or down
+	if err := os.WriteFile(star, []byte(`<platform version="4.1"><zone id="S" routing="Cluster">
+<host id="s1" speed="1Gf"/><host id="s2" speed="1Gf"/><host id="s3" speed="1Gf"/>
+<link id="l1" bandwidth="1GBps" latency="1us"/><link id="l2" bandwidth="1GBps" latency="1us"/><link id="l3" bandwidth="1GBps" latency="1us"/>
+<host_link id="s2" up="l2" down="l2"/><host_link id="s3" up="l3" down="l3"/>
+<route src="s1" dst="s1"><link_ctn id="l1"/></route></zone></platform>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	pp := "0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 1000\n0 finalize\n1 finalize\n"
 	for _, tt := range []struct {
 		name, xml, hosts string
@@ -212,6 +222,14 @@ func TestRefusedRouteStopsTheRun(t *testing.T) {
 		{"Dijkstra, a1 to a2", dj, "a1\na2\n", pp, "0.05", ""},
 		{"Dijkstra, a1 to b1", dj, "a1\nb1\n", pp, "0",
 			"rank 0: a message from host a1 to host b1: " + dj + ":1: <zone id=\"top\">: the zone routes from A to B meet at different gateways, which SimGrid 3.32 cannot route (Dijkstra) (SimGrid fails on it too)"},
+		// smpirun runs s2 → s3 and s1 → s1 (its loopback) and aborts on s1 → s2 and s2 → s1
+		// ("StarZone routing (s1 - s2): no link UP from source node"); emu refused the platform
+		{"star, s2 to s3", star, "s2\ns3\n", pp, "0", ""},
+		{"star, s1 to s1", star, "s1\ns1\n", pp, "0.05", ""},
+		{"star, s1 to s2", star, "s1\ns2\n", pp, "0",
+			"rank 0: a message from host s1 to host s2: " + star + ":1: <zone id=\"S\">: no link up from s1, on its route to s2 (a star zone) (SimGrid fails on it too)"},
+		{"star, s2 to s1", star, "s2\ns1\n", pp, "0",
+			"rank 0: a message from host s2 to host s1: " + star + ":1: <zone id=\"S\">: no link down to s1, on its route from s2 (a star zone) (SimGrid fails on it too)"},
 		{"n1 to n0", xml, "n0\nn1\n", "0 init\n1 init\n1 send 0 0 1000\n0 recv 1 0 1000\n0 finalize\n1 finalize\n", "0", ""},
 		{"n1 to n0, cross traffic", xml, "n0\nn1\n", "0 init\n1 init\n1 send 0 0 1000\n0 recv 1 0 1000\n0 finalize\n1 finalize\n", "0.05",
 			"rank 1: a message from host n1 to host n0: its cross traffic's route back: a dragonfly of 2 groups of 1 routers: group 0 has no router 1, wired to group 1, which SimGrid 3.32 cannot route (SimGrid fails on it too)"},
