@@ -44,3 +44,40 @@ func TestPollCostBelowClockPrecision(t *testing.T) {
 		}
 	}
 }
+
+// TestTestCostIsASleep: SMPI 3.32's MPI_Test sleeps nsleeps × smpi/test
+// (sleep_for), where its Iprobe runs nsleeps × cost × speed flops at the
+// host's speed. With a cost of 33 µs on hosts of 1 Gflop/s the third
+// failed test's 3 × cost, times speed and divided by it, loses its last
+// bit, and so does the clock it ends at: the clock after each failed test
+// is 1, 1 + 2 and 1 + 2 + 3 costs, added as the sleeps end.
+func TestTestCostIsASleep(t *testing.T) {
+	cost := 3.3e-5 // a variable: Go's constant arithmetic would be exact
+	cfg := preset(t, "smpi")
+	cfg.WakeOrder, cfg.HostSpeed, cfg.TestCost = WakeSimGrid, 1e9, cost
+	want := [3]float64{cost, cost + float64(2)*cost, 0}
+	want[2] = want[1] + float64(3)*cost
+	if d := float64(3) * cost; want[1]+d*cfg.HostSpeed/cfg.HostSpeed == want[2] {
+		t.Fatal("the case no longer tells a sleep from an execution")
+	}
+	var got [3]float64
+	run(t, cfg, newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+		c := r.World()
+		if r.ID() == 1 {
+			r.Sleep(1)
+			c.Send(0, 5, Msg{Bytes: 8})
+			return
+		}
+		q := c.Irecv(1, 5)
+		for i := range got {
+			if done, _, _ := q.Test(); done {
+				t.Fatalf("test %d succeeded before the send", i+1)
+			}
+			got[i] = r.Now()
+		}
+		q.Wait()
+	})
+	if got != want {
+		t.Errorf("after each failed test %v s, want %v s", got, want)
+	}
+}

@@ -79,8 +79,13 @@ func (q *Request) Test() (bool, Msg, Status) {
 	r.payOwed()
 	n, free := r.pollCost(ctrTest, r.w.cfg.TestCost, 0, "Test")
 	done := q.done
-	r.simcall() // the test: the counter is updated once it is answered
-	r.payOwed()
+	if !q.send || !q.detached {
+		// the test: the counter is updated once it is answered. SMPI's test
+		// of a detached send (a request with no comm) makes no simcall: it
+		// succeeds, and resets the counter, in the rank's turn.
+		r.simcall()
+		r.payOwed()
+	}
 	if !done {
 		r.w.failedPoll(n)
 		if free {
@@ -299,8 +304,11 @@ const (
 // message would loop forever at one instant.
 func (r *Rank) pollCost(which int, cost float64, simcalls int, call string) (n *int, free bool) {
 	n = r.w.counter(r, which)
-	// SMPI computes the flops as nsleeps·cost·speed and runs them at speed
-	d := r.execTime(float64(*n) * cost)
+	d := float64(*n) * cost // SMPI 3.32's test and testany sleep nsleeps·cost (sleep_for)
+	if which == ctrIprobe {
+		// its iprobe computes the flops as nsleeps·cost·speed and runs them at speed
+		d = r.execTime(d)
+	}
 	if d > 0 {
 		r.simcalls(simcalls)
 	}
