@@ -54,11 +54,10 @@ type lazyCPU struct {
 	// or first in the round of its end.
 	jumped *Rank
 
-	// Lazy's arithmetic (speed > 0): the engine whose timers it moves, the
-	// hosts' speed (flop/s) and, by host, the ranks whose execution runs.
+	// Lazy's arithmetic (speed > 0): the engine whose timers it moves and
+	// the hosts' speed (flop/s); hostCPU.execs holds the executions.
 	eng   *emu.Engine
 	speed float64
-	execs [][]*Rank
 }
 
 // lazyRemainsPrecision is maxmin/precision × surf/precision as smpirun
@@ -67,12 +66,14 @@ const lazyRemainsPrecision = 1e-5 * SimGridPrecision
 
 // hostCPU is what lazyCPU keeps of a host's CPU: the round that last
 // modified it and the place of that modification (a value of mods) in its
-// round, and the actions started on it and not ended. (One slice of them,
-// not three, so that modify and end inline: one bounds check.)
+// round, the actions started on it and not ended and, under Lazy's
+// arithmetic, the ranks whose execution runs there. (One slice of them,
+// not several, so that modify and end inline and an execution's start
+// and retirement find its host's list: one bounds check.)
 type hostCPU struct {
 	round, order uint64
 	live         int32
-	execs        int32 // executions running, under Lazy's arithmetic (lazyCPU.execs' length)
+	execs        []*Rank
 }
 
 // cpuAction is the CPU action a rank started last: what lazyCPU needs to
@@ -88,7 +89,7 @@ type cpuAction struct {
 	// Lazy's arithmetic (lazyCPU.speed > 0), for an execution: flops is
 	// what the rank's next execution will run (execTime), remains and
 	// last its remaining flops and their date, slot its place in its
-	// host's lazyCPU.execs, timer its timer (nil: none, the clock jumped).
+	// host's hostCPU.execs, timer its timer (nil: none, the clock jumped).
 	flops, remains, last float64
 	slot                 int32
 	timer                *emu.Revocable
@@ -131,10 +132,8 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 	c.jumped = r
 	if exec && c.speed > 0 {
 		a.remains, a.last = a.flops, now
-		es := c.execs[h]
-		a.slot = int32(len(es))
-		c.execs[h] = append(es, r)
-		hc.execs++
+		a.slot = int32(len(hc.execs))
+		hc.execs = append(hc.execs, r)
 	}
 }
 
@@ -160,12 +159,12 @@ func (c *lazyCPU) retire(r *Rank) {
 	if !a.exec || !(c.speed > 0) {
 		return
 	}
-	es := c.execs[r.host]
+	hc := &c.hosts[r.host]
+	es := hc.execs
 	last := es[len(es)-1]
 	es[a.slot] = last
 	c.acts[last.gid].slot = a.slot
-	c.execs[r.host] = es[:len(es)-1]
-	c.hosts[r.host].execs--
+	hc.execs = es[:len(es)-1]
 }
 
 // rewrite redoes Lazy's arithmetic for every execution running on host h
@@ -174,7 +173,7 @@ func (c *lazyCPU) retire(r *Rank) {
 //go:noinline
 func (c *lazyCPU) rewrite(h int32) {
 	now, rate := c.roundAt, c.speed
-	for _, r := range c.execs[h] {
+	for _, r := range c.hosts[h].execs {
 		a := &c.acts[r.gid]
 		if a.remains > 0 {
 			a.remains -= rate * (now - a.last)
@@ -240,7 +239,7 @@ func (c *lazyCPU) modify(hc *hostCPU) bool {
 	hc.round = c.round
 	c.mods++
 	hc.order = c.mods
-	return hc.execs > 0
+	return len(hc.execs) > 0
 }
 
 // size makes room for the actions of ranks ranks (by Rank.gid) on hosts
@@ -252,7 +251,6 @@ func (c *lazyCPU) size(hosts, ranks int) {
 	}
 	if n := hosts - len(c.hosts); n > 0 {
 		c.hosts = append(c.hosts, make([]hostCPU, n)...)
-		c.execs = append(c.execs, make([][]*Rank, n)...)
 	}
 	if n := ranks - len(c.acts); n > 0 {
 		c.acts = append(c.acts, make([]cpuAction, n)...)
