@@ -54,11 +54,10 @@ type lazyCPU struct {
 	// or first in the round of its end.
 	jumped *Rank
 
-	// Lazy's arithmetic (speed > 0): the engine whose timers it moves, the
-	// hosts' speed (flop/s) and, by host, the ranks whose execution runs.
+	// Lazy's arithmetic (speed > 0): the engine whose timers it moves and
+	// the hosts' speed (flop/s); hostCPU.execs holds the executions.
 	eng   *emu.Engine
 	speed float64
-	execs [][]*Rank
 }
 
 // lazyRemainsPrecision is maxmin/precision × surf/precision as smpirun
@@ -67,12 +66,14 @@ const lazyRemainsPrecision = 1e-5 * SimGridPrecision
 
 // hostCPU is what lazyCPU keeps of a host's CPU: the round that last
 // modified it and the place of that modification (a value of mods) in its
-// round, and the actions started on it and not ended. (One slice of them,
-// not three, so that modify and end inline: one bounds check.)
+// round, the actions started on it and not ended and, under Lazy's
+// arithmetic, the ranks whose execution runs there. (One slice of them,
+// not several, so that modify and end inline and an execution's start
+// and retirement find its host's list: one bounds check.)
 type hostCPU struct {
 	round, order uint64
 	live         int32
-	execs        int32 // executions running, under Lazy's arithmetic (lazyCPU.execs' length)
+	execs        []*Rank
 }
 
 // cpuAction is the CPU action a rank started last: what lazyCPU needs to
@@ -88,13 +89,10 @@ type cpuAction struct {
 	// Lazy's arithmetic (lazyCPU.speed > 0), for an execution: flops is
 	// what the rank's next execution will run (execTime), remains and
 	// last its remaining flops and their date, slot its place in its
-	// host's lazyCPU.execs, timer its timer (nil: none, the clock jumped).
+	// host's hostCPU.execs, timer its timer (nil: none, the clock jumped).
 	flops, remains, last float64
 	slot                 int32
 	timer                *emu.Revocable
-	// wait is the communication the rank waits on, holding a sleep on its
-	// host (lazyCPU.wait), or nil.
-	wait *Request
 }
 
 // isExec reports whether SMPI runs the injected time of call (Rank.sleep's
@@ -125,15 +123,17 @@ func (c *lazyCPU) start(w *World, r *Rank, d float64, exec bool) {
 	c.seq++
 	a := &c.acts[r.gid]
 	a.at, a.seq, a.round, a.exec, a.armed, a.fired = now+d, c.seq, c.round, exec, true, false
-	c.modify(r.host)
-	c.hosts[r.host].live++
+	h := r.host
+	hc := &c.hosts[h]
+	if c.modify(hc) {
+		c.rewrite(h)
+	}
+	hc.live++
 	c.jumped = r
 	if exec && c.speed > 0 {
 		a.remains, a.last = a.flops, now
-		es := c.execs[r.host]
-		a.slot = int32(len(es))
-		c.execs[r.host] = append(es, r)
-		c.hosts[r.host].execs++
+		a.slot = int32(len(hc.execs))
+		hc.execs = append(hc.execs, r)
 	}
 }
 
@@ -159,12 +159,12 @@ func (c *lazyCPU) retire(r *Rank) {
 	if !a.exec || !(c.speed > 0) {
 		return
 	}
-	es := c.execs[r.host]
+	hc := &c.hosts[r.host]
+	es := hc.execs
 	last := es[len(es)-1]
 	es[a.slot] = last
 	c.acts[last.gid].slot = a.slot
-	c.execs[r.host] = es[:len(es)-1]
-	c.hosts[r.host].execs--
+	hc.execs = es[:len(es)-1]
 }
 
 // rewrite redoes Lazy's arithmetic for every execution running on host h
@@ -173,7 +173,7 @@ func (c *lazyCPU) retire(r *Rank) {
 //go:noinline
 func (c *lazyCPU) rewrite(h int32) {
 	now, rate := c.roundAt, c.speed
-	for _, r := range c.execs[h] {
+	for _, r := range c.hosts[h].execs {
 		a := &c.acts[r.gid]
 		if a.remains > 0 {
 			a.remains -= rate * (now - a.last)
@@ -228,17 +228,18 @@ func (c *lazyCPU) openRound(now float64) {
 	c.roundAt = now
 }
 
-// modify notes that the current round modifies host h's CPU, and redoes
-// the arithmetic of the executions running there (rewrite).
-func (c *lazyCPU) modify(h int32) {
-	if hc := &c.hosts[h]; hc.round != c.round {
-		hc.round = c.round
-		c.mods++
-		hc.order = c.mods
-		if hc.execs > 0 {
-			c.rewrite(h)
-		}
+// modify notes that the current round modifies the CPU of host h, whose
+// state is hc, and reports whether the executions running there need
+// Lazy's arithmetic redone (rewrite(h)). It inlines, so that start, end
+// and wait test a host's round without a call.
+func (c *lazyCPU) modify(hc *hostCPU) bool {
+	if hc.round == c.round {
+		return false
 	}
+	hc.round = c.round
+	c.mods++
+	hc.order = c.mods
+	return len(hc.execs) > 0
 }
 
 // size makes room for the actions of ranks ranks (by Rank.gid) on hosts
@@ -250,7 +251,6 @@ func (c *lazyCPU) size(hosts, ranks int) {
 	}
 	if n := hosts - len(c.hosts); n > 0 {
 		c.hosts = append(c.hosts, make([]hostCPU, n)...)
-		c.execs = append(c.execs, make([][]*Rank, n)...)
 	}
 	if n := ranks - len(c.acts); n > 0 {
 		c.acts = append(c.acts, make([]cpuAction, n)...)
@@ -261,10 +261,10 @@ func (c *lazyCPU) size(hosts, ranks int) {
 // execution's end modifies the host; then a host left with no action
 // leaves the round's list (round 0: no place).
 func (c *lazyCPU) end(h int32, exec bool) {
-	if exec {
-		c.modify(h)
-	}
 	hc := &c.hosts[h]
+	if exec && c.modify(hc) {
+		c.rewrite(h)
+	}
 	if hc.live--; hc.live == 0 && hc.round == c.round {
 		hc.round = 0
 	}
@@ -278,31 +278,28 @@ func (c *lazyCPU) end(h int32, exec bool) {
 //
 //go:noinline
 func (c *lazyCPU) wait(w *World, q *Request) {
-	r := q.owner
-	if a := &c.acts[r.gid]; a.wait != q {
-		a.wait = q
+	if !q.sleeping() { // (a rank holds one such sleep at most: it waits on q until q completes)
+		q.waitSeq |= 1
 		c.newRound(w.eng.Now())
-		c.modify(r.host)
-		c.hosts[r.host].live++
+		h := q.owner.host
+		hc := &c.hosts[h]
+		hc.live++
+		if c.modify(hc) {
+			c.rewrite(h)
+		}
 	}
 }
 
-// done notes that q completed: if its owner waits on it (wait), the
-// wait's sleep leaves the owner's host (CommImpl::cleanup_surf) without
-// modifying it, and a host left with no action leaves the round's list.
-func (c *lazyCPU) done(w *World, q *Request) {
-	if a := &c.acts[q.owner.gid]; a.wait == q {
-		a.wait = nil
-		c.waited(w, q.owner.host)
-	}
-}
-
-// waited is done's work for a wait's sleep on host h.
+// done notes that q, whose owner waits on it (wait: q.sleeping()), completed:
+// the wait's sleep leaves the owner's host (CommImpl::cleanup_surf)
+// without modifying it, and a host left with no action leaves the round's
+// list.
 //
 //go:noinline
-func (c *lazyCPU) waited(w *World, h int32) {
+func (c *lazyCPU) done(w *World, q *Request) {
+	q.waitSeq &^= 1
 	c.newRound(w.eng.Now())
-	hc := &c.hosts[h]
+	hc := &c.hosts[q.owner.host]
 	if hc.live--; hc.live == 0 && hc.round == c.round {
 		hc.round = 0
 	}
@@ -337,13 +334,11 @@ func (c *lazyCPU) entry(r *Rank) [4]uint64 {
 // then as they were set), in SimGrid's order: between ranks whose actions
 // end at the same date, by their heap entries (lazyCPU). Then the ended
 // executions modify their hosts, in that order, in the instant's round.
+// At least one rank was woken (from != the queue's tail: the caller tests).
 //
 //go:noinline
 func (w *World) reorderTimerWakes(from uint) {
 	c, q := &w.cpu, &w.ready
-	if from == q.tail {
-		return
-	}
 	mask := uint(len(q.ids) - 1)
 	at := func(i uint) *Rank { return q.ranks[q.ids[i&mask]] }
 	act := func(r *Rank) *cpuAction { return &c.acts[r.gid] }

@@ -370,7 +370,7 @@ func (w *World) delivered(s *Request) {
 	q.msg = s.msg
 	q.srcRank, q.detached = s.srcRank, s.detached // what the receive still needs from the send
 	q.done = true
-	if w.simgrid && q.waitSeq != 0 { // waited on while pending, maybe (lazyCPU.wait)
+	if q.sleeping() { // waited on while pending (lazyCPU.wait)
 		w.cpu.done(w, q)
 	}
 	if w.hears(RecvDone) {
@@ -403,7 +403,7 @@ func (w *World) delivered(s *Request) {
 // arrival for a rendezvous one).
 func (w *World) completeSend(s *Request) {
 	s.done = true
-	if w.simgrid && s.waitSeq != 0 {
+	if s.sleeping() { // waited on while pending (lazyCPU.wait)
 		w.cpu.done(w, s)
 	}
 	if w.hears(SendDone) {

@@ -77,11 +77,21 @@ type Request struct {
 	latency float64  // send side: the latency phase on the route (World.route), s
 	// id is the hook identity: a send's message (Event.MsgID), a receive's
 	// own (Event.RecvID, 0 without hooks).
-	id      uint64
-	waitSeq uint64 // when its owner first blocked on it (Config.WakeOrder = WakeSimGrid wakes waiters in this order)
-	peer    int32  // send side: the destination's world rank (a receive's other side is src)
-	srcRank int32  // sender's rank in the communicator (copied to the receive at delivery, with detached)
+	id uint64
+	// waitSeq is when its owner first blocked on it (Config.WakeOrder =
+	// WakeSimGrid wakes waiters in this order): World.waitSeq, even, or
+	// that plus 1 while the wait holds a sleep on its owner's host
+	// (sleeping). The flag's bit leaves the order as it is and the
+	// request at 192 bytes.
+	waitSeq uint64
+	peer    int32 // send side: the destination's world rank (a receive's other side is src)
+	srcRank int32 // sender's rank in the communicator (copied to the receive at delivery, with detached)
 }
+
+// sleeping reports whether q's owner blocked on q while it was pending,
+// under WakeSimGrid, and the sleep that this wait holds on the owner's
+// host (lazyCPU.wait) lasts until q completes (lazyCPU.done).
+func (q *Request) sleeping() bool { return q.waitSeq&1 != 0 }
 
 // other is the world rank of the request's other side: a send's
 // destination, a receive's source (AnySource until a wildcard is matched).

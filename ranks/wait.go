@@ -35,8 +35,8 @@ func (q *Request) await(call string) {
 func (q *Request) simgridWait() {
 	switch w := q.w; {
 	case !q.done:
-		w.waitSeq++
-		q.waitSeq = w.waitSeq
+		w.waitSeq += 2
+		q.waitSeq = w.waitSeq | q.waitSeq&1 // a new place, the sleep kept (lazyCPU.wait)
 		w.cpu.wait(w, q)
 	case !(q.send && q.detached):
 		q.owner.simcall()
@@ -211,10 +211,10 @@ func waitanySimGrid(reqs []*Request, call string, took func(int)) (int, Msg, Sta
 		return -1, Msg{}, Status{}
 	case k < 0:
 		w := owner.w
-		w.waitSeq++
+		w.waitSeq += 2
 		for _, q := range reqs {
 			if q != nil {
-				q.waiter, q.waitSeq = owner, w.waitSeq
+				q.waiter, q.waitSeq = owner, w.waitSeq|q.waitSeq&1
 			}
 		}
 		for k < 0 {

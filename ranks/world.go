@@ -74,7 +74,7 @@ type World struct {
 	scratch Event
 
 	// WakeSimGrid (the same for every World of a Machine). waitSeq numbers
-	// the blocking waits.
+	// the blocking waits, in steps of 2 (Request.waitSeq's low bit is a flag).
 	simgrid bool
 	waitSeq uint64
 	noSkip  bool // tests: always take the timer path in Rank.sleep
@@ -537,7 +537,9 @@ func (w *World) fireSimGrid() {
 	for w.eng.StepWithin(SimGridPrecision) {
 	}
 	w.firing = false
-	w.reorderTimerWakes(from)
+	if from != w.ready.tail { // no timer woke a rank: nothing to reorder
+		w.reorderTimerWakes(from)
+	}
 	for i, r := range w.netWakes {
 		w.ready.push(r)
 		w.netWakes[i] = nil
