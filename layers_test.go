@@ -2,6 +2,7 @@ package emuproject
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -475,4 +476,61 @@ func describeRule(r []string) string {
 	s := slices.Clone(r)
 	slices.Sort(s)
 	return strings.Join(s, ", ")
+}
+
+// TestDocGoNamesItsImports checks that each package's doc.go, which says what
+// the package may import, names every package of ours it does import (its
+// non-test files, go list's Imports): by its path under the module
+// ("internal/jsonout", "apps/hpl"), or for a top-level package by its name
+// as a word; a doc.go that allows everything (cmd/emu's, validation's) is
+// left to TestLayers. A doc.go that says "imports X only" while the code imports Y
+// misleads the reader who is about to add an import.
+func TestDocGoNamesItsImports(t *testing.T) {
+	for name, p := range listModule(t) {
+		data, err := os.ReadFile(filepath.Join(p.Dir, "doc.go"))
+		if err != nil {
+			continue // TestDocsRooms reports a package without one
+		}
+		doc := string(data)
+		if mayImportAll.MatchString(doc) {
+			continue // cmd/emu, validation: TestLayers holds them to their rows
+		}
+		for _, imp := range p.Imports {
+			imp, _, _ = strings.Cut(imp, " ") // "path [cmd/emu]": a variant built for a PGO'd main
+			if !isOurs(imp) {
+				continue
+			}
+			if d := ours(imp); !docNames(doc, d) {
+				t.Errorf("%s/doc.go does not name %s, which the package imports: say so where it lists its imports", cmp.Or(name, "."), d)
+			}
+		}
+	}
+}
+
+// mayImportAll matches a doc.go that allows every package of ours.
+var mayImportAll = regexp.MustCompile(`may import every package|Imports: everything of ours`)
+
+// docNames reports whether a doc.go names the package at path pkg (under the
+// module): the path itself, or a top-level package's name as a whole word.
+func docNames(doc, pkg string) bool {
+	word := regexp.MustCompile(`(^|[^\w/])` + regexp.QuoteMeta(pkg) + `($|[^\w/])`)
+	return word.MatchString(doc)
+}
+
+func TestDocNames(t *testing.T) {
+	for _, c := range []struct {
+		doc, pkg string
+		want     bool
+	}{
+		{"// Imports: ranks only.", "ranks", true},
+		{"// Imports: internal/jsonout and models.", "internal/jsonout", true},
+		{"// Imports: the applications.", "apps/hpl", false},
+		{"// Imports: fluid/fluidtest.", "fluid", false},
+		{"// emulates ranks", "emu", false},
+		{"// Imports: emu, fluid", "emu", true},
+	} {
+		if got := docNames(c.doc, c.pkg); got != c.want {
+			t.Errorf("docNames(%q, %q) = %v, want %v", c.doc, c.pkg, got, c.want)
+		}
+	}
 }

@@ -61,5 +61,6 @@
 //
 // calibration imports kernels and models only among emu's packages, and
 // internal/atomicfile for the screened sample file, internal/inputfile for
-// the files it reads (layers_test.go).
+// the files it reads, internal/jsonout for the fit's JSON report
+// (layers_test.go).
 package calibration

@@ -18,8 +18,9 @@
 //
 // # Imports
 //
-// scenario (the Plan), platform (the machine it names), the applications,
-// ranks, kernels, fluid, observe and sensitivity (the delay sweep's points). Never cmd; scenario never imports
+// scenario (the Plan), platform (the machine it names), the applications
+// (apps/hpl, apps/pingpong, apps/replay), ranks, kernels, fluid, observe and
+// sensitivity (the delay sweep's points). Never cmd; scenario never imports
 // runner (it says what to run, not how a run is watched). Wall time is
 // read here, outside the deterministic core, for Result.WallTime only.
 package runner

@@ -17,9 +17,9 @@
 // "FILE:LINE: key: what" (or "FILE: key: what" when the line is not known, or
 // "--set key: what" for an override). Bad input never panics; the parsers are fuzzed.
 //
-// Imports: the applications' configurations, the formats (hpldat, platform,
-// traceformat, loggops), ranks, kernels, models, fluid, units and
-// internal/inputfile (the files it reads)
+// Imports: the applications' configurations (apps/hpl, apps/pingpong,
+// apps/replay), the formats (hpldat, platform, traceformat, loggops), ranks,
+// kernels, models, fluid, units and internal/inputfile (the files it reads)
 // (ARCHITECTURE.md, layers_test.go); never observe, sensitivity or runner.
 // runner and cmd/emu import scenario.
 package scenario

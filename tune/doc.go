@@ -12,8 +12,8 @@
 // A point is a list of `key=value` overrides in the scenario's dotted-key syntax (the same
 // strings `--set` takes). tune knows nothing of scenarios: a Runner, supplied by the
 // caller (cmd/emu wires scenario in), checks and evaluates a point. That keeps tune free of
-// imports of ours (but internal/stats, the ensemble's statistics, and internal/atomicfile,
-// its plan and job files), and testable with a toy runner.
+// imports of ours (but internal/stats, the ensemble's statistics, internal/atomicfile,
+// its plan and job files, and internal/jsonout, its --json), and testable with a toy runner.
 //
 // Units: a Result's times are seconds, simulated (TimeS, SimulatedS) or of the host's
 // wall clock (WallS, the one clock tune reads, through Options.Clock); Gflops is the
