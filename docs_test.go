@@ -172,6 +172,24 @@ func TestDocsNoIndentedCommands(t *testing.T) {
 	}
 }
 
+var buildOutput = regexp.MustCompile(`go build\b[^\n]*?\s-o\s+(\S+)`)
+
+// TestDocsBuildOutputs checks that no `go build -o PATH` of the README or a
+// guide, run or not, names a folder of the repository: go build then writes
+// the binary inside it (node.md's `-o emu` landed in the emu package's
+// folder as emu/emu, and ./emu said "Is a directory").
+func TestDocsBuildOutputs(t *testing.T) {
+	for _, file := range append([]string{"README.md"}, guides(t)...) {
+		for _, b := range fences(t, file) {
+			for _, m := range buildOutput.FindAllStringSubmatch(b.text, -1) {
+				if info, err := os.Stat(m[1]); err == nil && info.IsDir() {
+					t.Errorf("%s:%d: go build -o %s writes into the folder %s/: name a file that is not a folder", file, b.line, m[1], m[1])
+				}
+			}
+		}
+	}
+}
+
 // TestReadmeTasks runs the first command of each task of the README's guide
 // table (its `go run ./cmd/emu ...` code spans), in order, in one scratch folder
 // as a reader trying them top to bottom would, and checks that the README links
