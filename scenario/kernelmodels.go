@@ -140,7 +140,8 @@ func (s *Scenario) kernels(p *Plan) error {
 			"every BLAS call of HPL costs 0 s, so its Time is communication alone (emu calibrate and emu fit write a models file)")
 	}
 	if _, err := kernels.LookupBackend(k.Backend); err != nil {
-		return s.errorAt("kernels.backend", fmt.Sprintf("unknown BLAS backend %q (this build has: %s)", k.Backend, strings.Join(kernels.Backends(), ", ")))
+		// kernels' own message says which build tag a known backend needs.
+		return s.errorAt("kernels.backend", strings.TrimPrefix(err.Error(), "kernels: "))
 	}
 	clock := kernels.WallClock
 	if k.Clock != "" {
