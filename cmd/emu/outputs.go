@@ -183,12 +183,32 @@ type staging struct {
 // create opens a temporary file for path, or path itself when it is a device or
 // a pipe; the caller writes and closes it.
 func (s *staging) create(path string) (*os.File, error) {
-	if info, err := os.Stat(path); err == nil && isStream(info) {
+	info, err := os.Stat(path)
+	if err == nil && isStream(info) {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		return f, asFailure(err)
 	}
+	if err == nil {
+		// --json /dev/stdout with the output redirected to a file: that
+		// file is emu's own standard output, written through it (the
+		// staging file's rename replaced the link /dev/stdout itself with
+		// a file of the JSON, and the redirected file got none).
+		for _, std := range []*os.File{os.Stdout, os.Stderr} {
+			if si, err := std.Stat(); err == nil && os.SameFile(si, info) {
+				f, err := dupFile(std)
+				return f, asFailure(err)
+			}
+		}
+	}
+	if li, err := os.Lstat(path); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		// A link to a result file stays a link: the file it names is
+		// replaced (the rename replaced the link).
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			path = target
+		}
+	}
 	var f *os.File
-	err := pending.made(func() (string, error) {
+	err = pending.made(func() (string, error) {
 		var err error
 		f, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 		if err != nil {
