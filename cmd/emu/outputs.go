@@ -42,6 +42,10 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 		if err != nil {
 			return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 		}
+		dir := filepath.Dir(o.path) // where a file is staged
+		if to := followLink(abs); to != abs {
+			abs, dir = to, filepath.Dir(to) // a link and the file it names are one output (staging.create)
+		}
 		info, err := os.Stat(o.path)
 		if err == nil && isStream(info) {
 			continue // /dev/null, a pipe: written in place, by as many flags as like
@@ -74,7 +78,6 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 				return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 			}
 		default:
-			dir := filepath.Dir(o.path)
 			if d, err := os.Stat(dir); err == nil && !d.IsDir() {
 				return fmt.Errorf("%s %s: %s is a file, not a folder", o.flag, o.path, dir)
 			} else if err != nil {
@@ -139,6 +142,30 @@ func fileAbove(path string) string {
 
 // isStream reports whether an existing path is neither a regular file nor a
 // folder: a device such as /dev/null, a pipe, a socket.
+// followLink is the file an output path names: path itself, or where its
+// links lead (the file it names may not exist yet: a link to a file to
+// make). The staging file is renamed there, so that the link stays.
+func followLink(path string) string {
+	for range 40 { // as the kernel, a loop of links ends somewhere
+		li, err := os.Lstat(path)
+		if err != nil || li.Mode()&os.ModeSymlink == 0 {
+			return path
+		}
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			return real
+		}
+		to, err := os.Readlink(path) // dangling: to a file not made yet
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return path
+}
+
 func isStream(info os.FileInfo) bool { return !info.Mode().IsRegular() && !info.IsDir() }
 
 // outputFailed is the error of an output that could not be written after the
@@ -200,13 +227,7 @@ func (s *staging) create(path string) (*os.File, error) {
 			}
 		}
 	}
-	if li, err := os.Lstat(path); err == nil && li.Mode()&os.ModeSymlink != 0 {
-		// A link to a result file stays a link: the file it names is
-		// replaced (the rename replaced the link).
-		if target, err := filepath.EvalSymlinks(path); err == nil {
-			path = target
-		}
-	}
+	path = followLink(path) // a link to a result file stays a link (the rename replaced it)
 	var f *os.File
 	err = pending.made(func() (string, error) {
 		var err error

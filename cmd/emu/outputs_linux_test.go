@@ -200,4 +200,38 @@ func TestOutputThroughALink(t *testing.T) {
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
 	}
+
+	// A link to a file not made yet: made, the link kept.
+	dangling := filepath.Join(dir, "new-link.json")
+	if err := os.Symlink("new.json", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--json", dangling); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "new.json")); !strings.Contains(string(b), `"app": "hpl"`) {
+		t.Errorf("the link's new file holds %q", b)
+	}
+	if fi, err := os.Lstat(dangling); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+
+	// Refused before the run, exit 2: a link and its file named by two
+	// flags (one file, written twice), and a link into a missing folder.
+	nowhere := filepath.Join(dir, "nowhere.json")
+	if err := os.Symlink("missing/x.json", nowhere); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--json", target, "--trace", link}, "emu: --trace " + link + ": also named by --json"},
+		{[]string{"--json", nowhere}, "emu: --json " + nowhere + ": folder " + filepath.Join(dir, "missing") + " does not exist"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"run", "-q", "--set", "hpl.n=100"}, c.args...)...)
+		if code != exitInput || strings.TrimSpace(stderr) != c.want {
+			t.Errorf("%q: exit %d, %q; want exit 2, %q", c.args, code, stderr, c.want)
+		}
+	}
 }
