@@ -3,7 +3,9 @@ package calibration
 import (
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
+	"slices"
 
 	"github.com/emu-hpc/emu/internal/inputfile"
 	"github.com/emu-hpc/emu/models"
@@ -16,7 +18,8 @@ import (
 // is an error: two campaigns under one host name (two nodes calibrated
 // without --host that share a name, or one node calibrated twice), whose
 // second campaign would otherwise be dropped unseen. Rows without an index
-// (other tools' files) are all kept. The files' probes are kept too, each
+// (other tools' files) are all kept, but of a file given twice (under any
+// spelling of its path), its second copy is dropped whole as duplicates. The files' probes are kept too, each
 // node's latest (LatestPerHost). Rows of a kernel of the user's own (one emu
 // does not know, which emu fit fits with --product) are merged as they are:
 // merging needs no product.
@@ -25,9 +28,22 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 		return nil, nil, 0, fmt.Errorf("merge: no sample files given")
 	}
 	sets := make([][]Sample, len(paths))
+	var stats []os.FileInfo // of the files read so far
 	for i, p := range paths {
 		if sets[i], err = readAnyKernel(p); err != nil {
 			return nil, nil, 0, err
+		}
+		// The same file given twice (two spellings of its path, a link):
+		// Combine drops its second copy's indexed rows, but would keep
+		// rows without an index twice (a sweep's file merged with itself
+		// had 96 samples of 48, "0 duplicates dropped").
+		if st, err := os.Stat(p); err == nil {
+			if slices.ContainsFunc(stats, func(o os.FileInfo) bool { return os.SameFile(o, st) }) {
+				duplicates += len(sets[i])
+				sets[i] = nil
+				continue
+			}
+			stats = append(stats, st)
 		}
 		ps, err := ReadProbeFile(p)
 		if err != nil {
@@ -35,11 +51,11 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 		}
 		probes = append(probes, ps...)
 	}
-	merged, duplicates, err = Combine(paths, sets)
+	merged, dups, err := Combine(paths, sets)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	return merged, LatestPerHost(probes), duplicates, nil
+	return merged, LatestPerHost(probes), duplicates + dups, nil
 }
 
 // maxOwnKernels bounds the kernels of one's own a merged file may hold: each

@@ -173,6 +173,10 @@ func extraFields(rec []string, columns int) error {
 
 func csvError(file string, err error) error {
 	var pe *csv.ParseError
+	if errors.As(err, &pe) && pe.StartLine > 0 && pe.StartLine < pe.Line {
+		// A quote never closed runs to the file's end: name where it opens.
+		return fmt.Errorf("%s:%d: %v (a quoted field of the record that starts there is still open at line %d)", file, pe.StartLine, pe.Err, pe.Line)
+	}
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s:%d: %v", file, pe.Line, pe.Err)
 	}

@@ -50,6 +50,9 @@ func TestReadSamplesErrors(t *testing.T) {
 		{"fractional dimension", "kernel,host,m,n,k,seconds\ndgemm,h,1.5,2,3,1\n", `s.csv:2: column m: "1.5" is not a non-negative integer`},
 		{"short row", "kernel,host,m,n,k,seconds\ndgemm,h,1\n", `s.csv:2: row has 3 fields, column "n" missing`},
 		{"bad quote", "kernel,host,m,n,k,seconds\ndgemm,\"h,1,2,3,1\n", "s.csv:2:"},
+		// a quote never closed ran to the end: the error named the file's last line (49 of 49)
+		{"quote never closed", "kernel,host,m,n,k,seconds\ndgemm,\"h,1,2,3,1\ndgemm,h,1,2,3,1\ndgemm,h,1,2,3,1\n",
+			"s.csv:2: extraneous or missing \" in quoted-field (a quoted field of the record that starts there is still open at line 4)"},
 		{"implausible duration", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1e300\n", "s.csv:2: column seconds: 1e+300 s for one call, more than 1e+06 s"},
 		{"extra field", "kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1\ndgemm,h,1,2,3,1,5\n", "s.csv:3: row has 7 fields, the header 6 columns"},
 		{"unquoted comma", "kernel,host,m,n,k,seconds\ndgemm,node,1,1,2,3,1\n", "s.csv:2: row has 7 fields"},

@@ -253,6 +253,14 @@ func (p *datParser) values(n int, what string, c, countLine, least int) []int {
 	if p.err != nil {
 		return nil
 	}
+	// "2 # of problems sizes" over "400  Ns": the line's label where a
+	// value is due (said: N: "Ns" is not an integer).
+	for i := 1; i < min(c, len(f)); i++ {
+		if isLabel(f[i:]) {
+			p.fail(n, "%s: want %d values (line %d says so), found %d before %s", what, c, countLine, i, quoteToken(f[i]))
+			return nil
+		}
+	}
 	if len(f) < c {
 		p.fail(n, "%s: want %d values (line %d says so), found %d", what, c, countLine, len(f))
 		return nil
@@ -271,6 +279,21 @@ func (p *datParser) values(n int, what string, c, countLine, least int) []int {
 		out[i] = v
 	}
 	return out
+}
+
+// isLabel reports whether the rest of a line is its label (Ns, NBs, # of
+// ...): it starts as no number does and no integer follows ("29 thirty 34"
+// is a value misspelt).
+func isLabel(rest []string) bool {
+	if strings.ContainsRune("0123456789+-.", rune(rest[0][0])) {
+		return false
+	}
+	for _, tok := range rest[1:] {
+		if _, err := strconv.Atoi(tok); err == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // intList reads a count on line n and that many values on line n+1.

@@ -110,6 +110,10 @@ func TestParseErrors(t *testing.T) {
 		{"count 0", edit(5, "0"), 0, "x.dat:5: number of N values = 0"},
 		{"count 21", edit(5, "21"), 0, "x.dat:5: number of N values = 21"},
 		{"not a number", edit(6, "29 thirty 34 35"), 0, `x.dat:6: N: "thirty" is not an integer`},
+		// fewer values than the count, the line's label next: said N: "Ns" is not an integer
+		{"too few, then the label", edit(6, "29 30 Ns"), 0, `x.dat:6: N: want 4 values (line 5 says so), found 2 before "Ns"`},
+		{"too few, then a comment", edit(8, "64 # NBs"), 0, `x.dat:8: NB: want 4 values (line 7 says so), found 1 before "#"`},
+		{"a word among the values", edit(6, "29 30 thirty-four 35 Ns"), 0, `x.dat:6: N: "thirty-four" is not an integer`},
 		{"unknown bcast", edit(23, "7"), 0, "x.dat:23: BCAST = 7: unknown variant"},
 		{"unknown pfact", edit(15, "0 1 3"), 0, "x.dat:15: PFACT = 3: unknown variant"},
 		{"unknown swap", edit(26, "3"), 0, "x.dat:26: SWAP = 3: unknown variant"},

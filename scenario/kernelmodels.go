@@ -130,8 +130,18 @@ func (s *Scenario) kernels(p *Plan) error {
 		key, msg := splitKeyMessage(err.Error())
 		return s.errorAt(key, msg)
 	}
-	for _, name := range sortedKeys(freeModels(specs)) {
+	free := freeModels(specs)
+	for _, name := range sortedKeys(free) {
 		p.Notes = append(p.Notes, fmt.Sprintf("kernels.%s: its coefficients and intercept are all ≤ 0, not all 0: every call costs 0 s (a sign lost?)", name))
+	}
+	for _, name := range sortedKeys(specs) {
+		if key, b := negativeIntercept(specs[name], "kernels."+name); key != "" && !free[name] {
+			at := where[name]
+			if at == "" {
+				at = s.keyPlace("kernels." + name)
+			}
+			p.Notes = append(p.Notes, fmt.Sprintf("%s: %s = %g s is negative: a call whose terms sum to less than %g s is charged 0 s (a mean is clamped at 0)", at, key, b, -b))
+		}
 	}
 	if len(specs) == 0 && m != kernels.Timed && s.runsHPL() {
 		// Model and real modes charge a call its model's time, and a kernel
@@ -309,6 +319,30 @@ func freeModels(specs map[string]models.Spec) map[string]bool {
 		}
 	}
 	return free
+}
+
+// negativeIntercept finds, in a kernel's model (key is its table,
+// "kernels.dgemm"), an intercept below 0 beside a positive coefficient:
+// the model's small calls cost ≤ 0, which the kernels charge as 0 s
+// silently (a dgemm with intercept = -1 s ran every HPL call free). It
+// returns the intercept's key and value, or "" when there is none; a
+// model whose every coefficient is ≤ 0 is freeModels'.
+func negativeIntercept(sp models.Spec, key string) (string, float64) {
+	pos := func(c []float64) bool { return slices.ContainsFunc(c, func(v float64) bool { return v > 0 }) }
+	if len(sp.Pieces) == 0 && sp.Intercept < 0 && pos(sp.Coef) {
+		return key + ".intercept", sp.Intercept
+	}
+	for i, pc := range sp.Pieces {
+		if pc.Intercept < 0 && pos(pc.Coef) {
+			return fmt.Sprintf("%s.piece[%d].intercept", key, i), pc.Intercept
+		}
+	}
+	for _, host := range sortedKeys(sp.Host) {
+		if k, b := negativeIntercept(sp.Host[host], key+".host."+tomlKey(host)); k != "" {
+			return k, b
+		}
+	}
+	return "", 0
 }
 
 // runsHPL reports whether the scenario runs HPL: as its app, or as a job.

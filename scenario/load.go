@@ -74,7 +74,7 @@ var lineOfError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)
 
 // typeMismatch matches BurntSushi's message for a value where a table belongs,
 // which names our Go types.
-var typeMismatch = regexp.MustCompile(`type mismatch for [\w.]+: expected table but found (\w+)`)
+var typeMismatch = regexp.MustCompile(`type mismatch for [\w.]+: expected table but found (\S+)`)
 
 // decodeError turns an error of toml.Decode into one that names the file (or the
 // --set argument), the line and the key. A --set of a [[jobs]] entry's key
@@ -114,7 +114,13 @@ func (s *Scenario) decodeError(err error, setArg, label, prefix string) error {
 		}
 		return s.errorAt(key, plainTypes(msg))
 	}
-	msg := typeMismatch.ReplaceAllString(err.Error(), "want a table, not a $1")
+	msg := typeMismatch.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		found := typeMismatch.FindStringSubmatch(m)[1]
+		if found == "[]map[string]any" || found == "[]map[string]interface {}" {
+			return "want a table, not a list of tables ([[...]])"
+		}
+		return "want a table, not a " + found
+	})
 	if m := lineOfError.FindStringSubmatch(msg); m != nil {
 		key, what := strings.Trim(m[2], "[]"), m[3]
 		key = strings.ReplaceAll(key, " ", ".")
@@ -144,7 +150,7 @@ func plainTypes(msg string) string {
 		sub := incompatible.FindStringSubmatch(m)
 		return "want " + models.TypeWords(sub[2]) + ", got " + models.TypeWords(sub[1])
 	})
-	for _, t := range []string{"int64", "float64", "bool", "string"} { // "want a table, not a int64"
+	for _, t := range []string{"int64", "float64", "bool", "string", "[]any", "[]interface {}"} { // "want a table, not a int64"
 		msg = strings.ReplaceAll(msg, "want a table, not a "+t, "want a table, not "+models.TypeWords(t))
 	}
 	return msg

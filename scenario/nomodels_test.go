@@ -75,3 +75,33 @@ func planNote(t *testing.T, doc, prefix string, want bool) {
 		t.Errorf("a note %q… %v, want %v (notes %q)", prefix, got, want, p.Notes)
 	}
 }
+
+// TestNegativeInterceptNote: a model whose intercept is negative beside a
+// positive coefficient charges its small calls 0 s (the mean is clamped at
+// 0): a dgemm with intercept = -1 s ran every call of an N = 400 HPL free,
+// Time 0.00, without a word. The plan notes the first such intercept,
+// naming its table's line and its key; a model without one gets no note.
+func TestNegativeInterceptNote(t *testing.T) {
+	const base = "[platform]\nhosts = 4\nlink_bandwidth = \"10Gbps\"\nlink_latency = \"1us\"\n[kernels.dgemm]\n"
+	for _, c := range []struct {
+		name, model, note string // note: its prefix; "" none
+	}{
+		{"negative intercept", "terms = [\"m*n*k\"]\ncoef = [1e-11]\nintercept = -1.0\n",
+			"s.toml:5: kernels.dgemm.intercept = -1 s is negative: a call whose terms sum to less than 1 s is charged 0 s"},
+		{"slightly negative", "terms = [\"m*n*k\"]\ncoef = [1e-11]\nintercept = -1e-7\n", "s.toml:5: kernels.dgemm.intercept = -1e-07 s"},
+		{"a piece's", "breaks_on = \"m\"\n[[kernels.dgemm.piece]]\nfrom = 0.0\nto = 64.0\nterms = [\"m*n*k\"]\ncoef = [1e-11]\nintercept = 1e-6\n" +
+			"[[kernels.dgemm.piece]]\nfrom = 64.0\nterms = [\"m*n*k\"]\ncoef = [1e-11]\nintercept = -2e-6\n", "s.toml:5: kernels.dgemm.piece[1].intercept = -2e-06 s"},
+		{"a host's", "terms = [\"m*n*k\"]\ncoef = [1e-11]\n[kernels.dgemm.host.host-2]\nterms = [\"m*n*k\"]\ncoef = [1e-11]\nintercept = -3e-6\n",
+			"s.toml:5: kernels.dgemm.host.host-2.intercept = -3e-06 s"},
+		{"positive intercept", "terms = [\"m*n*k\"]\ncoef = [1e-11]\nintercept = 1e-6\n", ""},
+		{"all ≤ 0 (the free model's note instead)", "terms = [\"m*n*k\"]\ncoef = [-1e-11]\nintercept = -1e-6\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.note != "" {
+				planNote(t, base+c.model, c.note, true)
+			} else {
+				planNote(t, base+c.model, "s.toml:5: kernels.dgemm", false)
+			}
+		})
+	}
+}

@@ -154,6 +154,10 @@ link_latency = "1us"
 		{"negative seed", "seed = -1\n" + base, nil, "s.toml:1: seed: seed -1: want an integer from 0 to 9223372036854775807"},
 		{"seed past int64", base, []string{"seed=9223372036854775808"}, "--set seed=9223372036854775808: seed: want an integer from 0 to 9223372036854775807, got \"9223372036854775808\""},
 		{"scalar for a table", "platform = 3\n", nil, "s.toml:1: platform: want a table, not an integer"},
+		// BurntSushi's "type mismatch for scenario.PlatformTable: expected table but found []map[string]any" named Go's types
+		{"list of tables for a table", "[[platform]]\nhosts = 4\n", nil, "s.toml:1: platform: want a table, not a list of tables ([[...]])"},
+		{"list for a table", "platform = [1, 2]\n", nil, "s.toml:1: platform: want a table, not a list"},
+		{"set a list for a table", base, []string{"hpl=[1]"}, "--set hpl=[1]: hpl: want a table, not a list"},
 		{"integer for a name", base + "[network]\nmodel = 2\n", nil, "s.toml:6: network.model: want a string, got an integer"},
 		{"a table for [[jobs]]", base + "[jobs]\napp = \"ring\"\nranks = 2\n", nil, "s.toml:5: jobs: want a list, got a table"},
 		{"N beyond HPL's int", base + "[hpl]\nn = 9223372036854775807\n", nil, "s.toml:6: hpl.n: 9223372036854775807: at most 2147483647"},

@@ -179,6 +179,14 @@ func (rt *rankTrace) add(a TIAction) {
 	rt.chunks[k-1] = append(rt.chunks[k-1], a)
 }
 
+// MaxActionSeconds bounds what one action of a trace lasts: a TI sleep's
+// seconds when parsed, and a compute's (or a reduction's) flops over its
+// host's speed when replayed (package replay). It is a kernel call's bound
+// (kernels.MaxCallSeconds, 11.6 days): a trace's action that lasts longer
+// has its units wrong (a sleep of 1e300 s ran to a Time of 1e+300 s), and a
+// clock past about 1e10 s no longer moves by an MPI call's microseconds.
+const MaxActionSeconds = 1e6
+
 // Limits: ranks, and bytes of one message (1 TiB).
 const (
 	maxRanks = 1 << 20

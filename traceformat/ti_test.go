@@ -23,6 +23,8 @@ func TestParseErrors(t *testing.T) {
 		{"waitall two arguments", "0 waitall 1 2\n", "t.txt:1: want 0 to 1 arguments, found 2"},
 		{"bad count", "0 send 1 0 lots\n", "t.txt:1: count \"lots\": want a number ≥ 0"},
 		{"negative count", "0 compute -5\n", "t.txt:1: compute's amount \"-5\": want a number ≥ 0"},
+		{"endless sleep", "0 sleep 1e300\n", "t.txt:1: sleep's amount \"1e300\": at most 1e+06 s (11.6 days) an action, as a kernel call"},
+		{"sleep past the bound", "0 init\n0 sleep 1000001\n", "t.txt:2: sleep's amount \"1000001\": at most 1e+06 s (11.6 days) an action, as a kernel call"},
 		{"bad datatype", "0 send 1 0 8 60\n1 recv 0 0 8\n", "t.txt:1: datatype \"60\": want a SimGrid datatype id -1..59"},
 		{"bad tag", "0 send 1 x 8\n", "t.txt:1: tag \"x\""},
 		{"wildcard source on a send", "0 send -1 0 8\n", "t.txt:1: partner \"-1\": want a rank"},

@@ -207,6 +207,9 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 		if err = p.nargs(args, 1, 0); err == nil {
 			a.Flops, err = p.float(args[0], k.String()+"'s amount")
 		}
+		if err == nil && k == TISleep && a.Flops > MaxActionSeconds {
+			err = p.errorf("sleep's amount %q: at most %g s (%.1f days) an action, as a kernel call", clip(args[0]), float64(MaxActionSeconds), MaxActionSeconds/86400)
+		}
 	}
 	if err != nil {
 		return err

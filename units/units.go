@@ -213,5 +213,14 @@ func ParseSpeed(s string) (float64, error) {
 	if err == nil && v <= 0 {
 		err = fmt.Errorf("speed %q must be positive", s)
 	}
+	if err == nil && v < minSpeed {
+		err = fmt.Errorf("speed %q is below %g flop/s: a flop would take longer than the clock's %gs", s, minSpeed, maxTime)
+	}
 	return v, err
 }
+
+// minSpeed bounds a speed from below as minBandwidth bounds a bandwidth: a
+// flop in at most maxTime. 1f stays (SimGrid's users give it so that a TI
+// trace's compute amounts read as seconds); 1e-300f made a compute of 5
+// flops last 5e+300 s.
+const minSpeed = 1 / maxTime

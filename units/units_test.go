@@ -61,6 +61,8 @@ func TestParseUnits(t *testing.T) {
 		{ParseSpeed, "2gigaflops", 2e9}, // SimGrid's long forms
 		{ParseSpeed, "3megaflops", 3e6},
 		{ParseSpeed, "1teraflops", 1e12},
+		{ParseSpeed, "1f", 1},       // SimGrid users' speed for compute amounts in seconds
+		{ParseSpeed, "1e-9f", 1e-9}, // a flop in the clock's 1e9 s: the floor
 	}
 	for _, tt := range tests {
 		got, err := tt.parse(tt.in)
@@ -96,6 +98,8 @@ func TestParseUnitsRejects(t *testing.T) {
 		{ParseBandwidth, "1e308EBps"}, // overflows to +Inf
 		{ParseBandwidth, "1e-320Bps"}, // positive, but weight-S over it is +Inf: a run panicked
 		{ParseBandwidth, "5e-10Bps"},  // a byte in 2e9 s, past the clock's bound
+		{ParseSpeed, "1e-300f"},       // a TI compute of 5 flops ran to a Time of 5e+300 s
+		{ParseSpeed, "5e-10f"},        // a flop in 2e9 s, past the clock's bound
 	}
 	for _, tt := range tests {
 		if got, err := tt.parse(tt.in); err == nil {
@@ -120,7 +124,7 @@ func FuzzUnits(f *testing.F) {
 				}
 				continue
 			}
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (name == "bandwidth" && (v < minBandwidth || math.IsInf(1e4/v, 0))) {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (name == "bandwidth" && (v < minBandwidth || math.IsInf(1e4/v, 0))) || (name == "speed" && v < minSpeed) {
 				t.Errorf("%s %q parsed to unusable %g", name, s, v)
 			}
 		}

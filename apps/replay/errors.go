@@ -284,3 +284,53 @@ func (x *exec) truncated(e *ranks.TruncateError) error {
 	}
 	return te
 }
+
+// TooLongError refuses a TI trace whose compute (or a reduction's flops)
+// lasts more than traceformat.MaxActionSeconds on its rank's host: a trace
+// whose amounts, or a platform whose speed, has its units wrong (compute
+// 1e300 ran to a Time of 1e+291 s). Checked before the run starts.
+type TooLongError struct {
+	File    string
+	Line    int
+	Action  string  // "compute", "allreduce", ...
+	Rank    int     // the trace rank
+	Flops   float64 // the action's flops
+	Speed   float64 // its host's speed, flop/s
+	Seconds float64 // Flops / Speed
+}
+
+// InputFault marks the error as its input's fault (ranks.InputFault): the
+// trace's or the platform's.
+func (e *TooLongError) InputFault() {}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("%s:%d: %s of %g flops lasts %.2g s on rank %d's host (%g flop/s), over emu's bound of %g s (%.1f days) an action: are the amounts in flops and the speed in flop/s?",
+		e.File, e.Line, e.Action, e.Flops, e.Seconds, e.Rank, e.Speed, float64(traceformat.MaxActionSeconds), traceformat.MaxActionSeconds/86400)
+}
+
+// tooLong finds a TI action whose flops last more than
+// traceformat.MaxActionSeconds at its rank's speed: the first in rank
+// order, then in file order.
+func (x *exec) tooLong() error {
+	for r := range x.t.Ranks() {
+		speed := x.speed
+		if x.speeds != nil {
+			speed = x.speeds[r]
+		}
+		limit := traceformat.MaxActionSeconds * speed
+		for _, chunk := range x.t.TI.Chunks(r) {
+			for i := range chunk {
+				a := &chunk[i]
+				switch a.Kind {
+				case traceformat.TICompute, traceformat.TIReduce, traceformat.TIAllreduce, traceformat.TIScan,
+					traceformat.TIExscan, traceformat.TIReducescatter:
+					if a.Flops > limit {
+						return &TooLongError{File: x.t.TI.File(r), Line: int(a.Line), Action: a.Kind.String(), Rank: r,
+							Flops: a.Flops, Speed: speed, Seconds: a.Flops / speed}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}

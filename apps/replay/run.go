@@ -72,6 +72,9 @@ func Run(w *ranks.World, t *traceformat.Trace, cfg Config) (*Result, error) {
 		x.ending = make([]bool, t.Ranks())
 		x.recv = make([]*traceformat.TIAction, t.Ranks())
 		main = x.runTI
+		if err := x.tooLong(); err != nil {
+			return nil, err
+		}
 	}
 	// The ranks start together: at 0, or at their job's start among
 	// [[jobs]]; the replay's time runs from there to its own last rank's

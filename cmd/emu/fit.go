@@ -261,8 +261,8 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 // checkProductsSampled refuses a --product whose kernel no sample calls: a
 // misspelt name fitted nothing and was dropped without a word.
 func checkProductsSampled(given []string, products map[string]string, samples []calibration.Sample) error {
-	if len(products) == 0 {
-		return nil
+	if len(products) == 0 || len(samples) == 0 {
+		return nil // none at all: the fit says so ("no samples to fit")
 	}
 	seen := map[string]bool{}
 	for _, s := range samples {

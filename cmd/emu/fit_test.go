@@ -222,6 +222,8 @@ func TestFitBadInput(t *testing.T) {
 	os.WriteFile(bad, []byte("kernel,host,m,n,k,seconds\ndgemm,h,1,2,3,1e-6\ndgemm,h,1,2,x,1e-6\n"), 0o644)
 	pings := filepath.Join(dir, "pp.csv")
 	os.WriteFile(pings, []byte("bytes,seconds\n1,1e-6\n2,1e-6\n4,1e-6\n"), 0o644)
+	header := filepath.Join(dir, "header.csv")
+	os.WriteFile(header, []byte("kernel,host,m,n,k,seconds\n"), 0o644)
 	cases := []struct {
 		args []string
 		want string
@@ -234,6 +236,8 @@ func TestFitBadInput(t *testing.T) {
 		{[]string{"fit", bad}, bad + `:3: column k: "x" is not a non-negative integer`},
 		{[]string{"fit", filepath.Join(dir, "missing.csv")}, "missing.csv"},
 		{[]string{"fit"}, "emu: no sample file given"},
+		// a header alone said: no sample is a call of sweep (the samples hold )
+		{[]string{"fit", header, "--product", "sweep=m*n"}, "emu: " + header + ": no samples to fit"},
 		{[]string{"fit", "--network", samples}, "emu: --network: --latency and --bandwidth"},
 		{[]string{"fit", "--network", samples, "--latency", "1parsec", "--bandwidth", "1GBps"}, "emu: --latency: \"1parsec\" is not a time"},
 		{[]string{"fit", "--network", bad, "--latency", "1us", "--bandwidth", "1GBps"}, bad + ":1: want columns bytes and seconds"},

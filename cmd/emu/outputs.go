@@ -42,6 +42,10 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 		if err != nil {
 			return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 		}
+		dir := filepath.Dir(o.path) // where a file is staged
+		if to := followLink(abs); to != abs {
+			abs, dir = to, filepath.Dir(to) // a link and the file it names are one output (staging.create)
+		}
 		info, err := os.Stat(o.path)
 		if err == nil && isStream(info) {
 			continue // /dev/null, a pipe: written in place, by as many flags as like
@@ -74,7 +78,6 @@ func checkOutputs(inputs []string, outs ...outputPath) error {
 				return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 			}
 		default:
-			dir := filepath.Dir(o.path)
 			if d, err := os.Stat(dir); err == nil && !d.IsDir() {
 				return fmt.Errorf("%s %s: %s is a file, not a folder", o.flag, o.path, dir)
 			} else if err != nil {
@@ -139,6 +142,30 @@ func fileAbove(path string) string {
 
 // isStream reports whether an existing path is neither a regular file nor a
 // folder: a device such as /dev/null, a pipe, a socket.
+// followLink is the file an output path names: path itself, or where its
+// links lead (the file it names may not exist yet: a link to a file to
+// make). The staging file is renamed there, so that the link stays.
+func followLink(path string) string {
+	for range 40 { // as the kernel, a loop of links ends somewhere
+		li, err := os.Lstat(path)
+		if err != nil || li.Mode()&os.ModeSymlink == 0 {
+			return path
+		}
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			return real
+		}
+		to, err := os.Readlink(path) // dangling: to a file not made yet
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return path
+}
+
 func isStream(info os.FileInfo) bool { return !info.Mode().IsRegular() && !info.IsDir() }
 
 // outputFailed is the error of an output that could not be written after the
@@ -183,12 +210,26 @@ type staging struct {
 // create opens a temporary file for path, or path itself when it is a device or
 // a pipe; the caller writes and closes it.
 func (s *staging) create(path string) (*os.File, error) {
-	if info, err := os.Stat(path); err == nil && isStream(info) {
+	info, err := os.Stat(path)
+	if err == nil && isStream(info) {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		return f, asFailure(err)
 	}
+	if err == nil {
+		// --json /dev/stdout with the output redirected to a file: that
+		// file is emu's own standard output, written through it (the
+		// staging file's rename replaced the link /dev/stdout itself with
+		// a file of the JSON, and the redirected file got none).
+		for _, std := range []*os.File{os.Stdout, os.Stderr} {
+			if si, err := std.Stat(); err == nil && os.SameFile(si, info) {
+				f, err := dupFile(std)
+				return f, asFailure(err)
+			}
+		}
+	}
+	path = followLink(path) // a link to a result file stays a link (the rename replaced it)
 	var f *os.File
-	err := pending.made(func() (string, error) {
+	err = pending.made(func() (string, error) {
 		var err error
 		f, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 		if err != nil {

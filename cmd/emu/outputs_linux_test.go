@@ -5,6 +5,7 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -147,5 +148,90 @@ func TestRunRefusesAFolderThatTakesNoFile(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q\nstderr %q\nwant   %q...", c.name, code, stdout, stderr, c.want)
 		}
 		checkNothingLeft(t, c.name, dir, []string{js})
+	}
+}
+
+// TestOutputThroughALink: an output named by a link is written to what the
+// link names, and the link stays. `emu run --json /dev/stdout > out.txt`
+// renamed its staging file over the link /dev/stdout (as root: the
+// machine's), and out.txt got no JSON; now the JSON follows the report in
+// out.txt, through emu's own standard output. The child is this test binary
+// standing in for emu (TestMain), its standard output a file; the link is
+// the test's own, to /proc/self/fd/1 as /dev/stdout is, never /dev/stdout.
+func TestOutputThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	stdout := filepath.Join(dir, "stdout")
+	if err := os.Symlink("/proc/self/fd/1", stdout); err != nil {
+		t.Skip("symlink:", err)
+	}
+	out, err := os.Create(filepath.Join(dir, "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "run", "--set", "hpl.n=100", "--json", stdout)
+	cmd.Env = append(os.Environ(), "EMU_TEST_MAIN=1")
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	out.Close()
+	got, _ := os.ReadFile(out.Name())
+	report, json, found := strings.Cut(string(got), "\n{\n")
+	if !found || !strings.Contains(report, "WR") || !strings.Contains(json, `"app": "hpl"`) {
+		t.Errorf("standard output holds %q, want the report, then the JSON", got)
+	}
+	if fi, err := os.Lstat(stdout); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+
+	// A link to a result file: the file is replaced, the link stays.
+	target, link := filepath.Join(dir, "r.json"), filepath.Join(dir, "link.json")
+	os.WriteFile(target, []byte("old"), 0o644)
+	if err := os.Symlink("r.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--json", link); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"app": "hpl"`) {
+		t.Errorf("the link's file holds %q", b)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+
+	// A link to a file not made yet: made, the link kept.
+	dangling := filepath.Join(dir, "new-link.json")
+	if err := os.Symlink("new.json", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "run", "-q", "--set", "hpl.n=100", "--json", dangling); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "new.json")); !strings.Contains(string(b), `"app": "hpl"`) {
+		t.Errorf("the link's new file holds %q", b)
+	}
+	if fi, err := os.Lstat(dangling); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+
+	// Refused before the run, exit 2: a link and its file named by two
+	// flags (one file, written twice), and a link into a missing folder.
+	nowhere := filepath.Join(dir, "nowhere.json")
+	if err := os.Symlink("missing/x.json", nowhere); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--json", target, "--trace", link}, "emu: --trace " + link + ": also named by --json"},
+		{[]string{"--json", nowhere}, "emu: --json " + nowhere + ": folder " + filepath.Join(dir, "missing") + " does not exist"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"run", "-q", "--set", "hpl.n=100"}, c.args...)...)
+		if code != exitInput || strings.TrimSpace(stderr) != c.want {
+			t.Errorf("%q: exit %d, %q; want exit 2, %q", c.args, code, stderr, c.want)
+		}
 	}
 }

@@ -128,7 +128,9 @@ reader gone: emu run | head) exits 128 + the signal, as the shell expects (an
 interrupted calibrate or tune, which keep what they finished and resume from it
 when rerun, exits 1 with a line saying so). A command that fails leaves none of
 its result files (--json, --trace, --graph, --lp, -o, ...), nor half of one;
-calibrate's sample file and tune's --out folder stay to resume from. In every
+calibrate's sample file and tune's --out folder stay to resume from. An output
+named by a link is written to what it names, the link kept (--json /dev/stdout
+follows the report). In every
 command's JSON (--json, --links, fit --report) a list is an array, [] when
 empty (no critical latency, no breakpoint), never null; null is a value that is
 absent or unbounded (a tolerance not reached).`,

@@ -177,6 +177,9 @@ func TestMissingInputsNamedAlike(t *testing.T) {
 		{[]string{"calibrate", "merge", none + "1.csv", none + "2.csv", "-o", filepath.Join(dir, "m.csv")}, none + "1.csv: no such file or directory"},
 		// explain's --real said "--real: open …: no such file or directory"
 		{[]string{"explain", "--timed=false", "--real", none + ".out"}, "--real: " + none + ".out: no such file or directory"},
+		// calibrate's --hpl-dat takes a list; run's said "a.dat,b.dat: no such file or directory"
+		{[]string{"run", "--hpl-dat", none + "1.dat," + none + "2.dat"},
+			"--hpl-dat " + none + "1.dat," + none + "2.dat: no such file; one HPL.dat is read here, all its tests run (a comma-separated list is emu calibrate's)"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
 		if code != exitInput || errOut != "emu: "+tc.want+"\n" {

@@ -206,6 +206,11 @@ func (f *scenarioFlags) scenario(file string) (*scenario.Scenario, error) {
 		}
 	}
 	if f.hplDat != "" {
+		if _, err := os.Stat(f.hplDat); err != nil && strings.Contains(f.hplDat, ",") {
+			// calibrate --hpl-dat takes a list (appCalls); here "a,b"
+			// said only "a,b: no such file or directory".
+			return nil, fmt.Errorf("--hpl-dat %s: no such file; one HPL.dat is read here, all its tests run (a comma-separated list is emu calibrate's)", f.hplDat)
+		}
 		if err := s.UseHPLDat(f.hplDat); err != nil {
 			return nil, withFlagHint(err, f.hplDat, "--hpl-dat")
 		}

@@ -628,6 +628,10 @@ func checkSetNotSwept(sf *scenarioFlags, swept map[string]string) error {
 // command name (tune collect, tune task: the one the user ran, which the
 // error names); without one the error says why (notSlurmSweep).
 func readSlurmPlan(name, dir string) (tune.Plan, error) {
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		// said "base.toml/plan.json: not a directory"
+		return tune.Plan{}, fmt.Errorf("%s %s: is a file, want the --out folder of an emu tune --slurm", name, dir)
+	}
 	plan, err := tune.ReadPlan(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return plan, notSlurmSweep(name, dir)

@@ -302,6 +302,8 @@ func TestTuneBadInput(t *testing.T) {
 		{[]string{"tune", "--sweep", "hpl.nb=0"}, "hpl.nb"},
 		{[]string{"tune", "--sweep", "nb=all"}, `no known set of values for "all"`},
 		{[]string{"tune", "collect", "/nonexistent-dir"}, "tune collect /nonexistent-dir: no such folder"},
+		// said "tune_test.go/plan.json: not a directory"
+		{[]string{"tune", "collect", "tune_test.go"}, "emu: tune collect tune_test.go: is a file, want the --out folder of an emu tune --slurm\n"},
 		// a missing scenario was named by its absolute path after "sweep point nb=32"
 		{[]string{"tune", "none.toml", "--sweep", "nb=32"}, "emu: none.toml: no such file or directory\n"},
 		// the hidden command's name leaked into task's message ("tune collect DIR: ...")
