@@ -144,7 +144,11 @@ func (m *maxmin) alone(f *flow) (float64, bool) {
 		if len(ls.members) != 1 {
 			return 0, false
 		}
-		level = min(level, max(ls.capacity, 0)/ls.members[0].share)
+		c := ls.capacity
+		if !(c > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
+			c = max(c, 0)
+		}
+		level = min(level, c/ls.members[0].share)
 	}
 	if f.bound*f.weight <= level {
 		return f.bound, true

@@ -120,7 +120,10 @@ func sweep(levels []flowLevel, capacity float64) (level, shares float64) {
 	if slope <= 0 { // every flow stops below saturation
 		return math.Inf(1), shares
 	}
-	return max(0, (capacity-stopped)/slope), shares
+	if level = (capacity - stopped) / slope; !(level > 0) { // max's NaN and −0 care only when it can change the level
+		level = max(0, level)
+	}
+	return level, shares
 }
 
 // sortLevels sorts a link's flows by level into the very order

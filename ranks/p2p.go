@@ -213,11 +213,11 @@ func (c *Comm) prepareSend(dst int, m Msg, blocking, sync bool) (_ Msg, d float6
 	}
 	switch {
 	case !blocking:
-		return m, cfg.IsendOverhead.Value(size, 0), "Isend"
+		return m, w.memo.ois.lookup(&cfg.IsendOverhead, size, 0), "Isend"
 	case size < cfg.EagerThreshold && !sync: // detached
-		return m, cfg.SendOverhead.Value(size, 0), "Send"
+		return m, w.memo.os.lookup(&cfg.SendOverhead, size, 0), "Send"
 	case sync: // MPI_Ssend: SMPI charges smpi/os on its SSEND flag, whatever the size
-		return m, cfg.SendOverhead.Value(size, 0), "Ssend"
+		return m, w.memo.os.lookup(&cfg.SendOverhead, size, 0), "Ssend"
 	}
 	return m, 0, ""
 }

@@ -205,3 +205,42 @@ func MustParseTable(s string) Table {
 	}
 	return t
 }
+
+// tableMemo is one of a World's tables' last two lookups: a message reads
+// its send or receive overhead and its latency and bandwidth factors, most
+// of them for one of two sizes (HPL's pivot search sends one size over and
+// over, its row swaps another between them), where Value scans the chunks.
+// A World's tables are fixed for its run, and a World runs on one
+// goroutine at a time, so the memo answers what Value would.
+type tableMemo struct {
+	key   [2]int // the sizes looked up, the latest first, as memoKey: 0 for none
+	value [2]float64
+}
+
+// lookup is t.Value(size, def) for a t and a def that are the same at
+// every call on m.
+func (m *tableMemo) lookup(t *Table, size int, def float64) float64 {
+	if m.key[0] == size^math.MinInt { // memoKey(size), written out: lookup then inlines
+		return m.value[0]
+	}
+	return m.older(t, size, def)
+}
+
+// older is lookup past the latest size: the other size remembered, which
+// becomes the latest, or Value, remembered as the latest. Out of line, so
+// that lookup inlines.
+//
+//go:noinline
+func (m *tableMemo) older(t *Table, size int, def float64) float64 {
+	v := m.value[1]
+	if m.key[1] != memoKey(size) {
+		v = t.Value(size, def)
+	}
+	m.key[1], m.value[1] = m.key[0], m.value[0]
+	m.key[0], m.value[0] = memoKey(size), v
+	return v
+}
+
+// memoKey is size's key in a tableMemo: its sign bit flipped, so that the
+// zero key, an empty entry's, is no size's (but −2⁶³ bytes').
+func memoKey(size int) int { return size ^ math.MinInt }

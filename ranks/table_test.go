@@ -45,6 +45,41 @@ func TestTableLookup(t *testing.T) {
 	}
 }
 
+// TestTableMemo: a World's memo of a table's last two lookups (tableMemo)
+// gives the chunk rule's values, by hand, through repeats of the latest
+// size, returns to the other one, new sizes that push one out, and the
+// sizes 0 and −1 on an empty memo; and on a per-byte table the very float
+// Value computes.
+func TestTableMemo(t *testing.T) {
+	steps := []struct {
+		size int
+		want float64
+	}{
+		{0, 7}, {0, 7}, {1, 1}, {1, 1}, {1001, 2}, {1, 1}, {1001, 2}, {1000, 1}, {1000, 1}, {5001, 3}, {1000, 1},
+		{0, 7}, {1001, 2}, {5001, 3}, {1000, 1},
+	}
+	tb := MustParseTable("0:1;1000:2;5000:3")
+	var m tableMemo
+	for i, s := range steps {
+		if got := m.lookup(&tb, s.size, 7); got != s.want {
+			t.Errorf("step %d: size %d = %v, want %v", i, s.size, got, s.want)
+		}
+	}
+	for _, size := range []int{-1, 0} { // an empty memo's keys are no size's
+		var e tableMemo
+		if got := e.lookup(&tb, size, 7); got != 7 {
+			t.Errorf("empty memo: size %d = %v, want 7", size, got)
+		}
+	}
+	os := MustParseTable("0:2.965491847282898e-07:9.63619592297199e-11;8133:4.117386759387727e-06:9.998650637323814e-11;64000:0:0")
+	var mo tableMemo
+	for _, size := range []int{1032, 1032, 8133, 8134, 1032, 70000, 70000, 8134} {
+		if got, want := mo.lookup(&os, size, 0), os.Value(size, 0); got != want {
+			t.Errorf("os at %d = %v, want Value's %v", size, got, want)
+		}
+	}
+}
+
 func TestParseTableErrors(t *testing.T) {
 	for _, s := range []string{"x", "-1", "NaN", "Inf", "1:2:3:4", "a:1", "-5:1", "1:-2", "3:1;3:2", ";;", "1:"} {
 		if _, err := ParseTable(s); err == nil {

@@ -268,7 +268,7 @@ func (q *Request) recvOverhead() float64 {
 	if !q.detached {
 		return 0
 	}
-	return q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0)
+	return q.w.memo.or.lookup(&q.w.cfg.RecvOverhead, q.msg.Bytes, 0)
 }
 
 // Exchanger says what each step of Comm.Exchanges or Comm.SendRecvs

@@ -158,7 +158,7 @@ func (w *World) wire(s *Request) int { return s.msg.Bytes + w.cfg.Envelope }
 func (w *World) route(s *Request, r *Rank) {
 	c := r.pathTo(int(s.peer))
 	s.path = c.p
-	s.latency = w.cfg.LatFactor.Value(w.wire(s), 1) * c.latency
+	s.latency = w.memo.lat.lookup(&w.cfg.LatFactor, w.wire(s), 1) * c.latency
 }
 
 // reverseRoute is the route back from b to a, which a message from a to b
@@ -237,7 +237,7 @@ func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
 // it is not copied on its way.
 func (w *World) flowSpec(spec *fluid.FlowSpec, s *Request, p *path, afterLatency bool) *fluid.FlowSpec {
 	size := w.wire(s)
-	fb := w.cfg.BwFactor.Value(size, 1)
+	fb := w.memo.bw.lookup(&w.cfg.BwFactor, size, 1)
 	*spec = fluid.FlowSpec{Links: p.links, Bytes: float64(size) / fb, Bound: p.bound, Weight: 1, Loads: p.loads}
 	if w.simgrid { // SimGrid's own arithmetic: size bytes at f_bw × the max-min rate
 		spec.Bytes, spec.RateFactor = float64(size), fb

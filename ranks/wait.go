@@ -61,7 +61,7 @@ func (q *Request) payRecv() {
 	if !q.orPaid {
 		q.orPaid = true
 		if q.detached {
-			q.owner.stack(q.w.cfg.RecvOverhead.Value(q.msg.Bytes, 0), "Recv", q.msg.Bytes)
+			q.owner.stack(q.w.memo.or.lookup(&q.w.cfg.RecvOverhead, q.msg.Bytes, 0), "Recv", q.msg.Bytes)
 		}
 		if q.truncated {
 			panic(q.w.truncations[q])

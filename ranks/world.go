@@ -95,6 +95,9 @@ type World struct {
 	// The run's error: set by the coroutine holding the baton, read by Run
 	// after the driver closed its done channel (which orders the accesses).
 	err error
+
+	// memo: the last lookup of each table a message reads (tableMemo).
+	memo struct{ os, ois, or, lat, bw tableMemo }
 }
 
 // sched is what decides which rank holds the baton: one per engine, so the
