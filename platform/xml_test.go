@@ -59,6 +59,9 @@ func TestParseXMLTopologies(t *testing.T) {
 </zone>
 </platform>`)
 	}
+	// SimGrid's factors, multiplied at run time as xbt_parse_get_time
+	// multiplies them: "50us" is 50 × 1e-6 = 4.9999999999999996e-05.
+	us, ns := 1e-6, 1e-9
 	tests := []struct {
 		cluster string
 		want    Platform
@@ -66,9 +69,9 @@ func TestParseXMLTopologies(t *testing.T) {
 		{`<cluster id="c" prefix="n" suffix=".x" radical="0-3,8" speed="1Gf" core="4" bw="125MBps" lat="50us"
 		  bb_bw="2.25GBps" bb_lat="500us" bb_sharing_policy="FATPIPE" loopback_bw="5GBps" loopback_lat="100ns" limiter_link="1GBps"/>`,
 			Platform{Name: "c", Prefix: "n", Suffix: ".x", Radical: []int{0, 1, 2, 3, 8}, Hosts: 5, CoresPerHost: 4,
-				Speed: 1e9, LinkBandwidth: 125e6, LinkLatency: 50e-6, Sharing: SharingSplitDuplex, Topology: TopoFlat,
-				BackboneBandwidth: 2.25e9, BackboneLatency: 500e-6, BackboneSharing: SharingFatPipe,
-				LoopbackBandwidth: 5e9, LoopbackLatency: 1e-7, LimiterBandwidth: 1e9}},
+				Speed: 1e9, LinkBandwidth: 125e6, LinkLatency: 50 * us, Sharing: SharingSplitDuplex, Topology: TopoFlat,
+				BackboneBandwidth: 2.25e9, BackboneLatency: 500 * us, BackboneSharing: SharingFatPipe,
+				LoopbackBandwidth: 5e9, LoopbackLatency: 100 * ns, LimiterBandwidth: 1e9}},
 		// torus 2×2×2 = 8 nodes; the radical offers 10 numbers, 8 are used.
 		{`<cluster id="t" prefix="t-" suffix="" radical="0-9" speed="1Gf" bw="10Gbps" lat="1us" sharing_policy="SHARED" topology="TORUS" topo_parameters="2,2,2"/>`,
 			Platform{Name: "t", Prefix: "t-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Hosts: 8, CoresPerHost: 1,
@@ -94,7 +97,7 @@ func TestParseXMLTopologies(t *testing.T) {
 		// SimGrid's cluster_torus.xml shape: loopback_bw given, loopback_lat="0".
 		{`<cluster id="b" topology="TORUS" topo_parameters="3,2,2" prefix="n-" radical="0-11" suffix=".x" speed="1Gf" bw="125MBps" lat="50us" loopback_bw="100MBps" loopback_lat="0"/>`,
 			Platform{Name: "b", Prefix: "n-", Suffix: ".x", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Hosts: 12, CoresPerHost: 1, Speed: 1e9,
-				LinkBandwidth: 125e6, LinkLatency: 50e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
+				LinkBandwidth: 125e6, LinkLatency: 50 * us, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
 				LoopbackBandwidth: 100e6, Topology: TopoTorus, Torus: []int{3, 2, 2}}},
 	}
 	// A Latin-1 declaration (é as one byte in the suffix) is read as SimGrid
