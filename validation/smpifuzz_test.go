@@ -44,7 +44,8 @@ const fuzzDir = "testdata/smpifuzz"
 // SimGrid's arithmetic (115 × 1e-9 s, not the float nearest 1.15e-7) and
 // left a torus host's loopback off its route to a bypass it is the
 // gateway of; s1158 before a rank's sleep without a timer ended the step
-// in which an unused link's latency change is applied early.
+// in which an unused link's latency change is applied early. s1420, s1469
+// and s1485 set SMPI overheads as host and cluster <prop>s.
 func TestSMPIFuzzAgainstSMPI(t *testing.T) {
 	rows := readSMPITimes(t, filepath.Join(fuzzDir, "smpi_times.csv"), "case,model,ranks,smpi_time_s")
 	if len(rows) == 0 {
