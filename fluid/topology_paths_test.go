@@ -308,7 +308,7 @@ func dragonflyEnds(t *Dragonfly) ends {
 // the router of the same blade in chassis 0), crosses at most one blue link
 // and at most 7 links; aggregated levels carry count × bandwidth.
 func TestDragonflyRoutes(t *testing.T) {
-	for i, p := range []string{"3,4;4,3;5,1;2", "2,2;2,1;2,2;2", "4,1;3,2;4,1;1", "1,1;3,1;3,1;2"} { // no more groups than routers a chassis: SimGrid routes every pair (Refusal)
+	for i, p := range []string{"3,4;4,3;5,1;2", "2,2;2,1;1,2;2", "4,1;3,2;2,1;1", "1,1;3,1;3,1;2"} {
 		c, err := ParseDragonflyParams(p)
 		if err != nil {
 			t.Fatal(err)
