@@ -56,6 +56,10 @@ type Engine struct {
 	cpuDone map[fluid.FlowID]Handler
 	// prof: the profiles' events (AddProfile, profile.go); nil without any.
 	prof *profiles
+	// skipping: Skip or SkipTo is looking for the next event while the
+	// driver's rank sleeps to skipEnd without a timer (profileLook).
+	skipping bool
+	skipEnd  float64 // s
 }
 
 // Options tunes an Engine.
@@ -402,7 +406,7 @@ func (e *Engine) Skip(d float64) bool {
 		panic(fmt.Sprintf("emu: Skip(%v): delay must be finite and ≥ 0", d))
 	}
 	end := e.now + d
-	if next, ok := e.Next(); ok && (next <= end || e.simgrid && next-end < e.precision) {
+	if next, ok := e.lookSkip(end); ok && (next <= end || e.simgrid && next-end < e.precision) {
 		return false
 	}
 	if e.prof != nil {
@@ -412,13 +416,27 @@ func (e *Engine) Skip(d float64) bool {
 	return true
 }
 
+// lookSkip is Skip's and SkipTo's Next, while a rank sleeps to end
+// without a timer: the sleep is one of SimGrid's actions, whose end bounds
+// the step in which its solve applies the profile events of unused
+// resources (profileLook), as a timer's date does.
+func (e *Engine) lookSkip(end float64) (float64, bool) {
+	if e.prof == nil {
+		return e.Next()
+	}
+	e.skipping, e.skipEnd = true, end
+	t, ok := e.Next()
+	e.skipping = false
+	return t, ok
+}
+
 // SkipTo is Skip to time at (not before Now()): it moves the clock to at
 // when no event is due at or before it, and reports whether it did.
 func (e *Engine) SkipTo(at float64) bool {
 	if !(at >= e.now) || math.IsInf(at, 1) {
 		panic(fmt.Sprintf("emu: SkipTo(%v) at time %v: want a finite time, not before now", at, e.now))
 	}
-	if next, ok := e.Next(); ok && (next <= at || e.simgrid && next-at < e.precision) {
+	if next, ok := e.lookSkip(at); ok && (next <= at || e.simgrid && next-at < e.precision) {
 		return false
 	}
 	if e.prof != nil {

@@ -106,9 +106,15 @@ func (e *Engine) profileNext() (float64, bool) {
 // pending): SimGrid's solve reads the profiles only up to the models'
 // next event, and finds none.
 func (e *Engine) profileLook(t float64, ok, settle bool) (float64, bool) {
+	lim, limOK := t, ok
+	if e.skipping && (!ok || e.skipEnd < t) {
+		// A rank sleeps to skipEnd without a timer (Skip): SimGrid's step
+		// ends there, and the events past it wait.
+		lim, limOK = e.skipEnd, true
+	}
 	for {
 		pd, pok := e.profileNext()
-		if !pok || ok && pd > t || !ok && e.simgrid {
+		if !pok || limOK && pd > lim || !limOK && e.simgrid {
 			return t, ok
 		}
 		if settle && e.simgrid && !e.prof.usedAt(pd) {

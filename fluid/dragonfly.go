@@ -29,6 +29,14 @@ type DragonflyConfig struct {
 	// static to its process), in the order it builds them, so a second
 	// dragonfly's start where the first's end (Cables).
 	FirstCable int
+	// SimGridGroups refuses the routes towards a group numbered at or past
+	// Routers (a chassis's routers), which SimGrid 3.32 cannot build (its
+	// route takes the source router's green link of the group's number, of
+	// which there are Routers: it reads past their end and crashes; seeds
+	// 1423, 1438, 1458 and 1495 of validation's smpifuzz). A platform file's
+	// dragonfly sets it; emu's own go on to router g of the group, blade
+	// g mod Routers of chassis g div Routers.
+	SimGridGroups bool
 }
 
 // Validate reports the first bad field.
@@ -207,7 +215,8 @@ func (t *Dragonfly) Route(src, dst int) Route {
 // Refusal says why SimGrid 3.32 cannot route from host src to host dst,
 // nil where it can. Only a dragonfly of more groups than routers a group
 // has such routes: towards a group g ≥ Chassis·Routers there is no router
-// g to leave by (SimGrid reads past a router's green links), a group's
+// g to leave by (under SimGridGroups, g ≥ Routers: SimGrid reads past a
+// router's green links), a group's
 // router with no blue link has none to cross (SimGrid's is null), and the
 // router SimGrid lands on in the other group, number (group of the
 // source) of that group counted on through the next groups, may be past
@@ -241,6 +250,9 @@ func (t *Dragonfly) route(src, dst int) (Route, error) {
 		if g != dg {
 			if dg >= C*R {
 				return refuse("group %d has no router %d, wired to group %d", g, dg, dg)
+			}
+			if t.cfg.SimGridGroups && dg >= R {
+				return refuse("a router of group %d has no green link %d, towards group %d (a chassis has %d routers)", g, dg, dg, R)
 			}
 			// Go to the router wired to group dg: router number dg of
 			// this group (blade dg mod R of chassis dg div R).

@@ -71,6 +71,7 @@ func (p *Platform) cluster(firstCable int) (fluid.Topology, error) {
 			return nil, err
 		}
 		c.Link, c.Loopback, c.Naming, c.Limiter, c.FirstCable = link, loop, naming, p.LimiterBandwidth, firstCable
+		c.SimGridGroups = p.FromFile
 		return fluid.NewDragonfly(c)
 	}
 	return nil, fmt.Errorf("unknown topology %q", p.Topology)

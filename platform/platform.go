@@ -40,6 +40,10 @@ type Platform struct {
 	FatTree   string // SimGrid "levels;down;up;links", e.g. "2;4,4;1,2;1,2"
 	Torus     []int  // dimensions, e.g. [4,4,4]
 	Dragonfly string // SimGrid "groups,links;chassis,links;routers,links;nodes"
+	// FromFile: the cluster was read from a SimGrid platform file, whose
+	// routes are SimGrid 3.32's, refusals included (a dragonfly's routes
+	// towards a group past a chassis's routers: DragonflyConfig.SimGridGroups).
+	FromFile bool
 
 	// Host names are Prefix + number + Suffix, numbers taken in order from Radical
 	// (SimGrid's radical list); an empty Radical numbers hosts 0..Hosts-1.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -126,9 +125,12 @@ func parseSGRoutes(data []byte) (*sgView, error) {
 	return v, sc.Err()
 }
 
-// sameFloat: equal to 1e-15 relative (SimGrid and emu sum a route's
-// latencies in the same order, so they agree to the last bit or nearly).
-func sameFloat(a, b float64) bool { return math.Abs(a-b) <= 1e-15*math.Max(math.Abs(a), math.Abs(b)) }
+// sameFloat: equal to the last bit. emu reads a platform's numbers with
+// SimGrid's arithmetic (a latency of "50us" is 50 × 1e-6 =
+// 4.9999999999999996e-05, units.ParseUnitTime) and sums a route's latencies
+// in SimGrid's order, so nothing is left to round: one bit of a latency
+// moves a flow's sharing penalty (docs/evidence/replay46.md).
+func sameFloat(a, b float64) bool { return a == b }
 
 // diffSimGrid lists every difference between emu's platform and SimGrid's
 // view of it. Two exceptions: where SimGrid's route from a host to itself is

@@ -294,7 +294,7 @@ func clusterFromXML(attrs []xml.Attr) (*Platform, error) {
 			return nil, fmt.Errorf("cluster: attribute %q is required", req)
 		}
 	}
-	p := &Platform{Name: a["id"], Prefix: a["prefix"], Suffix: a["suffix"], CoresPerHost: 1}
+	p := &Platform{Name: a["id"], Prefix: a["prefix"], Suffix: a["suffix"], CoresPerHost: 1, FromFile: true}
 	var err error
 	wrap := func(attr string, e error) error { return fmt.Errorf("cluster attribute %s: %w", attr, e) }
 	if p.Radical, err = ParseRadical(a["radical"]); err != nil {

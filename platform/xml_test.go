@@ -59,42 +59,45 @@ func TestParseXMLTopologies(t *testing.T) {
 </zone>
 </platform>`)
 	}
+	// SimGrid's factors, multiplied at run time as xbt_parse_get_time
+	// multiplies them: "50us" is 50 × 1e-6 = 4.9999999999999996e-05.
+	us, ns := 1e-6, 1e-9
 	tests := []struct {
 		cluster string
 		want    Platform
 	}{
 		{`<cluster id="c" prefix="n" suffix=".x" radical="0-3,8" speed="1Gf" core="4" bw="125MBps" lat="50us"
 		  bb_bw="2.25GBps" bb_lat="500us" bb_sharing_policy="FATPIPE" loopback_bw="5GBps" loopback_lat="100ns" limiter_link="1GBps"/>`,
-			Platform{Name: "c", Prefix: "n", Suffix: ".x", Radical: []int{0, 1, 2, 3, 8}, Hosts: 5, CoresPerHost: 4,
-				Speed: 1e9, LinkBandwidth: 125e6, LinkLatency: 50e-6, Sharing: SharingSplitDuplex, Topology: TopoFlat,
-				BackboneBandwidth: 2.25e9, BackboneLatency: 500e-6, BackboneSharing: SharingFatPipe,
-				LoopbackBandwidth: 5e9, LoopbackLatency: 1e-7, LimiterBandwidth: 1e9}},
+			Platform{FromFile: true, Name: "c", Prefix: "n", Suffix: ".x", Radical: []int{0, 1, 2, 3, 8}, Hosts: 5, CoresPerHost: 4,
+				Speed: 1e9, LinkBandwidth: 125e6, LinkLatency: 50 * us, Sharing: SharingSplitDuplex, Topology: TopoFlat,
+				BackboneBandwidth: 2.25e9, BackboneLatency: 500 * us, BackboneSharing: SharingFatPipe,
+				LoopbackBandwidth: 5e9, LoopbackLatency: 100 * ns, LimiterBandwidth: 1e9}},
 		// torus 2×2×2 = 8 nodes; the radical offers 10 numbers, 8 are used.
 		{`<cluster id="t" prefix="t-" suffix="" radical="0-9" speed="1Gf" bw="10Gbps" lat="1us" sharing_policy="SHARED" topology="TORUS" topo_parameters="2,2,2"/>`,
-			Platform{Name: "t", Prefix: "t-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Hosts: 8, CoresPerHost: 1,
+			Platform{FromFile: true, Name: "t", Prefix: "t-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Hosts: 8, CoresPerHost: 1,
 				Speed: 1e9, LinkBandwidth: 1.25e9, LinkLatency: 1e-6, Sharing: SharingShared, BackboneSharing: SharingShared, NoLoopback: true,
 				Topology: TopoTorus, Torus: []int{2, 2, 2}}},
 		// dragonfly 2 groups × 2 chassis × 1 router × 2 nodes = 8 nodes.
 		{`<cluster id="d" prefix="d-" suffix="" radical="0-7" speed="1Gf" bw="10GBps" lat="1us" topology="DRAGONFLY" topo_parameters="2,2;2,1;1,2;2"/>`,
-			Platform{Name: "d", Prefix: "d-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7}, Hosts: 8, CoresPerHost: 1,
+			Platform{FromFile: true, Name: "d", Prefix: "d-", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7}, Hosts: 8, CoresPerHost: 1,
 				Speed: 1e9, LinkBandwidth: 1e10, LinkLatency: 1e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true,
 				Topology: TopoDragonfly, Dragonfly: "2,2;2,1;1,2;2"}},
 		// Optional attributes left empty, as SimGrid's DTD defaults them, or
 		// zero: no backbone, loopback or limiter (SimGrid builds each only
 		// for a value above 0). loopback_lat="0" alone is no loopback.
 		{`<cluster id="e" prefix="e" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="1us" bb_bw="" bb_lat="" limiter_link="" loopback_bw="" loopback_lat="" topo_parameters="" router_id=""/>`,
-			Platform{Name: "e", Prefix: "e", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
+			Platform{FromFile: true, Name: "e", Prefix: "e", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
 				Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true, Topology: TopoFlat}},
 		{`<cluster id="z" prefix="z" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="1us" bb_bw="0" bb_lat="0s" limiter_link="0Bps" loopback_bw="0Gbps" loopback_lat="0"/>`,
-			Platform{Name: "z", Prefix: "z", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
+			Platform{FromFile: true, Name: "z", Prefix: "z", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
 				Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true, Topology: TopoFlat}},
 		{`<cluster id="l" prefix="l" suffix="" radical="0-1" speed="1Gf" bw="1GBps" lat="1us" loopback_lat="0"/>`,
-			Platform{Name: "l", Prefix: "l", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
+			Platform{FromFile: true, Name: "l", Prefix: "l", Radical: []int{0, 1}, Hosts: 2, CoresPerHost: 1, Speed: 1e9, LinkBandwidth: 1e9, LinkLatency: 1e-6,
 				Sharing: SharingSplitDuplex, BackboneSharing: SharingShared, NoLoopback: true, Topology: TopoFlat}},
 		// SimGrid's cluster_torus.xml shape: loopback_bw given, loopback_lat="0".
 		{`<cluster id="b" topology="TORUS" topo_parameters="3,2,2" prefix="n-" radical="0-11" suffix=".x" speed="1Gf" bw="125MBps" lat="50us" loopback_bw="100MBps" loopback_lat="0"/>`,
-			Platform{Name: "b", Prefix: "n-", Suffix: ".x", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Hosts: 12, CoresPerHost: 1, Speed: 1e9,
-				LinkBandwidth: 125e6, LinkLatency: 50e-6, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
+			Platform{FromFile: true, Name: "b", Prefix: "n-", Suffix: ".x", Radical: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, Hosts: 12, CoresPerHost: 1, Speed: 1e9,
+				LinkBandwidth: 125e6, LinkLatency: 50 * us, Sharing: SharingSplitDuplex, BackboneSharing: SharingShared,
 				LoopbackBandwidth: 100e6, Topology: TopoTorus, Torus: []int{3, 2, 2}}},
 	}
 	// A Latin-1 declaration (é as one byte in the suffix) is read as SimGrid

@@ -95,6 +95,13 @@ var (
 // parseQuantity reads "<number><unit>" against the table. A value without a unit is
 // taken in the base unit when bareOK, and refused otherwise. The number must be finite.
 func parseQuantity(s string, t unitTable, suffixes []string, what string, bareOK bool) (float64, error) {
+	return parseScaled(s, t, suffixes, what, bareOK, false)
+}
+
+// parseScaled is parseQuantity; with simgrid, the number is scaled as SimGrid's
+// xbt_parse_units.cpp scales it: times the unit's factor as one float (1e-6 for
+// "us"), not times mul and over div.
+func parseScaled(s string, t unitTable, suffixes []string, what string, bareOK, simgrid bool) (float64, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, fmt.Errorf("empty %s", what)
@@ -108,7 +115,12 @@ func parseQuantity(s string, t unitTable, suffixes []string, what string, bareOK
 		if err != nil {
 			continue // the suffix is the tail of another word, as "s" in "1xs"
 		}
-		if v = v * t[suf].mul / t[suf].div; math.IsInf(v, 0) {
+		if f := t[suf]; simgrid {
+			v *= f.mul / f.div
+		} else {
+			v = v * f.mul / f.div
+		}
+		if math.IsInf(v, 0) {
 			return 0, fmt.Errorf("%s %q is out of range", what, s)
 		}
 		return v, nil
@@ -159,8 +171,10 @@ func ParseSize(s string) (float64, error) {
 
 // ParseTime reads a duration in seconds: "1us", "0.5ms", "2s" or a bare number of
 // seconds (as SimGrid does). Negative durations are refused.
-func ParseTime(s string) (float64, error) {
-	v, err := parseQuantity(s, timeUnits, timeSuffixes, "time", true)
+func ParseTime(s string) (float64, error) { return parseTime(s, false) }
+
+func parseTime(s string, simgrid bool) (float64, error) {
+	v, err := parseScaled(s, timeUnits, timeSuffixes, "time", true, simgrid)
 	if err == nil && v < 0 {
 		err = fmt.Errorf("time %q is negative", s)
 	}
@@ -175,11 +189,18 @@ func ParseTime(s string) (float64, error) {
 // warns that it is deprecated; a bare "1" meant as a microsecond ran a
 // million times slower without a word, so emu refuses it, as it refuses a
 // bandwidth without its unit.
+//
+// The number is scaled as SimGrid 3.32 scales it (xbt_parse_get_time: the
+// number times 1e-9 for "ns"), so that a latency is SimGrid's to the last
+// bit: "115ns" is 115 × 1e-9 = 1.1500000000000001e-07 here, where ParseTime
+// gives 1.15e-07. A route's latency is a flow's sharing penalty, and one bit
+// of it decided whether a flow's bound or its share of a link came first in
+// SimGrid's solve (docs/evidence/replay46.md).
 func ParseUnitTime(s string) (float64, error) {
 	if v, err := parseNumber(strings.TrimSpace(s)); err == nil && v != 0 {
 		return 0, fmt.Errorf("time %q has no unit (e.g. %s; SimGrid would read seconds)", s, example("time"))
 	}
-	return ParseTime(s)
+	return parseTime(s, true)
 }
 
 // maxTime bounds every duration a scenario gives (31 years). The clock is a

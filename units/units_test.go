@@ -130,3 +130,32 @@ func FuzzUnits(f *testing.F) {
 		}
 	})
 }
+
+// TestPlatformTimeIsSimGrids checks that a platform file's latency is
+// SimGrid 3.32's float to the bit, not the float nearest the decimal: the
+// wants are what SimGrid printed (%.17g) for these latencies of
+// validation's smpifuzz platforms and platform/testdata/sgroutes, where
+// 115ns is 115 × 1e-9. A scenario's times keep the nearest float.
+func TestPlatformTimeIsSimGrids(t *testing.T) {
+	tests := []struct {
+		in         string
+		sg, nearer float64
+	}{
+		{"115ns", 1.1500000000000001e-07, 1.15e-07},
+		{"50us", 4.9999999999999996e-05, 5e-05},
+		{"6.25e+06ps", 6.2499999999999995e-06, 6.25e-06},
+		{"0.0516us", 5.1599999999999999e-08, 5.16e-08},
+		{"10000ps", 1e-08, 1e-08},
+		{"2.8e-05s", 2.8e-05, 2.8e-05},
+		{"1m", 60, 60},
+	}
+	for _, tc := range tests {
+		got, err := ParseUnitTime(tc.in)
+		if err != nil || got != tc.sg {
+			t.Errorf("ParseUnitTime(%q) = %.17g, %v; want SimGrid's %.17g", tc.in, got, err, tc.sg)
+		}
+		if got, err := ParseTime(tc.in); err != nil || got != tc.nearer {
+			t.Errorf("ParseTime(%q) = %.17g, %v; want %.17g", tc.in, got, err, tc.nearer)
+		}
+	}
+}

@@ -17,6 +17,7 @@ SPEED_UNITS = [("Gf", 1e9), ("Mf", 1e6), ("f", 1), ("kf", 1e3), ("Tf", 1e12)]
 
 V2 = 1000
 V3 = 1301
+V4 = 1401
 
 
 class Gen:
@@ -34,6 +35,13 @@ class Gen:
         # network/TCP-gamma, network/crosstraffic, smpi/test and
         # smpi/coll-selector, and tests of requests before their wait.
         self.v3 = seed >= V3
+        # Seeds from V4 on also draw, the same way: <prop>s on hosts and
+        # clusters that SMPI reads (smpi/os, smpi/ois, smpi/or, one value
+        # for every host, as emu models them), <prop>s SimGrid keeps but
+        # no model reads (on hosts, links, zones and clusters), and wider
+        # torus, fat-tree and dragonfly shapes (up to 64 hosts).
+        self.v4 = seed >= V4
+        self.hprop = None   # (id, value) set on every host (v4)
         self.files = {}     # profile files to write beside p.xml
         self.traces = []    # <trace>/<trace_connect> lines, at the platform's end
 
@@ -139,6 +147,43 @@ class Gen:
             self.traces.append(f'<trace_connect kind="SPEED" trace="{tid}" element="{h}"/>')
             self.features.add("profile:trace_connect")
 
+    def decoy(self, pad="  "):
+        """A <prop> SimGrid keeps but no model reads (v4): zero or one line."""
+        r = self.r
+        if not self.v4 or r.random() > 0.15:
+            return []
+        self.features.add("prop:decoy")
+        k = r.choice(["color", "site", "wattage_off", "note"])
+        return [f'{pad}<prop id="{k}" value="{r.choice(["red", "rack 3", "10.5", "a b"])}"/>']
+
+    def host_elem(self, pad, hid, attrs):
+        """A <host>: self-closing, or with <prop>s (v4)."""
+        props = []
+        if self.hprop:
+            props.append(f'{pad}  <prop id="{self.hprop[0]}" value="{self.hprop[1]}"/>')
+        props += self.decoy(pad + "  ")
+        if not props:
+            return [f'{pad}<host id="{hid}" {attrs}/>']
+        return [f'{pad}<host id="{hid}" {attrs}>'] + props + [f"{pad}</host>"]
+
+    def link_elem(self, pad, body):
+        """A <link> (body: its attributes): with a <prop> sometimes (v4)."""
+        props = self.decoy(pad + "  ")
+        if not props:
+            return [f"{pad}<link {body}/>"]
+        return [f"{pad}<link {body}>"] + props + [f"{pad}</link>"]
+
+    def piecewise(self, per_byte):
+        r = self.r
+        n, out, b = r.randint(1, 3), [], 0
+        for _ in range(n):
+            if per_byte:
+                out.append(f"{b}:{self.num(1e-7, 1e-5):.3g}:{self.num(1e-11, 1e-9):.3g}")
+            else:
+                out.append(f"{b}:{self.num(0.2, 3.0):.4g}")
+            b += r.choice([1420, 4096, 65536, 320000])
+        return ";".join(out)
+
     def config(self):
         """SMPI settings in the platform's <config> (v2)."""
         r = self.r
@@ -192,7 +237,7 @@ class Gen:
         L = [f'<zone id="{zid}" routing="Cluster">']
         for h in hosts:
             extra = f' core="{r.randint(1, 4)}"' if r.random() < 0.3 else ""
-            L.append(f'  <host id="{h}" {self.speed_attrs()}{extra}/>')
+            L += self.host_elem("  ", h, f"{self.speed_attrs()}{extra}")
         routers = [self.name(zid + "r") for _ in range(1 if r.random() < 0.15 else 0)]
         for ro in routers:
             L.append(f'  <router id="{ro}"/>')
@@ -203,7 +248,7 @@ class Gen:
             lid = self.name(zid + "l")
             pol = self.policy(split_ok)
             pol, extra = self.link_extra(pol)
-            L.append(f'  <link id="{lid}" bandwidth="{self.bw()}" latency="{self.lat()}" sharing_policy="{pol}"{extra}/>')
+            L.extend(self.link_elem("  ", f'id="{lid}" bandwidth="{self.bw()}" latency="{self.lat()}" sharing_policy="{pol}"{extra}'))
             if pol in ("SPLITDUPLEX", "FULLDUPLEX"):
                 made.append(lid + "_UP")
                 made.append(lid + "_DOWN")
@@ -229,7 +274,7 @@ class Gen:
             L.append(f'  <backbone id="{self.name(zid + "bb")}" bandwidth="{self.bw()}" latency="{self.lat()}"/>')
             self.features.add("czone:backbone")
         L += hl
-        if r.random() < 0.35:
+        if r.random() < 0.35 and not self.hprop:  # a cabinet's hosts take no <prop>
             pre = f"{zid}cab{self.n}-"
             a = r.choice([0, 1, 3])
             rad = f"{a}-{a + r.randint(0, 2)}" if r.random() < 0.7 else f"{a},{a + 2}"
@@ -263,6 +308,36 @@ class Gen:
         tp = None
         if topo == "flat":
             n = r.randint(2, maxhosts)
+        elif topo == "FAT_TREE" and self.v4:
+            # wider (v4): up to 4 children and 3 parents a level, 64 hosts
+            levels = r.choice([1, 2, 2, 3, 3])
+            down = [r.randint(2, 4) for _ in range(levels)]
+            up = [r.randint(1, 3) for _ in range(levels)]
+            up[0] = 1 if r.random() < 0.5 else up[0]
+            pc = [r.randint(1, 2) for _ in range(levels)]
+            n = 1
+            for d in down:
+                n *= d
+            while n > 64:
+                down[down.index(max(down))] -= 1
+                n = 1
+                for d in down:
+                    n *= d
+            tp = f"{levels};{','.join(map(str, down))};{','.join(map(str, up))};{','.join(map(str, pc))}"
+            self.features.add("shape:wide")
+        elif topo == "TORUS" and self.v4:
+            # wider (v4): up to 4 dimensions of 2 to 6, 64 hosts
+            dims = [r.randint(2, 6) for _ in range(r.randint(1, 4))]
+            n = 1
+            for d in dims:
+                n *= d
+            while n > 64:
+                dims[dims.index(max(dims))] -= 1
+                n = 1
+                for d in dims:
+                    n *= d
+            tp = ",".join(map(str, dims))
+            self.features.add("shape:wide")
         elif topo == "FAT_TREE":
             levels = r.choice([1, 2, 2, 3])
             down = [r.randint(2, 3) for _ in range(levels)]
@@ -291,6 +366,18 @@ class Gen:
                 for d in dims:
                     n *= d
             tp = ",".join(map(str, dims))
+        elif self.v4:
+            # wider (v4): up to 4 groups, 3 chassis, 4 routers, 3 nodes, 64 hosts
+            g, c, ro, nn = r.randint(1, 4), r.randint(1, 3), r.randint(1, 4), r.randint(1, 3)
+            while g * c * ro * nn > 64:
+                g -= 1
+            tp = f"{g},{r.randint(1, 3)};{c},{r.randint(1, 3)};{ro},{r.randint(1, 3)};{nn}"
+            n = g * c * ro * nn
+            if n < 2:
+                nn = 2
+                tp = tp[: tp.rfind(";") + 1] + "2"
+                n = g * c * ro * 2
+            self.features.add("shape:wide")
         else:
             g, c, ro, nn = r.randint(1, 3), r.randint(1, 2), r.randint(1, 3), r.randint(1, 2)
             tp = f"{g},{r.randint(1, 2)};{c},{r.randint(1, 2)};{ro},{r.randint(1, 2)};{nn}"
@@ -339,6 +426,11 @@ class Gen:
             attrs["router_id"] = cid + "_rt"
         hosts = [f"{prefix}{i}{attrs['suffix']}" for i in ids]
         xml = "<cluster " + " ".join(f'{k}="{v}"' for k, v in attrs.items()) + "/>"
+        props = self.decoy()
+        if self.hprop:
+            props.insert(0, f'  <prop id="{self.hprop[0]}" value="{self.hprop[1]}"/>')
+        if props:
+            xml = xml[:-2] + ">\n" + "\n".join(props) + "\n</cluster>"
         return xml, hosts, topo
 
     # ---- leaf zones of hosts, routers and links ------------------------
@@ -352,13 +444,13 @@ class Gen:
         hosts = [self.name(zid + "h") for _ in range(nh)]
         nr = r.randint(0, 2) if routing != "Full" else r.randint(0, 1)
         routers = [self.name(zid + "r") for _ in range(nr)]
-        L = [f'<zone id="{zid}" routing="{routing}">']
+        L = [f'<zone id="{zid}" routing="{routing}">'] + self.decoy()
         for h in hosts:
             extra = ""
             if r.random() < 0.3:
                 extra = f' core="{r.randint(1, 4)}"'
                 self.features.add("cores")
-            L.append(f'  <host id="{h}" {self.speed_attrs()}{extra}/>')
+            L += self.host_elem("  ", h, f"{self.speed_attrs()}{extra}")
         for ro in routers:
             L.append(f'  <router id="{ro}"/>')
         links = {}
@@ -369,7 +461,7 @@ class Gen:
             links[lid] = pol
             bw, lat = self.bw(), self.lat()
             spelled, extra = self.link_extra(pol)
-            L.append(f'  <link id="{lid}" bandwidth="{bw}" latency="{lat}" sharing_policy="{spelled}"{extra}/>')
+            L.extend(self.link_elem("  ", f'id="{lid}" bandwidth="{bw}" latency="{lat}" sharing_policy="{spelled}"{extra}'))
             return lid
 
         def ctn(lid, d):
@@ -478,6 +570,10 @@ class Gen:
             legacy = r.random() < 0.15
             # profiles in one platform of three or so
             self.p_speed, self.p_bw, self.p_lat = [r.choice([0, 0, p]) for p in (0.15, 0.12, 0.08)]
+        if self.v4 and r.random() < 0.3:
+            # one SMPI overhead on every host, as host <prop>s (emu models one)
+            self.hprop = (r.choice(["smpi/os", "smpi/ois", "smpi/or"]), self.piecewise(True))
+            self.features.add("prop:" + self.hprop[0])
         if kind == "cluster":
             xml, hosts, _ = self.cluster("c", r.choice(["node-", "n", "host"]), 24)
             if r.random() < 0.5:
