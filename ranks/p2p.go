@@ -305,8 +305,18 @@ func (c *Comm) irecvMax(src, tag, max int) *Request {
 }
 
 // takeSend removes the oldest unmatched send that a receive (ctx, src, tag)
-// accepts.
+// accepts. It answers an empty queue itself and leaves the scan to
+// scanSends, so that it fits the inliner's budget at irecvMax, a hot site:
+// the whole scan cost 94 against a budget of 80.
 func (m *mailbox) takeSend(ctx *commCtx, src, tag int) *Request {
+	if m.sends.head == nil {
+		return nil
+	}
+	return m.scanSends(ctx, src, tag)
+}
+
+// scanSends is takeSend's scan of a queue that is not empty.
+func (m *mailbox) scanSends(ctx *commCtx, src, tag int) *Request {
 	var prev *Request
 	for s := m.sends.head; s != nil; prev, s = s, s.next {
 		if matches(s, ctx, src, tag) {
