@@ -34,7 +34,8 @@
 //
 // Batching: flows started with StartFlowHandler during one instant enter
 // the fluid.System together (one re-solve, as SimGrid solves once per
-// instant) before any flow completion is looked at; Skip lets a driver whose
+// instant) before any flow completion is looked at (BatchFlowHandler is
+// the same for a driver that knows its engine batches, and inlines); Skip lets a driver whose
 // only runnable actor sleeps move the clock without a timer.
 //
 // Error policy: the Engine has no bad data to report. Scheduling in the past

@@ -237,8 +237,20 @@ func (e *Engine) StartFlowHandler(f fluid.FlowSpec, h Handler) {
 		e.StartLatentFlowHandler(&f, 0, h)
 		return
 	}
+	e.BatchFlowHandler(&f, h)
+}
+
+// BatchFlowHandler is StartFlowHandler for an engine without
+// Options.SimGrid, which batches its flows; f is read during the call
+// only. It panics on a SimGrid engine. Without StartFlowHandler's SimGrid
+// branch (a call) it fits the inliner's budget and inlines at a caller's
+// hot sites, where StartFlowHandler (cost 97 against 80) stays a call.
+func (e *Engine) BatchFlowHandler(f *fluid.FlowSpec, h Handler) {
+	if e.sys == nil || e.simgrid {
+		panic("emu: BatchFlowHandler needs an engine with a fluid.System and without Options.SimGrid")
+	}
 	e.lookKnown = false // flush has work again
-	e.batch = append(e.batch, f)
+	e.batch = append(e.batch, *f)
 	e.batchDone = append(e.batchDone, flowDone{h: h, live: true})
 }
 

@@ -453,3 +453,41 @@ func TestSimGridSkipKeepsInstants(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchFlowHandlerRefuses: BatchFlowHandler panics, rather than batch a
+// flow that would never start, on an engine without a fluid.System and on
+// a SimGrid engine (which starts its flows at once); on a batching engine
+// the flow completes as StartFlowHandler's would: 100 bytes at 100 B/s.
+func TestBatchFlowHandlerRefuses(t *testing.T) {
+	links := []fluid.Link{{Name: "l", Bandwidth: 100}}
+	for _, tc := range []struct {
+		name   string
+		e      *Engine
+		panics bool
+	}{
+		{"no system", NewEngine(nil), true},
+		{"simgrid", NewEngineOptions(fluid.NewSystem(links), Options{SimGrid: true}), true},
+		{"batching", NewEngine(fluid.NewSystem(links)), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := -1.0
+			panicked := func() (p bool) {
+				defer func() { p = recover() != nil }()
+				tc.e.BatchFlowHandler(&fluid.FlowSpec{Links: []fluid.LinkID{0}, Bytes: 100},
+					handlerFunc(func() { done = tc.e.Now() }))
+				return false
+			}()
+			if panicked != tc.panics {
+				t.Fatalf("panicked %v, want %v", panicked, tc.panics)
+			}
+			if tc.panics {
+				return
+			}
+			for tc.e.Step() {
+			}
+			if done != 1 {
+				t.Fatalf("flow done at %g, want 1", done)
+			}
+		})
+	}
+}

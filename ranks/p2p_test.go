@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -297,6 +298,36 @@ func TestPayloadCopiedAtSend(t *testing.T) {
 			t.Errorf("received %v (%d B), want [1 2 3] (24 B)", m.Data, st.Bytes)
 		}
 	})
+}
+
+// TestPayloadSizes: a payload arrives with its values whatever its size
+// class (1, 2, 3, 4 and 5 doubles cross classes 0 to 3), and an empty one
+// (not nil) arrives as nil Data, as Go's append of nothing to nil gives.
+func TestPayloadSizes(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 4, 5} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			run(t, preset(t, "cm02"), newCrossbar(2, 1e9, 1e-6), 2, func(r *Rank) {
+				c := r.World()
+				if r.ID() == 0 {
+					buf := make([]float64, n)
+					for i := range buf {
+						buf[i] = float64(i + 1)
+					}
+					c.Send(1, 0, Msg{Data: buf})
+					return
+				}
+				m, _ := c.Recv(0, 0)
+				if len(m.Data) != n || n == 0 && m.Data != nil {
+					t.Fatalf("received %#v, want %d doubles", m.Data, n)
+				}
+				for i, v := range m.Data {
+					if v != float64(i+1) {
+						t.Fatalf("received %v, want 1…%d", m.Data, n)
+					}
+				}
+			})
+		})
+	}
 }
 
 // TestReleasedPayloadIsReused: a payload the receiver releases is the

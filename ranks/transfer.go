@@ -229,7 +229,12 @@ func (x *xfer) Handle() {
 // flows without one penalty 1.
 func (w *World) startFlow(s *Request, p *path, afterLatency bool) {
 	s.inFlow = true
-	w.eng.StartFlowHandler(*w.flowSpec(&w.spec, s, p, afterLatency), (*xfer)(s))
+	spec := w.flowSpec(&w.spec, s, p, afterLatency)
+	if w.simgrid {
+		w.eng.StartLatentFlowHandler(spec, 0, (*xfer)(s)) // StartFlowHandler's SimGrid branch
+		return
+	}
+	w.eng.BatchFlowHandler(spec, (*xfer)(s)) // inlines, where StartFlowHandler stays a call
 }
 
 // flowSpec sets spec to message s's flow on route p, and returns it:
