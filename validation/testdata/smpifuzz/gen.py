@@ -190,22 +190,12 @@ class Gen:
         props = []
         if r.random() > 0.3:
             return props
-
-        def piecewise(per_byte):
-            n, out, b = r.randint(1, 3), [], 0
-            for _ in range(n):
-                if per_byte:
-                    out.append(f"{b}:{self.num(1e-7, 1e-5):.3g}:{self.num(1e-11, 1e-9):.3g}")
-                else:
-                    out.append(f"{b}:{self.num(0.2, 3.0):.4g}")
-                b += r.choice([1420, 4096, 65536, 320000])
-            return ";".join(out)
         for key in ["smpi/os", "smpi/or", "smpi/ois"]:
             if r.random() < 0.3:
-                props.append((key, piecewise(True)))
+                props.append((key, self.piecewise(True)))
         for key in ["smpi/bw-factor", "smpi/lat-factor"]:
             if r.random() < 0.25:
-                props.append((key, piecewise(False)))
+                props.append((key, self.piecewise(False)))
         if r.random() < 0.2:
             props.append(("smpi/async-small-thresh", str(r.choice([0, 1000, 65536, 200000]))))
         if r.random() < 0.2:
