@@ -19,10 +19,10 @@ import (
 // without --host that share a name, or one node calibrated twice), whose
 // second campaign would otherwise be dropped unseen. Rows without an index
 // (other tools' files) are all kept, but of a file given twice (under any
-// spelling of its path), its second copy is dropped whole as duplicates. The files' probes are kept too, each
-// node's latest (LatestPerHost). Rows of a kernel of the user's own (one emu
-// does not know, which emu fit fits with --product) are merged as they are:
-// merging needs no product.
+// spelling of its path), its second copy is dropped whole as duplicates.
+// The files' probes are kept too, each node's latest (LatestPerHost). Rows
+// of a kernel of the user's own (one emu does not know, which emu fit fits
+// with --product) are merged as they are: merging needs no product.
 func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates int, err error) {
 	if len(paths) == 0 {
 		return nil, nil, 0, fmt.Errorf("merge: no sample files given")

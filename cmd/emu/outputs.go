@@ -140,8 +140,6 @@ func fileAbove(path string) string {
 	}
 }
 
-// isStream reports whether an existing path is neither a regular file nor a
-// folder: a device such as /dev/null, a pipe, a socket.
 // followLink is the file an output path names: path itself, or where its
 // links lead (the file it names may not exist yet: a link to a file to
 // make). The staging file is renamed there, so that the link stays.
@@ -166,6 +164,8 @@ func followLink(path string) string {
 	return path
 }
 
+// isStream reports whether an existing path is neither a regular file nor a
+// folder: a device such as /dev/null, a pipe, a socket.
 func isStream(info os.FileInfo) bool { return !info.Mode().IsRegular() && !info.IsDir() }
 
 // outputFailed is the error of an output that could not be written after the
