@@ -5,6 +5,7 @@ check of emu against smpirun -replay (SimGrid 3.32).
 usage: python3 gen.py SEED OUTDIR -> OUTDIR/{p.xml,hosts.txt,t.txt,idx,meta}
 (meta: the rank count, the network model drawn, the features used)
 """
+import math
 import os
 import random
 import sys
@@ -18,6 +19,14 @@ SPEED_UNITS = [("Gf", 1e9), ("Mf", 1e6), ("f", 1), ("kf", 1e3), ("Tf", 1e12)]
 V2 = 1000
 V3 = 1301
 V4 = 1401
+
+
+def shrink_to(dims, cap):
+    """Lowers dims' largest entry by one until their product is at most cap
+    (in place); returns the product. It draws nothing from the RNG."""
+    while math.prod(dims) > cap:
+        dims[dims.index(max(dims))] -= 1
+    return math.prod(dims)
 
 
 class Gen:
@@ -51,7 +60,6 @@ class Gen:
 
     def num(self, lo, hi):
         # log-uniform, a few significant digits
-        import math
         v = math.exp(self.r.uniform(math.log(lo), math.log(hi)))
         return float(f"{v:.{self.r.choice([1, 2, 3, 6])}g}")
 
@@ -305,27 +313,13 @@ class Gen:
             up = [r.randint(1, 3) for _ in range(levels)]
             up[0] = 1 if r.random() < 0.5 else up[0]
             pc = [r.randint(1, 2) for _ in range(levels)]
-            n = 1
-            for d in down:
-                n *= d
-            while n > 64:
-                down[down.index(max(down))] -= 1
-                n = 1
-                for d in down:
-                    n *= d
+            n = shrink_to(down, 64)
             tp = f"{levels};{','.join(map(str, down))};{','.join(map(str, up))};{','.join(map(str, pc))}"
             self.features.add("shape:wide")
         elif topo == "TORUS" and self.v4:
             # wider (v4): up to 4 dimensions of 2 to 6, 64 hosts
             dims = [r.randint(2, 6) for _ in range(r.randint(1, 4))]
-            n = 1
-            for d in dims:
-                n *= d
-            while n > 64:
-                dims[dims.index(max(dims))] -= 1
-                n = 1
-                for d in dims:
-                    n *= d
+            n = shrink_to(dims, 64)
             tp = ",".join(map(str, dims))
             self.features.add("shape:wide")
         elif topo == "FAT_TREE":
@@ -334,27 +328,19 @@ class Gen:
             up = [r.randint(1, 2) for _ in range(levels)]
             up[0] = 1 if r.random() < 0.7 else up[0]
             pc = [r.randint(1, 2) for _ in range(levels)]
-            n = 1
-            for d in down:
-                n *= d
+            n = math.prod(down)
             while n > 27:
                 down[-1] = 2
-                n = 1
-                for d in down:
-                    n *= d
+                n = math.prod(down)
             tp = f"{levels};{','.join(map(str, down))};{','.join(map(str, up))};{','.join(map(str, pc))}"
         elif topo == "TORUS":
             dims = [r.randint(2, 4) for _ in range(r.randint(1, 3))]
-            n = 1
-            for d in dims:
-                n *= d
+            n = math.prod(dims)
             k = len(dims) - 1
             while n > 24:
                 dims[k] = 2
                 k -= 1
-                n = 1
-                for d in dims:
-                    n *= d
+                n = math.prod(dims)
             tp = ",".join(map(str, dims))
         elif self.v4:
             # wider (v4): up to 4 groups, 3 chassis, 4 routers, 3 nodes, 64 hosts
