@@ -42,10 +42,32 @@ func guides(t *testing.T) []string {
 	return files
 }
 
-// TestDocsSizes holds the README under 8 KB and each guide under 15 KB.
+// references are the hand-written pages in docs/'s subfolders but the
+// evidence (docs/reference/: the key tables, formats and figures a guide
+// links for detail). They are held to what a guide is: the size limit, the
+// command blocks' marks (and their commands run), the links; a folder added
+// beside reference/ is too, without a change here.
+func references(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("docs/*/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(f, "docs/evidence/") })
+}
+
+// pages are the guides and the references: every hand-written page of docs/
+// but the evidence.
+func pages(t *testing.T) []string {
+	t.Helper()
+	return append(guides(t), references(t)...)
+}
+
+// TestDocsSizes holds the README under 8 KB and each guide or reference page
+// under 15 KB.
 func TestDocsSizes(t *testing.T) {
 	limits := map[string]int{"README.md": readmeLimit}
-	for _, g := range guides(t) {
+	for _, g := range pages(t) {
 		limits[g] = guideLimit
 	}
 	for file, limit := range limits {
@@ -124,7 +146,7 @@ var commandLangs = map[string]bool{"sh": true, "bash": true, "shell": true, "con
 // tests find them), and a <!-- not run: why --> comment stands only right
 // before a command block.
 func TestDocsCommandBlocksMarked(t *testing.T) {
-	files := append([]string{"README.md"}, guides(t)...)
+	files := append([]string{"README.md"}, pages(t)...)
 	for _, file := range files {
 		for _, b := range fences(t, file) {
 			switch {
@@ -163,7 +185,7 @@ var indentedCommand = regexp.MustCompile(`^(    |\t)\s*(\$ )?(emu|go|mpirun|mpic
 // unseen (cluster.md's line e command did, written as `emu run` where every
 // other block says `go run ./cmd/emu`).
 func TestDocsNoIndentedCommands(t *testing.T) {
-	for _, file := range append([]string{"README.md"}, guides(t)...) {
+	for _, file := range append([]string{"README.md"}, pages(t)...) {
 		for _, line := range strings.Split(proseOf(t, file), "\n") {
 			if indentedCommand.MatchString(line) {
 				t.Errorf("%s: %q: an indented command is never run; put it in a ```sh block (after <!-- not run: why --> if it cannot run in the tests)", file, strings.TrimSpace(line))
@@ -179,7 +201,7 @@ var buildOutput = regexp.MustCompile(`go build\b[^\n]*?\s-o\s+(\S+)`)
 // the binary inside it (node.md's `-o emu` landed in the emu package's
 // folder as emu/emu, and ./emu said "Is a directory").
 func TestDocsBuildOutputs(t *testing.T) {
-	for _, file := range append([]string{"README.md"}, guides(t)...) {
+	for _, file := range append([]string{"README.md"}, pages(t)...) {
 		for _, b := range fences(t, file) {
 			for _, m := range buildOutput.FindAllStringSubmatch(b.text, -1) {
 				if info, err := os.Stat(m[1]); err == nil && info.IsDir() {
@@ -227,14 +249,15 @@ func TestReadmeTasks(t *testing.T) {
 	runBlocks(t, blocks)
 }
 
-// TestGuideCommands runs every command block of every guide, in order, each
-// guide in a scratch folder of its own, as a reader would type them; a block
-// that cannot run here says why before it (<!-- not run: why -->).
+// TestGuideCommands runs every command block of every guide and reference
+// page, in order, each page in a scratch folder of its own, as a reader would
+// type them; a block that cannot run here says why before it (<!-- not run:
+// why -->).
 func TestGuideCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds emu and runs the guides' commands")
 	}
-	for _, g := range guides(t) {
+	for _, g := range pages(t) {
 		var blocks []string
 		for _, b := range fences(t, g) {
 			if b.lang == "sh" && b.notRun == "" {
@@ -244,7 +267,28 @@ func TestGuideCommands(t *testing.T) {
 		if len(blocks) == 0 {
 			continue
 		}
-		t.Run(filepath.Base(g), func(t *testing.T) { runBlocks(t, blocks) })
+		t.Run(strings.TrimPrefix(g, "docs/"), func(t *testing.T) { runBlocks(t, blocks) })
+	}
+}
+
+// TestDocsReferencesLinked checks that a newcomer reaches every reference
+// page: each is linked from the README or another page of docs/ (the guide it
+// was split from, its folder's README.md), so moving a guide's detail into a
+// reference cannot hide it. (TestDocsLinks checks that the links resolve.)
+func TestDocsReferencesLinked(t *testing.T) {
+	linked := map[string]bool{}
+	link := regexp.MustCompile(`\]\(([^)\s#]+)(?:#[^)\s]*)?\)`)
+	for _, file := range append([]string{"README.md"}, pages(t)...) {
+		for _, m := range link.FindAllStringSubmatch(proseOf(t, file), -1) {
+			if target := filepath.Join(filepath.Dir(file), m[1]); target != file {
+				linked[target] = true
+			}
+		}
+	}
+	for _, r := range references(t) {
+		if !linked[r] {
+			t.Errorf("%s: no page links it (the README, a guide, or %s)", r, filepath.Join(filepath.Dir(r), "README.md"))
+		}
 	}
 }
 
