@@ -448,15 +448,18 @@ func TestGithubSlug(t *testing.T) {
 	}
 }
 
-// TestScenarioReference checks docs/scenario.md against the schema: every key
+// TestScenarioReference checks docs/scenario.md (with scenario-models.md and
+// reference/scenario-apps.md, the applications' tables) against the schema: every key
 // of the scenario types (scenario.Scenario and models.Spec, by their toml tags)
 // has a row, and every key with a row is one the parser accepts, so the
 // reference cannot drift from what emu reads.
 func TestScenarioReference(t *testing.T) {
 	schema, arrays := schemaKeys()
 	documented := documentedKeys(t, "docs/scenario.md")
-	for k := range documentedKeys(t, "docs/scenario-models.md") {
-		documented[k] = true
+	for _, file := range []string{"docs/scenario-models.md", "docs/reference/scenario-apps.md"} {
+		for k := range documentedKeys(t, file) {
+			documented[k] = true
+		}
 	}
 	if len(schema) < 100 {
 		t.Fatalf("found %d keys in the schema: the walk missed it", len(schema))
