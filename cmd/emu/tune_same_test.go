@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTuneRunsOneConfigurationOnce: a value that names the configuration an
+// earlier value of its axis names (HPL.dat's digit for a name, a unit for
+// another) is dropped with a note, so the point runs once; values that
+// differ all run. qa46 found bcast=long,4 run twice under two labels.
+func TestTuneRunsOneConfigurationOnce(t *testing.T) {
+	tests := []struct {
+		sweep string
+		rows  []string // the point labels the table ranks, in any order
+		notes []string // "kept and dropped" pairs the notes name
+	}{
+		{"hpl.bcast=long,4", []string{"bcast=long"}, []string{"long and 4"}},
+		{"bcast=1ring,0,longM,5", []string{"bcast=1ring", "bcast=longM"}, []string{"1ring and 0", "longM and 5"}},
+		{"pfact=crout,1,left", []string{"pfact=crout", "pfact=left"}, []string{"crout and 1"}},
+		{"rfact=2,right", []string{"rfact=2"}, []string{"2 and right"}},
+		{"swap=mix,2,binary-exchange", []string{"swap=mix", "swap=binary-exchange"}, []string{"mix and 2"}},
+		{"l1=transposed,0,no-transposed", []string{"l1=transposed", "l1=no-transposed"}, []string{"transposed and 0"}},
+		{"pmap=column,1", []string{"pmap=column"}, []string{"column and 1"}},
+		{"latency=1us,1000ns,1e-6,2us", []string{"link_latency=1us", "link_latency=2us"}, []string{"1us and 1000ns", "1us and 1e-6"}},
+		{"nb=16,32", []string{"nb=16", "nb=32"}, nil},
+		{"bcast=1ring,1ringM,2ring,2ringM,long,longM", []string{"bcast=1ring", "bcast=1ringM", "bcast=2ring", "bcast=2ringM", "bcast=long", "bcast=longM"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.sweep, func(t *testing.T) {
+			_, out, errOut := runCLIOK(t, "tune", "--quiet", "--jobs", "1", "--out", filepath.Join(t.TempDir(), "s"),
+				"--set", "hpl.n=200", "--set", "hpl.grids=[[2, 2]]", "--sweep", tc.sweep)
+			var rows []string
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+				f := strings.Fields(line)
+				rows = append(rows, strings.Join(f[5:], " "))
+			}
+			if !sameSet(rows, tc.rows) {
+				t.Errorf("ranked %q, want %q\n%s", rows, tc.rows, out)
+			}
+			if n := strings.Count(errOut, "one configuration"); n != len(tc.notes) {
+				t.Errorf("%d notes, want %d: %s", n, len(tc.notes), errOut)
+			}
+			for _, n := range tc.notes {
+				if !strings.Contains(errOut, n+" are one configuration") || !strings.Contains(errOut, `--sweep "`+tc.sweep+`"`) {
+					t.Errorf("no note %q naming the --sweep in %s", n, errOut)
+				}
+			}
+		})
+	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
