@@ -238,6 +238,14 @@ link_latency = "1us"
 		{"set a bad shape of another topology", "[platform]\ntopology = \"flat\"\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", []string{"platform.fat_tree=2;4;1;1"},
 			`--set platform.fat_tree=2;4;1;1: platform.fat_tree: fat_tree "2;4;1;1": 2 levels but 1 values`},
 		{"set too many flat hosts", base, []string{"platform.hosts=16777217"}, "--set platform.hosts=16777217: platform.hosts: 16777217: more than 16777216 hosts"},
+		// An inline table TOML refuses was read as a string, and the key
+		// then said it wanted a table (qa47).
+		{"set an inline table with a key twice", base, []string{`kernels.host_speed={"host-1" = 0.5, "host-1" = 0.6}`},
+			`--set kernels.host_speed={"host-1" = 0.5, "host-1" = 0.6}: kernels.host_speed: {"host-1" = 0.5, "host-1" = 0.6} is no TOML inline table: Key 'kernels.host_speed.host-1' has already been defined`},
+		{"set an unclosed inline table", base, []string{`kernels.host_speed={"host-1" = 0.5`},
+			`--set kernels.host_speed={"host-1" = 0.5: kernels.host_speed: {"host-1" = 0.5 is no TOML inline table: expected a comma or an inline table terminator '}'`},
+		{"set a table with a key twice", base, []string{`platform={hosts=2, hosts=3}`},
+			`--set platform={hosts=2, hosts=3}: platform: {hosts=2, hosts=3} is no TOML inline table: Key 'platform.hosts' has already been defined`},
 	}
 	for _, tt := range tests {
 		s, err := Parse([]byte(tt.doc), "s.toml")
