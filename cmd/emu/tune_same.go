@@ -5,56 +5,83 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/emu-hpc/emu/scenario"
 	"github.com/emu-hpc/emu/tune"
 )
+
+// maxSamePlans bounds the plans sameConfigs builds: past it, the axes left
+// are not compared, and every value of theirs runs, as before.
+const maxSamePlans = 4096
 
 // sameConfigs drops from each axis the values that resolve to the same
 // configuration as an earlier value of that axis (hpl.bcast=long,4: 4 is
 // HPL.dat's code for long; pfact=crout,1; l1=transposed,0;
 // latency=1us,1000ns), so that one configuration is not run twice under two
 // labels and ranked against itself. Two values are the same when the plans
-// they give, the other axes at their first values, are deeply equal: a plan
-// holding anything DeepEqual cannot compare (a func) is taken as different,
-// and both run, as before. The first spelling is kept; notes say, one line
-// each, which value was dropped for which. sweeps names each key's --sweep.
+// they give are deeply equal at every combination of the other axes' values
+// (a spread's seed changes nothing where the spread is 0, but does where it
+// is not); a value whose plan fails, or a plan holding anything DeepEqual
+// cannot compare (a func), is taken as different, and both run, as before.
+// The first spelling is kept; notes say, one line each, which value was
+// dropped for which. sweeps names each key's --sweep.
 func sameConfigs(r *scenarioRunner, axes []tune.Axis, sweeps map[string]string) ([]tune.Axis, []string) {
 	var notes []string
+	built := 0
 	for a := range axes {
-		if len(axes[a].Values) < 2 {
+		n := len(axes[a].Values)
+		if n < 2 {
 			continue
 		}
-		base := make([]tune.Override, len(axes))
-		for i, ax := range axes {
-			base[i] = tune.Override{Key: ax.Key, Value: ax.Values[0]}
+		others := append(append([]tune.Axis(nil), axes[:a]...), axes[a+1:]...)
+		combos := tune.Size(others)
+		if built += combos * n; built > maxSamePlans {
+			break
 		}
-		var kept []string
-		var plans []any
-		for _, v := range axes[a].Values {
-			p := tune.Point{Overrides: append([]tune.Override(nil), base...)}
-			p.Overrides[a].Value = v
-			plan, err := r.plan(p)
-			if err != nil {
-				// The check of every point names the error; keep the value.
-				kept, plans = append(kept, v), append(plans, nil)
-				continue
+		// same[i][j], i < j: values i and j have given equal plans so far.
+		same := make([][]bool, n)
+		left := 0
+		for i := range same {
+			same[i] = make([]bool, n)
+			for j := i + 1; j < n; j++ {
+				same[i][j] = true
+				left++
 			}
-			same := -1
-			for j, q := range plans {
-				if q != nil && reflect.DeepEqual(q, any(plan)) {
-					same = j
-					break
+		}
+		for c := 0; c < combos && left > 0; c++ {
+			base := tune.PointAt(others, c).Overrides
+			plans := make([]*scenario.Plan, n)
+			for i, v := range axes[a].Values {
+				o := append(append(append([]tune.Override(nil), base[:a]...), tune.Override{Key: axes[a].Key, Value: v}), base[a:]...)
+				if plan, err := r.plan(tune.Point{Overrides: o}); err == nil {
+					plans[i] = plan
 				}
 			}
-			if same < 0 {
-				kept, plans = append(kept, v), append(plans, any(plan))
-				continue
+			for i := range n {
+				for j := i + 1; j < n; j++ {
+					if same[i][j] && (plans[i] == nil || plans[j] == nil || !reflect.DeepEqual(plans[i], plans[j])) {
+						same[i][j] = false
+						left--
+					}
+				}
 			}
-			from := sweeps[axes[a].Key]
-			if from == "" {
-				from = axes[a].Key
+		}
+		from := sweeps[axes[a].Key]
+		if from == "" {
+			from = axes[a].Key
+		}
+		var kept []string
+		var keptAt []int
+	values:
+		for j, v := range axes[a].Values {
+			for k, i := range keptAt {
+				if same[i][j] {
+					first := strings.Trim(kept[k], `"`)
+					notes = append(notes, fmt.Sprintf("--sweep %q: %s and %s are one configuration (the same %s): run once, as %s",
+						from, first, strings.Trim(v, `"`), axes[a].Key, first))
+					continue values
+				}
 			}
-			notes = append(notes, fmt.Sprintf("--sweep %q: %s and %s are one configuration (the same %s): run once, as %s",
-				from, strings.Trim(kept[same], `"`), strings.Trim(v, `"`), axes[a].Key, strings.Trim(kept[same], `"`)))
+			kept, keptAt = append(kept, v), append(keptAt, j)
 		}
 		axes[a].Values = kept
 	}
