@@ -1,9 +1,10 @@
 package tune
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,9 +155,13 @@ func FuzzReadPlan(f *testing.F) {
 		if err := WritePlan(again, p); err != nil {
 			t.Fatal(err)
 		}
+		// Compared as JSON: "sets": [] reads as an empty list and is
+		// written back without the key (omitempty), read as nil.
 		q, err := ReadPlan(again)
-		if err != nil || !reflect.DeepEqual(p, q) {
-			t.Fatalf("written back: %+v (%v), read %+v", q, err, p)
+		pj, _ := json.Marshal(p)
+		qj, _ := json.Marshal(q)
+		if err != nil || !bytes.Equal(pj, qj) {
+			t.Fatalf("written back: %s (%v), read %s", qj, err, pj)
 		}
 	})
 }
