@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,4 +66,16 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// TestTuneSameConfigsBounded: past maxSamePlans plans the axes are not
+// compared (every value runs, as before the comparison), so that a large
+// sweep run with a small --budget does not build a plan per point first.
+func TestTuneSameConfigsBounded(t *testing.T) {
+	values := (maxSamePlans / 2) + 1 // with 2 broadcasts: just past the bound
+	_, _, errOut := runCLIOK(t, "tune", "--quiet", "--jobs", "1", "--out", filepath.Join(t.TempDir(), "s"), "--budget", "1",
+		"--set", "hpl.nb=16", "--sweep", fmt.Sprintf("hpl.n=100..%d", 100+values-1), "--sweep", "bcast=long,4")
+	if strings.Contains(errOut, "one configuration") {
+		t.Errorf("%d values by 2 broadcasts compared: %s", values, errOut)
+	}
 }
