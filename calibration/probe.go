@@ -387,5 +387,33 @@ func jsonUnmarshalStrict(data []byte, v any) error {
 	if dec.More() {
 		return fmt.Errorf("data after the probe's object")
 	}
+	return duplicateKey(data)
+}
+
+// duplicateKey refuses a JSON object that names a key twice, whose last
+// value encoding/json takes without a word ("gflops":1, ..., "gflops":52
+// read 52, qa47). data is one object that decoded.
+func duplicateKey(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // {
+		return err
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		low := strings.ToLower(key) // encoding/json matches keys case-blind
+		if seen[low] {
+			return fmt.Errorf("key %q given twice", key)
+		}
+		seen[low] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -297,6 +297,19 @@ func TestProbeLines(t *testing.T) {
 	if _, err := ReadProbes([]byte("h\n# probe {\"host\":\"a\",\"speed\":1}\n"), "s.csv"); err == nil || !strings.Contains(err.Error(), "s.csv:2:") {
 		t.Errorf("unknown field: %v", err)
 	}
+	// A key twice kept the last value without a word (qa47); JSON's keys
+	// match encoding/json's way, case-blind, so "Gflops" is gflops again.
+	for _, c := range []struct{ from, to, want string }{
+		{`"gflops":10`, `"gflops":1,"gflops":10`, `s.csv:2: probe: key "gflops" given twice`},
+		{`"host":"n1"`, `"host":"n1","host":"n2"`, `s.csv:2: probe: key "host" given twice`},
+		{`"gflops":10`, `"gflops":10,"host":"x"`, `s.csv:2: probe: key "host" given twice`},
+		{`"gflops":10`, `"gflops":1,"Gflops":10`, `s.csv:2: probe: key "Gflops" given twice`},
+	} {
+		twice := strings.Replace(buf.String(), c.from, c.to, 1)
+		if _, err := ReadProbes([]byte(twice), "s.csv"); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %s", c.to, err, c.want)
+		}
+	}
 }
 
 // TestCampaignWritesProbe: a campaign with Probe writes one probe line,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -187,6 +188,15 @@ func walkXMLText(data []byte, file string, start func(t xml.StartElement, line i
 			line := lineAt(off)
 			if dup := duplicateAttr(t.Attr); dup != "" {
 				return fmt.Errorf("%s:%d: malformed XML: <%s> has attribute %q twice", file, line, t.Name.Local, dup)
+			}
+			if t.Name.Local == "prop" {
+				// SimGrid's DTD requires both ("Required attribute `id' not
+				// set for `prop' element"); emu read past the prop.
+				for _, want := range []string{"id", "value"} {
+					if !slices.ContainsFunc(t.Attr, func(a xml.Attr) bool { return a.Name.Local == want }) {
+						return fmt.Errorf("%s:%d: <prop> without %s=: SimGrid requires its id and value", file, line, want)
+					}
+				}
 			}
 			err = start(t, line)
 		case xml.EndElement:

@@ -166,6 +166,14 @@ func TestParseXMLErrors(t *testing.T) {
 		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/>\n<cluster id=\"d\" prefix=\"n\" suffix=\"\" radical=\"0\" " + ok + "/></platform>",
 			"p.xml:3: <cluster id=\"d\">: a second top-level zone"},
 		{"<platform>\n<cluster id=\"c\"", "p.xml:2: malformed XML"},
+		// SimGrid 3.32 aborts ("Required attribute `id' not set for `prop'
+		// element"); emu read past them (qa47).
+		{"<platform>\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" " + ok + ">\n<prop value=\"1\"/></cluster></platform>",
+			"p.xml:3: <prop> without id=: SimGrid requires its id and value"},
+		{"<platform>\n<zone id=\"z\" routing=\"Full\">\n<host id=\"h\" speed=\"1Gf\"><prop id=\"smpi/os\"/></host></zone></platform>",
+			"p.xml:3: <prop> without value=: SimGrid requires its id and value"},
+		{"<platform>\n<config>\n<prop id=\"network/model\"/></config></platform>",
+			"p.xml:3: <prop> without value=: SimGrid requires its id and value"},
 		{"<platform></platform>", "p.xml:1: no <zone> or <cluster> element"},
 		{"<zone/>", "p.xml:1: root element is <zone>"},
 		{"<?xml version=\"1.0\" encoding=\"EBCDIC\"?>\n<platform/>", `p.xml:1: malformed XML: xml: opening charset "EBCDIC": emu reads UTF-8, ASCII and ISO-8859-1 platform files`},

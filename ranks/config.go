@@ -224,6 +224,10 @@ func (c *Config) fluidOptions() fluid.Options {
 // polling ranks, whose probe costs grow one step a probe, poll for ever.
 const MinBwFactor = 1e-9
 
+// MaxLatFactor is the largest latency factor Validate takes (SMPI's are
+// under 20): 1e300 ran HPL to a Time printed in 300 digits (qa47).
+const MaxLatFactor = 1e9
+
 // Validate reports the first field that is out of range, by name (a
 // *ConfigError).
 func (c *Config) Validate() error {
@@ -248,6 +252,9 @@ func (c *Config) Validate() error {
 		return &ConfigError{"BwFactor", fmt.Sprintf("%q has a zero factor (a message would never finish)", c.BwFactor.String())}
 	} else if f < MinBwFactor {
 		return &ConfigError{"BwFactor", fmt.Sprintf("%q has a factor of %g, below %g: a message would crawl more than a billion times slower than its link, and a rank polling for it would poll for ever", c.BwFactor.String(), f, MinBwFactor)}
+	}
+	if f, _ := c.LatFactor.Largest(); f > MaxLatFactor {
+		return &ConfigError{"LatFactor", fmt.Sprintf("%q has a factor of %g, beyond %g: a message's latency would outlast the simulated clock", c.LatFactor.String(), f, MaxLatFactor)}
 	}
 	if g := c.TCPGamma; g > 0 && g < 1 {
 		return &ConfigError{"TCPGamma", fmt.Sprintf("= %g bytes: a TCP window under one byte holds every message back (a rank polling for one would poll for ever); 0 turns the bound off", g)}

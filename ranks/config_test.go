@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -32,5 +33,28 @@ func TestSetCollectives(t *testing.T) {
 	}
 	if err := new(Config).SetCollectives("mpich"); err == nil {
 		t.Error(`"mpich" accepted`)
+	}
+}
+
+// TestValidateBoundsTheLatFactor: a latency factor past MaxLatFactor is
+// refused by name (1e300 ran HPL to a Time in 300 digits, qa47); at the
+// bound, and SMPI's own table, pass. Largest reads a constant and chunks.
+func TestValidateBoundsTheLatFactor(t *testing.T) {
+	for _, c := range []struct {
+		table string
+		ok    bool
+	}{
+		{SMPILatFactor, true},
+		{"0:1e9", true},
+		{"0:1;65536:1000000001", false},
+		{"0:1e300", false},
+		{"2e9", false},
+	} {
+		cfg := Config{LatFactor: MustParseTable(c.table)}
+		err := cfg.Validate()
+		var ce *ConfigError
+		if c.ok != (err == nil) || !c.ok && (!errors.As(err, &ce) || ce.Field != "LatFactor") {
+			t.Errorf("LatFactor %q: err = %v, want ok = %v (a LatFactor error)", c.table, err, c.ok)
+		}
 	}
 }

@@ -42,6 +42,18 @@ type chunk struct {
 // ConstTable returns a table with the same value for every size.
 func ConstTable(v float64) Table { return Table{constant: v, hasConstant: true} }
 
+// Largest is t's largest offset (or its constant) and largest per-byte
+// cost over its chunks.
+func (t Table) Largest() (offset, perByte float64) {
+	if t.hasConstant {
+		offset = t.constant
+	}
+	for _, c := range t.chunks {
+		offset, perByte = max(offset, c.offset), max(perByte, c.perByte)
+	}
+	return offset, perByte
+}
+
 // IsZero reports whether t is the zero Table (no chunk, no constant).
 func (t Table) IsZero() bool { return len(t.chunks) == 0 && !t.hasConstant }
 

@@ -269,6 +269,15 @@ func (s *Scenario) SetAs(arg, label string) error {
 		into, prefix, parts = &s.Jobs[i], fmt.Sprintf("jobs[%d].", i), parts[2:]
 		hint = func(k string) string { return suggestAmong(k, jobKeys, fmt.Sprintf("jobs.%d.", i)) }
 	}
+	if strings.HasPrefix(value, "{") {
+		// An inline table that TOML refuses (a key twice, no closing brace)
+		// was taken for a string, and the key then asked for a table.
+		var pe toml.ParseError
+		if _, err := toml.Decode("x = "+value+"\n", new(map[string]any)); errors.As(err, &pe) {
+			msg := strings.ReplaceAll(strings.TrimSuffix(pe.Message, "."), "'x.", "'"+key+".")
+			return fmt.Errorf("%s: %s: %s is no TOML inline table: %s", label, key, value, msg)
+		}
+	}
 	md, err := toml.Decode(setDocument(parts, value), into)
 	if err != nil {
 		return s.decodeError(err, arg, label, prefix)

@@ -30,12 +30,28 @@ func (o Overhead) Value() ranks.Table {
 	return ranks.ConstTable(o.Seconds)
 }
 
+// maxOverhead bounds an overhead table's offsets, as units bounds a time
+// (1e9 s), and maxMessage is the largest message emu sends (a TI trace's
+// bound, 1 TiB): the per-byte cost times it stays within maxOverhead.
+const (
+	maxOverhead = 1e9
+	maxMessage  = 1 << 40
+)
+
 // UnmarshalTOML implements toml.Unmarshaler.
 func (o *Overhead) UnmarshalTOML(v any) error {
 	if str, ok := v.(string); ok && strings.ContainsAny(str, ":;") {
 		t, err := ranks.ParseTable(str)
 		if err != nil {
 			return fmt.Errorf("%v (want a time such as \"1us\" or SimGrid's \"bound:offset:perbyte;...\")", err)
+		}
+		// The bounds of a time given alone (units.ParseTime): an offset of
+		// 1e300 s ran HPL to a Time printed in 300 digits (qa47).
+		switch off, pb := t.Largest(); {
+		case off > maxOverhead:
+			return fmt.Errorf("%q: an offset of %g s, beyond %g s: the simulated clock would lose the microseconds MPI costs are made of", str, off, maxOverhead)
+		case pb > maxOverhead/maxMessage:
+			return fmt.Errorf("%q: a cost of %g s per byte, beyond %.3g s: a message of 1 TiB (the largest emu sends) would last beyond %g s", str, pb, maxOverhead/maxMessage, maxOverhead)
 		}
 		*o = Overhead{Table: t, Set: true}
 		return nil

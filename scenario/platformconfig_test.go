@@ -115,7 +115,7 @@ func TestPlatformConfig(t *testing.T) {
 		{`  <prop id="smpi/iprobe" value="fast"/>` + "\n", `:4: <prop id="smpi/iprobe">: value "fast": want a number of seconds`},
 		{`  <prop id="network/crosstraffic" value="maybe"/>` + "\n", `:4: <prop id="network/crosstraffic">: value "maybe": want yes or no`},
 		{`  <prop id="smpi/bw-factor" value="0:x"/>` + "\n", `:4: <prop id="smpi/bw-factor">: network.bw_factor:`},
-		{`  <prop value="1"/>` + "\n", `:4: <prop> in <config> without an id`},
+		{`  <prop value="1"/>` + "\n", `:4: <prop> without id=: SimGrid requires its id and value`},
 		{`  <prop id="smpi/coll-selector" value="mpich"/>` + "\n", `:4: <prop id="smpi/coll-selector">: value "mpich": want "default" (SMPI's own selector)`},
 	} {
 		xml := write(t, c.props)

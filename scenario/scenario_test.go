@@ -238,6 +238,24 @@ link_latency = "1us"
 		{"set a bad shape of another topology", "[platform]\ntopology = \"flat\"\nhosts = 4\nlink_bandwidth = \"1GBps\"\nlink_latency = \"1us\"\n", []string{"platform.fat_tree=2;4;1;1"},
 			`--set platform.fat_tree=2;4;1;1: platform.fat_tree: fat_tree "2;4;1;1": 2 levels but 1 values`},
 		{"set too many flat hosts", base, []string{"platform.hosts=16777217"}, "--set platform.hosts=16777217: platform.hosts: 16777217: more than 16777216 hosts"},
+		// An inline table TOML refuses was read as a string, and the key
+		// then said it wanted a table (qa47).
+		{"set an inline table with a key twice", base, []string{`kernels.host_speed={"host-1" = 0.5, "host-1" = 0.6}`},
+			`--set kernels.host_speed={"host-1" = 0.5, "host-1" = 0.6}: kernels.host_speed: {"host-1" = 0.5, "host-1" = 0.6} is no TOML inline table: Key 'kernels.host_speed.host-1' has already been defined`},
+		{"set an unclosed inline table", base, []string{`kernels.host_speed={"host-1" = 0.5`},
+			`--set kernels.host_speed={"host-1" = 0.5: kernels.host_speed: {"host-1" = 0.5 is no TOML inline table: expected a comma or an inline table terminator '}'`},
+		// Tables past the bounds of a time given alone ran HPL to a Time
+		// printed in 300 digits (qa47).
+		{"set an overhead offset past the clock", base, []string{`network.send_overhead="0:1e300:0"`},
+			`--set network.send_overhead="0:1e300:0": network.send_overhead: "0:1e300:0": an offset of 1e+300 s, beyond 1e+09 s`},
+		{"set an overhead per byte past the clock", base, []string{`network.recv_overhead="0:1e-6:1e-9;65536:0:1e-3"`},
+			`--set network.recv_overhead="0:1e-6:1e-9;65536:0:1e-3": network.recv_overhead: "0:1e-6:1e-9;65536:0:1e-3": a cost of 0.001 s per byte, beyond 0.000909 s`},
+		{"an isend overhead past the clock", base + "[network]\nisend_overhead = \"0:2e9:0\"\n", nil,
+			`s.toml:6: network.isend_overhead: "0:2e9:0": an offset of 2e+09 s, beyond 1e+09 s`},
+		{"set a latency factor past the bound", base, []string{`network.lat_factor="0:1e300"`},
+			`--set network.lat_factor="0:1e300": network.lat_factor: "0:1e+300" has a factor of 1e+300, beyond 1e+09`},
+		{"set a table with a key twice", base, []string{`platform={hosts=2, hosts=3}`},
+			`--set platform={hosts=2, hosts=3}: platform: {hosts=2, hosts=3} is no TOML inline table: Key 'platform.hosts' has already been defined`},
 	}
 	for _, tt := range tests {
 		s, err := Parse([]byte(tt.doc), "s.toml")

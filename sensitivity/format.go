@@ -176,6 +176,18 @@ func (e *FormatError) Error() string {
 type decoder struct {
 	fr  *fileReader
 	err error
+	// header is set while the header (magic to baseline latencies) is
+	// read: a file that ends there is named a truncated header.
+	header bool
+}
+
+// ends is the error of a file that ends inside what.
+func (d *decoder) ends(what string) {
+	if d.header {
+		d.failf("truncated header: the file ends inside the %s", what)
+		return
+	}
+	d.failf("file ends inside %s (truncated?)", what)
 }
 
 func (d *decoder) failf(format string, args ...any) {
@@ -191,7 +203,7 @@ func (d *decoder) uvarint(what string) uint64 {
 	x, err := binary.ReadUvarint(d.fr)
 	if err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			d.failf("file ends inside %s (truncated?)", what)
+			d.ends(what)
 		} else if d.fr.err != nil && !errors.Is(d.fr.err, io.EOF) {
 			d.failf("reading %s: %v", what, d.fr.err)
 		} else {
@@ -207,7 +219,7 @@ func (d *decoder) byte1(what string) byte {
 	}
 	c, err := d.fr.ReadByte()
 	if err != nil {
-		d.failf("file ends inside %s (truncated?)", what)
+		d.ends(what)
 	}
 	return c
 }
@@ -233,22 +245,36 @@ const preallocation = 1 << 20
 // exhaust memory.
 func ReadGraph(r io.Reader) (*Graph, error) {
 	fr := &fileReader{r: r, buf: make([]byte, 1<<16)}
-	d := &decoder{fr: fr}
-	var magic [len(graphMagic)]byte
-	for i := range magic {
-		magic[i] = d.byte1("the magic number")
+	d := &decoder{fr: fr, header: true}
+	var magic []byte
+	for range len(graphMagic) {
+		c, err := fr.ReadByte()
+		if err != nil {
+			break
+		}
+		magic = append(magic, c)
 	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	if string(magic[:]) != graphMagic {
-		return nil, &FormatError{0, fmt.Sprintf("magic %q, want %q: not an emu graph file", magic[:], graphMagic)}
+	switch {
+	case fr.err != nil && !errors.Is(fr.err, io.EOF):
+		return nil, &FormatError{int64(len(magic)), fmt.Sprintf("reading the magic number: %v", fr.err)}
+	case len(magic) == 0:
+		return nil, &FormatError{0, "empty file, not an emu graph file"}
+	case string(magic) != graphMagic[:len(magic)]:
+		return nil, &FormatError{0, fmt.Sprintf("magic %q, want %q: not an emu graph file", magic, graphMagic)}
+	case len(magic) < len(graphMagic):
+		return nil, &FormatError{int64(len(magic)), fmt.Sprintf("truncated header: the file ends inside the magic number %q", graphMagic)}
 	}
 	fr.sum()
 	fr.crc = 0 // the checksum starts after the magic
 	version := d.uvarint("version")
 	if d.err == nil && (version < 1 || version > graphVersion) {
-		d.failf("version %d, this reader knows 1..%d", version, graphVersion)
+		if _, err := fr.ReadByte(); err != nil {
+			// "EMUGRAPH\n": the one byte after the magic is no version
+			// (a newline read as 10), and the header ends there.
+			d.failf("truncated header: the file ends after the magic and one byte (%d, no version: this reader knows 1..%d)", version, graphVersion)
+		} else {
+			d.failf("version %d, this reader knows 1..%d", version, graphVersion)
+		}
 	}
 	g := &Graph{classes: 1}
 	g.ranks = d.bounded("ranks", math.MaxInt32)
@@ -271,6 +297,7 @@ func ReadGraph(r io.Reader) (*Graph, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	d.header = false
 	d.vertices(g, nv)
 	d.edges(g, nv, ne, nmulti)
 	d.multis(g, nmulti)

@@ -98,7 +98,7 @@ func TestReadGraphErrors(t *testing.T) {
 	}
 	cases := []struct{ data, want string }{
 		{"EMUGRAPX", "not an emu graph file"},
-		{"EMUGRAPH\x03", "version 3"},
+		{"EMUGRAPH\x03\x01", "version 3, this reader knows 1..2"},
 		{"EMUGRAPH\x02\x01\x00\x00\x00\x01\xf0\xff\x01", "baseline latency of class 0"},
 		{"EMUGRAPH\x01\x00\x01", "0 ranks but 1 vertices"},
 		{"EMUGRAPH\x01\x01\x01\x00\x00\x05", "rank 5 outside"},
@@ -116,6 +116,35 @@ func TestReadGraphErrors(t *testing.T) {
 		_, err := ReadGraph(strings.NewReader(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: err = %v, want %q", c.data, err, c.want)
+		}
+	}
+}
+
+// TestReadGraphShortHeaders: a file that ends in the header says so, at the
+// byte it ends: "EMUGRAPH\n" (9 bytes, a text file's line) was read as a
+// version 10 (qa46).
+func TestReadGraphShortHeaders(t *testing.T) {
+	cases := []struct {
+		data string
+		off  int64
+		want string
+	}{
+		{"", 0, "empty file, not an emu graph file"},
+		{"EMU", 3, `truncated header: the file ends inside the magic number "EMUGRAPH"`},
+		{"XYZ", 0, `magic "XYZ", want "EMUGRAPH": not an emu graph file`},
+		{"EMUGRAPH", 8, "truncated header: the file ends inside the version"},
+		{"EMUGRAPH\n", 9, "truncated header: the file ends after the magic and one byte (10, no version: this reader knows 1..2)"},
+		{"EMUGRAPH\r\n", 10, "version 13, this reader knows 1..2"},
+		{"EMUGRAPH\x02", 9, "truncated header: the file ends inside the ranks"},
+		{"EMUGRAPH\x02\x01\x02", 11, "truncated header: the file ends inside the edge count"},
+		{"EMUGRAPH\x02\x01\x02\x01\x00\x01", 14, "truncated header: the file ends inside the baseline latency"},
+		{"EMUGRAPH\x02\x01\x00\x00\x00\x00", 14, "file ends inside the checksum (truncated?)"},
+	}
+	for _, c := range cases {
+		_, err := ReadGraph(strings.NewReader(c.data))
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Offset != c.off || fe.What != c.want {
+			t.Errorf("%q: err = %v, want byte %d: %s", c.data, err, c.off, c.want)
 		}
 	}
 }

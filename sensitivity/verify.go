@@ -44,6 +44,11 @@ type VerifyParams struct {
 // DefaultDepart is the departure that records a new graph: LLAMP's 1% agreement.
 const DefaultDepart = 0.01
 
+// MaxVerify bounds Verify's re-emulations, as emu sensitivity bounds its
+// curve's points: each is a whole run, and K latencies were allocated before
+// the first (K = 2⁶³−1 panicked: makeslice, qa47).
+const MaxVerify = 100_000
+
 // VerifiedPoint is one re-emulation: the prediction made before it, from the
 // graphs recorded at lower latencies, and what it gave.
 type VerifiedPoint struct {
@@ -86,8 +91,8 @@ func Verify(g0 *Graph, p VerifyParams, emulate Emulator) (*Verification, error) 
 		p.Depart = DefaultDepart
 	}
 	switch {
-	case p.K < 1:
-		return nil, fmt.Errorf("sensitivity: %d re-emulations to verify with, want ≥ 1", p.K)
+	case p.K < 1 || p.K > MaxVerify:
+		return nil, fmt.Errorf("sensitivity: %d re-emulations to verify with, want 1 to %d", p.K, MaxVerify)
 	case !(p.Lmin >= 0) || !(p.Lmax >= p.Lmin) || math.IsInf(p.Lmax, 1):
 		return nil, fmt.Errorf("sensitivity: verify range %v..%v s, want 0 ≤ Lmin ≤ Lmax, finite", p.Lmin, p.Lmax)
 	case p.Points < 2 && p.Lmax > p.Lmin:

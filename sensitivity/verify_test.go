@@ -94,6 +94,8 @@ func TestVerifyRefusesBadParameters(t *testing.T) {
 	never := func(float64) (float64, *Graph, error) { t.Fatal("emulated"); return 0, nil, nil }
 	for _, p := range []VerifyParams{
 		{K: 0, Lmax: 1},
+		{K: MaxVerify + 1, Lmax: 1},
+		{K: math.MaxInt, Lmax: 1}, // panicked in makeslice
 		{K: 1, Lmin: 2, Lmax: 1},
 		{K: 1, Lmax: math.Inf(1)},
 		{K: 1, Lmax: 1, Points: 1},

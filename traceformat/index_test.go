@@ -24,6 +24,9 @@ func TestLoadIndex(t *testing.T) {
 		"run/onecwd.txt":   "run/all.txt\n",                        // SimGrid's examples/smpi/replay one_trace shape
 		"run/missing.txt":  "# a comment\n\nr0.txt\nnothere.txt\n", // the missing file is on line 4
 		"run/missing1.txt": "\nnothere.txt\n",
+		"run/folder1.txt":  "# one name: a folder\nsub\n",
+		"run/folder2.txt":  "r0.txt\nsub\n",
+		"run/sub/x.txt":    "0 init\n",
 	} {
 		path := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -46,6 +49,10 @@ func TestLoadIndex(t *testing.T) {
 		{"run/fromcwd.txt", 2, 0, ""},
 		{"run/missing.txt", 0, 0, "run/missing.txt:4: rank 1's trace: open run/nothere.txt: no such file or directory (nor nothere.txt from the working directory)"},
 		{"run/missing1.txt", 0, 0, "run/missing1.txt:2: the trace: open run/nothere.txt"},
+		// A folder named the folder's own line 1 (qa47: "adir:1: adir: is a
+		// directory"), not the index's line that names it.
+		{"run/folder1.txt", 0, 0, "run/folder1.txt:2: the trace: run/sub: a folder, want a trace file"},
+		{"run/folder2.txt", 0, 0, "run/folder2.txt:2: rank 1's trace: run/sub: a folder, want a trace file"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			tr, err := Load(tc.file, FormatAuto)

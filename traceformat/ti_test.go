@@ -65,6 +65,38 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseTornLastLine: an error on the file's last line, when that line
+// has no newline, asks whether the file was cut short (a trace cut inside
+// "compute" said only `unknown action "compu"`); an error elsewhere, or on
+// a last line that ends its newline, does not; a trace whose last line
+// lacks a newline but is whole reads.
+func TestParseTornLastLine(t *testing.T) {
+	const hint = " (the file's last line, without a newline: is the file cut short?)"
+	for _, tc := range []struct {
+		text, want string // want "" when the trace reads
+		torn       bool
+	}{
+		{"0 init\n0 compu", `t.txt:2: unknown action "compu"`, true},
+		{"0 init\n0 send 1 0", "t.txt:2: want 3 to 4 arguments, found 2", true},
+		{"0 init\r\n0 compute 1e", `t.txt:2: compute's amount "1e"`, true},
+		{"0 init\n0 compu\n", `t.txt:2: unknown action "compu"`, false},
+		{"0 frob\n0 compute 5", `t.txt:1: unknown action "frob"`, false},
+		{"0 init\n0 compute 5\n0 finalize", "", false},
+	} {
+		_, err := ParseTI(strings.NewReader(tc.text), "t.txt")
+		switch {
+		case tc.want == "":
+			if err != nil {
+				t.Errorf("%q: %v", tc.text, err)
+			}
+		case err == nil:
+			t.Errorf("%q: no error, want %q", tc.text, tc.want)
+		case !strings.HasPrefix(err.Error(), tc.want) || strings.HasSuffix(err.Error(), hint) != tc.torn:
+			t.Errorf("%q: error %q, want %q (with the hint: %v)", tc.text, err, tc.want, tc.torn)
+		}
+	}
+}
+
 // zeros reads as /dev/zero does: a line that never ends.
 type zeros struct{}
 

@@ -28,6 +28,15 @@ func parseTI(r io.Reader, name string) (*TI, error) {
 func (t *TI) parse(r io.Reader, name string, only, n int) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxTILine)
+	// torn is set when the line read last ends the file without a newline:
+	// an error there may be a file cut short (a copy or a download
+	// stopped), not the action it names (qa47: "unknown action \"compu\"").
+	torn := false
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		adv, tok, err := bufio.ScanLines(data, atEOF)
+		torn = tok != nil && atEOF && len(data) > 0 && bytes.IndexByte(data, '\n') < 0
+		return adv, tok, err
+	})
 	var fields [][]byte
 	var lineNo int32
 	p := tiParser{t: t, name: name}
@@ -47,6 +56,9 @@ func (t *TI) parse(r io.Reader, name string, only, n int) error {
 		}
 		p.line = lineNo
 		if err := p.line1(fields, only, n); err != nil {
+			if torn {
+				return fmt.Errorf("%w (the file's last line, without a newline: is the file cut short?)", err)
+			}
 			return err
 		}
 	}

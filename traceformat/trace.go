@@ -151,6 +151,11 @@ var errNotRegular = errors.New("not a regular file (a trace is read from its sta
 // a regular file is read up to inputfile.MaxStream bytes.
 func openIndexed(index, name string) (string, io.ReadCloser, error) {
 	path := indexedPath(index, name)
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		// Opened, a folder failed at its first read, and the error named
+		// the folder's line 1, not the index's line that names it (qa47).
+		return path, nil, fmt.Errorf("%s: a folder, want a trace file", path)
+	}
 	fh, err := inputfile.Open(path)
 	if err != nil && errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(name) {
 		err = fmt.Errorf("%w (nor %s from the working directory)", err, name)

@@ -1,6 +1,8 @@
 package tune
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,6 +111,57 @@ func FuzzReadResults(f *testing.F) {
 			if r.ID == "" || i > 0 && rs[i-1].ID >= r.ID {
 				t.Fatalf("results %d: ID %q out of order or empty", i, r.ID)
 			}
+		}
+	})
+}
+
+// FuzzReadPlan: a --slurm sweep's plan.json (which `emu tune task` and
+// `tune collect` read back, perhaps after an edit or a torn copy) reads or
+// fails with one line naming the file; a plan read gives each point to one
+// task, and writes back to the same plan.
+func FuzzReadPlan(f *testing.F) {
+	f.Add([]byte(`{"scenario":"/a/b.toml","sets":[{"key":"hpl.n","value":"400"}],"points":[{"Index":0,"Overrides":[{"key":"hpl.nb","value":"64"}]},{"Index":1,"Overrides":[{"key":"hpl.nb","value":"128"}]}],"tasks":2}`))
+	f.Add([]byte(`{"scenario":"","points":[],"tasks":1}`))
+	f.Add([]byte(`{"points":[{"Index":0}],"tasks":0}`))
+	f.Add([]byte(`{"points":null,"tasks":9223372036854775807}`))
+	f.Add([]byte("\xef\xbb\xbf{\"tasks\":1}\r\n"))
+	f.Add([]byte(`{"tasks":1,"tasks":2}`))
+	f.Add([]byte(`{"tasks":1.5}`))
+	f.Add([]byte(`{"tasks":`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "plan.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := ReadPlan(dir)
+		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, path+":") {
+				t.Fatalf("error %q: want one line naming %s", msg, path)
+			}
+			return
+		}
+		if p.Tasks < 1 {
+			t.Fatalf("read a plan of %d tasks", p.Tasks)
+		}
+		n := 0
+		for task := range min(p.Tasks, len(p.Points)) {
+			n += len(p.TaskPoints(task))
+		}
+		if n != len(p.Points) {
+			t.Fatalf("%d tasks share %d of %d points", p.Tasks, n, len(p.Points))
+		}
+		again := t.TempDir()
+		if err := WritePlan(again, p); err != nil {
+			t.Fatal(err)
+		}
+		// Compared as JSON: "sets": [] reads as an empty list and is
+		// written back without the key (omitempty), read as nil.
+		q, err := ReadPlan(again)
+		pj, _ := json.Marshal(p)
+		qj, _ := json.Marshal(q)
+		if err != nil || !bytes.Equal(pj, qj) {
+			t.Fatalf("written back: %s (%v), read %s", qj, err, pj)
 		}
 	})
 }

@@ -54,6 +54,9 @@ func Sweep(ctx context.Context, r Runner, points []Point, opt Options) ([]Result
 			todo = append(todo, i)
 		}
 	}
+	// No more workers than points: --jobs 2⁶³−1 started a goroutine a job
+	// and never began (qa47).
+	jobs = max(1, min(jobs, len(todo)))
 	results := make([]*Result, len(points))
 	var (
 		mu       sync.Mutex

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,6 +88,36 @@ func TestSweepRanksAndRecords(t *testing.T) {
 	back, err := ReadResults(filepath.Join(dir, "r.jsonl"))
 	if err != nil || len(back) != 9 {
 		t.Fatalf("journal holds %d results (%v), want 9", len(back), err)
+	}
+}
+
+// TestSweepJobsBeyondThePoints: a Jobs above the points' count starts no
+// more workers than points (a goroutine a job: --jobs 2⁶³−1 never began),
+// and every Jobs gives the same results.
+func TestSweepJobsBeyondThePoints(t *testing.T) {
+	pts := Points([]Axis{{"a", []string{"1", "2", "3"}}, {"b", []string{"10", "20", "30"}}}, 0, 0)
+	base := runtime.NumGoroutine()
+	var want string
+	for _, jobs := range []int{0, 1, 3, 9, 10_000, math.MaxInt} {
+		peak := 0
+		res, err := Sweep(context.Background(), &toyRunner{}, pts, Options{
+			Jobs: jobs, Progress: func(int, int) { peak = max(peak, runtime.NumGoroutine()) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if peak > base+len(pts)+4 {
+			t.Fatalf("Jobs %d: %d goroutines while sweeping %d points (%d before)", jobs, peak, len(pts), base)
+		}
+		var got []string
+		for _, r := range Rank(res) {
+			got = append(got, fmt.Sprintf("%s:%g", r.Label, r.Gflops))
+		}
+		if s := strings.Join(got, " "); want == "" {
+			want = s
+		} else if s != want {
+			t.Errorf("Jobs %d: ranked %s, want %s", jobs, s, want)
+		}
 	}
 }
 

@@ -42,8 +42,8 @@ func (ex *sensitivityExtras) check(cmd *cobra.Command, plan *scenario.Plan, mode
 	if ex.ensemble.on() && ex.verify == 0 {
 		return fmt.Errorf("--seeds, --perturb: only meaningful with --verify (each re-emulation an ensemble)")
 	}
-	if ex.verify < 0 {
-		return fmt.Errorf("--verify %d: want a number of re-emulations ≥ 1 (0: none)", ex.verify)
+	if ex.verify < 0 || ex.verify > sensitivity.MaxVerify {
+		return fmt.Errorf("--verify %d: want a number of re-emulations from 1 to %d (0: none)", ex.verify, sensitivity.MaxVerify)
 	}
 	if ex.verify > 0 && mode != observe.WireLatency {
 		return fmt.Errorf("--verify re-emulates with another link latency: it needs --latency wire")

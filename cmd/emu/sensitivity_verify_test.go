@@ -155,6 +155,10 @@ func TestSensitivityReemulationFlagsAreChecked(t *testing.T) {
 		want string
 	}{
 		{[]string{"--verify", "-1"}, "--verify -1"},
+		// 2⁶³−1 latencies were allocated before the first re-emulation
+		// (makeslice: cap out of range, exit 1), 10⁹ ran for ever (qa47).
+		{[]string{"--verify", "9223372036854775807"}, "--verify 9223372036854775807: want a number of re-emulations from 1 to 100000 (0: none)"},
+		{[]string{"--verify", "100001"}, "--verify 100001: want a number"},
 		{[]string{"--verify", "2", "--latency", "end-to-end"}, "needs --latency wire"},
 		{[]string{"--verify", "2", "--class", "host"}, "--class host"},
 		{[]string{"--bandwidth-tolerance", "1,x"}, `--bandwidth-tolerance "1,x"`},

@@ -167,7 +167,6 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 			if slurm && (search.on || memAxis != nil) {
 				return errors.New("--slurm: --search and --memory-fraction run locally only")
 			}
-			points := tune.Points(axes, budget, seed)
 			runner := &scenarioRunner{file: file, flags: sf, nodeMemory: nodeMemory, ensemble: ef.spec()}
 			if file != "" {
 				// The file as the user named it first (a missing one was
@@ -200,6 +199,12 @@ chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 				runner.flags.sets = append([]string{`app="replay"`, "replay.file=" + strconv.Quote(f)}, runner.flags.sets...)
 				runner.flags.replay = ""
 			}
+			// One configuration named two ways (bcast=long,4) runs once.
+			axes, notes := sameConfigs(runner, axes, swept)
+			for _, n := range notes {
+				fmt.Fprintln(cmd.ErrOrStderr(), "tune: "+n)
+			}
+			points := tune.Points(axes, budget, seed)
 			// Fail on a bad key or value before any work is spent.
 			for _, p := range points {
 				if err := runner.Check(p); err != nil {
