@@ -247,7 +247,7 @@ func (s *Scenario) SetAs(arg, label string) error {
 	key, value, ok := strings.Cut(arg, "=")
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
-		return fmt.Errorf("%s: want key=value, e.g. platform.link_latency=5us", label)
+		return fmt.Errorf("%s: want key=value, e.g. network.link_latency=5us", label)
 	}
 	parts, ok := splitKey(key)
 	if !ok {

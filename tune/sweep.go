@@ -130,23 +130,27 @@ var aliases = map[string]struct {
 	key string
 	all []string
 }{
-	"n":         {key: "hpl.n"},
-	"nb":        {key: "hpl.nb"},
-	"grid":      {key: "hpl.grids"},
-	"grids":     {key: "hpl.grids"},
-	"depth":     {key: "hpl.depth", all: []string{"0", "1"}},
-	"bcast":     {key: "hpl.bcast", all: []string{"1ring", "1ringM", "2ring", "2ringM", "long", "longM"}},
-	"pfact":     {key: "hpl.pfact", all: []string{"left", "crout", "right"}},
-	"rfact":     {key: "hpl.rfact", all: []string{"left", "crout", "right"}},
-	"swap":      {key: "hpl.swap", all: []string{"binary-exchange", "spread-roll", "mix"}},
-	"pmap":      {key: "hpl.pmap", all: []string{"row", "column"}},
-	"nbmin":     {key: "hpl.nbmin"},
-	"ndiv":      {key: "hpl.ndiv"},
-	"l1":        {key: "hpl.l1", all: []string{"transposed", "no-transposed"}},
-	"u":         {key: "hpl.u", all: []string{"transposed", "no-transposed"}},
-	"topology":  {key: "platform.topology"},
-	"latency":   {key: "platform.link_latency"},
-	"bandwidth": {key: "platform.link_bandwidth"},
+	"n":        {key: "hpl.n"},
+	"nb":       {key: "hpl.nb"},
+	"grid":     {key: "hpl.grids"},
+	"grids":    {key: "hpl.grids"},
+	"depth":    {key: "hpl.depth", all: []string{"0", "1"}},
+	"bcast":    {key: "hpl.bcast", all: []string{"1ring", "1ringM", "2ring", "2ringM", "long", "longM"}},
+	"pfact":    {key: "hpl.pfact", all: []string{"left", "crout", "right"}},
+	"rfact":    {key: "hpl.rfact", all: []string{"left", "crout", "right"}},
+	"swap":     {key: "hpl.swap", all: []string{"binary-exchange", "spread-roll", "mix"}},
+	"pmap":     {key: "hpl.pmap", all: []string{"row", "column"}},
+	"nbmin":    {key: "hpl.nbmin"},
+	"ndiv":     {key: "hpl.ndiv"},
+	"l1":       {key: "hpl.l1", all: []string{"transposed", "no-transposed"}},
+	"u":        {key: "hpl.u", all: []string{"transposed", "no-transposed"}},
+	"topology": {key: "platform.topology"},
+	// network.link_* rather than platform.link_*: the [network] key wins over
+	// the [platform] one wherever both are given (and over a <cluster>
+	// file's), so a sweep of the platform key on a scenario that sets the
+	// network one would run one configuration under every label.
+	"latency":   {key: "network.link_latency"},
+	"bandwidth": {key: "network.link_bandwidth"},
 }
 
 // ParseSweep reads one `--sweep key=v1,v2,...` specification. Values that are not

@@ -41,8 +41,8 @@ func TestParseSweep(t *testing.T) {
 		{"nb=.5,064,+7", Axis{"hpl.nb", []string{"0.5", "64", "+7"}}},
 		// Decimal steps print as typed, not as their float sums (0.30000000000000004).
 		{"kernels.speed_ratio=0.1..0.5..0.1", Axis{"kernels.speed_ratio", []string{"0.1", "0.2", "0.3", "0.4", "0.5"}}},
-		{"latency=1us..4us..1us", Axis{"platform.link_latency", []string{`"1us"`, `"2us"`, `"3us"`, `"4us"`}}},
-		{"bandwidth=10GBps..30GBps..10", Axis{"platform.link_bandwidth", []string{`"10GBps"`, `"20GBps"`, `"30GBps"`}}},
+		{"latency=1us..4us..1us", Axis{"network.link_latency", []string{`"1us"`, `"2us"`, `"3us"`, `"4us"`}}},
+		{"bandwidth=10GBps..30GBps..10", Axis{"network.link_bandwidth", []string{`"10GBps"`, `"20GBps"`, `"30GBps"`}}},
 		// Not ranges: a path and a SimGrid table keep their dots and colons.
 		{"kernels.models=../a.toml", Axis{"kernels.models", []string{`"../a.toml"`}}},
 		{"network.send_overhead=0:1e-6:1e-9", Axis{"network.send_overhead", []string{`"0:1e-6:1e-9"`}}},

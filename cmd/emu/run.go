@@ -81,7 +81,7 @@ func (f *scenarioFlags) setFor(kv, flag string) {
 func (f *scenarioFlags) add(cmd *cobra.Command) {
 	f.unread = &unreadWarner{cmd: cmd}
 	fl := cmd.Flags()
-	fl.Var(setFlag{f}, "set", "override a scenario key, `key=value` with a dotted key (repeatable, applied in order: a later one of a key wins, also over --np, --hostfile or --max-iterations, which stand for one), e.g. --set platform.link_latency=5us")
+	fl.Var(setFlag{f}, "set", "override a scenario key, `key=value` with a dotted key (repeatable, applied in order: a later one of a key wins, also over --np, --hostfile or --max-iterations, which stand for one), e.g. --set network.link_latency=5us")
 	fl.StringVar(&f.hplDat, "hpl-dat", "", "read HPL's parameters from this `HPL.dat` (replaces the [hpl] table)")
 	fl.StringVar(&f.platform, "platform", "", "read the machine from this SimGrid platform `XML` (version 4: clusters, zones, links and routes; replaces [platform])")
 	fl.StringVar(&f.replay, "replay", "", "run this trace as the application: a GOAL schedule or a SimGrid TI trace `FILE` (app = \"replay\", replay.file = FILE)")
@@ -319,7 +319,7 @@ scenario draws nothing from its seed that moves it; try --perturb).`,
   emu run examples/dahu/dahu.toml --json out.json
   emu run --hpl-dat HPL.dat --platform cluster.xml
   emu run --replay examples/replay-ring.txt --platform examples/cluster.xml
-  emu run hpl.toml --set platform.link_latency=5us --set hpl.nb=[128,256]
+  emu run hpl.toml --set network.link_latency=5us --set hpl.nb=[128,256]
   emu run hpl.toml --trace trace.json --trace-window 0:50ms
   emu run examples/alltoall-tapered.toml --links links.csv
   emu run hpl.toml --set kernels.noise=true --seeds 8 --json out.json

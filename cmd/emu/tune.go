@@ -70,8 +70,8 @@ several; for other apps, shortest simulated time).
 
 A sweep axis is key=value,value,... with a dotted scenario key (any key --set
 takes) or a short name: n, nb, grid (PxQ, e.g. 8x8), depth, bcast, pfact, rfact,
-swap, pmap, nbmin, ndiv, l1, u, latency (platform.link_latency), bandwidth
-(platform.link_bandwidth), topology. "all" expands bcast, pfact, rfact, swap,
+swap, pmap, nbmin, ndiv, l1, u, latency (network.link_latency), bandwidth
+(network.link_bandwidth), topology. "all" expands bcast, pfact, rfact, swap,
 depth, pmap, l1 and u to every variant. A value start..stop..step is a range
 (stop included where a step lands on it; step 1 if left out; a unit as in
 1us..5us..2us), e.g. nb=64..256..64 or n=1000,2000..8000..2000.
@@ -98,7 +98,7 @@ With --slurm the points are submitted as a Slurm job array instead (one task per
 chunk of points, each writing DIR/results-NNNN.jsonl); gather them with
 'emu tune collect DIR'.`,
 		Example: `  emu tune examples/dahu/dahu.toml --sweep nb=128,256 --sweep bcast=all --sweep depth=0,1
-  emu tune --sweep grid=2x2,1x4,4x1 --sweep platform.link_latency=1us,10us --budget 4 --csv ranked.csv
+  emu tune --sweep grid=2x2,1x4,4x1 --sweep network.link_latency=1us,10us --budget 4 --csv ranked.csv
   emu tune --sweep nb=32..128..32 --sweep latency=1us..9us..4us
   emu tune hpl.toml --sweep nb=64,128,256 --slurm --partition debug --tasks 8 --out sweep1
   emu tune collect sweep1

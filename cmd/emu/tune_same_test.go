@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -77,5 +78,47 @@ func TestTuneSameConfigsBounded(t *testing.T) {
 		"--set", "hpl.nb=16", "--sweep", fmt.Sprintf("hpl.n=100..%d", 100+values-1), "--sweep", "bcast=long,4")
 	if strings.Contains(errOut, "one configuration") {
 		t.Errorf("%d values by 2 broadcasts compared: %s", values, errOut)
+	}
+}
+
+// TestTuneLatencyAliasWhereTheNetworkKeyIsSet: the short names latency and
+// bandwidth sweep network.link_*, which wins over platform.link_* wherever
+// both are given. They swept platform.link_latency, so on a scenario setting
+// network.link_latency (as the README teaches) every point was one
+// configuration: the same Time under each label.
+func TestTuneLatencyAliasWhereTheNetworkKeyIsSet(t *testing.T) {
+	dir := t.TempDir()
+	scenario := filepath.Join(dir, "net.toml")
+	if err := os.WriteFile(scenario, []byte(`app = "hpl"
+[platform]
+topology = "flat"
+hosts = 4
+link_bandwidth = "10GBps"
+link_latency = "1us"
+[network]
+link_latency = "2us"
+link_bandwidth = "10GBps"
+[hpl]
+n = 400
+nb = 32
+grids = [[2, 2]]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sweep := range []string{"latency=1us,50us", "bandwidth=1GBps,10GBps"} {
+		t.Run(sweep, func(t *testing.T) {
+			_, out, errOut := runCLIOK(t, "tune", scenario, "--quiet", "--jobs", "1", "--out", filepath.Join(t.TempDir(), "s"), "--sweep", sweep)
+			if strings.Contains(errOut, "one configuration") {
+				t.Errorf("the two values were taken as one configuration: %s", errOut)
+			}
+			times := map[string]bool{}
+			lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
+			for _, line := range lines {
+				times[strings.Fields(line)[2]] = true
+			}
+			if len(lines) != 2 || len(times) != 2 {
+				t.Errorf("want two points with two Times:\n%s", out)
+			}
+		})
 	}
 }

@@ -346,7 +346,7 @@ func TestTuneOfWhichNoPointRan(t *testing.T) {
 		want  string // in stderr; "" for none
 	}{
 		{[]string{"--sweep", "replay.file=stuck.goal", "--sweep", "latency=1us,2us"}, exitInput,
-			`no point of the sweep ran (2 failed); point replay.file="stuck.goal" platform.link_latency="1us": deadlock`},
+			`no point of the sweep ran (2 failed); point replay.file="stuck.goal" network.link_latency="1us": deadlock`},
 		{[]string{"--sweep", "replay.file=ok.goal,stuck.goal"}, exitOK, ""},
 	} {
 		csv := filepath.Join(dir, fmt.Sprintf("ranked%d.csv", i))
@@ -681,8 +681,8 @@ func TestTuneSweepColonRange(t *testing.T) {
 	}{
 		{[]string{"--sweep", "n=1000:4000:1000"}, `emu: sweep point hpl.n="1000:4000:1000": --set hpl.n="1000:4000:1000": hpl.n: want an integer or a list of integers, got "1000:4000:1000"` +
 			hint + "hpl.n=1000..4000..1000\n"},
-		{[]string{"--sweep", "latency=1us:5us:2us"}, `emu: sweep point platform.link_latency="1us:5us:2us": --set platform.link_latency="1us:5us:2us": platform.link_latency: "1us:5us:2us" is not a time (a number and a unit, e.g. "1us")` +
-			hint + "platform.link_latency=1us..5us..2us\n"},
+		{[]string{"--sweep", "latency=1us:5us:2us"}, `emu: sweep point network.link_latency="1us:5us:2us": --set network.link_latency="1us:5us:2us": network.link_latency: "1us:5us:2us" is not a time (a number and a unit, e.g. "1us")` +
+			hint + "network.link_latency=1us..5us..2us\n"},
 		{[]string{"--sweep", "network.send_overhead=0:1e-6:1e-9", "--sweep", "hpl.nosuch=1"},
 			`emu: sweep point network.send_overhead="0:1e-6:1e-9" hpl.nosuch=1: --set hpl.nosuch=1: unknown key hpl.nosuch` + "\n"},
 		{[]string{"--sweep", "topology=1:2:3"}, `emu: sweep point platform.topology="1:2:3": --set platform.topology="1:2:3": platform.topology: unknown topology "1:2:3" (flat, fat-tree, torus or dragonfly)` + "\n"},
