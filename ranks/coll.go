@@ -99,22 +99,12 @@ func packed(parts []Msg) Msg {
 func (c *Comm) Barrier() {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Barrier"))
 	p, me := c.Size(), c.rank
-	if c.r.w.cfg.BarrierAlgo == AlgoLinear {
-		if me == 0 {
-			reqs := make([]*Request, 0, p-1)
-			for i := 1; i < p; i++ {
-				reqs = append(reqs, c.irecv(i, tagBarrier))
-			}
-			Waitall(reqs...)
-			reqs = reqs[:0]
-			for i := 1; i < p; i++ {
-				reqs = append(reqs, c.isend(i, tagBarrier, Msg{}, false))
-			}
-			Waitall(reqs...)
-			return
-		}
-		c.send(0, tagBarrier, Msg{})
-		c.recv(0, tagBarrier)
+	switch c.r.w.cfg.BarrierAlgo {
+	case AlgoLinear:
+		c.barrierLinear()
+		return
+	case AlgoOMPI:
+		c.ompiBarrierRun()
 		return
 	}
 	// Dissemination: in round k every rank signals rank+2^k and waits for
@@ -122,6 +112,26 @@ func (c *Comm) Barrier() {
 	for mask := 1; mask < p; mask <<= 1 {
 		c.sendrecv((me+mask)%p, tagBarrier, Msg{}, (me-mask+p)%p, tagBarrier)
 	}
+}
+
+// barrierLinear is SMPI's barrier__ompi_basic_linear.
+func (c *Comm) barrierLinear() {
+	p, me := c.Size(), c.rank
+	if me == 0 {
+		reqs := make([]*Request, 0, p-1)
+		for i := 1; i < p; i++ {
+			reqs = append(reqs, c.irecv(i, tagBarrier))
+		}
+		Waitall(reqs...)
+		reqs = reqs[:0]
+		for i := 1; i < p; i++ {
+			reqs = append(reqs, c.isend(i, tagBarrier, Msg{}, false))
+		}
+		Waitall(reqs...)
+		return
+	}
+	c.send(0, tagBarrier, Msg{})
+	c.recv(0, tagBarrier)
 }
 
 // Bcast sends root's message to every member and returns it (Config.
@@ -133,6 +143,10 @@ func (c *Comm) Bcast(root int, m Msg) Msg {
 	p, me := c.Size(), c.rank
 	if me == root {
 		m.Bytes = m.size()
+	}
+	if c.r.w.cfg.BcastAlgo == AlgoOMPI {
+		// Open MPI's decision reads every rank's count: m's size here.
+		return c.ompiBcastRun(root, m)
 	}
 	if c.r.w.cfg.BcastAlgo == AlgoLinear {
 		if me != root {
@@ -147,8 +161,14 @@ func (c *Comm) Bcast(root int, m Msg) Msg {
 		Waitall(reqs...)
 		return m
 	}
-	// Binomial tree on ranks relative to the root: a rank receives from
-	// rel − lowbit(rel), then sends to rel + mask for each smaller mask.
+	return c.bcastBinomial(root, m)
+}
+
+// bcastBinomial is the binomial tree on ranks relative to the root (SMPI's
+// bcast__binomial_tree): a rank receives from rel − lowbit(rel), then
+// sends to rel + mask for each smaller mask, blocking.
+func (c *Comm) bcastBinomial(root int, m Msg) Msg {
+	p, me := c.Size(), c.rank
 	rel := (me - root + p) % p
 	mask := 1
 	for ; mask < p; mask <<= 1 {
@@ -176,6 +196,9 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 	c.checkRank("Reduce", root)
 	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
+	if c.r.w.cfg.ReduceAlgo == AlgoOMPI {
+		return c.ompiReduceRun(root, m, op)
+	}
 	if c.r.w.cfg.ReduceAlgo == AlgoLinear {
 		if me != root {
 			Waitall(c.isend(root, tagReduce, m, false))
@@ -232,6 +255,8 @@ func (c *Comm) Allreduce(m Msg, op Op) Msg {
 		return c.allreduceRing(m, op)
 	case AlgoReduceBcast:
 		return c.Bcast(0, c.Reduce(0, m, op))
+	case AlgoOMPI:
+		return c.ompiAllreduceRun(m, op)
 	}
 	return c.allreduceRDB(m, op)
 }
