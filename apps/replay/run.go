@@ -249,12 +249,20 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 		c.Alltoall(x.sizes(me, *a, -1))
 	case traceformat.TIAlltoallv:
 		c.Alltoallv(x.sizes(me, *a, -1))
-	case traceformat.TIGather, traceformat.TIGatherv:
+	case traceformat.TIGather:
 		c.Gather(peer, msg)
-	case traceformat.TIScatter, traceformat.TIScatterv:
-		c.Scatter(peer, x.sizes(me, *a, peer))
-	case traceformat.TIAllgather, traceformat.TIAllgatherv:
+	case traceformat.TIGatherv:
+		c.Gatherv(peer, msg)
+	case traceformat.TIScatter:
+		// every rank's parts: Open MPI's decision (the ompi set) reads
+		// each rank's own count
+		c.Scatter(peer, x.sizes(me, *a, -1))
+	case traceformat.TIScatterv:
+		c.Scatterv(peer, x.sizes(me, *a, peer))
+	case traceformat.TIAllgather:
 		c.Allgather(msg)
+	case traceformat.TIAllgatherv:
+		c.Allgatherv(msg, x.total(*a))
 	case traceformat.TIReducescatter:
 		// SMPI's default (ranks.Comm.ReduceScatter): equal counts reduce
 		// to rank 0 then scatter, unequal ones take MPICH's algorithms.
@@ -346,4 +354,14 @@ func (x *exec) sizes(me int, a traceformat.TIAction, root int) []ranks.Msg {
 		}
 	}
 	return parts
+}
+
+// total is the sum of an allgatherv's receive counts, bytes: what SMPI's
+// decision for it reads.
+func (x *exec) total(a traceformat.TIAction) int {
+	n := 0
+	for _, b := range x.t.TI.RecvCounts(&a) {
+		n += int(b)
+	}
+	return n
 }
