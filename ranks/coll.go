@@ -136,7 +136,8 @@ func (c *Comm) barrierLinear() {
 
 // Bcast sends root's message to every member and returns it (Config.
 // BcastAlgo: binomial tree by default, or linear). Non-root ranks' m is
-// ignored.
+// ignored, but for its size under "ompi", whose decision reads every
+// rank's count (give each rank the size root sends).
 func (c *Comm) Bcast(root int, m Msg) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Bcast"))
 	c.checkRank("Bcast", root)
@@ -246,7 +247,8 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 }
 
 // Allreduce combines every member's m with op and returns the result on
-// all (Config.AllreduceAlgo: recursive doubling, ring or reduce_bcast).
+// all (Config.AllreduceAlgo: recursive doubling, ring or reduce_bcast;
+// "ompi" for any of Open MPI's picks, ompi.go, as every collective).
 func (c *Comm) Allreduce(m Msg, op Op) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Allreduce"))
 	m.Bytes = m.size()

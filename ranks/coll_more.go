@@ -157,7 +157,9 @@ func (c *Comm) gatherBinomial(root int, m Msg) []Msg {
 }
 
 // Scatter sends parts[i] from root to rank i and returns this rank's part
-// (parts is read on root only). Config.ScatterAlgo: binomial or linear.
+// (parts is read on root only; under "ompi", whose decision reads each
+// rank's count, every rank gives parts, parts[me] its size).
+// Config.ScatterAlgo: binomial or linear.
 func (c *Comm) Scatter(root int, parts []Msg) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Scatter"))
 	c.checkRank("Scatter", root)
