@@ -123,6 +123,23 @@ func checkOMPIAlgorithms(t *testing.T, c *Comm) {
 			}
 		}
 	}
+	// allgatherv__mpich_ring with uneven blocks: empty, small, and over
+	// its 256 KiB chunk
+	counts := make([]int, p)
+	for i := range counts {
+		counts[i] = []int{0, 1000, 600000}[i%3]
+	}
+	mine := Msg{Bytes: counts[me], Data: []float64{float64(me)}}
+	if counts[me] == 0 {
+		mine = Msg{}
+	}
+	agv := c.allgathervRing(mine, counts)
+	for i := 0; i < p; i++ {
+		if agv[i].size() != counts[i] || counts[i] > 0 && (agv[i].Data == nil || agv[i].Data[0] != float64(i)) { // an empty block carries nothing
+			fail(ompiAllgathervRing, agv, "i")
+			break
+		}
+	}
 	a2a := make([]Msg, p)
 	for i := range a2a {
 		a2a[i] = Msg{Bytes: 1000 * (1 + i%3), Data: []float64{float64(me*100 + i)}}
@@ -155,7 +172,7 @@ func TestOMPIRefuses(t *testing.T) {
 	}{
 		{"bcast", func(c *Comm) { c.Bcast(0, Msg{Bytes: 700}) }, "MPI_Bcast of 700 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs bcast__mvapich2_knomial_intra_node there"},
 		{"reduce", func(c *Comm) { c.Reduce(0, Msg{Bytes: 12}, Sum) }, "MPI_Reduce of 12 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs reduce__ompi_binary"},
-		{"allgatherv", func(c *Comm) { c.Allgatherv(Msg{Bytes: 100}, 300) }, "MPI_Allgatherv of 300 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs allgatherv__GB"},
+		{"allgatherv", func(c *Comm) { c.Allgatherv(Msg{Bytes: 3000}, []int{3000, 3000, 3000}, nil) }, "MPI_Allgatherv of 9000 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs allgatherv__ompi_neighborexchange"},
 		{"alltoallv", func(c *Comm) { c.Alltoallv([]Msg{{Bytes: 8}, {Bytes: 8}, {Bytes: 8}}) }, "alltoallv__pair there, which needs a power of two of ranks"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -262,7 +262,8 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 	case traceformat.TIAllgather:
 		c.Allgather(msg)
 	case traceformat.TIAllgatherv:
-		c.Allgatherv(msg, x.total(*a))
+		// SMPI's replayer gives every block displacement 0
+		c.Allgatherv(msg, x.counts(*a), make([]int, x.t.Ranks()))
 	case traceformat.TIReducescatter:
 		// SMPI's default (ranks.Comm.ReduceScatter): equal counts reduce
 		// to rank 0 then scatter, unequal ones take MPICH's algorithms.
@@ -356,12 +357,13 @@ func (x *exec) sizes(me int, a traceformat.TIAction, root int) []ranks.Msg {
 	return parts
 }
 
-// total is the sum of an allgatherv's receive counts, bytes: what SMPI's
-// decision for it reads.
-func (x *exec) total(a traceformat.TIAction) int {
-	n := 0
-	for _, b := range x.t.TI.RecvCounts(&a) {
-		n += int(b)
+// counts are an allgatherv's receive counts, bytes, as ints: every
+// rank's block, which SMPI's ompi decision and its ring read.
+func (x *exec) counts(a traceformat.TIAction) []int {
+	rc := x.t.TI.RecvCounts(&a)
+	out := make([]int, len(rc))
+	for i, b := range rc {
+		out[i] = int(b)
 	}
-	return n
+	return out
 }

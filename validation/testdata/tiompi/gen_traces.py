@@ -1,7 +1,7 @@
 # Writes the TI traces of TestTIOmpiAgainstSMPI (validation/tiompi_test.go):
 # one file per collective, number of ranks and size, each collective called
 # twice (rooted ones at root 0, then at the last rank). Sizes are bytes
-# (MPI_BYTE counts) chosen to fall in every band of SMPI 3.32's ompi
+# (MPI_BYTE counts; an allgatherv's blocks s, 3s/4 and s/2 in turn) chosen to fall in every band of SMPI 3.32's ompi
 # decisions at these numbers of ranks. Usage: python3 gen_traces.py traces
 import os, sys
 
@@ -39,5 +39,8 @@ for n in RANKS:
         write(f"gather_{n}_{s}", n, [f"{r} gather {s} {s} {root}" for root in roots for r in range(n)])
         write(f"scatter_{n}_{s}", n, [f"{r} scatter {s} {s} {root}" for root in roots for r in range(n)])
         write(f"allgather_{n}_{s}", n, [f"{r} allgather {s} {s}" for r in range(n)] * 2)
+        # allgatherv: rank i's block s, 3s/4 or s/2 bytes by i mod 3
+        counts = [s - (i % 3) * (s // 4) for i in range(n)]
+        write(f"allgatherv_{n}_{s}", n, [f"{r} allgatherv {counts[r]} {' '.join(map(str, counts))}" for r in range(n)] * 2)
         if s * n <= 20000000:
             write(f"alltoall_{n}_{s}", n, [f"{r} alltoall {s} {s}" for r in range(n)] * 2)
