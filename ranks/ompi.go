@@ -360,7 +360,7 @@ func (c *Comm) ompiBcastRun(root int, m Msg) Msg {
 		}
 		return c.bcastSegmented(root, m, (me+p-1)%p, next)
 	case ompiBcastPipeline:
-		if n == 0 {
+		if n == 0 && p > 1 {
 			c.refuse("MPI_Bcast", n, algo, "which divides by zero on an empty message (SMPI 3.32 crashes there)")
 		}
 		return c.bcastOMPIPipeline(root, m)
@@ -485,6 +485,10 @@ func pipelineSegment(p, n int) int {
 func (c *Comm) bcastOMPIPipeline(root int, m Msg) Msg {
 	p, me := c.Size(), c.rank
 	n := m.size()
+	if p == 1 { // SMPI returns before cutting segments
+		m.Bytes = n
+		return m
+	}
 	rel := (me - root + p) % p
 	seg := pipelineSegment(p, n)
 	segs := (n + seg - 1) / seg

@@ -188,3 +188,22 @@ func TestOMPIRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestOMPIBcastEmpty: Open MPI's pipeline (its pick at 1 to 3 ranks under
+// 32 B) returns at once on one rank, as SMPI's does, and an empty message
+// on more, which SMPI 3.32 divides by zero on, is refused.
+func TestOMPIBcastEmpty(t *testing.T) {
+	cfg := preset(t, "smpi")
+	if err := cfg.SetCollectives(CollectivesOMPI); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cfg, newCrossbar(1, 1e9, 1e-6), 1, func(r *Rank) { r.World().Bcast(0, Msg{}) })
+	w, err := NewWorld(cfg, newCrossbar(2, 1e9, 1e-6), identity(2), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Run(func(r *Rank) { r.World().Bcast(0, Msg{}) })
+	if u := (*UnsupportedCollectiveError)(nil); !errors.As(err, &u) || u.Algo != ompiBcastPipeline {
+		t.Errorf("an empty bcast on 2 ranks: %v, want bcast__ompi_pipeline refused", err)
+	}
+}
