@@ -99,22 +99,12 @@ func packed(parts []Msg) Msg {
 func (c *Comm) Barrier() {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Barrier"))
 	p, me := c.Size(), c.rank
-	if c.r.w.cfg.BarrierAlgo == AlgoLinear {
-		if me == 0 {
-			reqs := make([]*Request, 0, p-1)
-			for i := 1; i < p; i++ {
-				reqs = append(reqs, c.irecv(i, tagBarrier))
-			}
-			Waitall(reqs...)
-			reqs = reqs[:0]
-			for i := 1; i < p; i++ {
-				reqs = append(reqs, c.isend(i, tagBarrier, Msg{}, false))
-			}
-			Waitall(reqs...)
-			return
-		}
-		c.send(0, tagBarrier, Msg{})
-		c.recv(0, tagBarrier)
+	switch c.r.w.cfg.BarrierAlgo {
+	case AlgoLinear:
+		c.barrierLinear()
+		return
+	case AlgoOMPI:
+		c.ompiBarrierRun()
 		return
 	}
 	// Dissemination: in round k every rank signals rank+2^k and waits for
@@ -124,15 +114,40 @@ func (c *Comm) Barrier() {
 	}
 }
 
+// barrierLinear is SMPI's barrier__ompi_basic_linear.
+func (c *Comm) barrierLinear() {
+	p, me := c.Size(), c.rank
+	if me == 0 {
+		reqs := make([]*Request, 0, p-1)
+		for i := 1; i < p; i++ {
+			reqs = append(reqs, c.irecv(i, tagBarrier))
+		}
+		Waitall(reqs...)
+		reqs = reqs[:0]
+		for i := 1; i < p; i++ {
+			reqs = append(reqs, c.isend(i, tagBarrier, Msg{}, false))
+		}
+		Waitall(reqs...)
+		return
+	}
+	c.send(0, tagBarrier, Msg{})
+	c.recv(0, tagBarrier)
+}
+
 // Bcast sends root's message to every member and returns it (Config.
 // BcastAlgo: binomial tree by default, or linear). Non-root ranks' m is
-// ignored.
+// ignored, but for its size under "ompi", whose decision reads every
+// rank's count (give each rank the size root sends).
 func (c *Comm) Bcast(root int, m Msg) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Bcast"))
 	c.checkRank("Bcast", root)
 	p, me := c.Size(), c.rank
 	if me == root {
 		m.Bytes = m.size()
+	}
+	if c.r.w.cfg.BcastAlgo == AlgoOMPI {
+		// Open MPI's decision reads every rank's count: m's size here.
+		return c.ompiBcastRun(root, m)
 	}
 	if c.r.w.cfg.BcastAlgo == AlgoLinear {
 		if me != root {
@@ -147,8 +162,14 @@ func (c *Comm) Bcast(root int, m Msg) Msg {
 		Waitall(reqs...)
 		return m
 	}
-	// Binomial tree on ranks relative to the root: a rank receives from
-	// rel − lowbit(rel), then sends to rel + mask for each smaller mask.
+	return c.bcastBinomial(root, m)
+}
+
+// bcastBinomial is the binomial tree on ranks relative to the root (SMPI's
+// bcast__binomial_tree): a rank receives from rel − lowbit(rel), then
+// sends to rel + mask for each smaller mask, blocking.
+func (c *Comm) bcastBinomial(root int, m Msg) Msg {
+	p, me := c.Size(), c.rank
 	rel := (me - root + p) % p
 	mask := 1
 	for ; mask < p; mask <<= 1 {
@@ -176,6 +197,9 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 	c.checkRank("Reduce", root)
 	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
+	if c.r.w.cfg.ReduceAlgo == AlgoOMPI {
+		return c.ompiReduceRun(root, m, op)
+	}
 	if c.r.w.cfg.ReduceAlgo == AlgoLinear {
 		if me != root {
 			Waitall(c.isend(root, tagReduce, m, false))
@@ -223,7 +247,8 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 }
 
 // Allreduce combines every member's m with op and returns the result on
-// all (Config.AllreduceAlgo: recursive doubling, ring or reduce_bcast).
+// all (Config.AllreduceAlgo: recursive doubling, ring or reduce_bcast;
+// "ompi" for any of Open MPI's picks, ompi.go, as every collective).
 func (c *Comm) Allreduce(m Msg, op Op) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Allreduce"))
 	m.Bytes = m.size()
@@ -232,6 +257,8 @@ func (c *Comm) Allreduce(m Msg, op Op) Msg {
 		return c.allreduceRing(m, op)
 	case AlgoReduceBcast:
 		return c.Bcast(0, c.Reduce(0, m, op))
+	case AlgoOMPI:
+		return c.ompiAllreduceRun(m, op)
 	}
 	return c.allreduceRDB(m, op)
 }

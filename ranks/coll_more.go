@@ -98,31 +98,46 @@ func (c *Comm) allreduceRing(m Msg, op Op) Msg {
 func (c *Comm) Gather(root int, m Msg) []Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Gather"))
 	c.checkRank("Gather", root)
-	p, me := c.Size(), c.rank
 	m.Bytes = m.size()
-	if c.r.w.cfg.GatherAlgo == AlgoLinear {
-		if me != root {
-			// SMPI's gather__default posts an isend_init, so the send
-			// costs MPI_Isend's overhead (smpi/ois), not MPI_Send's.
-			sq := c.isend(root, tagGather, m, false)
-			sq.await("Gather")
-			sq.w.release(sq)
-			return nil
-		}
-		out := make([]Msg, p)
-		reqs := make([]*Request, p)
-		for i := range reqs {
-			if i != root {
-				reqs[i] = c.irecv(i, tagGather)
-			}
-		}
-		// the sub-requests' waitall, as for Allgather
-		WaitallFunc(reqs, func(i int) { out[i] = reqs[i].msg })
-		out[root] = m
-		return out
+	if c.r.w.cfg.GatherAlgo == AlgoOMPI {
+		return c.ompiGatherRun(root, m)
 	}
-	// Binomial: a subtree's blocks, in relative-rank order, travel together
-	// to the subtree's parent.
+	if c.r.w.cfg.GatherAlgo == AlgoLinear {
+		return c.gatherLinear(root, m)
+	}
+	return c.gatherBinomial(root, m)
+}
+
+// gatherLinear is SMPI's default gather (its igather, waited for).
+func (c *Comm) gatherLinear(root int, m Msg) []Msg {
+	p, me := c.Size(), c.rank
+	if me != root {
+		// SMPI's gather__default posts an isend_init, so the send
+		// costs MPI_Isend's overhead (smpi/ois), not MPI_Send's.
+		sq := c.isend(root, tagGather, m, false)
+		sq.await("Gather")
+		sq.w.release(sq)
+		return nil
+	}
+	out := make([]Msg, p)
+	reqs := make([]*Request, p)
+	for i := range reqs {
+		if i != root {
+			reqs[i] = c.irecv(i, tagGather)
+		}
+	}
+	// the sub-requests' waitall, as for Allgather
+	WaitallFunc(reqs, func(i int) { out[i] = reqs[i].msg })
+	out[root] = m
+	return out
+}
+
+// gatherBinomial: a subtree's blocks, in relative-rank order, travel
+// together to the subtree's parent; a rank receives from its children
+// rank+1, rank+2, rank+4, ... in turn, blocking (Open MPI's in-order
+// binomial tree: SMPI's gather__ompi_binomial, to the message).
+func (c *Comm) gatherBinomial(root int, m Msg) []Msg {
+	p, me := c.Size(), c.rank
 	rel := (me - root + p) % p
 	blocks := []Msg{m}
 	for mask := 1; mask < p; mask <<= 1 {
@@ -142,7 +157,9 @@ func (c *Comm) Gather(root int, m Msg) []Msg {
 }
 
 // Scatter sends parts[i] from root to rank i and returns this rank's part
-// (parts is read on root only). Config.ScatterAlgo: binomial or linear.
+// (parts is read on root only; under "ompi", whose decision reads each
+// rank's count, every rank gives parts, parts[me] its size).
+// Config.ScatterAlgo: binomial or linear.
 func (c *Comm) Scatter(root int, parts []Msg) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Scatter"))
 	c.checkRank("Scatter", root)
@@ -150,18 +167,16 @@ func (c *Comm) Scatter(root int, parts []Msg) Msg {
 	if me == root && len(parts) != p {
 		panic("ranks: Scatter needs one part per rank")
 	}
+	if c.r.w.cfg.ScatterAlgo == AlgoOMPI {
+		// Open MPI's decision reads each rank's own count (MPI's
+		// recvcount off the root), which parts[me] gives here.
+		if len(parts) != p {
+			panic("ranks: Scatter under the ompi collectives needs one part per rank on every rank (its own gives its receive count)")
+		}
+		return c.ompiScatterRun(root, parts, parts[me].size())
+	}
 	if c.r.w.cfg.ScatterAlgo == AlgoLinear {
-		if me != root {
-			return c.recv(root, tagScatter)
-		}
-		reqs := make([]*Request, 0, p-1)
-		for i := 0; i < p; i++ {
-			if i != root {
-				reqs = append(reqs, c.isend(i, tagScatter, parts[i], false))
-			}
-		}
-		Waitall(reqs...)
-		return parts[root]
+		return c.scatterLinear(root, parts)
 	}
 	// Binomial: a rank receives its subtree's blocks (relative order) from
 	// its parent, then hands each child the upper part of what it holds.
@@ -190,6 +205,23 @@ func (c *Comm) Scatter(root int, parts []Msg) Msg {
 	return blocks[0]
 }
 
+// scatterLinear is SMPI's default scatter (its iscatter, waited for): the
+// root isends every part in rank order, then waits for them all.
+func (c *Comm) scatterLinear(root int, parts []Msg) Msg {
+	p, me := c.Size(), c.rank
+	if me != root {
+		return c.recv(root, tagScatter)
+	}
+	reqs := make([]*Request, 0, p-1)
+	for i := 0; i < p; i++ {
+		if i != root {
+			reqs = append(reqs, c.isend(i, tagScatter, parts[i], false))
+		}
+	}
+	Waitall(reqs...)
+	return parts[root]
+}
+
 // Allgather collects every member's m on all of them, indexed by rank
 // (Config.AllgatherAlgo: recursive doubling when the size is a power of
 // two, otherwise — or with "ring" — the ring; or "linear", SMPI's default).
@@ -199,6 +231,10 @@ func (c *Comm) Allgather(m Msg) []Msg {
 	m.Bytes = m.size()
 	out := make([]Msg, p)
 	out[me] = m
+	if c.r.w.cfg.AllgatherAlgo == AlgoOMPI {
+		c.ompiAllgatherRun(out)
+		return out
+	}
 	if c.r.w.cfg.AllgatherAlgo == AlgoLinear {
 		// SMPI's default (its non-blocking iallgather, waited for): to
 		// every other rank in rank order an isend, then an irecv.
@@ -265,11 +301,19 @@ func (c *Comm) alltoall(parts []Msg, v bool) []Msg {
 	out[me].Bytes = out[me].size()
 	algo := c.r.w.cfg.AlltoallAlgo
 	if algo == AlgoOMPI {
+		if v && c.r.w.cfg.Selector == CollectivesOMPI {
+			c.ompiAlltoallvRun(parts, out)
+			return out
+		}
 		if v {
 			c.alltoallNBC(parts, out)
 			return out
 		}
 		algo = ompiAlltoall(p, parts[0].size())
+		if algo == AlgoPairwise && c.r.w.cfg.Selector == CollectivesOMPI {
+			// the ompi set runs no algorithm in place of another
+			c.refuse("MPI_Alltoall", parts[0].size(), "alltoall__pair", "which needs a power of two of ranks (SMPI 3.32 stops the run there)")
+		}
 	}
 	switch algo {
 	case AlgoLinear:

@@ -18,7 +18,11 @@ const (
 	AlgoPairwise      = "pairwise"      // Alltoall (default)
 	AlgoDissemination = "dissemination" // Barrier (default)
 	AlgoBruck         = "bruck"         // Alltoall: Bruck's, log2 p rounds
-	AlgoOMPI          = "ompi"          // Alltoall: SMPI's default (Open MPI's decision), Alltoallv: SMPI's ialltoallv
+	// AlgoOMPI is Open MPI's decision by size, as SMPI 3.32's ompi
+	// selector makes it (ompi.go), for every collective; for Alltoall it is
+	// also SMPI's default, and Alltoallv then runs SMPI's ialltoallv unless
+	// Selector is "ompi".
+	AlgoOMPI = "ompi"
 )
 
 // Config is the MPI layer's model: protocol thresholds, software overheads,
@@ -132,6 +136,12 @@ type Config struct {
 	// Collective algorithms (see the Algo* constants).
 	BcastAlgo, ReduceAlgo, GatherAlgo, ScatterAlgo          string
 	AllreduceAlgo, AllgatherAlgo, AlltoallAlgo, BarrierAlgo string
+	// Selector is the collective set SetCollectives applied: under
+	// CollectivesOMPI the collectives with no field of their own follow
+	// SMPI's ompi selector too (Alltoallv by Open MPI's decision;
+	// Gatherv and Scatterv by SMPI's one algorithm; Allgatherv and
+	// ReduceScatter refused).
+	Selector string
 }
 
 // SMPI's defaults (SimGrid 3.32), reference/smpi-model.md §2.2 and §3.
@@ -188,14 +198,14 @@ var algos = []struct {
 	get    func(*Config) string
 	values []string
 }{
-	{"BcastAlgo", func(c *Config) string { return c.BcastAlgo }, []string{AlgoBinomial, AlgoLinear}},
-	{"ReduceAlgo", func(c *Config) string { return c.ReduceAlgo }, []string{AlgoBinomial, AlgoLinear}},
-	{"GatherAlgo", func(c *Config) string { return c.GatherAlgo }, []string{AlgoBinomial, AlgoLinear}},
-	{"ScatterAlgo", func(c *Config) string { return c.ScatterAlgo }, []string{AlgoBinomial, AlgoLinear}},
-	{"AllreduceAlgo", func(c *Config) string { return c.AllreduceAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoReduceBcast}},
-	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoLinear}},
+	{"BcastAlgo", func(c *Config) string { return c.BcastAlgo }, []string{AlgoBinomial, AlgoLinear, AlgoOMPI}},
+	{"ReduceAlgo", func(c *Config) string { return c.ReduceAlgo }, []string{AlgoBinomial, AlgoLinear, AlgoOMPI}},
+	{"GatherAlgo", func(c *Config) string { return c.GatherAlgo }, []string{AlgoBinomial, AlgoLinear, AlgoOMPI}},
+	{"ScatterAlgo", func(c *Config) string { return c.ScatterAlgo }, []string{AlgoBinomial, AlgoLinear, AlgoOMPI}},
+	{"AllreduceAlgo", func(c *Config) string { return c.AllreduceAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoReduceBcast, AlgoOMPI}},
+	{"AllgatherAlgo", func(c *Config) string { return c.AllgatherAlgo }, []string{AlgoRecDoubling, AlgoRing, AlgoLinear, AlgoOMPI}},
 	{"AlltoallAlgo", func(c *Config) string { return c.AlltoallAlgo }, []string{AlgoPairwise, AlgoLinear, AlgoBruck, AlgoOMPI}},
-	{"BarrierAlgo", func(c *Config) string { return c.BarrierAlgo }, []string{AlgoDissemination, AlgoLinear}},
+	{"BarrierAlgo", func(c *Config) string { return c.BarrierAlgo }, []string{AlgoDissemination, AlgoLinear, AlgoOMPI}},
 }
 
 // ConfigError is Validate's error: the field of Config at fault, by its Go
@@ -337,7 +347,11 @@ func ParseWakeOrder(s string) (WakeOrder, error) {
 const (
 	CollectivesEmu  = "emu"  // each collective's first listed algorithm: MPICH-like, emu's default
 	CollectivesSMPI = "smpi" // what SMPI 3.32's default selector (smpi/coll-selector "default") runs
+	CollectivesOMPI = "ompi" // what SMPI 3.32's ompi selector (smpi/coll-selector "ompi", Open MPI's rules) runs
 )
+
+// CollectiveSets lists the names SetCollectives takes.
+var CollectiveSets = []string{CollectivesEmu, CollectivesSMPI, CollectivesOMPI}
 
 // SetCollectives gives every collective the algorithm of the named set whose
 // field is still empty, so that algorithms already chosen one by one win.
@@ -345,24 +359,27 @@ const (
 // scatter and allgather (every request posted, then waited for), a binomial
 // bcast, allreduce as reduce then bcast, and alltoall by Open MPI's
 // decision on size; TI replays under it give SMPI's replayer's times.
+// "ompi" is SMPI 3.32's ompi selector: every collective by Open MPI's
+// decision on the number of ranks and the message's size (AlgoOMPI,
+// ompi.go), which stops the run at a choice emu does not implement.
 func (c *Config) SetCollectives(set string) error {
+	algos := []string{AlgoLinear, AlgoBinomial, AlgoLinear, AlgoReduceBcast, AlgoLinear, AlgoLinear, AlgoLinear, AlgoOMPI}
 	switch set {
 	case "", CollectivesEmu:
 		return nil
 	case CollectivesSMPI:
+	case CollectivesOMPI:
+		for i := range algos {
+			algos[i] = AlgoOMPI
+		}
 	default:
-		return fmt.Errorf("collectives %q: want %q or %q", set, CollectivesEmu, CollectivesSMPI)
+		return fmt.Errorf("collectives %q: want %q, %q or %q", set, CollectivesEmu, CollectivesSMPI, CollectivesOMPI)
 	}
-	for _, f := range []struct {
-		dst  *string
-		algo string
-	}{
-		{&c.BarrierAlgo, AlgoLinear}, {&c.BcastAlgo, AlgoBinomial}, {&c.ReduceAlgo, AlgoLinear},
-		{&c.AllreduceAlgo, AlgoReduceBcast}, {&c.GatherAlgo, AlgoLinear}, {&c.ScatterAlgo, AlgoLinear},
-		{&c.AllgatherAlgo, AlgoLinear}, {&c.AlltoallAlgo, AlgoOMPI},
-	} {
-		if *f.dst == "" {
-			*f.dst = f.algo
+	c.Selector = set
+	for i, dst := range []*string{&c.BarrierAlgo, &c.BcastAlgo, &c.ReduceAlgo, &c.AllreduceAlgo,
+		&c.GatherAlgo, &c.ScatterAlgo, &c.AllgatherAlgo, &c.AlltoallAlgo} {
+		if *dst == "" {
+			*dst = algos[i]
 		}
 	}
 	return nil

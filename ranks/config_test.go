@@ -10,7 +10,8 @@ import (
 // every collective left unset (smpi_coll.cpp's "default" table: linear
 // barrier, reduce, gather, scatter and allgather, binomial bcast, allreduce
 // as reduce then bcast, Open MPI's alltoall decision); a collective chosen
-// already keeps its algorithm; "emu" and "" change nothing.
+// already keeps its algorithm; "ompi" gives every collective Open MPI's
+// decision (AlgoOMPI); "emu" and "" change nothing.
 func TestSetCollectives(t *testing.T) {
 	var c Config
 	c.BcastAlgo = AlgoLinear
@@ -18,12 +19,26 @@ func TestSetCollectives(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{BarrierAlgo: AlgoLinear, BcastAlgo: AlgoLinear, ReduceAlgo: AlgoLinear, AllreduceAlgo: AlgoReduceBcast,
-		GatherAlgo: AlgoLinear, ScatterAlgo: AlgoLinear, AllgatherAlgo: AlgoLinear, AlltoallAlgo: AlgoOMPI}
+		GatherAlgo: AlgoLinear, ScatterAlgo: AlgoLinear, AllgatherAlgo: AlgoLinear, AlltoallAlgo: AlgoOMPI, Selector: CollectivesSMPI}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("smpi over a linear bcast: %+v, want %+v", c, want)
 	}
 	if err := c.Validate(); err != nil {
 		t.Errorf("the smpi set does not validate: %v", err)
+	}
+	// "ompi": Open MPI's decision for each collective left unset
+	var o Config
+	o.GatherAlgo = AlgoBinomial
+	if err := o.SetCollectives(CollectivesOMPI); err != nil {
+		t.Fatal(err)
+	}
+	want = Config{BarrierAlgo: AlgoOMPI, BcastAlgo: AlgoOMPI, ReduceAlgo: AlgoOMPI, AllreduceAlgo: AlgoOMPI,
+		GatherAlgo: AlgoBinomial, ScatterAlgo: AlgoOMPI, AllgatherAlgo: AlgoOMPI, AlltoallAlgo: AlgoOMPI, Selector: CollectivesOMPI}
+	if !reflect.DeepEqual(o, want) {
+		t.Errorf("ompi over a binomial gather: %+v, want %+v", o, want)
+	}
+	if err := o.Validate(); err != nil {
+		t.Errorf("the ompi set does not validate: %v", err)
 	}
 	for _, set := range []string{"", CollectivesEmu} {
 		var d Config

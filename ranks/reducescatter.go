@@ -28,6 +28,9 @@ func (c *Comm) ReduceScatter(parts []Msg, op Op, elem int) Msg {
 		total += blocks[i].Bytes
 		regular = regular && blocks[i].Bytes == blocks[0].Bytes
 	}
+	if c.r.w.cfg.Selector == CollectivesOMPI {
+		c.refuse("MPI_Reduce_scatter", total, ompiReduceScatter(p, total), "")
+	}
 	if regular {
 		// The whole vector (the parts' data end to end) is reduced to
 		// rank 0, cut back into parts there and scattered.

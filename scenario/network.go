@@ -167,7 +167,7 @@ func (s *Scenario) network() (ranks.Config, error) {
 		a.set(&c, a.value)
 	}
 	if err := c.SetCollectives(n.Collectives); err != nil {
-		return c, s.errorAt("network.collectives", fmt.Sprintf("%q: want \"emu\" or \"smpi\" (SMPI 3.32's default selector)", n.Collectives))
+		return c, s.errorAt("network.collectives", fmt.Sprintf("%q: want \"emu\", \"smpi\" (SMPI 3.32's default selector) or \"ompi\" (its ompi selector)", n.Collectives))
 	}
 	if c.AsyncThreshold > c.EagerThreshold {
 		return c, s.errorAt("network.async_threshold", "exceeds network.eager_threshold")

@@ -38,13 +38,20 @@ var simgridSettings = map[string]simgridSetting{
 	// SimGrid's cross-traffic is on or off; on, the reverse route carries
 	// SMPI's share of each flow (ranks.SMPICrossTraffic).
 	"network/crosstraffic": {"network.cross_traffic", "yes or no", cfgCrossTraffic},
-	// SMPI's own selector is the one emu models; mpich, ompi, mvapich2 and
-	// impi pick by sizes emu does not know, so they are refused.
-	"smpi/coll-selector": {"network.collectives", `"default" (SMPI's own selector)`, cfgCollSelector},
+	// SMPI's own selector and its ompi one are those emu models; mpich,
+	// mvapich2 and impi pick algorithms emu does not run, so they are
+	// refused.
+	"smpi/coll-selector": {"network.collectives", `"default" (SMPI's own selector) or "ompi"`, cfgCollSelector},
 }
 
 func cfgCollSelector(v string) (string, bool) {
-	return `"smpi"`, strings.TrimSpace(v) == "default"
+	switch strings.TrimSpace(v) {
+	case "default":
+		return `"smpi"`, true
+	case "ompi":
+		return `"ompi"`, true
+	}
+	return "", false
 }
 
 func cfgQuoted(v string) (string, bool) { return strconv.Quote(strings.TrimSpace(v)), true }

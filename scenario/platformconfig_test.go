@@ -116,12 +116,20 @@ func TestPlatformConfig(t *testing.T) {
 		{`  <prop id="network/crosstraffic" value="maybe"/>` + "\n", `:4: <prop id="network/crosstraffic">: value "maybe": want yes or no`},
 		{`  <prop id="smpi/bw-factor" value="0:x"/>` + "\n", `:4: <prop id="smpi/bw-factor">: network.bw_factor:`},
 		{`  <prop value="1"/>` + "\n", `:4: <prop> without id=: SimGrid requires its id and value`},
-		{`  <prop id="smpi/coll-selector" value="mpich"/>` + "\n", `:4: <prop id="smpi/coll-selector">: value "mpich": want "default" (SMPI's own selector)`},
+		{`  <prop id="smpi/coll-selector" value="mpich"/>` + "\n", `:4: <prop id="smpi/coll-selector">: value "mpich": want "default" (SMPI's own selector) or "ompi"`},
 	} {
 		xml := write(t, c.props)
 		if _, err := plan(t, xml); err == nil || !strings.Contains(err.Error(), xml+c.want) {
 			t.Errorf("%s: err = %v, want %q", strings.TrimSpace(c.props), err, xml+c.want)
 		}
+	}
+	// the ompi selector: every collective by Open MPI's decision
+	p, err = plan(t, write(t, `  <prop id="smpi/coll-selector" value="ompi"/>`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p.Network; n.Selector != ranks.CollectivesOMPI || n.BcastAlgo != ranks.AlgoOMPI || n.GatherAlgo != ranks.AlgoOMPI {
+		t.Errorf("smpi/coll-selector=ompi: selector %q, bcast %q, gather %q; want ompi", n.Selector, n.BcastAlgo, n.GatherAlgo)
 	}
 	xml = write(t, `  <prop id="network/model" value="LV08"/>`+"\n")
 	if p, err = plan(t, xml); err != nil || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], `network model "LV08"`) {

@@ -137,7 +137,7 @@ link_latency = "1us"
 		{"set a zero bw factor chunk", base, []string{"network.bw_factor=0:1;65536:0"},
 			`--set network.bw_factor=0:1;65536:0: network.bw_factor: "0:1;65536:0" has a zero factor`},
 		{"unknown algorithm", base + "[network]\nbcast = \"pipelined\"\n", nil, `s.toml:6: network.bcast: unknown algorithm "pipelined"`},
-		{"unknown collective set", base + "[network]\ncollectives = \"mpich\"\n", nil, `s.toml:6: network.collectives: "mpich": want "emu" or "smpi"`},
+		{"unknown collective set", base + "[network]\ncollectives = \"mpich\"\n", nil, `s.toml:6: network.collectives: "mpich": want "emu", "smpi" (SMPI 3.32's default selector) or "ompi"`},
 		{"negative delay", base + "[network]\nmessage_delay = \"-2us\"\n", nil, `s.toml:6: network.message_delay: `},
 		{"unknown delay dist", base + "[network]\nmessage_delay = \"2us\"\nmessage_delay_dist = \"gauss\"\n", nil,
 			`s.toml:7: network.message_delay_dist: unknown delay distribution "gauss" (const or exp)`},

@@ -150,7 +150,8 @@ type NetworkTable struct {
 	// ready) or "simgrid" (SimGrid 3.32's rounds, ranks.Config.WakeOrder = WakeSimGrid).
 	WakeOrder string `toml:"wake_order"`
 	// Collectives chooses every collective's algorithm at once: "emu" (the
-	// default: each one's first) or "smpi" (SMPI 3.32's default selector,
+	// default: each one's first), "smpi" (SMPI 3.32's default selector) or
+	// "ompi" (its ompi selector: Open MPI's decisions by size,
 	// ranks.Config.SetCollectives); the keys below win over it.
 	Collectives string `toml:"collectives"`
 	Bcast       string `toml:"bcast"`

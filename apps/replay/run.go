@@ -249,12 +249,21 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 		c.Alltoall(x.sizes(me, *a, -1))
 	case traceformat.TIAlltoallv:
 		c.Alltoallv(x.sizes(me, *a, -1))
-	case traceformat.TIGather, traceformat.TIGatherv:
+	case traceformat.TIGather:
 		c.Gather(peer, msg)
-	case traceformat.TIScatter, traceformat.TIScatterv:
-		c.Scatter(peer, x.sizes(me, *a, peer))
-	case traceformat.TIAllgather, traceformat.TIAllgatherv:
+	case traceformat.TIGatherv:
+		c.Gatherv(peer, msg)
+	case traceformat.TIScatter:
+		// every rank's parts: Open MPI's decision (the ompi set) reads
+		// each rank's own count
+		c.Scatter(peer, x.sizes(me, *a, -1))
+	case traceformat.TIScatterv:
+		c.Scatterv(peer, x.sizes(me, *a, peer))
+	case traceformat.TIAllgather:
 		c.Allgather(msg)
+	case traceformat.TIAllgatherv:
+		// SMPI's replayer gives every block displacement 0
+		c.Allgatherv(msg, x.counts(*a), make([]int, x.t.Ranks()))
 	case traceformat.TIReducescatter:
 		// SMPI's default (ranks.Comm.ReduceScatter): equal counts reduce
 		// to rank 0 then scatter, unequal ones take MPICH's algorithms.
@@ -346,4 +355,15 @@ func (x *exec) sizes(me int, a traceformat.TIAction, root int) []ranks.Msg {
 		}
 	}
 	return parts
+}
+
+// counts are an allgatherv's receive counts, bytes, as ints: every
+// rank's block, which SMPI's ompi decision and its ring read.
+func (x *exec) counts(a traceformat.TIAction) []int {
+	rc := x.t.TI.RecvCounts(&a)
+	out := make([]int, len(rc))
+	for i, b := range rc {
+		out[i] = int(b)
+	}
+	return out
 }
