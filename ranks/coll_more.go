@@ -5,6 +5,16 @@ package ranks
 // exchange and combine with partners at distance 1, 2, 4, ...; the folded
 // ranks get the result back at the end.
 func (c *Comm) allreduceRDB(m Msg, op Op) Msg {
+	return c.recursiveDoubling(m, op, func(dst, sendTag int, m Msg, src, recvTag int) Msg {
+		x, _ := c.sendrecv(dst, sendTag, m, src, recvTag)
+		return x
+	})
+}
+
+// recursiveDoubling is allreduceRDB's algorithm with the exchange of each
+// round given: emu's sendrecv, or SMPI's (allreduceSMPIRDB), whose order of
+// posts and waits differs. The folds are blocking in both.
+func (c *Comm) recursiveDoubling(m Msg, op Op, exchange func(dst, sendTag int, m Msg, src, recvTag int) Msg) Msg {
 	p, me := c.Size(), c.rank
 	pof2 := 1
 	for pof2*2 <= p {
@@ -29,7 +39,7 @@ func (c *Comm) allreduceRDB(m Msg, op Op) Msg {
 			if nd < rem {
 				dst = 2*nd + 1
 			}
-			x, _ := c.sendrecv(dst, tagAllreduce, acc, dst, tagAllreduce)
+			x := exchange(dst, tagAllreduce, acc, dst, tagAllreduce)
 			if dst < me {
 				acc = combine(op, x, acc) // keep a fixed operand order on both sides
 			} else {

@@ -591,46 +591,7 @@ func (c *Comm) ompiAllreduceRun(m Msg, op Op) Msg {
 // (allreduceRDB) with SMPI's Sendrecv (its send posted first, both
 // waited for as they complete) and blocking folds.
 func (c *Comm) allreduceSMPIRDB(m Msg, op Op) Msg {
-	p, me := c.Size(), c.rank
-	pof2 := 1
-	for pof2*2 <= p {
-		pof2 *= 2
-	}
-	rem := p - pof2
-	acc := m
-	newRank := me - rem
-	if me < 2*rem {
-		if me%2 == 0 {
-			c.send(me+1, tagAllreduce, acc)
-			newRank = -1
-		} else {
-			acc = combine(op, c.recv(me-1, tagAllreduce), acc)
-			newRank = me / 2
-		}
-	}
-	if newRank >= 0 {
-		for mask := 1; mask < pof2; mask <<= 1 {
-			nd := newRank ^ mask
-			dst := nd + rem
-			if nd < rem {
-				dst = 2*nd + 1
-			}
-			x := c.smpiSendrecv(dst, tagAllreduce, acc, dst, tagAllreduce)
-			if dst < me {
-				acc = combine(op, x, acc)
-			} else {
-				acc = combine(op, acc, x)
-			}
-		}
-	}
-	if me < 2*rem {
-		if me%2 == 1 {
-			c.send(me-1, tagAllreduce, acc)
-		} else {
-			acc = c.recv(me+1, tagAllreduce)
-		}
-	}
-	return acc
+	return c.recursiveDoubling(m, op, c.smpiSendrecv)
 }
 
 // ompiGatherRun runs gather__ompi's choice; m is this rank's block.
