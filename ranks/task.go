@@ -192,9 +192,12 @@ func (r *Rank) taskSleep(d float64, exec bool) bool {
 		return false
 	}
 	r.rang = false
-	if w.simgrid {
+	switch {
+	case w.simgrid:
 		w.cpu.timer(w, r, d)
-	} else {
+	case w.probesAside: // as AfterHandler computes the end
+		w.sleeps.push(w.eng.Now(), d, r.gid)
+	default:
 		w.eng.AfterHandler(d, rankTimer{r})
 	}
 	return true
