@@ -266,8 +266,8 @@ func (w *World) wakeDormantsBefore() {
 	if !ok {
 		t = math.Inf(1)
 	}
-	if at, aside := w.asideFirst(); aside {
-		t = min(t, at)
+	if len(w.probes.h) > 0 {
+		t = min(t, w.probes.h[0].at())
 	}
 	if t >= w.dormLimit {
 		w.wakeDormants()

@@ -119,29 +119,12 @@ func (q *probeQueue) replaceFirst(e probeEnd) {
 	q.climb(i, e)
 }
 
-// asideFirst returns when the first of the probes and sleeps kept out of
-// the engine ends (the fronts of World.probes and World.sleeps), and false
-// when there is none.
-func (w *World) asideFirst() (float64, bool) {
-	at := w.sleeps.first
-	if len(w.probes.h) > 0 && w.probes.h[0].at() < at {
-		at = w.probes.h[0].at()
-	}
-	return at, at < math.Inf(1)
-}
-
-// endProbes fires every probe and sleep ending at at, the front of the
-// two queues: each is an event of the engine's (FireOutside: the clock
-// moves to at) that makes its rank ready, as rankTimer's Handle does.
+// endProbes fires every probe ending at at, the queue's front: each is an
+// event of the engine's (FireOutside: the clock moves to at) that makes its
+// rank ready, as rankTimer's Handle does.
 func (w *World) endProbes(at float64) {
 	for len(w.probes.h) > 0 && w.probes.h[0].at() == at {
 		r := w.ready.ranks[w.probes.pop().gid]
-		w.eng.FireOutside(at)
-		r.rang = true
-		w.wakeUp(r)
-	}
-	for w.sleeps.first == at {
-		r := w.ready.ranks[w.sleeps.pop()]
 		w.eng.FireOutside(at)
 		r.rang = true
 		w.wakeUp(r)
@@ -188,16 +171,14 @@ func (r *Rank) probeSleep(d float64) bool {
 // with the simulation-wide counter of the rank's only World, in rank order
 // (no simcall is owed, execTime is d). A probe that would cost nothing the
 // clock can count (free) goes back to its rank, ready to sleep it. It
-// reports whether it ran the probe; false leaves the queue as it was (as
-// when a sleep of the sleep queue ends at at or first). The probe queue
-// must not be empty.
+// reports whether it ran the probe; false leaves the queue as it was.
 func (w *World) chainProbe(at float64) bool {
 	e := w.probes.h[0]
 	if !e.chain || w.mailed[e.gid>>6]&(1<<(e.gid&63)) != 0 || len(w.pollers) > 0 {
 		return false
 	}
-	second := min(w.probes.second(), w.sleeps.first)
-	if !(second > at) { // another probe or a sleep ends at at (or first): they run in rank order
+	second := w.probes.second()
+	if !(second > at) { // another probe ends at at: they run in rank order
 		return false
 	}
 	cost := w.cfg.IprobeCost

@@ -238,13 +238,13 @@ func (r *Rank) settleDue() {
 
 // mayJump says whether the running rank may move the clock itself to end,
 // with no timer: no other rank is ready, no poller is parked and no probe
-// or sleep kept out of the engine (probeQueue, sleepQueue) ends at or
-// before end (the rank would be the next to run anyway), unless a test asked for the timer path, nor
+// kept out of the engine (probeQueue) ends at or before end (the rank would
+// be the next to run anyway), unless a test asked for the timer path, nor
 // does end reach dormLimit while a probe is dormant (dormant.go: a dormant
 // probe's end does not stop the jump). The engine still refuses if
 // anything in its queue is due first.
 func (w *World) mayJump(end float64) bool {
-	return w.ready.empty() && len(w.pollers) == 0 && w.probes.after(end) && end < w.sleeps.first && end < w.jumpLimit
+	return w.ready.empty() && len(w.pollers) == 0 && w.probes.after(end) && end < w.jumpLimit
 }
 
 // setJumpLimit sets the clock a jump ends below (jumpLimit): limit, or

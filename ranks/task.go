@@ -192,12 +192,9 @@ func (r *Rank) taskSleep(d float64, exec bool) bool {
 		return false
 	}
 	r.rang = false
-	switch {
-	case w.simgrid:
+	if w.simgrid {
 		w.cpu.timer(w, r, d)
-	case w.probesAside: // as AfterHandler computes the end
-		w.sleeps.push(w.eng.Now(), d, r.gid)
-	default:
+	} else {
 		w.eng.AfterHandler(d, rankTimer{r})
 	}
 	return true

@@ -96,24 +96,6 @@ func TestTasksMatchBlockingCalls(t *testing.T) {
 	}
 }
 
-// TestSleepQueueMatchesEngineTimers runs the random programs of
-// TestTasksMatchBlockingCalls as tasks twice: in rank order (a third of the
-// seeds) once with the tasks' sleeps in the World's sleep queue
-// (sleepQueue), once with each a timer in the engine, and wants the same
-// hook events in the same order at the same times, the same data and the
-// same end, to the bit. It fails if no seed ran in rank order with
-// overheads (the sleeps the queue holds).
-func TestSleepQueueMatchesEngineTimers(t *testing.T) {
-	var queued, none uint64
-	for seed := uint64(1); seed <= 120; seed++ {
-		got := runTaskProgram(t, seed, true, taskOpts{queued: &queued})
-		sameEvents(t, seed, "sleep queue", got, "engine timers", runTaskProgram(t, seed, true, taskOpts{engineTimers: true, queued: &none}))
-	}
-	if queued < 400 || none != 0 {
-		t.Errorf("%d sleeps queued, %d with the engine's timers: the sleep queue hardly ran", queued, none)
-	}
-}
-
 // TestSkippedStepsMatch runs random programs whose pieces are mostly empty
 // as tasks whose Exchangers are StepSkippers, and as the blocking calls,
 // and wants the same hook events, data and end, to the bit: an empty step
@@ -130,13 +112,8 @@ func TestSkippedStepsMatch(t *testing.T) {
 }
 
 // taskOpts varies runTaskProgram: skip gives the tasks StepSkippers, sparse
-// makes most pieces empty, engineTimers sets every sleep's and probe's
-// timer in the engine (probesAside off: no sleepQueue, no probeQueue).
-// queued, if not nil, gets the sleeps the sleep queue took added to it.
-type taskOpts struct {
-	skip, sparse, engineTimers bool
-	queued                     *uint64
-}
+// makes most pieces empty.
+type taskOpts struct{ skip, sparse bool }
 
 // skipper is an Exchanger as a StepSkipper: step k is empty when Exchange
 // gives Nobody both ways (asked of a copy, so that e's calls are only the
@@ -265,9 +242,6 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool, opt taskOpts) string 
 	}
 	w.noSkip = noSkip
 	w.sleepInline = !tasks // the reference: every sleep's turns on the coroutine
-	if opt.engineTimers {
-		w.probesAside = false
-	}
 	var b strings.Builder
 	w.AddHook(func(e *Event) {
 		fmt.Fprintf(&b, "%v r%d p%d t%d %dB id%d/%d %s %.17g\n", e.Kind, e.Rank, e.Peer, e.Tag, e.Bytes, e.MsgID, e.RecvID, e.Kernel, e.Time)
@@ -350,9 +324,6 @@ func runTaskProgram(t *testing.T, seed uint64, tasks bool, opt taskOpts) string 
 		t.Fatalf("seed %d (tasks %v): %v", seed, tasks, err)
 	}
 	fmt.Fprintf(&b, "end %.17g\nreceived %v\n", w.End(), got)
-	if opt.queued != nil {
-		*opt.queued += w.sleeps.queued
-	}
 	return b.String()
 }
 

@@ -135,13 +135,10 @@ type sched struct {
 	spec fluid.FlowSpec
 
 	// probes: the ends of the probes' sleeps, kept out of the engine
-	// (probeQueue), and sleeps: those of the ranks' task sleeps
-	// (Rank.taskSleep: a message's overheads; sleepQueue), in rank order:
-	// probesAside (tests may turn it off, before Run, to set those timers
-	// in the engine as other sleeps).
+	// (probeQueue), in rank order: probesAside (tests may turn it off,
+	// before Run, to set those timers in the engine as other sleeps).
 	probes      probeQueue
 	probesAside bool
-	sleeps      sleepQueue
 	// mailed[gid]: a send was left in the rank's mailbox since its last
 	// look (probing's pLook): a bitmap by gid, in rank order.
 	mailed  []uint64
@@ -199,7 +196,7 @@ func newEngine(cfg Config, topo fluid.Topology) (*emu.Engine, *sched, error) {
 	eng := emu.NewEngineOptions(fluid.NewSystemOptions(topo.Links(), cfg.fluidOptions()),
 		emu.Options{SimGrid: simgrid, Precision: SimGridPrecision})
 	rankOrder := cfg.WakeOrder == WakeRank
-	return eng, &sched{ready: readyQueue{order: readyOrderOf(rankOrder)}, probesAside: rankOrder, sleeps: newSleepQueue(), dormLimit: math.Inf(1)}, nil
+	return eng, &sched{ready: readyQueue{order: readyOrderOf(rankOrder)}, probesAside: rankOrder, dormLimit: math.Inf(1)}, nil
 }
 
 // newWorld builds a World on an engine and a scheduler, its ranks taking
@@ -489,12 +486,12 @@ func (w *World) schedule(r *Rank) {
 			continue
 		}
 		t, ok := w.eng.Next()
-		if at, aside := w.asideFirst(); aside {
-			// A probe or sleep ending first fires first, alone, without
-			// the engine; one ending with the engine's next events fires
+		if len(w.probes.h) > 0 {
+			// A probe ending first fires first, alone, without the
+			// engine; one ending with the engine's next events fires
 			// with them (probeQueue).
-			if !ok || at <= t {
-				if (!ok || at < t) && len(w.probes.h) > 0 && w.chainProbe(at) {
+			if at := w.probes.h[0].at(); !ok || at <= t {
+				if (!ok || at < t) && w.chainProbe(at) {
 					continue
 				}
 				w.endProbes(at)
