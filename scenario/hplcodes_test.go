@@ -30,7 +30,7 @@ func TestHPLTableTakesHPLDatCodes(t *testing.T) {
 		// HPL.dat lines 28–29: 0 = transposed, 1 = no-transposed
 		{"l1 and u codes", base + "[hpl]\nl1 = 1\nu = 0\n", nil, func(d *hpl.Dat) bool { return !d.L1Transposed && d.UTransposed }},
 		{"equilibration code", base, []string{"hpl.equilibration=0"}, func(d *hpl.Dat) bool { return !d.Equilibration }},
-		// the words of HPL's echo and HPL.dat's comments, as docs/scenario.md
+		// the words of HPL's echo and HPL.dat's comments, as docs/reference/scenario-apps.md
 		// promises: equilibration = "yes" was refused, want true or false
 		{"equilibration echo word", base, []string{"hpl.equilibration=no"}, func(d *hpl.Dat) bool { return !d.Equilibration }},
 		{"equilibration comment word", base + "[hpl]\nequilibration = \"YES\"\n", []string{"hpl.threshold=1"}, func(d *hpl.Dat) bool { return d.Equilibration }},

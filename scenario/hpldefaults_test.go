@@ -6,7 +6,7 @@ import (
 	"github.com/emu-hpc/emu/hpldat"
 )
 
-// TestHPLDefaultsAreShippedDat: docs/scenario.md says an [hpl] table that
+// TestHPLDefaultsAreShippedDat: docs/reference/scenario-apps.md says an [hpl] table that
 // leaves a single-valued key out takes HPL's shipped HPL.dat value. Those
 // lines are checked against HPL 2.3's own file (hpldat/testdata/shipped.dat);
 // U was left no-transposed, so emu's default run echoed "U : no-transposed
