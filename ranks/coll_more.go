@@ -188,24 +188,9 @@ func (c *Comm) Scatter(root int, parts []Msg) Msg {
 	if c.r.w.cfg.ScatterAlgo == AlgoLinear {
 		return c.scatterLinear(root, parts)
 	}
-	// Binomial: a rank receives its subtree's blocks (relative order) from
-	// its parent, then hands each child the upper part of what it holds.
-	rel := (me - root + p) % p
-	var blocks []Msg
-	low := 1 // lowest set bit of rel; for the root, a power of two ≥ p
-	if rel == 0 {
-		for low < p {
-			low <<= 1
-		}
-		blocks = make([]Msg, p)
-		for i := range blocks {
-			blocks[i] = parts[(i+root)%p]
-			blocks[i].Bytes = blocks[i].size()
-		}
-	} else {
-		low = rel & -rel
-		blocks = c.recv((rel-low+root)%p, tagScatter).parts
-	}
+	// Binomial: a rank receives its subtree's blocks from its parent, then
+	// hands each child the upper part of what it holds, farthest first.
+	rel, low, blocks := c.scatterSubtree(root, parts)
 	for mask := low >> 1; mask > 0; mask >>= 1 {
 		if mask < len(blocks) {
 			c.send((rel+mask+root)%p, tagScatter, packed(blocks[mask:]))
@@ -213,6 +198,30 @@ func (c *Comm) Scatter(root int, parts []Msg) Msg {
 		}
 	}
 	return blocks[0]
+}
+
+// scatterSubtree is the receiving half of a binomial scatter on the tree of
+// ranks relative to root: it returns this rank's relative rank, the lowest
+// set bit of it (for the root, a power of two ≥ p) and the blocks of its
+// subtree in relative order, the root's from parts, the others' received
+// from the parent, rel − low.
+func (c *Comm) scatterSubtree(root int, parts []Msg) (rel, low int, blocks []Msg) {
+	p := c.Size()
+	rel = (c.rank - root + p) % p
+	if rel != 0 {
+		low = rel & -rel
+		return rel, low, c.recv((rel-low+root)%p, tagScatter).parts
+	}
+	low = 1
+	for low < p {
+		low <<= 1
+	}
+	blocks = make([]Msg, p)
+	for i := range blocks {
+		blocks[i] = parts[(i+root)%p]
+		blocks[i].Bytes = blocks[i].size()
+	}
+	return rel, low, blocks
 }
 
 // scatterLinear is SMPI's default scatter (its iscatter, waited for): the

@@ -706,23 +706,8 @@ func (c *Comm) scatterOMPILinear(root int, parts []Msg, nb bool) Msg {
 // rank+1, rank+2, rank+4, ... (nearest first) their subtrees' blocks,
 // blocking.
 func (c *Comm) scatterOMPIBinomial(root int, parts []Msg) Msg {
-	p, me := c.Size(), c.rank
-	rel := (me - root + p) % p
-	var blocks []Msg
-	low := 1
-	if rel == 0 {
-		for low < p {
-			low <<= 1
-		}
-		blocks = make([]Msg, p)
-		for i := range blocks {
-			blocks[i] = parts[(i+root)%p]
-			blocks[i].Bytes = blocks[i].size()
-		}
-	} else {
-		low = rel & -rel
-		blocks = c.recv((rel-low+root)%p, tagScatter).parts
-	}
+	p := c.Size()
+	rel, low, blocks := c.scatterSubtree(root, parts)
 	for mask := 1; mask < low && rel+mask < p; mask <<= 1 {
 		n := min(mask, p-rel-mask)
 		c.send((rel+mask+root)%p, tagScatter, packed(blocks[mask:mask+n]))
