@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/emu-hpc/emu/internal/inputfile"
 )
@@ -151,13 +152,13 @@ var errNotRegular = errors.New("not a regular file (a trace is read from its sta
 // a regular file is read up to inputfile.MaxStream bytes.
 func openIndexed(index, name string) (string, io.ReadCloser, error) {
 	path := indexedPath(index, name)
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		// Opened, a folder failed at its first read, and the error named
-		// the folder's line 1, not the index's line that names it (qa47).
-		return path, nil, fmt.Errorf("%s: a folder, want a trace file", path)
-	}
 	fh, err := inputfile.Open(path)
-	if err != nil && errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(name) {
+	switch {
+	case errors.Is(err, syscall.EISDIR):
+		// Refused at the open, so that the error names the index's line
+		// that names the folder, not the folder's line 1 (qa47).
+		err = fmt.Errorf("%s: a folder, want a trace file", path)
+	case errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(name):
 		err = fmt.Errorf("%w (nor %s from the working directory)", err, name)
 	}
 	return path, fh, err

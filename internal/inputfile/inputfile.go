@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // MaxStream bounds what is read from an input that is not a regular file
@@ -33,7 +34,8 @@ func ReadFile(path string) ([]byte, error) {
 
 // Open opens path for reading. Reading a regular file is reading it; from
 // anything else the reader fails with ErrEndless (in a *fs.PathError) once
-// MaxStream bytes have come.
+// MaxStream bytes have come. A folder is refused at once, with the error
+// (syscall.EISDIR in a *fs.PathError) its first read would give.
 func Open(path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,6 +45,12 @@ func Open(path string) (io.ReadCloser, error) {
 	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	if info.IsDir() {
+		// The error its first read would give, told before any: whoever
+		// opened it can name the line that named the folder.
+		f.Close()
+		return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	}
 	return &bounded{f: f, path: path, regular: info.Mode().IsRegular(), left: MaxStream}, nil
 }
