@@ -152,7 +152,8 @@ absent or unbounded (a tolerance not reached).`,
 		sub.SilenceUsage, sub.SilenceErrors = true, true
 		root.AddCommand(sub)
 	}
-	onceOnly(root) // a flag that takes one value, given twice, is refused
+	decimalOnly(root) // an integer flag takes decimal only (--seeds 0x10 is refused)
+	onceOnly(root)    // a flag that takes one value, given twice, is refused
 	namedArgs(root)
 	return root
 }
@@ -188,6 +189,9 @@ var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: st
 func flagError(err error) error {
 	if r, ok := asRepeated(err); ok {
 		return r
+	}
+	if d, ok := asNotDecimal(err); ok {
+		return d
 	}
 	m := badNumber.FindStringSubmatch(err.Error())
 	if m == nil {

@@ -143,7 +143,16 @@ type npFlag struct{ f *scenarioFlags }
 func (n npFlag) String() string { return "" }
 func (n npFlag) Type() string   { return "N" }
 func (n npFlag) Set(v string) error {
-	n.f.setFor("platform.np="+v, "--np "+v)
+	// platform.np's TOML would read 0x10 as 16: --np is decimal as every
+	// integer flag is (a value that is no integer at all, TOML's error says).
+	k, err := parseDecimal("np", v, true)
+	if d, ok := asNotDecimal(err); ok {
+		return d
+	}
+	if err != nil {
+		k = v
+	}
+	n.f.setFor("platform.np="+k, "--np "+v)
 	return nil
 }
 
@@ -158,7 +167,7 @@ type maxIterationsFlag struct {
 func (m maxIterationsFlag) String() string { return "" }
 func (m maxIterationsFlag) Type() string   { return "int" }
 func (m maxIterationsFlag) Set(v string) error {
-	k, err := strconv.ParseInt(v, 0, strconv.IntSize) // as pflag's int flags, whose errors root words
+	k, err := strconv.ParseInt(v, 10, strconv.IntSize) // decimal, as every integer flag (decimalOnly); root words the errors
 	if err != nil {
 		return err
 	}
