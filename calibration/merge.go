@@ -20,7 +20,8 @@ import (
 // second campaign would otherwise be dropped unseen. Rows without an index
 // (other tools' files) are all kept, but of a file given twice (under any
 // spelling of its path), its second copy is dropped whole as duplicates.
-// The files' probes are kept too, each node's latest (LatestPerHost). Rows
+// The files' probes are kept too, each node's latest (LatestPerHost); two
+// of one host at the same time that differ are an error (ProbeLog). Rows
 // of a kernel of the user's own (one emu does not know, which emu fit fits
 // with --product) are merged as they are: merging needs no product.
 func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates int, err error) {
@@ -29,6 +30,7 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 	}
 	sets := make([][]Sample, len(paths))
 	var stats []os.FileInfo // of the files read so far
+	var log ProbeLog
 	for i, p := range paths {
 		if sets[i], err = readAnyKernel(p); err != nil {
 			return nil, nil, 0, err
@@ -45,17 +47,19 @@ func Merge(paths []string) (merged []Sample, probes []models.Probe, duplicates i
 			}
 			stats = append(stats, st)
 		}
-		ps, err := ReadProbeFile(p)
+		data, err := inputfile.ReadFile(p)
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		probes = append(probes, ps...)
+		if err := log.Add(data, p); err != nil {
+			return nil, nil, 0, err
+		}
 	}
 	merged, dups, err := Combine(paths, sets)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	return merged, LatestPerHost(probes), duplicates + dups, nil
+	return merged, LatestPerHost(log.Probes()), duplicates + dups, nil
 }
 
 // maxOwnKernels bounds the kernels of one's own a merged file may hold: each

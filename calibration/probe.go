@@ -347,7 +347,97 @@ func appendProbe(b []byte, p models.Probe) ([]byte, error) {
 // ReadProbes returns the probes of a sample file's probe lines, in order.
 // file names the input in errors, which carry the line number.
 func ReadProbes(data []byte, file string) ([]models.Probe, error) {
+	out, _, err := readProbeLines(data, file)
+	return out, err
+}
+
+// ProbeLog gathers the probes of several sample files (or of several probe
+// lines of one) for LatestPerHost, refusing two of one host measured at the
+// same time that differ: LatestPerHost kept whichever came first, so
+// merging n0.csv n1.csv or n1.csv n0.csv recorded different references
+// without a word. Such a pair is two campaigns under one host name (two
+// nodes calibrated without --host whose clocks agree to the second) or an
+// edited file; the same probe twice (a file and its copy) is kept once.
+// The zero ProbeLog is ready to use.
+type ProbeLog struct {
+	probes []models.Probe
+	at     map[probeKey]probeAt
+}
+
+type probeKey struct {
+	host string
+	time int64 // Unix nanoseconds
+}
+
+type probeAt struct {
+	file string
+	line int
+	p    models.Probe
+}
+
+// Add reads data's probe lines (file names it in errors) and checks each
+// against the probes added before.
+func (l *ProbeLog) Add(data []byte, file string) error {
+	ps, lines, err := readProbeLines(data, file)
+	if err != nil {
+		return err
+	}
+	if l.at == nil {
+		l.at = map[probeKey]probeAt{}
+	}
+	for i, p := range ps {
+		k := probeKey{p.Host, p.Time.UnixNano()}
+		if was, ok := l.at[k]; ok {
+			if sameProbe(was.p, p) {
+				continue
+			}
+			return fmt.Errorf("%s:%d: probe: host %q measured at %s, as %s:%d's probe, but %s: two nodes calibrated under one host name (give each its own --host) or an edited file; keep one of them",
+				file, lines[i], p.Host, p.Time.UTC().Format(time.RFC3339Nano), was.file, was.line, probeDiff(was.p, p))
+		}
+		l.at[k] = probeAt{file, lines[i], p}
+		l.probes = append(l.probes, p)
+	}
+	return nil
+}
+
+// Probes returns the probes added, each once, in the order read.
+func (l *ProbeLog) Probes() []models.Probe { return l.probes }
+
+// sameProbe reports whether a and b are one measurement (times compared as
+// instants).
+func sameProbe(a, b models.Probe) bool {
+	if !a.Time.Equal(b.Time) {
+		return false
+	}
+	a.Time, b.Time = time.Time{}, time.Time{}
+	return a == b
+}
+
+// probeDiff names the first field in which b departs from a.
+func probeDiff(a, b models.Probe) string {
+	switch {
+	case a.Gflops != b.Gflops:
+		return fmt.Sprintf("gflops %g, not %g", b.Gflops, a.Gflops)
+	case a.Size != b.Size:
+		return fmt.Sprintf("size %d, not %d", b.Size, a.Size)
+	case a.Runs != b.Runs:
+		return fmt.Sprintf("runs %d, not %d", b.Runs, a.Runs)
+	case a.CPU != b.CPU:
+		return fmt.Sprintf("cpu %q, not %q", b.CPU, a.CPU)
+	case a.Cores != b.Cores:
+		return fmt.Sprintf("cores %d, not %d", b.Cores, a.Cores)
+	case a.Kernel != b.Kernel:
+		return fmt.Sprintf("kernel %q, not %q", b.Kernel, a.Kernel)
+	case a.Backend != b.Backend:
+		return fmt.Sprintf("backend %q, not %q", b.Backend, a.Backend)
+	}
+	return fmt.Sprintf("clock %q, not %q", b.Clock, a.Clock)
+}
+
+// readProbeLines is ReadProbes with each probe's line number.
+func readProbeLines(data []byte, file string) ([]models.Probe, []int, error) {
 	var out []models.Probe
+	var lines []int
 	for i, line := range bytes.Split(data, []byte("\n")) {
 		rest, ok := bytes.CutPrefix(line, []byte(probePrefix))
 		if !ok {
@@ -355,14 +445,15 @@ func ReadProbes(data []byte, file string) ([]models.Probe, error) {
 		}
 		var p models.Probe
 		if err := jsonUnmarshalStrict(bytes.TrimSpace(rest), &p); err != nil {
-			return nil, fmt.Errorf("%s:%d: probe: %v", file, i+1, err)
+			return nil, nil, fmt.Errorf("%s:%d: probe: %v", file, i+1, err)
 		}
 		if err := p.Validate(); err != nil {
-			return nil, fmt.Errorf("%s:%d: probe: %v", file, i+1, err)
+			return nil, nil, fmt.Errorf("%s:%d: probe: %v", file, i+1, err)
 		}
 		out = append(out, p)
+		lines = append(lines, i+1)
 	}
-	return out, nil
+	return out, lines, nil
 }
 
 // ReadProbeFile reads the probes of a sample file on disk.

@@ -156,7 +156,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 	files = onceEach(cmd.ErrOrStderr(), files)
 	var (
 		sets   [][]calibration.Sample
-		probes []models.Probe
+		probes calibration.ProbeLog // two of one host at one time that differ are refused
 	)
 	for _, f := range files {
 		data, err := inputfile.ReadFile(f) // once: its samples, its torn row, its probes
@@ -173,11 +173,9 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 		sets = append(sets, s)
 		noteTornRow(cmd.ErrOrStderr(), f, data)
-		p, err := calibration.ReadProbes(data, f)
-		if err != nil {
+		if err := probes.Add(data, f); err != nil {
 			return err
 		}
-		probes = append(probes, p...)
 	}
 	// A row read before (a file given twice, a merged file beside its parts)
 	// would count twice in the fit and its cross-validation, as merge drops it.
@@ -209,7 +207,7 @@ func fitKernels(cmd *cobra.Command, files []string, fl fitFlags) error {
 		}
 	}
 	// The nodes' reference probes go with their models (emu calibrate --check).
-	set = set.WithProbes(calibration.LatestPerHost(probes))
+	set = set.WithProbes(calibration.LatestPerHost(probes.Probes()))
 	data, err := set.MarshalTOML()
 	if err != nil {
 		return asFailure(err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emu-hpc/emu/calibration"
 	"github.com/emu-hpc/emu/kernels"
@@ -569,5 +570,42 @@ func TestFitCountsASampleOnce(t *testing.T) {
 	code, _, stderr := runCLI(t, "fit", h2, other, "-o", filepath.Join(dir, "x.toml"))
 	if want := "is also in " + h2 + ", measured otherwise"; code != exitInput || !strings.Contains(stderr, want) {
 		t.Errorf("two campaigns as h2: exit %d, %q; want exit 2 and %q", code, stderr, want)
+	}
+}
+
+// TestProbesOfOneTimeRefused: emu fit and emu calibrate merge of two sample
+// files whose probes of one host share a time but differ exit 2 naming the
+// second file's line, and write nothing; they recorded the first file's
+// probe as the node's reference.
+func TestProbesOfOneTimeRefused(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 11, 28, 17, 8, 42, 0, time.UTC)
+	write := func(name string, index int, gflops float64) string {
+		var b strings.Builder
+		row := calibration.Sample{Index: index, Plan: "p", Host: "vm", Core: 0, Kernel: "dgemm", M: 64, N: 64, K: 64, Seconds: 1e-4}
+		p := models.Probe{Host: "vm", Kernel: "dgemm", Size: 512, Runs: 7, Gflops: gflops, Time: at}
+		if err := calibration.WriteSampleFile(&b, []calibration.Sample{row}, []models.Probe{p}); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	n0, n1 := write("n0.csv", 0, 16.4), write("n1.csv", 1, 52)
+	out := filepath.Join(dir, "out")
+	for _, args := range [][]string{
+		{"fit", n0, n1, "-o", out},
+		{"calibrate", "merge", n0, n1, "-o", out},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		want := "emu: " + n1 + `:2: probe: host "vm" measured at 2026-11-28T17:08:42Z, as ` + n0 + ":2's probe, but gflops 52, not 16.4"
+		if code != exitInput || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("emu %s: exit %d, %q; want 2, %q...", strings.Join(args, " "), code, stderr, want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("emu %s wrote %s", strings.Join(args, " "), out)
+		}
 	}
 }
