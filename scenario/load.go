@@ -57,6 +57,9 @@ func Parse(data []byte, file string) (*Scenario, error) {
 		}
 		return nil, fmt.Errorf("%s: malformed TOML: %v", file, err)
 	}
+	if err := tableTwice(data); err != nil {
+		return nil, fmt.Errorf("%s:%w", file, err)
+	}
 	md, err := toml.Decode(string(data), s)
 	if err != nil {
 		return nil, s.decodeError(err, "", "", "")
