@@ -432,7 +432,8 @@ func TestPlatformXMLErrorsNameTheXML(t *testing.T) {
 }
 
 func TestKnownKeys(t *testing.T) {
-	// Every key docs/scenario.md and the examples use is known, and only those.
+	// Every key docs/scenario.md (with scenario-models.md and
+	// reference/scenario-apps.md) and the examples use is known, and only those.
 	for _, k := range []string{"app", "seed", "platform.link_bandwidth", "platform.fat_tree", "network.iprobe_cost",
 		"network.allreduce", "kernels.mode", "kernels.pivots", "hpl.swap_threshold", "hpl.max_iterations", "pingpong.window", "ring.sizes"} {
 		i := sort.SearchStrings(knownKeys, k)

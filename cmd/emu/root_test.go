@@ -211,7 +211,7 @@ func TestArgCountErrorsNameTheCommand(t *testing.T) {
 	}
 }
 
-// TestThresholdZeroSkipsTheCheck backs scenario.md's hpl.threshold row: HPL
+// TestThresholdZeroSkipsTheCheck backs docs/reference/scenario-apps.md's hpl.threshold row: HPL
 // skips its residual check for a threshold ≤ 0 (HPL_pdtest's thrsh <=
 // HPL_rzero), 0 included, which the page had as "negative" (qa57).
 func TestThresholdZeroSkipsTheCheck(t *testing.T) {
