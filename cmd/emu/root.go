@@ -180,6 +180,30 @@ func namedArgs(cmd *cobra.Command) {
 	}
 }
 
+// shellsOnly makes `emu completion SHELL` refuse a shell cobra writes no
+// script for: cobra's completion command runs nothing itself, so `emu
+// completion tcsh` printed the command's help and exited 0, as if it had
+// written a script (qa48).
+func shellsOnly(root *cobra.Command) {
+	root.InitDefaultCompletionCmd() // cobra adds it in Execute otherwise, after this
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sh := range c.Commands() {
+			shells = append(shells, sh.Name())
+		}
+		c.Args = func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("completion: unknown shell %q, want one of %s", args[0], strings.Join(shells, ", "))
+			}
+			return nil
+		}
+		c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	}
+}
+
 // badNumber matches pflag's error for a flag value strconv refused (Atoi: an
 // element of a list flag, calibrate's --nb 64,x).
 var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.(ParseInt|ParseUint|ParseFloat|ParseBool|Atoi): parsing ".*": (invalid syntax|value out of range)$`)
@@ -215,6 +239,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	root := newRoot(stdout, stderr)
+	shellsOnly(root) // here, not in newRoot: the CLI reference leaves cobra's completion out
 	root.SetArgs(args)
 	err := root.Execute()
 	if errors.Is(err, syscall.EPIPE) {

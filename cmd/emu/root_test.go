@@ -134,6 +134,28 @@ func TestShellCompletion(t *testing.T) {
 	}
 }
 
+// TestCompletionUnknownShell: emu completion of a shell cobra writes no
+// script for is one line, exit 2; it printed the command's help and exited
+// 0, as if a script had been written (qa48). Without a shell it still shows
+// the help.
+func TestCompletionUnknownShell(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"completion", "tcsh"}, exitInput, `emu: completion: unknown shell "tcsh", want one of bash, fish, powershell, zsh` + "\n"},
+		{[]string{"completion", "ksh", "x"}, exitInput, `emu: completion: unknown shell "ksh", want one of bash, fish, powershell, zsh` + "\n"},
+		{[]string{"completion"}, exitOK, ""},
+		{[]string{"completion", "powershell"}, exitOK, ""},
+	} {
+		code, stdout, stderr := runCLI(t, c.args...)
+		if code != c.code || stderr != c.stderr || (code == exitOK) != (stdout != "") {
+			t.Errorf("emu %s: exit %d, %d bytes out, %q; want %d, %q", strings.Join(c.args, " "), code, len(stdout), stderr, c.code, c.stderr)
+		}
+	}
+}
+
 // TestNumericFlagErrors: a flag value strconv refuses is one line in emu's
 // form, the flag, the value and what it wants, where it was pflag's
 // `invalid argument "abc" for "--max-iterations" flag: strconv.ParseInt:
