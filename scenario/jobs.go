@@ -54,6 +54,9 @@ func (s *Scenario) jobs(p *Plan) error {
 		if (jt.App == AppRing || jt.App == AppCongestor) && jt.Ranks < 2 {
 			return sub.errorAt("ranks", fmt.Sprintf("%d: a %s job needs ranks ≥ 2", jt.Ranks, jt.App))
 		}
+		if jt.Ranks < 0 { // was "-3, but the job's largest HPL grid needs 4 ranks"
+			return sub.errorAt("ranks", fmt.Sprintf("%d: want ≥ 1 (or leave it out: the job's %s input says how many)", jt.Ranks, jt.App))
+		}
 		jp, err := sub.Validate()
 		if err != nil {
 			return err

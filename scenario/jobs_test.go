@@ -34,6 +34,9 @@ func TestJobsErrors(t *testing.T) {
 		{"jobs = [{app = \"ring\", ranks = 2},\n  {app = \"ring\", ranks = \"two\"}]\n" + scenariotest.JobsPlatform, `jobs.toml:2: jobs[1].ranks: want an integer, got a string`},
 		{"jobs = [{app = \"ring\", ranks = 1}]\n" + scenariotest.JobsPlatform, `jobs.toml:1: jobs[0].ranks: 1: a ring job needs ranks ≥ 2`},
 		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"pingpong\"\nranks = 3\n", `jobs[0].ranks: 3, but the job's pingpong has 2 ranks`},
+		// a negative count said "-3, but the job's largest HPL grid needs 1 ranks" (qa48)
+		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"hpl\"\nranks = -3\n", `jobs.toml:10: jobs[0].ranks: -3: want ≥ 1 (or leave it out: the job's hpl input says how many)`},
+		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"pingpong\"\nranks = -1\n", `jobs.toml:10: jobs[0].ranks: -1: want ≥ 1 (or leave it out: the job's pingpong input says how many)`},
 		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"hpl\"\nranks = 3\n[jobs.hpl]\ngrids = [[2, 2], [1, 2]]\n", `jobs.toml:10: jobs[0].ranks: 3, but the job's largest HPL grid needs 4 ranks`},
 		{scenariotest.JobsPlatform + "\n[[jobs]]\napp = \"hpl\"\nranks = 40\n[jobs.hpl]\ngrids = [[2, 2]]\n", `jobs.toml:10: jobs[0].ranks: 40: the platform (32 hosts × 1 cores) holds 32 ranks`},
 	} {
