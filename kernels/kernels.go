@@ -107,6 +107,10 @@ type CallTooLongError struct {
 // InputFault marks the error as its input's fault (ranks.InputFault).
 func (e *CallTooLongError) InputFault() {}
 
+// Error names the model and the call; either may be at fault: a model in
+// microseconds, or a run of HPL at N = 8·10⁸ (an HPL.dat's typo) whose
+// first update the default model charges 5·10⁷ s (qa48: the message asked
+// about the coefficients alone).
 func (e *CallTooLongError) Error() string {
 	at := ""
 	if e.Where != "" {
@@ -116,7 +120,7 @@ func (e *CallTooLongError) Error() string {
 	if e.Vars.K != 0 {
 		dims += fmt.Sprintf(", k = %g", e.Vars.K)
 	}
-	return fmt.Sprintf("%skernels.%s: one call (%s) costs %.2g s by this model, over emu's bound of %g s (%.1f days) a call: are its coefficients in seconds?",
+	return fmt.Sprintf("%skernels.%s: one call (%s) costs %.2g s by this model, over emu's bound of %g s (%.1f days) a call: are its coefficients in seconds, and the problem (its m, n, k) the size meant?",
 		at, e.Kernel, dims, e.Seconds, float64(MaxCallSeconds), MaxCallSeconds/86400)
 }
 
