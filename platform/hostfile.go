@@ -21,6 +21,7 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 		index[p.HostName(h)] = h
 	}
 	var out []int
+	zero := 0 // the line of a name:0, when one was read
 	text := strings.TrimPrefix(string(data), "\ufeff") // an editor's byte order mark
 	for i, raw := range strings.Split(text, "\n") {
 		if h, ok := index[strings.TrimSpace(raw)]; ok && strings.TrimSpace(raw) != "" { // a whole host name, even one holding '#' or ':'
@@ -59,6 +60,12 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 		for range count {
 			out = append(out, h)
 		}
+		if count == 0 && zero == 0 {
+			zero = i + 1
+		}
+	}
+	if len(out) == 0 && zero > 0 { // it said "no host names" of a file that names one
+		return nil, fmt.Errorf("%s:%d: every host given has :0 slots: no rank has a host to run on", file, zero)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no host names", file)

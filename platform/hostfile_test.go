@@ -24,7 +24,9 @@ func TestParseHostfile(t *testing.T) {
 		{"spaced count", "node-1 : 2\n", []int{1, 1}, ""},
 		{"unknown host", "node-0\nnode-9\n", nil, "h.txt:2: host \"node-9\" is not in the platform (node-0 … node-3)"},
 		{"zero count", "node-0:0\nnode-2:1\n", []int{2}, ""}, // smpirun unrolls :0 to no line
-		{"only zero counts", "node-0:0\n", nil, "h.txt: no host names"},
+		// it said "no host names" of a file that names a host (qa48)
+		{"only zero counts", "node-0:0\n", nil, "h.txt:1: every host given has :0 slots: no rank has a host to run on"},
+		{"zero counts after a comment", "# none\nnode-0:0\nnode-1 : 0\n", nil, "h.txt:2: every host given has :0 slots: no rank has a host to run on"},
 		{"bad count", "node-0:x\n", nil, "h.txt:1: \"node-0:x\": want name or name:N with N ≥ 0"},
 		{"negative count", "node-0:-1\n", nil, "h.txt:1: \"node-0:-1\": want name or name:N with N ≥ 0"},
 		// 1 + MaxInt wrapped below the bound of ranks: the loop then grew without end.
