@@ -21,7 +21,8 @@ func ParseHostfile(data []byte, file string, p *Platform) ([]int, error) {
 		index[p.HostName(h)] = h
 	}
 	var out []int
-	zero := 0 // the line of a name:0, when one was read
+	// zero is the line of the first name:0 read, 0 if none.
+	zero := 0
 	text := strings.TrimPrefix(string(data), "\ufeff") // an editor's byte order mark
 	for i, raw := range strings.Split(text, "\n") {
 		if h, ok := index[strings.TrimSpace(raw)]; ok && strings.TrimSpace(raw) != "" { // a whole host name, even one holding '#' or ':'
