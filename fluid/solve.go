@@ -150,16 +150,15 @@ func (m *maxmin) scanLinks() {
 			}
 			if !m.full { // there every loaded link is queued already
 				for _, e := range h.elems {
-					if e.link != l { // l is queued: it is being scanned
-						m.visitLink(e.link)
-					}
+					m.visitLink(e.link) // l among them: queued, it passes by
 				}
 			}
 		}
 		if !(remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
 			remaining = max(remaining, 0)
 		}
-		work[l] = linkWork{remaining: remaining, usage: usage, unfixed: unfixed}
+		w := &work[l] // field by field: a composite literal is built aside, then copied
+		w.remaining, w.usage, w.unfixed = remaining, usage, unfixed
 		if unfixed > 0 {
 			sv.queue.add(linkAt(remaining/usage, l))
 		}
