@@ -255,8 +255,8 @@ func (m *maxmin) nextBound(next int) (int, float64) {
 // re-solve takes in and has not fixed yet.
 func (m *maxmin) fixMembers(link LinkID, level float64) {
 	for _, mb := range m.links[link].members {
-		if m.hot[mb.slot].stamp == m.fill.stamp { // re-solved, not fixed yet
-			m.fix(mb.slot, level/m.hot[mb.slot].weight)
+		if h := &m.hot[mb.slot]; h.stamp == m.fill.stamp { // re-solved, not fixed yet
+			m.fix(mb.slot, level/h.weight)
 		}
 	}
 }
