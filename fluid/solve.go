@@ -150,16 +150,15 @@ func (m *maxmin) scanLinks() {
 			}
 			if !m.full { // there every loaded link is queued already
 				for _, e := range h.elems {
-					if e.link != l { // l is queued: it is being scanned
-						m.visitLink(e.link)
-					}
+					m.visitLink(e.link) // l among them: queued, it passes by
 				}
 			}
 		}
 		if !(remaining > 0) { // max, whose NaN and −0 care costs a dozen instructions, only when it can change something
 			remaining = max(remaining, 0)
 		}
-		work[l] = linkWork{remaining: remaining, usage: usage, unfixed: unfixed}
+		w := &work[l] // field by field: a composite literal is built aside, then copied
+		w.remaining, w.usage, w.unfixed = remaining, usage, unfixed
 		if unfixed > 0 {
 			sv.queue.add(linkAt(remaining/usage, l))
 		}
@@ -256,8 +255,8 @@ func (m *maxmin) nextBound(next int) (int, float64) {
 // re-solve takes in and has not fixed yet.
 func (m *maxmin) fixMembers(link LinkID, level float64) {
 	for _, mb := range m.links[link].members {
-		if m.hot[mb.slot].stamp == m.fill.stamp { // re-solved, not fixed yet
-			m.fix(mb.slot, level/m.hot[mb.slot].weight)
+		if h := &m.hot[mb.slot]; h.stamp == m.fill.stamp { // re-solved, not fixed yet
+			m.fix(mb.slot, level/h.weight)
 		}
 	}
 }

@@ -584,11 +584,12 @@ func (s *System) newFlow() *flow {
 // recycle keeps a removed flow for newFlow. Nothing refers to it any more:
 // its solver took it off its links, the heap and the table.
 func (s *System) recycle(f *flow) {
-	elems := f.elems[:0]
+	elems, fats, slot := f.elems[:0], f.fats[:0], f.slot
 	if f.routeElems { // its Loads' own, not the flow's to reuse
 		elems = nil
 	}
-	*f = flow{elems: elems, fats: f.fats[:0], slot: f.slot}
+	*f = flow{} // cleared in place, then given back what it keeps: a literal that reads *f is built aside and copied
+	f.elems, f.fats, f.slot = elems, fats, slot
 	s.free = append(s.free, f)
 }
 

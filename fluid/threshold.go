@@ -57,16 +57,16 @@ func (m *maxmin) startLevel(f *flow) float64 {
 	return t0
 }
 
-// batchLevel returns t0 for the flows ids just added by a StartAll, those
+// batchLevel returns t0 for the flows just added by a StartAll, those
 // of them still without a rate (G above; a flow alone on its links is
 // rated already): the smallest, over their links, level at which the
 // link saturates when its rated flows follow their current levels and
 // every flow of G on it rises with them up to its bound level. It stops
 // at 0, below which no level goes.
-func (m *maxmin) batchLevel(ids []FlowID) float64 {
+func (m *maxmin) batchLevel(added []*flow) float64 {
 	t0 := math.Inf(1)
-	for _, id := range ids {
-		f := m.sys.flows.get(id)
+	for _, f := range added {
+		// (the flows themselves: no look-up of each id in the flow table)
 		if f.rate >= 0 {
 			continue // alone, or crossing no Shared link
 		}
