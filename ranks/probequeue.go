@@ -43,27 +43,27 @@ func (e probeEnd) gid() int32 { return int32(e.id >> 1) }
 // chain says whether World.chainProbe may run the probe without its rank.
 func (e probeEnd) chain() bool { return e.id&1 != 0 }
 
-// endOf is rank gid's end at at, chained or not.
-func endOf(at float64, gid int32, chain bool) probeEnd {
-	id := uint32(gid) << 1
-	if chain {
-		id |= 1
-	}
-	return probeEnd{math.Float64bits(at), id}
-}
-
 // after reports whether no probe ends at or before t.
 func (q *probeQueue) after(t float64) bool { return len(q.h) == 0 || q.h[0].at() > t }
 
 // at is when the probe ends, s.
 func (e probeEnd) at() float64 { return math.Float64frombits(e.key) }
 
-// push adds rank gid's probe ending at at. It returns true, for
-// probeSleep's expression.
-func (q *probeQueue) push(at float64, gid int32, chain bool) bool {
+// push adds the probe ending at at of the rank and chain bit that id
+// packs (probeID). It returns true, for probeSleep's expression.
+func (q *probeQueue) push(at float64, id uint32) bool {
 	q.h = append(q.h, probeEnd{})
-	q.climb(len(q.h)-1, endOf(at, gid, chain))
+	q.climb(len(q.h)-1, probeEnd{math.Float64bits(at), id})
 	return true
+}
+
+// probeID is probeEnd.id for rank gid's probe, chained or not.
+func probeID(gid int32, chain bool) uint32 {
+	id := uint32(gid) << 1
+	if chain {
+		id++
+	}
+	return id
 }
 
 // climb puts e in the hole at i and moves it up past the ends that are later.
@@ -169,8 +169,8 @@ func (r *Rank) probeSleep(d float64) bool {
 	}
 	r.rang = false
 	p := &w.tasksOf(r).p
-	_ = w.cfg.NoGrowth && w.sleptDormant(r, p, end) || w.probes.push(end, r.gid, p.looked && !p.once && !p.free && p.n == &w.iprobeN &&
-		r.callDepth > 1 && !w.hears(Stack) && len(w.worlds) == 1)
+	_ = w.cfg.NoGrowth && w.sleptDormant(r, p, end) || w.probes.push(end, probeID(r.gid, p.looked && !p.once && !p.free && p.n == &w.iprobeN &&
+		r.callDepth > 1 && !w.hears(Stack) && len(w.worlds) == 1))
 	return true
 }
 
