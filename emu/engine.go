@@ -328,7 +328,16 @@ func (e *Engine) CancelFlow(id fluid.FlowID) {
 // when nothing is pending. Under Options.SimGrid, once the current instant
 // has nothing left to fire, the fluid system settles first (SimGrid solves
 // when it looks for its next date).
-func (e *Engine) Next() (t float64, ok bool) { return e.look(true) }
+//
+// While the next event look found is known (lookKnown) and no timer is due
+// at the current instant, Next answers it without a call: the drivers ask
+// twice an event, and the second answer is mostly the first.
+func (e *Engine) Next() (t float64, ok bool) {
+	if q := &e.timers; e.lookKnown && q.valid && q.frontAt > e.now {
+		return e.lookAt, e.lookOK // look's answer: the front is past the instant
+	}
+	return e.look(true)
+}
 
 // peek is Next without the settle: StepWithin looks ahead within an
 // instant, where SimGrid does not solve.

@@ -215,7 +215,7 @@ func (w *World) wakeDormant(r *Rank) {
 		}
 		end += d
 	}
-	w.probes.push(end, r.gid, true)
+	w.probes.push(end, probeID(r.gid, true))
 }
 
 // tellDormant tells the LateStack listeners the failed polls that ended

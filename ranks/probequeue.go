@@ -29,12 +29,19 @@ type probeEnd struct {
 	// at ≥ 0), so they order as their bits do, and an integer comparison
 	// picks the lesser child without a branch (replaceFirst).
 	key uint64
-	gid int32
-	// chain: the probe is one of Comm.Probe's loop that failed may run
-	// without its rank (World.chainProbe) when nothing was mailed to the
-	// rank since (World.mailed).
-	chain bool
+	// id is the rank's gid shifted left once, its low bit chain: the probe
+	// is one of Comm.Probe's loop that failed may run without its rank
+	// (World.chainProbe) when nothing was mailed to the rank since
+	// (World.mailed). One word: a sift moves an end in two loads and two
+	// stores, not three of each.
+	id uint32
 }
+
+// gid is the probing rank's Rank.gid.
+func (e probeEnd) gid() int32 { return int32(e.id >> 1) }
+
+// chain says whether World.chainProbe may run the probe without its rank.
+func (e probeEnd) chain() bool { return e.id&1 != 0 }
 
 // after reports whether no probe ends at or before t.
 func (q *probeQueue) after(t float64) bool { return len(q.h) == 0 || q.h[0].at() > t }
@@ -42,12 +49,21 @@ func (q *probeQueue) after(t float64) bool { return len(q.h) == 0 || q.h[0].at()
 // at is when the probe ends, s.
 func (e probeEnd) at() float64 { return math.Float64frombits(e.key) }
 
-// push adds rank gid's probe ending at at. It returns true, for
-// probeSleep's expression.
-func (q *probeQueue) push(at float64, gid int32, chain bool) bool {
+// push adds the probe ending at at of the rank and chain bit that id
+// packs (probeID). It returns true, for probeSleep's expression.
+func (q *probeQueue) push(at float64, id uint32) bool {
 	q.h = append(q.h, probeEnd{})
-	q.climb(len(q.h)-1, probeEnd{math.Float64bits(at), gid, chain})
+	q.climb(len(q.h)-1, probeEnd{math.Float64bits(at), id})
 	return true
+}
+
+// probeID is probeEnd.id for rank gid's probe, chained or not.
+func probeID(gid int32, chain bool) uint32 {
+	id := uint32(gid) << 1
+	if chain {
+		id++
+	}
+	return id
 }
 
 // climb puts e in the hole at i and moves it up past the ends that are later.
@@ -97,26 +113,28 @@ func (q *probeQueue) second() float64 {
 // a sift down makes two).
 func (q *probeQueue) replaceFirst(e probeEnd) {
 	h := q.h
-	n := len(h)
-	i := 0
-	for {
-		c := 2*i + 1
-		if c+1 >= n {
-			if c < n {
-				h[i] = h[c]
-				i = c
-			}
-			break
-		}
-		d := 0
-		if h[c+1].key < h[c].key { // a SETcc, not a branch
+	n := uint(len(h))
+	hole := &h[0]
+	c := uint(1) // the hole's first child
+	for c+1 < n {
+		// Both children exist: their pair is read through one check, and
+		// the hole, the root or a child already passed, is held by its
+		// address.
+		kids := h[c : c+2 : c+2]
+		d := uint(0)
+		if kids[1].key < kids[0].key { // a SETcc, not a branch
 			d = 1
 		}
-		c += d
-		h[i] = h[c]
+		*hole = kids[d]
+		hole = &kids[d]
+		c = 2*(c+d) + 1
+	}
+	i := (c - 1) / 2 // the hole
+	if c < n {
+		*hole = h[c]
 		i = c
 	}
-	q.climb(i, e)
+	q.climb(int(i), e)
 }
 
 // endProbes fires every probe ending at at, the queue's front: each is an
@@ -124,7 +142,7 @@ func (q *probeQueue) replaceFirst(e probeEnd) {
 // rank ready, as rankTimer's Handle does.
 func (w *World) endProbes(at float64) {
 	for len(w.probes.h) > 0 && w.probes.h[0].at() == at {
-		r := w.ready.ranks[w.probes.pop().gid]
+		r := w.ready.ranks[w.probes.pop().gid()]
 		w.eng.FireOutside(at)
 		r.rang = true
 		w.wakeUp(r)
@@ -151,8 +169,8 @@ func (r *Rank) probeSleep(d float64) bool {
 	}
 	r.rang = false
 	p := &w.tasksOf(r).p
-	_ = w.cfg.NoGrowth && w.sleptDormant(r, p, end) || w.probes.push(end, r.gid, p.looked && !p.once && !p.free && p.n == &w.iprobeN &&
-		r.callDepth > 1 && !w.hears(Stack) && len(w.worlds) == 1)
+	_ = w.cfg.NoGrowth && w.sleptDormant(r, p, end) || w.probes.push(end, probeID(r.gid, p.looked && !p.once && !p.free && p.n == &w.iprobeN &&
+		r.callDepth > 1 && !w.hears(Stack) && len(w.worlds) == 1))
 	return true
 }
 
@@ -174,7 +192,7 @@ func (r *Rank) probeSleep(d float64) bool {
 // reports whether it ran the probe; false leaves the queue as it was.
 func (w *World) chainProbe(at float64) bool {
 	e := w.probes.h[0]
-	if !e.chain || w.mailed[e.gid>>6]&(1<<(e.gid&63)) != 0 || len(w.pollers) > 0 {
+	if !e.chain() || w.mailed[e.gid()>>6]&(1<<(e.gid()&63)) != 0 || len(w.pollers) > 0 {
 		return false
 	}
 	second := w.probes.second()
@@ -190,7 +208,7 @@ func (w *World) chainProbe(at float64) bool {
 		end := at + d
 		if end == at { // free: its rank sleeps it (pSleep), at once
 			w.probes.pop()
-			r := w.ready.ranks[e.gid]
+			r := w.ready.ranks[e.gid()]
 			p := &w.tasksOf(r).p
 			p.phase, p.d, p.free = pSleep, d, true
 			r.rang = true

@@ -208,7 +208,7 @@ func TestProbeQueueOrder(t *testing.T) {
 		switch op := rng.IntN(3); {
 		case len(ref) == 0 || op == 0 && len(ref) < 600:
 			at := end()
-			q.push(at, int32(step), false)
+			q.push(at, probeID(int32(step), false))
 			insert(at)
 		case op == 1:
 			if got := q.pop().at(); got != ref[0] {
