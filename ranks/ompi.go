@@ -39,6 +39,9 @@ const (
 	ompiAlltoallvLin   = "alltoallv__ompi_basic_linear"
 	ompiAllgathervGB   = "allgatherv__GB"
 	ompiAllgathervRing = "allgatherv__mpich_ring"
+	ompiAllgathervBrk  = "allgatherv__ompi_bruck"
+	ompiAllgathervNE   = "allgatherv__ompi_neighborexchange"
+	ompiAllgathervPair = "allgatherv__pair"
 	ompiAlltoallvPair  = "alltoallv__pair"
 )
 
@@ -138,11 +141,11 @@ func ompiBcast(p, n int) string {
 func ompiReduce(p, n int) string {
 	const (
 		linear   = ompiReduceLinear
-		chain    = "reduce__ompi_chain"
-		pipeline = "reduce__ompi_pipeline"
-		binary   = "reduce__ompi_binary"
-		binomial = "reduce__ompi_binomial"
-		inorder  = "reduce__ompi_in_order_binary"
+		chain    = ompiReduceChain
+		pipeline = ompiReducePipeline
+		binary   = ompiReduceBinary
+		binomial = ompiReduceBinomial
+		inorder  = ompiReduceInOrder
 	)
 	switch {
 	case p < 4:
@@ -266,10 +269,9 @@ func ompiAlltoallv(p int) string {
 		{1024, ompiAlltoallvPair}}, ompiAlltoallvLin)
 }
 
-// ompiAllgatherv is allgatherv__ompi's decision on the mean block size,
-// which emu names when it refuses it.
+// ompiAllgatherv is allgatherv__ompi's decision on the mean block size.
 func ompiAllgatherv(p, n int) string {
-	const gb, bruck, ring, ne, pair = ompiAllgathervGB, "allgatherv__ompi_bruck", ompiAllgathervRing, "allgatherv__ompi_neighborexchange", "allgatherv__pair"
+	const gb, bruck, ring, ne, pair = ompiAllgathervGB, ompiAllgathervBrk, ompiAllgathervRing, ompiAllgathervNE, ompiAllgathervPair
 	switch {
 	case p == 2:
 		return pick(n, []band{{2048, ring}, {4096, pair}, {8192, ring}}, pair)

@@ -276,6 +276,8 @@ func (c *Comm) ompiReduceRun(root int, m Msg, op Op) Msg {
 	switch algo := ompiReduce(c.Size(), m.Bytes); algo {
 	case ompiReduceLinear:
 		return c.reduceOMPILinear(root, m, op)
+	case ompiReduceChain, ompiReducePipeline, ompiReduceBinary, ompiReduceBinomial, ompiReduceInOrder:
+		return c.reduceOMPITree(algo, root, m, op)
 	default:
 		c.refuse("MPI_Reduce", m.Bytes, algo, "")
 	}
@@ -458,10 +460,7 @@ func (c *Comm) ompiAllgatherRun(out []Msg) {
 	p := c.Size()
 	switch algo := ompiAllgather(p, out[c.rank].Bytes); algo {
 	case ompiAllgatherPair:
-		for i := 1; i < p; i++ {
-			q := c.rank ^ i
-			out[q] = c.smpiSendrecv(q, tagAllgather, out[c.rank], q, tagAllgather)
-		}
+		c.ompiAllgatherPairs(out)
 	case ompiAllgatherRDB:
 		c.allgatherSMPIRDB(out)
 	case ompiAllgatherNE:
@@ -474,6 +473,15 @@ func (c *Comm) ompiAllgatherRun(out []Msg) {
 		c.allgatherSMPIRing(out)
 	case ompiAllgatherBruck:
 		c.allgatherSMPIBruck(out)
+	}
+}
+
+// ompiAllgatherPairs is SMPI's allgather__pair (p a power of two): at
+// step i a Sendrecv of this rank's block with rank^i.
+func (c *Comm) ompiAllgatherPairs(out []Msg) {
+	for i := 1; i < c.Size(); i++ {
+		q := c.rank ^ i
+		out[q] = c.smpiSendrecv(q, tagAllgather, out[c.rank], q, tagAllgather)
 	}
 }
 

@@ -24,11 +24,8 @@ const ompiDir = "testdata/tiompi"
 // "failed"; an MPI program runs it): emu must refuse those cases.
 var ompiUnimplemented = map[string]bool{
 	"bcast__ompi_split_bintree": true, "bcast__mvapich2_knomial_intra_node": true, "bcast__scatter_rdb_allgather": true,
-	"reduce__ompi_chain": true, "reduce__ompi_pipeline": true, "reduce__ompi_binary": true,
-	"reduce__ompi_binomial": true, "reduce__ompi_in_order_binary": true,
 	"allreduce__lr": true, "allreduce__ompi_ring_segmented": true, "allreduce__rab_rdb": true,
 	"alltoall__pair": true, "alltoallv__pair": true,
-	"allgatherv__ompi_bruck": true, "allgatherv__ompi_neighborexchange": true, "allgatherv__pair": true,
 }
 
 // TestTIOmpiAgainstSMPI replays every trace of testdata/tiompi with
