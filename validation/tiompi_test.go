@@ -73,6 +73,16 @@ func TestTIOmpiAgainstSMPI(t *testing.T) {
 	if err != nil || math.Abs(got-2.000148447716682) > tiTolerance {
 		t.Errorf("examples/replay-ompi.txt: emu %.15f s (%v), SMPI 2.000148447716682 s", got, err)
 	}
+	// Open MPI's in-order binary reduce, its pick on 256 to 511 ranks
+	// from 8 to 16 KiB: 256 ranks reduce 12,000 B to rank 0 (the tree's
+	// root, rank 255, hands the result on), then 9,000 B to rank 255
+	// (testdata/tiompi/README.md, "inorder/")
+	in := filepath.Join(ompiDir, "inorder")
+	got, err = replaySMPIErr(t, filepath.Join(in, "flat256.xml"), filepath.Join(in, "reduce_256.txt"),
+		"platform.hostfile="+strconv.Quote(filepath.Join(in, "hostfile256.txt")), "network.collectives=ompi")
+	if err != nil || math.Abs(got-0.000113965995457) > tiTolerance {
+		t.Errorf("inorder/reduce_256.txt: emu %.15f s (%v), SMPI 0.000113965995457 s", got, err)
+	}
 	t.Logf("%d cases replayed as SMPI, %d refused", matched, refused)
 	if matched == 0 {
 		t.Error("no case replayed")
