@@ -222,7 +222,7 @@ func (c *Comm) reduceOMPITree(algo string, root int, m Msg, op Op) Msg {
 		t, seg = ompiInOrderBinomial(p, me, root), reduceOMPIBinomialSegment(p, n)
 	case ompiReduceInOrder:
 		t = ompiInOrderBinary(p, me)
-		acc := c.reduceOMPISegmented(m, op, t, n, p-1 == me)
+		acc := c.reduceOMPISegmented(m, op, t, n)
 		// the tree's root, rank p−1, hands the result to the reduce's
 		if root != p-1 {
 			switch me {
@@ -240,7 +240,7 @@ func (c *Comm) reduceOMPITree(algo string, root int, m Msg, op Op) Msg {
 	if seg == 0 || seg >= n {
 		seg = n
 	}
-	acc := c.reduceOMPISegmented(m, op, t, seg, me == root)
+	acc := c.reduceOMPISegmented(m, op, t, seg)
 	if me != root {
 		return Msg{}
 	}
@@ -259,7 +259,7 @@ func (c *Comm) reduceOMPITree(algo string, root int, m Msg, op Op) Msg {
 // more, sends its segments to its parent, one blocking send each. The
 // sends carry the rank's partial result with the last segment; it returns
 // that result.
-func (c *Comm) reduceOMPISegmented(m Msg, op Op, t reduceTree, seg int, isRoot bool) Msg {
+func (c *Comm) reduceOMPISegmented(m Msg, op Op, t reduceTree, seg int) Msg {
 	n := m.Bytes
 	segs := (n + seg - 1) / seg
 	size := func(i int) int { return min(seg, n-i*seg) }
@@ -289,8 +289,9 @@ func (c *Comm) reduceOMPISegmented(m Msg, op Op, t reduceTree, seg int, isRoot b
 			if x := prev.msg; x.parts != nil {
 				acc = combine(op, acc, x.parts[0])
 			}
+			prev.w.recycle(prev)
 			// the previous pair ended a segment: it goes up
-			if step%k == 0 && !isRoot {
+			if step%k == 0 && t.parent >= 0 {
 				send(step/k-1, acc)
 			}
 		}
