@@ -83,6 +83,22 @@ func TestTIOmpiAgainstSMPI(t *testing.T) {
 	if err != nil || math.Abs(got-0.000113965995457) > tiTolerance {
 		t.Errorf("inorder/reduce_256.txt: emu %.15f s (%v), SMPI 0.000113965995457 s", got, err)
 	}
+	// the segmented reduces on datatypes of 8, 4 and 16 B: SMPI cuts
+	// segments in elements, emu in bytes (ranks/ompireduce.go)
+	for _, c := range []struct {
+		trace string
+		smpi  float64
+	}{
+		{"reduce_16_double", 0.000297364664703},    // binomial, 1 KiB segments
+		{"reduce_33_int", 0.000355515755947},       // binomial, 1 KiB segments
+		{"reduce_3_longdouble", 0.000407446382326}, // pipeline, 32 KiB; chain, 64 KiB
+	} {
+		got, err := replaySMPIErr(t, filepath.Join(ompiDir, "platforms", "flat.xml"), filepath.Join(ompiDir, "datatypes", c.trace+".txt"),
+			"platform.hostfile="+strconv.Quote(filepath.Join(ompiDir, "hostfile.txt")), "network.collectives=ompi")
+		if err != nil || math.Abs(got-c.smpi) > tiTolerance {
+			t.Errorf("datatypes/%s.txt: emu %.15f s (%v), SMPI %.15f s", c.trace, got, err, c.smpi)
+		}
+	}
 	t.Logf("%d cases replayed as SMPI, %d refused", matched, refused)
 	if matched == 0 {
 		t.Error("no case replayed")
