@@ -25,6 +25,7 @@ const (
 	ompiReduceLinear   = "reduce__ompi_basic_linear"
 	ompiAllreduceRDB   = "allreduce__rdb"
 	ompiAllreduceRB    = "allreduce__redbcast"
+	ompiAllreduceRab   = "allreduce__rab_rdb"
 	ompiGatherLinear   = "gather__ompi_basic_linear"
 	ompiGatherBinomial = "gather__ompi_binomial"
 	ompiGatherSync     = "gather__ompi_linear_sync"
@@ -176,7 +177,7 @@ func ompiAllreduce(p, n int) string {
 		rdb  = ompiAllreduceRDB
 		lr   = "allreduce__lr"
 		seg  = "allreduce__ompi_ring_segmented"
-		rabr = "allreduce__rab_rdb"
+		rabr = ompiAllreduceRab
 	)
 	switch {
 	case p < 4:

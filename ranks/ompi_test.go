@@ -121,6 +121,14 @@ func checkOMPIAlgorithms(t *testing.T, c *Comm) {
 	if got := c.allreduceSMPIRDB(Msg{Data: data}, Sum); fmt.Sprint(got.Data) != fmt.Sprint([]float64{float64(p * (p - 1) / 2), float64(2 * p)}) {
 		fail("allreduce__rdb", got.Data, p*(p-1)/2)
 	}
+	// allreduce__rab_rdb: 1,001 doubles (blocks of count/pof2 elements,
+	// the last longer) and 3 (fewer elements than ranks: empty blocks)
+	for _, n := range []int{8008, 24} {
+		got := c.allreduceSMPIRabRDB(Msg{Bytes: n, Data: data}, Sum, 8)
+		if fmt.Sprint(got.Data) != fmt.Sprint([]float64{float64(p * (p - 1) / 2), float64(2 * p)}) || got.Bytes != n {
+			fail(fmt.Sprintf("allreduce__rab_rdb of %d B", n), got, p*(p-1)/2)
+		}
+	}
 	names := []string{ompiAllgatherRDB, ompiAllgatherRing, ompiAllgatherBruck}
 	allgathers := []func([]Msg){c.allgatherSMPIRDB, c.allgatherSMPIRing, c.allgatherSMPIBruck}
 	if p%2 == 0 {

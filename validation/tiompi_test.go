@@ -24,7 +24,7 @@ const ompiDir = "testdata/tiompi"
 // "failed"; an MPI program runs it): emu must refuse those cases.
 var ompiUnimplemented = map[string]bool{
 	"bcast__ompi_split_bintree": true, "bcast__mvapich2_knomial_intra_node": true, "bcast__scatter_rdb_allgather": true,
-	"allreduce__lr": true, "allreduce__ompi_ring_segmented": true, "allreduce__rab_rdb": true,
+	"allreduce__lr": true, "allreduce__ompi_ring_segmented": true,
 	"alltoall__pair": true, "alltoallv__pair": true,
 }
 
@@ -84,7 +84,8 @@ func TestTIOmpiAgainstSMPI(t *testing.T) {
 		t.Errorf("inorder/reduce_256.txt: emu %.15f s (%v), SMPI 0.000113965995457 s", got, err)
 	}
 	// the segmented reduces on datatypes of 8, 4 and 16 B: SMPI cuts
-	// segments in elements, emu in bytes (ranks/ompireduce.go)
+	// segments in elements, emu in bytes (ranks/ompireduce.go); and
+	// allreduce__rab_rdb, whose blocks are count/pof2 elements
 	for _, c := range []struct {
 		trace string
 		smpi  float64
@@ -92,6 +93,8 @@ func TestTIOmpiAgainstSMPI(t *testing.T) {
 		{"reduce_16_double", 0.000297364664703},    // binomial, 1 KiB segments
 		{"reduce_33_int", 0.000355515755947},       // binomial, 1 KiB segments
 		{"reduce_3_longdouble", 0.000407446382326}, // pipeline, 32 KiB; chain, 64 KiB
+		{"allreduce_7_double", 0.000085681682465},  // 1,101 and 5,003 doubles: rab_rdb
+		{"allreduce_33_int", 0.000210094935489},    // 1,001 and 30,007 ints: rab_rdb
 	} {
 		got, err := replaySMPIErr(t, filepath.Join(ompiDir, "platforms", "flat.xml"), filepath.Join(ompiDir, "datatypes", c.trace+".txt"),
 			"platform.hostfile="+strconv.Quote(filepath.Join(ompiDir, "hostfile.txt")), "network.collectives=ompi")
