@@ -248,8 +248,14 @@ func (c *Comm) Reduce(root int, m Msg, op Op) Msg {
 
 // Allreduce combines every member's m with op and returns the result on
 // all (Config.AllreduceAlgo: recursive doubling, ring or reduce_bcast;
-// "ompi" for any of Open MPI's picks, ompi.go, as every collective).
-func (c *Comm) Allreduce(m Msg, op Op) Msg {
+// "ompi" for any of Open MPI's picks, ompi.go, as every collective). Its
+// elements are doubles (8 B): AllreduceElem names another size.
+func (c *Comm) Allreduce(m Msg, op Op) Msg { return c.AllreduceElem(m, op, 8) }
+
+// AllreduceElem is Allreduce of elements of elem bytes (the datatype's
+// size), by which some of Open MPI's algorithms cut the vector (the ompi
+// set's allreduce__rab_rdb); the other algorithms ignore it.
+func (c *Comm) AllreduceElem(m Msg, op Op, elem int) Msg {
 	defer c.r.mpiExit(c.r.mpiEnter("MPI_Allreduce"))
 	m.Bytes = m.size()
 	switch c.r.w.cfg.AllreduceAlgo {
@@ -258,7 +264,7 @@ func (c *Comm) Allreduce(m Msg, op Op) Msg {
 	case AlgoReduceBcast:
 		return c.Bcast(0, c.Reduce(0, m, op))
 	case AlgoOMPI:
-		return c.ompiAllreduceRun(m, op)
+		return c.ompiAllreduceRun(m, op, elem)
 	}
 	return c.allreduceRDB(m, op)
 }

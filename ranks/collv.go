@@ -38,8 +38,11 @@ func (c *Comm) Scatterv(root int, parts []Msg) Msg {
 // blocks end to end), the same on every rank. Under the ompi set it runs
 // Open MPI's pick: allgatherv__GB (a Gatherv to rank 0, then a Bcast of
 // the buffer up to its furthest block's end, max displs[i]+counts[i], by
-// bcast__ompi's own choice) or allgatherv__mpich_ring (below); its other
-// picks stop the run. Under the other sets it runs Allgather's algorithm
+// bcast__ompi's own choice), allgatherv__mpich_ring (below), or
+// allgatherv__ompi_bruck, _ompi_neighborexchange (SMPI's allgatherv__ring
+// on an odd number of ranks) and _pair, which send the blocks as the
+// allgathers of those names do (SMPI's indexed datatypes: a message is
+// its blocks' sizes summed; a rank's exchange with itself is a copy). Under the other sets it runs Allgather's algorithm
 // (SMPI's default under "smpi").
 func (c *Comm) Allgatherv(m Msg, counts, displs []int) []Msg {
 	p := c.Size()
@@ -60,17 +63,31 @@ func (c *Comm) Allgatherv(m Msg, counts, displs []int) []Msg {
 		end = max(end, at+n)
 	}
 	m.Bytes = m.size()
-	switch algo := ompiAllgatherv(p, total/p); algo {
+	algo := ompiAllgatherv(p, total/p)
+	switch algo {
 	case ompiAllgathervGB:
 		out := c.gatherLinear(0, m)
 		all := c.ompiBcastRun(0, Msg{Bytes: end, parts: out})
 		return all.parts
 	case ompiAllgathervRing:
 		return c.allgathervRing(m, counts)
-	default:
-		c.refuse("MPI_Allgatherv", total, algo, "")
 	}
-	return nil
+	// the allgather algorithms of the same names, each block its own size
+	out := make([]Msg, p)
+	out[c.rank] = m
+	switch algo {
+	case ompiAllgathervBrk:
+		c.allgatherSMPIBruck(out)
+	case ompiAllgathervNE:
+		if p%2 == 1 {
+			c.allgatherSMPIRing(out) // SMPI's allgatherv__ring
+		} else {
+			c.allgatherOMPINeighbor(out)
+		}
+	case ompiAllgathervPair: // picked on 2 ranks only, a power of two as it needs
+		c.ompiAllgatherPairs(out)
+	}
+	return out
 }
 
 // allgathervRing is SMPI's allgatherv__mpich_ring: blocks travel to the

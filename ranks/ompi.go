@@ -25,6 +25,7 @@ const (
 	ompiReduceLinear   = "reduce__ompi_basic_linear"
 	ompiAllreduceRDB   = "allreduce__rdb"
 	ompiAllreduceRB    = "allreduce__redbcast"
+	ompiAllreduceRab   = "allreduce__rab_rdb"
 	ompiGatherLinear   = "gather__ompi_basic_linear"
 	ompiGatherBinomial = "gather__ompi_binomial"
 	ompiGatherSync     = "gather__ompi_linear_sync"
@@ -39,6 +40,9 @@ const (
 	ompiAlltoallvLin   = "alltoallv__ompi_basic_linear"
 	ompiAllgathervGB   = "allgatherv__GB"
 	ompiAllgathervRing = "allgatherv__mpich_ring"
+	ompiAllgathervBrk  = "allgatherv__ompi_bruck"
+	ompiAllgathervNE   = "allgatherv__ompi_neighborexchange"
+	ompiAllgathervPair = "allgatherv__pair"
 	ompiAlltoallvPair  = "alltoallv__pair"
 )
 
@@ -138,11 +142,11 @@ func ompiBcast(p, n int) string {
 func ompiReduce(p, n int) string {
 	const (
 		linear   = ompiReduceLinear
-		chain    = "reduce__ompi_chain"
-		pipeline = "reduce__ompi_pipeline"
-		binary   = "reduce__ompi_binary"
-		binomial = "reduce__ompi_binomial"
-		inorder  = "reduce__ompi_in_order_binary"
+		chain    = ompiReduceChain
+		pipeline = ompiReducePipeline
+		binary   = ompiReduceBinary
+		binomial = ompiReduceBinomial
+		inorder  = ompiReduceInOrder
 	)
 	switch {
 	case p < 4:
@@ -173,7 +177,7 @@ func ompiAllreduce(p, n int) string {
 		rdb  = ompiAllreduceRDB
 		lr   = "allreduce__lr"
 		seg  = "allreduce__ompi_ring_segmented"
-		rabr = "allreduce__rab_rdb"
+		rabr = ompiAllreduceRab
 	)
 	switch {
 	case p < 4:
@@ -266,10 +270,9 @@ func ompiAlltoallv(p int) string {
 		{1024, ompiAlltoallvPair}}, ompiAlltoallvLin)
 }
 
-// ompiAllgatherv is allgatherv__ompi's decision on the mean block size,
-// which emu names when it refuses it.
+// ompiAllgatherv is allgatherv__ompi's decision on the mean block size.
 func ompiAllgatherv(p, n int) string {
-	const gb, bruck, ring, ne, pair = ompiAllgathervGB, "allgatherv__ompi_bruck", ompiAllgathervRing, "allgatherv__ompi_neighborexchange", "allgatherv__pair"
+	const gb, bruck, ring, ne, pair = ompiAllgathervGB, ompiAllgathervBrk, ompiAllgathervRing, ompiAllgathervNE, ompiAllgathervPair
 	switch {
 	case p == 2:
 		return pick(n, []band{{2048, ring}, {4096, pair}, {8192, ring}}, pair)

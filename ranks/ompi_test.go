@@ -73,6 +73,21 @@ func checkOMPIAlgorithms(t *testing.T, c *Comm) {
 		if got := c.reduceOMPILinear(root, Msg{Data: []float64{float64(me), 1}}, Sum); me == root && fmt.Sprint(got.Data) != fmt.Sprint([]float64{float64(p * (p - 1) / 2), float64(p)}) {
 			fail("reduce__ompi_basic_linear", got.Data, p*(p-1)/2)
 		}
+		// Open MPI's segmented trees: 3,000 B cuts 1 KiB segments for
+		// the binomial tree from 8 ranks, 100,000 B several of 32 and
+		// 64 KiB; one rank is refused (SMPI aborts there)
+		for _, n := range []int{3000, 100000} {
+			for _, algo := range []string{ompiReduceChain, ompiReducePipeline, ompiReduceBinary, ompiReduceBinomial, ompiReduceInOrder} {
+				if p == 1 {
+					break
+				}
+				got := c.reduceOMPITree(algo, root, Msg{Bytes: n, Data: []float64{float64(me), 1}}, Sum)
+				want := []float64{float64(p * (p - 1) / 2), float64(p)}
+				if me == root && fmt.Sprint(got.Data) != fmt.Sprint(want) || me != root && got.Data != nil {
+					fail(fmt.Sprintf("%s of %d B to %d", algo, n, root), got.Data, want)
+				}
+			}
+		}
 		// in one order on every rank (a map's would differ)
 		for _, g := range []struct {
 			name string
@@ -105,6 +120,14 @@ func checkOMPIAlgorithms(t *testing.T, c *Comm) {
 	data := []float64{float64(me), 2}
 	if got := c.allreduceSMPIRDB(Msg{Data: data}, Sum); fmt.Sprint(got.Data) != fmt.Sprint([]float64{float64(p * (p - 1) / 2), float64(2 * p)}) {
 		fail("allreduce__rdb", got.Data, p*(p-1)/2)
+	}
+	// allreduce__rab_rdb: 1,001 doubles (blocks of count/pof2 elements,
+	// the last longer) and 3 (fewer elements than ranks: empty blocks)
+	for _, n := range []int{8008, 24} {
+		got := c.allreduceSMPIRabRDB(Msg{Bytes: n, Data: data}, Sum, 8)
+		if fmt.Sprint(got.Data) != fmt.Sprint([]float64{float64(p * (p - 1) / 2), float64(2 * p)}) || got.Bytes != n {
+			fail(fmt.Sprintf("allreduce__rab_rdb of %d B", n), got, p*(p-1)/2)
+		}
 	}
 	names := []string{ompiAllgatherRDB, ompiAllgatherRing, ompiAllgatherBruck}
 	allgathers := []func([]Msg){c.allgatherSMPIRDB, c.allgatherSMPIRing, c.allgatherSMPIBruck}
@@ -140,6 +163,27 @@ func checkOMPIAlgorithms(t *testing.T, c *Comm) {
 			break
 		}
 	}
+	// allgatherv's bruck, neighbour exchange (the ring on odd p) and
+	// pair (powers of two): the allgathers' exchanges, blocks uneven
+	agvNames := []string{ompiAllgathervBrk, ompiAllgathervNE}
+	agvs := []func([]Msg){c.allgatherSMPIBruck, c.allgatherOMPINeighbor}
+	if p%2 == 1 {
+		agvs[1] = c.allgatherSMPIRing
+	}
+	if p&(p-1) == 0 {
+		agvNames, agvs = append(agvNames, ompiAllgathervPair), append(agvs, c.ompiAllgatherPairs)
+	}
+	for k, ag := range agvs {
+		out := make([]Msg, p)
+		out[me] = Msg{Bytes: 100 * (1 + me%3), Data: []float64{float64(me)}}
+		ag(out)
+		for i := 0; i < p; i++ {
+			if out[i].size() != 100*(1+i%3) || out[i].Data == nil || out[i].Data[0] != float64(i) {
+				fail(agvNames[k], out, "i")
+				break
+			}
+		}
+	}
 	a2a := make([]Msg, p)
 	for i := range a2a {
 		a2a[i] = Msg{Bytes: 1000 * (1 + i%3), Data: []float64{float64(me*100 + i)}}
@@ -158,25 +202,28 @@ func checkOMPIAlgorithms(t *testing.T, c *Comm) {
 // TestOMPIRefuses: a call for which SMPI's ompi selector picks an
 // algorithm emu does not run stops the run with an error naming the call,
 // its size, the number of ranks and SMPI's algorithm (3 ranks, 700 bytes:
-// bcast__mvapich2_knomial_intra_node), never with another algorithm's time; Allgatherv and
-// ReduceScatter, whose ompi algorithms emu lacks, stop too.
+// bcast__mvapich2_knomial_intra_node), never with another algorithm's
+// time; so do Open MPI's segmented reduces where SMPI crashes (an empty
+// message, one rank).
 func TestOMPIRefuses(t *testing.T) {
 	cfg := preset(t, "smpi")
 	if err := cfg.SetCollectives(CollectivesOMPI); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name string
-		call func(c *Comm)
-		want string
+		name  string
+		ranks int
+		call  func(c *Comm)
+		want  string
 	}{
-		{"bcast", func(c *Comm) { c.Bcast(0, Msg{Bytes: 700}) }, "MPI_Bcast of 700 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs bcast__mvapich2_knomial_intra_node there"},
-		{"reduce", func(c *Comm) { c.Reduce(0, Msg{Bytes: 12}, Sum) }, "MPI_Reduce of 12 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs reduce__ompi_binary"},
-		{"allgatherv", func(c *Comm) { c.Allgatherv(Msg{Bytes: 3000}, []int{3000, 3000, 3000}, nil) }, "MPI_Allgatherv of 9000 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs allgatherv__ompi_neighborexchange"},
-		{"alltoallv", func(c *Comm) { c.Alltoallv([]Msg{{Bytes: 8}, {Bytes: 8}, {Bytes: 8}}) }, "alltoallv__pair there, which needs a power of two of ranks"},
+		{"bcast", 3, func(c *Comm) { c.Bcast(0, Msg{Bytes: 700}) }, "MPI_Bcast of 700 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs bcast__mvapich2_knomial_intra_node there"},
+		{"allreduce", 3, func(c *Comm) { c.Allreduce(Msg{Bytes: 100000}, Sum) }, "MPI_Allreduce of 100000 bytes on 3 ranks: SMPI 3.32's \"ompi\" collective selector runs allreduce__ompi_ring_segmented there"},
+		{"reduce-empty", 4, func(c *Comm) { c.Reduce(0, Msg{}, Sum) }, "MPI_Reduce of 0 bytes on 4 ranks: SMPI 3.32's \"ompi\" collective selector runs reduce__ompi_binary there, which divides by zero"},
+		{"reduce-alone", 1, func(c *Comm) { c.Reduce(0, Msg{Bytes: 12}, Sum) }, "MPI_Reduce of 12 bytes on 1 ranks: SMPI 3.32's \"ompi\" collective selector runs reduce__ompi_binary there, whose lone rank sends to a parent it lacks"},
+		{"alltoallv", 3, func(c *Comm) { c.Alltoallv([]Msg{{Bytes: 8}, {Bytes: 8}, {Bytes: 8}}) }, "alltoallv__pair there, which needs a power of two of ranks"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w, err := NewWorld(cfg, newCrossbar(3, 1e9, 1e-6), identity(3), 1)
+			w, err := NewWorld(cfg, newCrossbar(c.ranks, 1e9, 1e-6), identity(c.ranks), 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,5 +252,56 @@ func TestOMPIBcastEmpty(t *testing.T) {
 	err = w.Run(func(r *Rank) { r.World().Bcast(0, Msg{}) })
 	if u := (*UnsupportedCollectiveError)(nil); !errors.As(err, &u) || u.Algo != ompiBcastPipeline {
 		t.Errorf("an empty bcast on 2 ranks: %v, want bcast__ompi_pipeline refused", err)
+	}
+}
+
+// TestOMPIReduceTrees checks Open MPI's tree builders against the trees
+// its topology code draws in its comments (SimGrid's coll_tuned_topo.cpp):
+// the binary tree of 7 ranks, the in-order binomial tree of 8 and the
+// in-order binary tree of 9 (rooted at rank 8); and chains of 3 runs on 7
+// and 8 ranks, drawn by hand from the rule (the first (p−1) mod 3 runs one
+// rank longer); each rooted at 0 and, shifted, at 2.
+func TestOMPIReduceTrees(t *testing.T) {
+	type tree map[int][]int // rank: parent, then children
+	for _, c := range []struct {
+		name  string
+		p     int
+		build func(p, me, root int) reduceTree
+		want  tree
+	}{
+		{"binary", 7, func(p, me, root int) reduceTree { return ompiKaryTree(p, me, root, 2) },
+			tree{0: {-1, 1, 2}, 1: {0, 3, 5}, 2: {0, 4, 6}, 3: {1}, 4: {2}, 5: {1}, 6: {2}}},
+		{"binomial", 8, ompiInOrderBinomial,
+			tree{0: {-1, 1, 2, 4}, 1: {0}, 2: {0, 3}, 3: {2}, 4: {0, 5, 6}, 5: {4}, 6: {4, 7}, 7: {6}}},
+		{"in-order binary", 9, func(p, me, root int) reduceTree { return ompiInOrderBinary(p, me) },
+			tree{8: {-1, 7, 3}, 7: {8, 6, 5}, 3: {8, 2, 1}, 6: {7}, 5: {7, 4}, 4: {5}, 2: {3}, 1: {3, 0}, 0: {1}}},
+		{"chain 7", 7, func(p, me, root int) reduceTree { return ompiChainTree(p, me, root, 3) },
+			tree{0: {-1, 1, 3, 5}, 1: {0, 2}, 2: {1}, 3: {0, 4}, 4: {3}, 5: {0, 6}, 6: {5}}},
+		{"chain 8", 8, func(p, me, root int) reduceTree { return ompiChainTree(p, me, root, 3) },
+			tree{0: {-1, 1, 4, 6}, 1: {0, 2}, 2: {1, 3}, 3: {2}, 4: {0, 5}, 5: {4}, 6: {0, 7}, 7: {6}}},
+	} {
+		for _, root := range []int{0, 2} {
+			if c.name == "in-order binary" && root != 0 {
+				continue // rooted at p−1 whatever the root
+			}
+			for me := 0; me < c.p; me++ {
+				got := c.build(c.p, me, root)
+				shift := func(r int) int {
+					if r < 0 {
+						return r
+					}
+					return (r + root) % c.p
+				}
+				// the picture's rank x is rank x+root here
+				w := c.want[(me-root+c.p)%c.p]
+				want := []int{shift(w[0])}
+				for _, k := range w[1:] {
+					want = append(want, shift(k))
+				}
+				if g := append([]int{got.parent}, got.kids...); fmt.Sprint(g) != fmt.Sprint(want) {
+					t.Errorf("%s tree at root %d, rank %d: parent and children %v, want %v", c.name, root, me, g, want)
+				}
+			}
+		}
 	}
 }

@@ -276,6 +276,8 @@ func (c *Comm) ompiReduceRun(root int, m Msg, op Op) Msg {
 	switch algo := ompiReduce(c.Size(), m.Bytes); algo {
 	case ompiReduceLinear:
 		return c.reduceOMPILinear(root, m, op)
+	case ompiReduceChain, ompiReducePipeline, ompiReduceBinary, ompiReduceBinomial, ompiReduceInOrder:
+		return c.reduceOMPITree(algo, root, m, op)
 	default:
 		c.refuse("MPI_Reduce", m.Bytes, algo, "")
 	}
@@ -306,11 +308,14 @@ func (c *Comm) reduceOMPILinear(root int, m Msg, op Op) Msg {
 	return acc
 }
 
-// ompiAllreduceRun runs allreduce__ompi's choice.
-func (c *Comm) ompiAllreduceRun(m Msg, op Op) Msg {
+// ompiAllreduceRun runs allreduce__ompi's choice; elem is the size of an
+// element, bytes.
+func (c *Comm) ompiAllreduceRun(m Msg, op Op, elem int) Msg {
 	switch algo := ompiAllreduce(c.Size(), m.Bytes); algo {
 	case ompiAllreduceRDB:
 		return c.allreduceSMPIRDB(m, op)
+	case ompiAllreduceRab:
+		return c.allreduceSMPIRabRDB(m, op, elem)
 	case ompiAllreduceRB:
 		// colls::reduce then colls::bcast, each by its own decision; a
 		// rank other than 0 enters the bcast with its count.
@@ -330,6 +335,112 @@ func (c *Comm) ompiAllreduceRun(m Msg, op Op) Msg {
 // waited for as they complete) and blocking folds.
 func (c *Comm) allreduceSMPIRDB(m Msg, op Op) Msg {
 	return c.recursiveDoubling(m, op, c.smpiSendrecv)
+}
+
+// allreduceSMPIRabRDB is SMPI's allreduce__rab_rdb (MPICH's Rabenseifner:
+// a reduce-scatter by recursive halving, then an allgather by recursive
+// doubling), the vector of n bytes cut in elements of elem bytes. On p
+// ranks, pof2 the largest power of two ≤ p and rem = p − pof2, the even
+// ranks below 2·rem first send their vector to rank+1 (blocking) and sit
+// out; the others take new ranks (odd ones below 2·rem rank/2, the rest
+// rank − rem). The vector is cut into pof2 blocks of count/pof2 elements,
+// the last taking the rest. At halving step mask = 1, 2, ... a rank
+// exchanges, by one Sendrecv with the rank of new rank ^ mask, the half of
+// its current range that the partner keeps for the half it keeps; the
+// allgather retraces the steps backwards, each side sending the range it
+// holds. Finally the odd ranks below 2·rem send the result to rank−1
+// (blocking). Each message carries the sender's partial result, for the
+// payload.
+func (c *Comm) allreduceSMPIRabRDB(m Msg, op Op, elem int) Msg {
+	p, me := c.Size(), c.rank
+	n := m.Bytes
+	pof2 := 1
+	for pof2*2 <= p {
+		pof2 *= 2
+	}
+	rem := p - pof2
+	acc := m
+	newRank := me - rem
+	if me < 2*rem {
+		if me%2 == 0 {
+			c.send(me+1, tagAllreduce, acc)
+			newRank = -1
+		} else {
+			acc = combine(op, acc, c.recv(me-1, tagAllreduce))
+			newRank = me / 2
+		}
+	}
+	if newRank >= 0 {
+		// block i's bytes: count/pof2 elements, the last block the rest
+		block := 0
+		if elem > 0 {
+			block = n / elem / pof2 * elem
+		}
+		bytes := func(from, to int) int {
+			b := (to - from) * block
+			if to == pof2 {
+				b += n - pof2*block
+			}
+			return b
+		}
+		peer := func(mask int) int { // the real rank of new rank ^ mask
+			nd := newRank ^ mask
+			if nd < rem {
+				return 2*nd + 1
+			}
+			return nd + rem
+		}
+		sendIdx, recvIdx, lastIdx := 0, 0, pof2
+		mask := 1
+		for ; mask < pof2; mask <<= 1 {
+			dst := peer(mask)
+			half := pof2 / (mask * 2)
+			// send the partner's half of blocks sendIdx..lastIdx (a
+			// message's size is its sender's: the receive's is not needed)
+			var sent int
+			if newRank < newRank^mask {
+				sendIdx = recvIdx + half
+				sent = bytes(sendIdx, lastIdx)
+			} else {
+				recvIdx = sendIdx + half
+				sent = bytes(sendIdx, recvIdx)
+			}
+			x := c.smpiSendrecv(dst, tagAllreduce, Msg{Bytes: sent, parts: []Msg{acc}}, dst, tagAllreduce)
+			acc = combine(op, acc, x.parts[0])
+			sendIdx = recvIdx
+			if mask*2 < pof2 {
+				lastIdx = recvIdx + pof2/(mask*2)
+			}
+		}
+		for mask >>= 1; mask > 0; mask >>= 1 {
+			dst := peer(mask)
+			half := pof2 / (mask * 2)
+			var sent int
+			if newRank < newRank^mask {
+				if mask != pof2/2 {
+					lastIdx += half
+				}
+				recvIdx = sendIdx + half
+				sent = bytes(sendIdx, recvIdx)
+			} else {
+				recvIdx = sendIdx - half
+				sent = bytes(sendIdx, lastIdx)
+			}
+			c.smpiSendrecv(dst, tagAllreduce, Msg{Bytes: sent}, dst, tagAllreduce)
+			if newRank > newRank^mask {
+				sendIdx = recvIdx
+			}
+		}
+	}
+	if me < 2*rem {
+		if me%2 == 1 {
+			c.send(me-1, tagAllreduce, acc)
+		} else {
+			acc = c.recv(me+1, tagAllreduce)
+		}
+	}
+	acc.Bytes = n
+	return acc
 }
 
 // ompiGatherRun runs gather__ompi's choice; m is this rank's block.
@@ -458,10 +569,7 @@ func (c *Comm) ompiAllgatherRun(out []Msg) {
 	p := c.Size()
 	switch algo := ompiAllgather(p, out[c.rank].Bytes); algo {
 	case ompiAllgatherPair:
-		for i := 1; i < p; i++ {
-			q := c.rank ^ i
-			out[q] = c.smpiSendrecv(q, tagAllgather, out[c.rank], q, tagAllgather)
-		}
+		c.ompiAllgatherPairs(out)
 	case ompiAllgatherRDB:
 		c.allgatherSMPIRDB(out)
 	case ompiAllgatherNE:
@@ -474,6 +582,15 @@ func (c *Comm) ompiAllgatherRun(out []Msg) {
 		c.allgatherSMPIRing(out)
 	case ompiAllgatherBruck:
 		c.allgatherSMPIBruck(out)
+	}
+}
+
+// ompiAllgatherPairs is SMPI's allgather__pair (p a power of two): at
+// step i a Sendrecv of this rank's block with rank^i.
+func (c *Comm) ompiAllgatherPairs(out []Msg) {
+	for i := 1; i < c.Size(); i++ {
+		q := c.rank ^ i
+		out[q] = c.smpiSendrecv(q, tagAllgather, out[c.rank], q, tagAllgather)
 	}
 }
 

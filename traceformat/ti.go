@@ -105,7 +105,7 @@ type TIAction struct {
 	Kind  TIKind
 	Peer  int32   // partner, root, sendrecv's destination, wait's source
 	Peer2 int32   // sendrecv's source, wait's destination; v: number of args
-	Tag   int32   // p2p and wait tag (AnyTag allowed on receives); v: default datatype size, then reducescatter's element size
+	Tag   int32   // p2p and wait tag (AnyTag allowed on receives); v: default datatype size, then reducescatter's element size; allreduce's element size
 	Line  int32   // line in the rank's file
 	Bytes int64   // bytes: p2p size, a collective's send size; v: offset into args, then into counts (TI.Counts)
 	Flops float64 // compute and reductions: flops; sleep: seconds; a receive size (RecvBytes); gatherv, allgatherv: offset into counts (RecvCounts)

@@ -194,6 +194,12 @@ func (p *tiParser) line1(f [][]byte, only, n int) error {
 		if err == nil {
 			a.Bytes, err = p.size(args, 0, dt, st.dtype)
 		}
+		if err == nil && k == TIAllreduce { // the element size, by which SMPI's allreduce__rab_rdb cuts the vector
+			a.Tag = st.dtype
+			if dt < len(args) {
+				a.Tag, err = p.datatype(args[dt])
+			}
+		}
 		if err == nil {
 			a.Flops, err = p.float(args[1], "flops")
 		}

@@ -77,3 +77,28 @@ func TestZeroSized(t *testing.T) {
 		t.Errorf("MPI_BYTE: ZeroSized = %d lines, want 0", n)
 	}
 }
+
+// TestTIAllreduceElement: an allreduce keeps its datatype's size (Tag), by
+// which SMPI's allreduce__rab_rdb cuts the vector: the line's datatype, or
+// the rank's default (MPI_BYTE; MPI_DOUBLE after "init" with an argument).
+func TestTIAllreduceElement(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		bytes int64
+		elem  int32
+	}{
+		{"0 allreduce 10 5\n", 10, 1},
+		{"0 init\n0 allreduce 10 5 1\n0 finalize\n", 40, 4},
+		{"0 init 1\n0 allreduce 10 5\n0 finalize\n", 80, 8},
+		{"0 allreduce 10 5 14\n", 160, 16},
+		{"0 allreduce 10 5 -1\n", 0, 0},
+	} {
+		tr, err := ParseTI(strings.NewReader(tc.text+"1 compute 1\n"), "t.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := tr.TI.Chunks(0)[0][0]; a.Bytes != tc.bytes || a.Tag != tc.elem {
+			t.Errorf("%q: %d bytes of elements of %d, want %d of %d", tc.text, a.Bytes, a.Tag, tc.bytes, tc.elem)
+		}
+	}
+}

@@ -65,9 +65,17 @@ func (t *TI) appendAction(b []byte, a *TIAction) []byte {
 		num(a.Bytes)
 		flt(a.Flops)
 		num(int64(a.Peer))
-	case TIAllreduce, TIScan, TIExscan: // count flops
-		num(a.Bytes)
+	case TIAllreduce, TIScan, TIExscan: // count flops [dt]
+		if a.Kind != TIAllreduce || a.Tag <= 1 { // MPI_BYTE, the written trace's (size 0: no bytes)
+			num(a.Bytes)
+			flt(a.Flops)
+			break
+		}
+		// an allreduce keeps its element size (SMPI's allreduce__rab_rdb
+		// cuts the vector by it): the count in elements, and its id
+		num(a.Bytes / max(int64(a.Tag), 1))
 		flt(a.Flops)
+		num(datatypeOfSize(a.Tag))
 	case TIAlltoall, TIAllgather: // send recv
 		num(a.Bytes)
 		num(a.RecvBytes())

@@ -24,11 +24,8 @@ const ompiDir = "testdata/tiompi"
 // "failed"; an MPI program runs it): emu must refuse those cases.
 var ompiUnimplemented = map[string]bool{
 	"bcast__ompi_split_bintree": true, "bcast__mvapich2_knomial_intra_node": true, "bcast__scatter_rdb_allgather": true,
-	"reduce__ompi_chain": true, "reduce__ompi_pipeline": true, "reduce__ompi_binary": true,
-	"reduce__ompi_binomial": true, "reduce__ompi_in_order_binary": true,
-	"allreduce__lr": true, "allreduce__ompi_ring_segmented": true, "allreduce__rab_rdb": true,
+	"allreduce__lr": true, "allreduce__ompi_ring_segmented": true,
 	"alltoall__pair": true, "alltoallv__pair": true,
-	"allgatherv__ompi_bruck": true, "allgatherv__ompi_neighborexchange": true, "allgatherv__pair": true,
 }
 
 // TestTIOmpiAgainstSMPI replays every trace of testdata/tiompi with
@@ -75,6 +72,35 @@ func TestTIOmpiAgainstSMPI(t *testing.T) {
 	got, err := replaySMPIErr(t, "../examples/cluster.xml", "../examples/replay-ompi.txt", "network.collectives=ompi")
 	if err != nil || math.Abs(got-2.000148447716682) > tiTolerance {
 		t.Errorf("examples/replay-ompi.txt: emu %.15f s (%v), SMPI 2.000148447716682 s", got, err)
+	}
+	// Open MPI's in-order binary reduce, its pick on 256 to 511 ranks
+	// from 8 to 16 KiB: 256 ranks reduce 12,000 B to rank 0 (the tree's
+	// root, rank 255, hands the result on), then 9,000 B to rank 255
+	// (testdata/tiompi/README.md, "inorder/")
+	in := filepath.Join(ompiDir, "inorder")
+	got, err = replaySMPIErr(t, filepath.Join(in, "flat256.xml"), filepath.Join(in, "reduce_256.txt"),
+		"platform.hostfile="+strconv.Quote(filepath.Join(in, "hostfile256.txt")), "network.collectives=ompi")
+	if err != nil || math.Abs(got-0.000113965995457) > tiTolerance {
+		t.Errorf("inorder/reduce_256.txt: emu %.15f s (%v), SMPI 0.000113965995457 s", got, err)
+	}
+	// the segmented reduces on datatypes of 8, 4 and 16 B: SMPI cuts
+	// segments in elements, emu in bytes (ranks/ompireduce.go); and
+	// allreduce__rab_rdb, whose blocks are count/pof2 elements
+	for _, c := range []struct {
+		trace string
+		smpi  float64
+	}{
+		{"reduce_16_double", 0.000297364664703},    // binomial, 1 KiB segments
+		{"reduce_33_int", 0.000355515755947},       // binomial, 1 KiB segments
+		{"reduce_3_longdouble", 0.000407446382326}, // pipeline, 32 KiB; chain, 64 KiB
+		{"allreduce_7_double", 0.000085681682465},  // 1,101 and 5,003 doubles: rab_rdb
+		{"allreduce_33_int", 0.000210094935489},    // 1,001 and 30,007 ints: rab_rdb
+	} {
+		got, err := replaySMPIErr(t, filepath.Join(ompiDir, "platforms", "flat.xml"), filepath.Join(ompiDir, "datatypes", c.trace+".txt"),
+			"platform.hostfile="+strconv.Quote(filepath.Join(ompiDir, "hostfile.txt")), "network.collectives=ompi")
+		if err != nil || math.Abs(got-c.smpi) > tiTolerance {
+			t.Errorf("datatypes/%s.txt: emu %.15f s (%v), SMPI %.15f s", c.trace, got, err, c.smpi)
+		}
 	}
 	t.Logf("%d cases replayed as SMPI, %d refused", matched, refused)
 	if matched == 0 {

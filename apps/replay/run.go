@@ -237,7 +237,7 @@ func (x *exec) do(r *ranks.Rank, a *traceformat.TIAction, reqs []pendingReq) []p
 		c.Reduce(peer, msg, ranks.Sum)
 		x.compute(r, a.Flops)
 	case traceformat.TIAllreduce:
-		c.Allreduce(msg, ranks.Sum)
+		c.AllreduceElem(msg, ranks.Sum, max(int(a.Tag), 1)) // the element size (traceformat; 0: no bytes)
 		x.compute(r, a.Flops)
 	case traceformat.TIScan:
 		c.Scan(msg, ranks.Sum)
